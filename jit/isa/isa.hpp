@@ -1,0 +1,104 @@
+// The instruction table's vocabulary: what every layer (builder, regalloc
+// lowering, wait-count/hazard passes, simulator) knows about an instruction.
+// The entries themselves live in instructions.def / table.cpp.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace cdnajit {
+
+enum class Arch : uint8_t { gfx942, gfx950 };
+std::string_view arch_name(Arch a);                     // "gfx942"
+std::optional<Arch> parse_arch(std::string_view name);  // nullopt if unknown
+
+namespace isa {
+
+// Bit set of architectures an entry exists on.
+enum ArchMask : uint8_t { kGfx942 = 1, kGfx950 = 2, kAllArchs = 3 };
+constexpr ArchMask arch_bit(Arch a) { return a == Arch::gfx942 ? kGfx942 : kGfx950; }
+
+enum class Family : uint8_t {
+  SOP1, SOP2, SOPK, SOPC, SOPP, SMEM,
+  VOP1, VOP2, VOP3, VOPC, VOP3P, MFMA,
+  DS, FLAT, GLOBAL, MUBUF,
+};
+
+// Execution unit, used for stats, hazards and the simulator's counters.
+enum class Unit : uint8_t { SALU, VALU, DS, VMEM, SMEM, MFMA, Branch, Waitcnt, Nop, Barrier, Misc };
+
+// Which wait counter an instruction raises when issued (and s_waitcnt lowers).
+enum class Counter : uint8_t { None, Vm, Lgkm, VmLgkm /* FLAT: both */ };
+
+// What an operand slot accepts.
+enum class OpKind : uint8_t {
+  SReg,      // SGPR tuple (or a special scalar reg: vcc, exec, m0 ...)
+  VReg,      // VGPR tuple
+  AReg,      // AGPR tuple
+  VAReg,     // VGPR or AGPR tuple (MFMA dst/srcC, memory data on gfx90a+)
+  SSrc,      // scalar source: SGPR, special, inline constant or 32-bit literal
+  VSrc,      // VOP1/VOP2/VOPC src0: VGPR, SGPR, inline constant or literal
+  VSrcNoLit, // VOP3/VOP3P source: VGPR, SGPR or inline constant (no literal on gfx9)
+  Simm16,    // 16-bit immediate (SOPK, SOPP)
+  Imm,       // other immediates (e.g. v_alignbit shift when given as constant is VSrcNoLit)
+  Label,     // branch target
+  SBase,     // SMEM base pair s[n:n+1] (or quad for buffer loads)
+  SOffset,   // SGPR, M0 or literal offset (SMEM / MUBUF soffset)
+  VAddr,     // memory address VGPR(s)
+  SAddrOrOff,// global saddr: SGPR pair or `off`
+  SRsrc,     // buffer resource descriptor s[n:n+3]
+};
+
+struct OperandSpec {
+  std::string_view name;  // "vdst", "src0", ...
+  OpKind kind;
+  uint8_t dwords;         // tuple width in dwords (1..16)
+  bool is_def;            // written by the instruction
+  bool optional;          // may be omitted (e.g. trailing operands)
+};
+
+// Modifier spellings an instruction accepts (bit set).
+enum ModBits : uint32_t {
+  kModNone = 0,
+  kModOffset = 1u << 0,   // offset:N (DS, SMEM, FLAT/GLOBAL, MUBUF)
+  kModOffset01 = 1u << 1, // offset0:/offset1: (ds_read2/write2)
+  kModCache = 1u << 2,    // sc0 sc1 nt (gfx94x/gfx950 cache policy)
+  kModClamp = 1u << 3,
+  kModOmod = 1u << 4,
+  kModNegAbs = 1u << 5,   // neg/abs on float sources (VOP3)
+  kModOpSel = 1u << 6,    // op_sel / op_sel_hi / neg_lo / neg_hi (VOP3P)
+  kModLds = 1u << 7,      // lds (buffer/global → LDS DMA)
+  kModBufAddr = 1u << 8,  // offen / idxen / addr64
+  kModMfma = 1u << 9,     // cbsz / abid / blgp
+  kModSdwa = 1u << 10,
+};
+
+struct InstrInfo {
+  std::string_view mnemonic;
+  Family family;
+  uint8_t archs;            // ArchMask
+  Unit unit;
+  Counter counter;
+  uint32_t mods;            // ModBits
+  std::span<const OperandSpec> operands;  // defs first, as in asm syntax
+  uint8_t mfma_passes = 0;  // MFMA only: pass count (4 cycles each) for hazard rules
+  bool is_load = false;     // memory read returning data to registers
+  bool is_store = false;    // memory write
+  bool is_trans = false;    // transcendental VALU (v_exp/v_log/v_rcp/v_rsq/v_sqrt/v_sin/v_cos)
+
+  bool on(Arch a) const { return archs & arch_bit(a); }
+};
+
+// Whole table, sorted by mnemonic.
+std::span<const InstrInfo> table();
+// Lookup by mnemonic (exact, lower case, without encoding suffix like _e32/_e64).
+const InstrInfo* find(std::string_view mnemonic);
+
+std::string_view family_name(Family f);
+std::string_view unit_name(Unit u);
+std::string_view counter_name(Counter c);
+
+}  // namespace isa
+}  // namespace cdnajit

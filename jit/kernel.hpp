@@ -1,0 +1,233 @@
+// The builder DSL: one C++ call per machine instruction on virtual registers.
+//
+//   cdnajit::Kernel k("vadd", cdnajit::Arch::gfx942);
+//   auto a = k.arg_ptr("a", cdnajit::ArgType::f32, /*is_const=*/true);
+//   ...
+//   auto v = k.vgpr("x");
+//   k.global_load_dword(v, addr, k.sgpr_pair_of(a));
+//   k.v_add_f32(v, v, 1.0f);
+//   cdnajit::BuildResult r = k.build();   // regalloc + passes + assemble + link
+//
+// Operands are checked at the call against the instruction table; errors name
+// the instruction, the arch and the caller's file:line (std::source_location).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <source_location>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "jit/isa/error.hpp"
+#include "jit/isa/isa.hpp"
+#include "jit/isa/machine_inst.hpp"
+
+namespace cdnajit {
+
+class Kernel;
+enum class RegClass : uint8_t { S, V, A };
+
+// A virtual register tuple, or a slice of one. Cheap to copy.
+struct Reg {
+  uint32_t id = UINT32_MAX;   // virtual register id inside its Kernel
+  uint16_t first = 0;         // first dword of the slice
+  uint16_t dwords = 0;        // slice width
+  RegClass cls = RegClass::V;
+  bool valid() const { return id != UINT32_MAX; }
+  Reg operator[](int dword) const;             // one dword of the tuple
+  Reg slice(int first_dword, int count) const; // sub-tuple
+};
+
+// Multi-dimensional array of separate virtual registers (each `dwords` wide):
+// A.at({d, h, w}) or A[d][h][w].
+class RegArray {
+ public:
+  RegArray() = default;
+  RegArray(std::vector<Reg> regs, std::vector<int> dims, size_t stride_base = 0);
+  RegArray operator[](int i) const;   // drops the first dimension
+  operator Reg() const;               // only when all dimensions are indexed
+  Reg at(std::initializer_list<int> idx) const;
+  size_t size() const;                // elements in this (sub)array
+  const std::vector<int>& dims() const { return dims_; }
+  Reg flat(size_t i) const;
+ private:
+  std::shared_ptr<const std::vector<Reg>> regs_;
+  std::vector<int> dims_;
+  size_t base_ = 0;
+};
+
+struct Label { uint32_t id = UINT32_MAX; };
+
+// Special scalar registers as operands.
+inline isa::SpecialReg vcc = isa::SpecialReg::VCC, vcc_lo = isa::SpecialReg::VCC_LO,
+                       exec = isa::SpecialReg::EXEC, exec_lo = isa::SpecialReg::EXEC_LO,
+                       m0 = isa::SpecialReg::M0, scc = isa::SpecialReg::SCC;
+struct Off {};              // `off` (global saddr omitted)
+inline constexpr Off off{};
+
+// Modifiers, passed as trailing operands: k.ds_read_b32(v, addr, Offset(64)).
+struct Offset { int32_t bytes; explicit Offset(int32_t b) : bytes(b) {} };
+struct Offset0 { int32_t v; explicit Offset0(int32_t x) : v(x) {} };
+struct Offset1 { int32_t v; explicit Offset1(int32_t x) : v(x) {} };
+struct Lds {};              // buffer/global → LDS DMA
+inline constexpr Lds lds{};
+struct Offen {}; inline constexpr Offen offen{};
+struct Idxen {}; inline constexpr Idxen idxen{};
+struct Sc0 {}; inline constexpr Sc0 sc0{};
+struct Sc1 {}; inline constexpr Sc1 sc1{};
+struct Nt {}; inline constexpr Nt nt{};
+struct Clamp {}; inline constexpr Clamp clamp{};
+struct OpSel { uint8_t bits; explicit OpSel(uint8_t b) : bits(b) {} };
+struct OpSelHi { uint8_t bits; explicit OpSelHi(uint8_t b) : bits(b) {} };
+struct Neg { Reg r; };      // -x on a VOP3 float source: k.v_fma_f32(d, Neg{a}, b, c)
+struct Abs { Reg r; };
+struct Cbsz { uint8_t v; }; struct Abid { uint8_t v; }; struct Blgp { uint8_t v; };
+
+// Anything that may stand in an instruction's operand list.
+struct Opnd {
+  std::variant<std::monostate, Reg, int64_t, float, isa::SpecialReg, Label, Off,
+               Offset, Offset0, Offset1, Lds, Offen, Idxen, Sc0, Sc1, Nt, Clamp, OpSel, OpSelHi,
+               Neg, Abs, Cbsz, Abid, Blgp>
+      v;
+  Opnd() = default;
+  Opnd(Reg r) : v(r) {}
+  Opnd(int i) : v(int64_t(i)) {}
+  Opnd(unsigned i) : v(int64_t(i)) {}
+  Opnd(int64_t i) : v(i) {}
+  Opnd(uint64_t i) : v(int64_t(i)) {}
+  Opnd(float f) : v(f) {}
+  Opnd(isa::SpecialReg s) : v(s) {}
+  Opnd(Label l) : v(l) {}
+  template <class M>
+    requires(!std::is_arithmetic_v<M>)
+  Opnd(M m) : v(m) {}
+  bool empty() const { return v.index() == 0; }
+};
+
+// Kernel arguments: their order gives the kernarg layout and the metadata.
+enum class ArgType : uint8_t { i32, u32, f32, i64, u64, ptr };
+enum class ElemType : uint8_t { f32, f16, bf16, i8, u8, i16, u16, i32, u32, i64, fp8 };
+struct Arg {
+  uint32_t index = 0;
+  uint32_t offset = 0;   // byte offset in the kernarg segment
+  uint32_t size = 0;     // 4 or 8
+  ArgType type = ArgType::i32;
+};
+
+enum class PassMode : uint8_t { Auto, Verify, Off };
+
+struct BuildOptions {
+  PassMode waitcnt = PassMode::Auto;
+  PassMode hazards = PassMode::Auto;
+  bool use_cache = true;     // content-addressed code-object cache
+  bool link = true;          // false: stop after .s (dump only)
+};
+
+struct Occupancy {
+  int waves_per_simd_regs = 0;  // from VGPR+AGPR (and SGPR) use
+  int waves_per_simd_lds = 0;   // from LDS bytes and workgroup size
+  int workgroups_per_cu_lds = 0;
+  int waves_per_simd = 0;       // min of both
+};
+
+struct KernelStats {
+  int vgprs = 0, agprs = 0, sgprs = 0;   // allocated (highest used + 1)
+  uint32_t lds_bytes = 0;
+  uint32_t kernarg_bytes = 0;
+  uint32_t workgroup_size = 0;
+  Occupancy occupancy;
+  int instructions = 0;
+  int by_unit[int(isa::Unit::Misc) + 1] = {};  // static instruction mix
+  int waits_inserted = 0, nops_inserted = 0;
+  std::vector<std::string> pass_findings;     // verify-mode reports
+  double ms_build = 0, ms_regalloc = 0, ms_passes = 0, ms_assemble = 0, ms_link = 0;
+  bool cache_hit = false;
+};
+
+struct BuildResult {
+  std::string name;
+  Arch arch = Arch::gfx942;
+  std::string assembly;             // exact .s text that was assembled
+  std::vector<uint8_t> code_object; // loadable ELF (empty if !options.link)
+  KernelStats stats;
+};
+
+class Kernel {
+ public:
+  Kernel(std::string name, Arch arch, std::source_location loc = std::source_location::current());
+  ~Kernel();
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  const std::string& name() const;
+  Arch arch() const;
+
+  // ---- launch shape (goes into the descriptor/metadata and occupancy) ----
+  void set_workgroup_size(uint32_t x, uint32_t y = 1, uint32_t z = 1);
+
+  // ---- arguments ----
+  Arg arg_ptr(std::string name, ElemType elem, bool is_const, std::source_location loc = std::source_location::current());
+  Arg arg_value(std::string name, ArgType type, std::source_location loc = std::source_location::current());
+  // Loads an argument into fresh SGPRs (s_load_dword / _dwordx2 from the kernarg pointer).
+  Reg load_arg(const Arg& a, std::source_location loc = std::source_location::current());
+
+  // ---- ABI values (pinned at entry; free once dead) ----
+  Reg kernarg_ptr();                   // s[0:1]
+  Reg workgroup_id(int dim);           // SGPR after the kernarg pointer
+  Reg workitem_id(int dim, std::source_location loc = std::source_location::current()); // VGPR (x = v0 bits 0..9, y, z unpacked)
+
+  // ---- registers ----
+  Reg sgpr(std::string name, int dwords = 1, int align = 0, std::source_location loc = std::source_location::current());
+  Reg vgpr(std::string name, int dwords = 1, int align = 0, std::source_location loc = std::source_location::current());
+  Reg agpr(std::string name, int dwords = 1, int align = 0, std::source_location loc = std::source_location::current());
+  RegArray vgprs(std::string name, std::vector<int> dims, int dwords = 1, std::source_location loc = std::source_location::current());
+  RegArray sgprs(std::string name, std::vector<int> dims, int dwords = 1, std::source_location loc = std::source_location::current());
+  RegArray agprs(std::string name, std::vector<int> dims, int dwords = 1, std::source_location loc = std::source_location::current());
+
+  // ---- LDS ----
+  // Static allocation; returns the byte offset. Exceeding the arch's LDS is an error.
+  uint32_t lds_alloc(std::string name, uint32_t bytes, uint32_t align = 16, std::source_location loc = std::source_location::current());
+  uint32_t lds_bytes() const;
+
+  // ---- control flow ----
+  Label new_label(std::string name = "");
+  void bind(Label l, std::source_location loc = std::source_location::current());
+  // Uniform loop: body runs, then `cond` emits an SCC-setting compare; loops while SCC == 1.
+  void do_while_scc(const std::function<void()>& body, const std::function<void()>& cond,
+                    std::source_location loc = std::source_location::current());
+  // if (SCC) then_fn [else else_fn]; `cond` emits the SCC-setting compare.
+  void if_scc(const std::function<void()>& cond, const std::function<void()>& then_fn,
+              const std::function<void()>& else_fn = {}, std::source_location loc = std::source_location::current());
+  // Divergent if on a lane mask (VCC after a v_cmp): exec is narrowed to `mask` for then_fn,
+  // to ~mask for else_fn, and restored after. Branches skip a side whose exec is empty.
+  void if_vcc(const std::function<void()>& cond, const std::function<void()>& then_fn,
+              const std::function<void()>& else_fn = {}, std::source_location loc = std::source_location::current());
+
+  // ---- the raw-instruction escape for anything the table lacks ----
+  // `text` may reference registers as {0}, {1}, ... from `regs`; defs lists which of them are written.
+  void raw(std::string text, std::vector<Reg> regs = {}, std::vector<int> defs = {},
+           std::source_location loc = std::source_location::current());
+  void comment(std::string text);
+
+  // ---- one method per instruction in the table (generated) ----
+  // Each takes up to 8 operands (registers, immediates, specials, labels, modifiers).
+#define CDNAJIT_INSTR(mnemonic, ...)                                                       \
+  void mnemonic(Opnd a = {}, Opnd b = {}, Opnd c = {}, Opnd d = {}, Opnd e = {}, Opnd f = {}, \
+                Opnd g = {}, Opnd h = {}, std::source_location loc = std::source_location::current());
+#include "jit/isa/instructions.def"
+#undef CDNAJIT_INSTR
+  // Generic form for programmatic use: emit("v_add_f32", {d, a, b}).
+  void emit(std::string_view mnemonic, std::vector<Opnd> ops,
+            std::source_location loc = std::source_location::current());
+
+  // ---- build ----
+  BuildResult build(const BuildOptions& opts = {});
+  std::string assembly(const BuildOptions& opts = {});  // .s only (no link)
+
+  struct Impl;
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cdnajit
