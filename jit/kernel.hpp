@@ -84,6 +84,15 @@ struct Neg { Reg r; };      // -x on a VOP3 float source: k.v_fma_f32(d, Neg{a},
 struct Abs { Reg r; };
 struct Cbsz { uint8_t v; }; struct Abid { uint8_t v; }; struct Blgp { uint8_t v; };
 
+// s_waitcnt operand: k.s_waitcnt(vmcnt(0) + lgkmcnt(0)). A counter left out is not waited for.
+struct WaitCnt {
+  int vm = -1, lgkm = -1;
+  WaitCnt operator+(WaitCnt o) const { return {o.vm >= 0 ? o.vm : vm, o.lgkm >= 0 ? o.lgkm : lgkm}; }
+  int64_t encode() const;  // gfx9 simm16: vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt [11:8]
+};
+inline WaitCnt vmcnt(int n) { return {n, -1}; }
+inline WaitCnt lgkmcnt(int n) { return {-1, n}; }
+
 // Anything that may stand in an instruction's operand list.
 struct Opnd {
   std::variant<std::monostate, Reg, int64_t, float, isa::SpecialReg, Label, Off,
@@ -99,6 +108,7 @@ struct Opnd {
   Opnd(float f) : v(f) {}
   Opnd(isa::SpecialReg s) : v(s) {}
   Opnd(Label l) : v(l) {}
+  Opnd(WaitCnt w) : v(w.encode()) {}
   template <class M>
     requires(!std::is_arithmetic_v<M>)
   Opnd(M m) : v(m) {}

@@ -54,9 +54,10 @@ enum class OpKind : uint8_t {
 struct OperandSpec {
   std::string_view name;  // "vdst", "src0", ...
   OpKind kind;
-  uint8_t dwords;         // tuple width in dwords (1..16)
+  uint8_t dwords;         // tuple width in dwords (1..32)
   bool is_def;            // written by the instruction
   bool optional;          // may be omitted (e.g. trailing operands)
+  bool also_read = false; // a def the instruction also reads (v_fmac dst, s_addk dst, d16 loads, v_writelane)
 };
 
 // Modifier spellings an instruction accepts (bit set).
@@ -95,6 +96,10 @@ struct InstrInfo {
 std::span<const InstrInfo> table();
 // Lookup by mnemonic (exact, lower case, without encoding suffix like _e32/_e64).
 const InstrInfo* find(std::string_view mnemonic);
+
+// MFMA pass count on `arch` (4 cycles each; differs per arch for e.g. v_mfma_f64_16x16x4_f64);
+// 0 when the entry is not an MFMA or does not exist on `arch`.
+int mfma_passes(const InstrInfo& info, Arch arch);
 
 std::string_view family_name(Family f);
 std::string_view unit_name(Unit u);

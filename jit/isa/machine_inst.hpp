@@ -68,6 +68,7 @@ struct MachineInst {
   Modifiers mods;
   std::string comment;              // printed after ';' (virtual names, call site)
   std::string raw;                  // raw-instruction escape: printed verbatim when info == nullptr
+  std::string label_def;            // non-empty: this entry is a label definition "name:" (no instruction)
   uint64_t address = 0;             // byte offset in .text (decoder only)
   uint8_t size_bytes = 0;           // encoded size (decoder only)
 };

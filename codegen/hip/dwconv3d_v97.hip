@@ -1,0 +1,88 @@
+// HIP C++ reference of the V97 depthwise conv3d design (bf16 NCDHW, groups = C,
+// stride 1) with exactly the arithmetic of the JIT `lds_fmac` kernel:
+//   * one workgroup of 256 threads per (n, c, d_out), grid = N*C*D_out;
+//   * a zero-padded LDS tile [KD][H+2*padH][even(W+2*padW)] of bf16;
+//   * the KD*KH*KW weights converted to fp32 registers;
+//   * KW_PACK = 2: each thread computes outputs (h, w) and (h, w+1), w even,
+//     from (KW+1)/2 dword reads (bf16 pairs) per filter row, all reads first;
+//   * per output: acc = +0, then acc = fma(w, x, acc) over kd, kh, kw ascending;
+//   * output = bf16(acc), round to nearest even.
+// Shape comes from -D flags: DW_N DW_C DW_D DW_H DW_W DW_KD DW_KH DW_KW DW_PD DW_PH DW_PW.
+// Arguments: (const bf16* input, const bf16* weight, bf16* output), bf16 as unsigned short.
+#include "codegen_hip_prelude.h"
+
+namespace {
+constexpr int N = DW_N, C = DW_C, D = DW_D, H = DW_H, W = DW_W;
+constexpr int KD = DW_KD, KH = DW_KH, KW = DW_KW, PD = DW_PD, PH = DW_PH, PW = DW_PW;
+constexpr int DO = D + 2 * PD - KD + 1, HO = H + 2 * PH - KH + 1, WO = W + 2 * PW - KW + 1;
+constexpr int TH = H + 2 * PH;                 // tile rows per depth slice
+constexpr int TW = (W + 2 * PW + 1) / 2 * 2;   // tile columns, even
+constexpr int TILE_DWORDS = KD * TH * TW / 2;
+constexpr int PAIRS = (WO + 1) / 2;            // work items per output row
+constexpr int ITEMS = HO * PAIRS;
+constexpr int R = (KW + 1) / 2;                // dword reads per filter row
+static_assert(N >= 1 && KW % 2 == 1, "odd KW");
+
+__device__ inline float lo_bf16(unsigned p) { return __builtin_bit_cast(float, p << 16); }
+__device__ inline float hi_bf16(unsigned p) { return __builtin_bit_cast(float, p & 0xffff0000u); }
+// Input column w + k of a row whose pairs start at column w (w even); k is a
+// constant after unrolling, so this is one shift or one and.
+__device__ inline float col(const unsigned* a, int k) { return (k & 1) ? hi_bf16(a[k >> 1]) : lo_bf16(a[k >> 1]); }
+}  // namespace
+
+extern "C" __global__ __attribute__((amdgpu_flat_work_group_size(256, 256))) void dwconv3d_v97(
+    const unsigned short* __restrict__ input, const unsigned short* __restrict__ weight,
+    unsigned short* __restrict__ output) {
+  __shared__ unsigned tile[TILE_DWORDS];
+  const int t = threadIdx.x;
+  const int b = blockIdx.x;
+  const int d = b % DO, nc = b / DO, c = nc % C;
+
+  // Zero the whole tile (the padding stays zero), then copy the input rows in.
+  for (int i = t; i < TILE_DWORDS; i += 256) tile[i] = 0;
+  __syncthreads();
+  unsigned short* t16 = reinterpret_cast<unsigned short*>(tile);
+  for (int i = t; i < KD * H * W; i += 256) {
+    int kd = i / (H * W), hi = (i / W) % H, wi = i % W;
+    int di = d - PD + kd;
+    if (di >= 0 && di < D)
+      t16[(kd * TH + hi + PH) * TW + wi + PW] = input[(((unsigned long long)(nc) * D + di) * H + hi) * W + wi];
+  }
+  float wr[KD][KH][KW];
+  const unsigned short* wc = weight + (unsigned long long)(c) * KD * KH * KW;
+#pragma unroll
+  for (int kd = 0; kd < KD; ++kd)
+#pragma unroll
+    for (int kh = 0; kh < KH; ++kh)
+#pragma unroll
+      for (int kw = 0; kw < KW; ++kw) wr[kd][kh][kw] = __builtin_bit_cast(float, unsigned(wc[(kd * KH + kh) * KW + kw]) << 16);
+  __syncthreads();
+
+  unsigned short* out = output + (unsigned long long)(nc * DO + d) * HO * WO;
+#pragma unroll 1
+  for (int item = t; item < ITEMS; item += 256) {
+    const int h = item / PAIRS, w = 2 * (item % PAIRS);
+    unsigned a[KD][KH][R];
+#pragma unroll
+    for (int kd = 0; kd < KD; ++kd)
+#pragma unroll
+      for (int kh = 0; kh < KH; ++kh)
+#pragma unroll
+        for (int j = 0; j < R; ++j) a[kd][kh][j] = tile[((kd * TH + h + kh) * TW + w) / 2 + j];
+    float acc0 = 0.0f, acc1 = 0.0f;
+#pragma unroll
+    for (int kd = 0; kd < KD; ++kd)
+#pragma unroll
+      for (int kh = 0; kh < KH; ++kh) {
+        const unsigned* row = a[kd][kh];
+        // Taps left to right; output 0 reads columns w+kw, output 1 columns w+1+kw.
+#pragma unroll
+        for (int kw = 0; kw < KW; ++kw) {
+          acc0 = __builtin_fmaf(wr[kd][kh][kw], col(row, kw), acc0);
+          acc1 = __builtin_fmaf(wr[kd][kh][kw], col(row, kw + 1), acc1);
+        }
+      }
+    out[h * WO + w] = to_bf16_bits(acc0);
+    if (WO % 2 == 0 || w + 1 < WO) out[h * WO + w + 1] = to_bf16_bits(acc1);
+  }
+}

@@ -1,0 +1,208 @@
+// Kernel::build(): regalloc → physical instructions → wait-count and hazard
+// passes → .s text → in-process assemble → link (through the code-object cache).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "jit/asm/assemble.hpp"
+#include "jit/asm/code_object_cache.hpp"
+#include "jit/asm/kernel_descriptor_emit.hpp"
+#include "jit/asm/link.hpp"
+#include "jit/kernel_impl.hpp"
+#include "jit/lower.hpp"
+#include "jit/passes/passes.hpp"
+
+namespace cdnajit {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+passes::Mode pass_mode(PassMode m) {
+  return m == PassMode::Auto ? passes::Mode::Auto : m == PassMode::Verify ? passes::Mode::Verify : passes::Mode::Off;
+}
+
+std::string elem_name(ElemType e) {
+  static const char* names[] = {"float", "half", "bf16", "char", "uchar", "short", "ushort", "int", "uint", "long", "fp8"};
+  return names[int(e)];
+}
+
+std::string value_type_name(ArgType t) {
+  static const char* names[] = {"int", "uint", "float", "long", "ulong", "void*"};
+  return names[int(t)];
+}
+
+KernelDescriptorSpec descriptor_spec(const Kernel::Impl& k, const regalloc::Allocation& a) {
+  KernelDescriptorSpec d;
+  d.name = k.name;
+  d.arch = k.arch;
+  d.vgpr_count = uint32_t(std::max(a.vgprs_used, k.tid_vreg >= 0 ? 1 : 1));
+  d.agpr_count = uint32_t(a.agprs_used);
+  d.sgpr_count = uint32_t(std::max(a.sgprs_used, 2 + 1 + (k.wg_id_vreg[1] >= 0) + (k.wg_id_vreg[2] >= 0)));
+  d.lds_bytes = k.lds_bytes;
+  d.kernarg_size = k.kernarg_bytes;
+  d.max_flat_workgroup_size = k.wg_size[0] * k.wg_size[1] * k.wg_size[2];
+  d.reqd_workgroup_size = std::array<uint32_t, 3>{k.wg_size[0], k.wg_size[1], k.wg_size[2]};
+  d.workgroup_id_y = k.wg_id_vreg[1] >= 0;
+  d.workgroup_id_z = k.wg_id_vreg[2] >= 0;
+  d.workitem_id_vgprs = uint8_t(k.workitem_dims - 1);
+  for (const ArgDecl& ad : k.args) {
+    DescriptorArg da;
+    da.name = ad.name;
+    da.size = ad.arg.size;
+    da.offset = ad.arg.offset;
+    if (ad.type == ArgType::ptr) {
+      da.value_kind = ArgValueKind::GlobalBuffer;
+      da.address_space = "global";
+      da.is_const = ad.is_const;
+      da.access = ad.is_const ? ArgAccess::ReadOnly : ArgAccess::Default;
+      da.type_name = elem_name(ad.elem) + "*";
+    } else {
+      da.value_kind = ArgValueKind::ByValue;
+      da.type_name = value_type_name(ad.type);
+    }
+    d.args.push_back(std::move(da));
+  }
+  return d;
+}
+
+// One .s line per machine instruction; label lines unindented.
+std::string render_body(const std::vector<isa::MachineInst>& prog, std::vector<int>* line_to_inst) {
+  std::string body;
+  for (size_t i = 0; i < prog.size(); ++i) {
+    const isa::MachineInst& mi = prog[i];
+    if (!mi.label_def.empty()) body += mi.label_def + ":\n";
+    else if (!mi.info && mi.raw.empty()) body += "  ; " + mi.comment + "\n";
+    else body += "  " + isa::print(mi) + "\n";
+    if (line_to_inst) line_to_inst->push_back(int(i));
+  }
+  return body;
+}
+
+void append_implicit_endpgm(Kernel& k, Kernel::Impl& impl) {
+  for (auto it = impl.program.rbegin(); it != impl.program.rend(); ++it) {
+    if (it->is_label() || (!it->info && it->raw_text.empty())) continue;
+    if (it->info && (it->info->mnemonic == "s_endpgm" || it->info->mnemonic == "s_branch")) return;
+    break;
+  }
+  k.emit("s_endpgm", {}, impl.created_at);
+  impl.program.back().comment = "implicit end of program";
+}
+
+}  // namespace
+
+struct BuildPipeline {
+  static BuildResult run(Kernel& kernel, Kernel::Impl& k, const BuildOptions& opts) {
+    auto t0 = Clock::now();
+    BuildResult r;
+    r.name = k.name;
+    r.arch = k.arch;
+    for (size_t l = 0; l < k.label_bound.size(); ++l)
+      if (!k.label_bound[l])
+        for (const IrInst& in : k.program)
+          for (const Opnd& o : in.ops)
+            if (auto* lab = std::get_if<Label>(&o.v); lab && lab->id == l)
+              throw Error(fmt::format("{}: {} targets label '{}' which is never bound", where(in.loc),
+                                      in.info->mnemonic, k.label_names[l]));
+    append_implicit_endpgm(kernel, k);
+    pin_abi_registers(k);
+
+    auto t = Clock::now();
+    regalloc::Function fn = to_regalloc_function(k);
+    regalloc::Allocation alloc = regalloc::allocate(fn, regalloc::Limits{});
+    regalloc::verify(fn, alloc);
+    r.stats.ms_regalloc = ms_since(t);
+
+    std::vector<isa::MachineInst> prog = to_machine(k, alloc);
+    t = Clock::now();
+    passes::Report wr = passes::run_waitcnt(prog, k.arch, pass_mode(opts.waitcnt));
+    passes::Report hr = passes::run_hazards(prog, k.arch, pass_mode(opts.hazards));
+    r.stats.ms_passes = ms_since(t);
+    r.stats.waits_inserted = wr.waits_inserted;
+    r.stats.nops_inserted = hr.nops_inserted;
+    for (const auto* rep : {&wr, &hr})
+      for (const passes::Finding& f : rep->findings)
+        r.stats.pass_findings.push_back(fmt::format("[{}] {}", f.rule, f.message));
+
+    KernelDescriptorSpec spec = descriptor_spec(k, alloc);
+    validate(spec);
+    std::vector<int> line_to_inst;
+    std::string body = render_body(prog, &line_to_inst);
+    r.assembly = render_kernel_file(spec, body);
+
+    // Stats.
+    r.stats.vgprs = int(spec.vgpr_count);
+    r.stats.agprs = alloc.agprs_used;
+    r.stats.sgprs = int(spec.sgpr_count);
+    r.stats.lds_bytes = k.lds_bytes;
+    r.stats.kernarg_bytes = k.kernarg_bytes;
+    r.stats.workgroup_size = spec.max_flat_workgroup_size;
+    auto occ = regalloc::occupancy(k.arch, r.stats.vgprs, r.stats.agprs, r.stats.sgprs, k.lds_bytes, r.stats.workgroup_size);
+    r.stats.occupancy = Occupancy{occ.waves_per_simd_regs, occ.waves_per_simd_lds, occ.workgroups_per_cu_lds, occ.waves_per_simd};
+    for (const isa::MachineInst& mi : prog) {
+      if (mi.info) {
+        ++r.stats.instructions;
+        ++r.stats.by_unit[int(mi.info->unit)];
+      } else if (!mi.raw.empty()) {
+        ++r.stats.instructions;
+        ++r.stats.by_unit[int(isa::Unit::Misc)];
+      }
+    }
+
+    if (opts.link) {
+      CacheKey key{k.arch, r.assembly, toolchain_version()};
+      auto& cache = CodeObjectCache::global();
+      std::optional<std::vector<uint8_t>> hit;
+      if (opts.use_cache) hit = cache.get(key);
+      if (hit) {
+        r.code_object = std::move(*hit);
+        r.stats.cache_hit = true;
+      } else {
+        t = Clock::now();
+        AsmResult ar = assemble(r.assembly, k.arch);
+        r.stats.ms_assemble = ms_since(t);
+        if (!ar.ok) throw Error(map_diagnostics(k, ar, r.assembly, body, prog, line_to_inst));
+        t = Clock::now();
+        r.code_object = link_code_object(ar.object, k.arch);
+        r.stats.ms_link = ms_since(t);
+        if (opts.use_cache) cache.put(key, r.code_object);
+      }
+    }
+    r.stats.ms_build = ms_since(t0);
+    return r;
+  }
+
+  // LLVM's messages with each line traced back to the builder call site.
+  static std::string map_diagnostics(const Kernel::Impl& k, const AsmResult& ar, const std::string& text,
+                                     const std::string& body, const std::vector<isa::MachineInst>& prog,
+                                     const std::vector<int>& line_to_inst) {
+    size_t body_pos = text.find(body);
+    int first_body_line = 1 + int(std::count(text.begin(), text.begin() + long(body_pos), '\n'));
+    std::string msg = fmt::format("LLVM MC rejected kernel '{}' for {}:\n", k.name, arch_name(k.arch));
+    for (const AsmDiagnostic& d : ar.diagnostics) {
+      if (!d.is_error) continue;
+      int bl = d.line - first_body_line;
+      std::string site;
+      if (bl >= 0 && size_t(bl) < line_to_inst.size()) {
+        const isa::MachineInst& mi = prog[size_t(line_to_inst[size_t(bl)])];
+        auto at = mi.comment.rfind('@');
+        site = at == std::string::npos ? mi.comment : mi.comment.substr(at + 1);
+      }
+      msg += fmt::format("  {}{}: {}\n    {}\n", site.empty() ? "" : site + ": ", fmt::format("line {}", d.line),
+                         d.message, d.line_text);
+    }
+    return msg;
+  }
+};
+
+BuildResult Kernel::build(const BuildOptions& opts) { return BuildPipeline::run(*this, *impl_, opts); }
+
+std::string Kernel::assembly(const BuildOptions& opts) {
+  BuildOptions o = opts;
+  o.link = false;
+  return BuildPipeline::run(*this, *impl_, o).assembly;
+}
+
+}  // namespace cdnajit

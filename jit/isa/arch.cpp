@@ -1,0 +1,20 @@
+// Architecture names as LLVM spells them (-mcpu=gfx942 / gfx950).
+#include "jit/isa/isa.hpp"
+
+namespace cdnajit {
+
+std::string_view arch_name(Arch a) {
+  switch (a) {
+    case Arch::gfx942: return "gfx942";
+    case Arch::gfx950: return "gfx950";
+  }
+  return "unknown";
+}
+
+std::optional<Arch> parse_arch(std::string_view name) {
+  if (name == "gfx942") return Arch::gfx942;
+  if (name == "gfx950") return Arch::gfx950;
+  return std::nullopt;
+}
+
+}  // namespace cdnajit

@@ -1,0 +1,212 @@
+// The instruction table, built once from instructions.def: each entry's
+// compact operand string is parsed into OperandSpec records at first use.
+#include <algorithm>
+#include <array>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "jit/isa/error.hpp"
+#include "jit/isa/isa.hpp"
+
+namespace cdnajit::isa {
+namespace {
+
+// The short names instructions.def uses for arch masks, modifiers and flags.
+namespace def_names {
+constexpr uint8_t ALL = kAllArchs, G942 = kGfx942, G950 = kGfx950;
+constexpr uint32_t NONE = kModNone, OFFSET = kModOffset, OFFSET01 = kModOffset01, CACHE = kModCache,
+                   CLAMP = kModClamp, OMOD = kModOmod, NEGABS = kModNegAbs, OPSEL = kModOpSel, LDS = kModLds,
+                   BUFADDR = kModBufAddr, MFMA = kModMfma, SDWA = kModSdwa;
+constexpr uint8_t LOAD = 1, STORE = 2, TRANS = 4;
+}  // namespace def_names
+
+struct RawEntry {
+  std::string_view mnemonic;
+  Family family;
+  uint8_t archs;
+  Unit unit;
+  Counter counter;
+  std::string_view operands;
+  uint32_t mods;
+  uint8_t flags;
+  uint8_t passes_gfx942, passes_gfx950;
+};
+
+using namespace def_names;
+constexpr RawEntry kRawEntries[] = {
+#define CDNAJIT_INSTR(mnemonic, family, archs, unit, counter, operands, mods, flags, p942, p950) \
+  {#mnemonic, Family::family, archs, Unit::unit, Counter::counter, operands, mods, flags, p942, p950},
+#include "jit/isa/instructions.def"
+#undef CDNAJIT_INSTR
+};
+
+struct KindCode {
+  std::string_view code;
+  OpKind kind;
+};
+// Longest codes first so that "vs" is not read as "v" + junk.
+constexpr std::array kKindCodes = {
+    KindCode{"sbase", OpKind::SBase}, KindCode{"vaddr", OpKind::VAddr}, KindCode{"saddr", OpKind::SAddrOrOff},
+    KindCode{"rsrc", OpKind::SRsrc},  KindCode{"soff", OpKind::SOffset}, KindCode{"av", OpKind::VAReg},
+    KindCode{"ss", OpKind::SSrc},     KindCode{"vs", OpKind::VSrc},      KindCode{"vn", OpKind::VSrcNoLit},
+    KindCode{"s", OpKind::SReg},      KindCode{"v", OpKind::VReg},       KindCode{"a", OpKind::AReg},
+    KindCode{"k", OpKind::Simm16},    KindCode{"i", OpKind::Imm},        KindCode{"l", OpKind::Label},
+};
+
+// One operand token of the .def syntax: [>|^]name:kind[dwords][?]
+OperandSpec parse_operand_token(std::string_view mnemonic, std::string_view tok) {
+  auto fail = [&](const std::string& why) -> OperandSpec {
+    throw Error("instructions.def: entry '" + std::string(mnemonic) + "', operand '" + std::string(tok) + "': " +
+                why + " (expected [>|^]name:kind[dwords][?], kinds s v a av ss vs vn k i l sbase soff vaddr saddr rsrc)");
+  };
+  OperandSpec spec{};
+  std::string_view t = tok;
+  if (!t.empty() && (t[0] == '>' || t[0] == '^')) {
+    spec.is_def = true;
+    spec.also_read = t[0] == '^';
+    t.remove_prefix(1);
+  }
+  if (!t.empty() && t.back() == '?') {
+    spec.optional = true;
+    t.remove_suffix(1);
+  }
+  auto colon = t.find(':');
+  if (colon == std::string_view::npos || colon == 0) return fail("missing name:");
+  spec.name = t.substr(0, colon);
+  std::string_view kind = t.substr(colon + 1);
+  const KindCode* match = nullptr;
+  for (const auto& kc : kKindCodes) {
+    if (kind.substr(0, kc.code.size()) == kc.code) {
+      std::string_view rest = kind.substr(kc.code.size());
+      if (std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        match = &kc;
+        break;
+      }
+    }
+  }
+  if (!match) return fail("unknown kind '" + std::string(kind) + "'");
+  spec.kind = match->kind;
+  std::string_view digits = kind.substr(match->code.size());
+  int dwords = 1;
+  if (!digits.empty()) dwords = std::stoi(std::string(digits));
+  if (dwords < 1 || dwords > 32) return fail("dwords must be 1..32");
+  spec.dwords = uint8_t(dwords);
+  return spec;
+}
+
+struct Table {
+  std::vector<InstrInfo> entries;
+  std::vector<std::array<uint8_t, 2>> passes;       // parallel to entries: gfx942, gfx950
+  std::deque<std::vector<OperandSpec>> operand_storage;  // stable addresses for the spans
+  std::unordered_map<std::string_view, size_t> by_name;
+
+  Table() {
+    std::vector<const RawEntry*> raw;
+    for (const auto& r : kRawEntries) raw.push_back(&r);
+    std::stable_sort(raw.begin(), raw.end(), [](auto* a, auto* b) { return a->mnemonic < b->mnemonic; });
+    entries.reserve(raw.size());
+    for (const RawEntry* r : raw) {
+      auto& ops = operand_storage.emplace_back();
+      std::string_view s = r->operands;
+      while (!s.empty()) {
+        auto sp = s.find(' ');
+        std::string_view tok = s.substr(0, sp);
+        if (!tok.empty()) ops.push_back(parse_operand_token(r->mnemonic, tok));
+        if (sp == std::string_view::npos) break;
+        s.remove_prefix(sp + 1);
+      }
+      InstrInfo info{};
+      info.mnemonic = r->mnemonic;
+      info.family = r->family;
+      info.archs = r->archs;
+      info.unit = r->unit;
+      info.counter = r->counter;
+      info.mods = r->mods;
+      info.operands = std::span<const OperandSpec>(ops);
+      info.mfma_passes = r->passes_gfx942 ? r->passes_gfx942 : r->passes_gfx950;
+      info.is_load = r->flags & LOAD;
+      info.is_store = r->flags & STORE;
+      info.is_trans = r->flags & TRANS;
+      if (!by_name.emplace(info.mnemonic, entries.size()).second)
+        throw Error("instructions.def: duplicate entry '" + std::string(info.mnemonic) + "'");
+      entries.push_back(info);
+      passes.push_back({r->passes_gfx942, r->passes_gfx950});
+    }
+  }
+};
+
+const Table& the_table() {
+  static const Table t;
+  return t;
+}
+
+}  // namespace
+
+std::span<const InstrInfo> table() { return the_table().entries; }
+
+const InstrInfo* find(std::string_view mnemonic) {
+  const Table& t = the_table();
+  auto it = t.by_name.find(mnemonic);
+  return it == t.by_name.end() ? nullptr : &t.entries[it->second];
+}
+
+int mfma_passes(const InstrInfo& info, Arch arch) {
+  const Table& t = the_table();
+  if (&info < t.entries.data() || &info >= t.entries.data() + t.entries.size())
+    return info.on(arch) ? info.mfma_passes : 0;  // a copy, not a table entry
+  const auto& p = t.passes[size_t(&info - t.entries.data())];
+  return p[arch == Arch::gfx942 ? 0 : 1];
+}
+
+std::string_view family_name(Family f) {
+  switch (f) {
+    case Family::SOP1: return "SOP1";
+    case Family::SOP2: return "SOP2";
+    case Family::SOPK: return "SOPK";
+    case Family::SOPC: return "SOPC";
+    case Family::SOPP: return "SOPP";
+    case Family::SMEM: return "SMEM";
+    case Family::VOP1: return "VOP1";
+    case Family::VOP2: return "VOP2";
+    case Family::VOP3: return "VOP3";
+    case Family::VOPC: return "VOPC";
+    case Family::VOP3P: return "VOP3P";
+    case Family::MFMA: return "MFMA";
+    case Family::DS: return "DS";
+    case Family::FLAT: return "FLAT";
+    case Family::GLOBAL: return "GLOBAL";
+    case Family::MUBUF: return "MUBUF";
+  }
+  return "?";
+}
+
+std::string_view unit_name(Unit u) {
+  switch (u) {
+    case Unit::SALU: return "SALU";
+    case Unit::VALU: return "VALU";
+    case Unit::DS: return "DS";
+    case Unit::VMEM: return "VMEM";
+    case Unit::SMEM: return "SMEM";
+    case Unit::MFMA: return "MFMA";
+    case Unit::Branch: return "Branch";
+    case Unit::Waitcnt: return "Waitcnt";
+    case Unit::Nop: return "Nop";
+    case Unit::Barrier: return "Barrier";
+    case Unit::Misc: return "Misc";
+  }
+  return "?";
+}
+
+std::string_view counter_name(Counter c) {
+  switch (c) {
+    case Counter::None: return "none";
+    case Counter::Vm: return "vmcnt";
+    case Counter::Lgkm: return "lgkmcnt";
+    case Counter::VmLgkm: return "vmcnt+lgkmcnt";
+  }
+  return "?";
+}
+
+}  // namespace cdnajit::isa

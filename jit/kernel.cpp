@@ -1,0 +1,355 @@
+// Kernel: the builder front end — registers, arguments, ABI values, LDS,
+// labels and structured control flow. Instruction calls go through emit().
+#include "jit/kernel.hpp"
+
+#include <fmt/format.h>
+
+#include "jit/kernel_impl.hpp"
+#include "jit/operand_check.hpp"
+
+namespace cdnajit {
+
+// ---------------------------------------------------------------- Reg / RegArray
+
+Reg Reg::operator[](int dword) const { return slice(dword, 1); }
+
+Reg Reg::slice(int first_dword, int count) const {
+  if (first_dword < 0 || count <= 0 || first_dword + count > dwords)
+    throw Error(fmt::format("register slice [{}, +{}) is outside a {}-dword register (valid: first in 0..{}, first+count <= {})",
+                            first_dword, count, dwords, dwords - 1, dwords));
+  Reg r = *this;
+  r.first = uint16_t(first + first_dword);
+  r.dwords = uint16_t(count);
+  return r;
+}
+
+RegArray::RegArray(std::vector<Reg> regs, std::vector<int> dims, size_t base)
+    : regs_(std::make_shared<const std::vector<Reg>>(std::move(regs))), dims_(std::move(dims)), base_(base) {}
+
+size_t RegArray::size() const {
+  size_t n = 1;
+  for (int d : dims_) n *= size_t(d);
+  return n;
+}
+
+RegArray RegArray::operator[](int i) const {
+  if (dims_.empty()) throw Error("register array indexed with more subscripts than it has dimensions");
+  if (i < 0 || i >= dims_[0])
+    throw Error(fmt::format("register array index {} out of range (valid: 0..{})", i, dims_[0] - 1));
+  RegArray sub;
+  sub.regs_ = regs_;
+  sub.dims_.assign(dims_.begin() + 1, dims_.end());
+  sub.base_ = base_ + size_t(i) * sub.size();
+  return sub;
+}
+
+RegArray::operator Reg() const {
+  if (!dims_.empty())
+    throw Error(fmt::format("register array used as a register with {} subscript(s) missing", dims_.size()));
+  return (*regs_)[base_];
+}
+
+Reg RegArray::at(std::initializer_list<int> idx) const {
+  RegArray a = *this;
+  for (int i : idx) a = a[i];
+  return Reg(a);
+}
+
+Reg RegArray::flat(size_t i) const {
+  if (i >= size()) throw Error(fmt::format("register array flat index {} out of range (size {})", i, size()));
+  return (*regs_)[base_ + i];
+}
+
+// ---------------------------------------------------------------- Impl helpers
+
+uint32_t Kernel::Impl::new_vreg(RegClass c, int dwords, int align, std::string n, const std::source_location& loc) {
+  if (dwords < 1 || dwords > 16)
+    throw Error(fmt::format("{}: register '{}' has {} dwords (valid: 1..16)", where(loc), n, dwords));
+  if (align == 0) {
+    // gfx90a+ wants 64-bit+ VGPR/AGPR tuples even-aligned; SGPR pairs even, quads and wider 4-aligned.
+    if (c == RegClass::S) align = dwords >= 4 ? 4 : (dwords == 2 ? 2 : 1);
+    else align = dwords >= 2 ? 2 : 1;
+  }
+  if (align != 1 && align != 2 && align != 4 && align != 8 && align != 16)
+    throw Error(fmt::format("{}: register '{}' alignment {} (valid: 1, 2, 4, 8, 16)", where(loc), n, align));
+  vregs.push_back(VRegDecl{c, uint16_t(dwords), uint16_t(align), -1, false, std::move(n), where(loc)});
+  return uint32_t(vregs.size() - 1);
+}
+
+Reg Kernel::Impl::reg_of(uint32_t id) const {
+  Reg r;
+  r.id = id;
+  r.first = 0;
+  r.dwords = vregs[id].dwords;
+  r.cls = vregs[id].cls;
+  return r;
+}
+
+std::string Kernel::Impl::reg_label(const Reg& r) const {
+  const VRegDecl& d = vregs.at(r.id);
+  if (r.first == 0 && r.dwords == d.dwords) return d.name;
+  if (r.dwords == 1) return fmt::format("{}[{}]", d.name, r.first);
+  return fmt::format("{}[{}:{}]", d.name, r.first, r.first + r.dwords - 1);
+}
+
+// ---------------------------------------------------------------- Kernel
+
+Kernel::Kernel(std::string name, Arch arch, std::source_location loc) : impl_(std::make_unique<Impl>()) {
+  if (name.empty() || !(std::isalpha((unsigned char)name[0]) || name[0] == '_'))
+    throw Error(fmt::format("{}: kernel name '{}' must start with a letter or '_'", where(loc), name));
+  for (char c : name)
+    if (!(std::isalnum((unsigned char)c) || c == '_'))
+      throw Error(fmt::format("{}: kernel name '{}' may only contain letters, digits and '_'", where(loc), name));
+  impl_->name = std::move(name);
+  impl_->arch = arch;
+  impl_->created_at = loc;
+}
+
+Kernel::~Kernel() = default;
+const std::string& Kernel::name() const { return impl_->name; }
+Arch Kernel::arch() const { return impl_->arch; }
+
+void Kernel::set_workgroup_size(uint32_t x, uint32_t y, uint32_t z) {
+  uint64_t n = uint64_t(x) * y * z;
+  if (x == 0 || y == 0 || z == 0 || n > 1024)
+    throw Error(fmt::format("workgroup size {}x{}x{} = {} threads (valid: 1..1024 threads, each dimension >= 1)", x, y, z, n));
+  impl_->wg_size[0] = x;
+  impl_->wg_size[1] = y;
+  impl_->wg_size[2] = z;
+  if (y > 1) impl_->workitem_dims = std::max(impl_->workitem_dims, 2);
+  if (z > 1) impl_->workitem_dims = 3;
+}
+
+static uint32_t arg_size(ArgType t) { return (t == ArgType::i64 || t == ArgType::u64 || t == ArgType::ptr) ? 8 : 4; }
+
+static Arg add_arg(Kernel::Impl& k, ArgDecl d, const std::source_location& loc) {
+  for (const ArgDecl& a : k.args)
+    if (a.name == d.name) throw Error(fmt::format("{}: kernel argument '{}' declared twice", where(loc), d.name));
+  uint32_t size = arg_size(d.type);
+  uint32_t offset = (k.kernarg_bytes + size - 1) / size * size;
+  d.arg = Arg{uint32_t(k.args.size()), offset, size, d.type};
+  k.kernarg_bytes = offset + size;
+  k.args.push_back(d);
+  return d.arg;
+}
+
+Arg Kernel::arg_ptr(std::string name, ElemType elem, bool is_const, std::source_location loc) {
+  return add_arg(*impl_, ArgDecl{std::move(name), ArgType::ptr, elem, is_const, {}}, loc);
+}
+
+Arg Kernel::arg_value(std::string name, ArgType type, std::source_location loc) {
+  if (type == ArgType::ptr) throw Error(fmt::format("{}: use arg_ptr() for pointer argument '{}'", where(loc), name));
+  return add_arg(*impl_, ArgDecl{std::move(name), type, ElemType::u8, false, {}}, loc);
+}
+
+Reg Kernel::kernarg_ptr() {
+  if (impl_->kernarg_vreg < 0) {
+    uint32_t id = impl_->new_vreg(RegClass::S, 2, 2, "kernarg_ptr", impl_->created_at);
+    impl_->vregs[id].pinned = 0;
+    impl_->vregs[id].live_in = true;
+    impl_->kernarg_vreg = int(id);
+  }
+  return impl_->reg_of(uint32_t(impl_->kernarg_vreg));
+}
+
+Reg Kernel::load_arg(const Arg& a, std::source_location loc) {
+  if (a.index >= impl_->args.size() || impl_->args[a.index].arg.offset != a.offset)
+    throw Error(fmt::format("{}: load_arg() given an argument that does not belong to kernel '{}'", where(loc), impl_->name));
+  const ArgDecl& d = impl_->args[a.index];
+  Reg r = sgpr(d.name, int(a.size / 4), 0, loc);
+  if (a.size == 8)
+    emit("s_load_dwordx2", {r, kernarg_ptr(), int64_t(a.offset)}, loc);
+  else
+    emit("s_load_dword", {r, kernarg_ptr(), int64_t(a.offset)}, loc);
+  return r;
+}
+
+Reg Kernel::workgroup_id(int dim) {
+  if (dim < 0 || dim > 2) throw Error(fmt::format("workgroup_id({}): dimension must be 0, 1 or 2", dim));
+  if (impl_->wg_id_vreg[dim] < 0) {
+    // SGPR layout at entry: s[0:1] kernarg pointer, then workgroup id x, y, z (x always enabled).
+    // y/z positions are fixed at build time (see lower.cpp) because enabling y shifts z.
+    uint32_t id = impl_->new_vreg(RegClass::S, 1, 1, fmt::format("workgroup_id_{}", "xyz"[dim]), impl_->created_at);
+    impl_->vregs[id].live_in = true;
+    impl_->wg_id_vreg[dim] = int(id);
+  }
+  return impl_->reg_of(uint32_t(impl_->wg_id_vreg[dim]));
+}
+
+Reg Kernel::workitem_id(int dim, std::source_location loc) {
+  if (dim < 0 || dim > 2) throw Error(fmt::format("{}: workitem_id({}): dimension must be 0, 1 or 2", where(loc), dim));
+  if (impl_->tid_vreg < 0) {
+    uint32_t id = impl_->new_vreg(RegClass::V, 1, 1, "v0_workitem_ids", impl_->created_at);
+    impl_->vregs[id].pinned = 0;
+    impl_->vregs[id].live_in = true;
+    impl_->tid_vreg = int(id);
+  }
+  impl_->workitem_dims = std::max(impl_->workitem_dims, dim + 1);
+  // gfx90a+ packs the ids into v0: x in bits 0..9, y in 10..19, z in 20..29.
+  Reg out = vgpr(fmt::format("workitem_id_{}", "xyz"[dim]), 1, 0, loc);
+  emit("v_bfe_u32", {out, impl_->reg_of(uint32_t(impl_->tid_vreg)), int64_t(10 * dim), int64_t(10)}, loc);
+  return out;
+}
+
+Reg Kernel::sgpr(std::string name, int dwords, int align, std::source_location loc) {
+  return impl_->reg_of(impl_->new_vreg(RegClass::S, dwords, align, std::move(name), loc));
+}
+Reg Kernel::vgpr(std::string name, int dwords, int align, std::source_location loc) {
+  return impl_->reg_of(impl_->new_vreg(RegClass::V, dwords, align, std::move(name), loc));
+}
+Reg Kernel::agpr(std::string name, int dwords, int align, std::source_location loc) {
+  return impl_->reg_of(impl_->new_vreg(RegClass::A, dwords, align, std::move(name), loc));
+}
+
+static RegArray make_array(Kernel::Impl& k, RegClass c, const std::string& name, std::vector<int> dims, int dwords,
+                           const std::source_location& loc) {
+  size_t n = 1;
+  for (int d : dims) {
+    if (d <= 0) throw Error(fmt::format("{}: register array '{}' has a dimension of size {} (valid: >= 1)", where(loc), name, d));
+    n *= size_t(d);
+  }
+  std::vector<Reg> regs;
+  regs.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    // Element name with its multi-index, e.g. A[1][4][0].
+    std::string en = name;
+    size_t rem = i, stride = n;
+    for (int d : dims) {
+      stride /= size_t(d);
+      en += fmt::format("[{}]", rem / stride);
+      rem %= stride;
+    }
+    regs.push_back(k.reg_of(k.new_vreg(c, dwords, 0, std::move(en), loc)));
+  }
+  return RegArray(std::move(regs), std::move(dims));
+}
+
+RegArray Kernel::vgprs(std::string name, std::vector<int> dims, int dwords, std::source_location loc) {
+  return make_array(*impl_, RegClass::V, name, std::move(dims), dwords, loc);
+}
+RegArray Kernel::sgprs(std::string name, std::vector<int> dims, int dwords, std::source_location loc) {
+  return make_array(*impl_, RegClass::S, name, std::move(dims), dwords, loc);
+}
+RegArray Kernel::agprs(std::string name, std::vector<int> dims, int dwords, std::source_location loc) {
+  return make_array(*impl_, RegClass::A, name, std::move(dims), dwords, loc);
+}
+
+uint32_t lds_limit(Arch a) { return a == Arch::gfx950 ? 163840u : 65536u; }
+
+uint32_t Kernel::lds_alloc(std::string name, uint32_t bytes, uint32_t align, std::source_location loc) {
+  if (align == 0 || (align & (align - 1)))
+    throw Error(fmt::format("{}: LDS block '{}' alignment {} is not a power of two", where(loc), name, align));
+  uint64_t offset = (uint64_t(impl_->lds_bytes) + align - 1) / align * align;
+  uint64_t end = offset + bytes;
+  if (end > lds_limit(impl_->arch))
+    throw Error(fmt::format("{}: LDS exhausted: '{}' needs {} bytes at offset {}, ending at {}, but {} has {} bytes of LDS per workgroup",
+                            where(loc), name, bytes, offset, end, arch_name(impl_->arch), lds_limit(impl_->arch)));
+  impl_->lds_bytes = uint32_t(end);
+  return uint32_t(offset);
+}
+
+uint32_t Kernel::lds_bytes() const { return impl_->lds_bytes; }
+
+// ---------------------------------------------------------------- control flow
+
+Label Kernel::new_label(std::string name) {
+  Label l{uint32_t(impl_->label_names.size())};
+  impl_->label_names.push_back(name.empty() ? fmt::format("L{}", l.id) : fmt::format("{}_{}", name, l.id));
+  impl_->label_bound.push_back(false);
+  return l;
+}
+
+void Kernel::bind(Label l, std::source_location loc) {
+  if (l.id >= impl_->label_names.size()) throw Error(fmt::format("{}: bind() of a label from another kernel", where(loc)));
+  if (impl_->label_bound[l.id])
+    throw Error(fmt::format("{}: label '{}' bound twice", where(loc), impl_->label_names[l.id]));
+  impl_->label_bound[l.id] = true;
+  IrInst in;
+  in.label = l.id;
+  in.loc = loc;
+  impl_->program.push_back(std::move(in));
+}
+
+void Kernel::do_while_scc(const std::function<void()>& body, const std::function<void()>& cond, std::source_location loc) {
+  Label top = new_label("loop");
+  bind(top, loc);
+  body();
+  cond();
+  emit("s_cbranch_scc1", {top}, loc);
+}
+
+void Kernel::if_scc(const std::function<void()>& cond, const std::function<void()>& then_fn,
+                    const std::function<void()>& else_fn, std::source_location loc) {
+  Label l_else = new_label("else"), l_end = new_label("endif");
+  cond();
+  emit("s_cbranch_scc0", {l_else}, loc);
+  then_fn();
+  if (else_fn) emit("s_branch", {l_end}, loc);
+  bind(l_else, loc);
+  if (else_fn) else_fn();
+  bind(l_end, loc);
+}
+
+void Kernel::if_vcc(const std::function<void()>& cond, const std::function<void()>& then_fn,
+                    const std::function<void()>& else_fn, std::source_location loc) {
+  Label l_else = new_label("else"), l_end = new_label("endif");
+  cond();
+  Reg saved = sgpr("saved_exec", 2, 2, loc);
+  emit("s_and_saveexec_b64", {saved, vcc}, loc);   // exec = old & vcc
+  emit("s_cbranch_execz", {l_else}, loc);
+  then_fn();
+  bind(l_else, loc);
+  if (else_fn) {
+    emit("s_andn2_b64", {exec, saved, exec}, loc);  // lanes of old exec not taken by `then`
+    emit("s_cbranch_execz", {l_end}, loc);
+    else_fn();
+  }
+  bind(l_end, loc);
+  emit("s_mov_b64", {exec, saved}, loc);
+}
+
+void Kernel::raw(std::string text, std::vector<Reg> regs, std::vector<int> defs, std::source_location loc) {
+  for (int d : defs)
+    if (d < 0 || size_t(d) >= regs.size())
+      throw Error(fmt::format("{}: raw(): def index {} does not name one of the {} registers", where(loc), d, regs.size()));
+  for (const Reg& r : regs)
+    if (!r.valid() || r.id >= impl_->vregs.size())
+      throw Error(fmt::format("{}: raw(): register operand from another kernel or uninitialised", where(loc)));
+  IrInst in;
+  in.raw_text = std::move(text);
+  in.raw_regs = std::move(regs);
+  in.raw_defs = std::move(defs);
+  in.loc = loc;
+  impl_->program.push_back(std::move(in));
+}
+
+void Kernel::comment(std::string text) {
+  IrInst in;
+  in.comment = std::move(text);
+  in.loc = std::source_location::current();
+  impl_->program.push_back(std::move(in));
+}
+
+void Kernel::emit(std::string_view mnemonic, std::vector<Opnd> ops, std::source_location loc) {
+  const isa::InstrInfo* info = isa::find(mnemonic);
+  if (!info)
+    throw Error(fmt::format("{}: '{}' is not in the instruction table; use Kernel::raw() for instructions the table lacks",
+                            where(loc), mnemonic));
+  IrInst in;
+  in.info = info;
+  in.loc = loc;
+  check_and_fold_operands(*impl_, *info, std::move(ops), in);
+  impl_->program.push_back(std::move(in));
+}
+
+#define CDNAJIT_INSTR(mnemonic, ...)                                                                      \
+  void Kernel::mnemonic(Opnd a, Opnd b, Opnd c, Opnd d, Opnd e, Opnd f, Opnd g, Opnd h, std::source_location loc) { \
+    std::vector<Opnd> ops;                                                                                \
+    for (Opnd* o : {&a, &b, &c, &d, &e, &f, &g, &h})                                                      \
+      if (!o->empty()) ops.push_back(*o);                                                                 \
+    emit(#mnemonic, std::move(ops), loc);                                                                 \
+  }
+#include "jit/isa/instructions.def"
+#undef CDNAJIT_INSTR
+
+}  // namespace cdnajit

@@ -1,0 +1,69 @@
+// Kernel::Impl: the virtual-register program a Kernel builds. Private to jit/.
+#pragma once
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "jit/kernel.hpp"
+
+namespace cdnajit {
+
+struct VRegDecl {
+  RegClass cls;
+  uint16_t dwords;
+  uint16_t align;
+  int pinned = -1;        // ABI registers
+  bool live_in = false;   // defined by the hardware at entry
+  std::string name;
+  std::string origin;     // "file.cpp:42"
+};
+
+struct ArgDecl {
+  std::string name;
+  ArgType type;
+  ElemType elem = ElemType::u8;  // pointee, for pointers
+  bool is_const = false;
+  Arg arg;
+};
+
+// One entry of the program: an instruction, a raw line or a label.
+struct IrInst {
+  const isa::InstrInfo* info = nullptr;  // table entry; null for raw text and labels
+  std::vector<Opnd> ops;                 // operands only (modifiers folded into mods)
+  isa::Modifiers mods;
+  std::source_location loc;
+  std::string comment;
+  // raw escape
+  std::string raw_text;
+  std::vector<Reg> raw_regs;
+  std::vector<int> raw_defs;
+  // label definition
+  uint32_t label = UINT32_MAX;
+  bool is_label() const { return label != UINT32_MAX; }
+  bool is_raw() const { return info == nullptr && !is_label(); }
+};
+
+struct Kernel::Impl {
+  std::string name;
+  Arch arch;
+  std::source_location created_at;
+  uint32_t wg_size[3] = {256, 1, 1};
+  std::vector<VRegDecl> vregs;
+  std::vector<ArgDecl> args;
+  uint32_t kernarg_bytes = 0;
+  std::vector<IrInst> program;
+  std::vector<std::string> label_names;
+  std::vector<bool> label_bound;
+  uint32_t lds_bytes = 0;
+  // ABI value vregs created on first request
+  int kernarg_vreg = -1;
+  int wg_id_vreg[3] = {-1, -1, -1};
+  int tid_vreg = -1;
+  int workitem_dims = 1;  // how many workitem id dims the kernel reads (1..3)
+
+  uint32_t new_vreg(RegClass c, int dwords, int align, std::string name, const std::source_location& loc);
+  Reg reg_of(uint32_t id) const;
+  std::string reg_label(const Reg& r) const;   // "acc[3]" / "x.slice(0,2)" for comments
+};
+
+}  // namespace cdnajit

@@ -1,0 +1,219 @@
+#include "jit/lower.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <map>
+
+namespace cdnajit {
+
+namespace {
+
+bool is_branch(const IrInst& in) {
+  return in.info && (in.info->mnemonic == "s_branch" || in.info->mnemonic.starts_with("s_cbranch_"));
+}
+bool ends_block(const IrInst& in) {
+  return is_branch(in) || (in.info && in.info->mnemonic == "s_endpgm");
+}
+
+// The register an operand names (plain, or under a neg/abs source modifier).
+const Reg* reg_in(const Opnd& o) {
+  if (auto* r = std::get_if<Reg>(&o.v)) return r;
+  if (auto* n = std::get_if<Neg>(&o.v)) return &n->r;
+  if (auto* a = std::get_if<Abs>(&o.v)) return &a->r;
+  return nullptr;
+}
+
+regalloc::RegClass ra_class(RegClass c) {
+  return c == RegClass::S ? regalloc::RegClass::S : c == RegClass::V ? regalloc::RegClass::V : regalloc::RegClass::A;
+}
+
+}  // namespace
+
+void pin_abi_registers(Kernel::Impl& k) {
+  // s[0:1] kernarg segment pointer (always enabled), then workgroup ids x (always), y, z if used.
+  int next = 2;
+  for (int d = 0; d < 3; ++d) {
+    bool enabled = d == 0 || k.wg_id_vreg[d] >= 0;
+    if (!enabled) continue;
+    if (k.wg_id_vreg[d] >= 0) k.vregs[k.wg_id_vreg[d]].pinned = next;
+    ++next;
+  }
+}
+
+regalloc::Function to_regalloc_function(const Kernel::Impl& k) {
+  regalloc::Function f;
+  for (const VRegDecl& d : k.vregs)
+    f.vregs.push_back({ra_class(d.cls), d.dwords, d.align, d.pinned, d.live_in, d.name, d.origin});
+
+  // Pass 1: block boundaries and the block each label starts.
+  std::vector<int> label_block(k.label_names.size(), -1);
+  std::vector<int> block_of(k.program.size());
+  int cur = 0;
+  bool cur_empty = true;
+  for (size_t i = 0; i < k.program.size(); ++i) {
+    const IrInst& in = k.program[i];
+    if (in.is_label() && !cur_empty) {
+      ++cur;
+      cur_empty = true;
+    }
+    block_of[i] = cur;
+    if (in.is_label()) label_block[in.label] = cur;
+    else if (in.info || !in.raw_text.empty()) cur_empty = false;
+    if (ends_block(in)) {
+      ++cur;
+      cur_empty = true;
+    }
+  }
+  int nblocks = cur + (cur_empty ? 0 : 1);
+  if (nblocks == 0) nblocks = 1;
+  f.blocks.resize(size_t(std::max(nblocks, cur + 1)));
+
+  // Pass 2: instructions and edges.
+  for (size_t i = 0; i < k.program.size(); ++i) {
+    const IrInst& in = k.program[i];
+    regalloc::Block& b = f.blocks[size_t(block_of[i])];
+    if (in.is_label() || (!in.info && in.raw_text.empty())) continue;
+    regalloc::Instr ri;
+    ri.origin = where(in.loc);
+    auto add = [&](const Reg& r, bool def) {
+      bool whole = r.first == 0 && r.dwords == k.vregs[r.id].dwords;
+      if (!def) ri.uses.push_back(r.id);
+      else if (whole) ri.defs.push_back(r.id);
+      else ri.partial_defs.push_back(r.id);
+    };
+    if (in.info) {
+      for (size_t j = 0; j < in.ops.size(); ++j) {
+        const Reg* r = reg_in(in.ops[j]);
+        if (!r) continue;
+        bool def = in.info->operands[j].is_def;
+        add(*r, def);
+        if (def && in.info->operands[j].also_read) ri.uses.push_back(r->id);
+      }
+    } else {
+      for (size_t j = 0; j < in.raw_regs.size(); ++j) {
+        bool def = std::find(in.raw_defs.begin(), in.raw_defs.end(), int(j)) != in.raw_defs.end();
+        add(in.raw_regs[j], def);
+      }
+    }
+    b.instrs.push_back(std::move(ri));
+    if (ends_block(in)) {
+      std::string_view m = in.info->mnemonic;
+      if (m != "s_endpgm") {
+        const Label& l = std::get<Label>(in.ops.at(0).v);
+        if (label_block[l.id] < 0)
+          throw Error(fmt::format("{}: {} targets label '{}' which is never bound", where(in.loc), m, k.label_names[l.id]));
+        b.succs.push_back(uint32_t(label_block[l.id]));
+      }
+      if (m.starts_with("s_cbranch_") && size_t(block_of[i] + 1) < f.blocks.size())
+        b.succs.push_back(uint32_t(block_of[i] + 1));
+    }
+  }
+  // Fall-through edges.
+  for (size_t bi = 0; bi + 1 < f.blocks.size(); ++bi) {
+    // A block falls through unless its last instruction is an unconditional branch or s_endpgm.
+    bool falls = true;
+    for (size_t i = k.program.size(); i-- > 0;) {
+      if (size_t(block_of[i]) != bi) continue;
+      const IrInst& in = k.program[i];
+      if (in.is_label() || (!in.info && in.raw_text.empty())) continue;
+      if (in.info && (in.info->mnemonic == "s_branch" || in.info->mnemonic == "s_endpgm")) falls = false;
+      break;
+    }
+    if (falls) {
+      auto& s = f.blocks[bi].succs;
+      if (std::find(s.begin(), s.end(), uint32_t(bi + 1)) == s.end()) s.push_back(uint32_t(bi + 1));
+    }
+  }
+  return f;
+}
+
+namespace {
+
+isa::RegFile file_of(RegClass c) {
+  return c == RegClass::S ? isa::RegFile::SGPR : c == RegClass::V ? isa::RegFile::VGPR : isa::RegFile::AGPR;
+}
+
+isa::Operand phys(const Kernel::Impl& k, const regalloc::Allocation& a, const Reg& r) {
+  int base = a.phys.at(r.id);
+  if (base < 0) base = 0;  // never live: any register is fine (value is dead)
+  return isa::Operand::reg(file_of(r.cls), uint16_t(base + r.first), uint8_t(r.dwords));
+}
+
+std::string label_text(const Kernel::Impl& k, uint32_t id) { return ".L" + k.label_names[id]; }
+
+}  // namespace
+
+std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::Allocation& a) {
+  std::vector<isa::MachineInst> out;
+  out.reserve(k.program.size());
+  for (const IrInst& in : k.program) {
+    isa::MachineInst mi;
+    if (in.is_label()) {
+      mi.label_def = label_text(k, in.label);
+      out.push_back(std::move(mi));
+      continue;
+    }
+    if (!in.info && in.raw_text.empty()) {  // comment line
+      mi.comment = in.comment;
+      out.push_back(std::move(mi));
+      continue;
+    }
+    std::string names;
+    if (in.info) {
+      mi.info = in.info;
+      mi.mnemonic = std::string(in.info->mnemonic);
+      mi.mods = in.mods;
+      for (const Opnd& o : in.ops) {
+        isa::Operand po;
+        if (const Reg* r = reg_in(o)) {
+          po = phys(k, a, *r);
+          po.neg = std::holds_alternative<Neg>(o.v);
+          po.abs = std::holds_alternative<Abs>(o.v);
+          names += (names.empty() ? "" : " ") + k.reg_label(*r);
+        } else if (auto* i = std::get_if<int64_t>(&o.v)) {
+          po = isa::Operand::immediate(*i);
+        } else if (auto* fl = std::get_if<float>(&o.v)) {
+          po.kind = isa::Operand::Kind::FImm;
+          po.imm = std::bit_cast<uint32_t>(*fl);
+        } else if (auto* s = std::get_if<isa::SpecialReg>(&o.v)) {
+          po = isa::Operand::spec(*s);
+        } else if (auto* l = std::get_if<Label>(&o.v)) {
+          po = isa::Operand::target(label_text(k, l->id));
+        } else if (std::holds_alternative<Off>(o.v)) {
+          po = isa::Operand::off();
+        }
+        mi.operands.push_back(std::move(po));
+      }
+    } else {
+      // Raw escape: substitute {i} with the allocated register text.
+      std::string text;
+      const std::string& t = in.raw_text;
+      for (size_t i = 0; i < t.size(); ++i) {
+        if (t[i] == '{') {
+          size_t close = t.find('}', i);
+          int idx = close == std::string::npos ? -1 : std::atoi(t.substr(i + 1, close - i - 1).c_str());
+          if (idx < 0 || size_t(idx) >= in.raw_regs.size())
+            throw Error(fmt::format("{}: raw(\"{}\"): placeholder at column {} does not name one of the {} registers",
+                                    where(in.loc), t, i, in.raw_regs.size()));
+          text += isa::print_operand(phys(k, a, in.raw_regs[size_t(idx)]));
+          i = close;
+        } else {
+          text += t[i];
+        }
+      }
+      for (const Reg& r : in.raw_regs) names += (names.empty() ? "" : " ") + k.reg_label(r);
+      std::string err;
+      if (!isa::parse(text, mi, err)) mi = isa::MachineInst{};  // unknown to our parser: passes treat it as opaque
+      mi.info = nullptr;
+      mi.raw = text;
+    }
+    mi.comment = names.empty() ? where(in.loc) : names + "  @" + where(in.loc);
+    if (!in.comment.empty()) mi.comment = in.comment + "  " + mi.comment;
+    out.push_back(std::move(mi));
+  }
+  return out;
+}
+
+}  // namespace cdnajit

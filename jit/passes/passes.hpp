@@ -1,0 +1,53 @@
+// Post-allocation passes over a physical-register program (std::vector<isa::MachineInst>):
+//
+//   run_waitcnt  - inserts the weakest `s_waitcnt vmcnt(N) lgkmcnt(M)` before every
+//                  instruction that reads or overwrites a register (or LDS, for LDS DMA)
+//                  whose memory load may still be in flight.
+//   run_hazards  - inserts `s_nop` wait states for the gfx94x/gfx950 data hazards the
+//                  hardware does not interlock (see jit/passes/hazards/*.cpp, one rule each).
+//
+// Both accept programs from the builder (label definitions are entries with `label_def`,
+// branches carry Label operands with the label name) and decoded programs (branches carry
+// Label operands whose `imm` is the absolute byte address of the target; every
+// instruction has `address` set).
+//
+// Modes:
+//   Auto   - fix the program in place. The author's explicit s_waitcnt / s_nop are kept;
+//            an author s_waitcnt that a dataflow check proves already satisfied (a no-op)
+//            is removed, so an Auto result never contains a redundant wait.
+//   Verify - change nothing; report every unsafe instruction as a Finding.
+//   Off    - do nothing.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "jit/isa/isa.hpp"
+#include "jit/isa/machine_inst.hpp"
+
+namespace cdnajit::passes {
+
+enum class Mode { Auto, Verify, Off };
+
+struct Finding {
+  size_t index;         // index into the program the pass was given
+  std::string rule;     // "waitcnt", "redundant-waitcnt" or a hazard rule name
+  std::string message;  // names the instruction text, the register and what is needed
+};
+
+struct Report {
+  int waits_inserted = 0;        // s_waitcnt instructions inserted (Auto)
+  int waits_removed = 0;         // redundant author s_waitcnt removed (Auto)
+  int nops_inserted = 0;         // s_nop instructions inserted (Auto)
+  int wait_states_inserted = 0;  // wait states those s_nop provide
+  std::vector<Finding> findings; // Verify: every violation
+};
+
+Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode);
+Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode);
+
+// Every s_waitcnt in `program` that a dataflow check shows is already satisfied where it
+// stands (all counters it names are already at or below its thresholds on every path).
+std::vector<Finding> find_redundant_waits(const std::vector<isa::MachineInst>& program, Arch arch);
+
+}  // namespace cdnajit::passes

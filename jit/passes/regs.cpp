@@ -1,0 +1,167 @@
+#include "jit/passes/regs.hpp"
+
+#include <algorithm>
+
+#include "jit/passes/classify.hpp"
+
+namespace cdnajit::passes {
+namespace {
+
+using isa::Operand;
+using isa::SpecialReg;
+
+bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+void add_implicit(const isa::MachineInst& mi, Access& a) {
+  std::string_view m = base_mnemonic(mi);
+  bool vector_op = is_valu(mi) || is_vmem(mi) || is_ds(mi);
+  if (vector_op) a.implicit_uses.push_back(kExecUnits);  // every vector op runs under EXEC
+  if (is_vcmpx(mi)) a.implicit_defs.push_back(kExecUnits);
+  if (m.find("saveexec") != std::string_view::npos || m.find("wrexec") != std::string_view::npos) {
+    a.implicit_defs.push_back(kExecUnits);
+    a.implicit_uses.push_back(kExecUnits);
+  }
+  if (starts(m, "v_div_fmas")) a.implicit_uses.push_back(kVccUnits);
+  if (m == "s_cbranch_vccz" || m == "s_cbranch_vccnz") a.implicit_uses.push_back(kVccUnits);
+  if (m == "s_cbranch_execz" || m == "s_cbranch_execnz") a.implicit_uses.push_back(kExecUnits);
+  if (is_lds_dma(mi)) {
+    a.implicit_defs.push_back(kLdsUnit);  // the data lands in LDS, not in registers
+    a.implicit_uses.push_back(kM0Unit);   // M0 holds the LDS destination address
+  }
+  if (ds_accesses_lds(mi)) a.implicit_uses.push_back(kLdsUnit);
+  if (starts(m, "s_sendmsg") || m == "s_ttracedata" || starts(m, "s_movrel") ||
+      m.find("addtid") != std::string_view::npos || mi.mods.extra.find("gds") != std::string::npos)
+    a.implicit_uses.push_back(kM0Unit);
+}
+
+}  // namespace
+
+std::optional<UnitRange> units_of(const Operand& o) {
+  if (o.kind == Operand::Kind::Reg) {
+    int base = o.file == isa::RegFile::SGPR ? 0 : o.file == isa::RegFile::VGPR ? kVgpr0 : kAgpr0;
+    return UnitRange{base + o.index, std::max<int>(1, o.dwords)};
+  }
+  if (o.kind != Operand::Kind::Special) return std::nullopt;
+  switch (o.special) {
+    case SpecialReg::VCC: return UnitRange{kVccLo, 2};
+    case SpecialReg::VCC_LO: return UnitRange{kVccLo, 1};
+    case SpecialReg::VCC_HI: return UnitRange{kVccHi, 1};
+    case SpecialReg::EXEC: return UnitRange{kExecLo, 2};
+    case SpecialReg::EXEC_LO: return UnitRange{kExecLo, 1};
+    case SpecialReg::EXEC_HI: return UnitRange{kExecHi, 1};
+    case SpecialReg::M0: return UnitRange{kM0, 1};
+    case SpecialReg::SCC: return UnitRange{kScc, 1};
+    case SpecialReg::FLAT_SCRATCH: return UnitRange{kFlatScratchLo, 2};
+    case SpecialReg::FLAT_SCRATCH_LO: return UnitRange{kFlatScratchLo, 1};
+    case SpecialReg::FLAT_SCRATCH_HI: return UnitRange{kFlatScratchLo + 1, 1};
+    case SpecialReg::XNACK_MASK: return UnitRange{kXnackMaskLo, 2};
+    default: return std::nullopt;  // src_* constants are not registers
+  }
+}
+
+bool is_sgpr_unit(int u) { return u >= 0 && u < kScc; }
+bool is_vgpr_unit(int u) { return u >= kVgpr0 && u < kLds; }
+
+std::string unit_name(int u) {
+  switch (u) {
+    case kFlatScratchLo: return "flat_scratch_lo";
+    case kFlatScratchLo + 1: return "flat_scratch_hi";
+    case kXnackMaskLo: return "xnack_mask_lo";
+    case kXnackMaskLo + 1: return "xnack_mask_hi";
+    case kVccLo: return "vcc_lo";
+    case kVccHi: return "vcc_hi";
+    case kM0: return "m0";
+    case kExecLo: return "exec_lo";
+    case kExecHi: return "exec_hi";
+    case kScc: return "scc";
+    case kLds: return "LDS";
+    default: break;
+  }
+  if (u >= kAgpr0) return "a" + std::to_string(u - kAgpr0);
+  if (u >= kVgpr0) return "v" + std::to_string(u - kVgpr0);
+  return "s" + std::to_string(u);
+}
+
+std::string range_name(UnitRange r) {
+  if (r.count <= 1) return unit_name(r.first);
+  if (r.first == kVccLo && r.count == 2) return "vcc";
+  if (r.first == kExecLo && r.count == 2) return "exec";
+  if (r.first == kFlatScratchLo && r.count == 2) return "flat_scratch";
+  char file = r.first >= kAgpr0 ? 'a' : r.first >= kVgpr0 ? 'v' : 's';
+  int base = r.first >= kAgpr0 ? kAgpr0 : r.first >= kVgpr0 ? kVgpr0 : 0;
+  return std::string(1, file) + "[" + std::to_string(r.first - base) + ":" +
+         std::to_string(r.first - base + r.count - 1) + "]";
+}
+
+std::string units_text(const std::vector<int>& units_in) {
+  std::vector<int> units = units_in;
+  std::sort(units.begin(), units.end());
+  units.erase(std::unique(units.begin(), units.end()), units.end());
+  auto same_file = [](int a, int b) {
+    auto file = [](int u) { return u >= kLds ? 3 : u >= kAgpr0 ? 2 : u >= kVgpr0 ? 1 : (u >= kFlatScratchLo ? 10 + u : 0); };
+    return file(a) == file(b);
+  };
+  std::string out;
+  for (size_t i = 0; i < units.size();) {
+    size_t j = i + 1;
+    while (j < units.size() && units[j] == units[j - 1] + 1 && same_file(units[i], units[j])) ++j;
+    if (!out.empty()) out += ", ";
+    out += range_name({units[i], static_cast<int>(j - i)});
+    i = j;
+  }
+  return out;
+}
+
+std::vector<UnitRange> Access::defs() const {
+  std::vector<UnitRange> out = implicit_defs;
+  for (const auto& r : explicit_regs)
+    if (r.is_def) out.push_back(r.units);
+  return out;
+}
+
+std::vector<UnitRange> Access::uses() const {
+  std::vector<UnitRange> out = implicit_uses;
+  for (const auto& r : explicit_regs)
+    if (!r.is_def) out.push_back(r.units);
+  return out;
+}
+
+bool Access::writes(UnitRange r) const {
+  for (const auto& d : defs())
+    if (d.overlaps(r)) return true;
+  return false;
+}
+
+bool Access::reads(UnitRange r) const {
+  for (const auto& u : uses())
+    if (u.overlaps(r)) return true;
+  return false;
+}
+
+bool Access::explicitly_reads(UnitRange r) const {
+  for (const auto& e : explicit_regs)
+    if (!e.is_def && e.units.overlaps(r)) return true;
+  return false;
+}
+
+Access access_of(const isa::MachineInst& mi) {
+  Access a;
+  if (is_label(mi)) return a;
+  if (!mi.info) {
+    // Raw text the table does not describe: the passes cannot see its registers.
+    a.unknown = !mi.raw.empty() || !mi.mnemonic.empty();
+    return a;
+  }
+  const auto& specs = mi.info->operands;
+  bool lds_dma = is_lds_dma(mi);  // with `lds` the first operand is an address, not a destination
+  for (size_t k = 0; k < mi.operands.size(); ++k) {
+    auto u = units_of(mi.operands[k]);
+    if (!u) continue;
+    bool def = !lds_dma && k < specs.size() && specs[k].is_def;
+    a.explicit_regs.push_back({k, *u, def});
+  }
+  add_implicit(mi, a);
+  return a;
+}
+
+}  // namespace cdnajit::passes

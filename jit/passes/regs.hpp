@@ -1,0 +1,62 @@
+// Register "units" (one per 32-bit register, plus an LDS pseudo-register) and which
+// units an instruction reads and writes. Shared by the wait-count and hazard passes.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jit/isa/machine_inst.hpp"
+
+namespace cdnajit::passes {
+
+// Unit numbering: SGPRs keep their hardware numbers (vcc = s106:107, m0 = s124,
+// exec = s126:127), so `s[106:107]` and `vcc` overlap as they do on the chip.
+constexpr int kFlatScratchLo = 102, kXnackMaskLo = 104, kVccLo = 106, kVccHi = 107;
+constexpr int kM0 = 124, kExecLo = 126, kExecHi = 127, kScc = 128;
+constexpr int kVgpr0 = 256, kAgpr0 = 512;
+constexpr int kLds = 768;  // all of LDS: written by LDS DMA, read/written by DS instructions
+constexpr int kNumUnits = 769;
+
+struct UnitRange {
+  int first = 0;
+  int count = 0;
+  bool overlaps(const UnitRange& o) const { return first < o.first + o.count && o.first < first + count; }
+  bool contains(int u) const { return u >= first && u < first + count; }
+  bool empty() const { return count == 0; }
+};
+
+constexpr UnitRange kVccUnits{kVccLo, 2};
+constexpr UnitRange kExecUnits{kExecLo, 2};
+constexpr UnitRange kM0Unit{kM0, 1};
+constexpr UnitRange kLdsUnit{kLds, 1};
+
+// nullopt for operands that are not registers (immediates, labels, `off`, src_* constants).
+std::optional<UnitRange> units_of(const isa::Operand& o);
+bool is_sgpr_unit(int u);
+bool is_vgpr_unit(int u);   // VGPR or AGPR
+std::string unit_name(int u);            // "v5", "a3", "s7", "vcc_lo", "exec_hi", "m0", "LDS"
+std::string range_name(UnitRange r);     // "v[4:7]", "s2", "vcc", "exec"
+std::string units_text(const std::vector<int>& units);  // sorted, ranges collapsed: "v[4:5], s2"
+
+struct RegOperand {
+  size_t op_index;   // index into MachineInst::operands
+  UnitRange units;
+  bool is_def;
+};
+
+struct Access {
+  std::vector<RegOperand> explicit_regs;  // register operands in asm order
+  std::vector<UnitRange> implicit_defs;   // exec for v_cmpx, LDS for LDS DMA, ...
+  std::vector<UnitRange> implicit_uses;   // exec for vector instructions, vcc for v_div_fmas, ...
+  bool unknown = false;                   // raw text the passes cannot analyse
+
+  std::vector<UnitRange> defs() const;
+  std::vector<UnitRange> uses() const;
+  bool writes(UnitRange r) const;
+  bool reads(UnitRange r) const;
+  bool explicitly_reads(UnitRange r) const;
+};
+
+Access access_of(const isa::MachineInst& mi);
+
+}  // namespace cdnajit::passes

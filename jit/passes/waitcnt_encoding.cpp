@@ -1,0 +1,76 @@
+#include "jit/passes/waitcnt_encoding.hpp"
+
+#include <cstdlib>
+#include <string_view>
+
+#include "jit/passes/classify.hpp"
+
+namespace cdnajit::passes {
+namespace {
+
+// Value of `name(N)` in `text`, or -1.
+int field_in_text(std::string_view text, std::string_view name) {
+  size_t p = text.find(name);
+  while (p != std::string_view::npos) {
+    bool word_start = p == 0 || !(std::isalnum(static_cast<unsigned char>(text[p - 1])) || text[p - 1] == '_');
+    size_t open = p + name.size();
+    if (word_start && open < text.size() && text[open] == '(')
+      return std::atoi(std::string(text.substr(open + 1)).c_str());
+    p = text.find(name, p + 1);
+  }
+  return -1;
+}
+
+}  // namespace
+
+uint16_t encode_waitcnt(const WaitFields& w) {
+  int vm = w.vm < 0 ? kVmcntMax : w.vm;
+  int exp = w.exp < 0 ? kExpcntMax : w.exp;
+  int lgkm = w.lgkm < 0 ? kLgkmcntMax : w.lgkm;
+  return static_cast<uint16_t>((vm & 0xf) | ((vm >> 4) & 3) << 14 | (exp & 7) << 4 | (lgkm & 0xf) << 8);
+}
+
+WaitFields decode_waitcnt(uint16_t imm) {
+  WaitFields w;
+  int vm = (imm & 0xf) | ((imm >> 14) & 3) << 4;
+  int exp = (imm >> 4) & 7;
+  int lgkm = (imm >> 8) & 0xf;
+  if (vm != kVmcntMax) w.vm = vm;
+  if (exp != kExpcntMax) w.exp = exp;
+  if (lgkm != kLgkmcntMax) w.lgkm = lgkm;
+  return w;
+}
+
+std::string waitcnt_text(const WaitFields& w) {
+  std::string s = "s_waitcnt";
+  if (w.vm >= 0) s += " vmcnt(" + std::to_string(w.vm) + ")";
+  if (w.exp >= 0) s += " expcnt(" + std::to_string(w.exp) + ")";
+  if (w.lgkm >= 0) s += " lgkmcnt(" + std::to_string(w.lgkm) + ")";
+  if (!w.any()) s += " vmcnt(63) expcnt(7) lgkmcnt(15)";
+  return s;
+}
+
+std::optional<WaitFields> read_waitcnt(const isa::MachineInst& mi) {
+  if (!is_waitcnt(mi)) return std::nullopt;
+  for (const auto& o : mi.operands)
+    if (o.kind == isa::Operand::Kind::Imm) return decode_waitcnt(static_cast<uint16_t>(o.imm));
+  // Symbolic form kept as text by the parser (modifier text or the raw line).
+  std::string text = mi.mods.extra + " " + mi.raw;
+  WaitFields w;
+  w.vm = field_in_text(text, "vmcnt");
+  w.exp = field_in_text(text, "expcnt");
+  w.lgkm = field_in_text(text, "lgkmcnt");
+  if (!w.any()) return WaitFields{0, 0, 0};  // bare `s_waitcnt 0`-like form: waits for everything
+  return w;
+}
+
+isa::MachineInst make_waitcnt(const WaitFields& w, std::string comment) {
+  isa::MachineInst mi;
+  mi.info = isa::find("s_waitcnt");
+  mi.mnemonic = "s_waitcnt";
+  mi.operands.push_back(isa::Operand::immediate(encode_waitcnt(w)));
+  mi.comment = std::move(comment);
+  return mi;
+}
+
+}  // namespace cdnajit::passes

@@ -1,0 +1,18 @@
+// Internal: constructors of the two Device back ends (device.cpp dispatches).
+#pragma once
+#include <memory>
+
+#include "runtime/device.hpp"
+
+namespace cdnajit::detail {
+
+std::unique_ptr<Device> make_sim_device(Arch arch, const sim::Options& opt);
+// Throws cdnajit::Error with the reason when HIP or device `index` is unusable.
+std::unique_ptr<Device> make_hip_device(int index);
+
+// Shared checks for copies: n bytes must fit inside buffer b.
+void check_copy(const Buffer& b, size_t n, const char* what);
+// Shared check: the kernel's module was loaded by `device`.
+void check_owner(const DeviceKernel& k, const Device* device, const std::string& device_name);
+
+}  // namespace cdnajit::detail

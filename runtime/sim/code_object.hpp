@@ -1,0 +1,66 @@
+// Reading an AMDGPU HSA code object (ELF64, e_machine EM_AMDGPU): the .text
+// bytes, each kernel's descriptor (<name>.kd) and its .amdgpu_metadata
+// (msgpack, code object v4/v5). Used by the simulator and the runtime.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jit/isa/isa.hpp"
+
+namespace cdnajit {
+
+struct KernelArgInfo {
+  std::string name;
+  uint32_t offset = 0, size = 0;
+  std::string value_kind;     // "global_buffer", "by_value", "hidden_block_count_x", ...
+  std::string address_space;  // "global", "constant", ... (empty for by_value)
+  bool is_const = false;
+};
+
+struct KernelInfo {
+  std::string name;
+  uint64_t entry_offset = 0;  // byte offset of the first instruction within .text
+  uint64_t code_size = 0;     // bytes of code (symbol size; else up to the next symbol / end of .text)
+  uint32_t kernarg_size = 0, group_segment_size = 0, private_segment_size = 0, wavefront_size = 64;
+  uint32_t vgpr_count = 0, agpr_count = 0, sgpr_count = 0, accum_offset = 0;
+  uint32_t rsrc1 = 0, rsrc2 = 0, rsrc3 = 0;
+  uint16_t kernel_code_properties = 0;
+  uint32_t max_flat_workgroup_size = 0;
+  uint32_t kernarg_alignment = 8;
+
+  // User SGPRs requested by kernel_code_properties, in ABI order.
+  int user_sgpr_count = 0;  // from rsrc2.USER_SGPR_COUNT
+  bool private_segment_buffer = false, dispatch_ptr = false, queue_ptr = false, kernarg_ptr = false,
+       dispatch_id = false, flat_scratch_init = false, private_segment_size_sgpr = false;
+  // System SGPRs / VGPRs requested by rsrc2.
+  bool private_segment_wave_offset = false;
+  bool wg_id_x = true, wg_id_y = false, wg_id_z = false, wg_info = false;
+  int workitem_id_vgprs = 0;  // rsrc2.ENABLE_VGPR_WORKITEM_ID: 0 = x, 1 = x,y, 2 = x,y,z
+
+  uint32_t float_denorm_mode_32 = 0, float_denorm_mode_16_64 = 3;
+  uint32_t float_round_mode_32 = 0, float_round_mode_16_64 = 0;
+  bool ieee_mode = false, dx10_clamp = false;
+
+  std::vector<KernelArgInfo> args;  // from metadata (empty if the object has none)
+
+  const KernelArgInfo* find_arg_kind(std::string_view value_kind) const;
+};
+
+struct CodeObject {
+  Arch arch = Arch::gfx942;
+  std::vector<uint8_t> bytes;  // the whole ELF image
+  std::vector<uint8_t> text;   // contents of .text
+  uint64_t text_address = 0;   // virtual address of .text
+  std::vector<KernelInfo> kernels;
+
+  const KernelInfo* find(std::string_view name) const;  // nullptr if absent
+};
+
+// Parses a code object. Throws cdnajit::Error on any malformed or truncated
+// input (never crashes, never reads out of bounds).
+CodeObject read_code_object(std::span<const uint8_t> bytes);
+
+}  // namespace cdnajit

@@ -1,0 +1,391 @@
+// Decoding a kernel once: LLVM-C disassembler -> text -> operands resolved to
+// register-file indices / constants -> Op with a handler from the registry.
+#include <llvm-c/Disassembler.h>
+#include <llvm-c/Target.h>
+
+#include <cmath>
+#include <mutex>
+
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+namespace {
+
+std::mutex g_llvm_mutex;
+
+struct Parsed {
+  std::string mnemonic;
+  std::vector<std::string> operands;
+  std::vector<std::string> mods;
+};
+
+std::string trim(std::string_view s) {
+  size_t a = 0, b = s.size();
+  while (a < b && (s[a] == ' ' || s[a] == '\t')) ++a;
+  while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t')) --b;
+  return std::string(s.substr(a, b - a));
+}
+
+Parsed split(std::string_view text) {
+  Parsed p;
+  std::string t = trim(text);
+  size_t sp = t.find(' ');
+  p.mnemonic = t.substr(0, sp);
+  if (sp == std::string::npos) return p;
+  std::string rest = t.substr(sp + 1);
+  // Split by top-level commas.
+  std::vector<std::string> pieces;
+  int depth = 0;
+  std::string cur;
+  for (char c : rest) {
+    if (c == '[' || c == '(') depth++;
+    if (c == ']' || c == ')') depth--;
+    if (c == ',' && depth == 0) { pieces.push_back(trim(cur)); cur.clear(); continue; }
+    cur += c;
+  }
+  pieces.push_back(trim(cur));
+  // The last piece may carry space-separated modifiers after the operand.
+  std::string last = pieces.back();
+  pieces.pop_back();
+  std::vector<std::string> words;
+  depth = 0;
+  cur.clear();
+  for (char c : last) {
+    if (c == '[' || c == '(') depth++;
+    if (c == ']' || c == ')') depth--;
+    if (c == ' ' && depth == 0) { if (!cur.empty()) words.push_back(cur); cur.clear(); continue; }
+    cur += c;
+  }
+  if (!cur.empty()) words.push_back(cur);
+  auto is_mod = [](const std::string& w) {
+    return w.find(':') != std::string::npos || w == "sc0" || w == "sc1" || w == "nt" || w == "glc" || w == "slc" ||
+           w == "lds" || w == "offen" || w == "idxen" || w == "clamp" || w == "off" + std::string("set") || w == "addr64" ||
+           w == "lwe" || w == "tfe" || w == "dlc" || w == "gds";
+  };
+  size_t i = 0;
+  if (!words.empty() && (!pieces.empty() || !is_mod(words[0]))) { pieces.push_back(words[0]); i = 1; }
+  for (; i < words.size(); ++i) p.mods.push_back(words[i]);
+  p.operands = std::move(pieces);
+  return p;
+}
+
+bool parse_int(const std::string& s, int64_t& v) {
+  if (s.empty()) return false;
+  try {
+    size_t n = 0;
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) v = int64_t(std::stoull(s, &n, 16));
+    else if (s.size() > 3 && s[0] == '-' && s[1] == '0' && s[2] == 'x') v = -int64_t(std::stoull(s.substr(1), &n, 16)) , n += 1;
+    else v = std::stoll(s, &n, 10);
+    return n == s.size();
+  } catch (...) {
+    return false;
+  }
+}
+
+uint16_t f32_to_f16_bits(float f);
+
+// Inline float constant in the operand type.
+uint64_t float_const(double d, FType ft) {
+  bool inv2pi = std::fabs(std::fabs(d) - 0.15915494) < 1e-7;
+  switch (ft) {
+    case FType::F64: {
+      double x = inv2pi ? (d < 0 ? -0.15915494309189532 : 0.15915494309189532) : d;
+      return as_u64(x);
+    }
+    case FType::F16: {
+      if (inv2pi) return 0x3118;
+      return f32_to_f16_bits(float(d));
+    }
+    case FType::BF16:
+    default:
+      if (inv2pi) return 0x3e22f983u;
+      return as_u(float(d));
+  }
+}
+
+uint16_t f32_to_f16_bits(float f) {
+  // Only used for exact inline constants (0.5, 1, 2, 4 and negatives).
+  _Float16 h = static_cast<_Float16>(f);
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+
+bool parse_reg(const std::string& t, Src& s) {
+  auto range = [&](size_t pos, uint16_t& first, uint8_t& n) {
+    if (t[pos] == '[') {
+      size_t c = t.find(':', pos), e = t.find(']', pos);
+      if (c == std::string::npos || e == std::string::npos) return false;
+      int64_t a, b;
+      if (!parse_int(t.substr(pos + 1, c - pos - 1), a) || !parse_int(t.substr(c + 1, e - c - 1), b)) return false;
+      if (e + 1 != t.size() || b < a || a < 0 || b - a > 31) return false;
+      first = uint16_t(a); n = uint8_t(b - a + 1);
+      return true;
+    }
+    int64_t a;
+    if (!parse_int(t.substr(pos), a) || a < 0) return false;
+    first = uint16_t(a); n = 1;
+    return true;
+  };
+  struct Named { const char* name; uint16_t idx; uint8_t n; };
+  static const Named named[] = {
+      {"vcc", kVccLo, 2}, {"vcc_lo", kVccLo, 1}, {"vcc_hi", kVccHi, 1}, {"exec", kExecLo, 2},
+      {"exec_lo", kExecLo, 1}, {"exec_hi", kExecHi, 1}, {"m0", kM0, 1}, {"flat_scratch", kFlatScrLo, 2},
+      {"flat_scratch_lo", kFlatScrLo, 1}, {"flat_scratch_hi", kFlatScrLo + 1, 1}, {"xnack_mask", kXnackLo, 2},
+      {"xnack_mask_lo", kXnackLo, 1}, {"xnack_mask_hi", kXnackLo + 1, 1}};
+  for (auto& n : named)
+    if (t == n.name) { s.k = SrcKind::S; s.idx = n.idx; s.n = n.n; return true; }
+  if (t == "scc" || t == "src_scc") { s.k = SrcKind::Scc; return true; }
+  if (t == "execz" || t == "src_execz") { s.k = SrcKind::Execz; return true; }
+  if (t == "vccz" || t == "src_vccz") { s.k = SrcKind::Vccz; return true; }
+  if (t.size() < 2) return false;
+  if (t.rfind("ttmp", 0) == 0) {
+    if (!range(4, s.idx, s.n)) return false;
+    s.k = SrcKind::S; s.idx += kTtmp0;
+    return true;
+  }
+  char c = t[0];
+  if (c != 'v' && c != 's' && c != 'a') return false;
+  if (!range(1, s.idx, s.n)) return false;
+  if (c == 's') { if (s.idx + s.n > kSgprCount) return false; s.k = SrcKind::S; }
+  else { if (s.idx + s.n > 256) return false; s.k = SrcKind::V; if (c == 'a') s.idx += 256; }
+  return true;
+}
+
+// One operand: register, special, constant (with -, |..|, neg(), abs()).
+bool parse_operand(std::string t, Src& s, FType ft, bool& is_off) {
+  is_off = false;
+  if (t == "off") { is_off = true; s.k = SrcKind::None; return true; }
+  bool neg = false, abs = false;
+  if (t.rfind("neg(", 0) == 0 && t.back() == ')') { neg = true; t = t.substr(4, t.size() - 5); }
+  if (t.size() > 1 && t[0] == '-' && !(t[1] >= '0' && t[1] <= '9')) { neg = true; t = t.substr(1); }
+  if (t.rfind("abs(", 0) == 0 && t.back() == ')') { abs = true; t = t.substr(4, t.size() - 5); }
+  if (t.size() > 2 && t[0] == '|' && t.back() == '|') { abs = true; t = t.substr(1, t.size() - 2); }
+  if (parse_reg(t, s)) { s.neg = neg; s.abs = abs; return true; }
+  int64_t iv;
+  if (parse_int(t, iv)) {
+    s.k = SrcKind::Const;
+    bool hex = t.find("0x") != std::string::npos;
+    if (hex) s.val = uint64_t(iv) & 0xffffffffu;  // 32-bit literal (zero-extended)
+    else s.val = uint64_t(iv);                   // inline integer constant: sign-extended
+    if (ft == FType::F64 && hex) s.val <<= 32;   // f64 literal supplies the high dword
+    s.neg = neg; s.abs = abs;
+    return true;
+  }
+  char* end = nullptr;
+  double d = std::strtod(t.c_str(), &end);
+  if (end && *end == 0 && !t.empty()) {
+    s.k = SrcKind::Const;
+    s.val = float_const(d, ft);
+    s.neg = neg; s.abs = abs;
+    return true;
+  }
+  return false;
+}
+
+uint8_t parse_bits(const std::string& v) {  // "[1,0,1]"
+  uint8_t r = 0;
+  int i = 0;
+  for (char c : v) {
+    if (c == '0' || c == '1') { if (c == '1') r |= uint8_t(1u << i); }
+    if (c == ',') i++;
+  }
+  return r;
+}
+
+uint8_t sdwa_sel(const std::string& v) {
+  static const char* names[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD"};
+  for (int i = 0; i < 7; ++i)
+    if (v == names[i]) return uint8_t(i);
+  return 255;
+}
+
+FType ftype_of(std::string_view m) {
+  if (m.find("f64") != std::string_view::npos) return FType::F64;
+  if (m.find("_f16") != std::string_view::npos && m.find("f32_f16") == std::string_view::npos &&
+      m.find("_f32") == std::string_view::npos) return FType::F16;
+  if (m.find("pk_") != std::string_view::npos && m.find("f16") != std::string_view::npos &&
+      m.find("f32") == std::string_view::npos) return FType::F16;
+  if (m.find("f32") != std::string_view::npos || m.find("f16") != std::string_view::npos) return FType::F32;
+  return FType::Int;
+}
+
+// Number of leading destination operands in the asm syntax.
+int dest_count(std::string_view m, const Parsed& p) {
+  auto starts = [&](const char* x) { return m.rfind(x, 0) == 0; };
+  auto has = [&](const char* x) { return m.find(x) != std::string_view::npos; };
+  if (starts("s_cmp") || starts("s_bitcmp") || starts("s_branch") || starts("s_cbranch") || starts("s_waitcnt") ||
+      starts("s_nop") || starts("s_endpgm") || starts("s_barrier") || starts("s_setprio") || starts("s_sleep") ||
+      starts("s_sendmsg") || starts("s_set") || starts("s_store") || starts("s_buffer_store") || starts("s_dcache") ||
+      starts("s_trap") || starts("s_icache") || starts("s_sethalt") || starts("s_ttrace") || starts("s_cmpk"))
+    return (starts("s_setpc") || starts("s_setreg")) ? 0 : 0;
+  if (starts("global_store") || starts("buffer_store") || starts("flat_store") || starts("scratch_store") ||
+      starts("ds_write") || starts("ds_store")) return 0;
+  if (p.operands.empty()) return 0;
+  if ((starts("buffer_load") || starts("global_load")) && (has("lds") || std::find(p.mods.begin(), p.mods.end(), "lds") != p.mods.end()))
+    return 0;
+  if ((starts("ds_") || starts("global_atomic") || starts("buffer_atomic") || starts("flat_atomic")) &&
+      !has("rtn") && !starts("ds_read") && !starts("ds_load") && !starts("ds_bpermute") && !starts("ds_permute") &&
+      !starts("ds_swizzle") && !starts("ds_consume") && !starts("ds_append")) {
+    // Atomics return only with glc/sc0 (VMEM) or the _rtn_ spelling (DS).
+    if (starts("ds_")) return 0;
+    bool ret = std::find(p.mods.begin(), p.mods.end(), "sc0") != p.mods.end() ||
+               std::find(p.mods.begin(), p.mods.end(), "glc") != p.mods.end();
+    return ret ? 1 : 0;
+  }
+  if (has("_co_") || m.rfind("v_div_scale", 0) == 0 || starts("v_mad_u64_u32") || starts("v_mad_i64_i32")) {
+    if (has("_co_") && !has("_e64") && !has("_e32") && !has("_sdwa") && p.operands.size() < 4) return 1;
+    return 2;
+  }
+  return 1;
+}
+
+}  // namespace
+
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", (unsigned long long)v);
+  return b;
+}
+
+std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelInfo& k) {
+  auto dk = std::make_unique<DecodedKernel>();
+  dk->info = k;
+  if (k.entry_offset > co.text.size() || co.text.size() - k.entry_offset < k.code_size)
+    throw Error("simulator: kernel " + k.name + " code range outside .text");
+  std::vector<std::string> texts;
+  std::vector<uint32_t> pcs, sizes;
+  {
+    std::lock_guard<std::mutex> lock(g_llvm_mutex);
+    static bool inited = [] {
+      LLVMInitializeAMDGPUTargetInfo();
+      LLVMInitializeAMDGPUTargetMC();
+      LLVMInitializeAMDGPUDisassembler();
+      return true;
+    }();
+    (void)inited;
+    std::string cpu(arch_name(co.arch));
+    LLVMDisasmContextRef ctx = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", cpu.c_str(), nullptr, 0, nullptr, nullptr);
+    if (!ctx) throw Error("simulator: LLVM has no AMDGPU disassembler for " + cpu);
+    const uint8_t* base = co.text.data() + k.entry_offset;
+    uint64_t off = 0;
+    char buf[512];
+    while (off < k.code_size) {
+      size_t n = LLVMDisasmInstruction(ctx, const_cast<uint8_t*>(base + off), k.code_size - off, off, buf, sizeof buf);
+      if (n == 0) {
+        // Trailing padding (s_code_end / zeros) after s_endpgm is fine; anything else is an error.
+        if (!texts.empty()) break;
+        LLVMDisasmDispose(ctx);
+        throw Error("simulator: kernel " + k.name + ": cannot decode instruction at pc " + hex(off));
+      }
+      texts.push_back(trim(buf));
+      pcs.push_back(uint32_t(off));
+      sizes.push_back(uint32_t(n));
+      off += n;
+    }
+    LLVMDisasmDispose(ctx);
+  }
+  const Registry& reg = registry();
+  dk->ops.resize(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) dk->pc_to_index[pcs[i]] = uint32_t(i);
+  for (size_t i = 0; i < texts.size(); ++i) {
+    Op& op = dk->ops[i];
+    op.text = texts[i];
+    op.pc = pcs[i];
+    op.index = uint32_t(i);
+    auto where = [&] { return "kernel " + k.name + " pc " + hex(op.pc) + " '" + op.text + "'"; };
+    Parsed p = split(op.text);
+    std::string m = p.mnemonic;
+    if (m.empty() || m == "s_code_end") { op.fn = nullptr; continue; }
+    std::string base = m;
+    for (const char* suf : {"_e32", "_e64", "_sdwa", "_dpp"}) {
+      size_t L = std::strlen(suf);
+      if (base.size() > L && base.compare(base.size() - L, L, suf) == 0) {
+        if (std::string(suf) == "_sdwa") op.sdwa = true;
+        if (std::string(suf) == "_e64") op.e64 = true;
+        if (std::string(suf) == "_dpp") op.sdwa = false, op.aux = 0xdeadu;
+        base.resize(base.size() - L);
+      }
+    }
+    auto it = reg.ops.find(base);
+    if (it == reg.ops.end() || op.aux == 0xdeadu) {
+      // Undecodable at run time only matters if executed: keep it as an "unimplemented" op.
+      op.fn = nullptr;
+      op.unit = isa::Unit::Misc;
+      continue;
+    }
+    const OpDef& def = it->second;
+    op.fn = def.fn;
+    op.unit = def.unit;
+    op.ft = def.ft;
+    op.counter = def.counter;
+    op.aux = def.aux;
+    // Modifiers.
+    for (const auto& w : p.mods) {
+      size_t c = w.find(':');
+      std::string key = w.substr(0, c), val = c == std::string::npos ? "" : w.substr(c + 1);
+      int64_t iv = 0;
+      if (key == "offset" && parse_int(val, iv)) op.offset = int32_t(iv);
+      else if (key == "offset0" && parse_int(val, iv)) op.offset0 = int32_t(iv);
+      else if (key == "offset1" && parse_int(val, iv)) op.offset1 = int32_t(iv);
+      else if (key == "clamp") op.clamp = true;
+      else if (key == "lds") op.lds = true;
+      else if (key == "offen") op.offen = true;
+      else if (key == "idxen") op.idxen = true;
+      else if (key == "mul" && parse_int(val, iv)) op.omod = iv == 2 ? 1 : 2;
+      else if (key == "div") op.omod = 3;
+      else if (key == "op_sel") op.op_sel = parse_bits(val);
+      else if (key == "op_sel_hi") op.op_sel_hi = parse_bits(val);
+      else if (key == "neg_lo") op.neg_lo = parse_bits(val);
+      else if (key == "neg_hi") op.neg_hi = parse_bits(val);
+      else if (key == "cbsz" && parse_int(val, iv)) op.cbsz = uint8_t(iv);
+      else if (key == "abid" && parse_int(val, iv)) op.abid = uint8_t(iv);
+      else if (key == "blgp" && parse_int(val, iv)) op.blgp = uint8_t(iv);
+      else if (key == "dst_sel") op.sdwa_dst_sel = sdwa_sel(val);
+      else if (key == "dst_unused") op.sdwa_dst_unused = val == "UNUSED_PAD" ? 0 : val == "UNUSED_SEXT" ? 1 : 2;
+      else if (key == "src0_sel") op.sdwa_src_sel[0] = sdwa_sel(val);
+      else if (key == "src1_sel") op.sdwa_src_sel[1] = sdwa_sel(val);
+      else if (key == "sc0" || key == "sc1" || key == "nt" || key == "glc" || key == "slc") {}
+      else { op.fn = nullptr; break; }  // unknown modifier: refuse to guess
+    }
+    if (op.sdwa && (op.sdwa_dst_sel == 255 || op.sdwa_src_sel[0] == 255 || op.sdwa_src_sel[1] == 255)) op.fn = nullptr;
+    if (!op.fn) continue;
+    // SOPP immediates come from the encoding (simm16 = low 16 bits).
+    const uint8_t* raw = co.text.data() + k.entry_offset + op.pc;
+    uint32_t word0;
+    std::memcpy(&word0, raw, 4);
+    if (op.unit == isa::Unit::Branch || base == "s_waitcnt" || base == "s_nop" || base == "s_setprio" ||
+        base == "s_sleep" || base == "s_sendmsg") {
+      op.imm = word0 & 0xffff;
+      if (op.unit == isa::Unit::Branch && base != "s_setpc_b64" && base != "s_swappc_b64") {
+        int64_t tgt = int64_t(op.pc) + 4 + int64_t(int16_t(op.imm)) * 4;
+        auto t = dk->pc_to_index.find(uint32_t(tgt));
+        if (tgt < 0 || t == dk->pc_to_index.end())
+          throw Error("simulator: " + where() + ": branch target " + hex(uint64_t(tgt)) + " is not an instruction of the kernel");
+        op.target = t->second;
+      }
+      continue;
+    }
+    int nd = dest_count(base, p);
+    if (nd > int(p.operands.size())) nd = int(p.operands.size());
+    if (p.operands.size() - nd > 4 || nd > 2) throw Error("simulator: " + where() + ": too many operands");
+    for (size_t j = 0; j < p.operands.size(); ++j) {
+      Src s;
+      bool is_off = false;
+      if (!parse_operand(p.operands[j], s, op.ft, is_off)) {
+        op.fn = nullptr;  // unknown operand syntax: treat as unimplemented
+        break;
+      }
+      if (int(j) < nd) op.d[op.nd++] = s;
+      else op.s[op.ns++] = s;
+    }
+    // SOPK immediates are 16-bit: keep the raw simm16 for the handlers.
+    if (base.rfind("s_movk", 0) == 0 || base.rfind("s_cmpk", 0) == 0 || base.rfind("s_addk", 0) == 0 ||
+        base.rfind("s_mulk", 0) == 0 || base.rfind("s_cmovk", 0) == 0 || base.rfind("s_getreg", 0) == 0 ||
+        base.rfind("s_setreg", 0) == 0)
+      op.imm = word0 & 0xffff;
+  }
+  return dk;
+}
+
+}  // namespace cdnajit::sim

@@ -1,0 +1,38 @@
+// Floating-point conversions with the hardware's rounding (RNE) and NaN rules.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace cdnajit::sim {
+
+inline float f32_of(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+inline uint32_t bits_of(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+
+// f32 -> bf16, round to nearest even; NaN stays NaN (quieted).
+inline uint16_t f32_to_bf16(uint32_t u) {
+  if ((u & 0x7fffffffu) > 0x7f800000u) return uint16_t((u >> 16) | 0x40);
+  return uint16_t((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
+}
+inline uint32_t bf16_to_f32(uint16_t h) { return uint32_t(h) << 16; }
+
+inline uint16_t f32_to_f16(uint32_t u) {
+  _Float16 h = static_cast<_Float16>(f32_of(u));
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+inline uint16_t f64_to_f16(double d) {
+  _Float16 h = static_cast<_Float16>(d);
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+inline float f16_to_f32(uint16_t b) {
+  _Float16 h;
+  std::memcpy(&h, &b, 2);
+  return float(h);
+}
+inline uint32_t flush_denorm32(uint32_t u) { return (u & 0x7f800000u) == 0 ? (u & 0x80000000u) : u; }
+
+}  // namespace cdnajit::sim

@@ -1,0 +1,67 @@
+// Simulated global memory: named allocations at 256-byte aligned addresses
+// with at least 4 KiB of unmapped guard space between them.
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+
+Memory::Memory() = default;
+Memory::~Memory() = default;
+
+uint64_t Memory::alloc(size_t bytes, std::string name) {
+  if (bytes > (size_t(1) << 40)) throw Error("Memory::alloc: " + std::to_string(bytes) + " bytes is too large");
+  Block b;
+  b.base = next_;
+  b.size = bytes;
+  b.name = name.empty() ? "alloc@" + hex(b.base) : std::move(name);
+  b.data.reset(new uint8_t[bytes ? bytes : 1]());
+  next_ = (next_ + bytes + 4096 + 255) & ~uint64_t(255);
+  uint64_t base = b.base;
+  blocks_.emplace(base, std::move(b));
+  return base;
+}
+
+void Memory::free(uint64_t addr) {
+  auto it = blocks_.find(addr);
+  if (it == blocks_.end()) throw Error("Memory::free: " + hex(addr) + " is not the base of an allocation; " + describe_nearest(addr));
+  blocks_.erase(it);
+}
+
+const Memory::Block* Memory::find(uint64_t addr, size_t n) const {
+  auto it = blocks_.upper_bound(addr);
+  if (it == blocks_.begin()) return nullptr;
+  --it;
+  const Block& b = it->second;
+  if (addr - b.base <= b.size && b.size - (addr - b.base) >= n) return &b;
+  return nullptr;
+}
+Memory::Block* Memory::find(uint64_t addr, size_t n) {
+  return const_cast<Block*>(static_cast<const Memory*>(this)->find(addr, n));
+}
+
+std::string Memory::describe_nearest(uint64_t addr) const {
+  const Block* best = nullptr;
+  uint64_t dist = ~0ull;
+  for (const auto& [base, b] : blocks_) {
+    uint64_t d = addr < base ? base - addr : (addr < base + b.size ? 0 : addr - (base + b.size) + 1);
+    if (d < dist) { dist = d; best = &b; }
+  }
+  if (!best) return "no allocations exist";
+  std::string rel = addr < best->base ? std::to_string(best->base - addr) + " bytes before it"
+                    : addr < best->base + best->size ? "offset " + std::to_string(addr - best->base) + " inside it"
+                                                     : std::to_string(addr - best->base - best->size) + " bytes past its end";
+  return "nearest allocation '" + best->name + "' [" + hex(best->base) + ", +" + std::to_string(best->size) + "), address is " + rel;
+}
+
+void Memory::write(uint64_t addr, const void* src, size_t n) {
+  Block* b = find(addr, n);
+  if (!b) throw Error("Memory::write of " + std::to_string(n) + " bytes at " + hex(addr) + " is out of bounds; " + describe_nearest(addr));
+  if (n) std::memcpy(b->data.get() + (addr - b->base), src, n);
+}
+
+void Memory::read(uint64_t addr, void* dst, size_t n) const {
+  const Block* b = find(addr, n);
+  if (!b) throw Error("Memory::read of " + std::to_string(n) + " bytes at " + hex(addr) + " is out of bounds; " + describe_nearest(addr));
+  if (n) std::memcpy(dst, b->data.get() + (addr - b->base), n);
+}
+
+}  // namespace cdnajit::sim

@@ -1,0 +1,31 @@
+// Minimal bounds-checked msgpack reader for the .amdgpu_metadata note.
+// Malformed input throws cdnajit::Error; nesting depth is limited.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace cdnajit::msgpack {
+
+struct Value {
+  enum Kind { Nil, Bool, Int, UInt, Float, String, Binary, Array, Map } kind = Nil;
+  bool b = false;
+  int64_t i = 0;
+  uint64_t u = 0;
+  double f = 0;
+  std::string str;  // String and Binary
+  std::vector<Value> array;
+  std::vector<std::pair<Value, Value>> map;
+
+  // Map lookup by string key; nullptr if absent or not a map.
+  const Value* get(std::string_view key) const;
+  // Non-negative integer value; throws naming `what` otherwise.
+  uint64_t as_uint(const char* what) const;
+};
+
+Value parse(std::span<const uint8_t> bytes);
+
+}  // namespace cdnajit::msgpack

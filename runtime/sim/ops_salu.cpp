@@ -1,0 +1,204 @@
+// Scalar ALU, branches, s_waitcnt, barriers and other SOPP/SOPK instructions.
+#include <bit>
+
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+namespace {
+
+using U = isa::Unit;
+
+template <uint32_t (*F)(uint32_t, uint32_t, bool&)>
+void sop2(Wave& w, const Op& op) {
+  bool scc = w.scc;
+  uint32_t r = F(read_s32(w, op.s[0]), op.ns > 1 ? read_s32(w, op.s[1]) : 0, scc);
+  write_s32(w, op.d[0], r);
+  w.scc = scc;
+}
+template <uint64_t (*F)(uint64_t, uint64_t, bool&)>
+void sop2_64(Wave& w, const Op& op) {
+  bool scc = w.scc;
+  uint64_t r = F(read_s64(w, op.s[0]), op.ns > 1 ? read_s64(w, op.s[1]) : 0, scc);
+  write_s64(w, op.d[0], r);
+  w.scc = scc;
+}
+template <bool (*F)(uint64_t, uint64_t)>
+void sopc(Wave& w, const Op& op) { w.scc = F(read_s64(w, op.s[0]), read_s64(w, op.s[1])); }
+
+// SOPK: d = op(d, simm16)
+template <uint32_t (*F)(uint32_t, uint32_t, bool&)>
+void sopk(Wave& w, const Op& op) {
+  bool scc = w.scc;
+  uint32_t r = F(read_s32(w, op.d[0]), op.imm, scc);
+  write_s32(w, op.d[0], r);
+  w.scc = scc;
+}
+
+#define S2(expr) &sop2<+[](uint32_t a, uint32_t b, bool& scc) -> uint32_t { expr; }>
+#define S64(expr) &sop2_64<+[](uint64_t a, uint64_t b, bool& scc) -> uint64_t { expr; }>
+#define SC(expr) &sopc<+[](uint64_t a, uint64_t b) -> bool { return expr; }>
+#define SK(expr) &sopk<+[](uint32_t a, uint32_t b, bool& scc) -> uint32_t { expr; }>
+
+template <int kind>  // saveexec family: 0 and,1 or,2 xor,3 andn2,4 orn2,5 nand,6 nor,7 xnor
+void saveexec(Wave& w, const Op& op) {
+  uint64_t e = w.exec(), s = read_s64(w, op.s[0]), n;
+  switch (kind) {
+    case 0: n = s & e; break;
+    case 1: n = s | e; break;
+    case 2: n = s ^ e; break;
+    case 3: n = s & ~e; break;
+    case 4: n = s | ~e; break;
+    case 5: n = ~(s & e); break;
+    case 6: n = ~(s | e); break;
+    default: n = ~(s ^ e); break;
+  }
+  write_s64(w, op.d[0], e);
+  w.set_exec(n);
+  w.scc = n != 0;
+}
+
+void branch_if(Wave& w, const Op& op, bool c) {
+  if (c) { w.pc = op.target; w.branched = true; }
+}
+
+void s_waitcnt(Wave& w, const Op& op) {
+  int vm = int((op.imm & 15) | ((op.imm >> 14) & 3) << 4);
+  int lgkm = int((op.imm >> 8) & 15);
+  do_waitcnt(w, op, vm, lgkm);
+}
+
+int64_t sext16(uint32_t x) { return int16_t(uint16_t(x)); }
+
+}  // namespace
+
+void register_salu(Registry& r) {
+  auto A = [&](const char* n, Handler h) { r.add(n, h, U::SALU); };
+  A("s_mov_b32", S2(return a));
+  A("s_mov_b64", S64(return a));
+  A("s_cmov_b32", S2(return scc ? a : 0));  // fixed below: cmov keeps dst when scc=0
+  A("s_not_b32", S2(scc = ~a != 0; return ~a));
+  A("s_not_b64", S64(scc = ~a != 0; return ~a));
+  A("s_brev_b32", S2(uint32_t x = a; uint32_t y = 0; for (int i = 0; i < 32; ++i) y |= ((x >> i) & 1) << (31 - i); return y));
+  A("s_bcnt1_i32_b32", S2(uint32_t c = std::popcount(a); scc = c != 0; return c));
+  A("s_bcnt1_i32_b64", &sop2<+[](uint32_t, uint32_t, bool&) -> uint32_t { return 0; }>);  // replaced below
+  A("s_ff1_i32_b32", S2(return a ? uint32_t(std::countr_zero(a)) : ~0u));
+  A("s_flbit_i32_b32", S2(return a ? uint32_t(std::countl_zero(a)) : ~0u));
+  A("s_sext_i32_i8", S2(return uint32_t(int32_t(int8_t(a)))));
+  A("s_sext_i32_i16", S2(return uint32_t(int32_t(int16_t(a)))));
+  A("s_abs_i32", S2(uint32_t r = int32_t(a) < 0 ? 0u - a : a; scc = r != 0; return r));
+  A("s_add_u32", S2(uint64_t s = uint64_t(a) + b; scc = s >> 32; return uint32_t(s)));
+  A("s_addc_u32", S2(uint64_t s = uint64_t(a) + b + scc; scc = s >> 32; return uint32_t(s)));
+  A("s_sub_u32", S2(scc = b > a; return a - b));
+  A("s_subb_u32", S2(uint64_t s = uint64_t(a) - b - scc; scc = uint64_t(b) + scc > a; return uint32_t(s)));
+  A("s_add_i32", S2(uint32_t r = a + b; scc = ((~(a ^ b)) & (a ^ r)) >> 31; return r));
+  A("s_sub_i32", S2(uint32_t r = a - b; scc = ((a ^ b) & (a ^ r)) >> 31; return r));
+  A("s_mul_i32", S2(return a * b));
+  A("s_mul_hi_u32", S2(return uint32_t((uint64_t(a) * b) >> 32)));
+  A("s_mul_hi_i32", S2(return uint32_t(uint64_t(int64_t(int32_t(a)) * int32_t(b)) >> 32)));
+  A("s_min_i32", S2(scc = int32_t(a) < int32_t(b); return scc ? a : b));
+  A("s_min_u32", S2(scc = a < b; return scc ? a : b));
+  A("s_max_i32", S2(scc = int32_t(a) > int32_t(b); return scc ? a : b));
+  A("s_max_u32", S2(scc = a > b; return scc ? a : b));
+  A("s_cselect_b32", S2(return scc ? a : b));
+  A("s_cselect_b64", S64(return scc ? a : b));
+  A("s_and_b32", S2(uint32_t r = a & b; scc = r != 0; return r));
+  A("s_or_b32", S2(uint32_t r = a | b; scc = r != 0; return r));
+  A("s_xor_b32", S2(uint32_t r = a ^ b; scc = r != 0; return r));
+  A("s_andn2_b32", S2(uint32_t r = a & ~b; scc = r != 0; return r));
+  A("s_orn2_b32", S2(uint32_t r = a | ~b; scc = r != 0; return r));
+  A("s_nand_b32", S2(uint32_t r = ~(a & b); scc = r != 0; return r));
+  A("s_nor_b32", S2(uint32_t r = ~(a | b); scc = r != 0; return r));
+  A("s_xnor_b32", S2(uint32_t r = ~(a ^ b); scc = r != 0; return r));
+  A("s_and_b64", S64(uint64_t r = a & b; scc = r != 0; return r));
+  A("s_or_b64", S64(uint64_t r = a | b; scc = r != 0; return r));
+  A("s_xor_b64", S64(uint64_t r = a ^ b; scc = r != 0; return r));
+  A("s_andn2_b64", S64(uint64_t r = a & ~b; scc = r != 0; return r));
+  A("s_orn2_b64", S64(uint64_t r = a | ~b; scc = r != 0; return r));
+  A("s_nand_b64", S64(uint64_t r = ~(a & b); scc = r != 0; return r));
+  A("s_nor_b64", S64(uint64_t r = ~(a | b); scc = r != 0; return r));
+  A("s_xnor_b64", S64(uint64_t r = ~(a ^ b); scc = r != 0; return r));
+  A("s_lshl_b32", S2(uint32_t r = a << (b & 31); scc = r != 0; return r));
+  A("s_lshr_b32", S2(uint32_t r = a >> (b & 31); scc = r != 0; return r));
+  A("s_ashr_i32", S2(uint32_t r = uint32_t(int32_t(a) >> (b & 31)); scc = r != 0; return r));
+  A("s_lshl_b64", S64(uint64_t r = a << (b & 63); scc = r != 0; return r));
+  A("s_lshr_b64", S64(uint64_t r = a >> (b & 63); scc = r != 0; return r));
+  A("s_ashr_i64", S64(uint64_t r = uint64_t(int64_t(a) >> (b & 63)); scc = r != 0; return r));
+  A("s_lshl1_add_u32", S2(uint64_t s = (uint64_t(a) << 1) + b; scc = s >> 32; return uint32_t(s)));
+  A("s_lshl2_add_u32", S2(uint64_t s = (uint64_t(a) << 2) + b; scc = s >> 32; return uint32_t(s)));
+  A("s_lshl3_add_u32", S2(uint64_t s = (uint64_t(a) << 3) + b; scc = s >> 32; return uint32_t(s)));
+  A("s_lshl4_add_u32", S2(uint64_t s = (uint64_t(a) << 4) + b; scc = s >> 32; return uint32_t(s)));
+  A("s_bfe_u32", S2(uint32_t o = b & 31, wd = (b >> 16) & 127; uint32_t r = wd == 0 ? 0 : (a >> o) & (wd >= 32 ? ~0u : (1u << wd) - 1); scc = r != 0; return r));
+  A("s_bfe_i32", S2(uint32_t o = b & 31, wd = (b >> 16) & 127; int32_t r = 0; if (wd) { uint32_t x = a >> o; if (wd < 32) { x &= (1u << wd) - 1; r = int32_t(x << (32 - wd)) >> (32 - wd); } else r = int32_t(x); } scc = r != 0; return uint32_t(r)));
+  A("s_bfm_b32", S2(return (((b & 0) + (a & 31)) >= 32 ? ~0u : ((1u << (a & 31)) - 1)) << (b & 31)));
+  A("s_pack_ll_b32_b16", S2(return (a & 0xffff) | (b << 16)));
+  A("s_pack_lh_b32_b16", S2(return (a & 0xffff) | (b & 0xffff0000u)));
+  A("s_pack_hh_b32_b16", S2(return (a >> 16) | (b & 0xffff0000u)));
+  A("s_absdiff_i32", S2(int64_t d = int64_t(int32_t(a)) - int32_t(b); uint32_t r = uint32_t(d < 0 ? -d : d); scc = r != 0; return r));
+  A("s_movk_i32", SK(return uint32_t(sext16(b))));
+  A("s_cmovk_i32", SK(return scc ? uint32_t(sext16(b)) : a));
+  A("s_addk_i32", SK(uint32_t c = uint32_t(sext16(b)); uint32_t r = a + c; scc = ((~(a ^ c)) & (a ^ r)) >> 31; return r));
+  A("s_mulk_i32", SK(return a * uint32_t(sext16(b))));
+  // Compares.
+  auto C = [&](const char* n, Handler h) { r.add(n, h, U::SALU); };
+  C("s_cmp_eq_i32", SC(uint32_t(a) == uint32_t(b)));
+  C("s_cmp_lg_i32", SC(uint32_t(a) != uint32_t(b)));
+  C("s_cmp_gt_i32", SC(int32_t(a) > int32_t(b)));
+  C("s_cmp_ge_i32", SC(int32_t(a) >= int32_t(b)));
+  C("s_cmp_lt_i32", SC(int32_t(a) < int32_t(b)));
+  C("s_cmp_le_i32", SC(int32_t(a) <= int32_t(b)));
+  C("s_cmp_eq_u32", SC(uint32_t(a) == uint32_t(b)));
+  C("s_cmp_lg_u32", SC(uint32_t(a) != uint32_t(b)));
+  C("s_cmp_gt_u32", SC(uint32_t(a) > uint32_t(b)));
+  C("s_cmp_ge_u32", SC(uint32_t(a) >= uint32_t(b)));
+  C("s_cmp_lt_u32", SC(uint32_t(a) < uint32_t(b)));
+  C("s_cmp_le_u32", SC(uint32_t(a) <= uint32_t(b)));
+  C("s_cmp_eq_u64", SC(a == b));
+  C("s_cmp_lg_u64", SC(a != b));
+  C("s_bitcmp0_b32", SC(((uint32_t(a) >> (b & 31)) & 1) == 0));
+  C("s_bitcmp1_b32", SC(((uint32_t(a) >> (b & 31)) & 1) == 1));
+  C("s_bitcmp0_b64", SC(((a >> (b & 63)) & 1) == 0));
+  C("s_bitcmp1_b64", SC(((a >> (b & 63)) & 1) == 1));
+  // s_cmp with 64-bit s[] operands read as 64-bit only for *_u64 (read_s64 of a 1-dword src is zero-extended).
+  r.add("s_cmov_b32", +[](Wave& w, const Op& op) { if (w.scc) write_s32(w, op.d[0], read_s32(w, op.s[0])); }, U::SALU);
+  r.add("s_cmov_b64", +[](Wave& w, const Op& op) { if (w.scc) write_s64(w, op.d[0], read_s64(w, op.s[0])); }, U::SALU);
+  r.add("s_bcnt1_i32_b64", +[](Wave& w, const Op& op) { uint32_t c = std::popcount(read_s64(w, op.s[0])); write_s32(w, op.d[0], c); w.scc = c != 0; }, U::SALU);
+  r.add("s_bcnt0_i32_b64", +[](Wave& w, const Op& op) { uint32_t c = 64 - std::popcount(read_s64(w, op.s[0])); write_s32(w, op.d[0], c); w.scc = c != 0; }, U::SALU);
+  r.add("s_ff1_i32_b64", +[](Wave& w, const Op& op) { uint64_t a = read_s64(w, op.s[0]); write_s32(w, op.d[0], a ? uint32_t(std::countr_zero(a)) : ~0u); }, U::SALU);
+  r.add("s_flbit_i32_b64", +[](Wave& w, const Op& op) { uint64_t a = read_s64(w, op.s[0]); write_s32(w, op.d[0], a ? uint32_t(std::countl_zero(a)) : ~0u); }, U::SALU);
+  r.add("s_bfm_b64", +[](Wave& w, const Op& op) { uint32_t a = read_s32(w, op.s[0]) & 63, b = read_s32(w, op.s[1]) & 63; write_s64(w, op.d[0], (a >= 64 ? ~0ull : ((1ull << a) - 1)) << b); }, U::SALU);
+  r.add("s_bfm_b32", +[](Wave& w, const Op& op) { uint32_t a = read_s32(w, op.s[0]) & 31, b = read_s32(w, op.s[1]) & 31; write_s32(w, op.d[0], ((1u << a) - 1) << b); }, U::SALU);
+  r.add("s_mul_i32", S2(return a * b), U::SALU);
+  r.add("s_and_saveexec_b64", &saveexec<0>, U::SALU);
+  r.add("s_or_saveexec_b64", &saveexec<1>, U::SALU);
+  r.add("s_xor_saveexec_b64", &saveexec<2>, U::SALU);
+  r.add("s_andn2_saveexec_b64", &saveexec<3>, U::SALU);
+  r.add("s_orn2_saveexec_b64", &saveexec<4>, U::SALU);
+  r.add("s_nand_saveexec_b64", &saveexec<5>, U::SALU);
+  r.add("s_nor_saveexec_b64", &saveexec<6>, U::SALU);
+  r.add("s_xnor_saveexec_b64", &saveexec<7>, U::SALU);
+  r.add("s_getpc_b64", +[](Wave& w, const Op& op) { write_s64(w, op.d[0], w.L->dk->info.entry_offset + op.pc + 4); }, U::SALU);
+  // Program control.
+  r.add("s_branch", +[](Wave& w, const Op& op) { branch_if(w, op, true); }, U::Branch);
+  r.add("s_cbranch_scc0", +[](Wave& w, const Op& op) { branch_if(w, op, !w.scc); }, U::Branch);
+  r.add("s_cbranch_scc1", +[](Wave& w, const Op& op) { branch_if(w, op, w.scc); }, U::Branch);
+  r.add("s_cbranch_vccz", +[](Wave& w, const Op& op) { branch_if(w, op, w.vcc() == 0); }, U::Branch);
+  r.add("s_cbranch_vccnz", +[](Wave& w, const Op& op) { branch_if(w, op, w.vcc() != 0); }, U::Branch);
+  r.add("s_cbranch_execz", +[](Wave& w, const Op& op) { branch_if(w, op, w.exec() == 0); }, U::Branch);
+  r.add("s_cbranch_execnz", +[](Wave& w, const Op& op) { branch_if(w, op, w.exec() != 0); }, U::Branch);
+  r.add("s_endpgm", +[](Wave& w, const Op& op) {
+    w.pend.clear();  // s_endpgm drains outstanding memory operations
+    if (!w.pend_v.empty()) std::fill(w.pend_v.begin(), w.pend_v.end(), nullptr);
+    std::fill(std::begin(w.pend_s), std::end(w.pend_s), nullptr);
+    w.status = Wave::Done;
+    w.branched = true;
+  }, U::Misc);
+  r.add("s_barrier", +[](Wave& w, const Op& op) { w.status = Wave::AtBarrier; }, U::Barrier);
+  r.add("s_waitcnt", &s_waitcnt, U::Waitcnt);
+  auto nop = +[](Wave&, const Op&) {};
+  r.add("s_nop", nop, U::Nop);
+  for (const char* n : {"s_setprio", "s_sleep", "s_sched_barrier", "sched_barrier", "s_sched_group_barrier",
+                        "s_dcache_wb", "s_icache_inv", "s_dcache_inv", "s_ttracedata"})
+    r.add(n, nop, U::Misc);
+}
+
+}  // namespace cdnajit::sim

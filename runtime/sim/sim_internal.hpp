@@ -1,0 +1,187 @@
+// Internal structures of the simulator: the pre-decoded instruction form, the
+// wave state and the per-host-thread workgroup context. Not a public API.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "jit/isa/error.hpp"
+#include "jit/isa/isa.hpp"
+#include "runtime/sim/simulator.hpp"
+
+namespace cdnajit::sim {
+
+// Scalar register file indices follow the hardware operand encoding.
+enum : uint16_t {
+  kSgprCount = 102, kFlatScrLo = 102, kXnackLo = 104, kVccLo = 106, kVccHi = 107, kTtmp0 = 108, kM0 = 124,
+  kExecLo = 126, kExecHi = 127, kSFileSize = 128,
+};
+constexpr int kVFile = 512;  // unified register file: VGPR i at i, AGPR i at 256 + i
+
+enum class SrcKind : uint8_t { None, S, V, Const, Scc, Execz, Vccz };
+struct Src {
+  SrcKind k = SrcKind::None;
+  uint8_t n = 1;  // dwords
+  bool neg = false, abs = false;
+  uint16_t idx = 0;  // S: sgpr-file index, V: unified vfile index
+  uint64_t val = 0;  // Const: value (already in the operand's type)
+  bool is_reg() const { return k == SrcKind::S || k == SrcKind::V; }
+};
+
+struct Wave;
+struct Op;
+using Handler = void (*)(Wave&, const Op&);
+
+// Float type of an instruction's operands, for inline constants / denormals.
+enum class FType : uint8_t { Int, F32, F16, F64, BF16 };
+
+struct Op {
+  Handler fn = nullptr;
+  isa::Unit unit = isa::Unit::Misc;
+  FType ft = FType::Int;
+  uint8_t nd = 0, ns = 0;
+  Src d[2];
+  Src s[4];
+  // Modifiers.
+  int32_t offset = 0, offset0 = 0, offset1 = 0;
+  bool clamp = false, lds = false, offen = false, idxen = false, e64 = false, sdwa = false;
+  uint8_t omod = 0, op_sel = 0, op_sel_hi = 7, neg_lo = 0, neg_hi = 0, cbsz = 0, abid = 0, blgp = 0;
+  uint8_t sdwa_dst_sel = 6, sdwa_dst_unused = 0, sdwa_src_sel[2] = {6, 6};
+  uint32_t imm = 0;          // SOPP/SOPK immediate, waitcnt fields
+  uint32_t target = 0;       // branch target (instruction index)
+  uint32_t pc = 0;           // byte offset from kernel entry
+  uint32_t index = 0;        // instruction index
+  uint32_t aux = 0;          // handler-specific (e.g. data size in bytes)
+  uint8_t counter = 0;       // 0 none, 1 vm, 2 lgkm, 3 lgkm-smem, 4 vm+lgkm (flat)
+  std::string text;          // disassembly text
+};
+
+struct DecodedKernel {
+  KernelInfo info;
+  std::vector<Op> ops;
+  std::map<uint32_t, uint32_t> pc_to_index;
+};
+
+// Decode (LLVM-C disassembler + operand resolution). Throws Error.
+std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelInfo& k);
+
+struct Registry;
+void register_salu(Registry& r);
+void register_valu(Registry& r);
+void register_mem(Registry& r);
+void register_mfma(Registry& r);
+
+struct OpDef {
+  Handler fn;
+  isa::Unit unit;
+  FType ft;
+  uint8_t counter;
+  uint32_t aux;
+};
+struct Registry {
+  std::map<std::string, OpDef, std::less<>> ops;
+  void add(std::string name, Handler fn, isa::Unit u, FType ft = FType::Int, uint8_t counter = 0, uint32_t aux = 0) {
+    ops[std::move(name)] = OpDef{fn, u, ft, counter, aux};
+  }
+};
+const Registry& registry();
+
+// A load whose result is not yet covered by s_waitcnt.
+struct Pending {
+  const Op* op;
+  uint8_t counter;  // 1 vm, 2 lgkm (in order), 3 lgkm smem (out of order)
+  uint16_t file;    // 0 sgpr, 1 vfile
+  uint16_t first, count;  // register range (count 0 = no destination registers)
+};
+
+struct Launch;  // per-launch shared context
+
+struct Wave {
+  uint32_t s[kSFileSize];
+  uint32_t* v = nullptr;  // kVFile * 64
+  bool scc = false;
+  uint32_t pc = 0;  // instruction index
+  enum Status : uint8_t { Running, AtBarrier, Done } status = Running;
+  bool branched = false;
+  uint32_t wg[3] = {0, 0, 0};
+  int wave_in_wg = 0;
+  uint8_t* lds = nullptr;
+  uint32_t lds_size = 0;
+  Launch* L = nullptr;
+  struct ThreadCtx* T = nullptr;
+  // Wait-count tracking.
+  std::vector<Pending> pend;
+  std::vector<const Op*> pend_v;  // kVFile, or empty when checking is off
+  const Op* pend_s[kSFileSize];
+  uint64_t lane_ops = 0;
+
+  uint64_t exec() const { return uint64_t(s[kExecLo]) | uint64_t(s[kExecHi]) << 32; }
+  void set_exec(uint64_t e) { s[kExecLo] = uint32_t(e); s[kExecHi] = uint32_t(e >> 32); }
+  uint64_t vcc() const { return uint64_t(s[kVccLo]) | uint64_t(s[kVccHi]) << 32; }
+  uint32_t* vr(uint16_t idx) { return v + size_t(idx) * 64; }
+};
+
+struct ThreadCtx {
+  Stats stats;
+  const Memory::Block* last_block = nullptr;
+};
+
+struct Launch {
+  const DecodedKernel* dk = nullptr;
+  Memory* mem = nullptr;
+  Options opt;
+  Arch arch;
+  bool flush_f32 = false;
+  bool dx10_clamp = true;
+  uint64_t kernarg_addr = 0;
+};
+
+// --- helpers shared by the handler files -----------------------------------
+[[noreturn]] void fail(const Wave& w, const Op& op, const std::string& what, int lane = -1);
+
+inline uint64_t read_s64(const Wave& w, const Src& x) {
+  switch (x.k) {
+    case SrcKind::S: return x.n >= 2 ? (uint64_t(w.s[x.idx]) | uint64_t(w.s[x.idx + 1]) << 32) : w.s[x.idx];
+    case SrcKind::Const: return x.val;
+    case SrcKind::Scc: return w.scc;
+    case SrcKind::Execz: return w.exec() == 0;
+    case SrcKind::Vccz: return w.vcc() == 0;
+    default: return 0;
+  }
+}
+inline uint32_t read_s32(const Wave& w, const Src& x) { return uint32_t(read_s64(w, x)); }
+inline void write_s32(Wave& w, const Src& d, uint32_t v) { if (d.k == SrcKind::S) w.s[d.idx] = v; }
+inline void write_s64(Wave& w, const Src& d, uint64_t v) {
+  if (d.k != SrcKind::S) return;
+  w.s[d.idx] = uint32_t(v);
+  if (d.n >= 2) w.s[d.idx + 1] = uint32_t(v >> 32);
+}
+// Per-lane 32-bit value of a VALU source (dword `part` of a wide source).
+inline uint32_t lane_src(Wave& w, const Src& x, int lane, int part = 0) {
+  if (x.k == SrcKind::V) return w.v[(size_t(x.idx) + part) * 64 + lane];
+  if (x.k == SrcKind::S) return w.s[x.idx + part];
+  if (x.k == SrcKind::Const) return part ? uint32_t(x.val >> 32) : uint32_t(x.val);
+  return uint32_t(read_s64(w, x) >> (32 * part));
+}
+
+inline float as_f(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+inline uint32_t as_u(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+inline double as_d(uint64_t u) { double f; std::memcpy(&f, &u, 8); return f; }
+inline uint64_t as_u64(double f) { uint64_t u; std::memcpy(&u, &f, 8); return u; }
+
+// Memory access helpers (bounds-checked against allocations).
+uint8_t* global_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane, bool store);
+uint8_t* lds_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane);
+
+// Wait counts.
+void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t first, uint16_t count);
+void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm);
+void check_pending(Wave& w, const Op& op);
+
+std::string wave_name(const Wave& w);
+std::string hex(uint64_t v);
+
+}  // namespace cdnajit::sim

@@ -1,0 +1,416 @@
+// Launch: kernel entry state, workgroup scheduling over host threads, the
+// per-wave dispatch loop, and the checkers (bounds, wait counts, barriers,
+// budget).
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+
+std::string wave_name(const Wave& w) {
+  return "workgroup (" + std::to_string(w.wg[0]) + "," + std::to_string(w.wg[1]) + "," + std::to_string(w.wg[2]) +
+         ") wave " + std::to_string(w.wave_in_wg);
+}
+
+void fail(const Wave& w, const Op& op, const std::string& what, int lane) {
+  std::string msg = "simulator: kernel " + w.L->dk->info.name + ", pc " + hex(op.pc) + " '" + op.text + "', " + wave_name(w);
+  if (lane >= 0) msg += ", lane " + std::to_string(lane);
+  throw Error(msg + ": " + what);
+}
+
+uint8_t* global_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane, bool store) {
+  const Memory::Block* b = w.T->last_block;
+  if (!b || addr < b->base || addr - b->base > b->size || b->size - (addr - b->base) < n) {
+    b = w.L->mem->find(addr, n);
+    if (!b) {
+      if (w.L->opt.check_bounds)
+        fail(w, op, std::string("out-of-bounds global ") + (store ? "store" : "load") + " of " + std::to_string(n) +
+                        " bytes at address " + hex(addr) + "; " + w.L->mem->describe_nearest(addr), lane);
+      return nullptr;
+    }
+    w.T->last_block = b;
+  }
+  return b->data.get() + (addr - b->base);
+}
+
+uint8_t* lds_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane) {
+  if (addr > w.lds_size || w.lds_size - addr < n) {
+    if (w.L->opt.check_bounds)
+      fail(w, op, "out-of-bounds LDS access of " + std::to_string(n) + " bytes at LDS address " + hex(addr) +
+                      "; the workgroup has " + std::to_string(w.lds_size) + " bytes of LDS", lane);
+    return nullptr;
+  }
+  return w.lds + addr;
+}
+
+// ---- wait counts -----------------------------------------------------------
+static std::string reg_name(uint16_t file, uint16_t r) {
+  if (file == 0) {
+    if (r == kVccLo) return "vcc_lo";
+    if (r == kM0) return "m0";
+    return "s" + std::to_string(r);
+  }
+  return r >= 256 ? "a" + std::to_string(r - 256) : "v" + std::to_string(r);
+}
+
+void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t first, uint16_t count) {
+  if (!w.L->opt.check_waitcnt) return;
+  w.pend.push_back(Pending{&op, counter, file, first, count});
+  for (uint16_t r = first; r < first + count; ++r) {
+    if (file == 0) w.pend_s[r] = &op;
+    else w.pend_v[r] = &op;
+  }
+}
+
+static void retire(Wave& w, size_t i) {
+  const Pending& p = w.pend[i];
+  for (uint16_t r = p.first; r < p.first + p.count; ++r) {
+    if (p.file == 0) { if (w.pend_s[r] == p.op) w.pend_s[r] = nullptr; }
+    else if (w.pend_v[r] == p.op) w.pend_v[r] = nullptr;
+  }
+  w.pend.erase(w.pend.begin() + long(i));
+}
+
+void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm) {
+  if (w.pend.empty()) return;
+  // vmcnt: VMEM ops complete in issue order.
+  int nvm = 0;
+  for (auto& p : w.pend) nvm += p.counter == 1;
+  for (size_t i = 0; i < w.pend.size() && nvm > vm;) {
+    if (w.pend[i].counter == 1) { retire(w, i); --nvm; }
+    else ++i;
+  }
+  // lgkmcnt: DS in order; SMEM out of order, so only lgkmcnt(0) guarantees an SMEM result
+  // while SMEM is outstanding (the rule LLVM's SIInsertWaitcnts follows).
+  int nl = 0;
+  bool smem = false;
+  for (auto& p : w.pend) { nl += p.counter >= 2; smem |= p.counter == 3; }
+  if (nl > lgkm && (!smem || lgkm == 0)) {
+    for (size_t i = 0; i < w.pend.size() && nl > lgkm;) {
+      if (w.pend[i].counter >= 2) { retire(w, i); --nl; }
+      else ++i;
+    }
+  }
+}
+
+[[noreturn]] static void pending_error(Wave& w, const Op& op, uint16_t file, uint16_t r, bool write) {
+  const Op* load = file == 0 ? w.pend_s[r] : w.pend_v[r];
+  const Pending* p = nullptr;
+  int after = 0;  // same-counter operations issued after the load
+  bool found = false;
+  for (auto& q : w.pend) {
+    if (q.op == load && !found) { p = &q; found = true; continue; }
+    if (found && p && ((p->counter == 1 && q.counter == 1) || (p->counter >= 2 && q.counter >= 2))) after++;
+  }
+  std::string need = p && p->counter == 1 ? "s_waitcnt vmcnt(" + std::to_string(after) + ")"
+                     : p && p->counter == 2 ? "s_waitcnt lgkmcnt(" + std::to_string(after) + ")"
+                                            : "s_waitcnt lgkmcnt(0)";
+  fail(w, op, std::string(write ? "overwrites " : "reads ") + reg_name(file, r) +
+                  " while the load at pc " + hex(load->pc) + " '" + load->text + "' into it is still outstanding; " +
+                  need + " is needed before this instruction");
+}
+
+void check_pending(Wave& w, const Op& op) {
+  auto chk = [&](const Src& s, bool write) {
+    if (s.k == SrcKind::S) {
+      for (uint16_t r = s.idx; r < s.idx + s.n && r < kSFileSize; ++r)
+        if (w.pend_s[r]) pending_error(w, op, 0, r, write);
+    } else if (s.k == SrcKind::V) {
+      for (uint16_t r = s.idx; r < s.idx + s.n && r < kVFile; ++r)
+        if (w.pend_v[r]) pending_error(w, op, 1, r, write);
+    }
+  };
+  for (int i = 0; i < op.ns; ++i) chk(op.s[i], false);
+  for (int i = 0; i < op.nd; ++i) chk(op.d[i], true);
+  // Implicit operands: VCC (carry-in / cndmask e32), EXEC, M0 (LDS DMA).
+  if (w.pend_s[kExecLo] || w.pend_s[kExecHi]) pending_error(w, op, 0, w.pend_s[kExecLo] ? kExecLo : kExecHi, false);
+}
+
+// ---- scheduling ---------------------------------------------------------------
+namespace {
+
+struct WgStorage {
+  std::vector<uint32_t> vregs;  // waves * kVFile * 64
+  std::vector<uint8_t> lds;
+  std::vector<Wave> waves;
+};
+
+struct FirstError {
+  std::mutex m;
+  uint64_t wg = ~0ull;
+  std::string msg;
+  std::atomic<uint64_t> limit{~0ull};
+  void set(uint64_t id, const std::string& s) {
+    std::lock_guard<std::mutex> l(m);
+    if (id < wg) { wg = id; msg = s; limit = id; }
+  }
+};
+
+uint32_t vgpr_limit(const KernelInfo& k) {
+  uint32_t total = ((k.rsrc1 & 63) + 1) * 8;
+  return total;
+}
+
+void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, uint64_t lin,
+                   std::atomic<uint64_t>& budget_used) {
+  const KernelInfo& k = L.dk->info;
+  uint32_t gx = uint32_t(lin % d.grid[0]), gy = uint32_t((lin / d.grid[0]) % d.grid[1]),
+           gz = uint32_t(lin / (uint64_t(d.grid[0]) * d.grid[1]));
+  uint32_t bx = d.block[0], by = d.block[1], bz = d.block[2];
+  uint32_t nthreads = bx * by * bz;
+  int nwaves = int((nthreads + 63) / 64);
+  std::fill(S.lds.begin(), S.lds.end(), 0);
+  uint32_t vtotal = vgpr_limit(k);
+  for (int wi = 0; wi < nwaves; ++wi) {
+    Wave& w = S.waves[wi];
+    w.v = S.vregs.data() + size_t(wi) * kVFile * 64;
+    std::memset(w.v, 0, size_t(std::min<uint32_t>(vtotal, 256)) * 64 * 4);
+    if (k.agpr_count) std::memset(w.v + 256 * 64, 0, size_t(std::min<uint32_t>(k.agpr_count + 8, 256)) * 64 * 4);
+    std::memset(w.s, 0, sizeof w.s);
+    w.scc = false;
+    w.pc = 0;
+    w.status = Wave::Running;
+    w.wg[0] = gx; w.wg[1] = gy; w.wg[2] = gz;
+    w.wave_in_wg = wi;
+    w.lds = S.lds.data();
+    w.lds_size = uint32_t(S.lds.size());
+    w.L = &L;
+    w.T = &T;
+    w.pend.clear();
+    if (L.opt.check_waitcnt) { w.pend_v.assign(kVFile, nullptr); }
+    std::fill(std::begin(w.pend_s), std::end(w.pend_s), nullptr);
+    // User SGPRs in ABI order.
+    int sg = 0;
+    auto put64 = [&](uint64_t v) { w.s[sg++] = uint32_t(v); w.s[sg++] = uint32_t(v >> 32); };
+    if (k.private_segment_buffer) { sg += 4; }
+    if (k.dispatch_ptr) put64(L.kernarg_addr - 256);  // AQL packet lives just before kernargs
+    if (k.queue_ptr) put64(0);
+    if (k.kernarg_ptr) put64(L.kernarg_addr);
+    if (k.dispatch_id) put64(0);
+    if (k.flat_scratch_init) put64(0);
+    if (k.private_segment_size_sgpr) w.s[sg++] = 0;
+    sg = std::max(sg, k.user_sgpr_count);
+    if (k.wg_id_x) w.s[sg++] = gx;
+    if (k.wg_id_y) w.s[sg++] = gy;
+    if (k.wg_id_z) w.s[sg++] = gz;
+    if (k.wg_info) w.s[sg++] = 0;
+    if (k.private_segment_wave_offset) w.s[sg++] = 0;
+    uint64_t exec = 0;
+    for (int l = 0; l < 64; ++l) {
+      uint32_t t = uint32_t(wi * 64 + l);
+      if (t >= nthreads) break;
+      exec |= 1ull << l;
+      uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by);
+      w.v[l] = x | (y << 10) | (z << 20);  // gfx90a+: packed work-item ids in v0
+    }
+    w.set_exec(exec);
+    w.s[kM0] = 0xffffffffu;
+  }
+  // Round-robin: run each wave until it ends or reaches a barrier.
+  const Op* ops = L.dk->ops.data();
+  const uint32_t nops = uint32_t(L.dk->ops.size());
+  uint64_t local = 0;
+  const uint64_t budget = L.opt.instruction_budget;
+  const bool checkw = L.opt.check_waitcnt;
+  for (;;) {
+    for (int wi = 0; wi < nwaves; ++wi) {
+      Wave& w = S.waves[wi];
+      while (w.status == Wave::Running) {
+        if (w.pc >= nops) fail(w, ops[nops - 1], "execution ran past the end of the kernel code (missing s_endpgm?)");
+        const Op& op = ops[w.pc];
+        if (!op.fn) fail(w, op, "instruction not implemented by the simulator (or not decodable): '" + op.text + "'");
+        if (++local + budget_used.load(std::memory_order_relaxed) > budget)
+          fail(w, op, "instruction budget of " + std::to_string(budget) +
+                          " wave-instructions exhausted (runaway loop?); raise Options::instruction_budget if intended");
+        if (checkw && !w.pend.empty()) check_pending(w, op);
+        w.branched = false;
+        op.fn(w, op);
+        T.stats.by_unit[int(op.unit)]++;
+        if (!w.branched) w.pc++;
+      }
+    }
+    int done = 0, barrier = 0;
+    for (int wi = 0; wi < nwaves; ++wi) {
+      done += S.waves[wi].status == Wave::Done;
+      barrier += S.waves[wi].status == Wave::AtBarrier;
+    }
+    if (done == nwaves) break;
+    if (done > 0 && barrier > 0) {
+      for (int wi = 0; wi < nwaves; ++wi)
+        if (S.waves[wi].status == Wave::AtBarrier) {
+          Wave& w = S.waves[wi];
+          const Op& op = ops[w.pc - 1];
+          fail(w, op, "barrier deadlock: this wave waits at s_barrier but " + std::to_string(done) + " of " +
+                          std::to_string(nwaves) + " waves of the workgroup already ended");
+        }
+    }
+    for (int wi = 0; wi < nwaves; ++wi) S.waves[wi].status = Wave::Running;
+  }
+  for (int wi = 0; wi < nwaves; ++wi) T.stats.lane_ops += S.waves[wi].lane_ops, S.waves[wi].lane_ops = 0;
+  T.stats.wave_instructions += local;
+  T.stats.waves += uint64_t(nwaves);
+  T.stats.workgroups++;
+  budget_used.fetch_add(local, std::memory_order_relaxed);
+}
+
+uint64_t content_hash(const std::vector<uint8_t>& b) {
+  uint64_t h = 1469598103934665603ull;
+  for (uint8_t c : b) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+}  // namespace
+
+Simulator::Simulator(Arch arch) : arch_(arch) {}
+Simulator::~Simulator() = default;
+
+const DecodedKernel& Simulator::decoded(const CodeObject& co, const KernelInfo& k) {
+  std::string key = std::to_string(content_hash(co.bytes)) + ":" + std::to_string(co.bytes.size()) + ":" + k.name;
+  std::lock_guard<std::mutex> lock(cache_mutex_);
+  auto it = cache_.find(key);
+  if (it != cache_.end()) return *it->second;
+  auto dk = decode_kernel(co, k);
+  auto& ref = *dk;
+  cache_[key] = std::move(dk);
+  return ref;
+}
+
+std::string Simulator::disassemble(const CodeObject& co, std::string_view kernel) {
+  const KernelInfo* k = co.find(kernel);
+  if (!k) throw Error("simulator: no kernel '" + std::string(kernel) + "' in the code object");
+  const DecodedKernel& dk = decoded(co, *k);
+  std::string out;
+  for (const auto& op : dk.ops) out += hex(op.pc) + ": " + op.text + (op.fn ? "" : "    ; <not implemented>") + "\n";
+  return out;
+}
+
+Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span<const uint8_t> kernarg,
+                        const LaunchDims& dims, const Options& opt) {
+  auto t0 = std::chrono::steady_clock::now();
+  if (co.arch != arch_)
+    throw Error("simulator: code object is for " + std::string(arch_name(co.arch)) + " but the simulator models " +
+                std::string(arch_name(arch_)));
+  const KernelInfo* k = co.find(kernel);
+  if (!k) {
+    std::string names;
+    for (auto& kk : co.kernels) names += (names.empty() ? "" : ", ") + kk.name;
+    throw Error("simulator: no kernel '" + std::string(kernel) + "' in the code object; it has: " + names);
+  }
+  if (k->wavefront_size != 64) throw Error("simulator: kernel " + k->name + " is wave32; only wave64 is modelled");
+  uint64_t nthreads = uint64_t(dims.block[0]) * dims.block[1] * dims.block[2];
+  if (nthreads == 0 || nthreads > 1024 || (k->max_flat_workgroup_size && nthreads > k->max_flat_workgroup_size))
+    throw Error("simulator: block size " + std::to_string(nthreads) + " invalid for kernel " + k->name +
+                " (1.." + std::to_string(k->max_flat_workgroup_size ? k->max_flat_workgroup_size : 1024) + ")");
+  if (dims.grid[0] == 0 || dims.grid[1] == 0 || dims.grid[2] == 0) throw Error("simulator: grid has a zero dimension");
+  if (k->private_segment_size)
+    throw Error("simulator: kernel " + k->name + " uses " + std::to_string(k->private_segment_size) +
+                " bytes of scratch (private segment), which the simulator does not model");
+  uint64_t lds_bytes = uint64_t(k->group_segment_size) + dims.dynamic_lds;
+  uint64_t lds_max = arch_ == Arch::gfx950 ? 160 * 1024 : 64 * 1024;
+  if (lds_bytes > lds_max)
+    throw Error("simulator: kernel " + k->name + " needs " + std::to_string(lds_bytes) + " bytes of LDS; " +
+                std::string(arch_name(arch_)) + " has " + std::to_string(lds_max));
+  const DecodedKernel& dk = decoded(co, *k);
+
+  Launch L;
+  L.dk = &dk;
+  L.mem = &memory_;
+  L.opt = opt;
+  L.arch = arch_;
+  L.flush_f32 = k->float_denorm_mode_32 == 0;
+  L.dx10_clamp = k->dx10_clamp;
+  // Kernarg segment (plus a fake AQL dispatch packet 256 bytes before it).
+  uint64_t ka_size = std::max<uint64_t>({k->kernarg_size, kernarg.size(), 8});
+  uint64_t region = memory_.alloc(256 + ka_size, "kernarg segment of " + k->name);
+  struct Free { Memory& m; uint64_t a; ~Free() { try { m.free(a); } catch (...) {} } } guard{memory_, region};
+  L.kernarg_addr = region + 256;
+  std::vector<uint8_t> ka(ka_size, 0);
+  std::copy(kernarg.begin(), kernarg.end(), ka.begin());
+  uint64_t grid_items[3];
+  for (int i = 0; i < 3; ++i) grid_items[i] = uint64_t(dims.grid[i]) * dims.block[i];
+  for (const auto& a : k->args) {
+    auto put = [&](uint64_t v) {
+      if (uint64_t(a.offset) + a.size <= ka.size()) std::memcpy(ka.data() + a.offset, &v, std::min<uint32_t>(a.size, 8));
+    };
+    const std::string& vk = a.value_kind;
+    for (int i = 0; i < 3; ++i) {
+      std::string c(1, char('x' + i));
+      if (vk == "hidden_block_count_" + c) put(dims.grid[i]);
+      if (vk == "hidden_group_size_" + c) put(dims.block[i]);
+      if (vk == "hidden_remainder_" + c) put(0);  // grid is a whole number of workgroups
+      if (vk == "hidden_global_offset_" + c) put(0);
+    }
+    if (vk == "hidden_grid_dims") put(dims.grid[2] * dims.block[2] > 1 ? 3 : dims.grid[1] * dims.block[1] > 1 ? 2 : 1);
+    if (vk == "hidden_dynamic_lds_size") put(dims.dynamic_lds);
+  }
+  memory_.write(L.kernarg_addr, ka.data(), ka.size());
+  uint8_t aql[64] = {};
+  uint16_t wgs[3] = {uint16_t(dims.block[0]), uint16_t(dims.block[1]), uint16_t(dims.block[2])};
+  std::memcpy(aql + 4, wgs, 6);
+  for (int i = 0; i < 3; ++i) { uint32_t g = uint32_t(grid_items[i]); std::memcpy(aql + 12 + 4 * i, &g, 4); }
+  std::memcpy(aql + 40, &L.kernarg_addr, 8);
+  memory_.write(region, aql, 64);
+  // kernarg_addr - 256 would be before the region: point the dispatch ptr at the packet copy.
+  L.kernarg_addr = region + 256;
+
+  uint64_t nwg = uint64_t(dims.grid[0]) * dims.grid[1] * dims.grid[2];
+  int nthreads_host = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  nthreads_host = int(std::min<uint64_t>(uint64_t(nthreads_host), nwg));
+  std::atomic<uint64_t> next{0}, budget_used{0};
+  FirstError ferr;
+  std::vector<ThreadCtx> tctx(size_t(nthreads_host));
+  auto worker = [&](int ti) {
+    WgStorage S;
+    int nwaves = int((nthreads + 63) / 64);
+    S.vregs.assign(size_t(nwaves) * kVFile * 64, 0);
+    S.lds.assign(lds_bytes, 0);
+    S.waves.resize(size_t(nwaves));
+    for (;;) {
+      uint64_t id = next.fetch_add(1);
+      if (id >= nwg || id > ferr.limit.load()) break;
+      try {
+        run_workgroup(L, tctx[size_t(ti)], S, dims, id, budget_used);
+      } catch (const Error& e) {
+        ferr.set(id, e.what());
+      } catch (const std::exception& e) {
+        ferr.set(id, std::string("simulator: internal error: ") + e.what());
+      }
+    }
+  };
+  if (nthreads_host == 1) worker(0);
+  else {
+    std::vector<std::thread> th;
+    for (int i = 0; i < nthreads_host; ++i) th.emplace_back(worker, i);
+    for (auto& t : th) t.join();
+  }
+  if (ferr.wg != ~0ull) throw Error(ferr.msg);
+  Stats st;
+  for (auto& t : tctx) {
+    for (int i = 0; i <= int(isa::Unit::Misc); ++i) st.by_unit[i] += t.stats.by_unit[i];
+    st.wave_instructions += t.stats.wave_instructions;
+    st.lane_ops += t.stats.lane_ops;
+    st.waves += t.stats.waves;
+    st.workgroups += t.stats.workgroups;
+  }
+  st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return st;
+}
+
+const Registry& registry() {
+  static const Registry r = [] {
+    Registry x;
+    register_salu(x);
+    register_valu(x);
+    register_mem(x);
+    register_mfma(x);
+    return x;
+  }();
+  return r;
+}
+
+}  // namespace cdnajit::sim

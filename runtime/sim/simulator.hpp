@@ -1,0 +1,105 @@
+// Bit-exact CPU simulator of the gfx942 / gfx950 ISA (wave64). Runs a kernel of
+// a code object over a grid; checks memory bounds, wait counts, barriers and an
+// instruction budget, throwing cdnajit::Error on the first finding. Timing is
+// deliberately not modelled. See runtime/sim/README.md for the semantics.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jit/isa/error.hpp"
+#include "jit/isa/isa.hpp"
+#include "runtime/sim/code_object.hpp"
+
+namespace cdnajit::sim {
+
+struct Options {
+  bool check_bounds = true;    // out-of-bounds global/buffer/LDS access -> Error (else hardware behaviour)
+  bool check_waitcnt = true;   // use of a load's destination before its s_waitcnt -> Error
+  uint64_t instruction_budget = 1ull << 36;  // total wave-instructions per launch
+  int threads = 0;             // host threads; 0 = std::thread::hardware_concurrency()
+  // v_dot2_f32_{f16,bf16} rounding (not observable on hardware here):
+  //  FusedSingleRounding: a.lo*b.lo + a.hi*b.hi + c computed exactly, rounded once to f32 (default).
+  //  ProductsThenSum:     fma(a.hi, b.hi, fma(a.lo, b.lo, c)) - two f32 roundings, lo first.
+  enum class Dot2 { FusedSingleRounding, ProductsThenSum } dot2 = Dot2::FusedSingleRounding;
+};
+
+struct LaunchDims {
+  uint32_t grid[3] = {1, 1, 1};    // workgroups per dimension
+  uint32_t block[3] = {64, 1, 1};  // work-items per workgroup
+  uint32_t dynamic_lds = 0;        // bytes of LDS beyond the kernel's group_segment_size
+};
+
+struct Stats {
+  uint64_t by_unit[int(isa::Unit::Misc) + 1] = {};  // dynamic wave-instructions per unit
+  uint64_t wave_instructions = 0;
+  uint64_t lane_ops = 0;  // active lanes summed over VALU/MFMA instructions
+  uint64_t waves = 0, workgroups = 0;
+  double seconds = 0;
+};
+
+// Simulated device global memory: named allocations with guard gaps.
+class Memory {
+ public:
+  Memory();
+  ~Memory();
+  Memory(const Memory&) = delete;
+  Memory& operator=(const Memory&) = delete;
+
+  // A device address (never 0), 256-byte aligned, >= 4 KiB guard gap to neighbours.
+  uint64_t alloc(size_t bytes, std::string name = "");
+  void free(uint64_t addr);  // addr must be a base returned by alloc
+  // Throw cdnajit::Error naming the range when [addr, addr+n) is not inside one allocation.
+  void write(uint64_t addr, const void* src, size_t n);
+  void read(uint64_t addr, void* dst, size_t n) const;
+
+  struct Block {
+    uint64_t base = 0;
+    size_t size = 0;
+    std::string name;
+    std::unique_ptr<uint8_t[]> data;
+  };
+  // Block containing [addr, addr+n), or nullptr. Not synchronised against alloc/free.
+  const Block* find(uint64_t addr, size_t n) const;
+  Block* find(uint64_t addr, size_t n);
+  // "nearest allocation 'x' [0x..., +size)" for error messages.
+  std::string describe_nearest(uint64_t addr) const;
+
+ private:
+  std::map<uint64_t, Block> blocks_;  // keyed by base
+  uint64_t next_ = 0x100000000ull;
+};
+
+struct DecodedKernel;  // runtime/sim/decode.hpp
+
+class Simulator {
+ public:
+  explicit Simulator(Arch arch);
+  ~Simulator();
+  Memory& memory() { return memory_; }
+  Arch arch() const { return arch_; }
+
+  // Decodes once per code object (cache keyed by contents), then runs the grid.
+  // Workgroups run in parallel over Options::threads host threads; results are
+  // deterministic regardless of thread count (unless the kernel itself races).
+  // Throws cdnajit::Error for any checker finding (the first, with full context).
+  Stats launch(const CodeObject& co, std::string_view kernel, std::span<const uint8_t> kernarg,
+               const LaunchDims& dims, const Options& opt = {});
+
+  // Disassembly of a kernel as the simulator decoded it ("pc: text" lines).
+  std::string disassemble(const CodeObject& co, std::string_view kernel);
+
+ private:
+  const DecodedKernel& decoded(const CodeObject& co, const KernelInfo& k);
+  Arch arch_;
+  Memory memory_;
+  std::mutex cache_mutex_;
+  std::map<std::string, std::unique_ptr<DecodedKernel>> cache_;  // key: hash of bytes + kernel name
+};
+
+}  // namespace cdnajit::sim

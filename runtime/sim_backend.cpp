@@ -1,0 +1,71 @@
+// The simulator back end: device memory and launches go to sim::Simulator.
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "jit/isa/error.hpp"
+#include "runtime/backends.hpp"
+
+namespace cdnajit {
+
+class SimDevice final : public Device {
+ public:
+  SimDevice(Arch arch, const sim::Options& opt) : sim_(arch), opt_(opt) {}
+
+  Arch arch() const override { return sim_.arch(); }
+  std::string name() const override { return "sim:" + std::string(arch_name(sim_.arch())); }
+  bool is_simulator() const override { return true; }
+
+  Buffer alloc(size_t bytes, std::string name) override {
+    if (bytes == 0) throw Error(fmt::format("{}: alloc of 0 bytes for '{}'", this->name(), name));
+    uint64_t a = sim_.memory().alloc(bytes, name);
+    return Buffer{a, bytes, std::move(name)};
+  }
+  void free(const Buffer& b) override { sim_.memory().free(b.addr); }
+  void copy_to_device(const Buffer& dst, const void* src, size_t n) override {
+    detail::check_copy(dst, n, "copy_to_device");
+    sim_.memory().write(dst.addr, src, n);
+  }
+  void copy_to_host(void* dst, const Buffer& src, size_t n) override {
+    detail::check_copy(src, n, "copy_to_host");
+    sim_.memory().read(src.addr, dst, n);
+  }
+
+  Module load(std::span<const uint8_t> bytes) override {
+    auto st = std::make_shared<ModuleState>();
+    st->code = read_code_object(bytes);
+    if (st->code.arch != sim_.arch())
+      throw Error(fmt::format("{}: code object is for {}, not {}", name(), arch_name(st->code.arch),
+                              arch_name(sim_.arch())));
+    st->owner = this;
+    return Module(std::move(st));
+  }
+
+  LaunchResult launch(const DeviceKernel& k, Dim3 grid, Dim3 block, uint32_t dynamic_lds,
+                      const KernelArgs& args) override {
+    detail::check_owner(k, this, name());
+    auto t0 = std::chrono::steady_clock::now();
+    LaunchResult r;
+    r.kernarg = pack_kernargs(k.info(), args, grid, block, dynamic_lds);
+    sim::LaunchDims dims;
+    dims.grid[0] = grid.x, dims.grid[1] = grid.y, dims.grid[2] = grid.z;
+    dims.block[0] = block.x, dims.block[1] = block.y, dims.block[2] = block.z;
+    dims.dynamic_lds = dynamic_lds;
+    r.sim_stats = sim_.launch(k.module().code, k.name(), r.kernarg, dims, opt_);
+    r.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  }
+  void synchronize() override {}  // launches are synchronous
+
+ private:
+  sim::Simulator sim_;
+  sim::Options opt_;
+};
+
+namespace detail {
+std::unique_ptr<Device> make_sim_device(Arch arch, const sim::Options& opt) {
+  return std::make_unique<SimDevice>(arch, opt);
+}
+}  // namespace detail
+
+}  // namespace cdnajit

@@ -1,0 +1,109 @@
+// compile_hip: backend selection, the clang path, diagnostics and the cache.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+
+#include "jit/isa/error.hpp"
+#include "runtime/hip_source.hpp"
+#include "runtime/sim/code_object.hpp"
+
+using namespace cdnajit;
+
+namespace {
+const char* kTiny = R"(
+extern "C" __global__ void tiny(int* out) { out[threadIdx.x] = (int)threadIdx.x * 3; }
+)";
+}
+
+TEST_CASE("hip_source_backend reports the compiler and why hiprtc is not used", "[runtime][hipsrc]") {
+  HipSourceBackend b = hip_source_backend();
+  std::string why;
+  bool rtc = hiprtc_available(&why);
+  if (!rtc) {
+    CHECK(b.kind == HipSourceBackend::Kind::clang);
+    CHECK_FALSE(why.empty());
+    CHECK(b.note == why);
+  } else {
+    CHECK(why.empty());
+  }
+  CHECK_FALSE(b.compiler.empty());
+}
+
+TEST_CASE("hiprtc compiles HIP source when a ROCm >= 6 hiprtc is installed", "[runtime][hipsrc][hiprtc]") {
+  std::string why;
+  if (!hiprtc_available(&why)) {
+    WARN("skipped: " << why << " (the clang path is tested by the twin test below)");
+    return;
+  }
+  for (Arch a : {Arch::gfx942, Arch::gfx950}) {
+    CodeObject co = read_code_object(compile_hip_with(HipSourceBackend::Kind::hiprtc, kTiny, a));
+    CHECK(co.arch == a);
+    CHECK(co.find("tiny") != nullptr);
+  }
+}
+
+TEST_CASE("clang compiles HIP source to a code object for gfx942 and gfx950", "[runtime][hipsrc][clang]") {
+  for (Arch a : {Arch::gfx942, Arch::gfx950}) {
+    CodeObject co = read_code_object(compile_hip_with(HipSourceBackend::Kind::clang, kTiny, a));
+    CHECK(co.arch == a);
+    const KernelInfo* k = co.find("tiny");
+    REQUIRE(k != nullptr);
+    REQUIRE(k->args.size() > 1);
+    CHECK(k->args[0].value_kind == "global_buffer");
+    CHECK(k->find_arg_kind("hidden_group_size_x") != nullptr);
+  }
+}
+
+TEST_CASE("compile errors carry clang's diagnostics", "[runtime][hipsrc][clang]") {
+  const char* bad = "extern \"C\" __global__ void broken(int* out) { out[0] = undeclared_thing + 1; }\n";
+  try {
+    compile_hip_with(HipSourceBackend::Kind::clang, bad, Arch::gfx950);
+    FAIL("compile_hip accepted invalid source");
+  } catch (const Error& e) {
+    std::string m = e.what();
+    CHECK_THAT(m, Catch::Contains("kernel.hip:1:") && Catch::Contains("error:") &&
+                      Catch::Contains("undeclared_thing") && Catch::Contains("gfx950"));
+  }
+}
+
+TEST_CASE("gfx950-only builtins are rejected for gfx942 with clang's message", "[runtime][hipsrc][clang]") {
+  const char* src = R"(
+extern "C" __global__ void d(float* o, const cdna_bf16x2* a) { o[0] = __builtin_amdgcn_fdot2_f32_bf16(a[0], a[1], o[0], false); }
+)";
+  CHECK_NOTHROW(compile_hip_with(HipSourceBackend::Kind::clang, src, Arch::gfx950));
+  CHECK_THROWS_WITH(compile_hip_with(HipSourceBackend::Kind::clang, src, Arch::gfx942),
+                    Catch::Contains("__builtin_amdgcn_fdot2_f32_bf16"));
+}
+
+TEST_CASE("the compile cache returns identical bytes without recompiling", "[runtime][hipsrc][clang]") {
+  std::string src = std::string(kTiny) + "// cache test\n";
+  auto first = compile_hip_with(HipSourceBackend::Kind::clang, src, Arch::gfx942);
+  size_t n = hip_compile_cache_size();
+  auto t0 = std::chrono::steady_clock::now();
+  auto again = compile_hip_with(HipSourceBackend::Kind::clang, src, Arch::gfx942);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(again == first);
+  CHECK(hip_compile_cache_size() == n);
+  CHECK(ms < 20.0);  // a clang run takes ~100+ ms; a cache hit is a map lookup
+  // Different flags or arch are different entries.
+  compile_hip_with(HipSourceBackend::Kind::clang, src, Arch::gfx942, {"-O1"});
+  CHECK(hip_compile_cache_size() == n + 1);
+}
+
+TEST_CASE("the compiler path is configurable and a missing compiler is a clear error", "[runtime][hipsrc][clang]") {
+  const char* saved = std::getenv("CDNAJIT_CLANG");
+  std::string saved_value = saved ? saved : "";
+  setenv("CDNAJIT_CLANG", "/nonexistent/clang++", 1);
+  CHECK_THROWS_WITH(compile_hip_with(HipSourceBackend::Kind::clang, kTiny, Arch::gfx950),
+                    Catch::Contains("cannot run '/nonexistent/clang++'") && Catch::Contains("CDNAJIT_CLANG"));
+  if (saved)
+    setenv("CDNAJIT_CLANG", saved_value.c_str(), 1);
+  else
+    unsetenv("CDNAJIT_CLANG");
+}
+
+TEST_CASE("the device header text is compiled into the library", "[runtime][hipsrc]") {
+  std::string_view h = hip_device_header();
+  CHECK(h.find("__syncthreads") != std::string_view::npos);
+  CHECK(h.find("__builtin_amdgcn_s_barrier") != std::string_view::npos);
+}
