@@ -109,7 +109,7 @@ float round_fixed_to_f32(Fixed acc) {
   return neg ? -r : r;
 }
 
-float dot2_fused(float a0, float b0, float a1, float b1, float c) {
+float dot2_fused_exact(float a0, float b0, float a1, float b1, float c) {
   if (!std::isfinite(a0) || !std::isfinite(b0) || !std::isfinite(a1) || !std::isfinite(b1) || !std::isfinite(c))
     return float(double(a0) * b0 + double(a1) * b1 + double(c));
   Fixed acc;
@@ -138,7 +138,20 @@ float dot2_f32_bf16(uint32_t a, uint32_t b, float c, Dot2Rounding r) {
   float a0 = bf16_to_f32(uint16_t(a)), a1 = bf16_to_f32(uint16_t(a >> 16));
   float b0 = bf16_to_f32(uint16_t(b)), b1 = bf16_to_f32(uint16_t(b >> 16));
   if (r == Dot2Rounding::products_then_sum) return std::fma(a1, b1, std::fma(a0, b0, c));
-  return dot2_fused(a0, b0, a1, b1, c);
+  // Fast path: the products are exact in double; when both additions are exact
+  // too (the TwoSum errors are zero), the double sum is the exact sum and one
+  // conversion rounds it once. Otherwise the fixed-point path below.
+  double p0 = double(a0) * double(b0), p1 = double(a1) * double(b1);
+  if (std::isfinite(p0) && std::isfinite(p1) && std::isfinite(c)) {
+    auto two_sum_err = [](double x, double y, double s) {
+      double yy = s - x, xx = s - yy;
+      return (x - xx) + (y - yy);
+    };
+    double s1 = p0 + p1;
+    double s2 = s1 + double(c);
+    if (two_sum_err(p0, p1, s1) == 0.0 && two_sum_err(s1, double(c), s2) == 0.0) return float(s2);
+  }
+  return dot2_fused_exact(a0, b0, a1, b1, c);
 }
 
 std::vector<double> dwconv3d_reference_fp64(const DwConvShape& s, std::span<const uint16_t> input,

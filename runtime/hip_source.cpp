@@ -50,6 +50,24 @@ struct Hiprtc {
   const char* (*GetErrorString)(int) = nullptr;
 };
 
+// The ROCm major version of a loaded hiprtc. hiprtcVersion is not reliable
+// for this: ROCm 5's hiprtc (built into libamdhip64) reports a constant 9.0.
+// The versioned file name (libhiprtc.so.6.2.60200) is, so it wins; a library
+// without one is trusted only if hiprtcVersion gives a plausible ROCm major.
+int hiprtc_rocm_major(void* symbol, int reported_major, std::string* file) {
+  Dl_info info{};
+  if (dladdr(symbol, &info) && info.dli_fname) {
+    std::error_code ec;
+    auto real = std::filesystem::canonical(info.dli_fname, ec);
+    *file = ec ? std::string(info.dli_fname) : real.string();
+    auto name = std::filesystem::path(*file).filename().string();
+    if (name.rfind("libamdhip64", 0) == 0) return 5;  // hiprtc inside the HIP runtime: ROCm 5
+    auto so = name.find(".so.");
+    if (name.rfind("libhiprtc", 0) == 0 && so != std::string::npos) return std::atoi(name.c_str() + so + 4);
+  }
+  return reported_major >= 6 && reported_major < 9 ? reported_major : 0;
+}
+
 const Hiprtc& hiprtc() {
   static Hiprtc h;
   static std::once_flag once;
@@ -58,34 +76,39 @@ const Hiprtc& hiprtc() {
     if (const char* env = std::getenv("CDNAJIT_HIPRTC_LIBRARY"); env && *env) names.push_back(env);
     // ROCm >= 6 ships hiprtc as its own library; ROCm 5 had it inside libamdhip64.
     for (const char* n : {"libhiprtc.so", "libhiprtc.so.7", "libhiprtc.so.6", "/opt/rocm/lib/libhiprtc.so",
-                          "libamdhip64.so", "libamdhip64.so.5"})
+                          "libamdhip64.so"})
       names.push_back(n);
+    std::string refused;
     for (const auto& n : names) {
       void* lib = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!lib) continue;
       auto version = reinterpret_cast<int (*)(int*, int*)>(dlsym(lib, "hiprtcVersion"));
-      if (!version) {
+      int major = 0, minor = 0;
+      if (!version || version(&major, &minor) != 0) {
+        dlclose(lib);
+        continue;
+      }
+      std::string file = n;
+      int rocm = hiprtc_rocm_major(reinterpret_cast<void*>(version), major, &file);
+      if (rocm < 6) {
+        // Debian's ROCm 5.2 hiprtc does not know gfx942/gfx950 and aborts the
+        // process when asked to compile for them: never call it.
+        if (refused.empty())
+          refused = fmt::format("hiprtc in {} is from ROCm {} (hiprtcVersion says {}.{}); ROCm >= 6 is needed "
+                                "for gfx942/gfx950, so it is not used",
+                                file, rocm ? std::to_string(rocm) : std::string("< 6 or unknown"), major, minor);
         dlclose(lib);
         continue;
       }
       h.lib = lib;
-      h.lib_name = n;
+      h.lib_name = file;
       h.Version = version;
+      h.major = rocm;
+      h.minor = minor;
       break;
     }
     if (!h.lib) {
-      h.why_not = "hiprtc not found (no libhiprtc.so from a ROCm >= 6 install)";
-      return;
-    }
-    if (h.Version(&h.major, &h.minor) != 0) {
-      h.why_not = fmt::format("hiprtcVersion failed in {}", h.lib_name);
-      return;
-    }
-    if (h.major < 6) {
-      // Debian's hiprtc 5.2 does not know gfx942/gfx950 and aborts the process
-      // when asked to compile for them: never call it.
-      h.why_not = fmt::format("hiprtc {}.{} in {} is older than 6 and cannot target gfx942/gfx950; not used",
-                              h.major, h.minor, h.lib_name);
+      h.why_not = refused.empty() ? "hiprtc not found (no libhiprtc.so from a ROCm >= 6 install)" : refused;
       return;
     }
     bool ok = true;
@@ -165,7 +188,7 @@ std::vector<uint8_t> compile_hiprtc(std::string_view source, Arch arch, const st
   }
   h.DestroyProgram(&prog);
   if (e != 0)
-    throw Error(fmt::format("compile_hip (hiprtc {}.{}, {}): compilation failed: {}\n{}", h.major, h.minor,
+    throw Error(fmt::format("compile_hip (hiprtc, ROCm {}, {}): compilation failed: {}\n{}", h.major,
                             arch_name(arch), h.GetErrorString(e), log));
   if (code.empty()) throw Error("compile_hip (hiprtc): no code produced");
   return unbundle(std::move(code), arch);
@@ -286,7 +309,7 @@ HipSourceBackend hip_source_backend() {
   if (forced == "hiprtc" || (forced != "clang" && rtc)) {
     const Hiprtc& h = hiprtc();
     b.kind = HipSourceBackend::Kind::hiprtc;
-    b.compiler = fmt::format("hiprtc {}.{} ({})", h.major, h.minor, h.lib_name);
+    b.compiler = fmt::format("hiprtc from ROCm {} ({})", h.major, h.lib_name);
     b.note = why;
   } else {
     b.kind = HipSourceBackend::Kind::clang;

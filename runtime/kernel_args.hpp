@@ -1,4 +1,4 @@
-// DeviceKernel arguments as the caller states them, and their packing into the
+// Kernel arguments as the caller states them, and their packing into the
 // kernarg segment. Packing is driven by the code object's metadata: every
 // explicit argument must be given once with the right kind and size, and the
 // hidden (implicit) arguments of code object v5 are filled from the launch.

@@ -1,5 +1,6 @@
 #include "jit/asm/assemble.hpp"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <mutex>
@@ -23,6 +24,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/YAMLParser.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -100,6 +102,66 @@ bool has_error(const std::vector<AsmDiagnostic>& diags) {
   return false;
 }
 
+// Finds `.amdgpu_metadata` ... `.end_amdgpu_metadata` and checks that the
+// YAML between them parses. The AMDGPU parser reads that YAML with an LLVM
+// YAML reader that prints syntax errors straight to stderr; checking first
+// keeps those messages in our diagnostics (with lines of the whole text) and
+// stderr quiet. Schema problems are left to the target parser, which
+// reports them through the normal diagnostic path.
+bool metadata_yaml_parses(std::string_view text, std::vector<AsmDiagnostic>& diags) {
+  auto directive_line_end = [&](size_t from, std::string_view directive) -> size_t {
+    for (size_t pos = text.find(directive, from); pos != std::string_view::npos;
+         pos = text.find(directive, pos + 1)) {
+      size_t line_start = text.rfind('\n', pos);
+      line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+      bool only_space_before = text.substr(line_start, pos - line_start).find_first_not_of(" \t") ==
+                               std::string_view::npos;
+      size_t after = pos + directive.size();
+      bool ends_word = after == text.size() || text[after] == '\n' || text[after] == ' ' ||
+                       text[after] == '\t' || text[after] == '\r' || text[after] == ';';
+      if (only_space_before && ends_word) return after;
+    }
+    return std::string_view::npos;
+  };
+  size_t from = 0;
+  while (true) {
+    size_t begin = directive_line_end(from, ".amdgpu_metadata");
+    if (begin == std::string_view::npos) return true;
+    begin = text.find('\n', begin);
+    if (begin == std::string_view::npos) return true;
+    ++begin;
+    size_t end = directive_line_end(begin, ".end_amdgpu_metadata");
+    if (end == std::string_view::npos) return true;  // the target parser reports the missing end
+    size_t block_end = text.rfind('\n', end);
+    std::string_view block = text.substr(begin, block_end > begin ? block_end - begin : 0);
+    int first_line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + begin, '\n'));
+
+    llvm::SourceMgr yaml_source;
+    struct Ctx {
+      std::vector<AsmDiagnostic>* diags;
+      int line_offset;
+      bool failed;
+    } ctx{&diags, first_line - 1, false};
+    yaml_source.setDiagHandler(
+        [](const llvm::SMDiagnostic& d, void* p) {
+          auto* c = static_cast<Ctx*>(p);
+          AsmDiagnostic out = to_diagnostic(d);
+          if (out.line > 0) out.line += c->line_offset;
+          out.message = "in .amdgpu_metadata YAML: " + out.message;
+          c->failed |= out.is_error;
+          c->diags->push_back(std::move(out));
+        },
+        &ctx);
+    llvm::yaml::Stream stream(llvm::StringRef(block.data(), block.size()), yaml_source, false);
+    bool valid = stream.validate();
+    if (!valid || ctx.failed) {
+      if (!ctx.failed) diags.push_back({first_line, 1, "in .amdgpu_metadata YAML: invalid YAML", "", true});
+      return false;
+    }
+    from = end;
+  }
+}
+
 AsmResult failure(std::string message) {
   AsmResult r;
   r.diagnostics.push_back({0, 0, std::move(message), "", true});
@@ -116,6 +178,8 @@ AsmResult assemble(std::string_view asm_text, Arch arch) {
   if (!mc.setup_error.empty()) return failure(mc.setup_error);
 
   AsmResult result;
+  if (!metadata_yaml_parses(asm_text, result.diagnostics)) return result;
+
   llvm::SourceMgr source;
   // Copy: LLVM's lexer wants a NUL-terminated buffer, a string_view is not.
   source.AddNewSourceBuffer(
@@ -183,7 +247,13 @@ std::string format_diagnostics(const std::vector<AsmDiagnostic>& diagnostics) {
     s += '\n';
     if (!d.line_text.empty()) {
       s += "    " + d.line_text + '\n';
-      if (d.column > 0) s += "    " + std::string(static_cast<size_t>(d.column - 1), ' ') + "^\n";
+      if (d.column > 0) {
+        // Keep tabs so the caret lines up under the same column as the text.
+        std::string pad;
+        for (size_t i = 0; i + 1 < static_cast<size_t>(d.column) && i < d.line_text.size(); ++i)
+          pad += d.line_text[i] == '\t' ? '\t' : ' ';
+        s += "    " + pad + "^\n";
+      }
     }
   }
   return s;

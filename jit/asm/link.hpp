@@ -18,4 +18,8 @@ namespace cdnajit {
 // the ld.lld executable instead (see subprocess_toolchain.hpp).
 std::vector<uint8_t> link_code_object(std::span<const uint8_t> relocatable_object, Arch arch);
 
+// False once lld has reported that it cannot run again in this process (after
+// it recovered from a fatal error); links then go through the ld.lld executable.
+bool in_process_linker_available();
+
 }  // namespace cdnajit

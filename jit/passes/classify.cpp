@@ -125,9 +125,9 @@ bool is_sdwa(const isa::MachineInst& mi) {
 bool is_waitcnt(const isa::MachineInst& mi) { return !is_label(mi) && base_mnemonic(mi) == "s_waitcnt"; }
 bool is_nop(const isa::MachineInst& mi) { return !is_label(mi) && base_mnemonic(mi) == "s_nop"; }
 
-int mfma_passes(const isa::MachineInst& mi) {
-  if (mi.info && mi.info->mfma_passes) return mi.info->mfma_passes;
-  return 16;
+int mfma_passes(const isa::MachineInst& mi, Arch arch) {
+  int p = mi.info ? isa::mfma_passes(*mi.info, arch) : 0;
+  return p ? p : 16;
 }
 
 int wait_states_of(const isa::MachineInst& mi) {

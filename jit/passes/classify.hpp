@@ -29,7 +29,7 @@ bool is_dpp(const isa::MachineInst& mi);
 bool is_sdwa(const isa::MachineInst& mi);
 bool is_waitcnt(const isa::MachineInst& mi);   // s_waitcnt (the gfx9 combined form)
 bool is_nop(const isa::MachineInst& mi);
-int mfma_passes(const isa::MachineInst& mi);   // from the table; 16 if unknown (conservative)
+int mfma_passes(const isa::MachineInst& mi, Arch arch);  // from the table; 16 if unknown (conservative)
 
 // Wait states an instruction provides to the ones after it: s_nop N gives N+1,
 // labels give 0, every other instruction 1.

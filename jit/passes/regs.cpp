@@ -122,7 +122,7 @@ std::vector<UnitRange> Access::defs() const {
 std::vector<UnitRange> Access::uses() const {
   std::vector<UnitRange> out = implicit_uses;
   for (const auto& r : explicit_regs)
-    if (!r.is_def) out.push_back(r.units);
+    if (r.reads()) out.push_back(r.units);
   return out;
 }
 
@@ -140,7 +140,7 @@ bool Access::reads(UnitRange r) const {
 
 bool Access::explicitly_reads(UnitRange r) const {
   for (const auto& e : explicit_regs)
-    if (!e.is_def && e.units.overlaps(r)) return true;
+    if (e.reads() && e.units.overlaps(r)) return true;
   return false;
 }
 
@@ -158,7 +158,8 @@ Access access_of(const isa::MachineInst& mi) {
     auto u = units_of(mi.operands[k]);
     if (!u) continue;
     bool def = !lds_dma && k < specs.size() && specs[k].is_def;
-    a.explicit_regs.push_back({k, *u, def});
+    bool also_read = def && specs[k].also_read;
+    a.explicit_regs.push_back({k, *u, def, also_read});
   }
   add_implicit(mi, a);
   return a;

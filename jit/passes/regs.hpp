@@ -42,6 +42,8 @@ struct RegOperand {
   size_t op_index;   // index into MachineInst::operands
   UnitRange units;
   bool is_def;
+  bool also_read = false;  // a def the instruction also reads (v_fmac dst, v_writelane dst)
+  bool reads() const { return !is_def || also_read; }
 };
 
 struct Access {

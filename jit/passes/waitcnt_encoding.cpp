@@ -1,8 +1,10 @@
 #include "jit/passes/waitcnt_encoding.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <string_view>
 
+#include "jit/isa/waitcnt.hpp"
 #include "jit/passes/classify.hpp"
 
 namespace cdnajit::passes {
@@ -23,21 +25,14 @@ int field_in_text(std::string_view text, std::string_view name) {
 
 }  // namespace
 
-uint16_t encode_waitcnt(const WaitFields& w) {
-  int vm = w.vm < 0 ? kVmcntMax : w.vm;
-  int exp = w.exp < 0 ? kExpcntMax : w.exp;
-  int lgkm = w.lgkm < 0 ? kLgkmcntMax : w.lgkm;
-  return static_cast<uint16_t>((vm & 0xf) | ((vm >> 4) & 3) << 14 | (exp & 7) << 4 | (lgkm & 0xf) << 8);
-}
+uint16_t encode_waitcnt(const WaitFields& w) { return isa::encode_waitcnt(w.vm, w.exp, w.lgkm); }
 
 WaitFields decode_waitcnt(uint16_t imm) {
+  isa::WaitcntFields f = isa::decode_waitcnt(imm);
   WaitFields w;
-  int vm = (imm & 0xf) | ((imm >> 14) & 3) << 4;
-  int exp = (imm >> 4) & 7;
-  int lgkm = (imm >> 8) & 0xf;
-  if (vm != kVmcntMax) w.vm = vm;
-  if (exp != kExpcntMax) w.exp = exp;
-  if (lgkm != kLgkmcntMax) w.lgkm = lgkm;
+  if (f.vmcnt != kVmcntMax) w.vm = f.vmcnt;
+  if (f.expcnt != kExpcntMax) w.exp = f.expcnt;
+  if (f.lgkmcnt != kLgkmcntMax) w.lgkm = f.lgkmcnt;
   return w;
 }
 

@@ -37,7 +37,8 @@ std::string reg_text(RegClass c, int base, int dwords) {
 
 std::string describe(const Function& f, uint32_t vreg) {
   const VirtualReg& r = f.vregs[vreg];
-  std::string name = r.name.empty() ? "%" + std::to_string(vreg) : r.name;
+  std::string name = r.name;
+  if (name.empty()) name.append("%").append(std::to_string(vreg));  // (append: avoids a GCC 12 -Wrestrict false positive)
   std::string s = "'" + name + "' (" + std::string(1, class_letter(r.cls)) + ", " + std::to_string(r.dwords) +
                   (r.dwords == 1 ? " dword" : " dwords");
   if (!r.origin.empty()) s += ", " + r.origin;

@@ -205,7 +205,8 @@ class LinearScan {
 
     const std::string cn = class_name(r.cls);
     std::string msg = "regalloc: out of " + cn + "s (limit " + std::to_string(limit_[c]) + ", peak pressure " +
-                      std::to_string(peak_[c]) + " dwords) at " + pos_.where(f_, iv.start) + ": cannot place " +
+                      std::to_string(peak_[c]) + " dwords) at " + pos_.where(f_, iv.start) + " (pressure there " +
+                      std::to_string(pressure_[c][iv.start]) + " dwords): cannot place " +
                       detail::describe(f_, v) + " with alignment " + std::to_string(r.align) + ". ";
     if (held_dwords <= limit_[c])
       msg += "The live values need only " + std::to_string(held_dwords) + " of " + std::to_string(limit_[c]) +

@@ -69,7 +69,9 @@ struct Limits {
 struct Allocation {
   std::vector<int> phys;   // per vreg: first physical register index in its class (-1 = never used/dead)
   int sgprs_used = 0, vgprs_used = 0, agprs_used = 0;   // highest used index + 1 per class
-  int peak_sgpr_pressure = 0, peak_vgpr_pressure = 0, peak_agpr_pressure = 0;   // max simultaneously live dwords
+  // Max simultaneously live dwords, counted over the live intervals (what the
+  // linear scan has to fit; a lower bound for *_used).
+  int peak_sgpr_pressure = 0, peak_vgpr_pressure = 0, peak_agpr_pressure = 0;
 };
 
 // Throws cdnajit::Error on malformed input (bad vreg/block ids, widths,

@@ -3,6 +3,7 @@
 #include <llvm-c/Disassembler.h>
 #include <llvm-c/Target.h>
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 
@@ -345,6 +346,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       else if (key == "dst_unused") op.sdwa_dst_unused = val == "UNUSED_PAD" ? 0 : val == "UNUSED_SEXT" ? 1 : 2;
       else if (key == "src0_sel") op.sdwa_src_sel[0] = sdwa_sel(val);
       else if (key == "src1_sel") op.sdwa_src_sel[1] = sdwa_sel(val);
+      else if (key == "bitop3" && parse_int(val, iv)) op.imm = uint32_t(iv);
       else if (key == "sc0" || key == "sc1" || key == "nt" || key == "glc" || key == "slc") {}
       else { op.fn = nullptr; break; }  // unknown modifier: refuse to guess
     }

@@ -33,6 +33,15 @@ inline float f16_to_f32(uint16_t b) {
   std::memcpy(&h, &b, 2);
   return float(h);
 }
+// f32 -> f16 rounding toward zero (v_cvt_pkrtz_f16_f32).
+inline uint16_t f32_to_f16_rtz(uint32_t u) {
+  float x = f32_of(u);
+  uint16_t h = f32_to_f16(u);
+  if (std::isnan(x) || std::isinf(x)) return h;
+  if ((h & 0x7fff) == 0x7c00) return uint16_t((h & 0x8000) | 0x7bff);  // overflow -> max finite
+  if (std::fabs(f16_to_f32(h)) > std::fabs(x)) h = uint16_t(h - 1);    // stepped away from zero: step back
+  return h;
+}
 inline uint32_t flush_denorm32(uint32_t u) { return (u & 0x7f800000u) == 0 ? (u & 0x80000000u) : u; }
 
 }  // namespace cdnajit::sim

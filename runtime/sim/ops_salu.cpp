@@ -8,36 +8,36 @@ namespace {
 
 using U = isa::Unit;
 
-template <uint32_t (*F)(uint32_t, uint32_t, bool&)>
+template <class F>
 void sop2(Wave& w, const Op& op) {
   bool scc = w.scc;
-  uint32_t r = F(read_s32(w, op.s[0]), op.ns > 1 ? read_s32(w, op.s[1]) : 0, scc);
+  uint32_t r = F{}(read_s32(w, op.s[0]), op.ns > 1 ? read_s32(w, op.s[1]) : 0, scc);
   write_s32(w, op.d[0], r);
   w.scc = scc;
 }
-template <uint64_t (*F)(uint64_t, uint64_t, bool&)>
+template <class F>
 void sop2_64(Wave& w, const Op& op) {
   bool scc = w.scc;
-  uint64_t r = F(read_s64(w, op.s[0]), op.ns > 1 ? read_s64(w, op.s[1]) : 0, scc);
+  uint64_t r = F{}(read_s64(w, op.s[0]), op.ns > 1 ? read_s64(w, op.s[1]) : 0, scc);
   write_s64(w, op.d[0], r);
   w.scc = scc;
 }
-template <bool (*F)(uint64_t, uint64_t)>
-void sopc(Wave& w, const Op& op) { w.scc = F(read_s64(w, op.s[0]), read_s64(w, op.s[1])); }
+template <class F>
+void sopc(Wave& w, const Op& op) { w.scc = F{}(read_s64(w, op.s[0]), read_s64(w, op.s[1])); }
 
 // SOPK: d = op(d, simm16)
-template <uint32_t (*F)(uint32_t, uint32_t, bool&)>
+template <class F>
 void sopk(Wave& w, const Op& op) {
   bool scc = w.scc;
-  uint32_t r = F(read_s32(w, op.d[0]), op.imm, scc);
+  uint32_t r = F{}(read_s32(w, op.d[0]), op.imm, scc);
   write_s32(w, op.d[0], r);
   w.scc = scc;
 }
 
-#define S2(expr) &sop2<+[](uint32_t a, uint32_t b, bool& scc) -> uint32_t { expr; }>
-#define S64(expr) &sop2_64<+[](uint64_t a, uint64_t b, bool& scc) -> uint64_t { expr; }>
-#define SC(expr) &sopc<+[](uint64_t a, uint64_t b) -> bool { return expr; }>
-#define SK(expr) &sopk<+[](uint32_t a, uint32_t b, bool& scc) -> uint32_t { expr; }>
+#define S2(...) &sop2<decltype([](uint32_t a, uint32_t b, bool& scc) -> uint32_t { __VA_ARGS__; })>
+#define S64(...) &sop2_64<decltype([](uint64_t a, uint64_t b, bool& scc) -> uint64_t { __VA_ARGS__; })>
+#define SC(...) &sopc<decltype([](uint64_t a, uint64_t b) -> bool { return __VA_ARGS__; })>
+#define SK(...) &sopk<decltype([](uint32_t a, uint32_t b, bool& scc) -> uint32_t { __VA_ARGS__; })>
 
 template <int kind>  // saveexec family: 0 and,1 or,2 xor,3 andn2,4 orn2,5 nand,6 nor,7 xnor
 void saveexec(Wave& w, const Op& op) {
@@ -69,95 +69,95 @@ void s_waitcnt(Wave& w, const Op& op) {
 
 int64_t sext16(uint32_t x) { return int16_t(uint16_t(x)); }
 
+const std::pair<const char*, Handler> kSaluOps[] = {
+    {"s_mov_b32", S2(return a)},
+    {"s_mov_b64", S64(return a)},
+    {"s_not_b32", S2(scc = ~a != 0; return ~a)},
+    {"s_not_b64", S64(scc = ~a != 0; return ~a)},
+    {"s_brev_b32", S2(uint32_t x = a; uint32_t y = 0; for (int i = 0; i < 32; ++i) y |= ((x >> i) & 1) << (31 - i); return y)},
+    {"s_bcnt1_i32_b32", S2(uint32_t c = std::popcount(a); scc = c != 0; return c)},
+    {"s_ff1_i32_b32", S2(return a ? uint32_t(std::countr_zero(a)) : ~0u)},
+    {"s_flbit_i32_b32", S2(return a ? uint32_t(std::countl_zero(a)) : ~0u)},
+    {"s_sext_i32_i8", S2(return uint32_t(int32_t(int8_t(a))))},
+    {"s_sext_i32_i16", S2(return uint32_t(int32_t(int16_t(a))))},
+    {"s_abs_i32", S2(uint32_t r = int32_t(a) < 0 ? 0u - a : a; scc = r != 0; return r)},
+    {"s_add_u32", S2(uint64_t s = uint64_t(a) + b; scc = s >> 32; return uint32_t(s))},
+    {"s_addc_u32", S2(uint64_t s = uint64_t(a) + b + scc; scc = s >> 32; return uint32_t(s))},
+    {"s_sub_u32", S2(scc = b > a; return a - b)},
+    {"s_subb_u32", S2(uint64_t s = uint64_t(a) - b - scc; scc = uint64_t(b) + scc > a; return uint32_t(s))},
+    {"s_add_i32", S2(uint32_t r = a + b; scc = ((~(a ^ b)) & (a ^ r)) >> 31; return r)},
+    {"s_sub_i32", S2(uint32_t r = a - b; scc = ((a ^ b) & (a ^ r)) >> 31; return r)},
+    {"s_mul_i32", S2(return a * b)},
+    {"s_mul_hi_u32", S2(return uint32_t((uint64_t(a) * b) >> 32))},
+    {"s_mul_hi_i32", S2(return uint32_t(uint64_t(int64_t(int32_t(a)) * int32_t(b)) >> 32))},
+    {"s_min_i32", S2(scc = int32_t(a) < int32_t(b); return scc ? a : b)},
+    {"s_min_u32", S2(scc = a < b; return scc ? a : b)},
+    {"s_max_i32", S2(scc = int32_t(a) > int32_t(b); return scc ? a : b)},
+    {"s_max_u32", S2(scc = a > b; return scc ? a : b)},
+    {"s_cselect_b32", S2(return scc ? a : b)},
+    {"s_cselect_b64", S64(return scc ? a : b)},
+    {"s_and_b32", S2(uint32_t r = a & b; scc = r != 0; return r)},
+    {"s_or_b32", S2(uint32_t r = a | b; scc = r != 0; return r)},
+    {"s_xor_b32", S2(uint32_t r = a ^ b; scc = r != 0; return r)},
+    {"s_andn2_b32", S2(uint32_t r = a & ~b; scc = r != 0; return r)},
+    {"s_orn2_b32", S2(uint32_t r = a | ~b; scc = r != 0; return r)},
+    {"s_nand_b32", S2(uint32_t r = ~(a & b); scc = r != 0; return r)},
+    {"s_nor_b32", S2(uint32_t r = ~(a | b); scc = r != 0; return r)},
+    {"s_xnor_b32", S2(uint32_t r = ~(a ^ b); scc = r != 0; return r)},
+    {"s_and_b64", S64(uint64_t r = a & b; scc = r != 0; return r)},
+    {"s_or_b64", S64(uint64_t r = a | b; scc = r != 0; return r)},
+    {"s_xor_b64", S64(uint64_t r = a ^ b; scc = r != 0; return r)},
+    {"s_andn2_b64", S64(uint64_t r = a & ~b; scc = r != 0; return r)},
+    {"s_orn2_b64", S64(uint64_t r = a | ~b; scc = r != 0; return r)},
+    {"s_nand_b64", S64(uint64_t r = ~(a & b); scc = r != 0; return r)},
+    {"s_nor_b64", S64(uint64_t r = ~(a | b); scc = r != 0; return r)},
+    {"s_xnor_b64", S64(uint64_t r = ~(a ^ b); scc = r != 0; return r)},
+    {"s_lshl_b32", S2(uint32_t r = a << (b & 31); scc = r != 0; return r)},
+    {"s_lshr_b32", S2(uint32_t r = a >> (b & 31); scc = r != 0; return r)},
+    {"s_ashr_i32", S2(uint32_t r = uint32_t(int32_t(a) >> (b & 31)); scc = r != 0; return r)},
+    {"s_lshl_b64", S64(uint64_t r = a << (b & 63); scc = r != 0; return r)},
+    {"s_lshr_b64", S64(uint64_t r = a >> (b & 63); scc = r != 0; return r)},
+    {"s_ashr_i64", S64(uint64_t r = uint64_t(int64_t(a) >> (b & 63)); scc = r != 0; return r)},
+    {"s_lshl1_add_u32", S2(uint64_t s = (uint64_t(a) << 1) + b; scc = s >> 32; return uint32_t(s))},
+    {"s_lshl2_add_u32", S2(uint64_t s = (uint64_t(a) << 2) + b; scc = s >> 32; return uint32_t(s))},
+    {"s_lshl3_add_u32", S2(uint64_t s = (uint64_t(a) << 3) + b; scc = s >> 32; return uint32_t(s))},
+    {"s_lshl4_add_u32", S2(uint64_t s = (uint64_t(a) << 4) + b; scc = s >> 32; return uint32_t(s))},
+    {"s_bfe_u32", S2(uint32_t o = b & 31, wd = (b >> 16) & 127; uint32_t r = wd == 0 ? 0 : (a >> o) & (wd >= 32 ? ~0u : (1u << wd) - 1); scc = r != 0; return r)},
+    {"s_bfe_i32", S2(uint32_t o = b & 31, wd = (b >> 16) & 127; int32_t r = 0; if (wd) { uint32_t x = a >> o; if (wd < 32) { x &= (1u << wd) - 1; r = int32_t(x << (32 - wd)) >> (32 - wd); } else r = int32_t(x); } scc = r != 0; return uint32_t(r))},
+    {"s_bfm_b32", S2(return (((b & 0) + (a & 31)) >= 32 ? ~0u : ((1u << (a & 31)) - 1)) << (b & 31))},
+    {"s_pack_ll_b32_b16", S2(return (a & 0xffff) | (b << 16))},
+    {"s_pack_lh_b32_b16", S2(return (a & 0xffff) | (b & 0xffff0000u))},
+    {"s_pack_hh_b32_b16", S2(return (a >> 16) | (b & 0xffff0000u))},
+    {"s_absdiff_i32", S2(int64_t d = int64_t(int32_t(a)) - int32_t(b); uint32_t r = uint32_t(d < 0 ? -d : d); scc = r != 0; return r)},
+    {"s_movk_i32", SK(return uint32_t(sext16(b)))},
+    {"s_cmovk_i32", SK(return scc ? uint32_t(sext16(b)) : a)},
+    {"s_addk_i32", SK(uint32_t c = uint32_t(sext16(b)); uint32_t r = a + c; scc = ((~(a ^ c)) & (a ^ r)) >> 31; return r)},
+    {"s_mulk_i32", SK(return a * uint32_t(sext16(b)))},
+    {"s_cmp_eq_i32", SC(uint32_t(a) == uint32_t(b))},
+    {"s_cmp_lg_i32", SC(uint32_t(a) != uint32_t(b))},
+    {"s_cmp_gt_i32", SC(int32_t(a) > int32_t(b))},
+    {"s_cmp_ge_i32", SC(int32_t(a) >= int32_t(b))},
+    {"s_cmp_lt_i32", SC(int32_t(a) < int32_t(b))},
+    {"s_cmp_le_i32", SC(int32_t(a) <= int32_t(b))},
+    {"s_cmp_eq_u32", SC(uint32_t(a) == uint32_t(b))},
+    {"s_cmp_lg_u32", SC(uint32_t(a) != uint32_t(b))},
+    {"s_cmp_gt_u32", SC(uint32_t(a) > uint32_t(b))},
+    {"s_cmp_ge_u32", SC(uint32_t(a) >= uint32_t(b))},
+    {"s_cmp_lt_u32", SC(uint32_t(a) < uint32_t(b))},
+    {"s_cmp_le_u32", SC(uint32_t(a) <= uint32_t(b))},
+    {"s_cmp_eq_u64", SC(a == b)},
+    {"s_cmp_lg_u64", SC(a != b)},
+    {"s_bitcmp0_b32", SC(((uint32_t(a) >> (b & 31)) & 1) == 0)},
+    {"s_bitcmp1_b32", SC(((uint32_t(a) >> (b & 31)) & 1) == 1)},
+    {"s_bitcmp0_b64", SC(((a >> (b & 63)) & 1) == 0)},
+    {"s_bitcmp1_b64", SC(((a >> (b & 63)) & 1) == 1)},
+};
+
 }  // namespace
 
 void register_salu(Registry& r) {
-  auto A = [&](const char* n, Handler h) { r.add(n, h, U::SALU); };
-  A("s_mov_b32", S2(return a));
-  A("s_mov_b64", S64(return a));
-  A("s_cmov_b32", S2(return scc ? a : 0));  // fixed below: cmov keeps dst when scc=0
-  A("s_not_b32", S2(scc = ~a != 0; return ~a));
-  A("s_not_b64", S64(scc = ~a != 0; return ~a));
-  A("s_brev_b32", S2(uint32_t x = a; uint32_t y = 0; for (int i = 0; i < 32; ++i) y |= ((x >> i) & 1) << (31 - i); return y));
-  A("s_bcnt1_i32_b32", S2(uint32_t c = std::popcount(a); scc = c != 0; return c));
-  A("s_bcnt1_i32_b64", &sop2<+[](uint32_t, uint32_t, bool&) -> uint32_t { return 0; }>);  // replaced below
-  A("s_ff1_i32_b32", S2(return a ? uint32_t(std::countr_zero(a)) : ~0u));
-  A("s_flbit_i32_b32", S2(return a ? uint32_t(std::countl_zero(a)) : ~0u));
-  A("s_sext_i32_i8", S2(return uint32_t(int32_t(int8_t(a)))));
-  A("s_sext_i32_i16", S2(return uint32_t(int32_t(int16_t(a)))));
-  A("s_abs_i32", S2(uint32_t r = int32_t(a) < 0 ? 0u - a : a; scc = r != 0; return r));
-  A("s_add_u32", S2(uint64_t s = uint64_t(a) + b; scc = s >> 32; return uint32_t(s)));
-  A("s_addc_u32", S2(uint64_t s = uint64_t(a) + b + scc; scc = s >> 32; return uint32_t(s)));
-  A("s_sub_u32", S2(scc = b > a; return a - b));
-  A("s_subb_u32", S2(uint64_t s = uint64_t(a) - b - scc; scc = uint64_t(b) + scc > a; return uint32_t(s)));
-  A("s_add_i32", S2(uint32_t r = a + b; scc = ((~(a ^ b)) & (a ^ r)) >> 31; return r));
-  A("s_sub_i32", S2(uint32_t r = a - b; scc = ((a ^ b) & (a ^ r)) >> 31; return r));
-  A("s_mul_i32", S2(return a * b));
-  A("s_mul_hi_u32", S2(return uint32_t((uint64_t(a) * b) >> 32)));
-  A("s_mul_hi_i32", S2(return uint32_t(uint64_t(int64_t(int32_t(a)) * int32_t(b)) >> 32)));
-  A("s_min_i32", S2(scc = int32_t(a) < int32_t(b); return scc ? a : b));
-  A("s_min_u32", S2(scc = a < b; return scc ? a : b));
-  A("s_max_i32", S2(scc = int32_t(a) > int32_t(b); return scc ? a : b));
-  A("s_max_u32", S2(scc = a > b; return scc ? a : b));
-  A("s_cselect_b32", S2(return scc ? a : b));
-  A("s_cselect_b64", S64(return scc ? a : b));
-  A("s_and_b32", S2(uint32_t r = a & b; scc = r != 0; return r));
-  A("s_or_b32", S2(uint32_t r = a | b; scc = r != 0; return r));
-  A("s_xor_b32", S2(uint32_t r = a ^ b; scc = r != 0; return r));
-  A("s_andn2_b32", S2(uint32_t r = a & ~b; scc = r != 0; return r));
-  A("s_orn2_b32", S2(uint32_t r = a | ~b; scc = r != 0; return r));
-  A("s_nand_b32", S2(uint32_t r = ~(a & b); scc = r != 0; return r));
-  A("s_nor_b32", S2(uint32_t r = ~(a | b); scc = r != 0; return r));
-  A("s_xnor_b32", S2(uint32_t r = ~(a ^ b); scc = r != 0; return r));
-  A("s_and_b64", S64(uint64_t r = a & b; scc = r != 0; return r));
-  A("s_or_b64", S64(uint64_t r = a | b; scc = r != 0; return r));
-  A("s_xor_b64", S64(uint64_t r = a ^ b; scc = r != 0; return r));
-  A("s_andn2_b64", S64(uint64_t r = a & ~b; scc = r != 0; return r));
-  A("s_orn2_b64", S64(uint64_t r = a | ~b; scc = r != 0; return r));
-  A("s_nand_b64", S64(uint64_t r = ~(a & b); scc = r != 0; return r));
-  A("s_nor_b64", S64(uint64_t r = ~(a | b); scc = r != 0; return r));
-  A("s_xnor_b64", S64(uint64_t r = ~(a ^ b); scc = r != 0; return r));
-  A("s_lshl_b32", S2(uint32_t r = a << (b & 31); scc = r != 0; return r));
-  A("s_lshr_b32", S2(uint32_t r = a >> (b & 31); scc = r != 0; return r));
-  A("s_ashr_i32", S2(uint32_t r = uint32_t(int32_t(a) >> (b & 31)); scc = r != 0; return r));
-  A("s_lshl_b64", S64(uint64_t r = a << (b & 63); scc = r != 0; return r));
-  A("s_lshr_b64", S64(uint64_t r = a >> (b & 63); scc = r != 0; return r));
-  A("s_ashr_i64", S64(uint64_t r = uint64_t(int64_t(a) >> (b & 63)); scc = r != 0; return r));
-  A("s_lshl1_add_u32", S2(uint64_t s = (uint64_t(a) << 1) + b; scc = s >> 32; return uint32_t(s)));
-  A("s_lshl2_add_u32", S2(uint64_t s = (uint64_t(a) << 2) + b; scc = s >> 32; return uint32_t(s)));
-  A("s_lshl3_add_u32", S2(uint64_t s = (uint64_t(a) << 3) + b; scc = s >> 32; return uint32_t(s)));
-  A("s_lshl4_add_u32", S2(uint64_t s = (uint64_t(a) << 4) + b; scc = s >> 32; return uint32_t(s)));
-  A("s_bfe_u32", S2(uint32_t o = b & 31, wd = (b >> 16) & 127; uint32_t r = wd == 0 ? 0 : (a >> o) & (wd >= 32 ? ~0u : (1u << wd) - 1); scc = r != 0; return r));
-  A("s_bfe_i32", S2(uint32_t o = b & 31, wd = (b >> 16) & 127; int32_t r = 0; if (wd) { uint32_t x = a >> o; if (wd < 32) { x &= (1u << wd) - 1; r = int32_t(x << (32 - wd)) >> (32 - wd); } else r = int32_t(x); } scc = r != 0; return uint32_t(r)));
-  A("s_bfm_b32", S2(return (((b & 0) + (a & 31)) >= 32 ? ~0u : ((1u << (a & 31)) - 1)) << (b & 31)));
-  A("s_pack_ll_b32_b16", S2(return (a & 0xffff) | (b << 16)));
-  A("s_pack_lh_b32_b16", S2(return (a & 0xffff) | (b & 0xffff0000u)));
-  A("s_pack_hh_b32_b16", S2(return (a >> 16) | (b & 0xffff0000u)));
-  A("s_absdiff_i32", S2(int64_t d = int64_t(int32_t(a)) - int32_t(b); uint32_t r = uint32_t(d < 0 ? -d : d); scc = r != 0; return r));
-  A("s_movk_i32", SK(return uint32_t(sext16(b))));
-  A("s_cmovk_i32", SK(return scc ? uint32_t(sext16(b)) : a));
-  A("s_addk_i32", SK(uint32_t c = uint32_t(sext16(b)); uint32_t r = a + c; scc = ((~(a ^ c)) & (a ^ r)) >> 31; return r));
-  A("s_mulk_i32", SK(return a * uint32_t(sext16(b))));
+  for (const auto& [n, h] : kSaluOps) r.add(n, h, U::SALU);
   // Compares.
-  auto C = [&](const char* n, Handler h) { r.add(n, h, U::SALU); };
-  C("s_cmp_eq_i32", SC(uint32_t(a) == uint32_t(b)));
-  C("s_cmp_lg_i32", SC(uint32_t(a) != uint32_t(b)));
-  C("s_cmp_gt_i32", SC(int32_t(a) > int32_t(b)));
-  C("s_cmp_ge_i32", SC(int32_t(a) >= int32_t(b)));
-  C("s_cmp_lt_i32", SC(int32_t(a) < int32_t(b)));
-  C("s_cmp_le_i32", SC(int32_t(a) <= int32_t(b)));
-  C("s_cmp_eq_u32", SC(uint32_t(a) == uint32_t(b)));
-  C("s_cmp_lg_u32", SC(uint32_t(a) != uint32_t(b)));
-  C("s_cmp_gt_u32", SC(uint32_t(a) > uint32_t(b)));
-  C("s_cmp_ge_u32", SC(uint32_t(a) >= uint32_t(b)));
-  C("s_cmp_lt_u32", SC(uint32_t(a) < uint32_t(b)));
-  C("s_cmp_le_u32", SC(uint32_t(a) <= uint32_t(b)));
-  C("s_cmp_eq_u64", SC(a == b));
-  C("s_cmp_lg_u64", SC(a != b));
-  C("s_bitcmp0_b32", SC(((uint32_t(a) >> (b & 31)) & 1) == 0));
-  C("s_bitcmp1_b32", SC(((uint32_t(a) >> (b & 31)) & 1) == 1));
-  C("s_bitcmp0_b64", SC(((a >> (b & 63)) & 1) == 0));
-  C("s_bitcmp1_b64", SC(((a >> (b & 63)) & 1) == 1));
   // s_cmp with 64-bit s[] operands read as 64-bit only for *_u64 (read_s64 of a 1-dword src is zero-extended).
   r.add("s_cmov_b32", +[](Wave& w, const Op& op) { if (w.scc) write_s32(w, op.d[0], read_s32(w, op.s[0])); }, U::SALU);
   r.add("s_cmov_b64", +[](Wave& w, const Op& op) { if (w.scc) write_s64(w, op.d[0], read_s64(w, op.s[0])); }, U::SALU);

@@ -363,7 +363,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   nthreads_host = int(std::min<uint64_t>(uint64_t(nthreads_host), nwg));
   std::atomic<uint64_t> next{0}, budget_used{0};
   FirstError ferr;
-  std::vector<ThreadCtx> tctx(size_t(nthreads_host));
+  std::vector<ThreadCtx> tctx(static_cast<size_t>(nthreads_host));
   auto worker = [&](int ti) {
     WgStorage S;
     int nwaves = int((nthreads + 63) / 64);

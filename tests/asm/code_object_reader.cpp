@@ -28,7 +28,10 @@ std::string scalar(llvm::msgpack::DocNode& n) {
     case Type::Boolean: return n.getBool() ? "true" : "false";
     case Type::Array: {
       std::string s;
-      for (auto& e : n.getArray()) s += (s.empty() ? "" : ",") + scalar(e);
+      for (auto& e : n.getArray()) {
+        if (!s.empty()) s += ',';
+        s += scalar(e);
+      }
       return s;
     }
     default: return "?";

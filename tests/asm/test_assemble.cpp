@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <unistd.h>
 #include <thread>
 
 #include "jit/asm/assemble.hpp"
@@ -16,6 +19,24 @@ bool starts_with_elf_magic(const std::vector<uint8_t>& b) {
 std::string wrap(const std::string& instruction) {
   return "\t.text\n" + instruction + "\n\ts_endpgm\n";
 }
+// Runs assemble() with fd 2 pointed at a temporary file and requires that
+// nothing was written there: diagnostics must come back in the result only.
+AsmResult assemble_capturing_stderr(const std::string& text, Arch arch) {
+  std::fflush(stderr);
+  FILE* capture = std::tmpfile();
+  REQUIRE(capture);
+  int saved = ::dup(2);
+  ::dup2(::fileno(capture), 2);
+  AsmResult r = assemble(text, arch);
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  long written = std::ftell(capture) > 0 ? std::ftell(capture) : ::lseek(::fileno(capture), 0, SEEK_END);
+  std::fclose(capture);
+  CHECK(written == 0);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("assemble: complete kernel with descriptor and metadata, both archs", "[asm][assemble]") {
@@ -31,7 +52,7 @@ TEST_CASE("assemble: complete kernel with descriptor and metadata, both archs", 
 
 TEST_CASE("assemble: invalid instruction reports line, column and text", "[asm][assemble]") {
   std::string text = "\t.text\n\ts_nop 0\n\tv_frobnicate_b32 v0, v1\n\ts_endpgm\n";
-  AsmResult r = assemble(text, Arch::gfx942);
+  AsmResult r = assemble_capturing_stderr(text, Arch::gfx942);
   REQUIRE_FALSE(r.ok);
   CHECK(r.object.empty());
   REQUIRE_FALSE(r.diagnostics.empty());
@@ -44,6 +65,37 @@ TEST_CASE("assemble: invalid instruction reports line, column and text", "[asm][
   std::string formatted = format_diagnostics(r.diagnostics);
   CHECK(formatted.find("line 3:2: error:") != std::string::npos);
   CHECK(formatted.find("v_frobnicate_b32") != std::string::npos);
+  CHECK(formatted.find("\n    \t^\n") != std::string::npos);  // caret under the mnemonic
+}
+
+TEST_CASE("assemble: malformed .amdgpu_metadata is an error", "[asm][assemble]") {
+  auto spec = test::scale_spec(Arch::gfx942);
+  std::string good = test::scale_kernel_text(Arch::gfx942);
+  REQUIRE(assemble(good, Arch::gfx942).ok);
+  // Metadata that is not valid YAML / violates the code object v5 schema.
+  for (auto [from, to] : {std::pair<std::string, std::string>{".wavefront_size: 64", ".wavefront_size: [64"},
+                          {".value_kind: by_value", ".value_kind: not_a_kind"}}) {
+    CAPTURE(to);
+    std::string bad = good;
+    auto pos = bad.find(from);
+    REQUIRE(pos != std::string::npos);
+    bad.replace(pos, from.size(), to);
+    AsmResult r = assemble_capturing_stderr(bad, Arch::gfx942);
+    CHECK_FALSE(r.ok);
+    REQUIRE_FALSE(r.diagnostics.empty());
+    // The diagnostic points into the metadata block of the whole text.
+    int meta_line = 1 + int(std::count(bad.begin(), bad.begin() + long(bad.find(".amdgpu_metadata")), '\n'));
+    CHECK(r.diagnostics[0].line > meta_line);
+  }
+  // A descriptor field the target does not have.
+  std::string bad = good;
+  auto pos = bad.find(".amdhsa_tg_split 0");
+  REQUIRE(pos != std::string::npos);
+  bad.insert(pos, ".amdhsa_no_such_field 1\n\t\t");
+  AsmResult r = assemble(bad, Arch::gfx942);
+  CHECK_FALSE(r.ok);
+  REQUIRE_FALSE(r.diagnostics.empty());
+  CHECK(r.diagnostics[0].line_text.find(".amdhsa_no_such_field") != std::string::npos);
 }
 
 TEST_CASE("assemble: bad operand and several errors are all collected", "[asm][assemble]") {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <thread>
 
 #include "jit/asm/code_object_cache.hpp"
 #include "jit/asm/temp_dir.hpp"
@@ -159,4 +160,21 @@ TEST_CASE("cache: memory-only cache and default directory resolution", "[asm][ca
     REQUIRE(dir);
     CHECK(*dir == std::filesystem::path(env));
   }
+}
+
+TEST_CASE("cache: concurrent builds through one cache agree", "[asm][cache]") {
+  TempDir dir("cdnajit-cache-test");
+  CodeObjectCache cache(dir.path());
+  std::vector<std::vector<uint8_t>> results(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      Arch arch = t % 2 ? Arch::gfx950 : Arch::gfx942;
+      for (int i = 0; i < 5; ++i) results[t] = assemble_and_link_cached(cache, test::scale_kernel_text(arch), arch);
+    });
+  for (auto& th : threads) th.join();
+  CHECK(results[0] == results[2]);
+  CHECK(results[1] == results[3]);
+  CHECK(results[0] != results[1]);
+  CHECK(cache.stats().memory_hits + cache.stats().misses == 20);
 }

@@ -48,6 +48,9 @@ struct Program {
   }
 };
 
+// prefix + number (append form: GCC 12 warns falsely on "lit" + std::to_string()).
+inline std::string numbered(const char* prefix, size_t i) { return std::string(prefix).append(std::to_string(i)); }
+
 // True if the physical ranges of a and b (same class) share a dword.
 inline bool phys_overlap(const Function& f, const Allocation& a, uint32_t x, uint32_t y) {
   if (f.vregs[x].cls != f.vregs[y].cls || a.phys[x] < 0 || a.phys[y] < 0) return false;

@@ -111,7 +111,7 @@ TEST_CASE("linear scan: pinned ABI values keep their registers; others avoid the
   auto tid = p.reg(RegClass::V, "v0_tid", 1, 1, 0, true);
   auto late = p.reg(RegClass::V, "late_pin", 1, 1, 3);  // pinned, defined later
   std::vector<uint32_t> vs;
-  for (int i = 0; i < 6; ++i) vs.push_back(p.v("t" + std::to_string(i)));
+  for (int i = 0; i < 6; ++i) vs.push_back(p.v(numbered("t", i)));
   auto s = p.s("s");
   p.ins(b, {karg}, {s});
   for (auto v : vs) p.ins(b, {tid}, {v});
@@ -211,18 +211,18 @@ TEST_CASE("linear scan: 2,000 instructions, 300 vregs allocate in well under 1 m
   std::vector<uint32_t> vregs;
   for (int i = 0; i < 300; ++i) {
     const int kind = int(rng() % 10);
-    vregs.push_back(kind < 2 ? p.s("s" + std::to_string(i), 1 + int(rng() % 2) * 1, 1)
-                             : p.v("v" + std::to_string(i), kind == 9 ? 4 : 1, kind == 9 ? 4 : 1));
+    vregs.push_back(kind < 2 ? p.s(numbered("s", i), 1 + int(rng() % 2) * 1, 1)
+                             : p.v(numbered("v", i), kind == 9 ? 4 : 1, kind == 9 ? 4 : 1));
   }
-  int next = 0;
+  // Instruction i writes vreg i*300/2000 (about 7 consecutive writes each) and
+  // reads a few of the previous ones, so ranges are short except around loops.
+  int pos = 0;
   for (uint32_t blk = 0; blk < 20; ++blk)
-    for (int k = 0; k < 100; ++k) {
+    for (int k = 0; k < 100; ++k, ++pos) {
+      const int cur = pos * 300 / 2000;
       std::vector<uint32_t> uses;
-      if (next > 0)
-        for (int u = 0; u < 2; ++u) uses.push_back(vregs[std::max(0, next - 1 - int(rng() % 12))]);
-      std::vector<uint32_t> defs{vregs[next % 300]};
-      ++next;
-      p.ins(blk, uses, defs);
+      for (int u = 0; u < 2 && cur > 0; ++u) uses.push_back(vregs[std::max(0, cur - 1 - int(rng() % 6))]);
+      p.ins(blk, uses, {vregs[cur]});
     }
   Allocation a;
   const int reps = 50;

@@ -59,15 +59,14 @@ class Generator {
     if (dw >= 2) align = coin(0.7) ? std::min(dw, 4) : (coin(0.5) ? 2 : 1);
     if (align > 1 && (align & (align - 1))) align = 2;
     if (dw == 3) align = coin(0.5) ? 4 : 1;
-    return p_.reg(c, "r" + std::to_string(p_.f.vregs.size()), dw, align);
+    return p_.reg(c, numbered("r", p_.f.vregs.size()), dw, align);
   }
 
   // A read: mostly recent values (short ranges), sometimes old ones (long ranges),
   // rarely something never written (undefined reads are legal input).
   uint32_t some_use() {
-    if (defined_.empty() || coin(0.02)) return pick(int(p_.f.vregs.size() + 1)) < int(p_.f.vregs.size())
-                                              ? uint32_t(pick(int(p_.f.vregs.size())))
-                                              : new_vreg();
+    if (defined_.empty() || coin(0.02))
+      return p_.f.vregs.empty() ? new_vreg() : uint32_t(pick(int(p_.f.vregs.size())));
     const int n = int(defined_.size());
     if (coin(0.8)) return defined_[n - 1 - pick(std::min(n, 8))];
     return defined_[pick(n)];

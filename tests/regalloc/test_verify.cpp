@@ -107,3 +107,18 @@ TEST_CASE("verify: live_in values must not overlap at entry", "[regalloc][verify
   a.sgprs_used = 2;
   CHECK_THROWS_WITH(verify(p.f, a), Catch::Contains("overlaps") && Catch::Contains("'wg_id'"));
 }
+
+TEST_CASE("verify: catches a value clobbered while it is only live through (not read)", "[regalloc][verify]") {
+  Program p;
+  auto b = p.block();
+  auto x = p.v("x"), y = p.v("y");
+  p.ins(b, {}, {x});   // 0
+  p.ins(b, {}, {y});   // 1: x neither read nor written here
+  p.ins(b, {y}, {});   // 2
+  p.ins(b, {x}, {});   // 3
+  Allocation a = allocate(p.f, {});
+  REQUIRE_NOTHROW(verify(p.f, a));
+  a.phys[y] = a.phys[x];
+  a.vgprs_used = 1;
+  CHECK_THROWS_WITH(verify(p.f, a), Catch::Contains("'y'") && Catch::Contains("'x'") && Catch::Contains("overlaps"));
+}

@@ -100,7 +100,7 @@ TEST_CASE("loading a code object for the other arch is refused", "[runtime][devi
 TEST_CASE("launch packs arguments from metadata and returns simulator stats", "[runtime][device]") {
   auto dev = open_device("sim:gfx950");
   Module m = dev->load(compile_hip(kScaleSource, Arch::gfx950));
-  Kernel k = m.kernel("scale");
+  DeviceKernel k = m.kernel("scale");
   const int n = 200;  // not a multiple of the block: exercises the bounds check
   std::vector<float> in(n);
   for (int i = 0; i < n; ++i) in[i] = float(i) * 0.25f - 3.0f;

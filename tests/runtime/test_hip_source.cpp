@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <filesystem>
 
 #include "jit/isa/error.hpp"
 #include "runtime/hip_source.hpp"
@@ -11,7 +12,7 @@ using namespace cdnajit;
 
 namespace {
 const char* kTiny = R"(
-extern "C" __global__ void tiny(int* out) { out[threadIdx.x] = (int)threadIdx.x * 3; }
+extern "C" __global__ void tiny(int* out) { out[blockIdx.x * blockDim.x + threadIdx.x] = (int)threadIdx.x * 3; }
 )";
 }
 
@@ -23,6 +24,11 @@ TEST_CASE("hip_source_backend reports the compiler and why hiprtc is not used", 
     CHECK(b.kind == HipSourceBackend::Kind::clang);
     CHECK_FALSE(why.empty());
     CHECK(b.note == why);
+    // Debian's libamdhip64 5.2 carries a hiprtc that reports version 9.0 but
+    // cannot target gfx942/gfx950: it must be recognised and refused.
+    if (std::filesystem::exists("/usr/lib/x86_64-linux-gnu/libamdhip64.so.5") &&
+        !std::filesystem::exists("/opt/rocm/lib/libhiprtc.so"))
+      CHECK_THAT(why, Catch::Contains("ROCm 5") && Catch::Contains("not used"));
   } else {
     CHECK(why.empty());
   }
@@ -50,6 +56,7 @@ TEST_CASE("clang compiles HIP source to a code object for gfx942 and gfx950", "[
     REQUIRE(k != nullptr);
     REQUIRE(k->args.size() > 1);
     CHECK(k->args[0].value_kind == "global_buffer");
+    // blockDim.x is read from the hidden arguments, so clang lists them.
     CHECK(k->find_arg_kind("hidden_group_size_x") != nullptr);
   }
 }

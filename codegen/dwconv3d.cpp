@@ -1,0 +1,535 @@
+// The depthwise conv3d generator. See dwconv3d.hpp for the kernel structure;
+// the comments here say why each piece is emitted the way it is.
+#include "codegen/dwconv3d.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <vector>
+
+#include "jit/isa/error.hpp"
+
+namespace cdnajit::codegen {
+
+std::string dwconv3d_kernel_name(DwVariant v) { return fmt::format("dwconv3d_{}", variant_name(v)); }
+
+namespace {
+
+constexpr int kThreads = DwConvGeometry::kThreads;
+constexpr uint32_t kDsMaxOffset = 65535;  // DS instruction offset field (16 bits)
+
+class Generator {
+ public:
+  Generator(Kernel& k, const DwConvShape& s, DwVariant v, Arch a)
+      : k_(k), s_(s), v_(v), a_(a), g_(dwconv_geometry(s, a)), dot2_(uses_dot2(v, a)) {}
+
+  void emit() {
+    k_.set_workgroup_size(kThreads);
+    k_.lds_alloc("tile", g_.tile_bytes, 16);
+    Arg a_in = k_.arg_ptr("input", ElemType::bf16, true);
+    Arg a_wt = k_.arg_ptr("weight", ElemType::bf16, true);
+    Arg a_out = k_.arg_ptr("output", ElemType::bf16, false);
+    in_ = k_.load_arg(a_in);
+    wt_ = k_.load_arg(a_wt);
+    out_ = k_.load_arg(a_out);
+    wg_ = k_.workgroup_id(0);
+    tid_ = k_.workitem_id(0);
+
+    workgroup_coordinates();
+    k_.s_waitcnt(lgkmcnt(0));  // kernel arguments
+    std::vector<Reg> raw_weights = issue_weight_loads();
+    zero_tile();
+    load_tile();
+    convert_weights(raw_weights);
+    main_loop();
+  }
+
+ private:
+  // ---------------------------------------------------------------- helpers
+  Reg sconst(uint32_t value, const char* name) {
+    Reg r = k_.sgpr(name);
+    k_.s_mov_b32(r, int64_t(value));
+    return r;
+  }
+
+  // floor(n / d) for a wave-uniform n < 2^31 held in an SGPR.
+  Reg sdiv(Reg n, uint32_t d, const char* name) {
+    Reg q = k_.sgpr(name);
+    if (d == 1) {
+      k_.s_mov_b32(q, n);
+    } else if (std::has_single_bit(d)) {
+      k_.s_lshr_b32(q, n, int(std::countr_zero(d)));
+    } else {
+      // q = mulhi(n, M) >> sh with M = ceil(2^(32+sh) / d), sh = ceil(log2 d) - 1:
+      // M < 2^32 and the error n*(M*d - 2^(32+sh)) < 2^(32+sh) for every n < 2^31.
+      int sh = int(std::bit_width(d - 1)) - 1;
+      uint64_t m = ((uint64_t(1) << (32 + sh)) + d - 1) / d;
+      k_.s_mul_hi_u32(q, n, sconst(uint32_t(m), "magic"));
+      if (sh) k_.s_lshr_b32(q, q, sh);
+    }
+    return q;
+  }
+  Reg smod(Reg n, Reg q, uint32_t d, const char* name) {
+    Reg t = k_.sgpr("q_times_d");
+    k_.s_mul_i32(t, q, sconst(d, "divisor"));
+    Reg r = k_.sgpr(name);
+    k_.s_sub_u32(r, n, t);
+    return r;
+  }
+  // 64-bit pointer + 32-bit byte offset, both SGPRs.
+  Reg sptr_add(Reg base, Reg off, const char* name) {
+    Reg p = k_.sgpr(name, 2, 2);
+    k_.s_add_u32(p[0], base[0], off);
+    k_.s_addc_u32(p[1], base[1], 0);
+    return p;
+  }
+  Reg smul_const(Reg x, uint32_t c, const char* name) {
+    Reg r = k_.sgpr(name);
+    k_.s_mul_i32(r, x, sconst(c, "factor"));
+    return r;
+  }
+
+  // ------------------------------------------------------- workgroup setup
+  // workgroup = (n*C + c)*D_out + d_out.
+  void workgroup_coordinates() {
+    Reg nc = sdiv(wg_, uint32_t(s_.D_out()), "nc");
+    d_ = smod(wg_, nc, uint32_t(s_.D_out()), "d_out");
+    Reg n = sdiv(nc, uint32_t(s_.C), "n");
+    Reg c = smod(nc, n, uint32_t(s_.C), "c");
+    // Input slice 0 of this (n, c): in + nc*D*H*W*2; the output plane of this
+    // workgroup: out + wg*H_out*W_out*2; the channel's weights: wt + c*taps*2.
+    in_nc_off_ = smul_const(nc, uint32_t(s_.D) * s_.H * s_.W * 2, "in_nc_off");
+    out_plane_ = sptr_add(out_, smul_const(wg_, uint32_t(s_.H_out()) * s_.W_out() * 2, "out_off"), "out_plane");
+    wt_c_ = sptr_add(wt_, smul_const(c, uint32_t(s_.taps()) * 2, "wt_off"), "wt_c");
+  }
+
+  // --------------------------------------------------------------- weights
+  // Every lane loads the same bf16 (one VMEM request per wave); the loads are
+  // issued first so their latency hides behind the tile zeroing and copy.
+  std::vector<Reg> issue_weight_loads() {
+    Reg zero_off = k_.vgpr("zero_off");
+    k_.v_mov_b32(zero_off, 0);
+    std::vector<Reg> raw;
+    for (int i = 0; i < s_.taps(); ++i) {
+      Reg r = k_.vgpr(fmt::format("wraw{}", i));
+      k_.global_load_ushort(r, zero_off, wt_c_, Offset(2 * i));
+      raw.push_back(r);
+    }
+    return raw;
+  }
+
+  // fmac: one fp32 VGPR per tap (bf16 << 16). dot2: a packed bf16 pair per two
+  // taps of a filter row (lo = tap 2q, hi = tap 2q+1) and fp32 for the odd last tap.
+  void convert_weights(const std::vector<Reg>& raw) {
+    k_.s_waitcnt(vmcnt(0));
+    auto tap = [&](int kd, int kh, int kw) { return raw[size_t((kd * s_.KH + kh) * s_.KW + kw)]; };
+    if (!dot2_) {
+      wf_ = k_.vgprs("w", {s_.KD, s_.KH, s_.KW});
+      for (int kd = 0; kd < s_.KD; ++kd)
+        for (int kh = 0; kh < s_.KH; ++kh)
+          for (int kw = 0; kw < s_.KW; ++kw) k_.v_lshlrev_b32(wf_.at({kd, kh, kw}), 16, tap(kd, kh, kw));
+      return;
+    }
+    int pairs = s_.KW / 2;
+    if (pairs) wpair_ = k_.vgprs("wpair", {s_.KD, s_.KH, pairs});
+    wsingle_ = k_.vgprs("wsingle", {s_.KD, s_.KH});
+    for (int kd = 0; kd < s_.KD; ++kd)
+      for (int kh = 0; kh < s_.KH; ++kh) {
+        for (int q = 0; q < pairs; ++q)
+          k_.v_lshl_or_b32(wpair_.at({kd, kh, q}), tap(kd, kh, 2 * q + 1), 16, tap(kd, kh, 2 * q));
+        k_.v_lshlrev_b32(wsingle_.at({kd, kh}), 16, tap(kd, kh, s_.KW - 1));
+      }
+  }
+
+  // ------------------------------------------------------------ LDS tile
+  // Zero the whole tile (the padding must read as +0), one dword per thread
+  // per 1 KiB, then a barrier so no wave's zeroes land after another's data.
+  void zero_tile() {
+    uint32_t dwords = g_.tile_bytes / 4;
+    Reg zero = k_.vgpr("zero");
+    k_.v_mov_b32(zero, 0);
+    Reg addr = k_.vgpr("zero_addr");
+    k_.v_lshlrev_b32(addr, 2, tid_);
+    uint32_t full = dwords / kThreads, rest = dwords % kThreads;
+    const Reg addr0 = addr;
+    uint32_t base = 0;  // byte value already added to `addr`
+    auto write_at = [&](uint32_t byte) {
+      if (byte - base > kDsMaxOffset) {  // past the DS offset field: a new base register
+        Reg a2 = k_.vgpr("zero_addr");
+        k_.v_add_u32(a2, int64_t(byte), addr0);
+        base = byte;
+        addr = a2;
+      }
+      k_.ds_write_b32(addr, zero, Offset(int32_t(byte - base)));
+    };
+    for (uint32_t i = 0; i < full; ++i) write_at(i * kThreads * 4);
+    if (rest)
+      k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(rest), tid_); }, [&] { write_at(full * kThreads * 4); });
+    k_.s_waitcnt(lgkmcnt(0));
+    k_.s_barrier();
+  }
+
+  // Input rows are spread over the 4 waves (row hi = wave, wave+4, ...), the
+  // lanes of a wave over the row's columns. DMA when a row is whole dwords at
+  // a dword-aligned tile column; element copies otherwise.
+  void load_tile() {
+    Reg wave_v = k_.vgpr("wave_v");
+    k_.v_lshrrev_b32(wave_v, 6, tid_);
+    Reg wave = k_.sgpr("wave");
+    k_.v_readfirstlane_b32(wave, wave_v);
+    Reg lane = k_.vgpr("lane");
+    k_.v_and_b32(lane, 63, tid_);
+    lane_ = lane;
+    int unit = g_.lds_dma ? 4 : 2;             // bytes per lane per chunk
+    int per_row = g_.lds_dma ? s_.W / 2 : s_.W; // lanes' work items per row
+    int chunks = (per_row + 63) / 64;
+    int rest = per_row % 64;
+    std::vector<Reg> lane_off;  // lane*unit + chunk*64*unit
+    for (int ch = 0; ch < chunks; ++ch) {
+      Reg o = k_.vgpr(fmt::format("lane_off{}", ch));
+      if (ch == 0) k_.v_lshlrev_b32(o, unit == 4 ? 2 : 1, lane);
+      else k_.v_add_u32(o, int64_t(ch * 64 * unit), lane_off[0]);
+      lane_off.push_back(o);
+    }
+    Reg row_stride = sconst(uint32_t(s_.W) * 2, "in_row_bytes");
+    Reg tile_row_stride = sconst(uint32_t(g_.tile_w) * 2, "tile_row_bytes");
+
+    for (int kd = 0; kd < s_.KD; ++kd) {
+      // Input depth di = d_out - padD + kd; only the first padD and last padD
+      // slices can fall outside [0, D) (then they stay zero).
+      auto slice = [&] {
+        Reg hi = k_.sgpr("hi");
+        k_.s_mov_b32(hi, wave);
+        k_.if_scc([&] { k_.s_cmp_lt_u32(hi, int64_t(s_.H)); },
+                  [&] {
+                    k_.do_while_scc(
+                        [&] { copy_row(kd, hi, row_stride, tile_row_stride, lane_off, chunks, rest, unit); },
+                        [&] {
+                          k_.s_add_u32(hi, hi, 4);
+                          k_.s_cmp_lt_u32(hi, int64_t(s_.H));
+                        });
+                  });
+      };
+      int delta = kd - s_.padD;  // di = d_out + delta
+      bool may_be_below = delta < 0, may_be_above = kd >= s_.KD - s_.padD;
+      if (!may_be_below && !may_be_above) {
+        slice();
+      } else {
+        // di in [0, D)  <=>  d_out + delta is in [0, D)  <=>  (unsigned)(d_out + delta) < D.
+        Reg di = k_.sgpr("di");
+        k_.s_add_u32(di, d_, int64_t(int32_t(delta)) & 0xffffffff);
+        k_.if_scc([&] { k_.s_cmp_lt_u32(di, int64_t(s_.D)); }, slice);
+      }
+    }
+    // DMA writes to LDS are counted by vmcnt; element copies by lgkmcnt.
+    k_.s_waitcnt(vmcnt(0) + lgkmcnt(0));
+    k_.s_barrier();
+  }
+
+  void copy_row(int kd, Reg hi, Reg row_stride, Reg tile_row_stride, const std::vector<Reg>& lane_off, int chunks,
+                int rest, int unit) {
+    // Global: in + nc*D*H*W*2 + (d_out - padD + kd)*H*W*2 + hi*W*2 (all in range here).
+    Reg goff = k_.sgpr("row_goff");
+    k_.s_mul_i32(goff, d_, sconst(uint32_t(s_.H) * s_.W * 2, "slice_bytes"));
+    k_.s_add_u32(goff, goff, in_nc_off_);
+    int64_t delta_bytes = int64_t(kd - s_.padD) * s_.H * s_.W * 2;
+    if (delta_bytes) k_.s_add_u32(goff, goff, delta_bytes & 0xffffffff);
+    Reg t = k_.sgpr("row_in_slice");
+    k_.s_mul_i32(t, hi, row_stride);
+    k_.s_add_u32(goff, goff, t);
+    Reg gptr = sptr_add(in_, goff, "row_ptr");
+    // LDS: ((kd*tile_h + hi + padH)*tile_w + padW)*2.
+    Reg loff = k_.sgpr("row_loff");
+    k_.s_mul_i32(loff, hi, tile_row_stride);
+    uint32_t lconst = uint32_t(((kd * g_.tile_h + s_.padH) * g_.tile_w + s_.padW) * 2);
+    if (lconst) k_.s_add_u32(loff, loff, int64_t(lconst));
+
+    for (int ch = 0; ch < chunks; ++ch) {
+      bool partial = (ch == chunks - 1) && rest;
+      auto body = [&] {
+        if (g_.lds_dma) {
+          // LDS address = M0 + lane*4: M0 carries the row start plus the chunk.
+          Reg m = k_.sgpr("m0_value");
+          k_.s_add_u32(m, loff, int64_t(ch * 256));
+          k_.s_mov_b32(m0, m);
+          k_.global_load_lds_dword(lane_off[size_t(ch)], gptr);
+        } else {
+          Reg x = k_.vgpr("x16");
+          k_.global_load_ushort(x, lane_off[size_t(ch)], gptr);
+          Reg la = k_.vgpr("lds_addr");
+          k_.v_add_u32(la, loff, lane_off[size_t(ch)]);
+          k_.s_waitcnt(vmcnt(0));
+          k_.ds_write_b16(la, x);
+        }
+      };
+      if (partial)
+        k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(rest), lane_); }, body);
+      else
+        body();
+    }
+  }
+
+  // ------------------------------------------------------------ main loop
+  // Work item i = h*pairs_per_row + p covers outputs (h, 2p) and (h, 2p+1);
+  // thread t takes items t, t+256, ... Each thread keeps (h, p) and steps
+  // them by (256 / pairs, 256 % pairs) with one carry.
+  void main_loop() {
+    const int pairs = g_.pairs_per_row;
+    Reg h = k_.vgpr("h"), p = k_.vgpr("p");
+    if (pairs >= kThreads) {
+      k_.v_mov_b32(h, 0);
+      k_.v_mov_b32(p, tid_);
+    } else {
+      // tid < 256 and pairs <= 256: floor(tid * ceil(2^16/pairs) / 2^16) is exact.
+      uint32_t m = ((1u << 16) + pairs - 1) / pairs;
+      Reg t = k_.vgpr("t");
+      k_.v_mul_u32_u24(t, int64_t(m), tid_);
+      k_.v_lshrrev_b32(h, 16, t);
+      Reg hp = k_.vgpr("hp");
+      k_.v_mul_u32_u24(hp, int64_t(pairs), h);
+      k_.v_sub_u32(p, tid_, hp);
+    }
+    bool guard = g_.items % kThreads != 0;
+    auto step = [&] {
+      auto work = [&] { compute_and_store(h, p); };
+      if (guard) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(s_.H_out()), h); }, work);
+      else work();
+    };
+    if (g_.steps == 1) {
+      step();
+      return;
+    }
+    Reg iter = sconst(uint32_t(g_.steps), "steps_left");
+    int dq = kThreads / pairs, dr = kThreads % pairs;
+    k_.do_while_scc(
+        [&] {
+          step();
+          if (dr) {
+            k_.v_add_u32(p, int64_t(dr), p);
+            k_.v_cmp_le_u32(vcc, int64_t(pairs), p);  // p >= pairs: wrap to the next row
+            Reg wrapped = k_.vgpr("p_wrapped");
+            k_.v_subrev_u32(wrapped, int64_t(pairs), p);
+            k_.v_cndmask_b32(p, p, wrapped, vcc);
+            k_.v_addc_co_u32(h, vcc, int64_t(dq), h, vcc);
+          } else {
+            k_.v_add_u32(h, int64_t(dq), h);
+          }
+        },
+        [&] {
+          k_.s_sub_u32(iter, iter, 1);
+          k_.s_cmp_lg_u32(iter, 0);
+        });
+  }
+
+  // LDS byte address of filter row (kd, kh), pair j for this thread's item,
+  // as (base register, offset) with the offset inside the DS field.
+  struct Addr {
+    Reg base;
+    int32_t offset;
+  };
+  class RowAddressing {
+   public:
+    RowAddressing(Kernel& k, Reg base) : k_(k), base_(base) {}
+    Addr at(uint32_t byte) {
+      if (byte < cur_ || byte - cur_ > kDsMaxOffset) {
+        Reg b = k_.vgpr("lds_row_base");
+        k_.v_add_u32(b, int64_t(byte), base_);
+        cur_ = byte;
+        cur_reg_ = b;
+      }
+      return {cur_reg_.valid() ? cur_reg_ : base_, int32_t(byte - cur_)};
+    }
+
+   private:
+    Kernel& k_;
+    Reg base_;
+    Reg cur_reg_;
+    uint32_t cur_ = 0;
+  };
+
+  uint32_t row_byte(int kd, int kh, int j) const {
+    return uint32_t(((kd * g_.tile_h + kh) * g_.tile_w + 2 * j) * 2);
+  }
+
+  // Filter rows in (kd, kh) order.
+  int rows() const { return s_.KD * s_.KH; }
+
+  void compute_and_store(Reg h, Reg p) {
+    // Tile byte address of (kd=0, kh=0, column 2p) for output row h.
+    Reg t = k_.vgpr("t");
+    k_.v_mul_u32_u24(t, int64_t(g_.tile_w * 2), h);
+    Reg base = k_.vgpr("lds_base");
+    k_.v_lshl_add_u32(base, p, 2, t);
+    RowAddressing addr(k_, base);
+    const int R = g_.reads_per_row;
+
+    Reg acc0 = k_.vgpr("acc0"), acc1 = k_.vgpr("acc1");
+    bool first = true;
+    auto read_row = [&](int r) {
+      int kd = r / s_.KH, kh = r % s_.KH;
+      std::vector<Reg> a;
+      for (int j = 0; j < R; ++j) {
+        Reg x = k_.vgpr(fmt::format("in[{}][{}][{}]", kd, kh, j));
+        Addr ad = addr.at(row_byte(kd, kh, j));
+        k_.ds_read_b32(x, ad.base, Offset(ad.offset));
+        a.push_back(x);
+      }
+      return a;
+    };
+    auto compute_row = [&](int r, const std::vector<Reg>& a) {
+      int kd = r / s_.KH, kh = r % s_.KH;
+      if (dot2_) dot2_row(kd, kh, a, acc0, acc1, first);
+      else fmac_row(kd, kh, a, acc0, acc1, first);
+      first = false;
+    };
+
+    if (v_ == DwVariant::row_interleaved) {
+      // Reads of row r+1 are in flight while row r is computed: wait until at
+      // most R reads (those of row r+1) are outstanding.
+      std::vector<Reg> cur = read_row(0);
+      for (int r = 0; r < rows(); ++r) {
+        std::vector<Reg> next;
+        if (r + 1 < rows()) next = read_row(r + 1);
+        k_.s_waitcnt(lgkmcnt(r + 1 < rows() ? R : 0));
+        compute_row(r, cur);
+        cur = std::move(next);
+      }
+    } else {
+      // V97: every read first, one wait, then every multiply-add.
+      std::vector<std::vector<Reg>> all;
+      for (int r = 0; r < rows(); ++r) all.push_back(read_row(r));
+      k_.s_waitcnt(lgkmcnt(0));
+      for (int r = 0; r < rows(); ++r) compute_row(r, all[size_t(r)]);
+    }
+    store(h, p, acc0, acc1);
+  }
+
+  // acc0 gets columns w..w+KW-1, acc1 columns w+1..w+KW of the row; a[j] holds
+  // columns (w+2j, w+2j+1) as (lo, hi) bf16. The first tap of each output uses
+  // +0 as addend, exactly like fma(w, x, 0.0f).
+  void fmac_row(int kd, int kh, const std::vector<Reg>& a, Reg acc0, Reg acc1, bool first) {
+    std::vector<Reg> x;
+    for (int col = 0; col <= s_.KW; ++col) {
+      Reg v = k_.vgpr(fmt::format("x{}", col));
+      if (col % 2 == 0) k_.v_lshlrev_b32(v, 16, a[size_t(col / 2)]);
+      else k_.v_and_b32(v, int64_t(0xffff0000u), a[size_t(col / 2)]);
+      x.push_back(v);
+    }
+    for (int kw = 0; kw < s_.KW; ++kw) {
+      Reg w = wf_.at({kd, kh, kw});
+      if (first && kw == 0) {
+        k_.v_fma_f32(acc0, w, x[0], 0);
+        k_.v_fma_f32(acc1, w, x[1], 0);
+      } else {
+        k_.v_fmac_f32(acc0, w, x[size_t(kw)]);
+        k_.v_fmac_f32(acc1, w, x[size_t(kw + 1)]);
+      }
+    }
+  }
+
+  // Pairs (2q, 2q+1) with v_dot2_f32_bf16: acc0 reads a[q] directly, acc1 the
+  // pair shifted by one column, (a[q].hi, a[q+1].lo) = alignbit(a[q+1], a[q], 16).
+  // The odd last tap (column KW-1 / KW) is one v_fmac_f32 each.
+  void dot2_row(int kd, int kh, const std::vector<Reg>& a, Reg acc0, Reg acc1, bool first) {
+    int pairs = s_.KW / 2;
+    for (int q = 0; q < pairs; ++q) {
+      Reg wp = wpair_.at({kd, kh, q});
+      Reg shifted = k_.vgpr("shifted");
+      k_.v_alignbit_b32(shifted, a[size_t(q + 1)], a[size_t(q)], 16);
+      bool init = first && q == 0;
+      if (init) {
+        k_.v_dot2_f32_bf16(acc0, wp, a[size_t(q)], 0);
+        k_.v_dot2_f32_bf16(acc1, wp, shifted, 0);
+      } else {
+        k_.v_dot2_f32_bf16(acc0, wp, a[size_t(q)], acc0);
+        k_.v_dot2_f32_bf16(acc1, wp, shifted, acc1);
+      }
+    }
+    Reg ws = wsingle_.at({kd, kh});
+    Reg lo = k_.vgpr("x_lo"), hi = k_.vgpr("x_hi");
+    k_.v_lshlrev_b32(lo, 16, a[size_t(pairs)]);
+    k_.v_and_b32(hi, int64_t(0xffff0000u), a[size_t(pairs)]);
+    if (first && pairs == 0) {
+      k_.v_fma_f32(acc0, ws, lo, 0);
+      k_.v_fma_f32(acc1, ws, hi, 0);
+    } else {
+      k_.v_fmac_f32(acc0, ws, lo);
+      k_.v_fmac_f32(acc1, ws, hi);
+    }
+  }
+
+  // bf16 RNE of an fp32 value in the high half of the result (low half garbage):
+  // x + 0x7fff + bit16(x), NaN -> x | 0x400000 (quiet).
+  Reg round_bf16_gfx942(Reg x, Reg c7fff) {
+    Reg lsb = k_.vgpr("bf16_lsb");
+    k_.v_bfe_u32(lsb, x, 16, 1);
+    Reg r = k_.vgpr("bf16_rounded");
+    k_.v_add3_u32(r, x, lsb, c7fff);
+    Reg qnan = k_.vgpr("bf16_qnan");
+    k_.v_or_b32(qnan, int64_t(0x400000), x);
+    k_.v_cmp_u_f32(vcc, x, x);
+    k_.v_cndmask_b32(r, r, qnan, vcc);
+    return r;
+  }
+
+  void store(Reg h, Reg p, Reg acc0, Reg acc1) {
+    Reg packed = k_.vgpr("packed");
+    if (a_ == Arch::gfx950) {
+      k_.v_cvt_pk_bf16_f32(packed, acc0, acc1);
+    } else {
+      Reg c7fff = sconst(0x7fff, "c7fff");
+      Reg r0 = round_bf16_gfx942(acc0, c7fff);
+      Reg r1 = round_bf16_gfx942(acc1, c7fff);
+      // bytes (r0.b2, r0.b3, r1.b2, r1.b3): v_perm selectors 0-3 pick src1 bytes, 4-7 src0 bytes.
+      k_.v_perm_b32(packed, r1, r0, sconst(0x07060302u, "perm_hi_halves"));
+    }
+    Reg t = k_.vgpr("t");
+    k_.v_mul_u32_u24(t, int64_t(s_.W_out() * 2), h);
+    Reg off = k_.vgpr("out_off");
+    k_.v_lshl_add_u32(off, p, 2, t);
+    if (s_.W_out() % 2 == 0) {
+      k_.global_store_dword(off, packed, out_plane_);
+      return;
+    }
+    // Odd W_out: the last pair of a row has only its first output.
+    k_.global_store_short(off, packed, out_plane_);
+    k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(g_.pairs_per_row - 1), p); },
+              [&] { k_.global_store_short_d16_hi(off, packed, out_plane_, Offset(2)); });
+  }
+
+  Kernel& k_;
+  const DwConvShape& s_;
+  DwVariant v_;
+  Arch a_;
+  DwConvGeometry g_;
+  bool dot2_;
+  Reg in_, wt_, out_, wg_, tid_;
+  Reg lane_;
+  Reg d_, in_nc_off_, out_plane_, wt_c_;
+  RegArray wf_, wpair_, wsingle_;
+};
+
+}  // namespace
+
+BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, const BuildOptions& opts) {
+  if (!variant_available(v, a))
+    throw Error(fmt::format("depthwise conv3d variant {} is not available on {}: v_dot2_f32_bf16 and "
+                            "v_cvt_pk_bf16_f32 exist only on gfx950; use lds_fmac or row_interleaved on {}",
+                            variant_name(v), arch_name(a), arch_name(a)));
+  dwconv_geometry(s, a);  // shape and LDS checks with a precise message
+  Kernel k(dwconv3d_kernel_name(v), a);
+  Generator(k, s, v, a).emit();
+  return k.build(opts);
+}
+
+std::string format_build_stats(const BuildResult& r) {
+  const KernelStats& st = r.stats;
+  return fmt::format("{} ({}): VGPRs {}, AGPRs {}, SGPRs {}, LDS {} B, occupancy {} waves/SIMD (registers {}, LDS {}), "
+                     "{} instructions (VALU {}, DS {}, VMEM {}, SALU {}), build {:.2f} ms",
+                     r.name, arch_name(r.arch), st.vgprs, st.agprs, st.sgprs, st.lds_bytes,
+                     st.occupancy.waves_per_simd, st.occupancy.waves_per_simd_regs, st.occupancy.waves_per_simd_lds,
+                     st.instructions, st.by_unit[int(isa::Unit::VALU)], st.by_unit[int(isa::Unit::DS)],
+                     st.by_unit[int(isa::Unit::VMEM)], st.by_unit[int(isa::Unit::SALU)], st.ms_build);
+}
+
+}  // namespace cdnajit::codegen

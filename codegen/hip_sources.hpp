@@ -1,0 +1,29 @@
+// The HIP C++ reference kernels (codegen/hip/*.hip), embedded into the library
+// at build time so tests and tools can compile them at run time with
+// cdnajit::compile_hip(source, arch, flags) (runtime/hip_source.hpp).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "codegen/dwconv3d_shape.hpp"
+
+namespace cdnajit::codegen {
+
+enum class HipReference : uint8_t {
+  v97,    // dwconv3d_v97.hip: the V97 design, same arithmetic as the JIT lds_fmac kernel
+  naive,  // dwconv3d_naive.hip: one thread per output straight from global memory
+};
+
+// Full source text (the codegen prelude is inlined in place of its #include).
+std::string dwconv3d_hip_source(HipReference r);
+// Extra compiler flags: the shape as -DDW_* macros, plus -fno-slp-vectorize for
+// the V97 reference (keeps clang's code in V97's one-v_fmac-per-tap form
+// instead of packing the two outputs into v_pk_fma_f32; the bits are the same).
+std::vector<std::string> dwconv3d_hip_flags(const DwConvShape& s, HipReference r);
+// Kernel symbol ("dwconv3d_v97" / "dwconv3d_naive").
+const char* dwconv3d_hip_kernel_name(HipReference r);
+// Workgroups of 256 threads: N*C*D_out for v97, ceil(outputs / 256) for naive.
+uint32_t dwconv3d_hip_grid(const DwConvShape& s, HipReference r);
+
+}  // namespace cdnajit::codegen

@@ -1,0 +1,200 @@
+#include "codegen/seed_job.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+
+#include "codegen/bf16.hpp"
+#include "codegen/dwconv3d.hpp"
+#include "codegen/dwconv3d_models.hpp"
+#include "codegen/hip_sources.hpp"
+#include "jit/isa/error.hpp"
+#include "runtime/device.hpp"
+#include "runtime/hip_source.hpp"
+
+namespace cdnajit::codegen {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+// Waves per SIMD of a 256-thread workgroup (one wave per SIMD per workgroup):
+// min(8, 512 / registers rounded to 8) and workgroups per CU by LDS.
+int occupancy(int vgprs, int agprs, uint32_t lds, Arch a) {
+  int regs = (std::max(vgprs, 1) + 7) / 8 * 8 + (agprs + 7) / 8 * 8;
+  int by_regs = std::min(8, 512 / regs);
+  int by_lds = lds ? int(lds_limit_bytes(a) / lds) : 8;
+  return std::max(0, std::min(by_regs, by_lds));
+}
+
+std::unique_ptr<Device> open_for(Arch arch, const std::string& spec) {
+  if (!spec.empty()) return open_device(spec);
+  if (hip_availability().device_count > 0) {
+    auto dev = open_device("hip:0");
+    if (dev->arch() == arch) return dev;
+  }
+  return open_device(fmt::format("sim:{}", arch_name(arch)));
+}
+
+struct RunTotals {
+  sim::Stats stats;
+  double host_ms = 0;
+  double gpu_ms = 0;
+  bool has_sim = false, has_gpu = false;
+};
+
+// Runs `kernel` over channels [0, C) in chunks of `chunk` channels by offsetting
+// the tensor pointers (valid because N = 1 and every workgroup's channel is
+// (workgroup / D_out) relative to the pointers).
+RunTotals run_chunked(std::ostream& log, Device& dev, const DeviceKernel& kernel, const DwConvShape& s,
+                      const Buffer& in, const Buffer& wt, const Buffer& out, int chunk, const char* what) {
+  RunTotals t;
+  size_t in_c = size_t(s.D) * s.H * s.W * 2, wt_c = size_t(s.taps()) * 2,
+         out_c = size_t(s.D_out()) * s.H_out() * s.W_out() * 2;
+  for (int c0 = 0; c0 < s.C; c0 += chunk) {
+    int cn = std::min(chunk, s.C - c0);
+    KernelArgs args;
+    args.ptr(in.sub(c0 * in_c, cn * in_c)).ptr(wt.sub(c0 * wt_c, cn * wt_c)).ptr(out.sub(c0 * out_c, cn * out_c));
+    LaunchResult r = dev.launch(kernel, {uint32_t(cn * s.D_out())}, {256}, 0, args);
+    t.host_ms += r.host_ms;
+    if (r.sim_stats) {
+      t.has_sim = true;
+      for (int u = 0; u <= int(isa::Unit::Misc); ++u) t.stats.by_unit[u] += r.sim_stats->by_unit[u];
+      t.stats.wave_instructions += r.sim_stats->wave_instructions;
+      t.stats.lane_ops += r.sim_stats->lane_ops;
+      t.stats.waves += r.sim_stats->waves;
+      t.stats.workgroups += r.sim_stats->workgroups;
+      t.stats.seconds += r.sim_stats->seconds;
+    }
+    if (r.gpu_ms) { t.has_gpu = true; t.gpu_ms += *r.gpu_ms; }
+    log << fmt::format("  {}: channels {}..{} of {} done ({:.1f} s so far)\n", what, c0, c0 + cn - 1, s.C,
+                       t.host_ms / 1e3)
+        << std::flush;
+  }
+  return t;
+}
+
+// Thread-instructions per output: wave instructions x 64 lanes / outputs.
+double per_output(uint64_t wave_insts, const DwConvShape& s) {
+  return double(wave_insts) * 64.0 / double(s.output_elems());
+}
+
+}  // namespace
+
+int run_seed_job(std::ostream& log, Arch arch, DwVariant variant, const std::string& asm_out_path,
+                 const SeedJobOptions& opt) {
+  DwConvShape s = seed_shape();
+  if (opt.channels < 0 || opt.channels > s.C)
+    throw Error(fmt::format("seed job: channels = {} is out of range; valid is 0 (all) or 1..{}", opt.channels, s.C));
+  if (opt.channels) s.C = opt.channels;
+  if (opt.chunk_channels < 1)
+    throw Error(fmt::format("seed job: chunk_channels = {} must be at least 1", opt.chunk_channels));
+  log << fmt::format("seed job: depthwise conv3d {} ({:.2f} GFLOP), variant {} on {}\n", s.str(), s.gflop(),
+                     variant_name(variant), arch_name(arch));
+
+  // 1. JIT build and .s.
+  log << "[1/6] building the JIT kernel...\n" << std::flush;
+  auto t0 = Clock::now();
+  BuildResult jit = build_dwconv3d(s, variant, arch);
+  double jit_ms = ms_since(t0);
+  log << "  " << format_build_stats(jit) << "\n";
+  if (!asm_out_path.empty()) {
+    std::ofstream f(asm_out_path);
+    if (!f) throw Error(fmt::format("seed job: cannot open '{}' for writing the .s", asm_out_path));
+    f << jit.assembly;
+    log << fmt::format("  wrote {} ({} bytes)\n", asm_out_path, jit.assembly.size());
+  }
+
+  // 2. HIP V97 reference.
+  log << "[2/6] compiling the HIP V97 reference with clang...\n" << std::flush;
+  t0 = Clock::now();
+  std::vector<uint8_t> ref_co = compile_hip(dwconv3d_hip_source(HipReference::v97), arch,
+                                            dwconv3d_hip_flags(s, HipReference::v97));
+  double clang_ms = ms_since(t0);
+
+  // 3. Device and data.
+  auto dev = open_for(arch, opt.device);
+  log << fmt::format("[3/6] device {}; uploading data\n", dev->name()) << std::flush;
+  if (dev->arch() != arch)
+    throw Error(fmt::format("seed job: device {} is {}, but the kernel was built for {}", dev->name(),
+                            arch_name(dev->arch()), arch_name(arch)));
+  std::vector<uint16_t> x = random_bf16(size_t(s.input_elems()), opt.seed);
+  std::vector<uint16_t> w = random_bf16(size_t(s.weight_elems()), opt.seed + 1000);
+  Buffer in = dev->upload(std::span<const uint16_t>(x), "input");
+  Buffer wt = dev->upload(std::span<const uint16_t>(w), "weight");
+  Buffer out_jit = dev->alloc(size_t(s.output_elems()) * 2, "output_jit");
+  Buffer out_ref = dev->alloc(size_t(s.output_elems()) * 2, "output_v97");
+
+  Module jit_mod = dev->load(jit.code_object);
+  Module ref_mod = dev->load(ref_co);
+  DeviceKernel jit_k = jit_mod.kernel(jit.name);
+  DeviceKernel ref_k = ref_mod.kernel(dwconv3d_hip_kernel_name(HipReference::v97));
+
+  log << "[4/6] running the JIT kernel\n" << std::flush;
+  RunTotals rj = run_chunked(log, *dev, jit_k, s, in, wt, out_jit, opt.chunk_channels, "jit");
+  log << "[5/6] running the HIP V97 reference\n" << std::flush;
+  RunTotals rr = run_chunked(log, *dev, ref_k, s, in, wt, out_ref, opt.chunk_channels, "v97");
+  std::vector<uint16_t> got = dev->download<uint16_t>(out_jit);
+  std::vector<uint16_t> ref = dev->download<uint16_t>(out_ref);
+
+  // 6. Checks.
+  log << "[6/6] checking\n" << std::flush;
+  bool ok = true;
+  BitCompare vs_v97 = compare_bits(got, ref);
+  if (!uses_dot2(variant, arch)) {
+    log << "  JIT vs HIP V97 (same fp32 fma order, must be bit-exact): " << describe_mismatch(vs_v97, s) << "\n";
+    ok &= vs_v97.equal();
+  } else {
+    log << fmt::format("  JIT (dot2 arithmetic) vs HIP V97 (fmac): {} of {} elements differ (expected: different "
+                       "rounding)\n",
+                       vs_v97.mismatches, vs_v97.count);
+    std::vector<uint16_t> model = dwconv3d_model(s, variant, arch, x, w);
+    BitCompare vs_model = compare_bits(got, model);
+    log << "  JIT vs CPU dot2 model (fused single rounding, the simulator's default): "
+        << describe_mismatch(vs_model, s) << "\n";
+    // A GPU's dot2 rounding is not modelled: only the simulator must match bit for bit.
+    if (dev->is_simulator()) ok &= vs_model.equal();
+  }
+  std::vector<double> ref64 = dwconv3d_reference_fp64(s, x, w);
+  double cd = calc_diff(got, ref64), mae = max_abs_error(got, ref64);
+  double cd_ref = calc_diff(ref, ref64), mae_ref = max_abs_error(ref, ref64);
+  log << fmt::format("  vs fp64: JIT calc_diff {:.3g}, max abs error {:.4g}; V97 calc_diff {:.3g}, max abs error {:.4g}"
+                     " (required calc_diff < 1e-5)\n",
+                     cd, mae, cd_ref, mae_ref);
+  ok &= cd < 1e-5;
+
+  // Stats table.
+  const KernelInfo& ri = ref_k.info();
+  auto row = [&](const char* name, auto jv, auto rv) {
+    log << fmt::format("  {:<34} {:>14} {:>14}\n", name, fmt::format("{}", jv), fmt::format("{}", rv));
+  };
+  log << fmt::format("\n  {:<34} {:>14} {:>14}\n", "", dwconv3d_kernel_name(variant), "HIP V97 (clang)");
+  row("VGPRs", jit.stats.vgprs, ri.vgpr_count);
+  row("AGPRs", jit.stats.agprs, ri.agpr_count);
+  row("SGPRs", jit.stats.sgprs, ri.sgpr_count);
+  row("LDS bytes", jit.stats.lds_bytes, ri.group_segment_size);
+  row("occupancy (waves/SIMD, regs & LDS)", jit.stats.occupancy.waves_per_simd,
+      occupancy(int(ri.vgpr_count), int(ri.agpr_count), ri.group_segment_size, arch));
+  row("build / compile ms", fmt::format("{:.1f}", jit_ms), fmt::format("{:.1f}", clang_ms));
+  if (rj.has_sim && rr.has_sim) {
+    for (isa::Unit u : {isa::Unit::VALU, isa::Unit::DS, isa::Unit::VMEM, isa::Unit::SALU, isa::Unit::SMEM,
+                        isa::Unit::Branch, isa::Unit::Waitcnt, isa::Unit::Nop, isa::Unit::Barrier}) {
+      std::string name = fmt::format("{} per output (dynamic)", isa::unit_name(u));
+      row(name.c_str(), fmt::format("{:.2f}", per_output(rj.stats.by_unit[int(u)], s)),
+          fmt::format("{:.2f}", per_output(rr.stats.by_unit[int(u)], s)));
+    }
+    row("all instructions per output", fmt::format("{:.2f}", per_output(rj.stats.wave_instructions, s)),
+        fmt::format("{:.2f}", per_output(rr.stats.wave_instructions, s)));
+    row("simulator wall time s", fmt::format("{:.2f}", rj.stats.seconds), fmt::format("{:.2f}", rr.stats.seconds));
+  }
+  if (rj.has_gpu && rr.has_gpu)
+    row("GPU kernel time ms", fmt::format("{:.3f}", rj.gpu_ms), fmt::format("{:.3f}", rr.gpu_ms));
+  log << "  (per output = wave instructions x 64 lanes / output elements)\n";
+  log << (ok ? "PASS\n" : "FAIL\n");
+  return ok ? 0 : 1;
+}
+
+}  // namespace cdnajit::codegen

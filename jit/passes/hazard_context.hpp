@@ -1,0 +1,65 @@
+// What a hazard rule sees: the program, the CFG, each instruction's register access, and
+// a backward search counting wait states over every CFG path to an instruction.
+//
+// Wait states: every instruction between the two counts 1, `s_nop N` counts N+1
+// (LLVM's getNumWaitStates), labels 0. s_nop inserted by Auto before instruction k are
+// passed in `extra[k]` so later rules see them without rebuilding the program.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jit/isa/isa.hpp"
+#include "jit/passes/cfg.hpp"
+#include "jit/passes/regs.hpp"
+
+namespace cdnajit::passes {
+
+struct HazardContext {
+  const std::vector<isa::MachineInst>& program;
+  Arch arch;
+  const Cfg& cfg;
+  const std::vector<Access>& access;
+  const std::vector<int>& extra;  // s_nop wait states already inserted before instruction k
+
+  // Returns the wait states `match(j)` requires (nullopt: j is not a hazard source).
+  using Matcher = std::function<std::optional<int>(size_t j)>;
+  struct Hit {
+    int missing;   // required - wait states actually between source and consumer (> 0)
+    int required;
+    size_t source;
+  };
+  // Walks back from `consumer` along every CFG path; on each path the nearest source
+  // ends the walk. Paths stop after `limit` wait states. Returns the worst hit whose
+  // requirement is not yet met, or nullopt.
+  std::optional<Hit> search(size_t consumer, int limit, const Matcher& match) const;
+
+  const isa::MachineInst& at(size_t i) const { return program[i]; }
+  bool gfx950() const { return arch == Arch::gfx950; }
+};
+
+// One finding of a rule at a consumer instruction.
+struct HazardNeed {
+  int missing;          // wait states to add before the consumer
+  int required;         // wait states the rule requires in total
+  size_t source;        // the first instruction of the pair
+  std::string what;     // "v_mfma ... writes v[0:3], read as SrcC"
+};
+
+struct HazardRule {
+  const char* name;
+  // Appends what `consumer` still needs (missing > 0 only).
+  void (*check)(const HazardContext& ctx, size_t consumer, std::vector<HazardNeed>& out);
+};
+
+// All rules, in the order they are checked (hazards/*.cpp, one rule per file).
+const std::vector<HazardRule>& hazard_rules();
+
+// Helpers for rules.
+std::string inst_text(const isa::MachineInst& mi);  // isa::print without the comment
+// Records a need for every hit of `match` at `consumer`.
+void need_if(const HazardContext& ctx, size_t consumer, int limit, const HazardContext::Matcher& match,
+             const std::string& what, std::vector<HazardNeed>& out);
+
+}  // namespace cdnajit::passes

@@ -1,0 +1,97 @@
+// The hazard pass: runs every rule of hazards/*.cpp at every instruction, then inserts
+// the fewest s_nop wait states that satisfy all of them (Auto) or reports them (Verify).
+//
+// Auto visits instructions in program order; the s_nop it decides to put before
+// instruction k are recorded in `extra[k]` and count as wait states for every later
+// check, so one rule's nops also serve the others. Around a loop back edge the nops of
+// instructions not yet visited count as 0, which can only over-estimate a requirement.
+// Inserted nops are split into `s_nop 7` chunks (8 wait states each) as LLVM does,
+// although gfx9 encodes up to s_nop 15.
+#include <algorithm>
+#include <string>
+
+#include "jit/passes/classify.hpp"
+#include "jit/passes/hazards/rules.hpp"
+#include "jit/passes/passes.hpp"
+
+namespace cdnajit::passes {
+namespace {
+
+constexpr int kMaxNopStates = 8;
+
+isa::MachineInst make_nop(int wait_states, std::string comment) {
+  isa::MachineInst mi;
+  mi.info = isa::find("s_nop");
+  mi.mnemonic = "s_nop";
+  mi.operands.push_back(isa::Operand::immediate(wait_states - 1));
+  mi.comment = std::move(comment);
+  return mi;
+}
+
+std::string describe(const HazardContext& ctx, size_t consumer, const HazardNeed& n, const char* rule) {
+  return std::string(rule) + ": '" + inst_text(ctx.at(consumer)) + "' (instruction #" + std::to_string(consumer) +
+         ") needs " + std::to_string(n.required) + " wait state" + (n.required == 1 ? "" : "s") + " after '" +
+         inst_text(ctx.at(n.source)) + "' (instruction #" + std::to_string(n.source) + ") but has " +
+         std::to_string(n.required - n.missing) + "; " + std::to_string(n.missing) + " missing (" + n.what + ")";
+}
+
+}  // namespace
+
+const std::vector<HazardRule>& hazard_rules() {
+  using namespace hazards;
+  static const std::vector<HazardRule> rules = {
+      kValuSgprVmem,  kValuVccDivFmas, kValuSgprLaneSelect, kValuSgprValu,   kValuVgprReadlane,
+      kValuExecLaneAccess, kTransUse,  kDstSelForwarding,   kDpp,            kStoreDataOverwrite,
+      kSaluM0,        kPermlane,       kValuExecMfma,       kValuVgprMfma,   kMfmaMfma,
+      kMfmaRead,      kMfmaOverwrite,  kMfmaSrcCOverwrite,  kDotResult,      kDgemmFma64,
+  };
+  return rules;
+}
+
+Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode) {
+  Report report;
+  if (mode == Mode::Off) return report;
+  const Cfg cfg = build_cfg(program);
+  std::vector<Access> access;
+  access.reserve(program.size());
+  for (const auto& mi : program) access.push_back(access_of(mi));
+  std::vector<int> extra(program.size(), 0);
+  std::vector<std::string> why(program.size());
+  HazardContext ctx{program, arch, cfg, access, extra};
+
+  std::vector<HazardNeed> needs;
+  for (size_t i = 0; i < program.size(); ++i) {
+    if (is_label(program[i]) || access[i].unknown) continue;
+    for (const HazardRule& rule : hazard_rules()) {
+      needs.clear();
+      rule.check(ctx, i, needs);
+      for (const HazardNeed& n : needs) {
+        if (n.missing <= 0) continue;
+        if (mode == Mode::Verify) {
+          report.findings.push_back({i, rule.name, describe(ctx, i, n, rule.name)});
+        } else if (n.missing > extra[i]) {
+          extra[i] = n.missing;
+          why[i] = std::string("hazard ") + rule.name + ": " + n.what;
+        }
+      }
+    }
+  }
+  if (mode == Mode::Verify) return report;
+
+  std::vector<isa::MachineInst> out;
+  out.reserve(program.size() + program.size() / 8);
+  for (size_t i = 0; i < program.size(); ++i) {
+    for (int left = extra[i]; left > 0;) {
+      int chunk = std::min(left, kMaxNopStates);
+      out.push_back(make_nop(chunk, left == extra[i] ? why[i] : std::string()));
+      ++report.nops_inserted;
+      report.wait_states_inserted += chunk;
+      left -= chunk;
+    }
+    out.push_back(std::move(program[i]));
+  }
+  program = std::move(out);
+  return report;
+}
+
+}  // namespace cdnajit::passes

@@ -1,0 +1,21 @@
+// | arch            | first instruction        | second instruction            | wait states |
+// |-----------------|--------------------------|-------------------------------|-------------|
+// | gfx942, gfx950  | any v_mfma_f64_* (DGEMM) | v_fma_f64 / v_fmac_f64        | 2           |
+// Source: LLVM GCNHazardRecognizer::checkMAIVALUHazards (DMFMAToFMA64WaitStates = 2).
+#include "jit/passes/hazards/rules.hpp"
+
+namespace cdnajit::passes::hazards {
+namespace {
+
+void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  std::string_view m = base_mnemonic(ctx.at(i));
+  if (m != "v_fma_f64" && m != "v_fmac_f64") return;
+  auto match = [&ctx](size_t j) { return when(is_dgemm(ctx.at(j)), 2); };
+  need_if(ctx, i, 2, match, "a DGEMM MFMA issues just before a 64-bit FMA", out);
+}
+
+}  // namespace
+
+const HazardRule kDgemmFma64{"dgemm-fma64", &check};
+
+}  // namespace cdnajit::passes::hazards

@@ -1,0 +1,40 @@
+// | arch            | first instruction     | second instruction                                 | wait states |
+// |-----------------|-----------------------|----------------------------------------------------|-------------|
+// | gfx942, gfx950  | v_dot* writes VGPR    | the same v_dot* opcode reads it as SrcC (accumulate) | 0         |
+// | gfx942, gfx950  | v_dot* writes VGPR    | the same v_dot* opcode reads it as SrcA/SrcB       | 3           |
+// | gfx942, gfx950  | v_dot* writes VGPR    | any other VALU / VMEM / DS reads it                | 3           |
+// | gfx942, gfx950  | v_dot* writes VGPR    | a different VALU overwrites it                     | 3           |
+// Source: LLVM GCNHazardRecognizer::checkMAIVALUHazards (DotWriteSameDotReadSrcAB = 3,
+// DotWriteDifferentVALURead = 3, DotWriteDifferentVALUWrite = 3).
+#include "jit/passes/hazards/rules.hpp"
+
+namespace cdnajit::passes::hazards {
+namespace {
+
+void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  const auto& mi = ctx.at(i);
+  if (!((is_valu(mi) && !is_mfma(mi)) || is_vmem(mi) || is_ds(mi))) return;
+  std::string_view opcode = base_mnemonic(mi);
+  for (const auto& r : ctx.access[i].explicit_regs) {
+    if (!is_vgpr_unit(r.units.first)) continue;
+    UnitRange u = r.units;
+    bool def = r.is_def, src_c = r.op_index == 3;
+    auto match = [&ctx, u, def, src_c, opcode](size_t j) -> std::optional<int> {
+      const auto& mj = ctx.at(j);
+      if (!is_dot(mj)) return std::nullopt;
+      auto d = reg_operand(ctx, j, 0);
+      if (!d || !d->overlaps(u)) return std::nullopt;
+      bool same = base_mnemonic(mj) == opcode;
+      if (def) return same ? 0 : 3;
+      return same && src_c ? 0 : 3;
+    };
+    need_if(ctx, i, 3, match,
+            "v_dot writes " + range_name(u) + ", which this instruction " + (def ? "overwrites" : "reads"), out);
+  }
+}
+
+}  // namespace
+
+const HazardRule kDotResult{"dot-result", &check};
+
+}  // namespace cdnajit::passes::hazards

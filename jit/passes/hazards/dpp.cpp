@@ -1,0 +1,27 @@
+// | arch            | first instruction            | second instruction              | wait states |
+// |-----------------|------------------------------|---------------------------------|-------------|
+// | gfx942, gfx950  | any instruction writes VGPR  | DPP VALU reads that VGPR        | 2           |
+// | gfx942, gfx950  | VALU writes EXEC             | DPP VALU                        | 5           |
+// Source: LLVM GCNHazardRecognizer::checkDPPHazards (DppVgprWaitStates = 2,
+// DppExecWaitStates = 5).
+#include "jit/passes/hazards/rules.hpp"
+
+namespace cdnajit::passes::hazards {
+namespace {
+
+void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  if (!is_dpp(ctx.at(i))) return;
+  for (const auto& r : ctx.access[i].explicit_regs) {
+    if (!r.reads() || !is_vgpr_unit(r.units.first)) continue;
+    UnitRange u = r.units;
+    auto any_writer = [&ctx, u](size_t j) { return when(!is_label(ctx.at(j)) && ctx.access[j].writes(u), 2); };
+    need_if(ctx, i, 2, any_writer, range_name(u) + " is written shortly before a DPP read of it", out);
+  }
+  need_if(ctx, i, 5, valu_writes(ctx, kExecUnits, 5), "VALU writes exec before a DPP instruction", out);
+}
+
+}  // namespace
+
+const HazardRule kDpp{"dpp", &check};
+
+}  // namespace cdnajit::passes::hazards

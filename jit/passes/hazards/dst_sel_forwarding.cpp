@@ -1,0 +1,50 @@
+// | arch            | first instruction                                          | second instruction                    | wait states |
+// |-----------------|------------------------------------------------------------|---------------------------------------|-------------|
+// | gfx942, gfx950  | VALU writing part of a VGPR: SDWA dst_sel != DWORD, or VOP3 op_sel dst bit (high half) | VALU reading or writing that VGPR | 1 |
+// Source: LLVM GCNHazardRecognizer::checkVALUHazards, hasDstSelForwardingHazard (gfx940+):
+// Shift16DefWaitstates = 1; rocRoller OPSEL94x. (gfx950's FP4/FP8 v_cvt_scale* forms of
+// this hazard are not modelled here.)
+#include "jit/passes/hazards/rules.hpp"
+
+namespace cdnajit::passes::hazards {
+namespace {
+
+// The VGPR a partial-write VALU forwards through the shifter, if any.
+std::optional<UnitRange> forwarded_dst(const HazardContext& ctx, size_t j) {
+  const auto& mi = ctx.at(j);
+  if (!is_valu(mi) || is_mfma(mi)) return std::nullopt;
+  bool partial = false;
+  if (is_sdwa(mi)) {
+    const std::string& e = mi.mods.extra;
+    size_t p = e.find("dst_sel:");
+    partial = p != std::string::npos && e.compare(p + 8, 5, "DWORD") != 0;
+  } else if (mi.info && mi.info->family == isa::Family::VOP3 && mi.mods.op_sel) {
+    int defs = 0;
+    for (const auto& r : ctx.access[j].explicit_regs) defs += r.is_def;
+    size_t srcs = mi.operands.size() - static_cast<size_t>(defs);
+    partial = (mi.mods.op_sel >> srcs) & 1;  // op_sel's last bit selects the destination half
+  }
+  if (!partial) return std::nullopt;
+  for (const auto& r : ctx.access[j].explicit_regs)
+    if (r.is_def) return r.units;
+  return std::nullopt;
+}
+
+void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  if (!is_valu(ctx.at(i))) return;
+  const Access& a = ctx.access[i];
+  auto match = [&](size_t j) -> std::optional<int> {
+    auto d = forwarded_dst(ctx, j);
+    if (!d) return std::nullopt;
+    for (const auto& r : a.explicit_regs)
+      if (r.units.overlaps(*d)) return 1;
+    return std::nullopt;
+  };
+  need_if(ctx, i, 1, match, "a VALU writes part of a VGPR (dst_sel/op_sel) that this VALU accesses", out);
+}
+
+}  // namespace
+
+const HazardRule kDstSelForwarding{"dst-sel-forwarding", &check};
+
+}  // namespace cdnajit::passes::hazards

@@ -1,0 +1,70 @@
+// MFMA result read by a later MFMA. P = passes of the producing MFMA.
+// | arch    | first instruction            | second instruction                         | wait states          |
+// |---------|------------------------------|--------------------------------------------|----------------------|
+// | gfx942  | XDL MFMA writes VGPR/AGPR    | MFMA reads it as SrcC, exactly the same regs | 2-pass: 2, else 0  |
+// | gfx942  | XDL MFMA                     | XDL MFMA reads SrcC, overlapping           | P + 1 (3, 5, 9, 17)  |
+// | gfx950  | XDL MFMA                     | XDL MFMA reads SrcC, overlapping           | P + 2 (4, 6, 10, 18) |
+// | gfx942  | XDL MFMA                     | non-XDL MFMA / DGEMM reads SrcC, overlapping | P + 1              |
+// | gfx950  | XDL MFMA                     | non-XDL MFMA / DGEMM reads SrcC, overlapping | P + 1 (+1 if P > 2) |
+// | both    | non-XDL MFMA (f32 inputs)    | non-XDL MFMA reads SrcC, overlapping       | P (2, 4, 8, 16)      |
+// | both    | non-XDL MFMA                 | XDL MFMA reads SrcC                        | 0                    |
+// | gfx942  | XDL MFMA                     | MFMA reads SrcA/SrcB                       | P + 3 (5, 7, 11, 19) |
+// | gfx950  | XDL MFMA                     | MFMA reads SrcA/SrcB                       | P + 3 (+1 if P > 2)  |
+// | both    | non-XDL MFMA                 | MFMA reads SrcA/SrcB                       | P + 2                |
+// | both    | v_mfma_f64_4x4x4f64          | same op, SrcC same regs / overlapped       | 4 / 4 (non-XDL reader) |
+// | gfx942  | v_mfma_f64_16x16x4f64        | non-XDL reads SrcC overlapped / SrcA,B     | 9 / 11               |
+// | gfx950  | v_mfma_f64_16x16x4f64        | non-XDL reads SrcC overlapped / SrcA,B     | 17 / 19              |
+// | both    | v_mfma_f64_4x4x4f64          | MFMA reads SrcA/SrcB                       | 6                    |
+// Source: LLVM GCNHazardRecognizer::checkMAIHazards90A and its GFX940_* helpers
+// (incl. the IsGFX950 terms); rocRoller XDLWrite94x.
+#include "jit/passes/hazards/mfma_common.hpp"
+
+namespace cdnajit::passes::hazards {
+namespace {
+
+int src_c_wait(const HazardContext& ctx, const isa::MachineInst& reader, const isa::MachineInst& producer, bool same_regs) {
+  int p = mfma_passes(producer, ctx.arch);
+  if (same_regs) {
+    if (is_dgemm_4x4(reader) && is_dgemm_4x4(producer)) return 4;
+    return p == 2 ? 2 : 0;
+  }
+  if (is_dgemm_16x16(producer)) return is_xdl(reader) ? 0 : (ctx.gfx950() ? 17 : 9);
+  if (is_dgemm_4x4(producer)) return is_xdl(reader) ? 0 : 4;
+  if (is_xdl(reader) && !is_xdl(producer)) return 0;
+  if (!is_xdl(producer)) return p;
+  return is_xdl(reader) ? p + 1 + (ctx.gfx950() ? 1 : 0) : p + 1 + gfx950_extra(ctx, p);
+}
+
+int src_ab_wait(const HazardContext& ctx, const isa::MachineInst& producer) {
+  if (is_dgemm_16x16(producer)) return ctx.gfx950() ? 19 : 11;
+  if (is_dgemm_4x4(producer)) return 6;
+  int p = mfma_passes(producer, ctx.arch);
+  return is_xdl(producer) ? p + 3 + gfx950_extra(ctx, p) : p + 2;
+}
+
+void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  const auto& reader = ctx.at(i);
+  if (!is_mfma(reader)) return;
+  bool smfmac = base_mnemonic(reader).substr(0, 8) == "v_smfmac";
+  for (const auto& r : ctx.access[i].explicit_regs) {
+    if (!r.reads()) continue;
+    UnitRange u = r.units;
+    bool src_c = r.op_index == 3 && !smfmac;
+    auto match = [&ctx, &reader, u, src_c](size_t j) -> std::optional<int> {
+      const auto& prod = ctx.at(j);
+      if (!is_mfma(prod)) return std::nullopt;
+      auto d = mfma_dst(ctx, j);
+      if (!d || !d->overlaps(u)) return std::nullopt;
+      bool same = d->first == u.first && d->count == u.count;
+      return src_c ? src_c_wait(ctx, reader, prod, same) : src_ab_wait(ctx, prod);
+    };
+    need_if(ctx, i, kMfmaLimit, match,
+            "MFMA writes " + range_name(u) + ", read as " + (src_c ? "SrcC" : "SrcA/SrcB") + " by this MFMA", out);
+  }
+}
+
+}  // namespace
+
+const HazardRule kMfmaMfma{"mfma-mfma", &check};
+
+}  // namespace cdnajit::passes::hazards

@@ -1,0 +1,41 @@
+// MFMA result overwritten (WAW) by a non-MFMA instruction. P = passes of the MFMA.
+// | arch    | first instruction         | second instruction                   | wait states          |
+// |---------|---------------------------|--------------------------------------|----------------------|
+// | gfx942  | XDL MFMA writes VGPR/AGPR | VALU, VMEM/DS load overwrites it     | P + 3 (5, 7, 11, 19) |
+// | gfx950  | XDL MFMA                  | VALU, VMEM/DS load overwrites it     | P + 3, +1 if P > 2   |
+// | both    | non-XDL MFMA              | VALU, VMEM/DS load overwrites it     | P + 2                |
+// | both    | v_mfma_f64_4x4x4f64 / v_mfma_f64_16x16x4f64 | VALU overwrites it | 6 / 11          |
+// Source: LLVM GCNHazardRecognizer::checkMAIVALUHazards (GFX940_*_N_PassWriteVgprVALUWawWaitStates,
+// DMFMA*WriteVgprVALUWriteWaitStates); rocRoller XDLWrite94x ("v_* read/write").
+#include "jit/passes/hazards/mfma_common.hpp"
+
+namespace cdnajit::passes::hazards {
+namespace {
+
+int waw_wait(const HazardContext& ctx, const isa::MachineInst& producer) {
+  if (is_dgemm_4x4(producer)) return 6;
+  if (is_dgemm(producer)) return 11;
+  int p = mfma_passes(producer, ctx.arch);
+  return is_xdl(producer) ? p + 3 + gfx950_extra(ctx, p) : p + 2;
+}
+
+void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  const auto& mi = ctx.at(i);
+  if (!((is_valu(mi) && !is_mfma(mi)) || is_vmem(mi) || is_ds(mi))) return;
+  for (const auto& r : ctx.access[i].explicit_regs) {
+    if (!r.is_def || !is_vgpr_unit(r.units.first)) continue;
+    UnitRange u = r.units;
+    auto match = [&ctx, u](size_t j) -> std::optional<int> {
+      if (!is_mfma(ctx.at(j))) return std::nullopt;
+      auto d = mfma_dst(ctx, j);
+      return when(d && d->overlaps(u), waw_wait(ctx, ctx.at(j)));
+    };
+    need_if(ctx, i, kMfmaLimit, match, "MFMA writes " + range_name(u) + ", which this instruction overwrites", out);
+  }
+}
+
+}  // namespace
+
+const HazardRule kMfmaOverwrite{"mfma-overwrite", &check};
+
+}  // namespace cdnajit::passes::hazards

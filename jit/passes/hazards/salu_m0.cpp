@@ -1,0 +1,22 @@
+// | arch            | first instruction | second instruction                                              | wait states |
+// |-----------------|-------------------|-----------------------------------------------------------------|-------------|
+// | gfx942, gfx950  | SALU writes M0    | LDS DMA (buffer_load ... lds, global_load_lds_*), s_sendmsg*,    | 1           |
+// |                 |                   | s_ttracedata, s_movrel*, ds_*_addtid_*, GDS                      |             |
+// Source: LLVM GCNHazardRecognizer::checkReadM0Hazards (ReadM0WaitStates = 1;
+// hasReadM0LdsDmaHazard / hasReadM0SendMsgHazard / hasReadM0MovRelInterpHazard on gfx9).
+#include "jit/passes/hazards/rules.hpp"
+
+namespace cdnajit::passes::hazards {
+namespace {
+
+void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  if (!ctx.access[i].reads(kM0Unit) || is_salu(ctx.at(i))) return;
+  auto salu_writes_m0 = [&ctx](size_t j) { return when(is_salu(ctx.at(j)) && ctx.access[j].writes(kM0Unit), 1); };
+  need_if(ctx, i, 1, salu_writes_m0, "SALU writes m0, which this instruction reads", out);
+}
+
+}  // namespace
+
+const HazardRule kSaluM0{"salu-m0", &check};
+
+}  // namespace cdnajit::passes::hazards

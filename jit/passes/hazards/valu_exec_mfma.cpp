@@ -1,0 +1,22 @@
+// | arch            | first instruction               | second instruction | wait states |
+// |-----------------|---------------------------------|--------------------|-------------|
+// | gfx942, gfx950  | non-MFMA VALU writes EXEC       | MFMA               | 4           |
+// Source: LLVM GCNHazardRecognizer::checkMAIHazards90A (VALUWritesExecWaitStates = 4).
+#include "jit/passes/hazards/rules.hpp"
+
+namespace cdnajit::passes::hazards {
+namespace {
+
+void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  if (!is_mfma(ctx.at(i))) return;
+  auto match = [&ctx](size_t j) {
+    return when(is_valu(ctx.at(j)) && !is_mfma(ctx.at(j)) && ctx.access[j].writes(kExecUnits), 4);
+  };
+  need_if(ctx, i, 4, match, "VALU writes exec before an MFMA", out);
+}
+
+}  // namespace
+
+const HazardRule kValuExecMfma{"valu-exec-mfma", &check};
+
+}  // namespace cdnajit::passes::hazards

@@ -1,0 +1,27 @@
+// | arch            | first instruction      | second instruction                     | wait states |
+// |-----------------|------------------------|----------------------------------------|-------------|
+// | gfx942, gfx950  | VALU writes SGPR       | VALU reads that SGPR (explicit source) | 2           |
+// | gfx942, gfx950  | VALU writes VCC        | VALU reads VCC (v_cndmask, v_addc ...) | 2           |
+// Source: LLVM GCNHazardRecognizer::checkVALUHazards, hasVDecCoExecHazard (gfx940+):
+// VALUWriteSGPRVALUReadWaitstates = 2; rocRoller VALUWriteSGPRVCC94x.
+#include "jit/passes/hazards/rules.hpp"
+
+namespace cdnajit::passes::hazards {
+namespace {
+
+void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  if (!is_valu(ctx.at(i))) return;
+  const Access& a = ctx.access[i];
+  for (const auto& r : a.explicit_regs) {
+    if (!r.reads() || !is_sgpr_unit(r.units.first)) continue;
+    need_if(ctx, i, 2, valu_writes(ctx, r.units, 2), "VALU writes " + range_name(r.units) + ", which this VALU reads", out);
+  }
+  if (a.reads(kVccUnits))
+    need_if(ctx, i, 2, valu_writes(ctx, kVccUnits, 2), "VALU writes vcc, which this VALU reads", out);
+}
+
+}  // namespace
+
+const HazardRule kValuSgprValu{"valu-sgpr-valu", &check};
+
+}  // namespace cdnajit::passes::hazards

@@ -1,0 +1,23 @@
+// | arch            | first instruction     | second instruction                         | wait states |
+// |-----------------|-----------------------|--------------------------------------------|-------------|
+// | gfx942, gfx950  | VALU writes SGPR/VCC/EXEC/M0 | VMEM (buffer/global/flat/scratch, LDS DMA) reads that SGPR | 5 |
+// Source: LLVM GCNHazardRecognizer::checkVMEMHazards (VmemSgprWaitStates = 5; implicit
+// EXEC/M0 reads included); CDNA3 ISA guide, "Manually Inserted Wait States".
+#include "jit/passes/hazards/rules.hpp"
+
+namespace cdnajit::passes::hazards {
+namespace {
+
+void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  if (!is_vmem(ctx.at(i))) return;
+  for (const UnitRange& r : ctx.access[i].uses()) {
+    if (!is_sgpr_unit(r.first)) continue;
+    need_if(ctx, i, 5, valu_writes(ctx, r, 5), "VALU writes " + range_name(r) + ", which the VMEM instruction reads", out);
+  }
+}
+
+}  // namespace
+
+const HazardRule kValuSgprVmem{"valu-sgpr-vmem", &check};
+
+}  // namespace cdnajit::passes::hazards

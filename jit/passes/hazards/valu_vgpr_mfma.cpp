@@ -1,0 +1,28 @@
+// | arch            | first instruction                         | second instruction                 | wait states |
+// |-----------------|-------------------------------------------|------------------------------------|-------------|
+// | gfx942, gfx950  | VALU (not MFMA, not v_dot*) writes VGPR   | MFMA reads it (SrcA, SrcB or SrcC) | 2           |
+// Source: LLVM GCNHazardRecognizer::checkMAIHazards90A (LegacyVALUNotDotWritesVGPRWaitStates = 2);
+// rocRoller MFMA/VALUWrite.
+#include "jit/passes/hazards/rules.hpp"
+
+namespace cdnajit::passes::hazards {
+namespace {
+
+void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  if (!is_mfma(ctx.at(i))) return;
+  for (const auto& r : ctx.access[i].explicit_regs) {
+    if (!r.reads()) continue;
+    UnitRange u = r.units;
+    auto match = [&ctx, u](size_t j) {
+      const auto& mj = ctx.at(j);
+      return when(is_valu(mj) && !is_mfma(mj) && !is_dot(mj) && ctx.access[j].writes(u), 2);
+    };
+    need_if(ctx, i, 2, match, "VALU writes " + range_name(u) + ", which the MFMA reads", out);
+  }
+}
+
+}  // namespace
+
+const HazardRule kValuVgprMfma{"valu-vgpr-mfma", &check};
+
+}  // namespace cdnajit::passes::hazards

@@ -1,0 +1,115 @@
+// The wait-count pass: see passes.hpp for the contract.
+//
+// Facts it relies on (gfx9 / gfx94x / gfx950):
+// - vmcnt (max 63) counts VMEM loads, stores and LDS DMA, in issue order;
+//   lgkmcnt (max 15) counts LDS ops, SMEM and messages. DS ops return in order,
+//   SMEM may return out of order, FLAT ops count on both counters.
+// - VMEM store data and addresses are read when the store issues: on gfx9 a later
+//   instruction may overwrite them without waiting (LLVM's SIInsertWaitcnts only
+//   tracks store data for targets before gfx7, "vmemWriteNeedsExpWaitcnt"). The
+//   short 1-2 wait-state window of x3/x4 stores is a hazard, handled by run_hazards.
+// - LDS DMA writes LDS, not registers: LDS is a pseudo-register written on vmcnt and
+//   read by every DS instruction that touches LDS memory.
+// - s_barrier does not wait for memory (gfx90a+ back-off barrier); making another
+//   wave's LDS DMA visible across a barrier needs the author's own vmcnt wait, which
+//   Auto keeps (it is not a no-op while the DMA is in flight).
+// - s_endpgm needs no wait.
+#include <algorithm>
+#include <string>
+
+#include "jit/isa/error.hpp"
+#include "jit/passes/cfg.hpp"
+#include "jit/passes/classify.hpp"
+#include "jit/passes/passes.hpp"
+#include "jit/passes/waitcnt_dataflow.hpp"
+
+namespace cdnajit::passes {
+namespace {
+
+// "v[4:5] (global_load_dwordx2 #12), s3 (s_load_dword #2)"
+std::string describe_pending(const std::vector<isa::MachineInst>& prog, const std::vector<PendingUse>& uses) {
+  std::vector<int32_t> writers;
+  for (const auto& u : uses)
+    if (std::find(writers.begin(), writers.end(), u.writer) == writers.end()) writers.push_back(u.writer);
+  std::string out;
+  for (int32_t w : writers) {
+    std::vector<int> units;
+    for (const auto& u : uses)
+      if (u.writer == w) units.push_back(u.unit);
+    if (!out.empty()) out += ", ";
+    out += units_text(units);
+    if (w >= 0 && static_cast<size_t>(w) < prog.size())
+      out += " (" + std::string(base_mnemonic(prog[w])) + " #" + std::to_string(w) + ")";
+  }
+  return out;
+}
+
+std::vector<Access> access_list(const std::vector<isa::MachineInst>& prog) {
+  std::vector<Access> acc;
+  acc.reserve(prog.size());
+  for (const auto& mi : prog) acc.push_back(access_of(mi));
+  return acc;
+}
+
+}  // namespace
+
+Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode) {
+  (void)arch;  // gfx942 and gfx950 share the gfx9 counters and encoding
+  Report report;
+  if (mode == Mode::Off) return report;
+  const Cfg cfg = build_cfg(program);
+  const std::vector<Access> access = access_list(program);
+  const WaitSweep sweep = sweep_waits(program, cfg, access, mode == Mode::Auto);
+
+  if (mode == Mode::Verify) {
+    for (size_t i = 0; i < program.size(); ++i) {
+      const auto& need = sweep.need[i];
+      if (!need) continue;
+      std::string msg = "'" + isa::print(program[i]) + "' (instruction #" + std::to_string(i) + ")";
+      if (!need->reads.empty()) msg += " reads " + describe_pending(program, need->reads);
+      if (!need->reads.empty() && !need->writes.empty()) msg += " and";
+      if (!need->writes.empty()) msg += " overwrites " + describe_pending(program, need->writes);
+      if (need->reads.empty() && need->writes.empty()) msg += " is raw text the pass cannot analyse";
+      msg += " while the load may still be in flight; needs '" + waitcnt_text(need->wait) + "' before it";
+      report.findings.push_back({i, "waitcnt", msg});
+    }
+    return report;
+  }
+
+  std::vector<isa::MachineInst> out;
+  out.reserve(program.size() + program.size() / 8);
+  for (size_t i = 0; i < program.size(); ++i) {
+    if (const auto& need = sweep.need[i]) {
+      std::vector<PendingUse> all = need->reads;
+      all.insert(all.end(), need->writes.begin(), need->writes.end());
+      std::string comment = all.empty() ? "raw instruction: wait for all memory operations"
+                                        : "protects " + describe_pending(program, all);
+      out.push_back(make_waitcnt(need->wait, comment));
+      ++report.waits_inserted;
+    }
+    if (sweep.redundant[i]) {
+      ++report.waits_removed;  // a no-op where it stands: removing it changes nothing
+      continue;
+    }
+    out.push_back(std::move(program[i]));
+  }
+  program = std::move(out);
+  return report;
+}
+
+std::vector<Finding> find_redundant_waits(const std::vector<isa::MachineInst>& program, Arch arch) {
+  (void)arch;
+  const Cfg cfg = build_cfg(program);
+  const std::vector<Access> access = access_list(program);
+  const WaitSweep sweep = sweep_waits(program, cfg, access, /*apply_needed=*/false);
+  std::vector<Finding> out;
+  for (size_t i = 0; i < program.size(); ++i)
+    if (sweep.redundant[i])
+      out.push_back({i, "redundant-waitcnt",
+                     "'" + isa::print(program[i]) + "' (instruction #" + std::to_string(i) +
+                         ") is already satisfied on every path to it: no counter it names can exceed its "
+                         "threshold there"});
+  return out;
+}
+
+}  // namespace cdnajit::passes

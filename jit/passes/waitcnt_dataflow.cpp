@@ -1,0 +1,76 @@
+#include "jit/passes/waitcnt_dataflow.hpp"
+
+#include "jit/passes/classify.hpp"
+
+namespace cdnajit::passes {
+namespace {
+
+struct Step {
+  std::optional<WaitNeed> need;
+  bool redundant = false;
+};
+
+// Transfer function of one instruction.
+Step transfer(Brackets& s, const isa::MachineInst& mi, const Access& a, size_t index, bool apply_needed) {
+  Step st;
+  if (is_label(mi)) return st;
+  if (auto w = read_waitcnt(mi)) {
+    st.redundant = s.satisfied(*w);
+    s.apply(*w);
+    return st;
+  }
+  // The program ends here: nothing in flight can be observed any more.
+  if (branch_kind(mi) != BranchKind::End) {
+    st.need = wait_needed(s, mi, a);
+    if (st.need && apply_needed) s.apply(st.need->wait);
+  }
+  s.issue(mi, a, static_cast<int32_t>(index));
+  return st;
+}
+
+}  // namespace
+
+WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
+                      const std::vector<Access>& access, bool apply_needed) {
+  const size_t nb = cfg.blocks.size();
+  std::vector<std::optional<Brackets>> in(nb), out(nb);
+
+  auto entry_state = [&](int b) {
+    std::vector<const Brackets*> preds;
+    for (int p : cfg.blocks[b].preds)
+      if (out[p]) preds.push_back(&*out[p]);
+    Brackets empty;
+    if (b == 0 || preds.empty()) preds.push_back(&empty);  // kernel entry: nothing in flight
+    return Brackets::merge(preds);
+  };
+
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (int b : cfg.rpo) {
+      Brackets s = entry_state(b);
+      if (in[b] && *in[b] == s) continue;
+      in[b] = s;
+      for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) transfer(s, prog[i], access[i], i, apply_needed);
+      if (!out[b] || !(*out[b] == s)) {
+        out[b] = std::move(s);
+        changed = true;
+      }
+    }
+  }
+
+  WaitSweep result;
+  result.need.resize(prog.size());
+  result.redundant.assign(prog.size(), 0);
+  for (int b : cfg.rpo) {
+    Brackets s = in[b] ? *in[b] : Brackets{};
+    for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) {
+      Step st = transfer(s, prog[i], access[i], i, apply_needed);
+      result.need[i] = std::move(st.need);
+      result.redundant[i] = st.redundant;
+    }
+  }
+  return result;
+}
+
+}  // namespace cdnajit::passes

@@ -1,0 +1,24 @@
+// Forward dataflow of wait-count state over the CFG, iterated to a fixed point (loops
+// carry pending loads around their back edges), then one sweep that reports, for every
+// instruction, the wait it needs and whether an s_waitcnt there is a no-op.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "jit/passes/cfg.hpp"
+#include "jit/passes/regs.hpp"
+#include "jit/passes/waitcnt_state.hpp"
+
+namespace cdnajit::passes {
+
+struct WaitSweep {
+  std::vector<std::optional<WaitNeed>> need;  // wait required before instruction i
+  std::vector<char> redundant;                // instruction i is an s_waitcnt that changes nothing
+};
+
+// With `apply_needed` the needed waits are assumed inserted (Auto); without, only the
+// program's own s_waitcnt instructions act (Verify, redundancy check).
+WaitSweep sweep_waits(const std::vector<isa::MachineInst>& program, const Cfg& cfg,
+                      const std::vector<Access>& access, bool apply_needed);
+
+}  // namespace cdnajit::passes

@@ -1,0 +1,61 @@
+// The wait-count dataflow state ("score brackets", the model LLVM's SIInsertWaitcnts
+// uses): per counter, every issued memory operation gets the next score; `ub` is the
+// newest issued, `lb` the newest known complete, so ub - lb operations may be in flight.
+// Each register unit remembers the score of its pending write. In-order queues (vmcnt;
+// lgkmcnt while only one kind of event is pending) allow waiting for `ub - score`;
+// out-of-order ones (any SMEM pending, mixed LDS/message events, a FLAT op counting on
+// both) need a wait of 0.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "jit/passes/regs.hpp"
+#include "jit/passes/waitcnt_encoding.hpp"
+
+namespace cdnajit::passes {
+
+enum WaitCounter : int { kVm = 0, kLgkm = 1, kNumCounters = 2 };
+
+struct PendingUse {
+  int unit;
+  int counter;
+  int32_t writer;  // instruction index of the memory op that writes the unit
+};
+
+struct Brackets {
+  uint32_t ub[kNumCounters] = {0, 0};
+  uint32_t lb[kNumCounters] = {0, 0};
+  uint32_t last_flat[kNumCounters] = {0, 0};
+  uint8_t events[kNumCounters] = {0, 0};
+  std::vector<uint32_t> score[kNumCounters];
+  std::vector<int32_t> writer[kNumCounters];
+
+  Brackets();
+  bool operator==(const Brackets& o) const;
+
+  bool pending(int c, int unit) const { return score[c][unit] > lb[c]; }
+  bool out_of_order(int c) const;
+  bool pending_flat() const;
+  // Wait count that guarantees the write with `s` on counter c has landed.
+  int count_for(int c, uint32_t s) const;
+  bool satisfied(const WaitFields& w) const;  // the wait would change nothing
+  void apply(const WaitFields& w);
+  // Account for `mi` (instruction #index) issuing its memory operation, if any.
+  void issue(const isa::MachineInst& mi, const Access& a, int32_t index);
+
+  // Pessimistic union of predecessor states at a join.
+  static Brackets merge(const std::vector<const Brackets*>& ins);
+};
+
+int counter_max(int c);
+
+// The weakest wait that makes `mi` safe in state `s`, with the units and writers it
+// protects; nullopt if nothing it reads or writes is pending.
+struct WaitNeed {
+  WaitFields wait;
+  std::vector<PendingUse> reads, writes;
+};
+std::optional<WaitNeed> wait_needed(const Brackets& s, const isa::MachineInst& mi, const Access& a);
+
+}  // namespace cdnajit::passes

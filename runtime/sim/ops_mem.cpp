@@ -1,0 +1,420 @@
+// Memory instructions: SMEM loads, global/flat/buffer loads, stores and
+// atomics (including LDS DMA), and LDS (DS) operations. Loads deliver their
+// data at issue; the wait-count checker makes early use an error.
+#include <atomic>
+#include <bit>
+
+#include "runtime/sim/fp.hpp"
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+namespace {
+
+using U = isa::Unit;
+enum : uint8_t { kCntVm = 1, kCntLgkm = 2, kCntSmem = 3, kCntFlat = 4 };
+
+void track(Wave& w, const Op& op, bool has_dst) {
+  uint16_t first = 0, count = 0, file = 1;
+  if (has_dst && op.nd) {
+    const Src& d = op.d[0];
+    file = d.k == SrcKind::S ? 0 : 1;
+    first = d.idx;
+    count = d.n;
+  }
+  if (op.counter == kCntFlat) {
+    pend_add(w, op, kCntVm, file, first, count);
+    pend_add(w, op, kCntLgkm, 1, 0, 0);
+  } else {
+    pend_add(w, op, op.counter, file, first, count);
+  }
+}
+
+// ---- SMEM -------------------------------------------------------------------
+void s_load(Wave& w, const Op& op) {
+  uint64_t base = read_s64(w, op.s[0]);
+  if (op.aux & 0x100) base &= 0xffffffffffffull;  // s_buffer_load: V# base (48 bits)
+  uint64_t off = op.ns > 1 ? read_s32(w, op.s[1]) : 0;
+  uint64_t addr = (base + off + int64_t(op.offset)) & ~3ull;
+  uint32_t n = op.aux & 0xff;
+  uint8_t* p = global_ptr(w, op, addr, n * 4, -1, false);
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t v = 0;
+    if (p) std::memcpy(&v, p + 4 * i, 4);
+    w.s[op.d[0].idx + i] = v;
+  }
+  track(w, op, true);
+}
+
+// ---- global / flat ----------------------------------------------------------
+uint64_t vaddr_of(Wave& w, const Op& op, const Src& va, const Src* saddr, int l) {
+  if (saddr && saddr->k == SrcKind::S)
+    return read_s64(w, *saddr) + uint64_t(lane_src(w, va, l)) + int64_t(op.offset);
+  uint64_t a = uint64_t(lane_src(w, va, l)) | uint64_t(lane_src(w, va, l, 1)) << 32;
+  return a + int64_t(op.offset);
+}
+
+// aux: bytes per lane (low 8 bits), bit 8 = sign-extend, bit 9 = d16, bit 10 = d16_hi
+void g_load(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  uint32_t bytes = op.aux & 0xff;
+  const Src* saddr = op.ns > 1 ? &op.s[1] : nullptr;
+  uint32_t ndw = std::max<uint32_t>(1, bytes / 4);
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
+    uint8_t* p = global_ptr(w, op, a, bytes, l, false);
+    uint32_t v[4] = {};
+    if (p) std::memcpy(v, p, bytes);
+    if (bytes < 4) {
+      uint32_t x = v[0];
+      if (op.aux & 0x100) x = bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
+      uint32_t& d = w.vr(op.d[0].idx)[l];
+      if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
+      else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
+      else d = x;
+    } else {
+      for (uint32_t i = 0; i < ndw; ++i) w.vr(uint16_t(op.d[0].idx + i))[l] = v[i];
+    }
+  }
+  track(w, op, true);
+}
+
+void g_store(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  uint32_t bytes = op.aux & 0xff;
+  const Src* saddr = op.ns > 2 ? &op.s[2] : nullptr;
+  const Src& data = op.s[1];
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
+    uint8_t* p = global_ptr(w, op, a, bytes, l, true);
+    if (!p) continue;
+    uint32_t v[4];
+    for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) v[i] = lane_src(w, data, l, int(i));
+    if (op.aux & 0x400) v[0] >>= 16;
+    std::memcpy(p, v, bytes);
+  }
+  track(w, op, false);
+}
+
+// global_load_lds_dword{,x3,x4} / global_load_lds_{u,i}{byte,short}:
+// LDS address = M0 + inst_offset + lane * bytes (per-lane data size stride).
+void g_load_lds(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  uint32_t bytes = op.aux & 0xff;
+  const Src* saddr = op.ns > 1 ? &op.s[1] : nullptr;
+  uint32_t m0 = w.s[kM0] & 0x3ffff;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
+    uint8_t* p = global_ptr(w, op, a, bytes, l, false);
+    uint32_t v[4] = {};
+    if (p) std::memcpy(v, p, bytes);
+    if (bytes < 4 && (op.aux & 0x100)) v[0] = bytes == 1 ? uint32_t(int32_t(int8_t(v[0]))) : uint32_t(int32_t(int16_t(v[0])));
+    uint32_t stored = std::max<uint32_t>(bytes, 4);
+    uint8_t* q = lds_ptr(w, op, uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stored, stored, l);
+    if (q) std::memcpy(q, v, stored);
+  }
+  track(w, op, false);
+}
+
+// Atomics (32-bit): aux low byte = kind.
+template <int K>
+void g_atomic(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  bool ret = op.nd > 0;
+  int di = ret ? 1 : 0;  // operand positions shift when there is a return value
+  (void)di;
+  const Src& va = op.s[0];
+  const Src& data = op.s[1];
+  const Src* saddr = op.ns > 2 ? &op.s[2] : nullptr;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a = vaddr_of(w, op, va, saddr, l);
+    uint8_t* p = global_ptr(w, op, a, 4, l, true);
+    if (!p) continue;
+    uint32_t v = lane_src(w, data, l), old;
+    auto* ap = reinterpret_cast<uint32_t*>(p);
+    switch (K) {
+      case 0: old = __atomic_fetch_add(ap, v, __ATOMIC_RELAXED); break;
+      case 1: old = __atomic_fetch_sub(ap, v, __ATOMIC_RELAXED); break;
+      case 2: old = __atomic_exchange_n(ap, v, __ATOMIC_RELAXED); break;
+      case 3: old = __atomic_fetch_and(ap, v, __ATOMIC_RELAXED); break;
+      case 4: old = __atomic_fetch_or(ap, v, __ATOMIC_RELAXED); break;
+      case 5: old = __atomic_fetch_xor(ap, v, __ATOMIC_RELAXED); break;
+      case 6: {  // umax
+        old = __atomic_load_n(ap, __ATOMIC_RELAXED);
+        while (old < v && !__atomic_compare_exchange_n(ap, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+        break;
+      }
+      case 7: {  // umin
+        old = __atomic_load_n(ap, __ATOMIC_RELAXED);
+        while (old > v && !__atomic_compare_exchange_n(ap, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+        break;
+      }
+      default: {  // f32 add
+        old = __atomic_load_n(ap, __ATOMIC_RELAXED);
+        for (;;) {
+          uint32_t nv = bits_of(f32_of(old) + f32_of(v));
+          if (__atomic_compare_exchange_n(ap, &old, nv, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
+        }
+      }
+    }
+    if (ret) w.vr(op.d[0].idx)[l] = old;
+  }
+  track(w, op, ret);
+}
+
+// ---- MUBUF (buffer_*) ----------------------------------------------------------
+struct VSharp {
+  uint64_t base;
+  uint32_t stride, num_records;
+};
+VSharp vsharp(Wave& w, const Src& s) {
+  uint32_t d0 = w.s[s.idx], d1 = w.s[s.idx + 1], d2 = w.s[s.idx + 2];
+  return VSharp{uint64_t(d0) | uint64_t(d1 & 0xffff) << 32, (d1 >> 16) & 0x3fff, d2};
+}
+// Byte address and in-range flag for one lane. Range rule (gfx9 / CDNA):
+// stride == 0 (raw): in range iff offset + size <= num_records, offset = voffset + inst_offset;
+// stride != 0: in range iff index < num_records and offset + size <= stride.
+// soffset is added to the address but excluded from the range check.
+bool buf_addr(Wave& w, const Op& op, int l, const Src* vaddr, const VSharp& v, uint32_t soff, uint32_t size, uint64_t& addr) {
+  uint32_t index = 0, voff = 0;
+  int part = 0;
+  if (vaddr && op.idxen) index = lane_src(w, *vaddr, l, part++);
+  if (vaddr && op.offen) voff = lane_src(w, *vaddr, l, part);
+  uint64_t off = uint64_t(voff) + uint32_t(op.offset);
+  addr = v.base + soff + off + uint64_t(v.stride) * index;
+  if (v.stride == 0) return off + size <= v.num_records;
+  return index < v.num_records && off + size <= v.stride;
+}
+
+std::string buf_oob(uint64_t addr, const VSharp& v) {
+  return "buffer access at address " + hex(addr) + " outside the V# range (base " + hex(v.base) + ", stride " +
+         std::to_string(v.stride) + ", num_records " + std::to_string(v.num_records) + ")";
+}
+
+// Operands: [vdata,] vaddr|off, srsrc, soffset
+void buf_load(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  uint32_t bytes = op.aux & 0xff;
+  bool to_lds = op.lds;
+  const Src* vaddr = op.s[0].k == SrcKind::None ? nullptr : &op.s[0];
+  VSharp v = vsharp(w, op.s[1]);
+  uint32_t soff = read_s32(w, op.s[2]);
+  uint32_t m0 = w.s[kM0] & 0x3ffff;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a;
+    uint32_t val[4] = {};
+    if (buf_addr(w, op, l, vaddr, v, soff, bytes, a)) {
+      uint8_t* p = global_ptr(w, op, a, bytes, l, false);
+      if (p) std::memcpy(val, p, bytes);
+    } else if (w.L->opt.check_bounds) {
+      fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware would return 0)", l);
+    }
+    if (bytes < 4 && (op.aux & 0x100)) val[0] = bytes == 1 ? uint32_t(int32_t(int8_t(val[0]))) : uint32_t(int32_t(int16_t(val[0])));
+    if (to_lds) {
+      uint32_t stored = std::max<uint32_t>(bytes, 4);
+      uint8_t* q = lds_ptr(w, op, uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stored, stored, l);
+      if (q) std::memcpy(q, val, stored);
+    } else {
+      for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) w.vr(uint16_t(op.d[0].idx + i))[l] = val[i];
+    }
+  }
+  track(w, op, !to_lds);
+}
+void buf_load_dispatch(Wave& w, const Op& op) {
+  // Without lds, the data register is a destination: shift operand view.
+  if (op.lds) return buf_load(w, op);
+  buf_load(w, op);
+}
+void buf_store(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  uint32_t bytes = op.aux & 0xff;
+  const Src& data = op.s[0];
+  const Src* vaddr = op.s[1].k == SrcKind::None ? nullptr : &op.s[1];
+  VSharp v = vsharp(w, op.s[2]);
+  uint32_t soff = read_s32(w, op.s[3]);
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a;
+    if (!buf_addr(w, op, l, vaddr, v, soff, bytes, a)) {
+      if (w.L->opt.check_bounds) fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware would drop the store)", l);
+      continue;
+    }
+    uint8_t* p = global_ptr(w, op, a, bytes, l, true);
+    if (!p) continue;
+    uint32_t val[4];
+    for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) val[i] = lane_src(w, data, l, int(i));
+    std::memcpy(p, val, bytes);
+  }
+  track(w, op, false);
+}
+
+// ---- DS (LDS) ------------------------------------------------------------------
+// aux: bytes (low 8), 0x100 sign-extend, 0x200 d16 (low half), 0x400 d16_hi, 0x800 read2/write2, 0x1000 st64
+void ds_read(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  uint32_t bytes = op.aux & 0xff;
+  bool two = op.aux & 0x800;
+  uint32_t scale = (op.aux & 0x1000) ? bytes * 64 : bytes;
+  uint32_t ndw = std::max<uint32_t>(1, bytes / 4);
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t base = lane_src(w, op.s[0], l);
+    for (int k = 0; k < (two ? 2 : 1); ++k) {
+      uint64_t a = two ? uint64_t(base) + uint64_t(k ? op.offset1 : op.offset0) * scale : uint64_t(base) + uint32_t(op.offset);
+      uint8_t* p = lds_ptr(w, op, a, bytes, l);
+      uint32_t v[4] = {};
+      if (p) std::memcpy(v, p, bytes);
+      if (bytes < 4) {
+        uint32_t x = v[0];
+        if (op.aux & 0x100) x = bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
+        uint32_t& d = w.vr(op.d[0].idx)[l];
+        if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
+        else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
+        else d = x;
+      } else {
+        for (uint32_t i = 0; i < ndw; ++i) w.vr(uint16_t(op.d[0].idx + k * ndw + i))[l] = v[i];
+      }
+    }
+  }
+  track(w, op, true);
+}
+void ds_write(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  uint32_t bytes = op.aux & 0xff;
+  bool two = op.aux & 0x800;
+  uint32_t scale = (op.aux & 0x1000) ? bytes * 64 : bytes;
+  uint32_t ndw = std::max<uint32_t>(1, bytes / 4);
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t base = lane_src(w, op.s[0], l);
+    for (int k = 0; k < (two ? 2 : 1); ++k) {
+      uint64_t a = two ? uint64_t(base) + uint64_t(k ? op.offset1 : op.offset0) * scale : uint64_t(base) + uint32_t(op.offset);
+      uint8_t* p = lds_ptr(w, op, a, bytes, l);
+      if (!p) continue;
+      uint32_t v[4];
+      for (uint32_t i = 0; i < ndw; ++i) v[i] = lane_src(w, op.s[1 + k], l, int(i));
+      if (op.aux & 0x400) v[0] >>= 16;
+      std::memcpy(p, v, bytes);
+    }
+  }
+  track(w, op, false);
+}
+// LDS atomics (32-bit); with a return value when nd == 1.
+template <int K>
+void ds_atomic(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a = uint64_t(lane_src(w, op.s[0], l)) + uint32_t(op.offset);
+    uint8_t* p = lds_ptr(w, op, a, 4, l);
+    if (!p) continue;
+    uint32_t old, v = lane_src(w, op.s[1], l), n;
+    std::memcpy(&old, p, 4);
+    switch (K) {
+      case 0: n = old + v; break;
+      case 1: n = old - v; break;
+      case 2: n = std::max(old, v); break;
+      case 3: n = std::min(old, v); break;
+      case 4: n = old & v; break;
+      case 5: n = old | v; break;
+      case 6: n = old ^ v; break;
+      case 7: n = v; break;
+      case 8: n = uint32_t(std::max(int32_t(old), int32_t(v))); break;
+      case 9: n = uint32_t(std::min(int32_t(old), int32_t(v))); break;
+      default: n = bits_of(f32_of(old) + f32_of(v)); break;
+    }
+    std::memcpy(p, &n, 4);
+    if (op.nd) w.vr(op.d[0].idx)[l] = old;
+  }
+  track(w, op, op.nd > 0);
+}
+// ds_bpermute_b32 d, addr, data: d[lane] = data[(addr[lane] + offset) / 4 % 64] (reads inactive lanes as 0).
+void ds_bpermute(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  uint32_t src[64], r[64];
+  for (int l = 0; l < 64; ++l) src[l] = ((e >> l) & 1) ? lane_src(w, op.s[1], l) : 0;
+  for (int l = 0; l < 64; ++l) r[l] = src[((lane_src(w, op.s[0], l) + uint32_t(op.offset)) >> 2) & 63];
+  uint32_t* d = w.vr(op.d[0].idx);
+  for (int l = 0; l < 64; ++l)
+    if ((e >> l) & 1) d[l] = r[l];
+  track(w, op, true);
+}
+void ds_permute(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  uint32_t r[64] = {};
+  for (int l = 0; l < 64; ++l)
+    if ((e >> l) & 1) r[((lane_src(w, op.s[0], l) + uint32_t(op.offset)) >> 2) & 63] = lane_src(w, op.s[1], l);
+  uint32_t* d = w.vr(op.d[0].idx);
+  for (int l = 0; l < 64; ++l)
+    if ((e >> l) & 1) d[l] = r[l];
+  track(w, op, true);
+}
+
+}  // namespace
+
+void register_mem(Registry& r) {
+  struct S { const char* n; uint32_t dw; };
+  for (auto [n, dw] : {S{"dword", 1}, S{"dwordx2", 2}, S{"dwordx4", 4}, S{"dwordx8", 8}, S{"dwordx16", 16}}) {
+    r.add(std::string("s_load_") + n, &s_load, U::SMEM, FType::Int, kCntSmem, dw);
+    r.add(std::string("s_buffer_load_") + n, &s_load, U::SMEM, FType::Int, kCntSmem, dw | 0x100);
+  }
+  struct G { const char* n; uint32_t aux; };
+  static const G gl[] = {{"ubyte", 1}, {"sbyte", 1 | 0x100}, {"ushort", 2}, {"sshort", 2 | 0x100}, {"dword", 4},
+                         {"dwordx2", 8}, {"dwordx3", 12}, {"dwordx4", 16}, {"short_d16", 2 | 0x200},
+                         {"short_d16_hi", 2 | 0x400}, {"ubyte_d16", 1 | 0x200}, {"ubyte_d16_hi", 1 | 0x400}};
+  for (const auto& g : gl) {
+    r.add(std::string("global_load_") + g.n, &g_load, U::VMEM, FType::Int, kCntVm, g.aux);
+    r.add(std::string("flat_load_") + g.n, &g_load, U::VMEM, FType::Int, kCntFlat, g.aux);
+    r.add(std::string("buffer_load_") + g.n, &buf_load_dispatch, U::VMEM, FType::Int, kCntVm, g.aux);
+  }
+  static const G gs[] = {{"byte", 1}, {"short", 2}, {"dword", 4}, {"dwordx2", 8}, {"dwordx3", 12}, {"dwordx4", 16},
+                         {"short_d16_hi", 2 | 0x400}, {"byte_d16_hi", 1 | 0x400}};
+  for (const auto& g : gs) {
+    r.add(std::string("global_store_") + g.n, &g_store, U::VMEM, FType::Int, kCntVm, g.aux);
+    r.add(std::string("flat_store_") + g.n, &g_store, U::VMEM, FType::Int, kCntFlat, g.aux);
+    r.add(std::string("buffer_store_") + g.n, &buf_store, U::VMEM, FType::Int, kCntVm, g.aux);
+  }
+  static const G gll[] = {{"dword", 4}, {"dwordx3", 12}, {"dwordx4", 16}, {"ubyte", 1}, {"sbyte", 1 | 0x100}, {"ushort", 2}, {"sshort", 2 | 0x100}};
+  for (const auto& g : gll) r.add(std::string("global_load_lds_") + g.n, &g_load_lds, U::VMEM, FType::Int, kCntVm, g.aux);
+  struct At { const char* n; Handler h; };
+  static const At at[] = {{"add", &g_atomic<0>}, {"sub", &g_atomic<1>}, {"swap", &g_atomic<2>}, {"and", &g_atomic<3>},
+                          {"or", &g_atomic<4>}, {"xor", &g_atomic<5>}, {"umax", &g_atomic<6>}, {"umin", &g_atomic<7>},
+                          {"add_f32", &g_atomic<8>}};
+  for (const auto& a : at) {
+    r.add(std::string("global_atomic_") + a.n, a.h, U::VMEM, FType::Int, kCntVm, 4);
+    r.add(std::string("flat_atomic_") + a.n, a.h, U::VMEM, FType::Int, kCntFlat, 4);
+  }
+  static const G dr[] = {{"b32", 4}, {"b64", 8}, {"b96", 12}, {"b128", 16}, {"u8", 1}, {"i8", 1 | 0x100}, {"u16", 2},
+                         {"i16", 2 | 0x100}, {"u16_d16", 2 | 0x200}, {"u16_d16_hi", 2 | 0x400}, {"u8_d16", 1 | 0x200},
+                         {"u8_d16_hi", 1 | 0x400}, {"i8_d16", 1 | 0x300}, {"i8_d16_hi", 1 | 0x500}};
+  for (const auto& d : dr) r.add(std::string("ds_read_") + d.n, &ds_read, U::DS, FType::Int, kCntLgkm, d.aux);
+  r.add("ds_read2_b32", &ds_read, U::DS, FType::Int, kCntLgkm, 4 | 0x800);
+  r.add("ds_read2_b64", &ds_read, U::DS, FType::Int, kCntLgkm, 8 | 0x800);
+  r.add("ds_read2st64_b32", &ds_read, U::DS, FType::Int, kCntLgkm, 4 | 0x1800);
+  r.add("ds_read2st64_b64", &ds_read, U::DS, FType::Int, kCntLgkm, 8 | 0x1800);
+  static const G dw[] = {{"b32", 4}, {"b64", 8}, {"b96", 12}, {"b128", 16}, {"b8", 1}, {"b16", 2}, {"b8_d16_hi", 1 | 0x400}, {"b16_d16_hi", 2 | 0x400}};
+  for (const auto& d : dw) r.add(std::string("ds_write_") + d.n, &ds_write, U::DS, FType::Int, kCntLgkm, d.aux);
+  r.add("ds_write2_b32", &ds_write, U::DS, FType::Int, kCntLgkm, 4 | 0x800);
+  r.add("ds_write2_b64", &ds_write, U::DS, FType::Int, kCntLgkm, 8 | 0x800);
+  r.add("ds_write2st64_b32", &ds_write, U::DS, FType::Int, kCntLgkm, 4 | 0x1800);
+  r.add("ds_write2st64_b64", &ds_write, U::DS, FType::Int, kCntLgkm, 8 | 0x1800);
+  static const At da[] = {{"add_u32", &ds_atomic<0>}, {"sub_u32", &ds_atomic<1>}, {"max_u32", &ds_atomic<2>},
+                          {"min_u32", &ds_atomic<3>}, {"and_b32", &ds_atomic<4>}, {"or_b32", &ds_atomic<5>},
+                          {"xor_b32", &ds_atomic<6>}, {"max_i32", &ds_atomic<8>}, {"min_i32", &ds_atomic<9>},
+                          {"add_f32", &ds_atomic<10>}};
+  for (const auto& a : da) {
+    r.add(std::string("ds_") + a.n, a.h, U::DS, FType::Int, kCntLgkm, 4);
+    std::string rtn = a.n;
+    rtn.insert(rtn.find('_'), "_rtn");
+    r.add("ds_" + rtn, a.h, U::DS, FType::Int, kCntLgkm, 4);
+  }
+  r.add("ds_wrxchg_rtn_b32", &ds_atomic<7>, U::DS, FType::Int, kCntLgkm, 4);
+  r.add("ds_bpermute_b32", &ds_bpermute, U::DS, FType::Int, kCntLgkm, 4);
+  r.add("ds_permute_b32", &ds_permute, U::DS, FType::Int, kCntLgkm, 4);
+}
+
+}  // namespace cdnajit::sim

@@ -1,0 +1,619 @@
+// Vector ALU: 32-bit integer and float ops (VOP1/VOP2/VOP3), compares,
+// carry ops, lane ops, 64-bit ops, packed (VOP3P) ops and dot2.
+#include <bit>
+#include <cmath>
+
+#include "runtime/sim/fp.hpp"
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+namespace {
+
+using U = isa::Unit;
+
+uint32_t sdwa_extract(uint32_t v, uint8_t sel, bool sext) {
+  switch (sel) {
+    case 0: case 1: case 2: case 3: { uint32_t b = (v >> (8 * sel)) & 0xff; return sext ? uint32_t(int32_t(int8_t(b))) : b; }
+    case 4: case 5: { uint32_t h = (v >> (16 * (sel - 4))) & 0xffff; return sext ? uint32_t(int32_t(int16_t(h))) : h; }
+    default: return v;
+  }
+}
+
+// 64 lanes of one 32-bit source, with float neg/abs and input denormal flush applied.
+const uint32_t* fetch(Wave& w, const Op& op, int i, uint32_t* tmp, bool fl) {
+  const Src& s = op.s[i];
+  bool flush = fl && w.L->flush_f32 && op.ft == FType::F32;
+  bool sdwa = op.sdwa && i < 2 && op.sdwa_src_sel[i] != 6;
+  if (s.k == SrcKind::V && !s.neg && !s.abs && !flush && !sdwa) return w.vr(s.idx);
+  if (s.k == SrcKind::V) std::memcpy(tmp, w.vr(s.idx), 256);
+  else { uint32_t x = lane_src(w, s, 0); for (int l = 0; l < 64; ++l) tmp[l] = x; }
+  if (sdwa) for (int l = 0; l < 64; ++l) tmp[l] = sdwa_extract(tmp[l], op.sdwa_src_sel[i], false);
+  uint32_t sign = op.ft == FType::F16 ? 0x8000u : 0x80000000u;
+  if (s.abs) for (int l = 0; l < 64; ++l) tmp[l] &= ~sign;
+  if (s.neg) {
+    if (fl) for (int l = 0; l < 64; ++l) tmp[l] ^= sign;
+    else for (int l = 0; l < 64; ++l) tmp[l] = 0u - tmp[l];
+  }
+  if (flush) for (int l = 0; l < 64; ++l) tmp[l] = flush_denorm32(tmp[l]);
+  return tmp;
+}
+
+float apply_omod_clamp(const Op& op, float x, bool dx10) {
+  if (op.omod == 1) x *= 2.0f;
+  else if (op.omod == 2) x *= 4.0f;
+  else if (op.omod == 3) x *= 0.5f;
+  if (op.clamp) {
+    if (std::isnan(x)) x = 0.0f;
+    else x = std::fmin(std::fmax(x, 0.0f), 1.0f);
+  }
+  return x;
+}
+
+// Write 64 results to the VGPR destination under EXEC (plus output modifiers).
+void store(Wave& w, const Op& op, uint32_t* r, bool fl) {
+  uint64_t e = w.exec();
+  w.lane_ops += uint64_t(std::popcount(e));
+  if (fl && op.ft == FType::F32 && (op.omod || op.clamp))
+    for (int l = 0; l < 64; ++l) r[l] = as_u(apply_omod_clamp(op, as_f(r[l]), w.L->dx10_clamp));
+  if (fl && op.ft == FType::F32 && w.L->flush_f32) for (int l = 0; l < 64; ++l) r[l] = flush_denorm32(r[l]);
+  const Src& d = op.d[0];
+  if (d.k != SrcKind::V) fail(w, op, "VALU destination must be a VGPR");
+  uint32_t* dst = w.vr(d.idx);
+  if (op.sdwa && op.sdwa_dst_sel != 6) {
+    uint8_t sel = op.sdwa_dst_sel;
+    for (int l = 0; l < 64; ++l) {
+      if (!((e >> l) & 1)) continue;
+      uint32_t sh = sel < 4 ? 8 * sel : 16 * (sel - 4), bits = sel < 4 ? 8 : 16;
+      uint32_t mask = ((1u << bits) - 1) << sh;
+      uint32_t v = (r[l] << sh) & mask;
+      if (op.sdwa_dst_unused == 2) v |= dst[l] & ~mask;  // UNUSED_PRESERVE
+      dst[l] = v;
+    }
+    return;
+  }
+  if (e == ~0ull) { std::memcpy(dst, r, 256); return; }
+  for (int l = 0; l < 64; ++l) dst[l] = ((e >> l) & 1) ? r[l] : dst[l];
+}
+
+template <class F, bool FL>
+void v32(Wave& w, const Op& op) {
+  alignas(64) uint32_t t0[64], t1[64], t2[64], r[64];
+  static const uint32_t zero[64] = {};
+  const uint32_t* a = op.ns > 0 ? fetch(w, op, 0, t0, FL) : zero;
+  const uint32_t* b = op.ns > 1 ? fetch(w, op, 1, t1, FL) : zero;
+  const uint32_t* c = op.ns > 2 ? fetch(w, op, 2, t2, FL) : zero;
+  for (int l = 0; l < 64; ++l) r[l] = F{}(a[l], b[l], c[l]);
+  store(w, op, r, FL);
+}
+
+// "mac" forms: the destination is also the addend (v_fmac_f32, v_dot2c_*).
+template <class F, bool FL>
+void v32_mac(Wave& w, const Op& op) {
+  alignas(64) uint32_t t0[64], t1[64], r[64];
+  const uint32_t* a = fetch(w, op, 0, t0, FL);
+  const uint32_t* b = fetch(w, op, 1, t1, FL);
+  const uint32_t* c = w.vr(op.d[0].idx);
+  for (int l = 0; l < 64; ++l) r[l] = F{}(a[l], b[l], c[l]);
+  store(w, op, r, FL);
+}
+
+// Compare: per-lane bit into d[0] (VCC or SGPR pair); v_cmpx also writes EXEC.
+template <class F, bool FL, bool X>
+void vcmp(Wave& w, const Op& op) {
+  alignas(64) uint32_t t0[64], t1[64];
+  const uint32_t* a = fetch(w, op, 0, t0, FL);
+  const uint32_t* b = fetch(w, op, 1, t1, FL);
+  uint64_t e = w.exec(), m = 0;
+  for (int l = 0; l < 64; ++l) m |= uint64_t(F{}(a[l], b[l])) << l;
+  m &= e;
+  w.lane_ops += uint64_t(std::popcount(e));
+  if (op.nd) write_s64(w, op.d[0], m);
+  if (X) w.set_exec(m);
+}
+
+template <class F, bool X>
+void vcmp64(Wave& w, const Op& op) {
+  uint64_t e = w.exec(), m = 0;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a = uint64_t(lane_src(w, op.s[0], l)) | uint64_t(op.s[0].n > 1 || op.s[0].k == SrcKind::Const ? lane_src(w, op.s[0], l, 1) : 0) << 32;
+    uint64_t b = uint64_t(lane_src(w, op.s[1], l)) | uint64_t(op.s[1].n > 1 || op.s[1].k == SrcKind::Const ? lane_src(w, op.s[1], l, 1) : 0) << 32;
+    if (op.ft == FType::F64) {
+      if (op.s[0].abs) a &= ~(1ull << 63);
+      if (op.s[0].neg) a ^= 1ull << 63;
+      if (op.s[1].abs) b &= ~(1ull << 63);
+      if (op.s[1].neg) b ^= 1ull << 63;
+    }
+    m |= uint64_t(F{}(a, b)) << l;
+  }
+  w.lane_ops += uint64_t(std::popcount(e));
+  if (op.nd) write_s64(w, op.d[0], m);
+  if (X) w.set_exec(m);
+}
+
+// 64-bit per-lane op with up to three 64-bit (or 32-bit) sources.
+uint64_t src64(Wave& w, const Src& s, int l, bool is64) {
+  uint64_t lo = lane_src(w, s, l);
+  uint64_t v;
+  if (!is64) v = lo;
+  else if (s.k == SrcKind::Const) v = s.val;
+  else v = lo | uint64_t(lane_src(w, s, l, 1)) << 32;
+  return v;
+}
+template <class F, uint8_t W64>  // W64: bit i = source i is 64-bit; bit 3 = result 64-bit
+void v64(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  w.lane_ops += uint64_t(std::popcount(e));
+  uint32_t* d = w.vr(op.d[0].idx);
+  uint32_t* d1 = (W64 & 8) ? w.vr(uint16_t(op.d[0].idx + 1)) : nullptr;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a = op.ns > 0 ? src64(w, op.s[0], l, W64 & 1) : 0;
+    uint64_t b = op.ns > 1 ? src64(w, op.s[1], l, W64 & 2) : 0;
+    uint64_t c = op.ns > 2 ? src64(w, op.s[2], l, W64 & 4) : 0;
+    if (op.ft == FType::F64) {
+      uint64_t* xs[3] = {&a, &b, &c};
+      for (int i = 0; i < op.ns && i < 3; ++i) {
+        if (op.s[i].abs) *xs[i] &= ~(1ull << 63);
+        if (op.s[i].neg) *xs[i] ^= 1ull << 63;
+      }
+    }
+    uint64_t r = F{}(a, b, c);
+    d[l] = uint32_t(r);
+    if (d1) d1[l] = uint32_t(r >> 32);
+  }
+}
+
+// Carry-out ops: d[0] = result, d[1] = carry mask; optional carry-in s[2].
+template <int KIND>  // 0 add_co, 1 sub_co, 2 subrev_co, 3 addc, 4 subb, 5 subbrev
+void vcarry(Wave& w, const Op& op) {
+  uint64_t e = w.exec(), cin = KIND >= 3 ? read_s64(w, op.s[2]) : 0, cout = 0;
+  w.lane_ops += uint64_t(std::popcount(e));
+  uint32_t* d = w.vr(op.d[0].idx);
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a = lane_src(w, op.s[0], l), b = lane_src(w, op.s[1], l), c = (cin >> l) & 1;
+    if (KIND == 2 || KIND == 5) std::swap(a, b);
+    uint64_t r;
+    bool co;
+    if (KIND == 0 || KIND == 3) { r = a + b + c; co = r >> 32; }
+    else { r = a - b - c; co = b + c > a; }
+    d[l] = uint32_t(r);
+    cout |= uint64_t(co) << l;
+  }
+  write_s64(w, op.d[1], cout);
+}
+
+float fl(uint32_t u) { return as_f(u); }
+uint32_t ub(float f) { return as_u(f); }
+// min/max with IEEE-754-2008 minNum/maxNum semantics (NaN loses).
+float fminnum(float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : (a == b ? (std::signbit(a) ? a : b) : std::fmin(a, b)); }
+float fmaxnum(float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : (a == b ? (std::signbit(a) ? b : a) : std::fmax(a, b)); }
+uint32_t quiet(float f) { return ub(f); }
+int32_t cvt_i32(float f) {
+  if (std::isnan(f)) return 0;
+  if (f >= 2147483648.0f) return INT32_MAX;
+  if (f < -2147483648.0f) return INT32_MIN;
+  return int32_t(f);
+}
+uint32_t cvt_u32(float f) {
+  if (std::isnan(f) || f <= 0) return 0;
+  if (f >= 4294967296.0f) return UINT32_MAX;
+  return uint32_t(f);
+}
+uint32_t bfe_u(uint32_t a, uint32_t o, uint32_t w) { o &= 31; w &= 31; return w == 0 ? 0 : (a >> o) & ((1u << w) - 1); }
+uint32_t bfe_i(uint32_t a, uint32_t o, uint32_t w) {
+  o &= 31; w &= 31;
+  if (w == 0) return 0;
+  uint32_t x = (a >> o) & ((1u << w) - 1);
+  return uint32_t(int32_t(x << (32 - w)) >> (32 - w));
+}
+uint32_t perm_byte(uint64_t v, uint32_t sel) {
+  if (sel <= 7) return uint32_t(v >> (8 * sel)) & 0xff;
+  auto sgn = [&](int byte) { return ((v >> (8 * byte + 7)) & 1) ? 0xffu : 0u; };
+  switch (sel) {
+    case 8: return sgn(1);
+    case 9: return sgn(3);
+    case 10: return sgn(5);
+    case 11: return sgn(7);
+    case 12: return 0;
+    default: return 0xff;
+  }
+}
+uint32_t v_perm(uint32_t a, uint32_t b, uint32_t s) {
+  uint64_t v = uint64_t(a) << 32 | b;
+  uint32_t r = 0;
+  for (int i = 0; i < 4; ++i) r |= perm_byte(v, (s >> (8 * i)) & 0xff) << (8 * i);
+  return r;
+}
+float f16lo(uint32_t u) { return f16_to_f32(uint16_t(u)); }
+float f16hi(uint32_t u) { return f16_to_f32(uint16_t(u >> 16)); }
+float bf16lo(uint32_t u) { return as_f(u << 16); }
+float bf16hi(uint32_t u) { return as_f(u & 0xffff0000u); }
+
+bool g_dot2_fused = true;  // set per launch (see Options::dot2); same value for all threads of a launch
+thread_local bool t_dot2_fused = true;
+
+uint32_t dot2(float a0, float b0, float a1, float b1, float c) {
+  if (t_dot2_fused) {
+    // Products of f16/bf16 values are exact in double; sum of two products + c
+    // is rounded once from double (exact unless exponents are far apart).
+    double s = double(a0) * b0 + double(a1) * b1 + double(c);
+    return ub(float(s));
+  }
+  return ub(std::fma(a1, b1, std::fma(a0, b0, c)));
+}
+
+#define V(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), false>
+#define VF(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true>
+#define VMAC(...) &v32_mac<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true>
+#define CMP(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), false, false>
+#define CMPF(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), true, false>
+#define CMPX(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), false, true>
+#define CMPXF(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), true, true>
+#define V64(w, ...) &v64<decltype([](uint64_t a, uint64_t b, uint64_t c) -> uint64_t { return __VA_ARGS__; }), w>
+
+void readlane(Wave& w, const Op& op) {
+  uint32_t lane = read_s32(w, op.s[1]) & 63;
+  write_s32(w, op.d[0], w.vr(op.s[0].idx)[lane]);
+}
+void readfirstlane(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  int lane = e ? std::countr_zero(e) : 0;
+  write_s32(w, op.d[0], lane_src(w, op.s[0], lane));
+}
+void writelane(Wave& w, const Op& op) {
+  uint32_t lane = read_s32(w, op.s[1]) & 63;
+  w.vr(op.d[0].idx)[lane] = read_s32(w, op.s[0]);
+}
+void cndmask(Wave& w, const Op& op) {
+  alignas(64) uint32_t t0[64], t1[64], r[64];
+  const uint32_t* a = fetch(w, op, 0, t0, true);
+  const uint32_t* b = fetch(w, op, 1, t1, true);
+  uint64_t m = read_s64(w, op.s[2]);
+  for (int l = 0; l < 64; ++l) r[l] = ((m >> l) & 1) ? b[l] : a[l];
+  uint64_t e = w.exec();
+  w.lane_ops += uint64_t(std::popcount(e));
+  uint32_t* d = w.vr(op.d[0].idx);
+  for (int l = 0; l < 64; ++l) d[l] = ((e >> l) & 1) ? r[l] : d[l];
+}
+void mbcnt_lo(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  w.lane_ops += uint64_t(std::popcount(e));
+  uint32_t* d = w.vr(op.d[0].idx);
+  for (int l = 0; l < 64; ++l)
+    if ((e >> l) & 1) {
+      uint32_t m = lane_src(w, op.s[0], l), mask = l >= 32 ? ~0u : (1u << l) - 1;
+      d[l] = std::popcount(m & mask) + lane_src(w, op.s[1], l);
+    }
+}
+void mbcnt_hi(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  w.lane_ops += uint64_t(std::popcount(e));
+  uint32_t* d = w.vr(op.d[0].idx);
+  for (int l = 0; l < 64; ++l)
+    if ((e >> l) & 1) {
+      uint32_t m = lane_src(w, op.s[0], l), mask = l < 32 ? 0 : (l == 32 ? 0 : (1u << (l - 32)) - 1);
+      d[l] = std::popcount(m & mask) + lane_src(w, op.s[1], l);
+    }
+}
+void mad_u64_u32(Wave& w, const Op& op) {
+  uint64_t e = w.exec(), cout = 0;
+  w.lane_ops += uint64_t(std::popcount(e));
+  uint32_t *d0 = w.vr(op.d[0].idx), *d1 = w.vr(uint16_t(op.d[0].idx + 1));
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    unsigned __int128 r = (unsigned __int128)(uint64_t(lane_src(w, op.s[0], l)) * lane_src(w, op.s[1], l)) + src64(w, op.s[2], l, true);
+    d0[l] = uint32_t(r); d1[l] = uint32_t(uint64_t(r) >> 32);
+    cout |= uint64_t(r >> 64 != 0) << l;
+  }
+  if (op.nd > 1) write_s64(w, op.d[1], cout);
+}
+
+// VOP3P: per 16-bit half, select sources by op_sel/op_sel_hi and apply neg_lo/neg_hi.
+template <class F>  // operates on 16-bit halves
+void vpk16(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  w.lane_ops += uint64_t(std::popcount(e));
+  uint32_t* d = w.vr(op.d[0].idx);
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t h[2][3] = {};
+    for (int i = 0; i < op.ns; ++i) {
+      uint32_t v = lane_src(w, op.s[i], l);
+      if (op.s[i].k == SrcKind::Const && op.s[i].val < 0x10000 && op.ft == FType::F16) v = v | (v << 16);
+      uint32_t lo = (op.op_sel >> i) & 1 ? v >> 16 : v & 0xffff;
+      uint32_t hi = (op.op_sel_hi >> i) & 1 ? v >> 16 : v & 0xffff;
+      if ((op.neg_lo >> i) & 1) lo ^= 0x8000;
+      if ((op.neg_hi >> i) & 1) hi ^= 0x8000;
+      h[0][i] = lo & 0xffff; h[1][i] = hi & 0xffff;
+    }
+    d[l] = (F{}(h[0][0], h[0][1], h[0][2]) & 0xffff) | (F{}(h[1][0], h[1][1], h[1][2]) << 16);
+  }
+}
+// VOP3P packed f32 (gfx90a+): sources are 64-bit pairs; op_sel picks the dword for lo, op_sel_hi for hi.
+template <class F>
+void vpk32(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  w.lane_ops += uint64_t(std::popcount(e));
+  uint32_t *d0 = w.vr(op.d[0].idx), *d1 = w.vr(uint16_t(op.d[0].idx + 1));
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    float x[2][3] = {};
+    for (int i = 0; i < op.ns; ++i) {
+      uint32_t v0 = lane_src(w, op.s[i], l), v1 = op.s[i].k == SrcKind::Const ? v0 : lane_src(w, op.s[i], l, 1);
+      uint32_t lo = (op.op_sel >> i) & 1 ? v1 : v0, hi = (op.op_sel_hi >> i) & 1 ? v1 : v0;
+      if ((op.neg_lo >> i) & 1) lo ^= 0x80000000u;
+      if ((op.neg_hi >> i) & 1) hi ^= 0x80000000u;
+      x[0][i] = as_f(lo); x[1][i] = as_f(hi);
+    }
+    d0[l] = as_u(F{}(x[0][0], x[0][1], x[0][2]));
+    d1[l] = as_u(F{}(x[1][0], x[1][1], x[1][2]));
+  }
+}
+// v_dot2_f32_{f16,bf16} (VOP3P with op_sel on the packed sources).
+template <bool BF>
+void vdot2(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  w.lane_ops += uint64_t(std::popcount(e));
+  t_dot2_fused = w.L->opt.dot2 == Options::Dot2::FusedSingleRounding;
+  alignas(64) uint32_t r[64];
+  uint32_t* d = w.vr(op.d[0].idx);
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) { r[l] = d[l]; continue; }
+    uint32_t a = lane_src(w, op.s[0], l), b = lane_src(w, op.s[1], l);
+    uint32_t c = op.ns > 2 ? lane_src(w, op.s[2], l) : d[l];
+    float fa0 = BF ? bf16lo(a) : f16lo(a), fa1 = BF ? bf16hi(a) : f16hi(a);
+    float fb0 = BF ? bf16lo(b) : f16lo(b), fb1 = BF ? bf16hi(b) : f16hi(b);
+    if (op.neg_lo & 1) fa0 = -fa0;
+    if (op.neg_hi & 1) fa1 = -fa1;
+    if (op.neg_lo & 2) fb0 = -fb0;
+    if (op.neg_hi & 2) fb1 = -fb1;
+    float fc = as_f(c);
+    if (op.ns > 2 && op.s[2].neg) fc = -fc;
+    if (op.ns > 2 && op.s[2].abs) fc = std::fabs(fc);
+    r[l] = dot2(fa0, fb0, fa1, fb1, fc);
+  }
+  if (op.clamp) for (int l = 0; l < 64; ++l) r[l] = as_u(apply_omod_clamp(op, as_f(r[l]), true));
+  for (int l = 0; l < 64; ++l) d[l] = r[l];
+}
+
+// gfx950 v_bitop3_b32: bit i of the result = bitop3 table bit {s0[i], s1[i], s2[i]}.
+void bitop3(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  w.lane_ops += uint64_t(std::popcount(e));
+  uint32_t* d = w.vr(op.d[0].idx);
+  uint32_t t = op.imm & 0xff;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t x = lane_src(w, op.s[0], l), y = lane_src(w, op.s[1], l), z = lane_src(w, op.s[2], l), r = 0;
+    for (int i = 0; i < 8; ++i) {
+      if (!((t >> i) & 1)) continue;
+      uint32_t m = ((i & 4) ? x : ~x) & ((i & 2) ? y : ~y) & ((i & 1) ? z : ~z);
+      r |= m;
+    }
+    d[l] = r;
+  }
+}
+
+uint32_t f16op(float x) { return f32_to_f16(ub(x)); }
+
+}  // namespace
+
+void register_valu(Registry& r) {
+  auto A = [&](const char* n, Handler h, FType ft = FType::Int) { r.add(n, h, U::VALU, ft); };
+  auto F = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F32); };
+  auto H = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F16); };
+  auto D = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F64); };
+  // Moves and integer ops.
+  A("v_mov_b32", V(a));
+  A("v_not_b32", V(~a));
+  A("v_bfrev_b32", V(([](uint32_t x) { uint32_t y = 0; for (int i = 0; i < 32; ++i) y |= ((x >> i) & 1) << (31 - i); return y; })(a)));
+  A("v_ffbh_u32", V(a ? uint32_t(std::countl_zero(a)) : ~0u));
+  A("v_ffbl_b32", V(a ? uint32_t(std::countr_zero(a)) : ~0u));
+  A("v_ffbh_i32", V(([](int32_t x) -> uint32_t { if (x == 0 || x == -1) return ~0u; return uint32_t(std::countl_zero(uint32_t(x < 0 ? ~x : x))) ; })(int32_t(a))));
+  A("v_bcnt_u32_b32", V(uint32_t(std::popcount(a)) + b));
+  A("v_add_u32", V(a + b));
+  A("v_sub_u32", V(a - b));
+  A("v_subrev_u32", V(b - a));
+  A("v_add_i32", V(a + b));
+  A("v_sub_i32", V(a - b));
+  A("v_add3_u32", V(a + b + c));
+  A("v_lshl_add_u32", V((a << (b & 31)) + c));
+  A("v_add_lshl_u32", V((a + b) << (c & 31)));
+  A("v_lshl_or_b32", V((a << (b & 31)) | c));
+  A("v_and_or_b32", V((a & b) | c));
+  A("v_or3_b32", V(a | b | c));
+  A("v_xad_u32", V((a ^ b) + c));
+  A("v_mul_lo_u32", V(a * b));
+  A("v_mul_hi_u32", V(uint32_t((uint64_t(a) * b) >> 32)));
+  A("v_mul_hi_i32", V(uint32_t(uint64_t(int64_t(int32_t(a)) * int32_t(b)) >> 32)));
+  A("v_mul_u32_u24", V((a & 0xffffff) * (b & 0xffffff)));
+  A("v_mul_hi_u32_u24", V(uint32_t((uint64_t(a & 0xffffff) * (b & 0xffffff)) >> 32)));
+  A("v_mul_i32_i24", V(uint32_t((int32_t(a << 8) >> 8) * (int32_t(b << 8) >> 8))));
+  A("v_mul_hi_i32_i24", V(uint32_t(uint64_t(int64_t(int32_t(a << 8) >> 8) * (int32_t(b << 8) >> 8)) >> 32)));
+  A("v_mad_u32_u24", V((a & 0xffffff) * (b & 0xffffff) + c));
+  A("v_mad_i32_i24", V(uint32_t((int32_t(a << 8) >> 8) * (int32_t(b << 8) >> 8)) + c));
+  A("v_mad_u32_u16", V((a & 0xffff) * (b & 0xffff) + c));
+  A("v_and_b32", V(a & b));
+  A("v_or_b32", V(a | b));
+  A("v_xor_b32", V(a ^ b));
+  A("v_xnor_b32", V(~(a ^ b)));
+  A("v_lshlrev_b32", V(b << (a & 31)));
+  A("v_lshrrev_b32", V(b >> (a & 31)));
+  A("v_ashrrev_i32", V(uint32_t(int32_t(b) >> (a & 31))));
+  A("v_lshlrev_b16", V(((b & 0xffff) << (a & 15)) & 0xffff));
+  A("v_lshrrev_b16", V((b & 0xffff) >> (a & 15)));
+  A("v_min_u32", V(a < b ? a : b));
+  A("v_max_u32", V(a > b ? a : b));
+  A("v_min_i32", V(int32_t(a) < int32_t(b) ? a : b));
+  A("v_max_i32", V(int32_t(a) > int32_t(b) ? a : b));
+  A("v_min3_u32", V(std::min(std::min(a, b), c)));
+  A("v_max3_u32", V(std::max(std::max(a, b), c)));
+  A("v_min3_i32", V(uint32_t(std::min(std::min(int32_t(a), int32_t(b)), int32_t(c)))));
+  A("v_max3_i32", V(uint32_t(std::max(std::max(int32_t(a), int32_t(b)), int32_t(c)))));
+  A("v_med3_i32", V(uint32_t(std::max(std::min(int32_t(a), int32_t(b)), std::min(std::max(int32_t(a), int32_t(b)), int32_t(c))))));
+  A("v_med3_u32", V(std::max(std::min(a, b), std::min(std::max(a, b), c))));
+  A("v_bfe_u32", V(bfe_u(a, b, c)));
+  A("v_bfe_i32", V(bfe_i(a, b, c)));
+  A("v_bfi_b32", V((a & b) | (~a & c)));
+  A("v_bfm_b32", V(((1u << (a & 31)) - 1) << (b & 31)));
+  A("v_alignbit_b32", V(uint32_t(((uint64_t(a) << 32) | b) >> (c & 31))));
+  A("v_alignbyte_b32", V(uint32_t(((uint64_t(a) << 32) | b) >> (8 * (c & 3)))));
+  A("v_perm_b32", V(v_perm(a, b, c)));
+  A("v_sad_u32", V((a > b ? a - b : b - a) + c));
+  A("v_cvt_f32_ubyte0", V(ub(float(a & 0xff))));
+  A("v_cvt_f32_ubyte1", V(ub(float((a >> 8) & 0xff))));
+  A("v_cvt_f32_ubyte2", V(ub(float((a >> 16) & 0xff))));
+  A("v_cvt_f32_ubyte3", V(ub(float(a >> 24))));
+  A("v_cvt_pk_u16_u32", V((std::min(a, 0xffffu)) | (std::min(b, 0xffffu) << 16)));
+  A("v_pack_b32_f16", V((a & 0xffff) | (b << 16)));
+  // gfx950 three-input bit op: truth table in the third operand's low byte.
+  A("v_bitop3_b32", &bitop3);
+  // f32 arithmetic.
+  F("v_add_f32", VF(ub(fl(a) + fl(b))));
+  F("v_sub_f32", VF(ub(fl(a) - fl(b))));
+  F("v_subrev_f32", VF(ub(fl(b) - fl(a))));
+  F("v_mul_f32", VF(ub(fl(a) * fl(b))));
+  F("v_fma_f32", VF(ub(std::fma(fl(a), fl(b), fl(c)))));
+  F("v_fmac_f32", VMAC(ub(std::fma(fl(a), fl(b), fl(c)))));
+  F("v_mac_f32", VMAC(ub(fl(a) * fl(b) + fl(c))));
+  F("v_mad_f32", VF(ub(fl(a) * fl(b) + fl(c))));
+  F("v_fmamk_f32", VF(ub(std::fma(fl(a), fl(b), fl(c)))));   // asm order: src0, K, src1 -> src0 * K + src1
+  F("v_fmaak_f32", VF(ub(std::fma(fl(a), fl(b), fl(c)))));   // d = a * b + K
+  F("v_madmk_f32", VF(ub(fl(a) * fl(b) + fl(c))));
+  F("v_madak_f32", VF(ub(fl(a) * fl(b) + fl(c))));
+  F("v_min_f32", VF(ub(fminnum(fl(a), fl(b)))));
+  F("v_max_f32", VF(ub(fmaxnum(fl(a), fl(b)))));
+  F("v_min3_f32", VF(ub(fminnum(fminnum(fl(a), fl(b)), fl(c)))));
+  F("v_max3_f32", VF(ub(fmaxnum(fmaxnum(fl(a), fl(b)), fl(c)))));
+  F("v_med3_f32", VF(ub(fmaxnum(fminnum(fl(a), fl(b)), fminnum(fmaxnum(fl(a), fl(b)), fl(c))))));
+  F("v_mul_legacy_f32", VF(ub((fl(a) == 0 || fl(b) == 0) ? 0.0f : fl(a) * fl(b))));
+  F("v_ldexp_f32", VF(ub(std::ldexp(fl(a), int32_t(b)))));
+  F("v_trunc_f32", VF(ub(std::trunc(fl(a)))));
+  F("v_ceil_f32", VF(ub(std::ceil(fl(a)))));
+  F("v_floor_f32", VF(ub(std::floor(fl(a)))));
+  F("v_rndne_f32", VF(ub(std::nearbyint(fl(a)))));
+  F("v_fract_f32", VF(ub(std::isinf(fl(a)) ? std::nanf("") : std::fmin(fl(a) - std::floor(fl(a)), 0x1.fffffep-1f))));
+  F("v_sqrt_f32", VF(ub(std::sqrt(fl(a)))));
+  F("v_cvt_f32_i32", VF(ub(float(int32_t(a)))));
+  F("v_cvt_f32_u32", VF(ub(float(a))));
+  F("v_cvt_i32_f32", VF(uint32_t(cvt_i32(fl(a)))));
+  F("v_cvt_u32_f32", VF(cvt_u32(fl(a))));
+  F("v_cvt_rpi_i32_f32", VF(uint32_t(cvt_i32(std::floor(fl(a) + 0.5f)))));
+  F("v_cvt_flr_i32_f32", VF(uint32_t(cvt_i32(std::floor(fl(a))))));
+  F("v_cvt_f16_f32", VF(f32_to_f16(a)));
+  F("v_cvt_f32_f16", VF(ub(f16lo(a))));
+  F("v_cvt_pkrtz_f16_f32", VF(uint32_t(f32_to_f16_rtz(a)) | uint32_t(f32_to_f16_rtz(b)) << 16));
+  F("v_cvt_pk_bf16_f32", VF(uint32_t(f32_to_bf16(a)) | uint32_t(f32_to_bf16(b)) << 16));
+  F("v_cvt_off_f32_i4", VF(ub(float(int32_t(a << 28) >> 28) / 16.0f)));
+  F("v_dot2c_f32_bf16", &vdot2<true>);
+  F("v_dot2_f32_bf16", &vdot2<true>);
+  F("v_dot2c_f32_f16", &vdot2<false>);
+  F("v_dot2_f32_f16", &vdot2<false>);
+  // Transcendentals are approximations on hardware (1 ULP); the simulator uses
+  // correctly rounded host results, which hardware may differ from in the last bit.
+  F("v_exp_f32", VF(ub(std::exp2(fl(a)))));
+  F("v_log_f32", VF(ub(std::log2(fl(a)))));
+  F("v_rcp_f32", VF(ub(1.0f / fl(a))));
+  F("v_rcp_iflag_f32", VF(ub(1.0f / fl(a))));
+  F("v_rsq_f32", VF(ub(float(1.0 / std::sqrt(double(fl(a)))))));
+  F("v_sin_f32", VF(ub(float(std::sin(double(fl(a)) * 6.283185307179586)))));
+  F("v_cos_f32", VF(ub(float(std::cos(double(fl(a)) * 6.283185307179586)))));
+  // f16 (computed in f32 or f64 and rounded once to f16).
+  H("v_add_f16", V(f16op(f16lo(a) + f16lo(b))));
+  H("v_sub_f16", V(f16op(f16lo(a) - f16lo(b))));
+  H("v_mul_f16", V(f16op(f16lo(a) * f16lo(b))));
+  H("v_fma_f16", V(f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c))))));
+  H("v_max_f16", V(f16op(fmaxnum(f16lo(a), f16lo(b)))));
+  H("v_min_f16", V(f16op(fminnum(f16lo(a), f16lo(b)))));
+  H("v_cvt_f16_u16", V(f16op(float(a & 0xffff))));
+  H("v_cvt_f16_i16", V(f16op(float(int16_t(a)))));
+  // Compares (e32 writes VCC, e64 an SGPR pair; v_cmpx also EXEC).
+  struct C { const char* n; Handler i, u, f, xi, xu, xf; };
+  static const C cmps[] = {
+      {"eq", CMP(int32_t(a) == int32_t(b)), CMP(a == b), CMPF(fl(a) == fl(b)), CMPX(int32_t(a) == int32_t(b)), CMPX(a == b), CMPXF(fl(a) == fl(b))},
+      {"ne", CMP(int32_t(a) != int32_t(b)), CMP(a != b), nullptr, CMPX(int32_t(a) != int32_t(b)), CMPX(a != b), nullptr},
+      {"lg", nullptr, nullptr, CMPF(fl(a) < fl(b) || fl(a) > fl(b)), nullptr, nullptr, CMPXF(fl(a) < fl(b) || fl(a) > fl(b))},
+      {"lt", CMP(int32_t(a) < int32_t(b)), CMP(a < b), CMPF(fl(a) < fl(b)), CMPX(int32_t(a) < int32_t(b)), CMPX(a < b), CMPXF(fl(a) < fl(b))},
+      {"le", CMP(int32_t(a) <= int32_t(b)), CMP(a <= b), CMPF(fl(a) <= fl(b)), CMPX(int32_t(a) <= int32_t(b)), CMPX(a <= b), CMPXF(fl(a) <= fl(b))},
+      {"gt", CMP(int32_t(a) > int32_t(b)), CMP(a > b), CMPF(fl(a) > fl(b)), CMPX(int32_t(a) > int32_t(b)), CMPX(a > b), CMPXF(fl(a) > fl(b))},
+      {"ge", CMP(int32_t(a) >= int32_t(b)), CMP(a >= b), CMPF(fl(a) >= fl(b)), CMPX(int32_t(a) >= int32_t(b)), CMPX(a >= b), CMPXF(fl(a) >= fl(b))},
+      {"o", nullptr, nullptr, CMPF(!std::isnan(fl(a)) && !std::isnan(fl(b))), nullptr, nullptr, nullptr},
+      {"u", nullptr, nullptr, CMPF(std::isnan(fl(a)) || std::isnan(fl(b))), nullptr, nullptr, nullptr},
+      {"nlt", nullptr, nullptr, CMPF(!(fl(a) < fl(b))), nullptr, nullptr, CMPXF(!(fl(a) < fl(b)))},
+      {"nle", nullptr, nullptr, CMPF(!(fl(a) <= fl(b))), nullptr, nullptr, CMPXF(!(fl(a) <= fl(b)))},
+      {"ngt", nullptr, nullptr, CMPF(!(fl(a) > fl(b))), nullptr, nullptr, CMPXF(!(fl(a) > fl(b)))},
+      {"nge", nullptr, nullptr, CMPF(!(fl(a) >= fl(b))), nullptr, nullptr, CMPXF(!(fl(a) >= fl(b)))},
+      {"neq", nullptr, nullptr, CMPF(!(fl(a) == fl(b))), nullptr, nullptr, CMPXF(!(fl(a) == fl(b)))},
+      {"nlg", nullptr, nullptr, CMPF(!(fl(a) < fl(b) || fl(a) > fl(b))), nullptr, nullptr, nullptr},
+  };
+  for (const auto& c : cmps) {
+    std::string n = c.n;
+    if (c.i) A(("v_cmp_" + n + "_i32").c_str(), c.i);
+    if (c.u) A(("v_cmp_" + n + "_u32").c_str(), c.u);
+    if (c.f) F(("v_cmp_" + n + "_f32").c_str(), c.f);
+    if (c.xi) A(("v_cmpx_" + n + "_i32").c_str(), c.xi);
+    if (c.xu) A(("v_cmpx_" + n + "_u32").c_str(), c.xu);
+    if (c.xf) F(("v_cmpx_" + n + "_f32").c_str(), c.xf);
+  }
+  A("v_cmp_class_f32", CMP(([](float x, uint32_t m) {
+      int c = std::isnan(x) ? (std::bit_cast<uint32_t>(x) & 0x400000u ? 1 : 0)
+            : std::isinf(x) ? (x < 0 ? 2 : 9)
+            : x == 0 ? (std::signbit(x) ? 5 : 6)
+            : std::fpclassify(x) == FP_SUBNORMAL ? (x < 0 ? 4 : 7) : (x < 0 ? 3 : 8);
+      return ((m >> c) & 1) != 0; })(fl(a), b)));
+  A("v_cmp_eq_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a == b; }), false>);
+  A("v_cmp_ne_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), false>);
+  A("v_cmp_lt_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a < b; }), false>);
+  A("v_cmp_gt_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a > b; }), false>);
+  A("v_cmp_le_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a <= b; }), false>);
+  A("v_cmp_ge_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a >= b; }), false>);
+  A("v_cmp_lt_i64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return int64_t(a) < int64_t(b); }), false>);
+  A("v_cmp_gt_i64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return int64_t(a) > int64_t(b); }), false>);
+  A("v_cmp_le_i64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return int64_t(a) <= int64_t(b); }), false>);
+  A("v_cmp_ge_i64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return int64_t(a) >= int64_t(b); }), false>);
+  A("v_cmp_eq_i64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a == b; }), false>);
+  A("v_cmp_ne_i64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), false>);
+  // Carry ops.
+  A("v_add_co_u32", &vcarry<0>);
+  A("v_sub_co_u32", &vcarry<1>);
+  A("v_subrev_co_u32", &vcarry<2>);
+  A("v_addc_co_u32", &vcarry<3>);
+  A("v_subb_co_u32", &vcarry<4>);
+  A("v_subbrev_co_u32", &vcarry<5>);
+  A("v_mad_u64_u32", &mad_u64_u32);
+  A("v_cndmask_b32", &cndmask);
+  A("v_readlane_b32", &readlane);
+  A("v_readfirstlane_b32", &readfirstlane);
+  A("v_writelane_b32", &writelane);
+  A("v_mbcnt_lo_u32_b32", &mbcnt_lo);
+  A("v_mbcnt_hi_u32_b32", &mbcnt_hi);
+  // 64-bit.
+  A("v_lshlrev_b64", V64(2 | 8, b << (a & 63)));
+  A("v_lshrrev_b64", V64(2 | 8, b >> (a & 63)));
+  A("v_ashrrev_i64", V64(2 | 8, uint64_t(int64_t(b) >> (a & 63))));
+  A("v_lshl_add_u64", V64(1 | 4 | 8, (a << (b & 63)) + c));
+  A("v_mov_b64", V64(1 | 8, a));
+  D("v_fma_f64", V64(7 | 8, as_u64(std::fma(as_d(a), as_d(b), as_d(c)))));
+  D("v_add_f64", V64(3 | 8, as_u64(as_d(a) + as_d(b))));
+  D("v_mul_f64", V64(3 | 8, as_u64(as_d(a) * as_d(b))));
+  D("v_cvt_f64_f32", V64(8, as_u64(double(fl(uint32_t(a))))));
+  D("v_cvt_f32_f64", V64(1, ub(float(as_d(a)))));
+  D("v_cvt_f64_i32", V64(8, as_u64(double(int32_t(a)))));
+  D("v_cvt_f64_u32", V64(8, as_u64(double(uint32_t(a)))));
+  // Packed f16 / f32 (VOP3P).
+  H("v_pk_add_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(f16lo(a) + f16lo(b)); })>);
+  H("v_pk_mul_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(f16lo(a) * f16lo(b)); })>);
+  H("v_pk_fma_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c)))); })>);
+  H("v_pk_max_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(fmaxnum(f16lo(a), f16lo(b))); })>);
+  H("v_pk_min_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(fminnum(f16lo(a), f16lo(b))); })>);
+  A("v_pk_add_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a + b) & 0xffff; })>);
+  A("v_pk_mul_lo_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a * b) & 0xffff; })>);
+  F("v_pk_fma_f32", &vpk32<decltype([](float a, float b, float c) { return std::fma(a, b, c); })>);
+  F("v_pk_mul_f32", &vpk32<decltype([](float a, float b, float) { return a * b; })>);
+  F("v_pk_add_f32", &vpk32<decltype([](float a, float b, float) { return a + b; })>);
+  F("v_pk_mov_b32", &vpk32<decltype([](float a, float b, float) { return b; })>);
+}
+
+}  // namespace cdnajit::sim

@@ -1,0 +1,199 @@
+// Generated depthwise conv3d kernels on the simulator (gfx942 and gfx950):
+//  - lds_fmac bit-for-bit equal to the HIP V97 reference run on the simulator;
+//  - lds_dot2 and row_interleaved bit-for-bit equal to their CPU models;
+//  - every kernel within tolerance of fp64 (calc_diff < 1e-5);
+//  - the builder errors for impossible requests.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <map>
+
+#include "codegen/dwconv3d.hpp"
+#include "codegen/dwconv3d_models.hpp"
+#include "codegen/hip_sources.hpp"
+#include "jit/isa/error.hpp"
+#include "runtime/device.hpp"
+#include "runtime/hip_source.hpp"
+
+using namespace cdnajit;
+using namespace cdnajit::codegen;
+
+namespace {
+
+DwConvShape shape(int N, int C, int D, int H, int W, int KD, int KH, int KW, int pd, int ph, int pw) {
+  DwConvShape s;
+  s.N = N; s.C = C; s.D = D; s.H = H; s.W = W; s.KD = KD; s.KH = KH; s.KW = KW;
+  s.padD = pd; s.padH = ph; s.padW = pw;
+  return s;
+}
+
+struct Case {
+  DwConvShape s;
+  const char* what;
+};
+
+// Small shapes (the simulator is a CPU) covering the edges the generator handles.
+const std::vector<Case>& cases() {
+  static const std::vector<Case> c = {
+      {shape(1, 1, 3, 9, 80, 3, 5, 5, 0, 2, 2), "seed-like row, DMA, 2 steps with a partial one"},
+      {shape(1, 2, 3, 5, 16, 3, 3, 3, 1, 1, 1), "odd padW: element copies instead of DMA"},
+      {shape(2, 2, 4, 4, 10, 3, 3, 3, 1, 1, 1), "N = 2"},
+      {shape(1, 3, 2, 1, 37, 1, 1, 7, 0, 0, 3), "H = 1, KD = 1, KW = 7, odd W"},
+      {shape(1, 1, 5, 3, 150, 3, 3, 5, 1, 1, 2), "W = 150 (> 128, not a multiple), 3 DMA chunks"},
+      {shape(1, 2, 3, 6, 12, 3, 3, 3, 0, 0, 0), "zero padding"},
+      {shape(1, 4, 3, 3, 9, 3, 3, 3, 1, 1, 1), "odd W_out: half-pair stores"},
+      {shape(1, 1, 3, 9, 20, 3, 7, 7, 1, 3, 3), "KH = KW = 7"},
+      {shape(2, 1, 1, 2, 6, 1, 1, 1, 0, 0, 0), "1x1x1 kernel"},
+      {shape(1, 2, 4, 5, 30, 5, 3, 3, 2, 1, 1), "KD = 5 with depth padding 2"},
+      {shape(1, 1, 2, 7, 129, 1, 3, 3, 0, 1, 1), "W = 129"},
+      {shape(1, 1, 3, 4, 64, 3, 5, 5, 1, 2, 2), "C = 1, W_out = 64"},
+      {shape(1, 1, 3, 8, 128, 3, 3, 3, 1, 1, 2), "padW = 2 with KW = 3: W_out = 130"},
+  };
+  return c;
+}
+
+struct Data {
+  std::vector<uint16_t> x, w;
+  std::vector<double> ref64;
+};
+
+std::vector<uint16_t> run(Device& dev, std::span<const uint8_t> co, const std::string& kernel, uint32_t grid,
+                          const DwConvShape& s, const Data& d, sim::Stats* stats = nullptr) {
+  Buffer in = dev.upload(std::span<const uint16_t>(d.x), "input");
+  Buffer wt = dev.upload(std::span<const uint16_t>(d.w), "weight");
+  Buffer out = dev.alloc(size_t(s.output_elems()) * 2, "output");
+  std::vector<uint16_t> poison(size_t(s.output_elems()), 0x7fbf);  // NaN: unwritten outputs show up
+  dev.copy_to_device(out, poison.data(), poison.size() * 2);
+  Module m = dev.load(co);
+  LaunchResult r = dev.launch(m.kernel(kernel), {grid}, {256}, 0, KernelArgs().ptr(in).ptr(wt).ptr(out));
+  if (stats && r.sim_stats) *stats = *r.sim_stats;
+  auto got = dev.download<uint16_t>(out);
+  dev.free(in);
+  dev.free(wt);
+  dev.free(out);
+  return got;
+}
+
+Device& sim_device(Arch a, sim::Options::Dot2 mode = sim::Options::Dot2::FusedSingleRounding) {
+  static std::map<std::pair<Arch, int>, std::unique_ptr<Device>> devs;
+  auto& d = devs[{a, int(mode)}];
+  if (!d) {
+    sim::Options o;
+    o.dot2 = mode;
+    d = open_sim_device(a, o);
+  }
+  return *d;
+}
+
+void check_arch(Arch arch) {
+  uint64_t seed = 10;
+  for (const Case& c : cases()) {
+    const DwConvShape& s = c.s;
+    INFO(fmt::format("{} on {}: {}", s.str(), arch_name(arch), c.what));
+    Data d{random_bf16(size_t(s.input_elems()), seed), random_bf16(size_t(s.weight_elems()), seed + 1), {}};
+    ++seed;
+    d.ref64 = dwconv3d_reference_fp64(s, d.x, d.w);
+    Device& dev = sim_device(arch);
+
+    auto v97_co = compile_hip(dwconv3d_hip_source(HipReference::v97), arch, dwconv3d_hip_flags(s, HipReference::v97));
+    auto v97 = run(dev, v97_co, dwconv3d_hip_kernel_name(HipReference::v97),
+                   dwconv3d_hip_grid(s, HipReference::v97), s, d);
+    auto fmac_model = dwconv3d_model_fmac(s, d.x, d.w);
+    // The HIP reference itself does the fmac arithmetic.
+    BitCompare ref_vs_model = compare_bits(v97, fmac_model);
+    INFO("HIP V97 vs fmac model: " << describe_mismatch(ref_vs_model, s));
+    REQUIRE(ref_vs_model.equal());
+
+    for (DwVariant v : {DwVariant::lds_fmac, DwVariant::lds_dot2, DwVariant::row_interleaved}) {
+      if (!variant_available(v, arch)) continue;
+      INFO("variant " << variant_name(v));
+      BuildResult b = build_dwconv3d(s, v, arch);
+      auto got = run(dev, b.code_object, b.name, uint32_t(dwconv_geometry(s, arch).grid_x), s, d);
+      if (v == DwVariant::lds_fmac) {
+        BitCompare cmp = compare_bits(got, v97);
+        INFO("lds_fmac vs HIP V97: " << describe_mismatch(cmp, s));
+        CHECK(cmp.equal());
+      } else {
+        BitCompare cmp = compare_bits(got, dwconv3d_model(s, v, arch, d.x, d.w));
+        INFO(variant_name(v) << " vs CPU model: " << describe_mismatch(cmp, s));
+        CHECK(cmp.equal());
+      }
+      double cd = calc_diff(got, d.ref64), mae = max_abs_error(got, d.ref64);
+      std::cout << fmt::format("  {:<7} {:<16} {:<44} max_abs_err {:.3e} calc_diff {:.3e}\n", arch_name(arch),
+                               variant_name(v), s.str(), mae, cd);
+      CHECK(cd < 1e-5);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("dwconv3d kernels on the gfx942 simulator", "[codegen][sim][gfx942]") { check_arch(Arch::gfx942); }
+TEST_CASE("dwconv3d kernels on the gfx950 simulator", "[codegen][sim][gfx950]") { check_arch(Arch::gfx950); }
+
+TEST_CASE("plain HIP kernel equals the fmac model", "[codegen][sim]") {
+  DwConvShape s = shape(1, 2, 3, 4, 11, 3, 3, 5, 1, 1, 2);
+  Data d{random_bf16(size_t(s.input_elems()), 3), random_bf16(size_t(s.weight_elems()), 4), {}};
+  for (Arch a : {Arch::gfx942, Arch::gfx950}) {
+    auto co = compile_hip(dwconv3d_hip_source(HipReference::naive), a, dwconv3d_hip_flags(s, HipReference::naive));
+    auto got = run(sim_device(a), co, dwconv3d_hip_kernel_name(HipReference::naive),
+                   dwconv3d_hip_grid(s, HipReference::naive), s, d);
+    BitCompare cmp = compare_bits(got, dwconv3d_model_fmac(s, d.x, d.w));
+    INFO(describe_mismatch(cmp, s));
+    CHECK(cmp.equal());
+  }
+}
+
+TEST_CASE("dot2 kernels follow the simulator's dot2 rounding mode", "[codegen][sim][gfx950]") {
+  // The same kernel under the other documented rounding of v_dot2_f32_bf16
+  // matches the model of that rounding, and not the other one.
+  DwConvShape s = shape(1, 2, 3, 6, 40, 3, 5, 5, 1, 2, 2);
+  Data d{random_bf16(size_t(s.input_elems()), 5), random_bf16(size_t(s.weight_elems()), 6), {}};
+  BuildResult b = build_dwconv3d(s, DwVariant::lds_dot2, Arch::gfx950);
+  uint32_t grid = uint32_t(dwconv_geometry(s, Arch::gfx950).grid_x);
+  auto seq = run(sim_device(Arch::gfx950, sim::Options::Dot2::ProductsThenSum), b.code_object, b.name, grid, s, d);
+  auto fused = run(sim_device(Arch::gfx950), b.code_object, b.name, grid, s, d);
+  auto model_seq = dwconv3d_model_dot2(s, d.x, d.w, Dot2Rounding::products_then_sum);
+  auto model_fused = dwconv3d_model_dot2(s, d.x, d.w, Dot2Rounding::fused_single_rounding);
+  CHECK(compare_bits(seq, model_seq).equal());
+  CHECK(compare_bits(fused, model_fused).equal());
+  INFO("the two roundings should differ somewhere on this data");
+  CHECK_FALSE(compare_bits(model_seq, model_fused).equal());
+}
+
+TEST_CASE("generated code uses the instructions of its design", "[codegen][asm]") {
+  DwConvShape s = shape(1, 1, 3, 9, 80, 3, 5, 5, 0, 2, 2);
+  BuildOptions no_link;
+  no_link.link = false;
+  std::string fmac = build_dwconv3d(s, DwVariant::lds_fmac, Arch::gfx942, no_link).assembly;
+  CHECK(fmac.find("global_load_lds_dword") != std::string::npos);
+  CHECK(fmac.find("v_fmac_f32") != std::string::npos);
+  CHECK(fmac.find("v_dot2") == std::string::npos);
+  std::string dot2 = build_dwconv3d(s, DwVariant::lds_dot2, Arch::gfx950, no_link).assembly;
+  CHECK(dot2.find("v_dot2_f32_bf16") != std::string::npos);
+  CHECK(dot2.find("v_alignbit_b32") != std::string::npos);
+  CHECK(dot2.find("v_cvt_pk_bf16_f32") != std::string::npos);
+  DwConvShape odd = s;
+  odd.padW = 1;
+  odd.KW = 3;
+  std::string copy = build_dwconv3d(odd, DwVariant::lds_fmac, Arch::gfx950, no_link).assembly;
+  CHECK(copy.find("global_load_lds_dword") == std::string::npos);
+  CHECK(copy.find("ds_write_b16") != std::string::npos);
+}
+
+TEST_CASE("impossible builds are errors naming the limit", "[codegen][errors]") {
+  DwConvShape s = shape(1, 1, 3, 9, 80, 3, 5, 5, 0, 2, 2);
+  CHECK_THROWS_WITH(build_dwconv3d(s, DwVariant::lds_dot2, Arch::gfx942), Catch::Contains("gfx950"));
+  DwConvShape even = s;
+  even.KW = 4;
+  CHECK_THROWS_WITH(build_dwconv3d(even, DwVariant::lds_fmac, Arch::gfx950), Catch::Contains("even"));
+  DwConvShape big = shape(1, 1, 3, 198, 58, 3, 3, 3, 1, 1, 1);  // 72000-byte tile
+  CHECK_THROWS_WITH(build_dwconv3d(big, DwVariant::lds_fmac, Arch::gfx942), Catch::Contains("64 KiB"));
+  BuildOptions no_link;
+  no_link.link = false;
+  CHECK_NOTHROW(build_dwconv3d(big, DwVariant::lds_fmac, Arch::gfx950, no_link));
+  DwConvShape huge = shape(1, 1, 7, 400, 40, 7, 3, 3, 3, 1, 1);
+  CHECK_THROWS_WITH(build_dwconv3d(huge, DwVariant::lds_dot2, Arch::gfx950), Catch::Contains("160 KiB"));
+}

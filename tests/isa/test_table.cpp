@@ -1,0 +1,151 @@
+// The table's own invariants and the facts other layers rely on.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+#include "jit/isa/isa.hpp"
+#include "jit/isa/waitcnt.hpp"
+#include "jit/isa/error.hpp"
+
+using namespace cdnajit;
+using namespace cdnajit::isa;
+
+TEST_CASE("table is sorted, unique and found by find()", "[isa][table]") {
+  auto t = table();
+  REQUIRE(t.size() > 500);
+  for (size_t i = 1; i < t.size(); ++i) REQUIRE(t[i - 1].mnemonic < t[i].mnemonic);
+  for (const auto& e : t) {
+    const InstrInfo* f = find(e.mnemonic);
+    REQUIRE(f == &e);
+  }
+}
+
+TEST_CASE("find() rejects unknown names, suffixed names and wrong case", "[isa][table]") {
+  CHECK(find("v_add_f32") != nullptr);
+  CHECK(find("v_add_f32_e32") == nullptr);   // the caller strips encoding suffixes
+  CHECK(find("V_ADD_F32") == nullptr);
+  CHECK(find("") == nullptr);
+  CHECK(find("v_add_f33") == nullptr);
+  CHECK(find("v_mfma_f32_16x16x8bf16") == nullptr);  // pre-gfx940 spelling, not on gfx942/gfx950
+}
+
+TEST_CASE("every entry is self-consistent", "[isa][table]") {
+  for (const auto& e : table()) {
+    INFO(e.mnemonic);
+    REQUIRE(e.archs != 0);
+    REQUIRE((e.archs & ~kAllArchs) == 0);
+    // Defs come first, as in the asm syntax.
+    bool seen_use = false;
+    for (const auto& op : e.operands) {
+      REQUIRE(op.dwords >= 1);
+      REQUIRE(!op.name.empty());
+      if (!op.is_def) seen_use = true;
+      REQUIRE(!(op.is_def && seen_use));
+      REQUIRE((!op.also_read || op.is_def));
+    }
+    switch (e.family) {
+      case Family::SMEM: CHECK((e.counter == Counter::Lgkm)); CHECK(e.unit == Unit::SMEM); break;
+      case Family::DS: CHECK((e.counter == Counter::Lgkm)); CHECK(e.unit == Unit::DS); break;
+      case Family::GLOBAL:
+      case Family::MUBUF: CHECK((e.counter == Counter::Vm)); CHECK(e.unit == Unit::VMEM); break;
+      case Family::FLAT: CHECK((e.counter == Counter::VmLgkm)); CHECK(e.unit == Unit::VMEM); break;
+      case Family::MFMA: CHECK(e.unit == Unit::MFMA); break;
+      default: CHECK((e.counter == Counter::None || e.mnemonic == "s_sendmsg"));
+    }
+    for (Arch a : {Arch::gfx942, Arch::gfx950}) {
+      int p = mfma_passes(e, a);
+      if (e.family == Family::MFMA && e.on(a)) {
+        CHECK((p == 2 || p == 4 || p == 8 || p == 16));
+      } else {
+        CHECK(p == 0);
+      }
+    }
+    if (e.is_trans) CHECK(e.unit == Unit::VALU);
+  }
+}
+
+TEST_CASE("facts the passes and the builder rely on", "[isa][table]") {
+  const InstrInfo* dot2 = find("v_dot2_f32_bf16");
+  REQUIRE(dot2);
+  CHECK(dot2->on(Arch::gfx950));
+  CHECK_FALSE(dot2->on(Arch::gfx942));
+  CHECK(dot2->family == Family::VOP3P);
+
+  const InstrInfo* m = find("v_mfma_f32_16x16x32_bf16");
+  REQUIRE(m);
+  CHECK(m->archs == kGfx950);
+  REQUIRE(m->operands.size() == 4);
+  CHECK(m->operands[0].is_def);
+  CHECK(m->operands[0].dwords == 4);
+  CHECK(m->operands[1].dwords == 4);  // 8 bf16
+  CHECK(m->operands[2].dwords == 4);
+  CHECK(m->operands[3].dwords == 4);
+  CHECK(mfma_passes(*m, Arch::gfx950) == 4);
+
+  const InstrInfo* m32 = find("v_mfma_f32_32x32x8_f16");
+  REQUIRE(m32);
+  CHECK(m32->operands[0].dwords == 16);
+  CHECK(m32->operands[1].dwords == 2);
+  CHECK(mfma_passes(*m32, Arch::gfx942) == 8);
+  CHECK(mfma_passes(*find("v_mfma_f32_4x4x4_16b_f16"), Arch::gfx942) == 2);
+  CHECK(mfma_passes(*find("v_mfma_f32_32x32x2_f32"), Arch::gfx942) == 16);
+  CHECK(mfma_passes(*find("v_mfma_f64_16x16x4_f64"), Arch::gfx942) == 8);
+  CHECK(mfma_passes(*find("v_mfma_f64_16x16x4_f64"), Arch::gfx950) == 16);
+
+  const InstrInfo* st = find("global_store_dwordx4");
+  REQUIRE(st);
+  CHECK(st->is_store);
+  CHECK_FALSE(st->is_load);
+  CHECK(st->operands[1].name == "data");
+  CHECK(st->operands[1].dwords == 4);
+  CHECK(find("buffer_store_dwordx3")->operands[0].dwords == 3);
+
+  const InstrInfo* fmac = find("v_fmac_f32");
+  REQUIRE(fmac);
+  CHECK(fmac->operands[0].is_def);
+  CHECK(fmac->operands[0].also_read);
+  CHECK_FALSE(find("v_fma_f32")->operands[0].also_read);
+
+  CHECK(find("flat_load_dword")->counter == Counter::VmLgkm);
+  CHECK(find("global_load_lds_dword")->counter == Counter::Vm);
+  CHECK(find("global_load_lds_dwordx4")->archs == kGfx950);
+  CHECK(find("ds_read_b128")->counter == Counter::Lgkm);
+  CHECK(find("s_load_dwordx16")->operands[0].dwords == 16);
+  CHECK(find("v_exp_f32")->is_trans);
+  CHECK_FALSE(find("v_add_f32")->is_trans);
+  CHECK(find("s_waitcnt")->unit == Unit::Waitcnt);
+  CHECK(find("s_nop")->unit == Unit::Nop);
+  CHECK(find("s_barrier")->unit == Unit::Barrier);
+  CHECK(find("s_cbranch_scc1")->operands[0].kind == OpKind::Label);
+  CHECK(find("v_div_fmas_f32") != nullptr);
+  CHECK(find("v_cvt_pk_bf16_f32")->archs == kGfx950);
+}
+
+TEST_CASE("names of families, units, counters and archs", "[isa][table]") {
+  CHECK(family_name(Family::VOP3P) == "VOP3P");
+  CHECK(family_name(Family::MUBUF) == "MUBUF");
+  CHECK(unit_name(Unit::Waitcnt) == "Waitcnt");
+  CHECK(counter_name(Counter::Lgkm) == "lgkmcnt");
+  CHECK(arch_name(Arch::gfx942) == "gfx942");
+  CHECK(arch_name(Arch::gfx950) == "gfx950");
+  CHECK(parse_arch("gfx950") == Arch::gfx950);
+  CHECK(parse_arch("gfx942") == Arch::gfx942);
+  CHECK_FALSE(parse_arch("gfx90a").has_value());
+  CHECK_FALSE(parse_arch("").has_value());
+}
+
+TEST_CASE("s_waitcnt encoding", "[isa][waitcnt]") {
+  CHECK(encode_waitcnt(0, 0, 0) == 0);
+  CHECK(encode_waitcnt(-1, -1, 0) == 0xc07f);   // lgkmcnt(0), LLVM encodes 0xc07f
+  CHECK(encode_waitcnt(0, -1, -1) == 0x0f70);   // vmcnt(0)
+  CHECK(encode_waitcnt(63, 7, 15) == 0xcf7f);
+  CHECK(encode_waitcnt(17, -1, -1) == (0x4000 | 0xf70 | 1));
+  auto f = decode_waitcnt(encode_waitcnt(45, 3, 9));
+  CHECK(f.vmcnt == 45);
+  CHECK(f.expcnt == 3);
+  CHECK(f.lgkmcnt == 9);
+  CHECK_THROWS_AS(encode_waitcnt(64, 0, 0), Error);
+  CHECK_THROWS_AS(encode_waitcnt(0, 8, 0), Error);
+  CHECK_THROWS_AS(encode_waitcnt(0, 0, 16), Error);
+}

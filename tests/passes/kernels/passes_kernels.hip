@@ -1,0 +1,84 @@
+// HIP kernels compiled by clang for gfx942/gfx950 whose disassembly the Verify passes
+// must accept without findings (clang's SIInsertWaitcnts and GCNHazardRecognizer made
+// it correct). Chosen to exercise loops, joins, LDS, SMEM, DPP, lane ops, transcendentals,
+// divisions, MFMA chains, v_dot2 and wide stores. No HIP headers.
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __device__ __attribute__((device))
+typedef float float4_ __attribute__((ext_vector_type(4)));
+typedef float float16_ __attribute__((ext_vector_type(16)));
+typedef _Float16 half4 __attribute__((ext_vector_type(4)));
+typedef short bf16x2_raw __attribute__((ext_vector_type(2)));
+static __device__ unsigned tid() { return __builtin_amdgcn_workitem_id_x(); }
+static __device__ unsigned bid() { return __builtin_amdgcn_workgroup_id_x(); }
+
+extern "C" __global__ void loop_sum(const float* a, float* out, int n, int stride) {
+  float s = 0.f, t = 1.f;
+  for (int i = bid() * 64 + tid(); i < n; i += stride) {
+    s += a[i];
+    t *= a[i + 1] + 0.5f;
+  }
+  out[bid() * 64 + tid()] = s + t;
+}
+
+extern "C" __global__ void branches(const int* a, const float* b, float* out, int k) {
+  unsigned t = tid();
+  float v;
+  if (a[t] > k) v = b[t] * 3.f + __builtin_sqrtf(b[t + 64]);
+  else v = __builtin_expf(b[t + 128]) / (b[t] + 1.f);
+  out[t] = v;
+}
+
+extern "C" __global__ void lds_and_lanes(const float* g, float* o, int sel) {
+  __shared__ float tile[256];
+  unsigned t = tid();
+  tile[t] = g[t] * 2.f;
+  __builtin_amdgcn_s_barrier();
+  float x = tile[(t + 17) & 255] + tile[(t * 3) & 255];
+  int xi = __builtin_bit_cast(int, x);
+  xi += __builtin_amdgcn_readlane(xi, sel & 63);
+  xi += __builtin_amdgcn_readfirstlane(xi);
+  xi += __builtin_amdgcn_mov_dpp(xi, 0x111, 0xf, 0xf, false);
+  xi = __builtin_amdgcn_ds_bpermute((int)((t ^ 5) << 2), xi);
+  o[t] = __builtin_bit_cast(float, xi) + __builtin_logf(x);
+}
+
+extern "C" __global__ void wide_store(float4_* o, const float4_* in, float k) {
+  unsigned t = tid();
+  float4_ v = in[t];
+  o[t] = v;
+  v = v * k + 1.f;
+  o[t + 64] = v;
+  o[t + 128] = v * v;
+}
+
+extern "C" __global__ void mfma_chain(const half4* a, const half4* b, float16_* c, float4_* d, float* e) {
+  unsigned t = tid();
+  float16_ acc = c[t];
+  half4 x = a[t], y = b[t];
+  for (int k = 0; k < 3; ++k) acc = __builtin_amdgcn_mfma_f32_32x32x8f16(x, y, acc, 0, 0, 0);
+  float4_ acc2 = d[t];
+  acc2 = __builtin_amdgcn_mfma_f32_16x16x16f16(x, y, acc2, 0, 0, 0);
+  acc2 = __builtin_amdgcn_mfma_f32_16x16x16f16(x, y, acc2, 0, 0, 0);
+  float4_ acc3 = __builtin_amdgcn_mfma_f32_16x16x4f32(acc2[0], acc2[1], acc2, 0, 0, 0);
+  e[t] = acc[0] + acc[5] * acc2[3];
+  c[t] = acc;
+  d[t] = acc3 + acc2;
+}
+
+extern "C" __global__ void divide(const float* a, const float* b, float* o) {
+  unsigned t = tid();
+  o[t] = a[t] / b[t];
+}
+
+#if defined(__gfx950__)
+extern "C" __global__ void dot2(const bf16x2_raw* w, const bf16x2_raw* x, float* o, int n) {
+  unsigned t = tid();
+  float acc = 0.f;
+  for (int i = 0; i < n; ++i)
+    acc = __builtin_amdgcn_fdot2_f32_bf16(__builtin_bit_cast(__bf16 __attribute__((ext_vector_type(2))), w[i * 64 + t]),
+                                          __builtin_bit_cast(__bf16 __attribute__((ext_vector_type(2))), x[i * 64 + t]),
+                                          acc, false);
+  o[t] = acc * 2.f;
+}
+#endif

@@ -1,0 +1,174 @@
+// Each checker fires on a kernel written to trip it, with a message that names
+// what was wrong and where.
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+#include "tests/sim/sim_harness.hpp"
+
+using namespace simtest;
+using cdnajit::Arch;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// A hand-written kernel: `body` is the instruction text; s[0:1] = kernarg pointer, v0 = work-item id.
+std::string asm_kernel(const std::string& name, const std::string& body, Arch arch, int lds = 0) {
+  std::string cpu(cdnajit::arch_name(arch));
+  return ".amdgcn_target \"amdgcn-amd-amdhsa--" + cpu + "\"\n.text\n.globl " + name + "\n.p2align 8\n.type " + name +
+         ",@function\n" + name + ":\n" + body + "\n.size " + name + ", .-" + name +
+         "\n.rodata\n.p2align 6\n.amdhsa_kernel " + name +
+         "\n  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n  .amdhsa_kernarg_size 16\n  .amdhsa_group_segment_fixed_size " +
+         std::to_string(lds) +
+         "\n  .amdhsa_next_free_vgpr 16\n  .amdhsa_next_free_sgpr 16\n  .amdhsa_accum_offset 16\n.end_amdhsa_kernel\n";
+}
+
+std::string error_of(std::function<void()> f) {
+  try {
+    f();
+  } catch (const cdnajit::Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+const Arch kArchs[] = {Arch::gfx942, Arch::gfx950};
+
+}  // namespace
+
+TEST_CASE("out-of-bounds global store names kernel, pc, lane, address and allocation", "[sim][check]") {
+  const char* src = R"(
+extern "C" __global__ void oob(float* c, int n) {
+  unsigned i = bid() * 64 + tid();
+  if (i < n) c[i] = 1.0f;
+})";
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    uint64_t dc = dev.upload(std::vector<float>(100), "output");
+    // In bounds: fine.
+    dev.run(co, "oob", ArgPack().add(dc).add(100), dims1(2, 64));
+    // n larger than the allocation: lane 36 of workgroup 1 (index 100) is the first out of bounds.
+    std::string msg = error_of([&] { dev.run(co, "oob", ArgPack().add(dc).add(128), dims1(2, 64)); });
+    CHECK_THAT(msg, Contains("out-of-bounds global store of 4 bytes"));
+    CHECK_THAT(msg, Contains("kernel oob"));
+    CHECK_THAT(msg, Contains("global_store_dword"));
+    CHECK_THAT(msg, Contains("workgroup (1,0,0) wave 0, lane 36"));
+    CHECK_THAT(msg, Contains("nearest allocation 'output'"));
+    CHECK_THAT(msg, Contains("0 bytes past its end"));
+    // Without bounds checking the store is dropped and nothing throws.
+    cdnajit::sim::Options o;
+    o.check_bounds = false;
+    dev.run(co, "oob", ArgPack().add(dc).add(128), dims1(2, 64), o);
+  }
+}
+
+TEST_CASE("out-of-bounds LDS access is reported", "[sim][check]") {
+  const char* src = R"(
+extern "C" __global__ void ldsoob(float* o, int k) {
+  __shared__ float buf[64];
+  buf[tid() + k] = 2.0f;
+  sync();
+  o[tid()] = buf[tid()];
+})";
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    uint64_t d = dev.upload(std::vector<float>(64), "o");
+    dev.run(co, "ldsoob", ArgPack().add(d).add(0), dims1(1, 64));
+    REQUIRE(dev.download<float>(d, 64)[5] == 2.0f);
+    std::string msg = error_of([&] { dev.run(co, "ldsoob", ArgPack().add(d).add(8), dims1(1, 64)); });
+    CHECK_THAT(msg, Contains("out-of-bounds LDS access of 4 bytes at LDS address 0x100"));
+    CHECK_THAT(msg, Contains("lane 56"));
+    CHECK_THAT(msg, Contains("256 bytes of LDS"));
+  }
+}
+
+TEST_CASE("reading or overwriting a load destination before s_waitcnt is an error", "[sim][check]") {
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    uint64_t buf = dev.upload(std::vector<uint32_t>(64, 7), "buf");
+    std::vector<uint8_t> ka(16, 0);
+    std::memcpy(ka.data(), &buf, 8);
+    auto run = [&](const std::string& body) {
+      auto co = cdnajit::read_code_object(assemble(asm_kernel("wk", body, arch), arch));
+      dev.sim.launch(co, "wk", ka, dims1(1, 64));
+    };
+    const std::string head = "s_load_dwordx2 s[2:3], s[0:1], 0x0\n s_waitcnt lgkmcnt(0)\n v_lshlrev_b32 v0, 2, v0\n"
+                             " global_load_dword v1, v0, s[2:3]\n global_load_dword v2, v0, s[2:3] offset:4\n";
+    // Correct: wait for both loads.
+    run(head + " s_waitcnt vmcnt(0)\n v_add_u32 v3, v1, v2\n global_store_dword v0, v3, s[2:3]\n s_endpgm");
+    REQUIRE(dev.download<uint32_t>(buf, 1)[0] == 14);
+    // vmcnt(1) covers the first load only: using v1 is fine, v2 is not.
+    std::string msg = error_of([&] { run(head + " s_waitcnt vmcnt(1)\n v_add_u32 v3, v1, v2\n s_endpgm"); });
+    CHECK_THAT(msg, Contains("reads v2 while the load at pc 0x14 'global_load_dword v2, v0, s[2:3] offset:4'"));
+    CHECK_THAT(msg, Contains("s_waitcnt vmcnt(0) is needed"));
+    CHECK_THAT(msg, Contains("v_add_u32_e32 v3, v1, v2"));
+    msg = error_of([&] { run(head + " v_mov_b32 v1, 0\n s_endpgm"); });
+    CHECK_THAT(msg, Contains("overwrites v1"));
+    CHECK_THAT(msg, Contains("s_waitcnt vmcnt(1) is needed"));
+    // SMEM result used without any wait.
+    msg = error_of([&] { run("s_load_dwordx2 s[2:3], s[0:1], 0x0\n s_mov_b32 s4, s2\n s_endpgm"); });
+    CHECK_THAT(msg, Contains("reads s2"));
+    CHECK_THAT(msg, Contains("s_waitcnt lgkmcnt(0) is needed"));
+  }
+}
+
+TEST_CASE("runaway loop hits the instruction budget", "[sim][check]") {
+  Arch arch = Arch::gfx942;
+  Device dev(arch);
+  auto co = cdnajit::read_code_object(assemble(asm_kernel("spin", "BB0:\n s_add_u32 s4, s4, 1\n s_branch BB0\n s_endpgm", arch), arch));
+  cdnajit::sim::Options o;
+  o.instruction_budget = 100000;
+  std::vector<uint8_t> ka(16, 0);
+  std::string msg = error_of([&] { dev.sim.launch(co, "spin", ka, dims1(1, 64), o); });
+  CHECK_THAT(msg, Contains("instruction budget of 100000 wave-instructions exhausted"));
+  CHECK_THAT(msg, Contains("kernel spin"));
+}
+
+TEST_CASE("an instruction the simulator does not implement is an error, never a no-op", "[sim][check]") {
+  Arch arch = Arch::gfx950;
+  Device dev(arch);
+  auto co = cdnajit::read_code_object(assemble(asm_kernel("unimpl", "s_getreg_b32 s4, hwreg(HW_REG_HW_ID)\n s_endpgm", arch), arch));
+  std::vector<uint8_t> ka(16, 0);
+  std::string msg = error_of([&] { dev.sim.launch(co, "unimpl", ka, dims1(1, 64)); });
+  CHECK_THAT(msg, Contains("not implemented"));
+  CHECK_THAT(msg, Contains("s_getreg_b32"));
+  CHECK_THAT(msg, Contains("pc 0x0"));
+}
+
+TEST_CASE("barrier with some waves ended is a deadlock error", "[sim][check]") {
+  Arch arch = Arch::gfx942;
+  Device dev(arch);
+  // Wave 0 (ids < 64) ends; wave 1 waits at the barrier forever.
+  auto co = cdnajit::read_code_object(assemble(asm_kernel("dead",
+      " v_cmp_gt_u32 vcc, 64, v0\n s_cbranch_vccz BB1\n s_endpgm\nBB1:\n s_barrier\n s_endpgm", arch), arch));
+  std::vector<uint8_t> ka(16, 0);
+  std::string msg = error_of([&] { dev.sim.launch(co, "dead", ka, dims1(1, 128)); });
+  CHECK_THAT(msg, Contains("barrier deadlock"));
+  CHECK_THAT(msg, Contains("wave 1"));
+}
+
+TEST_CASE("buffer loads outside num_records: error when checked, zero when not", "[sim][check]") {
+  Arch arch = Arch::gfx942;
+  Device dev(arch);
+  uint64_t buf = dev.upload(std::vector<uint32_t>(64, 5), "buf");
+  std::vector<uint8_t> ka(16, 0);
+  std::memcpy(ka.data(), &buf, 8);
+  // V# with num_records = 128 bytes: lanes 32..63 are out of range.
+  auto co = cdnajit::read_code_object(assemble(asm_kernel("bufk",
+      " s_load_dwordx2 s[4:5], s[0:1], 0x0\n s_waitcnt lgkmcnt(0)\n s_mov_b32 s6, 128\n s_mov_b32 s7, 0x20000\n"
+      " v_lshlrev_b32 v0, 2, v0\n buffer_load_dword v1, v0, s[4:7], 0 offen\n s_waitcnt vmcnt(0)\n"
+      " v_add_u32 v1, 1, v1\n global_store_dword v0, v1, s[4:5]\n s_endpgm", arch), arch));
+  std::string msg = error_of([&] { dev.sim.launch(co, "bufk", ka, dims1(1, 64)); });
+  CHECK_THAT(msg, Contains("lane 32"));
+  CHECK_THAT(msg, Contains("outside the V# range"));
+  cdnajit::sim::Options o;
+  o.check_bounds = false;
+  dev.sim.launch(co, "bufk", ka, dims1(1, 64), o);
+  auto out = dev.download<uint32_t>(buf, 64);
+  CHECK(out[0] == 6);
+  CHECK(out[31] == 6);
+  CHECK(out[32] == 1);  // out-of-range load returned 0
+  CHECK(out[63] == 1);
+}

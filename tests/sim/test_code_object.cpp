@@ -1,0 +1,92 @@
+// read_code_object: fields of a clang-built kernel, and rejection (never a
+// crash) of truncated, bit-flipped and random inputs.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "tests/sim/sim_harness.hpp"
+
+using namespace simtest;
+using cdnajit::Arch;
+using cdnajit::read_code_object;
+
+namespace {
+const char* kSrc = R"(
+extern "C" __global__ void meta(const float* a, float* b, int n) {
+  __shared__ float t[128];
+  t[tid()] = a[tid()];
+  sync();
+  if (tid() < n) b[bid() * bdim() + tid()] = t[127 - tid()];
+})";
+}
+
+TEST_CASE("code object: descriptor and metadata of a HIP kernel", "[sim][co]") {
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    auto co = read_code_object(compile_hip(kSrc, arch));
+    CHECK(co.arch == arch);
+    const cdnajit::KernelInfo* k = co.find("meta");
+    REQUIRE(k);
+    CHECK(co.find("nope") == nullptr);
+    CHECK(k->group_segment_size == 512);
+    CHECK(k->kernarg_ptr);
+    CHECK(k->wavefront_size == 64);
+    CHECK(k->code_size > 0);
+    CHECK(k->code_size % 4 == 0);
+    CHECK(k->entry_offset + k->code_size <= co.text.size());
+    CHECK(k->args.size() >= 3);
+    CHECK(k->args[0].name == "a");
+    CHECK(k->args[0].value_kind == "global_buffer");
+    CHECK(k->args[0].offset == 0);
+    CHECK(k->args[2].value_kind == "by_value");
+    CHECK(k->args[2].offset == 16);
+    CHECK(k->find_arg_kind("hidden_group_size_x") != nullptr);
+    CHECK(k->kernarg_size >= 24);
+  }
+}
+
+TEST_CASE("code object: malformed inputs are rejected with cdnajit::Error", "[sim][co]") {
+  auto good = compile_hip(kSrc, Arch::gfx942);
+  // Every truncation length.
+  for (size_t n = 0; n < good.size(); n += std::max<size_t>(1, good.size() / 400)) {
+    std::span<const uint8_t> s(good.data(), n);
+    CHECK_THROWS_AS(read_code_object(s), cdnajit::Error);
+  }
+  std::vector<uint8_t> junk(4096);
+  std::mt19937 g(1);
+  for (auto& b : junk) b = uint8_t(g());
+  CHECK_THROWS_AS(read_code_object(junk), cdnajit::Error);
+  auto wrong_machine = good;
+  wrong_machine[18] = 62;  // EM_X86_64
+  CHECK_THROWS_WITH(read_code_object(wrong_machine), Catch::Matchers::Contains("EM_AMDGPU"));
+}
+
+TEST_CASE("code object: bounded fuzz of mutations never crashes", "[sim][co][fuzz]") {
+  auto good = compile_hip(kSrc, Arch::gfx950);
+  std::mt19937 g(1234);
+  int accepted = 0, rejected = 0;
+  for (int it = 0; it < 2000; ++it) {
+    auto m = good;
+    int flips = 1 + int(g() % 8);
+    for (int f = 0; f < flips; ++f) {
+      size_t pos = g() % m.size();
+      switch (g() % 3) {
+        case 0: m[pos] ^= uint8_t(1u << (g() % 8)); break;
+        case 1: m[pos] = uint8_t(g()); break;
+        default: {  // 4-byte field set to an extreme value
+          uint32_t v = (g() & 1) ? 0xffffffffu : 0x7ffffff0u;
+          if (pos + 4 <= m.size()) std::memcpy(m.data() + pos, &v, 4);
+        }
+      }
+    }
+    if (g() % 4 == 0) m.resize(g() % m.size());
+    try {
+      auto co = read_code_object(m);
+      for (const auto& k : co.kernels) REQUIRE(k.entry_offset + k.code_size <= co.text.size());
+      ++accepted;
+    } catch (const cdnajit::Error&) {
+      ++rejected;
+    }
+  }
+  CHECK(accepted + rejected == 2000);
+  CHECK(rejected > 0);
+}
