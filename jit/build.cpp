@@ -12,6 +12,10 @@
 #include "jit/kernel_impl.hpp"
 #include "jit/lower.hpp"
 #include "jit/passes/passes.hpp"
+#include "jit/program_hash.hpp"
+
+#include <mutex>
+#include <unordered_map>
 
 namespace cdnajit {
 
@@ -197,7 +201,42 @@ struct BuildPipeline {
   }
 };
 
-BuildResult Kernel::build(const BuildOptions& opts) { return BuildPipeline::run(*this, *impl_, opts); }
+namespace {
+
+// In-memory memo of whole builds keyed by the program fingerprint: an identical
+// kernel rebuilt in the same process costs one hash of its instruction list.
+struct BuildMemo {
+  std::mutex mu;
+  std::unordered_map<ProgramHash, BuildResult, ProgramHashHasher> results;
+  static BuildMemo& get() {
+    static BuildMemo m;
+    return m;
+  }
+};
+
+}  // namespace
+
+BuildResult Kernel::build(const BuildOptions& opts) {
+  if (!opts.use_cache) return BuildPipeline::run(*this, *impl_, opts);
+  auto t0 = Clock::now();
+  ProgramHash key = hash_program(*impl_, opts);
+  BuildMemo& memo = BuildMemo::get();
+  {
+    std::lock_guard<std::mutex> lock(memo.mu);
+    auto it = memo.results.find(key);
+    if (it != memo.results.end()) {
+      BuildResult r = it->second;
+      r.stats.cache_hit = true;
+      r.stats.ms_regalloc = r.stats.ms_passes = r.stats.ms_assemble = r.stats.ms_link = 0;
+      r.stats.ms_build = ms_since(t0);
+      return r;
+    }
+  }
+  BuildResult r = BuildPipeline::run(*this, *impl_, opts);
+  std::lock_guard<std::mutex> lock(memo.mu);
+  memo.results.emplace(key, r);
+  return r;
+}
 
 std::string Kernel::assembly(const BuildOptions& opts) {
   BuildOptions o = opts;

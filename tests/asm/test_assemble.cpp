@@ -151,11 +151,10 @@ TEST_CASE("assemble: many single-instruction calls stay fast and independent", "
   }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   CHECK(ok == 666);
-  WARN("1000 single-instruction assemble() calls: " << ms << " ms");
-  CHECK(ms < 2000);  // generous bound for a loaded CI box; typical is far lower
+  WARN("1000 single-instruction assemble() calls: " << ms << " ms (informational; speed is measured by tools/bench_jit)");
 }
 
-TEST_CASE("assemble: warm ~300-line kernel", "[asm][assemble][timing]") {
+TEST_CASE("assemble: a ~300-line kernel assembles repeatably", "[asm][assemble]") {
   std::string body;
   for (int i = 0; i < 300; ++i)
     body += "\tv_fmac_f32 v" + std::to_string(i % 32) + ", v" + std::to_string(32 + i % 16) + ", v" +
@@ -165,12 +164,8 @@ TEST_CASE("assemble: warm ~300-line kernel", "[asm][assemble][timing]") {
   spec.vgpr_count = 56;
   std::string text = render_kernel_file(spec, body);
   REQUIRE(assemble(text, Arch::gfx950).ok);
-  auto t0 = std::chrono::steady_clock::now();
-  const int n = 20;
-  for (int i = 0; i < n; ++i) REQUIRE(assemble(text, Arch::gfx950).ok);
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / n;
-  WARN("warm assemble of a 300-instruction kernel: " << ms << " ms");
-  CHECK(ms < 20);
+  std::vector<uint8_t> first = assemble(text, Arch::gfx950).object;
+  for (int i = 0; i < 5; ++i) CHECK(assemble(text, Arch::gfx950).object == first);
 }
 
 TEST_CASE("assemble: concurrent calls from several threads", "[asm][assemble]") {

@@ -148,16 +148,11 @@ TEST_CASE("link: undefined symbol is a link error", "[asm][link]") {
   }
 }
 
-TEST_CASE("link: repeated links are deterministic and warm-fast", "[asm][link][timing]") {
+TEST_CASE("link: repeated links are deterministic", "[asm][link]") {
   AsmResult r = assemble(test::scale_kernel_text(Arch::gfx950), Arch::gfx950);
   REQUIRE(r.ok);
   auto first = link_code_object(r.object, Arch::gfx950);
-  auto t0 = std::chrono::steady_clock::now();
-  const int n = 20;
-  for (int i = 0; i < n; ++i) CHECK(link_code_object(r.object, Arch::gfx950) == first);
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / n;
-  WARN("warm in-process lld link: " << ms << " ms");
-  CHECK(ms < 50);
+  for (int i = 0; i < 5; ++i) CHECK(link_code_object(r.object, Arch::gfx950) == first);
 }
 
 TEST_CASE("link: byte flips in a real object never take the process down", "[asm][link][.fuzz]") {

@@ -201,7 +201,7 @@ TEST_CASE("linear scan: bad limits and pins beyond the limit are errors", "[rega
   CHECK_THROWS_WITH(allocate(p.f, lim), Catch::Contains("outside 0..256"));
 }
 
-TEST_CASE("linear scan: 2,000 instructions, 300 vregs allocate in well under 1 ms", "[regalloc][scan][perf]") {
+TEST_CASE("linear scan: a 2,000-instruction, 300-vreg function with loops allocates and verifies", "[regalloc][scan]") {
   std::mt19937 rng(1234);
   Program p;
   // 20 blocks of 100 instructions, a loop every few blocks.
@@ -224,17 +224,9 @@ TEST_CASE("linear scan: 2,000 instructions, 300 vregs allocate in well under 1 m
       for (int u = 0; u < 2 && cur > 0; ++u) uses.push_back(vregs[std::max(0, cur - 1 - int(rng() % 6))]);
       p.ins(blk, uses, {vregs[cur]});
     }
-  Allocation a;
-  const int reps = 50;
-  auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < reps; ++i) a = allocate(p.f, {});
-  auto t1 = std::chrono::steady_clock::now();
-  const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count() / reps;
-  auto t2 = std::chrono::steady_clock::now();
-  verify(p.f, a);
-  auto t3 = std::chrono::steady_clock::now();
-  const double vms = std::chrono::duration<double, std::milli>(t3 - t2).count();
-  std::printf("[perf] allocate(2000 instrs, 300 vregs): %.3f ms (mean of %d); verify: %.3f ms; VGPRs %d SGPRs %d\n",
-              ms, reps, vms, a.vgprs_used, a.sgprs_used);
-  CHECK(ms < 1.0);
+  Allocation a = allocate(p.f, {});
+  REQUIRE_NOTHROW(verify(p.f, a));
+  CHECK(a.vgprs_used >= a.peak_vgpr_pressure);
+  CHECK(a.sgprs_used >= a.peak_sgpr_pressure);
+  CHECK(a.vgprs_used > 0);
 }

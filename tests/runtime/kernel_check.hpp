@@ -86,12 +86,18 @@ std::string bit_diff(const std::vector<T>& got, const std::vector<T>& want) {
     CHECK(diff_.empty());                      \
   } while (0)
 
-// Runs `body(arch)` for each arch, with the arch in failure messages.
+// Runs `body(arch)` for each arch, with the arch in failure messages. An
+// exception (compile error, simulator finding) fails that arch only, so every
+// arch is always tried.
 template <class F>
 void for_archs(std::initializer_list<Arch> archs, F body) {
   for (Arch a : archs) {
     INFO("arch " << arch_name(a));
-    body(a);
+    try {
+      body(a);
+    } catch (const std::exception& e) {
+      FAIL_CHECK(arch_name(a) << ": " << e.what());
+    }
   }
 }
 

@@ -373,18 +373,23 @@ TEST_CASE("kernel dot2_f16: v_dot2(c)_f32_f16 against the simulator's documented
 }
 
 TEST_CASE("kernel dot2_bf16 (gfx950): v_dot2(c)_f32_bf16 in both rounding modes", "[runtime][kernels][dot2]") {
-  run_dot2(Arch::gfx950, true, sim::Options::Dot2::FusedSingleRounding);
-  run_dot2(Arch::gfx950, true, sim::Options::Dot2::ProductsThenSum);
+  kt::for_archs({Arch::gfx950}, [&](Arch arch) {
+    run_dot2(arch, true, sim::Options::Dot2::FusedSingleRounding);
+    run_dot2(arch, true, sim::Options::Dot2::ProductsThenSum);
+  });
 }
 
 namespace {
 
 // MFMA 16x16xK operand layout (one wave): lane l holds A[l % 16][kb + j] and
 // B[kb + j][l % 16] with kb = (K / 4) * (l / 16), j < K / 4; the result lane l,
-// element j is D[4 * (l / 16) + j][l % 16]. The CPU model sums the K products
-// and C exactly and rounds once; the inputs are small integers and halves so
-// every partial sum is exact in f32 and the result does not depend on the
-// accumulation order or rounding the hardware uses internally.
+// element j is D[4 * (l / 16) + j][l % 16].
+// The CPU model is the simulator's documented semantics (runtime/sim/
+// ops_mfma.cpp): C plus the K products summed in f64 in increasing k, rounded
+// once to f32. Two input sets: small integers and halves, where every partial
+// sum is exact even in f32 so the result cannot depend on accumulation order
+// or internal precision (what any hardware must produce), and random
+// fractions, which follow the documented single-rounding model.
 template <class ToFloat>
 std::vector<float> mfma_model(int K, const std::vector<uint16_t>& a, const std::vector<uint16_t>& b,
                               const std::vector<float>& c, ToFloat to_f) {
@@ -403,6 +408,14 @@ std::vector<float> mfma_model(int K, const std::vector<uint16_t>& a, const std::
 }
 
 template <class FromFloat>
+std::vector<uint16_t> fractions(size_t n, uint32_t seed, FromFloat from_f) {
+  auto f = kt::random_floats(n, -2, 2, seed);
+  std::vector<uint16_t> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = from_f(f[i]);
+  return v;
+}
+
+template <class FromFloat>
 std::vector<uint16_t> small_values(size_t n, uint32_t seed, FromFloat from_f) {
   auto r = kt::random_u32(n, seed);
   std::vector<uint16_t> v(n);
@@ -413,9 +426,12 @@ std::vector<uint16_t> small_values(size_t n, uint32_t seed, FromFloat from_f) {
 }  // namespace
 
 TEST_CASE("kernel mfma_f16: v_mfma_f32_16x16x16_f16", "[runtime][kernels][mfma]") {
-  auto a = small_values(256, 80, kt::float_to_half), b = small_values(256, 81, kt::float_to_half);
+  bool exact_inputs = GENERATE(true, false);
+  INFO((exact_inputs ? "small exact inputs" : "random fractions"));
+  auto a = exact_inputs ? small_values(256, 80, kt::float_to_half) : fractions(256, 90, kt::float_to_half);
+  auto b = exact_inputs ? small_values(256, 81, kt::float_to_half) : fractions(256, 91, kt::float_to_half);
   std::vector<float> c(256);
-  for (size_t i = 0; i < 256; ++i) c[i] = float(int(i % 13) - 6) * 0.25f;
+  for (size_t i = 0; i < 256; ++i) c[i] = exact_inputs ? float(int(i % 13) - 6) * 0.25f : float(i) / 7.0f - 18.0f;
   auto want = mfma_model(16, a, b, c, kt::half_to_float);
   kt::for_archs(kBoth, [&](Arch arch) {
     Device& d = kt::sim_device(arch);
@@ -427,13 +443,18 @@ TEST_CASE("kernel mfma_f16: v_mfma_f32_16x16x16_f16", "[runtime][kernels][mfma]"
 }
 
 TEST_CASE("kernel mfma_bf16 (gfx950): v_mfma_f32_16x16x32_bf16", "[runtime][kernels][mfma]") {
-  auto a = small_values(512, 82, kt::float_to_bf16), b = small_values(512, 83, kt::float_to_bf16);
+  bool exact_inputs = GENERATE(true, false);
+  INFO((exact_inputs ? "small exact inputs" : "random fractions"));
+  auto a = exact_inputs ? small_values(512, 82, kt::float_to_bf16) : fractions(512, 92, kt::float_to_bf16);
+  auto b = exact_inputs ? small_values(512, 83, kt::float_to_bf16) : fractions(512, 93, kt::float_to_bf16);
   std::vector<float> c(256);
-  for (size_t i = 0; i < 256; ++i) c[i] = float(int(i % 11) - 5) * 0.5f;
+  for (size_t i = 0; i < 256; ++i) c[i] = exact_inputs ? float(int(i % 11) - 5) * 0.5f : float(i) / 9.0f - 11.0f;
   auto want = mfma_model(32, a, b, c, kt::bf16_to_float);
-  Device& d = kt::sim_device(Arch::gfx950);
-  DeviceKernel k = kt::load(d, kPackedSource).kernel("mfma_bf16");
-  Buffer o = d.alloc(1024, "d"), ba = up(d, a, "a"), bb = up(d, b, "b"), bc = up(d, c, "c");
-  d.launch(k, {1}, {64}, 0, KernelArgs().ptr(o).ptr(ba).ptr(bb).ptr(bc));
-  CHECK_BITS(down<float>(d, o), want);
+  kt::for_archs({Arch::gfx950}, [&](Arch arch) {
+    Device& d = kt::sim_device(arch);
+    DeviceKernel k = kt::load(d, kPackedSource).kernel("mfma_bf16");
+    Buffer o = d.alloc(1024, "d"), ba = up(d, a, "a"), bb = up(d, b, "b"), bc = up(d, c, "c");
+    d.launch(k, {1}, {64}, 0, KernelArgs().ptr(o).ptr(ba).ptr(bb).ptr(bc));
+    CHECK_BITS(down<float>(d, o), want);
+  });
 }

@@ -87,7 +87,7 @@ extern "C" __global__ void ldsoob(float* o, int k) {
 TEST_CASE("reading or overwriting a load destination before s_waitcnt is an error", "[sim][check]") {
   for (Arch arch : kArchs) {
     Device dev(arch);
-    uint64_t buf = dev.upload(std::vector<uint32_t>(64, 7), "buf");
+    uint64_t buf = dev.upload(std::vector<uint32_t>(65, 7), "buf");
     std::vector<uint8_t> ka(16, 0);
     std::memcpy(ka.data(), &buf, 8);
     auto run = [&](const std::string& body) {
@@ -101,7 +101,7 @@ TEST_CASE("reading or overwriting a load destination before s_waitcnt is an erro
     REQUIRE(dev.download<uint32_t>(buf, 1)[0] == 14);
     // vmcnt(1) covers the first load only: using v1 is fine, v2 is not.
     std::string msg = error_of([&] { run(head + " s_waitcnt vmcnt(1)\n v_add_u32 v3, v1, v2\n s_endpgm"); });
-    CHECK_THAT(msg, Contains("reads v2 while the load at pc 0x14 'global_load_dword v2, v0, s[2:3] offset:4'"));
+    CHECK_THAT(msg, Contains("reads v2 while the load at pc 0x18 'global_load_dword v2, v0, s[2:3] offset:4'"));
     CHECK_THAT(msg, Contains("s_waitcnt vmcnt(0) is needed"));
     CHECK_THAT(msg, Contains("v_add_u32_e32 v3, v1, v2"));
     msg = error_of([&] { run(head + " v_mov_b32 v1, 0\n s_endpgm"); });
