@@ -1,6 +1,8 @@
 // Internal: constructors of the two Device back ends (device.cpp dispatches).
 #pragma once
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "runtime/device.hpp"
 
@@ -9,6 +11,10 @@ namespace cdnajit::detail {
 std::unique_ptr<Device> make_sim_device(Arch arch, const sim::Options& opt);
 // Throws cdnajit::Error with the reason when HIP or device `index` is unusable.
 std::unique_ptr<Device> make_hip_device(int index);
+
+// hip_availability() for an explicit list of library names/paths (uncached;
+// lets tests exercise the "libamdhip64 not found" path).
+HipAvailability probe_hip_libraries(const std::vector<std::string>& libraries);
 
 // Shared checks for copies: n bytes must fit inside buffer b.
 void check_copy(const Buffer& b, size_t n, const char* what);

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 #include "jit/isa/error.hpp"
 #include "runtime/backends.hpp"
@@ -63,55 +62,71 @@ bool resolve(HipApi& api, F& fn, const char* symbol, std::string& missing) {
   return fn != nullptr;
 }
 
-const HipApi& hip_api() {
-  static HipApi api;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::vector<std::string> names;
-    if (const char* env = std::getenv("CDNAJIT_HIP_LIBRARY"); env && *env) names.push_back(env);
-    for (const char* n : {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5",
-                          "/opt/rocm/lib/libamdhip64.so"})
-      names.push_back(n);
-    std::string tried;
-    for (const auto& n : names) {
-      api.lib = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (api.lib) {
-        api.lib_name = n;
-        break;
-      }
-      tried += (tried.empty() ? "" : ", ") + n;
+// Opens the first of `names` that loads and resolves every entry point. The
+// library stays loaded for the life of the process (the HIP runtime does not
+// support being unloaded).
+HipApi load_hip_api(const std::vector<std::string>& names) {
+  HipApi api;
+  std::string tried;
+  for (const auto& n : names) {
+    api.lib = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (api.lib) {
+      api.lib_name = n;
+      break;
     }
-    if (!api.lib) {
-      api.load_error = "libamdhip64 not found (tried " + tried + ")";
-      return;
-    }
-    std::string missing;
-    resolve(api, api.GetDeviceCount, "hipGetDeviceCount", missing);
-    resolve(api, api.SetDevice, "hipSetDevice", missing);
-    resolve(api, api.DeviceGetName, "hipDeviceGetName", missing);
-    resolve(api, api.GetDeviceProperties, "hipGetDeviceProperties", missing);
-    resolve(api, api.Malloc, "hipMalloc", missing);
-    resolve(api, api.Free, "hipFree", missing);
-    resolve(api, api.Memcpy, "hipMemcpy", missing);
-    resolve(api, api.ModuleLoadData, "hipModuleLoadData", missing);
-    resolve(api, api.ModuleUnload, "hipModuleUnload", missing);
-    resolve(api, api.ModuleGetFunction, "hipModuleGetFunction", missing);
-    resolve(api, api.ModuleLaunchKernel, "hipModuleLaunchKernel", missing);
-    resolve(api, api.DeviceSynchronize, "hipDeviceSynchronize", missing);
-    resolve(api, api.EventCreate, "hipEventCreate", missing);
-    resolve(api, api.EventRecord, "hipEventRecord", missing);
-    resolve(api, api.EventSynchronize, "hipEventSynchronize", missing);
-    resolve(api, api.EventElapsedTime, "hipEventElapsedTime", missing);
-    resolve(api, api.EventDestroy, "hipEventDestroy", missing);
-    resolve(api, api.GetErrorName, "hipGetErrorName", missing);
-    resolve(api, api.GetErrorString, "hipGetErrorString", missing);
-    if (!missing.empty()) {
-      api.load_error = api.lib_name + " lacks " + missing;
-      dlclose(api.lib);
-      api.lib = nullptr;
-    }
-  });
+    tried += (tried.empty() ? "" : ", ") + n;
+  }
+  if (!api.lib) {
+    api.load_error = "libamdhip64 not found (tried " + tried + ")";
+    return api;
+  }
+  std::string missing;
+  resolve(api, api.GetDeviceCount, "hipGetDeviceCount", missing);
+  resolve(api, api.SetDevice, "hipSetDevice", missing);
+  resolve(api, api.DeviceGetName, "hipDeviceGetName", missing);
+  resolve(api, api.GetDeviceProperties, "hipGetDeviceProperties", missing);
+  resolve(api, api.Malloc, "hipMalloc", missing);
+  resolve(api, api.Free, "hipFree", missing);
+  resolve(api, api.Memcpy, "hipMemcpy", missing);
+  resolve(api, api.ModuleLoadData, "hipModuleLoadData", missing);
+  resolve(api, api.ModuleUnload, "hipModuleUnload", missing);
+  resolve(api, api.ModuleGetFunction, "hipModuleGetFunction", missing);
+  resolve(api, api.ModuleLaunchKernel, "hipModuleLaunchKernel", missing);
+  resolve(api, api.DeviceSynchronize, "hipDeviceSynchronize", missing);
+  resolve(api, api.EventCreate, "hipEventCreate", missing);
+  resolve(api, api.EventRecord, "hipEventRecord", missing);
+  resolve(api, api.EventSynchronize, "hipEventSynchronize", missing);
+  resolve(api, api.EventElapsedTime, "hipEventElapsedTime", missing);
+  resolve(api, api.EventDestroy, "hipEventDestroy", missing);
+  resolve(api, api.GetErrorName, "hipGetErrorName", missing);
+  resolve(api, api.GetErrorString, "hipGetErrorString", missing);
+  if (!missing.empty()) {
+    api.load_error = api.lib_name + " lacks " + missing;
+    api.lib = nullptr;
+  }
   return api;
+}
+
+// Env CDNAJIT_HIP_LIBRARY names the one library to use; otherwise the usual
+// sonames of ROCm 5, 6 and 7 and /opt/rocm are tried.
+std::vector<std::string> default_hip_libraries() {
+  if (const char* env = std::getenv("CDNAJIT_HIP_LIBRARY"); env && *env) return {env};
+  return {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5",
+          "/opt/rocm/lib/libamdhip64.so"};
+}
+
+const HipApi& hip_api() {
+  static const HipApi api = load_hip_api(default_hip_libraries());
+  return api;
+}
+
+HipAvailability availability(const HipApi& api) {
+  if (!api.lib) return {0, "no HIP device: " + api.load_error};
+  int count = 0;
+  hipError e = api.GetDeviceCount(&count);
+  if (e != kHipSuccess) return {0, "no HIP device: hipGetDeviceCount returned " + api.error_text(e)};
+  if (count <= 0) return {0, "no HIP device: hipGetDeviceCount reported 0 devices"};
+  return {count, ""};
 }
 
 void check(const HipApi& api, hipError e, const std::string& what) {
@@ -144,15 +159,13 @@ struct HipModule final : ModuleBackend {
 
 }  // namespace
 
-HipAvailability hip_availability() {
-  const HipApi& api = hip_api();
-  if (!api.lib) return {0, "no HIP device: " + api.load_error};
-  int count = 0;
-  hipError e = api.GetDeviceCount(&count);
-  if (e != kHipSuccess) return {0, "no HIP device: hipGetDeviceCount returned " + api.error_text(e)};
-  if (count <= 0) return {0, "no HIP device: hipGetDeviceCount reported 0 devices"};
-  return {count, ""};
+HipAvailability hip_availability() { return availability(hip_api()); }
+
+namespace detail {
+HipAvailability probe_hip_libraries(const std::vector<std::string>& libraries) {
+  return availability(load_hip_api(libraries));
 }
+}  // namespace detail
 
 class HipDevice final : public Device {
  public:

@@ -11,6 +11,7 @@
 #include "runtime/device.hpp"
 #include "tools/builtin_kernels.hpp"
 #include "tools/cli_args.hpp"
+#include "tools/fuzz_code_object.hpp"
 #include "tools/stats_format.hpp"
 
 using namespace cdnajit;
@@ -25,6 +26,7 @@ const char* kUsage = R"(usage: cdnajit <command> [options]
   run FILE.co --kernel NAME [--device sim:gfx950|sim:gfx942|hip:0] --grid X[,Y,Z] --block X[,Y,Z] [--lds BYTES]
         --arg buf:NAME:BYTES[:zero|iota|random|file=PATH] | --arg i32:V | --arg u32:V | --arg f32:V | --arg i64:V  (in argument order)
         [--out NAME=PATH ...]            write a buffer to a file after the run
+  fuzz  [--kernel NAME] [--arch ...] [--seconds S] [--iterations N]   mutation-fuzz the code-object reader/decoder
   seed  [--arch gfx950] [--variant lds_fmac|lds_dot2|row_interleaved] [--asm FILE.s]   the seed depthwise-conv3d job
 )";
 
@@ -168,6 +170,17 @@ int run(int argc, char** argv) {
   }
   if (cmd == "run") return cmd_run(a);
   if (cmd == "seed") return run_seed_command(a);
+  if (cmd == "fuzz") {
+    cli::Args b = a;
+    if (!b.has("--kernel")) b.flags.emplace("--kernel", "vector_add");
+    BuildResult r = build_builtin(b, true);
+    FuzzReport f = fuzz_code_object(r.code_object, std::stod(a.get("--seconds", "10")),
+                                    std::stoull(a.get("--iterations", "1000000")), 12345);
+    fmt::print("fuzzed {} mutations of {} ({} bytes): {} loaded and decoded, {} rejected with an error, 0 crashes\n",
+               f.iterations, r.name, r.code_object.size(), f.accepted, f.rejected);
+    if (!f.first_rejection.empty()) fmt::print("example rejection: {}\n", f.first_rejection.substr(0, 200));
+    return 0;
+  }
   std::cerr << "unknown command '" << cmd << "'\n" << kUsage;
   return 2;
 }

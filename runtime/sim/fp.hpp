@@ -42,6 +42,9 @@ inline uint16_t f32_to_f16_rtz(uint32_t u) {
   if (std::fabs(f16_to_f32(h)) > std::fabs(x)) h = uint16_t(h - 1);    // stepped away from zero: step back
   return h;
 }
+inline float fma_f32(float a, float b, float c) { return std::fma(a, b, c); }
+// r[l] = fma(a[l], b[l], c[l]) for 64 lanes of f32 bits, correctly rounded (fma64.cpp).
+void fma64(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* r);
 inline uint32_t flush_denorm32(uint32_t u) { return (u & 0x7f800000u) == 0 ? (u & 0x80000000u) : u; }
 
 }  // namespace cdnajit::sim

@@ -86,6 +86,18 @@ void v32(Wave& w, const Op& op) {
   store(w, op, r, FL);
 }
 
+// Fused multiply-add forms over whole arrays (vectorised host FMA).
+// ORDER: 0 = fma(s0, s1, s2) (v_fma, v_fmaak: s2 = K, v_fmamk: s1 = K), 1 = fma(s0, s1, dst) (v_fmac).
+template <int ORDER>
+void vfma(Wave& w, const Op& op) {
+  alignas(64) uint32_t t0[64], t1[64], t2[64], r[64];
+  const uint32_t* a = fetch(w, op, 0, t0, true);
+  const uint32_t* b = fetch(w, op, 1, t1, true);
+  const uint32_t* c = ORDER == 0 ? fetch(w, op, 2, t2, true) : w.vr(op.d[0].idx);
+  fma64(a, b, c, r);
+  store(w, op, r, true);
+}
+
 // "mac" forms: the destination is also the addend (v_fmac_f32, v_dot2c_*).
 template <class F, bool FL>
 void v32_mac(Wave& w, const Op& op) {
@@ -241,7 +253,7 @@ uint32_t dot2(float a0, float b0, float a1, float b1, float c) {
     double s = double(a0) * b0 + double(a1) * b1 + double(c);
     return ub(float(s));
   }
-  return ub(std::fma(a1, b1, std::fma(a0, b0, c)));
+  return ub(fma_f32(a1, b1, fma_f32(a0, b0, c)));
 }
 
 #define V(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), false>
@@ -336,19 +348,30 @@ template <class F>
 void vpk32(Wave& w, const Op& op) {
   uint64_t e = w.exec();
   w.lane_ops += uint64_t(std::popcount(e));
+  alignas(64) uint32_t tmp[3][2][64];
+  const uint32_t* src[3][2] = {};  // [source][0 = lo result half, 1 = hi result half]
+  for (int i = 0; i < op.ns && i < 3; ++i) {
+    const Src& s = op.s[i];
+    for (int h = 0; h < 2; ++h) {
+      int dw = ((h ? op.op_sel_hi : op.op_sel) >> i) & 1;
+      bool neg = ((h ? op.neg_hi : op.neg_lo) >> i) & 1;
+      if (s.k == SrcKind::V && !neg) { src[i][h] = w.vr(uint16_t(s.idx + dw)); continue; }
+      uint32_t* t = tmp[i][h];
+      if (s.k == SrcKind::V) std::memcpy(t, w.vr(uint16_t(s.idx + dw)), 256);
+      else { uint32_t x = s.k == SrcKind::Const ? uint32_t(s.val) : lane_src(w, s, 0, dw); for (int l = 0; l < 64; ++l) t[l] = x; }
+      if (neg) for (int l = 0; l < 64; ++l) t[l] ^= 0x80000000u;
+      src[i][h] = t;
+    }
+  }
+  static const uint32_t zero[64] = {};
+  for (int i = op.ns; i < 3; ++i) src[i][0] = src[i][1] = zero;
+  alignas(64) uint32_t r[2][64];
+  for (int h = 0; h < 2; ++h) F{}(src[0][h], src[1][h], src[2][h], r[h]);
   uint32_t *d0 = w.vr(op.d[0].idx), *d1 = w.vr(uint16_t(op.d[0].idx + 1));
   for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
-    float x[2][3] = {};
-    for (int i = 0; i < op.ns; ++i) {
-      uint32_t v0 = lane_src(w, op.s[i], l), v1 = op.s[i].k == SrcKind::Const ? v0 : lane_src(w, op.s[i], l, 1);
-      uint32_t lo = (op.op_sel >> i) & 1 ? v1 : v0, hi = (op.op_sel_hi >> i) & 1 ? v1 : v0;
-      if ((op.neg_lo >> i) & 1) lo ^= 0x80000000u;
-      if ((op.neg_hi >> i) & 1) hi ^= 0x80000000u;
-      x[0][i] = as_f(lo); x[1][i] = as_f(hi);
-    }
-    d0[l] = as_u(F{}(x[0][0], x[0][1], x[0][2]));
-    d1[l] = as_u(F{}(x[1][0], x[1][1], x[1][2]));
+    bool on = (e >> l) & 1;
+    d0[l] = on ? r[0][l] : d0[l];
+    d1[l] = on ? r[1][l] : d1[l];
   }
 }
 // v_dot2_f32_{f16,bf16} (VOP3P with op_sel on the packed sources).
@@ -393,6 +416,21 @@ void bitop3(Wave& w, const Op& op) {
       r |= m;
     }
     d[l] = r;
+  }
+}
+
+// v_pk_mov_b32 d[0:1], s0, s1 op_sel:[x,y]: d.lo = s0 dword x, d.hi = s1 dword y.
+void pk_mov(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  w.lane_ops += uint64_t(std::popcount(e));
+  uint32_t *d0 = w.vr(op.d[0].idx), *d1 = w.vr(uint16_t(op.d[0].idx + 1));
+  int x = op.op_sel & 1, y = (op.op_sel >> 1) & 1;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t lo = lane_src(w, op.s[0], l, op.s[0].k == SrcKind::Const ? 0 : x);
+    uint32_t hi = lane_src(w, op.s[1], l, op.s[1].k == SrcKind::Const ? 0 : y);
+    d0[l] = lo;
+    d1[l] = hi;
   }
 }
 
@@ -475,12 +513,12 @@ void register_valu(Registry& r) {
   F("v_sub_f32", VF(ub(fl(a) - fl(b))));
   F("v_subrev_f32", VF(ub(fl(b) - fl(a))));
   F("v_mul_f32", VF(ub(fl(a) * fl(b))));
-  F("v_fma_f32", VF(ub(std::fma(fl(a), fl(b), fl(c)))));
-  F("v_fmac_f32", VMAC(ub(std::fma(fl(a), fl(b), fl(c)))));
+  F("v_fma_f32", &vfma<0>);
+  F("v_fmac_f32", &vfma<1>);
   F("v_mac_f32", VMAC(ub(fl(a) * fl(b) + fl(c))));
   F("v_mad_f32", VF(ub(fl(a) * fl(b) + fl(c))));
-  F("v_fmamk_f32", VF(ub(std::fma(fl(a), fl(b), fl(c)))));   // asm order: src0, K, src1 -> src0 * K + src1
-  F("v_fmaak_f32", VF(ub(std::fma(fl(a), fl(b), fl(c)))));   // d = a * b + K
+  F("v_fmamk_f32", &vfma<0>);   // asm order: src0, K, src1 -> src0 * K + src1
+  F("v_fmaak_f32", &vfma<0>);   // d = a * b + K
   F("v_madmk_f32", VF(ub(fl(a) * fl(b) + fl(c))));
   F("v_madak_f32", VF(ub(fl(a) * fl(b) + fl(c))));
   F("v_min_f32", VF(ub(fminnum(fl(a), fl(b)))));
@@ -610,10 +648,10 @@ void register_valu(Registry& r) {
   H("v_pk_min_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(fminnum(f16lo(a), f16lo(b))); })>);
   A("v_pk_add_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a + b) & 0xffff; })>);
   A("v_pk_mul_lo_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a * b) & 0xffff; })>);
-  F("v_pk_fma_f32", &vpk32<decltype([](float a, float b, float c) { return std::fma(a, b, c); })>);
-  F("v_pk_mul_f32", &vpk32<decltype([](float a, float b, float) { return a * b; })>);
-  F("v_pk_add_f32", &vpk32<decltype([](float a, float b, float) { return a + b; })>);
-  F("v_pk_mov_b32", &vpk32<decltype([](float a, float b, float) { return b; })>);
+  F("v_pk_fma_f32", &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* r) { fma64(a, b, c, r); })>);
+  F("v_pk_mul_f32", &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t*, uint32_t* r) { for (int l = 0; l < 64; ++l) r[l] = ub(fl(a[l]) * fl(b[l])); })>);
+  F("v_pk_add_f32", &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t*, uint32_t* r) { for (int l = 0; l < 64; ++l) r[l] = ub(fl(a[l]) + fl(b[l])); })>);
+  F("v_pk_mov_b32", &pk_mov);
 }
 
 }  // namespace cdnajit::sim

@@ -3,9 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <numeric>
 
 #include "jit/isa/error.hpp"
+#include "runtime/backends.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
 
@@ -44,6 +46,26 @@ TEST_CASE("without a usable GPU the HIP back end reports why, cleanly", "[runtim
   CHECK_THAT(av.reason, Catch::Contains("libamdhip64 not found") || Catch::Contains("hipGetDeviceCount"));
   CHECK_THROWS_WITH(open_device("hip:0"), Catch::Contains("open_device(\"hip:0\"): no HIP device"));
   CHECK_THROWS_WITH(open_device("hip"), Catch::Contains("no HIP device"));
+}
+
+TEST_CASE("a missing libamdhip64 is reported by name", "[runtime][device][hip]") {
+  HipAvailability av = detail::probe_hip_libraries({"/nonexistent/libamdhip64.so.6"});
+  CHECK(av.device_count == 0);
+  CHECK_THAT(av.reason, Catch::Equals("no HIP device: libamdhip64 not found (tried /nonexistent/libamdhip64.so.6)"));
+}
+
+TEST_CASE("libamdhip64 5.2 without a GPU: hipGetDeviceCount's error is reported", "[runtime][device][hip]") {
+  const char* lib = "/usr/lib/x86_64-linux-gnu/libamdhip64.so.5";
+  if (!std::filesystem::exists(lib)) {
+    WARN("skipped: " << lib << " is not installed here");
+    return;
+  }
+  HipAvailability av = detail::probe_hip_libraries({lib});
+  if (av.device_count > 0) {
+    WARN("skipped: a HIP device is present");
+    return;
+  }
+  CHECK_THAT(av.reason, Catch::StartsWith("no HIP device: hipGetDeviceCount returned 100 (hipErrorNoDevice"));
 }
 
 TEST_CASE("open_device parses specs and falls back to the simulator", "[runtime][device]") {
