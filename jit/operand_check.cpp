@@ -1,5 +1,7 @@
 #include "jit/operand_check.hpp"
 
+#include "jit/isa/waitcnt.hpp"
+
 #include <bit>
 #include <fmt/format.h>
 
@@ -20,12 +22,7 @@ bool is_inline_f32(uint32_t bits) {
   return false;
 }
 
-int64_t WaitCnt::encode() const {
-  int v = vm < 0 ? 63 : vm, l = lgkm < 0 ? 15 : lgkm;
-  if (v > 63 || l > 15 || vm < -1 || lgkm < -1)
-    throw Error(fmt::format("s_waitcnt vmcnt({}) lgkmcnt({}) out of range (valid: vmcnt 0..63, lgkmcnt 0..15)", vm, lgkm));
-  return int64_t((v & 15) | ((v >> 4) << 14) | (7 << 4) | (l << 8));
-}
+int64_t WaitCnt::encode() const { return int64_t(isa::encode_waitcnt(vm, -1, lgkm)); }
 
 namespace {
 

@@ -11,6 +11,8 @@ namespace cdnajit::detail {
 std::unique_ptr<Device> make_sim_device(Arch arch, const sim::Options& opt);
 // Throws cdnajit::Error with the reason when HIP or device `index` is unusable.
 std::unique_ptr<Device> make_hip_device(int index);
+// Same, through an explicit list of libamdhip64 candidates (tests use a fake).
+std::unique_ptr<Device> make_hip_device_from(const std::vector<std::string>& libraries, int index);
 
 // hip_availability() for an explicit list of library names/paths (uncached;
 // lets tests exercise the "libamdhip64 not found" path).

@@ -57,7 +57,14 @@ std::unique_ptr<Device> open_device(std::string_view spec) {
         throw Error(fmt::format("CDNAJIT_DEVICE=\"{}\": {}", env, e.what()));
       }
     }
-    if (hip_availability().device_count > 0) return detail::make_hip_device(0);
+    // A GPU is "usable" when hip:0 opens and is a gfx942/gfx950; any other
+    // machine (no library, no GPU, another architecture) gets the simulator.
+    if (hip_availability().device_count > 0) {
+      try {
+        return detail::make_hip_device(0);
+      } catch (const Error&) {
+      }
+    }
     return detail::make_sim_device(Arch::gfx950, {});
   }
   if (spec == "sim") return detail::make_sim_device(Arch::gfx950, {});

@@ -68,7 +68,7 @@ struct LaunchResult {
   std::vector<uint8_t> kernarg;          // the packed kernarg segment that was passed
   std::optional<double> gpu_ms;          // HIP back end: hipEvent elapsed time of the kernel
   std::optional<sim::Stats> sim_stats;   // simulator back end: instruction counts, wall time
-  double host_ms = 0;                    // host wall time of launch() (submission + wait on the simulator)
+  double host_ms = 0;                    // host wall time of launch(), packing to completion
 };
 
 class Device {
@@ -80,13 +80,15 @@ class Device {
 
   virtual Buffer alloc(size_t bytes, std::string name = "") = 0;
   virtual void free(const Buffer& b) = 0;
-  // Copies n bytes (default: all of `dst`/`src` buffer) between host and device.
+  // Copy n bytes between host and device; n must fit the buffer (else Error).
   virtual void copy_to_device(const Buffer& dst, const void* src, size_t n) = 0;
   virtual void copy_to_host(void* dst, const Buffer& src, size_t n) = 0;
 
   virtual Module load(std::span<const uint8_t> code_object) = 0;
-  // Synchronous on the simulator; on HIP the launch is asynchronous unless
-  // timing is requested (the default), which waits for the kernel's end event.
+  // Packs `args` against the kernel's metadata (see pack_kernargs), then runs
+  // the grid (`grid` counts workgroups). Returns when the kernel has finished:
+  // the simulator runs it in place; HIP waits for the launch's end event and
+  // reports its hipEvent time.
   virtual LaunchResult launch(const DeviceKernel& k, Dim3 grid, Dim3 block, uint32_t dynamic_lds,
                               const KernelArgs& args) = 0;
   virtual void synchronize() = 0;
@@ -97,6 +99,10 @@ class Device {
     Buffer b = alloc(host.size_bytes(), std::move(name));
     copy_to_device(b, host.data(), host.size_bytes());
     return b;
+  }
+  template <class T>
+  Buffer upload(const std::vector<T>& host, std::string name = "") {
+    return upload(std::span<const T>(host), std::move(name));
   }
   template <class T>
   std::vector<T> download(const Buffer& b) {
@@ -114,8 +120,9 @@ std::unique_ptr<Device> open_device(std::string_view spec = "");
 // Simulator device with explicit options (dot2 mode, checks, threads).
 std::unique_ptr<Device> open_sim_device(Arch arch, const sim::Options& opt = {});
 
-// HIP: the first usable device index, or the reason there is none
-// ("libamdhip64 not found", "hipGetDeviceCount returned hipErrorNoDevice (...)").
+// How many HIP devices are usable, or why there are none ("no HIP device:
+// libamdhip64 not found (tried ...)" / "no HIP device: hipGetDeviceCount
+// returned 100 (hipErrorNoDevice)").
 struct HipAvailability {
   int device_count = 0;
   std::string reason;  // empty when device_count > 0

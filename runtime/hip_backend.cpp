@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "jit/isa/error.hpp"
 #include "runtime/backends.hpp"
@@ -46,12 +48,16 @@ struct HipApi {
   const char* (*GetErrorName)(hipError) = nullptr;
   const char* (*GetErrorString)(hipError) = nullptr;
 
+  // "100 (hipErrorNoDevice: no ROCm-capable device is detected)"; the
+  // description is left out when the runtime just repeats the name.
   std::string error_text(hipError e) const {
+    std::string name = GetErrorName ? GetErrorName(e) : "";
+    std::string text = GetErrorString ? GetErrorString(e) : "";
     std::string s = std::to_string(e);
-    if (GetErrorName) s += std::string(" (") + GetErrorName(e);
-    if (GetErrorString) s += std::string(": ") + GetErrorString(e);
-    if (GetErrorName) s += ")";
-    return s;
+    if (name.empty() && text.empty()) return s;
+    s += " (" + (name.empty() ? text : name);
+    if (!name.empty() && !text.empty() && text != name) s += ": " + text;
+    return s + ")";
   }
 };
 
@@ -84,7 +90,11 @@ HipApi load_hip_api(const std::vector<std::string>& names) {
   resolve(api, api.GetDeviceCount, "hipGetDeviceCount", missing);
   resolve(api, api.SetDevice, "hipSetDevice", missing);
   resolve(api, api.DeviceGetName, "hipDeviceGetName", missing);
-  resolve(api, api.GetDeviceProperties, "hipGetDeviceProperties", missing);
+  // ROCm >= 6 headers map hipGetDeviceProperties to ...R0600; older runtimes
+  // only have the plain name. Either layout carries gcnArchName.
+  api.GetDeviceProperties =
+      reinterpret_cast<decltype(api.GetDeviceProperties)>(dlsym(api.lib, "hipGetDevicePropertiesR0600"));
+  if (!api.GetDeviceProperties) resolve(api, api.GetDeviceProperties, "hipGetDeviceProperties", missing);
   resolve(api, api.Malloc, "hipMalloc", missing);
   resolve(api, api.Free, "hipFree", missing);
   resolve(api, api.Memcpy, "hipMemcpy", missing);
@@ -177,6 +187,7 @@ class HipDevice final : public Device {
   bool is_simulator() const override { return false; }
 
   Buffer alloc(size_t bytes, std::string name) override {
+    if (bytes == 0) throw Error(fmt::format("{}: alloc of 0 bytes for '{}'", label_, name));
     select();
     void* p = nullptr;
     check(api_, api_.Malloc(&p, bytes), fmt::format("{}: hipMalloc({} bytes for '{}')", label_, bytes, name));
@@ -266,13 +277,14 @@ class HipDevice final : public Device {
 
 namespace detail {
 
-std::unique_ptr<Device> make_hip_device(int index) {
-  HipAvailability av = hip_availability();
+namespace {
+
+std::unique_ptr<Device> open_hip(const HipApi& api, int index) {
+  HipAvailability av = availability(api);
   if (av.device_count == 0) throw Error(fmt::format("open_device(\"hip:{}\"): {}", index, av.reason));
   if (index >= av.device_count)
     throw Error(fmt::format("open_device(\"hip:{}\"): only {} HIP device(s) (valid: hip:0..hip:{})", index,
                             av.device_count, av.device_count - 1));
-  const HipApi& api = hip_api();
   check(api, api.SetDevice(index), fmt::format("hipSetDevice({})", index));
   std::string gcn = device_gcn_arch(api, index);
   auto arch = parse_arch(gcn.substr(0, gcn.find(':')));
@@ -283,6 +295,20 @@ std::unique_ptr<Device> make_hip_device(int index) {
   char name[256] = {};
   if (api.DeviceGetName(name, sizeof name - 1, index) != kHipSuccess) std::strcpy(name, "unknown");
   return std::make_unique<HipDevice>(api, index, *arch, fmt::format("hip:{} ({}, {})", index, name, gcn));
+}
+
+}  // namespace
+
+std::unique_ptr<Device> make_hip_device(int index) { return open_hip(hip_api(), index); }
+
+std::unique_ptr<Device> make_hip_device_from(const std::vector<std::string>& libraries, int index) {
+  // Each distinct library list is loaded once and kept for the process.
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::unique_ptr<HipApi>> apis;
+  std::lock_guard lock(mutex);
+  auto& api = apis[libraries];
+  if (!api) api = std::make_unique<HipApi>(load_hip_api(libraries));
+  return open_hip(*api, index);
 }
 
 }  // namespace detail

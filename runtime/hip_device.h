@@ -26,7 +26,6 @@
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 
 typedef unsigned int uint;
-typedef unsigned long long size_t_dev;
 
 struct uint3 {
   unsigned x, y, z;
@@ -170,7 +169,11 @@ static __device__ inline unsigned cdna_lane_id() {
 }
 
 // Buffer resource for the raw buffer builtins: base pointer, byte size
-// (num_records; out-of-range loads return 0), default data format.
+// (num_records; out-of-range loads return 0, stores are dropped) and the
+// word-3 flags gfx9 needs for untyped dword access (DATA_FORMAT = 32 bits).
+// The builtin exists from clang 19 (older ROCm hiprtc compilers lack it).
+#if __has_builtin(__builtin_amdgcn_make_buffer_rsrc)
 static __device__ inline __amdgpu_buffer_rsrc_t cdna_make_buffer_rsrc(const void* base, unsigned bytes) {
   return __builtin_amdgcn_make_buffer_rsrc((void*)base, (short)0, (int)bytes, 0x00020000);
 }
+#endif

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -287,6 +288,7 @@ std::vector<uint8_t> compile_clang(std::string_view source, Arch arch, const std
 }
 
 std::mutex cache_mutex;
+std::atomic<size_t> compiler_runs{0};
 std::map<std::string, std::vector<uint8_t>>& cache() {
   static std::map<std::string, std::vector<uint8_t>> c;
   return c;
@@ -306,11 +308,17 @@ HipSourceBackend hip_source_backend() {
   bool rtc = hiprtc_available(&why);
   const char* force = std::getenv("CDNAJIT_HIP_COMPILER");
   std::string forced = force ? force : "";
-  if (forced == "hiprtc" || (forced != "clang" && rtc)) {
-    const Hiprtc& h = hiprtc();
+  if (!forced.empty() && forced != "clang" && forced != "hiprtc")
+    throw Error("CDNAJIT_HIP_COMPILER=\"" + forced + "\": valid values are \"clang\" and \"hiprtc\"");
+  if (forced == "hiprtc" || (forced.empty() && rtc)) {
     b.kind = HipSourceBackend::Kind::hiprtc;
-    b.compiler = fmt::format("hiprtc from ROCm {} ({})", h.major, h.lib_name);
-    b.note = why;
+    if (rtc) {
+      const Hiprtc& h = hiprtc();
+      b.compiler = fmt::format("hiprtc from ROCm {} ({})", h.major, h.lib_name);
+    } else {
+      b.compiler = "hiprtc (unusable)";
+      b.note = "CDNAJIT_HIP_COMPILER=hiprtc, but " + why;
+    }
   } else {
     b.kind = HipSourceBackend::Kind::clang;
     b.compiler = clang_path();
@@ -332,6 +340,7 @@ std::vector<uint8_t> compile_hip_with(HipSourceBackend::Kind kind, std::string_v
     auto it = cache().find(key);
     if (it != cache().end()) return it->second;
   }
+  ++compiler_runs;
   std::vector<uint8_t> code = kind == HipSourceBackend::Kind::hiprtc ? compile_hiprtc(source, arch, extra_flags)
                                                                      : compile_clang(source, arch, extra_flags);
   std::lock_guard lock(cache_mutex);
@@ -342,6 +351,8 @@ std::vector<uint8_t> compile_hip_with(HipSourceBackend::Kind kind, std::string_v
 std::vector<uint8_t> compile_hip(std::string_view source, Arch arch, const std::vector<std::string>& extra_flags) {
   return compile_hip_with(hip_source_backend().kind, source, arch, extra_flags);
 }
+
+size_t hip_compiler_runs() { return compiler_runs.load(); }
 
 size_t hip_compile_cache_size() {
   std::lock_guard lock(cache_mutex);

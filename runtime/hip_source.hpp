@@ -42,7 +42,9 @@ bool hiprtc_available(std::string* why_not = nullptr);
 // The text of runtime/hip_device.h, as compiled into the library.
 std::string_view hip_device_header();
 
-// Number of entries in the in-memory compile cache (for tests and stats).
+// Number of entries in the in-memory compile cache, and how many times a
+// compiler actually ran in this process (for tests and stats).
 size_t hip_compile_cache_size();
+size_t hip_compiler_runs();
 
 }  // namespace cdnajit

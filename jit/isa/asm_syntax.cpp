@@ -90,7 +90,9 @@ struct NamedValue {
 constexpr std::array kHwRegs = {
     NamedValue{"HW_REG_MODE", 1},     NamedValue{"HW_REG_STATUS", 2},       NamedValue{"HW_REG_TRAPSTS", 3},
     NamedValue{"HW_REG_HW_ID", 4},    NamedValue{"HW_REG_GPR_ALLOC", 5},    NamedValue{"HW_REG_LDS_ALLOC", 6},
-    NamedValue{"HW_REG_IB_STS", 7},   NamedValue{"HW_REG_SH_MEM_BASES", 15}, NamedValue{"HW_REG_XCC_ID", 20},
+    NamedValue{"HW_REG_IB_STS", 7},   NamedValue{"HW_REG_SH_MEM_BASES", 15}, NamedValue{"HW_REG_TBA_LO", 16},
+    NamedValue{"HW_REG_TBA_HI", 17},  NamedValue{"HW_REG_TMA_LO", 18},    NamedValue{"HW_REG_TMA_HI", 19},
+    NamedValue{"HW_REG_XCC_ID", 20},
     NamedValue{"HW_REG_SQ_PERF_SNAPSHOT_DATA", 21}, NamedValue{"HW_REG_SQ_PERF_SNAPSHOT_DATA1", 22},
     NamedValue{"HW_REG_SQ_PERF_SNAPSHOT_PC_LO", 23}, NamedValue{"HW_REG_SQ_PERF_SNAPSHOT_PC_HI", 24},
 };
@@ -169,9 +171,14 @@ std::optional<int64_t> parse_int(std::string_view t) {
 }
 
 // Decimal float text such as 0.5, -4.0, 0.15915494, 1e-3 (not hex, not integer).
+// 1/(2*pi) as LLVM prints it for 64-bit operands; stored with the same f32 bits.
+constexpr std::string_view kInvTwoPi64Text = "0.15915494309189532";
+constexpr uint32_t kInvTwoPiBits = 0x3e22f983;
+
 std::optional<uint32_t> parse_float_bits(std::string_view t) {
   for (const auto& f : kInlineFloats)
     if (f.text == t) return f.bits;
+  if (t == kInvTwoPi64Text) return kInvTwoPiBits;
   if (t.empty() || t.find_first_of(".eE") == std::string_view::npos || starts_with(t, "0x")) return std::nullopt;
   std::string s(t);
   char* end = nullptr;
@@ -238,7 +245,10 @@ Syntax syntax_of(const MachineInst& mi, std::string_view mnem) {
 }
 
 bool is_branch(std::string_view mnem) { return mnem == "s_branch" || starts_with(mnem, "s_cbranch_"); }
-bool is_hwreg_inst(std::string_view mnem) { return starts_with(mnem, "s_getreg_") || starts_with(mnem, "s_setreg_"); }
+// The hwreg(...) operand: s_getreg_b32 sdst, hwreg; s_setreg_b32 / s_setreg_imm32_b32 hwreg, src.
+bool is_hwreg_operand(std::string_view mnem, size_t index) {
+  return (starts_with(mnem, "s_getreg_") && index == 1) || (starts_with(mnem, "s_setreg_") && index == 0);
+}
 
 // Mnemonic without the encoding suffix LLVM may print.
 std::string_view base_mnemonic(std::string_view m) {
@@ -614,13 +624,19 @@ bool parse_modifier(std::string_view w, const ParseContext& ctx, Modifiers& m, s
   } else if (key == "neg_hi") {
     return list_val(m.neg_hi);
   } else if (key == "cbsz" || key == "abid" || key == "blgp") {
-    auto v = int_val(0, 7);
+    auto v = int_val(0, key == "abid" ? 15 : 7);  // abid is a 4-bit field
     if (!v) return false;
     (key == "cbsz" ? m.cbsz : key == "abid" ? m.abid : m.blgp) = uint8_t(*v);
   } else {
     m.extra += (m.extra.empty() ? "" : " ") + std::string(w);  // dpp/sdwa controls, bitop3:, ...
   }
   return true;
+}
+
+// Whether operand i is a 64-bit value (the f64 inline 1/(2*pi) is spelled differently).
+bool operand_is_64bit(const MachineInst& mi, std::string_view mnem, size_t i) {
+  if (mi.info) return i < mi.info->operands.size() && mi.info->operands[i].dwords == 2;
+  return mnem.find("f64") != std::string_view::npos;
 }
 
 int count_defs(const MachineInst& mi) {
@@ -645,8 +661,10 @@ std::string print_operand(const Operand& o) {
     }
     case Operand::Kind::Special: s = std::string(special_name(o.special)); break;
     case Operand::Kind::Imm:
+      // Inline constants in decimal, others in hex as LLVM prints them; negative values keep
+      // their sign so they read back as the same number (LLVM encodes -0x64 and 0xffffff9c alike).
       if (o.imm >= -16 && o.imm <= 64) s = std::to_string(o.imm);
-      else if (o.imm >= INT32_MIN && o.imm <= int64_t(UINT32_MAX)) s = hex(uint32_t(o.imm));
+      else if (o.imm < 0) s = "-" + hex(uint64_t(-(o.imm + 1)) + 1);
       else s = hex(uint64_t(o.imm));
       break;
     case Operand::Kind::FImm: {
@@ -659,7 +677,8 @@ std::string print_operand(const Operand& o) {
     case Operand::Kind::Off: s = "off"; break;
   }
   if (o.abs) s = "|" + s + "|";
-  if (o.neg) s = "-" + s;
+  // "-5" would read back as the constant -5: a negated plain constant is spelled neg(5).
+  if (o.neg) s = (!o.abs && (o.kind == Operand::Kind::Imm || o.kind == Operand::Kind::FImm)) ? "neg(" + s + ")" : "-" + s;
   return s;
 }
 
@@ -681,7 +700,7 @@ std::string print(const MachineInst& mi) {
     std::string text;
     if (mnem == "s_waitcnt" && o.kind == Operand::Kind::Imm) {
       text = print_waitcnt(o.imm);
-    } else if (is_hwreg_inst(mnem) && o.kind == Operand::Kind::Imm) {
+    } else if (is_hwreg_operand(mnem, i) && o.kind == Operand::Kind::Imm) {
       int64_t v = o.imm;
       text = "hwreg(" + std::to_string(v & 63) + ", " + std::to_string((v >> 6) & 31) + ", " +
              std::to_string(((v >> 11) & 31) + 1) + ")";
@@ -689,6 +708,10 @@ std::string print(const MachineInst& mi) {
       // Decoded branch: re-derive the simm16 from this instruction's address.
       int64_t rel = (o.imm - int64_t(mi.address) - 4) / 4;
       text = std::to_string(uint16_t(int16_t(rel)));
+    } else if (o.kind == Operand::Kind::FImm && uint32_t(o.imm) == kInvTwoPiBits && operand_is_64bit(mi, mnem, i)) {
+      text = std::string(kInvTwoPi64Text);
+      if (o.abs) text = "|" + text + "|";
+      if (o.neg) text = o.abs ? "-" + text : "neg(" + text + ")";
     } else {
       text = print_operand(o);
     }
@@ -700,7 +723,12 @@ std::string print(const MachineInst& mi) {
   auto word = [&](const std::string& w) { s += " " + w; };
   if (m.idxen) word("idxen");
   if (m.offen) word("offen");
-  if (m.offset != 0) word("offset:" + (syn == Syntax::SMEM ? hex(uint32_t(m.offset)) : std::to_string(m.offset)));
+  if (m.offset != 0) {
+    std::string v = syn != Syntax::SMEM ? std::to_string(m.offset)
+                    : m.offset < 0      ? "-" + hex(uint64_t(-int64_t(m.offset)))
+                                        : hex(uint32_t(m.offset));
+    word("offset:" + v);
+  }
   if (m.offset0 != 0) word("offset0:" + std::to_string(m.offset0));
   if (m.offset1 != 0) word("offset1:" + std::to_string(m.offset1));
   if (syn == Syntax::SMEM) {
@@ -761,6 +789,12 @@ bool parse(std::string_view line, MachineInst& out, std::string& error) {
   }
   text = trim(text);
   if (text.empty()) return fail("empty instruction");
+  if (auto c = text.find("/*"); c != std::string_view::npos) {
+    // LLVM's disassembler annotates encodings it considers invalid (e.g. misaligned tuples).
+    auto close = text.find("*/", c);
+    return fail("LLVM marks this encoding invalid: " +
+                std::string(trim(text.substr(c + 2, close == std::string_view::npos ? std::string_view::npos : close - c - 2))));
+  }
 
   // Mnemonic.
   size_t end = 0;

@@ -78,6 +78,11 @@ std::string print_operand(const Operand& o);
 std::string print(const MachineInst& mi);  // one line, no newline, comment included
 // Parse one instruction line as printed by LLVM's disassembler or by print().
 // Returns false and fills `error` on anything it does not understand.
+// `out` is reset except address/size_bytes: set out.address first when parsing
+// decoder output, because a numeric branch operand (LLVM-C prints the raw simm16)
+// becomes a Label operand with imm = address + 4 + 4 * simm16 (absolute byte address),
+// and print() turns it back into the simm16 using mi.address.
+// info = find(mnemonic without _e32/_e64/_sdwa/_dpp), nullptr if not in the table.
 bool parse(std::string_view line, MachineInst& out, std::string& error);
 
 }  // namespace cdnajit::isa

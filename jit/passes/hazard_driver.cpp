@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <string>
 
+#include "jit/passes/analysis_view.hpp"
 #include "jit/passes/classify.hpp"
 #include "jit/passes/hazards/rules.hpp"
 #include "jit/passes/passes.hpp"
@@ -51,24 +52,29 @@ const std::vector<HazardRule>& hazard_rules() {
 Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode) {
   Report report;
   if (mode == Mode::Off) return report;
-  const Cfg cfg = build_cfg(program);
+  const std::vector<isa::MachineInst> view = analysis_view(program);
+  const Cfg cfg = build_cfg(view);
   std::vector<Access> access;
-  access.reserve(program.size());
-  for (const auto& mi : program) access.push_back(access_of(mi));
-  std::vector<int> extra(program.size(), 0);
-  std::vector<std::string> why(program.size());
-  HazardContext ctx{program, arch, cfg, access, extra};
+  access.reserve(view.size());
+  for (const auto& mi : view) access.push_back(access_of(mi));
+  std::vector<int> extra(view.size(), 0);
+  std::vector<std::string> why(view.size());
+  HazardContext ctx{view, arch, cfg, access, extra};
 
   std::vector<HazardNeed> needs;
   for (size_t i = 0; i < program.size(); ++i) {
-    if (is_label(program[i]) || access[i].unknown) continue;
+    if (is_label(view[i]) || access[i].unknown) continue;
     for (const HazardRule& rule : hazard_rules()) {
       needs.clear();
       rule.check(ctx, i, needs);
       for (const HazardNeed& n : needs) {
         if (n.missing <= 0) continue;
         if (mode == Mode::Verify) {
-          report.findings.push_back({i, rule.name, describe(ctx, i, n, rule.name)});
+          std::string msg = describe(ctx, i, n, rule.name);
+          bool dup = false;  // e.g. the same register read by two operands
+          for (auto f = report.findings.rbegin(); f != report.findings.rend() && f->index == i; ++f)
+            dup = dup || f->message == msg;
+          if (!dup) report.findings.push_back({i, rule.name, msg});
         } else if (n.missing > extra[i]) {
           extra[i] = n.missing;
           why[i] = std::string("hazard ") + rule.name + ": " + n.what;

@@ -77,9 +77,9 @@ std::string unit_name(int u) {
     case kLds: return "LDS";
     default: break;
   }
-  if (u >= kAgpr0) return "a" + std::to_string(u - kAgpr0);
-  if (u >= kVgpr0) return "v" + std::to_string(u - kVgpr0);
-  return "s" + std::to_string(u);
+  std::string name(1, u >= kAgpr0 ? 'a' : u >= kVgpr0 ? 'v' : 's');
+  name += std::to_string(u >= kAgpr0 ? u - kAgpr0 : u >= kVgpr0 ? u - kVgpr0 : u);
+  return name;
 }
 
 std::string range_name(UnitRange r) {
@@ -89,8 +89,13 @@ std::string range_name(UnitRange r) {
   if (r.first == kFlatScratchLo && r.count == 2) return "flat_scratch";
   char file = r.first >= kAgpr0 ? 'a' : r.first >= kVgpr0 ? 'v' : 's';
   int base = r.first >= kAgpr0 ? kAgpr0 : r.first >= kVgpr0 ? kVgpr0 : 0;
-  return std::string(1, file) + "[" + std::to_string(r.first - base) + ":" +
-         std::to_string(r.first - base + r.count - 1) + "]";
+  std::string name(1, file);
+  name += '[';
+  name += std::to_string(r.first - base);
+  name += ':';
+  name += std::to_string(r.first - base + r.count - 1);
+  name += ']';
+  return name;
 }
 
 std::string units_text(const std::vector<int>& units_in) {

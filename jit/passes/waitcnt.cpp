@@ -18,6 +18,7 @@
 #include <string>
 
 #include "jit/isa/error.hpp"
+#include "jit/passes/analysis_view.hpp"
 #include "jit/passes/cfg.hpp"
 #include "jit/passes/classify.hpp"
 #include "jit/passes/passes.hpp"
@@ -39,9 +40,25 @@ std::string describe_pending(const std::vector<isa::MachineInst>& prog, const st
     if (!out.empty()) out += ", ";
     out += units_text(units);
     if (w >= 0 && static_cast<size_t>(w) < prog.size())
-      out += " (" + std::string(base_mnemonic(prog[w])) + " #" + std::to_string(w) + ")";
+    {
+      out += " (";
+      out += base_mnemonic(prog[w]);
+      out += " #";
+      out += std::to_string(w);
+      out += ')';
+    }
   }
   return out;
+}
+
+// "'<instruction text>' (instruction #i)"
+std::string inst_ref(const std::vector<isa::MachineInst>& prog, size_t i) {
+  std::string s(1, '\'');
+  s += isa::print(prog[i]);
+  s += "' (instruction #";
+  s += std::to_string(i);
+  s += ')';
+  return s;
 }
 
 std::vector<Access> access_list(const std::vector<isa::MachineInst>& prog) {
@@ -57,18 +74,19 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   (void)arch;  // gfx942 and gfx950 share the gfx9 counters and encoding
   Report report;
   if (mode == Mode::Off) return report;
-  const Cfg cfg = build_cfg(program);
-  const std::vector<Access> access = access_list(program);
-  const WaitSweep sweep = sweep_waits(program, cfg, access, mode == Mode::Auto);
+  const std::vector<isa::MachineInst> view = analysis_view(program);
+  const Cfg cfg = build_cfg(view);
+  const std::vector<Access> access = access_list(view);
+  const WaitSweep sweep = sweep_waits(view, cfg, access, mode == Mode::Auto);
 
   if (mode == Mode::Verify) {
     for (size_t i = 0; i < program.size(); ++i) {
       const auto& need = sweep.need[i];
       if (!need) continue;
-      std::string msg = "'" + isa::print(program[i]) + "' (instruction #" + std::to_string(i) + ")";
-      if (!need->reads.empty()) msg += " reads " + describe_pending(program, need->reads);
+      std::string msg = inst_ref(program, i);
+      if (!need->reads.empty()) msg += " reads " + describe_pending(view, need->reads);
       if (!need->reads.empty() && !need->writes.empty()) msg += " and";
-      if (!need->writes.empty()) msg += " overwrites " + describe_pending(program, need->writes);
+      if (!need->writes.empty()) msg += " overwrites " + describe_pending(view, need->writes);
       if (need->reads.empty() && need->writes.empty()) msg += " is raw text the pass cannot analyse";
       msg += " while the load may still be in flight; needs '" + waitcnt_text(need->wait) + "' before it";
       report.findings.push_back({i, "waitcnt", msg});
@@ -83,7 +101,7 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
       std::vector<PendingUse> all = need->reads;
       all.insert(all.end(), need->writes.begin(), need->writes.end());
       std::string comment = all.empty() ? "raw instruction: wait for all memory operations"
-                                        : "protects " + describe_pending(program, all);
+                                        : "protects " + describe_pending(view, all);
       out.push_back(make_waitcnt(need->wait, comment));
       ++report.waits_inserted;
     }
@@ -99,15 +117,16 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
 
 std::vector<Finding> find_redundant_waits(const std::vector<isa::MachineInst>& program, Arch arch) {
   (void)arch;
-  const Cfg cfg = build_cfg(program);
-  const std::vector<Access> access = access_list(program);
-  const WaitSweep sweep = sweep_waits(program, cfg, access, /*apply_needed=*/false);
+  const std::vector<isa::MachineInst> view = analysis_view(program);
+  const Cfg cfg = build_cfg(view);
+  const std::vector<Access> access = access_list(view);
+  const WaitSweep sweep = sweep_waits(view, cfg, access, /*apply_needed=*/false);
   std::vector<Finding> out;
   for (size_t i = 0; i < program.size(); ++i)
     if (sweep.redundant[i])
       out.push_back({i, "redundant-waitcnt",
-                     "'" + isa::print(program[i]) + "' (instruction #" + std::to_string(i) +
-                         ") is already satisfied on every path to it: no counter it names can exceed its "
+                     inst_ref(program, i) +
+                         " is already satisfied on every path to it: no counter it names can exceed its "
                          "threshold there"});
   return out;
 }

@@ -1,5 +1,6 @@
 #include "jit/passes/waitcnt_dataflow.hpp"
 
+#include "jit/isa/error.hpp"
 #include "jit/passes/classify.hpp"
 
 namespace cdnajit::passes {
@@ -45,8 +46,13 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
   };
 
   bool changed = true;
+  int rounds = 0;
   while (changed) {
     changed = false;
+    // The state lattice is finite (counts are capped), so this only guards against a bug.
+    if (++rounds > 10000)
+      throw Error("wait-count dataflow did not reach a fixed point over " + std::to_string(nb) +
+                  " blocks; this is a bug in jit/passes");
     for (int b : cfg.rpo) {
       Brackets s = entry_state(b);
       if (in[b] && *in[b] == s) continue;

@@ -111,10 +111,12 @@ void Brackets::issue(const isa::MachineInst& mi, const Access& a, int32_t index)
     // flight, and waiting for (max - 1) newer ops always suffices (keeps loops finite).
     uint32_t maxc = counter_max(c);
     if (ub[c] - lb[c] > maxc) lb[c] = ub[c] - maxc;
-    uint32_t oldest = ub[c] - (maxc - 1);
-    for (auto& sc : score[c])
-      if (sc > lb[c] && sc < oldest) sc = oldest;
-    if (last_flat[c] > lb[c] && last_flat[c] < oldest) last_flat[c] = oldest;
+    if (ub[c] - lb[c] > maxc - 1) {  // only then can a pending score be older than that
+      uint32_t oldest = ub[c] - (maxc - 1);
+      for (auto& sc : score[c])
+        if (sc > lb[c] && sc < oldest) sc = oldest;
+      if (last_flat[c] > lb[c] && last_flat[c] < oldest) last_flat[c] = oldest;
+    }
   }
 }
 

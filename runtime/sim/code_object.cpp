@@ -103,6 +103,10 @@ void decode_descriptor(std::span<const uint8_t> kd, KernelInfo& k) {
   k.rsrc1 = u32(48);
   k.rsrc2 = u32(52);
   std::memcpy(&k.kernel_code_properties, kd.data() + 56, 2);
+  uint16_t pre;
+  std::memcpy(&pre, kd.data() + 58, 2);
+  k.kernarg_preload_length = pre & 0x7f;
+  k.kernarg_preload_offset = pre >> 7;
   uint16_t p = k.kernel_code_properties;
   k.private_segment_buffer = p & 1;
   k.dispatch_ptr = p & 2;

@@ -30,6 +30,10 @@ struct KernelInfo {
   uint16_t kernel_code_properties = 0;
   uint32_t max_flat_workgroup_size = 0;
   uint32_t kernarg_alignment = 8;
+  // gfx940+/gfx950 kernarg preload (descriptor bytes 58-59): dwords of the kernarg
+  // segment, starting at dword `kernarg_preload_offset`, copied into the user SGPRs
+  // that follow the ABI-requested ones.
+  uint32_t kernarg_preload_length = 0, kernarg_preload_offset = 0;
 
   // User SGPRs requested by kernel_code_properties, in ABI order.
   int user_sgpr_count = 0;  // from rsrc2.USER_SGPR_COUNT

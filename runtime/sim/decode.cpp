@@ -7,6 +7,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "jit/isa/machine_inst.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -201,16 +202,6 @@ uint8_t sdwa_sel(const std::string& v) {
   return 255;
 }
 
-FType ftype_of(std::string_view m) {
-  if (m.find("f64") != std::string_view::npos) return FType::F64;
-  if (m.find("_f16") != std::string_view::npos && m.find("f32_f16") == std::string_view::npos &&
-      m.find("_f32") == std::string_view::npos) return FType::F16;
-  if (m.find("pk_") != std::string_view::npos && m.find("f16") != std::string_view::npos &&
-      m.find("f32") == std::string_view::npos) return FType::F16;
-  if (m.find("f32") != std::string_view::npos || m.find("f16") != std::string_view::npos) return FType::F32;
-  return FType::Int;
-}
-
 // Number of leading destination operands in the asm syntax.
 int dest_count(std::string_view m, const Parsed& p) {
   auto starts = [&](const char* x) { return m.rfind(x, 0) == 0; };
@@ -241,6 +232,67 @@ int dest_count(std::string_view m, const Parsed& p) {
   return 1;
 }
 
+// isa::Operand (from the shared parser) -> Src. Returns false for operands the
+// simulator has no use for (labels, unknown specials).
+bool from_isa_operand(const isa::Operand& o, FType ft, Src& s) {
+  using K = isa::Operand::Kind;
+  s = Src{};
+  s.neg = o.neg;
+  s.abs = o.abs;
+  switch (o.kind) {
+    case K::Reg:
+      s.n = o.dwords;
+      if (o.file == isa::RegFile::SGPR) {
+        if (o.index + o.dwords > kSgprCount) return false;
+        s.k = SrcKind::S; s.idx = o.index;
+      } else {
+        if (o.index + o.dwords > 256) return false;
+        s.k = SrcKind::V; s.idx = uint16_t(o.index + (o.file == isa::RegFile::AGPR ? 256 : 0));
+      }
+      return true;
+    case K::Special: {
+      using R = isa::SpecialReg;
+      s.k = SrcKind::S;
+      switch (o.special) {
+        case R::VCC: s.idx = kVccLo; s.n = 2; return true;
+        case R::VCC_LO: s.idx = kVccLo; return true;
+        case R::VCC_HI: s.idx = kVccHi; return true;
+        case R::EXEC: s.idx = kExecLo; s.n = 2; return true;
+        case R::EXEC_LO: s.idx = kExecLo; return true;
+        case R::EXEC_HI: s.idx = kExecHi; return true;
+        case R::M0: s.idx = kM0; return true;
+        case R::FLAT_SCRATCH: s.idx = kFlatScrLo; s.n = 2; return true;
+        case R::FLAT_SCRATCH_LO: s.idx = kFlatScrLo; return true;
+        case R::FLAT_SCRATCH_HI: s.idx = kFlatScrLo + 1; return true;
+        case R::XNACK_MASK: s.idx = kXnackLo; s.n = 2; return true;
+        case R::SCC: case R::SRC_SCC: s.k = SrcKind::Scc; return true;
+        case R::SRC_EXECZ: s.k = SrcKind::Execz; return true;
+        case R::SRC_VCCZ: s.k = SrcKind::Vccz; return true;
+        default: return false;
+      }
+    }
+    case K::Imm:
+      s.k = SrcKind::Const;
+      s.val = uint64_t(o.imm);
+      if (o.imm > 64 || o.imm < -16) {  // a literal: 32 bits
+        s.val &= 0xffffffffu;
+        if (ft == FType::F64) s.val <<= 32;  // f64 literal supplies the high dword
+      }
+      return true;
+    case K::FImm:
+      s.k = SrcKind::Const;
+      s.val = float_const(double(as_f(uint32_t(o.imm))), ft);
+      return true;
+    case K::Off:
+      s.k = SrcKind::None;
+      return true;
+    default:
+      return false;
+  }
+}
+
+void apply_mods_word(const std::string& w, Op& op, bool& ok);
+
 }  // namespace
 
 std::string hex(uint64_t v) {
@@ -248,6 +300,55 @@ std::string hex(uint64_t v) {
   std::snprintf(b, sizeof b, "0x%llx", (unsigned long long)v);
   return b;
 }
+
+namespace {
+void apply_mods_word(const std::string& w, Op& op, bool& ok) {
+  size_t c = w.find(':');
+  std::string key = w.substr(0, c), val = c == std::string::npos ? "" : w.substr(c + 1);
+  int64_t iv = 0;
+  if (key == "offset" && parse_int(val, iv)) op.offset = int32_t(iv);
+  else if (key == "offset0" && parse_int(val, iv)) op.offset0 = int32_t(iv);
+  else if (key == "offset1" && parse_int(val, iv)) op.offset1 = int32_t(iv);
+  else if (key == "clamp") op.clamp = true;
+  else if (key == "lds") op.lds = true;
+  else if (key == "offen") op.offen = true;
+  else if (key == "idxen") op.idxen = true;
+  else if (key == "mul" && parse_int(val, iv)) op.omod = iv == 2 ? 1 : 2;
+  else if (key == "div") op.omod = 3;
+  else if (key == "op_sel") op.op_sel = parse_bits(val);
+  else if (key == "op_sel_hi") op.op_sel_hi = parse_bits(val);
+  else if (key == "neg_lo") op.neg_lo = parse_bits(val);
+  else if (key == "neg_hi") op.neg_hi = parse_bits(val);
+  else if (key == "cbsz" && parse_int(val, iv)) op.cbsz = uint8_t(iv);
+  else if (key == "abid" && parse_int(val, iv)) op.abid = uint8_t(iv);
+  else if (key == "blgp" && parse_int(val, iv)) op.blgp = uint8_t(iv);
+  else if (key == "dst_sel") op.sdwa_dst_sel = sdwa_sel(val);
+  else if (key == "dst_unused") op.sdwa_dst_unused = val == "UNUSED_PAD" ? 0 : val == "UNUSED_SEXT" ? 1 : 2;
+  else if (key == "src0_sel") op.sdwa_src_sel[0] = sdwa_sel(val);
+  else if (key == "src1_sel") op.sdwa_src_sel[1] = sdwa_sel(val);
+  else if (key == "bitop3" && parse_int(val, iv)) op.imm = uint32_t(iv);
+  else if (key == "quad_perm") {
+    uint32_t v = 0; int i = 0;
+    for (char ch : val) if (ch >= '0' && ch <= '3') v |= uint32_t(ch - '0') << (2 * i++);
+    op.dpp_ctrl = uint16_t(v);
+  }
+  else if (key == "row_shl" && parse_int(val, iv)) op.dpp_ctrl = uint16_t(0x100 | (iv & 15));
+  else if (key == "row_shr" && parse_int(val, iv)) op.dpp_ctrl = uint16_t(0x110 | (iv & 15));
+  else if (key == "row_ror" && parse_int(val, iv)) op.dpp_ctrl = uint16_t(0x120 | (iv & 15));
+  else if (key == "wave_shl") op.dpp_ctrl = 0x130;
+  else if (key == "wave_rol") op.dpp_ctrl = 0x134;
+  else if (key == "wave_shr") op.dpp_ctrl = 0x138;
+  else if (key == "wave_ror") op.dpp_ctrl = 0x13c;
+  else if (key == "row_mirror") op.dpp_ctrl = 0x140;
+  else if (key == "row_half_mirror") op.dpp_ctrl = 0x141;
+  else if (key == "row_bcast" && parse_int(val, iv)) op.dpp_ctrl = iv == 15 ? 0x142 : 0x143;
+  else if (key == "row_mask" && parse_int(val, iv)) op.row_mask = uint8_t(iv);
+  else if (key == "bank_mask" && parse_int(val, iv)) op.bank_mask = uint8_t(iv);
+  else if (key == "bound_ctrl") op.bound_ctrl = true;
+  else if (key == "sc0" || key == "sc1" || key == "nt" || key == "glc" || key == "slc") {}
+  else ok = false;
+    }
+}  // namespace
 
 std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelInfo& k) {
   auto dk = std::make_unique<DecodedKernel>();
@@ -304,12 +405,12 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       if (base.size() > L && base.compare(base.size() - L, L, suf) == 0) {
         if (std::string(suf) == "_sdwa") op.sdwa = true;
         if (std::string(suf) == "_e64") op.e64 = true;
-        if (std::string(suf) == "_dpp") op.sdwa = false, op.aux = 0xdeadu;
+        if (std::string(suf) == "_dpp") op.inner = &dpp_exec;  // marker, fixed up below
         base.resize(base.size() - L);
       }
     }
     auto it = reg.ops.find(base);
-    if (it == reg.ops.end() || op.aux == 0xdeadu) {
+    if (it == reg.ops.end()) {
       // Undecodable at run time only matters if executed: keep it as an "unimplemented" op.
       op.fn = nullptr;
       op.unit = isa::Unit::Misc;
@@ -321,45 +422,43 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     op.ft = def.ft;
     op.counter = def.counter;
     op.aux = def.aux;
-    // Modifiers.
-    for (const auto& w : p.mods) {
-      size_t c = w.find(':');
-      std::string key = w.substr(0, c), val = c == std::string::npos ? "" : w.substr(c + 1);
-      int64_t iv = 0;
-      if (key == "offset" && parse_int(val, iv)) op.offset = int32_t(iv);
-      else if (key == "offset0" && parse_int(val, iv)) op.offset0 = int32_t(iv);
-      else if (key == "offset1" && parse_int(val, iv)) op.offset1 = int32_t(iv);
-      else if (key == "clamp") op.clamp = true;
-      else if (key == "lds") op.lds = true;
-      else if (key == "offen") op.offen = true;
-      else if (key == "idxen") op.idxen = true;
-      else if (key == "mul" && parse_int(val, iv)) op.omod = iv == 2 ? 1 : 2;
-      else if (key == "div") op.omod = 3;
-      else if (key == "op_sel") op.op_sel = parse_bits(val);
-      else if (key == "op_sel_hi") op.op_sel_hi = parse_bits(val);
-      else if (key == "neg_lo") op.neg_lo = parse_bits(val);
-      else if (key == "neg_hi") op.neg_hi = parse_bits(val);
-      else if (key == "cbsz" && parse_int(val, iv)) op.cbsz = uint8_t(iv);
-      else if (key == "abid" && parse_int(val, iv)) op.abid = uint8_t(iv);
-      else if (key == "blgp" && parse_int(val, iv)) op.blgp = uint8_t(iv);
-      else if (key == "dst_sel") op.sdwa_dst_sel = sdwa_sel(val);
-      else if (key == "dst_unused") op.sdwa_dst_unused = val == "UNUSED_PAD" ? 0 : val == "UNUSED_SEXT" ? 1 : 2;
-      else if (key == "src0_sel") op.sdwa_src_sel[0] = sdwa_sel(val);
-      else if (key == "src1_sel") op.sdwa_src_sel[1] = sdwa_sel(val);
-      else if (key == "bitop3" && parse_int(val, iv)) op.imm = uint32_t(iv);
-      else if (key == "sc0" || key == "sc1" || key == "nt" || key == "glc" || key == "slc") {}
-      else { op.fn = nullptr; break; }  // unknown modifier: refuse to guess
+    // Operands and modifiers: the shared isa::parse first, the private parser as a fallback.
+    isa::MachineInst mi;
+    std::string perr;
+    bool shared = isa::parse(op.text, mi, perr) && mi.operands.size() == p.operands.size();
+    if (mi.info) op.unit = mi.info->unit;  // classification from the ISA table when it knows the instruction
+    bool ok = true;
+    op.private_parse = !shared;
+    if (shared) {
+      const auto& m = mi.mods;
+      op.offset = m.offset; op.offset0 = m.offset0; op.offset1 = m.offset1;
+      op.clamp = m.clamp; op.lds = m.lds; op.offen = m.offen; op.idxen = m.idxen; op.omod = m.omod;
+      op.op_sel = m.op_sel; op.neg_lo = m.neg_lo; op.neg_hi = m.neg_hi;
+      if (m.op_sel_hi_set) op.op_sel_hi = m.op_sel_hi;
+      op.cbsz = m.cbsz; op.abid = m.abid; op.blgp = m.blgp;
+      std::string extra = m.extra;
+      size_t a = 0;
+      while (ok && a < extra.size()) {
+        size_t b = extra.find(' ', a);
+        if (b == std::string::npos) b = extra.size();
+        if (b > a) apply_mods_word(extra.substr(a, b - a), op, ok);
+        a = b + 1;
+      }
+    } else {
+      for (const auto& w : p.mods) { apply_mods_word(w, op, ok); if (!ok) break; }
     }
+    if (!ok) op.fn = nullptr;  // unknown modifier: refuse to guess
     if (op.sdwa && (op.sdwa_dst_sel == 255 || op.sdwa_src_sel[0] == 255 || op.sdwa_src_sel[1] == 255)) op.fn = nullptr;
     if (!op.fn) continue;
     // SOPP immediates come from the encoding (simm16 = low 16 bits).
     const uint8_t* raw = co.text.data() + k.entry_offset + op.pc;
     uint32_t word0;
     std::memcpy(&word0, raw, 4);
-    if (op.unit == isa::Unit::Branch || base == "s_waitcnt" || base == "s_nop" || base == "s_setprio" ||
+    bool is_branch = base == "s_branch" || base.rfind("s_cbranch_", 0) == 0;
+    if (is_branch || base == "s_waitcnt" || base == "s_nop" || base == "s_setprio" ||
         base == "s_sleep" || base == "s_sendmsg") {
       op.imm = word0 & 0xffff;
-      if (op.unit == isa::Unit::Branch && base != "s_setpc_b64" && base != "s_swappc_b64") {
+      if (is_branch) {
         int64_t tgt = int64_t(op.pc) + 4 + int64_t(int16_t(op.imm)) * 4;
         auto t = dk->pc_to_index.find(uint32_t(tgt));
         if (tgt < 0 || t == dk->pc_to_index.end())
@@ -374,12 +473,30 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     for (size_t j = 0; j < p.operands.size(); ++j) {
       Src s;
       bool is_off = false;
-      if (!parse_operand(p.operands[j], s, op.ft, is_off)) {
+      if (shared ? !from_isa_operand(mi.operands[j], op.ft, s) : !parse_operand(p.operands[j], s, op.ft, is_off)) {
         op.fn = nullptr;  // unknown operand syntax: treat as unimplemented
         break;
       }
       if (int(j) < nd) op.d[op.nd++] = s;
       else op.s[op.ns++] = s;
+    }
+    auto add_mask = [&](const Src& x) {
+      for (int r = x.idx; r < x.idx + x.n; ++r) {
+        if (x.k == SrcKind::V) op.vmask |= 1ull << (r & 63);
+        if (x.k == SrcKind::S) op.smask |= 1ull << (r & 63);
+      }
+    };
+    for (int j = 0; j < op.nd; ++j) add_mask(op.d[j]);
+    for (int j = 0; j < op.ns; ++j) add_mask(op.s[j]);
+    op.smask |= 1ull << (kExecLo & 63) | 1ull << (kExecHi & 63);  // EXEC is read by every vector instruction
+    if (op.fn && op.inner == &dpp_exec) {
+      if (op.ns == 0 || op.s[0].k != SrcKind::V || op.s[0].neg || op.s[0].abs) op.fn = nullptr;
+      else {
+        op.inner = op.fn;
+        op.fn = &dpp_exec;
+        op.dpp_src = op.s[0].idx;
+        op.s[0].idx = kDppScratch;
+      }
     }
     // SOPK immediates are 16-bit: keep the raw simm16 for the handlers.
     if (base.rfind("s_movk", 0) == 0 || base.rfind("s_cmpk", 0) == 0 || base.rfind("s_addk", 0) == 0 ||

@@ -53,11 +53,63 @@ uint64_t vaddr_of(Wave& w, const Op& op, const Src& va, const Src* saddr, int l)
   return a + int64_t(op.offset);
 }
 
+// All active lanes' addresses; returns the host pointer base for them when one
+// allocation covers every access (the common case), else nullptr (the caller then
+// takes the per-lane checked path, which reports the exact failing lane).
+uint8_t* lanes_in_one_block(Wave& w, const Op& op, const Src& va, const Src* saddr, uint32_t bytes, uint64_t* addr) {
+  uint64_t e = w.exec();
+  if (!e) return nullptr;
+  uint64_t lo = ~0ull, hi = 0;
+  if (saddr && saddr->k == SrcKind::S && va.k == SrcKind::V) {
+    uint64_t base = read_s64(w, *saddr) + int64_t(op.offset);
+    const uint32_t* v = w.vr(va.idx);
+    for (int l = 0; l < 64; ++l) addr[l] = base + v[l];
+  } else if (va.k == SrcKind::V && va.n >= 2) {
+    const uint32_t *v0 = w.vr(va.idx), *v1 = w.vr(uint16_t(va.idx + 1));
+    for (int l = 0; l < 64; ++l) addr[l] = (uint64_t(v0[l]) | uint64_t(v1[l]) << 32) + int64_t(op.offset);
+  } else {
+    return nullptr;
+  }
+  for (int l = 0; l < 64; ++l)
+    if ((e >> l) & 1) { lo = std::min(lo, addr[l]); hi = std::max(hi, addr[l]); }
+  const Memory::Block* b = w.T->last_block;
+  if (!b || lo < b->base || hi + bytes > b->base + b->size || hi + bytes < hi) {
+    b = w.L->mem->find(lo, size_t(hi - lo + bytes));
+    if (!b) return nullptr;
+    w.T->last_block = b;
+  }
+  return b->data.get() - b->base;  // host pointer = this + device address
+}
+
 // aux: bytes per lane (low 8 bits), bit 8 = sign-extend, bit 9 = d16, bit 10 = d16_hi
 void g_load(Wave& w, const Op& op) {
   uint64_t e = w.exec();
   uint32_t bytes = op.aux & 0xff;
   const Src* saddr = op.ns > 1 ? &op.s[1] : nullptr;
+  uint64_t addr[64];
+  if (uint8_t* host = lanes_in_one_block(w, op, op.s[0], saddr, bytes, addr)) {
+    uint32_t ndw = std::max<uint32_t>(1, bytes / 4);
+    if (bytes >= 4) {
+      for (uint32_t i = 0; i < ndw; ++i) {
+        uint32_t* d = w.vr(uint16_t(op.d[0].idx + i));
+        for (int l = 0; l < 64; ++l)
+          if ((e >> l) & 1) std::memcpy(&d[l], host + addr[l] + 4 * i, 4);
+      }
+    } else {
+      uint32_t* d = w.vr(op.d[0].idx);
+      for (int l = 0; l < 64; ++l) {
+        if (!((e >> l) & 1)) continue;
+        uint32_t x = 0;
+        std::memcpy(&x, host + addr[l], bytes);
+        if (op.aux & 0x100) x = bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
+        if (op.aux & 0x400) d[l] = (d[l] & 0xffff) | (x << 16);
+        else if (op.aux & 0x200) d[l] = (d[l] & 0xffff0000u) | (x & 0xffff);
+        else d[l] = x;
+      }
+    }
+    track(w, op, true);
+    return;
+  }
   uint32_t ndw = std::max<uint32_t>(1, bytes / 4);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
@@ -84,6 +136,23 @@ void g_store(Wave& w, const Op& op) {
   uint32_t bytes = op.aux & 0xff;
   const Src* saddr = op.ns > 2 ? &op.s[2] : nullptr;
   const Src& data = op.s[1];
+  uint64_t addr[64];
+  if (data.k == SrcKind::V) {
+    if (uint8_t* host = lanes_in_one_block(w, op, op.s[0], saddr, bytes, addr)) {
+      uint32_t ndw = std::max<uint32_t>(1, bytes / 4);
+      for (uint32_t i = 0; i < ndw; ++i) {
+        const uint32_t* v = w.vr(uint16_t(data.idx + i));
+        for (int l = 0; l < 64; ++l) {
+          if (!((e >> l) & 1)) continue;
+          uint32_t x = v[l];
+          if (op.aux & 0x400) x >>= 16;
+          std::memcpy(host + addr[l] + 4 * i, &x, std::min<uint32_t>(bytes, 4));
+        }
+      }
+      track(w, op, false);
+      return;
+    }
+  }
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
@@ -150,6 +219,22 @@ void g_atomic(Wave& w, const Op& op) {
       case 7: {  // umin
         old = __atomic_load_n(ap, __ATOMIC_RELAXED);
         while (old > v && !__atomic_compare_exchange_n(ap, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+        break;
+      }
+      case 9: {  // smax
+        old = __atomic_load_n(ap, __ATOMIC_RELAXED);
+        while (int32_t(old) < int32_t(v) && !__atomic_compare_exchange_n(ap, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+        break;
+      }
+      case 10: {  // smin
+        old = __atomic_load_n(ap, __ATOMIC_RELAXED);
+        while (int32_t(old) > int32_t(v) && !__atomic_compare_exchange_n(ap, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+        break;
+      }
+      case 11: {  // cmpswap: data = {new, compare}
+        uint32_t cmp = lane_src(w, data, l, 1);
+        old = cmp;
+        __atomic_compare_exchange_n(ap, &old, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
         break;
       }
       default: {  // f32 add
@@ -254,7 +339,46 @@ void buf_store(Wave& w, const Op& op) {
 
 // ---- DS (LDS) ------------------------------------------------------------------
 // aux: bytes (low 8), 0x100 sign-extend, 0x200 d16 (low half), 0x400 d16_hi, 0x800 read2/write2, 0x1000 st64
+// Fast path for dword-multiple reads/writes with a VGPR address: bounds check
+// inline, fixed-size copies; any out-of-range lane falls back to the checked path.
+template <bool WRITE>
+bool ds_fast(Wave& w, const Op& op) {
+  uint32_t bytes = op.aux & 0xff;
+  if ((bytes & 3) || (op.aux & 0x700) || op.s[0].k != SrcKind::V) return false;
+  bool two = op.aux & 0x800;
+  uint32_t scale = (op.aux & 0x1000) ? bytes * 64 : bytes;
+  uint32_t ndw = bytes / 4;
+  uint64_t e = w.exec();
+  uint32_t addr[64];  // copied: the destination may overlap the address register
+  std::memcpy(addr, w.vr(op.s[0].idx), sizeof addr);
+  const uint64_t size = w.lds_size;
+  // LDS addresses are 32-bit: VGPR + offset wraps (clang folds negative bases into offsets).
+  uint32_t eff[2][64];
+  for (int k = 0; k < (two ? 2 : 1); ++k) {
+    uint32_t off = two ? uint32_t(k ? op.offset1 : op.offset0) * scale : uint32_t(op.offset);
+    for (int l = 0; l < 64; ++l) {
+      eff[k][l] = addr[l] + off;
+      if (((e >> l) & 1) && uint64_t(eff[k][l]) + bytes > size) return false;
+    }
+  }
+  for (int k = 0; k < (two ? 2 : 1); ++k) {
+    for (uint32_t i = 0; i < ndw; ++i) {
+      uint32_t* reg = WRITE ? w.vr(uint16_t(op.s[1 + k].idx + i)) : w.vr(uint16_t(op.d[0].idx + k * ndw + i));
+      if (WRITE && op.s[1 + k].k != SrcKind::V) return false;
+      uint8_t* base = w.lds + 4 * i;
+      for (int l = 0; l < 64; ++l) {
+        if (!((e >> l) & 1)) continue;
+        if (WRITE) std::memcpy(base + eff[k][l], &reg[l], 4);
+        else std::memcpy(&reg[l], base + eff[k][l], 4);
+      }
+    }
+  }
+  track(w, op, !WRITE);
+  return true;
+}
+
 void ds_read(Wave& w, const Op& op) {
+  if (ds_fast<false>(w, op)) return;
   uint64_t e = w.exec();
   uint32_t bytes = op.aux & 0xff;
   bool two = op.aux & 0x800;
@@ -264,7 +388,7 @@ void ds_read(Wave& w, const Op& op) {
     if (!((e >> l) & 1)) continue;
     uint32_t base = lane_src(w, op.s[0], l);
     for (int k = 0; k < (two ? 2 : 1); ++k) {
-      uint64_t a = two ? uint64_t(base) + uint64_t(k ? op.offset1 : op.offset0) * scale : uint64_t(base) + uint32_t(op.offset);
+      uint32_t a = two ? base + uint32_t(k ? op.offset1 : op.offset0) * scale : base + uint32_t(op.offset);  // 32-bit wrap
       uint8_t* p = lds_ptr(w, op, a, bytes, l);
       uint32_t v[4] = {};
       if (p) std::memcpy(v, p, bytes);
@@ -283,6 +407,7 @@ void ds_read(Wave& w, const Op& op) {
   track(w, op, true);
 }
 void ds_write(Wave& w, const Op& op) {
+  if (op.s[1].k == SrcKind::V && (op.ns < 3 || op.s[2].k == SrcKind::V) && ds_fast<true>(w, op)) return;
   uint64_t e = w.exec();
   uint32_t bytes = op.aux & 0xff;
   bool two = op.aux & 0x800;
@@ -292,7 +417,7 @@ void ds_write(Wave& w, const Op& op) {
     if (!((e >> l) & 1)) continue;
     uint32_t base = lane_src(w, op.s[0], l);
     for (int k = 0; k < (two ? 2 : 1); ++k) {
-      uint64_t a = two ? uint64_t(base) + uint64_t(k ? op.offset1 : op.offset0) * scale : uint64_t(base) + uint32_t(op.offset);
+      uint32_t a = two ? base + uint32_t(k ? op.offset1 : op.offset0) * scale : base + uint32_t(op.offset);  // 32-bit wrap
       uint8_t* p = lds_ptr(w, op, a, bytes, l);
       if (!p) continue;
       uint32_t v[4];
@@ -309,7 +434,7 @@ void ds_atomic(Wave& w, const Op& op) {
   uint64_t e = w.exec();
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
-    uint64_t a = uint64_t(lane_src(w, op.s[0], l)) + uint32_t(op.offset);
+    uint32_t a = lane_src(w, op.s[0], l) + uint32_t(op.offset);
     uint8_t* p = lds_ptr(w, op, a, 4, l);
     if (!p) continue;
     uint32_t old, v = lane_src(w, op.s[1], l), n;
@@ -383,7 +508,8 @@ void register_mem(Registry& r) {
   struct At { const char* n; Handler h; };
   static const At at[] = {{"add", &g_atomic<0>}, {"sub", &g_atomic<1>}, {"swap", &g_atomic<2>}, {"and", &g_atomic<3>},
                           {"or", &g_atomic<4>}, {"xor", &g_atomic<5>}, {"umax", &g_atomic<6>}, {"umin", &g_atomic<7>},
-                          {"add_f32", &g_atomic<8>}};
+                          {"add_f32", &g_atomic<8>}, {"smax", &g_atomic<9>}, {"smin", &g_atomic<10>},
+                          {"cmpswap", &g_atomic<11>}};
   for (const auto& a : at) {
     r.add(std::string("global_atomic_") + a.n, a.h, U::VMEM, FType::Int, kCntVm, 4);
     r.add(std::string("flat_atomic_") + a.n, a.h, U::VMEM, FType::Int, kCntFlat, 4);
@@ -415,6 +541,7 @@ void register_mem(Registry& r) {
   r.add("ds_wrxchg_rtn_b32", &ds_atomic<7>, U::DS, FType::Int, kCntLgkm, 4);
   r.add("ds_bpermute_b32", &ds_bpermute, U::DS, FType::Int, kCntLgkm, 4);
   r.add("ds_permute_b32", &ds_permute, U::DS, FType::Int, kCntLgkm, 4);
+  r.add("ds_swizzle_b32", &ds_swizzle, U::DS, FType::Int, kCntLgkm, 4);
 }
 
 }  // namespace cdnajit::sim

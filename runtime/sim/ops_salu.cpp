@@ -168,6 +168,30 @@ void register_salu(Registry& r) {
   r.add("s_bfm_b64", +[](Wave& w, const Op& op) { uint32_t a = read_s32(w, op.s[0]) & 63, b = read_s32(w, op.s[1]) & 63; write_s64(w, op.d[0], (a >= 64 ? ~0ull : ((1ull << a) - 1)) << b); }, U::SALU);
   r.add("s_bfm_b32", +[](Wave& w, const Op& op) { uint32_t a = read_s32(w, op.s[0]) & 31, b = read_s32(w, op.s[1]) & 31; write_s32(w, op.d[0], ((1u << a) - 1) << b); }, U::SALU);
   r.add("s_mul_i32", S2(return a * b), U::SALU);
+  // SOPK compares: s[0] against the 16-bit immediate (zero-extended for u32, sign-extended for i32).
+  r.add("s_cmpk_eq_i32", +[](Wave& w, const Op& op) { w.scc = read_s32(w, op.s[0]) == uint32_t(sext16(op.imm)); }, U::SALU);
+  r.add("s_cmpk_lg_i32", +[](Wave& w, const Op& op) { w.scc = read_s32(w, op.s[0]) != uint32_t(sext16(op.imm)); }, U::SALU);
+  r.add("s_cmpk_gt_i32", +[](Wave& w, const Op& op) { w.scc = int32_t(read_s32(w, op.s[0])) > sext16(op.imm); }, U::SALU);
+  r.add("s_cmpk_ge_i32", +[](Wave& w, const Op& op) { w.scc = int32_t(read_s32(w, op.s[0])) >= sext16(op.imm); }, U::SALU);
+  r.add("s_cmpk_lt_i32", +[](Wave& w, const Op& op) { w.scc = int32_t(read_s32(w, op.s[0])) < sext16(op.imm); }, U::SALU);
+  r.add("s_cmpk_le_i32", +[](Wave& w, const Op& op) { w.scc = int32_t(read_s32(w, op.s[0])) <= sext16(op.imm); }, U::SALU);
+  r.add("s_cmpk_eq_u32", +[](Wave& w, const Op& op) { w.scc = read_s32(w, op.s[0]) == (op.imm & 0xffff); }, U::SALU);
+  r.add("s_cmpk_lg_u32", +[](Wave& w, const Op& op) { w.scc = read_s32(w, op.s[0]) != (op.imm & 0xffff); }, U::SALU);
+  r.add("s_cmpk_gt_u32", +[](Wave& w, const Op& op) { w.scc = read_s32(w, op.s[0]) > (op.imm & 0xffff); }, U::SALU);
+  r.add("s_cmpk_ge_u32", +[](Wave& w, const Op& op) { w.scc = read_s32(w, op.s[0]) >= (op.imm & 0xffff); }, U::SALU);
+  r.add("s_cmpk_lt_u32", +[](Wave& w, const Op& op) { w.scc = read_s32(w, op.s[0]) < (op.imm & 0xffff); }, U::SALU);
+  r.add("s_cmpk_le_u32", +[](Wave& w, const Op& op) { w.scc = read_s32(w, op.s[0]) <= (op.imm & 0xffff); }, U::SALU);
+  r.add("s_bitset0_b32", +[](Wave& w, const Op& op) { w.s[op.d[0].idx] &= ~(1u << (read_s32(w, op.s[0]) & 31)); }, U::SALU);
+  r.add("s_bitset1_b32", +[](Wave& w, const Op& op) { w.s[op.d[0].idx] |= 1u << (read_s32(w, op.s[0]) & 31); }, U::SALU);
+  r.add("s_bfe_u64", +[](Wave& w, const Op& op) {
+    uint64_t a = read_s64(w, op.s[0]); uint32_t b = read_s32(w, op.s[1]), o = b & 63, wd = (b >> 16) & 127;
+    uint64_t r = wd == 0 ? 0 : (a >> o) & (wd >= 64 ? ~0ull : ((1ull << wd) - 1));
+    write_s64(w, op.d[0], r); w.scc = r != 0; }, U::SALU);
+  r.add("s_bfe_i64", +[](Wave& w, const Op& op) {
+    uint64_t a = read_s64(w, op.s[0]); uint32_t b = read_s32(w, op.s[1]), o = b & 63, wd = (b >> 16) & 127;
+    int64_t r = 0;
+    if (wd) { uint64_t x = a >> o; if (wd < 64) { x &= (1ull << wd) - 1; r = int64_t(x << (64 - wd)) >> (64 - wd); } else r = int64_t(x); }
+    write_s64(w, op.d[0], uint64_t(r)); w.scc = r != 0; }, U::SALU);
   r.add("s_and_saveexec_b64", &saveexec<0>, U::SALU);
   r.add("s_or_saveexec_b64", &saveexec<1>, U::SALU);
   r.add("s_xor_saveexec_b64", &saveexec<2>, U::SALU);
@@ -187,6 +211,7 @@ void register_salu(Registry& r) {
   r.add("s_cbranch_execnz", +[](Wave& w, const Op& op) { branch_if(w, op, w.exec() != 0); }, U::Branch);
   r.add("s_endpgm", +[](Wave& w, const Op& op) {
     w.pend.clear();  // s_endpgm drains outstanding memory operations
+    w.pend_vmask = w.pend_smask = 0;
     if (!w.pend_v.empty()) std::fill(w.pend_v.begin(), w.pend_v.end(), nullptr);
     std::fill(std::begin(w.pend_s), std::end(w.pend_s), nullptr);
     w.status = Wave::Done;

@@ -20,6 +20,8 @@ enum : uint16_t {
   kExecLo = 126, kExecHi = 127, kSFileSize = 128,
 };
 constexpr int kVFile = 512;  // unified register file: VGPR i at i, AGPR i at 256 + i
+constexpr int kDppScratch = 512;  // one extra row per wave: the DPP-permuted src0
+constexpr int kVRows = 513;
 
 enum class SrcKind : uint8_t { None, S, V, Const, Scc, Execz, Vccz };
 struct Src {
@@ -56,6 +58,14 @@ struct Op {
   uint32_t index = 0;        // instruction index
   uint32_t aux = 0;          // handler-specific (e.g. data size in bytes)
   uint8_t counter = 0;       // 0 none, 1 vm, 2 lgkm, 3 lgkm-smem, 4 vm+lgkm (flat)
+  bool private_parse = false;
+  uint64_t vmask = 0, smask = 0;  // bit (r % 64) for every register the operands name (wait-count prefilter)
+  // DPP (VOP1/VOP2 _dpp): the handler runs on a permuted copy of src0.
+  Handler inner = nullptr;
+  uint16_t dpp_src = 0, dpp_ctrl = 0;  // dpp_ctrl in the hardware DPP_CTRL encoding
+  uint8_t row_mask = 15, bank_mask = 15;
+  bool bound_ctrl = false;
+  bool private_parse_unused = false;  // operands came from the simulator's fallback parser, not isa::parse
   std::string text;          // disassembly text
 };
 
@@ -73,6 +83,7 @@ void register_salu(Registry& r);
 void register_valu(Registry& r);
 void register_mem(Registry& r);
 void register_mfma(Registry& r);
+void register_div(Registry& r);
 
 struct OpDef {
   Handler fn;
@@ -115,6 +126,7 @@ struct Wave {
   // Wait-count tracking.
   std::vector<Pending> pend;
   std::vector<const Op*> pend_v;  // kVFile, or empty when checking is off
+  uint64_t pend_vmask = 0, pend_smask = 0;  // bit (r % 64) of outstanding registers
   const Op* pend_s[kSFileSize];
   uint64_t lane_ops = 0;
 
@@ -124,7 +136,7 @@ struct Wave {
   uint32_t* vr(uint16_t idx) { return v + size_t(idx) * 64; }
 };
 
-struct ThreadCtx {
+struct alignas(128) ThreadCtx {  // aligned: per-thread counters must not share cache lines
   Stats stats;
   const Memory::Block* last_block = nullptr;
 };
@@ -137,6 +149,7 @@ struct Launch {
   bool flush_f32 = false;
   bool dx10_clamp = true;
   uint64_t kernarg_addr = 0;
+  std::vector<uint32_t> preload;  // kernarg dwords preloaded into user SGPRs
 };
 
 // --- helpers shared by the handler files -----------------------------------
@@ -182,6 +195,8 @@ void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm);
 void check_pending(Wave& w, const Op& op);
 
 std::string wave_name(const Wave& w);
+void dpp_exec(Wave& w, const Op& op);
+void ds_swizzle(Wave& w, const Op& op);
 std::string hex(uint64_t v);
 
 }  // namespace cdnajit::sim

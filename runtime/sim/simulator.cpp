@@ -62,8 +62,8 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
   if (!w.L->opt.check_waitcnt) return;
   w.pend.push_back(Pending{&op, counter, file, first, count});
   for (uint16_t r = first; r < first + count; ++r) {
-    if (file == 0) w.pend_s[r] = &op;
-    else w.pend_v[r] = &op;
+    if (file == 0) w.pend_s[r] = &op, w.pend_smask |= 1ull << (r & 63);
+    else w.pend_v[r] = &op, w.pend_vmask |= 1ull << (r & 63);
   }
 }
 
@@ -74,6 +74,9 @@ static void retire(Wave& w, size_t i) {
     else if (w.pend_v[r] == p.op) w.pend_v[r] = nullptr;
   }
   w.pend.erase(w.pend.begin() + long(i));
+  w.pend_vmask = w.pend_smask = 0;
+  for (const auto& q : w.pend)
+    for (uint16_t r = q.first; r < q.first + q.count; ++r) (q.file == 0 ? w.pend_smask : w.pend_vmask) |= 1ull << (r & 63);
 }
 
 void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm) {
@@ -116,6 +119,7 @@ void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm) {
 }
 
 void check_pending(Wave& w, const Op& op) {
+  if (!(op.vmask & w.pend_vmask) && !(op.smask & w.pend_smask)) return;
   auto chk = [&](const Src& s, bool write) {
     if (s.k == SrcKind::S) {
       for (uint16_t r = s.idx; r < s.idx + s.n && r < kSFileSize; ++r)
@@ -168,7 +172,7 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
   uint32_t vtotal = vgpr_limit(k);
   for (int wi = 0; wi < nwaves; ++wi) {
     Wave& w = S.waves[wi];
-    w.v = S.vregs.data() + size_t(wi) * kVFile * 64;
+    w.v = S.vregs.data() + size_t(wi) * kVRows * 64;
     std::memset(w.v, 0, size_t(std::min<uint32_t>(vtotal, 256)) * 64 * 4);
     if (k.agpr_count) std::memset(w.v + 256 * 64, 0, size_t(std::min<uint32_t>(k.agpr_count + 8, 256)) * 64 * 4);
     std::memset(w.s, 0, sizeof w.s);
@@ -182,6 +186,7 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
     w.L = &L;
     w.T = &T;
     w.pend.clear();
+    w.pend_vmask = w.pend_smask = 0;
     if (L.opt.check_waitcnt) { w.pend_v.assign(kVFile, nullptr); }
     std::fill(std::begin(w.pend_s), std::end(w.pend_s), nullptr);
     // User SGPRs in ABI order.
@@ -194,6 +199,7 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
     if (k.dispatch_id) put64(0);
     if (k.flat_scratch_init) put64(0);
     if (k.private_segment_size_sgpr) w.s[sg++] = 0;
+    for (uint32_t i = 0; i < k.kernarg_preload_length && sg < kSgprCount; ++i) w.s[sg++] = L.preload[i];
     sg = std::max(sg, k.user_sgpr_count);
     if (k.wg_id_x) w.s[sg++] = gx;
     if (k.wg_id_y) w.s[sg++] = gy;
@@ -266,6 +272,32 @@ uint64_t content_hash(const std::vector<uint8_t>& b) {
 
 }  // namespace
 
+// Every register an instruction names must lie inside the files the descriptor
+// allocates (gfx90a+ unified file: VGPRs below accum_offset, AGPRs above).
+static void check_register_ranges(const DecodedKernel& dk) {
+  const KernelInfo& k = dk.info;
+  uint32_t total = ((k.rsrc1 & 63) + 1) * 8;
+  uint32_t vlimit = std::min<uint32_t>(k.accum_offset ? k.accum_offset : total, 256);
+  uint32_t alimit = total > vlimit ? total - vlimit : 0;
+  uint32_t slimit = std::max<uint32_t>((((k.rsrc1 >> 6) & 15) + 1) * 8, k.sgpr_count);
+  for (const Op& op : dk.ops) {
+    if (!op.fn) continue;
+    auto chk = [&](const Src& s) {
+      if (s.k == SrcKind::V && s.idx < 256 && s.idx + s.n > vlimit)
+        throw Error("simulator: kernel " + k.name + ", pc " + hex(op.pc) + " '" + op.text + "': uses v" +
+                    std::to_string(s.idx + s.n - 1) + " but the kernel descriptor allocates " + std::to_string(vlimit) + " VGPRs");
+      if (s.k == SrcKind::V && s.idx >= 256 && s.idx < kVFile && uint32_t(s.idx - 256 + s.n) > alimit)
+        throw Error("simulator: kernel " + k.name + ", pc " + hex(op.pc) + " '" + op.text + "': uses a" +
+                    std::to_string(s.idx - 256 + s.n - 1) + " but the kernel descriptor allocates " + std::to_string(alimit) + " AGPRs");
+      if (s.k == SrcKind::S && s.idx < kSgprCount && s.idx + s.n > slimit + 6)  // +6: VCC/FLAT_SCRATCH/XNACK are extra
+        throw Error("simulator: kernel " + k.name + ", pc " + hex(op.pc) + " '" + op.text + "': uses s" +
+                    std::to_string(s.idx + s.n - 1) + " beyond the " + std::to_string(slimit) + " SGPRs the descriptor allocates");
+    };
+    for (int i = 0; i < op.nd; ++i) chk(op.d[i]);
+    for (int i = 0; i < op.ns; ++i) chk(op.s[i]);
+  }
+}
+
 Simulator::Simulator(Arch arch) : arch_(arch) {}
 Simulator::~Simulator() = default;
 
@@ -284,8 +316,9 @@ std::string Simulator::disassemble(const CodeObject& co, std::string_view kernel
   const KernelInfo* k = co.find(kernel);
   if (!k) throw Error("simulator: no kernel '" + std::string(kernel) + "' in the code object");
   const DecodedKernel& dk = decoded(co, *k);
+  check_register_ranges(dk);
   std::string out;
-  for (const auto& op : dk.ops) out += hex(op.pc) + ": " + op.text + (op.fn ? "" : "    ; <not implemented>") + "\n";
+  for (const auto& op : dk.ops) out += hex(op.pc) + ": " + op.text + (op.fn ? "" : "    ; <not implemented>") + (op.private_parse ? "    ; <private parser>" : "") + "\n";
   return out;
 }
 
@@ -316,6 +349,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
     throw Error("simulator: kernel " + k->name + " needs " + std::to_string(lds_bytes) + " bytes of LDS; " +
                 std::string(arch_name(arch_)) + " has " + std::to_string(lds_max));
   const DecodedKernel& dk = decoded(co, *k);
+  check_register_ranges(dk);
 
   Launch L;
   L.dk = &dk;
@@ -349,6 +383,12 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
     if (vk == "hidden_dynamic_lds_size") put(dims.dynamic_lds);
   }
   memory_.write(L.kernarg_addr, ka.data(), ka.size());
+  for (uint32_t i = 0; i < k->kernarg_preload_length; ++i) {
+    uint64_t off = (uint64_t(k->kernarg_preload_offset) + i) * 4;
+    uint32_t v = 0;
+    if (off + 4 <= ka.size()) std::memcpy(&v, ka.data() + off, 4);
+    L.preload.push_back(v);
+  }
   uint8_t aql[64] = {};
   uint16_t wgs[3] = {uint16_t(dims.block[0]), uint16_t(dims.block[1]), uint16_t(dims.block[2])};
   std::memcpy(aql + 4, wgs, 6);
@@ -367,7 +407,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   auto worker = [&](int ti) {
     WgStorage S;
     int nwaves = int((nthreads + 63) / 64);
-    S.vregs.assign(size_t(nwaves) * kVFile * 64, 0);
+    S.vregs.assign(size_t(nwaves) * kVRows * 64, 0);
     S.lds.assign(lds_bytes, 0);
     S.waves.resize(size_t(nwaves));
     for (;;) {
@@ -408,6 +448,7 @@ const Registry& registry() {
     register_valu(x);
     register_mem(x);
     register_mfma(x);
+    register_div(x);
     return x;
   }();
   return r;

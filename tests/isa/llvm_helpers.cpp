@@ -2,6 +2,8 @@
 
 #include <llvm-c/Disassembler.h>
 #include <llvm-c/Target.h>
+#include <sys/wait.h>
+#include <csignal>
 #include <unistd.h>
 
 #include <cstdio>
@@ -57,7 +59,7 @@ std::vector<uint8_t> elf_section(const std::vector<uint8_t>& elf, std::string_vi
   return {};
 }
 
-std::vector<DisasmLine> disassemble(const std::vector<uint8_t>& code, Arch arch) {
+Disassembler::Disassembler(Arch arch) {
   static bool init = [] {
     LLVMInitializeAMDGPUTargetInfo();
     LLVMInitializeAMDGPUTargetMC();
@@ -66,23 +68,86 @@ std::vector<DisasmLine> disassemble(const std::vector<uint8_t>& code, Arch arch)
   }();
   (void)init;
   std::string cpu(arch_name(arch));
-  LLVMDisasmContextRef ctx = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", cpu.c_str(), nullptr, 0, nullptr, nullptr);
-  if (!ctx) throw Error("LLVMCreateDisasmCPU failed for " + cpu);
+  ctx_ = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", cpu.c_str(), nullptr, 0, nullptr, nullptr);
+  if (!ctx_) throw Error("LLVMCreateDisasmCPU failed for " + cpu);
+}
+
+Disassembler::~Disassembler() { LLVMDisasmDispose(static_cast<LLVMDisasmContextRef>(ctx_)); }
+
+size_t Disassembler::decode(const uint8_t* bytes, size_t size, uint64_t pc, std::string& text) {
+  char buf[512];
+  std::vector<uint8_t> copy(bytes, bytes + size);  // the C API takes a non-const pointer
+  size_t n = LLVMDisasmInstruction(static_cast<LLVMDisasmContextRef>(ctx_), copy.data(), size, pc, buf, sizeof buf);
+  text = n ? buf : "";
+  return n;
+}
+
+std::vector<DisasmLine> disassemble(const std::vector<uint8_t>& code, Arch arch) {
+  Disassembler d(arch);
   std::vector<DisasmLine> lines;
-  std::vector<uint8_t> buf(code);
   size_t pc = 0;
-  char text[512];
-  while (pc < buf.size()) {
-    size_t n = LLVMDisasmInstruction(ctx, buf.data() + pc, buf.size() - pc, pc, text, sizeof text);
-    if (n == 0) {
-      LLVMDisasmDispose(ctx);
-      throw Error("LLVM cannot decode the word at .text+" + std::to_string(pc));
-    }
-    lines.push_back({pc, std::vector<uint8_t>(buf.begin() + long(pc), buf.begin() + long(pc + n)), text});
+  std::string text;
+  while (pc < code.size()) {
+    size_t n = d.decode(code.data() + pc, code.size() - pc, pc, text);
+    if (n == 0) throw Error("LLVM cannot decode the word at .text+" + std::to_string(pc));
+    lines.push_back({pc, std::vector<uint8_t>(code.begin() + long(pc), code.begin() + long(pc + n)), text});
     pc += n;
   }
-  LLVMDisasmDispose(ctx);
   return lines;
+}
+
+std::vector<DisasmLine> decode_every_word_isolated(const std::vector<uint8_t>& code, Arch arch,
+                                                   std::vector<uint64_t>& crashed) {
+  std::vector<DisasmLine> out;
+  size_t start = 0;
+  while (start + 16 <= code.size()) {
+    int fds[2];
+    if (pipe(fds) != 0) throw Error("pipe failed");
+    std::fflush(nullptr);
+    pid_t pid = fork();
+    if (pid < 0) throw Error("fork failed");
+    if (pid == 0) {  // child: "S pc" before each decode, "T pc text" after a successful one
+      // Die quietly: the test framework's crash handlers belong to the parent.
+      for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) std::signal(sig, SIG_DFL);
+      close(fds[0]);
+      FILE* w = fdopen(fds[1], "w");
+      Disassembler d(arch);
+      std::string text;
+      for (size_t pc = start; pc + 16 <= code.size(); pc += 4) {
+        std::fprintf(w, "S %zu\n", pc);
+        std::fflush(w);
+        if (d.decode(code.data() + pc, 16, pc, text) && text.find('\n') == std::string::npos)
+          std::fprintf(w, "T %zu %s\n", pc, text.c_str());
+      }
+      std::fflush(w);
+      _exit(0);
+    }
+    close(fds[1]);
+    FILE* r = fdopen(fds[0], "r");
+    size_t last_started = start;
+    char* line = nullptr;
+    size_t cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, r)) > 0) {
+      std::string l(line, size_t(len));
+      if (!l.empty() && l.back() == '\n') l.pop_back();
+      size_t pc = std::stoull(l.substr(2));
+      if (l[0] == 'S') {
+        last_started = pc;
+      } else {
+        auto sp = l.find(' ', 2);
+        out.push_back({pc, std::vector<uint8_t>(code.begin() + long(pc), code.begin() + long(pc + 4)), l.substr(sp + 1)});
+      }
+    }
+    std::free(line);
+    std::fclose(r);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) break;
+    crashed.push_back(last_started);
+    start = last_started + 4;
+  }
+  return out;
 }
 
 }  // namespace cdnajit::isa::test

@@ -35,7 +35,11 @@ MachineInst sample_instruction(const InstrInfo& info, bool with_mods) {
       case OpKind::SSrc:
       case OpKind::SBase:
         // Two SGPR sources break VALU's one-constant-bus limit: lane selects use m0.
-        o = s.name == "lane" ? Operand::spec(SpecialReg::M0) : regs.take(RegFile::SGPR, s.dwords);
+        // VOP2 carries and VOPC results use vcc, so the plain sample keeps the 32-bit encoding.
+        if (s.name == "lane") o = Operand::spec(SpecialReg::M0);
+        else if ((info.family == Family::VOP2 || info.family == Family::VOPC) && s.kind == OpKind::SReg && s.dwords == 2)
+          o = Operand::spec(SpecialReg::VCC);
+        else o = regs.take(RegFile::SGPR, s.dwords);
         break;
       case OpKind::SRsrc: o = regs.take(RegFile::SGPR, 4); break;
       case OpKind::VReg:

@@ -83,8 +83,15 @@ TEST_CASE("immediates and float inline constants", "[isa][syntax]") {
   mi = parse_ok("s_mov_b32 s0, lit(0x1)");
   CHECK(mi.operands[1].imm == 1);
 
+  mi = parse_ok("v_fma_f64 v[0:1], v[2:3], v[4:5], 0.15915494309189532");
+  CHECK(uint32_t(mi.operands[3].imm) == 0x3e22f983u);
+  CHECK(print(mi) == "v_fma_f64 v[0:1], v[2:3], v[4:5], 0.15915494309189532");
+  CHECK(print(parse_ok("v_add_f16_e32 v0, 0.15915494, v1")) == "v_add_f16_e32 v0, 0.15915494, v1");
+
   Operand o = Operand::immediate(-100);
-  CHECK(print_operand(o) == "0xffffff9c");
+  CHECK(print_operand(o) == "-0x64");
+  CHECK(print_operand(Operand::immediate(0xffffff9c)) == "0xffffff9c");
+  CHECK(parse_ok("s_atomic_cmpswap_x2 s[84:87], s[100:101], -0x52015 glc").operands[2].imm == -0x52015);
 }
 
 TEST_CASE("source modifiers -x |x| neg() abs()", "[isa][syntax]") {
@@ -98,6 +105,13 @@ TEST_CASE("source modifiers -x |x| neg() abs()", "[isa][syntax]") {
   CHECK(print(mi) == "v_fma_f32 v19, -v26, |v28|, -|s2|");
   MachineInst m2 = parse_ok("v_fma_f32 v19, neg(v26), abs(v28), neg(abs(s2))");
   CHECK(test::difference(mi, m2).empty());
+  // A negated constant is not the negative constant.
+  MachineInst c = parse_ok("v_maximum3_f32 v164, -|v145|, 46, neg(58) div:2");
+  CHECK(c.operands[3].imm == 58);
+  CHECK(c.operands[3].neg);
+  CHECK(print(c) == "v_maximum3_f32 v164, -|v145|, 46, neg(58) div:2");
+  CHECK(parse_ok("v_fma_f32 v0, v1, v2, neg(1.0)").operands[3].neg);
+  CHECK_FALSE(parse_ok("v_fma_f32 v0, v1, v2, -1.0").operands[3].neg);
 }
 
 TEST_CASE("s_waitcnt syntax decodes into the gfx9 bit fields", "[isa][syntax]") {
@@ -161,6 +175,10 @@ TEST_CASE("memory modifiers", "[isa][syntax]") {
   mi = parse_ok("s_load_dword s1, s[2:3], 0x10 glc");
   CHECK(mi.mods.sc0);
   CHECK(print(mi) == "s_load_dword s1, s[2:3], 16 glc");
+
+  mi = parse_ok("s_buffer_store_dword s56, s[20:23], s6 offset:-0x83ea");
+  CHECK(mi.mods.offset == -0x83ea);
+  CHECK(print(mi) == "s_buffer_store_dword s56, s[20:23], s6 offset:-0x83ea");
 
   mi = parse_ok("ds_swizzle_b32 v11, v1 offset:swizzle(SWAP,16)");
   CHECK(mi.mods.offset == 0x401f);
@@ -248,4 +266,6 @@ TEST_CASE("parse errors say what is wrong", "[isa][syntax]") {
   CHECK(parse_err("s_getreg_b32 s0, hwreg(HW_REG_NOPE)").find("HW_REG_NOPE") != std::string::npos);
   CHECK(parse_err("ds_swizzle_b32 v1, v2 offset:swizzle(SPIN,1)").find("SPIN") != std::string::npos);
   CHECK(parse_err("v_pk_add_f16 v0, v1, v2 op_sel:[2,0]").find("op_sel") != std::string::npos);
+  CHECK(parse_err("v_ceil_f64_e32 v[235:236]/*Invalid register, operand has 'VReg_64_Align2' register class*/, v[22:23]")
+            .find("invalid: Invalid register") != std::string::npos);
 }

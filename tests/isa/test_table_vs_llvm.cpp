@@ -11,6 +11,7 @@
 #include "jit/asm/assemble.hpp"
 #include "jit/isa/machine_inst.hpp"
 #include "tests/isa/inst_compare.hpp"
+#include "tests/isa/llvm_helpers.hpp"
 #include "tests/isa/sample_inst.hpp"
 
 using namespace cdnajit;
@@ -95,6 +96,40 @@ TEST_CASE("printed samples parse back to the same instruction", "[isa][llvm]") {
       INFO(diff);
       REQUIRE(diff.empty());
       REQUIRE(print(back) == text);
+    }
+  }
+}
+
+// The family column says which encoding the plain form uses: LLVM must pick a
+// 32-bit encoding for SOP*/VOP1/VOP2/VOPC samples and a 64-bit one for the rest
+// (plus 4 bytes when the sample carries a literal).
+TEST_CASE("table families match the encoding size LLVM chooses", "[isa][llvm]") {
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    std::string text;
+    std::vector<const InstrInfo*> entries;
+    for (const InstrInfo& e : table()) {
+      if (!e.on(arch)) continue;
+      text += print(test::sample_instruction(e, false)) + "\n";
+      entries.push_back(&e);
+    }
+    text += std::string(test::kSampleLabel) + ":\n";
+    AsmResult r = assemble(text, arch);
+    REQUIRE(r.ok);
+    std::vector<uint8_t> code = test::elf_section(r.object, ".text");
+    std::vector<test::DisasmLine> lines = test::disassemble(code, arch);
+    REQUIRE(lines.size() == entries.size());
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const InstrInfo& e = *entries[i];
+      bool short_form = e.family == Family::SOP1 || e.family == Family::SOP2 || e.family == Family::SOPK ||
+                        e.family == Family::SOPC || e.family == Family::SOPP || e.family == Family::VOP1 ||
+                        e.family == Family::VOP2 || e.family == Family::VOPC;
+      size_t literal = 0;
+      for (const auto& op : e.operands) literal += op.kind == OpKind::Imm ? 4 : 0;
+      size_t want = (short_form ? 4 : 8) + literal;
+      if (e.mnemonic.substr(0, 12) == "v_mfma_scale") want = 16;  // VOP3PX: scale prefix + MFMA, 2 x 8 bytes
+      INFO(arch_name(arch) << ": " << e.mnemonic << " (" << family_name(e.family) << ") assembled as [" << lines[i].text
+                           << "]");
+      CHECK(lines[i].bytes.size() == want);
     }
   }
 }

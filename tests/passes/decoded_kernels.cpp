@@ -84,7 +84,7 @@ std::vector<MachineInst> to_label_form(const std::vector<MachineInst>& decoded) 
   std::map<int64_t, std::string> targets;
   for (const auto& mi : decoded)
     for (const auto& o : mi.operands)
-      if (o.kind == Operand::Kind::Label && o.label.empty()) targets[o.imm] = "L" + std::to_string(o.imm);
+      if (o.kind == Operand::Kind::Label && o.label.empty()) targets[o.imm] = std::string("L").append(std::to_string(o.imm));
   std::vector<MachineInst> out;
   for (const auto& mi : decoded) {
     auto t = targets.find(static_cast<int64_t>(mi.address));

@@ -47,16 +47,21 @@ TEST_CASE("Verify accepts clang-compiled kernels", "[passes][clang]") {
 
 TEST_CASE("Auto rebuilds safe waits and nops for stripped clang kernels", "[passes][clang]") {
   for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
-    int clang_waits = 0, our_waits = 0;
+    int clang_waits = 0, our_waits = 0, clang_nop_states = 0, our_nop_states = 0;
     for (const auto& k : kernels(arch)) {
       INFO(arch_name(arch) << " kernel " << k.name);
       std::vector<isa::MachineInst> stripped;
+      bool ended = false;  // clang pads the code after s_endpgm with s_nop 0
       for (const auto& mi : passes_test::to_label_form(k.program)) {
         if (passes::is_waitcnt(mi)) {
           ++clang_waits;
           continue;
         }
-        if (passes::is_nop(mi)) continue;
+        if (passes::is_nop(mi)) {
+          if (!ended) clang_nop_states += passes::wait_states_of(mi);
+          continue;
+        }
+        ended = passes::branch_kind(mi) == passes::BranchKind::End;
         stripped.push_back(mi);
       }
       // Without its waits the kernel must be rejected wherever it used a load result.
@@ -65,13 +70,20 @@ TEST_CASE("Auto rebuilds safe waits and nops for stripped clang kernels", "[pass
       auto w = passes::run_waitcnt(stripped, arch, Mode::Auto);
       our_waits += w.waits_inserted;
       CHECK(used_loads == (w.waits_inserted > 0));
-      passes::run_hazards(stripped, arch, Mode::Auto);
+      auto bare_h = stripped;
+      bool hazards_found = passes::run_hazards(bare_h, arch, Mode::Verify).findings.size() > 0;
+      auto h = passes::run_hazards(stripped, arch, Mode::Auto);
+      CHECK(hazards_found == (h.wait_states_inserted > 0));
+      our_nop_states += h.wait_states_inserted;
       CHECK(list(passes::run_waitcnt(stripped, arch, Mode::Verify).findings) == "");
       CHECK(list(passes::run_hazards(stripped, arch, Mode::Verify).findings) == "");
       CHECK(list(passes::find_redundant_waits(stripped, arch)) == "");
     }
-    INFO("s_waitcnt: clang " << clang_waits << ", Auto " << our_waits);
+    INFO("s_waitcnt: clang " << clang_waits << ", Auto " << our_waits << "; s_nop wait states: clang "
+                             << clang_nop_states << ", Auto " << our_nop_states);
     CHECK(our_waits > 0);
     CHECK(our_waits <= clang_waits);
+    CHECK(our_nop_states > 0);
+    CHECK(our_nop_states <= clang_nop_states);
   }
 }

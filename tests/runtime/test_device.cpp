@@ -150,6 +150,10 @@ TEST_CASE("launch packs arguments from metadata and returns simulator stats", "[
   CHECK_THROWS_WITH(dev->launch(k, {4}, {64}, 0, KernelArgs().ptr(bout).ptr(bin).f32(1.5f)),
                     Catch::Contains("#3") && Catch::Contains("was not given"));
 
+  // A kernel that runs past its buffer is stopped by the simulator, with context.
+  CHECK_THROWS_WITH(dev->launch(k, {8}, {64}, 0, KernelArgs().ptr(bout).ptr(bin).f32(1.5f).i32(2 * n)),
+                    Catch::Contains("scale"));
+
   // A kernel from one device cannot be launched on another.
   auto other = open_device("sim:gfx950");
   CHECK_THROWS_WITH(other->launch(k, {1}, {64}, 0, KernelArgs()), Catch::Contains("different device"));

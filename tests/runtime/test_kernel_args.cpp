@@ -14,17 +14,16 @@ namespace {
 // code-object-v5 hidden arguments at their ABI offsets.
 KernelInfo sample_kernel() {
   KernelInfo k;
-  k.name = "k";
+  k.name = std::string("k");
   k.kernarg_size = 280;
   k.max_flat_workgroup_size = 1024;
-  auto arg = [&](std::string name, uint32_t off, uint32_t size, std::string kind) {
-    KernelArgInfo a;
-    a.name = std::move(name);
+  auto arg = [&](const char* name, uint32_t off, uint32_t size, const char* kind) {
+    KernelArgInfo& a = k.args.emplace_back();
+    a.name.assign(name);
     a.offset = off;
     a.size = size;
-    a.value_kind = std::move(kind);
-    if (a.value_kind == "global_buffer") a.address_space = "global";
-    k.args.push_back(a);
+    a.value_kind.assign(kind);
+    if (std::strcmp(kind, "global_buffer") == 0) a.address_space.assign("global");
   };
   arg("out", 0, 8, "global_buffer");
   arg("n", 8, 4, "by_value");

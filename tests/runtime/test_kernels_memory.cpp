@@ -96,9 +96,23 @@ extern "C" __global__ void pk_mul_add(float2* out, const float2* a, const float2
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = a[i] * b[i] + c[i];
 }
+extern "C" __global__ void pk_i16(cdna_short2* out, const cdna_short2* a, const cdna_short2* b) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  cdna_short2 x = a[i], y = b[i];
+  out[3 * i] = x + y;                                        // v_pk_add_u16
+  out[3 * i + 1] = x * y;                                    // v_pk_mul_lo_u16
+  out[3 * i + 2] = __builtin_elementwise_max(x, y) - (y >> 2);  // v_pk_max_i16, v_pk_ashrrev_i16 op_sel_hi, v_pk_sub_i16
+}
 extern "C" __global__ void dot2_f16(float* out, const cdna_half2* a, const cdna_half2* b, const float* c) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = __builtin_amdgcn_fdot2(a[i], b[i], c[i], false);
+}
+// Negated sources and clamp: clang folds the negation into a v_xor and picks
+// the VOP3P encoding (v_dot2_f32_*, with clamp) instead of v_dot2c.
+extern "C" __global__ void dot2_f16_mods(float* out, const cdna_half2* a, const cdna_half2* b, const float* c) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[2 * i] = __builtin_amdgcn_fdot2(-a[i], b[i], c[i], false);
+  out[2 * i + 1] = __builtin_amdgcn_fdot2(a[i], b[i], c[i], true);
 }
 extern "C" __global__ void mfma_f16(cdna_float4* d, const cdna_half4* a, const cdna_half4* b, const cdna_float4* c) {
   unsigned l = threadIdx.x;
@@ -108,6 +122,11 @@ extern "C" __global__ void mfma_f16(cdna_float4* d, const cdna_half4* a, const c
 extern "C" __global__ void dot2_bf16(float* out, const cdna_bf16x2* a, const cdna_bf16x2* b, const float* c) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = __builtin_amdgcn_fdot2_f32_bf16(a[i], b[i], c[i], false);
+}
+extern "C" __global__ void dot2_bf16_mods(float* out, const cdna_bf16x2* a, const cdna_bf16x2* b, const float* c) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[2 * i] = __builtin_amdgcn_fdot2_f32_bf16(-a[i], b[i], c[i], false);
+  out[2 * i + 1] = __builtin_amdgcn_fdot2_f32_bf16(a[i], b[i], c[i], true);
 }
 extern "C" __global__ void mfma_bf16(cdna_float4* d, const cdna_bf16x8* a, const cdna_bf16x8* b, const cdna_float4* c) {
   unsigned l = threadIdx.x;
@@ -309,6 +328,27 @@ TEST_CASE("kernel pk_mul_add: float2 multiply then add (v_pk_mul_f32, v_pk_add_f
   });
 }
 
+TEST_CASE("kernel pk_i16: packed 16-bit integer add, mul, max, shift, sub", "[runtime][kernels][packed]") {
+  const size_t n = 128;  // short2 elements
+  auto r = kt::random_u32(4 * n, 56);
+  std::vector<int16_t> a(2 * n), b(2 * n), want(6 * n);
+  for (size_t i = 0; i < 2 * n; ++i) a[i] = int16_t(r[i]), b[i] = int16_t(r[2 * n + i]);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t h = 0; h < 2; ++h) {
+      int16_t x = a[2 * i + h], y = b[2 * i + h];
+      want[6 * i + h] = int16_t(uint16_t(x) + uint16_t(y));
+      want[6 * i + 2 + h] = int16_t(uint16_t(x) * uint16_t(y));
+      want[6 * i + 4 + h] = int16_t(uint16_t(std::max(x, y)) - uint16_t(int16_t(y >> 2)));
+    }
+  kt::for_archs(kBoth, [&](Arch arch) {
+    Device& d = kt::sim_device(arch);
+    DeviceKernel k = kt::load(d, kPackedSource).kernel("pk_i16");
+    Buffer o = d.alloc(12 * n, "out"), ba = up(d, a, "a"), bb = up(d, b, "b");
+    d.launch(k, {2}, {64}, 0, KernelArgs().ptr(o).ptr(ba).ptr(bb));
+    CHECK_BITS(down<int16_t>(d, o), want);
+  });
+}
+
 namespace {
 
 // dot2 CPU models, for the two sim::Options::Dot2 modes (simulator.hpp):
@@ -363,7 +403,41 @@ void run_dot2(Arch arch, bool bf16, sim::Options::Dot2 mode) {
   CHECK_BITS(down<float>(*dev, o), want);
 }
 
+// Negation and clamp (VOP3P v_dot2_f32_*), default rounding mode. Clamp
+// limits the f32 result to [0, 1]; inputs are scaled so results straddle it.
+void run_dot2_mods(Arch arch, bool bf16) {
+  const size_t n = 128;
+  auto fa = kt::random_floats(2 * n, -1, 1, 100), fb = kt::random_floats(2 * n, -1, 1, 101);
+  auto c = kt::random_floats(n, -0.5f, 1.5f, 102);
+  std::vector<uint16_t> a(2 * n), b(2 * n);
+  for (size_t i = 0; i < 2 * n; ++i) {
+    a[i] = bf16 ? kt::float_to_bf16(fa[i]) : kt::float_to_half(fa[i]);
+    b[i] = bf16 ? kt::float_to_bf16(fb[i]) : kt::float_to_half(fb[i]);
+  }
+  auto to_f = [&](uint16_t h) { return bf16 ? kt::bf16_to_float(h) : kt::half_to_float(h); };
+  std::vector<float> want(2 * n);
+  size_t inside = 0;
+  for (size_t i = 0; i < n; ++i) {
+    float alo = to_f(a[2 * i]), ahi = to_f(a[2 * i + 1]), blo = to_f(b[2 * i]), bhi = to_f(b[2 * i + 1]);
+    want[2 * i] = dot2_fused(-alo, -ahi, blo, bhi, c[i]);
+    float r = dot2_fused(alo, ahi, blo, bhi, c[i]);
+    inside += r > 0.0f && r < 1.0f;
+    want[2 * i + 1] = std::fmin(std::fmax(r, 0.0f), 1.0f);
+  }
+  REQUIRE(inside > n / 8);  // the clamp must not decide every element
+  Device& d = kt::sim_device(arch);
+  DeviceKernel k = kt::load(d, kPackedSource).kernel(bf16 ? "dot2_bf16_mods" : "dot2_f16_mods");
+  Buffer o = d.alloc(8 * n, "out"), ba = up(d, a, "a"), bb = up(d, b, "b"), bc = up(d, c, "c");
+  d.launch(k, {2}, {64}, 0, KernelArgs().ptr(o).ptr(ba).ptr(bb).ptr(bc));
+  CHECK_BITS(down<float>(d, o), want);
+}
+
 }  // namespace
+
+TEST_CASE("kernel dot2_f16_mods / dot2_bf16_mods: negated sources, clamp (VOP3P form)", "[runtime][kernels][dot2]") {
+  kt::for_archs(kBoth, [&](Arch arch) { run_dot2_mods(arch, false); });
+  kt::for_archs({Arch::gfx950}, [&](Arch arch) { run_dot2_mods(arch, true); });
+}
 
 TEST_CASE("kernel dot2_f16: v_dot2(c)_f32_f16 against the simulator's documented rounding", "[runtime][kernels][dot2]") {
   kt::for_archs(kBoth, [&](Arch arch) {

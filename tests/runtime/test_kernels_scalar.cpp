@@ -146,6 +146,19 @@ extern "C" __global__ void collatz(unsigned* out, const unsigned* a) {
   }
   out[i] = steps;
 }
+extern "C" __global__ void dims3(unsigned* out) {
+  unsigned block = (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+  unsigned lane = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  unsigned* o = out + 4 * (block * blockDim.x * blockDim.y * blockDim.z + lane);
+  o[0] = gridDim.x | gridDim.y << 8 | gridDim.z << 16;
+  o[1] = blockDim.x | blockDim.y << 8 | blockDim.z << 16;
+  o[2] = blockIdx.x | blockIdx.y << 8 | blockIdx.z << 16;
+  o[3] = threadIdx.x | threadIdx.y << 8 | threadIdx.z << 16;
+}
+extern "C" __global__ void grid_stride(float* y, const float* x, float a, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    y[i] = fmaf(a, x[i], y[i]);
+}
 extern "C" __global__ void clamp_sq(float* out, const float* a, float lo, float hi) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = a[i] < lo ? lo : (a[i] > hi ? hi : a[i]);
@@ -550,5 +563,46 @@ TEST_CASE("kernel clamp_sq: selects and by-value float arguments", "[runtime][ke
     Buffer o = d.alloc(4 * n, "out"), ba = up(d, a, "a");
     d.launch(k, {2}, {64}, 0, KernelArgs().ptr(o).ptr(ba).f32(lo).f32(hi));
     CHECK_BITS(down<float>(d, o), want);
+  });
+}
+
+TEST_CASE("kernel dims3: 3-D grid and block, hidden block counts and group sizes", "[runtime][kernels][control]") {
+  const Dim3 grid{2, 3, 2}, block{4, 2, 8};
+  const uint32_t threads = block.x * block.y * block.z, blocks = grid.x * grid.y * grid.z;
+  std::vector<uint32_t> want(4 * threads * blocks);
+  for (uint32_t bz = 0; bz < grid.z; ++bz)
+    for (uint32_t by = 0; by < grid.y; ++by)
+      for (uint32_t bx = 0; bx < grid.x; ++bx)
+        for (uint32_t tz = 0; tz < block.z; ++tz)
+          for (uint32_t ty = 0; ty < block.y; ++ty)
+            for (uint32_t tx = 0; tx < block.x; ++tx) {
+              uint32_t b = (bz * grid.y + by) * grid.x + bx, l = (tz * block.y + ty) * block.x + tx;
+              uint32_t* o = &want[4 * (b * threads + l)];
+              o[0] = grid.x | grid.y << 8 | grid.z << 16;
+              o[1] = block.x | block.y << 8 | block.z << 16;
+              o[2] = bx | by << 8 | bz << 16;
+              o[3] = tx | ty << 8 | tz << 16;
+            }
+  kt::for_archs(kBoth, [&](Arch arch) {
+    Device& d = kt::sim_device(arch);
+    DeviceKernel k = kt::load(d, kControlSource).kernel("dims3");
+    Buffer o = d.alloc(4 * want.size(), "out");
+    d.launch(k, grid, block, 0, KernelArgs().ptr(o));
+    CHECK_BITS(down<uint32_t>(d, o), want);
+  });
+}
+
+TEST_CASE("kernel grid_stride: loop bounded by gridDim.x * blockDim.x", "[runtime][kernels][control]") {
+  const int n = 1000;  // 3 blocks of 64 threads: ~5 iterations each, ragged end
+  auto x = kt::random_floats(size_t(n), -1, 1, 38), y0 = kt::random_floats(size_t(n), -1, 1, 39);
+  const float a = 1.75f;
+  std::vector<float> want(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) want[size_t(i)] = std::fma(a, x[size_t(i)], y0[size_t(i)]);
+  kt::for_archs(kBoth, [&](Arch arch) {
+    Device& d = kt::sim_device(arch);
+    DeviceKernel k = kt::load(d, kControlSource).kernel("grid_stride");
+    Buffer by = up(d, y0, "y"), bx = up(d, x, "x");
+    d.launch(k, {3}, {64}, 0, KernelArgs().ptr(by).ptr(bx).f32(a).i32(n));
+    CHECK_BITS(down<float>(d, by), want);
   });
 }

@@ -172,3 +172,38 @@ TEST_CASE("buffer loads outside num_records: error when checked, zero when not",
   CHECK(out[32] == 1);  // out-of-range load returned 0
   CHECK(out[63] == 1);
 }
+
+TEST_CASE("registers beyond the descriptor's allocation are rejected at launch", "[sim][check]") {
+  Arch arch = Arch::gfx942;
+  Device dev(arch);
+  auto co = cdnajit::read_code_object(assemble(asm_kernel("regs", " v_mov_b32 v20, 0\n s_endpgm", arch), arch));
+  std::vector<uint8_t> ka(16, 0);
+  std::string msg = error_of([&] { dev.sim.launch(co, "regs", ka, dims1(1, 64)); });
+  CHECK_THAT(msg, Contains("uses v20 but the kernel descriptor allocates 16 VGPRs"));
+}
+
+TEST_CASE("LDS reads whose destination overlaps the address register", "[sim][lds]") {
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    uint64_t buf = dev.upload(std::vector<uint32_t>(64 * 4, 0), "buf");
+    std::vector<uint8_t> ka(16, 0);
+    std::memcpy(ka.data(), &buf, 8);
+    // LDS[4*i] = i + 100; then v[0:1] = LDS[addr], LDS[addr + 4] with addr in v0; and a b64 read the same way.
+    auto co = cdnajit::read_code_object(assemble(asm_kernel("ovl",
+        " s_load_dwordx2 s[2:3], s[0:1], 0x0\n v_lshlrev_b32 v5, 2, v0\n v_add_u32 v6, 100, v0\n ds_write_b32 v5, v6\n"
+        " s_waitcnt lgkmcnt(0)\n v_mov_b32 v0, v5\n ds_read2_b32 v[0:1], v0 offset1:1\n v_mov_b32 v2, v5\n"
+        " ds_read_b64 v[2:3], v2\n s_waitcnt lgkmcnt(0)\n v_lshlrev_b32 v4, 2, v5\n"
+        " global_store_dwordx4 v4, v[0:3], s[2:3]\n s_endpgm", arch, 512), arch));
+    cdnajit::sim::LaunchDims d;
+    d.block[0] = 64;
+    dev.sim.launch(co, "ovl", ka, d);
+    auto out = dev.download<uint32_t>(buf, 64 * 4);
+    for (int l = 0; l < 63; ++l) {
+      INFO("lane " << l);
+      REQUIRE(out[l * 4 + 0] == uint32_t(100 + l));
+      REQUIRE(out[l * 4 + 1] == uint32_t(101 + l));
+      REQUIRE(out[l * 4 + 2] == uint32_t(100 + l));
+      REQUIRE(out[l * 4 + 3] == uint32_t(101 + l));
+    }
+  }
+}

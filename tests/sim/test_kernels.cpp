@@ -215,3 +215,200 @@ extern "C" __global__ void tobf16(const float* x, __bf16* o) {
     }
   }
 }
+
+TEST_CASE("f32 division (div_scale / div_fmas / div_fixup sequence) is correctly rounded", "[sim][kernels]") {
+  const char* src = R"(
+extern "C" __global__ void fdiv(const float* a, const float* b, float* c) {
+  unsigned i = bid() * 64 + tid();
+  c[i] = a[i] / b[i];
+})";
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    const int n = 512;
+    auto a = random_floats(n, 21, -100, 100), b = random_floats(n, 22, -3, 3);
+    a[0] = 1.0f; b[0] = 0.0f;    // inf
+    a[1] = 0.0f; b[1] = 0.0f;    // nan
+    a[2] = 1e-30f; b[2] = 1e10f; // tiny quotient (denormal range)
+    a[3] = 3e38f; b[3] = 0.5f;   // overflow
+    a[4] = 1e-40f; b[4] = 3.0f;  // denormal numerator
+    a[5] = 7.0f; b[5] = 1e-39f;  // denormal denominator
+    uint64_t da = dev.upload(a, "a"), db = dev.upload(b, "b"), dc = dev.upload(std::vector<float>(n), "c");
+    dev.run(co, "fdiv", ArgPack().add(da).add(db).add(dc), dims1(n / 64, 64));
+    auto got = dev.download<float>(dc, n);
+    std::vector<float> want(n);
+    for (int i = 0; i < n; ++i) want[i] = a[i] / b[i];
+    REQUIRE(std::isnan(got[1]));
+    got[1] = want[1] = 0;  // NaN payloads are not compared
+    require_bits_equal(got, want);
+  }
+}
+
+TEST_CASE("cross-lane ops: DPP row_shr/quad_perm, ds_swizzle, ds_bpermute", "[sim][kernels]") {
+  const char* src = R"(
+extern "C" __global__ void xlane(const int* x, int* o) {
+  unsigned t = tid();
+  int v = x[bid() * 64 + t];
+  int a = __builtin_amdgcn_mov_dpp(v, 0x111, 0xf, 0xf, true);   // row_shr:1, bound_ctrl
+  int b = __builtin_amdgcn_mov_dpp(v, 0x1b, 0xf, 0xf, false);   // quad_perm:[3,2,1,0]
+  int c = __builtin_amdgcn_ds_swizzle(v, 0x041f);               // xor 1 within 32 lanes
+  int d = __builtin_amdgcn_ds_bpermute((int)(((t + 5) & 63) * 4), v);
+  o[(bid() * 64 + t) * 4 + 0] = a;
+  o[(bid() * 64 + t) * 4 + 1] = b;
+  o[(bid() * 64 + t) * 4 + 2] = c;
+  o[(bid() * 64 + t) * 4 + 3] = d;
+})";
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    const int n = 128;
+    std::vector<int32_t> x(n);
+    for (int i = 0; i < n; ++i) x[i] = 1000 + i * 3;
+    uint64_t dx = dev.upload(x, "x"), dout = dev.upload(std::vector<int32_t>(n * 4), "o");
+    dev.run(co, "xlane", ArgPack().add(dx).add(dout), dims1(n / 64, 64));
+    auto got = dev.download<int32_t>(dout, n * 4);
+    std::vector<int32_t> want(n * 4);
+    for (int g = 0; g < n / 64; ++g)
+      for (int l = 0; l < 64; ++l) {
+        const int32_t* v = &x[g * 64];
+        int i = g * 64 + l;
+        want[i * 4 + 0] = (l & 15) == 0 ? 0 : v[l - 1];
+        want[i * 4 + 1] = v[(l & ~3) + 3 - (l & 3)];
+        want[i * 4 + 2] = v[l ^ 1];
+        want[i * 4 + 3] = v[(l + 5) & 63];
+      }
+    require_bits_equal(got, want);
+  }
+}
+
+namespace {
+float bf16_to_float(uint16_t h) { return flt(uint32_t(h) << 16); }
+uint16_t float_to_bf16(float f) { uint32_t u = bits(f); return uint16_t((u + 0x7fff + ((u >> 16) & 1)) >> 16); }
+uint16_t float_to_half(float f) { _Float16 x = (_Float16)f; uint16_t h; std::memcpy(&h, &x, 2); return h; }
+}  // namespace
+
+TEST_CASE("v_dot2_f32_bf16 (gfx950) under both documented rounding modes", "[sim][kernels]") {
+  const char* src = R"(
+typedef __bf16 bf16x2 __attribute__((ext_vector_type(2)));
+extern "C" __global__ void dot2(const bf16x2* a, const bf16x2* b, float* o) {
+  unsigned t = bid() * 64 + tid();
+  float acc = o[t];
+  for (int k = 0; k < 4; ++k) acc = __builtin_amdgcn_fdot2_f32_bf16(a[t * 4 + k], b[t * 4 + k], acc, false);
+  o[t] = acc;
+})";
+  Arch arch = Arch::gfx950;
+  auto co = load_hip(src, arch);
+  const int n = 128;
+  std::mt19937 g(77);
+  std::uniform_real_distribution<float> d(-2, 2);
+  std::vector<uint16_t> a(n * 8), b(n * 8);
+  for (auto& x : a) x = float_to_bf16(d(g));
+  for (auto& x : b) x = float_to_bf16(d(g));
+  std::vector<float> init(n);
+  for (auto& x : init) x = d(g) * 1e3f;
+  using Mode = cdnajit::sim::Options::Dot2;
+  for (Mode mode : {Mode::FusedSingleRounding, Mode::ProductsThenSum}) {
+    Device dev(arch);
+    uint64_t da = dev.upload(a, "a"), db = dev.upload(b, "b"), dout = dev.upload(init, "o");
+    cdnajit::sim::Options opt;
+    opt.dot2 = mode;
+    dev.run(co, "dot2", ArgPack().add(da).add(db).add(dout), dims1(n / 64, 64), opt);
+    std::vector<float> want(n);
+    for (int t = 0; t < n; ++t) {
+      float acc = init[t];
+      for (int k = 0; k < 4; ++k) {
+        float a0 = bf16_to_float(a[(t * 4 + k) * 2]), a1 = bf16_to_float(a[(t * 4 + k) * 2 + 1]);
+        float b0 = bf16_to_float(b[(t * 4 + k) * 2]), b1 = bf16_to_float(b[(t * 4 + k) * 2 + 1]);
+        if (mode == Mode::FusedSingleRounding) acc = float(double(a0) * b0 + double(a1) * b1 + double(acc));
+        else acc = std::fma(a1, b1, std::fma(a0, b0, acc));
+      }
+      want[t] = acc;
+    }
+    require_bits_equal(dev.download<float>(dout, n), want);
+  }
+}
+
+TEST_CASE("MFMA f16 16x16x16 and 32x32x8: lane layout and f32 accumulation", "[sim][kernels]") {
+  // Each lane loads its A/B fragments and C rows as the ISA's layout prescribes;
+  // the CPU computes D = A*B + C from the full matrices.
+  const char* src = R"(
+typedef _Float16 half4 __attribute__((ext_vector_type(4)));
+typedef float float4_ __attribute__((ext_vector_type(4)));
+typedef float float16_ __attribute__((ext_vector_type(16)));
+extern "C" __global__ void mm16(const half4* a, const half4* b, const float4_* c, float4_* d) {
+  unsigned t = tid();
+  d[t] = __builtin_amdgcn_mfma_f32_16x16x16f16(a[t], b[t], c[t], 0, 0, 0);
+}
+extern "C" __global__ void mm32(const half4* a, const half4* b, const float16_* c, float16_* d) {
+  unsigned t = tid();
+  d[t] = __builtin_amdgcn_mfma_f32_32x32x8f16(a[t], b[t], c[t], 0, 0, 0);
+})";
+  for (Arch arch : kArchs) {
+    auto co = load_hip(src, arch);
+    for (int M : {16, 32}) {
+      const int K = M == 16 ? 16 : 8, N = M, kpl = K / (64 / M), nreg = M * N / 64;
+      std::mt19937 g(M);
+      std::uniform_int_distribution<int> di(-8, 8);
+      std::vector<float> A(M * K), B(K * N), C(M * N);
+      for (auto& x : A) x = float(di(g)) * 0.25f;
+      for (auto& x : B) x = float(di(g)) * 0.5f;
+      for (auto& x : C) x = float(di(g));
+      // Per-lane fragments: A[l % M][(l / M) * kpl + j], B[(l / N) * kpl + j][l % N].
+      std::vector<uint16_t> fa(64 * 4), fb(64 * 4);
+      for (int l = 0; l < 64; ++l)
+        for (int j = 0; j < kpl; ++j) {
+          fa[l * 4 + j] = float_to_half(A[(l % M) * K + (l / M) * kpl + j]);
+          fb[l * 4 + j] = float_to_half(B[((l / N) * kpl + j) * N + l % N]);
+        }
+      auto row_of = [&](int l, int r) { return M == 16 ? 4 * (l / 16) + r : 8 * (r / 4) + 4 * (l / 32) + r % 4; };
+      std::vector<float> fc(64 * nreg), want(64 * nreg);
+      for (int l = 0; l < 64; ++l)
+        for (int r = 0; r < nreg; ++r) {
+          int i = row_of(l, r), j = l % N;
+          fc[l * nreg + r] = C[i * N + j];
+          double acc = C[i * N + j];
+          for (int k = 0; k < K; ++k) acc += double(A[i * K + k]) * B[k * N + j];
+          want[l * nreg + r] = float(acc);
+        }
+      Device dev(arch);
+      uint64_t da = dev.upload(fa, "a"), db = dev.upload(fb, "b"), dc = dev.upload(fc, "c"),
+               dd = dev.upload(std::vector<float>(64 * nreg), "d");
+      auto st = dev.run(co, M == 16 ? "mm16" : "mm32", ArgPack().add(da).add(db).add(dc).add(dd), dims1(1, 64));
+      require_bits_equal(dev.download<float>(dd, 64 * nreg), want);
+      CHECK(st.by_unit[int(cdnajit::isa::Unit::MFMA)] == 1);
+    }
+  }
+}
+
+TEST_CASE("v_cvt_pk_bf16_f32 (gfx950) packs two RNE-rounded bf16 values", "[sim][kernels]") {
+  const char* src = R"(
+typedef __bf16 bf16x2 __attribute__((ext_vector_type(2)));
+extern "C" __global__ void pk(const float* x, bf16x2* o) {
+  unsigned t = bid() * 64 + tid();
+  bf16x2 q = {(__bf16)x[2 * t], (__bf16)x[2 * t + 1]};
+  o[t] = q;
+})";
+  Arch arch = Arch::gfx950;
+  Device dev(arch);
+  auto co = load_hip(src, arch);
+  const int n = 128;
+  std::vector<uint32_t> xb(2 * n);
+  std::mt19937 g(3);
+  for (auto& u : xb) u = g();
+  xb[0] = 0x3f808000u;  // tie -> even
+  xb[1] = 0x3f818000u;  // tie -> up
+  uint64_t dx = dev.upload(xb, "x"), dout = dev.upload(std::vector<uint32_t>(n), "o");
+  dev.run(co, "pk", ArgPack().add(dx).add(dout), dims1(n / 64, 64));
+  auto got = dev.download<uint32_t>(dout, n);
+  bool saw_pk = dev.sim.disassemble(co, "pk").find("v_cvt_pk_bf16_f32") != std::string::npos;
+  CHECK(saw_pk);
+  for (int t = 0; t < n; ++t) {
+    for (int h = 0; h < 2; ++h) {
+      uint32_t u = xb[2 * t + h];
+      uint16_t gh = uint16_t(got[t] >> (16 * h));
+      INFO("t=" << t << " h=" << h << " in=0x" << std::hex << u << " got=0x" << gh);
+      if ((u & 0x7fffffffu) > 0x7f800000u) REQUIRE(((gh & 0x7f80) == 0x7f80 && (gh & 0x7f)));
+      else REQUIRE(gh == uint16_t((u + 0x7fffu + ((u >> 16) & 1)) >> 16));
+    }
+  }
+}

@@ -18,7 +18,8 @@ std::optional<UnitRange> forwarded_dst(const HazardContext& ctx, size_t j) {
     const std::string& e = mi.mods.extra;
     size_t p = e.find("dst_sel:");
     partial = p != std::string::npos && e.compare(p + 8, 5, "DWORD") != 0;
-  } else if (mi.info && mi.info->family == isa::Family::VOP3 && mi.mods.op_sel) {
+  } else if (mi.info && mi.info->family != isa::Family::VOP3P && mi.mods.op_sel) {
+    // VOP3 (or a VOP1/VOP2 op promoted to VOP3 by its modifiers):
     int defs = 0;
     for (const auto& r : ctx.access[j].explicit_regs) defs += r.is_def;
     size_t srcs = mi.operands.size() - static_cast<size_t>(defs);

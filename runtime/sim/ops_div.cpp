@@ -1,0 +1,116 @@
+// The IEEE division helpers clang emits for a / b: v_div_scale, v_div_fmas,
+// v_div_fixup (f32 and f64), written from the ISA guide's pseudo-code.
+// Together with v_rcp and FMAs they give the correctly rounded quotient.
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "runtime/sim/fp.hpp"
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+namespace {
+
+template <class T> struct FBits;
+template <> struct FBits<float> { using U = uint32_t; static constexpr int kMant = 23, kBias = 127, kExpMax = 255, kScale = 64, kTiny = 23, kGap = 96, kUnder = -150; };
+template <> struct FBits<double> { using U = uint64_t; static constexpr int kMant = 52, kBias = 1023, kExpMax = 2047, kScale = 128, kTiny = 53, kGap = 768, kUnder = -1075; };
+
+template <class T> int exponent(T x) { return int((std::bit_cast<typename FBits<T>::U>(x) >> FBits<T>::kMant) & FBits<T>::kExpMax); }
+template <class T> bool is_denorm(T x) { return x != 0 && std::fpclassify(x) == FP_SUBNORMAL; }
+
+template <class T> T load(Wave& w, const Src& s, int l) {
+  typename FBits<T>::U u;
+  if constexpr (sizeof(T) == 4) u = lane_src(w, s, l);
+  else u = s.k == SrcKind::Const ? s.val : (uint64_t(lane_src(w, s, l)) | uint64_t(lane_src(w, s, l, 1)) << 32);
+  T x = std::bit_cast<T>(u);
+  if (s.abs) x = std::fabs(x);
+  if (s.neg) x = -x;
+  return x;
+}
+template <class T> void put(Wave& w, const Src& d, int l, T x) {
+  auto u = std::bit_cast<typename FBits<T>::U>(x);
+  w.vr(d.idx)[l] = uint32_t(u);
+  if constexpr (sizeof(T) == 8) w.vr(uint16_t(d.idx + 1))[l] = uint32_t(u >> 32);
+}
+
+// v_div_scale d, vcc_out, s0, s1 (denominator), s2 (numerator)
+template <class T>
+void div_scale(Wave& w, const Op& op) {
+  using B = FBits<T>;
+  uint64_t e = w.exec(), vcc = 0;
+  w.lane_ops += uint64_t(std::popcount(e));
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    T s0 = load<T>(w, op.s[0], l), s1 = load<T>(w, op.s[1], l), s2 = load<T>(w, op.s[2], l), d = s0;
+    bool flag = false;
+    if (s2 == 0 || s1 == 0) d = std::numeric_limits<T>::quiet_NaN();
+    else if (exponent(s2) - exponent(s1) >= B::kGap) {
+      flag = true;
+      if (s0 == s1) d = std::ldexp(s0, B::kScale);
+    } else if (is_denorm(s1)) d = std::ldexp(s0, B::kScale);
+    else if (is_denorm(T(1) / s1) && is_denorm(s2 / s1)) {
+      flag = true;
+      if (s0 == s1) d = std::ldexp(s0, B::kScale);
+    } else if (is_denorm(T(1) / s1)) d = std::ldexp(s0, -B::kScale);
+    else if (is_denorm(s2 / s1)) {
+      flag = true;
+      if (s0 == s2) d = std::ldexp(s0, B::kScale);
+    } else if (exponent(s2) <= B::kTiny) d = std::ldexp(s0, B::kScale);
+    put<T>(w, op.d[0], l, d);
+    vcc |= uint64_t(flag) << l;
+  }
+  write_s64(w, op.d[1], vcc);
+}
+
+// v_div_fmas d, s0, s1, s2 (reads VCC): fma, rescaled where div_scale flagged the lane.
+template <class T>
+void div_fmas(Wave& w, const Op& op) {
+  using B = FBits<T>;
+  uint64_t e = w.exec(), vcc = w.vcc();
+  w.lane_ops += uint64_t(std::popcount(e));
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    T s0 = load<T>(w, op.s[0], l), s1 = load<T>(w, op.s[1], l), s2 = load<T>(w, op.s[2], l);
+    T r = std::fma(s0, s1, s2);
+    if ((vcc >> l) & 1) r = std::ldexp(r, exponent(s2) >= B::kBias ? B::kScale : -B::kScale);
+    put<T>(w, op.d[0], l, r);
+  }
+}
+
+// v_div_fixup d, s0 (quotient), s1 (denominator), s2 (numerator): special cases.
+template <class T>
+void div_fixup(Wave& w, const Op& op) {
+  using B = FBits<T>;
+  uint64_t e = w.exec();
+  w.lane_ops += uint64_t(std::popcount(e));
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    T s0 = load<T>(w, op.s[0], l), s1 = load<T>(w, op.s[1], l), s2 = load<T>(w, op.s[2], l), d;
+    bool neg = std::signbit(s1) != std::signbit(s2);
+    if (std::isnan(s2)) d = s2 + s2;  // quieted
+    else if (std::isnan(s1)) d = s1 + s1;
+    else if (s1 == 0 && s2 == 0) d = -nan;
+    else if (std::isinf(s1) && std::isinf(s2)) d = -nan;
+    else if (s1 == 0 || std::isinf(s2)) d = neg ? -inf : inf;
+    else if (std::isinf(s1) || s2 == 0) d = neg ? -T(0) : T(0);
+    else if (exponent(s2) - exponent(s1) < B::kUnder) d = neg ? -std::numeric_limits<T>::denorm_min() * 0 : T(0);
+    else if (exponent(s1) == B::kExpMax) d = neg ? -inf : inf;
+    else d = neg ? -std::fabs(s0) : std::fabs(s0);
+    put<T>(w, op.d[0], l, d);
+  }
+}
+
+}  // namespace
+
+void register_div(Registry& r) {
+  using U = isa::Unit;
+  r.add("v_div_scale_f32", &div_scale<float>, U::VALU, FType::F32);
+  r.add("v_div_scale_f64", &div_scale<double>, U::VALU, FType::F64);
+  r.add("v_div_fmas_f32", &div_fmas<float>, U::VALU, FType::F32);
+  r.add("v_div_fmas_f64", &div_fmas<double>, U::VALU, FType::F64);
+  r.add("v_div_fixup_f32", &div_fixup<float>, U::VALU, FType::F32);
+  r.add("v_div_fixup_f64", &div_fixup<double>, U::VALU, FType::F64);
+}
+
+}  // namespace cdnajit::sim
