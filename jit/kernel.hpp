@@ -16,6 +16,7 @@
 #include <memory>
 #include <source_location>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -118,6 +119,31 @@ struct Opnd {
 // Kernel arguments: their order gives the kernarg layout and the metadata.
 enum class ArgType : uint8_t { i32, u32, f32, i64, u64, ptr };
 enum class ElemType : uint8_t { f32, f16, bf16, i8, u8, i16, u16, i32, u32, i64, fp8 };
+// Element tags for typed pointer arguments: k.arg<const bf16*>("input").
+struct bf16 { uint16_t bits; };
+struct f16 { uint16_t bits; };
+struct fp8 { uint8_t bits; };
+
+template <class T> struct ElemOf;
+template <> struct ElemOf<float> { static constexpr ElemType value = ElemType::f32; };
+template <> struct ElemOf<f16> { static constexpr ElemType value = ElemType::f16; };
+template <> struct ElemOf<bf16> { static constexpr ElemType value = ElemType::bf16; };
+template <> struct ElemOf<fp8> { static constexpr ElemType value = ElemType::fp8; };
+template <> struct ElemOf<int8_t> { static constexpr ElemType value = ElemType::i8; };
+template <> struct ElemOf<uint8_t> { static constexpr ElemType value = ElemType::u8; };
+template <> struct ElemOf<int16_t> { static constexpr ElemType value = ElemType::i16; };
+template <> struct ElemOf<uint16_t> { static constexpr ElemType value = ElemType::u16; };
+template <> struct ElemOf<int32_t> { static constexpr ElemType value = ElemType::i32; };
+template <> struct ElemOf<uint32_t> { static constexpr ElemType value = ElemType::u32; };
+template <> struct ElemOf<int64_t> { static constexpr ElemType value = ElemType::i64; };
+
+template <class T> struct ValueArgOf;
+template <> struct ValueArgOf<int32_t> { static constexpr ArgType value = ArgType::i32; };
+template <> struct ValueArgOf<uint32_t> { static constexpr ArgType value = ArgType::u32; };
+template <> struct ValueArgOf<float> { static constexpr ArgType value = ArgType::f32; };
+template <> struct ValueArgOf<int64_t> { static constexpr ArgType value = ArgType::i64; };
+template <> struct ValueArgOf<uint64_t> { static constexpr ArgType value = ArgType::u64; };
+
 struct Arg {
   uint32_t index = 0;
   uint32_t offset = 0;   // byte offset in the kernarg segment
@@ -179,6 +205,16 @@ class Kernel {
   // ---- arguments ----
   Arg arg_ptr(std::string name, ElemType elem, bool is_const, std::source_location loc = std::source_location::current());
   Arg arg_value(std::string name, ArgType type, std::source_location loc = std::source_location::current());
+  // Typed form: arg<const bf16*>("input"), arg<float*>("out"), arg<uint32_t>("n").
+  template <class T>
+  Arg arg(std::string name, std::source_location loc = std::source_location::current()) {
+    if constexpr (std::is_pointer_v<T>) {
+      using E = std::remove_pointer_t<T>;
+      return arg_ptr(std::move(name), ElemOf<std::remove_const_t<E>>::value, std::is_const_v<E>, loc);
+    } else {
+      return arg_value(std::move(name), ValueArgOf<T>::value, loc);
+    }
+  }
   // Loads an argument into fresh SGPRs (s_load_dword / _dwordx2 from the kernarg pointer).
   Reg load_arg(const Arg& a, std::source_location loc = std::source_location::current());
 

@@ -69,16 +69,10 @@ int hiprtc_rocm_major(void* symbol, int reported_major, std::string* file) {
   return reported_major >= 6 && reported_major < 9 ? reported_major : 0;
 }
 
-const Hiprtc& hiprtc() {
-  static Hiprtc h;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::vector<std::string> names;
-    if (const char* env = std::getenv("CDNAJIT_HIPRTC_LIBRARY"); env && *env) names.push_back(env);
-    // ROCm >= 6 ships hiprtc as its own library; ROCm 5 had it inside libamdhip64.
-    for (const char* n : {"libhiprtc.so", "libhiprtc.so.7", "libhiprtc.so.6", "/opt/rocm/lib/libhiprtc.so",
-                          "libamdhip64.so"})
-      names.push_back(n);
+// Loads the first usable hiprtc among `names` (kept loaded for the process).
+Hiprtc load_hiprtc(const std::vector<std::string>& names) {
+  Hiprtc h;
+  {
     std::string refused;
     for (const auto& n : names) {
       void* lib = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -110,7 +104,7 @@ const Hiprtc& hiprtc() {
     }
     if (!h.lib) {
       h.why_not = refused.empty() ? "hiprtc not found (no libhiprtc.so from a ROCm >= 6 install)" : refused;
-      return;
+      return h;
     }
     bool ok = true;
     auto get = [&](auto& fn, const char* sym) {
@@ -126,7 +120,18 @@ const Hiprtc& hiprtc() {
     get(h.DestroyProgram, "hiprtcDestroyProgram");
     get(h.GetErrorString, "hiprtcGetErrorString");
     if (!ok) h.why_not = fmt::format("{} lacks some hiprtc entry points", h.lib_name);
-  });
+  }
+  return h;
+}
+
+// $CDNAJIT_HIPRTC_LIBRARY alone if set; else ROCm >= 6's libhiprtc sonames,
+// then libamdhip64 (ROCm 5 kept hiprtc inside it: found, then refused).
+const Hiprtc& hiprtc() {
+  static const Hiprtc h = [] {
+    if (const char* env = std::getenv("CDNAJIT_HIPRTC_LIBRARY"); env && *env) return load_hiprtc({env});
+    return load_hiprtc({"libhiprtc.so", "libhiprtc.so.7", "libhiprtc.so.6", "/opt/rocm/lib/libhiprtc.so",
+                        "libamdhip64.so"});
+  }();
   return h;
 }
 
@@ -160,10 +165,13 @@ std::vector<uint8_t> unbundle(std::vector<uint8_t> code, Arch arch) {
                           triples));
 }
 
-std::vector<uint8_t> compile_hiprtc(std::string_view source, Arch arch, const std::vector<std::string>& flags) {
-  const Hiprtc& h = hiprtc();
+std::vector<uint8_t> compile_hiprtc(const Hiprtc& h, std::string_view source, Arch arch,
+                                    const std::vector<std::string>& flags) {
   if (!h.why_not.empty()) throw Error("compile_hip: hiprtc requested but unusable: " + h.why_not);
-  std::string full = std::string(hip_device_header()) + "\n#line 1 \"kernel.hip\"\n" + std::string(source);
+  // The header is prepended as text ("#pragma once" would warn in a main file).
+  std::string header(hip_device_header());
+  if (auto at = header.find("#pragma once"); at != std::string::npos) header.erase(at, 12);
+  std::string full = header + "\n#line 1 \"kernel.hip\"\n" + std::string(source);
   void* prog = nullptr;
   int e = h.CreateProgram(&prog, full.c_str(), "kernel.hip", 0, nullptr, nullptr);
   if (e != 0) throw Error(std::string("hiprtcCreateProgram failed: ") + h.GetErrorString(e));
@@ -341,7 +349,7 @@ std::vector<uint8_t> compile_hip_with(HipSourceBackend::Kind kind, std::string_v
     if (it != cache().end()) return it->second;
   }
   ++compiler_runs;
-  std::vector<uint8_t> code = kind == HipSourceBackend::Kind::hiprtc ? compile_hiprtc(source, arch, extra_flags)
+  std::vector<uint8_t> code = kind == HipSourceBackend::Kind::hiprtc ? compile_hiprtc(hiprtc(), source, arch, extra_flags)
                                                                      : compile_clang(source, arch, extra_flags);
   std::lock_guard lock(cache_mutex);
   cache().emplace(std::move(key), code);
@@ -351,6 +359,22 @@ std::vector<uint8_t> compile_hip_with(HipSourceBackend::Kind kind, std::string_v
 std::vector<uint8_t> compile_hip(std::string_view source, Arch arch, const std::vector<std::string>& extra_flags) {
   return compile_hip_with(hip_source_backend().kind, source, arch, extra_flags);
 }
+
+namespace detail {
+std::vector<uint8_t> compile_hip_with_hiprtc_library(const std::string& library, std::string_view source, Arch arch,
+                                                     const std::vector<std::string>& extra_flags,
+                                                     std::string* why_not) {
+  static std::mutex mutex;
+  static std::map<std::string, Hiprtc> loaded;
+  std::unique_lock lock(mutex);
+  auto it = loaded.find(library);
+  if (it == loaded.end()) it = loaded.emplace(library, load_hiprtc({library})).first;
+  const Hiprtc& h = it->second;
+  lock.unlock();
+  if (why_not) *why_not = h.why_not;
+  return compile_hiprtc(h, source, arch, extra_flags);
+}
+}  // namespace detail
 
 size_t hip_compiler_runs() { return compiler_runs.load(); }
 

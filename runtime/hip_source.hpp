@@ -47,4 +47,13 @@ std::string_view hip_device_header();
 size_t hip_compile_cache_size();
 size_t hip_compiler_runs();
 
+namespace detail {
+// The hiprtc path through one explicit library (uncached; for tests with a
+// stand-in hiprtc). `why_not` receives the refusal reason, if any, before the
+// compile is attempted (a refused library makes the compile throw).
+std::vector<uint8_t> compile_hip_with_hiprtc_library(const std::string& library, std::string_view source, Arch arch,
+                                                     const std::vector<std::string>& extra_flags = {},
+                                                     std::string* why_not = nullptr);
+}  // namespace detail
+
 }  // namespace cdnajit

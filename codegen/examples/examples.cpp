@@ -21,10 +21,10 @@ Thread global_index(Kernel& k) {
 
 void define_vector_add(Kernel& k) {
   k.set_workgroup_size(256);
-  Reg a = k.load_arg(k.arg_ptr("a", ElemType::f32, true));
-  Reg b = k.load_arg(k.arg_ptr("b", ElemType::f32, true));
-  Reg out = k.load_arg(k.arg_ptr("out", ElemType::f32, false));
-  Reg n = k.load_arg(k.arg_value("n", ArgType::u32));
+  Reg a = k.load_arg(k.arg<const float*>("a"));
+  Reg b = k.load_arg(k.arg<const float*>("b"));
+  Reg out = k.load_arg(k.arg<float*>("out"));
+  Reg n = k.load_arg(k.arg<uint32_t>("n"));
   Thread t = global_index(k);
   k.s_waitcnt(lgkmcnt(0));
   k.if_vcc([&] { k.v_cmp_gt_u32(vcc, n, t.idx); },
@@ -43,10 +43,10 @@ void define_vector_add(Kernel& k) {
 
 void define_bf16_dot(Kernel& k) {
   k.set_workgroup_size(256);
-  Reg a = k.load_arg(k.arg_ptr("a", ElemType::bf16, true));
-  Reg b = k.load_arg(k.arg_ptr("b", ElemType::bf16, true));
-  Reg out = k.load_arg(k.arg_ptr("out", ElemType::f32, false));
-  Reg n = k.load_arg(k.arg_value("n", ArgType::u32));
+  Reg a = k.load_arg(k.arg<const bf16*>("a"));
+  Reg b = k.load_arg(k.arg<const bf16*>("b"));
+  Reg out = k.load_arg(k.arg<float*>("out"));
+  Reg n = k.load_arg(k.arg<uint32_t>("n"));
   Thread t = global_index(k);
   k.s_waitcnt(lgkmcnt(0));
   k.if_vcc([&] { k.v_cmp_gt_u32(vcc, n, t.idx); },

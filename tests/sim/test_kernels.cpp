@@ -412,3 +412,26 @@ extern "C" __global__ void pk(const float* x, bf16x2* o) {
     }
   }
 }
+
+TEST_CASE("LDS reverse exchange: negative base folded into the DS offset wraps at 32 bits", "[sim][kernels]") {
+  const char* src = R"(
+extern "C" __global__ void lrev(const int* x, int* o) {
+  __shared__ int buf[256];
+  unsigned t = tid();
+  buf[t] = x[bid() * 256 + t];
+  sync();
+  o[bid() * 256 + t] = buf[255 - t];
+})";
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    std::vector<int32_t> x(512);
+    for (int i = 0; i < 512; ++i) x[i] = i * 7 - 300;
+    uint64_t dx = dev.upload(x, "x"), dout = dev.upload(std::vector<int32_t>(512), "o");
+    dev.run(co, "lrev", ArgPack().add(dx).add(dout), dims1(2, 256));
+    std::vector<int32_t> want(512);
+    for (int g = 0; g < 2; ++g)
+      for (int t = 0; t < 256; ++t) want[g * 256 + t] = x[g * 256 + 255 - t];
+    require_bits_equal(dev.download<int32_t>(dout, 512), want);
+  }
+}

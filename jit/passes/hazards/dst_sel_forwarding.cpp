@@ -1,6 +1,7 @@
 // | arch            | first instruction                                          | second instruction                    | wait states |
 // |-----------------|------------------------------------------------------------|---------------------------------------|-------------|
 // | gfx942, gfx950  | VALU writing part of a VGPR: SDWA dst_sel != DWORD, or VOP3 op_sel dst bit (high half) | VALU reading or writing that VGPR | 1 |
+// | gfx942, gfx950  | VOP3P op with op_sel support and op_sel_hi[0] = 1 (v_pk_*; LLVM quirk)   | VALU reading or writing that VGPR | 1 |
 // Source: LLVM GCNHazardRecognizer::checkVALUHazards, hasDstSelForwardingHazard (gfx940+):
 // Shift16DefWaitstates = 1; rocRoller OPSEL94x. (gfx950's FP4/FP8 v_cvt_scale* forms of
 // this hazard are not modelled here.)
@@ -18,6 +19,12 @@ std::optional<UnitRange> forwarded_dst(const HazardContext& ctx, size_t j) {
     const std::string& e = mi.mods.extra;
     size_t p = e.find("dst_sel:");
     partial = p != std::string::npos && e.compare(p + 8, 5, "DWORD") != 0;
+  } else if (mi.info && mi.info->family == isa::Family::VOP3P && (mi.info->mods & isa::kModOpSel)) {
+    // LLVM keeps src0's op_sel_hi in the same modifier bit as VOP3's DST_OP_SEL, so a
+    // packed op with op_sel_hi[0] = 1 (the default) counts as a partial write. Matched
+    // here to stay as safe as clang (it puts s_nop 0 between dependent v_pk_* ops).
+    uint8_t hi = mi.mods.op_sel_hi_set ? mi.mods.op_sel_hi : 0xff;
+    partial = hi & 1;
   } else if (mi.info && mi.info->family != isa::Family::VOP3P && mi.mods.op_sel) {
     // VOP3 (or a VOP1/VOP2 op promoted to VOP3 by its modifiers):
     int defs = 0;

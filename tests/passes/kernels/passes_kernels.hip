@@ -82,3 +82,58 @@ extern "C" __global__ void dot2(const bf16x2_raw* w, const bf16x2_raw* x, float*
   o[t] = acc * 2.f;
 }
 #endif
+
+typedef double double4_ __attribute__((ext_vector_type(4)));
+typedef _Float16 half2_ __attribute__((ext_vector_type(2)));
+
+extern "C" __global__ void dgemm(const double* a, const double* b, double4_* c, double* o) {
+  unsigned t = tid();
+  double4_ acc = c[t];
+  acc = __builtin_amdgcn_mfma_f64_16x16x4f64(a[t], b[t], acc, 0, 0, 0);
+  acc = __builtin_amdgcn_mfma_f64_16x16x4f64(a[t + 64], b[t], acc, 0, 0, 0);
+  o[t] = __builtin_fma(acc[0], acc[1], a[t]) + acc[2];
+  c[t] = acc;
+}
+
+extern "C" __global__ void buffers_atomics(__amdgpu_buffer_rsrc_t r, int* counter, float* f, int n) {
+  unsigned t = tid();
+  float v = __builtin_amdgcn_raw_buffer_load_b32(r, t * 4, 0, 0);
+  int old = __atomic_fetch_add(counter + (t & 7), 1, __ATOMIC_RELAXED);
+  __builtin_amdgcn_raw_buffer_store_b32(v * (float)old, r, t * 4 + 4096, 0, 0);
+  if (t < (unsigned)n) __atomic_fetch_add(f + t, v, __ATOMIC_RELAXED);
+}
+
+extern "C" __global__ void lds_dma(float* g, float* o) {
+  __shared__ float tile[1024];
+  unsigned t = tid();
+  typedef __attribute__((address_space(1))) void* gptr;
+  typedef __attribute__((address_space(3))) void* lptr;
+  __builtin_amdgcn_global_load_lds((gptr)(g + t), (lptr)tile, 4, 0, 0);
+  __builtin_amdgcn_global_load_lds((gptr)(g + 256 + t), (lptr)(tile + 256), 4, 0, 0);
+  __builtin_amdgcn_s_waitcnt(0);
+  __builtin_amdgcn_s_barrier();
+  o[t] = tile[(t * 5) & 511] + tile[t ^ 3];
+}
+
+extern "C" __global__ void halfs(const half2_* a, half2_* o, const float* s, int lane) {
+  unsigned t = tid();
+  half2_ x = a[t];
+  half2_ y = {x[1] * (_Float16)2, x[0] + (_Float16)1};
+  o[t] = y * x;
+  float w = s[t];
+  int wi = __builtin_bit_cast(int, w);
+  o[t + 64] = __builtin_bit_cast(half2_, __builtin_amdgcn_readlane(wi, lane) + wi);
+}
+
+extern "C" __global__ void big_mfma(const half4* a, const half4* b, float16_* c) {
+  unsigned t = tid();
+  float16_ acc0 = c[t], acc1 = c[t + 64], acc2 = c[t + 128];
+  for (int k = 0; k < 8; ++k) {
+    half4 x = a[t + k * 64], y = b[t + k * 64];
+    acc0 = __builtin_amdgcn_mfma_f32_32x32x8f16(x, y, acc0, 0, 0, 0);
+    acc1 = __builtin_amdgcn_mfma_f32_32x32x8f16(y, x, acc1, 0, 0, 0);
+    acc2 = __builtin_amdgcn_mfma_f32_32x32x8f16(x, x, acc2, 0, 0, 0);
+  }
+  c[t] = acc0 + acc1;
+  c[t + 64] = acc2;
+}
