@@ -69,58 +69,53 @@ int hiprtc_rocm_major(void* symbol, int reported_major, std::string* file) {
   return reported_major >= 6 && reported_major < 9 ? reported_major : 0;
 }
 
-// Loads the first usable hiprtc among `names` (kept loaded for the process).
+// Loads the first usable hiprtc among `names`. Libraries are never unloaded:
+// libamdhip64 (ROCm 5's home of hiprtc) does not survive dlclose reliably.
 Hiprtc load_hiprtc(const std::vector<std::string>& names) {
   Hiprtc h;
-  {
-    std::string refused;
-    for (const auto& n : names) {
-      void* lib = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (!lib) continue;
-      auto version = reinterpret_cast<int (*)(int*, int*)>(dlsym(lib, "hiprtcVersion"));
-      int major = 0, minor = 0;
-      if (!version || version(&major, &minor) != 0) {
-        dlclose(lib);
-        continue;
-      }
-      std::string file = n;
-      int rocm = hiprtc_rocm_major(reinterpret_cast<void*>(version), major, &file);
-      if (rocm < 6) {
-        // Debian's ROCm 5.2 hiprtc does not know gfx942/gfx950 and aborts the
-        // process when asked to compile for them: never call it.
-        if (refused.empty())
-          refused = fmt::format("hiprtc in {} is from ROCm {} (hiprtcVersion says {}.{}); ROCm >= 6 is needed "
-                                "for gfx942/gfx950, so it is not used",
-                                file, rocm ? std::to_string(rocm) : std::string("< 6 or unknown"), major, minor);
-        dlclose(lib);
-        continue;
-      }
-      h.lib = lib;
-      h.lib_name = file;
-      h.Version = version;
-      h.major = rocm;
-      h.minor = minor;
-      break;
+  std::string refused;
+  for (const auto& n : names) {
+    void* lib = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib) continue;
+    auto version = reinterpret_cast<int (*)(int*, int*)>(dlsym(lib, "hiprtcVersion"));
+    int major = 0, minor = 0;
+    if (!version || version(&major, &minor) != 0) continue;
+    std::string file = n;
+    int rocm = hiprtc_rocm_major(reinterpret_cast<void*>(version), major, &file);
+    if (rocm < 6) {
+      // Debian's ROCm 5.2 hiprtc does not know gfx942/gfx950 and aborts the
+      // process when asked to compile for them: never call it.
+      if (refused.empty())
+        refused = fmt::format("hiprtc in {} is from ROCm {} (hiprtcVersion says {}.{}); ROCm >= 6 is needed "
+                              "for gfx942/gfx950, so it is not used",
+                              file, rocm ? std::to_string(rocm) : std::string("< 6 or unknown"), major, minor);
+      continue;
     }
-    if (!h.lib) {
-      h.why_not = refused.empty() ? "hiprtc not found (no libhiprtc.so from a ROCm >= 6 install)" : refused;
-      return h;
-    }
-    bool ok = true;
-    auto get = [&](auto& fn, const char* sym) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(h.lib, sym));
-      ok = ok && fn;
-    };
-    get(h.CreateProgram, "hiprtcCreateProgram");
-    get(h.CompileProgram, "hiprtcCompileProgram");
-    get(h.GetProgramLogSize, "hiprtcGetProgramLogSize");
-    get(h.GetProgramLog, "hiprtcGetProgramLog");
-    get(h.GetCodeSize, "hiprtcGetCodeSize");
-    get(h.GetCode, "hiprtcGetCode");
-    get(h.DestroyProgram, "hiprtcDestroyProgram");
-    get(h.GetErrorString, "hiprtcGetErrorString");
-    if (!ok) h.why_not = fmt::format("{} lacks some hiprtc entry points", h.lib_name);
+    h.lib = lib;
+    h.lib_name = file;
+    h.Version = version;
+    h.major = rocm;
+    h.minor = minor;
+    break;
   }
+  if (!h.lib) {
+    h.why_not = refused.empty() ? "hiprtc not found (no libhiprtc.so from a ROCm >= 6 install)" : refused;
+    return h;
+  }
+  bool ok = true;
+  auto get = [&](auto& fn, const char* sym) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(h.lib, sym));
+    ok = ok && fn;
+  };
+  get(h.CreateProgram, "hiprtcCreateProgram");
+  get(h.CompileProgram, "hiprtcCompileProgram");
+  get(h.GetProgramLogSize, "hiprtcGetProgramLogSize");
+  get(h.GetProgramLog, "hiprtcGetProgramLog");
+  get(h.GetCodeSize, "hiprtcGetCodeSize");
+  get(h.GetCode, "hiprtcGetCode");
+  get(h.DestroyProgram, "hiprtcDestroyProgram");
+  get(h.GetErrorString, "hiprtcGetErrorString");
+  if (!ok) h.why_not = fmt::format("{} lacks some hiprtc entry points", h.lib_name);
   return h;
 }
 

@@ -15,20 +15,21 @@ constexpr long long OUTPUTS = (long long)N * C * DO * HO * WO;
 extern "C" __global__ __attribute__((amdgpu_flat_work_group_size(256, 256))) void dwconv3d_naive(
     const unsigned short* __restrict__ input, const unsigned short* __restrict__ weight,
     unsigned short* __restrict__ output) {
-  long long o = (long long)blockIdx.x * 256 + threadIdx.x;
+  // Tensors are below 4 GiB (the generator's limit too): 32-bit indices suffice.
+  unsigned o = blockIdx.x * 256 + threadIdx.x;
   if (o >= OUTPUTS) return;
-  int w = int(o % WO), h = int(o / WO % HO), d = int(o / WO / HO % DO);
-  long long nc = o / WO / HO / DO;
-  int c = int(nc % C);
-  const unsigned short* wc = weight + (long long)c * KD * KH * KW;
+  unsigned w = o % WO, h = o / WO % HO, d = o / WO / HO % DO;
+  unsigned nc = o / WO / HO / DO;
+  unsigned c = nc % C;
+  const unsigned short* wc = weight + c * KD * KH * KW;
   float acc = 0.0f;
   for (int kd = 0; kd < KD; ++kd)
     for (int kh = 0; kh < KH; ++kh)
       for (int kw = 0; kw < KW; ++kw) {
-        int di = d - PD + kd, hi = h - PH + kh, wi = w - PW + kw;
+        int di = int(d) - PD + kd, hi = int(h) - PH + kh, wi = int(w) - PW + kw;
         unsigned short x = 0;
         if (di >= 0 && di < D && hi >= 0 && hi < H && wi >= 0 && wi < W)
-          x = input[((nc * D + di) * H + hi) * W + wi];
+          x = input[((nc * D + unsigned(di)) * H + unsigned(hi)) * W + unsigned(wi)];
         float wf = __builtin_bit_cast(float, unsigned(wc[(kd * KH + kh) * KW + kw]) << 16);
         acc = __builtin_fmaf(wf, __builtin_bit_cast(float, unsigned(x) << 16), acc);
       }

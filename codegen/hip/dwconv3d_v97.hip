@@ -46,10 +46,10 @@ extern "C" __global__ __attribute__((amdgpu_flat_work_group_size(256, 256))) voi
     int kd = i / (H * W), hi = (i / W) % H, wi = i % W;
     int di = d - PD + kd;
     if (di >= 0 && di < D)
-      t16[(kd * TH + hi + PH) * TW + wi + PW] = input[(((unsigned long long)(nc) * D + di) * H + hi) * W + wi];
+      t16[(kd * TH + hi + PH) * TW + wi + PW] = input[((unsigned(nc) * D + di) * H + hi) * W + wi];
   }
   float wr[KD][KH][KW];
-  const unsigned short* wc = weight + (unsigned long long)(c) * KD * KH * KW;
+  const unsigned short* wc = weight + unsigned(c) * KD * KH * KW;
 #pragma unroll
   for (int kd = 0; kd < KD; ++kd)
 #pragma unroll
@@ -58,7 +58,7 @@ extern "C" __global__ __attribute__((amdgpu_flat_work_group_size(256, 256))) voi
       for (int kw = 0; kw < KW; ++kw) wr[kd][kh][kw] = __builtin_bit_cast(float, unsigned(wc[(kd * KH + kh) * KW + kw]) << 16);
   __syncthreads();
 
-  unsigned short* out = output + (unsigned long long)(nc * DO + d) * HO * WO;
+  unsigned short* out = output + unsigned(nc * DO + d) * HO * WO;
 #pragma unroll 1
   for (int item = t; item < ITEMS; item += 256) {
     const int h = item / PAIRS, w = 2 * (item % PAIRS);

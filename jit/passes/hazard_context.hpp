@@ -22,6 +22,7 @@ struct HazardContext {
   const Cfg& cfg;
   const std::vector<Access>& access;
   const std::vector<int>& extra;  // s_nop wait states already inserted before instruction k
+  bool uses_agprs = false;        // any AGPR operand in the program (LLVM's look-ahead is longer then)
 
   // Returns the wait states `match(j)` requires (nullopt: j is not a hazard source).
   using Matcher = std::function<std::optional<int>(size_t j)>;

@@ -45,6 +45,7 @@ const std::vector<HazardRule>& hazard_rules() {
       kValuExecLaneAccess, kTransUse,  kDstSelForwarding,   kDpp,            kStoreDataOverwrite,
       kSaluM0,        kPermlane,       kValuExecMfma,       kValuVgprMfma,   kMfmaMfma,
       kMfmaRead,      kMfmaOverwrite,  kMfmaSrcCOverwrite,  kDotResult,      kDgemmFma64,
+      kSoftClause,
   };
   return rules;
 }
@@ -60,10 +61,15 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   std::vector<int> extra(view.size(), 0);
   std::vector<std::string> why(view.size());
   HazardContext ctx{view, arch, cfg, access, extra};
+  for (const Access& a : access)
+    for (const auto& r : a.explicit_regs) ctx.uses_agprs = ctx.uses_agprs || r.units.first >= kAgpr0;
 
   std::vector<HazardNeed> needs;
-  for (size_t i = 0; i < program.size(); ++i) {
+  for (size_t i = 0; i < view.size(); ++i) {
     if (is_label(view[i]) || access[i].unknown) continue;
+    // Every rule measures from the program as it is before instruction i (extra[i] is
+    // still 0 here), so their needs are comparable and the largest one is the answer.
+    int most = 0;
     for (const HazardRule& rule : hazard_rules()) {
       needs.clear();
       rule.check(ctx, i, needs);
@@ -75,12 +81,13 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
           for (auto f = report.findings.rbegin(); f != report.findings.rend() && f->index == i; ++f)
             dup = dup || f->message == msg;
           if (!dup) report.findings.push_back({i, rule.name, msg});
-        } else if (n.missing > extra[i]) {
-          extra[i] = n.missing;
+        } else if (n.missing > most) {
+          most = n.missing;
           why[i] = std::string("hazard ") + rule.name + ": " + n.what;
         }
       }
     }
+    extra[i] = most;
   }
   if (mode == Mode::Verify) return report;
 

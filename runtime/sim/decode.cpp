@@ -265,6 +265,11 @@ bool from_isa_operand(const isa::Operand& o, FType ft, Src& s) {
         case R::FLAT_SCRATCH_LO: s.idx = kFlatScrLo; return true;
         case R::FLAT_SCRATCH_HI: s.idx = kFlatScrLo + 1; return true;
         case R::XNACK_MASK: s.idx = kXnackLo; s.n = 2; return true;
+        // Apertures read as 64-bit base addresses (LLVM reads them with s_mov_b64 and uses the high dword).
+        case R::SRC_SHARED_BASE: s.k = SrcKind::Const; s.val = uint64_t(kSharedApertureHi) << 32; return true;
+        case R::SRC_PRIVATE_BASE: s.k = SrcKind::Const; s.val = uint64_t(kPrivateApertureHi) << 32; return true;
+        case R::SRC_SHARED_LIMIT: s.k = SrcKind::Const; s.val = (uint64_t(kSharedApertureHi) << 32) | 0xffffffffu; return true;
+        case R::SRC_PRIVATE_LIMIT: s.k = SrcKind::Const; s.val = (uint64_t(kPrivateApertureHi) << 32) | 0xffffffffu; return true;
         case R::SCC: case R::SRC_SCC: s.k = SrcKind::Scc; return true;
         case R::SRC_EXECZ: s.k = SrcKind::Execz; return true;
         case R::SRC_VCCZ: s.k = SrcKind::Vccz; return true;

@@ -541,6 +541,9 @@ void register_mem(Registry& r) {
   r.add("ds_wrxchg_rtn_b32", &ds_atomic<7>, U::DS, FType::Int, kCntLgkm, 4);
   r.add("ds_bpermute_b32", &ds_bpermute, U::DS, FType::Int, kCntLgkm, 4);
   r.add("ds_permute_b32", &ds_permute, U::DS, FType::Int, kCntLgkm, 4);
+  // Cache maintenance: simulated memory is coherent, so only the vmcnt bookkeeping remains.
+  for (const char* n : {"buffer_wbl2", "buffer_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol"})
+    r.add(n, +[](Wave& w, const Op& op) { pend_add(w, op, kCntVm, 1, 0, 0); }, U::VMEM, FType::Int, kCntVm, 0);
   r.add("ds_swizzle_b32", &ds_swizzle, U::DS, FType::Int, kCntLgkm, 4);
 }
 

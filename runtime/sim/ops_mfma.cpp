@@ -7,9 +7,11 @@
 //   C/D (M=N=16): lane l, register r -> D[4 * (l / 16) + r][l % 16]
 //   C/D (M=N=32): lane l, register r -> D[8 * (r / 4) + 4 * (l / 32) + r % 4][l % 32]
 // where kpl = K / (64 / M) elements per lane.
-// Accumulation: every product of two 16-bit values is exact in f64; the simulator
-// sums C and all K products of an output in f64 in increasing k and rounds once
-// to f32. (Hardware's internal order/precision is not observable here.)
+// Accumulation: every product of two 16-bit (or 8-bit) values is exact in f64; the
+// simulator sums C and all K products of an output in f64 in increasing k and rounds
+// once to f32. (Hardware's internal order/precision is not observable here.)
+#include <cmath>
+
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
@@ -18,22 +20,47 @@ namespace {
 
 using U = isa::Unit;
 
-template <int M, int K, bool BF>
-void mfma(Wave& w, const Op& op) {
-  if (op.cbsz || op.abid || op.blgp) fail(w, op, "MFMA with cbsz/abid/blgp broadcast is not implemented by the simulator");
+enum class Fmt : uint8_t { F16, BF16, FP8, BF8 };
+
+// 8-bit floats: gfx942 uses the FNUZ encodings (E4M3 bias 8 / E5M2 bias 16, 0x80 = NaN,
+// no infinities, no -0); gfx950 uses the OCP encodings (E4M3 bias 7 with S.1111.111 = NaN
+// and no infinities; E5M2 bias 15 with IEEE-style inf/NaN).
+double decode_f8(uint8_t b, bool e5m2, bool fnuz) {
+  bool neg = b & 0x80;
+  int mbits = e5m2 ? 2 : 3, ebits = e5m2 ? 5 : 4;
+  int e = (b >> mbits) & ((1 << ebits) - 1), m = b & ((1 << mbits) - 1);
+  int bias = (e5m2 ? 15 : 7) + (fnuz ? 1 : 0);
+  if (fnuz && b == 0x80) return std::nan("");
+  if (!fnuz) {
+    if (e5m2 && e == 31) return m ? std::nan("") : (neg ? -INFINITY : INFINITY);
+    if (!e5m2 && e == 15 && m == 7) return std::nan("");
+  }
+  double v = e == 0 ? std::ldexp(double(m), 1 - bias - mbits) : std::ldexp(double(m + (1 << mbits)), e - bias - mbits);
+  return neg ? -v : v;
+}
+
+double element(uint32_t dword, int j, Fmt f, bool fnuz) {
+  switch (f) {
+    case Fmt::F16: return f16_to_f32(uint16_t(dword >> (16 * (j & 1))));
+    case Fmt::BF16: return f32_of(bf16_to_f32(uint16_t(dword >> (16 * (j & 1)))));
+    case Fmt::FP8: return decode_f8(uint8_t(dword >> (8 * (j & 3))), false, fnuz);
+    default: return decode_f8(uint8_t(dword >> (8 * (j & 3))), true, fnuz);
+  }
+}
+
+template <int M, int K>
+void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
   constexpr int N = M;
   constexpr int kpl = K / (64 / M);
   constexpr int nreg = M * N / 64;
   static_assert(nreg == 4 || nreg == 16);
-  float A[M][K], B[K][N];
+  const int per_a = fa == Fmt::F16 || fa == Fmt::BF16 ? 2 : 4, per_b = fb == Fmt::F16 || fb == Fmt::BF16 ? 2 : 4;
+  const bool fnuz = w.L->arch == Arch::gfx942;
+  static thread_local double A[32][128], B[128][32];
   for (int l = 0; l < 64; ++l)
     for (int j = 0; j < kpl; ++j) {
-      uint32_t a = lane_src(w, op.s[0], l, j / 2), b = lane_src(w, op.s[1], l, j / 2);
-      uint16_t ah = uint16_t(j & 1 ? a >> 16 : a), bh = uint16_t(j & 1 ? b >> 16 : b);
-      float fa = BF ? f32_of(bf16_to_f32(ah)) : f16_to_f32(ah);
-      float fb = BF ? f32_of(bf16_to_f32(bh)) : f16_to_f32(bh);
-      A[l % M][(l / M) * kpl + j] = fa;
-      B[(l / N) * kpl + j][l % N] = fb;
+      A[l % M][(l / M) * kpl + j] = element(lane_src(w, op.s[0], l, j / per_a), j % per_a, fa, fnuz);
+      B[(l / N) * kpl + j][l % N] = element(lane_src(w, op.s[1], l, j / per_b), j % per_b, fb, fnuz);
     }
   uint32_t out[nreg][64];
   for (int l = 0; l < 64; ++l)
@@ -41,12 +68,26 @@ void mfma(Wave& w, const Op& op) {
       int i = M == 16 ? 4 * (l / 16) + r : 8 * (r / 4) + 4 * (l / 32) + r % 4;
       int j = l % N;
       double acc = f32_of(lane_src(w, op.s[2], l, r));
-      for (int k = 0; k < K; ++k) acc += double(A[i][k]) * double(B[k][j]);
+      for (int k = 0; k < K; ++k) acc += A[i][k] * B[k][j];
       out[r][l] = bits_of(float(acc));
     }
   // MFMA ignores EXEC on gfx9 (the whole wave participates).
   for (int r = 0; r < nreg; ++r) std::memcpy(w.vr(uint16_t(op.d[0].idx + r)), out[r], 256);
   w.lane_ops += 64;
+}
+
+template <int M, int K, Fmt FA, Fmt FB>
+void mfma(Wave& w, const Op& op) {
+  if (op.cbsz || op.abid || op.blgp) fail(w, op, "MFMA with cbsz/abid/blgp broadcast is not implemented by the simulator");
+  mfma_run<M, K>(w, op, FA, FB);
+}
+
+// gfx950 f8f6f4: cbsz selects A's format, blgp B's: 0 fp8 (E4M3), 1 bf8 (E5M2); fp6/fp4 not modelled.
+template <int M, int K>
+void mfma_f8f6f4(Wave& w, const Op& op) {
+  if (op.cbsz > 1 || op.blgp > 1)
+    fail(w, op, "f8f6f4 MFMA with fp6/fp4 operands (cbsz/blgp > 1) is not implemented by the simulator");
+  mfma_run<M, K>(w, op, op.cbsz ? Fmt::BF8 : Fmt::FP8, op.blgp ? Fmt::BF8 : Fmt::FP8);
 }
 
 void accvgpr_move(Wave& w, const Op& op) {
@@ -60,18 +101,29 @@ void accvgpr_move(Wave& w, const Op& op) {
 }  // namespace
 
 void register_mfma(Registry& r) {
-  r.add("v_mfma_f32_16x16x16_f16", &mfma<16, 16, false>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_16x16x16f16", &mfma<16, 16, false>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_32x32x8_f16", &mfma<32, 8, false>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_32x32x8f16", &mfma<32, 8, false>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_16x16x16_bf16", &mfma<16, 16, true>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_16x16x16bf16_1k", &mfma<16, 16, true>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_32x32x8_bf16", &mfma<32, 8, true>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_32x32x8bf16_1k", &mfma<32, 8, true>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_16x16x32_bf16", &mfma<16, 32, true>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_16x16x32_f16", &mfma<16, 32, false>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_32x32x16_bf16", &mfma<32, 16, true>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_32x32x16_f16", &mfma<32, 16, false>, U::MFMA, FType::F16);
+  using F = Fmt;
+  r.add("v_mfma_f32_16x16x16_f16", &mfma<16, 16, F::F16, F::F16>, U::MFMA, FType::F16);
+  r.add("v_mfma_f32_16x16x16f16", &mfma<16, 16, F::F16, F::F16>, U::MFMA, FType::F16);
+  r.add("v_mfma_f32_32x32x8_f16", &mfma<32, 8, F::F16, F::F16>, U::MFMA, FType::F16);
+  r.add("v_mfma_f32_32x32x8f16", &mfma<32, 8, F::F16, F::F16>, U::MFMA, FType::F16);
+  r.add("v_mfma_f32_16x16x16_bf16", &mfma<16, 16, F::BF16, F::BF16>, U::MFMA, FType::BF16);
+  r.add("v_mfma_f32_16x16x16bf16_1k", &mfma<16, 16, F::BF16, F::BF16>, U::MFMA, FType::BF16);
+  r.add("v_mfma_f32_32x32x8_bf16", &mfma<32, 8, F::BF16, F::BF16>, U::MFMA, FType::BF16);
+  r.add("v_mfma_f32_32x32x8bf16_1k", &mfma<32, 8, F::BF16, F::BF16>, U::MFMA, FType::BF16);
+  r.add("v_mfma_f32_16x16x32_bf16", &mfma<16, 32, F::BF16, F::BF16>, U::MFMA, FType::BF16);
+  r.add("v_mfma_f32_16x16x32_f16", &mfma<16, 32, F::F16, F::F16>, U::MFMA, FType::F16);
+  r.add("v_mfma_f32_32x32x16_bf16", &mfma<32, 16, F::BF16, F::BF16>, U::MFMA, FType::BF16);
+  r.add("v_mfma_f32_32x32x16_f16", &mfma<32, 16, F::F16, F::F16>, U::MFMA, FType::F16);
+  r.add("v_mfma_f32_16x16x32_fp8_fp8", &mfma<16, 32, F::FP8, F::FP8>, U::MFMA);
+  r.add("v_mfma_f32_16x16x32_fp8_bf8", &mfma<16, 32, F::FP8, F::BF8>, U::MFMA);
+  r.add("v_mfma_f32_16x16x32_bf8_fp8", &mfma<16, 32, F::BF8, F::FP8>, U::MFMA);
+  r.add("v_mfma_f32_16x16x32_bf8_bf8", &mfma<16, 32, F::BF8, F::BF8>, U::MFMA);
+  r.add("v_mfma_f32_32x32x16_fp8_fp8", &mfma<32, 16, F::FP8, F::FP8>, U::MFMA);
+  r.add("v_mfma_f32_32x32x16_fp8_bf8", &mfma<32, 16, F::FP8, F::BF8>, U::MFMA);
+  r.add("v_mfma_f32_32x32x16_bf8_fp8", &mfma<32, 16, F::BF8, F::FP8>, U::MFMA);
+  r.add("v_mfma_f32_32x32x16_bf8_bf8", &mfma<32, 16, F::BF8, F::BF8>, U::MFMA);
+  r.add("v_mfma_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128>, U::MFMA);
+  r.add("v_mfma_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64>, U::MFMA);
   r.add("v_accvgpr_read_b32", &accvgpr_move, U::VALU);
   r.add("v_accvgpr_write_b32", &accvgpr_move, U::VALU);
   r.add("v_accvgpr_mov_b32", &accvgpr_move, U::VALU);

@@ -22,6 +22,9 @@ enum : uint16_t {
 constexpr int kVFile = 512;  // unified register file: VGPR i at i, AGPR i at 256 + i
 constexpr int kDppScratch = 512;  // one extra row per wave: the DPP-permuted src0
 constexpr int kVRows = 513;
+// High dword of the flat-address aperture of LDS (src_shared_base) and scratch
+// (src_private_base); far above every Memory allocation.
+constexpr uint32_t kSharedApertureHi = 0x10000, kPrivateApertureHi = 0x20000;
 
 enum class SrcKind : uint8_t { None, S, V, Const, Scc, Execz, Vccz };
 struct Src {

@@ -27,6 +27,9 @@ uint8_t* global_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane, 
   const Memory::Block* b = w.T->last_block;
   if (!b || addr < b->base || addr - b->base > b->size || b->size - (addr - b->base) < n) {
     b = w.L->mem->find(addr, n);
+    if (!b && ((addr >> 32) == kSharedApertureHi || (addr >> 32) == kPrivateApertureHi))
+      fail(w, op, std::string("flat access to the ") + ((addr >> 32) == kSharedApertureHi ? "LDS" : "scratch") +
+                      " aperture at " + hex(addr) + " is not modelled by the simulator (use ds_* / global_* instructions)", lane);
     if (!b) {
       if (w.L->opt.check_bounds)
         fail(w, op, std::string("out-of-bounds global ") + (store ? "store" : "load") + " of " + std::to_string(n) +

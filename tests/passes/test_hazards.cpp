@@ -200,6 +200,14 @@ TEST_CASE("hazard permlane (gfx950): fixture entry, the table has no v_permlane*
   CHECK(rep.wait_states_inserted == 2);
 }
 
+TEST_CASE("hazard soft-clause: back-to-back memory ops overwriting a clause register (1)", "[hazards]") {
+  expect_hazard(Arch::gfx942, {"global_load_dword v2, v[0:1], off", "global_load_dword v0, v[4:5], off"}, "soft-clause", 1);
+  expect_hazard(Arch::gfx950, {"global_load_dword v2, v[0:1], off", "global_store_dword v[4:5], v6, off"}, "soft-clause", 1);
+  expect_hazard(Arch::gfx942, {"s_load_dwordx2 s[4:5], s[0:1], 0", "s_load_dword s0, s[2:3], 0"}, "soft-clause", 1);
+  expect_clean(Arch::gfx942, {"global_load_dword v2, v[0:1], off", "global_load_dword v3, v[0:1], off offset:4"});
+  expect_clean(Arch::gfx942, {"global_store_dword v[4:5], v6, off", "global_store_dword v[4:5], v7, off offset:4"});
+}
+
 TEST_CASE("hazards: worst path over CFG predecessors", "[hazards][cfg]") {
   Lines in = {"s_cmp_eq_u32 s0, 0", "s_cbranch_scc0 JOIN", "v_readfirstlane_b32 s4, v0", "JOIN:",
               "buffer_load_dword v1, v2, s[8:11], s4 offen", "s_endpgm"};
@@ -228,7 +236,7 @@ TEST_CASE("hazards: Off does nothing; author s_nop counts", "[hazards]") {
 }
 
 TEST_CASE("hazards: every rule has a name and a check", "[hazards]") {
-  CHECK(passes::hazard_rules().size() == 20);
+  CHECK(passes::hazard_rules().size() == 21);
   for (const auto& r : passes::hazard_rules()) {
     CHECK(std::string(r.name).size() > 2);
     CHECK(r.check != nullptr);

@@ -69,6 +69,28 @@ TEST_CASE("hiprtc compiles HIP source when a ROCm >= 6 hiprtc is installed", "[r
   }
 }
 
+TEST_CASE("the hiprtc path against a stand-in ROCm 6 hiprtc", "[runtime][hipsrc][hiprtc]") {
+  // tests/runtime/fake_hiprtc.cpp: reports 6.2, lives in libhiprtc.so.6.2.0,
+  // compiles with clang++ 22 and can return an offload bundle.
+  std::string why;
+  for (const char* bundled : {"0", "1"}) {
+    INFO("offload bundle output: " << bundled);
+    setenv("FAKE_HIPRTC_BUNDLE", bundled, 1);
+    for (Arch a : {Arch::gfx942, Arch::gfx950}) {
+      auto bytes = detail::compile_hip_with_hiprtc_library(CDNAJIT_FAKE_HIPRTC, kTiny, a, {}, &why);
+      CHECK(why.empty());
+      CodeObject co = read_code_object(bytes);
+      CHECK(co.arch == a);
+      CHECK(co.find("tiny") != nullptr);
+    }
+  }
+  unsetenv("FAKE_HIPRTC_BUNDLE");
+  const char* bad = "extern \"C\" __global__ void broken(int* out) { out[0] = missing_name; }\n";
+  CHECK_THROWS_WITH(detail::compile_hip_with_hiprtc_library(CDNAJIT_FAKE_HIPRTC, bad, Arch::gfx950),
+                    Catch::Contains("compile_hip (hiprtc, ROCm 6, gfx950): compilation failed") &&
+                        Catch::Contains("kernel.hip:1:") && Catch::Contains("missing_name"));
+}
+
 TEST_CASE("clang compiles HIP source to a code object for gfx942 and gfx950", "[runtime][hipsrc][clang]") {
   for (Arch a : {Arch::gfx942, Arch::gfx950}) {
     CodeObject co = read_code_object(compile_hip_with(HipSourceBackend::Kind::clang, kTiny, a));

@@ -30,13 +30,22 @@ namespace {
 std::mutex g_mutex;
 std::map<std::string, std::vector<uint8_t>> g_cache;
 
+// Scratch directory for sources and objects, removed when the process exits.
+struct WorkDir {
+  std::filesystem::path path;
+  WorkDir() {
+    path = std::filesystem::temp_directory_path() / ("cdnajit_simtest_" + std::to_string(getpid()));
+    std::filesystem::create_directories(path);
+  }
+  ~WorkDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
 std::filesystem::path workdir() {
-  static std::filesystem::path d = [] {
-    auto p = std::filesystem::temp_directory_path() / ("cdnajit_simtest_" + std::to_string(getpid()));
-    std::filesystem::create_directories(p);
-    return p;
-  }();
-  return d;
+  static WorkDir d;
+  return d.path;
 }
 
 std::string run(const std::string& cmd) {
@@ -62,7 +71,8 @@ std::vector<uint8_t> compile_hip(const std::string& source, cdnajit::Arch arch) 
   std::string key = "hip:" + std::string(cdnajit::arch_name(arch)) + ":" + source;
   if (auto it = g_cache.find(key); it != g_cache.end()) return it->second;
   auto dir = workdir();
-  std::string stem = "k" + std::to_string(g_cache.size());
+  std::string stem = "k";
+  stem += std::to_string(g_cache.size());
   auto src = dir / (stem + ".hip"), obj = dir / (stem + ".co");
   std::ofstream(src) << kPrelude << source;
   run("/usr/lib/llvm-22/bin/clang++ -x hip --offload-arch=" + std::string(cdnajit::arch_name(arch)) +
@@ -77,7 +87,8 @@ std::vector<uint8_t> assemble(const std::string& asm_text, cdnajit::Arch arch) {
   std::string key = "asm:" + std::string(cdnajit::arch_name(arch)) + ":" + asm_text;
   if (auto it = g_cache.find(key); it != g_cache.end()) return it->second;
   auto dir = workdir();
-  std::string stem = "a" + std::to_string(g_cache.size());
+  std::string stem = "a";
+  stem += std::to_string(g_cache.size());
   auto src = dir / (stem + ".s"), obj = dir / (stem + ".o"), co = dir / (stem + ".co");
   std::ofstream(src) << asm_text;
   std::string cpu(cdnajit::arch_name(arch));

@@ -435,3 +435,80 @@ extern "C" __global__ void lrev(const int* x, int* o) {
     require_bits_equal(dev.download<int32_t>(dout, 512), want);
   }
 }
+
+TEST_CASE("LDS DMA (global_load_lds): M0 base + offset + lane * size, counted on vmcnt", "[sim][kernels]") {
+  const char* src4 = R"(
+extern "C" __global__ void dma(const float* g, float* o) {
+  __shared__ float tile[1024];
+  unsigned t = tid();
+  __builtin_amdgcn_global_load_lds((float*)g + t, (__attribute__((address_space(3))) void*)(tile + 512), 4, 0, 0);
+  __builtin_amdgcn_s_waitcnt(0);
+  __builtin_amdgcn_s_barrier();
+  o[t] = tile[512 + (t ^ 5)];
+})";
+  const char* src16 = R"(
+extern "C" __global__ void dma(const float* g, float* o) {
+  __shared__ float tile[1024];
+  unsigned t = tid();
+  __builtin_amdgcn_global_load_lds((float*)g + t * 4, (__attribute__((address_space(3))) void*)tile, 16, 0, 0);
+  __builtin_amdgcn_s_waitcnt(0);
+  __builtin_amdgcn_s_barrier();
+  o[t] = tile[t ^ 7] + tile[255 - t];
+})";
+  auto g = random_floats(256, 31);
+  for (Arch arch : kArchs) {
+    for (int size : {4, 16}) {
+      if (size == 16 && arch != Arch::gfx950) continue;  // dwordx4 LDS DMA is gfx950-only
+      Device dev(arch);
+      auto co = load_hip(size == 4 ? src4 : src16, arch);
+      std::string dis = dev.sim.disassemble(co, "dma");
+      CHECK(dis.find(size == 4 ? "global_load_lds_dword " : "global_load_lds_dwordx4") != std::string::npos);
+      uint64_t dg = dev.upload(g, "g"), dout = dev.upload(std::vector<float>(64), "o");
+      auto st = dev.run(co, "dma", ArgPack().add(dg).add(dout), dims1(1, 64));
+      std::vector<float> want(64);
+      for (int t = 0; t < 64; ++t) want[t] = size == 4 ? g[t ^ 5] : g[t ^ 7] + g[255 - t];
+      require_bits_equal(dev.download<float>(dout, 64), want);
+      CHECK(st.by_unit[int(cdnajit::isa::Unit::VMEM)] >= 2);
+    }
+  }
+}
+
+TEST_CASE("MFMA fp8 16x16x32: FNUZ encoding on gfx942, OCP encoding on gfx950", "[sim][kernels]") {
+  const char* src = R"(
+typedef float float4_ __attribute__((ext_vector_type(4)));
+extern "C" __global__ void mm8(const long* a, const long* b, const float4_* c, float4_* d) {
+  unsigned t = tid();
+  d[t] = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a[t], b[t], c[t], 0, 0, 0);
+})";
+  // Known encodings of {0, 0.5, 1, 1.5, -2} in E4M3: OCP bias 7, FNUZ bias 8.
+  const float vals[5] = {0.0f, 0.5f, 1.0f, 1.5f, -2.0f};
+  const uint8_t ocp[5] = {0x00, 0x30, 0x38, 0x3c, 0xc0}, fnuz[5] = {0x00, 0x38, 0x40, 0x44, 0xc8};
+  for (Arch arch : kArchs) {
+    const uint8_t* enc = arch == Arch::gfx942 ? fnuz : ocp;
+    const int M = 16, K = 32, N = 16, kpl = 8;
+    std::mt19937 g(int(arch) + 5);
+    std::vector<int> ai(M * K), bi(K * N);
+    for (auto& x : ai) x = int(g() % 5);
+    for (auto& x : bi) x = int(g() % 5);
+    std::vector<uint8_t> fa(64 * 8), fb(64 * 8);
+    for (int l = 0; l < 64; ++l)
+      for (int j = 0; j < kpl; ++j) {
+        fa[l * 8 + j] = enc[ai[(l % M) * K + (l / M) * kpl + j]];
+        fb[l * 8 + j] = enc[bi[((l / N) * kpl + j) * N + l % N]];
+      }
+    std::vector<float> fc(64 * 4), want(64 * 4);
+    for (int l = 0; l < 64; ++l)
+      for (int r = 0; r < 4; ++r) {
+        int i = 4 * (l / 16) + r, j = l % 16;
+        fc[l * 4 + r] = float(i - j);
+        double acc = fc[l * 4 + r];
+        for (int k = 0; k < K; ++k) acc += double(vals[ai[i * K + k]]) * vals[bi[k * N + j]];
+        want[l * 4 + r] = float(acc);
+      }
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    uint64_t da = dev.upload(fa, "a"), db = dev.upload(fb, "b"), dc = dev.upload(fc, "c"), dd = dev.upload(std::vector<float>(256), "d");
+    dev.run(co, "mm8", ArgPack().add(da).add(db).add(dc).add(dd), dims1(1, 64));
+    require_bits_equal(dev.download<float>(dd, 256), want);
+  }
+}

@@ -28,6 +28,7 @@ extern const HazardRule kMfmaOverwrite;
 extern const HazardRule kMfmaSrcCOverwrite;
 extern const HazardRule kDotResult;
 extern const HazardRule kDgemmFma64;
+extern const HazardRule kSoftClause;
 
 // Shared predicates.
 inline std::optional<int> when(bool cond, int required) {
