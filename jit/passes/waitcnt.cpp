@@ -95,6 +95,7 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   }
 
   std::vector<isa::MachineInst> out;
+  std::vector<char> ours;  // parallel to `out`: inserted by this pass
   out.reserve(program.size() + program.size() / 8);
   for (size_t i = 0; i < program.size(); ++i) {
     if (const auto& need = sweep.need[i]) {
@@ -103,6 +104,7 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
       std::string comment = all.empty() ? "raw instruction: wait for all memory operations"
                                         : "protects " + describe_pending(view, all);
       out.push_back(make_waitcnt(need->wait, comment));
+      ours.push_back(1);
       ++report.waits_inserted;
     }
     if (sweep.redundant[i]) {
@@ -110,8 +112,26 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
       continue;
     }
     out.push_back(std::move(program[i]));
+    ours.push_back(0);
   }
-  program = std::move(out);
+
+  // The Auto dataflow may settle on a more pessimistic fixed point than the most precise
+  // one (the waits it inserts feed back into loops), so check the result once more with
+  // the precise analysis and drop every wait that is a no-op there. Dropping no-ops does
+  // not change that analysis, so one round suffices.
+  const std::vector<isa::MachineInst> out_view = analysis_view(out);
+  const Cfg out_cfg = build_cfg(out_view);
+  const WaitSweep check = sweep_waits(out_view, out_cfg, access_list(out_view), /*apply_needed=*/false);
+  program.clear();
+  program.reserve(out.size());
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (check.redundant[k]) {
+      if (ours[k]) --report.waits_inserted;
+      else ++report.waits_removed;
+      continue;
+    }
+    program.push_back(std::move(out[k]));
+  }
   return report;
 }
 
