@@ -18,7 +18,7 @@ extern "C" __global__ __attribute__((amdgpu_flat_work_group_size(256, 256))) voi
   // Tensors are below 4 GiB (the generator's limit too): 32-bit indices suffice.
   unsigned o = blockIdx.x * 256 + threadIdx.x;
   if (o >= OUTPUTS) return;
-  unsigned w = o % WO, h = o / WO % HO, d = o / WO / HO % DO;
+  unsigned w = opaque(o % WO), h = opaque(o / WO % HO), d = opaque(o / WO / HO % DO);
   unsigned nc = o / WO / HO / DO;
   unsigned c = nc % C;
   const unsigned short* wc = weight + c * KD * KH * KW;

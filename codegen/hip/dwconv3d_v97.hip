@@ -34,19 +34,23 @@ extern "C" __global__ __attribute__((amdgpu_flat_work_group_size(256, 256))) voi
     const unsigned short* __restrict__ input, const unsigned short* __restrict__ weight,
     unsigned short* __restrict__ output) {
   __shared__ unsigned tile[TILE_DWORDS];
-  const int t = threadIdx.x;
+  const int t = opaque(int(threadIdx.x));
   const int b = blockIdx.x;
   const int d = b % DO, nc = b / DO, c = nc % C;
 
   // Zero the whole tile (the padding stays zero), then copy the input rows in.
   for (int i = t; i < TILE_DWORDS; i += 256) tile[i] = 0;
   __syncthreads();
+  // Input rows are spread over the 4 waves, a row's columns over the lanes.
   unsigned short* t16 = reinterpret_cast<unsigned short*>(tile);
-  for (int i = t; i < KD * H * W; i += 256) {
-    int kd = i / (H * W), hi = (i / W) % H, wi = i % W;
+  const int wave = __builtin_amdgcn_readfirstlane(t >> 6), lane = opaque(t & 63);
+  for (int row = wave; row < KD * H; row += 4) {
+    int kd = row / H, hi = row % H;
     int di = d - PD + kd;
-    if (di >= 0 && di < D)
-      t16[(kd * TH + hi + PH) * TW + wi + PW] = input[((unsigned(nc) * D + di) * H + hi) * W + wi];
+    if (di < 0 || di >= D) continue;
+    const unsigned short* src = input + (unsigned(nc) * D + unsigned(di)) * H * W + unsigned(hi) * W;
+    unsigned short* dst = t16 + (kd * TH + hi + PH) * TW + PW;
+    for (int wi = lane; wi < W; wi += 64) dst[wi] = src[wi];
   }
   float wr[KD][KH][KW];
   const unsigned short* wc = weight + unsigned(c) * KD * KH * KW;

@@ -366,10 +366,18 @@ bool ds_fast(Wave& w, const Op& op) {
       uint32_t* reg = WRITE ? w.vr(uint16_t(op.s[1 + k].idx + i)) : w.vr(uint16_t(op.d[0].idx + k * ndw + i));
       if (WRITE && op.s[1 + k].k != SrcKind::V) return false;
       uint8_t* base = w.lds + 4 * i;
+      const uint32_t* ek = eff[k];
+      if (e == ~0ull) {  // full EXEC: branch-free loop
+        for (int l = 0; l < 64; ++l) {
+          if (WRITE) std::memcpy(base + ek[l], &reg[l], 4);
+          else std::memcpy(&reg[l], base + ek[l], 4);
+        }
+        continue;
+      }
       for (int l = 0; l < 64; ++l) {
         if (!((e >> l) & 1)) continue;
-        if (WRITE) std::memcpy(base + eff[k][l], &reg[l], 4);
-        else std::memcpy(&reg[l], base + eff[k][l], 4);
+        if (WRITE) std::memcpy(base + ek[l], &reg[l], 4);
+        else std::memcpy(&reg[l], base + ek[l], 4);
       }
     }
   }

@@ -11,6 +11,9 @@ namespace {
 
 using U = isa::Unit;
 
+// Active lanes: most instructions run with full EXEC, so skip the (libgcc) popcount then.
+inline uint64_t lanes(uint64_t e) { return e == ~0ull ? 64 : uint64_t(std::popcount(e)); }
+
 uint32_t sdwa_extract(uint32_t v, uint8_t sel, bool sext) {
   switch (sel) {
     case 0: case 1: case 2: case 3: { uint32_t b = (v >> (8 * sel)) & 0xff; return sext ? uint32_t(int32_t(int8_t(b))) : b; }
@@ -52,7 +55,7 @@ float apply_omod_clamp(const Op& op, float x, bool dx10) {
 // Write 64 results to the VGPR destination under EXEC (plus output modifiers).
 void store(Wave& w, const Op& op, uint32_t* r, bool fl) {
   uint64_t e = w.exec();
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   if (fl && op.ft == FType::F32 && (op.omod || op.clamp))
     for (int l = 0; l < 64; ++l) r[l] = as_u(apply_omod_clamp(op, as_f(r[l]), w.L->dx10_clamp));
   if (fl && op.ft == FType::F32 && w.L->flush_f32) for (int l = 0; l < 64; ++l) r[l] = flush_denorm32(r[l]);
@@ -118,7 +121,7 @@ void vcmp(Wave& w, const Op& op) {
   uint64_t e = w.exec(), m = 0;
   for (int l = 0; l < 64; ++l) m |= uint64_t(F{}(a[l], b[l])) << l;
   m &= e;
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   if (op.nd) write_s64(w, op.d[0], m);
   if (X) w.set_exec(m);
 }
@@ -138,7 +141,7 @@ void vcmp64(Wave& w, const Op& op) {
     }
     m |= uint64_t(F{}(a, b)) << l;
   }
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   if (op.nd) write_s64(w, op.d[0], m);
   if (X) w.set_exec(m);
 }
@@ -159,7 +162,7 @@ void fetch_pair(Wave& w, const Src& s, bool is64, uint32_t* tlo, uint32_t* thi, 
 template <class F, uint8_t W64>  // W64: bit i = source i is 64-bit; bit 3 = result 64-bit
 void v64(Wave& w, const Op& op) {
   uint64_t e = w.exec();
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   alignas(64) uint32_t t[3][2][64];
   const uint32_t* lo[3];
   const uint32_t* hi[3];
@@ -192,7 +195,7 @@ void v64(Wave& w, const Op& op) {
 template <int KIND>  // 0 add_co, 1 sub_co, 2 subrev_co, 3 addc, 4 subb, 5 subbrev
 void vcarry(Wave& w, const Op& op) {
   uint64_t e = w.exec(), cin = KIND >= 3 ? read_s64(w, op.s[2]) : 0, cout = 0;
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
@@ -295,13 +298,13 @@ void cndmask(Wave& w, const Op& op) {
   uint64_t m = read_s64(w, op.s[2]);
   for (int l = 0; l < 64; ++l) r[l] = ((m >> l) & 1) ? b[l] : a[l];
   uint64_t e = w.exec();
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
   for (int l = 0; l < 64; ++l) d[l] = ((e >> l) & 1) ? r[l] : d[l];
 }
 void mbcnt_lo(Wave& w, const Op& op) {
   uint64_t e = w.exec();
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
   for (int l = 0; l < 64; ++l)
     if ((e >> l) & 1) {
@@ -311,7 +314,7 @@ void mbcnt_lo(Wave& w, const Op& op) {
 }
 void mbcnt_hi(Wave& w, const Op& op) {
   uint64_t e = w.exec();
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
   for (int l = 0; l < 64; ++l)
     if ((e >> l) & 1) {
@@ -321,7 +324,7 @@ void mbcnt_hi(Wave& w, const Op& op) {
 }
 void mad_u64_u32(Wave& w, const Op& op) {
   uint64_t e = w.exec(), cout = 0;
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   alignas(64) uint32_t t[3][2][64];
   const uint32_t *lo[3], *hi[3];
   for (int i = 0; i < 3; ++i) fetch_pair(w, op.s[i], i == 2, t[i][0], t[i][1], lo[i], hi[i]);
@@ -341,7 +344,7 @@ void mad_u64_u32(Wave& w, const Op& op) {
 template <class F>  // operates on 16-bit halves
 void vpk16(Wave& w, const Op& op) {
   uint64_t e = w.exec();
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
@@ -362,7 +365,7 @@ void vpk16(Wave& w, const Op& op) {
 template <class F>
 void vpk32(Wave& w, const Op& op) {
   uint64_t e = w.exec();
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   alignas(64) uint32_t tmp[3][2][64];
   const uint32_t* src[3][2] = {};  // [source][0 = lo result half, 1 = hi result half]
   for (int i = 0; i < op.ns && i < 3; ++i) {
@@ -383,6 +386,11 @@ void vpk32(Wave& w, const Op& op) {
   alignas(64) uint32_t r[2][64];
   for (int h = 0; h < 2; ++h) F{}(src[0][h], src[1][h], src[2][h], r[h]);
   uint32_t *d0 = w.vr(op.d[0].idx), *d1 = w.vr(uint16_t(op.d[0].idx + 1));
+  if (e == ~0ull) {
+    std::memcpy(d0, r[0], 256);
+    std::memcpy(d1, r[1], 256);
+    return;
+  }
   for (int l = 0; l < 64; ++l) {
     bool on = (e >> l) & 1;
     d0[l] = on ? r[0][l] : d0[l];
@@ -393,7 +401,7 @@ void vpk32(Wave& w, const Op& op) {
 template <bool BF>
 void vdot2(Wave& w, const Op& op) {
   uint64_t e = w.exec();
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   t_dot2_fused = w.L->opt.dot2 == Options::Dot2::FusedSingleRounding;
   alignas(64) uint32_t r[64];
   uint32_t* d = w.vr(op.d[0].idx);
@@ -419,7 +427,7 @@ void vdot2(Wave& w, const Op& op) {
 // gfx950 v_bitop3_b32: bit i of the result = bitop3 table bit {s0[i], s1[i], s2[i]}.
 void bitop3(Wave& w, const Op& op) {
   uint64_t e = w.exec();
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
   uint32_t t = op.imm & 0xff;
   for (int l = 0; l < 64; ++l) {
@@ -437,7 +445,7 @@ void bitop3(Wave& w, const Op& op) {
 // v_pk_mov_b32 d[0:1], s0, s1 op_sel:[x,y]: d.lo = s0 dword x, d.hi = s1 dword y.
 void pk_mov(Wave& w, const Op& op) {
   uint64_t e = w.exec();
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   alignas(64) uint32_t t[2][64];
   const uint32_t* src[2];
   for (int i = 0; i < 2; ++i) {
@@ -452,6 +460,11 @@ void pk_mov(Wave& w, const Op& op) {
   alignas(64) uint32_t r0[64], r1[64];
   std::memcpy(r0, src[0], 256);  // sources may overlap the destination pair
   std::memcpy(r1, src[1], 256);
+  if (e == ~0ull) {
+    std::memcpy(d0, r0, 256);
+    std::memcpy(d1, r1, 256);
+    return;
+  }
   for (int l = 0; l < 64; ++l) {
     bool on = (e >> l) & 1;
     d0[l] = on ? r0[l] : d0[l];
@@ -465,7 +478,7 @@ void pk_mov(Wave& w, const Op& op) {
 template <int KIND>
 void fma_mix(Wave& w, const Op& op) {
   uint64_t e = w.exec();
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
   uint8_t hi_sel = op.op_sel_hi == 7 && KIND == 0 ? 0 : op.op_sel_hi;  // no explicit op_sel_hi on mix means f32 sources
   for (int l = 0; l < 64; ++l) {
@@ -490,7 +503,7 @@ void fma_mix(Wave& w, const Op& op) {
 // v_fmac_f64 d, a, b: d = fma(a, b, d).
 void vfmac64(Wave& w, const Op& op) {
   uint64_t e = w.exec();
-  w.lane_ops += uint64_t(std::popcount(e));
+  w.lane_ops += lanes(e);
   alignas(64) uint32_t t[2][2][64];
   const uint32_t *lo[2], *hi[2];
   for (int i = 0; i < 2; ++i) fetch_pair(w, op.s[i], true, t[i][0], t[i][1], lo[i], hi[i]);
