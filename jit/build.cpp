@@ -125,7 +125,9 @@ struct BuildPipeline {
     passes::Report hr = passes::run_hazards(prog, k.arch, pass_mode(opts.hazards));
     r.stats.ms_passes = ms_since(t);
     r.stats.waits_inserted = wr.waits_inserted;
+    r.stats.waits_removed = wr.waits_removed;
     r.stats.nops_inserted = hr.nops_inserted;
+    r.stats.wait_states_inserted = hr.wait_states_inserted;
     for (const auto* rep : {&wr, &hr})
       for (const passes::Finding& f : rep->findings)
         r.stats.pass_findings.push_back(fmt::format("[{}] {}", f.rule, f.message));

@@ -175,7 +175,7 @@ struct KernelStats {
   Occupancy occupancy;
   int instructions = 0;
   int by_unit[int(isa::Unit::Misc) + 1] = {};  // static instruction mix
-  int waits_inserted = 0, nops_inserted = 0;
+  int waits_inserted = 0, waits_removed = 0, nops_inserted = 0, wait_states_inserted = 0;
   std::vector<std::string> pass_findings;     // verify-mode reports
   double ms_build = 0, ms_regalloc = 0, ms_passes = 0, ms_assemble = 0, ms_link = 0;
   bool cache_hit = false;

@@ -21,7 +21,8 @@ std::string format_kernel_stats(const BuildResult& r) {
   for (int u = 0; u <= int(isa::Unit::Misc); ++u)
     if (s.by_unit[u]) mix += fmt::format(" {}={}", isa::unit_name(isa::Unit(u)), s.by_unit[u]);
   t += fmt::format("instruction mix  {}\n", mix);
-  t += fmt::format("passes            {} s_waitcnt inserted, {} s_nop inserted\n", s.waits_inserted, s.nops_inserted);
+  t += fmt::format("passes            {} s_waitcnt inserted, {} redundant author waits removed, {} s_nop inserted ({} wait states)\n",
+                   s.waits_inserted, s.waits_removed, s.nops_inserted, s.wait_states_inserted);
   for (const std::string& f : s.pass_findings) t += "  finding: " + f + "\n";
   t += fmt::format("JIT time (ms)     total {:.3f}  regalloc {:.3f}  passes {:.3f}  assemble {:.3f}  link {:.3f}{}\n", s.ms_build,
                    s.ms_regalloc, s.ms_passes, s.ms_assemble, s.ms_link, s.cache_hit ? "  (code-object cache hit)" : "");

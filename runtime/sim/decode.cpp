@@ -380,10 +380,11 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     while (off < k.code_size) {
       size_t n = LLVMDisasmInstruction(ctx, const_cast<uint8_t*>(base + off), k.code_size - off, off, buf, sizeof buf);
       if (n == 0) {
-        // Trailing padding (s_code_end / zeros) after s_endpgm is fine; anything else is an error.
-        if (!texts.empty()) break;
-        LLVMDisasmDispose(ctx);
-        throw Error("simulator: kernel " + k.name + ": cannot decode instruction at pc " + hex(off));
+        // Not a valid instruction: keep a 4-byte placeholder that fails only if executed.
+        uint32_t word = 0;
+        std::memcpy(&word, base + off, std::min<uint64_t>(4, k.code_size - off));
+        std::snprintf(buf, sizeof buf, "<undecodable 0x%08x>", word);
+        n = std::min<uint64_t>(4, k.code_size - off);
       }
       texts.push_back(trim(buf));
       pcs.push_back(uint32_t(off));
@@ -403,7 +404,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     auto where = [&] { return "kernel " + k.name + " pc " + hex(op.pc) + " '" + op.text + "'"; };
     Parsed p = split(op.text);
     std::string m = p.mnemonic;
-    if (m.empty() || m == "s_code_end") { op.fn = nullptr; continue; }
+    if (m.empty() || m == "s_code_end" || m[0] == '<') { op.fn = nullptr; continue; }
     std::string base = m;
     for (const char* suf : {"_e32", "_e64", "_sdwa", "_dpp"}) {
       size_t L = std::strlen(suf);

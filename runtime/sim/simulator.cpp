@@ -286,6 +286,9 @@ static void check_register_ranges(const DecodedKernel& dk) {
   for (const Op& op : dk.ops) {
     if (!op.fn) continue;
     auto chk = [&](const Src& s) {
+      if (s.k == SrcKind::S && s.idx + s.n > kSFileSize)
+        throw Error("simulator: kernel " + k.name + ", pc " + hex(op.pc) + " '" + op.text + "': scalar operand s" +
+                    std::to_string(s.idx) + " with " + std::to_string(s.n) + " dwords runs past the scalar register file");
       if (s.k == SrcKind::V && s.idx < 256 && s.idx + s.n > vlimit)
         throw Error("simulator: kernel " + k.name + ", pc " + hex(op.pc) + " '" + op.text + "': uses v" +
                     std::to_string(s.idx + s.n - 1) + " but the kernel descriptor allocates " + std::to_string(vlimit) + " VGPRs");
@@ -320,6 +323,7 @@ std::string Simulator::disassemble(const CodeObject& co, std::string_view kernel
   if (!k) throw Error("simulator: no kernel '" + std::string(kernel) + "' in the code object");
   const DecodedKernel& dk = decoded(co, *k);
   check_register_ranges(dk);
+  if (dk.ops.empty()) throw Error("simulator: kernel " + k->name + " has no code");
   std::string out;
   for (const auto& op : dk.ops) out += hex(op.pc) + ": " + op.text + (op.fn ? "" : "    ; <not implemented>") + (op.private_parse ? "    ; <private parser>" : "") + "\n";
   return out;
@@ -353,6 +357,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
                 std::string(arch_name(arch_)) + " has " + std::to_string(lds_max));
   const DecodedKernel& dk = decoded(co, *k);
   check_register_ranges(dk);
+  if (dk.ops.empty()) throw Error("simulator: kernel " + k->name + " has no code");
 
   Launch L;
   L.dk = &dk;

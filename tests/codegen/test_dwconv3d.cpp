@@ -268,3 +268,14 @@ TEST_CASE("seed job on one channel", "[codegen][sim][seed]") {
   CHECK(!first.empty());
   std::remove(path.c_str());
 }
+
+// The whole seed job (512 channels; minutes on the simulator). Hidden: run with
+//   test_codegen "[.seed_full]" -s
+TEST_CASE("full seed job", "[.seed_full]") {
+  for (DwVariant v : {DwVariant::lds_dot2, DwVariant::row_interleaved, DwVariant::lds_fmac}) {
+    SeedJobOptions o;
+    o.chunk_channels = 128;
+    std::string path = fmt::format("dwconv3d_seed_{}.s", variant_name(v));
+    CHECK(run_seed_job(std::cout, Arch::gfx950, v, path, o) == 0);
+  }
+}

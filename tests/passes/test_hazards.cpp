@@ -102,6 +102,9 @@ TEST_CASE("hazard dst-sel-forwarding: partial VGPR write then access (1)", "[haz
                 "dst-sel-forwarding", 1);
   expect_hazard(Arch::gfx950, {"v_add_f16_e64 v1, v2, v3 op_sel:[0,0,1]", "v_mov_b32_e32 v4, v1"}, "dst-sel-forwarding", 1);
   expect_clean(Arch::gfx942, {"v_add_f16_e64 v1, v2, v3 op_sel:[1,0,0]", "v_mov_b32_e32 v4, v1"});
+  // Packed ops with op_sel_hi[0] = 1 (the default) count as partial writes, as in LLVM.
+  expect_hazard(Arch::gfx950, {"v_pk_mul_f16 v2, v1, v1", "v_pk_mul_f16 v3, v2, v1"}, "dst-sel-forwarding", 1);
+  expect_clean(Arch::gfx942, {"v_pk_mul_f16 v2, v1, v1 op_sel_hi:[0,1]", "v_pk_mul_f16 v3, v2, v1"});
 }
 
 TEST_CASE("hazard dpp: VGPR write then DPP read (2), EXEC write then DPP (5)", "[hazards]") {

@@ -2,6 +2,7 @@
 // crash) of truncated, bit-flipped and random inputs.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 #include "tests/sim/sim_harness.hpp"
@@ -89,4 +90,46 @@ TEST_CASE("code object: bounded fuzz of mutations never crashes", "[sim][co][fuz
   }
   CHECK(accepted + rejected == 2000);
   CHECK(rejected > 0);
+}
+
+TEST_CASE("simulator: executing bit-flipped kernel code fails cleanly, never crashes", "[sim][co][fuzz]") {
+  const char* src = R"(
+extern "C" __global__ void fz(const float* a, float* c, int n) {
+  unsigned i = bid() * bdim() + tid();
+  float v = a[i];
+  for (int k = 0; k < n; ++k) v = v * 1.5f + 0.25f;
+  if (i < 64) c[i] = v;
+})";
+  auto good = compile_hip(src, Arch::gfx942);
+  auto co0 = read_code_object(good);
+  auto pos = std::search(good.begin(), good.end(), co0.text.begin(), co0.text.end());
+  REQUIRE(pos != good.end());
+  size_t text_off = size_t(pos - good.begin());
+  std::mt19937 g(99);
+  int ok = 0, errors = 0;
+  for (int it = 0; it < 300; ++it) {
+    auto m = good;
+    for (int f = 0; f < 1 + int(g() % 4); ++f) m[text_off + g() % co0.text.size()] ^= uint8_t(1u << (g() % 8));
+    try {
+      auto co = read_code_object(m);
+      cdnajit::sim::Simulator sim(co.arch);
+      uint64_t a = sim.memory().alloc(256, "a"), c = sim.memory().alloc(256, "c");
+      std::vector<uint8_t> ka(co.kernels.at(0).kernarg_size, 0);
+      int n = 3;
+      std::memcpy(ka.data(), &a, 8);
+      std::memcpy(ka.data() + 8, &c, 8);
+      std::memcpy(ka.data() + 16, &n, 4);
+      cdnajit::sim::Options o;
+      o.instruction_budget = 20000;
+      o.threads = 1;
+      sim.launch(co, "fz", ka, dims1(1, 64), o);
+      ++ok;
+    } catch (const cdnajit::Error&) {
+      ++errors;
+    }
+  }
+  INFO("ran cleanly: " << ok << ", rejected with cdnajit::Error: " << errors);
+  CHECK(ok + errors == 300);
+  CHECK(errors > 0);
+  CHECK(ok > 0);
 }
