@@ -265,9 +265,13 @@ class Generator {
       auto body = [&] {
         if (g_.lds_dma) {
           // LDS address = M0 + lane*4: M0 carries the row start plus the chunk.
-          Reg m = k_.sgpr("m0_value");
-          k_.s_add_u32(m, loff, int64_t(ch * 256));
-          k_.s_mov_b32(m0, m);
+          if (ch == 0) {
+            k_.s_mov_b32(m0, loff);
+          } else {
+            Reg m = k_.sgpr("m0_value");
+            k_.s_add_u32(m, loff, int64_t(ch * 256));
+            k_.s_mov_b32(m0, m);
+          }
           k_.global_load_lds_dword(lane_off[size_t(ch)], gptr);
         } else {
           Reg x = k_.vgpr("x16");
@@ -535,11 +539,10 @@ BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, const Buil
   dwconv_geometry(s, a);  // shape and LDS checks with a precise message
   Kernel k(dwconv3d_kernel_name(v), a);
   Generator(k, s, v, a).emit();
-  // The generator writes every s_waitcnt itself (the batched / row-by-row waits
-  // are the design), so the automatic pass is not needed; Verify still checks them.
-  BuildOptions o = opts;
-  if (o.waitcnt == PassMode::Auto) o.waitcnt = PassMode::Off;
-  return k.build(o);
+  // The generator writes every s_waitcnt itself (the batched / row-by-row waits are
+  // the design). The default Auto pass keeps each of them that is needed, drops any
+  // that is provably a no-op and adds only what is missing.
+  return k.build(opts);
 }
 
 std::string format_build_stats(const BuildResult& r) {

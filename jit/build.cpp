@@ -120,6 +120,8 @@ struct BuildPipeline {
     r.stats.ms_regalloc = ms_since(t);
 
     std::vector<isa::MachineInst> prog = to_machine(k, alloc);
+    if (opts.drop_author_waits)
+      std::erase_if(prog, [](const isa::MachineInst& mi) { return mi.info && mi.info->mnemonic == "s_waitcnt"; });
     t = Clock::now();
     passes::Report wr = passes::run_waitcnt(prog, k.arch, pass_mode(opts.waitcnt));
     passes::Report hr = passes::run_hazards(prog, k.arch, pass_mode(opts.hazards));

@@ -158,6 +158,9 @@ struct BuildOptions {
   PassMode hazards = PassMode::Auto;
   bool use_cache = true;     // content-addressed code-object cache
   bool link = true;          // false: stop after .s (dump only)
+  // Drop every s_waitcnt the author wrote before the passes run: shows what the
+  // wait-count pass derives on its own (Auto) or what is unsafe without them (Verify).
+  bool drop_author_waits = false;
 };
 
 struct Occupancy {

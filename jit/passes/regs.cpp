@@ -29,6 +29,9 @@ void add_implicit(const isa::MachineInst& mi, Access& a) {
     a.implicit_uses.push_back(kM0Unit);   // M0 holds the LDS destination address
   }
   if (ds_accesses_lds(mi)) a.implicit_uses.push_back(kLdsUnit);
+  // Other waves read LDS after a barrier: this wave's LDS DMA must have landed by then
+  // (the barrier itself does not wait for memory on gfx90a+).
+  if (m == "s_barrier") a.implicit_uses.push_back(kLdsUnit);
   if (starts(m, "s_sendmsg") || m == "s_ttracedata" || starts(m, "s_movrel") ||
       m.find("addtid") != std::string_view::npos || mi.mods.extra.find("gds") != std::string::npos)
     a.implicit_uses.push_back(kM0Unit);

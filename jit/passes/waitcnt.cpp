@@ -10,9 +10,9 @@
 //   short 1-2 wait-state window of x3/x4 stores is a hazard, handled by run_hazards.
 // - LDS DMA writes LDS, not registers: LDS is a pseudo-register written on vmcnt and
 //   read by every DS instruction that touches LDS memory.
-// - s_barrier does not wait for memory (gfx90a+ back-off barrier); making another
-//   wave's LDS DMA visible across a barrier needs the author's own vmcnt wait, which
-//   Auto keeps (it is not a no-op while the DMA is in flight).
+// - s_barrier does not wait for memory (gfx90a+ back-off barrier), but other waves
+//   read LDS after it: the barrier counts as a reader of the LDS pseudo-register, so
+//   this wave's pending LDS DMA is waited for before it (regs.cpp).
 // - s_endpgm needs no wait.
 #include <algorithm>
 #include <string>

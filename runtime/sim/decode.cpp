@@ -4,6 +4,7 @@
 #include <llvm-c/Target.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <mutex>
 
@@ -60,7 +61,10 @@ Parsed split(std::string_view text) {
   }
   if (!cur.empty()) words.push_back(cur);
   auto is_mod = [](const std::string& w) {
-    return w.find(':') != std::string::npos || w == "sc0" || w == "sc1" || w == "nt" || w == "glc" || w == "slc" ||
+    size_t c = w.find(':');
+    bool keyed = c != std::string::npos && c > 0 &&
+                 std::all_of(w.begin(), w.begin() + long(c), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; });
+    return keyed || w == "sc0" || w == "sc1" || w == "nt" || w == "glc" || w == "slc" ||
            w == "lds" || w == "offen" || w == "idxen" || w == "clamp" || w == "off" + std::string("set") || w == "addr64" ||
            w == "lwe" || w == "tfe" || w == "dlc" || w == "gds";
   };

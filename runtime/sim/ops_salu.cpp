@@ -217,6 +217,13 @@ void register_salu(Registry& r) {
     w.status = Wave::Done;
     w.branched = true;
   }, U::Misc);
+  // s_memtime / s_memrealtime: no timing is modelled; they return a deterministic
+  // per-wave count (4 x wave-instructions executed so far), delivered through lgkmcnt like SMEM.
+  for (const char* n : {"s_memtime", "s_memrealtime"})
+    r.add(n, +[](Wave& w, const Op& op) {
+      write_s64(w, op.d[0], w.icount * 4);
+      pend_add(w, op, 3, 0, op.d[0].idx, op.d[0].n);
+    }, U::SMEM);
   r.add("s_barrier", +[](Wave& w, const Op& op) { w.status = Wave::AtBarrier; }, U::Barrier);
   r.add("s_waitcnt", &s_waitcnt, U::Waitcnt);
   auto nop = +[](Wave&, const Op&) {};

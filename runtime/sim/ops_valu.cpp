@@ -25,7 +25,7 @@ uint32_t sdwa_extract(uint32_t v, uint8_t sel, bool sext) {
 // 64 lanes of one 32-bit source, with float neg/abs and input denormal flush applied.
 const uint32_t* fetch(Wave& w, const Op& op, int i, uint32_t* tmp, bool fl) {
   const Src& s = op.s[i];
-  bool flush = fl && w.L->flush_f32 && op.ft == FType::F32;
+  bool flush = fl && w.L->flush_in_f32 && op.ft == FType::F32;
   bool sdwa = op.sdwa && i < 2 && op.sdwa_src_sel[i] != 6;
   if (s.k == SrcKind::V && !s.neg && !s.abs && !flush && !sdwa) return w.vr(s.idx);
   if (s.k == SrcKind::V) std::memcpy(tmp, w.vr(s.idx), 256);
@@ -58,7 +58,7 @@ void store(Wave& w, const Op& op, uint32_t* r, bool fl) {
   w.lane_ops += lanes(e);
   if (fl && op.ft == FType::F32 && (op.omod || op.clamp))
     for (int l = 0; l < 64; ++l) r[l] = as_u(apply_omod_clamp(op, as_f(r[l]), w.L->dx10_clamp));
-  if (fl && op.ft == FType::F32 && w.L->flush_f32) for (int l = 0; l < 64; ++l) r[l] = flush_denorm32(r[l]);
+  if (fl && op.ft == FType::F32 && w.L->flush_out_f32) for (int l = 0; l < 64; ++l) r[l] = flush_denorm32(r[l]);
   const Src& d = op.d[0];
   if (d.k != SrcKind::V) fail(w, op, "VALU destination must be a VGPR");
   uint32_t* dst = w.vr(d.idx);
@@ -702,6 +702,50 @@ void register_valu(Registry& r) {
             : x == 0 ? (std::signbit(x) ? 5 : 6)
             : std::fpclassify(x) == FP_SUBNORMAL ? (x < 0 ? 4 : 7) : (x < 0 ? 3 : 8);
       return ((m >> c) & 1) != 0; })(fl(a), b)));
+  // f64 / f16 / 16-bit integer compares (and the v_cmpx forms clang uses).
+  D("v_cmp_eq_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) == as_d(b); }), false>);
+  D("v_cmp_lt_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) < as_d(b); }), false>);
+  D("v_cmp_le_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) <= as_d(b); }), false>);
+  D("v_cmp_gt_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) > as_d(b); }), false>);
+  D("v_cmp_ge_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) >= as_d(b); }), false>);
+  D("v_cmp_lg_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) < as_d(b) || as_d(a) > as_d(b); }), false>);
+  D("v_cmp_o_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !std::isnan(as_d(a)) && !std::isnan(as_d(b)); }), false>);
+  D("v_cmp_u_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return std::isnan(as_d(a)) || std::isnan(as_d(b)); }), false>);
+  D("v_cmp_neq_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) == as_d(b)); }), false>);
+  D("v_cmp_nlt_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) < as_d(b)); }), false>);
+  D("v_cmp_nle_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) <= as_d(b)); }), false>);
+  D("v_cmp_ngt_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) > as_d(b)); }), false>);
+  D("v_cmp_nge_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) >= as_d(b)); }), false>);
+  D("v_cmpx_eq_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) == as_d(b); }), true>);
+  D("v_cmpx_lt_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) < as_d(b); }), true>);
+  D("v_cmpx_gt_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) > as_d(b); }), true>);
+  D("v_cmpx_neq_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) == as_d(b)); }), true>);
+  H("v_cmp_eq_f16", CMPF(f16lo(a) == f16lo(b)));
+  H("v_cmp_lt_f16", CMPF(f16lo(a) < f16lo(b)));
+  H("v_cmp_le_f16", CMPF(f16lo(a) <= f16lo(b)));
+  H("v_cmp_gt_f16", CMPF(f16lo(a) > f16lo(b)));
+  H("v_cmp_ge_f16", CMPF(f16lo(a) >= f16lo(b)));
+  H("v_cmp_lg_f16", CMPF(f16lo(a) < f16lo(b) || f16lo(a) > f16lo(b)));
+  H("v_cmp_u_f16", CMPF(std::isnan(f16lo(a)) || std::isnan(f16lo(b))));
+  H("v_cmp_o_f16", CMPF(!std::isnan(f16lo(a)) && !std::isnan(f16lo(b))));
+  H("v_cmp_neq_f16", CMPF(!(f16lo(a) == f16lo(b))));
+  H("v_cmp_nlt_f16", CMPF(!(f16lo(a) < f16lo(b))));
+  H("v_cmp_ngt_f16", CMPF(!(f16lo(a) > f16lo(b))));
+  A("v_cmp_eq_u16", CMP((a & 0xffff) == (b & 0xffff)));
+  A("v_cmp_ne_u16", CMP((a & 0xffff) != (b & 0xffff)));
+  A("v_cmp_lt_u16", CMP((a & 0xffff) < (b & 0xffff)));
+  A("v_cmp_gt_u16", CMP((a & 0xffff) > (b & 0xffff)));
+  A("v_cmp_le_u16", CMP((a & 0xffff) <= (b & 0xffff)));
+  A("v_cmp_ge_u16", CMP((a & 0xffff) >= (b & 0xffff)));
+  A("v_cmp_eq_i16", CMP(int16_t(a) == int16_t(b)));
+  A("v_cmp_ne_i16", CMP(int16_t(a) != int16_t(b)));
+  A("v_cmp_lt_i16", CMP(int16_t(a) < int16_t(b)));
+  A("v_cmp_gt_i16", CMP(int16_t(a) > int16_t(b)));
+  A("v_cmp_le_i16", CMP(int16_t(a) <= int16_t(b)));
+  A("v_cmp_ge_i16", CMP(int16_t(a) >= int16_t(b)));
+  A("v_cmp_ne_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), false>);
+  A("v_cmpx_eq_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a == b; }), true>);
+  A("v_cmpx_ne_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), true>);
   A("v_cmp_eq_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a == b; }), false>);
   A("v_cmp_ne_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), false>);
   A("v_cmp_lt_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a < b; }), false>);

@@ -132,6 +132,7 @@ struct Wave {
   uint64_t pend_vmask = 0, pend_smask = 0;  // bit (r % 64) of outstanding registers
   const Op* pend_s[kSFileSize];
   uint64_t lane_ops = 0;
+  uint64_t icount = 0;  // wave-instructions executed (the fake clock of s_memtime)
 
   uint64_t exec() const { return uint64_t(s[kExecLo]) | uint64_t(s[kExecHi]) << 32; }
   void set_exec(uint64_t e) { s[kExecLo] = uint32_t(e); s[kExecHi] = uint32_t(e >> 32); }
@@ -149,7 +150,7 @@ struct Launch {
   Memory* mem = nullptr;
   Options opt;
   Arch arch;
-  bool flush_f32 = false;
+  bool flush_in_f32 = false, flush_out_f32 = false;  // f32 denormal handling (descriptor FLOAT_DENORM_MODE_32)
   bool dx10_clamp = true;
   uint64_t kernarg_addr = 0;
   std::vector<uint32_t> preload;  // kernarg dwords preloaded into user SGPRs

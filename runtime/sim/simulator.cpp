@@ -27,9 +27,11 @@ uint8_t* global_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane, 
   const Memory::Block* b = w.T->last_block;
   if (!b || addr < b->base || addr - b->base > b->size || b->size - (addr - b->base) < n) {
     b = w.L->mem->find(addr, n);
+    // FLAT instructions reach LDS through the shared aperture (addr[31:0] = LDS address).
+    if (!b && (addr >> 32) == kSharedApertureHi && op.counter == 4) return lds_ptr(w, op, addr & 0xffffffffu, n, lane);
     if (!b && ((addr >> 32) == kSharedApertureHi || (addr >> 32) == kPrivateApertureHi))
-      fail(w, op, std::string("flat access to the ") + ((addr >> 32) == kSharedApertureHi ? "LDS" : "scratch") +
-                      " aperture at " + hex(addr) + " is not modelled by the simulator (use ds_* / global_* instructions)", lane);
+      fail(w, op, std::string((addr >> 32) == kSharedApertureHi ? "global access to the LDS aperture at " : "access to the scratch aperture at ") +
+                      hex(addr) + ((addr >> 32) == kSharedApertureHi ? " (only flat_* instructions reach LDS through it)" : " (scratch is not modelled)"), lane);
     if (!b) {
       if (w.L->opt.check_bounds)
         fail(w, op, std::string("out-of-bounds global ") + (store ? "store" : "load") + " of " + std::to_string(n) +
@@ -180,6 +182,7 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
     if (k.agpr_count) std::memset(w.v + 256 * 64, 0, size_t(std::min<uint32_t>(k.agpr_count + 8, 256)) * 64 * 4);
     std::memset(w.s, 0, sizeof w.s);
     w.scc = false;
+    w.icount = 0;
     w.pc = 0;
     w.status = Wave::Running;
     w.wg[0] = gx; w.wg[1] = gy; w.wg[2] = gz;
@@ -238,6 +241,7 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
                           " wave-instructions exhausted (runaway loop?); raise Options::instruction_budget if intended");
         if (checkw && !w.pend.empty()) check_pending(w, op);
         w.branched = false;
+        w.icount++;
         op.fn(w, op);
         T.stats.by_unit[int(op.unit)]++;
         if (!w.branched) w.pc++;
@@ -364,7 +368,9 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   L.mem = &memory_;
   L.opt = opt;
   L.arch = arch_;
-  L.flush_f32 = k->float_denorm_mode_32 == 0;
+  // FLOAT_DENORM_MODE_32: 0 flush inputs and outputs, 1 flush outputs, 2 flush inputs, 3 keep denormals.
+  L.flush_in_f32 = k->float_denorm_mode_32 == 0 || k->float_denorm_mode_32 == 2;
+  L.flush_out_f32 = k->float_denorm_mode_32 == 0 || k->float_denorm_mode_32 == 1;
   L.dx10_clamp = k->dx10_clamp;
   // Kernarg segment (plus a fake AQL dispatch packet 256 bytes before it).
   uint64_t ka_size = std::max<uint64_t>({k->kernarg_size, kernarg.size(), 8});

@@ -13,14 +13,16 @@ using Catch::Matchers::Contains;
 namespace {
 
 // A hand-written kernel: `body` is the instruction text; s[0:1] = kernarg pointer, v0 = work-item id.
-std::string asm_kernel(const std::string& name, const std::string& body, Arch arch, int lds = 0) {
+std::string asm_kernel(const std::string& name, const std::string& body, Arch arch, int lds = 0,
+                       const std::string& extra_directives = "") {
   std::string cpu(cdnajit::arch_name(arch));
   return ".amdgcn_target \"amdgcn-amd-amdhsa--" + cpu + "\"\n.text\n.globl " + name + "\n.p2align 8\n.type " + name +
          ",@function\n" + name + ":\n" + body + "\n.size " + name + ", .-" + name +
          "\n.rodata\n.p2align 6\n.amdhsa_kernel " + name +
          "\n  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n  .amdhsa_kernarg_size 16\n  .amdhsa_group_segment_fixed_size " +
          std::to_string(lds) +
-         "\n  .amdhsa_next_free_vgpr 16\n  .amdhsa_next_free_sgpr 16\n  .amdhsa_accum_offset 16\n.end_amdhsa_kernel\n";
+         "\n  .amdhsa_next_free_vgpr 16\n  .amdhsa_next_free_sgpr 16\n  .amdhsa_accum_offset 16\n" + extra_directives +
+         ".end_amdhsa_kernel\n";
 }
 
 std::string error_of(std::function<void()> f) {
@@ -204,6 +206,39 @@ TEST_CASE("LDS reads whose destination overlaps the address register", "[sim][ld
       REQUIRE(out[l * 4 + 1] == uint32_t(101 + l));
       REQUIRE(out[l * 4 + 2] == uint32_t(100 + l));
       REQUIRE(out[l * 4 + 3] == uint32_t(101 + l));
+    }
+  }
+}
+
+TEST_CASE("f32 denormals are flushed in and out when the descriptor's denorm mode is 0", "[sim][float]") {
+  for (Arch arch : kArchs) {
+    for (int mode : {0, 3}) {
+      Device dev(arch);
+      // in: {denormal 1 ulp, FLT_MIN (normal), 2.0}; out[i] = in[i] * 0.5 for each.
+      std::vector<uint32_t> in = {0x00000001u, 0x00800000u, 0x40000000u};
+      uint64_t buf = dev.upload(std::vector<uint32_t>(64, 0), "buf");
+      dev.sim.memory().write(buf, in.data(), 12);
+      std::vector<uint8_t> ka(16, 0);
+      std::memcpy(ka.data(), &buf, 8);
+      auto co = cdnajit::read_code_object(assemble(asm_kernel("dnm",
+          " s_load_dwordx2 s[2:3], s[0:1], 0x0\n s_waitcnt lgkmcnt(0)\n v_lshlrev_b32 v0, 2, v0\n"
+          " global_load_dword v1, v0, s[2:3]\n s_waitcnt vmcnt(0)\n v_mul_f32 v1, 0.5, v1\n"
+          " global_store_dword v0, v1, s[2:3] offset:64\n s_endpgm", arch, 0,
+          "  .amdhsa_float_denorm_mode_32 " + std::to_string(mode) + "\n"), arch));
+      REQUIRE(co.find("dnm")->float_denorm_mode_32 == uint32_t(mode));
+      cdnajit::sim::LaunchDims d;
+      d.block[0] = 3;
+      dev.sim.launch(co, "dnm", ka, d);
+      auto out = dev.download<uint32_t>(buf + 64, 3);
+      INFO("mode " << mode);
+      if (mode == 0) {
+        CHECK(out[0] == 0u);           // denormal input flushed to +0
+        CHECK(out[1] == 0u);           // normal input, denormal result flushed to +0
+      } else {
+        CHECK(out[0] == 0u);           // 2^-149 * 0.5 rounds to 0 (ties to even)
+        CHECK(out[1] == 0x00400000u);  // kept as a denormal
+      }
+      CHECK(out[2] == 0x3f800000u);
     }
   }
 }
