@@ -22,8 +22,8 @@ namespace cdnajit::codegen {
 std::string dwconv3d_kernel_name(DwVariant v);
 
 // Builds the kernel (regalloc + passes + assemble + link unless opts.link is false).
-// The generator writes every s_waitcnt itself, so opts.waitcnt == Auto is
-// treated as Off (Verify still runs the checker); hazards follow opts.hazards.
+// The generator writes every s_waitcnt of its design itself; the default Auto
+// wait pass keeps the needed ones and adds only what is missing.
 // Throws cdnajit::Error for an invalid shape, an LDS tile over the arch's limit,
 // or a variant the arch lacks (lds_dot2 on gfx942).
 BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, const BuildOptions& opts = {});

@@ -173,6 +173,7 @@ void g_load_lds(Wave& w, const Op& op) {
   uint32_t bytes = op.aux & 0xff;
   const Src* saddr = op.ns > 1 ? &op.s[1] : nullptr;
   uint32_t m0 = w.s[kM0] & 0x3ffff;
+  uint64_t lo = ~0ull, hi = 0;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
@@ -181,10 +182,14 @@ void g_load_lds(Wave& w, const Op& op) {
     if (p) std::memcpy(v, p, bytes);
     if (bytes < 4 && (op.aux & 0x100)) v[0] = bytes == 1 ? uint32_t(int32_t(int8_t(v[0]))) : uint32_t(int32_t(int16_t(v[0])));
     uint32_t stored = std::max<uint32_t>(bytes, 4);
-    uint8_t* q = lds_ptr(w, op, uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stored, stored, l);
+    uint64_t la = uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stored;
+    uint8_t* q = lds_ptr(w, op, la, stored, l);
     if (q) std::memcpy(q, v, stored);
+    lo = std::min(lo, la);
+    hi = std::max(hi, la + stored);
   }
   track(w, op, false);
+  if (hi > lo) pend_set_lds_range(w, uint32_t(lo), uint32_t(std::min<uint64_t>(hi, w.lds_size)));
 }
 
 // Atomics (32-bit): aux low byte = kind.
@@ -250,6 +255,61 @@ void g_atomic(Wave& w, const Op& op) {
   track(w, op, ret);
 }
 
+// ---- scratch_* (private memory, per-lane byte addresses from 0) ------------------
+uint8_t* scratch_ptr(Wave& w, const Op& op, const Src& va, const Src& sa, uint32_t bytes, int l) {
+  int64_t a = int64_t(op.offset);
+  if (va.k == SrcKind::V) a += w.vr(va.idx)[l];
+  if (sa.k == SrcKind::S) a += int32_t(read_s32(w, sa));
+  if (a < 0 || uint64_t(a) + bytes > w.scratch_size) {
+    if (w.L->opt.check_bounds)
+      fail(w, op, "out-of-bounds scratch access of " + std::to_string(bytes) + " bytes at private address " + hex(uint64_t(a)) +
+                      "; the kernel has " + std::to_string(w.scratch_size) + " bytes of scratch per lane", l);
+    return nullptr;
+  }
+  return w.scratch + size_t(l) * w.scratch_size + size_t(a);
+}
+// scratch_load vdst, vaddr|off, saddr|off
+void scratch_load(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  uint32_t bytes = op.aux & 0xff;
+  Src none;
+  const Src& sa = op.ns > 1 ? op.s[1] : none;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
+    uint32_t v[4] = {};
+    if (p) std::memcpy(v, p, bytes);
+    if (bytes < 4) {
+      uint32_t x = v[0];
+      if (op.aux & 0x100) x = bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
+      uint32_t& d = w.vr(op.d[0].idx)[l];
+      if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
+      else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
+      else d = x;
+    } else {
+      for (uint32_t i = 0; i < bytes / 4; ++i) w.vr(uint16_t(op.d[0].idx + i))[l] = v[i];
+    }
+  }
+  track(w, op, true);
+}
+// scratch_store vaddr|off, vdata, saddr|off
+void scratch_store(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  uint32_t bytes = op.aux & 0xff;
+  Src none;
+  const Src& sa = op.ns > 2 ? op.s[2] : none;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
+    if (!p) continue;
+    uint32_t v[4];
+    for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) v[i] = lane_src(w, op.s[1], l, int(i));
+    if (op.aux & 0x400) v[0] >>= 16;
+    std::memcpy(p, v, bytes);
+  }
+  track(w, op, false);
+}
+
 // ---- MUBUF (buffer_*) ----------------------------------------------------------
 struct VSharp {
   uint64_t base;
@@ -288,6 +348,7 @@ void buf_load(Wave& w, const Op& op) {
   VSharp v = vsharp(w, op.s[1]);
   uint32_t soff = read_s32(w, op.s[2]);
   uint32_t m0 = w.s[kM0] & 0x3ffff;
+  uint64_t dlo = ~0ull, dhi = 0;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a;
@@ -301,13 +362,17 @@ void buf_load(Wave& w, const Op& op) {
     if (bytes < 4 && (op.aux & 0x100)) val[0] = bytes == 1 ? uint32_t(int32_t(int8_t(val[0]))) : uint32_t(int32_t(int16_t(val[0])));
     if (to_lds) {
       uint32_t stored = std::max<uint32_t>(bytes, 4);
-      uint8_t* q = lds_ptr(w, op, uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stored, stored, l);
+      uint64_t la = uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stored;
+      uint8_t* q = lds_ptr(w, op, la, stored, l);
       if (q) std::memcpy(q, val, stored);
+      dlo = std::min(dlo, la);
+      dhi = std::max(dhi, la + stored);
     } else {
       for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) w.vr(uint16_t(op.d[0].idx + i))[l] = val[i];
     }
   }
   track(w, op, !to_lds);
+  if (to_lds && dhi > dlo) pend_set_lds_range(w, uint32_t(dlo), uint32_t(std::min<uint64_t>(dhi, w.lds_size)));
 }
 void buf_load_dispatch(Wave& w, const Op& op) {
   // Without lds, the data register is a destination: shift operand view.
@@ -361,6 +426,10 @@ bool ds_fast(Wave& w, const Op& op) {
       if (((e >> l) & 1) && uint64_t(eff[k][l]) + bytes > size) return false;
     }
   }
+  if (!WRITE && w.wg_dma_pending && *w.wg_dma_pending)
+    for (int k = 0; k < (two ? 2 : 1); ++k)
+      for (int l = 0; l < 64; ++l)
+        if ((e >> l) & 1) check_lds_dma(w, op, eff[k][l], uint64_t(eff[k][l]) + bytes, l);
   for (int k = 0; k < (two ? 2 : 1); ++k) {
     for (uint32_t i = 0; i < ndw; ++i) {
       uint32_t* reg = WRITE ? w.vr(uint16_t(op.s[1 + k].idx + i)) : w.vr(uint16_t(op.d[0].idx + k * ndw + i));
@@ -398,6 +467,7 @@ void ds_read(Wave& w, const Op& op) {
     for (int k = 0; k < (two ? 2 : 1); ++k) {
       uint32_t a = two ? base + uint32_t(k ? op.offset1 : op.offset0) * scale : base + uint32_t(op.offset);  // 32-bit wrap
       uint8_t* p = lds_ptr(w, op, a, bytes, l);
+      check_lds_dma(w, op, a, uint64_t(a) + bytes, l);
       uint32_t v[4] = {};
       if (p) std::memcpy(v, p, bytes);
       if (bytes < 4) {
@@ -504,12 +574,14 @@ void register_mem(Registry& r) {
     r.add(std::string("flat_load_") + g.n, &g_load, U::VMEM, FType::Int, kCntFlat, g.aux);
     r.add(std::string("buffer_load_") + g.n, &buf_load_dispatch, U::VMEM, FType::Int, kCntVm, g.aux);
   }
+  for (const auto& g : gl) r.add(std::string("scratch_load_") + g.n, &scratch_load, U::VMEM, FType::Int, kCntVm, g.aux);
   static const G gs[] = {{"byte", 1}, {"short", 2}, {"dword", 4}, {"dwordx2", 8}, {"dwordx3", 12}, {"dwordx4", 16},
                          {"short_d16_hi", 2 | 0x400}, {"byte_d16_hi", 1 | 0x400}};
   for (const auto& g : gs) {
     r.add(std::string("global_store_") + g.n, &g_store, U::VMEM, FType::Int, kCntVm, g.aux);
     r.add(std::string("flat_store_") + g.n, &g_store, U::VMEM, FType::Int, kCntFlat, g.aux);
     r.add(std::string("buffer_store_") + g.n, &buf_store, U::VMEM, FType::Int, kCntVm, g.aux);
+    r.add(std::string("scratch_store_") + g.n, &scratch_store, U::VMEM, FType::Int, kCntVm, g.aux);
   }
   static const G gll[] = {{"dword", 4}, {"dwordx3", 12}, {"dwordx4", 16}, {"ubyte", 1}, {"sbyte", 1 | 0x100}, {"ushort", 2}, {"sshort", 2 | 0x100}};
   for (const auto& g : gll) r.add(std::string("global_load_lds_") + g.n, &g_load_lds, U::VMEM, FType::Int, kCntVm, g.aux);

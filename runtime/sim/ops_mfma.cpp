@@ -20,7 +20,7 @@ namespace {
 
 using U = isa::Unit;
 
-enum class Fmt : uint8_t { F16, BF16, FP8, BF8 };
+enum class Fmt : uint8_t { F16, BF16, FP8, BF8, F32, I8 };
 
 // 8-bit floats: gfx942 uses the FNUZ encodings (E4M3 bias 8 / E5M2 bias 16, 0x80 = NaN,
 // no infinities, no -0); gfx950 uses the OCP encodings (E4M3 bias 7 with S.1111.111 = NaN
@@ -43,6 +43,8 @@ double element(uint32_t dword, int j, Fmt f, bool fnuz) {
   switch (f) {
     case Fmt::F16: return f16_to_f32(uint16_t(dword >> (16 * (j & 1))));
     case Fmt::BF16: return f32_of(bf16_to_f32(uint16_t(dword >> (16 * (j & 1)))));
+    case Fmt::F32: return f32_of(dword);
+    case Fmt::I8: return double(int8_t(uint8_t(dword >> (8 * (j & 3)))));
     case Fmt::FP8: return decode_f8(uint8_t(dword >> (8 * (j & 3))), false, fnuz);
     default: return decode_f8(uint8_t(dword >> (8 * (j & 3))), true, fnuz);
   }
@@ -54,7 +56,8 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
   constexpr int kpl = K / (64 / M);
   constexpr int nreg = M * N / 64;
   static_assert(nreg == 4 || nreg == 16);
-  const int per_a = fa == Fmt::F16 || fa == Fmt::BF16 ? 2 : 4, per_b = fb == Fmt::F16 || fb == Fmt::BF16 ? 2 : 4;
+  auto per = [](Fmt f) { return f == Fmt::F32 ? 1 : (f == Fmt::F16 || f == Fmt::BF16) ? 2 : 4; };
+  const int per_a = per(fa), per_b = per(fb);
   const bool fnuz = w.L->arch == Arch::gfx942;
   static thread_local double A[32][128], B[128][32];
   for (int l = 0; l < 64; ++l)
@@ -67,6 +70,12 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
     for (int r = 0; r < nreg; ++r) {
       int i = M == 16 ? 4 * (l / 16) + r : 8 * (r / 4) + 4 * (l / 32) + r % 4;
       int j = l % N;
+      if (fa == Fmt::I8) {  // integer MFMA: exact products, int32 accumulation with wrap-around
+        uint32_t acc = lane_src(w, op.s[2], l, r);
+        for (int k = 0; k < K; ++k) acc += uint32_t(int32_t(A[i][k]) * int32_t(B[k][j]));
+        out[r][l] = acc;
+        continue;
+      }
       double acc = f32_of(lane_src(w, op.s[2], l, r));
       for (int k = 0; k < K; ++k) acc += A[i][k] * B[k][j];
       out[r][l] = bits_of(float(acc));
@@ -122,6 +131,14 @@ void register_mfma(Registry& r) {
   r.add("v_mfma_f32_32x32x16_fp8_bf8", &mfma<32, 16, F::FP8, F::BF8>, U::MFMA);
   r.add("v_mfma_f32_32x32x16_bf8_fp8", &mfma<32, 16, F::BF8, F::FP8>, U::MFMA);
   r.add("v_mfma_f32_32x32x16_bf8_bf8", &mfma<32, 16, F::BF8, F::BF8>, U::MFMA);
+  r.add("v_mfma_f32_16x16x4_f32", &mfma<16, 4, F::F32, F::F32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_16x16x4f32", &mfma<16, 4, F::F32, F::F32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_32x32x2_f32", &mfma<32, 2, F::F32, F::F32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_32x32x2f32", &mfma<32, 2, F::F32, F::F32>, U::MFMA, FType::F32);
+  r.add("v_mfma_i32_16x16x32_i8", &mfma<16, 32, F::I8, F::I8>, U::MFMA);
+  r.add("v_mfma_i32_32x32x16_i8", &mfma<32, 16, F::I8, F::I8>, U::MFMA);
+  r.add("v_mfma_i32_16x16x64_i8", &mfma<16, 64, F::I8, F::I8>, U::MFMA);
+  r.add("v_mfma_i32_32x32x32_i8", &mfma<32, 32, F::I8, F::I8>, U::MFMA);
   r.add("v_mfma_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128>, U::MFMA);
   r.add("v_mfma_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64>, U::MFMA);
   r.add("v_accvgpr_read_b32", &accvgpr_move, U::VALU);

@@ -210,10 +210,7 @@ void register_salu(Registry& r) {
   r.add("s_cbranch_execz", +[](Wave& w, const Op& op) { branch_if(w, op, w.exec() == 0); }, U::Branch);
   r.add("s_cbranch_execnz", +[](Wave& w, const Op& op) { branch_if(w, op, w.exec() != 0); }, U::Branch);
   r.add("s_endpgm", +[](Wave& w, const Op& op) {
-    w.pend.clear();  // s_endpgm drains outstanding memory operations
-    w.pend_vmask = w.pend_smask = 0;
-    if (!w.pend_v.empty()) std::fill(w.pend_v.begin(), w.pend_v.end(), nullptr);
-    std::fill(std::begin(w.pend_s), std::end(w.pend_s), nullptr);
+    drain_pending(w);  // s_endpgm drains outstanding memory operations
     w.status = Wave::Done;
     w.branched = true;
   }, U::Misc);

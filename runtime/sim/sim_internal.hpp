@@ -109,6 +109,7 @@ struct Pending {
   uint8_t counter;  // 1 vm, 2 lgkm (in order), 3 lgkm smem (out of order)
   uint16_t file;    // 0 sgpr, 1 vfile
   uint16_t first, count;  // register range (count 0 = no destination registers)
+  uint32_t lds_lo = 0, lds_hi = 0;  // LDS DMA: bytes [lds_lo, lds_hi) written, not yet covered by vmcnt
 };
 
 struct Launch;  // per-launch shared context
@@ -124,6 +125,8 @@ struct Wave {
   int wave_in_wg = 0;
   uint8_t* lds = nullptr;
   uint32_t lds_size = 0;
+  uint8_t* scratch = nullptr;  // 64 lanes x scratch_size bytes of private memory
+  uint32_t scratch_size = 0;   // per lane (descriptor private_segment_fixed_size)
   Launch* L = nullptr;
   struct ThreadCtx* T = nullptr;
   // Wait-count tracking.
@@ -133,6 +136,9 @@ struct Wave {
   const Op* pend_s[kSFileSize];
   uint64_t lane_ops = 0;
   uint64_t icount = 0;  // wave-instructions executed (the fake clock of s_memtime)
+  Wave* peers = nullptr;     // all waves of the workgroup (for LDS-DMA hazard checks)
+  int npeers = 0;
+  int* wg_dma_pending = nullptr;  // outstanding LDS-DMA operations in the workgroup
 
   uint64_t exec() const { return uint64_t(s[kExecLo]) | uint64_t(s[kExecHi]) << 32; }
   void set_exec(uint64_t e) { s[kExecLo] = uint32_t(e); s[kExecHi] = uint32_t(e >> 32); }
@@ -197,6 +203,11 @@ uint8_t* lds_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane);
 void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t first, uint16_t count);
 void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm);
 void check_pending(Wave& w, const Op& op);
+// LDS DMA bookkeeping: record the LDS bytes an LDS-DMA load wrote (after pend_add), and
+// check that an LDS read of [lo, hi) does not touch bytes of a DMA still outstanding.
+void pend_set_lds_range(Wave& w, uint32_t lo, uint32_t hi);
+void check_lds_dma(Wave& w, const Op& op, uint64_t lo, uint64_t hi, int lane);
+void drain_pending(Wave& w);  // s_endpgm
 
 std::string wave_name(const Wave& w);
 void dpp_exec(Wave& w, const Op& op);

@@ -63,8 +63,22 @@ static std::string reg_name(uint16_t file, uint16_t r) {
   return r >= 256 ? "a" + std::to_string(r - 256) : "v" + std::to_string(r);
 }
 
+static void retire(Wave& w, size_t i);
+
 void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t first, uint16_t count) {
   if (!w.L->opt.check_waitcnt) return;
+  // The hardware counters saturate (vmcnt 63, lgkmcnt 15 on gfx9): a wave does not issue
+  // another operation on a full counter until the oldest one returns. So at most that many
+  // are ever outstanding, and issuing one more retires the oldest of its counter (LLVM's
+  // SIInsertWaitcnts models the same: waiting for max-1 newer ops always suffices).
+  const bool vm = counter == 1;
+  const size_t limit = vm ? 63 : 15;
+  size_t in_flight = 0, oldest = w.pend.size();
+  for (size_t i = 0; i < w.pend.size(); ++i)
+    if ((w.pend[i].counter == 1) == vm) {
+      if (in_flight++ == 0) oldest = i;
+    }
+  if (in_flight >= limit) retire(w, oldest);
   w.pend.push_back(Pending{&op, counter, file, first, count});
   for (uint16_t r = first; r < first + count; ++r) {
     if (file == 0) w.pend_s[r] = &op, w.pend_smask |= 1ull << (r & 63);
@@ -74,6 +88,7 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
 
 static void retire(Wave& w, size_t i) {
   const Pending& p = w.pend[i];
+  if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
   for (uint16_t r = p.first; r < p.first + p.count; ++r) {
     if (p.file == 0) { if (w.pend_s[r] == p.op) w.pend_s[r] = nullptr; }
     else if (w.pend_v[r] == p.op) w.pend_v[r] = nullptr;
@@ -82,6 +97,35 @@ static void retire(Wave& w, size_t i) {
   w.pend_vmask = w.pend_smask = 0;
   for (const auto& q : w.pend)
     for (uint16_t r = q.first; r < q.first + q.count; ++r) (q.file == 0 ? w.pend_smask : w.pend_vmask) |= 1ull << (r & 63);
+}
+
+void pend_set_lds_range(Wave& w, uint32_t lo, uint32_t hi) {
+  if (w.pend.empty() || hi <= lo) return;
+  w.pend.back().lds_lo = lo;
+  w.pend.back().lds_hi = hi;
+  if (w.wg_dma_pending) ++*w.wg_dma_pending;
+}
+
+void drain_pending(Wave& w) {
+  while (!w.pend.empty()) retire(w, w.pend.size() - 1);
+  w.pend_vmask = w.pend_smask = 0;
+}
+
+void check_lds_dma(Wave& w, const Op& op, uint64_t lo, uint64_t hi, int lane) {
+  if (!w.wg_dma_pending || *w.wg_dma_pending == 0) return;
+  for (int i = 0; i < w.npeers; ++i) {
+    const Wave& p = w.peers[i];
+    int after = 0;
+    for (auto it = p.pend.rbegin(); it != p.pend.rend(); ++it) {
+      const Pending& q = *it;
+      if (q.lds_hi > q.lds_lo && lo < q.lds_hi && q.lds_lo < hi)
+        fail(w, op, "reads LDS bytes [" + hex(std::max<uint64_t>(lo, q.lds_lo)) + ", " + hex(std::min<uint64_t>(hi, q.lds_hi)) +
+                        ") that the LDS DMA at pc " + hex(q.op->pc) + " '" + q.op->text + "' of wave " + std::to_string(p.wave_in_wg) +
+                        " has not completed; that wave needs s_waitcnt vmcnt(" + std::to_string(after) + ")" +
+                        (&p == &w ? "" : " before the s_barrier") + " first", lane);
+      if (q.counter == 1) ++after;
+    }
+  }
 }
 
 void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm) {
@@ -147,6 +191,8 @@ struct WgStorage {
   std::vector<uint32_t> vregs;  // waves * kVFile * 64
   std::vector<uint8_t> lds;
   std::vector<Wave> waves;
+  std::vector<uint8_t> scratch;  // waves * 64 * private_segment_size
+  int dma_pending = 0;
 };
 
 struct FirstError {
@@ -174,6 +220,8 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
   uint32_t nthreads = bx * by * bz;
   int nwaves = int((nthreads + 63) / 64);
   std::fill(S.lds.begin(), S.lds.end(), 0);
+  std::fill(S.scratch.begin(), S.scratch.end(), 0);
+  S.dma_pending = 0;
   uint32_t vtotal = vgpr_limit(k);
   for (int wi = 0; wi < nwaves; ++wi) {
     Wave& w = S.waves[wi];
@@ -189,10 +237,15 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
     w.wave_in_wg = wi;
     w.lds = S.lds.data();
     w.lds_size = uint32_t(S.lds.size());
+    w.scratch_size = k.private_segment_size;
+    w.scratch = S.scratch.data() + size_t(wi) * 64 * k.private_segment_size;
     w.L = &L;
     w.T = &T;
     w.pend.clear();
     w.pend_vmask = w.pend_smask = 0;
+    w.peers = S.waves.data();
+    w.npeers = nwaves;
+    w.wg_dma_pending = &S.dma_pending;
     if (L.opt.check_waitcnt) { w.pend_v.assign(kVFile, nullptr); }
     std::fill(std::begin(w.pend_s), std::end(w.pend_s), nullptr);
     // User SGPRs in ABI order.
@@ -351,9 +404,8 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
     throw Error("simulator: block size " + std::to_string(nthreads) + " invalid for kernel " + k->name +
                 " (1.." + std::to_string(k->max_flat_workgroup_size ? k->max_flat_workgroup_size : 1024) + ")");
   if (dims.grid[0] == 0 || dims.grid[1] == 0 || dims.grid[2] == 0) throw Error("simulator: grid has a zero dimension");
-  if (k->private_segment_size)
-    throw Error("simulator: kernel " + k->name + " uses " + std::to_string(k->private_segment_size) +
-                " bytes of scratch (private segment), which the simulator does not model");
+  if (k->kernel_code_properties & (1u << 11))
+    throw Error("simulator: kernel " + k->name + " uses a dynamic stack (function calls / alloca), which the simulator does not model");
   uint64_t lds_bytes = uint64_t(k->group_segment_size) + dims.dynamic_lds;
   uint64_t lds_max = arch_ == Arch::gfx950 ? 160 * 1024 : 64 * 1024;
   if (lds_bytes > lds_max)
@@ -423,6 +475,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
     int nwaves = int((nthreads + 63) / 64);
     S.vregs.assign(size_t(nwaves) * kVRows * 64, 0);
     S.lds.assign(lds_bytes, 0);
+    S.scratch.assign(size_t(nwaves) * 64 * k->private_segment_size, 0);
     S.waves.resize(size_t(nwaves));
     for (;;) {
       uint64_t id = next.fetch_add(1);

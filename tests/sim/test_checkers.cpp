@@ -242,3 +242,32 @@ TEST_CASE("f32 denormals are flushed in and out when the descriptor's denorm mod
     }
   }
 }
+
+TEST_CASE("reading LDS written by an LDS DMA before its vmcnt wait is an error", "[sim][check]") {
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    uint64_t buf = dev.upload(std::vector<uint32_t>(128, 9), "buf");
+    std::vector<uint8_t> ka(16, 0);
+    std::memcpy(ka.data(), &buf, 8);
+    auto run = [&](const std::string& wait, int threads) {
+      // Every wave DMAs 64 dwords to LDS [0, 256) (wave 0) / [256, 512) (wave 1), then reads the other half.
+      auto co = cdnajit::read_code_object(assemble(asm_kernel("dma_chk",
+          " s_load_dwordx2 s[2:3], s[0:1], 0x0\n v_lshlrev_b32 v1, 2, v0\n v_and_b32 v2, 0xffffff00, v1\n"
+          " v_readfirstlane_b32 s4, v2\n s_mov_b32 m0, s4\n v_and_b32 v3, 0xff, v1\n s_waitcnt lgkmcnt(0)\n"
+          " global_load_lds_dword v3, s[2:3]\n" + wait + " s_barrier\n v_xor_b32 v4, 0x100, v1\n"
+          " ds_read_b32 v5, v4\n s_waitcnt lgkmcnt(0)\n global_store_dword v1, v5, s[2:3]\n s_endpgm", arch, 512), arch));
+      cdnajit::sim::Options o;
+      o.threads = threads;
+      dev.sim.launch(co, "dma_chk", ka, dims1(1, 128), o);
+    };
+    run(" s_waitcnt vmcnt(0)\n", 1);
+    CHECK(dev.download<uint32_t>(buf, 1)[0] == 9);
+    std::string msg = error_of([&] { run("", 1); });
+    CHECK_THAT(msg, Contains("reads LDS bytes"));
+    CHECK_THAT(msg, Contains("global_load_lds_dword"));
+    CHECK_THAT(msg, Contains("s_waitcnt vmcnt(0) before the s_barrier"));
+    CHECK_THAT(msg, Contains("wave 1"));
+    INFO(msg);
+    CHECK(msg.find("of wave 1 has not completed") != std::string::npos);
+  }
+}

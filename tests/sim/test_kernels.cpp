@@ -571,3 +571,100 @@ extern "C" __global__ void flat_lds(const float* x, float* o, int use_lds) {
     CHECK(uses_flat);
   }
 }
+
+TEST_CASE("scratch (private memory): dynamically indexed local array", "[sim][kernels]") {
+  const char* src = R"(
+extern "C" __global__ void scr(const int* x, int* o, int n) {
+  unsigned t = tid();
+  int a[40];
+  for (int i = 0; i < 40; ++i) a[i] = x[(t + i) % 64] * i;
+  int s = 0;
+  for (int i = 0; i < n; ++i) s += a[(t * 7 + i * 3) % 40];
+  o[t] = s;
+})";
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    REQUIRE(co.find("scr")->private_segment_size > 0);
+    REQUIRE(dev.sim.disassemble(co, "scr").find("scratch_load") != std::string::npos);
+    std::vector<int32_t> x(64);
+    for (int i = 0; i < 64; ++i) x[i] = i * 5 - 100;
+    const int n = 17;
+    uint64_t dx = dev.upload(x, "x"), dout = dev.upload(std::vector<int32_t>(64), "o");
+    dev.run(co, "scr", ArgPack().add(dx).add(dout).add(n), dims1(1, 64));
+    std::vector<int32_t> want(64);
+    for (int t = 0; t < 64; ++t) {
+      int a[40];
+      for (int i = 0; i < 40; ++i) a[i] = x[(t + i) % 64] * i;
+      int s = 0;
+      for (int i = 0; i < n; ++i) s += a[(t * 7 + i * 3) % 40];
+      want[t] = s;
+    }
+    require_bits_equal(dev.download<int32_t>(dout, 64), want);
+  }
+}
+
+TEST_CASE("MFMA i8 16x16x32 (int32 accumulate) and f32 16x16x4", "[sim][kernels]") {
+  const char* src = R"(
+typedef int int4_ __attribute__((ext_vector_type(4)));
+typedef float float4_ __attribute__((ext_vector_type(4)));
+extern "C" __global__ void mmi8(const long* a, const long* b, const int4_* c, int4_* d) {
+  unsigned t = tid();
+  d[t] = __builtin_amdgcn_mfma_i32_16x16x32_i8(a[t], b[t], c[t], 0, 0, 0);
+}
+extern "C" __global__ void mmf32(const float* a, const float* b, const float4_* c, float4_* d) {
+  unsigned t = tid();
+  d[t] = __builtin_amdgcn_mfma_f32_16x16x4f32(a[t], b[t], c[t], 0, 0, 0);
+})";
+  for (Arch arch : kArchs) {
+    auto co = load_hip(src, arch);
+    std::mt19937 g(int(arch) + 41);
+    {  // i8: A 16x32, B 32x16, 8 bytes per lane
+      const int M = 16, K = 32, N = 16, kpl = 8;
+      std::vector<int8_t> A(M * K), B(K * N);
+      for (auto& x : A) x = int8_t(g());
+      for (auto& x : B) x = int8_t(g());
+      std::vector<int8_t> fa(64 * 8), fb(64 * 8);
+      for (int l = 0; l < 64; ++l)
+        for (int j = 0; j < kpl; ++j) {
+          fa[l * 8 + j] = A[(l % M) * K + (l / M) * kpl + j];
+          fb[l * 8 + j] = B[((l / N) * kpl + j) * N + l % N];
+        }
+      std::vector<int32_t> fc(256), want(256);
+      for (int l = 0; l < 64; ++l)
+        for (int r = 0; r < 4; ++r) {
+          int i = 4 * (l / 16) + r, j = l % 16;
+          fc[l * 4 + r] = int32_t(g() % 2001) - 1000;
+          int32_t acc = fc[l * 4 + r];
+          for (int k = 0; k < K; ++k) acc += int32_t(A[i * K + k]) * int32_t(B[k * N + j]);
+          want[l * 4 + r] = acc;
+        }
+      Device dev(arch);
+      uint64_t da = dev.upload(fa, "a"), db = dev.upload(fb, "b"), dc = dev.upload(fc, "c"), dd = dev.upload(std::vector<int32_t>(256), "d");
+      dev.run(co, "mmi8", ArgPack().add(da).add(db).add(dc).add(dd), dims1(1, 64));
+      require_bits_equal(dev.download<int32_t>(dd, 256), want);
+    }
+    {  // f32: A 16x4, B 4x16, one element per lane; exact with small integers
+      const int M = 16, K = 4, N = 16;
+      std::vector<float> A(M * K), B(K * N), fa(64), fb(64), fc(256), want(256);
+      for (auto& x : A) x = float(int(g() % 9) - 4);
+      for (auto& x : B) x = float(int(g() % 9) - 4) * 0.5f;
+      for (int l = 0; l < 64; ++l) {
+        fa[l] = A[(l % M) * K + l / M];
+        fb[l] = B[(l / N) * N + l % N];
+      }
+      for (int l = 0; l < 64; ++l)
+        for (int r = 0; r < 4; ++r) {
+          int i = 4 * (l / 16) + r, j = l % 16;
+          fc[l * 4 + r] = float(i * 100 + j);
+          float acc = fc[l * 4 + r];
+          for (int k = 0; k < K; ++k) acc += A[i * K + k] * B[k * N + j];
+          want[l * 4 + r] = acc;
+        }
+      Device dev(arch);
+      uint64_t da = dev.upload(fa, "a"), db = dev.upload(fb, "b"), dc = dev.upload(fc, "c"), dd = dev.upload(std::vector<float>(256), "d");
+      dev.run(co, "mmf32", ArgPack().add(da).add(db).add(dc).add(dd), dims1(1, 64));
+      require_bits_equal(dev.download<float>(dd, 256), want);
+    }
+  }
+}
