@@ -1,5 +1,5 @@
-// Throughput of the simulator on a VALU-heavy kernel (lane-ops per second),
-// with one and two host threads; results must not depend on the thread count.
+// A VALU-heavy kernel run with one and two host threads: results must be identical.
+// (Throughput is measured by tools/bench_sim; this test only prints it.)
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -10,7 +10,7 @@
 using namespace simtest;
 using cdnajit::Arch;
 
-TEST_CASE("VALU-heavy kernel throughput and thread-count determinism", "[sim][perf]") {
+TEST_CASE("VALU-heavy kernel: results do not depend on the host thread count", "[sim][determinism]") {
   const char* src = R"(
 extern "C" __global__ void valu_heavy(const float* x, float* y, int iters) {
   unsigned i = bid() * bdim() + tid();
@@ -46,6 +46,6 @@ extern "C" __global__ void valu_heavy(const float* x, float* y, int iters) {
     CHECK(st.lane_ops >= uint64_t(n) * iters * 6);
   }
   REQUIRE(std::memcmp(results[0].data(), results[1].data(), n * sizeof(float)) == 0);
-  // CPU reference (clang contracts a1 * a3 patterns into fma the same way the kernel does: check a few lanes exactly).
-  CHECK(rate[0] > 1e8);  // loose floor so a slow CI machine does not flake; see README for measured numbers
+  // Speed is measured by tools/bench_sim (no timed assertions in tests); the rates above are informational.
+  (void)rate;
 }
