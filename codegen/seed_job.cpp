@@ -10,6 +10,7 @@
 #include "codegen/dwconv3d.hpp"
 #include "codegen/dwconv3d_models.hpp"
 #include "codegen/hip_sources.hpp"
+#include "codegen/seed_run.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
@@ -21,15 +22,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-// Waves per SIMD of a 256-thread workgroup (one wave per SIMD per workgroup):
-// min(8, 512 / registers rounded to 8) and workgroups per CU by LDS.
-int occupancy(int vgprs, int agprs, uint32_t lds, Arch a) {
-  int regs = (std::max(vgprs, 1) + 7) / 8 * 8 + (agprs + 7) / 8 * 8;
-  int by_regs = std::min(8, 512 / regs);
-  int by_lds = lds ? int(lds_limit_bytes(a) / lds) : 8;
-  return std::max(0, std::min(by_regs, by_lds));
-}
-
 std::unique_ptr<Device> open_for(Arch arch, const std::string& spec) {
   if (!spec.empty()) return open_device(spec);
   if (hip_availability().device_count > 0) {
@@ -37,49 +29,6 @@ std::unique_ptr<Device> open_for(Arch arch, const std::string& spec) {
     if (dev->arch() == arch) return dev;
   }
   return open_device(fmt::format("sim:{}", arch_name(arch)));
-}
-
-struct RunTotals {
-  sim::Stats stats;
-  double host_ms = 0;
-  double gpu_ms = 0;
-  bool has_sim = false, has_gpu = false;
-};
-
-// Runs `kernel` over channels [0, C) in chunks of `chunk` channels by offsetting
-// the tensor pointers (valid because N = 1 and every workgroup's channel is
-// (workgroup / D_out) relative to the pointers).
-RunTotals run_chunked(std::ostream& log, Device& dev, const DeviceKernel& kernel, const DwConvShape& s,
-                      const Buffer& in, const Buffer& wt, const Buffer& out, int chunk, const char* what) {
-  RunTotals t;
-  size_t in_c = size_t(s.D) * s.H * s.W * 2, wt_c = size_t(s.taps()) * 2,
-         out_c = size_t(s.D_out()) * s.H_out() * s.W_out() * 2;
-  for (int c0 = 0; c0 < s.C; c0 += chunk) {
-    int cn = std::min(chunk, s.C - c0);
-    KernelArgs args;
-    args.ptr(in.sub(c0 * in_c, cn * in_c)).ptr(wt.sub(c0 * wt_c, cn * wt_c)).ptr(out.sub(c0 * out_c, cn * out_c));
-    LaunchResult r = dev.launch(kernel, {uint32_t(cn * s.D_out())}, {256}, 0, args);
-    t.host_ms += r.host_ms;
-    if (r.sim_stats) {
-      t.has_sim = true;
-      for (int u = 0; u <= int(isa::Unit::Misc); ++u) t.stats.by_unit[u] += r.sim_stats->by_unit[u];
-      t.stats.wave_instructions += r.sim_stats->wave_instructions;
-      t.stats.lane_ops += r.sim_stats->lane_ops;
-      t.stats.waves += r.sim_stats->waves;
-      t.stats.workgroups += r.sim_stats->workgroups;
-      t.stats.seconds += r.sim_stats->seconds;
-    }
-    if (r.gpu_ms) { t.has_gpu = true; t.gpu_ms += *r.gpu_ms; }
-    log << fmt::format("  {}: channels {}..{} of {} done ({:.1f} s so far)\n", what, c0, c0 + cn - 1, s.C,
-                       t.host_ms / 1e3)
-        << std::flush;
-  }
-  return t;
-}
-
-// Thread-instructions per output: wave instructions x 64 lanes / outputs.
-double per_output(uint64_t wave_insts, const DwConvShape& s) {
-  return double(wave_insts) * 64.0 / double(s.output_elems());
 }
 
 }  // namespace
@@ -179,7 +128,7 @@ int run_seed_job(std::ostream& log, Arch arch, DwVariant variant, const std::str
   row("SGPRs", jit.stats.sgprs, ri.sgpr_count);
   row("LDS bytes", jit.stats.lds_bytes, ri.group_segment_size);
   row("occupancy (waves/SIMD, regs & LDS)", jit.stats.occupancy.waves_per_simd,
-      occupancy(int(ri.vgpr_count), int(ri.agpr_count), ri.group_segment_size, arch));
+      code_object_occupancy(ri, arch, DwConvGeometry::kThreads).waves_per_simd);
   row("build / compile ms", fmt::format("{:.1f}", jit_ms),
       clang_cached ? std::string("cached") : fmt::format("{:.1f}", clang_ms));
   if (rj.has_sim && rr.has_sim) {

@@ -302,6 +302,31 @@ bool from_isa_operand(const isa::Operand& o, FType ft, Src& s) {
 
 void apply_mods_word(const std::string& w, Op& op, bool& ok);
 
+// SDWA operands may be written sext(vN). Neither parser knows that wrapper, so it is removed
+// from the text before parsing; bit j of the result = asm operand j had it.
+uint32_t strip_sext(std::string& text) {
+  Parsed p = split(text);
+  uint32_t mask = 0;
+  for (size_t j = 0; j < p.operands.size() && j < 32; ++j) {
+    const std::string& o = p.operands[j];
+    if (o.size() > 6 && o.rfind("sext(", 0) == 0 && o.back() == ')') mask |= 1u << j;
+  }
+  if (!mask) return 0;
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    if (text.compare(i, 5, "sext(") == 0) {
+      size_t close = text.find(')', i);
+      if (close == std::string::npos) return 0;  // malformed: leave it to the parsers to reject
+      out += text.substr(i + 5, close - i - 5);
+      i = close + 1;
+    } else {
+      out += text[i++];
+    }
+  }
+  text = std::move(out);
+  return mask;
+}
+
 }  // namespace
 
 std::string hex(uint64_t v) {
@@ -406,7 +431,9 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     op.pc = pcs[i];
     op.index = uint32_t(i);
     auto where = [&] { return "kernel " + k.name + " pc " + hex(op.pc) + " '" + op.text + "'"; };
-    Parsed p = split(op.text);
+    std::string ptext = op.text;  // the text the operand parsers see
+    const uint32_t sext_operands = strip_sext(ptext);
+    Parsed p = split(ptext);
     std::string m = p.mnemonic;
     if (m.empty() || m == "s_code_end" || m[0] == '<') { op.fn = nullptr; continue; }
     std::string base = m;
@@ -435,7 +462,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     // Operands and modifiers: the shared isa::parse first, the private parser as a fallback.
     isa::MachineInst mi;
     std::string perr;
-    bool shared = isa::parse(op.text, mi, perr) && mi.operands.size() == p.operands.size();
+    bool shared = isa::parse(ptext, mi, perr) && mi.operands.size() == p.operands.size();
     if (mi.info) op.unit = mi.info->unit;  // classification from the ISA table when it knows the instruction
     bool ok = true;
     op.private_parse = !shared;
@@ -459,6 +486,8 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     }
     if (!ok) op.fn = nullptr;  // unknown modifier: refuse to guess
     if (op.sdwa && (op.sdwa_dst_sel == 255 || op.sdwa_src_sel[0] == 255 || op.sdwa_src_sel[1] == 255)) op.fn = nullptr;
+    // The carry handlers read lanes directly and would ignore SDWA selects: refuse, never guess.
+    if (op.sdwa && base.find("_co_") != std::string::npos) op.fn = nullptr;
     if (!op.fn) continue;
     // SOPP immediates come from the encoding (simm16 = low 16 bits).
     const uint8_t* raw = co.text.data() + k.entry_offset + op.pc;
@@ -486,6 +515,11 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       if (shared ? !from_isa_operand(mi.operands[j], op.ft, s) : !parse_operand(p.operands[j], s, op.ft, is_off)) {
         op.fn = nullptr;  // unknown operand syntax: treat as unimplemented
         break;
+      }
+      if ((sext_operands >> j) & 1) {
+        // sext() only exists on SDWA sources 0 and 1.
+        if (!op.sdwa || int(j) < nd || j - nd > 1) { op.fn = nullptr; break; }
+        op.sdwa_sext |= uint8_t(1u << (j - nd));
       }
       if (int(j) < nd) op.d[op.nd++] = s;
       else op.s[op.ns++] = s;

@@ -30,7 +30,10 @@ const uint32_t* fetch(Wave& w, const Op& op, int i, uint32_t* tmp, bool fl) {
   if (s.k == SrcKind::V && !s.neg && !s.abs && !flush && !sdwa) return w.vr(s.idx);
   if (s.k == SrcKind::V) std::memcpy(tmp, w.vr(s.idx), 256);
   else { uint32_t x = lane_src(w, s, 0); for (int l = 0; l < 64; ++l) tmp[l] = x; }
-  if (sdwa) for (int l = 0; l < 64; ++l) tmp[l] = sdwa_extract(tmp[l], op.sdwa_src_sel[i], false);
+  if (sdwa) {
+    const bool sext = (op.sdwa_sext >> i) & 1;  // sext(vN): sign-extend the selected byte/word
+    for (int l = 0; l < 64; ++l) tmp[l] = sdwa_extract(tmp[l], op.sdwa_src_sel[i], sext);
+  }
   uint32_t sign = op.ft == FType::F16 ? 0x8000u : 0x80000000u;
   if (s.abs) for (int l = 0; l < 64; ++l) tmp[l] &= ~sign;
   if (s.neg) {
@@ -70,6 +73,8 @@ void store(Wave& w, const Op& op, uint32_t* r, bool fl) {
       uint32_t mask = ((1u << bits) - 1) << sh;
       uint32_t v = (r[l] << sh) & mask;
       if (op.sdwa_dst_unused == 2) v |= dst[l] & ~mask;  // UNUSED_PRESERVE
+      // UNUSED_SEXT: the bits above the field repeat its sign bit (the bits below stay zero).
+      if (op.sdwa_dst_unused == 1 && sh + bits < 32 && ((v >> (sh + bits - 1)) & 1)) v |= ~0u << (sh + bits);
       dst[l] = v;
     }
     return;
@@ -340,6 +345,26 @@ void mad_u64_u32(Wave& w, const Op& op) {
   if (op.nd > 1) write_s64(w, op.d[1], cout);
 }
 
+// v_mad_i64_i32 d[0:1], sdst, s0, s1, s2[0:1]: sext(s0) * sext(s1) + s2 with 64-bit wrap-around.
+// The ISA defines the 65-bit signed sum {sdst bit, d}; sdst gets its bit 64, i.e. the sign of
+// the exact (unwrapped) result. clang never reads it; this follows the ISA pseudo-code.
+void mad_i64_i32(Wave& w, const Op& op) {
+  uint64_t e = w.exec(), cout = 0;
+  w.lane_ops += lanes(e);
+  alignas(64) uint32_t t[3][2][64];
+  const uint32_t *lo[3], *hi[3];
+  for (int i = 0; i < 3; ++i) fetch_pair(w, op.s[i], i == 2, t[i][0], t[i][1], lo[i], hi[i]);
+  uint32_t *d0 = w.vr(op.d[0].idx), *d1 = w.vr(uint16_t(op.d[0].idx + 1));
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    __int128 p = __int128(int64_t(int32_t(lo[0][l])) * int32_t(lo[1][l])) + int64_t(uint64_t(lo[2][l]) | uint64_t(hi[2][l]) << 32);
+    d0[l] = uint32_t(uint64_t(p));
+    d1[l] = uint32_t(uint64_t(p) >> 32);
+    cout |= uint64_t(p < 0) << l;
+  }
+  if (op.nd > 1) write_s64(w, op.d[1], cout);
+}
+
 // VOP3P: per 16-bit half, select sources by op_sel/op_sel_hi and apply neg_lo/neg_hi.
 template <class F>  // operates on 16-bit halves
 void vpk16(Wave& w, const Op& op) {
@@ -439,6 +464,29 @@ void bitop3(Wave& w, const Op& op) {
       r |= m;
     }
     d[l] = r;
+  }
+}
+
+// gfx950 v_bitop3_b16: the same truth table on 16-bit operands. op_sel bit i (i < 3) takes the
+// high half of source i; op_sel bit 3 writes the high half of the destination. Like the other
+// gfx9 VOP3 16-bit instructions with op_sel, the other half of the destination is kept.
+void bitop3_b16(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  w.lane_ops += lanes(e);
+  uint32_t* d = w.vr(op.d[0].idx);
+  const uint32_t t = op.imm & 0xff;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t x[3];
+    for (int i = 0; i < 3; ++i) {
+      uint32_t v = lane_src(w, op.s[i], l);
+      x[i] = ((op.op_sel >> i) & 1 ? v >> 16 : v) & 0xffff;
+    }
+    uint32_t r = 0;
+    for (int i = 0; i < 8; ++i)
+      if ((t >> i) & 1) r |= ((i & 4) ? x[0] : ~x[0]) & ((i & 2) ? x[1] : ~x[1]) & ((i & 1) ? x[2] : ~x[2]);
+    r &= 0xffff;
+    d[l] = (op.op_sel & 8) ? (d[l] & 0xffffu) | (r << 16) : (d[l] & 0xffff0000u) | r;
   }
 }
 
@@ -576,6 +624,8 @@ void register_valu(Registry& r) {
   A("v_subrev_u16", V((b - a) & 0xffff));
   A("v_mul_lo_u16", V((a * b) & 0xffff));
   A("v_mad_u16", V((a * b + c) & 0xffff));
+  A("v_mad_legacy_u16", V((a * b + c) & 0xffff));  // gfx9 spelling of the gfx8 encoding (no op_sel)
+  A("v_mad_legacy_i16", V((a * b + c) & 0xffff));  // low 16 bits do not depend on signedness
   A("v_max_u16", V(std::max(a & 0xffff, b & 0xffff)));
   A("v_min_u16", V(std::min(a & 0xffff, b & 0xffff)));
   A("v_max_i16", V(uint32_t(std::max(int16_t(a), int16_t(b))) & 0xffff));
@@ -609,6 +659,7 @@ void register_valu(Registry& r) {
   A("v_pack_b32_f16", V((a & 0xffff) | (b << 16)));
   // gfx950 three-input bit op: truth table in the third operand's low byte.
   A("v_bitop3_b32", &bitop3);
+  A("v_bitop3_b16", &bitop3_b16);
   // f32 arithmetic.
   F("v_add_f32", VF(ub(fl(a) + fl(b))));
   F("v_sub_f32", VF(ub(fl(a) - fl(b))));
@@ -743,6 +794,18 @@ void register_valu(Registry& r) {
   A("v_cmp_gt_i16", CMP(int16_t(a) > int16_t(b)));
   A("v_cmp_le_i16", CMP(int16_t(a) <= int16_t(b)));
   A("v_cmp_ge_i16", CMP(int16_t(a) >= int16_t(b)));
+  A("v_cmpx_eq_u16", CMPX((a & 0xffff) == (b & 0xffff)));
+  A("v_cmpx_ne_u16", CMPX((a & 0xffff) != (b & 0xffff)));
+  A("v_cmpx_lt_u16", CMPX((a & 0xffff) < (b & 0xffff)));
+  A("v_cmpx_gt_u16", CMPX((a & 0xffff) > (b & 0xffff)));
+  A("v_cmpx_le_u16", CMPX((a & 0xffff) <= (b & 0xffff)));
+  A("v_cmpx_ge_u16", CMPX((a & 0xffff) >= (b & 0xffff)));
+  A("v_cmpx_eq_i16", CMPX(int16_t(a) == int16_t(b)));
+  A("v_cmpx_ne_i16", CMPX(int16_t(a) != int16_t(b)));
+  A("v_cmpx_lt_i16", CMPX(int16_t(a) < int16_t(b)));
+  A("v_cmpx_gt_i16", CMPX(int16_t(a) > int16_t(b)));
+  A("v_cmpx_le_i16", CMPX(int16_t(a) <= int16_t(b)));
+  A("v_cmpx_ge_i16", CMPX(int16_t(a) >= int16_t(b)));
   A("v_cmp_ne_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), false>);
   A("v_cmpx_eq_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a == b; }), true>);
   A("v_cmpx_ne_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), true>);
@@ -766,6 +829,7 @@ void register_valu(Registry& r) {
   A("v_subb_co_u32", &vcarry<4>);
   A("v_subbrev_co_u32", &vcarry<5>);
   A("v_mad_u64_u32", &mad_u64_u32);
+  A("v_mad_i64_i32", &mad_i64_i32);
   A("v_cndmask_b32", &cndmask);
   A("v_readlane_b32", &readlane);
   A("v_readfirstlane_b32", &readfirstlane);

@@ -55,6 +55,7 @@ struct Op {
   bool clamp = false, lds = false, offen = false, idxen = false, e64 = false, sdwa = false;
   uint8_t omod = 0, op_sel = 0, op_sel_hi = 7, neg_lo = 0, neg_hi = 0, cbsz = 0, abid = 0, blgp = 0;
   uint8_t sdwa_dst_sel = 6, sdwa_dst_unused = 0, sdwa_src_sel[2] = {6, 6};
+  uint8_t sdwa_sext = 0;     // bit i: SDWA source i is written sext(...) (sign-extend its byte/word select)
   uint32_t imm = 0;          // SOPP/SOPK immediate, waitcnt fields
   uint32_t target = 0;       // branch target (instruction index)
   uint32_t pc = 0;           // byte offset from kernel entry

@@ -87,16 +87,18 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
 }
 
 static void retire(Wave& w, size_t i) {
-  const Pending& p = w.pend[i];
+  const Pending p = w.pend[i];
   if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
-  for (uint16_t r = p.first; r < p.first + p.count; ++r) {
-    if (p.file == 0) { if (w.pend_s[r] == p.op) w.pend_s[r] = nullptr; }
-    else if (w.pend_v[r] == p.op) w.pend_v[r] = nullptr;
-  }
   w.pend.erase(w.pend.begin() + long(i));
+  // Registers of the retired load stay outstanding if a later load (same in-order counter,
+  // or the same instruction again in a loop) also writes them: the newest such load owns them.
+  for (uint16_t r = p.first; r < p.first + p.count; ++r) (p.file == 0 ? w.pend_s[r] : w.pend_v[r]) = nullptr;
   w.pend_vmask = w.pend_smask = 0;
   for (const auto& q : w.pend)
-    for (uint16_t r = q.first; r < q.first + q.count; ++r) (q.file == 0 ? w.pend_smask : w.pend_vmask) |= 1ull << (r & 63);
+    for (uint16_t r = q.first; r < q.first + q.count; ++r) {
+      (q.file == 0 ? w.pend_smask : w.pend_vmask) |= 1ull << (r & 63);
+      if (q.file == p.file && r >= p.first && r < p.first + p.count) (q.file == 0 ? w.pend_s[r] : w.pend_v[r]) = q.op;
+    }
 }
 
 void pend_set_lds_range(Wave& w, uint32_t lo, uint32_t hi) {
@@ -152,12 +154,18 @@ void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm) {
 
 [[noreturn]] static void pending_error(Wave& w, const Op& op, uint16_t file, uint16_t r, bool write) {
   const Op* load = file == 0 ? w.pend_s[r] : w.pend_v[r];
-  const Pending* p = nullptr;
+  // The newest outstanding entry that writes the register (an earlier one on the same in-order
+  // counter is covered by the same wait).
+  size_t at = w.pend.size();
+  for (size_t i = w.pend.size(); i-- > 0;) {
+    const Pending& q = w.pend[i];
+    if (q.op == load && q.file == file && r >= q.first && r < q.first + q.count) { at = i; break; }
+  }
+  const Pending* p = at < w.pend.size() ? &w.pend[at] : nullptr;
   int after = 0;  // same-counter operations issued after the load
-  bool found = false;
-  for (auto& q : w.pend) {
-    if (q.op == load && !found) { p = &q; found = true; continue; }
-    if (found && p && ((p->counter == 1 && q.counter == 1) || (p->counter >= 2 && q.counter >= 2))) after++;
+  for (size_t i = at + 1; p && i < w.pend.size(); ++i) {
+    const Pending& q = w.pend[i];
+    if ((p->counter == 1 && q.counter == 1) || (p->counter >= 2 && q.counter >= 2)) after++;
   }
   std::string need = p && p->counter == 1 ? "s_waitcnt vmcnt(" + std::to_string(after) + ")"
                      : p && p->counter == 2 ? "s_waitcnt lgkmcnt(" + std::to_string(after) + ")"
@@ -167,15 +175,22 @@ void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm) {
                   need + " is needed before this instruction");
 }
 
+// A load may target registers an older load still has outstanding when both return in order
+// on the same counter (VMEM loads on vmcnt, DS loads on lgkmcnt): the newer data lands last.
+// Not so for SMEM (out of order), FLAT (two counters, may reach LDS) or any non-load write.
+static bool ordered_reload(const Op& op, const Op* older) {
+  return (op.counter == 1 || op.counter == 2) && older && older->counter == op.counter;
+}
+
 void check_pending(Wave& w, const Op& op) {
   if (!(op.vmask & w.pend_vmask) && !(op.smask & w.pend_smask)) return;
   auto chk = [&](const Src& s, bool write) {
     if (s.k == SrcKind::S) {
       for (uint16_t r = s.idx; r < s.idx + s.n && r < kSFileSize; ++r)
-        if (w.pend_s[r]) pending_error(w, op, 0, r, write);
+        if (w.pend_s[r] && !(write && ordered_reload(op, w.pend_s[r]))) pending_error(w, op, 0, r, write);
     } else if (s.k == SrcKind::V) {
       for (uint16_t r = s.idx; r < s.idx + s.n && r < kVFile; ++r)
-        if (w.pend_v[r]) pending_error(w, op, 1, r, write);
+        if (w.pend_v[r] && !(write && ordered_reload(op, w.pend_v[r]))) pending_error(w, op, 1, r, write);
     }
   };
   for (int i = 0; i < op.ns; ++i) chk(op.s[i], false);

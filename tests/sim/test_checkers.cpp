@@ -14,14 +14,15 @@ namespace {
 
 // A hand-written kernel: `body` is the instruction text; s[0:1] = kernarg pointer, v0 = work-item id.
 std::string asm_kernel(const std::string& name, const std::string& body, Arch arch, int lds = 0,
-                       const std::string& extra_directives = "") {
+                       const std::string& extra_directives = "", int vgprs = 16) {
   std::string cpu(cdnajit::arch_name(arch));
   return ".amdgcn_target \"amdgcn-amd-amdhsa--" + cpu + "\"\n.text\n.globl " + name + "\n.p2align 8\n.type " + name +
          ",@function\n" + name + ":\n" + body + "\n.size " + name + ", .-" + name +
          "\n.rodata\n.p2align 6\n.amdhsa_kernel " + name +
          "\n  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n  .amdhsa_kernarg_size 16\n  .amdhsa_group_segment_fixed_size " +
          std::to_string(lds) +
-         "\n  .amdhsa_next_free_vgpr 16\n  .amdhsa_next_free_sgpr 16\n  .amdhsa_accum_offset 16\n" + extra_directives +
+         "\n  .amdhsa_next_free_vgpr " + std::to_string(vgprs) + "\n  .amdhsa_next_free_sgpr 16\n  .amdhsa_accum_offset " +
+         std::to_string(vgprs) + "\n" + extra_directives +
          ".end_amdhsa_kernel\n";
 }
 
@@ -269,5 +270,103 @@ TEST_CASE("reading LDS written by an LDS DMA before its vmcnt wait is an error",
     CHECK_THAT(msg, Contains("wave 1"));
     INFO(msg);
     CHECK(msg.find("of wave 1 has not completed") != std::string::npos);
+  }
+}
+
+TEST_CASE("two in-order loads into the same register: legal, the later one lands last", "[sim][check]") {
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    Device dev(arch);
+    std::vector<uint32_t> init(128);
+    for (uint32_t i = 0; i < 128; ++i) init[i] = 1000 + i;
+    uint64_t buf = dev.upload(init, "buf");
+    std::vector<uint8_t> ka(16, 0);
+    std::memcpy(ka.data(), &buf, 8);
+    auto run = [&](const std::string& body) {
+      auto co = cdnajit::read_code_object(assemble(asm_kernel("twice", body, arch, 512), arch));
+      dev.sim.launch(co, "twice", ka, dims1(1, 64));
+    };
+    const std::string head = "s_load_dwordx2 s[2:3], s[0:1], 0x0\n s_waitcnt lgkmcnt(0)\n v_lshlrev_b32 v0, 2, v0\n";
+    // VMEM: buf[i] then buf[i + 64] into v1; after vmcnt(0) v1 holds the second value.
+    const std::string vm2 = head + " global_load_dword v1, v0, s[2:3]\n global_load_dword v1, v0, s[2:3] offset:256\n";
+    run(vm2 + " s_waitcnt vmcnt(0)\n v_add_u32 v2, 1, v1\n global_store_dword v0, v2, s[2:3] offset:256\n s_endpgm");
+    auto out = dev.download<uint32_t>(buf + 256, 64);
+    CHECK(out[0] == 1065);
+    CHECK(out[63] == 1128);
+    // vmcnt(1) retires only the older load: v1 is still outstanding (the newer load).
+    std::string msg = error_of([&] { run(vm2 + " s_waitcnt vmcnt(1)\n v_add_u32 v2, 1, v1\n s_endpgm"); });
+    CHECK_THAT(msg, Contains("reads v1 while the load at pc 0x18 'global_load_dword v1, v0, s[2:3] offset:256'"));
+    CHECK_THAT(msg, Contains("s_waitcnt vmcnt(0) is needed"));
+    // A VALU write of a register with loads in flight is still an error.
+    msg = error_of([&] { run(vm2 + " v_mov_b32 v1, 0\n s_endpgm"); });
+    CHECK_THAT(msg, Contains("overwrites v1"));
+    CHECK_THAT(msg, Contains("s_waitcnt vmcnt(0) is needed"));
+    // DS: the same on lgkmcnt.
+    const std::string ds2 = head + " v_add_u32 v3, 7, v0\n ds_write_b32 v0, v3\n s_waitcnt lgkmcnt(0)\n"
+                                   " ds_read_b32 v1, v0\n ds_read_b32 v1, v0 offset:4\n";
+    run(ds2 + " s_waitcnt lgkmcnt(0)\n global_store_dword v0, v1, s[2:3]\n s_endpgm");
+    out = dev.download<uint32_t>(buf, 64);
+    CHECK(out[0] == 11);   // LDS[4] = 4 + 7
+    CHECK(out[62] == 259);  // LDS[252] = 252 + 7
+    msg = error_of([&] { run(ds2 + " s_waitcnt lgkmcnt(1)\n v_mov_b32 v2, v1\n s_endpgm"); });
+    CHECK_THAT(msg, Contains("reads v1 while the load at pc"));
+    CHECK_THAT(msg, Contains("ds_read_b32 v1, v0 offset:4"));
+    CHECK_THAT(msg, Contains("s_waitcnt lgkmcnt(0) is needed"));
+    // Different counters (VMEM then DS into the same register) are not ordered: error.
+    msg = error_of([&] { run(head + " global_load_dword v1, v0, s[2:3]\n ds_read_b32 v1, v0\n s_endpgm"); });
+    CHECK_THAT(msg, Contains("overwrites v1"));
+    // SMEM returns out of order: a second SMEM load into a pending SGPR is an error.
+    msg = error_of([&] { run("s_load_dword s4, s[0:1], 0x0\n s_load_dword s4, s[0:1], 0x4\n s_endpgm"); });
+    CHECK_THAT(msg, Contains("overwrites s4"));
+    CHECK_THAT(msg, Contains("s_waitcnt lgkmcnt(0) is needed"));
+  }
+}
+
+TEST_CASE("a loop re-issuing the same load into one register keeps it outstanding", "[sim][check]") {
+  Arch arch = Arch::gfx942;
+  Device dev(arch);
+  uint64_t buf = dev.upload(std::vector<uint32_t>(64, 3), "buf");
+  std::vector<uint8_t> ka(16, 0);
+  std::memcpy(ka.data(), &buf, 8);
+  auto run = [&](const std::string& tail) {
+    auto co = cdnajit::read_code_object(assemble(asm_kernel("reload",
+        "s_load_dwordx2 s[2:3], s[0:1], 0x0\n s_waitcnt lgkmcnt(0)\n v_lshlrev_b32 v0, 2, v0\n s_mov_b32 s4, 3\n"
+        "BB0:\n global_load_dword v1, v0, s[2:3]\n s_sub_u32 s4, s4, 1\n s_cmp_lg_u32 s4, 0\n s_cbranch_scc1 BB0\n" + tail,
+        arch), arch));
+    dev.sim.launch(co, "reload", ka, dims1(1, 64));
+  };
+  run(" s_waitcnt vmcnt(0)\n v_mov_b32 v2, v1\n s_endpgm");
+  // Three instances of the same instruction are in flight; vmcnt(1) leaves the newest outstanding.
+  std::string msg = error_of([&] { run(" s_waitcnt vmcnt(1)\n v_mov_b32 v2, v1\n s_endpgm"); });
+  CHECK_THAT(msg, Contains("reads v1"));
+  CHECK_THAT(msg, Contains("s_waitcnt vmcnt(0) is needed"));
+}
+
+TEST_CASE("lgkmcnt saturates at 15: issuing a 16th DS load retires the oldest", "[sim][check]") {
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    Device dev(arch);
+    std::vector<uint8_t> ka(16, 0);
+    // k ds_read_b32 into v1..vk (no waits), then read `reg` without a wait.
+    auto run = [&](int k, int reg) {
+      std::string body = " v_lshlrev_b32 v0, 2, v0\n";
+      for (int i = 1; i <= k; ++i) body += " ds_read_b32 v" + std::to_string(i) + ", v0 offset:" + std::to_string(4 * i) + "\n";
+      body += " v_mov_b32 v20, v" + std::to_string(reg) + "\n s_endpgm";
+      auto co = cdnajit::read_code_object(assemble(asm_kernel("sat", body, arch, 512, "", 24), arch));
+      dev.sim.launch(co, "sat", ka, dims1(1, 64));
+    };
+    // 15 outstanding (the counter's maximum): all still pending, the oldest included.
+    std::string msg = error_of([&] { run(15, 1); });
+    CHECK_THAT(msg, Contains("reads v1 while the load"));
+    CHECK_THAT(msg, Contains("s_waitcnt lgkmcnt(14) is needed"));
+    // The 16th issue waits for the oldest to return: v1 is then complete, v2 is not.
+    CHECK(error_of([&] { run(16, 1); }) == "<no error>");
+    msg = error_of([&] { run(16, 2); });
+    CHECK_THAT(msg, Contains("reads v2 while the load"));
+    CHECK_THAT(msg, Contains("s_waitcnt lgkmcnt(14) is needed"));
+    // One more issue retires the next oldest.
+    CHECK(error_of([&] { run(17, 2); }) == "<no error>");
+    msg = error_of([&] { run(17, 3); });
+    CHECK_THAT(msg, Contains("reads v3 while the load"));
   }
 }
