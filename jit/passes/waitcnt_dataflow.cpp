@@ -45,6 +45,13 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
     return Brackets::merge(preds);
   };
 
+  // Widening: a loop that issues memory operations grows the in-flight span at its
+  // header by a few operations per round, up to the counter's capacity (63 for vmcnt).
+  // After a few changes of a block's entry state, jump straight to a saturated span:
+  // register distances from the newest operation are unchanged, so the waits derived
+  // stay the same; only "how much is in flight" becomes the (safe) maximum.
+  constexpr int kChangesBeforeWidening = 3;
+  std::vector<int> changes(nb, 0);
   bool changed = true;
   int rounds = 0;
   while (changed) {
@@ -55,6 +62,8 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
                   " blocks; this is a bug in jit/passes");
     for (int b : cfg.rpo) {
       Brackets s = entry_state(b);
+      if (in[b] && *in[b] == s) continue;
+      if (++changes[b] > kChangesBeforeWidening) s.saturate();
       if (in[b] && *in[b] == s) continue;
       in[b] = s;
       for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) transfer(s, prog[i], access[i], i, apply_needed);

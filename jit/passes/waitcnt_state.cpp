@@ -38,8 +38,8 @@ int counter_max(int c) { return c == kVm ? kVmcntMax : kLgkmcntMax; }
 
 Brackets::Brackets() {
   for (int c = 0; c < kNumCounters; ++c) {
-    score[c].assign(kNumUnits, 0);
-    writer[c].assign(kNumUnits, -1);
+    score[c].fill(0);
+    writer[c].fill(-1);
   }
 }
 
@@ -106,6 +106,10 @@ void Brackets::issue(const isa::MachineInst& mi, const Access& a, int32_t index)
         score[c][u] = s;
         writer[c][u] = index;
       }
+      if (r.count > 0) {
+        lo[c] = std::min(lo[c], r.first);
+        hi[c] = std::max(hi[c], r.first + r.count);
+      }
     }
     // The hardware counter holds at most counter_max operations: never claim more in
     // flight, and waiting for (max - 1) newer ops always suffices (keeps loops finite).
@@ -113,10 +117,27 @@ void Brackets::issue(const isa::MachineInst& mi, const Access& a, int32_t index)
     if (ub[c] - lb[c] > maxc) lb[c] = ub[c] - maxc;
     if (ub[c] - lb[c] > maxc - 1) {  // only then can a pending score be older than that
       uint32_t oldest = ub[c] - (maxc - 1);
-      for (auto& sc : score[c])
-        if (sc > lb[c] && sc < oldest) sc = oldest;
+      for (int u = lo[c]; u < hi[c]; ++u)
+        if (score[c][u] > lb[c] && score[c][u] < oldest) score[c][u] = oldest;
       if (last_flat[c] > lb[c] && last_flat[c] < oldest) last_flat[c] = oldest;
     }
+  }
+}
+
+void Brackets::saturate() {
+  for (int c = 0; c < kNumCounters; ++c) {
+    if (ub[c] == lb[c]) continue;
+    uint32_t maxc = counter_max(c);
+    if (ub[c] - lb[c] >= maxc) continue;
+    // Shift every score up so that ub - lb == maxc (lb stays, nothing changes distance from ub).
+    uint32_t add = maxc - (ub[c] - lb[c]);
+    for (int u = lo[c]; u < hi[c]; ++u)
+      if (score[c][u] > lb[c]) score[c][u] += add;
+    if (last_flat[c] > lb[c]) last_flat[c] += add;
+    ub[c] += add;
+    lb[c] = ub[c] - maxc;
+    // The ops now counted in (lb, lb + add] are phantom older ones: they fill the counter,
+    // while the wait a real register needs (its distance from ub) is unchanged.
   }
 }
 
@@ -133,7 +154,9 @@ Brackets Brackets::merge(const std::vector<const Brackets*>& ins) {
       auto shift = [&](uint32_t s) -> uint32_t { return s > b->lb[c] ? s - b->ub[c] + span : 0; };
       out.events[c] |= b->events[c];
       out.last_flat[c] = std::max(out.last_flat[c], shift(b->last_flat[c] <= b->ub[c] ? b->last_flat[c] : 0));
-      for (int u = 0; u < kNumUnits; ++u) {
+      out.lo[c] = std::min(out.lo[c], b->lo[c]);
+      out.hi[c] = std::max(out.hi[c], b->hi[c]);
+      for (int u = b->lo[c]; u < b->hi[c]; ++u) {
         uint32_t s = shift(b->score[c][u]);
         if (s > out.score[c][u] || (s != 0 && s == out.score[c][u] && b->writer[c][u] > out.writer[c][u])) {
           out.score[c][u] = s;

@@ -6,6 +6,7 @@
 // out-of-order ones (any SMEM pending, mixed LDS/message events, a FLAT op counting on
 // both) need a wait of 0.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -28,8 +29,12 @@ struct Brackets {
   uint32_t lb[kNumCounters] = {0, 0};
   uint32_t last_flat[kNumCounters] = {0, 0};
   uint8_t events[kNumCounters] = {0, 0};
-  std::vector<uint32_t> score[kNumCounters];
-  std::vector<int32_t> writer[kNumCounters];
+  std::array<uint32_t, kNumUnits> score[kNumCounters];
+  std::array<int32_t, kNumUnits> writer[kNumCounters];
+  // Units [lo, hi) are the only ones that ever received a score: merges and
+  // saturation scans touch just that range (kernels use a few dozen registers).
+  int lo[kNumCounters] = {kNumUnits, kNumUnits};
+  int hi[kNumCounters] = {0, 0};
 
   Brackets();
   bool operator==(const Brackets& o) const;
@@ -43,6 +48,10 @@ struct Brackets {
   void apply(const WaitFields& w);
   // Account for `mi` (instruction #index) issuing its memory operation, if any.
   void issue(const isa::MachineInst& mi, const Access& a, int32_t index);
+
+  // Claim each counter with anything in flight is full (counter_max operations):
+  // the widening step of the dataflow. Scores keep their distance from the newest op.
+  void saturate();
 
   // Pessimistic union of predecessor states at a join.
   static Brackets merge(const std::vector<const Brackets*>& ins);
