@@ -88,7 +88,8 @@ std::vector<uint8_t> link_code_object(std::span<const uint8_t> relocatable_objec
   write_whole_file(input, relocatable_object);
 
   // The arguments clang passes when it links an amdgcn device object.
-  const char* args[] = {"ld.lld", "-m", "elf64_amdgpu", "--no-undefined", "-shared",
+  // --threads=1: a kernel is one tiny object, and lld's thread pool costs more than it saves.
+  const char* args[] = {"ld.lld", "-m", "elf64_amdgpu", "--no-undefined", "-shared", "--threads=1",
                         "-o",     output.c_str(),      input.c_str()};
   std::string out_text, err_text;
   llvm::raw_string_ostream out_stream(out_text), err_stream(err_text);

@@ -7,13 +7,17 @@
 #include <string>
 #include <system_error>
 
+#include <unistd.h>
+
 #include "jit/isa/error.hpp"
 
 namespace cdnajit {
 
 TempDir::TempDir(std::string_view prefix) {
+  // $TMPDIR if set; else /dev/shm when it is a writable tmpfs (lld's file I/O then never
+  // touches a disk); else /tmp.
   const char* tmp = std::getenv("TMPDIR");
-  std::string base = (tmp && *tmp) ? tmp : "/tmp";
+  std::string base = (tmp && *tmp) ? tmp : (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
   std::string pattern = base + "/" + std::string(prefix) + "-XXXXXX";
   if (!mkdtemp(pattern.data()))
     throw Error("cannot create a temporary directory from pattern '" + pattern +
