@@ -125,7 +125,7 @@ int run_seed_job(std::ostream& log, Arch arch, DwVariant variant, const std::str
   log << fmt::format("\n  {:<34} {:>14} {:>14}\n", "", dwconv3d_kernel_name(variant), "HIP V97 (clang)");
   row("VGPRs", jit.stats.vgprs, ri.vgpr_count);
   row("AGPRs", jit.stats.agprs, ri.agpr_count);
-  row("SGPRs", jit.stats.sgprs, ri.sgpr_count);
+  row("SGPRs (allocated, without VCC etc.)", jit.stats.sgprs, allocated_sgprs(ri));
   row("LDS bytes", jit.stats.lds_bytes, ri.group_segment_size);
   row("occupancy (waves/SIMD, regs & LDS)", jit.stats.occupancy.waves_per_simd,
       code_object_occupancy(ri, arch, DwConvGeometry::kThreads).waves_per_simd);

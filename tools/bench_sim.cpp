@@ -102,8 +102,8 @@ void run(const char* label, const BuildResult& b, uint32_t groups, uint32_t iter
 int main() {
   fmt::print("cdnajit simulator throughput (simulated on this host CPU; no GPU)\n");
   for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
-    run("VALU-heavy", valu_kernel(arch), 64, 200);
-    run("LDS-heavy", lds_kernel(arch), 64, 100);
+    run("VALU-heavy", valu_kernel(arch), 256, 400);
+    run("LDS-heavy", lds_kernel(arch), 256, 200);
   }
   return 0;
 }

@@ -17,4 +17,10 @@ std::vector<isa::MachineInst> analysis_view(const std::vector<isa::MachineInst>&
   return view;
 }
 
+bool has_raw_entries(const std::vector<isa::MachineInst>& program) {
+  for (const auto& mi : program)
+    if (!mi.info && mi.label_def.empty() && !mi.raw.empty()) return true;
+  return false;
+}
+
 }  // namespace cdnajit::passes

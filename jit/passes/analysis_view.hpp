@@ -12,4 +12,8 @@ namespace cdnajit::passes {
 
 std::vector<isa::MachineInst> analysis_view(const std::vector<isa::MachineInst>& program);
 
+// True if some entry is raw text that analysis_view would re-parse; otherwise the view
+// equals the program and callers that do not modify it meanwhile can skip the copy.
+bool has_raw_entries(const std::vector<isa::MachineInst>& program);
+
 }  // namespace cdnajit::passes

@@ -10,15 +10,13 @@ std::optional<HazardContext::Hit> HazardContext::search(size_t consumer, int lim
   std::optional<Hit> worst;
   // Fewest wait states seen so far on entering a block from its end: a later arrival
   // with as many or more can only find the same sources further away.
-  std::vector<int> best_at_end(cfg.blocks.size(), INT_MAX);
-  struct Item {
-    int block;
-    long pos;  // walk instructions pos, pos-1, ..., block.begin
-    int dist;
-  };
-  std::vector<Item> work{{cfg.block_of[consumer], static_cast<long>(consumer) - 1, extra[consumer]}};
+  std::vector<int>& best_at_end = best_at_end_;
+  best_at_end.assign(cfg.blocks.size(), INT_MAX);
+  std::vector<WorkItem>& work = work_;
+  work.clear();
+  work.push_back({cfg.block_of[consumer], static_cast<long>(consumer) - 1, extra[consumer]});
   while (!work.empty()) {
-    Item it = work.back();
+    WorkItem it = work.back();
     work.pop_back();
     const Block& blk = cfg.blocks[it.block];
     bool ended = false;
@@ -51,11 +49,6 @@ std::string inst_text(const isa::MachineInst& mi) {
   isa::MachineInst copy = mi;
   copy.comment.clear();
   return isa::print(copy);
-}
-
-void need_if(const HazardContext& ctx, size_t consumer, int limit, const HazardContext::Matcher& match,
-             const std::string& what, std::vector<HazardNeed>& out) {
-  if (auto hit = ctx.search(consumer, limit, match)) out.push_back({hit->missing, hit->required, hit->source, what});
 }
 
 }  // namespace cdnajit::passes

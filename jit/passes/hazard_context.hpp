@@ -5,7 +5,6 @@
 // (LLVM's getNumWaitStates), labels 0. s_nop inserted by Auto before instruction k are
 // passed in `extra[k]` so later rules see them without rebuilding the program.
 #pragma once
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,7 +24,19 @@ struct HazardContext {
   bool uses_agprs = false;        // any AGPR operand in the program (LLVM's look-ahead is longer then)
 
   // Returns the wait states `match(j)` requires (nullopt: j is not a hazard source).
-  using Matcher = std::function<std::optional<int>(size_t j)>;
+  // A non-owning reference to the rule's callable (no allocation, no copy): it must
+  // outlive the search, which a temporary passed straight to search/need_if does.
+  class Matcher {
+   public:
+    template <class F>
+    Matcher(const F& f)  // NOLINT: implicit from any callable, like std::function
+        : obj_(&f), call_([](const void* o, size_t j) -> std::optional<int> { return (*static_cast<const F*>(o))(j); }) {}
+    std::optional<int> operator()(size_t j) const { return call_(obj_, j); }
+
+   private:
+    const void* obj_;
+    std::optional<int> (*call_)(const void*, size_t);
+  };
   struct Hit {
     int missing;   // required - wait states actually between source and consumer (> 0)
     int required;
@@ -38,6 +49,15 @@ struct HazardContext {
 
   const isa::MachineInst& at(size_t i) const { return program[i]; }
   bool gfx950() const { return arch == Arch::gfx950; }
+
+  // Scratch space of search(), kept between calls so a search does not allocate.
+  struct WorkItem {
+    int block;
+    long pos;  // walk instructions pos, pos-1, ..., block.begin
+    int dist;
+  };
+  mutable std::vector<int> best_at_end_ = {};
+  mutable std::vector<WorkItem> work_ = {};
 };
 
 // One finding of a rule at a consumer instruction.
@@ -59,8 +79,12 @@ const std::vector<HazardRule>& hazard_rules();
 
 // Helpers for rules.
 std::string inst_text(const isa::MachineInst& mi);  // isa::print without the comment
-// Records a need for every hit of `match` at `consumer`.
+// Records a need for every hit of `match` at `consumer`; `what()` gives its description
+// (built only when there is a hit).
+template <class What>
 void need_if(const HazardContext& ctx, size_t consumer, int limit, const HazardContext::Matcher& match,
-             const std::string& what, std::vector<HazardNeed>& out);
+             const What& what, std::vector<HazardNeed>& out) {
+  if (auto hit = ctx.search(consumer, limit, match)) out.push_back({hit->missing, hit->required, hit->source, what()});
+}
 
 }  // namespace cdnajit::passes

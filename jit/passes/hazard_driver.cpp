@@ -53,7 +53,10 @@ const std::vector<HazardRule>& hazard_rules() {
 Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode) {
   Report report;
   if (mode == Mode::Off) return report;
-  const std::vector<isa::MachineInst> view = analysis_view(program);
+  // `program` is not modified until the analysis is done, so without raw entries it is its own view.
+  std::vector<isa::MachineInst> parsed;
+  if (has_raw_entries(program)) parsed = analysis_view(program);
+  const std::vector<isa::MachineInst>& view = parsed.empty() ? program : parsed;
   const Cfg cfg = build_cfg(view);
   std::vector<Access> access;
   access.reserve(view.size());

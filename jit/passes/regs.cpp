@@ -135,14 +135,18 @@ std::vector<UnitRange> Access::uses() const {
 }
 
 bool Access::writes(UnitRange r) const {
-  for (const auto& d : defs())
+  for (const UnitRange& d : implicit_defs)
     if (d.overlaps(r)) return true;
+  for (const auto& e : explicit_regs)
+    if (e.is_def && e.units.overlaps(r)) return true;
   return false;
 }
 
 bool Access::reads(UnitRange r) const {
-  for (const auto& u : uses())
+  for (const UnitRange& u : implicit_uses)
     if (u.overlaps(r)) return true;
+  for (const auto& e : explicit_regs)
+    if (e.reads() && e.units.overlaps(r)) return true;
   return false;
 }
 

@@ -54,6 +54,17 @@ struct Access {
 
   std::vector<UnitRange> defs() const;
   std::vector<UnitRange> uses() const;
+  // The ranges of defs() / uses(), in the same order, without building a vector.
+  template <class F> void for_each_def(F&& f) const {
+    for (const UnitRange& r : implicit_defs) f(r);
+    for (const auto& r : explicit_regs)
+      if (r.is_def) f(r.units);
+  }
+  template <class F> void for_each_use(F&& f) const {
+    for (const UnitRange& r : implicit_uses) f(r);
+    for (const auto& r : explicit_regs)
+      if (r.reads()) f(r.units);
+  }
   bool writes(UnitRange r) const;
   bool reads(UnitRange r) const;
   bool explicitly_reads(UnitRange r) const;

@@ -119,7 +119,10 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   // one (the waits it inserts feed back into loops), so check the result once more with
   // the precise analysis and drop every wait that is a no-op there. Dropping no-ops does
   // not change that analysis, so one round suffices.
-  const std::vector<isa::MachineInst> out_view = analysis_view(out);
+  // `out` stays unchanged until this check is done, so without raw entries it is its own view.
+  std::vector<isa::MachineInst> out_parsed;
+  if (has_raw_entries(out)) out_parsed = analysis_view(out);
+  const std::vector<isa::MachineInst>& out_view = out_parsed.empty() ? out : out_parsed;
   const Cfg out_cfg = build_cfg(out_view);
   const WaitSweep check = sweep_waits(out_view, out_cfg, access_list(out_view), /*apply_needed=*/false);
   program.clear();

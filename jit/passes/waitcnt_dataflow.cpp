@@ -11,21 +11,47 @@ struct Step {
   bool redundant = false;
 };
 
-// Transfer function of one instruction.
-Step transfer(Brackets& s, const isa::MachineInst& mi, const Access& a, size_t index, bool apply_needed) {
-  Step st;
-  if (is_label(mi)) return st;
+// What the transfer function needs to know about one instruction, classified once per
+// sweep (the fixed point visits loop bodies many times).
+struct InstFacts {
+  enum Kind : uint8_t { kSkip, kWait, kEnd, kOther } kind = kOther;
+  WaitFields wait;  // kWait: the fields of the program's s_waitcnt
+  IssueInfo issue;
+};
+
+InstFacts facts_of(const isa::MachineInst& mi) {
+  InstFacts f;
+  if (is_label(mi)) {
+    f.kind = InstFacts::kSkip;
+    return f;
+  }
   if (auto w = read_waitcnt(mi)) {
-    st.redundant = s.satisfied(*w);
-    s.apply(*w);
-    return st;
+    f.kind = InstFacts::kWait;
+    f.wait = *w;
+    return f;
   }
   // The program ends here: nothing in flight can be observed any more.
-  if (branch_kind(mi) != BranchKind::End) {
-    st.need = wait_needed(s, mi, a);
-    if (st.need && apply_needed) s.apply(st.need->wait);
+  f.kind = branch_kind(mi) == BranchKind::End ? InstFacts::kEnd : InstFacts::kOther;
+  f.issue = issue_info(mi);
+  return f;
+}
+
+// Transfer function of one instruction.
+Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bool apply_needed) {
+  Step st;
+  switch (f.kind) {
+    case InstFacts::kSkip: return st;
+    case InstFacts::kWait:
+      st.redundant = s.satisfied(f.wait);
+      s.apply(f.wait);
+      return st;
+    case InstFacts::kOther:
+      st.need = wait_needed(s, f.issue, a);
+      if (st.need && apply_needed) s.apply(st.need->wait);
+      break;
+    case InstFacts::kEnd: break;
   }
-  s.issue(mi, a, static_cast<int32_t>(index));
+  s.issue(f.issue, a, static_cast<int32_t>(index));
   return st;
 }
 
@@ -34,13 +60,17 @@ Step transfer(Brackets& s, const isa::MachineInst& mi, const Access& a, size_t i
 WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
                       const std::vector<Access>& access, bool apply_needed) {
   const size_t nb = cfg.blocks.size();
+  std::vector<InstFacts> facts;
+  facts.reserve(prog.size());
+  for (const auto& mi : prog) facts.push_back(facts_of(mi));
   std::vector<std::optional<Brackets>> in(nb), out(nb);
 
+  std::vector<const Brackets*> preds;
+  const Brackets empty;
   auto entry_state = [&](int b) {
-    std::vector<const Brackets*> preds;
+    preds.clear();
     for (int p : cfg.blocks[b].preds)
       if (out[p]) preds.push_back(&*out[p]);
-    Brackets empty;
     if (b == 0 || preds.empty()) preds.push_back(&empty);  // kernel entry: nothing in flight
     return Brackets::merge(preds);
   };
@@ -66,7 +96,7 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
       if (++changes[b] > kChangesBeforeWidening) s.saturate();
       if (in[b] && *in[b] == s) continue;
       in[b] = s;
-      for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) transfer(s, prog[i], access[i], i, apply_needed);
+      for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) transfer(s, facts[i], access[i], i, apply_needed);
       if (!out[b] || !(*out[b] == s)) {
         out[b] = std::move(s);
         changed = true;
@@ -74,13 +104,13 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
     }
   }
 
-  WaitSweep result;
+WaitSweep result;
   result.need.resize(prog.size());
   result.redundant.assign(prog.size(), 0);
   for (int b : cfg.rpo) {
     Brackets s = in[b] ? *in[b] : Brackets{};
     for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) {
-      Step st = transfer(s, prog[i], access[i], i, apply_needed);
+      Step st = transfer(s, facts[i], access[i], i, apply_needed);
       result.need[i] = std::move(st.need);
       result.redundant[i] = st.redundant;
     }

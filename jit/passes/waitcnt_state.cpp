@@ -36,19 +36,34 @@ int popcount8(uint8_t v) {
 
 int counter_max(int c) { return c == kVm ? kVmcntMax : kLgkmcntMax; }
 
-Brackets::Brackets() {
-  for (int c = 0; c < kNumCounters; ++c) {
-    score[c].fill(0);
-    writer[c].fill(-1);
-  }
+IssueInfo issue_info(const isa::MachineInst& mi) {
+  IssueInfo info;
+  isa::Counter ctr = counter_of(mi);
+  info.counts[kVm] = ctr == isa::Counter::Vm || ctr == isa::Counter::VmLgkm;
+  info.counts[kLgkm] = ctr == isa::Counter::Lgkm || ctr == isa::Counter::VmLgkm;
+  info.flat = is_flat(mi);
+  info.vmem_in_order = is_vmem(mi) && !info.flat;
+  info.lgkm_event = lgkm_event(mi);
+  return info;
 }
 
 bool Brackets::operator==(const Brackets& o) const {
   for (int c = 0; c < kNumCounters; ++c)
     if (ub[c] != o.ub[c] || lb[c] != o.lb[c] || last_flat[c] != o.last_flat[c] || events[c] != o.events[c] ||
-        score[c] != o.score[c] || writer[c] != o.writer[c])
+        pend[c] != o.pend[c])
       return false;
   return true;
+}
+
+const PendingWrite* Brackets::find(int c, int unit) const {
+  auto it = std::lower_bound(pend[c].begin(), pend[c].end(), unit,
+                             [](const PendingWrite& p, int u) { return p.unit < u; });
+  return it != pend[c].end() && it->unit == unit ? &*it : nullptr;
+}
+
+void Brackets::drop_landed(int c) {
+  const uint32_t l = lb[c];
+  std::erase_if(pend[c], [l](const PendingWrite& p) { return p.score <= l; });
 }
 
 bool Brackets::out_of_order(int c) const {
@@ -84,41 +99,45 @@ void Brackets::apply(const WaitFields& w) {
     if (count == 0) {
       lb[c] = ub[c];
       events[c] = 0;
+      pend[c].clear();
     } else if (!out_of_order(c)) {
       lb[c] = std::max(lb[c], ub[c] - count);
+      drop_landed(c);
     }
   }
 }
 
-void Brackets::issue(const isa::MachineInst& mi, const Access& a, int32_t index) {
-  isa::Counter ctr = counter_of(mi);
-  if (ctr == isa::Counter::None) return;
-  bool counts[kNumCounters] = {ctr == isa::Counter::Vm || ctr == isa::Counter::VmLgkm,
-                               ctr == isa::Counter::Lgkm || ctr == isa::Counter::VmLgkm};
-  std::vector<UnitRange> defs = a.defs();
+void Brackets::issue(const IssueInfo& info, const Access& a, int32_t index) {
   for (int c = 0; c < kNumCounters; ++c) {
-    if (!counts[c]) continue;
+    if (!info.counts[c]) continue;
     uint32_t s = ++ub[c];
-    events[c] |= c == kVm ? static_cast<uint8_t>(kEvVmem) : lgkm_event(mi);
-    if (is_flat(mi)) last_flat[c] = s;
-    for (const UnitRange& r : defs) {
+    events[c] |= c == kVm ? static_cast<uint8_t>(kEvVmem) : info.lgkm_event;
+    if (info.flat) last_flat[c] = s;
+    std::vector<PendingWrite>& p = pend[c];
+    a.for_each_def([&](const UnitRange& r) {
+      auto it = std::lower_bound(p.begin(), p.end(), r.first,
+                                 [](const PendingWrite& w, int u) { return w.unit < u; });
       for (int u = r.first; u < r.first + r.count; ++u) {
-        score[c][u] = s;
-        writer[c][u] = index;
+        if (it != p.end() && it->unit == u) {
+          it->score = s;
+          it->writer = index;
+        } else {
+          it = p.insert(it, PendingWrite{u, s, index});
+        }
+        ++it;
       }
-      if (r.count > 0) {
-        lo[c] = std::min(lo[c], r.first);
-        hi[c] = std::max(hi[c], r.first + r.count);
-      }
-    }
+    });
     // The hardware counter holds at most counter_max operations: never claim more in
     // flight, and waiting for (max - 1) newer ops always suffices (keeps loops finite).
     uint32_t maxc = counter_max(c);
-    if (ub[c] - lb[c] > maxc) lb[c] = ub[c] - maxc;
+    if (ub[c] - lb[c] > maxc) {
+      lb[c] = ub[c] - maxc;
+      drop_landed(c);
+    }
     if (ub[c] - lb[c] > maxc - 1) {  // only then can a pending score be older than that
       uint32_t oldest = ub[c] - (maxc - 1);
-      for (int u = lo[c]; u < hi[c]; ++u)
-        if (score[c][u] > lb[c] && score[c][u] < oldest) score[c][u] = oldest;
+      for (PendingWrite& w : p)
+        if (w.score < oldest) w.score = oldest;
       if (last_flat[c] > lb[c] && last_flat[c] < oldest) last_flat[c] = oldest;
     }
   }
@@ -131,8 +150,7 @@ void Brackets::saturate() {
     if (ub[c] - lb[c] >= maxc) continue;
     // Shift every score up so that ub - lb == maxc (lb stays, nothing changes distance from ub).
     uint32_t add = maxc - (ub[c] - lb[c]);
-    for (int u = lo[c]; u < hi[c]; ++u)
-      if (score[c][u] > lb[c]) score[c][u] += add;
+    for (PendingWrite& w : pend[c]) w.score += add;
     if (last_flat[c] > lb[c]) last_flat[c] += add;
     ub[c] += add;
     lb[c] = ub[c] - maxc;
@@ -143,6 +161,7 @@ void Brackets::saturate() {
 
 Brackets Brackets::merge(const std::vector<const Brackets*>& ins) {
   Brackets out;
+  std::vector<PendingWrite> merged;
   for (int c = 0; c < kNumCounters; ++c) {
     uint32_t span = 0;
     for (const Brackets* b : ins) span = std::max(span, b->ub[c] - b->lb[c]);
@@ -150,19 +169,28 @@ Brackets Brackets::merge(const std::vector<const Brackets*>& ins) {
     // its distance from the newest op, and the union takes the most recent (worst) one.
     out.lb[c] = 0;
     out.ub[c] = span;
+    std::vector<PendingWrite>& acc = out.pend[c];
     for (const Brackets* b : ins) {
       auto shift = [&](uint32_t s) -> uint32_t { return s > b->lb[c] ? s - b->ub[c] + span : 0; };
       out.events[c] |= b->events[c];
       out.last_flat[c] = std::max(out.last_flat[c], shift(b->last_flat[c] <= b->ub[c] ? b->last_flat[c] : 0));
-      out.lo[c] = std::min(out.lo[c], b->lo[c]);
-      out.hi[c] = std::max(out.hi[c], b->hi[c]);
-      for (int u = b->lo[c]; u < b->hi[c]; ++u) {
-        uint32_t s = shift(b->score[c][u]);
-        if (s > out.score[c][u] || (s != 0 && s == out.score[c][u] && b->writer[c][u] > out.writer[c][u])) {
-          out.score[c][u] = s;
-          out.writer[c][u] = b->writer[c][u];
+      // Sorted union of `acc` and b's (re-based) pending units.
+      merged.clear();
+      merged.reserve(acc.size() + b->pend[c].size());
+      auto x = acc.begin();
+      for (const PendingWrite& w : b->pend[c]) {
+        PendingWrite sw{w.unit, shift(w.score), w.writer};
+        while (x != acc.end() && x->unit < w.unit) merged.push_back(*x++);
+        if (x != acc.end() && x->unit == w.unit) {
+          if (sw.score > x->score || (sw.score == x->score && sw.writer > x->writer)) merged.push_back(sw);
+          else merged.push_back(*x);
+          ++x;
+        } else {
+          merged.push_back(sw);
         }
       }
+      merged.insert(merged.end(), x, acc.end());
+      acc.swap(merged);
     }
     if (span == 0) out.events[c] = 0;
   }
@@ -170,28 +198,33 @@ Brackets Brackets::merge(const std::vector<const Brackets*>& ins) {
 }
 
 std::optional<WaitNeed> wait_needed(const Brackets& s, const isa::MachineInst& mi, const Access& a) {
+  return wait_needed(s, issue_info(mi), a);
+}
+
+std::optional<WaitNeed> wait_needed(const Brackets& s, const IssueInfo& info, const Access& a) {
+  if (!a.unknown && s.pend[kVm].empty() && s.pend[kLgkm].empty()) return std::nullopt;
   WaitNeed need;
   int count[kNumCounters] = {-1, -1};
-  auto consider = [&](int u, bool is_write) {
-    for (int c = 0; c < kNumCounters; ++c) {
-      if (!s.pending(c, u)) continue;
-      // VMEM results return in order: a VMEM load may overwrite a register another VMEM
-      // load is still filling (the older one lands first), as LLVM also assumes.
-      if (is_write && c == kVm && is_vmem(mi) && !is_flat(mi) && !s.pending_flat()) continue;
-      int n = s.count_for(c, s.score[c][u]);
-      count[c] = count[c] < 0 ? n : std::min(count[c], n);
-      (is_write ? need.writes : need.reads).push_back({u, c, s.writer[c][u]});
-    }
+  auto consider = [&](const UnitRange& r, bool is_write) {
+    for (int u = r.first; u < r.first + r.count; ++u)
+      for (int c = 0; c < kNumCounters; ++c) {
+        const PendingWrite* p = s.find(c, u);
+        if (!p) continue;
+        // VMEM results return in order: a VMEM load may overwrite a register another VMEM
+        // load is still filling (the older one lands first), as LLVM also assumes.
+        if (is_write && c == kVm && info.vmem_in_order && !s.pending_flat()) continue;
+        int n = s.count_for(c, p->score);
+        count[c] = count[c] < 0 ? n : std::min(count[c], n);
+        (is_write ? need.writes : need.reads).push_back({u, c, p->writer});
+      }
   };
   if (a.unknown) {
     // Raw text: its registers are unknown, so everything in flight must land first.
     for (int c = 0; c < kNumCounters; ++c)
       if (s.ub[c] != s.lb[c]) count[c] = 0;
   }
-  for (const UnitRange& r : a.uses())
-    for (int u = r.first; u < r.first + r.count; ++u) consider(u, false);
-  for (const UnitRange& r : a.defs())
-    for (int u = r.first; u < r.first + r.count; ++u) consider(u, true);
+  a.for_each_use([&](const UnitRange& r) { consider(r, false); });
+  a.for_each_def([&](const UnitRange& r) { consider(r, true); });
   if (count[kVm] < 0 && count[kLgkm] < 0) return std::nullopt;
   need.wait.vm = count[kVm];
   need.wait.lgkm = count[kLgkm];

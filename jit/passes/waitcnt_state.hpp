@@ -24,22 +24,37 @@ struct PendingUse {
   int32_t writer;  // instruction index of the memory op that writes the unit
 };
 
+// Facts about one instruction the brackets need, computed once per instruction.
+struct IssueInfo {
+  bool counts[kNumCounters] = {false, false};  // raises vmcnt / lgkmcnt
+  bool flat = false;                           // FLAT: counts on both, order unknown
+  bool vmem_in_order = false;                  // VMEM but not FLAT: results land in issue order
+  uint8_t lgkm_event = 0;                      // event kind on lgkmcnt
+};
+IssueInfo issue_info(const isa::MachineInst& mi);
+
+// A unit with a write in flight on one counter.
+struct PendingWrite {
+  int unit;
+  uint32_t score;
+  int32_t writer;
+  bool operator==(const PendingWrite& o) const = default;
+};
+
 struct Brackets {
   uint32_t ub[kNumCounters] = {0, 0};
   uint32_t lb[kNumCounters] = {0, 0};
   uint32_t last_flat[kNumCounters] = {0, 0};
   uint8_t events[kNumCounters] = {0, 0};
-  std::array<uint32_t, kNumUnits> score[kNumCounters];
-  std::array<int32_t, kNumUnits> writer[kNumCounters];
-  // Units [lo, hi) are the only ones that ever received a score: merges and
-  // saturation scans touch just that range (kernels use a few dozen registers).
-  int lo[kNumCounters] = {kNumUnits, kNumUnits};
-  int hi[kNumCounters] = {0, 0};
+  // Per counter, the units whose write is still in flight (score > lb), sorted by unit.
+  // Kernels have a few dozen at most, so a state is cheap to copy and compare; units
+  // whose write has landed carry no information and are dropped.
+  std::vector<PendingWrite> pend[kNumCounters];
 
-  Brackets();
   bool operator==(const Brackets& o) const;
 
-  bool pending(int c, int unit) const { return score[c][unit] > lb[c]; }
+  const PendingWrite* find(int c, int unit) const;
+  bool pending(int c, int unit) const { return find(c, unit) != nullptr; }
   bool out_of_order(int c) const;
   bool pending_flat() const;
   // Wait count that guarantees the write with `s` on counter c has landed.
@@ -47,7 +62,8 @@ struct Brackets {
   bool satisfied(const WaitFields& w) const;  // the wait would change nothing
   void apply(const WaitFields& w);
   // Account for `mi` (instruction #index) issuing its memory operation, if any.
-  void issue(const isa::MachineInst& mi, const Access& a, int32_t index);
+  void issue(const isa::MachineInst& mi, const Access& a, int32_t index) { issue(issue_info(mi), a, index); }
+  void issue(const IssueInfo& info, const Access& a, int32_t index);
 
   // Claim each counter with anything in flight is full (counter_max operations):
   // the widening step of the dataflow. Scores keep their distance from the newest op.
@@ -55,6 +71,9 @@ struct Brackets {
 
   // Pessimistic union of predecessor states at a join.
   static Brackets merge(const std::vector<const Brackets*>& ins);
+
+ private:
+  void drop_landed(int c);  // remove units whose score is no longer above lb
 };
 
 int counter_max(int c);
@@ -66,5 +85,6 @@ struct WaitNeed {
   std::vector<PendingUse> reads, writes;
 };
 std::optional<WaitNeed> wait_needed(const Brackets& s, const isa::MachineInst& mi, const Access& a);
+std::optional<WaitNeed> wait_needed(const Brackets& s, const IssueInfo& info, const Access& a);
 
 }  // namespace cdnajit::passes

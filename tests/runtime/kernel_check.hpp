@@ -17,6 +17,7 @@
 
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
+#include "tests/runtime/static_verify.hpp"
 
 namespace kt {
 
@@ -30,8 +31,12 @@ inline Device& sim_device(Arch a) {
   return *d;
 }
 
+// Compiles and loads a test kernel; on the way, its code must pass the static
+// wait-count and hazard verifiers (tests/runtime/static_verify.hpp).
 inline Module load(Device& dev, std::string_view src, const std::vector<std::string>& flags = {}) {
-  return dev.load(compile_hip(src, dev.arch(), flags));
+  std::vector<uint8_t> co = compile_hip(src, dev.arch(), flags);
+  require_static_verify_clean(co);
+  return dev.load(co);
 }
 
 template <class T>

@@ -15,9 +15,9 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
     if (!r.reads() || !is_vgpr_unit(r.units.first)) continue;
     UnitRange u = r.units;
     auto any_writer = [&ctx, u](size_t j) { return when(!is_label(ctx.at(j)) && ctx.access[j].writes(u), 2); };
-    need_if(ctx, i, 2, any_writer, range_name(u) + " is written shortly before a DPP read of it", out);
+    need_if(ctx, i, 2, any_writer, [&] { return std::string(range_name(u) + " is written shortly before a DPP read of it"); }, out);
   }
-  need_if(ctx, i, 5, valu_writes(ctx, kExecUnits, 5), "VALU writes exec before a DPP instruction", out);
+  need_if(ctx, i, 5, valu_writes(ctx, kExecUnits, 5), [&] { return std::string("VALU writes exec before a DPP instruction"); }, out);
 }
 
 }  // namespace

@@ -48,7 +48,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
       if (r.units.overlaps(*d)) return 1;
     return std::nullopt;
   };
-  need_if(ctx, i, 1, match, "a VALU writes part of a VGPR (dst_sel/op_sel) that this VALU accesses", out);
+  need_if(ctx, i, 1, match, [&] { return std::string("a VALU writes part of a VGPR (dst_sel/op_sel) that this VALU accesses"); }, out);
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
       auto c = reg_operand(ctx, j, 3);
       return when(c && c->overlaps(u), war_wait(mfma_passes(mj, ctx.arch)));
     };
-    need_if(ctx, i, 15, match, "this instruction overwrites " + range_name(u) + " while an MFMA still reads it as SrcC",
+    need_if(ctx, i, 15, match, [&] { return std::string("this instruction overwrites " + range_name(u) + " while an MFMA still reads it as SrcC"); },
             out);
   }
 }

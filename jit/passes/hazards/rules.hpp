@@ -35,7 +35,7 @@ inline std::optional<int> when(bool cond, int required) {
   return cond ? std::optional<int>(required) : std::nullopt;
 }
 // Source: a VALU (MFMA included) that writes any unit of `r`.
-inline HazardContext::Matcher valu_writes(const HazardContext& ctx, UnitRange r, int required) {
+inline auto valu_writes(const HazardContext& ctx, UnitRange r, int required) {
   return [&ctx, r, required](size_t j) { return when(is_valu(ctx.at(j)) && ctx.access[j].writes(r), required); };
 }
 // Explicit register operand `k` of instruction i, if it is a register.

@@ -12,7 +12,7 @@ namespace {
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   if (!ctx.access[i].reads(kM0Unit) || is_salu(ctx.at(i))) return;
   auto salu_writes_m0 = [&ctx](size_t j) { return when(is_salu(ctx.at(j)) && ctx.access[j].writes(kM0Unit), 1); };
-  need_if(ctx, i, 1, salu_writes_m0, "SALU writes m0, which this instruction reads", out);
+  need_if(ctx, i, 1, salu_writes_m0, [&] { return std::string("SALU writes m0, which this instruction reads"); }, out);
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
       auto data = wide_store_data(ctx, j);
       return when(data && data->overlaps(d), 2);
     };
-    need_if(ctx, i, 2, match, "VALU overwrites " + range_name(d) + ", data of a wide store still reading it", out);
+    need_if(ctx, i, 2, match, [&] { return std::string("VALU overwrites " + range_name(d) + ", data of a wide store still reading it"); }, out);
   }
 }
 

@@ -18,7 +18,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
       if (a.explicitly_reads(d)) return 1;
     return std::nullopt;
   };
-  need_if(ctx, i, 1, match, "a transcendental VALU writes a register this VALU reads", out);
+  need_if(ctx, i, 1, match, [&] { return std::string("a transcendental VALU writes a register this VALU reads"); }, out);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   auto match = [&ctx](size_t j) {
     return when(is_valu(ctx.at(j)) && !is_mfma(ctx.at(j)) && ctx.access[j].writes(kExecUnits), 4);
   };
-  need_if(ctx, i, 4, match, "VALU writes exec before an MFMA", out);
+  need_if(ctx, i, 4, match, [&] { return std::string("VALU writes exec before an MFMA"); }, out);
 }
 
 }  // namespace

@@ -12,8 +12,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   if (m != "v_readlane_b32" && m != "v_writelane_b32") return;
   auto sel = reg_operand(ctx, i, 2);
   if (!sel || !is_sgpr_unit(sel->first)) return;
-  need_if(ctx, i, 4, valu_writes(ctx, *sel, 4),
-          "VALU writes " + range_name(*sel) + ", the lane select of " + std::string(m), out);
+  need_if(ctx, i, 4, valu_writes(ctx, *sel, 4), [&] { return std::string("VALU writes " + range_name(*sel) + ", the lane select of " + std::string(m)); }, out);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   if (base_mnemonic(ctx.at(i)).substr(0, 10) != "v_div_fmas") return;
-  need_if(ctx, i, 4, valu_writes(ctx, kVccUnits, 4), "VALU writes vcc, which v_div_fmas reads", out);
+  need_if(ctx, i, 4, valu_writes(ctx, kVccUnits, 4), [&] { return std::string("VALU writes vcc, which v_div_fmas reads"); }, out);
 }
 
 }  // namespace

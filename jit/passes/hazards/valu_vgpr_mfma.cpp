@@ -17,7 +17,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
       const auto& mj = ctx.at(j);
       return when(is_valu(mj) && !is_mfma(mj) && !is_dot(mj) && ctx.access[j].writes(u), 2);
     };
-    need_if(ctx, i, 2, match, "VALU writes " + range_name(u) + ", which the MFMA reads", out);
+    need_if(ctx, i, 2, match, [&] { return std::string("VALU writes " + range_name(u) + ", which the MFMA reads"); }, out);
   }
 }
 

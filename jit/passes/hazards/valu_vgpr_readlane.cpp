@@ -13,7 +13,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   if (m != "v_readlane_b32" && m != "v_readfirstlane_b32") return;
   auto src = reg_operand(ctx, i, 1);
   if (!src || !is_vgpr_unit(src->first)) return;
-  need_if(ctx, i, 1, valu_writes(ctx, *src, 1), "VALU writes " + range_name(*src) + ", which " + std::string(m) + " reads",
+  need_if(ctx, i, 1, valu_writes(ctx, *src, 1), [&] { return std::string("VALU writes " + range_name(*src) + ", which " + std::string(m) + " reads"); },
           out);
 }
 
