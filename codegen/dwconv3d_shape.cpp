@@ -43,7 +43,7 @@ bool uses_dot2(DwVariant v, Arch a) {
   return a == Arch::gfx950 && (v == DwVariant::lds_dot2 || v == DwVariant::row_interleaved);
 }
 
-uint32_t lds_limit_bytes(Arch a) { return a == Arch::gfx950 ? 160u * 1024u : 64u * 1024u; }
+uint32_t lds_limit_bytes(Arch a) { return lds_bytes_per_cu(a); }
 
 namespace {
 void check_range(const char* what, int value, int lo, int hi, const char* why = "") {

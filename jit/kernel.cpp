@@ -234,16 +234,14 @@ RegArray Kernel::agprs(std::string name, std::vector<int> dims, int dwords, std:
   return make_array(*impl_, RegClass::A, name, std::move(dims), dwords, loc);
 }
 
-uint32_t lds_limit(Arch a) { return a == Arch::gfx950 ? 163840u : 65536u; }
-
 uint32_t Kernel::lds_alloc(std::string name, uint32_t bytes, uint32_t align, std::source_location loc) {
   if (align == 0 || (align & (align - 1)))
     throw Error(fmt::format("{}: LDS block '{}' alignment {} is not a power of two", where(loc), name, align));
   uint64_t offset = (uint64_t(impl_->lds_bytes) + align - 1) / align * align;
   uint64_t end = offset + bytes;
-  if (end > lds_limit(impl_->arch))
+  if (end > lds_bytes_per_cu(impl_->arch))
     throw Error(fmt::format("{}: LDS exhausted: '{}' needs {} bytes at offset {}, ending at {}, but {} has {} bytes of LDS per workgroup",
-                            where(loc), name, bytes, offset, end, arch_name(impl_->arch), lds_limit(impl_->arch)));
+                            where(loc), name, bytes, offset, end, arch_name(impl_->arch), lds_bytes_per_cu(impl_->arch)));
   impl_->lds_bytes = uint32_t(end);
   return uint32_t(offset);
 }

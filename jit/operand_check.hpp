@@ -15,6 +15,5 @@ bool is_inline_int(int64_t v);
 // True if the f32 bit pattern is an inline float constant (0.5, 1, 2, 4 and negatives, 1/(2*pi)).
 bool is_inline_f32(uint32_t bits);
 
-uint32_t lds_limit(Arch a);
 
 }  // namespace cdnajit

@@ -67,7 +67,7 @@ uint32_t total_vgpr_count(const KernelDescriptorSpec& k) {
 // FLAT_SCRATCH and XNACK_MASK at the top of the SGPR allocation.
 uint32_t extra_sgpr_count(const KernelDescriptorSpec&) { return 6; }
 
-uint32_t lds_limit_bytes(Arch arch) { return arch == Arch::gfx942 ? 64u * 1024 : 160u * 1024; }
+uint32_t lds_limit_bytes(Arch arch) { return lds_bytes_per_cu(arch); }
 
 void validate(const KernelDescriptorSpec& k) {
   require(k.arch == Arch::gfx942 || k.arch == Arch::gfx950, k, "arch must be gfx942 or gfx950");

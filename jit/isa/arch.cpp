@@ -17,4 +17,6 @@ std::optional<Arch> parse_arch(std::string_view name) {
   return std::nullopt;
 }
 
+uint32_t lds_bytes_per_cu(Arch a) { return a == Arch::gfx950 ? 160u * 1024u : 64u * 1024u; }
+
 }  // namespace cdnajit

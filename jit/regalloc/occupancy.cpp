@@ -54,7 +54,7 @@ constexpr uint32_t kMaxWorkgroupSize = 1024;
 
 int round_up(int x, int g) { return (x + g - 1) / g * g; }
 
-uint32_t lds_per_cu(Arch arch) { return arch == Arch::gfx950 ? 163840u : 65536u; }
+uint32_t lds_per_cu(Arch arch) { return lds_bytes_per_cu(arch); }
 uint32_t lds_block(Arch arch) { return arch == Arch::gfx950 ? 1280u : 512u; }
 const char* arch_text(Arch arch) { return arch == Arch::gfx950 ? "gfx950" : "gfx942"; }
 

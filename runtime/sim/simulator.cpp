@@ -422,7 +422,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   if (k->kernel_code_properties & (1u << 11))
     throw Error("simulator: kernel " + k->name + " uses a dynamic stack (function calls / alloca), which the simulator does not model");
   uint64_t lds_bytes = uint64_t(k->group_segment_size) + dims.dynamic_lds;
-  uint64_t lds_max = arch_ == Arch::gfx950 ? 160 * 1024 : 64 * 1024;
+  uint64_t lds_max = lds_bytes_per_cu(arch_);
   if (lds_bytes > lds_max)
     throw Error("simulator: kernel " + k->name + " needs " + std::to_string(lds_bytes) + " bytes of LDS; " +
                 std::string(arch_name(arch_)) + " has " + std::to_string(lds_max));
