@@ -129,7 +129,7 @@ int run_seed_job(std::ostream& log, Arch arch, DwVariant variant, const std::str
   row("LDS bytes", jit.stats.lds_bytes, ri.group_segment_size);
   row("occupancy (waves/SIMD, regs & LDS)", jit.stats.occupancy.waves_per_simd,
       code_object_occupancy(ri, arch, DwConvGeometry::kThreads).waves_per_simd);
-  row("build / compile ms", fmt::format("{:.1f}", jit_ms),
+  row("build / compile ms", fmt::format("{:.1f}{}", jit_ms, jit.stats.cache_hit ? " (cache hit)" : ""),
       clang_cached ? std::string("cached") : fmt::format("{:.1f}", clang_ms));
   if (rj.has_sim && rr.has_sim) {
     for (isa::Unit u : {isa::Unit::VALU, isa::Unit::DS, isa::Unit::VMEM, isa::Unit::SALU, isa::Unit::SMEM,
