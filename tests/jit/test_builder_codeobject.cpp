@@ -5,13 +5,33 @@
 #include "codegen/examples/examples.hpp"
 #include "jit/kernel.hpp"
 #include "runtime/sim/code_object.hpp"
+#include "tests/asm/code_object_reader.hpp"
 
 using namespace cdnajit;
 using Catch::Matchers::Contains;
 
 namespace {
 
+// The same facts through LLVM's own ELF and msgpack readers (tests/asm/code_object_reader).
+void check_llvm_readback(const BuildResult& r) {
+  test::CodeObjectInfo info = test::read_code_object(r.code_object);
+  CHECK(info.e_machine == 224);  // EM_AMDGPU
+  CHECK(info.symbols.count(r.name) == 1);
+  REQUIRE(info.descriptors.count(r.name + ".kd") == 1);
+  const test::KernelDescriptorFields& kd = info.descriptors.at(r.name + ".kd");
+  CHECK(kd.group_segment_fixed_size == r.stats.lds_bytes);
+  CHECK(kd.kernarg_size == r.stats.kernarg_bytes);
+  REQUIRE(info.kernels.size() == 1);
+  const auto& md = info.kernels[0].fields;
+  CHECK(md.at(".name") == r.name);
+  CHECK(md.at(".vgpr_count") == std::to_string(r.stats.vgprs));
+  CHECK(md.at(".agpr_count") == std::to_string(r.stats.agprs));
+  CHECK(md.at(".kernarg_segment_size") == std::to_string(r.stats.kernarg_bytes));
+  CHECK(md.at(".group_segment_fixed_size") == std::to_string(r.stats.lds_bytes));
+}
+
 void check_readback(const BuildResult& r) {
+  check_llvm_readback(r);
   CodeObject co = read_code_object(r.code_object);
   REQUIRE(co.arch == r.arch);
   const KernelInfo* ki = co.find(r.name);
