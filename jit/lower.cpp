@@ -70,13 +70,17 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k) {
   if (nblocks == 0) nblocks = 1;
   f.blocks.resize(size_t(std::max(nblocks, cur + 1)));
 
-  // Pass 2: instructions and edges.
+  // Pass 2: instructions and edges. Call sites repeat (loops in the generators), so each
+  // distinct one is formatted once.
+  std::map<std::pair<const char*, uint_least32_t>, std::string> origin_text;
   for (size_t i = 0; i < k.program.size(); ++i) {
     const IrInst& in = k.program[i];
     regalloc::Block& b = f.blocks[size_t(block_of[i])];
     if (in.is_label() || (!in.info && in.raw_text.empty())) continue;
     regalloc::Instr ri;
-    ri.origin = where(in.loc);
+    auto [site, fresh] = origin_text.try_emplace({in.loc.file_name(), in.loc.line()});
+    if (fresh) site->second = where(in.loc);
+    ri.origin = site->second;
     auto add = [&](const Reg& r, bool def) {
       bool whole = r.first == 0 && r.dwords == k.vregs[r.id].dwords;
       if (!def) ri.uses.push_back(r.id);

@@ -59,21 +59,22 @@ void check_function(const Function& f) {
   const size_t nv = f.vregs.size(), nb = f.blocks.size();
   for (size_t i = 0; i < nv; ++i) {
     const VirtualReg& r = f.vregs[i];
-    const std::string who = "regalloc: virtual register " + describe(f, uint32_t(i));
+    // Built only when something is wrong: describing every vreg up front costs more than the checks.
+    auto who = [&] { return "regalloc: virtual register " + describe(f, uint32_t(i)); };
     if (r.dwords < 1 || r.dwords > kMaxTupleDwords)
-      throw Error(who + " has width " + std::to_string(r.dwords) + " dwords; valid widths are 1.." +
+      throw Error(who() + " has width " + std::to_string(r.dwords) + " dwords; valid widths are 1.." +
                   std::to_string(kMaxTupleDwords));
     if (!is_pow2(r.align) || r.align > kMaxAlign)
-      throw Error(who + " has alignment " + std::to_string(r.align) +
+      throw Error(who() + " has alignment " + std::to_string(r.align) +
                   "; alignment must be a power of two 1.." + std::to_string(kMaxAlign));
     if (r.pinned < -1)
-      throw Error(who + " is pinned to index " + std::to_string(r.pinned) + "; use -1 for unpinned or an index >= 0");
+      throw Error(who() + " is pinned to index " + std::to_string(r.pinned) + "; use -1 for unpinned or an index >= 0");
     if (r.pinned >= 0) {
       if (r.pinned % r.align != 0)
-        throw Error(who + " is pinned to " + reg_text(r.cls, r.pinned, r.dwords) + ", which violates its alignment of " +
+        throw Error(who() + " is pinned to " + reg_text(r.cls, r.pinned, r.dwords) + ", which violates its alignment of " +
                     std::to_string(r.align));
       if (r.pinned + r.dwords > architectural_limit(r.cls))
-        throw Error(who + " is pinned to " + reg_text(r.cls, r.pinned, r.dwords) + ", beyond the " +
+        throw Error(who() + " is pinned to " + reg_text(r.cls, r.pinned, r.dwords) + ", beyond the " +
                     std::to_string(architectural_limit(r.cls)) + " architectural " + class_name(r.cls) + "s");
     }
   }

@@ -1,6 +1,6 @@
 // Independent allocation checker. It shares no data structures with the
 // allocator and does not use its intervals: it runs its own (deliberately
-// plain) liveness dataflow with one bool per vreg, then walks every
+// plain) liveness dataflow with one bit per vreg, then walks every
 // instruction backwards and checks that the physical dwords of all values
 // occupied at that instruction are pairwise disjoint, where
 //   occupied(p) = uses(p) | defs(p) | partial_defs(p) | live_after(p)
@@ -9,6 +9,8 @@
 // the conservative rule "a destination never shares a register with a source
 // of the same instruction". At the kernel entry, the live_in vregs and the
 // values live into block 0 must be disjoint too.
+#include <algorithm>
+#include <bit>
 #include <string>
 #include <vector>
 
@@ -18,16 +20,33 @@ namespace cdnajit::regalloc {
 
 namespace {
 
-using Set = std::vector<char>;
+// One bit per vreg (the checker's own sets; nothing is shared with liveness.cpp).
+using Set = std::vector<uint64_t>;
+
+bool set_test(const uint64_t* s, uint32_t v) { return (s[v / 64] >> (v % 64)) & 1; }
+void set_to(uint64_t* s, uint32_t v, bool value) {
+  const uint64_t m = uint64_t(1) << (v % 64);
+  if (value) s[v / 64] |= m; else s[v / 64] &= ~m;
+}
+
+// Where the check currently is; the message text is only built on failure.
+struct Point {
+  int block = -1, index = -1, position = -1;  // position -1: kernel entry
+};
+
+constexpr int kMaxPhys = 256;  // largest architectural register count of any class
 
 struct Checker {
   const Function& f;
   const Allocation& a;
-  std::vector<int> owner[kNumClasses];  // physical index -> vreg occupying it at the current point
+  // Per class: physical dwords occupied at the current point, and which vregs occupy them
+  // (pairwise disjoint, so the owner of a dword is found by scanning the list on failure).
+  uint64_t occupied[kNumClasses][kMaxPhys / 64] = {};
+  std::vector<uint32_t> occupants;
+  std::vector<uint32_t> stamp;  // per vreg: == round when already occupying at the current point
+  uint32_t round = 0;
 
-  Checker(const Function& fn, const Allocation& al) : f(fn), a(al) {
-    for (int c = 0; c < kNumClasses; ++c) owner[c].assign(architectural_limit(RegClass(c)), -1);
-  }
+  Checker(const Function& fn, const Allocation& al) : f(fn), a(al), stamp(fn.vregs.size(), 0) {}
 
   [[noreturn]] void fail(const std::string& what) { throw Error("regalloc verify: " + what); }
 
@@ -70,119 +89,209 @@ struct Checker {
              " but the highest assigned register + 1 is " + std::to_string(highest[c]));
   }
 
-  // Own liveness: plain bool vectors, round-robin until nothing changes.
+  // Own liveness: plain bitsets, round-robin until nothing changes.
   void liveness(std::vector<Set>& live_out, std::vector<Set>& written_in) {
-    const size_t nb = f.blocks.size(), nv = f.vregs.size();
-    std::vector<Set> live_in(nb, Set(nv, 0));
-    live_out.assign(nb, Set(nv, 0));
+    const size_t nb = f.blocks.size(), nv = f.vregs.size(), words = (nv + 63) / 64;
+    std::vector<Set> live_in(nb, Set(words, 0));
+    live_out.assign(nb, Set(words, 0));
+    Set out(words), in(words);
     for (bool changed = true; changed;) {
       changed = false;
       for (size_t b = 0; b < nb; ++b) {
-        Set out(nv, 0);
+        std::fill(out.begin(), out.end(), 0);
         for (uint32_t s : f.blocks[b].succs)
-          for (size_t v = 0; v < nv; ++v) out[v] |= live_in[s][v];
-        Set in = out;
+          for (size_t w = 0; w < words; ++w) out[w] |= live_in[s][w];
+        in = out;
         const auto& instrs = f.blocks[b].instrs;
         for (size_t i = instrs.size(); i-- > 0;) {
-          for (uint32_t v : instrs[i].defs) in[v] = 0;
-          for (uint32_t v : instrs[i].uses) in[v] = 1;
-          for (uint32_t v : instrs[i].partial_defs) in[v] = 1;
+          for (uint32_t v : instrs[i].defs) set_to(in.data(), v, false);
+          for (uint32_t v : instrs[i].uses) set_to(in.data(), v, true);
+          for (uint32_t v : instrs[i].partial_defs) set_to(in.data(), v, true);
         }
         if (in != live_in[b] || out != live_out[b]) {
-          live_in[b] = std::move(in);
-          live_out[b] = std::move(out);
+          live_in[b] = in;
+          live_out[b] = out;
           changed = true;
         }
       }
     }
     // Which vregs some write (or the kernel entry, for live_in) can have reached.
-    std::vector<Set> written_out(nb, Set(nv, 0));
-    written_in.assign(nb, Set(nv, 0));
+    std::vector<std::vector<uint32_t>> preds(nb);
+    for (size_t p = 0; p < nb; ++p)
+      for (uint32_t s : f.blocks[p].succs) preds[s].push_back(uint32_t(p));
+    std::vector<Set> written_out(nb, Set(words, 0));
+    written_in.assign(nb, Set(words, 0));
     for (bool changed = true; changed;) {
       changed = false;
       for (size_t b = 0; b < nb; ++b) {
-        Set in(nv, 0);
+        std::fill(in.begin(), in.end(), 0);
         if (b == 0)
-          for (size_t v = 0; v < nv; ++v) in[v] = f.vregs[v].live_in;
-        for (size_t p = 0; p < nb; ++p)
-          for (uint32_t s : f.blocks[p].succs)
-            if (s == b)
-              for (size_t v = 0; v < nv; ++v) in[v] |= written_out[p][v];
-        Set out = in;
+          for (size_t v = 0; v < nv; ++v) set_to(in.data(), uint32_t(v), f.vregs[v].live_in);
+        for (uint32_t p : preds[b])
+          for (size_t w = 0; w < words; ++w) in[w] |= written_out[p][w];
+        out = in;
         for (const Instr& ins : f.blocks[b].instrs) {
-          for (uint32_t v : ins.defs) out[v] = 1;
-          for (uint32_t v : ins.partial_defs) out[v] = 1;
+          for (uint32_t v : ins.defs) set_to(out.data(), v, true);
+          for (uint32_t v : ins.partial_defs) set_to(out.data(), v, true);
         }
         if (in != written_in[b] || out != written_out[b]) {
-          written_in[b] = std::move(in);
-          written_out[b] = std::move(out);
+          written_in[b] = in;
+          written_out[b] = out;
           changed = true;
         }
       }
     }
   }
 
-  // Marks v's dwords as occupied; two different vregs on one dword is an error.
-  void occupy(uint32_t v, std::vector<std::pair<int, int>>& touched, const std::string& where) {
+  // Marks v's dwords as occupied at the current point; two different vregs on one dword is an error.
+  void occupy(uint32_t v, const Point& at) {
+    if (stamp[v] == round) return;  // already occupying (read and live, say)
     const VirtualReg& r = f.vregs[v];
-    const int c = int(r.cls), base = a.phys[v];
-    for (int i = base; i < base + r.dwords; ++i) {
-      const int o = owner[c][i];
-      if (o == int(v)) continue;
-      if (o >= 0) {
-        const VirtualReg& ro = f.vregs[o];
-        fail(detail::describe(f, v) + " in " + detail::reg_text(r.cls, base, r.dwords) + " overlaps " +
-             detail::describe(f, uint32_t(o)) + " in " + detail::reg_text(ro.cls, a.phys[o], ro.dwords) +
-             ": both occupy " + detail::reg_text(r.cls, i, 1) + " at " + where);
-      }
-      owner[c][i] = int(v);
-      touched.emplace_back(c, i);
+    const int c = int(r.cls), base = a.phys[v], end = base + r.dwords;
+    uint64_t* occ = occupied[c];
+    for (int i = base; i < end;) {
+      const int bit = i % 64, k = std::min(64 - bit, end - i);
+      const uint64_t mask = (k == 64 ? ~uint64_t(0) : ((uint64_t(1) << k) - 1)) << bit;
+      if (uint64_t clash = occ[i / 64] & mask) overlap(v, i - bit + std::countr_zero(clash), at);
+      i += k;
+    }
+    for (int i = base; i < end;) {
+      const int bit = i % 64, k = std::min(64 - bit, end - i);
+      occ[i / 64] |= (k == 64 ? ~uint64_t(0) : ((uint64_t(1) << k) - 1)) << bit;
+      i += k;
+    }
+    stamp[v] = round;
+    occupants.push_back(v);
+  }
+
+  [[noreturn]] void overlap(uint32_t v, int dword, const Point& at) {
+    const VirtualReg& r = f.vregs[v];
+    for (uint32_t o : occupants) {
+      const VirtualReg& ro = f.vregs[o];
+      if (ro.cls != r.cls || dword < a.phys[o] || dword >= a.phys[o] + ro.dwords) continue;
+      fail(detail::describe(f, v) + " in " + detail::reg_text(r.cls, a.phys[v], r.dwords) + " overlaps " +
+           detail::describe(f, o) + " in " + detail::reg_text(ro.cls, a.phys[o], ro.dwords) + ": both occupy " +
+           detail::reg_text(r.cls, dword, 1) + " at " + detail::where_text(f, at.block, at.index, at.position));
+    }
+    fail("internal error: occupied register without an owner");
+  }
+
+  // Starts a new point: nothing occupied.
+  void release() {
+    for (auto& cls : occupied)
+      for (uint64_t& w : cls) w = 0;
+    occupants.clear();
+    if (++round == 0) {  // wrapped: stale stamps could read as current
+      std::fill(stamp.begin(), stamp.end(), 0);
+      round = 1;
     }
   }
 
-  void release(std::vector<std::pair<int, int>>& touched) {
-    for (auto [c, i] : touched) owner[c][i] = -1;
-    touched.clear();
+  // The full check of one point, in the order that decides which pair a message names:
+  // live values by vreg id, then defs, partial defs and uses. Throws on the first overlap.
+  void check_point(const Instr& in, const uint64_t* live, const uint64_t* written_after, size_t words,
+                   const Point& at) {
+    release();
+    for (size_t k = 0; k < words; ++k)
+      for (uint64_t x = live[k] & written_after[k]; x; x &= x - 1) occupy(uint32_t(k * 64 + std::countr_zero(x)), at);
+    for (uint32_t v : in.defs) occupy(v, at);
+    for (uint32_t v : in.partial_defs) occupy(v, at);
+    for (uint32_t v : in.uses) occupy(v, at);
+    release();
+  }
+
+  // Fast path: the dwords of the values held across points (live and written) are kept
+  // in `held_dwords` and updated by the difference between neighbouring points, so a
+  // point costs its changes, not all its live values. Any clash re-runs check_point,
+  // which reports it exactly as a from-scratch check of that point would.
+  uint64_t held_dwords[kNumClasses][kMaxPhys / 64] = {};
+
+  template <class F>
+  void for_dwords(uint32_t v, F&& fn) {
+    const int c = int(f.vregs[v].cls), base = a.phys[v], end = base + f.vregs[v].dwords;
+    for (int i = base; i < end;) {
+      const int bit = i % 64, k = std::min(64 - bit, end - i);
+      fn(held_dwords[c][i / 64], (k == 64 ? ~uint64_t(0) : ((uint64_t(1) << k) - 1)) << bit);
+      i += k;
+    }
+  }
+  bool clashes(uint32_t v) {
+    bool any = false;
+    for_dwords(v, [&](uint64_t& w, uint64_t m) { any |= (w & m) != 0; });
+    return any;
+  }
+  void mark(uint32_t v, bool value) {
+    for_dwords(v, [&](uint64_t& w, uint64_t m) { w = value ? (w | m) : (w & ~m); });
   }
 
   void check_overlaps() {
     std::vector<Set> live_out, written_in;
     liveness(live_out, written_in);
-    const size_t nv = f.vregs.size();
-    std::vector<std::pair<int, int>> touched;
+    const size_t nv = f.vregs.size(), words = (nv + 63) / 64;
+    release();
 
     std::vector<int> block_first(f.blocks.size());
     for (size_t b = 0, p = 0; b < f.blocks.size(); p += f.blocks[b].instrs.size(), ++b) block_first[b] = int(p);
 
+    Set written_after;  // per instruction of the block: `words` words each
+    Set held(words), target(words);
+    std::vector<uint32_t> operands;
     for (size_t b = 0; b < f.blocks.size(); ++b) {
       const auto& instrs = f.blocks[b].instrs;
       // written-before set at each instruction, forward.
-      std::vector<Set> written_after(instrs.size());
+      written_after.resize(instrs.size() * words);
       Set w = written_in[b];
       for (size_t i = 0; i < instrs.size(); ++i) {
-        for (uint32_t v : instrs[i].defs) w[v] = 1;
-        for (uint32_t v : instrs[i].partial_defs) w[v] = 1;
-        written_after[i] = w;
+        for (uint32_t v : instrs[i].defs) set_to(w.data(), v, true);
+        for (uint32_t v : instrs[i].partial_defs) set_to(w.data(), v, true);
+        std::copy(w.begin(), w.end(), written_after.begin() + long(i * words));
       }
       Set live = live_out[b];
+      for (auto& cls : held_dwords)
+        for (uint64_t& x : cls) x = 0;
+      std::fill(held.begin(), held.end(), 0);
       for (size_t i = instrs.size(); i-- > 0;) {
         const Instr& in = instrs[i];
-        const std::string where = detail::where_text(f, int(b), int(i), block_first[b] + int(i));
-        for (size_t v = 0; v < nv; ++v)
-          if (live[v] && written_after[i][v]) occupy(uint32_t(v), touched, where);
-        for (uint32_t v : in.defs) occupy(v, touched, where);
-        for (uint32_t v : in.partial_defs) occupy(v, touched, where);
-        for (uint32_t v : in.uses) occupy(v, touched, where);
-        release(touched);
-        for (uint32_t v : in.defs) live[v] = 0;
-        for (uint32_t v : in.uses) live[v] = 1;
-        for (uint32_t v : in.partial_defs) live[v] = 1;
+        const Point at{int(b), int(i), block_first[b] + int(i)};
+        const uint64_t* wa = written_after.data() + i * words;
+        bool clash = false;
+        for (size_t k = 0; k < words; ++k) target[k] = live[k] & wa[k];
+        for (size_t k = 0; k < words; ++k)  // values no longer held here
+          for (uint64_t x = held[k] & ~target[k]; x; x &= x - 1) mark(uint32_t(k * 64 + std::countr_zero(x)), false);
+        for (size_t k = 0; k < words && !clash; ++k)  // values newly held here
+          for (uint64_t x = target[k] & ~held[k]; x && !clash; x &= x - 1) {
+            const uint32_t v = uint32_t(k * 64 + std::countr_zero(x));
+            clash = clashes(v);
+            mark(v, true);
+          }
+        held = target;
+        // The instruction's own operands join for this point only.
+        operands.clear();
+        auto add = [&](uint32_t v) {
+          if (clash || set_test(held.data(), v) || std::find(operands.begin(), operands.end(), v) != operands.end())
+            return;
+          clash = clashes(v);
+          mark(v, true);
+          operands.push_back(v);
+        };
+        for (uint32_t v : in.defs) add(v);
+        for (uint32_t v : in.partial_defs) add(v);
+        for (uint32_t v : in.uses) add(v);
+        if (clash) {
+          check_point(in, live.data(), wa, words, at);
+          fail("internal error: overlap at " + detail::where_text(f, at.block, at.index, at.position) +
+               " not found again by the full check");
+        }
+        for (uint32_t v : operands) mark(v, false);
+        for (uint32_t v : in.defs) set_to(live.data(), v, false);
+        for (uint32_t v : in.uses) set_to(live.data(), v, true);
+        for (uint32_t v : in.partial_defs) set_to(live.data(), v, true);
       }
       if (b == 0) {
         // Kernel entry: hardware-initialised values and values live into block 0 (if written by then).
         for (size_t v = 0; v < nv; ++v)
-          if (f.vregs[v].live_in) occupy(uint32_t(v), touched, "kernel entry");
-        release(touched);
+          if (f.vregs[v].live_in) occupy(uint32_t(v), Point{});
+        release();
       }
     }
   }
