@@ -5,6 +5,59 @@
 #include "jit/passes/classify.hpp"
 
 namespace cdnajit::passes {
+namespace {
+
+std::optional<UnitRange> explicit_operand(const Access& a, size_t k) {
+  for (const auto& r : a.explicit_regs)
+    if (r.op_index == k) return r.units;
+  return std::nullopt;
+}
+
+InstFacts facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {
+  InstFacts f;
+  f.mnemonic = base_mnemonic(mi);
+  f.wait_states = wait_states_of(mi);
+  f.label = is_label(mi);
+  f.valu = is_valu(mi);
+  f.mfma = is_mfma(mi);
+  if (f.mfma) {
+    f.mfma_passes = mfma_passes(mi, arch);
+    f.smfmac = f.mnemonic.substr(0, 8) == "v_smfmac";
+    f.dgemm = is_dgemm(mi);
+    f.dgemm_4x4 = f.mnemonic.substr(0, 14) == "v_mfma_f64_4x4";
+    f.dgemm_16x16 = f.mnemonic.substr(0, 16) == "v_mfma_f64_16x16";
+    f.xdl = is_xdl(mi);
+  }
+  f.dot = is_dot(mi);
+  f.trans = is_trans(mi);
+  f.salu = is_salu(mi);
+  f.smem = is_smem(mi);
+  f.ds = is_ds(mi);
+  f.vmem = is_vmem(mi);
+  f.lds_dma = is_lds_dma(mi);
+  f.vcmpx = is_vcmpx(mi);
+  f.dpp = is_dpp(mi);
+  f.sdwa = is_sdwa(mi);
+  f.op0 = explicit_operand(a, 0);
+  f.op3 = explicit_operand(a, 3);
+  return f;
+}
+
+}  // namespace
+
+HazardContext::HazardContext(const std::vector<isa::MachineInst>& program_, Arch arch_, const Cfg& cfg_,
+                             const std::vector<Access>& access_, const std::vector<int>& extra_)
+    : program(program_), arch(arch_), cfg(cfg_), access(access_), extra(extra_) {
+  facts.reserve(program.size());
+  for (size_t i = 0; i < program.size(); ++i) {
+    facts.push_back(facts_of(program[i], access[i], arch));
+    any_mfma = any_mfma || facts.back().mfma;
+    any_xdl = any_xdl || facts.back().xdl;
+    any_dot = any_dot || facts.back().dot;
+  }
+  for (const Access& a : access)
+    for (const auto& r : a.explicit_regs) uses_agprs = uses_agprs || r.units.first >= kAgpr0;
+}
 
 std::optional<HazardContext::Hit> HazardContext::search(size_t consumer, int limit, const Matcher& match) const {
   std::optional<Hit> worst;
@@ -33,7 +86,7 @@ std::optional<HazardContext::Hit> HazardContext::search(size_t consumer, int lim
         ended = true;
         break;
       }
-      dist += wait_states_of(program[j]) + extra[j];
+      dist += facts[j].wait_states + extra[j];
     }
     if (ended || dist >= limit) continue;
     for (int p : blk.preds) {

@@ -7,6 +7,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "jit/isa/isa.hpp"
@@ -15,13 +16,35 @@
 
 namespace cdnajit::passes {
 
+// The classes (classify.hpp) and operands of one instruction that the rules ask about.
+// Computed once per run: a backward search asks them of every instruction it passes,
+// for every rule at every consumer, and most come from string compares on the mnemonic.
+struct InstFacts {
+  std::string_view mnemonic;  // base_mnemonic()
+  int wait_states = 1;        // wait_states_of()
+  int mfma_passes = 0;        // mfma_passes() for the context's arch; set for MFMAs only
+  bool label = false, valu = false, mfma = false, smfmac = false, dgemm = false, dgemm_4x4 = false,
+       dgemm_16x16 = false, xdl = false, dot = false, trans = false, salu = false, smem = false, ds = false,
+       vmem = false, lds_dma = false, vcmpx = false, dpp = false, sdwa = false;
+  std::optional<UnitRange> op0;  // explicit register operand 0 (an MFMA's destination)
+  std::optional<UnitRange> op3;  // explicit register operand 3 (an MFMA's SrcC)
+};
+
 struct HazardContext {
+  // Computes `facts` and `uses_agprs`; the referenced vectors must outlive the context.
+  HazardContext(const std::vector<isa::MachineInst>& program, Arch arch, const Cfg& cfg,
+                const std::vector<Access>& access, const std::vector<int>& extra);
+
   const std::vector<isa::MachineInst>& program;
   Arch arch;
   const Cfg& cfg;
   const std::vector<Access>& access;
   const std::vector<int>& extra;  // s_nop wait states already inserted before instruction k
   bool uses_agprs = false;        // any AGPR operand in the program (LLVM's look-ahead is longer then)
+  std::vector<InstFacts> facts;   // per instruction, same index as `program`
+  // Whether any instruction is of the class: a rule whose sources never occur skips its
+  // searches (most kernels have no MFMA or v_dot, whose rules look back furthest).
+  bool any_mfma = false, any_xdl = false, any_dot = false;
 
   // Returns the wait states `match(j)` requires (nullopt: j is not a hazard source).
   // A non-owning reference to the rule's callable (no allocation, no copy): it must
@@ -48,6 +71,7 @@ struct HazardContext {
   std::optional<Hit> search(size_t consumer, int limit, const Matcher& match) const;
 
   const isa::MachineInst& at(size_t i) const { return program[i]; }
+  const InstFacts& is(size_t i) const { return facts[i]; }
   bool gfx950() const { return arch == Arch::gfx950; }
 
   // Scratch space of search(), kept between calls so a search does not allocate.

@@ -63,13 +63,11 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   for (const auto& mi : view) access.push_back(access_of(mi));
   std::vector<int> extra(view.size(), 0);
   std::vector<std::string> why(view.size());
-  HazardContext ctx{view, arch, cfg, access, extra};
-  for (const Access& a : access)
-    for (const auto& r : a.explicit_regs) ctx.uses_agprs = ctx.uses_agprs || r.units.first >= kAgpr0;
+  const HazardContext ctx(view, arch, cfg, access, extra);
 
   std::vector<HazardNeed> needs;
   for (size_t i = 0; i < view.size(); ++i) {
-    if (is_label(view[i]) || access[i].unknown) continue;
+    if (ctx.is(i).label || access[i].unknown) continue;
     // Every rule measures from the program as it is before instruction i (extra[i] is
     // still 0 here), so their needs are comparable and the largest one is the answer.
     int most = 0;

@@ -12,19 +12,19 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const auto& mi = ctx.at(i);
-  if (!((is_valu(mi) && !is_mfma(mi)) || is_vmem(mi) || is_ds(mi))) return;
-  std::string_view opcode = base_mnemonic(mi);
+  const InstFacts& mi = ctx.is(i);
+  if (!((mi.valu && !mi.mfma) || mi.vmem || mi.ds) || !ctx.any_dot) return;
+  std::string_view opcode = mi.mnemonic;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!is_vgpr_unit(r.units.first)) continue;
     UnitRange u = r.units;
     bool def = r.is_def, src_c = r.op_index == 3;
     auto match = [&ctx, u, def, src_c, opcode](size_t j) -> std::optional<int> {
-      const auto& mj = ctx.at(j);
-      if (!is_dot(mj)) return std::nullopt;
-      auto d = reg_operand(ctx, j, 0);
+      const InstFacts& mj = ctx.is(j);
+      if (!mj.dot) return std::nullopt;
+      const auto& d = mj.op0;
       if (!d || !d->overlaps(u)) return std::nullopt;
-      bool same = base_mnemonic(mj) == opcode;
+      bool same = mj.mnemonic == opcode;
       if (def) return same ? 0 : 3;
       return same && src_c ? 0 : 3;
     };

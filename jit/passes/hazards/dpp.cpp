@@ -10,11 +10,11 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!is_dpp(ctx.at(i))) return;
+  if (!ctx.is(i).dpp) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.reads() || !is_vgpr_unit(r.units.first)) continue;
     UnitRange u = r.units;
-    auto any_writer = [&ctx, u](size_t j) { return when(!is_label(ctx.at(j)) && ctx.access[j].writes(u), 2); };
+    auto any_writer = [&ctx, u](size_t j) { return when(!ctx.is(j).label && ctx.access[j].writes(u), 2); };
     need_if(ctx, i, 2, any_writer, [&] { return std::string(range_name(u) + " is written shortly before a DPP read of it"); }, out);
   }
   need_if(ctx, i, 5, valu_writes(ctx, kExecUnits, 5), [&] { return std::string("VALU writes exec before a DPP instruction"); }, out);

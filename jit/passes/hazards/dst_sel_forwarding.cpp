@@ -12,10 +12,11 @@ namespace {
 
 // The VGPR a partial-write VALU forwards through the shifter, if any.
 std::optional<UnitRange> forwarded_dst(const HazardContext& ctx, size_t j) {
+  const InstFacts& f = ctx.is(j);
+  if (!f.valu || f.mfma) return std::nullopt;
   const auto& mi = ctx.at(j);
-  if (!is_valu(mi) || is_mfma(mi)) return std::nullopt;
   bool partial = false;
-  if (is_sdwa(mi)) {
+  if (f.sdwa) {
     const std::string& e = mi.mods.extra;
     size_t p = e.find("dst_sel:");
     partial = p != std::string::npos && e.compare(p + 8, 5, "DWORD") != 0;
@@ -39,7 +40,7 @@ std::optional<UnitRange> forwarded_dst(const HazardContext& ctx, size_t j) {
 }
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!is_valu(ctx.at(i))) return;
+  if (!ctx.is(i).valu) return;
   const Access& a = ctx.access[i];
   auto match = [&](size_t j) -> std::optional<int> {
     auto d = forwarded_dst(ctx, j);

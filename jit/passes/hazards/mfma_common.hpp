@@ -9,23 +9,18 @@
 
 namespace cdnajit::passes::hazards {
 
-inline bool is_dgemm_16x16(const isa::MachineInst& mi) {
-  return base_mnemonic(mi).substr(0, 16) == "v_mfma_f64_16x16";
-}
-inline bool is_dgemm_4x4(const isa::MachineInst& mi) { return base_mnemonic(mi).substr(0, 14) == "v_mfma_f64_4x4"; }
-
 // gfx950 adds one wait state for XDL producers of more than 2 passes.
 inline int gfx950_extra(const HazardContext& ctx, int passes) { return ctx.gfx950() && passes != 2 ? 1 : 0; }
 
 // The MFMA destination (operand 0).
-inline std::optional<UnitRange> mfma_dst(const HazardContext& ctx, size_t j) { return reg_operand(ctx, j, 0); }
+inline const std::optional<UnitRange>& mfma_dst(const HazardContext& ctx, size_t j) { return ctx.is(j).op0; }
 
 // MFMA result read by a non-MFMA VALU (valu=true) or by VMEM/DS (valu=false).
-inline int mfma_result_read_wait(const HazardContext& ctx, const isa::MachineInst& producer, bool valu) {
-  if (is_dgemm_4x4(producer)) return valu ? 6 : 9;
-  if (is_dgemm(producer)) return valu ? (ctx.gfx950() ? 19 : 11) : 18;
-  int p = mfma_passes(producer, ctx.arch);
-  return is_xdl(producer) ? p + 3 + gfx950_extra(ctx, p) : p + 2;
+inline int mfma_result_read_wait(const HazardContext& ctx, const InstFacts& producer, bool valu) {
+  if (producer.dgemm_4x4) return valu ? 6 : 9;
+  if (producer.dgemm) return valu ? (ctx.gfx950() ? 19 : 11) : 18;
+  int p = producer.mfma_passes;
+  return producer.xdl ? p + 3 + gfx950_extra(ctx, p) : p + 2;
 }
 
 constexpr int kMfmaLimit = 21;  // larger than any MFMA requirement (20 on gfx950)

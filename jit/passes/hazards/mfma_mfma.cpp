@@ -22,38 +22,38 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
-int src_c_wait(const HazardContext& ctx, const isa::MachineInst& reader, const isa::MachineInst& producer, bool same_regs) {
-  int p = mfma_passes(producer, ctx.arch);
+int src_c_wait(const HazardContext& ctx, const InstFacts& reader, const InstFacts& producer, bool same_regs) {
+  int p = producer.mfma_passes;
   if (same_regs) {
-    if (is_dgemm_4x4(reader) && is_dgemm_4x4(producer)) return 4;
+    if (reader.dgemm_4x4 && producer.dgemm_4x4) return 4;
     return p == 2 ? 2 : 0;
   }
-  if (is_dgemm_16x16(producer)) return is_xdl(reader) ? 0 : (ctx.gfx950() ? 17 : 9);
-  if (is_dgemm_4x4(producer)) return is_xdl(reader) ? 0 : 4;
-  if (is_xdl(reader) && !is_xdl(producer)) return 0;
-  if (!is_xdl(producer)) return p;
-  return is_xdl(reader) ? p + 1 + (ctx.gfx950() ? 1 : 0) : p + 1 + gfx950_extra(ctx, p);
+  if (producer.dgemm_16x16) return reader.xdl ? 0 : (ctx.gfx950() ? 17 : 9);
+  if (producer.dgemm_4x4) return reader.xdl ? 0 : 4;
+  if (reader.xdl && !producer.xdl) return 0;
+  if (!producer.xdl) return p;
+  return reader.xdl ? p + 1 + (ctx.gfx950() ? 1 : 0) : p + 1 + gfx950_extra(ctx, p);
 }
 
-int src_ab_wait(const HazardContext& ctx, const isa::MachineInst& producer) {
-  if (is_dgemm_16x16(producer)) return ctx.gfx950() ? 19 : 11;
-  if (is_dgemm_4x4(producer)) return 6;
-  int p = mfma_passes(producer, ctx.arch);
-  return is_xdl(producer) ? p + 3 + gfx950_extra(ctx, p) : p + 2;
+int src_ab_wait(const HazardContext& ctx, const InstFacts& producer) {
+  if (producer.dgemm_16x16) return ctx.gfx950() ? 19 : 11;
+  if (producer.dgemm_4x4) return 6;
+  int p = producer.mfma_passes;
+  return producer.xdl ? p + 3 + gfx950_extra(ctx, p) : p + 2;
 }
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const auto& reader = ctx.at(i);
-  if (!is_mfma(reader)) return;
-  bool smfmac = base_mnemonic(reader).substr(0, 8) == "v_smfmac";
+  const InstFacts& reader = ctx.is(i);
+  if (!reader.mfma) return;
+  bool smfmac = reader.smfmac;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.reads()) continue;
     UnitRange u = r.units;
     bool src_c = r.op_index == 3 && !smfmac;
     auto match = [&ctx, &reader, u, src_c](size_t j) -> std::optional<int> {
-      const auto& prod = ctx.at(j);
-      if (!is_mfma(prod)) return std::nullopt;
-      auto d = mfma_dst(ctx, j);
+      const InstFacts& prod = ctx.is(j);
+      if (!prod.mfma) return std::nullopt;
+      const auto& d = prod.op0;
       if (!d || !d->overlaps(u)) return std::nullopt;
       bool same = d->first == u.first && d->count == u.count;
       return src_c ? src_c_wait(ctx, reader, prod, same) : src_ab_wait(ctx, prod);

@@ -12,23 +12,23 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
-int waw_wait(const HazardContext& ctx, const isa::MachineInst& producer) {
-  if (is_dgemm_4x4(producer)) return 6;
-  if (is_dgemm(producer)) return 11;
-  int p = mfma_passes(producer, ctx.arch);
-  return is_xdl(producer) ? p + 3 + gfx950_extra(ctx, p) : p + 2;
+int waw_wait(const HazardContext& ctx, const InstFacts& producer) {
+  if (producer.dgemm_4x4) return 6;
+  if (producer.dgemm) return 11;
+  int p = producer.mfma_passes;
+  return producer.xdl ? p + 3 + gfx950_extra(ctx, p) : p + 2;
 }
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const auto& mi = ctx.at(i);
-  if (!((is_valu(mi) && !is_mfma(mi)) || is_vmem(mi) || is_ds(mi))) return;
+  const InstFacts& mi = ctx.is(i);
+  if (!((mi.valu && !mi.mfma) || mi.vmem || mi.ds) || !ctx.any_mfma) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.is_def || !is_vgpr_unit(r.units.first)) continue;
     UnitRange u = r.units;
     auto match = [&ctx, u](size_t j) -> std::optional<int> {
-      if (!is_mfma(ctx.at(j))) return std::nullopt;
-      auto d = mfma_dst(ctx, j);
-      return when(d && d->overlaps(u), waw_wait(ctx, ctx.at(j)));
+      if (!ctx.is(j).mfma) return std::nullopt;
+      const auto& d = mfma_dst(ctx, j);
+      return when(d && d->overlaps(u), waw_wait(ctx, ctx.is(j)));
     };
     need_if(ctx, i, kMfmaLimit, match, [&] { return std::string("MFMA writes " + range_name(u) + ", which this instruction overwrites"); }, out);
   }

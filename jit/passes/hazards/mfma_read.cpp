@@ -15,17 +15,17 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const auto& mi = ctx.at(i);
-  bool valu = is_valu(mi) && !is_mfma(mi);
-  bool mem = is_vmem(mi) || is_ds(mi);
-  if (!valu && !mem) return;
+  const InstFacts& mi = ctx.is(i);
+  bool valu = mi.valu && !mi.mfma;
+  bool mem = mi.vmem || mi.ds;
+  if ((!valu && !mem) || !ctx.any_mfma) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.reads() || !is_vgpr_unit(r.units.first)) continue;
     UnitRange u = r.units;
     auto match = [&ctx, u, valu](size_t j) -> std::optional<int> {
-      if (!is_mfma(ctx.at(j))) return std::nullopt;
-      auto d = mfma_dst(ctx, j);
-      return when(d && d->overlaps(u), mfma_result_read_wait(ctx, ctx.at(j), valu));
+      if (!ctx.is(j).mfma) return std::nullopt;
+      const auto& d = mfma_dst(ctx, j);
+      return when(d && d->overlaps(u), mfma_result_read_wait(ctx, ctx.is(j), valu));
     };
     need_if(ctx, i, kMfmaLimit, match, [&] { return std::string("MFMA writes " + range_name(u) + ", which this instruction reads"); }, out);
   }

@@ -20,16 +20,16 @@ int war_wait(int passes) {
 }
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const auto& mi = ctx.at(i);
-  if (!((is_valu(mi) && !is_mfma(mi)) || is_vmem(mi) || is_ds(mi))) return;
+  const InstFacts& mi = ctx.is(i);
+  if (!((mi.valu && !mi.mfma) || mi.vmem || mi.ds) || !ctx.any_xdl) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.is_def || !is_vgpr_unit(r.units.first)) continue;
     UnitRange u = r.units;
     auto match = [&ctx, u](size_t j) -> std::optional<int> {
-      const auto& mj = ctx.at(j);
-      if (!is_xdl(mj) || base_mnemonic(mj).substr(0, 8) == "v_smfmac") return std::nullopt;
-      auto c = reg_operand(ctx, j, 3);
-      return when(c && c->overlaps(u), war_wait(mfma_passes(mj, ctx.arch)));
+      const InstFacts& mj = ctx.is(j);
+      if (!mj.xdl || mj.smfmac) return std::nullopt;
+      const auto& c = mj.op3;
+      return when(c && c->overlaps(u), war_wait(mj.mfma_passes));
     };
     need_if(ctx, i, 15, match, [&] { return std::string("this instruction overwrites " + range_name(u) + " while an MFMA still reads it as SrcC"); },
             out);

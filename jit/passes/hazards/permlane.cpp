@@ -10,13 +10,13 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.gfx950() || base_mnemonic(ctx.at(i)).substr(0, 10) != "v_permlane") return;
+  if (!ctx.gfx950() || ctx.is(i).mnemonic.substr(0, 10) != "v_permlane") return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!is_vgpr_unit(r.units.first)) continue;  // both operands of the swap are read
     need_if(ctx, i, 2, valu_writes(ctx, r.units, 2), [&] { return std::string("VALU writes " + range_name(r.units) + ", which v_permlane reads"); },
             out);
   }
-  auto vcmpx = [&ctx](size_t j) { return when(is_vcmpx(ctx.at(j)), 4); };
+  auto vcmpx = [&ctx](size_t j) { return when(ctx.is(j).vcmpx, 4); };
   need_if(ctx, i, 4, vcmpx, [&] { return std::string("v_cmpx writes exec before v_permlane"); }, out);
 }
 

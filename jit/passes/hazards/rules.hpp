@@ -36,7 +36,7 @@ inline std::optional<int> when(bool cond, int required) {
 }
 // Source: a VALU (MFMA included) that writes any unit of `r`.
 inline auto valu_writes(const HazardContext& ctx, UnitRange r, int required) {
-  return [&ctx, r, required](size_t j) { return when(is_valu(ctx.at(j)) && ctx.access[j].writes(r), required); };
+  return [&ctx, r, required](size_t j) { return when(ctx.is(j).valu && ctx.access[j].writes(r), required); };
 }
 // Explicit register operand `k` of instruction i, if it is a register.
 inline std::optional<UnitRange> reg_operand(const HazardContext& ctx, size_t i, size_t k) {

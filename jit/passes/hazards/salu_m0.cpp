@@ -10,8 +10,8 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.access[i].reads(kM0Unit) || is_salu(ctx.at(i))) return;
-  auto salu_writes_m0 = [&ctx](size_t j) { return when(is_salu(ctx.at(j)) && ctx.access[j].writes(kM0Unit), 1); };
+  if (!ctx.access[i].reads(kM0Unit) || ctx.is(i).salu) return;
+  auto salu_writes_m0 = [&ctx](size_t j) { return when(ctx.is(j).salu && ctx.access[j].writes(kM0Unit), 1); };
   need_if(ctx, i, 1, salu_writes_m0, [&] { return std::string("SALU writes m0, which this instruction reads"); }, out);
 }
 

@@ -15,26 +15,28 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
-bool same_kind(const isa::MachineInst& a, bool smem) { return smem ? is_smem(a) : is_vmem(a); }
+bool same_kind(const InstFacts& a, bool smem) { return smem ? a.smem : a.vmem; }
 
 void add_regs(const Access& a, std::vector<UnitRange>& defs, std::vector<UnitRange>& uses) {
-  for (const UnitRange& d : a.defs())
+  a.for_each_def([&](const UnitRange& d) {
     if (d.first != kLds) defs.push_back(d);  // LDS is memory, not a clause register
-  for (const UnitRange& u : a.uses())
+  });
+  a.for_each_use([&](const UnitRange& u) {
     if (u.first != kLds) uses.push_back(u);
+  });
 }
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   const auto& mi = ctx.at(i);
-  bool smem = is_smem(mi);
-  if (!smem && !is_vmem(mi)) return;
+  bool smem = ctx.is(i).smem;
+  if (!smem && !ctx.is(i).vmem) return;
   if (ctx.extra[i] > 0) return;  // an s_nop before it already ends the clause
   std::vector<UnitRange> defs, uses;
   const Block& blk = ctx.cfg.blocks[ctx.cfg.block_of[i]];
   const size_t window = ctx.uses_agprs ? 19 : 5;
   for (size_t j = i; j > blk.begin && i - j < window;) {
     --j;
-    if (!same_kind(ctx.at(j), smem)) break;
+    if (!same_kind(ctx.is(j), smem)) break;
     add_regs(ctx.access[j], defs, uses);
     if (ctx.extra[j] > 0) break;  // the clause starts at j
   }

@@ -13,7 +13,7 @@ namespace {
 // The store-data VGPRs of `j` if it is a store of that kind.
 std::optional<UnitRange> wide_store_data(const HazardContext& ctx, size_t j) {
   const auto& mi = ctx.at(j);
-  if (!mi.info || !mi.info->is_store || !is_vmem(mi) || is_lds_dma(mi)) return std::nullopt;
+  if (!mi.info || !mi.info->is_store || !ctx.is(j).vmem || ctx.is(j).lds_dma) return std::nullopt;
   const auto& regs = ctx.access[j].explicit_regs;
   std::optional<UnitRange> data;
   if (mi.info->family == isa::Family::MUBUF) {
@@ -34,7 +34,7 @@ std::optional<UnitRange> wide_store_data(const HazardContext& ctx, size_t j) {
 }
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!is_valu(ctx.at(i))) return;
+  if (!ctx.is(i).valu) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.is_def || !is_vgpr_unit(r.units.first)) continue;
     UnitRange d = r.units;

@@ -9,11 +9,10 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const auto& mi = ctx.at(i);
-  if (!is_valu(mi) || is_trans(mi)) return;
+  if (!ctx.is(i).valu || ctx.is(i).trans) return;
   const Access& a = ctx.access[i];
   auto match = [&](size_t j) -> std::optional<int> {
-    if (!is_trans(ctx.at(j))) return std::nullopt;
+    if (!ctx.is(j).trans) return std::nullopt;
     for (const UnitRange& d : ctx.access[j].defs())
       if (a.explicitly_reads(d)) return 1;
     return std::nullopt;

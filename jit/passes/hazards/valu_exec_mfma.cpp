@@ -8,9 +8,9 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!is_mfma(ctx.at(i))) return;
+  if (!ctx.is(i).mfma) return;
   auto match = [&ctx](size_t j) {
-    return when(is_valu(ctx.at(j)) && !is_mfma(ctx.at(j)) && ctx.access[j].writes(kExecUnits), 4);
+    return when(ctx.is(j).valu && !ctx.is(j).mfma && ctx.access[j].writes(kExecUnits), 4);
   };
   need_if(ctx, i, 4, match, [&] { return std::string("VALU writes exec before an MFMA"); }, out);
 }

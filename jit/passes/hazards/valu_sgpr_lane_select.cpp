@@ -8,7 +8,7 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  std::string_view m = base_mnemonic(ctx.at(i));
+  std::string_view m = ctx.is(i).mnemonic;
   if (m != "v_readlane_b32" && m != "v_writelane_b32") return;
   auto sel = reg_operand(ctx, i, 2);
   if (!sel || !is_sgpr_unit(sel->first)) return;

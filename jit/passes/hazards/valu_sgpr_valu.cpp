@@ -10,7 +10,7 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!is_valu(ctx.at(i))) return;
+  if (!ctx.is(i).valu) return;
   const Access& a = ctx.access[i];
   for (const auto& r : a.explicit_regs) {
     if (!r.reads() || !is_sgpr_unit(r.units.first)) continue;

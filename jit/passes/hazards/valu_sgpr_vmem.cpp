@@ -9,11 +9,11 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!is_vmem(ctx.at(i))) return;
-  for (const UnitRange& r : ctx.access[i].uses()) {
-    if (!is_sgpr_unit(r.first)) continue;
+  if (!ctx.is(i).vmem) return;
+  ctx.access[i].for_each_use([&](const UnitRange& r) {
+    if (!is_sgpr_unit(r.first)) return;
     need_if(ctx, i, 5, valu_writes(ctx, r, 5), [&] { return std::string("VALU writes " + range_name(r) + ", which the VMEM instruction reads"); }, out);
-  }
+  });
 }
 
 }  // namespace

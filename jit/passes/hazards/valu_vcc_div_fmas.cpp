@@ -8,7 +8,7 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (base_mnemonic(ctx.at(i)).substr(0, 10) != "v_div_fmas") return;
+  if (ctx.is(i).mnemonic.substr(0, 10) != "v_div_fmas") return;
   need_if(ctx, i, 4, valu_writes(ctx, kVccUnits, 4), [&] { return std::string("VALU writes vcc, which v_div_fmas reads"); }, out);
 }
 

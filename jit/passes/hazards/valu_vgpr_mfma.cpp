@@ -9,13 +9,13 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!is_mfma(ctx.at(i))) return;
+  if (!ctx.is(i).mfma) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.reads()) continue;
     UnitRange u = r.units;
     auto match = [&ctx, u](size_t j) {
-      const auto& mj = ctx.at(j);
-      return when(is_valu(mj) && !is_mfma(mj) && !is_dot(mj) && ctx.access[j].writes(u), 2);
+      const InstFacts& mj = ctx.is(j);
+      return when(mj.valu && !mj.mfma && !mj.dot && ctx.access[j].writes(u), 2);
     };
     need_if(ctx, i, 2, match, [&] { return std::string("VALU writes " + range_name(u) + ", which the MFMA reads"); }, out);
   }

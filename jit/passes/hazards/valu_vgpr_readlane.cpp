@@ -9,7 +9,7 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  std::string_view m = base_mnemonic(ctx.at(i));
+  std::string_view m = ctx.is(i).mnemonic;
   if (m != "v_readlane_b32" && m != "v_readfirstlane_b32") return;
   auto src = reg_operand(ctx, i, 1);
   if (!src || !is_vgpr_unit(src->first)) return;
