@@ -59,13 +59,9 @@ TEST_CASE("cache: miss builds, hit returns identical bytes from memory and disk"
   CHECK(t.assemble_ms == 0);
   CHECK(cache.stats().memory_hits == 1);
 
-  // Memory hit timing (warm).
-  const int n = 200;
-  auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < n; ++i) assemble_and_link_cached(cache, text, Arch::gfx950, &hit);
-  double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
-  WARN("memory cache hit: " << us << " us");
-  CHECK(us < 200);
+  // Repeated hits keep answering from memory with the same bytes (speed is measured by tools/bench_jit).
+  for (int i = 0; i < 20; ++i) CHECK(assemble_and_link_cached(cache, text, Arch::gfx950, &hit) == built);
+  CHECK(cache.stats().memory_hits == 21);
 
   // A fresh cache on the same directory hits on disk.
   CodeObjectCache fresh(dir.path());
