@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "runtime/sim/fp.hpp"
+#include "runtime/sim/dot2.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -265,12 +266,7 @@ float bf16hi(uint32_t u) { return as_f(u & 0xffff0000u); }
 thread_local bool t_dot2_fused = true;
 
 uint32_t dot2(float a0, float b0, float a1, float b1, float c) {
-  if (t_dot2_fused) {
-    // Products of f16/bf16 values are exact in double; sum of two products + c
-    // is rounded once from double (exact unless exponents are far apart).
-    double s = double(a0) * b0 + double(a1) * b1 + double(c);
-    return ub(float(s));
-  }
+  if (t_dot2_fused) return ub(dot2_fused(a0, b0, a1, b1, c));  // exact sum, one rounding (dot2.cpp)
   return ub(fma_f32(a1, b1, fma_f32(a0, b0, c)));
 }
 
