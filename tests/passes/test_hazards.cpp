@@ -178,23 +178,10 @@ TEST_CASE("hazard dgemm-fma64 (2)", "[hazards]") {
                 "dgemm-fma64", 2);
 }
 
-TEST_CASE("hazard permlane (gfx950): fixture entry, the table has no v_permlane*_swap yet", "[hazards]") {
-  // Temporary InstrInfo fixture: remove once instructions.def lists v_permlane32_swap_b32.
-  static const isa::OperandSpec ops[] = {{"vdst", isa::OpKind::VReg, 1, true, false, true},
-                                         {"src0", isa::OpKind::VReg, 1, true, false, true}};
-  static isa::InstrInfo info{};
-  info.mnemonic = "v_permlane32_swap_b32";
-  info.family = isa::Family::VOP1;
-  info.archs = isa::kGfx950;
-  info.unit = isa::Unit::VALU;
-  info.counter = isa::Counter::None;
-  info.operands = ops;
-  auto p = program({"v_add_u32_e32 v1, v2, v3"});
-  isa::MachineInst swap;
-  swap.info = isa::find("v_permlane32_swap_b32") ? isa::find("v_permlane32_swap_b32") : &info;
-  swap.mnemonic = "v_permlane32_swap_b32_e32";
-  swap.operands = {isa::Operand::reg(isa::RegFile::VGPR, 1), isa::Operand::reg(isa::RegFile::VGPR, 4)};
-  p.push_back(swap);
+TEST_CASE("hazard permlane (gfx950): VALU write -> v_permlane*_swap reading it (2)", "[hazards]") {
+  REQUIRE(isa::find("v_permlane32_swap_b32") != nullptr);
+  auto p = program({"v_add_u32_e32 v1, v2, v3", "v_permlane32_swap_b32_e32 v1, v4"});
+  REQUIRE(p[1].info == isa::find("v_permlane32_swap_b32"));
   auto v = p;
   auto f = passes::run_hazards(v, Arch::gfx950, Mode::Verify).findings;
   REQUIRE(!f.empty());
