@@ -42,8 +42,9 @@ KernelDescriptorSpec descriptor_spec(const Kernel::Impl& k, const regalloc::Allo
   KernelDescriptorSpec d;
   d.name = k.name;
   d.arch = k.arch;
-  d.vgpr_count = uint32_t(std::max(a.vgprs_used, k.tid_vreg >= 0 ? 1 : 1));
+  d.vgpr_count = uint32_t(std::max(a.vgprs_used, 1));  // v0 (work-item ids) is always written at launch
   d.agpr_count = uint32_t(a.agprs_used);
+  // At least the SGPRs the hardware fills at launch: kernarg pointer s[0:1] and the enabled workgroup ids.
   d.sgpr_count = uint32_t(std::max(a.sgprs_used, 2 + 1 + (k.wg_id_vreg[1] >= 0) + (k.wg_id_vreg[2] >= 0)));
   d.lds_bytes = k.lds_bytes;
   d.kernarg_size = k.kernarg_bytes;

@@ -66,9 +66,8 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k) {
       cur_empty = true;
     }
   }
-  int nblocks = cur + (cur_empty ? 0 : 1);
-  if (nblocks == 0) nblocks = 1;
-  f.blocks.resize(size_t(std::max(nblocks, cur + 1)));
+  // Blocks 0..cur; the last may be empty (program ends with a branch or s_endpgm).
+  f.blocks.resize(size_t(cur + 1));
 
   // Pass 2: instructions and edges. Call sites repeat (loops in the generators), so each
   // distinct one is formatted once.
