@@ -146,6 +146,12 @@ isa::Operand phys(const Kernel::Impl& k, const regalloc::Allocation& a, const Re
 
 std::string label_text(const Kernel::Impl& k, uint32_t id) { return ".L" + k.label_names[id]; }
 
+// Space-separated operand names for the .s comment.
+void append_name(std::string& names, const std::string& name) {
+  if (!names.empty()) names += ' ';
+  names += name;
+}
+
 }  // namespace
 
 std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::Allocation& a) {
@@ -174,7 +180,7 @@ std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::
           po = phys(k, a, *r);
           po.neg = std::holds_alternative<Neg>(o.v);
           po.abs = std::holds_alternative<Abs>(o.v);
-          names += (names.empty() ? "" : " ") + k.reg_label(*r);
+          append_name(names, k.reg_label(*r));
         } else if (auto* i = std::get_if<int64_t>(&o.v)) {
           po = isa::Operand::immediate(*i);
         } else if (auto* fl = std::get_if<float>(&o.v)) {
@@ -206,7 +212,7 @@ std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::
           text += t[i];
         }
       }
-      for (const Reg& r : in.raw_regs) names += (names.empty() ? "" : " ") + k.reg_label(r);
+      for (const Reg& r : in.raw_regs) append_name(names, k.reg_label(r));
       std::string err;
       if (!isa::parse(text, mi, err)) mi = isa::MachineInst{};  // unknown to our parser: passes treat it as opaque
       mi.info = nullptr;
