@@ -40,6 +40,18 @@ void for_each_output(const DwConvShape& s, F&& f) {
           for (int w = 0; w < s.W_out(); ++w) f(n, c, d, h, w, o++);
 }
 
+// Calls f(weight bits, input bits) for the taps of output (n, c, d, h, w) in kd, kh, kw
+// order — the order the fmac kernels accumulate in.
+template <class F>
+void for_each_tap(const DwConvShape& s, const InputView& x, std::span<const uint16_t> weight, int n, int c, int d,
+                  int h, int w, F&& f) {
+  const uint16_t* wt = weight.data() + size_t(c) * s.taps();
+  for (int kd = 0; kd < s.KD; ++kd)
+    for (int kh = 0; kh < s.KH; ++kh)
+      for (int kw = 0; kw < s.KW; ++kw)
+        f(wt[(kd * s.KH + kh) * s.KW + kw], x.at(n, c, d - s.padD + kd, h - s.padH + kh, w - s.padW + kw));
+}
+
 }  // namespace
 
 float dot2_f32_bf16(uint32_t a, uint32_t b, float c, Dot2Rounding r) {
@@ -57,12 +69,8 @@ std::vector<double> dwconv3d_reference_fp64(const DwConvShape& s, std::span<cons
   std::vector<double> out(size_t(s.output_elems()));
   for_each_output(s, [&](int n, int c, int d, int h, int w, size_t o) {
     double acc = 0;
-    const uint16_t* wt = weight.data() + size_t(c) * s.taps();
-    for (int kd = 0; kd < s.KD; ++kd)
-      for (int kh = 0; kh < s.KH; ++kh)
-        for (int kw = 0; kw < s.KW; ++kw)
-          acc += double(bf16_to_f32(wt[(kd * s.KH + kh) * s.KW + kw])) *
-                 double(bf16_to_f32(x.at(n, c, d - s.padD + kd, h - s.padH + kh, w - s.padW + kw)));
+    for_each_tap(s, x, weight, n, c, d, h, w,
+                 [&](uint16_t wt, uint16_t in) { acc += double(bf16_to_f32(wt)) * double(bf16_to_f32(in)); });
     out[o] = acc;
   });
   return out;
@@ -76,12 +84,8 @@ std::vector<uint16_t> dwconv3d_model_fmac(const DwConvShape& s, std::span<const 
   std::vector<uint16_t> out(size_t(s.output_elems()));
   for_each_output(s, [&](int n, int c, int d, int h, int w, size_t o) {
     float acc = 0.0f;
-    const uint16_t* wt = weight.data() + size_t(c) * s.taps();
-    for (int kd = 0; kd < s.KD; ++kd)
-      for (int kh = 0; kh < s.KH; ++kh)
-        for (int kw = 0; kw < s.KW; ++kw)
-          acc = std::fma(bf16_to_f32(wt[(kd * s.KH + kh) * s.KW + kw]),
-                         bf16_to_f32(x.at(n, c, d - s.padD + kd, h - s.padH + kh, w - s.padW + kw)), acc);
+    for_each_tap(s, x, weight, n, c, d, h, w,
+                 [&](uint16_t wt, uint16_t in) { acc = std::fma(bf16_to_f32(wt), bf16_to_f32(in), acc); });
     out[o] = f32_to_bf16_rne(acc);
   });
   return out;
