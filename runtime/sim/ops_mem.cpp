@@ -454,56 +454,63 @@ bool ds_fast(Wave& w, const Op& op) {
   return true;
 }
 
-void ds_read(Wave& w, const Op& op) {
-  if (ds_fast<false>(w, op)) return;
-  uint64_t e = w.exec();
-  uint32_t bytes = op.aux & 0xff;
-  bool two = op.aux & 0x800;
-  uint32_t scale = (op.aux & 0x1000) ? bytes * 64 : bytes;
-  uint32_t ndw = std::max<uint32_t>(1, bytes / 4);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
-    uint32_t base = lane_src(w, op.s[0], l);
-    for (int k = 0; k < (two ? 2 : 1); ++k) {
-      uint32_t a = two ? base + uint32_t(k ? op.offset1 : op.offset0) * scale : base + uint32_t(op.offset);  // 32-bit wrap
-      uint8_t* p = lds_ptr(w, op, a, bytes, l);
-      check_lds_dma(w, op, a, uint64_t(a) + bytes, l);
-      uint32_t v[4] = {};
-      if (p) std::memcpy(v, p, bytes);
-      if (bytes < 4) {
-        uint32_t x = v[0];
-        if (op.aux & 0x100) x = bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
-        uint32_t& d = w.vr(op.d[0].idx)[l];
-        if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
-        else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
-        else d = x;
-      } else {
-        for (uint32_t i = 0; i < ndw; ++i) w.vr(uint16_t(op.d[0].idx + k * ndw + i))[l] = v[i];
+// The generic (per-lane) DS access pattern shared by reads and writes: op.aux holds the
+// access size (bits 7:0), read2/write2 (0x800) and the stride-64 forms (0x1000). Calls
+// f(lane, k, address) for each active lane and each of its one or two accesses.
+struct DsAccess {
+  uint32_t bytes, scale, ndw;
+  bool two;
+  explicit DsAccess(const Op& op)
+      : bytes(op.aux & 0xff),
+        scale((op.aux & 0x1000) ? (op.aux & 0xff) * 64 : (op.aux & 0xff)),
+        ndw(std::max<uint32_t>(1, (op.aux & 0xff) / 4)),
+        two(op.aux & 0x800) {}
+  template <class F>
+  void for_each(Wave& w, const Op& op, F&& f) const {
+    uint64_t e = w.exec();
+    for (int l = 0; l < 64; ++l) {
+      if (!((e >> l) & 1)) continue;
+      uint32_t base = lane_src(w, op.s[0], l);
+      for (int k = 0; k < (two ? 2 : 1); ++k) {
+        uint32_t a = two ? base + uint32_t(k ? op.offset1 : op.offset0) * scale : base + uint32_t(op.offset);  // 32-bit wrap
+        f(l, k, a);
       }
     }
   }
+};
+
+void ds_read(Wave& w, const Op& op) {
+  if (ds_fast<false>(w, op)) return;
+  const DsAccess ds(op);
+  ds.for_each(w, op, [&](int l, int k, uint32_t a) {
+    uint8_t* p = lds_ptr(w, op, a, ds.bytes, l);
+    check_lds_dma(w, op, a, uint64_t(a) + ds.bytes, l);
+    uint32_t v[4] = {};
+    if (p) std::memcpy(v, p, ds.bytes);
+    if (ds.bytes < 4) {
+      uint32_t x = v[0];
+      if (op.aux & 0x100) x = ds.bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
+      uint32_t& d = w.vr(op.d[0].idx)[l];
+      if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
+      else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
+      else d = x;
+    } else {
+      for (uint32_t i = 0; i < ds.ndw; ++i) w.vr(uint16_t(op.d[0].idx + k * ds.ndw + i))[l] = v[i];
+    }
+  });
   track(w, op, true);
 }
 void ds_write(Wave& w, const Op& op) {
   if (op.s[1].k == SrcKind::V && (op.ns < 3 || op.s[2].k == SrcKind::V) && ds_fast<true>(w, op)) return;
-  uint64_t e = w.exec();
-  uint32_t bytes = op.aux & 0xff;
-  bool two = op.aux & 0x800;
-  uint32_t scale = (op.aux & 0x1000) ? bytes * 64 : bytes;
-  uint32_t ndw = std::max<uint32_t>(1, bytes / 4);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
-    uint32_t base = lane_src(w, op.s[0], l);
-    for (int k = 0; k < (two ? 2 : 1); ++k) {
-      uint32_t a = two ? base + uint32_t(k ? op.offset1 : op.offset0) * scale : base + uint32_t(op.offset);  // 32-bit wrap
-      uint8_t* p = lds_ptr(w, op, a, bytes, l);
-      if (!p) continue;
-      uint32_t v[4];
-      for (uint32_t i = 0; i < ndw; ++i) v[i] = lane_src(w, op.s[1 + k], l, int(i));
-      if (op.aux & 0x400) v[0] >>= 16;
-      std::memcpy(p, v, bytes);
-    }
-  }
+  const DsAccess ds(op);
+  ds.for_each(w, op, [&](int l, int k, uint32_t a) {
+    uint8_t* p = lds_ptr(w, op, a, ds.bytes, l);
+    if (!p) return;
+    uint32_t v[4];
+    for (uint32_t i = 0; i < ds.ndw; ++i) v[i] = lane_src(w, op.s[1 + k], l, int(i));
+    if (op.aux & 0x400) v[0] >>= 16;
+    std::memcpy(p, v, ds.bytes);
+  });
   track(w, op, false);
 }
 // LDS atomics (32-bit); with a return value when nd == 1.
