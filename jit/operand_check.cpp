@@ -7,21 +7,6 @@
 
 namespace cdnajit {
 
-bool is_inline_int(int64_t v) { return v >= -16 && v <= 64; }
-
-bool is_inline_f32(uint32_t bits) {
-  switch (bits) {
-    case 0x3f000000: case 0xbf000000:  // ±0.5
-    case 0x3f800000: case 0xbf800000:  // ±1
-    case 0x40000000: case 0xc0000000:  // ±2
-    case 0x40800000: case 0xc0800000:  // ±4
-    case 0x3e22f983:                   // 1/(2*pi)
-    case 0x00000000:
-      return true;
-  }
-  return false;
-}
-
 int64_t WaitCnt::encode() const { return int64_t(isa::encode_waitcnt(vm, -1, lgkm)); }
 
 namespace {
@@ -85,7 +70,9 @@ struct Checker {
     auto* fimm = std::get_if<float>(&o.v);
     auto* sp = std::get_if<isa::SpecialReg>(&o.v);
     bool is_const = imm || fimm;
-    bool inline_const = (imm && is_inline_int(*imm)) || (fimm && is_inline_f32(std::bit_cast<uint32_t>(*fimm)));
+    // +0.0 has the bit pattern of the inline integer 0.
+    uint32_t fbits = fimm ? std::bit_cast<uint32_t>(*fimm) : 0;
+    bool inline_const = (imm && isa::is_inline_int(*imm)) || (fimm && (fbits == 0 || isa::is_inline_f32_bits(fbits)));
     if (s.is_def && !r && !sp) fail(fmt::format("operand {} ({}) is written, so it must be a register", i, s.name));
     switch (s.kind) {
       case K::SReg:

@@ -83,6 +83,17 @@ constexpr std::array kInlineFloats = {
     InlineFloat{"4.0", 0x40800000},  InlineFloat{"-4.0", 0xc0800000}, InlineFloat{"0.15915494", 0x3e22f983},
 };
 
+}  // namespace
+
+bool is_inline_int(int64_t v) { return v >= -16 && v <= 64; }
+bool is_inline_f32_bits(uint32_t bits) {
+  for (const InlineFloat& f : kInlineFloats)
+    if (f.bits == bits) return true;
+  return false;
+}
+
+namespace {
+
 struct NamedValue {
   std::string_view name;
   int value;

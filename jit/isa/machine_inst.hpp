@@ -73,6 +73,11 @@ struct MachineInst {
   uint8_t size_bytes = 0;           // encoded size (decoder only)
 };
 
+// Inline constants of 32-bit operands (no literal dword needed): integers -16..64 and the
+// f32 values ±0.5, ±1, ±2, ±4 and 1/(2*pi), given as bit patterns.
+bool is_inline_int(int64_t v);
+bool is_inline_f32_bits(uint32_t bits);
+
 // Printing and parsing of the LLVM AMDGPU assembly syntax (see asm_syntax.cpp).
 std::string print_operand(const Operand& o);
 std::string print(const MachineInst& mi);  // one line, no newline, comment included

@@ -25,13 +25,8 @@ int special_dwords(SpecialReg r) {
 }
 
 bool is_inline_constant(const Operand& o) {
-  if (o.kind == Operand::Kind::FImm) {
-    for (uint32_t bits : {0x3f000000u, 0xbf000000u, 0x3f800000u, 0xbf800000u, 0x40000000u, 0xc0000000u, 0x40800000u,
-                          0xc0800000u, 0x3e22f983u})
-      if (uint32_t(o.imm) == bits) return true;
-    return false;
-  }
-  return o.kind == Operand::Kind::Imm && o.imm >= -16 && o.imm <= 64;
+  if (o.kind == Operand::Kind::FImm) return is_inline_f32_bits(uint32_t(o.imm));
+  return o.kind == Operand::Kind::Imm && is_inline_int(o.imm);
 }
 
 bool is_imm(const Operand& o) { return o.kind == Operand::Kind::Imm || o.kind == Operand::Kind::FImm; }
