@@ -19,7 +19,11 @@
 namespace cdnajit::sim {
 
 struct Options {
-  bool check_bounds = true;    // out-of-bounds global/buffer/LDS access -> Error (else hardware behaviour)
+  bool check_bounds = true;    // out-of-bounds global/flat/LDS/scratch access -> Error (else hardware behaviour)
+  // Buffer (MUBUF) accesses beyond the V#'s num_records are defined on the hardware (loads
+  // return 0, stores and atomics are dropped) and kernels use them on purpose for padding,
+  // so they follow the hardware by default; set this to report them as an Error instead.
+  bool check_buffer_range = false;
   bool check_waitcnt = true;   // use of a load's destination before its s_waitcnt -> Error
   uint64_t instruction_budget = 1ull << 36;  // total wave-instructions per launch
   int threads = 0;             // host threads; 0 = std::thread::hardware_concurrency()

@@ -257,3 +257,69 @@ extern "C" __global__ void ddiv(const double* a, const double* b, double* q) {
     REQUIRE(bad == 0);
   }
 }
+
+namespace {
+// Hardware rule for a raw buffer (stride 0): dword c of an access at byte offset `off` is
+// in range iff off + 4c + 4 <= num_records; a sub-dword access iff off + size <= num_records.
+bool raw_in_range(uint32_t off, uint32_t size, uint32_t num_records) { return off + size <= num_records; }
+}  // namespace
+
+TEST_CASE("raw buffer loads and stores straddling num_records: zeros in, stores dropped, per dword", "[sim][numerics][buffer]") {
+  const char* src = R"(
+typedef __amdgpu_buffer_rsrc_t rsrc_t;
+typedef int v2i __attribute__((ext_vector_type(2)));
+typedef int v4i __attribute__((ext_vector_type(4)));
+extern "C" __global__ void rawbuf(int* p, int nrec, int* out, int* dst) {
+  unsigned t = tid();
+  rsrc_t r = __builtin_amdgcn_make_buffer_rsrc(p, 0, nrec, 0x00020000);
+  int a = __builtin_amdgcn_raw_buffer_load_b32(r, t * 4, 0, 0);
+  v2i b = __builtin_amdgcn_raw_buffer_load_b64(r, t * 8, 0, 0);
+  v4i c = __builtin_amdgcn_raw_buffer_load_b128(r, t * 16, 0, 0);
+  int* o = out + t * 8;
+  o[0] = a; o[1] = b.x; o[2] = b.y; o[3] = c.x; o[4] = c.y; o[5] = c.z; o[6] = c.w;
+  o[7] = __builtin_amdgcn_raw_buffer_load_b16(r, t * 4 + 2, 0, 0);
+  rsrc_t d = __builtin_amdgcn_make_buffer_rsrc(dst, 0, nrec, 0x00020000);
+  v2i s = {int(t), int(~t)};
+  __builtin_amdgcn_raw_buffer_store_b64(s, d, t * 8, 0, 0);
+  __builtin_amdgcn_raw_buffer_store_b32(int(t) + 1000, d, t * 4 + 128, 0, 0);
+})";
+  for (Arch arch : kArchs) {
+    INFO("arch " << cdnajit::arch_name(arch));
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    std::string dis = dev.sim.disassemble(co, "rawbuf");
+    for (const char* m : {"buffer_load_dwordx2", "buffer_load_dwordx4", "buffer_load_dword ", "buffer_load_ushort",
+                          "buffer_store_dwordx2", "buffer_store_dword "})
+      REQUIRE(dis.find(m) != std::string::npos);
+    for (uint32_t nrec : {252u, 250u, 256u, 0u}) {
+      INFO("num_records " << nrec);
+      std::vector<int> src_data(1024), dst_init(1024, -7);
+      for (int i = 0; i < 1024; ++i) src_data[i] = 0x1000 + i;
+      uint64_t dp = dev.upload(src_data, "p"), dout = dev.upload(std::vector<int>(512, -1), "out"),
+               dd = dev.upload(dst_init, "dst");
+      dev.run(co, "rawbuf", ArgPack().add(dp).add(int(nrec)).add(dout).add(dd), dims1(1, 64));
+      auto out = dev.download<int>(dout, 512), dst = dev.download<int>(dd, 1024);
+      std::vector<uint32_t> got, want;
+      std::vector<std::string> what;
+      auto load = [&](uint32_t byte) { return raw_in_range(byte, 4, nrec) ? src_data[byte / 4] : 0; };
+      for (uint32_t t = 0; t < 64; ++t) {
+        int w[8] = {load(4 * t), load(8 * t), load(8 * t + 4), load(16 * t), load(16 * t + 4), load(16 * t + 8),
+                    load(16 * t + 12), raw_in_range(4 * t + 2, 2, nrec) ? (src_data[t] >> 16) & 0xffff : 0};
+        for (int k = 0; k < 8; ++k) {
+          got.push_back(uint32_t(out[t * 8 + k]));
+          want.push_back(uint32_t(w[k]));
+          what.push_back("lane " + std::to_string(t) + " load " + std::to_string(k));
+        }
+      }
+      for (uint32_t i = 0; i < 1024; ++i) {
+        int w = -7;
+        if (i < 128 && raw_in_range(4 * i, 4, nrec)) w = (i % 2 == 0) ? int(i / 2) : ~int(i / 2);
+        if (i >= 32 && i < 96 && raw_in_range(4 * i, 4, nrec)) w = int(i - 32) + 1000;
+        got.push_back(uint32_t(dst[i]));
+        want.push_back(uint32_t(w));
+        what.push_back("dst dword " + std::to_string(i));
+      }
+      require_same_bits(got, want, what);
+    }
+  }
+}
