@@ -31,6 +31,11 @@ struct Options {
   //  FusedSingleRounding: a.lo*b.lo + a.hi*b.hi + c computed exactly, rounded once to f32 (default).
   //  ProductsThenSum:     fma(a.hi, b.hi, fma(a.lo, b.lo, c)) - two f32 roundings, lo first.
   enum class Dot2 { FusedSingleRounding, ProductsThenSum } dot2 = Dot2::FusedSingleRounding;
+  // MFMA accumulation (runtime/sim/mfma_numerics.cpp):
+  //  Cdna3: the published bit-exact CDNA3 rules (MMA-Sim, arXiv:2511.10909) on gfx942, and the
+  //         same rules applied to gfx950 as a documented hypothesis (default).
+  //  Exact: C plus all products computed exactly and rounded once to f32.
+  enum class MfmaNumerics { Cdna3, Exact } mfma_numerics = MfmaNumerics::Cdna3;
 };
 
 struct LaunchDims {
