@@ -28,7 +28,9 @@ const char* kUsage = R"(usage: cdnajit <command> [options]
         [--out NAME=PATH ...]            write a buffer to a file after the run
   fuzz  [--kernel NAME] [--arch ...] [--seconds S] [--iterations N]   mutation-fuzz the code-object reader/decoder
   seed  [--arch gfx950] [--variant lds_fmac|lds_dot2|row_interleaved] [--asm FILE.s] [--device SPEC] [--channels K]
-        the seed depthwise-conv3d job: build, write .s, run, verify bit-for-bit vs the HIP V97 reference, stats
+        the seed depthwise-conv3d job: build, write .s, run, verify bit-for-bit, stats. References: fmac kernels
+        vs HIP V97 (clang, same device) and a host std::fma model; dot2 kernels vs a host model whose dot2 is
+        the exact sum rounded once (MPFR, independent of the simulator)
 )";
 
 Arch arch_of(const cli::Args& a) {
