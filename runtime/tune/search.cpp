@@ -59,15 +59,16 @@ SearchResult search(TimeSource& source, const std::vector<size_t>& order, const 
       break;
     }
     const size_t i = order[n];
-    const std::string name = i < labels.size() && !labels[i].empty() ? labels[i] : fmt::format("#{}", i);
+    // Log text is built only when someone reads it (the evaluation runs millions of searches).
+    const std::string name = !opt.log ? std::string() : i < labels.size() && !labels[i].empty() ? labels[i] : fmt::format("#{}", i);
     CandidateRecord rec;
     rec.index = i;
-    std::string head = fmt::format("[{}/{}] {}:", n + 1, order.size(), name);
+    std::string head = opt.log ? fmt::format("[{}/{}] {}:", n + 1, order.size(), name) : std::string();
     if (warms_up(opt.strategy, n)) {
       rec.warmup_ms = run(i);
-      head += " warm-up " + ms(*rec.warmup_ms) + ";";
+      if (opt.log) head += " warm-up " + ms(*rec.warmup_ms) + ";";
     } else {
-      head += " no warm-up;";
+      if (opt.log) head += " no warm-up;";
     }
     auto sample = [&] {
       double t = run(i);
@@ -82,22 +83,24 @@ SearchResult search(TimeSource& source, const std::vector<size_t>& order, const 
         sample();
         d = early_stop(opt.strategy, rec.samples, res.best_ms);
       }
-      std::string cmp = fmt::format("{} = {} = {:.3f}x best {} {} {:.2f}x", d.rule, ms(d.measured),
+      std::string cmp;
+      if (opt.log)
+        cmp = fmt::format("{} = {} = {:.3f}x best {} {} {:.2f}x", d.rule, ms(d.measured),
                                     d.measured / res.best_ms, ms(res.best_ms),
                                     d.verdict == Verdict::discard ? ">=" : "<", d.factor);
       if (d.verdict == Verdict::discard) {
         rec.outcome = Outcome::discarded;
         rec.time_ms = d.measured;
-        rec.reason = "discarded: " + cmp;
-        say(fmt::format("{} samples [{}]; {}", head, join_ms(rec.samples), rec.reason));
+        if (opt.log) rec.reason = "discarded: " + cmp;
+        if (opt.log) say(fmt::format("{} samples [{}]; {}", head, join_ms(rec.samples), rec.reason));
         res.records.push_back(std::move(rec));
         ++since_improvement;
         if (opt.progress) opt.progress(n + 1, order.size());
         continue;
       }
-      head += fmt::format(" passed early stop ({});", cmp);
+      if (opt.log) head += fmt::format(" passed early stop ({});", cmp);
     } else {
-      head += " first candidate, no early stop;";
+      if (opt.log) head += " first candidate, no early stop;";
     }
     while (int(rec.samples.size()) < opt.full_samples) sample();
     FilteredSamples f = reject_outliers(rec.samples, opt.outlier_threshold);
@@ -106,21 +109,23 @@ SearchResult search(TimeSource& source, const std::vector<size_t>& order, const 
     rec.time_ms = f.mean_kept;
     ++res.survivors;
     res.survivor_samples += rec.samples.size();
-    std::string filt = fmt::format("{} samples [{}], median {}, MAD {:.4f}, {} rejected{}{}; mean of {} = {}",
+    std::string filt;
+    if (opt.log)
+      filt = fmt::format("{} samples [{}], median {}, MAD {:.4f}, {} rejected{}{}; mean of {} = {}",
                                    rec.samples.size(), join_ms(rec.samples), ms(f.median), f.mad, f.rejected.size(),
                                    f.rejected.empty() ? "" : " ", f.rejected.empty() ? "" : "[" + join_ms(f.rejected) + "]",
                                    f.kept.size(), ms(f.mean_kept));
     if (!res.best || f.mean_kept < res.best_ms) {
-      rec.reason = res.best ? fmt::format("new best ({} < {})", ms(f.mean_kept), ms(res.best_ms)) : "new best (first)";
+      if (opt.log) rec.reason = res.best ? fmt::format("new best ({} < {})", ms(f.mean_kept), ms(res.best_ms)) : "new best (first)";
       res.best = i;
       res.best_ms = f.mean_kept;
       res.best_samples = rec.samples;
       since_improvement = 0;
     } else {
-      rec.reason = fmt::format("kept, not better ({} >= {})", ms(f.mean_kept), ms(res.best_ms));
+      if (opt.log) rec.reason = fmt::format("kept, not better ({} >= {})", ms(f.mean_kept), ms(res.best_ms));
       ++since_improvement;
     }
-    say(fmt::format("{} {}; {}", head, filt, rec.reason));
+    if (opt.log) say(fmt::format("{} {}; {}", head, filt, rec.reason));
     res.records.push_back(std::move(rec));
     if (opt.progress) opt.progress(n + 1, order.size());
   }

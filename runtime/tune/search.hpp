@@ -43,7 +43,7 @@ struct CandidateRecord {
   std::vector<double> samples;      // every timed sample, in order
   std::vector<double> rejected;     // outliers dropped from a survivor's set
   double time_ms = 0;               // survivor: mean of kept samples; discarded: the value that lost
-  std::string reason;               // the decision in words, with numbers
+  std::string reason;               // the decision in words, with numbers (the log line's end; only with a log)
 };
 
 struct SearchResult {

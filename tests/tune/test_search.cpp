@@ -7,6 +7,7 @@
 #include <random>
 
 #include "jit/isa/error.hpp"
+#include "runtime/tune/evaluation.hpp"
 #include "runtime/tune/outlier_filter.hpp"
 #include "runtime/tune/search.hpp"
 #include "tests/tune/test_seed.hpp"
@@ -211,4 +212,22 @@ TEST_CASE("every strategy on the seed-calibrated replay source", "[tune][search]
     if (s == Strategy::original || s == Strategy::warm1x1p1) CHECK(right < 290);
     else CHECK(right >= 298);
   }
+}
+
+TEST_CASE("evaluation: reproducible, and the seed's qualitative result", "[tune][evaluation]") {
+  // Wilson interval of the seed's 6/10 (checked by hand: 0.3127..0.8318).
+  auto [lo, hi] = wilson_interval(6, 10);
+  CHECK(lo == Approx(0.3127).margin(1e-4));
+  CHECK(hi == Approx(0.8318).margin(1e-4));
+  const Scenario& sc = scenario("seed-4-kernels");
+  StrategyStats a = evaluate(sc, Strategy::original, 400, tune_test_seed());
+  StrategyStats b = evaluate(sc, Strategy::original, 400, tune_test_seed());
+  CHECK(a.right == b.right);
+  std::printf("seed-4-kernels, 400 searches: original %d right, default %d right\n", a.right,
+              evaluate(sc, default_strategy(), 400, tune_test_seed()).right);
+  // Original: ~70% right (cold starts at 30%); 400 searches put it within +-7% with >99.9% confidence.
+  CHECK(a.right_rate() > 0.63);
+  CHECK(a.right_rate() < 0.77);
+  CHECK(evaluate(sc, default_strategy(), 400, tune_test_seed()).right == 400);
+  CHECK_THROWS_WITH(scenario("nope"), Catch::Contains("valid: seed-4-kernels"));
 }
