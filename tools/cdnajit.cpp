@@ -27,7 +27,7 @@ const char* kUsage = R"(usage: cdnajit <command> [options]
         --arg buf:NAME:BYTES[:zero|iota|random|file=PATH] | --arg i32:V | --arg u32:V | --arg f32:V | --arg i64:V  (in argument order)
         [--out NAME=PATH ...]            write a buffer to a file after the run
   fuzz  [--kernel NAME] [--arch ...] [--seconds S] [--iterations N]   mutation-fuzz the code-object reader/decoder
-  seed  [--arch gfx950] [--variant lds_fmac|lds_dot2|row_interleaved] [--asm FILE.s] [--device SPEC] [--channels K]
+  seed  [--arch gfx950] [--variant NAME] [--asm FILE.s] [--device SPEC] [--channels K]   (NAME: a dwconv3d_seed.NAME of `list`)
         the seed depthwise-conv3d job: build, write .s, run, verify bit-for-bit vs the HIP V97 reference, stats
 )";
 

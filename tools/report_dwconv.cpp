@@ -243,10 +243,9 @@ std::vector<Column> report_arch(Arch arch, HostData& h, int chunk) {
   Buffer wt = dev->upload(h.w, "weight");
   Buffer out = dev->alloc(size_t(h.shape.output_elems()) * 2, "output");
 
-  std::vector<DwVariant> variants = arch == Arch::gfx950
-                                        ? std::vector<DwVariant>{DwVariant::lds_fmac, DwVariant::lds_dot2,
-                                                                 DwVariant::row_interleaved}
-                                        : std::vector<DwVariant>{DwVariant::lds_fmac, DwVariant::row_interleaved};
+  std::vector<DwVariant> variants;
+  for (const DwVariantInfo& v : dw_variants())
+    if (variant_available(v.id, arch)) variants.push_back(v.id);
   if (!h.dot2_model && std::any_of(variants.begin(), variants.end(), [&](DwVariant v) { return uses_dot2(v, arch); })) {
     std::cerr << "computing the CPU dot2 model (fused single rounding, the simulator's default)\n" << std::flush;
     h.dot2_model = dwconv3d_model_dot2(h.shape, h.x, h.w, Dot2Rounding::fused_single_rounding);
