@@ -61,6 +61,7 @@ const std::vector<Case>& cases() {
       {shape(1, 1, 2, 7, 129, 1, 3, 3, 0, 1, 1), "W = 129"},
       {shape(1, 1, 3, 4, 64, 3, 5, 5, 1, 2, 2), "C = 1, W_out = 64"},
       {shape(1, 1, 3, 8, 128, 3, 3, 3, 1, 1, 2), "padW = 2 with KW = 3: W_out = 130"},
+      {shape(1, 2, 3, 3, 23, 3, 3, 5, 1, 1, 2), "W_out = 23 (3 mod 4): KW_PACK = 4's last item has 3 outputs"},
   };
   return c;
 }
@@ -207,6 +208,45 @@ TEST_CASE("generated code uses the instructions of its design", "[codegen][asm]"
   CHECK(copy.find("ds_write_b16") != std::string::npos);
 }
 
+namespace {
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("each seed variant emits its design's reads and waits", "[codegen][asm]") {
+  // Seed-like slice: KD*KH = 15 filter rows, 3 dword reads per row (KW = 5, KW_PACK = 2).
+  DwConvShape s = shape(1, 1, 3, 9, 80, 3, 5, 5, 0, 2, 2);
+  BuildOptions no_link;
+  no_link.link = false;
+  auto assembly = [&](DwVariant v) { return build_dwconv3d(s, v, Arch::gfx950, no_link).assembly; };
+  std::string b64 = assembly(DwVariant::lds_dot2_b64);
+  CHECK(count(b64, "ds_read_b64") == 15);  // pairs (0,1) of each row
+  CHECK(count(b64, "ds_read_b32") == 15);  // pair 2 of each row
+  CHECK(count(assembly(DwVariant::lds_dot2), "ds_read_b32") == 45);
+  // The compute part's waits (the tile phase has its own lgkmcnt(0)).
+  std::string ilv = assembly(DwVariant::row_interleaved);
+  CHECK(count(ilv, "lgkmcnt(0)") >= 15);
+  CHECK(count(ilv, "lgkmcnt(3)") == 0);
+  std::string ilv2 = assembly(DwVariant::row_interleaved2);
+  CHECK(count(ilv2, "lgkmcnt(3)") == 14);  // rows 0..13 wait with the next row's 3 reads in flight
+  std::string pipe = assembly(DwVariant::lds_dot2_pipe);
+  CHECK(count(pipe, "lgkmcnt(14)") == 2);  // slices 0 and 1 computed with 15 reads in flight (clamped to 14)
+  std::string kwp4 = assembly(DwVariant::lds_dot2_kwp4);
+  CHECK(count(kwp4, "ds_read_b32") == 60);  // (KW + 3) / 2 = 4 reads per row
+  CHECK(count(kwp4, "v_cvt_pk_bf16_f32") == 2);
+  DwConvGeometry g4 = dwconv_geometry(s, Arch::gfx950, DwVariant::lds_dot2_kwp4);
+  CHECK(g4.kw_pack == 4);
+  CHECK(g4.pairs_per_row == 20);
+  CHECK(g4.reads_per_row == 4);
+  CHECK(g4.tile_w == 84);  // the last item (p = 19) reads columns 76..83 = W + 2*padW
+  DwConvShape s78 = shape(1, 1, 3, 9, 78, 3, 5, 5, 0, 2, 2);  // W_out = 78: the last item reads 76..83
+  CHECK(dwconv_geometry(s78, Arch::gfx950, DwVariant::lds_dot2).tile_w == 82);
+  CHECK(dwconv_geometry(s78, Arch::gfx950, DwVariant::lds_dot2_kwp4).tile_w == 84);
+}
+
 TEST_CASE("impossible builds are errors naming the limit", "[codegen][errors]") {
   DwConvShape s = shape(1, 1, 3, 9, 80, 3, 5, 5, 0, 2, 2);
   CHECK_THROWS_WITH(build_dwconv3d(s, DwVariant::lds_dot2, Arch::gfx942), Catch::Contains("gfx950"));
@@ -220,6 +260,14 @@ TEST_CASE("impossible builds are errors naming the limit", "[codegen][errors]") 
   CHECK_NOTHROW(build_dwconv3d(big, DwVariant::lds_fmac, Arch::gfx950, no_link));
   DwConvShape huge = shape(1, 1, 7, 400, 40, 7, 3, 3, 3, 1, 1);
   CHECK_THROWS_WITH(build_dwconv3d(huge, DwVariant::lds_dot2, Arch::gfx950), Catch::Contains("160 KiB"));
+  for (const DwVariantInfo& v : dw_variants())
+    if (v.arithmetic == DwArithmetic::dot2)
+      CHECK_THROWS_WITH(build_dwconv3d(s, v.id, Arch::gfx942), Catch::Contains("only on gfx950"));
+  CHECK_THROWS_WITH(parse_variant("lds_dot2_b128"), Catch::Contains("lds_dot2_b64"));
+  // KW_PACK = 4 widens the tile: a tile that just fits for KW_PACK = 2 can exceed the limit.
+  DwConvShape edge = shape(1, 1, 1, 395, 78, 1, 1, 5, 0, 0, 2);  // 395 x 82 x 2 = 64780 bytes; KW_PACK = 4: 395 x 84 x 2
+  CHECK_NOTHROW(dwconv_geometry(edge, Arch::gfx942, DwVariant::lds_fmac));
+  CHECK_THROWS_WITH(dwconv_geometry(edge, Arch::gfx942, DwVariant::lds_dot2_kwp4), Catch::Contains("64 KiB"));
 }
 
 TEST_CASE("seed shape register targets on gfx950", "[codegen][targets]") {
