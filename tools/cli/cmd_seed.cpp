@@ -32,7 +32,7 @@ void add_seed_command(CommandLine& cl) {
   add_arch_option(c, o->arch);
   add_typed_option(c, "--variant", o->variant,
                    [](std::string_view text, std::string_view) { return std::optional(codegen::parse_variant(text)); },
-                   "lds_fmac, lds_dot2 (gfx950 only) or row_interleaved; default lds_dot2 on gfx950, lds_fmac on gfx942");
+                   "a variant NAME of the dwconv3d_seed.NAME kernels `cdnajit list` shows; default lds_dot2 on gfx950, lds_fmac on gfx942");
   add_typed_option(c, "--asm", o->asm_path,
                    [](std::string_view text, std::string_view what) {
                      check_writable(std::string(text), what);
