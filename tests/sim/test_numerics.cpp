@@ -323,3 +323,33 @@ extern "C" __global__ void rawbuf(int* p, int nrec, int* out, int* dst) {
     }
   }
 }
+
+TEST_CASE("s_trap stops the launch with the trap id and where it was raised", "[sim][trap]") {
+  const char* src = R"(
+extern "C" __global__ void trapk(const int* x, int* y) {
+  unsigned i = tid();
+  if (x[i] == 7) __builtin_trap();
+  y[i] = x[i] + 1;
+})";
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    REQUIRE(dev.sim.disassemble(co, "trapk").find("s_trap 2") != std::string::npos);
+    std::vector<int> x(64);
+    for (int i = 0; i < 64; ++i) x[i] = i;
+    uint64_t dx = dev.upload(x, "x"), dy = dev.upload(std::vector<int>(64), "y");
+    std::string msg;
+    try {
+      dev.run(co, "trapk", ArgPack().add(dx).add(dy), dims1(1, 64));
+    } catch (const cdnajit::Error& e) {
+      msg = e.what();
+    }
+    CHECK_THAT(msg, Catch::Matchers::Contains("trap raised: s_trap 2") && Catch::Matchers::Contains("kernel trapk") &&
+                        Catch::Matchers::Contains("pc 0x") && Catch::Matchers::Contains("EXEC 0x80"));
+    // Without the trapping value the kernel runs to the end.
+    x[7] = 70;
+    dx = dev.upload(x, "x2");
+    dev.run(co, "trapk", ArgPack().add(dx).add(dy), dims1(1, 64));
+    CHECK(dev.download<int>(dy, 64)[7] == 71);
+  }
+}
