@@ -30,30 +30,6 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-struct DisasmLine {
-  uint64_t pc = 0;
-  std::string mnemonic, text;
-};
-
-std::vector<DisasmLine> disassembly(const std::vector<uint8_t>& co_bytes, const std::string& kernel) {
-  CodeObject co = read_code_object(co_bytes);
-  sim::Simulator sim(co.arch);
-  std::istringstream in(sim.disassemble(co, kernel));
-  std::vector<DisasmLine> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    size_t colon = line.find(": ");
-    if (colon == std::string::npos) continue;
-    DisasmLine d;
-    d.pc = std::stoull(line.substr(0, colon), nullptr, 16);
-    d.text = line.substr(colon + 2);
-    size_t sp = d.text.find(' ');
-    d.mnemonic = d.text.substr(0, sp);
-    out.push_back(d);
-  }
-  return out;
-}
-
 // Parallel fp64 reference (the seed shape is ~4.2 G multiply-adds).
 std::vector<double> reference_parallel(const Conv3dShape& s, const Conv3dInputs& in) {
   unsigned nt = std::max(1u, std::thread::hardware_concurrency());
@@ -93,7 +69,6 @@ Conv3dKernelStats kernel_stats(const std::vector<uint8_t>& co_bytes, const std::
     st.lds_bytes = k.group_segment_size;
     st.waves_per_simd = code_object_occupancy(k, arch, threads).waves_per_simd;
   }
-  st.loop = main_loop_mix(co_bytes, name);
   return st;
 }
 
@@ -106,43 +81,46 @@ void add_run_stats(Conv3dKernelStats& st, const Conv3dRunResult& r) {
 }
 }  // namespace
 
-LoopMix main_loop_mix(const std::vector<uint8_t>& code_object, const std::string& kernel) {
-  std::vector<DisasmLine> d = disassembly(code_object, kernel);
-  auto is_mfma = [](const std::string& m) {
-    const isa::InstrInfo* i = isa::find(m);
-    return i && i->unit == isa::Unit::MFMA;
+LoopMixes main_loop_mix(Arch arch, Conv3dDType dtype, const Conv3dConfig& cfg) {
+  sim::Options o;
+  o.check_bounds = false;
+  auto dev = open_sim_device(arch, o);
+  struct Counts {
+    double insts = 0, mfma = 0, tiles = 0;
   };
-  auto is_branch = [](const std::string& m) {  // an instruction with a branch-target operand
-    const isa::InstrInfo* i = isa::find(m);
-    if (!i) return false;
-    for (const isa::OperandSpec& o : i->operands)
-      if (o.kind == isa::OpKind::Label) return true;
-    return false;
-  };
-  LoopMix best;
-  for (size_t i = 0; i < d.size(); ++i) {
-    if (!is_branch(d[i].mnemonic)) continue;
-    // SOPP branch: the last operand is simm16 (dwords relative to the next instruction).
-    size_t sp = d[i].text.find_last_of(' ');
-    if (sp == std::string::npos) continue;
-    long v;
-    try {
-      v = std::stol(d[i].text.substr(sp + 1));
-    } catch (const std::exception&) {
-      continue;
+  auto run = [&](int C, bool hip) {
+    Conv3dShape s = conv3d_seed_shape(8);
+    s.C = C;
+    s.K = cfg.tile_n;
+    s.D = 2;  // M = 2 * 8 * 8 = 128 pixels: one output tile
+    Conv3dPlan p = make_conv3d_plan(s, dtype, arch, cfg);
+    Conv3dInputs in = conv3d_random_inputs(s, 5);
+    auto px = conv3d_pack_input(p, in.x);
+    auto pw = conv3d_pack_weights(p, in.w);
+    Conv3dRunResult r;
+    if (hip) {
+      auto co = compile_hip(conv3d_igemm_hip_source(), arch, conv3d_hip_flags(p));
+      r = run_conv3d_hip_mfma(*dev, p, co, conv3d_transpose_host(p, px), pw, in.bias);
+    } else {
+      r = run_conv3d_jit(*dev, p, build_conv3d_kernels(p), px, pw, in.bias);
     }
-    int16_t rel = int16_t(uint16_t(v));
-    if (rel >= 0) continue;
-    uint64_t target = d[i].pc + 4 + uint64_t(int64_t(rel) * 4);
-    LoopMix m;
-    for (size_t j = 0; j <= i; ++j)
-      if (d[j].pc >= target) {
-        ++m.instructions;
-        m.mfma += is_mfma(d[j].mnemonic);
-      }
-    if (m.mfma > best.mfma || (m.mfma == best.mfma && m.instructions < best.instructions)) best = m;
+    Counts c;
+    c.insts = double(r.gemm_stats->wave_instructions);
+    c.mfma = double(r.gemm_stats->by_unit[int(isa::Unit::MFMA)]);
+    c.tiles = double(p.k_tiles) * p.grid[0] * p.grid[1] * p.grid[2];
+    return c;
+  };
+  const Conv3dPlan base = make_conv3d_plan(conv3d_seed_shape(8), dtype, arch, cfg);
+  const int c0 = base.cfg.tile_k * 2;  // whole K tiles per tap (no partial tiles)
+  LoopMixes m;
+  for (bool hip : {false, true}) {
+    Counts a = run(c0, hip), b = run(2 * c0, hip);
+    LoopMix& lm = hip ? m.hip : m.jit;
+    double dt = b.tiles - a.tiles;
+    lm.instructions_per_tile = (b.insts - a.insts) / dt;
+    lm.mfma_per_tile = (b.mfma - a.mfma) / dt;
   }
-  return best;
+  return m;
 }
 
 Conv3dJobResult run_conv3d_job(std::ostream& log, Arch arch, Conv3dDType dtype, const std::string& asm_path,
@@ -232,6 +210,11 @@ Conv3dJobResult run_conv3d_job(std::ostream& log, Arch arch, Conv3dDType dtype, 
   res.hip = kernel_stats(ref_co, "conv3d_igemm_ref", arch, uint32_t(p.threads));
   add_run_stats(res.jit, jit);
   add_run_stats(res.hip, ref);
+  log << "main-loop mix: one output tile with C = 2*tile_k and 4*tile_k on the simulator (JIT and clang)\n"
+      << std::flush;
+  LoopMixes lm = main_loop_mix(arch, dtype, opt.cfg);
+  res.jit.loop = lm.jit;
+  res.hip.loop = lm.hip;
 
   // ---- tables ----
   log << fmt::format("\nJIT vs HIP-MFMA reference: {}\n", res.compare);
@@ -240,17 +223,21 @@ Conv3dJobResult run_conv3d_job(std::ostream& log, Arch arch, Conv3dDType dtype, 
   if (res.snr_vs_bf16_rounded_db)
     log << fmt::format("  vs fp64 rounded to bf16 (the seed's comparison with a bf16 reference): SNR {:.1f} dB\n",
                        *res.snr_vs_bf16_rounded_db);
-  log << fmt::format("\n{:<22} {:>6} {:>6} {:>6} {:>7} {:>10} {:>14} {:>12} {:>9}\n", "kernel", "VGPR", "AGPR", "SGPR",
-                     "LDS", "waves/SIMD", "loop MFMA/inst", "dyn MFMA %", "sim s");
+  log << fmt::format("\n{:<22} {:>6} {:>6} {:>6} {:>7} {:>10} {:>22} {:>12} {:>9}\n", "kernel", "VGPR", "AGPR", "SGPR",
+                     "LDS", "waves/SIMD", "loop MFMA/inst per tile", "dyn MFMA %", "sim s");
   for (auto [name, st] : {std::pair{"JIT (cdnajit)", &res.jit}, {"HIP-MFMA (clang -O3)", &res.hip}})
-    log << fmt::format("{:<22} {:>6} {:>6} {:>6} {:>7} {:>10} {:>8}/{:<5} {:>11.1f}% {:>9.1f}\n", name, st->vgprs,
-                       st->agprs, st->sgprs, st->lds_bytes, st->waves_per_simd, st->loop.mfma, st->loop.instructions,
-                       100 * st->dyn_mfma_share, st->sim_seconds);
+    log << fmt::format("{:<22} {:>6} {:>6} {:>6} {:>7} {:>10} {:>10.0f}/{:<11.0f} {:>11.1f}% {:>9.1f}\n", name,
+                       st->vgprs, st->agprs, st->sgprs, st->lds_bytes, st->waves_per_simd, st->loop.mfma_per_tile,
+                       st->loop.instructions_per_tile, 100 * st->dyn_mfma_share, st->sim_seconds);
   log << fmt::format("main-loop MFMA share: JIT {:.1f}%, clang {:.1f}%\n", 100 * res.jit.loop.mfma_share(),
                      100 * res.hip.loop.mfma_share());
   log << fmt::format("JIT build (igemm, uncached, warm median of {}): {:.2f} ms; first build of all kernels {:.1f} ms; "
                      "clang compile of the reference {:.0f} ms\n",
                      opt.warm_builds, res.jit_build_ms_warm, res.jit_build_ms_first, res.clang_compile_ms);
+  const KernelStats& ks = k.igemm.stats;
+  log << fmt::format("  igemm: {} instructions; last build: regalloc {:.2f} ms, passes {:.2f} ms, assemble {:.2f} ms, "
+                     "link {:.2f} ms\n",
+                     ks.instructions, ks.ms_regalloc, ks.ms_passes, ks.ms_assemble, ks.ms_link);
   log << "modelled MI355X TFLOP/s: not available (no timing model in this build); measured on MI355X by the seed for "
          "H=W=40: BF16 184.5, FP8 258.8, PyTorch 138.1 TFLOP/s\n";
   return res;

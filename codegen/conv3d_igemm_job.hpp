@@ -21,13 +21,18 @@ struct Conv3dJobOptions {
   int warm_builds = 11;    // uncached JIT builds timed after one warm-up (median reported)
 };
 
-// Static instruction mix of the loop with the most MFMAs (the main loop) of a code object's
-// kernel, from its disassembly: instructions between a backward branch's target and the branch.
+// Main-loop instruction mix, measured on the simulator by difference: the GEMM kernel runs on
+// one output tile with C = 2*c0 and with C = c0 channels (same everything else), and the extra
+// wave-instructions of the longer run are the K-tile loop's (prologue and epilogue cancel).
+// Works the same for the JIT kernel and for clang's code, whatever its block layout.
 struct LoopMix {
-  int instructions = 0, mfma = 0;
-  double mfma_share() const { return instructions ? double(mfma) / instructions : 0; }
+  double instructions_per_tile = 0, mfma_per_tile = 0;  // per workgroup and K tile, all waves
+  double mfma_share() const { return instructions_per_tile ? mfma_per_tile / instructions_per_tile : 0; }
 };
-LoopMix main_loop_mix(const std::vector<uint8_t>& code_object, const std::string& kernel);
+struct LoopMixes {
+  LoopMix jit, hip;
+};
+LoopMixes main_loop_mix(Arch arch, Conv3dDType dtype, const Conv3dConfig& cfg);
 
 struct Conv3dKernelStats {
   int vgprs = 0, agprs = 0, sgprs = 0;
