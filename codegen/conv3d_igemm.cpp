@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <map>
 #include <vector>
 
 #include "jit/isa/error.hpp"
@@ -43,9 +44,17 @@ class Emitter {
     return oob_;
   }
   Reg sconst(uint32_t v, const char* name = "const") {
+    auto it = cached_.find(v);
+    if (it != cached_.end()) return it->second;
     Reg r = k_.sgpr(name);
     k_.s_mov_b32(r, int64_t(v));
     return r;
+  }
+  // Creates SGPR constants that later sconst() calls reuse: called before a loop so the
+  // loop body reads them instead of re-materialising them every iteration.
+  void hoist_consts(std::initializer_list<uint32_t> values) {
+    for (uint32_t v : values)
+      if (!cached_.count(v)) cached_[v] = sconst(v, "loop_const");
   }
   // Buffer resource over [base, base + bytes).
   Reg rsrc(Reg base, int64_t bytes, const char* name) {
@@ -82,9 +91,15 @@ class Emitter {
     }
     return q;
   }
-  // n - q * d
-  Reg vrem(Reg n, Reg q, uint32_t d, const char* name) {
-    Reg t = vmul(q, d, "q_times_d");
+  // n - q * d; `small`: q and d below 2^24 (one v_mul_u32_u24 with the constant inline).
+  Reg vrem(Reg n, Reg q, uint32_t d, const char* name, bool small = false) {
+    Reg t;
+    if (small && d > 1 && !std::has_single_bit(d) && d < (1u << 24)) {
+      t = k_.vgpr("q_times_d");
+      k_.v_mul_u32_u24(t, int64_t(d), q);
+    } else {
+      t = vmul(q, d, "q_times_d");
+    }
     Reg r = k_.vgpr(name);
     k_.v_sub_u32(r, n, t);
     return r;
@@ -103,6 +118,8 @@ class Emitter {
       k_.v_mov_b32(dst, acc);
     } else if (c == 1) {
       k_.v_add_u32(dst, x, acc);
+    } else if (std::has_single_bit(c)) {
+      k_.v_lshl_add_u32(dst, x, int(std::countr_zero(c)), acc);
     } else if (c < (1u << 24)) {
       k_.v_mad_u32_u24(dst, x, sconst(c, "factor"), acc);
     } else {
@@ -128,6 +145,7 @@ class Emitter {
  protected:
   Kernel& k_;
   Reg oob_;
+  std::map<uint32_t, Reg> cached_;
 };
 
 // fp32 -> bf16 RNE in the high half of the result (NaN quieted), for gfx942, which
@@ -355,11 +373,11 @@ class IgemmGenerator : Emitter {
     Reg kv = k_.vgpr("k");
     k_.v_add_u32(kv, k0, kch_);
     Reg tap = vdiv(kv, div_cp_, "tap");
-    Reg c = vrem(kv, tap, uint32_t(p_.Cp), "c");
+    Reg c = vrem(kv, tap, uint32_t(p_.Cp), "c", true);
     Reg t = vdiv(tap, div_rs_, "t");
-    Reg rs = vrem(tap, t, uint32_t(s_.R * s_.S), "rs");
+    Reg rs = vrem(tap, t, uint32_t(s_.R * s_.S), "rs", true);
     Reg r = vdiv(rs, div_s_, "r");
-    Reg sv = vrem(rs, r, uint32_t(s_.S), "s");
+    Reg sv = vrem(rs, r, uint32_t(s_.S), "s", true);
     Reg k_ok = k_.sgpr("k_in_range", 2, 2);
     k_.v_cmp_gt_u32(k_ok, sconst(uint32_t(p_.kdim)), kv);
     // tap byte offset: ((t*dd*H + r*dh)*W + s*dw)*Cp*esize + c*esize
@@ -368,9 +386,10 @@ class IgemmGenerator : Emitter {
     vmad_small(toff, t, uint32_t(s_.dil[0]) * s_.H * s_.W * cpe, toff);
     vmad_small(toff, r, uint32_t(s_.dil[1]) * s_.W * cpe, toff);
     vmad_small(toff, sv, uint32_t(s_.dil[2]) * cpe, toff);
-    Reg tdd = vmul(t, uint32_t(s_.dil[0]), "t_dil");
-    Reg rdh = s_.pad[1] ? vmul(r, uint32_t(s_.dil[1]), "r_dil") : Reg{};
-    Reg sdw = s_.pad[2] ? vmul(sv, uint32_t(s_.dil[2]), "s_dil") : Reg{};
+    auto dilated = [&](Reg x, int d, const char* name) { return d == 1 ? x : vmul(x, uint32_t(d), name); };
+    Reg tdd = dilated(t, s_.dil[0], "t_dil");
+    Reg rdh = s_.pad[1] ? dilated(r, s_.dil[1], "r_dil") : Reg{};
+    Reg sdw = s_.pad[2] ? dilated(sv, s_.dil[2], "s_dil") : Reg{};
     for (int i = 0; i < p_.a_chunks; ++i) {
       // in range iff di < D, hi < H, wi < W (unsigned) and k < kdim; without padding in a
       // dimension, h and w cannot leave the input (rows past M fail the depth check).
@@ -453,6 +472,9 @@ class IgemmGenerator : Emitter {
   }
 
   void main_loop() {
+    const uint32_t cpe = uint32_t(p_.Cp * p_.esize);
+    hoist_consts({uint32_t(p_.kdim), uint32_t(s_.D), uint32_t(s_.H), uint32_t(s_.W),
+                  uint32_t(s_.dil[0]) * s_.H * s_.W * cpe, uint32_t(s_.dil[1]) * s_.W * cpe, uint32_t(s_.dil[2]) * cpe});
     for (int i = 0; i < p_.a_chunks; ++i) stage_a_.push_back(k_.vgpr(fmt::format("stage_a{}", i), 4, 2));
     for (int i = 0; i < p_.b_chunks; ++i) stage_b_.push_back(k_.vgpr(fmt::format("stage_b{}", i), 4, 2));
     Reg kcur = k_.sgpr("k_elem");

@@ -157,7 +157,13 @@ Conv3dJobResult run_conv3d_job(std::ostream& log, Arch arch, Conv3dDType dtype, 
 
   // ---- device ----
   std::unique_ptr<Device> dev;
-  if (!opt.device.empty()) {
+  sim::Options hw_buffers;
+  hw_buffers.check_bounds = false;  // the kernels rely on the hardware's buffer range check (padding, tails)
+  if (opt.device.rfind("sim", 0) == 0) {
+    std::optional<Arch> sa = opt.device == "sim" ? Arch::gfx950 : parse_arch(opt.device.substr(opt.device.find(':') + 1));
+    if (!sa) throw Error(fmt::format("conv3d: device '{}'; valid: sim, sim:gfx942, sim:gfx950, hip:N", opt.device));
+    dev = open_sim_device(*sa, hw_buffers);
+  } else if (!opt.device.empty()) {
     dev = open_device(opt.device);
   } else {
     HipAvailability h = hip_availability();
@@ -165,11 +171,7 @@ Conv3dJobResult run_conv3d_job(std::ostream& log, Arch arch, Conv3dDType dtype, 
       dev = open_device("hip:0");
       if (dev->arch() != arch) dev.reset();
     }
-    if (!dev) {
-      sim::Options o;
-      o.check_bounds = false;  // the kernels rely on the hardware's buffer range check (padding, tails)
-      dev = open_sim_device(arch, o);
-    }
+    if (!dev) dev = open_sim_device(arch, hw_buffers);
   }
   if (dev->arch() != arch)
     throw Error(fmt::format("conv3d: device {} is {}, the job asked for {}", dev->name(), arch_name(dev->arch()),

@@ -11,6 +11,7 @@
 #include "runtime/device.hpp"
 #include "tools/builtin_kernels.hpp"
 #include "tools/cli_args.hpp"
+#include "tools/conv3d_command.hpp"
 #include "tools/fuzz_code_object.hpp"
 #include "tools/stats_format.hpp"
 
@@ -29,6 +30,10 @@ const char* kUsage = R"(usage: cdnajit <command> [options]
   fuzz  [--kernel NAME] [--arch ...] [--seconds S] [--iterations N]   mutation-fuzz the code-object reader/decoder
   seed  [--arch gfx950] [--variant lds_fmac|lds_dot2|row_interleaved] [--asm FILE.s] [--device SPEC] [--channels K]
         the seed depthwise-conv3d job: build, write .s, run, verify bit-for-bit vs the HIP V97 reference, stats
+  conv3d [--arch gfx942|gfx950|all] [--dtype bf16|fp8|all] [--hw 40] [--asm PREFIX] [--device SPEC]
+         [--tile MxNxK] [--waves MxN] [--stages 1|2] [--split-k N] [--mapping m|n]
+        the implicit-GEMM conv3d seed job (3x3x3, C = K = 128, D = 6, H = W = 40): build, write PREFIX_<dtype>_<arch>.s,
+        run, verify bit-for-bit vs the HIP-MFMA reference, accuracy vs fp64, stats
 )";
 
 Arch arch_of(const cli::Args& a) {
@@ -171,6 +176,7 @@ int run(int argc, char** argv) {
   }
   if (cmd == "run") return cmd_run(a);
   if (cmd == "seed") return run_seed_command(a);
+  if (cmd == "conv3d") return run_conv3d_command(a);
   if (cmd == "fuzz") {
     cli::Args b = a;
     if (!b.has("--kernel")) b.flags.emplace("--kernel", "vector_add");
