@@ -115,14 +115,18 @@ void check_case(Arch arch, Conv3dDType dt, const Case& c, uint64_t seed) {
   auto co = compile_hip(conv3d_igemm_hip_source(), arch, conv3d_hip_flags(p));
   Conv3dRunResult ref = run_conv3d_hip_mfma(dev, p, co, xt_host, pw, in.bias);
   Conv3dBitCompare cmp = conv3d_compare_bytes(jit.y, ref.y, p.out_esize());
+  // With more than two K splits the fp32 atomic adds land in an order that depends on
+  // workgroup timing (on hardware and in the multi-threaded simulator): no bit target then.
+  const bool bit_target = p.splits <= 2;
   INFO("JIT vs HIP-MFMA reference: " << cmp.describe());
-  CHECK(cmp.equal());
+  if (bit_target) CHECK(cmp.equal());
 
   auto ref64 = conv3d_reference_fp64(c.s, in);
   Conv3dAccuracy acc = conv3d_accuracy(conv3d_output_values(p.output, jit.y), ref64);
   std::cout << fmt::format("  {:<6} {:<4} {:<52} {:<24} rel_err {:.3e} cos {:.6f} SNR {:6.1f} dB  {}\n",
                            arch_name(arch), dtype_name(dt), c.s.str(), p.cfg.str(), acc.rel_err, acc.cosine,
-                           acc.snr_db, cmp.equal() ? "bit-exact vs HIP-MFMA" : "MISMATCH");
+                           acc.snr_db,
+                           !bit_target ? "(split-K > 2: accuracy only)" : cmp.equal() ? "bit-exact vs HIP-MFMA" : "MISMATCH");
   if (dt == Conv3dDType::bf16) {
     // bf16 inputs are exact, products exact; the error is the fp32 accumulation plus the
     // output rounding: <= 2^-8 relative per element for bf16 output (SNR >= ~48 dB), fp32 far below.
@@ -158,6 +162,37 @@ TEST_CASE("conv3d igemm fp8 on the gfx950 simulator", "[codegen][conv3d][gfx950]
 }
 TEST_CASE("conv3d igemm fp8 on the gfx942 simulator", "[codegen][conv3d][gfx942][fp8]") {
   check_all(Arch::gfx942, Conv3dDType::fp8);
+}
+
+// Non-default configurations a tuner would try: smaller tiles, other wave grids, tile_k of two
+// and four MFMA K-steps, the N-fastest workgroup order, split-K with an uneven last split.
+TEST_CASE("conv3d igemm non-default configurations", "[codegen][conv3d]") {
+  struct Cfg {
+    Arch arch;
+    Conv3dDType dt;
+    int tm, tn, tk, wm, wn, stages, split;
+    Conv3dMapping map;
+  };
+  const Cfg cfgs[] = {
+      {Arch::gfx950, Conv3dDType::bf16, 64, 64, 64, 1, 1, 2, 1, Conv3dMapping::n_fastest},
+      {Arch::gfx942, Conv3dDType::bf16, 64, 128, 64, 2, 2, 1, 3, Conv3dMapping::m_fastest},
+      {Arch::gfx950, Conv3dDType::fp8, 128, 64, 256, 4, 1, 2, 1, Conv3dMapping::n_fastest},
+      {Arch::gfx942, Conv3dDType::fp8, 32, 32, 64, 2, 1, 2, 2, Conv3dMapping::m_fastest},
+  };
+  Conv3dShape s = shape(1, 20, 3, 6, 7, 70, 3, 3, 3, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, true);
+  uint64_t seed = data_seed() + 500;
+  for (const Cfg& c : cfgs) {
+    Case k;
+    k.s = s;
+    k.cfg.tile_m = c.tm; k.cfg.tile_n = c.tn; k.cfg.tile_k = c.tk; k.cfg.waves_m = c.wm; k.cfg.waves_n = c.wn;
+    k.cfg.stages = c.stages; k.cfg.split_k = c.split; k.cfg.mapping = c.map;
+    k.what = "non-default configuration";
+    try {
+      check_case(c.arch, c.dt, k, seed++);
+    } catch (const std::exception& e) {
+      FAIL_CHECK(fmt::format("{} {} {}: {}", arch_name(c.arch), dtype_name(c.dt), k.cfg.str(), e.what()));
+    }
+  }
 }
 
 TEST_CASE("conv3d HIP direct conv agrees with fp64", "[codegen][conv3d]") {
