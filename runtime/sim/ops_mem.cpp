@@ -397,6 +397,7 @@ void buf_store(Wave& w, const Op& op) {
     if (!p) continue;
     uint32_t val[4];
     for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) val[i] = lane_src(w, data, l, int(i));
+    if (op.aux & 0x400) val[0] >>= 16;  // buffer_store_short_d16_hi / byte_d16_hi store the high half
     std::memcpy(p, val, bytes);
   }
   track(w, op, false);
