@@ -11,14 +11,17 @@
 
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
+#include "jit/isa/target.hpp"
 #include "runtime/sim/simulator.hpp"
 
 namespace cdnajit::sim {
 
 // Scalar register file indices follow the hardware operand encoding.
 enum : uint16_t {
-  kSgprCount = 102, kFlatScrLo = 102, kXnackLo = 104, kVccLo = 106, kVccHi = 107, kTtmp0 = 108, kM0 = 124,
-  kExecLo = 126, kExecHi = 127, kSFileSize = 128,
+  kSgprCount = isa::target::kAddressableSgprs, kFlatScrLo = isa::target::kFlatScratchLo,
+  kXnackLo = isa::target::kXnackMaskLo, kVccLo = isa::target::kVccLo, kVccHi = isa::target::kVccHi,
+  kTtmp0 = isa::target::kTtmp0, kM0 = isa::target::kM0, kExecLo = isa::target::kExecLo,
+  kExecHi = isa::target::kExecHi, kSFileSize = isa::target::kScalarOperandRegs,
 };
 constexpr int kVFile = 512;  // unified register file: VGPR i at i, AGPR i at 256 + i
 constexpr int kDppScratch = 512;  // one extra row per wave: the DPP-permuted src0
