@@ -41,6 +41,10 @@ constexpr DwVariantInfo kVariants[] = {
      "lds_dot2 with KW_PACK = 4: four adjacent outputs per thread and step"},
     {DwVariant::row_interleaved2, "row_interleaved2", A::dot2_where_able, S::row_lookahead, 2, false,
      "JIT-dot2-ilv2", "row lookahead: row r+1's reads in flight during row r (lgkmcnt(reads per row))"},
+    {DwVariant::lds_dot2_sgb, "lds_dot2_sgb", A::dot2, S::sched_groups, 2, false, "JIT-sgb (dot2, V97-sgb schedule)",
+     "lds_dot2 written as a read stream and a VALU stream, placed by jit::Interleave in row groups"},
+    {DwVariant::lds_fmac_sgb, "lds_fmac_sgb", A::fmac, S::sched_groups, 2, false, "V97-sgb (JIT)",
+     "lds_fmac written as a read stream and a VALU stream, placed by jit::Interleave in row groups"},
 };
 }  // namespace
 

@@ -21,6 +21,9 @@ struct Case {
   Arch arch;
   std::function<BuildResult(const BuildOptions&)> build;
   std::function<void(Device&, const DeviceKernel&)> run;  // launches with small valid inputs
+  // The author writes every wait. False for kernels placed by jit::Interleave,
+  // whose design leaves the waits of the placed order to the wait-count pass.
+  bool author_waits = true;
 };
 
 void run_example(Device& dev, const DeviceKernel& k, bool dot) {
@@ -63,14 +66,15 @@ std::vector<Case> codegen_kernels() {
                          examples::define_builtin(k, n);
                          return k.build(o);
                        },
-                       [n](Device& d, const DeviceKernel& k) { run_example(d, k, n == "bf16_dot"); }});
+                       [n](Device& d, const DeviceKernel& k) { run_example(d, k, n == "bf16_dot"); }, true});
     }
     for (const codegen::DwVariantInfo& vi : codegen::dw_variants()) {
       codegen::DwVariant v = vi.id;
       if (!codegen::variant_available(v, arch)) continue;
       cases.push_back({"dwconv3d." + std::string(codegen::variant_name(v)), arch,
                        [v, arch](const BuildOptions& o) { return codegen::build_dwconv3d(small_shape(), v, arch, o); },
-                       [arch](Device& d, const DeviceKernel& k) { run_dwconv(d, k, arch); }});
+                       [arch](Device& d, const DeviceKernel& k) { run_dwconv(d, k, arch); },
+                       vi.schedule != codegen::DwSchedule::sched_groups});
     }
   }
   return cases;
@@ -111,7 +115,7 @@ TEST_CASE("static wait-count verifier and the simulator's dynamic checker agree"
       CHECK(static_ok == dynamic_ok);
       disagreements += static_ok != dynamic_ok;
       failing_pairs += !static_ok && !dynamic_ok;
-      if (!drop) CHECK(static_ok);  // the codegen kernels carry correct waits of their own
+      if (!drop && c.author_waits) CHECK(static_ok);  // the codegen kernels carry correct waits of their own
     }
   }
   CHECK(disagreements == 0);
