@@ -133,10 +133,12 @@ DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a, DwVariant v) {
   g.tile_w = (cols + 1) / 2 * 2;
   uint64_t tile = uint64_t(s.KD) * g.tile_h * g.tile_w * 2;
   if (tile > lds_limit_bytes(a))
-    throw Error(fmt::format("depthwise conv3d {} on {}: the LDS tile KD x (H+2*padH) x even(W+2*padW) = {}x{}x{} "
-                            "bf16 = {} bytes exceeds the {} LDS limit of {} bytes ({} KiB); reduce H, W or KD",
-                            s.str(), arch_name(a), s.KD, g.tile_h, g.tile_w, tile, arch_name(a),
-                            lds_limit_bytes(a), lds_limit_bytes(a) / 1024));
+    throw Error(fmt::format("depthwise conv3d {} on {} (variant {}): the LDS tile KD x (H+2*padH) x tile width = "
+                            "{}x{}x{} bf16 = {} bytes exceeds the {} LDS limit of {} bytes ({} KiB); reduce H, W or "
+                            "KD (tile width: W+2*padW rounded up to even{})",
+                            s.str(), arch_name(a), variant_name(v), s.KD, g.tile_h, g.tile_w, tile, arch_name(a),
+                            lds_limit_bytes(a), lds_limit_bytes(a) / 1024,
+                            g.kw_pack == 2 ? "" : ", widened so the last KW_PACK group's reads stay inside"));
   g.tile_bytes = uint32_t(tile);
   g.items = s.H_out() * g.pairs_per_row;
   g.steps = (g.items + DwConvGeometry::kThreads - 1) / DwConvGeometry::kThreads;
