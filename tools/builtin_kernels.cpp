@@ -1,10 +1,7 @@
 #include "tools/builtin_kernels.hpp"
 
-#include <iostream>
-
 #include "codegen/dwconv3d.hpp"
 #include "codegen/examples/examples.hpp"
-#include "codegen/seed_job.hpp"
 
 namespace cdnajit {
 
@@ -32,17 +29,6 @@ BuildResult build_builtin_kernel(const std::string& name, Arch arch, const Build
     throw Error("unknown kernel '" + name + "' (valid: " + valid + ")");
   }
   return k.build(opts);
-}
-
-int run_seed_command(const cli::Args& a) {
-  auto arch = parse_arch(a.get("--arch", "gfx950"));
-  if (!arch) throw Error("unknown --arch '" + a.get("--arch", "") + "' (valid: gfx942, gfx950)");
-  codegen::DwVariant v = a.has("--variant") ? codegen::parse_variant(a.get("--variant", ""))
-                                            : codegen::default_variant(*arch);
-  codegen::SeedJobOptions o;
-  o.device = a.get("--device", "");
-  o.channels = std::stoi(a.get("--channels", "0"));
-  return codegen::run_seed_job(std::cout, *arch, v, a.get("--asm", "dwconv3d_seed_" + std::string(arch_name(*arch)) + ".s"), o);
 }
 
 }  // namespace cdnajit

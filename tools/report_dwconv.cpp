@@ -179,9 +179,9 @@ Column jit_column(Arch arch, DwVariant v, const HostData& h, Device& dev, const 
   std::vector<uint16_t> got = run_kernel(dev, m.kernel(r.name), h, in, wt, out, chunk, per_channel_grid(h.shape),
                                          std::string(variant_name(v)), col);
   if (uses_dot2(v, arch))
-    finish_check(col, got, *h.dot2_model, "CPU dot2 model", h);
+    finish_check(col, got, *h.dot2_model, "CPU dot2 model (fused, MPFR; independent of the simulator)", h);
   else
-    finish_check(col, got, v97_out, "HIP V97", h);
+    finish_check(col, got, v97_out, "HIP V97 (clang, same simulator)", h);
   return col;
 }
 
@@ -237,7 +237,7 @@ Column hip_column(Arch arch, HipReference ref, const HostData& h, Device& dev, c
     };
     got = run_kernel(dev, k, h, in, wt, out, s.C, grid, "naive", col);
   }
-  finish_check(col, got, h.fmac_model, "CPU fmac model", h);
+  finish_check(col, got, h.fmac_model, "CPU fmac model (std::fma; independent of the simulator)", h);
   if (out_bits) *out_bits = std::move(got);
   return col;
 }
@@ -360,7 +360,11 @@ std::string render_header(const Options& o, const DwConvShape& full, const DwCon
        "XNACK_MASK (included in the metadata's `.sgpr_count`) are not counted for either.\n";
   h << "- Result: fmac-arithmetic JIT kernels must match the HIP V97 reference bit for bit; dot2-arithmetic "
        "JIT kernels must match the CPU model `dwconv3d_model` (v_dot2_f32_bf16 as one rounding of the exact "
-       "sum, the simulator's default); the HIP references are compared with the CPU fmac model. "
+       "sum, the simulator's default, computed by the MPFR reference `codegen/reference/exact_dot`, which "
+       "shares no code with the simulator); the HIP references are compared with the CPU fmac model "
+       "(host `std::fma` in tap order, also independent of the simulator). HIP V97 runs on the same simulator "
+       "as the JIT kernels, so that comparison checks the JIT code against clang's code, not the simulator's "
+       "arithmetic. "
        "calc_diff = 1 - 2 sum(xy) / sum(x^2 + y^2) against an fp64 reference (required < 1e-5).\n\n";
   return h.str();
 }
