@@ -76,7 +76,8 @@ std::vector<Case> codegen_kernels() {
                        },
                        [n](Device& d, const DeviceKernel& k) { run_example(d, k, n == "bf16_dot"); }});
     }
-    for (auto v : {codegen::DwVariant::lds_fmac, codegen::DwVariant::lds_dot2, codegen::DwVariant::row_interleaved}) {
+    for (const codegen::DwVariantInfo& vi : codegen::dw_variants()) {
+      codegen::DwVariant v = vi.id;
       if (!codegen::variant_available(v, arch)) continue;
       cases.push_back({"dwconv3d." + std::string(codegen::variant_name(v)), arch,
                        [v, arch](const BuildOptions& o) { return codegen::build_dwconv3d(small_shape(), v, arch, o); },
