@@ -9,6 +9,18 @@ namespace cdnajit {
 
 int64_t WaitCnt::encode() const { return int64_t(isa::encode_waitcnt(vm, -1, lgkm)); }
 
+WaitCnt vmcnt(int n, std::source_location loc) {
+  if (n < 0 || n > isa::kMaxVmcnt)
+    throw Error(fmt::format("{}: vmcnt({}) is out of range (valid: 0..{})", where(loc), n, isa::kMaxVmcnt));
+  return {n, -1};
+}
+
+WaitCnt lgkmcnt(int n, std::source_location loc) {
+  if (n < 0 || n > isa::kMaxLgkmcnt)
+    throw Error(fmt::format("{}: lgkmcnt({}) is out of range (valid: 0..{})", where(loc), n, isa::kMaxLgkmcnt));
+  return {-1, n};
+}
+
 namespace {
 
 const char* class_name(RegClass c) { return c == RegClass::S ? "SGPR" : c == RegClass::V ? "VGPR" : "AGPR"; }
@@ -50,7 +62,9 @@ struct Checker {
   }
 
   void check_reg(const Reg& r, size_t i, const isa::OperandSpec& s, bool allow_s, bool allow_v, bool allow_a) const {
-    if (!r.valid() || r.id >= k.vregs.size()) fail(fmt::format("operand {} ({}) is a register of another kernel or uninitialised", i, s.name));
+    if (!r.valid() || r.owner != &k || r.id >= k.vregs.size())
+      fail(fmt::format("operand {} ({}) is a register of another Kernel or a default-constructed Reg "
+                       "(registers belong to the Kernel whose sgpr()/vgpr()/agpr() made them)", i, s.name));
     bool ok = (r.cls == RegClass::S && allow_s) || (r.cls == RegClass::V && allow_v) || (r.cls == RegClass::A && allow_a);
     if (!ok)
       fail(fmt::format("operand {} ({}) is {} '{}' but must be {}", i, s.name, class_name(r.cls), k.reg_label(r), kind_text(s.kind)));
@@ -122,7 +136,8 @@ struct Checker {
         return;
       case K::Label:
         if (!std::holds_alternative<Label>(o.v)) fail(fmt::format("operand {} ({}) must be a Label", i, s.name));
-        if (std::get<Label>(o.v).id >= k.label_names.size()) fail("label from another kernel");
+        if (std::get<Label>(o.v).owner != &k || std::get<Label>(o.v).id >= k.label_names.size())
+          fail("label from another kernel");
         return;
       case K::SAddrOrOff:
         if (std::holds_alternative<Off>(o.v)) return;
