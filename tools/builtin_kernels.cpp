@@ -7,15 +7,13 @@ namespace cdnajit {
 
 namespace {
 
-constexpr codegen::DwVariant kVariants[] = {codegen::DwVariant::lds_fmac, codegen::DwVariant::lds_dot2,
-                                            codegen::DwVariant::row_interleaved};
 const std::string kDwPrefix = "dwconv3d_seed.";
 
 }  // namespace
 
 std::vector<std::string> builtin_kernel_names() {
   std::vector<std::string> v(std::begin(examples::kBuiltinNames), std::end(examples::kBuiltinNames));
-  for (codegen::DwVariant d : kVariants) v.push_back(kDwPrefix + std::string(codegen::variant_name(d)));
+  for (const codegen::DwVariantInfo& d : codegen::dw_variants()) v.push_back(kDwPrefix + std::string(d.name));
   return v;
 }
 

@@ -21,8 +21,9 @@ struct SeedOptions {
 
 void add_seed_command(CommandLine& cl) {
   auto o = std::make_shared<SeedOptions>();
-  CLI::App* c = cl.add("seed", "the seed depthwise-conv3d job: build, write .s, run, verify bit-for-bit vs the HIP V97 "
-                               "reference, stats", [o] {
+  CLI::App* c = cl.add("seed", "the seed depthwise-conv3d job: build, write .s, run, verify bit-for-bit, stats. References: "
+                               "fmac kernels vs HIP V97 (clang, same device) and a host std::fma model; dot2 kernels vs a "
+                               "host model whose dot2 is the exact sum rounded once (MPFR, independent of the simulator)", [o] {
     codegen::DwVariant v = o->variant ? *o->variant : codegen::default_variant(o->arch);
     std::string path = o->asm_path.empty() ? "dwconv3d_seed_" + std::string(arch_name(o->arch)) + ".s" : o->asm_path;
     if (o->asm_path.empty()) check_writable(path, "--asm");
@@ -31,7 +32,7 @@ void add_seed_command(CommandLine& cl) {
   add_arch_option(c, o->arch);
   add_typed_option(c, "--variant", o->variant,
                    [](std::string_view text, std::string_view) { return std::optional(codegen::parse_variant(text)); },
-                   "lds_fmac, lds_dot2 (gfx950 only) or row_interleaved; default lds_dot2 on gfx950, lds_fmac on gfx942");
+                   "a variant NAME of the dwconv3d_seed.NAME kernels `cdnajit list` shows; default lds_dot2 on gfx950, lds_fmac on gfx942");
   add_typed_option(c, "--asm", o->asm_path,
                    [](std::string_view text, std::string_view what) {
                      check_writable(std::string(text), what);
