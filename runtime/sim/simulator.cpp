@@ -579,6 +579,10 @@ const Registry& registry() {
     register_mem(x);
     register_mfma(x);
     register_div(x);
+    register_atomic(x);    // the files below only add names not defined above
+    register_f64(x);
+    register_dot_int(x);
+    register_vcmp_ext(x);
     return x;
   }();
   return r;
