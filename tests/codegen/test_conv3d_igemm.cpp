@@ -172,12 +172,15 @@ TEST_CASE("conv3d igemm non-default configurations", "[codegen][conv3d]") {
     Conv3dDType dt;
     int tm, tn, tk, wm, wn, stages, split;
     Conv3dMapping map;
+    int dma = -1;
   };
   const Cfg cfgs[] = {
       {Arch::gfx950, Conv3dDType::bf16, 64, 64, 64, 1, 1, 2, 1, Conv3dMapping::n_fastest},
       {Arch::gfx942, Conv3dDType::bf16, 64, 128, 64, 2, 2, 1, 3, Conv3dMapping::m_fastest},
       {Arch::gfx950, Conv3dDType::fp8, 128, 64, 256, 4, 1, 2, 1, Conv3dMapping::n_fastest},
       {Arch::gfx942, Conv3dDType::fp8, 32, 32, 64, 2, 1, 2, 2, Conv3dMapping::m_fastest},
+      {Arch::gfx950, Conv3dDType::bf16, 128, 128, 32, 2, 4, 2, 2, Conv3dMapping::m_fastest, 1},  // bf16 by LDS DMA
+      {Arch::gfx950, Conv3dDType::fp8, 128, 128, 128, 2, 4, 2, 1, Conv3dMapping::m_fastest, 0},  // fp8 via registers
   };
   Conv3dShape s = shape(1, 20, 3, 6, 7, 70, 3, 3, 3, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, true);
   uint64_t seed = data_seed() + 500;
@@ -185,7 +188,7 @@ TEST_CASE("conv3d igemm non-default configurations", "[codegen][conv3d]") {
     Case k;
     k.s = s;
     k.cfg.tile_m = c.tm; k.cfg.tile_n = c.tn; k.cfg.tile_k = c.tk; k.cfg.waves_m = c.wm; k.cfg.waves_n = c.wn;
-    k.cfg.stages = c.stages; k.cfg.split_k = c.split; k.cfg.mapping = c.map;
+    k.cfg.stages = c.stages; k.cfg.split_k = c.split; k.cfg.mapping = c.map; k.cfg.lds_dma = c.dma;
     k.what = "non-default configuration";
     try {
       check_case(c.arch, c.dt, k, seed++);
@@ -245,6 +248,9 @@ TEST_CASE("conv3d plans reject impossible configurations with the limit named", 
   Conv3dConfig st;
   st.stages = 3;
   fails_with(st, Arch::gfx950, "stages");
+  Conv3dConfig dma;
+  dma.lds_dma = 1;
+  fails_with(dma, Arch::gfx942, "only on gfx950");
   CHECK_FALSE(enumerate_conv3d_configs(s, Conv3dDType::bf16, Arch::gfx950).empty());
   CHECK_FALSE(enumerate_conv3d_configs(s, Conv3dDType::fp8, Arch::gfx942).empty());
 }
