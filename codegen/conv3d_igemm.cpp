@@ -718,6 +718,12 @@ class IgemmGenerator : Emitter {
     Reg ncol = k_.sgpr("n_wave");
     k_.s_add_u32(ncol, n0_, smul(wn_, uint32_t(p_.wave_n), "wave_col"));
     Divisor dP = divisor(P);
+    // Direct stores: byte offset = row part + column part, with out-of-range rows marked
+    // 0x80000000 and columns 0x40000000 (valid parts are < 2^30 bytes): any marked sum is at
+    // least 2^30 without wrapping, past num_records, so the store is dropped with no compare.
+    // Split-K atomics keep element offsets and an explicit lane mask.
+    const bool ws = p_.uses_workspace();
+    const int osize = ws ? 4 : p_.out_esize();
     Reg mlim = sconst(uint32_t(s_.gemm_m()), "M");
     Reg klim = sconst(uint32_t(s_.K), "K");
     std::vector<Reg> coloff, bias;
@@ -725,6 +731,7 @@ class IgemmGenerator : Emitter {
       Reg kc = vadd_sv(ncol, l16, uint32_t(bj * 16), "k_out");
       Reg co = vmul(kc, P, "k_times_p");
       k_.v_cmp_gt_u32(vcc, klim, kc);
+      if (!ws) co = vmul(co, uint32_t(osize), "col_bytes");
       k_.v_cndmask_b32(co, invalid_v_, co, vcc);
       coloff.push_back(co);
       if (b_rsrc_.valid()) {
@@ -739,7 +746,6 @@ class IgemmGenerator : Emitter {
     Reg total = sconst(uint32_t(s_.output_elems()), "out_elems");
     Reg c7fff;
     if (p_.arch == Arch::gfx942 && p_.output == Conv3dOutput::bf16 && !p_.uses_workspace()) c7fff = sconst(0x7fff, "c7fff");
-    const int osize = p_.uses_workspace() ? 4 : p_.out_esize();
     k_.s_waitcnt(vmcnt(0));
     for (int bi = 0; bi < p_.blocks_m; ++bi)
       for (int r = 0; r < 4; ++r) {
@@ -749,6 +755,19 @@ class IgemmGenerator : Emitter {
         Reg ro = k_.vgpr("row_off");
         vmad_small(ro, n, uint32_t(s_.K) * P, pix);
         k_.v_cmp_gt_u32(vcc, mlim, m);
+        if (!ws) {
+          Reg rb = vmul(ro, uint32_t(osize), "row_bytes");
+          k_.v_cndmask_b32(rb, oob_v_, rb, vcc);
+          for (int bj = 0; bj < p_.blocks_n; ++bj) {
+            Reg v = k_.vgpr("out_value");
+            k_.v_accvgpr_read_b32(v, Reg(acc_.at({bi, bj}))[r]);
+            if (b_rsrc_.valid()) k_.v_add_f32(v, v, bias[size_t(bj)]);
+            Reg off = k_.vgpr("out_bytes");
+            k_.v_add_u32(off, rb, coloff[size_t(bj)]);
+            store_output(k_, p_, v, off, y_rsrc_, c7fff);
+          }
+          continue;
+        }
         k_.v_cndmask_b32(ro, invalid_v_, ro, vcc);
         for (int bj = 0; bj < p_.blocks_n; ++bj) {
           Reg v = k_.vgpr("out_value");
@@ -757,16 +776,8 @@ class IgemmGenerator : Emitter {
           k_.v_add_u32(e, ro, coloff[size_t(bj)]);
           Reg off = k_.vgpr("out_bytes");
           k_.v_lshlrev_b32(off, int(std::countr_zero(unsigned(osize))), e);
-          if (p_.uses_workspace()) {
-            // Atomics are not range-suppressed: only lanes with a real element issue them.
-            k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, total, e); },
-                      [&] { k_.global_atomic_add_f32(off, v, y_ptr_); });
-            continue;
-          }
-          if (b_rsrc_.valid()) k_.v_add_f32(v, v, bias[size_t(bj)]);
-          k_.v_cmp_gt_u32(vcc, total, e);
-          k_.v_cndmask_b32(off, oob_v_, off, vcc);
-          store_output(k_, p_, v, off, y_rsrc_, c7fff);
+          // Atomics are not range-suppressed: only lanes with a real element issue them.
+          k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, total, e); }, [&] { k_.global_atomic_add_f32(off, v, y_ptr_); });
         }
       }
   }
