@@ -8,9 +8,9 @@
 //  - invalid plans are errors naming the limit.
 // Data seed: env CDNAJIT_TEST_SEED (default 1), printed.
 //
-// The simulator runs with check_bounds = false: the kernels rely on the hardware's buffer
-// range check (out-of-range loads return 0, stores are dropped), which the simulator
-// follows only with the bounds checker off (by default it reports any out-of-range access).
+// The simulator runs with its default options: buffer accesses past num_records follow the
+// hardware (loads return 0, stores are dropped), which the kernels rely on for padding and
+// partial tiles; every global (the DMA path) and LDS access is bounds-checked.
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
@@ -46,9 +46,7 @@ Device& sim_device(Arch a) {
   static std::map<Arch, std::unique_ptr<Device>> devs;
   auto& d = devs[a];
   if (!d) {
-    sim::Options o;
-    o.check_bounds = false;  // hardware buffer range semantics (see the header comment)
-    d = open_sim_device(a, o);
+    d = open_sim_device(a);
   }
   return *d;
 }
@@ -140,9 +138,19 @@ void check_case(Arch arch, Conv3dDType dt, const Case& c, uint64_t seed) {
   }
 }
 
+// fp8 runs the shapes whose paths differ for the fp8 data layout (partial tiles, odd C with
+// bias and stride, split-K, one stage); dilation, fp32 output and the even kernel are
+// dtype-independent index paths covered by bf16 (keeps the executable short).
 void check_all(Arch arch, Conv3dDType dt) {
   uint64_t seed = data_seed();
+  size_t i = 0;
   for (const Case& c : cases()) {
+    bool fp8_case = i == 0 || i == 1 || i == 3 || i == 4;
+    ++i;
+    if (dt == Conv3dDType::fp8 && !fp8_case) {
+      ++seed;
+      continue;
+    }
     try {
       check_case(arch, dt, c, seed++);
     } catch (const std::exception& e) {
