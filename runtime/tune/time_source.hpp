@@ -44,14 +44,15 @@ using Launch = std::function<LaunchResult()>;
 std::unique_ptr<TimeSource> gpu_event_source(Device& device, std::vector<Launch> launches);
 
 // --- Modelled: the simulator's timing model -------------------------------
-// The interface a timing model implements to plug in: the modelled time of one
-// launch of a candidate (deterministic, so the search takes one sample).
+// The interface a timing model implements to plug in: the modelled time of
+// one launch (the model runs it on its simulated device and derives the time
+// from what it observed). Deterministic, so one sample per candidate is enough.
 struct TimingModel {
   virtual ~TimingModel() = default;
   virtual std::string name() const = 0;  // "mi355x"
-  virtual double modelled_ms(size_t candidate) = 0;
+  virtual double modelled_ms(const Launch& launch) = 0;
 };
-std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, size_t candidates);
+std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, std::vector<Launch> launches);
 // The timing model of the simulator for `model_name` (e.g. "mi355x").
 // Until runtime/model lands, this throws an Error saying modelled times are not
 // available yet (never a made-up number).

@@ -82,15 +82,24 @@ TEST_CASE("GPU source on this machine's real HIP: unavailable, with the reason",
 }
 
 TEST_CASE("modelled source: a model plugs in; the simulator's model is not available yet", "[tune][source]") {
-  struct Fixed final : TimingModel {
+  // A stand-in model for the interface test: it runs the launch and reports
+  // a fixed number per call (labelled modelled, as every model time is).
+  struct Counting final : TimingModel {
     std::string name() const override { return "test-model"; }
-    double modelled_ms(size_t i) override { return 1.0 + double(i); }
+    double modelled_ms(const Launch& l) override { return l().host_ms >= 0 ? 1.5 : 0.0; }
   };
-  auto src = modelled_source(std::make_unique<Fixed>(), 3);
+  int ran = 0;
+  Launch l = [&] {
+    ++ran;
+    return LaunchResult{};
+  };
+  auto src = modelled_source(std::make_unique<Counting>(), {l, l, l});
   CHECK(src->kind() == TimeKind::modelled);
   CHECK(src->label() == "model test-model (modelled)");
-  CHECK(src->run_once(2) == 3.0);
+  CHECK(src->candidates() == 3);
+  CHECK(src->run_once(2) == 1.5);
+  CHECK(ran == 1);
   CHECK_THROWS_WITH(src->run_once(3), Catch::Contains("out of range"));
   CHECK_THROWS_WITH(open_timing_model("mi355x"), Catch::Contains("not available yet"));
-  CHECK_THROWS_WITH(modelled_source(nullptr, 1), Catch::Contains("no timing model"));
+  CHECK_THROWS_WITH(modelled_source(nullptr, {}), Catch::Contains("no timing model"));
 }
