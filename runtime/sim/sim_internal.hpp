@@ -1,6 +1,7 @@
 // Internal structures of the simulator: the pre-decoded instruction form, the
 // wave state and the per-host-thread workgroup context. Not a public API.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -161,6 +162,8 @@ struct Launch {
   bool dx10_clamp = true;
   uint64_t kernarg_addr = 0;
   std::vector<uint32_t> preload;  // kernarg dwords preloaded into user SGPRs
+  // Options::time_limit_seconds as a point in time (time_point::max() = none).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 // --- helpers shared by the handler files -----------------------------------
