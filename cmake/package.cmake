@@ -5,12 +5,12 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(CDNAJIT_VERSION 0.6.0)
+set(CDNAJIT_VERSION ${PROJECT_VERSION})  # project() in the top CMakeLists.txt
 set(CDNAJIT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/cdnajit)
 # Libraries a consumer may link; their private static dependencies come along.
 set(CDNAJIT_EXPORTED_LIBRARIES
   cdnajit_isa cdnajit_regalloc cdnajit_asm cdnajit_passes cdnajit
-  cdnajit_sim cdnajit_runtime cdnajit_codegen cdnajit_examples)
+  cdnajit_sim cdnajit_runtime cdnajit_reference cdnajit_codegen cdnajit_examples)
 
 install(TARGETS ${CDNAJIT_EXPORTED_LIBRARIES} EXPORT cdnajitTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
