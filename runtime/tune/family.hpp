@@ -42,8 +42,8 @@ class Candidate {
   // family's reference. Returns "" when it matches, else what differs.
   virtual std::string check(Device& dev) = 0;
   // Uploads inputs for the full problem on `dev` and returns one launch of it
-  // (buffers stay alive with the returned function).
-  virtual Launch bind(Device& dev) = 0;
+  // (buffers and module stay alive with the spec).
+  virtual LaunchSpec bind(Device& dev) = 0;
   // One line: registers, LDS, occupancy, build time.
   virtual std::string summary() const = 0;
 };

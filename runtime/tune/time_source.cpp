@@ -21,6 +21,16 @@ TimeKind parse_time_kind(std::string_view s) {
   throw Error(fmt::format("unknown time source kind '{}' (valid: gpu-measured, modelled, replay)", s));
 }
 
+LaunchResult LaunchSpec::run() const {
+  if (!device || !kernel) throw Error("launch spec without a device or kernel");
+  return device->launch(*kernel, grid, block, dynamic_lds, args);
+}
+
+Launch LaunchSpec::as_launch() const {
+  LaunchSpec copy = *this;
+  return [copy] { return copy.run(); };
+}
+
 namespace {
 
 void check_index(size_t i, size_t n, std::string_view what) {
@@ -47,7 +57,7 @@ class GpuEventSource final : public TimeSource {
 
 class ModelledSource final : public TimeSource {
  public:
-  ModelledSource(std::unique_ptr<TimingModel> m, std::vector<Launch> l) : model_(std::move(m)), launches_(std::move(l)) {}
+  ModelledSource(std::unique_ptr<TimingModel> m, std::vector<LaunchSpec> l) : model_(std::move(m)), launches_(std::move(l)) {}
   TimeKind kind() const override { return TimeKind::modelled; }
   std::string label() const override { return "model " + model_->name() + " (modelled)"; }
   size_t candidates() const override { return launches_.size(); }
@@ -58,7 +68,7 @@ class ModelledSource final : public TimeSource {
 
  private:
   std::unique_ptr<TimingModel> model_;
-  std::vector<Launch> launches_;
+  std::vector<LaunchSpec> launches_;
 };
 
 class ReplaySource final : public TimeSource {
@@ -115,7 +125,7 @@ std::unique_ptr<TimeSource> gpu_event_source(Device& device, std::vector<Launch>
   return std::make_unique<GpuEventSource>(device, std::move(launches));
 }
 
-std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, std::vector<Launch> launches) {
+std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, std::vector<LaunchSpec> launches) {
   if (!model) throw Error("modelled time source: no timing model given");
   return std::make_unique<ModelledSource>(std::move(model), std::move(launches));
 }

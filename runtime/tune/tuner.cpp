@@ -106,7 +106,7 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
                   req.jobs > 0 ? req.jobs : int(std::max(1u, std::thread::hardware_concurrency()))));
   std::vector<Built> built = build_all(family, e.valid, problem, arch, req.jobs);
 
-  std::vector<Launch> launches;
+  std::vector<LaunchSpec> launches;
   std::vector<std::string> labels;
   std::vector<Config> timed;
   for (Built& b : built) {
@@ -137,9 +137,14 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
   if (req.check_only) return out;
   if (launches.empty()) throw Error(fmt::format("tune {} [{}]: no configuration built and passed the check", family.name(), problem));
 
-  std::unique_ptr<TimeSource> src = out.kind == TimeKind::gpu_measured
-                                        ? gpu_event_source(*dev, std::move(launches))
-                                        : modelled_source(std::move(model), std::move(launches));
+  std::unique_ptr<TimeSource> src;
+  if (out.kind == TimeKind::gpu_measured) {
+    std::vector<Launch> calls;
+    for (const LaunchSpec& l : launches) calls.push_back(l.as_launch());
+    src = gpu_event_source(*dev, std::move(calls));
+  } else {
+    src = modelled_source(std::move(model), std::move(launches));
+  }
   SearchOptions so = req.search;
   // A model is deterministic: more samples would only repeat the same number.
   if (out.kind == TimeKind::modelled) so.full_samples = 2;
@@ -169,6 +174,35 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
     }
   }
   return out;
+}
+
+BuildChoice best_config(const Family& family, const std::string& problem_text, Arch arch, int cus,
+                        const std::string& db_path) {
+  std::string problem = family.canonical_problem(problem_text);
+  Enumeration e = enumerate(family, problem, arch);
+  if (e.valid.empty()) throw Error(fmt::format("{} [{}] on {}: no valid configuration", family.name(), problem, arch_name(arch)));
+  BuildChoice c{e.valid.front(), std::nullopt, "untuned (no database record)"};
+  if (db_path.empty()) return c;
+  PerfDb db(db_path);
+  PerfKey key{std::string(arch_name(arch)), cus > 0 ? cus : default_cus(arch), family.name(), problem,
+              toolchain_version(), project_version()};
+  auto r = db.best_for_build(key);
+  if (!r) return c;
+  Config stored;
+  try {
+    stored = parse_config(family.space(), r->config);
+  } catch (const Error& ex) {
+    c.source = fmt::format("untuned (the stored '{}' no longer parses: {})", r->config, ex.what());
+    return c;
+  }
+  if (std::string why = family.invalid_reason(stored, problem, arch); !why.empty()) {
+    c.source = fmt::format("untuned (the stored '{}' is no longer valid: {})", r->config, why);
+    return c;
+  }
+  c.config = stored;
+  c.source = fmt::format("{}: {} = {:.4f} ms ({})", time_kind_name(r->source), r->config, r->time_ms, r->source_label);
+  c.record = r;
+  return c;
 }
 
 }  // namespace cdnajit::tune

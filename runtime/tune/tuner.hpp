@@ -53,4 +53,18 @@ int default_cus(Arch arch);
 
 TuneOutcome run_tune(const Family& family, const TuneRequest& req);
 
+// What a family builds for a problem at build time: the database's winner for
+// (arch, CUs, family, problem, this toolchain and version) — GPU-measured
+// before modelled — or, without one, the family's first valid configuration.
+// `source` says which: "gpu-measured: hip:0 ... 0.5370 ms", "modelled: model
+// mi355x (modelled) ...", or "untuned (no database record)". A stored
+// configuration that is no longer valid is not used (source says why).
+struct BuildChoice {
+  Config config;
+  std::optional<PerfRecord> record;
+  std::string source;
+};
+BuildChoice best_config(const Family& family, const std::string& problem_text, Arch arch, int cus,
+                        const std::string& db_path);
+
 }  // namespace cdnajit::tune

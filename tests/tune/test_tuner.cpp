@@ -40,8 +40,8 @@ struct GridFamily final : Family {
 // drive the tuner's modelled path; its numbers are not kernel times.
 struct InstructionCountModel final : TimingModel {
   std::string name() const override { return "test-instruction-count"; }
-  double modelled_ms(const Launch& l) override {
-    LaunchResult r = l();
+  double modelled_ms(const LaunchSpec& l) override {
+    LaunchResult r = l.run();
     REQUIRE(r.sim_stats);
     return 1e-6 * double(r.sim_stats->wave_instructions);
   }
@@ -122,6 +122,14 @@ TEST_CASE("tuner: dwconv3d on the simulator, stored, reused, re-tuned", "[tune][
   CHECK(b.reused);
   CHECK(b.winner->config == a.winner->config);
   CHECK(search_lines.empty());
+  // At build time the family finds the stored winner, labelled as modelled.
+  BuildChoice choice = best_config(dwconv3d_family(), kSmall, Arch::gfx950, 0, db);
+  CHECK(config_str(choice.config) == a.winner->config);
+  CHECK(choice.source.rfind("modelled: " + a.winner->config, 0) == 0);
+  CHECK(choice.source.find("(model test-instruction-count (modelled))") != std::string::npos);
+  BuildChoice untuned = best_config(dwconv3d_family(), kSmall, Arch::gfx942, 0, db);
+  CHECK(config_str(untuned.config) == "variant=lds_fmac");
+  CHECK(untuned.source == "untuned (no database record)");
   // --force searches again.
   req.force = true;
   TuneOutcome c = run_tune(dwconv3d_family(), req);
@@ -168,4 +176,22 @@ TEST_CASE("tuner: a locked database loses nothing (the winner goes to a side fil
   PerfDb d(db);
   CHECK(d.import_json(text).added == 1);
   CHECK(d.find(o.key, TimeKind::modelled)->config == o.winner->config);
+}
+
+TEST_CASE("build-time lookup ignores a stored configuration that is no longer valid", "[tune][tuner]") {
+  std::string db = temp_path("stale.db");
+  PerfRecord r;
+  r.key = PerfKey{"gfx942", 304, "dwconv3d", dwconv3d_family().canonical_problem(kSmall), toolchain_version(),
+                  project_version()};
+  r.source = TimeKind::gpu_measured;
+  r.source_label = "hip:0 hipEvents (gpu-measured)";
+  r.config = "variant=lds_dot2";  // not available on gfx942
+  r.time_ms = 1.0;
+  r.samples = {1.0};
+  r.strategy = "two-level";
+  PerfDb(db).store(r);
+  BuildChoice c = best_config(dwconv3d_family(), kSmall, Arch::gfx942, 304, db);
+  CHECK(config_str(c.config) == "variant=lds_fmac");
+  CHECK(c.source.find("is no longer valid: lds_dot2 is not available on gfx942") != std::string::npos);
+  CHECK_FALSE(c.record);
 }

@@ -74,7 +74,7 @@ class DwCandidate final : public Candidate {
     return c.equal() ? "" : fmt::format("on {}: {}", s.str(), codegen::describe_mismatch(c, s));
   }
 
-  Launch bind(Device& dev) override {
+  LaunchSpec bind(Device& dev) override {
     std::vector<uint16_t> x = codegen::random_bf16(size_t(shape_.input_elems()), 21);
     std::vector<uint16_t> w = codegen::random_bf16(size_t(shape_.weight_elems()), 22);
     auto state = std::make_shared<Bound>();
@@ -83,11 +83,14 @@ class DwCandidate final : public Candidate {
     state->in = dev.upload(std::span<const uint16_t>(x), "input");
     state->wt = dev.upload(std::span<const uint16_t>(w), "weight");
     state->out = dev.alloc(size_t(shape_.output_elems()) * 2, "output");
-    DeviceKernel k = state->module->kernel(build_.name);
-    uint32_t grid = uint32_t(codegen::dwconv_geometry(shape_, arch_).grid_x);
-    return [state, k, grid] {
-      return state->dev->launch(k, {grid}, {256}, 0, KernelArgs().ptr(state->in).ptr(state->wt).ptr(state->out));
-    };
+    LaunchSpec spec;
+    spec.device = &dev;
+    spec.kernel = state->module->kernel(build_.name);
+    spec.grid = {uint32_t(codegen::dwconv_geometry(shape_, arch_).grid_x)};
+    spec.block = {256};
+    spec.args = KernelArgs().ptr(state->in).ptr(state->wt).ptr(state->out);
+    spec.keep_alive = state;
+    return spec;
   }
 
   std::string summary() const override {
