@@ -20,7 +20,7 @@ void add_tune_command(CommandLine& cl) {
   c->add_option("--model", o->model, "timing model for simulator devices (default mi355x)");
   add_typed_option(c, "--strategy", o->strategy,
                    [](std::string_view t, std::string_view) { return std::string(tune::strategy_name(tune::parse_strategy(t))); },
-                   "early stop: original, warm1x1.1, min2x1.2, two-level, short-kernel (default)");
+                   "early stop: original, warm1x1.1, min2x1.2, two-level (default), short-kernel");
   add_typed_option(c, "--samples", o->samples,
                    [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 2, 1000)); },
                    "samples per surviving configuration (default 10)");

@@ -1,8 +1,8 @@
 // The depthwise conv3d family: its configuration space is the generator's
-// variant (codegen/dwconv3d_shape.hpp: lds_fmac, lds_dot2, row_interleaved).
-// The generator has no other free parameter today: workgroup size, KW_PACK
-// and the LDS tile are fixed by the V97 design; a new generator parameter
-// becomes a new Param here plus its rule in invalid_reason().
+// variant, taken from codegen's one list (dw_variants(): arithmetic, LDS
+// read/FMA schedule, KW_PACK and b64 reads are properties of a variant).
+// The generator has no other free parameter today; a new one becomes a new
+// Param here plus its rule in invalid_reason().
 #include <fmt/format.h>
 
 #include <chrono>
@@ -63,7 +63,7 @@ class DwCandidate final : public Candidate {
     Buffer in = dev.upload(std::span<const uint16_t>(x), "input");
     Buffer wt = dev.upload(std::span<const uint16_t>(w), "weight");
     Buffer out = dev.alloc(size_t(s.output_elems()) * 2, "output");
-    dev.launch(k, {uint32_t(codegen::dwconv_geometry(s, arch_).grid_x)}, {256}, 0,
+    dev.launch(k, {uint32_t(codegen::dwconv_geometry(s, arch_, variant_).grid_x)}, {256}, 0,
                KernelArgs().ptr(in).ptr(wt).ptr(out));
     dev.synchronize();
     std::vector<uint16_t> got = dev.download<uint16_t>(out);
@@ -86,7 +86,7 @@ class DwCandidate final : public Candidate {
     LaunchSpec spec;
     spec.device = &dev;
     spec.kernel = state->module->kernel(build_.name);
-    spec.grid = {uint32_t(codegen::dwconv_geometry(shape_, arch_).grid_x)};
+    spec.grid = {uint32_t(codegen::dwconv_geometry(shape_, arch_, variant_).grid_x)};
     spec.block = {256};
     spec.args = KernelArgs().ptr(state->in).ptr(state->wt).ptr(state->out);
     spec.keep_alive = state;
@@ -121,7 +121,9 @@ class DwConv3dFamily final : public Family {
     return "bf16 NCDHW depthwise conv3d (groups = C, stride 1), codegen/dwconv3d.hpp";
   }
   std::vector<Param> space() const override {
-    return {{"variant", {"lds_fmac", "lds_dot2", "row_interleaved"}, "the generator's variant (codegen/dwconv3d_shape.hpp)"}};
+    std::vector<std::string> names;
+    for (const codegen::DwVariantInfo& v : codegen::dw_variants()) names.emplace_back(v.name);
+    return {{"variant", names, "the generator's variant (codegen/dwconv3d_shape.hpp, dw_variants())"}};
   }
   std::string canonical_problem(std::string_view text) const override {
     DwConvShape s = parse_shape(text);
@@ -134,7 +136,7 @@ class DwConv3dFamily final : public Family {
       return fmt::format("{} is not available on {} (v_dot2_f32_bf16 needs gfx950)", codegen::variant_name(v),
                          arch_name(arch));
     try {
-      codegen::dwconv_geometry(parse_shape(problem), arch);
+      codegen::dwconv_geometry(parse_shape(problem), arch, v);
     } catch (const Error& e) {
       return e.what();
     }
