@@ -350,7 +350,7 @@ void apply_mods_word(const std::string& w, Op& op, bool& ok) {
   else if (key == "mul" && parse_int(val, iv)) op.omod = iv == 2 ? 1 : 2;
   else if (key == "div") op.omod = 3;
   else if (key == "op_sel") op.op_sel = parse_bits(val);
-  else if (key == "op_sel_hi") op.op_sel_hi = parse_bits(val);
+  else if (key == "op_sel_hi") op.op_sel_hi = parse_bits(val), op.op_sel_hi_set = true;
   else if (key == "neg_lo") op.neg_lo = parse_bits(val);
   else if (key == "neg_hi") op.neg_hi = parse_bits(val);
   else if (key == "cbsz" && parse_int(val, iv)) op.cbsz = uint8_t(iv);
@@ -471,7 +471,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       op.offset = m.offset; op.offset0 = m.offset0; op.offset1 = m.offset1;
       op.clamp = m.clamp; op.lds = m.lds; op.offen = m.offen; op.idxen = m.idxen; op.omod = m.omod;
       op.op_sel = m.op_sel; op.neg_lo = m.neg_lo; op.neg_hi = m.neg_hi;
-      if (m.op_sel_hi_set) op.op_sel_hi = m.op_sel_hi;
+      if (m.op_sel_hi_set) op.op_sel_hi = m.op_sel_hi, op.op_sel_hi_set = true;
       op.cbsz = m.cbsz; op.abid = m.abid; op.blgp = m.blgp;
       std::string extra = m.extra;
       size_t a = 0;

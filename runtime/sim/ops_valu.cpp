@@ -517,20 +517,24 @@ void pk_mov(Wave& w, const Op& op) {
 }
 
 // v_fma_mix{,lo,hi}: source i is f16 (half op_sel[i]) when op_sel_hi[i] is set, else f32.
-// mix_f32 rounds once to f32; mixlo/mixhi round the f64 fma to f16 (one f64 rounding first)
-// and write the low/high half, keeping the other half.
+// LLVM prints op_sel_hi of the mix instructions only when it is non-zero (llvm-mc-22 encodes
+// "v_fma_mixlo_f16 v0, v1, v2, v3" with op_sel_hi = 0), so an absent op_sel_hi means three f32
+// sources; the decoder's default of 7 is for the packed instructions and does not apply here.
+// Inline constants keep their value in either reading (the decoder stored them as f32 bits).
+// mix_f32 rounds once to f32; mixlo/mixhi round the exact fma once to f16 (through a double
+// rounded to odd, fp.hpp) and write the low/high half, keeping the other half.
 template <int KIND>
 void fma_mix(Wave& w, const Op& op) {
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
-  uint8_t hi_sel = op.op_sel_hi == 7 && KIND == 0 ? 0 : op.op_sel_hi;  // no explicit op_sel_hi on mix means f32 sources
+  uint8_t hi_sel = op.op_sel_hi_set ? op.op_sel_hi : 0;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     float x[3];
     for (int i = 0; i < 3; ++i) {
       uint32_t v = lane_src(w, op.s[i], l);
-      bool f16 = (hi_sel >> i) & 1;
+      bool f16 = ((hi_sel >> i) & 1) && op.s[i].k != SrcKind::Const;
       float f = f16 ? f16_to_f32(uint16_t((op.op_sel >> i) & 1 ? v >> 16 : v)) : as_f(v);
       if (op.s[i].abs) f = std::fabs(f);
       if (op.s[i].neg) f = -f;
@@ -538,7 +542,7 @@ void fma_mix(Wave& w, const Op& op) {
     }
     if (KIND == 0) d[l] = as_u(std::fma(x[0], x[1], x[2]));
     else {
-      uint16_t h = f64_to_f16(std::fma(double(x[0]), double(x[1]), double(x[2])));
+      uint16_t h = f64_to_f16(fma_f32_round_odd(x[0], x[1], x[2]));
       d[l] = KIND == 1 ? (d[l] & 0xffff0000u) | h : (d[l] & 0xffffu) | (uint32_t(h) << 16);
     }
   }
