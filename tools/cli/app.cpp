@@ -17,6 +17,7 @@ CommandLine::CommandLine() : app_("cdnajit: JIT kernels for AMD CDNA3/CDNA4 (gfx
   add_run_command(*this);
   add_seed_command(*this);
   add_fuzz_command(*this);
+  add_tune_command(*this);
   add_conv3d_command(*this);
   add_check_command(*this);
 }
