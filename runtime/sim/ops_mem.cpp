@@ -421,7 +421,7 @@ void buf_store(Wave& w, const Op& op) {
       fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware drops the store; Options::check_buffer_range is on)", l);
     uint32_t val[4];
     for (uint32_t i = 0; i < ndw; ++i) val[i] = lane_src(w, data, l, int(i));
-    if (op.aux & 0x400) val[0] >>= 16;
+    if (op.aux & 0x400) val[0] >>= 16;  // buffer_store_short_d16_hi / byte_d16_hi store the high half
     for (uint32_t c = 0; c < ndw; ++c) {  // out-of-range dwords are dropped
       if (!((in >> c) & 1)) continue;
       uint32_t n = std::min<uint32_t>(bytes, 4);
@@ -664,4 +664,11 @@ void register_mem(Registry& r) {
   r.add("ds_swizzle_b32", &ds_swizzle, U::DS, FType::Int, kCntLgkm, 4);
 }
 
+}  // namespace cdnajit::sim
+
+namespace cdnajit::sim {
+// For the handler files outside this one (ops_atomic.cpp): the same wait-count
+// bookkeeping and per-lane global address as the handlers above.
+void mem_track(Wave& w, const Op& op, bool has_dst) { track(w, op, has_dst); }
+uint64_t mem_vaddr(Wave& w, const Op& op, const Src& va, const Src* saddr, int l) { return vaddr_of(w, op, va, saddr, l); }
 }  // namespace cdnajit::sim

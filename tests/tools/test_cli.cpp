@@ -91,10 +91,10 @@ TEST_CASE("cdnajit errors name what is wrong and exit non-zero", "[cli][errors]"
 TEST_CASE("cdnajit fuzz survives every mutation", "[cli][fuzz]") {
   // The iteration count ends the run; the time limit is set far beyond it so the result never
   // depends on how fast this machine is.
-  Run f = cli("fuzz --iterations 300 --seconds 86400 --seed 7");
+  Run f = cli("fuzz --iterations 100 --seconds 86400 --seed 7 --crash-dir " + (scratch() / "crashes").string());
   INFO(f.out);
   CHECK(f.status == 0);
-  CHECK_THAT(f.out, Catch::Contains("fuzz seed 7") && Catch::Contains("fuzzed 300 mutations"));
+  CHECK_THAT(f.out, Catch::Contains("fuzz seed 7") && Catch::Contains("fuzzed 100 mutations") && Catch::Contains(" 0 crash(es), 0 hang(s), 0 other exception(s)"));
 }
 
 // ---- the command line itself: help, typed and range-checked values, unknown and repeated options ----
@@ -176,6 +176,41 @@ TEST_CASE("cdnajit run: numbers are whole, in range and of the kernel's kind", "
   INFO(f.out);
   CHECK(f.status == 1);
   CHECK_THAT(f.out, Catch::Contains("--arg #4 (f32)") && Catch::Contains("'n'") && Catch::Contains("'uint'"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cdnajit run: --max-instructions and --timeout stop the simulator with a named error", "[cli][limits]") {
+  auto dir = scratch();
+  std::string co = (dir / "va.co").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co).status == 0);
+  std::string run = "run " + co + " --kernel vector_add --device sim:gfx950 --block 256 "
+                    "--arg buf:a:4096 --arg buf:b:4096 --arg buf:out:4096 --arg u32:1000 ";
+  Run b = cli(run + "--grid 4 --max-instructions 10");
+  INFO(b.out);
+  CHECK(b.status == 1);
+  CHECK_THAT(b.out, Catch::Contains("instruction budget of 10") && Catch::Contains("--max-instructions"));
+  // 2^22 workgroups take far longer than 1 ms to simulate whatever the machine (each is checked at its start).
+  Run t = cli(run + "--grid 4194304 --timeout 0.001");
+  INFO(t.out);
+  CHECK(t.status == 1);
+  CHECK_THAT(t.out, Catch::Contains("time limit of 0.001 s exceeded") && Catch::Contains("--timeout"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cdnajit build/dump/stats with a pass in verify mode exit 1 on findings", "[cli][verify]") {
+  auto dir = scratch();
+  std::string co = (dir / "v.co").string();
+  // bf16_dot loads and uses the data: without its author's waits the wait-count verifier reports the uses.
+  Run b = cli("build --kernel bf16_dot --arch gfx942 --waitcnt verify --drop-author-waits -o " + co);
+  INFO(b.out);
+  CHECK(b.status == 1);
+  CHECK_THAT(b.out, Catch::Contains("finding(s) of passes in verify mode") && Catch::Contains("not written"));
+  CHECK_FALSE(std::filesystem::exists(co));
+  Run ok = cli("build --kernel bf16_dot --arch gfx942 --waitcnt verify -o " + co);  // the author's waits suffice
+  CHECK(ok.status == 0);
+  Run d = cli("dump --kernel bf16_dot --arch gfx942 --waitcnt verify --drop-author-waits");
+  CHECK(d.status == 1);
+  CHECK_THAT(d.out, Catch::Contains(".amdhsa_kernel bf16_dot") && Catch::Contains("finding(s)"));
   std::filesystem::remove_all(dir);
 }
 
