@@ -18,6 +18,7 @@ CommandLine::CommandLine() : app_("cdnajit: JIT kernels for AMD CDNA3/CDNA4 (gfx
   add_seed_command(*this);
   add_fuzz_command(*this);
   add_conv3d_command(*this);
+  add_check_command(*this);
 }
 
 CLI::App* CommandLine::add(const std::string& name, const std::string& description, Action action) {
