@@ -1,31 +1,39 @@
-// check: load a code object and list every instruction the simulator cannot
-// execute (not decodable, no semantics, or a refused operand/modifier form),
-// with kernel, pc and text. Exit status 1 when there is one.
-#include <iostream>
+// check: static findings for a code object (tools/check_code_object.hpp).
+#include <fmt/format.h>
 
-#include "runtime/sim/code_object.hpp"
-#include "runtime/sim/semantics_check.hpp"
+#include "tools/check_code_object.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/files.hpp"
 
 namespace cdnajit::cli {
 
+namespace {
+
+struct CheckOptions {
+  std::string file, kernel;
+};
+
+int check(const CheckOptions& o) {
+  std::vector<uint8_t> co = read_regular_file(o.file, "code object", kMaxCodeObjectBytes, true);
+  CheckResult r = check_code_object(co, o.kernel);
+  for (const CheckFinding& f : r.findings)
+    fmt::print("{}: {} +0x{:x}: {}  [{}] {}\n", o.file, f.kernel, f.pc, f.inst, f.rule, f.message);
+  fmt::print("{} kernel{}, {} instructions checked (wait counts, hazards, simulator coverage): {} finding{}\n",
+             r.kernels.size(), r.kernels.size() == 1 ? "" : "s", r.instructions, r.findings.size(),
+             r.findings.size() == 1 ? "" : "s");
+  return r.findings.empty() ? 0 : 1;
+}
+
+}  // namespace
+
 void add_check_command(CommandLine& cl) {
-  auto file = std::make_shared<std::string>();
-  CLI::App* c = cl.add("check", "list the instructions of a code object the simulator has no semantics for", [file] {
-    constexpr uint64_t kMaxBytes = 256ull << 20;
-    std::vector<uint8_t> bytes = read_regular_file(*file, "code object", kMaxBytes, true);
-    CodeObject co = read_code_object(bytes);
-    auto list = sim::unbound_instructions(co);
-    if (list.empty()) {
-      std::cout << "cdnajit: every instruction of " << co.kernels.size() << " kernel(s) has simulator semantics\n";
-      return 0;
-    }
-    std::cerr << sim::format_unbound(list);
-    std::cerr << "cdnajit: " << list.size() << " instruction(s) without simulator semantics\n";
-    return 1;
-  });
-  c->add_option("file", *file, "code object (ELF) to check")->required();
+  auto o = std::make_shared<CheckOptions>();
+  CLI::App* c = cl.add("check",
+                       "statically check a code object: wait counts, hazards and simulator coverage of every "
+                       "instruction (exit 1 on findings)",
+                       [o] { return check(*o); });
+  c->add_option("file", o->file, "the code object (.co)")->required();
+  c->add_option("--kernel", o->kernel, "check only this kernel (default: every kernel)");
 }
 
 }  // namespace cdnajit::cli
