@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "runtime/sim/code_object.hpp"
+#include "runtime/sim/semantics_check.hpp"
 #include "runtime/sim/simulator.hpp"
 #include "tests/sim/hip_compile.hpp"
 
@@ -348,5 +349,23 @@ TEST_CASE("f64/f16 rounding helpers, integer dot products, minimum3/maximum3, pr
       }
       CHECK(bad == 0);
     }
+  }
+}
+
+TEST_CASE("a code object is checked at load: an instruction without semantics is listed with pc and text", "[sim][ext]") {
+  for (Arch arch : kArchs) {
+    // Every instruction bound: nothing listed.
+    auto good = cdnajit::read_code_object(simtest::assemble(kernel_text("k", "  v_cmp_nlg_f32 vcc, v2, v4\n", arch), arch));
+    CHECK(cdnajit::sim::unbound_instructions(good).empty());
+    // v_cubeid_f32 (graphics-only, deliberately unsupported) after the loads: listed with its byte offset.
+    auto bad = cdnajit::read_code_object(simtest::assemble(kernel_text("k", "  v_cubeid_f32 v8, v2, v4, v6\n", arch), arch));
+    auto list = cdnajit::sim::unbound_instructions(bad);
+    REQUIRE(list.size() == 1);
+    CHECK(list[0].kernel == "k");
+    CHECK(list[0].text == "v_cubeid_f32 v8, v2, v4, v6");
+    // Prologue: s_load_dwordx4, s_load_dwordx2 (8 bytes each), v_lshlrev_b32, 2 x v_mov_b32, s_waitcnt
+    // (4 bytes each), 3 global_load_dwordx2 (8 each), s_waitcnt (4): 0x3c.
+    CHECK(list[0].pc == 0x3c);
+    CHECK(cdnajit::sim::format_unbound(list).find("pc 0x3c: 'v_cubeid_f32 v8, v2, v4, v6'") != std::string::npos);
   }
 }
