@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -196,6 +197,8 @@ class IgemmGenerator : Emitter {
     if (s_.bias && !p_.uses_workspace()) b = k_.load_arg(a_b);
     tid_ = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
+    x_ptr_ = x;
+    w_ptr_ = w;
     x_rsrc_ = rsrc(x, p_.xt_bytes(), "xt_rsrc");
     w_rsrc_ = rsrc(w, p_.wt_bytes(), "wt_rsrc");
     y_ptr_ = y;
@@ -265,7 +268,22 @@ class IgemmGenerator : Emitter {
     k_.v_and_b32(ch, cpr - 1, tid_);
     Reg row0 = k_.vgpr("chunk_row");
     k_.v_lshrrev_b32(row0, int(std::countr_zero(unsigned(cpr))), tid_);
-    kch_ = vmul(ch, uint32_t(p_.chunk_elems), "chunk_k");
+    if (p_.lds_dma) {
+      // The chunk at LDS slot ch of row r holds logical chunk ch ^ ((r / swizzle_rows) % cpr);
+      // the plan guarantees the xor is the same for all of a thread's rows.
+      Reg x = k_.vgpr("swizzle");
+      k_.v_lshrrev_b32(x, int(std::countr_zero(unsigned(p_.swizzle_rows))), row0);
+      k_.v_and_b32(x, cpr - 1, x);
+      Reg lc = k_.vgpr("logical_chunk");
+      k_.v_xor_b32(lc, ch, x);
+      kch_ = vmul(lc, uint32_t(p_.chunk_elems), "chunk_k");
+      zero_a_ = k_.vgpr("xt_zero_tail");
+      k_.v_mov_b32(zero_a_, int64_t(p_.xt_bytes()));
+      zero_b_ = k_.vgpr("wt_zero_tail");
+      k_.v_mov_b32(zero_b_, int64_t(p_.wt_bytes()));
+    } else {
+      kch_ = vmul(ch, uint32_t(p_.chunk_elems), "chunk_k");
+    }
 
     const uint32_t P = uint32_t(s_.out_pixels_per_image()), HW = uint32_t(s_.Ho()) * s_.Wo();
     Divisor dP = divisor(P), dHW = divisor(HW), dWo = divisor(uint32_t(s_.Wo()));
@@ -306,8 +324,14 @@ class IgemmGenerator : Emitter {
       Reg off = vmul(kc, uint32_t(p_.kdim_padded * p_.esize), "w_row_bytes");
       Reg kb = vmul(kch_, uint32_t(p_.esize), "chunk_bytes");
       k_.v_add_u32(off, off, kb);
-      k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.K)), kc);
-      k_.v_cndmask_b32(off, oob_v_, off, vcc);
+      if (p_.lds_dma) {  // the row check is applied per tile (the K offset is added in the VGPR)
+        Reg ok = k_.sgpr("w_row_ok", 2, 2);
+        k_.v_cmp_gt_u32(ok, sconst(uint32_t(s_.K)), kc);
+        b_ok_.push_back(ok);
+      } else {
+        k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.K)), kc);
+        k_.v_cndmask_b32(off, oob_v_, off, vcc);
+      }
       b_off_.push_back(off);
     }
     // Constants of the per-tile decode, kept in SGPRs over the loop.
@@ -318,7 +342,70 @@ class IgemmGenerator : Emitter {
     ch_ = ch;
   }
 
+  // DMA: M0 base of this wave's chunks in stage 0 (toggled between the stages like the
+  // read bases); fragment read bases per (k-step, 16-byte part) because the swizzle is an xor.
+  void lds_setup_dma() {
+    const int RB = p_.lds_row_bytes, cpr = p_.chunks_per_row;
+    Reg wave = k_.sgpr("wave_s");
+    Reg wv = k_.vgpr("wave_v");
+    k_.v_lshrrev_b32(wv, 6, tid_);
+    k_.v_readfirstlane_b32(wave, wv);
+    dma_base_ = smul(wave, 64 * 16, "dma_base");
+    if (lds_base_) k_.s_add_u32(dma_base_, dma_base_, int64_t(lds_base_));
+    if (c_.stages == 2) {
+      dma_tog_ = k_.sgpr("dma_toggle");
+      k_.s_add_u32(dma_tog_, dma_base_, int64_t(p_.lds_stage_bytes));
+      k_.s_xor_b32(dma_tog_, dma_tog_, dma_base_);
+    }
+    Reg l16 = k_.vgpr("l16");
+    k_.v_and_b32(l16, 15, lane_);
+    Reg lq = k_.vgpr("lq");
+    k_.v_lshrrev_b32(lq, 4, lane_);
+    Reg x = k_.vgpr("swizzle");  // (row / swizzle_rows) % cpr depends only on l16 (plan check)
+    k_.v_lshrrev_b32(x, int(std::countr_zero(unsigned(p_.swizzle_rows))), l16);
+    k_.v_and_b32(x, cpr - 1, x);
+    const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * p_.esize / 16;
+    Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
+    Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
+    k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
+    auto bases = [&](Reg srow, const char* name) {
+      Reg r = k_.vgpr("frag_row");
+      k_.v_add_u32(r, srow, l16);
+      Reg rb = vmul(r, uint32_t(RB), "frag_row_bytes");
+      if (lds_base_) k_.v_add_u32(rb, int64_t(lds_base_), rb);
+      std::vector<Reg> out;
+      for (int ks = 0; ks < p_.mfma_per_tile; ++ks)
+        for (int j = 0; j < F; ++j) {
+          Reg c = vmul(lq, uint32_t(F), "frag_chunk");
+          if (ks * S + j) k_.v_add_u32(c, ks * S + j, c);
+          k_.v_xor_b32(c, c, x);
+          Reg b = k_.vgpr(name);
+          k_.v_lshl_add_u32(b, c, 4, rb);
+          out.push_back(b);
+        }
+      return out;
+    };
+    ra_bases_ = bases(wmr, "lds_ra");
+    rb_bases_ = bases(wnr, "lds_rb");
+    if (c_.stages == 2) {
+      auto toggle = [&](Reg b) {
+        Reg t2 = k_.vgpr("lds_read_toggle");
+        k_.v_add_u32(t2, int64_t(p_.lds_stage_bytes), b);
+        k_.v_xor_b32(t2, t2, b);
+        return t2;
+      };
+      for (Reg b : ra_bases_) ra_togs_.push_back(toggle(b));
+      for (Reg b : rb_bases_) rb_togs_.push_back(toggle(b));
+    }
+    int max_imm = std::max(p_.blocks_m, p_.blocks_n) * 16 * RB;
+    if (max_imm > 65535)
+      throw Error(fmt::format("conv3d implicit GEMM: config {}: LDS offsets up to {} bytes exceed the 16-bit DS "
+                              "offset field (alignment/addressing limit); use a smaller tile",
+                              c_.str(), max_imm));
+  }
+
   void lds_setup() {
+    if (p_.lds_dma) return lds_setup_dma();
     const int RB = p_.lds_row_bytes;
     // writes: A chunk i at (row0 + i*rows_step)*RB + ch*16, B after the A tile
     w_base_ = k_.vgpr("lds_w");
@@ -409,12 +496,36 @@ class IgemmGenerator : Emitter {
       if (s_.pad[2]) check(a_w0_[size_t(i)], sdw, uint32_t(s_.W));
       Reg off = k_.vgpr("a_off");
       k_.v_add_u32(off, a_pix_[size_t(i)], toff);
-      k_.v_cndmask_b32(off, oob_v_, off, ok);
-      k_.buffer_load_dwordx4(stage_a_[size_t(i)], off, x_rsrc_, 0, offen);
+      if (p_.lds_dma) {
+        k_.v_cndmask_b32(off, zero_a_, off, ok);
+        dma(off, x_ptr_, uint32_t(i * p_.threads * 16));
+      } else {
+        k_.v_cndmask_b32(off, oob_v_, off, ok);
+        k_.buffer_load_dwordx4(stage_a_[size_t(i)], off, x_rsrc_, 0, offen);
+      }
     }
     // B: weights are zero-padded to whole K tiles, so only the row check (in b_off) matters.
     Reg kb = smul(k0, uint32_t(p_.esize), "k_bytes");
-    for (int i = 0; i < p_.b_chunks; ++i) k_.buffer_load_dwordx4(stage_b_[size_t(i)], b_off_[size_t(i)], w_rsrc_, kb, offen);
+    for (int i = 0; i < p_.b_chunks; ++i) {
+      if (p_.lds_dma) {
+        Reg off = k_.vgpr("b_off");
+        k_.v_add_u32(off, kb, b_off_[size_t(i)]);
+        k_.v_cndmask_b32(off, zero_b_, off, b_ok_[size_t(i)]);
+        dma(off, w_ptr_, uint32_t((c_.tile_m * p_.lds_row_bytes) + i * p_.threads * 16));
+      } else {
+        k_.buffer_load_dwordx4(stage_b_[size_t(i)], b_off_[size_t(i)], w_rsrc_, kb, offen);
+      }
+    }
+  }
+
+  // One wave-wide 16-byte-per-lane DMA: lane l's chunk lands at M0 + l*16, M0 = this wave's
+  // base in the current write stage + `byte`. Global loads have no range check: out-of-range
+  // chunks were pointed at the 16 zero bytes after the tensor.
+  void dma(Reg off, Reg base, uint32_t byte) {
+    Reg m = k_.sgpr("m0_value");
+    k_.s_add_u32(m, dma_base_, int64_t(byte));
+    k_.s_mov_b32(m0, m);
+    k_.global_load_lds_dwordx4(off, base);
   }
 
   void write_lds() {
@@ -433,7 +544,7 @@ class IgemmGenerator : Emitter {
 
   // Reads every fragment of the current stage, then the MFMAs k-step by k-step,
   // each step waiting only for its own fragments.
-  void compute() {
+  void compute(const std::function<void()>& after_reads = {}) {
     const int RB = p_.lds_row_bytes, fb = p_.mfma.a_bytes, fdw = fb / 4;
     const int kstep_bytes = p_.mfma.k * p_.esize;
     std::vector<std::vector<Reg>> fa(size_t(p_.mfma_per_tile)), fbv(size_t(p_.mfma_per_tile));
@@ -448,19 +559,29 @@ class IgemmGenerator : Emitter {
       }
     };
     std::vector<int> done_at;
+    // DMA layout: 16-byte parts at their own (swizzled) base registers.
+    auto read_dma = [&](Reg dst, const std::vector<Reg>& bases, int ks, int byte) {
+      for (int j = 0; j < fdw / 4; ++j) {
+        k_.ds_read_b128(dst.slice(4 * j, 4), bases[size_t(ks * (fdw / 4) + j)], Offset(byte));
+        ++total;
+      }
+    };
     for (int ks = 0; ks < p_.mfma_per_tile; ++ks) {
       for (int bi = 0; bi < p_.blocks_m; ++bi) {
         Reg a = k_.vgpr(fmt::format("a_frag{}_{}", ks, bi), fdw, 2);
-        read(a, ra_base_, bi * 16 * RB + ks * kstep_bytes);
+        if (p_.lds_dma) read_dma(a, ra_bases_, ks, bi * 16 * RB);
+        else read(a, ra_base_, bi * 16 * RB + ks * kstep_bytes);
         fa[size_t(ks)].push_back(a);
       }
       for (int bj = 0; bj < p_.blocks_n; ++bj) {
         Reg b = k_.vgpr(fmt::format("b_frag{}_{}", ks, bj), fdw, 2);
-        read(b, rb_base_, bj * 16 * RB + ks * kstep_bytes);
+        if (p_.lds_dma) read_dma(b, rb_bases_, ks, bj * 16 * RB);
+        else read(b, rb_base_, bj * 16 * RB + ks * kstep_bytes);
         fbv[size_t(ks)].push_back(b);
       }
       done_at.push_back(total);
     }
+    if (after_reads) after_reads();
     for (int ks = 0; ks < p_.mfma_per_tile; ++ks) {
       k_.s_waitcnt(lgkmcnt(std::min(15, total - done_at[size_t(ks)])));
       for (int bi = 0; bi < p_.blocks_m; ++bi)
@@ -471,10 +592,59 @@ class IgemmGenerator : Emitter {
     }
   }
 
+  void main_loop_dma() {
+    Reg kcur = k_.sgpr("k_elem");
+    k_.s_mov_b32(kcur, k_start_);
+    Reg left = k_.sgpr("tiles_left");
+    if (c_.stages == 1) {
+      k_.s_mov_b32(left, count_);
+      k_.do_while_scc(
+          [&] {
+            issue_loads(kcur);
+            k_.s_waitcnt(vmcnt(0));  // DMA writes to LDS are counted by vmcnt
+            k_.s_barrier();
+            compute();
+            k_.s_barrier();
+            k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+          },
+          [&] {
+            k_.s_sub_u32(left, left, 1);
+            k_.s_cmp_lg_u32(left, 0);
+          });
+      return;
+    }
+    issue_loads(kcur);
+    k_.s_waitcnt(vmcnt(0));
+    k_.s_barrier();
+    k_.s_sub_u32(left, count_, 1);
+    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
+              [&] {
+                k_.do_while_scc(
+                    [&] {
+                      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+                      k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // DMA into the other stage
+                      // The DMAs are issued after this tile's fragment reads: an LDS read issued
+                      // behind an outstanding LDS DMA would have to wait for it (vmcnt), which
+                      // would serialise loads and MFMAs; this way they overlap the MFMAs.
+                      compute([&] { issue_loads(kcur); });
+                      k_.s_waitcnt(vmcnt(0));
+                      k_.s_barrier();
+                      for (size_t i = 0; i < ra_bases_.size(); ++i) k_.v_xor_b32(ra_bases_[i], ra_bases_[i], ra_togs_[i]);
+                      for (size_t i = 0; i < rb_bases_.size(); ++i) k_.v_xor_b32(rb_bases_[i], rb_bases_[i], rb_togs_[i]);
+                    },
+                    [&] {
+                      k_.s_sub_u32(left, left, 1);
+                      k_.s_cmp_lg_u32(left, 0);
+                    });
+              });
+    compute();
+  }
+
   void main_loop() {
     const uint32_t cpe = uint32_t(p_.Cp * p_.esize);
     hoist_consts({uint32_t(p_.kdim), uint32_t(s_.D), uint32_t(s_.H), uint32_t(s_.W),
                   uint32_t(s_.dil[0]) * s_.H * s_.W * cpe, uint32_t(s_.dil[1]) * s_.W * cpe, uint32_t(s_.dil[2]) * cpe});
+    if (p_.lds_dma) return main_loop_dma();
     for (int i = 0; i < p_.a_chunks; ++i) stage_a_.push_back(k_.vgpr(fmt::format("stage_a{}", i), 4, 2));
     for (int i = 0; i < p_.b_chunks; ++i) stage_b_.push_back(k_.vgpr(fmt::format("stage_b{}", i), 4, 2));
     Reg kcur = k_.sgpr("k_elem");
@@ -548,6 +718,12 @@ class IgemmGenerator : Emitter {
     Reg ncol = k_.sgpr("n_wave");
     k_.s_add_u32(ncol, n0_, smul(wn_, uint32_t(p_.wave_n), "wave_col"));
     Divisor dP = divisor(P);
+    // Direct stores: byte offset = row part + column part, with out-of-range rows marked
+    // 0x80000000 and columns 0x40000000 (valid parts are < 2^30 bytes): any marked sum is at
+    // least 2^30 without wrapping, past num_records, so the store is dropped with no compare.
+    // Split-K atomics keep element offsets and an explicit lane mask.
+    const bool ws = p_.uses_workspace();
+    const int osize = ws ? 4 : p_.out_esize();
     Reg mlim = sconst(uint32_t(s_.gemm_m()), "M");
     Reg klim = sconst(uint32_t(s_.K), "K");
     std::vector<Reg> coloff, bias;
@@ -555,6 +731,7 @@ class IgemmGenerator : Emitter {
       Reg kc = vadd_sv(ncol, l16, uint32_t(bj * 16), "k_out");
       Reg co = vmul(kc, P, "k_times_p");
       k_.v_cmp_gt_u32(vcc, klim, kc);
+      if (!ws) co = vmul(co, uint32_t(osize), "col_bytes");
       k_.v_cndmask_b32(co, invalid_v_, co, vcc);
       coloff.push_back(co);
       if (b_rsrc_.valid()) {
@@ -569,7 +746,6 @@ class IgemmGenerator : Emitter {
     Reg total = sconst(uint32_t(s_.output_elems()), "out_elems");
     Reg c7fff;
     if (p_.arch == Arch::gfx942 && p_.output == Conv3dOutput::bf16 && !p_.uses_workspace()) c7fff = sconst(0x7fff, "c7fff");
-    const int osize = p_.uses_workspace() ? 4 : p_.out_esize();
     k_.s_waitcnt(vmcnt(0));
     for (int bi = 0; bi < p_.blocks_m; ++bi)
       for (int r = 0; r < 4; ++r) {
@@ -579,6 +755,19 @@ class IgemmGenerator : Emitter {
         Reg ro = k_.vgpr("row_off");
         vmad_small(ro, n, uint32_t(s_.K) * P, pix);
         k_.v_cmp_gt_u32(vcc, mlim, m);
+        if (!ws) {
+          Reg rb = vmul(ro, uint32_t(osize), "row_bytes");
+          k_.v_cndmask_b32(rb, oob_v_, rb, vcc);
+          for (int bj = 0; bj < p_.blocks_n; ++bj) {
+            Reg v = k_.vgpr("out_value");
+            k_.v_accvgpr_read_b32(v, Reg(acc_.at({bi, bj}))[r]);
+            if (b_rsrc_.valid()) k_.v_add_f32(v, v, bias[size_t(bj)]);
+            Reg off = k_.vgpr("out_bytes");
+            k_.v_add_u32(off, rb, coloff[size_t(bj)]);
+            store_output(k_, p_, v, off, y_rsrc_, c7fff);
+          }
+          continue;
+        }
         k_.v_cndmask_b32(ro, invalid_v_, ro, vcc);
         for (int bj = 0; bj < p_.blocks_n; ++bj) {
           Reg v = k_.vgpr("out_value");
@@ -587,16 +776,8 @@ class IgemmGenerator : Emitter {
           k_.v_add_u32(e, ro, coloff[size_t(bj)]);
           Reg off = k_.vgpr("out_bytes");
           k_.v_lshlrev_b32(off, int(std::countr_zero(unsigned(osize))), e);
-          if (p_.uses_workspace()) {
-            // Atomics are not range-suppressed: only lanes with a real element issue them.
-            k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, total, e); },
-                      [&] { k_.global_atomic_add_f32(off, v, y_ptr_); });
-            continue;
-          }
-          if (b_rsrc_.valid()) k_.v_add_f32(v, v, bias[size_t(bj)]);
-          k_.v_cmp_gt_u32(vcc, total, e);
-          k_.v_cndmask_b32(off, oob_v_, off, vcc);
-          store_output(k_, p_, v, off, y_rsrc_, c7fff);
+          // Atomics are not range-suppressed: only lanes with a real element issue them.
+          k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, total, e); }, [&] { k_.global_atomic_add_f32(off, v, y_ptr_); });
         }
       }
   }
@@ -612,6 +793,9 @@ class IgemmGenerator : Emitter {
   std::vector<Reg> a_d0_, a_h0_, a_w0_, a_pix_, b_off_, stage_a_, stage_b_;
   Divisor div_cp_, div_rs_, div_s_;
   Reg w_base_, ra_base_, rb_base_, w_tog_, ra_tog_, rb_tog_;
+  // LDS DMA path
+  Reg x_ptr_, w_ptr_, zero_a_, zero_b_, dma_base_, dma_tog_;
+  std::vector<Reg> b_ok_, ra_bases_, rb_bases_, ra_togs_, rb_togs_;
   RegArray acc_;
 };
 

@@ -30,8 +30,8 @@ Conv3dDType parse_dtype(std::string_view name) {
 }
 
 std::string Conv3dConfig::str() const {
-  return fmt::format("{}x{}x{} w{}x{} st{} sk{} {}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, split_k,
-                     mapping == Conv3dMapping::m_fastest ? "m" : "n");
+  return fmt::format("{}x{}x{} w{}x{} st{} sk{} {}{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, split_k,
+                     mapping == Conv3dMapping::m_fastest ? "m" : "n", lds_dma == 1 ? " dma" : "");
 }
 
 // gfx942: v_mfma_f32_16x16x16_bf16 (LLVM 22's name for the "_1k" encoding; it also accepts
@@ -119,7 +119,23 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
   // LDS rows padded so the fragment reads are bank-conflict free (conv3d_igemm.cpp,
   // "LDS layout"): 16 bytes of padding for 16/32-byte fragment reads (ds_read_b128),
   // 8 bytes for 8-byte reads (ds_read_b64).
-  p.lds_pad_bytes = p.mfma.a_bytes >= 16 ? 16 : 8;
+  if (c.lds_dma < 0) c.lds_dma = (t == Conv3dDType::fp8 && a == Arch::gfx950) ? 1 : 0;
+  need(c.lds_dma == 0 || c.lds_dma == 1, fmt::format("lds_dma = {}; valid: -1 (default), 0, 1", c.lds_dma));
+  p.lds_dma = c.lds_dma == 1;
+  if (p.lds_dma) {
+    need(a == Arch::gfx950, "lds_dma: global_load_lds_dwordx4 (16 bytes per lane) exists only on gfx950");
+    // Unpadded rows (each DMA writes 64 consecutive 16-byte chunks); reads stay conflict free by
+    // storing logical chunk c of row r at slot c ^ ((r / swizzle_rows) % chunks_per_row).
+    p.swizzle_rows = std::max(1, 128 / row_bytes);
+    int step = p.threads / p.chunks_per_row;  // rows between a thread's chunks
+    need((step / p.swizzle_rows) % p.chunks_per_row == 0 && (16 / p.swizzle_rows) % p.chunks_per_row == 0,
+         fmt::format("lds_dma with tile_k {} and {} threads: the chunk swizzle must repeat every 16 rows and every "
+                     "{} rows (alignment); use tile_k <= 256 (fp8) / 128 (bf16)",
+                     c.tile_k, p.threads, step));
+    p.lds_pad_bytes = 0;
+  } else {
+    p.lds_pad_bytes = p.mfma.a_bytes >= 16 ? 16 : 8;
+  }
   p.lds_row_bytes = row_bytes + p.lds_pad_bytes;
   p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);
   p.lds_bytes = p.lds_stage_bytes * uint32_t(c.stages);

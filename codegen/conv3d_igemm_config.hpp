@@ -64,7 +64,10 @@ struct Conv3dConfig {
   int stages = 2;              // LDS stages: 1 = load, barrier, compute; 2 = prefetch + double buffer
   int split_k = 1;             // K-tile ranges summed with fp32 atomics into a workspace
   Conv3dMapping mapping = Conv3dMapping::m_fastest;
-  std::string str() const;     // "128x128x32 w2x4 st2 sk1 m"
+  // Global -> LDS directly (global_load_lds_dwordx4, gfx950 only) instead of through registers:
+  // -1 = default (on for fp8 on gfx950, as the seed), 0 = off, 1 = on.
+  int lds_dma = -1;
+  std::string str() const;     // "128x128x32 w2x4 st2 sk1 m [dma]"
 };
 
 // MFMA used per arch and dtype.
@@ -101,10 +104,15 @@ struct Conv3dPlan {
   int a_chunks = 0, b_chunks = 0;  // chunks per thread per K tile
   int lds_row_bytes = 0;       // tile row + padding (bank-conflict-free reads)
   int lds_pad_bytes = 0;
+  bool lds_dma = false;        // A/B chunks go global -> LDS by DMA; rows unpadded, chunks XOR-swizzled
+  int swizzle_rows = 1;        // DMA: rows sharing one 128-byte line (128 / row bytes, at least 1)
   uint32_t lds_stage_bytes = 0, lds_bytes = 0;
   uint32_t grid[3] = {1, 1, 1};
 
   bool uses_workspace() const { return splits > 1; }
+  // DMA only: 16 zero bytes must follow xt and wt in memory (out-of-range chunks read them,
+  // as global loads have no range check); the host driver allocates them.
+  static constexpr int kZeroTailBytes = 16;
   int64_t xt_bytes() const;    // packed NDHWC input
   int64_t wt_bytes() const;    // packed K x kdim_padded weight
   int out_esize() const { return output == Conv3dOutput::f32 ? 4 : 2; }

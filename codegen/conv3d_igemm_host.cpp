@@ -255,7 +255,10 @@ Conv3dRunResult run_gemm(Device& dev, const Conv3dPlan& p, std::span<const uint8
                          Buffer bias, LaunchGemm gemm, LaunchFinalize fin) {
   Conv3dRunResult res;
   const size_t out_bytes = size_t(p.shape.output_elems()) * size_t(p.out_esize());
-  Buffer wt = dev.upload(std::vector<uint8_t>(packed_w.begin(), packed_w.end()), "wt");
+  // 16 zero bytes after the weights: the DMA path's out-of-range chunks read them.
+  std::vector<uint8_t> wbytes(packed_w.begin(), packed_w.end());
+  wbytes.resize(wbytes.size() + Conv3dPlan::kZeroTailBytes, 0);
+  Buffer wt = dev.upload(wbytes, "wt");
   Buffer y = poisoned(dev, out_bytes, "y");
   Buffer ws{};
   if (p.uses_workspace()) ws = zeroed(dev, size_t(p.shape.output_elems()) * 4, "workspace");
@@ -266,6 +269,7 @@ Conv3dRunResult run_gemm(Device& dev, const Conv3dPlan& p, std::span<const uint8
   if (p.uses_workspace()) fin(ws, bias, y);
   res.y = dev.download<uint8_t>(y);
   res.xt = dev.download<uint8_t>(xt);
+  res.xt.resize(size_t(p.xt_bytes()));  // without the zero tail
   for (const Buffer& b : {wt, y}) dev.free(b);
   if (p.uses_workspace()) dev.free(ws);
   return res;
@@ -276,7 +280,7 @@ Conv3dRunResult run_conv3d_jit(Device& dev, const Conv3dPlan& p, const Conv3dKer
                                std::span<const uint8_t> packed_x, std::span<const uint8_t> packed_w,
                                std::span<const float> bias) {
   Buffer x = dev.upload(std::vector<uint8_t>(packed_x.begin(), packed_x.end()), "x");
-  Buffer xt = dev.alloc(size_t(p.xt_bytes()), "xt");
+  Buffer xt = zeroed(dev, size_t(p.xt_bytes()) + Conv3dPlan::kZeroTailBytes, "xt");  // zero tail for DMA
   Buffer b = bias_buffer(dev, p, bias);
   Module mt = dev.load(k.transpose.code_object);
   dev.launch(mt.kernel(k.transpose.name), {conv3d_transpose_grid(p)}, {kConv3dAuxThreads}, 0,

@@ -11,6 +11,18 @@ namespace cdnajit {
 
 int64_t WaitCnt::encode() const { return int64_t(isa::encode_waitcnt(vm, -1, lgkm)); }
 
+WaitCnt vmcnt(int n, std::source_location loc) {
+  if (n < 0 || n > isa::kMaxVmcnt)
+    throw Error(fmt::format("{}: vmcnt({}) is out of range (valid: 0..{})", where(loc), n, isa::kMaxVmcnt));
+  return {n, -1};
+}
+
+WaitCnt lgkmcnt(int n, std::source_location loc) {
+  if (n < 0 || n > isa::kMaxLgkmcnt)
+    throw Error(fmt::format("{}: lgkmcnt({}) is out of range (valid: 0..{})", where(loc), n, isa::kMaxLgkmcnt));
+  return {-1, n};
+}
+
 namespace {
 
 const char* class_name(RegClass c) { return c == RegClass::S ? "SGPR" : c == RegClass::V ? "VGPR" : "AGPR"; }
@@ -45,9 +57,11 @@ struct Checker {
     bool is_mod = std::holds_alternative<Neg>(o.v) || std::holds_alternative<Abs>(o.v);
     if (is_mod && !(info.mods & isa::kModNegAbs) && s.kind != isa::OpKind::VSrcNoLit)
       fail(fmt::format("operand {} ({}) takes no neg/abs modifier", i, s.name));
-    if (r && (!r->valid() || r->id >= k.vregs.size()))
-      fail(fmt::format("operand {} ({}) is a register of another kernel or uninitialised", i, s.name));
-    if (auto* l = std::get_if<Label>(&o.v); l && l->id >= k.label_names.size()) fail("label from another kernel");
+    if (r && (!r->valid() || r->owner != &k || r->id >= k.vregs.size()))
+      fail(fmt::format("operand {} ({}) is a register of another Kernel or a default-constructed Reg "
+                       "(registers belong to the Kernel whose sgpr()/vgpr()/agpr() made them)", i, s.name));
+    if (auto* l = std::get_if<Label>(&o.v); l && (l->owner != &k || l->id >= k.label_names.size()))
+      fail("label from another kernel");
     isa::OperandShape shape;
     if (r) {
       shape = isa::OperandShape::reg(r->cls == RegClass::S ? C::Sgpr : r->cls == RegClass::V ? C::Vgpr : C::Agpr, r->dwords);

@@ -10,6 +10,7 @@
 // (the simulator); no time in the report is a GPU time.
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -87,18 +88,22 @@ int main(int argc, char** argv) {
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
     md << "# Implicit-GEMM conv3d (MFMA) on the seed shape\n\n";
-    md << fmt::format("Generated {} by `{} --out tools/report_conv3d.md` on a {}-thread host. Every run is on the "
-                      "project's CPU simulator; no time here is a GPU time.\n\n",
-                      date, o.command, std::thread::hardware_concurrency());
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) < 1) load[0] = -1;
+    md << fmt::format("Generated {} by `{} --out tools/report_conv3d.md` on a {}-thread host (load average {:.1f} "
+                      "at the end of the run: host times are inflated by other work). Every run is on the project's "
+                      "CPU simulator; no time here is a GPU time.\n\n",
+                      date, o.command, std::thread::hardware_concurrency(), load[0]);
     if (!rs.empty())
-      md << fmt::format("Shape: {} ({:.2f} GFLOP). Default configuration (the seed's structure): {}. Data: normal "
-                        "(mean 0, std 1) rounded to bf16, seed 1; fp8 runs pack the same values to E4M3 once.\n\n",
-                        rs[0].shape, rs[0].gflop, rs[0].config);
+      md << fmt::format("Shape: {} ({:.2f} GFLOP), default configuration per arch and dtype (the seed's structure; "
+                        "`dma` = global -> LDS by DMA). Data: normal (mean 0, std 1) rounded to bf16, seed 1; fp8 runs "
+                        "pack the same values to E4M3 once.\n\n",
+                        rs[0].shape, rs[0].gflop);
     md << "## Correctness and accuracy\n\n";
-    md << "| arch | dtype | JIT vs HIP-MFMA reference | rel_err vs fp64 | cosine | SNR vs fp64 | SNR vs fp64 rounded "
-          "to bf16 |\n|---|---|---|---|---|---|---|\n";
+    md << "| arch | dtype | config | JIT vs HIP-MFMA reference | rel_err vs fp64 | cosine | SNR vs fp64 | SNR vs fp64 "
+          "rounded to bf16 |\n|---|---|---|---|---|---|---|---|\n";
     for (const auto& r : rs)
-      md << fmt::format("| {} | {} | {} | {:.4f}% | {:.6f} | {:.1f} dB | {} |\n", r.arch, r.dtype, r.compare,
+      md << fmt::format("| {} | {} | {} | {} | {:.4f}% | {:.6f} | {:.1f} dB | {} |\n", r.arch, r.dtype, r.config, r.compare,
                         100 * r.rel_err, r.cosine, r.snr_db,
                         r.snr_vs_bf16_rounded_db ? fmt::format("{:.1f} dB", *r.snr_vs_bf16_rounded_db) : "-");
     md << "\nbf16 output vs fp64 is bounded by the output rounding to bf16 (relative step 2^-8): about 55 dB. "

@@ -126,6 +126,15 @@ struct Liveness {
 // Throws cdnajit::Error on malformed input (ids out of range, bad widths/alignment).
 Liveness compute_liveness(const Function& f);
 
+// Reads of a vreg that some path from the entry reaches without writing it
+// (never written, or written on some paths only). Empty for a correct program.
+struct MaybeUndefinedRead {
+  uint32_t vreg;
+  std::string read_at;        // origin of the reading instruction
+  std::string first_written;  // origin of the first write in layout order ("" = never written)
+};
+std::vector<MaybeUndefinedRead> find_maybe_undefined_reads(const Function& f);
+
 // Occupancy in waves per SIMD for a wave64 kernel on gfx942/gfx950.
 //  vgprs/agprs: allocated counts (highest index + 1), 0..256 each.
 //  sgprs: allocated SGPRs (highest index + 1), 0..96, WITHOUT VCC/FLAT_SCRATCH/XNACK_MASK:

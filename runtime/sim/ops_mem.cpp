@@ -665,3 +665,10 @@ void register_mem(Registry& r) {
 }
 
 }  // namespace cdnajit::sim
+
+namespace cdnajit::sim {
+// For the handler files outside this one (ops_atomic.cpp): the same wait-count
+// bookkeeping and per-lane global address as the handlers above.
+void mem_track(Wave& w, const Op& op, bool has_dst) { track(w, op, has_dst); }
+uint64_t mem_vaddr(Wave& w, const Op& op, const Src& va, const Src* saddr, int l) { return vaddr_of(w, op, va, saddr, l); }
+}  // namespace cdnajit::sim

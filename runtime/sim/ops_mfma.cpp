@@ -22,22 +22,7 @@ using U = isa::Unit;
 
 enum class Fmt : uint8_t { F16, BF16, FP8, BF8, F32, I8 };
 
-// 8-bit floats: gfx942 uses the FNUZ encodings (E4M3 bias 8 / E5M2 bias 16, 0x80 = NaN,
-// no infinities, no -0); gfx950 uses the OCP encodings (E4M3 bias 7 with S.1111.111 = NaN
-// and no infinities; E5M2 bias 15 with IEEE-style inf/NaN).
-double decode_f8(uint8_t b, bool e5m2, bool fnuz) {
-  bool neg = b & 0x80;
-  int mbits = e5m2 ? 2 : 3, ebits = e5m2 ? 5 : 4;
-  int e = (b >> mbits) & ((1 << ebits) - 1), m = b & ((1 << mbits) - 1);
-  int bias = (e5m2 ? 15 : 7) + (fnuz ? 1 : 0);
-  if (fnuz && b == 0x80) return std::nan("");
-  if (!fnuz) {
-    if (e5m2 && e == 31) return m ? std::nan("") : (neg ? -INFINITY : INFINITY);
-    if (!e5m2 && e == 15 && m == 7) return std::nan("");
-  }
-  double v = e == 0 ? std::ldexp(double(m), 1 - bias - mbits) : std::ldexp(double(m + (1 << mbits)), e - bias - mbits);
-  return neg ? -v : v;
-}
+double decode_f8(uint8_t b, bool e5m2, bool fnuz) { return fp8_value(b, e5m2, fnuz); }
 
 double element(uint32_t dword, int j, Fmt f, bool fnuz) {
   switch (f) {

@@ -93,6 +93,10 @@ void register_valu(Registry& r);
 void register_mem(Registry& r);
 void register_mfma(Registry& r);
 void register_div(Registry& r);
+void register_atomic(Registry& r);   // ops_atomic.cpp
+void register_f64(Registry& r);      // ops_f64.cpp
+void register_dot_int(Registry& r);  // ops_dot_int.cpp
+void register_vcmp_ext(Registry& r); // ops_vcmp_ext.cpp
 
 struct OpDef {
   Handler fn;
@@ -216,6 +220,9 @@ void check_pending(Wave& w, const Op& op);
 void pend_set_lds_range(Wave& w, uint32_t lo, uint32_t hi);
 void check_lds_dma(Wave& w, const Op& op, uint64_t lo, uint64_t hi, int lane);
 void drain_pending(Wave& w);  // s_endpgm
+// Memory bookkeeping shared with ops_atomic.cpp (defined in ops_mem.cpp).
+void mem_track(Wave& w, const Op& op, bool has_dst);
+uint64_t mem_vaddr(Wave& w, const Op& op, const Src& va, const Src* saddr, int l);
 
 std::string wave_name(const Wave& w);
 void dpp_exec(Wave& w, const Op& op);

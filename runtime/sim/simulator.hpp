@@ -61,7 +61,7 @@ class Memory {
   Memory(const Memory&) = delete;
   Memory& operator=(const Memory&) = delete;
 
-  // A device address (never 0), 256-byte aligned, >= 4 KiB guard gap to neighbours.
+  // A device address (never 0), 4 GiB aligned, >= 4 GiB unmapped guard gap to neighbours.
   uint64_t alloc(size_t bytes, std::string name = "");
   void free(uint64_t addr);  // addr must be a base returned by alloc
   // Throw cdnajit::Error naming the range when [addr, addr+n) is not inside one allocation.

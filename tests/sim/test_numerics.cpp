@@ -323,3 +323,112 @@ extern "C" __global__ void rawbuf(int* p, int nrec, int* out, int* dst) {
     }
   }
 }
+
+TEST_CASE("s_trap stops the launch with the trap id and where it was raised", "[sim][trap]") {
+  const char* src = R"(
+extern "C" __global__ void trapk(const int* x, int* y) {
+  unsigned i = tid();
+  if (x[i] == 7) __builtin_trap();
+  y[i] = x[i] + 1;
+})";
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    REQUIRE(dev.sim.disassemble(co, "trapk").find("s_trap 2") != std::string::npos);
+    std::vector<int> x(64);
+    for (int i = 0; i < 64; ++i) x[i] = i;
+    uint64_t dx = dev.upload(x, "x"), dy = dev.upload(std::vector<int>(64), "y");
+    std::string msg;
+    try {
+      dev.run(co, "trapk", ArgPack().add(dx).add(dy), dims1(1, 64));
+    } catch (const cdnajit::Error& e) {
+      msg = e.what();
+    }
+    CHECK_THAT(msg, Catch::Matchers::Contains("trap raised: s_trap 2") && Catch::Matchers::Contains("kernel trapk") &&
+                        Catch::Matchers::Contains("pc 0x") && Catch::Matchers::Contains("EXEC 0x80"));
+    // Without the trapping value the kernel runs to the end.
+    x[7] = 70;
+    dx = dev.upload(x, "x2");
+    dev.run(co, "trapk", ArgPack().add(dx).add(dy), dims1(1, 64));
+    CHECK(dev.download<int>(dy, 64)[7] == 71);
+  }
+}
+
+namespace {
+// Independent decoding of an 8-bit float code from the format definitions: FNUZ on gfx942
+// (E4M3 bias 8, E5M2 bias 16, 0x80 the only NaN, no infinities), OCP on gfx950 (E4M3FN bias 7,
+// S.1111.111 NaN, no infinities; E5M2 bias 15, exponent 31 = inf (m = 0) or NaN).
+double ref_fp8(unsigned code, bool e5m2, bool fnuz) {
+  const int mb = e5m2 ? 2 : 3, eb = e5m2 ? 5 : 4;
+  const int bias = fnuz ? (e5m2 ? 16 : 8) : (e5m2 ? 15 : 7);
+  const unsigned exp = (code >> mb) & ((1u << eb) - 1), man = code & ((1u << mb) - 1);
+  const double sign = (code & 0x80) ? -1.0 : 1.0;
+  if (fnuz && code == 0x80) return NAN;
+  if (!fnuz && e5m2 && exp == 31) return man ? NAN : sign * INFINITY;
+  if (!fnuz && !e5m2 && exp == 15 && man == 7) return NAN;
+  double frac = double(man) / double(1u << mb);
+  return exp == 0 ? sign * frac * std::pow(2.0, 1 - bias) : sign * (1.0 + frac) * std::pow(2.0, int(exp) - bias);
+}
+}  // namespace
+
+TEST_CASE("fp8 / bf8 to f32 conversions on all 256 codes: FNUZ on gfx942, OCP on gfx950", "[sim][numerics][fp8]") {
+  const char* src = R"(
+typedef float float2_ __attribute__((ext_vector_type(2)));
+extern "C" __global__ void cvt(const int* x, float* o) {
+  unsigned i = tid();
+  int v = x[i];
+  float* p = o + i * 12;
+  p[0] = __builtin_amdgcn_cvt_f32_fp8(v, 0);
+  p[1] = __builtin_amdgcn_cvt_f32_fp8(v, 1);
+  p[2] = __builtin_amdgcn_cvt_f32_fp8(v, 2);
+  p[3] = __builtin_amdgcn_cvt_f32_fp8(v, 3);
+  p[4] = __builtin_amdgcn_cvt_f32_bf8(v, 0);
+  p[5] = __builtin_amdgcn_cvt_f32_bf8(v, 3);
+  float2_ q = __builtin_amdgcn_cvt_pk_f32_fp8(v, false);
+  float2_ r = __builtin_amdgcn_cvt_pk_f32_bf8(v, true);
+  p[6] = q.x; p[7] = q.y; p[8] = r.x; p[9] = r.y;
+})";
+  for (Arch arch : kArchs) {
+    INFO("arch " << cdnajit::arch_name(arch));
+    const bool fnuz = arch == Arch::gfx942;
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    std::string dis = dev.sim.disassemble(co, "cvt");
+    for (const char* m : {"v_cvt_f32_fp8", "v_cvt_f32_bf8", "v_cvt_pk_f32_fp8", "v_cvt_pk_f32_bf8_sdwa"})
+      REQUIRE(dis.find(m) != std::string::npos);
+    REQUIRE(dis.find("<not implemented>") == std::string::npos);
+    // Lane t of launch k holds the codes 4t+0..3 (k = 0) and their rotations, so every code
+    // passes through every byte position of every form.
+    std::vector<uint32_t> got, want;
+    std::vector<std::string> what;
+    for (int rot = 0; rot < 4; ++rot) {
+      std::vector<int> x(64);
+      for (unsigned t = 0; t < 64; ++t) {
+        uint32_t w = 0;
+        for (unsigned b = 0; b < 4; ++b) w |= ((4 * t + (b + rot) % 4) & 0xff) << (8 * b);
+        x[t] = int(w);
+      }
+      uint64_t dx = dev.upload(x, "x"), dout = dev.upload(std::vector<float>(64 * 12), "o");
+      dev.run(co, "cvt", ArgPack().add(dx).add(dout), dims1(1, 64));
+      auto o = dev.download<uint32_t>(dout, 64 * 12);
+      for (unsigned t = 0; t < 64; ++t) {
+        uint32_t w = uint32_t(x[t]);
+        auto byte = [&](int b) { return (w >> (8 * b)) & 0xff; };
+        const struct { int slot, byte; bool e5m2; } checks[] = {{0, 0, false}, {1, 1, false}, {2, 2, false}, {3, 3, false},
+                                                                 {4, 0, true},  {5, 3, true},  {6, 0, false}, {7, 1, false},
+                                                                 {8, 2, true},  {9, 3, true}};
+        for (const auto& c : checks) {
+          double v = ref_fp8(byte(c.byte), c.e5m2, fnuz);
+          uint32_t g = o[t * 12 + c.slot];
+          uint32_t wv = std::isnan(v) ? 0x7fc00000u : bits(float(v));
+          if (std::isnan(v) && f32_is_nan(g)) g = wv;  // NaN payloads are not compared
+          got.push_back(g);
+          want.push_back(wv);
+          what.push_back(std::string(c.e5m2 ? "bf8" : "fp8") + " code " + std::to_string(byte(c.byte)) + " slot " +
+                         std::to_string(c.slot));
+        }
+      }
+    }
+    require_same_bits(got, want, what);
+  }
+}

@@ -102,6 +102,14 @@ void add_conv3d_command(CommandLine& cl) {
                      throw Error(fmt::format("{} '{}' (valid: m = M tiles fastest, n = N tiles fastest)", w, t));
                    },
                    "workgroup order: m (M tiles fastest, default) or n");
+  add_typed_option(c, "--lds-dma", o->job.cfg.lds_dma,
+                   [](std::string_view t, std::string_view w) {
+                     if (t == "default") return -1;
+                     if (t == "on") return 1;
+                     if (t == "off") return 0;
+                     throw Error(fmt::format("{} '{}' (valid: default, on, off)", w, t));
+                   },
+                   "global -> LDS by DMA (gfx950): default (on for fp8, as the seed), on or off");
 }
 
 }  // namespace cdnajit::cli
