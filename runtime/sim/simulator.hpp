@@ -15,6 +15,7 @@
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
 #include "runtime/sim/code_object.hpp"
+#include "runtime/sim/record.hpp"
 
 namespace cdnajit::sim {
 
@@ -27,6 +28,9 @@ struct Options {
   //  FusedSingleRounding: a.lo*b.lo + a.hi*b.hi + c computed exactly, rounded once to f32 (default).
   //  ProductsThenSum:     fma(a.hi, b.hi, fma(a.lo, b.lo, c)) - two f32 roundings, lo first.
   enum class Dot2 { FusedSingleRounding, ProductsThenSum } dot2 = Dot2::FusedSingleRounding;
+  // Timing-model input (runtime/sim/record.hpp): when set, the instruction streams of the
+  // workgroups it lists are recorded into it. Off (nullptr) costs one branch per instruction.
+  Recording* recording = nullptr;
 };
 
 struct LaunchDims {
