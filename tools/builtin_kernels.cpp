@@ -1,4 +1,5 @@
 #include "tools/builtin_kernels.hpp"
+#include "tools/model_cli.hpp"
 
 #include <iostream>
 
@@ -44,7 +45,9 @@ int run_seed_command(const cli::Args& a) {
   codegen::SeedJobOptions o;
   o.device = a.get("--device", "");
   o.channels = std::stoi(a.get("--channels", "0"));
-  return codegen::run_seed_job(std::cout, *arch, v, a.get("--asm", "dwconv3d_seed_" + std::string(arch_name(*arch)) + ".s"), o);
+  const int rc = codegen::run_seed_job(std::cout, *arch, v, a.get("--asm", "dwconv3d_seed_" + std::string(arch_name(*arch)) + ".s"), o);
+  model_cli::print_seed(std::cout, *arch, v, a.get("--model", ""), a.get("--trace", ""));
+  return rc;
 }
 
 }  // namespace cdnajit

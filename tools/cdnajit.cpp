@@ -12,6 +12,7 @@
 #include "tools/builtin_kernels.hpp"
 #include "tools/cli_args.hpp"
 #include "tools/fuzz_code_object.hpp"
+#include "tools/model_cli.hpp"
 #include "tools/stats_format.hpp"
 
 using namespace cdnajit;
@@ -26,9 +27,11 @@ const char* kUsage = R"(usage: cdnajit <command> [options]
   run FILE.co --kernel NAME [--device sim:gfx950|sim:gfx942|hip:0] --grid X[,Y,Z] --block X[,Y,Z] [--lds BYTES]
         --arg buf:NAME:BYTES[:zero|iota|random|file=PATH] | --arg i32:V | --arg u32:V | --arg f32:V | --arg i64:V  (in argument order)
         [--out NAME=PATH ...]            write a buffer to a file after the run
+        [--model mi300x|mi325x|mi350x|mi355x [--trace FILE.json]]   modelled GPU time (simulator only)
   fuzz  [--kernel NAME] [--arch ...] [--seconds S] [--iterations N]   mutation-fuzz the code-object reader/decoder
   seed  [--arch gfx950] [--variant lds_fmac|lds_dot2|row_interleaved] [--asm FILE.s] [--device SPEC] [--channels K]
         the seed depthwise-conv3d job: build, write .s, run, verify bit-for-bit vs the HIP V97 reference, stats
+        [--model NAME|none] [--trace FILE.json]   modelled time on the full seed grid (default: mi350x / mi300x)
 )";
 
 Arch arch_of(const cli::Args& a) {
@@ -83,7 +86,10 @@ Dim3 dim3_of(const std::string& s) {
 int cmd_run(const cli::Args& a) {
   if (a.positional.size() != 2) throw Error("run needs exactly one code-object file");
   std::vector<uint8_t> co = read_file(a.positional[1]);
-  auto dev = open_device(a.get("--device", ""));
+  const Dim3 grid = dim3_of(a.require("--grid")), block = dim3_of(a.require("--block"));
+  const uint32_t dynamic_lds = uint32_t(std::stoul(a.get("--lds", "0")));
+  auto model_run = model_cli::prepare_run(a, co, a.require("--kernel"), grid, block, dynamic_lds);  // null without --model
+  auto dev = model_run ? model_cli::open_device(*model_run) : open_device(a.get("--device", ""));
   Module m = dev->load(co);
   DeviceKernel kern = m.kernel(a.require("--kernel"));
   KernelArgs args;
@@ -121,12 +127,12 @@ int cmd_run(const cli::Args& a) {
     else if (type == "i64") args.i64(std::stoll(rest));
     else throw Error("--arg type '" + type + "' (valid: buf, i32, u32, f32, i64)");
   }
-  LaunchResult lr = dev->launch(kern, dim3_of(a.require("--grid")), dim3_of(a.require("--block")),
-                                uint32_t(std::stoul(a.get("--lds", "0"))), args);
+  LaunchResult lr = dev->launch(kern, grid, block, dynamic_lds, args);
   dev->synchronize();
   fmt::print("ran {} on {}: host wall time {:.3f} ms\n", kern.name(), dev->name(), lr.host_ms);
   if (lr.gpu_ms) fmt::print("GPU time {:.3f} ms (measured with hipEvents)\n", *lr.gpu_ms);
   if (lr.sim_stats) fmt::print("{}", format_sim_stats(*lr.sim_stats));
+  if (model_run) model_cli::print_run(std::cout, *model_run);
   for (const std::string& o : a.all("--out")) {
     auto eq = o.find('=');
     std::string name = o.substr(0, eq), path = eq == std::string::npos ? name + ".bin" : o.substr(eq + 1);

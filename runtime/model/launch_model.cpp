@@ -161,7 +161,7 @@ void write_chrome_trace(const ModelReport& r, const Hardware& hw, const std::str
   char b[128];
   for (int s = 0; s <= max_slot; ++s) {
     f << (first ? "" : ",\n") << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":" << s
-      << ",\"args\":{\"name\":\"wave slot " << s << " (SIMD " << s % hw.simds << ")\"}}";
+      << ",\"args\":{\"name\":\"wave slot " << s << "\"}}";
     first = false;
   }
   f << ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"" << json_escape(r.kernel)
