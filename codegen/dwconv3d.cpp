@@ -4,10 +4,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
+#include <functional>
 #include <vector>
 
 #include "jit/isa/error.hpp"
+#include "jit/isa/waitcnt.hpp"
 
 namespace cdnajit::codegen {
 
@@ -21,7 +24,7 @@ constexpr uint32_t kDsMaxOffset = 65535;  // DS instruction offset field (16 bit
 class Generator {
  public:
   Generator(Kernel& k, const DwConvShape& s, DwVariant v, Arch a)
-      : k_(k), s_(s), v_(v), a_(a), g_(dwconv_geometry(s, a)), dot2_(uses_dot2(v, a)) {}
+      : k_(k), s_(s), info_(variant_info(v)), a_(a), g_(dwconv_geometry(s, a, v)), dot2_(uses_dot2(v, a)) {}
 
   void emit() {
     k_.set_workgroup_size(kThreads);
@@ -290,7 +293,7 @@ class Generator {
   }
 
   // ------------------------------------------------------------ main loop
-  // Work item i = h*pairs_per_row + p covers outputs (h, 2p) and (h, 2p+1);
+  // Work item i = h*pairs_per_row + p covers outputs (h, K*p) .. (h, K*p+K-1), K = kw_pack;
   // thread t takes items t, t+256, ... Each thread keeps (h, p) and steps
   // them by (256 / pairs, 256 % pairs) with one carry.
   void main_loop() {
@@ -374,62 +377,124 @@ class Generator {
   // Filter rows in (kd, kh) order.
   int rows() const { return s_.KD * s_.KH; }
 
+  // One filter row's input dwords a[0..R-1]: a[j] holds columns (w+2j, w+2j+1)
+  // of the row as (lo, hi) bf16, w = kw_pack * p the item's first output column.
+  using RowInputs = std::vector<Reg>;
+
+  // The reads of row r: R ds_read_b32, or (lds_dot2_b64) one ds_read_b64 per
+  // two dwords and a ds_read_b32 for an odd last one. The b64 address is the
+  // b32 one (w = 2p columns, byte 4p of the row): 8-byte reads at addresses
+  // that are only 4-byte aligned for odd p, the seed's access pattern.
+  RowInputs read_row(int r, RowAddressing& addr) {
+    int kd = r / s_.KH, kh = r % s_.KH;
+    const int R = g_.reads_per_row;
+    RowInputs a;
+    for (int j = 0; j < R;) {
+      Addr ad = addr.at(row_byte(kd, kh, j));
+      if (info_.read_b64 && j + 1 < R) {
+        Reg x = k_.vgpr(fmt::format("in[{}][{}][{}:{}]", kd, kh, j, j + 1), 2, 2);
+        k_.ds_read_b64(x, ad.base, Offset(ad.offset));
+        a.push_back(x[0]);
+        a.push_back(x[1]);
+        j += 2;
+      } else {
+        Reg x = k_.vgpr(fmt::format("in[{}][{}][{}]", kd, kh, j));
+        k_.ds_read_b32(x, ad.base, Offset(ad.offset));
+        a.push_back(x);
+        j += 1;
+      }
+    }
+    return a;
+  }
+
+  // Waits until at most n of this thread's LDS reads are outstanding. lgkmcnt
+  // is a 4-bit field whose maximum (15) means "no wait", so a larger n is
+  // clamped to 14 (a little more waiting than needed, never less).
+  void wait_reads(int n) { k_.s_waitcnt(lgkmcnt(std::min(n, isa::kMaxLgkmcnt - 1))); }
+
+  // The ds_read instructions one row issues.
+  int reads_issued_per_row() const {
+    const int R = g_.reads_per_row;
+    return info_.read_b64 ? R / 2 + R % 2 : R;
+  }
+
   void compute_and_store(Reg h, Reg p) {
-    // Tile byte address of (kd=0, kh=0, column 2p) for output row h.
+    // Tile byte address of (kd=0, kh=0, column kw_pack*p) for output row h.
     Reg t = k_.vgpr("t");
     k_.v_mul_u32_u24(t, int64_t(g_.tile_w * 2), h);
     Reg base = k_.vgpr("lds_base");
-    k_.v_lshl_add_u32(base, p, 2, t);
+    k_.v_lshl_add_u32(base, p, g_.kw_pack == 4 ? 3 : 2, t);
     RowAddressing addr(k_, base);
-    const int R = g_.reads_per_row;
 
-    Reg acc0 = k_.vgpr("acc0"), acc1 = k_.vgpr("acc1");
+    std::vector<Reg> acc;
+    for (int o = 0; o < g_.kw_pack; ++o) acc.push_back(k_.vgpr(fmt::format("acc{}", o)));
     bool first = true;
-    auto read_row = [&](int r) {
+    auto compute_row = [&](int r, const RowInputs& a) {
       int kd = r / s_.KH, kh = r % s_.KH;
-      std::vector<Reg> a;
-      for (int j = 0; j < R; ++j) {
-        Reg x = k_.vgpr(fmt::format("in[{}][{}][{}]", kd, kh, j));
-        Addr ad = addr.at(row_byte(kd, kh, j));
-        k_.ds_read_b32(x, ad.base, Offset(ad.offset));
-        a.push_back(x);
-      }
-      return a;
-    };
-    auto compute_row = [&](int r, const std::vector<Reg>& a) {
-      int kd = r / s_.KH, kh = r % s_.KH;
-      if (dot2_) dot2_row(kd, kh, a, acc0, acc1, first);
-      else fmac_row(kd, kh, a, acc0, acc1, first);
+      if (dot2_) dot2_row(kd, kh, a, acc, first);
+      else fmac_row(kd, kh, a, acc, first);
       first = false;
     };
+    const int reads = reads_issued_per_row();
 
-    if (v_ == DwVariant::row_interleaved) {
-      // Reads of row r+1 are in flight while row r is computed: wait until at
-      // most R reads (those of row r+1) are outstanding.
-      std::vector<Reg> cur = read_row(0);
-      for (int r = 0; r < rows(); ++r) {
-        std::vector<Reg> next;
-        if (r + 1 < rows()) next = read_row(r + 1);
-        k_.s_waitcnt(lgkmcnt(r + 1 < rows() ? R : 0));
-        compute_row(r, cur);
-        cur = std::move(next);
+    switch (info_.schedule) {
+      case DwSchedule::batched: {
+        // V97: every read first, one wait, then every multiply-add.
+        std::vector<RowInputs> all;
+        for (int r = 0; r < rows(); ++r) all.push_back(read_row(r, addr));
+        wait_reads(0);
+        for (int r = 0; r < rows(); ++r) compute_row(r, all[size_t(r)]);
+        break;
       }
-    } else {
-      // V97: every read first, one wait, then every multiply-add.
-      std::vector<std::vector<Reg>> all;
-      for (int r = 0; r < rows(); ++r) all.push_back(read_row(r));
-      k_.s_waitcnt(lgkmcnt(0));
-      for (int r = 0; r < rows(); ++r) compute_row(r, all[size_t(r)]);
+      case DwSchedule::row_wait:
+        // Seed JIT-ilv: a row's reads, a full wait, its multiply-adds.
+        for (int r = 0; r < rows(); ++r) {
+          RowInputs a = read_row(r, addr);
+          wait_reads(0);
+          compute_row(r, a);
+        }
+        break;
+      case DwSchedule::row_lookahead: {
+        // Seed JIT-ilv2: reads of row r+1 are in flight while row r is
+        // computed: wait until at most one row's reads are outstanding.
+        RowInputs cur = read_row(0, addr);
+        for (int r = 0; r < rows(); ++r) {
+          RowInputs next;
+          if (r + 1 < rows()) next = read_row(r + 1, addr);
+          wait_reads(r + 1 < rows() ? reads : 0);
+          compute_row(r, cur);
+          cur = std::move(next);
+        }
+        break;
+      }
+      case DwSchedule::depth_pipeline: {
+        // Seed JIT-pipe: slices 0 and 1 are read first; then for each slice kd,
+        // slice kd+1's reads are issued (if not yet), the wait leaves them in
+        // flight (lgkmcnt(KH * reads per row)) and slice kd is computed.
+        std::vector<RowInputs> row_in(static_cast<size_t>(rows()));
+        auto issue_slice = [&](int kd) {
+          for (int kh = 0; kh < s_.KH; ++kh) row_in[size_t(kd * s_.KH + kh)] = read_row(kd * s_.KH + kh, addr);
+        };
+        issue_slice(0);
+        if (s_.KD > 1) issue_slice(1);
+        for (int kd = 0; kd < s_.KD; ++kd) {
+          if (kd >= 1 && kd + 1 < s_.KD) issue_slice(kd + 1);
+          wait_reads(kd + 1 < s_.KD ? s_.KH * reads : 0);
+          for (int kh = 0; kh < s_.KH; ++kh) compute_row(kd * s_.KH + kh, row_in[size_t(kd * s_.KH + kh)]);
+        }
+        break;
+      }
     }
-    store(h, p, acc0, acc1);
+    store(h, p, acc);
   }
 
-  // acc0 gets columns w..w+KW-1, acc1 columns w+1..w+KW of the row; a[j] holds
-  // columns (w+2j, w+2j+1) as (lo, hi) bf16. The first tap of each output uses
-  // +0 as addend, exactly like fma(w, x, 0.0f).
-  void fmac_row(int kd, int kh, const std::vector<Reg>& a, Reg acc0, Reg acc1, bool first) {
+  // acc[o] gets columns w+o .. w+o+KW-1 of the row (w = kw_pack*p); column c
+  // is the lo (c even) or hi (c odd) half of a[c/2]. The first tap of each
+  // output uses +0 as addend, exactly like fma(w, x, 0.0f).
+  void fmac_row(int kd, int kh, const RowInputs& a, const std::vector<Reg>& acc, bool first) {
+    const int K = int(acc.size());
     std::vector<Reg> x;
-    for (int col = 0; col <= s_.KW; ++col) {
+    for (int col = 0; col < s_.KW + K - 1; ++col) {
       Reg v = k_.vgpr(fmt::format("x{}", col));
       if (col % 2 == 0) k_.v_lshlrev_b32(v, 16, a[size_t(col / 2)]);
       else k_.v_and_b32(v, int64_t(0xffff0000u), a[size_t(col / 2)]);
@@ -437,44 +502,47 @@ class Generator {
     }
     for (int kw = 0; kw < s_.KW; ++kw) {
       Reg w = wf_.at({kd, kh, kw});
-      if (first && kw == 0) {
-        k_.v_fma_f32(acc0, w, x[0], 0);
-        k_.v_fma_f32(acc1, w, x[1], 0);
-      } else {
-        k_.v_fmac_f32(acc0, w, x[size_t(kw)]);
-        k_.v_fmac_f32(acc1, w, x[size_t(kw + 1)]);
+      for (int o = 0; o < K; ++o) {
+        if (first && kw == 0) k_.v_fma_f32(acc[size_t(o)], w, x[size_t(o)], 0);
+        else k_.v_fmac_f32(acc[size_t(o)], w, x[size_t(kw + o)]);
       }
     }
   }
 
-  // Pairs (2q, 2q+1) with v_dot2_f32_bf16: acc0 reads a[q] directly, acc1 the
-  // pair shifted by one column, (a[q].hi, a[q+1].lo) = alignbit(a[q+1], a[q], 16).
-  // The odd last tap (column KW-1 / KW) is one v_fmac_f32 each.
-  void dot2_row(int kd, int kh, const std::vector<Reg>& a, Reg acc0, Reg acc1, bool first) {
+  // Pairs (2q, 2q+1) with v_dot2_f32_bf16: output 2m reads a[q+m] directly,
+  // output 2m+1 the pair shifted by one column, (a[q+m].hi, a[q+m+1].lo) =
+  // alignbit(a[q+m+1], a[q+m], 16) (made per output, as the seed's kernels do).
+  // The odd last tap (column 2m+KW-1 / 2m+KW) is one v_fmac_f32 per output.
+  void dot2_row(int kd, int kh, const RowInputs& a, const std::vector<Reg>& acc, bool first) {
+    const int K = int(acc.size());
     int pairs = s_.KW / 2;
     for (int q = 0; q < pairs; ++q) {
       Reg wp = wpair_.at({kd, kh, q});
-      Reg shifted = k_.vgpr("shifted");
-      k_.v_alignbit_b32(shifted, a[size_t(q + 1)], a[size_t(q)], 16);
       bool init = first && q == 0;
-      if (init) {
-        k_.v_dot2_f32_bf16(acc0, wp, a[size_t(q)], 0);
-        k_.v_dot2_f32_bf16(acc1, wp, shifted, 0);
-      } else {
-        k_.v_dot2_f32_bf16(acc0, wp, a[size_t(q)], acc0);
-        k_.v_dot2_f32_bf16(acc1, wp, shifted, acc1);
+      for (int m = 0; m < K / 2; ++m) {
+        Reg shifted = k_.vgpr("shifted");
+        k_.v_alignbit_b32(shifted, a[size_t(q + m + 1)], a[size_t(q + m)], 16);
+        if (init) {
+          k_.v_dot2_f32_bf16(acc[size_t(2 * m)], wp, a[size_t(q + m)], 0);
+          k_.v_dot2_f32_bf16(acc[size_t(2 * m + 1)], wp, shifted, 0);
+        } else {
+          k_.v_dot2_f32_bf16(acc[size_t(2 * m)], wp, a[size_t(q + m)], acc[size_t(2 * m)]);
+          k_.v_dot2_f32_bf16(acc[size_t(2 * m + 1)], wp, shifted, acc[size_t(2 * m + 1)]);
+        }
       }
     }
     Reg ws = wsingle_.at({kd, kh});
-    Reg lo = k_.vgpr("x_lo"), hi = k_.vgpr("x_hi");
-    k_.v_lshlrev_b32(lo, 16, a[size_t(pairs)]);
-    k_.v_and_b32(hi, int64_t(0xffff0000u), a[size_t(pairs)]);
-    if (first && pairs == 0) {
-      k_.v_fma_f32(acc0, ws, lo, 0);
-      k_.v_fma_f32(acc1, ws, hi, 0);
-    } else {
-      k_.v_fmac_f32(acc0, ws, lo);
-      k_.v_fmac_f32(acc1, ws, hi);
+    for (int m = 0; m < K / 2; ++m) {
+      Reg lo = k_.vgpr("x_lo"), hi = k_.vgpr("x_hi");
+      k_.v_lshlrev_b32(lo, 16, a[size_t(pairs + m)]);
+      k_.v_and_b32(hi, int64_t(0xffff0000u), a[size_t(pairs + m)]);
+      if (first && pairs == 0) {
+        k_.v_fma_f32(acc[size_t(2 * m)], ws, lo, 0);
+        k_.v_fma_f32(acc[size_t(2 * m + 1)], ws, hi, 0);
+      } else {
+        k_.v_fmac_f32(acc[size_t(2 * m)], ws, lo);
+        k_.v_fmac_f32(acc[size_t(2 * m + 1)], ws, hi);
+      }
     }
   }
 
@@ -492,34 +560,53 @@ class Generator {
     return r;
   }
 
-  void store(Reg h, Reg p, Reg acc0, Reg acc1) {
+  // Packs acc[2m], acc[2m+1] to a bf16 pair.
+  Reg pack(Reg lo, Reg hi) {
     Reg packed = k_.vgpr("packed");
     if (a_ == Arch::gfx950) {
-      k_.v_cvt_pk_bf16_f32(packed, acc0, acc1);
+      k_.v_cvt_pk_bf16_f32(packed, lo, hi);
     } else {
       Reg c7fff = sconst(0x7fff, "c7fff");
-      Reg r0 = round_bf16_gfx942(acc0, c7fff);
-      Reg r1 = round_bf16_gfx942(acc1, c7fff);
+      Reg r0 = round_bf16_gfx942(lo, c7fff);
+      Reg r1 = round_bf16_gfx942(hi, c7fff);
       // bytes (r0.b2, r0.b3, r1.b2, r1.b3): v_perm selectors 0-3 pick src1 bytes, 4-7 src0 bytes.
       k_.v_perm_b32(packed, r1, r0, sconst(0x07060302u, "perm_hi_halves"));
     }
+    return packed;
+  }
+
+  // Output pair m of item p holds columns kw_pack*p + 2m (+1). Column c exists
+  // for items p < ceil((W_out - c0) / kw_pack) where c0 is its offset in the item;
+  // a store whose items all exist is unconditional, otherwise it is guarded.
+  void store(Reg h, Reg p, const std::vector<Reg>& acc) {
+    const int K = g_.kw_pack, items = g_.pairs_per_row, wo = s_.W_out();
+    std::vector<Reg> packed;
+    for (int m = 0; m < K / 2; ++m) packed.push_back(pack(acc[size_t(2 * m)], acc[size_t(2 * m + 1)]));
     Reg t = k_.vgpr("t");
-    k_.v_mul_u32_u24(t, int64_t(s_.W_out() * 2), h);
+    k_.v_mul_u32_u24(t, int64_t(wo * 2), h);
     Reg off = k_.vgpr("out_off");
-    k_.v_lshl_add_u32(off, p, 2, t);
-    if (s_.W_out() % 2 == 0) {
-      k_.global_store_dword(off, packed, out_plane_);
-      return;
+    k_.v_lshl_add_u32(off, p, K == 4 ? 3 : 2, t);
+    auto items_with = [&](int c0) { return std::max(0, (wo - c0 + K - 1) / K); };
+    auto guarded = [&](int limit, const std::function<void()>& st) {
+      if (limit >= items) st();
+      else if (limit > 0) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(limit), p); }, st);
+    };
+    for (int m = 0; m < K / 2; ++m) {
+      int lo_items = items_with(2 * m), hi_items = items_with(2 * m + 1);
+      Reg v = packed[size_t(m)];
+      if (lo_items == hi_items) {
+        guarded(lo_items, [&] { k_.global_store_dword(off, v, out_plane_, Offset(4 * m)); });
+      } else {
+        // The last item of a row has the lo output of this pair but not the hi one.
+        guarded(lo_items, [&] { k_.global_store_short(off, v, out_plane_, Offset(4 * m)); });
+        guarded(hi_items, [&] { k_.global_store_short_d16_hi(off, v, out_plane_, Offset(4 * m + 2)); });
+      }
     }
-    // Odd W_out: the last pair of a row has only its first output.
-    k_.global_store_short(off, packed, out_plane_);
-    k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(g_.pairs_per_row - 1), p); },
-              [&] { k_.global_store_short_d16_hi(off, packed, out_plane_, Offset(2)); });
   }
 
   Kernel& k_;
   const DwConvShape& s_;
-  DwVariant v_;
+  const DwVariantInfo& info_;
   Arch a_;
   DwConvGeometry g_;
   bool dot2_;
@@ -534,7 +621,8 @@ class Generator {
 BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, const BuildOptions& opts) {
   if (!variant_available(v, a))
     throw Error(fmt::format("depthwise conv3d variant {} is not available on {}: v_dot2_f32_bf16 and "
-                            "v_cvt_pk_bf16_f32 exist only on gfx950; use lds_fmac or row_interleaved on {}",
+                            "v_cvt_pk_bf16_f32 exist only on gfx950; variants with fmac arithmetic on {} are "
+                            "lds_fmac, row_interleaved, row_interleaved2",
                             variant_name(v), arch_name(a), arch_name(a)));
   dwconv_geometry(s, a);  // shape and LDS checks with a precise message
   Kernel k(dwconv3d_kernel_name(v), a);

@@ -7,7 +7,7 @@
 
 #include "codegen/bf16.hpp"
 #include "jit/isa/error.hpp"
-#include "runtime/sim/dot2.hpp"
+#include "codegen/reference/exact_dot.hpp"
 
 namespace cdnajit::codegen {
 
@@ -58,7 +58,10 @@ float dot2_f32_bf16(uint32_t a, uint32_t b, float c, Dot2Rounding r) {
   float a0 = bf16_to_f32(uint16_t(a)), a1 = bf16_to_f32(uint16_t(a >> 16));
   float b0 = bf16_to_f32(uint16_t(b)), b1 = bf16_to_f32(uint16_t(b >> 16));
   if (r == Dot2Rounding::products_then_sum) return std::fma(a1, b1, std::fma(a0, b0, c));
-  return sim::dot2_fused(a0, b0, a1, b1, c);  // the simulator's own definition of the fused dot2
+  // The independent MPFR-backed oracle, not the simulator's sim::dot2_fused: a
+  // bit-exact match then checks the simulator's arithmetic as well as the kernel's
+  // pairing and order.
+  return reference::exact_dot2_f32(a0, b0, a1, b1, c);
 }
 
 std::vector<double> dwconv3d_reference_fp64(const DwConvShape& s, std::span<const uint16_t> input,

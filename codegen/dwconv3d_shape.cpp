@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
@@ -19,29 +21,58 @@ DwConvShape seed_shape() {
   return s;
 }
 
-std::string_view variant_name(DwVariant v) {
-  switch (v) {
-    case DwVariant::lds_fmac: return "lds_fmac";
-    case DwVariant::lds_dot2: return "lds_dot2";
-    case DwVariant::row_interleaved: return "row_interleaved";
-  }
-  return "?";
+namespace {
+using A = DwArithmetic;
+using S = DwSchedule;
+// Seed kernel names follow the seed's depthwise conv3d optimisation trajectory
+// (its Phases 2, 9, 10, 11 and 12c).
+constexpr DwVariantInfo kVariants[] = {
+    {DwVariant::lds_fmac, "lds_fmac", A::fmac, S::batched, 2, false, "V97-origin",
+     "V97: fp32 weights, all ds_read_b32 then one wait, v_fmac_f32"},
+    {DwVariant::lds_dot2, "lds_dot2", A::dot2, S::batched, 2, false, "JIT-dot2",
+     "bf16 weight pairs, v_dot2_f32_bf16 + v_alignbit_b32, all reads then one wait"},
+    {DwVariant::row_interleaved, "row_interleaved", A::dot2_where_able, S::row_wait, 2, false, "JIT-dot2-ilv",
+     "per filter row: reads, wait lgkmcnt(0), multiply-adds"},
+    {DwVariant::lds_dot2_b64, "lds_dot2_b64", A::dot2, S::batched, 2, true, "JIT-dot2-b64",
+     "lds_dot2 with ds_read_b64 for dword pairs of a row (8-byte reads at 4-byte-aligned addresses)"},
+    {DwVariant::lds_dot2_pipe, "lds_dot2_pipe", A::dot2, S::depth_pipeline, 2, false, "JIT-dot2-pipe",
+     "lds_dot2 pipelined by depth slice: slice kd+1's reads in flight during slice kd"},
+    {DwVariant::lds_dot2_kwp4, "lds_dot2_kwp4", A::dot2, S::batched, 4, false, "JIT-dot2-kwp4",
+     "lds_dot2 with KW_PACK = 4: four adjacent outputs per thread and step"},
+    {DwVariant::row_interleaved2, "row_interleaved2", A::dot2_where_able, S::row_lookahead, 2, false,
+     "JIT-dot2-ilv2", "row lookahead: row r+1's reads in flight during row r (lgkmcnt(reads per row))"},
+};
+}  // namespace
+
+std::span<const DwVariantInfo> dw_variants() { return kVariants; }
+
+const DwVariantInfo& variant_info(DwVariant v) {
+  for (const DwVariantInfo& i : kVariants)
+    if (i.id == v) return i;
+  throw Error(fmt::format("depthwise conv3d: variant id {} is not in the variant list", int(v)));
+}
+
+std::string_view variant_name(DwVariant v) { return variant_info(v).name; }
+
+std::string variant_names() {
+  std::string s;
+  for (const DwVariantInfo& i : kVariants) s += fmt::format("{}{}", s.empty() ? "" : ", ", i.name);
+  return s;
 }
 
 DwVariant parse_variant(std::string_view name) {
-  for (DwVariant v : {DwVariant::lds_fmac, DwVariant::lds_dot2, DwVariant::row_interleaved})
-    if (variant_name(v) == name) return v;
-  throw Error(fmt::format("unknown depthwise conv3d variant '{}': valid are lds_fmac, lds_dot2, row_interleaved",
-                          name));
+  for (const DwVariantInfo& i : kVariants)
+    if (i.name == name) return i.id;
+  throw Error(fmt::format("unknown depthwise conv3d variant '{}': valid are {}", name, variant_names()));
 }
 
-bool variant_available(DwVariant v, Arch a) { return v != DwVariant::lds_dot2 || a == Arch::gfx950; }
+bool variant_available(DwVariant v, Arch a) {
+  return variant_info(v).arithmetic != DwArithmetic::dot2 || a == Arch::gfx950;
+}
 
 DwVariant default_variant(Arch a) { return a == Arch::gfx950 ? DwVariant::lds_dot2 : DwVariant::lds_fmac; }
 
-bool uses_dot2(DwVariant v, Arch a) {
-  return a == Arch::gfx950 && (v == DwVariant::lds_dot2 || v == DwVariant::row_interleaved);
-}
+bool uses_dot2(DwVariant v, Arch a) { return a == Arch::gfx950 && variant_info(v).arithmetic != DwArithmetic::fmac; }
 
 uint32_t lds_limit_bytes(Arch a) { return lds_bytes_per_cu(a); }
 
@@ -59,7 +90,7 @@ void check_kernel(const char* what, int k) {
 }
 }  // namespace
 
-DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a) {
+DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a, DwVariant v) {
   constexpr int kBig = 1 << 20;
   check_range("N", s.N, 1, kBig);
   check_range("C", s.C, 1, kBig);
@@ -86,9 +117,16 @@ DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a) {
                             s.str(), int64_t(s.N) * s.C * s.D_out()));
 
   DwConvGeometry g;
+  g.kw_pack = variant_info(v).kw_pack;
   g.grid_x = s.N * s.C * s.D_out();
   g.tile_h = s.H + 2 * s.padH;
-  g.tile_w = (s.W + 2 * s.padW + 1) / 2 * 2;
+  g.pairs_per_row = (s.W_out() + g.kw_pack - 1) / g.kw_pack;
+  g.reads_per_row = (s.KW + g.kw_pack - 1) / 2;
+  // The last item of a row reads columns up to kw_pack*(pairs-1) + 2*reads - 1;
+  // columns past W + 2*padW only feed outputs past W_out (discarded), but they
+  // must lie inside the tile. For KW_PACK = 2 this is W + 2*padW rounded up to even.
+  int cols = std::max(s.W + 2 * s.padW, g.kw_pack * (g.pairs_per_row - 1) + 2 * g.reads_per_row);
+  g.tile_w = (cols + 1) / 2 * 2;
   uint64_t tile = uint64_t(s.KD) * g.tile_h * g.tile_w * 2;
   if (tile > lds_limit_bytes(a))
     throw Error(fmt::format("depthwise conv3d {} on {}: the LDS tile KD x (H+2*padH) x even(W+2*padW) = {}x{}x{} "
@@ -96,10 +134,8 @@ DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a) {
                             s.str(), arch_name(a), s.KD, g.tile_h, g.tile_w, tile, arch_name(a),
                             lds_limit_bytes(a), lds_limit_bytes(a) / 1024));
   g.tile_bytes = uint32_t(tile);
-  g.pairs_per_row = (s.W_out() + 1) / 2;
   g.items = s.H_out() * g.pairs_per_row;
   g.steps = (g.items + DwConvGeometry::kThreads - 1) / DwConvGeometry::kThreads;
-  g.reads_per_row = (s.KW + 1) / 2;
   // A DMA dword must hold two adjacent input elements of one row and land on a
   // dword of the tile: rows of even length starting at an even tile column.
   g.lds_dma = (s.W % 2 == 0) && (s.padW % 2 == 0);

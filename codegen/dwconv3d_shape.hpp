@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <span>
 #include <string_view>
 
 #include "jit/isa/isa.hpp"
@@ -32,14 +33,49 @@ struct DwConvShape {
 DwConvShape seed_shape();
 
 enum class DwVariant : uint8_t {
-  lds_fmac,         // V97: zero-padded LDS tile, fp32 weights in VGPRs, batched ds_read_b32, v_fmac_f32
-  lds_dot2,         // gfx950: packed bf16 weight pairs, v_dot2_f32_bf16 + v_alignbit_b32, v_fmac for the odd tap
-  row_interleaved,  // per filter row: its reads, then its multiply-adds (dot2 arithmetic on gfx950, fmac on gfx942)
+  lds_fmac,          // V97: zero-padded LDS tile, fp32 weights in VGPRs, batched ds_read_b32, v_fmac_f32
+  lds_dot2,          // gfx950: packed bf16 weight pairs, v_dot2_f32_bf16 + v_alignbit_b32, v_fmac for the odd tap
+  row_interleaved,   // per filter row: its reads, s_waitcnt lgkmcnt(0), its multiply-adds (seed JIT-ilv)
+  lds_dot2_b64,      // lds_dot2 reading pairs (0,1), (2,3), ... of a row with one ds_read_b64 (seed JIT-dot2-b64)
+  lds_dot2_pipe,     // lds_dot2 pipelined by depth: slice kd+1's reads in flight while slice kd computes (seed JIT-pipe)
+  lds_dot2_kwp4,     // lds_dot2 with four outputs per thread and step (KW_PACK = 4; seed JIT-kwp4)
+  row_interleaved2,  // row lookahead: row r+1's reads in flight while row r computes (seed JIT-ilv2)
 };
+
+// Which multiply-add a variant uses.
+enum class DwArithmetic : uint8_t {
+  fmac,             // v_fmac_f32 per tap on fp32 weights (both archs)
+  dot2,             // v_dot2_f32_bf16 per tap pair (gfx950 only)
+  dot2_where_able,  // dot2 on gfx950, fmac on gfx942
+};
+// How a thread's LDS reads are ordered against its multiply-adds.
+enum class DwSchedule : uint8_t {
+  batched,         // every read, one s_waitcnt lgkmcnt(0), every multiply-add (V97)
+  row_wait,        // per filter row: reads, wait for them, multiply-adds
+  row_lookahead,   // row r+1's reads issued before row r's multiply-adds
+  depth_pipeline,  // depth slice kd+1's reads issued before slice kd's multiply-adds
+};
+
+// The one list of variants: everything that iterates the family (CLI, report,
+// tests) walks dw_variants(), so a variant added here appears everywhere.
+struct DwVariantInfo {
+  DwVariant id;
+  std::string_view name;        // "lds_dot2_b64": kernel "dwconv3d_<name>", CLI --variant
+  DwArithmetic arithmetic;
+  DwSchedule schedule;
+  int kw_pack;                  // adjacent outputs per thread and step (2 or 4)
+  bool read_b64;                // pairs of dwords of a row read with ds_read_b64
+  std::string_view seed_kernel; // the seed kernel it reproduces (docs/depthwise trajectory naming)
+  std::string_view summary;     // one line for listings
+};
+std::span<const DwVariantInfo> dw_variants();
+const DwVariantInfo& variant_info(DwVariant v);
 std::string_view variant_name(DwVariant v);
-// Parses "lds_fmac" / "lds_dot2" / "row_interleaved"; throws cdnajit::Error listing the valid names.
+// Parses a variant name; throws cdnajit::Error listing the valid names.
 DwVariant parse_variant(std::string_view name);
-bool variant_available(DwVariant v, Arch a);   // lds_dot2 needs gfx950
+// The valid names, comma separated (for help and error texts).
+std::string variant_names();
+bool variant_available(DwVariant v, Arch a);   // dot2-only variants need gfx950
 DwVariant default_variant(Arch a);             // gfx950: lds_dot2, gfx942: lds_fmac
 // True when the variant accumulates pairs with v_dot2_f32_bf16 on this arch.
 bool uses_dot2(DwVariant v, Arch a);
@@ -50,20 +86,20 @@ uint32_t lds_limit_bytes(Arch a);              // 64 KiB gfx942, 160 KiB gfx950
 // Launch geometry and the LDS tile every variant shares.
 struct DwConvGeometry {
   static constexpr int kThreads = 256;   // 4 waves per workgroup
-  static constexpr int kKwPack = 2;      // outputs per thread along W per step
+  int kw_pack = 2;         // outputs per thread along W per step (2, or 4 for lds_dot2_kwp4)
   int grid_x = 0;          // N * C * D_out workgroups, index = (n*C + c)*D_out + d_out
   int tile_h = 0;          // H + 2*padH rows per depth slice
-  int tile_w = 0;          // W + 2*padW rounded up to even (bf16 pairs are read as dwords)
+  int tile_w = 0;          // even; at least W + 2*padW, and wide enough for the last item's reads
   uint32_t tile_bytes = 0; // KD * tile_h * tile_w * 2
-  int pairs_per_row = 0;   // ceil(W_out / 2): work items per output row
+  int pairs_per_row = 0;   // ceil(W_out / kw_pack): work items per output row
   int items = 0;           // H_out * pairs_per_row work items per workgroup
   int steps = 0;           // ceil(items / 256): loop trips per thread
-  int reads_per_row = 0;   // (KW + 1) / 2 dword reads per filter row
+  int reads_per_row = 0;   // (KW + kw_pack - 1) / 2 dword reads per filter row
   bool lds_dma = false;    // input rows go global -> LDS by DMA (W and padW even), else global_load + ds_write
 };
 // Validates the shape (throws cdnajit::Error naming the bad field and the valid range,
-// or the LDS limit) and returns the geometry.
-DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a);
+// or the LDS limit) and returns the geometry of `v` (the tile and items depend on its KW_PACK).
+DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a, DwVariant v = DwVariant::lds_fmac);
 
 // Kernel arguments, in order, for both the JIT kernels and the HIP references:
 //   0: const bf16* input   (8 bytes)

@@ -7,7 +7,9 @@
 namespace cdnajit::codegen {
 
 std::string dwconv3d_hip_source(HipReference r) {
-  std::string text(r == HipReference::v97 ? embedded::kDwconv3dV97 : embedded::kDwconv3dNaive);
+  std::string text(r == HipReference::v97       ? embedded::kDwconv3dV97
+                   : r == HipReference::v97_sgb ? embedded::kDwconv3dV97Sgb
+                                                : embedded::kDwconv3dNaive);
   const std::string include_line = "#include \"codegen_hip_prelude.h\"";
   size_t at = text.find(include_line);
   if (at != std::string::npos) text.replace(at, include_line.size(), std::string(embedded::kPrelude));
@@ -21,16 +23,32 @@ std::vector<std::string> dwconv3d_hip_flags(const DwConvShape& s, HipReference r
       fmt::format("-DDW_KH={}", s.KH),   fmt::format("-DDW_KW={}", s.KW),   fmt::format("-DDW_PD={}", s.padD),
       fmt::format("-DDW_PH={}", s.padH), fmt::format("-DDW_PW={}", s.padW),
   };
-  if (r == HipReference::v97) f.push_back("-fno-slp-vectorize");
+  if (dwconv3d_hip_is_v97_family(r)) f.push_back("-fno-slp-vectorize");
   return f;
 }
 
 const char* dwconv3d_hip_kernel_name(HipReference r) {
-  return r == HipReference::v97 ? "dwconv3d_v97" : "dwconv3d_naive";
+  switch (r) {
+    case HipReference::v97: return "dwconv3d_v97";
+    case HipReference::naive: return "dwconv3d_naive";
+    case HipReference::v97_sgb: return "dwconv3d_v97_sgb";
+  }
+  return "?";
 }
 
+const char* dwconv3d_hip_seed_kernel(HipReference r) {
+  switch (r) {
+    case HipReference::v97: return "V97-origin";
+    case HipReference::naive: return "naive (one thread per output)";
+    case HipReference::v97_sgb: return "V97-sgb";
+  }
+  return "?";
+}
+
+bool dwconv3d_hip_is_v97_family(HipReference r) { return r == HipReference::v97 || r == HipReference::v97_sgb; }
+
 uint32_t dwconv3d_hip_grid(const DwConvShape& s, HipReference r) {
-  if (r == HipReference::v97) return uint32_t(s.N * s.C * s.D_out());
+  if (dwconv3d_hip_is_v97_family(r)) return uint32_t(s.N * s.C * s.D_out());
   return uint32_t((s.output_elems() + 255) / 256);
 }
 

@@ -13,17 +13,24 @@ namespace cdnajit::codegen {
 enum class HipReference : uint8_t {
   v97,    // dwconv3d_v97.hip: the V97 design, same arithmetic as the JIT lds_fmac kernel
   naive,  // dwconv3d_naive.hip: one thread per output straight from global memory
+  v97_sgb,  // dwconv3d_v97_sgb.hip: V97 row by row with sched_group_barrier (seed V97-sgb); V97's bits
 };
+// Every reference, for code that iterates them (report, tests).
+inline constexpr HipReference kHipReferences[] = {HipReference::v97, HipReference::naive, HipReference::v97_sgb};
+// The seed kernel a reference reproduces ("V97-origin", "naive", "V97-sgb").
+const char* dwconv3d_hip_seed_kernel(HipReference r);
+// True for the references with V97's structure (one workgroup per (n, c, d_out), fmac order).
+bool dwconv3d_hip_is_v97_family(HipReference r);
 
 // Full source text (the codegen prelude is inlined in place of its #include).
 std::string dwconv3d_hip_source(HipReference r);
 // Extra compiler flags: the shape as -DDW_* macros, plus -fno-slp-vectorize for
-// the V97 reference (keeps clang's code in V97's one-v_fmac-per-tap form
+// the V97 references (keeps clang's code in V97's one-v_fmac-per-tap form
 // instead of packing the two outputs into v_pk_fma_f32; the bits are the same).
 std::vector<std::string> dwconv3d_hip_flags(const DwConvShape& s, HipReference r);
-// Kernel symbol ("dwconv3d_v97" / "dwconv3d_naive").
+// Kernel symbol ("dwconv3d_v97" / "dwconv3d_naive" / "dwconv3d_v97_sgb").
 const char* dwconv3d_hip_kernel_name(HipReference r);
-// Workgroups of 256 threads: N*C*D_out for v97, ceil(outputs / 256) for naive.
+// Workgroups of 256 threads: N*C*D_out for v97 and v97_sgb, ceil(outputs / 256) for naive.
 uint32_t dwconv3d_hip_grid(const DwConvShape& s, HipReference r);
 
 }  // namespace cdnajit::codegen

@@ -19,8 +19,11 @@ struct SeedJobOptions {
 };
 
 // Returns 0 when the JIT kernel's results are bit-exact with what they must
-// match (the HIP V97 reference for the fmac arithmetic; the CPU dot2 model for
-// dot2 arithmetic, plus calc_diff < 1e-5 against fp64), 1 otherwise.
+// match, and calc_diff < 1e-5 against fp64; 1 otherwise. fmac arithmetic: the
+// HIP V97 reference (clang, run on the same device) and the host std::fma model.
+// dot2 arithmetic: the host dot2 model, whose v_dot2_f32_bf16 is the MPFR
+// reference of codegen/reference (independent of runtime/sim), enforced on the
+// simulator only.
 // Throws cdnajit::Error on build/compile/device failures.
 int run_seed_job(std::ostream& log, Arch arch, DwVariant variant, const std::string& asm_out_path,
                  const SeedJobOptions& opt = {});

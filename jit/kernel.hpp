@@ -276,6 +276,7 @@ class Kernel {
 
   struct Impl;
  private:
+  friend class Interleave;  // jit/interleave.hpp reorders recorded instructions
   std::unique_ptr<Impl> impl_;
 };
 

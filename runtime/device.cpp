@@ -46,13 +46,13 @@ std::unique_ptr<Device> open_sim_device(Arch arch, const sim::Options& opt) {
   return detail::make_sim_device(arch, opt);
 }
 
-std::unique_ptr<Device> open_device(std::string_view spec) {
+std::unique_ptr<Device> open_device(std::string_view spec, const sim::Options& sim_options) {
   const char* valid = "valid: \"hip:N\", \"hip\" (= hip:0), \"sim:gfx942\", \"sim:gfx950\", \"sim\" (= sim:gfx950)";
   if (spec.empty()) {
     const char* env = std::getenv("CDNAJIT_DEVICE");
     if (env && *env) {
       try {
-        return open_device(env);
+        return open_device(env, sim_options);
       } catch (const Error& e) {
         throw Error(fmt::format("CDNAJIT_DEVICE=\"{}\": {}", env, e.what()));
       }
@@ -65,13 +65,13 @@ std::unique_ptr<Device> open_device(std::string_view spec) {
       } catch (const Error&) {
       }
     }
-    return detail::make_sim_device(Arch::gfx950, {});
+    return detail::make_sim_device(Arch::gfx950, sim_options);
   }
-  if (spec == "sim") return detail::make_sim_device(Arch::gfx950, {});
+  if (spec == "sim") return detail::make_sim_device(Arch::gfx950, sim_options);
   if (spec.rfind("sim:", 0) == 0) {
     auto arch = parse_arch(spec.substr(4));
     if (!arch) throw Error(fmt::format("open_device(\"{}\"): unknown simulator arch; {}", spec, valid));
-    return detail::make_sim_device(*arch, {});
+    return detail::make_sim_device(*arch, sim_options);
   }
   if (spec == "hip") return detail::make_hip_device(0);
   if (spec.rfind("hip:", 0) == 0) {

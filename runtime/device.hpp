@@ -115,7 +115,8 @@ class Device {
 // spec: "hip:N", "sim:gfx942", "sim:gfx950", "sim" (= sim:gfx950) or "" (env
 // CDNAJIT_DEVICE if set, else hip:0 when a GPU is usable, else sim:gfx950).
 // Throws cdnajit::Error when the requested device is absent or spec is invalid.
-std::unique_ptr<Device> open_device(std::string_view spec = "");
+// `sim_options` (instruction budget, time limit, ...) apply when it is a simulator.
+std::unique_ptr<Device> open_device(std::string_view spec = "", const sim::Options& sim_options = {});
 
 // Simulator device with explicit options (dot2 mode, checks, threads).
 std::unique_ptr<Device> open_sim_device(Arch arch, const sim::Options& opt = {});

@@ -9,16 +9,16 @@
 
 namespace cdnajit::model_cli {
 
-std::unique_ptr<RunModel> prepare_run(const cli::Args& a, const std::vector<uint8_t>& code, const std::string& kernel,
-                                      Dim3 grid, Dim3 block, uint32_t dynamic_lds) {
-  if (!a.has("--model")) {
-    if (a.has("--trace")) throw Error("--trace needs --model NAME (the trace is of the modelled CU)");
+std::unique_ptr<RunModel> prepare_run(const std::string& product, const std::string& trace, const std::string& dev,
+                                      const std::vector<uint8_t>& code, const std::string& kernel, Dim3 grid, Dim3 block,
+                                      uint32_t dynamic_lds) {
+  if (product.empty()) {
+    if (!trace.empty()) throw Error("--trace needs --model NAME (the trace is of the modelled CU)");
     return nullptr;
   }
   auto m = std::make_unique<RunModel>();
-  m->hw = &model::product(a.get("--model", ""));
-  m->trace_path = a.get("--trace", "");
-  const std::string dev = a.get("--device", "");
+  m->hw = &model::product(product);
+  m->trace_path = trace;
   if (!dev.empty() && dev.rfind("sim", 0) != 0)
     throw Error("--model runs the kernel on the simulator; drop --device " + dev + " or use sim:" +
                 std::string(arch_name(m->hw->arch)));
@@ -35,8 +35,8 @@ std::unique_ptr<RunModel> prepare_run(const cli::Args& a, const std::vector<uint
   return m;
 }
 
-std::unique_ptr<Device> open_device(RunModel& m) {
-  sim::Options o;
+std::unique_ptr<Device> open_device(RunModel& m, const sim::Options& base) {
+  sim::Options o = base;
   o.recording = &m.rec;
   return open_sim_device(m.arch, o);
 }

@@ -9,7 +9,6 @@
 #include "codegen/dwconv3d_shape.hpp"
 #include "runtime/device.hpp"
 #include "runtime/model/launch_model.hpp"
-#include "tools/cli_args.hpp"
 
 namespace cdnajit::model_cli {
 
@@ -22,12 +21,13 @@ struct RunModel {
   sim::Recording rec;
 };
 
-// nullptr unless `--model NAME` was given. Checks the product against the code object's arch
-// and that --device (if any) is the simulator. Throws cdnajit::Error naming the problem.
-std::unique_ptr<RunModel> prepare_run(const cli::Args& a, const std::vector<uint8_t>& code_object,
-                                      const std::string& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_lds);
-// The simulator device that records for the model.
-std::unique_ptr<Device> open_device(RunModel& m);
+// nullptr unless a product was named (`--model NAME`). Checks the product against the code
+// object's arch and that `device` (if any) is the simulator. Throws cdnajit::Error naming the problem.
+std::unique_ptr<RunModel> prepare_run(const std::string& product, const std::string& trace_path, const std::string& device,
+                                      const std::vector<uint8_t>& code_object, const std::string& kernel, Dim3 grid,
+                                      Dim3 block, uint32_t dynamic_lds);
+// The simulator device that records for the model (`base`: the run's other simulator options).
+std::unique_ptr<Device> open_device(RunModel& m, const sim::Options& base);
 // After the launch: prints the modelled report (and writes the trace when asked).
 void print_run(std::ostream& out, RunModel& m, double flops = 0);
 

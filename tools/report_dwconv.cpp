@@ -102,6 +102,7 @@ Options parse_options(int argc, char** argv) {
 struct Column {
   std::string title;       // "JIT lds_fmac", "HIP V97 (clang)"
   std::string arithmetic;  // "fmac" / "dot2"
+  std::string seed_kernel; // the seed kernel it reproduces
   bool jit = false;
   int vgprs = 0, agprs = 0, sgprs = 0;
   uint32_t lds = 0;
@@ -157,6 +158,7 @@ Column jit_column(Arch arch, DwVariant v, const HostData& h, Device& dev, const 
   col.title = fmt::format("JIT {}", variant_name(v));
   col.jit = true;
   col.arithmetic = uses_dot2(v, arch) ? "dot2" : "fmac";
+  col.seed_kernel = std::string(variant_info(v).seed_kernel);
   std::cerr << fmt::format("{} {}: {} uncached JIT builds\n", arch_name(arch), col.title, kJitBuilds) << std::flush;
   BuildOptions bo;
   bo.use_cache = false;  // no disk/memory code-object cache, no build memo: every build runs every stage
@@ -177,17 +179,20 @@ Column jit_column(Arch arch, DwVariant v, const HostData& h, Device& dev, const 
   std::vector<uint16_t> got = run_kernel(dev, m.kernel(r.name), h, in, wt, out, chunk, per_channel_grid(h.shape),
                                          std::string(variant_name(v)), col);
   if (uses_dot2(v, arch))
-    finish_check(col, got, *h.dot2_model, "CPU dot2 model", h);
+    finish_check(col, got, *h.dot2_model, "CPU dot2 model (fused, MPFR; independent of the simulator)", h);
   else
-    finish_check(col, got, v97_out, "HIP V97", h);
+    finish_check(col, got, v97_out, "HIP V97 (clang, same simulator)", h);
   return col;
 }
 
 Column hip_column(Arch arch, HipReference ref, const HostData& h, Device& dev, const Buffer& in, const Buffer& wt,
                   const Buffer& out, int chunk, std::vector<uint16_t>* out_bits) {
   Column col;
-  col.title = ref == HipReference::v97 ? "HIP V97 (clang)" : "HIP naive (clang)";
+  col.title = ref == HipReference::v97       ? "HIP V97 (clang)"
+              : ref == HipReference::v97_sgb ? "HIP V97-sgb (clang)"
+                                             : "HIP naive (clang)";
   col.arithmetic = "fmac";
+  col.seed_kernel = dwconv3d_hip_seed_kernel(ref);
   std::cerr << fmt::format("{} {}: {} clang compiles\n", arch_name(arch), col.title, kClangCompiles) << std::flush;
   const std::string source = dwconv3d_hip_source(ref);
   // The shape is compiled in (-DDW_*). V97 is compiled for the full seed shape
@@ -196,7 +201,7 @@ Column hip_column(Arch arch, HipReference ref, const HostData& h, Device& dev, c
   // The naive kernel's bounds check uses the compiled channel count, so it is
   // compiled for the simulated channels (its code differs slightly from the
   // 512-channel code when fewer are simulated: `% C` folds differently).
-  const DwConvShape compile_shape = ref == HipReference::v97 ? seed_shape() : h.shape;
+  const DwConvShape compile_shape = dwconv3d_hip_is_v97_family(ref) ? seed_shape() : h.shape;
   const std::vector<std::string> flags = dwconv3d_hip_flags(compile_shape, ref);
   std::vector<uint8_t> co;
   for (int i = 0; i < kClangCompiles; ++i) {
@@ -220,8 +225,8 @@ Column hip_column(Arch arch, HipReference ref, const HostData& h, Device& dev, c
   col.occupancy = code_object_occupancy(ki, arch, DwConvGeometry::kThreads).waves_per_simd;
 
   std::vector<uint16_t> got;
-  if (ref == HipReference::v97) {
-    got = run_kernel(dev, k, h, in, wt, out, chunk, per_channel_grid(h.shape), "v97", col);
+  if (dwconv3d_hip_is_v97_family(ref)) {
+    got = run_kernel(dev, k, h, in, wt, out, chunk, per_channel_grid(h.shape), dwconv3d_hip_kernel_name(ref), col);
   } else {
     // The naive kernel bakes the channel count into its bounds check: one launch over all channels.
     const DwConvShape s = h.shape;
@@ -232,7 +237,7 @@ Column hip_column(Arch arch, HipReference ref, const HostData& h, Device& dev, c
     };
     got = run_kernel(dev, k, h, in, wt, out, s.C, grid, "naive", col);
   }
-  finish_check(col, got, h.fmac_model, "CPU fmac model", h);
+  finish_check(col, got, h.fmac_model, "CPU fmac model (std::fma; independent of the simulator)", h);
   if (out_bits) *out_bits = std::move(got);
   return col;
 }
@@ -243,22 +248,30 @@ std::vector<Column> report_arch(Arch arch, HostData& h, int chunk) {
   Buffer wt = dev->upload(h.w, "weight");
   Buffer out = dev->alloc(size_t(h.shape.output_elems()) * 2, "output");
 
-  std::vector<DwVariant> variants = arch == Arch::gfx950
-                                        ? std::vector<DwVariant>{DwVariant::lds_fmac, DwVariant::lds_dot2,
-                                                                 DwVariant::row_interleaved}
-                                        : std::vector<DwVariant>{DwVariant::lds_fmac, DwVariant::row_interleaved};
+  std::vector<DwVariant> variants;
+  for (const DwVariantInfo& v : dw_variants())
+    if (variant_available(v.id, arch)) variants.push_back(v.id);
   if (!h.dot2_model && std::any_of(variants.begin(), variants.end(), [&](DwVariant v) { return uses_dot2(v, arch); })) {
     std::cerr << "computing the CPU dot2 model (fused single rounding, the simulator's default)\n" << std::flush;
     h.dot2_model = dwconv3d_model_dot2(h.shape, h.x, h.w, Dot2Rounding::fused_single_rounding);
   }
 
   std::vector<uint16_t> v97_out;
-  Column v97 = hip_column(arch, HipReference::v97, h, *dev, in, wt, out, chunk, &v97_out);
-  Column naive = hip_column(arch, HipReference::naive, h, *dev, in, wt, out, chunk, nullptr);
+  std::vector<Column> hip;
+  for (HipReference r : kHipReferences) {
+    std::vector<uint16_t> bits;
+    hip.push_back(hip_column(arch, r, h, *dev, in, wt, out, chunk, &bits));
+    if (r == HipReference::v97) v97_out = bits;
+    if (r == HipReference::v97_sgb && !v97_out.empty()) {
+      // The seed's claim for V97-sgb: bitwise identical to V97 (same arithmetic, another schedule).
+      BitCompare c = compare_bits(bits, v97_out);
+      hip.back().check += c.equal() ? ", bit-exact vs HIP V97" : ", **MISMATCH** vs HIP V97";
+      hip.back().ok &= c.equal();
+    }
+  }
   std::vector<Column> cols;
   for (DwVariant v : variants) cols.push_back(jit_column(arch, v, h, *dev, in, wt, out, chunk, v97_out));
-  cols.push_back(std::move(v97));
-  cols.push_back(std::move(naive));
+  for (Column& c : hip) cols.push_back(std::move(c));
   return cols;
 }
 
@@ -275,6 +288,7 @@ std::string render_table(Arch arch, const std::vector<Column>& cols, const DwCon
   o << "\n|---|";
   for (size_t i = 0; i < cols.size(); ++i) o << "---:|";
   o << "\n";
+  row("seed kernel", [](const Column& c) { return c.seed_kernel; });
   row("arithmetic", [](const Column& c) { return c.arithmetic; });
   row("VGPRs", [](const Column& c) { return fmt::format("{}", c.vgprs); });
   row("AGPRs", [](const Column& c) { return fmt::format("{}", c.agprs); });
@@ -346,7 +360,11 @@ std::string render_header(const Options& o, const DwConvShape& full, const DwCon
        "XNACK_MASK (included in the metadata's `.sgpr_count`) are not counted for either.\n";
   h << "- Result: fmac-arithmetic JIT kernels must match the HIP V97 reference bit for bit; dot2-arithmetic "
        "JIT kernels must match the CPU model `dwconv3d_model` (v_dot2_f32_bf16 as one rounding of the exact "
-       "sum, the simulator's default); both HIP references are compared with the CPU fmac model. "
+       "sum, the simulator's default, computed by the MPFR reference `codegen/reference/exact_dot`, which "
+       "shares no code with the simulator); the HIP references are compared with the CPU fmac model "
+       "(host `std::fma` in tap order, also independent of the simulator). HIP V97 runs on the same simulator "
+       "as the JIT kernels, so that comparison checks the JIT code against clang's code, not the simulator's "
+       "arithmetic. "
        "calc_diff = 1 - 2 sum(xy) / sum(x^2 + y^2) against an fp64 reference (required < 1e-5).\n\n";
   return h.str();
 }

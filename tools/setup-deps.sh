@@ -3,8 +3,8 @@
 # when they are all present. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 packages=(cmake ninja-build g++ llvm-22 llvm-22-dev lld-22 liblld-22-dev clang-22
-          libfmt-dev catch2 libamdhip64-dev zlib1g-dev libzstd-dev
-          nlohmann-json3-dev)  # tests/model: parses the modelled trace JSON
+          libfmt-dev catch2 libamdhip64-dev zlib1g-dev libzstd-dev libcli11-dev
+          libmpfr-dev libgmp-dev libsqlite3-dev nlohmann-json3-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -84,6 +84,7 @@ void apply_metadata(const msgpack::Value& root, CodeObject& co) {
         if (auto* v = a.get(".size")) ai.size = uint32_t(v->as_uint(".size"));
         if (auto* v = a.get(".value_kind"); v && v->kind == msgpack::Value::String) ai.value_kind = v->str;
         if (auto* v = a.get(".address_space"); v && v->kind == msgpack::Value::String) ai.address_space = v->str;
+        if (auto* v = a.get(".type_name"); v && v->kind == msgpack::Value::String) ai.type_name = v->str;
         if (auto* v = a.get(".is_const"); v && v->kind == msgpack::Value::Bool) ai.is_const = v->b;
         if (uint64_t(ai.offset) + ai.size > k->kernarg_size && k->kernarg_size != 0)
           bad("metadata: argument '" + ai.name + "' of " + k->name + " at offset " + std::to_string(ai.offset) +

@@ -17,6 +17,7 @@ struct KernelArgInfo {
   uint32_t offset = 0, size = 0;
   std::string value_kind;     // "global_buffer", "by_value", "hidden_block_count_x", ...
   std::string address_space;  // "global", "constant", ... (empty for by_value)
+  std::string type_name;      // ".type_name" if present: "uint", "float", "bf16*", ...
   bool is_const = false;
 };
 

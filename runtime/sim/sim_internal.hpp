@@ -1,6 +1,7 @@
 // Internal structures of the simulator: the pre-decoded instruction form, the
 // wave state and the per-host-thread workgroup context. Not a public API.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -164,6 +165,8 @@ struct Launch {
   std::vector<uint32_t> preload;  // kernarg dwords preloaded into user SGPRs
   Recording* rec = nullptr;       // Options::recording
   std::vector<std::pair<uint64_t, uint32_t>> rec_index;  // (workgroup id, position in rec->workgroups), sorted
+  // Options::time_limit_seconds as a point in time (time_point::max() = none).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 // --- helpers shared by the handler files -----------------------------------

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <thread>
 
@@ -226,6 +227,23 @@ uint32_t vgpr_limit(const KernelInfo& k) {
   return total;
 }
 
+std::string fmt_seconds(double s) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", s);
+  return b;
+}
+
+// Throws once the launch's wall-clock limit has passed (checked every 64Ki
+// instructions and at each workgroup start, so an infinite loop stops promptly).
+void check_deadline(const Launch& L, const Wave* w, const Op* op) {
+  if (std::chrono::steady_clock::now() < L.deadline) return;
+  std::string msg = "time limit of " + fmt_seconds(L.opt.time_limit_seconds) +
+                    " s exceeded (runaway loop or a very large grid?); raise sim::Options::time_limit_seconds "
+                    "(cdnajit run --timeout) if intended";
+  if (w && op) fail(*w, *op, msg);
+  throw Error("simulator: " + msg);
+}
+
 void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, uint64_t lin,
                    std::atomic<uint64_t>& budget_used) {
   const KernelInfo& k = L.dk->info;
@@ -312,7 +330,9 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
         if (!op.fn) fail(w, op, "instruction not implemented by the simulator (or not decodable): '" + op.text + "'");
         if (++local + budget_used.load(std::memory_order_relaxed) > budget)
           fail(w, op, "instruction budget of " + std::to_string(budget) +
-                          " wave-instructions exhausted (runaway loop?); raise Options::instruction_budget if intended");
+                          " wave-instructions exhausted (runaway loop?); raise sim::Options::instruction_budget "
+                          "(cdnajit run --max-instructions) if intended");
+        if ((local & 0xffff) == 0) check_deadline(L, &w, &op);
         if (checkw && !w.pend.empty()) check_pending(w, op);
         w.branched = false;
         w.icount++;
@@ -442,6 +462,9 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   L.dk = &dk;
   L.mem = &memory_;
   L.opt = opt;
+  if (opt.time_limit_seconds > 0)
+    L.deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                          std::chrono::duration<double>(opt.time_limit_seconds));
   L.arch = arch_;
   // FLOAT_DENORM_MODE_32: 0 flush inputs and outputs, 1 flush outputs, 2 flush inputs, 3 keep denormals.
   L.flush_in_f32 = k->float_denorm_mode_32 == 0 || k->float_denorm_mode_32 == 2;
@@ -497,14 +520,21 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   auto worker = [&](int ti) {
     WgStorage S;
     int nwaves = int((nthreads + 63) / 64);
-    S.vregs.assign(size_t(nwaves) * kVRows * 64, 0);
-    S.lds.assign(lds_bytes, 0);
-    S.scratch.assign(size_t(nwaves) * 64 * k->private_segment_size, 0);
-    S.waves.resize(size_t(nwaves));
+    // An exception must not leave a worker thread (std::terminate): report it as the launch's error.
+    try {
+      S.vregs.assign(size_t(nwaves) * kVRows * 64, 0);
+      S.lds.assign(lds_bytes, 0);
+      S.scratch.assign(size_t(nwaves) * 64 * k->private_segment_size, 0);
+      S.waves.resize(size_t(nwaves));
+    } catch (const std::bad_alloc&) {
+      ferr.set(0, "simulator: out of host memory for the per-workgroup state of " + k->name);
+      return;
+    }
     for (;;) {
       uint64_t id = next.fetch_add(1);
       if (id >= nwg || id > ferr.limit.load()) break;
       try {
+        check_deadline(L, nullptr, nullptr);
         run_workgroup(L, tctx[size_t(ti)], S, dims, id, budget_used);
       } catch (const Error& e) {
         ferr.set(id, e.what());

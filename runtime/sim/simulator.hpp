@@ -23,6 +23,7 @@ struct Options {
   bool check_bounds = true;    // out-of-bounds global/buffer/LDS access -> Error (else hardware behaviour)
   bool check_waitcnt = true;   // use of a load's destination before its s_waitcnt -> Error
   uint64_t instruction_budget = 1ull << 36;  // total wave-instructions per launch
+  double time_limit_seconds = 0;             // wall-clock limit per launch; 0 = none
   int threads = 0;             // host threads; 0 = std::thread::hardware_concurrency()
   // v_dot2_f32_{f16,bf16} rounding (not observable on hardware here):
   //  FusedSingleRounding: a.lo*b.lo + a.hi*b.hi + c computed exactly, rounded once to f32 (default).

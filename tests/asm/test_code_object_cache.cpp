@@ -46,8 +46,6 @@ TEST_CASE("cache: miss builds, hit returns identical bytes from memory and disk"
   AsmTimings t;
   auto built = assemble_and_link_cached(cache, text, Arch::gfx950, &hit, &t);
   CHECK_FALSE(hit);
-  CHECK(t.assemble_ms > 0);
-  CHECK(t.link_ms > 0);
   REQUIRE_FALSE(built.empty());
   auto path = cache.entry_path({Arch::gfx950, text, toolchain_version()});
   REQUIRE(path);

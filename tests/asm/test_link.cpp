@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include <chrono>
 
 #include "code_object_reader.hpp"
@@ -155,7 +157,10 @@ TEST_CASE("link: repeated links are deterministic", "[asm][link]") {
   for (int i = 0; i < 5; ++i) CHECK(link_code_object(r.object, Arch::gfx950) == first);
 }
 
-TEST_CASE("link: byte flips in a real object never take the process down", "[asm][link][.fuzz]") {
+// Its own ctest entry (test_asm.link_fuzz): a rejected object can leave in-process lld unable
+// to run again, after which every later link in the process goes through ld.lld.
+TEST_CASE("link: byte flips in a real object are linked or rejected with cdnajit::Error, and linking still works",
+          "[asm][link][link_fuzz]") {
   AsmResult r = assemble(test::scale_kernel_text(Arch::gfx942), Arch::gfx942);
   REQUIRE(r.ok);
   int linked = 0, rejected = 0;
@@ -169,8 +174,12 @@ TEST_CASE("link: byte flips in a real object never take the process down", "[asm
       ++rejected;
     }
   }
-  WARN("flipped objects linked: " << linked << ", rejected: " << rejected
-                                   << ", in-process lld still usable: " << in_process_linker_available());
-  CHECK(linked + rejected > 0);
+  // (A crash or an exception other than cdnajit::Error fails by itself.) Some flips hit
+  // headers lld must refuse, some hit bytes it does not check.
+  std::printf("link byte flips: %d objects, %d linked, %d rejected with cdnajit::Error; in-process lld usable "
+              "afterwards: %s\n",
+              linked + rejected, linked, rejected, in_process_linker_available() ? "yes" : "no (ld.lld fallback)");
+  CHECK(linked > 0);
+  CHECK(rejected > 0);
   CHECK_FALSE(link_code_object(r.object, Arch::gfx942).empty());
 }

@@ -55,7 +55,7 @@ TEST_CASE("dot2 rounding modes differ exactly where a single rounding matters", 
   CHECK(dot2_f32_bf16(pair(1.5f, 0.25f), pair(2.0f, 4.0f), 0.5f, Dot2Rounding::products_then_sum) == 4.5f);
 }
 
-TEST_CASE("fused dot2 model agrees with a long-double sum where that sum is exact", "[codegen][models]") {
+TEST_CASE("fused dot2 model agrees with a double sum where that sum is exact", "[codegen][models]") {
   auto v = random_bf16(3000, 7);
   for (size_t i = 0; i + 5 < v.size(); i += 5) {
     uint32_t a = v[i] | (uint32_t(v[i + 1]) << 16), b = v[i + 2] | (uint32_t(v[i + 3]) << 16);
@@ -67,7 +67,9 @@ TEST_CASE("fused dot2 model agrees with a long-double sum where that sum is exac
   }
 }
 
-TEST_CASE("CPU models are within tolerance of fp64 and differ from each other", "[codegen][models]") {
+// (Where the models' bits differ is tested by "a crafted row tells the three arithmetics apart":
+// on this small random tensor all three round to the same bf16 outputs.)
+TEST_CASE("CPU models are within tolerance of fp64", "[codegen][models]") {
   DwConvShape s = shape(1, 2, 4, 6, 20, 3, 5, 5, 1, 2, 2);
   auto x = random_bf16(size_t(s.input_elems()), 1), w = random_bf16(size_t(s.weight_elems()), 2);
   auto ref = dwconv3d_reference_fp64(s, x, w);

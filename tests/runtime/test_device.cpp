@@ -2,6 +2,8 @@
 // simulator memory, module/kernel lookup, launches and stats formatting.
 #include <catch2/catch.hpp>
 
+#include "tests/test_support.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
@@ -34,12 +36,10 @@ std::string error_text(auto&& fn) {
 
 }  // namespace
 
-TEST_CASE("without a usable GPU the HIP back end reports why, cleanly", "[runtime][device][hip]") {
+TEST_CASE("without a usable GPU the HIP back end reports why, cleanly", "[runtime][device][hip][needs_no_gpu]") {
   HipAvailability av = hip_availability();
-  if (av.device_count > 0) {
-    WARN("skipped: a HIP device is present here (" << av.device_count << " devices)");
-    return;
-  }
+  if (av.device_count > 0)
+    CDNAJIT_SKIP("a HIP device is present here (" + std::to_string(av.device_count) + " devices)");
   // Either libamdhip64 is absent, or it loads and hipGetDeviceCount fails
   // (libamdhip64 5.2 without a GPU returns hipErrorNoDevice).
   CHECK_THAT(av.reason, Catch::StartsWith("no HIP device: "));
@@ -54,17 +54,11 @@ TEST_CASE("a missing libamdhip64 is reported by name", "[runtime][device][hip]")
   CHECK_THAT(av.reason, Catch::Equals("no HIP device: libamdhip64 not found (tried /nonexistent/libamdhip64.so.6)"));
 }
 
-TEST_CASE("libamdhip64 5.2 without a GPU: hipGetDeviceCount's error is reported", "[runtime][device][hip]") {
+TEST_CASE("libamdhip64 5.2 without a GPU: hipGetDeviceCount's error is reported", "[runtime][device][hip][needs_libamdhip64_5]") {
   const char* lib = "/usr/lib/x86_64-linux-gnu/libamdhip64.so.5";
-  if (!std::filesystem::exists(lib)) {
-    WARN("skipped: " << lib << " is not installed here");
-    return;
-  }
+  if (!std::filesystem::exists(lib)) CDNAJIT_SKIP(std::string(lib) + " is not installed here");
   HipAvailability av = detail::probe_hip_libraries({lib});
-  if (av.device_count > 0) {
-    WARN("skipped: a HIP device is present");
-    return;
-  }
+  if (av.device_count > 0) CDNAJIT_SKIP("a HIP device is present");
   CHECK_THAT(av.reason, Catch::StartsWith("no HIP device: hipGetDeviceCount returned 100 (hipErrorNoDevice"));
 }
 

@@ -1,6 +1,8 @@
 // compile_hip: backend selection, the clang path, diagnostics and the cache.
 #include <catch2/catch.hpp>
 
+#include "tests/test_support.hpp"
+
 #include <filesystem>
 
 #include "jit/isa/error.hpp"
@@ -56,12 +58,9 @@ TEST_CASE("CDNAJIT_HIP_COMPILER forces a compiler; bad values are errors", "[run
     unsetenv("CDNAJIT_HIP_COMPILER");
 }
 
-TEST_CASE("hiprtc compiles HIP source when a ROCm >= 6 hiprtc is installed", "[runtime][hipsrc][hiprtc]") {
+TEST_CASE("hiprtc compiles HIP source when a ROCm >= 6 hiprtc is installed", "[runtime][hipsrc][hiprtc][needs_hiprtc]") {
   std::string why;
-  if (!hiprtc_available(&why)) {
-    WARN("skipped: " << why << " (the clang path is tested by the twin test below)");
-    return;
-  }
+  if (!hiprtc_available(&why)) CDNAJIT_SKIP(why + " (the clang path is tested by the twin test below)");
   for (Arch a : {Arch::gfx942, Arch::gfx950}) {
     CodeObject co = read_code_object(compile_hip_with(HipSourceBackend::Kind::hiprtc, kTiny, a));
     CHECK(co.arch == a);

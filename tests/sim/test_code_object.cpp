@@ -2,9 +2,12 @@
 // crash) of truncated, bit-flipped and random inputs.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include <algorithm>
 #include <random>
 
+#include "tests/test_support.hpp"
 #include "tests/sim/sim_harness.hpp"
 
 using namespace simtest;
@@ -47,11 +50,18 @@ TEST_CASE("code object: descriptor and metadata of a HIP kernel", "[sim][co]") {
 
 TEST_CASE("code object: malformed inputs are rejected with cdnajit::Error", "[sim][co]") {
   auto good = compile_hip(kSrc, Arch::gfx942);
-  // Every truncation length.
-  for (size_t n = 0; n < good.size(); n += std::max<size_t>(1, good.size() / 400)) {
+  // Every truncation length, 0 .. size-1.
+  size_t not_rejected = 0, first_not_rejected = 0;
+  for (size_t n = 0; n < good.size(); ++n) {
     std::span<const uint8_t> s(good.data(), n);
-    CHECK_THROWS_AS(read_code_object(s), cdnajit::Error);
+    try {
+      read_code_object(s);
+      if (not_rejected++ == 0) first_not_rejected = n;
+    } catch (const cdnajit::Error&) {
+    }
   }
+  INFO(good.size() << " truncation lengths; first accepted: " << first_not_rejected);
+  CHECK(not_rejected == 0);
   std::vector<uint8_t> junk(4096);
   std::mt19937 g(1);
   for (auto& b : junk) b = uint8_t(g());
@@ -63,7 +73,7 @@ TEST_CASE("code object: malformed inputs are rejected with cdnajit::Error", "[si
 
 TEST_CASE("code object: bounded fuzz of mutations never crashes", "[sim][co][fuzz]") {
   auto good = compile_hip(kSrc, Arch::gfx950);
-  std::mt19937 g(1234);
+  std::mt19937 g(uint32_t(cdnajit::test::test_seed("code-object mutation fuzz", 1234)));
   int accepted = 0, rejected = 0;
   for (int it = 0; it < 2000; ++it) {
     auto m = good;
@@ -88,7 +98,11 @@ TEST_CASE("code object: bounded fuzz of mutations never crashes", "[sim][co][fuz
       ++rejected;
     }
   }
-  CHECK(accepted + rejected == 2000);
+  // (Any exception other than cdnajit::Error, or a crash, fails by itself.) Both outcomes
+  // must occur, or the mutations are not reaching the reader's checks.
+  std::printf("code-object mutation fuzz: 2000 mutants, %d read back, %d rejected with cdnajit::Error\n", accepted,
+              rejected);
+  CHECK(accepted > 0);
   CHECK(rejected > 0);
 }
 
@@ -105,7 +119,7 @@ extern "C" __global__ void fz(const float* a, float* c, int n) {
   auto pos = std::search(good.begin(), good.end(), co0.text.begin(), co0.text.end());
   REQUIRE(pos != good.end());
   size_t text_off = size_t(pos - good.begin());
-  std::mt19937 g(99);
+  std::mt19937 g(uint32_t(cdnajit::test::test_seed("executing bit-flipped code", 99)));
   int ok = 0, errors = 0;
   for (int it = 0; it < 300; ++it) {
     auto m = good;
@@ -128,8 +142,9 @@ extern "C" __global__ void fz(const float* a, float* c, int n) {
       ++errors;
     }
   }
-  INFO("ran cleanly: " << ok << ", rejected with cdnajit::Error: " << errors);
-  CHECK(ok + errors == 300);
+  // (A crash or any exception other than cdnajit::Error fails by itself.)
+  std::printf("executing bit-flipped code: 300 mutants, %d ran to completion, %d stopped with cdnajit::Error\n", ok,
+              errors);
   CHECK(errors > 0);
   CHECK(ok > 0);
 }

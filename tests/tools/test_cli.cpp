@@ -2,6 +2,7 @@
 // fuzz, and clear errors with a non-zero exit status for bad input.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -72,7 +73,7 @@ TEST_CASE("cdnajit build then run on the simulator writes correct output", "[cli
 
 TEST_CASE("cdnajit errors name what is wrong and exit non-zero", "[cli][errors]") {
   Run a = cli("dump --kernel vector_add --arch gfx908");
-  CHECK(a.status == 1);
+  CHECK(a.status == 2);  // a bad command line: status 2, before anything runs
   CHECK_THAT(a.out, Catch::Contains("gfx908") && Catch::Contains("valid: gfx942, gfx950"));
   Run k = cli("dump --kernel no_such_kernel --arch gfx942");
   CHECK(k.status == 1);
@@ -80,14 +81,148 @@ TEST_CASE("cdnajit errors name what is wrong and exit non-zero", "[cli][errors]"
   Run v = cli("seed --arch gfx942 --variant lds_dot2 --channels 1");
   CHECK(v.status == 1);
   CHECK_THAT(v.out, Catch::Contains("only on gfx950"));
-  Run m = cli("run /nonexistent.co --kernel x");
+  Run m = cli("run /nonexistent.co --kernel x --grid 1 --block 64");
   CHECK(m.status == 1);
   CHECK_THAT(m.out, Catch::Contains("/nonexistent.co"));
 }
 
 TEST_CASE("cdnajit fuzz survives every mutation", "[cli][fuzz]") {
-  Run f = cli("fuzz --iterations 300 --seconds 20");
+  // The iteration count ends the run; the time limit is set far beyond it so the result never
+  // depends on how fast this machine is.
+  Run f = cli("fuzz --iterations 300 --seconds 86400 --seed 7");
   INFO(f.out);
   CHECK(f.status == 0);
-  CHECK_THAT(f.out, Catch::Contains("fuzzed 300 mutations"));  // a crash or a non-Error exception would have ended the process with a failure status
+  CHECK_THAT(f.out, Catch::Contains("fuzz seed 7") && Catch::Contains("fuzzed 300 mutations"));
+}
+
+// ---- the command line itself: help, typed and range-checked values, unknown and repeated options ----
+
+// Expects `args` to fail as a bad command line (status 2) with every one of `words` in the message.
+void expect_usage_error(const std::string& args, const std::vector<std::string>& words) {
+  Run r = cli(args);
+  INFO(args << "\n" << r.out);
+  CHECK(r.status == 2);
+  for (const std::string& w : words) CHECK_THAT(r.out, Catch::Contains(w));
+}
+
+TEST_CASE("every cdnajit command has --help and -h", "[cli][args]") {
+  for (std::string c : {"", "list ", "dump ", "build ", "stats ", "run ", "seed ", "fuzz "}) {
+    for (std::string h : {"--help", "-h"}) {
+      Run r = cli(c + h);
+      INFO(c + h << "\n" << r.out);
+      CHECK(r.status == 0);
+      CHECK_THAT(r.out, Catch::Contains("Usage:"));
+    }
+  }
+  CHECK_THAT(cli("run --help").out, Catch::Contains("--max-instructions") && Catch::Contains("--timeout"));
+  Run none = cli("");
+  CHECK(none.status == 2);
+  CHECK_THAT(none.out, Catch::Contains("Subcommands:"));
+  expect_usage_error("frob", {"unknown command 'frob'", "run", "dump"});
+}
+
+TEST_CASE("cdnajit rejects unknown and repeated options", "[cli][args]") {
+  expect_usage_error("dump --kernel vector_add --arhc gfx942", {"--arhc"});
+  expect_usage_error("dump --kernel vector_add --arch gfx942 --arch gfx950", {"--arch"});
+  expect_usage_error("build --kernel vector_add --kernel bf16_dot -o /tmp/x.co", {"--kernel"});
+  expect_usage_error("dump", {"--kernel"});  // required
+  expect_usage_error("dump --kernel vector_add --waitcnt sometimes", {"--waitcnt", "sometimes", "auto, verify, off"});
+}
+
+TEST_CASE("cdnajit accepts --opt=value and -o FILE / -o=FILE", "[cli][args]") {
+  auto dir = scratch();
+  std::string a = (dir / "a.s").string(), b = (dir / "b.s").string(), c = (dir / "c.s").string();
+  CHECK(cli("dump --kernel=vector_add --arch=gfx942 -o " + a).status == 0);
+  CHECK(cli("dump --kernel vector_add --arch gfx942 -o=" + b).status == 0);
+  CHECK(cli("dump --kernel vector_add --arch gfx942 --output=" + c).status == 0);
+  for (const std::string& p : {a, b, c}) {
+    std::ifstream f(p);
+    std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    CHECK_THAT(text, Catch::Contains(".amdhsa_kernel vector_add"));
+  }
+  expect_usage_error("build --kernel vector_add -o " + dir.string(), {"-o", "is a directory"});
+  expect_usage_error("build --kernel vector_add -o /nonexistent_dir/x.co", {"/nonexistent_dir"});
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cdnajit run: numbers are whole, in range and of the kernel's kind", "[cli][args]") {
+  auto dir = scratch();
+  std::string co = (dir / "va.co").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co).status == 0);
+  std::string run = "run " + co + " --kernel vector_add --device sim:gfx950 ";
+  std::string bufs = " --arg buf:a:4096 --arg buf:b:4096 --arg buf:out:4096 ";
+  expect_usage_error(run + "--grid 4 --block 256 --arg u32:-5", {"--arg u32", "'-5'", "0..4294967295"});
+  expect_usage_error(run + "--grid 4 --block 256 --arg u32:5000000000", {"--arg u32", "5000000000", "0..4294967295"});
+  expect_usage_error(run + "--grid 4 --block 256 --arg u32:12abc", {"--arg u32", "12abc", "not an integer"});
+  expect_usage_error(run + "--grid 4 --block 256 --arg i32:3.9", {"--arg i32", "3.9", "-2147483648..2147483647"});
+  expect_usage_error(run + "--grid 4 --block 256 --arg f32:1e39", {"--arg f32", "out of range"});
+  expect_usage_error(run + "--grid 4 --block 256 --arg x64:1", {"unknown type 'x64'", "u32:V"});
+  expect_usage_error(run + "--grid 4 --block 256 --arg buf:a:0", {"--arg a byte count", "1..4294967296"});
+  expect_usage_error(run + "--grid 4 --block 256 --arg buf:a:16:ones", {"ones", "zero, iota, random, file=PATH"});
+  expect_usage_error(run + "--grid 4x1 --block 256", {"--grid", "'4x1'", "X,Y,Z", "1..4294967295"});
+  expect_usage_error(run + "--grid 4,1,1,9 --block 256", {"--grid", "more than 3 components"});
+  expect_usage_error(run + "--grid -1 --block 256", {"--grid", "'-1'", "1..4294967295"});
+  expect_usage_error(run + "--grid 4294967296 --block 256", {"--grid", "4294967296", "out of range", "1..4294967295"});
+  expect_usage_error(run + "--grid 0 --block 256", {"--grid", "out of range"});
+  expect_usage_error(run + "--grid 4 --block 64,64", {"--block", "4096", "at most 1024"});
+  expect_usage_error(run + "--grid 4294967295 --block 2", {"--grid", "32-bit grid size"});
+  expect_usage_error(run + "--grid 4 --block 256 --lds 12k", {"--lds", "12k", "0..163840"});
+  expect_usage_error(run + "--grid 4 --block 256 --max-instructions 0", {"--max-instructions", "1.."});
+  expect_usage_error(run + "--grid 4 --block 256 --timeout -3", {"--timeout", "-3"});
+  // The kind check needs the kernel's metadata (.type_name 'uint' for n): an error of the run, status 1.
+  Run f = cli(run + "--grid 4 --block 256" + bufs + "--arg f32:1000");
+  INFO(f.out);
+  CHECK(f.status == 1);
+  CHECK_THAT(f.out, Catch::Contains("--arg #4 (f32)") && Catch::Contains("'n'") && Catch::Contains("'uint'"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cdnajit run checks --out before running", "[cli][args]") {
+  auto dir = scratch();
+  std::string co = (dir / "va.co").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co).status == 0);
+  std::string run = "run " + co + " --kernel vector_add --device sim:gfx950 --grid 4 --block 256 "
+                    "--arg buf:a:4096 --arg buf:b:4096 --arg buf:out:4096 --arg u32:1000 ";
+  expect_usage_error(run + "--out c=" + (dir / "c.bin").string(), {"--out", "'c'", "buffers: a, b, out"});
+  expect_usage_error(run + "--out out=/nonexistent_dir/o.bin", {"--out out", "/nonexistent_dir"});
+  expect_usage_error(run + "--out out=" + dir.string(), {"--out out", "is a directory"});
+  expect_usage_error(run + "--arg buf:a:16", {"buffer name 'a' is used twice"});
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cdnajit run reads files of a bounded size and never blocks on them", "[cli][files]") {
+  auto dir = scratch();
+  std::string co = (dir / "va.co").string(), fifo = (dir / "fifo").string(), big = (dir / "big.bin").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co).status == 0);
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  {  // 8 KiB of 0x01 bytes: only the declared 16 are read into buffer 'a'
+    std::ofstream f(big, std::ios::binary);
+    std::string ones(8192, '\x01');
+    f << ones;
+  }
+  std::string run = "run " + co + " --kernel vector_add --device sim:gfx950 --grid 1 --block 64 ";
+  std::string rest = " --arg buf:b:256 --arg buf:out:256 --arg u32:4";
+  Run z = cli(run + "--arg buf:a:256:file=/dev/zero" + rest);
+  INFO(z.out);
+  CHECK(z.status == 1);
+  CHECK_THAT(z.out, Catch::Contains("/dev/zero") && Catch::Contains("not a regular file"));
+  Run q = cli(run + "--arg buf:a:256:file=" + fifo + rest);  // would block forever if opened for a blocking read
+  CHECK(q.status == 1);
+  CHECK_THAT(q.out, Catch::Contains("a FIFO"));
+  Run c = cli("run " + fifo + " --kernel vector_add --grid 1 --block 64");
+  CHECK(c.status == 1);
+  CHECK_THAT(c.out, Catch::Contains("code object") && Catch::Contains("a FIFO"));
+  Run d = cli("run " + dir.string() + " --kernel vector_add --grid 1 --block 64");
+  CHECK(d.status == 1);
+  CHECK_THAT(d.out, Catch::Contains("a directory"));
+  std::string out = (dir / "out.bin").string();
+  Run ok = cli(run + "--arg buf:a:256:file=" + big + rest + " --out out=" + out);
+  INFO(ok.out);
+  REQUIRE(ok.status == 0);
+  std::ifstream f(out, std::ios::binary);
+  std::vector<uint32_t> v(64);
+  f.read(reinterpret_cast<char*>(v.data()), 256);
+  CHECK(v[0] == 0x01010101u);  // a (0x01010101, a denormal) + b (0) = a: the file's bytes were read
+  CHECK(v[4] == 0u);           // n = 4: elements 4.. untouched
+  std::filesystem::remove_all(dir);
 }

@@ -1,0 +1,146 @@
+// Deliberate independent oracle (see exact_dot.hpp): written without looking
+// at, calling or sharing code with runtime/sim/dot2.cpp.
+#include "codegen/reference/exact_dot.hpp"
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+namespace cdnajit::reference {
+
+namespace {
+
+// ---- the double fast path and the bound that proves it exact ----
+
+// A finite non-zero f32 is m * 2^scale with an integer m < 2^24. Its lowest and
+// highest set bits, as powers of two.
+struct BitSpan {
+  int lsb, msb;
+};
+BitSpan bit_span(float x) {
+  uint32_t u = std::bit_cast<uint32_t>(x);
+  uint32_t biased = (u >> 23) & 0xff, m = u & 0x7fffff;
+  int scale = -149;  // subnormal: m * 2^-149
+  if (biased) {
+    m |= 1u << 23;
+    scale = int(biased) - 150;
+  }
+  return {scale + std::countr_zero(m), scale + int(std::bit_width(m)) - 1};
+}
+
+// Every partial sum of the terms is a multiple of 2^lo (lo = the lowest set bit
+// of any term; a product's lowest bit is the sum of its factors' lowest bits)
+// and is below 2^(hi + 1 + ceil(log2(terms))) (hi bounds each term's highest
+// bit; a product's highest bit is at most msb(a) + msb(b) + 1). When that range
+// holds at most 53 bits, every product and every addition is exact in double,
+// so float(double sum) is the exact sum rounded once — by the hardware's own
+// IEEE double->float conversion. Products of f32 values lie in [2^-298, 2^256],
+// far inside double's normal range, so no double underflow or overflow occurs.
+bool window_fits_double(std::span<const float> a, std::span<const float> b, float c) {
+  if (!std::isfinite(c)) return false;
+  int lo = 1 << 20, hi = -(1 << 20), terms = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!std::isfinite(a[i]) || !std::isfinite(b[i])) return false;
+    if (a[i] == 0.0f || b[i] == 0.0f) continue;  // a signed zero: exact, outside the window
+    BitSpan x = bit_span(a[i]), y = bit_span(b[i]);
+    lo = std::min(lo, x.lsb + y.lsb);
+    hi = std::max(hi, x.msb + y.msb + 1);
+    ++terms;
+  }
+  if (c != 0.0f) {
+    BitSpan z = bit_span(c);
+    lo = std::min(lo, z.lsb);
+    hi = std::max(hi, z.msb);
+    ++terms;
+  }
+  if (terms == 0) return true;
+  int growth = std::bit_width(unsigned(terms - 1));  // ceil(log2(terms))
+  return hi + growth - lo + 1 <= 53;
+}
+
+float dot_in_double(std::span<const float> a, std::span<const float> b, float c) {
+  // Terms added in the documented order so the sign of an exact zero follows
+  // IEEE addition (-0 only when every term is -0).
+  double sum = a.empty() ? double(c) : double(a[0]) * double(b[0]);
+  for (size_t i = 1; i < a.size(); ++i) sum += double(a[i]) * double(b[i]);
+  if (!a.empty()) sum += double(c);
+  return float(sum);
+}
+
+// ---- the MPFR path ----
+
+// Products of two f32 values need 48 bits. Any sum of such products and an
+// f32 spans at most 2^256 down to 2^-298 (555 bits) plus carries, so 640 bits
+// hold every sum of fewer than 2^80 terms exactly.
+constexpr mpfr_prec_t kProductBits = 64, kSumBits = 640;
+
+struct Mpfr {
+  mpfr_t v;
+  explicit Mpfr(mpfr_prec_t bits) { mpfr_init2(v, bits); }
+  ~Mpfr() { mpfr_clear(v); }
+  Mpfr(const Mpfr&) = delete;
+  Mpfr& operator=(const Mpfr&) = delete;
+};
+
+void require_exact(int inexact, const char* what) {
+  if (inexact) throw std::logic_error(std::string("exact_dot_f32: MPFR reported an inexact ") + what);
+}
+
+// Rounds an exact value once to binary32: 24 significant bits in the normal
+// range, a fixed least significant bit of 2^-149 below 2^-126.
+float round_to_f32(const mpfr_t exact) {
+  if (!mpfr_regular_p(exact)) return mpfr_get_flt(exact, MPFR_RNDN);  // NaN, inf, signed zero
+  // exact = 0.1xxx (binary) * 2^e, so its highest bit is 2^(e-1).
+  long e = mpfr_get_exp(exact);
+  long bits = (e - 1 >= -126) ? 24 : e + 149;  // subnormal: bits from 2^(e-1) down to 2^-149
+  bool negative = mpfr_signbit(exact);
+  if (bits <= 0) {
+    // |exact| < 2^-149: rounds to 2^-149 only when above the midpoint 2^-150.
+    Mpfr mag(kSumBits);
+    mpfr_abs(mag.v, exact, MPFR_RNDN);
+    bool above_half = bits == 0 && mpfr_cmp_si_2exp(mag.v, 1, -150) > 0;
+    float r = above_half ? std::ldexp(1.0f, -149) : 0.0f;
+    return negative ? -r : r;
+  }
+  Mpfr r(bits);
+  mpfr_set(r.v, exact, MPFR_RNDN);  // the one rounding
+  return mpfr_get_flt(r.v, MPFR_RNDN);  // exact: r is a binary32 value, or >= 2^128 which gives inf
+}
+
+}  // namespace
+
+bool exact_dot_uses_fast_path(std::span<const float> a, std::span<const float> b, float c) {
+  if (a.size() != b.size()) throw std::invalid_argument("exact_dot_f32: a and b differ in length");
+  return window_fits_double(a, b, c);
+}
+
+float exact_dot_f32_mpfr(std::span<const float> a, std::span<const float> b, float c) {
+  if (a.size() != b.size()) throw std::invalid_argument("exact_dot_f32: a and b differ in length");
+  Mpfr x(24), y(24), product(kProductBits), sum(kSumBits);
+  require_exact(mpfr_set_flt(sum.v, c, MPFR_RNDN), "conversion");
+  for (size_t i = 0; i < a.size(); ++i) {
+    require_exact(mpfr_set_flt(x.v, a[i], MPFR_RNDN), "conversion");
+    require_exact(mpfr_set_flt(y.v, b[i], MPFR_RNDN), "conversion");
+    require_exact(mpfr_mul(product.v, x.v, y.v, MPFR_RNDN), "product");
+    if (i == 0)
+      mpfr_set(sum.v, product.v, MPFR_RNDN);
+    else
+      require_exact(mpfr_add(sum.v, sum.v, product.v, MPFR_RNDN), "sum");
+  }
+  if (!a.empty()) {
+    require_exact(mpfr_set_flt(y.v, c, MPFR_RNDN), "conversion");
+    require_exact(mpfr_add(sum.v, sum.v, y.v, MPFR_RNDN), "sum");
+  }
+  return round_to_f32(sum.v);
+}
+
+float exact_dot_f32(std::span<const float> a, std::span<const float> b, float c) {
+  if (exact_dot_uses_fast_path(a, b, c)) return dot_in_double(a, b, c);
+  return exact_dot_f32_mpfr(a, b, c);
+}
+
+}  // namespace cdnajit::reference

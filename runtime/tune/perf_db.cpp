@@ -1,0 +1,347 @@
+#include "runtime/tune/perf_db.hpp"
+
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "jit/isa/error.hpp"
+
+namespace cdnajit::tune {
+
+using nlohmann::json;
+
+std::string toolchain_version() { return "LLVM " CDNAJIT_LLVM_VERSION; }
+std::string project_version() { return "cdnajit " CDNAJIT_VERSION; }
+
+std::string PerfKey::str() const {
+  return fmt::format("{} {}CU {} [{}] {} {}", arch, cus, family, problem, toolchain, project_version);
+}
+
+namespace {
+
+constexpr int kSchemaVersion = 1;
+
+const char* kSchema = R"(
+CREATE TABLE IF NOT EXISTS winners (
+  arch TEXT NOT NULL, cus INTEGER NOT NULL, family TEXT NOT NULL, problem TEXT NOT NULL,
+  toolchain TEXT NOT NULL, project_version TEXT NOT NULL,
+  source TEXT NOT NULL CHECK (source IN ('gpu-measured', 'modelled')),
+  source_label TEXT NOT NULL, config TEXT NOT NULL, time_ms REAL NOT NULL, samples TEXT NOT NULL,
+  strategy TEXT NOT NULL, candidates INTEGER NOT NULL, created_utc TEXT NOT NULL,
+  PRIMARY KEY (arch, cus, family, problem, toolchain, project_version, source));
+)";
+
+std::string now_utc() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// A prepared statement that finalizes itself.
+struct Stmt {
+  sqlite3_stmt* s = nullptr;
+  ~Stmt() { sqlite3_finalize(s); }
+};
+
+std::string col_text(sqlite3_stmt* s, int i) {
+  const unsigned char* t = sqlite3_column_text(s, i);
+  return t ? reinterpret_cast<const char*>(t) : "";
+}
+
+json record_json(const PerfRecord& r) {
+  return json{{"arch", r.key.arch},
+              {"cus", r.key.cus},
+              {"family", r.key.family},
+              {"problem", r.key.problem},
+              {"toolchain", r.key.toolchain},
+              {"project_version", r.key.project_version},
+              {"source", std::string(time_kind_name(r.source))},
+              {"source_label", r.source_label},
+              {"config", r.config},
+              {"time_ms", r.time_ms},
+              {"samples", r.samples},
+              {"strategy", r.strategy},
+              {"candidates", r.candidates},
+              {"created_utc", r.created_utc}};
+}
+
+PerfRecord record_from_json(const json& j, size_t index) {
+  auto field = [&](const char* name) -> const json& {
+    if (!j.is_object() || !j.contains(name))
+      throw Error(fmt::format("perf db import: record {} has no field '{}'", index, name));
+    return j.at(name);
+  };
+  try {
+    PerfRecord r;
+    r.key.arch = field("arch").get<std::string>();
+    r.key.cus = field("cus").get<int>();
+    r.key.family = field("family").get<std::string>();
+    r.key.problem = field("problem").get<std::string>();
+    r.key.toolchain = field("toolchain").get<std::string>();
+    r.key.project_version = field("project_version").get<std::string>();
+    r.source = parse_time_kind(field("source").get<std::string>());
+    r.source_label = field("source_label").get<std::string>();
+    r.config = field("config").get<std::string>();
+    r.time_ms = field("time_ms").get<double>();
+    r.samples = field("samples").get<std::vector<double>>();
+    r.strategy = field("strategy").get<std::string>();
+    r.candidates = field("candidates").get<int>();
+    r.created_utc = field("created_utc").get<std::string>();
+    return r;
+  } catch (const json::exception& e) {
+    throw Error(fmt::format("perf db import: record {}: {}", index, e.what()));
+  } catch (const Error& e) {
+    throw Error(fmt::format("perf db import: record {}: {}", index, e.what()));
+  }
+}
+
+}  // namespace
+
+std::string record_to_json(const PerfRecord& r) { return record_json(r).dump(2); }
+
+[[noreturn]] void PerfDb::fail(std::string_view what, int rc) const {
+  std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+  int primary = rc & 0xff;
+  if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
+    throw Error(fmt::format("performance database {}: {} failed: the database is locked by another process "
+                            "(waited {} ms); nothing was written, retry when the other tuner is done",
+                            path_, what, busy_timeout_ms_));
+  if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+    throw Error(fmt::format("performance database {}: {} failed: the file is not a SQLite database or is "
+                            "corrupt (sqlite: {}); it was left untouched: move it aside (or restore an export "
+                            "with --import) and tune again",
+                            path_, what, msg));
+  throw Error(fmt::format("performance database {}: {} failed (sqlite: {})", path_, what, msg));
+}
+
+void PerfDb::exec(const char* sql, std::string_view what) const {
+  char* err = nullptr;
+  int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &err);
+  sqlite3_free(err);
+  if (rc != SQLITE_OK) fail(what, rc);
+}
+
+PerfDb::PerfDb(const std::string& path, int busy_timeout_ms) : path_(path), busy_timeout_ms_(busy_timeout_ms) {
+  int rc = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                           nullptr);
+  try {
+    if (rc != SQLITE_OK) fail("open", rc);
+    sqlite3_busy_timeout(db_, busy_timeout_ms);
+    // Reading the header first: a non-database file fails here, before any write.
+    exec("PRAGMA schema_version", "reading the header");
+    {
+      Stmt check;  // finalized at the end of the block: an open statement would hold a read transaction
+      rc = sqlite3_prepare_v2(db_, "PRAGMA quick_check", -1, &check.s, nullptr);
+      if (rc != SQLITE_OK) fail("quick_check", rc);
+      rc = sqlite3_step(check.s);
+      if (rc != SQLITE_ROW) fail("quick_check", rc);
+      if (std::string ok = col_text(check.s, 0); ok != "ok")
+        throw Error(fmt::format("performance database {}: SQLite's quick_check reports damage ({}); the file was "
+                                "left untouched: move it aside (or restore an export with --import) and tune again",
+                                path_, ok));
+    }
+    int version = 0;
+    {
+      Stmt ver;
+      sqlite3_prepare_v2(db_, "PRAGMA user_version", -1, &ver.s, nullptr);
+      version = sqlite3_step(ver.s) == SQLITE_ROW ? sqlite3_column_int(ver.s, 0) : 0;
+    }
+    if (version > kSchemaVersion)
+      throw Error(fmt::format("performance database {} has schema version {}; this cdnajit reads up to {}", path_,
+                              version, kSchemaVersion));
+    exec("PRAGMA journal_mode=WAL", "switching to WAL");
+    // WAL + NORMAL: a crash can lose the last commits on power loss, never corrupt the file.
+    exec("PRAGMA synchronous=NORMAL", "setting synchronous=NORMAL");
+    // A new file gets its table; an existing one is only read here, so opening
+    // never waits for another tuner's write lock.
+    if (version < kSchemaVersion) {
+      exec("BEGIN IMMEDIATE", "creating the schema");
+      try {
+        exec(kSchema, "creating the schema");
+        exec("PRAGMA user_version = 1", "creating the schema");
+        exec("COMMIT", "creating the schema");
+      } catch (...) {
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+      }
+    }
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+PerfDb::~PerfDb() { sqlite3_close(db_); }
+
+std::optional<PerfRecord> PerfDb::find(const PerfKey& key, TimeKind kind) const {
+  Stmt st;
+  const char* sql =
+      "SELECT source_label, config, time_ms, samples, strategy, candidates, created_utc FROM winners WHERE "
+      "arch=? AND cus=? AND family=? AND problem=? AND toolchain=? AND project_version=? AND source=?";
+  int rc = sqlite3_prepare_v2(db_, sql, -1, &st.s, nullptr);
+  if (rc != SQLITE_OK) fail("lookup", rc);
+  std::string kname(time_kind_name(kind));
+  sqlite3_bind_text(st.s, 1, key.arch.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st.s, 2, key.cus);
+  sqlite3_bind_text(st.s, 3, key.family.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 4, key.problem.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 5, key.toolchain.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 6, key.project_version.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 7, kname.c_str(), -1, SQLITE_TRANSIENT);
+  rc = sqlite3_step(st.s);
+  if (rc == SQLITE_DONE) return std::nullopt;
+  if (rc != SQLITE_ROW) fail("lookup", rc);
+  PerfRecord r;
+  r.key = key;
+  r.source = kind;
+  r.source_label = col_text(st.s, 0);
+  r.config = col_text(st.s, 1);
+  r.time_ms = sqlite3_column_double(st.s, 2);
+  r.samples = json::parse(col_text(st.s, 3)).get<std::vector<double>>();
+  r.strategy = col_text(st.s, 4);
+  r.candidates = sqlite3_column_int(st.s, 5);
+  r.created_utc = col_text(st.s, 6);
+  return r;
+}
+
+std::optional<PerfRecord> PerfDb::best_for_build(const PerfKey& key) const {
+  if (auto r = find(key, TimeKind::gpu_measured)) return r;
+  return find(key, TimeKind::modelled);
+}
+
+namespace {
+
+void insert_row(sqlite3* db, const PerfRecord& r, bool replace, int& rc_out) {
+  Stmt st;
+  std::string sql = std::string(replace ? "INSERT OR REPLACE" : "INSERT OR IGNORE") +
+                    " INTO winners VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &st.s, nullptr);
+  if (rc != SQLITE_OK) {
+    rc_out = rc;
+    return;
+  }
+  std::string kname(time_kind_name(r.source)), samples = json(r.samples).dump();
+  std::string created = r.created_utc.empty() ? now_utc() : r.created_utc;
+  int i = 1;
+  auto text = [&](const std::string& s) { sqlite3_bind_text(st.s, i++, s.c_str(), -1, SQLITE_TRANSIENT); };
+  text(r.key.arch);
+  sqlite3_bind_int(st.s, i++, r.key.cus);
+  text(r.key.family);
+  text(r.key.problem);
+  text(r.key.toolchain);
+  text(r.key.project_version);
+  text(kname);
+  text(r.source_label);
+  text(r.config);
+  sqlite3_bind_double(st.s, i++, r.time_ms);
+  text(samples);
+  text(r.strategy);
+  sqlite3_bind_int(st.s, i++, r.candidates);
+  text(created);
+  rc_out = sqlite3_step(st.s);
+}
+
+void check_storable(const PerfRecord& r) {
+  if (r.source == TimeKind::replay)
+    throw Error(fmt::format("performance database: refusing to store a replay result for {} (replay times come "
+                            "from a noise model, not from a kernel)",
+                            r.key.str()));
+  if (r.key.arch.empty() || r.key.family.empty() || r.key.problem.empty() || r.config.empty())
+    throw Error(fmt::format("performance database: incomplete record for {} (arch, family, problem and config are "
+                            "required)",
+                            r.key.str()));
+  if (!(r.time_ms > 0)) throw Error(fmt::format("performance database: time {} ms for {} (must be > 0)", r.time_ms, r.key.str()));
+}
+
+}  // namespace
+
+void PerfDb::store(const PerfRecord& r) {
+  check_storable(r);
+  exec("BEGIN IMMEDIATE", "storing " + r.key.str());
+  int rc = SQLITE_OK;
+  insert_row(db_, r, true, rc);
+  if (rc != SQLITE_DONE) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    fail("storing " + r.key.str(), rc);
+  }
+  exec("COMMIT", "storing " + r.key.str());
+}
+
+std::vector<PerfRecord> PerfDb::all() const {
+  Stmt st;
+  int rc = sqlite3_prepare_v2(db_,
+                              "SELECT arch, cus, family, problem, toolchain, project_version, source FROM winners "
+                              "ORDER BY family, problem, arch, cus, toolchain, project_version, source",
+                              -1, &st.s, nullptr);
+  if (rc != SQLITE_OK) fail("listing", rc);
+  std::vector<std::pair<PerfKey, TimeKind>> keys;
+  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW)
+    keys.push_back({PerfKey{col_text(st.s, 0), sqlite3_column_int(st.s, 1), col_text(st.s, 2), col_text(st.s, 3),
+                            col_text(st.s, 4), col_text(st.s, 5)},
+                    parse_time_kind(col_text(st.s, 6))});
+  if (rc != SQLITE_DONE) fail("listing", rc);
+  std::vector<PerfRecord> out;
+  for (auto& [k, kind] : keys)
+    if (auto r = find(k, kind)) out.push_back(*r);
+  return out;
+}
+
+size_t PerfDb::size() const {
+  Stmt st;
+  sqlite3_prepare_v2(db_, "SELECT COUNT(*) FROM winners", -1, &st.s, nullptr);
+  int rc = sqlite3_step(st.s);
+  if (rc != SQLITE_ROW) fail("counting", rc);
+  return size_t(sqlite3_column_int64(st.s, 0));
+}
+
+std::string PerfDb::export_json() const {
+  json recs = json::array();
+  for (const PerfRecord& r : all()) recs.push_back(record_json(r));
+  return json{{"format", "cdnajit-perfdb"}, {"version", kSchemaVersion}, {"records", recs}}.dump(2) + "\n";
+}
+
+ImportReport PerfDb::import_json(std::string_view text, bool overwrite) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(fmt::format("perf db import: not valid JSON ({})", e.what()));
+  }
+  if (!doc.is_object() || doc.value("format", "") != "cdnajit-perfdb")
+    throw Error("perf db import: not a cdnajit performance database export (expected \"format\": \"cdnajit-perfdb\")");
+  if (doc.value("version", 0) != kSchemaVersion)
+    throw Error(fmt::format("perf db import: export version {} (this cdnajit reads version {})", doc.value("version", 0),
+                            kSchemaVersion));
+  if (!doc.contains("records") || !doc["records"].is_array()) throw Error("perf db import: no \"records\" array");
+  std::vector<PerfRecord> recs;
+  for (size_t i = 0; i < doc["records"].size(); ++i) {
+    recs.push_back(record_from_json(doc["records"][i], i));
+    check_storable(recs.back());
+  }
+  ImportReport rep;
+  exec("BEGIN IMMEDIATE", "importing");
+  try {
+    for (const PerfRecord& r : recs) {
+      bool existed = find(r.key, r.source).has_value();
+      int rc = SQLITE_OK;
+      insert_row(db_, r, overwrite, rc);
+      if (rc != SQLITE_DONE) fail("importing " + r.key.str(), rc);
+      if (!existed) ++rep.added;
+      else if (overwrite) ++rep.replaced;
+      else ++rep.kept_existing;
+    }
+    exec("COMMIT", "importing");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  return rep;
+}
+
+}  // namespace cdnajit::tune

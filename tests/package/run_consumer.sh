@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs this build into a fresh prefix, then configures, builds and runs the
+# out-of-tree consumer project (tests/package/consumer) against the installed
+# package only. Usage: run_consumer.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+work=$build/package-test
+rm -rf "$work"
+mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+"$work/prefix/bin/cdnajit" list > /dev/null
+launcher=()
+command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S "$src/tests/package/consumer" -B "$work/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_PREFIX_PATH="$work/prefix" "${launcher[@]}" > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/consumer" > "$work/build.log" || { cat "$work/build.log"; exit 1; }
+"$work/consumer/scale_kernel"

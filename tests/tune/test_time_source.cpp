@@ -1,0 +1,96 @@
+// The time-source interface: replay reproducibility, scripted runs, the GPU
+// source through the Device API (against the fake libamdhip64 of
+// tests/runtime, and refused on a simulator), and the modelled source.
+#include <catch2/catch.hpp>
+#include <cstdio>
+
+#include "jit/isa/error.hpp"
+#include "runtime/backends.hpp"
+#include "runtime/hip_source.hpp"
+#include "runtime/tune/time_source.hpp"
+#include "tests/tune/test_seed.hpp"
+
+using namespace cdnajit;
+using namespace cdnajit::tune;
+
+TEST_CASE("replay source: reproducible per seed, independent per candidate", "[tune][source]") {
+  NoiseModel m = seed_calibrated();
+  auto a = replay_source({0.1, 0.2}, m, tune_test_seed());
+  auto b = replay_source({0.1, 0.2}, m, tune_test_seed());
+  auto c = replay_source({0.1, 0.2}, m, tune_test_seed() + 1);
+  CHECK(a->kind() == TimeKind::replay);
+  CHECK(a->candidates() == 2);
+  bool differs = false;
+  for (int i = 0; i < 20; ++i) {
+    double x = a->run_once(i % 2), y = b->run_once(i % 2), z = c->run_once(i % 2);
+    CHECK(x == y);
+    differs |= x != z;
+  }
+  CHECK(differs);
+  CHECK_THROWS_WITH(a->run_once(2), Catch::Contains("candidate 2 out of range (have 2)"));
+  CHECK_THROWS_WITH(replay_source({0.1, 0.0}, m, 1), Catch::Contains("true time of candidate 1 is 0 ms"));
+  CHECK_THROWS_WITH(replay_source({0.1}, std::vector<NoiseModel>{}, 1), Catch::Contains("1 true times but 0 noise"));
+}
+
+TEST_CASE("scripted source", "[tune][source]") {
+  auto s = scripted_source({{1.0, 2.0}, {3.0}});
+  CHECK(s->run_once(0) == 1.0);
+  CHECK(s->run_once(1) == 3.0);
+  CHECK(s->run_once(0) == 2.0);
+  CHECK_THROWS_WITH(s->run_once(1), Catch::Contains("candidate 1 has only 1 scripted runs"));
+}
+
+TEST_CASE("time kinds", "[tune][source]") {
+  for (TimeKind k : {TimeKind::gpu_measured, TimeKind::modelled, TimeKind::replay})
+    CHECK(parse_time_kind(time_kind_name(k)) == k);
+  CHECK_THROWS_WITH(parse_time_kind("guess"), Catch::Contains("valid: gpu-measured, modelled, replay"));
+}
+
+TEST_CASE("GPU source: hipEvents through the Device API", "[tune][source][fakehip]") {
+  // The fake libamdhip64 reports 0.25 ms for every event pair; what is tested
+  // is the plumbing: a launch per run, its hipEvent time returned as-is.
+  auto dev = detail::make_hip_device_from({CDNAJIT_FAKE_HIP}, 0);
+  auto co = compile_hip(R"(extern "C" __global__ void k(float* p) { p[threadIdx.x] = 1.0f; })", dev->arch());
+  Module mod = dev->load(co);
+  DeviceKernel k = mod.kernel("k");
+  Buffer b = dev->alloc(256);
+  int launches = 0;
+  Launch l = [&] {
+    ++launches;
+    return dev->launch(k, {1}, {64}, 0, KernelArgs().ptr(b));
+  };
+  auto src = gpu_event_source(*dev, {l, l});
+  CHECK(src->kind() == TimeKind::gpu_measured);
+  CHECK(src->label() == "hip:0 (Fake Instinct, gfx942:sramecc+:xnack-) hipEvents (gpu-measured)");
+  CHECK(src->run_once(1) == 0.25);
+  CHECK(launches == 1);
+  // A launch that yields no event time (the simulator's) is an error, not a number.
+  auto sim = open_device("sim:gfx942");
+  auto no_time = gpu_event_source(*dev, {[&] { return LaunchResult{}; }});
+  CHECK_THROWS_WITH(no_time->run_once(0), Catch::Contains("returned no hipEvent time"));
+  CHECK_THROWS_WITH(gpu_event_source(*sim, {}), Catch::Contains("sim:gfx942 has no GPU clock"));
+}
+
+TEST_CASE("GPU source on this machine's real HIP: unavailable, with the reason", "[tune][source]") {
+  HipAvailability h = hip_availability();
+  if (h.device_count > 0) {
+    WARN("a HIP device is present; this check is for machines without one");
+    return;
+  }
+  std::printf("hip:0 here: %s\n", h.reason.c_str());
+  CHECK_THROWS_AS(open_device("hip:0"), Error);
+}
+
+TEST_CASE("modelled source: a model plugs in; the simulator's model is not available yet", "[tune][source]") {
+  struct Fixed final : TimingModel {
+    std::string name() const override { return "test-model"; }
+    double modelled_ms(size_t i) override { return 1.0 + double(i); }
+  };
+  auto src = modelled_source(std::make_unique<Fixed>(), 3);
+  CHECK(src->kind() == TimeKind::modelled);
+  CHECK(src->label() == "model test-model (modelled)");
+  CHECK(src->run_once(2) == 3.0);
+  CHECK_THROWS_WITH(src->run_once(3), Catch::Contains("out of range"));
+  CHECK_THROWS_WITH(open_timing_model("mi355x"), Catch::Contains("not available yet"));
+  CHECK_THROWS_WITH(modelled_source(nullptr, 1), Catch::Contains("no timing model"));
+}

@@ -1,0 +1,122 @@
+#include "tools/cli/app.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "tools/cli/commands.hpp"
+#include "tools/cli/values.hpp"
+
+namespace cdnajit::cli {
+
+CommandLine::CommandLine() : app_("cdnajit: JIT kernels for AMD CDNA3/CDNA4 (gfx942, gfx950) and their simulator", "cdnajit") {
+  app_.require_subcommand(1);
+  app_.footer("Run 'cdnajit COMMAND --help' for a command's options.");
+  add_kernel_commands(*this);
+  add_run_command(*this);
+  add_seed_command(*this);
+  add_fuzz_command(*this);
+}
+
+CLI::App* CommandLine::add(const std::string& name, const std::string& description, Action action) {
+  CLI::App* c = app_.add_subcommand(name, description);
+  commands_.emplace_back(c, std::move(action));
+  return c;
+}
+
+Action CommandLine::parse(std::vector<std::string> args) {
+  if (!args.empty()) args.erase(args.begin());  // the program name
+  std::reverse(args.begin(), args.end());        // CLI11 consumes from the back
+  app_.parse(args);
+  for (auto& [c, action] : commands_)
+    if (c->parsed()) return action;
+  throw CLI::RequiredError("a command");  // unreachable with require_subcommand(1)
+}
+
+int CommandLine::main(int argc, const char* const* argv) {
+  Action action;
+  try {
+    action = parse(std::vector<std::string>(argv, argv + argc));
+  } catch (const CLI::CallForHelp& e) {
+    return app_.exit(e);  // prints the help of the command it was given for; status 0
+  } catch (const CLI::ParseError& e) {
+    if (argc < 2) {
+      std::cerr << app_.help();
+      return 2;
+    }
+    std::string valid;
+    bool known = false;
+    for (auto& [c, a] : commands_) {
+      valid += (valid.empty() ? "" : ", ") + c->get_name();
+      known = known || c->get_name() == argv[1];
+    }
+    if (argv[1][0] != '-' && !known) {
+      std::cerr << "cdnajit: error: unknown command '" << argv[1] << "' (valid: " << valid << ")\n";
+      return 2;
+    }
+    std::cerr << "cdnajit: error: " << e.what() << "\n";
+    std::string cmd;
+    for (auto& [c, a] : commands_)
+      if (c->parsed()) cmd = c->get_name() + " ";
+    std::cerr << "Run 'cdnajit " << cmd << "--help' for the valid options.\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "cdnajit: error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    return action();
+  } catch (const std::bad_alloc&) {
+    std::cerr << "cdnajit: error: out of host memory (an allocation the input asked for is too large for this machine)\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "cdnajit: error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+CLI::Option* add_arch_option(CLI::App* c, Arch& arch) {
+  arch = Arch::gfx950;
+  return add_typed_option(
+      c, "--arch", arch,
+      [](std::string_view text, std::string_view what) {
+        auto a = parse_arch(text);
+        if (!a) throw Error(fmt::format("{}: unknown arch '{}' (valid: gfx942, gfx950)", what, text));
+        return *a;
+      },
+      "target: gfx942 (MI300) or gfx950 (MI350/MI355); default gfx950");
+}
+
+namespace {
+
+PassMode parse_mode(std::string_view text, std::string_view what) {
+  if (text == "auto") return PassMode::Auto;
+  if (text == "verify") return PassMode::Verify;
+  if (text == "off") return PassMode::Off;
+  throw Error(fmt::format("{}: '{}' (valid: auto, verify, off)", what, text));
+}
+
+}  // namespace
+
+void add_pass_mode_options(CLI::App* c, BuildOptions& opts) {
+  add_typed_option(c, "--waitcnt", opts.waitcnt, parse_mode,
+                   "wait-count pass: auto (insert), verify (report, exit 1 on findings), off");
+  add_typed_option(c, "--hazards", opts.hazards, parse_mode,
+                   "hazard pass: auto (insert), verify (report, exit 1 on findings), off");
+}
+
+CLI::Option* add_output_option(CLI::App* c, std::string& path, const std::string& description) {
+  return add_typed_option(
+      c, "-o,--output", path,
+      [](std::string_view text, std::string_view what) {
+        std::string p(text);
+        if (!p.empty() && p[0] == '=') p.erase(0, 1);  // "-o=FILE" means FILE, as in LLVM's tools
+        if (p.empty()) throw Error(std::string(what) + ": empty file name");
+        check_writable(p, what);
+        return p;
+      },
+      description);
+}
+
+}  // namespace cdnajit::cli

@@ -1,0 +1,183 @@
+// run: load any code object on the simulator (or a GPU) and run one kernel.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <random>
+
+#include "runtime/device.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/cli/files.hpp"
+#include "tools/cli/values.hpp"
+#include "tools/model_cli.hpp"
+
+namespace cdnajit::cli {
+
+namespace {
+
+// Largest work-item count per dimension (grid x block): the AQL packet's
+// grid_size fields are 32-bit.
+constexpr uint64_t kMaxWorkItemsPerDim = UINT32_MAX;
+
+struct RunOptions {
+  std::string file, kernel, device;
+  std::string model, trace;  // timing model (tools/model_cli)
+  Dim3 grid, block;
+  uint32_t lds = 0;
+  std::vector<ArgSpec> args;
+  std::vector<OutSpec> outs;
+  sim::Options sim;
+};
+
+void check_scalar_kind(const DeviceKernel& kern, size_t index, const ScalarArg& s) {
+  std::vector<const KernelArgInfo*> explicit_args;
+  for (const KernelArgInfo& a : kern.info().args)
+    if (!is_hidden_arg(a)) explicit_args.push_back(&a);
+  if (index >= explicit_args.size()) return;  // the count is checked when the arguments are packed
+  const KernelArgInfo& a = *explicit_args[index];
+  if (!scalar_fits_type_name(s.type, a.type_name))
+    throw Error(fmt::format("--arg #{} ({}): kernel {} declares argument #{} '{}' as '{}', which {} does not match",
+                            index + 1, s.type, kern.name(), index + 1, a.name, a.type_name, s.type));
+}
+
+void push_scalar(KernelArgs& args, const ScalarArg& s) {
+  if (s.type == "i32") args.i32(int32_t(s.i));
+  else if (s.type == "u32") args.u32(uint32_t(s.u));
+  else if (s.type == "i64") args.i64(s.i);
+  else if (s.type == "u64") args.u64(s.u);
+  else if (s.type == "f32") args.f32(float(s.f));
+  else args.f64(s.f);
+}
+
+std::vector<uint8_t> initial_contents(const BufferArg& b, std::mt19937& rng) {
+  std::vector<uint8_t> host(b.bytes, 0);
+  if (b.init == "iota") {
+    for (size_t i = 0; i + 4 <= host.size(); i += 4) {
+      uint32_t v = uint32_t(i / 4);
+      std::memcpy(&host[i], &v, 4);
+    }
+  } else if (b.init == "random") {
+    for (auto& x : host) x = uint8_t(rng());
+  } else if (b.init.rfind("file=", 0) == 0) {
+    // At most the declared size is read: a longer file (or /dev/zero, rejected as not regular) cannot grow memory.
+    std::vector<uint8_t> f = read_regular_file(b.init.substr(5), "--arg buf:" + b.name, b.bytes, false);
+    std::copy(f.begin(), f.end(), host.begin());
+  }
+  return host;
+}
+
+int run_kernel(const RunOptions& o) {
+  std::vector<uint8_t> co = read_regular_file(o.file, "code object", kMaxCodeObjectBytes, true);
+  auto model_run = model_cli::prepare_run(o.model, o.trace, o.device, co, o.kernel, o.grid, o.block, o.lds);
+  auto dev = model_run ? model_cli::open_device(*model_run, o.sim) : open_device(o.device, o.sim);
+  Module m = dev->load(co);
+  DeviceKernel kern = m.kernel(o.kernel);
+  KernelArgs args;
+  std::map<std::string, Buffer> buffers;
+  std::mt19937 rng(1234);
+  for (size_t i = 0; i < o.args.size(); ++i) {
+    if (const auto* s = std::get_if<ScalarArg>(&o.args[i])) {
+      check_scalar_kind(kern, i, *s);
+      push_scalar(args, *s);
+      continue;
+    }
+    const BufferArg& b = std::get<BufferArg>(o.args[i]);
+    std::vector<uint8_t> host = initial_contents(b, rng);
+    Buffer buf = dev->alloc(host.size(), b.name);
+    dev->copy_to_device(buf, host.data(), host.size());
+    buffers[b.name] = buf;
+    args.ptr(buf);
+  }
+  LaunchResult lr = dev->launch(kern, o.grid, o.block, o.lds, args);
+  dev->synchronize();
+  fmt::print("ran {} on {}: host wall time {:.3f} ms\n", kern.name(), dev->name(), lr.host_ms);
+  if (lr.gpu_ms) fmt::print("GPU time {:.3f} ms (measured with hipEvents)\n", *lr.gpu_ms);
+  if (lr.sim_stats) fmt::print("{}", format_sim_stats(*lr.sim_stats));
+  if (model_run) model_cli::print_run(std::cout, *model_run);
+  for (const OutSpec& out : o.outs) {
+    const Buffer& b = buffers.at(out.buffer);  // names were checked against --arg before the run
+    std::vector<uint8_t> host(b.bytes);
+    dev->copy_to_host(host.data(), b, host.size());
+    write_file(out.path, host.data(), host.size());
+    fmt::print("wrote {} ({} bytes)\n", out.path, host.size());
+  }
+  return 0;
+}
+
+// Checks that need several options at once; runs while parsing, before anything is loaded.
+void check_run_options(const RunOptions& o) {
+  uint64_t block_items = uint64_t(o.block.x) * o.block.y * o.block.z;
+  if (block_items > 1024)
+    throw Error(fmt::format("--block: {}x{}x{} = {} work-items per workgroup (valid: at most 1024)", o.block.x,
+                            o.block.y, o.block.z, block_items));
+  const uint32_t g[3] = {o.grid.x, o.grid.y, o.grid.z}, b[3] = {o.block.x, o.block.y, o.block.z};
+  for (int i = 0; i < 3; ++i)
+    if (uint64_t(g[i]) * b[i] > kMaxWorkItemsPerDim)
+      throw Error(fmt::format("--grid: {} workgroups x {} work-items in dimension {} exceed {} work-items "
+                              "(the dispatch packet's 32-bit grid size)",
+                              g[i], b[i], "xyz"[i], kMaxWorkItemsPerDim));
+  std::map<std::string, int> names;
+  for (const ArgSpec& a : o.args)
+    if (const auto* buf = std::get_if<BufferArg>(&a))
+      if (names[buf->name]++) throw Error(fmt::format("--arg: buffer name '{}' is used twice", buf->name));
+  std::map<std::string, int> paths;
+  for (const OutSpec& out : o.outs) {
+    if (!names.count(out.buffer)) {
+      std::string known;
+      for (auto& [n, c] : names) known += (known.empty() ? "" : ", ") + n;
+      throw Error(fmt::format("--out names buffer '{}' that no --arg buf creates (buffers: {})", out.buffer,
+                              known.empty() ? "none" : known));
+    }
+    if (paths[out.path]++) throw Error(fmt::format("--out: file '{}' is written twice", out.path));
+  }
+}
+
+}  // namespace
+
+void add_run_command(CommandLine& cl) {
+  auto o = std::make_shared<RunOptions>();
+  o->sim.instruction_budget = 1ull << 32;
+  o->sim.time_limit_seconds = 60;
+  CLI::App* c = cl.add("run", "run a kernel of a code object on the simulator or a GPU", [o] { return run_kernel(*o); });
+  c->add_option("file", o->file, "the code object (.co)")->required();
+  c->add_option("--kernel", o->kernel, "kernel name inside the code object")->required();
+  c->add_option("--device", o->device, "sim:gfx950, sim:gfx942, sim, hip:N (default: CDNAJIT_DEVICE, else a GPU, else sim:gfx950)");
+  add_typed_option(c, "--grid", o->grid,
+                   [](std::string_view t, std::string_view w) { return parse_dim3(t, w, UINT32_MAX); },
+                   "workgroups: X[,Y,Z]")->required();
+  add_typed_option(c, "--block", o->block, [](std::string_view t, std::string_view w) { return parse_dim3(t, w, 1024); },
+                   "work-items per workgroup: X[,Y,Z] (at most 1024 in all)")->required();
+  add_typed_option(c, "--lds", o->lds,
+                   [](std::string_view t, std::string_view w) { return uint32_t(parse_uint(t, w, 0, 160 * 1024)); },
+                   "dynamic LDS bytes beyond the kernel's own (0..163840; the device's limit is checked at launch)");
+  c->add_option_function<std::vector<std::string>>(
+      "--arg",
+      [o](const std::vector<std::string>& v) {
+        for (const std::string& t : v) o->args.push_back(parse_arg(t));
+      },
+      "a kernel argument, in order: buf:NAME:BYTES[:zero|iota|random|file=PATH] (file: at most BYTES read), "
+      "i32:V, u32:V, i64:V, u64:V, f32:V, f64:V")
+      ->allow_extra_args(false);
+  c->add_option_function<std::vector<std::string>>(
+      "--out",
+      [o](const std::vector<std::string>& v) {
+        for (const std::string& t : v) {
+          o->outs.push_back(parse_out(t));
+          check_writable(o->outs.back().path, "--out " + o->outs.back().buffer);
+        }
+      },
+      "NAME=PATH: write buffer NAME to PATH after the run (checked writable before it)")
+      ->allow_extra_args(false);
+  add_typed_option(c, "--max-instructions", o->sim.instruction_budget,
+                   [](std::string_view t, std::string_view w) { return parse_uint(t, w, 1, 1ull << 48); },
+                   "simulator: stop after this many wave-instructions (default 2^32 = 4294967296)");
+  add_typed_option(c, "--timeout", o->sim.time_limit_seconds,
+                   [](std::string_view t, std::string_view w) { return parse_real(t, w, 0.001, 7 * 24 * 3600.0); },
+                   "simulator: stop after this many seconds of wall-clock time (default 60)");
+  c->add_option("--model", o->model, "modelled GPU time on a product: mi300x, mi325x, mi350x, mi355x (simulator only)");
+  c->add_option("--trace", o->trace, "with --model: write a Chrome/Perfetto trace of the modelled CU to FILE.json");
+  c->callback([o] { check_run_options(*o); });
+}
+
+}  // namespace cdnajit::cli

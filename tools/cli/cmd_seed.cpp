@@ -1,0 +1,55 @@
+// seed: the depthwise-conv3d seed job (build, write .s, run, verify, stats).
+#include <iostream>
+#include <optional>
+
+#include "codegen/seed_job.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/cli/values.hpp"
+#include "tools/model_cli.hpp"
+
+namespace cdnajit::cli {
+
+namespace {
+
+struct SeedOptions {
+  Arch arch = Arch::gfx950;
+  std::optional<codegen::DwVariant> variant;
+  std::string asm_path;
+  codegen::SeedJobOptions job;
+  std::string model, trace;  // timing model (tools/model_cli)
+};
+
+}  // namespace
+
+void add_seed_command(CommandLine& cl) {
+  auto o = std::make_shared<SeedOptions>();
+  CLI::App* c = cl.add("seed", "the seed depthwise-conv3d job: build, write .s, run, verify bit-for-bit, stats. References: "
+                               "fmac kernels vs HIP V97 (clang, same device) and a host std::fma model; dot2 kernels vs a "
+                               "host model whose dot2 is the exact sum rounded once (MPFR, independent of the simulator)", [o] {
+    codegen::DwVariant v = o->variant ? *o->variant : codegen::default_variant(o->arch);
+    std::string path = o->asm_path.empty() ? "dwconv3d_seed_" + std::string(arch_name(o->arch)) + ".s" : o->asm_path;
+    if (o->asm_path.empty()) check_writable(path, "--asm");
+    const int rc = codegen::run_seed_job(std::cout, o->arch, v, path, o->job);
+    model_cli::print_seed(std::cout, o->arch, v, o->model, o->trace);
+    return rc;
+  });
+  add_arch_option(c, o->arch);
+  add_typed_option(c, "--variant", o->variant,
+                   [](std::string_view text, std::string_view) { return std::optional(codegen::parse_variant(text)); },
+                   "a variant NAME of the dwconv3d_seed.NAME kernels `cdnajit list` shows; default lds_dot2 on gfx950, lds_fmac on gfx942");
+  add_typed_option(c, "--asm", o->asm_path,
+                   [](std::string_view text, std::string_view what) {
+                     check_writable(std::string(text), what);
+                     return std::string(text);
+                   },
+                   "where to write the kernel's .s (default dwconv3d_seed_ARCH.s)");
+  c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: a GPU, else the simulator)");
+  add_typed_option(c, "--channels", o->job.channels,
+                   [](std::string_view text, std::string_view what) { return int(parse_uint(text, what, 0, 512)); },
+                   "run channels [0, K) only (0 = all 512; fewer is faster on the simulator)");
+  c->add_option("--model", o->model, "modelled time on the full seed grid for a product (default: mi350x on gfx950, "
+                                     "mi300x on gfx942; none = skip)");
+  c->add_option("--trace", o->trace, "write a Chrome/Perfetto trace of the modelled CU of the JIT kernel to FILE.json");
+}
+
+}  // namespace cdnajit::cli

@@ -1,0 +1,14 @@
+// The cdnajit commands; each function registers one command (or a small
+// family) with the command line. To add a command: write add_X_command in its
+// own cmd_X.cpp, declare it here and call it from CommandLine's constructor.
+#pragma once
+#include "tools/cli/app.hpp"
+
+namespace cdnajit::cli {
+
+void add_kernel_commands(CommandLine& cl);  // list, dump, build, stats (tools/cli/cmd_kernels.cpp)
+void add_run_command(CommandLine& cl);      // run  (tools/cli/cmd_run.cpp)
+void add_seed_command(CommandLine& cl);     // seed (tools/cli/cmd_seed.cpp)
+void add_fuzz_command(CommandLine& cl);     // fuzz (tools/cli/cmd_fuzz.cpp)
+
+}  // namespace cdnajit::cli

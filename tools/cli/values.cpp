@@ -1,0 +1,174 @@
+#include "tools/cli/values.hpp"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+
+namespace cdnajit::cli {
+
+namespace {
+
+[[noreturn]] void bad(std::string_view what, std::string_view text, const std::string& why) {
+  throw Error(fmt::format("{}: '{}' {}", what, text, why));
+}
+
+// Digits only (after an optional 0x): from_chars alone would accept "12abc" as 12.
+bool parse_digits(std::string_view t, uint64_t& out) {
+  int base = 10;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    base = 16;
+    t.remove_prefix(2);
+  }
+  if (t.empty()) return false;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out, base);
+  return ec == std::errc() && p == t.data() + t.size();
+}
+
+}  // namespace
+
+uint64_t parse_uint(std::string_view text, std::string_view what, uint64_t lo, uint64_t hi) {
+  std::string range = fmt::format("(valid: an integer {}..{})", lo, hi);
+  uint64_t v = 0;
+  if (!text.empty() && text[0] == '-' && parse_digits(text.substr(1), v)) bad(what, text, "is negative " + range);
+  if (!parse_digits(text, v)) {
+    // Distinguish "too big" from "not a number" for the message.
+    bool all_digits = !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+    bad(what, text, std::string(all_digits ? "is out of range " : "is not an integer ") + range);
+  }
+  if (v < lo || v > hi) bad(what, text, "is out of range " + range);
+  return v;
+}
+
+int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int64_t hi) {
+  std::string range = fmt::format("(valid: an integer {}..{})", lo, hi);
+  bool neg = !text.empty() && text[0] == '-';
+  uint64_t mag = 0;
+  std::string_view digits = neg ? text.substr(1) : text;
+  if (!parse_digits(digits, mag)) {
+    bool all_digits = !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
+    bad(what, text, std::string(all_digits ? "is out of range " : "is not an integer ") + range);
+  }
+  // Compare magnitudes in unsigned arithmetic so INT64_MIN works and nothing wraps.
+  if (neg ? mag > uint64_t(-(lo + 1)) + 1 : (hi < 0 || mag > uint64_t(hi))) bad(what, text, "is out of range " + range);
+  int64_t v = neg ? int64_t(0 - mag) : int64_t(mag);
+  if (v < lo || v > hi) bad(what, text, "is out of range " + range);
+  return v;
+}
+
+double parse_real(std::string_view text, std::string_view what, double lo, double hi) {
+  std::string range = fmt::format("(valid: a number {}..{})", lo, hi);
+  std::string s(text);
+  if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) bad(what, text, "is not a number " + range);
+  char* end = nullptr;
+  errno = 0;
+  double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) bad(what, text, "is not a number " + range);
+  if (!std::isfinite(v) || errno == ERANGE || v < lo || v > hi) bad(what, text, "is out of range " + range);
+  return v;
+}
+
+Dim3 parse_dim3(std::string_view text, std::string_view what, uint32_t max_each) {
+  std::string form = fmt::format("(valid: X, X,Y or X,Y,Z with each an integer 1..{})", max_each);
+  uint32_t v[3] = {1, 1, 1};
+  size_t n = 0, pos = 0;
+  for (;;) {
+    size_t comma = text.find(',', pos);
+    std::string_view part = text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+    if (n == 3) bad(what, text, "has more than 3 components " + form);
+    std::string which = part == text ? "is" : fmt::format("has component '{}' that is", part);
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string_view::npos)
+      bad(what, text, fmt::format("{} not an integer {}", which, form));
+    uint64_t x = 0;
+    auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), x);
+    if (ec != std::errc() || x < 1 || x > max_each)
+      bad(what, text, fmt::format("{} out of range {}", which, form));
+    v[n++] = uint32_t(x);
+    if (comma == std::string_view::npos) break;
+    pos = comma + 1;
+  }
+  return Dim3{v[0], v[1], v[2]};
+}
+
+ArgSpec parse_arg(std::string_view text) {
+  const std::string forms = "(valid: buf:NAME:BYTES[:zero|iota|random|file=PATH], i32:V, u32:V, i64:V, u64:V, f32:V, f64:V)";
+  size_t c1 = text.find(':');
+  if (c1 == std::string_view::npos) bad("--arg", text, "has no TYPE: prefix " + forms);
+  std::string_view type = text.substr(0, c1), rest = text.substr(c1 + 1);
+  if (type == "buf") {
+    BufferArg b;
+    size_t c2 = rest.find(':');
+    if (c2 == std::string_view::npos) bad("--arg", text, "needs a byte count " + forms);
+    b.name = std::string(rest.substr(0, c2));
+    if (b.name.empty()) bad("--arg", text, "has an empty buffer name " + forms);
+    std::string_view tail = rest.substr(c2 + 1);
+    size_t c3 = tail.find(':');
+    b.bytes = parse_uint(tail.substr(0, c3), fmt::format("--arg {} byte count", b.name), 1, kMaxBufferBytes);
+    if (c3 != std::string_view::npos) b.init = std::string(tail.substr(c3 + 1));
+    if (b.init != "zero" && b.init != "iota" && b.init != "random" && !(b.init.rfind("file=", 0) == 0 && b.init.size() > 5))
+      bad("--arg", text, "has an unknown initialiser '" + b.init + "' (valid: zero, iota, random, file=PATH)");
+    return b;
+  }
+  ScalarArg s;
+  s.type = std::string(type);
+  std::string what = "--arg " + s.type;
+  if (type == "i32") s.i = parse_int(rest, what, INT32_MIN, INT32_MAX);
+  else if (type == "u32") s.u = parse_uint(rest, what, 0, UINT32_MAX);
+  else if (type == "i64") s.i = parse_int(rest, what, INT64_MIN, INT64_MAX);
+  else if (type == "u64") s.u = parse_uint(rest, what, 0, UINT64_MAX);
+  else if (type == "f32") s.f = parse_real(rest, what, -double(std::numeric_limits<float>::max()), double(std::numeric_limits<float>::max()));
+  else if (type == "f64") s.f = parse_real(rest, what, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
+  else bad("--arg", text, "has an unknown type '" + s.type + "' " + forms);
+  return s;
+}
+
+bool scalar_fits_type_name(std::string_view kind, std::string_view t) {
+  if (t.empty()) return true;
+  struct Row { std::string_view kind, names[4]; };
+  static const Row rows[] = {
+      {"i32", {"int", "int32_t", "signed int", ""}},       {"u32", {"uint", "unsigned int", "uint32_t", "unsigned"}},
+      {"i64", {"long", "int64_t", "long long", ""}},       {"u64", {"ulong", "uint64_t", "unsigned long", "size_t"}},
+      {"f32", {"float", "", "", ""}},                       {"f64", {"double", "", "", ""}},
+  };
+  bool known = false;
+  for (const Row& r : rows)
+    for (std::string_view n : r.names)
+      if (!n.empty() && n == t) {
+        known = true;
+        if (r.kind == kind) return true;
+      }
+  return !known;  // a type name this table does not know: leave it to the size check
+}
+
+OutSpec parse_out(std::string_view text) {
+  size_t eq = text.find('=');
+  OutSpec o;
+  o.buffer = std::string(text.substr(0, eq));
+  o.path = eq == std::string_view::npos ? o.buffer + ".bin" : std::string(text.substr(eq + 1));
+  if (o.buffer.empty() || o.path.empty()) bad("--out", text, "must be NAME=PATH or NAME");
+  return o;
+}
+
+void check_writable(const std::string& path, std::string_view what) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) bad(what, path, "is a directory (expected a file to write)");
+    if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) bad(what, path, "is not a regular file (a FIFO or socket would block)");
+    if (::access(path.c_str(), W_OK) != 0) bad(what, path, "is not writable");
+    return;
+  }
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (parent.empty()) parent = ".";
+  struct stat pst {};
+  if (::stat(parent.c_str(), &pst) != 0 || !S_ISDIR(pst.st_mode))
+    bad(what, path, "is in a directory that does not exist ('" + parent.string() + "')");
+  if (::access(parent.c_str(), W_OK) != 0) bad(what, path, "is in a directory that is not writable ('" + parent.string() + "')");
+}
+
+}  // namespace cdnajit::cli

@@ -1,0 +1,60 @@
+// Typed, range-checked values of the cdnajit command line. Every parser takes
+// the whole text (no partial parses, no silent wrap) and throws cdnajit::Error
+// naming the option, the text and the valid range.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "jit/isa/error.hpp"
+#include "runtime/kernel_args.hpp"
+
+namespace cdnajit::cli {
+
+// Decimal or 0x-hex integers in [lo, hi]; `what` is the option ("--lds").
+uint64_t parse_uint(std::string_view text, std::string_view what, uint64_t lo, uint64_t hi);
+int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int64_t hi);
+// A finite decimal number in [lo, hi] (the whole text).
+double parse_real(std::string_view text, std::string_view what, double lo, double hi);
+
+// "X", "X,Y" or "X,Y,Z"; each component in [1, max_each].
+Dim3 parse_dim3(std::string_view text, std::string_view what, uint32_t max_each);
+
+// One `--arg`: a buffer "buf:NAME:BYTES[:zero|iota|random|file=PATH]" or a
+// scalar "i32:V", "u32:V", "i64:V", "u64:V", "f32:V", "f64:V".
+struct BufferArg {
+  std::string name;
+  uint64_t bytes = 0;
+  std::string init = "zero";  // zero, iota, random, or file=PATH
+};
+struct ScalarArg {
+  std::string type;  // i32, u32, i64, u64, f32, f64
+  int64_t i = 0;
+  uint64_t u = 0;
+  double f = 0;
+};
+using ArgSpec = std::variant<BufferArg, ScalarArg>;
+
+// The largest buffer `--arg buf` may declare (bytes): host memory for it is
+// allocated before the run. Raise by editing this constant.
+constexpr uint64_t kMaxBufferBytes = 4ull << 30;
+
+ArgSpec parse_arg(std::string_view text);
+
+// The metadata type names (.type_name) a scalar kind may be passed for; an
+// argument without a type name (foreign code objects) is checked by size only.
+bool scalar_fits_type_name(std::string_view kind, std::string_view type_name);
+
+// `--out NAME=PATH` (PATH defaults to NAME.bin).
+struct OutSpec {
+  std::string buffer, path;
+};
+OutSpec parse_out(std::string_view text);
+
+// Throws unless `path` can be written without blocking: an existing regular
+// file (or character device such as /dev/null) that is writable, or a new
+// name in an existing writable directory. `what` names the option.
+void check_writable(const std::string& path, std::string_view what);
+
+}  // namespace cdnajit::cli
