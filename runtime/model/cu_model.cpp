@@ -123,11 +123,17 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
       waves.push_back(std::move(w));
     }
   };
-  for (int s = 0; s < cfg.workgroup_slots && launched < cfg.workgroups; ++s) launch(s, 0);
+  std::vector<char> started(size_t(cfg.workgroup_slots), 0);
 
   std::vector<int> order;
   for (uint64_t c = 0;; ++c) {
     if (c > (uint64_t(1) << 40)) throw Error("model: the CU model did not finish (internal error)");
+    // First workgroup of each slot, at its (staggered) start.
+    for (int si = 0; si < cfg.workgroup_slots; ++si)
+      if (!started[size_t(si)] && c >= uint64_t(si) * cfg.stagger && launched < cfg.workgroups) {
+        started[size_t(si)] = 1;
+        launch(si, c);
+      }
     // Waves that ended: drain outstanding memory, then free the workgroup's slot.
     for (int si = 0; si < cfg.workgroup_slots; ++si) {
       WgState& g = wgs[size_t(si)];
@@ -264,7 +270,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             int cycles = 0;
             if (st.addr_count) {
               std::span<const uint64_t> a(w.rw->addrs.data() + st.addr_first, st.addr_count);
-              const int passes = lds_passes(a, op.lane_bytes, hw.lds_banks);
+              const int passes = lds_passes(a, op.lane_bytes, hw.lds_banks, hw.lds_misaligned_wide_serial);
               R.lds_passes += uint64_t(passes);
               cycles = passes * hw.lds_bank_cycles;
             } else {  // permutes/swizzles: one conflict-free dword access

@@ -32,6 +32,7 @@ struct CuRunConfig {
   int workgroup_slots = 1;   // workgroups resident at once (occupancy)
   int workgroups = 1;        // workgroups this CU runs in total (recorded ones replayed cyclically)
   int active_cus = 1;        // CUs sharing HBM bandwidth
+  uint64_t stagger = 0;      // slot i's first workgroup starts at cycle i * stagger (0: all at once)
   bool trace = false;        // collect per-wave events of the first `trace_cycles` cycles
   uint64_t trace_cycles = 200000;
 };

@@ -17,6 +17,9 @@
 //  [SEED]  The depthwise-conv3d seed (docs in this project's seeds): ds_read_b32 latency ~52 cycles
 //          (microbenchmark on MI308X, gfx942); MI350X counters of JIT-dot2: 2,025 LDS active cycles
 //          for 551 LDS instructions per wave (3.7 cycles per conflict-free wave64 dword read).
+//  [LLVM]  LLVM AMDGPU backend: SIISelLowering allowsMisalignedMemoryAccessesImpl ranks an LDS access
+//          wider than a dword that is not naturally aligned as "slow" (test ds-vectorization-alignment.ll:
+//          "does not create slow misaligned loads").
 //  fitted  chosen to fit the measured data named beside it (never per kernel).
 //  assumed plausible value without a product-specific public measurement; switchable here.
 #include "runtime/model/hardware.hpp"
@@ -112,6 +115,8 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"LDS bytes per CU", std::to_string(h.lds_bytes), "[SPECS]"},
       {"LDS banks (4 bytes)", std::to_string(h.lds_banks), c4 ? "[ISA3] (CDNA3 figure; assumed unchanged in CDNA4)" : "[ISA3]"},
       {"LDS cycles per bank access", std::to_string(h.lds_bank_cycles), "fitted: [SEED] MI350X counters, 3.7 LDS cycles per wave64 dword read"},
+      {"misaligned b64/b128 LDS lanes served one per pass", h.lds_misaligned_wide_serial ? "yes" : "no",
+       "fitted rule (switchable): [LLVM] ranks misaligned wide DS access slow; [SEED] JIT-b64 4.2x slower on MI350X"},
       {"LDS latency (cycles)", std::to_string(h.lds_latency), c4 ? "[SEED] MI308X microbenchmark (assumed equal on CDNA4)" : "[SEED] MI308X microbenchmark"},
       {"cache line (bytes)", std::to_string(h.cache_line), "[CDNA3]"},
       {"VMEM address cycles per instruction", std::to_string(h.vmem_issue_cycles), "assumed (16 lanes per cycle)"},

@@ -35,6 +35,11 @@ struct Hardware {
   int lds_banks = 32;            // 4-byte banks
   int lds_bank_cycles = 2;       // cycles one bank needs per access (the LDS pipe's rate)
   int lds_latency = 52;          // issue to data in VGPRs, conflict-free
+  // A ds_read/write_b64/b128 lane address that is 4-byte but not naturally aligned: served one
+  // lane per pass (true) or like an aligned access (false). Hardware behaviour undocumented;
+  // LLVM's AMDGPU backend ranks misaligned wide DS accesses as slow, and the seed measured a
+  // kernel whose ds_read_b64s are half misaligned 4.2x slower than its ds_read_b32 twin.
+  bool lds_misaligned_wide_serial = true;
   // Global memory.
   int cache_line = 128;          // bytes
   int vmem_issue_cycles = 4;     // address unit: 16 lanes per cycle for a wave64 instruction

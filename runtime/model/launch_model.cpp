@@ -43,20 +43,31 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
   const uint64_t cap = k * uint64_t(opt.steady_rounds);
   CuRunConfig cfg;
   cfg.workgroup_slots = plan.workgroup_slots;
-  cfg.workgroups = int(std::min<uint64_t>(plan.per_cu, cap));
   cfg.active_cus = plan.active_cus;
   cfg.trace = opt.trace;
-  r.cu = run_cu(rec, hw, cfg);
-  r.replayed_workgroups = uint64_t(cfg.workgroups);
-  // Kernel cycles: the replay itself when it covers the busiest CU's share, else the
-  // replay plus the remaining workgroups at the steady rate of the last round.
-  double cycles = double(r.cu.cycles);
-  if (plan.per_cu > cap) {
+  double cycles = 0;
+  if (plan.per_cu <= cap) {
+    // The busiest CU's whole share, replayed; all slots start together as at a kernel's start.
+    cfg.workgroups = int(plan.per_cu);
+    r.cu = run_cu(rec, hw, cfg);
+    r.replayed_workgroups = plan.per_cu;
+    cycles = double(r.cu.cycles);
+  } else {
+    // First round as at the kernel's start (all slots together), then the remaining workgroups at
+    // the steady rate of a replay whose slots start spread over one round (a long grid's slots
+    // free at different times), averaged over its last two rounds.
+    cfg.workgroups = int(k);
+    const CuResult first = run_cu(rec, hw, cfg);
+    cfg.workgroups = int(cap);
+    cfg.stagger = first.cycles / k;
+    cfg.trace = false;
+    r.cu = run_cu(rec, hw, cfg);
+    if (opt.trace) r.cu.trace = first.trace;
+    r.replayed_workgroups = k + cap;
     const auto& e = r.cu.workgroup_end;
-    // Average over the last two rounds: replayed workgroups drift out of the lock-step they start in.
-    const uint64_t span = std::min<uint64_t>(2 * k, cap - 1);
+    const uint64_t span = 2 * k;
     const double per_wg = double(e[cap - 1] - e[cap - span - 1]) / double(span);
-    cycles += double(plan.per_cu - cap) * per_wg;
+    cycles = double(first.cycles) + double(plan.per_cu - k) * per_wg;
   }
   r.cycles = cycles;
   r.ms = cycles / (hw.clock_ghz * 1e9) * 1e3;

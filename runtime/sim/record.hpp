@@ -1,7 +1,7 @@
 // Optional recording of dynamic instruction streams during a functional run,
 // for the timing model (runtime/model). Off unless Options::recording points at
 // a Recording; then only the workgroups it lists are recorded, so the cost is
-// one predictable branch per instruction in every other workgroup.
+// two predictable branches per instruction in every other workgroup.
 #pragma once
 #include <cstdint>
 #include <string>

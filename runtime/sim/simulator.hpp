@@ -30,7 +30,7 @@ struct Options {
   //  ProductsThenSum:     fma(a.hi, b.hi, fma(a.lo, b.lo, c)) - two f32 roundings, lo first.
   enum class Dot2 { FusedSingleRounding, ProductsThenSum } dot2 = Dot2::FusedSingleRounding;
   // Timing-model input (runtime/sim/record.hpp): when set, the instruction streams of the
-  // workgroups it lists are recorded into it. Off (nullptr) costs one branch per instruction.
+  // workgroups it lists are recorded into it. Off (nullptr) costs two predictable branches per instruction.
   Recording* recording = nullptr;
 };
 
