@@ -1,16 +1,16 @@
 # Install rules and the exported CMake package: find_package(cdnajit) gives
 # cdnajit::cdnajit (builder DSL + JIT pipeline), cdnajit::runtime (device API,
 # simulator back end), cdnajit::sim, cdnajit::codegen, cdnajit::examples and the
-# layers beneath them, with their LLVM / lld / fmt dependencies.
+# layers beneath them (cdnajit::tune: configuration search and performance
+# database), with their LLVM / lld / fmt dependencies.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(CDNAJIT_VERSION 0.6.0)
 set(CDNAJIT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/cdnajit)
 # Libraries a consumer may link; their private static dependencies come along.
 set(CDNAJIT_EXPORTED_LIBRARIES
   cdnajit_isa cdnajit_regalloc cdnajit_asm cdnajit_passes cdnajit
-  cdnajit_sim cdnajit_runtime cdnajit_codegen cdnajit_reference cdnajit_examples)
+  cdnajit_sim cdnajit_runtime cdnajit_reference cdnajit_codegen cdnajit_examples cdnajit_tune)
 
 install(TARGETS ${CDNAJIT_EXPORTED_LIBRARIES} EXPORT cdnajitTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
@@ -25,6 +25,6 @@ install(EXPORT cdnajitTargets NAMESPACE cdnajit:: DESTINATION ${CDNAJIT_INSTALL_
 configure_package_config_file(${CDNAJIT_ROOT}/cmake/cdnajitConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/cdnajitConfig.cmake INSTALL_DESTINATION ${CDNAJIT_INSTALL_CMAKEDIR})
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/cdnajitConfigVersion.cmake
-  VERSION ${CDNAJIT_VERSION} COMPATIBILITY SameMinorVersion)
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/cdnajitConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/cdnajitConfigVersion.cmake
         DESTINATION ${CDNAJIT_INSTALL_CMAKEDIR})

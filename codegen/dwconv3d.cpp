@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <bit>
 #include <functional>
+#include <map>
 #include <vector>
 
+#include "jit/interleave.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/isa/waitcnt.hpp"
 
@@ -385,7 +387,8 @@ class Generator {
   // two dwords and a ds_read_b32 for an odd last one. The b64 address is the
   // b32 one (w = 2p columns, byte 4p of the row): 8-byte reads at addresses
   // that are only 4-byte aligned for odd p, the seed's access pattern.
-  RowInputs read_row(int r, RowAddressing& addr) {
+  template <class AddrOf>
+  RowInputs read_row(int r, AddrOf&& addr) {
     int kd = r / s_.KH, kh = r % s_.KH;
     const int R = g_.reads_per_row;
     RowInputs a;
@@ -411,6 +414,16 @@ class Generator {
   // is a 4-bit field whose maximum (15) means "no wait", so a larger n is
   // clamped to 14 (a little more waiting than needed, never less).
   void wait_reads(int n) { k_.s_waitcnt(lgkmcnt(std::min(n, isa::kMaxLgkmcnt - 1))); }
+
+  // VALU instructions compute_row emits for one filter row (the VALU group of
+  // the sched_groups schedule): fmac: KW + K - 1 bf16 extractions and K*KW
+  // multiply-adds; dot2: per pair and output pair an alignbit and two dot2,
+  // per output pair two extractions and two fmac for the odd tap.
+  int valu_per_row() const {
+    const int K = g_.kw_pack;
+    if (!dot2_) return s_.KW + K - 1 + K * s_.KW;
+    return (s_.KW / 2) * (K / 2) * 3 + (K / 2) * 4;
+  }
 
   // The ds_read instructions one row issues.
   int reads_issued_per_row() const {
@@ -465,6 +478,35 @@ class Generator {
           compute_row(r, cur);
           cur = std::move(next);
         }
+        break;
+      }
+      case DwSchedule::sched_groups: {
+        // V97-sgb: the reads and the multiply-adds are written as two streams
+        // in V97's batched order and placed by jit::Interleave in groups of
+        // one filter row's reads, then one row's VALU instructions, like
+        // sched_group_barrier(DS read, R) + sched_group_barrier(VALU, V) per row.
+        // The wait-count pass derives the waits of the placed order. Address
+        // registers (only for tiles past the 64 KiB DS offset range) are made
+        // before the streams so the read stream holds DS reads only.
+        std::map<uint32_t, Addr> addr_of;
+        for (int r = 0; r < rows(); ++r)
+          for (int j = 0; j < g_.reads_per_row; j += info_.read_b64 ? 2 : 1) {
+            uint32_t byte = row_byte(r / s_.KH, r % s_.KH, j);
+            addr_of.emplace(byte, addr.at(byte));
+          }
+        struct Lookup {
+          std::map<uint32_t, Addr>& m;
+          Addr at(uint32_t byte) { return m.at(byte); }
+        } lookup{addr_of};
+        std::vector<RowInputs> all;
+        Interleave il(k_);
+        int reads_stream = il.stream("lds reads", [&] {
+          for (int r = 0; r < rows(); ++r) all.push_back(read_row(r, lookup));
+        });
+        int valu_stream = il.stream("multiply-adds", [&] {
+          for (int r = 0; r < rows(); ++r) compute_row(r, all[size_t(r)]);
+        });
+        il.place({{reads_stream, reads}, {valu_stream, valu_per_row()}});
         break;
       }
       case DwSchedule::depth_pipeline: {
@@ -620,10 +662,14 @@ class Generator {
 
 BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, const BuildOptions& opts) {
   if (!variant_available(v, a))
+  {
+    std::string valid;
+    for (const DwVariantInfo& i : dw_variants())
+      if (variant_available(i.id, a)) valid += fmt::format("{}{}", valid.empty() ? "" : ", ", i.name);
     throw Error(fmt::format("depthwise conv3d variant {} is not available on {}: v_dot2_f32_bf16 and "
-                            "v_cvt_pk_bf16_f32 exist only on gfx950; variants with fmac arithmetic on {} are "
-                            "lds_fmac, row_interleaved, row_interleaved2",
-                            variant_name(v), arch_name(a), arch_name(a)));
+                            "v_cvt_pk_bf16_f32 exist only on gfx950; variants available on {}: {}",
+                            variant_name(v), arch_name(a), arch_name(a), valid));
+  }
   dwconv_geometry(s, a);  // shape and LDS checks with a precise message
   Kernel k(dwconv3d_kernel_name(v), a);
   Generator(k, s, v, a).emit();

@@ -41,6 +41,10 @@ constexpr DwVariantInfo kVariants[] = {
      "lds_dot2 with KW_PACK = 4: four adjacent outputs per thread and step"},
     {DwVariant::row_interleaved2, "row_interleaved2", A::dot2_where_able, S::row_lookahead, 2, false,
      "JIT-dot2-ilv2", "row lookahead: row r+1's reads in flight during row r (lgkmcnt(reads per row))"},
+    {DwVariant::lds_dot2_sgb, "lds_dot2_sgb", A::dot2, S::sched_groups, 2, false, "JIT-sgb (dot2, V97-sgb schedule)",
+     "lds_dot2 written as a read stream and a VALU stream, placed by jit::Interleave in row groups"},
+    {DwVariant::lds_fmac_sgb, "lds_fmac_sgb", A::fmac, S::sched_groups, 2, false, "V97-sgb (JIT)",
+     "lds_fmac written as a read stream and a VALU stream, placed by jit::Interleave in row groups"},
 };
 }  // namespace
 
@@ -129,10 +133,12 @@ DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a, DwVariant v) {
   g.tile_w = (cols + 1) / 2 * 2;
   uint64_t tile = uint64_t(s.KD) * g.tile_h * g.tile_w * 2;
   if (tile > lds_limit_bytes(a))
-    throw Error(fmt::format("depthwise conv3d {} on {}: the LDS tile KD x (H+2*padH) x even(W+2*padW) = {}x{}x{} "
-                            "bf16 = {} bytes exceeds the {} LDS limit of {} bytes ({} KiB); reduce H, W or KD",
-                            s.str(), arch_name(a), s.KD, g.tile_h, g.tile_w, tile, arch_name(a),
-                            lds_limit_bytes(a), lds_limit_bytes(a) / 1024));
+    throw Error(fmt::format("depthwise conv3d {} on {} (variant {}): the LDS tile KD x (H+2*padH) x tile width = "
+                            "{}x{}x{} bf16 = {} bytes exceeds the {} LDS limit of {} bytes ({} KiB); reduce H, W or "
+                            "KD (tile width: W+2*padW rounded up to even{})",
+                            s.str(), arch_name(a), variant_name(v), s.KD, g.tile_h, g.tile_w, tile, arch_name(a),
+                            lds_limit_bytes(a), lds_limit_bytes(a) / 1024,
+                            g.kw_pack == 2 ? "" : ", widened so the last KW_PACK group's reads stay inside"));
   g.tile_bytes = uint32_t(tile);
   g.items = s.H_out() * g.pairs_per_row;
   g.steps = (g.items + DwConvGeometry::kThreads - 1) / DwConvGeometry::kThreads;

@@ -40,6 +40,8 @@ enum class DwVariant : uint8_t {
   lds_dot2_pipe,     // lds_dot2 pipelined by depth: slice kd+1's reads in flight while slice kd computes (seed JIT-pipe)
   lds_dot2_kwp4,     // lds_dot2 with four outputs per thread and step (KW_PACK = 4; seed JIT-kwp4)
   row_interleaved2,  // row lookahead: row r+1's reads in flight while row r computes (seed JIT-ilv2)
+  lds_dot2_sgb,      // lds_dot2 as a read stream and a VALU stream placed by jit::Interleave in row groups
+  lds_fmac_sgb,      // lds_fmac placed the same way: the JIT counterpart of the HIP V97-sgb reference
 };
 
 // Which multiply-add a variant uses.
@@ -54,6 +56,8 @@ enum class DwSchedule : uint8_t {
   row_wait,        // per filter row: reads, wait for them, multiply-adds
   row_lookahead,   // row r+1's reads issued before row r's multiply-adds
   depth_pipeline,  // depth slice kd+1's reads issued before slice kd's multiply-adds
+  sched_groups,    // reads and multiply-adds written as two streams, placed in (row reads, row VALU)
+                   // groups by jit::Interleave, as V97-sgb's sched_group_barrier hints ask LLVM to
 };
 
 // The one list of variants: everything that iterates the family (CLI, report,

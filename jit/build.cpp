@@ -98,6 +98,40 @@ void append_implicit_endpgm(Kernel& k, Kernel::Impl& impl) {
 
 }  // namespace
 
+// A register read on a path that never wrote it would read a stale physical
+// register: an error naming the register, the read and the first write.
+// SGPRs are checked on the full CFG. VGPRs/AGPRs are checked without the taken
+// edges of exec-zero branches: a region skipped because no lane is active would
+// have written no lane either (if_vcc's then/else each write their own lanes).
+static void check_defined_before_use(const Kernel::Impl& k, const regalloc::Function& fn) {
+  std::vector<std::pair<uint32_t, uint32_t>> exec_skips;
+  regalloc::Function vector_view = to_regalloc_function(k, &exec_skips);
+  for (auto [from, to] : exec_skips) {
+    auto& s = vector_view.blocks[from].succs;
+    if (auto it = std::find(s.begin(), s.end(), to); it != s.end()) s.erase(it);
+  }
+  std::vector<regalloc::MaybeUndefinedRead> bad;
+  for (const auto& u : regalloc::find_maybe_undefined_reads(fn))
+    if (fn.vregs[u.vreg].cls == regalloc::RegClass::S) bad.push_back(u);
+  for (const auto& u : regalloc::find_maybe_undefined_reads(vector_view))
+    if (fn.vregs[u.vreg].cls != regalloc::RegClass::S) bad.push_back(u);
+  if (bad.empty()) return;
+  std::string msg;
+  for (size_t i = 0; i < bad.size() && i < 8; ++i) {
+    const regalloc::MaybeUndefinedRead& u = bad[i];
+    const regalloc::VirtualReg& v = fn.vregs[u.vreg];
+    msg += fmt::format("{}{}: register '{}' (declared at {}) is read here, but ", i ? "\n" : "", u.read_at, v.name,
+                       v.origin);
+    msg += u.first_written.empty()
+               ? std::string("nothing writes it before")
+               : fmt::format("a path from the kernel entry reaches this read without writing it (the first write "
+                             "is at {})",
+                             u.first_written);
+  }
+  if (bad.size() > 8) msg += fmt::format("\n... and {} more", bad.size() - 8);
+  throw Error(msg);
+}
+
 struct BuildPipeline {
   static BuildResult run(Kernel& kernel, Kernel::Impl& k, const BuildOptions& opts) {
     auto t0 = Clock::now();
@@ -116,6 +150,7 @@ struct BuildPipeline {
 
     auto t = Clock::now();
     regalloc::Function fn = to_regalloc_function(k);
+    check_defined_before_use(k, fn);
     regalloc::Allocation alloc = regalloc::allocate(fn, regalloc::Limits{});
     regalloc::verify(fn, alloc);
     r.stats.ms_regalloc = ms_since(t);

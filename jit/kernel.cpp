@@ -11,12 +11,12 @@ namespace cdnajit {
 
 // ---------------------------------------------------------------- Reg / RegArray
 
-Reg Reg::operator[](int dword) const { return slice(dword, 1); }
+Reg Reg::operator[](Index dword) const { return slice(dword.value, 1, dword.loc); }
 
-Reg Reg::slice(int first_dword, int count) const {
+Reg Reg::slice(int first_dword, int count, std::source_location loc) const {
   if (first_dword < 0 || count <= 0 || first_dword + count > dwords)
-    throw Error(fmt::format("register slice [{}, +{}) is outside a {}-dword register (valid: first in 0..{}, first+count <= {})",
-                            first_dword, count, dwords, dwords - 1, dwords));
+    throw Error(fmt::format("{}: register slice [{}, +{}) is outside a {}-dword register (valid: first in 0..{}, first+count <= {})",
+                            where(loc), first_dword, count, dwords, dwords - 1, dwords));
   Reg r = *this;
   r.first = uint16_t(first + first_dword);
   r.dwords = uint16_t(count);
@@ -32,10 +32,12 @@ size_t RegArray::size() const {
   return n;
 }
 
-RegArray RegArray::operator[](int i) const {
-  if (dims_.empty()) throw Error("register array indexed with more subscripts than it has dimensions");
+RegArray RegArray::operator[](Index index) const {
+  const int i = index.value;
+  if (dims_.empty())
+    throw Error(fmt::format("{}: register array indexed with more subscripts than it has dimensions", where(index.loc)));
   if (i < 0 || i >= dims_[0])
-    throw Error(fmt::format("register array index {} out of range (valid: 0..{})", i, dims_[0] - 1));
+    throw Error(fmt::format("{}: register array index {} out of range (valid: 0..{})", where(index.loc), i, dims_[0] - 1));
   RegArray sub;
   sub.regs_ = regs_;
   sub.dims_.assign(dims_.begin() + 1, dims_.end());
@@ -49,20 +51,46 @@ RegArray::operator Reg() const {
   return (*regs_)[base_];
 }
 
-Reg RegArray::at(std::initializer_list<int> idx) const {
+Reg RegArray::at(std::initializer_list<int> idx, std::source_location loc) const {
   RegArray a = *this;
-  for (int i : idx) a = a[i];
+  for (int i : idx) a = a[Index(i, loc)];
+  if (!a.dims_.empty())
+    throw Error(fmt::format("{}: register array used as a register with {} subscript(s) missing", where(loc), a.dims_.size()));
   return Reg(a);
 }
 
-Reg RegArray::flat(size_t i) const {
-  if (i >= size()) throw Error(fmt::format("register array flat index {} out of range (size {})", i, size()));
+Reg RegArray::flat(size_t i, std::source_location loc) const {
+  if (i >= size()) throw Error(fmt::format("{}: register array flat index {} out of range (size {})", where(loc), i, size()));
   return (*regs_)[base_ + i];
 }
 
 // ---------------------------------------------------------------- Impl helpers
 
+namespace {
+
+// `s` with control characters shown as \xNN, for messages.
+std::string escaped(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    else out += c;
+  }
+  return out;
+}
+
+// Names and comments end up in the .s (comments, labels, the metadata block): a
+// control character such as a newline would start a new assembler line.
+void check_text(std::string_view s, const char* what, const std::source_location& loc) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw Error(fmt::format("{}: {} '{}' contains a control character (valid: printable text on one line)",
+                              where(loc), what, escaped(s)));
+}
+
+}  // namespace
+
 uint32_t Kernel::Impl::new_vreg(RegClass c, int dwords, int align, std::string n, const std::source_location& loc) {
+  check_text(n, "register name", loc);
   if (dwords < 1 || dwords > 16)
     throw Error(fmt::format("{}: register '{}' has {} dwords (valid: 1..16)", where(loc), n, dwords));
   if (align == 0) {
@@ -82,6 +110,7 @@ Reg Kernel::Impl::reg_of(uint32_t id) const {
   r.first = 0;
   r.dwords = vregs[id].dwords;
   r.cls = vregs[id].cls;
+  r.owner = this;
   return r;
 }
 
@@ -109,10 +138,11 @@ Kernel::~Kernel() = default;
 const std::string& Kernel::name() const { return impl_->name; }
 Arch Kernel::arch() const { return impl_->arch; }
 
-void Kernel::set_workgroup_size(uint32_t x, uint32_t y, uint32_t z) {
+void Kernel::set_workgroup_size(uint32_t x, uint32_t y, uint32_t z, std::source_location loc) {
   uint64_t n = uint64_t(x) * y * z;
   if (x == 0 || y == 0 || z == 0 || n > 1024)
-    throw Error(fmt::format("workgroup size {}x{}x{} = {} threads (valid: 1..1024 threads, each dimension >= 1)", x, y, z, n));
+    throw Error(fmt::format("{}: workgroup size {}x{}x{} = {} threads (valid: 1..1024 threads, each dimension >= 1)",
+                            where(loc), x, y, z, n));
   impl_->wg_size[0] = x;
   impl_->wg_size[1] = y;
   impl_->wg_size[2] = z;
@@ -123,6 +153,7 @@ void Kernel::set_workgroup_size(uint32_t x, uint32_t y, uint32_t z) {
 static uint32_t arg_size(ArgType t) { return (t == ArgType::i64 || t == ArgType::u64 || t == ArgType::ptr) ? 8 : 4; }
 
 static Arg add_arg(Kernel::Impl& k, ArgDecl d, const std::source_location& loc) {
+  check_text(d.name, "argument name", loc);
   for (const ArgDecl& a : k.args)
     if (a.name == d.name) throw Error(fmt::format("{}: kernel argument '{}' declared twice", where(loc), d.name));
   uint32_t size = arg_size(d.type);
@@ -164,8 +195,8 @@ Reg Kernel::load_arg(const Arg& a, std::source_location loc) {
   return r;
 }
 
-Reg Kernel::workgroup_id(int dim) {
-  if (dim < 0 || dim > 2) throw Error(fmt::format("workgroup_id({}): dimension must be 0, 1 or 2", dim));
+Reg Kernel::workgroup_id(int dim, std::source_location loc) {
+  if (dim < 0 || dim > 2) throw Error(fmt::format("{}: workgroup_id({}): dimension must be 0, 1 or 2", where(loc), dim));
   if (impl_->wg_id_vreg[dim] < 0) {
     // SGPR layout at entry: s[0:1] kernarg pointer, then workgroup id x, y, z (x always enabled).
     // y/z positions are fixed at build time (see lower.cpp) because enabling y shifts z.
@@ -235,6 +266,7 @@ RegArray Kernel::agprs(std::string name, std::vector<int> dims, int dwords, std:
 }
 
 uint32_t Kernel::lds_alloc(std::string name, uint32_t bytes, uint32_t align, std::source_location loc) {
+  check_text(name, "LDS block name", loc);
   if (align == 0 || (align & (align - 1)))
     throw Error(fmt::format("{}: LDS block '{}' alignment {} is not a power of two", where(loc), name, align));
   uint64_t offset = (uint64_t(impl_->lds_bytes) + align - 1) / align * align;
@@ -250,15 +282,20 @@ uint32_t Kernel::lds_bytes() const { return impl_->lds_bytes; }
 
 // ---------------------------------------------------------------- control flow
 
-Label Kernel::new_label(std::string name) {
-  Label l{uint32_t(impl_->label_names.size())};
+Label Kernel::new_label(std::string name, std::source_location loc) {
+  // Label names become assembler symbols (.Lname_N): letters, digits and '_' only.
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+      throw Error(fmt::format("{}: label name '{}' may only contain letters, digits and '_'", where(loc), escaped(name)));
+  Label l{uint32_t(impl_->label_names.size()), impl_.get()};
   impl_->label_names.push_back(name.empty() ? fmt::format("L{}", l.id) : fmt::format("{}_{}", name, l.id));
   impl_->label_bound.push_back(false);
   return l;
 }
 
 void Kernel::bind(Label l, std::source_location loc) {
-  if (l.id >= impl_->label_names.size()) throw Error(fmt::format("{}: bind() of a label from another kernel", where(loc)));
+  if (l.owner != impl_.get() || l.id >= impl_->label_names.size())
+    throw Error(fmt::format("{}: bind() of a label from another kernel", where(loc)));
   if (impl_->label_bound[l.id])
     throw Error(fmt::format("{}: label '{}' bound twice", where(loc), impl_->label_names[l.id]));
   impl_->label_bound[l.id] = true;
@@ -311,8 +348,11 @@ void Kernel::raw(std::string text, std::vector<Reg> regs, std::vector<int> defs,
     if (d < 0 || size_t(d) >= regs.size())
       throw Error(fmt::format("{}: raw(): def index {} does not name one of the {} registers", where(loc), d, regs.size()));
   for (const Reg& r : regs)
-    if (!r.valid() || r.id >= impl_->vregs.size())
+    if (!r.valid() || r.owner != impl_.get() || r.id >= impl_->vregs.size())
       throw Error(fmt::format("{}: raw(): register operand from another kernel or uninitialised", where(loc)));
+  if (text.find_first_of("\n\r;") != std::string::npos)
+    throw Error(fmt::format("{}: raw(): '{}' holds a line break or ';' (valid: one instruction per raw() call)", where(loc),
+                            escaped(text)));
   IrInst in;
   in.raw_text = std::move(text);
   in.raw_regs = std::move(regs);
@@ -321,10 +361,11 @@ void Kernel::raw(std::string text, std::vector<Reg> regs, std::vector<int> defs,
   impl_->program.push_back(std::move(in));
 }
 
-void Kernel::comment(std::string text) {
+void Kernel::comment(std::string text, std::source_location loc) {
+  check_text(text, "comment", loc);
   IrInst in;
   in.comment = std::move(text);
-  in.loc = std::source_location::current();
+  in.loc = loc;
   impl_->program.push_back(std::move(in));
 }
 

@@ -29,15 +29,24 @@ namespace cdnajit {
 class Kernel;
 enum class RegClass : uint8_t { S, V, A };
 
+// An index that remembers where it was written, so a subscript error names
+// the caller's file:line (operator[] cannot take a source_location argument).
+struct Index {
+  int value;
+  std::source_location loc;
+  Index(int v, std::source_location l = std::source_location::current()) : value(v), loc(l) {}
+};
+
 // A virtual register tuple, or a slice of one. Cheap to copy.
 struct Reg {
   uint32_t id = UINT32_MAX;   // virtual register id inside its Kernel
   uint16_t first = 0;         // first dword of the slice
   uint16_t dwords = 0;        // slice width
   RegClass cls = RegClass::V;
+  const void* owner = nullptr;  // the Kernel that created it (using it in another is an error)
   bool valid() const { return id != UINT32_MAX; }
-  Reg operator[](int dword) const;             // one dword of the tuple
-  Reg slice(int first_dword, int count) const; // sub-tuple
+  Reg operator[](Index dword) const;           // one dword of the tuple
+  Reg slice(int first_dword, int count, std::source_location loc = std::source_location::current()) const;
 };
 
 // Multi-dimensional array of separate virtual registers (each `dwords` wide):
@@ -46,19 +55,22 @@ class RegArray {
  public:
   RegArray() = default;
   RegArray(std::vector<Reg> regs, std::vector<int> dims, size_t stride_base = 0);
-  RegArray operator[](int i) const;   // drops the first dimension
+  RegArray operator[](Index i) const;  // drops the first dimension
   operator Reg() const;               // only when all dimensions are indexed
-  Reg at(std::initializer_list<int> idx) const;
+  Reg at(std::initializer_list<int> idx, std::source_location loc = std::source_location::current()) const;
   size_t size() const;                // elements in this (sub)array
   const std::vector<int>& dims() const { return dims_; }
-  Reg flat(size_t i) const;
+  Reg flat(size_t i, std::source_location loc = std::source_location::current()) const;
  private:
   std::shared_ptr<const std::vector<Reg>> regs_;
   std::vector<int> dims_;
   size_t base_ = 0;
 };
 
-struct Label { uint32_t id = UINT32_MAX; };
+struct Label {
+  uint32_t id = UINT32_MAX;
+  const void* owner = nullptr;  // the Kernel that created it
+};
 
 // Special scalar registers as operands.
 inline isa::SpecialReg vcc = isa::SpecialReg::VCC, vcc_lo = isa::SpecialReg::VCC_LO,
@@ -91,8 +103,9 @@ struct WaitCnt {
   WaitCnt operator+(WaitCnt o) const { return {o.vm >= 0 ? o.vm : vm, o.lgkm >= 0 ? o.lgkm : lgkm}; }
   int64_t encode() const;  // gfx9 simm16: vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt [11:8]
 };
-inline WaitCnt vmcnt(int n) { return {n, -1}; }
-inline WaitCnt lgkmcnt(int n) { return {-1, n}; }
+// Out-of-range counts (vmcnt 0..63, lgkmcnt 0..15) are errors naming the caller's file:line.
+WaitCnt vmcnt(int n, std::source_location loc = std::source_location::current());
+WaitCnt lgkmcnt(int n, std::source_location loc = std::source_location::current());
 
 // Anything that may stand in an instruction's operand list.
 struct Opnd {
@@ -203,7 +216,8 @@ class Kernel {
   Arch arch() const;
 
   // ---- launch shape (goes into the descriptor/metadata and occupancy) ----
-  void set_workgroup_size(uint32_t x, uint32_t y = 1, uint32_t z = 1);
+  void set_workgroup_size(uint32_t x, uint32_t y = 1, uint32_t z = 1,
+                          std::source_location loc = std::source_location::current());
 
   // ---- arguments ----
   Arg arg_ptr(std::string name, ElemType elem, bool is_const, std::source_location loc = std::source_location::current());
@@ -223,7 +237,7 @@ class Kernel {
 
   // ---- ABI values (pinned at entry; free once dead) ----
   Reg kernarg_ptr();                   // s[0:1]
-  Reg workgroup_id(int dim);           // SGPR after the kernarg pointer
+  Reg workgroup_id(int dim, std::source_location loc = std::source_location::current());  // SGPR after the kernarg pointer
   Reg workitem_id(int dim, std::source_location loc = std::source_location::current()); // VGPR (x = v0 bits 0..9, y, z unpacked)
 
   // ---- registers ----
@@ -240,7 +254,7 @@ class Kernel {
   uint32_t lds_bytes() const;
 
   // ---- control flow ----
-  Label new_label(std::string name = "");
+  Label new_label(std::string name = "", std::source_location loc = std::source_location::current());
   void bind(Label l, std::source_location loc = std::source_location::current());
   // Uniform loop: body runs, then `cond` emits an SCC-setting compare; loops while SCC == 1.
   void do_while_scc(const std::function<void()>& body, const std::function<void()>& cond,
@@ -257,7 +271,7 @@ class Kernel {
   // `text` may reference registers as {0}, {1}, ... from `regs`; defs lists which of them are written.
   void raw(std::string text, std::vector<Reg> regs = {}, std::vector<int> defs = {},
            std::source_location loc = std::source_location::current());
-  void comment(std::string text);
+  void comment(std::string text, std::source_location loc = std::source_location::current());
 
   // ---- one method per instruction in the table (generated) ----
   // Each takes up to 8 operands (registers, immediates, specials, labels, modifiers).

@@ -42,7 +42,7 @@ void pin_abi_registers(Kernel::Impl& k) {
   }
 }
 
-regalloc::Function to_regalloc_function(const Kernel::Impl& k) {
+regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t, uint32_t>>* exec_skips) {
   regalloc::Function f;
   for (const VRegDecl& d : k.vregs)
     f.vregs.push_back({ra_class(d.cls), d.dwords, d.align, d.pinned, d.live_in, d.name, d.origin});
@@ -108,6 +108,8 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k) {
         if (label_block[l.id] < 0)
           throw Error(fmt::format("{}: {} targets label '{}' which is never bound", where(in.loc), m, k.label_names[l.id]));
         b.succs.push_back(uint32_t(label_block[l.id]));
+        if (exec_skips && (m == "s_cbranch_execz" || m == "s_cbranch_execnz"))
+          exec_skips->emplace_back(uint32_t(block_of[i]), uint32_t(label_block[l.id]));
       }
       if (m.starts_with("s_cbranch_") && size_t(block_of[i] + 1) < f.blocks.size())
         b.succs.push_back(uint32_t(block_of[i] + 1));

@@ -1,5 +1,7 @@
 #include "jit/operand_check.hpp"
 
+#include "jit/isa/operand_fit.hpp"
+#include "jit/isa/target.hpp"
 #include "jit/isa/waitcnt.hpp"
 
 #include <bit>
@@ -9,36 +11,23 @@ namespace cdnajit {
 
 int64_t WaitCnt::encode() const { return int64_t(isa::encode_waitcnt(vm, -1, lgkm)); }
 
+WaitCnt vmcnt(int n, std::source_location loc) {
+  if (n < 0 || n > isa::kMaxVmcnt)
+    throw Error(fmt::format("{}: vmcnt({}) is out of range (valid: 0..{})", where(loc), n, isa::kMaxVmcnt));
+  return {n, -1};
+}
+
+WaitCnt lgkmcnt(int n, std::source_location loc) {
+  if (n < 0 || n > isa::kMaxLgkmcnt)
+    throw Error(fmt::format("{}: lgkmcnt({}) is out of range (valid: 0..{})", where(loc), n, isa::kMaxLgkmcnt));
+  return {-1, n};
+}
+
 namespace {
 
 const char* class_name(RegClass c) { return c == RegClass::S ? "SGPR" : c == RegClass::V ? "VGPR" : "AGPR"; }
 
-std::string kind_text(isa::OpKind k) {
-  using K = isa::OpKind;
-  switch (k) {
-    case K::SReg: return "an SGPR";
-    case K::VReg: return "a VGPR";
-    case K::AReg: return "an AGPR";
-    case K::VAReg: return "a VGPR or AGPR";
-    case K::SSrc: return "an SGPR, special register or constant";
-    case K::VSrc: return "a VGPR, SGPR or constant";
-    case K::VSrcNoLit: return "a VGPR, SGPR or inline constant (-16..64, ±0.5/1/2/4)";
-    case K::Simm16: return "a 16-bit immediate";
-    case K::Imm: return "an immediate";
-    case K::Label: return "a label";
-    case K::SBase: return "an SGPR base pair";
-    case K::SOffset: return "an SGPR or immediate offset";
-    case K::VAddr: return "a VGPR address";
-    case K::SAddrOrOff: return "an SGPR pair or `off`";
-    case K::SRsrc: return "an SGPR quad buffer resource";
-  }
-  return "?";
-}
-
-int special_dwords(isa::SpecialReg s) {
-  using S = isa::SpecialReg;
-  return (s == S::VCC || s == S::EXEC || s == S::FLAT_SCRATCH) ? 2 : 1;
-}
+std::string_view kind_text(isa::OpKind k) { return isa::operand_kind_text(k); }
 
 struct Checker {
   const Kernel::Impl& k;
@@ -49,86 +38,52 @@ struct Checker {
     throw Error(fmt::format("{}: {} ({}): {}", where(out.loc), info.mnemonic, arch_name(k.arch), what));
   }
 
-  void check_reg(const Reg& r, size_t i, const isa::OperandSpec& s, bool allow_s, bool allow_v, bool allow_a) const {
-    if (!r.valid() || r.id >= k.vregs.size()) fail(fmt::format("operand {} ({}) is a register of another kernel or uninitialised", i, s.name));
-    bool ok = (r.cls == RegClass::S && allow_s) || (r.cls == RegClass::V && allow_v) || (r.cls == RegClass::A && allow_a);
-    if (!ok)
-      fail(fmt::format("operand {} ({}) is {} '{}' but must be {}", i, s.name, class_name(r.cls), k.reg_label(r), kind_text(s.kind)));
-    if (s.dwords && r.dwords != s.dwords)
-      fail(fmt::format("operand {} ({}) '{}' is {} dword(s) wide but must be {}", i, s.name, k.reg_label(r), r.dwords, s.dwords));
+  std::string describe(const Opnd& o, const Reg* r) const {
+    if (r) return fmt::format("{} '{}'", class_name(r->cls), k.reg_label(*r));
+    if (auto* sp = std::get_if<isa::SpecialReg>(&o.v)) return "special register " + isa::print_operand(isa::Operand::spec(*sp));
+    if (auto* imm = std::get_if<int64_t>(&o.v)) return fmt::format("the constant {}", *imm);
+    if (auto* f = std::get_if<float>(&o.v)) return fmt::format("the constant {}", *f);
+    if (std::holds_alternative<Label>(o.v)) return "a label";
+    if (std::holds_alternative<Off>(o.v)) return "off";
+    return "an empty operand";
   }
 
+  // The shared fit rules (isa::operand_fits_slot) on the builder's operand forms.
   void check(const Opnd& o, size_t i, const isa::OperandSpec& s) const {
-    using K = isa::OpKind;
+    using C = isa::OperandShape::Class;
     const Reg* r = std::get_if<Reg>(&o.v);
     if (auto* n = std::get_if<Neg>(&o.v)) r = &n->r;
     if (auto* a = std::get_if<Abs>(&o.v)) r = &a->r;
     bool is_mod = std::holds_alternative<Neg>(o.v) || std::holds_alternative<Abs>(o.v);
-    if (is_mod && !(info.mods & isa::kModNegAbs) && s.kind != K::VSrcNoLit)
+    if (is_mod && !(info.mods & isa::kModNegAbs) && s.kind != isa::OpKind::VSrcNoLit)
       fail(fmt::format("operand {} ({}) takes no neg/abs modifier", i, s.name));
-    auto* imm = std::get_if<int64_t>(&o.v);
-    auto* fimm = std::get_if<float>(&o.v);
-    auto* sp = std::get_if<isa::SpecialReg>(&o.v);
-    bool is_const = imm || fimm;
-    // +0.0 has the bit pattern of the inline integer 0.
-    uint32_t fbits = fimm ? std::bit_cast<uint32_t>(*fimm) : 0;
-    bool inline_const = (imm && isa::is_inline_int(*imm)) || (fimm && (fbits == 0 || isa::is_inline_f32_bits(fbits)));
-    if (s.is_def && !r && !sp) fail(fmt::format("operand {} ({}) is written, so it must be a register", i, s.name));
-    switch (s.kind) {
-      case K::SReg:
-      case K::SBase:
-      case K::SRsrc:
-        if (sp) {
-          if (s.dwords && special_dwords(*sp) != s.dwords)
-            fail(fmt::format("operand {} ({}) must be {} dword(s); the special register is {}", i, s.name, s.dwords, special_dwords(*sp)));
-          return;
-        }
-        if (!r) fail(fmt::format("operand {} ({}) must be {}", i, s.name, kind_text(s.kind)));
-        return check_reg(*r, i, s, true, false, false);
-      case K::VReg:
-      case K::VAddr:
-        if (!r) fail(fmt::format("operand {} ({}) must be {}", i, s.name, kind_text(s.kind)));
-        return check_reg(*r, i, s, false, true, false);
-      case K::AReg:
-        if (!r) fail(fmt::format("operand {} ({}) must be {}", i, s.name, kind_text(s.kind)));
-        return check_reg(*r, i, s, false, false, true);
-      case K::VAReg:
-        if (!r) fail(fmt::format("operand {} ({}) must be {}", i, s.name, kind_text(s.kind)));
-        return check_reg(*r, i, s, false, true, true);
-      case K::SSrc:
-      case K::SOffset:
-        if (r) return check_reg(*r, i, s, true, false, false);
-        if (sp || is_const) return;
-        fail(fmt::format("operand {} ({}) must be {}", i, s.name, kind_text(s.kind)));
-      case K::VSrc:
-        if (r) return check_reg(*r, i, s, true, true, false);
-        if (sp || is_const) return;
-        fail(fmt::format("operand {} ({}) must be {}", i, s.name, kind_text(s.kind)));
-      case K::VSrcNoLit:
-        if (r) return check_reg(*r, i, s, true, true, false);
-        if (sp || inline_const) return;
-        if (is_const)
-          fail(fmt::format("operand {} ({}) is the constant {} which is not an inline constant; gfx9 VOP3 has no literals "
-                           "(valid: -16..64, ±0.5, ±1, ±2, ±4, 1/(2*pi); or move it into a register first)",
-                           i, s.name, imm ? std::to_string(*imm) : fmt::format("{}", *fimm)));
-        fail(fmt::format("operand {} ({}) must be {}", i, s.name, kind_text(s.kind)));
-      case K::Simm16:
-        if (!imm) fail(fmt::format("operand {} ({}) must be {}", i, s.name, kind_text(s.kind)));
-        if (*imm < -32768 || *imm > 65535)
-          fail(fmt::format("operand {} ({}) = {} is out of range (valid: -32768..65535)", i, s.name, *imm));
-        return;
-      case K::Imm:
-        if (!imm) fail(fmt::format("operand {} ({}) must be {}", i, s.name, kind_text(s.kind)));
-        return;
-      case K::Label:
-        if (!std::holds_alternative<Label>(o.v)) fail(fmt::format("operand {} ({}) must be a Label", i, s.name));
-        if (std::get<Label>(o.v).id >= k.label_names.size()) fail("label from another kernel");
-        return;
-      case K::SAddrOrOff:
-        if (std::holds_alternative<Off>(o.v)) return;
-        if (!r) fail(fmt::format("operand {} ({}) must be {}", i, s.name, kind_text(s.kind)));
-        return check_reg(*r, i, s, true, false, false);
+    if (r && (!r->valid() || r->owner != &k || r->id >= k.vregs.size()))
+      fail(fmt::format("operand {} ({}) is a register of another Kernel or a default-constructed Reg "
+                       "(registers belong to the Kernel whose sgpr()/vgpr()/agpr() made them)", i, s.name));
+    if (auto* l = std::get_if<Label>(&o.v); l && (l->owner != &k || l->id >= k.label_names.size()))
+      fail("label from another kernel");
+    isa::OperandShape shape;
+    if (r) {
+      shape = isa::OperandShape::reg(r->cls == RegClass::S ? C::Sgpr : r->cls == RegClass::V ? C::Vgpr : C::Agpr, r->dwords);
+    } else if (auto* sp = std::get_if<isa::SpecialReg>(&o.v)) {
+      shape = isa::OperandShape::spec(*sp);
+    } else if (auto* imm = std::get_if<int64_t>(&o.v)) {
+      shape = isa::OperandShape::constant(true, isa::is_inline_int(*imm), *imm);
+    } else if (auto* f = std::get_if<float>(&o.v)) {
+      // +0.0 has the bit pattern of the inline integer 0.
+      uint32_t bits = std::bit_cast<uint32_t>(*f);
+      shape = isa::OperandShape::constant(false, bits == 0 || isa::is_inline_f32_bits(bits));
+    } else if (std::holds_alternative<Label>(o.v)) {
+      shape = isa::OperandShape::of(C::Label);
+    } else if (std::holds_alternative<Off>(o.v)) {
+      shape = isa::OperandShape::of(C::Off);
+    } else {
+      fail(fmt::format("operand {} ({}) is empty; it must be {}", i, s.name, kind_text(s.kind)));
     }
+    std::string why;
+    if (isa::operand_fits_slot(info, s, shape, s.dwords, why)) return;
+    fail(fmt::format("operand {} ({}) is {}{}", i, s.name, describe(o, r),
+                     why.empty() ? fmt::format(" but must be {}", kind_text(s.kind)) : ", which " + why));
   }
 };
 

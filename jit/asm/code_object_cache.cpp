@@ -1,8 +1,11 @@
 #include "jit/asm/code_object_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -41,6 +44,8 @@ constexpr size_t kHeaderSize = 88;
 // Memory side is dropped wholesale past this size: code objects are small,
 // so this only matters for processes that build many thousands of kernels.
 constexpr size_t kMemoryLimitBytes = size_t(256) << 20;
+// A disk entry larger than this is not a code object this cache wrote: discarded unread.
+constexpr uint64_t kMaxEntryBytes = uint64_t(256) << 20;
 
 std::string to_hex(const Digest& d) {
   static const char* digits = "0123456789abcdef";
@@ -176,10 +181,36 @@ void CodeObjectCache::remember(std::string memory_key, Blob blob) {
 
 std::optional<std::vector<uint8_t>> CodeObjectCache::read_disk(const Digest& digest) {
   std::filesystem::path file = *disk_dir_ / (to_hex(digest) + ".co");
-  std::ifstream f(file, std::ios::binary);
-  if (!f) return std::nullopt;  // not cached yet
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  f.close();
+  auto discard = [&] {
+    // Something else sits at the entry path (a FIFO, a directory, a huge file):
+    // remove it so the next put() can store a real entry there.
+    std::error_code ignored;
+    std::filesystem::remove_all(file, ignored);
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++stats_.corrupt_entries_discarded;
+    return std::nullopt;
+  };
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; only regular files are read.
+  int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::nullopt;  // not cached yet
+    return discard();
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || uint64_t(st.st_size) > kMaxEntryBytes) {
+    ::close(fd);
+    return discard();
+  }
+  std::vector<uint8_t> bytes(size_t(st.st_size));
+  size_t got = 0;
+  while (got < bytes.size()) {
+    ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += size_t(n);
+  }
+  ::close(fd);
+  bytes.resize(got);
 
   auto valid = [&]() {
     if (bytes.size() < kHeaderSize) return false;
@@ -233,6 +264,9 @@ bool CodeObjectCache::write_disk(const Digest& digest, std::span<const uint8_t> 
       return false;
     }
   }
+  // A directory at the entry path would make every rename fail: clear it first.
+  if (std::filesystem::is_directory(std::filesystem::symlink_status(final_path, ec)))
+    std::filesystem::remove_all(final_path, ec);
   std::filesystem::rename(temp_path, final_path, ec);
   if (ec) {
     std::filesystem::remove(temp_path, ec);

@@ -5,6 +5,7 @@
 
 #include "jit/asm/target_id.hpp"
 #include "jit/isa/error.hpp"
+#include "jit/isa/target.hpp"
 
 namespace cdnajit {
 namespace {
@@ -65,7 +66,7 @@ uint32_t total_vgpr_count(const KernelDescriptorSpec& k) {
 
 // On gfx94x/gfx950 (architected flat scratch) LLVM always reserves VCC,
 // FLAT_SCRATCH and XNACK_MASK at the top of the SGPR allocation.
-uint32_t extra_sgpr_count(const KernelDescriptorSpec&) { return 6; }
+uint32_t extra_sgpr_count(const KernelDescriptorSpec&) { return isa::target::kReservedSgprs; }
 
 uint32_t lds_limit_bytes(Arch arch) { return lds_bytes_per_cu(arch); }
 
@@ -77,9 +78,10 @@ void validate(const KernelDescriptorSpec& k) {
   require(k.agpr_count <= 256, k, "agpr_count " + num(k.agpr_count) + " exceeds 256");
   require(total_vgpr_count(k) <= 512, k,
           "unified VGPR+AGPR allocation " + num(total_vgpr_count(k)) + " exceeds 512");
-  require(k.sgpr_count + extra_sgpr_count(k) <= 102, k,
+  require(k.sgpr_count + extra_sgpr_count(k) <= uint32_t(isa::target::kAddressableSgprs), k,
           "sgpr_count " + num(k.sgpr_count) + " + " + num(extra_sgpr_count(k)) +
-              " reserved (vcc, flat_scratch, xnack_mask) exceeds the 102 addressable SGPRs");
+              " reserved (vcc, flat_scratch, xnack_mask) exceeds the " + num(isa::target::kAddressableSgprs) +
+              " addressable SGPRs");
   require(k.sgpr_count >= user_sgpr_count(k) + k.workgroup_id_x + k.workgroup_id_y + k.workgroup_id_z, k,
           "sgpr_count " + num(k.sgpr_count) + " is below the " +
               num(user_sgpr_count(k) + k.workgroup_id_x + k.workgroup_id_y + k.workgroup_id_z) +

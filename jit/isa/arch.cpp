@@ -1,5 +1,6 @@
 // Architecture names as LLVM spells them (-mcpu=gfx942 / gfx950).
 #include "jit/isa/isa.hpp"
+#include "jit/isa/target.hpp"
 
 namespace cdnajit {
 
@@ -17,6 +18,6 @@ std::optional<Arch> parse_arch(std::string_view name) {
   return std::nullopt;
 }
 
-uint32_t lds_bytes_per_cu(Arch a) { return a == Arch::gfx950 ? 160u * 1024u : 64u * 1024u; }
+uint32_t lds_bytes_per_cu(Arch a) { return isa::target::lds_bytes(a); }
 
 }  // namespace cdnajit

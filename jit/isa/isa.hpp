@@ -13,7 +13,7 @@ namespace cdnajit {
 enum class Arch : uint8_t { gfx942, gfx950 };
 std::string_view arch_name(Arch a);                     // "gfx942"
 std::optional<Arch> parse_arch(std::string_view name);  // nullopt if unknown
-// LDS per CU, which is also the most one workgroup may allocate: 64 KiB on gfx942, 160 KiB on gfx950.
+// LDS per CU, which is also the most one workgroup may allocate (isa::target::lds_bytes).
 uint32_t lds_bytes_per_cu(Arch a);
 
 namespace isa {

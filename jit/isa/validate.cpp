@@ -1,5 +1,8 @@
 #include "jit/isa/validate.hpp"
 
+#include "jit/isa/operand_fit.hpp"
+#include "jit/isa/target.hpp"
+
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -7,29 +10,15 @@
 namespace cdnajit::isa {
 namespace {
 
-constexpr int kNumSgprs = 102;  // s0..s101 on gfx9
-constexpr int kNumVgprs = 256;  // and as many AGPRs
+constexpr int kNumSgprs = target::kAddressableSgprs;
+constexpr int kNumVgprs = target::kVgprs;  // and as many AGPRs
 
-int special_dwords(SpecialReg r) {
-  switch (r) {
-    case SpecialReg::VCC:
-    case SpecialReg::EXEC:
-    case SpecialReg::FLAT_SCRATCH:
-    case SpecialReg::XNACK_MASK:
-    case SpecialReg::SRC_SHARED_BASE:
-    case SpecialReg::SRC_SHARED_LIMIT:
-    case SpecialReg::SRC_PRIVATE_BASE:
-    case SpecialReg::SRC_PRIVATE_LIMIT: return 2;  // 64-bit (the apertures read as 64-bit values)
-    default: return 1;
-  }
-}
 
 bool is_inline_constant(const Operand& o) {
   if (o.kind == Operand::Kind::FImm) return is_inline_f32_bits(uint32_t(o.imm));
   return o.kind == Operand::Kind::Imm && is_inline_int(o.imm);
 }
 
-bool is_imm(const Operand& o) { return o.kind == Operand::Kind::Imm || o.kind == Operand::Kind::FImm; }
 
 std::string describe(const Operand& o) {
   switch (o.kind) {
@@ -43,43 +32,14 @@ std::string describe(const Operand& o) {
   return "?";
 }
 
-std::string_view kind_text(OpKind k) {
-  switch (k) {
-    case OpKind::SReg: return "an SGPR tuple or special register";
-    case OpKind::VReg: return "a VGPR tuple";
-    case OpKind::AReg: return "an AGPR tuple";
-    case OpKind::VAReg: return "a VGPR or AGPR tuple";
-    case OpKind::SSrc: return "an SGPR, special register or constant";
-    case OpKind::VSrc: return "a VGPR, SGPR, special register or constant";
-    case OpKind::VSrcNoLit: return "a VGPR, SGPR, special register or inline constant (-16..64, +-0.5/1/2/4, 1/(2pi))";
-    case OpKind::Simm16: return "a 16-bit immediate";
-    case OpKind::Imm: return "a constant";
-    case OpKind::Label: return "a branch target";
-    case OpKind::SBase: return "an SGPR pair/quad base";
-    case OpKind::SOffset: return "an SGPR, m0 or constant offset";
-    case OpKind::VAddr: return "a VGPR address (or off)";
-    case OpKind::SAddrOrOff: return "an SGPR pair or off";
-    case OpKind::SRsrc: return "an SGPR quad buffer resource";
-  }
-  return "?";
-}
+std::string_view kind_text(OpKind k) { return operand_kind_text(k); }
 
-// Register width/range/alignment of a tuple operand.
-bool check_reg(const Operand& o, int want_dwords, std::string& why) {
-  if (o.kind == Operand::Kind::Special) {
-    if (want_dwords && special_dwords(o.special) != want_dwords) {
-      why = "is " + std::to_string(special_dwords(o.special)) + " dword(s) wide, expected " + std::to_string(want_dwords);
-      return false;
-    }
-    return true;
-  }
-  if (want_dwords && o.dwords != want_dwords) {
-    why = "is " + std::to_string(o.dwords) + " dword(s) wide, expected " + std::to_string(want_dwords);
-    return false;
-  }
+// Range and alignment of a physical register tuple (the width is operand_fits_slot's).
+bool check_range_alignment(const Operand& o, std::string& why) {
+  if (o.kind != Operand::Kind::Reg) return true;
   int limit = o.file == RegFile::SGPR ? kNumSgprs : kNumVgprs;
   if (o.index + o.dwords > limit) {
-    why = "is out of range (" + std::string(o.file == RegFile::SGPR ? "s0..s101" : "0..255") + ")";
+    why = "is out of range (" + std::string(o.file == RegFile::SGPR ? "s0..s" : "0..") + std::to_string(limit - 1) + ")";
     return false;
   }
   int align = 1;
@@ -92,74 +52,22 @@ bool check_reg(const Operand& o, int want_dwords, std::string& why) {
   return true;
 }
 
+OperandShape shape_of(const Operand& o) {
+  using C = OperandShape::Class;
+  switch (o.kind) {
+    case Operand::Kind::Reg:
+      return OperandShape::reg(o.file == RegFile::SGPR ? C::Sgpr : o.file == RegFile::VGPR ? C::Vgpr : C::Agpr, o.dwords);
+    case Operand::Kind::Special: return OperandShape::spec(o.special);
+    case Operand::Kind::Imm:
+    case Operand::Kind::FImm: return OperandShape::constant(o.kind == Operand::Kind::Imm, is_inline_constant(o), o.imm);
+    case Operand::Kind::Label: return OperandShape::of(C::Label);
+    case Operand::Kind::Off: return OperandShape::of(C::Off);
+  }
+  return {};
+}
+
 bool operand_fits(const InstrInfo& info, const OperandSpec& s, const Operand& o, int dwords, std::string& why) {
-  using K = Operand::Kind;
-  const bool sreg = (o.kind == K::Reg && o.file == RegFile::SGPR) || o.kind == K::Special;
-  const bool vreg = o.kind == K::Reg && o.file == RegFile::VGPR;
-  const bool areg = o.kind == K::Reg && o.file == RegFile::AGPR;
-  if (s.is_def && !(o.kind == K::Reg || o.kind == K::Special)) {
-    why = "is written, so it must be a register";
-    return false;
-  }
-  switch (s.kind) {
-    case OpKind::SReg:
-    case OpKind::SBase:
-      if (!sreg) return false;
-      return check_reg(o, dwords, why);
-    case OpKind::SRsrc:
-      if (!(o.kind == K::Reg && o.file == RegFile::SGPR)) return false;
-      return check_reg(o, 4, why);
-    case OpKind::VReg:
-      if (!vreg) return false;
-      return check_reg(o, dwords, why);
-    case OpKind::AReg:
-      if (!areg) return false;
-      return check_reg(o, dwords, why);
-    case OpKind::VAReg:
-      if (info.family == Family::MFMA && !s.is_def && is_inline_constant(o)) return true;  // srcC may be 0
-      if (!vreg && !areg) return false;
-      return check_reg(o, dwords, why);
-    case OpKind::SSrc:
-      if (is_imm(o)) return true;
-      if (!sreg) return false;
-      return check_reg(o, dwords, why);
-    case OpKind::VSrc:
-      if (is_imm(o)) return true;
-      if (!sreg && !vreg) return false;
-      return check_reg(o, dwords, why);
-    case OpKind::VSrcNoLit:
-      if (is_imm(o)) {
-        if (!is_inline_constant(o)) {
-          why = "is a literal; this operand takes only inline constants on gfx9";
-          return false;
-        }
-        return true;
-      }
-      if (!sreg && !vreg) return false;
-      return check_reg(o, dwords, why);
-    case OpKind::Simm16:
-      if (o.kind != K::Imm) return false;
-      if (o.imm < -32768 || o.imm > 65535) {
-        why = "does not fit in 16 bits";
-        return false;
-      }
-      return true;
-    case OpKind::Imm: return is_imm(o);
-    case OpKind::Label: return o.kind == K::Label;
-    case OpKind::SOffset:
-      if (is_imm(o)) return true;
-      if (!sreg) return false;
-      return check_reg(o, 1, why);
-    case OpKind::VAddr:
-      if (o.kind == K::Off) return info.family == Family::MUBUF;
-      if (!vreg) return false;
-      return check_reg(o, dwords, why);
-    case OpKind::SAddrOrOff:
-      if (o.kind == K::Off) return true;
-      if (!(o.kind == K::Reg && o.file == RegFile::SGPR)) return false;
-      return check_reg(o, 2, why);
-  }
-  return false;
+  return operand_fits_slot(info, s, shape_of(o), dwords, why) && check_range_alignment(o, why);
 }
 
 uint32_t modifiers_used(const MachineInst& mi) {

@@ -20,14 +20,18 @@ uint16_t encode_waitcnt(int vmcnt, int expcnt, int lgkmcnt) {
   int vm = checked("vmcnt", vmcnt, kMaxVmcnt);
   int exp = checked("expcnt", expcnt, kMaxExpcnt);
   int lgkm = checked("lgkmcnt", lgkmcnt, kMaxLgkmcnt);
-  return uint16_t((vm & 0xf) | ((vm >> 4) << 14) | (exp << 4) | (lgkm << 8));
+  using namespace target;
+  return uint16_t((vm & ((1 << kVmcntLoBits) - 1)) << kVmcntLoShift | (vm >> kVmcntLoBits) << kVmcntHiShift |
+                  exp << kExpcntShift | lgkm << kLgkmcntShift);
 }
 
 WaitcntFields decode_waitcnt(uint16_t s) {
+  using namespace target;
+  auto field = [s](int shift, int bits) { return (s >> shift) & ((1 << bits) - 1); };
   WaitcntFields f;
-  f.vmcnt = (s & 0xf) | (((s >> 14) & 3) << 4);
-  f.expcnt = (s >> 4) & 7;
-  f.lgkmcnt = (s >> 8) & 0xf;
+  f.vmcnt = field(kVmcntLoShift, kVmcntLoBits) | field(kVmcntHiShift, kVmcntHiBits) << kVmcntLoBits;
+  f.expcnt = field(kExpcntShift, kExpcntBits);
+  f.lgkmcnt = field(kLgkmcntShift, kLgkmcntBits);
   return f;
 }
 

@@ -3,9 +3,11 @@
 #pragma once
 #include <cstdint>
 
+#include "jit/isa/target.hpp"
+
 namespace cdnajit::isa {
 
-constexpr int kMaxVmcnt = 63, kMaxExpcnt = 7, kMaxLgkmcnt = 15;
+using target::kMaxVmcnt, target::kMaxExpcnt, target::kMaxLgkmcnt;
 
 struct WaitcntFields {
   int vmcnt = kMaxVmcnt, expcnt = kMaxExpcnt, lgkmcnt = kMaxLgkmcnt;

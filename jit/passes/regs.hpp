@@ -6,13 +6,15 @@
 #include <vector>
 
 #include "jit/isa/machine_inst.hpp"
+#include "jit/isa/target.hpp"
 
 namespace cdnajit::passes {
 
 // Unit numbering: SGPRs keep their hardware numbers (vcc = s106:107, m0 = s124,
 // exec = s126:127), so `s[106:107]` and `vcc` overlap as they do on the chip.
-constexpr int kFlatScratchLo = 102, kXnackMaskLo = 104, kVccLo = 106, kVccHi = 107;
-constexpr int kM0 = 124, kExecLo = 126, kExecHi = 127, kScc = 128;
+using isa::target::kFlatScratchLo, isa::target::kXnackMaskLo, isa::target::kVccLo, isa::target::kVccHi;
+using isa::target::kM0, isa::target::kExecLo, isa::target::kExecHi;
+constexpr int kScc = isa::target::kScalarOperandRegs;  // the unit after the scalar operand registers
 constexpr int kVgpr0 = 256, kAgpr0 = 512;
 constexpr int kLds = 768;  // all of LDS: written by LDS DMA, read/written by DS instructions
 constexpr int kNumUnits = 769;

@@ -18,9 +18,9 @@ const char* class_name(RegClass c) {
 // 256 architectural VGPRs and, on gfx90a and later, 256 AGPRs.
 int architectural_limit(RegClass c) {
   switch (c) {
-    case RegClass::S: return 102;
-    case RegClass::V: return 256;
-    case RegClass::A: return 256;
+    case RegClass::S: return isa::target::kAddressableSgprs;
+    case RegClass::V: return isa::target::kVgprs;
+    case RegClass::A: return isa::target::kAgprs;
   }
   return 0;
 }

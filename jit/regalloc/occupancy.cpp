@@ -40,22 +40,14 @@ namespace cdnajit::regalloc {
 
 namespace {
 
-constexpr int kWaveSize = 64;
-constexpr int kMaxWavesPerSimd = 8;
-constexpr int kSimdsPerCu = 4;
-constexpr int kUnifiedRegsPerLane = 512;
-constexpr int kVgprGranule = 8;
-constexpr int kAccumOffsetGranule = 4;
-constexpr int kSgprsPerSimd = 800;
-constexpr int kSgprGranule = 16;
-constexpr int kExtraSgprs = 6;  // VCC, FLAT_SCRATCH, XNACK_MASK
-constexpr int kMaxBarriersPerCu = 16;
-constexpr uint32_t kMaxWorkgroupSize = 1024;
+using namespace isa::target;  // the hardware facts listed above live in jit/isa/target.hpp
+constexpr int kUnifiedRegsPerLane = kUnifiedVectorRegs;
+constexpr int kExtraSgprs = kReservedSgprs;
 
 int round_up(int x, int g) { return (x + g - 1) / g * g; }
 
-uint32_t lds_per_cu(Arch arch) { return lds_bytes_per_cu(arch); }
-uint32_t lds_block(Arch arch) { return arch == Arch::gfx950 ? 1280u : 512u; }
+uint32_t lds_per_cu(Arch arch) { return lds_bytes(arch); }
+uint32_t lds_block(Arch arch) { return lds_block_bytes(arch); }
 const char* arch_text(Arch arch) { return arch == Arch::gfx950 ? "gfx950" : "gfx942"; }
 
 int waves_from_vector_regs(int vgprs, int agprs) {

@@ -25,6 +25,7 @@
 
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
+#include "jit/isa/target.hpp"
 
 namespace cdnajit::regalloc {
 
@@ -60,10 +61,13 @@ struct Function {
 };
 
 // Allocatable register counts per class.
+// The SGPR default leaves the 6 SGPRs every wave reserves for VCC, FLAT_SCRATCH
+// and XNACK_MASK (isa::target::kReservedSgprs), so whatever the allocator accepts
+// also fits the kernel descriptor.
 struct Limits {
-  int sgprs = 102;
-  int vgprs = 256;
-  int agprs = 256;
+  int sgprs = isa::target::kAllocatableSgprs;
+  int vgprs = isa::target::kVgprs;
+  int agprs = isa::target::kAgprs;
 };
 
 struct Allocation {
@@ -122,9 +126,18 @@ struct Liveness {
 // Throws cdnajit::Error on malformed input (ids out of range, bad widths/alignment).
 Liveness compute_liveness(const Function& f);
 
+// Reads of a vreg that some path from the entry reaches without writing it
+// (never written, or written on some paths only). Empty for a correct program.
+struct MaybeUndefinedRead {
+  uint32_t vreg;
+  std::string read_at;        // origin of the reading instruction
+  std::string first_written;  // origin of the first write in layout order ("" = never written)
+};
+std::vector<MaybeUndefinedRead> find_maybe_undefined_reads(const Function& f);
+
 // Occupancy in waves per SIMD for a wave64 kernel on gfx942/gfx950.
 //  vgprs/agprs: allocated counts (highest index + 1), 0..256 each.
-//  sgprs: allocated SGPRs (highest index + 1), 0..102, WITHOUT VCC/FLAT_SCRATCH/XNACK_MASK:
+//  sgprs: allocated SGPRs (highest index + 1), 0..96, WITHOUT VCC/FLAT_SCRATCH/XNACK_MASK:
 //         the 6 SGPRs the hardware reserves for them are added here.
 //  lds_bytes: static LDS per workgroup; workgroup_size: threads per workgroup, 1..1024.
 // Throws cdnajit::Error if an argument is out of range or the LDS does not fit on a CU.

@@ -138,6 +138,12 @@ void decode_descriptor(std::span<const uint8_t> kd, KernelInfo& k) {
   if (k.sgpr_count == 0) k.sgpr_count = (((k.rsrc1 >> 6) & 15) + 1) * 8;
 }
 
+void check_limit(const KernelInfo& k, const char* field, uint64_t value, uint64_t limit, const char* constant) {
+  if (value > limit)
+    bad("kernel " + k.name + ": descriptor " + field + " " + std::to_string(value) + " exceeds the limit of " +
+        std::to_string(limit) + " (" + constant + " in runtime/sim/code_object.hpp)");
+}
+
 }  // namespace
 
 const KernelArgInfo* KernelInfo::find_arg_kind(std::string_view kind) const {
@@ -157,6 +163,11 @@ CodeObject read_code_object(std::span<const uint8_t> bytes) {
   if (bytes.size() < 64) bad("file of " + std::to_string(bytes.size()) + " bytes is too small for an ELF64 header");
   if (std::memcmp(bytes.data(), "\x7f" "ELF", 4) != 0) bad("not an ELF file (bad magic)");
   if (bytes[4] != 2 || bytes[5] != 1) bad("not a little-endian ELF64 file");
+  uint16_t etype = f.get<uint16_t>(16, "e_type");
+  if (etype == 1)
+    bad("a relocatable object (ET_REL: assembler output that was not linked); its kernel entry offsets are not "
+        "relocated. Link it first (ld.lld -shared) into a code object");
+  if (etype != 3) bad("e_type " + std::to_string(etype) + " is not a shared object (ET_DYN = 3), which every code object is");
   uint16_t machine = f.get<uint16_t>(18, "e_machine");
   if (machine != 224) bad("e_machine " + std::to_string(machine) + " is not EM_AMDGPU (224)");
   uint32_t eflags = f.get<uint32_t>(48, "e_flags");
@@ -231,6 +242,9 @@ CodeObject read_code_object(std::span<const uint8_t> bytes) {
   auto symb = f.slice(st.offset, st.size, "symbol table");
   std::vector<Symbol> syms;
   Bytes sb{symb};
+  if (symb.size() / 24 > kMaxSymbols)
+    bad("symbol table of " + std::to_string(symb.size() / 24) + " entries exceeds the limit of " +
+        std::to_string(kMaxSymbols) + " (kMaxSymbols in runtime/sim/code_object.hpp)");
   for (uint64_t off = 0; off + 24 <= symb.size(); off += 24) {
     Symbol s;
     s.name = cstr(strtab, sb.get<uint32_t>(off, "st_name"), "symbol");
@@ -249,7 +263,14 @@ CodeObject read_code_object(std::span<const uint8_t> bytes) {
     auto kd = f.slice(ds.offset + (s.value - ds.addr), 64, "kernel descriptor");
     KernelInfo k;
     k.name = s.name.substr(0, s.name.size() - 3);
+    if (co.kernels.size() == kMaxKernels)
+      bad("more than " + std::to_string(kMaxKernels) + " kernel descriptors (kMaxKernels in runtime/sim/code_object.hpp)");
     decode_descriptor(kd, k);
+    check_limit(k, "kernarg_size", k.kernarg_size, kMaxKernargBytes, "kMaxKernargBytes");
+    check_limit(k, "private_segment_fixed_size (scratch bytes per work-item)", k.private_segment_size,
+                kMaxPrivateSegmentBytes, "kMaxPrivateSegmentBytes");
+    check_limit(k, "group_segment_fixed_size (LDS bytes)", k.group_segment_size, kMaxGroupSegmentBytes,
+                "kMaxGroupSegmentBytes");
     int64_t entry;
     std::memcpy(&entry, kd.data() + 16, 8);
     uint64_t code = s.value + uint64_t(entry);

@@ -64,7 +64,17 @@ struct CodeObject {
   const KernelInfo* find(std::string_view name) const;  // nullptr if absent
 };
 
-// Parses a code object. Throws cdnajit::Error on any malformed or truncated
+// Limits on what a code object may state, checked by read_code_object so that
+// no reader of a hostile file allocates or loops without bound. They sit far
+// above any kernel this project builds; raise them here if a real one needs more.
+constexpr uint32_t kMaxKernargBytes = 64 * 1024;          // descriptor kernarg_size
+constexpr uint32_t kMaxPrivateSegmentBytes = 128 * 1024;  // descriptor private (scratch) bytes per work-item
+constexpr uint32_t kMaxGroupSegmentBytes = 160 * 1024;    // descriptor LDS bytes (gfx950 has 160 KiB per CU)
+constexpr size_t kMaxKernels = 4096;                      // kernel descriptors per code object
+constexpr size_t kMaxSymbols = 1 << 20;                   // symbol-table entries
+
+// Parses a code object (a linked ELF64 shared object, e_type ET_DYN; an
+// unlinked relocatable object is rejected). Throws cdnajit::Error on any malformed or truncated
 // input (never crashes, never reads out of bounds).
 CodeObject read_code_object(std::span<const uint8_t> bytes);
 

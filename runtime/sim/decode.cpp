@@ -80,7 +80,7 @@ bool parse_int(const std::string& s, int64_t& v) {
   try {
     size_t n = 0;
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) v = int64_t(std::stoull(s, &n, 16));
-    else if (s.size() > 3 && s[0] == '-' && s[1] == '0' && s[2] == 'x') v = -int64_t(std::stoull(s.substr(1), &n, 16)) , n += 1;
+    else if (s.size() > 3 && s[0] == '-' && s[1] == '0' && s[2] == 'x') v = int64_t(0 - std::stoull(s.substr(1), &n, 16)), n += 1;  // unsigned negation: no overflow
     else v = std::stoll(s, &n, 10);
     return n == s.size();
   } catch (...) {
@@ -350,7 +350,7 @@ void apply_mods_word(const std::string& w, Op& op, bool& ok) {
   else if (key == "mul" && parse_int(val, iv)) op.omod = iv == 2 ? 1 : 2;
   else if (key == "div") op.omod = 3;
   else if (key == "op_sel") op.op_sel = parse_bits(val);
-  else if (key == "op_sel_hi") op.op_sel_hi = parse_bits(val);
+  else if (key == "op_sel_hi") op.op_sel_hi = parse_bits(val), op.op_sel_hi_set = true;
   else if (key == "neg_lo") op.neg_lo = parse_bits(val);
   else if (key == "neg_hi") op.neg_hi = parse_bits(val);
   else if (key == "cbsz" && parse_int(val, iv)) op.cbsz = uint8_t(iv);
@@ -403,11 +403,20 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     std::string cpu(arch_name(co.arch));
     LLVMDisasmContextRef ctx = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", cpu.c_str(), nullptr, 0, nullptr, nullptr);
     if (!ctx) throw Error("simulator: LLVM has no AMDGPU disassembler for " + cpu);
-    const uint8_t* base = co.text.data() + k.entry_offset;
+    // The disassembler never sees a range that ends mid-instruction: LLVM 22's
+    // AMDGPU decoder crashes (SIGSEGV in its diagnostic path) when the bytes run out
+    // inside an instruction or its literal. It gets a zero-padded copy and the
+    // padded length; an instruction that only decodes by using the padding is
+    // treated as undecodable below.
+    constexpr size_t kPad = 32;
+    std::vector<uint8_t> padded(size_t(k.code_size) + kPad, 0);
+    std::copy_n(co.text.data() + k.entry_offset, size_t(k.code_size), padded.data());
+    const uint8_t* base = padded.data();
     uint64_t off = 0;
     char buf[512];
     while (off < k.code_size) {
-      size_t n = LLVMDisasmInstruction(ctx, const_cast<uint8_t*>(base + off), k.code_size - off, off, buf, sizeof buf);
+      size_t n = LLVMDisasmInstruction(ctx, const_cast<uint8_t*>(base + off), k.code_size - off + kPad, off, buf, sizeof buf);
+      if (n > k.code_size - off) n = 0;  // decoded only thanks to the padding: the code ends mid-instruction
       if (n == 0) {
         // Not a valid instruction: keep a 4-byte placeholder that fails only if executed.
         uint32_t word = 0;
@@ -472,7 +481,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       op.offset = m.offset; op.offset0 = m.offset0; op.offset1 = m.offset1;
       op.clamp = m.clamp; op.lds = m.lds; op.offen = m.offen; op.idxen = m.idxen; op.omod = m.omod;
       op.op_sel = m.op_sel; op.neg_lo = m.neg_lo; op.neg_hi = m.neg_hi;
-      if (m.op_sel_hi_set) op.op_sel_hi = m.op_sel_hi;
+      if (m.op_sel_hi_set) op.op_sel_hi = m.op_sel_hi, op.op_sel_hi_set = true;
       op.cbsz = m.cbsz; op.abid = m.abid; op.blgp = m.blgp;
       std::string extra = m.extra;
       size_t a = 0;
@@ -491,9 +500,8 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     if (op.sdwa && base.find("_co_") != std::string::npos) op.fn = nullptr;
     if (!op.fn) continue;
     // SOPP immediates come from the encoding (simm16 = low 16 bits).
-    const uint8_t* raw = co.text.data() + k.entry_offset + op.pc;
-    uint32_t word0;
-    std::memcpy(&word0, raw, 4);
+    uint32_t word0 = 0;  // the instruction's first dword (every decoded instruction has at least 4 bytes)
+    std::memcpy(&word0, co.text.data() + k.entry_offset + op.pc, std::min<uint64_t>(4, k.code_size - op.pc));
     bool is_branch = base == "s_branch" || base.rfind("s_cbranch_", 0) == 0;
     if (is_branch || base == "s_waitcnt" || base == "s_nop" || base == "s_setprio" ||
         base == "s_sleep" || base == "s_sendmsg") {

@@ -42,7 +42,38 @@ inline uint16_t f32_to_f16_rtz(uint32_t u) {
   if (std::fabs(f16_to_f32(h)) > std::fabs(x)) h = uint16_t(h - 1);    // stepped away from zero: step back
   return h;
 }
+// Value of an 8-bit float code. gfx942 uses the FNUZ encodings (E4M3 bias 8 / E5M2 bias 16,
+// 0x80 = NaN, no infinities, no -0); gfx950 the OCP ones (E4M3 bias 7 with S.1111.111 = NaN and
+// no infinities; E5M2 bias 15 with IEEE-style inf/NaN). Exact in a double (and in a float).
+inline double fp8_value(uint8_t b, bool e5m2, bool fnuz) {
+  bool neg = b & 0x80;
+  int mbits = e5m2 ? 2 : 3, ebits = e5m2 ? 5 : 4;
+  int e = (b >> mbits) & ((1 << ebits) - 1), m = b & ((1 << mbits) - 1);
+  int bias = (e5m2 ? 15 : 7) + (fnuz ? 1 : 0);
+  if (fnuz && b == 0x80) return std::nan("");
+  if (!fnuz) {
+    if (e5m2 && e == 31) return m ? std::nan("") : (neg ? -INFINITY : INFINITY);
+    if (!e5m2 && e == 15 && m == 7) return std::nan("");
+  }
+  double v = e == 0 ? std::ldexp(double(m), 1 - bias - mbits) : std::ldexp(double(m + (1 << mbits)), e - bias - mbits);
+  return neg ? -v : v;
+}
 inline float fma_f32(float a, float b, float c) { return std::fma(a, b, c); }
+// a * b + c for f32 operands, rounded to a double with round-to-odd: the product is exact in a
+// double, TwoSum gives the addition's error, and an inexact result gets an odd last bit. Rounding
+// that double once more to any format with at least two fewer significand bits (f32, f16) gives
+// the correctly rounded fma (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums:
+// proved algorithms using rounding to odd", IEEE Trans. Computers 57(4), 2008). The result may
+// also be scaled by a power of two first (v_div_fmas), which is exact in a double.
+inline double fma_f32_round_odd(float a, float b, float c) {
+  double p = double(a) * double(b), z = double(c), s = p + z;
+  if (!std::isfinite(s)) return s;
+  double bv = s - p, err = (p - (s - bv)) + (z - bv);
+  uint64_t u;
+  std::memcpy(&u, &s, 8);
+  if (err != 0 && !(u & 1)) s = std::nextafter(s, err > 0 ? INFINITY : -INFINITY);
+  return s;
+}
 // r[l] = fma(a[l], b[l], c[l]) for 64 lanes of f32 bits, correctly rounded (fma64.cpp).
 void fma64(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* r);
 inline uint32_t flush_denorm32(uint32_t u) { return (u & 0x7f800000u) == 0 ? (u & 0x80000000u) : u; }

@@ -1,8 +1,12 @@
-// Simulated global memory: named allocations at 256-byte aligned addresses
-// with at least 4 KiB of unmapped guard space between them.
+// Simulated global memory: named allocations at 4 GiB-aligned addresses with
+// at least 4 GiB of unmapped guard space between them.
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
+
+namespace {
+constexpr uint64_t kGuardBytes = uint64_t(1) << 32;
+}
 
 Memory::Memory() = default;
 Memory::~Memory() = default;
@@ -14,7 +18,12 @@ uint64_t Memory::alloc(size_t bytes, std::string name) {
   b.size = bytes;
   b.name = name.empty() ? "alloc@" + hex(b.base) : std::move(name);
   b.data.reset(new uint8_t[bytes ? bytes : 1]());
-  next_ = (next_ + bytes + 4096 + 255) & ~uint64_t(255);
+  // The next allocation starts on a 4 GiB boundary at least 4 GiB past this one's end, so
+  // an access up to 4 GiB beyond a buffer (any 32-bit byte offset) lands in unmapped space
+  // and is reported, never silently read from or written to a neighbour. 2^48 / 2^32 leaves
+  // room for 65536 live allocations below the 48-bit addresses buffer resources can hold.
+  next_ = ((next_ + bytes + kGuardBytes - 1) & ~(kGuardBytes - 1)) + kGuardBytes;
+  if (next_ >= (uint64_t(1) << 48)) throw Error("Memory::alloc: simulated address space (48 bits) exhausted");
   uint64_t base = b.base;
   blocks_.emplace(base, std::move(b));
   return base;
@@ -23,6 +32,9 @@ uint64_t Memory::alloc(size_t bytes, std::string name) {
 void Memory::free(uint64_t addr) {
   auto it = blocks_.find(addr);
   if (it == blocks_.end()) throw Error("Memory::free: " + hex(addr) + " is not the base of an allocation; " + describe_nearest(addr));
+  // Freeing the newest allocation returns its address range (a launch's kernarg segment is
+  // allocated and freed per launch, which would otherwise use up the address space).
+  if (std::next(it) == blocks_.end()) next_ = it->first;
   blocks_.erase(it);
 }
 

@@ -45,7 +45,7 @@ struct Reader {
       for (uint64_t k = 0; k < n; ++k) {
         Value key = value(depth + 1);
         Value val = value(depth + 1);
-        v.map.emplace_back(std::move(key), std::move(val));
+        v.map.push_back({std::move(key), std::move(val)});
       }
     };
     auto str = [&](uint64_t n, Value::Kind k) { v.kind = k; v.str = bytes(n); };

@@ -18,12 +18,17 @@ struct Value {
   double f = 0;
   std::string str;  // String and Binary
   std::vector<Value> array;
-  std::vector<std::pair<Value, Value>> map;
+  struct MapEntry;  // defined below: std::pair<Value, Value> would need Value complete here
+  std::vector<MapEntry> map;
 
   // Map lookup by string key; nullptr if absent or not a map.
   const Value* get(std::string_view key) const;
   // Non-negative integer value; throws naming `what` otherwise.
   uint64_t as_uint(const char* what) const;
+};
+
+struct Value::MapEntry {
+  Value key, value;
 };
 
 Value parse(std::span<const uint8_t> bytes);

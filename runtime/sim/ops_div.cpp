@@ -1,7 +1,13 @@
 // The IEEE division helpers clang emits for a / b: v_div_scale, v_div_fmas,
-// v_div_fixup (f32 and f64), written from the ISA guide's pseudo-code.
-// Together with v_rcp and FMAs they give the correctly rounded quotient.
+// v_div_fixup (f32 and f64), written from the ISA guides' pseudo-code (AMD
+// "RDNA3" and "AMD Instinct MI300 (CDNA3)" ISA reference guides, V_DIV_SCALE_F32 /
+// V_DIV_FMAS_F32 / V_DIV_FIXUP_F32 and the F64 forms). Together with v_rcp and FMAs
+// they give the correctly rounded quotient. Where the pseudo-code is silent (the
+// direction of v_div_fmas's scale, a NaN quotient from an overflowing estimate) the
+// choice is commented and listed in runtime/sim/README.md.
+#include <algorithm>
 #include <bit>
+#include <cstring>
 #include <cmath>
 #include <limits>
 
@@ -17,6 +23,10 @@ template <> struct FBits<double> { using U = uint64_t; static constexpr int kMan
 
 template <class T> int exponent(T x) { return int((std::bit_cast<typename FBits<T>::U>(x) >> FBits<T>::kMant) & FBits<T>::kExpMax); }
 template <class T> bool is_denorm(T x) { return x != 0 && std::fpclassify(x) == FP_SUBNORMAL; }
+// The guide tests "1.0 / 64'F(S1) == DENORM.f64": the reciprocal in f64, which is never
+// subnormal for an f32 denominator (so the f32 form never takes that branch).
+inline bool recip_is_denorm(float s1) { return is_denorm(1.0 / double(s1)); }
+inline bool recip_is_denorm(double s1) { return is_denorm(1.0 / s1); }
 
 template <class T> T load(Wave& w, const Src& s, int l) {
   typename FBits<T>::U u;
@@ -48,10 +58,14 @@ void div_scale(Wave& w, const Op& op) {
       flag = true;
       if (s0 == s1) d = std::ldexp(s0, B::kScale);
     } else if (is_denorm(s1)) d = std::ldexp(s0, B::kScale);
-    else if (is_denorm(T(1) / s1) && is_denorm(s2 / s1)) {
+    else if (recip_is_denorm(s1) && is_denorm(s2 / s1)) {
+      // Huge denominator and subnormal quotient. The guides print ldexp(S0, +64/+128) here,
+      // which overflows the (already huge) denominator to infinity and yields a NaN quotient
+      // (e.g. 1.0 / DBL_MAX). Scaling it *down* is the only reading consistent with the other
+      // branches and with v_div_fmas's small-estimate scale of 2^-128: assumed, see README.
       flag = true;
-      if (s0 == s1) d = std::ldexp(s0, B::kScale);
-    } else if (is_denorm(T(1) / s1)) d = std::ldexp(s0, -B::kScale);
+      if (s0 == s1) d = std::ldexp(s0, -B::kScale);
+    } else if (recip_is_denorm(s1)) d = std::ldexp(s0, -B::kScale);
     else if (is_denorm(s2 / s1)) {
       flag = true;
       if (s0 == s2) d = std::ldexp(s0, B::kScale);
@@ -62,7 +76,34 @@ void div_scale(Wave& w, const Op& op) {
   write_s64(w, op.d[1], vcc);
 }
 
+// fma(a, b, c) * 2^scale for doubles, rounded once: the exact product fits a binary128
+// (__float128, 113 bits), the sum is rounded to odd there (TwoSum error, odd last bit),
+// scaled exactly, and converted once to double (113 >= 53 + 2, Boldo & Melquiond 2008).
+double scaled_fma64(double a, double b, double c, int scale) {
+  __float128 p = __float128(a) * __float128(b), z = c, s = p + z;
+  if (s != s || s - s != 0 || s == 0) return std::ldexp(double(s), scale);  // NaN, infinity, zero
+  __float128 bv = s - p, err = (p - (s - bv)) + (z - bv);
+  unsigned __int128 u;
+  std::memcpy(&u, &s, 16);
+  if (err != 0 && !(u & 1)) {
+    u += ((err > 0) == (s > 0)) ? 1 : -1;  // one step toward the exact value (sign-magnitude encoding)
+    std::memcpy(&s, &u, 16);
+  }
+  for (int k = scale; k != 0;) {  // exact: binary128 has exponents down to 2^-16494
+    int step = k > 0 ? std::min(k, 64) : std::max(k, -64);
+    s *= __float128(std::ldexp(1.0, step));
+    k -= step;
+  }
+  return double(s);
+}
+
 // v_div_fmas d, s0, s1, s2 (reads VCC): fma, rescaled where div_scale flagged the lane.
+// The guides print the scale as a constant power of two; it must undo whichever side
+// div_scale scaled: 2^+64 when the quotient estimate s2 is large (the denominator was
+// scaled up), 2^-64 when it is small (the numerator was scaled up for a subnormal
+// quotient). The scaled fma is rounded once (fused): into the f32 subnormal range the
+// fma and the scaling are not two roundings (fma_f32_round_odd gives the exact sum with a
+// sticky bit, the scaling by 2^-64 is exact in a double, the conversion rounds once).
 template <class T>
 void div_fmas(Wave& w, const Op& op) {
   using B = FBits<T>;
@@ -71,8 +112,11 @@ void div_fmas(Wave& w, const Op& op) {
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     T s0 = load<T>(w, op.s[0], l), s1 = load<T>(w, op.s[1], l), s2 = load<T>(w, op.s[2], l);
-    T r = std::fma(s0, s1, s2);
-    if ((vcc >> l) & 1) r = std::ldexp(r, exponent(s2) >= B::kBias ? B::kScale : -B::kScale);
+    T r;
+    int scale = exponent(s2) >= B::kBias ? B::kScale : -B::kScale;
+    if (!((vcc >> l) & 1)) r = std::fma(s0, s1, s2);
+    else if constexpr (sizeof(T) == 4) r = float(std::ldexp(fma_f32_round_odd(s0, s1, s2), scale));
+    else r = scaled_fma64(s0, s1, s2, scale);
     put<T>(w, op.d[0], l, r);
   }
 }
@@ -96,6 +140,11 @@ void div_fixup(Wave& w, const Op& op) {
     else if (std::isinf(s1) || s2 == 0) d = neg ? -T(0) : T(0);
     else if (exponent(s2) - exponent(s1) < B::kUnder) d = neg ? -std::numeric_limits<T>::denorm_min() * 0 : T(0);
     else if (exponent(s1) == B::kExpMax) d = neg ? -inf : inf;
+    // Assumed (the pseudo-code would pass the NaN through): with finite non-zero operands
+    // the sequence only produces a NaN quotient from inf - inf when the estimate overflowed
+    // (e.g. FLT_MAX / denorm_min: even the 2^64-scaled denominator leaves the quotient
+    // above FLT_MAX), and the IEEE answer there is a signed infinity.
+    else if (std::isnan(s0)) d = neg ? -inf : inf;
     else d = neg ? -std::fabs(s0) : std::fabs(s0);
     put<T>(w, op.d[0], l, d);
   }

@@ -314,24 +314,39 @@ void scratch_store(Wave& w, const Op& op) {
 struct VSharp {
   uint64_t base;
   uint32_t stride, num_records;
+  bool swizzle, add_tid;  // V# word1 bit 31 (SWIZZLE_ENABLE), word3 bit 23 (ADD_TID_ENABLE)
 };
 VSharp vsharp(Wave& w, const Src& s) {
-  uint32_t d0 = w.s[s.idx], d1 = w.s[s.idx + 1], d2 = w.s[s.idx + 2];
-  return VSharp{uint64_t(d0) | uint64_t(d1 & 0xffff) << 32, (d1 >> 16) & 0x3fff, d2};
+  uint32_t d0 = w.s[s.idx], d1 = w.s[s.idx + 1], d2 = w.s[s.idx + 2], d3 = w.s[s.idx + 3];
+  return VSharp{uint64_t(d0) | uint64_t(d1 & 0xffff) << 32, (d1 >> 16) & 0x3fff, d2, bool(d1 >> 31), bool((d3 >> 23) & 1)};
 }
-// Byte address and in-range flag for one lane. Range rule (gfx9 / CDNA):
-// stride == 0 (raw): in range iff offset + size <= num_records, offset = voffset + inst_offset;
-// stride != 0: in range iff index < num_records and offset + size <= stride.
-// soffset is added to the address but excluded from the range check.
-bool buf_addr(Wave& w, const Op& op, int l, const Src* vaddr, const VSharp& v, uint32_t soff, uint32_t size, uint64_t& addr) {
+// Byte address of one lane's access and which of its dwords are in range (bit c = dword c;
+// bit 0 only for sub-dword accesses). Range rule (gfx9 / CDNA, without swizzle or ADD_TID):
+//  stride == 0 (raw): dword c is in range iff offset + 4c + 4 <= num_records (a sub-dword
+//    access: offset + size <= num_records), offset = voffset + inst_offset. Multi-dword
+//    accesses are checked per dword (ISA guides: "Load/store-DWORD-x{2,3,4} range-check per
+//    component"; LLVM AMDGPUUsage, "Relaxed Buffer OOB Mode": each 32-bit word is checked,
+//    so a word straddling num_records is out of range).
+//  stride != 0 (structured): every dword is in range iff index < num_records (records of
+//    `stride` bytes; index = the idxen VGPR, else 0); the offset within a record is not checked.
+// soffset is added to the address but excluded from the check.
+uint32_t buf_addr(Wave& w, const Op& op, int l, const Src* vaddr, const VSharp& v, uint32_t soff, uint32_t size, uint64_t& addr) {
+  if (v.swizzle || v.add_tid)
+    fail(w, op, std::string("buffer resource with ") + (v.swizzle ? "SWIZZLE_ENABLE" : "ADD_TID_ENABLE") +
+                    " set: swizzled / thread-id addressing is not modelled", l);
   uint32_t index = 0, voff = 0;
   int part = 0;
   if (vaddr && op.idxen) index = lane_src(w, *vaddr, l, part++);
   if (vaddr && op.offen) voff = lane_src(w, *vaddr, l, part);
   uint64_t off = uint64_t(voff) + uint32_t(op.offset);
   addr = v.base + soff + off + uint64_t(v.stride) * index;
-  if (v.stride == 0) return off + size <= v.num_records;
-  return index < v.num_records && off + size <= v.stride;
+  uint32_t ndw = std::max<uint32_t>(1, size / 4), all = (1u << ndw) - 1;
+  if (v.stride != 0) return index < v.num_records ? all : 0;
+  if (size < 4) return off + size <= v.num_records ? 1 : 0;
+  uint32_t in = 0;
+  for (uint32_t c = 0; c < ndw; ++c)
+    if (off + 4 * c + 4 <= v.num_records) in |= 1u << c;
+  return in;
 }
 
 std::string buf_oob(uint64_t addr, const VSharp& v) {
@@ -349,15 +364,23 @@ void buf_load(Wave& w, const Op& op) {
   uint32_t soff = read_s32(w, op.s[2]);
   uint32_t m0 = w.s[kM0] & 0x3ffff;
   uint64_t dlo = ~0ull, dhi = 0;
+  uint32_t ndw = std::max<uint32_t>(1, bytes / 4), all = (1u << ndw) - 1;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a;
     uint32_t val[4] = {};
-    if (buf_addr(w, op, l, vaddr, v, soff, bytes, a)) {
+    uint32_t in = buf_addr(w, op, l, vaddr, v, soff, bytes, a);
+    if (in != all && w.L->opt.check_buffer_range)
+      fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware returns 0; Options::check_buffer_range is on)", l);
+    if (in == all) {
       uint8_t* p = global_ptr(w, op, a, bytes, l, false);
       if (p) std::memcpy(val, p, bytes);
-    } else if (w.L->opt.check_bounds) {
-      fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware would return 0)", l);
+    } else {
+      for (uint32_t c = 0; c < ndw; ++c) {  // out-of-range dwords read as 0
+        if (!((in >> c) & 1)) continue;
+        uint8_t* p = global_ptr(w, op, a + 4 * c, 4, l, false);
+        if (p) std::memcpy(&val[c], p, 4);
+      }
     }
     if (bytes < 4 && (op.aux & 0x100)) val[0] = bytes == 1 ? uint32_t(int32_t(int8_t(val[0]))) : uint32_t(int32_t(int16_t(val[0])));
     if (to_lds) {
@@ -367,8 +390,11 @@ void buf_load(Wave& w, const Op& op) {
       if (q) std::memcpy(q, val, stored);
       dlo = std::min(dlo, la);
       dhi = std::max(dhi, la + stored);
+    } else if (op.aux & 0x600) {  // d16 / d16_hi: one half of the destination, the other kept
+      uint32_t& d = w.vr(op.d[0].idx)[l];
+      d = (op.aux & 0x400) ? (d & 0xffff) | (val[0] << 16) : (d & 0xffff0000u) | (val[0] & 0xffff);
     } else {
-      for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) w.vr(uint16_t(op.d[0].idx + i))[l] = val[i];
+      for (uint32_t i = 0; i < ndw; ++i) w.vr(uint16_t(op.d[0].idx + i))[l] = val[i];
     }
   }
   track(w, op, !to_lds);
@@ -386,18 +412,22 @@ void buf_store(Wave& w, const Op& op) {
   const Src* vaddr = op.s[1].k == SrcKind::None ? nullptr : &op.s[1];
   VSharp v = vsharp(w, op.s[2]);
   uint32_t soff = read_s32(w, op.s[3]);
+  uint32_t ndw = std::max<uint32_t>(1, bytes / 4), all = (1u << ndw) - 1;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a;
-    if (!buf_addr(w, op, l, vaddr, v, soff, bytes, a)) {
-      if (w.L->opt.check_bounds) fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware would drop the store)", l);
-      continue;
-    }
-    uint8_t* p = global_ptr(w, op, a, bytes, l, true);
-    if (!p) continue;
+    uint32_t in = buf_addr(w, op, l, vaddr, v, soff, bytes, a);
+    if (in != all && w.L->opt.check_buffer_range)
+      fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware drops the store; Options::check_buffer_range is on)", l);
     uint32_t val[4];
-    for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) val[i] = lane_src(w, data, l, int(i));
-    std::memcpy(p, val, bytes);
+    for (uint32_t i = 0; i < ndw; ++i) val[i] = lane_src(w, data, l, int(i));
+    if (op.aux & 0x400) val[0] >>= 16;  // buffer_store_short_d16_hi / byte_d16_hi store the high half
+    for (uint32_t c = 0; c < ndw; ++c) {  // out-of-range dwords are dropped
+      if (!((in >> c) & 1)) continue;
+      uint32_t n = std::min<uint32_t>(bytes, 4);
+      uint8_t* p = global_ptr(w, op, a + 4 * c, n, l, true);
+      if (p) std::memcpy(p, &val[c], n);
+    }
   }
   track(w, op, false);
 }
@@ -679,4 +709,11 @@ uint32_t memory_lane_bytes(const Op& op) {
 }
 bool memory_is_lds_dma(const Op& op) { return op.fn == &g_load_lds || ((op.fn == &buf_load || op.fn == &buf_load_dispatch) && op.lds); }
 
+}  // namespace cdnajit::sim
+
+namespace cdnajit::sim {
+// For the handler files outside this one (ops_atomic.cpp): the same wait-count
+// bookkeeping and per-lane global address as the handlers above.
+void mem_track(Wave& w, const Op& op, bool has_dst) { track(w, op, has_dst); }
+uint64_t mem_vaddr(Wave& w, const Op& op, const Src& va, const Src* saddr, int l) { return vaddr_of(w, op, va, saddr, l); }
 }  // namespace cdnajit::sim

@@ -7,12 +7,12 @@
 //   C/D (M=N=16): lane l, register r -> D[4 * (l / 16) + r][l % 16]
 //   C/D (M=N=32): lane l, register r -> D[8 * (r / 4) + 4 * (l / 32) + r % 4][l % 32]
 // where kpl = K / (64 / M) elements per lane.
-// Accumulation: every product of two 16-bit (or 8-bit) values is exact in f64; the
-// simulator sums C and all K products of an output in f64 in increasing k and rounds
-// once to f32. (Hardware's internal order/precision is not observable here.)
+// Accumulation: Options::mfma_numerics picks the arithmetic (mfma_numerics.cpp): the
+// published CDNA3 rules (default), or the exact sum rounded once.
 #include <cmath>
 
 #include "runtime/sim/fp.hpp"
+#include "runtime/sim/mfma_numerics.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -22,22 +22,7 @@ using U = isa::Unit;
 
 enum class Fmt : uint8_t { F16, BF16, FP8, BF8, F32, I8 };
 
-// 8-bit floats: gfx942 uses the FNUZ encodings (E4M3 bias 8 / E5M2 bias 16, 0x80 = NaN,
-// no infinities, no -0); gfx950 uses the OCP encodings (E4M3 bias 7 with S.1111.111 = NaN
-// and no infinities; E5M2 bias 15 with IEEE-style inf/NaN).
-double decode_f8(uint8_t b, bool e5m2, bool fnuz) {
-  bool neg = b & 0x80;
-  int mbits = e5m2 ? 2 : 3, ebits = e5m2 ? 5 : 4;
-  int e = (b >> mbits) & ((1 << ebits) - 1), m = b & ((1 << mbits) - 1);
-  int bias = (e5m2 ? 15 : 7) + (fnuz ? 1 : 0);
-  if (fnuz && b == 0x80) return std::nan("");
-  if (!fnuz) {
-    if (e5m2 && e == 31) return m ? std::nan("") : (neg ? -INFINITY : INFINITY);
-    if (!e5m2 && e == 15 && m == 7) return std::nan("");
-  }
-  double v = e == 0 ? std::ldexp(double(m), 1 - bias - mbits) : std::ldexp(double(m + (1 << mbits)), e - bias - mbits);
-  return neg ? -v : v;
-}
+double decode_f8(uint8_t b, bool e5m2, bool fnuz) { return fp8_value(b, e5m2, fnuz); }
 
 double element(uint32_t dword, int j, Fmt f, bool fnuz) {
   switch (f) {
@@ -65,6 +50,19 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
       A[l % M][(l / M) * kpl + j] = element(lane_src(w, op.s[0], l, j / per_a), j % per_a, fa, fnuz);
       B[(l / N) * kpl + j][l % N] = element(lane_src(w, op.s[1], l, j / per_b), j % per_b, fb, fnuz);
     }
+  // Smallest normal exponent of each element format, for the CDNA3 alignment rule.
+  auto min_exp = [fnuz](Fmt f) {
+    switch (f) {
+      case Fmt::F16: return -14;
+      case Fmt::FP8: return fnuz ? -7 : -6;    // E4M3: bias 8 (FNUZ) / 7 (OCP)
+      case Fmt::BF8: return fnuz ? -15 : -14;  // E5M2: bias 16 (FNUZ) / 15 (OCP)
+      default: return -126;                    // bf16, f32
+    }
+  };
+  MfmaKind kind = fa == Fmt::F32 ? MfmaKind::F32 : (fa == Fmt::FP8 || fa == Fmt::BF8) ? MfmaKind::Fp8 : MfmaKind::Fused;
+  const MfmaFormat format{kind, min_exp(fa), min_exp(fb)};
+  const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;
+  double bcol[128];
   uint32_t out[nreg][64];
   for (int l = 0; l < 64; ++l)
     for (int r = 0; r < nreg; ++r) {
@@ -76,9 +74,9 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
         out[r][l] = acc;
         continue;
       }
-      double acc = f32_of(lane_src(w, op.s[2], l, r));
-      for (int k = 0; k < K; ++k) acc += A[i][k] * B[k][j];
-      out[r][l] = bits_of(float(acc));
+      float c = f32_of(lane_src(w, op.s[2], l, r));
+      for (int k = 0; k < K; ++k) bcol[k] = B[k][j];
+      out[r][l] = bits_of(exact ? mfma_dot_exact(A[i], bcol, K, c) : mfma_dot_cdna3(A[i], bcol, K, c, format));
     }
   // MFMA ignores EXEC on gfx9 (the whole wave participates).
   for (int r = 0; r < nreg; ++r) std::memcpy(w.vr(uint16_t(op.d[0].idx + r)), out[r], 256);

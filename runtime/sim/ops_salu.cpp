@@ -222,6 +222,14 @@ void register_salu(Registry& r) {
       pend_add(w, op, 3, 0, op.d[0].idx, op.d[0].n);
     }, U::SMEM);
   r.add("s_barrier", +[](Wave& w, const Op& op) { w.status = Wave::AtBarrier; }, U::Barrier);
+  // s_trap N: the wave enters the trap handler; no handler is modelled, so the launch stops with
+  // an Error naming the trap id and where it was raised. LLVM's AMDGPUUsage (trap handler ABI):
+  // 2 = llvm.trap (__builtin_trap, abort, a failed device assert), 3 = llvm.debugtrap.
+  r.add("s_trap", +[](Wave& w, const Op& op) {
+    uint32_t id = uint32_t(read_s64(w, op.s[0])) & 0xff;
+    const char* why = id == 2 ? " (llvm.trap: __builtin_trap, abort or a failed assert)" : id == 3 ? " (llvm.debugtrap)" : "";
+    fail(w, op, "trap raised: s_trap " + std::to_string(id) + why + " with EXEC " + hex(w.exec()));
+  }, U::Misc);
   r.add("s_waitcnt", &s_waitcnt, U::Waitcnt);
   auto nop = +[](Wave&, const Op&) {};
   r.add("s_nop", nop, U::Nop);

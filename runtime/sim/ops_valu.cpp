@@ -517,20 +517,24 @@ void pk_mov(Wave& w, const Op& op) {
 }
 
 // v_fma_mix{,lo,hi}: source i is f16 (half op_sel[i]) when op_sel_hi[i] is set, else f32.
-// mix_f32 rounds once to f32; mixlo/mixhi round the f64 fma to f16 (one f64 rounding first)
-// and write the low/high half, keeping the other half.
+// LLVM prints op_sel_hi of the mix instructions only when it is non-zero (llvm-mc-22 encodes
+// "v_fma_mixlo_f16 v0, v1, v2, v3" with op_sel_hi = 0), so an absent op_sel_hi means three f32
+// sources; the decoder's default of 7 is for the packed instructions and does not apply here.
+// Inline constants keep their value in either reading (the decoder stored them as f32 bits).
+// mix_f32 rounds once to f32; mixlo/mixhi round the exact fma once to f16 (through a double
+// rounded to odd, fp.hpp) and write the low/high half, keeping the other half.
 template <int KIND>
 void fma_mix(Wave& w, const Op& op) {
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
-  uint8_t hi_sel = op.op_sel_hi == 7 && KIND == 0 ? 0 : op.op_sel_hi;  // no explicit op_sel_hi on mix means f32 sources
+  uint8_t hi_sel = op.op_sel_hi_set ? op.op_sel_hi : 0;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     float x[3];
     for (int i = 0; i < 3; ++i) {
       uint32_t v = lane_src(w, op.s[i], l);
-      bool f16 = (hi_sel >> i) & 1;
+      bool f16 = ((hi_sel >> i) & 1) && op.s[i].k != SrcKind::Const;
       float f = f16 ? f16_to_f32(uint16_t((op.op_sel >> i) & 1 ? v >> 16 : v)) : as_f(v);
       if (op.s[i].abs) f = std::fabs(f);
       if (op.s[i].neg) f = -f;
@@ -538,9 +542,44 @@ void fma_mix(Wave& w, const Op& op) {
     }
     if (KIND == 0) d[l] = as_u(std::fma(x[0], x[1], x[2]));
     else {
-      uint16_t h = f64_to_f16(std::fma(double(x[0]), double(x[1]), double(x[2])));
+      uint16_t h = f64_to_f16(fma_f32_round_odd(x[0], x[1], x[2]));
       d[l] = KIND == 1 ? (d[l] & 0xffff0000u) | h : (d[l] & 0xffffu) | (uint32_t(h) << 16);
     }
+  }
+}
+
+// v_cvt_f32_fp8 / v_cvt_f32_bf8 (PK = false) and v_cvt_pk_f32_fp8 / _bf8 (PK = true, two
+// floats into a register pair): the source byte (or 16-bit word for PK) is chosen by the SDWA
+// src0_sel (clang's byte selects), else byte / word 0. The format follows the arch (fp.hpp:
+// FNUZ on gfx942, OCP on gfx950). Every result is exact; NaN codes give the quiet f32 NaN.
+template <bool E5M2, bool PK>
+void cvt_from_fp8(Wave& w, const Op& op) {
+  if ((op.sdwa && op.sdwa_dst_sel != 6) || op.op_sel || op.clamp || op.omod)
+    fail(w, op, "fp8 conversion with a destination select, op_sel, clamp or omod is not modelled by the simulator");
+  uint64_t e = w.exec();
+  w.lane_ops += lanes(e);
+  const bool fnuz = w.L->arch == Arch::gfx942;
+  int shift = 0;
+  if (op.sdwa) {
+    uint8_t sel = op.sdwa_src_sel[0];  // 0..3 BYTE_n, 4/5 WORD_0/1, 6 DWORD
+    shift = sel <= 3 ? 8 * sel : sel == 5 ? 16 : 0;
+  }
+  auto cvt = [&](uint32_t byte) {
+    double v = fp8_value(uint8_t(byte), E5M2, fnuz);
+    return std::isnan(v) ? 0x7fc00000u : as_u(float(v));
+  };
+  uint32_t* d0 = w.vr(op.d[0].idx);
+  uint32_t* d1 = PK ? w.vr(uint16_t(op.d[0].idx + 1)) : nullptr;
+  alignas(64) uint32_t r0[64], r1[64];
+  for (int l = 0; l < 64; ++l) {
+    uint32_t src = lane_src(w, op.s[0], l) >> shift;
+    r0[l] = cvt(src & 0xff);
+    r1[l] = cvt((src >> 8) & 0xff);
+  }
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    d0[l] = r0[l];
+    if (PK) d1[l] = r1[l];
   }
 }
 
@@ -891,6 +930,10 @@ void register_valu(Registry& r) {
   A("v_pk_mad_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return (a * b + c) & 0xffff; })>);
   A("v_pk_mad_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return (a * b + c) & 0xffff; })>);
   r.add("v_fma_mix_f32", &fma_mix<0>, U::VALU, FType::F32);
+  r.add("v_cvt_f32_fp8", &cvt_from_fp8<false, false>, U::VALU);
+  r.add("v_cvt_f32_bf8", &cvt_from_fp8<true, false>, U::VALU);
+  r.add("v_cvt_pk_f32_fp8", &cvt_from_fp8<false, true>, U::VALU);
+  r.add("v_cvt_pk_f32_bf8", &cvt_from_fp8<true, true>, U::VALU);
   r.add("v_fma_mixlo_f16", &fma_mix<1>, U::VALU, FType::F32);
   r.add("v_fma_mixhi_f16", &fma_mix<2>, U::VALU, FType::F32);
   r.add("v_nop", +[](Wave&, const Op&) {}, U::Nop);

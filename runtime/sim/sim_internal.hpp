@@ -11,14 +11,17 @@
 
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
+#include "jit/isa/target.hpp"
 #include "runtime/sim/simulator.hpp"
 
 namespace cdnajit::sim {
 
 // Scalar register file indices follow the hardware operand encoding.
 enum : uint16_t {
-  kSgprCount = 102, kFlatScrLo = 102, kXnackLo = 104, kVccLo = 106, kVccHi = 107, kTtmp0 = 108, kM0 = 124,
-  kExecLo = 126, kExecHi = 127, kSFileSize = 128,
+  kSgprCount = isa::target::kAddressableSgprs, kFlatScrLo = isa::target::kFlatScratchLo,
+  kXnackLo = isa::target::kXnackMaskLo, kVccLo = isa::target::kVccLo, kVccHi = isa::target::kVccHi,
+  kTtmp0 = isa::target::kTtmp0, kM0 = isa::target::kM0, kExecLo = isa::target::kExecLo,
+  kExecHi = isa::target::kExecHi, kSFileSize = isa::target::kScalarOperandRegs,
 };
 constexpr int kVFile = 512;  // unified register file: VGPR i at i, AGPR i at 256 + i
 constexpr int kDppScratch = 512;  // one extra row per wave: the DPP-permuted src0
@@ -56,6 +59,7 @@ struct Op {
   int32_t offset = 0, offset0 = 0, offset1 = 0;
   bool clamp = false, lds = false, offen = false, idxen = false, e64 = false, sdwa = false;
   uint8_t omod = 0, op_sel = 0, op_sel_hi = 7, neg_lo = 0, neg_hi = 0, cbsz = 0, abid = 0, blgp = 0;
+  bool op_sel_hi_set = false;  // op_sel_hi was written (absent means 7 for packed ops, 0 for v_fma_mix*)
   uint8_t sdwa_dst_sel = 6, sdwa_dst_unused = 0, sdwa_src_sel[2] = {6, 6};
   uint8_t sdwa_sext = 0;     // bit i: SDWA source i is written sext(...) (sign-extend its byte/word select)
   uint32_t imm = 0;          // SOPP/SOPK immediate, waitcnt fields
@@ -90,6 +94,10 @@ void register_valu(Registry& r);
 void register_mem(Registry& r);
 void register_mfma(Registry& r);
 void register_div(Registry& r);
+void register_atomic(Registry& r);   // ops_atomic.cpp
+void register_f64(Registry& r);      // ops_f64.cpp
+void register_dot_int(Registry& r);  // ops_dot_int.cpp
+void register_vcmp_ext(Registry& r); // ops_vcmp_ext.cpp
 
 struct OpDef {
   Handler fn;
@@ -215,6 +223,9 @@ void check_pending(Wave& w, const Op& op);
 void pend_set_lds_range(Wave& w, uint32_t lo, uint32_t hi);
 void check_lds_dma(Wave& w, const Op& op, uint64_t lo, uint64_t hi, int lane);
 void drain_pending(Wave& w);  // s_endpgm
+// Memory bookkeeping shared with ops_atomic.cpp (defined in ops_mem.cpp).
+void mem_track(Wave& w, const Op& op, bool has_dst);
+uint64_t mem_vaddr(Wave& w, const Op& op, const Src& va, const Src* saddr, int l);
 
 std::string wave_name(const Wave& w);
 // Timing-model recording (runtime/sim/record.hpp): the per-lane addresses an LDS or

@@ -447,6 +447,24 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
     throw Error("simulator: block size " + std::to_string(nthreads) + " invalid for kernel " + k->name +
                 " (1.." + std::to_string(k->max_flat_workgroup_size ? k->max_flat_workgroup_size : 1024) + ")");
   if (dims.grid[0] == 0 || dims.grid[1] == 0 || dims.grid[2] == 0) throw Error("simulator: grid has a zero dimension");
+  for (int i = 0; i < 3; ++i)
+    if (uint64_t(dims.grid[i]) * dims.block[i] > 0xffffffffull)
+      throw Error("simulator: grid dimension " + std::string(1, char('x' + i)) + " has " +
+                  std::to_string(uint64_t(dims.grid[i]) * dims.block[i]) +
+                  " work-items, more than the dispatch packet's 32-bit grid size allows");
+  // Bounds the workgroup count so that it fits 64-bit arithmetic (a real grid is far smaller).
+  if (double(dims.grid[0]) * dims.grid[1] * dims.grid[2] > double(1ull << 40))
+    throw Error("simulator: grid " + std::to_string(dims.grid[0]) + "x" + std::to_string(dims.grid[1]) + "x" +
+                std::to_string(dims.grid[2]) + " has more than 2^40 workgroups, the simulator's limit");
+  // The CodeObject may not come from read_code_object: re-check the sizes the launch allocates from.
+  if (k->private_segment_size > kMaxPrivateSegmentBytes || k->kernarg_size > kMaxKernargBytes)
+    throw Error("simulator: kernel " + k->name + " asks for " + std::to_string(k->private_segment_size) +
+                " private segment (scratch) bytes per work-item and " + std::to_string(k->kernarg_size) +
+                " kernarg bytes; the limits are " + std::to_string(kMaxPrivateSegmentBytes) + " and " +
+                std::to_string(kMaxKernargBytes) + " (runtime/sim/code_object.hpp)");
+  if (kernarg.size() > kMaxKernargBytes)
+    throw Error("simulator: kernarg segment of " + std::to_string(kernarg.size()) + " bytes exceeds the limit of " +
+                std::to_string(kMaxKernargBytes) + " (kMaxKernargBytes in runtime/sim/code_object.hpp)");
   if (k->kernel_code_properties & (1u << 11))
     throw Error("simulator: kernel " + k->name + " uses a dynamic stack (function calls / alloca), which the simulator does not model");
   uint64_t lds_bytes = uint64_t(k->group_segment_size) + dims.dynamic_lds;
@@ -570,6 +588,10 @@ const Registry& registry() {
     register_mem(x);
     register_mfma(x);
     register_div(x);
+    register_atomic(x);    // the files below only add names not defined above
+    register_f64(x);
+    register_dot_int(x);
+    register_vcmp_ext(x);
     return x;
   }();
   return r;

@@ -20,7 +20,11 @@
 namespace cdnajit::sim {
 
 struct Options {
-  bool check_bounds = true;    // out-of-bounds global/buffer/LDS access -> Error (else hardware behaviour)
+  bool check_bounds = true;    // out-of-bounds global/flat/LDS/scratch access -> Error (else hardware behaviour)
+  // Buffer (MUBUF) accesses beyond the V#'s num_records are defined on the hardware (loads
+  // return 0, stores and atomics are dropped) and kernels use them on purpose for padding,
+  // so they follow the hardware by default; set this to report them as an Error instead.
+  bool check_buffer_range = false;
   bool check_waitcnt = true;   // use of a load's destination before its s_waitcnt -> Error
   uint64_t instruction_budget = 1ull << 36;  // total wave-instructions per launch
   double time_limit_seconds = 0;             // wall-clock limit per launch; 0 = none
@@ -29,6 +33,11 @@ struct Options {
   //  FusedSingleRounding: a.lo*b.lo + a.hi*b.hi + c computed exactly, rounded once to f32 (default).
   //  ProductsThenSum:     fma(a.hi, b.hi, fma(a.lo, b.lo, c)) - two f32 roundings, lo first.
   enum class Dot2 { FusedSingleRounding, ProductsThenSum } dot2 = Dot2::FusedSingleRounding;
+  // MFMA accumulation (runtime/sim/mfma_numerics.cpp):
+  //  Cdna3: the published bit-exact CDNA3 rules (MMA-Sim, arXiv:2511.10909) on gfx942, and the
+  //         same rules applied to gfx950 as a documented hypothesis (default).
+  //  Exact: C plus all products computed exactly and rounded once to f32.
+  enum class MfmaNumerics { Cdna3, Exact } mfma_numerics = MfmaNumerics::Cdna3;
   // Timing-model input (runtime/sim/record.hpp): when set, the instruction streams of the
   // workgroups it lists are recorded into it. Off (nullptr) costs two predictable branches per instruction.
   Recording* recording = nullptr;
@@ -56,7 +65,7 @@ class Memory {
   Memory(const Memory&) = delete;
   Memory& operator=(const Memory&) = delete;
 
-  // A device address (never 0), 256-byte aligned, >= 4 KiB guard gap to neighbours.
+  // A device address (never 0), 4 GiB aligned, >= 4 GiB unmapped guard gap to neighbours.
   uint64_t alloc(size_t bytes, std::string name = "");
   void free(uint64_t addr);  // addr must be a base returned by alloc
   // Throw cdnajit::Error naming the range when [addr, addr+n) is not inside one allocation.

@@ -26,7 +26,7 @@ const std::vector<Strategy>& all_strategies() {
 }
 
 // Chosen from tools/report_tune.md: see the README's tuning section.
-Strategy default_strategy() { return Strategy::short_kernel; }
+Strategy default_strategy() { return Strategy::two_level; }
 
 Strategy parse_strategy(std::string_view s) {
   std::string valid;

@@ -21,6 +21,16 @@ TimeKind parse_time_kind(std::string_view s) {
   throw Error(fmt::format("unknown time source kind '{}' (valid: gpu-measured, modelled, replay)", s));
 }
 
+LaunchResult LaunchSpec::run() const {
+  if (!device || !kernel) throw Error("launch spec without a device or kernel");
+  return device->launch(*kernel, grid, block, dynamic_lds, args);
+}
+
+Launch LaunchSpec::as_launch() const {
+  LaunchSpec copy = *this;
+  return [copy] { return copy.run(); };
+}
+
 namespace {
 
 void check_index(size_t i, size_t n, std::string_view what) {
@@ -47,18 +57,18 @@ class GpuEventSource final : public TimeSource {
 
 class ModelledSource final : public TimeSource {
  public:
-  ModelledSource(std::unique_ptr<TimingModel> m, size_t n) : model_(std::move(m)), n_(n) {}
+  ModelledSource(std::unique_ptr<TimingModel> m, std::vector<LaunchSpec> l) : model_(std::move(m)), launches_(std::move(l)) {}
   TimeKind kind() const override { return TimeKind::modelled; }
   std::string label() const override { return "model " + model_->name() + " (modelled)"; }
-  size_t candidates() const override { return n_; }
+  size_t candidates() const override { return launches_.size(); }
   double run_once(size_t i) override {
-    check_index(i, n_, "modelled time source");
-    return model_->modelled_ms(i);
+    check_index(i, launches_.size(), "modelled time source");
+    return model_->modelled_ms(launches_[i]);
   }
 
  private:
   std::unique_ptr<TimingModel> model_;
-  size_t n_;
+  std::vector<LaunchSpec> launches_;
 };
 
 class ReplaySource final : public TimeSource {
@@ -115,9 +125,9 @@ std::unique_ptr<TimeSource> gpu_event_source(Device& device, std::vector<Launch>
   return std::make_unique<GpuEventSource>(device, std::move(launches));
 }
 
-std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, size_t candidates) {
+std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, std::vector<LaunchSpec> launches) {
   if (!model) throw Error("modelled time source: no timing model given");
-  return std::make_unique<ModelledSource>(std::move(model), candidates);
+  return std::make_unique<ModelledSource>(std::move(model), std::move(launches));
 }
 
 std::unique_ptr<TimingModel> open_timing_model(std::string_view model_name) {

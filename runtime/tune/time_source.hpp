@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,19 +40,34 @@ class TimeSource {
 // --- GPU: HIP events through the runtime's Device API ---------------------
 // One launch per candidate, already bound to its buffers and arguments.
 using Launch = std::function<LaunchResult()>;
+
+// A launch described as data, for sources that need more than a callable (a
+// timing model replays the kernel's code object with its arguments and grid).
+struct LaunchSpec {
+  Device* device = nullptr;
+  std::optional<DeviceKernel> kernel;
+  Dim3 grid, block;
+  uint32_t dynamic_lds = 0;
+  KernelArgs args;
+  std::shared_ptr<void> keep_alive;  // buffers and module the arguments point into
+  LaunchResult run() const;          // device->launch(...); Error if incomplete
+  Launch as_launch() const;          // a callable that runs it (shares keep_alive)
+};
 // `device` must be a HIP device (hip:N): a simulator has no GPU clock, and a
 // wall-clock time of the simulator is not a kernel time. Throws Error otherwise.
 std::unique_ptr<TimeSource> gpu_event_source(Device& device, std::vector<Launch> launches);
 
 // --- Modelled: the simulator's timing model -------------------------------
-// The interface a timing model implements to plug in: the modelled time of one
-// launch of a candidate (deterministic, so the search takes one sample).
+// The interface a timing model implements to plug in: the modelled time of
+// one launch. The spec carries what a model needs to replay it (code object
+// via spec.kernel->module(), arguments, grid, block, LDS, the simulator device).
+// Deterministic, so the tuner takes two samples per survivor, not ten.
 struct TimingModel {
   virtual ~TimingModel() = default;
   virtual std::string name() const = 0;  // "mi355x"
-  virtual double modelled_ms(size_t candidate) = 0;
+  virtual double modelled_ms(const LaunchSpec& launch) = 0;
 };
-std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, size_t candidates);
+std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, std::vector<LaunchSpec> launches);
 // The timing model of the simulator for `model_name` (e.g. "mi355x").
 // Until runtime/model lands, this throws an Error saying modelled times are not
 // available yet (never a made-up number).

@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <unistd.h>
 #include <thread>
@@ -138,10 +137,8 @@ TEST_CASE("assemble: never throws on garbage and empty input", "[asm][assemble]"
   CHECK_FALSE(bad_arch.ok);
 }
 
-TEST_CASE("assemble: many single-instruction calls stay fast and independent", "[asm][assemble]") {
-  // Warm up, then time: a failed call must not leak state into the next one.
-  assemble(wrap("\ts_nop 0"), Arch::gfx942);
-  auto t0 = std::chrono::steady_clock::now();
+TEST_CASE("assemble: many single-instruction calls stay independent", "[asm][assemble]") {
+  // A failed call must not leak state into the next one (speed is measured by tools/bench_jit).
   int ok = 0;
   for (int i = 0; i < 1000; ++i) {
     bool good = i % 3 != 0;
@@ -149,9 +146,7 @@ TEST_CASE("assemble: many single-instruction calls stay fast and independent", "
     CHECK(r.ok == good);
     ok += r.ok;
   }
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   CHECK(ok == 666);
-  WARN("1000 single-instruction assemble() calls: " << ms << " ms (informational; speed is measured by tools/bench_jit)");
 }
 
 TEST_CASE("assemble: a ~300-line kernel assembles repeatably", "[asm][assemble]") {

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -171,4 +173,39 @@ TEST_CASE("cache: concurrent builds through one cache agree", "[asm][cache]") {
   CHECK(results[1] == results[3]);
   CHECK(results[0] != results[1]);
   CHECK(cache.stats().memory_hits + cache.stats().misses == 20);
+}
+
+TEST_CASE("cache: a FIFO or a directory at an entry path is replaced, never read or fatal", "[asm][cache]") {
+  TempDir dir("cdnajit-cache-test");
+  std::string text = test::scale_kernel_text(Arch::gfx942);
+  CacheKey key{Arch::gfx942, text, toolchain_version()};
+  auto path = *CodeObjectCache(dir.path()).entry_path(key);
+  std::filesystem::create_directories(dir.path());
+  struct Squatter {
+    const char* what;
+    std::function<void()> make;
+  };
+  std::vector<Squatter> squatters = {
+      // A blocking open of a FIFO for reading would wait forever for a writer.
+      {"a FIFO", [&] { REQUIRE(mkfifo(path.c_str(), 0600) == 0); }},
+      {"an empty directory", [&] { std::filesystem::create_directory(path); }},
+      {"a directory with a file in it",
+       [&] {
+         std::filesystem::create_directory(path);
+         write_all(path / "x", {1, 2, 3});
+       }},
+  };
+  for (const auto& s : squatters) {
+    CAPTURE(s.what);
+    s.make();
+    CodeObjectCache cache(dir.path());
+    bool hit = true;
+    auto built = assemble_and_link_cached(cache, text, Arch::gfx942, &hit);
+    CHECK_FALSE(hit);
+    CHECK(cache.stats().corrupt_entries_discarded == 1);
+    CHECK(std::filesystem::is_regular_file(path));
+    CodeObjectCache again(dir.path());  // the replaced entry is a real one now
+    CHECK(again.get(key) == std::optional(built));
+    std::filesystem::remove(path);
+  }
 }

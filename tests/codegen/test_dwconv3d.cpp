@@ -304,6 +304,54 @@ TEST_CASE("each seed variant emits its design's reads and waits", "[codegen][asm
   CHECK(dwconv_geometry(s78, Arch::gfx950, DwVariant::lds_dot2_kwp4).tile_w == 84);
 }
 
+// The compute region of a dwconv .s (from the first ds_read to the first
+// bf16 pack) as letters: R = DS read, V = VALU, w = s_waitcnt.
+std::string compute_shape(const std::string& assembly) {
+  std::istringstream in(assembly);
+  std::string out;
+  bool on = false;
+  for (std::string line; std::getline(in, line);) {
+    size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos) continue;
+    std::string word = line.substr(b, line.find_first_of(" \t", b) - b);
+    if (word.rfind("ds_read", 0) == 0) on = true;
+    if (!on) continue;
+    if (word == "v_cvt_pk_bf16_f32" || word == "v_bfe_u32") break;
+    if (word.rfind("ds_read", 0) == 0) out += 'R';
+    else if (word.rfind("v_", 0) == 0) out += 'V';
+    else if (word == "s_waitcnt") out += 'w';
+  }
+  return out;
+}
+
+TEST_CASE("sgb variants are placed in (row reads, row VALU) groups by jit::Interleave", "[codegen][asm]") {
+  DwConvShape s = shape(1, 1, 3, 9, 80, 3, 5, 5, 0, 2, 2);
+  BuildOptions no_link;
+  no_link.link = false;
+  for (Arch a : {Arch::gfx942, Arch::gfx950}) {
+    for (DwVariant v : {DwVariant::lds_dot2_sgb, DwVariant::lds_fmac_sgb}) {
+      if (!variant_available(v, a)) continue;
+      INFO(arch_name(a) << " " << variant_name(v));
+      std::string shape_text = compute_shape(build_dwconv3d(s, v, a, no_link).assembly);
+      std::string no_waits;
+      for (char ch : shape_text)
+        if (ch != 'w') no_waits += ch;
+      // 15 rows of 3 reads then the row's VALU: 10 for dot2 (2 x (alignbit + 2 dot2) + 2 extractions
+      // + 2 fmac), 16 for fmac (6 extractions + 10 fmac).
+      std::string row = "RRR" + std::string(uses_dot2(v, a) ? 10 : 16, 'V'), want;
+      for (int r = 0; r < 15; ++r) want += row;
+      INFO(shape_text);
+      CHECK(no_waits == want);
+      // The reads of a row are waited for inside the row (the pass's waits), never all at once.
+      CHECK(shape_text.find("RRRw") != std::string::npos);
+      CHECK(shape_text.find("RRRRRR") == std::string::npos);
+    }
+  }
+  // The batched V97 order for contrast: all 45 reads first.
+  CHECK(compute_shape(build_dwconv3d(s, DwVariant::lds_dot2, Arch::gfx950, no_link).assembly).rfind(
+            std::string(45, 'R'), 0) == 0);
+}
+
 TEST_CASE("impossible builds are errors naming the limit", "[codegen][errors]") {
   DwConvShape s = shape(1, 1, 3, 9, 80, 3, 5, 5, 0, 2, 2);
   CHECK_THROWS_WITH(build_dwconv3d(s, DwVariant::lds_dot2, Arch::gfx942), Catch::Contains("gfx950"));

@@ -107,3 +107,106 @@ TEST_CASE("register slices and arrays are range checked", "[builder][errors]") {
   REQUIRE_THROWS_WITH(a[3], Contains("out of range"));
   REQUIRE_THROWS_WITH(Reg(a[1]), Contains("subscript"));
 }
+
+TEST_CASE("slice, array index, workgroup size/id and wait-count errors carry the caller's file:line", "[builder][errors]") {
+  Kernel k("where", Arch::gfx942);
+  Reg q = k.vgpr("q", 4);
+  RegArray a = k.vgprs("A", {3, 5});
+  int line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(q.slice(3, 2), Contains(this_file_line(line)));
+  line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(q[4], Contains(this_file_line(line)) && Contains("outside a 4-dword register"));
+  line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(a[3], Contains(this_file_line(line)) && Contains("out of range (valid: 0..2)"));
+  line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(a[1][7], Contains(this_file_line(line)) && Contains("(valid: 0..4)"));
+  line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(a.at({1}), Contains(this_file_line(line)) && Contains("subscript"));
+  line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(a.flat(15), Contains(this_file_line(line)));
+  line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(k.set_workgroup_size(2048), Contains(this_file_line(line)) && Contains("1..1024"));
+  line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(k.workgroup_id(3), Contains(this_file_line(line)) && Contains("0, 1 or 2"));
+  line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(k.s_waitcnt(vmcnt(64)), Contains(this_file_line(line)) && Contains("vmcnt(64)") && Contains("0..63"));
+  line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(k.s_waitcnt(lgkmcnt(100)), Contains(this_file_line(line)) && Contains("lgkmcnt(100)") && Contains("0..15"));
+}
+
+TEST_CASE("a register or label of another Kernel is an error, never an alias", "[builder][errors]") {
+  Kernel k1("one", Arch::gfx942), k2("two", Arch::gfx942);
+  Reg a = k1.vgpr("a"), b = k2.vgpr("b");  // both are vreg #0 of their kernel
+  k2.v_mov_b32(b, 0);
+  int line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(k2.v_add_f32(b, a, b), Contains("another Kernel") && Contains(this_file_line(line)));
+  REQUIRE_THROWS_WITH(k2.raw("v_mov_b32 {0}, 0", {a}, {0}), Contains("another kernel"));
+  Label l = k1.new_label("x");
+  REQUIRE_THROWS_WITH(k2.s_branch(l), Contains("label from another kernel"));
+  REQUIRE_THROWS_WITH(k2.bind(l), Contains("another kernel"));
+  REQUIRE_THROWS_WITH(k2.v_mov_b32(Reg{}, 0), Contains("default-constructed Reg"));
+}
+
+TEST_CASE("names and comments cannot inject lines into the .s", "[builder][errors]") {
+  Kernel k("inject", Arch::gfx942);
+  int line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(k.vgpr("x\n s_endpgm\n"), Contains("register name") && Contains("\\x0a") && Contains(this_file_line(line)));
+  REQUIRE_THROWS_WITH(k.comment("note\nv_mov_b32 v0, 0"), Contains("comment") && Contains("control character"));
+  REQUIRE_THROWS_WITH(k.new_label("a\nb"), Contains("label name"));
+  REQUIRE_THROWS_WITH(k.new_label("a:"), Contains("letters, digits and '_'"));
+  REQUIRE_THROWS_WITH(k.arg_ptr("p\r", ElemType::f32, true), Contains("argument name"));
+  REQUIRE_THROWS_WITH(k.lds_alloc("t\n", 64), Contains("LDS block name"));
+  Reg v = k.vgpr("v");
+  REQUIRE_THROWS_WITH(k.raw("v_mov_b32 {0}, 0\ns_endpgm", {v}, {0}), Contains("one instruction per raw() call"));
+  // Printable names and comments still work and appear verbatim.
+  k.comment("plain; text (with symbols) # ok");
+  Reg w = k.vgpr("w[weird name]");
+  k.v_mov_b32(w, 1);
+  std::string s = k.assembly();
+  CHECK_THAT(s, Contains("plain; text (with symbols) # ok") && Contains("w[weird name]"));
+}
+
+TEST_CASE("a register read before it is written on some path is a build error naming both sites", "[builder][errors]") {
+  SECTION("never written") {
+    Kernel k("undef", Arch::gfx942);
+    Reg out = k.vgpr("out"), x = k.vgpr("x");
+    int line = __LINE__ + 1;
+    k.v_add_f32(out, x, x);
+    REQUIRE_THROWS_WITH(k.build(), Contains("register 'x'") && Contains(this_file_line(line)) &&
+                                       Contains(this_file_line(line - 2)) && Contains("nothing writes it"));
+  }
+  SECTION("written on one branch only") {
+    Kernel k("one_path", Arch::gfx942);
+    Reg s = k.sgpr("s"), x = k.vgpr("x"), out = k.vgpr("out");
+    k.s_mov_b32(s, 1);
+    int def_line = 0;
+    k.if_scc([&] { k.s_cmp_eq_u32(s, 0); },
+             [&] {
+               def_line = __LINE__ + 1;
+               k.v_mov_b32(x, 2);
+             });
+    int use_line = __LINE__ + 1;
+    k.v_mov_b32(out, x);
+    REQUIRE_THROWS_WITH(k.build(), Contains("register 'x'") && Contains(this_file_line(use_line)) &&
+                                       Contains("the first write is at " + this_file_line(def_line)) &&
+                                       Contains("without writing it"));
+  }
+  SECTION("read-modify-write of an unwritten accumulator") {
+    Kernel k("fmac", Arch::gfx942);
+    Reg acc = k.vgpr("acc"), a = k.vgpr("a");
+    k.v_mov_b32(a, 1.0f);
+    k.v_fmac_f32(acc, a, a);
+    REQUIRE_THROWS_WITH(k.build(), Contains("register 'acc'"));
+  }
+  SECTION("written on every path is fine, loops included") {
+    Kernel k("all_paths", Arch::gfx942);
+    Reg s = k.sgpr("s"), x = k.vgpr("x"), out = k.vgpr("out");
+    k.s_mov_b32(s, 1);
+    k.if_scc([&] { k.s_cmp_eq_u32(s, 0); }, [&] { k.v_mov_b32(x, 2); }, [&] { k.v_mov_b32(x, 3); });
+    k.v_mov_b32(out, x);
+    Reg i = k.sgpr("i");
+    k.s_mov_b32(i, 0);
+    k.do_while_scc([&] { k.s_add_u32(i, i, 1); }, [&] { k.s_cmp_lt_u32(i, 4); });
+    REQUIRE_NOTHROW(k.assembly());
+  }
+}

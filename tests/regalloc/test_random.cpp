@@ -3,8 +3,9 @@
 // alignment 1/2/4, pinned values, partial defs, all three register classes.
 #include <catch2/catch.hpp>
 
+#include "tests/test_support.hpp"
+
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <random>
 
@@ -236,7 +237,7 @@ struct Oracle {
 }  // namespace
 
 TEST_CASE("random programs: liveness matches a brute-force path oracle", "[regalloc][random]") {
-  Generator gen(20240601);
+  Generator gen{uint32_t(cdnajit::test::test_seed("regalloc liveness oracle", 20240601))};
   int checked = 0;
   for (int n = 0; n < 150; ++n) {
     Function f = gen.make();
@@ -260,12 +261,14 @@ TEST_CASE("random programs: liveness matches a brute-force path oracle", "[regal
   CHECK(checked > 10000);
 }
 
-TEST_CASE("random programs: every allocation passes verify and respects its intervals", "[regalloc][random]") {
-  Generator gen(7);
+TEST_CASE("random programs: each allocates and passes verify, or exhausts a class with a message naming it",
+          "[regalloc][random]") {
+  const uint64_t kDefaultSeed = 7;
+  const uint64_t seed = cdnajit::test::test_seed("regalloc random programs", kDefaultSeed);
+  Generator gen{uint32_t(seed)};
   const int programs = 1200;
-  int ok = 0, exhausted = 0, with_loops = 0, with_partial = 0, with_pins = 0;
+  int ok = 0, exhausted = 0, over_limit = 0, with_loops = 0, with_partial = 0, with_pins = 0;
   long instrs = 0, tuples = 0;
-  double alloc_ms = 0;
   for (int n = 0; n < programs; ++n) {
     Function f = gen.make();
     Liveness lv = compute_liveness(f);
@@ -285,14 +288,14 @@ TEST_CASE("random programs: every allocation passes verify and respects its inte
 
     Allocation a;
     try {
-      auto t0 = std::chrono::steady_clock::now();
       a = allocate(f, {});
-      alloc_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     } catch (const cdnajit::Error& e) {
       const std::string m = e.what();
       INFO(m);
-      CHECK(m.find("out of ") != std::string::npos);
-      CHECK(m.find("peak pressure") != std::string::npos);
+      int limit = 0, peak = 0;
+      char cls[8] = {};
+      REQUIRE(std::sscanf(m.c_str(), "regalloc: out of %7[A-Z]s (limit %d, peak pressure %d", cls, &limit, &peak) == 3);
+      over_limit += peak > limit;  // else: alignment/pin fragmentation below the limit
       ++exhausted;
       continue;
     }
@@ -310,17 +313,25 @@ TEST_CASE("random programs: every allocation passes verify and respects its inte
     CHECK(a.sgprs_used >= a.peak_sgpr_pressure);
     CHECK(a.agprs_used >= a.peak_agpr_pressure);
   }
-  std::printf("[random] %d programs (%ld instructions, %ld tuples): %d allocated, %d exhausted; "
-              "%d with loops, %d with partial defs, %d with pins; allocate total %.1f ms\n",
-              programs, instrs, tuples, ok, exhausted, with_loops, with_partial, with_pins, alloc_ms);
-  CHECK(ok >= 1000);
+  std::printf("[random] %d programs (%ld instructions, %ld tuples): %d allocated and verified, %d exhausted "
+              "(%d with peak pressure over the limit, %d by fragmentation below it); %d with loops, %d with partial "
+              "defs, %d with pins\n",
+              programs, instrs, tuples, ok, exhausted, over_limit, exhausted - over_limit, with_loops, with_partial,
+              with_pins);
+  // The README quotes these counts for the default seed; a change to the generator or the
+  // allocator that moves them must update both.
+  if (seed == kDefaultSeed) {
+    CHECK(ok == 1172);
+    CHECK(exhausted == 28);
+  }
+  CHECK(exhausted <= programs / 20);
   CHECK(with_loops > programs / 4);
   CHECK(with_partial > programs / 4);
   CHECK(with_pins > programs / 2);
 }
 
 TEST_CASE("random programs: verify catches corrupted allocations", "[regalloc][random]") {
-  Generator gen(99);
+  Generator gen{uint32_t(cdnajit::test::test_seed("regalloc corrupted allocations", 99))};
   int corrupted = 0;
   for (int n = 0; n < 400 && corrupted < 300; ++n) {
     Function f = gen.make();

@@ -31,6 +31,20 @@ inline Device& sim_device(Arch a) {
   return *d;
 }
 
+// A simulator device whose MFMAs add C and all products exactly and round once
+// (sim::Options::MfmaNumerics::Exact): for tests whose CPU model is that sum.
+// The default CDNA3 rules are tested against their own oracle in tests/sim.
+inline Device& sim_device_exact_mfma(Arch a) {
+  static std::map<Arch, std::unique_ptr<Device>> devs;
+  auto& d = devs[a];
+  if (!d) {
+    sim::Options opt;
+    opt.mfma_numerics = sim::Options::MfmaNumerics::Exact;
+    d = open_sim_device(a, opt);
+  }
+  return *d;
+}
+
 // Compiles and loads a test kernel; on the way, its code must pass the static
 // wait-count and hazard verifiers (tests/runtime/static_verify.hpp).
 inline Module load(Device& dev, std::string_view src, const std::vector<std::string>& flags = {}) {

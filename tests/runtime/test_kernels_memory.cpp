@@ -465,6 +465,8 @@ namespace {
 // or internal precision (what any hardware must produce), and random
 // fractions, which follow the documented single-rounding model.
 template <class ToFloat>
+// C plus the exact products, rounded once to f32 (the double sum is exact for these 16-bit
+// inputs): the simulator's MfmaNumerics::Exact mode, so the tests below run on that device.
 std::vector<float> mfma_model(int K, const std::vector<uint16_t>& a, const std::vector<uint16_t>& b,
                               const std::vector<float>& c, ToFloat to_f) {
   const int per = K / 4;
@@ -508,7 +510,7 @@ TEST_CASE("kernel mfma_f16: v_mfma_f32_16x16x16_f16", "[runtime][kernels][mfma]"
   for (size_t i = 0; i < 256; ++i) c[i] = exact_inputs ? float(int(i % 13) - 6) * 0.25f : float(i) / 7.0f - 18.0f;
   auto want = mfma_model(16, a, b, c, kt::half_to_float);
   kt::for_archs(kBoth, [&](Arch arch) {
-    Device& d = kt::sim_device(arch);
+    Device& d = kt::sim_device_exact_mfma(arch);
     DeviceKernel k = kt::load(d, kPackedSource).kernel("mfma_f16");
     Buffer o = d.alloc(1024, "d"), ba = up(d, a, "a"), bb = up(d, b, "b"), bc = up(d, c, "c");
     d.launch(k, {1}, {64}, 0, KernelArgs().ptr(o).ptr(ba).ptr(bb).ptr(bc));
@@ -525,7 +527,7 @@ TEST_CASE("kernel mfma_bf16 (gfx950): v_mfma_f32_16x16x32_bf16", "[runtime][kern
   for (size_t i = 0; i < 256; ++i) c[i] = exact_inputs ? float(int(i % 11) - 5) * 0.5f : float(i) / 9.0f - 11.0f;
   auto want = mfma_model(32, a, b, c, kt::bf16_to_float);
   kt::for_archs({Arch::gfx950}, [&](Arch arch) {
-    Device& d = kt::sim_device(arch);
+    Device& d = kt::sim_device_exact_mfma(arch);
     DeviceKernel k = kt::load(d, kPackedSource).kernel("mfma_bf16");
     Buffer o = d.alloc(1024, "d"), ba = up(d, a, "a"), bb = up(d, b, "b"), bc = up(d, c, "c");
     d.launch(k, {1}, {64}, 0, KernelArgs().ptr(o).ptr(ba).ptr(bb).ptr(bc));

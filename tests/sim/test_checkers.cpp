@@ -152,7 +152,7 @@ TEST_CASE("barrier with some waves ended is a deadlock error", "[sim][check]") {
   CHECK_THAT(msg, Contains("wave 1"));
 }
 
-TEST_CASE("buffer loads outside num_records: error when checked, zero when not", "[sim][check]") {
+TEST_CASE("buffer loads outside num_records: zero by default, error with check_buffer_range", "[sim][check]") {
   Arch arch = Arch::gfx942;
   Device dev(arch);
   uint64_t buf = dev.upload(std::vector<uint32_t>(64, 5), "buf");
@@ -163,17 +163,50 @@ TEST_CASE("buffer loads outside num_records: error when checked, zero when not",
       " s_load_dwordx2 s[4:5], s[0:1], 0x0\n s_waitcnt lgkmcnt(0)\n s_mov_b32 s6, 128\n s_mov_b32 s7, 0x20000\n"
       " v_lshlrev_b32 v0, 2, v0\n buffer_load_dword v1, v0, s[4:7], 0 offen\n s_waitcnt vmcnt(0)\n"
       " v_add_u32 v1, 1, v1\n global_store_dword v0, v1, s[4:5]\n s_endpgm", arch), arch));
-  std::string msg = error_of([&] { dev.sim.launch(co, "bufk", ka, dims1(1, 64)); });
+  cdnajit::sim::Options strict;
+  strict.check_buffer_range = true;
+  std::string msg = error_of([&] { dev.sim.launch(co, "bufk", ka, dims1(1, 64), strict); });
   CHECK_THAT(msg, Contains("lane 32"));
   CHECK_THAT(msg, Contains("outside the V# range"));
-  cdnajit::sim::Options o;
-  o.check_bounds = false;
-  dev.sim.launch(co, "bufk", ka, dims1(1, 64), o);
+  dev.sim.launch(co, "bufk", ka, dims1(1, 64));  // default: the hardware's behaviour
   auto out = dev.download<uint32_t>(buf, 64);
   CHECK(out[0] == 6);
   CHECK(out[31] == 6);
   CHECK(out[32] == 1);  // out-of-range load returned 0
   CHECK(out[63] == 1);
+}
+
+TEST_CASE("structured buffer (idxen, stride 12): index >= num_records reads 0 and drops stores", "[sim][check]") {
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    std::vector<uint32_t> data(64 * 3);
+    for (uint32_t i = 0; i < data.size(); ++i) data[i] = 0x100 + i;
+    uint64_t buf = dev.upload(data, "buf"), out = dev.upload(std::vector<uint32_t>(64 * 3, 0xeeee), "out");
+    std::vector<uint8_t> ka(16, 0);
+    std::memcpy(ka.data(), &buf, 8);
+    std::memcpy(ka.data() + 8, &out, 8);
+    // V#: stride 12 (word1 bits 29:16), num_records = 40 records. Lane l reads dwords 1..2 of
+    // record l (idxen + offen: v[0] index, v[1] = 4) and stores them into record l of `out`.
+    auto co = cdnajit::read_code_object(assemble(asm_kernel("sbuf",
+        " s_load_dwordx4 s[4:7], s[0:1], 0x0\n s_waitcnt lgkmcnt(0)\n s_mov_b32 s8, s4\n s_and_b32 s9, s5, 0xffff\n"
+        " s_or_b32 s9, s9, 0xc0000\n s_mov_b32 s10, 40\n s_mov_b32 s11, 0x20000\n"
+        " s_and_b32 s7, s7, 0xffff\n s_or_b32 s5, s7, 0xc0000\n s_mov_b32 s4, s6\n s_mov_b32 s6, 40\n s_mov_b32 s7, 0x20000\n"
+        " v_mov_b32 v1, 4\n buffer_load_dwordx2 v[2:3], v[0:1], s[8:11], 0 idxen offen\n s_waitcnt vmcnt(0)\n"
+        " buffer_store_dwordx2 v[2:3], v[0:1], s[4:7], 0 idxen offen\n s_endpgm", arch), arch));
+    dev.sim.launch(co, "sbuf", ka, dims1(1, 64));
+    auto o = dev.download<uint32_t>(out, 64 * 3);
+    for (uint32_t l = 0; l < 64; ++l) {
+      INFO("lane " << l);
+      CHECK(o[3 * l] == 0xeeee);  // dword 0 of each record is never written
+      CHECK(o[3 * l + 1] == (l < 40 ? data[3 * l + 1] : 0xeeee));  // index >= num_records: store dropped
+      CHECK(o[3 * l + 2] == (l < 40 ? data[3 * l + 2] : 0xeeee));
+    }
+    cdnajit::sim::Options strict;
+    strict.check_buffer_range = true;
+    std::string msg = error_of([&] { dev.sim.launch(co, "sbuf", ka, dims1(1, 64), strict); });
+    CHECK_THAT(msg, Contains("lane 40"));
+    CHECK_THAT(msg, Contains("num_records 40"));
+  }
 }
 
 TEST_CASE("registers beyond the descriptor's allocation are rejected at launch", "[sim][check]") {

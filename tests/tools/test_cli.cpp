@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <cstring>
 #include <unistd.h>
 #include <filesystem>
@@ -89,10 +91,10 @@ TEST_CASE("cdnajit errors name what is wrong and exit non-zero", "[cli][errors]"
 TEST_CASE("cdnajit fuzz survives every mutation", "[cli][fuzz]") {
   // The iteration count ends the run; the time limit is set far beyond it so the result never
   // depends on how fast this machine is.
-  Run f = cli("fuzz --iterations 300 --seconds 86400 --seed 7");
+  Run f = cli("fuzz --iterations 100 --seconds 86400 --seed 7 --crash-dir " + (scratch() / "crashes").string());
   INFO(f.out);
   CHECK(f.status == 0);
-  CHECK_THAT(f.out, Catch::Contains("fuzz seed 7") && Catch::Contains("fuzzed 300 mutations"));
+  CHECK_THAT(f.out, Catch::Contains("fuzz seed 7") && Catch::Contains("fuzzed 100 mutations") && Catch::Contains(" 0 crash(es), 0 hang(s), 0 other exception(s)"));
 }
 
 // ---- the command line itself: help, typed and range-checked values, unknown and repeated options ----
@@ -177,6 +179,41 @@ TEST_CASE("cdnajit run: numbers are whole, in range and of the kernel's kind", "
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cdnajit run: --max-instructions and --timeout stop the simulator with a named error", "[cli][limits]") {
+  auto dir = scratch();
+  std::string co = (dir / "va.co").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co).status == 0);
+  std::string run = "run " + co + " --kernel vector_add --device sim:gfx950 --block 256 "
+                    "--arg buf:a:4096 --arg buf:b:4096 --arg buf:out:4096 --arg u32:1000 ";
+  Run b = cli(run + "--grid 4 --max-instructions 10");
+  INFO(b.out);
+  CHECK(b.status == 1);
+  CHECK_THAT(b.out, Catch::Contains("instruction budget of 10") && Catch::Contains("--max-instructions"));
+  // 2^22 workgroups take far longer than 1 ms to simulate whatever the machine (each is checked at its start).
+  Run t = cli(run + "--grid 4194304 --timeout 0.001");
+  INFO(t.out);
+  CHECK(t.status == 1);
+  CHECK_THAT(t.out, Catch::Contains("time limit of 0.001 s exceeded") && Catch::Contains("--timeout"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cdnajit build/dump/stats with a pass in verify mode exit 1 on findings", "[cli][verify]") {
+  auto dir = scratch();
+  std::string co = (dir / "v.co").string();
+  // bf16_dot loads and uses the data: without its author's waits the wait-count verifier reports the uses.
+  Run b = cli("build --kernel bf16_dot --arch gfx942 --waitcnt verify --drop-author-waits -o " + co);
+  INFO(b.out);
+  CHECK(b.status == 1);
+  CHECK_THAT(b.out, Catch::Contains("finding(s) of passes in verify mode") && Catch::Contains("not written"));
+  CHECK_FALSE(std::filesystem::exists(co));
+  Run ok = cli("build --kernel bf16_dot --arch gfx942 --waitcnt verify -o " + co);  // the author's waits suffice
+  CHECK(ok.status == 0);
+  Run d = cli("dump --kernel bf16_dot --arch gfx942 --waitcnt verify --drop-author-waits");
+  CHECK(d.status == 1);
+  CHECK_THAT(d.out, Catch::Contains(".amdhsa_kernel bf16_dot") && Catch::Contains("finding(s)"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cdnajit run checks --out before running", "[cli][args]") {
   auto dir = scratch();
   std::string co = (dir / "va.co").string();
@@ -225,4 +262,60 @@ TEST_CASE("cdnajit run reads files of a bounded size and never blocks on them", 
   CHECK(v[0] == 0x01010101u);  // a (0x01010101, a denormal) + b (0) = a: the file's bytes were read
   CHECK(v[4] == 0u);           // n = 4: elements 4.. untouched
   std::filesystem::remove_all(dir);
+}
+
+namespace {
+// Replaces the first occurrence of `from` in the file with `to` (same length); false if absent.
+bool patch_file(const std::string& path, const std::vector<uint8_t>& from, const std::vector<uint8_t>& to) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<uint8_t> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto it = std::search(b.begin(), b.end(), from.begin(), from.end());
+  if (it == b.end()) return false;
+  std::copy(to.begin(), to.end(), it);
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+  return true;
+}
+}  // namespace
+
+TEST_CASE("cdnajit check: wait counts, hazards and simulator coverage of a code object", "[cli][check]") {
+  auto dir = scratch();
+  std::string co = (dir / "va_check.co").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co).status == 0);
+  Run ok = cli("check " + co);
+  CHECK(ok.status == 0);
+  CHECK_THAT(ok.out, Catch::Contains("1 kernel") && Catch::Contains("0 findings"));
+  Run unknown = cli("check " + co + " --kernel nope");
+  CHECK(unknown.status == 1);
+  CHECK_THAT(unknown.out, Catch::Contains("no kernel 'nope'") && Catch::Contains("vector_add"));
+  // Break it: the s_waitcnt vmcnt(0) before the add becomes s_nop 0, and the second
+  // global_load_dword becomes a buffer_atomic_add (same size), which the simulator does not implement.
+  REQUIRE(patch_file(co, {0x70, 0x0f, 0x8c, 0xbf}, {0x00, 0x00, 0x80, 0xbf}));
+  REQUIRE(patch_file(co, {0x00, 0x80, 0x50, 0xdc, 0x01, 0x00, 0x06, 0x02}, {0x00, 0x00, 0x08, 0xe1, 0x00, 0x01, 0x01, 0x80}));
+  Run bad = cli("check " + co + " --kernel vector_add");
+  CHECK(bad.status == 1);
+  INFO(bad.out);
+  CHECK_THAT(bad.out, Catch::Contains("[waitcnt]") && Catch::Contains("v_add_f32") && Catch::Contains("needs 's_waitcnt vmcnt("));
+  CHECK_THAT(bad.out, Catch::Contains("[sim-coverage]") && Catch::Contains("buffer_atomic_add"));
+  CHECK_THAT(bad.out, Catch::Contains("vector_add +0x"));
+  // The atomic right after a load also breaks the VMEM soft clause rule (a hazard finding).
+  CHECK_THAT(bad.out, Catch::Contains("[soft-clause]"));
+  CHECK_THAT(bad.out, Catch::Contains("3 findings"));
+  Run help = cli("check --help");
+  CHECK(help.status == 0);
+  CHECK_THAT(help.out, Catch::Contains("--kernel"));
+}
+
+TEST_CASE("cdnajit run: numerics and buffer-range switches are validated", "[cli][args]") {
+  auto dir = scratch();
+  std::string co = (dir / "va_sw.co").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co).status == 0);
+  std::string base = "run " + co + " --kernel vector_add --device sim:gfx950 --grid 1 --block 64 "
+                     "--arg buf:a:256 --arg buf:b:256 --arg buf:out:256 --arg u32:64 ";
+  CHECK(cli(base + "--mfma-numerics exact --dot2 products --strict-buffer-range").status == 0);
+  Run bad = cli(base + "--mfma-numerics fast");
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.out, Catch::Contains("valid: cdna3, exact"));
+  Run bad2 = cli(base + "--dot2 x");
+  CHECK(bad2.status == 2);
+  CHECK_THAT(bad2.out, Catch::Contains("valid: fused, products"));
 }

@@ -2,6 +2,8 @@
 // source through the Device API (against the fake libamdhip64 of
 // tests/runtime, and refused on a simulator), and the modelled source.
 #include <catch2/catch.hpp>
+
+#include "tests/test_support.hpp"
 #include <cstdio>
 
 #include "jit/isa/error.hpp"
@@ -71,26 +73,39 @@ TEST_CASE("GPU source: hipEvents through the Device API", "[tune][source][fakehi
   CHECK_THROWS_WITH(gpu_event_source(*sim, {}), Catch::Contains("sim:gfx942 has no GPU clock"));
 }
 
-TEST_CASE("GPU source on this machine's real HIP: unavailable, with the reason", "[tune][source]") {
+TEST_CASE("GPU source on this machine's real HIP: unavailable, with the reason", "[tune][source][needs_no_gpu]") {
   HipAvailability h = hip_availability();
-  if (h.device_count > 0) {
-    WARN("a HIP device is present; this check is for machines without one");
-    return;
-  }
+  if (h.device_count > 0) CDNAJIT_SKIP("a HIP device is present; this check is for machines without one");
   std::printf("hip:0 here: %s\n", h.reason.c_str());
   CHECK_THROWS_AS(open_device("hip:0"), Error);
 }
 
 TEST_CASE("modelled source: a model plugs in; the simulator's model is not available yet", "[tune][source]") {
-  struct Fixed final : TimingModel {
+  // A stand-in model for the interface test: it runs the launch and reports
+  // a fixed number per call (labelled modelled, as every model time is).
+  struct Counting final : TimingModel {
     std::string name() const override { return "test-model"; }
-    double modelled_ms(size_t i) override { return 1.0 + double(i); }
+    double modelled_ms(const LaunchSpec& l) override { return l.run().host_ms >= 0 ? 1.5 : 0.0; }
   };
-  auto src = modelled_source(std::make_unique<Fixed>(), 3);
+  // The spec carries the kernel, grid and arguments a model needs.
+  auto sim = open_device("sim:gfx942");
+  auto co = compile_hip(R"(extern "C" __global__ void k(float* p) { p[threadIdx.x] = 1.0f; })", sim->arch());
+  Module mod = sim->load(co);
+  Buffer b = sim->alloc(256);
+  LaunchSpec l;
+  l.device = sim.get();
+  l.kernel = mod.kernel("k");
+  l.grid = {1};
+  l.block = {64};
+  l.args = KernelArgs().ptr(b);
+  auto src = modelled_source(std::make_unique<Counting>(), {l, l, l});
   CHECK(src->kind() == TimeKind::modelled);
   CHECK(src->label() == "model test-model (modelled)");
-  CHECK(src->run_once(2) == 3.0);
+  CHECK(src->candidates() == 3);
+  CHECK(src->run_once(2) == 1.5);
+  CHECK(sim->download<float>(b)[63] == 1.0f);  // the model ran the launch
+  CHECK_THROWS_WITH(LaunchSpec{}.run(), Catch::Contains("without a device or kernel"));
   CHECK_THROWS_WITH(src->run_once(3), Catch::Contains("out of range"));
   CHECK_THROWS_WITH(open_timing_model("mi355x"), Catch::Contains("not available yet"));
-  CHECK_THROWS_WITH(modelled_source(nullptr, 1), Catch::Contains("no timing model"));
+  CHECK_THROWS_WITH(modelled_source(nullptr, {}), Catch::Contains("no timing model"));
 }

@@ -17,6 +17,9 @@ CommandLine::CommandLine() : app_("cdnajit: JIT kernels for AMD CDNA3/CDNA4 (gfx
   add_run_command(*this);
   add_seed_command(*this);
   add_fuzz_command(*this);
+  add_tune_command(*this);
+  add_conv3d_command(*this);
+  add_check_command(*this);
 }
 
 CLI::App* CommandLine::add(const std::string& name, const std::string& description, Action action) {
@@ -104,6 +107,9 @@ void add_pass_mode_options(CLI::App* c, BuildOptions& opts) {
                    "wait-count pass: auto (insert), verify (report, exit 1 on findings), off");
   add_typed_option(c, "--hazards", opts.hazards, parse_mode,
                    "hazard pass: auto (insert), verify (report, exit 1 on findings), off");
+  c->add_flag("--drop-author-waits", opts.drop_author_waits,
+              "drop the s_waitcnt the kernel's author wrote before the passes run (with --waitcnt verify: "
+              "what would be unsafe without them)");
 }
 
 CLI::Option* add_output_option(CLI::App* c, std::string& path, const std::string& description) {

@@ -46,7 +46,7 @@ class CommandLine {
 
 // --arch gfx942|gfx950 (default gfx950).
 CLI::Option* add_arch_option(CLI::App* c, Arch& arch);
-// --waitcnt / --hazards auto|verify|off (default auto).
+// --waitcnt / --hazards auto|verify|off (default auto), --drop-author-waits.
 void add_pass_mode_options(CLI::App* c, BuildOptions& opts);
 // -o,--output FILE, checked writable at parse time (a leading '=' as in
 // "-o=FILE" is dropped).

@@ -177,6 +177,25 @@ void add_run_command(CommandLine& cl) {
                    "simulator: stop after this many seconds of wall-clock time (default 60)");
   c->add_option("--model", o->model, "modelled GPU time on a product: mi300x, mi325x, mi350x, mi355x (simulator only)");
   c->add_option("--trace", o->trace, "with --model: write a Chrome/Perfetto trace of the modelled CU to FILE.json");
+  add_typed_option(c, "--mfma-numerics", o->sim.mfma_numerics,
+                   [](std::string_view t, std::string_view w) {
+                     if (t == "cdna3") return sim::Options::MfmaNumerics::Cdna3;
+                     if (t == "exact") return sim::Options::MfmaNumerics::Exact;
+                     throw Error(fmt::format("{}: '{}' (valid: cdna3, exact)", w, t));
+                   },
+                   "simulator: MFMA arithmetic: cdna3 (the published CDNA3 rules; on gfx950 a documented "
+                   "hypothesis; default) or exact (the exact sum rounded once)");
+  add_typed_option(c, "--dot2", o->sim.dot2,
+                   [](std::string_view t, std::string_view w) {
+                     if (t == "fused") return sim::Options::Dot2::FusedSingleRounding;
+                     if (t == "products") return sim::Options::Dot2::ProductsThenSum;
+                     throw Error(fmt::format("{}: '{}' (valid: fused, products)", w, t));
+                   },
+                   "simulator: v_dot2 rounding: fused (exact sum rounded once; default) or products "
+                   "(two chained f32 FMAs)");
+  c->add_flag("--strict-buffer-range", o->sim.check_buffer_range,
+              "simulator: report buffer accesses beyond the V#'s num_records as errors (by default they follow "
+              "the hardware: loads read 0, stores are dropped)");
   c->callback([o] { check_run_options(*o); });
 }
 

@@ -1,0 +1,938 @@
+// The implicit-GEMM conv3d generators. See conv3d_igemm.hpp for the kernel
+// structure; the comments here say why each piece is emitted the way it is.
+//
+// LDS layout: one stage holds the A tile (tile_m rows) then the B tile (tile_n rows),
+// each row tile_k elements plus padding. The fragment reads of a 16x16 MFMA block
+// touch 16 consecutive rows at one column: LDS (32 banks x 4 bytes on CDNA3) serves
+// 8 lanes of a ds_read_b128 or 16 lanes of a ds_read_b64 per pass. With rows of
+// 64 + 16 = 80 bytes (b128) the 8 rows of a pass start at banks 0, 20, 8, 28, 16, 4,
+// 24, 12: eight disjoint 4-bank groups; with 128 + 16 = 144 bytes (fp8 on gfx950)
+// at 0, 4, ..., 28. With 64 + 8 = 72 bytes (b64) the 16 rows start at 16 distinct
+// even banks. So fragment reads are conflict free by padding (no swizzle). The
+// 16-byte chunk writes (once per K tile) may conflict 2-way; they are 1/6 of the
+// LDS traffic at the default tile.
+#include "codegen/conv3d_igemm.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "jit/isa/error.hpp"
+
+namespace cdnajit::codegen {
+namespace {
+
+constexpr int64_t kOob = int64_t(0x80000000u);  // past num_records of every tensor (< 1 GiB)
+constexpr int64_t kInvalidRow = 0x40000000;     // marks an output row/column outside the tensor
+// gfx9 V# dword 3 for raw buffer access: DATA_FORMAT = 32 (the value CK uses for
+// gfx90a/gfx94x, CK_BUFFER_RESOURCE_3RD_DWORD = 0x00020000).
+constexpr int64_t kRsrcWord3 = 0x00020000;
+
+class Emitter {
+ public:
+  explicit Emitter(Kernel& k) : k_(k) {}
+
+  // VGPR holding the out-of-range offset (v_cndmask cannot pair a literal with a mask on gfx9:
+  // both would read the constant bus).
+  Reg oob() {
+    if (!oob_.valid()) {
+      oob_ = k_.vgpr("oob");
+      k_.v_mov_b32(oob_, kOob);
+    }
+    return oob_;
+  }
+  Reg sconst(uint32_t v, const char* name = "const") {
+    auto it = cached_.find(v);
+    if (it != cached_.end()) return it->second;
+    Reg r = k_.sgpr(name);
+    k_.s_mov_b32(r, int64_t(v));
+    return r;
+  }
+  // Creates SGPR constants that later sconst() calls reuse: called before a loop so the
+  // loop body reads them instead of re-materialising them every iteration.
+  void hoist_consts(std::initializer_list<uint32_t> values) {
+    for (uint32_t v : values)
+      if (!cached_.count(v)) cached_[v] = sconst(v, "loop_const");
+  }
+  // Buffer resource over [base, base + bytes).
+  Reg rsrc(Reg base, int64_t bytes, const char* name) {
+    Reg r = k_.sgpr(name, 4, 4);
+    k_.s_mov_b32(r[0], base[0]);
+    k_.s_and_b32(r[1], int64_t(0xffff), base[1]);
+    k_.s_mov_b32(r[2], int64_t(uint32_t(bytes)));
+    k_.s_mov_b32(r[3], kRsrcWord3);
+    return r;
+  }
+  // Unsigned division of a VGPR value n < 2^31 by a constant d, by multiply-high:
+  // q = mulhi(n, M) >> sh with M = ceil(2^(32+sh) / d), sh = ceil(log2 d) - 1 (exact for n < 2^31).
+  struct Divisor {
+    uint32_t d = 1;
+    Reg magic;
+    int sh = 0;
+  };
+  Divisor divisor(uint32_t d) {
+    Divisor v;
+    v.d = d;
+    if (d > 1 && !std::has_single_bit(d)) {
+      v.sh = int(std::bit_width(d - 1)) - 1;
+      v.magic = sconst(uint32_t(((uint64_t(1) << (32 + v.sh)) + d - 1) / d), "div_magic");
+    }
+    return v;
+  }
+  Reg vdiv(Reg n, const Divisor& d, const char* name) {
+    Reg q = k_.vgpr(name);
+    if (d.d == 1) k_.v_mov_b32(q, n);
+    else if (std::has_single_bit(d.d)) k_.v_lshrrev_b32(q, int(std::countr_zero(d.d)), n);
+    else {
+      k_.v_mul_hi_u32(q, n, d.magic);
+      if (d.sh) k_.v_lshrrev_b32(q, d.sh, q);
+    }
+    return q;
+  }
+  // n - q * d; `small`: q and d below 2^24 (one v_mul_u32_u24 with the constant inline).
+  Reg vrem(Reg n, Reg q, uint32_t d, const char* name, bool small = false) {
+    Reg t;
+    if (small && d > 1 && !std::has_single_bit(d) && d < (1u << 24)) {
+      t = k_.vgpr("q_times_d");
+      k_.v_mul_u32_u24(t, int64_t(d), q);
+    } else {
+      t = vmul(q, d, "q_times_d");
+    }
+    Reg r = k_.vgpr(name);
+    k_.v_sub_u32(r, n, t);
+    return r;
+  }
+  // x * c for any 32-bit x (wrapping).
+  Reg vmul(Reg x, uint32_t c, const char* name) {
+    Reg r = k_.vgpr(name);
+    if (c == 1) k_.v_mov_b32(r, x);
+    else if (std::has_single_bit(c)) k_.v_lshlrev_b32(r, int(std::countr_zero(c)), x);
+    else k_.v_mul_lo_u32(r, x, sconst(c, "factor"));
+    return r;
+  }
+  // acc + x * c, x < 2^24 and c < 2^24 (v_mad_u32_u24), else the full multiply.
+  void vmad_small(Reg dst, Reg x, uint32_t c, Reg acc) {
+    if (c == 0) {
+      k_.v_mov_b32(dst, acc);
+    } else if (c == 1) {
+      k_.v_add_u32(dst, x, acc);
+    } else if (std::has_single_bit(c)) {
+      k_.v_lshl_add_u32(dst, x, int(std::countr_zero(c)), acc);
+    } else if (c < (1u << 24)) {
+      k_.v_mad_u32_u24(dst, x, sconst(c, "factor"), acc);
+    } else {
+      Reg t = vmul(x, c, "product");
+      k_.v_add_u32(dst, t, acc);
+    }
+  }
+  // s + v + c (VOP3 on gfx9 reads at most one SGPR, so two adds).
+  Reg vadd_sv(Reg s, Reg v, uint32_t c, const char* name) {
+    Reg r = k_.vgpr(name);
+    k_.v_add_u32(r, s, v);
+    if (c) k_.v_add_u32(r, int64_t(c), r);
+    return r;
+  }
+  Reg smul(Reg x, uint32_t c, const char* name) {
+    Reg r = k_.sgpr(name);
+    if (c == 1) k_.s_mov_b32(r, x);
+    else if (std::has_single_bit(c)) k_.s_lshl_b32(r, x, int(std::countr_zero(c)));
+    else k_.s_mul_i32(r, x, sconst(c, "factor"));
+    return r;
+  }
+
+ protected:
+  Kernel& k_;
+  Reg oob_;
+  std::map<uint32_t, Reg> cached_;
+};
+
+// fp32 -> bf16 RNE in the high half of the result (NaN quieted), for gfx942, which
+// lacks v_cvt_pk_bf16_f32: x + 0x7fff + bit16(x).
+Reg round_bf16_high(Kernel& k, Reg x, Reg c7fff) {
+  Reg lsb = k.vgpr("bf16_lsb");
+  k.v_bfe_u32(lsb, x, 16, 1);
+  Reg r = k.vgpr("bf16_rounded");
+  k.v_add3_u32(r, x, lsb, c7fff);
+  Reg qnan = k.vgpr("bf16_qnan");
+  k.v_or_b32(qnan, int64_t(0x400000), x);
+  k.v_cmp_u_f32(vcc, x, x);
+  k.v_cndmask_b32(r, r, qnan, vcc);
+  return r;
+}
+
+// Converts an fp32 value to the output type and stores it at byte offset `off` of rsrc
+// (an offset past num_records drops the store).
+void store_output(Kernel& k, const Conv3dPlan& p, Reg v, Reg off, Reg out_rsrc, Reg c7fff) {
+  if (p.output == Conv3dOutput::f32) {
+    k.buffer_store_dword(v, off, out_rsrc, 0, offen);
+  } else if (p.arch == Arch::gfx950) {
+    Reg h = k.vgpr("bf16_pair");
+    k.v_cvt_pk_bf16_f32(h, v, v);
+    k.buffer_store_short(h, off, out_rsrc, 0, offen);
+  } else {
+    Reg h = round_bf16_high(k, v, c7fff);
+    k.buffer_store_short_d16_hi(h, off, out_rsrc, 0, offen);
+  }
+}
+
+class IgemmGenerator : Emitter {
+ public:
+  IgemmGenerator(Kernel& k, const Conv3dPlan& p) : Emitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
+
+  void emit() {
+    k_.set_workgroup_size(uint32_t(p_.threads));
+    lds_base_ = k_.lds_alloc("stages", p_.lds_bytes, 16);
+    ElemType et = p_.dtype == Conv3dDType::bf16 ? ElemType::bf16 : ElemType::fp8;
+    Arg a_x = k_.arg_ptr("xt", et, true);
+    Arg a_w = k_.arg_ptr("wt", et, true);
+    Arg a_b = k_.arg_ptr("bias", ElemType::f32, true);
+    Arg a_y = k_.arg_ptr(p_.uses_workspace() ? "workspace" : "y",
+                         p_.uses_workspace() || p_.output == Conv3dOutput::f32 ? ElemType::f32 : ElemType::bf16,
+                         false);
+    Reg x = k_.load_arg(a_x), w = k_.load_arg(a_w), y = k_.load_arg(a_y);
+    Reg b;
+    if (s_.bias && !p_.uses_workspace()) b = k_.load_arg(a_b);
+    tid_ = k_.workitem_id(0);
+    k_.s_waitcnt(lgkmcnt(0));
+    x_ptr_ = x;
+    w_ptr_ = w;
+    x_rsrc_ = rsrc(x, p_.xt_bytes(), "xt_rsrc");
+    w_rsrc_ = rsrc(w, p_.wt_bytes(), "wt_rsrc");
+    y_ptr_ = y;
+    int64_t out_bytes = s_.output_elems() * (p_.uses_workspace() ? 4 : p_.out_esize());
+    y_rsrc_ = rsrc(y, out_bytes, "y_rsrc");
+    if (b.valid()) b_rsrc_ = rsrc(b, int64_t(s_.K) * 4, "bias_rsrc");
+
+    // Out-of-range markers as VGPRs: v_cndmask with an SGPR-pair mask is VOP3, which takes no literal on gfx9.
+    oob_v_ = oob();
+    invalid_v_ = k_.vgpr("invalid");
+    k_.v_mov_b32(invalid_v_, kInvalidRow);
+    coordinates();
+    load_setup();
+    lds_setup();
+    k_.comment("accumulators = 0");
+    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, 4);
+    for (int i = 0; i < p_.blocks_m; ++i)
+      for (int j = 0; j < p_.blocks_n; ++j)
+        for (int r = 0; r < 4; ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({i, j}))[r], 0);
+    main_loop();
+    epilogue();
+  }
+
+ private:
+  // ---------------------------------------------------------------- setup
+  void coordinates() {
+    Reg wg0 = k_.workgroup_id(0), wg1 = k_.workgroup_id(1);
+    bool mf = c_.mapping == Conv3dMapping::m_fastest;
+    m0_ = smul(mf ? wg0 : wg1, uint32_t(c_.tile_m), "m0");
+    n0_ = smul(mf ? wg1 : wg0, uint32_t(c_.tile_n), "n0");
+    // K tiles of this split: [start, start + count).
+    k_start_ = k_.sgpr("k_elem0");
+    count_ = k_.sgpr("k_tiles");
+    if (p_.splits > 1) {
+      Reg z = k_.workgroup_id(2);
+      Reg start = smul(z, uint32_t(p_.tiles_per_split), "k_tile0");
+      k_.s_sub_u32(count_, int64_t(p_.k_tiles), start);
+      k_.s_min_u32(count_, count_, sconst(uint32_t(p_.tiles_per_split)));
+      k_.s_mul_i32(k_start_, start, sconst(uint32_t(c_.tile_k)));
+    } else {
+      k_.s_mov_b32(k_start_, 0);
+      k_.s_mov_b32(count_, int64_t(p_.k_tiles));
+    }
+    // Wave position: wave = wm + waves_m * wn (wave < 16, so the 16-bit reciprocal is exact).
+    Reg wave_v = k_.vgpr("wave_v");
+    k_.v_lshrrev_b32(wave_v, 6, tid_);
+    Reg wave = k_.sgpr("wave");
+    k_.v_readfirstlane_b32(wave, wave_v);
+    wn_ = k_.sgpr("wn");
+    Reg t = k_.sgpr("t");
+    k_.s_mul_i32(t, wave, sconst((65536u + c_.waves_m - 1) / c_.waves_m));
+    k_.s_lshr_b32(wn_, t, 16);
+    Reg wnm = smul(wn_, uint32_t(c_.waves_m), "wn_times_wm");
+    wm_ = k_.sgpr("wm");
+    k_.s_sub_u32(wm_, wave, wnm);
+    lane_ = k_.vgpr("lane");
+    k_.v_and_b32(lane_, 63, tid_);
+  }
+
+  // Per-thread global load state, fixed over the K loop: for A chunk i the output
+  // pixel's input origin (d0, h0, w0) and its byte offset in xt; for B chunk i the
+  // weight row's byte offset (or the out-of-range marker).
+  void load_setup() {
+    int cpr = p_.chunks_per_row;
+    int rows_step = p_.threads / cpr;
+    Reg ch = k_.vgpr("chunk");
+    k_.v_and_b32(ch, cpr - 1, tid_);
+    Reg row0 = k_.vgpr("chunk_row");
+    k_.v_lshrrev_b32(row0, int(std::countr_zero(unsigned(cpr))), tid_);
+    if (p_.lds_dma) {
+      // The chunk at LDS slot ch of row r holds logical chunk ch ^ ((r / swizzle_rows) % cpr);
+      // the plan guarantees the xor is the same for all of a thread's rows.
+      Reg x = k_.vgpr("swizzle");
+      k_.v_lshrrev_b32(x, int(std::countr_zero(unsigned(p_.swizzle_rows))), row0);
+      k_.v_and_b32(x, cpr - 1, x);
+      Reg lc = k_.vgpr("logical_chunk");
+      k_.v_xor_b32(lc, ch, x);
+      kch_ = vmul(lc, uint32_t(p_.chunk_elems), "chunk_k");
+      zero_a_ = k_.vgpr("xt_zero_tail");
+      k_.v_mov_b32(zero_a_, int64_t(p_.xt_bytes()));
+      zero_b_ = k_.vgpr("wt_zero_tail");
+      k_.v_mov_b32(zero_b_, int64_t(p_.wt_bytes()));
+    } else {
+      kch_ = vmul(ch, uint32_t(p_.chunk_elems), "chunk_k");
+    }
+
+    const uint32_t P = uint32_t(s_.out_pixels_per_image()), HW = uint32_t(s_.Ho()) * s_.Wo();
+    Divisor dP = divisor(P), dHW = divisor(HW), dWo = divisor(uint32_t(s_.Wo()));
+    const uint32_t cpe = uint32_t(p_.Cp * p_.esize);
+    for (int i = 0; i < p_.a_chunks; ++i) {
+      Reg m = vadd_sv(m0_, row0, uint32_t(i * rows_step), "m");
+      Reg n = vdiv(m, dP, "n");
+      Reg pix = vrem(m, n, P, "p");
+      Reg od = vdiv(pix, dHW, "od");
+      Reg rem = vrem(pix, od, HW, "rem");
+      Reg oh = vdiv(rem, dWo, "oh");
+      Reg ow = vrem(rem, oh, uint32_t(s_.Wo()), "ow");
+      // origin = o * stride - pad (wrapping: the unsigned bound checks reject negatives)
+      auto origin = [&](Reg o, int dim, const char* name) {
+        Reg v = vmul(o, uint32_t(s_.stride[dim]), name);
+        if (s_.pad[dim]) k_.v_subrev_u32(v, int64_t(s_.pad[dim]), v);
+        return v;
+      };
+      Reg d0 = origin(od, 0, "d0"), h0 = origin(oh, 1, "h0"), w0 = origin(ow, 2, "w0");
+      // Rows past M: d0 = 2^30 fails every depth check.
+      k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.gemm_m())), m);
+      k_.v_cndmask_b32(d0, invalid_v_, d0, vcc);
+      // byte offset of (n, d0, h0, w0, 0): (((n*D + d0)*H + h0)*W + w0) * Cp * esize
+      Reg o = vmul(n, uint32_t(s_.D), "nd");
+      k_.v_add_u32(o, o, d0);
+      Reg o2 = vmul(o, uint32_t(s_.H), "ndh");
+      k_.v_add_u32(o2, o2, h0);
+      Reg o3 = vmul(o2, uint32_t(s_.W), "ndhw");
+      k_.v_add_u32(o3, o3, w0);
+      Reg ob = vmul(o3, cpe, "pix_bytes");
+      a_d0_.push_back(d0);
+      a_h0_.push_back(h0);
+      a_w0_.push_back(w0);
+      a_pix_.push_back(ob);
+    }
+    for (int i = 0; i < p_.b_chunks; ++i) {
+      Reg kc = vadd_sv(n0_, row0, uint32_t(i * rows_step), "kc");
+      Reg off = vmul(kc, uint32_t(p_.kdim_padded * p_.esize), "w_row_bytes");
+      Reg kb = vmul(kch_, uint32_t(p_.esize), "chunk_bytes");
+      k_.v_add_u32(off, off, kb);
+      if (p_.lds_dma) {  // the row check is applied per tile (the K offset is added in the VGPR)
+        Reg ok = k_.sgpr("w_row_ok", 2, 2);
+        k_.v_cmp_gt_u32(ok, sconst(uint32_t(s_.K)), kc);
+        b_ok_.push_back(ok);
+      } else {
+        k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.K)), kc);
+        k_.v_cndmask_b32(off, oob_v_, off, vcc);
+      }
+      b_off_.push_back(off);
+    }
+    // Constants of the per-tile decode, kept in SGPRs over the loop.
+    div_cp_ = divisor(uint32_t(p_.Cp));
+    div_rs_ = divisor(uint32_t(s_.R * s_.S));
+    div_s_ = divisor(uint32_t(s_.S));
+    row0_ = row0;
+    ch_ = ch;
+  }
+
+  // DMA: M0 base of this wave's chunks in stage 0 (toggled between the stages like the
+  // read bases); fragment read bases per (k-step, 16-byte part) because the swizzle is an xor.
+  void lds_setup_dma() {
+    const int RB = p_.lds_row_bytes, cpr = p_.chunks_per_row;
+    Reg wave = k_.sgpr("wave_s");
+    Reg wv = k_.vgpr("wave_v");
+    k_.v_lshrrev_b32(wv, 6, tid_);
+    k_.v_readfirstlane_b32(wave, wv);
+    dma_base_ = smul(wave, 64 * 16, "dma_base");
+    if (lds_base_) k_.s_add_u32(dma_base_, dma_base_, int64_t(lds_base_));
+    if (c_.stages == 2) {
+      dma_tog_ = k_.sgpr("dma_toggle");
+      k_.s_add_u32(dma_tog_, dma_base_, int64_t(p_.lds_stage_bytes));
+      k_.s_xor_b32(dma_tog_, dma_tog_, dma_base_);
+    }
+    Reg l16 = k_.vgpr("l16");
+    k_.v_and_b32(l16, 15, lane_);
+    Reg lq = k_.vgpr("lq");
+    k_.v_lshrrev_b32(lq, 4, lane_);
+    Reg x = k_.vgpr("swizzle");  // (row / swizzle_rows) % cpr depends only on l16 (plan check)
+    k_.v_lshrrev_b32(x, int(std::countr_zero(unsigned(p_.swizzle_rows))), l16);
+    k_.v_and_b32(x, cpr - 1, x);
+    const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * p_.esize / 16;
+    Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
+    Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
+    k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
+    auto bases = [&](Reg srow, const char* name) {
+      Reg r = k_.vgpr("frag_row");
+      k_.v_add_u32(r, srow, l16);
+      Reg rb = vmul(r, uint32_t(RB), "frag_row_bytes");
+      if (lds_base_) k_.v_add_u32(rb, int64_t(lds_base_), rb);
+      std::vector<Reg> out;
+      for (int ks = 0; ks < p_.mfma_per_tile; ++ks)
+        for (int j = 0; j < F; ++j) {
+          Reg c = vmul(lq, uint32_t(F), "frag_chunk");
+          if (ks * S + j) k_.v_add_u32(c, ks * S + j, c);
+          k_.v_xor_b32(c, c, x);
+          Reg b = k_.vgpr(name);
+          k_.v_lshl_add_u32(b, c, 4, rb);
+          out.push_back(b);
+        }
+      return out;
+    };
+    ra_bases_ = bases(wmr, "lds_ra");
+    rb_bases_ = bases(wnr, "lds_rb");
+    if (c_.stages == 2) {
+      auto toggle = [&](Reg b) {
+        Reg t2 = k_.vgpr("lds_read_toggle");
+        k_.v_add_u32(t2, int64_t(p_.lds_stage_bytes), b);
+        k_.v_xor_b32(t2, t2, b);
+        return t2;
+      };
+      for (Reg b : ra_bases_) ra_togs_.push_back(toggle(b));
+      for (Reg b : rb_bases_) rb_togs_.push_back(toggle(b));
+    }
+    int max_imm = std::max(p_.blocks_m, p_.blocks_n) * 16 * RB;
+    if (max_imm > 65535)
+      throw Error(fmt::format("conv3d implicit GEMM: config {}: LDS offsets up to {} bytes exceed the 16-bit DS "
+                              "offset field (alignment/addressing limit); use a smaller tile",
+                              c_.str(), max_imm));
+  }
+
+  void lds_setup() {
+    if (p_.lds_dma) return lds_setup_dma();
+    const int RB = p_.lds_row_bytes;
+    // writes: A chunk i at (row0 + i*rows_step)*RB + ch*16, B after the A tile
+    w_base_ = k_.vgpr("lds_w");
+    Reg t = vmul(row0_, uint32_t(RB), "row_bytes");
+    k_.v_lshl_add_u32(w_base_, ch_, 4, t);
+    if (lds_base_) k_.v_add_u32(w_base_, int64_t(lds_base_), w_base_);
+    // reads: A block rows wm*wave_m + l%16, B rows tile_m + wn*wave_n + l%16, column (l/16)*a_bytes
+    Reg l16 = k_.vgpr("l16");
+    k_.v_and_b32(l16, 15, lane_);
+    Reg lq = k_.vgpr("lq");
+    k_.v_lshrrev_b32(lq, 4, lane_);
+    Reg colb = vmul(lq, uint32_t(p_.mfma.a_bytes), "frag_col");
+    Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
+    Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
+    k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
+    auto base = [&](Reg srow, const char* name) {
+      Reg r = k_.vgpr("frag_row");
+      k_.v_add_u32(r, srow, l16);
+      Reg b = k_.vgpr(name);
+      k_.v_mad_u32_u24(b, r, sconst(uint32_t(RB)), colb);
+      if (lds_base_) k_.v_add_u32(b, int64_t(lds_base_), b);
+      return b;
+    };
+    ra_base_ = base(wmr, "lds_ra");
+    rb_base_ = base(wnr, "lds_rb");
+    if (c_.stages == 2) {
+      // Stage toggles: base ^= base ^ (base + stage_bytes) moves a base between its two stages.
+      auto toggle = [&](Reg b, const char* name) {
+        Reg t2 = k_.vgpr(name);
+        k_.v_add_u32(t2, int64_t(p_.lds_stage_bytes), b);
+        k_.v_xor_b32(t2, t2, b);
+        return t2;
+      };
+      w_tog_ = toggle(w_base_, "lds_w_toggle");
+      ra_tog_ = toggle(ra_base_, "lds_ra_toggle");
+      rb_tog_ = toggle(rb_base_, "lds_rb_toggle");
+    }
+    int max_imm = (p_.blocks_m - 1) * 16 * RB + c_.tile_k * p_.esize;
+    max_imm = std::max(max_imm, (p_.blocks_n - 1) * 16 * RB + c_.tile_k * p_.esize);
+    max_imm = std::max(max_imm, (c_.tile_m + c_.tile_n) * RB);
+    if (max_imm > 65535)
+      throw Error(fmt::format("conv3d implicit GEMM: config {}: LDS offsets up to {} bytes exceed the 16-bit DS "
+                              "offset field (alignment/addressing limit); use a smaller tile",
+                              c_.str(), max_imm));
+  }
+
+  // ------------------------------------------------------------ K tiles
+  // Issues the global loads of the K tile starting at element `k0` (SGPR) into the
+  // staging registers.
+  void issue_loads(Reg k0) {
+    k_.comment("im2col decode and global loads of one K tile");
+    Reg kv = k_.vgpr("k");
+    k_.v_add_u32(kv, k0, kch_);
+    Reg tap = vdiv(kv, div_cp_, "tap");
+    Reg c = vrem(kv, tap, uint32_t(p_.Cp), "c", true);
+    Reg t = vdiv(tap, div_rs_, "t");
+    Reg rs = vrem(tap, t, uint32_t(s_.R * s_.S), "rs", true);
+    Reg r = vdiv(rs, div_s_, "r");
+    Reg sv = vrem(rs, r, uint32_t(s_.S), "s", true);
+    Reg k_ok = k_.sgpr("k_in_range", 2, 2);
+    k_.v_cmp_gt_u32(k_ok, sconst(uint32_t(p_.kdim)), kv);
+    // tap byte offset: ((t*dd*H + r*dh)*W + s*dw)*Cp*esize + c*esize
+    const uint32_t cpe = uint32_t(p_.Cp * p_.esize);
+    Reg toff = vmul(c, uint32_t(p_.esize), "c_bytes");
+    vmad_small(toff, t, uint32_t(s_.dil[0]) * s_.H * s_.W * cpe, toff);
+    vmad_small(toff, r, uint32_t(s_.dil[1]) * s_.W * cpe, toff);
+    vmad_small(toff, sv, uint32_t(s_.dil[2]) * cpe, toff);
+    auto dilated = [&](Reg x, int d, const char* name) { return d == 1 ? x : vmul(x, uint32_t(d), name); };
+    Reg tdd = dilated(t, s_.dil[0], "t_dil");
+    Reg rdh = s_.pad[1] ? dilated(r, s_.dil[1], "r_dil") : Reg{};
+    Reg sdw = s_.pad[2] ? dilated(sv, s_.dil[2], "s_dil") : Reg{};
+    for (int i = 0; i < p_.a_chunks; ++i) {
+      // in range iff di < D, hi < H, wi < W (unsigned) and k < kdim; without padding in a
+      // dimension, h and w cannot leave the input (rows past M fail the depth check).
+      Reg di = k_.vgpr("di");
+      k_.v_add_u32(di, a_d0_[size_t(i)], tdd);
+      Reg ok = k_.sgpr("in_range", 2, 2);
+      k_.v_cmp_gt_u32(ok, sconst(uint32_t(s_.D)), di);
+      k_.s_and_b64(ok, ok, k_ok);
+      auto check = [&](Reg o0, Reg step, uint32_t lim) {
+        Reg v = k_.vgpr("coord");
+        k_.v_add_u32(v, o0, step);
+        Reg m = k_.sgpr("coord_ok", 2, 2);
+        k_.v_cmp_gt_u32(m, sconst(lim), v);
+        k_.s_and_b64(ok, ok, m);
+      };
+      if (s_.pad[1]) check(a_h0_[size_t(i)], rdh, uint32_t(s_.H));
+      if (s_.pad[2]) check(a_w0_[size_t(i)], sdw, uint32_t(s_.W));
+      Reg off = k_.vgpr("a_off");
+      k_.v_add_u32(off, a_pix_[size_t(i)], toff);
+      if (p_.lds_dma) {
+        k_.v_cndmask_b32(off, zero_a_, off, ok);
+        dma(off, x_ptr_, uint32_t(i * p_.threads * 16));
+      } else {
+        k_.v_cndmask_b32(off, oob_v_, off, ok);
+        k_.buffer_load_dwordx4(stage_a_[size_t(i)], off, x_rsrc_, 0, offen);
+      }
+    }
+    // B: weights are zero-padded to whole K tiles, so only the row check (in b_off) matters.
+    Reg kb = smul(k0, uint32_t(p_.esize), "k_bytes");
+    for (int i = 0; i < p_.b_chunks; ++i) {
+      if (p_.lds_dma) {
+        Reg off = k_.vgpr("b_off");
+        k_.v_add_u32(off, kb, b_off_[size_t(i)]);
+        k_.v_cndmask_b32(off, zero_b_, off, b_ok_[size_t(i)]);
+        dma(off, w_ptr_, uint32_t((c_.tile_m * p_.lds_row_bytes) + i * p_.threads * 16));
+      } else {
+        k_.buffer_load_dwordx4(stage_b_[size_t(i)], b_off_[size_t(i)], w_rsrc_, kb, offen);
+      }
+    }
+  }
+
+  // One wave-wide 16-byte-per-lane DMA: lane l's chunk lands at M0 + l*16, M0 = this wave's
+  // base in the current write stage + `byte`. Global loads have no range check: out-of-range
+  // chunks were pointed at the 16 zero bytes after the tensor.
+  void dma(Reg off, Reg base, uint32_t byte) {
+    Reg m = k_.sgpr("m0_value");
+    k_.s_add_u32(m, dma_base_, int64_t(byte));
+    k_.s_mov_b32(m0, m);
+    k_.global_load_lds_dwordx4(off, base);
+  }
+
+  void write_lds() {
+    const int RB = p_.lds_row_bytes, step = p_.threads / p_.chunks_per_row;
+    auto put = [&](Reg data, int byte) {
+      if (p_.lds_pad_bytes == 16) {
+        k_.ds_write_b128(w_base_, data, Offset(byte));
+      } else {  // 8-byte aligned rows: two 8-byte writes
+        k_.ds_write_b64(w_base_, data.slice(0, 2), Offset(byte));
+        k_.ds_write_b64(w_base_, data.slice(2, 2), Offset(byte + 8));
+      }
+    };
+    for (int i = 0; i < p_.a_chunks; ++i) put(stage_a_[size_t(i)], i * step * RB);
+    for (int i = 0; i < p_.b_chunks; ++i) put(stage_b_[size_t(i)], (c_.tile_m + i * step) * RB);
+  }
+
+  // Reads every fragment of the current stage, then the MFMAs k-step by k-step,
+  // each step waiting only for its own fragments.
+  void compute(const std::function<void()>& after_reads = {}) {
+    const int RB = p_.lds_row_bytes, fb = p_.mfma.a_bytes, fdw = fb / 4;
+    const int kstep_bytes = p_.mfma.k * p_.esize;
+    std::vector<std::vector<Reg>> fa(size_t(p_.mfma_per_tile)), fbv(size_t(p_.mfma_per_tile));
+    std::vector<int> reads_after;  // ds_reads issued after k-step ks's
+    int total = 0;
+    auto read = [&](Reg dst, Reg base, int byte) {
+      for (int part = 0; part < fdw; part += 4) {
+        int dw = std::min(4, fdw - part);
+        if (dw == 4) k_.ds_read_b128(dst.slice(part, 4), base, Offset(byte + part * 4));
+        else k_.ds_read_b64(dst.slice(part, 2), base, Offset(byte + part * 4));
+        ++total;
+      }
+    };
+    std::vector<int> done_at;
+    // DMA layout: 16-byte parts at their own (swizzled) base registers.
+    auto read_dma = [&](Reg dst, const std::vector<Reg>& bases, int ks, int byte) {
+      for (int j = 0; j < fdw / 4; ++j) {
+        k_.ds_read_b128(dst.slice(4 * j, 4), bases[size_t(ks * (fdw / 4) + j)], Offset(byte));
+        ++total;
+      }
+    };
+    for (int ks = 0; ks < p_.mfma_per_tile; ++ks) {
+      for (int bi = 0; bi < p_.blocks_m; ++bi) {
+        Reg a = k_.vgpr(fmt::format("a_frag{}_{}", ks, bi), fdw, 2);
+        if (p_.lds_dma) read_dma(a, ra_bases_, ks, bi * 16 * RB);
+        else read(a, ra_base_, bi * 16 * RB + ks * kstep_bytes);
+        fa[size_t(ks)].push_back(a);
+      }
+      for (int bj = 0; bj < p_.blocks_n; ++bj) {
+        Reg b = k_.vgpr(fmt::format("b_frag{}_{}", ks, bj), fdw, 2);
+        if (p_.lds_dma) read_dma(b, rb_bases_, ks, bj * 16 * RB);
+        else read(b, rb_base_, bj * 16 * RB + ks * kstep_bytes);
+        fbv[size_t(ks)].push_back(b);
+      }
+      done_at.push_back(total);
+    }
+    if (after_reads) after_reads();
+    for (int ks = 0; ks < p_.mfma_per_tile; ++ks) {
+      k_.s_waitcnt(lgkmcnt(std::min(15, total - done_at[size_t(ks)])));
+      for (int bi = 0; bi < p_.blocks_m; ++bi)
+        for (int bj = 0; bj < p_.blocks_n; ++bj) {
+          Reg acc = acc_.at({bi, bj});
+          k_.emit(p_.mfma.mnemonic, {acc, fa[size_t(ks)][size_t(bi)], fbv[size_t(ks)][size_t(bj)], acc});
+        }
+    }
+  }
+
+  void main_loop_dma() {
+    Reg kcur = k_.sgpr("k_elem");
+    k_.s_mov_b32(kcur, k_start_);
+    Reg left = k_.sgpr("tiles_left");
+    if (c_.stages == 1) {
+      k_.s_mov_b32(left, count_);
+      k_.do_while_scc(
+          [&] {
+            issue_loads(kcur);
+            k_.s_waitcnt(vmcnt(0));  // DMA writes to LDS are counted by vmcnt
+            k_.s_barrier();
+            compute();
+            k_.s_barrier();
+            k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+          },
+          [&] {
+            k_.s_sub_u32(left, left, 1);
+            k_.s_cmp_lg_u32(left, 0);
+          });
+      return;
+    }
+    issue_loads(kcur);
+    k_.s_waitcnt(vmcnt(0));
+    k_.s_barrier();
+    k_.s_sub_u32(left, count_, 1);
+    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
+              [&] {
+                k_.do_while_scc(
+                    [&] {
+                      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+                      k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // DMA into the other stage
+                      // The DMAs are issued after this tile's fragment reads: an LDS read issued
+                      // behind an outstanding LDS DMA would have to wait for it (vmcnt), which
+                      // would serialise loads and MFMAs; this way they overlap the MFMAs.
+                      compute([&] { issue_loads(kcur); });
+                      k_.s_waitcnt(vmcnt(0));
+                      k_.s_barrier();
+                      for (size_t i = 0; i < ra_bases_.size(); ++i) k_.v_xor_b32(ra_bases_[i], ra_bases_[i], ra_togs_[i]);
+                      for (size_t i = 0; i < rb_bases_.size(); ++i) k_.v_xor_b32(rb_bases_[i], rb_bases_[i], rb_togs_[i]);
+                    },
+                    [&] {
+                      k_.s_sub_u32(left, left, 1);
+                      k_.s_cmp_lg_u32(left, 0);
+                    });
+              });
+    compute();
+  }
+
+  void main_loop() {
+    const uint32_t cpe = uint32_t(p_.Cp * p_.esize);
+    hoist_consts({uint32_t(p_.kdim), uint32_t(s_.D), uint32_t(s_.H), uint32_t(s_.W),
+                  uint32_t(s_.dil[0]) * s_.H * s_.W * cpe, uint32_t(s_.dil[1]) * s_.W * cpe, uint32_t(s_.dil[2]) * cpe});
+    if (p_.lds_dma) return main_loop_dma();
+    for (int i = 0; i < p_.a_chunks; ++i) stage_a_.push_back(k_.vgpr(fmt::format("stage_a{}", i), 4, 2));
+    for (int i = 0; i < p_.b_chunks; ++i) stage_b_.push_back(k_.vgpr(fmt::format("stage_b{}", i), 4, 2));
+    Reg kcur = k_.sgpr("k_elem");
+    k_.s_mov_b32(kcur, k_start_);
+    Reg left = k_.sgpr("tiles_left");
+    if (c_.stages == 1) {
+      // load -> LDS -> barrier -> MFMAs -> barrier (the next tile's writes wait for every wave's reads)
+      k_.s_mov_b32(left, count_);
+      k_.do_while_scc(
+          [&] {
+            issue_loads(kcur);
+            k_.s_waitcnt(vmcnt(0));
+            write_lds();
+            k_.s_waitcnt(lgkmcnt(0));
+            k_.s_barrier();
+            compute();
+            k_.s_barrier();
+            k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+          },
+          [&] {
+            k_.s_sub_u32(left, left, 1);
+            k_.s_cmp_lg_u32(left, 0);
+          });
+      return;
+    }
+    // Two stages: tile i+1's global loads fly while tile i is multiplied out of LDS; its
+    // data goes to the other stage, then one barrier per tile.
+    issue_loads(kcur);
+    k_.s_waitcnt(vmcnt(0));
+    write_lds();
+    k_.s_waitcnt(lgkmcnt(0));
+    k_.s_barrier();
+    k_.s_sub_u32(left, count_, 1);
+    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
+              [&] {
+                k_.do_while_scc(
+                    [&] {
+                      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+                      issue_loads(kcur);
+                      compute();
+                      k_.v_xor_b32(w_base_, w_base_, w_tog_);  // write the other stage
+                      k_.s_waitcnt(vmcnt(0));
+                      write_lds();
+                      k_.s_waitcnt(lgkmcnt(0));
+                      k_.s_barrier();
+                      k_.v_xor_b32(ra_base_, ra_base_, ra_tog_);
+                      k_.v_xor_b32(rb_base_, rb_base_, rb_tog_);
+                    },
+                    [&] {
+                      k_.s_sub_u32(left, left, 1);
+                      k_.s_cmp_lg_u32(left, 0);
+                    });
+              });
+    compute();
+  }
+
+  // ------------------------------------------------------------ epilogue
+  // Lane l of block (bi, bj), register r holds D[4*(l/16) + r][l%16]: output pixel
+  // m0 + wm*wave_m + bi*16 + 4*(l/16) + r, channel n0 + wn*wave_n + bj*16 + l%16.
+  // NCDHW element offset = n*K*P + k*P + p with m = n*P + p.
+  void epilogue() {
+    k_.comment("epilogue");
+    const uint32_t P = uint32_t(s_.out_pixels_per_image());
+    Reg l16 = k_.vgpr("l16");
+    k_.v_and_b32(l16, 15, lane_);
+    Reg lq4 = k_.vgpr("lq4");
+    k_.v_lshrrev_b32(lq4, 4, lane_);
+    k_.v_lshlrev_b32(lq4, 2, lq4);
+    Reg mrow = k_.sgpr("m_wave");
+    k_.s_add_u32(mrow, m0_, smul(wm_, uint32_t(p_.wave_m), "wave_row"));
+    Reg ncol = k_.sgpr("n_wave");
+    k_.s_add_u32(ncol, n0_, smul(wn_, uint32_t(p_.wave_n), "wave_col"));
+    Divisor dP = divisor(P);
+    // Direct stores: byte offset = row part + column part, with out-of-range rows marked
+    // 0x80000000 and columns 0x40000000 (valid parts are < 2^30 bytes): any marked sum is at
+    // least 2^30 without wrapping, past num_records, so the store is dropped with no compare.
+    // Split-K atomics keep element offsets and an explicit lane mask.
+    const bool ws = p_.uses_workspace();
+    const int osize = ws ? 4 : p_.out_esize();
+    Reg mlim = sconst(uint32_t(s_.gemm_m()), "M");
+    Reg klim = sconst(uint32_t(s_.K), "K");
+    std::vector<Reg> coloff, bias;
+    for (int bj = 0; bj < p_.blocks_n; ++bj) {
+      Reg kc = vadd_sv(ncol, l16, uint32_t(bj * 16), "k_out");
+      Reg co = vmul(kc, P, "k_times_p");
+      k_.v_cmp_gt_u32(vcc, klim, kc);
+      if (!ws) co = vmul(co, uint32_t(osize), "col_bytes");
+      k_.v_cndmask_b32(co, invalid_v_, co, vcc);
+      coloff.push_back(co);
+      if (b_rsrc_.valid()) {
+        Reg bo = k_.vgpr("bias_off");
+        k_.v_lshlrev_b32(bo, 2, kc);
+        k_.v_cndmask_b32(bo, oob_v_, bo, vcc);
+        Reg bv = k_.vgpr("bias");
+        k_.buffer_load_dword(bv, bo, b_rsrc_, 0, offen);
+        bias.push_back(bv);
+      }
+    }
+    Reg total = sconst(uint32_t(s_.output_elems()), "out_elems");
+    Reg c7fff;
+    if (p_.arch == Arch::gfx942 && p_.output == Conv3dOutput::bf16 && !p_.uses_workspace()) c7fff = sconst(0x7fff, "c7fff");
+    k_.s_waitcnt(vmcnt(0));
+    for (int bi = 0; bi < p_.blocks_m; ++bi)
+      for (int r = 0; r < 4; ++r) {
+        Reg m = vadd_sv(mrow, lq4, uint32_t(bi * 16 + r), "m_out");
+        Reg n = vdiv(m, dP, "n_out");
+        Reg pix = vrem(m, n, P, "p_out");
+        Reg ro = k_.vgpr("row_off");
+        vmad_small(ro, n, uint32_t(s_.K) * P, pix);
+        k_.v_cmp_gt_u32(vcc, mlim, m);
+        if (!ws) {
+          Reg rb = vmul(ro, uint32_t(osize), "row_bytes");
+          k_.v_cndmask_b32(rb, oob_v_, rb, vcc);
+          for (int bj = 0; bj < p_.blocks_n; ++bj) {
+            Reg v = k_.vgpr("out_value");
+            k_.v_accvgpr_read_b32(v, Reg(acc_.at({bi, bj}))[r]);
+            if (b_rsrc_.valid()) k_.v_add_f32(v, v, bias[size_t(bj)]);
+            Reg off = k_.vgpr("out_bytes");
+            k_.v_add_u32(off, rb, coloff[size_t(bj)]);
+            store_output(k_, p_, v, off, y_rsrc_, c7fff);
+          }
+          continue;
+        }
+        k_.v_cndmask_b32(ro, invalid_v_, ro, vcc);
+        for (int bj = 0; bj < p_.blocks_n; ++bj) {
+          Reg v = k_.vgpr("out_value");
+          k_.v_accvgpr_read_b32(v, Reg(acc_.at({bi, bj}))[r]);
+          Reg e = k_.vgpr("out_elem");
+          k_.v_add_u32(e, ro, coloff[size_t(bj)]);
+          Reg off = k_.vgpr("out_bytes");
+          k_.v_lshlrev_b32(off, int(std::countr_zero(unsigned(osize))), e);
+          // Atomics are not range-suppressed: only lanes with a real element issue them.
+          k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, total, e); }, [&] { k_.global_atomic_add_f32(off, v, y_ptr_); });
+        }
+      }
+  }
+
+  const Conv3dPlan& p_;
+  const Conv3dShape& s_;
+  const Conv3dConfig& c_;
+  uint32_t lds_base_ = 0;
+  Reg oob_v_, invalid_v_;
+  Reg tid_, lane_, x_rsrc_, w_rsrc_, y_rsrc_, b_rsrc_, y_ptr_;
+  Reg m0_, n0_, k_start_, count_, wm_, wn_;
+  Reg kch_, row0_, ch_;
+  std::vector<Reg> a_d0_, a_h0_, a_w0_, a_pix_, b_off_, stage_a_, stage_b_;
+  Divisor div_cp_, div_rs_, div_s_;
+  Reg w_base_, ra_base_, rb_base_, w_tog_, ra_tog_, rb_tog_;
+  // LDS DMA path
+  Reg x_ptr_, w_ptr_, zero_a_, zero_b_, dma_base_, dma_tog_;
+  std::vector<Reg> b_ok_, ra_bases_, rb_bases_, ra_togs_, rb_togs_;
+  RegArray acc_;
+};
+
+// NCDHW -> NDHWC (channels padded with zeros), one thread per xt element e:
+// c = e % Cp, pixel = e / Cp = n*DHW + sp; source (n*C + c)*DHW + sp, out of range for c >= C.
+class TransposeGenerator : Emitter {
+ public:
+  TransposeGenerator(Kernel& k, const Conv3dPlan& p) : Emitter(k), p_(p) {}
+  void emit() {
+    const Conv3dShape& s = p_.shape;
+    k_.set_workgroup_size(kConv3dAuxThreads);
+    ElemType et = p_.dtype == Conv3dDType::bf16 ? ElemType::bf16 : ElemType::fp8;
+    Reg x = k_.load_arg(k_.arg_ptr("x", et, true));
+    Reg y = k_.load_arg(k_.arg_ptr("xt", et, false));
+    Reg wg = k_.workgroup_id(0);
+    Reg tid = k_.workitem_id(0);
+    k_.s_waitcnt(lgkmcnt(0));
+    Reg xr = rsrc(x, s.input_elems() * p_.esize, "x_rsrc");
+    Reg yr = rsrc(y, p_.xt_bytes(), "xt_rsrc");
+    Reg e = k_.vgpr("e");
+    Reg base = smul(wg, kConv3dAuxThreads, "wg_base");
+    k_.v_add_u32(e, base, tid);
+    const uint32_t DHW = uint32_t(s.D) * s.H * s.W;
+    Reg pix = vdiv(e, divisor(uint32_t(p_.Cp)), "pixel");
+    Reg c = vrem(e, pix, uint32_t(p_.Cp), "c");
+    Reg n = vdiv(pix, divisor(DHW), "n");
+    Reg sp = vrem(pix, n, DHW, "sp");
+    Reg src = vmul(n, uint32_t(s.C), "nc");
+    k_.v_add_u32(src, src, c);
+    Reg src2 = vmul(src, DHW, "nc_dhw");
+    k_.v_add_u32(src2, src2, sp);
+    Reg sb = vmul(src2, uint32_t(p_.esize), "src_bytes");
+    k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s.C)), c);
+    k_.v_cndmask_b32(sb, oob(), sb, vcc);
+    Reg db = vmul(e, uint32_t(p_.esize), "dst_bytes");
+    k_.v_cmp_gt_u32(vcc, sconst(uint32_t(p_.xt_bytes() / p_.esize)), e);
+    k_.v_cndmask_b32(db, oob(), db, vcc);
+    Reg v = k_.vgpr("v");
+    if (p_.esize == 2) {
+      k_.buffer_load_ushort(v, sb, xr, 0, offen);
+      k_.s_waitcnt(vmcnt(0));
+      k_.buffer_store_short(v, db, yr, 0, offen);
+    } else {
+      k_.buffer_load_ubyte(v, sb, xr, 0, offen);
+      k_.s_waitcnt(vmcnt(0));
+      k_.buffer_store_byte(v, db, yr, 0, offen);
+    }
+  }
+
+ private:
+  const Conv3dPlan& p_;
+};
+
+// workspace (fp32 NCDHW) + bias[k] -> output type; k = (e / P) % K.
+class FinalizeGenerator : Emitter {
+ public:
+  FinalizeGenerator(Kernel& k, const Conv3dPlan& p) : Emitter(k), p_(p) {}
+  void emit() {
+    const Conv3dShape& s = p_.shape;
+    k_.set_workgroup_size(kConv3dAuxThreads);
+    Reg ws = k_.load_arg(k_.arg_ptr("workspace", ElemType::f32, true));
+    Arg ab = k_.arg_ptr("bias", ElemType::f32, true);
+    Reg b;
+    if (s.bias) b = k_.load_arg(ab);
+    Reg y = k_.load_arg(k_.arg_ptr("y", p_.output == Conv3dOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
+    Reg wg = k_.workgroup_id(0);
+    Reg tid = k_.workitem_id(0);
+    k_.s_waitcnt(lgkmcnt(0));
+    const int64_t total = s.output_elems();
+    Reg wr = rsrc(ws, total * 4, "ws_rsrc");
+    Reg yr = rsrc(y, total * p_.out_esize(), "y_rsrc");
+    Reg e = k_.vgpr("e");
+    k_.v_add_u32(e, smul(wg, kConv3dAuxThreads, "wg_base"), tid);
+    k_.v_cmp_gt_u32(vcc, sconst(uint32_t(total)), e);
+    Reg ok = k_.sgpr("ok", 2, 2);
+    k_.s_mov_b64(ok, vcc);
+    Reg wo = k_.vgpr("ws_off");
+    k_.v_lshlrev_b32(wo, 2, e);
+    k_.v_cndmask_b32(wo, oob(), wo, ok);
+    Reg v = k_.vgpr("v");
+    k_.buffer_load_dword(v, wo, wr, 0, offen);
+    if (b.valid()) {
+      const uint32_t P = uint32_t(s.out_pixels_per_image());
+      Reg nk = vdiv(e, divisor(P), "nk");
+      Reg n = vdiv(nk, divisor(uint32_t(s.K)), "n");
+      Reg kc = vrem(nk, n, uint32_t(s.K), "k");
+      Reg bo = k_.vgpr("bias_off");
+      k_.v_lshlrev_b32(bo, 2, kc);
+      Reg bv = k_.vgpr("bias");
+      k_.buffer_load_dword(bv, bo, rsrc(b, int64_t(s.K) * 4, "bias_rsrc"), 0, offen);
+      k_.s_waitcnt(vmcnt(0));
+      k_.v_add_f32(v, v, bv);
+    }
+    k_.s_waitcnt(vmcnt(0));
+    Reg off = vmul(e, uint32_t(p_.out_esize()), "y_off");
+    k_.v_cndmask_b32(off, oob(), off, ok);
+    Reg c7fff;
+    if (p_.arch == Arch::gfx942 && p_.output == Conv3dOutput::bf16) c7fff = sconst(0x7fff, "c7fff");
+    store_output(k_, p_, v, off, yr, c7fff);
+  }
+
+ private:
+  const Conv3dPlan& p_;
+};
+
+std::string kernel_name(const Conv3dPlan& p, const char* what) {
+  return fmt::format("conv3d_{}_{}", what, dtype_name(p.dtype));
+}
+
+}  // namespace
+
+BuildResult build_conv3d_igemm(const Conv3dPlan& p, const BuildOptions& opts) {
+  Kernel k(kernel_name(p, "igemm"), p.arch);
+  IgemmGenerator(k, p).emit();
+  return k.build(opts);
+}
+
+BuildResult build_conv3d_transpose(const Conv3dPlan& p, const BuildOptions& opts) {
+  Kernel k(kernel_name(p, "transpose"), p.arch);
+  TransposeGenerator(k, p).emit();
+  return k.build(opts);
+}
+
+BuildResult build_conv3d_finalize(const Conv3dPlan& p, const BuildOptions& opts) {
+  if (!p.uses_workspace()) throw Error("conv3d: the finalize kernel exists only for split-K plans (splits > 1)");
+  Kernel k(kernel_name(p, "finalize"), p.arch);
+  FinalizeGenerator(k, p).emit();
+  return k.build(opts);
+}
+
+uint32_t conv3d_transpose_grid(const Conv3dPlan& p) {
+  int64_t n = p.xt_bytes() / p.esize;
+  return uint32_t((n + kConv3dAuxThreads - 1) / kConv3dAuxThreads);
+}
+
+uint32_t conv3d_finalize_grid(const Conv3dPlan& p) {
+  return uint32_t((p.shape.output_elems() + kConv3dAuxThreads - 1) / kConv3dAuxThreads);
+}
+
+}  // namespace cdnajit::codegen

@@ -1,0 +1,41 @@
+// JIT generator of the MFMA implicit-GEMM conv3d forward kernels (bf16 and fp8).
+//
+// Three kernels per plan (codegen/conv3d_igemm_config.hpp):
+//  1. transpose  NCDHW -> NDHWC with the channels padded to Cp (zeros), element type kept
+//                (bf16, or fp8 bytes packed once on the host); one thread per output element.
+//  2. igemm      the implicit GEMM: one workgroup per (tile_m x tile_n) output tile and K split,
+//                waves_m x waves_n waves, 16x16 MFMA blocks with fp32 accumulators in AGPRs.
+//                Each K tile: every thread decodes its im2col addresses (tap t, r, s and channel
+//                from its k, input coordinates from its output pixel), issues 16-byte buffer
+//                loads; taps in the padding, pixels past M and the K tail get the offset
+//                0x80000000, past num_records, so the hardware returns zeros. Data is staged
+//                in registers and written to a padded LDS stage; with 2 stages the loads of
+//                tile i+1 are in flight while tile i's fragments are read and multiplied.
+//                Epilogue: + bias[k] (fp32), converted to bf16 (RNE) or kept fp32, stored NCDHW
+//                with one buffer store per element (out-of-range elements go past num_records);
+//                with split-K, fp32 global atomics into a zeroed workspace, each guarded by an
+//                explicit lane mask (range suppression does not apply to atomics).
+//  3. finalize   (split-K only) workspace + bias -> output type.
+//
+// Arguments:
+//   transpose: (const elem* x_ncdhw, elem* xt_ndhwc)
+//   igemm:     (const elem* xt, const elem* wt, const float* bias, out* y_or_workspace)
+//   finalize:  (const float* workspace, const float* bias, out* y)
+// `bias` may be any valid pointer when the shape has no bias (it is not read).
+#pragma once
+#include <string>
+
+#include "codegen/conv3d_igemm_config.hpp"
+#include "jit/kernel.hpp"
+
+namespace cdnajit::codegen {
+
+BuildResult build_conv3d_igemm(const Conv3dPlan& p, const BuildOptions& opts = {});
+BuildResult build_conv3d_transpose(const Conv3dPlan& p, const BuildOptions& opts = {});
+BuildResult build_conv3d_finalize(const Conv3dPlan& p, const BuildOptions& opts = {});
+
+inline constexpr int kConv3dAuxThreads = 256;  // transpose / finalize workgroup size
+uint32_t conv3d_transpose_grid(const Conv3dPlan& p);
+uint32_t conv3d_finalize_grid(const Conv3dPlan& p);
+
+}  // namespace cdnajit::codegen

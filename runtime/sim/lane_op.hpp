@@ -1,0 +1,45 @@
+// A plain per-lane loop for VALU handlers outside ops_valu.cpp: read each source
+// (float neg/abs applied to the given sign bit), compute, write the VGPR
+// destination under EXEC. Output modifiers (clamp, omod) and SDWA are refused
+// with a clear error rather than half-modelled.
+#pragma once
+#include <bit>
+#include <cstdint>
+
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+
+// Source i of lane l as a `dwords`-wide raw value with neg/abs on bit `sign_bit` (none if 0).
+inline uint64_t lane_operand(Wave& w, const Op& op, int i, int l, int dwords, uint64_t sign_bit) {
+  const Src& s = op.s[i];
+  uint64_t v = lane_src(w, s, l);
+  if (dwords == 2 && (s.n > 1 || s.k == SrcKind::Const)) v |= uint64_t(lane_src(w, s, l, 1)) << 32;
+  if (sign_bit) {
+    if (s.abs) v &= ~sign_bit;
+    if (s.neg) v ^= sign_bit;
+  }
+  return v;
+}
+
+// d = f(lane, src0, src1, src2) for every active lane; `dst_dwords` 1 or 2.
+template <class F>
+void lane_op(Wave& w, const Op& op, int src_dwords, int dst_dwords, uint64_t sign_bit, F f) {
+  if (op.clamp || op.omod || op.sdwa) fail(w, op, "clamp, output modifiers and SDWA are not modelled for this instruction");
+  if (op.d[0].k != SrcKind::V) fail(w, op, "VALU destination must be a VGPR");
+  const uint64_t e = w.exec();
+  uint32_t* lo = w.vr(op.d[0].idx);
+  uint32_t* hi = dst_dwords == 2 ? w.vr(uint16_t(op.d[0].idx + 1)) : nullptr;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a = op.ns > 0 ? lane_operand(w, op, 0, l, src_dwords, sign_bit) : 0;
+    uint64_t b = op.ns > 1 ? lane_operand(w, op, 1, l, src_dwords, sign_bit) : 0;
+    uint64_t c = op.ns > 2 ? lane_operand(w, op, 2, l, src_dwords, sign_bit) : 0;
+    uint64_t r = f(l, a, b, c);
+    lo[l] = uint32_t(r);
+    if (hi) hi[l] = uint32_t(r >> 32);
+  }
+  w.lane_ops += uint64_t(std::popcount(e));
+}
+
+}  // namespace cdnajit::sim

@@ -1,0 +1,199 @@
+// Atomics beyond the 32-bit integer set of ops_mem.cpp: LDS (ds_*) and global /
+// flat atomics on 32- and 64-bit integers, f32/f64 adds and min/max, packed
+// f16/bf16 adds, inc/dec with wrap, compare-store and mask-or. Semantics follow
+// the pseudo-code of AMD's CDNA3 ISA reference, chapter "LDS / GDS instructions"
+// and "FLAT, Scratch and Global instructions" (per-op descriptions):
+//   inc: MEM = (old >= DATA) ? 0 : old + 1        dec: MEM = (old == 0 || old > DATA) ? DATA : old - 1
+//   rsub: MEM = DATA - old                         mskor: MEM = (old & ~DATA) | DATA2
+//   ds_cmpst: MEM = (old == DATA) ? DATA2 : old    (DATA is the compare value, DATA2 the new one)
+//   global/flat cmpswap: DATA = {src, cmp}: MEM = (old == cmp) ? src : old
+//   f32/f64 min/max: MEM = (DATA < old) ? DATA : old (resp. >), as the pseudo-code compares
+// Lanes run in lane order within a wave, so a wave's lanes that hit one address
+// see each other's updates in that order (the hardware order is unspecified).
+// Every returning form writes the old value to vdst.
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "runtime/sim/fp.hpp"
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+namespace {
+
+using U = isa::Unit;
+
+enum class K : uint8_t {
+  Add, Sub, Rsub, MinU, MaxU, MinI, MaxI, And, Or, Xor, Swap, Inc, Dec, CmpSwap, CmpSt, CmpStF, Mskor,
+  AddF, MinF, MaxF, PkAddF16, PkAddBF16,
+};
+
+double as_float(uint64_t v, int bytes) { return bytes == 8 ? as_d(v) : double(as_f(uint32_t(v))); }
+uint64_t from_float(double d, int bytes) { return bytes == 8 ? as_u64(d) : as_u(float(d)); }
+int64_t as_signed(uint64_t v, int bytes) { return bytes == 8 ? int64_t(v) : int64_t(int32_t(uint32_t(v))); }
+
+uint16_t f16_add(uint16_t a, uint16_t b) { return f32_to_f16(bits_of(f16_to_f32(a) + f16_to_f32(b))); }
+uint16_t bf16_add(uint16_t a, uint16_t b) {
+  return f32_to_bf16(bits_of(f32_of(bf16_to_f32(a)) + f32_of(bf16_to_f32(b))));
+}
+
+// New memory value from the old one and the instruction's data (`b`: DATA2 / cmp).
+template <K k>
+uint64_t update(uint64_t old, uint64_t a, uint64_t b, int bytes) {
+  const uint64_t mask = bytes == 8 ? ~0ull : 0xffffffffull;
+  switch (k) {
+    case K::Add: return (old + a) & mask;
+    case K::Sub: return (old - a) & mask;
+    case K::Rsub: return (a - old) & mask;
+    case K::MinU: return old < a ? old : a;
+    case K::MaxU: return old > a ? old : a;
+    case K::MinI: return as_signed(old, bytes) < as_signed(a, bytes) ? old : a;
+    case K::MaxI: return as_signed(old, bytes) > as_signed(a, bytes) ? old : a;
+    case K::And: return old & a;
+    case K::Or: return old | a;
+    case K::Xor: return old ^ a;
+    case K::Swap: return a;
+    case K::Inc: return old >= a ? 0 : (old + 1) & mask;
+    case K::Dec: return (old == 0 || old > a) ? a : old - 1;
+    case K::CmpSwap: return old == b ? a : old;                       // a = src, b = cmp
+    case K::CmpSt: return old == a ? b : old;                         // a = cmp, b = new
+    case K::CmpStF: return as_float(old, bytes) == as_float(a, bytes) ? b : old;
+    case K::Mskor: return (old & ~a) | b;
+    case K::AddF: return from_float(as_float(old, bytes) + as_float(a, bytes), bytes);
+    case K::MinF: return as_float(a, bytes) < as_float(old, bytes) ? a : old;
+    case K::MaxF: return as_float(a, bytes) > as_float(old, bytes) ? a : old;
+    case K::PkAddF16:
+      return uint64_t(f16_add(uint16_t(old), uint16_t(a))) | uint64_t(f16_add(uint16_t(old >> 16), uint16_t(a >> 16))) << 16;
+    case K::PkAddBF16:
+      return uint64_t(bf16_add(uint16_t(old), uint16_t(a))) |
+             uint64_t(bf16_add(uint16_t(old >> 16), uint16_t(a >> 16))) << 16;
+  }
+  return old;
+}
+
+uint64_t lane_value(Wave& w, const Src& s, int l, int bytes, int first_dword = 0) {
+  uint64_t v = lane_src(w, s, l, first_dword);
+  if (bytes == 8) v |= uint64_t(lane_src(w, s, l, first_dword + 1)) << 32;
+  return v;
+}
+
+void write_old(Wave& w, const Op& op, int l, uint64_t old, int bytes) {
+  w.vr(op.d[0].idx)[l] = uint32_t(old);
+  if (bytes == 8) w.vr(uint16_t(op.d[0].idx + 1))[l] = uint32_t(old >> 32);
+}
+
+// ds_<op>[_rtn]_<type> vdst?, addr, data0[, data1]
+template <K k, int B>
+void ds_atomic_ext(Wave& w, const Op& op) {
+  const uint64_t e = w.exec();
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t a = lane_src(w, op.s[0], l) + uint32_t(op.offset);
+    uint8_t* p = lds_ptr(w, op, a, B, l);
+    if (!p) continue;
+    uint64_t old = 0;
+    std::memcpy(&old, p, B);
+    uint64_t d0 = lane_value(w, op.s[1], l, B);
+    uint64_t d1 = op.ns > 2 ? lane_value(w, op.s[2], l, B) : 0;
+    uint64_t n = update<k>(old, d0, d1, B);
+    std::memcpy(p, &n, B);
+    if (op.nd) write_old(w, op, l, old, B);
+  }
+  mem_track(w, op, op.nd > 0);
+}
+
+// global_atomic_* / flat_atomic_* vdst?, vaddr, data[, saddr]; cmpswap data = {src, cmp}.
+template <K k, int B>
+void g_atomic_ext(Wave& w, const Op& op) {
+  const uint64_t e = w.exec();
+  const Src* saddr = op.ns > 2 ? &op.s[2] : nullptr;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a = mem_vaddr(w, op, op.s[0], saddr, l);
+    uint8_t* p = global_ptr(w, op, a, B, l, true);
+    if (!p) continue;
+    uint64_t old = 0;
+    std::memcpy(&old, p, B);
+    uint64_t src = lane_value(w, op.s[1], l, B);
+    uint64_t cmp = k == K::CmpSwap ? lane_value(w, op.s[1], l, B, B / 4) : 0;
+    uint64_t n = update<k>(old, src, cmp, B);
+    std::memcpy(p, &n, B);
+    if (op.nd) write_old(w, op, l, old, B);
+  }
+  mem_track(w, op, op.nd > 0);
+}
+
+struct Name {
+  const char* op;  // ds / global name part
+  Handler ds32, ds64, g32, g64;
+};
+
+}  // namespace
+
+void register_atomic(Registry& r) {
+  constexpr uint8_t kCntVm = 1, kCntLgkm = 2, kCntFlat = 4;  // the counter codes ops_mem.cpp uses
+  auto add = [&](const std::string& n, Handler h, U u, uint8_t cnt) {
+    if (h && !r.ops.count(n)) r.add(n, h, u, FType::Int, cnt, 0);
+  };
+  auto ds = [&](const std::string& base, const std::string& type, Handler h) {
+    add("ds_" + base + "_" + type, h, U::DS, kCntLgkm);
+    add("ds_" + base + "_rtn_" + type, h, U::DS, kCntLgkm);
+  };
+  // LDS: 32-bit and 64-bit integer forms.
+  struct DsInt { const char* base; const char* t32; const char* t64; Handler h32, h64; };
+  const DsInt ints[] = {
+      {"add", "u32", "u64", &ds_atomic_ext<K::Add, 4>, &ds_atomic_ext<K::Add, 8>},
+      {"sub", "u32", "u64", &ds_atomic_ext<K::Sub, 4>, &ds_atomic_ext<K::Sub, 8>},
+      {"rsub", "u32", "u64", &ds_atomic_ext<K::Rsub, 4>, &ds_atomic_ext<K::Rsub, 8>},
+      {"inc", "u32", "u64", &ds_atomic_ext<K::Inc, 4>, &ds_atomic_ext<K::Inc, 8>},
+      {"dec", "u32", "u64", &ds_atomic_ext<K::Dec, 4>, &ds_atomic_ext<K::Dec, 8>},
+      {"min", "u32", "u64", &ds_atomic_ext<K::MinU, 4>, &ds_atomic_ext<K::MinU, 8>},
+      {"max", "u32", "u64", &ds_atomic_ext<K::MaxU, 4>, &ds_atomic_ext<K::MaxU, 8>},
+      {"min", "i32", "i64", &ds_atomic_ext<K::MinI, 4>, &ds_atomic_ext<K::MinI, 8>},
+      {"max", "i32", "i64", &ds_atomic_ext<K::MaxI, 4>, &ds_atomic_ext<K::MaxI, 8>},
+      {"and", "b32", "b64", &ds_atomic_ext<K::And, 4>, &ds_atomic_ext<K::And, 8>},
+      {"or", "b32", "b64", &ds_atomic_ext<K::Or, 4>, &ds_atomic_ext<K::Or, 8>},
+      {"xor", "b32", "b64", &ds_atomic_ext<K::Xor, 4>, &ds_atomic_ext<K::Xor, 8>},
+      {"mskor", "b32", "b64", &ds_atomic_ext<K::Mskor, 4>, &ds_atomic_ext<K::Mskor, 8>},
+      {"cmpst", "b32", "b64", &ds_atomic_ext<K::CmpSt, 4>, &ds_atomic_ext<K::CmpSt, 8>},
+      {"cmpst", "f32", "f64", &ds_atomic_ext<K::CmpStF, 4>, &ds_atomic_ext<K::CmpStF, 8>},
+      {"min", "f32", "f64", &ds_atomic_ext<K::MinF, 4>, &ds_atomic_ext<K::MinF, 8>},
+      {"max", "f32", "f64", &ds_atomic_ext<K::MaxF, 4>, &ds_atomic_ext<K::MaxF, 8>},
+      {"add", "f32", "f64", &ds_atomic_ext<K::AddF, 4>, &ds_atomic_ext<K::AddF, 8>},
+  };
+  for (const auto& d : ints) {
+    ds(d.base, d.t32, d.h32);
+    ds(d.base, d.t64, d.h64);
+  }
+  add("ds_wrxchg_rtn_b32", &ds_atomic_ext<K::Swap, 4>, U::DS, kCntLgkm);
+  add("ds_wrxchg_rtn_b64", &ds_atomic_ext<K::Swap, 8>, U::DS, kCntLgkm);
+  ds("pk_add", "f16", &ds_atomic_ext<K::PkAddF16, 4>);
+  ds("pk_add", "bf16", &ds_atomic_ext<K::PkAddBF16, 4>);
+
+  // Global and flat: <op> is 32-bit, <op>_x2 64-bit; float forms by type suffix.
+  struct G { const char* n; Handler h; };
+  const G gs[] = {
+      {"add", &g_atomic_ext<K::Add, 4>},       {"add_x2", &g_atomic_ext<K::Add, 8>},
+      {"sub", &g_atomic_ext<K::Sub, 4>},       {"sub_x2", &g_atomic_ext<K::Sub, 8>},
+      {"swap", &g_atomic_ext<K::Swap, 4>},     {"swap_x2", &g_atomic_ext<K::Swap, 8>},
+      {"and", &g_atomic_ext<K::And, 4>},       {"and_x2", &g_atomic_ext<K::And, 8>},
+      {"or", &g_atomic_ext<K::Or, 4>},         {"or_x2", &g_atomic_ext<K::Or, 8>},
+      {"xor", &g_atomic_ext<K::Xor, 4>},       {"xor_x2", &g_atomic_ext<K::Xor, 8>},
+      {"umin", &g_atomic_ext<K::MinU, 4>},     {"umin_x2", &g_atomic_ext<K::MinU, 8>},
+      {"umax", &g_atomic_ext<K::MaxU, 4>},     {"umax_x2", &g_atomic_ext<K::MaxU, 8>},
+      {"smin", &g_atomic_ext<K::MinI, 4>},     {"smin_x2", &g_atomic_ext<K::MinI, 8>},
+      {"smax", &g_atomic_ext<K::MaxI, 4>},     {"smax_x2", &g_atomic_ext<K::MaxI, 8>},
+      {"inc", &g_atomic_ext<K::Inc, 4>},       {"inc_x2", &g_atomic_ext<K::Inc, 8>},
+      {"dec", &g_atomic_ext<K::Dec, 4>},       {"dec_x2", &g_atomic_ext<K::Dec, 8>},
+      {"cmpswap", &g_atomic_ext<K::CmpSwap, 4>}, {"cmpswap_x2", &g_atomic_ext<K::CmpSwap, 8>},
+      {"add_f32", &g_atomic_ext<K::AddF, 4>},  {"add_f64", &g_atomic_ext<K::AddF, 8>},
+      {"min_f64", &g_atomic_ext<K::MinF, 8>},  {"max_f64", &g_atomic_ext<K::MaxF, 8>},
+      {"pk_add_f16", &g_atomic_ext<K::PkAddF16, 4>}, {"pk_add_bf16", &g_atomic_ext<K::PkAddBF16, 4>},
+  };
+  for (const auto& g : gs) {
+    add(std::string("global_atomic_") + g.n, g.h, U::VMEM, kCntVm);
+    add(std::string("flat_atomic_") + g.n, g.h, U::VMEM, kCntFlat);
+  }
+}
+
+}  // namespace cdnajit::sim

@@ -1,0 +1,99 @@
+// Integer dot products not defined in ops_valu.cpp: the VOP2 accumulate forms
+// v_dot2c_i32_i16, v_dot4c_i32_i8, v_dot8c_i32_i4 (D = D + dot(S0, S1)) and the
+// VOP3P v_dot8_i32_i4 / v_dot8_u32_u4 (D = S2 + dot(S0, S1)); plus the gfx950
+// v_minimum3_f32 / v_maximum3_f32 (IEEE 754-2019 minimum/maximum: NaN in, NaN out,
+// -0 below +0) and v_prng_b32. Semantics from AMD's CDNA3/CDNA4 ISA references
+// ("VOP2"/"VOP3P" instruction descriptions); integer sums wrap modulo 2^32 (the
+// clamp forms saturate and are refused, as are non-default op_sel/neg modifiers).
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "runtime/sim/lane_op.hpp"
+
+namespace cdnajit::sim {
+namespace {
+
+// Sum of the products of the `n` `bits`-wide lanes of x and y, signed or not.
+template <int bits, bool sgn>
+int64_t dot(uint32_t x, uint32_t y) {
+  constexpr int n = 32 / bits;
+  constexpr uint32_t mask = (1u << bits) - 1;
+  int64_t s = 0;
+  for (int i = 0; i < n; ++i) {
+    int64_t a = (x >> (bits * i)) & mask, b = (y >> (bits * i)) & mask;
+    if (sgn) {
+      a = a >= (1 << (bits - 1)) ? a - (1 << bits) : a;
+      b = b >= (1 << (bits - 1)) ? b - (1 << bits) : b;
+    }
+    s += a * b;
+  }
+  return s;
+}
+
+void refuse_packed_modifiers(Wave& w, const Op& op) {
+  if (op.op_sel || op.op_sel_hi != 7 || op.neg_lo || op.neg_hi)
+    fail(w, op, "op_sel/op_sel_hi/neg_lo/neg_hi on an integer dot product are not modelled");
+}
+
+template <int bits, bool sgn>
+void dot_accumulate(Wave& w, const Op& op) {  // VOP2 "c" forms: the destination is the addend
+  const uint32_t* acc = w.vr(op.d[0].idx);
+  lane_op(w, op, 1, 1, 0, [acc](int l, uint64_t a, uint64_t b, uint64_t) -> uint64_t {
+    return uint32_t(int64_t(int32_t(acc[l])) + dot<bits, sgn>(uint32_t(a), uint32_t(b)));
+  });
+}
+
+template <int bits, bool sgn>
+void dot_vop3p(Wave& w, const Op& op) {
+  refuse_packed_modifiers(w, op);
+  lane_op(w, op, 1, 1, 0, [](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
+    return uint32_t(int64_t(int32_t(uint32_t(c))) + dot<bits, sgn>(uint32_t(a), uint32_t(b)));
+  });
+}
+
+float ieee_min(float a, float b) {
+  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<float>::quiet_NaN();
+  if (a == b) return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+float ieee_max(float a, float b) {
+  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<float>::quiet_NaN();
+  if (a == b) return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
+template <bool is_max>
+void minmax3(Wave& w, const Op& op) {
+  lane_op(w, op, 1, 1, 0x80000000u, [](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
+    float x = as_f(uint32_t(a)), y = as_f(uint32_t(b)), z = as_f(uint32_t(c));
+    return as_u(is_max ? ieee_max(ieee_max(x, y), z) : ieee_min(ieee_min(x, y), z));
+  });
+}
+
+// v_prng_b32 (CDNA4 ISA, "V_PRNG_B32"): one step of a 32-bit Galois LFSR,
+// D = {S0[30:0], 0} ^ (S0[31] ? 197 : 0).
+void prng(Wave& w, const Op& op) {
+  lane_op(w, op, 1, 1, 0, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+    uint32_t x = uint32_t(a);
+    return (x << 1) ^ ((x >> 31) ? 197u : 0u);
+  });
+}
+
+}  // namespace
+
+void register_dot_int(Registry& r) {
+  auto add = [&](const char* n, Handler h, FType ft = FType::Int) {
+    if (!r.ops.count(n)) r.add(n, h, isa::Unit::VALU, ft);
+  };
+  add("v_dot2c_i32_i16", &dot_accumulate<16, true>);
+  add("v_dot4c_i32_i8", &dot_accumulate<8, true>);
+  add("v_dot8c_i32_i4", &dot_accumulate<4, true>);
+  add("v_dot8_i32_i4", &dot_vop3p<4, true>);
+  add("v_dot8_u32_u4", &dot_vop3p<4, false>);
+  add("v_minimum3_f32", &minmax3<false>, FType::F32);
+  add("v_maximum3_f32", &minmax3<true>, FType::F32);
+  add("v_prng_b32", &prng);
+}
+
+}  // namespace cdnajit::sim

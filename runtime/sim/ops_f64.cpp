@@ -1,0 +1,102 @@
+// f64 and f16 rounding helpers: ceil, floor, trunc, rndne (round to nearest even),
+// fract, frexp mantissa/exponent, and the f16 sin/cos. Semantics from AMD's CDNA3
+// ISA reference ("VOP1 instructions"): fract = x - floor(x) limited to the largest
+// value below 1 and NaN for infinities; frexp_mant/exp of inf or NaN return the
+// input / 0; sin/cos take the angle in revolutions (x * 2*pi radians). Results are
+// the correctly rounded host results (the hardware's transcendental f16 ops are
+// approximations: they may differ in the last bit).
+#include <cmath>
+#include <limits>
+
+#include "runtime/sim/fp.hpp"
+#include "runtime/sim/lane_op.hpp"
+
+namespace cdnajit::sim {
+namespace {
+
+constexpr uint64_t kSign64 = 1ull << 63, kSign16 = 0x8000;
+
+double fract(double x) {
+  if (std::isinf(x)) return std::numeric_limits<double>::quiet_NaN();
+  return std::fmin(x - std::floor(x), std::nextafter(1.0, 0.0));
+}
+float fract(float x) {
+  if (std::isinf(x)) return std::numeric_limits<float>::quiet_NaN();
+  return std::fmin(x - std::floor(x), std::nextafter(1.0f, 0.0f));
+}
+
+template <double (*F)(double)>
+void f64_unary(Wave& w, const Op& op) {
+  lane_op(w, op, 2, 2, kSign64, [](int, uint64_t a, uint64_t, uint64_t) { return as_u64(F(as_d(a))); });
+}
+// f16 results computed in f32 (exact for these operations) and rounded once.
+template <float (*F)(float)>
+void f16_unary(Wave& w, const Op& op) {
+  lane_op(w, op, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+    return f32_to_f16(bits_of(F(f16_to_f32(uint16_t(a)))));
+  });
+}
+
+double ceil64(double x) { return std::ceil(x); }
+double rndne64(double x) { return std::nearbyint(x); }  // default rounding mode: ties to even
+double fract64(double x) { return fract(x); }
+double frexp_mant64(double x) {
+  if (std::isnan(x) || std::isinf(x)) return x;
+  int e;
+  return std::frexp(x, &e);
+}
+float ceil16(float x) { return std::ceil(x); }
+float floor16(float x) { return std::floor(x); }
+float trunc16(float x) { return std::trunc(x); }
+float rndne16(float x) { return std::nearbyint(x); }
+float fract16(float x) { return fract(x); }
+float frexp_mant16(float x) {
+  if (std::isnan(x) || std::isinf(x)) return x;
+  int e;
+  return std::frexp(x, &e);
+}
+float sin16(float x) { return float(std::sin(double(x) * 6.283185307179586)); }
+float cos16(float x) { return float(std::cos(double(x) * 6.283185307179586)); }
+
+void frexp_exp_i32_f64(Wave& w, const Op& op) {
+  lane_op(w, op, 2, 1, kSign64, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+    double x = as_d(a);
+    if (std::isnan(x) || std::isinf(x) || x == 0) return 0;
+    int e;
+    std::frexp(x, &e);
+    return uint32_t(e);
+  });
+}
+void frexp_exp_i16_f16(Wave& w, const Op& op) {
+  lane_op(w, op, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+    float x = f16_to_f32(uint16_t(a));
+    if (std::isnan(x) || std::isinf(x) || x == 0) return 0;
+    int e;
+    std::frexp(x, &e);
+    return uint16_t(int16_t(e));
+  });
+}
+
+}  // namespace
+
+void register_f64(Registry& r) {
+  auto add = [&](const char* n, Handler h, FType ft) {
+    if (!r.ops.count(n)) r.add(n, h, isa::Unit::VALU, ft);
+  };
+  add("v_ceil_f64", &f64_unary<ceil64>, FType::F64);
+  add("v_rndne_f64", &f64_unary<rndne64>, FType::F64);
+  add("v_fract_f64", &f64_unary<fract64>, FType::F64);
+  add("v_frexp_mant_f64", &f64_unary<frexp_mant64>, FType::F64);
+  add("v_frexp_exp_i32_f64", &frexp_exp_i32_f64, FType::F64);
+  add("v_ceil_f16", &f16_unary<ceil16>, FType::F16);
+  add("v_floor_f16", &f16_unary<floor16>, FType::F16);
+  add("v_trunc_f16", &f16_unary<trunc16>, FType::F16);
+  add("v_rndne_f16", &f16_unary<rndne16>, FType::F16);
+  add("v_fract_f16", &f16_unary<fract16>, FType::F16);
+  add("v_frexp_mant_f16", &f16_unary<frexp_mant16>, FType::F16);
+  add("v_frexp_exp_i16_f16", &frexp_exp_i16_f16, FType::F16);
+  add("v_sin_f16", &f16_unary<sin16>, FType::F16);
+  add("v_cos_f16", &f16_unary<cos16>, FType::F16);
+}
+
+}  // namespace cdnajit::sim

@@ -1,0 +1,157 @@
+// The depthwise conv3d family: its configuration space is the generator's
+// variant, taken from codegen's one list (dw_variants(): arithmetic, LDS
+// read/FMA schedule, KW_PACK and b64 reads are properties of a variant).
+// The generator has no other free parameter today; a new one becomes a new
+// Param here plus its rule in invalid_reason().
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "codegen/dwconv3d.hpp"
+#include "codegen/dwconv3d_models.hpp"
+#include "jit/isa/error.hpp"
+#include "runtime/tune/families/registry.hpp"
+
+namespace cdnajit::tune {
+
+namespace {
+
+using codegen::DwConvShape;
+using codegen::DwVariant;
+
+DwConvShape parse_shape(std::string_view text) {
+  if (text == "seed") return codegen::seed_shape();
+  DwConvShape s;
+  std::string t(text);
+  char tail = 0;
+  int n = std::sscanf(t.c_str(), "N%d C%d D%d H%d W%d k%dx%dx%d pad%d,%d,%d%c", &s.N, &s.C, &s.D, &s.H, &s.W, &s.KD,
+                      &s.KH, &s.KW, &s.padD, &s.padH, &s.padW, &tail);
+  if (n != 11)
+    throw Error(fmt::format("dwconv3d problem '{}': expected 'seed' or \"N1 C512 D61 H45 W80 k3x5x5 pad0,2,2\"", text));
+  return s;
+}
+
+// The correctness problem: the same filter, padding and row parity (so the
+// same LDS load path), few channels and rows, so a simulator run takes
+// milliseconds.
+DwConvShape small_problem(const DwConvShape& p) {
+  DwConvShape s = p;
+  s.N = 1;
+  s.C = std::min(p.C, 2);
+  s.D = std::min(p.D, p.KD + 1);
+  s.H = std::min(p.H, p.KH + 2);
+  s.W = p.W <= 16 ? p.W : 16 + p.W % 2;
+  return s;
+}
+
+class DwCandidate final : public Candidate {
+ public:
+  DwCandidate(DwConvShape s, DwVariant v, Arch a) : shape_(s), variant_(v), arch_(a) {
+    auto t0 = std::chrono::steady_clock::now();
+    build_ = codegen::build_dwconv3d(s, v, a);
+    build_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  std::string check(Device& dev) override {
+    DwConvShape s = small_problem(shape_);
+    BuildResult b = codegen::build_dwconv3d(s, variant_, arch_);
+    Module m = dev.load(b.code_object);
+    DeviceKernel k = m.kernel(b.name);
+    std::vector<uint16_t> x = codegen::random_bf16(size_t(s.input_elems()), 11);
+    std::vector<uint16_t> w = codegen::random_bf16(size_t(s.weight_elems()), 12);
+    Buffer in = dev.upload(std::span<const uint16_t>(x), "input");
+    Buffer wt = dev.upload(std::span<const uint16_t>(w), "weight");
+    Buffer out = dev.alloc(size_t(s.output_elems()) * 2, "output");
+    dev.launch(k, {uint32_t(codegen::dwconv_geometry(s, arch_, variant_).grid_x)}, {256}, 0,
+               KernelArgs().ptr(in).ptr(wt).ptr(out));
+    dev.synchronize();
+    std::vector<uint16_t> got = dev.download<uint16_t>(out);
+    // The simulator's default dot2 rounding (sim::Options) is the fused single rounding.
+    std::vector<uint16_t> want = codegen::dwconv3d_model(s, variant_, arch_, x, w);
+    for (const Buffer& b2 : {in, wt, out}) dev.free(b2);
+    codegen::BitCompare c = codegen::compare_bits(got, want);
+    return c.equal() ? "" : fmt::format("on {}: {}", s.str(), codegen::describe_mismatch(c, s));
+  }
+
+  LaunchSpec bind(Device& dev) override {
+    std::vector<uint16_t> x = codegen::random_bf16(size_t(shape_.input_elems()), 21);
+    std::vector<uint16_t> w = codegen::random_bf16(size_t(shape_.weight_elems()), 22);
+    auto state = std::make_shared<Bound>();
+    state->dev = &dev;
+    state->module = std::make_unique<Module>(dev.load(build_.code_object));
+    state->in = dev.upload(std::span<const uint16_t>(x), "input");
+    state->wt = dev.upload(std::span<const uint16_t>(w), "weight");
+    state->out = dev.alloc(size_t(shape_.output_elems()) * 2, "output");
+    LaunchSpec spec;
+    spec.device = &dev;
+    spec.kernel = state->module->kernel(build_.name);
+    spec.grid = {uint32_t(codegen::dwconv_geometry(shape_, arch_, variant_).grid_x)};
+    spec.block = {256};
+    spec.args = KernelArgs().ptr(state->in).ptr(state->wt).ptr(state->out);
+    spec.keep_alive = state;
+    return spec;
+  }
+
+  std::string summary() const override {
+    return fmt::format("{}; built in {:.1f} ms", codegen::format_build_stats(build_), build_ms_);
+  }
+
+ private:
+  struct Bound {
+    Device* dev = nullptr;
+    std::unique_ptr<Module> module;
+    Buffer in, wt, out;
+    ~Bound() {
+      for (const Buffer& b : {in, wt, out})
+        if (b.bytes) dev->free(b);
+    }
+  };
+  DwConvShape shape_;
+  DwVariant variant_;
+  Arch arch_;
+  BuildResult build_;
+  double build_ms_ = 0;
+};
+
+class DwConv3dFamily final : public Family {
+ public:
+  std::string name() const override { return "dwconv3d"; }
+  std::string description() const override {
+    return "bf16 NCDHW depthwise conv3d (groups = C, stride 1), codegen/dwconv3d.hpp";
+  }
+  std::vector<Param> space() const override {
+    std::vector<std::string> names;
+    for (const codegen::DwVariantInfo& v : codegen::dw_variants()) names.emplace_back(v.name);
+    return {{"variant", names, "the generator's variant (codegen/dwconv3d_shape.hpp, dw_variants())"}};
+  }
+  std::string canonical_problem(std::string_view text) const override {
+    DwConvShape s = parse_shape(text);
+    codegen::dwconv_geometry(s, Arch::gfx950);  // validates the fields (the arch limit is checked per config)
+    return s.str();
+  }
+  std::string invalid_reason(const Config& c, const std::string& problem, Arch arch) const override {
+    DwVariant v = codegen::parse_variant(config_value(c, "variant"));
+    if (!codegen::variant_available(v, arch))
+      return fmt::format("{} is not available on {} (v_dot2_f32_bf16 needs gfx950)", codegen::variant_name(v),
+                         arch_name(arch));
+    try {
+      codegen::dwconv_geometry(parse_shape(problem), arch, v);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  }
+  std::unique_ptr<Candidate> build(const Config& c, const std::string& problem, Arch arch) const override {
+    return std::make_unique<DwCandidate>(parse_shape(problem), codegen::parse_variant(config_value(c, "variant")), arch);
+  }
+};
+
+}  // namespace
+
+const Family& dwconv3d_family() {
+  static const DwConv3dFamily f;
+  return f;
+}
+
+}  // namespace cdnajit::tune

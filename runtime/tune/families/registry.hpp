@@ -1,0 +1,18 @@
+// The kernel families the tuner knows, by name.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/tune/family.hpp"
+
+namespace cdnajit::tune {
+
+// Throws Error listing the known families when `name` is unknown.
+const Family& find_family(std::string_view name);
+std::vector<std::string> family_names();
+
+// The depthwise conv3d family (codegen/dwconv3d.hpp).
+const Family& dwconv3d_family();
+
+}  // namespace cdnajit::tune

@@ -1,0 +1,72 @@
+#include "runtime/tune/family.hpp"
+
+#include <fmt/format.h>
+
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "jit/isa/error.hpp"
+
+namespace cdnajit::tune {
+
+std::string config_str(const Config& c) {
+  std::string s;
+  for (const auto& [k, v] : c) s += (s.empty() ? "" : ",") + k + "=" + v;
+  return s;
+}
+
+const std::string& config_value(const Config& c, std::string_view name) {
+  for (const auto& [k, v] : c)
+    if (k == name) return v;
+  throw Error(fmt::format("configuration '{}' has no parameter '{}'", config_str(c), name));
+}
+
+Config parse_config(const std::vector<Param>& space, std::string_view text) {
+  Config out;
+  for (const Param& p : space) out.emplace_back(p.name, "");
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t comma = text.find(',', pos);
+    std::string_view item = text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+    pos = comma == std::string_view::npos ? text.size() : comma + 1;
+    size_t eq = item.find('=');
+    if (eq == std::string_view::npos) throw Error(fmt::format("configuration '{}': '{}' is not NAME=VALUE", text, item));
+    std::string name(item.substr(0, eq)), value(item.substr(eq + 1));
+    auto it = std::find_if(space.begin(), space.end(), [&](const Param& p) { return p.name == name; });
+    if (it == space.end()) {
+      std::string valid;
+      for (const Param& p : space) valid += (valid.empty() ? "" : ", ") + p.name;
+      throw Error(fmt::format("configuration '{}': unknown parameter '{}' (valid: {})", text, name, valid));
+    }
+    if (std::find(it->values.begin(), it->values.end(), value) == it->values.end())
+      throw Error(fmt::format("configuration '{}': {} = '{}' (valid: {})", text, name, value,
+                              fmt::join(it->values, ", ")));
+    out[size_t(it - space.begin())].second = value;
+  }
+  for (const auto& [k, v] : out)
+    if (v.empty()) throw Error(fmt::format("configuration '{}': parameter '{}' is missing", text, k));
+  return out;
+}
+
+Enumeration enumerate(const Family& f, const std::string& problem, Arch arch) {
+  std::vector<Param> space = f.space();
+  Enumeration e;
+  std::vector<size_t> idx(space.size(), 0);
+  for (const Param& p : space)
+    if (p.values.empty()) throw Error(fmt::format("family {}: parameter '{}' has no values", f.name(), p.name));
+  while (true) {
+    Config c;
+    for (size_t i = 0; i < space.size(); ++i) c.emplace_back(space[i].name, space[i].values[idx[i]]);
+    std::string why = f.invalid_reason(c, problem, arch);
+    if (why.empty()) e.valid.push_back(std::move(c));
+    else e.invalid.push_back(config_str(c) + ": " + why);
+    // Odometer increment, last parameter fastest.
+    size_t k = space.size();
+    while (k > 0 && ++idx[k - 1] == space[k - 1].values.size()) idx[--k] = 0;
+    if (k == 0) break;
+  }
+  return e;
+}
+
+}  // namespace cdnajit::tune

@@ -1,0 +1,74 @@
+// A kernel family as the tuner sees it: a declared configuration space
+// (named parameters with their values), validity rules, and a way to build a
+// configuration for a problem. A built candidate can check itself against the
+// family's reference on a small problem, and bind a launch of the full
+// problem for timing.
+//
+// New families (implicit-GEMM conv3d tiles/stages/split-K/workgroup mapping,
+// wave-specialised load/math ratios) implement this interface and register in
+// runtime/tune/families/registry.cpp.
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "jit/isa/isa.hpp"
+#include "runtime/device.hpp"
+#include "runtime/tune/time_source.hpp"
+
+namespace cdnajit::tune {
+
+struct Param {
+  std::string name;
+  std::vector<std::string> values;
+  std::string doc;
+};
+
+// One value per parameter, in the order of the family's space.
+using Config = std::vector<std::pair<std::string, std::string>>;
+std::string config_str(const Config& c);  // "variant=lds_dot2,unroll=2"
+// Parses config_str's format against a space; throws Error naming the unknown
+// parameter or value and listing the valid ones.
+Config parse_config(const std::vector<Param>& space, std::string_view text);
+// The value of `name` in `c`; throws Error if absent.
+const std::string& config_value(const Config& c, std::string_view name);
+
+class Candidate {
+ public:
+  virtual ~Candidate() = default;
+  // Runs the configuration on a small problem on `dev` and compares with the
+  // family's reference. Returns "" when it matches, else what differs.
+  virtual std::string check(Device& dev) = 0;
+  // Uploads inputs for the full problem on `dev` and returns one launch of it
+  // (buffers and module stay alive with the spec).
+  virtual LaunchSpec bind(Device& dev) = 0;
+  // One line: registers, LDS, occupancy, build time.
+  virtual std::string summary() const = 0;
+};
+
+class Family {
+ public:
+  virtual ~Family() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  virtual std::vector<Param> space() const = 0;
+  // The canonical text of a problem (the database key); throws Error with the
+  // accepted format for bad text.
+  virtual std::string canonical_problem(std::string_view text) const = 0;
+  // "" if the configuration is valid for the problem and arch, else why not.
+  virtual std::string invalid_reason(const Config& c, const std::string& problem, Arch arch) const = 0;
+  // Builds a configuration (called from several threads at once). Throws Error.
+  virtual std::unique_ptr<Candidate> build(const Config& c, const std::string& problem, Arch arch) const = 0;
+};
+
+// Every combination of the space's values, in order, split into the valid
+// ones and the invalid ones with their reasons ("variant=lds_dot2: needs gfx950").
+struct Enumeration {
+  std::vector<Config> valid;
+  std::vector<std::string> invalid;
+};
+Enumeration enumerate(const Family& f, const std::string& problem, Arch arch);
+
+}  // namespace cdnajit::tune

@@ -1,0 +1,377 @@
+// MFMA accumulation numerics (runtime/sim/mfma_numerics.cpp):
+//  1. the CDNA3 rules on hand-built probes whose expected bits are worked out in
+//     the comments (cancellation, alignment truncation, floor toward -inf,
+//     subnormal inputs, group boundaries at K = 8 and 16, fp8 even/odd split);
+//  2. clang-compiled MFMA kernels of each input type, bit-exact against an
+//     independent oracle: a deliberately plain second implementation of the same
+//     published rules (integer significands decoded from the raw bits, integer
+//     shifts, MPFR for the final rounding), sharing no code with the simulator.
+#include <catch2/catch.hpp>
+
+#include <mpfr.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <random>
+
+#include "runtime/sim/mfma_numerics.hpp"
+#include "tests/sim/sim_harness.hpp"
+
+using namespace simtest;
+using cdnajit::Arch;
+using cdnajit::sim::MfmaFormat;
+using cdnajit::sim::MfmaKind;
+
+namespace {
+
+uint32_t fbits(float f) { return simtest::bits(f); }
+
+float cdna3(std::vector<double> a, std::vector<double> b, float c, MfmaKind kind = MfmaKind::Fused, int min_exp = -14) {
+  return cdnajit::sim::mfma_dot_cdna3(a.data(), b.data(), int(a.size()), c, MfmaFormat{kind, min_exp, min_exp});
+}
+float exact(std::vector<double> a, std::vector<double> b, float c) {
+  return cdnajit::sim::mfma_dot_exact(a.data(), b.data(), int(a.size()), c);
+}
+
+}  // namespace
+
+TEST_CASE("CDNA3 MFMA rules on hand-built probes", "[sim][numerics][mfma]") {
+  const double t = std::ldexp(1.0, -12), s16 = std::ldexp(1.0, -16);  // f16 2^-12 (normal), 2^-16 (subnormal)
+  SECTION("cancellation: a product below 2^-24 of the group's largest is truncated away") {
+    // products 1, -1, 2^-25 (= 2^-12 * 2^-13): aligned at 2^0 with 24 fractional bits, 2^-25 -> 0.
+    std::vector<double> a = {1, -1, t, 0, 0, 0, 0, 0}, b = {1, 1, std::ldexp(1.0, -13), 0, 0, 0, 0, 0};
+    CHECK(fbits(cdna3(a, b, 0.0f)) == 0x00000000u);
+    CHECK(fbits(exact(a, b, 0.0f)) == 0x33000000u);  // 2^-25
+  }
+  SECTION("alignment truncation is toward zero") {
+    // 1 - 3*2^-26: the small product is -0.75 units of 2^-24 -> truncated to 0 -> exactly 1.0;
+    // the exact sum 1 - 0.75*2^-24 rounds to 1 - 2^-24 (0x3f7fffff).
+    std::vector<double> a = {1, -3 * t}, b = {1, std::ldexp(1.0, -14)};
+    a.resize(8); b.resize(8);
+    CHECK(fbits(cdna3(a, b, 0.0f)) == 0x3f800000u);
+    CHECK(fbits(exact(a, b, 0.0f)) == 0x3f7fffffu);
+  }
+  SECTION("group sum floored toward -inf at 31 fractional bits: asymmetric around zero") {
+    // C = 1, products 2^-24 and 2^-32 (subnormal f16 squared): group sum 2^-24 + 2^-32 floored to
+    // 2^-31 units -> 2^-24 exactly -> 1 + 2^-24 is a tie -> RNE -> 1.0. Exact: 0x3f800001.
+    std::vector<double> a = {t, s16}, b = {t, s16};
+    a.resize(8); b.resize(8);
+    CHECK(fbits(cdna3(a, b, 1.0f)) == 0x3f800000u);
+    CHECK(fbits(exact(a, b, 1.0f)) == 0x3f800001u);
+    // Mirrored: floor(-(128.5)) = -129 units of 2^-31 -> beyond the tie -> -(1 + 2^-23).
+    std::vector<double> an = {-t, -s16}, bn = {t, s16};
+    an.resize(8); bn.resize(8);
+    CHECK(fbits(cdna3(an, bn, -1.0f)) == 0xbf800001u);
+  }
+  SECTION("C floored to 24 fractional bits at the products' exponent") {
+    // products 2^4 (4*4) and C = 1 + 2^-23: at E = 4, C keeps 24 - 4 = 20 fractional bits -> 1.0;
+    // 16 + 1 = 17 exactly (0x41880000). Exact: 17 + 2^-23 rounds to 17 as well, so also check
+    // C = -(1 + 2^-23): floored toward -inf to -(1 + 2^-20) -> 15 - 2^-20 -> RNE f32 -> 0x416fffff;
+    // exact 15 - 2^-23 rounds to 15 (0x41700000).
+    std::vector<double> a = {4}, b = {4};
+    a.resize(8); b.resize(8);
+    CHECK(fbits(cdna3(a, b, 1.0f + 0x1p-23f)) == 0x41880000u);
+    CHECK(fbits(cdna3(a, b, -(1.0f + 0x1p-23f))) == 0x416fffffu);
+    CHECK(fbits(exact(a, b, -(1.0f + 0x1p-23f))) == 0x41700000u);
+  }
+  SECTION("subnormal inputs are kept") {
+    // f16 min subnormal 2^-24 times 1 -> 2^-24 (0x33800000); 2^-24 * 2^-24 = 2^-48 (0x27800000).
+    std::vector<double> a = {std::ldexp(1.0, -24)}, b = {1.0};
+    a.resize(8); b.resize(8);
+    CHECK(fbits(cdna3(a, b, 0.0f)) == 0x33800000u);
+    b[0] = std::ldexp(1.0, -24);
+    CHECK(fbits(cdna3(a, b, 0.0f)) == 0x27800000u);
+  }
+  SECTION("group boundaries: 16-bit inputs in groups of 8") {
+    // K = 16: group 0 = {1, ..., -1} cancels exactly to 0; group 1 = {2^-25}: kept -> 2^-25.
+    std::vector<double> a(16, 0.0), b(16, 0.0);
+    a[0] = 1; b[0] = 1; a[7] = -1; b[7] = 1; a[8] = t; b[8] = std::ldexp(1.0, -13);
+    CHECK(fbits(cdna3(a, b, 0.0f)) == 0x33000000u);
+    // The same three products inside one group of 8 (k = 0, 6, 7): 2^-25 is truncated away.
+    std::vector<double> a8(8, 0.0), b8(8, 0.0);
+    a8[0] = 1; b8[0] = 1; a8[6] = -1; b8[6] = 1; a8[7] = t; b8[7] = std::ldexp(1.0, -13);
+    CHECK(fbits(cdna3(a8, b8, 0.0f)) == 0x00000000u);
+  }
+  SECTION("fp8: groups of 16, even and odd products summed apart") {
+    const int me = -15;  // bf8 FNUZ smallest normal exponent
+    // Same group of 16: 1 (k=0) and -1 (k=2) cancel in the even sum; 2^-25 at k=1 (odd sum) is
+    // floored to 24 fractional bits at the larger exponent 2^0 -> floor(0.5) = 0 -> result 0.
+    std::vector<double> a(32, 0.0), b(32, 0.0);
+    a[0] = 1; b[0] = 1; a[2] = -1; b[2] = 1; a[1] = std::ldexp(1.0, -15); b[1] = std::ldexp(1.0, -10);
+    CHECK(fbits(cdna3(a, b, 0.0f, MfmaKind::Fp8, me)) == 0x00000000u);
+    // 2^-24 at k=1 survives that floor (floor(1.0) = 1).
+    b[1] = std::ldexp(1.0, -9);
+    CHECK(fbits(cdna3(a, b, 0.0f, MfmaKind::Fp8, me)) == 0x33800000u);
+    // Group boundary at 16: 1 (k=0) and -1 (k=15) cancel; 2^-25 at k=16 starts group 2 -> kept.
+    std::vector<double> g(32, 0.0), h(32, 0.0);
+    g[0] = 1; h[0] = 1; g[15] = -1; h[15] = 1; g[16] = std::ldexp(1.0, -15); h[16] = std::ldexp(1.0, -10);
+    CHECK(fbits(cdna3(g, h, 0.0f, MfmaKind::Fp8, me)) == 0x33000000u);
+    // fp8: C far below the group (exponent more than 25 below) is dropped: 1 + 2^-40 -> 1.0
+    // even in the exact sense, so use a cancelling group: 1 - 1 + C(2^-40) -> 0, exact 2^-40.
+    std::vector<double> p(16, 0.0), q(16, 0.0);
+    p[0] = 1; q[0] = 1; p[2] = -1; q[2] = 1;
+    CHECK(fbits(cdna3(p, q, 0x1p-40f, MfmaKind::Fp8, me)) == 0x00000000u);
+    CHECK(fbits(cdna3(p, q, 0x1p-40f, MfmaKind::Fused, me)) == 0x00000000u);  // 16-bit: floored to 2^-24 units -> 0 too
+    CHECK(fbits(exact(p, q, 0x1p-40f)) == 0x2b800000u);
+  }
+  SECTION("f32 inputs: a K-ordered chain of RNE FMAs") {
+    // fma(1, 1, 2^-24 * ...): C = 2^-25, products 1 and 2^-25: chain 1 + 2^-25 -> 1, then + 2^-25 -> 1;
+    // exact: 1 + 2^-24 -> tie -> 1 as well; use 3*2^-26: chain -> 1, 1; exact 1 + 3*2^-25 -> 0x3f800001.
+    std::vector<double> a = {1, 3 * std::ldexp(1.0, -26)}, b = {1, 1};
+    CHECK(fbits(cdna3(a, b, 3 * 0x1p-26f, MfmaKind::F32, -126)) == 0x3f800000u);
+    CHECK(fbits(exact(a, b, 3 * 0x1p-26f)) == 0x3f800001u);
+  }
+  SECTION("infinities and NaN") {
+    std::vector<double> a = {INFINITY, 1}, b = {1, 1};
+    a.resize(8); b.resize(8);
+    CHECK(std::isinf(cdna3(a, b, 0.0f)));
+    a[1] = -INFINITY;
+    CHECK(std::isnan(cdna3(a, b, 0.0f)));
+  }
+}
+
+namespace {
+
+// ---- Independent oracle (deliberately plain; shares no code with the simulator) ----
+// An element format: sign, `ebits` exponent bits, `mbits` fraction bits, `bias`.
+struct ElemFmt {
+  int bytes, ebits, mbits, bias;
+};
+// value = sign * sig * 2^(exp - mbits), sig an integer; exp clamped at the smallest normal.
+struct Elem {
+  int64_t sig;  // signed integer significand
+  int exp;
+  bool zero;
+};
+Elem decode(uint32_t raw, const ElemFmt& f) {
+  uint32_t m = raw & ((1u << f.mbits) - 1), e = (raw >> f.mbits) & ((1u << f.ebits) - 1);
+  bool neg = (raw >> (f.mbits + f.ebits)) & 1;
+  Elem x;
+  x.sig = e == 0 ? int64_t(m) : int64_t(m | (1u << f.mbits));
+  x.exp = e == 0 ? 1 - f.bias : int(e) - f.bias;
+  if (neg) x.sig = -x.sig;
+  x.zero = x.sig == 0;
+  return x;
+}
+double value(const Elem& x, const ElemFmt& f) { return std::ldexp(double(x.sig), x.exp - f.mbits); }
+
+// Shift a signed integer right by n with truncation toward zero / with floor.
+int64_t shr_trunc(int64_t v, int n) { return v >= 0 ? (n >= 63 ? 0 : v >> n) : -(n >= 63 ? 0 : (-v) >> n); }
+int64_t shr_floor(int64_t v, int n) {
+  if (n <= 0) return v * (int64_t(1) << -n);
+  if (v >= 0) return n >= 63 ? 0 : v >> n;
+  int64_t m = -v;
+  int64_t q = n >= 63 ? 0 : m >> n;
+  bool rem = n >= 63 ? true : (m & ((int64_t(1) << n) - 1)) != 0;
+  return -(q + (rem ? 1 : 0));
+}
+
+float round_to_f32(int64_t units, int unit_exp) {  // units * 2^unit_exp, rounded once (MPFR)
+  mpfr_t r;
+  mpfr_init2(r, 64);
+  mpfr_set_si_2exp(r, long(units), unit_exp, MPFR_RNDN);  // exact
+  float f = mpfr_get_flt(r, MPFR_RNDN);
+  mpfr_clear(r);
+  return f;
+}
+
+// One group: returns the new f32 accumulator.
+float oracle_group(const std::vector<Elem>& a, const std::vector<Elem>& b, const ElemFmt& fa, const ElemFmt& fb,
+                   float c, bool fp8) {
+  const int n = int(a.size());
+  const int fr = fa.mbits + fb.mbits;  // fraction bits of a product significand sig_a * sig_b
+  std::vector<int64_t> psig(n);
+  std::vector<int> pexp(n);
+  std::vector<bool> pz(n);
+  for (int i = 0; i < n; ++i) {
+    psig[i] = a[i].sig * b[i].sig;
+    pexp[i] = a[i].exp + b[i].exp;
+    pz[i] = a[i].zero || b[i].zero;
+  }
+  // Sum of the products of one subset, aligned at its largest exponent, each truncated to 24
+  // fractional bits: result in units of 2^(emax - 24); `has` false when the subset is all zero.
+  auto subset = [&](int first, int step, int& emax, bool& has) {
+    has = false;
+    emax = 0;
+    for (int i = first; i < n; i += step)
+      if (!pz[i] && (!has || pexp[i] > emax)) { emax = pexp[i]; has = true; }
+    int64_t s = 0;
+    if (!has) return s;
+    for (int i = first; i < n; i += step) {
+      if (pz[i]) continue;
+      int sh = fr - 24 + (emax - pexp[i]);  // psig is in units of 2^(pexp - fr); want 2^(emax - 24)
+      s += sh >= 0 ? shr_trunc(psig[i], sh) : psig[i] * (int64_t(1) << -sh);
+    }
+    return s;
+  };
+  int e = 0;
+  bool has = false;
+  int64_t s = 0;
+  if (fp8) {
+    int e0, e1;
+    bool h0, h1;
+    int64_t s0 = subset(0, 2, e0, h0), s1 = subset(1, 2, e1, h1);
+    has = h0 || h1;
+    if (has) {
+      e = !h0 ? e1 : !h1 ? e0 : std::max(e0, e1);
+      s = (h0 ? shr_floor(s0, e - e0) : 0) + (h1 ? shr_floor(s1, e - e1) : 0);
+    }
+  } else {
+    s = subset(0, 1, e, has);
+  }
+  // C: f32 bits decoded the same way (8 exponent bits, 23 fraction bits, bias 127).
+  uint32_t cb;
+  std::memcpy(&cb, &c, 4);
+  Elem ce = decode(cb, ElemFmt{4, 8, 23, 127});
+  bool chas = !ce.zero;
+  if (!has && !chas) return 0.0f;
+  int E = !has ? ce.exp : !chas ? e : std::max(e, ce.exp);
+  int64_t total = has ? shr_floor(s, (E - e) - 7) : 0;  // units of 2^(E - 31)
+  if (chas && !(fp8 && ce.exp < E - 25)) total += shr_floor(ce.sig, 23 - 24 + (E - ce.exp)) * 128;
+  return round_to_f32(total, E - 31);
+}
+
+float oracle_dot(const std::vector<uint32_t>& ra, const std::vector<uint32_t>& rb, const ElemFmt& fa, const ElemFmt& fb,
+                 float c, bool f32, bool fp8) {
+  const int K = int(ra.size());
+  if (f32) {
+    for (int k = 0; k < K; ++k) c = std::fmaf(simtest::flt(ra[k]), simtest::flt(rb[k]), c);
+    return c;
+  }
+  const int g = fp8 ? 16 : std::min(8, K);
+  for (int k0 = 0; k0 < K; k0 += g) {
+    std::vector<Elem> a, b;
+    for (int k = k0; k < k0 + g; ++k) { a.push_back(decode(ra[k], fa)); b.push_back(decode(rb[k], fb)); }
+    c = oracle_group(a, b, fa, fb, c, fp8);
+  }
+  return c;
+}
+
+struct MfmaCase {
+  const char* kernel;
+  int M, K;
+  ElemFmt fa, fb;
+  bool f32, fp8;
+};
+
+uint32_t random_code(std::mt19937& g, const ElemFmt& f, int emin_field, int emax_field) {
+  for (;;) {
+    uint32_t e = emin_field + g() % uint32_t(emax_field - emin_field + 1);
+    if (g() % 16 == 0) e = 0;  // subnormals and zeros
+    uint32_t m = g() & ((1u << f.mbits) - 1), s = g() & 1;
+    uint32_t code = (s << (f.ebits + f.mbits)) | (e << f.mbits) | m;
+    if (f.bytes == 1 && code == 0x80) continue;                                  // FNUZ NaN (never generated)
+    if (f.bytes == 1 && e == (1u << f.ebits) - 1) continue;                      // OCP inf/NaN codes: not in this test
+    return code;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("clang MFMA kernels are bit-exact against an independent CDNA3-rule oracle", "[sim][numerics][mfma][kernels]") {
+  const char* src = R"(
+typedef _Float16 half4 __attribute__((ext_vector_type(4)));
+typedef _Float16 half8 __attribute__((ext_vector_type(8)));
+typedef short short4_ __attribute__((ext_vector_type(4)));
+typedef float float4_ __attribute__((ext_vector_type(4)));
+typedef float float16_ __attribute__((ext_vector_type(16)));
+extern "C" __global__ void f16k16(const half4* a, const half4* b, const float4_* c, float4_* d) {
+  unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f32_16x16x16f16(a[t], b[t], c[t], 0, 0, 0); }
+extern "C" __global__ void bf16k8(const short4_* a, const short4_* b, const float16_* c, float16_* d) {
+  unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a[t], b[t], c[t], 0, 0, 0); }
+extern "C" __global__ void f32k4(const float* a, const float* b, const float4_* c, float4_* d) {
+  unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f32_16x16x4f32(a[t], b[t], c[t], 0, 0, 0); }
+extern "C" __global__ void fp8k32(const long* a, const long* b, const float4_* c, float4_* d) {
+  unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a[t], b[t], c[t], 0, 0, 0); }
+extern "C" __global__ void bf8k32(const long* a, const long* b, const float4_* c, float4_* d) {
+  unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(a[t], b[t], c[t], 0, 0, 0); }
+#if defined(__gfx950__)
+extern "C" __global__ void f16k32(const half8* a, const half8* b, const float4_* c, float4_* d) {
+  unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f32_16x16x32_f16(a[t], b[t], c[t], 0, 0, 0); }
+#endif
+)";
+  const char* env = std::getenv("CDNAJIT_TEST_SEED");
+  uint32_t seed = env ? uint32_t(std::strtoul(env, nullptr, 0)) : 8u;
+  INFO("seed " << seed << " (CDNAJIT_TEST_SEED)");
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    const bool fnuz = arch == Arch::gfx942;
+    const ElemFmt f16{2, 5, 10, 15}, bf16{2, 8, 7, 127}, f32{4, 8, 23, 127};
+    const ElemFmt e4m3{1, 4, 3, fnuz ? 8 : 7}, e5m2{1, 5, 2, fnuz ? 16 : 15};
+    std::vector<MfmaCase> cases = {{"f16k16", 16, 16, f16, f16, false, false}, {"bf16k8", 32, 8, bf16, bf16, false, false},
+                                   {"f32k4", 16, 4, f32, f32, true, false},     {"fp8k32", 16, 32, e4m3, e4m3, false, true},
+                                   {"bf8k32", 16, 32, e5m2, e5m2, false, true}};
+    if (arch == Arch::gfx950) cases.push_back({"f16k32", 16, 32, f16, f16, false, false});
+    auto co = load_hip(src, arch);
+    for (const MfmaCase& mc : cases) {
+      INFO("arch " << cdnajit::arch_name(arch) << " kernel " << mc.kernel);
+      const int M = mc.M, N = mc.M, K = mc.K, kpl = K / (64 / M), nreg = M * N / 64, eb = mc.fa.bytes;
+      std::mt19937 g(seed * 31 + uint32_t(K) + uint32_t(arch));
+      // Exponent fields in a window wide enough for alignment truncation, narrow enough for overlap.
+      int emax_field = (1 << mc.fa.ebits) - 2, lo = std::max(1, emax_field / 2 - 6), hi = std::min(emax_field, emax_field / 2 + 6);
+      std::vector<uint32_t> A(M * K), B(K * N);
+      for (auto& x : A) x = random_code(g, mc.fa, lo, hi);
+      for (auto& x : B) x = random_code(g, mc.fb, lo, hi);
+      std::vector<float> C(M * N);
+      for (auto& x : C) x = std::ldexp(float(int(g() % 2001) - 1000), int(g() % 12) - 16);
+      // Lane fragments: A[l % M][(l / M) * kpl + j], B[(l / N) * kpl + j][l % N], packed little-endian.
+      std::vector<uint8_t> fa(64 * kpl * eb), fb(64 * kpl * eb);
+      for (int l = 0; l < 64; ++l)
+        for (int j = 0; j < kpl; ++j) {
+          uint32_t va = A[(l % M) * K + (l / M) * kpl + j], vb = B[((l / N) * kpl + j) * N + l % N];
+          std::memcpy(&fa[(l * kpl + j) * eb], &va, eb);
+          std::memcpy(&fb[(l * kpl + j) * eb], &vb, eb);
+        }
+      auto row_of = [&](int l, int r) { return M == 16 ? 4 * (l / 16) + r : 8 * (r / 4) + 4 * (l / 32) + r % 4; };
+      std::vector<float> fc(64 * nreg);
+      std::vector<uint32_t> want(64 * nreg), want_exact(64 * nreg);
+      for (int l = 0; l < 64; ++l)
+        for (int r = 0; r < nreg; ++r) {
+          int i = row_of(l, r), j = l % N;
+          fc[l * nreg + r] = C[i * N + j];
+          std::vector<uint32_t> ra(K), rb(K);
+          for (int k = 0; k < K; ++k) { ra[k] = A[i * K + k]; rb[k] = B[k * N + j]; }
+          want[l * nreg + r] = fbits(oracle_dot(ra, rb, mc.fa, mc.fb, C[i * N + j], mc.f32, mc.fp8));
+          // Exact reference for the Exact mode: MPFR sum of all products and C, rounded once.
+          mpfr_t acc, p;
+          mpfr_inits2(2000, acc, p, (mpfr_ptr)0);
+          mpfr_set_flt(acc, C[i * N + j], MPFR_RNDN);
+          for (int k = 0; k < K; ++k) {
+            double x = mc.f32 ? double(simtest::flt(ra[k])) : value(decode(ra[k], mc.fa), mc.fa);
+            double y = mc.f32 ? double(simtest::flt(rb[k])) : value(decode(rb[k], mc.fb), mc.fb);
+            mpfr_set_d(p, x, MPFR_RNDN);
+            mpfr_mul_d(p, p, y, MPFR_RNDN);
+            mpfr_add(acc, acc, p, MPFR_RNDN);
+          }
+          want_exact[l * nreg + r] = fbits(mpfr_get_flt(acc, MPFR_RNDN));
+          mpfr_clears(acc, p, (mpfr_ptr)0);
+        }
+      Device dev(arch);
+      uint64_t da = dev.upload(fa, "a"), db = dev.upload(fb, "b"), dc = dev.upload(fc, "c"),
+               dd = dev.upload(std::vector<float>(64 * nreg), "d");
+      for (auto mode : {cdnajit::sim::Options::MfmaNumerics::Cdna3, cdnajit::sim::Options::MfmaNumerics::Exact}) {
+        bool is_exact = mode == cdnajit::sim::Options::MfmaNumerics::Exact;
+        INFO("mode " << (is_exact ? "exact" : "cdna3"));
+        cdnajit::sim::Options o;
+        o.mfma_numerics = mode;
+        dev.run(co, mc.kernel, ArgPack().add(da).add(db).add(dc).add(dd), dims1(1, 64), o);
+        auto got = dev.download<uint32_t>(dd, 64 * nreg);
+        const auto& w = is_exact ? want_exact : want;
+        size_t bad = 0;
+        std::string first;
+        for (size_t x = 0; x < got.size(); ++x)
+          if (got[x] != w[x] && ++bad <= 4) {
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "\n  lane %zu reg %zu: got 0x%08x want 0x%08x", x / nreg, x % nreg, got[x], w[x]);
+            first += buf;
+          }
+        INFO("mismatches: " << bad << first);
+        REQUIRE(bad == 0);
+      }
+      // The two models must really differ on these inputs, or the CDNA3 check proves little.
+      size_t differ = 0;
+      for (size_t x = 0; x < want.size(); ++x) differ += want[x] != want_exact[x];
+      INFO("outputs where the CDNA3 rules and the exact sum differ: " << differ);
+      if (!mc.f32) CHECK(differ > 0);
+    }
+  }
+}

@@ -1,0 +1,206 @@
+// Families and the tuner end to end on the simulator: configurations are
+// generated from a declared space with validity rules, built in parallel,
+// checked against the reference, timed (through a stand-in timing model: the
+// simulator's real one is not available yet), stored, reused and re-tuned.
+#include <catch2/catch.hpp>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "codegen/dwconv3d_shape.hpp"
+#include "jit/isa/error.hpp"
+#include "runtime/tune/families/registry.hpp"
+#include "runtime/tune/tuner.hpp"
+
+using namespace cdnajit;
+using namespace cdnajit::tune;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A family with three parameters and a rule, to test generation only.
+struct GridFamily final : Family {
+  std::string name() const override { return "grid"; }
+  std::string description() const override { return "test"; }
+  std::vector<Param> space() const override {
+    return {{"tile", {"64", "128", "256"}, ""}, {"stages", {"1", "2"}, ""}, {"splitk", {"1", "4"}, ""}};
+  }
+  std::string canonical_problem(std::string_view t) const override { return std::string(t); }
+  std::string invalid_reason(const Config& c, const std::string&, Arch a) const override {
+    if (config_value(c, "tile") == "256" && config_value(c, "stages") == "2") return "LDS over the limit";
+    if (a == Arch::gfx942 && config_value(c, "splitk") == "4") return "split-K 4 needs gfx950";
+    return "";
+  }
+  std::unique_ptr<Candidate> build(const Config&, const std::string&, Arch) const override { return nullptr; }
+};
+
+// A stand-in timing model for the test: it runs the launch on the simulator
+// and turns the dynamic wave-instruction count into a number. It exists to
+// drive the tuner's modelled path; its numbers are not kernel times.
+struct InstructionCountModel final : TimingModel {
+  std::string name() const override { return "test-instruction-count"; }
+  double modelled_ms(const LaunchSpec& l) override {
+    LaunchResult r = l.run();
+    REQUIRE(r.sim_stats);
+    return 1e-6 * double(r.sim_stats->wave_instructions);
+  }
+};
+
+std::string temp_path(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("cdnajit-tuner-test-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::path p = dir / name;
+  for (const char* suffix : {"", "-wal", "-shm", ".pending.json"}) fs::remove(p.string() + suffix);
+  return p.string();
+}
+
+const char* kSmall = "N1 C4 D5 H8 W16 k3x5x5 pad0,2,2";
+
+// Variants of codegen's one list the arch has.
+size_t available(Arch a) {
+  size_t n = 0;
+  for (const codegen::DwVariantInfo& v : codegen::dw_variants()) n += codegen::variant_available(v.id, a);
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("families: configurations from a declared space and validity rules", "[tune][family]") {
+  GridFamily g;
+  Enumeration e = enumerate(g, "p", Arch::gfx950);
+  CHECK(e.valid.size() == 10);  // 12 minus (256, 2, *)
+  CHECK(e.invalid.size() == 2);
+  CHECK(e.invalid[0] == "tile=256,stages=2,splitk=1: LDS over the limit");
+  CHECK(enumerate(g, "p", Arch::gfx942).valid.size() == 5);
+  CHECK(config_str(e.valid[0]) == "tile=64,stages=1,splitk=1");
+  CHECK(config_str(parse_config(g.space(), "splitk=4,tile=128,stages=2")) == "tile=128,stages=2,splitk=4");
+  CHECK_THROWS_WITH(parse_config(g.space(), "tile=96,stages=1,splitk=1"), Catch::Contains("tile = '96' (valid: 64, 128, 256)"));
+  CHECK_THROWS_WITH(parse_config(g.space(), "tile=64"), Catch::Contains("parameter 'stages' is missing"));
+  CHECK_THROWS_WITH(parse_config(g.space(), "warp=2"), Catch::Contains("unknown parameter 'warp' (valid: tile, stages, splitk)"));
+
+  const Family& dw = find_family("dwconv3d");
+  CHECK(dw.canonical_problem("seed") == "N1 C512 D61 H45 W80 k3x5x5 pad0,2,2");
+  CHECK_THROWS_WITH(dw.canonical_problem("big"), Catch::Contains("expected 'seed' or"));
+  CHECK_THROWS_WITH(find_family("gemm"), Catch::Contains("valid: dwconv3d"));
+  Enumeration d = enumerate(dw, dw.canonical_problem(kSmall), Arch::gfx942);
+  CHECK(d.valid.size() == available(Arch::gfx942));
+  CHECK(d.valid.size() + d.invalid.size() == codegen::dw_variants().size());
+  REQUIRE(!d.invalid.empty());
+  CHECK(d.invalid[0].find("variant=lds_dot2: lds_dot2 is not available on gfx942") == 0);
+}
+
+TEST_CASE("tuner: dwconv3d on the simulator, stored, reused, re-tuned", "[tune][tuner]") {
+  std::string db = temp_path("tuner.db");
+  std::vector<std::string> lines, search_lines;
+  TuneRequest req;
+  req.problem = kSmall;
+  req.device = "sim:gfx950";
+  req.db_path = db;
+  req.jobs = 2;
+  req.log = [&](const std::string& l) { lines.push_back(l); };
+  req.search.log = [&](const std::string& l) { search_lines.push_back(l); };
+
+  // Without a timing model there is no time: a clear error, nothing stored.
+  CHECK_THROWS_WITH(run_tune(dwconv3d_family(), req), Catch::Contains("not available yet"));
+  CHECK(PerfDb(db).size() == 0);
+
+  req.open_model = [](const std::string&) { return std::make_unique<InstructionCountModel>(); };
+  TuneOutcome a = run_tune(dwconv3d_family(), req);
+  for (auto& l : lines) std::printf("%s\n", l.c_str());
+  for (auto& l : search_lines) std::printf("%s\n", l.c_str());
+  CHECK_FALSE(a.reused);
+  CHECK(a.passed.size() == available(Arch::gfx950));  // every variant builds and matches its CPU model bit for bit
+  CHECK(a.failed.empty());
+  REQUIRE(a.winner);
+  CHECK(a.winner->source == TimeKind::modelled);
+  CHECK(a.winner->source_label == "model test-instruction-count (modelled)");
+  CHECK(a.key.cus == 256);
+  CHECK(search_lines.size() == available(Arch::gfx950));
+  {
+    PerfDb d(db);
+    auto stored = d.best_for_build(a.key);
+    REQUIRE(stored);
+    CHECK(stored->config == a.winner->config);
+  }
+  // Again: answered from the database without building.
+  lines.clear();
+  search_lines.clear();
+  TuneOutcome b = run_tune(dwconv3d_family(), req);
+  CHECK(b.reused);
+  CHECK(b.winner->config == a.winner->config);
+  CHECK(search_lines.empty());
+  // At build time the family finds the stored winner, labelled as modelled.
+  BuildChoice choice = best_config(dwconv3d_family(), kSmall, Arch::gfx950, 0, db);
+  CHECK(config_str(choice.config) == a.winner->config);
+  CHECK(choice.source.rfind("modelled: " + a.winner->config, 0) == 0);
+  CHECK(choice.source.find("(model test-instruction-count (modelled))") != std::string::npos);
+  BuildChoice untuned = best_config(dwconv3d_family(), kSmall, Arch::gfx942, 0, db);
+  CHECK(config_str(untuned.config) == "variant=lds_fmac");
+  CHECK(untuned.source == "untuned (no database record)");
+  // --force searches again.
+  req.force = true;
+  TuneOutcome c = run_tune(dwconv3d_family(), req);
+  CHECK_FALSE(c.reused);
+  CHECK(c.winner->config == a.winner->config);  // deterministic model, same pick
+  CHECK(search_lines.size() == available(Arch::gfx950));
+}
+
+TEST_CASE("tuner: check-only builds and checks every configuration", "[tune][tuner]") {
+  TuneRequest req;
+  req.problem = kSmall;
+  req.device = "sim:gfx942";
+  req.check_only = true;
+  TuneOutcome o = run_tune(dwconv3d_family(), req);
+  CHECK(o.passed.size() == available(Arch::gfx942));
+  CHECK(o.invalid.size() == codegen::dw_variants().size() - available(Arch::gfx942));
+  CHECK_FALSE(o.winner);
+}
+
+TEST_CASE("tuner: a locked database loses nothing (the winner goes to a side file)", "[tune][tuner][db]") {
+  std::string db = temp_path("locked-tuner.db");
+  { PerfDb init(db); }
+  std::string pending = db + ".pending.json";
+  TuneRequest req;
+  req.problem = kSmall;
+  req.db_path = db;
+  req.db_busy_timeout_ms = 100;
+  req.open_model = [](const std::string&) { return std::make_unique<InstructionCountModel>(); };
+  // Another tuner holds the write lock for the whole run.
+  sqlite3* other = nullptr;
+  REQUIRE(sqlite3_open(db.c_str(), &other) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  std::vector<std::string> lines;
+  req.log = [&](const std::string& l) { lines.push_back(l); };
+  TuneOutcome o = run_tune(dwconv3d_family(), req);
+  REQUIRE(o.winner);
+  CHECK(o.pending_file == pending);
+  CHECK(lines.back().find("locked by another process") != std::string::npos);
+  REQUIRE(sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(other);
+  // The side file imports into the database.
+  std::ifstream f(pending);
+  std::string text((std::istreambuf_iterator<char>(f)), {});
+  PerfDb d(db);
+  CHECK(d.import_json(text).added == 1);
+  CHECK(d.find(o.key, TimeKind::modelled)->config == o.winner->config);
+}
+
+TEST_CASE("build-time lookup ignores a stored configuration that is no longer valid", "[tune][tuner]") {
+  std::string db = temp_path("stale.db");
+  PerfRecord r;
+  r.key = PerfKey{"gfx942", 304, "dwconv3d", dwconv3d_family().canonical_problem(kSmall), toolchain_version(),
+                  project_version()};
+  r.source = TimeKind::gpu_measured;
+  r.source_label = "hip:0 hipEvents (gpu-measured)";
+  r.config = "variant=lds_dot2";  // not available on gfx942
+  r.time_ms = 1.0;
+  r.samples = {1.0};
+  r.strategy = "two-level";
+  PerfDb(db).store(r);
+  BuildChoice c = best_config(dwconv3d_family(), kSmall, Arch::gfx942, 304, db);
+  CHECK(config_str(c.config) == "variant=lds_fmac");
+  CHECK(c.source.find("is no longer valid: lds_dot2 is not available on gfx942") != std::string::npos);
+  CHECK_FALSE(c.record);
+}

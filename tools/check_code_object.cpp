@@ -1,0 +1,85 @@
+#include "tools/check_code_object.hpp"
+
+#include <sstream>
+
+#include "jit/isa/error.hpp"
+#include "jit/isa/machine_inst.hpp"
+#include "jit/passes/passes.hpp"
+#include "runtime/sim/code_object.hpp"
+#include "runtime/sim/simulator.hpp"
+
+namespace cdnajit {
+namespace {
+
+struct Line {
+  uint64_t pc;
+  std::string text;
+  bool implemented;
+};
+
+// The simulator's decoded listing: "0x1c: text[    ; <not implemented>][    ; <private parser>]".
+std::vector<Line> listing(sim::Simulator& sim, const CodeObject& co, const std::string& kernel) {
+  std::vector<Line> out;
+  std::istringstream in(sim.disassemble(co, kernel));
+  std::string s;
+  while (std::getline(in, s)) {
+    size_t colon = s.find(": ");
+    if (colon == std::string::npos) continue;
+    Line l;
+    l.pc = std::stoull(s.substr(0, colon), nullptr, 16);
+    std::string rest = s.substr(colon + 2);
+    l.implemented = rest.find("<not implemented>") == std::string::npos;
+    l.text = rest.substr(0, rest.find("    ;"));
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
+}  // namespace
+
+CheckResult check_code_object(const std::vector<uint8_t>& bytes, const std::string& kernel) {
+  CodeObject co = read_code_object(bytes);
+  CheckResult r;
+  for (const KernelInfo& k : co.kernels)
+    if (kernel.empty() || k.name == kernel) r.kernels.push_back(k.name);
+  if (r.kernels.empty()) {
+    std::string names;
+    for (const KernelInfo& k : co.kernels) names += (names.empty() ? "" : ", ") + k.name;
+    throw Error("check: no kernel '" + kernel + "' in the code object (kernels: " + (names.empty() ? "none" : names) + ")");
+  }
+  sim::Simulator sim(co.arch);
+  for (const std::string& name : r.kernels) {
+    std::vector<Line> lines = listing(sim, co, name);
+    r.instructions += lines.size();
+    std::vector<isa::MachineInst> prog;
+    bool parsed_all = true;
+    for (const Line& l : lines) {
+      if (!l.implemented)
+        r.findings.push_back({name, l.pc, l.text, "sim-coverage",
+                              "the simulator has no handler for this instruction (running it would stop with an error)"});
+      isa::MachineInst mi;
+      mi.address = l.pc;  // before parsing: a numeric branch operand is resolved against it
+      std::string err;
+      if (!isa::parse(l.text, mi, err)) {
+        parsed_all = false;
+        r.findings.push_back({name, l.pc, l.text, "decode",
+                              "the instruction table cannot parse this instruction (" + err +
+                                  "), so the wait-count and hazard verifiers were not run on this kernel"});
+        continue;
+      }
+      prog.push_back(std::move(mi));
+    }
+    if (!parsed_all) continue;
+    // The verifiers index the program they were given: map each finding back to its line.
+    auto w = passes::run_waitcnt(prog, co.arch, passes::Mode::Verify);
+    auto h = passes::run_hazards(prog, co.arch, passes::Mode::Verify);
+    for (const passes::Report* rep : {&w, &h})
+      for (const passes::Finding& f : rep->findings) {
+        const Line& l = lines.at(f.index);
+        r.findings.push_back({name, l.pc, l.text, f.rule, f.message});
+      }
+  }
+  return r;
+}
+
+}  // namespace cdnajit

@@ -1,0 +1,30 @@
+// `cdnajit check`: static findings for any code object (clang's, hand-written,
+// another JIT's) without running it: the wait-count and hazard verifiers of
+// jit/passes (Verify mode) and the simulator's decode coverage (every
+// instruction decodes to a handler).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cdnajit {
+
+struct CheckFinding {
+  std::string kernel;
+  uint64_t pc = 0;       // byte offset from the kernel entry
+  std::string inst;      // the instruction as disassembled
+  std::string rule;      // "sim-coverage", "decode", "waitcnt", or a hazard rule name
+  std::string message;
+};
+
+struct CheckResult {
+  std::vector<std::string> kernels;  // the kernels checked
+  size_t instructions = 0;           // instructions checked over all kernels
+  std::vector<CheckFinding> findings;
+};
+
+// Checks every kernel of the code object, or only `kernel` when it is not empty.
+// Throws cdnajit::Error for an unreadable code object or an unknown kernel name.
+CheckResult check_code_object(const std::vector<uint8_t>& code_object, const std::string& kernel = "");
+
+}  // namespace cdnajit

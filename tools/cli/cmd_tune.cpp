@@ -1,0 +1,55 @@
+// tune: kernel-configuration search with the persistent performance database
+// (runtime/tune; the command's body is tools/tune_command.cpp).
+#include "tools/cli/commands.hpp"
+#include "tools/cli/values.hpp"
+#include "runtime/tune/strategy.hpp"
+#include "tools/tune_command.hpp"
+
+namespace cdnajit::cli {
+
+void add_tune_command(CommandLine& cl) {
+  auto o = std::make_shared<TuneCommand>();
+  CLI::App* c = cl.add("tune",
+                       "search a kernel family's configurations for a problem: build in parallel, check against the "
+                       "reference, time (hipEvents on hip:N, the timing model on sim:ARCH), keep the winner in the "
+                       "performance database",
+                       [o] { return run_tune_command(*o); });
+  c->add_option("--family", o->family, "kernel family (see --list)");
+  c->add_option("--problem", o->problem, "the family's problem text (dwconv3d: 'seed' or \"N1 C512 D61 H45 W80 k3x5x5 pad0,2,2\")");
+  c->add_option("--device", o->device, "sim:gfx950 (default), sim:gfx942, hip:N");
+  c->add_option("--model", o->model, "timing model for simulator devices (default mi355x)");
+  add_typed_option(c, "--strategy", o->strategy,
+                   [](std::string_view t, std::string_view) { return std::string(tune::strategy_name(tune::parse_strategy(t))); },
+                   "early stop: original, warm1x1.1, min2x1.2, two-level (default), short-kernel");
+  add_typed_option(c, "--samples", o->samples,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 2, 1000)); },
+                   "samples per surviving configuration (default 10)");
+  add_typed_option(c, "--patience", o->patience,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 1000000)); },
+                   "stop after N configurations in a row that do not beat the best (0 = off)");
+  add_typed_option(c, "--budget", o->budget_s,
+                   [](std::string_view t, std::string_view w) { return parse_real(t, w, 0, 1e7); },
+                   "wall-clock budget in seconds (0 = none)");
+  add_typed_option(c, "--jobs", o->jobs,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 1024)); },
+                   "build threads (0 = one per core)");
+  add_typed_option(c, "--cus", o->cus,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 100000)); },
+                   "compute units the result is keyed by (0 = the arch's flagship: 304 gfx942, 256 gfx950)");
+  c->add_option("--db", o->db, "performance database (default $CDNAJIT_PERFDB, else ~/.cache/cdnajit/perf.db)");
+  c->add_flag("--no-db", o->no_db, "neither read nor write the database");
+  c->add_flag("--force", o->force, "search again even when the database has a winner");
+  c->add_flag("--check-only", o->check_only, "build and check every configuration; time nothing");
+  c->add_flag("--lookup", o->lookup, "print the stored winner for the problem (what families use at build time)");
+  c->add_flag("--quiet", o->quiet, "no line per search decision");
+  c->add_flag("--list", o->list, "list families, their spaces, the strategies and replay scenarios");
+  c->add_option("--export", o->export_path, "write the database as JSON to FILE ('-' = stdout)");
+  c->add_option("--import", o->import_path, "add the records of a JSON export");
+  c->add_flag("--overwrite", o->overwrite, "with --import: replace existing records");
+  c->add_option("--replay", o->replay, "one search on a replay scenario (times from the noise model; never stored)");
+  add_typed_option(c, "--seed", o->seed,
+                   [](std::string_view t, std::string_view w) { return (unsigned long long)parse_uint(t, w, 0, ~0ull); },
+                   "seed of --replay");
+}
+
+}  // namespace cdnajit::cli

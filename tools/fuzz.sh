@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang++-22, ASan + UBSan, in ./build-fuzz) and
+# runs each one bounded, starting from a seed corpus made of the built-in
+# kernels (code objects, their .text, their .s lines, command lines).
+#
+#   tools/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default: 60 s, all four targets
+#
+# Findings (crash-*, leak-*, timeout-*, oom-* files) land in build-fuzz/artifacts/<target>/;
+# replay one with: build-fuzz/tools/fuzz/<target> <file>. The exit status is 1 when any
+# target found something. Needs ./build (the normal build) for the corpus: tools/build.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_code_object_reader fuzz_decoder fuzz_asm_parser fuzz_cli_args)
+jobs=${FUZZ_BUILD_JOBS:-2}
+
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-22 \
+      -DCMAKE_C_COMPILER=clang-22 -DCDNAJIT_FUZZ=ON > build-fuzz.configure.log 2>&1 \
+  || { cat build-fuzz.configure.log; exit 1; }
+ninja -C build-fuzz -j"$jobs" "${targets[@]}"
+
+# Seed corpus from the built-in kernels (made with the normal build's cdnajit).
+cli=build/tools/cdnajit
+[ -x "$cli" ] || { echo "fuzz.sh: $cli is missing; run tools/build.sh first" >&2; exit 1; }
+corpus=build-fuzz/corpus
+mkdir -p "$corpus"/{fuzz_code_object_reader,fuzz_decoder,fuzz_asm_parser,fuzz_cli_args}
+for arch in gfx942 gfx950; do
+  archbyte=$([ $arch = gfx950 ] && printf '\x01' || printf '\x00')
+  for k in $("$cli" list); do
+    co="$corpus/fuzz_code_object_reader/$k.$arch.co"
+    [ -s "$co" ] || "$cli" build --kernel "$k" --arch "$arch" -o "$co" > /dev/null 2>&1 || continue
+    text=$(mktemp)
+    llvm-objcopy-22 -O binary --only-section=.text "$co" "$text"
+    { printf "$archbyte"; cat "$text"; } > "$corpus/fuzz_decoder/$k.$arch.bin"
+    rm -f "$text"
+    # One file per distinct instruction line of the .s.
+    "$cli" dump --kernel "$k" --arch "$arch" 2>/dev/null | grep -E '^\s+[sv]_|^\s+(global|buffer|ds|flat)_' |
+      sed -E 's/^\s+//; s/\s*;.*$//' | sort -u | head -200 | while IFS= read -r line; do
+        printf '%s' "$line" > "$corpus/fuzz_asm_parser/$(printf '%s' "$line" | md5sum | cut -c1-16)"
+      done
+  done
+done
+cl=0
+while IFS= read -r line; do  # command lines, words separated by NUL
+  printf '%s' "$line" | tr ' ' '\0' > "$corpus/fuzz_cli_args/cmd$((cl++))"
+done <<'CMDS'
+list
+dump --kernel bf16_dot --arch gfx942
+build --kernel vector_add --arch=gfx950 -o /tmp/x.co --hazards verify
+stats --kernel dwconv3d_seed.row_interleaved --waitcnt off
+run x.co --kernel vector_add --device sim:gfx950 --grid 4,1,1 --block 256 --arg buf:a:4096:iota --arg buf:b:4096:random --arg buf:out:4096 --arg u32:1000 --out out=/tmp/out.bin --max-instructions 100000 --timeout 2.5
+run x.co --kernel k --grid 4294967295 --block 1,1,1 --lds 65536 --arg i32:-5 --arg f32:1e-3 --arg i64:0x10 --arg u64:7 --arg f64:2.5
+seed --arch gfx950 --variant lds_dot2 --channels 1 --asm /tmp/s.s
+fuzz --kernel vector_add --seconds 1 --iterations 10 --seed 5 --no-launch
+run --help
+CMDS
+
+status=0
+for t in "${targets[@]}"; do
+  mkdir -p "build-fuzz/artifacts/$t" "build-fuzz/work/$t"
+  echo "== $t: ${seconds} s"
+  log="build-fuzz/artifacts/$t/run.log"
+  # -rss_limit_mb / -timeout: an input over 2 GB or 10 s is a finding, not a stalled run.
+  if ! "build-fuzz/tools/fuzz/$t" "build-fuzz/work/$t" "$corpus/$t" -max_total_time="$seconds" \
+       -rss_limit_mb=2048 -timeout=10 -artifact_prefix="build-fuzz/artifacts/$t/" -print_final_stats=1 \
+       > "$log" 2>&1; then
+    status=1
+    echo "   FINDING (see $log):"; grep -E 'ERROR|SUMMARY|Test unit written' "$log" | head -5 | sed 's/^/   /'
+  fi
+  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$log" | sed 's/^/   /'
+done
+exit $status

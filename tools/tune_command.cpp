@@ -1,0 +1,164 @@
+#include "tools/tune_command.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "jit/isa/error.hpp"
+#include "runtime/tune/evaluation.hpp"
+#include "runtime/tune/families/registry.hpp"
+#include "runtime/tune/tuner.hpp"
+
+namespace cdnajit {
+
+using namespace tune;
+
+std::string default_perf_db_path() {
+  if (const char* e = std::getenv("CDNAJIT_PERFDB"); e && *e) return e;
+  std::filesystem::path base;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h) base = std::filesystem::path(h) / ".cache";
+  else base = std::filesystem::temp_directory_path();
+  return (base / "cdnajit" / "perf.db").string();
+}
+
+namespace {
+
+// A one-line progress bar on stderr when it is a terminal.
+std::function<void(size_t, size_t)> progress_bar() {
+  if (!isatty(STDERR_FILENO)) return {};
+  return [](size_t done, size_t total) {
+    const int width = 30;
+    int filled = total ? int(width * done / total) : width;
+    std::fprintf(stderr, "\r[%s%s] %zu/%zu%s", std::string(size_t(filled), '#').c_str(),
+                 std::string(size_t(width - filled), '-').c_str(), done, total, done == total ? "\n" : "");
+    std::fflush(stderr);
+  };
+}
+
+SearchOptions search_options(const TuneCommand& c) {
+  SearchOptions o;
+  if (!c.strategy.empty()) o.strategy = parse_strategy(c.strategy);
+  o.full_samples = c.samples;
+  o.patience = c.patience;
+  o.time_budget_s = c.budget_s;
+  if (!c.quiet) o.log = [](const std::string& l) { fmt::print("{}\n", l); };
+  o.progress = progress_bar();
+  return o;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw Error("cannot read " + path);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+int list_families() {
+  for (const std::string& n : family_names()) {
+    const Family& f = find_family(n);
+    fmt::print("{}: {}\n", f.name(), f.description());
+    for (const Param& p : f.space()) fmt::print("  {} = {{{}}}  {}\n", p.name, fmt::join(p.values, ", "), p.doc);
+  }
+  fmt::print("strategies: ");
+  for (Strategy s : all_strategies())
+    fmt::print("{}{} ", strategy_name(s), s == default_strategy() ? " (default)" : "");
+  fmt::print("\nreplay scenarios: ");
+  for (const Scenario& s : scenarios()) fmt::print("{} ", s.name);
+  fmt::print("\n");
+  return 0;
+}
+
+int replay(const TuneCommand& c) {
+  const Scenario& sc = scenario(c.replay);
+  ReplayCase rc = sc.draw(c.seed);
+  auto src = replay_source(rc.true_ms, rc.noise, c.seed + 1);
+  std::vector<std::string> labels;
+  for (size_t i = 0; i < rc.true_ms.size(); ++i) labels.push_back(fmt::format("#{} (true {:.4f} ms)", i, rc.true_ms[i]));
+  fmt::print("replay {} (seed {}): {}\ntimes are drawn from a noise model, not measured; nothing is stored\n", sc.name,
+             c.seed, sc.description);
+  SearchResult r = search(*src, rc.order, search_options(c), labels);
+  size_t truth = size_t(std::min_element(rc.true_ms.begin(), rc.true_ms.end()) - rc.true_ms.begin());
+  fmt::print("picked {} ({:.4f} ms replayed); true best {}: {}; {} runs, {} samples, {} survivors; ended: {}\n",
+             labels[*r.best], r.best_ms, labels[truth], *r.best == truth ? "right" : "WRONG", r.runs, r.samples,
+             r.survivors, r.ended);
+  return 0;
+}
+
+}  // namespace
+
+int run_tune_command(const TuneCommand& c) {
+  if (c.list) return list_families();
+  if (!c.replay.empty()) return replay(c);
+  std::string db_path = c.no_db ? "" : c.db.empty() ? default_perf_db_path() : c.db;
+  if (!db_path.empty()) std::filesystem::create_directories(std::filesystem::path(db_path).parent_path().empty()
+                                                                ? std::filesystem::path(".")
+                                                                : std::filesystem::path(db_path).parent_path());
+  if (!c.export_path.empty() || !c.import_path.empty()) {
+    if (db_path.empty()) throw Error("--export/--import need a database (drop --no-db)");
+    PerfDb db(db_path);
+    if (!c.import_path.empty()) {
+      ImportReport r = db.import_json(read_text(c.import_path), c.overwrite);
+      fmt::print("imported {} into {}: {} added, {} replaced, {} kept (existing; --overwrite replaces)\n",
+                 c.import_path, db_path, r.added, r.replaced, r.kept_existing);
+    }
+    if (!c.export_path.empty()) {
+      std::string text = db.export_json();
+      if (c.export_path == "-") std::cout << text;
+      else {
+        std::ofstream f(c.export_path);
+        f << text;
+        if (!f) throw Error("cannot write " + c.export_path);
+        fmt::print("exported {} records from {} to {}\n", db.size(), db_path, c.export_path);
+      }
+    }
+    return 0;
+  }
+  if (c.family.empty()) throw Error("tune needs --family NAME (valid: " + fmt::format("{}", fmt::join(family_names(), ", ")) + ")");
+  const Family& fam = find_family(c.family);
+  if (c.lookup) {
+    if (db_path.empty()) throw Error("--lookup needs a database (drop --no-db)");
+    auto dev = open_device(c.device);
+    Arch arch = dev->arch();
+    PerfKey key{std::string(arch_name(arch)), c.cus > 0 ? c.cus : default_cus(arch), fam.name(),
+                fam.canonical_problem(c.problem), toolchain_version(), project_version()};
+    PerfDb db(db_path);
+    auto r = db.best_for_build(key);
+    if (!r) {
+      fmt::print("no stored configuration for {}\n", key.str());
+      return 3;
+    }
+    fmt::print("{} = {:.4f} ms, {} (strategy {}, {} candidates, {})\n", r->config, r->time_ms, r->source_label,
+               r->strategy, r->candidates, r->created_utc);
+    return 0;
+  }
+  TuneRequest req;
+  req.problem = c.problem;
+  req.device = c.device;
+  req.model = c.model;
+  req.cus = c.cus;
+  req.db_path = db_path;
+  req.force = c.force;
+  req.check_only = c.check_only;
+  req.jobs = c.jobs;
+  req.search = search_options(c);
+  req.log = [](const std::string& l) { fmt::print("{}\n", l); };
+  TuneOutcome o = run_tune(fam, req);
+  if (c.check_only) {
+    fmt::print("check-only: {} passed, {} failed, {} invalid\n", o.passed.size(), o.failed.size(), o.invalid.size());
+    return o.failed.empty() ? 0 : 1;
+  }
+  const PerfRecord& w = *o.winner;
+  fmt::print("best: {} = {:.4f} ms, {}{}\n", w.config, w.time_ms, w.source_label, o.reused ? " (from the database)" : "");
+  if (!o.reused)
+    fmt::print("search: {} runs, {} samples, {} survivors, ended: {}\n", o.search.runs, o.search.samples,
+               o.search.survivors, o.search.ended);
+  return 0;
+}
+
+}  // namespace cdnajit

@@ -1,0 +1,39 @@
+// `cdnajit tune`: the options as plain data (independent of the argument
+// parser) and the command itself.
+#pragma once
+#include <optional>
+#include <string>
+
+namespace cdnajit {
+
+struct TuneCommand {
+  std::string family;                 // --family (required unless --list/--export/--import/--replay)
+  std::string problem = "seed";       // --problem
+  std::string device = "sim:gfx950";  // --device
+  std::string model = "mi355x";       // --model (timing model for sim devices)
+  std::string strategy;               // --strategy (empty: the default)
+  int samples = 10;                   // --samples per survivor
+  int patience = 0;                   // --patience
+  double budget_s = 0;                // --budget seconds
+  int jobs = 0;                       // --jobs build threads
+  int cus = 0;                        // --cus
+  std::string db;                     // --db (empty: default_perf_db_path())
+  bool no_db = false;                 // --no-db
+  bool force = false;                 // --force
+  bool check_only = false;            // --check-only
+  bool lookup = false;                // --lookup: print the stored winner, tune nothing
+  bool quiet = false;                 // --quiet: no per-decision lines
+  bool list = false;                  // --list families and their spaces
+  std::string export_path;            // --export FILE
+  std::string import_path;            // --import FILE
+  bool overwrite = false;             // --overwrite (with --import)
+  std::string replay;                 // --replay SCENARIO: one search on replayed times (never stored)
+  unsigned long long seed = 1;        // --seed (with --replay)
+};
+
+// $CDNAJIT_PERFDB, else $XDG_CACHE_HOME/cdnajit/perf.db, else ~/.cache/cdnajit/perf.db.
+std::string default_perf_db_path();
+
+int run_tune_command(const TuneCommand& c);
+
+}  // namespace cdnajit
