@@ -473,6 +473,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     std::string perr;
     bool shared = isa::parse(ptext, mi, perr) && mi.operands.size() == p.operands.size();
     if (mi.info) op.unit = mi.info->unit;  // classification from the ISA table when it knows the instruction
+    op.info = mi.info;
     bool ok = true;
     op.private_parse = !shared;
     if (shared) {

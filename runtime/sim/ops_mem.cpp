@@ -664,6 +664,51 @@ void register_mem(Registry& r) {
   r.add("ds_swizzle_b32", &ds_swizzle, U::DS, FType::Int, kCntLgkm, 4);
 }
 
+// ---- timing-model recording -------------------------------------------------------
+// The same address arithmetic as the handlers above (vaddr_of, buf_addr, DsAccess),
+// evaluated before the instruction runs (its destination may overwrite the address).
+int memory_addresses(Wave& w, const Op& op, uint64_t* out) {
+  const uint64_t e = w.exec();
+  auto lanes = [&](auto&& addr_of) {
+    for (int l = 0; l < 64; ++l) out[l] = ((e >> l) & 1) ? addr_of(l) : kNoAddress;
+    return 64;
+  };
+  if (op.fn == &ds_read || op.fn == &ds_write ||
+      (op.unit == isa::Unit::DS && op.fn != &ds_bpermute && op.fn != &ds_permute && op.fn != &ds_swizzle &&
+       op.s[0].k == SrcKind::V)) {
+    const DsAccess ds(op);
+    std::fill(out, out + (ds.two ? 128 : 64), kNoAddress);
+    ds.for_each(w, op, [&](int l, int k, uint32_t a) { out[k * 64 + l] = a; });
+    return ds.two ? 128 : 64;
+  }
+  if (op.fn == &g_load || op.fn == &g_load_lds) {
+    const Src* saddr = op.ns > 1 ? &op.s[1] : nullptr;
+    return lanes([&](int l) { return vaddr_of(w, op, op.s[0], saddr, l); });
+  }
+  if (op.fn == &g_store) {
+    const Src* saddr = op.ns > 2 ? &op.s[2] : nullptr;
+    return lanes([&](int l) { return vaddr_of(w, op, op.s[0], saddr, l); });
+  }
+  if (op.fn == &buf_load || op.fn == &buf_load_dispatch || op.fn == &buf_store) {
+    const bool store = op.fn == &buf_store;
+    const Src* vaddr = op.s[store ? 1 : 0].k == SrcKind::None ? nullptr : &op.s[store ? 1 : 0];
+    const VSharp v = vsharp(w, op.s[store ? 2 : 1]);
+    const uint32_t soff = read_s32(w, op.s[store ? 3 : 2]);
+    return lanes([&](int l) {
+      uint64_t a = 0;
+      buf_addr(w, op, l, vaddr, v, soff, op.aux & 0xff, a);
+      return a;
+    });
+  }
+  return 0;  // SMEM, atomics on global memory, scratch, LDS permutes: no per-lane addresses recorded
+}
+
+uint32_t memory_lane_bytes(const Op& op) {
+  if (op.unit == isa::Unit::DS || op.unit == isa::Unit::VMEM) return op.aux & 0xff;
+  return 0;
+}
+bool memory_is_lds_dma(const Op& op) { return op.fn == &g_load_lds || ((op.fn == &buf_load || op.fn == &buf_load_dispatch) && op.lds); }
+
 }  // namespace cdnajit::sim
 
 namespace cdnajit::sim {

@@ -50,6 +50,7 @@ enum class FType : uint8_t { Int, F32, F16, F64, BF16 };
 struct Op {
   Handler fn = nullptr;
   isa::Unit unit = isa::Unit::Misc;
+  const isa::InstrInfo* info = nullptr;  // ISA table entry when isa::parse knew the instruction
   FType ft = FType::Int;
   uint8_t nd = 0, ns = 0;
   Src d[2];
@@ -170,6 +171,8 @@ struct Launch {
   bool dx10_clamp = true;
   uint64_t kernarg_addr = 0;
   std::vector<uint32_t> preload;  // kernarg dwords preloaded into user SGPRs
+  Recording* rec = nullptr;       // Options::recording
+  std::vector<std::pair<uint64_t, uint32_t>> rec_index;  // (workgroup id, position in rec->workgroups), sorted
   // Options::time_limit_seconds as a point in time (time_point::max() = none).
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
@@ -225,6 +228,17 @@ void mem_track(Wave& w, const Op& op, bool has_dst);
 uint64_t mem_vaddr(Wave& w, const Op& op, const Src& va, const Src* saddr, int l);
 
 std::string wave_name(const Wave& w);
+// Timing-model recording (runtime/sim/record.hpp): the per-lane addresses an LDS or
+// global/flat/buffer access of `op` will touch, written to out[k * 64 + lane]
+// (kNoAddress for inactive lanes); returns 0 (not a recorded access), 64 or 128.
+int memory_addresses(Wave& w, const Op& op, uint64_t* out);
+// Bytes per lane and address of a memory op (0 when not one), LDS-DMA flag.
+uint32_t memory_lane_bytes(const Op& op);
+// record.cpp: fill the static part of a Recording and the index of recorded workgroups
+// (throws Error for an id outside the grid or a duplicate); append one step.
+void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint64_t workgroups);
+void record_step(RecordedWave& rw, Wave& w, const Op& op);
+bool memory_is_lds_dma(const Op& op);
 void dpp_exec(Wave& w, const Op& op);
 void ds_swizzle(Wave& w, const Op& op);
 std::string hex(uint64_t v);

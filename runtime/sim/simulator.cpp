@@ -309,6 +309,12 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
     w.set_exec(exec);
     w.s[kM0] = 0xffffffffu;
   }
+  // Timing-model recording: this workgroup's waves, or nullptr (record_step in record.cpp).
+  RecordedWave* rec = nullptr;
+  if (L.rec) {
+    auto it = std::lower_bound(L.rec_index.begin(), L.rec_index.end(), std::make_pair(lin, 0u));
+    if (it != L.rec_index.end() && it->first == lin) rec = &L.rec->waves[size_t(it->second) * size_t(nwaves)];
+  }
   // Round-robin: run each wave until it ends or reaches a barrier.
   const Op* ops = L.dk->ops.data();
   const uint32_t nops = uint32_t(L.dk->ops.size());
@@ -330,7 +336,9 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
         if (checkw && !w.pend.empty()) check_pending(w, op);
         w.branched = false;
         w.icount++;
+        if (rec) [[unlikely]] record_step(rec[wi], w, op);
         op.fn(w, op);
+        if (rec) [[unlikely]] rec[wi].steps.back().taken = w.branched;
         T.stats.by_unit[int(op.unit)]++;
         if (!w.branched) w.pc++;
       }
@@ -521,6 +529,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   L.kernarg_addr = region + 256;
 
   uint64_t nwg = uint64_t(dims.grid[0]) * dims.grid[1] * dims.grid[2];
+  if (opt.recording) begin_recording(L, *opt.recording, uint32_t((nthreads + 63) / 64), nwg);
   int nthreads_host = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
   nthreads_host = int(std::min<uint64_t>(uint64_t(nthreads_host), nwg));
   std::atomic<uint64_t> next{0}, budget_used{0};

@@ -15,6 +15,7 @@
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
 #include "runtime/sim/code_object.hpp"
+#include "runtime/sim/record.hpp"
 
 namespace cdnajit::sim {
 
@@ -37,6 +38,9 @@ struct Options {
   //         same rules applied to gfx950 as a documented hypothesis (default).
   //  Exact: C plus all products computed exactly and rounded once to f32.
   enum class MfmaNumerics { Cdna3, Exact } mfma_numerics = MfmaNumerics::Cdna3;
+  // Timing-model input (runtime/sim/record.hpp): when set, the instruction streams of the
+  // workgroups it lists are recorded into it. Off (nullptr) costs two predictable branches per instruction.
+  Recording* recording = nullptr;
 };
 
 struct LaunchDims {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <iostream>
 #include <map>
 #include <random>
 
@@ -9,6 +10,7 @@
 #include "tools/cli/commands.hpp"
 #include "tools/cli/files.hpp"
 #include "tools/cli/values.hpp"
+#include "tools/model_cli.hpp"
 
 namespace cdnajit::cli {
 
@@ -20,6 +22,7 @@ constexpr uint64_t kMaxWorkItemsPerDim = UINT32_MAX;
 
 struct RunOptions {
   std::string file, kernel, device;
+  std::string model, trace;  // timing model (tools/model_cli)
   Dim3 grid, block;
   uint32_t lds = 0;
   std::vector<ArgSpec> args;
@@ -66,7 +69,8 @@ std::vector<uint8_t> initial_contents(const BufferArg& b, std::mt19937& rng) {
 
 int run_kernel(const RunOptions& o) {
   std::vector<uint8_t> co = read_regular_file(o.file, "code object", kMaxCodeObjectBytes, true);
-  auto dev = open_device(o.device, o.sim);
+  auto model_run = model_cli::prepare_run(o.model, o.trace, o.device, co, o.kernel, o.grid, o.block, o.lds);
+  auto dev = model_run ? model_cli::open_device(*model_run, o.sim) : open_device(o.device, o.sim);
   Module m = dev->load(co);
   DeviceKernel kern = m.kernel(o.kernel);
   KernelArgs args;
@@ -90,6 +94,7 @@ int run_kernel(const RunOptions& o) {
   fmt::print("ran {} on {}: host wall time {:.3f} ms\n", kern.name(), dev->name(), lr.host_ms);
   if (lr.gpu_ms) fmt::print("GPU time {:.3f} ms (measured with hipEvents)\n", *lr.gpu_ms);
   if (lr.sim_stats) fmt::print("{}", format_sim_stats(*lr.sim_stats));
+  if (model_run) model_cli::print_run(std::cout, *model_run);
   for (const OutSpec& out : o.outs) {
     const Buffer& b = buffers.at(out.buffer);  // names were checked against --arg before the run
     std::vector<uint8_t> host(b.bytes);
@@ -170,6 +175,8 @@ void add_run_command(CommandLine& cl) {
   add_typed_option(c, "--timeout", o->sim.time_limit_seconds,
                    [](std::string_view t, std::string_view w) { return parse_real(t, w, 0.001, 7 * 24 * 3600.0); },
                    "simulator: stop after this many seconds of wall-clock time (default 60)");
+  c->add_option("--model", o->model, "modelled GPU time on a product: mi300x, mi325x, mi350x, mi355x (simulator only)");
+  c->add_option("--trace", o->trace, "with --model: write a Chrome/Perfetto trace of the modelled CU to FILE.json");
   add_typed_option(c, "--mfma-numerics", o->sim.mfma_numerics,
                    [](std::string_view t, std::string_view w) {
                      if (t == "cdna3") return sim::Options::MfmaNumerics::Cdna3;

@@ -5,6 +5,7 @@
 #include "codegen/seed_job.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/values.hpp"
+#include "tools/model_cli.hpp"
 
 namespace cdnajit::cli {
 
@@ -15,6 +16,7 @@ struct SeedOptions {
   std::optional<codegen::DwVariant> variant;
   std::string asm_path;
   codegen::SeedJobOptions job;
+  std::string model, trace;  // timing model (tools/model_cli)
 };
 
 }  // namespace
@@ -27,7 +29,9 @@ void add_seed_command(CommandLine& cl) {
     codegen::DwVariant v = o->variant ? *o->variant : codegen::default_variant(o->arch);
     std::string path = o->asm_path.empty() ? "dwconv3d_seed_" + std::string(arch_name(o->arch)) + ".s" : o->asm_path;
     if (o->asm_path.empty()) check_writable(path, "--asm");
-    return codegen::run_seed_job(std::cout, o->arch, v, path, o->job);
+    const int rc = codegen::run_seed_job(std::cout, o->arch, v, path, o->job);
+    model_cli::print_seed(std::cout, o->arch, v, o->model, o->trace);
+    return rc;
   });
   add_arch_option(c, o->arch);
   add_typed_option(c, "--variant", o->variant,
@@ -43,6 +47,9 @@ void add_seed_command(CommandLine& cl) {
   add_typed_option(c, "--channels", o->job.channels,
                    [](std::string_view text, std::string_view what) { return int(parse_uint(text, what, 0, 512)); },
                    "run channels [0, K) only (0 = all 512; fewer is faster on the simulator)");
+  c->add_option("--model", o->model, "modelled time on the full seed grid for a product (default: mi350x on gfx950, "
+                                     "mi300x on gfx942; none = skip)");
+  c->add_option("--trace", o->trace, "write a Chrome/Perfetto trace of the modelled CU of the JIT kernel to FILE.json");
 }
 
 }  // namespace cdnajit::cli

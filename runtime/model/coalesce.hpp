@@ -1,0 +1,13 @@
+// Global-memory coalescing: the cache lines one VMEM instruction touches.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace cdnajit::model {
+
+// Distinct `line`-byte cache lines covered by [a, a + lane_bytes) of every
+// active lane (sim::kNoAddress = inactive), sorted ascending.
+std::vector<uint64_t> cache_lines(std::span<const uint64_t> addrs, int lane_bytes, int line);
+
+}  // namespace cdnajit::model

@@ -1,0 +1,357 @@
+#include "runtime/model/cu_model.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <unordered_set>
+
+#include "jit/isa/error.hpp"
+#include "jit/isa/waitcnt.hpp"
+#include "runtime/model/coalesce.hpp"
+#include "runtime/model/lds_banks.hpp"
+
+namespace cdnajit::model {
+
+const char* stall_name(Stall s) {
+  static const char* n[] = {"wait vmcnt (global memory)", "wait lgkmcnt (LDS/scalar)", "barrier", "s_nop/s_sleep",
+                            "branch refetch", "VALU pipe busy", "MFMA pipe busy", "issue port taken by another wave",
+                            "wait counter full"};
+  return n[int(s)];
+}
+const char* pipe_name(Pipe p) {
+  static const char* n[] = {"VALU", "MFMA", "SALU", "LDS", "VMEM address", "L2 bandwidth share", "HBM bandwidth share"};
+  return n[int(p)];
+}
+
+namespace {
+
+using isa::Unit;
+
+// Issue-port categories: one instruction of each per SIMD turn.
+enum Port { kValu, kSalu, kVmem, kLds, kSmem, kOther, kPorts };
+Port port_of(Unit u) {
+  switch (u) {
+    case Unit::VALU: case Unit::MFMA: return kValu;
+    case Unit::SALU: return kSalu;
+    case Unit::VMEM: return kVmem;
+    case Unit::DS: return kLds;
+    case Unit::SMEM: return kSmem;
+    default: return kOther;
+  }
+}
+
+struct WaveState {
+  const sim::RecordedWave* rw = nullptr;
+  size_t pc = 0;
+  int simd = 0, slot = 0, wg = 0;  // wg: index into the resident workgroup table
+  uint64_t age = 0;                // launch order (older first)
+  uint64_t ready = 0;              // not before this cycle
+  Stall wait = Stall::NopSleep;    // why `ready` is in the future
+  int prio = 0;
+  enum { Active, AtBarrier, Draining, Done } state = Active;
+  std::deque<uint64_t> vm, lgkm;   // completion cycles, non-decreasing (in-order return)
+  // trace: the open stall interval
+  Stall open = Stall::Count;
+  uint64_t open_start = 0;
+};
+
+struct WgState {
+  int instance = 0;  // which workgroup of the run (recorded workgroup = instance % recorded)
+  std::vector<int> waves;
+  std::unordered_set<uint64_t> lines;  // cache lines this workgroup touched (first touch = HBM)
+  bool live = false;
+};
+
+uint64_t last_or(const std::deque<uint64_t>& q, uint64_t v) { return q.empty() ? v : std::max(v, q.back()); }
+
+}  // namespace
+
+CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig& cfg) {
+  const int wpw = int(rec.waves_per_workgroup);
+  if (wpw == 0 || rec.waves.empty() || rec.waves.size() % size_t(wpw) != 0)
+    throw Error("model: the recording holds no complete workgroup (was Options::recording set for the launch?)");
+  if (cfg.workgroup_slots < 1 || cfg.workgroups < 1)
+    throw Error("model: workgroup slots (" + std::to_string(cfg.workgroup_slots) + ") and workgroups (" +
+                std::to_string(cfg.workgroups) + ") must be at least 1");
+  const int recorded = int(rec.waves.size()) / wpw;
+  static const isa::InstrInfo* kSleep = isa::find("s_sleep");
+  static const isa::InstrInfo* kSetprio = isa::find("s_setprio");
+
+  CuResult R;
+  const double hbm_bw = hw.hbm_bytes_per_cycle_per_cu(cfg.active_cus);
+  const double l2_bw = hw.l2_bytes_per_clk_per_cu;
+  std::vector<WaveState> waves;
+  std::vector<WgState> wgs(size_t(cfg.workgroup_slots));
+  std::vector<uint64_t> valu_free(size_t(hw.simds), 0), mfma_free(size_t(hw.simds), 0);
+  uint64_t lds_free = 0, addr_free = 0;
+  double l2_free = 0, hbm_free = 0;
+  int launched = 0, finished = 0, next_simd = 0;
+  uint64_t age = 0;
+
+  auto trace_on = [&](uint64_t c) { return cfg.trace && c < cfg.trace_cycles; };
+  auto close_stall = [&](WaveState& w, uint64_t c) {
+    if (w.open != Stall::Count && trace_on(w.open_start) && c > w.open_start)
+      R.trace.push_back({w.slot, w.open_start, c - w.open_start,
+                         w.open == Stall::Barrier ? std::string("barrier") : std::string("stall: ") + stall_name(w.open),
+                         w.open == Stall::Barrier ? 'b' : 's'});
+    w.open = Stall::Count;
+  };
+  auto stall = [&](WaveState& w, Stall s, uint64_t c) {
+    R.stall[size_t(s)] += uint64_t(hw.issue_period);
+    if (w.open != s) {
+      close_stall(w, c);
+      w.open = s;
+      w.open_start = c;
+    }
+  };
+
+  auto launch = [&](int slot_index, uint64_t c) {
+    WgState& g = wgs[size_t(slot_index)];
+    g.instance = launched++;
+    g.lines.clear();
+    g.live = true;
+    g.waves.clear();
+    const int r = g.instance % recorded;
+    for (int i = 0; i < wpw; ++i) {
+      WaveState w;
+      w.rw = &rec.waves[size_t(r * wpw + i)];
+      w.simd = next_simd++ % hw.simds;
+      w.slot = slot_index * wpw + i;
+      w.wg = slot_index;
+      w.age = age++;
+      w.ready = c;
+      g.waves.push_back(int(waves.size()));
+      waves.push_back(std::move(w));
+    }
+  };
+  std::vector<char> started(size_t(cfg.workgroup_slots), 0);
+
+  std::vector<int> order;
+  for (uint64_t c = 0;; ++c) {
+    if (c > (uint64_t(1) << 40)) throw Error("model: the CU model did not finish (internal error)");
+    // First workgroup of each slot, at its (staggered) start.
+    for (int si = 0; si < cfg.workgroup_slots; ++si)
+      if (!started[size_t(si)] && c >= uint64_t(si) * cfg.stagger && launched < cfg.workgroups) {
+        started[size_t(si)] = 1;
+        launch(si, c);
+      }
+    // Waves that ended: drain outstanding memory, then free the workgroup's slot.
+    for (int si = 0; si < cfg.workgroup_slots; ++si) {
+      WgState& g = wgs[size_t(si)];
+      if (!g.live) continue;
+      bool all_done = true;
+      for (int wi : g.waves) {
+        WaveState& w = waves[size_t(wi)];
+        if (w.state == WaveState::Draining && last_or(w.lgkm, last_or(w.vm, 0)) <= c) w.state = WaveState::Done;
+        all_done &= w.state == WaveState::Done;
+      }
+      if (!all_done) continue;
+      g.live = false;
+      ++finished;
+      R.workgroup_end.push_back(c);
+      if (launched < cfg.workgroups) launch(si, c + 1);
+    }
+    if (finished == cfg.workgroups) {
+      R.cycles = c;
+      break;
+    }
+    const int simd = int(c % uint64_t(hw.simds));
+    // Candidates on this SIMD, higher priority first, then older.
+    order.clear();
+    for (size_t i = 0; i < waves.size(); ++i)
+      if (waves[i].simd == simd && (waves[i].state == WaveState::Active || waves[i].state == WaveState::AtBarrier) &&
+          wgs[size_t(waves[i].wg)].live)
+        order.push_back(int(i));
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      if (waves[size_t(a)].prio != waves[size_t(b)].prio) return waves[size_t(a)].prio > waves[size_t(b)].prio;
+      return waves[size_t(a)].age < waves[size_t(b)].age;
+    });
+    bool used[kPorts] = {};
+    for (int wi : order) {
+      WaveState& w = waves[size_t(wi)];
+      R.wave_cycles += uint64_t(hw.issue_period);
+      if (w.state == WaveState::AtBarrier) { stall(w, Stall::Barrier, c); continue; }
+      if (w.ready > c) { stall(w, w.wait, c); continue; }
+      // Retire returned memory operations.
+      while (!w.vm.empty() && w.vm.front() <= c) w.vm.pop_front();
+      while (!w.lgkm.empty() && w.lgkm.front() <= c) w.lgkm.pop_front();
+      bool issued = false;
+      while (!issued && w.pc < w.rw->steps.size()) {
+        const sim::RecordedStep& st = w.rw->steps[w.pc];
+        const sim::RecordedOp& op = rec.ops[st.op];
+        if (op.unit == Unit::Waitcnt) {  // handled by the sequencer, no issue port
+          const isa::WaitcntFields f = isa::decode_waitcnt(uint16_t(op.imm));
+          uint64_t need = 0;
+          Stall why = Stall::WaitVm;
+          if (f.vmcnt < isa::kMaxVmcnt && w.vm.size() > size_t(f.vmcnt)) need = w.vm[w.vm.size() - size_t(f.vmcnt) - 1];
+          if (f.lgkmcnt < isa::kMaxLgkmcnt && w.lgkm.size() > size_t(f.lgkmcnt)) {
+            uint64_t t = w.lgkm[w.lgkm.size() - size_t(f.lgkmcnt) - 1];
+            if (t > need) need = t, why = Stall::WaitLgkm;
+          }
+          if (need > c) {
+            w.ready = need;
+            w.wait = why;
+            break;
+          }
+          ++w.pc;
+          continue;
+        }
+        if (op.info == kSetprio && kSetprio) {
+          w.prio = int(op.imm & 3);
+          ++w.pc;
+          continue;
+        }
+        const Port port = port_of(op.unit);
+        if (used[port]) { stall(w, Stall::IssuePort, c); break; }
+        if (op.unit == Unit::VALU && valu_free[size_t(simd)] > c) { stall(w, Stall::ValuBusy, c); break; }
+        if (op.unit == Unit::MFMA && mfma_free[size_t(simd)] > c) { stall(w, Stall::MfmaBusy, c); break; }
+        if ((op.unit == Unit::VMEM && int(w.vm.size()) >= hw.vmcnt_max) ||
+            ((op.unit == Unit::DS || op.unit == Unit::SMEM) && int(w.lgkm.size()) >= hw.lgkmcnt_max)) {
+          stall(w, Stall::CounterFull, c);
+          break;
+        }
+        // Issue.
+        used[port] = true;
+        issued = true;
+        close_stall(w, c);
+        ++R.issued;
+        uint64_t dur = uint64_t(hw.issue_period);
+        switch (op.unit) {
+          case Unit::VALU: {
+            const int busy = op.info && op.info->is_trans ? hw.trans_cycles : hw.valu_cycles;
+            valu_free[size_t(simd)] = c + uint64_t(busy);
+            R.busy[size_t(Pipe::Valu)] += busy;
+            dur = uint64_t(busy);
+            break;
+          }
+          case Unit::MFMA: {
+            int passes = op.info ? isa::mfma_passes(*op.info, rec.arch) : 0;
+            if (passes <= 0) passes = 4;
+            const int busy = passes * hw.mfma_cycles_per_pass;
+            mfma_free[size_t(simd)] = c + uint64_t(busy);
+            R.busy[size_t(Pipe::Mfma)] += busy;
+            dur = uint64_t(busy);
+            break;
+          }
+          case Unit::SALU:
+            R.busy[size_t(Pipe::Salu)] += 1;
+            w.ready = c + uint64_t(hw.salu_latency);
+            w.wait = Stall::NopSleep;
+            break;
+          case Unit::Nop:
+            w.ready = c + op.imm + 1;
+            w.wait = Stall::NopSleep;
+            break;
+          case Unit::Branch:
+            if (st.taken) {
+              w.ready = c + uint64_t(hw.issue_period + hw.branch_taken_cycles);
+              w.wait = Stall::Branch;
+            }
+            break;
+          case Unit::Barrier: {
+            w.state = WaveState::AtBarrier;
+            WgState& g = wgs[size_t(w.wg)];
+            bool all = true;
+            for (int o : g.waves) {
+              const WaveState& x = waves[size_t(o)];
+              all &= x.state == WaveState::AtBarrier || x.state == WaveState::Done || x.state == WaveState::Draining;
+            }
+            if (all)
+              for (int o : g.waves) {
+                WaveState& x = waves[size_t(o)];
+                if (x.state != WaveState::AtBarrier) continue;
+                x.state = WaveState::Active;
+                x.ready = c + uint64_t(hw.barrier_release_cycles);
+                x.wait = Stall::Barrier;
+                close_stall(x, c);
+              }
+            break;
+          }
+          case Unit::DS: {
+            int cycles = 0;
+            if (st.addr_count) {
+              std::span<const uint64_t> a(w.rw->addrs.data() + st.addr_first, st.addr_count);
+              const int passes = lds_passes(a, op.lane_bytes, hw.lds_banks, hw.lds_misaligned_wide_serial);
+              R.lds_passes += uint64_t(passes);
+              cycles = passes * hw.lds_bank_cycles;
+            } else {  // permutes/swizzles: one conflict-free dword access
+              cycles = (64 / hw.lds_banks) * hw.lds_bank_cycles;
+            }
+            ++R.lds_instructions;
+            const uint64_t start = std::max(c, lds_free);
+            lds_free = start + uint64_t(cycles);
+            R.busy[size_t(Pipe::Lds)] += cycles;
+            w.lgkm.push_back(std::max(last_or(w.lgkm, 0), lds_free + uint64_t(hw.lds_latency)));
+            break;
+          }
+          case Unit::SMEM:
+            w.lgkm.push_back(std::max(last_or(w.lgkm, 0), c + uint64_t(hw.smem_latency)));
+            break;
+          case Unit::VMEM: {
+            WgState& g = wgs[size_t(w.wg)];
+            const int line = hw.cache_line;
+            size_t nlines = 0, fresh = 0;
+            if (st.addr_count) {
+              std::span<const uint64_t> a(w.rw->addrs.data() + st.addr_first, st.addr_count);
+              for (uint64_t l : cache_lines(a, op.lane_bytes, line)) {
+                ++nlines;
+                fresh += g.lines.insert(l).second;
+              }
+            } else {  // no recorded addresses: assume contiguous lanes, first touch
+              nlines = fresh = (size_t(st.active) * std::max<size_t>(op.lane_bytes, 4) + size_t(line) - 1) / size_t(line);
+            }
+            const double l1_cycles = double(nlines) * line / hw.l1_bytes_per_clk;
+            const uint64_t start = std::max(c, addr_free);
+            const uint64_t addr_cycles = std::max<uint64_t>(uint64_t(hw.vmem_issue_cycles), uint64_t(l1_cycles + 0.999));
+            addr_free = start + addr_cycles;
+            R.busy[size_t(Pipe::VmemAddr)] += double(addr_cycles);
+            const double hb = double(fresh) * line, lb = double(nlines - fresh) * line;
+            R.hbm_bytes += hb;
+            R.l2_bytes += lb;
+            double done = double(start) + (fresh ? hw.hbm_latency : hw.l2_latency);
+            if (hb > 0) {
+              hbm_free = std::max(hbm_free, double(start)) + hb / hbm_bw;
+              R.busy[size_t(Pipe::Hbm)] += hb / hbm_bw;
+              done = std::max(done, hbm_free);
+            }
+            if (lb > 0) {
+              l2_free = std::max(l2_free, double(start)) + lb / l2_bw;
+              R.busy[size_t(Pipe::L2)] += lb / l2_bw;
+              done = std::max(done, l2_free);
+            }
+            const uint64_t t = std::max(last_or(w.vm, 0), uint64_t(done + 0.999));
+            w.vm.push_back(t);
+            break;
+          }
+          default:
+            if (op.info == kSleep && kSleep) {
+              w.ready = c + uint64_t(hw.sleep_cycles_per_unit) * (op.imm & 0xffff);
+              w.wait = Stall::NopSleep;
+            }
+            break;
+        }
+        if (trace_on(c)) R.trace.push_back({w.slot, c, dur, op.text, 'i'});
+        ++w.pc;
+        if (w.ready <= c) w.ready = c + 1;
+      }
+      if (w.pc >= w.rw->steps.size() && w.state == WaveState::Active) {
+        close_stall(w, c);
+        w.state = WaveState::Draining;
+        // Release a barrier the other waves of the workgroup may be waiting at.
+        WgState& g = wgs[size_t(w.wg)];
+        bool all = true, any = false;
+        for (int o : g.waves) {
+          const WaveState& x = waves[size_t(o)];
+          all &= x.state != WaveState::Active;
+          any |= x.state == WaveState::AtBarrier;
+        }
+        if (all && any)
+          throw Error("model: barrier deadlock in the replay of workgroup " + std::to_string(w.rw->workgroup) +
+                      " (the functional run should have reported it)");
+      }
+    }
+  }
+  for (WaveState& w : waves) close_stall(w, R.cycles);
+  return R;
+}
+
+}  // namespace cdnajit::model

@@ -1,0 +1,64 @@
+// Event model of one compute unit replaying recorded wave instruction streams.
+//
+// Each cycle one SIMD (cycle % 4) has its issue turn: among its ready waves
+// (higher s_setprio first, then older) it issues at most one instruction per
+// unit type (VALU incl. MFMA, SALU, VMEM, LDS, SMEM, branch/other), one per
+// wave. VALU instructions occupy the SIMD's vector pipe, MFMAs its matrix pipe
+// (passes x 4 cycles), DS instructions the CU's LDS pipe (bank-conflict passes
+// from the real addresses), VMEM instructions the address unit and then the
+// CU's share of L2 / HBM bandwidth with a latency. s_waitcnt waits for the
+// modelled completion of older memory operations (in order per counter),
+// s_barrier for every wave of the workgroup, s_nop/s_sleep for their cycles.
+// Workgroups occupy the CU's slots; when one ends the next starts.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/model/hardware.hpp"
+#include "runtime/sim/record.hpp"
+
+namespace cdnajit::model {
+
+enum class Stall : uint8_t { WaitVm, WaitLgkm, Barrier, NopSleep, Branch, ValuBusy, MfmaBusy, IssuePort, CounterFull, Count };
+const char* stall_name(Stall s);
+
+// Busy cycles of the CU's units (VALU/MFMA summed over its SIMDs).
+enum class Pipe : uint8_t { Valu, Mfma, Salu, Lds, VmemAddr, L2, Hbm, Count };
+const char* pipe_name(Pipe p);
+
+struct CuRunConfig {
+  int workgroup_slots = 1;   // workgroups resident at once (occupancy)
+  int workgroups = 1;        // workgroups this CU runs in total (recorded ones replayed cyclically)
+  int active_cus = 1;        // CUs sharing HBM bandwidth
+  uint64_t stagger = 0;      // slot i's first workgroup starts at cycle i * stagger (0: all at once)
+  bool trace = false;        // collect per-wave events of the first `trace_cycles` cycles
+  uint64_t trace_cycles = 200000;
+};
+
+struct TraceEvent {
+  int wave = 0;             // wave slot on the CU (0..)
+  uint64_t start = 0, dur = 0;
+  std::string name;         // instruction text, "stall: <reason>", "barrier"
+  char kind = 'i';          // 'i' issue, 's' stall, 'b' barrier
+};
+
+struct CuResult {
+  uint64_t cycles = 0;                    // until the last workgroup ended
+  std::vector<uint64_t> workgroup_end;    // end cycle of each workgroup, in completion order
+  std::array<double, size_t(Pipe::Count)> busy{};         // busy cycles per pipe
+  std::array<uint64_t, size_t(Stall::Count)> stall{};     // wave-cycles lost per reason
+  uint64_t wave_cycles = 0;               // resident wave-cycles
+  uint64_t issued = 0;                    // wave-instructions issued
+  double hbm_bytes = 0, l2_bytes = 0;     // global traffic (first touch -> HBM, repeat -> L2)
+  uint64_t lds_passes = 0, lds_instructions = 0;
+  std::vector<TraceEvent> trace;
+};
+
+// Runs the model. `waves` are the recorded workgroups' waves (Recording::waves layout:
+// waves_per_workgroup consecutive waves per workgroup). Throws cdnajit::Error for an
+// empty recording or an inconsistent configuration.
+CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig& cfg);
+
+}  // namespace cdnajit::model

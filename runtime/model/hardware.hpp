@@ -1,0 +1,75 @@
+// One hardware description per product for the timing model: the figures the
+// CU model and the kernel-time arithmetic use, each with its public source in
+// hardware.cpp (and the same table in runtime/model/README.md). A figure chosen
+// to fit measured data is marked "fitted"; one taken as a plausible value
+// without a product-specific source is marked "assumed". No per-kernel factors.
+#pragma once
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jit/isa/isa.hpp"
+
+namespace cdnajit::model {
+
+struct Hardware {
+  std::string name;     // "mi355x"
+  std::string product;  // "AMD Instinct MI355X"
+  Arch arch = Arch::gfx950;
+  int cus = 0;                   // compute units
+  double clock_ghz = 0;          // peak engine clock
+  // Issue (per CU): each of the 4 SIMDs gets an issue turn every `issue_period` cycles and may
+  // issue one instruction per unit type from different waves in that turn.
+  int simds = 4;
+  int issue_period = 4;
+  int valu_cycles = 4;           // wave64 on a 16-lane SIMD
+  int trans_cycles = 16;         // transcendental VALU (quarter rate)
+  int mfma_cycles_per_pass = 4;  // MFMA pass count comes from the ISA table
+  int salu_latency = 2;
+  int branch_taken_cycles = 4;   // refetch after a taken branch
+  int barrier_release_cycles = 4;
+  int sleep_cycles_per_unit = 64;  // s_sleep N waits 64*N cycles
+  // LDS.
+  uint32_t lds_bytes = 0;
+  int lds_banks = 32;            // 4-byte banks
+  int lds_bank_cycles = 2;       // cycles one bank needs per access (the LDS pipe's rate)
+  int lds_latency = 52;          // issue to data in VGPRs, conflict-free
+  // A ds_read/write_b64/b128 lane address that is 4-byte but not naturally aligned: served one
+  // lane per pass (true) or like an aligned access (false). Hardware behaviour undocumented;
+  // LLVM's AMDGPU backend ranks misaligned wide DS accesses as slow, and the seed measured a
+  // kernel whose ds_read_b64s are half misaligned 4.2x slower than its ds_read_b32 twin.
+  bool lds_misaligned_wide_serial = true;
+  // Global memory.
+  int cache_line = 128;          // bytes
+  int vmem_issue_cycles = 4;     // address unit: 16 lanes per cycle for a wave64 instruction
+  double l1_bytes_per_clk = 64;  // vector L1 data return per CU
+  double l2_bytes_per_clk_per_cu = 0;
+  double hbm_tbps = 0;           // peak HBM bandwidth
+  double mall_tbps = 0;          // Infinity Cache peak bandwidth (reported, not used for timing)
+  int l2_latency = 300;          // cycles, load issue to data for an L2 hit
+  int hbm_latency = 800;         // cycles, for a line first touched (served by Infinity Cache / HBM)
+  int smem_latency = 100;        // scalar cache
+  int vmcnt_max = 63, lgkmcnt_max = 15;
+
+  // Derived peaks (per whole GPU) for the physical-limit checks and the report.
+  double peak_valu_flops_f32() const;                 // 2 FLOP x 64 lanes per VALU FMA instruction (non-packed)
+  double peak_mfma_flops(int flops_per_instruction, int passes) const;
+  double hbm_bytes_per_cycle_per_cu(int active_cus) const;
+};
+
+// Every product the model knows; names are lower case ("mi300x", "mi325x", "mi350x", "mi355x").
+std::span<const Hardware> products();
+// Throws cdnajit::Error listing the valid names.
+const Hardware& product(std::string_view name);
+// The product the seed's measurements were taken on for an arch (gfx950: mi350x, gfx942: mi300x).
+const Hardware& default_product(Arch a);
+
+// The parameter table with sources (Markdown), as in runtime/model/README.md.
+struct Parameter {
+  std::string name, value, source;
+};
+std::vector<Parameter> parameter_table(const Hardware& hw);
+std::string parameter_table_markdown();
+
+}  // namespace cdnajit::model

@@ -1,0 +1,189 @@
+#include "runtime/model/launch_model.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "jit/isa/error.hpp"
+#include "jit/regalloc/regalloc.hpp"
+
+namespace cdnajit::model {
+
+LaunchPlan plan_launch(const KernelInfo& k, Arch arch, const sim::LaunchDims& dims, const Hardware& hw) {
+  if (hw.arch != arch)
+    throw Error("model: product " + hw.name + " is " + std::string(arch_name(hw.arch)) + " but the kernel is " +
+                std::string(arch_name(arch)) + "; pick a " + std::string(arch_name(arch)) + " product");
+  LaunchPlan p;
+  const uint32_t threads = dims.block[0] * dims.block[1] * dims.block[2];
+  p.workgroups = uint64_t(dims.grid[0]) * dims.grid[1] * dims.grid[2];
+  p.waves_per_workgroup = int((threads + 63) / 64);
+  // The code object's .sgpr_count includes VCC, FLAT_SCRATCH and XNACK_MASK (6), which
+  // regalloc::occupancy adds itself (as codegen::code_object_occupancy does).
+  const int sgprs = std::max(0, int(k.sgpr_count) - 6);
+  const regalloc::Occupancy occ = regalloc::occupancy(arch, int(k.vgpr_count), int(k.agpr_count), sgprs,
+                                                      k.group_segment_size + dims.dynamic_lds, threads);
+  p.waves_per_simd = occ.waves_per_simd;
+  p.workgroup_slots = std::max(1, std::min(occ.waves_per_simd * hw.simds / p.waves_per_workgroup, occ.workgroups_per_cu_lds));
+  p.active_cus = int(std::min<uint64_t>(uint64_t(hw.cus), p.workgroups));
+  p.per_cu = (p.workgroups + uint64_t(hw.cus) - 1) / uint64_t(hw.cus);
+  const uint64_t n = std::min<uint64_t>(uint64_t(p.workgroup_slots), p.per_cu);
+  for (uint64_t i = 0; i < n; ++i) p.record.push_back(i * uint64_t(hw.cus));
+  return p;
+}
+
+ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw, const ModelOptions& opt) {
+  auto t0 = std::chrono::steady_clock::now();
+  if (opt.steady_rounds < 3) throw Error("model: steady_rounds must be at least 3");
+  ModelReport r;
+  r.model = hw.name;
+  r.kernel = rec.kernel.name;
+  r.plan = plan;
+  const uint64_t k = uint64_t(plan.workgroup_slots);
+  const uint64_t cap = k * uint64_t(opt.steady_rounds);
+  CuRunConfig cfg;
+  cfg.workgroup_slots = plan.workgroup_slots;
+  cfg.active_cus = plan.active_cus;
+  cfg.trace = opt.trace;
+  double cycles = 0;
+  if (plan.per_cu <= cap) {
+    // The busiest CU's whole share, replayed; all slots start together as at a kernel's start.
+    cfg.workgroups = int(plan.per_cu);
+    r.cu = run_cu(rec, hw, cfg);
+    r.replayed_workgroups = plan.per_cu;
+    cycles = double(r.cu.cycles);
+  } else {
+    // First round as at the kernel's start (all slots together), then the remaining workgroups at
+    // the steady rate of a replay whose slots start spread over one round (a long grid's slots
+    // free at different times), averaged over its last two rounds.
+    cfg.workgroups = int(k);
+    const CuResult first = run_cu(rec, hw, cfg);
+    cfg.workgroups = int(cap);
+    cfg.stagger = first.cycles / k;
+    cfg.trace = false;
+    r.cu = run_cu(rec, hw, cfg);
+    if (opt.trace) r.cu.trace = first.trace;
+    r.replayed_workgroups = k + cap;
+    const auto& e = r.cu.workgroup_end;
+    const uint64_t span = 2 * k;
+    const double per_wg = double(e[cap - 1] - e[cap - span - 1]) / double(span);
+    cycles = double(first.cycles) + double(plan.per_cu - k) * per_wg;
+  }
+  r.cycles = cycles;
+  r.ms = cycles / (hw.clock_ghz * 1e9) * 1e3;
+  r.global_bytes = r.cu.hbm_bytes / double(cfg.workgroups) * double(plan.workgroups);
+  r.gbps = r.global_bytes / (r.ms * 1e-3) / 1e9;
+  if (opt.flops > 0) r.tflops = opt.flops / (r.ms * 1e-3) / 1e12;
+  // Shares over the replayed time.
+  const double T = std::max(1.0, double(r.cu.cycles));
+  for (int p = 0; p < int(Pipe::Count); ++p) {
+    double share = r.cu.busy[size_t(p)] / T;
+    if (Pipe(p) == Pipe::Valu || Pipe(p) == Pipe::Mfma) share /= hw.simds;
+    r.busy.emplace_back(pipe_name(Pipe(p)), share);
+  }
+  std::stable_sort(r.busy.begin(), r.busy.end(), [](auto& a, auto& b) { return a.second > b.second; });
+  const double W = std::max<double>(1.0, double(r.cu.wave_cycles));
+  for (int s = 0; s < int(Stall::Count); ++s)
+    if (r.cu.stall[size_t(s)]) r.stalls.emplace_back(stall_name(Stall(s)), double(r.cu.stall[size_t(s)]) / W);
+  std::stable_sort(r.stalls.begin(), r.stalls.end(), [](auto& a, auto& b) { return a.second > b.second; });
+  // Limiter: a unit busy most of the time, else the main reason waves wait.
+  char buf[160];
+  if (!r.busy.empty() && r.busy[0].second >= 0.6) {
+    std::snprintf(buf, sizeof buf, "%s (busy %.0f%% of the time)", r.busy[0].first.c_str(), 100 * r.busy[0].second);
+  } else if (!r.stalls.empty()) {
+    std::snprintf(buf, sizeof buf, "latency: %s (%.0f%% of wave time); busiest unit %s at %.0f%%", r.stalls[0].first.c_str(),
+                  100 * r.stalls[0].second, r.busy[0].first.c_str(), 100 * r.busy[0].second);
+  } else {
+    std::snprintf(buf, sizeof buf, "issue (no unit saturated, no stalls)");
+  }
+  r.limiter = buf;
+  r.model_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+ModelReport model_launch(sim::Simulator& sim, const CodeObject& co, std::string_view kernel, std::span<const uint8_t> kernarg,
+                         const sim::LaunchDims& dims, sim::Options sim_opt, const Hardware& hw, const ModelOptions& opt,
+                         sim::Stats* stats_out) {
+  const KernelInfo* k = co.find(kernel);
+  if (!k) throw Error("model: no kernel '" + std::string(kernel) + "' in the code object");
+  const LaunchPlan plan = plan_launch(*k, co.arch, dims, hw);
+  sim::Recording rec;
+  rec.workgroups = plan.record;
+  sim_opt.recording = &rec;
+  sim::Stats st = sim.launch(co, kernel, kernarg, dims, sim_opt);
+  if (stats_out) *stats_out = st;
+  ModelReport r = model_recording(rec, plan, hw, opt);
+  r.sim_seconds = st.seconds;
+  return r;
+}
+
+std::string format_report(const ModelReport& r) {
+  const std::string p = "modelled (model " + r.model + "): ";
+  char b[512];
+  std::string out;
+  std::snprintf(b, sizeof b, "%s%s  %.4f ms  (%.0f cycles on the busiest CU)\n", p.c_str(), r.kernel.c_str(), r.ms, r.cycles);
+  out += b;
+  std::snprintf(b, sizeof b, "%soccupancy %d waves/SIMD, %d workgroups/CU; %llu workgroups on %d CUs, %llu on the busiest; replayed %llu\n",
+                p.c_str(), r.plan.waves_per_simd, r.plan.workgroup_slots, (unsigned long long)r.plan.workgroups,
+                r.plan.active_cus, (unsigned long long)r.plan.per_cu, (unsigned long long)r.replayed_workgroups);
+  out += b;
+  if (r.tflops > 0) {
+    std::snprintf(b, sizeof b, "%s%.2f TFLOP/s, %.1f GB/s global traffic\n", p.c_str(), r.tflops, r.gbps);
+  } else {
+    std::snprintf(b, sizeof b, "%s%.1f GB/s global traffic (FLOPs not given)\n", p.c_str(), r.gbps);
+  }
+  out += b;
+  out += p + "busy:";
+  for (auto& [n, s] : r.busy) {
+    if (s < 0.005) continue;
+    std::snprintf(b, sizeof b, " %s %.0f%%;", n.c_str(), 100 * s);
+    out += b;
+  }
+  out += "\n" + p + "top stalls (share of wave time):";
+  for (size_t i = 0; i < r.stalls.size() && i < 4; ++i) {
+    std::snprintf(b, sizeof b, " %s %.0f%%;", r.stalls[i].first.c_str(), 100 * r.stalls[i].second);
+    out += b;
+  }
+  out += "\n" + p + "limiter: " + r.limiter + "\n";
+  return out;
+}
+
+namespace {
+std::string json_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\', o += c;
+    else if (uint8_t(c) < 0x20) o += ' ';
+    else o += c;
+  }
+  return o;
+}
+}  // namespace
+
+void write_chrome_trace(const ModelReport& r, const Hardware& hw, const std::string& path) {
+  if (r.cu.trace.empty()) throw Error("model: no trace was collected (ModelOptions::trace)");
+  std::ofstream f(path);
+  if (!f) throw Error("model: cannot write trace file '" + path + "'");
+  const double us_per_cycle = 1e-3 / hw.clock_ghz;
+  f << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"note\":\"modelled (model " << hw.name << "), not measured\"},\"traceEvents\":[\n";
+  int max_slot = 0;
+  for (const TraceEvent& e : r.cu.trace) max_slot = std::max(max_slot, e.wave);
+  bool first = true;
+  char b[128];
+  for (int s = 0; s <= max_slot; ++s) {
+    f << (first ? "" : ",\n") << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":" << s
+      << ",\"args\":{\"name\":\"wave slot " << s << "\"}}";
+    first = false;
+  }
+  f << ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"" << json_escape(r.kernel)
+    << " on one CU, modelled (model " << hw.name << ")\"}}";
+  for (const TraceEvent& e : r.cu.trace) {
+    std::snprintf(b, sizeof b, "%.6f,\"dur\":%.6f", double(e.start) * us_per_cycle, double(std::max<uint64_t>(e.dur, 1)) * us_per_cycle);
+    f << ",\n{\"ph\":\"X\",\"pid\":0,\"tid\":" << e.wave << ",\"ts\":" << b << ",\"cat\":\""
+      << (e.kind == 'i' ? "issue" : e.kind == 'b' ? "barrier" : "stall") << "\",\"name\":\"" << json_escape(e.name) << "\"}";
+  }
+  f << "\n]}\n";
+  if (!f) throw Error("model: writing trace file '" + path + "' failed");
+}
+
+}  // namespace cdnajit::model

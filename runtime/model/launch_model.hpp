@@ -1,0 +1,74 @@
+// Modelled GPU time of one kernel launch: the functional simulator runs the
+// whole grid (results stay bit-exact) and records the workgroups one CU would
+// hold at once; the CU model (cu_model.hpp) replays them, and the kernel time
+// is the busiest CU's time for its share of the grid (tail included).
+//
+//   auto r = cdnajit::model::model_launch(sim, co, "k", kernarg, dims, {}, model::product("mi355x"));
+//   std::cout << cdnajit::model::format_report(r);   // "modelled (model mi355x): ..."
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/model/cu_model.hpp"
+#include "runtime/model/hardware.hpp"
+#include "runtime/sim/simulator.hpp"
+
+namespace cdnajit::model {
+
+// Which workgroups to record and how many a CU runs.
+struct LaunchPlan {
+  uint64_t workgroups = 0;       // whole grid
+  int waves_per_workgroup = 0;
+  int waves_per_simd = 0;        // occupancy (regalloc::occupancy: registers and LDS)
+  int workgroup_slots = 0;       // workgroups resident per CU
+  int active_cus = 0;            // min(CUs, workgroups)
+  uint64_t per_cu = 0;           // workgroups on the busiest CU (ceil(workgroups / CUs))
+  std::vector<uint64_t> record;  // the workgroups CU 0 receives first (round-robin dispatch: i * CUs)
+};
+// Throws cdnajit::Error when the product's arch differs from the kernel's or the occupancy inputs are invalid.
+LaunchPlan plan_launch(const KernelInfo& k, Arch arch, const sim::LaunchDims& dims, const Hardware& hw);
+
+struct ModelOptions {
+  double flops = 0;           // FLOPs of the launch for TFLOP/s (0: not reported)
+  int steady_rounds = 6;      // CU rounds replayed before extrapolating at the rate of the last two (>= 3)
+  bool trace = false;         // keep the CU trace (write it with write_chrome_trace)
+};
+
+struct ModelReport {
+  std::string model;          // product name, e.g. "mi355x"
+  std::string kernel;
+  LaunchPlan plan;
+  double cycles = 0;          // modelled kernel cycles (busiest CU)
+  double ms = 0;              // modelled time
+  double tflops = 0;          // flops / time (0 if flops unknown)
+  double gbps = 0;            // global traffic / time (first touch per workgroup = from HBM)
+  double global_bytes = 0;
+  uint64_t replayed_workgroups = 0;
+  std::vector<std::pair<std::string, double>> busy;    // unit, share of time busy (0..1), descending
+  std::vector<std::pair<std::string, double>> stalls;  // reason, share of resident wave time, descending
+  std::string limiter;
+  double sim_seconds = 0;     // functional simulation (host)
+  double model_seconds = 0;   // CU replay (host)
+  CuResult cu;                // the replayed CU (trace inside when requested)
+};
+
+// From a finished recording (tests and tools that run the simulator themselves).
+ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw,
+                            const ModelOptions& opt = {});
+
+// Runs the launch on `sim` with recording and models it; `stats_out` gets the simulator's statistics.
+ModelReport model_launch(sim::Simulator& sim, const CodeObject& co, std::string_view kernel,
+                         std::span<const uint8_t> kernarg, const sim::LaunchDims& dims, sim::Options sim_opt,
+                         const Hardware& hw, const ModelOptions& opt = {}, sim::Stats* stats_out = nullptr);
+
+// Multi-line text, every line labelled "modelled (model <name>)".
+std::string format_report(const ModelReport& r);
+
+// Chrome/Perfetto trace JSON of the replayed CU: one track per wave slot (issue, stalls, barriers).
+// Throws cdnajit::Error when the file cannot be written or the report holds no trace.
+void write_chrome_trace(const ModelReport& r, const Hardware& hw, const std::string& path);
+
+}  // namespace cdnajit::model

@@ -1,0 +1,25 @@
+// LDS bank conflicts from the real per-lane addresses of one DS instruction.
+#pragma once
+#include <cstdint>
+#include <span>
+
+#include "runtime/model/hardware.hpp"
+
+namespace cdnajit::model {
+
+// Passes one DS instruction needs in the LDS: lanes are taken in groups whose
+// data fills the banks once (32 lanes for 4-byte accesses on 32 banks, 16 for
+// 8-byte, 8 for 16-byte); a group costs as many passes as the most distinct
+// dwords any one bank must deliver (lanes reading the same dword share it, a
+// broadcast). `addrs` holds 64 or 128 (two accesses per lane) byte addresses in
+// lane order, sim::kNoAddress for inactive lanes. 0 when no lane is active.
+// `misaligned_serial`: a lane whose 8- or 16-byte access is not naturally aligned is served
+// on its own, one pass per such lane (Hardware::lds_misaligned_wide_serial explains why).
+int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, bool misaligned_serial = false);
+
+// Cycles the LDS pipe is occupied: passes x cycles per bank access.
+inline int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw) {
+  return lds_passes(addrs, lane_bytes, hw.lds_banks, hw.lds_misaligned_wide_serial) * hw.lds_bank_cycles;
+}
+
+}  // namespace cdnajit::model

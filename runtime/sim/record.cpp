@@ -1,0 +1,61 @@
+// Recording of dynamic instruction streams for the timing model (record.hpp).
+#include <algorithm>
+#include <bit>
+
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+
+void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint64_t workgroups) {
+  r.arch = L.arch;
+  r.kernel = L.dk->info;
+  r.waves_per_workgroup = waves_per_workgroup;
+  r.ops.clear();
+  r.ops.reserve(L.dk->ops.size());
+  for (const Op& op : L.dk->ops) {
+    RecordedOp ro;
+    ro.pc = op.pc;
+    ro.text = op.text;
+    ro.unit = op.unit;
+    ro.info = op.info;
+    ro.imm = op.imm;
+    ro.lane_bytes = uint8_t(memory_lane_bytes(op));
+    ro.lds_dma = memory_is_lds_dma(op);
+    r.ops.push_back(std::move(ro));
+  }
+  L.rec = &r;
+  L.rec_index.clear();
+  for (size_t i = 0; i < r.workgroups.size(); ++i) {
+    if (r.workgroups[i] >= workgroups)
+      throw Error("simulator: recording asks for workgroup " + std::to_string(r.workgroups[i]) + " but the grid has " +
+                  std::to_string(workgroups) + " workgroups");
+    L.rec_index.emplace_back(r.workgroups[i], uint32_t(i));
+  }
+  std::sort(L.rec_index.begin(), L.rec_index.end());
+  for (size_t i = 1; i < L.rec_index.size(); ++i)
+    if (L.rec_index[i].first == L.rec_index[i - 1].first)
+      throw Error("simulator: recording lists workgroup " + std::to_string(L.rec_index[i].first) + " twice");
+  r.waves.assign(r.workgroups.size() * waves_per_workgroup, RecordedWave{});
+  for (size_t i = 0; i < r.waves.size(); ++i) {
+    r.waves[i].workgroup = r.workgroups[i / waves_per_workgroup];
+    r.waves[i].wave_in_wg = int(i % waves_per_workgroup);
+  }
+}
+
+void record_step(RecordedWave& rw, Wave& w, const Op& op) {
+  RecordedStep st;
+  st.op = op.index;
+  st.active = uint8_t(std::popcount(w.exec()));
+  if (op.unit == isa::Unit::DS || op.unit == isa::Unit::VMEM) {
+    uint64_t a[128];
+    int n = memory_addresses(w, op, a);
+    if (n) {
+      st.addr_first = uint32_t(rw.addrs.size());
+      st.addr_count = uint16_t(n);
+      rw.addrs.insert(rw.addrs.end(), a, a + n);
+    }
+  }
+  rw.steps.push_back(st);
+}
+
+}  // namespace cdnajit::sim

@@ -1,0 +1,59 @@
+// Optional recording of dynamic instruction streams during a functional run,
+// for the timing model (runtime/model). Off unless Options::recording points at
+// a Recording; then only the workgroups it lists are recorded, so the cost is
+// two predictable branches per instruction in every other workgroup.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "jit/isa/isa.hpp"
+#include "runtime/sim/code_object.hpp"
+
+namespace cdnajit::sim {
+
+// Static facts of one instruction of the kernel (index = instruction index).
+struct RecordedOp {
+  uint32_t pc = 0;                        // byte offset from the kernel entry
+  std::string text;                       // disassembly
+  isa::Unit unit = isa::Unit::Misc;
+  const isa::InstrInfo* info = nullptr;   // ISA table entry (nullptr if the table lacks it)
+  uint32_t imm = 0;                       // SOPP/SOPK immediate (s_waitcnt fields, s_nop count, ...)
+  uint8_t lane_bytes = 0;                 // memory access size per lane and address
+  bool lds_dma = false;                   // global/buffer load that writes LDS
+};
+
+inline constexpr uint64_t kNoAddress = ~0ull;
+
+// One executed wave-instruction.
+struct RecordedStep {
+  uint32_t op = 0;          // instruction index into Recording::ops
+  uint32_t addr_first = 0;  // first of addr_count entries in RecordedWave::addrs
+  uint16_t addr_count = 0;  // 0 (no memory access or not recorded), 64, or 128 (two addresses per lane)
+  uint8_t active = 0;       // EXEC population before the instruction
+  bool taken = false;       // branch taken
+};
+
+struct RecordedWave {
+  uint64_t workgroup = 0;   // linear workgroup id
+  int wave_in_wg = 0;
+  std::vector<RecordedStep> steps;
+  // Per-lane addresses of memory instructions, 64 per access slot, lane order;
+  // inactive lanes hold kNoAddress. LDS byte addresses for DS, device byte
+  // addresses for global/flat/buffer.
+  std::vector<uint64_t> addrs;
+};
+
+struct Recording {
+  // Input: linear ids of the workgroups to record (any order, no duplicates).
+  std::vector<uint64_t> workgroups;
+  // Output of Simulator::launch.
+  Arch arch = Arch::gfx942;
+  KernelInfo kernel;
+  uint32_t waves_per_workgroup = 0;
+  std::vector<RecordedOp> ops;
+  // workgroups.size() x waves_per_workgroup, in the order of `workgroups`.
+  std::vector<RecordedWave> waves;
+};
+
+}  // namespace cdnajit::sim

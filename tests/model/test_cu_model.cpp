@@ -1,0 +1,165 @@
+// Issue rules, waits, barriers, memory and the tail effect of the CU model on
+// hand-written instruction streams, against hand-computed cycle counts.
+#include <catch2/catch.hpp>
+
+#include "runtime/model/cu_model.hpp"
+#include "runtime/model/launch_model.hpp"
+#include "tests/model/synthetic.hpp"
+
+using namespace cdnajit;
+using model_test::Inst;
+using model_test::lane_addrs;
+using model_test::recording;
+
+namespace {
+
+std::vector<Inst> repeat(const std::string& m, int n, uint32_t imm = 0) { return std::vector<Inst>(size_t(n), Inst{m, imm}); }
+
+model::CuResult run(const sim::Recording& r, int slots = 1, int workgroups = 1) {
+  model::CuRunConfig c;
+  c.workgroup_slots = slots;
+  c.workgroups = workgroups;
+  c.active_cus = model::product("mi350x").cus;
+  return model::run_cu(r, model::product("mi350x"), c);
+}
+
+// Every wave's stream ends with s_endpgm: one more issue turn (4 cycles) after the last instruction.
+constexpr uint64_t kEnd = 4;
+
+}  // namespace
+
+TEST_CASE("CU model: a wave issues one VALU instruction per 4-cycle turn", "[model][issue]") {
+  auto r = run(recording(Arch::gfx950, {repeat("v_add_f32", 10)}));
+  CHECK(r.cycles >= 40);
+  CHECK(r.cycles <= 40 + kEnd + 1);
+  CHECK(r.busy[size_t(model::Pipe::Valu)] == 40);
+}
+
+TEST_CASE("CU model: waves on different SIMDs run in parallel, on one SIMD they share its VALU", "[model][issue]") {
+  // 4 waves -> SIMDs 0..3: as fast as one wave.
+  auto four = run(recording(Arch::gfx950, std::vector<std::vector<Inst>>(4, repeat("v_add_f32", 10))));
+  CHECK(four.cycles <= 40 + kEnd + 4);
+  // 8 waves -> 2 per SIMD: twice the VALU time.
+  auto eight = run(recording(Arch::gfx950, std::vector<std::vector<Inst>>(8, repeat("v_add_f32", 10))));
+  CHECK(eight.cycles >= 80);
+  CHECK(eight.cycles <= 80 + kEnd + 4);
+  CHECK(eight.stall[size_t(model::Stall::IssuePort)] + eight.stall[size_t(model::Stall::ValuBusy)] > 0);
+}
+
+TEST_CASE("CU model: a SALU and a VALU instruction of two waves issue in the same turn", "[model][issue]") {
+  // Waves 0 and 4 share SIMD 0 (8 waves, round-robin placement); the others are empty.
+  std::vector<std::vector<Inst>> w(8);
+  w[0] = repeat("v_add_f32", 10);
+  w[4] = repeat("s_add_u32", 10);
+  auto r = run(recording(Arch::gfx950, w));
+  CHECK(r.cycles <= 40 + kEnd + 4);
+}
+
+TEST_CASE("CU model: MFMA occupies the matrix pipe for passes x 4 cycles (pass count from the ISA table)", "[model][issue]") {
+  // v_mfma_f32_32x32x8_bf16: 8 passes on gfx942 and gfx950 -> 32 cycles each.
+  for (Arch a : {Arch::gfx942, Arch::gfx950}) {
+    auto rec = recording(a, {repeat("v_mfma_f32_32x32x8_bf16", 4)});
+    model::CuRunConfig c;
+    const model::Hardware& hw = model::default_product(a);
+    c.active_cus = hw.cus;
+    auto r = model::run_cu(rec, hw, c);
+    CHECK(r.busy[size_t(model::Pipe::Mfma)] == 128);
+    CHECK(r.cycles >= 96 + 4);  // the 4th MFMA issues at 96 at the earliest
+    CHECK(r.cycles <= 128 + kEnd + 4);
+  }
+}
+
+TEST_CASE("CU model: transcendentals at quarter rate, s_nop and s_sleep wait their cycles", "[model][issue]") {
+  auto t = run(recording(Arch::gfx950, {repeat("v_exp_f32", 10)}));
+  CHECK(t.cycles >= 144);  // the 10th issues at 9 x 16 cycles
+  CHECK(t.cycles <= 160 + kEnd + 4);
+  auto n = run(recording(Arch::gfx950, {repeat("s_nop", 4, 15)}));  // 16 cycles each
+  CHECK(n.cycles >= 64);
+  CHECK(n.cycles <= 64 + kEnd + 4);
+  auto s = run(recording(Arch::gfx950, {repeat("s_sleep", 1, 2)}));  // 2 x 64 cycles
+  CHECK(s.cycles >= 128);
+  CHECK(s.cycles <= 128 + kEnd + 4);
+}
+
+TEST_CASE("CU model: s_waitcnt waits for LDS latency plus the conflict passes", "[model][wait]") {
+  const uint32_t wait_lgkm0 = 0xc07f;  // vmcnt 63, expcnt 7, lgkmcnt 0
+  auto free_ = run(recording(Arch::gfx950, {{{"ds_read_b32", 0, lane_addrs(0, 4)}, {"s_waitcnt", wait_lgkm0}, {"v_add_f32"}}}));
+  // issue at 0, LDS busy 2 passes x 2 cycles, data after 52 more cycles, then the VALU and s_endpgm.
+  CHECK(free_.cycles >= 4 + 52);
+  CHECK(free_.cycles <= 4 + 52 + 8 + kEnd);
+  CHECK(free_.stall[size_t(model::Stall::WaitLgkm)] > 0);
+  auto conflict = run(recording(Arch::gfx950, {{{"ds_read_b32", 0, lane_addrs(0, 128)}, {"s_waitcnt", wait_lgkm0}, {"v_add_f32"}}}));
+  // 32-way: 64 passes x 2 cycles.
+  CHECK(conflict.cycles >= 128 + 52);
+  CHECK(conflict.cycles <= 128 + 52 + 8 + kEnd);
+  CHECK(conflict.lds_passes == 64);
+}
+
+TEST_CASE("CU model: a barrier holds the early wave until the last arrives", "[model][barrier]") {
+  std::vector<Inst> slow = repeat("v_add_f32", 20);
+  slow.push_back({"s_barrier"});
+  std::vector<Inst> fast = {{"s_barrier"}, {"v_add_f32"}};
+  auto r = run(recording(Arch::gfx950, {slow, fast}));
+  CHECK(r.cycles >= 80);
+  CHECK(r.stall[size_t(model::Stall::Barrier)] >= 70);
+}
+
+TEST_CASE("CU model: global loads count first-touch lines as HBM traffic, repeats as L2", "[model][memory]") {
+  const uint32_t wait_vm0 = 0x0f70;  // vmcnt 0, lgkmcnt 15, expcnt 7
+  auto r = run(recording(Arch::gfx950, {{{"global_load_dword", 0, lane_addrs(0x10000, 4)},
+                                         {"global_load_dword", 0, lane_addrs(0x10000, 4)},
+                                         {"global_load_dword", 0, lane_addrs(0x20000, 128)},
+                                         {"s_waitcnt", wait_vm0}}}));
+  CHECK(r.hbm_bytes == (2 + 64) * 128);
+  CHECK(r.l2_bytes == 2 * 128);
+  const model::Hardware& hw = model::product("mi350x");
+  CHECK(r.cycles >= uint64_t(hw.hbm_latency));
+  CHECK(r.stall[size_t(model::Stall::WaitVm)] > 0);
+}
+
+TEST_CASE("Kernel time: the tail round and the steady-state extrapolation", "[model][tail]") {
+  const model::Hardware& hw = model::product("mi350x");
+  auto rec = recording(Arch::gfx950, {repeat("v_add_f32", 10)});
+  model::LaunchPlan p;
+  p.waves_per_workgroup = 1;
+  p.workgroup_slots = 2;
+  p.active_cus = hw.cus;
+  p.waves_per_simd = 1;
+  // 2 workgroups on the CU: one round, in parallel on two SIMDs.
+  p.per_cu = 2;
+  p.workgroups = 2 * uint64_t(hw.cus);
+  auto one = model::model_recording(rec, p, hw);
+  // One more: a tail round after the first two.
+  p.per_cu = 3;
+  p.workgroups = 3 * uint64_t(hw.cus);
+  auto tail = model::model_recording(rec, p, hw);
+  CHECK(tail.cycles >= 1.8 * one.cycles);
+  CHECK(tail.cycles <= 2.2 * one.cycles);
+  // 100 per CU: a first round (2), a staggered replay of 6 rounds (12), then the steady rate
+  // (2 workgroups per ~44 cycles) for the rest.
+  p.per_cu = 100;
+  p.workgroups = 100 * uint64_t(hw.cus);
+  auto many = model::model_recording(rec, p, hw);
+  CHECK(many.replayed_workgroups == 2 + 12);
+  CHECK(many.cycles >= 50 * 40);
+  CHECK(many.cycles <= 50 * (40 + kEnd + 4));
+  CHECK(many.ms == Approx(many.cycles / (hw.clock_ghz * 1e6)));
+}
+
+TEST_CASE("plan_launch: occupancy from the descriptor, busiest CU, recorded workgroups", "[model][tail]") {
+  const model::Hardware& hw = model::product("mi300x");
+  KernelInfo k;
+  k.name = "k";
+  k.vgpr_count = 128;  // 512 / 128 = 4 waves per SIMD
+  k.sgpr_count = 32;
+  sim::LaunchDims d;
+  d.block[0] = 256;  // 4 waves per workgroup -> 4 workgroups per CU
+  d.grid[0] = uint32_t(hw.cus * 4 + 1);
+  auto p = model::plan_launch(k, Arch::gfx942, d, hw);
+  CHECK(p.waves_per_simd == 4);
+  CHECK(p.workgroup_slots == 4);
+  CHECK(p.per_cu == 5);
+  CHECK(p.record == std::vector<uint64_t>{0, 304, 608, 912});
+  CHECK_THROWS_WITH(model::plan_launch(k, Arch::gfx950, d, hw), Catch::Contains("mi300x is gfx942"));
+  CHECK_THROWS_WITH(model::product("mi400"), Catch::Contains("mi300x, mi325x, mi350x, mi355x"));
+}

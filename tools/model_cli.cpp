@@ -1,0 +1,80 @@
+#include "tools/model_cli.hpp"
+
+#include "codegen/dwconv3d.hpp"
+#include "codegen/hip_sources.hpp"
+#include "jit/isa/error.hpp"
+#include "runtime/hip_source.hpp"
+#include "runtime/sim/code_object.hpp"
+#include "tools/model_dwconv.hpp"
+
+namespace cdnajit::model_cli {
+
+std::unique_ptr<RunModel> prepare_run(const std::string& product, const std::string& trace, const std::string& dev,
+                                      const std::vector<uint8_t>& code, const std::string& kernel, Dim3 grid, Dim3 block,
+                                      uint32_t dynamic_lds) {
+  if (product.empty()) {
+    if (!trace.empty()) throw Error("--trace needs --model NAME (the trace is of the modelled CU)");
+    return nullptr;
+  }
+  auto m = std::make_unique<RunModel>();
+  m->hw = &model::product(product);
+  m->trace_path = trace;
+  if (!dev.empty() && dev.rfind("sim", 0) != 0)
+    throw Error("--model runs the kernel on the simulator; drop --device " + dev + " or use sim:" +
+                std::string(arch_name(m->hw->arch)));
+  CodeObject co = read_code_object(code);
+  const KernelInfo* k = co.find(kernel);
+  if (!k) throw Error("no kernel '" + kernel + "' in the code object");
+  sim::LaunchDims d;
+  d.grid[0] = grid.x, d.grid[1] = grid.y, d.grid[2] = grid.z;
+  d.block[0] = block.x, d.block[1] = block.y, d.block[2] = block.z;
+  d.dynamic_lds = dynamic_lds;
+  m->arch = co.arch;
+  m->plan = model::plan_launch(*k, co.arch, d, *m->hw);
+  m->rec.workgroups = m->plan.record;
+  return m;
+}
+
+std::unique_ptr<Device> open_device(RunModel& m, const sim::Options& base) {
+  sim::Options o = base;
+  o.recording = &m.rec;
+  return open_sim_device(m.arch, o);
+}
+
+void print_run(std::ostream& out, RunModel& m, double flops) {
+  model::ModelOptions o;
+  o.flops = flops;
+  o.trace = !m.trace_path.empty();
+  model::ModelReport r = model::model_recording(m.rec, m.plan, *m.hw, o);
+  out << model::format_report(r);
+  if (o.trace) {
+    model::write_chrome_trace(r, *m.hw, m.trace_path);
+    out << "modelled (model " << m.hw->name << "): trace of one CU written to " << m.trace_path << "\n";
+  }
+}
+
+void print_seed(std::ostream& out, Arch arch, codegen::DwVariant v, const std::string& product, const std::string& trace) {
+  if (product == "none") return;
+  const model::Hardware& hw = product.empty() ? model::default_product(arch) : model::product(product);
+  if (hw.arch != arch)
+    throw Error("--model " + hw.name + " is " + std::string(arch_name(hw.arch)) + "; the seed job runs " +
+                std::string(arch_name(arch)));
+  const codegen::DwConvShape s = codegen::seed_shape();
+  out << "\nmodelled GPU time on the full seed grid (not measured; model " << hw.name << ", " << hw.product
+      << "; the simulator re-runs the workgroups the model records):\n";
+  BuildResult jit = codegen::build_dwconv3d(s, v, arch);
+  model::ModelOptions o;
+  o.trace = !trace.empty();
+  auto mj = model_dwconv::model_seed_kernel(hw, jit.code_object, jit.name, 0, o);
+  out << model::format_report(mj.report);
+  if (o.trace) {
+    model::write_chrome_trace(mj.report, hw, trace);
+    out << "modelled (model " << hw.name << "): trace of one CU of " << jit.name << " written to " << trace << "\n";
+  }
+  std::vector<uint8_t> ref = compile_hip_with(HipSourceBackend::Kind::clang, codegen::dwconv3d_hip_source(codegen::HipReference::v97),
+                                              arch, codegen::dwconv3d_hip_flags(s, codegen::HipReference::v97));
+  auto mr = model_dwconv::model_seed_kernel(hw, ref, codegen::dwconv3d_hip_kernel_name(codegen::HipReference::v97), 0, {});
+  out << model::format_report(mr.report);
+}
+
+}  // namespace cdnajit::model_cli

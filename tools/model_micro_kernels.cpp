@@ -1,0 +1,195 @@
+#include "tools/model_micro_kernels.hpp"
+
+#include <bit>
+#include <cstring>
+
+#include "jit/isa/error.hpp"
+#include "jit/kernel.hpp"
+#include "runtime/sim/code_object.hpp"
+
+namespace cdnajit::model_micro {
+namespace {
+
+constexpr uint32_t kThreads = 256;
+
+std::vector<uint8_t> kernarg(std::initializer_list<uint64_t> ptrs) {
+  std::vector<uint8_t> k;
+  for (uint64_t p : ptrs) {
+    uint8_t b[8];
+    std::memcpy(b, &p, 8);
+    k.insert(k.end(), b, b + 8);
+  }
+  return k;
+}
+
+MicroRun run(const std::string& name, Kernel& k, Arch arch, const model::Hardware& hw, uint32_t workgroups,
+             sim::Simulator& sim, const std::vector<uint8_t>& ka, int threads, double flops) {
+  BuildResult r = k.build();
+  CodeObject co = read_code_object(r.code_object);
+  sim::LaunchDims d;
+  d.grid[0] = workgroups;
+  d.block[0] = kThreads;
+  sim::Options so;
+  so.threads = threads;
+  model::ModelOptions mo;
+  mo.flops = flops;
+  MicroRun m;
+  m.name = name;
+  m.flops = flops;
+  m.report = model::model_launch(sim, co, r.name, ka, d, so, hw, mo, &m.stats);
+  (void)arch;
+  return m;
+}
+
+// idx = workgroup_id * 256 + workitem_id
+Reg global_index(Kernel& k) {
+  Reg base = k.sgpr("wg_base");
+  k.s_lshl_b32(base, k.workgroup_id(0), 8);
+  Reg idx = k.vgpr("idx");
+  k.v_add_u32(idx, base, k.workitem_id(0));
+  return idx;
+}
+
+void counted_loop(Kernel& k, int iterations, const std::function<void()>& body) {
+  Reg i = k.sgpr("i");
+  k.s_mov_b32(i, 0);
+  k.do_while_scc(body, [&] {
+    k.s_add_u32(i, i, 1);
+    k.s_cmp_lt_u32(i, iterations);
+  });
+}
+
+}  // namespace
+
+MicroRun stream_copy(Arch arch, const model::Hardware& hw, uint32_t workgroups, int threads) {
+  Kernel k("model_stream_copy", arch);
+  k.set_workgroup_size(kThreads);
+  Reg in = k.load_arg(k.arg<const float*>("in"));
+  Reg out = k.load_arg(k.arg<float*>("out"));
+  Reg idx = global_index(k);
+  Reg off = k.vgpr("off");
+  k.v_lshlrev_b32(off, 4, idx);  // 16 bytes per thread
+  Reg v = k.vgpr("v", 4);
+  k.s_waitcnt(lgkmcnt(0));
+  k.global_load_dwordx4(v, off, in);
+  k.s_waitcnt(vmcnt(0));
+  k.global_store_dwordx4(off, v, out);
+  k.s_endpgm();
+  sim::Simulator sim(arch);
+  const size_t bytes = size_t(workgroups) * kThreads * 16;
+  std::vector<uint32_t> host(bytes / 4);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = uint32_t(i * 2654435761u);
+  uint64_t a = sim.memory().alloc(bytes, "in"), b = sim.memory().alloc(bytes, "out");
+  sim.memory().write(a, host.data(), bytes);
+  MicroRun m = run("streaming copy", k, arch, hw, workgroups, sim, kernarg({a, b}), threads, 0);
+  std::vector<uint32_t> got(host.size());
+  sim.memory().read(b, got.data(), bytes);
+  if (got != host) throw Error("model micro-kernel: streaming copy produced wrong data");
+  m.bytes = 2.0 * double(bytes);
+  return m;
+}
+
+MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
+  Kernel k("model_mfma_loop", arch);
+  k.set_workgroup_size(kThreads);
+  Reg out = k.load_arg(k.arg<float*>("out"));
+  Reg idx = global_index(k);
+  Reg a = k.vgpr("a", 2), b = k.vgpr("b", 2);
+  k.v_mov_b32(a[0], 0x3f803f80);  // bf16 pairs of 1.0
+  k.v_mov_b32(a[1], 0x3f803f80);
+  k.v_mov_b32(b[0], 0);
+  k.v_mov_b32(b[1], 0);
+  constexpr int kAcc = 4;  // independent accumulators: back-to-back MFMAs without dependency stalls
+  std::vector<Reg> acc;
+  for (int j = 0; j < kAcc; ++j) {
+    acc.push_back(k.agpr("acc" + std::to_string(j), 16));
+    for (int r = 0; r < 16; ++r) k.v_accvgpr_write_b32(acc[size_t(j)][r], 0);
+  }
+  counted_loop(k, iterations, [&] {
+    for (int j = 0; j < kAcc; ++j) k.v_mfma_f32_32x32x8_bf16(acc[size_t(j)], a, b, acc[size_t(j)]);
+  });
+  Reg v = k.vgpr("v"), off = k.vgpr("off");
+  k.v_accvgpr_read_b32(v, acc[0][0]);
+  k.v_lshlrev_b32(off, 2, idx);
+  k.s_waitcnt(lgkmcnt(0));
+  k.global_store_dword(off, v, out);
+  k.s_endpgm();
+  sim::Simulator sim(arch);
+  const size_t n = size_t(workgroups) * kThreads;
+  uint64_t o = sim.memory().alloc(n * 4, "out");
+  const double waves = double(workgroups) * kThreads / 64;
+  MicroRun m = run("MFMA loop (v_mfma_f32_32x32x8_bf16)", k, arch, hw, workgroups, sim, kernarg({o}), threads,
+                   waves * iterations * kAcc * 32.0 * 32 * 8 * 2);
+  std::vector<float> got(n);
+  sim.memory().read(o, got.data(), n * 4);
+  for (float x : got)
+    if (x != 0.0f) throw Error("model micro-kernel: MFMA loop produced a non-zero result");
+  return m;
+}
+
+MicroRun valu_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
+  Kernel k("model_valu_loop", arch);
+  k.set_workgroup_size(kThreads);
+  Reg out = k.load_arg(k.arg<float*>("out"));
+  Reg idx = global_index(k);
+  constexpr int kAcc = 8;
+  Reg x = k.vgpr("x"), y = k.vgpr("y");
+  k.v_mov_b32(x, 1.0f);
+  k.v_mov_b32(y, 0.0f);
+  std::vector<Reg> acc;
+  for (int j = 0; j < kAcc; ++j) {
+    acc.push_back(k.vgpr("acc" + std::to_string(j)));
+    k.v_mov_b32(acc.back(), 0.0f);
+  }
+  counted_loop(k, iterations, [&] {
+    for (int j = 0; j < kAcc; ++j) k.v_fmac_f32(acc[size_t(j)], x, y);
+  });
+  Reg off = k.vgpr("off");
+  k.v_lshlrev_b32(off, 2, idx);
+  k.s_waitcnt(lgkmcnt(0));
+  k.global_store_dword(off, acc[0], out);
+  k.s_endpgm();
+  sim::Simulator sim(arch);
+  const size_t n = size_t(workgroups) * kThreads;
+  uint64_t o = sim.memory().alloc(n * 4, "out");
+  const double waves = double(workgroups) * kThreads / 64;
+  MicroRun m = run("VALU loop (v_fmac_f32)", k, arch, hw, workgroups, sim, kernarg({o}), threads,
+                   waves * iterations * kAcc * 64.0 * 2);
+  return m;
+}
+
+MicroRun lds_stride(Arch arch, const model::Hardware& hw, uint32_t workgroups, int stride_dwords, int iterations,
+                    int threads) {
+  Kernel k("model_lds_stride", arch);
+  k.set_workgroup_size(kThreads);
+  constexpr uint32_t kTile = 32 * 1024;
+  const uint32_t base = k.lds_alloc("tile", kTile);
+  Reg out = k.load_arg(k.arg<float*>("out"));
+  Reg idx = global_index(k);
+  Reg lane = k.vgpr("lane"), addr = k.vgpr("addr");
+  k.v_and_b32(lane, 63, k.workitem_id(0));
+  if (stride_dwords < 1 || (stride_dwords & (stride_dwords - 1)))
+    throw Error("model micro-kernel: LDS stride must be a power of two, got " + std::to_string(stride_dwords));
+  k.v_lshlrev_b32(addr, std::countr_zero(unsigned(stride_dwords)) + 2, lane);
+  k.v_and_b32(addr, int64_t(kTile - 1), addr);
+  if (base) k.v_add_u32(addr, int64_t(base), addr);
+  constexpr int kReads = 16;
+  std::vector<Reg> r;
+  for (int j = 0; j < kReads; ++j) r.push_back(k.vgpr("r" + std::to_string(j)));
+  counted_loop(k, iterations, [&] {
+    for (int j = 0; j < kReads; ++j) k.ds_read_b32(r[size_t(j)], addr);
+    k.s_waitcnt(lgkmcnt(0));
+  });
+  Reg off = k.vgpr("off");
+  k.v_lshlrev_b32(off, 2, idx);
+  k.s_waitcnt(lgkmcnt(0));
+  k.global_store_dword(off, r[kReads - 1], out);
+  k.s_endpgm();
+  sim::Simulator sim(arch);
+  const size_t n = size_t(workgroups) * kThreads;
+  uint64_t o = sim.memory().alloc(n * 4, "out");
+  return run("LDS ds_read_b32, stride " + std::to_string(stride_dwords) + " dwords", k, arch, hw, workgroups, sim,
+             kernarg({o}), threads, 0);
+}
+
+}  // namespace cdnajit::model_micro
