@@ -121,6 +121,11 @@ std::unique_ptr<Device> open_device(std::string_view spec = "", const sim::Optio
 // Simulator device with explicit options (dot2 mode, checks, threads).
 std::unique_ptr<Device> open_sim_device(Arch arch, const sim::Options& opt = {});
 
+// The options of a simulator device, or nullptr for any other device. A caller
+// may change them between launches (the tuner's timing model turns recording on
+// for one launch and restores them).
+sim::Options* sim_options(Device& d);
+
 // How many HIP devices are usable, or why there are none ("no HIP device:
 // libamdhip64 not found (tried ...)" / "no HIP device: hipGetDeviceCount
 // returned 100 (hipErrorNoDevice)").

@@ -56,11 +56,17 @@ class SimDevice final : public Device {
     return r;
   }
   void synchronize() override {}  // launches are synchronous
+  sim::Options& options() { return opt_; }
 
  private:
   sim::Simulator sim_;
   sim::Options opt_;
 };
+
+sim::Options* sim_options(Device& d) {
+  auto* s = dynamic_cast<SimDevice*>(&d);
+  return s ? &s->options() : nullptr;
+}
 
 namespace detail {
 std::unique_ptr<Device> make_sim_device(Arch arch, const sim::Options& opt) {

@@ -130,13 +130,6 @@ std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, 
   return std::make_unique<ModelledSource>(std::move(model), std::move(launches));
 }
 
-std::unique_ptr<TimingModel> open_timing_model(std::string_view model_name) {
-  throw Error(fmt::format("modelled times for '{}' are not available yet: the simulator's timing model "
-                          "(runtime/model) is not part of this build. Tune on a GPU (--device hip:N) or "
-                          "wait for the timing model; no time is made up in its place",
-                          model_name));
-}
-
 std::unique_ptr<TimeSource> replay_source(std::vector<double> true_ms, const NoiseModel& noise, uint64_t seed) {
   std::vector<NoiseModel> per(true_ms.size(), noise);
   return std::make_unique<ReplaySource>(std::move(true_ms), per, seed);

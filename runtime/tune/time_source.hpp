@@ -68,9 +68,10 @@ struct TimingModel {
   virtual double modelled_ms(const LaunchSpec& launch) = 0;
 };
 std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, std::vector<LaunchSpec> launches);
-// The timing model of the simulator for `model_name` (e.g. "mi355x").
-// Until runtime/model lands, this throws an Error saying modelled times are not
-// available yet (never a made-up number).
+// The simulator's timing model (runtime/model) for product `model_name`
+// ("mi300x", "mi325x", "mi350x", "mi355x"; Error naming the valid ones
+// otherwise), in runtime/tune/sim_timing_model.cpp. Launches must be on a
+// simulator device of the product's arch.
 std::unique_ptr<TimingModel> open_timing_model(std::string_view model_name);
 
 // --- Replay: known true times plus a noise model --------------------------

@@ -80,7 +80,7 @@ TEST_CASE("GPU source on this machine's real HIP: unavailable, with the reason",
   CHECK_THROWS_AS(open_device("hip:0"), Error);
 }
 
-TEST_CASE("modelled source: a model plugs in; the simulator's model is not available yet", "[tune][source]") {
+TEST_CASE("modelled source: a model plugs in; the simulator's model times a real launch", "[tune][source]") {
   // A stand-in model for the interface test: it runs the launch and reports
   // a fixed number per call (labelled modelled, as every model time is).
   struct Counting final : TimingModel {
@@ -106,6 +106,19 @@ TEST_CASE("modelled source: a model plugs in; the simulator's model is not avail
   CHECK(sim->download<float>(b)[63] == 1.0f);  // the model ran the launch
   CHECK_THROWS_WITH(LaunchSpec{}.run(), Catch::Contains("without a device or kernel"));
   CHECK_THROWS_WITH(src->run_once(3), Catch::Contains("out of range"));
-  CHECK_THROWS_WITH(open_timing_model("mi355x"), Catch::Contains("not available yet"));
+  // The simulator's timing model: a modelled time of the product, the launch still runs (and
+  // computes) on the simulator, and other products / devices are refused by name.
+  auto mi300x = open_timing_model("mi300x");
+  CHECK(mi300x->name() == "mi300x");
+  std::vector<float> zeros(64, 0.0f);
+  sim->copy_to_device(b, zeros.data(), zeros.size() * sizeof(float));
+  const double ms = mi300x->modelled_ms(l);
+  CHECK(ms > 0);
+  CHECK(ms < 1.0);  // one 64-lane store: microseconds, not a millisecond
+  CHECK(mi300x->modelled_ms(l) == ms);  // deterministic
+  CHECK(sim->download<float>(b)[63] == 1.0f);
+  CHECK(sim_options(*sim)->recording == nullptr);  // recording was switched off again
+  CHECK_THROWS_WITH(open_timing_model("mi355x")->modelled_ms(l), Catch::Contains("gfx950"));
+  CHECK_THROWS_WITH(open_timing_model("h100"), Catch::Contains("valid: "));
   CHECK_THROWS_WITH(modelled_source(nullptr, {}), Catch::Contains("no timing model"));
 }

@@ -55,9 +55,11 @@ TEST_CASE("cdnajit tune: list, replay, errors", "[tune][cli]") {
   CHECK(has(r, "picked #"));
 
   std::string db = scratch("cli.db");
-  Run sim = cli("tune --family dwconv3d --db " + db);
-  CHECK(sim.status == 1);
-  CHECK(has(sim, "modelled times for 'mi355x' are not available yet"));
+  // A small problem on the simulator with the timing model: the pick is stored, labelled modelled.
+  Run sim = cli("tune --family dwconv3d --problem \"N1 C4 D5 H8 W16 k3x5x5 pad0,2,2\" --model mi350x --db " + db);
+  INFO(sim.out);
+  CHECK(sim.status == 0);
+  CHECK(has(sim, "modelled"));
   Run none = cli("tune --family dwconv3d --lookup --db " + db);
   CHECK(none.status == 3);
   CHECK(has(none, "no stored configuration for gfx950 256CU dwconv3d [N1 C512 D61 H45 W80 k3x5x5 pad0,2,2]"));

@@ -1,0 +1,54 @@
+// The simulator's timing model as the tuner's TimingModel: each launch runs on
+// its simulator device with recording on for the workgroups one CU holds
+// (runtime/model's launch plan), and the CU model replays them. The result is
+// a modelled time of the product, never a measurement.
+#include <fmt/format.h>
+
+#include "runtime/model/launch_model.hpp"
+#include "runtime/tune/time_source.hpp"
+
+namespace cdnajit::tune {
+
+namespace {
+
+class SimTimingModel final : public TimingModel {
+ public:
+  explicit SimTimingModel(const model::Hardware& hw) : hw_(hw) {}
+  std::string name() const override { return hw_.name; }
+
+  double modelled_ms(const LaunchSpec& l) override {
+    if (!l.device || !l.kernel) throw Error("model " + hw_.name + ": launch without a device or kernel");
+    sim::Options* opt = sim_options(*l.device);
+    if (!opt)
+      throw Error(fmt::format("model {}: modelled times need a simulator device (sim:gfx942, sim:gfx950), not {}",
+                              hw_.name, l.device->name()));
+    sim::LaunchDims d;
+    d.grid[0] = l.grid.x, d.grid[1] = l.grid.y, d.grid[2] = l.grid.z;
+    d.block[0] = l.block.x, d.block[1] = l.block.y, d.block[2] = l.block.z;
+    d.dynamic_lds = l.dynamic_lds;
+    model::LaunchPlan plan = model::plan_launch(l.kernel->info(), l.device->arch(), d, hw_);
+    sim::Recording rec;
+    rec.workgroups = plan.record;
+    const sim::Options saved = *opt;
+    opt->recording = &rec;
+    try {
+      l.run();
+    } catch (...) {
+      *opt = saved;
+      throw;
+    }
+    *opt = saved;
+    return model::model_recording(rec, plan, hw_).ms;
+  }
+
+ private:
+  const model::Hardware& hw_;
+};
+
+}  // namespace
+
+std::unique_ptr<TimingModel> open_timing_model(std::string_view model_name) {
+  return std::make_unique<SimTimingModel>(model::product(model_name));
+}
+
+}  // namespace cdnajit::tune
