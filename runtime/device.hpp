@@ -121,6 +121,9 @@ std::unique_ptr<Device> open_device(std::string_view spec = "", const sim::Optio
 // Simulator device with explicit options (dot2 mode, checks, threads).
 std::unique_ptr<Device> open_sim_device(Arch arch, const sim::Options& opt = {});
 
+// The simulator's launch dimensions for a launch of `grid` workgroups of `block` work-items.
+sim::LaunchDims sim_launch_dims(Dim3 grid, Dim3 block, uint32_t dynamic_lds);
+
 // The options of a simulator device, or nullptr for any other device. A caller
 // may change them between launches (the tuner's timing model turns recording on
 // for one launch and restores them).

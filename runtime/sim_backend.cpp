@@ -47,11 +47,7 @@ class SimDevice final : public Device {
     auto t0 = std::chrono::steady_clock::now();
     LaunchResult r;
     r.kernarg = pack_kernargs(k.info(), args, grid, block, dynamic_lds);
-    sim::LaunchDims dims;
-    dims.grid[0] = grid.x, dims.grid[1] = grid.y, dims.grid[2] = grid.z;
-    dims.block[0] = block.x, dims.block[1] = block.y, dims.block[2] = block.z;
-    dims.dynamic_lds = dynamic_lds;
-    r.sim_stats = sim_.launch(k.module().code, k.name(), r.kernarg, dims, opt_);
+    r.sim_stats = sim_.launch(k.module().code, k.name(), r.kernarg, sim_launch_dims(grid, block, dynamic_lds), opt_);
     r.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return r;
   }
@@ -62,6 +58,14 @@ class SimDevice final : public Device {
   sim::Simulator sim_;
   sim::Options opt_;
 };
+
+sim::LaunchDims sim_launch_dims(Dim3 grid, Dim3 block, uint32_t dynamic_lds) {
+  sim::LaunchDims d;
+  d.grid[0] = grid.x, d.grid[1] = grid.y, d.grid[2] = grid.z;
+  d.block[0] = block.x, d.block[1] = block.y, d.block[2] = block.z;
+  d.dynamic_lds = dynamic_lds;
+  return d;
+}
 
 sim::Options* sim_options(Device& d) {
   auto* s = dynamic_cast<SimDevice*>(&d);

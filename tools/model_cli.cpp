@@ -25,12 +25,8 @@ std::unique_ptr<RunModel> prepare_run(const std::string& product, const std::str
   CodeObject co = read_code_object(code);
   const KernelInfo* k = co.find(kernel);
   if (!k) throw Error("no kernel '" + kernel + "' in the code object");
-  sim::LaunchDims d;
-  d.grid[0] = grid.x, d.grid[1] = grid.y, d.grid[2] = grid.z;
-  d.block[0] = block.x, d.block[1] = block.y, d.block[2] = block.z;
-  d.dynamic_lds = dynamic_lds;
   m->arch = co.arch;
-  m->plan = model::plan_launch(*k, co.arch, d, *m->hw);
+  m->plan = model::plan_launch(*k, co.arch, sim_launch_dims(grid, block, dynamic_lds), *m->hw);
   m->rec.workgroups = m->plan.record;
   return m;
 }

@@ -22,11 +22,8 @@ class SimTimingModel final : public TimingModel {
     if (!opt)
       throw Error(fmt::format("model {}: modelled times need a simulator device (sim:gfx942, sim:gfx950), not {}",
                               hw_.name, l.device->name()));
-    sim::LaunchDims d;
-    d.grid[0] = l.grid.x, d.grid[1] = l.grid.y, d.grid[2] = l.grid.z;
-    d.block[0] = l.block.x, d.block[1] = l.block.y, d.block[2] = l.block.z;
-    d.dynamic_lds = l.dynamic_lds;
-    model::LaunchPlan plan = model::plan_launch(l.kernel->info(), l.device->arch(), d, hw_);
+    model::LaunchPlan plan = model::plan_launch(l.kernel->info(), l.device->arch(),
+                                                sim_launch_dims(l.grid, l.block, l.dynamic_lds), hw_);
     sim::Recording rec;
     rec.workgroups = plan.record;
     const sim::Options saved = *opt;

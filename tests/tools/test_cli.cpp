@@ -15,25 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/cli_run.hpp"
+
 namespace {
 
-struct Run {
-  int status;
-  std::string out;
-};
-
-// Runs the cdnajit binary with `args` (stdout and stderr together).
-Run cli(const std::string& args) {
-  std::string cmd = std::string(CDNAJIT_CLI) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+using cdnajit_test::cli;
+using cdnajit_test::Run;
 
 std::filesystem::path scratch() {
   auto d = std::filesystem::temp_directory_path() / ("cdnajit_cli_test_" + std::to_string(getpid()));

@@ -1,5 +1,5 @@
 // `cdnajit tune` as a user runs it: --list, a replayed search with its log,
-// the simulator without a timing model (a clear error, nothing stored),
+// the simulator with the timing model (a small problem, the pick stored as modelled),
 // --check-only, database export/import/lookup, and bad options.
 #include <catch2/catch.hpp>
 #include <sys/wait.h>
@@ -10,24 +10,12 @@
 #include <fstream>
 #include <string>
 
+#include "tests/cli_run.hpp"
+
 namespace {
 
-struct Run {
-  int status;
-  std::string out;
-};
-
-Run cli(const std::string& args) {
-  std::string cmd = std::string(CDNAJIT_CLI) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+using cdnajit_test::cli;
+using cdnajit_test::Run;
 
 std::string scratch(const std::string& name) {
   auto d = std::filesystem::temp_directory_path() / ("cdnajit_tune_cli_" + std::to_string(getpid()));
