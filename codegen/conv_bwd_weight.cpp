@@ -1,0 +1,453 @@
+#include "codegen/conv_bwd_weight.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+
+namespace cdnajit::codegen {
+
+namespace {
+
+constexpr int TM = kBwdTileM, TN = kBwdTileN, TK = kBwdTileK;
+constexpr int kRowBytes = TK * 2;                  // one LDS row: 32 bf16 in gemm-K order
+constexpr int kStageBytes = (TM + TN) * kRowBytes;  // A rows 0..63, B rows 64..127
+constexpr int kLoadThreads = 256;                   // every form loads with 4 waves
+constexpr int kPairsPerRow = TM / 2;                // 32 channel pairs across a tile's rows
+constexpr int kLoadsPerThread = TK * kPairsPerRow / kLoadThreads;  // 4 of A and 4 of B
+constexpr int64_t kOob = int64_t(0x80000000u);      // past num_records of every tensor (< 1 GiB)
+// Buffer resource word 3 (DATA_FORMAT 32) as codegen/conv3d_igemm.cpp uses it: raw dword access.
+constexpr int64_t kRsrcWord3 = 0x00020000;
+
+// Emission helpers over one Kernel: SGPR constants, magic-number division, buffer resources.
+class Emit {
+ public:
+  explicit Emit(Kernel& k) : k(k) {}
+  Kernel& k;
+
+  Reg sconst(uint32_t v) {
+    Reg r = k.sgpr("const");
+    k.s_mov_b32(r, int64_t(v));
+    return r;
+  }
+  Reg vconst(int64_t v, const char* name) {
+    Reg r = k.vgpr(name);
+    k.v_mov_b32(r, v);
+    return r;
+  }
+  Reg rsrc(Reg base, int64_t bytes, const char* name) {
+    Reg r = k.sgpr(name, 4, 4);
+    k.s_mov_b32(r[0], base[0]);
+    k.s_and_b32(r[1], int64_t(0xffff), base[1]);
+    k.s_mov_b32(r[2], int64_t(uint32_t(bytes)));
+    k.s_mov_b32(r[3], kRsrcWord3);
+    return r;
+  }
+  // n / d for n < 2^31: q = mulhi(n, ceil(2^(32+sh)/d)) >> sh, sh = ceil(log2 d) - 1
+  // (Granlund & Montgomery, "Division by invariant integers using multiplication", PLDI 1994).
+  Reg vdiv(Reg n, uint32_t d, const char* name) {
+    Reg q = k.vgpr(name);
+    if (d == 1) k.v_mov_b32(q, n);
+    else if (std::has_single_bit(d)) k.v_lshrrev_b32(q, int(std::countr_zero(d)), n);
+    else {
+      int sh = int(std::bit_width(d - 1)) - 1;
+      k.v_mul_hi_u32(q, n, sconst(uint32_t(((uint64_t(1) << (32 + sh)) + d - 1) / d)));
+      if (sh) k.v_lshrrev_b32(q, sh, q);
+    }
+    return q;
+  }
+  // n - q*d
+  Reg vrem(Reg n, Reg q, uint32_t d, const char* name) {
+    Reg t = vmul(q, d, "q_times_d");
+    Reg r = k.vgpr(name);
+    k.v_sub_u32(r, n, t);
+    return r;
+  }
+  Reg vmul(Reg x, uint32_t c, const char* name) {
+    Reg r = k.vgpr(name);
+    if (c == 1) k.v_mov_b32(r, x);
+    else if (std::has_single_bit(c)) k.v_lshlrev_b32(r, int(std::countr_zero(c)), x);
+    else k.v_mul_lo_u32(r, x, sconst(c));
+    return r;
+  }
+  // dst = x*c + add (any 32-bit values, wrapping)
+  Reg vmad(Reg x, uint32_t c, Reg add, const char* name) {
+    Reg p = vmul(x, c, "product");
+    Reg r = k.vgpr(name);
+    k.v_add_u32(r, p, add);
+    return r;
+  }
+};
+
+// The per-kernel plan both roles read.
+struct Plan {
+  BwdWeightShape s;
+  Arch arch;
+  int mk = 16;          // MFMA k per instruction
+  int k_steps = 2;      // MFMA k-steps per K tile
+  int frag_dwords = 2;  // A/B fragment per lane
+  int k_tiles = 1;
+  uint32_t yxc = 0, howo = 0;
+};
+
+// Shared values (loaded before the roles, live across them).
+struct Common {
+  Reg x_rsrc, dy_rsrc, dw_rsrc;
+  Reg n0, m0, g;  // tile origin (yxc, k) and group (SGPRs)
+};
+
+// ---------------------------------------------------------------- load side
+// Thread `lt` (0..255 of the loading waves) moves channel pair p = lt % 32 of gemm-K
+// columns j = lt / 32 + 8 i (i = 0..3) for A (dy: k pair) and B (x: c pair).
+class Loader {
+ public:
+  Loader(Emit& e, const Plan& p, const Common& c, Reg lt) : e_(e), k_(e.k), p_(p), c_(c) {
+    const BwdWeightShape& s = p.s;
+    Reg pair = k_.vgpr("pair");
+    k_.v_and_b32(pair, kPairsPerRow - 1, lt);
+    Reg col = k_.vgpr("col");
+    k_.v_lshrrev_b32(col, std::countr_zero(unsigned(kPairsPerRow)), lt);
+    // A: dy offset = (gk*G*K + g*K + m)*2, m = m0 + 2 pair; m >= K -> out of range.
+    Reg m = k_.vgpr("a_m");
+    k_.v_lshlrev_b32(m, 1, pair);
+    k_.v_add_u32(m, c_.m0, m);
+    Reg gk_part = k_.vgpr("a_gk_part");
+    Reg sgk = k_.sgpr("g_times_k");
+    k_.s_mul_i32(sgk, c_.g, int64_t(s.K));
+    k_.v_add_u32(gk_part, sgk, m);
+    a_base_ = k_.vgpr("a_base");
+    k_.v_lshlrev_b32(a_base_, 1, gk_part);
+    Reg ok = k_.sgpr("a_ok", 2, 2);
+    k_.v_cmp_gt_u32(ok, e_.sconst(uint32_t(s.K)), m);
+    k_.v_cndmask_b32(a_base_, e_.vconst(kOob, "oob"), a_base_, ok);
+    // B: n = n0 + 2 pair -> (y, x, c); per-thread offsets of the tap.
+    Reg n = k_.vgpr("b_n");
+    k_.v_lshlrev_b32(n, 1, pair);
+    k_.v_add_u32(n, c_.n0, n);
+    Reg xc = e_.vdiv(n, uint32_t(s.C), "xc_index");  // y*X + x
+    Reg cc = e_.vrem(n, xc, uint32_t(s.C), "c");
+    Reg y = e_.vdiv(xc, uint32_t(s.X), "y");
+    Reg x = e_.vrem(xc, y, uint32_t(s.X), "x");
+    // hi = ho*sh + (y*dh - ph); wi = wo*sw + (x*dw - pw)
+    b_yoff_ = e_.vmad(y, uint32_t(s.dil[0]), e_.vconst(-s.pad[0], "neg_pad_h"), "y_off");
+    b_xoff_ = e_.vmad(x, uint32_t(s.dil[1]), e_.vconst(-s.pad[1], "neg_pad_w"), "x_off");
+    Reg sgc = k_.sgpr("g_times_c");
+    k_.s_mul_i32(sgc, c_.g, int64_t(s.C));
+    b_cpart_ = k_.vgpr("b_cpart");
+    k_.v_add_u32(b_cpart_, sgc, cc);
+    k_.v_lshlrev_b32(b_cpart_, 1, b_cpart_);
+    Reg nok = k_.sgpr("b_ok", 2, 2);
+    k_.v_cmp_gt_u32(nok, e_.sconst(uint32_t(p.yxc)), n);
+    k_.v_cndmask_b32(b_cpart_, e_.vconst(kOob, "oob"), b_cpart_, nok);
+    // LDS byte addresses: A row 2 pair, B row 64 + 2 pair; column col (+ 8 i).
+    a_lds_ = k_.vgpr("a_lds");
+    k_.v_mul_u32_u24(a_lds_, 2 * kRowBytes, pair);
+    k_.v_lshl_add_u32(a_lds_, col, 1, a_lds_);
+    col_ = col;
+  }
+
+  // Loads K tile (gemm-K origin gk0, SGPR) and writes it to the stage at byte `stage` (SGPR).
+  void fill(Reg gk0, Reg stage) {
+    const BwdWeightShape& s = p_.s;
+    std::vector<Reg> a(kLoadsPerThread), b(kLoadsPerThread);
+    for (int i = 0; i < kLoadsPerThread; ++i) {
+      Reg gk = k_.vgpr("gk");
+      k_.v_add_u32(gk, gk0, col_);
+      if (i) k_.v_add_u32(gk, 8 * i, gk);
+      // A: gk >= gemm-K gives an offset past the tensor (num_records) -> zeros.
+      Reg aoff = e_.vmad(gk, uint32_t(s.G * s.K * 2), a_base_, "a_off");
+      a[size_t(i)] = k_.vgpr("a_data");
+      k_.buffer_load_dword(a[size_t(i)], aoff, c_.dy_rsrc, 0, offen);
+      // B: im2col decode gk -> (nb, ho, wo) -> (hi, wi).
+      Reg nb = e_.vdiv(gk, p_.howo, "nb");
+      Reg rem = e_.vrem(gk, nb, p_.howo, "pix");
+      Reg ho = e_.vdiv(rem, uint32_t(s.Wo()), "ho");
+      Reg wo = e_.vrem(rem, ho, uint32_t(s.Wo()), "wo");
+      Reg hi = e_.vmad(ho, uint32_t(s.stride[0]), b_yoff_, "hi");
+      Reg wi = e_.vmad(wo, uint32_t(s.stride[1]), b_xoff_, "wi");
+      Reg ok = k_.sgpr("in_ok", 2, 2), okw = k_.sgpr("in_ok_w", 2, 2);
+      k_.v_cmp_gt_u32(ok, e_.sconst(uint32_t(s.Hi)), hi);
+      k_.v_cmp_gt_u32(okw, e_.sconst(uint32_t(s.Wi)), wi);
+      k_.s_and_b64(ok, ok, okw);
+      Reg pix = e_.vmad(nb, uint32_t(s.Hi), hi, "row");
+      pix = e_.vmad(pix, uint32_t(s.Wi), wi, "pixel");
+      Reg boff = e_.vmad(pix, uint32_t(s.G * s.C * 2), b_cpart_, "b_off");
+      k_.v_cndmask_b32(boff, e_.vconst(kOob, "oob"), boff, ok);
+      b[size_t(i)] = k_.vgpr("b_data");
+      k_.buffer_load_dword(b[size_t(i)], boff, c_.x_rsrc, 0, offen);
+    }
+    Reg addr = k_.vgpr("lds_addr");
+    k_.v_add_u32(addr, stage, a_lds_);
+    k_.s_waitcnt(vmcnt(0));
+    for (int i = 0; i < kLoadsPerThread; ++i) {
+      int32_t col_bytes = 16 * i;  // 8 columns of 2 bytes
+      // channel 2p -> row 2p, channel 2p+1 -> row 2p+1 (low / high half of the dword)
+      k_.ds_write_b16(addr, a[size_t(i)], Offset(col_bytes));
+      k_.ds_write_b16_d16_hi(addr, a[size_t(i)], Offset(col_bytes + kRowBytes));
+      k_.ds_write_b16(addr, b[size_t(i)], Offset(TM * kRowBytes + col_bytes));
+      k_.ds_write_b16_d16_hi(addr, b[size_t(i)], Offset(TM * kRowBytes + col_bytes + kRowBytes));
+    }
+    k_.s_waitcnt(lgkmcnt(0));
+  }
+
+ private:
+  Emit& e_;
+  Kernel& k_;
+  const Plan& p_;
+  const Common& c_;
+  Reg a_base_, b_yoff_, b_xoff_, b_cpart_, a_lds_, col_;
+};
+
+// ---------------------------------------------------------------- math side
+// A math wave owns a (bm*16) x (bn*16) sub-tile at rows row0, cols col0 (SGPRs, bytes of LDS rows).
+class MathWave {
+ public:
+  MathWave(Emit& e, const Plan& p, const Common& c, Reg wave, int waves_m, int bm, int bn)
+      : e_(e), k_(e.k), p_(p), c_(c), bm_(bm), bn_(bn) {
+    Reg tid = k_.workitem_id(0);
+    lane_ = k_.vgpr("lane");
+    k_.v_and_b32(lane_, 63, tid);
+    // wave -> (wm, wn)
+    Reg wm = k_.sgpr("wm"), wn = k_.sgpr("wn");
+    k_.s_and_b32(wm, waves_m - 1, wave);
+    k_.s_lshr_b32(wn, wave, std::countr_zero(unsigned(waves_m)));
+    k_.s_mul_i32(row0_, wm, bm * 16);
+    k_.s_mul_i32(col0_, wn, bn * 16);
+    // Fragment address: row (lane % 16), k offset (lane / 16) * frag bytes.
+    Reg r16 = k_.vgpr("lane_row"), kq = k_.vgpr("lane_kq");
+    k_.v_and_b32(r16, 15, lane_);
+    k_.v_lshrrev_b32(kq, 4, lane_);
+    Reg kb = e_.vmul(kq, uint32_t(p.frag_dwords * 4), "lane_kbytes");
+    Reg arow = k_.vgpr("a_row"), brow = k_.vgpr("b_row");
+    k_.v_add_u32(arow, row0_, r16);
+    k_.v_add_u32(brow, col0_, r16);
+    a_frag_ = k_.vgpr("a_frag_addr");
+    k_.v_mad_u32_u24(a_frag_, arow, kRowBytes, kb);
+    b_frag_ = k_.vgpr("b_frag_addr");
+    k_.v_mad_u32_u24(b_frag_, brow, kRowBytes, kb);
+    k_.v_add_u32(b_frag_, TM * kRowBytes, b_frag_);
+    acc_ = k_.vgprs("acc", {bm, bn}, 4);
+    for (int i = 0; i < bm; ++i)
+      for (int j = 0; j < bn; ++j)
+        for (int r = 0; r < 4; ++r) k_.v_mov_b32(Reg(acc_[i][j])[r], 0);
+  }
+
+  // acc += A * B over the stage at byte `stage` (SGPR): k-steps ascending.
+  void multiply(Reg stage) {
+    Reg a_addr = k_.vgpr("a_addr"), b_addr = k_.vgpr("b_addr");
+    k_.v_add_u32(a_addr, stage, a_frag_);
+    k_.v_add_u32(b_addr, stage, b_frag_);
+    for (int ks = 0; ks < p_.k_steps; ++ks) {
+      std::vector<Reg> a, b;
+      int32_t kofs = ks * p_.mk * 2;
+      for (int i = 0; i < bm_; ++i) {
+        a.push_back(k_.vgpr("a", p_.frag_dwords, 2));
+        read(a.back(), a_addr, i * 16 * kRowBytes + kofs);
+      }
+      for (int j = 0; j < bn_; ++j) {
+        b.push_back(k_.vgpr("b", p_.frag_dwords, 2));
+        read(b.back(), b_addr, j * 16 * kRowBytes + kofs);
+      }
+      k_.s_waitcnt(lgkmcnt(0));
+      for (int i = 0; i < bm_; ++i)
+        for (int j = 0; j < bn_; ++j) {
+          Reg acc = acc_[i][j];
+          if (p_.arch == Arch::gfx950) k_.v_mfma_f32_16x16x32_bf16(acc, a[size_t(i)], b[size_t(j)], acc);
+          else k_.v_mfma_f32_16x16x16_bf16(acc, a[size_t(i)], b[size_t(j)], acc);
+        }
+    }
+  }
+
+  // dw[g][m][n] = acc, m = m0 + row0 + 16 i + 4 (lane/16) + r, n = n0 + col0 + 16 j + lane%16.
+  void store() {
+    const BwdWeightShape& s = p_.s;
+    Reg mrow = k_.vgpr("m_lane"), ncol = k_.vgpr("n_lane");
+    Reg q = k_.vgpr("lane_q");
+    k_.v_lshrrev_b32(q, 4, lane_);
+    k_.v_lshlrev_b32(q, 2, q);
+    Reg sm = k_.sgpr("m_origin"), sn = k_.sgpr("n_origin");
+    k_.s_add_u32(sm, c_.m0, row0_);
+    k_.s_add_u32(sn, c_.n0, col0_);
+    k_.v_add_u32(mrow, sm, q);
+    Reg r16 = k_.vgpr("lane_col");
+    k_.v_and_b32(r16, 15, lane_);
+    k_.v_add_u32(ncol, sn, r16);
+    // base = ((g*K + m)*YXC + n)*4
+    Reg sgk = k_.sgpr("g_times_k");
+    k_.s_mul_i32(sgk, c_.g, int64_t(s.K));
+    Reg gm = k_.vgpr("gm");
+    k_.v_add_u32(gm, sgk, mrow);
+    Reg base = e_.vmad(gm, p_.yxc, ncol, "dw_index");
+    k_.v_lshlrev_b32(base, 2, base);
+    Reg oob = e_.vconst(kOob, "oob");
+    for (int i = 0; i < bm_; ++i)
+      for (int j = 0; j < bn_; ++j)
+        for (int r = 0; r < 4; ++r) {
+          int mo = i * 16 + r, no = j * 16;
+          Reg mk = k_.sgpr("m_ok", 2, 2), nk = k_.sgpr("n_ok", 2, 2);
+          k_.v_cmp_gt_u32(mk, e_.sconst(uint32_t(std::max(0, s.K - mo))), mrow);
+          k_.v_cmp_gt_u32(nk, e_.sconst(uint32_t(std::max<int64_t>(0, int64_t(p_.yxc) - no))), ncol);
+          k_.s_and_b64(mk, mk, nk);
+          Reg off = k_.vgpr("dw_off");
+          k_.v_add_u32(off, e_.sconst(uint32_t((uint64_t(mo) * p_.yxc + uint64_t(no)) * 4)), base);
+          k_.v_cndmask_b32(off, oob, off, mk);
+          k_.buffer_store_dword(Reg(acc_[i][j])[r], off, c_.dw_rsrc, 0, offen);
+        }
+  }
+
+ private:
+  void read(Reg dst, Reg addr, int32_t offset) {
+    if (p_.frag_dwords == 4) k_.ds_read_b128(dst, addr, Offset(offset));
+    else k_.ds_read_b64(dst, addr, Offset(offset));
+  }
+  Emit& e_;
+  Kernel& k_;
+  const Plan& p_;
+  const Common& c_;
+  int bm_, bn_;
+  Reg lane_, a_frag_, b_frag_;
+  Reg row0_ = k_.sgpr("row0"), col0_ = k_.sgpr("col0");
+  RegArray acc_;
+};
+
+// A uniform loop running `body` `count` >= 1 times (count is a build-time constant).
+void repeat(Kernel& k, int count, const std::function<void()>& body) {
+  if (count <= 0) return;
+  if (count == 1) {
+    body();
+    return;
+  }
+  Reg i = k.sgpr("iter");
+  k.s_mov_b32(i, 0);
+  k.do_while_scc([&] { body(); k.s_add_u32(i, i, 1); }, [&] { k.s_cmp_lt_u32(i, count); });
+}
+
+}  // namespace
+
+std::string BwdWeightShape::str() const {
+  return fmt::format("N{} G{} C{} K{} {}x{} f{}x{} s{}x{} p{}x{} d{}x{}", N, G, C, K, Hi, Wi, Y, X, stride[0], stride[1],
+                     pad[0], pad[1], dil[0], dil[1]);
+}
+
+void BwdWeightShape::validate() const {
+  auto need = [&](bool ok, const std::string& what) {
+    if (!ok) throw Error(fmt::format("conv bwd-weight shape {}: {}", str(), what));
+  };
+  need(N >= 1 && G >= 1 && Hi >= 1 && Wi >= 1 && Y >= 1 && X >= 1, "N, G, Hi, Wi, Y, X must be >= 1");
+  need(C >= 2 && C % 2 == 0, fmt::format("C = {} must be even and >= 2 (loads move channel pairs)", C));
+  need(K >= 2 && K % 2 == 0, fmt::format("K = {} must be even and >= 2 (loads move channel pairs)", K));
+  for (int d = 0; d < 2; ++d) {
+    need(stride[d] >= 1 && dil[d] >= 1, "stride and dilation must be >= 1");
+    need(pad[d] >= 0 && pad[d] < (d ? X : Y) * dil[d], "padding must be in 0 .. (filter-1)*dilation");
+  }
+  need(Ho() >= 1 && Wo() >= 1, "the filter (with dilation) is larger than the padded input");
+  const int64_t gib = int64_t(1) << 30;
+  need(x_elems() * 2 < gib && dy_elems() * 2 < gib && dw_elems() * 4 < gib,
+       "every tensor must be below 1 GiB (32-bit buffer offsets with an out-of-range marker)");
+}
+
+const char* variant_name(BwdWeightVariant v) {
+  switch (v) {
+    case BwdWeightVariant::baseline: return "baseline";
+    case BwdWeightVariant::wavelet_4_4: return "wavelet_4_4";
+    case BwdWeightVariant::wavelet_4_2: return "wavelet_4_2";
+  }
+  return "?";
+}
+
+BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, Arch arch, const BuildOptions& opts) {
+  s.validate();
+  Plan p{s, arch};
+  if (arch == Arch::gfx950) {
+    p.mk = 32;
+    p.k_steps = 1;
+    p.frag_dwords = 4;
+  }
+  p.k_tiles = int((s.gemm_k() + TK - 1) / TK);
+  p.yxc = uint32_t(s.gemm_n());
+  p.howo = uint32_t(s.Ho() * s.Wo());
+
+  Kernel k(kBwdWeightKernelName, arch);
+  Emit e(k);
+  Common c;
+  Arg ax = k.arg<const bf16*>("x"), ady = k.arg<const bf16*>("dy"), adw = k.arg<float*>("dw");
+  Reg x = k.load_arg(ax), dy = k.load_arg(ady), dw = k.load_arg(adw);
+  const int stages = v == BwdWeightVariant::baseline ? 1 : 2;
+  uint32_t lds = k.lds_alloc("stages", uint32_t(stages * kStageBytes));
+  (void)lds;  // the only allocation: offset 0
+  c.n0 = k.sgpr("n0");
+  c.m0 = k.sgpr("m0");
+  k.s_waitcnt(lgkmcnt(0));
+  k.s_lshl_b32(c.n0, k.workgroup_id(0), std::countr_zero(unsigned(TN)));
+  k.s_lshl_b32(c.m0, k.workgroup_id(1), std::countr_zero(unsigned(TM)));
+  c.g = k.workgroup_id(2);
+  c.x_rsrc = e.rsrc(x, s.x_elems() * 2, "x_rsrc");
+  c.dy_rsrc = e.rsrc(dy, s.dy_elems() * 2, "dy_rsrc");
+  c.dw_rsrc = e.rsrc(dw, s.dw_elems() * 4, "dw_rsrc");
+
+  WaveRoles roles(k);
+  auto local_thread = [&](const RoleEnv& r) {
+    Reg tid = k.workitem_id(0);
+    if (r.first_wave == 0) return tid;
+    Reg lt = k.vgpr("local_thread");
+    k.v_subrev_u32(lt, r.first_thread(), tid);
+    return lt;
+  };
+  if (v == BwdWeightVariant::baseline) {
+    roles.role("all", 4, [&](const RoleEnv& r) {
+      Loader load(e, p, c, local_thread(r));
+      MathWave math(e, p, c, r.wave, 2, 2, 2);
+      Reg gk0 = k.sgpr("gk0"), stage = k.sgpr("stage");
+      k.s_mov_b32(gk0, 0);
+      k.s_mov_b32(stage, 0);
+      repeat(k, p.k_tiles, [&] {
+        load.fill(gk0, stage);
+        roles.barrier("stage_ready");
+        math.multiply(stage);
+        roles.barrier("stage_free");
+        k.s_add_u32(gk0, gk0, TK);
+      });
+      math.store();
+    });
+  } else {
+    const int math_waves = v == BwdWeightVariant::wavelet_4_4 ? 4 : 2;
+    // Math first: CK's wavelet kernels map MFMA tiles from thread 0.
+    roles.role("math", math_waves, [&](const RoleEnv& r) {
+      MathWave math(e, p, c, r.wave, 2, 2, math_waves == 4 ? 2 : 4);
+      Reg stage = k.sgpr("stage");
+      k.s_mov_b32(stage, 0);
+      roles.barrier("stage_ready");
+      repeat(k, p.k_tiles - 1, [&] {
+        math.multiply(stage);
+        k.s_xor_b32(stage, stage, kStageBytes);
+        roles.barrier("stage_ready");
+      });
+      math.multiply(stage);
+      math.store();
+    });
+    roles.role("load", 4, [&](const RoleEnv& r) {
+      Loader load(e, p, c, local_thread(r));
+      Reg gk0 = k.sgpr("gk0"), stage = k.sgpr("stage");
+      k.s_mov_b32(gk0, 0);
+      k.s_mov_b32(stage, 0);
+      load.fill(gk0, stage);
+      roles.barrier("stage_ready");
+      repeat(k, p.k_tiles - 1, [&] {
+        k.s_add_u32(gk0, gk0, TK);
+        k.s_xor_b32(stage, stage, kStageBytes);
+        load.fill(gk0, stage);
+        roles.barrier("stage_ready");
+      });
+    });
+  }
+  roles.emit();
+  k.s_endpgm();
+
+  BwdWeightKernel out;
+  out.roles = roles.register_report();
+  out.build = k.build(opts);
+  out.grid = Dim3{uint32_t((s.gemm_n() + TN - 1) / TN), uint32_t((s.K + TM - 1) / TM), uint32_t(s.G)};
+  out.block = Dim3{uint32_t(64 * roles.total_waves()), 1, 1};
+  return out;
+}
+
+}  // namespace cdnajit::codegen

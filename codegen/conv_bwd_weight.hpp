@@ -1,0 +1,95 @@
+// Grouped convolution backward-weight (dW) kernels, 2D NHWGC, bf16 in, fp32 accumulate,
+// fp32 dW out, written with the builder's wave roles (jit/wave_roles.hpp).
+//
+// Tensors (CK's layouts for grouped bwd-weight):
+//   x   [N][Hi][Wi][G][C]  bf16   input of the forward pass
+//   dy  [N][Ho][Wo][G][K]  bf16   gradient of the forward output
+//   dw  [G][K][Y][X][C]    fp32   result
+// Per group g, an implicit GEMM with M = K, N = Y*X*C and the reduction over
+// gemm-K = N*Ho*Wo pixels (n, ho, wo):
+//   dw[g][k][y][x][c] = sum dy[n][ho][wo][g][k] * x[n][ho*sh - ph + y*dh][wo*sw - pw + x*dw][g][c]
+// (taps outside the input contribute 0).
+//
+// One workgroup per 64x64 tile of (k, yxc) and group: grid (ceil(YXC/64), ceil(K/64), G).
+// A K tile is 32 gemm-K columns. The LDS holds the A tile (64 k-rows) and the B tile
+// (64 yxc-rows), each row 32 bf16 in gemm-K order, so an MFMA fragment is one DS read.
+// Loaders move pairs of channels (one dword: K and C must be even) and scatter the two
+// bf16 to two LDS rows; the im2col decode (pixel -> n, ho, wo -> hi, wi, bounds) is the
+// integer VALU work the wave-specialised forms take off the math waves.
+//
+// Variants (same tile, same MFMA order per 16x16 output block, hence the same bits):
+//   baseline     one role of 4 waves: load tile, barrier, MFMA, barrier (single LDS stage)
+//   wavelet_4_4  math role 4 waves (32x32 each) + load role 4 waves, two LDS stages
+//   wavelet_4_2  math role 2 waves (32x64 each) + load role 4 waves, two LDS stages
+// In the wavelet forms the load role fills stage t%2 with K tile t while the math role
+// multiplies tile t-1; one s_barrier per tile hands a stage over (both roles execute
+// [barrier, loop{barrier}], checked by WaveRoles).
+//
+// MFMA per arch: gfx942 v_mfma_f32_16x16x16_bf16 (two k-steps per K tile), gfx950
+// v_mfma_f32_16x16x32_bf16 (one). Every 16x16 block's accumulator starts at +0 and takes
+// the k-steps in ascending gemm-K order over ceil(N*Ho*Wo/32)*32 columns (zeros past the end).
+//
+// Arguments: (const bf16* x, const bf16* dy, float* dw).
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "jit/kernel.hpp"
+#include "jit/wave_roles.hpp"
+#include "runtime/device.hpp"
+
+namespace cdnajit::codegen {
+
+struct BwdWeightShape {
+  int N = 1, G = 1, C = 8, K = 8, Hi = 8, Wi = 8, Y = 3, X = 3;
+  int stride[2] = {1, 1}, pad[2] = {0, 0}, dil[2] = {1, 1};  // (h, w)
+  int Ho() const { return (Hi + 2 * pad[0] - dil[0] * (Y - 1) - 1) / stride[0] + 1; }
+  int Wo() const { return (Wi + 2 * pad[1] - dil[1] * (X - 1) - 1) / stride[1] + 1; }
+  int64_t gemm_k() const { return int64_t(N) * Ho() * Wo(); }
+  int64_t gemm_n() const { return int64_t(Y) * X * C; }
+  int64_t x_elems() const { return int64_t(N) * Hi * Wi * G * C; }
+  int64_t dy_elems() const { return int64_t(N) * Ho() * Wo() * G * K; }
+  int64_t dw_elems() const { return int64_t(G) * K * gemm_n(); }
+  double flops() const { return 2.0 * double(G) * K * double(gemm_n()) * double(gemm_k()); }
+  std::string str() const;  // "N2 G1 C256 K36 7x7 f3x3 s1x1 p1x1 d1x1"
+  // Throws cdnajit::Error naming the field and the valid range.
+  void validate() const;
+};
+
+enum class BwdWeightVariant : uint8_t { baseline, wavelet_4_4, wavelet_4_2 };
+inline constexpr BwdWeightVariant kBwdWeightVariants[] = {BwdWeightVariant::baseline, BwdWeightVariant::wavelet_4_4,
+                                                         BwdWeightVariant::wavelet_4_2};
+const char* variant_name(BwdWeightVariant v);  // "baseline", "wavelet_4_4", "wavelet_4_2"
+
+inline constexpr int kBwdTileM = 64, kBwdTileN = 64, kBwdTileK = 32;
+
+struct BwdWeightKernel {
+  BuildResult build;
+  RoleRegisterReport roles;  // per-role registers and instruction mix
+  Dim3 grid, block;
+};
+BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, Arch arch,
+                                      const BuildOptions& opts = {});
+inline constexpr const char* kBwdWeightKernelName = "conv_bwd_weight";
+
+// ---- host side ----
+struct BwdWeightInputs {
+  std::vector<uint16_t> x, dy;  // bf16 bits
+};
+BwdWeightInputs bwd_weight_random_inputs(const BwdWeightShape& s, uint64_t seed);
+// CPU fp64 reference of dw (bf16 inputs widened exactly).
+std::vector<double> bwd_weight_reference_fp64(const BwdWeightShape& s, const BwdWeightInputs& in);
+// Runs a code object with the kernel arguments (x, dy, dw); returns dw as fp32 bytes.
+std::vector<uint8_t> run_bwd_weight(Device& dev, std::span<const uint8_t> code_object, const char* kernel_name,
+                                    Dim3 grid, Dim3 block, const BwdWeightShape& s, const BwdWeightInputs& in);
+
+// HIP-source reference (codegen/hip/conv_bwd_weight_mfma.hip): one wave per 16x16 block,
+// fragments straight from global memory, the same MFMA k-steps in the same order.
+std::string bwd_weight_hip_source();
+std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch);
+inline constexpr const char* kBwdWeightHipKernelName = "conv_bwd_weight_ref";
+Dim3 bwd_weight_hip_grid(const BwdWeightShape& s);  // (ceil(YXC/16), ceil(K/16), G) of 64 threads
+
+}  // namespace cdnajit::codegen

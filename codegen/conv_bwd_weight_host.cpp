@@ -1,0 +1,91 @@
+// Host side of the conv backward-weight kernels: inputs, the CPU fp64 reference,
+// running a code object, and the HIP-source reference's text and flags.
+#include <fmt/format.h>
+
+#include <random>
+
+#include "codegen/bf16.hpp"
+#include "codegen/conv_bwd_weight.hpp"
+#include "codegen/hip_sources_embedded.hpp"
+
+namespace cdnajit::codegen {
+
+BwdWeightInputs bwd_weight_random_inputs(const BwdWeightShape& s, uint64_t seed) {
+  s.validate();
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  BwdWeightInputs in;
+  in.x.resize(size_t(s.x_elems()));
+  in.dy.resize(size_t(s.dy_elems()));
+  for (auto& v : in.x) v = f32_to_bf16_rne(u(rng));
+  for (auto& v : in.dy) v = f32_to_bf16_rne(u(rng));
+  return in;
+}
+
+std::vector<double> bwd_weight_reference_fp64(const BwdWeightShape& s, const BwdWeightInputs& in) {
+  const int Ho = s.Ho(), Wo = s.Wo();
+  std::vector<double> dw(size_t(s.dw_elems()), 0.0);
+  for (int g = 0; g < s.G; ++g)
+    for (int k = 0; k < s.K; ++k)
+      for (int y = 0; y < s.Y; ++y)
+        for (int x = 0; x < s.X; ++x)
+          for (int c = 0; c < s.C; ++c) {
+            double sum = 0;
+            for (int n = 0; n < s.N; ++n)
+              for (int ho = 0; ho < Ho; ++ho) {
+                int hi = ho * s.stride[0] - s.pad[0] + y * s.dil[0];
+                if (hi < 0 || hi >= s.Hi) continue;
+                for (int wo = 0; wo < Wo; ++wo) {
+                  int wi = wo * s.stride[1] - s.pad[1] + x * s.dil[1];
+                  if (wi < 0 || wi >= s.Wi) continue;
+                  double d = bf16_to_f32(in.dy[((size_t(n) * Ho + ho) * Wo + wo) * s.G * s.K + size_t(g) * s.K + k]);
+                  double v = bf16_to_f32(in.x[((size_t(n) * s.Hi + hi) * s.Wi + wi) * s.G * s.C + size_t(g) * s.C + c]);
+                  sum += d * v;
+                }
+              }
+            dw[((size_t(g) * s.K + k) * s.Y + y) * s.X * s.C + size_t(x) * s.C + c] = sum;
+          }
+  return dw;
+}
+
+std::vector<uint8_t> run_bwd_weight(Device& dev, std::span<const uint8_t> code_object, const char* kernel_name,
+                                    Dim3 grid, Dim3 block, const BwdWeightShape& s, const BwdWeightInputs& in) {
+  Module m = dev.load(code_object);
+  Buffer x = dev.upload(in.x, "x"), dy = dev.upload(in.dy, "dy");
+  // Filled with a NaN pattern so an element the kernel never writes cannot pass as a result.
+  std::vector<uint32_t> poison(size_t(s.dw_elems()), 0x7fc00bad);
+  Buffer dw = dev.upload(poison, "dw");
+  KernelArgs args;
+  args.ptr(x).ptr(dy).ptr(dw);
+  dev.launch(m.kernel(kernel_name), grid, block, 0, args);
+  return dev.download<uint8_t>(dw);
+}
+
+std::string bwd_weight_hip_source() {
+  std::string text(embedded::kConvBwdWeight);
+  const std::string include_line = "#include \"codegen_hip_prelude.h\"";
+  size_t at = text.find(include_line);
+  if (at != std::string::npos) text.replace(at, include_line.size(), std::string(embedded::kPrelude));
+  return text;
+}
+
+std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch) {
+  s.validate();
+  const int mk = arch == Arch::gfx950 ? 32 : 16;
+  const int64_t k_tiles = (s.gemm_k() + kBwdTileK - 1) / kBwdTileK;
+  std::vector<std::pair<const char*, int64_t>> d = {
+      {"N", s.N},          {"G", s.G},          {"C", s.C},        {"K", s.K},        {"HI", s.Hi},
+      {"WI", s.Wi},        {"Y", s.Y},          {"X", s.X},        {"SH", s.stride[0]}, {"SW", s.stride[1]},
+      {"PH", s.pad[0]},    {"PW", s.pad[1]},    {"DH", s.dil[0]},  {"DW", s.dil[1]},
+      {"KSTEPS", k_tiles * (kBwdTileK / mk)}, {"MFMA", arch == Arch::gfx950 ? 1 : 0},
+  };
+  std::vector<std::string> f;
+  for (auto [name, v] : d) f.push_back(fmt::format("-DBW_{}={}", name, v));
+  return f;
+}
+
+Dim3 bwd_weight_hip_grid(const BwdWeightShape& s) {
+  return Dim3{uint32_t((s.gemm_n() + 15) / 16), uint32_t((s.K + 15) / 16), uint32_t(s.G)};
+}
+
+}  // namespace cdnajit::codegen

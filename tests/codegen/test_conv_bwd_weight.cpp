@@ -1,0 +1,132 @@
+// Grouped conv backward-weight (codegen/conv_bwd_weight.hpp): the three forms
+// (baseline, wavelet (4,4), wavelet (4,2)) on small shapes for gfx942 and gfx950,
+// bit for bit against the HIP-source reference with the same MFMA order on the
+// simulator, and against the CPU fp64 reference with a stated tolerance.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "codegen/conv3d_igemm_host.hpp"
+#include "codegen/conv_bwd_weight.hpp"
+#include "runtime/device.hpp"
+#include "runtime/hip_source.hpp"
+#include "tests/test_support.hpp"
+
+using namespace cdnajit;
+using namespace cdnajit::codegen;
+
+namespace {
+
+struct Case {
+  BwdWeightShape s;
+  const char* what;
+};
+
+BwdWeightShape shape(int N, int G, int C, int K, int Hi, int Wi, int Y, int X, std::array<int, 2> st,
+                     std::array<int, 2> pad, std::array<int, 2> dil) {
+  BwdWeightShape s;
+  s.N = N, s.G = G, s.C = C, s.K = K, s.Hi = Hi, s.Wi = Wi, s.Y = Y, s.X = X;
+  s.stride[0] = st[0], s.stride[1] = st[1], s.pad[0] = pad[0], s.pad[1] = pad[1], s.dil[0] = dil[0], s.dil[1] = dil[1];
+  return s;
+}
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> c = {
+      {shape(3, 2, 4, 6, 5, 5, 3, 3, {1, 1}, {1, 1}, {1, 1}), "G=2, 3 K tiles (the stage loop runs twice)"},
+      {shape(1, 1, 8, 36, 9, 9, 3, 3, {2, 2}, {1, 1}, {1, 1}), "K=36 like RetinaNet's head, stride 2, 2 N tiles"},
+      {shape(2, 3, 2, 70, 7, 6, 3, 2, {1, 2}, {2, 1}, {2, 1}), "2 M tiles, dilation 2, asymmetric stride/pad"},
+      {shape(1, 1, 16, 8, 8, 8, 1, 1, {1, 1}, {0, 0}, {1, 1}), "1x1 filter, gemm-K exactly 2 tiles"},
+  };
+  return c;
+}
+
+Device& sim_device(Arch a) {
+  static std::map<Arch, std::unique_ptr<Device>> devs;
+  auto& d = devs[a];
+  if (!d) d = open_device(a == Arch::gfx942 ? "sim:gfx942" : "sim:gfx950");
+  return *d;
+}
+
+std::vector<double> as_doubles(const std::vector<uint8_t>& bytes) {
+  std::vector<double> v(bytes.size() / 4);
+  for (size_t i = 0; i < v.size(); ++i) {
+    float f;
+    std::memcpy(&f, bytes.data() + 4 * i, 4);
+    v[i] = f;
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("conv bwd-weight: every form is bit-exact with the HIP MFMA reference and close to fp64", "[bwd_weight]") {
+  uint64_t seed = test::test_seed("conv bwd-weight inputs", 5652);
+  for (Arch arch : {Arch::gfx942, Arch::gfx950})
+    for (const Case& c : cases()) {
+      INFO(arch_name(arch) << " " << c.s.str() << ": " << c.what);
+      BwdWeightInputs in = bwd_weight_random_inputs(c.s, seed);
+      Device& dev = sim_device(arch);
+      auto co = compile_hip(bwd_weight_hip_source(), arch, bwd_weight_hip_flags(c.s, arch));
+      std::vector<uint8_t> ref = run_bwd_weight(dev, co, kBwdWeightHipKernelName, bwd_weight_hip_grid(c.s),
+                                                Dim3{64, 1, 1}, c.s, in);
+      std::vector<double> ref64 = bwd_weight_reference_fp64(c.s, in);
+      // The HIP reference itself against fp64: fp32 accumulation of exact bf16 products.
+      Conv3dAccuracy racc = conv3d_accuracy(as_doubles(ref), ref64);
+      INFO("HIP reference vs fp64: rel_err " << racc.rel_err << " max_abs " << racc.max_abs);
+      CHECK(racc.rel_err < 1e-6);
+      for (BwdWeightVariant v : kBwdWeightVariants) {
+        INFO("variant " << variant_name(v));
+        BwdWeightKernel k = build_conv_bwd_weight(c.s, v, arch);
+        std::vector<uint8_t> got = run_bwd_weight(dev, k.build.code_object, kBwdWeightKernelName, k.grid, k.block, c.s, in);
+        Conv3dBitCompare cmp = conv3d_compare_bytes(got, ref, 4);
+        INFO("JIT vs HIP-MFMA reference: " << cmp.describe());
+        CHECK(cmp.equal());
+        Conv3dAccuracy acc = conv3d_accuracy(as_doubles(got), ref64);
+        INFO("JIT vs fp64: rel_err " << acc.rel_err << " max_abs " << acc.max_abs);
+        CHECK(acc.rel_err < 1e-6);
+        CHECK(acc.max_abs < 1e-4);
+      }
+    }
+}
+
+TEST_CASE("conv bwd-weight: wave-specialised forms keep per-role registers and the (4,4)/(4,2) shapes", "[bwd_weight]") {
+  BwdWeightShape s = cases()[0].s;
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    INFO(arch_name(arch));
+    BwdWeightKernel base = build_conv_bwd_weight(s, BwdWeightVariant::baseline, arch);
+    BwdWeightKernel w44 = build_conv_bwd_weight(s, BwdWeightVariant::wavelet_4_4, arch);
+    BwdWeightKernel w42 = build_conv_bwd_weight(s, BwdWeightVariant::wavelet_4_2, arch);
+    CHECK(base.block.x == 256);
+    CHECK(w44.block.x == 512);
+    CHECK(w42.block.x == 384);
+    for (const BwdWeightKernel* k : {&w44, &w42}) {
+      REQUIRE(k->roles.roles.size() == 2);
+      const RoleStats& math = k->roles.roles[0];
+      const RoleStats& load = k->roles.roles[1];
+      CHECK(math.name == "math");
+      CHECK(load.name == "load");
+      // The split the kernels exist for: MFMA only in the math role, global loads only in the load role.
+      CHECK(math.by_unit[int(isa::Unit::MFMA)] > 0);
+      CHECK(load.by_unit[int(isa::Unit::MFMA)] == 0);
+      CHECK(load.by_unit[int(isa::Unit::VMEM)] > 0);
+      CHECK(math.by_unit[int(isa::Unit::VMEM)] == int(k == &w44 ? 16 : 32));  // the dW stores only
+      INFO("VGPRs " << k->build.stats.vgprs << " math " << math.peak_vgprs << " load " << load.peak_vgprs << " shared "
+                    << k->roles.shared_vgprs);
+      CHECK(k->build.stats.vgprs <= k->roles.max_role_vgprs() + k->roles.shared_vgprs);
+    }
+  }
+}
+
+TEST_CASE("conv bwd-weight: bad shapes are errors that say what is valid", "[bwd_weight]") {
+  BwdWeightShape s = cases()[0].s;
+  s.C = 3;
+  CHECK_THROWS_WITH(build_conv_bwd_weight(s, BwdWeightVariant::baseline, Arch::gfx942),
+                    Catch::Matchers::Contains("C = 3 must be even"));
+  s = cases()[0].s;
+  s.pad[0] = 5;
+  CHECK_THROWS_WITH(build_conv_bwd_weight(s, BwdWeightVariant::wavelet_4_4, Arch::gfx950),
+                    Catch::Matchers::Contains("padding must be in"));
+}
