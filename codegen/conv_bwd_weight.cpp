@@ -8,12 +8,9 @@ namespace cdnajit::codegen {
 
 namespace {
 
-constexpr int TM = kBwdTileM, TN = kBwdTileN, TK = kBwdTileK;
-constexpr int kRowBytes = TK * 2;                  // one LDS row: 32 bf16 in gemm-K order
-constexpr int kStageBytes = (TM + TN) * kRowBytes;  // A rows 0..63, B rows 64..127
-constexpr int kLoadThreads = 256;                   // every form loads with 4 waves
-constexpr int kPairsPerRow = TM / 2;                // 32 channel pairs across a tile's rows
-constexpr int kLoadsPerThread = TK * kPairsPerRow / kLoadThreads;  // 4 of A and 4 of B
+constexpr int TK = kBwdTileK;
+constexpr int kRowBytes = TK * 2;  // one LDS row: 32 16-bit elements in gemm-K order
+constexpr int kLoadThreads = 256;  // every form loads with 4 waves
 constexpr int64_t kOob = int64_t(0x80000000u);      // past num_records of every tensor (< 1 GiB)
 // Buffer resource word 3 (DATA_FORMAT 32) as codegen/conv3d_igemm.cpp uses it: raw dword access.
 constexpr int64_t kRsrcWord3 = 0x00020000;
@@ -82,6 +79,9 @@ class Emit {
 struct Plan {
   BwdWeightShape s;
   Arch arch;
+  BwdWeightConfig cfg;
+  int tm = 64, tn = 64;
+  int stage_bytes() const { return (tm + tn) * kRowBytes; }  // A rows 0..tm-1, B rows tm..tm+tn-1
   int mk = 16;          // MFMA k per instruction
   int k_steps = 2;      // MFMA k-steps per K tile
   int frag_dwords = 2;  // A/B fragment per lane
@@ -102,13 +102,13 @@ class Loader {
  public:
   Loader(Emit& e, const Plan& p, const Common& c, Reg lt) : e_(e), k_(e.k), p_(p), c_(c) {
     const BwdWeightShape& s = p.s;
-    Reg pair = k_.vgpr("pair");
-    k_.v_and_b32(pair, kPairsPerRow - 1, lt);
-    Reg col = k_.vgpr("col");
-    k_.v_lshrrev_b32(col, std::countr_zero(unsigned(kPairsPerRow)), lt);
-    // A: dy offset = (gk*G*K + g*K + m)*2, m = m0 + 2 pair; m >= K -> out of range.
+    // A (dy): thread -> k pair a_pair (of tm/2), gemm-K column a_col (+ a_cols_ i).
+    Reg a_pair = k_.vgpr("a_pair"), a_col = k_.vgpr("a_col");
+    split(lt, p.tm / 2, a_pair, a_col);
+    a_cols_ = kLoadThreads / (p.tm / 2);
+    // A: dy offset = (gk*G*K + g*K + m)*2, m = m0 + 2 a_pair; m >= K -> out of range.
     Reg m = k_.vgpr("a_m");
-    k_.v_lshlrev_b32(m, 1, pair);
+    k_.v_lshlrev_b32(m, 1, a_pair);
     k_.v_add_u32(m, c_.m0, m);
     Reg gk_part = k_.vgpr("a_gk_part");
     Reg sgk = k_.sgpr("g_times_k");
@@ -119,9 +119,14 @@ class Loader {
     Reg ok = k_.sgpr("a_ok", 2, 2);
     k_.v_cmp_gt_u32(ok, e_.sconst(uint32_t(s.K)), m);
     k_.v_cndmask_b32(a_base_, e_.vconst(kOob, "oob"), a_base_, ok);
-    // B: n = n0 + 2 pair -> (y, x, c); per-thread offsets of the tap.
+    a_lds_ = lds_address(a_pair, a_col, 0);
+    a_col_ = a_col;
+    // B (x): thread -> c pair b_pair (of tn/2): n = n0 + 2 b_pair -> (y, x, c).
+    Reg b_pair = k_.vgpr("b_pair"), b_col = k_.vgpr("b_col");
+    split(lt, p.tn / 2, b_pair, b_col);
+    b_cols_ = kLoadThreads / (p.tn / 2);
     Reg n = k_.vgpr("b_n");
-    k_.v_lshlrev_b32(n, 1, pair);
+    k_.v_lshlrev_b32(n, 1, b_pair);
     k_.v_add_u32(n, c_.n0, n);
     Reg xc = e_.vdiv(n, uint32_t(s.C), "xc_index");  // y*X + x
     Reg cc = e_.vrem(n, xc, uint32_t(s.C), "c");
@@ -138,26 +143,40 @@ class Loader {
     Reg nok = k_.sgpr("b_ok", 2, 2);
     k_.v_cmp_gt_u32(nok, e_.sconst(uint32_t(p.yxc)), n);
     k_.v_cndmask_b32(b_cpart_, e_.vconst(kOob, "oob"), b_cpart_, nok);
-    // LDS byte addresses: A row 2 pair, B row 64 + 2 pair; column col (+ 8 i).
-    a_lds_ = k_.vgpr("a_lds");
-    k_.v_mul_u32_u24(a_lds_, 2 * kRowBytes, pair);
-    k_.v_lshl_add_u32(a_lds_, col, 1, a_lds_);
-    col_ = col;
+    b_lds_ = lds_address(b_pair, b_col, p.tm);
+    b_col_ = b_col;
   }
 
+  // The dwords of one K tile in flight: A (dy) and B (x) per load slot.
+  struct InFlight {
+    std::vector<Reg> a, b;
+  };
+
   // Loads K tile (gemm-K origin gk0, SGPR) and writes it to the stage at byte `stage` (SGPR).
-  void fill(Reg gk0, Reg stage) {
+  void fill(Reg gk0, Reg stage) { write(issue(gk0), stage); }
+
+  // Issues the global loads of K tile gk0 (SGPR).
+  InFlight issue(Reg gk0) {
     const BwdWeightShape& s = p_.s;
-    std::vector<Reg> a(kLoadsPerThread), b(kLoadsPerThread);
-    for (int i = 0; i < kLoadsPerThread; ++i) {
+    InFlight t;
+    std::vector<Reg>& a = t.a;
+    std::vector<Reg>& b = t.b;
+    a.resize(size_t(TK / a_cols_));
+    b.resize(size_t(TK / b_cols_));
+    for (size_t i = 0; i < a.size(); ++i) {
       Reg gk = k_.vgpr("gk");
-      k_.v_add_u32(gk, gk0, col_);
-      if (i) k_.v_add_u32(gk, 8 * i, gk);
-      // A: gk >= gemm-K gives an offset past the tensor (num_records) -> zeros.
+      k_.v_add_u32(gk, gk0, a_col_);
+      if (i) k_.v_add_u32(gk, int(a_cols_ * i), gk);
+      // gk >= gemm-K gives an offset past the tensor (num_records) -> zeros.
       Reg aoff = e_.vmad(gk, uint32_t(s.G * s.K * 2), a_base_, "a_off");
-      a[size_t(i)] = k_.vgpr("a_data");
-      k_.buffer_load_dword(a[size_t(i)], aoff, c_.dy_rsrc, 0, offen);
-      // B: im2col decode gk -> (nb, ho, wo) -> (hi, wi).
+      a[i] = k_.vgpr("a_data");
+      k_.buffer_load_dword(a[i], aoff, c_.dy_rsrc, 0, offen);
+    }
+    for (size_t i = 0; i < b.size(); ++i) {
+      Reg gk = k_.vgpr("gk");
+      k_.v_add_u32(gk, gk0, b_col_);
+      if (i) k_.v_add_u32(gk, int(b_cols_ * i), gk);
+      // im2col decode gk -> (nb, ho, wo) -> (hi, wi); nb >= N lands past the tensor.
       Reg nb = e_.vdiv(gk, p_.howo, "nb");
       Reg rem = e_.vrem(gk, nb, p_.howo, "pix");
       Reg ho = e_.vdiv(rem, uint32_t(s.Wo()), "ho");
@@ -172,20 +191,27 @@ class Loader {
       pix = e_.vmad(pix, uint32_t(s.Wi), wi, "pixel");
       Reg boff = e_.vmad(pix, uint32_t(s.G * s.C * 2), b_cpart_, "b_off");
       k_.v_cndmask_b32(boff, e_.vconst(kOob, "oob"), boff, ok);
-      b[size_t(i)] = k_.vgpr("b_data");
-      k_.buffer_load_dword(b[size_t(i)], boff, c_.x_rsrc, 0, offen);
+      b[i] = k_.vgpr("b_data");
+      k_.buffer_load_dword(b[i], boff, c_.x_rsrc, 0, offen);
     }
-    Reg addr = k_.vgpr("lds_addr");
-    k_.v_add_u32(addr, stage, a_lds_);
+    return t;
+  }
+
+  // Waits for the loads and writes them to the stage at byte `stage` (SGPR).
+  void write(const InFlight& t, Reg stage) {
+    const std::vector<Reg>& a = t.a;
+    const std::vector<Reg>& b = t.b;
+    Reg a_addr = k_.vgpr("a_lds_addr"), b_addr = k_.vgpr("b_lds_addr");
+    k_.v_add_u32(a_addr, stage, a_lds_);
+    k_.v_add_u32(b_addr, stage, b_lds_);
     k_.s_waitcnt(vmcnt(0));
-    for (int i = 0; i < kLoadsPerThread; ++i) {
-      int32_t col_bytes = 16 * i;  // 8 columns of 2 bytes
-      // channel 2p -> row 2p, channel 2p+1 -> row 2p+1 (low / high half of the dword)
-      k_.ds_write_b16(addr, a[size_t(i)], Offset(col_bytes));
-      k_.ds_write_b16_d16_hi(addr, a[size_t(i)], Offset(col_bytes + kRowBytes));
-      k_.ds_write_b16(addr, b[size_t(i)], Offset(TM * kRowBytes + col_bytes));
-      k_.ds_write_b16_d16_hi(addr, b[size_t(i)], Offset(TM * kRowBytes + col_bytes + kRowBytes));
-    }
+    // channel 2p -> row 2p, channel 2p+1 -> row 2p+1 (low / high half of the dword)
+    auto put = [&](Reg addr, Reg v, int32_t col_bytes) {
+      k_.ds_write_b16(addr, v, Offset(col_bytes));
+      k_.ds_write_b16_d16_hi(addr, v, Offset(col_bytes + kRowBytes));
+    };
+    for (size_t i = 0; i < a.size(); ++i) put(a_addr, a[i], int32_t(2 * a_cols_ * i));
+    for (size_t i = 0; i < b.size(); ++i) put(b_addr, b[i], int32_t(2 * b_cols_ * i));
     k_.s_waitcnt(lgkmcnt(0));
   }
 
@@ -194,7 +220,21 @@ class Loader {
   Kernel& k_;
   const Plan& p_;
   const Common& c_;
-  Reg a_base_, b_yoff_, b_xoff_, b_cpart_, a_lds_, col_;
+  // lt -> (pair = lt % pairs, col = lt / pairs); pairs is a power of two.
+  void split(Reg lt, int pairs, Reg pair, Reg col) {
+    k_.v_and_b32(pair, pairs - 1, lt);
+    k_.v_lshrrev_b32(col, std::countr_zero(unsigned(pairs)), lt);
+  }
+  // LDS byte address of row first_row + 2 pair, column col.
+  Reg lds_address(Reg pair, Reg col, int first_row) {
+    Reg r = k_.vgpr("lds_base");
+    k_.v_mul_u32_u24(r, 2 * kRowBytes, pair);
+    k_.v_lshl_add_u32(r, col, 1, r);
+    if (first_row) k_.v_add_u32(r, first_row * kRowBytes, r);
+    return r;
+  }
+  Reg a_base_, b_yoff_, b_xoff_, b_cpart_, a_lds_, b_lds_, a_col_, b_col_;
+  int a_cols_ = 0, b_cols_ = 0;  // gemm-K columns one pass of the 256 loading threads covers
 };
 
 // ---------------------------------------------------------------- math side
@@ -224,7 +264,7 @@ class MathWave {
     k_.v_mad_u32_u24(a_frag_, arow, kRowBytes, kb);
     b_frag_ = k_.vgpr("b_frag_addr");
     k_.v_mad_u32_u24(b_frag_, brow, kRowBytes, kb);
-    k_.v_add_u32(b_frag_, TM * kRowBytes, b_frag_);
+    k_.v_add_u32(b_frag_, p.tm * kRowBytes, b_frag_);
     acc_ = k_.vgprs("acc", {bm, bn}, 4);
     for (int i = 0; i < bm; ++i)
       for (int j = 0; j < bn; ++j)
@@ -251,8 +291,14 @@ class MathWave {
       for (int i = 0; i < bm_; ++i)
         for (int j = 0; j < bn_; ++j) {
           Reg acc = acc_[i][j];
-          if (p_.arch == Arch::gfx950) k_.v_mfma_f32_16x16x32_bf16(acc, a[size_t(i)], b[size_t(j)], acc);
-          else k_.v_mfma_f32_16x16x16_bf16(acc, a[size_t(i)], b[size_t(j)], acc);
+          const bool f16 = p_.cfg.dtype == BwdWeightDType::f16;
+          if (p_.arch == Arch::gfx950) {
+            if (f16) k_.v_mfma_f32_16x16x32_f16(acc, a[size_t(i)], b[size_t(j)], acc);
+            else k_.v_mfma_f32_16x16x32_bf16(acc, a[size_t(i)], b[size_t(j)], acc);
+          } else {
+            if (f16) k_.v_mfma_f32_16x16x16_f16(acc, a[size_t(i)], b[size_t(j)], acc);
+            else k_.v_mfma_f32_16x16x16_bf16(acc, a[size_t(i)], b[size_t(j)], acc);
+          }
         }
     }
   }
@@ -277,7 +323,9 @@ class MathWave {
     Reg gm = k_.vgpr("gm");
     k_.v_add_u32(gm, sgk, mrow);
     Reg base = e_.vmad(gm, p_.yxc, ncol, "dw_index");
-    k_.v_lshlrev_b32(base, 2, base);
+    const int ob = p_.cfg.out_bytes();
+    k_.v_lshlrev_b32(base, ob == 4 ? 2 : 1, base);
+    Reg c7fff = e_.vconst(0x7fff, "bf16_round");
     Reg oob = e_.vconst(kOob, "oob");
     for (int i = 0; i < bm_; ++i)
       for (int j = 0; j < bn_; ++j)
@@ -288,13 +336,38 @@ class MathWave {
           k_.v_cmp_gt_u32(nk, e_.sconst(uint32_t(std::max<int64_t>(0, int64_t(p_.yxc) - no))), ncol);
           k_.s_and_b64(mk, mk, nk);
           Reg off = k_.vgpr("dw_off");
-          k_.v_add_u32(off, e_.sconst(uint32_t((uint64_t(mo) * p_.yxc + uint64_t(no)) * 4)), base);
+          k_.v_add_u32(off, e_.sconst(uint32_t((uint64_t(mo) * p_.yxc + uint64_t(no)) * uint64_t(ob))), base);
           k_.v_cndmask_b32(off, oob, off, mk);
-          k_.buffer_store_dword(Reg(acc_[i][j])[r], off, c_.dw_rsrc, 0, offen);
+          store(Reg(acc_[i][j])[r], off, c7fff);
         }
   }
 
  private:
+  // fp32 -> dW element at byte offset `off` (past num_records: dropped).
+  void store(Reg v, Reg off, Reg c7fff) {
+    if (p_.cfg.out_f32) {
+      k_.buffer_store_dword(v, off, c_.dw_rsrc, 0, offen);
+    } else if (p_.cfg.dtype == BwdWeightDType::f16) {
+      Reg h = k_.vgpr("f16_out");
+      k_.v_cvt_f16_f32(h, v);  // RNE (the default round mode)
+      k_.buffer_store_short(h, off, c_.dw_rsrc, 0, offen);
+    } else if (p_.arch == Arch::gfx950) {
+      Reg h = k_.vgpr("bf16_out");
+      k_.v_cvt_pk_bf16_f32(h, v, v);
+      k_.buffer_store_short(h, off, c_.dw_rsrc, 0, offen);
+    } else {
+      // gfx942 has no bf16 convert: RNE as x + 0x7fff + bit16(x) in the high half, NaN quieted.
+      Reg lsb = k_.vgpr("bf16_lsb");
+      k_.v_bfe_u32(lsb, v, 16, 1);
+      Reg r = k_.vgpr("bf16_rounded");
+      k_.v_add3_u32(r, v, lsb, c7fff);
+      Reg qnan = k_.vgpr("bf16_qnan");
+      k_.v_or_b32(qnan, int64_t(0x400000), v);
+      k_.v_cmp_u_f32(vcc, v, v);
+      k_.v_cndmask_b32(r, r, qnan, vcc);
+      k_.buffer_store_short_d16_hi(r, off, c_.dw_rsrc, 0, offen);
+    }
+  }
   void read(Reg dst, Reg addr, int32_t offset) {
     if (p_.frag_dwords == 4) k_.ds_read_b128(dst, addr, Offset(offset));
     else k_.ds_read_b64(dst, addr, Offset(offset));
@@ -354,9 +427,21 @@ const char* variant_name(BwdWeightVariant v) {
   return "?";
 }
 
-BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, Arch arch, const BuildOptions& opts) {
+std::string BwdWeightConfig::str() const {
+  const char* in = dtype == BwdWeightDType::f16 ? "f16" : "bf16";
+  return fmt::format("{}x{} {}->{}", tile_m, tile_n, in, out_f32 ? "f32" : in);
+}
+
+BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, Arch arch, const BwdWeightConfig& cfg,
+                                      const BuildOptions& opts) {
   s.validate();
-  Plan p{s, arch};
+  for (int t : {cfg.tile_m, cfg.tile_n})
+    if (t != 64 && t != 128)
+      throw Error(fmt::format("conv bwd-weight: tile {}: tile_m and tile_n must be 64 or 128", cfg.str()));
+  if (v == BwdWeightVariant::wavelet_4_2 && cfg.tile_m == 128 && cfg.tile_n == 128)
+    throw Error(fmt::format("conv bwd-weight: tile {} with wavelet_4_2 needs 128 accumulator VGPRs per math wave; "
+                            "(4,2) is offered for 64x64, 128x64 and 64x128 (as in CK)", cfg.str()));
+  Plan p{s, arch, cfg, cfg.tile_m, cfg.tile_n};
   if (arch == Arch::gfx950) {
     p.mk = 32;
     p.k_steps = 1;
@@ -369,20 +454,21 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
   Kernel k(kBwdWeightKernelName, arch);
   Emit e(k);
   Common c;
-  Arg ax = k.arg<const bf16*>("x"), ady = k.arg<const bf16*>("dy"), adw = k.arg<float*>("dw");
+  const ElemType in_t = cfg.dtype == BwdWeightDType::f16 ? ElemType::f16 : ElemType::bf16;
+  Arg ax = k.arg_ptr("x", in_t, true), ady = k.arg_ptr("dy", in_t, true);
+  Arg adw = k.arg_ptr("dw", cfg.out_f32 ? ElemType::f32 : in_t, false);
   Reg x = k.load_arg(ax), dy = k.load_arg(ady), dw = k.load_arg(adw);
-  const int stages = v == BwdWeightVariant::baseline ? 1 : 2;
-  uint32_t lds = k.lds_alloc("stages", uint32_t(stages * kStageBytes));
+  uint32_t lds = k.lds_alloc("stages", uint32_t(2 * p.stage_bytes()));
   (void)lds;  // the only allocation: offset 0
   c.n0 = k.sgpr("n0");
   c.m0 = k.sgpr("m0");
   k.s_waitcnt(lgkmcnt(0));
-  k.s_lshl_b32(c.n0, k.workgroup_id(0), std::countr_zero(unsigned(TN)));
-  k.s_lshl_b32(c.m0, k.workgroup_id(1), std::countr_zero(unsigned(TM)));
+  k.s_lshl_b32(c.n0, k.workgroup_id(0), std::countr_zero(unsigned(p.tn)));
+  k.s_lshl_b32(c.m0, k.workgroup_id(1), std::countr_zero(unsigned(p.tm)));
   c.g = k.workgroup_id(2);
   c.x_rsrc = e.rsrc(x, s.x_elems() * 2, "x_rsrc");
   c.dy_rsrc = e.rsrc(dy, s.dy_elems() * 2, "dy_rsrc");
-  c.dw_rsrc = e.rsrc(dw, s.dw_elems() * 4, "dw_rsrc");
+  c.dw_rsrc = e.rsrc(dw, s.dw_elems() * cfg.out_bytes(), "dw_rsrc");
 
   WaveRoles roles(k);
   auto local_thread = [&](const RoleEnv& r) {
@@ -395,30 +481,36 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
   if (v == BwdWeightVariant::baseline) {
     roles.role("all", 4, [&](const RoleEnv& r) {
       Loader load(e, p, c, local_thread(r));
-      MathWave math(e, p, c, r.wave, 2, 2, 2);
+      MathWave math(e, p, c, r.wave, 2, p.tm / 32, p.tn / 32);
+      // CK's conventional pipeline: tile t+1's global loads are in flight while tile t is
+      // multiplied; then they go to the other LDS stage and one barrier hands it over.
       Reg gk0 = k.sgpr("gk0"), stage = k.sgpr("stage");
       k.s_mov_b32(gk0, 0);
       k.s_mov_b32(stage, 0);
-      repeat(k, p.k_tiles, [&] {
-        load.fill(gk0, stage);
-        roles.barrier("stage_ready");
-        math.multiply(stage);
-        roles.barrier("stage_free");
+      load.fill(gk0, stage);
+      roles.barrier("stage_ready");
+      repeat(k, p.k_tiles - 1, [&] {
         k.s_add_u32(gk0, gk0, TK);
+        Loader::InFlight next = load.issue(gk0);
+        math.multiply(stage);
+        k.s_xor_b32(stage, stage, p.stage_bytes());
+        load.write(next, stage);
+        roles.barrier("stage_ready");
       });
+      math.multiply(stage);
       math.store();
     });
   } else {
     const int math_waves = v == BwdWeightVariant::wavelet_4_4 ? 4 : 2;
     // Math first: CK's wavelet kernels map MFMA tiles from thread 0.
     roles.role("math", math_waves, [&](const RoleEnv& r) {
-      MathWave math(e, p, c, r.wave, 2, 2, math_waves == 4 ? 2 : 4);
+      MathWave math(e, p, c, r.wave, 2, p.tm / 32, math_waves == 4 ? p.tn / 32 : p.tn / 16);
       Reg stage = k.sgpr("stage");
       k.s_mov_b32(stage, 0);
       roles.barrier("stage_ready");
       repeat(k, p.k_tiles - 1, [&] {
         math.multiply(stage);
-        k.s_xor_b32(stage, stage, kStageBytes);
+        k.s_xor_b32(stage, stage, p.stage_bytes());
         roles.barrier("stage_ready");
       });
       math.multiply(stage);
@@ -433,7 +525,7 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
       roles.barrier("stage_ready");
       repeat(k, p.k_tiles - 1, [&] {
         k.s_add_u32(gk0, gk0, TK);
-        k.s_xor_b32(stage, stage, kStageBytes);
+        k.s_xor_b32(stage, stage, p.stage_bytes());
         load.fill(gk0, stage);
         roles.barrier("stage_ready");
       });
@@ -445,7 +537,7 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
   BwdWeightKernel out;
   out.roles = roles.register_report();
   out.build = k.build(opts);
-  out.grid = Dim3{uint32_t((s.gemm_n() + TN - 1) / TN), uint32_t((s.K + TM - 1) / TM), uint32_t(s.G)};
+  out.grid = Dim3{uint32_t((s.gemm_n() + p.tn - 1) / p.tn), uint32_t((s.K + p.tm - 1) / p.tm), uint32_t(s.G)};
   out.block = Dim3{uint32_t(64 * roles.total_waves()), 1, 1};
   return out;
 }

@@ -1,32 +1,35 @@
-// Grouped convolution backward-weight (dW) kernels, 2D NHWGC, bf16 in, fp32 accumulate,
-// fp32 dW out, written with the builder's wave roles (jit/wave_roles.hpp).
+// Grouped convolution backward-weight (dW) kernels, 2D NHWGC, bf16 or f16 in, fp32
+// accumulate, dW in fp32 or the input type, written with the builder's wave roles
+// (jit/wave_roles.hpp).
 //
 // Tensors (CK's layouts for grouped bwd-weight):
 //   x   [N][Hi][Wi][G][C]  bf16   input of the forward pass
 //   dy  [N][Ho][Wo][G][K]  bf16   gradient of the forward output
-//   dw  [G][K][Y][X][C]    fp32   result
+//   dw  [G][K][Y][X][C]    fp32 (or bf16/f16, RNE from the fp32 sum)   result
 // Per group g, an implicit GEMM with M = K, N = Y*X*C and the reduction over
 // gemm-K = N*Ho*Wo pixels (n, ho, wo):
 //   dw[g][k][y][x][c] = sum dy[n][ho][wo][g][k] * x[n][ho*sh - ph + y*dh][wo*sw - pw + x*dw][g][c]
 // (taps outside the input contribute 0).
 //
-// One workgroup per 64x64 tile of (k, yxc) and group: grid (ceil(YXC/64), ceil(K/64), G).
-// A K tile is 32 gemm-K columns. The LDS holds the A tile (64 k-rows) and the B tile
-// (64 yxc-rows), each row 32 bf16 in gemm-K order, so an MFMA fragment is one DS read.
+// One workgroup per tile_m x tile_n tile of (k, yxc) and group: grid (ceil(YXC/tile_n),
+// ceil(K/tile_m), G). A K tile is 32 gemm-K columns. The LDS holds the A tile (tile_m k-rows)
+// and the B tile (tile_n yxc-rows), each row 32 elements in gemm-K order, so an MFMA
+// fragment is one DS read.
 // Loaders move pairs of channels (one dword: K and C must be even) and scatter the two
 // bf16 to two LDS rows; the im2col decode (pixel -> n, ho, wo -> hi, wi, bounds) is the
 // integer VALU work the wave-specialised forms take off the math waves.
 //
 // Variants (same tile, same MFMA order per 16x16 output block, hence the same bits):
-//   baseline     one role of 4 waves: load tile, barrier, MFMA, barrier (single LDS stage)
-//   wavelet_4_4  math role 4 waves (32x32 each) + load role 4 waves, two LDS stages
-//   wavelet_4_2  math role 2 waves (32x64 each) + load role 4 waves, two LDS stages
+//   baseline     one role of 4 waves, CK's conventional pipeline: tile t+1's global loads in
+//                flight while tile t is multiplied, then written to the other LDS stage, one barrier
+//   wavelet_4_4  math role 4 waves (2x2, a quarter tile each) + load role 4 waves, two LDS stages
+//   wavelet_4_2  math role 2 waves (2x1, half a tile each) + load role 4 waves, two LDS stages
 // In the wavelet forms the load role fills stage t%2 with K tile t while the math role
 // multiplies tile t-1; one s_barrier per tile hands a stage over (both roles execute
 // [barrier, loop{barrier}], checked by WaveRoles).
 //
-// MFMA per arch: gfx942 v_mfma_f32_16x16x16_bf16 (two k-steps per K tile), gfx950
-// v_mfma_f32_16x16x32_bf16 (one). Every 16x16 block's accumulator starts at +0 and takes
+// MFMA per arch: gfx942 v_mfma_f32_16x16x16_{bf16,f16} (two k-steps per K tile), gfx950
+// v_mfma_f32_16x16x32_{bf16,f16} (one). Every 16x16 block's accumulator starts at +0 and takes
 // the k-steps in ascending gemm-K order over ceil(N*Ho*Wo/32)*32 columns (zeros past the end).
 //
 // Arguments: (const bf16* x, const bf16* dy, float* dw).
@@ -59,36 +62,53 @@ struct BwdWeightShape {
 };
 
 enum class BwdWeightVariant : uint8_t { baseline, wavelet_4_4, wavelet_4_2 };
+enum class BwdWeightDType : uint8_t { bf16, f16 };  // x and dy element type
 inline constexpr BwdWeightVariant kBwdWeightVariants[] = {BwdWeightVariant::baseline, BwdWeightVariant::wavelet_4_4,
                                                          BwdWeightVariant::wavelet_4_2};
 const char* variant_name(BwdWeightVariant v);  // "baseline", "wavelet_4_4", "wavelet_4_2"
 
-inline constexpr int kBwdTileM = 64, kBwdTileN = 64, kBwdTileK = 32;
+inline constexpr int kBwdTileK = 32;
+
+// Tile (M = K rows, N = Y*X*C columns: 64 or 128 each), input type, and dW as fp32 or
+// rounded (RNE) to the input type.
+struct BwdWeightConfig {
+  int tile_m = 64, tile_n = 64;
+  BwdWeightDType dtype = BwdWeightDType::bf16;
+  bool out_f32 = true;
+  std::string str() const;  // "64x64 bf16->f32"
+  int out_bytes() const { return out_f32 ? 4 : 2; }
+};
 
 struct BwdWeightKernel {
   BuildResult build;
   RoleRegisterReport roles;  // per-role registers and instruction mix
   Dim3 grid, block;
 };
+// Throws cdnajit::Error for an invalid shape or configuration ((4,2) with 128x128: 128
+// accumulators per lane and lane; CK offers (4,2) only up to 128x64 / 64x128).
 BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, Arch arch,
-                                      const BuildOptions& opts = {});
+                                      const BwdWeightConfig& cfg = {}, const BuildOptions& opts = {});
 inline constexpr const char* kBwdWeightKernelName = "conv_bwd_weight";
 
 // ---- host side ----
 struct BwdWeightInputs {
-  std::vector<uint16_t> x, dy;  // bf16 bits
+  BwdWeightDType dtype = BwdWeightDType::bf16;
+  std::vector<uint16_t> x, dy;  // bf16 or f16 bits
 };
-BwdWeightInputs bwd_weight_random_inputs(const BwdWeightShape& s, uint64_t seed);
-// CPU fp64 reference of dw (bf16 inputs widened exactly).
+BwdWeightInputs bwd_weight_random_inputs(const BwdWeightShape& s, BwdWeightDType dtype, uint64_t seed);
+// CPU fp64 reference of dw (16-bit inputs widened exactly).
 std::vector<double> bwd_weight_reference_fp64(const BwdWeightShape& s, const BwdWeightInputs& in);
-// Runs a code object with the kernel arguments (x, dy, dw); returns dw as fp32 bytes.
+// Runs a code object with the kernel arguments (x, dy, dw); returns dw's bytes (out_bytes each).
 std::vector<uint8_t> run_bwd_weight(Device& dev, std::span<const uint8_t> code_object, const char* kernel_name,
-                                    Dim3 grid, Dim3 block, const BwdWeightShape& s, const BwdWeightInputs& in);
+                                    Dim3 grid, Dim3 block, const BwdWeightShape& s, const BwdWeightInputs& in,
+                                    int out_bytes = 4);
+// dw bytes (fp32, or 16-bit of `dtype`) as doubles.
+std::vector<double> bwd_weight_values(std::span<const uint8_t> dw, int out_bytes, BwdWeightDType dtype);
 
 // HIP-source reference (codegen/hip/conv_bwd_weight_mfma.hip): one wave per 16x16 block,
 // fragments straight from global memory, the same MFMA k-steps in the same order.
 std::string bwd_weight_hip_source();
-std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch);
+std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch, const BwdWeightConfig& cfg = {});
 inline constexpr const char* kBwdWeightHipKernelName = "conv_bwd_weight_ref";
 Dim3 bwd_weight_hip_grid(const BwdWeightShape& s);  // (ceil(YXC/16), ceil(K/16), G) of 64 threads
 

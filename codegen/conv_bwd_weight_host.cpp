@@ -2,24 +2,55 @@
 // running a code object, and the HIP-source reference's text and flags.
 #include <fmt/format.h>
 
+#include <cstring>
 #include <random>
 
 #include "codegen/bf16.hpp"
 #include "codegen/conv_bwd_weight.hpp"
 #include "codegen/hip_sources_embedded.hpp"
+#include "runtime/sim/fp.hpp"
 
 namespace cdnajit::codegen {
 
-BwdWeightInputs bwd_weight_random_inputs(const BwdWeightShape& s, uint64_t seed) {
+namespace {
+
+double to_double(uint16_t bits, BwdWeightDType t) {
+  return t == BwdWeightDType::f16 ? double(sim::f16_to_f32(bits)) : double(bf16_to_f32(bits));
+}
+
+}  // namespace
+
+BwdWeightInputs bwd_weight_random_inputs(const BwdWeightShape& s, BwdWeightDType dtype, uint64_t seed) {
   s.validate();
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   BwdWeightInputs in;
+  in.dtype = dtype;
+  auto draw = [&] {
+    float f = u(rng);
+    return dtype == BwdWeightDType::f16 ? sim::f32_to_f16(sim::bits_of(f)) : f32_to_bf16_rne(f);
+  };
   in.x.resize(size_t(s.x_elems()));
   in.dy.resize(size_t(s.dy_elems()));
-  for (auto& v : in.x) v = f32_to_bf16_rne(u(rng));
-  for (auto& v : in.dy) v = f32_to_bf16_rne(u(rng));
+  for (auto& v : in.x) v = draw();
+  for (auto& v : in.dy) v = draw();
   return in;
+}
+
+std::vector<double> bwd_weight_values(std::span<const uint8_t> dw, int out_bytes, BwdWeightDType dtype) {
+  std::vector<double> v(dw.size() / size_t(out_bytes));
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (out_bytes == 4) {
+      uint32_t u;
+      std::memcpy(&u, dw.data() + 4 * i, 4);
+      v[i] = double(sim::f32_of(u));
+    } else {
+      uint16_t h;
+      std::memcpy(&h, dw.data() + 2 * i, 2);
+      v[i] = to_double(h, dtype);
+    }
+  }
+  return v;
 }
 
 std::vector<double> bwd_weight_reference_fp64(const BwdWeightShape& s, const BwdWeightInputs& in) {
@@ -38,8 +69,8 @@ std::vector<double> bwd_weight_reference_fp64(const BwdWeightShape& s, const Bwd
                 for (int wo = 0; wo < Wo; ++wo) {
                   int wi = wo * s.stride[1] - s.pad[1] + x * s.dil[1];
                   if (wi < 0 || wi >= s.Wi) continue;
-                  double d = bf16_to_f32(in.dy[((size_t(n) * Ho + ho) * Wo + wo) * s.G * s.K + size_t(g) * s.K + k]);
-                  double v = bf16_to_f32(in.x[((size_t(n) * s.Hi + hi) * s.Wi + wi) * s.G * s.C + size_t(g) * s.C + c]);
+                  double d = to_double(in.dy[((size_t(n) * Ho + ho) * Wo + wo) * s.G * s.K + size_t(g) * s.K + k], in.dtype);
+                  double v = to_double(in.x[((size_t(n) * s.Hi + hi) * s.Wi + wi) * s.G * s.C + size_t(g) * s.C + c], in.dtype);
                   sum += d * v;
                 }
               }
@@ -49,11 +80,12 @@ std::vector<double> bwd_weight_reference_fp64(const BwdWeightShape& s, const Bwd
 }
 
 std::vector<uint8_t> run_bwd_weight(Device& dev, std::span<const uint8_t> code_object, const char* kernel_name,
-                                    Dim3 grid, Dim3 block, const BwdWeightShape& s, const BwdWeightInputs& in) {
+                                    Dim3 grid, Dim3 block, const BwdWeightShape& s, const BwdWeightInputs& in,
+                                    int out_bytes) {
   Module m = dev.load(code_object);
   Buffer x = dev.upload(in.x, "x"), dy = dev.upload(in.dy, "dy");
-  // Filled with a NaN pattern so an element the kernel never writes cannot pass as a result.
-  std::vector<uint32_t> poison(size_t(s.dw_elems()), 0x7fc00bad);
+  // Filled with 0xff bytes (a NaN in fp32, bf16 and f16) so an element the kernel never writes cannot pass as a result.
+  std::vector<uint8_t> poison(size_t(s.dw_elems()) * size_t(out_bytes), 0xff);
   Buffer dw = dev.upload(poison, "dw");
   KernelArgs args;
   args.ptr(x).ptr(dy).ptr(dw);
@@ -69,7 +101,7 @@ std::string bwd_weight_hip_source() {
   return text;
 }
 
-std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch) {
+std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch, const BwdWeightConfig& cfg) {
   s.validate();
   const int mk = arch == Arch::gfx950 ? 32 : 16;
   const int64_t k_tiles = (s.gemm_k() + kBwdTileK - 1) / kBwdTileK;
@@ -78,6 +110,7 @@ std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch
       {"WI", s.Wi},        {"Y", s.Y},          {"X", s.X},        {"SH", s.stride[0]}, {"SW", s.stride[1]},
       {"PH", s.pad[0]},    {"PW", s.pad[1]},    {"DH", s.dil[0]},  {"DW", s.dil[1]},
       {"KSTEPS", k_tiles * (kBwdTileK / mk)}, {"MFMA", arch == Arch::gfx950 ? 1 : 0},
+      {"F16", cfg.dtype == BwdWeightDType::f16}, {"OUTF32", cfg.out_f32},
   };
   std::vector<std::string> f;
   for (auto [name, v] : d) f.push_back(fmt::format("-DBW_{}={}", name, v));

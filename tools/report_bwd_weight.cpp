@@ -114,7 +114,7 @@ int main(int argc, char** argv) try {
   size_t n = quick ? 2 : std::size(kShapes);
   for (size_t si = 0; si < n; ++si) {
     BwdWeightShape s = make_shape(kShapes[si]);
-    BwdWeightInputs in = bwd_weight_random_inputs(s, 1);
+    BwdWeightInputs in = bwd_weight_random_inputs(s, BwdWeightDType::bf16, 1);
     double base_ms = 0;
     std::vector<uint8_t> base_dw;
     for (BwdWeightVariant v : kBwdWeightVariants) {

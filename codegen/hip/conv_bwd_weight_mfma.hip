@@ -8,7 +8,8 @@
 //
 // Layouts: x [N][Hi][Wi][G][C] bf16, dy [N][Ho][Wo][G][K] bf16, dw [G][K][Y][X][C] fp32.
 // Shape from -D flags (bwd_weight_hip_flags): BW_N BW_G BW_C BW_K BW_HI BW_WI BW_Y BW_X
-// BW_SH BW_SW BW_PH BW_PW BW_DH BW_DW BW_KSTEPS BW_MFMA (0: gfx942 16x16x16, 1: gfx950 16x16x32).
+// BW_SH BW_SW BW_PH BW_PW BW_DH BW_DW BW_KSTEPS BW_MFMA (0: gfx942 16x16x16, 1: gfx950 16x16x32)
+// BW_F16 (inputs f16 instead of bf16) BW_OUTF32 (dw fp32, else the input type, RNE).
 #include "codegen_hip_prelude.h"
 
 namespace {
@@ -18,26 +19,42 @@ constexpr int HO = (HI + 2 * PH - DH * (Y - 1) - 1) / SH + 1;
 constexpr int WO = (WI + 2 * PW - DW * (X - 1) - 1) / SW + 1;
 constexpr unsigned GK = unsigned(N) * HO * WO;
 constexpr unsigned YXC = unsigned(Y) * X * C;
-#if BW_MFMA == 0
-constexpr int KPL = 4;  // bf16 per lane and fragment
+constexpr int KPL = BW_MFMA == 0 ? 4 : 8;  // elements per lane and fragment
+#if BW_F16
+typedef _Float16 frag_t __attribute__((ext_vector_type(KPL)));
+#elif BW_MFMA == 0
 typedef short frag_t __attribute__((ext_vector_type(4)));
 #else
-constexpr int KPL = 8;
 typedef __bf16 frag_t __attribute__((ext_vector_type(8)));
 #endif
 
 __device__ inline float4 mfma(frag_t a, frag_t b, float4 c) {
-#if BW_MFMA == 0
+#if BW_F16 && BW_MFMA == 0
+  return __builtin_amdgcn_mfma_f32_16x16x16f16(a, b, c, 0, 0, 0);
+#elif BW_F16
+  return __builtin_amdgcn_mfma_f32_16x16x32_f16(a, b, c, 0, 0, 0);
+#elif BW_MFMA == 0
   return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c, 0, 0, 0);
 #else
   return __builtin_amdgcn_mfma_f32_16x16x32_bf16(a, b, c, 0, 0, 0);
 #endif
 }
+
+#if BW_OUTF32
+typedef float out_t;
+__device__ inline out_t convert(float v) { return v; }
+#elif BW_F16
+typedef unsigned short out_t;
+__device__ inline out_t convert(float v) { return __builtin_bit_cast(unsigned short, (_Float16)v); }
+#else
+typedef unsigned short out_t;
+__device__ inline out_t convert(float v) { return to_bf16_bits(v); }
+#endif
 }  // namespace
 
 extern "C" __global__ __launch_bounds__(64) void conv_bwd_weight_ref(const unsigned short* __restrict__ x,
                                                                     const unsigned short* __restrict__ dy,
-                                                                    float* __restrict__ dw) {
+                                                                    out_t* __restrict__ dw) {
   const int lane = opaque(int(threadIdx.x));
   const unsigned g = blockIdx.z;
   const unsigned m = blockIdx.y * 16 + lane % 16;  // A row: output channel k
@@ -65,6 +82,6 @@ extern "C" __global__ __launch_bounds__(64) void conv_bwd_weight_ref(const unsig
   }
   for (int r = 0; r < 4; ++r) {
     unsigned mo = blockIdx.y * 16 + lane / 16 * 4 + r, no = blockIdx.x * 16 + lane % 16;
-    if (mo < unsigned(K) && no < YXC) dw[((unsigned long)g * K + mo) * YXC + no] = acc[r];
+    if (mo < unsigned(K) && no < YXC) dw[((unsigned long)g * K + mo) * YXC + no] = convert(acc[r]);
   }
 }
