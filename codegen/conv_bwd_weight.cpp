@@ -10,6 +10,12 @@ namespace {
 
 constexpr int TK = kBwdTileK;
 constexpr int kRowBytes = TK * 2;  // one LDS row: 32 16-bit elements in gemm-K order
+// Row pitch in LDS: 8 bytes of padding. The loaders write rows 2p (p = lane) with ds_write_b16;
+// at a 64-byte pitch all 32 lanes hit one bank (rows 128 bytes apart), at 72 bytes they spread
+// over 8 banks. 72 keeps every fragment read 8-byte aligned (ds_read_b64; gfx950 reads its
+// 16-byte fragments as two ds_read_b64, since a misaligned ds_read_b128 is slow: see the
+// timing model's hardware notes and the seed's ds_read_b64 measurement).
+constexpr int kRowStride = kRowBytes + 8;
 constexpr int kLoadThreads = 256;  // every form loads with 4 waves
 constexpr int64_t kOob = int64_t(0x80000000u);      // past num_records of every tensor (< 1 GiB)
 // Buffer resource word 3 (DATA_FORMAT 32) as codegen/conv3d_igemm.cpp uses it: raw dword access.
@@ -81,7 +87,7 @@ struct Plan {
   Arch arch;
   BwdWeightConfig cfg;
   int tm = 64, tn = 64;
-  int stage_bytes() const { return (tm + tn) * kRowBytes; }  // A rows 0..tm-1, B rows tm..tm+tn-1
+  int stage_bytes() const { return (tm + tn) * kRowStride; }  // A rows 0..tm-1, B rows tm..tm+tn-1
   int mk = 16;          // MFMA k per instruction
   int k_steps = 2;      // MFMA k-steps per K tile
   int frag_dwords = 2;  // A/B fragment per lane
@@ -208,7 +214,7 @@ class Loader {
     // channel 2p -> row 2p, channel 2p+1 -> row 2p+1 (low / high half of the dword)
     auto put = [&](Reg addr, Reg v, int32_t col_bytes) {
       k_.ds_write_b16(addr, v, Offset(col_bytes));
-      k_.ds_write_b16_d16_hi(addr, v, Offset(col_bytes + kRowBytes));
+      k_.ds_write_b16_d16_hi(addr, v, Offset(col_bytes + kRowStride));
     };
     for (size_t i = 0; i < a.size(); ++i) put(a_addr, a[i], int32_t(2 * a_cols_ * i));
     for (size_t i = 0; i < b.size(); ++i) put(b_addr, b[i], int32_t(2 * b_cols_ * i));
@@ -228,9 +234,9 @@ class Loader {
   // LDS byte address of row first_row + 2 pair, column col.
   Reg lds_address(Reg pair, Reg col, int first_row) {
     Reg r = k_.vgpr("lds_base");
-    k_.v_mul_u32_u24(r, 2 * kRowBytes, pair);
+    k_.v_mul_u32_u24(r, 2 * kRowStride, pair);
     k_.v_lshl_add_u32(r, col, 1, r);
-    if (first_row) k_.v_add_u32(r, first_row * kRowBytes, r);
+    if (first_row) k_.v_add_u32(r, first_row * kRowStride, r);
     return r;
   }
   Reg a_base_, b_yoff_, b_xoff_, b_cpart_, a_lds_, b_lds_, a_col_, b_col_;
@@ -261,10 +267,11 @@ class MathWave {
     k_.v_add_u32(arow, row0_, r16);
     k_.v_add_u32(brow, col0_, r16);
     a_frag_ = k_.vgpr("a_frag_addr");
-    k_.v_mad_u32_u24(a_frag_, arow, kRowBytes, kb);
+    Reg pitch = e_.sconst(kRowStride);  // VOP3 takes no literal on gfx9
+    k_.v_mad_u32_u24(a_frag_, arow, pitch, kb);
     b_frag_ = k_.vgpr("b_frag_addr");
-    k_.v_mad_u32_u24(b_frag_, brow, kRowBytes, kb);
-    k_.v_add_u32(b_frag_, p.tm * kRowBytes, b_frag_);
+    k_.v_mad_u32_u24(b_frag_, brow, pitch, kb);
+    k_.v_add_u32(b_frag_, p.tm * kRowStride, b_frag_);
     acc_ = k_.vgprs("acc", {bm, bn}, 4);
     for (int i = 0; i < bm; ++i)
       for (int j = 0; j < bn; ++j)
@@ -281,11 +288,11 @@ class MathWave {
       int32_t kofs = ks * p_.mk * 2;
       for (int i = 0; i < bm_; ++i) {
         a.push_back(k_.vgpr("a", p_.frag_dwords, 2));
-        read(a.back(), a_addr, i * 16 * kRowBytes + kofs);
+        read(a.back(), a_addr, i * 16 * kRowStride + kofs);
       }
       for (int j = 0; j < bn_; ++j) {
         b.push_back(k_.vgpr("b", p_.frag_dwords, 2));
-        read(b.back(), b_addr, j * 16 * kRowBytes + kofs);
+        read(b.back(), b_addr, j * 16 * kRowStride + kofs);
       }
       k_.s_waitcnt(lgkmcnt(0));
       for (int i = 0; i < bm_; ++i)
@@ -369,8 +376,7 @@ class MathWave {
     }
   }
   void read(Reg dst, Reg addr, int32_t offset) {
-    if (p_.frag_dwords == 4) k_.ds_read_b128(dst, addr, Offset(offset));
-    else k_.ds_read_b64(dst, addr, Offset(offset));
+    for (int d = 0; d < p_.frag_dwords; d += 2) k_.ds_read_b64(dst.slice(d, 2), addr, Offset(offset + 4 * d));
   }
   Emit& e_;
   Kernel& k_;
