@@ -92,7 +92,7 @@ struct Plan {
   int k_steps = 2;      // MFMA k-steps per K tile
   int frag_dwords = 2;  // A/B fragment per lane
   int k_tiles = 1;
-  uint32_t yxc = 0, howo = 0;
+  uint32_t yxc = 0, howo = 0;  // yxc: Z*Y*X*C (the GEMM's N); howo: Ho*Wo
 };
 
 // Shared values (loaded before the roles, live across them).
@@ -134,10 +134,16 @@ class Loader {
     Reg n = k_.vgpr("b_n");
     k_.v_lshlrev_b32(n, 1, b_pair);
     k_.v_add_u32(n, c_.n0, n);
-    Reg xc = e_.vdiv(n, uint32_t(s.C), "xc_index");  // y*X + x
+    Reg xc = e_.vdiv(n, uint32_t(s.C), "xc_index");  // (z*Y + y)*X + x
     Reg cc = e_.vrem(n, xc, uint32_t(s.C), "c");
-    Reg y = e_.vdiv(xc, uint32_t(s.X), "y");
-    Reg x = e_.vrem(xc, y, uint32_t(s.X), "x");
+    Reg zy = e_.vdiv(xc, uint32_t(s.X), "zy");
+    Reg x = e_.vrem(xc, zy, uint32_t(s.X), "x");
+    Reg y = zy;
+    if (s.is_3d()) {
+      Reg z = e_.vdiv(zy, uint32_t(s.Y), "z");
+      y = e_.vrem(zy, z, uint32_t(s.Y), "y");
+      b_zoff_ = e_.vmad(z, uint32_t(s.dil_d), e_.vconst(-s.pad_d, "neg_pad_d"), "z_off");
+    }
     // hi = ho*sh + (y*dh - ph); wi = wo*sw + (x*dw - pw)
     b_yoff_ = e_.vmad(y, uint32_t(s.dil[0]), e_.vconst(-s.pad[0], "neg_pad_h"), "y_off");
     b_xoff_ = e_.vmad(x, uint32_t(s.dil[1]), e_.vconst(-s.pad[1], "neg_pad_w"), "x_off");
@@ -183,8 +189,16 @@ class Loader {
       k_.v_add_u32(gk, gk0, b_col_);
       if (i) k_.v_add_u32(gk, int(b_cols_ * i), gk);
       // im2col decode gk -> (nb, ho, wo) -> (hi, wi); nb >= N lands past the tensor.
+      // 3D: gk -> (nd = n*Do + do, rem); nd >= N*Do lands past the tensor.
       Reg nb = e_.vdiv(gk, p_.howo, "nb");
       Reg rem = e_.vrem(gk, nb, p_.howo, "pix");
+      Reg di;
+      if (s.is_3d()) {
+        Reg n_only = e_.vdiv(nb, uint32_t(s.Do()), "n");
+        Reg d_out = e_.vrem(nb, n_only, uint32_t(s.Do()), "do");
+        di = e_.vmad(d_out, uint32_t(s.stride_d), b_zoff_, "di");
+        nb = n_only;
+      }
       Reg ho = e_.vdiv(rem, uint32_t(s.Wo()), "ho");
       Reg wo = e_.vrem(rem, ho, uint32_t(s.Wo()), "wo");
       Reg hi = e_.vmad(ho, uint32_t(s.stride[0]), b_yoff_, "hi");
@@ -193,6 +207,12 @@ class Loader {
       k_.v_cmp_gt_u32(ok, e_.sconst(uint32_t(s.Hi)), hi);
       k_.v_cmp_gt_u32(okw, e_.sconst(uint32_t(s.Wi)), wi);
       k_.s_and_b64(ok, ok, okw);
+      if (s.is_3d()) {
+        Reg okd = k_.sgpr("in_ok_d", 2, 2);
+        k_.v_cmp_gt_u32(okd, e_.sconst(uint32_t(s.Di)), di);
+        k_.s_and_b64(ok, ok, okd);
+        nb = e_.vmad(nb, uint32_t(s.Di), di, "depth");
+      }
       Reg pix = e_.vmad(nb, uint32_t(s.Hi), hi, "row");
       pix = e_.vmad(pix, uint32_t(s.Wi), wi, "pixel");
       Reg boff = e_.vmad(pix, uint32_t(s.G * s.C * 2), b_cpart_, "b_off");
@@ -239,7 +259,7 @@ class Loader {
     if (first_row) k_.v_add_u32(r, first_row * kRowStride, r);
     return r;
   }
-  Reg a_base_, b_yoff_, b_xoff_, b_cpart_, a_lds_, b_lds_, a_col_, b_col_;
+  Reg a_base_, b_yoff_, b_xoff_, b_zoff_, b_cpart_, a_lds_, b_lds_, a_col_, b_col_;
   int a_cols_ = 0, b_cols_ = 0;  // gemm-K columns one pass of the 256 loading threads covers
 };
 
@@ -403,6 +423,9 @@ void repeat(Kernel& k, int count, const std::function<void()>& body) {
 }  // namespace
 
 std::string BwdWeightShape::str() const {
+  if (is_3d())
+    return fmt::format("N{} G{} C{} K{} {}x{}x{} f{}x{}x{} s{}x{}x{} p{}x{}x{} d{}x{}x{}", N, G, C, K, Di, Hi, Wi, Z, Y, X,
+                       stride_d, stride[0], stride[1], pad_d, pad[0], pad[1], dil_d, dil[0], dil[1]);
   return fmt::format("N{} G{} C{} K{} {}x{} f{}x{} s{}x{} p{}x{} d{}x{}", N, G, C, K, Hi, Wi, Y, X, stride[0], stride[1],
                      pad[0], pad[1], dil[0], dil[1]);
 }
@@ -418,7 +441,9 @@ void BwdWeightShape::validate() const {
     need(stride[d] >= 1 && dil[d] >= 1, "stride and dilation must be >= 1");
     need(pad[d] >= 0 && pad[d] < (d ? X : Y) * dil[d], "padding must be in 0 .. (filter-1)*dilation");
   }
-  need(Ho() >= 1 && Wo() >= 1, "the filter (with dilation) is larger than the padded input");
+  need(Di >= 1 && Z >= 1 && stride_d >= 1 && dil_d >= 1, "Di, Z, stride_d and dil_d must be >= 1");
+  need(pad_d >= 0 && pad_d < Z * dil_d, "pad_d must be in 0 .. (Z-1)*dil_d");
+  need(Do() >= 1 && Ho() >= 1 && Wo() >= 1, "the filter (with dilation) is larger than the padded input");
   const int64_t gib = int64_t(1) << 30;
   need(x_elems() * 2 < gib && dy_elems() * 2 < gib && dw_elems() * 4 < gib,
        "every tensor must be below 1 GiB (32-bit buffer offsets with an out-of-range marker)");
@@ -455,7 +480,7 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
   }
   p.k_tiles = int((s.gemm_k() + TK - 1) / TK);
   p.yxc = uint32_t(s.gemm_n());
-  p.howo = uint32_t(s.Ho() * s.Wo());
+  p.howo = uint32_t(s.Ho() * s.Wo());  // gk / howo = n*Do + do
 
   Kernel k(kBwdWeightKernelName, arch);
   Emit e(k);

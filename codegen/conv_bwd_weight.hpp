@@ -2,7 +2,7 @@
 // accumulate, dW in fp32 or the input type, written with the builder's wave roles
 // (jit/wave_roles.hpp).
 //
-// Tensors (CK's layouts for grouped bwd-weight):
+// Tensors (CK's layouts for grouped bwd-weight; 3D adds a depth after N in x/dy and Z before Y in dw):
 //   x   [N][Hi][Wi][G][C]  bf16   input of the forward pass
 //   dy  [N][Ho][Wo][G][K]  bf16   gradient of the forward output
 //   dw  [G][K][Y][X][C]    fp32 (or bf16/f16, RNE from the fp32 sum)   result
@@ -45,15 +45,19 @@
 
 namespace cdnajit::codegen {
 
+// 2D by default; Di > 1 or Z > 1 (with stride_d, pad_d, dil_d) makes it 3D NDHWGC.
 struct BwdWeightShape {
   int N = 1, G = 1, C = 8, K = 8, Hi = 8, Wi = 8, Y = 3, X = 3;
   int stride[2] = {1, 1}, pad[2] = {0, 0}, dil[2] = {1, 1};  // (h, w)
+  int Di = 1, Z = 1, stride_d = 1, pad_d = 0, dil_d = 1;      // depth (3D)
+  bool is_3d() const { return Di > 1 || Z > 1; }
+  int Do() const { return (Di + 2 * pad_d - dil_d * (Z - 1) - 1) / stride_d + 1; }
   int Ho() const { return (Hi + 2 * pad[0] - dil[0] * (Y - 1) - 1) / stride[0] + 1; }
   int Wo() const { return (Wi + 2 * pad[1] - dil[1] * (X - 1) - 1) / stride[1] + 1; }
-  int64_t gemm_k() const { return int64_t(N) * Ho() * Wo(); }
-  int64_t gemm_n() const { return int64_t(Y) * X * C; }
-  int64_t x_elems() const { return int64_t(N) * Hi * Wi * G * C; }
-  int64_t dy_elems() const { return int64_t(N) * Ho() * Wo() * G * K; }
+  int64_t gemm_k() const { return int64_t(N) * Do() * Ho() * Wo(); }
+  int64_t gemm_n() const { return int64_t(Z) * Y * X * C; }
+  int64_t x_elems() const { return int64_t(N) * Di * Hi * Wi * G * C; }
+  int64_t dy_elems() const { return int64_t(N) * Do() * Ho() * Wo() * G * K; }
   int64_t dw_elems() const { return int64_t(G) * K * gemm_n(); }
   double flops() const { return 2.0 * double(G) * K * double(gemm_n()) * double(gemm_k()); }
   std::string str() const;  // "N2 G1 C256 K36 7x7 f3x3 s1x1 p1x1 d1x1"

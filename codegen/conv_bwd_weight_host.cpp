@@ -54,28 +54,36 @@ std::vector<double> bwd_weight_values(std::span<const uint8_t> dw, int out_bytes
 }
 
 std::vector<double> bwd_weight_reference_fp64(const BwdWeightShape& s, const BwdWeightInputs& in) {
-  const int Ho = s.Ho(), Wo = s.Wo();
+  const int Do = s.Do(), Ho = s.Ho(), Wo = s.Wo();
   std::vector<double> dw(size_t(s.dw_elems()), 0.0);
+  size_t out = 0;  // dw is [G][K][Z][Y][X][C]: visited in that order
   for (int g = 0; g < s.G; ++g)
     for (int k = 0; k < s.K; ++k)
-      for (int y = 0; y < s.Y; ++y)
-        for (int x = 0; x < s.X; ++x)
-          for (int c = 0; c < s.C; ++c) {
-            double sum = 0;
-            for (int n = 0; n < s.N; ++n)
-              for (int ho = 0; ho < Ho; ++ho) {
-                int hi = ho * s.stride[0] - s.pad[0] + y * s.dil[0];
-                if (hi < 0 || hi >= s.Hi) continue;
-                for (int wo = 0; wo < Wo; ++wo) {
-                  int wi = wo * s.stride[1] - s.pad[1] + x * s.dil[1];
-                  if (wi < 0 || wi >= s.Wi) continue;
-                  double d = to_double(in.dy[((size_t(n) * Ho + ho) * Wo + wo) * s.G * s.K + size_t(g) * s.K + k], in.dtype);
-                  double v = to_double(in.x[((size_t(n) * s.Hi + hi) * s.Wi + wi) * s.G * s.C + size_t(g) * s.C + c], in.dtype);
-                  sum += d * v;
+      for (int z = 0; z < s.Z; ++z)
+        for (int y = 0; y < s.Y; ++y)
+          for (int x = 0; x < s.X; ++x)
+            for (int c = 0; c < s.C; ++c, ++out) {
+              double sum = 0;
+              for (int n = 0; n < s.N; ++n)
+                for (int od = 0; od < Do; ++od) {
+                  int di = od * s.stride_d - s.pad_d + z * s.dil_d;
+                  if (di < 0 || di >= s.Di) continue;
+                  for (int ho = 0; ho < Ho; ++ho) {
+                    int hi = ho * s.stride[0] - s.pad[0] + y * s.dil[0];
+                    if (hi < 0 || hi >= s.Hi) continue;
+                    for (int wo = 0; wo < Wo; ++wo) {
+                      int wi = wo * s.stride[1] - s.pad[1] + x * s.dil[1];
+                      if (wi < 0 || wi >= s.Wi) continue;
+                      size_t opix = ((size_t(n) * Do + od) * Ho + ho) * Wo + wo;
+                      size_t ipix = ((size_t(n) * s.Di + di) * s.Hi + hi) * s.Wi + wi;
+                      double d = to_double(in.dy[opix * s.G * s.K + size_t(g) * s.K + k], in.dtype);
+                      double v = to_double(in.x[ipix * s.G * s.C + size_t(g) * s.C + c], in.dtype);
+                      sum += d * v;
+                    }
+                  }
                 }
-              }
-            dw[((size_t(g) * s.K + k) * s.Y + y) * s.X * s.C + size_t(x) * s.C + c] = sum;
-          }
+              dw[out] = sum;
+            }
   return dw;
 }
 
@@ -109,6 +117,7 @@ std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch
       {"N", s.N},          {"G", s.G},          {"C", s.C},        {"K", s.K},        {"HI", s.Hi},
       {"WI", s.Wi},        {"Y", s.Y},          {"X", s.X},        {"SH", s.stride[0]}, {"SW", s.stride[1]},
       {"PH", s.pad[0]},    {"PW", s.pad[1]},    {"DH", s.dil[0]},  {"DW", s.dil[1]},
+      {"DI", s.Di},        {"Z", s.Z},          {"SD", s.stride_d}, {"PD", s.pad_d}, {"DD", s.dil_d},
       {"KSTEPS", k_tiles * (kBwdTileK / mk)}, {"MFMA", arch == Arch::gfx950 ? 1 : 0},
       {"F16", cfg.dtype == BwdWeightDType::f16}, {"OUTF32", cfg.out_f32},
   };

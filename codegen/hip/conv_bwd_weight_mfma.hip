@@ -9,16 +9,19 @@
 // Layouts: x [N][Hi][Wi][G][C] bf16, dy [N][Ho][Wo][G][K] bf16, dw [G][K][Y][X][C] fp32.
 // Shape from -D flags (bwd_weight_hip_flags): BW_N BW_G BW_C BW_K BW_HI BW_WI BW_Y BW_X
 // BW_SH BW_SW BW_PH BW_PW BW_DH BW_DW BW_KSTEPS BW_MFMA (0: gfx942 16x16x16, 1: gfx950 16x16x32)
-// BW_F16 (inputs f16 instead of bf16) BW_OUTF32 (dw fp32, else the input type, RNE).
+// BW_F16 (inputs f16 instead of bf16) BW_OUTF32 (dw fp32, else the input type, RNE);
+// 3D: BW_DI BW_Z BW_SD BW_PD BW_DD (x [N][Di][Hi][Wi][G][C], dy [N][Do][Ho][Wo][G][K], dw [G][K][Z][Y][X][C]).
 #include "codegen_hip_prelude.h"
 
 namespace {
 constexpr int N = BW_N, G = BW_G, C = BW_C, K = BW_K, HI = BW_HI, WI = BW_WI, Y = BW_Y, X = BW_X;
 constexpr int SH = BW_SH, SW = BW_SW, PH = BW_PH, PW = BW_PW, DH = BW_DH, DW = BW_DW;
+constexpr int DI = BW_DI, Z = BW_Z, SD = BW_SD, PD = BW_PD, DD = BW_DD;
+constexpr int DO = (DI + 2 * PD - DD * (Z - 1) - 1) / SD + 1;
 constexpr int HO = (HI + 2 * PH - DH * (Y - 1) - 1) / SH + 1;
 constexpr int WO = (WI + 2 * PW - DW * (X - 1) - 1) / SW + 1;
-constexpr unsigned GK = unsigned(N) * HO * WO;
-constexpr unsigned YXC = unsigned(Y) * X * C;
+constexpr unsigned GK = unsigned(N) * DO * HO * WO;
+constexpr unsigned YXC = unsigned(Z) * Y * X * C;
 constexpr int KPL = BW_MFMA == 0 ? 4 : 8;  // elements per lane and fragment
 #if BW_F16
 typedef _Float16 frag_t __attribute__((ext_vector_type(KPL)));
@@ -59,7 +62,7 @@ extern "C" __global__ __launch_bounds__(64) void conv_bwd_weight_ref(const unsig
   const unsigned g = blockIdx.z;
   const unsigned m = blockIdx.y * 16 + lane % 16;  // A row: output channel k
   const unsigned n = blockIdx.x * 16 + lane % 16;  // B row: (y, x, c)
-  const unsigned yy = n / (X * C), xx = n % (X * C) / C, c = n % C;
+  const unsigned zz = n / (Y * X * C), yy = n % (Y * X * C) / (X * C), xx = n % (X * C) / C, c = n % C;
   float4 acc = float4{0, 0, 0, 0};
   for (int step = 0; step < BW_KSTEPS; ++step) {
     unsigned short a[KPL], b[KPL];
@@ -69,10 +72,12 @@ extern "C" __global__ __launch_bounds__(64) void conv_bwd_weight_ref(const unsig
       b[e] = 0;
       if (gk < GK && m < unsigned(K)) a[e] = dy[((unsigned long)gk * G + g) * K + m];
       if (gk < GK && n < YXC) {
-        unsigned nb = gk / (HO * WO), ho = gk % (HO * WO) / WO, wo = gk % WO;
+        unsigned nb = gk / (DO * HO * WO), od = gk % (DO * HO * WO) / (HO * WO), ho = gk % (HO * WO) / WO,
+                 wo = gk % WO;
+        int di = int(od * SD) - PD + int(zz) * DD;
         int hi = int(ho * SH) - PH + int(yy) * DH, wi = int(wo * SW) - PW + int(xx) * DW;
-        if (unsigned(hi) < unsigned(HI) && unsigned(wi) < unsigned(WI))
-          b[e] = x[((((unsigned long)nb * HI + hi) * WI + wi) * G + g) * C + c];
+        if (unsigned(di) < unsigned(DI) && unsigned(hi) < unsigned(HI) && unsigned(wi) < unsigned(WI))
+          b[e] = x[(((((unsigned long)nb * DI + di) * HI + hi) * WI + wi) * G + g) * C + c];
       }
     }
     frag_t fa, fb;

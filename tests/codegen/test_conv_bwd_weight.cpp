@@ -1,5 +1,5 @@
 // Grouped conv backward-weight (codegen/conv_bwd_weight.hpp): the three forms
-// (baseline, wavelet (4,4), wavelet (4,2)) on small shapes for gfx942 and gfx950,
+// (baseline, wavelet (4,4), wavelet (4,2)) on small 2D and 3D shapes for gfx942 and gfx950,
 // bit for bit against the HIP-source reference with the same MFMA order on the
 // simulator, and against the CPU fp64 reference with a stated tolerance.
 #include <catch2/catch.hpp>
@@ -33,12 +33,19 @@ BwdWeightShape shape(int N, int G, int C, int K, int Hi, int Wi, int Y, int X, s
   return s;
 }
 
+BwdWeightShape shape3d(BwdWeightShape s, int Di, int Z, int stride_d, int pad_d, int dil_d) {
+  s.Di = Di, s.Z = Z, s.stride_d = stride_d, s.pad_d = pad_d, s.dil_d = dil_d;
+  return s;
+}
+
 const std::vector<Case>& cases() {
   static const std::vector<Case> c = {
       {shape(3, 2, 4, 6, 5, 5, 3, 3, {1, 1}, {1, 1}, {1, 1}), "G=2, 3 K tiles (the stage loop runs twice)"},
       {shape(1, 1, 8, 36, 9, 9, 3, 3, {2, 2}, {1, 1}, {1, 1}), "K=36 like RetinaNet's head, stride 2, 2 N tiles"},
       {shape(2, 3, 2, 70, 7, 6, 3, 2, {1, 2}, {2, 1}, {2, 1}), "2 M tiles, dilation 2, asymmetric stride/pad"},
       {shape(1, 1, 16, 8, 8, 8, 1, 1, {1, 1}, {0, 0}, {1, 1}), "1x1 filter, gemm-K exactly 2 tiles"},
+      {shape3d(shape(1, 2, 4, 6, 5, 4, 3, 3, {1, 1}, {1, 1}, {1, 1}), 4, 3, 1, 1, 1), "3D NDHWGC, 4 K tiles"},
+      {shape3d(shape(2, 1, 2, 10, 3, 3, 2, 1, {1, 2}, {1, 0}, {1, 1}), 5, 2, 2, 1, 2), "3D: depth stride and dilation 2"},
   };
   return c;
 }
