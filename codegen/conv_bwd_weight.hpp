@@ -116,4 +116,10 @@ std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch
 inline constexpr const char* kBwdWeightHipKernelName = "conv_bwd_weight_ref";
 Dim3 bwd_weight_hip_grid(const BwdWeightShape& s);  // (ceil(YXC/16), ceil(K/16), G) of 64 threads
 
+// Plain HIP-source reference for accuracy (codegen/hip/conv_bwd_weight_plain.hip): one thread per
+// dW element, fp32 fma over the pixels in order, fp32 dW; same flags as the MFMA reference.
+std::string bwd_weight_plain_hip_source();
+inline constexpr const char* kBwdWeightPlainKernelName = "conv_bwd_weight_plain";
+Dim3 bwd_weight_plain_grid(const BwdWeightShape& s);  // ceil(dW elements / 256) of 256 threads
+
 }  // namespace cdnajit::codegen

@@ -112,6 +112,34 @@ TEST_CASE("conv bwd-weight: tiles 128x128 / 128x64 / 64x128, f16 inputs, 16-bit 
       check_case(arch, cases()[cfg.tile_m == 64 && cfg.tile_n == 64 ? 0 : 2], cfg, seed);
 }
 
+TEST_CASE("conv bwd-weight: the plain HIP reference (fp32 fma, no MFMA) agrees with fp64 and the JIT kernels",
+          "[bwd_weight]") {
+  uint64_t seed = test::test_seed("conv bwd-weight inputs (plain reference)", 5654);
+  for (Arch arch : {Arch::gfx942, Arch::gfx950})
+    for (size_t i : {size_t(0), size_t(2), size_t(4)})
+      for (BwdWeightDType dt : {BwdWeightDType::bf16, BwdWeightDType::f16}) {
+        const Case& c = cases()[i];
+        BwdWeightConfig cfg;
+        cfg.dtype = dt;
+        INFO(arch_name(arch) << " " << c.s.str() << " [" << cfg.str() << "]");
+        BwdWeightInputs in = bwd_weight_random_inputs(c.s, dt, seed);
+        Device& dev = sim_device(arch);
+        auto co = compile_hip(bwd_weight_plain_hip_source(), arch, bwd_weight_hip_flags(c.s, arch, cfg));
+        std::vector<uint8_t> plain = run_bwd_weight(dev, co, kBwdWeightPlainKernelName, bwd_weight_plain_grid(c.s),
+                                                    Dim3{256, 1, 1}, c.s, in);
+        std::vector<double> ref64 = bwd_weight_reference_fp64(c.s, in);
+        Conv3dAccuracy pacc = conv3d_accuracy(bwd_weight_values(plain, 4, dt), ref64);
+        INFO("plain HIP vs fp64: rel_err " << pacc.rel_err);
+        CHECK(pacc.rel_err < 1e-6);
+        BwdWeightKernel k = build_conv_bwd_weight(c.s, BwdWeightVariant::wavelet_4_4, arch, cfg);
+        std::vector<uint8_t> got = run_bwd_weight(dev, k.build.code_object, kBwdWeightKernelName, k.grid, k.block, c.s, in);
+        std::vector<double> gotd = bwd_weight_values(got, 4, dt);
+        Conv3dAccuracy jacc = conv3d_accuracy(gotd, bwd_weight_values(plain, 4, dt));
+        INFO("wavelet (4,4) vs plain HIP: rel_err " << jacc.rel_err);
+        CHECK(jacc.rel_err < 2e-6);
+      }
+}
+
 TEST_CASE("conv bwd-weight: wave-specialised forms keep per-role registers and the (4,4)/(4,2) shapes", "[bwd_weight]") {
   BwdWeightShape s = cases()[0].s;
   for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
