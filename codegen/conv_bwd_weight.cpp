@@ -92,6 +92,7 @@ struct Plan {
   int k_steps = 2;      // MFMA k-steps per K tile
   int frag_dwords = 2;  // A/B fragment per lane
   int k_tiles = 1;
+  int splits = 1;
   uint32_t yxc = 0, howo = 0;  // yxc: Z*Y*X*C (the GEMM's N); howo: Ho*Wo
 };
 
@@ -99,6 +100,8 @@ struct Plan {
 struct Common {
   Reg x_rsrc, dy_rsrc, dw_rsrc;
   Reg n0, m0, g;  // tile origin (yxc, k) and group (SGPRs)
+  Reg gk_first;   // first gemm-K column of this workgroup's split (SGPR)
+  Reg dw_ptr;     // for the split-K atomics
 };
 
 // ---------------------------------------------------------------- load side
@@ -364,6 +367,13 @@ class MathWave {
           k_.s_and_b64(mk, mk, nk);
           Reg off = k_.vgpr("dw_off");
           k_.v_add_u32(off, e_.sconst(uint32_t((uint64_t(mo) * p_.yxc + uint64_t(no)) * uint64_t(ob))), base);
+          if (p_.splits > 1) {
+            // Split-K: fp32 atomic add into the zeroed dW, lanes out of range masked off
+            // (global atomics have no range check).
+            Reg acc = Reg(acc_[i][j])[r];
+            k_.if_vcc([&] { k_.s_mov_b64(vcc, mk); }, [&] { k_.global_atomic_add_f32(off, acc, c_.dw_ptr); });
+            continue;
+          }
           k_.v_cndmask_b32(off, oob, off, mk);
           store(Reg(acc_[i][j])[r], off, c7fff);
         }
@@ -458,9 +468,15 @@ const char* variant_name(BwdWeightVariant v) {
   return "?";
 }
 
+int BwdWeightConfig::effective_splits(const BwdWeightShape& s) const {
+  const int64_t tiles = (s.gemm_k() + kBwdTileK - 1) / kBwdTileK;
+  return int(std::min<int64_t>(splits, int64_t(std::bit_floor(uint64_t(tiles)))));
+}
+
 std::string BwdWeightConfig::str() const {
   const char* in = dtype == BwdWeightDType::f16 ? "f16" : "bf16";
-  return fmt::format("{}x{} {}->{}", tile_m, tile_n, in, out_f32 ? "f32" : in);
+  std::string t = fmt::format("{}x{} {}->{}", tile_m, tile_n, in, out_f32 ? "f32" : in);
+  return splits > 1 ? t + fmt::format(" split-K {}", splits) : t;
 }
 
 BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, Arch arch, const BwdWeightConfig& cfg,
@@ -469,6 +485,10 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
   for (int t : {cfg.tile_m, cfg.tile_n})
     if (t != 64 && t != 128)
       throw Error(fmt::format("conv bwd-weight: tile {}: tile_m and tile_n must be 64 or 128", cfg.str()));
+  if (cfg.splits < 1 || cfg.splits > 64 || !std::has_single_bit(unsigned(cfg.splits)))
+    throw Error(fmt::format("conv bwd-weight: splits = {}: split-K must be a power of two in 1..64", cfg.splits));
+  if (cfg.splits > 1 && !cfg.out_f32)
+    throw Error(fmt::format("conv bwd-weight: splits = {} needs fp32 dW (the splits add with fp32 atomics)", cfg.splits));
   if (v == BwdWeightVariant::wavelet_4_2 && cfg.tile_m == 128 && cfg.tile_n == 128)
     throw Error(fmt::format("conv bwd-weight: tile {} with wavelet_4_2 needs 128 accumulator VGPRs per math wave; "
                             "(4,2) is offered for 64x64, 128x64 and 64x128 (as in CK)", cfg.str()));
@@ -478,7 +498,9 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
     p.k_steps = 1;
     p.frag_dwords = 4;
   }
-  p.k_tiles = int((s.gemm_k() + TK - 1) / TK);
+  const int all_tiles = int((s.gemm_k() + TK - 1) / TK);
+  p.splits = cfg.effective_splits(s);
+  p.k_tiles = (all_tiles + p.splits - 1) / p.splits;  // per split; the last split's extra tiles read zeros
   p.yxc = uint32_t(s.gemm_n());
   p.howo = uint32_t(s.Ho() * s.Wo());  // gk / howo = n*Do + do
 
@@ -496,7 +518,13 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
   k.s_waitcnt(lgkmcnt(0));
   k.s_lshl_b32(c.n0, k.workgroup_id(0), std::countr_zero(unsigned(p.tn)));
   k.s_lshl_b32(c.m0, k.workgroup_id(1), std::countr_zero(unsigned(p.tm)));
-  c.g = k.workgroup_id(2);
+  // grid z = G * splits: z = g * splits + split (splits a power of two)
+  c.g = k.sgpr("group");
+  c.gk_first = k.sgpr("gk_first");
+  k.s_lshr_b32(c.g, k.workgroup_id(2), std::countr_zero(unsigned(p.splits)));
+  k.s_and_b32(c.gk_first, p.splits - 1, k.workgroup_id(2));
+  k.s_mul_i32(c.gk_first, c.gk_first, p.k_tiles * TK);
+  c.dw_ptr = dw;
   c.x_rsrc = e.rsrc(x, s.x_elems() * 2, "x_rsrc");
   c.dy_rsrc = e.rsrc(dy, s.dy_elems() * 2, "dy_rsrc");
   c.dw_rsrc = e.rsrc(dw, s.dw_elems() * cfg.out_bytes(), "dw_rsrc");
@@ -516,7 +544,7 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
       // CK's conventional pipeline: tile t+1's global loads are in flight while tile t is
       // multiplied; then they go to the other LDS stage and one barrier hands it over.
       Reg gk0 = k.sgpr("gk0"), stage = k.sgpr("stage");
-      k.s_mov_b32(gk0, 0);
+      k.s_mov_b32(gk0, c.gk_first);
       k.s_mov_b32(stage, 0);
       load.fill(gk0, stage);
       roles.barrier("stage_ready");
@@ -550,7 +578,7 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
     roles.role("load", 4, [&](const RoleEnv& r) {
       Loader load(e, p, c, local_thread(r));
       Reg gk0 = k.sgpr("gk0"), stage = k.sgpr("stage");
-      k.s_mov_b32(gk0, 0);
+      k.s_mov_b32(gk0, c.gk_first);
       k.s_mov_b32(stage, 0);
       load.fill(gk0, stage);
       roles.barrier("stage_ready");
@@ -568,7 +596,8 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
   BwdWeightKernel out;
   out.roles = roles.register_report();
   out.build = k.build(opts);
-  out.grid = Dim3{uint32_t((s.gemm_n() + p.tn - 1) / p.tn), uint32_t((s.K + p.tm - 1) / p.tm), uint32_t(s.G)};
+  out.grid = Dim3{uint32_t((s.gemm_n() + p.tn - 1) / p.tn), uint32_t((s.K + p.tm - 1) / p.tm), uint32_t(s.G * p.splits)};
+  out.splits = p.splits;
   out.block = Dim3{uint32_t(64 * roles.total_waves()), 1, 1};
   return out;
 }

@@ -79,7 +79,14 @@ struct BwdWeightConfig {
   int tile_m = 64, tile_n = 64;
   BwdWeightDType dtype = BwdWeightDType::bf16;
   bool out_f32 = true;
-  std::string str() const;  // "64x64 bf16->f32"
+  // Split-K (power of two, fp32 dW only): grid z = G * splits, each split reduces
+  // ceil(tiles / splits) K tiles (the last one padded with zero tiles) and adds its partial
+  // dW with fp32 global atomics into a zeroed dW. With 2 splits the sum is order-independent
+  // (x + y == y + x, and 0 + x is exact), so still bit-exact; with more, the order varies.
+  int splits = 1;
+  std::string str() const;  // "64x64 bf16->f32", "64x64 f16->f32 split-K 4"
+  // The splits a kernel uses for `s`: `splits`, capped at the largest power of two <= the K tiles.
+  int effective_splits(const BwdWeightShape& s) const;  // "64x64 bf16->f32"
   int out_bytes() const { return out_f32 ? 4 : 2; }
 };
 
@@ -87,6 +94,7 @@ struct BwdWeightKernel {
   BuildResult build;
   RoleRegisterReport roles;  // per-role registers and instruction mix
   Dim3 grid, block;
+  int splits = 1;  // effective (at most the number of K tiles): dW must be zeroed when > 1
 };
 // Throws cdnajit::Error for an invalid shape or configuration ((4,2) with 128x128: 128
 // accumulators per lane and lane; CK offers (4,2) only up to 128x64 / 64x128).
@@ -103,15 +111,17 @@ BwdWeightInputs bwd_weight_random_inputs(const BwdWeightShape& s, BwdWeightDType
 // CPU fp64 reference of dw (16-bit inputs widened exactly).
 std::vector<double> bwd_weight_reference_fp64(const BwdWeightShape& s, const BwdWeightInputs& in);
 // Runs a code object with the kernel arguments (x, dy, dw); returns dw's bytes (out_bytes each).
+// dW starts as 0xff bytes (NaN), or zeros when `zero_dw` (split-K).
 std::vector<uint8_t> run_bwd_weight(Device& dev, std::span<const uint8_t> code_object, const char* kernel_name,
                                     Dim3 grid, Dim3 block, const BwdWeightShape& s, const BwdWeightInputs& in,
-                                    int out_bytes = 4);
+                                    int out_bytes = 4, bool zero_dw = false);
 // dw bytes (fp32, or 16-bit of `dtype`) as doubles.
 std::vector<double> bwd_weight_values(std::span<const uint8_t> dw, int out_bytes, BwdWeightDType dtype);
 
 // HIP-source reference (codegen/hip/conv_bwd_weight_mfma.hip): one wave per 16x16 block,
 // fragments straight from global memory, the same MFMA k-steps in the same order.
 std::string bwd_weight_hip_source();
+// With cfg.splits > 1 the MFMA reference sums per-split chains like the atomics do: 0 + s0 + s1 ...
 std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch, const BwdWeightConfig& cfg = {});
 inline constexpr const char* kBwdWeightHipKernelName = "conv_bwd_weight_ref";
 Dim3 bwd_weight_hip_grid(const BwdWeightShape& s);  // (ceil(YXC/16), ceil(K/16), G) of 64 threads

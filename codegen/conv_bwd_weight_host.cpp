@@ -89,11 +89,11 @@ std::vector<double> bwd_weight_reference_fp64(const BwdWeightShape& s, const Bwd
 
 std::vector<uint8_t> run_bwd_weight(Device& dev, std::span<const uint8_t> code_object, const char* kernel_name,
                                     Dim3 grid, Dim3 block, const BwdWeightShape& s, const BwdWeightInputs& in,
-                                    int out_bytes) {
+                                    int out_bytes, bool zero_dw) {
   Module m = dev.load(code_object);
   Buffer x = dev.upload(in.x, "x"), dy = dev.upload(in.dy, "dy");
   // Filled with 0xff bytes (a NaN in fp32, bf16 and f16) so an element the kernel never writes cannot pass as a result.
-  std::vector<uint8_t> poison(size_t(s.dw_elems()) * size_t(out_bytes), 0xff);
+  std::vector<uint8_t> poison(size_t(s.dw_elems()) * size_t(out_bytes), zero_dw ? 0 : 0xff);
   Buffer dw = dev.upload(poison, "dw");
   KernelArgs args;
   args.ptr(x).ptr(dy).ptr(dw);
@@ -121,13 +121,15 @@ Dim3 bwd_weight_plain_grid(const BwdWeightShape& s) { return Dim3{uint32_t((s.dw
 std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch, const BwdWeightConfig& cfg) {
   s.validate();
   const int mk = arch == Arch::gfx950 ? 32 : 16;
-  const int64_t k_tiles = (s.gemm_k() + kBwdTileK - 1) / kBwdTileK;
+  const int64_t all_tiles = (s.gemm_k() + kBwdTileK - 1) / kBwdTileK;
+  const int64_t splits = cfg.effective_splits(s);
+  const int64_t k_tiles = (all_tiles + splits - 1) / splits;  // per split, as the JIT kernel
   std::vector<std::pair<const char*, int64_t>> d = {
       {"N", s.N},          {"G", s.G},          {"C", s.C},        {"K", s.K},        {"HI", s.Hi},
       {"WI", s.Wi},        {"Y", s.Y},          {"X", s.X},        {"SH", s.stride[0]}, {"SW", s.stride[1]},
       {"PH", s.pad[0]},    {"PW", s.pad[1]},    {"DH", s.dil[0]},  {"DW", s.dil[1]},
       {"DI", s.Di},        {"Z", s.Z},          {"SD", s.stride_d}, {"PD", s.pad_d}, {"DD", s.dil_d},
-      {"KSTEPS", k_tiles * (kBwdTileK / mk)}, {"MFMA", arch == Arch::gfx950 ? 1 : 0},
+      {"KSTEPS", k_tiles * (kBwdTileK / mk)}, {"MFMA", arch == Arch::gfx950 ? 1 : 0}, {"SPLITS", splits},
       {"F16", cfg.dtype == BwdWeightDType::f16}, {"OUTF32", cfg.out_f32},
   };
   std::vector<std::string> f;

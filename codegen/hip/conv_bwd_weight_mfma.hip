@@ -10,6 +10,9 @@
 // Shape from -D flags (bwd_weight_hip_flags): BW_N BW_G BW_C BW_K BW_HI BW_WI BW_Y BW_X
 // BW_SH BW_SW BW_PH BW_PW BW_DH BW_DW BW_KSTEPS BW_MFMA (0: gfx942 16x16x16, 1: gfx950 16x16x32)
 // BW_F16 (inputs f16 instead of bf16) BW_OUTF32 (dw fp32, else the input type, RNE);
+// BW_SPLITS: split-K like the JIT kernel: split s runs its own chain from +0 over k-steps
+// [s*KSTEPS, (s+1)*KSTEPS) (KSTEPS per split), and dw = ((0 + chain_0) + chain_1) + ...
+// as the JIT kernel's fp32 atomics add them (the same bits for 1 or 2 splits);
 // 3D: BW_DI BW_Z BW_SD BW_PD BW_DD (x [N][Di][Hi][Wi][G][C], dy [N][Do][Ho][Wo][G][K], dw [G][K][Z][Y][X][C]).
 #include "codegen_hip_prelude.h"
 
@@ -63,8 +66,10 @@ extern "C" __global__ __launch_bounds__(64) void conv_bwd_weight_ref(const unsig
   const unsigned m = blockIdx.y * 16 + lane % 16;  // A row: output channel k
   const unsigned n = blockIdx.x * 16 + lane % 16;  // B row: (y, x, c)
   const unsigned zz = n / (Y * X * C), yy = n % (Y * X * C) / (X * C), xx = n % (X * C) / C, c = n % C;
+  float4 total = float4{0, 0, 0, 0};
+  for (int split = 0; split < BW_SPLITS; ++split) {
   float4 acc = float4{0, 0, 0, 0};
-  for (int step = 0; step < BW_KSTEPS; ++step) {
+  for (int step = split * BW_KSTEPS; step < (split + 1) * BW_KSTEPS; ++step) {
     unsigned short a[KPL], b[KPL];
     for (int e = 0; e < KPL; ++e) {
       unsigned gk = unsigned(step) * (KPL * 4) + unsigned(lane / 16) * KPL + e;
@@ -85,8 +90,10 @@ extern "C" __global__ __launch_bounds__(64) void conv_bwd_weight_ref(const unsig
     __builtin_memcpy(&fb, b, sizeof fb);
     acc = mfma(fa, fb, acc);
   }
+  total = BW_SPLITS == 1 ? acc : total + acc;
+  }
   for (int r = 0; r < 4; ++r) {
     unsigned mo = blockIdx.y * 16 + lane / 16 * 4 + r, no = blockIdx.x * 16 + lane % 16;
-    if (mo < unsigned(K) && no < YXC) dw[((unsigned long)g * K + mo) * YXC + no] = convert(acc[r]);
+    if (mo < unsigned(K) && no < YXC) dw[((unsigned long)g * K + mo) * YXC + no] = convert(total[r]);
   }
 }
