@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "jit/kernel_impl.hpp"
 #include "jit/lower.hpp"
@@ -38,6 +39,11 @@ void WaveRoles::role(std::string name, int waves, std::function<void(const RoleE
   if (waves < 1 || waves > kMaxWaves)
     throw Error(fmt::format("{}: role '{}' has {} waves; a role needs 1..{} waves", where(loc), name, waves, kMaxWaves));
   if (!body) throw Error(fmt::format("{}: role '{}' has no body", where(loc), name));
+  bool plain = !name.empty();
+  for (char c : name) plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+  if (!plain)
+    throw Error(fmt::format("{}: role name '{}' may only contain letters, digits and '_' (it names the role's labels)",
+                            where(loc), name));
   for (const Decl& d : roles_)
     if (d.name == name) throw Error(fmt::format("{}: role '{}' declared twice (first at {})", where(loc), name, where(d.loc)));
   int total = waves;

@@ -188,6 +188,17 @@ TEST_CASE("wave roles: unbalanced barriers are a build-time error naming the rol
   CHECK_THROWS_WITH(lds_handoff_kernel(Arch::gfx942, 4, 1, {}),
                     Contains("role 'math' has no more barriers") && Contains("role 'load' executes barrier 'load_extra'"));
 
+  // Declaration errors.
+  {
+    Kernel k("bad_roles", Arch::gfx942);
+    WaveRoles roles(k);
+    CHECK_THROWS_WITH(roles.role("math", 0, [](const RoleEnv&) {}), Contains("needs 1..16 waves"));
+    CHECK_THROWS_WITH(roles.role("load waves", 4, [](const RoleEnv&) {}), Contains("may only contain letters"));
+    roles.role("math", 12, [](const RoleEnv&) {});
+    CHECK_THROWS_WITH(roles.role("math", 1, [](const RoleEnv&) {}), Contains("declared twice"));
+    CHECK_THROWS_WITH(roles.role("load", 8, [](const RoleEnv&) {}), Contains("20 waves"));
+  }
+
   // A barrier on one arm of an if only.
   {
     Kernel k("if_unbalanced", Arch::gfx950);
