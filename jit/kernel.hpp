@@ -291,6 +291,7 @@ class Kernel {
   struct Impl;
  private:
   friend class Interleave;  // jit/interleave.hpp reorders recorded instructions
+  friend class WaveRoles;   // jit/wave_roles.hpp names barriers and reads role blocks
   std::unique_ptr<Impl> impl_;
 };
 
