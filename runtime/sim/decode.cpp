@@ -468,6 +468,8 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     op.ft = def.ft;
     op.counter = def.counter;
     op.aux = def.aux;
+    if (auto mo = reg.moded.find(base); mo != reg.moded.end()) op.moded = mo->second;
+    op.mode_free = reg.mode_free.count(base) != 0;
     // Operands and modifiers: the shared isa::parse first, the private parser as a fallback.
     isa::MachineInst mi;
     std::string perr;
@@ -547,6 +549,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       else {
         op.inner = op.fn;
         op.fn = &dpp_exec;
+        op.moded = nullptr;  // the MODE handlers do not apply the DPP permutation
         op.dpp_src = op.s[0].idx;
         op.s[0].idx = kDppScratch;
       }
