@@ -104,6 +104,7 @@ void register_vcmp_ext(Registry& r); // ops_vcmp_ext.cpp
 void register_fp8(Registry& r);      // ops_fp8.cpp
 void register_mode(Registry& r);     // ops_mode.cpp
 void register_rounding(Registry& r); // ops_rounding.cpp
+void register_permlane(Registry& r); // ops_permlane.cpp
 // Run `op` while the wave's MODE is not the default (ops_mode.cpp).
 void run_in_mode(Wave& w, const Op& op);
 

@@ -592,6 +592,7 @@ const Registry& registry() {
     register_fp8(x);
     register_mode(x);
     register_rounding(x);
+    register_permlane(x);
     register_atomic(x);    // the files below only add names not defined above
     register_f64(x);
     register_dot_int(x);
