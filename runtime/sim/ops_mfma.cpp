@@ -85,8 +85,77 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
 
 template <int M, int K, Fmt FA, Fmt FB>
 void mfma(Wave& w, const Op& op) {
-  if (op.cbsz || op.abid || op.blgp) fail(w, op, "MFMA with cbsz/abid/blgp broadcast is not implemented by the simulator");
+  // A single-block MFMA has one block, so CBSZ and ABID must be 0 (CBSZ <= log2(blocks), ABID <
+  // 2^CBSZ); AMD's matrix instruction calculator lists no BLGP for the single-block CDNA3 MFMAs.
+  if (op.cbsz || op.abid) fail(w, op, "cbsz/abid on a single-block MFMA (only 0 is valid: it has one block)");
+  if (op.blgp) fail(w, op, "blgp on a single-block MFMA is not supported on CDNA3 and not modelled by the simulator");
   mfma_run<M, K>(w, op, FA, FB);
+}
+
+// BLGP: the lane whose B data lane `lane` uses (CDNA3 ISA guide, "B-matrix lane group pattern";
+// the same table as AMD's matrix instruction calculator): 1/2 broadcast the low/high 32 lanes,
+// 3 rotates down by 16, 4..7 broadcast one 16-lane group.
+int blgp_lane(int lane, int blgp) {
+  switch (blgp) {
+    case 1: return lane % 32;
+    case 2: return 32 + lane % 32;
+    case 3: return (lane + 16) % 64;
+    case 4: case 5: case 6: case 7: return 16 * (blgp - 4) + lane % 16;
+    default: return lane;
+  }
+}
+
+// Multi-block MFMAs (_2b/_4b/_16b): BLK independent MxM products, K per block. Layouts (CDNA3 ISA
+// guide; AMD's matrix instruction calculator, gfx9): with kpl = K * M * BLK / 64 elements per lane,
+//   A[b][i][k]: lane b*M + (k / kpl)*M*BLK + i, element k % kpl (B[b][k][j] likewise with j);
+//   D[b][i][j]: register b*(M*M/64) + (i / (4*(64/M)))*4 + i%4, lane (b % bpr)*M +
+//               ((i/4) % (64/M))*bpr*M + j, with bpr = ceil(64 / (M*M/4)) blocks per register.
+// CBSZ/ABID: block b takes its A from block (b / 2^CBSZ)*2^CBSZ + ABID; BLGP: B from blgp_lane.
+template <int M, int K, int BLK, Fmt F>
+void mfma_blocks(Wave& w, const Op& op) {
+  constexpr int kpl = K * M * BLK / 64;
+  constexpr int per = F == Fmt::F32 ? 1 : (F == Fmt::F16 || F == Fmt::BF16) ? 2 : 4;
+  constexpr int nreg = M * M * BLK / 64;
+  constexpr int bpr = (64 + M * M / 4 - 1) / (M * M / 4);
+  static_assert(kpl >= 1 && nreg >= 4);
+  int max_cbsz = 0;
+  while ((2 << max_cbsz) <= BLK && max_cbsz < 4) ++max_cbsz;
+  if (op.cbsz > max_cbsz || op.abid >= (1 << op.cbsz))
+    fail(w, op, "cbsz must be <= " + std::to_string(max_cbsz) + " and abid < 2^cbsz for a " + std::to_string(BLK) +
+                    "-block MFMA");
+  const bool fnuz = w.L->arch == Arch::gfx942;
+  static thread_local double A[BLK][M][K], B[BLK][K][M];
+  for (int b = 0; b < BLK; ++b)
+    for (int x = 0; x < M; ++x)
+      for (int k = 0; k < K; ++k) {
+        int lane = b * M + (k / kpl) * M * BLK + x, e = k % kpl;
+        A[b][x][k] = element(lane_src(w, op.s[0], lane, e / per), e % per, F, fnuz);
+        B[b][k][x] = element(lane_src(w, op.s[1], blgp_lane(lane, op.blgp), e / per), e % per, F, fnuz);
+      }
+  const MfmaFormat format{F == Fmt::F32 ? MfmaKind::F32 : MfmaKind::Fused, F == Fmt::F16 ? -14 : -126,
+                          F == Fmt::F16 ? -14 : -126};
+  const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;
+  const int group = 1 << op.cbsz;
+  uint32_t out[nreg][64];
+  double bcol[K];
+  for (int b = 0; b < BLK; ++b)
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < M; ++j) {
+        int r = b * (M * M / 64) + (i / (4 * (64 / M))) * 4 + i % 4;
+        int l = (b % bpr) * M + ((i / 4) % (64 / M)) * bpr * M + j;
+        const double* arow = A[(b / group) * group + op.abid][i];
+        if (F == Fmt::I8) {  // exact products, int32 accumulation with wrap-around
+          uint32_t acc = lane_src(w, op.s[2], l, r);
+          for (int k = 0; k < K; ++k) acc += uint32_t(int32_t(arow[k]) * int32_t(B[b][k][j]));
+          out[r][l] = acc;
+          continue;
+        }
+        for (int k = 0; k < K; ++k) bcol[k] = B[b][k][j];
+        float c = f32_of(lane_src(w, op.s[2], l, r));
+        out[r][l] = bits_of(exact ? mfma_dot_exact(arow, bcol, K, c) : mfma_dot_cdna3(arow, bcol, K, c, format));
+      }
+  for (int r = 0; r < nreg; ++r) std::memcpy(w.vr(uint16_t(op.d[0].idx + r)), out[r], 256);
+  w.lane_ops += 64;
 }
 
 // gfx950 f8f6f4: cbsz selects A's format, blgp B's: 0 fp8 (E4M3), 1 bf8 (E5M2); fp6/fp4 not modelled.
@@ -137,6 +206,19 @@ void register_mfma(Registry& r) {
   r.add("v_mfma_i32_32x32x16_i8", &mfma<32, 16, F::I8, F::I8>, U::MFMA);
   r.add("v_mfma_i32_16x16x64_i8", &mfma<16, 64, F::I8, F::I8>, U::MFMA);
   r.add("v_mfma_i32_32x32x32_i8", &mfma<32, 32, F::I8, F::I8>, U::MFMA);
+  // Multi-block forms (gfx940+ names; LLVM also accepts the gfx908 spellings, e.g. 4x4x1f32).
+  r.add("v_mfma_f32_32x32x1_2b_f32", &mfma_blocks<32, 1, 2, F::F32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_16x16x1_4b_f32", &mfma_blocks<16, 1, 4, F::F32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_4x4x1_16b_f32", &mfma_blocks<4, 1, 16, F::F32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_32x32x4_2b_f16", &mfma_blocks<32, 4, 2, F::F16>, U::MFMA, FType::F16);
+  r.add("v_mfma_f32_16x16x4_4b_f16", &mfma_blocks<16, 4, 4, F::F16>, U::MFMA, FType::F16);
+  r.add("v_mfma_f32_4x4x4_16b_f16", &mfma_blocks<4, 4, 16, F::F16>, U::MFMA, FType::F16);
+  r.add("v_mfma_f32_32x32x4_2b_bf16", &mfma_blocks<32, 4, 2, F::BF16>, U::MFMA, FType::BF16);
+  r.add("v_mfma_f32_16x16x4_4b_bf16", &mfma_blocks<16, 4, 4, F::BF16>, U::MFMA, FType::BF16);
+  r.add("v_mfma_f32_4x4x4_16b_bf16", &mfma_blocks<4, 4, 16, F::BF16>, U::MFMA, FType::BF16);
+  r.add("v_mfma_i32_32x32x4_2b_i8", &mfma_blocks<32, 4, 2, F::I8>, U::MFMA);
+  r.add("v_mfma_i32_16x16x4_4b_i8", &mfma_blocks<16, 4, 4, F::I8>, U::MFMA);
+  r.add("v_mfma_i32_4x4x4_16b_i8", &mfma_blocks<4, 4, 16, F::I8>, U::MFMA);
   r.add("v_mfma_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128>, U::MFMA);
   r.add("v_mfma_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64>, U::MFMA);
   r.add("v_accvgpr_read_b32", &accvgpr_move, U::VALU);
