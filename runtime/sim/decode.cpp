@@ -519,7 +519,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     }
     int nd = dest_count(base, p);
     if (nd > int(p.operands.size())) nd = int(p.operands.size());
-    if (p.operands.size() - nd > 4 || nd > 2) throw Error("simulator: " + where() + ": too many operands");
+    if (p.operands.size() - nd > 5 || nd > 2) throw Error("simulator: " + where() + ": too many operands");
     for (size_t j = 0; j < p.operands.size(); ++j) {
       Src s;
       bool is_off = false;

@@ -55,7 +55,7 @@ struct Op {
   FType ft = FType::Int;
   uint8_t nd = 0, ns = 0;
   Src d[2];
-  Src s[4];
+  Src s[5];  // five: v_mfma_scale_* (src0, src1, src2, scale0, scale1)
   // Modifiers.
   int32_t offset = 0, offset0 = 0, offset1 = 0;
   bool clamp = false, lds = false, offen = false, idxen = false, e64 = false, sdwa = false;
