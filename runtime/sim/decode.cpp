@@ -468,6 +468,8 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     op.ft = def.ft;
     op.counter = def.counter;
     op.aux = def.aux;
+    if (auto mo = reg.moded.find(base); mo != reg.moded.end()) op.moded = mo->second;
+    op.mode_free = reg.mode_free.count(base) != 0;
     // Operands and modifiers: the shared isa::parse first, the private parser as a fallback.
     isa::MachineInst mi;
     std::string perr;
@@ -517,7 +519,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     }
     int nd = dest_count(base, p);
     if (nd > int(p.operands.size())) nd = int(p.operands.size());
-    if (p.operands.size() - nd > 4 || nd > 2) throw Error("simulator: " + where() + ": too many operands");
+    if (p.operands.size() - nd > 5 || nd > 2) throw Error("simulator: " + where() + ": too many operands");
     for (size_t j = 0; j < p.operands.size(); ++j) {
       Src s;
       bool is_off = false;
@@ -547,6 +549,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       else {
         op.inner = op.fn;
         op.fn = &dpp_exec;
+        op.moded = nullptr;  // the MODE handlers do not apply the DPP permutation
         op.dpp_src = op.s[0].idx;
         op.s[0].idx = kDppScratch;
       }

@@ -9,6 +9,7 @@
 // where kpl = K / (64 / M) elements per lane.
 // Accumulation: Options::mfma_numerics picks the arithmetic (mfma_numerics.cpp): the
 // published CDNA3 rules (default), or the exact sum rounded once.
+#include <algorithm>
 #include <cmath>
 
 #include "runtime/sim/fp.hpp"
@@ -85,16 +86,169 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
 
 template <int M, int K, Fmt FA, Fmt FB>
 void mfma(Wave& w, const Op& op) {
-  if (op.cbsz || op.abid || op.blgp) fail(w, op, "MFMA with cbsz/abid/blgp broadcast is not implemented by the simulator");
+  // A single-block MFMA has one block, so CBSZ and ABID must be 0 (CBSZ <= log2(blocks), ABID <
+  // 2^CBSZ); AMD's matrix instruction calculator lists no BLGP for the single-block CDNA3 MFMAs.
+  if (op.cbsz || op.abid) fail(w, op, "cbsz/abid on a single-block MFMA (only 0 is valid: it has one block)");
+  if (op.blgp) fail(w, op, "blgp on a single-block MFMA is not supported on CDNA3 and not modelled by the simulator");
   mfma_run<M, K>(w, op, FA, FB);
 }
 
-// gfx950 f8f6f4: cbsz selects A's format, blgp B's: 0 fp8 (E4M3), 1 bf8 (E5M2); fp6/fp4 not modelled.
-template <int M, int K>
+// BLGP: the lane whose B data lane `lane` uses (CDNA3 ISA guide, "B-matrix lane group pattern";
+// the same table as AMD's matrix instruction calculator): 1/2 broadcast the low/high 32 lanes,
+// 3 rotates down by 16, 4..7 broadcast one 16-lane group.
+int blgp_lane(int lane, int blgp) {
+  switch (blgp) {
+    case 1: return lane % 32;
+    case 2: return 32 + lane % 32;
+    case 3: return (lane + 16) % 64;
+    case 4: case 5: case 6: case 7: return 16 * (blgp - 4) + lane % 16;
+    default: return lane;
+  }
+}
+
+// Multi-block MFMAs (_2b/_4b/_16b): BLK independent MxM products, K per block. Layouts (CDNA3 ISA
+// guide; AMD's matrix instruction calculator, gfx9): with kpl = K * M * BLK / 64 elements per lane,
+//   A[b][i][k]: lane b*M + (k / kpl)*M*BLK + i, element k % kpl (B[b][k][j] likewise with j);
+//   D[b][i][j]: register b*(M*M/64) + (i / (4*(64/M)))*4 + i%4, lane (b % bpr)*M +
+//               ((i/4) % (64/M))*bpr*M + j, with bpr = ceil(64 / (M*M/4)) blocks per register.
+// CBSZ/ABID: block b takes its A from block (b / 2^CBSZ)*2^CBSZ + ABID; BLGP: B from blgp_lane.
+template <int M, int K, int BLK, Fmt F>
+void mfma_blocks(Wave& w, const Op& op) {
+  constexpr int kpl = K * M * BLK / 64;
+  constexpr int per = F == Fmt::F32 ? 1 : (F == Fmt::F16 || F == Fmt::BF16) ? 2 : 4;
+  constexpr int nreg = M * M * BLK / 64;
+  constexpr int bpr = (64 + M * M / 4 - 1) / (M * M / 4);
+  static_assert(kpl >= 1 && nreg >= 4);
+  int max_cbsz = 0;
+  while ((2 << max_cbsz) <= BLK && max_cbsz < 4) ++max_cbsz;
+  if (op.cbsz > max_cbsz || op.abid >= (1 << op.cbsz))
+    fail(w, op, "cbsz must be <= " + std::to_string(max_cbsz) + " and abid < 2^cbsz for a " + std::to_string(BLK) +
+                    "-block MFMA");
+  const bool fnuz = w.L->arch == Arch::gfx942;
+  static thread_local double A[BLK][M][K], B[BLK][K][M];
+  for (int b = 0; b < BLK; ++b)
+    for (int x = 0; x < M; ++x)
+      for (int k = 0; k < K; ++k) {
+        int lane = b * M + (k / kpl) * M * BLK + x, e = k % kpl;
+        A[b][x][k] = element(lane_src(w, op.s[0], lane, e / per), e % per, F, fnuz);
+        B[b][k][x] = element(lane_src(w, op.s[1], blgp_lane(lane, op.blgp), e / per), e % per, F, fnuz);
+      }
+  const MfmaFormat format{F == Fmt::F32 ? MfmaKind::F32 : MfmaKind::Fused, F == Fmt::F16 ? -14 : -126,
+                          F == Fmt::F16 ? -14 : -126};
+  const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;
+  const int group = 1 << op.cbsz;
+  uint32_t out[nreg][64];
+  double bcol[K];
+  for (int b = 0; b < BLK; ++b)
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < M; ++j) {
+        int r = b * (M * M / 64) + (i / (4 * (64 / M))) * 4 + i % 4;
+        int l = (b % bpr) * M + ((i / 4) % (64 / M)) * bpr * M + j;
+        const double* arow = A[(b / group) * group + op.abid][i];
+        if (F == Fmt::I8) {  // exact products, int32 accumulation with wrap-around
+          uint32_t acc = lane_src(w, op.s[2], l, r);
+          for (int k = 0; k < K; ++k) acc += uint32_t(int32_t(arow[k]) * int32_t(B[b][k][j]));
+          out[r][l] = acc;
+          continue;
+        }
+        for (int k = 0; k < K; ++k) bcol[k] = B[b][k][j];
+        float c = f32_of(lane_src(w, op.s[2], l, r));
+        out[r][l] = bits_of(exact ? mfma_dot_exact(arow, bcol, K, c) : mfma_dot_cdna3(arow, bcol, K, c, format));
+      }
+  for (int r = 0; r < nreg; ++r) std::memcpy(w.vr(uint16_t(op.d[0].idx + r)), out[r], 256);
+  w.lane_ops += 64;
+}
+
+// gfx950 f8f6f4 MFMAs, plain and v_mfma_scale_*: CBSZ selects A's element format and BLGP B's
+// (CDNA4 ISA guide; LLVM's MFMA f8f6f4 format operands): 0 fp8 E4M3, 1 bf8 E5M2, 2 fp6 E2M3,
+// 3 bf6 E3M2, 4 fp4 E2M1 (OCP Microscaling Formats (MX) specification v1.0: fp6/fp4 have no
+// inf/NaN; biases 1, 3, 1). Each lane holds 32 consecutive K elements packed as one bit string,
+// element j at bits [w*j, w*j + w) of the lane's 8 (fp8), 6 (fp6) or 4 (fp4) dwords (LLVM gives
+// the operands v8i32 / v6i32 / v4i32). The scaled forms multiply every element of a lane's 32-K
+// block by 2^(s - 127), s the E8M0 byte of that lane's scale VGPR chosen by op_sel[i] +
+// 2 * op_sel_hi[i] (i = 0 for A, 1 for B; s = 255 is NaN); LLVM only allocates VGPRs for them.
+// Accumulation: the CDNA3 8-bit-float rules (groups of 16, even/odd sub-sums) on every format, the
+// scale added to the element exponents (the format's smallest normal exponent shifts with it):
+// a hypothesis, see README.md.
+enum class MxFmt : uint8_t { FP8, BF8, FP6, BF6, FP4 };
+
+int mx_bits(MxFmt f) { return f == MxFmt::FP6 || f == MxFmt::BF6 ? 6 : f == MxFmt::FP4 ? 4 : 8; }
+int mx_min_exp(MxFmt f) {
+  switch (f) {
+    case MxFmt::FP8: return -6;   // OCP E4M3, bias 7
+    case MxFmt::BF8: return -14;  // OCP E5M2, bias 15
+    case MxFmt::FP6: return 0;    // E2M3, bias 1
+    case MxFmt::BF6: return -2;   // E3M2, bias 3
+    default: return 0;            // E2M1, bias 1
+  }
+}
+double mx_value(uint32_t code, MxFmt f) {
+  if (f == MxFmt::FP8 || f == MxFmt::BF8) return fp8_value(uint8_t(code), f == MxFmt::BF8, false);
+  const int mb = f == MxFmt::BF6 ? 2 : f == MxFmt::FP6 ? 3 : 1, w = mx_bits(f);
+  const int bias = f == MxFmt::BF6 ? 3 : 1;
+  const uint32_t e = (code >> mb) & ((1u << (w - 1 - mb)) - 1), m = code & ((1u << mb) - 1);
+  double v = e == 0 ? std::ldexp(double(m), 1 - bias - mb) : std::ldexp(double(m + (1u << mb)), int(e) - bias - mb);
+  return ((code >> (w - 1)) & 1) ? -v : v;
+}
+
+template <int M, int K, bool SCALED>
 void mfma_f8f6f4(Wave& w, const Op& op) {
-  if (op.cbsz > 1 || op.blgp > 1)
-    fail(w, op, "f8f6f4 MFMA with fp6/fp4 operands (cbsz/blgp > 1) is not implemented by the simulator");
-  mfma_run<M, K>(w, op, op.cbsz ? Fmt::BF8 : Fmt::FP8, op.blgp ? Fmt::BF8 : Fmt::FP8);
+  if (op.cbsz > 4 || op.blgp > 4)
+    fail(w, op, "f8f6f4 MFMA format " + std::to_string(std::max(op.cbsz, op.blgp)) +
+                    " is not valid (cbsz/blgp: 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4)");
+  if (op.abid) fail(w, op, "abid on an f8f6f4 MFMA is not modelled by the simulator");
+  constexpr int N = M, kpl = K / (64 / M), nreg = M * N / 64;
+  const MxFmt fa = MxFmt(op.cbsz), fb = MxFmt(op.blgp);
+  // Per lane: the E8M0 scale exponents of its A and B blocks (0 = unscaled; 255 -> NaN).
+  int sa[64] = {}, sb[64] = {};
+  bool nan_a[64] = {}, nan_b[64] = {};
+  if (SCALED) {
+    if (op.ns < 5 || op.s[3].k != SrcKind::V || op.s[4].k != SrcKind::V)
+      fail(w, op, "v_mfma_scale_* scale operands must be VGPRs (LLVM allocates them so)");
+    const uint8_t hi = op.op_sel_hi_set ? op.op_sel_hi : 0;
+    const int sel_a = (op.op_sel & 1) | (hi & 1) << 1, sel_b = ((op.op_sel >> 1) & 1) | ((hi >> 1) & 1) << 1;
+    for (int l = 0; l < 64; ++l) {
+      int ea = int((lane_src(w, op.s[3], l) >> (8 * sel_a)) & 0xff), eb = int((lane_src(w, op.s[4], l) >> (8 * sel_b)) & 0xff);
+      nan_a[l] = ea == 255; nan_b[l] = eb == 255;
+      sa[l] = ea - 127; sb[l] = eb - 127;
+    }
+  }
+  static thread_local double A[32][128], B[128][32];
+  auto load = [&](const Src& src, MxFmt f, int l, const int* sc, const bool* nan, auto put) {
+    const int bits = mx_bits(f);
+    uint32_t words[8];
+    for (int d = 0; d < bits; ++d) words[d] = lane_src(w, src, l, d);  // 32 elements x bits = bits dwords
+    for (int j = 0; j < kpl; ++j) {
+      int bit = j * bits;
+      uint64_t window = uint64_t(words[bit / 32]) | (bit / 32 + 1 < bits ? uint64_t(words[bit / 32 + 1]) << 32 : 0);
+      uint32_t code = uint32_t(window >> (bit % 32)) & ((1u << bits) - 1);
+      put(j, nan[l] ? NAN : std::ldexp(mx_value(code, f), sc[l]));
+    }
+  };
+  for (int l = 0; l < 64; ++l) {
+    load(op.s[0], fa, l, sa, nan_a, [&](int j, double v) { A[l % M][(l / M) * kpl + j] = v; });
+    load(op.s[1], fb, l, sb, nan_b, [&](int j, double v) { B[(l / N) * kpl + j][l % N] = v; });
+  }
+  const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;
+  double bcol[K];
+  uint32_t out[nreg][64];
+  for (int l = 0; l < 64; ++l)
+    for (int r = 0; r < nreg; ++r) {
+      int i = M == 16 ? 4 * (l / 16) + r : 8 * (r / 4) + 4 * (l / 32) + r % 4;
+      int j = l % N;
+      for (int k = 0; k < K; ++k) bcol[k] = B[k][j];
+      float c = f32_of(lane_src(w, op.s[2], l, r));
+      if (exact) { out[r][l] = bits_of(mfma_dot_exact(A[i], bcol, K, c)); continue; }
+      // One 32-K block at a time (groups of 16 never straddle blocks), each with its scales.
+      for (int k0 = 0; k0 < K; k0 += kpl) {
+        int la = i + M * (k0 / kpl), lb = j + N * (k0 / kpl);  // the lanes holding this block
+        const MfmaFormat format{MfmaKind::Fp8, mx_min_exp(fa) + sa[la], mx_min_exp(fb) + sb[lb]};
+        c = mfma_dot_cdna3(A[i] + k0, bcol + k0, kpl, c, format);
+      }
+      out[r][l] = bits_of(c);
+    }
+  for (int r = 0; r < nreg; ++r) std::memcpy(w.vr(uint16_t(op.d[0].idx + r)), out[r], 256);
+  w.lane_ops += 64;
 }
 
 void accvgpr_move(Wave& w, const Op& op) {
@@ -137,8 +291,23 @@ void register_mfma(Registry& r) {
   r.add("v_mfma_i32_32x32x16_i8", &mfma<32, 16, F::I8, F::I8>, U::MFMA);
   r.add("v_mfma_i32_16x16x64_i8", &mfma<16, 64, F::I8, F::I8>, U::MFMA);
   r.add("v_mfma_i32_32x32x32_i8", &mfma<32, 32, F::I8, F::I8>, U::MFMA);
-  r.add("v_mfma_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128>, U::MFMA);
-  r.add("v_mfma_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64>, U::MFMA);
+  // Multi-block forms (gfx940+ names; LLVM also accepts the gfx908 spellings, e.g. 4x4x1f32).
+  r.add("v_mfma_f32_32x32x1_2b_f32", &mfma_blocks<32, 1, 2, F::F32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_16x16x1_4b_f32", &mfma_blocks<16, 1, 4, F::F32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_4x4x1_16b_f32", &mfma_blocks<4, 1, 16, F::F32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_32x32x4_2b_f16", &mfma_blocks<32, 4, 2, F::F16>, U::MFMA, FType::F16);
+  r.add("v_mfma_f32_16x16x4_4b_f16", &mfma_blocks<16, 4, 4, F::F16>, U::MFMA, FType::F16);
+  r.add("v_mfma_f32_4x4x4_16b_f16", &mfma_blocks<4, 4, 16, F::F16>, U::MFMA, FType::F16);
+  r.add("v_mfma_f32_32x32x4_2b_bf16", &mfma_blocks<32, 4, 2, F::BF16>, U::MFMA, FType::BF16);
+  r.add("v_mfma_f32_16x16x4_4b_bf16", &mfma_blocks<16, 4, 4, F::BF16>, U::MFMA, FType::BF16);
+  r.add("v_mfma_f32_4x4x4_16b_bf16", &mfma_blocks<4, 4, 16, F::BF16>, U::MFMA, FType::BF16);
+  r.add("v_mfma_i32_32x32x4_2b_i8", &mfma_blocks<32, 4, 2, F::I8>, U::MFMA);
+  r.add("v_mfma_i32_16x16x4_4b_i8", &mfma_blocks<16, 4, 4, F::I8>, U::MFMA);
+  r.add("v_mfma_i32_4x4x4_16b_i8", &mfma_blocks<4, 4, 16, F::I8>, U::MFMA);
+  r.add("v_mfma_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128, false>, U::MFMA);
+  r.add("v_mfma_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64, false>, U::MFMA);
+  r.add("v_mfma_scale_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128, true>, U::MFMA);
+  r.add("v_mfma_scale_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64, true>, U::MFMA);
   r.add("v_accvgpr_read_b32", &accvgpr_move, U::VALU);
   r.add("v_accvgpr_write_b32", &accvgpr_move, U::VALU);
   r.add("v_accvgpr_mov_b32", &accvgpr_move, U::VALU);

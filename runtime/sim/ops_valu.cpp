@@ -26,7 +26,7 @@ uint32_t sdwa_extract(uint32_t v, uint8_t sel, bool sext) {
 // 64 lanes of one 32-bit source, with float neg/abs and input denormal flush applied.
 const uint32_t* fetch(Wave& w, const Op& op, int i, uint32_t* tmp, bool fl) {
   const Src& s = op.s[i];
-  bool flush = fl && w.L->flush_in_f32 && op.ft == FType::F32;
+  bool flush = fl && w.flush_in_f32 && op.ft == FType::F32;
   bool sdwa = op.sdwa && i < 2 && op.sdwa_src_sel[i] != 6;
   if (s.k == SrcKind::V && !s.neg && !s.abs && !flush && !sdwa) return w.vr(s.idx);
   if (s.k == SrcKind::V) std::memcpy(tmp, w.vr(s.idx), 256);
@@ -61,8 +61,8 @@ void store(Wave& w, const Op& op, uint32_t* r, bool fl) {
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   if (fl && op.ft == FType::F32 && (op.omod || op.clamp))
-    for (int l = 0; l < 64; ++l) r[l] = as_u(apply_omod_clamp(op, as_f(r[l]), w.L->dx10_clamp));
-  if (fl && op.ft == FType::F32 && w.L->flush_out_f32) for (int l = 0; l < 64; ++l) r[l] = flush_denorm32(r[l]);
+    for (int l = 0; l < 64; ++l) r[l] = as_u(apply_omod_clamp(op, as_f(r[l]), w.dx10_clamp));
+  if (fl && op.ft == FType::F32 && w.flush_out_f32) for (int l = 0; l < 64; ++l) r[l] = flush_denorm32(r[l]);
   const Src& d = op.d[0];
   if (d.k != SrcKind::V) fail(w, op, "VALU destination must be a VGPR");
   uint32_t* dst = w.vr(d.idx);
@@ -614,6 +614,9 @@ uint32_t f16op(float x) { return f32_to_f16(ub(x)); }
 void register_valu(Registry& r) {
   auto A = [&](const char* n, Handler h, FType ft = FType::Int) { r.add(n, h, U::VALU, ft); };
   auto F = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F32); };
+  // FX: f32 ops whose result does not depend on the MODE round mode or the f16/f64 denormal
+  // mode (comparisons, min/max, integral rounding); they run unchanged under any MODE.
+  auto FX = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F32); r.mode_free.insert(n); };
   auto H = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F16); };
   auto D = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F64); };
   // Moves and integer ops.
@@ -708,25 +711,25 @@ void register_valu(Registry& r) {
   F("v_fmaak_f32", &vfma<0>);   // d = a * b + K
   F("v_madmk_f32", VF(ub(fl(a) * fl(b) + fl(c))));
   F("v_madak_f32", VF(ub(fl(a) * fl(b) + fl(c))));
-  F("v_min_f32", VF(ub(fminnum(fl(a), fl(b)))));
-  F("v_max_f32", VF(ub(fmaxnum(fl(a), fl(b)))));
-  F("v_min3_f32", VF(ub(fminnum(fminnum(fl(a), fl(b)), fl(c)))));
-  F("v_max3_f32", VF(ub(fmaxnum(fmaxnum(fl(a), fl(b)), fl(c)))));
-  F("v_med3_f32", VF(ub(fmaxnum(fminnum(fl(a), fl(b)), fminnum(fmaxnum(fl(a), fl(b)), fl(c))))));
+  FX("v_min_f32", VF(ub(fminnum(fl(a), fl(b)))));
+  FX("v_max_f32", VF(ub(fmaxnum(fl(a), fl(b)))));
+  FX("v_min3_f32", VF(ub(fminnum(fminnum(fl(a), fl(b)), fl(c)))));
+  FX("v_max3_f32", VF(ub(fmaxnum(fmaxnum(fl(a), fl(b)), fl(c)))));
+  FX("v_med3_f32", VF(ub(fmaxnum(fminnum(fl(a), fl(b)), fminnum(fmaxnum(fl(a), fl(b)), fl(c))))));
   F("v_mul_legacy_f32", VF(ub((fl(a) == 0 || fl(b) == 0) ? 0.0f : fl(a) * fl(b))));
   F("v_ldexp_f32", VF(ub(std::ldexp(fl(a), int32_t(b)))));
-  F("v_trunc_f32", VF(ub(std::trunc(fl(a)))));
-  F("v_ceil_f32", VF(ub(std::ceil(fl(a)))));
-  F("v_floor_f32", VF(ub(std::floor(fl(a)))));
-  F("v_rndne_f32", VF(ub(std::nearbyint(fl(a)))));
+  FX("v_trunc_f32", VF(ub(std::trunc(fl(a)))));
+  FX("v_ceil_f32", VF(ub(std::ceil(fl(a)))));
+  FX("v_floor_f32", VF(ub(std::floor(fl(a)))));
+  FX("v_rndne_f32", VF(ub(std::nearbyint(fl(a)))));
   F("v_fract_f32", VF(ub(std::isinf(fl(a)) ? std::nanf("") : std::fmin(fl(a) - std::floor(fl(a)), 0x1.fffffep-1f))));
   F("v_sqrt_f32", VF(ub(std::sqrt(fl(a)))));
   F("v_cvt_f32_i32", VF(ub(float(int32_t(a)))));
   F("v_cvt_f32_u32", VF(ub(float(a))));
-  F("v_cvt_i32_f32", VF(uint32_t(cvt_i32(fl(a)))));
-  F("v_cvt_u32_f32", VF(cvt_u32(fl(a))));
-  F("v_cvt_rpi_i32_f32", VF(uint32_t(cvt_i32(std::floor(fl(a) + 0.5f)))));
-  F("v_cvt_flr_i32_f32", VF(uint32_t(cvt_i32(std::floor(fl(a))))));
+  FX("v_cvt_i32_f32", VF(uint32_t(cvt_i32(fl(a)))));
+  FX("v_cvt_u32_f32", VF(cvt_u32(fl(a))));
+  FX("v_cvt_rpi_i32_f32", VF(uint32_t(cvt_i32(std::floor(fl(a) + 0.5f)))));
+  FX("v_cvt_flr_i32_f32", VF(uint32_t(cvt_i32(std::floor(fl(a))))));
   F("v_cvt_f16_f32", VF(f32_to_f16(a)));
   F("v_cvt_f32_f16", VF(ub(f16lo(a))));
   F("v_cvt_pkrtz_f16_f32", VF(uint32_t(f32_to_f16_rtz(a)) | uint32_t(f32_to_f16_rtz(b)) << 16));
@@ -777,10 +780,10 @@ void register_valu(Registry& r) {
     std::string n = c.n;
     if (c.i) A(("v_cmp_" + n + "_i32").c_str(), c.i);
     if (c.u) A(("v_cmp_" + n + "_u32").c_str(), c.u);
-    if (c.f) F(("v_cmp_" + n + "_f32").c_str(), c.f);
+    if (c.f) FX(("v_cmp_" + n + "_f32").c_str(), c.f);
     if (c.xi) A(("v_cmpx_" + n + "_i32").c_str(), c.xi);
     if (c.xu) A(("v_cmpx_" + n + "_u32").c_str(), c.xu);
-    if (c.xf) F(("v_cmpx_" + n + "_f32").c_str(), c.xf);
+    if (c.xf) FX(("v_cmpx_" + n + "_f32").c_str(), c.xf);
   }
   A("v_cmp_class_f32", CMP(([](float x, uint32_t m) {
       int c = std::isnan(x) ? (std::bit_cast<uint32_t>(x) & 0x400000u ? 1 : 0)

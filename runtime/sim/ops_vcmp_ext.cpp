@@ -35,7 +35,7 @@ uint64_t operand_bits(Wave& w, const Op& op, int i, int l) {
     if (s.abs) v &= ~sign;
     if (s.neg) v ^= sign;
   }
-  if (t == T::F32 && flush && w.L->flush_in_f32) v = flush_denorm32(uint32_t(v));
+  if (t == T::F32 && flush && w.flush_in_f32) v = flush_denorm32(uint32_t(v));
   return v;
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -54,7 +55,7 @@ struct Op {
   FType ft = FType::Int;
   uint8_t nd = 0, ns = 0;
   Src d[2];
-  Src s[4];
+  Src s[5];  // five: v_mfma_scale_* (src0, src1, src2, scale0, scale1)
   // Modifiers.
   int32_t offset = 0, offset0 = 0, offset1 = 0;
   bool clamp = false, lds = false, offen = false, idxen = false, e64 = false, sdwa = false;
@@ -69,6 +70,8 @@ struct Op {
   uint32_t aux = 0;          // handler-specific (e.g. data size in bytes)
   uint8_t counter = 0;       // 0 none, 1 vm, 2 lgkm, 3 lgkm-smem, 4 vm+lgkm (flat)
   bool private_parse = false;
+  Handler moded = nullptr;  // the handler honouring MODE round/denorm modes (null: none)
+  bool mode_free = false;   // the result does not depend on MODE's round/denorm modes
   uint64_t vmask = 0, smask = 0;  // bit (r % 64) for every register the operands name (wait-count prefilter)
   // DPP (VOP1/VOP2 _dpp): the handler runs on a permuted copy of src0.
   Handler inner = nullptr;
@@ -98,6 +101,12 @@ void register_atomic(Registry& r);   // ops_atomic.cpp
 void register_f64(Registry& r);      // ops_f64.cpp
 void register_dot_int(Registry& r);  // ops_dot_int.cpp
 void register_vcmp_ext(Registry& r); // ops_vcmp_ext.cpp
+void register_fp8(Registry& r);      // ops_fp8.cpp
+void register_mode(Registry& r);     // ops_mode.cpp
+void register_rounding(Registry& r); // ops_rounding.cpp
+void register_permlane(Registry& r); // ops_permlane.cpp
+// Run `op` while the wave's MODE is not the default (ops_mode.cpp).
+void run_in_mode(Wave& w, const Op& op);
 
 struct OpDef {
   Handler fn;
@@ -108,6 +117,11 @@ struct OpDef {
 };
 struct Registry {
   std::map<std::string, OpDef, std::less<>> ops;
+  // MODE (ops_mode.cpp, ops_rounding.cpp): handlers that honour the wave's round and denormal
+  // modes, used instead of `ops` while MODE is not the default, and the float instructions whose
+  // results do not depend on those modes. Any other float instruction fails under a non-default MODE.
+  std::map<std::string, Handler, std::less<>> moded;
+  std::set<std::string, std::less<>> mode_free;
   void add(std::string name, Handler fn, isa::Unit u, FType ft = FType::Int, uint8_t counter = 0, uint32_t aux = 0) {
     ops[std::move(name)] = OpDef{fn, u, ft, counter, aux};
   }
@@ -147,6 +161,14 @@ struct Wave {
   const Op* pend_s[kSFileSize];
   uint64_t lane_ops = 0;
   uint64_t icount = 0;  // wave-instructions executed (the fake clock of s_memtime)
+  // The MODE hardware register (s_getreg/s_setreg; initial value from the descriptor's
+  // rsrc1 fields) and what the VALU handlers read from it (set_mode keeps them in step).
+  uint32_t mode = 0;
+  bool flush_in_f32 = false, flush_out_f32 = false;  // FP_DENORM[1:0] (f32)
+  bool flush_in_f16_64 = false, flush_out_f16_64 = false;  // FP_DENORM[3:2] (f16, f64)
+  bool dx10_clamp = true;
+  uint8_t round_f32 = 0, round_f16_64 = 0;  // FP_ROUND[1:0] / [3:2]: 0 nearest-even, 1 +inf, 2 -inf, 3 zero
+  bool nondefault_mode = false;  // some round mode is not nearest-even or f16/f64 denormals are flushed
   Wave* peers = nullptr;     // all waves of the workgroup (for LDS-DMA hazard checks)
   int npeers = 0;
   int* wg_dma_pending = nullptr;  // outstanding LDS-DMA operations in the workgroup
@@ -167,8 +189,7 @@ struct Launch {
   Memory* mem = nullptr;
   Options opt;
   Arch arch;
-  bool flush_in_f32 = false, flush_out_f32 = false;  // f32 denormal handling (descriptor FLOAT_DENORM_MODE_32)
-  bool dx10_clamp = true;
+  uint32_t initial_mode = 0;  // MODE at wave start, from the descriptor (see set_mode)
   uint64_t kernarg_addr = 0;
   std::vector<uint32_t> preload;  // kernarg dwords preloaded into user SGPRs
   Recording* rec = nullptr;       // Options::recording
@@ -228,6 +249,10 @@ void mem_track(Wave& w, const Op& op, bool has_dst);
 uint64_t mem_vaddr(Wave& w, const Op& op, const Src& va, const Src* saddr, int l);
 
 std::string wave_name(const Wave& w);
+// MODE register layout (the ISA guides' HW_REG_MODE): FP_ROUND [3:0] (f32 in [1:0], f16/f64 in
+// [3:2]), FP_DENORM [7:4] (f32 in [5:4], f16/f64 in [7:6]; 0 flush inputs and outputs, 1 flush
+// outputs, 2 flush inputs, 3 keep), DX10_CLAMP bit 8, IEEE bit 9, FP16_OVFL bit 23.
+void set_mode(Wave& w, uint32_t mode);
 // Timing-model recording (runtime/sim/record.hpp): the per-lane addresses an LDS or
 // global/flat/buffer access of `op` will touch, written to out[k * 64 + lane]
 // (kNoAddress for inactive lanes); returns 0 (not a recorded access), 64 or 128.

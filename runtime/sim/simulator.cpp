@@ -264,6 +264,7 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
     std::memset(w.s, 0, sizeof w.s);
     w.scc = false;
     w.icount = 0;
+    set_mode(w, L.initial_mode);
     w.pc = 0;
     w.status = Wave::Running;
     w.wg[0] = gx; w.wg[1] = gy; w.wg[2] = gz;
@@ -337,7 +338,8 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
         w.branched = false;
         w.icount++;
         if (rec) [[unlikely]] record_step(rec[wi], w, op);
-        op.fn(w, op);
+        if (w.nondefault_mode) [[unlikely]] run_in_mode(w, op);
+        else op.fn(w, op);
         if (rec) [[unlikely]] rec[wi].steps.back().taken = w.branched;
         T.stats.by_unit[int(op.unit)]++;
         if (!w.branched) w.pc++;
@@ -484,10 +486,9 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
     L.deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                           std::chrono::duration<double>(opt.time_limit_seconds));
   L.arch = arch_;
-  // FLOAT_DENORM_MODE_32: 0 flush inputs and outputs, 1 flush outputs, 2 flush inputs, 3 keep denormals.
-  L.flush_in_f32 = k->float_denorm_mode_32 == 0 || k->float_denorm_mode_32 == 2;
-  L.flush_out_f32 = k->float_denorm_mode_32 == 0 || k->float_denorm_mode_32 == 1;
-  L.dx10_clamp = k->dx10_clamp;
+  // The wave's initial MODE: rsrc1 FLOAT_ROUND_MODE_32/_16_64 and FLOAT_DENORM_MODE_32/_16_64
+  // (bits 12..19) are MODE[7:0]; DX10_CLAMP and IEEE_MODE its bits 8 and 9.
+  L.initial_mode = ((k->rsrc1 >> 12) & 0xff) | uint32_t(k->dx10_clamp) << 8 | uint32_t(k->ieee_mode) << 9;
   // Kernarg segment (plus a fake AQL dispatch packet 256 bytes before it).
   uint64_t ka_size = std::max<uint64_t>({k->kernarg_size, kernarg.size(), 8});
   uint64_t region = memory_.alloc(256 + ka_size, "kernarg segment of " + k->name);
@@ -588,6 +589,10 @@ const Registry& registry() {
     register_mem(x);
     register_mfma(x);
     register_div(x);
+    register_fp8(x);
+    register_mode(x);
+    register_rounding(x);
+    register_permlane(x);
     register_atomic(x);    // the files below only add names not defined above
     register_f64(x);
     register_dot_int(x);

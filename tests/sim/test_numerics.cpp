@@ -397,6 +397,7 @@ extern "C" __global__ void cvt(const int* x, float* o) {
     for (const char* m : {"v_cvt_f32_fp8", "v_cvt_f32_bf8", "v_cvt_pk_f32_fp8", "v_cvt_pk_f32_bf8_sdwa"})
       REQUIRE(dis.find(m) != std::string::npos);
     REQUIRE(dis.find("<not implemented>") == std::string::npos);
+    REQUIRE(dis.find("<private parser>") == std::string::npos);  // decoded through the ISA table's rows
     // Lane t of launch k holds the codes 4t+0..3 (k = 0) and their rotations, so every code
     // passes through every byte position of every form.
     std::vector<uint32_t> got, want;

@@ -1,0 +1,69 @@
+// The MODE hardware register: s_getreg_b32 / s_setreg_b32 / s_setreg_imm32_b32 on HW_REG_MODE,
+// and set_mode, which derives the per-wave round and denormal flags the VALU handlers read.
+// Other hardware registers are refused with an Error (not modelled).
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+
+namespace {
+
+using U = isa::Unit;
+
+constexpr uint32_t kHwRegMode = 1;  // HW_REG_MODE (the ISA guides' hwreg ids; LLVM SIDefines.h ID_MODE)
+
+// simm16 of the hwreg operand: id [5:0], offset [10:6], size - 1 [15:11].
+struct HwReg {
+  uint32_t id, offset, size;
+  uint32_t mask() const { return (size >= 32 ? ~0u : ((1u << size) - 1)) << offset; }
+};
+HwReg hwreg_of(uint32_t simm16) { return HwReg{simm16 & 63, (simm16 >> 6) & 31, ((simm16 >> 11) & 31) + 1}; }
+
+void require_mode(Wave& w, const Op& op, const HwReg& h) {
+  if (h.id != kHwRegMode)
+    fail(w, op, "hardware register " + std::to_string(h.id) +
+                    " is not implemented by the simulator (only HW_REG_MODE, id 1, can be read or written)");
+}
+
+void setreg(Wave& w, const Op& op, uint32_t value) {
+  HwReg h = hwreg_of(op.imm);
+  require_mode(w, op, h);
+  set_mode(w, (w.mode & ~h.mask()) | ((value << h.offset) & h.mask()));
+}
+
+}  // namespace
+
+void set_mode(Wave& w, uint32_t mode) {
+  w.mode = mode;
+  const uint32_t d32 = (mode >> 4) & 3, d64 = (mode >> 6) & 3;
+  w.flush_in_f32 = d32 == 0 || d32 == 2;
+  w.flush_out_f32 = d32 == 0 || d32 == 1;
+  w.flush_in_f16_64 = d64 == 0 || d64 == 2;
+  w.flush_out_f16_64 = d64 == 0 || d64 == 1;
+  w.dx10_clamp = (mode >> 8) & 1;
+  w.round_f32 = uint8_t(mode & 3);
+  w.round_f16_64 = uint8_t((mode >> 2) & 3);
+  w.nondefault_mode = w.round_f32 != 0 || w.round_f16_64 != 0 || d64 != 3;
+}
+
+void run_in_mode(Wave& w, const Op& op) {
+  if (op.moded) return op.moded(w, op);
+  if (op.ft == FType::Int || op.mode_free) return op.fn(w, op);
+  fail(w, op, "MODE is not the default (f32 round mode " + std::to_string(w.round_f32) + ", f16/f64 round mode " +
+                  std::to_string(w.round_f16_64) + ", f16/f64 denorm mode " + std::to_string((w.mode >> 6) & 3) +
+                  ") and the simulator does not model this instruction under it; modelled: f32/f64 add, sub, mul, "
+                  "fma (VOP2/VOP3, no SDWA/DPP), f16 add/sub/mul/fma, v_cvt_f16_f32, v_cvt_f32_f64, comparisons, min/max");
+}
+
+void register_mode(Registry& r) {
+  r.add("s_getreg_b32", +[](Wave& w, const Op& op) {
+    HwReg h = hwreg_of(op.imm);
+    require_mode(w, op, h);
+    write_s32(w, op.d[0], (w.mode & h.mask()) >> h.offset);
+  }, U::SALU);
+  // s_setreg_b32 hwreg, sN: the low `size` bits of sN go to the field.
+  r.add("s_setreg_b32", +[](Wave& w, const Op& op) { setreg(w, op, read_s32(w, op.s[op.ns - 1])); }, U::SALU);
+  // s_setreg_imm32_b32 hwreg, literal.
+  r.add("s_setreg_imm32_b32", +[](Wave& w, const Op& op) { setreg(w, op, read_s32(w, op.s[op.ns - 1])); }, U::SALU);
+}
+
+}  // namespace cdnajit::sim

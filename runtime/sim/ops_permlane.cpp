@@ -1,0 +1,36 @@
+// gfx950 v_permlane16_swap_b32 / v_permlane32_swap_b32: exchange lanes between the two VGPR
+// operands (both are written). CDNA4 ISA guide and LLVM AMDGPUUsage (llvm.amdgcn.permlane16.swap /
+// permlane32.swap): permlane16 swaps the odd 16-lane rows of the first operand with the even rows
+// of the second (row 1 of vdst <-> row 0 of src0, row 3 <-> row 2); permlane32 swaps rows 2-3 of
+// the first operand with rows 0-1 of the second. What the swap does with lanes disabled in EXEC
+// is not documented: the simulator refuses a partial EXEC with an Error. fi / bound_ctrl only
+// matter for disabled lanes and are accepted.
+#include <utility>
+
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+namespace {
+
+using U = isa::Unit;
+
+template <int WIDTH>  // 16 or 32 lanes
+void permlane_swap(Wave& w, const Op& op) {
+  if (w.exec() != ~0ull) fail(w, op, "v_permlane*_swap with lanes disabled in EXEC is not modelled by the simulator");
+  if (op.ns < 1 || op.s[0].k != SrcKind::V || op.d[0].k != SrcKind::V)
+    fail(w, op, "v_permlane*_swap needs two VGPR operands");
+  uint32_t* a = w.vr(op.d[0].idx);
+  uint32_t* b = w.vr(op.s[0].idx);
+  for (int base = 0; base < 64; base += 2 * WIDTH)
+    for (int x = 0; x < WIDTH; ++x) std::swap(a[base + WIDTH + x], b[base + x]);
+  w.lane_ops += 64;
+}
+
+}  // namespace
+
+void register_permlane(Registry& r) {
+  r.add("v_permlane16_swap_b32", &permlane_swap<16>, U::VALU);
+  r.add("v_permlane32_swap_b32", &permlane_swap<32>, U::VALU);
+}
+
+}  // namespace cdnajit::sim
