@@ -235,7 +235,8 @@ Syntax syntax_of(const MachineInst& mi, std::string_view mnem) {
       case Family::SMEM: return Syntax::SMEM;
       case Family::DS: return Syntax::DS;
       case Family::FLAT:
-      case Family::GLOBAL: return Syntax::VMEM;
+      case Family::GLOBAL:
+      case Family::SCRATCH: return Syntax::VMEM;
       case Family::MUBUF: return Syntax::MUBUF;
       case Family::VOP3P: return Syntax::VOP3P;
       case Family::MFMA: return Syntax::MFMA;
@@ -255,7 +256,10 @@ Syntax syntax_of(const MachineInst& mi, std::string_view mnem) {
   return Syntax::Other;
 }
 
-bool is_branch(std::string_view mnem) { return mnem == "s_branch" || starts_with(mnem, "s_cbranch_"); }
+// Operand i is a branch target (s_branch, s_cbranch_*, s_call_b64): the table says so.
+bool is_label_slot(const InstrInfo* info, size_t i) {
+  return info && i < info->operands.size() && info->operands[i].kind == OpKind::Label;
+}
 // The hwreg(...) operand: s_getreg_b32 sdst, hwreg; s_setreg_b32 / s_setreg_imm32_b32 hwreg, src.
 bool is_hwreg_operand(std::string_view mnem, size_t index) {
   return (starts_with(mnem, "s_getreg_") && index == 1) || (starts_with(mnem, "s_setreg_") && index == 0);
@@ -342,6 +346,38 @@ bool split_call(std::string_view t, std::string_view& name, std::vector<std::str
   args = split_top(t.substr(open + 1, t.size() - open - 2), ',');
   if (args.size() == 1 && args[0].empty()) args.clear();
   return true;
+}
+
+// The VGPR-indexing mode of s_set_gpr_idx_on / s_set_gpr_idx_mode: gpr_idx(SRC0,SRC1,SRC2,DST),
+// any subset, as bits 0..3 (LLVM AMDGPU's asm syntax; "gpr_idx()" is 0).
+constexpr std::array<std::string_view, 4> kGprIdxNames = {"SRC0", "SRC1", "SRC2", "DST"};
+bool parse_gpr_idx(std::string_view t, int64_t& out, std::string& err) {
+  std::string_view name;
+  std::vector<std::string_view> args;
+  if (!split_call(t, name, args) || name != "gpr_idx") {
+    err = "cannot read '" + std::string(t) + "' (expected gpr_idx(SRC0,SRC1,SRC2,DST) or a subset)";
+    return false;
+  }
+  out = 0;
+  for (auto a : args) {
+    auto it = std::find(kGprIdxNames.begin(), kGprIdxNames.end(), trim(a));
+    if (it == kGprIdxNames.end()) {
+      err = "unknown gpr_idx mode '" + std::string(trim(a)) + "' in '" + std::string(t) + "' (valid: SRC0 SRC1 SRC2 DST)";
+      return false;
+    }
+    out |= int64_t(1) << (it - kGprIdxNames.begin());
+  }
+  return true;
+}
+std::string print_gpr_idx(int64_t v) {
+  std::string s;
+  for (size_t i = 0; i < kGprIdxNames.size(); ++i)
+    if ((v >> i) & 1) s += (s.empty() ? "" : ",") + std::string(kGprIdxNames[i]);
+  return "gpr_idx(" + s + ")";
+}
+// Operand i of the row is the one the table names `name` (e.g. the gpr_idx mode).
+bool is_named_slot(const InstrInfo* info, size_t i, std::string_view name) {
+  return info && i < info->operands.size() && info->operands[i].name == name;
 }
 
 // hwreg(NAME|id [, offset, size]) -> simm16 = id | offset << 6 | (size - 1) << 11.
@@ -488,6 +524,8 @@ bool parse_reg(std::string_view t, Operand& o) {
 struct ParseContext {
   std::string_view mnemonic;
   uint64_t address;
+  const InstrInfo* info = nullptr;
+  size_t index = 0;  // operand position
 };
 
 bool parse_operand(std::string_view t, const ParseContext& ctx, Operand& o, std::string& err) {
@@ -514,7 +552,7 @@ bool parse_operand(std::string_view t, const ParseContext& ctx, Operand& o, std:
     return false;
   }
 
-  if (is_branch(ctx.mnemonic)) {
+  if (is_label_slot(ctx.info, ctx.index)) {
     if (auto v = parse_int(t)) {
       // LLVM-C prints the raw simm16 (dword offset from the next instruction).
       int64_t rel = int16_t(uint16_t(*v));
@@ -544,6 +582,10 @@ bool parse_operand(std::string_view t, const ParseContext& ctx, Operand& o, std:
   } else if (starts_with(t, "sendmsg(")) {
     int64_t v;
     if (!parse_sendmsg(t, v, err)) return false;
+    o = Operand::immediate(v);
+  } else if (starts_with(t, "gpr_idx(")) {
+    int64_t v;
+    if (!parse_gpr_idx(t, v, err)) return false;
     o = Operand::immediate(v);
   } else {
     err = "cannot read operand '" + std::string(t) +
@@ -715,7 +757,9 @@ std::string print(const MachineInst& mi) {
       int64_t v = o.imm;
       text = "hwreg(" + std::to_string(v & 63) + ", " + std::to_string((v >> 6) & 31) + ", " +
              std::to_string(((v >> 11) & 31) + 1) + ")";
-    } else if (o.kind == Operand::Kind::Label && o.label.empty() && is_branch(mnem)) {
+    } else if (is_named_slot(mi.info, i, "gpr_idx") && o.kind == Operand::Kind::Imm && o.imm >= 0 && o.imm < 16) {
+      text = print_gpr_idx(o.imm);
+    } else if (o.kind == Operand::Kind::Label && o.label.empty() && is_label_slot(mi.info, i)) {
       // Decoded branch: re-derive the simm16 from this instruction's address.
       int64_t rel = (o.imm - int64_t(mi.address) - 4) / 4;
       text = std::to_string(uint16_t(int16_t(rel)));
@@ -821,7 +865,7 @@ bool parse(std::string_view line, MachineInst& out, std::string& error) {
   out.mnemonic = std::string(mnem);
   out.info = find(base_mnemonic(mnem));
   std::string_view rest = trim(text.substr(end));
-  ParseContext ctx{mnem, address};
+  ParseContext ctx{mnem, address, out.info};
 
   if (mnem == "s_waitcnt") {
     if (rest.empty()) return fail("s_waitcnt needs an operand");
@@ -855,6 +899,7 @@ bool parse(std::string_view line, MachineInst& out, std::string& error) {
     if (split_top(item, ' ').size() != 1) return fail("unexpected text in operand '" + std::string(item) + "'");
     Operand o;
     std::string err;
+    ctx.index = out.operands.size();
     if (!parse_operand(item, ctx, o, err)) return fail(err);
     out.operands.push_back(std::move(o));
   }

@@ -26,6 +26,7 @@ enum class Family : uint8_t {
   SOP1, SOP2, SOPK, SOPC, SOPP, SMEM,
   VOP1, VOP2, VOP3, VOPC, VOP3P, MFMA,
   DS, FLAT, GLOBAL, MUBUF,
+  SCRATCH,  // FLAT encoding, private segment (scratch_*): vaddr and saddr are one register or off
 };
 
 // Execution unit, used for stats, hazards and the simulator's counters.
@@ -90,6 +91,7 @@ struct InstrInfo {
   bool is_load = false;     // memory read returning data to registers
   bool is_store = false;    // memory write
   bool is_trans = false;    // transcendental VALU (v_exp/v_log/v_rcp/v_rsq/v_sqrt/v_sin/v_cos)
+  bool is_atomic = false;   // memory read-modify-write; VMEM/SMEM atomics return the old value only under sc0/glc
 
   bool on(Arch a) const { return archs & arch_bit(a); }
 };

@@ -84,11 +84,11 @@ bool operand_fits_slot(const InstrInfo& info, const OperandSpec& s, const Operan
       if (is_const) return true;
       return sreg && width(1);
     case OpKind::VAddr:
-      if (o.cls == C::Off) return info.family == Family::MUBUF;
+      if (o.cls == C::Off) return info.family == Family::MUBUF || info.family == Family::SCRATCH;
       return vreg && width(want);
     case OpKind::SAddrOrOff:
       if (o.cls == C::Off) return true;
-      return o.cls == C::Sgpr && width(2);
+      return o.cls == C::Sgpr && width(want);  // GLOBAL: a pair; SCRATCH: one SGPR
   }
   return false;
 }

@@ -19,7 +19,7 @@ constexpr uint8_t ALL = kAllArchs, G942 = kGfx942, G950 = kGfx950;
 constexpr uint32_t NONE = kModNone, OFFSET = kModOffset, OFFSET01 = kModOffset01, CACHE = kModCache,
                    CLAMP = kModClamp, OMOD = kModOmod, NEGABS = kModNegAbs, OPSEL = kModOpSel, LDS = kModLds,
                    BUFADDR = kModBufAddr, MFMA = kModMfma, SDWA = kModSdwa;
-constexpr uint8_t LOAD = 1, STORE = 2, TRANS = 4;
+constexpr uint8_t LOAD = 1, STORE = 2, TRANS = 4, ATOMIC = 8;
 }  // namespace def_names
 
 struct RawEntry {
@@ -129,6 +129,7 @@ struct Table {
       info.is_load = r->flags & LOAD;
       info.is_store = r->flags & STORE;
       info.is_trans = r->flags & TRANS;
+      info.is_atomic = r->flags & ATOMIC;
       if (!by_name.emplace(info.mnemonic, entries.size()).second)
         throw Error("instructions.def: duplicate entry '" + std::string(info.mnemonic) + "'");
       entries.push_back(info);
@@ -178,6 +179,7 @@ std::string_view family_name(Family f) {
     case Family::FLAT: return "FLAT";
     case Family::GLOBAL: return "GLOBAL";
     case Family::MUBUF: return "MUBUF";
+    case Family::SCRATCH: return "SCRATCH";
   }
   return "?";
 }

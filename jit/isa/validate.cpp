@@ -117,8 +117,8 @@ bool validate(const MachineInst& mi, Arch arch, std::string& error) {
   // Forms whose operand list differs from the table's plain form.
   std::vector<const OperandSpec*> specs;
   std::vector<int> widths;
-  const bool atomic = info.mnemonic.find("atomic") != std::string_view::npos;
-  const bool returning_atomic = atomic && mi.mods.sc0 && info.family != Family::DS;
+  // SMEM atomics return into sdata itself; DS atomics have separate _rtn mnemonics.
+  const bool returning_atomic = info.is_atomic && mi.mods.sc0 && info.family != Family::DS && info.family != Family::SMEM;
   static const OperandSpec kAtomicDst{"vdst", OpKind::VReg, 1, true, false};
   const bool global_saddr = info.family == Family::GLOBAL && mi.operands.size() >= 2;
   for (size_t i = 0; i < info.operands.size(); ++i) {

@@ -86,7 +86,7 @@ bool is_ds(const isa::MachineInst& mi) {
 }
 
 bool is_vmem(const isa::MachineInst& mi) {
-  if (mi.info) return has_family(mi, {Family::FLAT, Family::GLOBAL, Family::MUBUF});
+  if (mi.info) return has_family(mi, {Family::FLAT, Family::GLOBAL, Family::MUBUF, Family::SCRATCH});
   std::string_view m = mi.mnemonic;
   return starts(m, "buffer_") || starts(m, "global_") || starts(m, "flat_") || starts(m, "scratch_");
 }

@@ -206,34 +206,23 @@ uint8_t sdwa_sel(const std::string& v) {
   return 255;
 }
 
-// Number of leading destination operands in the asm syntax.
-int dest_count(std::string_view m, const Parsed& p) {
-  auto starts = [&](const char* x) { return m.rfind(x, 0) == 0; };
-  auto has = [&](const char* x) { return m.find(x) != std::string_view::npos; };
-  if (starts("s_cmp") || starts("s_bitcmp") || starts("s_branch") || starts("s_cbranch") || starts("s_waitcnt") ||
-      starts("s_nop") || starts("s_endpgm") || starts("s_barrier") || starts("s_setprio") || starts("s_sleep") ||
-      starts("s_sendmsg") || starts("s_set") || starts("s_store") || starts("s_buffer_store") || starts("s_dcache") ||
-      starts("s_trap") || starts("s_icache") || starts("s_sethalt") || starts("s_ttrace") || starts("s_cmpk"))
-    return (starts("s_setpc") || starts("s_setreg")) ? 0 : 0;
-  if (starts("global_store") || starts("buffer_store") || starts("flat_store") || starts("scratch_store") ||
-      starts("ds_write") || starts("ds_store")) return 0;
+// Number of leading destination operands in the asm syntax, from the instruction table: the
+// row's defs (listed first), plus the old value a VMEM atomic returns under sc0/glc, minus the
+// data register an LDS-DMA load (lds modifier) does not write; when LLVM prints fewer operands
+// than the row has (an implicit vcc of the _co_ forms), the omitted ones are defs. An
+// instruction the table lacks (no semantics unless registered by name) takes one destination.
+int dest_count(const isa::InstrInfo* info, const Parsed& p) {
   if (p.operands.empty()) return 0;
-  if ((starts("buffer_load") || starts("global_load")) && (has("lds") || std::find(p.mods.begin(), p.mods.end(), "lds") != p.mods.end()))
-    return 0;
-  if ((starts("ds_") || starts("global_atomic") || starts("buffer_atomic") || starts("flat_atomic")) &&
-      !has("rtn") && !starts("ds_read") && !starts("ds_load") && !starts("ds_bpermute") && !starts("ds_permute") &&
-      !starts("ds_swizzle") && !starts("ds_consume") && !starts("ds_append")) {
-    // Atomics return only with glc/sc0 (VMEM) or the _rtn_ spelling (DS).
-    if (starts("ds_")) return 0;
-    bool ret = std::find(p.mods.begin(), p.mods.end(), "sc0") != p.mods.end() ||
-               std::find(p.mods.begin(), p.mods.end(), "glc") != p.mods.end();
-    return ret ? 1 : 0;
-  }
-  if (has("_co_") || m.rfind("v_div_scale", 0) == 0 || starts("v_mad_u64_u32") || starts("v_mad_i64_i32")) {
-    if (has("_co_") && !has("_e64") && !has("_e32") && !has("_sdwa") && p.operands.size() < 4) return 1;
-    return 2;
-  }
-  return 1;
+  if (!info) return 1;
+  auto has_mod = [&](const char* w) { return std::find(p.mods.begin(), p.mods.end(), w) != p.mods.end(); };
+  int defs = 0, uses = 0;
+  for (const auto& s : info->operands) (s.is_def ? defs : uses) += 1;
+  const bool vmem = info->family == isa::Family::FLAT || info->family == isa::Family::GLOBAL ||
+                    info->family == isa::Family::MUBUF || info->family == isa::Family::SCRATCH;
+  if (vmem && info->is_atomic && (has_mod("sc0") || has_mod("glc"))) return defs + 1;
+  if (info->family == isa::Family::MUBUF && has_mod("lds")) return 0;
+  if (int(p.operands.size()) < defs + uses) defs = std::max(0, std::min(defs, int(p.operands.size()) - uses));
+  return defs;
 }
 
 // isa::Operand (from the shared parser) -> Src. Returns false for operands the
@@ -482,6 +471,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       const auto& m = mi.mods;
       op.offset = m.offset; op.offset0 = m.offset0; op.offset1 = m.offset1;
       op.clamp = m.clamp; op.lds = m.lds; op.offen = m.offen; op.idxen = m.idxen; op.omod = m.omod;
+      op.sc0 = m.sc0;
       op.op_sel = m.op_sel; op.neg_lo = m.neg_lo; op.neg_hi = m.neg_hi;
       if (m.op_sel_hi_set) op.op_sel_hi = m.op_sel_hi, op.op_sel_hi_set = true;
       op.cbsz = m.cbsz; op.abid = m.abid; op.blgp = m.blgp;
@@ -501,12 +491,14 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     // The carry handlers read lanes directly and would ignore SDWA selects: refuse, never guess.
     if (op.sdwa && base.find("_co_") != std::string::npos) op.fn = nullptr;
     if (!op.fn) continue;
-    // SOPP immediates come from the encoding (simm16 = low 16 bits).
+    // SOPP immediates come from the encoding (simm16 = low 16 bits); the table says which
+    // instructions are SOPP and which operand is a branch target.
     uint32_t word0 = 0;  // the instruction's first dword (every decoded instruction has at least 4 bytes)
     std::memcpy(&word0, co.text.data() + k.entry_offset + op.pc, std::min<uint64_t>(4, k.code_size - op.pc));
-    bool is_branch = base == "s_branch" || base.rfind("s_cbranch_", 0) == 0;
-    if (is_branch || base == "s_waitcnt" || base == "s_nop" || base == "s_setprio" ||
-        base == "s_sleep" || base == "s_sendmsg") {
+    const isa::InstrInfo* row = isa::find(base);
+    const bool is_branch = row && !row->operands.empty() && row->operands[0].kind == isa::OpKind::Label &&
+                           row->family == isa::Family::SOPP;
+    if (row && row->family == isa::Family::SOPP && !p.operands.empty()) {
       op.imm = word0 & 0xffff;
       if (is_branch) {
         int64_t tgt = int64_t(op.pc) + 4 + int64_t(int16_t(op.imm)) * 4;
@@ -517,12 +509,21 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       }
       continue;
     }
-    int nd = dest_count(base, p);
+    int nd = dest_count(row, p);
     if (nd > int(p.operands.size())) nd = int(p.operands.size());
     if (p.operands.size() - nd > 5 || nd > 2) throw Error("simulator: " + where() + ": too many operands");
     for (size_t j = 0; j < p.operands.size(); ++j) {
       Src s;
       bool is_off = false;
+      if (row && j < row->operands.size() && row->operands[j].kind == isa::OpKind::Label) {
+        // A branch target outside SOPP (s_call_b64): simm16 from the encoding, dwords from the next instruction.
+        int64_t tgt = int64_t(op.pc) + 4 + int64_t(int16_t(uint16_t(word0 & 0xffff))) * 4;
+        auto t = dk->pc_to_index.find(uint32_t(tgt));
+        if (tgt < 0 || t == dk->pc_to_index.end())
+          throw Error("simulator: " + where() + ": branch target " + hex(uint64_t(tgt)) + " is not an instruction of the kernel");
+        op.target = t->second;
+        continue;
+      }
       if (shared ? !from_isa_operand(mi.operands[j], op.ft, s) : !parse_operand(p.operands[j], s, op.ft, is_off)) {
         op.fn = nullptr;  // unknown operand syntax: treat as unimplemented
         break;
@@ -555,10 +556,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       }
     }
     // SOPK immediates are 16-bit: keep the raw simm16 for the handlers.
-    if (base.rfind("s_movk", 0) == 0 || base.rfind("s_cmpk", 0) == 0 || base.rfind("s_addk", 0) == 0 ||
-        base.rfind("s_mulk", 0) == 0 || base.rfind("s_cmovk", 0) == 0 || base.rfind("s_getreg", 0) == 0 ||
-        base.rfind("s_setreg", 0) == 0)
-      op.imm = word0 & 0xffff;
+    if (row && row->family == isa::Family::SOPK) op.imm = word0 & 0xffff;
   }
   return dk;
 }

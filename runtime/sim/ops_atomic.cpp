@@ -5,6 +5,7 @@
 // and "FLAT, Scratch and Global instructions" (per-op descriptions):
 //   inc: MEM = (old >= DATA) ? 0 : old + 1        dec: MEM = (old == 0 || old > DATA) ? DATA : old - 1
 //   rsub: MEM = DATA - old                         mskor: MEM = (old & ~DATA) | DATA2
+//   ds_wrap: MEM = (old >= DATA) ? old - DATA : old + DATA2
 //   ds_cmpst: MEM = (old == DATA) ? DATA2 : old    (DATA is the compare value, DATA2 the new one)
 //   global/flat cmpswap: DATA = {src, cmp}: MEM = (old == cmp) ? src : old
 //   f32/f64 min/max: MEM = (DATA < old) ? DATA : old (resp. >), as the pseudo-code compares
@@ -25,7 +26,7 @@ using U = isa::Unit;
 
 enum class K : uint8_t {
   Add, Sub, Rsub, MinU, MaxU, MinI, MaxI, And, Or, Xor, Swap, Inc, Dec, CmpSwap, CmpSt, CmpStF, Mskor,
-  AddF, MinF, MaxF, PkAddF16, PkAddBF16,
+  AddF, MinF, MaxF, PkAddF16, PkAddBF16, Wrap,
 };
 
 double as_float(uint64_t v, int bytes) { return bytes == 8 ? as_d(v) : double(as_f(uint32_t(v))); }
@@ -59,6 +60,7 @@ uint64_t update(uint64_t old, uint64_t a, uint64_t b, int bytes) {
     case K::CmpSt: return old == a ? b : old;                         // a = cmp, b = new
     case K::CmpStF: return as_float(old, bytes) == as_float(a, bytes) ? b : old;
     case K::Mskor: return (old & ~a) | b;
+    case K::Wrap: return old >= a ? old - a : (old + b) & mask;
     case K::AddF: return from_float(as_float(old, bytes) + as_float(a, bytes), bytes);
     case K::MinF: return as_float(a, bytes) < as_float(old, bytes) ? a : old;
     case K::MaxF: return as_float(a, bytes) > as_float(old, bytes) ? a : old;
@@ -121,6 +123,87 @@ void g_atomic_ext(Wave& w, const Op& op) {
     if (op.nd) write_old(w, op, l, old, B);
   }
   mem_track(w, op, op.nd > 0);
+}
+
+// ds_wrxchg2[st64]_rtn_b{32,64} vdst, addr, data0, data1 offset0:o0 offset1:o1: two exchanges at
+// addr + o0 * s and addr + o1 * s (s = the data size, times 64 for st64); vdst = {old0, old1}.
+template <int B, int scale>
+void ds_wrxchg2(Wave& w, const Op& op) {
+  const uint64_t e = w.exec();
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t base = lane_src(w, op.s[0], l);
+    for (int k = 0; k < 2; ++k) {
+      uint32_t a = base + uint32_t(k ? op.offset1 : op.offset0) * uint32_t(B * scale);  // 32-bit wrap as all DS
+      uint8_t* p = lds_ptr(w, op, a, B, l);
+      if (!p) continue;
+      uint64_t old = 0, n = lane_value(w, op.s[1 + k], l, B);
+      std::memcpy(&old, p, B);
+      std::memcpy(p, &n, B);
+      for (int i = 0; i < B / 4; ++i) w.vr(uint16_t(op.d[0].idx + k * (B / 4) + i))[l] = uint32_t(old >> (32 * i));
+    }
+  }
+  mem_track(w, op, true);
+}
+
+// s_atomic_* / s_buffer_atomic_* sdata, sbase, offset [glc|sc0]: one read-modify-write at the
+// s_load address (base + offset, dword aligned; s_buffer_*: the V#'s 48-bit base). sdata holds
+// the data ({src, cmp} for cmpswap); with glc/sc0 its first B bytes receive the old value.
+template <K k, int B, bool buffer>
+void s_atomic_ext(Wave& w, const Op& op) {
+  uint64_t base = read_s64(w, op.s[0]);
+  if (buffer) base &= 0xffffffffffffull;
+  uint64_t addr = (base + (op.ns > 1 ? read_s32(w, op.s[1]) : 0) + int64_t(op.offset)) & ~3ull;
+  uint8_t* p = global_ptr(w, op, addr, B, -1, true);
+  const Src& data = op.d[0];  // sdata: read, and written back under glc
+  uint64_t src = read_s64(w, data) & (B == 8 ? ~0ull : 0xffffffffull);
+  uint64_t cmp = 0;
+  if (k == K::CmpSwap) {
+    const uint32_t* r = &w.s[data.idx];
+    src = B == 8 ? (uint64_t(r[0]) | uint64_t(r[1]) << 32) : r[0];
+    cmp = B == 8 ? (uint64_t(r[2]) | uint64_t(r[3]) << 32) : r[1];
+  }
+  uint64_t old = 0;
+  if (p) {
+    std::memcpy(&old, p, B);
+    uint64_t n = update<k>(old, src, cmp, B);
+    std::memcpy(p, &n, B);
+  }
+  if (op.sc0) {
+    w.s[data.idx] = uint32_t(old);
+    if (B == 8) w.s[data.idx + 1] = uint32_t(old >> 32);
+  }
+  mem_track(w, op, op.sc0);
+}
+
+// buffer_atomic_* vdata, vaddr|off, srsrc, soffset [offen|idxen] [sc0]: per lane at the MUBUF
+// address; vdata holds the data ({src, cmp} for cmpswap) and, with sc0, receives the old value.
+// Out-of-range lanes change nothing and return 0 (or fail under Options::check_buffer_range).
+template <K k, int B>
+void buf_atomic_ext(Wave& w, const Op& op) {
+  const bool ret = op.nd > 0;  // the decoder lists vdata as a destination for the returning form
+  const Src& data = ret ? op.d[0] : op.s[0];
+  const int b = ret ? 0 : 1;
+  const Src* vaddr = op.s[b].k == SrcKind::None ? nullptr : &op.s[b];
+  const uint32_t soff = read_s32(w, op.s[b + 2]);
+  const uint64_t e = w.exec();
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a = 0, old = 0;
+    uint32_t in = mem_buffer_addr(w, op, l, vaddr, op.s[b + 1], soff, B, a);
+    if (in != (B == 8 ? 3u : 1u)) {
+      if (w.L->opt.check_buffer_range)
+        fail(w, op, "out-of-range buffer atomic at address " + hex(a) + " (hardware skips it; Options::check_buffer_range is on)", l);
+    } else if (uint8_t* p = global_ptr(w, op, a, B, l, true)) {
+      std::memcpy(&old, p, B);
+      uint64_t src = lane_value(w, data, l, B);
+      uint64_t cmp = k == K::CmpSwap ? lane_value(w, data, l, B, B / 4) : 0;
+      uint64_t n = update<k>(old, src, cmp, B);
+      std::memcpy(p, &n, B);
+    }
+    if (ret) write_old(w, op, l, old, B);
+  }
+  mem_track(w, op, ret);
 }
 
 struct Name {
@@ -194,6 +277,41 @@ void register_atomic(Registry& r) {
     add(std::string("global_atomic_") + g.n, g.h, U::VMEM, kCntVm);
     add(std::string("flat_atomic_") + g.n, g.h, U::VMEM, kCntFlat);
   }
+  add("ds_wrap_rtn_b32", &ds_atomic_ext<K::Wrap, 4>, U::DS, kCntLgkm);
+  add("ds_wrxchg2_rtn_b32", &ds_wrxchg2<4, 1>, U::DS, kCntLgkm);
+  add("ds_wrxchg2_rtn_b64", &ds_wrxchg2<8, 1>, U::DS, kCntLgkm);
+  add("ds_wrxchg2st64_rtn_b32", &ds_wrxchg2<4, 64>, U::DS, kCntLgkm);
+  add("ds_wrxchg2st64_rtn_b64", &ds_wrxchg2<8, 64>, U::DS, kCntLgkm);
+
+  // Scalar and buffer atomics: the integer set (32- and 64-bit), and for buffers the float forms.
+  constexpr uint8_t kCntSmem = 3;  // SMEM: lgkmcnt, out of order (ops_mem.cpp)
+  struct SA { const char* n; Handler s32, s64, sb32, sb64, b32, b64; };
+#define CDNAJIT_SIM_ATOMIC_ROW(name, kind)                                                                        \
+  SA{name, &s_atomic_ext<K::kind, 4, false>, &s_atomic_ext<K::kind, 8, false>, &s_atomic_ext<K::kind, 4, true>, \
+     &s_atomic_ext<K::kind, 8, true>, &buf_atomic_ext<K::kind, 4>, &buf_atomic_ext<K::kind, 8>}
+  const SA sas[] = {
+      CDNAJIT_SIM_ATOMIC_ROW("add", Add),   CDNAJIT_SIM_ATOMIC_ROW("sub", Sub),         CDNAJIT_SIM_ATOMIC_ROW("swap", Swap),
+      CDNAJIT_SIM_ATOMIC_ROW("and", And),   CDNAJIT_SIM_ATOMIC_ROW("or", Or),           CDNAJIT_SIM_ATOMIC_ROW("xor", Xor),
+      CDNAJIT_SIM_ATOMIC_ROW("umin", MinU), CDNAJIT_SIM_ATOMIC_ROW("umax", MaxU),       CDNAJIT_SIM_ATOMIC_ROW("smin", MinI),
+      CDNAJIT_SIM_ATOMIC_ROW("smax", MaxI), CDNAJIT_SIM_ATOMIC_ROW("inc", Inc),         CDNAJIT_SIM_ATOMIC_ROW("dec", Dec),
+      CDNAJIT_SIM_ATOMIC_ROW("cmpswap", CmpSwap),
+  };
+#undef CDNAJIT_SIM_ATOMIC_ROW
+  for (const auto& s : sas) {
+    std::string n = s.n;
+    add("s_atomic_" + n, s.s32, U::SMEM, kCntSmem);
+    add("s_atomic_" + n + "_x2", s.s64, U::SMEM, kCntSmem);
+    add("s_buffer_atomic_" + n, s.sb32, U::SMEM, kCntSmem);
+    add("s_buffer_atomic_" + n + "_x2", s.sb64, U::SMEM, kCntSmem);
+    add("buffer_atomic_" + n, s.b32, U::VMEM, kCntVm);
+    add("buffer_atomic_" + n + "_x2", s.b64, U::VMEM, kCntVm);
+  }
+  add("buffer_atomic_add_f32", &buf_atomic_ext<K::AddF, 4>, U::VMEM, kCntVm);
+  add("buffer_atomic_add_f64", &buf_atomic_ext<K::AddF, 8>, U::VMEM, kCntVm);
+  add("buffer_atomic_min_f64", &buf_atomic_ext<K::MinF, 8>, U::VMEM, kCntVm);
+  add("buffer_atomic_max_f64", &buf_atomic_ext<K::MaxF, 8>, U::VMEM, kCntVm);
+  add("buffer_atomic_pk_add_f16", &buf_atomic_ext<K::PkAddF16, 4>, U::VMEM, kCntVm);
+  add("buffer_atomic_pk_add_bf16", &buf_atomic_ext<K::PkAddBF16, 4>, U::VMEM, kCntVm);
 }
 
 }  // namespace cdnajit::sim

@@ -45,6 +45,20 @@ void s_load(Wave& w, const Op& op) {
   track(w, op, true);
 }
 
+// s_store_dword{,x2,x4} / s_buffer_store_dword{,x2,x4} sdata, sbase, offset: the s_load address
+// rule (base + offset, dword aligned; s_buffer_*: the V#'s 48-bit base), data from sdata.
+void s_store(Wave& w, const Op& op) {
+  uint64_t base = read_s64(w, op.s[1]);
+  if (op.aux & 0x100) base &= 0xffffffffffffull;
+  uint64_t off = op.ns > 2 ? read_s32(w, op.s[2]) : 0;
+  uint64_t addr = (base + off + int64_t(op.offset)) & ~3ull;
+  uint32_t n = op.aux & 0xff;
+  uint8_t* p = global_ptr(w, op, addr, n * 4, -1, true);
+  if (p)
+    for (uint32_t i = 0; i < n; ++i) std::memcpy(p + 4 * i, &w.s[op.s[0].idx + i], 4);
+  track(w, op, false);
+}
+
 // ---- global / flat ----------------------------------------------------------
 uint64_t vaddr_of(Wave& w, const Op& op, const Src& va, const Src* saddr, int l) {
   if (saddr && saddr->k == SrcKind::S)
@@ -310,6 +324,31 @@ void scratch_store(Wave& w, const Op& op) {
   track(w, op, false);
 }
 
+// scratch_load_lds_* vaddr|off, saddr|off: LDS DMA from private memory, the LDS address rule of
+// global_load_lds above (M0 + inst_offset + lane * 4; the instruction offset applies to both addresses).
+void scratch_load_lds(Wave& w, const Op& op) {
+  uint64_t e = w.exec();
+  uint32_t bytes = op.aux & 0xff;
+  Src none;
+  const Src& sa = op.ns > 1 ? op.s[1] : none;
+  uint32_t m0 = w.s[kM0] & 0x3ffff;
+  uint64_t lo = ~0ull, hi = 0;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
+    uint32_t v = 0;
+    if (p) std::memcpy(&v, p, bytes);
+    if (bytes < 4 && (op.aux & 0x100)) v = bytes == 1 ? uint32_t(int32_t(int8_t(v))) : uint32_t(int32_t(int16_t(v)));
+    uint64_t la = uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * 4;
+    uint8_t* q = lds_ptr(w, op, la, 4, l);
+    if (q) std::memcpy(q, &v, 4);
+    lo = std::min(lo, la);
+    hi = std::max(hi, la + 4);
+  }
+  track(w, op, false);
+  if (hi > lo) pend_set_lds_range(w, uint32_t(lo), uint32_t(std::min<uint64_t>(hi, w.lds_size)));
+}
+
 // ---- MUBUF (buffer_*) ----------------------------------------------------------
 struct VSharp {
   uint64_t base;
@@ -427,6 +466,95 @@ void buf_store(Wave& w, const Op& op) {
       uint32_t n = std::min<uint32_t>(bytes, 4);
       uint8_t* p = global_ptr(w, op, a + 4 * c, n, l, true);
       if (p) std::memcpy(p, &val[c], n);
+    }
+  }
+  track(w, op, false);
+}
+
+// buffer_load_format_{x,xy,xyz,xyzw} / buffer_store_format_*: the V#'s DATA_FORMAT (word3 [18:15])
+// and NUM_FORMAT ([14:12]) describe one element (gfx9 / CDNA buffer resource layout, AMD's CDNA3
+// ISA reference "Vector Memory Buffer Instructions"). Modelled: the 32-bit formats 32, 32_32,
+// 32_32_32, 32_32_32_32 with UINT, SINT or FLOAT (components copied), and for loads the 8- and
+// 16-bit integer formats 8, 8_8, 8_8_8_8, 16, 16_16, 16_16_16_16 with UINT / SINT (zero- or
+// sign-extended). Components the format lacks read as 0, and w as 1 (1.0f for FLOAT). DST_SEL
+// (word3 [11:0]) must be the identity (x, y, z, w); anything else fails rather than guessing.
+struct BufFormat {
+  uint32_t comps = 0, bytes = 0;  // components per element, bytes per component
+  bool sgn = false, flt = false;
+};
+BufFormat buf_format(Wave& w, const Op& op, const Src& rsrc, bool store) {
+  uint32_t d3 = w.s[rsrc.idx + 3];
+  uint32_t dfmt = (d3 >> 15) & 15, nfmt = (d3 >> 12) & 7, sel = d3 & 0xfff;
+  BufFormat f;
+  switch (dfmt) {
+    case 4: f = {1, 4}; break;
+    case 11: f = {2, 4}; break;
+    case 13: f = {3, 4}; break;
+    case 14: f = {4, 4}; break;
+    case 1: f = {1, 1}; break;
+    case 3: f = {2, 1}; break;
+    case 10: f = {4, 1}; break;
+    case 2: f = {1, 2}; break;
+    case 5: f = {2, 2}; break;
+    case 12: f = {4, 2}; break;
+    default: break;
+  }
+  f.sgn = nfmt == 5;
+  f.flt = nfmt == 7;
+  const bool ok_num = nfmt == 4 || nfmt == 5 || (nfmt == 7 && f.bytes == 4);
+  if (!f.comps || !ok_num || (store && f.bytes != 4))
+    fail(w, op, "buffer format DATA_FORMAT " + std::to_string(dfmt) + " NUM_FORMAT " + std::to_string(nfmt) +
+                    " is not modelled (modelled: 32-bit UINT/SINT/FLOAT formats, and for loads 8/16-bit UINT/SINT)");
+  if (sel != 0xfac) fail(w, op, "buffer format DST_SEL " + hex(sel) + " is not the identity (x, y, z, w); swizzles are not modelled");
+  return f;
+}
+// aux: bytes the instruction's components occupy in VGPRs (4 x 1..4 components).
+void buf_load_format(Wave& w, const Op& op) {
+  const uint64_t e = w.exec();
+  const uint32_t n = (op.aux & 0xff) / 4;
+  const Src* vaddr = op.s[0].k == SrcKind::None ? nullptr : &op.s[0];
+  const BufFormat f = buf_format(w, op, op.s[1], false);
+  VSharp v = vsharp(w, op.s[1]);
+  const uint32_t soff = read_s32(w, op.s[2]), size = f.comps * f.bytes;
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a;
+    uint8_t raw[16] = {};
+    uint32_t in = buf_addr(w, op, l, vaddr, v, soff, size, a), all = (1u << std::max<uint32_t>(1, size / 4)) - 1;
+    if (in != all && w.L->opt.check_buffer_range)
+      fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware returns 0; Options::check_buffer_range is on)", l);
+    if (in == all)
+      if (uint8_t* p = global_ptr(w, op, a, size, l, false)) std::memcpy(raw, p, size);
+    for (uint32_t c = 0; c < n; ++c) {
+      uint32_t x = 0;
+      if (c < f.comps) {
+        std::memcpy(&x, raw + c * f.bytes, f.bytes);
+        if (f.sgn && f.bytes < 4) x = f.bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
+      } else if (c == 3) {
+        x = f.flt ? 0x3f800000u : 1u;
+      }
+      w.vr(uint16_t(op.d[0].idx + c))[l] = x;
+    }
+  }
+  track(w, op, true);
+}
+void buf_store_format(Wave& w, const Op& op) {
+  const uint64_t e = w.exec();
+  const uint32_t n = (op.aux & 0xff) / 4;
+  const Src* vaddr = op.s[1].k == SrcKind::None ? nullptr : &op.s[1];
+  const BufFormat f = buf_format(w, op, op.s[2], true);
+  VSharp v = vsharp(w, op.s[2]);
+  const uint32_t soff = read_s32(w, op.s[3]), written = std::min(n, f.comps);
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint64_t a;
+    uint32_t in = buf_addr(w, op, l, vaddr, v, soff, 4 * f.comps, a);
+    if (in != (1u << f.comps) - 1 && w.L->opt.check_buffer_range)
+      fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware drops the store; Options::check_buffer_range is on)", l);
+    for (uint32_t c = 0; c < written; ++c) {  // out-of-range dwords are dropped
+      if (!((in >> c) & 1)) continue;
+      uint32_t x = lane_src(w, op.s[0], l, int(c));
+      if (uint8_t* p = global_ptr(w, op, a + 4 * c, 4, l, true)) std::memcpy(p, &x, 4);
     }
   }
   track(w, op, false);
@@ -602,10 +730,19 @@ void register_mem(Registry& r) {
     r.add(std::string("s_load_") + n, &s_load, U::SMEM, FType::Int, kCntSmem, dw);
     r.add(std::string("s_buffer_load_") + n, &s_load, U::SMEM, FType::Int, kCntSmem, dw | 0x100);
   }
+  for (auto [n, dw] : {S{"dword", 1}, S{"dwordx2", 2}, S{"dwordx4", 4}}) {
+    r.add(std::string("s_store_") + n, &s_store, U::SMEM, FType::Int, kCntSmem, dw);
+    r.add(std::string("s_buffer_store_") + n, &s_store, U::SMEM, FType::Int, kCntSmem, dw | 0x100);
+  }
+  // Scalar cache control: the model has no scalar cache (every SMEM access reads and writes
+  // memory directly), so write-back, invalidate and discard only take their lgkmcnt slot.
+  for (const char* n : {"s_dcache_wb_vol", "s_dcache_inv_vol", "s_dcache_discard", "s_dcache_discard_x2"})
+    r.add(n, +[](Wave& w, const Op& op) { pend_add(w, op, kCntSmem, 0, 0, 0); }, U::SMEM, FType::Int, kCntSmem, 0);
   struct G { const char* n; uint32_t aux; };
   static const G gl[] = {{"ubyte", 1}, {"sbyte", 1 | 0x100}, {"ushort", 2}, {"sshort", 2 | 0x100}, {"dword", 4},
                          {"dwordx2", 8}, {"dwordx3", 12}, {"dwordx4", 16}, {"short_d16", 2 | 0x200},
-                         {"short_d16_hi", 2 | 0x400}, {"ubyte_d16", 1 | 0x200}, {"ubyte_d16_hi", 1 | 0x400}};
+                         {"short_d16_hi", 2 | 0x400}, {"ubyte_d16", 1 | 0x200}, {"ubyte_d16_hi", 1 | 0x400},
+                         {"sbyte_d16", 1 | 0x300}, {"sbyte_d16_hi", 1 | 0x500}};
   for (const auto& g : gl) {
     r.add(std::string("global_load_") + g.n, &g_load, U::VMEM, FType::Int, kCntVm, g.aux);
     r.add(std::string("flat_load_") + g.n, &g_load, U::VMEM, FType::Int, kCntFlat, g.aux);
@@ -622,6 +759,14 @@ void register_mem(Registry& r) {
   }
   static const G gll[] = {{"dword", 4}, {"dwordx3", 12}, {"dwordx4", 16}, {"ubyte", 1}, {"sbyte", 1 | 0x100}, {"ushort", 2}, {"sshort", 2 | 0x100}};
   for (const auto& g : gll) r.add(std::string("global_load_lds_") + g.n, &g_load_lds, U::VMEM, FType::Int, kCntVm, g.aux);
+  for (const auto& g : gll)
+    if (g.aux <= 4 || g.aux > 0xff)  // scratch has no dwordx3/x4 LDS forms
+      r.add(std::string("scratch_load_lds_") + g.n, &scratch_load_lds, U::VMEM, FType::Int, kCntVm, g.aux);
+  r.add("ds_nop", +[](Wave&, const Op&) {}, U::DS, FType::Int, 0, 0);
+  for (auto [n, c] : {S{"x", 1}, S{"xy", 2}, S{"xyz", 3}, S{"xyzw", 4}}) {
+    r.add(std::string("buffer_load_format_") + n, &buf_load_format, U::VMEM, FType::Int, kCntVm, 4 * c);
+    r.add(std::string("buffer_store_format_") + n, &buf_store_format, U::VMEM, FType::Int, kCntVm, 4 * c);
+  }
   struct At { const char* n; Handler h; };
   static const At at[] = {{"add", &g_atomic<0>}, {"sub", &g_atomic<1>}, {"swap", &g_atomic<2>}, {"and", &g_atomic<3>},
                           {"or", &g_atomic<4>}, {"xor", &g_atomic<5>}, {"umax", &g_atomic<6>}, {"umin", &g_atomic<7>},
@@ -707,7 +852,7 @@ uint32_t memory_lane_bytes(const Op& op) {
   if (op.unit == isa::Unit::DS || op.unit == isa::Unit::VMEM) return op.aux & 0xff;
   return 0;
 }
-bool memory_is_lds_dma(const Op& op) { return op.fn == &g_load_lds || ((op.fn == &buf_load || op.fn == &buf_load_dispatch) && op.lds); }
+bool memory_is_lds_dma(const Op& op) { return op.fn == &g_load_lds || op.fn == &scratch_load_lds || ((op.fn == &buf_load || op.fn == &buf_load_dispatch) && op.lds); }
 
 }  // namespace cdnajit::sim
 
@@ -716,4 +861,8 @@ namespace cdnajit::sim {
 // bookkeeping and per-lane global address as the handlers above.
 void mem_track(Wave& w, const Op& op, bool has_dst) { track(w, op, has_dst); }
 uint64_t mem_vaddr(Wave& w, const Op& op, const Src& va, const Src* saddr, int l) { return vaddr_of(w, op, va, saddr, l); }
+uint32_t mem_buffer_addr(Wave& w, const Op& op, int l, const Src* vaddr, const Src& rsrc, uint32_t soff, uint32_t bytes,
+                         uint64_t& addr) {
+  return buf_addr(w, op, l, vaddr, vsharp(w, rsrc), soff, bytes, addr);
+}
 }  // namespace cdnajit::sim

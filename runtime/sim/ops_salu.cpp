@@ -226,7 +226,7 @@ void register_salu(Registry& r) {
   // an Error naming the trap id and where it was raised. LLVM's AMDGPUUsage (trap handler ABI):
   // 2 = llvm.trap (__builtin_trap, abort, a failed device assert), 3 = llvm.debugtrap.
   r.add("s_trap", +[](Wave& w, const Op& op) {
-    uint32_t id = uint32_t(read_s64(w, op.s[0])) & 0xff;
+    uint32_t id = op.imm & 0xff;  // SOPP simm16 from the encoding (decode.cpp)
     const char* why = id == 2 ? " (llvm.trap: __builtin_trap, abort or a failed assert)" : id == 3 ? " (llvm.debugtrap)" : "";
     fail(w, op, "trap raised: s_trap " + std::to_string(id) + why + " with EXEC " + hex(w.exec()));
   }, U::Misc);

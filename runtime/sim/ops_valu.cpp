@@ -734,7 +734,6 @@ void register_valu(Registry& r) {
   F("v_cvt_f32_f16", VF(ub(f16lo(a))));
   F("v_cvt_pkrtz_f16_f32", VF(uint32_t(f32_to_f16_rtz(a)) | uint32_t(f32_to_f16_rtz(b)) << 16));
   F("v_cvt_pk_bf16_f32", VF(uint32_t(f32_to_bf16(a)) | uint32_t(f32_to_bf16(b)) << 16));
-  F("v_cvt_off_f32_i4", VF(ub(float(int32_t(a << 28) >> 28) / 16.0f)));
   F("v_dot2c_f32_bf16", &vdot2<true>);
   F("v_dot2_f32_bf16", &vdot2<true>);
   F("v_dot2c_f32_f16", &vdot2<false>);

@@ -59,6 +59,7 @@ struct Op {
   // Modifiers.
   int32_t offset = 0, offset0 = 0, offset1 = 0;
   bool clamp = false, lds = false, offen = false, idxen = false, e64 = false, sdwa = false;
+  bool sc0 = false;  // sc0 / glc (SMEM atomics: return the pre-op value in sdata)
   uint8_t omod = 0, op_sel = 0, op_sel_hi = 7, neg_lo = 0, neg_hi = 0, cbsz = 0, abid = 0, blgp = 0;
   bool op_sel_hi_set = false;  // op_sel_hi was written (absent means 7 for packed ops, 0 for v_fma_mix*)
   uint8_t sdwa_dst_sel = 6, sdwa_dst_unused = 0, sdwa_src_sel[2] = {6, 6};
@@ -107,6 +108,8 @@ void register_rounding(Registry& r); // ops_rounding.cpp
 void register_permlane(Registry& r); // ops_permlane.cpp
 // Run `op` while the wave's MODE is not the default (ops_mode.cpp).
 void run_in_mode(Wave& w, const Op& op);
+void register_salu_ext(Registry& r); // ops_salu_ext.cpp
+void register_valu_bytes(Registry& r); // ops_valu_bytes.cpp
 
 struct OpDef {
   Handler fn;
@@ -247,6 +250,11 @@ void drain_pending(Wave& w);  // s_endpgm
 // Memory bookkeeping shared with ops_atomic.cpp (defined in ops_mem.cpp).
 void mem_track(Wave& w, const Op& op, bool has_dst);
 uint64_t mem_vaddr(Wave& w, const Op& op, const Src& va, const Src* saddr, int l);
+// MUBUF: one lane's byte address from vaddr (offen/idxen), the V# in `rsrc` and soffset;
+// returns the in-range dword mask as buf_addr in ops_mem.cpp (0 = out of range). Fails on
+// swizzled / ADD_TID resources, which are not modelled.
+uint32_t mem_buffer_addr(Wave& w, const Op& op, int l, const Src* vaddr, const Src& rsrc, uint32_t soff, uint32_t bytes,
+                         uint64_t& addr);
 
 std::string wave_name(const Wave& w);
 // MODE register layout (the ISA guides' HW_REG_MODE): FP_ROUND [3:0] (f32 in [1:0], f16/f64 in

@@ -597,6 +597,8 @@ const Registry& registry() {
     register_f64(x);
     register_dot_int(x);
     register_vcmp_ext(x);
+    register_salu_ext(x);
+    register_valu_bytes(x);
     return x;
   }();
   return r;

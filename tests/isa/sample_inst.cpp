@@ -57,7 +57,7 @@ MachineInst sample_instruction(const InstrInfo& info, bool with_mods) {
       case OpKind::Simm16:
         o = Operand::immediate(info.mnemonic == "s_waitcnt" || info.mnemonic == "s_nop" ? 0 : 1);
         break;
-      case OpKind::Imm: o = Operand::immediate(0x41000000); break;
+      case OpKind::Imm: o = Operand::immediate(0x4800); break;  // a literal for f32 and f16 (8.0) slots alike
       case OpKind::Label: o = Operand::target(kSampleLabel); break;
     }
     mi.operands.push_back(o);
@@ -74,8 +74,7 @@ MachineInst sample_instruction(const InstrInfo& info, bool with_mods) {
   }
   if (m & kModCache) {
     // On atomics sc0 selects the returning form (an extra vdst operand).
-    bool atomic = info.mnemonic.find("atomic") != std::string_view::npos;
-    mods.sc0 = !atomic;
+    mods.sc0 = !info.is_atomic;
     mods.sc1 = info.family != Family::SMEM;
     mods.nt = info.family != Family::SMEM;
   }

@@ -48,6 +48,7 @@ TEST_CASE("every entry is self-consistent", "[isa][table]") {
       case Family::SMEM: CHECK((e.counter == Counter::Lgkm)); CHECK(e.unit == Unit::SMEM); break;
       case Family::DS: CHECK((e.counter == Counter::Lgkm)); CHECK(e.unit == Unit::DS); break;
       case Family::GLOBAL:
+      case Family::SCRATCH:
       case Family::MUBUF: CHECK((e.counter == Counter::Vm)); CHECK(e.unit == Unit::VMEM); break;
       case Family::FLAT: CHECK((e.counter == Counter::VmLgkm)); CHECK(e.unit == Unit::VMEM); break;
       case Family::MFMA: CHECK(e.unit == Unit::MFMA); break;

@@ -6,6 +6,7 @@
 // Inputs are random with special values mixed in; seed from CDNAJIT_TEST_SEED.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -39,7 +40,7 @@ uint32_t seed() {
 
 // s[0:1] kernarg: {in, out, mem} pointers. v0 = lane. Inputs: A at in + 8*lane, B at +512,
 // C at +1024 (one 64-bit slot per lane). The body leaves its result in v[8:9].
-std::string kernel_text(const std::string& name, const std::string& body, Arch arch) {
+std::string kernel_text(const std::string& name, const std::string& body, Arch arch, int scratch_bytes = 0) {
   std::string cpu(cdnajit::arch_name(arch));
   return ".amdgcn_target \"amdgcn-amd-amdhsa--" + cpu + "\"\n.text\n.globl " + name + "\n.p2align 8\n.type " + name +
          ",@function\n" + name + ":\n"
@@ -58,7 +59,8 @@ std::string kernel_text(const std::string& name, const std::string& body, Arch a
          "  s_endpgm\n.size " + name + ", .-" + name +
          "\n.rodata\n.p2align 6\n.amdhsa_kernel " + name +
          "\n  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n  .amdhsa_kernarg_size 24\n"
-         "  .amdhsa_group_segment_fixed_size 1024\n  .amdhsa_next_free_vgpr 16\n  .amdhsa_next_free_sgpr 16\n"
+         "  .amdhsa_group_segment_fixed_size 1024\n  .amdhsa_next_free_vgpr 16\n  .amdhsa_next_free_sgpr 16\n" +
+         (scratch_bytes ? "  .amdhsa_private_segment_fixed_size " + std::to_string(scratch_bytes) + "\n" : std::string()) +
          "  .amdhsa_accum_offset 16\n.end_amdhsa_kernel\n";
 }
 
@@ -68,8 +70,8 @@ struct Run {
 
 // Runs `body` over one wave with inputs a, b, c (64 each) and `mem` (64 slots, for atomics).
 Run run(Arch arch, const std::string& body, const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
-        const std::vector<uint64_t>& c, std::vector<uint64_t> mem = std::vector<uint64_t>(64)) {
-  auto co = cdnajit::read_code_object(simtest::assemble(kernel_text("k", body, arch), arch));
+        const std::vector<uint64_t>& c, std::vector<uint64_t> mem = std::vector<uint64_t>(64), int scratch_bytes = 0) {
+  auto co = cdnajit::read_code_object(simtest::assemble(kernel_text("k", body, arch, scratch_bytes), arch));
   cdnajit::sim::Simulator sim(arch);
   std::vector<uint64_t> in(a);
   in.insert(in.end(), b.begin(), b.end());
@@ -367,5 +369,494 @@ TEST_CASE("a code object is checked at load: an instruction without semantics is
     // (4 bytes each), 3 global_load_dwordx2 (8 each), s_waitcnt (4): 0x3c.
     CHECK(list[0].pc == 0x3c);
     CHECK(cdnajit::sim::format_unbound(list).find("pc 0x3c: 'v_cubeid_f32 v8, v2, v4, v6'") != std::string::npos);
+  }
+}
+
+// ---- Scalar ALU odds and ends, SMEM stores/atomics, buffer atomics, byte/halfword VALU ----
+
+namespace {
+
+// Per input lane i (0..31) the body `op` runs on scalars loaded from lane i: s[10:11] = A, s[12:13] = B,
+// s14 = C.lo; it leaves a 64-bit result in s[12:13] (or s12) and the scalar condition code is kept.
+// Output lanes 2i and 2i+1 receive {result} and {SCC, 0}.
+std::string scalar_lanes(const std::string& op, bool restore_exec = false) {
+  std::string t;
+  for (int i = 0; i < 32; ++i) {
+    std::string L = std::to_string(i);
+    t += "  v_readlane_b32 s10, v2, " + L + "\n  v_readlane_b32 s11, v3, " + L + "\n  v_readlane_b32 s12, v4, " + L +
+         "\n  v_readlane_b32 s13, v5, " + L + "\n  v_readlane_b32 s14, v6, " + L + "\n" + op + "\n";
+    t += "  s_cselect_b32 s14, 1, 0\n";
+    if (restore_exec) t += "  s_mov_b64 exec, -1\n";
+    t += "  v_writelane_b32 v8, s12, " + std::to_string(2 * i) + "\n  v_writelane_b32 v9, s13, " + std::to_string(2 * i) +
+         "\n  v_writelane_b32 v8, s14, " + std::to_string(2 * i + 1) + "\n  v_writelane_b32 v9, 0, " + std::to_string(2 * i + 1) + "\n";
+  }
+  return t;
+}
+
+uint64_t oracle_quads(uint64_t x, int quads, bool whole) {
+  uint64_t r = 0;
+  for (int q = 0; q < quads; ++q)
+    if ((x >> (4 * q)) & 15) r |= whole ? 15ull << (4 * q) : 1ull << q;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("scalar ALU: wqm, quadmask, 64-bit brev/bitset, ff0, signed flbit, bcnt0, n1 exec forms, bitreplicate, movrel", "[sim][ext]") {
+  std::mt19937_64 g(seed() + 3);
+  struct S { const char* body; bool exec; std::function<std::pair<uint64_t, int>(uint64_t, uint64_t, uint64_t)> f; };
+  auto lo = [](uint64_t x) { return x & 0xffffffffull; };
+  auto flbit = [](uint64_t x, int bits) -> uint64_t {  // leading bits equal to the sign, counted from the MSB
+    if (bits == 32) x = uint64_t(int64_t(int32_t(uint32_t(x))));
+    if (x == 0 || x == ~0ull) return 0xffffffff;
+    int n = 0;
+    for (int i = bits - 1; i >= 0 && ((x >> i) & 1) == ((x >> (bits - 1)) & 1); --i) ++n;
+    return uint64_t(n);
+  };
+  const S ss[] = {
+      {"  s_wqm_b64 s[12:13], s[10:11]", false, [](uint64_t a, uint64_t, uint64_t) { uint64_t r = oracle_quads(a, 16, true); return std::pair{r, int(r != 0)}; }},
+      {"  s_wqm_b32 s12, s10\n  s_mov_b32 s13, 0", false, [&](uint64_t a, uint64_t, uint64_t) { uint64_t r = oracle_quads(lo(a), 8, true); return std::pair{r, int(r != 0)}; }},
+      {"  s_quadmask_b64 s[12:13], s[10:11]", false, [](uint64_t a, uint64_t, uint64_t) { uint64_t r = oracle_quads(a, 16, false); return std::pair{r, int(r != 0)}; }},
+      {"  s_quadmask_b32 s12, s10\n  s_mov_b32 s13, 0", false, [&](uint64_t a, uint64_t, uint64_t) { uint64_t r = oracle_quads(lo(a), 8, false); return std::pair{r, int(r != 0)}; }},
+      {"  s_cmp_eq_u32 s14, s14\n  s_brev_b64 s[12:13], s[10:11]", false, [](uint64_t a, uint64_t, uint64_t) {
+         uint64_t r = 0; for (int i = 0; i < 64; ++i) if ((a >> i) & 1) r |= 1ull << (63 - i); return std::pair{r, 1}; }},
+      {"  s_cmp_lg_u32 s14, s14\n  s_bitset0_b64 s[12:13], s10", false, [](uint64_t a, uint64_t b, uint64_t) { return std::pair{b & ~(1ull << (a & 63)), 0}; }},
+      {"  s_cmp_eq_u32 s14, s14\n  s_bitset1_b64 s[12:13], s10", false, [](uint64_t a, uint64_t b, uint64_t) { return std::pair{b | (1ull << (a & 63)), 1}; }},
+      {"  s_cmp_lg_u32 s14, s14\n  s_ff0_i32_b64 s12, s[10:11]\n  s_mov_b32 s13, 0", false, [](uint64_t a, uint64_t, uint64_t) {
+         for (int i = 0; i < 64; ++i) if (!((a >> i) & 1)) return std::pair{uint64_t(i), 0}; return std::pair{uint64_t(0xffffffff), 0}; }},
+      {"  s_cmp_lg_u32 s14, s14\n  s_ff0_i32_b32 s12, s10\n  s_mov_b32 s13, 0", false, [](uint64_t a, uint64_t, uint64_t) {
+         for (int i = 0; i < 32; ++i) if (!((a >> i) & 1)) return std::pair{uint64_t(i), 0}; return std::pair{uint64_t(0xffffffff), 0}; }},
+      {"  s_cmp_lg_u32 s14, s14\n  s_flbit_i32_i64 s12, s[10:11]\n  s_mov_b32 s13, 0", false, [&](uint64_t a, uint64_t, uint64_t) { return std::pair{flbit(a, 64), 0}; }},
+      {"  s_cmp_lg_u32 s14, s14\n  s_flbit_i32 s12, s10\n  s_mov_b32 s13, 0", false, [&](uint64_t a, uint64_t, uint64_t) { return std::pair{flbit(lo(a), 32), 0}; }},
+      {"  s_bcnt0_i32_b32 s12, s10\n  s_mov_b32 s13, 0", false, [&](uint64_t a, uint64_t, uint64_t) {
+         uint64_t c = 32 - std::popcount(lo(a)); return std::pair{c, int(c != 0)}; }},
+      {"  s_cmp_eq_u32 s14, s14\n  s_bitreplicate_b64_b32 s[12:13], s10", false, [](uint64_t a, uint64_t, uint64_t) {
+         uint64_t r = 0; for (int i = 0; i < 32; ++i) if ((a >> i) & 1) r |= 3ull << (2 * i); return std::pair{r, 1}; }},
+      // EXEC = B, then the op with S0 = A: the pair written (old EXEC for saveexec, new EXEC for wrexec) and
+      // SCC = (new EXEC != 0); the last case reads the new EXEC itself.
+      {"  s_mov_b64 exec, s[12:13]\n  s_andn1_saveexec_b64 s[12:13], s[10:11]", true, [](uint64_t a, uint64_t b, uint64_t) { return std::pair{b, int((~a & b) != 0)}; }},
+      {"  s_mov_b64 exec, s[12:13]\n  s_orn1_saveexec_b64 s[12:13], s[10:11]", true, [](uint64_t a, uint64_t b, uint64_t) { return std::pair{b, int((~a | b) != 0)}; }},
+      {"  s_mov_b64 exec, s[12:13]\n  s_andn1_wrexec_b64 s[12:13], s[10:11]", true, [](uint64_t a, uint64_t b, uint64_t) { return std::pair{~a & b, int((~a & b) != 0)}; }},
+      {"  s_mov_b64 exec, s[12:13]\n  s_andn2_wrexec_b64 s[12:13], s[10:11]", true, [](uint64_t a, uint64_t b, uint64_t) { return std::pair{a & ~b, int((a & ~b) != 0)}; }},
+      {"  s_mov_b64 exec, s[12:13]\n  s_andn1_wrexec_b64 s[12:13], s[10:11]\n  s_mov_b64 s[12:13], exec", true, [](uint64_t a, uint64_t b, uint64_t) { return std::pair{~a & b, int((~a & b) != 0)}; }},
+      // M0-relative: s[10:13] = {A, B}; M0 = C & 3 (b32) / C & 2 (b64).
+      {"  s_and_b32 m0, s14, 3\n  s_movrels_b32 s14, s10\n  s_mov_b32 s12, s14\n  s_mov_b32 s13, 0", false, [](uint64_t a, uint64_t b, uint64_t c) {
+         uint32_t r[4] = {uint32_t(a), uint32_t(a >> 32), uint32_t(b), uint32_t(b >> 32)}; return std::pair{uint64_t(r[c & 3]), int((c & 3) != 0)}; }},  // SCC from s_and_b32
+      {"  s_and_b32 m0, s14, 2\n  s_cmp_eq_u32 s14, s14\n  s_movrels_b64 s[14:15], s[10:11]\n  s_mov_b64 s[12:13], s[14:15]", false, [](uint64_t a, uint64_t b, uint64_t c) {
+         return std::pair{(c & 2) ? b : a, 1}; }},
+      {"  s_and_b32 m0, s14, 3\n  s_cmp_eq_u32 s14, s14\n  s_movreld_b32 s10, s14\n  s_mov_b64 s[12:13], s[10:11]", false, [](uint64_t a, uint64_t, uint64_t c) {
+         uint64_t r = a; if ((c & 3) < 2) r = (c & 3) == 0 ? (r & ~0xffffffffull) | (c & 0xffffffff) : (r & 0xffffffff) | (c << 32);
+         return std::pair{r, 1}; }},
+  };
+  for (Arch arch : kArchs) {
+    for (const S& s : ss) {
+      auto a = values(g, 3, 6), b = values(g, 3, 7), c = values(g, 3, 8);
+      for (int l = 0; l < 64; l += 7) a[l] = l % 2 ? ~0ull : 0x0fff0000000000f0ull;  // all ones, sparse quads
+      INFO(cdnajit::arch_name(arch) << "\n" << s.body);
+      Run r = run(arch, scalar_lanes(s.body, s.exec), a, b, c);
+      int bad = 0;
+      for (int i = 0; i < 32; ++i) {
+        auto [want, scc] = s.f(a[i], b[i], c[i] & 0xffffffff);
+        if ((r.out[2 * i] != want || r.out[2 * i + 1] != uint64_t(scc)) && bad++ < 3)
+          FAIL_CHECK("input " << i << std::hex << ": A=0x" << a[i] << " B=0x" << b[i] << " C=0x" << c[i] << " want 0x" << want
+                              << " scc " << scc << ", got 0x" << r.out[2 * i] << " scc " << r.out[2 * i + 1]);
+      }
+      CHECK(bad == 0);
+    }
+  }
+}
+
+TEST_CASE("SMEM stores and scalar atomics (plain and buffer), with and without glc", "[sim][ext]") {
+  std::mt19937_64 g(seed() + 4);
+  using F = std::function<uint64_t(uint64_t, uint64_t, uint64_t)>;  // (old, src, cmp) -> new
+  struct A { const char* n; F f; };
+  auto sx = [](uint64_t v, int bytes) { return bytes == 8 ? int64_t(v) : int64_t(int32_t(uint32_t(v))); };
+  const A ats[] = {
+      {"add", [](uint64_t o, uint64_t a, uint64_t) { return o + a; }},
+      {"sub", [](uint64_t o, uint64_t a, uint64_t) { return o - a; }},
+      {"swap", [](uint64_t, uint64_t a, uint64_t) { return a; }},
+      {"and", [](uint64_t o, uint64_t a, uint64_t) { return o & a; }},
+      {"or", [](uint64_t o, uint64_t a, uint64_t) { return o | a; }},
+      {"xor", [](uint64_t o, uint64_t a, uint64_t) { return o ^ a; }},
+      {"umin", [](uint64_t o, uint64_t a, uint64_t) { return std::min(o, a); }},
+      {"umax", [](uint64_t o, uint64_t a, uint64_t) { return std::max(o, a); }},
+      {"smin", nullptr},
+      {"smax", nullptr},
+      {"inc", [](uint64_t o, uint64_t a, uint64_t) { return o >= a ? 0 : o + 1; }},
+      {"dec", [](uint64_t o, uint64_t a, uint64_t) { return (o == 0 || o > a) ? a : o - 1; }},
+      {"cmpswap", [](uint64_t o, uint64_t a, uint64_t c) { return o == c ? a : o; }},
+  };
+  for (Arch arch : kArchs) {
+    for (bool buffer : {false, true}) {
+      for (const A& at : ats) {
+        for (int bytes : {4, 8}) {
+          for (bool glc : {true, false}) {
+            if (!glc && (buffer || bytes == 4 || std::string(at.n) != "add")) continue;  // one non-returning case
+            std::string m = std::string(buffer ? "s_buffer_atomic_" : "s_atomic_") + at.n + (bytes == 8 ? "_x2" : "");
+            bool cmp = std::string(at.n) == "cmpswap";
+            // Data registers: s[10:11] (s10 for 32-bit); cmpswap: {src, cmp} in s[10:11] (32-bit) or s[12:15] (64-bit).
+            std::vector<uint64_t> init(64), a(64), c(64);
+            for (int l = 0; l < 64; ++l) {
+              init[l] = l % 4 == 0 ? 0 : g() % (l % 2 ? 1000 : ~0ull);
+              a[l] = l % 3 == 0 ? init[l] : g() % (l % 2 ? 1000 : ~0ull);
+              c[l] = l % 2 ? init[l] : g();
+              if (bytes == 4) { init[l] &= 0xffffffff; a[l] &= 0xffffffff; c[l] &= 0xffffffff; }
+            }
+            std::string body = buffer ? "  s_mov_b32 s0, s8\n  s_and_b32 s1, s9, 0xffff\n  s_mov_b32 s2, -1\n  s_mov_b32 s3, 0\n" : "";
+            const std::string base = buffer ? "s[0:3]" : "s[8:9]";  // V# in s[0:3]: s[4:7] hold in/out
+            std::string data = bytes == 8 ? (cmp ? "s[12:15]" : "s[10:11]") : (cmp ? "s[10:11]" : "s10");
+            for (int i = 0; i < 32; ++i) {
+              std::string L = std::to_string(i);
+              body += "  v_readlane_b32 s10, v2, " + L + "\n  v_readlane_b32 s11, v3, " + L + "\n";
+              if (cmp && bytes == 8)
+                body += "  v_readlane_b32 s12, v2, " + L + "\n  v_readlane_b32 s13, v3, " + L + "\n  v_readlane_b32 s14, v6, " + L +
+                        "\n  v_readlane_b32 s15, v7, " + L + "\n";
+              if (cmp && bytes == 4) body += "  v_readlane_b32 s11, v6, " + L + "\n";
+              body += "  " + m + " " + data + ", " + base + ", " + std::to_string(8 * i) + (glc ? " glc" : "") +
+                      "\n  s_waitcnt lgkmcnt(0)\n";
+              std::string r0 = cmp && bytes == 8 ? "s12" : "s10", r1 = cmp && bytes == 8 ? "s13" : "s11";
+              body += "  v_writelane_b32 v8, " + r0 + ", " + L + "\n";
+              body += bytes == 8 ? "  v_writelane_b32 v9, " + r1 + ", " + L + "\n" : "";
+            }
+            body += "  s_dcache_wb_vol\n  s_dcache_inv_vol\n  s_waitcnt lgkmcnt(0)\n";
+            INFO(cdnajit::arch_name(arch) << " " << m << (glc ? " glc" : ""));
+            Run r = run(arch, body, a, std::vector<uint64_t>(64), c, init);
+            int bad = 0;
+            for (int i = 0; i < 64; ++i) {
+              uint64_t mask = bytes == 8 ? ~0ull : 0xffffffffull;
+              uint64_t want_mem = init[i], want_out = 0;
+              if (i < 32) {
+                if (at.f) want_mem = at.f(init[i], a[i], c[i]) & mask;
+                else if (std::string(at.n) == "smin") want_mem = sx(init[i], bytes) < sx(a[i], bytes) ? init[i] : a[i];
+                else want_mem = sx(init[i], bytes) > sx(a[i], bytes) ? init[i] : a[i];
+                want_out = glc ? init[i] : a[i];
+              }
+              uint64_t got_out = r.out[i] & mask;
+              if ((r.mem[i] != want_mem || got_out != (want_out & mask)) && bad++ < 3)
+                FAIL_CHECK("slot " << i << std::hex << ": init 0x" << init[i] << " data 0x" << a[i] << " cmp 0x" << c[i]
+                                   << " want mem 0x" << want_mem << " sdata 0x" << want_out << ", got mem 0x" << r.mem[i]
+                                   << " sdata 0x" << got_out);
+            }
+            CHECK(bad == 0);
+          }
+        }
+      }
+      // Stores: s_store_dwordx2 / s_buffer_store_dword write the lane's data at its slot.
+      auto a = values(g, 3, 9);
+      std::string body = buffer ? "  s_mov_b32 s0, s8\n  s_and_b32 s1, s9, 0xffff\n  s_mov_b32 s2, -1\n  s_mov_b32 s3, 0\n" : "";
+      for (int i = 0; i < 32; ++i) {
+        std::string L = std::to_string(i);
+        body += "  v_readlane_b32 s10, v2, " + L + "\n  v_readlane_b32 s11, v3, " + L + "\n  " +
+                (buffer ? "s_buffer_store_dword s10, s[0:3], " : "s_store_dwordx2 s[10:11], s[8:9], ") + std::to_string(8 * i) +
+                "\n  s_waitcnt lgkmcnt(0)\n";
+      }
+      body += "  s_dcache_wb\n  s_waitcnt lgkmcnt(0)\n";
+      std::vector<uint64_t> init(64, 0x5555555555555555ull);
+      INFO(cdnajit::arch_name(arch) << (buffer ? " s_buffer_store_dword" : " s_store_dwordx2"));
+      Run r = run(arch, body, a, a, a, init);
+      for (int i = 0; i < 64; ++i) {
+        uint64_t want = i >= 32 ? init[i] : buffer ? (init[i] & ~0xffffffffull) | (a[i] & 0xffffffff) : a[i];
+        CHECK(r.mem[i] == want);
+      }
+    }
+  }
+}
+
+TEST_CASE("buffer atomics: every lane its own slot, old value returned under sc0", "[sim][ext]") {
+  std::mt19937_64 g(seed() + 5);
+  struct At { const char* n; int bytes; std::function<uint64_t(uint64_t, uint64_t, uint64_t)> f; const char* arch_only; };
+  const At ats[] = {
+      {"add", 4, [](uint64_t o, uint64_t a, uint64_t) { return uint32_t(o + a); }, nullptr},
+      {"add_x2", 8, [](uint64_t o, uint64_t a, uint64_t) { return o + a; }, nullptr},
+      {"sub_x2", 8, [](uint64_t o, uint64_t a, uint64_t) { return o - a; }, nullptr},
+      {"smax", 4, [](uint64_t o, uint64_t a, uint64_t) { return int32_t(o) > int32_t(a) ? o : a; }, nullptr},
+      {"smin_x2", 8, [](uint64_t o, uint64_t a, uint64_t) { return int64_t(o) < int64_t(a) ? o : a; }, nullptr},
+      {"umax_x2", 8, [](uint64_t o, uint64_t a, uint64_t) { return std::max(o, a); }, nullptr},
+      {"xor_x2", 8, [](uint64_t o, uint64_t a, uint64_t) { return o ^ a; }, nullptr},
+      {"swap", 4, [](uint64_t, uint64_t a, uint64_t) { return a; }, nullptr},
+      {"inc_x2", 8, [](uint64_t o, uint64_t a, uint64_t) { return o >= a ? 0 : o + 1; }, nullptr},
+      {"dec", 4, [](uint64_t o, uint64_t a, uint64_t) { return (o == 0 || o > a) ? a : o - 1; }, nullptr},
+      {"cmpswap", 4, [](uint64_t o, uint64_t a, uint64_t c) { return uint32_t(o) == uint32_t(c) ? a : o; }, nullptr},
+      {"cmpswap_x2", 8, [](uint64_t o, uint64_t a, uint64_t c) { return o == c ? a : o; }, nullptr},
+      {"add_f64", 8, [](uint64_t o, uint64_t a, uint64_t) { return dbits(as_double(o) + as_double(a)); }, nullptr},
+      {"max_f64", 8, [](uint64_t o, uint64_t a, uint64_t) { return as_double(a) > as_double(o) ? a : o; }, nullptr},
+      {"add_f32", 4, [](uint64_t o, uint64_t a, uint64_t) { return uint64_t(fbits(as_float(uint32_t(o)) + as_float(uint32_t(a)))); }, nullptr},
+      {"pk_add_f16", 4, [](uint64_t o, uint64_t a, uint64_t) -> uint64_t {
+         auto h = [](float x) -> uint64_t {  // even mantissas below: every sum is exact in f16
+           if (x == 0) return std::signbit(x) ? 0x8000 : 0;
+           int e; float m = std::frexp(std::fabs(x), &e);
+           return (x < 0 ? 0x8000 : 0) | uint64_t((e - 1 + 15) << 10) | uint64_t(std::lround((m * 2 - 1) * 1024)); };
+         return h(h2f(uint16_t(o)) + h2f(uint16_t(a))) | h(h2f(uint16_t(o >> 16)) + h2f(uint16_t(a >> 16))) << 16; }, nullptr},
+  };
+  for (Arch arch : kArchs) {
+    for (const At& at : ats) {
+      if (at.arch_only && cdnajit::arch_name(arch) != at.arch_only) continue;
+      const bool w = at.bytes == 8, fl = std::string(at.n).find("_f") != std::string::npos;
+      const bool cmp = std::string(at.n).find("cmpswap") != std::string::npos;
+      std::vector<uint64_t> init(64), a(64), c(64);
+      for (int l = 0; l < 64; ++l) {
+        auto fv = [&](int k) { return std::string(at.n) == "pk_add_f16" ? uint64_t(0x3c00 + (k & 0x3fe)) | uint64_t(0x4000 + (k & 0x1fe)) << 16
+                                      : at.bytes == 8 ? dbits(double(k % 2000 - 1000) / 8) : uint64_t(fbits(float(k % 2000 - 1000) / 8)); };
+        init[l] = fl ? fv(int(g() % 4096)) : (l % 4 == 0 ? 0 : g() % (l % 2 ? 1000 : ~0ull));
+        a[l] = fl ? fv(int(g() % 4096)) : (l % 3 == 0 ? init[l] : g() % (l % 2 ? 1000 : ~0ull));
+        c[l] = l % 2 ? init[l] : g();
+        if (!w) { init[l] &= 0xffffffff; a[l] &= 0xffffffff; c[l] &= 0xffffffff; }
+      }
+      // V# over `mem` in s[12:15]; data: A (and for cmpswap the compare value C) in v[10:13].
+      std::string data = w ? (cmp ? "v[10:13]" : "v[10:11]") : (cmp ? "v[10:11]" : "v10");
+      std::string body = "  s_mov_b32 s12, s8\n  s_and_b32 s13, s9, 0xffff\n  s_mov_b32 s14, -1\n  s_mov_b32 s15, 0\n";
+      body += w ? "  v_mov_b32 v10, v2\n  v_mov_b32 v11, v3\n  v_mov_b32 v12, v6\n  v_mov_b32 v13, v7\n"
+                : "  v_mov_b32 v10, v2\n  v_mov_b32 v11, v6\n";
+      body += "  buffer_atomic_" + std::string(at.n) + " " + data + ", v1, s[12:15], 0 offen sc0\n  s_waitcnt vmcnt(0)\n";
+      body += "  v_mov_b32 v8, v10\n" + std::string(w ? "  v_mov_b32 v9, v11\n" : "");
+      INFO(cdnajit::arch_name(arch) << " buffer_atomic_" << at.n);
+      Run r = run(arch, body, a, a, c, init);
+      int bad = 0;
+      for (int l = 0; l < 64; ++l) {
+        uint64_t want = at.f(init[l], a[l], c[l]) & (w ? ~0ull : 0xffffffffull);
+        uint64_t got_mem = r.mem[l] & (w ? ~0ull : 0xffffffffull), got_old = r.out[l] & (w ? ~0ull : 0xffffffffull);
+        if ((got_mem != want || got_old != init[l]) && bad++ < 3)
+          FAIL_CHECK("lane " << l << std::hex << ": init 0x" << init[l] << " data 0x" << a[l] << " cmp 0x" << c[l] << " want 0x"
+                             << want << " got 0x" << got_mem << ", old 0x" << got_old);
+      }
+      CHECK(bad == 0);
+    }
+  }
+}
+
+TEST_CASE("byte and halfword VALU: 16-bit min3/max3/med3 and add/sub/mad, SAD family, lerp, saturating packs, swap", "[sim][ext]") {
+  std::mt19937_64 g(seed() + 6);
+  // Oracles written from the ISA reference's descriptions (16-bit results zero-extended).
+  auto s16 = [](uint64_t v) { return int32_t(int16_t(uint16_t(v))); };
+  auto u16 = [](uint64_t v) { return int32_t(uint16_t(v)); };
+  auto byte = [](uint64_t v, int i) { return uint32_t((v >> (8 * i)) & 0xff); };
+  auto sad = [&](uint64_t a, uint64_t b, bool masked) {
+    uint32_t s = 0;
+    for (int i = 0; i < 4; ++i) {
+      int d = int(byte(a, i)) - int(byte(b, i));
+      if (!(masked && byte(b, i) == 0)) s += uint32_t(d < 0 ? -d : d);
+    }
+    return s;
+  };
+  using F = std::function<uint64_t(uint64_t, uint64_t, uint64_t)>;
+  struct V { const char* body; F f; bool wide_out; };
+  const V vs[] = {
+      {"v_min3_i16 v8, v2, v4, v6", [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(uint16_t(std::min({s16(a), s16(b), s16(c)}))); }, false},
+      {"v_max3_i16 v8, v2, v4, v6", [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(uint16_t(std::max({s16(a), s16(b), s16(c)}))); }, false},
+      {"v_min3_u16 v8, v2, v4, v6", [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(std::min({u16(a), u16(b), u16(c)})); }, false},
+      {"v_max3_u16 v8, v2, v4, v6", [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(std::max({u16(a), u16(b), u16(c)})); }, false},
+      {"v_med3_i16 v8, v2, v4, v6", [&](uint64_t a, uint64_t b, uint64_t c) {
+         int32_t x[3] = {s16(a), s16(b), s16(c)}; std::sort(x, x + 3); return uint64_t(uint16_t(x[1])); }, false},
+      {"v_med3_u16 v8, v2, v4, v6", [&](uint64_t a, uint64_t b, uint64_t c) {
+         int32_t x[3] = {u16(a), u16(b), u16(c)}; std::sort(x, x + 3); return uint64_t(x[1]); }, false},
+      {"v_add_i16 v8, v2, v4", [&](uint64_t a, uint64_t b, uint64_t) { return uint64_t(uint16_t(s16(a) + s16(b))); }, false},
+      {"v_sub_i16 v8, v2, v4", [&](uint64_t a, uint64_t b, uint64_t) { return uint64_t(uint16_t(s16(a) - s16(b))); }, false},
+      {"v_mad_i16 v8, v2, v4, v6", [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(uint16_t(s16(a) * s16(b) + s16(c))); }, false},
+      {"v_sad_u8 v8, v2, v4, v6", [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(uint32_t(sad(a, b, false) + uint32_t(c))); }, false},
+      {"v_sad_hi_u8 v8, v2, v4, v6", [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(uint32_t((sad(a, b, false) << 16) + uint32_t(c))); }, false},
+      {"v_msad_u8 v8, v2, v4, v6", [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(uint32_t(sad(a, b, true) + uint32_t(c))); }, false},
+      {"v_sad_u16 v8, v2, v4, v6", [&](uint64_t a, uint64_t b, uint64_t c) {
+         return uint64_t(uint32_t(std::abs(u16(a) - u16(b)) + std::abs(u16(a >> 16) - u16(b >> 16)) + uint32_t(c))); }, false},
+      {"v_lerp_u8 v8, v2, v4, v6", [&](uint64_t a, uint64_t b, uint64_t c) {
+         uint64_t r = 0; for (int i = 0; i < 4; ++i) r |= uint64_t((byte(a, i) + byte(b, i) + (byte(c, i) & 1)) / 2) << (8 * i); return r; }, false},
+      {"v_cvt_pk_i16_i32 v8, v2, v4", [](uint64_t a, uint64_t b, uint64_t) {
+         auto sat = [](uint64_t x) { int64_t v = int32_t(uint32_t(x)); return uint64_t(uint16_t(v < -32768 ? -32768 : v > 32767 ? 32767 : v)); };
+         return sat(a) | sat(b) << 16; }, false},
+      {"v_sat_pk_u8_i16 v8, v2", [&](uint64_t a, uint64_t, uint64_t) {
+         auto sat = [](int32_t v) { return uint64_t(v < 0 ? 0 : v > 255 ? 255 : v); };
+         return sat(s16(a)) | sat(s16(a >> 16)) << 8; }, false},
+      {"v_qsad_pk_u16_u8 v[8:9], v[2:3], v4, v[6:7]", [&](uint64_t a, uint64_t b, uint64_t c) {
+         uint64_t r = 0; for (int k = 0; k < 4; ++k) r |= uint64_t(uint16_t(sad(a >> (8 * k), b, false) + ((c >> (16 * k)) & 0xffff))) << (16 * k); return r; }, true},
+      {"v_mqsad_pk_u16_u8 v[8:9], v[2:3], v4, v[6:7]", [&](uint64_t a, uint64_t b, uint64_t c) {
+         uint64_t r = 0; for (int k = 0; k < 4; ++k) r |= uint64_t(uint16_t(sad(a >> (8 * k), b, true) + ((c >> (16 * k)) & 0xffff))) << (16 * k); return r; }, true},
+      // Four masked SADs into v[10:13] (S2 = v[4:7] = {B, C}); the test reads back dwords 0-1 and 2-3 in two runs.
+      {"v_mqsad_u32_u8 v[10:13], v[2:3], v4, v[4:7]\n  v_mov_b32 v8, v10\n  v_mov_b32 v9, v11", [&](uint64_t a, uint64_t b, uint64_t) {
+         return uint64_t(uint32_t(sad(a, b, true) + uint32_t(b))) | uint64_t(uint32_t(sad(a >> 8, b, true) + uint32_t(b >> 32))) << 32; }, true},
+      {"v_mqsad_u32_u8 v[10:13], v[2:3], v4, v[4:7]\n  v_mov_b32 v8, v12\n  v_mov_b32 v9, v13", [&](uint64_t a, uint64_t b, uint64_t c) {
+         return uint64_t(uint32_t(sad(a >> 16, b, true) + uint32_t(c))) | uint64_t(uint32_t(sad(a >> 24, b, true) + uint32_t(c >> 32))) << 32; }, true},
+      {"v_swap_b32 v2, v4\n  v_mov_b32 v8, v2\n  v_mov_b32 v9, v4", [](uint64_t a, uint64_t b, uint64_t) { return (b & 0xffffffff) | a << 32; }, true},
+      {"v_clrexcp\n  ds_nop\n  v_mov_b32 v8, v2", [](uint64_t a, uint64_t, uint64_t) { return a & 0xffffffff; }, false},
+      {"v_cvt_off_f32_i4 v8, v2", [](uint64_t a, uint64_t, uint64_t) {
+         static const float table[16] = {0, 0.0625f, 0.125f, 0.1875f, 0.25f, 0.3125f, 0.375f, 0.4375f,
+                                         -0.5f, -0.4375f, -0.375f, -0.3125f, -0.25f, -0.1875f, -0.125f, -0.0625f};
+         return uint64_t(fbits(table[a & 15])); }, false},
+  };
+  for (Arch arch : kArchs) {
+    for (const V& v : vs) {
+      auto a = values(g, 3, 10), b = values(g, 3, 11), c = values(g, 3, 12);
+      for (int l = 0; l < 64; l += 5) b[l] &= 0xff00ff00ff00ff00ull;  // zero reference bytes for the masked SADs
+      for (int l = 1; l < 64; l += 9) a[l] = 0x7fff8000ffff0001ull;   // 16-bit extremes
+      INFO(cdnajit::arch_name(arch) << " " << v.body);
+      Run r = run(arch, "  " + std::string(v.body) + "\n", a, b, c);
+      int bad = 0;
+      for (int l = 0; l < 64; ++l) {
+        uint64_t want = v.f(a[l], b[l], c[l]), got = r.out[l];
+        if (!v.wide_out) want &= 0xffffffff;
+        if (!v.wide_out) got &= 0xffffffff;
+        if (got != want && bad++ < 3)
+          FAIL_CHECK("lane " << l << std::hex << ": a=0x" << a[l] << " b=0x" << b[l] << " c=0x" << c[l] << " want 0x" << want << " got 0x" << got);
+      }
+      CHECK(bad == 0);
+    }
+  }
+}
+
+TEST_CASE("LDS exchange pairs and wrap, sign-extending d16 loads (global and flat)", "[sim][ext]") {
+  std::mt19937_64 g(seed() + 7);
+  for (Arch arch : kArchs) {
+    auto a = values(g, 3, 13), b = values(g, 3, 14), c = values(g, 3, 15);
+    const std::string save = "  global_store_dwordx2 v1, v[10:11], s[8:9]\n";
+    auto lo = [](uint64_t x) { return x & 0xffffffffull; };
+    auto hi = [](uint64_t x) { return x >> 32; };
+    struct D { std::string body; std::function<std::pair<uint64_t, uint64_t>(int)> f; };  // lane -> (out, mem)
+    const D ds[] = {
+        // slot0 = A.lo at 8l, slot1 = C.lo at 8l+4: exchange with B.lo / B.hi, old pair returned, new pair read back.
+        {"  ds_write_b32 v1, v2\n  ds_write_b32 v1, v6 offset:4\n  s_waitcnt lgkmcnt(0)\n"
+         "  ds_wrxchg2_rtn_b32 v[8:9], v1, v4, v5 offset0:0 offset1:1\n  s_waitcnt lgkmcnt(0)\n"
+         "  ds_read2_b32 v[10:11], v1 offset0:0 offset1:1\n  s_waitcnt lgkmcnt(0)\n" + save,
+         [&](int l) { return std::pair{lo(a[l]) | lo(c[l]) << 32, b[l]}; }},
+        {"  ds_write_b32 v1, v2\n  ds_write_b32 v1, v6 offset:512\n  s_waitcnt lgkmcnt(0)\n"
+         "  ds_wrxchg2st64_rtn_b32 v[8:9], v1, v4, v5 offset0:0 offset1:2\n  s_waitcnt lgkmcnt(0)\n"
+         "  ds_read2st64_b32 v[10:11], v1 offset0:0 offset1:2\n  s_waitcnt lgkmcnt(0)\n" + save,
+         [&](int l) { return std::pair{lo(a[l]) | lo(c[l]) << 32, b[l]}; }},
+        // b64: slot0 = A at 8l, slot1 = C at 8l+512; both become B. out = new slot1, mem = old slot0.
+        {"  ds_write_b64 v1, v[2:3]\n  ds_write_b64 v1, v[6:7] offset:512\n  s_waitcnt lgkmcnt(0)\n"
+         "  ds_wrxchg2st64_rtn_b64 v[10:13], v1, v[4:5], v[4:5] offset0:0 offset1:1\n  s_waitcnt lgkmcnt(0)\n"
+         "  ds_read_b64 v[8:9], v1 offset:512\n  s_waitcnt lgkmcnt(0)\n" + save,
+         [&](int l) { return std::pair{b[l], a[l]}; }},
+        // b64 pairs: out = old slot1 (C), mem = old slot0 (A).
+        {"  ds_write_b64 v1, v[2:3]\n  ds_write_b64 v1, v[6:7] offset:512\n  s_waitcnt lgkmcnt(0)\n"
+         "  ds_wrxchg2_rtn_b64 v[10:13], v1, v[4:5], v[4:5] offset0:0 offset1:64\n  s_waitcnt lgkmcnt(0)\n"
+         "  v_mov_b32 v8, v12\n  v_mov_b32 v9, v13\n" + save,
+         [&](int l) { return std::pair{c[l], a[l]}; }},
+        // wrap: old >= B.lo ? old - B.lo : old + C.lo.
+        {"  ds_write_b32 v1, v2\n  s_waitcnt lgkmcnt(0)\n  ds_wrap_rtn_b32 v8, v1, v4, v6\n  s_waitcnt lgkmcnt(0)\n"
+         "  ds_read_b32 v10, v1\n  v_mov_b32 v11, 0\n  s_waitcnt lgkmcnt(0)\n" + save,
+         [&](int l) { uint64_t o = lo(a[l]); return std::pair{o, lo(o >= lo(b[l]) ? o - lo(b[l]) : o + lo(c[l]))}; }},
+        // d16 sign-extending byte loads keep the other half of the destination (v8 = C.lo first).
+        {"  v_mov_b32 v8, v6\n  global_load_sbyte_d16 v8, v1, s[4:5]\n  v_mov_b32 v10, v6\n  global_load_sbyte_d16_hi v10, v1, s[4:5]\n"
+         "  v_mov_b32 v11, 0\n  s_waitcnt vmcnt(0)\n" + save,
+         [&](int l) {
+           uint64_t s = uint16_t(int16_t(int8_t(a[l] & 0xff)));
+           return std::pair{(lo(c[l]) & 0xffff0000) | s, (lo(c[l]) & 0xffff) | s << 16}; }},
+        {"  v_mov_b32 v12, s4\n  v_mov_b32 v13, s5\n  v_add_co_u32 v12, vcc, v12, v1\n  v_addc_co_u32 v13, vcc, 0, v13, vcc\n"
+         "  v_mov_b32 v8, v6\n  flat_load_sbyte_d16 v8, v[12:13]\n  v_mov_b32 v10, v6\n  flat_load_sbyte_d16_hi v10, v[12:13]\n"
+         "  v_mov_b32 v11, 0\n  s_waitcnt vmcnt(0) lgkmcnt(0)\n" + save,
+         [&](int l) {
+           uint64_t s = uint16_t(int16_t(int8_t(a[l] & 0xff)));
+           return std::pair{(lo(c[l]) & 0xffff0000) | s, (lo(c[l]) & 0xffff) | s << 16}; }},
+    };
+    (void)hi;
+    for (const D& d : ds) {
+      INFO(cdnajit::arch_name(arch) << "\n" << d.body);
+      Run r = run(arch, d.body, a, b, c);
+      int bad = 0;
+      for (int l = 0; l < 64; ++l) {
+        auto [out, mem] = d.f(l);
+        if ((r.out[l] != out || r.mem[l] != mem) && bad++ < 3)
+          FAIL_CHECK("lane " << l << std::hex << ": want out 0x" << out << " mem 0x" << mem << ", got 0x" << r.out[l] << " / 0x" << r.mem[l]);
+      }
+      CHECK(bad == 0);
+    }
+  }
+}
+
+TEST_CASE("program-counter writes (s_setpc_b64, s_swappc_b64, s_call_b64) and scratch LDS DMA", "[sim][ext]") {
+  std::vector<uint64_t> z(64);
+  // Byte offsets after s_getpc_b64 (P = the address it returns): every instruction below is 4 bytes.
+  const std::string body =
+      "  s_getpc_b64 s[10:11]\n"
+      "  s_add_u32 s10, s10, 16\n"            // P: jump target P + 16
+      "  s_addc_u32 s11, s11, 0\n"            // P + 4
+      "  s_setpc_b64 s[10:11]\n"              // P + 8
+      "  v_mov_b32 v8, 1\n"                   // P + 12: skipped
+      "  v_mov_b32 v9, 2\n"                   // P + 16
+      "  s_call_b64 s[12:13], .Lfunc\n"
+      "  v_add_u32 v8, 4, v8\n"
+      "  s_getpc_b64 s[10:11]\n"
+      "  s_add_u32 s10, s10, 20\n"            // Q: function at Q + 20
+      "  s_addc_u32 s11, s11, 0\n"            // Q + 4
+      "  s_swappc_b64 s[14:15], s[10:11]\n"   // Q + 8: returns to Q + 12
+      "  v_add_u32 v8, 32, v8\n"              // Q + 12
+      "  s_branch .Ldone\n"                   // Q + 16
+      "  v_add_u32 v9, 64, v9\n"              // Q + 20
+      "  s_setpc_b64 s[14:15]\n"
+      ".Lfunc:\n"
+      "  v_add_u32 v9, 16, v9\n"
+      "  s_setpc_b64 s[12:13]\n"
+      ".Ldone:\n";
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    Run r = run(arch, body, z, z, z);
+    for (int l = 0; l < 64; ++l) CHECK(r.out[l] == (36ull | 82ull << 32));
+    // A jump into the middle of an instruction is reported, not guessed.
+    CHECK_THROWS(run(arch, "  s_getpc_b64 s[10:11]\n  s_add_u32 s10, s10, 2\n  s_setpc_b64 s[10:11]\n  s_nop 0\n", z, z, z));
+  }
+  // scratch_load_lds_{dword,sbyte}: private bytes [8, 16) of each lane hold A; the LDS address is
+  // M0 + inst_offset + 4 * lane, as for global_load_lds.
+  std::mt19937_64 g(seed() + 8);
+  for (Arch arch : kArchs) {
+    auto a = values(g, 3, 16);
+    const std::string lds =
+        "  scratch_store_dwordx2 off, v[2:3], off offset:8\n  s_waitcnt vmcnt(0)\n"
+        "  s_mov_b32 m0, 0\n  scratch_load_lds_dword off, off offset:8\n"
+        "  s_mov_b32 m0, 256\n  scratch_load_lds_sbyte off, off offset:12\n  s_waitcnt vmcnt(0)\n"
+        "  v_lshlrev_b32 v12, 2, v0\n  ds_read_b32 v8, v12 offset:8\n  ds_read_b32 v9, v12 offset:268\n  s_waitcnt lgkmcnt(0)\n";
+    INFO(cdnajit::arch_name(arch) << " scratch_load_lds");
+    Run r = run(arch, lds, a, z, z, std::vector<uint64_t>(64), 64);
+    for (int l = 0; l < 64; ++l) {
+      uint64_t want = (a[l] & 0xffffffff) | uint64_t(uint32_t(int32_t(int8_t((a[l] >> 32) & 0xff)))) << 32;
+      INFO("lane " << l << std::hex << " A=0x" << a[l]);
+      CHECK(r.out[l] == want);
+    }
+  }
+}
+
+TEST_CASE("buffer format loads and stores with the V# data/number format", "[sim][ext]") {
+  std::mt19937_64 g(seed() + 9);
+  // V# over `base` (s[4:5] = in, s[8:9] = mem) in s[12:15] with DATA_FORMAT d, NUM_FORMAT n, DST_SEL identity.
+  auto vsharp = [](const char* base, int d, int n) {
+    std::string b = base;
+    return "  s_mov_b32 s12, s" + b + "\n  s_and_b32 s13, s" + std::to_string(std::stoi(b) + 1) + ", 0xffff\n  s_mov_b32 s14, -1\n"
+           "  s_mov_b32 s15, " + std::to_string(0xfac | n << 12 | d << 15) + "\n";
+  };
+  auto sx8 = [](uint64_t v) { return uint64_t(uint32_t(int32_t(int8_t(v & 0xff)))); };
+  for (Arch arch : kArchs) {
+    auto a = values(g, 3, 17), b = values(g, 3, 18), c = values(g, 3, 19);
+    const std::string tail = "  s_waitcnt vmcnt(0)\n  v_mov_b32 v8, v10\n  v_mov_b32 v9, v11\n  global_store_dwordx2 v1, v[12:13], s[8:9]\n";
+    struct C { std::string body; std::function<std::pair<uint64_t, uint64_t>(int)> f; };  // lane -> (out, mem)
+    const C cs[] = {
+        // 32_32 UINT read as xyzw: z = 0, w = 1.
+        {vsharp("4", 11, 4) + "  buffer_load_format_xyzw v[10:13], v1, s[12:15], 0 offen\n" + tail,
+         [&](int l) { return std::pair{a[l], uint64_t(1) << 32}; }},
+        // 32_32_32 FLOAT: the third dword is the next 8-byte slot's low half; w = 1.0f.
+        {vsharp("4", 13, 7) + "  buffer_load_format_xyzw v[10:13], v1, s[12:15], 0 offen\n" + tail,
+         [&](int l) { return std::pair{a[l], (l < 63 ? a[l + 1] : b[0]) & 0xffffffff | uint64_t(0x3f800000) << 32}; }},
+        // 8_8_8_8 SINT as xy: two sign-extended bytes.
+        {vsharp("4", 10, 5) + "  buffer_load_format_xy v[10:11], v1, s[12:15], 0 offen\n  v_mov_b32 v12, 0\n  v_mov_b32 v13, 0\n" + tail,
+         [&](int l) { return std::pair{sx8(a[l]) | sx8(a[l] >> 8) << 32, uint64_t(0)}; }},
+        // 16 UINT as x.
+        {vsharp("4", 2, 4) + "  buffer_load_format_x v10, v1, s[12:15], 0 offen\n  v_mov_b32 v11, 0\n  v_mov_b32 v12, 0\n  v_mov_b32 v13, 0\n" + tail,
+         [&](int l) { return std::pair{a[l] & 0xffff, uint64_t(0)}; }},
+        // Stores into `mem`: 32 UINT writes x only; 32_32_32_32 FLOAT from xy writes two dwords.
+        {vsharp("8", 4, 4) + "  buffer_store_format_xyzw v[2:5], v1, s[12:15], 0 offen\n  s_waitcnt vmcnt(0)\n",
+         [&](int l) { return std::pair{uint64_t(0), (c[l] & ~0xffffffffull) | (a[l] & 0xffffffff)}; }},
+        {vsharp("8", 14, 7) + "  buffer_store_format_xy v[4:5], v1, s[12:15], 0 offen\n  s_waitcnt vmcnt(0)\n",
+         [&](int l) { return std::pair{uint64_t(0), b[l]}; }},
+    };
+    for (const C& k : cs) {
+      INFO(cdnajit::arch_name(arch) << "\n" << k.body);
+      Run r = run(arch, k.body, a, b, c, c);
+      int bad = 0;
+      for (int l = 0; l < 64; ++l) {
+        auto [out, mem] = k.f(l);
+        if ((r.out[l] != out || r.mem[l] != mem) && bad++ < 3)
+          FAIL_CHECK("lane " << l << std::hex << ": A=0x" << a[l] << " want out 0x" << out << " mem 0x" << mem << ", got 0x"
+                             << r.out[l] << " / 0x" << r.mem[l]);
+      }
+      CHECK(bad == 0);
+    }
+    // A format the model does not cover (10_11_11 FLOAT) fails with a message, not a guess.
+    CHECK_THROWS(run(arch, vsharp("4", 6, 7) + "  buffer_load_format_x v10, v1, s[12:15], 0 offen\n  s_waitcnt vmcnt(0)\n", a, b, c));
   }
 }
