@@ -111,7 +111,8 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
        fmt::format("tile_k {}: chunks per row ({}) must be a power of two dividing the {} threads (alignment)", c.tile_k,
                    p.chunks_per_row, p.threads));
   need(c.tile_m * p.chunks_per_row % p.threads == 0 && c.tile_n * p.chunks_per_row % p.threads == 0,
-       fmt::format("tile {}x{}x{}: the A and B tiles ({} and {} chunks of 16 bytes) must split evenly over {} threads",
+       fmt::format("tile {}x{}x{}: the A and B tiles ({} and {} chunks of 16 bytes) must split evenly over {} threads "
+                   "(alignment)",
                    c.tile_m, c.tile_n, c.tile_k, c.tile_m * p.chunks_per_row, c.tile_n * p.chunks_per_row, p.threads));
   p.a_chunks = c.tile_m * p.chunks_per_row / p.threads;
   p.b_chunks = c.tile_n * p.chunks_per_row / p.threads;
