@@ -154,6 +154,11 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
        fmt::format("config {}: about {} VGPRs per wave ({} fragment, {} staging) exceed 256 (register limit)", c.str(),
                    vgpr_estimate, frags, staging));
 
+  const int max_ds = conv3d_max_ds_offset(p);
+  need(max_ds <= 65535, fmt::format("config {}: LDS offsets up to {} bytes exceed the 16-bit DS offset field "
+                                    "(alignment/addressing limit); use a smaller tile",
+                                    c.str(), max_ds));
+
   // ---- GEMM geometry ----
   p.kdim_padded = (p.kdim + c.tile_k - 1) / c.tile_k * c.tile_k;
   p.k_tiles = int(p.kdim_padded / c.tile_k);
@@ -177,6 +182,14 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
        fmt::format("{}: tensors must stay below 1 GiB (32-bit buffer offsets with an out-of-range marker at 2^31)",
                    s.str()));
   return p;
+}
+
+int conv3d_max_ds_offset(const Conv3dPlan& p) {
+  const int RB = p.lds_row_bytes;
+  if (p.lds_dma) return std::max(p.blocks_m, p.blocks_n) * 16 * RB;  // per-fragment bases, blocks apart
+  int m = (p.blocks_m - 1) * 16 * RB + p.cfg.tile_k * p.esize;
+  m = std::max(m, (p.blocks_n - 1) * 16 * RB + p.cfg.tile_k * p.esize);
+  return std::max(m, (p.cfg.tile_m + p.cfg.tile_n) * RB);
 }
 
 std::vector<Conv3dConfig> enumerate_conv3d_configs(const Conv3dShape& s, Conv3dDType t, Arch a) {

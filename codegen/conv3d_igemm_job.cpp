@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -211,9 +212,29 @@ Conv3dJobResult run_conv3d_job(std::ostream& log, Arch arch, Conv3dDType dtype, 
   auto t0 = Clock::now();
   Conv3dKernels k = build_conv3d_kernels(p, cold);
   res.jit_build_ms_first = ms_since(t0);
-  std::vector<double> times;
-  for (int i = 0; i < opt.warm_builds; ++i) times.push_back(build_conv3d_igemm(p, cold).stats.ms_build);
+  std::vector<double> times, walls;
+  for (int i = 0; i < opt.warm_builds; ++i) {
+    auto tw = Clock::now();
+    BuildResult b = build_conv3d_igemm(p, cold);
+    walls.push_back(ms_since(tw));
+    times.push_back(b.stats.ms_build);
+    res.igemm_stats = b.stats;
+  }
   res.jit_build_ms_warm = times.empty() ? 0 : median(times);
+  res.jit_wall_ms_warm = walls.empty() ? 0 : median(walls);
+  if (opt.build_only) {
+    const KernelStats& ks = res.igemm_stats;
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) < 1) load[0] = -1;
+    log << fmt::format("JIT build of igemm (uncached, warm median of {}): {:.2f} ms wall ({:.2f} ms pipeline: "
+                       "regalloc {:.2f}, passes {:.2f}, assemble {:.2f}, link {:.2f} in the last build; the rest is "
+                       "the generator); {} instructions; first build of all kernels {:.1f} ms; host load average "
+                       "{:.1f} on {} hardware threads\n",
+                       opt.warm_builds, res.jit_wall_ms_warm, res.jit_build_ms_warm, ks.ms_regalloc, ks.ms_passes,
+                       ks.ms_assemble, ks.ms_link, ks.instructions, res.jit_build_ms_first, load[0],
+                       std::thread::hardware_concurrency());
+    return res;
+  }
   if (!asm_path.empty()) {
     std::ofstream f(asm_path);
     if (!f) throw Error(fmt::format("conv3d: cannot write '{}'", asm_path));

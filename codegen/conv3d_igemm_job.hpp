@@ -26,6 +26,7 @@ struct Conv3dJobOptions {
   std::string model;
   std::vector<int> model_hw{40, 56, 72, 104, 144, 168};  // H = W of the modelled seed shapes
   bool model_only = false;  // skip build timing, runs, checks: modelled times only
+  bool build_only = false;  // only the JIT build times (no runs, checks or models)
 };
 
 // The product the job models for `arch` ("" -> the default above); nullptr for "none".
@@ -64,6 +65,8 @@ struct Conv3dJobResult {
   std::optional<double> snr_vs_bf16_rounded_db;       // bf16: JIT vs fp64 rounded to bf16
   Conv3dKernelStats jit, hip;
   double jit_build_ms_warm = 0, jit_build_ms_first = 0, clang_compile_ms = 0;
+  double jit_wall_ms_warm = 0;           // build_conv3d_igemm wall time (generator + pipeline), warm median
+  KernelStats igemm_stats;               // the last timed build's stage times
   std::vector<Conv3dModelled> modelled;  // one per Conv3dJobOptions::model_hw (empty without a model)
 };
 

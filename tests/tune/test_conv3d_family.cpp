@@ -53,14 +53,16 @@ TEST_CASE("conv3d_igemm family: validity rules name the limit", "[tune][conv3d]"
              Catch::Contains("register limit"));
   CHECK_THAT(why(fp8, "tile=64x128,tile_k=32,waves=2x4,stages=2,split_k=1,mapping=m,lds_dma=off", Arch::gfx942),
              Catch::Contains("alignment"));
-  CHECK_THAT(why(bf16, "tile=128x128,tile_k=64,waves=4x2,stages=2,split_k=1,mapping=m,lds_dma=off", Arch::gfx942),
+  CHECK_THAT(why(bf16, "tile=128x128,tile_k=64,waves=2x4,stages=2,split_k=1,mapping=m,lds_dma=off", Arch::gfx942),
              Catch::Contains("exceeds gfx942's 65536 bytes per CU (LDS limit)"));
+  CHECK_THAT(why(bf16, "tile=64x128,tile_k=256,waves=2x4,stages=1,split_k=1,mapping=m,lds_dma=off", Arch::gfx950),
+             Catch::Contains("16-bit DS offset field (alignment/addressing limit)"));
   // The family's duplicate rules.
   CHECK_THAT(why(bf16, "tile=128x128,tile_k=32,waves=2x4,stages=2,split_k=1,mapping=n,lds_dma=off", Arch::gfx950),
              Catch::Contains("one N tile"));
   CHECK(why(bf16, "tile=128x64,tile_k=32,waves=2x2,stages=2,split_k=1,mapping=n,lds_dma=off", Arch::gfx950) == "");
   const std::string tiny_k = fam().canonical_problem("bf16 N1 C8 D4 H8 W8 K32 k1x1x1 s1,1,1 p0,0,0 d1,1,1");
-  CHECK_THAT(why(tiny_k, "tile=64x64,tile_k=32,waves=2x2,stages=2,split_k=2,mapping=m,lds_dma=off", Arch::gfx950),
+  CHECK_THAT(why(tiny_k, "tile=64x128,tile_k=32,waves=2x2,stages=2,split_k=2,mapping=m,lds_dma=off", Arch::gfx950),
              Catch::Contains("split into only 1 ranges"));
   // Every combination is either valid or excluded with a reason; the space is the product of the values.
   for (Arch a : {Arch::gfx942, Arch::gfx950})
@@ -91,8 +93,8 @@ TEST_CASE("conv3d_igemm family: the rounding bound accepts rounding and rejects 
 TEST_CASE("conv3d_igemm family: candidates pass the check and bind a timed launch chain", "[tune][conv3d]") {
   auto dev = open_device("sim:gfx950");
   const std::string p = fam().canonical_problem("bf16 seed:12");
-  auto plain = fam().build(cfg("tile=64x64,tile_k=32,waves=2x2,stages=2,split_k=1,mapping=m,lds_dma=off"), p, Arch::gfx950);
-  auto split = fam().build(cfg("tile=64x64,tile_k=64,waves=2x2,stages=1,split_k=2,mapping=m,lds_dma=off"), p, Arch::gfx950);
+  auto plain = fam().build(cfg("tile=64x128,tile_k=32,waves=2x2,stages=2,split_k=1,mapping=m,lds_dma=off"), p, Arch::gfx950);
+  auto split = fam().build(cfg("tile=64x128,tile_k=64,waves=2x2,stages=1,split_k=2,mapping=m,lds_dma=off"), p, Arch::gfx950);
   CHECK(plain->check(*dev) == "");
   CHECK(split->check(*dev) == "");
   LaunchSpec a = plain->bind(*dev), b = split->bind(*dev);
@@ -103,10 +105,10 @@ TEST_CASE("conv3d_igemm family: candidates pass the check and bind a timed launc
   LaunchSpec gemm_only = b;
   gemm_only.then.clear();
   const double tg = model->modelled_ms(gemm_only);
-  std::printf("modelled (model mi355x): 64x64 split 1 %.4f ms; split 2 %.4f ms, of which the GEMM %.4f ms\n", ta, tb, tg);
+  std::printf("modelled (model mi355x): 64x128 split 1 %.4f ms; split 2 %.4f ms, of which the GEMM %.4f ms\n", ta, tb, tg);
   CHECK(ta > 0);
   CHECK(tb > tg);  // the chain's finalize is in the time
-  auto fp8 = fam().build(cfg("tile=64x64,tile_k=64,waves=2x2,stages=2,split_k=1,mapping=m,lds_dma=off"),
+  auto fp8 = fam().build(cfg("tile=64x128,tile_k=64,waves=2x2,stages=2,split_k=1,mapping=m,lds_dma=off"),
                          fam().canonical_problem("fp8 N1 C13 D3 H7 W9 K20 k3x3x3 s1,2,1 p1,1,1 d1,1,1 bias"), Arch::gfx942);
   auto dev942 = open_device("sim:gfx942");
   CHECK(fp8->check(*dev942) == "");

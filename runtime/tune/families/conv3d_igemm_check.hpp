@@ -11,7 +11,7 @@
 
 namespace cdnajit::tune {
 
-// Same dtype, filter, stride, padding, dilation and bias as `p`; N = 1, C <= 24, and the
+// Same dtype, filter, stride, padding, dilation and bias as `p`; N = 1, C <= 13, and the
 // output sized so that the plan's tile has a partial M tile (M >= 1.5 tile_m) and a partial N
 // tile (K = min(K, tile_n) + 8). Throws cdnajit::Error when `p`'s configuration is invalid for it.
 codegen::Conv3dPlan conv3d_check_plan(const codegen::Conv3dPlan& p);
