@@ -111,7 +111,8 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
        fmt::format("tile_k {}: chunks per row ({}) must be a power of two dividing the {} threads (alignment)", c.tile_k,
                    p.chunks_per_row, p.threads));
   need(c.tile_m * p.chunks_per_row % p.threads == 0 && c.tile_n * p.chunks_per_row % p.threads == 0,
-       fmt::format("tile {}x{}x{}: the A and B tiles ({} and {} chunks of 16 bytes) must split evenly over {} threads",
+       fmt::format("tile {}x{}x{}: the A and B tiles ({} and {} chunks of 16 bytes) must split evenly over {} threads "
+                   "(alignment)",
                    c.tile_m, c.tile_n, c.tile_k, c.tile_m * p.chunks_per_row, c.tile_n * p.chunks_per_row, p.threads));
   p.a_chunks = c.tile_m * p.chunks_per_row / p.threads;
   p.b_chunks = c.tile_n * p.chunks_per_row / p.threads;
@@ -153,6 +154,11 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
        fmt::format("config {}: about {} VGPRs per wave ({} fragment, {} staging) exceed 256 (register limit)", c.str(),
                    vgpr_estimate, frags, staging));
 
+  const int max_ds = conv3d_max_ds_offset(p);
+  need(max_ds <= 65535, fmt::format("config {}: LDS offsets up to {} bytes exceed the 16-bit DS offset field "
+                                    "(alignment/addressing limit); use a smaller tile",
+                                    c.str(), max_ds));
+
   // ---- GEMM geometry ----
   p.kdim_padded = (p.kdim + c.tile_k - 1) / c.tile_k * c.tile_k;
   p.k_tiles = int(p.kdim_padded / c.tile_k);
@@ -176,6 +182,14 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
        fmt::format("{}: tensors must stay below 1 GiB (32-bit buffer offsets with an out-of-range marker at 2^31)",
                    s.str()));
   return p;
+}
+
+int conv3d_max_ds_offset(const Conv3dPlan& p) {
+  const int RB = p.lds_row_bytes;
+  if (p.lds_dma) return std::max(p.blocks_m, p.blocks_n) * 16 * RB;  // per-fragment bases, blocks apart
+  int m = (p.blocks_m - 1) * 16 * RB + p.cfg.tile_k * p.esize;
+  m = std::max(m, (p.blocks_n - 1) * 16 * RB + p.cfg.tile_k * p.esize);
+  return std::max(m, (p.cfg.tile_m + p.cfg.tile_n) * RB);
 }
 
 std::vector<Conv3dConfig> enumerate_conv3d_configs(const Conv3dShape& s, Conv3dDType t, Arch a) {

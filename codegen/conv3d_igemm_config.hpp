@@ -123,6 +123,11 @@ struct Conv3dPlan {
 Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const Conv3dConfig& cfg = {},
                             Conv3dOutput out = Conv3dOutput::bf16);
 
+// Largest immediate LDS offset the GEMM kernel's ds_read/ds_write instructions use for the plan
+// (fragment reads past their base register, the B tile after the A tile); it must fit the
+// 16-bit DS offset field, which make_conv3d_plan checks.
+int conv3d_max_ds_offset(const Conv3dPlan& p);
+
 // Every valid configuration of a (small) search space for the tuner: tiles
 // {64,128,256}^2, tile_k {1,2,4}x the MFMA K, waves {1,2,4}^2, stages {1,2}, split_k {1,2,4},
 // both mappings. Invalid combinations are skipped (make_conv3d_plan says why).

@@ -1,9 +1,11 @@
 #include "codegen/conv3d_igemm_job.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -121,6 +123,71 @@ LoopMixes main_loop_mix(Arch arch, Conv3dDType dtype, const Conv3dConfig& cfg) {
   return m;
 }
 
+const model::Hardware* conv3d_job_model(Arch arch, const std::string& name) {
+  if (name == "none") return nullptr;
+  const model::Hardware& hw = model::product(name.empty() ? (arch == Arch::gfx950 ? "mi355x" : "mi300x") : name);
+  if (hw.arch != arch)
+    throw Error(fmt::format("conv3d: model {} is a {} product; the job runs {} (pick a {} product or 'none')", hw.name,
+                            arch_name(hw.arch), arch_name(arch), arch_name(arch)));
+  return &hw;
+}
+
+std::string format_conv3d_modelled(const std::vector<Conv3dModelled>& ms, Conv3dDType t, bool md) {
+  if (ms.empty()) return "";
+  const std::string name = ms.front().model;
+  const bool seed_gpu = name == "mi355x";  // the seed measured on MI355X only
+  std::string out;
+  const char* head[] = {"H=W", "GFLOP", "config", "igemm ms", "transpose ms", "TFLOP/s GEMM", "TFLOP/s transpose+GEMM",
+                        "waves/SIMD", "limiter (igemm)", "seed measured TFLOP/s", "PyTorch TFLOP/s",
+                        "modelled GEMM / seed"};
+  if (md) {
+    out += fmt::format("| {} |\n|", fmt::join(head, " | "));
+    for (size_t i = 0; i < std::size(head); ++i) out += "---|";
+    out += "\n";
+  } else {
+    out += fmt::format("modelled (model {}): GPU times of the full grid from the CU timing model, not measured; "
+                       "seed columns: MI355X measurements quoted from the seed\n",
+                       name);
+    out += fmt::format("  {:>4} {:>6} {:>9} {:>9} {:>8} {:>10} {:>5} {:>12} {:>8} {:>8} {:>7}\n", "H=W", "GFLOP",
+                       "igemm ms", "transp ms", "TF GEMM", "TF +transp", "w/S", "limiter", "seed TF", "PyT TF",
+                       "GEMM/seed");
+  }
+  for (const Conv3dModelled& m : ms) {
+    const Conv3dSeedMeasured* sm = seed_gpu ? conv3d_seed_measured(m.shape.H) : nullptr;
+    double seed = sm ? (t == Conv3dDType::bf16 ? sm->bf16_tflops : sm->fp8_tflops) : 0;
+    std::string seed_s = sm ? fmt::format("{:.1f}", seed) : "-", pt_s = sm ? fmt::format("{:.1f}", sm->pytorch_tflops) : "-";
+    std::string ratio = sm ? fmt::format("{:.2f}x", m.gemm_tflops() / seed) : "-";
+    if (md)
+      out += fmt::format("| {} | {:.2f} | {} | {:.4f} | {:.4f} | {:.1f} | {:.1f} | {} | {} | {} | {} | {} |\n", m.shape.H,
+                         m.gflop, m.config, m.gemm_ms(), m.transpose.ms, m.gemm_tflops(), m.total_tflops(),
+                         m.igemm.plan.waves_per_simd, m.igemm.limiter, seed_s, pt_s, ratio);
+    else
+      out += fmt::format("  {:>4} {:>6.2f} {:>9.4f} {:>9.4f} {:>8.1f} {:>10.1f} {:>5} {:>12} {:>8} {:>8} {:>7}   "
+                         "modelled (model {})\n",
+                         m.shape.H, m.gflop, m.gemm_ms(), m.transpose.ms, m.gemm_tflops(), m.total_tflops(),
+                         m.igemm.plan.waves_per_simd, m.igemm.limiter, seed_s, pt_s, ratio, m.model);
+  }
+  return out;
+}
+
+namespace {
+std::vector<Conv3dModelled> run_models(std::ostream& log, Arch arch, Conv3dDType dtype, const Conv3dJobOptions& opt) {
+  std::vector<Conv3dModelled> out;
+  const model::Hardware* hw = conv3d_job_model(arch, opt.model);
+  if (!hw) return out;
+  for (int h : opt.model_hw) {
+    log << fmt::format("modelling H=W={} with model {} (simulating only the workgroups the model records)\n", h,
+                       hw->name)
+        << std::flush;
+    out.push_back(model_conv3d(*hw, dtype, conv3d_seed_shape(h), opt.cfg));
+    log << fmt::format("  host {:.1f} s (igemm: {} recorded workgroups, {:.1f} s simulated)\n", out.back().host_seconds,
+                       out.back().igemm.plan.record.size(), out.back().igemm.sim_seconds)
+        << std::flush;
+  }
+  return out;
+}
+}  // namespace
+
 Conv3dJobResult run_conv3d_job(std::ostream& log, Arch arch, Conv3dDType dtype, const std::string& asm_path,
                                const Conv3dJobOptions& opt) {
   Conv3dJobResult res;
@@ -133,6 +200,11 @@ Conv3dJobResult run_conv3d_job(std::ostream& log, Arch arch, Conv3dDType dtype, 
   res.gflop = s.gflop();
   log << fmt::format("conv3d {} on {}: {} ({:.2f} GFLOP), config {}, grid {}x{}x{} of {} threads\n", res.dtype,
                      res.arch, res.shape, res.gflop, res.config, p.grid[0], p.grid[1], p.grid[2], p.threads);
+  if (opt.model_only) {
+    res.modelled = run_models(log, arch, dtype, opt);
+    log << "\n" << format_conv3d_modelled(res.modelled, dtype, false);
+    return res;
+  }
 
   // ---- build ----
   BuildOptions cold;
@@ -140,9 +212,29 @@ Conv3dJobResult run_conv3d_job(std::ostream& log, Arch arch, Conv3dDType dtype, 
   auto t0 = Clock::now();
   Conv3dKernels k = build_conv3d_kernels(p, cold);
   res.jit_build_ms_first = ms_since(t0);
-  std::vector<double> times;
-  for (int i = 0; i < opt.warm_builds; ++i) times.push_back(build_conv3d_igemm(p, cold).stats.ms_build);
+  std::vector<double> times, walls;
+  for (int i = 0; i < opt.warm_builds; ++i) {
+    auto tw = Clock::now();
+    BuildResult b = build_conv3d_igemm(p, cold);
+    walls.push_back(ms_since(tw));
+    times.push_back(b.stats.ms_build);
+    res.igemm_stats = b.stats;
+  }
   res.jit_build_ms_warm = times.empty() ? 0 : median(times);
+  res.jit_wall_ms_warm = walls.empty() ? 0 : median(walls);
+  if (opt.build_only) {
+    const KernelStats& ks = res.igemm_stats;
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) < 1) load[0] = -1;
+    log << fmt::format("JIT build of igemm (uncached, warm median of {}): {:.2f} ms wall ({:.2f} ms pipeline: "
+                       "regalloc {:.2f}, passes {:.2f}, assemble {:.2f}, link {:.2f} in the last build; the rest is "
+                       "the generator); {} instructions; first build of all kernels {:.1f} ms; host load average "
+                       "{:.1f} on {} hardware threads\n",
+                       opt.warm_builds, res.jit_wall_ms_warm, res.jit_build_ms_warm, ks.ms_regalloc, ks.ms_passes,
+                       ks.ms_assemble, ks.ms_link, ks.instructions, res.jit_build_ms_first, load[0],
+                       std::thread::hardware_concurrency());
+    return res;
+  }
   if (!asm_path.empty()) {
     std::ofstream f(asm_path);
     if (!f) throw Error(fmt::format("conv3d: cannot write '{}'", asm_path));
@@ -239,8 +331,8 @@ Conv3dJobResult run_conv3d_job(std::ostream& log, Arch arch, Conv3dDType dtype, 
   log << fmt::format("  igemm: {} instructions; last build: regalloc {:.2f} ms, passes {:.2f} ms, assemble {:.2f} ms, "
                      "link {:.2f} ms\n",
                      ks.instructions, ks.ms_regalloc, ks.ms_passes, ks.ms_assemble, ks.ms_link);
-  log << "modelled MI355X TFLOP/s: not available (no timing model in this build); measured on MI355X by the seed for "
-         "H=W=40: BF16 184.5, FP8 258.8, PyTorch 138.1 TFLOP/s\n";
+  res.modelled = run_models(log, arch, dtype, opt);
+  log << "\n" << format_conv3d_modelled(res.modelled, dtype, false);
   return res;
 }
 

@@ -7,8 +7,10 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "codegen/conv3d_igemm_config.hpp"
+#include "codegen/conv3d_igemm_model.hpp"
 #include "jit/kernel.hpp"
 
 namespace cdnajit::codegen {
@@ -19,7 +21,17 @@ struct Conv3dJobOptions {
   Conv3dConfig cfg;        // default: the seed's structure
   uint64_t seed = 1;       // data
   int warm_builds = 11;    // uncached JIT builds timed after one warm-up (median reported)
+  // Timing model (runtime/model) product for the modelled times: "" = mi355x on gfx950 (the
+  // seed's GPU), mi300x on gfx942; "none" = no modelled times.
+  std::string model;
+  std::vector<int> model_hw{40, 56, 72, 104, 144, 168};  // H = W of the modelled seed shapes
+  bool model_only = false;  // skip build timing, runs, checks: modelled times only
+  bool build_only = false;  // only the JIT build times (no runs, checks or models)
 };
+
+// The product the job models for `arch` ("" -> the default above); nullptr for "none".
+// Throws cdnajit::Error when the product is unknown or of another arch.
+const model::Hardware* conv3d_job_model(Arch arch, const std::string& name);
 
 // Main-loop instruction mix, measured on the simulator by difference: the GEMM kernel runs on
 // one output tile with C = 2*c0 and with C = c0 channels (same everything else), and the extra
@@ -53,7 +65,14 @@ struct Conv3dJobResult {
   std::optional<double> snr_vs_bf16_rounded_db;       // bf16: JIT vs fp64 rounded to bf16
   Conv3dKernelStats jit, hip;
   double jit_build_ms_warm = 0, jit_build_ms_first = 0, clang_compile_ms = 0;
+  double jit_wall_ms_warm = 0;           // build_conv3d_igemm wall time (generator + pipeline), warm median
+  KernelStats igemm_stats;               // the last timed build's stage times
+  std::vector<Conv3dModelled> modelled;  // one per Conv3dJobOptions::model_hw (empty without a model)
 };
+
+// The modelled-time table (every line labelled with the model's name) beside the seed's
+// measured MI355X figures; Markdown when `markdown`.
+std::string format_conv3d_modelled(const std::vector<Conv3dModelled>& ms, Conv3dDType t, bool markdown);
 
 // Prints progress and the tables to `log`; writes the GEMM kernel's .s to asm_path when not empty.
 // Throws cdnajit::Error for build/compile/device failures.

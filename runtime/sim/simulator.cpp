@@ -531,8 +531,13 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
 
   uint64_t nwg = uint64_t(dims.grid[0]) * dims.grid[1] * dims.grid[2];
   if (opt.recording) begin_recording(L, *opt.recording, uint32_t((nthreads + 63) / 64), nwg);
+  if (opt.only_recorded_workgroups && !opt.recording)
+    throw Error("simulator: only_recorded_workgroups needs a recording that lists the workgroups to run");
+  // The workgroups this launch runs: the whole grid, or only the recorded ones.
+  const std::vector<uint64_t>* subset = opt.only_recorded_workgroups ? &opt.recording->workgroups : nullptr;
+  const uint64_t nrun = subset ? uint64_t(subset->size()) : nwg;
   int nthreads_host = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
-  nthreads_host = int(std::min<uint64_t>(uint64_t(nthreads_host), nwg));
+  nthreads_host = int(std::max<uint64_t>(1, std::min<uint64_t>(uint64_t(nthreads_host), nrun)));
   std::atomic<uint64_t> next{0}, budget_used{0};
   FirstError ferr;
   std::vector<ThreadCtx> tctx(static_cast<size_t>(nthreads_host));
@@ -550,8 +555,10 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
       return;
     }
     for (;;) {
-      uint64_t id = next.fetch_add(1);
-      if (id >= nwg || id > ferr.limit.load()) break;
+      uint64_t slot = next.fetch_add(1);
+      if (slot >= nrun) break;
+      uint64_t id = subset ? (*subset)[slot] : slot;
+      if (id > ferr.limit.load()) break;
       try {
         check_deadline(L, nullptr, nullptr);
         run_workgroup(L, tctx[size_t(ti)], S, dims, id, budget_used);

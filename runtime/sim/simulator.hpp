@@ -41,6 +41,11 @@ struct Options {
   // Timing-model input (runtime/sim/record.hpp): when set, the instruction streams of the
   // workgroups it lists are recorded into it. Off (nullptr) costs two predictable branches per instruction.
   Recording* recording = nullptr;
+  // With a recording: run only the workgroups it lists, not the whole grid. For timing-model
+  // runs of a large grid whose outputs are not used (the other workgroups write nothing); the
+  // listed workgroups compute exactly what they compute in a full launch when, as in every
+  // kernel here, workgroups do not read each other's outputs. Needs `recording`.
+  bool only_recorded_workgroups = false;
 };
 
 struct LaunchDims {

@@ -50,7 +50,12 @@ struct LaunchSpec {
   uint32_t dynamic_lds = 0;
   KernelArgs args;
   std::shared_ptr<void> keep_alive;  // buffers and module the arguments point into
-  LaunchResult run() const;          // device->launch(...); Error if incomplete
+  // Further launches that complete the same operation (split-K's finalize), run after this one
+  // and timed with it: a source's time is the sum over the chain.
+  std::vector<LaunchSpec> then;
+  // device->launch(...) of this launch and then each of `then`; Error if incomplete. gpu_ms is
+  // the sum over the chain when every launch has one; sim_stats are this launch's.
+  LaunchResult run() const;
   Launch as_launch() const;          // a callable that runs it (shares keep_alive)
 };
 // `device` must be a HIP device (hip:N): a simulator has no GPU clock, and a

@@ -106,8 +106,8 @@ TEST_CASE("modelled source: a model plugs in; the simulator's model times a real
   CHECK(sim->download<float>(b)[63] == 1.0f);  // the model ran the launch
   CHECK_THROWS_WITH(LaunchSpec{}.run(), Catch::Contains("without a device or kernel"));
   CHECK_THROWS_WITH(src->run_once(3), Catch::Contains("out of range"));
-  // The simulator's timing model: a modelled time of the product, the launch still runs (and
-  // computes) on the simulator, and other products / devices are refused by name.
+  // The simulator's timing model: a modelled time of the product, the recorded workgroups run (and
+  // compute; here the whole one-workgroup grid) on the simulator, other products / devices are refused by name.
   auto mi300x = open_timing_model("mi300x");
   CHECK(mi300x->name() == "mi300x");
   std::vector<float> zeros(64, 0.0f);
@@ -121,4 +121,20 @@ TEST_CASE("modelled source: a model plugs in; the simulator's model times a real
   CHECK_THROWS_WITH(open_timing_model("mi355x")->modelled_ms(l), Catch::Contains("gfx950"));
   CHECK_THROWS_WITH(open_timing_model("h100"), Catch::Contains("valid: "));
   CHECK_THROWS_WITH(modelled_source(nullptr, {}), Catch::Contains("no timing model"));
+}
+
+TEST_CASE("modelled source: a candidate is modelled once, its later runs repeat that time", "[tune][source]") {
+  struct CallCounting final : TimingModel {
+    int* calls;
+    explicit CallCounting(int* c) : calls(c) {}
+    std::string name() const override { return "test-calls"; }
+    double modelled_ms(const LaunchSpec&) override { return 0.5 + ++*calls; }
+  };
+  int calls = 0;
+  auto src = modelled_source(std::make_unique<CallCounting>(&calls), {LaunchSpec{}, LaunchSpec{}});
+  CHECK(src->run_once(1) == 1.5);
+  CHECK(src->run_once(1) == 1.5);
+  CHECK(src->run_once(0) == 2.5);
+  CHECK(src->run_once(1) == 1.5);
+  CHECK(calls == 2);
 }

@@ -48,7 +48,7 @@ void add_conv3d_command(CommandLine& cl) {
                            for (codegen::Conv3dDType t : o->dtypes) {
                              std::string path = fmt::format("{}_{}_{}.s", o->prefix, codegen::dtype_name(t), arch_name(arch));
                              codegen::Conv3dJobResult r = codegen::run_conv3d_job(std::cout, arch, t, path, o->job);
-                             ok = ok && r.bit_exact;
+                             ok = ok && (r.bit_exact || o->job.build_only || o->job.model_only);
                              std::cout << "\n";
                            }
                          return ok ? 0 : 1;
@@ -102,6 +102,25 @@ void add_conv3d_command(CommandLine& cl) {
                      throw Error(fmt::format("{} '{}' (valid: m = M tiles fastest, n = N tiles fastest)", w, t));
                    },
                    "workgroup order: m (M tiles fastest, default) or n");
+  c->add_option("--model", o->job.model,
+                "timing-model product for the modelled times (mi355x on gfx950, mi300x on gfx942 by default; "
+                "none = skip)");
+  add_typed_option(c, "--model-hw", o->job.model_hw,
+                   [](std::string_view t, std::string_view w) {
+                     std::vector<int> v;
+                     size_t start = 0;
+                     while (true) {
+                       size_t comma = t.find(',', start);
+                       v.push_back(int(parse_uint(t.substr(start, comma == t.npos ? t.npos : comma - start), w, 1, 4096)));
+                       if (comma == t.npos) break;
+                       start = comma + 1;
+                     }
+                     return v;
+                   },
+                   "H = W values of the modelled seed shapes, comma-separated (default 40,56,72,104,144,168)");
+  c->add_flag("--build-only", o->job.build_only, "only the JIT build times (uncached, warm median) of the GEMM kernel");
+  c->add_flag("--model-only", o->job.model_only,
+              "only the modelled times (no build timing, runs, bit check or accuracy)");
   add_typed_option(c, "--lds-dma", o->job.cfg.lds_dma,
                    [](std::string_view t, std::string_view w) {
                      if (t == "default") return -1;

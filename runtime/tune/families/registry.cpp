@@ -9,7 +9,7 @@ namespace cdnajit::tune {
 
 namespace {
 // Add new families here (implicit-GEMM conv3d, wave-specialised kernels).
-std::vector<const Family*> all() { return {&dwconv3d_family()}; }
+std::vector<const Family*> all() { return {&dwconv3d_family(), &conv3d_igemm_family()}; }
 }  // namespace
 
 std::vector<std::string> family_names() {

@@ -14,5 +14,7 @@ std::vector<std::string> family_names();
 
 // The depthwise conv3d family (codegen/dwconv3d.hpp).
 const Family& dwconv3d_family();
+// The MFMA implicit-GEMM conv3d family (codegen/conv3d_igemm.hpp).
+const Family& conv3d_igemm_family();
 
 }  // namespace cdnajit::tune

@@ -1,0 +1,246 @@
+// The implicit-GEMM conv3d family (codegen/conv3d_igemm.hpp): output tile, K tile, waves,
+// LDS stages, split-K, workgroup mapping and the LDS DMA load path. The values declared are a
+// subset of what the generator accepts (it also takes 64x64 / 128x256 tiles, 4x2 waves, split-K
+// up to 64), sized so that a search of the seed shape on the simulator with modelled times fits
+// minutes on a 2-core host: about 100 valid configurations per dtype and arch. The generator's plan
+// (make_conv3d_plan) is the validity rule for every limit (registers, LDS, alignment); the
+// family adds two rules that drop configurations which would launch the same kernel schedule
+// as another one for this problem (split-K with fewer whole K tiles than splits, mapping n
+// with a single N tile).
+//
+// Problem text: "[bf16|fp8] SHAPE" where SHAPE is "seed" (3x3x3, stride 1, pad 1,
+// C = K = 128, D = 6, N = 1, H = W = 40), "seed:H" (H = W = H) or Conv3dShape::str()'s
+// format "N1 C128 D6 H40 W40 K128 k3x3x3 s1,1,1 p1,1,1 d1,1,1 [bias]"; the dtype defaults to bf16.
+//
+// Check: the configuration runs a small problem of the same dtype, filter, stride, padding,
+// dilation and bias, sized so that the tile has a partial M and a partial N tile and split-K
+// has a K range per split, and every output is compared with the fp64 reference of the same
+// (fp8-quantised for fp8) inputs within the rounding bound of a bf16 output of an fp32
+// accumulation (conv3d_igemm_tolerance.hpp). The bit-for-bit oracle (the clang-compiled HIP-MFMA
+// reference) costs seconds of compilation per configuration, so it stays in test_conv3d_igemm.
+//
+// Timing: the GEMM launch of the full problem, followed by split-K's finalize (a chain the
+// time source sums). The transpose is the same kernel for every configuration and is not timed;
+// split-K's workspace zeroing (a memset) is not in the time either.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "codegen/bf16.hpp"
+#include "codegen/conv3d_igemm.hpp"
+#include "codegen/conv3d_igemm_host.hpp"
+#include "codegen/seed_run.hpp"
+#include "jit/isa/error.hpp"
+#include "runtime/sim/code_object.hpp"
+#include "runtime/tune/families/conv3d_igemm_check.hpp"
+#include "runtime/tune/families/registry.hpp"
+
+namespace cdnajit::tune {
+
+namespace {
+
+using codegen::Conv3dConfig;
+using codegen::Conv3dDType;
+using codegen::Conv3dPlan;
+using codegen::Conv3dShape;
+
+struct Problem {
+  Conv3dDType dtype = Conv3dDType::bf16;
+  Conv3dShape shape;
+  std::string str() const { return fmt::format("{} {}", codegen::dtype_name(dtype), shape.str()); }
+};
+
+constexpr const char* kProblemFormat =
+    "'[bf16|fp8] seed', '[bf16|fp8] seed:H' or '[bf16|fp8] N1 C128 D6 H40 W40 K128 k3x3x3 s1,1,1 p1,1,1 d1,1,1 [bias]'";
+
+Problem parse_problem(std::string_view text) {
+  Problem p;
+  std::string t(text);
+  for (Conv3dDType d : {Conv3dDType::bf16, Conv3dDType::fp8}) {
+    std::string prefix = std::string(codegen::dtype_name(d)) + " ";
+    if (t.rfind(prefix, 0) == 0) {
+      p.dtype = d;
+      t = t.substr(prefix.size());
+    }
+  }
+  if (t == "seed") {
+    p.shape = codegen::conv3d_seed_shape();
+    return p;
+  }
+  if (t.rfind("seed:", 0) == 0) {
+    int h = 0;
+    char tail = 0;
+    if (std::sscanf(t.c_str() + 5, "%d%c", &h, &tail) != 1 || h < 1 || h > 4096)
+      throw Error(fmt::format("conv3d_igemm problem '{}': 'seed:H' needs H = 1..4096", text));
+    p.shape = codegen::conv3d_seed_shape(h);
+    return p;
+  }
+  Conv3dShape& s = p.shape;
+  int used = 0;
+  int n = std::sscanf(t.c_str(), "N%d C%d D%d H%d W%d K%d k%dx%dx%d s%d,%d,%d p%d,%d,%d d%d,%d,%d%n", &s.N, &s.C, &s.D,
+                      &s.H, &s.W, &s.K, &s.T, &s.R, &s.S, &s.stride[0], &s.stride[1], &s.stride[2], &s.pad[0],
+                      &s.pad[1], &s.pad[2], &s.dil[0], &s.dil[1], &s.dil[2], &used);
+  std::string rest = n == 18 ? t.substr(size_t(used)) : "";
+  if (n != 18 || (rest != "" && rest != " bias"))
+    throw Error(fmt::format("conv3d_igemm problem '{}': expected {}", text, kProblemFormat));
+  s.bias = rest == " bias";
+  return p;
+}
+
+Conv3dConfig to_config(const Config& c) {
+  Conv3dConfig k;
+  auto pair = [&](std::string_view name, int& a, int& b) {
+    const std::string& v = config_value(c, name);
+    if (std::sscanf(v.c_str(), "%dx%d", &a, &b) != 2) throw Error(fmt::format("{} '{}' is not AxB", name, v));
+  };
+  pair("tile", k.tile_m, k.tile_n);
+  k.tile_k = std::stoi(config_value(c, "tile_k"));
+  pair("waves", k.waves_m, k.waves_n);
+  k.stages = std::stoi(config_value(c, "stages"));
+  k.split_k = std::stoi(config_value(c, "split_k"));
+  k.mapping = config_value(c, "mapping") == "n" ? codegen::Conv3dMapping::n_fastest : codegen::Conv3dMapping::m_fastest;
+  k.lds_dma = config_value(c, "lds_dma") == "on" ? 1 : 0;
+  return k;
+}
+
+// The plan, or the reason there is none (every limit of make_conv3d_plan plus the family's
+// duplicate rules).
+std::string plan_or_reason(const Problem& p, const Conv3dConfig& k, Arch arch, Conv3dPlan* out) {
+  Conv3dPlan plan;
+  try {
+    plan = codegen::make_conv3d_plan(p.shape, p.dtype, arch, k);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  if (plan.splits != k.split_k)
+    return fmt::format("split_k {}: the {} K tiles of {} split into only {} ranges (same kernel as split_k {})", k.split_k,
+                       plan.k_tiles, k.tile_k, plan.splits, plan.splits);
+  if (k.mapping == codegen::Conv3dMapping::n_fastest && plan.tiles_n == 1)
+    return fmt::format("mapping n: one N tile (K {} <= tile_n {}), same workgroup order as mapping m", p.shape.K,
+                       k.tile_n);
+  if (out) *out = plan;
+  return "";
+}
+
+std::string stats_line(const BuildResult& b, Arch arch, int threads) {
+  CodeObject co = read_code_object(b.code_object);
+  const KernelInfo* k = co.find(b.name);
+  if (!k) return "no kernel info";
+  return fmt::format("VGPR {} AGPR {} SGPR {} LDS {} B, {} waves/SIMD", k->vgpr_count, k->agpr_count, k->sgpr_count,
+                     k->group_segment_size, codegen::code_object_occupancy(*k, arch, uint32_t(threads)).waves_per_simd);
+}
+
+class Conv3dCandidate final : public Candidate {
+ public:
+  Conv3dCandidate(const Problem& p, const Conv3dPlan& plan) : problem_(p), plan_(plan) {
+    auto t0 = std::chrono::steady_clock::now();
+    gemm_ = codegen::build_conv3d_igemm(plan_);
+    if (plan_.uses_workspace()) finalize_ = codegen::build_conv3d_finalize(plan_);
+    build_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  std::string check(Device& dev) override { return conv3d_check_small(dev, problem_.dtype, plan_); }
+
+  LaunchSpec bind(Device& dev) override {
+    const Conv3dShape& s = plan_.shape;
+    codegen::Conv3dInputs in = codegen::conv3d_random_inputs(s, 21);
+    auto state = std::make_shared<Bound>();
+    state->dev = &dev;
+    std::vector<uint8_t> xt = codegen::conv3d_transpose_host(plan_, codegen::conv3d_pack_input(plan_, in.x));
+    std::vector<uint8_t> wt = codegen::conv3d_pack_weights(plan_, in.w);
+    xt.resize(xt.size() + Conv3dPlan::kZeroTailBytes, 0);  // the DMA path reads past the end
+    wt.resize(wt.size() + Conv3dPlan::kZeroTailBytes, 0);
+    std::vector<float> bias(size_t(s.K), 0.0f);
+    if (s.bias) bias = in.bias;
+    state->bufs.push_back(dev.upload(std::span<const uint8_t>(xt), "xt"));
+    state->bufs.push_back(dev.upload(std::span<const uint8_t>(wt), "wt"));
+    state->bufs.push_back(dev.upload(std::span<const float>(bias), "bias"));
+    state->bufs.push_back(dev.alloc(size_t(s.output_elems()) * size_t(plan_.out_esize()), "y"));
+    if (plan_.uses_workspace())
+      state->bufs.push_back(dev.upload(std::span<const float>(std::vector<float>(size_t(s.output_elems()), 0.0f)),
+                                       "workspace"));
+    const Buffer &bxt = state->bufs[0], &bwt = state->bufs[1], &bb = state->bufs[2], &by = state->bufs[3];
+    state->gemm = std::make_unique<Module>(dev.load(gemm_.code_object));
+    LaunchSpec spec;
+    spec.device = &dev;
+    spec.kernel = state->gemm->kernel(gemm_.name);
+    spec.grid = {plan_.grid[0], plan_.grid[1], plan_.grid[2]};
+    spec.block = {uint32_t(plan_.threads)};
+    spec.args = KernelArgs().ptr(bxt).ptr(bwt).ptr(bb).ptr(plan_.uses_workspace() ? state->bufs[4] : by);
+    if (finalize_) {
+      state->finalize = std::make_unique<Module>(dev.load(finalize_->code_object));
+      LaunchSpec fin;
+      fin.device = &dev;
+      fin.kernel = state->finalize->kernel(finalize_->name);
+      fin.grid = {codegen::conv3d_finalize_grid(plan_)};
+      fin.block = {uint32_t(codegen::kConv3dAuxThreads)};
+      fin.args = KernelArgs().ptr(state->bufs[4]).ptr(bb).ptr(by);
+      spec.then.push_back(fin);
+    }
+    spec.keep_alive = state;
+    return spec;
+  }
+
+  std::string summary() const override {
+    return fmt::format("{}; built in {:.1f} ms", stats_line(gemm_, plan_.arch, plan_.threads), build_ms_);
+  }
+
+ private:
+  struct Bound {
+    Device* dev = nullptr;
+    std::unique_ptr<Module> gemm, finalize;
+    std::vector<Buffer> bufs;
+    ~Bound() {
+      for (const Buffer& b : bufs) dev->free(b);
+    }
+  };
+  Problem problem_;
+  Conv3dPlan plan_;
+  BuildResult gemm_;
+  std::optional<BuildResult> finalize_;
+  double build_ms_ = 0;
+};
+
+class Conv3dIgemmFamily final : public Family {
+ public:
+  std::string name() const override { return "conv3d_igemm"; }
+  std::string description() const override {
+    return "MFMA implicit-GEMM conv3d forward, bf16 / fp8 NCDHW (codegen/conv3d_igemm.hpp)";
+  }
+  std::vector<Param> space() const override {
+    return {
+        {"tile", {"64x128", "128x64", "128x128", "256x128"}, "output tile M x N (pixels x channels)"},
+        {"tile_k", {"32", "64", "128", "256"}, "K tile in elements (a multiple of the MFMA K)"},
+        {"waves", {"2x2", "2x4"}, "waves per workgroup M x N"},
+        {"stages", {"1", "2"}, "LDS stages (2: prefetch + double buffer)"},
+        {"split_k", {"1", "2"}, "K ranges summed with fp32 atomics, then a finalize kernel"},
+        {"mapping", {"m", "n"}, "which tile index varies fastest with the workgroup id"},
+        {"lds_dma", {"off", "on"}, "global -> LDS by DMA (gfx950)"},
+    };
+  }
+  std::string canonical_problem(std::string_view text) const override {
+    Problem p = parse_problem(text);
+    codegen::make_conv3d_plan(p.shape, p.dtype, Arch::gfx950);  // validates the shape (configs are checked per arch)
+    return p.str();
+  }
+  std::string invalid_reason(const Config& c, const std::string& problem, Arch arch) const override {
+    return plan_or_reason(parse_problem(problem), to_config(c), arch, nullptr);
+  }
+  std::unique_ptr<Candidate> build(const Config& c, const std::string& problem, Arch arch) const override {
+    Problem p = parse_problem(problem);
+    Conv3dPlan plan;
+    if (std::string why = plan_or_reason(p, to_config(c), arch, &plan); !why.empty()) throw Error(why);
+    return std::make_unique<Conv3dCandidate>(p, plan);
+  }
+};
+
+}  // namespace
+
+const Family& conv3d_igemm_family() {
+  static const Conv3dIgemmFamily f;
+  return f;
+}
+
+}  // namespace cdnajit::tune
