@@ -156,7 +156,9 @@ struct BuildPipeline {
     regalloc::verify(fn, alloc);
     r.stats.ms_regalloc = ms_since(t);
 
+    t = Clock::now();
     std::vector<isa::MachineInst> prog = to_machine(k, alloc);
+    r.stats.ms_lower = ms_since(t);
     if (opts.drop_author_waits)
       std::erase_if(prog, [](const isa::MachineInst& mi) { return mi.info && mi.info->mnemonic == "s_waitcnt"; });
     t = Clock::now();
@@ -293,7 +295,8 @@ BuildResult Kernel::build(const BuildOptions& opts) {
     if (it != memo.results.end()) {
       BuildResult r = it->second;
       r.stats.cache_hit = true;
-      r.stats.ms_regalloc = r.stats.ms_passes = r.stats.ms_print = r.stats.ms_assemble = r.stats.ms_link = 0;
+      r.stats.ms_regalloc = r.stats.ms_lower = r.stats.ms_passes = r.stats.ms_print = r.stats.ms_assemble =
+          r.stats.ms_link = 0;
       r.stats.ms_build = ms_since(t0);
       return r;
     }

@@ -200,10 +200,10 @@ struct KernelStats {
   int by_unit[int(isa::Unit::Misc) + 1] = {};  // static instruction mix
   int waits_inserted = 0, waits_removed = 0, nops_inserted = 0, wait_states_inserted = 0;
   std::vector<std::string> pass_findings;     // verify-mode reports
-  // Stages of a build, wall time: register allocation (with its checks), wait-count and hazard
-  // passes, .s text rendering (also the cache key), encoding into a relocatable object
-  // (ms_assemble), lld link. A cache hit spends its time hashing the program.
-  double ms_build = 0, ms_regalloc = 0, ms_passes = 0, ms_print = 0, ms_assemble = 0, ms_link = 0;
+  // Stages of a build, wall time: register allocation (with its checks), lowering to physical
+  // instructions, wait-count and hazard passes, .s text rendering (also the cache key), encoding
+  // into a relocatable object (ms_assemble), lld link. A memo hit spends its time hashing the program.
+  double ms_build = 0, ms_regalloc = 0, ms_lower = 0, ms_passes = 0, ms_print = 0, ms_assemble = 0, ms_link = 0;
   bool cache_hit = false;
   // Encoder::Direct: instructions emitted as MCInsts vs assembled from text (no verified template
   // for their shape; raw-escape lines are counted apart). The Text encoder counts all as text.
