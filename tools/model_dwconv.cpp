@@ -70,6 +70,8 @@ SeedModel model_seed_kernel(const model::Hardware& hw, const std::vector<uint8_t
   if (mo.flops == 0) mo.flops = s.gflop() * 1e9;
   m.report = model::model_recording(rec, plan, hw, mo);
   m.report.sim_seconds = m.sim_seconds;
+  m.recording = std::move(rec);
+  m.plan = plan;
   return m;
 }
 

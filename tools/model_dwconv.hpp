@@ -16,6 +16,8 @@ struct SeedModel {
   double sim_seconds = 0;        // functional run with recording
   double sim_plain_seconds = 0;  // the same launch without recording (when asked for)
   uint32_t simulated_workgroups = 0;
+  sim::Recording recording;      // kept so the same run can be re-modelled under other parameters
+  model::LaunchPlan plan;
 };
 
 SeedModel model_seed_kernel(const model::Hardware& hw, const std::vector<uint8_t>& code_object, const std::string& kernel,

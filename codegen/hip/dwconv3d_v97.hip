@@ -1,7 +1,9 @@
 // HIP C++ reference of the V97 depthwise conv3d design (bf16 NCDHW, groups = C,
 // stride 1) with exactly the arithmetic of the JIT `lds_fmac` kernel:
 //   * one workgroup of 256 threads per (n, c, d_out), grid = N*C*D_out;
-//   * a zero-padded LDS tile [KD][H+2*padH][even(W+2*padW)] of bf16;
+//   * a zero-padded LDS tile [KD][H+2*padH][even(W+2*padW)] of bf16, input rows
+//     moved in by global_load_lds_dword like the seed's V97 (element copies when a
+//     row is not whole dwords at a dword-aligned column);
 //   * the KD*KH*KW weights converted to fp32 registers;
 //   * KW_PACK = 2: each thread computes outputs (h, w) and (h, w+1), w even,
 //     from (KW+1)/2 dword reads (bf16 pairs) per filter row, all reads first;
@@ -20,7 +22,10 @@ constexpr int TW = (W + 2 * PW + 1) / 2 * 2;   // tile columns, even
 constexpr int TILE_DWORDS = KD * TH * TW / 2;
 constexpr int PAIRS = (WO + 1) / 2;            // work items per output row
 constexpr int ITEMS = HO * PAIRS;
-constexpr int R = (KW + 1) / 2;                // dword reads per filter row
+constexpr int R = (KW + 1) / 2;
+// Input rows go to LDS by DMA (as the seed's V97 does) when a row is whole dwords at a
+// dword-aligned tile column, by element copies otherwise (the JIT kernels decide the same way).
+constexpr bool kRowDma = W % 2 == 0 && PW % 2 == 0;                // dword reads per filter row
 static_assert(N >= 1 && KW % 2 == 1, "odd KW");
 
 __device__ inline float lo_bf16(unsigned p) { return __builtin_bit_cast(float, p << 16); }
@@ -49,9 +54,22 @@ extern "C" __global__ __attribute__((amdgpu_flat_work_group_size(256, 256))) voi
     int di = d - PD + kd;
     if (di < 0 || di >= D) continue;
     const unsigned short* src = input + (unsigned(nc) * D + unsigned(di)) * H * W + unsigned(hi) * W;
-    unsigned short* dst = t16 + (kd * TH + hi + PH) * TW + PW;
-    for (int wi = lane; wi < W; wi += 64) dst[wi] = src[wi];
+    if constexpr (kRowDma) {
+      // The seed's global_load_lds_dword: lane l moves dword l of the row from global memory
+      // straight into LDS at the wave-uniform row start + 4*l (no VGPR round trip).
+      const unsigned* src32 = reinterpret_cast<const unsigned*>(src);
+      unsigned* dst32 = tile + ((kd * TH + hi + PH) * TW + PW) / 2;
+      for (int w0 = 0; w0 < W / 2; w0 += 64)
+        if (lane < W / 2 - w0)
+          __builtin_amdgcn_global_load_lds((__attribute__((address_space(1))) void*)(src32 + w0 + lane),
+                                           (__attribute__((address_space(3))) void*)(dst32 + w0), 4, 0, 0);
+    } else {
+      unsigned short* dst = t16 + (kd * TH + hi + PH) * TW + PW;
+      for (int wi = lane; wi < W; wi += 64) dst[wi] = src[wi];
+    }
   }
+  // The DMA writes are counted by vmcnt: wait for them before the barrier publishes the tile.
+  if constexpr (kRowDma) asm volatile("s_waitcnt vmcnt(0)" ::: "memory");
   float wr[KD][KH][KW];
   const unsigned short* wc = weight + unsigned(c) * KD * KH * KW;
 #pragma unroll

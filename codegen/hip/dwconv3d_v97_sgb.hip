@@ -29,7 +29,10 @@ constexpr int TW = (W + 2 * PW + 1) / 2 * 2;   // tile columns, even
 constexpr int TILE_DWORDS = KD * TH * TW / 2;
 constexpr int PAIRS = (WO + 1) / 2;            // work items per output row
 constexpr int ITEMS = HO * PAIRS;
-constexpr int R = (KW + 1) / 2;                // dword reads per filter row
+constexpr int R = (KW + 1) / 2;
+// Input rows go to LDS by DMA (as the seed's V97 does) when a row is whole dwords at a
+// dword-aligned tile column, by element copies otherwise (the JIT kernels decide the same way).
+constexpr bool kRowDma = W % 2 == 0 && PW % 2 == 0;                // dword reads per filter row
 constexpr int ROW_VALU = 2 * KW;               // the seed's VALU group size: one v_fmac per tap and output
 static_assert(N >= 1 && KW % 2 == 1, "odd KW");
 
@@ -59,9 +62,22 @@ extern "C" __global__ __attribute__((amdgpu_flat_work_group_size(256, 256))) voi
     int di = d - PD + kd;
     if (di < 0 || di >= D) continue;
     const unsigned short* src = input + (unsigned(nc) * D + unsigned(di)) * H * W + unsigned(hi) * W;
-    unsigned short* dst = t16 + (kd * TH + hi + PH) * TW + PW;
-    for (int wi = lane; wi < W; wi += 64) dst[wi] = src[wi];
+    if constexpr (kRowDma) {
+      // The seed's global_load_lds_dword: lane l moves dword l of the row from global memory
+      // straight into LDS at the wave-uniform row start + 4*l (no VGPR round trip).
+      const unsigned* src32 = reinterpret_cast<const unsigned*>(src);
+      unsigned* dst32 = tile + ((kd * TH + hi + PH) * TW + PW) / 2;
+      for (int w0 = 0; w0 < W / 2; w0 += 64)
+        if (lane < W / 2 - w0)
+          __builtin_amdgcn_global_load_lds((__attribute__((address_space(1))) void*)(src32 + w0 + lane),
+                                           (__attribute__((address_space(3))) void*)(dst32 + w0), 4, 0, 0);
+    } else {
+      unsigned short* dst = t16 + (kd * TH + hi + PH) * TW + PW;
+      for (int wi = lane; wi < W; wi += 64) dst[wi] = src[wi];
+    }
   }
+  // The DMA writes are counted by vmcnt: wait for them before the barrier publishes the tile.
+  if constexpr (kRowDma) asm volatile("s_waitcnt vmcnt(0)" ::: "memory");
   float wr[KD][KH][KW];
   const unsigned short* wc = weight + unsigned(c) * KD * KH * KW;
 #pragma unroll

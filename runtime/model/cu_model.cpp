@@ -82,7 +82,8 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
   std::vector<WaveState> waves;
   std::vector<WgState> wgs(size_t(cfg.workgroup_slots));
   std::vector<uint64_t> valu_free(size_t(hw.simds), 0), mfma_free(size_t(hw.simds), 0);
-  uint64_t lds_free = 0, addr_free = 0;
+  std::vector<uint64_t> lds_free(size_t(std::max(1, hw.lds_halves)), 0);  // per LDS half (SIMD pair)
+  uint64_t addr_free = 0;
   double l2_free = 0, hbm_free = 0;
   int launched = 0, finished = 0, next_simd = 0;
   uint64_t age = 0;
@@ -270,17 +271,17 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             int cycles = 0;
             if (st.addr_count) {
               std::span<const uint64_t> a(w.rw->addrs.data() + st.addr_first, st.addr_count);
-              const int passes = lds_passes(a, op.lane_bytes, hw.lds_banks, hw.lds_misaligned_wide_serial);
-              R.lds_passes += uint64_t(passes);
-              cycles = passes * hw.lds_bank_cycles;
-            } else {  // permutes/swizzles: one conflict-free dword access
-              cycles = (64 / hw.lds_banks) * hw.lds_bank_cycles;
+              R.lds_passes += uint64_t(lds_passes(a, op.lane_bytes, hw.lds_banks, hw.lds_misaligned_wide_serial));
+              cycles = lds_cycles(a, op.lane_bytes, hw);
+            } else {  // permutes/swizzles: one conflict-free wave64 dword access
+              cycles = std::max(1, 64 * 4 / hw.lds_bytes_per_clk);
             }
             ++R.lds_instructions;
-            const uint64_t start = std::max(c, lds_free);
-            lds_free = start + uint64_t(cycles);
+            uint64_t& half_free = lds_free[size_t(simd * hw.lds_halves / hw.simds)];
+            const uint64_t start = std::max(c, half_free);
+            half_free = start + uint64_t(cycles);
             R.busy[size_t(Pipe::Lds)] += cycles;
-            w.lgkm.push_back(std::max(last_or(w.lgkm, 0), lds_free + uint64_t(hw.lds_latency)));
+            w.lgkm.push_back(std::max(last_or(w.lgkm, 0), half_free + uint64_t(hw.lds_latency)));
             break;
           }
           case Unit::SMEM:

@@ -15,8 +15,14 @@
 //          once every 4 cycles and may issue up to one instruction per type (VALU, SALU, VMEM, LDS,
 //          branch, ...) from different waves; transcendentals at quarter rate.
 //  [SEED]  The depthwise-conv3d seed (docs in this project's seeds): ds_read_b32 latency ~52 cycles
-//          (microbenchmark on MI308X, gfx942); MI350X counters of JIT-dot2: 2,025 LDS active cycles
-//          for 551 LDS instructions per wave (3.7 cycles per conflict-free wave64 dword read).
+//          (microbenchmark on MI308X, gfx942); MI350X counters: GRBM_COUNT 1,273,248 GPU cycles for
+//          V97 at 0.632 ms and 1,232,960 for JIT-dot2 at 0.629 ms, i.e. the engine ran at 2.01 and
+//          1.96 GHz during those runs (peak 2.2 GHz).
+//  [LDSMB] pyhip's LDS microbenchmark (docs/mem_latency.md, MI308X, one wave per CU): ds_read_b32
+//          conflict-free one instruction per 4 cycles (64 B/clk for one wave), ds_read_b128 per 16
+//          cycles (64 B/clk), b32 at a dword stride of 8 (8 lanes per bank per half-wave) per 16
+//          cycles, all 64 lanes in one bank per 64 cycles; it cites ROCm Compute Profiler's LDS
+//          description: the LDS bandwidth (128 B/clk per CU) is divided between SIMDs 0-1 and 2-3.
 //  [LLVM]  LLVM AMDGPU backend: SIISelLowering allowsMisalignedMemoryAccessesImpl ranks an LDS access
 //          wider than a dword that is not naturally aligned as "slow" (test ds-vectorization-alignment.ll:
 //          "does not create slow misaligned loads").
@@ -32,13 +38,18 @@
 namespace cdnajit::model {
 namespace {
 
+// Sustained engine clock as a share of the peak: [SEED] GRBM_COUNT / measured time on MI350X
+// (2.01 and 1.96 GHz of 2.2; mean 1.985 GHz). Fitted on one product and assumed for the others.
+constexpr double kSustainedShare = 1.985 / 2.2;
+
 Hardware cdna3(std::string name, std::string product, double hbm_tbps) {
   Hardware h;
   h.name = std::move(name);
   h.product = std::move(product);
   h.arch = Arch::gfx942;
   h.cus = 304;
-  h.clock_ghz = 2.1;
+  h.peak_clock_ghz = 2.1;
+  h.clock_ghz = 2.1 * kSustainedShare;
   h.lds_bytes = lds_bytes_per_cu(Arch::gfx942);
   h.l2_bytes_per_clk_per_cu = 16.0 * 128.0 / 38.0;  // [CDNA3] 2 KiB/clk per XCD over 38 CUs [SPECS]
   h.hbm_tbps = hbm_tbps;
@@ -52,7 +63,8 @@ Hardware cdna4(std::string name, std::string product, double clock_ghz) {
   h.product = std::move(product);
   h.arch = Arch::gfx950;
   h.cus = 256;
-  h.clock_ghz = clock_ghz;
+  h.peak_clock_ghz = clock_ghz;
+  h.clock_ghz = clock_ghz * kSustainedShare;
   h.lds_bytes = lds_bytes_per_cu(Arch::gfx950);
   h.l2_bytes_per_clk_per_cu = 16.0 * 128.0 / 32.0;  // [CDNA3] L2 organisation kept in CDNA4 (assumed), 32 CUs per XCD [SPECS]
   h.hbm_tbps = 8.0;
@@ -78,9 +90,9 @@ std::string num(double v) {
 
 }  // namespace
 
-double Hardware::peak_valu_flops_f32() const { return double(cus) * simds * (2.0 * 64 / valu_cycles) * clock_ghz * 1e9; }
+double Hardware::peak_valu_flops_f32() const { return double(cus) * simds * (2.0 * 64 / valu_cycles) * peak_clock_ghz * 1e9; }
 double Hardware::peak_mfma_flops(int flops_per_instruction, int passes) const {
-  return double(cus) * simds * double(flops_per_instruction) / double(passes * mfma_cycles_per_pass) * clock_ghz * 1e9;
+  return double(cus) * simds * double(flops_per_instruction) / double(passes * mfma_cycles_per_pass) * peak_clock_ghz * 1e9;
 }
 double Hardware::hbm_bytes_per_cycle_per_cu(int active_cus) const {
   return hbm_tbps * 1e12 / (double(std::clamp(active_cus, 1, cus)) * clock_ghz * 1e9);
@@ -103,7 +115,10 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
   const bool c4 = h.arch == Arch::gfx950;
   return {
       {"compute units", std::to_string(h.cus), "[DS], [SPECS]"},
-      {"peak engine clock (GHz)", num(h.clock_ghz), "[DS]"},
+      {"peak engine clock (GHz)", num(h.peak_clock_ghz), "[DS]"},
+      {"modelled (sustained) clock (GHz)", num(h.clock_ghz),
+       c4 && h.name == "mi350x" ? "fitted: [SEED] GRBM_COUNT / measured time (1.96-2.01 GHz)"
+                                : "assumed: peak x the MI350X sustained share (fitted there from [SEED])"},
       {"SIMDs per CU / issue turn (cycles)", std::to_string(h.simds) + " / " + std::to_string(h.issue_period), "[GCN], [CDNA3]"},
       {"VALU cycles per wave64 instruction", std::to_string(h.valu_cycles), "[CDNA3] 16-lane SIMD"},
       {"transcendental cycles", std::to_string(h.trans_cycles), "[GCN] quarter rate"},
@@ -114,7 +129,9 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"s_sleep unit (cycles)", std::to_string(h.sleep_cycles_per_unit), "[ISA3]"},
       {"LDS bytes per CU", std::to_string(h.lds_bytes), "[SPECS]"},
       {"LDS banks (4 bytes)", std::to_string(h.lds_banks), c4 ? "[ISA3] (CDNA3 figure; assumed unchanged in CDNA4)" : "[ISA3]"},
-      {"LDS cycles per bank access", std::to_string(h.lds_bank_cycles), "fitted: [SEED] MI350X counters, 3.7 LDS cycles per wave64 dword read"},
+      {"LDS cycles per bank access", std::to_string(h.lds_bank_cycles), "[LDSMB] 64 lanes in one bank: 64 cycles"},
+      {"LDS halves (SIMD pairs) x bytes/clk each", std::to_string(h.lds_halves) + " x " + std::to_string(h.lds_bytes_per_clk),
+       c4 ? "[LDSMB] on MI308X (assumed unchanged in CDNA4)" : "[LDSMB] on MI308X"},
       {"misaligned b64/b128 LDS lanes served one per pass", h.lds_misaligned_wide_serial ? "yes" : "no",
        "fitted rule (switchable): [LLVM] ranks misaligned wide DS access slow; [SEED] JIT-b64 4.2x slower on MI350X"},
       {"LDS latency (cycles)", std::to_string(h.lds_latency), c4 ? "[SEED] MI308X microbenchmark (assumed equal on CDNA4)" : "[SEED] MI308X microbenchmark"},

@@ -18,7 +18,8 @@ struct Hardware {
   std::string product;  // "AMD Instinct MI355X"
   Arch arch = Arch::gfx950;
   int cus = 0;                   // compute units
-  double clock_ghz = 0;          // peak engine clock
+  double peak_clock_ghz = 0;     // peak engine clock (data sheet): the peak FLOP/s figures
+  double clock_ghz = 0;          // clock the modelled cycles are converted to time at (sustained under load)
   // Issue (per CU): each of the 4 SIMDs gets an issue turn every `issue_period` cycles and may
   // issue one instruction per unit type from different waves in that turn.
   int simds = 4;
@@ -33,7 +34,12 @@ struct Hardware {
   // LDS.
   uint32_t lds_bytes = 0;
   int lds_banks = 32;            // 4-byte banks
-  int lds_bank_cycles = 2;       // cycles one bank needs per access (the LDS pipe's rate)
+  int lds_bank_cycles = 1;       // cycles one bank needs per access
+  // The LDS serves the CU in two halves, one per SIMD pair (SIMDs 0-1, 2-3), each at most
+  // `lds_bytes_per_clk` per cycle: one DS instruction occupies its half for
+  // max(bank passes x lds_bank_cycles, bytes / lds_bytes_per_clk) cycles.
+  int lds_halves = 2;
+  int lds_bytes_per_clk = 64;
   int lds_latency = 52;          // issue to data in VGPRs, conflict-free
   // A ds_read/write_b64/b128 lane address that is 4-byte but not naturally aligned: served one
   // lane per pass (true) or like an aligned access (false). Hardware behaviour undocumented;

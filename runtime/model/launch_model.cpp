@@ -32,6 +32,26 @@ LaunchPlan plan_launch(const KernelInfo& k, Arch arch, const sim::LaunchDims& di
   return p;
 }
 
+std::vector<std::pair<std::string, double>> instructions_per_wave(const sim::Recording& rec) {
+  using isa::Unit;
+  // Grouped as the hardware's SQ_INSTS_* counters group them, so the figures compare with
+  // profiler counts (s_waitcnt, s_nop and s_barrier are SALU-issued there; here they are listed apart).
+  static const std::pair<Unit, const char*> kOrder[] = {
+      {Unit::VALU, "VALU"}, {Unit::MFMA, "MFMA"},   {Unit::SALU, "SALU"},       {Unit::DS, "LDS"},
+      {Unit::VMEM, "VMEM"}, {Unit::SMEM, "SMEM"},   {Unit::Branch, "branch"},   {Unit::Waitcnt, "s_waitcnt"},
+      {Unit::Nop, "s_nop"}, {Unit::Barrier, "s_barrier"}, {Unit::Misc, "other"}};
+  std::vector<double> n(std::size(kOrder), 0.0);
+  for (const sim::RecordedWave& w : rec.waves)
+    for (const sim::RecordedStep& st : w.steps)
+      for (size_t i = 0; i < std::size(kOrder); ++i)
+        if (rec.ops[st.op].unit == kOrder[i].first) n[i] += 1;
+  std::vector<std::pair<std::string, double>> out;
+  const double waves = double(std::max<size_t>(1, rec.waves.size()));
+  for (size_t i = 0; i < std::size(kOrder); ++i)
+    if (n[i] > 0) out.emplace_back(kOrder[i].second, n[i] / waves);
+  return out;
+}
+
 ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw, const ModelOptions& opt) {
   auto t0 = std::chrono::steady_clock::now();
   if (opt.steady_rounds < 3) throw Error("model: steady_rounds must be at least 3");
@@ -79,6 +99,7 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
   for (int p = 0; p < int(Pipe::Count); ++p) {
     double share = r.cu.busy[size_t(p)] / T;
     if (Pipe(p) == Pipe::Valu || Pipe(p) == Pipe::Mfma) share /= hw.simds;
+    if (Pipe(p) == Pipe::Lds) share /= std::max(1, hw.lds_halves);
     r.busy.emplace_back(pipe_name(Pipe(p)), share);
   }
   std::stable_sort(r.busy.begin(), r.busy.end(), [](auto& a, auto& b) { return a.second > b.second; });
@@ -97,6 +118,7 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
     std::snprintf(buf, sizeof buf, "issue (no unit saturated, no stalls)");
   }
   r.limiter = buf;
+  r.per_wave = instructions_per_wave(rec);
   r.model_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
@@ -145,6 +167,12 @@ std::string format_report(const ModelReport& r) {
     out += b;
   }
   out += "\n" + p + "limiter: " + r.limiter + "\n";
+  out += "instructions per wave (recorded waves, simulator counts):";
+  for (auto& [n, c] : r.per_wave) {
+    std::snprintf(b, sizeof b, " %s %.0f;", n.c_str(), c);
+    out += b;
+  }
+  out += "\n";
   return out;
 }
 

@@ -50,10 +50,15 @@ struct ModelReport {
   std::vector<std::pair<std::string, double>> busy;    // unit, share of time busy (0..1), descending
   std::vector<std::pair<std::string, double>> stalls;  // reason, share of resident wave time, descending
   std::string limiter;
+  std::vector<std::pair<std::string, double>> per_wave;  // dynamic instructions per wave by kind (VALU, LDS, ...)
   double sim_seconds = 0;     // functional simulation (host)
   double model_seconds = 0;   // CU replay (host)
   CuResult cu;                // the replayed CU (trace inside when requested)
 };
+
+// Dynamic instructions per recorded wave by kind: VALU, MFMA, SALU, LDS, VMEM, SMEM, branch,
+// s_waitcnt, s_nop, s_barrier, other (kinds that never occur are left out).
+std::vector<std::pair<std::string, double>> instructions_per_wave(const sim::Recording& rec);
 
 // From a finished recording (tests and tools that run the simulator themselves).
 ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw,

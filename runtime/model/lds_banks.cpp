@@ -41,4 +41,17 @@ int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, bool 
   return passes;
 }
 
+uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes) {
+  uint64_t n = 0;
+  for (uint64_t a : addrs) n += a != sim::kNoAddress;
+  return n * uint64_t(std::max(4, lane_bytes));
+}
+
+int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw) {
+  const int passes = lds_passes(addrs, lane_bytes, hw.lds_banks, hw.lds_misaligned_wide_serial) * hw.lds_bank_cycles;
+  const uint64_t bytes = lds_bytes(addrs, lane_bytes);
+  const int bandwidth = int((bytes + uint64_t(hw.lds_bytes_per_clk) - 1) / uint64_t(hw.lds_bytes_per_clk));
+  return std::max(passes, bandwidth);
+}
+
 }  // namespace cdnajit::model

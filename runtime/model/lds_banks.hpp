@@ -17,9 +17,12 @@ namespace cdnajit::model {
 // on its own, one pass per such lane (Hardware::lds_misaligned_wide_serial explains why).
 int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, bool misaligned_serial = false);
 
-// Cycles the LDS pipe is occupied: passes x cycles per bank access.
-inline int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw) {
-  return lds_passes(addrs, lane_bytes, hw.lds_banks, hw.lds_misaligned_wide_serial) * hw.lds_bank_cycles;
-}
+// Bytes one DS instruction moves: active lane-accesses x max(4, lane_bytes).
+uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes);
+
+// Cycles the instruction occupies its LDS half: the bank passes or the half's bandwidth,
+// whichever is slower (Hardware::lds_bytes_per_clk; the microbenchmark in hardware.cpp
+// [LDSMB] shows both limits: a conflict-free wave64 dword read takes 4 cycles, not 2).
+int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw);
 
 }  // namespace cdnajit::model

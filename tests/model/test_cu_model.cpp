@@ -2,6 +2,8 @@
 // hand-written instruction streams, against hand-computed cycle counts.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "runtime/model/cu_model.hpp"
 #include "runtime/model/launch_model.hpp"
 #include "tests/model/synthetic.hpp"
@@ -84,14 +86,15 @@ TEST_CASE("CU model: transcendentals at quarter rate, s_nop and s_sleep wait the
 TEST_CASE("CU model: s_waitcnt waits for LDS latency plus the conflict passes", "[model][wait]") {
   const uint32_t wait_lgkm0 = 0xc07f;  // vmcnt 63, expcnt 7, lgkmcnt 0
   auto free_ = run(recording(Arch::gfx950, {{{"ds_read_b32", 0, lane_addrs(0, 4)}, {"s_waitcnt", wait_lgkm0}, {"v_add_f32"}}}));
-  // issue at 0, LDS busy 2 passes x 2 cycles, data after 52 more cycles, then the VALU and s_endpgm.
+  // issue at 0, the LDS half busy 4 cycles (256 bytes at 64 B/clk), data after 52 more cycles,
+  // then the VALU and s_endpgm.
   CHECK(free_.cycles >= 4 + 52);
   CHECK(free_.cycles <= 4 + 52 + 8 + kEnd);
   CHECK(free_.stall[size_t(model::Stall::WaitLgkm)] > 0);
   auto conflict = run(recording(Arch::gfx950, {{{"ds_read_b32", 0, lane_addrs(0, 128)}, {"s_waitcnt", wait_lgkm0}, {"v_add_f32"}}}));
-  // 32-way: 64 passes x 2 cycles.
-  CHECK(conflict.cycles >= 128 + 52);
-  CHECK(conflict.cycles <= 128 + 52 + 8 + kEnd);
+  // Every lane in bank 0: 64 passes x 1 cycle.
+  CHECK(conflict.cycles >= 64 + 52);
+  CHECK(conflict.cycles <= 64 + 52 + 8 + kEnd);
   CHECK(conflict.lds_passes == 64);
 }
 
@@ -162,4 +165,19 @@ TEST_CASE("plan_launch: occupancy from the descriptor, busiest CU, recorded work
   CHECK(p.record == std::vector<uint64_t>{0, 304, 608, 912});
   CHECK_THROWS_WITH(model::plan_launch(k, Arch::gfx950, d, hw), Catch::Contains("mi300x is gfx942"));
   CHECK_THROWS_WITH(model::product("mi400"), Catch::Contains("mi300x, mi325x, mi350x, mi355x"));
+}
+
+TEST_CASE("instructions_per_wave counts each recorded wave's dynamic instructions by kind", "[model][mix]") {
+  std::vector<Inst> a = repeat("v_add_f32", 6);
+  a.push_back({"s_waitcnt", 0xc07f});
+  std::vector<Inst> b = repeat("v_add_f32", 2);
+  for (const Inst& i : repeat("s_add_u32", 4)) b.push_back(i);
+  auto rec = recording(Arch::gfx942, {a, b});
+  // Per wave: (6 + 2) / 2 VALU, 4 / 2 SALU, 1 / 2 s_waitcnt (the appended s_endpgm is not asserted).
+  std::map<std::string, double> got;
+  for (auto& [kind, n] : model::instructions_per_wave(rec)) got[kind] = n;
+  CHECK(got["VALU"] == 4.0);
+  CHECK(got["SALU"] == 2.0);
+  CHECK(got["s_waitcnt"] == 0.5);
+  CHECK(got.count("LDS") == 0);  // kinds that never occur are left out
 }

@@ -57,3 +57,20 @@ TEST_CASE("lds_passes: inactive lanes cost nothing; read2 counts both accesses",
   // Sub-dword accesses use their dword's bank: 64 lanes x 2 bytes contiguous = 32 dwords, 1 per bank... per group
   CHECK(model::lds_passes(lane_addrs(0, 2), 2, 32) == 2);
 }
+
+TEST_CASE("lds_cycles: the published LDS microbenchmark's four figures", "[model][lds]") {
+  // pyhip docs/mem_latency.md (MI308X, one wave): ds_read_b32 conflict-free 4 cycles per
+  // instruction, ds_read_b128 16, b32 at a dword stride of 8 16, every lane in one bank 64.
+  const model::Hardware& hw = model::product("mi300x");
+  CHECK(model::lds_cycles(lane_addrs(0, 4), 4, hw) == 4);
+  CHECK(model::lds_cycles(lane_addrs(0, 16), 16, hw) == 16);
+  CHECK(model::lds_cycles(lane_addrs(0, 32), 4, hw) == 16);
+  CHECK(model::lds_cycles(lane_addrs(0, 128), 4, hw) == 64);
+  // Below the bandwidth floor a 2-way conflict per half-wave costs nothing extra...
+  CHECK(model::lds_cycles(lane_addrs(0, 8), 4, hw) == 4);
+  // ...and a half-active wave moves half the bytes.
+  std::vector<uint64_t> half = lane_addrs(0, 4);
+  for (int l = 32; l < 64; ++l) half[size_t(l)] = sim::kNoAddress;
+  CHECK(model::lds_bytes(half, 4) == 128);
+  CHECK(model::lds_cycles(half, 4, hw) == 2);
+}
