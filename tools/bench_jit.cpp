@@ -6,6 +6,7 @@
 //
 //   bench_jit [--quick]
 //   bench_jit --profile N   only N direct builds of the gfx950 seed kernel (to run under perf)
+//   bench_jit --profile-hit N   only N memo hits of one defined gfx950 seed kernel
 #include <fmt/format.h>
 
 #include <sys/resource.h>
@@ -127,6 +128,14 @@ StageMedians measure(const Case& c, Encoder encoder, int reps) {
 int main(int argc, char** argv) {
   int jit_reps = 51, sub_reps = 5, clang_reps = 3;
   if (argc > 1 && std::string(argv[1]) == "--quick") jit_reps = 11, sub_reps = 3, clang_reps = 1;
+  if (argc > 2 && std::string(argv[1]) == "--profile-hit") {
+    std::vector<double> t;
+    codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950);
+    for (int i = 0, n = std::max(1, std::atoi(argv[2])); i < n; ++i)
+      t.push_back(codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950).stats.ms_build);
+    fmt::print("dwconv3d_seed.lds_fmac gfx950: median memo hit {:.1f} us over {} builds\n", median(t) * 1000, t.size());
+    return 0;
+  }
   if (argc > 2 && std::string(argv[1]) == "--profile") {
     BuildOptions o;
     o.use_cache = false;
