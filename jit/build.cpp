@@ -7,6 +7,7 @@
 
 #include "jit/asm/assemble.hpp"
 #include "jit/asm/code_object_cache.hpp"
+#include "jit/asm/direct_assemble.hpp"
 #include "jit/asm/kernel_descriptor_emit.hpp"
 #include "jit/asm/link.hpp"
 #include "jit/kernel_impl.hpp"
@@ -155,7 +156,9 @@ struct BuildPipeline {
     regalloc::verify(fn, alloc);
     r.stats.ms_regalloc = ms_since(t);
 
+    t = Clock::now();
     std::vector<isa::MachineInst> prog = to_machine(k, alloc);
+    r.stats.ms_lower = ms_since(t);
     if (opts.drop_author_waits)
       std::erase_if(prog, [](const isa::MachineInst& mi) { return mi.info && mi.info->mnemonic == "s_waitcnt"; });
     t = Clock::now();
@@ -170,11 +173,13 @@ struct BuildPipeline {
       for (const passes::Finding& f : rep->findings)
         r.stats.pass_findings.push_back(fmt::format("[{}] {}", f.rule, f.message));
 
+    t = Clock::now();
     KernelDescriptorSpec spec = descriptor_spec(k, alloc);
     validate(spec);
     std::vector<int> line_to_inst;
     std::string body = render_body(prog, &line_to_inst);
     r.assembly = render_kernel_file(spec, body);
+    r.stats.ms_print = ms_since(t);
 
     // Stats.
     r.stats.vgprs = int(spec.vgpr_count);
@@ -205,7 +210,7 @@ struct BuildPipeline {
         r.stats.cache_hit = true;
       } else {
         t = Clock::now();
-        AsmResult ar = assemble(r.assembly, k.arch);
+        AsmResult ar = encode(k, opts, spec, prog, r);
         r.stats.ms_assemble = ms_since(t);
         if (!ar.ok) throw Error(map_diagnostics(k, ar, r.assembly, body, prog, line_to_inst));
         t = Clock::now();
@@ -216,6 +221,29 @@ struct BuildPipeline {
     }
     r.stats.ms_build = ms_since(t0);
     return r;
+  }
+
+  // The relocatable object, through the chosen encoder. If the direct path fails, the text
+  // path (the reference) builds the kernel and stats.text_fallback says so; its diagnostics,
+  // if it fails too, are the ones the caller reports.
+  static AsmResult encode(const Kernel::Impl& k, const BuildOptions& opts, const KernelDescriptorSpec& spec,
+                          const std::vector<isa::MachineInst>& prog, BuildResult& r) {
+    if (opts.encoder == Encoder::Direct) {
+      std::string head = render_file_header(k.arch) + render_code_begin(spec);
+      std::string tail = render_code_end(spec) + render_amdhsa_kernel(spec) + render_amdgpu_metadata(std::span(&spec, 1));
+      DirectAsmResult dr = assemble_direct(head, prog, tail, k.arch);
+      r.stats.direct_insts = dr.direct_insts;
+      r.stats.text_insts = dr.text_insts;
+      r.stats.raw_lines = dr.raw_lines;
+      if (dr.result.ok) return std::move(dr.result);
+      r.stats.text_fallback = true;
+    }
+    r.stats.direct_insts = r.stats.text_insts = r.stats.raw_lines = 0;
+    for (const isa::MachineInst& mi : prog) {
+      if (mi.info) ++r.stats.text_insts;
+      else if (mi.label_def.empty() && !mi.raw.empty()) ++r.stats.raw_lines;
+    }
+    return assemble(r.assembly, k.arch);
   }
 
   // LLVM's messages with each line traced back to the builder call site.
@@ -267,7 +295,8 @@ BuildResult Kernel::build(const BuildOptions& opts) {
     if (it != memo.results.end()) {
       BuildResult r = it->second;
       r.stats.cache_hit = true;
-      r.stats.ms_regalloc = r.stats.ms_passes = r.stats.ms_assemble = r.stats.ms_link = 0;
+      r.stats.ms_regalloc = r.stats.ms_lower = r.stats.ms_passes = r.stats.ms_print = r.stats.ms_assemble =
+          r.stats.ms_link = 0;
       r.stats.ms_build = ms_since(t0);
       return r;
     }

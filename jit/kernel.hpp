@@ -166,6 +166,12 @@ struct Arg {
 
 enum class PassMode : uint8_t { Auto, Verify, Off };
 
+// How instructions become machine code. Direct: MCInsts built from the allocated
+// program and handed to LLVM's object streamer (LLVM parses only the kernel's
+// framing text); Text: the whole .s through LLVM's assembly parser, the
+// reference the direct path is tested against byte for byte.
+enum class Encoder : uint8_t { Direct, Text };
+
 struct BuildOptions {
   PassMode waitcnt = PassMode::Auto;
   PassMode hazards = PassMode::Auto;
@@ -174,6 +180,7 @@ struct BuildOptions {
   // Drop every s_waitcnt the author wrote before the passes run: shows what the
   // wait-count pass derives on its own (Auto) or what is unsafe without them (Verify).
   bool drop_author_waits = false;
+  Encoder encoder = Encoder::Direct;
 };
 
 struct Occupancy {
@@ -193,8 +200,15 @@ struct KernelStats {
   int by_unit[int(isa::Unit::Misc) + 1] = {};  // static instruction mix
   int waits_inserted = 0, waits_removed = 0, nops_inserted = 0, wait_states_inserted = 0;
   std::vector<std::string> pass_findings;     // verify-mode reports
-  double ms_build = 0, ms_regalloc = 0, ms_passes = 0, ms_assemble = 0, ms_link = 0;
+  // Stages of a build, wall time: register allocation (with its checks), lowering to physical
+  // instructions, wait-count and hazard passes, .s text rendering (also the cache key), encoding
+  // into a relocatable object (ms_assemble), lld link. A memo hit spends its time hashing the program.
+  double ms_build = 0, ms_regalloc = 0, ms_lower = 0, ms_passes = 0, ms_print = 0, ms_assemble = 0, ms_link = 0;
   bool cache_hit = false;
+  // Encoder::Direct: instructions emitted as MCInsts vs assembled from text (no verified template
+  // for their shape; raw-escape lines are counted apart). The Text encoder counts all as text.
+  int direct_insts = 0, text_insts = 0, raw_lines = 0;
+  bool text_fallback = false;  // the direct path failed and the Text encoder built this kernel
 };
 
 struct BuildResult {

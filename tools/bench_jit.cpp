@@ -1,15 +1,26 @@
-// Benchmark: end-to-end JIT time (build + regalloc + passes + assemble + link) of
-// the example kernels, against (a) the same .s through llvm-mc-22 + ld.lld-22
-// subprocesses and (b) the same kernels written in HIP C++ compiled by clang++-22,
-// all measured in this run. Prints medians (ms) and ratios.
+// Benchmark: JIT build time of the example kernels and of the seed depthwise
+// conv3d kernel, with the direct MCInst encoder and with the text encoder
+// (LLVM's assembly parser), per stage; the cache hit; and, in the same run, the
+// same .s through llvm-mc-22 + ld.lld-22 subprocesses and the same kernels
+// written in HIP C++ compiled by clang++-22. Prints medians and ratios.
+//
+//   bench_jit [--quick]
+//   bench_jit --profile N   only N direct builds of the gfx950 seed kernel (to run under perf)
+//   bench_jit --profile-hit N   only N memo hits of one defined gfx950 seed kernel
 #include <fmt/format.h>
 
+#include <sys/resource.h>
+#include <time.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <functional>
 #include <vector>
 
+#include "codegen/dwconv3d.hpp"
 #include "codegen/examples/examples.hpp"
+#include "codegen/hip_sources.hpp"
 #include "jit/asm/subprocess_toolchain.hpp"
 #include "jit/kernel.hpp"
 #include "runtime/hip_source.hpp"
@@ -18,15 +29,37 @@ using namespace cdnajit;
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+// CPU time of this thread, ms: on a shared machine the wall time of a millisecond build
+// mostly measures the other processes; the CPU time does not.
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+}
+
+// CPU time (user + system) of finished child processes (clang), ms.
+double children_cpu_ms() {
+  rusage u{};
+  getrusage(RUSAGE_CHILDREN, &u);
+  auto ms = [](const timeval& t) { return double(t.tv_sec) * 1e3 + double(t.tv_usec) * 1e-3; };
+  return ms(u.ru_utime) + ms(u.ru_stime);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
 double median_ms(int reps, const std::function<void(int)>& fn) {
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
+    auto t0 = Clock::now();
     fn(i);
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
   }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return median(t);
 }
 
 // The same computations as codegen/examples, written as HIP C++.
@@ -50,38 +83,156 @@ extern "C" __global__ void bf16_dot(const unsigned* a, const unsigned* b, float*
 }
 )";
 
+struct Case {
+  std::string name;
+  Arch arch;
+  std::function<BuildResult(const BuildOptions&)> build;  // defines the kernel with the DSL, then builds it
+  std::string hip_source;                                 // the clang comparison
+  std::vector<std::string> hip_flags;
+  std::string hip_what;
+};
+
+// Medians of each stage over `reps` uncached builds with `encoder`.
+struct StageMedians {
+  double total = 0, end_to_end = 0, cpu = 0, regalloc = 0, lower = 0, passes = 0, print = 0, encode = 0, link = 0;
+  int direct_insts = 0, text_insts = 0, instructions = 0;
+};
+
+StageMedians measure(const Case& c, Encoder encoder, int reps) {
+  BuildOptions o;
+  o.use_cache = false;
+  o.encoder = encoder;
+  c.build(o);  // warm-up: LLVM target, templates, lld first run
+  std::vector<double> total, e2e, cpu, ra, lo, pa, pr, en, li;
+  StageMedians m;
+  for (int i = 0; i < reps; ++i) {
+    auto t0 = Clock::now();
+    double c0 = thread_cpu_ms();
+    BuildResult r = c.build(o);
+    cpu.push_back(thread_cpu_ms() - c0);
+    e2e.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    const KernelStats& s = r.stats;
+    total.push_back(s.ms_build), ra.push_back(s.ms_regalloc), lo.push_back(s.ms_lower), pa.push_back(s.ms_passes);
+    pr.push_back(s.ms_print);
+    en.push_back(s.ms_assemble), li.push_back(s.ms_link);
+    m.direct_insts = s.direct_insts, m.text_insts = s.text_insts, m.instructions = s.instructions;
+  }
+  m.total = median(total), m.end_to_end = median(e2e), m.cpu = median(cpu), m.regalloc = median(ra), m.lower = median(lo);
+  m.passes = median(pa);
+  m.print = median(pr), m.encode = median(en), m.link = median(li);
+  return m;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  int jit_reps = 50, sub_reps = 7, clang_reps = 5;
-  if (argc > 1 && std::string(argv[1]) == "--quick") jit_reps = 11, sub_reps = 3, clang_reps = 3;
+  int jit_reps = 51, sub_reps = 5, clang_reps = 3;
+  if (argc > 1 && std::string(argv[1]) == "--quick") jit_reps = 11, sub_reps = 3, clang_reps = 1;
+  if (argc > 2 && std::string(argv[1]) == "--profile-hit") {
+    std::vector<double> t;
+    codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950);
+    for (int i = 0, n = std::max(1, std::atoi(argv[2])); i < n; ++i)
+      t.push_back(codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950).stats.ms_build);
+    fmt::print("dwconv3d_seed.lds_fmac gfx950: median memo hit {:.1f} us over {} builds\n", median(t) * 1000, t.size());
+    return 0;
+  }
+  if (argc > 2 && std::string(argv[1]) == "--profile") {
+    BuildOptions o;
+    o.use_cache = false;
+    std::vector<double> t, ra, lo, pa, pr, en, li;
+    for (int i = 0, n = std::max(1, std::atoi(argv[2])); i < n; ++i) {
+      KernelStats s = codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950, o).stats;
+      t.push_back(s.ms_build), ra.push_back(s.ms_regalloc), lo.push_back(s.ms_lower), pa.push_back(s.ms_passes);
+      pr.push_back(s.ms_print), en.push_back(s.ms_assemble), li.push_back(s.ms_link);
+    }
+    fmt::print("dwconv3d_seed.lds_fmac gfx950: median Kernel::build() {:.3f} ms over {} builds (regalloc {:.3f}, "
+               "lower {:.3f}, passes {:.3f}, print {:.3f}, encode {:.3f}, link {:.3f})\n",
+               median(t), t.size(), median(ra), median(lo), median(pa), median(pr), median(en), median(li));
+    return 0;
+  }
   SubprocessToolchain sub = SubprocessToolchain::find();
-  fmt::print("cdnajit JIT benchmark (medians in ms; this machine, no GPU involved)\n");
-  fmt::print("{:<11} {:<7} {:>9} {:>10} {:>12} {:>11} {:>10} {:>12}\n", "kernel", "arch", "JIT", "cache hit",
-             "mc+lld subp", "clang HIP", "subp/JIT", "clang/JIT");
+
+  std::vector<Case> cases;
   for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
     for (const char* name : examples::kBuiltinNames) {
-      auto make = [&] {
-        auto k = std::make_unique<Kernel>(name, arch);
-        examples::define_builtin(*k, name);
-        return k;
-      };
-      BuildOptions nocache;
-      nocache.use_cache = false;
-      make()->build(nocache);  // warm-up: LLVM target initialisation, lld first run
-      double jit = median_ms(jit_reps, [&](int) { make()->build(nocache); });
-      make()->build();  // fill the cache
-      double hit = median_ms(jit_reps, [&](int) { make()->build(); });
-      std::string s = make()->assembly();
-      double subp = median_ms(sub_reps, [&](int) { sub.assemble_and_link(s, arch); });
-      std::string src = std::string(name) == "vector_add" ? kHipVectorAdd : kHipBf16Dot;
-      // A distinct comment per repetition defeats the HIP-source compile cache: clang really runs each time.
-      double clang = median_ms(clang_reps, [&](int i) {
-        compile_hip_with(HipSourceBackend::Kind::clang, src + "// rep " + std::to_string(i) + "\n", arch);
-      });
-      fmt::print("{:<11} {:<7} {:>9.3f} {:>10.4f} {:>12.1f} {:>11.1f} {:>9.0f}x {:>11.0f}x\n", name, arch_name(arch),
-                 jit, hit, subp, clang, subp / jit, clang / jit);
+      cases.push_back({name, arch,
+                       [name, arch](const BuildOptions& o) {
+                         Kernel k(name, arch);
+                         examples::define_builtin(k, name);
+                         return k.build(o);
+                       },
+                       std::string(name) == "vector_add" ? kHipVectorAdd : kHipBf16Dot, {}, "same kernel in HIP"});
+    }
+    // The seed's depthwise kernel (V97 design) against clang compiling the HIP V97 reference.
+    const codegen::DwVariant v = codegen::DwVariant::lds_fmac;
+    cases.push_back({"dwconv3d_seed.lds_fmac", arch,
+                     [v, arch](const BuildOptions& o) { return codegen::build_dwconv3d(codegen::seed_shape(), v, arch, o); },
+                     codegen::dwconv3d_hip_source(codegen::HipReference::v97),
+                     codegen::dwconv3d_hip_flags(codegen::seed_shape(), codegen::HipReference::v97), "HIP V97"});
+    if (arch == Arch::gfx950) {
+      const codegen::DwVariant d = codegen::DwVariant::lds_dot2;
+      cases.push_back({"dwconv3d_seed.lds_dot2", arch,
+                       [d, arch](const BuildOptions& o) { return codegen::build_dwconv3d(codegen::seed_shape(), d, arch, o); },
+                       codegen::dwconv3d_hip_source(codegen::HipReference::v97),
+                       codegen::dwconv3d_hip_flags(codegen::seed_shape(), codegen::HipReference::v97), "HIP V97"});
     }
   }
+
+  fmt::print("cdnajit JIT benchmark: medians of {} builds in ms (this machine, no GPU involved)\n", jit_reps);
+  fmt::print("build = Kernel::build() wall time (regalloc, lowering, passes, .s text, encode, link; no cache); +DSL adds\n"
+             "the kernel's definition through the builder; CPU = this thread's CPU time for the same (+DSL) builds;\n"
+             "hit = Kernel::build() answered by the in-process build memo; clang CPU = user+system time of the clang\n"
+             "processes; clang/direct = clang CPU / direct +DSL CPU.\n\n");
+  fmt::print("{:<23} {:<6} {:>5} {:>8} {:>8} {:>6} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9} {:>8} {:>8} {:>10} {:>10}\n",
+             "kernel", "arch", "insts", "direct", "text", "text/", "direct", "direct", "text", "hit", "mc+lld", "clang",
+             "clang", "clang/", "clang HIP", "direct");
+  fmt::print("{:<23} {:<6} {:>5} {:>8} {:>8} {:>6} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9} {:>8} {:>8} {:>10} {:>10}\n", "",
+             "", "", "build", "build", "direct", "+DSL", "+DSL CPU", "+DSL CPU", "(us)", "subproc", "wall", "CPU",
+             "direct", "source", "as MCInst");
+  struct Stages {
+    std::string name;
+    Arch arch;
+    StageMedians direct, text;
+  };
+  std::vector<Stages> stages;
+  for (const Case& c : cases) {
+    StageMedians d = measure(c, Encoder::Direct, jit_reps);
+    StageMedians t = measure(c, Encoder::Text, jit_reps);
+    BuildOptions cached;
+    c.build(cached);  // fill the memo
+    std::vector<double> hits;
+    for (int i = 0; i < jit_reps; ++i) hits.push_back(c.build(cached).stats.ms_build * 1000.0);
+    double hit_us = median(hits);
+    BuildOptions text_only;
+    text_only.link = false;
+    std::string s = c.build(text_only).assembly;
+    double subp = median_ms(sub_reps, [&](int) { sub.assemble_and_link(s, c.arch); });
+    // A distinct comment per repetition defeats the HIP-source compile cache: clang really runs each time.
+    std::vector<double> clang_cpu;
+    double clang = median_ms(clang_reps, [&](int i) {
+      std::string unique = c.hip_source + fmt::format("\n// bench_jit rep {} at {}\n", i, Clock::now().time_since_epoch().count());
+      double c0 = children_cpu_ms();
+      compile_hip_with(HipSourceBackend::Kind::clang, unique, c.arch, c.hip_flags);
+      clang_cpu.push_back(children_cpu_ms() - c0);
+    });
+    double clang_cpu_ms = median(clang_cpu);
+    fmt::print("{:<23} {:<6} {:>5} {:>8.3f} {:>8.3f} {:>5.1f}x {:>8.3f} {:>8.3f} {:>8.3f} {:>7.1f} {:>8.1f} {:>9.1f} {:>8.1f} "
+               "{:>7.0f}x {:>10} {:>4}/{:<5}\n",
+               c.name, arch_name(c.arch), d.instructions, d.total, t.total, t.total / d.total, d.end_to_end, d.cpu,
+               t.cpu, hit_us, subp, clang, clang_cpu_ms, clang_cpu_ms / d.cpu, c.hip_what, d.direct_insts,
+               d.direct_insts + d.text_insts);
+    std::fflush(stdout);
+    stages.push_back({c.name, c.arch, d, t});
+  }
+
+  fmt::print("\nStages of Kernel::build() (medians, ms): direct encoder / text encoder\n");
+  fmt::print("{:<23} {:<6} {:>15} {:>15} {:>15} {:>15} {:>15} {:>15}\n", "kernel", "arch", "regalloc", "lower",
+             "passes", "print .s", "encode", "link (lld)");
+  for (const Stages& s : stages)
+    fmt::print("{:<23} {:<6} {:>7.3f}/{:<7.3f} {:>7.3f}/{:<7.3f} {:>7.3f}/{:<7.3f} {:>7.3f}/{:<7.3f} {:>7.3f}/{:<7.3f} "
+               "{:>7.3f}/{:<7.3f}\n",
+               s.name, arch_name(s.arch), s.direct.regalloc, s.text.regalloc, s.direct.lower, s.text.lower,
+               s.direct.passes, s.text.passes, s.direct.print, s.text.print, s.direct.encode, s.text.encode,
+               s.direct.link, s.text.link);
   return 0;
 }

@@ -24,8 +24,13 @@ std::string format_kernel_stats(const BuildResult& r) {
   t += fmt::format("passes            {} s_waitcnt inserted, {} redundant author waits removed, {} s_nop inserted ({} wait states)\n",
                    s.waits_inserted, s.waits_removed, s.nops_inserted, s.wait_states_inserted);
   for (const std::string& f : s.pass_findings) t += "  finding: " + f + "\n";
-  t += fmt::format("JIT time (ms)     total {:.3f}  regalloc {:.3f}  passes {:.3f}  assemble {:.3f}  link {:.3f}{}\n", s.ms_build,
-                   s.ms_regalloc, s.ms_passes, s.ms_assemble, s.ms_link, s.cache_hit ? "  (code-object cache hit)" : "");
+  t += fmt::format("JIT time (ms)     total {:.3f}  regalloc {:.3f}  lower {:.3f}  passes {:.3f}  print {:.3f}  encode {:.3f}  link {:.3f}{}\n",
+                   s.ms_build, s.ms_regalloc, s.ms_lower, s.ms_passes, s.ms_print, s.ms_assemble, s.ms_link,
+                   s.cache_hit ? "  (code-object cache hit)" : "");
+  if (!s.cache_hit)
+    t += fmt::format("encoding          {} instructions as MCInsts, {} from text, {} raw lines{}\n", s.direct_insts,
+                     s.text_insts, s.raw_lines,
+                     s.text_fallback ? " (direct encoding failed: the text encoder built this kernel)" : "");
   return t;
 }
 

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <memory>
-#include <mutex>
+#include <optional>
 
+#include "jit/asm/assemble_hook.hpp"
+#include "jit/asm/mc_arch.hpp"
 #include "jit/asm/target_id.hpp"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/MC/MCAsmBackend.h"
@@ -15,6 +17,7 @@
 #include "llvm/MC/MCObjectFileInfo.h"
 #include "llvm/MC/MCObjectWriter.h"
 #include "llvm/MC/MCParser/MCAsmParser.h"
+#include "llvm/MC/MCParser/MCAsmParserExtension.h"
 #include "llvm/MC/MCParser/MCTargetAsmParser.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCStreamer.h"
@@ -30,57 +33,6 @@
 
 namespace cdnajit {
 namespace {
-
-// Registers the AMDGPU target with LLVM's registry exactly once per process.
-void initialize_amdgpu_target() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    LLVMInitializeAMDGPUTargetInfo();
-    LLVMInitializeAMDGPUTargetMC();
-    LLVMInitializeAMDGPUAsmParser();
-  });
-}
-
-// The MC objects that do not depend on the input text. Built once per thread
-// and arch: sharing them across threads would need a lock around every call,
-// while a per-thread copy costs a few milliseconds once per thread.
-struct ArchMC {
-  llvm::Triple triple{std::string(kAmdgpuTriple)};
-  const llvm::Target* target = nullptr;
-  llvm::MCTargetOptions options;
-  std::unique_ptr<llvm::MCRegisterInfo> register_info;
-  std::unique_ptr<llvm::MCAsmInfo> asm_info;
-  std::unique_ptr<llvm::MCInstrInfo> instr_info;
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget;
-  std::string setup_error;  // non-empty if the target could not be created
-};
-
-std::unique_ptr<ArchMC> make_arch_mc(Arch arch) {
-  initialize_amdgpu_target();
-  auto mc = std::make_unique<ArchMC>();
-  std::string error;
-  mc->target = llvm::TargetRegistry::lookupTarget(mc->triple, error);
-  if (!mc->target) {
-    mc->setup_error = "LLVM has no AMDGPU target: " + error;
-    return mc;
-  }
-  mc->register_info.reset(mc->target->createMCRegInfo(mc->triple));
-  if (mc->register_info)
-    mc->asm_info.reset(mc->target->createMCAsmInfo(*mc->register_info, mc->triple, mc->options));
-  mc->instr_info.reset(mc->target->createMCInstrInfo());
-  mc->subtarget.reset(
-      mc->target->createMCSubtargetInfo(mc->triple, std::string(mcpu_name(arch)), ""));
-  if (!mc->register_info || !mc->asm_info || !mc->instr_info || !mc->subtarget)
-    mc->setup_error = "LLVM could not create the MC objects for " + std::string(mcpu_name(arch));
-  return mc;
-}
-
-const ArchMC& arch_mc(Arch arch) {
-  thread_local std::array<std::unique_ptr<ArchMC>, 2> per_arch;
-  auto& slot = per_arch[static_cast<size_t>(arch)];
-  if (!slot) slot = make_arch_mc(arch);
-  return *slot;
-}
 
 AsmDiagnostic to_diagnostic(const llvm::SMDiagnostic& d) {
   AsmDiagnostic out;
@@ -168,9 +120,33 @@ AsmResult failure(std::string message) {
   return r;
 }
 
+// Hands every `hook.name` statement to the caller, who emits straight into
+// the streamer the rest of the text goes to (direct_assemble.cpp).
+class HookExtension : public llvm::MCAsmParserExtension {
+ public:
+  explicit HookExtension(const DirectiveHook& hook) : hook_(hook) {}
+  void Initialize(llvm::MCAsmParser& parser) override {
+    MCAsmParserExtension::Initialize(parser);
+    parser.addDirectiveHandler(llvm::StringRef(hook_.name.data(), hook_.name.size()),
+                               std::make_pair(this, &HookExtension::handle));
+  }
+
+ private:
+  static bool handle(llvm::MCAsmParserExtension* self, llvm::StringRef, llvm::SMLoc loc) {
+    auto* ext = static_cast<HookExtension*>(self);
+    if (ext->getParser().parseEOL()) return true;
+    std::string error;
+    if (ext->hook_.emit(ext->getStreamer(), ext->getContext(), error)) return ext->Error(loc, error);
+    return false;
+  }
+  const DirectiveHook& hook_;
+};
+
 }  // namespace
 
-AsmResult assemble(std::string_view asm_text, Arch arch) {
+AsmResult assemble(std::string_view asm_text, Arch arch) { return assemble_with_hook(asm_text, arch, nullptr); }
+
+AsmResult assemble_with_hook(std::string_view asm_text, Arch arch, const DirectiveHook* hook) {
   if (arch != Arch::gfx942 && arch != Arch::gfx950)
     return failure("assemble: unknown Arch value " + std::to_string(static_cast<int>(arch)) +
                    " (valid: gfx942, gfx950)");
@@ -192,8 +168,8 @@ AsmResult assemble(std::string_view asm_text, Arch arch) {
       },
       &result.diagnostics);
 
-  llvm::MCContext context(mc.triple, mc.asm_info.get(), mc.register_info.get(),
-                          mc.subtarget.get(), &source, &mc.options);
+  llvm::MCContext context(*mc.triple, mc.asm_info.get(), mc.register_info.get(),
+                          mc.subtarget.get(), &source, mc.options.get());
   // Errors found after parsing (fixups, object writing) go through the
   // context; route them to the same list instead of stderr.
   context.setDiagnosticHandler([&result](const llvm::SMDiagnostic& d, bool, const llvm::SourceMgr&,
@@ -208,7 +184,7 @@ AsmResult assemble(std::string_view asm_text, Arch arch) {
   llvm::raw_svector_ostream out(buffer);
   llvm::MCCodeEmitter* emitter = mc.target->createMCCodeEmitter(*mc.instr_info, context);
   llvm::MCAsmBackend* backend =
-      mc.target->createMCAsmBackend(*mc.subtarget, *mc.register_info, mc.options);
+      mc.target->createMCAsmBackend(*mc.subtarget, *mc.register_info, *mc.options);
   if (!emitter || !backend) {
     delete emitter;
     delete backend;
@@ -216,14 +192,19 @@ AsmResult assemble(std::string_view asm_text, Arch arch) {
   }
   std::unique_ptr<llvm::MCObjectWriter> writer = backend->createObjectWriter(out);
   std::unique_ptr<llvm::MCStreamer> streamer(mc.target->createMCObjectStreamer(
-      mc.triple, context, std::unique_ptr<llvm::MCAsmBackend>(backend), std::move(writer),
+      *mc.triple, context, std::unique_ptr<llvm::MCAsmBackend>(backend), std::move(writer),
       std::unique_ptr<llvm::MCCodeEmitter>(emitter), *mc.subtarget));
   std::unique_ptr<llvm::MCAsmParser> parser(
       llvm::createMCAsmParser(source, context, *streamer, *mc.asm_info));
   std::unique_ptr<llvm::MCTargetAsmParser> target_parser(
-      mc.target->createMCAsmParser(*mc.subtarget, *parser, *mc.instr_info, mc.options));
+      mc.target->createMCAsmParser(*mc.subtarget, *parser, *mc.instr_info, *mc.options));
   if (!target_parser) return failure("LLVM could not create the AMDGPU assembly parser");
   parser->setTargetParser(*target_parser);
+  std::optional<HookExtension> extension;
+  if (hook) {
+    extension.emplace(*hook);
+    extension->Initialize(*parser);
+  }
 
   bool parse_failed = parser->Run(/*NoInitialTextSection=*/false);
   if (parse_failed || context.hadError() || has_error(result.diagnostics)) {

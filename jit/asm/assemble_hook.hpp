@@ -1,0 +1,29 @@
+// The text assembler with one extra directive whose statements the caller
+// emits itself, straight into the object streamer: the direct MCInst path
+// (direct_assemble.cpp) lets LLVM parse only the kernel's framing (header,
+// descriptor, metadata, labels, instructions it cannot encode directly) and
+// emits the instruction runs between them as MCInsts. Private to jit/asm.
+#pragma once
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "jit/asm/assemble.hpp"
+
+namespace llvm {
+class MCStreamer;
+class MCContext;
+}  // namespace llvm
+
+namespace cdnajit {
+
+struct DirectiveHook {
+  std::string_view name;  // lower case, with the dot: ".cdnajit_run"
+  // Called once per statement, in text order. Returns true and fills `error` on failure.
+  std::function<bool(llvm::MCStreamer&, llvm::MCContext&, std::string& error)> emit;
+};
+
+// assemble() with `hook` (may be null) registered on the parser.
+AsmResult assemble_with_hook(std::string_view asm_text, Arch arch, const DirectiveHook* hook);
+
+}  // namespace cdnajit

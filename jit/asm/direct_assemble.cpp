@@ -1,0 +1,84 @@
+#include "jit/asm/direct_assemble.hpp"
+
+#include "jit/asm/assemble_hook.hpp"
+#include "jit/asm/mc_arch.hpp"
+#include "jit/asm/mcinst_encoder.hpp"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+
+namespace cdnajit {
+
+namespace {
+constexpr std::string_view kRunDirective = ".cdnajit_run";
+}  // namespace
+
+DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::MachineInst>& prog,
+                                std::string_view tail, Arch arch) {
+  DirectAsmResult out;
+  if (arch != Arch::gfx942 && arch != Arch::gfx950) {
+    out.result = assemble(head, arch);  // reports the bad arch the same way
+    return out;
+  }
+  McInstEncoder& encoder = McInstEncoder::for_arch(arch);
+  encoder.learn(prog);
+
+  // The framing text, with one `.cdnajit_run` line per run of consecutive
+  // directly encodable instructions; runs[i] lists the instructions of run i.
+  std::string text(head);
+  using Item = std::pair<const McInstEncoder::Shape*, const isa::MachineInst*>;
+  std::vector<std::vector<Item>> runs;
+  bool in_run = false;
+  for (const isa::MachineInst& mi : prog) {
+    if (!mi.label_def.empty()) {
+      text += mi.label_def;
+      text += ":\n";
+      in_run = false;
+    } else if (!mi.info && mi.raw.empty()) {
+      continue;  // comment line
+    } else if (!mi.info) {
+      text += "  " + mi.raw + "\n";
+      ++out.raw_lines;
+      in_run = false;
+    } else if (const McInstEncoder::Shape* shape = encoder.shape_of(mi)) {
+      if (!in_run) {
+        text += kRunDirective;
+        text += '\n';
+        runs.emplace_back();
+        in_run = true;
+      }
+      runs.back().emplace_back(shape, &mi);
+      ++out.direct_insts;
+    } else {
+      isa::MachineInst bare = mi;
+      bare.comment.clear();
+      text += "  " + isa::print(bare) + "\n";
+      ++out.text_insts;
+      in_run = false;
+    }
+  }
+  text += tail;
+
+  const llvm::MCSubtargetInfo& sti = *arch_mc(arch).subtarget;
+  size_t next_run = 0;
+  DirectiveHook hook{kRunDirective, [&](llvm::MCStreamer& streamer, llvm::MCContext& context, std::string& error) {
+                       if (next_run >= runs.size()) {
+                         error = "more instruction runs in the text than were prepared";
+                         return true;
+                       }
+                       llvm::MCInst inst;
+                       for (const auto& [shape, mi] : runs[next_run]) {
+                         if (!encoder.build(*shape, *mi, context, inst)) {
+                           error = "a register of '" + isa::print(*mi) + "' has no LLVM register number";
+                           return true;
+                         }
+                         streamer.emitInstruction(inst, sti);
+                       }
+                       ++next_run;
+                       return false;
+                     }};
+  out.result = assemble_with_hook(text, arch, &hook);
+  return out;
+}
+
+}  // namespace cdnajit

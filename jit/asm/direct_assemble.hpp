@@ -1,0 +1,30 @@
+// Assembles a kernel from its physical instructions without printing and
+// re-parsing them: LLVM's parser reads only the framing text (file header,
+// code symbol, `.amdhsa_kernel` descriptor, metadata, labels, raw lines), and
+// every instruction with a verified MCInst template (mcinst_encoder.hpp) is
+// handed to the same object streamer as an MCInst. Instructions without one are
+// assembled from their text in place, and counted. The text path (assemble())
+// stays the reference: tests require byte-identical objects from both.
+#pragma once
+#include <string_view>
+#include <vector>
+
+#include "jit/asm/assemble.hpp"
+#include "jit/isa/machine_inst.hpp"
+
+namespace cdnajit {
+
+struct DirectAsmResult {
+  AsmResult result;        // as assemble() returns it
+  int direct_insts = 0;    // emitted as MCInsts built from templates
+  int text_insts = 0;      // table instructions assembled from their text (no template for their shape)
+  int raw_lines = 0;       // raw-escape lines (always text)
+};
+
+// `head` + the instructions of `prog` + `tail` is the text assemble() would get
+// (render_kernel_file's pieces: header and code framing, then code end,
+// descriptor and metadata). Never throws for bad input: see AsmResult.
+DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::MachineInst>& prog,
+                                std::string_view tail, Arch arch);
+
+}  // namespace cdnajit

@@ -1,0 +1,221 @@
+// The direct MCInst encoder (Encoder::Direct) against the text path (Encoder::Text,
+// LLVM's assembly parser), which is the reference: every built-in kernel and a
+// sample of every ISA-table row on each arch must give byte-identical
+// relocatable objects and code objects both ways. Rows whose shapes cannot be
+// encoded directly must be listed in direct_encoding_fallback.txt (and rows
+// listed there must still need it: the list may only shrink).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "jit/asm/assemble.hpp"
+#include "jit/asm/direct_assemble.hpp"
+#include "jit/asm/mcinst_encoder.hpp"
+#include "jit/kernel.hpp"
+#include "tests/isa/sample_inst.hpp"
+#include "tools/builtin_kernels.hpp"
+
+using namespace cdnajit;
+
+namespace {
+
+// First differing byte, for a readable failure.
+std::string first_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+  size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return "first difference at byte " + std::to_string(i);
+  if (a.size() != b.size()) return "sizes differ: " + std::to_string(a.size()) + " vs " + std::to_string(b.size());
+  return "identical";
+}
+
+// "arch mnemonic" lines of the fallback list (comments and blank lines skipped).
+std::set<std::string> read_fallback_list() {
+  std::ifstream in(CDNAJIT_DIRECT_FALLBACK_LIST);
+  REQUIRE(in.good());
+  std::set<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    auto hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    std::istringstream words(line);
+    std::string arch, mnemonic;
+    if (words >> arch >> mnemonic) out.insert(arch + " " + mnemonic);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every built-in kernel encodes directly to the same bytes as through the text parser",
+          "[jit][direct]") {
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    for (const std::string& name : builtin_kernel_names()) {
+      INFO(name << " on " << arch_name(arch));
+      BuildOptions text_opts, direct_opts;
+      text_opts.use_cache = direct_opts.use_cache = false;
+      text_opts.encoder = Encoder::Text;
+      direct_opts.encoder = Encoder::Direct;
+      BuildResult text, direct;
+      try {
+        text = build_builtin_kernel(name, arch, text_opts);
+      } catch (const Error& e) {
+        // Some built-ins need gfx950 instructions; the direct path must refuse them the same way.
+        CHECK_THROWS_AS(build_builtin_kernel(name, arch, direct_opts), Error);
+        continue;
+      }
+      direct = build_builtin_kernel(name, arch, direct_opts);
+      CHECK(direct.assembly == text.assembly);
+      CHECK_FALSE(direct.stats.text_fallback);
+      CHECK(direct.stats.text_insts == 0);  // every instruction of the built-ins has a template
+      CHECK(direct.stats.direct_insts > 0);
+      CHECK(text.stats.direct_insts == 0);
+      INFO(first_difference(direct.code_object, text.code_object));
+      CHECK(direct.code_object == text.code_object);
+    }
+  }
+}
+
+TEST_CASE("every ISA-table row encodes directly to the same bytes, or is on the fallback list", "[jit][direct]") {
+  const std::set<std::string> listed = read_fallback_list();
+  std::set<std::string> used;
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    INFO("arch " << arch_name(arch));
+    std::vector<isa::MachineInst> prog;
+    std::map<std::string, std::string> not_direct;  // mnemonic -> reason
+    McInstEncoder& encoder = McInstEncoder::for_arch(arch);
+    int rows = 0, direct_rows = 0;
+    for (const isa::InstrInfo& e : isa::table()) {
+      if (!e.on(arch)) continue;
+      ++rows;
+      bool row_direct = true;
+      for (bool with_mods : {false, true}) {
+        if (with_mods && e.mods == isa::kModNone) continue;
+        isa::MachineInst mi = isa::test::sample_instruction(e, with_mods);
+        McInstEncoder::ShapeReport rep = encoder.describe(mi);
+        if (rep.direct) CHECK_FALSE(rep.opcode.empty());  // the LLVM opcode the row maps to, by name
+        if (!rep.direct) {
+          row_direct = false;
+          not_direct.emplace(std::string(e.mnemonic), rep.why_not);
+        }
+        prog.push_back(std::move(mi));
+      }
+      direct_rows += row_direct;
+    }
+    isa::MachineInst label;
+    label.label_def = isa::test::kSampleLabel;
+    prog.push_back(label);
+
+    // Each row not encoded directly must be listed, and each listed row must still need the list.
+    for (const auto& [mnemonic, why] : not_direct) {
+      std::string entry = std::string(arch_name(arch)) + " " + mnemonic;
+      INFO(entry << ": " << why);
+      CHECK(listed.count(entry) == 1);
+      used.insert(entry);
+    }
+    WARN(arch_name(arch) << ": " << direct_rows << " of " << rows << " table rows encode directly, "
+                         << not_direct.size() << " use the text path (listed)");
+
+    // All samples in one object, both ways: byte-identical (rows on the list go through text).
+    std::string text;
+    for (const isa::MachineInst& mi : prog) text += (mi.label_def.empty() ? "  " : "") + isa::print(mi) + "\n";
+    AsmResult reference = assemble(text, arch);
+    INFO(format_diagnostics(reference.diagnostics));
+    REQUIRE(reference.ok);
+    DirectAsmResult direct = assemble_direct("", prog, "", arch);
+    INFO(format_diagnostics(direct.result.diagnostics));
+    REQUIRE(direct.result.ok);
+    CHECK(direct.text_insts + direct.direct_insts == int(prog.size()) - 1);
+    INFO(first_difference(direct.result.object, reference.object));
+    CHECK(direct.result.object == reference.object);
+  }
+  for (const std::string& entry : listed) {
+    INFO("listed but encodes directly now (delete the line): " << entry);
+    CHECK(used.count(entry) == 1);
+  }
+}
+
+TEST_CASE("direct encoding fills registers, immediates, offsets and labels of a learned shape", "[jit][direct]") {
+  // Same shapes, different values: the second program reuses the first one's templates.
+  auto program = [](int base, int imm, int offset) {
+    std::vector<isa::MachineInst> p;
+    isa::MachineInst add, load, branch, label, lit;
+    add.info = isa::find("v_add_u32");
+    add.operands = {isa::Operand::reg(isa::RegFile::VGPR, uint16_t(base)),
+                    isa::Operand::immediate(imm), isa::Operand::reg(isa::RegFile::VGPR, uint16_t(base + 1))};
+    load.info = isa::find("ds_read_b32");
+    load.operands = {isa::Operand::reg(isa::RegFile::VGPR, uint16_t(base + 2)),
+                     isa::Operand::reg(isa::RegFile::VGPR, uint16_t(base + 3))};
+    load.mods.offset = offset;
+    lit.info = isa::find("s_add_u32");
+    lit.operands = {isa::Operand::reg(isa::RegFile::SGPR, uint16_t(base)),
+                    isa::Operand::reg(isa::RegFile::SGPR, uint16_t(base + 1)), isa::Operand::immediate(imm * 1000)};
+    branch.info = isa::find("s_branch");
+    branch.operands = {isa::Operand::target("L" + std::to_string(base))};
+    label.label_def = "L" + std::to_string(base);
+    return std::vector<isa::MachineInst>{add, load, lit, branch, label};
+  };
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    for (auto [base, imm, offset] : {std::tuple{2, 3, 8}, std::tuple{40, 61, 4000}, std::tuple{7, -5, 12}}) {
+      std::vector<isa::MachineInst> p = program(base, imm, offset);
+      std::string text;
+      for (const isa::MachineInst& mi : p) text += (mi.label_def.empty() ? "  " : "") + isa::print(mi) + "\n";
+      AsmResult reference = assemble(text, arch);
+      REQUIRE(reference.ok);
+      DirectAsmResult direct = assemble_direct("", p, "", arch);
+      REQUIRE(direct.result.ok);
+      CHECK(direct.direct_insts == 4);
+      CHECK(direct.result.object == reference.object);
+    }
+  }
+}
+
+TEST_CASE("raw lines and instructions without a template go through the text parser in place", "[jit][direct]") {
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    // A kernel with a raw-escape line between directly encoded instructions, a loop and a label.
+    auto build = [arch](Encoder e) {
+      Kernel k("raw_mix", arch);
+      Reg s = k.sgpr("counter");
+      Reg v = k.vgpr("x");
+      k.s_mov_b32(s, 4);
+      k.v_mov_b32(v, 0);
+      k.raw("v_add_u32 {0}, 1, {0}", {v}, {0});
+      k.do_while_scc([&] { k.s_sub_u32(s, s, 1); }, [&] { k.s_cmp_lg_u32(s, 0); });
+      BuildOptions o;
+      o.use_cache = false;
+      o.encoder = e;
+      return k.build(o);
+    };
+    BuildResult text = build(Encoder::Text), direct = build(Encoder::Direct);
+    CHECK(direct.stats.raw_lines == 1);
+    CHECK(direct.stats.text_insts == 0);
+    CHECK(direct.stats.direct_insts > 3);
+    CHECK(text.stats.raw_lines == 1);
+    CHECK(direct.assembly == text.assembly);
+    CHECK(direct.code_object == text.code_object);
+
+    // A branch as the decoder gives it (a byte address, no label name) has no shape: it is
+    // assembled from its text, counted, and the object is the same as the text path's.
+    isa::MachineInst nop, branch;
+    nop.info = isa::find("s_nop");
+    nop.operands = {isa::Operand::immediate(1)};
+    branch.info = isa::find("s_branch");
+    isa::Operand target;
+    target.kind = isa::Operand::Kind::Label;
+    target.imm = 0;  // back to address 0
+    branch.operands = {target};
+    branch.address = 4;
+    std::vector<isa::MachineInst> p{nop, branch, nop};
+    std::string t;
+    for (const isa::MachineInst& mi : p) t += "  " + isa::print(mi) + "\n";
+    AsmResult reference = assemble(t, arch);
+    REQUIRE(reference.ok);
+    DirectAsmResult d = assemble_direct("", p, "", arch);
+    REQUIRE(d.result.ok);
+    CHECK(d.text_insts == 1);
+    CHECK(d.direct_insts == 2);
+    CHECK(d.result.object == reference.object);
+  }
+}
