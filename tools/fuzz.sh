@@ -21,30 +21,42 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_
   || { cat build-fuzz.configure.log; exit 1; }
 ninja -C build-fuzz -j"$jobs" "${targets[@]}"
 
-# Seed corpus from the built-in kernels (made with the normal build's cdnajit).
+# Seed corpus: the built-in kernels (made with the normal build's cdnajit) and
+# clang-compiled HIP kernels (tests/isa/kernels/*.hip) for both archs.
 cli=build/tools/cdnajit
 [ -x "$cli" ] || { echo "fuzz.sh: $cli is missing; run tools/build.sh first" >&2; exit 1; }
 corpus=build-fuzz/corpus
 mkdir -p "$corpus"/{fuzz_code_object_reader,fuzz_decoder,fuzz_asm_parser,fuzz_cli_args}
+add_code_object() {  # <code object> <arch> <name>: the object, its .text and its instruction lines
+  local co=$1 arch=$2 name=$3 text
+  cp "$co" "$corpus/fuzz_code_object_reader/$name.$arch.co"
+  text=$(mktemp)
+  llvm-objcopy-22 -O binary --only-section=.text "$co" "$text"
+  # The decoder target's first byte picks the arch (odd: gfx950).
+  { if [ "$arch" = gfx950 ]; then printf '\x01'; else printf '\x00'; fi; cat "$text"; } > "$corpus/fuzz_decoder/$name.$arch.bin"
+  rm -f "$text"
+  # One file per distinct instruction line, in the disassembler's syntax (what isa::parse reads).
+  llvm-objdump-22 -d --no-show-raw-insn --no-leading-addr --mcpu="$arch" "$co" 2>/dev/null |
+    grep -E '^\s+[a-z_0-9]+' | sed -E 's/^\s+//; s/\s*(;|\/\/).*$//' | sort -u | head -300 |
+    while IFS= read -r line; do
+      printf '%s' "$line" > "$corpus/fuzz_asm_parser/$(printf '%s' "$line" | md5sum | cut -c1-16)"
+    done
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 for arch in gfx942 gfx950; do
-  archbyte=$([ $arch = gfx950 ] && printf '\x01' || printf '\x00')
   for k in $("$cli" list); do
-    co="$corpus/fuzz_code_object_reader/$k.$arch.co"
-    [ -s "$co" ] || "$cli" build --kernel "$k" --arch "$arch" -o "$co" > /dev/null 2>&1 || continue
-    text=$(mktemp)
-    llvm-objcopy-22 -O binary --only-section=.text "$co" "$text"
-    { printf "$archbyte"; cat "$text"; } > "$corpus/fuzz_decoder/$k.$arch.bin"
-    rm -f "$text"
-    # One file per distinct instruction line of the .s.
-    "$cli" dump --kernel "$k" --arch "$arch" 2>/dev/null | grep -E '^\s+[sv]_|^\s+(global|buffer|ds|flat)_' |
-      sed -E 's/^\s+//; s/\s*;.*$//' | sort -u | head -200 | while IFS= read -r line; do
-        printf '%s' "$line" > "$corpus/fuzz_asm_parser/$(printf '%s' "$line" | md5sum | cut -c1-16)"
-      done
+    "$cli" build --kernel "$k" --arch "$arch" -o "$tmp/k.co" > /dev/null 2>&1 && add_code_object "$tmp/k.co" "$arch" "$k"
+  done
+  for hip in tests/isa/kernels/*.hip; do  # gfx950.hip needs gfx950: its gfx942 compile fails and is skipped
+    clang++-22 -x hip --offload-arch="$arch" --cuda-device-only --no-gpu-bundle-output -nogpulib -nogpuinc -O3 \
+      -c "$hip" -o "$tmp/h.co" > /dev/null 2>&1 && add_code_object "$tmp/h.co" "$arch" "hip_$(basename "$hip" .hip)"
   done
 done
 cl=0
 while IFS= read -r line; do  # command lines, words separated by NUL
-  printf '%s' "$line" | tr ' ' '\0' > "$corpus/fuzz_cli_args/cmd$((cl++))"
+  printf '%s' "$line" | tr ' ' '\0' > "$corpus/fuzz_cli_args/cmd$cl"
+  cl=$((cl + 1))
 done <<'CMDS'
 list
 dump --kernel bf16_dot --arch gfx942

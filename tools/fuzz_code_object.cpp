@@ -21,9 +21,7 @@
 
 namespace cdnajit {
 
-namespace {
-
-std::vector<uint8_t> mutate(std::span<const uint8_t> seed, std::mt19937& rng) {
+std::vector<uint8_t> mutate_code_object(std::span<const uint8_t> seed, std::mt19937& rng) {
   std::vector<uint8_t> m(seed.begin(), seed.end());
   switch (rng() % 5) {
     case 0:  // a few random byte flips anywhere
@@ -52,8 +50,6 @@ std::vector<uint8_t> mutate(std::span<const uint8_t> seed, std::mt19937& rng) {
   }
   return m;
 }
-
-}  // namespace
 
 void exercise_code_object(std::span<const uint8_t> bytes, bool launch) {
   CodeObject co = read_code_object(bytes);
@@ -169,7 +165,7 @@ FuzzReport fuzz_code_object(std::span<const uint8_t> seed, const FuzzOptions& op
   auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   while (r.iterations < opt.max_iterations && elapsed() < opt.seconds) {
-    std::vector<uint8_t> m = mutate(seed, rng);
+    std::vector<uint8_t> m = mutate_code_object(seed, rng);
     ++r.iterations;
     ChildOutcome c = run_in_child([&] { exercise_code_object(m, opt.launch); }, opt.per_input_seconds);
     auto finding = [&](const char* kind) {

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,6 +34,10 @@ struct FuzzReport {
   std::string first_rejection;  // an example message
   std::vector<FuzzFinding> findings;
 };
+
+// One mutant of `seed`: a few byte flips, a truncation, an ELF field stomped
+// with an extreme value, a block of random bytes, or pure garbage.
+std::vector<uint8_t> mutate_code_object(std::span<const uint8_t> seed, std::mt19937& rng);
 
 // Mutates `seed` (byte flips, truncations, splices of random bytes, header-field
 // stomps); deterministic for a given rng seed.

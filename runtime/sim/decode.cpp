@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <mutex>
 
 #include "jit/isa/machine_inst.hpp"
@@ -389,9 +390,15 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       return true;
     }();
     (void)inited;
-    std::string cpu(arch_name(co.arch));
-    LLVMDisasmContextRef ctx = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", cpu.c_str(), nullptr, 0, nullptr, nullptr);
-    if (!ctx) throw Error("simulator: LLVM has no AMDGPU disassembler for " + cpu);
+    // One disassembler per arch for the process (creating one costs milliseconds,
+    // more than decoding a kernel); used only under g_llvm_mutex.
+    static std::map<Arch, LLVMDisasmContextRef> contexts;
+    LLVMDisasmContextRef& ctx = contexts[co.arch];
+    if (!ctx) {
+      std::string cpu(arch_name(co.arch));
+      ctx = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", cpu.c_str(), nullptr, 0, nullptr, nullptr);
+      if (!ctx) throw Error("simulator: LLVM has no AMDGPU disassembler for " + cpu);
+    }
     // The disassembler never sees a range that ends mid-instruction: LLVM 22's
     // AMDGPU decoder crashes (SIGSEGV in its diagnostic path) when the bytes run out
     // inside an instruction or its literal. It gets a zero-padded copy and the
@@ -418,7 +425,6 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       sizes.push_back(uint32_t(n));
       off += n;
     }
-    LLVMDisasmDispose(ctx);
   }
   const Registry& reg = registry();
   dk->ops.resize(texts.size());

@@ -3,11 +3,16 @@
 // cannot see a crash proves nothing).
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include "jit/isa/error.hpp"
+#include "tools/fuzz_cli.hpp"
 #include "tools/fuzz_code_object.hpp"
 
 using cdnajit::ChildOutcome;
@@ -31,4 +36,77 @@ TEST_CASE("run_in_child reports how the child ended", "[fuzz]") {
   ChildOutcome exit3 = run_in_child([] { std::_Exit(3); }, 10);
   CHECK(exit3.kind == ChildOutcome::BadExit);
   CHECK_THAT(exit3.message, Catch::Contains("exit status 3"));
+}
+
+// fuzz_through_cli observes real processes: a stand-in program (a shell script
+// that behaves as told by the first byte of the mutant file it is given) must be
+// reported as exactly what it did. The mutants here are one-byte files.
+namespace {
+
+std::filesystem::path fake_cli(const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  std::filesystem::path p = dir / "fake-cdnajit.sh";
+  std::ofstream(p) << "#!/bin/sh\n"
+                      "# $1 = run|check, $2 = the mutant file: behave as the env says\n"
+                      "case \"$FAKE_CLI\" in\n"
+                      "  ok) exit 0 ;;\n"
+                      "  error) echo 'cdnajit: error: a named error' >&2; exit 1 ;;\n"
+                      "  segv) kill -SEGV $$ ;;\n"
+                      "  status3) exit 3 ;;\n"
+                      "  hang) exec sleep 30 ;;\n"
+                      "esac\n"
+                      "exit 99\n";
+  std::filesystem::permissions(p, std::filesystem::perms::owner_all);
+  return p;
+}
+
+cdnajit::CliFuzzReport fuzz_fake(const std::string& mode, const std::filesystem::path& dir, double timeout = 30) {
+  ::setenv("FAKE_CLI", mode.c_str(), 1);
+  cdnajit::CliFuzzOptions o;
+  o.cdnajit = fake_cli(dir).string();
+  o.iterations = 6;
+  o.seconds = 86400;  // the iteration count ends the run
+  o.rng_seed = 5;
+  o.per_input_seconds = timeout;
+  o.jobs = 2;
+  o.work_dir = (dir / "work").string();
+  o.crash_dir = (dir / ("crashes-" + mode)).string();
+  cdnajit::CliFuzzSeed seed{"one byte", {0x7f}, {"--kernel", "k"}};
+  auto r = cdnajit::fuzz_through_cli({seed}, o);
+  ::unsetenv("FAKE_CLI");
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("fuzz_through_cli reports how each command process ended", "[fuzz]") {
+  auto dir = std::filesystem::temp_directory_path() / ("cdnajit_test_fuzz_cli_" + std::to_string(::getpid()));
+  auto ok = fuzz_fake("ok", dir);
+  CHECK(ok.iterations == 6);
+  CHECK(ok.run_ok == 3);  // odd mutants go to `run`, even ones to `check`
+  CHECK(ok.check_ok == 3);
+  CHECK(ok.findings.empty());
+
+  auto err = fuzz_fake("error", dir);
+  CHECK(err.run_error == 3);
+  CHECK(err.check_nonzero == 3);
+  CHECK(err.findings.empty());
+  CHECK(err.example_error == "cdnajit: error: a named error");
+
+  auto segv = fuzz_fake("segv", dir);
+  REQUIRE(segv.findings.size() == 6);
+  CHECK(segv.findings[0].kind == "crash");
+  CHECK_THAT(segv.findings[0].what, Catch::Contains("signal 11"));
+  CHECK_THAT(segv.findings[0].command, Catch::Contains("cli-crash-5-"));
+  CHECK(std::filesystem::is_regular_file(dir / "crashes-segv" / "cli-crash-5-1.co"));
+
+  auto bad = fuzz_fake("status3", dir);
+  REQUIRE(bad.findings.size() == 6);
+  CHECK(bad.findings[0].kind == "bad-exit");
+  CHECK_THAT(bad.findings[0].what, Catch::Contains("exit status 3"));
+
+  auto hang = fuzz_fake("hang", dir, 0.3);
+  REQUIRE(hang.findings.size() == 6);
+  CHECK(hang.findings[0].kind == "hang");
+  std::filesystem::remove_all(dir);
 }

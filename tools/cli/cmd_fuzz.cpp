@@ -1,4 +1,6 @@
-// fuzz: mutation-fuzz the code-object reader and the simulator's decoder.
+// fuzz: mutation-fuzz the code-object reader and the simulator's decoder
+// (in a forked child each), or with --through-cli the `run` and `check`
+// commands themselves (tools/fuzz_cli.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,6 +11,8 @@
 #include "tools/builtin_kernels.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/values.hpp"
+#include "tools/cli/files.hpp"
+#include "tools/fuzz_cli.hpp"
 #include "tools/fuzz_code_object.hpp"
 
 namespace cdnajit::cli {
@@ -16,14 +20,61 @@ namespace cdnajit::cli {
 namespace {
 
 struct FuzzCommandOptions {
-  std::string kernel = "vector_add";
+  std::vector<std::string> kernels;       // built-in kernels (default vector_add)
+  std::vector<std::string> code_objects;  // seed files (--through-cli)
   Arch arch = Arch::gfx950;
   std::optional<uint32_t> seed;
   FuzzOptions fuzz;
+  bool through_cli = false;
+  int jobs = 1;
 };
 
+int count_kind(const std::vector<CliFuzzFinding>& f, const char* kind) {
+  return int(std::count_if(f.begin(), f.end(), [&](auto& x) { return x.kind == kind; }));
+}
+
+int fuzz_through_cli_command(const FuzzCommandOptions& o) {
+  std::vector<CliFuzzSeed> seeds;
+  for (const std::string& k : o.kernels.empty() ? std::vector<std::string>{"vector_add"} : o.kernels) {
+    BuildResult r = build_builtin_kernel(k, o.arch, {});
+    seeds.push_back(make_cli_fuzz_seed(r.name + "." + std::string(arch_name(o.arch)), r.code_object));
+  }
+  for (const std::string& f : o.code_objects)
+    seeds.push_back(make_cli_fuzz_seed(f, read_regular_file(f, "--code-object", kMaxCodeObjectBytes, true)));
+  CliFuzzOptions c;
+  std::error_code ec;
+  c.cdnajit = std::filesystem::read_symlink("/proc/self/exe", ec).string();  // this very program
+  if (ec) throw Error("fuzz: cannot find this program's path (/proc/self/exe): " + ec.message());
+  c.iterations = o.fuzz.max_iterations;
+  c.seconds = o.fuzz.seconds;
+  c.rng_seed = o.seed ? *o.seed : std::random_device{}();
+  c.per_input_seconds = o.fuzz.per_input_seconds;
+  c.jobs = o.jobs;
+  c.crash_dir = o.fuzz.crash_dir;
+  c.work_dir = o.fuzz.crash_dir + "/work";
+  c.progress_every = 500;
+  c.progress = [](const CliFuzzReport& r) {
+    fmt::print("  {} mutants so far, {} finding(s)\n", r.iterations, r.findings.size());
+    std::fflush(stdout);
+  };
+  fmt::print("fuzz seed {} (repeat with --seed {}); each mutant goes to its own `cdnajit run` or `cdnajit check` "
+             "process ({} seed code object{})\n",
+             c.rng_seed, c.rng_seed, seeds.size(), seeds.size() == 1 ? "" : "s");
+  std::fflush(stdout);
+  CliFuzzReport f = fuzz_through_cli(seeds, c);
+  std::filesystem::remove(c.work_dir, ec);
+  fmt::print("fuzzed {} mutants through the command line: run {} ok / {} named error; check {} clean / {} findings "
+             "or named error; {} crash(es), {} hang(s), {} bad exit status(es)\n",
+             f.iterations, f.run_ok, f.run_error, f.check_ok, f.check_nonzero, count_kind(f.findings, "crash"),
+             count_kind(f.findings, "hang"), count_kind(f.findings, "bad-exit"));
+  if (!f.example_error.empty()) fmt::print("example error: {}\n", f.example_error.substr(0, 200));
+  for (const CliFuzzFinding& x : f.findings) fmt::print("{}: {}\n  reproduce with: {}\n", x.kind, x.what, x.command);
+  return f.findings.empty() ? 0 : 1;
+}
+
 int fuzz(FuzzCommandOptions o) {
-  BuildResult r = build_builtin_kernel(o.kernel, o.arch, {});
+  if (o.through_cli) return fuzz_through_cli_command(o);
+  BuildResult r = build_builtin_kernel(o.kernels.empty() ? "vector_add" : o.kernels.front(), o.arch, {});
   o.fuzz.rng_seed = o.seed ? *o.seed : std::random_device{}();
   fmt::print("fuzz seed {} (repeat with --seed {}); each mutant runs in a child process\n", o.fuzz.rng_seed,
              o.fuzz.rng_seed);
@@ -50,7 +101,16 @@ void add_fuzz_command(CommandLine& cl) {
                        "mutation-fuzz the code-object reader, decoder and simulator with a built-in kernel as the seed; "
                        "each mutant runs in a child process; exit status 1 when a crash, hang or stray exception was seen",
                        [o] { return fuzz(*o); });
-  c->add_option("--kernel", o->kernel, "built-in kernel whose code object is mutated (default vector_add)");
+  c->add_option("--kernel", o->kernels, "built-in kernel whose code object is mutated (default vector_add; "
+                "repeatable with --through-cli)")->allow_extra_args(false);
+  c->add_option("--code-object", o->code_objects, "with --through-cli: a code object file to mutate too (repeatable)")
+      ->allow_extra_args(false);
+  c->add_flag("--through-cli", o->through_cli,
+              "give each mutant to a separate `cdnajit run` (odd mutants) or `cdnajit check` (even) process; a "
+              "signal, an exit status other than 0/1 or a timeout is a finding");
+  add_typed_option(c, "--jobs", o->jobs,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, 64)); },
+                   "with --through-cli: processes running at once (default 1)");
   add_arch_option(c, o->arch);
   add_typed_option(c, "--seconds", o->fuzz.seconds,
                    [](std::string_view t, std::string_view w) { return parse_real(t, w, 0, 86400); },
@@ -66,6 +126,10 @@ void add_fuzz_command(CommandLine& cl) {
                    "seconds after which a mutant's child process counts as a hang and is killed (default 10)");
   c->add_flag_function("--no-launch", [o](int64_t) { o->fuzz.launch = false; }, "only read and decode (do not run the kernels)");
   c->add_option("--crash-dir", o->fuzz.crash_dir, "where reproducers are written (default fuzz-crashes)");
+  c->callback([o] {  // while parsing: a bad combination is a usage error before anything runs
+    if (!o->through_cli && (!o->code_objects.empty() || o->kernels.size() > 1 || o->jobs != 1))
+      throw Error("fuzz: --code-object, --jobs and more than one --kernel need --through-cli");
+  });
 }
 
 }  // namespace cdnajit::cli

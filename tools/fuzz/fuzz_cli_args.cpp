@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "jit/isa/error.hpp"
 #include "tools/cli/app.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "jit/isa/error.hpp"
 #include "runtime/sim/code_object.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "jit/isa/error.hpp"
 #include "runtime/sim/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
 
