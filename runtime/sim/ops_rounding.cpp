@@ -1,6 +1,6 @@
 // The common VALU float arithmetic under a non-default MODE (s_setreg of FP_ROUND / FP_DENORM):
-// f32 add/sub/subrev/mul/fma/fmac/fmamk/fmaak, f16 add/sub/mul/fma, f64 add/mul/fma,
-// v_cvt_f16_f32 and v_cvt_f32_f64. The simulator runs these handlers instead of the default ones
+// f32 add/sub/subrev/mul/fma/fmac/fmamk/fmaak, f16 add/sub/mul/fma, f64 add/mul/fma/fmac,
+// v_cvt_f16_f32, v_cvt_f32_f64, v_cvt_f32_i32/u32 and v_cvt_f32_f16. The simulator runs these handlers instead of the default ones
 // while the wave's MODE differs from round-to-nearest-even with f16/f64 denormals kept
 // (run_in_mode in ops_mode.cpp).
 //
@@ -145,6 +145,30 @@ void cvt_f16_f32(Wave& w, const Op& op) {
       d[l] = flush16(round_to_f16(double(as_f(src32(w, op, 0, l))), w.round_f16_64), w.flush_out_f16_64);
 }
 
+// v_cvt_f32_i32 / v_cvt_f32_u32: the integer is exact in a double, rounded once in the f32 mode.
+template <bool SIGNED>
+void cvt_f32_int(Wave& w, const Op& op) {
+  refuse_sdwa_opsel(w, op);
+  const uint64_t e = w.exec();
+  w.lane_ops += uint64_t(__builtin_popcountll(e));
+  uint32_t* d = w.vr(op.d[0].idx);
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t u = lane_src(w, op.s[0], l);
+    d[l] = omod_clamp_f32(op, round_to_f32(SIGNED ? double(int32_t(u)) : double(u), w.round_f32));
+  }
+}
+
+// v_cvt_f32_f16: exact; the f16 input follows the f16/f64 denormal mode.
+void cvt_f32_f16(Wave& w, const Op& op) {
+  refuse_sdwa_opsel(w, op);
+  const uint64_t e = w.exec();
+  w.lane_ops += uint64_t(__builtin_popcountll(e));
+  uint32_t* d = w.vr(op.d[0].idx);
+  for (int l = 0; l < 64; ++l)
+    if ((e >> l) & 1) d[l] = omod_clamp_f32(op, as_u(f16_to_f32(src16(w, op, 0, l))));
+}
+
 uint64_t flush64(uint64_t u, bool on) { return on && (u & 0x7ff0000000000000ull) == 0 ? (u & (1ull << 63)) : u; }
 
 uint64_t src64(Wave& w, const Op& op, int i, int lane) {
@@ -222,6 +246,9 @@ void register_rounding(Registry& r) {
   r.moded["v_fma_f16"] = &f16_arith<4>;
   r.moded["v_cvt_f16_f32"] = &cvt_f16_f32;
   r.moded["v_cvt_f32_f64"] = &cvt_f32_f64;
+  r.moded["v_cvt_f32_i32"] = &cvt_f32_int<true>;
+  r.moded["v_cvt_f32_u32"] = &cvt_f32_int<false>;
+  r.moded["v_cvt_f32_f16"] = &cvt_f32_f16;
   r.moded["v_add_f64"] = &f64_arith<0>;
   r.moded["v_mul_f64"] = &f64_arith<3>;
   r.moded["v_fma_f64"] = &f64_arith<4>;

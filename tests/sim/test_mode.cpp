@@ -18,7 +18,8 @@ namespace {
 
 const char* kSrc = R"(
 extern "C" __global__ void modes(const float* a, const float* b, const float* c, float* o, const double* da,
-                                 const double* db, double* od, unsigned short* oh, unsigned* om, int mode) {
+                                 const double* db, double* od, unsigned short* oh, unsigned* om, int mode,
+                                 const int* n, float* oi) {
   unsigned i = tid();
   __builtin_amdgcn_s_setreg(1 | (0 << 6) | (7 << 11), mode);  // hwreg(HW_REG_MODE, 0, 8): round and denorm modes
   float x = a[i], y = b[i], z = c[i];
@@ -30,6 +31,7 @@ extern "C" __global__ void modes(const float* a, const float* b, const float* c,
   od[i * 3 + 1] = da[i] * db[i];
   od[i * 3 + 2] = __builtin_fma(da[i], db[i], da[i]);
   oh[i] = __builtin_bit_cast(unsigned short, (_Float16)x);
+  oi[i] = (float)n[i];
   if (i == 0) om[0] = __builtin_amdgcn_s_getreg(1 | (0 << 6) | (31 << 11));  // all of MODE
 }
 )";
@@ -44,34 +46,31 @@ struct Case {
   const char* what;
   float x, y, z;
   double dx, dy;
-  int slot;  // 0 add, 1 mul, 2 fma, 3 sub (f32); 4 f16 of x; 5 add, 6 mul, 7 fma(dx, dy, dx) (f64)
+  int slot;  // 0 add, 1 mul, 2 fma, 3 sub (f32); 4 f16 of x; 5 add, 6 mul, 7 fma(dx, dy, dx) (f64); 8 f32 of int n
+  int n;
   uint64_t want[4];
 };
 
 const Case kCases[] = {
-    {"1 + 2^-24 (a tie)", 1.0f, 0x1p-24f, 0, 0, 0, 0, {0x3f800000, 0x3f800001, 0x3f800000, 0x3f800000}},
-    {"1 + 1.5*2^-24", 1.0f, 0x1.8p-24f, 0, 0, 0, 0, {0x3f800001, 0x3f800001, 0x3f800000, 0x3f800000}},
-    {"-1 - 1.5*2^-24", -1.0f, -0x1.8p-24f, 0, 0, 0, 0, {0xbf800001, 0xbf800000, 0xbf800001, 0xbf800000}},
-    {"1 - 1 (exact zero)", 1.0f, 1.0f, 0, 0, 0, 3, {0x00000000, 0x00000000, 0x80000000, 0x00000000}},
-    {"FLT_MAX * 2", FLT_MAX, 2.0f, 0, 0, 0, 1, {0x7f800000, 0x7f800000, 0x7f7fffff, 0x7f7fffff}},
-    {"-FLT_MAX * 2", -FLT_MAX, 2.0f, 0, 0, 0, 1, {0xff800000, 0xff7fffff, 0xff800000, 0xff7fffff}},
-    {"(1+2^-23)^2 = 1 + 2^-22 + 2^-46", fbits(0x3f800001), fbits(0x3f800001), 0.0f, 0, 0, 1,
-     {0x3f800002, 0x3f800003, 0x3f800002, 0x3f800002}},
-    {"fma(1+2^-23, 1+2^-23, -1) = 2^-22 + 2^-46 (a tie at 2^-22)", fbits(0x3f800001), fbits(0x3f800001), -1.0f, 0, 0, 2,
-     {0x34800000, 0x34800001, 0x34800000, 0x34800000}},
-    {"fma(1+2^-23, 1-2^-24, 0) = 1 + 2^-24 - 2^-47", fbits(0x3f800001), fbits(0x3f7fffff), 0.0f, 0, 0, 2,
-     {0x3f800000, 0x3f800001, 0x3f800000, 0x3f800000}},
-    {"f16 of 1 + 2^-11 (a tie)", fbits(0x3f801000), 0, 0, 0, 0, 4, {0x3c00, 0x3c01, 0x3c00, 0x3c00}},
-    {"f16 of -(1 + 3*2^-12)", fbits(0xbf801800), 0, 0, 0, 0, 4, {0xbc01, 0xbc00, 0xbc01, 0xbc00}},
-    {"f16 of 70000 (overflow)", 70000.0f, 0, 0, 0, 0, 4, {0x7c00, 0x7c00, 0x7bff, 0x7bff}},
-    {"f64 1 + 2^-53 (a tie)", 0, 0, 0, 1.0, 0x1p-53, 5,
-     {0x3ff0000000000000, 0x3ff0000000000001, 0x3ff0000000000000, 0x3ff0000000000000}},
-    {"f64 -1 - 1.5*2^-53", 0, 0, 0, -1.0, -0x1.8p-53, 5,
-     {0xbff0000000000001, 0xbff0000000000000, 0xbff0000000000001, 0xbff0000000000000}},
-    {"f64 (1+2^-52)^2 = 1 + 2^-51 + 2^-104", 0, 0, 0, dbits(0x3ff0000000000001), dbits(0x3ff0000000000001), 6,
-     {0x3ff0000000000002, 0x3ff0000000000003, 0x3ff0000000000002, 0x3ff0000000000002}},
+    {"1 + 2^-24 (a tie)", 1.0f, 0x1p-24f, 0, 0, 0, 0, 0, {0x3f800000, 0x3f800001, 0x3f800000, 0x3f800000}},
+    {"1 + 1.5*2^-24", 1.0f, 0x1.8p-24f, 0, 0, 0, 0, 0, {0x3f800001, 0x3f800001, 0x3f800000, 0x3f800000}},
+    {"-1 - 1.5*2^-24", -1.0f, -0x1.8p-24f, 0, 0, 0, 0, 0, {0xbf800001, 0xbf800000, 0xbf800001, 0xbf800000}},
+    {"1 - 1 (exact zero)", 1.0f, 1.0f, 0, 0, 0, 3, 0, {0x00000000, 0x00000000, 0x80000000, 0x00000000}},
+    {"FLT_MAX * 2", FLT_MAX, 2.0f, 0, 0, 0, 1, 0, {0x7f800000, 0x7f800000, 0x7f7fffff, 0x7f7fffff}},
+    {"-FLT_MAX * 2", -FLT_MAX, 2.0f, 0, 0, 0, 1, 0, {0xff800000, 0xff7fffff, 0xff800000, 0xff7fffff}},
+    {"(1+2^-23)^2 = 1 + 2^-22 + 2^-46", fbits(0x3f800001), fbits(0x3f800001), 0.0f, 0, 0, 1, 0, {0x3f800002, 0x3f800003, 0x3f800002, 0x3f800002}},
+    {"fma(1+2^-23, 1+2^-23, -1) = 2^-22 + 2^-46 (a tie at 2^-22)", fbits(0x3f800001), fbits(0x3f800001), -1.0f, 0, 0, 2, 0, {0x34800000, 0x34800001, 0x34800000, 0x34800000}},
+    {"fma(1+2^-23, 1-2^-24, 0) = 1 + 2^-24 - 2^-47", fbits(0x3f800001), fbits(0x3f7fffff), 0.0f, 0, 0, 2, 0, {0x3f800000, 0x3f800001, 0x3f800000, 0x3f800000}},
+    {"f16 of 1 + 2^-11 (a tie)", fbits(0x3f801000), 0, 0, 0, 0, 4, 0, {0x3c00, 0x3c01, 0x3c00, 0x3c00}},
+    {"f16 of -(1 + 3*2^-12)", fbits(0xbf801800), 0, 0, 0, 0, 4, 0, {0xbc01, 0xbc00, 0xbc01, 0xbc00}},
+    {"f16 of 70000 (overflow)", 70000.0f, 0, 0, 0, 0, 4, 0, {0x7c00, 0x7c00, 0x7bff, 0x7bff}},
+    {"f64 1 + 2^-53 (a tie)", 0, 0, 0, 1.0, 0x1p-53, 5, 0, {0x3ff0000000000000, 0x3ff0000000000001, 0x3ff0000000000000, 0x3ff0000000000000}},
+    {"f64 -1 - 1.5*2^-53", 0, 0, 0, -1.0, -0x1.8p-53, 5, 0, {0xbff0000000000001, 0xbff0000000000000, 0xbff0000000000001, 0xbff0000000000000}},
+    {"f64 (1+2^-52)^2 = 1 + 2^-51 + 2^-104", 0, 0, 0, dbits(0x3ff0000000000001), dbits(0x3ff0000000000001), 6, 0, {0x3ff0000000000002, 0x3ff0000000000003, 0x3ff0000000000002, 0x3ff0000000000002}},
     {"f64 fma(1+2^-52, 1+2^-52, 1+2^-52) = 2 + 3*2^-52 + 2^-104", 0, 0, 0, dbits(0x3ff0000000000001),
-     dbits(0x3ff0000000000001), 7, {0x4000000000000002, 0x4000000000000002, 0x4000000000000001, 0x4000000000000001}},
+     dbits(0x3ff0000000000001), 7, 0, {0x4000000000000002, 0x4000000000000002, 0x4000000000000001, 0x4000000000000001}},
+    {"f32 of int 2^24 + 1 (a tie)", 0, 0, 0, 0, 0, 8, 16777217, {0x4b800000, 0x4b800001, 0x4b800000, 0x4b800000}},
+    {"f32 of int -(2^24 + 3)", 0, 0, 0, 0, 0, 8, -16777219, {0xcb800002, 0xcb800001, 0xcb800002, 0xcb800001}},
 };
 constexpr int kCount = int(sizeof kCases / sizeof kCases[0]);
 
@@ -79,21 +78,26 @@ struct Result {
   std::vector<uint32_t> f32;
   std::vector<uint64_t> f64;
   std::vector<uint16_t> f16;
+  std::vector<uint32_t> from_int;
   uint32_t mode = 0;
 };
 
 Result run_modes(Device& dev, const cdnajit::CodeObject& co, const std::vector<float>& x, const std::vector<float>& y,
-                 const std::vector<float>& z, const std::vector<double>& dx, const std::vector<double>& dy, int mode) {
+                 const std::vector<float>& z, const std::vector<double>& dx, const std::vector<double>& dy, int mode,
+                 const std::vector<int>& n = std::vector<int>(64, 1)) {
   uint64_t a = dev.upload(x), b = dev.upload(y), c = dev.upload(z), o = dev.upload(std::vector<uint32_t>(64 * 4));
   uint64_t da = dev.upload(dx), db = dev.upload(dy), od = dev.upload(std::vector<uint64_t>(64 * 3));
   uint64_t oh = dev.upload(std::vector<uint16_t>(64)), om = dev.upload(std::vector<uint32_t>(1));
-  dev.run(co, "modes", ArgPack().add(a).add(b).add(c).add(o).add(da).add(db).add(od).add(oh).add(om).add(mode),
+  uint64_t dn = dev.upload(n), oi = dev.upload(std::vector<uint32_t>(64));
+  dev.run(co, "modes",
+          ArgPack().add(a).add(b).add(c).add(o).add(da).add(db).add(od).add(oh).add(om).add(mode).add(dn).add(oi),
           dims1(1, 64));
   Result r;
   r.f32 = dev.download<uint32_t>(o, 64 * 4);
   r.f64 = dev.download<uint64_t>(od, 64 * 3);
   r.f16 = dev.download<uint16_t>(oh, 64);
   r.mode = dev.download<uint32_t>(om, 1)[0];
+  r.from_int = dev.download<uint32_t>(oi, 64);
   return r;
 }
 
@@ -104,24 +108,26 @@ TEST_CASE("s_setreg of MODE: f32, f16 and f64 round modes on hand-computed cases
     Device dev(arch);
     auto co = load_hip(kSrc, arch);
     std::string dis = dev.sim.disassemble(co, "modes");
-    for (const char* m : {"s_setreg_b32", "s_getreg_b32", "v_add_f32", "v_fmac_f32", "v_cvt_f16_f32", "v_add_f64"})
+    for (const char* m : {"s_setreg_b32", "s_getreg_b32", "v_add_f32", "v_fmac_f32", "v_cvt_f16_f32", "v_add_f64", "v_cvt_f32_i32"})
       REQUIRE(dis.find(m) != std::string::npos);
     std::vector<float> x(64, 1.0f), y(64, 1.0f), z(64, 0.0f);
     std::vector<double> dx(64, 1.0), dy(64, 1.0);
+    std::vector<int> n(64, 1);
     for (int i = 0; i < kCount; ++i) {
       x[i] = kCases[i].x; y[i] = kCases[i].y; z[i] = kCases[i].z;
-      dx[i] = kCases[i].dx; dy[i] = kCases[i].dy;
+      dx[i] = kCases[i].dx; dy[i] = kCases[i].dy; n[i] = kCases[i].n;
     }
     for (int rm = 0; rm < 4; ++rm) {
       const int mode = rm | rm << 2 | 0xf0;  // the same round mode for f32 and f16/f64, denormals kept
       INFO("arch " << cdnajit::arch_name(arch) << " round mode " << rm);
-      Result r = run_modes(dev, co, x, y, z, dx, dy, mode);
+      Result r = run_modes(dev, co, x, y, z, dx, dy, mode, n);
       // s_getreg reads back the whole MODE: the fields just written, DX10_CLAMP and IEEE from the descriptor.
       CHECK((r.mode & 0xff) == uint32_t(mode));
       CHECK(((r.mode >> 8) & 3) == 3);
       for (int i = 0; i < kCount; ++i) {
         const Case& c = kCases[i];
-        uint64_t got = c.slot <= 3 ? r.f32[i * 4 + c.slot] : c.slot == 4 ? r.f16[i] : r.f64[i * 3 + (c.slot - 5)];
+        uint64_t got = c.slot <= 3 ? r.f32[i * 4 + c.slot] : c.slot == 4 ? r.f16[i] : c.slot == 8 ? r.from_int[i]
+                                                                                    : r.f64[i * 3 + (c.slot - 5)];
         INFO(c.what << ": got 0x" << std::hex << got << " want 0x" << c.want[rm]);
         CHECK(got == c.want[rm]);
       }
