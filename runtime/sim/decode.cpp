@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -372,6 +373,21 @@ void apply_mods_word(const std::string& w, Op& op, bool& ok) {
   else if (key == "sc0" || key == "sc1" || key == "nt" || key == "glc" || key == "slc") {}
   else ok = false;
     }
+// Encodings LLVM 22's AMDGPU disassembler crashes on (SIGSEGV in its
+// diagnostic path, found by tools/fuzz/fuzz_decoder; `llvm-mc-22 --disassemble
+// -mcpu=gfx942` dies on "0x00 0x00 0x00 0xe8 0x00 0x00 0x00 0xff" too): a
+// MUBUF (word 0 bits 31:26 = 111000) or MTBUF (111010) whose SOFFSET (word 1
+// bits 31:24) is 255, the literal-constant code these encodings cannot take.
+// They are never valid code, so they are undecodable without asking LLVM.
+bool llvm_crashes_on(const uint8_t* p, uint64_t available) {
+  if (available < 8) return false;
+  uint32_t w0, w1;
+  std::memcpy(&w0, p, 4);
+  std::memcpy(&w1, p + 4, 4);
+  uint32_t enc = w0 >> 26;
+  return (enc == 0x38 || enc == 0x3a) && (w1 >> 24) == 0xff;
+}
+
 }  // namespace
 
 std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelInfo& k) {
@@ -392,8 +408,9 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     (void)inited;
     // One disassembler per arch for the process (creating one costs milliseconds,
     // more than decoding a kernel); used only under g_llvm_mutex.
-    static std::map<Arch, LLVMDisasmContextRef> contexts;
-    LLVMDisasmContextRef& ctx = contexts[co.arch];
+    // Never destroyed: the contexts live as long as the process (no leak at exit).
+    static auto* contexts = new std::map<Arch, LLVMDisasmContextRef>;
+    LLVMDisasmContextRef& ctx = (*contexts)[co.arch];
     if (!ctx) {
       std::string cpu(arch_name(co.arch));
       ctx = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", cpu.c_str(), nullptr, 0, nullptr, nullptr);
@@ -411,7 +428,9 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     uint64_t off = 0;
     char buf[512];
     while (off < k.code_size) {
-      size_t n = LLVMDisasmInstruction(ctx, const_cast<uint8_t*>(base + off), k.code_size - off + kPad, off, buf, sizeof buf);
+      size_t n = llvm_crashes_on(base + off, k.code_size - off)
+                     ? 0
+                     : LLVMDisasmInstruction(ctx, const_cast<uint8_t*>(base + off), k.code_size - off + kPad, off, buf, sizeof buf);
       if (n > k.code_size - off) n = 0;  // decoded only thanks to the padding: the code ends mid-instruction
       if (n == 0) {
         // Not a valid instruction: keep a 4-byte placeholder that fails only if executed.
