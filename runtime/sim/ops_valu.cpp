@@ -57,12 +57,12 @@ float apply_omod_clamp(const Op& op, float x, bool dx10) {
 }
 
 // Write 64 results to the VGPR destination under EXEC (plus output modifiers).
-void store(Wave& w, const Op& op, uint32_t* r, bool fl) {
+void store(Wave& w, const Op& op, uint32_t* r, bool fl, bool f32_result = true) {
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
-  if (fl && op.ft == FType::F32 && (op.omod || op.clamp))
+  if (fl && f32_result && op.ft == FType::F32 && (op.omod || op.clamp))
     for (int l = 0; l < 64; ++l) r[l] = as_u(apply_omod_clamp(op, as_f(r[l]), w.dx10_clamp));
-  if (fl && op.ft == FType::F32 && w.flush_out_f32) for (int l = 0; l < 64; ++l) r[l] = flush_denorm32(r[l]);
+  if (fl && f32_result && op.ft == FType::F32 && w.flush_out_f32) for (int l = 0; l < 64; ++l) r[l] = flush_denorm32(r[l]);
   const Src& d = op.d[0];
   if (d.k != SrcKind::V) fail(w, op, "VALU destination must be a VGPR");
   uint32_t* dst = w.vr(d.idx);
@@ -84,15 +84,20 @@ void store(Wave& w, const Op& op, uint32_t* r, bool fl) {
   for (int l = 0; l < 64; ++l) dst[l] = ((e >> l) & 1) ? r[l] : dst[l];
 }
 
-template <class F, bool FL>
+// NOT_F32 marks the operands of a float instruction that are not f32 values, so the f32
+// denormal flush (FLOAT_DENORM_MODE_32) must not touch them: bit i = source i (an integer
+// exponent, an f16/bf16 input, an integer to convert), kNotF32Result = the result (f16/bf16
+// bits, an integer exponent). Flushing them would turn e.g. the integer 5 into 0.
+constexpr unsigned kNotF32Result = 8;
+template <class F, bool FL, unsigned NOT_F32 = 0>
 void v32(Wave& w, const Op& op) {
   alignas(64) uint32_t t0[64], t1[64], t2[64], r[64];
   static const uint32_t zero[64] = {};
-  const uint32_t* a = op.ns > 0 ? fetch(w, op, 0, t0, FL) : zero;
-  const uint32_t* b = op.ns > 1 ? fetch(w, op, 1, t1, FL) : zero;
-  const uint32_t* c = op.ns > 2 ? fetch(w, op, 2, t2, FL) : zero;
+  const uint32_t* a = op.ns > 0 ? fetch(w, op, 0, t0, FL && !(NOT_F32 & 1)) : zero;
+  const uint32_t* b = op.ns > 1 ? fetch(w, op, 1, t1, FL && !(NOT_F32 & 2)) : zero;
+  const uint32_t* c = op.ns > 2 ? fetch(w, op, 2, t2, FL && !(NOT_F32 & 4)) : zero;
   for (int l = 0; l < 64; ++l) r[l] = F{}(a[l], b[l], c[l]);
-  store(w, op, r, FL);
+  store(w, op, r, FL, !(NOT_F32 & kNotF32Result));
 }
 
 // Fused multiply-add forms over whole arrays (vectorised host FMA).
@@ -272,6 +277,7 @@ uint32_t dot2(float a0, float b0, float a1, float b1, float c) {
 
 #define V(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), false>
 #define VF(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true>
+#define VFX(not_f32, ...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true, not_f32>
 #define VMAC(...) &v32_mac<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true>
 #define CMP(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), false, false>
 #define CMPF(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), true, false>
@@ -717,23 +723,23 @@ void register_valu(Registry& r) {
   FX("v_max3_f32", VF(ub(fmaxnum(fmaxnum(fl(a), fl(b)), fl(c)))));
   FX("v_med3_f32", VF(ub(fmaxnum(fminnum(fl(a), fl(b)), fminnum(fmaxnum(fl(a), fl(b)), fl(c))))));
   F("v_mul_legacy_f32", VF(ub((fl(a) == 0 || fl(b) == 0) ? 0.0f : fl(a) * fl(b))));
-  F("v_ldexp_f32", VF(ub(std::ldexp(fl(a), int32_t(b)))));
+  F("v_ldexp_f32", VFX(2, ub(std::ldexp(fl(a), int32_t(b)))));
   FX("v_trunc_f32", VF(ub(std::trunc(fl(a)))));
   FX("v_ceil_f32", VF(ub(std::ceil(fl(a)))));
   FX("v_floor_f32", VF(ub(std::floor(fl(a)))));
   FX("v_rndne_f32", VF(ub(std::nearbyint(fl(a)))));
   F("v_fract_f32", VF(ub(std::isinf(fl(a)) ? std::nanf("") : std::fmin(fl(a) - std::floor(fl(a)), 0x1.fffffep-1f))));
   F("v_sqrt_f32", VF(ub(std::sqrt(fl(a)))));
-  F("v_cvt_f32_i32", VF(ub(float(int32_t(a)))));
-  F("v_cvt_f32_u32", VF(ub(float(a))));
+  F("v_cvt_f32_i32", VFX(1, ub(float(int32_t(a)))));
+  F("v_cvt_f32_u32", VFX(1, ub(float(a))));
   FX("v_cvt_i32_f32", VF(uint32_t(cvt_i32(fl(a)))));
   FX("v_cvt_u32_f32", VF(cvt_u32(fl(a))));
   FX("v_cvt_rpi_i32_f32", VF(uint32_t(cvt_i32(std::floor(fl(a) + 0.5f)))));
   FX("v_cvt_flr_i32_f32", VF(uint32_t(cvt_i32(std::floor(fl(a))))));
-  F("v_cvt_f16_f32", VF(f32_to_f16(a)));
-  F("v_cvt_f32_f16", VF(ub(f16lo(a))));
-  F("v_cvt_pkrtz_f16_f32", VF(uint32_t(f32_to_f16_rtz(a)) | uint32_t(f32_to_f16_rtz(b)) << 16));
-  F("v_cvt_pk_bf16_f32", VF(uint32_t(f32_to_bf16(a)) | uint32_t(f32_to_bf16(b)) << 16));
+  F("v_cvt_f16_f32", VFX(kNotF32Result, f32_to_f16(a)));
+  F("v_cvt_f32_f16", VFX(1, ub(f16lo(a))));
+  F("v_cvt_pkrtz_f16_f32", VFX(kNotF32Result, uint32_t(f32_to_f16_rtz(a)) | uint32_t(f32_to_f16_rtz(b)) << 16));
+  F("v_cvt_pk_bf16_f32", VFX(kNotF32Result, uint32_t(f32_to_bf16(a)) | uint32_t(f32_to_bf16(b)) << 16));
   F("v_dot2c_f32_bf16", &vdot2<true>);
   F("v_dot2_f32_bf16", &vdot2<true>);
   F("v_dot2c_f32_f16", &vdot2<false>);
@@ -892,12 +898,12 @@ void register_valu(Registry& r) {
   D("v_cvt_i32_f64", V64(1, ([](double x) -> uint64_t { if (std::isnan(x)) return 0; if (x >= 2147483647.0) return 0x7fffffffu; if (x <= -2147483648.0) return 0x80000000u; return uint32_t(int32_t(x)); })(as_d(a))));
   D("v_cvt_u32_f64", V64(1, ([](double x) -> uint64_t { if (std::isnan(x) || x <= 0) return 0; if (x >= 4294967295.0) return 0xffffffffu; return uint32_t(x); })(as_d(a))));
   F("v_frexp_mant_f32", VF(([](float x) { if (std::isnan(x) || std::isinf(x)) return ub(x); int e; return ub(std::frexp(x, &e)); })(fl(a))));
-  F("v_frexp_exp_i32_f32", VF(([](float x) -> uint32_t { if (std::isnan(x) || std::isinf(x)) return 0; int e; std::frexp(x, &e); return uint32_t(e); })(fl(a))));
+  F("v_frexp_exp_i32_f32", VFX(kNotF32Result, ([](float x) -> uint32_t { if (std::isnan(x) || std::isinf(x)) return 0; int e; std::frexp(x, &e); return uint32_t(e); })(fl(a))));
   D("v_cvt_f64_f32", V64(8, as_u64(double(fl(uint32_t(a))))));
   D("v_cvt_f32_f64", V64(1, ub(float(as_d(a)))));
   D("v_cvt_f64_i32", V64(8, as_u64(double(int32_t(a)))));
   D("v_cvt_f64_u32", V64(8, as_u64(double(uint32_t(a)))));
-  F("v_cvt_f32_bf16", VF(a << 16));
+  F("v_cvt_f32_bf16", VFX(1, a << 16));
   H("v_subrev_f16", V(f16op(f16lo(b) - f16lo(a))));
   H("v_max3_f16", V(f16op(fmaxnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c)))));
   H("v_min3_f16", V(f16op(fminnum(fminnum(f16lo(a), f16lo(b)), f16lo(c)))));

@@ -277,6 +277,36 @@ TEST_CASE("f32 denormals are flushed in and out when the descriptor's denorm mod
   }
 }
 
+TEST_CASE("the f32 denormal flush leaves integer and 16-bit operands of float instructions alone", "[sim][float]") {
+  // Under FLOAT_DENORM_MODE_32 = 0 only f32 values are flushed: the integer 5 (bit pattern of a
+  // denormal), an ldexp exponent, f16 bits and an frexp exponent pass through unchanged.
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    uint64_t buf = dev.upload(std::vector<uint32_t>(64, 0), "buf");
+    std::vector<uint8_t> ka(16, 0);
+    std::memcpy(ka.data(), &buf, 8);
+    auto co = cdnajit::read_code_object(assemble(asm_kernel("dnm_int",
+        " s_load_dwordx2 s[2:3], s[0:1], 0x0\n s_waitcnt lgkmcnt(0)\n v_mov_b32 v0, 0\n v_mov_b32 v1, 5\n"
+        " v_cvt_f32_u32 v2, v1\n v_cvt_f32_i32 v3, v1\n v_ldexp_f32 v4, 1.0, v1\n v_cvt_f16_f32 v5, 1.0\n"
+        " v_mov_b32 v6, 0x3c00\n v_cvt_f32_f16 v7, v6\n v_mov_b32 v8, 0x41000000\n v_frexp_exp_i32_f32 v9, v8\n"
+        " global_store_dword v0, v2, s[2:3]\n global_store_dword v0, v3, s[2:3] offset:4\n"
+        " global_store_dword v0, v4, s[2:3] offset:8\n global_store_dword v0, v5, s[2:3] offset:12\n"
+        " global_store_dword v0, v7, s[2:3] offset:16\n global_store_dword v0, v9, s[2:3] offset:20\n s_endpgm",
+        arch, 0, "  .amdhsa_float_denorm_mode_32 0\n"), arch));
+    REQUIRE(co.find("dnm_int")->float_denorm_mode_32 == 0u);
+    cdnajit::sim::LaunchDims d;
+    d.block[0] = 1;
+    dev.sim.launch(co, "dnm_int", ka, d);
+    auto out = dev.download<uint32_t>(buf, 6);
+    CHECK(out[0] == 0x40a00000u);  // v_cvt_f32_u32 5 = 5.0
+    CHECK(out[1] == 0x40a00000u);  // v_cvt_f32_i32 5 = 5.0
+    CHECK(out[2] == 0x42000000u);  // v_ldexp_f32 1.0 * 2^5 = 32.0
+    CHECK(out[3] == 0x3c00u);      // v_cvt_f16_f32 1.0 = f16 1.0 (high half zero)
+    CHECK(out[4] == 0x3f800000u);  // v_cvt_f32_f16 of f16 1.0
+    CHECK(out[5] == 4u);           // v_frexp_exp_i32_f32 8.0 = 4 (8 = 0.5 * 2^4)
+  }
+}
+
 TEST_CASE("reading LDS written by an LDS DMA before its vmcnt wait is an error", "[sim][check]") {
   for (Arch arch : kArchs) {
     Device dev(arch);
