@@ -65,7 +65,7 @@ Conv3dKernelStats kernel_stats(const std::vector<uint8_t>& co_bytes, const std::
   CodeObject co = read_code_object(co_bytes);
   for (const KernelInfo& k : co.kernels) {
     if (k.name != name) continue;
-    st.vgprs = int(k.vgpr_count);
+    st.vgprs = int(architectural_vgprs(k));
     st.agprs = int(k.agpr_count);
     st.sgprs = allocated_sgprs(k);
     st.lds_bytes = k.group_segment_size;

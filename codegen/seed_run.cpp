@@ -64,7 +64,7 @@ int allocated_sgprs(const KernelInfo& k) {
 
 regalloc::Occupancy code_object_occupancy(const KernelInfo& k, Arch arch, uint32_t workgroup_size) {
   if (workgroup_size == 0) workgroup_size = k.max_flat_workgroup_size ? k.max_flat_workgroup_size : 256;
-  return regalloc::occupancy(arch, int(k.vgpr_count), int(k.agpr_count), allocated_sgprs(k), k.group_segment_size,
+  return regalloc::occupancy(arch, int(architectural_vgprs(k)), int(k.agpr_count), allocated_sgprs(k), k.group_segment_size,
                              workgroup_size);
 }
 

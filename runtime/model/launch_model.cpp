@@ -21,7 +21,7 @@ LaunchPlan plan_launch(const KernelInfo& k, Arch arch, const sim::LaunchDims& di
   // The code object's .sgpr_count includes VCC, FLAT_SCRATCH and XNACK_MASK (6), which
   // regalloc::occupancy adds itself (as codegen::code_object_occupancy does).
   const int sgprs = std::max(0, int(k.sgpr_count) - 6);
-  const regalloc::Occupancy occ = regalloc::occupancy(arch, int(k.vgpr_count), int(k.agpr_count), sgprs,
+  const regalloc::Occupancy occ = regalloc::occupancy(arch, int(architectural_vgprs(k)), int(k.agpr_count), sgprs,
                                                       k.group_segment_size + dims.dynamic_lds, threads);
   p.waves_per_simd = occ.waves_per_simd;
   p.workgroup_slots = std::max(1, std::min(occ.waves_per_simd * hw.simds / p.waves_per_workgroup, occ.workgroups_per_cu_lds));

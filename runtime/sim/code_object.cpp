@@ -158,6 +158,10 @@ const KernelInfo* CodeObject::find(std::string_view name) const {
   return nullptr;
 }
 
+uint32_t architectural_vgprs(const KernelInfo& k) {
+  return k.agpr_count > 0 && k.vgpr_count > k.agpr_count ? k.vgpr_count - k.agpr_count : k.vgpr_count;
+}
+
 CodeObject read_code_object(std::span<const uint8_t> bytes) {
   Bytes f{bytes};
   if (bytes.size() < 64) bad("file of " + std::to_string(bytes.size()) + " bytes is too small for an ELF64 header");

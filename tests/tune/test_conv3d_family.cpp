@@ -5,7 +5,10 @@
 
 #include <cmath>
 
+#include "codegen/conv3d_igemm.hpp"
 #include "jit/isa/error.hpp"
+#include "runtime/model/launch_model.hpp"
+#include "runtime/sim/code_object.hpp"
 #include "runtime/tune/families/conv3d_igemm_check.hpp"
 #include "runtime/tune/families/registry.hpp"
 #include "runtime/tune/time_source.hpp"
@@ -112,4 +115,35 @@ TEST_CASE("conv3d_igemm family: candidates pass the check and bind a timed launc
                          fam().canonical_problem("fp8 N1 C13 D3 H7 W9 K20 k3x3x3 s1,2,1 p1,1,1 d1,1,1 bias"), Arch::gfx942);
   auto dev942 = open_device("sim:gfx942");
   CHECK(fp8->check(*dev942) == "");
+}
+
+TEST_CASE("conv3d_igemm: the model's occupancy counts a unified VGPR+AGPR allocation once",
+          "[tune][conv3d]") {
+  // 128x128 tile, 2x2 waves, tile_k 64: each wave holds a 64x64 accumulator (64 AGPRs) and
+  // fragments for two MFMA k-steps; the metadata's .vgpr_count is then accum_offset + AGPRs.
+  codegen::Conv3dConfig c;
+  c.tile_k = 64;
+  c.waves_m = 2;
+  c.waves_n = 2;
+  codegen::Conv3dPlan p = codegen::make_conv3d_plan(codegen::conv3d_seed_shape(12), codegen::Conv3dDType::bf16,
+                                                    Arch::gfx950, c);
+  BuildResult b = codegen::build_conv3d_igemm(p);
+  CodeObject co = read_code_object(b.code_object);
+  const KernelInfo* k = co.find(b.name);
+  REQUIRE(k);
+  REQUIRE(k->agpr_count > 0);
+  std::printf("unified allocation: .vgpr_count %u = architectural %u + AGPRs %u\n", k->vgpr_count,
+              architectural_vgprs(*k), k->agpr_count);
+  CHECK(architectural_vgprs(*k) + k->agpr_count == k->vgpr_count);
+  CHECK(architectural_vgprs(*k) == uint32_t(b.stats.vgprs + 3) / 4 * 4);  // accum_offset: the JIT's VGPRs, granule 4
+  sim::LaunchDims d;
+  d.grid[0] = p.grid[0];
+  d.block[0] = uint32_t(p.threads);
+  model::LaunchPlan lp = model::plan_launch(*k, Arch::gfx950, d, model::product("mi355x"));
+  // Independent arithmetic (gfx950: 512 unified registers per lane, granule 8; 160 KiB LDS per CU,
+  // 4 SIMDs): counting the AGPRs twice would lower the register limit, and an allocation over 256
+  // would be rejected as too many VGPRs.
+  const uint32_t by_regs = 512 / ((k->vgpr_count + 7) / 8 * 8);
+  const uint32_t by_lds = 163840 / k->group_segment_size * uint32_t(p.threads / 64) / 4;
+  CHECK(lp.waves_per_simd == int(std::min(by_regs, by_lds)));
 }

@@ -128,7 +128,7 @@ std::string stats_line(const BuildResult& b, Arch arch, int threads) {
   CodeObject co = read_code_object(b.code_object);
   const KernelInfo* k = co.find(b.name);
   if (!k) return "no kernel info";
-  return fmt::format("VGPR {} AGPR {} SGPR {} LDS {} B, {} waves/SIMD", k->vgpr_count, k->agpr_count, k->sgpr_count,
+  return fmt::format("VGPR {} AGPR {} SGPR {} LDS {} B, {} waves/SIMD", architectural_vgprs(*k), k->agpr_count, k->sgpr_count,
                      k->group_segment_size, codegen::code_object_occupancy(*k, arch, uint32_t(threads)).waves_per_simd);
 }
 
