@@ -275,18 +275,20 @@ TEST_CASE("cdnajit check: wait counts, hazards and simulator coverage of a code 
   CHECK(unknown.status == 1);
   CHECK_THAT(unknown.out, Catch::Contains("no kernel 'nope'") && Catch::Contains("vector_add"));
   // Break it: the s_waitcnt vmcnt(0) before the add becomes s_nop 0, and the second
-  // global_load_dword becomes a buffer_atomic_add (same size), which the simulator does not implement.
+  // global_load_dword becomes a tbuffer_load_format_x (same size), which the simulator does not implement.
   REQUIRE(patch_file(co, {0x70, 0x0f, 0x8c, 0xbf}, {0x00, 0x00, 0x80, 0xbf}));
-  REQUIRE(patch_file(co, {0x00, 0x80, 0x50, 0xdc, 0x01, 0x00, 0x06, 0x02}, {0x00, 0x00, 0x08, 0xe1, 0x00, 0x01, 0x01, 0x80}));
+  REQUIRE(patch_file(co, {0x00, 0x80, 0x50, 0xdc, 0x01, 0x00, 0x06, 0x02}, {0x00, 0x00, 0x08, 0xe8, 0x00, 0x01, 0x01, 0x80}));
   Run bad = cli("check " + co + " --kernel vector_add");
   CHECK(bad.status == 1);
   INFO(bad.out);
   CHECK_THAT(bad.out, Catch::Contains("[waitcnt]") && Catch::Contains("v_add_f32") && Catch::Contains("needs 's_waitcnt vmcnt("));
-  CHECK_THAT(bad.out, Catch::Contains("[sim-coverage]") && Catch::Contains("buffer_atomic_add"));
+  CHECK_THAT(bad.out, Catch::Contains("[sim-coverage]") && Catch::Contains("tbuffer_load_format_x"));
   CHECK_THAT(bad.out, Catch::Contains("vector_add +0x"));
-  // The atomic right after a load also breaks the VMEM soft clause rule (a hazard finding).
+  // The tbuffer load right after a load overwrites its address register: the VMEM soft clause rule (a hazard finding).
   CHECK_THAT(bad.out, Catch::Contains("[soft-clause]"));
-  CHECK_THAT(bad.out, Catch::Contains("3 findings"));
+  // The store then reads v1, which the tbuffer load writes without a wait: a second [waitcnt].
+  CHECK_THAT(bad.out, Catch::Contains("reads v1 (tbuffer_load_format_x"));
+  CHECK_THAT(bad.out, Catch::Contains("4 findings"));
   Run help = cli("check --help");
   CHECK(help.status == 0);
   CHECK_THAT(help.out, Catch::Contains("--kernel"));
