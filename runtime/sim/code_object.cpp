@@ -67,21 +67,21 @@ void apply_metadata(const msgpack::Value& root, CodeObject& co) {
     for (auto& kk : co.kernels)
       if (kk.name == name->str) k = &kk;
     if (!k) continue;  // metadata for a kernel without a descriptor symbol: ignore
-    if (auto* v = km.get(".wavefront_size")) k->wavefront_size = uint32_t(v->as_uint(".wavefront_size"));
-    if (auto* v = km.get(".sgpr_count")) k->sgpr_count = uint32_t(v->as_uint(".sgpr_count"));
-    if (auto* v = km.get(".vgpr_count")) k->vgpr_count = uint32_t(v->as_uint(".vgpr_count"));
-    if (auto* v = km.get(".agpr_count")) k->agpr_count = uint32_t(v->as_uint(".agpr_count"));
+    if (auto* v = km.get(".wavefront_size")) k->wavefront_size = v->as_u32(".wavefront_size");
+    if (auto* v = km.get(".sgpr_count")) k->sgpr_count = v->as_u32(".sgpr_count");
+    if (auto* v = km.get(".vgpr_count")) k->vgpr_count = v->as_u32(".vgpr_count");
+    if (auto* v = km.get(".agpr_count")) k->agpr_count = v->as_u32(".agpr_count");
     if (auto* v = km.get(".max_flat_workgroup_size"))
-      k->max_flat_workgroup_size = uint32_t(v->as_uint(".max_flat_workgroup_size"));
-    if (auto* v = km.get(".kernarg_segment_align")) k->kernarg_alignment = uint32_t(v->as_uint(".kernarg_segment_align"));
+      k->max_flat_workgroup_size = v->as_u32(".max_flat_workgroup_size");
+    if (auto* v = km.get(".kernarg_segment_align")) k->kernarg_alignment = v->as_u32(".kernarg_segment_align");
     if (auto* args = km.get(".args")) {
       if (args->kind != msgpack::Value::Array) bad("metadata: .args of " + k->name + " is not an array");
       for (const auto& a : args->array) {
         if (a.kind != msgpack::Value::Map) bad("metadata: argument of " + k->name + " is not a map");
         KernelArgInfo ai;
         if (auto* v = a.get(".name"); v && v->kind == msgpack::Value::String) ai.name = v->str;
-        if (auto* v = a.get(".offset")) ai.offset = uint32_t(v->as_uint(".offset"));
-        if (auto* v = a.get(".size")) ai.size = uint32_t(v->as_uint(".size"));
+        if (auto* v = a.get(".offset")) ai.offset = v->as_u32(".offset");
+        if (auto* v = a.get(".size")) ai.size = v->as_u32(".size");
         if (auto* v = a.get(".value_kind"); v && v->kind == msgpack::Value::String) ai.value_kind = v->str;
         if (auto* v = a.get(".address_space"); v && v->kind == msgpack::Value::String) ai.address_space = v->str;
         if (auto* v = a.get(".type_name"); v && v->kind == msgpack::Value::String) ai.type_name = v->str;

@@ -100,6 +100,14 @@ uint64_t Value::as_uint(const char* what) const {
   throw Error(std::string("read_code_object: metadata field ") + what + " is not a non-negative integer");
 }
 
+uint32_t Value::as_u32(const char* what) const {
+  const uint64_t v = as_uint(what);
+  if (v > 0xffffffffull)
+    throw Error(std::string("read_code_object: metadata field ") + what + " = " + std::to_string(v) +
+                " does not fit 32 bits (valid: 0 .. 4294967295)");
+  return uint32_t(v);
+}
+
 Value parse(std::span<const uint8_t> bytes) {
   Reader r{bytes};
   return r.value(0);

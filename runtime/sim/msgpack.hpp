@@ -25,6 +25,9 @@ struct Value {
   const Value* get(std::string_view key) const;
   // Non-negative integer value; throws naming `what` otherwise.
   uint64_t as_uint(const char* what) const;
+  // as_uint, and an Error naming the field when the value does not fit 32 bits (the fields
+  // stored in 32-bit KernelInfo members would otherwise be silently cut).
+  uint32_t as_u32(const char* what) const;
 };
 
 struct Value::MapEntry {

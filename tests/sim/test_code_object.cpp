@@ -8,6 +8,7 @@
 #include <random>
 
 #include "tests/test_support.hpp"
+#include "runtime/sim/msgpack.hpp"
 #include "tests/sim/sim_harness.hpp"
 
 using namespace simtest;
@@ -147,4 +148,20 @@ extern "C" __global__ void fz(const float* a, float* c, int n) {
               errors);
   CHECK(errors > 0);
   CHECK(ok > 0);
+}
+
+TEST_CASE("code object: a metadata integer that does not fit 32 bits is an error, not cut", "[sim][co]") {
+  // msgpack uint64 (0xcf) 2^32 + 5 and uint32 (0xce) 7: the 32-bit KernelInfo fields read through
+  // as_u32, which names the field instead of keeping the low 32 bits (5).
+  const std::vector<uint8_t> big = {0xcf, 0, 0, 0, 1, 0, 0, 0, 5};
+  const std::vector<uint8_t> small = {0xce, 0, 0, 0, 7};
+  auto v = cdnajit::msgpack::parse(big);
+  CHECK(v.as_uint(".vgpr_count") == (uint64_t(1) << 32) + 5);
+  try {
+    (void)v.as_u32(".vgpr_count");
+    FAIL("no error for a 33-bit .vgpr_count");
+  } catch (const cdnajit::Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains(".vgpr_count") && Catch::Contains("does not fit 32 bits"));
+  }
+  CHECK(cdnajit::msgpack::parse(small).as_u32(".sgpr_count") == 7u);
 }
