@@ -226,15 +226,12 @@ int main(int argc, char** argv) {
       std::vector<double> meas, mod;
       for (auto& r : rows) meas.push_back(r.seed_ms), mod.push_back(r.model_ms);
       auto rm = ranks(meas), rd = ranks(mod);
-      std::vector<double> errs;
       for (size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
-        errs.push_back(std::fabs(r.model_ms / r.seed_ms - 1));
         md << fmt::format("| {} | {} | {:.3f} | {:.3f} | {:.2f} | {:g} | {:g} | {} | {} |\n", r.seed_name, r.kernel, r.seed_ms,
                           r.model_ms, r.model_ms / r.seed_ms, rm[i], rd[i], r.rep.plan.waves_per_simd, r.rep.limiter);
       }
-      std::sort(errs.begin(), errs.end());
-      const double med = errs.empty() ? std::nan("") : errs.size() % 2 ? errs[errs.size() / 2] : 0.5 * (errs[errs.size() / 2 - 1] + errs[errs.size() / 2]);
+      const double med = median_abs_error(meas, mod);
       md << "\n";
       md << "Seed times: the trajectory's tables (JIT-dot2 was measured at 0.619-0.629 ms in different phases; 0.629 is "
             "used). Both V97 designs here load the input tile with global_load_lds_dword as the seed's V97 does. The "

@@ -276,8 +276,8 @@ uint32_t dot2(float a0, float b0, float a1, float b1, float c) {
 }
 
 #define V(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), false>
-#define VF(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true>
 #define VFX(not_f32, ...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true, not_f32>
+#define VF(...) VFX(0, __VA_ARGS__)
 #define VMAC(...) &v32_mac<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true>
 #define CMP(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), false, false>
 #define CMPF(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), true, false>
