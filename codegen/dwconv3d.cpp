@@ -16,7 +16,10 @@
 
 namespace cdnajit::codegen {
 
-std::string dwconv3d_kernel_name(DwVariant v) { return fmt::format("dwconv3d_{}", variant_name(v)); }
+std::string dwconv3d_kernel_name(DwVariant v, DwMapping m) {
+  return m == DwMapping::dense ? fmt::format("dwconv3d_{}", variant_name(v))
+                               : fmt::format("dwconv3d_{}_{}", variant_name(v), mapping_name(m));
+}
 
 namespace {
 
@@ -25,8 +28,8 @@ constexpr uint32_t kDsMaxOffset = 65535;  // DS instruction offset field (16 bit
 
 class Generator {
  public:
-  Generator(Kernel& k, const DwConvShape& s, DwVariant v, Arch a)
-      : k_(k), s_(s), info_(variant_info(v)), a_(a), g_(dwconv_geometry(s, a, v)), dot2_(uses_dot2(v, a)) {}
+  Generator(Kernel& k, const DwConvShape& s, DwVariant v, Arch a, DwMapping m)
+      : k_(k), s_(s), info_(variant_info(v)), a_(a), g_(dwconv_geometry(s, a, v, m)), dot2_(uses_dot2(v, a)) {}
 
   void emit() {
     k_.set_workgroup_size(kThreads);
@@ -45,7 +48,8 @@ class Generator {
     zero_tile();
     issue_weight_pair_hi_loads();
     load_tile();
-    main_loop();
+    if (g_.mapping == DwMapping::dense) main_loop();
+    else main_loop_wave_rows();
   }
 
  private:
@@ -198,6 +202,7 @@ class Generator {
     k_.v_lshrrev_b32(wave_v, 6, tid_);
     Reg wave = k_.sgpr("wave");
     k_.v_readfirstlane_b32(wave, wave_v);
+    wave_ = wave;
     Reg lane = k_.vgpr("lane");
     k_.v_and_b32(lane, 63, tid_);
     lane_ = lane;
@@ -344,6 +349,38 @@ class Generator {
           k_.s_sub_u32(iter, iter, 1);
           k_.s_cmp_lg_u32(iter, 0);
         });
+  }
+
+  // The seed JIT kernels' mapping (DwMapping::wave_rows): the wave's output row h
+  // is wave-uniform (an SGPR loop, h = wave, wave+4, ...); lane l takes items
+  // l, l+64, ... of the row; lanes past the row's items are switched off.
+  void main_loop_wave_rows() {
+    constexpr int kWaves = kThreads / 64;
+    const int pairs = g_.pairs_per_row, chunks = (pairs + 63) / 64;
+    Reg hs = k_.sgpr("h_row");
+    k_.s_mov_b32(hs, wave_);
+    auto row = [&] {
+      Reg h = k_.vgpr("h");
+      k_.v_mov_b32(h, hs);
+      for (int ch = 0; ch < chunks; ++ch) {
+        Reg p = lane_;
+        if (ch) {
+          p = k_.vgpr("p");
+          k_.v_add_u32(p, int64_t(64 * ch), lane_);
+        }
+        const int in_chunk = std::min(64, pairs - 64 * ch);
+        auto work = [&] { compute_and_store(h, p); };
+        if (in_chunk < 64) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(pairs), p); }, work);
+        else work();
+      }
+    };
+    k_.if_scc([&] { k_.s_cmp_lt_u32(hs, int64_t(s_.H_out())); },
+              [&] {
+                k_.do_while_scc(row, [&] {
+                  k_.s_add_u32(hs, hs, kWaves);
+                  k_.s_cmp_lt_u32(hs, int64_t(s_.H_out()));
+                });
+              });
   }
 
   // LDS byte address of filter row (kd, kh), pair j for this thread's item,
@@ -653,7 +690,7 @@ class Generator {
   DwConvGeometry g_;
   bool dot2_;
   Reg in_, wt_, out_, wg_, tid_;
-  Reg lane_, zero_off_;
+  Reg lane_, wave_, zero_off_;
   Reg d_, in_nc_off_, out_plane_, wt_c_;
   RegArray wf_, wpair_, wsingle_;
 };
@@ -661,6 +698,10 @@ class Generator {
 }  // namespace
 
 BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, const BuildOptions& opts) {
+  return build_dwconv3d(s, v, a, DwMapping::dense, opts);
+}
+
+BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, DwMapping m, const BuildOptions& opts) {
   if (!variant_available(v, a))
   {
     std::string valid;
@@ -670,9 +711,9 @@ BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, const Buil
                             "v_cvt_pk_bf16_f32 exist only on gfx950; variants available on {}: {}",
                             variant_name(v), arch_name(a), arch_name(a), valid));
   }
-  dwconv_geometry(s, a);  // shape and LDS checks with a precise message
-  Kernel k(dwconv3d_kernel_name(v), a);
-  Generator(k, s, v, a).emit();
+  dwconv_geometry(s, a, v, m);  // shape and LDS checks with a precise message
+  Kernel k(dwconv3d_kernel_name(v, m), a);
+  Generator(k, s, v, a, m).emit();
   // The generator writes every s_waitcnt itself (the batched / row-by-row waits are
   // the design). The default Auto pass keeps each of them that is needed, drops any
   // that is provably a no-op and adds only what is missing.

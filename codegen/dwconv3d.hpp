@@ -18,8 +18,9 @@
 
 namespace cdnajit::codegen {
 
-// Kernel symbol name of a generated kernel: "dwconv3d_<variant>".
-std::string dwconv3d_kernel_name(DwVariant v);
+// Kernel symbol name of a generated kernel: "dwconv3d_<variant>" (dense mapping) or
+// "dwconv3d_<variant>_<mapping>".
+std::string dwconv3d_kernel_name(DwVariant v, DwMapping m = DwMapping::dense);
 
 // Builds the kernel (regalloc + passes + assemble + link unless opts.link is false).
 // The generator writes every s_waitcnt of its design itself; the default Auto
@@ -27,6 +28,8 @@ std::string dwconv3d_kernel_name(DwVariant v);
 // Throws cdnajit::Error for an invalid shape, an LDS tile over the arch's limit,
 // or a variant the arch lacks (lds_dot2 on gfx942).
 BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, const BuildOptions& opts = {});
+// The same with an explicit work mapping (DwMapping::wave_rows: the seed JIT kernels' one).
+BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, DwMapping m, const BuildOptions& opts = {});
 
 // One-line summary of a build: VGPRs, SGPRs, LDS bytes, occupancy (min of the
 // register and LDS limits), static instruction counts.

@@ -24,23 +24,24 @@ DwConvShape seed_shape() {
 namespace {
 using A = DwArithmetic;
 using S = DwSchedule;
+constexpr DwMapping kSeedJit = DwMapping::wave_rows;
 // Seed kernel names follow the seed's depthwise conv3d optimisation trajectory
 // (its Phases 2, 9, 10, 11 and 12c).
 constexpr DwVariantInfo kVariants[] = {
     {DwVariant::lds_fmac, "lds_fmac", A::fmac, S::batched, 2, false, "V97-origin",
      "V97: fp32 weights, all ds_read_b32 then one wait, v_fmac_f32"},
     {DwVariant::lds_dot2, "lds_dot2", A::dot2, S::batched, 2, false, "JIT-dot2",
-     "bf16 weight pairs, v_dot2_f32_bf16 + v_alignbit_b32, all reads then one wait"},
+     "bf16 weight pairs, v_dot2_f32_bf16 + v_alignbit_b32, all reads then one wait", kSeedJit},
     {DwVariant::row_interleaved, "row_interleaved", A::dot2_where_able, S::row_wait, 2, false, "JIT-dot2-ilv",
-     "per filter row: reads, wait lgkmcnt(0), multiply-adds"},
+     "per filter row: reads, wait lgkmcnt(0), multiply-adds", kSeedJit},
     {DwVariant::lds_dot2_b64, "lds_dot2_b64", A::dot2, S::batched, 2, true, "JIT-dot2-b64",
-     "lds_dot2 with ds_read_b64 for dword pairs of a row (8-byte reads at 4-byte-aligned addresses)"},
+     "lds_dot2 with ds_read_b64 for dword pairs of a row (8-byte reads at 4-byte-aligned addresses)", kSeedJit},
     {DwVariant::lds_dot2_pipe, "lds_dot2_pipe", A::dot2, S::depth_pipeline, 2, false, "JIT-dot2-pipe",
-     "lds_dot2 pipelined by depth slice: slice kd+1's reads in flight during slice kd"},
+     "lds_dot2 pipelined by depth slice: slice kd+1's reads in flight during slice kd", kSeedJit},
     {DwVariant::lds_dot2_kwp4, "lds_dot2_kwp4", A::dot2, S::batched, 4, false, "JIT-dot2-kwp4",
-     "lds_dot2 with KW_PACK = 4: four adjacent outputs per thread and step"},
+     "lds_dot2 with KW_PACK = 4: four adjacent outputs per thread and step", kSeedJit},
     {DwVariant::row_interleaved2, "row_interleaved2", A::dot2_where_able, S::row_lookahead, 2, false,
-     "JIT-dot2-ilv2", "row lookahead: row r+1's reads in flight during row r (lgkmcnt(reads per row))"},
+     "JIT-dot2-ilv2", "row lookahead: row r+1's reads in flight during row r (lgkmcnt(reads per row))", kSeedJit},
     {DwVariant::lds_dot2_sgb, "lds_dot2_sgb", A::dot2, S::sched_groups, 2, false, "JIT-sgb (dot2, V97-sgb schedule)",
      "lds_dot2 written as a read stream and a VALU stream, placed by jit::Interleave in row groups"},
     {DwVariant::lds_fmac_sgb, "lds_fmac_sgb", A::fmac, S::sched_groups, 2, false, "V97-sgb (JIT)",
@@ -70,6 +71,14 @@ DwVariant parse_variant(std::string_view name) {
   throw Error(fmt::format("unknown depthwise conv3d variant '{}': valid are {}", name, variant_names()));
 }
 
+std::string_view mapping_name(DwMapping m) { return m == DwMapping::dense ? "dense" : "wave_rows"; }
+
+DwMapping parse_mapping(std::string_view name) {
+  for (DwMapping m : {DwMapping::dense, DwMapping::wave_rows})
+    if (mapping_name(m) == name) return m;
+  throw Error(fmt::format("unknown depthwise conv3d work mapping '{}': valid are dense, wave_rows", name));
+}
+
 bool variant_available(DwVariant v, Arch a) {
   return variant_info(v).arithmetic != DwArithmetic::dot2 || a == Arch::gfx950;
 }
@@ -94,7 +103,7 @@ void check_kernel(const char* what, int k) {
 }
 }  // namespace
 
-DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a, DwVariant v) {
+DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a, DwVariant v, DwMapping m) {
   constexpr int kBig = 1 << 20;
   check_range("N", s.N, 1, kBig);
   check_range("C", s.C, 1, kBig);
@@ -141,7 +150,10 @@ DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a, DwVariant v) {
                             g.kw_pack == 2 ? "" : ", widened so the last KW_PACK group's reads stay inside"));
   g.tile_bytes = uint32_t(tile);
   g.items = s.H_out() * g.pairs_per_row;
-  g.steps = (g.items + DwConvGeometry::kThreads - 1) / DwConvGeometry::kThreads;
+  g.mapping = m;
+  constexpr int kWaves = DwConvGeometry::kThreads / 64;
+  g.steps = m == DwMapping::dense ? (g.items + DwConvGeometry::kThreads - 1) / DwConvGeometry::kThreads
+                                  : (s.H_out() + kWaves - 1) / kWaves * ((g.pairs_per_row + 63) / 64);
   // A DMA dword must hold two adjacent input elements of one row and land on a
   // dword of the tile: rows of even length starting at an even tile column.
   g.lds_dma = (s.W % 2 == 0) && (s.padW % 2 == 0);

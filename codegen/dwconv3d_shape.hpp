@@ -44,6 +44,18 @@ enum class DwVariant : uint8_t {
   lds_fmac_sgb,      // lds_fmac placed the same way: the JIT counterpart of the HIP V97-sgb reference
 };
 
+// How output work is spread over a workgroup's threads (the same arithmetic, so the
+// same bits, either way).
+enum class DwMapping : uint8_t {
+  dense,      // work items (h, p) packed over all 256 threads: thread t takes items t, t+256, ... (V97)
+  wave_rows,  // wave w takes output rows w, w+4, ...; lane l takes items l, l+64, ... of each row:
+              // the mapping of the seed's JIT kernels (pyhip's conv_depthwise_3d_jit, from which
+              // they were built). Lanes past the row's items idle (EXEC off): at W_out = 80 and
+              // KW_PACK 2 a wave uses 40 of its 64 lanes, at KW_PACK 4 only 20.
+};
+std::string_view mapping_name(DwMapping m);     // "dense", "wave_rows"
+DwMapping parse_mapping(std::string_view name);  // throws cdnajit::Error listing the valid names
+
 // Which multiply-add a variant uses.
 enum class DwArithmetic : uint8_t {
   fmac,             // v_fmac_f32 per tap on fp32 weights (both archs)
@@ -71,6 +83,7 @@ struct DwVariantInfo {
   bool read_b64;                // pairs of dwords of a row read with ds_read_b64
   std::string_view seed_kernel; // the seed kernel it reproduces (docs/depthwise trajectory naming)
   std::string_view summary;     // one line for listings
+  DwMapping seed_mapping = DwMapping::dense;  // the work mapping of the seed kernel it reproduces
 };
 std::span<const DwVariantInfo> dw_variants();
 const DwVariantInfo& variant_info(DwVariant v);
@@ -97,13 +110,16 @@ struct DwConvGeometry {
   uint32_t tile_bytes = 0; // KD * tile_h * tile_w * 2
   int pairs_per_row = 0;   // ceil(W_out / kw_pack): work items per output row
   int items = 0;           // H_out * pairs_per_row work items per workgroup
-  int steps = 0;           // ceil(items / 256): loop trips per thread
+  DwMapping mapping = DwMapping::dense;
+  int steps = 0;           // loop trips per thread: dense ceil(items / 256);
+                           // wave_rows ceil(H_out / 4) * ceil(pairs_per_row / 64) (for wave 0)
   int reads_per_row = 0;   // (KW + kw_pack - 1) / 2 dword reads per filter row
   bool lds_dma = false;    // input rows go global -> LDS by DMA (W and padW even), else global_load + ds_write
 };
 // Validates the shape (throws cdnajit::Error naming the bad field and the valid range,
 // or the LDS limit) and returns the geometry of `v` (the tile and items depend on its KW_PACK).
-DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a, DwVariant v = DwVariant::lds_fmac);
+DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a, DwVariant v = DwVariant::lds_fmac,
+                               DwMapping m = DwMapping::dense);
 
 // Kernel arguments, in order, for both the JIT kernels and the HIP references:
 //   0: const bf16* input   (8 bytes)

@@ -41,13 +41,13 @@ int run_seed_job(std::ostream& log, Arch arch, DwVariant variant, const std::str
   if (opt.channels) s.C = opt.channels;
   if (opt.chunk_channels < 1)
     throw Error(fmt::format("seed job: chunk_channels = {} must be at least 1", opt.chunk_channels));
-  log << fmt::format("seed job: depthwise conv3d {} ({:.2f} GFLOP), variant {} on {}\n", s.str(), s.gflop(),
-                     variant_name(variant), arch_name(arch));
+  log << fmt::format("seed job: depthwise conv3d {} ({:.2f} GFLOP), variant {} ({} mapping) on {}\n", s.str(),
+                     s.gflop(), variant_name(variant), mapping_name(opt.mapping), arch_name(arch));
 
   // 1. JIT build and .s.
   log << "[1/6] building the JIT kernel...\n" << std::flush;
   auto t0 = Clock::now();
-  BuildResult jit = build_dwconv3d(s, variant, arch);
+  BuildResult jit = build_dwconv3d(s, variant, arch, opt.mapping);
   double jit_ms = ms_since(t0);
   log << "  " << format_build_stats(jit) << "\n";
   if (!asm_out_path.empty()) {
@@ -131,7 +131,7 @@ int run_seed_job(std::ostream& log, Arch arch, DwVariant variant, const std::str
   auto row = [&](const char* name, auto jv, auto rv) {
     log << fmt::format("  {:<34} {:>14} {:>14}\n", name, fmt::format("{}", jv), fmt::format("{}", rv));
   };
-  log << fmt::format("\n  {:<34} {:>14} {:>14}\n", "", dwconv3d_kernel_name(variant), "HIP V97 (clang)");
+  log << fmt::format("\n  {:<34} {:>14} {:>14}\n", "", dwconv3d_kernel_name(variant, opt.mapping), "HIP V97 (clang)");
   row("VGPRs", jit.stats.vgprs, ri.vgpr_count);
   row("AGPRs", jit.stats.agprs, ri.agpr_count);
   row("SGPRs (allocated, without VCC etc.)", jit.stats.sgprs, allocated_sgprs(ri));

@@ -16,6 +16,7 @@ struct SeedJobOptions {
   int channels = 0;    // 0 = all 512; k < 512 runs channels [0, k) only (faster on the simulator)
   int chunk_channels = 32;  // channels per launch (progress is printed after each launch)
   uint64_t seed = 1;   // input/weight data
+  DwMapping mapping = DwMapping::dense;  // work mapping of the JIT kernel
 };
 
 // Returns 0 when the JIT kernel's results are bit-exact with what they must

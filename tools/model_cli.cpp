@@ -49,7 +49,8 @@ void print_run(std::ostream& out, RunModel& m, double flops) {
   }
 }
 
-void print_seed(std::ostream& out, Arch arch, codegen::DwVariant v, const std::string& product, const std::string& trace) {
+void print_seed(std::ostream& out, Arch arch, codegen::DwVariant v, codegen::DwMapping m, const std::string& product,
+                const std::string& trace) {
   if (product == "none") return;
   const model::Hardware& hw = product.empty() ? model::default_product(arch) : model::product(product);
   if (hw.arch != arch)
@@ -58,7 +59,7 @@ void print_seed(std::ostream& out, Arch arch, codegen::DwVariant v, const std::s
   const codegen::DwConvShape s = codegen::seed_shape();
   out << "\nmodelled GPU time on the full seed grid (not measured; model " << hw.name << ", " << hw.product
       << "; the simulator re-runs the workgroups the model records):\n";
-  BuildResult jit = codegen::build_dwconv3d(s, v, arch);
+  BuildResult jit = codegen::build_dwconv3d(s, v, arch, m);
   model::ModelOptions o;
   o.trace = !trace.empty();
   auto mj = model_dwconv::model_seed_kernel(hw, jit.code_object, jit.name, 0, o);

@@ -33,7 +33,7 @@ void print_run(std::ostream& out, RunModel& m, double flops = 0);
 
 // The seed job's model lines: the JIT variant and the HIP V97 reference on the seed shape.
 // `product` "" = the product the seed measured on for the arch; "none" = skip.
-void print_seed(std::ostream& out, Arch arch, codegen::DwVariant v, const std::string& product,
+void print_seed(std::ostream& out, Arch arch, codegen::DwVariant v, codegen::DwMapping m, const std::string& product,
                 const std::string& trace_path);
 
 }  // namespace cdnajit::model_cli

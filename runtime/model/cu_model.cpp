@@ -271,7 +271,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             int cycles = 0;
             if (st.addr_count) {
               std::span<const uint64_t> a(w.rw->addrs.data() + st.addr_first, st.addr_count);
-              R.lds_passes += uint64_t(lds_passes(a, op.lane_bytes, hw.lds_banks, hw.lds_misaligned_wide_serial));
+              R.lds_passes += uint64_t(lds_passes(a, op.lane_bytes, hw.lds_banks, hw.lds_misaligned_passes_per_byte));
               cycles = lds_cycles(a, op.lane_bytes, hw);
             } else {  // permutes/swizzles: one conflict-free wave64 dword access
               cycles = std::max(1, 64 * 4 / hw.lds_bytes_per_clk);

@@ -41,11 +41,13 @@ struct Hardware {
   int lds_halves = 2;
   int lds_bytes_per_clk = 64;
   int lds_latency = 52;          // issue to data in VGPRs, conflict-free
-  // A ds_read/write_b64/b128 lane address that is 4-byte but not naturally aligned: served one
-  // lane per pass (true) or like an aligned access (false). Hardware behaviour undocumented;
-  // LLVM's AMDGPU backend ranks misaligned wide DS accesses as slow, and the seed measured a
-  // kernel whose ds_read_b64s are half misaligned 4.2x slower than its ds_read_b32 twin.
-  bool lds_misaligned_wide_serial = true;
+  // A ds_read/write_b64/b128 lane address that is 4-byte but not naturally aligned: served
+  // alone, one byte per pass (1: 8 passes per b64 lane), or like an aligned access (0).
+  // Hardware behaviour undocumented; LLVM's AMDGPU backend ranks misaligned wide DS accesses
+  // as slow, and the seed measured a kernel whose ds_read_b64s are half misaligned 4.2x slower
+  // than its ds_read_b32 twin. Fitted to that one measurement (byte-serial reproduces it;
+  // one pass per lane gives 0.97x).
+  int lds_misaligned_passes_per_byte = 1;
   // Global memory.
   int cache_line = 128;          // bytes
   int vmem_issue_cycles = 4;     // address unit: 16 lanes per cycle for a wave64 instruction

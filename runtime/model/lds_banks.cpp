@@ -7,7 +7,7 @@
 
 namespace cdnajit::model {
 
-int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, bool misaligned_serial) {
+int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, int misaligned_passes_per_byte) {
   const int bytes = std::max(4, lane_bytes);  // sub-dword accesses occupy their dword's bank
   const int dwords = (bytes + 3) / 4;
   // Lanes per group: the largest power of two whose dwords fit the banks once.
@@ -23,8 +23,8 @@ int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, bool 
       for (int l = g0; l < g0 + group; ++l) {
         const uint64_t a = addrs[slot + size_t(l)];
         if (a == sim::kNoAddress) continue;
-        if (misaligned_serial && natural > 4 && a % natural != 0) {
-          ++passes;  // served alone
+        if (misaligned_passes_per_byte > 0 && natural > 4 && a % natural != 0) {
+          passes += misaligned_passes_per_byte * bytes;  // served alone
           continue;
         }
         for (int d = 0; d < dwords; ++d) seen.push_back((a & ~3ull) / 4 + uint64_t(d));
@@ -48,7 +48,7 @@ uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes) {
 }
 
 int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw) {
-  const int passes = lds_passes(addrs, lane_bytes, hw.lds_banks, hw.lds_misaligned_wide_serial) * hw.lds_bank_cycles;
+  const int passes = lds_passes(addrs, lane_bytes, hw.lds_banks, hw.lds_misaligned_passes_per_byte) * hw.lds_bank_cycles;
   const uint64_t bytes = lds_bytes(addrs, lane_bytes);
   const int bandwidth = int((bytes + uint64_t(hw.lds_bytes_per_clk) - 1) / uint64_t(hw.lds_bytes_per_clk));
   return std::max(passes, bandwidth);

@@ -13,9 +13,10 @@ namespace cdnajit::model {
 // dwords any one bank must deliver (lanes reading the same dword share it, a
 // broadcast). `addrs` holds 64 or 128 (two accesses per lane) byte addresses in
 // lane order, sim::kNoAddress for inactive lanes. 0 when no lane is active.
-// `misaligned_serial`: a lane whose 8- or 16-byte access is not naturally aligned is served
-// on its own, one pass per such lane (Hardware::lds_misaligned_wide_serial explains why).
-int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, bool misaligned_serial = false);
+// `misaligned_passes_per_byte` > 0: a lane whose 8- or 16-byte access is not naturally aligned
+// is served on its own, that many passes per byte it moves (8 per b64 lane at 1); 0: like an
+// aligned lane (Hardware::lds_misaligned_passes_per_byte explains why).
+int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, int misaligned_passes_per_byte = 0);
 
 // Bytes one DS instruction moves: active lane-accesses x max(4, lane_bytes).
 uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes);

@@ -117,11 +117,18 @@ void check_case(Arch arch, const Case& c, uint64_t seed) {
     INFO("HIP V97 vs fmac model: " << describe_mismatch(ref_vs_model, s));
     REQUIRE(ref_vs_model.equal());
 
+    // Every variant in the dense mapping, and the seed JIT variants also in the
+    // wave_rows mapping (the same arithmetic per output, so the same bits).
+    std::vector<std::pair<DwVariant, DwMapping>> builds;
     for (DwVariant v : all_variants()) {
+      builds.push_back({v, DwMapping::dense});
+      if (variant_info(v).seed_mapping != DwMapping::dense) builds.push_back({v, variant_info(v).seed_mapping});
+    }
+    for (auto [v, mapping] : builds) {
       if (!variant_available(v, arch)) continue;
-      INFO("variant " << variant_name(v));
-      BuildResult b = build_dwconv3d(s, v, arch);
-      auto got = run(dev, b.code_object, b.name, uint32_t(dwconv_geometry(s, arch, v).grid_x), s, d);
+      INFO("variant " << variant_name(v) << ", mapping " << mapping_name(mapping));
+      BuildResult b = build_dwconv3d(s, v, arch, mapping);
+      auto got = run(dev, b.code_object, b.name, uint32_t(dwconv_geometry(s, arch, v, mapping).grid_x), s, d);
       if (!uses_dot2(v, arch)) {
         BitCompare cmp = compare_bits(got, v97);
         INFO(variant_name(v) << " vs HIP V97: " << describe_mismatch(cmp, s));
@@ -132,8 +139,8 @@ void check_case(Arch arch, const Case& c, uint64_t seed) {
         CHECK(cmp.equal());
       }
       double cd = calc_diff(got, d.ref64), mae = max_abs_error(got, d.ref64);
-      std::cout << fmt::format("  {:<7} {:<16} {:<44} max_abs_err {:.3e} calc_diff {:.3e}\n", arch_name(arch),
-                               variant_name(v), s.str(), mae, cd);
+      std::cout << fmt::format("  {:<7} {:<16} {:<9} {:<44} max_abs_err {:.3e} calc_diff {:.3e}\n", arch_name(arch),
+                               variant_name(v), mapping_name(mapping), s.str(), mae, cd);
       CHECK(cd < 1e-5);
     }
 }

@@ -29,15 +29,19 @@ TEST_CASE("lds_passes: wide accesses group fewer lanes per pass", "[model][lds]"
   // ds_read_b64 contiguous: 16 lanes x 2 dwords fill the 32 banks -> 4 groups, conflict-free.
   CHECK(model::lds_passes(lane_addrs(0, 8), 8, 32) == 4);
   // 4-byte aligned but not 8-byte aligned: still 32 consecutive dwords per group by bank arithmetic...
-  CHECK(model::lds_passes(lane_addrs(4, 8), 8, 32, false) == 4);
-  // ...but with the misaligned-serial rule every lane is served alone: 64 passes.
-  CHECK(model::lds_passes(lane_addrs(4, 8), 8, 32, true) == 64);
+  CHECK(model::lds_passes(lane_addrs(4, 8), 8, 32, 0) == 4);
+  // ...but with the misaligned-serial rule every lane is served alone, byte by byte: 64 x 8
+  // passes at one pass per byte, 64 x 16 at two.
+  CHECK(model::lds_passes(lane_addrs(4, 8), 8, 32, 1) == 64 * 8);
+  CHECK(model::lds_passes(lane_addrs(4, 8), 8, 32, 2) == 64 * 16);
   // Half the lanes misaligned (8-byte stride from 0, odd lanes shifted by 4): 32 alone + 4 groups of 8 aligned lanes.
   std::vector<uint64_t> half = lane_addrs(0, 8);
   for (int l = 1; l < 64; l += 2) half[size_t(l)] = uint64_t(l) * 8 + 4;
-  CHECK(model::lds_passes(half, 8, 32, true) == 32 + 4);
+  CHECK(model::lds_passes(half, 8, 32, 1) == 32 * 8 + 4);
+  // b128 misaligned lanes: 16 passes each.
+  CHECK(model::lds_passes(lane_addrs(4, 16), 16, 32, 1) == 64 * 16);
   // Aligned accesses are unaffected by the rule.
-  CHECK(model::lds_passes(lane_addrs(0, 8), 8, 32, true) == 4);
+  CHECK(model::lds_passes(lane_addrs(0, 8), 8, 32, 5) == 4);
   // b64 at 16-byte stride: lane l uses banks 4l, 4l+1 (mod 32): lanes l and l+8 collide -> 2 passes x 4 groups.
   CHECK(model::lds_passes(lane_addrs(0, 16), 8, 32) == 8);
   // b128 contiguous: 8 lanes x 4 dwords per group -> 8 groups.

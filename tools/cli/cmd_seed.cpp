@@ -30,13 +30,17 @@ void add_seed_command(CommandLine& cl) {
     std::string path = o->asm_path.empty() ? "dwconv3d_seed_" + std::string(arch_name(o->arch)) + ".s" : o->asm_path;
     if (o->asm_path.empty()) check_writable(path, "--asm");
     const int rc = codegen::run_seed_job(std::cout, o->arch, v, path, o->job);
-    model_cli::print_seed(std::cout, o->arch, v, o->model, o->trace);
+    model_cli::print_seed(std::cout, o->arch, v, o->job.mapping, o->model, o->trace);
     return rc;
   });
   add_arch_option(c, o->arch);
   add_typed_option(c, "--variant", o->variant,
                    [](std::string_view text, std::string_view) { return std::optional(codegen::parse_variant(text)); },
                    "a variant NAME of the dwconv3d_seed.NAME kernels `cdnajit list` shows; default lds_dot2 on gfx950, lds_fmac on gfx942");
+  add_typed_option(c, "--mapping", o->job.mapping,
+                   [](std::string_view text, std::string_view) { return codegen::parse_mapping(text); },
+                   "work mapping of the JIT kernel: dense (default; items packed over all 256 threads, as V97) or "
+                   "wave_rows (one output row per wave, lanes along W: the seed's JIT kernels)");
   add_typed_option(c, "--asm", o->asm_path,
                    [](std::string_view text, std::string_view what) {
                      check_writable(std::string(text), what);
