@@ -57,11 +57,14 @@ extern "C" __global__ __attribute__((amdgpu_flat_work_group_size(256, 256))) voi
   __syncthreads();
   unsigned short* t16 = reinterpret_cast<unsigned short*>(tile);
   const int wave = __builtin_amdgcn_readfirstlane(t >> 6), lane = opaque(t & 63);
-  for (int row = wave; row < KD * H; row += 4) {
-    int kd = row / H, hi = row % H;
-    int di = d - PD + kd;
+  // Depth slices outer, rows inner (as the seed's V97 and pyhip's contrib kernel): no division
+  // per row, and the slice test is wave-uniform.
+  for (int kd = 0; kd < KD; ++kd) {
+    const int di = d - PD + kd;
     if (di < 0 || di >= D) continue;
-    const unsigned short* src = input + (unsigned(nc) * D + unsigned(di)) * H * W + unsigned(hi) * W;
+    const unsigned short* slice = input + (unsigned(nc) * D + unsigned(di)) * H * W;
+   for (int hi = wave; hi < H; hi += 4) {
+    const unsigned short* src = slice + unsigned(hi) * W;
     if constexpr (kRowDma) {
       // The seed's global_load_lds_dword: lane l moves dword l of the row from global memory
       // straight into LDS at the wave-uniform row start + 4*l (no VGPR round trip).
@@ -75,6 +78,7 @@ extern "C" __global__ __attribute__((amdgpu_flat_work_group_size(256, 256))) voi
       unsigned short* dst = t16 + (kd * TH + hi + PH) * TW + PW;
       for (int wi = lane; wi < W; wi += 64) dst[wi] = src[wi];
     }
+   }
   }
   // The DMA writes are counted by vmcnt: wait for them before the barrier publishes the tile.
   if constexpr (kRowDma) asm volatile("s_waitcnt vmcnt(0)" ::: "memory");
