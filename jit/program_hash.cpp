@@ -84,6 +84,7 @@ ProgramHash hash_program(const Kernel::Impl& k, const BuildOptions& opts) {
   h.pod(k.arch);
   h.bytes(k.wg_size, sizeof k.wg_size);
   h.pod(opts.waitcnt), h.pod(opts.hazards), h.pod(opts.link), h.pod(opts.drop_author_waits), h.pod(opts.encoder);
+  h.pod(opts.linker), h.pod(opts.keep_assembly);
   h.pod(k.lds_bytes), h.pod(k.kernarg_bytes), h.pod(k.workitem_dims);
   h.pod(k.kernarg_vreg), h.bytes(k.wg_id_vreg, sizeof k.wg_id_vreg), h.pod(k.tid_vreg);
   for (const VRegDecl& v : k.vregs) {
