@@ -175,8 +175,9 @@ enum class Encoder : uint8_t { Direct, Text };
 // How the relocatable object becomes a loadable code object. Lld: LLVM's linker
 // in process (`ld.lld -shared`, what clang runs). Direct: cdnajit's own ELF
 // writer (jit/asm/elf_writer.hpp), which lays the code object out as lld does
-// (tests require identical bytes for every built-in kernel); an object it does
-// not handle goes to lld and stats.lld_fallback says so.
+// (test_direct_link requires identical bytes for every built-in kernel, the same
+// fields through both code-object readers and the same simulator outputs); an
+// object it does not handle goes to lld and stats.lld_fallback says so.
 enum class Linker : uint8_t { Lld, Direct };
 
 struct BuildOptions {
@@ -188,7 +189,7 @@ struct BuildOptions {
   // wait-count pass derives on its own (Auto) or what is unsafe without them (Verify).
   bool drop_author_waits = false;
   Encoder encoder = Encoder::Direct;
-  Linker linker = Linker::Lld;
+  Linker linker = Linker::Direct;
   // false: no .s text (BuildResult::assembly stays empty) unless a fallback or an
   // error message needs it; the code-object cache, keyed by that text, is then not
   // consulted (the in-process build memo still is).
