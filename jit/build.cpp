@@ -1,13 +1,16 @@
 // Kernel::build(): regalloc → physical instructions → wait-count and hazard
-// passes → .s text → in-process assemble → link (through the code-object cache).
+// passes → .s text (unless not wanted) → in-process assemble → link (lld or the
+// direct ELF writer), through the code-object cache.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 
 #include "jit/asm/assemble.hpp"
 #include "jit/asm/code_object_cache.hpp"
 #include "jit/asm/direct_assemble.hpp"
+#include "jit/asm/elf_writer.hpp"
 #include "jit/asm/kernel_descriptor_emit.hpp"
 #include "jit/asm/link.hpp"
 #include "jit/kernel_impl.hpp"
@@ -176,9 +179,18 @@ struct BuildPipeline {
     t = Clock::now();
     KernelDescriptorSpec spec = descriptor_spec(k, alloc);
     validate(spec);
+    // The .s text: always for the text encoder, the cache key and error messages;
+    // otherwise only when asked for.
     std::vector<int> line_to_inst;
-    std::string body = render_body(prog, &line_to_inst);
-    r.assembly = render_kernel_file(spec, body);
+    std::string body;
+    bool have_text = false;
+    auto render_text = [&] {
+      if (have_text) return;
+      body = render_body(prog, &line_to_inst);
+      r.assembly = render_kernel_file(spec, body);
+      have_text = true;
+    };
+    if (opts.keep_assembly || opts.encoder == Encoder::Text) render_text();
     r.stats.ms_print = ms_since(t);
 
     // Stats.
@@ -201,22 +213,30 @@ struct BuildPipeline {
     }
 
     if (opts.link) {
-      CacheKey key{k.arch, r.assembly, toolchain_version()};
+      // The cache is keyed by the text (and by the linker: the direct writer's bytes are
+      // tested equal to lld's for the built-in kernels only).
+      static const std::string direct_writer_toolchain = toolchain_version() + " direct-elf-writer/1";
+      CacheKey key{k.arch, r.assembly,
+                   opts.linker == Linker::Direct ? std::string_view(direct_writer_toolchain) : toolchain_version()};
+      const bool cached = opts.use_cache && have_text;
       auto& cache = CodeObjectCache::global();
       std::optional<std::vector<uint8_t>> hit;
-      if (opts.use_cache) hit = cache.get(key);
+      if (cached) hit = cache.get(key);
       if (hit) {
         r.code_object = std::move(*hit);
         r.stats.cache_hit = true;
       } else {
         t = Clock::now();
-        AsmResult ar = encode(k, opts, spec, prog, r);
+        AsmResult ar = encode(k, opts, spec, prog, r, render_text);
         r.stats.ms_assemble = ms_since(t);
-        if (!ar.ok) throw Error(map_diagnostics(k, ar, r.assembly, body, prog, line_to_inst));
+        if (!ar.ok) {
+          render_text();
+          throw Error(map_diagnostics(k, ar, r.assembly, body, prog, line_to_inst));
+        }
         t = Clock::now();
-        r.code_object = link_code_object(ar.object, k.arch);
+        r.code_object = link(ar.object, k.arch, opts.linker, r.stats);
         r.stats.ms_link = ms_since(t);
-        if (opts.use_cache) cache.put(key, r.code_object);
+        if (cached) cache.put(key, r.code_object);
       }
     }
     r.stats.ms_build = ms_since(t0);
@@ -227,7 +247,8 @@ struct BuildPipeline {
   // path (the reference) builds the kernel and stats.text_fallback says so; its diagnostics,
   // if it fails too, are the ones the caller reports.
   static AsmResult encode(const Kernel::Impl& k, const BuildOptions& opts, const KernelDescriptorSpec& spec,
-                          const std::vector<isa::MachineInst>& prog, BuildResult& r) {
+                          const std::vector<isa::MachineInst>& prog, BuildResult& r,
+                          const std::function<void()>& render_text) {
     if (opts.encoder == Encoder::Direct) {
       std::string head = render_file_header(k.arch) + render_code_begin(spec);
       std::string tail = render_code_end(spec) + render_amdhsa_kernel(spec) + render_amdgpu_metadata(std::span(&spec, 1));
@@ -238,12 +259,23 @@ struct BuildPipeline {
       if (dr.result.ok) return std::move(dr.result);
       r.stats.text_fallback = true;
     }
+    render_text();
     r.stats.direct_insts = r.stats.text_insts = r.stats.raw_lines = 0;
     for (const isa::MachineInst& mi : prog) {
       if (mi.info) ++r.stats.text_insts;
       else if (mi.label_def.empty() && !mi.raw.empty()) ++r.stats.raw_lines;
     }
     return assemble(r.assembly, k.arch);
+  }
+
+  // The code object through the chosen linker; the direct writer hands objects
+  // outside its shape to lld.
+  static std::vector<uint8_t> link(std::span<const uint8_t> object, Arch arch, Linker linker, KernelStats& stats) {
+    if (linker == Linker::Direct) {
+      if (auto written = write_code_object_direct(object, arch)) return std::move(*written);
+      stats.lld_fallback = true;
+    }
+    return link_code_object(object, arch);
   }
 
   // LLVM's messages with each line traced back to the builder call site.
@@ -310,6 +342,7 @@ BuildResult Kernel::build(const BuildOptions& opts) {
 std::string Kernel::assembly(const BuildOptions& opts) {
   BuildOptions o = opts;
   o.link = false;
+  o.keep_assembly = true;
   return BuildPipeline::run(*this, *impl_, o).assembly;
 }
 

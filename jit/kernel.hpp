@@ -172,6 +172,14 @@ enum class PassMode : uint8_t { Auto, Verify, Off };
 // reference the direct path is tested against byte for byte.
 enum class Encoder : uint8_t { Direct, Text };
 
+// How the relocatable object becomes a loadable code object. Lld: LLVM's linker
+// in process (`ld.lld -shared`, what clang runs). Direct: cdnajit's own ELF
+// writer (jit/asm/elf_writer.hpp), which lays the code object out as lld does
+// (test_direct_link requires identical bytes for every built-in kernel, the same
+// fields through both code-object readers and the same simulator outputs); an
+// object it does not handle goes to lld and stats.lld_fallback says so.
+enum class Linker : uint8_t { Lld, Direct };
+
 struct BuildOptions {
   PassMode waitcnt = PassMode::Auto;
   PassMode hazards = PassMode::Auto;
@@ -181,6 +189,11 @@ struct BuildOptions {
   // wait-count pass derives on its own (Auto) or what is unsafe without them (Verify).
   bool drop_author_waits = false;
   Encoder encoder = Encoder::Direct;
+  Linker linker = Linker::Direct;
+  // false: no .s text (BuildResult::assembly stays empty) unless a fallback or an
+  // error message needs it; the code-object cache, keyed by that text, is then not
+  // consulted (the in-process build memo still is).
+  bool keep_assembly = true;
 };
 
 struct Occupancy {
@@ -209,12 +222,13 @@ struct KernelStats {
   // for their shape; raw-escape lines are counted apart). The Text encoder counts all as text.
   int direct_insts = 0, text_insts = 0, raw_lines = 0;
   bool text_fallback = false;  // the direct path failed and the Text encoder built this kernel
+  bool lld_fallback = false;   // Linker::Direct was asked for; the object was outside its shape and lld linked it
 };
 
 struct BuildResult {
   std::string name;
   Arch arch = Arch::gfx942;
-  std::string assembly;             // exact .s text that was assembled
+  std::string assembly;             // exact .s text that was assembled (empty if !options.keep_assembly)
   std::vector<uint8_t> code_object; // loadable ELF (empty if !options.link)
   KernelStats stats;
 };

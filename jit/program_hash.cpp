@@ -1,110 +1,175 @@
 #include "jit/program_hash.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
+#include <span>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 namespace cdnajit {
 
 namespace {
 
-// Two independent 64-bit streams fed a word (8 bytes) at a time, each word
-// multiplied and shifted into its state (different odd constants per stream).
-// A byte-at-a-time FNV-1a made a memo hit of a 600-instruction kernel cost
-// ≈ 0.1 ms; this keeps it to a few microseconds.
-struct Hasher {
-  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
-  void word(uint64_t w) {
-    a = (a ^ w) * 0x9e3779b97f4a7c15ull;
-    a ^= a >> 29;
-    b = (b ^ w) * 0xff51afd7ed558ccdull + 0x9e37;
-    b ^= b >> 31;
-  }
-  void bytes(const void* p, size_t n) {
-    auto* c = static_cast<const unsigned char*>(p);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-      uint64_t w;
-      std::memcpy(&w, c + i, 8);
-      word(w);
-    }
-    uint64_t tail = uint64_t(n - i) << 56;
-    if (i < n) std::memcpy(&tail, c + i, n - i), tail ^= uint64_t(n - i) << 56;
-    word(tail);
+// The fingerprint is computed in two steps: every field is packed into one byte
+// buffer (fixed-width fields, strings and lists length-prefixed, so the framing
+// is unambiguous), then the buffer is hashed in bulk. Hashing field by field,
+// each through a serial multiply chain, made the memo hit of a 600-instruction
+// kernel ≈ 50 µs; four independent lanes over the packed bytes keep the CPU's
+// multipliers busy in parallel.
+class Packer {
+ public:
+  explicit Packer(std::vector<uint8_t>& buf) : buf_(buf) {}
+  // Room for `more` bytes: the put*() calls below write without checking.
+  void reserve(size_t more) {
+    if (n_ + more > buf_.size()) buf_.resize(std::max(buf_.size() * 2, n_ + more));
   }
   template <class T>
     requires std::is_trivially_copyable_v<T>
-  void pod(const T& v) { bytes(&v, sizeof v); }
-  void str(std::string_view s) {
-    pod(s.size());
-    bytes(s.data(), s.size());
+  void put(const T& v) {
+    std::memcpy(buf_.data() + n_, &v, sizeof v);
+    n_ += sizeof v;
   }
+  void put_bytes(const void* p, size_t n) {
+    if (n) std::memcpy(buf_.data() + n_, p, n);
+    n_ += n;
+  }
+  void str(std::string_view s) {
+    reserve(8 + s.size());
+    put(uint64_t(s.size()));
+    put_bytes(s.data(), s.size());
+  }
+  std::span<const uint8_t> bytes() const { return {buf_.data(), n_}; }
+
+ private:
+  std::vector<uint8_t>& buf_;
+  size_t n_ = 0;
 };
 
-void hash_opnd(Hasher& h, const Opnd& o) {
-  h.pod(o.v.index());
+// Four lanes with xxHash64's round (multiply, rotate, multiply; constants from
+// xxHash, https://github.com/Cyan4973/xxHash, doc/xxhash_spec.md), one 8-byte
+// word per lane per 32-byte stripe; the lanes are then merged two different ways
+// into the two halves of the 128-bit result.
+constexpr uint64_t P1 = 0x9E3779B185EBCA87ull, P2 = 0xC2B2AE3D27D4EB4Full, P3 = 0x165667B19E3779F9ull,
+                   P4 = 0x85EBCA77C2B2AE63ull, P5 = 0x27D4EB2F165667C5ull;
+uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+uint64_t lane_round(uint64_t acc, uint64_t w) { return rotl(acc + w * P2, 31) * P1; }
+uint64_t avalanche(uint64_t h) {
+  h ^= h >> 33, h *= P2, h ^= h >> 29, h *= P3, h ^= h >> 32;
+  return h;
+}
+
+ProgramHash hash_bytes(std::span<const uint8_t> b) {
+  uint64_t v[4] = {P1 + P2, P2, 0, 0 - P1};
+  size_t i = 0;
+  for (; i + 32 <= b.size(); i += 32)
+    for (int l = 0; l < 4; ++l) {
+      uint64_t w;
+      std::memcpy(&w, b.data() + i + 8 * l, 8);
+      v[l] = lane_round(v[l], w);
+    }
+  uint64_t tail[4] = {0, 0, 0, 0};
+  if (i < b.size()) std::memcpy(tail, b.data() + i, b.size() - i);
+  for (int l = 0; l < 4; ++l) v[l] = lane_round(v[l], tail[l]);
+  uint64_t a = rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18);
+  uint64_t c = rotl(v[3], 5) ^ rotl(v[2], 17) ^ rotl(v[1], 29) ^ rotl(v[0], 41);
+  for (int l = 0; l < 4; ++l) a = (a ^ lane_round(0, v[l])) * P1 + P4, c = (c ^ lane_round(P5, v[3 - l])) * P4 + P1;
+  a += b.size(), c ^= uint64_t(b.size()) * P5;
+  return {avalanche(a), avalanche(c ^ (a >> 32))};
+}
+
+// Reg's id, first and dwords are contiguous (8 bytes); class after them.
+void put_reg(Packer& p, const Reg& r) {
+  static_assert(offsetof(Reg, first) == 4 && offsetof(Reg, dwords) == 6);
+  p.put_bytes(&r.id, 8);
+  p.put(r.cls);
+}
+
+void put_opnd(Packer& p, const Opnd& o) {
+  p.put(uint8_t(o.v.index()));
   std::visit(
       [&](auto&& x) {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, Reg>) {
-          h.pod(x.id), h.pod(x.first), h.pod(x.dwords), h.pod(x.cls);
+          put_reg(p, x);
         } else if constexpr (std::is_same_v<T, Neg> || std::is_same_v<T, Abs>) {
-          h.pod(x.r.id), h.pod(x.r.first), h.pod(x.r.dwords), h.pod(x.r.cls);
+          put_reg(p, x.r);
         } else if constexpr (std::is_same_v<T, Label>) {
-          h.pod(x.id);
+          p.put(x.id);
         } else if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, float> ||
                              std::is_same_v<T, isa::SpecialReg>) {
-          h.pod(x);
+          p.put(x);
         } else if constexpr (std::is_same_v<T, Offset>) {
-          h.pod(x.bytes);
+          p.put(x.bytes);
         } else if constexpr (std::is_same_v<T, Offset0> || std::is_same_v<T, Offset1> || std::is_same_v<T, Cbsz> ||
                              std::is_same_v<T, Abid> || std::is_same_v<T, Blgp>) {
-          h.pod(x.v);
+          p.put(x.v);
         } else if constexpr (std::is_same_v<T, OpSel> || std::is_same_v<T, OpSelHi>) {
-          h.pod(x.bits);
+          p.put(x.bits);
         }
         // Remaining alternatives (flags) are identified by their index alone.
       },
       o.v);
 }
 
-void hash_mods(Hasher& h, const isa::Modifiers& m) {
-  h.pod(m.offset), h.pod(m.offset0), h.pod(m.offset1);
-  h.pod(uint32_t(m.sc0 | m.sc1 << 1 | m.nt << 2 | m.lds << 3 | m.offen << 4 | m.idxen << 5 | m.clamp << 6 |
-                 m.op_sel_hi_set << 7));
-  h.pod(m.omod), h.pod(m.op_sel), h.pod(m.op_sel_hi), h.pod(m.neg_lo), h.pod(m.neg_hi);
-  h.pod(m.cbsz), h.pod(m.abid), h.pod(m.blgp);
-  h.str(m.extra);
-}
+// The fixed-width modifier fields sit contiguously from `offset` to `blgp`
+// (ints, then single bytes: no padding), so they are packed as one block.
+constexpr size_t kModifierBytes = offsetof(isa::Modifiers, blgp) + 1;
+static_assert(kModifierBytes == 3 * sizeof(int32_t) + 7 * sizeof(bool) + 5 * sizeof(uint8_t) + sizeof(bool) +
+                                   3 * sizeof(uint8_t),
+              "isa::Modifiers changed: pack its new fields in program_hash.cpp");
+
+// Upper bound of the bytes one operand packs into.
+constexpr size_t kMaxOpndBytes = 1 + 16;
 
 }  // namespace
 
 ProgramHash hash_program(const Kernel::Impl& k, const BuildOptions& opts) {
-  Hasher h;
-  h.str(k.name);
-  h.pod(k.arch);
-  h.bytes(k.wg_size, sizeof k.wg_size);
-  h.pod(opts.waitcnt), h.pod(opts.hazards), h.pod(opts.link), h.pod(opts.drop_author_waits), h.pod(opts.encoder);
-  h.pod(k.lds_bytes), h.pod(k.kernarg_bytes), h.pod(k.workitem_dims);
-  h.pod(k.kernarg_vreg), h.bytes(k.wg_id_vreg, sizeof k.wg_id_vreg), h.pod(k.tid_vreg);
+  thread_local std::vector<uint8_t> buffer(1 << 16);
+  Packer p(buffer);
+  p.str(k.name);
+  p.reserve(256);
+  p.put(k.arch);
+  p.put(k.wg_size);
+  p.put(opts.waitcnt), p.put(opts.hazards), p.put(opts.link), p.put(opts.drop_author_waits), p.put(opts.encoder);
+  p.put(opts.linker), p.put(opts.keep_assembly);
+  p.put(k.lds_bytes), p.put(k.kernarg_bytes), p.put(k.workitem_dims);
+  p.put(k.kernarg_vreg), p.put(k.wg_id_vreg), p.put(k.tid_vreg);
+  p.put(uint64_t(k.vregs.size()));
   for (const VRegDecl& v : k.vregs) {
-    h.pod(v.cls), h.pod(v.dwords), h.pod(v.align), h.pod(v.pinned), h.pod(v.live_in);
-    h.str(v.name), h.str(v.origin);
+    p.reserve(16);
+    p.put(v.cls), p.put(v.dwords), p.put(v.align), p.put(v.pinned), p.put(v.live_in);
+    p.str(v.name), p.str(v.origin);
   }
-  for (const ArgDecl& a : k.args) h.str(a.name), h.pod(a.type), h.pod(a.elem), h.pod(a.is_const);
-  for (const std::string& l : k.label_names) h.str(l);
+  p.reserve(8);
+  p.put(uint64_t(k.args.size()));
+  for (const ArgDecl& a : k.args) {
+    p.str(a.name);
+    p.reserve(8);
+    p.put(a.type), p.put(a.elem), p.put(a.is_const);
+  }
+  p.reserve(8);
+  p.put(uint64_t(k.label_names.size()));
+  for (const std::string& l : k.label_names) p.str(l);
+  p.reserve(8);
+  p.put(uint64_t(k.program.size()));
   for (const IrInst& in : k.program) {
-    h.pod(in.info), h.pod(in.label);
-    h.pod(in.ops.size());
-    for (const Opnd& o : in.ops) hash_opnd(h, o);
-    hash_mods(h, in.mods);
+    p.reserve(64 + kModifierBytes + in.ops.size() * kMaxOpndBytes + in.raw_regs.size() * 8 + in.raw_defs.size() * 4);
+    p.put(in.info), p.put(in.label);
+    p.put(uint32_t(in.ops.size()));
+    for (const Opnd& o : in.ops) put_opnd(p, o);
+    p.put_bytes(&in.mods, kModifierBytes);
     // The memo lives in this process, where a call site's file name is one string literal:
     // its address identifies it (a different address can only cause a miss, never a false hit).
-    h.pod(in.loc.file_name()), h.pod(in.loc.line());
-    h.str(in.comment), h.str(in.raw_text);
-    for (const Reg& r : in.raw_regs) h.pod(r.id), h.pod(r.first), h.pod(r.dwords);
-    for (int d : in.raw_defs) h.pod(d);
+    p.put(in.loc.file_name()), p.put(in.loc.line());
+    p.put(uint32_t(in.raw_regs.size()));
+    for (const Reg& r : in.raw_regs) p.put_bytes(&r.id, 8);
+    p.put(uint32_t(in.raw_defs.size()));
+    for (int d : in.raw_defs) p.put(d);
+    p.str(in.mods.extra), p.str(in.comment), p.str(in.raw_text);
   }
-  return {h.a, h.b};
+  return hash_bytes(p.bytes());
 }
 
 }  // namespace cdnajit

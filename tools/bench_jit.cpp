@@ -1,12 +1,14 @@
 // Benchmark: JIT build time of the example kernels and of the seed depthwise
-// conv3d kernel, with the direct MCInst encoder and with the text encoder
-// (LLVM's assembly parser), per stage; the cache hit; and, in the same run, the
-// same .s through llvm-mc-22 + ld.lld-22 subprocesses and the same kernels
-// written in HIP C++ compiled by clang++-22. Prints medians and ratios.
+// conv3d kernel in three configurations, per stage: "fast" (direct MCInst
+// encoder, direct ELF writer, no .s text), "direct+lld" (direct encoder, lld, .s
+// text) and "text" (LLVM's assembly parser, lld, .s text: the reference path);
+// the memo hit; and, in the same run, the same .s through llvm-mc-22 + ld.lld-22
+// subprocesses and the same kernels written in HIP C++ compiled by clang++-22.
+// Prints medians and ratios.
 //
 //   bench_jit [--quick]
-//   bench_jit --profile N   only N direct builds of the gfx950 seed kernel (to run under perf)
-//   bench_jit --profile-hit N   only N memo hits of one defined gfx950 seed kernel
+//   bench_jit --profile N [lld]  only N fast (or direct+lld) builds of the gfx950 seed kernel (to run under perf)
+//   bench_jit --profile-hit N    only N memo hits of one defined gfx950 seed kernel
 #include <fmt/format.h>
 
 #include <sys/resource.h>
@@ -96,12 +98,23 @@ struct Case {
 struct StageMedians {
   double total = 0, end_to_end = 0, cpu = 0, regalloc = 0, lower = 0, passes = 0, print = 0, encode = 0, link = 0;
   int direct_insts = 0, text_insts = 0, instructions = 0;
+  bool lld_fallback = false;
 };
 
-StageMedians measure(const Case& c, Encoder encoder, int reps) {
+// The configurations compared.
+enum class Config { fast, direct_lld, text };
+
+BuildOptions options(Config c) {
   BuildOptions o;
   o.use_cache = false;
-  o.encoder = encoder;
+  o.encoder = c == Config::text ? Encoder::Text : Encoder::Direct;
+  o.linker = c == Config::fast ? Linker::Direct : Linker::Lld;
+  o.keep_assembly = c != Config::fast;
+  return o;
+}
+
+StageMedians measure(const Case& c, Config config, int reps) {
+  BuildOptions o = options(config);
   c.build(o);  // warm-up: LLVM target, templates, lld first run
   std::vector<double> total, e2e, cpu, ra, lo, pa, pr, en, li;
   StageMedians m;
@@ -116,6 +129,7 @@ StageMedians measure(const Case& c, Encoder encoder, int reps) {
     pr.push_back(s.ms_print);
     en.push_back(s.ms_assemble), li.push_back(s.ms_link);
     m.direct_insts = s.direct_insts, m.text_insts = s.text_insts, m.instructions = s.instructions;
+    m.lld_fallback |= s.lld_fallback;
   }
   m.total = median(total), m.end_to_end = median(e2e), m.cpu = median(cpu), m.regalloc = median(ra), m.lower = median(lo);
   m.passes = median(pa);
@@ -137,17 +151,18 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argc > 2 && std::string(argv[1]) == "--profile") {
-    BuildOptions o;
-    o.use_cache = false;
+    const bool lld = argc > 3 && std::string(argv[3]) == "lld";
+    BuildOptions o = options(lld ? Config::direct_lld : Config::fast);
     std::vector<double> t, ra, lo, pa, pr, en, li;
     for (int i = 0, n = std::max(1, std::atoi(argv[2])); i < n; ++i) {
       KernelStats s = codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950, o).stats;
       t.push_back(s.ms_build), ra.push_back(s.ms_regalloc), lo.push_back(s.ms_lower), pa.push_back(s.ms_passes);
       pr.push_back(s.ms_print), en.push_back(s.ms_assemble), li.push_back(s.ms_link);
     }
-    fmt::print("dwconv3d_seed.lds_fmac gfx950: median Kernel::build() {:.3f} ms over {} builds (regalloc {:.3f}, "
+    fmt::print("dwconv3d_seed.lds_fmac gfx950 ({}): median Kernel::build() {:.3f} ms over {} builds (regalloc {:.3f}, "
                "lower {:.3f}, passes {:.3f}, print {:.3f}, encode {:.3f}, link {:.3f})\n",
-               median(t), t.size(), median(ra), median(lo), median(pa), median(pr), median(en), median(li));
+               lld ? "direct encoder, lld, .s text" : "fast: direct encoder, direct ELF writer, no .s", median(t),
+               t.size(), median(ra), median(lo), median(pa), median(pr), median(en), median(li));
     return 0;
   }
   SubprocessToolchain sub = SubprocessToolchain::find();
@@ -179,25 +194,27 @@ int main(int argc, char** argv) {
   }
 
   fmt::print("cdnajit JIT benchmark: medians of {} builds in ms (this machine, no GPU involved)\n", jit_reps);
-  fmt::print("build = Kernel::build() wall time (regalloc, lowering, passes, .s text, encode, link; no cache); +DSL adds\n"
-             "the kernel's definition through the builder; CPU = this thread's CPU time for the same (+DSL) builds;\n"
-             "hit = Kernel::build() answered by the in-process build memo; clang CPU = user+system time of the clang\n"
-             "processes; clang/direct = clang CPU / direct +DSL CPU.\n\n");
-  fmt::print("{:<23} {:<6} {:>5} {:>8} {:>8} {:>6} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9} {:>8} {:>8} {:>10} {:>10}\n",
-             "kernel", "arch", "insts", "direct", "text", "text/", "direct", "direct", "text", "hit", "mc+lld", "clang",
-             "clang", "clang/", "clang HIP", "direct");
-  fmt::print("{:<23} {:<6} {:>5} {:>8} {:>8} {:>6} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9} {:>8} {:>8} {:>10} {:>10}\n", "",
-             "", "", "build", "build", "direct", "+DSL", "+DSL CPU", "+DSL CPU", "(us)", "subproc", "wall", "CPU",
-             "direct", "source", "as MCInst");
+  fmt::print("fast = Kernel::build() wall time with the direct MCInst encoder, the direct ELF writer and no .s text;\n"
+             "direct+lld = direct encoder, lld link, .s text; text = LLVM's assembly parser, lld, .s text (no cache in\n"
+             "any); +DSL CPU = this thread's CPU time for the kernel's definition through the builder plus the build;\n"
+             "hit = Kernel::build() answered by the in-process build memo (default options); clang CPU = user+system\n"
+             "time of the clang processes; clang/fast = clang CPU / fast +DSL CPU.\n\n");
+  fmt::print("{:<23} {:<6} {:>5} {:>8} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9} {:>8} {:>8} {:>10}\n",
+             "kernel", "arch", "insts", "fast", "dir+lld", "text", "dir+lld", "text/", "fast", "dir+lld", "text", "hit",
+             "mc+lld", "clang", "clang", "clang/", "clang HIP");
+  fmt::print("{:<23} {:<6} {:>5} {:>8} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9} {:>8} {:>8} {:>10}\n", "",
+             "", "", "build", "build", "build", "/fast", "fast", "+DSL CPU", "+DSL CPU", "+DSL CPU", "(us)", "subproc",
+             "wall", "CPU", "fast", "source");
   struct Stages {
     std::string name;
     Arch arch;
-    StageMedians direct, text;
+    StageMedians fast, direct_lld, text;
   };
   std::vector<Stages> stages;
   for (const Case& c : cases) {
-    StageMedians d = measure(c, Encoder::Direct, jit_reps);
-    StageMedians t = measure(c, Encoder::Text, jit_reps);
+    StageMedians f = measure(c, Config::fast, jit_reps);
+    StageMedians d = measure(c, Config::direct_lld, jit_reps);
+    StageMedians t = measure(c, Config::text, jit_reps);
     BuildOptions cached;
     c.build(cached);  // fill the memo
     std::vector<double> hits;
@@ -216,23 +233,26 @@ int main(int argc, char** argv) {
       clang_cpu.push_back(children_cpu_ms() - c0);
     });
     double clang_cpu_ms = median(clang_cpu);
-    fmt::print("{:<23} {:<6} {:>5} {:>8.3f} {:>8.3f} {:>5.1f}x {:>8.3f} {:>8.3f} {:>8.3f} {:>7.1f} {:>8.1f} {:>9.1f} {:>8.1f} "
-               "{:>7.0f}x {:>10} {:>4}/{:<5}\n",
-               c.name, arch_name(c.arch), d.instructions, d.total, t.total, t.total / d.total, d.end_to_end, d.cpu,
-               t.cpu, hit_us, subp, clang, clang_cpu_ms, clang_cpu_ms / d.cpu, c.hip_what, d.direct_insts,
-               d.direct_insts + d.text_insts);
+    fmt::print("{:<23} {:<6} {:>5} {:>8.3f} {:>8.3f} {:>8.3f} {:>6.1f}x {:>6.1f}x {:>8.3f} {:>8.3f} {:>8.3f} {:>7.1f} {:>8.1f} "
+               "{:>9.1f} {:>8.1f} {:>7.0f}x {:>10}\n",
+               c.name, arch_name(c.arch), f.instructions, f.total, d.total, t.total, d.total / f.total, t.total / f.total,
+               f.cpu, d.cpu, t.cpu, hit_us, subp, clang, clang_cpu_ms, clang_cpu_ms / f.cpu, c.hip_what);
+    if (f.direct_insts != f.instructions || f.lld_fallback)
+      fmt::print("  note: {} of {} instructions encoded directly{}\n", f.direct_insts, f.instructions,
+                 f.lld_fallback ? "; the direct ELF writer handed this object to lld" : "");
     std::fflush(stdout);
-    stages.push_back({c.name, c.arch, d, t});
+    stages.push_back({c.name, c.arch, f, d, t});
   }
 
-  fmt::print("\nStages of Kernel::build() (medians, ms): direct encoder / text encoder\n");
-  fmt::print("{:<23} {:<6} {:>15} {:>15} {:>15} {:>15} {:>15} {:>15}\n", "kernel", "arch", "regalloc", "lower",
-             "passes", "print .s", "encode", "link (lld)");
+  fmt::print("\nStages of Kernel::build() (medians, ms): fast / direct+lld / text\n");
+  fmt::print("{:<23} {:<6} {:>20} {:>20} {:>20} {:>20} {:>20} {:>20}\n", "kernel", "arch", "regalloc", "lower", "passes",
+             "print .s", "encode", "link");
+  auto cell = [](double a, double b, double c) { return fmt::format("{:.3f}/{:.3f}/{:.3f}", a, b, c); };
   for (const Stages& s : stages)
-    fmt::print("{:<23} {:<6} {:>7.3f}/{:<7.3f} {:>7.3f}/{:<7.3f} {:>7.3f}/{:<7.3f} {:>7.3f}/{:<7.3f} {:>7.3f}/{:<7.3f} "
-               "{:>7.3f}/{:<7.3f}\n",
-               s.name, arch_name(s.arch), s.direct.regalloc, s.text.regalloc, s.direct.lower, s.text.lower,
-               s.direct.passes, s.text.passes, s.direct.print, s.text.print, s.direct.encode, s.text.encode,
-               s.direct.link, s.text.link);
+    fmt::print("{:<23} {:<6} {:>20} {:>20} {:>20} {:>20} {:>20} {:>20}\n", s.name, arch_name(s.arch),
+               cell(s.fast.regalloc, s.direct_lld.regalloc, s.text.regalloc),
+               cell(s.fast.lower, s.direct_lld.lower, s.text.lower), cell(s.fast.passes, s.direct_lld.passes, s.text.passes),
+               cell(s.fast.print, s.direct_lld.print, s.text.print), cell(s.fast.encode, s.direct_lld.encode, s.text.encode),
+               cell(s.fast.link, s.direct_lld.link, s.text.link));
   return 0;
 }

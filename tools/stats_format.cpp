@@ -28,9 +28,10 @@ std::string format_kernel_stats(const BuildResult& r) {
                    s.ms_build, s.ms_regalloc, s.ms_lower, s.ms_passes, s.ms_print, s.ms_assemble, s.ms_link,
                    s.cache_hit ? "  (code-object cache hit)" : "");
   if (!s.cache_hit)
-    t += fmt::format("encoding          {} instructions as MCInsts, {} from text, {} raw lines{}\n", s.direct_insts,
+    t += fmt::format("encoding          {} instructions as MCInsts, {} from text, {} raw lines{}{}\n", s.direct_insts,
                      s.text_insts, s.raw_lines,
-                     s.text_fallback ? " (direct encoding failed: the text encoder built this kernel)" : "");
+                     s.text_fallback ? " (direct encoding failed: the text encoder built this kernel)" : "",
+                     s.lld_fallback ? "; linked by lld (outside the direct ELF writer's shape)" : "");
   return t;
 }
 
