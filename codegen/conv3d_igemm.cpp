@@ -2,9 +2,10 @@
 // structure; the comments here say why each piece is emitted the way it is.
 //
 // LDS layout: one stage holds the A tile (tile_m rows) then the B tile (tile_n rows),
-// each row tile_k elements plus padding. The fragment reads of a 16x16 MFMA block
-// touch 16 consecutive rows at one column: LDS (32 banks x 4 bytes on CDNA3) serves
-// 8 lanes of a ds_read_b128 or 16 lanes of a ds_read_b64 per pass. With rows of
+// each row tile_k elements plus padding. The fragment reads of an MFMA block (16x16 or
+// 32x32) touch 16 or 32 consecutive rows at one column, consecutive lanes on consecutive
+// rows: LDS (32 banks x 4 bytes on CDNA3) serves 8 lanes of a ds_read_b128 or 16 lanes of a
+// ds_read_b64 per pass, so every pass reads 8 or 16 consecutive rows for either block size. With rows of
 // 64 + 16 = 80 bytes (b128) the 8 rows of a pass start at banks 0, 20, 8, 28, 16, 4,
 // 24, 12: eight disjoint 4-bank groups; with 128 + 16 = 144 bytes (fp8 on gfx950)
 // at 0, 4, ..., 28. With 64 + 8 = 72 bytes (b64) the 16 rows start at 16 distinct
@@ -214,10 +215,10 @@ class IgemmGenerator : Emitter {
     load_setup();
     lds_setup();
     k_.comment("accumulators = 0");
-    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, 4);
+    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.mfma.acc_regs());
     for (int i = 0; i < p_.blocks_m; ++i)
       for (int j = 0; j < p_.blocks_n; ++j)
-        for (int r = 0; r < 4; ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({i, j}))[r], 0);
+        for (int r = 0; r < p_.mfma.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({i, j}))[r], 0);
     main_loop();
     epilogue();
   }
@@ -357,11 +358,15 @@ class IgemmGenerator : Emitter {
       k_.s_add_u32(dma_tog_, dma_base_, int64_t(p_.lds_stage_bytes));
       k_.s_xor_b32(dma_tog_, dma_tog_, dma_base_);
     }
+    const int mb = p_.mfma.m, mb_log2 = std::countr_zero(unsigned(mb));
     Reg l16 = k_.vgpr("l16");
     k_.v_and_b32(l16, 15, lane_);
-    Reg lq = k_.vgpr("lq");
-    k_.v_lshrrev_b32(lq, 4, lane_);
-    Reg x = k_.vgpr("swizzle");  // (row / swizzle_rows) % cpr depends only on l16 (plan check)
+    Reg lrow = k_.vgpr("lane_row");  // fragment row l % m
+    k_.v_and_b32(lrow, mb - 1, lane_);
+    Reg lq = k_.vgpr("lq");  // K group l / m
+    k_.v_lshrrev_b32(lq, mb_log2, lane_);
+    // (row / swizzle_rows) % cpr repeats every 16 rows (plan check), so l % 16 gives it for either block size.
+    Reg x = k_.vgpr("swizzle");
     k_.v_lshrrev_b32(x, int(std::countr_zero(unsigned(p_.swizzle_rows))), l16);
     k_.v_and_b32(x, cpr - 1, x);
     const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * p_.esize / 16;
@@ -370,7 +375,7 @@ class IgemmGenerator : Emitter {
     k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
     auto bases = [&](Reg srow, const char* name) {
       Reg r = k_.vgpr("frag_row");
-      k_.v_add_u32(r, srow, l16);
+      k_.v_add_u32(r, srow, lrow);
       Reg rb = vmul(r, uint32_t(RB), "frag_row_bytes");
       if (lds_base_) k_.v_add_u32(rb, int64_t(lds_base_), rb);
       std::vector<Reg> out;
@@ -408,18 +413,19 @@ class IgemmGenerator : Emitter {
     Reg t = vmul(row0_, uint32_t(RB), "row_bytes");
     k_.v_lshl_add_u32(w_base_, ch_, 4, t);
     if (lds_base_) k_.v_add_u32(w_base_, int64_t(lds_base_), w_base_);
-    // reads: A block rows wm*wave_m + l%16, B rows tile_m + wn*wave_n + l%16, column (l/16)*a_bytes
-    Reg l16 = k_.vgpr("l16");
-    k_.v_and_b32(l16, 15, lane_);
+    // reads: A block rows wm*wave_m + l%m, B rows tile_m + wn*wave_n + l%m, column (l/m)*a_bytes
+    const int mb = p_.mfma.m;
+    Reg lrow = k_.vgpr("lane_row");
+    k_.v_and_b32(lrow, mb - 1, lane_);
     Reg lq = k_.vgpr("lq");
-    k_.v_lshrrev_b32(lq, 4, lane_);
+    k_.v_lshrrev_b32(lq, std::countr_zero(unsigned(mb)), lane_);
     Reg colb = vmul(lq, uint32_t(p_.mfma.a_bytes), "frag_col");
     Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
     Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
     k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
     auto base = [&](Reg srow, const char* name) {
       Reg r = k_.vgpr("frag_row");
-      k_.v_add_u32(r, srow, l16);
+      k_.v_add_u32(r, srow, lrow);
       Reg b = k_.vgpr(name);
       k_.v_mad_u32_u24(b, r, sconst(uint32_t(RB)), colb);
       if (lds_base_) k_.v_add_u32(b, int64_t(lds_base_), b);
@@ -559,14 +565,14 @@ class IgemmGenerator : Emitter {
     for (int ks = 0; ks < p_.mfma_per_tile; ++ks) {
       for (int bi = 0; bi < p_.blocks_m; ++bi) {
         Reg a = k_.vgpr(fmt::format("a_frag{}_{}", ks, bi), fdw, 2);
-        if (p_.lds_dma) read_dma(a, ra_bases_, ks, bi * 16 * RB);
-        else read(a, ra_base_, bi * 16 * RB + ks * kstep_bytes);
+        if (p_.lds_dma) read_dma(a, ra_bases_, ks, bi * p_.mfma.m * RB);
+        else read(a, ra_base_, bi * p_.mfma.m * RB + ks * kstep_bytes);
         fa[size_t(ks)].push_back(a);
       }
       for (int bj = 0; bj < p_.blocks_n; ++bj) {
         Reg b = k_.vgpr(fmt::format("b_frag{}_{}", ks, bj), fdw, 2);
-        if (p_.lds_dma) read_dma(b, rb_bases_, ks, bj * 16 * RB);
-        else read(b, rb_base_, bj * 16 * RB + ks * kstep_bytes);
+        if (p_.lds_dma) read_dma(b, rb_bases_, ks, bj * p_.mfma.m * RB);
+        else read(b, rb_base_, bj * p_.mfma.m * RB + ks * kstep_bytes);
         fbv[size_t(ks)].push_back(b);
       }
       done_at.push_back(total);
@@ -692,16 +698,17 @@ class IgemmGenerator : Emitter {
   }
 
   // ------------------------------------------------------------ epilogue
-  // Lane l of block (bi, bj), register r holds D[4*(l/16) + r][l%16]: output pixel
-  // m0 + wm*wave_m + bi*16 + 4*(l/16) + r, channel n0 + wn*wave_n + bj*16 + l%16.
-  // NCDHW element offset = n*K*P + k*P + p with m = n*P + p.
+  // Lane l of block (bi, bj), register r holds D[8*(r/4) + 4*(l/m) + r%4][l%m] (m = 16 or 32,
+  // r < m*m/64): output pixel m0 + wm*wave_m + bi*m + 8*(r/4) + 4*(l/m) + r%4, channel
+  // n0 + wn*wave_n + bj*m + l%m. NCDHW element offset = n*K*P + k*P + p with m = n*P + p.
   void epilogue() {
     k_.comment("epilogue");
     const uint32_t P = uint32_t(s_.out_pixels_per_image());
-    Reg l16 = k_.vgpr("l16");
-    k_.v_and_b32(l16, 15, lane_);
+    const int mb = p_.mfma.m;
+    Reg l16 = k_.vgpr("lane_col");
+    k_.v_and_b32(l16, mb - 1, lane_);
     Reg lq4 = k_.vgpr("lq4");
-    k_.v_lshrrev_b32(lq4, 4, lane_);
+    k_.v_lshrrev_b32(lq4, std::countr_zero(unsigned(mb)), lane_);
     k_.v_lshlrev_b32(lq4, 2, lq4);
     Reg mrow = k_.sgpr("m_wave");
     k_.s_add_u32(mrow, m0_, smul(wm_, uint32_t(p_.wave_m), "wave_row"));
@@ -718,7 +725,7 @@ class IgemmGenerator : Emitter {
     Reg klim = sconst(uint32_t(s_.K), "K");
     std::vector<Reg> coloff, bias;
     for (int bj = 0; bj < p_.blocks_n; ++bj) {
-      Reg kc = vadd_sv(ncol, l16, uint32_t(bj * 16), "k_out");
+      Reg kc = vadd_sv(ncol, l16, uint32_t(bj * mb), "k_out");
       Reg co = vmul(kc, P, "k_times_p");
       k_.v_cmp_gt_u32(vcc, klim, kc);
       if (!ws) co = vmul(co, uint32_t(osize), "col_bytes");
@@ -738,8 +745,8 @@ class IgemmGenerator : Emitter {
     if (p_.arch == Arch::gfx942 && p_.output == Conv3dOutput::bf16 && !p_.uses_workspace()) c7fff = sconst(0x7fff, "c7fff");
     k_.s_waitcnt(vmcnt(0));
     for (int bi = 0; bi < p_.blocks_m; ++bi)
-      for (int r = 0; r < 4; ++r) {
-        Reg m = vadd_sv(mrow, lq4, uint32_t(bi * 16 + r), "m_out");
+      for (int r = 0; r < p_.mfma.acc_regs(); ++r) {
+        Reg m = vadd_sv(mrow, lq4, uint32_t(bi * mb + 8 * (r / 4) + r % 4), "m_out");
         Reg n = vdiv(m, dP, "n_out");
         Reg pix = vrem(m, n, P, "p_out");
         Reg ro = k_.vgpr("row_off");

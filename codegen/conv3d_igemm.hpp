@@ -4,7 +4,8 @@
 //  1. transpose  NCDHW -> NDHWC with the channels padded to Cp (zeros), element type kept
 //                (bf16, or fp8 bytes packed once on the host); one thread per output element.
 //  2. igemm      the implicit GEMM: one workgroup per (tile_m x tile_n) output tile and K split,
-//                waves_m x waves_n waves, 16x16 MFMA blocks with fp32 accumulators in AGPRs.
+//                waves_m x waves_n waves, 16x16 (or 32x32, Conv3dConfig::mfma_m) MFMA blocks with
+//                fp32 accumulators in AGPRs.
 //                Each K tile: every thread decodes its im2col addresses (tap t, r, s and channel
 //                from its k, input coordinates from its output pixel), issues 16-byte buffer
 //                loads; taps in the padding, pixels past M and the K tail get the offset

@@ -325,7 +325,7 @@ std::vector<std::string> conv3d_hip_flags(const Conv3dPlan& p) {
       {"KDIMP", p.kdim_padded}, {"ES", p.esize}, {"TM", p.cfg.tile_m}, {"TN", p.cfg.tile_n}, {"TK", p.cfg.tile_k},
       {"WM", p.cfg.waves_m}, {"WN", p.cfg.waves_n}, {"TPS", p.tiles_per_split}, {"KTILES", p.k_tiles},
       {"MFASTEST", p.cfg.mapping == Conv3dMapping::m_fastest}, {"BIAS", s.bias}, {"SPLIT", p.uses_workspace()},
-      {"OUTF32", p.output == Conv3dOutput::f32}, {"MFMA", mfma}};
+      {"OUTF32", p.output == Conv3dOutput::f32}, {"MFMA", mfma}, {"MB", p.mfma.m}};
   std::vector<std::string> f;
   for (auto [n, v] : d) f.push_back(fmt::format("-DCV_{}={}", n, v));
   return f;

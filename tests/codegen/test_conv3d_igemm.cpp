@@ -208,6 +208,44 @@ TEST_CASE("conv3d igemm non-default configurations", "[codegen][conv3d]") {
   }
 }
 
+// The 32x32xK MFMA forms (Conv3dConfig::mfma_m = 32): gfx942 v_mfma_f32_32x32x8_bf16 (_1k) and
+// v_mfma_f32_32x32x16_fp8_fp8, gfx950 v_mfma_f32_32x32x16_bf16 and v_mfma_f32_32x32x64_f8f6f4 (with
+// and without LDS DMA), on partial M and N tiles with bias, a 2-way split-K and a 64x64 tile with one
+// 32x32 block per wave.
+TEST_CASE("conv3d igemm 32x32 MFMA forms", "[codegen][conv3d][mfma32]") {
+  struct Cfg {
+    Arch arch;
+    Conv3dDType dt;
+    int tm, tn, tk, wm, wn, split;
+    int dma = -1;
+  };
+  const Cfg cfgs[] = {
+      {Arch::gfx942, Conv3dDType::bf16, 128, 128, 32, 2, 4, 1},
+      {Arch::gfx950, Conv3dDType::bf16, 128, 128, 32, 2, 4, 1},
+      {Arch::gfx950, Conv3dDType::bf16, 64, 64, 64, 2, 2, 2, 1},   // one block per wave, DMA, split-K 2
+      {Arch::gfx942, Conv3dDType::fp8, 128, 128, 64, 2, 4, 1},
+      {Arch::gfx950, Conv3dDType::fp8, 128, 128, 128, 2, 4, 1},     // DMA (fp8 default)
+      {Arch::gfx950, Conv3dDType::fp8, 64, 128, 128, 1, 2, 2, 0},   // registers, 2x2 blocks per wave, split-K 2
+  };
+  Conv3dShape s = shape(1, 20, 3, 6, 7, 70, 3, 3, 3, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, true);
+  uint64_t seed = data_seed() + 900;
+  for (const Cfg& c : cfgs) {
+    Case k;
+    k.s = s;
+    k.cfg.tile_m = c.tm; k.cfg.tile_n = c.tn; k.cfg.tile_k = c.tk; k.cfg.waves_m = c.wm; k.cfg.waves_n = c.wn;
+    k.cfg.split_k = c.split; k.cfg.lds_dma = c.dma; k.cfg.mfma_m = 32;
+    k.what = "32x32 MFMA";
+    Conv3dPlan p = make_conv3d_plan(k.s, c.dt, c.arch, k.cfg);
+    CHECK(p.mfma.m == 32);
+    CHECK(p.mfma.mnemonic.substr(0, 16) == "v_mfma_f32_32x32");
+    try {
+      check_case(c.arch, c.dt, k, seed++);
+    } catch (const std::exception& e) {
+      FAIL_CHECK(fmt::format("{} {} {}: {}", arch_name(c.arch), dtype_name(c.dt), k.cfg.str(), e.what()));
+    }
+  }
+}
+
 TEST_CASE("conv3d HIP direct conv agrees with fp64", "[codegen][conv3d]") {
   Conv3dShape s = shape(1, 5, 4, 5, 6, 7, 3, 3, 3, {1, 2, 1}, {1, 1, 1}, {1, 1, 1}, true);
   for (Arch a : {Arch::gfx942, Arch::gfx950}) {
@@ -261,6 +299,15 @@ TEST_CASE("conv3d plans reject impossible configurations with the limit named", 
   Conv3dConfig dma;
   dma.lds_dma = 1;
   fails_with(dma, Arch::gfx942, "only on gfx950");
+  Conv3dConfig m32;  // 64x64 tile on 4x4 waves: 16x16 wave sub-tiles cannot hold a 32x32 block
+  m32.mfma_m = 32; m32.tile_m = 64; m32.tile_n = 64; m32.waves_m = 4; m32.waves_n = 4;
+  fails_with(m32, Arch::gfx942, "multiple of the 32x32 MFMA block");
+  Conv3dConfig m32regs;  // 8x8 blocks of 16 accumulators = 1024 AGPRs
+  m32regs.mfma_m = 32; m32regs.tile_m = 256; m32regs.tile_n = 256; m32regs.waves_m = 1; m32regs.waves_n = 1;
+  fails_with(m32regs, Arch::gfx950, "256 AGPRs (register limit)");
+  Conv3dConfig m8;
+  m8.mfma_m = 8;
+  fails_with(m8, Arch::gfx950, "mfma_m = 8; valid: 16");
   CHECK_FALSE(enumerate_conv3d_configs(s, Conv3dDType::bf16, Arch::gfx950).empty());
   CHECK_FALSE(enumerate_conv3d_configs(s, Conv3dDType::fp8, Arch::gfx942).empty());
 }

@@ -102,6 +102,13 @@ void add_conv3d_command(CommandLine& cl) {
                      throw Error(fmt::format("{} '{}' (valid: m = M tiles fastest, n = N tiles fastest)", w, t));
                    },
                    "workgroup order: m (M tiles fastest, default) or n");
+  add_typed_option(c, "--mfma", o->job.cfg.mfma_m,
+                   [](std::string_view t, std::string_view w) {
+                     if (t == "16") return 16;
+                     if (t == "32") return 32;
+                     throw Error(fmt::format("{} '{}' (valid: 16 = 16x16xK MFMA blocks, 32 = 32x32xK)", w, t));
+                   },
+                   "MFMA block: 16 (16x16xK, default) or 32 (32x32xK)");
   c->add_option("--model", o->job.model,
                 "timing-model product for the modelled times (mi355x on gfx950, mi300x on gfx942 by default; "
                 "none = skip)");
