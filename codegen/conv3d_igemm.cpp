@@ -796,54 +796,175 @@ class IgemmGenerator : Emitter {
   RegArray acc_;
 };
 
-// NCDHW -> NDHWC (channels padded with zeros), one thread per xt element e:
-// c = e % Cp, pixel = e / Cp = n*DHW + sp; source (n*C + c)*DHW + sp, out of range for c >= C.
+// NCDHW -> NDHWC(Cp), LDS-tiled. A workgroup moves a tile of 64 pixels x `cr` 16-byte channel
+// chunks (cr = Conv3dTransposeLaunch::chunks, a power of two <= 8) of one image:
+//  1. reads: a wave takes one chunk (chunk_elems channels) of the 64 pixels; lane p loads pixel
+//     p of each channel row (buffer_load_ushort / _ubyte), so each load instruction reads 64
+//     consecutive elements of one NCDHW row (coalesced); the lane packs its chunk_elems elements
+//     into 16 bytes and writes them to LDS with one ds_write_b128;
+//  2. writes: thread i reads (pixel i / cr, chunk i % cr) with one ds_read_b128 and stores it with
+//     one buffer_store_dwordx4, so consecutive lanes write consecutive 16-byte chunks of a
+//     pixel's channel vector and a wave writes 64 / cr runs of cr*16 contiguous bytes (all of
+//     its 1 KiB contiguous when Cp fills the tile's chunks).
+// LDS layout, bank-conflict free both ways without padding: pixel row p holds cr chunks, the
+// logical chunk c at slot c ^ g(p), g(p) = (p / (8 / cr)) % cr. LDS serves 8 lanes of a 16-byte
+// access per pass over its 32 4-byte banks (8 slots of 16 bytes: the slot index mod 8 is the
+// bank group). Phase 1's pass is 8 consecutive pixels at one logical chunk: slots
+// (p*cr + (c ^ g(p))) mod 8 are distinct (for cr = 8 the xor alone spreads them; for smaller cr
+// p*cr spreads the rows over 8/cr groups and the xor spreads the rest). Phase 2's pass is 8/cr
+// consecutive pixels x all cr chunks: cr distinct slots per row in disjoint groups.
+// Out of range: channels >= C read past num_records (zeros, which fill the channel padding);
+// pixels >= D*H*W and chunks >= Cp/chunk_elems are not stored (offset past num_records).
 class TransposeGenerator : Emitter {
  public:
-  TransposeGenerator(Kernel& k, const Conv3dPlan& p) : Emitter(k), p_(p) {}
+  TransposeGenerator(Kernel& k, const Conv3dPlan& p) : Emitter(k), p_(p), l_(conv3d_transpose_launch(p)) {}
   void emit() {
     const Conv3dShape& s = p_.shape;
-    k_.set_workgroup_size(kConv3dAuxThreads);
+    const int cr = l_.chunks, ce = p_.chunk_elems, es = p_.esize, waves = int(l_.threads / 64);
+    const int cr_log2 = std::countr_zero(unsigned(cr));
+    const uint32_t DHW = uint32_t(s.D) * s.H * s.W;
+    k_.set_workgroup_size(l_.threads);
+    const uint32_t lds = k_.lds_alloc("tile", uint32_t(kConv3dTransposePixels * cr * 16), 16);
     ElemType et = p_.dtype == Conv3dDType::bf16 ? ElemType::bf16 : ElemType::fp8;
     Reg x = k_.load_arg(k_.arg_ptr("x", et, true));
     Reg y = k_.load_arg(k_.arg_ptr("xt", et, false));
-    Reg wg = k_.workgroup_id(0);
+    Reg wg_p = k_.workgroup_id(0), wg_c = k_.workgroup_id(1), wg_n = k_.workgroup_id(2);
     Reg tid = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
-    Reg xr = rsrc(x, s.input_elems() * p_.esize, "x_rsrc");
+    Reg xr = rsrc(x, s.input_elems() * es, "x_rsrc");
     Reg yr = rsrc(y, p_.xt_bytes(), "xt_rsrc");
-    Reg e = k_.vgpr("e");
-    Reg base = smul(wg, kConv3dAuxThreads, "wg_base");
-    k_.v_add_u32(e, base, tid);
-    const uint32_t DHW = uint32_t(s.D) * s.H * s.W;
-    Reg pix = vdiv(e, divisor(uint32_t(p_.Cp)), "pixel");
-    Reg c = vrem(e, pix, uint32_t(p_.Cp), "c");
-    Reg n = vdiv(pix, divisor(DHW), "n");
-    Reg sp = vrem(pix, n, DHW, "sp");
-    Reg src = vmul(n, uint32_t(s.C), "nc");
-    k_.v_add_u32(src, src, c);
-    Reg src2 = vmul(src, DHW, "nc_dhw");
-    k_.v_add_u32(src2, src2, sp);
-    Reg sb = vmul(src2, uint32_t(p_.esize), "src_bytes");
-    k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s.C)), c);
-    k_.v_cndmask_b32(sb, oob(), sb, vcc);
-    Reg db = vmul(e, uint32_t(p_.esize), "dst_bytes");
-    k_.v_cmp_gt_u32(vcc, sconst(uint32_t(p_.xt_bytes() / p_.esize)), e);
-    k_.v_cndmask_b32(db, oob(), db, vcc);
-    Reg v = k_.vgpr("v");
-    if (p_.esize == 2) {
-      k_.buffer_load_ushort(v, sb, xr, 0, offen);
+    Reg p0 = smul(wg_p, kConv3dTransposePixels, "pixel0");
+    Reg chunk0 = smul(wg_c, uint32_t(cr), "chunk0");  // first chunk of the tile
+
+    // ---- phase 1: coalesced NCDHW reads, one 16-byte LDS write per lane and chunk
+    Reg lane = k_.vgpr("lane");
+    k_.v_and_b32(lane, 63, tid);
+    Reg wave_v = k_.vgpr("wave_v");
+    k_.v_lshrrev_b32(wave_v, 6, tid);
+    Reg wave = k_.sgpr("wave");
+    k_.v_readfirstlane_b32(wave, wave_v);
+    Reg pix = k_.vgpr("pixel");
+    k_.v_add_u32(pix, p0, lane);
+    // Element offsets: a per-lane pixel part plus a per-channel scalar part; the out-of-range
+    // markers (2^30, at least the input's size) keep any marked sum past num_records without wrapping.
+    Reg src_pix = vmul(pix, uint32_t(es), "src_pixel_bytes");
+    Reg marker = k_.vgpr("marker");
+    k_.v_mov_b32(marker, kTransposeMarker);
+    k_.v_cmp_gt_u32(vcc, sconst(DHW), pix);
+    k_.v_cndmask_b32(src_pix, marker, src_pix, vcc);
+    Reg g = swizzle_of(lane, cr, "swizzle_write");
+    Reg row_slot0 = vmul(lane, uint32_t(cr), "row_slot");  // p*cr
+    Reg n_src = smul(wg_n, uint32_t(s.C) * DHW * uint32_t(es), "image_src_bytes");
+    const uint32_t chan_bytes = DHW * uint32_t(es);
+    Reg chan_step = sconst(chan_bytes, "channel_bytes");
+    Reg smarker = sconst(uint32_t(kTransposeMarker), "marker_s");
+    for (int k = 0; k * waves < cr; ++k) {
+      k_.comment(fmt::format("phase 1: chunk wave + {}", k * waves));
+      Reg ci = k_.sgpr("chunk_in_tile");
+      k_.s_add_u32(ci, wave, int64_t(k * waves));
+      // channels left from this chunk's first: c0 = (chunk0 + ci) * ce; element j is in range iff j < C - c0
+      Reg c0 = k_.sgpr("chunk_channel0");
+      k_.s_add_u32(c0, chunk0, ci);
+      k_.s_mul_i32(c0, c0, sconst(uint32_t(ce), "chunk_elems"));
+      Reg left = k_.sgpr("channels_left");
+      k_.s_sub_i32(left, sconst(uint32_t(s.C), "C"), c0);
+      Reg coff = k_.sgpr("channel_off");
+      k_.s_mul_i32(coff, c0, chan_step);
+      k_.s_add_u32(coff, coff, n_src);
+      std::vector<Reg> elem;
+      for (int j = 0; j < ce; ++j) {
+        if (j) k_.s_add_u32(coff, coff, chan_step);
+        Reg so = k_.sgpr("elem_off");
+        k_.s_cmp_gt_i32(left, int64_t(j));
+        k_.s_cselect_b32(so, coff, smarker);
+        Reg off = k_.vgpr("src_off");
+        k_.v_add_u32(off, so, src_pix);
+        Reg v = k_.vgpr(fmt::format("elem{}", j));
+        if (es == 2) k_.buffer_load_ushort(v, off, xr, 0, offen);
+        else k_.buffer_load_ubyte(v, off, xr, 0, offen);
+        elem.push_back(v);
+      }
       k_.s_waitcnt(vmcnt(0));
-      k_.buffer_store_short(v, db, yr, 0, offen);
-    } else {
-      k_.buffer_load_ubyte(v, sb, xr, 0, offen);
-      k_.s_waitcnt(vmcnt(0));
-      k_.buffer_store_byte(v, db, yr, 0, offen);
+      Reg packed = k_.vgpr("chunk", 4, 4);
+      for (int d = 0; d < 4; ++d) {
+        if (es == 2) {
+          k_.v_lshl_or_b32(packed[d], elem[size_t(2 * d + 1)], 16, elem[size_t(2 * d)]);
+        } else {
+          Reg t = k_.vgpr("bytes01");
+          k_.v_lshl_or_b32(t, elem[size_t(4 * d + 1)], 8, elem[size_t(4 * d)]);
+          Reg t2 = k_.vgpr("bytes012");
+          k_.v_lshl_or_b32(t2, elem[size_t(4 * d + 2)], 16, t);
+          k_.v_lshl_or_b32(packed[d], elem[size_t(4 * d + 3)], 24, t2);
+        }
+      }
+      Reg slot = k_.vgpr("slot");
+      k_.v_xor_b32(slot, ci, g);
+      Reg addr = k_.vgpr("lds_write");
+      k_.v_add_u32(addr, row_slot0, slot);
+      k_.v_lshlrev_b32(addr, 4, addr);
+      k_.ds_write_b128(addr, packed, Offset(int(lds)));
+    }
+    k_.s_waitcnt(lgkmcnt(0));
+    k_.s_barrier();
+
+    // ---- phase 2: one 16-byte LDS read and one 16-byte NDHWC store per (pixel, chunk)
+    const int per_thread = kConv3dTransposePixels * cr / int(l_.threads);
+    const uint32_t pix_bytes = uint32_t(p_.Cp * es);
+    const uint32_t cpc = uint32_t(p_.Cp / ce);
+    Reg n_dst = smul(wg_n, DHW, "image_pixel0");
+    k_.s_add_u32(n_dst, n_dst, p0);  // n*DHW + p0
+    for (int it = 0; it < per_thread; ++it) {
+      k_.comment(fmt::format("phase 2: pass {}", it));
+      Reg idx = k_.vgpr("item");
+      k_.v_add_u32(idx, int64_t(it * int(l_.threads)), tid);
+      Reg row = k_.vgpr("tile_pixel");
+      k_.v_lshrrev_b32(row, cr_log2, idx);
+      Reg ch = k_.vgpr("tile_chunk");
+      k_.v_and_b32(ch, cr - 1, idx);
+      Reg gr = swizzle_of(row, cr, "swizzle_read");
+      Reg slot = k_.vgpr("slot");
+      k_.v_xor_b32(slot, ch, gr);
+      Reg addr = k_.vgpr("lds_read");
+      k_.v_sub_u32(addr, idx, ch);  // row * cr
+      k_.v_add_u32(addr, addr, slot);
+      k_.v_lshlrev_b32(addr, 4, addr);
+      Reg data = k_.vgpr("chunk", 4, 4);
+      k_.ds_read_b128(data, addr, Offset(int(lds)));
+      // destination: (n*DHW + p0 + row) * Cp*es + (chunk0 + ch) * 16, stored only inside the tensor
+      Reg gp = k_.vgpr("dst_pixel");
+      k_.v_add_u32(gp, p0, row);
+      Reg ok = k_.sgpr("store_ok", 2, 2);
+      k_.v_cmp_gt_u32(ok, sconst(DHW), gp);
+      Reg gc = k_.vgpr("dst_chunk");
+      k_.v_add_u32(gc, chunk0, ch);
+      Reg okc = k_.sgpr("chunk_ok", 2, 2);
+      k_.v_cmp_gt_u32(okc, sconst(cpc, "chunks_per_pixel"), gc);
+      k_.s_and_b64(ok, ok, okc);
+      Reg dp = k_.vgpr("dst_pixel_all");
+      k_.v_add_u32(dp, n_dst, row);
+      Reg off = vmul(dp, pix_bytes, "dst_bytes");
+      k_.v_lshl_add_u32(off, gc, 4, off);
+      k_.v_cndmask_b32(off, oob(), off, ok);
+      k_.s_waitcnt(lgkmcnt(0));
+      k_.buffer_store_dwordx4(data, off, yr, 0, offen);
     }
   }
 
  private:
+  // g(p) = (p / (8 / cr)) % cr: the slot xor of pixel row p (see the layout comment above).
+  Reg swizzle_of(Reg p, int cr, const char* name) {
+    Reg g = k_.vgpr(name);
+    if (cr == 1) {
+      k_.v_mov_b32(g, 0);
+      return g;
+    }
+    k_.v_lshrrev_b32(g, std::countr_zero(unsigned(8 / cr)), p);
+    k_.v_and_b32(g, cr - 1, g);
+    return g;
+  }
+  static constexpr int64_t kTransposeMarker = int64_t(1) << 30;  // >= every tensor size (plan: < 1 GiB)
   const Conv3dPlan& p_;
+  Conv3dTransposeLaunch l_;
 };
 
 // workspace (fp32 NCDHW) + bias[k] -> output type; k = (e / P) % K.
@@ -923,9 +1044,17 @@ BuildResult build_conv3d_finalize(const Conv3dPlan& p, const BuildOptions& opts)
   return k.build(opts);
 }
 
-uint32_t conv3d_transpose_grid(const Conv3dPlan& p) {
-  int64_t n = p.xt_bytes() / p.esize;
-  return uint32_t((n + kConv3dAuxThreads - 1) / kConv3dAuxThreads);
+Conv3dTransposeLaunch conv3d_transpose_launch(const Conv3dPlan& p) {
+  const Conv3dShape& s = p.shape;
+  const int cpc = p.Cp / p.chunk_elems;  // 16-byte chunks per pixel
+  Conv3dTransposeLaunch l;
+  l.chunks = std::min(8, int(std::bit_ceil(unsigned(cpc))));
+  l.threads = uint32_t(64 * std::min(l.chunks, 4));
+  const int64_t dhw = int64_t(s.D) * s.H * s.W;
+  l.grid[0] = uint32_t((dhw + kConv3dTransposePixels - 1) / kConv3dTransposePixels);
+  l.grid[1] = uint32_t((cpc + l.chunks - 1) / l.chunks);
+  l.grid[2] = uint32_t(s.N);
+  return l;
 }
 
 uint32_t conv3d_finalize_grid(const Conv3dPlan& p) {

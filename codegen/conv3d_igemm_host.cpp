@@ -283,7 +283,8 @@ Conv3dRunResult run_conv3d_jit(Device& dev, const Conv3dPlan& p, const Conv3dKer
   Buffer xt = zeroed(dev, size_t(p.xt_bytes()) + Conv3dPlan::kZeroTailBytes, "xt");  // zero tail for DMA
   Buffer b = bias_buffer(dev, p, bias);
   Module mt = dev.load(k.transpose.code_object);
-  dev.launch(mt.kernel(k.transpose.name), {conv3d_transpose_grid(p)}, {kConv3dAuxThreads}, 0,
+  const Conv3dTransposeLaunch tl = conv3d_transpose_launch(p);
+  dev.launch(mt.kernel(k.transpose.name), {tl.grid[0], tl.grid[1], tl.grid[2]}, {tl.threads}, 0,
              KernelArgs().ptr(x).ptr(xt));
   Module mg = dev.load(k.igemm.code_object);
   std::optional<Module> mf;
