@@ -451,7 +451,9 @@ class IgemmGenerator : Emitter {
   // ------------------------------------------------------------ K tiles
   // Issues the global loads of the K tile starting at element `k0` (SGPR) into the
   // staging registers.
-  void issue_loads(Reg k0) {
+  void issue_loads(Reg k0, int set = 0) {
+    const std::vector<Reg>& stage_a = stage_a_[size_t(set)];
+    const std::vector<Reg>& stage_b = stage_b_[size_t(set)];
     k_.comment("im2col decode and global loads of one K tile");
     Reg kv = k_.vgpr("k");
     k_.v_add_u32(kv, k0, kch_);
@@ -497,11 +499,20 @@ class IgemmGenerator : Emitter {
         dma(off, x_ptr_, uint32_t(i * p_.threads * 16));
       } else {
         k_.v_cndmask_b32(off, oob_v_, off, ok);
-        k_.buffer_load_dwordx4(stage_a_[size_t(i)], off, x_rsrc_, 0, offen);
+        k_.buffer_load_dwordx4(stage_a[size_t(i)], off, x_rsrc_, 0, offen);
       }
     }
     // B: weights are zero-padded to whole K tiles, so only the row check (in b_off) matters.
-    Reg kb = smul(k0, uint32_t(p_.esize), "k_bytes");
+    Reg kb;
+    if (c_.prefetch == 2) {
+      // The lookahead past the last K tile must stay inside wt: the buffer range check covers
+      // the VGPR offset, not soffset, so the K offset is clamped to the last tile (re-read, unused).
+      Reg kc = k_.sgpr("k_clamped");
+      k_.s_min_u32(kc, k0, sconst(uint32_t((p_.k_tiles - 1) * c_.tile_k), "last_k_tile"));
+      kb = smul(kc, uint32_t(p_.esize), "k_bytes");
+    } else {
+      kb = smul(k0, uint32_t(p_.esize), "k_bytes");
+    }
     for (int i = 0; i < p_.b_chunks; ++i) {
       if (p_.lds_dma) {
         Reg off = k_.vgpr("b_off");
@@ -509,7 +520,7 @@ class IgemmGenerator : Emitter {
         k_.v_cndmask_b32(off, zero_b_, off, b_ok_[size_t(i)]);
         dma(off, w_ptr_, uint32_t((c_.tile_m * p_.lds_row_bytes) + i * p_.threads * 16));
       } else {
-        k_.buffer_load_dwordx4(stage_b_[size_t(i)], b_off_[size_t(i)], w_rsrc_, kb, offen);
+        k_.buffer_load_dwordx4(stage_b[size_t(i)], b_off_[size_t(i)], w_rsrc_, kb, offen);
       }
     }
   }
@@ -524,7 +535,9 @@ class IgemmGenerator : Emitter {
     k_.global_load_lds_dwordx4(off, base);
   }
 
-  void write_lds() {
+  void write_lds(int set = 0) {
+    const std::vector<Reg>& stage_a = stage_a_[size_t(set)];
+    const std::vector<Reg>& stage_b = stage_b_[size_t(set)];
     const int RB = p_.lds_row_bytes, step = p_.threads / p_.chunks_per_row;
     auto put = [&](Reg data, int byte) {
       if (p_.lds_pad_bytes == 16) {
@@ -534,18 +547,22 @@ class IgemmGenerator : Emitter {
         k_.ds_write_b64(w_base_, data.slice(2, 2), Offset(byte + 8));
       }
     };
-    for (int i = 0; i < p_.a_chunks; ++i) put(stage_a_[size_t(i)], i * step * RB);
-    for (int i = 0; i < p_.b_chunks; ++i) put(stage_b_[size_t(i)], (c_.tile_m + i * step) * RB);
+    for (int i = 0; i < p_.a_chunks; ++i) put(stage_a[size_t(i)], i * step * RB);
+    for (int i = 0; i < p_.b_chunks; ++i) put(stage_b[size_t(i)], (c_.tile_m + i * step) * RB);
   }
 
-  // Reads every fragment of the current stage, then the MFMAs k-step by k-step,
-  // each step waiting only for its own fragments.
+  // Reads every fragment of the current stage (per k-step the B fragments, then the A
+  // fragments), then the MFMAs k-step by k-step, row of blocks by row of blocks. Each MFMA waits
+  // only for its own two fragments (LDS reads return in order, so lgkmcnt(reads issued after the
+  // later one) suffices): the first MFMAs start while the remaining fragments are still arriving
+  // instead of after the whole k-step's reads. The order of the MFMAs on one accumulator (ascending
+  // k-steps) is unchanged, so the arithmetic is the HIP reference's.
   void compute(const std::function<void()>& after_reads = {}) {
     const int RB = p_.lds_row_bytes, fb = p_.mfma.a_bytes, fdw = fb / 4;
     const int kstep_bytes = p_.mfma.k * p_.esize;
     std::vector<std::vector<Reg>> fa(size_t(p_.mfma_per_tile)), fbv(size_t(p_.mfma_per_tile));
-    std::vector<int> reads_after;  // ds_reads issued after k-step ks's
-    int total = 0;
+    std::vector<std::vector<int>> done_a(size_t(p_.mfma_per_tile)), done_b(size_t(p_.mfma_per_tile));
+    int total = 0;  // DS reads issued so far
     auto read = [&](Reg dst, Reg base, int byte) {
       for (int part = 0; part < fdw; part += 4) {
         int dw = std::min(4, fdw - part);
@@ -554,7 +571,6 @@ class IgemmGenerator : Emitter {
         ++total;
       }
     };
-    std::vector<int> done_at;
     // DMA layout: 16-byte parts at their own (swizzled) base registers.
     auto read_dma = [&](Reg dst, const std::vector<Reg>& bases, int ks, int byte) {
       for (int j = 0; j < fdw / 4; ++j) {
@@ -563,29 +579,35 @@ class IgemmGenerator : Emitter {
       }
     };
     for (int ks = 0; ks < p_.mfma_per_tile; ++ks) {
-      for (int bi = 0; bi < p_.blocks_m; ++bi) {
-        Reg a = k_.vgpr(fmt::format("a_frag{}_{}", ks, bi), fdw, 2);
-        if (p_.lds_dma) read_dma(a, ra_bases_, ks, bi * p_.mfma.m * RB);
-        else read(a, ra_base_, bi * p_.mfma.m * RB + ks * kstep_bytes);
-        fa[size_t(ks)].push_back(a);
-      }
       for (int bj = 0; bj < p_.blocks_n; ++bj) {
         Reg b = k_.vgpr(fmt::format("b_frag{}_{}", ks, bj), fdw, 2);
         if (p_.lds_dma) read_dma(b, rb_bases_, ks, bj * p_.mfma.m * RB);
         else read(b, rb_base_, bj * p_.mfma.m * RB + ks * kstep_bytes);
         fbv[size_t(ks)].push_back(b);
+        done_b[size_t(ks)].push_back(total);
       }
-      done_at.push_back(total);
+      for (int bi = 0; bi < p_.blocks_m; ++bi) {
+        Reg a = k_.vgpr(fmt::format("a_frag{}_{}", ks, bi), fdw, 2);
+        if (p_.lds_dma) read_dma(a, ra_bases_, ks, bi * p_.mfma.m * RB);
+        else read(a, ra_base_, bi * p_.mfma.m * RB + ks * kstep_bytes);
+        fa[size_t(ks)].push_back(a);
+        done_a[size_t(ks)].push_back(total);
+      }
     }
     if (after_reads) after_reads();
-    for (int ks = 0; ks < p_.mfma_per_tile; ++ks) {
-      k_.s_waitcnt(lgkmcnt(std::min(15, total - done_at[size_t(ks)])));
+    int waited = 0;  // reads known complete
+    for (int ks = 0; ks < p_.mfma_per_tile; ++ks)
       for (int bi = 0; bi < p_.blocks_m; ++bi)
         for (int bj = 0; bj < p_.blocks_n; ++bj) {
+          const int need = std::max(done_a[size_t(ks)][size_t(bi)], done_b[size_t(ks)][size_t(bj)]);
+          if (need > waited) {
+            // lgkmcnt holds at most 15 on gfx9: waiting for more outstanding is waiting for fewer
+            k_.s_waitcnt(lgkmcnt(std::min(15, total - need)));
+            waited = std::max(need, total - 15);
+          }
           Reg acc = acc_.at({bi, bj});
           k_.emit(p_.mfma.mnemonic, {acc, fa[size_t(ks)][size_t(bi)], fbv[size_t(ks)][size_t(bj)], acc});
         }
-    }
   }
 
   void main_loop_dma() {
@@ -640,9 +662,16 @@ class IgemmGenerator : Emitter {
     const uint32_t cpe = uint32_t(p_.Cp * p_.esize);
     hoist_consts({uint32_t(p_.kdim), uint32_t(s_.D), uint32_t(s_.H), uint32_t(s_.W),
                   uint32_t(s_.dil[0]) * s_.H * s_.W * cpe, uint32_t(s_.dil[1]) * s_.W * cpe, uint32_t(s_.dil[2]) * cpe});
+    stage_a_.resize(size_t(c_.prefetch));  // (empty sets on the DMA path, which stages nothing in registers)
+    stage_b_.resize(size_t(c_.prefetch));
     if (p_.lds_dma) return main_loop_dma();
-    for (int i = 0; i < p_.a_chunks; ++i) stage_a_.push_back(k_.vgpr(fmt::format("stage_a{}", i), 4, 2));
-    for (int i = 0; i < p_.b_chunks; ++i) stage_b_.push_back(k_.vgpr(fmt::format("stage_b{}", i), 4, 2));
+    for (int set = 0; set < c_.prefetch; ++set) {
+      for (int i = 0; i < p_.a_chunks; ++i)
+        stage_a_[size_t(set)].push_back(k_.vgpr(fmt::format("stage{}_a{}", set, i), 4, 2));
+      for (int i = 0; i < p_.b_chunks; ++i)
+        stage_b_[size_t(set)].push_back(k_.vgpr(fmt::format("stage{}_b{}", set, i), 4, 2));
+    }
+    if (c_.prefetch == 2) return main_loop_prefetch2();
     Reg kcur = k_.sgpr("k_elem");
     k_.s_mov_b32(kcur, k_start_);
     Reg left = k_.sgpr("tiles_left");
@@ -693,6 +722,54 @@ class IgemmGenerator : Emitter {
                       k_.s_sub_u32(left, left, 1);
                       k_.s_cmp_lg_u32(left, 0);
                     });
+              });
+    compute();
+  }
+
+  // Two K tiles of global loads in flight (Conv3dConfig::prefetch = 2). Tile i sits in LDS stage
+  // i % 2; staging set i % 2 receives tile i + 2's loads while tile i is multiplied, then the wait
+  // for tile i + 1's loads (issued one tile earlier) leaves tile i + 2's in flight
+  // (vmcnt(loads per tile): VMEM loads retire in order), tile i + 1 goes to the other stage and one
+  // barrier ends the tile. The sets alternate statically, so the loop is unrolled by two.
+  // The loads of the one tile past the split's range (the lookahead of its last iteration, or of
+  // the prologue when the split has one tile) are never used: A's go past num_records (k >= kdim)
+  // or read the next split's tile, B's K offset is clamped to the last tile. One extra tile of loads
+  // per workgroup.
+  void main_loop_prefetch2() {
+    const int loads = p_.a_chunks + p_.b_chunks;
+    Reg kcur = k_.sgpr("k_elem");
+    k_.s_mov_b32(kcur, k_start_);
+    Reg left = k_.sgpr("tiles_left");
+    issue_loads(kcur, 0);
+    k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+    issue_loads(kcur, 1);
+    k_.s_waitcnt(vmcnt(loads));
+    write_lds(0);
+    k_.s_waitcnt(lgkmcnt(0));
+    k_.s_barrier();
+    k_.s_sub_u32(left, count_, 1);
+    // One tile: loads of tile i+2 into `set`, MFMAs of tile i, tile i+1 (set ^ 1) to the other stage.
+    auto step = [&](int set) {
+      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+      issue_loads(kcur, set);
+      compute();
+      k_.v_xor_b32(w_base_, w_base_, w_tog_);
+      k_.s_waitcnt(vmcnt(loads));
+      write_lds(set ^ 1);
+      k_.s_waitcnt(lgkmcnt(0));
+      k_.s_barrier();
+      k_.v_xor_b32(ra_base_, ra_base_, ra_tog_);
+      k_.v_xor_b32(rb_base_, rb_base_, rb_tog_);
+      k_.s_sub_u32(left, left, 1);
+    };
+    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
+              [&] {
+                k_.do_while_scc(
+                    [&] {
+                      step(0);
+                      k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); }, [&] { step(1); });
+                    },
+                    [&] { k_.s_cmp_lg_u32(left, 0); });
               });
     compute();
   }
@@ -787,7 +864,8 @@ class IgemmGenerator : Emitter {
   Reg tid_, lane_, x_rsrc_, w_rsrc_, y_rsrc_, b_rsrc_, y_ptr_;
   Reg m0_, n0_, k_start_, count_, wm_, wn_;
   Reg kch_, row0_, ch_;
-  std::vector<Reg> a_d0_, a_h0_, a_w0_, a_pix_, b_off_, stage_a_, stage_b_;
+  std::vector<Reg> a_d0_, a_h0_, a_w0_, a_pix_, b_off_;
+  std::vector<std::vector<Reg>> stage_a_, stage_b_;  // staging registers per prefetch set
   Divisor div_cp_, div_rs_, div_s_;
   Reg w_base_, ra_base_, rb_base_, w_tog_, ra_tog_, rb_tog_;
   // LDS DMA path

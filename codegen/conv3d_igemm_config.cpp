@@ -30,9 +30,9 @@ Conv3dDType parse_dtype(std::string_view name) {
 }
 
 std::string Conv3dConfig::str() const {
-  return fmt::format("{}x{}x{} w{}x{} st{} sk{} {}{}{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, split_k,
+  return fmt::format("{}x{}x{} w{}x{} st{} sk{} {}{}{}{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, split_k,
                      mapping == Conv3dMapping::m_fastest ? "m" : "n", lds_dma == 1 ? " dma" : "",
-                     mfma_m == 32 ? " mfma32" : "");
+                     mfma_m == 32 ? " mfma32" : "", prefetch == 2 ? " pf2" : "");
 }
 
 // gfx942: v_mfma_f32_16x16x16_bf16 (LLVM 22's name for the "_1k" encoding; it also accepts
@@ -152,6 +152,15 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
   } else {
     p.lds_pad_bytes = p.mfma.a_bytes >= 16 ? 16 : 8;
   }
+  const bool prefetch_auto = c.prefetch == 0;
+  if (prefetch_auto) c.prefetch = (c.stages == 2 && !p.lds_dma) ? 2 : 1;
+  need(c.prefetch == 1 || c.prefetch == 2,
+       fmt::format("prefetch = {}; valid: 0 (default), 1 or 2 K tiles in flight", c.prefetch));
+  need(c.prefetch == 1 || (c.stages == 2 && !p.lds_dma),
+       fmt::format("prefetch 2 needs the register-staged pipeline with 2 LDS stages (stages {}, lds_dma {}): with "
+                   "one stage nothing overlaps, and the DMA path has no staging registers (it would need a third LDS "
+                   "stage)",
+                   c.stages, p.lds_dma ? "on" : "off"));
   p.lds_row_bytes = row_bytes + p.lds_pad_bytes;
   p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);
   p.lds_bytes = p.lds_stage_bytes * uint32_t(c.stages);
@@ -161,8 +170,16 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
   // Register estimate (the allocator has the final word; exhaustion is an error there too).
   int acc = p.blocks_m * p.blocks_n * p.mfma.acc_regs();
   int frags = (p.blocks_m + p.blocks_n) * p.mfma_per_tile * p.mfma.a_bytes / 4;
-  int staging = (p.a_chunks + p.b_chunks) * 4 * (c.stages == 2 ? 1 : 1);
-  int vgpr_estimate = frags + staging + 3 * p.a_chunks + p.b_chunks + 32;
+  // A fragment of two 16-byte reads (32-byte fp8 fragments on gfx950) is assembled by partial
+  // writes, which the register allocator keeps live around the K loop; prefetch 2 unrolls the loop
+  // by two, so such fragments are counted twice.
+  auto estimate = [&] {
+    const int frag_regs = frags * (c.prefetch == 2 && p.mfma.a_bytes > 16 ? 2 : 1);
+    return frag_regs + (p.a_chunks + p.b_chunks) * 4 * c.prefetch + 3 * p.a_chunks + p.b_chunks + 32;
+  };
+  if (prefetch_auto && c.prefetch == 2 && estimate() > 256) c.prefetch = 1;  // the default falls back to one set
+  int staging = (p.a_chunks + p.b_chunks) * 4 * c.prefetch;
+  int vgpr_estimate = estimate();
   need(acc <= 256, fmt::format("config {}: {} accumulator registers per wave exceed the 256 AGPRs (register limit)",
                                c.str(), acc));
   need(vgpr_estimate <= 256,

@@ -70,7 +70,12 @@ struct Conv3dConfig {
   // MFMA block: 16 (16x16xK forms, the seed's) or 32 (32x32xK forms: one instruction covers a
   // 32x32 block, twice the K per fragment byte read; each wave sub-tile side a multiple of 32).
   int mfma_m = 16;
-  std::string str() const;     // "128x128x32 w2x4 st2 sk1 m [dma] [mfma32]"
+  // K tiles whose global loads are in flight ahead of the tile being multiplied (register-staged
+  // 2-stage pipeline): 1 = the next tile's (the seed's double buffer), 2 = the next two tiles' (two
+  // staging register sets; hides a global latency longer than one tile's MFMAs), 0 = default
+  // (2 on the register-staged 2-stage pipeline, else 1).
+  int prefetch = 0;
+  std::string str() const;     // "128x128x32 w2x4 st2 sk1 m [dma] [mfma32] [pf2]"
 };
 
 // MFMA used per arch and dtype.

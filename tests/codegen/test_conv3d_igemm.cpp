@@ -185,9 +185,13 @@ TEST_CASE("conv3d igemm non-default configurations", "[codegen][conv3d]") {
     int tm, tn, tk, wm, wn, stages, split;
     Conv3dMapping map;
     int dma = -1;
+    int prefetch = 0;
   };
   const Cfg cfgs[] = {
       {Arch::gfx950, Conv3dDType::bf16, 64, 64, 64, 1, 1, 2, 1, Conv3dMapping::n_fastest},
+      {Arch::gfx950, Conv3dDType::bf16, 128, 128, 32, 2, 4, 2, 1, Conv3dMapping::m_fastest, 0, 1},  // one tile prefetched
+      {Arch::gfx942, Conv3dDType::fp8, 128, 128, 64, 2, 4, 2, 2, Conv3dMapping::m_fastest, 0, 1},
+      {Arch::gfx942, Conv3dDType::bf16, 64, 64, 32, 2, 2, 2, 2, Conv3dMapping::m_fastest, 0, 2},   // 2 tiles, split-K 2
       {Arch::gfx942, Conv3dDType::bf16, 64, 128, 64, 2, 2, 1, 3, Conv3dMapping::m_fastest},
       {Arch::gfx950, Conv3dDType::fp8, 128, 64, 256, 4, 1, 2, 1, Conv3dMapping::n_fastest},
       {Arch::gfx942, Conv3dDType::fp8, 32, 32, 64, 2, 1, 2, 2, Conv3dMapping::m_fastest},
@@ -201,6 +205,7 @@ TEST_CASE("conv3d igemm non-default configurations", "[codegen][conv3d]") {
     k.s = s;
     k.cfg.tile_m = c.tm; k.cfg.tile_n = c.tn; k.cfg.tile_k = c.tk; k.cfg.waves_m = c.wm; k.cfg.waves_n = c.wn;
     k.cfg.stages = c.stages; k.cfg.split_k = c.split; k.cfg.mapping = c.map; k.cfg.lds_dma = c.dma;
+    k.cfg.prefetch = c.prefetch;
     k.what = "non-default configuration";
     try {
       check_case(c.arch, c.dt, k, seed++);
@@ -365,6 +370,11 @@ TEST_CASE("conv3d plans reject impossible configurations with the limit named", 
   Conv3dConfig m8;
   m8.mfma_m = 8;
   fails_with(m8, Arch::gfx950, "mfma_m = 8; valid: 16");
+  Conv3dConfig pf;
+  pf.prefetch = 2; pf.stages = 1;
+  fails_with(pf, Arch::gfx950, "prefetch 2 needs the register-staged pipeline with 2 LDS stages");
+  pf.stages = 2; pf.lds_dma = 1;
+  fails_with(pf, Arch::gfx950, "prefetch 2 needs the register-staged pipeline with 2 LDS stages");
   CHECK_FALSE(enumerate_conv3d_configs(s, Conv3dDType::bf16, Arch::gfx950).empty());
   CHECK_FALSE(enumerate_conv3d_configs(s, Conv3dDType::fp8, Arch::gfx942).empty());
 }
@@ -376,6 +386,8 @@ TEST_CASE("conv3d default plan matches the seed structure and fits 2 waves per S
       CHECK(p.threads == 512);
       CHECK(p.cfg.tile_m == 128);
       CHECK(p.cfg.tile_n == 128);
+      // two K tiles of loads in flight on the register-staged path (fp8 on gfx950 loads by DMA)
+      CHECK(p.cfg.prefetch == (p.lds_dma ? 1 : 2));
       BuildResult r = build_conv3d_igemm(p);
       INFO(arch_name(a) << " " << dtype_name(t) << ": VGPRs " << r.stats.vgprs << " AGPRs " << r.stats.agprs);
       CHECK(r.stats.occupancy.waves_per_simd >= 2);
