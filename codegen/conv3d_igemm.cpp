@@ -2,9 +2,10 @@
 // structure; the comments here say why each piece is emitted the way it is.
 //
 // LDS layout: one stage holds the A tile (tile_m rows) then the B tile (tile_n rows),
-// each row tile_k elements plus padding. The fragment reads of a 16x16 MFMA block
-// touch 16 consecutive rows at one column: LDS (32 banks x 4 bytes on CDNA3) serves
-// 8 lanes of a ds_read_b128 or 16 lanes of a ds_read_b64 per pass. With rows of
+// each row tile_k elements plus padding. The fragment reads of an MFMA block (16x16 or
+// 32x32) touch 16 or 32 consecutive rows at one column, consecutive lanes on consecutive
+// rows: LDS (32 banks x 4 bytes on CDNA3) serves 8 lanes of a ds_read_b128 or 16 lanes of a
+// ds_read_b64 per pass, so every pass reads 8 or 16 consecutive rows for either block size. With rows of
 // 64 + 16 = 80 bytes (b128) the 8 rows of a pass start at banks 0, 20, 8, 28, 16, 4,
 // 24, 12: eight disjoint 4-bank groups; with 128 + 16 = 144 bytes (fp8 on gfx950)
 // at 0, 4, ..., 28. With 64 + 8 = 72 bytes (b64) the 16 rows start at 16 distinct
@@ -214,10 +215,10 @@ class IgemmGenerator : Emitter {
     load_setup();
     lds_setup();
     k_.comment("accumulators = 0");
-    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, 4);
+    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.mfma.acc_regs());
     for (int i = 0; i < p_.blocks_m; ++i)
       for (int j = 0; j < p_.blocks_n; ++j)
-        for (int r = 0; r < 4; ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({i, j}))[r], 0);
+        for (int r = 0; r < p_.mfma.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({i, j}))[r], 0);
     main_loop();
     epilogue();
   }
@@ -357,11 +358,15 @@ class IgemmGenerator : Emitter {
       k_.s_add_u32(dma_tog_, dma_base_, int64_t(p_.lds_stage_bytes));
       k_.s_xor_b32(dma_tog_, dma_tog_, dma_base_);
     }
+    const int mb = p_.mfma.m, mb_log2 = std::countr_zero(unsigned(mb));
     Reg l16 = k_.vgpr("l16");
     k_.v_and_b32(l16, 15, lane_);
-    Reg lq = k_.vgpr("lq");
-    k_.v_lshrrev_b32(lq, 4, lane_);
-    Reg x = k_.vgpr("swizzle");  // (row / swizzle_rows) % cpr depends only on l16 (plan check)
+    Reg lrow = k_.vgpr("lane_row");  // fragment row l % m
+    k_.v_and_b32(lrow, mb - 1, lane_);
+    Reg lq = k_.vgpr("lq");  // K group l / m
+    k_.v_lshrrev_b32(lq, mb_log2, lane_);
+    // (row / swizzle_rows) % cpr repeats every 16 rows (plan check), so l % 16 gives it for either block size.
+    Reg x = k_.vgpr("swizzle");
     k_.v_lshrrev_b32(x, int(std::countr_zero(unsigned(p_.swizzle_rows))), l16);
     k_.v_and_b32(x, cpr - 1, x);
     const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * p_.esize / 16;
@@ -370,7 +375,7 @@ class IgemmGenerator : Emitter {
     k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
     auto bases = [&](Reg srow, const char* name) {
       Reg r = k_.vgpr("frag_row");
-      k_.v_add_u32(r, srow, l16);
+      k_.v_add_u32(r, srow, lrow);
       Reg rb = vmul(r, uint32_t(RB), "frag_row_bytes");
       if (lds_base_) k_.v_add_u32(rb, int64_t(lds_base_), rb);
       std::vector<Reg> out;
@@ -408,18 +413,19 @@ class IgemmGenerator : Emitter {
     Reg t = vmul(row0_, uint32_t(RB), "row_bytes");
     k_.v_lshl_add_u32(w_base_, ch_, 4, t);
     if (lds_base_) k_.v_add_u32(w_base_, int64_t(lds_base_), w_base_);
-    // reads: A block rows wm*wave_m + l%16, B rows tile_m + wn*wave_n + l%16, column (l/16)*a_bytes
-    Reg l16 = k_.vgpr("l16");
-    k_.v_and_b32(l16, 15, lane_);
+    // reads: A block rows wm*wave_m + l%m, B rows tile_m + wn*wave_n + l%m, column (l/m)*a_bytes
+    const int mb = p_.mfma.m;
+    Reg lrow = k_.vgpr("lane_row");
+    k_.v_and_b32(lrow, mb - 1, lane_);
     Reg lq = k_.vgpr("lq");
-    k_.v_lshrrev_b32(lq, 4, lane_);
+    k_.v_lshrrev_b32(lq, std::countr_zero(unsigned(mb)), lane_);
     Reg colb = vmul(lq, uint32_t(p_.mfma.a_bytes), "frag_col");
     Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
     Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
     k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
     auto base = [&](Reg srow, const char* name) {
       Reg r = k_.vgpr("frag_row");
-      k_.v_add_u32(r, srow, l16);
+      k_.v_add_u32(r, srow, lrow);
       Reg b = k_.vgpr(name);
       k_.v_mad_u32_u24(b, r, sconst(uint32_t(RB)), colb);
       if (lds_base_) k_.v_add_u32(b, int64_t(lds_base_), b);
@@ -445,7 +451,9 @@ class IgemmGenerator : Emitter {
   // ------------------------------------------------------------ K tiles
   // Issues the global loads of the K tile starting at element `k0` (SGPR) into the
   // staging registers.
-  void issue_loads(Reg k0) {
+  void issue_loads(Reg k0, int set = 0) {
+    const std::vector<Reg>& stage_a = stage_a_[size_t(set)];
+    const std::vector<Reg>& stage_b = stage_b_[size_t(set)];
     k_.comment("im2col decode and global loads of one K tile");
     Reg kv = k_.vgpr("k");
     k_.v_add_u32(kv, k0, kch_);
@@ -491,11 +499,20 @@ class IgemmGenerator : Emitter {
         dma(off, x_ptr_, uint32_t(i * p_.threads * 16));
       } else {
         k_.v_cndmask_b32(off, oob_v_, off, ok);
-        k_.buffer_load_dwordx4(stage_a_[size_t(i)], off, x_rsrc_, 0, offen);
+        k_.buffer_load_dwordx4(stage_a[size_t(i)], off, x_rsrc_, 0, offen);
       }
     }
     // B: weights are zero-padded to whole K tiles, so only the row check (in b_off) matters.
-    Reg kb = smul(k0, uint32_t(p_.esize), "k_bytes");
+    Reg kb;
+    if (c_.prefetch == 2) {
+      // The lookahead past the last K tile must stay inside wt: the buffer range check covers
+      // the VGPR offset, not soffset, so the K offset is clamped to the last tile (re-read, unused).
+      Reg kc = k_.sgpr("k_clamped");
+      k_.s_min_u32(kc, k0, sconst(uint32_t((p_.k_tiles - 1) * c_.tile_k), "last_k_tile"));
+      kb = smul(kc, uint32_t(p_.esize), "k_bytes");
+    } else {
+      kb = smul(k0, uint32_t(p_.esize), "k_bytes");
+    }
     for (int i = 0; i < p_.b_chunks; ++i) {
       if (p_.lds_dma) {
         Reg off = k_.vgpr("b_off");
@@ -503,7 +520,7 @@ class IgemmGenerator : Emitter {
         k_.v_cndmask_b32(off, zero_b_, off, b_ok_[size_t(i)]);
         dma(off, w_ptr_, uint32_t((c_.tile_m * p_.lds_row_bytes) + i * p_.threads * 16));
       } else {
-        k_.buffer_load_dwordx4(stage_b_[size_t(i)], b_off_[size_t(i)], w_rsrc_, kb, offen);
+        k_.buffer_load_dwordx4(stage_b[size_t(i)], b_off_[size_t(i)], w_rsrc_, kb, offen);
       }
     }
   }
@@ -518,7 +535,9 @@ class IgemmGenerator : Emitter {
     k_.global_load_lds_dwordx4(off, base);
   }
 
-  void write_lds() {
+  void write_lds(int set = 0) {
+    const std::vector<Reg>& stage_a = stage_a_[size_t(set)];
+    const std::vector<Reg>& stage_b = stage_b_[size_t(set)];
     const int RB = p_.lds_row_bytes, step = p_.threads / p_.chunks_per_row;
     auto put = [&](Reg data, int byte) {
       if (p_.lds_pad_bytes == 16) {
@@ -528,18 +547,22 @@ class IgemmGenerator : Emitter {
         k_.ds_write_b64(w_base_, data.slice(2, 2), Offset(byte + 8));
       }
     };
-    for (int i = 0; i < p_.a_chunks; ++i) put(stage_a_[size_t(i)], i * step * RB);
-    for (int i = 0; i < p_.b_chunks; ++i) put(stage_b_[size_t(i)], (c_.tile_m + i * step) * RB);
+    for (int i = 0; i < p_.a_chunks; ++i) put(stage_a[size_t(i)], i * step * RB);
+    for (int i = 0; i < p_.b_chunks; ++i) put(stage_b[size_t(i)], (c_.tile_m + i * step) * RB);
   }
 
-  // Reads every fragment of the current stage, then the MFMAs k-step by k-step,
-  // each step waiting only for its own fragments.
+  // Reads every fragment of the current stage (per k-step the B fragments, then the A
+  // fragments), then the MFMAs k-step by k-step, row of blocks by row of blocks. Each MFMA waits
+  // only for its own two fragments (LDS reads return in order, so lgkmcnt(reads issued after the
+  // later one) suffices): the first MFMAs start while the remaining fragments are still arriving
+  // instead of after the whole k-step's reads. The order of the MFMAs on one accumulator (ascending
+  // k-steps) is unchanged, so the arithmetic is the HIP reference's.
   void compute(const std::function<void()>& after_reads = {}) {
     const int RB = p_.lds_row_bytes, fb = p_.mfma.a_bytes, fdw = fb / 4;
     const int kstep_bytes = p_.mfma.k * p_.esize;
     std::vector<std::vector<Reg>> fa(size_t(p_.mfma_per_tile)), fbv(size_t(p_.mfma_per_tile));
-    std::vector<int> reads_after;  // ds_reads issued after k-step ks's
-    int total = 0;
+    std::vector<std::vector<int>> done_a(size_t(p_.mfma_per_tile)), done_b(size_t(p_.mfma_per_tile));
+    int total = 0;  // DS reads issued so far
     auto read = [&](Reg dst, Reg base, int byte) {
       for (int part = 0; part < fdw; part += 4) {
         int dw = std::min(4, fdw - part);
@@ -548,7 +571,6 @@ class IgemmGenerator : Emitter {
         ++total;
       }
     };
-    std::vector<int> done_at;
     // DMA layout: 16-byte parts at their own (swizzled) base registers.
     auto read_dma = [&](Reg dst, const std::vector<Reg>& bases, int ks, int byte) {
       for (int j = 0; j < fdw / 4; ++j) {
@@ -557,29 +579,35 @@ class IgemmGenerator : Emitter {
       }
     };
     for (int ks = 0; ks < p_.mfma_per_tile; ++ks) {
-      for (int bi = 0; bi < p_.blocks_m; ++bi) {
-        Reg a = k_.vgpr(fmt::format("a_frag{}_{}", ks, bi), fdw, 2);
-        if (p_.lds_dma) read_dma(a, ra_bases_, ks, bi * 16 * RB);
-        else read(a, ra_base_, bi * 16 * RB + ks * kstep_bytes);
-        fa[size_t(ks)].push_back(a);
-      }
       for (int bj = 0; bj < p_.blocks_n; ++bj) {
         Reg b = k_.vgpr(fmt::format("b_frag{}_{}", ks, bj), fdw, 2);
-        if (p_.lds_dma) read_dma(b, rb_bases_, ks, bj * 16 * RB);
-        else read(b, rb_base_, bj * 16 * RB + ks * kstep_bytes);
+        if (p_.lds_dma) read_dma(b, rb_bases_, ks, bj * p_.mfma.m * RB);
+        else read(b, rb_base_, bj * p_.mfma.m * RB + ks * kstep_bytes);
         fbv[size_t(ks)].push_back(b);
+        done_b[size_t(ks)].push_back(total);
       }
-      done_at.push_back(total);
+      for (int bi = 0; bi < p_.blocks_m; ++bi) {
+        Reg a = k_.vgpr(fmt::format("a_frag{}_{}", ks, bi), fdw, 2);
+        if (p_.lds_dma) read_dma(a, ra_bases_, ks, bi * p_.mfma.m * RB);
+        else read(a, ra_base_, bi * p_.mfma.m * RB + ks * kstep_bytes);
+        fa[size_t(ks)].push_back(a);
+        done_a[size_t(ks)].push_back(total);
+      }
     }
     if (after_reads) after_reads();
-    for (int ks = 0; ks < p_.mfma_per_tile; ++ks) {
-      k_.s_waitcnt(lgkmcnt(std::min(15, total - done_at[size_t(ks)])));
+    int waited = 0;  // reads known complete
+    for (int ks = 0; ks < p_.mfma_per_tile; ++ks)
       for (int bi = 0; bi < p_.blocks_m; ++bi)
         for (int bj = 0; bj < p_.blocks_n; ++bj) {
+          const int need = std::max(done_a[size_t(ks)][size_t(bi)], done_b[size_t(ks)][size_t(bj)]);
+          if (need > waited) {
+            // lgkmcnt holds at most 15 on gfx9: waiting for more outstanding is waiting for fewer
+            k_.s_waitcnt(lgkmcnt(std::min(15, total - need)));
+            waited = std::max(need, total - 15);
+          }
           Reg acc = acc_.at({bi, bj});
           k_.emit(p_.mfma.mnemonic, {acc, fa[size_t(ks)][size_t(bi)], fbv[size_t(ks)][size_t(bj)], acc});
         }
-    }
   }
 
   void main_loop_dma() {
@@ -634,9 +662,16 @@ class IgemmGenerator : Emitter {
     const uint32_t cpe = uint32_t(p_.Cp * p_.esize);
     hoist_consts({uint32_t(p_.kdim), uint32_t(s_.D), uint32_t(s_.H), uint32_t(s_.W),
                   uint32_t(s_.dil[0]) * s_.H * s_.W * cpe, uint32_t(s_.dil[1]) * s_.W * cpe, uint32_t(s_.dil[2]) * cpe});
+    stage_a_.resize(size_t(c_.prefetch));  // (empty sets on the DMA path, which stages nothing in registers)
+    stage_b_.resize(size_t(c_.prefetch));
     if (p_.lds_dma) return main_loop_dma();
-    for (int i = 0; i < p_.a_chunks; ++i) stage_a_.push_back(k_.vgpr(fmt::format("stage_a{}", i), 4, 2));
-    for (int i = 0; i < p_.b_chunks; ++i) stage_b_.push_back(k_.vgpr(fmt::format("stage_b{}", i), 4, 2));
+    for (int set = 0; set < c_.prefetch; ++set) {
+      for (int i = 0; i < p_.a_chunks; ++i)
+        stage_a_[size_t(set)].push_back(k_.vgpr(fmt::format("stage{}_a{}", set, i), 4, 2));
+      for (int i = 0; i < p_.b_chunks; ++i)
+        stage_b_[size_t(set)].push_back(k_.vgpr(fmt::format("stage{}_b{}", set, i), 4, 2));
+    }
+    if (c_.prefetch == 2) return main_loop_prefetch2();
     Reg kcur = k_.sgpr("k_elem");
     k_.s_mov_b32(kcur, k_start_);
     Reg left = k_.sgpr("tiles_left");
@@ -691,17 +726,66 @@ class IgemmGenerator : Emitter {
     compute();
   }
 
+  // Two K tiles of global loads in flight (Conv3dConfig::prefetch = 2). Tile i sits in LDS stage
+  // i % 2; staging set i % 2 receives tile i + 2's loads while tile i is multiplied, then the wait
+  // for tile i + 1's loads (issued one tile earlier) leaves tile i + 2's in flight
+  // (vmcnt(loads per tile): VMEM loads retire in order), tile i + 1 goes to the other stage and one
+  // barrier ends the tile. The sets alternate statically, so the loop is unrolled by two.
+  // The loads of the one tile past the split's range (the lookahead of its last iteration, or of
+  // the prologue when the split has one tile) are never used: A's go past num_records (k >= kdim)
+  // or read the next split's tile, B's K offset is clamped to the last tile. One extra tile of loads
+  // per workgroup.
+  void main_loop_prefetch2() {
+    const int loads = p_.a_chunks + p_.b_chunks;
+    Reg kcur = k_.sgpr("k_elem");
+    k_.s_mov_b32(kcur, k_start_);
+    Reg left = k_.sgpr("tiles_left");
+    issue_loads(kcur, 0);
+    k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+    issue_loads(kcur, 1);
+    k_.s_waitcnt(vmcnt(loads));
+    write_lds(0);
+    k_.s_waitcnt(lgkmcnt(0));
+    k_.s_barrier();
+    k_.s_sub_u32(left, count_, 1);
+    // One tile: loads of tile i+2 into `set`, MFMAs of tile i, tile i+1 (set ^ 1) to the other stage.
+    auto step = [&](int set) {
+      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+      issue_loads(kcur, set);
+      compute();
+      k_.v_xor_b32(w_base_, w_base_, w_tog_);
+      k_.s_waitcnt(vmcnt(loads));
+      write_lds(set ^ 1);
+      k_.s_waitcnt(lgkmcnt(0));
+      k_.s_barrier();
+      k_.v_xor_b32(ra_base_, ra_base_, ra_tog_);
+      k_.v_xor_b32(rb_base_, rb_base_, rb_tog_);
+      k_.s_sub_u32(left, left, 1);
+    };
+    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
+              [&] {
+                k_.do_while_scc(
+                    [&] {
+                      step(0);
+                      k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); }, [&] { step(1); });
+                    },
+                    [&] { k_.s_cmp_lg_u32(left, 0); });
+              });
+    compute();
+  }
+
   // ------------------------------------------------------------ epilogue
-  // Lane l of block (bi, bj), register r holds D[4*(l/16) + r][l%16]: output pixel
-  // m0 + wm*wave_m + bi*16 + 4*(l/16) + r, channel n0 + wn*wave_n + bj*16 + l%16.
-  // NCDHW element offset = n*K*P + k*P + p with m = n*P + p.
+  // Lane l of block (bi, bj), register r holds D[8*(r/4) + 4*(l/m) + r%4][l%m] (m = 16 or 32,
+  // r < m*m/64): output pixel m0 + wm*wave_m + bi*m + 8*(r/4) + 4*(l/m) + r%4, channel
+  // n0 + wn*wave_n + bj*m + l%m. NCDHW element offset = n*K*P + k*P + p with m = n*P + p.
   void epilogue() {
     k_.comment("epilogue");
     const uint32_t P = uint32_t(s_.out_pixels_per_image());
-    Reg l16 = k_.vgpr("l16");
-    k_.v_and_b32(l16, 15, lane_);
+    const int mb = p_.mfma.m;
+    Reg l16 = k_.vgpr("lane_col");
+    k_.v_and_b32(l16, mb - 1, lane_);
     Reg lq4 = k_.vgpr("lq4");
-    k_.v_lshrrev_b32(lq4, 4, lane_);
+    k_.v_lshrrev_b32(lq4, std::countr_zero(unsigned(mb)), lane_);
     k_.v_lshlrev_b32(lq4, 2, lq4);
     Reg mrow = k_.sgpr("m_wave");
     k_.s_add_u32(mrow, m0_, smul(wm_, uint32_t(p_.wave_m), "wave_row"));
@@ -718,7 +802,7 @@ class IgemmGenerator : Emitter {
     Reg klim = sconst(uint32_t(s_.K), "K");
     std::vector<Reg> coloff, bias;
     for (int bj = 0; bj < p_.blocks_n; ++bj) {
-      Reg kc = vadd_sv(ncol, l16, uint32_t(bj * 16), "k_out");
+      Reg kc = vadd_sv(ncol, l16, uint32_t(bj * mb), "k_out");
       Reg co = vmul(kc, P, "k_times_p");
       k_.v_cmp_gt_u32(vcc, klim, kc);
       if (!ws) co = vmul(co, uint32_t(osize), "col_bytes");
@@ -738,8 +822,8 @@ class IgemmGenerator : Emitter {
     if (p_.arch == Arch::gfx942 && p_.output == Conv3dOutput::bf16 && !p_.uses_workspace()) c7fff = sconst(0x7fff, "c7fff");
     k_.s_waitcnt(vmcnt(0));
     for (int bi = 0; bi < p_.blocks_m; ++bi)
-      for (int r = 0; r < 4; ++r) {
-        Reg m = vadd_sv(mrow, lq4, uint32_t(bi * 16 + r), "m_out");
+      for (int r = 0; r < p_.mfma.acc_regs(); ++r) {
+        Reg m = vadd_sv(mrow, lq4, uint32_t(bi * mb + 8 * (r / 4) + r % 4), "m_out");
         Reg n = vdiv(m, dP, "n_out");
         Reg pix = vrem(m, n, P, "p_out");
         Reg ro = k_.vgpr("row_off");
@@ -780,7 +864,8 @@ class IgemmGenerator : Emitter {
   Reg tid_, lane_, x_rsrc_, w_rsrc_, y_rsrc_, b_rsrc_, y_ptr_;
   Reg m0_, n0_, k_start_, count_, wm_, wn_;
   Reg kch_, row0_, ch_;
-  std::vector<Reg> a_d0_, a_h0_, a_w0_, a_pix_, b_off_, stage_a_, stage_b_;
+  std::vector<Reg> a_d0_, a_h0_, a_w0_, a_pix_, b_off_;
+  std::vector<std::vector<Reg>> stage_a_, stage_b_;  // staging registers per prefetch set
   Divisor div_cp_, div_rs_, div_s_;
   Reg w_base_, ra_base_, rb_base_, w_tog_, ra_tog_, rb_tog_;
   // LDS DMA path
@@ -789,54 +874,175 @@ class IgemmGenerator : Emitter {
   RegArray acc_;
 };
 
-// NCDHW -> NDHWC (channels padded with zeros), one thread per xt element e:
-// c = e % Cp, pixel = e / Cp = n*DHW + sp; source (n*C + c)*DHW + sp, out of range for c >= C.
+// NCDHW -> NDHWC(Cp), LDS-tiled. A workgroup moves a tile of 64 pixels x `cr` 16-byte channel
+// chunks (cr = Conv3dTransposeLaunch::chunks, a power of two <= 8) of one image:
+//  1. reads: a wave takes one chunk (chunk_elems channels) of the 64 pixels; lane p loads pixel
+//     p of each channel row (buffer_load_ushort / _ubyte), so each load instruction reads 64
+//     consecutive elements of one NCDHW row (coalesced); the lane packs its chunk_elems elements
+//     into 16 bytes and writes them to LDS with one ds_write_b128;
+//  2. writes: thread i reads (pixel i / cr, chunk i % cr) with one ds_read_b128 and stores it with
+//     one buffer_store_dwordx4, so consecutive lanes write consecutive 16-byte chunks of a
+//     pixel's channel vector and a wave writes 64 / cr runs of cr*16 contiguous bytes (all of
+//     its 1 KiB contiguous when Cp fills the tile's chunks).
+// LDS layout, bank-conflict free both ways without padding: pixel row p holds cr chunks, the
+// logical chunk c at slot c ^ g(p), g(p) = (p / (8 / cr)) % cr. LDS serves 8 lanes of a 16-byte
+// access per pass over its 32 4-byte banks (8 slots of 16 bytes: the slot index mod 8 is the
+// bank group). Phase 1's pass is 8 consecutive pixels at one logical chunk: slots
+// (p*cr + (c ^ g(p))) mod 8 are distinct (for cr = 8 the xor alone spreads them; for smaller cr
+// p*cr spreads the rows over 8/cr groups and the xor spreads the rest). Phase 2's pass is 8/cr
+// consecutive pixels x all cr chunks: cr distinct slots per row in disjoint groups.
+// Out of range: channels >= C read past num_records (zeros, which fill the channel padding);
+// pixels >= D*H*W and chunks >= Cp/chunk_elems are not stored (offset past num_records).
 class TransposeGenerator : Emitter {
  public:
-  TransposeGenerator(Kernel& k, const Conv3dPlan& p) : Emitter(k), p_(p) {}
+  TransposeGenerator(Kernel& k, const Conv3dPlan& p) : Emitter(k), p_(p), l_(conv3d_transpose_launch(p)) {}
   void emit() {
     const Conv3dShape& s = p_.shape;
-    k_.set_workgroup_size(kConv3dAuxThreads);
+    const int cr = l_.chunks, ce = p_.chunk_elems, es = p_.esize, waves = int(l_.threads / 64);
+    const int cr_log2 = std::countr_zero(unsigned(cr));
+    const uint32_t DHW = uint32_t(s.D) * s.H * s.W;
+    k_.set_workgroup_size(l_.threads);
+    const uint32_t lds = k_.lds_alloc("tile", uint32_t(kConv3dTransposePixels * cr * 16), 16);
     ElemType et = p_.dtype == Conv3dDType::bf16 ? ElemType::bf16 : ElemType::fp8;
     Reg x = k_.load_arg(k_.arg_ptr("x", et, true));
     Reg y = k_.load_arg(k_.arg_ptr("xt", et, false));
-    Reg wg = k_.workgroup_id(0);
+    Reg wg_p = k_.workgroup_id(0), wg_c = k_.workgroup_id(1), wg_n = k_.workgroup_id(2);
     Reg tid = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
-    Reg xr = rsrc(x, s.input_elems() * p_.esize, "x_rsrc");
+    Reg xr = rsrc(x, s.input_elems() * es, "x_rsrc");
     Reg yr = rsrc(y, p_.xt_bytes(), "xt_rsrc");
-    Reg e = k_.vgpr("e");
-    Reg base = smul(wg, kConv3dAuxThreads, "wg_base");
-    k_.v_add_u32(e, base, tid);
-    const uint32_t DHW = uint32_t(s.D) * s.H * s.W;
-    Reg pix = vdiv(e, divisor(uint32_t(p_.Cp)), "pixel");
-    Reg c = vrem(e, pix, uint32_t(p_.Cp), "c");
-    Reg n = vdiv(pix, divisor(DHW), "n");
-    Reg sp = vrem(pix, n, DHW, "sp");
-    Reg src = vmul(n, uint32_t(s.C), "nc");
-    k_.v_add_u32(src, src, c);
-    Reg src2 = vmul(src, DHW, "nc_dhw");
-    k_.v_add_u32(src2, src2, sp);
-    Reg sb = vmul(src2, uint32_t(p_.esize), "src_bytes");
-    k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s.C)), c);
-    k_.v_cndmask_b32(sb, oob(), sb, vcc);
-    Reg db = vmul(e, uint32_t(p_.esize), "dst_bytes");
-    k_.v_cmp_gt_u32(vcc, sconst(uint32_t(p_.xt_bytes() / p_.esize)), e);
-    k_.v_cndmask_b32(db, oob(), db, vcc);
-    Reg v = k_.vgpr("v");
-    if (p_.esize == 2) {
-      k_.buffer_load_ushort(v, sb, xr, 0, offen);
+    Reg p0 = smul(wg_p, kConv3dTransposePixels, "pixel0");
+    Reg chunk0 = smul(wg_c, uint32_t(cr), "chunk0");  // first chunk of the tile
+
+    // ---- phase 1: coalesced NCDHW reads, one 16-byte LDS write per lane and chunk
+    Reg lane = k_.vgpr("lane");
+    k_.v_and_b32(lane, 63, tid);
+    Reg wave_v = k_.vgpr("wave_v");
+    k_.v_lshrrev_b32(wave_v, 6, tid);
+    Reg wave = k_.sgpr("wave");
+    k_.v_readfirstlane_b32(wave, wave_v);
+    Reg pix = k_.vgpr("pixel");
+    k_.v_add_u32(pix, p0, lane);
+    // Element offsets: a per-lane pixel part plus a per-channel scalar part; the out-of-range
+    // markers (2^30, at least the input's size) keep any marked sum past num_records without wrapping.
+    Reg src_pix = vmul(pix, uint32_t(es), "src_pixel_bytes");
+    Reg marker = k_.vgpr("marker");
+    k_.v_mov_b32(marker, kTransposeMarker);
+    k_.v_cmp_gt_u32(vcc, sconst(DHW), pix);
+    k_.v_cndmask_b32(src_pix, marker, src_pix, vcc);
+    Reg g = swizzle_of(lane, cr, "swizzle_write");
+    Reg row_slot0 = vmul(lane, uint32_t(cr), "row_slot");  // p*cr
+    Reg n_src = smul(wg_n, uint32_t(s.C) * DHW * uint32_t(es), "image_src_bytes");
+    const uint32_t chan_bytes = DHW * uint32_t(es);
+    Reg chan_step = sconst(chan_bytes, "channel_bytes");
+    Reg smarker = sconst(uint32_t(kTransposeMarker), "marker_s");
+    for (int k = 0; k * waves < cr; ++k) {
+      k_.comment(fmt::format("phase 1: chunk wave + {}", k * waves));
+      Reg ci = k_.sgpr("chunk_in_tile");
+      k_.s_add_u32(ci, wave, int64_t(k * waves));
+      // channels left from this chunk's first: c0 = (chunk0 + ci) * ce; element j is in range iff j < C - c0
+      Reg c0 = k_.sgpr("chunk_channel0");
+      k_.s_add_u32(c0, chunk0, ci);
+      k_.s_mul_i32(c0, c0, sconst(uint32_t(ce), "chunk_elems"));
+      Reg left = k_.sgpr("channels_left");
+      k_.s_sub_i32(left, sconst(uint32_t(s.C), "C"), c0);
+      Reg coff = k_.sgpr("channel_off");
+      k_.s_mul_i32(coff, c0, chan_step);
+      k_.s_add_u32(coff, coff, n_src);
+      std::vector<Reg> elem;
+      for (int j = 0; j < ce; ++j) {
+        if (j) k_.s_add_u32(coff, coff, chan_step);
+        Reg so = k_.sgpr("elem_off");
+        k_.s_cmp_gt_i32(left, int64_t(j));
+        k_.s_cselect_b32(so, coff, smarker);
+        Reg off = k_.vgpr("src_off");
+        k_.v_add_u32(off, so, src_pix);
+        Reg v = k_.vgpr(fmt::format("elem{}", j));
+        if (es == 2) k_.buffer_load_ushort(v, off, xr, 0, offen);
+        else k_.buffer_load_ubyte(v, off, xr, 0, offen);
+        elem.push_back(v);
+      }
       k_.s_waitcnt(vmcnt(0));
-      k_.buffer_store_short(v, db, yr, 0, offen);
-    } else {
-      k_.buffer_load_ubyte(v, sb, xr, 0, offen);
-      k_.s_waitcnt(vmcnt(0));
-      k_.buffer_store_byte(v, db, yr, 0, offen);
+      Reg packed = k_.vgpr("chunk", 4, 4);
+      for (int d = 0; d < 4; ++d) {
+        if (es == 2) {
+          k_.v_lshl_or_b32(packed[d], elem[size_t(2 * d + 1)], 16, elem[size_t(2 * d)]);
+        } else {
+          Reg t = k_.vgpr("bytes01");
+          k_.v_lshl_or_b32(t, elem[size_t(4 * d + 1)], 8, elem[size_t(4 * d)]);
+          Reg t2 = k_.vgpr("bytes012");
+          k_.v_lshl_or_b32(t2, elem[size_t(4 * d + 2)], 16, t);
+          k_.v_lshl_or_b32(packed[d], elem[size_t(4 * d + 3)], 24, t2);
+        }
+      }
+      Reg slot = k_.vgpr("slot");
+      k_.v_xor_b32(slot, ci, g);
+      Reg addr = k_.vgpr("lds_write");
+      k_.v_add_u32(addr, row_slot0, slot);
+      k_.v_lshlrev_b32(addr, 4, addr);
+      k_.ds_write_b128(addr, packed, Offset(int(lds)));
+    }
+    k_.s_waitcnt(lgkmcnt(0));
+    k_.s_barrier();
+
+    // ---- phase 2: one 16-byte LDS read and one 16-byte NDHWC store per (pixel, chunk)
+    const int per_thread = kConv3dTransposePixels * cr / int(l_.threads);
+    const uint32_t pix_bytes = uint32_t(p_.Cp * es);
+    const uint32_t cpc = uint32_t(p_.Cp / ce);
+    Reg n_dst = smul(wg_n, DHW, "image_pixel0");
+    k_.s_add_u32(n_dst, n_dst, p0);  // n*DHW + p0
+    for (int it = 0; it < per_thread; ++it) {
+      k_.comment(fmt::format("phase 2: pass {}", it));
+      Reg idx = k_.vgpr("item");
+      k_.v_add_u32(idx, int64_t(it * int(l_.threads)), tid);
+      Reg row = k_.vgpr("tile_pixel");
+      k_.v_lshrrev_b32(row, cr_log2, idx);
+      Reg ch = k_.vgpr("tile_chunk");
+      k_.v_and_b32(ch, cr - 1, idx);
+      Reg gr = swizzle_of(row, cr, "swizzle_read");
+      Reg slot = k_.vgpr("slot");
+      k_.v_xor_b32(slot, ch, gr);
+      Reg addr = k_.vgpr("lds_read");
+      k_.v_sub_u32(addr, idx, ch);  // row * cr
+      k_.v_add_u32(addr, addr, slot);
+      k_.v_lshlrev_b32(addr, 4, addr);
+      Reg data = k_.vgpr("chunk", 4, 4);
+      k_.ds_read_b128(data, addr, Offset(int(lds)));
+      // destination: (n*DHW + p0 + row) * Cp*es + (chunk0 + ch) * 16, stored only inside the tensor
+      Reg gp = k_.vgpr("dst_pixel");
+      k_.v_add_u32(gp, p0, row);
+      Reg ok = k_.sgpr("store_ok", 2, 2);
+      k_.v_cmp_gt_u32(ok, sconst(DHW), gp);
+      Reg gc = k_.vgpr("dst_chunk");
+      k_.v_add_u32(gc, chunk0, ch);
+      Reg okc = k_.sgpr("chunk_ok", 2, 2);
+      k_.v_cmp_gt_u32(okc, sconst(cpc, "chunks_per_pixel"), gc);
+      k_.s_and_b64(ok, ok, okc);
+      Reg dp = k_.vgpr("dst_pixel_all");
+      k_.v_add_u32(dp, n_dst, row);
+      Reg off = vmul(dp, pix_bytes, "dst_bytes");
+      k_.v_lshl_add_u32(off, gc, 4, off);
+      k_.v_cndmask_b32(off, oob(), off, ok);
+      k_.s_waitcnt(lgkmcnt(0));
+      k_.buffer_store_dwordx4(data, off, yr, 0, offen);
     }
   }
 
  private:
+  // g(p) = (p / (8 / cr)) % cr: the slot xor of pixel row p (see the layout comment above).
+  Reg swizzle_of(Reg p, int cr, const char* name) {
+    Reg g = k_.vgpr(name);
+    if (cr == 1) {
+      k_.v_mov_b32(g, 0);
+      return g;
+    }
+    k_.v_lshrrev_b32(g, std::countr_zero(unsigned(8 / cr)), p);
+    k_.v_and_b32(g, cr - 1, g);
+    return g;
+  }
+  static constexpr int64_t kTransposeMarker = int64_t(1) << 30;  // >= every tensor size (plan: < 1 GiB)
   const Conv3dPlan& p_;
+  Conv3dTransposeLaunch l_;
 };
 
 // workspace (fp32 NCDHW) + bias[k] -> output type; k = (e / P) % K.
@@ -916,9 +1122,17 @@ BuildResult build_conv3d_finalize(const Conv3dPlan& p, const BuildOptions& opts)
   return k.build(opts);
 }
 
-uint32_t conv3d_transpose_grid(const Conv3dPlan& p) {
-  int64_t n = p.xt_bytes() / p.esize;
-  return uint32_t((n + kConv3dAuxThreads - 1) / kConv3dAuxThreads);
+Conv3dTransposeLaunch conv3d_transpose_launch(const Conv3dPlan& p) {
+  const Conv3dShape& s = p.shape;
+  const int cpc = p.Cp / p.chunk_elems;  // 16-byte chunks per pixel
+  Conv3dTransposeLaunch l;
+  l.chunks = std::min(8, int(std::bit_ceil(unsigned(cpc))));
+  l.threads = uint32_t(64 * std::min(l.chunks, 4));
+  const int64_t dhw = int64_t(s.D) * s.H * s.W;
+  l.grid[0] = uint32_t((dhw + kConv3dTransposePixels - 1) / kConv3dTransposePixels);
+  l.grid[1] = uint32_t((cpc + l.chunks - 1) / l.chunks);
+  l.grid[2] = uint32_t(s.N);
+  return l;
 }
 
 uint32_t conv3d_finalize_grid(const Conv3dPlan& p) {

@@ -2,9 +2,12 @@
 //
 // Three kernels per plan (codegen/conv3d_igemm_config.hpp):
 //  1. transpose  NCDHW -> NDHWC with the channels padded to Cp (zeros), element type kept
-//                (bf16, or fp8 bytes packed once on the host); one thread per output element.
+//                (bf16, or fp8 bytes packed once on the host); LDS-tiled (64 pixels x up to 8
+//                16-byte channel chunks per workgroup), coalesced reads and writes, conflict-free
+//                LDS (layout in conv3d_igemm.cpp).
 //  2. igemm      the implicit GEMM: one workgroup per (tile_m x tile_n) output tile and K split,
-//                waves_m x waves_n waves, 16x16 MFMA blocks with fp32 accumulators in AGPRs.
+//                waves_m x waves_n waves, 16x16 (or 32x32, Conv3dConfig::mfma_m) MFMA blocks with
+//                fp32 accumulators in AGPRs.
 //                Each K tile: every thread decodes its im2col addresses (tap t, r, s and channel
 //                from its k, input coordinates from its output pixel), issues 16-byte buffer
 //                loads; taps in the padding, pixels past M and the K tail get the offset
@@ -34,8 +37,17 @@ BuildResult build_conv3d_igemm(const Conv3dPlan& p, const BuildOptions& opts = {
 BuildResult build_conv3d_transpose(const Conv3dPlan& p, const BuildOptions& opts = {});
 BuildResult build_conv3d_finalize(const Conv3dPlan& p, const BuildOptions& opts = {});
 
-inline constexpr int kConv3dAuxThreads = 256;  // transpose / finalize workgroup size
-uint32_t conv3d_transpose_grid(const Conv3dPlan& p);
+inline constexpr int kConv3dAuxThreads = 256;  // finalize workgroup size
+// The LDS-tiled transpose's launch: a workgroup per 64 pixels x `chunks` 16-byte channel chunks
+// of one image (chunks = min(8, Cp/chunk_elems rounded up to a power of two)), 64*min(chunks, 4)
+// threads; grid (pixel tiles, chunk tiles, N).
+inline constexpr int kConv3dTransposePixels = 64;
+struct Conv3dTransposeLaunch {
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t threads = 64;
+  int chunks = 1;
+};
+Conv3dTransposeLaunch conv3d_transpose_launch(const Conv3dPlan& p);
 uint32_t conv3d_finalize_grid(const Conv3dPlan& p);
 
 }  // namespace cdnajit::codegen

@@ -30,20 +30,32 @@ Conv3dDType parse_dtype(std::string_view name) {
 }
 
 std::string Conv3dConfig::str() const {
-  return fmt::format("{}x{}x{} w{}x{} st{} sk{} {}{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, split_k,
-                     mapping == Conv3dMapping::m_fastest ? "m" : "n", lds_dma == 1 ? " dma" : "");
+  return fmt::format("{}x{}x{} w{}x{} st{} sk{} {}{}{}{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, split_k,
+                     mapping == Conv3dMapping::m_fastest ? "m" : "n", lds_dma == 1 ? " dma" : "",
+                     mfma_m == 32 ? " mfma32" : "", prefetch == 2 ? " pf2" : "");
 }
 
 // gfx942: v_mfma_f32_16x16x16_bf16 (LLVM 22's name for the "_1k" encoding; it also accepts
 // v_mfma_f32_16x16x16bf16_1k for the same opcode) and v_mfma_f32_16x16x32_fp8_fp8 (FNUZ).
 // gfx950: v_mfma_f32_16x16x32_bf16 and v_mfma_f32_16x16x128_f8f6f4 with cbsz = blgp = 0 (OCP E4M3FN).
-// Lane layout of a 16x16xK MFMA (AMD CDNA3 ISA guide, "Dense matrix multiply"): lane l holds
-// A[l % 16][(l / 16) * K/4 + j] and B[(l / 16) * K/4 + j][l % 16], j < K/4; D[4 * (l / 16) + r][l % 16].
-MfmaShape conv3d_mfma(Arch a, Conv3dDType t) {
+// The 32x32 forms: gfx942 v_mfma_f32_32x32x8_bf16 (the "_1k" encoding, v_mfma_f32_32x32x8bf16_1k)
+// and v_mfma_f32_32x32x16_fp8_fp8; gfx950 v_mfma_f32_32x32x16_bf16 and v_mfma_f32_32x32x64_f8f6f4.
+// Lane layout of an MxMxK MFMA, M = 16 or 32 (AMD CDNA3 ISA guide, "Dense matrix multiply"; the
+// simulator's runtime/sim/ops_mfma.cpp implements the same table): with G = 64 / M lane groups,
+// lane l holds A[l % M][(l / M) * K/G + j] and B[(l / M) * K/G + j][l % M], j < K/G;
+// D register r of lane l is D[8 * (r / 4) + 4 * (l / M) + r % 4][l % M].
+MfmaShape conv3d_mfma(Arch a, Conv3dDType t, int m) {
+  if (m != 16 && m != 32)
+    throw Error(fmt::format("conv3d implicit GEMM: mfma_m = {}; valid: 16 (16x16xK MFMA) or 32 (32x32xK)", m));
+  const bool c4 = a == Arch::gfx950;
+  if (m == 32) {
+    if (t == Conv3dDType::bf16)
+      return c4 ? MfmaShape{"v_mfma_f32_32x32x16_bf16", 16, 16, 32} : MfmaShape{"v_mfma_f32_32x32x8_bf16", 8, 8, 32};
+    return c4 ? MfmaShape{"v_mfma_f32_32x32x64_f8f6f4", 64, 32, 32} : MfmaShape{"v_mfma_f32_32x32x16_fp8_fp8", 16, 8, 32};
+  }
   if (t == Conv3dDType::bf16)
-    return a == Arch::gfx950 ? MfmaShape{"v_mfma_f32_16x16x32_bf16", 32, 16} : MfmaShape{"v_mfma_f32_16x16x16_bf16", 16, 8};
-  return a == Arch::gfx950 ? MfmaShape{"v_mfma_f32_16x16x128_f8f6f4", 128, 32}
-                           : MfmaShape{"v_mfma_f32_16x16x32_fp8_fp8", 32, 8};
+    return c4 ? MfmaShape{"v_mfma_f32_16x16x32_bf16", 32, 16} : MfmaShape{"v_mfma_f32_16x16x16_bf16", 16, 8};
+  return c4 ? MfmaShape{"v_mfma_f32_16x16x128_f8f6f4", 128, 32} : MfmaShape{"v_mfma_f32_16x16x32_fp8_fp8", 32, 8};
 }
 
 int64_t Conv3dPlan::xt_bytes() const { return int64_t(shape.N) * shape.D * shape.H * shape.W * Cp * esize; }
@@ -65,7 +77,7 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
   p.arch = a;
   p.cfg = cfg_in;
   Conv3dConfig& c = p.cfg;
-  p.mfma = conv3d_mfma(a, t);
+  p.mfma = conv3d_mfma(a, t, c.mfma_m);
   p.esize = t == Conv3dDType::bf16 ? 2 : 1;
   p.chunk_elems = 16 / p.esize;
   if (c.tile_k == 0) c.tile_k = t == Conv3dDType::bf16 ? 32 : (a == Arch::gfx950 ? 128 : 64);
@@ -90,9 +102,12 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
        fmt::format("tile {}x{}: each side must be 16..256", c.tile_m, c.tile_n));
   need(c.waves_m >= 1 && c.waves_n >= 1 && c.waves_m * c.waves_n <= 16,
        fmt::format("waves {}x{}: at most 16 waves (1024 threads) per workgroup", c.waves_m, c.waves_n));
-  need(c.tile_m % (16 * c.waves_m) == 0 && c.tile_n % (16 * c.waves_n) == 0,
-       fmt::format("tile {}x{} with waves {}x{}: each wave's sub-tile must be a multiple of the 16x16 MFMA block",
-                   c.tile_m, c.tile_n, c.waves_m, c.waves_n));
+  const int mb = p.mfma.m;
+  need(c.tile_m % (mb * c.waves_m) == 0 && c.tile_n % (mb * c.waves_n) == 0,
+       fmt::format("tile {}x{} with waves {}x{}: each wave's sub-tile ({}x{}) must be a multiple of the {}x{} MFMA "
+                   "block ({}); valid: tile_m a multiple of {}, tile_n of {}",
+                   c.tile_m, c.tile_n, c.waves_m, c.waves_n, c.tile_m / c.waves_m, c.tile_n / c.waves_n, mb, mb,
+                   p.mfma.mnemonic, mb * c.waves_m, mb * c.waves_n));
   need(c.tile_k >= p.mfma.k && c.tile_k % p.mfma.k == 0,
        fmt::format("tile_k {}: must be a multiple of the MFMA K {} ({})", c.tile_k, p.mfma.k, p.mfma.mnemonic));
   need(c.stages == 1 || c.stages == 2,
@@ -101,8 +116,8 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
   p.threads = 64 * c.waves_m * c.waves_n;
   p.wave_m = c.tile_m / c.waves_m;
   p.wave_n = c.tile_n / c.waves_n;
-  p.blocks_m = p.wave_m / 16;
-  p.blocks_n = p.wave_n / 16;
+  p.blocks_m = p.wave_m / mb;
+  p.blocks_n = p.wave_n / mb;
   p.mfma_per_tile = c.tile_k / p.mfma.k;
   int row_bytes = c.tile_k * p.esize;
   need(row_bytes % 16 == 0, fmt::format("tile_k {}: a tile row must be whole 16-byte chunks (alignment)", c.tile_k));
@@ -137,6 +152,15 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
   } else {
     p.lds_pad_bytes = p.mfma.a_bytes >= 16 ? 16 : 8;
   }
+  const bool prefetch_auto = c.prefetch == 0;
+  if (prefetch_auto) c.prefetch = (c.stages == 2 && !p.lds_dma) ? 2 : 1;
+  need(c.prefetch == 1 || c.prefetch == 2,
+       fmt::format("prefetch = {}; valid: 0 (default), 1 or 2 K tiles in flight", c.prefetch));
+  need(c.prefetch == 1 || (c.stages == 2 && !p.lds_dma),
+       fmt::format("prefetch 2 needs the register-staged pipeline with 2 LDS stages (stages {}, lds_dma {}): with "
+                   "one stage nothing overlaps, and the DMA path has no staging registers (it would need a third LDS "
+                   "stage)",
+                   c.stages, p.lds_dma ? "on" : "off"));
   p.lds_row_bytes = row_bytes + p.lds_pad_bytes;
   p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);
   p.lds_bytes = p.lds_stage_bytes * uint32_t(c.stages);
@@ -144,10 +168,18 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
        fmt::format("config {}: LDS {} bytes ({} stages x {} bytes) exceeds {}'s {} bytes per CU (LDS limit)", c.str(),
                    p.lds_bytes, c.stages, p.lds_stage_bytes, arch_name(a), lds_bytes_per_cu(a)));
   // Register estimate (the allocator has the final word; exhaustion is an error there too).
-  int acc = p.blocks_m * p.blocks_n * 4;
+  int acc = p.blocks_m * p.blocks_n * p.mfma.acc_regs();
   int frags = (p.blocks_m + p.blocks_n) * p.mfma_per_tile * p.mfma.a_bytes / 4;
-  int staging = (p.a_chunks + p.b_chunks) * 4 * (c.stages == 2 ? 1 : 1);
-  int vgpr_estimate = frags + staging + 3 * p.a_chunks + p.b_chunks + 32;
+  // A fragment of two 16-byte reads (32-byte fp8 fragments on gfx950) is assembled by partial
+  // writes, which the register allocator keeps live around the K loop; prefetch 2 unrolls the loop
+  // by two, so such fragments are counted twice.
+  auto estimate = [&] {
+    const int frag_regs = frags * (c.prefetch == 2 && p.mfma.a_bytes > 16 ? 2 : 1);
+    return frag_regs + (p.a_chunks + p.b_chunks) * 4 * c.prefetch + 3 * p.a_chunks + p.b_chunks + 32;
+  };
+  if (prefetch_auto && c.prefetch == 2 && estimate() > 256) c.prefetch = 1;  // the default falls back to one set
+  int staging = (p.a_chunks + p.b_chunks) * 4 * c.prefetch;
+  int vgpr_estimate = estimate();
   need(acc <= 256, fmt::format("config {}: {} accumulator registers per wave exceed the 256 AGPRs (register limit)",
                                c.str(), acc));
   need(vgpr_estimate <= 256,
@@ -186,9 +218,10 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
 
 int conv3d_max_ds_offset(const Conv3dPlan& p) {
   const int RB = p.lds_row_bytes;
-  if (p.lds_dma) return std::max(p.blocks_m, p.blocks_n) * 16 * RB;  // per-fragment bases, blocks apart
-  int m = (p.blocks_m - 1) * 16 * RB + p.cfg.tile_k * p.esize;
-  m = std::max(m, (p.blocks_n - 1) * 16 * RB + p.cfg.tile_k * p.esize);
+  const int mb = p.mfma.m;
+  if (p.lds_dma) return std::max(p.blocks_m, p.blocks_n) * mb * RB;  // per-fragment bases, blocks apart
+  int m = (p.blocks_m - 1) * mb * RB + p.cfg.tile_k * p.esize;
+  m = std::max(m, (p.blocks_n - 1) * mb * RB + p.cfg.tile_k * p.esize);
   return std::max(m, (p.cfg.tile_m + p.cfg.tile_n) * RB);
 }
 
@@ -202,16 +235,17 @@ std::vector<Conv3dConfig> enumerate_conv3d_configs(const Conv3dShape& s, Conv3dD
           for (int wn : {1, 2, 4})
             for (int st : {1, 2})
               for (int sk : {1, 2, 4})
-                for (Conv3dMapping mp : {Conv3dMapping::m_fastest, Conv3dMapping::n_fastest}) {
-                  Conv3dConfig c;
-                  c.tile_m = tm; c.tile_n = tn; c.tile_k = kk * mk; c.waves_m = wm; c.waves_n = wn;
-                  c.stages = st; c.split_k = sk; c.mapping = mp;
-                  try {
-                    make_conv3d_plan(s, t, a, c);
-                    out.push_back(c);
-                  } catch (const Error&) {
+                for (Conv3dMapping mp : {Conv3dMapping::m_fastest, Conv3dMapping::n_fastest})
+                  for (int mb : {16, 32}) {
+                    Conv3dConfig c;
+                    c.tile_m = tm; c.tile_n = tn; c.tile_k = kk * mk; c.waves_m = wm; c.waves_n = wn;
+                    c.stages = st; c.split_k = sk; c.mapping = mp; c.mfma_m = mb;
+                    try {
+                      make_conv3d_plan(s, t, a, c);
+                      out.push_back(c);
+                    } catch (const Error&) {
+                    }
                   }
-                }
   return out;
 }
 

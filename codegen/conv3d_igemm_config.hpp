@@ -67,7 +67,15 @@ struct Conv3dConfig {
   // Global -> LDS directly (global_load_lds_dwordx4, gfx950 only) instead of through registers:
   // -1 = default (on for fp8 on gfx950, as the seed), 0 = off, 1 = on.
   int lds_dma = -1;
-  std::string str() const;     // "128x128x32 w2x4 st2 sk1 m [dma]"
+  // MFMA block: 16 (16x16xK forms, the seed's) or 32 (32x32xK forms: one instruction covers a
+  // 32x32 block, twice the K per fragment byte read; each wave sub-tile side a multiple of 32).
+  int mfma_m = 16;
+  // K tiles whose global loads are in flight ahead of the tile being multiplied (register-staged
+  // 2-stage pipeline): 1 = the next tile's (the seed's double buffer), 2 = the next two tiles' (two
+  // staging register sets; hides a global latency longer than one tile's MFMAs), 0 = default
+  // (2 on the register-staged 2-stage pipeline, else 1).
+  int prefetch = 0;
+  std::string str() const;     // "128x128x32 w2x4 st2 sk1 m [dma] [mfma32] [pf2]"
 };
 
 // MFMA used per arch and dtype.
@@ -75,8 +83,11 @@ struct MfmaShape {
   std::string_view mnemonic;   // as LLVM 22 spells it
   int k = 0;                   // K of one instruction
   int a_bytes = 0;             // bytes of A (and B) per lane
+  int m = 16;                  // block side (M = N); lanes l % m are rows, l / m the K groups
+  int acc_regs() const { return m * m / 64; }  // fp32 accumulators per lane (4 or 16)
 };
-MfmaShape conv3d_mfma(Arch a, Conv3dDType t);
+// m = 16 or 32 (Conv3dConfig::mfma_m); Error for other values.
+MfmaShape conv3d_mfma(Arch a, Conv3dDType t, int m = 16);
 
 // Everything derived from (shape, dtype, output, config, arch), validated.
 struct Conv3dPlan {
@@ -98,7 +109,7 @@ struct Conv3dPlan {
   int tiles_m = 0, tiles_n = 0;
   int threads = 0;
   int wave_m = 0, wave_n = 0;  // wave sub-tile
-  int blocks_m = 0, blocks_n = 0;  // 16x16 MFMA blocks per wave
+  int blocks_m = 0, blocks_n = 0;  // mfma.m x mfma.m MFMA blocks per wave
   int mfma_per_tile = 0;       // MFMA k-steps per K tile
   int chunks_per_row = 0;      // 16-byte chunks per tile row (tile_k*esize/16)
   int a_chunks = 0, b_chunks = 0;  // chunks per thread per K tile
@@ -129,8 +140,8 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
 int conv3d_max_ds_offset(const Conv3dPlan& p);
 
 // Every valid configuration of a (small) search space for the tuner: tiles
-// {64,128,256}^2, tile_k {1,2,4}x the MFMA K, waves {1,2,4}^2, stages {1,2}, split_k {1,2,4},
-// both mappings. Invalid combinations are skipped (make_conv3d_plan says why).
+// {64,128,256}^2, tile_k {1,2,4}x the 16x16 MFMA's K, waves {1,2,4}^2, stages {1,2}, split_k {1,2,4},
+// both mappings, mfma_m {16,32}. Invalid combinations are skipped (make_conv3d_plan says why).
 std::vector<Conv3dConfig> enumerate_conv3d_configs(const Conv3dShape& s, Conv3dDType t, Arch a);
 
 }  // namespace cdnajit::codegen

@@ -283,7 +283,8 @@ Conv3dRunResult run_conv3d_jit(Device& dev, const Conv3dPlan& p, const Conv3dKer
   Buffer xt = zeroed(dev, size_t(p.xt_bytes()) + Conv3dPlan::kZeroTailBytes, "xt");  // zero tail for DMA
   Buffer b = bias_buffer(dev, p, bias);
   Module mt = dev.load(k.transpose.code_object);
-  dev.launch(mt.kernel(k.transpose.name), {conv3d_transpose_grid(p)}, {kConv3dAuxThreads}, 0,
+  const Conv3dTransposeLaunch tl = conv3d_transpose_launch(p);
+  dev.launch(mt.kernel(k.transpose.name), {tl.grid[0], tl.grid[1], tl.grid[2]}, {tl.threads}, 0,
              KernelArgs().ptr(x).ptr(xt));
   Module mg = dev.load(k.igemm.code_object);
   std::optional<Module> mf;
@@ -325,7 +326,7 @@ std::vector<std::string> conv3d_hip_flags(const Conv3dPlan& p) {
       {"KDIMP", p.kdim_padded}, {"ES", p.esize}, {"TM", p.cfg.tile_m}, {"TN", p.cfg.tile_n}, {"TK", p.cfg.tile_k},
       {"WM", p.cfg.waves_m}, {"WN", p.cfg.waves_n}, {"TPS", p.tiles_per_split}, {"KTILES", p.k_tiles},
       {"MFASTEST", p.cfg.mapping == Conv3dMapping::m_fastest}, {"BIAS", s.bias}, {"SPLIT", p.uses_workspace()},
-      {"OUTF32", p.output == Conv3dOutput::f32}, {"MFMA", mfma}};
+      {"OUTF32", p.output == Conv3dOutput::f32}, {"MFMA", mfma}, {"MB", p.mfma.m}};
   std::vector<std::string> f;
   for (auto [n, v] : d) f.push_back(fmt::format("-DCV_{}={}", n, v));
   return f;

@@ -183,6 +183,7 @@ std::vector<Conv3dModelled> run_models(std::ostream& log, Arch arch, Conv3dDType
     log << fmt::format("  host {:.1f} s (igemm: {} recorded workgroups, {:.1f} s simulated)\n", out.back().host_seconds,
                        out.back().igemm.plan.record.size(), out.back().igemm.sim_seconds)
         << std::flush;
+    if (opt.model_detail) log << model::format_report(out.back().igemm) << std::flush;
   }
   return out;
 }

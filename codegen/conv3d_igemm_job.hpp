@@ -26,6 +26,7 @@ struct Conv3dJobOptions {
   std::string model;
   std::vector<int> model_hw{40, 56, 72, 104, 144, 168};  // H = W of the modelled seed shapes
   bool model_only = false;  // skip build timing, runs, checks: modelled times only
+  bool model_detail = false;  // also log the timing model's full report (units, stalls, per-wave mix) of each igemm
   bool build_only = false;  // only the JIT build times (no runs, checks or models)
 };
 

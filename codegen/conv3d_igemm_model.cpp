@@ -77,7 +77,8 @@ Conv3dModelled model_conv3d(const model::Hardware& hw, Conv3dDType t, const Conv
   // Transpose: its recorded workgroups write their part of xt; the GEMM reads the host's full xt.
   Buffer x = dev->upload(px, "x");
   Buffer xt_dev = dev->alloc(size_t(p.xt_bytes()) + Conv3dPlan::kZeroTailBytes, "xt (transpose output)");
-  m.transpose = model_launch_of(*dev, hw, k.transpose, {conv3d_transpose_grid(p)}, kConv3dAuxThreads,
+  const Conv3dTransposeLaunch tl = conv3d_transpose_launch(p);
+  m.transpose = model_launch_of(*dev, hw, k.transpose, {tl.grid[0], tl.grid[1], tl.grid[2]}, tl.threads,
                                 KernelArgs().ptr(x).ptr(xt_dev), 0);
   Buffer xt = upload_zero_tailed(*dev, conv3d_transpose_host(p, px), "xt");
   Buffer wt = upload_zero_tailed(*dev, conv3d_pack_weights(p, in.w), "wt");

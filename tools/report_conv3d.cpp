@@ -4,7 +4,12 @@
 // registers, LDS, occupancy, main-loop MFMA share (JIT vs clang), JIT build and clang
 // compile times, simulator wall time.
 //
-//   build/tools/report_conv3d [--arch gfx942|gfx950|all] [--dtype bf16|fp8|all] [--hw 40] [--out FILE.md]
+//   build/tools/report_conv3d [--arch gfx942|gfx950|all] [--dtype bf16|fp8|all] [--hw 40] [--check-hw N]
+//                             [--modelled-only] [--out FILE.md]
+//
+// --check-hw N runs the functional part (bit check, accuracy, kernel statistics) on the seed shape
+// reduced to H = W = N, and times the builds and models the seed shapes at full size: the whole
+// seed shape on the simulator takes minutes per arch and dtype on a 2-core host.
 //
 // Progress goes to stderr; the report to stdout or --out. Everything runs on the host CPU
 // (the simulator); no time in the report is a GPU time.
@@ -30,6 +35,7 @@ struct Options {
   std::vector<Conv3dDType> dtypes{Conv3dDType::bf16, Conv3dDType::fp8};
   int hw = 40;
   bool modelled_only = false;  // modelled times and JIT build times only (no simulator run of the seed shape)
+  int check_hw = 0;            // > 0: the functional checks on the seed shape reduced to H = W = check_hw
   std::string out, command;
 };
 
@@ -59,6 +65,15 @@ Options parse(int argc, char** argv) {
       } catch (const std::exception&) {
         throw Error(fmt::format("report_conv3d: --hw '{}' is not an integer", v));
       }
+    } else if (a == "--check-hw") {
+      std::string v = value();
+      try {
+        o.check_hw = std::stoi(v);
+      } catch (const std::exception&) {
+        o.check_hw = -1;
+      }
+      if (o.check_hw < 1 || o.check_hw > 4096)
+        throw Error(fmt::format("report_conv3d: --check-hw '{}': valid: an integer 1..4096", v));
     } else if (a == "--modelled-only") {
       o.modelled_only = true;
       o.command += " " + a;
@@ -68,7 +83,7 @@ Options parse(int argc, char** argv) {
       continue;  // not part of the regeneration command's meaning
     } else {
       throw Error(fmt::format("report_conv3d: unknown argument '{}'; valid: --arch gfx942|gfx950|all, "
-                              "--dtype bf16|fp8|all, --hw N, --modelled-only, --out FILE.md",
+                              "--dtype bf16|fp8|all, --hw N, --check-hw N, --modelled-only, --out FILE.md",
                               a));
     }
     o.command += " " + a + " " + argv[i];
@@ -86,7 +101,27 @@ int main(int argc, char** argv) {
       for (Conv3dDType t : o.dtypes) {
         Conv3dJobOptions jo;
         jo.hw = o.hw;
-        if (o.modelled_only) {
+        if (o.check_hw > 0 && !o.modelled_only) {
+          // functional part on the reduced shape (no models, one warm build), then the seed shape's
+          // build times and models
+          jo.hw = o.check_hw;
+          jo.model = "none";
+          jo.warm_builds = 1;
+          Conv3dJobResult r = run_conv3d_job(std::cerr, a, t, "", jo);
+          Conv3dJobOptions bo;
+          bo.hw = o.hw;
+          bo.build_only = true;
+          Conv3dJobResult b = run_conv3d_job(std::cerr, a, t, "", bo);
+          r.jit_build_ms_warm = b.jit_build_ms_warm;
+          r.jit_build_ms_first = b.jit_build_ms_first;
+          r.jit_wall_ms_warm = b.jit_wall_ms_warm;
+          r.igemm_stats = b.igemm_stats;
+          r.clang_compile_ms = 0;  // of the reduced shape's reference: not reported
+          bo.build_only = false;
+          bo.model_only = true;
+          r.modelled = run_conv3d_job(std::cerr, a, t, "", bo).modelled;
+          rs.push_back(std::move(r));
+        } else if (o.modelled_only) {
           jo.build_only = true;  // the build times, then the models
           Conv3dJobResult r = run_conv3d_job(std::cerr, a, t, "", jo);
           jo.build_only = false;
@@ -102,17 +137,26 @@ int main(int argc, char** argv) {
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
     md << "# Implicit-GEMM conv3d (MFMA) on the seed shape\n\n";
+    const std::string full_shape = conv3d_seed_shape(o.hw).str();
     double load[3] = {0, 0, 0};
     if (getloadavg(load, 3) < 1) load[0] = -1;
     md << fmt::format("Generated {} by `{} --out tools/report_conv3d.md` on a {}-thread host (load average {:.1f} "
                       "at the end of the run: host times are inflated by other work). Every run is on the project's "
                       "CPU simulator; no time here is a GPU time.\n\n",
                       date, o.command, std::thread::hardware_concurrency(), load[0]);
+    if (o.check_hw > 0 && !o.modelled_only)
+      md << fmt::format("Functional checks (bit-for-bit against the HIP-MFMA reference, accuracy against fp64, "
+                        "kernel statistics) run on the seed shape **reduced to H = W = {}**: {}; the whole seed shape "
+                        "({}) takes minutes per arch and dtype on the simulator of this host (the same command "
+                        "without `--check-hw` runs it). Build times are of the seed shape's kernels; modelled times "
+                        "are of the seed shapes at full size.\n\n",
+                        o.check_hw, rs.empty() ? "" : rs[0].shape, full_shape);
     if (!rs.empty())
       md << fmt::format("Shape: {} ({:.2f} GFLOP), default configuration per arch and dtype (the seed's structure; "
                         "`dma` = global -> LDS by DMA). Data: normal (mean 0, std 1) rounded to bf16, seed 1; fp8 runs "
                         "pack the same values to E4M3 once.\n\n",
-                        rs[0].shape, rs[0].gflop);
+                        o.check_hw > 0 && !o.modelled_only ? full_shape : rs[0].shape,
+                        conv3d_seed_shape(o.hw).gflop());
     if (o.modelled_only)
       md << "This is the `--modelled-only` report: modelled times and JIT build times. Correctness against the "
             "HIP-MFMA reference, accuracy against fp64, registers, occupancy and the main-loop MFMA share come from "
@@ -121,7 +165,8 @@ int main(int argc, char** argv) {
             "`test_conv3d_igemm` checks bit-exactness against the HIP-MFMA reference on small shapes at every "
             "commit.\n\n";
     if (!o.modelled_only) {
-    md << "## Correctness and accuracy\n\n";
+    md << (o.check_hw > 0 ? fmt::format("## Correctness and accuracy (reduced shape, H = W = {})\n\n", o.check_hw)
+                          : std::string("## Correctness and accuracy\n\n"));
     md << "| arch | dtype | config | JIT vs HIP-MFMA reference | rel_err vs fp64 | cosine | SNR vs fp64 | SNR vs fp64 "
           "rounded to bf16 |\n|---|---|---|---|---|---|---|---|\n";
     for (const auto& r : rs)
@@ -132,11 +177,12 @@ int main(int argc, char** argv) {
           "Against the fp64 result rounded to bf16 (what the seed's comparison with a PyTorch bf16 output "
           "measures) the only differences are the few outputs whose fp32 sums round to the neighbouring bf16. "
           "fp8 is at the E4M3 quantisation floor of normal data (the seed measured 28.5 dB).\n\n";
-    md << "## Kernels\n\n";
+    md << (o.check_hw > 0 ? fmt::format("## Kernels (statistics of the reduced shape's run, H = W = {})\n\n", o.check_hw)
+                          : std::string("## Kernels\n\n"));
     md << "Main-loop MFMA share: wave-instructions issued per K tile (all waves of a workgroup), measured on the "
           "simulator by difference between two runs of one output tile with C = 2*tile_k and C = 4*tile_k (prologue "
           "and epilogue cancel; the same method for clang's code). Dynamic MFMA share: MFMA / all wave-instructions "
-          "the simulator issued for the whole GEMM kernel on the seed shape.\n\n";
+          "the simulator issued for the whole GEMM kernel on the shape of the correctness run.\n\n";
     md << "| arch | dtype | kernel | VGPR | AGPR | SGPR | LDS B | waves/SIMD | main loop MFMA / instructions per K tile | "
           "dynamic MFMA share | simulator s |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& r : rs)

@@ -12,7 +12,7 @@
 // (conv3d_igemm_hip_flags): CV_N CV_C CV_D CV_H CV_W CV_K CV_T CV_R CV_S CV_SD CV_SH CV_SW
 // CV_PD CV_PH CV_PW CV_DD CV_DH CV_DW CV_CP CV_KDIM CV_KDIMP CV_ES CV_TM CV_TN CV_TK CV_WM
 // CV_WN CV_TPS CV_KTILES CV_MFASTEST CV_BIAS CV_SPLIT CV_OUTF32 CV_MFMA (0 gfx942 bf16,
-// 1 gfx950 bf16, 2 gfx942 fp8, 3 gfx950 fp8).
+// 1 gfx950 bf16, 2 gfx942 fp8, 3 gfx950 fp8) CV_MB (MFMA block: 16 = 16x16xK, 32 = 32x32xK).
 #include "codegen_hip_prelude.h"
 
 namespace {
@@ -30,24 +30,30 @@ constexpr int THREADS = 64 * WM * WN;
 constexpr int ROWB = TK * ES;           // bytes per LDS row (no padding: clang's layout)
 constexpr int CE = 16 / ES;             // elements per 16-byte chunk
 constexpr int CPR = ROWB / 16;          // chunks per row
-constexpr int BM = TM / WM / 16, BN = TN / WN / 16;
+constexpr int MB = CV_MB;              // MFMA block side: lane l has row l % MB, K group l / MB
+constexpr int NREG = MB * MB / 64;      // accumulators per lane
+constexpr int BM = TM / WM / MB, BN = TN / WN / MB;
+typedef float acc_t __attribute__((ext_vector_type(NREG)));
+// K of one instruction: 16x16: 16 / 32 / 32 / 128; 32x32: half of that (same bytes per lane
+// for the bf16 and f8f6f4 forms).
 #if CV_MFMA == 0
-constexpr int MK = 16;
+constexpr int MK = MB == 16 ? 16 : 8;
 typedef short frag_t __attribute__((ext_vector_type(4)));
 #elif CV_MFMA == 1
-constexpr int MK = 32;
+constexpr int MK = MB == 16 ? 32 : 16;
 typedef __bf16 frag_t __attribute__((ext_vector_type(8)));
 #elif CV_MFMA == 2
-constexpr int MK = 32;
+constexpr int MK = MB == 16 ? 32 : 16;
 typedef long frag_t;
 #else
-constexpr int MK = 128;
+constexpr int MK = MB == 16 ? 128 : 64;
 typedef int frag_t __attribute__((ext_vector_type(8)));
 #endif
-constexpr int FB = MK * ES / 4;  // fragment bytes per lane
+constexpr int FB = MK * ES / (64 / MB);  // fragment bytes per lane
 static_assert(sizeof(frag_t) == FB, "fragment size");
 
-__device__ inline float4 mfma(frag_t a, frag_t b, float4 c) {
+__device__ inline acc_t mfma(frag_t a, frag_t b, acc_t c) {
+#if CV_MB == 16
 #if CV_MFMA == 0
   return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c, 0, 0, 0);
 #elif CV_MFMA == 1
@@ -57,6 +63,17 @@ __device__ inline float4 mfma(frag_t a, frag_t b, float4 c) {
 #else
   // cbsz = blgp = 0: both operands fp8 (E4M3FN); scales 0 select the unscaled instruction.
   return __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(a, b, c, 0, 0, 0, 0, 0, 0);
+#endif
+#else
+#if CV_MFMA == 0
+  return __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a, b, c, 0, 0, 0);
+#elif CV_MFMA == 1
+  return __builtin_amdgcn_mfma_f32_32x32x16_bf16(a, b, c, 0, 0, 0);
+#elif CV_MFMA == 2
+  return __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(a, b, c, 0, 0, 0);
+#else
+  return __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4(a, b, c, 0, 0, 0, 0, 0, 0);
+#endif
 #endif
 }
 
@@ -85,9 +102,9 @@ extern "C" __global__ __launch_bounds__(THREADS) void conv3d_igemm_ref(const uns
 #endif
   const int kt0 = blockIdx.z * CV_TPS;
   const int kt1 = kt0 + CV_TPS < CV_KTILES ? kt0 + CV_TPS : CV_KTILES;
-  float4 acc[BM][BN];
+  acc_t acc[BM][BN];
   for (int i = 0; i < BM; ++i)
-    for (int j = 0; j < BN; ++j) acc[i][j] = float4{0, 0, 0, 0};
+    for (int j = 0; j < BN; ++j) acc[i][j] = acc_t{};
 
   for (int kt = kt0; kt < kt1; ++kt) {
     for (int id = tid; id < TM * CPR; id += THREADS) {  // A: im2col gather
@@ -115,9 +132,9 @@ extern "C" __global__ __launch_bounds__(THREADS) void conv3d_igemm_ref(const uns
     for (int ks = 0; ks < TK / MK; ++ks) {
       frag_t a[BM], b[BN];
       for (int i = 0; i < BM; ++i)
-        a[i] = *(const frag_t*)(lb + (wm * (TM / WM) + i * 16 + lane % 16) * ROWB + ks * MK * ES + lane / 16 * FB);
+        a[i] = *(const frag_t*)(lb + (wm * (TM / WM) + i * MB + lane % MB) * ROWB + ks * MK * ES + lane / MB * FB);
       for (int j = 0; j < BN; ++j)
-        b[j] = *(const frag_t*)(lb + (TM + wn * (TN / WN) + j * 16 + lane % 16) * ROWB + ks * MK * ES + lane / 16 * FB);
+        b[j] = *(const frag_t*)(lb + (TM + wn * (TN / WN) + j * MB + lane % MB) * ROWB + ks * MK * ES + lane / MB * FB);
       for (int i = 0; i < BM; ++i)
         for (int j = 0; j < BN; ++j) acc[i][j] = mfma(a[i], b[j], acc[i][j]);
     }
@@ -126,9 +143,9 @@ extern "C" __global__ __launch_bounds__(THREADS) void conv3d_igemm_ref(const uns
 
   for (int i = 0; i < BM; ++i)
     for (int j = 0; j < BN; ++j)
-      for (int r = 0; r < 4; ++r) {
-        unsigned m = m0 + wm * (TM / WM) + i * 16 + lane / 16 * 4 + r;
-        unsigned kc = n0 + wn * (TN / WN) + j * 16 + lane % 16;
+      for (int r = 0; r < NREG; ++r) {
+        unsigned m = m0 + wm * (TM / WM) + i * MB + r / 4 * 8 + lane / MB * 4 + r % 4;
+        unsigned kc = n0 + wn * (TN / WN) + j * MB + lane % MB;
         if (m >= M || kc >= unsigned(K)) continue;
         unsigned e = (m / P) * K * P + kc * P + m % P;
         float v = acc[i][j][r];

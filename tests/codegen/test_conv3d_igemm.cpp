@@ -23,6 +23,8 @@
 #include "codegen/conv3d_igemm.hpp"
 #include "codegen/conv3d_igemm_host.hpp"
 #include "codegen/conv3d_igemm_job.hpp"
+#include "codegen/conv3d_igemm_model.hpp"
+#include "runtime/model/hardware.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
@@ -183,9 +185,13 @@ TEST_CASE("conv3d igemm non-default configurations", "[codegen][conv3d]") {
     int tm, tn, tk, wm, wn, stages, split;
     Conv3dMapping map;
     int dma = -1;
+    int prefetch = 0;
   };
   const Cfg cfgs[] = {
       {Arch::gfx950, Conv3dDType::bf16, 64, 64, 64, 1, 1, 2, 1, Conv3dMapping::n_fastest},
+      {Arch::gfx950, Conv3dDType::bf16, 128, 128, 32, 2, 4, 2, 1, Conv3dMapping::m_fastest, 0, 1},  // one tile prefetched
+      {Arch::gfx942, Conv3dDType::fp8, 128, 128, 64, 2, 4, 2, 2, Conv3dMapping::m_fastest, 0, 1},
+      {Arch::gfx942, Conv3dDType::bf16, 64, 64, 32, 2, 2, 2, 2, Conv3dMapping::m_fastest, 0, 2},   // 2 tiles, split-K 2
       {Arch::gfx942, Conv3dDType::bf16, 64, 128, 64, 2, 2, 1, 3, Conv3dMapping::m_fastest},
       {Arch::gfx950, Conv3dDType::fp8, 128, 64, 256, 4, 1, 2, 1, Conv3dMapping::n_fastest},
       {Arch::gfx942, Conv3dDType::fp8, 32, 32, 64, 2, 1, 2, 2, Conv3dMapping::m_fastest},
@@ -199,12 +205,106 @@ TEST_CASE("conv3d igemm non-default configurations", "[codegen][conv3d]") {
     k.s = s;
     k.cfg.tile_m = c.tm; k.cfg.tile_n = c.tn; k.cfg.tile_k = c.tk; k.cfg.waves_m = c.wm; k.cfg.waves_n = c.wn;
     k.cfg.stages = c.stages; k.cfg.split_k = c.split; k.cfg.mapping = c.map; k.cfg.lds_dma = c.dma;
+    k.cfg.prefetch = c.prefetch;
     k.what = "non-default configuration";
     try {
       check_case(c.arch, c.dt, k, seed++);
     } catch (const std::exception& e) {
       FAIL_CHECK(fmt::format("{} {} {}: {}", arch_name(c.arch), dtype_name(c.dt), k.cfg.str(), e.what()));
     }
+  }
+}
+
+// The 32x32xK MFMA forms (Conv3dConfig::mfma_m = 32): gfx942 v_mfma_f32_32x32x8_bf16 (_1k) and
+// v_mfma_f32_32x32x16_fp8_fp8, gfx950 v_mfma_f32_32x32x16_bf16 and v_mfma_f32_32x32x64_f8f6f4 (with
+// and without LDS DMA), on partial M and N tiles with bias, a 2-way split-K and a 64x64 tile with one
+// 32x32 block per wave.
+TEST_CASE("conv3d igemm 32x32 MFMA forms", "[codegen][conv3d][mfma32]") {
+  struct Cfg {
+    Arch arch;
+    Conv3dDType dt;
+    int tm, tn, tk, wm, wn, split;
+    int dma = -1;
+  };
+  const Cfg cfgs[] = {
+      {Arch::gfx942, Conv3dDType::bf16, 128, 128, 32, 2, 4, 1},
+      {Arch::gfx950, Conv3dDType::bf16, 128, 128, 32, 2, 4, 1},
+      {Arch::gfx950, Conv3dDType::bf16, 64, 64, 64, 2, 2, 2, 1},   // one block per wave, DMA, split-K 2
+      {Arch::gfx942, Conv3dDType::fp8, 128, 128, 64, 2, 4, 1},
+      {Arch::gfx950, Conv3dDType::fp8, 128, 128, 128, 2, 4, 1},     // DMA (fp8 default)
+      {Arch::gfx950, Conv3dDType::fp8, 64, 128, 128, 1, 2, 2, 0},   // registers, 2x2 blocks per wave, split-K 2
+  };
+  Conv3dShape s = shape(1, 20, 3, 6, 7, 70, 3, 3, 3, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, true);
+  uint64_t seed = data_seed() + 900;
+  for (const Cfg& c : cfgs) {
+    Case k;
+    k.s = s;
+    k.cfg.tile_m = c.tm; k.cfg.tile_n = c.tn; k.cfg.tile_k = c.tk; k.cfg.waves_m = c.wm; k.cfg.waves_n = c.wn;
+    k.cfg.split_k = c.split; k.cfg.lds_dma = c.dma; k.cfg.mfma_m = 32;
+    k.what = "32x32 MFMA";
+    Conv3dPlan p = make_conv3d_plan(k.s, c.dt, c.arch, k.cfg);
+    CHECK(p.mfma.m == 32);
+    CHECK(p.mfma.mnemonic.substr(0, 16) == "v_mfma_f32_32x32");
+    try {
+      check_case(c.arch, c.dt, k, seed++);
+    } catch (const std::exception& e) {
+      FAIL_CHECK(fmt::format("{} {} {}: {}", arch_name(c.arch), dtype_name(c.dt), k.cfg.str(), e.what()));
+    }
+  }
+}
+
+// The LDS-tiled NCDHW -> NDHWC transpose on its own: every byte of xt (channel padding included:
+// the output buffer starts poisoned) equals the host transpose, for tiles of 1, 2, 4 and 8 chunks,
+// partial channel and pixel tiles, N = 2, both element sizes and both archs.
+TEST_CASE("conv3d LDS-tiled transpose equals the host transpose", "[codegen][conv3d][transpose]") {
+  struct T {
+    Conv3dDType dt;
+    int N, C, D, H, W;
+  };
+  const T shapes[] = {
+      {Conv3dDType::bf16, 2, 3, 2, 5, 7},    // Cp 8: one chunk per pixel
+      {Conv3dDType::bf16, 1, 12, 3, 5, 9},   // Cp 16: 2 chunks
+      {Conv3dDType::bf16, 1, 20, 5, 9, 11},  // Cp 24: 3 chunks in a 4-chunk tile, 495 pixels
+      {Conv3dDType::bf16, 2, 128, 2, 7, 9},  // Cp 128: two 8-chunk tiles
+      {Conv3dDType::fp8, 1, 64, 3, 6, 6},    // Cp 64: 4 chunks
+      {Conv3dDType::fp8, 2, 200, 2, 5, 13},  // Cp 208: 13 chunks, the second 8-chunk tile partial
+  };
+  uint64_t seed = data_seed() + 1300;
+  for (Arch a : {Arch::gfx942, Arch::gfx950})
+    for (const T& t : shapes) {
+      Conv3dShape s = shape(t.N, t.C, t.D, t.H, t.W, 8, 1, 1, 1);
+      Conv3dPlan p = make_conv3d_plan(s, t.dt, a);
+      const Conv3dTransposeLaunch l = conv3d_transpose_launch(p);
+      INFO(arch_name(a) << " " << dtype_name(t.dt) << " " << s.str() << ": Cp " << p.Cp << ", " << l.chunks
+                        << " chunks per tile, grid " << l.grid[0] << "x" << l.grid[1] << "x" << l.grid[2]);
+      Conv3dInputs in = conv3d_random_inputs(s, seed++);
+      auto px = conv3d_pack_input(p, in.x);
+      Device& dev = sim_device(a);
+      BuildResult b = build_conv3d_transpose(p);
+      Buffer x = dev.upload(px, "x");
+      Buffer xt = dev.upload(std::vector<uint8_t>(size_t(p.xt_bytes()), 0xA5), "xt (poisoned)");
+      Module m = dev.load(b.code_object);
+      dev.launch(m.kernel(b.name), {l.grid[0], l.grid[1], l.grid[2]}, {l.threads}, 0, KernelArgs().ptr(x).ptr(xt));
+      Conv3dBitCompare cmp = conv3d_compare_bytes(dev.download<uint8_t>(xt), conv3d_transpose_host(p, px), p.esize);
+      INFO(cmp.describe());
+      CHECK(cmp.equal());
+      dev.free(x);
+      dev.free(xt);
+    }
+}
+
+// The transpose's LDS layout is conflict free by the timing model's bank model (runtime/model,
+// lds_passes: 8 lanes of a 16-byte access per pass on 32 banks): every ds_write_b128 and
+// ds_read_b128 of the recorded workgroups takes the minimum 8 passes per full wave.
+TEST_CASE("conv3d transpose LDS accesses are bank-conflict free by the model", "[codegen][conv3d][transpose]") {
+  for (auto [dt, C] : {std::pair{Conv3dDType::bf16, 8}, {Conv3dDType::bf16, 16}, {Conv3dDType::bf16, 32},
+                       {Conv3dDType::bf16, 128}, {Conv3dDType::fp8, 128}}) {
+    Conv3dShape s = shape(1, C, 2, 8, 8, 16, 1, 1, 1);
+    Conv3dModelled m = model_conv3d(model::product("mi355x"), dt, s);
+    INFO(dtype_name(dt) << " C " << C << ": LDS instructions " << m.transpose.cu.lds_instructions << ", passes "
+                        << m.transpose.cu.lds_passes);
+    CHECK(m.transpose.cu.lds_instructions > 0);
+    CHECK(m.transpose.cu.lds_passes == 8 * m.transpose.cu.lds_instructions);
   }
 }
 
@@ -261,6 +361,20 @@ TEST_CASE("conv3d plans reject impossible configurations with the limit named", 
   Conv3dConfig dma;
   dma.lds_dma = 1;
   fails_with(dma, Arch::gfx942, "only on gfx950");
+  Conv3dConfig m32;  // 64x64 tile on 4x4 waves: 16x16 wave sub-tiles cannot hold a 32x32 block
+  m32.mfma_m = 32; m32.tile_m = 64; m32.tile_n = 64; m32.waves_m = 4; m32.waves_n = 4;
+  fails_with(m32, Arch::gfx942, "multiple of the 32x32 MFMA block");
+  Conv3dConfig m32regs;  // 8x8 blocks of 16 accumulators = 1024 AGPRs
+  m32regs.mfma_m = 32; m32regs.tile_m = 256; m32regs.tile_n = 256; m32regs.waves_m = 1; m32regs.waves_n = 1;
+  fails_with(m32regs, Arch::gfx950, "256 AGPRs (register limit)");
+  Conv3dConfig m8;
+  m8.mfma_m = 8;
+  fails_with(m8, Arch::gfx950, "mfma_m = 8; valid: 16");
+  Conv3dConfig pf;
+  pf.prefetch = 2; pf.stages = 1;
+  fails_with(pf, Arch::gfx950, "prefetch 2 needs the register-staged pipeline with 2 LDS stages");
+  pf.stages = 2; pf.lds_dma = 1;
+  fails_with(pf, Arch::gfx950, "prefetch 2 needs the register-staged pipeline with 2 LDS stages");
   CHECK_FALSE(enumerate_conv3d_configs(s, Conv3dDType::bf16, Arch::gfx950).empty());
   CHECK_FALSE(enumerate_conv3d_configs(s, Conv3dDType::fp8, Arch::gfx942).empty());
 }
@@ -272,6 +386,8 @@ TEST_CASE("conv3d default plan matches the seed structure and fits 2 waves per S
       CHECK(p.threads == 512);
       CHECK(p.cfg.tile_m == 128);
       CHECK(p.cfg.tile_n == 128);
+      // two K tiles of loads in flight on the register-staged path (fp8 on gfx950 loads by DMA)
+      CHECK(p.cfg.prefetch == (p.lds_dma ? 1 : 2));
       BuildResult r = build_conv3d_igemm(p);
       INFO(arch_name(a) << " " << dtype_name(t) << ": VGPRs " << r.stats.vgprs << " AGPRs " << r.stats.agprs);
       CHECK(r.stats.occupancy.waves_per_simd >= 2);

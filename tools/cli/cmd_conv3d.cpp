@@ -102,6 +102,17 @@ void add_conv3d_command(CommandLine& cl) {
                      throw Error(fmt::format("{} '{}' (valid: m = M tiles fastest, n = N tiles fastest)", w, t));
                    },
                    "workgroup order: m (M tiles fastest, default) or n");
+  add_typed_option(c, "--mfma", o->job.cfg.mfma_m,
+                   [](std::string_view t, std::string_view w) {
+                     if (t == "16") return 16;
+                     if (t == "32") return 32;
+                     throw Error(fmt::format("{} '{}' (valid: 16 = 16x16xK MFMA blocks, 32 = 32x32xK)", w, t));
+                   },
+                   "MFMA block: 16 (16x16xK, default) or 32 (32x32xK)");
+  add_typed_option(c, "--prefetch", o->job.cfg.prefetch,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, 2)); },
+                   "K tiles of global loads in flight ahead of the MFMAs (register path, 2 stages): 1 or 2 "
+                   "(default 2 there, else 1)");
   c->add_option("--model", o->job.model,
                 "timing-model product for the modelled times (mi355x on gfx950, mi300x on gfx942 by default; "
                 "none = skip)");
@@ -118,6 +129,8 @@ void add_conv3d_command(CommandLine& cl) {
                      return v;
                    },
                    "H = W values of the modelled seed shapes, comma-separated (default 40,56,72,104,144,168)");
+  c->add_flag("--model-detail", o->job.model_detail,
+              "also print the timing model's full report of each modelled GEMM (busy units, stalls, instruction mix)");
   c->add_flag("--build-only", o->job.build_only, "only the JIT build times (uncached, warm median) of the GEMM kernel");
   c->add_flag("--model-only", o->job.model_only,
               "only the modelled times (no build timing, runs, bit check or accuracy)");
