@@ -156,8 +156,8 @@ int run_tune_command(const TuneCommand& c) {
   const PerfRecord& w = *o.winner;
   fmt::print("best: {} = {:.4f} ms, {}{}\n", w.config, w.time_ms, w.source_label, o.reused ? " (from the database)" : "");
   if (!o.reused)
-    fmt::print("search: {} runs, {} samples, {} survivors, ended: {}\n", o.search.runs, o.search.samples,
-               o.search.survivors, o.search.ended);
+    fmt::print("search: {} runs, {} samples, {} survivors, {} failed, {} not reached, ended: {}\n", o.search.runs,
+               o.search.samples, o.search.survivors, o.failed.size(), o.not_searched, o.search.ended);
   return 0;
 }
 

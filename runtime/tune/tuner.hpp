@@ -40,7 +40,8 @@ struct TuneOutcome {
   bool reused = false;                 // answered from the database
   std::optional<PerfRecord> winner;    // empty for check_only
   std::vector<std::string> invalid;    // configurations the validity rules excluded, with reasons
-  std::vector<std::string> failed;     // build or check failures, with reasons
+  std::vector<std::string> failed;     // build, check, bind or timing failures, with reasons
+  size_t not_searched = 0;             // built configurations the search did not reach (patience, budget)
   std::vector<std::string> passed;     // configurations that passed the check
   SearchResult search;
   std::string pending_file;            // set when the database could not be written: where the record went
