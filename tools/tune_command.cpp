@@ -146,6 +146,7 @@ int run_tune_command(const TuneCommand& c) {
   req.force = c.force;
   req.check_only = c.check_only;
   req.jobs = c.jobs;
+  req.shuffle_seed = c.shuffle_seed;
   req.search = search_options(c);
   req.log = [](const std::string& l) { fmt::print("{}\n", l); };
   TuneOutcome o = run_tune(fam, req);

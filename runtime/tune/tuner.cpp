@@ -6,6 +6,7 @@
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <thread>
 
 #include "jit/isa/error.hpp"
@@ -131,6 +132,12 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
   Enumeration e = enumerate(family, problem, arch);
   out.invalid = e.invalid;
   for (const std::string& s : e.invalid) say("invalid: " + s);
+  if (req.shuffle_seed) {
+    // Fisher-Yates with the generator's own draws (std::shuffle's use of them is unspecified).
+    std::mt19937_64 rng(req.shuffle_seed);
+    for (size_t i = e.valid.size(); i > 1; --i) std::swap(e.valid[i - 1], e.valid[rng() % i]);
+    say(fmt::format("search order shuffled with seed {}", req.shuffle_seed));
+  }
   say(fmt::format("{} valid configurations; building on {} threads", e.valid.size(),
                   req.jobs > 0 ? req.jobs : int(std::max(1u, std::thread::hardware_concurrency()))));
   std::vector<Built> built = build_all(family, e.valid, problem, arch, req.jobs);

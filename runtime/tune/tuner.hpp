@@ -27,7 +27,10 @@ struct TuneRequest {
   int db_busy_timeout_ms = 5000;    // how long to wait for another tuner's write
   bool force = false;               // re-tune even when the database has a winner
   bool check_only = false;          // build and check every configuration, time nothing
-  int jobs = 0;                     // build threads; 0 = hardware concurrency
+  int jobs = 0;                     // build threads and simulator workers; 0 = hardware concurrency
+  // 0: search in the declared order; else in an order shuffled with this seed (std::mt19937_64),
+  // so a search cut by patience or the budget samples the whole space, not its first corner.
+  uint64_t shuffle_seed = 0;
   SearchOptions search;             // strategy, samples, patience, budget, log, progress
   std::function<void(const std::string&)> log;  // build/check/db lines (the search logs through search.log)
   // Where modelled times come from (tests plug in a stand-in); default open_timing_model(model).

@@ -277,6 +277,26 @@ TEST_CASE("tuner: the time budget covers building, checking and timing", "[tune]
   CHECK(o.search.ended == "time budget 2 s");
   CHECK(o.search.records.size() == 1);
   CHECK(o.not_searched == 5);
+  // A shuffled order: the same candidates, the same pick, another order (seeded, reproducible).
+  std::vector<std::string> lines;
+  TuneRequest shuffled;
+  shuffled.problem = "p";
+  shuffled.shuffle_seed = 7;
+  shuffled.open_model = req.open_model;
+  shuffled.search.log = [&](const std::string& l) { lines.push_back(l); };
+  TuneOutcome s = run_tune(FaultyFamily{}, shuffled);
+  REQUIRE(s.winner);
+  CHECK(s.winner->config == "case=fast");
+  CHECK(s.failed.size() == 6);
+  REQUIRE(lines.size() == 6);
+  std::vector<std::string> order;
+  for (const std::string& l : lines) order.push_back(l.substr(0, l.find(':')));
+  CHECK(order != std::vector<std::string>{"[1/6] case=slow", "[2/6] case=check_wrong", "[3/6] case=check_throws",
+                                          "[4/6] case=bind_throws", "[5/6] case=time_throws", "[6/6] case=fast"});
+  std::vector<std::string> again;
+  shuffled.search.log = [&](const std::string& l) { again.push_back(l.substr(0, l.find(':'))); };
+  run_tune(FaultyFamily{}, shuffled);
+  CHECK(again == order);
 }
 
 TEST_CASE("tuner: check-only builds and checks every configuration", "[tune][tuner]") {
