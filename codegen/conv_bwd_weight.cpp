@@ -479,8 +479,7 @@ std::string BwdWeightConfig::str() const {
   return splits > 1 ? t + fmt::format(" split-K {}", splits) : t;
 }
 
-BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, Arch arch, const BwdWeightConfig& cfg,
-                                      const BuildOptions& opts) {
+void validate_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, const BwdWeightConfig& cfg) {
   s.validate();
   for (int t : {cfg.tile_m, cfg.tile_n})
     if (t != 64 && t != 128)
@@ -492,6 +491,11 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
   if (v == BwdWeightVariant::wavelet_4_2 && cfg.tile_m == 128 && cfg.tile_n == 128)
     throw Error(fmt::format("conv bwd-weight: tile {} with wavelet_4_2 needs 128 accumulator VGPRs per math wave; "
                             "(4,2) is offered for 64x64, 128x64 and 64x128 (as in CK)", cfg.str()));
+}
+
+BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, Arch arch, const BwdWeightConfig& cfg,
+                                      const BuildOptions& opts) {
+  validate_bwd_weight(s, v, cfg);
   Plan p{s, arch, cfg, cfg.tile_m, cfg.tile_n};
   if (arch == Arch::gfx950) {
     p.mk = 32;

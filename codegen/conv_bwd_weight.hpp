@@ -98,6 +98,8 @@ struct BwdWeightKernel {
 };
 // Throws cdnajit::Error for an invalid shape or configuration ((4,2) with 128x128: 128
 // accumulators per lane and lane; CK offers (4,2) only up to 128x64 / 64x128).
+void validate_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, const BwdWeightConfig& cfg);
+// Validates (validate_bwd_weight) and builds.
 BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, Arch arch,
                                       const BwdWeightConfig& cfg = {}, const BuildOptions& opts = {});
 inline constexpr const char* kBwdWeightKernelName = "conv_bwd_weight";

@@ -1,6 +1,7 @@
 // Markdown report of the configuration search on replayed timings
 // (tools/report_tune.md):
-//   build/tools/report_tune [--searches N] [--seed S] [--scenario NAME ...] > tools/report_tune.md
+//   build/tools/report_tune --searches 10000 --seed 1 --out tools/report_tune.md
+// ([--scenario NAME ...] for a subset; without --out the report goes to stdout)
 // For every scenario and early-stop strategy, N seeded searches: how often the
 // true best is picked, the expected slowdown of the pick, and the samples
 // spent; then the seed's z-score arithmetic, recomputed.
@@ -76,12 +77,137 @@ void zscore_section(uint64_t seed) {
              z_orig, 100 * upper_tail(z_orig), q1 * q2);
 }
 
+// Percentile of a sorted vector (nearest rank).
+double pct(const std::vector<double>& sorted, double q) {
+  return sorted[std::min(sorted.size() - 1, size_t(q * double(sorted.size())))];
+}
+
+// The seed's 100-run experiment (warm-up + 10 samples, 100 times), replayed `experiments` times
+// from the noise model: each statistic the seed (and its reviewer) computed from its 100 runs,
+// its median and 5..95% range over the replayed experiments, and whether the seed's value lies
+// inside that range. One 100-run experiment is itself noisy; this is the calibration's check at
+// the seed's own sample size.
+void calibration_section(uint64_t seed, int experiments) {
+  using S = SeedStats;
+  struct Row {
+    const char* name;
+    double seed_value;
+    const char* unit;
+    std::vector<double> v;
+  };
+  std::vector<Row> rows = {
+      {"warm-up mean", S::warmup_mean_ms, "ms", {}},
+      {"warm-up sd", S::warmup_sd_ms, "ms", {}},
+      {"cold warm-ups (\u2248 30% in the seed)", 30, "of 100", {}},
+      {"sample 1 mean", S::s1_mean_ms, "ms", {}},
+      {"sample 1 CV", 11.9, "%", {}},
+      {"sample 2 mean", S::s2_mean_ms, "ms", {}},
+      {"sample 2 CV", 3.1, "%", {}},
+      {"samples 2-10 mean", S::s2_10_mean_ms, "ms", {}},
+      {"samples 2-10 CV", 4.4, "%", {}},
+      {"slowest sample 1 / mean of samples 2-10 (reviewer)", 1.46, "x", {}},
+      {"largest min(s1, s2) / mean of samples 2-10 (reviewer)", 1.16, "x", {}},
+      {"runs with min(s1, s2) > 1.2 x mean of samples 2-10 (PR)", 0, "of 100", {}},
+  };
+  NoiseModel m = seed_calibrated();
+  for (int e = 0; e < experiments; ++e) {
+    double wsum = 0, wsum2 = 0, s1sum = 0, s1sum2 = 0, s2sum = 0, s2sum2 = 0, asum = 0, asum2 = 0;
+    int cold = 0, over12 = 0;
+    std::vector<double> s1v, minv, meanv;
+    for (int r = 0; r < 100; ++r) {
+      NoisyKernel k(S::true_ms, m, seed * 0x9E3779B97F4A7C15ull + uint64_t(e) * 1000 + uint64_t(r));
+      double w = k.next();
+      cold += k.run0_was_cold();
+      double a = k.next(), b = 0, own = 0;
+      for (int i = 2; i <= 10; ++i) {
+        double t = k.next();
+        if (i == 2) b = t;
+        own += t;
+        asum += t, asum2 += t * t;
+      }
+      wsum += w, wsum2 += w * w, s1sum += a, s1sum2 += a * a, s2sum += b, s2sum2 += b * b;
+      s1v.push_back(a);
+      minv.push_back(std::min(a, b));
+      meanv.push_back(own / 9);
+    }
+    auto mean = [](double sum, double n) { return sum / n; };
+    auto sd = [](double sum, double sum2, double n) { return std::sqrt(std::max(0.0, (sum2 - sum * sum / n) / (n - 1))); };
+    double all_mean = mean(asum, 900);
+    rows[0].v.push_back(mean(wsum, 100));
+    rows[1].v.push_back(sd(wsum, wsum2, 100));
+    rows[2].v.push_back(cold);
+    rows[3].v.push_back(mean(s1sum, 100));
+    rows[4].v.push_back(100 * sd(s1sum, s1sum2, 100) / mean(s1sum, 100));
+    rows[5].v.push_back(mean(s2sum, 100));
+    rows[6].v.push_back(100 * sd(s2sum, s2sum2, 100) / mean(s2sum, 100));
+    rows[7].v.push_back(all_mean);
+    rows[8].v.push_back(100 * sd(asum, asum2, 900) / all_mean);
+    rows[9].v.push_back(*std::max_element(s1v.begin(), s1v.end()) / all_mean);
+    rows[10].v.push_back(*std::max_element(minv.begin(), minv.end()) / all_mean);
+    for (size_t r = 0; r < 100; ++r) over12 += minv[r] > 1.2 * meanv[r];
+    rows[11].v.push_back(over12);
+  }
+  fmt::print("## Calibration: the seed's 100-run experiment, replayed\n\n");
+  fmt::print("The noise model's parameters are derived in closed form from the seed's 100-run statistics\n"
+             "(runtime/tune/noise_model.cpp). Here the seed's experiment itself (100 runs of warm-up + 10\n"
+             "samples) is replayed {} times from the model, and each statistic the seed or its reviewer\n"
+             "computed is recomputed per replayed experiment: a single 100-run experiment is noisy, so the\n"
+             "question is whether the seed's value is a plausible outcome (inside the replayed 5..95% range).\n\n",
+             experiments);
+  fmt::print("| statistic | seed | replayed median | replayed 5..95% | seed inside |\n|---|---|---|---|---|\n");
+  int inside = 0;
+  for (Row& r : rows) {
+    std::sort(r.v.begin(), r.v.end());
+    double lo = pct(r.v, 0.05), hi = pct(r.v, 0.95), med = pct(r.v, 0.5);
+    bool in = r.seed_value >= lo && r.seed_value <= hi;
+    inside += in;
+    int prec = std::string(r.unit) == "ms" ? 4 : std::string(r.unit) == "of 100" ? 0 : 2;
+    if (std::string(r.name).rfind("warm-up", 0) == 0) prec = 3;
+    fmt::print("| {} ({}) | {:.{}f} | {:.{}f} | {:.{}f}..{:.{}f} | {} |\n", r.name, r.unit, r.seed_value, prec, med, prec,
+               lo, prec, hi, prec, in ? "yes" : "no");
+  }
+  fmt::print("\n{} of {} statistics of the seed lie inside the replayed 5..95% range.\n\n", inside, rows.size());
+}
+
+// The seed's robustness test: the search run 10 times (original: 6/10 right; the PR: 10/10),
+// replayed as `experiments` independent 10-search experiments per strategy.
+void ten_runs_section(uint64_t seed, int experiments) {
+  fmt::print("## The seed's 10-run test, replayed\n\n");
+  fmt::print("The seed ran the tuning 10 times per strategy: the original picked the best kernel 6 of 10\n"
+             "times, warm-up + 2-sample minimum + 1.2x 10 of 10. Here that 10-search test is repeated {}\n"
+             "times per strategy (independent seeds) on the seed's 4-kernel set, and on two sets where the\n"
+             "cut-offs differ (seed-ladder: rivals from 1.10x; wide-space: 64 configurations): the\n"
+             "distribution of the number right out of 10.\n\n",
+             experiments);
+  for (const char* name : {"seed-4-kernels", "seed-4-kernels-45", "seed-ladder", "wide-space"}) {
+    const Scenario& sc = scenario(name);
+    fmt::print("### {}\n\n", name);
+    fmt::print("| strategy | mean right of 10 | P(10/10) | P(<= 6/10) | P(<= 4/10) |\n|---|---|---|---|---|\n");
+    for (Strategy st : all_strategies()) {
+      int all = 0, le6 = 0, le4 = 0;
+      double sum = 0;
+      for (int e = 0; e < experiments; ++e) {
+        StrategyStats r = evaluate(sc, st, 10, seed * 1000003ull + uint64_t(e) + 1);
+        sum += r.right;
+        all += r.right == 10;
+        le6 += r.right <= 6;
+        le4 += r.right <= 4;
+      }
+      fmt::print("| {}{} | {:.2f} | {:.1f}% | {:.1f}% | {:.1f}% |\n", strategy_name(st),
+                 st == default_strategy() ? " (default)" : "", sum / experiments, 100.0 * all / experiments,
+                 100.0 * le6 / experiments, 100.0 * le4 / experiments);
+    }
+    fmt::print("\n");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
   int searches = 10000;
   uint64_t seed = 1;
   std::vector<std::string> only;
+  std::string out_path;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -91,15 +217,17 @@ int main(int argc, char** argv) try {
     if (a == "--searches") searches = std::stoi(value());
     else if (a == "--seed") seed = std::stoull(value());
     else if (a == "--scenario") only.push_back(value());
-    else throw Error("unknown option '" + a + "' (valid: --searches N, --seed S, --scenario NAME)");
+    else if (a == "--out") out_path = value();
+    else throw Error("unknown option '" + a + "' (valid: --searches N, --seed S, --scenario NAME, --out FILE)");
   }
+  if (!out_path.empty() && !std::freopen(out_path.c_str(), "w", stdout)) throw Error("cannot write " + out_path);
   if (searches < 1000) std::cerr << "report_tune: note: fewer than 1,000 searches per strategy\n";
   auto t0 = std::chrono::steady_clock::now();
   fmt::print("# Configuration search on replayed timings\n\n");
-  fmt::print("Generated by `build/tools/report_tune --searches {} --seed {}`. Every time here is drawn from a\n"
-             "noise model (runtime/tune/noise_model.hpp) calibrated to the seed's 100 runs on MI355X; none is a\n"
+  fmt::print("Generated by `build/tools/report_tune --searches {} --seed {}{}`. Every time here is drawn\n"
+             "from a noise model (runtime/tune/noise_model.hpp) calibrated to the seed's 100 runs on MI355X; none is a\n"
              "kernel time. Each strategy runs the same {} seeded cases per scenario.\n\n",
-             searches, seed, searches);
+             searches, seed, out_path.empty() ? "" : " --out " + out_path, searches);
   fmt::print("Noise model: {}.\n\n", seed_calibrated().describe());
   fmt::print("Columns: **right** = searches that picked the true best (95% Wilson interval); **slowdown** = mean\n"
              "true time of the pick over the true best, minus 1 (worst case in brackets); **runs** = launches per\n"
@@ -130,6 +258,8 @@ int main(int argc, char** argv) try {
     fmt::print("\n");
   }
   zscore_section(seed);
+  calibration_section(seed, 1000);
+  ten_runs_section(seed, 1000);
   auto [lo, hi] = wilson_interval(6, 10);
   fmt::print("## Targets\n\n");
   fmt::print("The seed's own result for the original strategy, 6 of 10 right, has a 95% Wilson interval of\n"

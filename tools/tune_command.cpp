@@ -146,6 +146,7 @@ int run_tune_command(const TuneCommand& c) {
   req.force = c.force;
   req.check_only = c.check_only;
   req.jobs = c.jobs;
+  req.shuffle_seed = c.shuffle_seed;
   req.search = search_options(c);
   req.log = [](const std::string& l) { fmt::print("{}\n", l); };
   TuneOutcome o = run_tune(fam, req);
@@ -156,8 +157,8 @@ int run_tune_command(const TuneCommand& c) {
   const PerfRecord& w = *o.winner;
   fmt::print("best: {} = {:.4f} ms, {}{}\n", w.config, w.time_ms, w.source_label, o.reused ? " (from the database)" : "");
   if (!o.reused)
-    fmt::print("search: {} runs, {} samples, {} survivors, ended: {}\n", o.search.runs, o.search.samples,
-               o.search.survivors, o.search.ended);
+    fmt::print("search: {} runs, {} samples, {} survivors, {} failed, {} not reached, ended: {}\n", o.search.runs,
+               o.search.samples, o.search.survivors, o.failed.size(), o.not_searched, o.search.ended);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // `cdnajit tune`: the options as plain data (independent of the argument
 // parser) and the command itself.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -15,7 +16,8 @@ struct TuneCommand {
   int samples = 10;                   // --samples per survivor
   int patience = 0;                   // --patience
   double budget_s = 0;                // --budget seconds
-  int jobs = 0;                       // --jobs build threads
+  int jobs = 0;                       // --jobs build threads and simulator workers
+  uint64_t shuffle_seed = 0;          // --shuffle SEED (0: declared order)
   int cus = 0;                        // --cus
   std::string db;                     // --db (empty: default_perf_db_path())
   bool no_db = false;                 // --no-db

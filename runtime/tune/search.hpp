@@ -7,6 +7,12 @@
 // Every decision is one log line with its numbers. Patience (stop after N
 // candidates in a row that did not beat the best) and a wall-clock budget can
 // end the search early; the result says why it ended.
+//
+// A candidate whose time source throws (its build failed, its check found a
+// wrong result, the launch or the model failed: a lazily prepared source
+// reports all of these by throwing) is recorded as failed with the reason,
+// logged, and the search goes on with the next one. A failure neither beats
+// the best nor counts towards patience.
 #pragma once
 #include <chrono>
 #include <cstddef>
@@ -26,6 +32,9 @@ struct SearchOptions {
   double outlier_threshold = 2.0;  // modified z-score
   int patience = 0;                // 0 = no limit
   double time_budget_s = 0;        // 0 = no limit; checked before each candidate
+  // When the budget's clock started (a now_s() reading); unset: when the search starts. The
+  // tuner sets it to its own start, so building and checking count against the budget too.
+  std::optional<double> budget_start_s;
   // Clock for the budget (tests inject a fake one).
   std::function<double()> now_s = [] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -34,7 +43,7 @@ struct SearchOptions {
   std::function<void(size_t done, size_t total)> progress; // after each candidate
 };
 
-enum class Outcome : uint8_t { not_timed, discarded, survived };
+enum class Outcome : uint8_t { not_timed, discarded, survived, failed };
 
 struct CandidateRecord {
   size_t index = 0;                 // in the time source
@@ -43,7 +52,8 @@ struct CandidateRecord {
   std::vector<double> samples;      // every timed sample, in order
   std::vector<double> rejected;     // outliers dropped from a survivor's set
   double time_ms = 0;               // survivor: mean of kept samples; discarded: the value that lost
-  std::string reason;               // the decision in words, with numbers (the log line's end; only with a log)
+  std::string reason;               // the decision in words, with numbers (the log line's end; only with a
+                                    // log); for a failure always set: "failed: " + the source's error
 };
 
 struct SearchResult {
@@ -55,6 +65,7 @@ struct SearchResult {
   size_t samples = 0;               // timed samples (warm-ups excluded)
   size_t survivors = 0;
   size_t survivor_samples = 0;      // samples spent on survivors
+  size_t failed = 0;                // candidates whose time source threw
   std::string ended;                // "all candidates", "patience 5", "time budget 60 s"
 };
 

@@ -63,22 +63,23 @@ class GpuEventSource final : public TimeSource {
 
 class ModelledSource final : public TimeSource {
  public:
-  ModelledSource(std::unique_ptr<TimingModel> m, std::vector<LaunchSpec> l) : model_(std::move(m)), launches_(std::move(l)) {}
+  ModelledSource(std::unique_ptr<TimingModel> m, size_t n, LaunchProvider l)
+      : model_(std::move(m)), launch_(std::move(l)), times_(n) {}
   TimeKind kind() const override { return TimeKind::modelled; }
   std::string label() const override { return "model " + model_->name() + " (modelled)"; }
-  size_t candidates() const override { return launches_.size(); }
+  size_t candidates() const override { return times_.size(); }
   // A model is deterministic: a candidate's first modelled time is its time for every later run
   // (a warm-up and the samples would each re-run the simulation for the same number).
   double run_once(size_t i) override {
-    check_index(i, launches_.size(), "modelled time source");
-    if (!times_[i]) times_[i] = model_->modelled_ms(launches_[i]);
+    check_index(i, times_.size(), "modelled time source");
+    if (!times_[i]) times_[i] = model_->modelled_ms(launch_(i));
     return *times_[i];
   }
 
  private:
   std::unique_ptr<TimingModel> model_;
-  std::vector<LaunchSpec> launches_;
-  std::vector<std::optional<double>> times_ = std::vector<std::optional<double>>(launches_.size());
+  LaunchProvider launch_;
+  std::vector<std::optional<double>> times_;
 };
 
 class ReplaySource final : public TimeSource {
@@ -135,9 +136,21 @@ std::unique_ptr<TimeSource> gpu_event_source(Device& device, std::vector<Launch>
   return std::make_unique<GpuEventSource>(device, std::move(launches));
 }
 
-std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, std::vector<LaunchSpec> launches) {
+std::unique_ptr<TimeSource> gpu_event_source(Device& device, size_t candidates, LaunchProvider launch) {
+  std::vector<Launch> calls;
+  for (size_t i = 0; i < candidates; ++i) calls.push_back([launch, i] { return launch(i).run(); });
+  return gpu_event_source(device, std::move(calls));
+}
+
+std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, size_t candidates, LaunchProvider launch) {
   if (!model) throw Error("modelled time source: no timing model given");
-  return std::make_unique<ModelledSource>(std::move(model), std::move(launches));
+  return std::make_unique<ModelledSource>(std::move(model), candidates, std::move(launch));
+}
+
+std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, std::vector<LaunchSpec> launches) {
+  auto held = std::make_shared<std::vector<LaunchSpec>>(std::move(launches));
+  size_t n = held->size();
+  return modelled_source(std::move(model), n, [held](size_t i) -> const LaunchSpec& { return (*held)[i]; });
 }
 
 std::unique_ptr<TimeSource> replay_source(std::vector<double> true_ms, const NoiseModel& noise, uint64_t seed) {

@@ -58,9 +58,16 @@ struct LaunchSpec {
   LaunchResult run() const;
   Launch as_launch() const;          // a callable that runs it (shares keep_alive)
 };
+// The launch of candidate i, produced when the candidate is first timed: a tuner
+// checks and binds a configuration only when the search reaches it, and the
+// provider throws Error (build failed, wrong result, bind failed) for one that
+// cannot be timed. The reference stays valid for the source's lifetime.
+using LaunchProvider = std::function<const LaunchSpec&(size_t i)>;
+
 // `device` must be a HIP device (hip:N): a simulator has no GPU clock, and a
 // wall-clock time of the simulator is not a kernel time. Throws Error otherwise.
 std::unique_ptr<TimeSource> gpu_event_source(Device& device, std::vector<Launch> launches);
+std::unique_ptr<TimeSource> gpu_event_source(Device& device, size_t candidates, LaunchProvider launch);
 
 // --- Modelled: the simulator's timing model -------------------------------
 // The interface a timing model implements to plug in: the modelled time of
@@ -73,6 +80,7 @@ struct TimingModel {
   virtual double modelled_ms(const LaunchSpec& launch) = 0;
 };
 std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, std::vector<LaunchSpec> launches);
+std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, size_t candidates, LaunchProvider launch);
 // The simulator's timing model (runtime/model) for product `model_name`
 // ("mi300x", "mi325x", "mi350x", "mi355x"; Error naming the valid ones
 // otherwise), in runtime/tune/sim_timing_model.cpp. Launches must be on a

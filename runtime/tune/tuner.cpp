@@ -6,9 +6,11 @@
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <thread>
 
 #include "jit/isa/error.hpp"
+#include "runtime/tune/parallel_source.hpp"
 
 namespace cdnajit::tune {
 
@@ -34,8 +36,11 @@ std::vector<Built> build_all(const Family& f, const std::vector<Config>& configs
       out[i].config = configs[i];
       try {
         out[i].candidate = f.build(configs[i], problem, arch);
+        if (!out[i].candidate) out[i].error = "the family returned no candidate";
       } catch (const std::exception& e) {
         out[i].error = e.what();
+      } catch (...) {
+        out[i].error = "an exception that is not a std::exception";
       }
     }
   };
@@ -47,6 +52,29 @@ std::vector<Built> build_all(const Family& f, const std::vector<Config>& configs
   for (auto& t : threads) t.join();
   return out;
 }
+
+// "" when the candidate's small-problem run matches the family's reference, else why not
+// (a mismatch, or the check itself throwing).
+std::string check_reason(Candidate& c, Device& dev) {
+  try {
+    std::string why = c.check(dev);
+    return why.empty() ? "" : "wrong result " + why;
+  } catch (const std::exception& e) {
+    return std::string("check failed to run: ") + e.what();
+  } catch (...) {
+    return "check failed to run: an exception that is not a std::exception";
+  }
+}
+
+// A built candidate as the search reaches it: checked, then bound for timing, once. A
+// candidate that fails either step throws Error with the reason every time it is asked for,
+// which the search records as a failure before it moves on.
+struct Prepared {
+  Built built;
+  bool done = false;    // checked
+  bool passed = false;  // the check matched the reference
+  std::string failure;
+};
 
 // Adds `r` to the export-format file at `path` (created if absent), so a
 // winner the database could not take survives for a later --import.
@@ -99,68 +127,145 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
   std::unique_ptr<TimingModel> model;
   if (out.kind == TimeKind::modelled && !req.check_only) model = req.open_model(req.model);
 
+  // The budget counts from here: building, checking and timing all spend it.
+  const double started_s = req.search.now_s();
   Enumeration e = enumerate(family, problem, arch);
   out.invalid = e.invalid;
   for (const std::string& s : e.invalid) say("invalid: " + s);
+  if (req.shuffle_seed) {
+    // Fisher-Yates with the generator's own draws (std::shuffle's use of them is unspecified).
+    std::mt19937_64 rng(req.shuffle_seed);
+    for (size_t i = e.valid.size(); i > 1; --i) std::swap(e.valid[i - 1], e.valid[rng() % i]);
+    say(fmt::format("search order shuffled with seed {}", req.shuffle_seed));
+  }
   say(fmt::format("{} valid configurations; building on {} threads", e.valid.size(),
                   req.jobs > 0 ? req.jobs : int(std::max(1u, std::thread::hardware_concurrency()))));
   std::vector<Built> built = build_all(family, e.valid, problem, arch, req.jobs);
 
-  std::vector<LaunchSpec> launches;
+  // Build failures are known now; the rest are checked and bound when the search reaches them
+  // (check_only: all of them, here).
+  std::vector<Prepared> slots;
   std::vector<std::string> labels;
-  std::vector<Config> timed;
   for (Built& b : built) {
     std::string name = config_str(b.config);
     if (!b.error.empty()) {
       out.failed.push_back(name + ": build failed: " + b.error);
-      say("build failed: " + out.failed.back());
+      say("build failed, excluded: " + out.failed.back());
       continue;
     }
-    std::string why;
-    try {
-      why = b.candidate->check(*dev);
-    } catch (const std::exception& ex) {
-      why = std::string("check failed to run: ") + ex.what();
-    }
-    if (!why.empty()) {
-      out.failed.push_back(name + ": wrong result " + why);
-      say("check failed, excluded: " + out.failed.back());
-      continue;
-    }
-    say(fmt::format("checked: {} matches the reference; {}", name, b.candidate->summary()));
-    out.passed.push_back(name);
-    if (req.check_only) continue;
-    launches.push_back(b.candidate->bind(*dev));
+    slots.emplace_back().built = std::move(b);
     labels.push_back(name);
-    timed.push_back(b.config);
   }
-  if (req.check_only) return out;
-  if (launches.empty()) throw Error(fmt::format("tune {} [{}]: no configuration built and passed the check", family.name(), problem));
+  std::mutex log_mutex;  // workers log too
+  auto say_locked = [&](const std::string& line) {
+    std::lock_guard<std::mutex> lock(log_mutex);
+    say(line);
+  };
+  const int workers = std::max(1, std::min<int>(req.jobs > 0 ? req.jobs : int(std::max(1u, std::thread::hardware_concurrency())),
+                                                 int(std::max<size_t>(1, slots.size()))));
+  // Checks candidate i on `d` and, unless check_only, binds its full problem there. Throws
+  // Error with the reason for a candidate that cannot be timed. Each slot is touched by one
+  // thread at a time.
+  auto prepare = [&](size_t i, Device& d) -> LaunchSpec {
+    Prepared& p = slots[i];
+    if (!p.done) {
+      p.done = true;
+      p.failure = check_reason(*p.built.candidate, d);
+      if (p.failure.empty()) {
+        p.passed = true;
+        say_locked(fmt::format("checked: {} matches the reference; {}", labels[i], p.built.candidate->summary()));
+      }
+    }
+    if (!p.failure.empty()) throw Error(p.failure);
+    if (req.check_only) return {};
+    try {
+      return p.built.candidate->bind(d);
+    } catch (const std::exception& ex) {
+      p.failure = std::string("binding the full problem failed: ") + ex.what();
+    } catch (...) {
+      p.failure = "binding the full problem failed: an exception that is not a std::exception";
+    }
+    throw Error(p.failure);
+  };
+  auto collect = [&] {  // passed and failed, in enumeration order
+    for (size_t i = 0; i < slots.size(); ++i)
+      if (slots[i].passed) out.passed.push_back(labels[i]);
+  };
+  if (req.check_only) {
+    for (size_t i = 0; i < slots.size(); ++i) {
+      try {
+        prepare(i, *dev);
+      } catch (const Error&) {
+        out.failed.push_back(labels[i] + ": " + slots[i].failure);
+        say("check failed, excluded: " + out.failed.back());
+      }
+    }
+    collect();
+    return out;
+  }
+  if (slots.empty())
+    throw Error(fmt::format("tune {} [{}]: no configuration built ({} build failures)", family.name(), problem,
+                            out.failed.size()));
 
-  std::unique_ptr<TimeSource> src;
+  std::vector<std::unique_ptr<Device>> worker_devs;
+  std::vector<std::unique_ptr<TimingModel>> worker_models;
+  std::vector<std::optional<LaunchSpec>> gpu_launches(slots.size());
+  std::unique_ptr<TimeSource> src;  // declared last: destroyed (workers joined) before what they use
   if (out.kind == TimeKind::gpu_measured) {
-    std::vector<Launch> calls;
-    for (const LaunchSpec& l : launches) calls.push_back(l.as_launch());
-    src = gpu_event_source(*dev, std::move(calls));
+    // One GPU, one launch at a time: candidates are prepared when the search reaches them.
+    src = gpu_event_source(*dev, slots.size(), [&](size_t i) -> const LaunchSpec& {
+      if (!gpu_launches[i]) gpu_launches[i] = prepare(i, *dev);
+      return *gpu_launches[i];
+    });
   } else {
-    src = modelled_source(std::move(model), std::move(launches));
+    // Modelled times are deterministic: `workers` simulator devices (each with its own model)
+    // check and model candidates ahead of the search; a candidate's buffers are freed once it
+    // is modelled.
+    std::string label = "model " + model->name() + " (modelled)";
+    worker_models.push_back(std::move(model));
+    worker_devs.push_back(std::move(dev));
+    for (int w = 1; w < workers; ++w) {
+      worker_devs.push_back(open_device(req.device));
+      worker_models.push_back(req.open_model(req.model));
+    }
+    src = parallel_deterministic_source(TimeKind::modelled, label, slots.size(), workers, [&](size_t i, int w) {
+      LaunchSpec l = prepare(i, *worker_devs[size_t(w)]);
+      return worker_models[size_t(w)]->modelled_ms(l);
+    });
   }
   SearchOptions so = req.search;
   // A model is deterministic: more samples would only repeat the same number.
   if (out.kind == TimeKind::modelled) so.full_samples = 2;
-  say(fmt::format("timing {} configurations with {}; strategy {}", timed.size(), src->label(),
-                  strategy_name(so.strategy)));
+  so.budget_start_s = started_s;
+  say(fmt::format("checking and timing {} configurations with {} ({} {}); strategy {}", slots.size(), src->label(),
+                  out.kind == TimeKind::modelled ? workers : 1,
+                  out.kind == TimeKind::modelled ? "simulator workers" : "device", strategy_name(so.strategy)));
+  if (req.search.log)
+    so.log = [&](const std::string& l) {
+      std::lock_guard<std::mutex> lock(log_mutex);
+      req.search.log(l);
+    };
   out.search = search(*src, so, labels);
-  if (!out.search.best) throw Error("tune: the search ended before any configuration was timed");
+  const std::string src_label = src->label();
+  src.reset();  // joins the workers: the slots are final
+  collect();
+  for (const CandidateRecord& rec : out.search.records)
+    if (rec.outcome == Outcome::failed) out.failed.push_back(labels[rec.index] + ": " + rec.reason);
+  out.not_searched = slots.size() - out.search.records.size();
+  say(fmt::format("search ended ({}): {} of {} configurations searched, {} failed, {} not reached",
+                  out.search.ended, out.search.records.size(), slots.size(), out.failed.size(), out.not_searched));
+  if (!out.search.best)
+    throw Error(fmt::format("tune {} [{}]: no configuration passed its check and was timed ({} failed, {} not reached: {})",
+                            family.name(), problem, out.failed.size(), out.not_searched, out.search.ended));
   PerfRecord r;
   r.key = out.key;
   r.source = out.kind;
-  r.source_label = src->label();
+  r.source_label = src_label;
   r.config = labels[*out.search.best];
   r.time_ms = out.search.best_ms;
   r.samples = out.search.best_samples;
   r.strategy = std::string(strategy_name(so.strategy));
-  r.candidates = int(timed.size());
+  r.candidates = int(out.search.records.size());
   out.winner = r;
   if (db) {
     try {

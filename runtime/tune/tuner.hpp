@@ -27,7 +27,10 @@ struct TuneRequest {
   int db_busy_timeout_ms = 5000;    // how long to wait for another tuner's write
   bool force = false;               // re-tune even when the database has a winner
   bool check_only = false;          // build and check every configuration, time nothing
-  int jobs = 0;                     // build threads; 0 = hardware concurrency
+  int jobs = 0;                     // build threads and simulator workers; 0 = hardware concurrency
+  // 0: search in the declared order; else in an order shuffled with this seed (std::mt19937_64),
+  // so a search cut by patience or the budget samples the whole space, not its first corner.
+  uint64_t shuffle_seed = 0;
   SearchOptions search;             // strategy, samples, patience, budget, log, progress
   std::function<void(const std::string&)> log;  // build/check/db lines (the search logs through search.log)
   // Where modelled times come from (tests plug in a stand-in); default open_timing_model(model).
@@ -40,7 +43,8 @@ struct TuneOutcome {
   bool reused = false;                 // answered from the database
   std::optional<PerfRecord> winner;    // empty for check_only
   std::vector<std::string> invalid;    // configurations the validity rules excluded, with reasons
-  std::vector<std::string> failed;     // build or check failures, with reasons
+  std::vector<std::string> failed;     // build, check, bind or timing failures, with reasons
+  size_t not_searched = 0;             // built configurations the search did not reach (patience, budget)
   std::vector<std::string> passed;     // configurations that passed the check
   SearchResult search;
   std::string pending_file;            // set when the database could not be written: where the record went

@@ -155,6 +155,36 @@ TEST_CASE("search: sample counts, log lines and outliers", "[tune][search]") {
   CHECK(lines[3].find("new best (0.9000 ms < 1.0000 ms)") != std::string::npos);
 }
 
+TEST_CASE("search: a candidate whose source throws is recorded as failed and the search goes on", "[tune][search]") {
+  // #1 throws on its warm-up (no scripted runs), #2 after its first sample; #3 is the best.
+  // Patience 2 would stop after two non-improving candidates: failures do not count.
+  std::vector<std::vector<double>> runs = {cat({1.0}, tens(1.0)), {}, {1.0, 0.5}, cat({1.0}, tens(0.5))};
+  std::vector<std::string> lines;
+  SearchOptions o;
+  o.patience = 2;
+  o.log = [&](const std::string& l) { lines.push_back(l); };
+  auto src = scripted_source(runs);
+  SearchResult r = search(*src, o, {"a", "b", "c", "d"});
+  REQUIRE(r.best);
+  CHECK(*r.best == 3);
+  CHECK(r.best_ms == Approx(0.5));
+  CHECK(r.failed == 2);
+  CHECK(r.ended == "all candidates");
+  REQUIRE(r.records.size() == 4);
+  CHECK(r.records[1].outcome == Outcome::failed);
+  CHECK(r.records[1].reason == "failed: scripted time source: candidate 1 has only 0 scripted runs");
+  CHECK(r.records[2].outcome == Outcome::failed);
+  CHECK(r.records[2].samples == std::vector<double>{0.5});
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[1] == "[2/4] b: failed: scripted time source: candidate 1 has only 0 scripted runs");
+  CHECK(lines[2] == "[3/4] c: warm-up 1.0000 ms; failed: scripted time source: candidate 2 has only 2 scripted runs");
+  // Without a log the reason is still kept.
+  SearchOptions quiet;
+  auto src2 = scripted_source(runs);
+  SearchResult q = search(*src2, quiet);
+  CHECK(q.records[1].reason == r.records[1].reason);
+}
+
 TEST_CASE("search: patience and time budget", "[tune][search]") {
   std::vector<std::vector<double>> runs(6, cat({1.0}, tens(1.0)));
   runs[0] = cat({1.0}, tens(0.5));
@@ -174,6 +204,14 @@ TEST_CASE("search: patience and time budget", "[tune][search]") {
   SearchResult r2 = search(*src2, o);
   CHECK(r2.ended == "time budget 3 s");
   CHECK(r2.records.size() == 2);
+  // A budget whose clock started before the search (the tuner's build phase spent it).
+  t = 10;
+  o.budget_start_s = 7.0;
+  auto src3 = scripted_source(runs);
+  SearchResult r3 = search(*src3, o);
+  CHECK(r3.records.empty());
+  CHECK_FALSE(r3.best);
+  o.budget_start_s.reset();
   o.time_budget_s = -1;
   CHECK_THROWS_WITH(search(*src2, o), Catch::Contains("time budget"));
   o.time_budget_s = 0;

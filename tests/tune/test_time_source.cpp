@@ -4,11 +4,14 @@
 #include <catch2/catch.hpp>
 
 #include "tests/test_support.hpp"
+#include <atomic>
 #include <cstdio>
 
 #include "jit/isa/error.hpp"
 #include "runtime/backends.hpp"
 #include "runtime/hip_source.hpp"
+#include "runtime/tune/parallel_source.hpp"
+#include "runtime/tune/search.hpp"
 #include "runtime/tune/time_source.hpp"
 #include "tests/tune/test_seed.hpp"
 
@@ -137,4 +140,46 @@ TEST_CASE("modelled source: a candidate is modelled once, its later runs repeat 
   CHECK(src->run_once(0) == 2.5);
   CHECK(src->run_once(1) == 1.5);
   CHECK(calls == 2);
+}
+
+TEST_CASE("parallel deterministic source: workers ahead of the search, same decisions as serial", "[tune][source]") {
+  // Candidate i takes 1 + (i % 5) / 10 ms; candidate 3 cannot be timed.
+  auto time_of = [](size_t i, int) -> double {
+    if (i == 3) throw Error("model failed for candidate 3");
+    return 1.0 + double(i % 5) / 10;
+  };
+  std::vector<std::string> serial_lines, parallel_lines;
+  SearchOptions o;
+  o.full_samples = 2;
+  o.log = [&](const std::string& l) { serial_lines.push_back(l); };
+  auto serial = parallel_deterministic_source(TimeKind::modelled, "model test (modelled)", 12, 1, time_of);
+  SearchResult a = search(*serial, o);
+  o.log = [&](const std::string& l) { parallel_lines.push_back(l); };
+  std::atomic<int> calls{0};
+  auto par = parallel_deterministic_source(TimeKind::modelled, "model test (modelled)", 12, 3, [&](size_t i, int w) {
+    ++calls;
+    return time_of(i, w);
+  });
+  SearchResult b = search(*par, o);
+  CHECK(serial_lines == parallel_lines);
+  CHECK(b.failed == 1);
+  CHECK(b.records[3].reason == "failed: model failed for candidate 3");
+  CHECK(*b.best == 0);
+  CHECK(calls == 12);  // each candidate computed once, though the search ran most of them 3 times
+  CHECK(par->run_once(5) == 1.0);
+  CHECK_THROWS_WITH(par->run_once(3), "model failed for candidate 3");
+  CHECK_THROWS_WITH(par->run_once(12), Catch::Contains("candidate 12 out of range"));
+  // A search that stops early leaves at most `workers` candidates computed ahead.
+  std::atomic<int> calls2{0};
+  auto ahead = parallel_deterministic_source(TimeKind::modelled, "m", 100, 2, [&](size_t i, int) {
+    ++calls2;
+    return 1.0 + double(i) / 100;  // each later candidate slower: patience stops the search
+  });
+  o.patience = 3;
+  o.log = nullptr;
+  SearchResult c = search(*ahead, o);
+  CHECK(c.records.size() == 4);
+  ahead.reset();  // joins the workers
+  CHECK(calls2 <= 4 + 2);
+  CHECK_THROWS_WITH(parallel_deterministic_source(TimeKind::modelled, "m", 1, 0, time_of), Catch::Contains("0 workers"));
 }

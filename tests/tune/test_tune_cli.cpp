@@ -34,7 +34,9 @@ TEST_CASE("cdnajit tune: list, replay, errors", "[tune][cli]") {
   CHECK(has(l, "variant = {lds_fmac, lds_dot2, row_interleaved,"));
   CHECK(has(l, "two-level (default)"));
   CHECK(has(l, "conv3d_igemm: MFMA implicit-GEMM conv3d"));
-  CHECK(has(l, "split_k = {1, 2}"));
+  CHECK(has(l, "split_k = {1, 2, 4}"));
+  CHECK(has(l, "conv_bwd_weight: wave-specialised"));
+  CHECK(has(l, "variant = {baseline, wavelet_4_4, wavelet_4_2}"));
   CHECK(has(cli("tune --family conv3d_igemm --problem 'bf16 N1 C8' --no-db"), "expected '[bf16|fp8] seed'"));
 
   Run r = cli("tune --replay seed-4-kernels --seed 3 --strategy original");
@@ -60,7 +62,7 @@ TEST_CASE("cdnajit tune: list, replay, errors", "[tune][cli]") {
   CHECK(has(hip, "hip:0"));
   CHECK(cli("tune --family dwconv3d --strategy fast").status == 2);
   CHECK(has(cli("tune --family dwconv3d --strategy fast"), "valid: original, warm1x1.1, min2x1.2, two-level, short-kernel"));
-  CHECK(has(cli("tune --family gemm --no-db"), "unknown kernel family 'gemm' (valid: dwconv3d, conv3d_igemm)"));
+  CHECK(has(cli("tune --family gemm --no-db"), "unknown kernel family 'gemm' (valid: dwconv3d, conv3d_igemm, conv_bwd_weight)"));
   CHECK(has(cli("tune --family dwconv3d --problem huge --no-db"), "expected 'seed' or"));
   CHECK(cli("tune --samples 1 --family dwconv3d").status == 2);
 }

@@ -48,6 +48,53 @@ struct InstructionCountModel final : TimingModel {
   }
 };
 
+// A family that fails in every way a candidate can, to test that the tuner records each
+// failure with its reason and goes on. Each case's "kernel" is a stand-in: its launch carries
+// the time the stand-in model below returns (grid.x microseconds); nothing runs on the device.
+struct FaultyFamily final : Family {
+  std::string name() const override { return "faulty"; }
+  std::string description() const override { return "test: candidates that throw"; }
+  std::vector<Param> space() const override {
+    return {{"case",
+             {"slow", "build_throws", "build_throws_other", "check_wrong", "check_throws", "bind_throws",
+              "time_throws", "fast"},
+             ""}};
+  }
+  std::string canonical_problem(std::string_view t) const override { return std::string(t); }
+  std::string invalid_reason(const Config&, const std::string&, Arch) const override { return ""; }
+  struct Cand final : Candidate {
+    std::string which;
+    explicit Cand(std::string w) : which(std::move(w)) {}
+    std::string check(Device&) override {
+      if (which == "check_throws") throw Error("reference ran out of memory");
+      return which == "check_wrong" ? "output 3 is 7, reference 5" : "";
+    }
+    LaunchSpec bind(Device& dev) override {
+      if (which == "bind_throws") throw Error("upload failed");
+      LaunchSpec l;
+      l.device = &dev;
+      l.grid = {which == "slow" ? 20u : which == "fast" ? 10u : 0u};  // 0: the model throws
+      return l;
+    }
+    std::string summary() const override { return which; }
+  };
+  std::unique_ptr<Candidate> build(const Config& c, const std::string&, Arch) const override {
+    const std::string& w = config_value(c, "case");
+    if (w == "build_throws") throw Error("register allocation failed");
+    if (w == "build_throws_other") throw 42;  // not a std::exception
+    return std::make_unique<Cand>(w);
+  }
+};
+
+// Stand-in model for FaultyFamily: grid.x microseconds, or an Error for 0.
+struct GridTimeModel final : TimingModel {
+  std::string name() const override { return "test-grid-time"; }
+  double modelled_ms(const LaunchSpec& l) override {
+    if (l.grid.x == 0) throw Error("model: the recording has no workgroups");
+    return 1e-3 * l.grid.x;
+  }
+};
+
 std::string temp_path(const std::string& name) {
   fs::path dir = fs::temp_directory_path() / ("cdnajit-tuner-test-" + std::to_string(getpid()));
   fs::create_directories(dir);
@@ -162,6 +209,94 @@ TEST_CASE("tuner: dwconv3d on the simulator, stored, reused, re-tuned", "[tune][
   CHECK_FALSE(c.reused);
   CHECK(c.winner->config == a.winner->config);  // deterministic model, same pick
   CHECK(search_lines.size() == available(Arch::gfx950));
+}
+
+TEST_CASE("tuner: a candidate whose build, check, bind or timing fails is recorded and the search goes on",
+          "[tune][tuner]") {
+  std::vector<std::string> lines, search_lines;
+  TuneRequest req;
+  req.problem = "p";
+  req.jobs = 2;
+  req.log = [&](const std::string& l) { lines.push_back(l); };
+  req.search.log = [&](const std::string& l) { search_lines.push_back(l); };
+  req.open_model = [](const std::string&) { return std::make_unique<GridTimeModel>(); };
+  FaultyFamily f;
+  TuneOutcome o = run_tune(f, req);
+  for (auto& l : lines) std::printf("%s\n", l.c_str());
+  for (auto& l : search_lines) std::printf("%s\n", l.c_str());
+  REQUIRE(o.winner);
+  CHECK(o.winner->config == "case=fast");
+  CHECK(o.winner->time_ms == Approx(0.010));
+  CHECK(o.passed == std::vector<std::string>{"case=slow", "case=bind_throws", "case=time_throws", "case=fast"});
+  CHECK(o.failed == std::vector<std::string>{
+                        "case=build_throws: build failed: register allocation failed",
+                        "case=build_throws_other: build failed: an exception that is not a std::exception",
+                        "case=check_wrong: failed: wrong result output 3 is 7, reference 5",
+                        "case=check_throws: failed: check failed to run: reference ran out of memory",
+                        "case=bind_throws: failed: binding the full problem failed: upload failed",
+                        "case=time_throws: failed: model: the recording has no workgroups",
+                    });
+  CHECK(o.search.failed == 4);
+  CHECK(o.not_searched == 0);
+  REQUIRE(search_lines.size() == 6);  // slow, 4 failures, fast
+  CHECK(search_lines[1] == "[2/6] case=check_wrong: failed: wrong result output 3 is 7, reference 5");
+  CHECK(search_lines[5].find("new best (0.0100 ms < 0.0200 ms)") != std::string::npos);
+  // Check-only: the same failures, found without timing.
+  req.check_only = true;
+  TuneOutcome c = run_tune(f, req);
+  CHECK(c.failed.size() == 4);  // two builds, two checks; bind and timing are not reached
+  CHECK(c.passed.size() == 4);
+  // Nothing passes: a clear error, not an abort.
+  struct AllWrong final : Family {
+    std::string name() const override { return "all-wrong"; }
+    std::string description() const override { return "test"; }
+    std::vector<Param> space() const override { return {{"case", {"check_wrong", "time_throws"}, ""}}; }
+    std::string canonical_problem(std::string_view t) const override { return std::string(t); }
+    std::string invalid_reason(const Config&, const std::string&, Arch) const override { return ""; }
+    std::unique_ptr<Candidate> build(const Config& c, const std::string&, Arch) const override {
+      return std::make_unique<FaultyFamily::Cand>(config_value(c, "case"));
+    }
+  } wrong;
+  req.check_only = false;
+  CHECK_THROWS_WITH(run_tune(wrong, req),
+                    Catch::Contains("tune all-wrong [p]: no configuration passed its check and was timed (2 failed"));
+}
+
+TEST_CASE("tuner: the time budget covers building, checking and timing", "[tune][tuner]") {
+  TuneRequest req;
+  req.problem = "p";
+  req.open_model = [](const std::string&) { return std::make_unique<GridTimeModel>(); };
+  // A fake clock that advances 1 s per reading: the tuner's start, then one reading per
+  // candidate before it is searched.
+  double t = 0;
+  req.search.now_s = [&] { return t++; };
+  req.search.time_budget_s = 2;
+  TuneOutcome o = run_tune(FaultyFamily{}, req);
+  REQUIRE(o.winner);
+  CHECK(o.winner->config == "case=slow");
+  CHECK(o.search.ended == "time budget 2 s");
+  CHECK(o.search.records.size() == 1);
+  CHECK(o.not_searched == 5);
+  // A shuffled order: the same candidates, the same pick, another order (seeded, reproducible).
+  std::vector<std::string> lines;
+  TuneRequest shuffled;
+  shuffled.problem = "p";
+  shuffled.shuffle_seed = 7;
+  shuffled.open_model = req.open_model;
+  shuffled.search.log = [&](const std::string& l) { lines.push_back(l); };
+  TuneOutcome s = run_tune(FaultyFamily{}, shuffled);
+  REQUIRE(s.winner);
+  CHECK(s.winner->config == "case=fast");
+  CHECK(s.failed.size() == 6);
+  REQUIRE(lines.size() == 6);
+  std::vector<std::string> order;
+  for (const std::string& l : lines) order.push_back(l.substr(0, l.find(':')));
+  CHECK(order != std::vector<std::string>{"[1/6] case=slow", "[2/6] case=check_wrong", "[3/6] case=check_throws",
+                                          "[4/6] case=bind_throws", "[5/6] case=time_throws", "[6/6] case=fast"});
+  std::vector<std::string> again;
+  shuffled.search.log = [&](const std::string& l) { again.push_back(l.substr(0, l.find(':'))); };
+  run_tune(FaultyFamily{}, shuffled);
+  CHECK(again == order);
 }
 
 TEST_CASE("tuner: check-only builds and checks every configuration", "[tune][tuner]") {

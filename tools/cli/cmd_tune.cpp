@@ -32,7 +32,11 @@ void add_tune_command(CommandLine& cl) {
                    "wall-clock budget in seconds (0 = none)");
   add_typed_option(c, "--jobs", o->jobs,
                    [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 1024)); },
-                   "build threads (0 = one per core)");
+                   "build threads, and simulator workers that check and model ahead of the search (0 = one per core)");
+  add_typed_option(c, "--shuffle", o->shuffle_seed,
+                   [](std::string_view t, std::string_view w) { return parse_uint(t, w, 0, ~uint64_t(0)); },
+                   "search the configurations in an order shuffled with this seed (0 = declared order), so a "
+                   "--budget or --patience cut samples the whole space");
   add_typed_option(c, "--cus", o->cus,
                    [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 100000)); },
                    "compute units the result is keyed by (0 = the arch's flagship: 304 gfx942, 256 gfx950)");

@@ -1,8 +1,9 @@
 // The implicit-GEMM conv3d family (codegen/conv3d_igemm.hpp): output tile, K tile, waves,
-// LDS stages, split-K, workgroup mapping and the LDS DMA load path. The values declared are a
-// subset of what the generator accepts (it also takes 64x64 / 128x256 tiles, 4x2 waves, split-K
-// up to 64), sized so that a search of the seed shape on the simulator with modelled times fits
-// minutes on a 2-core host: about 100 valid configurations per dtype and arch. The generator's plan
+// LDS stages, split-K, workgroup mapping and the LDS DMA load path: every tile shape, wave grid
+// and split the seed's kernels and their neighbours use (the generator's enumerate_conv3d_configs
+// space plus the DMA path). Several hundred configurations are valid for the seed shape; the
+// tuner bounds its run time with the search's budget and patience, not by a smaller space.
+// The generator's plan
 // (make_conv3d_plan) is the validity rule for every limit (registers, LDS, alignment); the
 // family adds two rules that drop configurations which would launch the same kernel schedule
 // as another one for this problem (split-K with fewer whole K tiles than splits, mapping n
@@ -211,11 +212,11 @@ class Conv3dIgemmFamily final : public Family {
   }
   std::vector<Param> space() const override {
     return {
-        {"tile", {"64x128", "128x64", "128x128", "256x128"}, "output tile M x N (pixels x channels)"},
+        {"tile", {"64x64", "64x128", "128x64", "128x128", "128x256", "256x128"}, "output tile M x N (pixels x channels)"},
         {"tile_k", {"32", "64", "128", "256"}, "K tile in elements (a multiple of the MFMA K)"},
-        {"waves", {"2x2", "2x4"}, "waves per workgroup M x N"},
+        {"waves", {"2x2", "2x4", "4x2"}, "waves per workgroup M x N"},
         {"stages", {"1", "2"}, "LDS stages (2: prefetch + double buffer)"},
-        {"split_k", {"1", "2"}, "K ranges summed with fp32 atomics, then a finalize kernel"},
+        {"split_k", {"1", "2", "4"}, "K ranges summed with fp32 atomics, then a finalize kernel"},
         {"mapping", {"m", "n"}, "which tile index varies fastest with the workgroup id"},
         {"lds_dma", {"off", "on"}, "global -> LDS by DMA (gfx950)"},
     };

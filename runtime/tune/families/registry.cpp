@@ -8,8 +8,8 @@
 namespace cdnajit::tune {
 
 namespace {
-// Add new families here (implicit-GEMM conv3d, wave-specialised kernels).
-std::vector<const Family*> all() { return {&dwconv3d_family(), &conv3d_igemm_family()}; }
+// Add new families here.
+std::vector<const Family*> all() { return {&dwconv3d_family(), &conv3d_igemm_family(), &conv_bwd_weight_family()}; }
 }  // namespace
 
 std::vector<std::string> family_names() {

@@ -16,5 +16,7 @@ std::vector<std::string> family_names();
 const Family& dwconv3d_family();
 // The MFMA implicit-GEMM conv3d family (codegen/conv3d_igemm.hpp).
 const Family& conv3d_igemm_family();
+// The wave-specialised conv backward-weight family (codegen/conv_bwd_weight.hpp).
+const Family& conv_bwd_weight_family();
 
 }  // namespace cdnajit::tune
