@@ -110,6 +110,8 @@ void register_permlane(Registry& r); // ops_permlane.cpp
 void run_in_mode(Wave& w, const Op& op);
 void register_salu_ext(Registry& r); // ops_salu_ext.cpp
 void register_valu_bytes(Registry& r); // ops_valu_bytes.cpp
+void register_valu_legacy(Registry& r); // ops_valu_legacy.cpp
+void register_lds_ext(Registry& r);  // ops_lds_ext.cpp
 
 struct OpDef {
   Handler fn;
