@@ -159,17 +159,23 @@ constexpr uint64_t kTwoOverPi[19] = {
     0xe99c7026b45f7e41ull, 0x3991d639835339f4ull, 0x9c845f8bbdf9283bull, 0x1ff897ffde05980full,
     0xef2f118b5a0a6d1full, 0x6d367ecf27cb09b7ull, 0x4f463f669e5fea2dull, 0x7527bac7ebe5f17bull,
     0x3d0739f78a5292eaull, 0x6bfb5fb11f8d5d08ull, 0x56033046fc7b6babull};
-// Fraction bit k of 2/pi; the guides' table holds 1201 bits, beyond which it reads 0.
-uint64_t two_over_pi_bit(uint32_t k) { return k > 1200 ? 0 : (kTwoOverPi[k / 64] >> (63 - k % 64)) & 1; }
+// Fraction bit k of 2/pi.
+uint64_t two_over_pi_bit(uint32_t k) { return (kTwoOverPi[k / 64] >> (63 - k % 64)) & 1; }
 
 // V_TRIG_PREOP_F64 (the guide's pseudo-code): shift = S1[4:0] * 53, plus exponent(S0) - 1077 when
 // S0's biased exponent exceeds 1077; the 53 fraction bits of 2/pi after the first `shift` form an
-// integer m; D = m * 2^(-53 - shift), scaled by 2^128 when exponent(S0) >= 1968. Always rounded
-// toward zero (only a denormal result loses bits).
+// integer m; D = m * 2^(-53 - shift), scaled by 2^128 when exponent(S0) >= 1968, rounded toward
+// zero (only a denormal result loses bits). The guide's table is 1201 bits long; the hardware
+// returns 0 once shift >= 1120 (LLVM 22's constant folding of llvm.amdgcn.trig.preop, in
+// AMDGPUInstCombineIntrinsic.cpp, keeps 37 words of the table and returns 0 when the segment would
+// read word 35 or beyond, "hardware behavior"): followed here, so the simulator and LLVM's folding
+// agree. LLVM rounds a denormal result to nearest even where the guide says toward zero; the guide
+// is followed.
 uint64_t trig_preop(uint64_t s0, uint32_t s1) {
   const uint32_t exp = uint32_t(s0 >> 52) & 0x7ff;
   uint32_t shift = (s1 & 31) * 53;
   if (exp > 1077) shift += exp - 1077;
+  if ((shift >> 5) + 2 >= 37) return 0;
   uint64_t m = 0;
   for (uint32_t i = 0; i < 53; ++i) m = m << 1 | two_over_pi_bit(shift + i);
   int scale = -53 - int(shift);
