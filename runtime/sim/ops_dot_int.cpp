@@ -84,7 +84,7 @@ void prng(Wave& w, const Op& op) {
 
 void register_dot_int(Registry& r) {
   auto add = [&](const char* n, Handler h, FType ft = FType::Int) {
-    if (!r.ops.count(n)) r.add(n, h, isa::Unit::VALU, ft);
+    if (!r.has(n)) r.add(n, h, isa::Unit::VALU, ft);
   };
   add("v_dot2c_i32_i16", &dot_accumulate<16, true>);
   add("v_dot4c_i32_i8", &dot_accumulate<8, true>);

@@ -88,7 +88,7 @@ void ds_condxchg32(Wave& w, const Op& op) {
 
 void register_lds_ext(Registry& r) {
   auto add = [&](const char* n, Handler h, uint32_t bytes) {
-    if (!r.ops.count(n)) r.add(n, h, U::DS, FType::Int, kCntLgkm, bytes);
+    if (!r.has(n)) r.add(n, h, U::DS, FType::Int, kCntLgkm, bytes);
   };
   add("ds_append", &ds_append_consume<false>, 4);
   add("ds_consume", &ds_append_consume<true>, 4);

@@ -2,7 +2,7 @@
 // v_mac_f16, v_madak_f16, v_madmk_f16, v_mad_legacy_f16, v_fma_legacy_f16), v_pk_fmac_f16,
 // v_div_fixup_f16 (and its _legacy spelling), the normalising conversions (v_cvt_norm_*,
 // v_cvt_pknorm_*), v_cvt_pk_u8_f32 / v_cvt_pkaccum_u8_f32, v_exp_legacy_f32 / v_log_legacy_f32,
-// v_trig_preop_f64, and gfx950's v_cvt_pk_f16_f32 and v_pk_minimum3/maximum3_f16.
+// v_trig_preop_f64, the cube-map helpers v_cube{id,sc,tc,ma}_f32, and gfx950's v_cvt_pk_f16_f32 and v_pk_minimum3/maximum3_f16.
 // Semantics from the per-opcode pseudo-code of AMD's "AMD Instinct MI300 (CDNA3) ISA Reference
 // Guide" (VOP1 / VOP2 / VOP3A / VOP3P opcode tables) and the CDNA4 guide for the gfx950 rows.
 // Choices the guides leave open are marked "Assumed" here and listed in runtime/sim/README.md.
@@ -248,11 +248,29 @@ void pk_minmax3_f16(Wave& w, const Op& op) {
   w.lane_ops += uint64_t(std::popcount(e));
 }
 
+// Cube-map face selection (the guide's V_CUBEID/SC/TC/MA_F32 pseudo-code): the major axis is z when
+// |z| >= |x| and |z| >= |y|, else y when |y| >= |x|, else x. id = 2 * axis + (coordinate < 0);
+// sc / tc the face coordinates; ma = 2 * the major coordinate.
+template <int what>  // 0 id, 1 sc, 2 tc, 3 ma
+void cube(Wave& w, const Op& op) {
+  lane_op(w, op, 1, 1, kSign32, [](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
+    const float x = f32_of(uint32_t(a)), y = f32_of(uint32_t(b)), z = f32_of(uint32_t(c));
+    const int axis = (std::fabs(z) >= std::fabs(x) && std::fabs(z) >= std::fabs(y)) ? 2 : std::fabs(y) >= std::fabs(x) ? 1 : 0;
+    const float major = axis == 2 ? z : axis == 1 ? y : x;
+    float r;
+    if (what == 0) r = float(2 * axis + (major < 0.0f ? 1 : 0));
+    else if (what == 3) r = major * 2.0f;
+    else if (what == 1) r = axis == 2 ? (z < 0.0f ? -x : x) : axis == 1 ? x : (x < 0.0f ? z : -z);
+    else r = axis == 2 ? -y : axis == 1 ? (y < 0.0f ? -z : z) : -y;
+    return bits_of(r);
+  });
+}
+
 }  // namespace
 
 void register_valu_legacy(Registry& r) {
   auto add = [&](const char* n, Handler fn, FType ft) {
-    if (!r.ops.count(n)) r.add(n, fn, U::VALU, ft);
+    if (!r.has(n)) r.add(n, fn, U::VALU, ft);
   };
   add("v_mad_f16", &mad_f16, FType::F16);
   add("v_mad_legacy_f16", &mad_f16, FType::F16);
@@ -277,6 +295,10 @@ void register_valu_legacy(Registry& r) {
   add("v_cvt_pk_f16_f32", &cvt_pk_f16_f32, FType::F32);
   add("v_pk_minimum3_f16", &pk_minmax3_f16<false>, FType::F16);
   add("v_pk_maximum3_f16", &pk_minmax3_f16<true>, FType::F16);
+  add("v_cubeid_f32", &cube<0>, FType::F32);
+  add("v_cubesc_f32", &cube<1>, FType::F32);
+  add("v_cubetc_f32", &cube<2>, FType::F32);
+  add("v_cubema_f32", &cube<3>, FType::F32);
 }
 
 }  // namespace cdnajit::sim

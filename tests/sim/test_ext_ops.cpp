@@ -265,16 +265,16 @@ TEST_CASE("a code object is checked at load: an instruction without semantics is
     // Every instruction bound: nothing listed.
     auto good = cdnajit::read_code_object(simtest::assemble(kernel_text("k", "  v_cmp_nlg_f32 vcc, v2, v4\n", arch), arch));
     CHECK(cdnajit::sim::unbound_instructions(good).empty());
-    // v_cubeid_f32 (graphics-only, deliberately unsupported) after the loads: listed with its byte offset.
-    auto bad = cdnajit::read_code_object(simtest::assemble(kernel_text("k", "  v_cubeid_f32 v8, v2, v4, v6\n", arch), arch));
+    // v_screen_partition_4se_b32 (graphics-only, deliberately unsupported) after the loads: listed with its byte offset.
+    auto bad = cdnajit::read_code_object(simtest::assemble(kernel_text("k", "  v_screen_partition_4se_b32 v8, v2\n", arch), arch));
     auto list = cdnajit::sim::unbound_instructions(bad);
     REQUIRE(list.size() == 1);
     CHECK(list[0].kernel == "k");
-    CHECK(list[0].text == "v_cubeid_f32 v8, v2, v4, v6");
+    CHECK(list[0].text == "v_screen_partition_4se_b32_e32 v8, v2");
     // Prologue: s_load_dwordx4, s_load_dwordx2 (8 bytes each), v_lshlrev_b32, 2 x v_mov_b32, s_waitcnt
     // (4 bytes each), 3 global_load_dwordx2 (8 each), s_waitcnt (4): 0x3c.
     CHECK(list[0].pc == 0x3c);
-    CHECK(cdnajit::sim::format_unbound(list).find("pc 0x3c: 'v_cubeid_f32 v8, v2, v4, v6'") != std::string::npos);
+    CHECK(cdnajit::sim::format_unbound(list).find("pc 0x3c: 'v_screen_partition_4se_b32_e32 v8, v2'") != std::string::npos);
   }
 }
 
