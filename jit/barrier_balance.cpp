@@ -1,4 +1,5 @@
 #include "jit/barrier_balance.hpp"
+#include "jit/isa/opcode.hpp"
 
 #include <fmt/format.h>
 
@@ -23,8 +24,8 @@ bool is_label_target(const IrInst& in) {
 
 // Blocks of program[begin, end): split at labels and after branches / s_endpgm.
 std::vector<Blk> blocks_of(const Kernel::Impl& k, size_t begin, size_t end, const std::string& role) {
-  static const isa::InstrInfo* const s_branch = isa::find("s_branch");
-  static const isa::InstrInfo* const s_endpgm = isa::find("s_endpgm");
+  static const isa::InstrInfo* const s_branch = &isa::info(isa::Opcode::s_branch);
+  static const isa::InstrInfo* const s_endpgm = &isa::info(isa::Opcode::s_endpgm);
   std::vector<Blk> blocks;
   std::vector<int> label_block(k.label_names.size(), kExit);
   std::vector<int> block_of(end - begin, 0);

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "jit/asm/assemble.hpp"
+#include "jit/isa/opcode.hpp"
 #include "jit/asm/code_object_cache.hpp"
 #include "jit/asm/direct_assemble.hpp"
 #include "jit/asm/elf_writer.hpp"
@@ -93,7 +94,7 @@ std::string render_body(const std::vector<isa::MachineInst>& prog, std::vector<i
 void append_implicit_endpgm(Kernel& k, Kernel::Impl& impl) {
   for (auto it = impl.program.rbegin(); it != impl.program.rend(); ++it) {
     if (it->is_label() || (!it->info && it->raw_text.empty())) continue;
-    if (it->info && (it->info->mnemonic == "s_endpgm" || it->info->mnemonic == "s_branch")) return;
+    if (it->info && (isa::is(*it->info, isa::Opcode::s_endpgm) || isa::is(*it->info, isa::Opcode::s_branch))) return;
     break;
   }
   k.emit("s_endpgm", {}, impl.created_at);
@@ -163,7 +164,7 @@ struct BuildPipeline {
     std::vector<isa::MachineInst> prog = to_machine(k, alloc);
     r.stats.ms_lower = ms_since(t);
     if (opts.drop_author_waits)
-      std::erase_if(prog, [](const isa::MachineInst& mi) { return mi.info && mi.info->mnemonic == "s_waitcnt"; });
+      std::erase_if(prog, [](const isa::MachineInst& mi) { return mi.info && isa::is(*mi.info, isa::kClassWaitcnt); });
     t = Clock::now();
     passes::Report wr = passes::run_waitcnt(prog, k.arch, pass_mode(opts.waitcnt));
     passes::Report hr = passes::run_hazards(prog, k.arch, pass_mode(opts.hazards));

@@ -1,4 +1,5 @@
 #include "jit/lower.hpp"
+#include "jit/isa/opcode.hpp"
 
 #include <fmt/format.h>
 
@@ -10,12 +11,11 @@ namespace cdnajit {
 
 namespace {
 
-bool is_branch(const IrInst& in) {
-  return in.info && (in.info->mnemonic == "s_branch" || in.info->mnemonic.starts_with("s_cbranch_"));
-}
-bool ends_block(const IrInst& in) {
-  return is_branch(in) || (in.info && in.info->mnemonic == "s_endpgm");
-}
+using isa::Opcode;
+
+bool is_op(const IrInst& in, Opcode op) { return in.info && isa::is(*in.info, op); }
+bool is_branch(const IrInst& in) { return in.info && isa::is(*in.info, isa::kClassBranch); }
+bool ends_block(const IrInst& in) { return is_branch(in) || is_op(in, Opcode::s_endpgm); }
 
 // The register an operand names (plain, or under a neg/abs source modifier).
 const Reg* reg_in(const Opnd& o) {
@@ -103,15 +103,15 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
     b.instrs.push_back(std::move(ri));
     if (ends_block(in)) {
       std::string_view m = in.info->mnemonic;
-      if (m != "s_endpgm") {
+      if (!is_op(in, Opcode::s_endpgm)) {
         const Label& l = std::get<Label>(in.ops.at(0).v);
         if (label_block[l.id] < 0)
           throw Error(fmt::format("{}: {} targets label '{}' which is never bound", where(in.loc), m, k.label_names[l.id]));
         b.succs.push_back(uint32_t(label_block[l.id]));
-        if (exec_skips && (m == "s_cbranch_execz" || m == "s_cbranch_execnz"))
+        if (exec_skips && (is_op(in, Opcode::s_cbranch_execz) || is_op(in, Opcode::s_cbranch_execnz)))
           exec_skips->emplace_back(uint32_t(block_of[i]), uint32_t(label_block[l.id]));
       }
-      if (m.starts_with("s_cbranch_") && size_t(block_of[i] + 1) < f.blocks.size())
+      if (isa::is(*in.info, isa::kClassCondBranch) && size_t(block_of[i] + 1) < f.blocks.size())
         b.succs.push_back(uint32_t(block_of[i] + 1));
     }
   }
@@ -123,7 +123,7 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
       if (size_t(block_of[i]) != bi) continue;
       const IrInst& in = k.program[i];
       if (in.is_label() || (!in.info && in.raw_text.empty())) continue;
-      if (in.info && (in.info->mnemonic == "s_branch" || in.info->mnemonic == "s_endpgm")) falls = false;
+      if (is_op(in, Opcode::s_branch) || is_op(in, Opcode::s_endpgm)) falls = false;
       break;
     }
     if (falls) {

@@ -9,6 +9,7 @@
 
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
+#include "jit/isa/opcode.hpp"
 
 namespace cdnajit::isa {
 namespace {
@@ -41,6 +42,7 @@ constexpr RawEntry kRawEntries[] = {
 #include "jit/isa/instructions.def"
 #undef CDNAJIT_INSTR
 };
+static_assert(std::size(kRawEntries) == kOpcodeCount, "Opcode and the table are generated from the same file");
 
 struct KindCode {
   std::string_view code;
@@ -96,8 +98,45 @@ OperandSpec parse_operand_token(std::string_view mnemonic, std::string_view tok)
   return spec;
 }
 
+bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool ends(std::string_view s, std::string_view p) { return s.size() >= p.size() && s.substr(s.size() - p.size()) == p; }
+
+// The class bits of a row (isa.hpp ClassBits): the one place where mnemonic spelling rules
+// turn into classes; every pass tests the bits.
+uint32_t derive_classes(const InstrInfo& e) {
+  const std::string_view m = e.mnemonic;
+  uint32_t c = 0;
+  if (starts(m, "v_mfma") || starts(m, "v_smfmac")) {
+    c |= kClassMfma;
+    if (starts(m, "v_smfmac")) c |= kClassSmfmac;
+    if (starts(m, "v_mfma_f64")) c |= kClassDgemm;
+    // On gfx94x the f32-input MFMAs (v_mfma_f32_32x32x2f32, v_mfma_f32_16x16x4_f32, ...) run on
+    // the non-XDL path; every other non-f64 MFMA is XDL (LLVM: is_gfx940_xdl).
+    bool f32_input = starts(m, "v_mfma_f32_") && ends(m, "f32") && !ends(m, "xf32") &&
+                     (m[m.size() - 4] == '_' || (m[m.size() - 4] >= '0' && m[m.size() - 4] <= '9'));
+    if (!(c & kClassDgemm) && !f32_input) c |= kClassXdl;
+  }
+  if (starts(m, "v_dot")) c |= kClassDot;
+  if (starts(m, "v_cmpx_")) c |= kClassVcmpx;
+  if (e.is_trans) c |= kClassTrans;
+  const bool has_label = std::any_of(e.operands.begin(), e.operands.end(), [](const OperandSpec& o) { return o.kind == OpKind::Label; });
+  if (e.family == Family::SOPP && has_label && (m == "s_branch" || starts(m, "s_cbranch_"))) {
+    c |= kClassBranch;
+    if (m != "s_branch") c |= kClassCondBranch;
+  }
+  if (starts(m, "s_endpgm") || m == "s_setpc_b64") c |= kClassTerminator;
+  if (m == "s_waitcnt") c |= kClassWaitcnt;
+  if (m == "s_nop") c |= kClassNop;
+  if (starts(m, "global_load_lds") || starts(m, "buffer_load_lds") || starts(m, "scratch_load_lds")) c |= kClassLdsDma;
+  if (m == "ds_bpermute_b32" || m == "ds_permute_b32" || m == "ds_swizzle_b32" || m == "ds_nop") c |= kClassLaneShuffle;
+  return c;
+}
+
 struct Table {
   std::vector<InstrInfo> entries;
+  std::array<size_t, kOpcodeCount> by_opcode{};  // opcode -> index in entries
+  std::vector<Opcode> opcodes;                   // parallel to entries
+  std::vector<uint32_t> classes;                 // parallel to entries: ClassBits
   std::vector<std::array<uint8_t, 2>> passes;       // parallel to entries: gfx942, gfx950
   std::deque<std::vector<OperandSpec>> operand_storage;  // stable addresses for the spans
   std::unordered_map<std::string_view, size_t> by_name;
@@ -119,6 +158,8 @@ struct Table {
       }
       InstrInfo info{};
       info.mnemonic = r->mnemonic;
+      const Opcode op = Opcode(r - kRawEntries);  // the enum follows the .def order, as kRawEntries does
+      by_opcode[size_t(op)] = entries.size();
       info.family = r->family;
       info.archs = r->archs;
       info.unit = r->unit;
@@ -134,6 +175,8 @@ struct Table {
         throw Error("instructions.def: duplicate entry '" + std::string(info.mnemonic) + "'");
       entries.push_back(info);
       passes.push_back({r->passes_gfx942, r->passes_gfx950});
+      opcodes.push_back(op);
+      classes.push_back(derive_classes(info));
     }
   }
 };
@@ -151,6 +194,31 @@ const InstrInfo* find(std::string_view mnemonic) {
   const Table& t = the_table();
   auto it = t.by_name.find(mnemonic);
   return it == t.by_name.end() ? nullptr : &t.entries[it->second];
+}
+
+const InstrInfo& info(Opcode op) {
+  const Table& t = the_table();
+  if (size_t(op) >= kOpcodeCount) throw Error("isa::info: opcode " + std::to_string(size_t(op)) + " is not a table row (valid: 0.." + std::to_string(kOpcodeCount - 1) + ")");
+  return t.entries[t.by_opcode[size_t(op)]];
+}
+
+namespace {
+// Index of a row in the table; a copy of a row is looked up by its mnemonic (-1: not a row).
+long row_index(const InstrInfo& row) {
+  const Table& t = the_table();
+  if (&row >= t.entries.data() && &row < t.entries.data() + t.entries.size()) return long(&row - t.entries.data());
+  auto it = t.by_name.find(row.mnemonic);
+  return it == t.by_name.end() ? -1 : long(it->second);
+}
+}  // namespace
+
+Opcode opcode_of(const InstrInfo& row) {
+  long i = row_index(row);
+  return i < 0 ? Opcode::Count : the_table().opcodes[size_t(i)];
+}
+uint32_t classes_of(const InstrInfo& row) {
+  long i = row_index(row);
+  return i < 0 ? 0 : the_table().classes[size_t(i)];
 }
 
 int mfma_passes(const InstrInfo& info, Arch arch) {

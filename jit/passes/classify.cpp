@@ -1,6 +1,5 @@
 #include "jit/passes/classify.hpp"
 
-#include <cctype>
 #include <string>
 
 namespace cdnajit::passes {
@@ -30,6 +29,13 @@ std::string_view base_mnemonic(const isa::MachineInst& mi) {
   return m;
 }
 
+bool is_one_of(const isa::MachineInst& mi, std::initializer_list<isa::Opcode> ops) {
+  if (!mi.info) return false;
+  for (isa::Opcode op : ops)
+    if (isa::opcode_of(*mi.info) == op) return true;
+  return false;
+}
+
 bool is_label(const isa::MachineInst& mi) { return !mi.label_def.empty(); }
 
 bool is_valu(const isa::MachineInst& mi) {
@@ -39,34 +45,15 @@ bool is_valu(const isa::MachineInst& mi) {
   return starts(mi.mnemonic, "v_");
 }
 
-bool is_mfma(const isa::MachineInst& mi) {
-  std::string_view m = base_mnemonic(mi);
-  return starts(m, "v_mfma") || starts(m, "v_smfmac");
-}
+// Class tests read the row's class bits (isa::ClassBits, derived in jit/isa/table.cpp); an
+// instruction the table does not know is in no class.
+static bool has_class(const isa::MachineInst& mi, uint32_t bits) { return mi.info && isa::is(*mi.info, bits); }
 
-bool is_dgemm(const isa::MachineInst& mi) { return starts(base_mnemonic(mi), "v_mfma_f64"); }
-
-bool is_xdl(const isa::MachineInst& mi) {
-  if (!is_mfma(mi) || is_dgemm(mi)) return false;
-  // On gfx94x the f32-input MFMAs (v_mfma_f32_32x32x2f32, v_mfma_f32_16x16x4_f32, ...) run
-  // on the non-XDL "SMFMA" path; every other non-f64 MFMA is XDL (LLVM: is_gfx940_xdl).
-  std::string_view m = base_mnemonic(mi);
-  if (starts(m, "v_mfma_f32_") && ends(m, "f32") && !ends(m, "xf32")) {
-    char before = m[m.size() - 4];
-    if (before == '_' || std::isdigit(static_cast<unsigned char>(before))) return false;
-  }
-  return true;
-}
-
-bool is_dot(const isa::MachineInst& mi) { return starts(base_mnemonic(mi), "v_dot"); }
-
-bool is_trans(const isa::MachineInst& mi) {
-  if (mi.info) return mi.info->is_trans;
-  std::string_view m = base_mnemonic(mi);
-  for (std::string_view p : {"v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_"})
-    if (starts(m, p)) return true;
-  return false;
-}
+bool is_mfma(const isa::MachineInst& mi) { return has_class(mi, isa::kClassMfma); }
+bool is_dgemm(const isa::MachineInst& mi) { return has_class(mi, isa::kClassDgemm); }
+bool is_xdl(const isa::MachineInst& mi) { return has_class(mi, isa::kClassXdl); }
+bool is_dot(const isa::MachineInst& mi) { return has_class(mi, isa::kClassDot); }
+bool is_trans(const isa::MachineInst& mi) { return has_class(mi, isa::kClassTrans); }
 
 bool is_salu(const isa::MachineInst& mi) {
   if (is_label(mi)) return false;
@@ -74,39 +61,19 @@ bool is_salu(const isa::MachineInst& mi) {
   return false;
 }
 
-bool is_smem(const isa::MachineInst& mi) {
-  if (mi.info) return mi.info->family == Family::SMEM;
-  std::string_view m = mi.mnemonic;
-  return starts(m, "s_load") || starts(m, "s_buffer_load") || starts(m, "s_store") || starts(m, "s_buffer_store");
-}
-
-bool is_ds(const isa::MachineInst& mi) {
-  if (mi.info) return mi.info->family == Family::DS;
-  return starts(mi.mnemonic, "ds_");
-}
-
+bool is_smem(const isa::MachineInst& mi) { return mi.info && mi.info->family == Family::SMEM; }
+bool is_ds(const isa::MachineInst& mi) { return mi.info && mi.info->family == Family::DS; }
 bool is_vmem(const isa::MachineInst& mi) {
-  if (mi.info) return has_family(mi, {Family::FLAT, Family::GLOBAL, Family::MUBUF, Family::SCRATCH});
-  std::string_view m = mi.mnemonic;
-  return starts(m, "buffer_") || starts(m, "global_") || starts(m, "flat_") || starts(m, "scratch_");
+  return has_family(mi, {Family::FLAT, Family::GLOBAL, Family::MUBUF, Family::SCRATCH});
 }
+bool is_flat(const isa::MachineInst& mi) { return mi.info && mi.info->family == Family::FLAT; }
 
-bool is_flat(const isa::MachineInst& mi) { return is_vmem(mi) && starts(base_mnemonic(mi), "flat_"); }
+bool is_lds_dma(const isa::MachineInst& mi) { return is_vmem(mi) && (mi.mods.lds || has_class(mi, isa::kClassLdsDma)); }
 
-bool is_lds_dma(const isa::MachineInst& mi) {
-  if (!is_vmem(mi)) return false;
-  std::string_view m = base_mnemonic(mi);
-  return mi.mods.lds || starts(m, "global_load_lds") || starts(m, "buffer_load_lds");
-}
+// Lane shuffles go through the LDS crossbar without touching LDS memory.
+bool ds_accesses_lds(const isa::MachineInst& mi) { return is_ds(mi) && !has_class(mi, isa::kClassLaneShuffle); }
 
-bool ds_accesses_lds(const isa::MachineInst& mi) {
-  if (!is_ds(mi)) return false;
-  std::string_view m = base_mnemonic(mi);
-  // Lane shuffles go through the LDS crossbar without touching LDS memory.
-  return !(m == "ds_bpermute_b32" || m == "ds_permute_b32" || m == "ds_swizzle_b32" || m == "ds_nop");
-}
-
-bool is_vcmpx(const isa::MachineInst& mi) { return starts(base_mnemonic(mi), "v_cmpx_"); }
+bool is_vcmpx(const isa::MachineInst& mi) { return has_class(mi, isa::kClassVcmpx); }
 
 bool is_dpp(const isa::MachineInst& mi) {
   if (!is_valu(mi)) return false;
@@ -122,8 +89,8 @@ bool is_sdwa(const isa::MachineInst& mi) {
   return mi.mods.extra.find("_sel:") != std::string::npos;
 }
 
-bool is_waitcnt(const isa::MachineInst& mi) { return !is_label(mi) && base_mnemonic(mi) == "s_waitcnt"; }
-bool is_nop(const isa::MachineInst& mi) { return !is_label(mi) && base_mnemonic(mi) == "s_nop"; }
+bool is_waitcnt(const isa::MachineInst& mi) { return !is_label(mi) && has_class(mi, isa::kClassWaitcnt); }
+bool is_nop(const isa::MachineInst& mi) { return !is_label(mi) && has_class(mi, isa::kClassNop); }
 
 int mfma_passes(const isa::MachineInst& mi, Arch arch) {
   int p = mi.info ? isa::mfma_passes(*mi.info, arch) : 0;
@@ -142,10 +109,9 @@ int wait_states_of(const isa::MachineInst& mi) {
 
 BranchKind branch_kind(const isa::MachineInst& mi) {
   if (is_label(mi)) return BranchKind::None;
-  std::string_view m = base_mnemonic(mi);
-  if (m == "s_branch") return BranchKind::Uncond;
-  if (starts(m, "s_cbranch_")) return BranchKind::Cond;
-  if (starts(m, "s_endpgm") || m == "s_setpc_b64") return BranchKind::End;
+  if (has_class(mi, isa::kClassCondBranch)) return BranchKind::Cond;
+  if (has_class(mi, isa::kClassBranch)) return BranchKind::Uncond;
+  if (has_class(mi, isa::kClassTerminator)) return BranchKind::End;
   return BranchKind::None;
 }
 

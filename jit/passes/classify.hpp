@@ -1,11 +1,16 @@
 // Instruction classes the passes reason about, derived from the instruction table
 // (isa::InstrInfo) and the mnemonic. One place so every rule agrees on "what is a VALU".
 #pragma once
+#include <initializer_list>
 #include <string_view>
 
 #include "jit/isa/machine_inst.hpp"
+#include "jit/isa/opcode.hpp"
 
 namespace cdnajit::passes {
+
+// Whether `mi` is a table row with one of these opcodes (identity tests without mnemonic strings).
+bool is_one_of(const isa::MachineInst& mi, std::initializer_list<isa::Opcode> ops);
 
 // Mnemonic without the encoding suffix (_e32, _e64, _sdwa, _dpp).
 std::string_view base_mnemonic(const isa::MachineInst& mi);

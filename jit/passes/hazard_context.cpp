@@ -16,16 +16,17 @@ std::optional<UnitRange> explicit_operand(const Access& a, size_t k) {
 InstFacts facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {
   InstFacts f;
   f.mnemonic = base_mnemonic(mi);
+  if (mi.info) f.opcode = isa::opcode_of(*mi.info);
   f.wait_states = wait_states_of(mi);
   f.label = is_label(mi);
   f.valu = is_valu(mi);
   f.mfma = is_mfma(mi);
   if (f.mfma) {
     f.mfma_passes = mfma_passes(mi, arch);
-    f.smfmac = f.mnemonic.substr(0, 8) == "v_smfmac";
+    f.smfmac = mi.info && isa::is(*mi.info, isa::kClassSmfmac);
     f.dgemm = is_dgemm(mi);
-    f.dgemm_4x4 = f.mnemonic.substr(0, 14) == "v_mfma_f64_4x4";
-    f.dgemm_16x16 = f.mnemonic.substr(0, 16) == "v_mfma_f64_16x16";
+    f.dgemm_4x4 = f.opcode == isa::Opcode::v_mfma_f64_4x4x4_4b_f64;
+    f.dgemm_16x16 = f.opcode == isa::Opcode::v_mfma_f64_16x16x4_f64;
     f.xdl = is_xdl(mi);
   }
   f.dot = is_dot(mi);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "jit/isa/isa.hpp"
+#include "jit/isa/opcode.hpp"
 #include "jit/passes/cfg.hpp"
 #include "jit/passes/regs.hpp"
 
@@ -21,6 +22,7 @@ namespace cdnajit::passes {
 // for every rule at every consumer, and most come from string compares on the mnemonic.
 struct InstFacts {
   std::string_view mnemonic;  // base_mnemonic()
+  isa::Opcode opcode = isa::Opcode::Count;  // the table row's opcode (Count: not in the table)
   int wait_states = 1;        // wait_states_of()
   int mfma_passes = 0;        // mfma_passes() for the context's arch; set for MFMAs only
   bool label = false, valu = false, mfma = false, smfmac = false, dgemm = false, dgemm_4x4 = false,

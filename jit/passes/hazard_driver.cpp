@@ -11,6 +11,7 @@
 #include <string>
 
 #include "jit/passes/analysis_view.hpp"
+#include "jit/isa/opcode.hpp"
 #include "jit/passes/classify.hpp"
 #include "jit/passes/hazards/rules.hpp"
 #include "jit/passes/passes.hpp"
@@ -22,8 +23,8 @@ constexpr int kMaxNopStates = 8;
 
 isa::MachineInst make_nop(int wait_states, std::string comment) {
   isa::MachineInst mi;
-  mi.info = isa::find("s_nop");
-  mi.mnemonic = "s_nop";
+  mi.info = &isa::info(isa::Opcode::s_nop);
+  mi.mnemonic = std::string(mi.info->mnemonic);
   mi.operands.push_back(isa::Operand::immediate(wait_states - 1));
   mi.comment = std::move(comment);
   return mi;

@@ -10,8 +10,6 @@ namespace {
 using isa::Operand;
 using isa::SpecialReg;
 
-bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 void add_implicit(const isa::MachineInst& mi, Access& a) {
   std::string_view m = base_mnemonic(mi);
   bool vector_op = is_valu(mi) || is_vmem(mi) || is_ds(mi);
@@ -21,9 +19,10 @@ void add_implicit(const isa::MachineInst& mi, Access& a) {
     a.implicit_defs.push_back(kExecUnits);
     a.implicit_uses.push_back(kExecUnits);
   }
-  if (starts(m, "v_div_fmas")) a.implicit_uses.push_back(kVccUnits);
-  if (m == "s_cbranch_vccz" || m == "s_cbranch_vccnz") a.implicit_uses.push_back(kVccUnits);
-  if (m == "s_cbranch_execz" || m == "s_cbranch_execnz") a.implicit_uses.push_back(kExecUnits);
+  using isa::Opcode;
+  if (is_one_of(mi, {Opcode::v_div_fmas_f32, Opcode::v_div_fmas_f64})) a.implicit_uses.push_back(kVccUnits);
+  if (is_one_of(mi, {Opcode::s_cbranch_vccz, Opcode::s_cbranch_vccnz})) a.implicit_uses.push_back(kVccUnits);
+  if (is_one_of(mi, {Opcode::s_cbranch_execz, Opcode::s_cbranch_execnz})) a.implicit_uses.push_back(kExecUnits);
   if (is_lds_dma(mi)) {
     a.implicit_defs.push_back(kLdsUnit);  // the data lands in LDS, not in registers
     a.implicit_uses.push_back(kM0Unit);   // M0 holds the LDS destination address
@@ -31,9 +30,12 @@ void add_implicit(const isa::MachineInst& mi, Access& a) {
   if (ds_accesses_lds(mi)) a.implicit_uses.push_back(kLdsUnit);
   // Other waves read LDS after a barrier: this wave's LDS DMA must have landed by then
   // (the barrier itself does not wait for memory on gfx90a+).
-  if (m == "s_barrier") a.implicit_uses.push_back(kLdsUnit);
-  if (starts(m, "s_sendmsg") || m == "s_ttracedata" || starts(m, "s_movrel") ||
-      m.find("addtid") != std::string_view::npos || mi.mods.extra.find("gds") != std::string::npos)
+  if (is_one_of(mi, {Opcode::s_barrier})) a.implicit_uses.push_back(kLdsUnit);
+  // M0 read as an operand: messages, the relative moves, lane-indexed and counter LDS ops, GDS.
+  if (is_one_of(mi, {Opcode::s_sendmsg, Opcode::s_sendmsghalt, Opcode::s_ttracedata, Opcode::s_movrels_b32,
+                     Opcode::s_movrels_b64, Opcode::s_movreld_b32, Opcode::s_movreld_b64, Opcode::ds_read_addtid_b32,
+                     Opcode::ds_write_addtid_b32, Opcode::ds_append, Opcode::ds_consume}) ||
+      mi.mods.extra.find("gds") != std::string::npos)
     a.implicit_uses.push_back(kM0Unit);
 }
 

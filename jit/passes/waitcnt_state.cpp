@@ -9,16 +9,9 @@ namespace {
 
 enum Event : uint8_t { kEvVmem = 1, kEvSmem = 2, kEvLds = 4, kEvMsg = 8 };
 
-bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// Which counters `mi` raises, from the table (class-based fallback without one).
-isa::Counter counter_of(const isa::MachineInst& mi) {
-  if (mi.info) return mi.info->counter;
-  if (is_flat(mi)) return isa::Counter::VmLgkm;
-  if (is_vmem(mi)) return isa::Counter::Vm;
-  if (is_smem(mi) || is_ds(mi) || starts(base_mnemonic(mi), "s_sendmsg")) return isa::Counter::Lgkm;
-  return isa::Counter::None;
-}
+// Which counters `mi` raises, from the table (none for an instruction the table lacks).
+isa::Counter counter_of(const isa::MachineInst& mi) { return mi.info ? mi.info->counter : isa::Counter::None; }
 
 uint8_t lgkm_event(const isa::MachineInst& mi) {
   if (is_smem(mi)) return kEvSmem;

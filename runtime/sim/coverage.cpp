@@ -1,12 +1,18 @@
 #include "runtime/sim/coverage.hpp"
 
+#include <algorithm>
+
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
 
 std::vector<std::string> executable_mnemonics() {
   std::vector<std::string> out;
-  for (const auto& [name, def] : registry().ops) out.push_back(name);  // std::map: already sorted
+  const Registry& r = registry();
+  for (const isa::InstrInfo& row : isa::table())  // sorted by mnemonic
+    if (r.by_opcode[size_t(isa::opcode_of(row))].fn) out.push_back(std::string(row.mnemonic));
+  for (const auto& [name, def] : r.unlisted) out.push_back(name);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

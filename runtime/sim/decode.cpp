@@ -469,21 +469,26 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
         base.resize(base.size() - L);
       }
     }
-    auto it = reg.ops.find(base);
-    if (it == reg.ops.end()) {
+    // Semantics by opcode: the table row's enumerator indexes the registry (a name the table lacks
+    // falls back to the registry's unlisted names).
+    const isa::InstrInfo* row = isa::find(base);
+    const size_t opcode = row ? size_t(isa::opcode_of(*row)) : isa::kOpcodeCount;
+    const OpDef* def = row ? &reg.by_opcode[opcode] : reg.lookup(base);
+    if (!def || !def->fn) {
       // Undecodable at run time only matters if executed: keep it as an "unimplemented" op.
       op.fn = nullptr;
       op.unit = isa::Unit::Misc;
       continue;
     }
-    const OpDef& def = it->second;
-    op.fn = def.fn;
-    op.unit = def.unit;
-    op.ft = def.ft;
-    op.counter = def.counter;
-    op.aux = def.aux;
-    if (auto mo = reg.moded.find(base); mo != reg.moded.end()) op.moded = mo->second;
-    op.mode_free = reg.mode_free.count(base) != 0;
+    op.fn = def->fn;
+    op.unit = def->unit;
+    op.ft = def->ft;
+    op.counter = def->counter;
+    op.aux = def->aux;
+    if (row) {
+      op.moded = reg.moded[opcode];
+      op.mode_free = reg.mode_free.test(opcode);
+    }
     // Operands and modifiers: the shared isa::parse first, the private parser as a fallback.
     isa::MachineInst mi;
     std::string perr;
@@ -520,7 +525,6 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     // instructions are SOPP and which operand is a branch target.
     uint32_t word0 = 0;  // the instruction's first dword (every decoded instruction has at least 4 bytes)
     std::memcpy(&word0, co.text.data() + k.entry_offset + op.pc, std::min<uint64_t>(4, k.code_size - op.pc));
-    const isa::InstrInfo* row = isa::find(base);
     const bool is_branch = row && !row->operands.empty() && row->operands[0].kind == isa::OpKind::Label &&
                            row->family == isa::Family::SOPP;
     if (row && row->family == isa::Family::SOPP && !p.operands.empty()) {

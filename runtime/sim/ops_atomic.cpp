@@ -216,7 +216,7 @@ struct Name {
 void register_atomic(Registry& r) {
   constexpr uint8_t kCntVm = 1, kCntLgkm = 2, kCntFlat = 4;  // the counter codes ops_mem.cpp uses
   auto add = [&](const std::string& n, Handler h, U u, uint8_t cnt) {
-    if (h && !r.ops.count(n)) r.add(n, h, u, FType::Int, cnt, 0);
+    if (h && !r.has(n)) r.add(n, h, u, FType::Int, cnt, 0);
   };
   auto ds = [&](const std::string& base, const std::string& type, Handler h) {
     add("ds_" + base + "_" + type, h, U::DS, kCntLgkm);

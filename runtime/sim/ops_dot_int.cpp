@@ -1,6 +1,6 @@
 // Integer dot products not defined in ops_valu.cpp: the VOP2 accumulate forms
 // v_dot2c_i32_i16, v_dot4c_i32_i8, v_dot8c_i32_i4 (D = D + dot(S0, S1)) and the
-// VOP3P v_dot8_i32_i4 / v_dot8_u32_u4 (D = S2 + dot(S0, S1)); plus the gfx950
+// VOP3P v_dot8_i32_i4 / v_dot8_u32_u4 / v_dot4_i32_i8 / v_dot2_i32_i16 (D = S2 + dot(S0, S1)); plus the gfx950
 // v_minimum3_f32 / v_maximum3_f32 (IEEE 754-2019 minimum/maximum: NaN in, NaN out,
 // -0 below +0) and v_prng_b32. Semantics from AMD's CDNA3/CDNA4 ISA references
 // ("VOP2"/"VOP3P" instruction descriptions); integer sums wrap modulo 2^32 (the
@@ -84,13 +84,15 @@ void prng(Wave& w, const Op& op) {
 
 void register_dot_int(Registry& r) {
   auto add = [&](const char* n, Handler h, FType ft = FType::Int) {
-    if (!r.ops.count(n)) r.add(n, h, isa::Unit::VALU, ft);
+    if (!r.has(n)) r.add(n, h, isa::Unit::VALU, ft);
   };
   add("v_dot2c_i32_i16", &dot_accumulate<16, true>);
   add("v_dot4c_i32_i8", &dot_accumulate<8, true>);
   add("v_dot8c_i32_i4", &dot_accumulate<4, true>);
   add("v_dot8_i32_i4", &dot_vop3p<4, true>);
   add("v_dot8_u32_u4", &dot_vop3p<4, false>);
+  add("v_dot4_i32_i8", &dot_vop3p<8, true>);
+  add("v_dot2_i32_i16", &dot_vop3p<16, true>);
   add("v_minimum3_f32", &minmax3<false>, FType::F32);
   add("v_maximum3_f32", &minmax3<true>, FType::F32);
   add("v_prng_b32", &prng);

@@ -81,7 +81,7 @@ void frexp_exp_i16_f16(Wave& w, const Op& op) {
 
 void register_f64(Registry& r) {
   auto add = [&](const char* n, Handler h, FType ft) {
-    if (!r.ops.count(n)) r.add(n, h, isa::Unit::VALU, ft);
+    if (!r.has(n)) r.add(n, h, isa::Unit::VALU, ft);
   };
   add("v_ceil_f64", &f64_unary<ceil64>, FType::F64);
   add("v_rndne_f64", &f64_unary<rndne64>, FType::F64);

@@ -161,7 +161,7 @@ void s_call(Wave& w, const Op& op) {
 
 void register_salu_ext(Registry& r) {
   auto add = [&](const char* n, Handler h, U u = U::SALU) {
-    if (!r.ops.count(n)) r.add(n, h, u);
+    if (!r.has(n)) r.add(n, h, u);
   };
   add("s_wqm_b32", &s_wqm<32>);
   add("s_wqm_b64", &s_wqm<64>);

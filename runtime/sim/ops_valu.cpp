@@ -622,7 +622,7 @@ void register_valu(Registry& r) {
   auto F = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F32); };
   // FX: f32 ops whose result does not depend on the MODE round mode or the f16/f64 denormal
   // mode (comparisons, min/max, integral rounding); they run unchanged under any MODE.
-  auto FX = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F32); r.mode_free.insert(n); };
+  auto FX = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F32); r.set_mode_free(n); };
   auto H = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F16); };
   auto D = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F64); };
   // Moves and integer ops.
@@ -923,8 +923,8 @@ void register_valu(Registry& r) {
   A("v_dot4_u32_u8", V(([](uint32_t x, uint32_t y, uint32_t z) { uint32_t s = z; for (int i = 0; i < 4; ++i) s += ((x >> (8 * i)) & 0xff) * ((y >> (8 * i)) & 0xff); return s; })(a, b, c)));
   A("v_dot2_i32_i16", V(([](uint32_t x, uint32_t y, uint32_t z) { int32_t s = int32_t(z); for (int i = 0; i < 2; ++i) s += int32_t(int16_t(x >> (16 * i))) * int32_t(int16_t(y >> (16 * i))); return uint32_t(s); })(a, b, c)));
   A("v_dot2_u32_u16", V(([](uint32_t x, uint32_t y, uint32_t z) { uint32_t s = z; for (int i = 0; i < 2; ++i) s += ((x >> (16 * i)) & 0xffff) * ((y >> (16 * i)) & 0xffff); return s; })(a, b, c)));
-  r.ops.erase("v_dot4_i32_i8");  // clamp and op_sel forms not modelled; keep them unimplemented rather than half-right
-  r.ops.erase("v_dot2_i32_i16");
+  r.erase("v_dot4_i32_i8");  // clamp and op_sel forms not modelled; keep them unimplemented rather than half-right
+  r.erase("v_dot2_i32_i16");
   A("v_pk_sub_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a - b) & 0xffff; })>);
   A("v_pk_add_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a + b) & 0xffff; })>);
   A("v_pk_sub_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a - b) & 0xffff; })>);

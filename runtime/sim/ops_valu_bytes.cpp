@@ -165,7 +165,7 @@ void cvt_off_f32_i4(Wave& w, const Op& op) {
 
 void register_valu_bytes(Registry& r) {
   auto add = [&](const char* n, Handler h) {
-    if (!r.ops.count(n)) r.add(n, h, U::VALU);
+    if (!r.has(n)) r.add(n, h, U::VALU);
   };
   add("v_min3_i16", &minmax16<0, true>);
   add("v_min3_u16", &minmax16<0, false>);

@@ -122,7 +122,7 @@ template <T t, C c>
 void add_pair(Registry& r, const std::string& cond, const std::string& type, FType ft) {
   for (bool x : {false, true}) {
     std::string n = std::string(x ? "v_cmpx_" : "v_cmp_") + cond + "_" + type;
-    if (!r.ops.count(n)) r.add(n, x ? &vcmp_ext<t, c, true> : &vcmp_ext<t, c, false>, isa::Unit::VALU, ft);
+    if (!r.has(n)) r.add(n, x ? &vcmp_ext<t, c, true> : &vcmp_ext<t, c, false>, isa::Unit::VALU, ft);
   }
 }
 

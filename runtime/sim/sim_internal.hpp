@@ -1,6 +1,8 @@
 // Internal structures of the simulator: the pre-decoded instruction form, the
 // wave state and the per-host-thread workgroup context. Not a public API.
 #pragma once
+#include <array>
+#include <bitset>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "jit/isa/error.hpp"
+#include "jit/isa/opcode.hpp"
 #include "jit/isa/isa.hpp"
 #include "jit/isa/target.hpp"
 #include "runtime/sim/simulator.hpp"
@@ -110,6 +113,8 @@ void register_permlane(Registry& r); // ops_permlane.cpp
 void run_in_mode(Wave& w, const Op& op);
 void register_salu_ext(Registry& r); // ops_salu_ext.cpp
 void register_valu_bytes(Registry& r); // ops_valu_bytes.cpp
+void register_valu_legacy(Registry& r); // ops_valu_legacy.cpp
+void register_lds_ext(Registry& r);  // ops_lds_ext.cpp
 
 struct OpDef {
   Handler fn;
@@ -118,15 +123,49 @@ struct OpDef {
   uint8_t counter;
   uint32_t aux;
 };
+// The simulator's semantics, keyed by opcode (jit/isa/opcode.hpp): the handler files register
+// by mnemonic, which is resolved to the table row once here; decoding binds each instruction's
+// handler by indexing these arrays with its row's opcode. A name the table lacks (a spelling
+// LLVM never prints for gfx942/gfx950) is kept apart in `unlisted` and counted by the coverage test.
 struct Registry {
-  std::map<std::string, OpDef, std::less<>> ops;
+  std::array<OpDef, isa::kOpcodeCount> by_opcode{};  // fn == nullptr: no semantics
   // MODE (ops_mode.cpp, ops_rounding.cpp): handlers that honour the wave's round and denormal
-  // modes, used instead of `ops` while MODE is not the default, and the float instructions whose
-  // results do not depend on those modes. Any other float instruction fails under a non-default MODE.
-  std::map<std::string, Handler, std::less<>> moded;
-  std::set<std::string, std::less<>> mode_free;
-  void add(std::string name, Handler fn, isa::Unit u, FType ft = FType::Int, uint8_t counter = 0, uint32_t aux = 0) {
-    ops[std::move(name)] = OpDef{fn, u, ft, counter, aux};
+  // modes, used instead of `by_opcode` while MODE is not the default, and the float instructions
+  // whose results do not depend on those modes. Any other float instruction fails under a
+  // non-default MODE.
+  std::array<Handler, isa::kOpcodeCount> moded{};
+  std::bitset<isa::kOpcodeCount> mode_free;
+  std::map<std::string, OpDef, std::less<>> unlisted;
+
+  void add(std::string_view name, Handler fn, isa::Unit u, FType ft = FType::Int, uint8_t counter = 0, uint32_t aux = 0) {
+    const OpDef d{fn, u, ft, counter, aux};
+    if (const isa::InstrInfo* row = isa::find(name)) by_opcode[size_t(isa::opcode_of(*row))] = d;
+    else unlisted[std::string(name)] = d;
+  }
+  bool has(std::string_view name) const {
+    const isa::InstrInfo* row = isa::find(name);
+    return row ? by_opcode[size_t(isa::opcode_of(*row))].fn != nullptr : unlisted.count(name) != 0;
+  }
+  void erase(std::string_view name) {
+    if (const isa::InstrInfo* row = isa::find(name)) by_opcode[size_t(isa::opcode_of(*row))] = OpDef{};
+    else if (auto it = unlisted.find(name); it != unlisted.end()) unlisted.erase(it);
+  }
+  // For the MODE tables: the opcode of a row the handler files name (an Error for a name the table lacks).
+  static size_t opcode_of(std::string_view name) {
+    const isa::InstrInfo* row = isa::find(name);
+    if (!row) throw Error("simulator registry: '" + std::string(name) + "' is not an instruction-table row");
+    return size_t(isa::opcode_of(*row));
+  }
+  void set_moded(std::string_view name, Handler h) { moded[opcode_of(name)] = h; }
+  void set_mode_free(std::string_view name) { mode_free.set(opcode_of(name)); }
+  // Semantics of an instruction by its mnemonic (without encoding suffix); nullptr when none.
+  const OpDef* lookup(std::string_view name) const {
+    if (const isa::InstrInfo* row = isa::find(name)) {
+      const OpDef& d = by_opcode[size_t(isa::opcode_of(*row))];
+      return d.fn ? &d : nullptr;
+    }
+    auto it = unlisted.find(name);
+    return it == unlisted.end() ? nullptr : &it->second;
   }
 };
 const Registry& registry();

@@ -606,6 +606,8 @@ const Registry& registry() {
     register_vcmp_ext(x);
     register_salu_ext(x);
     register_valu_bytes(x);
+    register_valu_legacy(x);
+    register_lds_ext(x);
     return x;
   }();
   return r;

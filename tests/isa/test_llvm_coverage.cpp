@@ -3,7 +3,9 @@
 // assembler accepts again must be a table row on that arch, unless it is on
 // the documented unsupported list (llvm_coverage_unsupported.txt) or on the
 // "not yet" list (llvm_coverage_not_yet.txt), which may only shrink: an entry
-// that is now covered fails the test until it is deleted. Every table row must
+// that is now covered fails the test until it is deleted. Likewise every LLVM mnemonic
+// must have simulator semantics unless it is on the unsupported list or on
+// llvm_coverage_sim_not_yet.txt (which may only shrink too). Every table row must
 // be among LLVM's mnemonics for each arch it claims. Prints coverage numbers
 // (table vs LLVM, simulator vs LLVM). Set CDNAJIT_COVERAGE_DUMP=dir to write the
 // lists (LLVM, missing, simulator-missing) per arch into dir.
@@ -89,6 +91,8 @@ double pct(size_t a, size_t b) { return b ? 100.0 * double(a) / double(b) : 0.0;
 TEST_CASE("the table covers every instruction LLVM 22 accepts, except the documented lists", "[isa][llvm][coverage]") {
   const auto unsupported = read_patterns("llvm_coverage_unsupported.txt");
   const auto not_yet = read_patterns("llvm_coverage_not_yet.txt");
+  const auto sim_not_yet = read_patterns("llvm_coverage_sim_not_yet.txt");
+  std::map<int, int> sim_not_yet_used;  // line -> mnemonics without semantics it excuses
   std::vector<std::string> sim_list = sim::executable_mnemonics();
   std::set<std::string> sim_ops(sim_list.begin(), sim_list.end());
   std::map<int, int> not_yet_used;  // line -> matches on some arch
@@ -111,8 +115,17 @@ TEST_CASE("the table covers every instruction LLVM 22 accepts, except the docume
       const InstrInfo* e = find(m);
       bool row = e && e->on(arch);
       in_table += row;
-      if (sim_ops.count(m)) ++in_sim;
-      else if (!match(unsupported, m, arch)) missing_sim.push_back(m + "\t" + sample);
+      if (sim_ops.count(m)) {
+        ++in_sim;
+        if (const Pattern* p = match(sim_not_yet, m, arch); p && !p->prefix)
+          FAIL_CHECK(m << " has simulator semantics now: delete it from llvm_coverage_sim_not_yet.txt (line " << p->line << ")");
+      } else if (!match(unsupported, m, arch)) {
+        missing_sim.push_back(m + "\t" + sample);
+        if (const Pattern* p = match(sim_not_yet, m, arch)) sim_not_yet_used[p->line]++;
+        else
+          FAIL_CHECK("LLVM accepts '" << sample << "' on " << an << " but the simulator has no semantics for " << m
+                                      << " (add them, or list it in llvm_coverage_sim_not_yet.txt / llvm_coverage_unsupported.txt)");
+      }
       if (row) {
         if (const Pattern* p = match(not_yet, m, arch); p && !p->prefix)
           FAIL_CHECK(m << " is a table row now: delete it from llvm_coverage_not_yet.txt (line " << p->line << ")");
@@ -149,6 +162,9 @@ TEST_CASE("the table covers every instruction LLVM 22 accepts, except the docume
   size_t sim_outside_table = 0;
   for (const std::string& m : sim_list) sim_outside_table += find(m) == nullptr;
   std::printf("simulator semantics keyed by a name the table lacks: %zu of %zu\n", sim_outside_table, sim_list.size());
+  for (const auto& p : sim_not_yet)
+    if (!sim_not_yet_used.count(p.line))
+      FAIL_CHECK("llvm_coverage_sim_not_yet.txt line " << p.line << " (" << p.text << ") excuses nothing: delete it");
   for (const auto& p : not_yet)
     if (!p.prefix && !not_yet_used.count(p.line))
       FAIL_CHECK("llvm_coverage_not_yet.txt line " << p.line << " (" << p.text << ") matches nothing LLVM lacks in the table: delete it");

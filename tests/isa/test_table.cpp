@@ -2,9 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include <set>
+#include <vector>
 #include <string>
 
 #include "jit/isa/isa.hpp"
+#include "jit/isa/opcode.hpp"
 #include "jit/isa/waitcnt.hpp"
 #include "jit/isa/error.hpp"
 
@@ -52,7 +54,7 @@ TEST_CASE("every entry is self-consistent", "[isa][table]") {
       case Family::MUBUF: CHECK((e.counter == Counter::Vm)); CHECK(e.unit == Unit::VMEM); break;
       case Family::FLAT: CHECK((e.counter == Counter::VmLgkm)); CHECK(e.unit == Unit::VMEM); break;
       case Family::MFMA: CHECK(e.unit == Unit::MFMA); break;
-      default: CHECK((e.counter == Counter::None || e.mnemonic == "s_sendmsg"));
+      default: CHECK((e.counter == Counter::None || e.mnemonic == "s_sendmsg" || e.mnemonic == "s_sendmsghalt"));  // messages count on lgkmcnt
     }
     for (Arch a : {Arch::gfx942, Arch::gfx950}) {
       int p = mfma_passes(e, a);
@@ -149,4 +151,57 @@ TEST_CASE("s_waitcnt encoding", "[isa][waitcnt]") {
   CHECK_THROWS_AS(encode_waitcnt(64, 0, 0), Error);
   CHECK_THROWS_AS(encode_waitcnt(0, 8, 0), Error);
   CHECK_THROWS_AS(encode_waitcnt(0, 0, 16), Error);
+}
+
+TEST_CASE("opcode enum: one enumerator per row, both directions", "[isa][table][opcode]") {
+  REQUIRE(table().size() == kOpcodeCount);
+  std::vector<int> seen(kOpcodeCount, 0);
+  for (const InstrInfo& e : table()) {
+    INFO(e.mnemonic);
+    REQUIRE(size_t(opcode_of(e)) < kOpcodeCount);
+    ++seen[size_t(opcode_of(e))];
+    CHECK(&info(opcode_of(e)) == &e);
+    CHECK(opcode_of(*find(e.mnemonic)) == opcode_of(e));
+  }
+  for (int n : seen) CHECK(n == 1);
+  // The enumerator names are the mnemonics (generated from the same file).
+  CHECK(info(Opcode::v_fma_f32).mnemonic == "v_fma_f32");
+  CHECK(info(Opcode::s_endpgm).mnemonic == "s_endpgm");
+  CHECK(info(Opcode::ds_read_b32).mnemonic == "ds_read_b32");
+  CHECK_THROWS_AS(info(Opcode::Count), Error);
+}
+
+TEST_CASE("class bits agree with the rows' families, flags and operands", "[isa][table][classes]") {
+  int mfma = 0, branch = 0, cond = 0, vcmpx = 0;
+  for (const InstrInfo& e : table()) {
+    INFO(e.mnemonic);
+    if (is(e, kClassMfma)) { ++mfma; CHECK((e.family == Family::MFMA || e.mnemonic == "v_mfma_ld_scale_b32")); }  // the scale load is VOP3P
+    if (is(e, kClassSmfmac | kClassDgemm | kClassXdl)) CHECK(is(e, kClassMfma));
+    CHECK_FALSE((is(e, kClassDgemm) && is(e, kClassXdl)));
+    CHECK(is(e, kClassTrans) == e.is_trans);
+    if (is(e, kClassCondBranch)) { ++cond; CHECK(is(e, kClassBranch)); }
+    if (is(e, kClassBranch)) {
+      ++branch;
+      CHECK(e.family == Family::SOPP);
+      REQUIRE(!e.operands.empty());
+      CHECK(e.operands[0].kind == OpKind::Label);
+    }
+    if (is(e, kClassVcmpx)) {
+      ++vcmpx;
+      CHECK((e.family == Family::VOPC));
+    }
+    if (is(e, kClassLdsDma)) CHECK((e.family == Family::GLOBAL || e.family == Family::SCRATCH));
+    if (is(e, kClassLaneShuffle)) CHECK(e.family == Family::DS);
+  }
+  CHECK(mfma > 40);
+  CHECK(branch == cond + 1);  // s_branch is the one unconditional branch
+  CHECK(vcmpx > 90);
+  CHECK(is(info(Opcode::v_mfma_f64_16x16x4_f64), kClassDgemm));
+  CHECK(is(info(Opcode::v_mfma_f32_16x16x16_bf16), kClassXdl));
+  CHECK_FALSE(is(info(Opcode::v_mfma_f32_16x16x4_f32), kClassXdl));  // f32-input MFMA: not XDL on gfx94x
+  CHECK(is(info(Opcode::v_dot2_f32_bf16), kClassDot));
+  CHECK(is(info(Opcode::s_endpgm), kClassTerminator));
+  CHECK(is(info(Opcode::s_cbranch_execz), kClassCondBranch));
+  CHECK(is(info(Opcode::ds_swizzle_b32), kClassLaneShuffle));
+  CHECK_FALSE(is(info(Opcode::ds_read_b32), kClassLaneShuffle));
 }

@@ -8,8 +8,8 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  std::string_view m = ctx.is(i).mnemonic;
-  if (m != "v_fma_f64" && m != "v_fmac_f64") return;
+  const isa::Opcode op = ctx.is(i).opcode;
+  if (op != isa::Opcode::v_fma_f64 && op != isa::Opcode::v_fmac_f64) return;
   auto match = [&ctx](size_t j) { return when(ctx.is(j).dgemm, 2); };
   need_if(ctx, i, 2, match, [&] { return std::string("a DGEMM MFMA issues just before a 64-bit FMA"); }, out);
 }

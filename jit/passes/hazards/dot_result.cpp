@@ -28,7 +28,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
       if (def) return same ? 0 : 3;
       return same && src_c ? 0 : 3;
     };
-    need_if(ctx, i, 3, match, [&] { return std::string("v_dot writes " + range_name(u) + ", which this instruction " + (def ? "overwrites" : "reads")); }, out);
+    need_if(ctx, i, 3, match, [&] { return std::string("a v_dot writes " + range_name(u) + ", which this instruction " + (def ? "overwrites" : "reads")); }, out);
   }
 }
 

@@ -10,14 +10,15 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.gfx950() || ctx.is(i).mnemonic.substr(0, 10) != "v_permlane") return;
+  const isa::Opcode op = ctx.is(i).opcode;
+  if (!ctx.gfx950() || (op != isa::Opcode::v_permlane16_swap_b32 && op != isa::Opcode::v_permlane32_swap_b32)) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!is_vgpr_unit(r.units.first)) continue;  // both operands of the swap are read
     need_if(ctx, i, 2, valu_writes(ctx, r.units, 2), [&] { return std::string("VALU writes " + range_name(r.units) + ", which v_permlane reads"); },
             out);
   }
   auto vcmpx = [&ctx](size_t j) { return when(ctx.is(j).vcmpx, 4); };
-  need_if(ctx, i, 4, vcmpx, [&] { return std::string("v_cmpx writes exec before v_permlane"); }, out);
+  need_if(ctx, i, 4, vcmpx, [&] { return std::string("a v_cmpx writes exec before v_permlane"); }, out);
 }
 
 }  // namespace

@@ -9,8 +9,10 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  const isa::Opcode op = ctx.is(i).opcode;
+  if (op != isa::Opcode::v_readlane_b32 && op != isa::Opcode::v_readfirstlane_b32 && op != isa::Opcode::v_writelane_b32)
+    return;
   std::string_view m = ctx.is(i).mnemonic;
-  if (m != "v_readlane_b32" && m != "v_readfirstlane_b32" && m != "v_writelane_b32") return;
   need_if(ctx, i, 4, valu_writes(ctx, kExecUnits, 4), [&] { return std::string("VALU writes exec, which " + std::string(m) + " depends on"); }, out);
 }
 

@@ -8,7 +8,8 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (ctx.is(i).mnemonic.substr(0, 10) != "v_div_fmas") return;
+  const isa::Opcode op = ctx.is(i).opcode;
+  if (op != isa::Opcode::v_div_fmas_f32 && op != isa::Opcode::v_div_fmas_f64) return;
   need_if(ctx, i, 4, valu_writes(ctx, kVccUnits, 4), [&] { return std::string("VALU writes vcc, which v_div_fmas reads"); }, out);
 }
 

@@ -9,8 +9,9 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
+  const isa::Opcode op = ctx.is(i).opcode;
+  if (op != isa::Opcode::v_readlane_b32 && op != isa::Opcode::v_readfirstlane_b32) return;
   std::string_view m = ctx.is(i).mnemonic;
-  if (m != "v_readlane_b32" && m != "v_readfirstlane_b32") return;
   auto src = reg_operand(ctx, i, 1);
   if (!src || !is_vgpr_unit(src->first)) return;
   need_if(ctx, i, 1, valu_writes(ctx, *src, 1), [&] { return std::string("VALU writes " + range_name(*src) + ", which " + std::string(m) + " reads"); },
