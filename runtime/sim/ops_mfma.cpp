@@ -36,6 +36,17 @@ double element(uint32_t dword, int j, Fmt f, bool fnuz) {
   }
 }
 
+// One operand vector of an MFMA (a row of A or a column of B): exact values and their decode for
+// the fast CDNA3 path (mfma_numerics.hpp), decoded once per instruction.
+template <int K>
+struct OperandVec {
+  double v[K];
+  MfmaTerm t[K];
+  bool decoded = false;
+  void decode(int min_exp) { decoded = mfma_decode(v, K, min_exp, t); }
+  MfmaOperand view() const { return {v, t, decoded}; }
+};
+
 template <int M, int K>
 void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
   constexpr int N = M;
@@ -45,11 +56,12 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
   auto per = [](Fmt f) { return f == Fmt::F32 ? 1 : (f == Fmt::F16 || f == Fmt::BF16) ? 2 : 4; };
   const int per_a = per(fa), per_b = per(fb);
   const bool fnuz = w.L->arch == Arch::gfx942;
-  static thread_local double A[32][128], B[128][32];
+  // Rows of A and columns of B.
+  static thread_local OperandVec<K> A[M], B[N];
   for (int l = 0; l < 64; ++l)
     for (int j = 0; j < kpl; ++j) {
-      A[l % M][(l / M) * kpl + j] = element(lane_src(w, op.s[0], l, j / per_a), j % per_a, fa, fnuz);
-      B[(l / N) * kpl + j][l % N] = element(lane_src(w, op.s[1], l, j / per_b), j % per_b, fb, fnuz);
+      A[l % M].v[(l / M) * kpl + j] = element(lane_src(w, op.s[0], l, j / per_a), j % per_a, fa, fnuz);
+      B[l % N].v[(l / N) * kpl + j] = element(lane_src(w, op.s[1], l, j / per_b), j % per_b, fb, fnuz);
     }
   // Smallest normal exponent of each element format, for the CDNA3 alignment rule.
   auto min_exp = [fnuz](Fmt f) {
@@ -63,7 +75,10 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
   MfmaKind kind = fa == Fmt::F32 ? MfmaKind::F32 : (fa == Fmt::FP8 || fa == Fmt::BF8) ? MfmaKind::Fp8 : MfmaKind::Fused;
   const MfmaFormat format{kind, min_exp(fa), min_exp(fb)};
   const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;
-  double bcol[128];
+  if (!exact && kind != MfmaKind::F32 && fa != Fmt::I8) {
+    for (auto& x : A) x.decode(format.min_exp_a);
+    for (auto& x : B) x.decode(format.min_exp_b);
+  }
   uint32_t out[nreg][64];
   for (int l = 0; l < 64; ++l)
     for (int r = 0; r < nreg; ++r) {
@@ -71,13 +86,12 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
       int j = l % N;
       if (fa == Fmt::I8) {  // integer MFMA: exact products, int32 accumulation with wrap-around
         uint32_t acc = lane_src(w, op.s[2], l, r);
-        for (int k = 0; k < K; ++k) acc += uint32_t(int32_t(A[i][k]) * int32_t(B[k][j]));
+        for (int k = 0; k < K; ++k) acc += uint32_t(int32_t(A[i].v[k]) * int32_t(B[j].v[k]));
         out[r][l] = acc;
         continue;
       }
       float c = f32_of(lane_src(w, op.s[2], l, r));
-      for (int k = 0; k < K; ++k) bcol[k] = B[k][j];
-      out[r][l] = bits_of(exact ? mfma_dot_exact(A[i], bcol, K, c) : mfma_dot_cdna3(A[i], bcol, K, c, format));
+      out[r][l] = bits_of(exact ? mfma_dot_exact(A[i].v, B[j].v, K, c) : mfma_dot_cdna3(A[i].view(), B[j].view(), K, c, format));
     }
   // MFMA ignores EXEC on gfx9 (the whole wave participates).
   for (int r = 0; r < nreg; ++r) std::memcpy(w.vr(uint16_t(op.d[0].idx + r)), out[r], 256);
@@ -125,35 +139,38 @@ void mfma_blocks(Wave& w, const Op& op) {
     fail(w, op, "cbsz must be <= " + std::to_string(max_cbsz) + " and abid < 2^cbsz for a " + std::to_string(BLK) +
                     "-block MFMA");
   const bool fnuz = w.L->arch == Arch::gfx942;
-  static thread_local double A[BLK][M][K], B[BLK][K][M];
+  // A[b][i]: row i of block b's A; B[b][j]: column j of block b's B.
+  static thread_local OperandVec<K> A[BLK][M], B[BLK][M];
   for (int b = 0; b < BLK; ++b)
     for (int x = 0; x < M; ++x)
       for (int k = 0; k < K; ++k) {
         int lane = b * M + (k / kpl) * M * BLK + x, e = k % kpl;
-        A[b][x][k] = element(lane_src(w, op.s[0], lane, e / per), e % per, F, fnuz);
-        B[b][k][x] = element(lane_src(w, op.s[1], blgp_lane(lane, op.blgp), e / per), e % per, F, fnuz);
+        A[b][x].v[k] = element(lane_src(w, op.s[0], lane, e / per), e % per, F, fnuz);
+        B[b][x].v[k] = element(lane_src(w, op.s[1], blgp_lane(lane, op.blgp), e / per), e % per, F, fnuz);
       }
   const MfmaFormat format{F == Fmt::F32 ? MfmaKind::F32 : MfmaKind::Fused, F == Fmt::F16 ? -14 : -126,
                           F == Fmt::F16 ? -14 : -126};
   const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;
+  if (!exact && F != Fmt::F32 && F != Fmt::I8)
+    for (int b = 0; b < BLK; ++b)
+      for (int x = 0; x < M; ++x) { A[b][x].decode(format.min_exp_a); B[b][x].decode(format.min_exp_b); }
   const int group = 1 << op.cbsz;
   uint32_t out[nreg][64];
-  double bcol[K];
   for (int b = 0; b < BLK; ++b)
     for (int i = 0; i < M; ++i)
       for (int j = 0; j < M; ++j) {
         int r = b * (M * M / 64) + (i / (4 * (64 / M))) * 4 + i % 4;
         int l = (b % bpr) * M + ((i / 4) % (64 / M)) * bpr * M + j;
-        const double* arow = A[(b / group) * group + op.abid][i];
+        const OperandVec<K>& arow = A[(b / group) * group + op.abid][i];
+        const OperandVec<K>& bcol = B[b][j];
         if (F == Fmt::I8) {  // exact products, int32 accumulation with wrap-around
           uint32_t acc = lane_src(w, op.s[2], l, r);
-          for (int k = 0; k < K; ++k) acc += uint32_t(int32_t(arow[k]) * int32_t(B[b][k][j]));
+          for (int k = 0; k < K; ++k) acc += uint32_t(int32_t(arow.v[k]) * int32_t(bcol.v[k]));
           out[r][l] = acc;
           continue;
         }
-        for (int k = 0; k < K; ++k) bcol[k] = B[b][k][j];
         float c = f32_of(lane_src(w, op.s[2], l, r));
-        out[r][l] = bits_of(exact ? mfma_dot_exact(arow, bcol, K, c) : mfma_dot_cdna3(arow, bcol, K, c, format));
+        out[r][l] = bits_of(exact ? mfma_dot_exact(arow.v, bcol.v, K, c) : mfma_dot_cdna3(arow.view(), bcol.view(), K, c, format));
       }
   for (int r = 0; r < nreg; ++r) std::memcpy(w.vr(uint16_t(op.d[0].idx + r)), out[r], 256);
   w.lane_ops += 64;
@@ -213,7 +230,7 @@ void mfma_f8f6f4(Wave& w, const Op& op) {
       sa[l] = ea - 127; sb[l] = eb - 127;
     }
   }
-  static thread_local double A[32][128], B[128][32];
+  static thread_local OperandVec<K> A[M], B[N];  // rows of A, columns of B
   auto load = [&](const Src& src, MxFmt f, int l, const int* sc, const bool* nan, auto put) {
     const int bits = mx_bits(f);
     uint32_t words[8];
@@ -226,24 +243,33 @@ void mfma_f8f6f4(Wave& w, const Op& op) {
     }
   };
   for (int l = 0; l < 64; ++l) {
-    load(op.s[0], fa, l, sa, nan_a, [&](int j, double v) { A[l % M][(l / M) * kpl + j] = v; });
-    load(op.s[1], fb, l, sb, nan_b, [&](int j, double v) { B[(l / N) * kpl + j][l % N] = v; });
+    load(op.s[0], fa, l, sa, nan_a, [&](int j, double v) { A[l % M].v[(l / M) * kpl + j] = v; });
+    load(op.s[1], fb, l, sb, nan_b, [&](int j, double v) { B[l % N].v[(l / N) * kpl + j] = v; });
   }
   const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;
-  double bcol[K];
+  // Decoded per 32-K block: each block's smallest normal exponent moves with its lane's scale.
+  if (!exact) {
+    auto decode = [&](OperandVec<K>& x, int first_lane, int stride, MxFmt f, const int* sc) {
+      x.decoded = true;
+      for (int k0 = 0; k0 < K; k0 += kpl)
+        x.decoded &= mfma_decode(x.v + k0, kpl, mx_min_exp(f) + sc[first_lane + stride * (k0 / kpl)], x.t + k0);
+    };
+    for (int i = 0; i < M; ++i) decode(A[i], i, M, fa, sa);
+    for (int j = 0; j < N; ++j) decode(B[j], j, N, fb, sb);
+  }
   uint32_t out[nreg][64];
   for (int l = 0; l < 64; ++l)
     for (int r = 0; r < nreg; ++r) {
       int i = M == 16 ? 4 * (l / 16) + r : 8 * (r / 4) + 4 * (l / 32) + r % 4;
       int j = l % N;
-      for (int k = 0; k < K; ++k) bcol[k] = B[k][j];
       float c = f32_of(lane_src(w, op.s[2], l, r));
-      if (exact) { out[r][l] = bits_of(mfma_dot_exact(A[i], bcol, K, c)); continue; }
+      if (exact) { out[r][l] = bits_of(mfma_dot_exact(A[i].v, B[j].v, K, c)); continue; }
       // One 32-K block at a time (groups of 16 never straddle blocks), each with its scales.
       for (int k0 = 0; k0 < K; k0 += kpl) {
         int la = i + M * (k0 / kpl), lb = j + N * (k0 / kpl);  // the lanes holding this block
         const MfmaFormat format{MfmaKind::Fp8, mx_min_exp(fa) + sa[la], mx_min_exp(fb) + sb[lb]};
-        c = mfma_dot_cdna3(A[i] + k0, bcol + k0, kpl, c, format);
+        c = mfma_dot_cdna3(MfmaOperand{A[i].v + k0, A[i].t + k0, A[i].decoded},
+                           MfmaOperand{B[j].v + k0, B[j].t + k0, B[j].decoded}, kpl, c, format);
       }
       out[r][l] = bits_of(c);
     }
