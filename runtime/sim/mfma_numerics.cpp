@@ -122,7 +122,7 @@ float mfma_dot_cdna3(const MfmaOperand& a, const MfmaOperand& b, int K, float c,
     return c;
   }
   const bool fp8 = f.kind == MfmaKind::Fp8;
-  const int group = fp8 ? 16 : std::min(8, K);
+  const int group = mfma_group_size(f.kind, K);
   const bool decoded = a.decoded && b.decoded;
   for (int k = 0; k < K; k += group) {
     const int n = std::min(group, K - k);
@@ -131,7 +131,7 @@ float mfma_dot_cdna3(const MfmaOperand& a, const MfmaOperand& b, int K, float c,
     if (!decoded || !std::isfinite(c)) c = mfma_group_cdna3_reference(va, vb, n, c, f);
     else if (fp8 && n == 16) c = fast_group<16, true>(ta, tb, va, vb, c, f);
     else if (!fp8 && n == 8) c = fast_group<8, false>(ta, tb, va, vb, c, f);
-    else if (!fp8 && n == 4) c = fast_group<4, false>(ta, tb, va, vb, c, f);  // multi-block f16/bf16, K = 4
+    else if (!fp8 && n == 4) c = fast_group<4, false>(ta, tb, va, vb, c, f);  // xf32; multi-block f16/bf16, K = 4
     else c = mfma_group_cdna3_reference(va, vb, n, c, f);
   }
   return c;

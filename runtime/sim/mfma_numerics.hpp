@@ -11,7 +11,13 @@ enum class MfmaKind : uint8_t {
   F32,    // one f32 per element: a K-ordered chain of f32 FMAs
   Fused,  // 16-bit floats: groups of min(8, K) products, fused (see the reference .cpp)
   Fp8,    // 8-bit floats: groups of 16, even and odd products summed apart
+  Xf32,   // xf32 (f32 inputs truncated to 10 fraction bits by the caller): groups of 4, fused
 };
+
+// Products per fused group of a kind (K: the instruction's K).
+inline int mfma_group_size(MfmaKind kind, int K) {
+  return kind == MfmaKind::Fp8 ? 16 : kind == MfmaKind::Xf32 ? 4 : kind == MfmaKind::F32 ? 1 : (K < 8 ? K : 8);
+}
 
 struct MfmaFormat {
   MfmaKind kind;

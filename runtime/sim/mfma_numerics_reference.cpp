@@ -25,6 +25,9 @@
 //        to 31 fractional bits relative to 2^E, C is floored to 24 fractional
 //        bits relative to 2^E, both are added exactly and the sum is rounded
 //        once to f32 (RNE): the accumulator for the next group.
+//  - xf32 inputs (gfx942 v_mfma_f32_*_xf32): each f32 input truncated to xf32 (its low 13
+//    bits cleared: 10 fraction bits, toward zero), then as 16-bit inputs with groups of 4
+//    (MMA-Sim's CDNA3 model: truncate_to_tf32, group size 4, the same fused group sum).
 //  - 8-bit float inputs: groups of 16; within a group the even-indexed and the
 //    odd-indexed products are two sub-groups, each aligned and truncated as above
 //    at its own largest exponent; both sub-sums are floored to 24 fractional bits
@@ -130,7 +133,7 @@ float mfma_dot_cdna3_reference(const double* a, const double* b, int K, float c,
     for (int k = 0; k < K; ++k) c = std::fma(float(a[k]), float(b[k]), c);
     return c;
   }
-  int group = f.kind == MfmaKind::Fp8 ? 16 : std::min(8, K);
+  int group = mfma_group_size(f.kind, K);
   for (int k = 0; k < K; k += group) c = mfma_group_cdna3_reference(a + k, b + k, std::min(group, K - k), c, f);
   return c;
 }

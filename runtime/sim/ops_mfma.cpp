@@ -21,7 +21,8 @@ namespace {
 
 using U = isa::Unit;
 
-enum class Fmt : uint8_t { F16, BF16, FP8, BF8, F32, I8 };
+// XF32: an f32 register read as xf32 (low 13 bits cleared; see mfma_numerics_reference.cpp).
+enum class Fmt : uint8_t { F16, BF16, FP8, BF8, F32, I8, XF32 };
 
 double decode_f8(uint8_t b, bool e5m2, bool fnuz) { return fp8_value(b, e5m2, fnuz); }
 
@@ -30,6 +31,7 @@ double element(uint32_t dword, int j, Fmt f, bool fnuz) {
     case Fmt::F16: return f16_to_f32(uint16_t(dword >> (16 * (j & 1))));
     case Fmt::BF16: return f32_of(bf16_to_f32(uint16_t(dword >> (16 * (j & 1)))));
     case Fmt::F32: return f32_of(dword);
+    case Fmt::XF32: return f32_of(dword & ~0x1fffu);
     case Fmt::I8: return double(int8_t(uint8_t(dword >> (8 * (j & 3)))));
     case Fmt::FP8: return decode_f8(uint8_t(dword >> (8 * (j & 3))), false, fnuz);
     default: return decode_f8(uint8_t(dword >> (8 * (j & 3))), true, fnuz);
@@ -53,7 +55,7 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
   constexpr int kpl = K / (64 / M);
   constexpr int nreg = M * N / 64;
   static_assert(nreg == 4 || nreg == 16);
-  auto per = [](Fmt f) { return f == Fmt::F32 ? 1 : (f == Fmt::F16 || f == Fmt::BF16) ? 2 : 4; };
+  auto per = [](Fmt f) { return f == Fmt::F32 || f == Fmt::XF32 ? 1 : (f == Fmt::F16 || f == Fmt::BF16) ? 2 : 4; };
   const int per_a = per(fa), per_b = per(fb);
   const bool fnuz = w.L->arch == Arch::gfx942;
   // Rows of A and columns of B.
@@ -72,7 +74,10 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
       default: return -126;                    // bf16, f32
     }
   };
-  MfmaKind kind = fa == Fmt::F32 ? MfmaKind::F32 : (fa == Fmt::FP8 || fa == Fmt::BF8) ? MfmaKind::Fp8 : MfmaKind::Fused;
+  MfmaKind kind = fa == Fmt::F32    ? MfmaKind::F32
+                  : fa == Fmt::XF32 ? MfmaKind::Xf32
+                  : (fa == Fmt::FP8 || fa == Fmt::BF8) ? MfmaKind::Fp8
+                                                       : MfmaKind::Fused;
   const MfmaFormat format{kind, min_exp(fa), min_exp(fb)};
   const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;
   if (!exact && kind != MfmaKind::F32 && fa != Fmt::I8) {
@@ -105,6 +110,41 @@ void mfma(Wave& w, const Op& op) {
   if (op.cbsz || op.abid) fail(w, op, "cbsz/abid on a single-block MFMA (only 0 is valid: it has one block)");
   if (op.blgp) fail(w, op, "blgp on a single-block MFMA is not supported on CDNA3 and not modelled by the simulator");
   mfma_run<M, K>(w, op, FA, FB);
+}
+
+// v_mfma_f64_16x16x4_f64 (CDNA3/CDNA4): one f64 element of A and of B per lane (a VGPR pair),
+// A[i][k] in lane 16k + i, B[k][j] in lane 16k + j; D/C as the f32 16x16 layout with VGPR pairs:
+// lane l, pair r -> D[4 * (l / 16) + r][l % 16] (CDNA3 ISA guide, dense matrix layouts).
+// Arithmetic: a K-ordered chain of f64 FMAs, each rounded RNE (MMA-Sim, arXiv:2511.10909: the
+// f32/f64 MFMAs are chains of FMAs). Options::mfma_numerics does not change it (the exact model
+// is an f32 one). neg:[a,b,c] (neg_lo) negates A, B, C: the f64 MFMAs are the only MFMAs with
+// NEG modifiers (CDNA3 ISA guide; LLVM accepts neg on them only). CBSZ/ABID/BLGP do not exist
+// for it (LLVM 22 rejects them).
+void mfma_f64_16x16x4(Wave& w, const Op& op) {
+  if (op.cbsz || op.abid || op.blgp) fail(w, op, "cbsz/abid/blgp on v_mfma_f64_16x16x4_f64 (only 0 is valid)");
+  auto f64_at = [&](const Src& s, int lane, int part) {
+    return as_d(uint64_t(lane_src(w, s, lane, part)) | uint64_t(lane_src(w, s, lane, part + 1)) << 32);
+  };
+  const double sa = (op.neg_lo & 1) ? -1.0 : 1.0, sb = (op.neg_lo & 2) ? -1.0 : 1.0, sc = (op.neg_lo & 4) ? -1.0 : 1.0;
+  double A[16][4], B[4][16];
+  for (int l = 0; l < 64; ++l) {
+    A[l % 16][l / 16] = sa * f64_at(op.s[0], l, 0);
+    B[l / 16][l % 16] = sb * f64_at(op.s[1], l, 0);
+  }
+  uint64_t out[4][64];
+  for (int l = 0; l < 64; ++l)
+    for (int r = 0; r < 4; ++r) {
+      const int i = 4 * (l / 16) + r, j = l % 16;
+      double c = sc * f64_at(op.s[2], l, 2 * r);
+      for (int k = 0; k < 4; ++k) c = std::fma(A[i][k], B[k][j], c);
+      out[r][l] = as_u64(c);
+    }
+  for (int r = 0; r < 4; ++r) {
+    uint32_t* lo = w.vr(uint16_t(op.d[0].idx + 2 * r));
+    uint32_t* hi = w.vr(uint16_t(op.d[0].idx + 2 * r + 1));
+    for (int l = 0; l < 64; ++l) { lo[l] = uint32_t(out[r][l]); hi[l] = uint32_t(out[r][l] >> 32); }
+  }
+  w.lane_ops += 64;
 }
 
 // BLGP: the lane whose B data lane `lane` uses (CDNA3 ISA guide, "B-matrix lane group pattern";
@@ -313,6 +353,9 @@ void register_mfma(Registry& r) {
   r.add("v_mfma_f32_16x16x4f32", &mfma<16, 4, F::F32, F::F32>, U::MFMA, FType::F32);
   r.add("v_mfma_f32_32x32x2_f32", &mfma<32, 2, F::F32, F::F32>, U::MFMA, FType::F32);
   r.add("v_mfma_f32_32x32x2f32", &mfma<32, 2, F::F32, F::F32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_16x16x8_xf32", &mfma<16, 8, F::XF32, F::XF32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_32x32x4_xf32", &mfma<32, 4, F::XF32, F::XF32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f64_16x16x4_f64", &mfma_f64_16x16x4, U::MFMA, FType::F64);
   r.add("v_mfma_i32_16x16x32_i8", &mfma<16, 32, F::I8, F::I8>, U::MFMA);
   r.add("v_mfma_i32_32x32x16_i8", &mfma<32, 16, F::I8, F::I8>, U::MFMA);
   r.add("v_mfma_i32_16x16x64_i8", &mfma<16, 64, F::I8, F::I8>, U::MFMA);

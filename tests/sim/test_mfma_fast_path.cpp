@@ -1,7 +1,7 @@
 // The fast CDNA3 MFMA accumulation path (runtime/sim/mfma_numerics.cpp: operands decoded once,
 // integer group sums) against the reference implementation of the same rules
 // (runtime/sim/mfma_numerics_reference.cpp: double arithmetic per product), bit for bit, on random
-// dot products of every element format the MFMAs read: f16, bf16, fp8/bf8 (FNUZ and OCP), fp6,
+// dot products of every element format the MFMAs read: xf32, f16, bf16, fp8/bf8 (FNUZ and OCP), fp6,
 // bf6, fp4 with E8M0-style block scales, exponents drawn from narrow windows (alignment truncation,
 // cancellation) and wide ones (products near the f32 overflow threshold), subnormal elements,
 // zeros of both signs, infinities and NaNs, and accumulators C of every class. Random: seed from
@@ -32,6 +32,7 @@ struct Fmt {
   bool inf_nan;
 };
 
+const Fmt kXf32{"xf32", 10, -126, 127, true};
 const Fmt kF16{"f16", 10, -14, 15, true}, kBF16{"bf16", 7, -126, 127, true};
 const Fmt kFp8Fnuz{"fp8 fnuz", 3, -7, 7, true}, kBf8Fnuz{"bf8 fnuz", 2, -15, 15, true};
 const Fmt kFp8{"fp8 ocp", 3, -6, 8, true}, kBf8{"bf8 ocp", 2, -14, 15, true};
@@ -83,6 +84,7 @@ TEST_CASE("fast CDNA3 MFMA accumulation is bit-identical to the reference implem
     bool scaled;
   };
   const std::vector<Pair> pairs = {
+      {MfmaKind::Xf32, kXf32, kXf32, {4, 8}, false},
       {MfmaKind::Fused, kF16, kF16, {4, 8, 16, 32}, false},      {MfmaKind::Fused, kBF16, kBF16, {4, 8, 16, 32}, false},
       {MfmaKind::Fp8, kFp8Fnuz, kFp8Fnuz, {16, 32}, false},      {MfmaKind::Fp8, kBf8Fnuz, kFp8Fnuz, {16, 32}, false},
       {MfmaKind::Fp8, kFp8, kBf8, {16, 32, 64, 128}, false},     {MfmaKind::Fp8, kFp6, kFp4, {32}, true},
