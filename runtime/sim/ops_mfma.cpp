@@ -256,18 +256,22 @@ void mfma_f8f6f4(Wave& w, const Op& op) {
   if (op.abid) fail(w, op, "abid on an f8f6f4 MFMA is not modelled by the simulator");
   constexpr int N = M, kpl = K / (64 / M), nreg = M * N / 64;
   const MxFmt fa = MxFmt(op.cbsz), fb = MxFmt(op.blgp);
-  // Per lane: the E8M0 scale exponents of its A and B blocks (0 = unscaled; 255 -> NaN).
+  // Per lane: the E8M0 scale exponents of its A and B blocks (exponent 0 = byte 127 = unscaled;
+  // byte 255 -> NaN).
   int sa[64] = {}, sb[64] = {};
   bool nan_a[64] = {}, nan_b[64] = {};
   if (SCALED) {
     if (op.ns < 5 || op.s[3].k != SrcKind::V || op.s[4].k != SrcKind::V)
       fail(w, op, "v_mfma_scale_* scale operands must be VGPRs (LLVM allocates them so)");
+    // Byte 0: OCP's 2^-127 or LLVM's 1.0 (Options::e8m0_zero; README.md, known and assumed).
+    const bool zero_is_one = w.L->opt.e8m0_zero == Options::E8m0Zero::One;
     const uint8_t hi = op.op_sel_hi_set ? op.op_sel_hi : 0;
     const int sel_a = (op.op_sel & 1) | (hi & 1) << 1, sel_b = ((op.op_sel >> 1) & 1) | ((hi >> 1) & 1) << 1;
     for (int l = 0; l < 64; ++l) {
       int ea = int((lane_src(w, op.s[3], l) >> (8 * sel_a)) & 0xff), eb = int((lane_src(w, op.s[4], l) >> (8 * sel_b)) & 0xff);
       nan_a[l] = ea == 255; nan_b[l] = eb == 255;
       sa[l] = ea - 127; sb[l] = eb - 127;
+      if (zero_is_one) { if (ea == 0) sa[l] = 0; if (eb == 0) sb[l] = 0; }
     }
   }
   static thread_local OperandVec<K> A[M], B[N];  // rows of A, columns of B
