@@ -35,6 +35,13 @@ std::string load_average() {
   return a + " " + b + " " + c;
 }
 
+// FNV-1a of the output bytes: lets runs of different builds be compared bit for bit.
+uint64_t fnv1a(const std::vector<uint8_t>& v) {
+  uint64_t h = 1469598103934665603ull;
+  for (uint8_t b : v) h = (h ^ b) * 1099511628211ull;
+  return h;
+}
+
 double cpu_ms() {
   timespec t{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
@@ -106,10 +113,11 @@ int main(int argc, char** argv) {
       Timing exact = time_model(plan, k, px, pw, in.bias, sim::Options::MfmaNumerics::Exact, repeat);
       Timing cdna3 = time_model(plan, k, px, pw, in.bias, sim::Options::MfmaNumerics::Cdna3, repeat);
       fmt::print("{}: CPU time exact {:.0f} ms, cdna3 {:.0f} ms, cdna3 / exact = {:.2f}x; GEMM wall time exact {:.0f} ms, "
-                 "cdna3 {:.0f} ms ({:.2f}x); repeated runs identical: {}; the two models' outputs {}\n",
+                 "cdna3 {:.0f} ms ({:.2f}x); repeated runs identical: {}; the two models' outputs {}; output FNV-1a "
+                 "exact {:016x}, cdna3 {:016x}\n",
                  arch_name(arch), exact.best_cpu_ms, cdna3.best_cpu_ms, cdna3.best_cpu_ms / exact.best_cpu_ms,
                  exact.best_ms, cdna3.best_ms, cdna3.best_ms / exact.best_ms,
-                 exact.repeatable && cdna3.repeatable ? "yes" : "NO", exact.y == cdna3.y ? "agree" : "differ");
+                 exact.repeatable && cdna3.repeatable ? "yes" : "NO", exact.y == cdna3.y ? "agree" : "differ", fnv1a(exact.y), fnv1a(cdna3.y));
     }
     fmt::print("load average after: {}\n", load_average());
   } catch (const Error& e) {

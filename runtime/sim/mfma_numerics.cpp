@@ -1,34 +1,14 @@
-// MFMA accumulation arithmetic.
+// MFMA accumulation arithmetic, fast path: the CDNA3 rules (stated with their source in
+// mfma_numerics_reference.cpp) on operands decoded once per instruction into integer
+// significands and exponents, so that a group of products is a few integer multiplies and
+// shifts instead of an ilogb/ldexp split of every product. Bit-identical to the reference
+// implementation by construction (the same integer quantities, computed from exact integer
+// significands instead of exact double significands); groups the fast path does not handle
+// (non-finite C, products that may reach 2^128) go to the reference group function, and
+// operands with non-finite or over-wide elements are never decoded. The randomized equivalence
+// test is tests/sim/test_mfma_fast_path.cpp.
 //
-// CDNA3 (gfx942): the bit-exact rules published by Xie, Wang, Yang and Yang,
-// "MMA-Sim: Bit-Accurate Reference Model of Tensor Cores and Matrix Cores",
-// arXiv:2511.10909 (2025), Sec. on AMD CDNA3, validated there against MI300
-// hardware. Summary of the facts used (code written here from them):
-//  - f32 inputs: D = fma(A[K-1], B[K-1], ... fma(A[0], B[0], C)), each fma RNE.
-//  - 16-bit float inputs (f16, bf16): K is cut into groups of min(8, K) products,
-//    processed in increasing k, each group fused with the running accumulator:
-//      * every element is significand * 2^exponent with the exponent clamped at
-//        its format's smallest normal exponent (subnormals keep a significand < 1);
-//        a product's exponent is the sum of its factors' exponents (its
-//        significand lies in [0, 4)), a zero product has no exponent;
-//      * products are aligned to the group's largest exponent e and truncated
-//        toward zero to 24 fractional bits (relative to 2^e), then summed exactly;
-//      * with E = max(e, exponent of C): the group sum is floored (toward -inf)
-//        to 31 fractional bits relative to 2^E, C is floored to 24 fractional
-//        bits relative to 2^E, both are added exactly and the sum is rounded
-//        once to f32 (RNE): the accumulator for the next group.
-//  - 8-bit float inputs: groups of 16; within a group the even-indexed and the
-//    odd-indexed products are two sub-groups, each aligned and truncated as above
-//    at its own largest exponent; both sub-sums are floored to 24 fractional bits
-//    at the larger of the two exponents and added; then as above, except that C
-//    is dropped entirely when its exponent is more than 25 below E.
-//  - Infinities / NaNs: when any input is not finite the result is the IEEE
-//    double sum of the products and C (inf - inf = NaN); a finite product at or
-//    beyond 2^128 counts as an infinity of its sign.
-// gfx950 (CDNA4) has no published model: the simulator applies the same rules to
-// its shapes and formats (OCP fp8 uses the OCP formats' smallest normal
-// exponents) as a documented hypothesis; Options::mfma_numerics switches to the
-// exact model (one rounding of the exact sum) instead.
+// Also the "exact" model (Options::MfmaNumerics::Exact): one rounding of the exact sum.
 #include "runtime/sim/mfma_numerics.hpp"
 
 #include <algorithm>
@@ -40,94 +20,129 @@
 namespace cdnajit::sim {
 namespace {
 
-constexpr int kNoExponent = -100000;  // exponent of a zero: never the largest
+constexpr int kNo = kMfmaNoExponent;
 
-struct Term {
-  double sig;  // significand, |sig| < 4 (exact)
-  int exp;
-};
-
-// x = sig * 2^exp with exp >= min_exp (x exact in a double).
-Term split(double x, int min_exp) {
-  if (x == 0) return {0.0, kNoExponent};
-  int e = std::max(std::ilogb(x), min_exp);
-  return {std::ldexp(x, -e), e};
-}
-
-// floor(v * 2^shift) for an integer v, shift <= 0 or small positive.
+// floor(v * 2^shift) for an integer v (arithmetic right shift = floor).
 int64_t floor_shift(int64_t v, int shift) {
   if (shift >= 0) return v << shift;
   if (shift <= -63) return v < 0 ? -1 : 0;
-  return v >> -shift;  // arithmetic shift: floor
+  return v >> -shift;
 }
 
-// Products aligned at their largest exponent, truncated toward zero to 24
-// fractional bits and summed: returns the sum in units of 2^(e - 24).
-int64_t aligned_sum(const Term* p, int n, int stride, int& e) {
-  e = kNoExponent;
-  for (int i = 0; i < n; i += stride) e = std::max(e, p[i].exp);
+// trunc(v / 2^shift), shift >= 0: toward zero.
+int64_t trunc_shift(int64_t v, int shift) {
+  if (shift >= 63) return 0;
+  return v >= 0 ? v >> shift : -((-v) >> shift);
+}
+
+// 2^e as a double, -1022 <= e <= 1023.
+double pow2(int e) { return std::bit_cast<double>(uint64_t(e + 1023) << 52); }
+
+// Products of one subset (every `stride`-th of n, from 0), aligned at their largest exponent
+// and truncated toward zero to 24 fractional bits: the sum in units of 2^(e - 24).
+// p[i] = sig_a * sig_b, the product's value p[i] * 2^(pe[i] - 48); zero products have p = 0 and
+// pe = kNo. Branch-free: a zero product shifts to 0 like one far below the largest.
+template <int n, int stride>
+int64_t aligned_sum(const int64_t* p, const int* pe, int& e) {
+  e = kNo;
+  for (int i = 0; i < n; i += stride) e = std::max(e, pe[i]);
   int64_t s = 0;
-  if (e == kNoExponent) return 0;
-  for (int i = 0; i < n; i += stride)
-    if (p[i].sig != 0) s += int64_t(std::trunc(std::ldexp(p[i].sig, 24 + p[i].exp - e)));
+  for (int i = 0; i < n; i += stride) {
+    const int d = std::min(24 + e - pe[i], 63);
+    const int64_t neg = p[i] >> 63;                     // 0 or -1
+    const int64_t mag = int64_t(uint64_t((p[i] ^ neg) - neg) >> d);
+    s += (mag ^ neg) - neg;                             // trunc toward zero
+  }
   return s;
 }
 
-// Non-finite inputs or products beyond the f32 range (see the header comment).
-bool special_case(const double* a, const double* b, int n, float c, float& out) {
-  double sum = 0;
-  bool pinf = false, ninf = false;
+// One group of n products (n = 8 or 16 here, fixed at compile time) accumulated into a finite c;
+// both operands decoded (finite).
+template <int n, bool kFp8>
+float fast_group(const MfmaTerm* ta, const MfmaTerm* tb, const double* a, const double* b, float c,
+                 const MfmaFormat& f) {
+  int64_t p[n];
+  int pe[n];
+  int emax = kNo;
   for (int i = 0; i < n; ++i) {
-    double p = a[i] * b[i];
-    sum += p;
-    pinf |= p >= 0x1p128;
-    ninf |= p <= -0x1p128;
+    const bool zero = ta[i].sig == 0 || tb[i].sig == 0;
+    p[i] = int64_t(ta[i].sig) * tb[i].sig;
+    pe[i] = zero ? kNo : ta[i].exp + tb[i].exp;
+    emax = std::max(emax, pe[i]);
   }
-  sum += double(c);
-  if (!std::isfinite(sum)) { out = float(sum); return true; }
-  if (pinf || ninf) { out = pinf && ninf ? NAN : pinf ? INFINITY : -INFINITY; return true; }
-  return false;
-}
-
-float fused_group(const double* a, const double* b, int n, float c, const MfmaFormat& f) {
-  float special;
-  if (special_case(a, b, n, c, special)) return special;
-  Term p[16];
-  for (int i = 0; i < n; ++i) {
-    Term x = split(a[i], f.min_exp_a), y = split(b[i], f.min_exp_b);
-    p[i] = (x.sig == 0 || y.sig == 0) ? Term{0.0, kNoExponent} : Term{x.sig * y.sig, x.exp + y.exp};
-  }
+  // |product| < 2^(pe + 2): below 2^128 (the reference's infinity threshold) when pe <= 126.
+  if (emax > 126) return mfma_group_cdna3_reference(a, b, n, c, f);
   int e;
   int64_t s;  // the products' sum in units of 2^(e - 24)
-  if (f.kind == MfmaKind::Fp8) {
+  if constexpr (kFp8) {
     int e0, e1;
-    int64_t s0 = aligned_sum(p, n, 2, e0), s1 = aligned_sum(p + 1, n - 1, 2, e1);
+    int64_t s0 = aligned_sum<n, 2>(p, pe, e0), s1 = aligned_sum<n - 1, 2>(p + 1, pe + 1, e1);
     e = std::max(e0, e1);
-    s = e == kNoExponent ? 0 : floor_shift(s0, e0 - e) + floor_shift(s1, e1 - e);
+    s = e == kNo ? 0 : floor_shift(s0, e0 - e) + floor_shift(s1, e1 - e);
   } else {
-    s = aligned_sum(p, n, 1, e);
+    s = aligned_sum<n, 1>(p, pe, e);
   }
-  Term ct = split(double(c), -126);
-  int E = std::max(e, ct.exp);
-  if (E == kNoExponent) return 0.0f;
-  // Group sum floored to 31 fractional bits at 2^E (units of 2^(E - 31)).
-  int64_t total = e == kNoExponent ? 0 : floor_shift(s, 7 + e - E);
-  // C floored to 24 fractional bits at 2^E, in the same units.
-  bool keep_c = ct.sig != 0 && !(f.kind == MfmaKind::Fp8 && ct.exp < E - 25);
-  if (keep_c) total += int64_t(std::floor(std::ldexp(ct.sig, 24 + ct.exp - E))) * 128;
-  return float(std::ldexp(double(total), E - 31));  // exact double, one RNE rounding to f32
+  // C = csig * 2^(cexp - 23), cexp clamped at -126 (f32 subnormals).
+  const uint32_t u = std::bit_cast<uint32_t>(c);
+  const int biased = int((u >> 23) & 0xff);
+  int64_t csig = int64_t((u & 0x7fffff) | (biased ? 0x800000u : 0u));
+  if (u >> 31) csig = -csig;
+  const int cexp = csig == 0 ? kNo : biased ? biased - 127 : -126;
+  const int E = std::max(e, cexp);
+  if (E == kNo) return 0.0f;
+  int64_t total = e == kNo ? 0 : floor_shift(s, 7 + e - E);  // units of 2^(E - 31)
+  bool keep_c = csig != 0 && !(kFp8 && cexp < E - 25);
+  if (keep_c) total += floor_shift(csig, 1 + cexp - E) * 128;  // C floored to 24 fractional bits at 2^E
+  return float(double(total) * pow2(E - 31));  // |total| < 2^53: exact double, one RNE rounding
 }
 
 }  // namespace
 
-float mfma_dot_cdna3(const double* a, const double* b, int K, float c, const MfmaFormat& f) {
+bool mfma_decode(const double* x, int n, int min_exp, MfmaTerm* out) {
+  // From the double's bits: v = m * 2^(ilogb - 52), m the 53-bit significand (normal doubles only;
+  // every MFMA element value is one). sig = v * 2^(24 - e) = m >> (28 + e - ilogb), exact when the
+  // bits shifted out are zero and nonzero when the shift leaves at least one bit.
+  for (int i = 0; i < n; ++i) {
+    const uint64_t u = std::bit_cast<uint64_t>(x[i]);
+    const int biased = int((u >> 52) & 0x7ff);
+    if ((u << 1) == 0) { out[i] = {0, kNo}; continue; }
+    if (biased == 0 || biased == 0x7ff) return false;  // double subnormal, inf, NaN
+    const int ilogb = biased - 1023, e = std::max(ilogb, min_exp), shift = 28 + e - ilogb;
+    const uint64_t m = (u & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52);
+    if (shift >= 53 || (m & ((uint64_t(1) << shift) - 1)) != 0) return false;
+    const int32_t sig = int32_t(m >> shift);  // < 2^25
+    out[i] = {(u >> 63) ? -sig : sig, e};
+  }
+  return true;
+}
+
+float mfma_dot_cdna3(const MfmaOperand& a, const MfmaOperand& b, int K, float c, const MfmaFormat& f) {
   if (f.kind == MfmaKind::F32) {
-    for (int k = 0; k < K; ++k) c = std::fma(float(a[k]), float(b[k]), c);
+    for (int k = 0; k < K; ++k) c = std::fma(float(a.value[k]), float(b.value[k]), c);
     return c;
   }
-  int group = f.kind == MfmaKind::Fp8 ? 16 : std::min(8, K);
-  for (int k = 0; k < K; k += group) c = fused_group(a + k, b + k, std::min(group, K - k), c, f);
+  const bool fp8 = f.kind == MfmaKind::Fp8;
+  const int group = mfma_group_size(f.kind, K);
+  const bool decoded = a.decoded && b.decoded;
+  for (int k = 0; k < K; k += group) {
+    const int n = std::min(group, K - k);
+    const MfmaTerm *ta = a.term + k, *tb = b.term + k;
+    const double *va = a.value + k, *vb = b.value + k;
+    if (!decoded || !std::isfinite(c)) c = mfma_group_cdna3_reference(va, vb, n, c, f);
+    else if (fp8 && n == 16) c = fast_group<16, true>(ta, tb, va, vb, c, f);
+    else if (!fp8 && n == 8) c = fast_group<8, false>(ta, tb, va, vb, c, f);
+    else if (!fp8 && n == 4) c = fast_group<4, false>(ta, tb, va, vb, c, f);  // xf32; multi-block f16/bf16, K = 4
+    else c = mfma_group_cdna3_reference(va, vb, n, c, f);
+  }
   return c;
+}
+
+float mfma_dot_cdna3(const double* a, const double* b, int K, float c, const MfmaFormat& f) {
+  if (f.kind == MfmaKind::F32) return mfma_dot_cdna3_reference(a, b, K, c, f);
+  MfmaTerm ta[256], tb[256];
+  if (K > 256) return mfma_dot_cdna3_reference(a, b, K, c, f);
+  bool da = mfma_decode(a, K, f.min_exp_a, ta), db = mfma_decode(b, K, f.min_exp_b, tb);
+  return mfma_dot_cdna3(MfmaOperand{a, ta, da}, MfmaOperand{b, tb, db}, K, c, f);
 }
 
 float mfma_dot_exact(const double* a, const double* b, int K, float c) {

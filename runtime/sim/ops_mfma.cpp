@@ -21,7 +21,8 @@ namespace {
 
 using U = isa::Unit;
 
-enum class Fmt : uint8_t { F16, BF16, FP8, BF8, F32, I8 };
+// XF32: an f32 register read as xf32 (low 13 bits cleared; see mfma_numerics_reference.cpp).
+enum class Fmt : uint8_t { F16, BF16, FP8, BF8, F32, I8, XF32 };
 
 double decode_f8(uint8_t b, bool e5m2, bool fnuz) { return fp8_value(b, e5m2, fnuz); }
 
@@ -30,11 +31,23 @@ double element(uint32_t dword, int j, Fmt f, bool fnuz) {
     case Fmt::F16: return f16_to_f32(uint16_t(dword >> (16 * (j & 1))));
     case Fmt::BF16: return f32_of(bf16_to_f32(uint16_t(dword >> (16 * (j & 1)))));
     case Fmt::F32: return f32_of(dword);
+    case Fmt::XF32: return f32_of(dword & ~0x1fffu);
     case Fmt::I8: return double(int8_t(uint8_t(dword >> (8 * (j & 3)))));
     case Fmt::FP8: return decode_f8(uint8_t(dword >> (8 * (j & 3))), false, fnuz);
     default: return decode_f8(uint8_t(dword >> (8 * (j & 3))), true, fnuz);
   }
 }
+
+// One operand vector of an MFMA (a row of A or a column of B): exact values and their decode for
+// the fast CDNA3 path (mfma_numerics.hpp), decoded once per instruction.
+template <int K>
+struct OperandVec {
+  double v[K];
+  MfmaTerm t[K];
+  bool decoded = false;
+  void decode(int min_exp) { decoded = mfma_decode(v, K, min_exp, t); }
+  MfmaOperand view() const { return {v, t, decoded}; }
+};
 
 template <int M, int K>
 void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
@@ -42,14 +55,15 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
   constexpr int kpl = K / (64 / M);
   constexpr int nreg = M * N / 64;
   static_assert(nreg == 4 || nreg == 16);
-  auto per = [](Fmt f) { return f == Fmt::F32 ? 1 : (f == Fmt::F16 || f == Fmt::BF16) ? 2 : 4; };
+  auto per = [](Fmt f) { return f == Fmt::F32 || f == Fmt::XF32 ? 1 : (f == Fmt::F16 || f == Fmt::BF16) ? 2 : 4; };
   const int per_a = per(fa), per_b = per(fb);
   const bool fnuz = w.L->arch == Arch::gfx942;
-  static thread_local double A[32][128], B[128][32];
+  // Rows of A and columns of B.
+  static thread_local OperandVec<K> A[M], B[N];
   for (int l = 0; l < 64; ++l)
     for (int j = 0; j < kpl; ++j) {
-      A[l % M][(l / M) * kpl + j] = element(lane_src(w, op.s[0], l, j / per_a), j % per_a, fa, fnuz);
-      B[(l / N) * kpl + j][l % N] = element(lane_src(w, op.s[1], l, j / per_b), j % per_b, fb, fnuz);
+      A[l % M].v[(l / M) * kpl + j] = element(lane_src(w, op.s[0], l, j / per_a), j % per_a, fa, fnuz);
+      B[l % N].v[(l / N) * kpl + j] = element(lane_src(w, op.s[1], l, j / per_b), j % per_b, fb, fnuz);
     }
   // Smallest normal exponent of each element format, for the CDNA3 alignment rule.
   auto min_exp = [fnuz](Fmt f) {
@@ -60,10 +74,16 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
       default: return -126;                    // bf16, f32
     }
   };
-  MfmaKind kind = fa == Fmt::F32 ? MfmaKind::F32 : (fa == Fmt::FP8 || fa == Fmt::BF8) ? MfmaKind::Fp8 : MfmaKind::Fused;
+  MfmaKind kind = fa == Fmt::F32    ? MfmaKind::F32
+                  : fa == Fmt::XF32 ? MfmaKind::Xf32
+                  : (fa == Fmt::FP8 || fa == Fmt::BF8) ? MfmaKind::Fp8
+                                                       : MfmaKind::Fused;
   const MfmaFormat format{kind, min_exp(fa), min_exp(fb)};
   const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;
-  double bcol[128];
+  if (!exact && kind != MfmaKind::F32 && fa != Fmt::I8) {
+    for (auto& x : A) x.decode(format.min_exp_a);
+    for (auto& x : B) x.decode(format.min_exp_b);
+  }
   uint32_t out[nreg][64];
   for (int l = 0; l < 64; ++l)
     for (int r = 0; r < nreg; ++r) {
@@ -71,13 +91,12 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
       int j = l % N;
       if (fa == Fmt::I8) {  // integer MFMA: exact products, int32 accumulation with wrap-around
         uint32_t acc = lane_src(w, op.s[2], l, r);
-        for (int k = 0; k < K; ++k) acc += uint32_t(int32_t(A[i][k]) * int32_t(B[k][j]));
+        for (int k = 0; k < K; ++k) acc += uint32_t(int32_t(A[i].v[k]) * int32_t(B[j].v[k]));
         out[r][l] = acc;
         continue;
       }
       float c = f32_of(lane_src(w, op.s[2], l, r));
-      for (int k = 0; k < K; ++k) bcol[k] = B[k][j];
-      out[r][l] = bits_of(exact ? mfma_dot_exact(A[i], bcol, K, c) : mfma_dot_cdna3(A[i], bcol, K, c, format));
+      out[r][l] = bits_of(exact ? mfma_dot_exact(A[i].v, B[j].v, K, c) : mfma_dot_cdna3(A[i].view(), B[j].view(), K, c, format));
     }
   // MFMA ignores EXEC on gfx9 (the whole wave participates).
   for (int r = 0; r < nreg; ++r) std::memcpy(w.vr(uint16_t(op.d[0].idx + r)), out[r], 256);
@@ -91,6 +110,41 @@ void mfma(Wave& w, const Op& op) {
   if (op.cbsz || op.abid) fail(w, op, "cbsz/abid on a single-block MFMA (only 0 is valid: it has one block)");
   if (op.blgp) fail(w, op, "blgp on a single-block MFMA is not supported on CDNA3 and not modelled by the simulator");
   mfma_run<M, K>(w, op, FA, FB);
+}
+
+// v_mfma_f64_16x16x4_f64 (CDNA3/CDNA4): one f64 element of A and of B per lane (a VGPR pair),
+// A[i][k] in lane 16k + i, B[k][j] in lane 16k + j; D/C as the f32 16x16 layout with VGPR pairs:
+// lane l, pair r -> D[4 * (l / 16) + r][l % 16] (CDNA3 ISA guide, dense matrix layouts).
+// Arithmetic: a K-ordered chain of f64 FMAs, each rounded RNE (MMA-Sim, arXiv:2511.10909: the
+// f32/f64 MFMAs are chains of FMAs). Options::mfma_numerics does not change it (the exact model
+// is an f32 one). neg:[a,b,c] (neg_lo) negates A, B, C: the f64 MFMAs are the only MFMAs with
+// NEG modifiers (CDNA3 ISA guide; LLVM accepts neg on them only). CBSZ/ABID/BLGP do not exist
+// for it (LLVM 22 rejects them).
+void mfma_f64_16x16x4(Wave& w, const Op& op) {
+  if (op.cbsz || op.abid || op.blgp) fail(w, op, "cbsz/abid/blgp on v_mfma_f64_16x16x4_f64 (only 0 is valid)");
+  auto f64_at = [&](const Src& s, int lane, int part) {
+    return as_d(uint64_t(lane_src(w, s, lane, part)) | uint64_t(lane_src(w, s, lane, part + 1)) << 32);
+  };
+  const double sa = (op.neg_lo & 1) ? -1.0 : 1.0, sb = (op.neg_lo & 2) ? -1.0 : 1.0, sc = (op.neg_lo & 4) ? -1.0 : 1.0;
+  double A[16][4], B[4][16];
+  for (int l = 0; l < 64; ++l) {
+    A[l % 16][l / 16] = sa * f64_at(op.s[0], l, 0);
+    B[l / 16][l % 16] = sb * f64_at(op.s[1], l, 0);
+  }
+  uint64_t out[4][64];
+  for (int l = 0; l < 64; ++l)
+    for (int r = 0; r < 4; ++r) {
+      const int i = 4 * (l / 16) + r, j = l % 16;
+      double c = sc * f64_at(op.s[2], l, 2 * r);
+      for (int k = 0; k < 4; ++k) c = std::fma(A[i][k], B[k][j], c);
+      out[r][l] = as_u64(c);
+    }
+  for (int r = 0; r < 4; ++r) {
+    uint32_t* lo = w.vr(uint16_t(op.d[0].idx + 2 * r));
+    uint32_t* hi = w.vr(uint16_t(op.d[0].idx + 2 * r + 1));
+    for (int l = 0; l < 64; ++l) { lo[l] = uint32_t(out[r][l]); hi[l] = uint32_t(out[r][l] >> 32); }
+  }
+  w.lane_ops += 64;
 }
 
 // BLGP: the lane whose B data lane `lane` uses (CDNA3 ISA guide, "B-matrix lane group pattern";
@@ -125,35 +179,38 @@ void mfma_blocks(Wave& w, const Op& op) {
     fail(w, op, "cbsz must be <= " + std::to_string(max_cbsz) + " and abid < 2^cbsz for a " + std::to_string(BLK) +
                     "-block MFMA");
   const bool fnuz = w.L->arch == Arch::gfx942;
-  static thread_local double A[BLK][M][K], B[BLK][K][M];
+  // A[b][i]: row i of block b's A; B[b][j]: column j of block b's B.
+  static thread_local OperandVec<K> A[BLK][M], B[BLK][M];
   for (int b = 0; b < BLK; ++b)
     for (int x = 0; x < M; ++x)
       for (int k = 0; k < K; ++k) {
         int lane = b * M + (k / kpl) * M * BLK + x, e = k % kpl;
-        A[b][x][k] = element(lane_src(w, op.s[0], lane, e / per), e % per, F, fnuz);
-        B[b][k][x] = element(lane_src(w, op.s[1], blgp_lane(lane, op.blgp), e / per), e % per, F, fnuz);
+        A[b][x].v[k] = element(lane_src(w, op.s[0], lane, e / per), e % per, F, fnuz);
+        B[b][x].v[k] = element(lane_src(w, op.s[1], blgp_lane(lane, op.blgp), e / per), e % per, F, fnuz);
       }
   const MfmaFormat format{F == Fmt::F32 ? MfmaKind::F32 : MfmaKind::Fused, F == Fmt::F16 ? -14 : -126,
                           F == Fmt::F16 ? -14 : -126};
   const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;
+  if (!exact && F != Fmt::F32 && F != Fmt::I8)
+    for (int b = 0; b < BLK; ++b)
+      for (int x = 0; x < M; ++x) { A[b][x].decode(format.min_exp_a); B[b][x].decode(format.min_exp_b); }
   const int group = 1 << op.cbsz;
   uint32_t out[nreg][64];
-  double bcol[K];
   for (int b = 0; b < BLK; ++b)
     for (int i = 0; i < M; ++i)
       for (int j = 0; j < M; ++j) {
         int r = b * (M * M / 64) + (i / (4 * (64 / M))) * 4 + i % 4;
         int l = (b % bpr) * M + ((i / 4) % (64 / M)) * bpr * M + j;
-        const double* arow = A[(b / group) * group + op.abid][i];
+        const OperandVec<K>& arow = A[(b / group) * group + op.abid][i];
+        const OperandVec<K>& bcol = B[b][j];
         if (F == Fmt::I8) {  // exact products, int32 accumulation with wrap-around
           uint32_t acc = lane_src(w, op.s[2], l, r);
-          for (int k = 0; k < K; ++k) acc += uint32_t(int32_t(arow[k]) * int32_t(B[b][k][j]));
+          for (int k = 0; k < K; ++k) acc += uint32_t(int32_t(arow.v[k]) * int32_t(bcol.v[k]));
           out[r][l] = acc;
           continue;
         }
-        for (int k = 0; k < K; ++k) bcol[k] = B[b][k][j];
         float c = f32_of(lane_src(w, op.s[2], l, r));
-        out[r][l] = bits_of(exact ? mfma_dot_exact(arow, bcol, K, c) : mfma_dot_cdna3(arow, bcol, K, c, format));
+        out[r][l] = bits_of(exact ? mfma_dot_exact(arow.v, bcol.v, K, c) : mfma_dot_cdna3(arow.view(), bcol.view(), K, c, format));
       }
   for (int r = 0; r < nreg; ++r) std::memcpy(w.vr(uint16_t(op.d[0].idx + r)), out[r], 256);
   w.lane_ops += 64;
@@ -199,21 +256,25 @@ void mfma_f8f6f4(Wave& w, const Op& op) {
   if (op.abid) fail(w, op, "abid on an f8f6f4 MFMA is not modelled by the simulator");
   constexpr int N = M, kpl = K / (64 / M), nreg = M * N / 64;
   const MxFmt fa = MxFmt(op.cbsz), fb = MxFmt(op.blgp);
-  // Per lane: the E8M0 scale exponents of its A and B blocks (0 = unscaled; 255 -> NaN).
+  // Per lane: the E8M0 scale exponents of its A and B blocks (exponent 0 = byte 127 = unscaled;
+  // byte 255 -> NaN).
   int sa[64] = {}, sb[64] = {};
   bool nan_a[64] = {}, nan_b[64] = {};
   if (SCALED) {
     if (op.ns < 5 || op.s[3].k != SrcKind::V || op.s[4].k != SrcKind::V)
       fail(w, op, "v_mfma_scale_* scale operands must be VGPRs (LLVM allocates them so)");
+    // Byte 0: OCP's 2^-127 or LLVM's 1.0 (Options::e8m0_zero; README.md, known and assumed).
+    const bool zero_is_one = w.L->opt.e8m0_zero == Options::E8m0Zero::One;
     const uint8_t hi = op.op_sel_hi_set ? op.op_sel_hi : 0;
     const int sel_a = (op.op_sel & 1) | (hi & 1) << 1, sel_b = ((op.op_sel >> 1) & 1) | ((hi >> 1) & 1) << 1;
     for (int l = 0; l < 64; ++l) {
       int ea = int((lane_src(w, op.s[3], l) >> (8 * sel_a)) & 0xff), eb = int((lane_src(w, op.s[4], l) >> (8 * sel_b)) & 0xff);
       nan_a[l] = ea == 255; nan_b[l] = eb == 255;
       sa[l] = ea - 127; sb[l] = eb - 127;
+      if (zero_is_one) { if (ea == 0) sa[l] = 0; if (eb == 0) sb[l] = 0; }
     }
   }
-  static thread_local double A[32][128], B[128][32];
+  static thread_local OperandVec<K> A[M], B[N];  // rows of A, columns of B
   auto load = [&](const Src& src, MxFmt f, int l, const int* sc, const bool* nan, auto put) {
     const int bits = mx_bits(f);
     uint32_t words[8];
@@ -226,24 +287,33 @@ void mfma_f8f6f4(Wave& w, const Op& op) {
     }
   };
   for (int l = 0; l < 64; ++l) {
-    load(op.s[0], fa, l, sa, nan_a, [&](int j, double v) { A[l % M][(l / M) * kpl + j] = v; });
-    load(op.s[1], fb, l, sb, nan_b, [&](int j, double v) { B[(l / N) * kpl + j][l % N] = v; });
+    load(op.s[0], fa, l, sa, nan_a, [&](int j, double v) { A[l % M].v[(l / M) * kpl + j] = v; });
+    load(op.s[1], fb, l, sb, nan_b, [&](int j, double v) { B[l % N].v[(l / N) * kpl + j] = v; });
   }
   const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;
-  double bcol[K];
+  // Decoded per 32-K block: each block's smallest normal exponent moves with its lane's scale.
+  if (!exact) {
+    auto decode = [&](OperandVec<K>& x, int first_lane, int stride, MxFmt f, const int* sc) {
+      x.decoded = true;
+      for (int k0 = 0; k0 < K; k0 += kpl)
+        x.decoded &= mfma_decode(x.v + k0, kpl, mx_min_exp(f) + sc[first_lane + stride * (k0 / kpl)], x.t + k0);
+    };
+    for (int i = 0; i < M; ++i) decode(A[i], i, M, fa, sa);
+    for (int j = 0; j < N; ++j) decode(B[j], j, N, fb, sb);
+  }
   uint32_t out[nreg][64];
   for (int l = 0; l < 64; ++l)
     for (int r = 0; r < nreg; ++r) {
       int i = M == 16 ? 4 * (l / 16) + r : 8 * (r / 4) + 4 * (l / 32) + r % 4;
       int j = l % N;
-      for (int k = 0; k < K; ++k) bcol[k] = B[k][j];
       float c = f32_of(lane_src(w, op.s[2], l, r));
-      if (exact) { out[r][l] = bits_of(mfma_dot_exact(A[i], bcol, K, c)); continue; }
+      if (exact) { out[r][l] = bits_of(mfma_dot_exact(A[i].v, B[j].v, K, c)); continue; }
       // One 32-K block at a time (groups of 16 never straddle blocks), each with its scales.
       for (int k0 = 0; k0 < K; k0 += kpl) {
         int la = i + M * (k0 / kpl), lb = j + N * (k0 / kpl);  // the lanes holding this block
         const MfmaFormat format{MfmaKind::Fp8, mx_min_exp(fa) + sa[la], mx_min_exp(fb) + sb[lb]};
-        c = mfma_dot_cdna3(A[i] + k0, bcol + k0, kpl, c, format);
+        c = mfma_dot_cdna3(MfmaOperand{A[i].v + k0, A[i].t + k0, A[i].decoded},
+                           MfmaOperand{B[j].v + k0, B[j].t + k0, B[j].decoded}, kpl, c, format);
       }
       out[r][l] = bits_of(c);
     }
@@ -287,6 +357,9 @@ void register_mfma(Registry& r) {
   r.add("v_mfma_f32_16x16x4f32", &mfma<16, 4, F::F32, F::F32>, U::MFMA, FType::F32);
   r.add("v_mfma_f32_32x32x2_f32", &mfma<32, 2, F::F32, F::F32>, U::MFMA, FType::F32);
   r.add("v_mfma_f32_32x32x2f32", &mfma<32, 2, F::F32, F::F32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_16x16x8_xf32", &mfma<16, 8, F::XF32, F::XF32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_32x32x4_xf32", &mfma<32, 4, F::XF32, F::XF32>, U::MFMA, FType::F32);
+  r.add("v_mfma_f64_16x16x4_f64", &mfma_f64_16x16x4, U::MFMA, FType::F64);
   r.add("v_mfma_i32_16x16x32_i8", &mfma<16, 32, F::I8, F::I8>, U::MFMA);
   r.add("v_mfma_i32_32x32x16_i8", &mfma<32, 16, F::I8, F::I8>, U::MFMA);
   r.add("v_mfma_i32_16x16x64_i8", &mfma<16, 64, F::I8, F::I8>, U::MFMA);

@@ -557,11 +557,15 @@ void fma_mix(Wave& w, const Op& op) {
 // v_cvt_f32_fp8 / v_cvt_f32_bf8 (PK = false) and v_cvt_pk_f32_fp8 / _bf8 (PK = true, two
 // floats into a register pair): the source byte (or 16-bit word for PK) is chosen by the SDWA
 // src0_sel (clang's byte selects), else byte / word 0. The format follows the arch (fp.hpp:
-// FNUZ on gfx942, OCP on gfx950). Every result is exact; NaN codes give the quiet f32 NaN.
+// FNUZ on gfx942, OCP on gfx950). Every conversion is exact; NaN codes give the quiet f32 NaN.
+// clamp and omod (LLVM 22 accepts both on the _e64 and _sdwa forms, checked with llvm-mc-22) act
+// as on any VOP3 f32 result (the CDNA3/CDNA4 ISA guides' VOP3 OMOD/CLAMP fields: multiply by
+// 2/4/0.5, then clamp to [0, 1]), through the same apply_omod_clamp as the generic f32 path; the
+// guides' pseudo-code of these conversions says nothing more specific, so this is an assumption.
 template <bool E5M2, bool PK>
 void cvt_from_fp8(Wave& w, const Op& op) {
-  if ((op.sdwa && op.sdwa_dst_sel != 6) || op.op_sel || op.clamp || op.omod)
-    fail(w, op, "fp8 conversion with a destination select, op_sel, clamp or omod is not modelled by the simulator");
+  if ((op.sdwa && op.sdwa_dst_sel != 6) || op.op_sel)
+    fail(w, op, "fp8 conversion with a destination select or op_sel is not modelled by the simulator");
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   const bool fnuz = w.L->arch == Arch::gfx942;
@@ -572,7 +576,9 @@ void cvt_from_fp8(Wave& w, const Op& op) {
   }
   auto cvt = [&](uint32_t byte) {
     double v = fp8_value(uint8_t(byte), E5M2, fnuz);
-    return std::isnan(v) ? 0x7fc00000u : as_u(float(v));
+    float x = std::isnan(v) ? NAN : float(v);
+    if (op.clamp || op.omod) x = apply_omod_clamp(op, x, w.dx10_clamp);
+    return std::isnan(x) ? 0x7fc00000u : as_u(x);
   };
   uint32_t* d0 = w.vr(op.d[0].idx);
   uint32_t* d1 = PK ? w.vr(uint16_t(op.d[0].idx + 1)) : nullptr;

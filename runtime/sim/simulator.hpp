@@ -38,6 +38,11 @@ struct Options {
   //         same rules applied to gfx950 as a documented hypothesis (default).
   //  Exact: C plus all products computed exactly and rounded once to f32.
   enum class MfmaNumerics { Cdna3, Exact } mfma_numerics = MfmaNumerics::Cdna3;
+  // The E8M0 scale byte 0 of the gfx950 v_mfma_scale_* (not observable here; runtime/sim/README.md):
+  //  Ocp: 2^-127, as the OCP MX v1.0 specification defines E8M0 (bias 127; 0xFF NaN) (default).
+  //  One: 1.0 (no scaling), what LLVM 22 assumes: it selects the unscaled opcode for a scaled MFMA
+  //       whose scale operands are the constant 0. Other bytes are 2^(byte - 127) either way.
+  enum class E8m0Zero { Ocp, One } e8m0_zero = E8m0Zero::Ocp;
   // Timing-model input (runtime/sim/record.hpp): when set, the instruction streams of the
   // workgroups it lists are recorded into it. Off (nullptr) costs two predictable branches per instruction.
   Recording* recording = nullptr;

@@ -139,3 +139,33 @@ TEST_CASE("gfx950 f8f6f4 MFMAs: fp6/fp4 operands and E8M0 scales against a plain
     CHECK(c1 == dev.download<uint32_t>(dd, 64 * size_t(nreg)));
   }
 }
+
+TEST_CASE("E8M0 scale byte 0 of v_mfma_scale_*: 2^-127 (OCP, default) or 1.0 (Options::e8m0_zero)", "[sim][mfma][f8f6f4]") {
+  // Kernel k4 reads A as bf8 E5M2 and B as fp8 E4M3; every byte is 0x38 (E5M2: 0.5, E4M3: 1.0),
+  // C = 0, A's scale byte 0 or 127, B's 127 (2^0): each output is 128 * 0.5 * 2^sa = 64 * 2^sa.
+  // OCP MX v1.0: E8M0 0x00 = 2^-127 -> 2^-121 (0x03000000); the "one" choice (LLVM 22 selects the
+  // unscaled opcode for constant-0 scales) -> 64.0 (0x42800000). Byte 127 is 1.0 under both (64.0),
+  // so the switch touches byte 0 only.
+  auto co = load_hip(kSrc, Arch::gfx950);
+  Device dev(Arch::gfx950);
+  std::vector<uint32_t> ones(64 * 8, 0x38383838u);
+  uint64_t da = dev.upload(ones), db = dev.upload(ones), dd = dev.upload(std::vector<uint32_t>(64 * 4));
+  for (uint32_t byte_a : {0u, 127u})
+    for (auto choice : {cdnajit::sim::Options::E8m0Zero::Ocp, cdnajit::sim::Options::E8m0Zero::One}) {
+      const bool one = choice == cdnajit::sim::Options::E8m0Zero::One;
+      INFO("A scale byte " << byte_a << ", e8m0_zero " << (one ? "one" : "ocp"));
+      // k4: fp8 x fp8, op_sel picks byte 0 of each scale register.
+      uint64_t dsa = dev.upload(std::vector<uint32_t>(64, byte_a)), dsb = dev.upload(std::vector<uint32_t>(64, 127u));
+      for (auto numerics : {cdnajit::sim::Options::MfmaNumerics::Cdna3, cdnajit::sim::Options::MfmaNumerics::Exact}) {
+        cdnajit::sim::Options o;
+        o.e8m0_zero = choice;
+        o.mfma_numerics = numerics;
+        dev.run(co, "k4", ArgPack().add(da).add(db).add(dsa).add(dsb).add(dd), dims1(1, 64), o);
+        const uint32_t want = byte_a == 0 && !one ? 0x03000000u : 0x42800000u;
+        auto got = dev.download<uint32_t>(dd, 64 * 4);
+        size_t bad = 0;
+        for (uint32_t x : got) bad += x != want;
+        CHECK(bad == 0);
+      }
+    }
+}

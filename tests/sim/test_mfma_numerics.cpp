@@ -232,13 +232,13 @@ float oracle_group(const std::vector<Elem>& a, const std::vector<Elem>& b, const
 }
 
 float oracle_dot(const std::vector<uint32_t>& ra, const std::vector<uint32_t>& rb, const ElemFmt& fa, const ElemFmt& fb,
-                 float c, bool f32, bool fp8) {
+                 float c, bool f32, bool fp8, int group) {
   const int K = int(ra.size());
   if (f32) {
     for (int k = 0; k < K; ++k) c = std::fmaf(simtest::flt(ra[k]), simtest::flt(rb[k]), c);
     return c;
   }
-  const int g = fp8 ? 16 : std::min(8, K);
+  const int g = group;
   for (int k0 = 0; k0 < K; k0 += g) {
     std::vector<Elem> a, b;
     for (int k = k0; k < k0 + g; ++k) { a.push_back(decode(ra[k], fa)); b.push_back(decode(rb[k], fb)); }
@@ -252,6 +252,8 @@ struct MfmaCase {
   int M, K;
   ElemFmt fa, fb;
   bool f32, fp8;
+  int group;          // products per fused group (MMA-Sim: 8 for 16-bit, 16 for 8-bit, 4 for xf32)
+  bool xf32 = false;  // elements are xf32 codes stored in the high 19 bits of an f32 register
 };
 
 uint32_t random_code(std::mt19937& g, const ElemFmt& f, int emin_field, int emax_field) {
@@ -285,6 +287,13 @@ extern "C" __global__ void fp8k32(const long* a, const long* b, const float4_* c
   unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a[t], b[t], c[t], 0, 0, 0); }
 extern "C" __global__ void bf8k32(const long* a, const long* b, const float4_* c, float4_* d) {
   unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(a[t], b[t], c[t], 0, 0, 0); }
+#if defined(__gfx942__)
+typedef float float2_ __attribute__((ext_vector_type(2)));
+extern "C" __global__ void xf32k8(const float2_* a, const float2_* b, const float4_* c, float4_* d) {
+  unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f32_16x16x8_xf32(a[t], b[t], c[t], 0, 0, 0); }
+extern "C" __global__ void xf32k4(const float2_* a, const float2_* b, const float16_* c, float16_* d) {
+  unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f32_32x32x4_xf32(a[t], b[t], c[t], 0, 0, 0); }
+#endif
 #if defined(__gfx950__)
 extern "C" __global__ void f16k32(const half8* a, const half8* b, const float4_* c, float4_* d) {
   unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f32_16x16x32_f16(a[t], b[t], c[t], 0, 0, 0); }
@@ -297,10 +306,17 @@ extern "C" __global__ void f16k32(const half8* a, const half8* b, const float4_*
     const bool fnuz = arch == Arch::gfx942;
     const ElemFmt f16{2, 5, 10, 15}, bf16{2, 8, 7, 127}, f32{4, 8, 23, 127};
     const ElemFmt e4m3{1, 4, 3, fnuz ? 8 : 7}, e5m2{1, 5, 2, fnuz ? 16 : 15};
-    std::vector<MfmaCase> cases = {{"f16k16", 16, 16, f16, f16, false, false}, {"bf16k8", 32, 8, bf16, bf16, false, false},
-                                   {"f32k4", 16, 4, f32, f32, true, false},     {"fp8k32", 16, 32, e4m3, e4m3, false, true},
-                                   {"bf8k32", 16, 32, e5m2, e5m2, false, true}};
-    if (arch == Arch::gfx950) cases.push_back({"f16k32", 16, 32, f16, f16, false, false});
+    std::vector<MfmaCase> cases = {{"f16k16", 16, 16, f16, f16, false, false, 8}, {"bf16k8", 32, 8, bf16, bf16, false, false, 8},
+                                   {"f32k4", 16, 4, f32, f32, true, false, 1},     {"fp8k32", 16, 32, e4m3, e4m3, false, true, 16},
+                                   {"bf8k32", 16, 32, e5m2, e5m2, false, true, 16}};
+    if (arch == Arch::gfx950) cases.push_back({"f16k32", 16, 32, f16, f16, false, false, 8});
+    // xf32 (gfx942 only): sign, 8 exponent bits, 10 fraction bits in bits 31..13 of each f32; the
+    // low 13 bits are random junk the instruction must ignore (truncation toward zero).
+    const ElemFmt xf32{4, 8, 10, 127};
+    if (arch == Arch::gfx942) {
+      cases.push_back({"xf32k8", 16, 8, xf32, xf32, false, false, 4, true});
+      cases.push_back({"xf32k4", 32, 4, xf32, xf32, false, false, 4, true});
+    }
     auto co = load_hip(src, arch);
     for (const MfmaCase& mc : cases) {
       INFO("arch " << cdnajit::arch_name(arch) << " kernel " << mc.kernel);
@@ -318,6 +334,7 @@ extern "C" __global__ void f16k32(const half8* a, const half8* b, const float4_*
       for (int l = 0; l < 64; ++l)
         for (int j = 0; j < kpl; ++j) {
           uint32_t va = A[(l % M) * K + (l / M) * kpl + j], vb = B[((l / N) * kpl + j) * N + l % N];
+          if (mc.xf32) { va = va << 13 | (g() & 0x1fffu); vb = vb << 13 | (g() & 0x1fffu); }
           std::memcpy(&fa[(l * kpl + j) * eb], &va, eb);
           std::memcpy(&fb[(l * kpl + j) * eb], &vb, eb);
         }
@@ -330,7 +347,7 @@ extern "C" __global__ void f16k32(const half8* a, const half8* b, const float4_*
           fc[l * nreg + r] = C[i * N + j];
           std::vector<uint32_t> ra(K), rb(K);
           for (int k = 0; k < K; ++k) { ra[k] = A[i * K + k]; rb[k] = B[k * N + j]; }
-          want[l * nreg + r] = fbits(oracle_dot(ra, rb, mc.fa, mc.fb, C[i * N + j], mc.f32, mc.fp8));
+          want[l * nreg + r] = fbits(oracle_dot(ra, rb, mc.fa, mc.fb, C[i * N + j], mc.f32, mc.fp8, mc.group));
           // Exact reference for the Exact mode: MPFR sum of all products and C, rounded once.
           mpfr_t acc, p;
           mpfr_inits2(2000, acc, p, (mpfr_ptr)0);
@@ -372,6 +389,67 @@ extern "C" __global__ void f16k32(const half8* a, const half8* b, const float4_*
       for (size_t x = 0; x < want.size(); ++x) differ += want[x] != want_exact[x];
       INFO("outputs where the CDNA3 rules and the exact sum differ: " << differ);
       if (!mc.f32) CHECK(differ > 0);
+    }
+  }
+}
+
+TEST_CASE("v_mfma_f64_16x16x4_f64: a K-ordered chain of f64 FMAs, with neg modifiers", "[sim][numerics][mfma][kernels]") {
+  // clang's builtin, and the same instruction with neg:[1,0,1] (A and C negated) through inline
+  // assembly. Oracle: the documented layout (A[i][k] in lane 16k + i, B[k][j] in lane 16k + j,
+  // D[4 * (l / 16) + r][l % 16] in lane l, VGPR pair r) and std::fma in increasing k, written here.
+  const char* src = R"(
+typedef double double4_ __attribute__((ext_vector_type(4)));
+extern "C" __global__ void f64k4(const double* a, const double* b, const double4_* c, double4_* d) {
+  unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f64_16x16x4f64(a[t], b[t], c[t], 0, 0, 0); }
+extern "C" __global__ void f64neg(const double* a, const double* b, const double4_* c, double4_* d) {
+  unsigned t = tid();
+  double4_ r;
+  asm volatile("v_mfma_f64_16x16x4_f64 %0, %1, %2, %3 neg:[1,0,1]\n s_nop 15" : "=&v"(r) : "v"(a[t]), "v"(b[t]), "v"(c[t]));
+  d[t] = r;
+}
+)";
+  const char* env = std::getenv("CDNAJIT_TEST_SEED");
+  uint32_t seed = env ? uint32_t(std::strtoul(env, nullptr, 0)) : 8u;
+  INFO("seed " << seed << " (CDNAJIT_TEST_SEED)");
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    auto co = load_hip(src, arch);
+    std::mt19937_64 g(seed * 7 + uint32_t(arch));
+    // Mantissas with all 53 bits random and exponents in a narrow window: the chain's roundings
+    // differ from one rounding of the exact sum.
+    auto rnd = [&] { return std::ldexp(double(int64_t(g() >> 11) - (int64_t(1) << 52)), int(g() % 9) - 4 - 52); };
+    std::vector<double> a(64), b(64), c(256);
+    for (auto& x : a) x = rnd();
+    for (auto& x : b) x = rnd();
+    for (auto& x : c) x = rnd();
+    Device dev(arch);
+    uint64_t da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c), dd = dev.upload(std::vector<double>(256));
+    for (bool neg : {false, true}) {
+      INFO("arch " << cdnajit::arch_name(arch) << (neg ? " neg:[1,0,1]" : " plain"));
+      dev.run(co, neg ? "f64neg" : "f64k4", ArgPack().add(da).add(db).add(dc).add(dd), dims1(1, 64));
+      auto got = dev.download<uint64_t>(dd, 256);
+      size_t bad = 0, differs_from_exact = 0;
+      for (int l = 0; l < 64; ++l)
+        for (int r = 0; r < 4; ++r) {
+          const int i = 4 * (l / 16) + r, j = l % 16;
+          double acc = (neg ? -1 : 1) * c[l * 4 + r];
+          for (int k = 0; k < 4; ++k) acc = std::fma((neg ? -1 : 1) * a[16 * k + i], b[16 * k + j], acc);
+          uint64_t want;
+          std::memcpy(&want, &acc, 8);
+          bad += got[l * 4 + r] != want;
+          // One rounding of the exact sum (MPFR) differs somewhere, or this test proves little.
+          mpfr_t s, p;
+          mpfr_inits2(4000, s, p, (mpfr_ptr)0);
+          mpfr_set_d(s, (neg ? -1 : 1) * c[l * 4 + r], MPFR_RNDN);
+          for (int k = 0; k < 4; ++k) {
+            mpfr_set_d(p, (neg ? -1 : 1) * a[16 * k + i], MPFR_RNDN);
+            mpfr_mul_d(p, p, b[16 * k + j], MPFR_RNDN);
+            mpfr_add(s, s, p, MPFR_RNDN);
+          }
+          differs_from_exact += mpfr_get_d(s, MPFR_RNDN) != acc;
+          mpfr_clears(s, p, (mpfr_ptr)0);
+        }
+      CHECK(bad == 0);
+      CHECK(differs_from_exact > 0);
     }
   }
 }

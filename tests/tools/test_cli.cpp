@@ -307,4 +307,8 @@ TEST_CASE("cdnajit run: numerics and buffer-range switches are validated", "[cli
   Run bad2 = cli(base + "--dot2 x");
   CHECK(bad2.status == 2);
   CHECK_THAT(bad2.out, Catch::Contains("valid: fused, products"));
+  CHECK(cli(base + "--e8m0-zero one").status == 0);
+  Run bad3 = cli(base + "--e8m0-zero 0");
+  CHECK(bad3.status == 2);
+  CHECK_THAT(bad3.out, Catch::Contains("valid: ocp, one"));
 }

@@ -185,6 +185,14 @@ void add_run_command(CommandLine& cl) {
                    },
                    "simulator: MFMA arithmetic: cdna3 (the published CDNA3 rules; on gfx950 a documented "
                    "hypothesis; default) or exact (the exact sum rounded once)");
+  add_typed_option(c, "--e8m0-zero", o->sim.e8m0_zero,
+                   [](std::string_view t, std::string_view w) {
+                     if (t == "ocp") return sim::Options::E8m0Zero::Ocp;
+                     if (t == "one") return sim::Options::E8m0Zero::One;
+                     throw Error(fmt::format("{}: '{}' (valid: ocp, one)", w, t));
+                   },
+                   "simulator: the E8M0 scale byte 0 of v_mfma_scale_*: ocp (2^-127, the OCP MX "
+                   "specification; default) or one (1.0, as LLVM 22 assumes)");
   add_typed_option(c, "--dot2", o->sim.dot2,
                    [](std::string_view t, std::string_view w) {
                      if (t == "fused") return sim::Options::Dot2::FusedSingleRounding;
