@@ -18,6 +18,18 @@ struct Blk {
   std::string origin;               // call site of the block's first entry
 };
 
+// The table entry of a program line: its own, or for a raw() line the entry its
+// mnemonic (first word) names, so an s_barrier or a branch written as raw text is
+// seen by this check instead of passing as a plain instruction.
+const isa::InstrInfo* info_of(const IrInst& in) {
+  if (in.info || !in.is_raw()) return in.info;
+  const std::string& t = in.raw_text;
+  size_t b = t.find_first_not_of(" \t");
+  if (b == std::string::npos) return nullptr;
+  size_t e = t.find_first_of(" \t", b);
+  return isa::find(std::string_view(t).substr(b, e == std::string::npos ? std::string::npos : e - b));
+}
+
 bool is_label_target(const IrInst& in) {
   return !in.ops.empty() && std::holds_alternative<Label>(in.ops[0].v);
 }
@@ -41,29 +53,31 @@ std::vector<Blk> blocks_of(const Kernel::Impl& k, size_t begin, size_t end, cons
     }
     block_of[i - begin] = int(blocks.size() - 1);
     if (in.is_label()) label_block[in.label] = int(blocks.size() - 1);
-    if (in.info && in.info->unit == isa::Unit::Barrier)
+    const isa::InstrInfo* info = info_of(in);
+    if (info && info->unit == isa::Unit::Barrier)
       blocks.back().tokens.push_back({false, in.comment.empty() ? "s_barrier" : in.comment, where(in.loc), {}});
-    if (in.info && in.info->unit == isa::Unit::Branch) open = false;
+    if (info && info->unit == isa::Unit::Branch) open = false;
   }
   // Edges.
   for (size_t i = begin; i < end; ++i) {
     const IrInst& in = k.program[i];
+    const isa::InstrInfo* info = info_of(in);
     Blk& b = blocks[size_t(block_of[i - begin])];
-    bool last_of_block = i + 1 == end || (in.info && in.info->unit == isa::Unit::Branch) ||
+    bool last_of_block = i + 1 == end || (info && info->unit == isa::Unit::Branch) ||
                          block_of[i + 1 - begin] != block_of[i - begin];
     if (!last_of_block) continue;
     int next = i + 1 < end ? block_of[i + 1 - begin] : kExit;
-    if (in.info && in.info->unit == isa::Unit::Branch) {
-      if (in.info == s_endpgm) {
+    if (info && info->unit == isa::Unit::Branch) {
+      if (info == s_endpgm) {
         b.succs.push_back(kExit);
         continue;
       }
       if (!is_label_target(in))
-        throw Error(fmt::format("{}: role '{}': {} is not a label branch; the barrier check of wave roles "
+        throw Error(fmt::format("{}: role '{}': {}{} is not a label branch; the barrier check of wave roles "
                                 "understands s_branch / s_cbranch_* to labels and s_endpgm only",
-                                where(in.loc), role, in.info->mnemonic));
+                                where(in.loc), role, in.is_raw() ? "raw() " : "", info->mnemonic));
       b.succs.push_back(label_block[std::get<Label>(in.ops[0].v).id]);
-      if (in.info != s_branch) b.succs.push_back(next);
+      if (info != s_branch) b.succs.push_back(next);
     } else {
       b.succs.push_back(next);
     }

@@ -4,6 +4,8 @@
 # kernels (code objects, their .text, their .s lines, command lines).
 #
 #   tools/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default: 60 s, all four targets
+#   FUZZ_RUNS=1000000 tools/fuzz.sh 3600 fuzz_decoder   a campaign: stop after 10^6 executions
+#                                                       (or the seconds, whichever comes first)
 #
 # Findings (crash-*, leak-*, timeout-*, oom-* files) land in build-fuzz/artifacts/<target>/;
 # replay one with: build-fuzz/tools/fuzz/<target> <file>. The exit status is 1 when any
@@ -32,16 +34,25 @@ add_code_object() {  # <code object> <arch> <name>: the object, its .text and it
   cp "$co" "$corpus/fuzz_code_object_reader/$name.$arch.co"
   text=$(mktemp)
   llvm-objcopy-22 -O binary --only-section=.text "$co" "$text"
-  # The decoder target's first byte picks the arch (odd: gfx950).
-  { if [ "$arch" = gfx950 ]; then printf '\x01'; else printf '\x00'; fi; cat "$text"; } > "$corpus/fuzz_decoder/$name.$arch.bin"
-  rm -f "$text"
+  # The decoder target's first byte picks the arch (odd: gfx950). The code goes in pieces of
+  # 256 bytes: small inputs execute fast and every piece's instructions stay in the corpus.
+  local piece
+  split -b 256 -d -a 4 "$text" "$text.piece."
+  for piece in "$text".piece.*; do
+    { if [ "$arch" = gfx950 ]; then printf '\x01'; else printf '\x00'; fi; cat "$piece"; } \
+      > "$corpus/fuzz_decoder/$name.$arch.${piece##*.}.bin"
+  done
+  rm -f "$text" "$text".piece.*
   # One file per distinct instruction line, in the disassembler's syntax (what isa::parse reads).
   llvm-objdump-22 -d --no-show-raw-insn --no-leading-addr --mcpu="$arch" "$co" 2>/dev/null |
-    grep -E '^\s+[a-z_0-9]+' | sed -E 's/^\s+//; s/\s*(;|\/\/).*$//' | sort -u | head -300 |
+    grep -E '^\s+[a-z_0-9]+' | sed -E 's/^\s+//; s/\s*(;|\/\/).*$//' | sort -u | awk 'NR <= 300' |  # not head: an early close would end the script (pipefail)
     while IFS= read -r line; do
       printf '%s' "$line" > "$corpus/fuzz_asm_parser/$(printf '%s' "$line" | md5sum | cut -c1-16)"
     done
 }
+if [ -e "$corpus/.made" ]; then  # the seed corpus of an earlier run (delete build-fuzz/corpus to remake it)
+  echo "seed corpus: $corpus (made earlier)"
+else
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for arch in gfx942 gfx950; do
@@ -68,6 +79,8 @@ seed --arch gfx950 --variant lds_dot2 --channels 1 --asm /tmp/s.s
 fuzz --kernel vector_add --seconds 1 --iterations 10 --seed 5 --no-launch
 run --help
 CMDS
+touch "$corpus/.made"
+fi
 
 status=0
 for t in "${targets[@]}"; do
@@ -75,7 +88,9 @@ for t in "${targets[@]}"; do
   echo "== $t: ${seconds} s"
   log="build-fuzz/artifacts/$t/run.log"
   # -rss_limit_mb / -timeout: an input over 2 GB or 10 s is a finding, not a stalled run.
-  if ! "build-fuzz/tools/fuzz/$t" "build-fuzz/work/$t" "$corpus/$t" -max_total_time="$seconds" \
+  runs=()
+  [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
+  if ! nice "build-fuzz/tools/fuzz/$t" "build-fuzz/work/$t" "$corpus/$t" -max_total_time="$seconds" "${runs[@]}" \
        -rss_limit_mb=2048 -timeout=10 -artifact_prefix="build-fuzz/artifacts/$t/" -print_final_stats=1 \
        > "$log" 2>&1; then
     status=1

@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 #include "jit/isa/error.hpp"
 #include "runtime/sim/msgpack.hpp"
+#include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit {
 namespace {
@@ -58,15 +61,18 @@ std::string cstr(std::span<const uint8_t> tab, uint64_t off, const char* what) {
 void apply_metadata(const msgpack::Value& root, CodeObject& co) {
   const msgpack::Value* kernels = root.get("amdhsa.kernels");
   if (!kernels) return;
+  // Kernels by name (the last of equal names, as a linear search from the front would
+  // keep): one lookup per metadata entry instead of a scan of every kernel.
+  std::unordered_map<std::string_view, KernelInfo*> by_name;
+  for (auto& k : co.kernels) by_name[k.name] = &k;
   if (kernels->kind != msgpack::Value::Array) bad("metadata: amdhsa.kernels is not an array");
   for (const auto& km : kernels->array) {
     if (km.kind != msgpack::Value::Map) bad("metadata: kernel entry is not a map");
     const msgpack::Value* name = km.get(".name");
     if (!name || name->kind != msgpack::Value::String) bad("metadata: kernel without .name");
-    KernelInfo* k = nullptr;
-    for (auto& kk : co.kernels)
-      if (kk.name == name->str) k = &kk;
-    if (!k) continue;  // metadata for a kernel without a descriptor symbol: ignore
+    auto found = by_name.find(name->str);
+    if (found == by_name.end()) continue;  // metadata for a kernel without a descriptor symbol: ignore
+    KernelInfo* k = found->second;
     if (auto* v = km.get(".wavefront_size")) k->wavefront_size = v->as_u32(".wavefront_size");
     if (auto* v = km.get(".sgpr_count")) k->sgpr_count = v->as_u32(".sgpr_count");
     if (auto* v = km.get(".vgpr_count")) k->vgpr_count = v->as_u32(".vgpr_count");
@@ -179,8 +185,7 @@ CodeObject read_code_object(std::span<const uint8_t> bytes) {
   switch (eflags & 0xff) {
     case 0x4c: co.arch = Arch::gfx942; break;
     case 0x4f: co.arch = Arch::gfx950; break;
-    default: bad("unsupported GPU (e_flags mach 0x" + [&] { char b[8]; std::snprintf(b, 8, "%x", eflags & 0xff); return std::string(b); }() +
-                 "); valid: gfx942 (0x4c), gfx950 (0x4f)");
+    default: bad("unsupported GPU (e_flags mach " + sim::hex(eflags & 0xff) + "); valid: gfx942 (0x4c), gfx950 (0x4f)");
   }
   uint64_t shoff = f.get<uint64_t>(40, "e_shoff");
   uint16_t shentsize = f.get<uint16_t>(58, "e_shentsize");
@@ -258,12 +263,23 @@ CodeObject read_code_object(std::span<const uint8_t> bytes) {
     s.size = sb.get<uint64_t>(off + 16, "st_size");
     syms.push_back(std::move(s));
   }
+  // FUNC symbols indexed once: (name, start) -> size (of the last such symbol with a
+  // size) and the sorted start addresses. Each kernel's extent is then a lookup, not a
+  // scan of the whole table per kernel (which was quadratic: kMaxKernels x kMaxSymbols).
+  std::map<std::pair<std::string_view, uint64_t>, uint64_t> func_sizes;
+  std::vector<uint64_t> func_starts;
+  for (const auto& s : syms)
+    if (s.type == 2 /*FUNC*/) {
+      if (s.size) func_sizes[{s.name, s.value}] = s.size;
+      func_starts.push_back(s.value);
+    }
+  std::sort(func_starts.begin(), func_starts.end());
   for (const auto& s : syms) {
     if (s.name.size() <= 3 || s.name.compare(s.name.size() - 3, 3, ".kd") != 0) continue;
     if (s.shndx == 0 || s.shndx >= shnum) bad("descriptor symbol " + s.name + " has no valid section");
     const Section& ds = secs[s.shndx];
     if (s.value < ds.addr || s.value - ds.addr > ds.size || ds.size - (s.value - ds.addr) < 64)
-      bad("descriptor " + s.name + " at 0x" + std::to_string(s.value) + " does not fit 64 bytes inside section " + ds.name);
+      bad("descriptor " + s.name + " at " + sim::hex(s.value) + " does not fit 64 bytes inside section " + ds.name);
     auto kd = f.slice(ds.offset + (s.value - ds.addr), 64, "kernel descriptor");
     KernelInfo k;
     k.name = s.name.substr(0, s.name.size() - 3);
@@ -279,19 +295,17 @@ CodeObject read_code_object(std::span<const uint8_t> bytes) {
     std::memcpy(&entry, kd.data() + 16, 8);
     uint64_t code = s.value + uint64_t(entry);
     if (code < text.addr || code - text.addr >= text.size || (code & 3))
-      bad("kernel " + k.name + ": entry address 0x" + std::to_string(code) + " is not a 4-byte aligned address inside .text");
+      bad("kernel " + k.name + ": entry address " + sim::hex(code) + " is not a 4-byte aligned address inside .text");
     k.entry_offset = code - text.addr;
+    // The kernel's code ends where its FUNC symbol's size says (the last such symbol
+    // when there are several), else at the next FUNC symbol, else at the end of .text.
     uint64_t end = text.size;
-    bool sized = false;
-    for (const auto& fs : syms) {
-      if (fs.type == 2 /*FUNC*/ && fs.name == k.name && fs.value == code && fs.size) {
-        end = std::min<uint64_t>(text.size, k.entry_offset + fs.size);
-        sized = true;
-      }
+    if (auto f = func_sizes.find({k.name, code}); f != func_sizes.end()) {
+      end = std::min<uint64_t>(text.size, k.entry_offset + f->second);
+    } else {
+      auto next = std::upper_bound(func_starts.begin(), func_starts.end(), code);
+      if (next != func_starts.end()) end = std::min<uint64_t>(end, *next - text.addr);
     }
-    if (!sized)
-      for (const auto& fs : syms)
-        if (fs.type == 2 && fs.value > code && fs.value - text.addr < end) end = fs.value - text.addr;
     k.code_size = end - k.entry_offset;
     co.kernels.push_back(std::move(k));
   }

@@ -379,13 +379,23 @@ void apply_mods_word(const std::string& w, Op& op, bool& ok) {
 // MUBUF (word 0 bits 31:26 = 111000) or MTBUF (111010) whose SOFFSET (word 1
 // bits 31:24) is 255, the literal-constant code these encodings cannot take.
 // They are never valid code, so they are undecodable without asking LLVM.
+// Also an SDWA VOP1 / VOP2 (word 0 src0 = 0xF9) with an operand select of 7
+// (valid: 0..6 = BYTE_0..DWORD) in dst_sel (word 1 bits 10:8), src0_sel (18:16)
+// or, VOP2 only, src1_sel (26:24): `llvm-mc-22 --disassemble -mcpu=gfx942` dies on
+// "0xf9 0x00 0x00 0x00 0x00 0x00 0x00 0x07" (VOPC, whose word 1 holds sdst
+// there, is unaffected).
 bool llvm_crashes_on(const uint8_t* p, uint64_t available) {
   if (available < 8) return false;
   uint32_t w0, w1;
   std::memcpy(&w0, p, 4);
   std::memcpy(&w1, p + 4, 4);
   uint32_t enc = w0 >> 26;
-  return (enc == 0x38 || enc == 0x3a) && (w1 >> 24) == 0xff;
+  if ((enc == 0x38 || enc == 0x3a) && (w1 >> 24) == 0xff) return true;
+  const bool vop12 = (w0 >> 31) == 0 && (w0 >> 25) != 0x3e;  // VOP2 or VOP1 (0x3f), not VOPC
+  if (!vop12 || (w0 & 0x1ff) != 0xf9) return false;
+  const bool vop1 = (w0 >> 25) == 0x3f;
+  auto sel = [&](int lsb) { return (w1 >> lsb) & 7u; };
+  return sel(8) == 7 || sel(16) == 7 || (!vop1 && sel(24) == 7);
 }
 
 }  // namespace

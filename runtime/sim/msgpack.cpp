@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "jit/isa/error.hpp"
+#include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::msgpack {
 namespace {
@@ -78,7 +79,7 @@ struct Reader {
       case 0xdd: arr(be(4)); break;
       case 0xde: map(be(2)); break;
       case 0xdf: map(be(4)); break;
-      default: pos--; fail("unsupported type byte 0x" + std::to_string(t));
+      default: pos--; fail("unsupported type byte " + sim::hex(t));
     }
     if (v.kind == Value::UInt) v.i = int64_t(v.u);
     return v;

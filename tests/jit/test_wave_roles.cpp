@@ -252,6 +252,37 @@ TEST_CASE("wave roles: unbalanced barriers are a build-time error naming the rol
   }
 }
 
+TEST_CASE("wave roles: an s_barrier or a branch written through Kernel::raw is seen by the barrier check", "[wave_roles][barrier]") {
+  // raw("s_barrier") in one role only: once passed the check (a deadlock at run time).
+  {
+    Kernel k("raw_barrier_unbalanced", Arch::gfx942);
+    WaveRoles roles(k);
+    roles.role("math", 4, [&](const RoleEnv&) { k.raw("s_barrier"); });
+    roles.role("load", 4, [&](const RoleEnv&) { k.s_nop(0); });
+    CHECK_THROWS_WITH(roles.emit(), Contains("role 'load' has no more barriers") &&
+                                        Contains("role 'math' executes barrier 's_barrier' at test_wave_roles.cpp"));
+  }
+  // A raw barrier balances a named one.
+  {
+    Kernel k("raw_barrier_balanced", Arch::gfx950);
+    WaveRoles roles(k);
+    roles.role("math", 4, [&](const RoleEnv&) { k.raw("  s_barrier  "); });
+    roles.role("load", 4, [&](const RoleEnv&) { roles.barrier("b"); });
+    REQUIRE_NOTHROW(roles.emit());
+    REQUIRE(roles.signatures().size() == 2);
+    CHECK(roles.signatures()[0].size() == 1);
+    CHECK(roles.signatures()[1].size() == 1);
+  }
+  // A raw branch leaves the control flow the check can follow: an error, not a straight line.
+  {
+    Kernel k("raw_branch", Arch::gfx942);
+    WaveRoles roles(k);
+    roles.role("math", 4, [&](const RoleEnv&) { k.raw("s_cbranch_scc1 elsewhere"); roles.barrier("m"); });
+    roles.role("load", 4, [&](const RoleEnv&) { roles.barrier("l"); });
+    CHECK_THROWS_WITH(roles.emit(), Contains("role 'math'") && Contains("raw() s_cbranch_scc1 is not a label branch"));
+  }
+}
+
 TEST_CASE("wave roles: with the check bypassed the simulator reports the barrier deadlock", "[wave_roles][barrier][sim]") {
   for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
     INFO(arch_name(arch));

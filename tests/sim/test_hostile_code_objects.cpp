@@ -3,7 +3,10 @@
 // an unbounded allocation or a silently wrong run).
 #include <catch2/catch.hpp>
 
+#include <cstring>
+
 #include "jit/asm/assemble.hpp"
+#include "runtime/sim/msgpack.hpp"
 #include "tests/sim/sim_harness.hpp"
 
 using namespace simtest;
@@ -18,6 +21,54 @@ std::string kernel_text(const std::string& body, const std::string& directives =
          "\n.size k, .-k\n.rodata\n.p2align 6\n.amdhsa_kernel k\n  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
          "  .amdhsa_next_free_vgpr 8\n  .amdhsa_next_free_sgpr 16\n  .amdhsa_accum_offset 8\n" +
          directives + ".end_amdhsa_kernel\n";
+}
+
+// Little-endian field access and the section / symbol tables of an ELF64 file, for
+// patching a linked code object in place (an independent minimal reader for the tests).
+template <class T>
+T field(const std::vector<uint8_t>& b, size_t off) {
+  T v;
+  std::memcpy(&v, b.data() + off, sizeof v);
+  return v;
+}
+template <class T>
+void set_field(std::vector<uint8_t>& b, size_t off, T v) {
+  std::memcpy(b.data() + off, &v, sizeof v);
+}
+
+struct ElfSection {
+  size_t header;
+  uint32_t type, link;
+  uint64_t addr, offset, size;
+};
+
+std::vector<ElfSection> elf_sections(const std::vector<uint8_t>& b) {
+  std::vector<ElfSection> s;
+  uint64_t shoff = field<uint64_t>(b, 40);
+  for (uint16_t i = 0; i < field<uint16_t>(b, 60); ++i) {
+    size_t h = shoff + 64u * i;
+    s.push_back({h, field<uint32_t>(b, h + 4), field<uint32_t>(b, h + 40), field<uint64_t>(b, h + 16),
+                 field<uint64_t>(b, h + 24), field<uint64_t>(b, h + 32)});
+  }
+  return s;
+}
+
+const ElfSection& symtab_of(const std::vector<ElfSection>& s) {
+  for (const ElfSection& x : s)
+    if (x.type == 2) return x;
+  FAIL("no symbol table");
+  return s[0];
+}
+
+// File offset of the symbol-table entry named `name`.
+size_t symbol_entry(const std::vector<uint8_t>& b, const std::string& name) {
+  auto secs = elf_sections(b);
+  const ElfSection& st = symtab_of(secs);
+  const ElfSection& str = secs[st.link];
+  for (size_t e = st.offset; e + 24 <= st.offset + st.size; e += 24)
+    if (name == reinterpret_cast<const char*>(b.data() + str.offset + field<uint32_t>(b, e))) return e;
+  FAIL("no symbol " << name);
+  return 0;
 }
 
 std::string error_of(const std::function<void()>& f) {
@@ -90,4 +141,62 @@ TEST_CASE("hostile code object: an infinite loop stops at the wall-clock limit",
   std::vector<uint8_t> ka(16, 0);
   std::string msg = error_of([&] { dev.sim.launch(co, "k", ka, dims1(1, 64), o); });
   CHECK_THAT(msg, Contains("time limit of 0.2 s exceeded") && Contains("--timeout") && Contains("kernel k"));
+}
+
+TEST_CASE("hostile code object: addresses in reader errors are hexadecimal", "[sim][hostile]") {
+  const auto good = assemble(kernel_text("s_endpgm", "  .amdhsa_kernarg_size 16\n"), Arch::gfx942);
+  const size_t kd = symbol_entry(good, "k.kd");
+  // The descriptor symbol moved outside its section.
+  auto moved = good;
+  set_field<uint64_t>(moved, kd + 8, 0x12345678);
+  CHECK_THAT(error_of([&] { cdnajit::read_code_object(moved); }),
+             Contains("descriptor k.kd at 0x12345678 does not fit 64 bytes"));
+  // The descriptor's kernel_code_entry_byte_offset (bytes 16..23) pointing outside .text.
+  const uint64_t kd_value = field<uint64_t>(good, kd + 8);
+  const ElfSection& sec = elf_sections(good)[field<uint16_t>(good, kd + 6)];
+  auto far = good;
+  set_field<int64_t>(far, sec.offset + (kd_value - sec.addr) + 16, int64_t(0x7777000 - kd_value));
+  CHECK_THAT(error_of([&] { cdnajit::read_code_object(far); }),
+             Contains("kernel k: entry address 0x7777000 is not a 4-byte aligned address inside .text"));
+  // A msgpack type byte the reader does not know (0xc1 is never used by msgpack).
+  const std::vector<uint8_t> c1 = {0xc1};
+  CHECK_THAT(error_of([&] { cdnajit::msgpack::parse(c1); }), Contains("unsupported type byte 0xc1"));
+}
+
+TEST_CASE("hostile code object: the most kernels in a large symbol table all read correctly", "[sim][hostile]") {
+  // kMaxKernels descriptor symbols and 2^17 more FUNC symbols of the kernel's name: the
+  // reader once scanned the whole table for every descriptor (quadratic). Every kernel must
+  // come out with the entry and extent of the original one.
+  const auto good = assemble(kernel_text("s_nop 0\n s_nop 1\n s_endpgm", "  .amdhsa_kernarg_size 16\n"), Arch::gfx942);
+  const auto ref = cdnajit::read_code_object(good);
+  REQUIRE(ref.kernels.size() == 1);
+  const auto secs = elf_sections(good);
+  const ElfSection& st = symtab_of(secs);
+  const size_t kd = symbol_entry(good, "k.kd"), func = symbol_entry(good, "k");
+  std::vector<uint8_t> table(good.begin() + long(st.offset), good.begin() + long(st.offset + st.size));
+  for (size_t i = 1; i < cdnajit::kMaxKernels; ++i) table.insert(table.end(), good.begin() + long(kd), good.begin() + long(kd + 24));
+  const size_t fillers = size_t(1) << 17;
+  for (size_t i = 0; i < fillers; ++i) {
+    size_t e = table.size();
+    table.insert(table.end(), good.begin() + long(func), good.begin() + long(func + 24));
+    set_field<uint64_t>(table, e + 8, field<uint64_t>(good, func + 8) + 4096 + 4 * i);  // elsewhere, not at the entry
+  }
+  auto big = good;
+  big.resize((big.size() + 7) & ~size_t(7));
+  const uint64_t at = big.size();
+  big.insert(big.end(), table.begin(), table.end());
+  set_field<uint64_t>(big, st.header + 24, at);
+  set_field<uint64_t>(big, st.header + 32, table.size());
+  const auto co = cdnajit::read_code_object(big);
+  REQUIRE(co.kernels.size() == cdnajit::kMaxKernels);
+  size_t wrong = 0;
+  for (const auto& k : co.kernels)
+    wrong += k.name != "k" || k.entry_offset != ref.kernels[0].entry_offset || k.code_size != ref.kernels[0].code_size;
+  CHECK(wrong == 0);
+  CHECK(ref.kernels[0].code_size == 12);
+  // One descriptor symbol more is over the limit, by name.
+  auto over = big;
+  over.insert(over.end(), good.begin() + long(kd), good.begin() + long(kd + 24));
+  set_field<uint64_t>(over, st.header + 32, table.size() + 24);
+  CHECK_THAT(error_of([&] { cdnajit::read_code_object(over); }), Contains("kMaxKernels"));
 }

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <iterator>
 #include <cstring>
@@ -82,6 +83,55 @@ TEST_CASE("cdnajit fuzz survives every mutation", "[cli][fuzz]") {
   INFO(f.out);
   CHECK(f.status == 0);
   CHECK_THAT(f.out, Catch::Contains("fuzz seed 7") && Catch::Contains("fuzzed 100 mutations") && Catch::Contains(" 0 crash(es), 0 hang(s), 0 other exception(s)"));
+}
+
+TEST_CASE("cdnajit writes each stdout line into a pipe as it is printed", "[cli][output]") {
+  // tune prints its header lines, then builds; each finished build leaves a code-object cache
+  // entry. Once one exists the header lines are printed: kill the process there (SIGKILL,
+  // no exit-time flush) and the pipe must already hold them. With a block-buffered stdout
+  // they were still in the process's buffer and were lost.
+  auto cache = scratch() / "line_buffer_cache";
+  std::filesystem::remove_all(cache);
+  std::filesystem::create_directories(cache);
+  int p[2];
+  REQUIRE(::pipe(p) == 0);
+  pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::dup2(p[1], 1);
+    ::close(p[0]);
+    ::close(p[1]);
+    ::setenv("CDNAJIT_CACHE_DIR", cache.c_str(), 1);
+    ::execl(CDNAJIT_CLI, CDNAJIT_CLI, "tune", "--family", "dwconv3d", "--problem", "seed", "--no-db", "--check-only",
+            "--jobs", "1", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(p[1]);
+  auto has_entry = [&] {
+    for (const auto& e : std::filesystem::directory_iterator(cache))
+      if (e.path().extension() == ".co") return true;
+    return false;
+  };
+  int status = 0;
+  bool ended = false;
+  while (!has_entry() && !ended) {
+    ::usleep(20 * 1000);
+    ended = ::waitpid(pid, &status, WNOHANG) == pid;
+  }
+  if (!ended) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+  }
+  std::string out;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(p[0], buf, sizeof buf)) > 0) out.append(buf, size_t(n));
+  ::close(p[0]);
+  INFO(out);
+  REQUIRE_FALSE(ended);  // the whole tune run ended before its first build: nothing was tested
+  CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
+  CHECK_THAT(out, Catch::Contains("tune dwconv3d") && Catch::Contains("valid configurations"));
+  std::filesystem::remove_all(cache);
 }
 
 // ---- the command line itself: help, typed and range-checked values, unknown and repeated options ----
