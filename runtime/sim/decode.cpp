@@ -391,6 +391,15 @@ bool llvm_crashes_on(const uint8_t* p, uint64_t available) {
   std::memcpy(&w1, p + 4, 4);
   uint32_t enc = w0 >> 26;
   if ((enc == 0x38 || enc == 0x3a) && (w1 >> 24) == 0xff) return true;
+  // A VOP3 / VOP3P / VOP3-encoded VOPC (word 0 bits 31:26 = 110100) naming the literal
+  // constant (255) in src0, src1 or src2 (word 1 bits 8:0, 17:9, 26:18): GFX9 has no VOP3
+  // literals, and the disassembler dies printing its diagnostic ("0x50 0x00 0xcb 0xd1 0xff
+  // 0x00 0x00 0x00", v_fma_f32 with src0 = 255, crashes llvm-mc-22 for gfx942 and gfx950).
+  // An unused source field holding 255 is refused too (assemblers write 0 there).
+  if (enc == 0x34) {
+    for (int lsb : {0, 9, 18})
+      if (((w1 >> lsb) & 0x1ffu) == 0xffu) return true;
+  }
   const bool vop12 = (w0 >> 31) == 0 && (w0 >> 25) != 0x3e;  // VOP2 or VOP1 (0x3f), not VOPC
   if (!vop12 || (w0 & 0x1ff) != 0xf9) return false;
   const bool vop1 = (w0 >> 25) == 0x3f;
