@@ -396,9 +396,12 @@ bool llvm_crashes_on(const uint8_t* p, uint64_t available) {
   // literals, and the disassembler dies printing its diagnostic ("0x50 0x00 0xcb 0xd1 0xff
   // 0x00 0x00 0x00", v_fma_f32 with src0 = 255, crashes llvm-mc-22 for gfx942 and gfx950).
   // An unused source field holding 255 is refused too (assemblers write 0 there).
+  // Likewise a VOPC in the VOP3 encoding (opcode, word 0 bits 25:16, below 0x100) whose scalar
+  // destination (word 0 bits 7:0) is 255: "0xff 0x00 0x5f 0xd0 0 0 0 0" kills llvm-mc-22.
   if (enc == 0x34) {
     for (int lsb : {0, 9, 18})
       if (((w1 >> lsb) & 0x1ffu) == 0xffu) return true;
+    if (((w0 >> 16) & 0x3ffu) < 0x100u && (w0 & 0xffu) == 0xffu) return true;
   }
   const bool vop12 = (w0 >> 31) == 0 && (w0 >> 25) != 0x3e;  // VOP2 or VOP1 (0x3f), not VOPC
   if (!vop12 || (w0 & 0x1ff) != 0xf9) return false;
