@@ -450,7 +450,9 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     uint64_t off = 0;
     char buf[512];
     while (off < k.code_size) {
-      size_t n = llvm_crashes_on(base + off, k.code_size - off)
+      // The guard sees the bytes LLVM is given, the zero padding included (an instruction cut
+      // off by the end of the code is completed with zeros there).
+      size_t n = llvm_crashes_on(base + off, k.code_size - off + kPad)
                      ? 0
                      : LLVMDisasmInstruction(ctx, const_cast<uint8_t*>(base + off), k.code_size - off + kPad, off, buf, sizeof buf);
       if (n > k.code_size - off) n = 0;  // decoded only thanks to the padding: the code ends mid-instruction
