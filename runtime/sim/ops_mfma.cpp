@@ -14,6 +14,7 @@
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/mfma_numerics.hpp"
+#include "runtime/sim/mfma_operands.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -21,33 +22,7 @@ namespace {
 
 using U = isa::Unit;
 
-// XF32: an f32 register read as xf32 (low 13 bits cleared; see mfma_numerics_reference.cpp).
-enum class Fmt : uint8_t { F16, BF16, FP8, BF8, F32, I8, XF32 };
-
-double decode_f8(uint8_t b, bool e5m2, bool fnuz) { return fp8_value(b, e5m2, fnuz); }
-
-double element(uint32_t dword, int j, Fmt f, bool fnuz) {
-  switch (f) {
-    case Fmt::F16: return f16_to_f32(uint16_t(dword >> (16 * (j & 1))));
-    case Fmt::BF16: return f32_of(bf16_to_f32(uint16_t(dword >> (16 * (j & 1)))));
-    case Fmt::F32: return f32_of(dword);
-    case Fmt::XF32: return f32_of(dword & ~0x1fffu);
-    case Fmt::I8: return double(int8_t(uint8_t(dword >> (8 * (j & 3)))));
-    case Fmt::FP8: return decode_f8(uint8_t(dword >> (8 * (j & 3))), false, fnuz);
-    default: return decode_f8(uint8_t(dword >> (8 * (j & 3))), true, fnuz);
-  }
-}
-
-// One operand vector of an MFMA (a row of A or a column of B): exact values and their decode for
-// the fast CDNA3 path (mfma_numerics.hpp), decoded once per instruction.
-template <int K>
-struct OperandVec {
-  double v[K];
-  MfmaTerm t[K];
-  bool decoded = false;
-  void decode(int min_exp) { decoded = mfma_decode(v, K, min_exp, t); }
-  MfmaOperand view() const { return {v, t, decoded}; }
-};
+double element(uint32_t dword, int j, Fmt f, bool fnuz) { return mfma_element(dword, j, f, fnuz); }
 
 template <int M, int K>
 void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
@@ -55,8 +30,7 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
   constexpr int kpl = K / (64 / M);
   constexpr int nreg = M * N / 64;
   static_assert(nreg == 4 || nreg == 16);
-  auto per = [](Fmt f) { return f == Fmt::F32 || f == Fmt::XF32 ? 1 : (f == Fmt::F16 || f == Fmt::BF16) ? 2 : 4; };
-  const int per_a = per(fa), per_b = per(fb);
+  const int per_a = mfma_per_dword(fa), per_b = mfma_per_dword(fb);
   const bool fnuz = w.L->arch == Arch::gfx942;
   // Rows of A and columns of B.
   static thread_local OperandVec<K> A[M], B[N];
@@ -65,20 +39,8 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
       A[l % M].v[(l / M) * kpl + j] = element(lane_src(w, op.s[0], l, j / per_a), j % per_a, fa, fnuz);
       B[l % N].v[(l / N) * kpl + j] = element(lane_src(w, op.s[1], l, j / per_b), j % per_b, fb, fnuz);
     }
-  // Smallest normal exponent of each element format, for the CDNA3 alignment rule.
-  auto min_exp = [fnuz](Fmt f) {
-    switch (f) {
-      case Fmt::F16: return -14;
-      case Fmt::FP8: return fnuz ? -7 : -6;    // E4M3: bias 8 (FNUZ) / 7 (OCP)
-      case Fmt::BF8: return fnuz ? -15 : -14;  // E5M2: bias 16 (FNUZ) / 15 (OCP)
-      default: return -126;                    // bf16, f32
-    }
-  };
-  MfmaKind kind = fa == Fmt::F32    ? MfmaKind::F32
-                  : fa == Fmt::XF32 ? MfmaKind::Xf32
-                  : (fa == Fmt::FP8 || fa == Fmt::BF8) ? MfmaKind::Fp8
-                                                       : MfmaKind::Fused;
-  const MfmaFormat format{kind, min_exp(fa), min_exp(fb)};
+  const MfmaKind kind = mfma_kind(fa);
+  const MfmaFormat format{kind, mfma_min_exp(fa, fnuz), mfma_min_exp(fb, fnuz)};
   const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;
   if (!exact && kind != MfmaKind::F32 && fa != Fmt::I8) {
     for (auto& x : A) x.decode(format.min_exp_a);

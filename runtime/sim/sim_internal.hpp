@@ -115,6 +115,7 @@ void register_salu_ext(Registry& r); // ops_salu_ext.cpp
 void register_valu_bytes(Registry& r); // ops_valu_bytes.cpp
 void register_valu_legacy(Registry& r); // ops_valu_legacy.cpp
 void register_lds_ext(Registry& r);  // ops_lds_ext.cpp
+void register_smfmac(Registry& r);   // ops_smfmac.cpp
 
 struct OpDef {
   Handler fn;

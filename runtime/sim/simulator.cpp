@@ -595,6 +595,7 @@ const Registry& registry() {
     register_valu(x);
     register_mem(x);
     register_mfma(x);
+    register_smfmac(x);
     register_div(x);
     register_fp8(x);
     register_mode(x);
