@@ -371,6 +371,7 @@ void apply_mods_word(const std::string& w, Op& op, bool& ok) {
   else if (key == "bank_mask" && parse_int(val, iv)) op.bank_mask = uint8_t(iv);
   else if (key == "bound_ctrl") op.bound_ctrl = true;
   else if (key == "sc0" || key == "sc1" || key == "nt" || key == "glc" || key == "slc") {}
+  else if (key == "format") {}  // MTBUF: read from the encoding instead (Op::imm, see decode_kernel)
   else ok = false;
     }
 // Encodings LLVM 22's AMDGPU disassembler crashes on (SIGSEGV in its
@@ -562,6 +563,9 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       }
       continue;
     }
+    // MTBUF (word 0 bits 31:26 = 111010): the instruction's data / number format, DFMT word 0 [22:19] and
+    // NFMT [25:23], as dfmt | nfmt << 4 (ops_buffer_format.cpp).
+    if ((word0 >> 26) == 0x3a) op.imm = (word0 >> 19) & 0x7f;
     int nd = dest_count(row, p);
     if (nd > int(p.operands.size())) nd = int(p.operands.size());
     if (p.operands.size() - nd > 5 || nd > 2) throw Error("simulator: " + where() + ": too many operands");

@@ -471,95 +471,6 @@ void buf_store(Wave& w, const Op& op) {
   track(w, op, false);
 }
 
-// buffer_load_format_{x,xy,xyz,xyzw} / buffer_store_format_*: the V#'s DATA_FORMAT (word3 [18:15])
-// and NUM_FORMAT ([14:12]) describe one element (gfx9 / CDNA buffer resource layout, AMD's CDNA3
-// ISA reference "Vector Memory Buffer Instructions"). Modelled: the 32-bit formats 32, 32_32,
-// 32_32_32, 32_32_32_32 with UINT, SINT or FLOAT (components copied), and for loads the 8- and
-// 16-bit integer formats 8, 8_8, 8_8_8_8, 16, 16_16, 16_16_16_16 with UINT / SINT (zero- or
-// sign-extended). Components the format lacks read as 0, and w as 1 (1.0f for FLOAT). DST_SEL
-// (word3 [11:0]) must be the identity (x, y, z, w); anything else fails rather than guessing.
-struct BufFormat {
-  uint32_t comps = 0, bytes = 0;  // components per element, bytes per component
-  bool sgn = false, flt = false;
-};
-BufFormat buf_format(Wave& w, const Op& op, const Src& rsrc, bool store) {
-  uint32_t d3 = w.s[rsrc.idx + 3];
-  uint32_t dfmt = (d3 >> 15) & 15, nfmt = (d3 >> 12) & 7, sel = d3 & 0xfff;
-  BufFormat f;
-  switch (dfmt) {
-    case 4: f = {1, 4}; break;
-    case 11: f = {2, 4}; break;
-    case 13: f = {3, 4}; break;
-    case 14: f = {4, 4}; break;
-    case 1: f = {1, 1}; break;
-    case 3: f = {2, 1}; break;
-    case 10: f = {4, 1}; break;
-    case 2: f = {1, 2}; break;
-    case 5: f = {2, 2}; break;
-    case 12: f = {4, 2}; break;
-    default: break;
-  }
-  f.sgn = nfmt == 5;
-  f.flt = nfmt == 7;
-  const bool ok_num = nfmt == 4 || nfmt == 5 || (nfmt == 7 && f.bytes == 4);
-  if (!f.comps || !ok_num || (store && f.bytes != 4))
-    fail(w, op, "buffer format DATA_FORMAT " + std::to_string(dfmt) + " NUM_FORMAT " + std::to_string(nfmt) +
-                    " is not modelled (modelled: 32-bit UINT/SINT/FLOAT formats, and for loads 8/16-bit UINT/SINT)");
-  if (sel != 0xfac) fail(w, op, "buffer format DST_SEL " + hex(sel) + " is not the identity (x, y, z, w); swizzles are not modelled");
-  return f;
-}
-// aux: bytes the instruction's components occupy in VGPRs (4 x 1..4 components).
-void buf_load_format(Wave& w, const Op& op) {
-  const uint64_t e = w.exec();
-  const uint32_t n = (op.aux & 0xff) / 4;
-  const Src* vaddr = op.s[0].k == SrcKind::None ? nullptr : &op.s[0];
-  const BufFormat f = buf_format(w, op, op.s[1], false);
-  VSharp v = vsharp(w, op.s[1]);
-  const uint32_t soff = read_s32(w, op.s[2]), size = f.comps * f.bytes;
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
-    uint64_t a;
-    uint8_t raw[16] = {};
-    uint32_t in = buf_addr(w, op, l, vaddr, v, soff, size, a), all = (1u << std::max<uint32_t>(1, size / 4)) - 1;
-    if (in != all && w.L->opt.check_buffer_range)
-      fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware returns 0; Options::check_buffer_range is on)", l);
-    if (in == all)
-      if (uint8_t* p = global_ptr(w, op, a, size, l, false)) std::memcpy(raw, p, size);
-    for (uint32_t c = 0; c < n; ++c) {
-      uint32_t x = 0;
-      if (c < f.comps) {
-        std::memcpy(&x, raw + c * f.bytes, f.bytes);
-        if (f.sgn && f.bytes < 4) x = f.bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
-      } else if (c == 3) {
-        x = f.flt ? 0x3f800000u : 1u;
-      }
-      w.vr(uint16_t(op.d[0].idx + c))[l] = x;
-    }
-  }
-  track(w, op, true);
-}
-void buf_store_format(Wave& w, const Op& op) {
-  const uint64_t e = w.exec();
-  const uint32_t n = (op.aux & 0xff) / 4;
-  const Src* vaddr = op.s[1].k == SrcKind::None ? nullptr : &op.s[1];
-  const BufFormat f = buf_format(w, op, op.s[2], true);
-  VSharp v = vsharp(w, op.s[2]);
-  const uint32_t soff = read_s32(w, op.s[3]), written = std::min(n, f.comps);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
-    uint64_t a;
-    uint32_t in = buf_addr(w, op, l, vaddr, v, soff, 4 * f.comps, a);
-    if (in != (1u << f.comps) - 1 && w.L->opt.check_buffer_range)
-      fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware drops the store; Options::check_buffer_range is on)", l);
-    for (uint32_t c = 0; c < written; ++c) {  // out-of-range dwords are dropped
-      if (!((in >> c) & 1)) continue;
-      uint32_t x = lane_src(w, op.s[0], l, int(c));
-      if (uint8_t* p = global_ptr(w, op, a + 4 * c, 4, l, true)) std::memcpy(p, &x, 4);
-    }
-  }
-  track(w, op, false);
-}
-
 // ---- DS (LDS) ------------------------------------------------------------------
 // aux: bytes (low 8), 0x100 sign-extend, 0x200 d16 (low half), 0x400 d16_hi, 0x800 read2/write2, 0x1000 st64
 // Fast path for dword-multiple reads/writes with a VGPR address: bounds check
@@ -763,10 +674,6 @@ void register_mem(Registry& r) {
     if (g.aux <= 4 || g.aux > 0xff)  // scratch has no dwordx3/x4 LDS forms
       r.add(std::string("scratch_load_lds_") + g.n, &scratch_load_lds, U::VMEM, FType::Int, kCntVm, g.aux);
   r.add("ds_nop", +[](Wave&, const Op&) {}, U::DS, FType::Int, 0, 0);
-  for (auto [n, c] : {S{"x", 1}, S{"xy", 2}, S{"xyz", 3}, S{"xyzw", 4}}) {
-    r.add(std::string("buffer_load_format_") + n, &buf_load_format, U::VMEM, FType::Int, kCntVm, 4 * c);
-    r.add(std::string("buffer_store_format_") + n, &buf_store_format, U::VMEM, FType::Int, kCntVm, 4 * c);
-  }
   struct At { const char* n; Handler h; };
   static const At at[] = {{"add", &g_atomic<0>}, {"sub", &g_atomic<1>}, {"swap", &g_atomic<2>}, {"and", &g_atomic<3>},
                           {"or", &g_atomic<4>}, {"xor", &g_atomic<5>}, {"umax", &g_atomic<6>}, {"umin", &g_atomic<7>},

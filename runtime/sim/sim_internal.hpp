@@ -116,6 +116,7 @@ void register_valu_bytes(Registry& r); // ops_valu_bytes.cpp
 void register_valu_legacy(Registry& r); // ops_valu_legacy.cpp
 void register_lds_ext(Registry& r);  // ops_lds_ext.cpp
 void register_smfmac(Registry& r);   // ops_smfmac.cpp
+void register_buffer_format(Registry& r);  // ops_buffer_format.cpp
 
 struct OpDef {
   Handler fn;

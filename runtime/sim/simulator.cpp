@@ -596,6 +596,7 @@ const Registry& registry() {
     register_mem(x);
     register_mfma(x);
     register_smfmac(x);
+    register_buffer_format(x);
     register_div(x);
     register_fp8(x);
     register_mode(x);
