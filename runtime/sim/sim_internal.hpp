@@ -117,6 +117,8 @@ void register_valu_legacy(Registry& r); // ops_valu_legacy.cpp
 void register_lds_ext(Registry& r);  // ops_lds_ext.cpp
 void register_smfmac(Registry& r);   // ops_smfmac.cpp
 void register_buffer_format(Registry& r);  // ops_buffer_format.cpp
+void register_gpr_idx(Registry& r);  // ops_gpr_idx.cpp
+void register_sendmsg(Registry& r);  // ops_sendmsg.cpp
 
 struct OpDef {
   Handler fn;

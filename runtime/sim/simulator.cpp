@@ -597,6 +597,8 @@ const Registry& registry() {
     register_mfma(x);
     register_smfmac(x);
     register_buffer_format(x);
+    register_gpr_idx(x);
+    register_sendmsg(x);
     register_div(x);
     register_fp8(x);
     register_mode(x);
