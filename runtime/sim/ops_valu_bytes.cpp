@@ -2,7 +2,7 @@
 // 16-bit three-operand min/max/median, v_add_i16 / v_sub_i16 / v_mad_i16, the
 // sum-of-absolute-differences family (v_sad_u8, v_sad_hi_u8, v_sad_u16, v_msad_u8,
 // v_qsad_pk_u16_u8, v_mqsad_pk_u16_u8, v_mqsad_u32_u8), v_lerp_u8, the saturating
-// packs v_cvt_pk_i16_i32 / v_sat_pk_u8_i16, v_cvt_off_f32_i4, plus v_swap_b32 and v_clrexcp.
+// packs v_cvt_pk_i16_i32 / v_sat_pk_u8_i16 / gfx950 v_ashr_pk_{i8,u8}_i32, v_cvt_off_f32_i4, plus v_swap_b32 and v_clrexcp.
 // Semantics from the per-opcode pseudo-code of AMD's CDNA3 ISA reference ("VOP3A"
 // and "VOP1" opcode tables). 16-bit results go to D[15:0] with D[31:16] = 0, the
 // behaviour the rest of the simulator uses for gfx9 16-bit VALU ops (ops_valu.cpp);
@@ -132,6 +132,20 @@ void cvt_pk_i16_i32(Wave& w, const Op& op) {
     return sat(a) | sat(b) << 16;
   });
 }
+// gfx950 v_ashr_pk_i8_i32 / v_ashr_pk_u8_i32: D[7:0] = sat(S0.i32 >> S2[4:0]), D[15:8] = sat(S1.i32 >>
+// S2[4:0]), saturated to [-128, 127] / [0, 255] (CDNA4 ISA guide); D[31:16] = 0: LLVM 22 stores the
+// result as a zero-extended dword without masking (clang -O3 for gfx950 on a clamp-and-pack of two
+// shifted ints selects v_ashr_pk_u8_i32 and stores it with global_store_dword), so it treats the high
+// half as zero. op_sel (writing the high half) is refused.
+template <bool UNSIGNED>
+void ashr_pk_8_i32(Wave& w, const Op& op) {
+  refuse_op_sel(w, op);
+  lane_op(w, op, 1, 1, 0, [](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
+    const int sh = int(c & 31);
+    auto sat = [](int32_t x) { return uint32_t(std::clamp<int32_t>(x, UNSIGNED ? 0 : -128, UNSIGNED ? 255 : 127)) & 0xff; };
+    return sat(int32_t(uint32_t(a)) >> sh) | sat(int32_t(uint32_t(b)) >> sh) << 8;
+  });
+}
 // v_sat_pk_u8_i16: D[15:0] = {sat_u8(S0.i16[1]), sat_u8(S0.i16[0])}.
 void sat_pk_u8_i16(Wave& w, const Op& op) {
   lane_op(w, op, 1, 1, 0, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
@@ -186,6 +200,8 @@ void register_valu_bytes(Registry& r) {
   add("v_lerp_u8", &lerp_u8);
   add("v_cvt_pk_i16_i32", &cvt_pk_i16_i32);
   add("v_sat_pk_u8_i16", &sat_pk_u8_i16);
+  add("v_ashr_pk_i8_i32", &ashr_pk_8_i32<false>);
+  add("v_ashr_pk_u8_i32", &ashr_pk_8_i32<true>);
   add("v_swap_b32", &swap_b32);
   add("v_cvt_off_f32_i4", &cvt_off_f32_i4);
   // Clears the wave's floating-point exception status, which the model does not keep.
