@@ -304,6 +304,10 @@ std::string wave_name(const Wave& w);
 // [3:2]), FP_DENORM [7:4] (f32 in [5:4], f16/f64 in [7:6]; 0 flush inputs and outputs, 1 flush
 // outputs, 2 flush inputs, 3 keep), DX10_CLAMP bit 8, IEEE bit 9, FP16_OVFL bit 23.
 void set_mode(Wave& w, uint32_t mode);
+// MODE.GPR_IDX_EN (bit 27, gfx9 MODE layout): VGPR indexing mode; while set, VALU/MFMA instructions
+// go through run_gpr_indexed (ops_gpr_idx.cpp).
+constexpr uint32_t kModeGprIdxEn = 1u << 27;
+void run_gpr_indexed(Wave& w, const Op& op);
 // Timing-model recording (runtime/sim/record.hpp): the per-lane addresses an LDS or
 // global/flat/buffer access of `op` will touch, written to out[k * 64 + lane]
 // (kNoAddress for inactive lanes); returns 0 (not a recorded access), 64 or 128.

@@ -24,3 +24,28 @@ TEST_CASE("s_set_gpr_idx_idx/_mode/_off write M0's index fields; s_sendmsg", "[s
     CHECK_THROWS_WITH(run(arch, "  s_sendmsg sendmsg(MSG_HALT_WAVES)\n", z, z, z), Catch::Contains("message id 6 is not modelled"));
   }
 }
+
+TEST_CASE("s_set_gpr_idx_on: v_mov_b32 with indexed source / destination", "[sim][ext][gpr_idx]") {
+  std::mt19937_64 g(seed() + 51);
+  auto a = values(g, 3, 1), b = values(g, 3, 2), c = values(g, 3, 3);
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    // Index 2: "v_mov_b32 v8, v2" with SRC0 reads v4 (B's low dword); "v_mov_b32 v7, v6" with DST writes
+    // v9 (C's low dword); after s_set_gpr_idx_off a plain move is not offset; an SGPR source is never.
+    Run r = run(arch,
+                "  s_mov_b32 s2, 2\n  s_set_gpr_idx_on s2, gpr_idx(SRC0)\n  v_mov_b32 v8, v2\n  s_set_gpr_idx_off\n"
+                "  s_set_gpr_idx_on s2, gpr_idx(DST)\n  v_mov_b32 v7, v6\n  s_set_gpr_idx_off\n  v_mov_b32 v10, v8\n"
+                "  s_set_gpr_idx_on s2, gpr_idx(SRC0,DST)\n  v_mov_b32_e64 v10, s2\n  s_set_gpr_idx_off\n"
+                "  v_add_u32 v8, v8, v12\n",
+                a, b, c);
+    for (int l = 0; l < 64; ++l) {
+      INFO("lane " << l);
+      CHECK(r.out[l] == ((b[l] & 0xffffffffu) + 2u & 0xffffffffu | (c[l] & 0xffffffffu) << 32));
+    }
+    // Under the mode, other VALU instructions and offsets past the allocated VGPRs are Errors.
+    CHECK_THROWS_WITH(run(arch, "  s_mov_b32 s2, 1\n  s_set_gpr_idx_on s2, gpr_idx(SRC0)\n  v_add_u32 v8, v2, v3\n", a, b, c),
+                      Catch::Contains("models it for v_mov_b32"));
+    CHECK_THROWS_WITH(run(arch, "  s_mov_b32 s2, 20\n  s_set_gpr_idx_on s2, gpr_idx(SRC0)\n  v_mov_b32 v8, v2\n", a, b, c),
+                      Catch::Contains("beyond the 16 VGPRs"));
+  }
+}
