@@ -119,6 +119,7 @@ void register_smfmac(Registry& r);   // ops_smfmac.cpp
 void register_buffer_format(Registry& r);  // ops_buffer_format.cpp
 void register_gpr_idx(Registry& r);  // ops_gpr_idx.cpp
 void register_sendmsg(Registry& r);  // ops_sendmsg.cpp
+void register_ds_transpose(Registry& r);  // ops_ds_transpose.cpp
 
 struct OpDef {
   Handler fn;

@@ -599,6 +599,7 @@ const Registry& registry() {
     register_buffer_format(x);
     register_gpr_idx(x);
     register_sendmsg(x);
+    register_ds_transpose(x);
     register_div(x);
     register_fp8(x);
     register_mode(x);
