@@ -324,15 +324,16 @@ TEST_CASE("cdnajit check: wait counts, hazards and simulator coverage of a code 
   Run unknown = cli("check " + co + " --kernel nope");
   CHECK(unknown.status == 1);
   CHECK_THAT(unknown.out, Catch::Contains("no kernel 'nope'") && Catch::Contains("vector_add"));
-  // Break it: the s_waitcnt vmcnt(0) before the add becomes s_nop 0, and the second
-  // global_load_dword becomes a tbuffer_load_format_x (same size), which the simulator does not implement.
-  REQUIRE(patch_file(co, {0x70, 0x0f, 0x8c, 0xbf}, {0x00, 0x00, 0x80, 0xbf}));
+  // Break it: the s_waitcnt vmcnt(0) before the add becomes s_sendmsghalt sendmsg(MSG_INTERRUPT), which the
+  // simulator deliberately does not implement (it halts the wave), and the second global_load_dword becomes a
+  // tbuffer_load_format_x (same size) of the default format (8 UNORM, a run-time Error in the simulator).
+  REQUIRE(patch_file(co, {0x70, 0x0f, 0x8c, 0xbf}, {0x01, 0x00, 0x91, 0xbf}));
   REQUIRE(patch_file(co, {0x00, 0x80, 0x50, 0xdc, 0x01, 0x00, 0x06, 0x02}, {0x00, 0x00, 0x08, 0xe8, 0x00, 0x01, 0x01, 0x80}));
   Run bad = cli("check " + co + " --kernel vector_add");
   CHECK(bad.status == 1);
   INFO(bad.out);
   CHECK_THAT(bad.out, Catch::Contains("[waitcnt]") && Catch::Contains("v_add_f32") && Catch::Contains("needs 's_waitcnt vmcnt("));
-  CHECK_THAT(bad.out, Catch::Contains("[sim-coverage]") && Catch::Contains("tbuffer_load_format_x"));
+  CHECK_THAT(bad.out, Catch::Contains("[sim-coverage]") && Catch::Contains("s_sendmsghalt"));
   CHECK_THAT(bad.out, Catch::Contains("vector_add +0x"));
   // The tbuffer load right after a load overwrites its address register: the VMEM soft clause rule (a hazard finding).
   CHECK_THAT(bad.out, Catch::Contains("[soft-clause]"));
