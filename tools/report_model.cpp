@@ -1,6 +1,6 @@
 // report_model: validation report of the timing model (tools/report_model.md).
 //
-//   build/tools/report_model [--model mi350x] [--channels K] [--out FILE.md] [--micro-only]
+//   build/tools/report_model [--model mi350x] [--channels K] [--out FILE.md] [--micro-only] [--trace-dir DIR]
 //
 // For every depthwise conv3d kernel the project can build (every JIT variant the codegen
 // offers on the model's arch, and the HIP V97 reference compiled by clang), the functional
@@ -67,6 +67,7 @@ struct Options {
   std::string out;
   bool micro_only = false;
   bool plain_run = true;  // also time a run without recording (the model's host overhead)
+  std::string trace_dir;  // write each seed kernel's CU trace there as KERNEL.json
   std::string command;
 };
 
@@ -84,8 +85,10 @@ Options parse(int argc, char** argv) {
     else if (a == "--out") { o.out = value(); continue; }
     else if (a == "--micro-only") o.micro_only = true;
     else if (a == "--no-plain-run") o.plain_run = false;
+    else if (a == "--trace-dir") { o.trace_dir = value(); continue; }
     else throw Error("report_model: unknown argument '" + a +
-                     "'; valid: --model NAME, --channels K (1..512), --out FILE.md, --micro-only, --no-plain-run");
+                     "'; valid: --model NAME, --channels K (1..512), --out FILE.md, --micro-only, --no-plain-run, "
+                     "--trace-dir DIR");
     o.command += " " + a + (a == "--micro-only" || a == "--no-plain-run" ? "" : " " + std::string(argv[i]));
     continue;
   }
@@ -108,7 +111,9 @@ Row run_kernel(const Options& o, const model::Hardware& hw, const std::vector<ui
   std::cerr << fmt::format("{}: functional runs of {} channels, without and with recording, then the model\n", kname, o.channels)
             << std::flush;
   model::ModelOptions mo;
+  mo.trace = !o.trace_dir.empty();
   auto m = model_dwconv::model_seed_kernel(hw, code, kname, o.channels, mo, o.plain_run);
+  if (mo.trace) model::write_chrome_trace(m.report, hw, o.trace_dir + "/" + kname + ".json");
   Row r;
   r.seed_name = seed.seed_name;
   r.kernel = std::string(kind) + " `" + kname + "`";
@@ -161,6 +166,13 @@ double median_abs_error(const std::vector<double>& meas, const std::vector<doubl
   return e.size() % 2 ? e[e.size() / 2] : 0.5 * (e[e.size() / 2 - 1] + e[e.size() / 2]);
 }
 
+// Dynamic instructions per recorded wave of one kind ("VALU", "LDS", ...); 0 when none ran.
+double per_wave_count(const model::ModelReport& r, std::string_view kind) {
+  for (const auto& [n, c] : r.per_wave)
+    if (n == kind) return c;
+  return 0;
+}
+
 // The same recordings re-modelled with one parameter choice changed: what each
 // documented assumption contributes to the result.
 struct Variant {
@@ -184,6 +196,9 @@ std::vector<Variant> sensitivity_variants(const model::Hardware& base) {
   model::Hardware one_pass = base;
   one_pass.lds_misaligned_passes_per_byte = 0;
   v.push_back({"misaligned wide LDS lanes served like aligned ones", one_pass});
+  model::Hardware coissue = base;
+  coissue.lds_valu_issue_cycles = 0;
+  v.push_back({"DS instructions co-issue with VALU freely (the GCN description; earlier version of this model)", coissue});
   return v;
 }
 
@@ -269,11 +284,8 @@ int main(int argc, char** argv) {
           double twin = 0;
           for (const Row& r : rows)
             if (r.seed_name == d.seed_name && r.kernel != d.kernel) twin = r.model_ms;
-          double valu = 0;
-          for (auto& [n, c] : d.rep.per_wave)
-            if (n == "VALU") valu = c;
           md << fmt::format("| {} | {} | {:.3f} | {:.2f}x | {:.0f} | {} |\n", d.seed_name, d.kernel, d.model_ms,
-                            twin > 0 ? d.model_ms / twin : std::nan(""), valu, d.rep.limiter);
+                            twin > 0 ? d.model_ms / twin : std::nan(""), per_wave_count(d.rep, "VALU"), d.rep.limiter);
         }
       }
       md << "\n### What the model was given: this project's kernels beside the seed's\n\n"
@@ -290,16 +302,10 @@ int main(int argc, char** argv) {
         return valu * hw.valu_cycles * waves_per_simd_total / (hw.clock_ghz * 1e9) * 1e3;
       };
       for (auto& r : rows) {
-        auto count = [&](const char* kind) {
-          for (auto& [n, c] : r.rep.per_wave)
-            if (n == kind) return fmt::format("{:.0f}", c);
-          return std::string("0");
-        };
+        auto count = [&](const char* kind) { return fmt::format("{:.0f}", per_wave_count(r.rep, kind)); };
         auto seed_count = [](double v) { return v > 0 ? fmt::format("{:.0f}", v) : std::string("-"); };
         const KernelInfo& ki = r.rec.kernel;
-        double valu = 0;
-        for (auto& [n, c] : r.rep.per_wave)
-          if (n == "VALU") valu = c;
+        const double valu = per_wave_count(r.rep, "VALU");
         md << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {:.3f} | {} | {} | {} | {} | {} | {} | {} |\n", r.seed_name,
                           r.kernel, count("VALU"), count("SALU"), count("LDS"), count("VMEM"), ki.vgpr_count,
                           r.rep.plan.waves_per_simd, valu_floor_ms(valu), seed_count(r.seed->valu), seed_count(r.seed->salu),

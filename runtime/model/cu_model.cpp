@@ -167,6 +167,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
       return waves[size_t(a)].age < waves[size_t(b)].age;
     });
     bool used[kPorts] = {};
+    bool vector_turn_taken = false;  // a VALU or (Hardware::lds_valu_issue_cycles) a DS instruction issued
     for (int wi : order) {
       WaveState& w = waves[size_t(wi)];
       R.wave_cycles += uint64_t(hw.issue_period);
@@ -204,6 +205,10 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
         const Port port = port_of(op.unit);
         if (used[port]) { stall(w, Stall::IssuePort, c); break; }
         if (op.unit == Unit::VALU && valu_free[size_t(simd)] > c) { stall(w, Stall::ValuBusy, c); break; }
+        // A DS instruction and a VALU instruction of one SIMD share its vector issue (not the MFMA's).
+        const bool ds_takes_valu = op.unit == Unit::DS && hw.lds_valu_issue_cycles > 0;
+        if ((ds_takes_valu || op.unit == Unit::VALU) && vector_turn_taken) { stall(w, Stall::IssuePort, c); break; }
+        if (ds_takes_valu && valu_free[size_t(simd)] > c) { stall(w, Stall::ValuBusy, c); break; }
         if (op.unit == Unit::MFMA && mfma_free[size_t(simd)] > c) { stall(w, Stall::MfmaBusy, c); break; }
         if ((op.unit == Unit::VMEM && int(w.vm.size()) >= hw.vmcnt_max) ||
             ((op.unit == Unit::DS || op.unit == Unit::SMEM) && int(w.lgkm.size()) >= hw.lgkmcnt_max)) {
@@ -212,6 +217,8 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
         }
         // Issue.
         used[port] = true;
+        if (ds_takes_valu) valu_free[size_t(simd)] = c + uint64_t(hw.lds_valu_issue_cycles);
+        vector_turn_taken |= ds_takes_valu || op.unit == Unit::VALU;
         issued = true;
         close_stall(w, c);
         ++R.issued;

@@ -134,6 +134,8 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
        c4 ? "[LDSMB] on MI308X (assumed unchanged in CDNA4)" : "[LDSMB] on MI308X"},
       {"misaligned b64/b128 LDS lane: served alone, passes per byte", std::to_string(h.lds_misaligned_passes_per_byte),
        "fitted (switchable; one measurement): [LLVM] ranks misaligned wide DS access slow; [SEED] JIT-b64 4.2x slower on MI350X"},
+      {"DS instruction holds its SIMD's vector issue (cycles)", std::to_string(h.lds_valu_issue_cycles),
+       "fitted (switchable; [GCN] describes free co-issue = 0): [SEED] MI350X counters, GRBM cycles per SIMD-wave / 4 x (VALU + LDS) = 0.94 (V97), 0.99 (JIT-dot2)"},
       {"LDS latency (cycles)", std::to_string(h.lds_latency), c4 ? "[SEED] MI308X microbenchmark (assumed equal on CDNA4)" : "[SEED] MI308X microbenchmark"},
       {"cache line (bytes)", std::to_string(h.cache_line), "[CDNA3]"},
       {"VMEM address cycles per instruction", std::to_string(h.vmem_issue_cycles), "assumed (16 lanes per cycle)"},

@@ -48,6 +48,12 @@ struct Hardware {
   // than its ds_read_b32 twin. Fitted to that one measurement (byte-serial reproduces it;
   // one pass per lane gives 0.97x).
   int lds_misaligned_passes_per_byte = 1;
+  // A DS instruction holds its SIMD's vector issue for this many cycles: it reads its address
+  // (and data) VGPRs through the register-file ports the VALU uses, so it cannot issue in the
+  // same turn as a VALU instruction of that SIMD (4 = one turn; 0 = free co-issue as in the GCN
+  // description). Undocumented; fitted to the seed's MI350X counters (GRBM cycles per wave of a
+  // SIMD vs 4 x (VALU + LDS) instructions: V97 0.94, JIT-dot2 0.99), not to any kernel's time.
+  int lds_valu_issue_cycles = 4;
   // Global memory.
   int cache_line = 128;          // bytes
   int vmem_issue_cycles = 4;     // address unit: 16 lanes per cycle for a wave64 instruction
