@@ -31,6 +31,11 @@ struct Hardware {
   int branch_taken_cycles = 4;   // refetch after a taken branch
   int barrier_release_cycles = 4;
   int sleep_cycles_per_unit = 64;  // s_sleep N waits 64*N cycles
+  // Dispatch: a wave's registers and slot are released when the wave ends, the workgroup's LDS
+  // when its last wave ends, so a new workgroup may start in the slots of a workgroup's early
+  // finishers (false: only when the whole workgroup has ended, the earlier model).
+  bool free_wave_slots_at_wave_end = true;
+  int max_workgroups_per_cu = 16;  // workgroups resident per CU (barrier resources)
   // LDS.
   uint32_t lds_bytes = 0;
   int lds_banks = 32;            // 4-byte banks

@@ -78,6 +78,28 @@ TEST_CASE("CU model: a DS instruction takes its SIMD's vector issue turn (switch
   CHECK(with.stall[size_t(model::Stall::IssuePort)] > 0);
 }
 
+TEST_CASE("CU model: a wave's slot is free when it ends, so a workgroup starts beside an unfinished one", "[model][issue]") {
+  // Two-wave workgroups, one long wave and one short; one wave per SIMD: two workgroups fit.
+  const sim::Recording rec = recording(Arch::gfx950, {repeat("v_add_f32", 40), repeat("v_add_f32", 1)});
+  const model::Hardware& hw = model::product("mi350x");
+  model::CuRunConfig c;
+  c.workgroup_slots = 2;
+  c.workgroups = 3;
+  c.active_cus = hw.cus;
+  // Workgroup-granular: the third starts when the first has ended: two long waves in a row.
+  const auto whole = model::run_cu(rec, hw, c);
+  CHECK(whole.cycles >= 2 * 160);
+  // Wave-granular: the third starts in the short waves' slots a few cycles in.
+  c.waves_per_simd = 1;
+  c.max_workgroups = 3;
+  const auto granular = model::run_cu(rec, hw, c);
+  CHECK(granular.cycles >= 160);
+  CHECK(granular.cycles <= 160 + 4 * 4 + kEnd + 8);
+  // At most one wave per SIMD: with max_workgroups 2 the third waits as before.
+  c.max_workgroups = 2;
+  CHECK(model::run_cu(rec, hw, c).cycles >= 2 * 160);
+}
+
 TEST_CASE("CU model: MFMA occupies the matrix pipe for passes x 4 cycles (pass count from the ISA table)", "[model][issue]") {
   // v_mfma_f32_32x32x8_bf16: 8 passes on gfx942 and gfx950 -> 32 cycles each.
   for (Arch a : {Arch::gfx942, Arch::gfx950}) {
