@@ -578,21 +578,20 @@ class IgemmGenerator : Emitter {
         ++total;
       }
     };
+    // One operand's fragments of k-step ks: `blocks` of them, named "<name>_frag<ks>_<block>".
+    auto read_fragments = [&](const char* name, int blocks, Reg base, const std::vector<Reg>& dma_bases, int ks,
+                              std::vector<Reg>& frags, std::vector<int>& done) {
+      for (int bk = 0; bk < blocks; ++bk) {
+        Reg f = k_.vgpr(fmt::format("{}_frag{}_{}", name, ks, bk), fdw, 2);
+        if (p_.lds_dma) read_dma(f, dma_bases, ks, bk * p_.mfma.m * RB);
+        else read(f, base, bk * p_.mfma.m * RB + ks * kstep_bytes);
+        frags.push_back(f);
+        done.push_back(total);
+      }
+    };
     for (int ks = 0; ks < p_.mfma_per_tile; ++ks) {
-      for (int bj = 0; bj < p_.blocks_n; ++bj) {
-        Reg b = k_.vgpr(fmt::format("b_frag{}_{}", ks, bj), fdw, 2);
-        if (p_.lds_dma) read_dma(b, rb_bases_, ks, bj * p_.mfma.m * RB);
-        else read(b, rb_base_, bj * p_.mfma.m * RB + ks * kstep_bytes);
-        fbv[size_t(ks)].push_back(b);
-        done_b[size_t(ks)].push_back(total);
-      }
-      for (int bi = 0; bi < p_.blocks_m; ++bi) {
-        Reg a = k_.vgpr(fmt::format("a_frag{}_{}", ks, bi), fdw, 2);
-        if (p_.lds_dma) read_dma(a, ra_bases_, ks, bi * p_.mfma.m * RB);
-        else read(a, ra_base_, bi * p_.mfma.m * RB + ks * kstep_bytes);
-        fa[size_t(ks)].push_back(a);
-        done_a[size_t(ks)].push_back(total);
-      }
+      read_fragments("b", p_.blocks_n, rb_base_, rb_bases_, ks, fbv[size_t(ks)], done_b[size_t(ks)]);
+      read_fragments("a", p_.blocks_m, ra_base_, ra_bases_, ks, fa[size_t(ks)], done_a[size_t(ks)]);
     }
     if (after_reads) after_reads();
     int waited = 0;  // reads known complete

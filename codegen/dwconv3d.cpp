@@ -319,12 +319,8 @@ class Generator {
       k_.v_mul_u32_u24(hp, int64_t(pairs), h);
       k_.v_sub_u32(p, tid_, hp);
     }
-    bool guard = g_.items % kThreads != 0;
-    auto step = [&] {
-      auto work = [&] { compute_and_store(h, p); };
-      if (guard) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(s_.H_out()), h); }, work);
-      else work();
-    };
+    const bool guard = g_.items % kThreads != 0;
+    auto step = [&] { guarded_compute_and_store(h, p, guard, h, s_.H_out()); };
     if (g_.steps == 1) {
       step();
       return;
@@ -351,6 +347,14 @@ class Generator {
         });
   }
 
+  // One work item, switched off in the lanes where `index` >= `limit` when `guard` is set
+  // (items past the output's rows or past a row's pairs).
+  void guarded_compute_and_store(Reg h, Reg p, bool guard, Reg index, int limit) {
+    auto work = [&] { compute_and_store(h, p); };
+    if (guard) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(limit), index); }, work);
+    else work();
+  }
+
   // The seed JIT kernels' mapping (DwMapping::wave_rows): the wave's output row h
   // is wave-uniform (an SGPR loop, h = wave, wave+4, ...); lane l takes items
   // l, l+64, ... of the row; lanes past the row's items are switched off.
@@ -369,9 +373,7 @@ class Generator {
           k_.v_add_u32(p, int64_t(64 * ch), lane_);
         }
         const int in_chunk = std::min(64, pairs - 64 * ch);
-        auto work = [&] { compute_and_store(h, p); };
-        if (in_chunk < 64) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(pairs), p); }, work);
-        else work();
+        guarded_compute_and_store(h, p, in_chunk < 64, p, pairs);
       }
     };
     k_.if_scc([&] { k_.s_cmp_lt_u32(hs, int64_t(s_.H_out())); },

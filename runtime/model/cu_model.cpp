@@ -79,8 +79,15 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
   CuResult R;
   const double hbm_bw = hw.hbm_bytes_per_cycle_per_cu(cfg.active_cus);
   const double l2_bw = hw.l2_bytes_per_clk_per_cu;
+  // Wave-granular release (cfg.waves_per_simd > 0): per-SIMD wave slots, freed when a wave ends.
+  const bool granular = cfg.waves_per_simd > 0;
+  if (granular && cfg.waves_per_simd * hw.simds < wpw)
+    throw Error("model: " + std::to_string(cfg.waves_per_simd) + " waves per SIMD cannot hold a workgroup of " +
+                std::to_string(wpw) + " waves");
+  const int max_wgs = granular ? std::max(cfg.workgroup_slots, cfg.max_workgroups) : cfg.workgroup_slots;
+  std::vector<int> simd_waves(size_t(hw.simds), 0);  // resident waves per SIMD (granular mode)
   std::vector<WaveState> waves;
-  std::vector<WgState> wgs(size_t(cfg.workgroup_slots));
+  std::vector<WgState> wgs(static_cast<size_t>(max_wgs));
   std::vector<uint64_t> valu_free(size_t(hw.simds), 0), mfma_free(size_t(hw.simds), 0);
   std::vector<uint64_t> lds_free(size_t(std::max(1, hw.lds_halves)), 0);  // per LDS half (SIMD pair)
   uint64_t addr_free = 0;
@@ -115,7 +122,19 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     for (int i = 0; i < wpw; ++i) {
       WaveState w;
       w.rw = &rec.waves[size_t(r * wpw + i)];
-      w.simd = next_simd++ % hw.simds;
+      if (granular) {  // the SIMD with the most free wave slots, round-robin among equals
+        int best = -1;
+        for (int k = 0; k < hw.simds; ++k) {
+          const int sd = (next_simd + k) % hw.simds;
+          if (simd_waves[size_t(sd)] < cfg.waves_per_simd && (best < 0 || simd_waves[size_t(sd)] < simd_waves[size_t(best)]))
+            best = sd;
+        }
+        w.simd = best;
+        ++simd_waves[size_t(best)];
+        next_simd = best + 1;
+      } else {
+        w.simd = next_simd++ % hw.simds;
+      }
       w.slot = slot_index * wpw + i;
       w.wg = slot_index;
       w.age = age++;
@@ -125,6 +144,12 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     }
   };
   std::vector<char> started(size_t(cfg.workgroup_slots), 0);
+  int pending_first = cfg.workgroup_slots;  // slots whose first (staggered) workgroup has not started
+  auto free_wave_slots = [&] {
+    int n = 0;
+    for (int v : simd_waves) n += cfg.waves_per_simd - v;
+    return n;
+  };
 
   std::vector<int> order;
   for (uint64_t c = 0;; ++c) {
@@ -133,23 +158,38 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     for (int si = 0; si < cfg.workgroup_slots; ++si)
       if (!started[size_t(si)] && c >= uint64_t(si) * cfg.stagger && launched < cfg.workgroups) {
         started[size_t(si)] = 1;
+        --pending_first;
         launch(si, c);
       }
     // Waves that ended: drain outstanding memory, then free the workgroup's slot.
-    for (int si = 0; si < cfg.workgroup_slots; ++si) {
+    for (int si = 0; si < max_wgs; ++si) {
       WgState& g = wgs[size_t(si)];
       if (!g.live) continue;
       bool all_done = true;
       for (int wi : g.waves) {
         WaveState& w = waves[size_t(wi)];
-        if (w.state == WaveState::Draining && last_or(w.lgkm, last_or(w.vm, 0)) <= c) w.state = WaveState::Done;
+        if (w.state == WaveState::Draining && last_or(w.lgkm, last_or(w.vm, 0)) <= c) {
+          w.state = WaveState::Done;
+          if (granular) --simd_waves[size_t(w.simd)];
+        }
         all_done &= w.state == WaveState::Done;
       }
       if (!all_done) continue;
       g.live = false;
       ++finished;
       R.workgroup_end.push_back(c);
-      if (launched < cfg.workgroups) launch(si, c + 1);
+      if (!granular && launched < cfg.workgroups) launch(si, c + 1);
+    }
+    // Granular: start workgroups wherever wave slots and a workgroup entry are free (the staggered
+    // first workgroups of the slots keep theirs).
+    while (granular && launched < cfg.workgroups && free_wave_slots() - pending_first * wpw >= wpw) {
+      int live = 0, free_entry = -1;
+      for (int i = 0; i < max_wgs; ++i) {
+        if (wgs[size_t(i)].live) ++live;
+        else if (free_entry < 0 && (i >= cfg.workgroup_slots || started[size_t(i)])) free_entry = i;
+      }
+      if (free_entry < 0 || live + pending_first >= max_wgs) break;
+      launch(free_entry, c + 1);
     }
     if (finished == cfg.workgroups) {
       R.cycles = c;
@@ -167,6 +207,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
       return waves[size_t(a)].age < waves[size_t(b)].age;
     });
     bool used[kPorts] = {};
+    bool vector_turn_taken = false;  // a VALU or (Hardware::lds_valu_issue_cycles) a DS instruction issued
     for (int wi : order) {
       WaveState& w = waves[size_t(wi)];
       R.wave_cycles += uint64_t(hw.issue_period);
@@ -204,6 +245,10 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
         const Port port = port_of(op.unit);
         if (used[port]) { stall(w, Stall::IssuePort, c); break; }
         if (op.unit == Unit::VALU && valu_free[size_t(simd)] > c) { stall(w, Stall::ValuBusy, c); break; }
+        // A DS instruction and a VALU instruction of one SIMD share its vector issue (not the MFMA's).
+        const bool ds_takes_valu = op.unit == Unit::DS && hw.lds_valu_issue_cycles > 0;
+        if ((ds_takes_valu || op.unit == Unit::VALU) && vector_turn_taken) { stall(w, Stall::IssuePort, c); break; }
+        if (ds_takes_valu && valu_free[size_t(simd)] > c) { stall(w, Stall::ValuBusy, c); break; }
         if (op.unit == Unit::MFMA && mfma_free[size_t(simd)] > c) { stall(w, Stall::MfmaBusy, c); break; }
         if ((op.unit == Unit::VMEM && int(w.vm.size()) >= hw.vmcnt_max) ||
             ((op.unit == Unit::DS || op.unit == Unit::SMEM) && int(w.lgkm.size()) >= hw.lgkmcnt_max)) {
@@ -212,6 +257,8 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
         }
         // Issue.
         used[port] = true;
+        if (ds_takes_valu) valu_free[size_t(simd)] = c + uint64_t(hw.lds_valu_issue_cycles);
+        vector_turn_taken |= ds_takes_valu || op.unit == Unit::VALU;
         issued = true;
         close_stall(w, c);
         ++R.issued;

@@ -29,7 +29,13 @@ enum class Pipe : uint8_t { Valu, Mfma, Salu, Lds, VmemAddr, L2, Hbm, Count };
 const char* pipe_name(Pipe p);
 
 struct CuRunConfig {
-  int workgroup_slots = 1;   // workgroups resident at once (occupancy)
+  int workgroup_slots = 1;   // workgroups resident at once (occupancy); the first of each starts staggered
+  // Wave-granular release (Hardware::free_wave_slots_at_wave_end): at most `waves_per_simd` waves
+  // per SIMD and `max_workgroups` workgroups (LDS, workgroup limit) resident; a wave's SIMD slot is
+  // free when the wave ends, and a further workgroup starts wherever wave slots are free. 0: the
+  // workgroup's slot is freed only when all of its waves have ended.
+  int waves_per_simd = 0;
+  int max_workgroups = 0;
   int workgroups = 1;        // workgroups this CU runs in total (recorded ones replayed cyclically)
   int active_cus = 1;        // CUs sharing HBM bandwidth
   uint64_t stagger = 0;      // slot i's first workgroup starts at cycle i * stagger (0: all at once)

@@ -31,6 +31,11 @@ struct Hardware {
   int branch_taken_cycles = 4;   // refetch after a taken branch
   int barrier_release_cycles = 4;
   int sleep_cycles_per_unit = 64;  // s_sleep N waits 64*N cycles
+  // Dispatch: a wave's registers and slot are released when the wave ends, the workgroup's LDS
+  // when its last wave ends, so a new workgroup may start in the slots of a workgroup's early
+  // finishers (false: only when the whole workgroup has ended, the earlier model).
+  bool free_wave_slots_at_wave_end = true;
+  int max_workgroups_per_cu = 16;  // workgroups resident per CU (barrier resources)
   // LDS.
   uint32_t lds_bytes = 0;
   int lds_banks = 32;            // 4-byte banks
@@ -48,6 +53,12 @@ struct Hardware {
   // than its ds_read_b32 twin. Fitted to that one measurement (byte-serial reproduces it;
   // one pass per lane gives 0.97x).
   int lds_misaligned_passes_per_byte = 1;
+  // A DS instruction holds its SIMD's vector issue for this many cycles: it reads its address
+  // (and data) VGPRs through the register-file ports the VALU uses, so it cannot issue in the
+  // same turn as a VALU instruction of that SIMD (4 = one turn; 0 = free co-issue as in the GCN
+  // description). Undocumented; fitted to the seed's MI350X counters (GRBM cycles per wave of a
+  // SIMD vs 4 x (VALU + LDS) instructions: V97 0.94, JIT-dot2 0.99), not to any kernel's time.
+  int lds_valu_issue_cycles = 4;
   // Global memory.
   int cache_line = 128;          // bytes
   int vmem_issue_cycles = 4;     // address unit: 16 lanes per cycle for a wave64 instruction

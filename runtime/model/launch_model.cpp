@@ -25,6 +25,7 @@ LaunchPlan plan_launch(const KernelInfo& k, Arch arch, const sim::LaunchDims& di
                                                       k.group_segment_size + dims.dynamic_lds, threads);
   p.waves_per_simd = occ.waves_per_simd;
   p.workgroup_slots = std::max(1, std::min(occ.waves_per_simd * hw.simds / p.waves_per_workgroup, occ.workgroups_per_cu_lds));
+  p.max_workgroups = std::max(p.workgroup_slots, std::min(occ.workgroups_per_cu_lds, hw.max_workgroups_per_cu));
   p.active_cus = int(std::min<uint64_t>(uint64_t(hw.cus), p.workgroups));
   p.per_cu = (p.workgroups + uint64_t(hw.cus) - 1) / uint64_t(hw.cus);
   const uint64_t n = std::min<uint64_t>(uint64_t(p.workgroup_slots), p.per_cu);
@@ -63,6 +64,10 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
   const uint64_t cap = k * uint64_t(opt.steady_rounds);
   CuRunConfig cfg;
   cfg.workgroup_slots = plan.workgroup_slots;
+  if (hw.free_wave_slots_at_wave_end) {
+    cfg.waves_per_simd = plan.waves_per_simd;
+    cfg.max_workgroups = plan.max_workgroups;
+  }
   cfg.active_cus = plan.active_cus;
   cfg.trace = opt.trace;
   double cycles = 0;

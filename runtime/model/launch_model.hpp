@@ -23,7 +23,8 @@ struct LaunchPlan {
   uint64_t workgroups = 0;       // whole grid
   int waves_per_workgroup = 0;
   int waves_per_simd = 0;        // occupancy (regalloc::occupancy: registers and LDS)
-  int workgroup_slots = 0;       // workgroups resident per CU
+  int workgroup_slots = 0;       // workgroups resident per CU when all run (registers, LDS)
+  int max_workgroups = 0;        // workgroups resident per CU at most (LDS, workgroup limit) with partly ended ones
   int active_cus = 0;            // min(CUs, workgroups)
   uint64_t per_cu = 0;           // workgroups on the busiest CU (ceil(workgroups / CUs))
   std::vector<uint64_t> record;  // the workgroups CU 0 receives first (round-robin dispatch: i * CUs)

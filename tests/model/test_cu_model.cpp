@@ -17,12 +17,15 @@ namespace {
 
 std::vector<Inst> repeat(const std::string& m, int n, uint32_t imm = 0) { return std::vector<Inst>(size_t(n), Inst{m, imm}); }
 
-model::CuResult run(const sim::Recording& r, int slots = 1, int workgroups = 1) {
+model::CuResult run_on(const sim::Recording& r, const model::Hardware& hw, int slots = 1, int workgroups = 1) {
   model::CuRunConfig c;
   c.workgroup_slots = slots;
   c.workgroups = workgroups;
-  c.active_cus = model::product("mi350x").cus;
-  return model::run_cu(r, model::product("mi350x"), c);
+  c.active_cus = hw.cus;
+  return model::run_cu(r, hw, c);
+}
+model::CuResult run(const sim::Recording& r, int slots = 1, int workgroups = 1) {
+  return run_on(r, model::product("mi350x"), slots, workgroups);
 }
 
 // Every wave's stream ends with s_endpgm: one more issue turn (4 cycles) after the last instruction.
@@ -55,6 +58,46 @@ TEST_CASE("CU model: a SALU and a VALU instruction of two waves issue in the sam
   w[4] = repeat("s_add_u32", 10);
   auto r = run(recording(Arch::gfx950, w));
   CHECK(r.cycles <= 40 + kEnd + 4);
+}
+
+TEST_CASE("CU model: a DS instruction takes its SIMD's vector issue turn (switchable)", "[model][issue]") {
+  // Waves 0 and 4 share SIMD 0: ten VALU instructions and ten conflict-free ds_read_b32.
+  std::vector<std::vector<Inst>> w(8);
+  w[0] = repeat("v_add_f32", 10);
+  for (int i = 0; i < 10; ++i) w[4].push_back({"ds_read_b32", 0, lane_addrs(0, 4)});
+  const sim::Recording rec = recording(Arch::gfx950, w);
+  model::Hardware shared = model::product("mi350x"), free = shared;
+  REQUIRE(shared.lds_valu_issue_cycles == 4);
+  free.lds_valu_issue_cycles = 0;
+  auto with = run_on(rec, shared), without = run_on(rec, free);
+  // Free co-issue: both streams issue in turns 0..36; the last read returns after the LDS latency.
+  CHECK(without.cycles <= 40 + uint64_t(free.lds_latency) + 4 + kEnd + 4);
+  // Shared turn: the reads wait for the ten VALU turns (the older wave goes first): 40 cycles later.
+  CHECK(with.cycles >= without.cycles + 36);
+  CHECK(with.cycles <= without.cycles + 44);
+  CHECK(with.stall[size_t(model::Stall::IssuePort)] > 0);
+}
+
+TEST_CASE("CU model: a wave's slot is free when it ends, so a workgroup starts beside an unfinished one", "[model][issue]") {
+  // Two-wave workgroups, one long wave and one short; one wave per SIMD: two workgroups fit.
+  const sim::Recording rec = recording(Arch::gfx950, {repeat("v_add_f32", 40), repeat("v_add_f32", 1)});
+  const model::Hardware& hw = model::product("mi350x");
+  model::CuRunConfig c;
+  c.workgroup_slots = 2;
+  c.workgroups = 3;
+  c.active_cus = hw.cus;
+  // Workgroup-granular: the third starts when the first has ended: two long waves in a row.
+  const auto whole = model::run_cu(rec, hw, c);
+  CHECK(whole.cycles >= 2 * 160);
+  // Wave-granular: the third starts in the short waves' slots a few cycles in.
+  c.waves_per_simd = 1;
+  c.max_workgroups = 3;
+  const auto granular = model::run_cu(rec, hw, c);
+  CHECK(granular.cycles >= 160);
+  CHECK(granular.cycles <= 160 + 4 * 4 + kEnd + 8);
+  // At most one wave per SIMD: with max_workgroups 2 the third waits as before.
+  c.max_workgroups = 2;
+  CHECK(model::run_cu(rec, hw, c).cycles >= 2 * 160);
 }
 
 TEST_CASE("CU model: MFMA occupies the matrix pipe for passes x 4 cycles (pass count from the ISA table)", "[model][issue]") {
