@@ -74,7 +74,10 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   (void)arch;  // gfx942 and gfx950 share the gfx9 counters and encoding
   Report report;
   if (mode == Mode::Off) return report;
-  const std::vector<isa::MachineInst> view = analysis_view(program);
+  // `program` is not modified until the analysis is done, so without raw entries it is its own view.
+  std::vector<isa::MachineInst> parsed;
+  if (has_raw_entries(program)) parsed = analysis_view(program);
+  const std::vector<isa::MachineInst>& view = parsed.empty() ? program : parsed;
   const Cfg cfg = build_cfg(view);
   const std::vector<Access> access = access_list(view);
   const WaitSweep sweep = sweep_waits(view, cfg, access, mode == Mode::Auto);
@@ -94,16 +97,24 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
     return report;
   }
 
-  std::vector<isa::MachineInst> out;
-  std::vector<char> ours;  // parallel to `out`: inserted by this pass
-  out.reserve(program.size() + program.size() / 8);
+  // The inserted waits, described before any instruction moves out of `program` (which may be the view).
+  std::vector<isa::MachineInst> waits;  // in program order
   for (size_t i = 0; i < program.size(); ++i) {
     if (const auto& need = sweep.need[i]) {
       std::vector<PendingUse> all = need->reads;
       all.insert(all.end(), need->writes.begin(), need->writes.end());
       std::string comment = all.empty() ? "raw instruction: wait for all memory operations"
                                         : "protects " + describe_pending(view, all);
-      out.push_back(make_waitcnt(need->wait, comment));
+      waits.push_back(make_waitcnt(need->wait, comment));
+    }
+  }
+  std::vector<isa::MachineInst> out;
+  std::vector<char> ours;  // parallel to `out`: inserted by this pass
+  out.reserve(program.size() + program.size() / 8);
+  size_t next_wait = 0;
+  for (size_t i = 0; i < program.size(); ++i) {
+    if (sweep.need[i]) {
+      out.push_back(std::move(waits[next_wait++]));
       ours.push_back(1);
       ++report.waits_inserted;
     }
@@ -125,16 +136,18 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   const std::vector<isa::MachineInst>& out_view = out_parsed.empty() ? out : out_parsed;
   const Cfg out_cfg = build_cfg(out_view);
   const WaitSweep check = sweep_waits(out_view, out_cfg, access_list(out_view), /*apply_needed=*/false);
-  program.clear();
-  program.reserve(out.size());
+  size_t kept = 0;  // compacts `out` in place, then it becomes the program
   for (size_t k = 0; k < out.size(); ++k) {
     if (check.redundant[k]) {
       if (ours[k]) --report.waits_inserted;
       else ++report.waits_removed;
       continue;
     }
-    program.push_back(std::move(out[k]));
+    if (kept != k) out[kept] = std::move(out[k]);
+    ++kept;
   }
+  out.resize(kept);
+  program = std::move(out);
   return report;
 }
 
