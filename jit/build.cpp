@@ -108,17 +108,12 @@ void append_implicit_endpgm(Kernel& k, Kernel::Impl& impl) {
 // SGPRs are checked on the full CFG. VGPRs/AGPRs are checked without the taken
 // edges of exec-zero branches: a region skipped because no lane is active would
 // have written no lane either (if_vcc's then/else each write their own lanes).
-static void check_defined_before_use(const Kernel::Impl& k, const regalloc::Function& fn) {
-  std::vector<std::pair<uint32_t, uint32_t>> exec_skips;
-  regalloc::Function vector_view = to_regalloc_function(k, &exec_skips);
-  for (auto [from, to] : exec_skips) {
-    auto& s = vector_view.blocks[from].succs;
-    if (auto it = std::find(s.begin(), s.end(), to); it != s.end()) s.erase(it);
-  }
+static void check_defined_before_use(const regalloc::Function& fn,
+                                     const std::vector<std::pair<uint32_t, uint32_t>>& exec_skips) {
   std::vector<regalloc::MaybeUndefinedRead> bad;
   for (const auto& u : regalloc::find_maybe_undefined_reads(fn))
     if (fn.vregs[u.vreg].cls == regalloc::RegClass::S) bad.push_back(u);
-  for (const auto& u : regalloc::find_maybe_undefined_reads(vector_view))
+  for (const auto& u : regalloc::find_maybe_undefined_reads(fn, exec_skips))
     if (fn.vregs[u.vreg].cls != regalloc::RegClass::S) bad.push_back(u);
   if (bad.empty()) return;
   std::string msg;
@@ -154,8 +149,9 @@ struct BuildPipeline {
     pin_abi_registers(k);
 
     auto t = Clock::now();
-    regalloc::Function fn = to_regalloc_function(k);
-    check_defined_before_use(k, fn);
+    std::vector<std::pair<uint32_t, uint32_t>> exec_skips;
+    regalloc::Function fn = to_regalloc_function(k, &exec_skips);
+    check_defined_before_use(fn, exec_skips);
     regalloc::Allocation alloc = regalloc::allocate(fn, regalloc::Limits{});
     regalloc::verify(fn, alloc);
     r.stats.ms_regalloc = ms_since(t);

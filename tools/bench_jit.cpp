@@ -6,11 +6,20 @@
 // subprocesses and the same kernels written in HIP C++ compiled by clang++-22.
 // Prints medians and ratios.
 //
-//   bench_jit [--quick]
-//   bench_jit --profile N [lld]  only N fast (or direct+lld) builds of the gfx950 seed kernel (to run under perf)
-//   bench_jit --profile-hit N    only N memo hits of one defined gfx950 seed kernel
+//   bench_jit [--keep-heap] [--quick]
+//   bench_jit [--keep-heap] --profile N [lld]  only N fast (or direct+lld) builds of the gfx950 seed kernel (to run under perf)
+//   bench_jit [--keep-heap] --profile-hit N    only N memo hits of one defined gfx950 seed kernel
+//
+// --keep-heap: glibc keeps freed memory in the process (trim and mmap thresholds raised to
+// 256 MiB) instead of returning it to the system between builds. Each measured build here
+// defines a kernel, builds it and frees everything; with glibc's defaults the freed heap
+// may be returned to the system after a build and page-faulted back in by the next one,
+// and on this virtual machine those faults cost more than the build itself. A long-running
+// host (a tuner, a framework) sets these thresholds or uses a caching allocator; compare
+// both runs to see the difference.
 #include <fmt/format.h>
 
+#include <malloc.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -140,6 +149,14 @@ StageMedians measure(const Case& c, Config config, int reps) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  bool keep_heap = false;
+  if (argc > 1 && std::string(argv[1]) == "--keep-heap") {
+    keep_heap = true;
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    --argc, ++argv;
+  }
+  const char* heap_note = keep_heap ? "heap kept in the process (--keep-heap)" : "glibc's default heap trimming";
   int jit_reps = 51, sub_reps = 5, clang_reps = 3;
   if (argc > 1 && std::string(argv[1]) == "--quick") jit_reps = 11, sub_reps = 3, clang_reps = 1;
   if (argc > 2 && std::string(argv[1]) == "--profile-hit") {
@@ -147,7 +164,8 @@ int main(int argc, char** argv) {
     codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950);
     for (int i = 0, n = std::max(1, std::atoi(argv[2])); i < n; ++i)
       t.push_back(codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950).stats.ms_build);
-    fmt::print("dwconv3d_seed.lds_fmac gfx950: median memo hit {:.1f} us over {} builds\n", median(t) * 1000, t.size());
+    fmt::print("dwconv3d_seed.lds_fmac gfx950: median memo hit {:.1f} us over {} builds ({})\n", median(t) * 1000,
+               t.size(), heap_note);
     return 0;
   }
   if (argc > 2 && std::string(argv[1]) == "--profile") {
@@ -160,9 +178,9 @@ int main(int argc, char** argv) {
       pr.push_back(s.ms_print), en.push_back(s.ms_assemble), li.push_back(s.ms_link);
     }
     fmt::print("dwconv3d_seed.lds_fmac gfx950 ({}): median Kernel::build() {:.3f} ms over {} builds (regalloc {:.3f}, "
-               "lower {:.3f}, passes {:.3f}, print {:.3f}, encode {:.3f}, link {:.3f})\n",
+               "lower {:.3f}, passes {:.3f}, print {:.3f}, encode {:.3f}, link {:.3f}; {})\n",
                lld ? "direct encoder, lld, .s text" : "fast: direct encoder, direct ELF writer, no .s", median(t),
-               t.size(), median(ra), median(lo), median(pa), median(pr), median(en), median(li));
+               t.size(), median(ra), median(lo), median(pa), median(pr), median(en), median(li), heap_note);
     return 0;
   }
   SubprocessToolchain sub = SubprocessToolchain::find();
@@ -193,7 +211,8 @@ int main(int argc, char** argv) {
     }
   }
 
-  fmt::print("cdnajit JIT benchmark: medians of {} builds in ms (this machine, no GPU involved)\n", jit_reps);
+  fmt::print("cdnajit JIT benchmark: medians of {} builds in ms (this machine, no GPU involved; {})\n", jit_reps,
+             heap_note);
   fmt::print("fast = Kernel::build() wall time with the direct MCInst encoder, the direct ELF writer and no .s text;\n"
              "direct+lld = direct encoder, lld link, .s text; text = LLVM's assembly parser, lld, .s text (no cache in\n"
              "any); +DSL CPU = this thread's CPU time for the kernel's definition through the builder plus the build;\n"

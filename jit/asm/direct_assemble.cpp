@@ -21,7 +21,7 @@ DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::Ma
     return out;
   }
   McInstEncoder& encoder = McInstEncoder::for_arch(arch);
-  encoder.learn(prog);
+  const std::vector<const McInstEncoder::Shape*> shapes = encoder.shapes_of(prog);
 
   // The framing text, with one `.cdnajit_run` line per run of consecutive
   // directly encodable instructions; runs[i] lists the instructions of run i.
@@ -29,7 +29,8 @@ DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::Ma
   using Item = std::pair<const McInstEncoder::Shape*, const isa::MachineInst*>;
   std::vector<std::vector<Item>> runs;
   bool in_run = false;
-  for (const isa::MachineInst& mi : prog) {
+  for (size_t i = 0; i < prog.size(); ++i) {
+    const isa::MachineInst& mi = prog[i];
     if (!mi.label_def.empty()) {
       text += mi.label_def;
       text += ":\n";
@@ -40,7 +41,7 @@ DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::Ma
       text += "  " + mi.raw + "\n";
       ++out.raw_lines;
       in_run = false;
-    } else if (const McInstEncoder::Shape* shape = encoder.shape_of(mi)) {
+    } else if (const McInstEncoder::Shape* shape = shapes[i]) {
       if (!in_run) {
         text += kRunDirective;
         text += '\n';

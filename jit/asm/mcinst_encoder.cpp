@@ -487,6 +487,30 @@ const McInstEncoder::Shape* McInstEncoder::shape_of(const isa::MachineInst& mi) 
   return it == impl_->templates.end() || !it->second.ok ? nullptr : &it->second;
 }
 
+std::vector<const McInstEncoder::Shape*> McInstEncoder::shapes_of(const std::vector<isa::MachineInst>& prog) {
+  std::vector<const Shape*> out(prog.size(), nullptr);
+  std::vector<std::pair<std::string, const MachineInst*>> missing;
+  std::vector<std::pair<size_t, size_t>> waiting;  // (instruction, index in `missing`)
+  std::string& key = impl_->key_buffer;
+  for (size_t i = 0; i < prog.size(); ++i) {
+    if (!shape_key(prog[i], key)) continue;
+    if (auto it = impl_->templates.find(key); it != impl_->templates.end()) {
+      out[i] = it->second.ok ? &it->second : nullptr;
+      continue;
+    }
+    size_t m = 0;
+    while (m < missing.size() && missing[m].first != key) ++m;
+    if (m == missing.size()) missing.emplace_back(key, &prog[i]);
+    waiting.emplace_back(i, m);
+  }
+  impl_->learn_batch(missing);
+  for (auto [i, m] : waiting) {
+    auto it = impl_->templates.find(missing[m].first);
+    out[i] = it != impl_->templates.end() && it->second.ok ? &it->second : nullptr;
+  }
+  return out;
+}
+
 bool McInstEncoder::build(const Shape& shape, const isa::MachineInst& mi, llvm::MCContext& context,
                           llvm::MCInst& out) {
   return impl_->fill(shape, mi, &context, out);

@@ -93,19 +93,26 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   }
   if (mode == Mode::Verify) return report;
 
-  std::vector<isa::MachineInst> out;
-  out.reserve(program.size() + program.size() / 8);
-  for (size_t i = 0; i < program.size(); ++i) {
-    for (int left = extra[i]; left > 0;) {
-      int chunk = std::min(left, kMaxNopStates);
-      out.push_back(make_nop(chunk, left == extra[i] ? why[i] : std::string()));
+  // In place: the entries move back to make room for the nops (a second copy of a large
+  // program was a heap allocation, and its page faults, on every build).
+  auto chunks = [](int states) { return (states + kMaxNopStates - 1) / kMaxNopStates; };
+  const size_t n = program.size();
+  size_t total = n;
+  for (size_t i = 0; i < n; ++i) total += size_t(chunks(extra[i]));
+  program.reserve(total);  // exactly: resize() alone would double the capacity
+  program.resize(total);
+  for (size_t i = n, w = total; i-- > 0;) {
+    --w;
+    if (w != i) program[w] = std::move(program[i]);
+    // The chunks before instruction i, in order: full ones first, the first one carries the reason.
+    const int count = chunks(extra[i]);
+    for (int c = count - 1; c >= 0; --c) {
+      const int chunk = std::min(extra[i] - c * kMaxNopStates, kMaxNopStates);
+      program[--w] = make_nop(chunk, c == 0 ? why[i] : std::string());
       ++report.nops_inserted;
       report.wait_states_inserted += chunk;
-      left -= chunk;
     }
-    out.push_back(std::move(program[i]));
   }
-  program = std::move(out);
   return report;
 }
 

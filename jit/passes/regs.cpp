@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "jit/isa/opcode.hpp"
 #include "jit/passes/classify.hpp"
 
 namespace cdnajit::passes {
@@ -10,33 +11,77 @@ namespace {
 using isa::Operand;
 using isa::SpecialReg;
 
-void add_implicit(const isa::MachineInst& mi, Access& a) {
+// The implicit accesses that depend only on the table row, worked out once per row: the
+// passes ask for every instruction's accesses several times per build, and asking the
+// class predicates each time was a large part of the pass time.
+struct RowImplicit {
+  bool vector_op = false;   // runs under EXEC
+  bool vcmpx = false;       // writes EXEC
+  bool exec_rw = false;     // *saveexec* / *wrexec*: reads and writes EXEC
+  bool reads_vcc = false;   // v_div_fmas_*, s_cbranch_vccz/vccnz
+  bool exec_branch = false; // s_cbranch_execz/execnz
+  bool vmem = false, lds_dma_class = false;  // is_lds_dma() also looks at the `lds` modifier
+  bool ds_lds = false;      // DS op touching LDS memory
+  bool barrier = false;     // s_barrier
+  bool reads_m0 = false;    // messages, relative moves, lane-indexed and counter LDS ops
+};
+
+RowImplicit row_implicit_of(const isa::InstrInfo& row) {
+  isa::MachineInst mi;  // the row as an instruction with no operands or modifiers
+  mi.info = &row;
+  mi.mnemonic = std::string(row.mnemonic);
+  using isa::Opcode;
+  RowImplicit r;
+  r.vector_op = is_valu(mi) || is_vmem(mi) || is_ds(mi);
+  r.vcmpx = is_vcmpx(mi);
   std::string_view m = base_mnemonic(mi);
-  bool vector_op = is_valu(mi) || is_vmem(mi) || is_ds(mi);
-  if (vector_op) a.implicit_uses.push_back(kExecUnits);  // every vector op runs under EXEC
-  if (is_vcmpx(mi)) a.implicit_defs.push_back(kExecUnits);
-  if (m.find("saveexec") != std::string_view::npos || m.find("wrexec") != std::string_view::npos) {
+  r.exec_rw = m.find("saveexec") != std::string_view::npos || m.find("wrexec") != std::string_view::npos;
+  r.reads_vcc = is_one_of(mi, {Opcode::v_div_fmas_f32, Opcode::v_div_fmas_f64, Opcode::s_cbranch_vccz,
+                               Opcode::s_cbranch_vccnz});
+  r.exec_branch = is_one_of(mi, {Opcode::s_cbranch_execz, Opcode::s_cbranch_execnz});
+  r.vmem = is_vmem(mi);
+  r.lds_dma_class = isa::is(row, isa::kClassLdsDma);
+  r.ds_lds = ds_accesses_lds(mi);
+  r.barrier = is_one_of(mi, {Opcode::s_barrier});
+  r.reads_m0 = is_one_of(mi, {Opcode::s_sendmsg, Opcode::s_sendmsghalt, Opcode::s_ttracedata, Opcode::s_movrels_b32,
+                              Opcode::s_movrels_b64, Opcode::s_movreld_b32, Opcode::s_movreld_b64,
+                              Opcode::ds_read_addtid_b32, Opcode::ds_write_addtid_b32, Opcode::ds_append,
+                              Opcode::ds_consume});
+  return r;
+}
+
+RowImplicit row_implicit(const isa::InstrInfo& row) {
+  static const std::vector<RowImplicit> by_opcode = [] {
+    std::vector<RowImplicit> v(isa::kOpcodeCount);
+    for (size_t op = 0; op < isa::kOpcodeCount; ++op) v[op] = row_implicit_of(isa::info(isa::Opcode(op)));
+    return v;
+  }();
+  const isa::Opcode op = isa::opcode_of(row);
+  return op == isa::Opcode::Count ? row_implicit_of(row) : by_opcode[size_t(op)];  // not a table row: ask directly
+}
+
+// `mi` has a table row. The order of the entries is part of the contract: the wait-count
+// pass lists the registers a wait protects in this order.
+void add_implicit(const isa::MachineInst& mi, Access& a) {
+  const RowImplicit r = row_implicit(*mi.info);
+  if (r.vector_op) a.implicit_uses.push_back(kExecUnits);  // every vector op runs under EXEC
+  if (r.vcmpx) a.implicit_defs.push_back(kExecUnits);
+  if (r.exec_rw) {
     a.implicit_defs.push_back(kExecUnits);
     a.implicit_uses.push_back(kExecUnits);
   }
-  using isa::Opcode;
-  if (is_one_of(mi, {Opcode::v_div_fmas_f32, Opcode::v_div_fmas_f64})) a.implicit_uses.push_back(kVccUnits);
-  if (is_one_of(mi, {Opcode::s_cbranch_vccz, Opcode::s_cbranch_vccnz})) a.implicit_uses.push_back(kVccUnits);
-  if (is_one_of(mi, {Opcode::s_cbranch_execz, Opcode::s_cbranch_execnz})) a.implicit_uses.push_back(kExecUnits);
-  if (is_lds_dma(mi)) {
+  if (r.reads_vcc) a.implicit_uses.push_back(kVccUnits);
+  if (r.exec_branch) a.implicit_uses.push_back(kExecUnits);
+  if (r.vmem && (mi.mods.lds || r.lds_dma_class)) {  // is_lds_dma()
     a.implicit_defs.push_back(kLdsUnit);  // the data lands in LDS, not in registers
     a.implicit_uses.push_back(kM0Unit);   // M0 holds the LDS destination address
   }
-  if (ds_accesses_lds(mi)) a.implicit_uses.push_back(kLdsUnit);
+  if (r.ds_lds) a.implicit_uses.push_back(kLdsUnit);
   // Other waves read LDS after a barrier: this wave's LDS DMA must have landed by then
   // (the barrier itself does not wait for memory on gfx90a+).
-  if (is_one_of(mi, {Opcode::s_barrier})) a.implicit_uses.push_back(kLdsUnit);
+  if (r.barrier) a.implicit_uses.push_back(kLdsUnit);
   // M0 read as an operand: messages, the relative moves, lane-indexed and counter LDS ops, GDS.
-  if (is_one_of(mi, {Opcode::s_sendmsg, Opcode::s_sendmsghalt, Opcode::s_ttracedata, Opcode::s_movrels_b32,
-                     Opcode::s_movrels_b64, Opcode::s_movreld_b32, Opcode::s_movreld_b64, Opcode::ds_read_addtid_b32,
-                     Opcode::ds_write_addtid_b32, Opcode::ds_append, Opcode::ds_consume}) ||
-      mi.mods.extra.find("gds") != std::string::npos)
-    a.implicit_uses.push_back(kM0Unit);
+  if (r.reads_m0 || mi.mods.extra.find("gds") != std::string::npos) a.implicit_uses.push_back(kM0Unit);
 }
 
 }  // namespace

@@ -74,9 +74,12 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   (void)arch;  // gfx942 and gfx950 share the gfx9 counters and encoding
   Report report;
   if (mode == Mode::Off) return report;
-  const std::vector<isa::MachineInst> view = analysis_view(program);
+  // `program` is not modified until the analysis is done, so without raw entries it is its own view.
+  std::vector<isa::MachineInst> parsed;
+  if (has_raw_entries(program)) parsed = analysis_view(program);
+  const std::vector<isa::MachineInst>& view = parsed.empty() ? program : parsed;
   const Cfg cfg = build_cfg(view);
-  const std::vector<Access> access = access_list(view);
+  std::vector<Access> access = access_list(view);
   const WaitSweep sweep = sweep_waits(view, cfg, access, mode == Mode::Auto);
 
   if (mode == Mode::Verify) {
@@ -94,47 +97,80 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
     return report;
   }
 
-  std::vector<isa::MachineInst> out;
-  std::vector<char> ours;  // parallel to `out`: inserted by this pass
-  out.reserve(program.size() + program.size() / 8);
+  // The inserted waits, described before any instruction moves out of `program` (which may be the view).
+  std::vector<isa::MachineInst> waits;  // in program order
   for (size_t i = 0; i < program.size(); ++i) {
     if (const auto& need = sweep.need[i]) {
       std::vector<PendingUse> all = need->reads;
       all.insert(all.end(), need->writes.begin(), need->writes.end());
       std::string comment = all.empty() ? "raw instruction: wait for all memory operations"
                                         : "protects " + describe_pending(view, all);
-      out.push_back(make_waitcnt(need->wait, comment));
-      ours.push_back(1);
-      ++report.waits_inserted;
+      waits.push_back(make_waitcnt(need->wait, comment));
     }
+  }
+  // The program is rebuilt in place (a kernel's instruction list is large: a second copy
+  // per pass was a heap allocation, and its page faults, on every build). First the
+  // no-op waits leave, then the entries move back to make room for the inserted waits.
+  // `access` stays parallel to the program (an inserted s_waitcnt has no register access),
+  // so the check below need not work the accesses out again.
+  const size_t n = program.size();
+  std::vector<char> wait_before;  // parallel to the compacted program
+  wait_before.reserve(n);
+  size_t kept = 0;
+  for (size_t i = 0; i < n; ++i) {
     if (sweep.redundant[i]) {
       ++report.waits_removed;  // a no-op where it stands: removing it changes nothing
       continue;
     }
-    out.push_back(std::move(program[i]));
-    ours.push_back(0);
+    if (kept != i) {
+      program[kept] = std::move(program[i]);
+      access[kept] = std::move(access[i]);
+    }
+    wait_before.push_back(sweep.need[i] ? 1 : 0);
+    ++kept;
+  }
+  const size_t total = kept + waits.size();
+  program.reserve(total);  // exactly: resize() alone would double the capacity
+  program.resize(total);
+  access.resize(total);
+  std::vector<char> ours(total, 0);  // inserted by this pass
+  size_t next_wait = waits.size();
+  for (size_t i = kept, w = total; i-- > 0;) {
+    --w;
+    if (w != i) {
+      program[w] = std::move(program[i]);
+      access[w] = std::move(access[i]);
+    }
+    if (wait_before[i]) {
+      --w;
+      program[w] = std::move(waits[--next_wait]);
+      access[w] = access_of(program[w]);
+      ours[w] = 1;
+      ++report.waits_inserted;
+    }
   }
 
   // The Auto dataflow may settle on a more pessimistic fixed point than the most precise
   // one (the waits it inserts feed back into loops), so check the result once more with
   // the precise analysis and drop every wait that is a no-op there. Dropping no-ops does
   // not change that analysis, so one round suffices.
-  // `out` stays unchanged until this check is done, so without raw entries it is its own view.
+  // `program` stays unchanged until this check is done, so without raw entries it is its own view.
   std::vector<isa::MachineInst> out_parsed;
-  if (has_raw_entries(out)) out_parsed = analysis_view(out);
-  const std::vector<isa::MachineInst>& out_view = out_parsed.empty() ? out : out_parsed;
+  if (has_raw_entries(program)) out_parsed = analysis_view(program);
+  const std::vector<isa::MachineInst>& out_view = out_parsed.empty() ? program : out_parsed;
   const Cfg out_cfg = build_cfg(out_view);
-  const WaitSweep check = sweep_waits(out_view, out_cfg, access_list(out_view), /*apply_needed=*/false);
-  program.clear();
-  program.reserve(out.size());
-  for (size_t k = 0; k < out.size(); ++k) {
+  const WaitSweep check = sweep_waits(out_view, out_cfg, access, /*apply_needed=*/false);
+  kept = 0;
+  for (size_t k = 0; k < program.size(); ++k) {
     if (check.redundant[k]) {
       if (ours[k]) --report.waits_inserted;
       else ++report.waits_removed;
       continue;
     }
-    program.push_back(std::move(out[k]));
+    if (kept != k) program[kept] = std::move(program[k]);
+    ++kept;
   }
+  program.resize(kept);
   return report;
 }
 

@@ -20,14 +20,23 @@ bool test_bit(const Bits& b, uint32_t v) { return (b[v / 64] >> (v % 64)) & 1; }
 
 }  // namespace
 
-std::vector<MaybeUndefinedRead> find_maybe_undefined_reads(const Function& f) {
+std::vector<MaybeUndefinedRead> find_maybe_undefined_reads(const Function& f,
+                                                            std::span<const std::pair<uint32_t, uint32_t>> ignored_edges) {
   const size_t words = (f.vregs.size() + 63) / 64, nb = f.blocks.size();
   std::vector<MaybeUndefinedRead> out;
   if (nb == 0) return out;
   std::vector<std::vector<uint32_t>> preds(nb);
+  // Each ignored edge removes one occurrence: a conditional branch to the next block lists
+  // that block twice (taken and fall-through), and the fall-through edge stays.
+  std::vector<char> ignored_used(ignored_edges.size(), 0);
+  auto ignore = [&](uint32_t b, uint32_t s) {
+    for (size_t e = 0; e < ignored_edges.size(); ++e)
+      if (!ignored_used[e] && ignored_edges[e] == std::pair(b, s)) return ignored_used[e] = 1;
+    return char(0);
+  };
   for (size_t b = 0; b < nb; ++b)
     for (uint32_t s : f.blocks[b].succs)
-      if (s < nb) preds[s].push_back(uint32_t(b));
+      if (s < nb && !ignore(uint32_t(b), s)) preds[s].push_back(uint32_t(b));
   // Written by each block (fully or partially).
   std::vector<Bits> gen(nb, Bits(words, 0));
   for (size_t b = 0; b < nb; ++b)

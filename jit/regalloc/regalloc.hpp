@@ -20,7 +20,9 @@
 // after the address register was read.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "jit/isa/error.hpp"
@@ -133,7 +135,10 @@ struct MaybeUndefinedRead {
   std::string read_at;        // origin of the reading instruction
   std::string first_written;  // origin of the first write in layout order ("" = never written)
 };
-std::vector<MaybeUndefinedRead> find_maybe_undefined_reads(const Function& f);
+// `ignored_edges` (block, successor) are left out of the CFG for this check (the builder
+// checks vector registers without the taken edges of exec-zero branches).
+std::vector<MaybeUndefinedRead> find_maybe_undefined_reads(
+    const Function& f, std::span<const std::pair<uint32_t, uint32_t>> ignored_edges = {});
 
 // Occupancy in waves per SIMD for a wave64 kernel on gfx942/gfx950.
 //  vgprs/agprs: allocated counts (highest index + 1), 0..256 each.
