@@ -14,6 +14,7 @@
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/mfma_numerics.hpp"
+#include "runtime/sim/mx_format.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -227,26 +228,7 @@ void mfma_blocks(Wave& w, const Op& op) {
 // Accumulation: the CDNA3 8-bit-float rules (groups of 16, even/odd sub-sums) on every format, the
 // scale added to the element exponents (the format's smallest normal exponent shifts with it):
 // a hypothesis, see README.md.
-enum class MxFmt : uint8_t { FP8, BF8, FP6, BF6, FP4 };
-
-int mx_bits(MxFmt f) { return f == MxFmt::FP6 || f == MxFmt::BF6 ? 6 : f == MxFmt::FP4 ? 4 : 8; }
-int mx_min_exp(MxFmt f) {
-  switch (f) {
-    case MxFmt::FP8: return -6;   // OCP E4M3, bias 7
-    case MxFmt::BF8: return -14;  // OCP E5M2, bias 15
-    case MxFmt::FP6: return 0;    // E2M3, bias 1
-    case MxFmt::BF6: return -2;   // E3M2, bias 3
-    default: return 0;            // E2M1, bias 1
-  }
-}
-double mx_value(uint32_t code, MxFmt f) {
-  if (f == MxFmt::FP8 || f == MxFmt::BF8) return fp8_value(uint8_t(code), f == MxFmt::BF8, false);
-  const int mb = f == MxFmt::BF6 ? 2 : f == MxFmt::FP6 ? 3 : 1, w = mx_bits(f);
-  const int bias = f == MxFmt::BF6 ? 3 : 1;
-  const uint32_t e = (code >> mb) & ((1u << (w - 1 - mb)) - 1), m = code & ((1u << mb) - 1);
-  double v = e == 0 ? std::ldexp(double(m), 1 - bias - mb) : std::ldexp(double(m + (1u << mb)), int(e) - bias - mb);
-  return ((code >> (w - 1)) & 1) ? -v : v;
-}
+// MxFmt, mx_bits, mx_min_exp and mx_value: mx_format.hpp (shared with the v_cvt_scalef32_* conversions).
 
 template <int M, int K, bool SCALED>
 void mfma_f8f6f4(Wave& w, const Op& op) {
