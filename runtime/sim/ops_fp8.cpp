@@ -349,6 +349,8 @@ void cvt_sr_16_f32(Wave& w, const Op& op) {
     uint32_t h;
     if ((u & 0x7fffffffu) > 0x7f800000u) {
       h = BF16 ? f32_to_bf16(u) : sign | 0x7e00;
+    } else if ((u & 0x7fffffffu) == 0x7f800000u) {
+      h = sign | inf;
     } else {
       StochasticBits sr;
       sr.bits = 23 - mbits;
