@@ -9,7 +9,8 @@
 // Rounding: round-to-nearest-even for the _pk_ forms; the _sr_ forms round stochastically:
 // the part of the significand below the 8-bit float's last place, taken as (23 - mantissa bits)
 // bits of an f32 significand (truncated when the result is subnormal), is added to the same
-// number of low bits of the random operand, and a carry out rounds up. This is the rule of
+// number of low bits of the random operand, and a carry out rounds up (Options::sr_seed_bits can
+// make every stochastic conversion take the top bits instead). This is the rule of
 // ROCm's published software emulation of these instructions (rocBLAS rocblas_hip_f8_impl.h
 // cast_to_f8 with stoch = true, also in HIP's amd_hip_fp8.h); the ISA guides do not spell it out.
 // Overflow and special values when not saturating (LLVM 22 never sets the VOP3 clamp bit of

@@ -32,6 +32,14 @@ Fp8Format format_of(const Wave& w, bool e5m2) { return Fp8Format{e5m2, w.L->arch
 // gfx950: MODE.FP16_OVFL (bit 23) makes the OCP conversions saturate (see fp8_encode.hpp).
 bool saturates(const Wave& w) { return w.L->arch == Arch::gfx950 && ((w.mode >> 23) & 1); }
 
+// The `bits` random bits a stochastic conversion adds, from its seed operand (Options::sr_seed_bits;
+// top_by_default: the form's published emulation takes the top bits).
+uint32_t sr_random(const Wave& w, uint32_t seed, int bits, bool top_by_default) {
+  const Options::SrSeedBits c = w.L->opt.sr_seed_bits;
+  const bool top = c == Options::SrSeedBits::High || (c == Options::SrSeedBits::PerForm && top_by_default);
+  return top ? seed >> (32 - bits) : seed & ((1u << bits) - 1);
+}
+
 void refuse_unmodelled(Wave& w, const Op& op) {
   if (op.clamp || op.omod || op.sdwa)
     fail(w, op, "clamp, output modifiers and SDWA on an f32 -> fp8 conversion are not modelled by the simulator");
@@ -66,7 +74,9 @@ void cvt_sr_to_fp8(Wave& w, const Op& op) {
   uint32_t* d = w.vr(op.d[0].idx);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
-    uint32_t b = fp8_encode(f32_source(w, op.s[0], l), f, true, lane_src(w, op.s[1], l), sat);
+    const uint32_t u = f32_source(w, op.s[0], l);
+    const StochasticBits sr{23 - f.mbits(), sr_random(w, lane_src(w, op.s[1], l), 23 - f.mbits(), false)};
+    uint32_t b = fp8_encode_magnitude(u >> 31, std::fabs(double(f32_of(u))), f, sr, sat);
     d[l] = (d[l] & ~(0xffu << shift)) | (b << shift);
   }
 }
@@ -86,7 +96,7 @@ void cvt_sr_to_fp8(Wave& w, const Op& op) {
 // Down-conversions round to nearest even, or stochastically in the _sr_ forms: the bits of the
 // source's significand below the target's last place are added to the top bits of the seed
 // operand (seed >> (32 - k), k = source mantissa bits - target mantissa bits; from_float_sr in
-// amd_hip_ocp_host.hpp) and a carry rounds up. Specials: fp8/bf8 as the unscaled gfx950 conversions
+// amd_hip_ocp_host.hpp; Options::sr_seed_bits switches it) and a carry rounds up. Specials: fp8/bf8 as the unscaled gfx950 conversions
 // (fp8_encode.hpp, MODE.FP16_OVFL saturates); fp6/bf6/fp4 saturate (mx_format.hpp); a NaN scale
 // converts like a NaN input. Up-conversions round to nearest even into f32/f16/bf16 (overflow to
 // inf); NaN codes and a NaN scale give a quiet NaN of the input's sign (the NaN payload is not
@@ -125,11 +135,11 @@ Signed wide_value(uint32_t bits, Wide t) {
 }
 
 // Down-conversion of one element. sr_seed < 0: round to nearest even.
-uint32_t scaled_down(Signed v, Wide from, MxFmt to, Scale sc, int64_t sr_seed, bool saturate) {
+uint32_t scaled_down(const Wave& w, Signed v, Wide from, MxFmt to, Scale sc, int64_t sr_seed, bool saturate) {
   StochasticBits sr;
   if (sr_seed >= 0) {
     sr.bits = mantissa_bits(from) - mx_mbits(to);
-    sr.random = uint32_t(sr_seed) >> (32 - sr.bits);
+    sr.random = sr_random(w, uint32_t(sr_seed), sr.bits, true);
   }
   const double mag = sc.nan ? NAN : std::ldexp(v.mag, -sc.exp);
   return mx_encode(v.neg, mag, to, sr, saturate);
@@ -186,7 +196,7 @@ void cvt_scalef32_pk_down(Wave& w, const Op& op) {
     const Scale sc = scale_of(lane_src(w, op.s[scale_src], l));
     uint32_t packed = 0;
     for (int i = 0; i < 2; ++i)
-      packed |= scaled_down(wide_value(pair_element(w, op, from, i, l), from), from, to, sc, -1, sat) << (width * i);
+      packed |= scaled_down(w, wide_value(pair_element(w, op, from, i, l), from), from, to, sc, -1, sat) << (width * i);
     d[l] = (d[l] & ~(mask << shift)) | (packed << shift);
   }
 }
@@ -211,7 +221,7 @@ void cvt_scalef32_sr_down(Wave& w, const Op& op) {
     uint32_t byte;
     if (!fp4) {
       uint32_t x = from == Wide::F32 ? f32_source(w, op.s[0], l) : pair_element(w, op, from, 0, l);
-      byte = scaled_down(wide_value(x, from), from, to, sc, seed, sat);
+      byte = scaled_down(w, wide_value(x, from), from, to, sc, seed, sat);
     } else {
       byte = 0;
       for (int i = 0; i < 2; ++i) {
@@ -224,7 +234,7 @@ void cvt_scalef32_sr_down(Wave& w, const Op& op) {
         } else {
           x = pair_element(w, op, from, i, l);
         }
-        byte |= scaled_down(wide_value(x, from), from, to, sc, seed, sat) << (4 * i);
+        byte |= scaled_down(w, wide_value(x, from), from, to, sc, seed, sat) << (4 * i);
       }
     }
     d[l] = (d[l] & ~(0xffu << shift)) | (byte << shift);
@@ -289,7 +299,7 @@ void cvt_scalef32_pk32_down(Wave& w, const Op& op) {
       uint32_t x;
       if (from == Wide::F32) x = P == Pack32::TWO16 ? lane_src(w, op.s[j / 16], l, j % 16) : lane_src(w, op.s[0], l, j);
       else x = (lane_src(w, op.s[0], l, j / 2) >> (16 * (j % 2))) & 0xffff;
-      const uint64_t code = scaled_down(wide_value(x, from), from, to, sc, seed, false);
+      const uint64_t code = scaled_down(w, wide_value(x, from), from, to, sc, seed, false);
       const int bit = 6 * j;
       out[bit / 32] |= uint32_t(code << (bit % 32));
       if (bit % 32 > 26) out[bit / 32 + 1] |= uint32_t(code >> (32 - bit % 32));
@@ -329,7 +339,7 @@ void cvt_scalef32_pk32_up(Wave& w, const Op& op) {
 // high half (clang-22 emits op_sel:[0,0,1] for the builtins' high-half argument); the other half
 // is kept. Stochastic rounding as the unscaled v_cvt_sr_fp8_f32 (fp8_encode.hpp): the 13 (f16) or
 // 16 (bf16) f32 significand bits below the result's last place plus the same number of low bits of
-// src1, a carry rounds up. Overflow gives inf, NaN a quiet NaN; f32 subnormal inputs are kept and
+// src1 (Options::sr_seed_bits switches it), a carry rounds up. Overflow gives inf, NaN a quiet NaN; f32 subnormal inputs are kept and
 // f16 subnormal results are not flushed (MODE's denormal fields are not consulted). The ISA guide
 // names the operands but not the bit-level rule: an assumption, see README.md.
 template <bool BF16>
@@ -354,7 +364,7 @@ void cvt_sr_16_f32(Wave& w, const Op& op) {
     } else {
       StochasticBits sr;
       sr.bits = 23 - mbits;
-      sr.random = lane_src(w, op.s[1], l) & ((1u << sr.bits) - 1);
+      sr.random = sr_random(w, lane_src(w, op.s[1], l), sr.bits, false);
       const uint64_t code = round_magnitude(std::fabs(double(f32_of(u))), mbits, bias, sr);
       h = sign | (code > max_code ? inf : uint32_t(code));
     }

@@ -740,3 +740,49 @@ TEST_CASE("scalef32 oracle sanity: every finite narrow code converts back to its
   CHECK(encode_oracle(0.75, Nf::FP4, 0, 0, false).code == 0x2);
   CHECK(encode_oracle(-0.25, Nf::FP4, 0, 0, false).code == 0x8);
 }
+
+TEST_CASE("Options::sr_seed_bits picks the low or the top seed bits of every stochastic conversion", "[sim][numerics][scalef32]") {
+  // x sits exactly halfway between two codes of each result format (1 + 2^-4 for fp8 E4M3,
+  // 1 + 2^-11 for f16), so the dropped fraction is one half: a carry happens iff the random
+  // addend is at least one half too. The seed 0xfff00000 has zero low bits and a top half of
+  // ones: the low bits round down, the top bits round up (fp8 0x38 -> 0x39, f16 0x3c00 -> 0x3c01).
+  const char* src = R"(
+typedef _Float16 v2h __attribute__((ext_vector_type(2)));
+extern "C" __global__ void sr_bits(const float* x, const unsigned* seeds, unsigned* o) {
+  float x8 = x[0], x16 = x[1];
+  unsigned seed = seeds[0];
+  if (tid() != 0) return;
+  o[0] = __builtin_amdgcn_cvt_sr_fp8_f32(x8, seed, 0, 0) & 0xff;
+  o[1] = __builtin_amdgcn_cvt_scalef32_sr_fp8_f32(0, x8, seed, 1.0f, 0) & 0xff;
+  v2h h = __builtin_amdgcn_cvt_sr_f16_f32((v2h){0, 0}, x16, seed, false);
+  o[2] = __builtin_bit_cast(unsigned short, (_Float16)h.x);
+})";
+  cdnajit::CodeObject co;
+  try {
+    co = load_hip(src, Arch::gfx950);
+  } catch (const cdnajit::Error& e) {
+    const std::string msg = e.what();
+    if (msg.find("not found") != std::string::npos || msg.find("No such file") != std::string::npos)
+      CDNAJIT_SKIP("clang++-22 is not available to compile the HIP kernel: " + msg);
+    throw;
+  }
+  using O = cdnajit::sim::Options;
+  struct Want {
+    O::SrSeedBits choice;
+    uint32_t sr_fp8, scalef32_sr_fp8, sr_f16;
+  };
+  for (const Want& c : {Want{O::SrSeedBits::PerForm, 0x38, 0x39, 0x3c00}, Want{O::SrSeedBits::Low, 0x38, 0x38, 0x3c00},
+                        Want{O::SrSeedBits::High, 0x39, 0x39, 0x3c01}}) {
+    INFO("sr_seed_bits " << int(c.choice));
+    Device dev(Arch::gfx950);
+    uint64_t out = dev.upload(std::vector<uint32_t>(3)), dx = dev.upload(std::vector<float>{1.0625f, 1.0f + 0x1p-11f}),
+             ds = dev.upload(std::vector<uint32_t>{0xfff00000u});
+    O opt;
+    opt.sr_seed_bits = c.choice;
+    dev.run(co, "sr_bits", ArgPack().add(dx).add(ds).add(out), dims1(1, 64), opt);
+    auto o = dev.download<uint32_t>(out, 3);
+    CHECK(o[0] == c.sr_fp8);
+    CHECK(o[1] == c.scalef32_sr_fp8);
+    CHECK(o[2] == c.sr_f16);
+  }
+}
