@@ -431,7 +431,7 @@ bool compile_or_skip(cdnajit::CodeObject& co, std::string& why) {
     return true;
   } catch (const cdnajit::Error& e) {
     const std::string msg = e.what();
-    if (msg.find("could not run") != std::string::npos || msg.find("not found") != std::string::npos ||
+    if (msg.find("cannot run") != std::string::npos || msg.find("not found") != std::string::npos ||
         msg.find("No such file") != std::string::npos || msg.find("posix_spawn") != std::string::npos) {
       why = "clang++-22 is not available to compile the HIP kernels: " + msg;
       return false;
@@ -762,7 +762,7 @@ extern "C" __global__ void sr_bits(const float* x, const unsigned* seeds, unsign
     co = load_hip(src, Arch::gfx950);
   } catch (const cdnajit::Error& e) {
     const std::string msg = e.what();
-    if (msg.find("not found") != std::string::npos || msg.find("No such file") != std::string::npos)
+    if (msg.find("cannot run") != std::string::npos || msg.find("No such file") != std::string::npos)
       CDNAJIT_SKIP("clang++-22 is not available to compile the HIP kernel: " + msg);
     throw;
   }
