@@ -389,6 +389,8 @@ void vpk16(Wave& w, const Op& op) {
   }
 }
 // VOP3P packed f32 (gfx90a+): sources are 64-bit pairs; op_sel picks the dword for lo, op_sel_hi for hi.
+// v_pk_fma/mul/add_f32 are f32 arithmetic and follow MODE's f32 denormal mode like the scalar forms
+// (inputs flushed in modes 0 and 2, results in modes 0 and 1; CDNA3/CDNA4 ISA guides, MODE.FP_DENORM).
 template <class F>
 void vpk32(Wave& w, const Op& op) {
   uint64_t e = w.exec();
@@ -400,11 +402,12 @@ void vpk32(Wave& w, const Op& op) {
     for (int h = 0; h < 2; ++h) {
       int dw = ((h ? op.op_sel_hi : op.op_sel) >> i) & 1;
       bool neg = ((h ? op.neg_hi : op.neg_lo) >> i) & 1;
-      if (s.k == SrcKind::V && !neg) { src[i][h] = w.vr(uint16_t(s.idx + dw)); continue; }
+      if (s.k == SrcKind::V && !neg && !w.flush_in_f32) { src[i][h] = w.vr(uint16_t(s.idx + dw)); continue; }
       uint32_t* t = tmp[i][h];
       if (s.k == SrcKind::V) std::memcpy(t, w.vr(uint16_t(s.idx + dw)), 256);
       else { uint32_t x = s.k == SrcKind::Const ? uint32_t(s.val) : lane_src(w, s, 0, dw); for (int l = 0; l < 64; ++l) t[l] = x; }
       if (neg) for (int l = 0; l < 64; ++l) t[l] ^= 0x80000000u;
+      if (w.flush_in_f32) for (int l = 0; l < 64; ++l) t[l] = flush_denorm32(t[l]);
       src[i][h] = t;
     }
   }
@@ -412,6 +415,9 @@ void vpk32(Wave& w, const Op& op) {
   for (int i = op.ns; i < 3; ++i) src[i][0] = src[i][1] = zero;
   alignas(64) uint32_t r[2][64];
   for (int h = 0; h < 2; ++h) F{}(src[0][h], src[1][h], src[2][h], r[h]);
+  if (w.flush_out_f32)
+    for (int h = 0; h < 2; ++h)
+      for (int l = 0; l < 64; ++l) r[h][l] = flush_denorm32(r[h][l]);
   uint32_t *d0 = w.vr(op.d[0].idx), *d1 = w.vr(uint16_t(op.d[0].idx + 1));
   if (e == ~0ull) {
     std::memcpy(d0, r[0], 256);

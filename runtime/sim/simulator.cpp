@@ -490,7 +490,10 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   // (bits 12..19) are MODE[7:0]; DX10_CLAMP and IEEE_MODE its bits 8 and 9.
   L.initial_mode = ((k->rsrc1 >> 12) & 0xff) | uint32_t(k->dx10_clamp) << 8 | uint32_t(k->ieee_mode) << 9;
   // Kernarg segment (plus a fake AQL dispatch packet 256 bytes before it).
-  uint64_t ka_size = std::max<uint64_t>({k->kernarg_size, kernarg.size(), 8});
+  // Padded with zeros to a multiple of 64 bytes: clang-22 widens the loads of the last explicit
+  // arguments past the segment's end (e.g. s_load_dwordx4 at offset 8 of a 20-byte segment, which
+  // the hardware serves from the runtime's kernarg buffer); test "clang's widened kernarg load".
+  uint64_t ka_size = (std::max<uint64_t>({k->kernarg_size, kernarg.size(), 8}) + 63) / 64 * 64;
   uint64_t region = memory_.alloc(256 + ka_size, "kernarg segment of " + k->name);
   struct Free { Memory& m; uint64_t a; ~Free() { try { m.free(a); } catch (...) {} } } guard{memory_, region};
   L.kernarg_addr = region + 256;

@@ -43,6 +43,12 @@ struct Options {
   //  One: 1.0 (no scaling), what LLVM 22 assumes: it selects the unscaled opcode for a scaled MFMA
   //       whose scale operands are the constant 0. Other bytes are 2^(byte - 127) either way.
   enum class E8m0Zero { Ocp, One } e8m0_zero = E8m0Zero::Ocp;
+  // Which bits of the seed operand the stochastic-rounding conversions add (not documented;
+  // runtime/sim/README.md): PerForm follows the published software emulation of each form, the
+  // low bits for v_cvt_sr_{fp8,bf8}_f32 (rocBLAS/HIP cast_to_f8) and v_cvt_sr_{f16,bf16}_f32, the
+  // top bits for the gfx950 v_cvt_scalef32_sr_* (HIP's amd_hip_ocp_host.hpp from_float_sr)
+  // (default); Low / High use the low / top bits for every form.
+  enum class SrSeedBits { PerForm, Low, High } sr_seed_bits = SrSeedBits::PerForm;
   // Timing-model input (runtime/sim/record.hpp): when set, the instruction streams of the
   // workgroups it lists are recorded into it. Off (nullptr) costs two predictable branches per instruction.
   Recording* recording = nullptr;

@@ -168,3 +168,25 @@ extern "C" __global__ void mad64(const int* a, const int* b, const long long* c,
     REQUIRE(dev.download<int64_t>(dout, n) == want);
   }
 }
+
+TEST_CASE("clang's widened kernarg load past the last explicit argument (20-byte segment, s_load_dwordx4 at 8)", "[sim][kernels][kernarg]") {
+  // clang-22 merges the loads of x, y and n (offsets 8, 12, 16 of a 20-byte kernarg segment, no
+  // hidden arguments) into one s_load_dwordx4 at offset 8, which reads 4 bytes past the segment.
+  // The hardware serves that from the runtime's kernarg buffer; the simulator pads the segment
+  // (with zeros) so the kernel runs instead of stopping with an out-of-bounds kernarg load.
+  const char* src = R"(
+extern "C" __global__ void tail_args(unsigned* o, float x, float y, unsigned n) {
+  if (tid() != 0) return;
+  o[0] = __builtin_bit_cast(unsigned, x + y) + n;
+})";
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    auto co = load_hip(src, arch);
+    Device dev(arch);
+    require_emitted(dev, co, "tail_args", "s_load_dwordx4");
+    REQUIRE(co.find("tail_args")->kernarg_size == 20);
+    uint64_t out = dev.upload(std::vector<uint32_t>(1));
+    dev.run(co, "tail_args", ArgPack().add(out).add(1.5f).add(2.0f).add(7u), dims1(1, 64));
+    CHECK(dev.download<uint32_t>(out, 1)[0] == bits(3.5f) + 7u);
+  }
+}

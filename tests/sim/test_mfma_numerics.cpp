@@ -329,3 +329,67 @@ extern "C" __global__ void f64neg(const double* a, const double* b, const double
     }
   }
 }
+
+TEST_CASE("v_mfma_f64_4x4x4_4b_f64: four blocks, a K-ordered chain of f64 FMAs, with neg modifiers", "[sim][numerics][mfma][kernels]") {
+  // clang's builtin, and neg:[0,1,1] (B and C negated) through inline assembly. Oracle, written
+  // here: A[b][i][k] in lane 16k + 4b + i, B[b][k][j] in lane 16k + 4b + j, D[b][i][j] in lane
+  // 16i + 4b + j (the layout the simulator documents), std::fma in increasing k.
+  const char* src = R"(
+extern "C" __global__ void f64b4(const double* a, const double* b, const double* c, double* d) {
+  unsigned t = tid(); d[t] = __builtin_amdgcn_mfma_f64_4x4x4f64(a[t], b[t], c[t], 0, 0, 0); }
+extern "C" __global__ void f64b4neg(const double* a, const double* b, const double* c, double* d) {
+  unsigned t = tid();
+  double r;
+  asm volatile("v_mfma_f64_4x4x4_4b_f64 %0, %1, %2, %3 neg:[0,1,1]\n s_nop 15" : "=&v"(r) : "v"(a[t]), "v"(b[t]), "v"(c[t]));
+  d[t] = r;
+}
+)";
+  const char* env = std::getenv("CDNAJIT_TEST_SEED");
+  uint32_t seed = env ? uint32_t(std::strtoul(env, nullptr, 0)) : 8u;
+  INFO("seed " << seed << " (CDNAJIT_TEST_SEED)");
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    auto co = load_hip(src, arch);
+    Device dev(arch);
+    REQUIRE(dev.sim.disassemble(co, "f64b4").find("v_mfma_f64_4x4x4_4b_f64") != std::string::npos);
+    std::mt19937_64 g(seed * 11 + uint32_t(arch));
+    auto rnd = [&] { return std::ldexp(double(int64_t(g() >> 11) - (int64_t(1) << 52)), int(g() % 9) - 4 - 52); };
+    std::vector<double> a(64), b(64), c(64);
+    for (auto& x : a) x = rnd();
+    for (auto& x : b) x = rnd();
+    for (auto& x : c) x = rnd();
+    uint64_t da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c), dd = dev.upload(std::vector<double>(64));
+    for (bool neg : {false, true}) {
+      INFO("arch " << cdnajit::arch_name(arch) << (neg ? " neg:[0,1,1]" : " plain"));
+      dev.run(co, neg ? "f64b4neg" : "f64b4", ArgPack().add(da).add(db).add(dc).add(dd), dims1(1, 64));
+      auto got = dev.download<uint64_t>(dd, 64);
+      size_t bad = 0, differs_from_exact = 0, block_mixing = 0;
+      for (int l = 0; l < 64; ++l) {
+        const int i = l / 16, blk = (l / 4) % 4, j = l % 4;
+        const double s = neg ? -1 : 1;
+        double acc = s * c[l];
+        for (int k = 0; k < 4; ++k) acc = std::fma(a[16 * k + 4 * blk + i], s * b[16 * k + 4 * blk + j], acc);
+        uint64_t want;
+        std::memcpy(&want, &acc, 8);
+        bad += got[l] != want;
+        // One rounding of the exact sum (MPFR) differs somewhere, or this test proves little.
+        mpfr_t e, p;
+        mpfr_inits2(4000, e, p, (mpfr_ptr)0);
+        mpfr_set_d(e, s * c[l], MPFR_RNDN);
+        for (int k = 0; k < 4; ++k) {
+          mpfr_set_d(p, a[16 * k + 4 * blk + i], MPFR_RNDN);
+          mpfr_mul_d(p, p, s * b[16 * k + 4 * blk + j], MPFR_RNDN);
+          mpfr_add(e, e, p, MPFR_RNDN);
+        }
+        differs_from_exact += mpfr_get_d(e, MPFR_RNDN) != acc;
+        mpfr_clears(e, p, (mpfr_ptr)0);
+        // A single 16x16-style product over all lanes would differ: the blocks are independent.
+        double other = s * c[l];
+        for (int k = 0; k < 4; ++k) other = std::fma(a[16 * k + i], s * b[16 * k + j], other);
+        block_mixing += blk != 0 && other != acc;
+      }
+      CHECK(bad == 0);
+      CHECK(differs_from_exact > 0);
+      CHECK(block_mixing > 0);
+    }
+  }
+}

@@ -179,3 +179,57 @@ extern "C" __global__ void rz_sqrt(const float* a, float* o) {
     CHECK(m.find("MODE is not the default") != std::string::npos);
   }
 }
+
+TEST_CASE("s_setreg of MODE: the f32 denormal mode flushes packed f32 math (v_pk_mul/add/fma_f32)", "[sim][numerics][mode]") {
+  // The packed f32 VOP3P instructions are f32 arithmetic and follow MODE.FP_DENORM[1:0] like the
+  // scalar ones (CDNA3/CDNA4 ISA guides: the f32 denormal mode covers single-precision VALU
+  // operations; LLVM lowers <2 x float> fmul/fadd/fma to them under the same
+  // "denormal-fp-math-f32" as scalar f32). Lane 0: denormal input, normal result; lane 1: normal
+  // inputs, denormal result; both halves of each pair.
+  const char* src = R"(
+typedef float v2f __attribute__((ext_vector_type(2)));
+extern "C" __global__ void pk(const v2f* a, const v2f* b, const v2f* c, v2f* o, int mode) {
+  unsigned i = tid();
+  __builtin_amdgcn_s_setreg(1 | (0 << 6) | (7 << 11), mode);  // hwreg(HW_REG_MODE, 0, 8)
+  v2f x = a[i], y = b[i], z = c[i];
+  o[i * 3 + 0] = x * y;
+  o[i * 3 + 1] = x + z;
+  o[i * 3 + 2] = __builtin_elementwise_fma(x, y, z);
+})";
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    INFO(cdnajit::arch_name(arch));
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    const std::string dis = dev.sim.disassemble(co, "pk");
+    for (const char* m : {"v_pk_mul_f32", "v_pk_add_f32", "v_pk_fma_f32"}) {
+      INFO(m);
+      REQUIRE(dis.find(m) != std::string::npos);
+    }
+    // Lane 0: x = 2^-127 (denormal), y = 2, z = 2^-126 -> x*y = 2^-126, x+z = 1.5 * 2^-126,
+    // fma = 2^-125. Lane 1: x = 2^-126, y = 0.5, z = -2^-126 -> x*y = 2^-127 (denormal), x+z = 0,
+    // fma = -2^-127 (denormal). Other lanes: 1.
+    std::vector<float> a(128, 1.0f), b(128, 1.0f), c(128, 1.0f);
+    for (int h = 0; h < 2; ++h) {
+      a[h] = 0x1p-127f, b[h] = 2.0f, c[h] = 0x1p-126f;
+      a[2 + h] = 0x1p-126f, b[2 + h] = 0.5f, c[2 + h] = -0x1p-126f;
+    }
+    for (int dm = 0; dm < 4; ++dm) {
+      INFO("f32 denorm mode " << dm);
+      const bool flush_in = dm == 0 || dm == 2, flush_out = dm == 0 || dm == 1;
+      uint64_t da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c), dout = dev.upload(std::vector<float>(64 * 6));
+      dev.run(co, "pk", ArgPack().add(da).add(db).add(dc).add(dout).add(dm << 4 | 3 << 6), dims1(1, 64));
+      auto o = dev.download<float>(dout, 64 * 6);
+      for (int h = 0; h < 2; ++h) {
+        INFO("half " << h);
+        // Lane 0 (denormal input x): flushed inputs give 0 * 2 = 0, 0 + 2^-126, fma(0, 2, 2^-126).
+        CHECK(o[0 * 6 + 0 + h] == (flush_in ? 0.0f : 0x1p-126f));
+        CHECK(o[0 * 6 + 2 + h] == (flush_in ? 0x1p-126f : 0x1.8p-126f));
+        CHECK(o[0 * 6 + 4 + h] == (flush_in ? 0x1p-126f : 0x1p-125f));
+        // Lane 1 (denormal results).
+        CHECK(o[1 * 6 + 0 + h] == (flush_out ? 0.0f : 0x1p-127f));
+        CHECK(o[1 * 6 + 2 + h] == 0.0f);
+        CHECK(o[1 * 6 + 4 + h] == (flush_out ? 0.0f : -0x1p-127f));
+      }
+    }
+  }
+}

@@ -362,4 +362,8 @@ TEST_CASE("cdnajit run: numerics and buffer-range switches are validated", "[cli
   Run bad3 = cli(base + "--e8m0-zero 0");
   CHECK(bad3.status == 2);
   CHECK_THAT(bad3.out, Catch::Contains("valid: ocp, one"));
+  CHECK(cli(base + "--sr-seed-bits high").status == 0);
+  Run bad4 = cli(base + "--sr-seed-bits top");
+  CHECK(bad4.status == 2);
+  CHECK_THAT(bad4.out, Catch::Contains("valid: per-form, low, high"));
 }

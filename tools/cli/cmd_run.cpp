@@ -193,6 +193,16 @@ void add_run_command(CommandLine& cl) {
                    },
                    "simulator: the E8M0 scale byte 0 of v_mfma_scale_*: ocp (2^-127, the OCP MX "
                    "specification; default) or one (1.0, as LLVM 22 assumes)");
+  add_typed_option(c, "--sr-seed-bits", o->sim.sr_seed_bits,
+                   [](std::string_view t, std::string_view w) {
+                     if (t == "per-form") return sim::Options::SrSeedBits::PerForm;
+                     if (t == "low") return sim::Options::SrSeedBits::Low;
+                     if (t == "high") return sim::Options::SrSeedBits::High;
+                     throw Error(fmt::format("{}: '{}' (valid: per-form, low, high)", w, t));
+                   },
+                   "simulator: which seed bits the stochastic-rounding conversions add: per-form (each "
+                   "form's published emulation: low bits for v_cvt_sr_*, top bits for v_cvt_scalef32_sr_*; "
+                   "default), low or high");
   add_typed_option(c, "--dot2", o->sim.dot2,
                    [](std::string_view t, std::string_view w) {
                      if (t == "fused") return sim::Options::Dot2::FusedSingleRounding;
