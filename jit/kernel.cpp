@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "jit/isa/opcode.hpp"
 #include "jit/kernel_impl.hpp"
 #include "jit/operand_check.hpp"
 
@@ -189,9 +190,9 @@ Reg Kernel::load_arg(const Arg& a, std::source_location loc) {
   const ArgDecl& d = impl_->args[a.index];
   Reg r = sgpr(d.name, int(a.size / 4), 0, loc);
   if (a.size == 8)
-    emit("s_load_dwordx2", {r, kernarg_ptr(), int64_t(a.offset)}, loc);
+    emit(isa::Opcode::s_load_dwordx2, {r, kernarg_ptr(), int64_t(a.offset)}, loc);
   else
-    emit("s_load_dword", {r, kernarg_ptr(), int64_t(a.offset)}, loc);
+    emit(isa::Opcode::s_load_dword, {r, kernarg_ptr(), int64_t(a.offset)}, loc);
   return r;
 }
 
@@ -218,7 +219,7 @@ Reg Kernel::workitem_id(int dim, std::source_location loc) {
   impl_->workitem_dims = std::max(impl_->workitem_dims, dim + 1);
   // gfx90a+ packs the ids into v0: x in bits 0..9, y in 10..19, z in 20..29.
   Reg out = vgpr(fmt::format("workitem_id_{}", "xyz"[dim]), 1, 0, loc);
-  emit("v_bfe_u32", {out, impl_->reg_of(uint32_t(impl_->tid_vreg)), int64_t(10 * dim), int64_t(10)}, loc);
+  emit(isa::Opcode::v_bfe_u32, {out, impl_->reg_of(uint32_t(impl_->tid_vreg)), int64_t(10 * dim), int64_t(10)}, loc);
   return out;
 }
 
@@ -310,16 +311,16 @@ void Kernel::do_while_scc(const std::function<void()>& body, const std::function
   bind(top, loc);
   body();
   cond();
-  emit("s_cbranch_scc1", {top}, loc);
+  emit(isa::Opcode::s_cbranch_scc1, {top}, loc);
 }
 
 void Kernel::if_scc(const std::function<void()>& cond, const std::function<void()>& then_fn,
                     const std::function<void()>& else_fn, std::source_location loc) {
   Label l_else = new_label("else"), l_end = new_label("endif");
   cond();
-  emit("s_cbranch_scc0", {l_else}, loc);
+  emit(isa::Opcode::s_cbranch_scc0, {l_else}, loc);
   then_fn();
-  if (else_fn) emit("s_branch", {l_end}, loc);
+  if (else_fn) emit(isa::Opcode::s_branch, {l_end}, loc);
   bind(l_else, loc);
   if (else_fn) else_fn();
   bind(l_end, loc);
@@ -330,17 +331,17 @@ void Kernel::if_vcc(const std::function<void()>& cond, const std::function<void(
   Label l_else = new_label("else"), l_end = new_label("endif");
   cond();
   Reg saved = sgpr("saved_exec", 2, 2, loc);
-  emit("s_and_saveexec_b64", {saved, vcc}, loc);   // exec = old & vcc
-  emit("s_cbranch_execz", {l_else}, loc);
+  emit(isa::Opcode::s_and_saveexec_b64, {saved, vcc}, loc);   // exec = old & vcc
+  emit(isa::Opcode::s_cbranch_execz, {l_else}, loc);
   then_fn();
   bind(l_else, loc);
   if (else_fn) {
-    emit("s_andn2_b64", {exec, saved, exec}, loc);  // lanes of old exec not taken by `then`
-    emit("s_cbranch_execz", {l_end}, loc);
+    emit(isa::Opcode::s_andn2_b64, {exec, saved, exec}, loc);  // lanes of old exec not taken by `then`
+    emit(isa::Opcode::s_cbranch_execz, {l_end}, loc);
     else_fn();
   }
   bind(l_end, loc);
-  emit("s_mov_b64", {exec, saved}, loc);
+  emit(isa::Opcode::s_mov_b64, {exec, saved}, loc);
 }
 
 void Kernel::raw(std::string text, std::vector<Reg> regs, std::vector<int> defs, std::source_location loc) {
@@ -369,16 +370,27 @@ void Kernel::comment(std::string text, std::source_location loc) {
   impl_->program.push_back(std::move(in));
 }
 
+namespace {
+// One instruction of the table row `info` with the caller's operands, checked and appended.
+void append(Kernel::Impl& impl, const isa::InstrInfo& info, std::vector<Opnd> ops, std::source_location loc) {
+  IrInst in;
+  in.info = &info;
+  in.loc = loc;
+  check_and_fold_operands(impl, info, std::move(ops), in);
+  impl.program.push_back(std::move(in));
+}
+}  // namespace
+
 void Kernel::emit(std::string_view mnemonic, std::vector<Opnd> ops, std::source_location loc) {
   const isa::InstrInfo* info = isa::find(mnemonic);
   if (!info)
     throw Error(fmt::format("{}: '{}' is not in the instruction table; use Kernel::raw() for instructions the table lacks",
                             where(loc), mnemonic));
-  IrInst in;
-  in.info = info;
-  in.loc = loc;
-  check_and_fold_operands(*impl_, *info, std::move(ops), in);
-  impl_->program.push_back(std::move(in));
+  append(*impl_, *info, std::move(ops), loc);
+}
+
+void Kernel::emit(isa::Opcode op, std::vector<Opnd> ops, std::source_location loc) {
+  append(*impl_, isa::info(op), std::move(ops), loc);
 }
 
 #define CDNAJIT_INSTR(mnemonic, ...)                                                                      \
@@ -386,7 +398,7 @@ void Kernel::emit(std::string_view mnemonic, std::vector<Opnd> ops, std::source_
     std::vector<Opnd> ops;                                                                                \
     for (Opnd* o : {&a, &b, &c, &d, &e, &f, &g, &h})                                                      \
       if (!o->empty()) ops.push_back(*o);                                                                 \
-    emit(#mnemonic, std::move(ops), loc);                                                                 \
+    emit(isa::Opcode::mnemonic, std::move(ops), loc);                                                     \
   }
 #include "jit/isa/instructions.def"
 #undef CDNAJIT_INSTR

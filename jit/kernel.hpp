@@ -25,6 +25,9 @@
 #include "jit/isa/machine_inst.hpp"
 
 namespace cdnajit {
+namespace isa {
+enum class Opcode : uint16_t;  // jit/isa/opcode.hpp
+}
 
 class Kernel;
 enum class RegClass : uint8_t { S, V, A };
@@ -311,6 +314,8 @@ class Kernel {
   // Generic form for programmatic use: emit("v_add_f32", {d, a, b}).
   void emit(std::string_view mnemonic, std::vector<Opnd> ops,
             std::source_location loc = std::source_location::current());
+  // The same by opcode (jit/isa/opcode.hpp): emit(isa::Opcode::v_add_f32, {d, a, b}).
+  void emit(isa::Opcode op, std::vector<Opnd> ops, std::source_location loc = std::source_location::current());
 
   // ---- build ----
   BuildResult build(const BuildOptions& opts = {});

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "jit/isa/error.hpp"
+#include "jit/isa/opcode.hpp"
 #include "jit/isa/waitcnt.hpp"
 #include "runtime/model/coalesce.hpp"
 #include "runtime/model/lds_banks.hpp"
@@ -73,8 +74,8 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     throw Error("model: workgroup slots (" + std::to_string(cfg.workgroup_slots) + ") and workgroups (" +
                 std::to_string(cfg.workgroups) + ") must be at least 1");
   const int recorded = int(rec.waves.size()) / wpw;
-  static const isa::InstrInfo* kSleep = isa::find("s_sleep");
-  static const isa::InstrInfo* kSetprio = isa::find("s_setprio");
+  const isa::InstrInfo* const kSleep = &isa::info(isa::Opcode::s_sleep);
+  const isa::InstrInfo* const kSetprio = &isa::info(isa::Opcode::s_setprio);
 
   CuResult R;
   const double hbm_bw = hw.hbm_bytes_per_cycle_per_cu(cfg.active_cus);
@@ -237,7 +238,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
           ++w.pc;
           continue;
         }
-        if (op.info == kSetprio && kSetprio) {
+        if (op.info == kSetprio) {
           w.prio = int(op.imm & 3);
           ++w.pc;
           continue;
@@ -371,7 +372,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             break;
           }
           default:
-            if (op.info == kSleep && kSleep) {
+            if (op.info == kSleep) {
               w.ready = c + uint64_t(hw.sleep_cycles_per_unit) * (op.imm & 0xffff);
               w.wait = Stall::NopSleep;
             }
