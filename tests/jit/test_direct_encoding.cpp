@@ -15,6 +15,7 @@
 #include "jit/asm/direct_assemble.hpp"
 #include "jit/asm/mcinst_encoder.hpp"
 #include "jit/kernel.hpp"
+#include "tests/asm/test_kernels.hpp"
 #include "tests/isa/sample_inst.hpp"
 #include "tools/builtin_kernels.hpp"
 
@@ -217,5 +218,33 @@ TEST_CASE("raw lines and instructions without a template go through the text par
     CHECK(d.text_insts == 1);
     CHECK(d.direct_insts == 2);
     CHECK(d.result.object == reference.object);
+  }
+}
+
+TEST_CASE("the metadata note emitted directly equals the one LLVM builds from the YAML text", "[jit][direct]") {
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    KernelDescriptorSpec no_args = test::minimal_spec(arch);
+    no_args.name = "no_args";
+    no_args.args.clear();
+    KernelDescriptorSpec numeric_name = test::scale_spec(arch);  // YAML reads the argument name '12' as an integer
+    numeric_name.args[0].name = "12";
+    KernelDescriptorSpec spaced = test::scale_spec(arch);  // not plain: keeps the YAML text
+    spaced.args[1].type_name = "const float *";
+    struct Case {
+      KernelDescriptorSpec spec;
+      bool direct;
+    };
+    for (const Case& c : {Case{test::scale_spec(arch), true}, Case{test::minimal_spec(arch), true},
+                          Case{no_args, true}, Case{numeric_name, true}, Case{spaced, false}}) {
+      INFO(arch_name(arch) << " kernel " << c.spec.name);
+      isa::MachineInst endpgm;
+      endpgm.info = isa::find("s_endpgm");
+      AsmResult reference = assemble(render_kernel_file(c.spec, "  s_endpgm\n"), arch);
+      DirectAsmResult d = assemble_direct(render_file_header(arch) + render_code_begin(c.spec), {endpgm},
+                                          render_code_end(c.spec) + render_amdhsa_kernel(c.spec), arch, &c.spec);
+      CHECK(d.metadata_direct == c.direct);
+      CHECK(d.result.ok == reference.ok);  // the numeric name fails LLVM's verifier both ways
+      CHECK(d.result.object == reference.object);
+    }
   }
 }
