@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "jit/asm/assemble.hpp"
 #include "jit/asm/direct_assemble.hpp"
@@ -246,5 +247,51 @@ TEST_CASE("the metadata note emitted directly equals the one LLVM builds from th
       CHECK(d.result.ok == reference.ok);  // the numeric name fails LLVM's verifier both ways
       CHECK(d.result.object == reference.object);
     }
+  }
+}
+
+TEST_CASE("direct builds from several threads at once give the single-threaded bytes", "[jit][direct]") {
+  // Each thread has its own LLVM MC objects and templates (mc_arch.hpp, mcinst_encoder.hpp);
+  // the metadata note and the streamer are per build. Reference: this thread's builds.
+  struct Job {
+    std::string name;
+    Arch arch;
+    std::vector<uint8_t> code_object;
+  };
+  std::vector<Job> jobs;
+  BuildOptions o;
+  o.use_cache = false;
+  o.encoder = Encoder::Direct;
+  for (Arch arch : {Arch::gfx942, Arch::gfx950})
+    for (const std::string& name : builtin_kernel_names()) {
+      try {
+        jobs.push_back({name, arch, build_builtin_kernel(name, arch, o).code_object});
+      } catch (const Error&) {
+        // gfx950-only kernel on gfx942: covered by the first test case
+      }
+    }
+  REQUIRE(jobs.size() > 10);
+  constexpr int kThreads = 4;
+  std::vector<std::string> failures[kThreads];
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 2; ++round)
+        for (size_t j = 0; j < jobs.size(); ++j) {
+          const Job& job = jobs[(j + size_t(t) * 5) % jobs.size()];  // threads start at different kernels
+          try {
+            BuildResult r = build_builtin_kernel(job.name, job.arch, o);
+            if (r.code_object != job.code_object || r.stats.text_fallback)
+              failures[t].push_back(job.name + " on " + std::string(arch_name(job.arch)));
+          } catch (const std::exception& e) {
+            failures[t].push_back(job.name + ": " + e.what());
+          }
+        }
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) {
+    INFO("thread " << t);
+    for (const std::string& f : failures[t]) UNSCOPED_INFO(f);
+    CHECK(failures[t].empty());
   }
 }
