@@ -248,8 +248,8 @@ struct BuildPipeline {
                           const std::function<void()>& render_text) {
     if (opts.encoder == Encoder::Direct) {
       std::string head = render_file_header(k.arch) + render_code_begin(spec);
-      std::string tail = render_code_end(spec) + render_amdhsa_kernel(spec) + render_amdgpu_metadata(std::span(&spec, 1));
-      DirectAsmResult dr = assemble_direct(head, prog, tail, k.arch);
+      std::string tail = render_code_end(spec) + render_amdhsa_kernel(spec);
+      DirectAsmResult dr = assemble_direct(head, prog, tail, k.arch, &spec);
       r.stats.direct_insts = dr.direct_insts;
       r.stats.text_insts = dr.text_insts;
       r.stats.raw_lines = dr.raw_lines;

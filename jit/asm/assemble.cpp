@@ -144,9 +144,9 @@ class HookExtension : public llvm::MCAsmParserExtension {
 
 }  // namespace
 
-AsmResult assemble(std::string_view asm_text, Arch arch) { return assemble_with_hook(asm_text, arch, nullptr); }
+AsmResult assemble(std::string_view asm_text, Arch arch) { return assemble_with_hooks(asm_text, arch, {}); }
 
-AsmResult assemble_with_hook(std::string_view asm_text, Arch arch, const DirectiveHook* hook) {
+AsmResult assemble_with_hooks(std::string_view asm_text, Arch arch, std::span<const DirectiveHook> hooks) {
   if (arch != Arch::gfx942 && arch != Arch::gfx950)
     return failure("assemble: unknown Arch value " + std::to_string(static_cast<int>(arch)) +
                    " (valid: gfx942, gfx950)");
@@ -200,10 +200,10 @@ AsmResult assemble_with_hook(std::string_view asm_text, Arch arch, const Directi
       mc.target->createMCAsmParser(*mc.subtarget, *parser, *mc.instr_info, *mc.options));
   if (!target_parser) return failure("LLVM could not create the AMDGPU assembly parser");
   parser->setTargetParser(*target_parser);
-  std::optional<HookExtension> extension;
-  if (hook) {
-    extension.emplace(*hook);
-    extension->Initialize(*parser);
+  std::vector<std::unique_ptr<HookExtension>> extensions;
+  for (const DirectiveHook& hook : hooks) {
+    extensions.push_back(std::make_unique<HookExtension>(hook));
+    extensions.back()->Initialize(*parser);
   }
 
   bool parse_failed = parser->Run(/*NoInitialTextSection=*/false);

@@ -1,10 +1,11 @@
-// The text assembler with one extra directive whose statements the caller
+// The text assembler with extra directives whose statements the caller
 // emits itself, straight into the object streamer: the direct MCInst path
 // (direct_assemble.cpp) lets LLVM parse only the kernel's framing (header,
 // descriptor, metadata, labels, instructions it cannot encode directly) and
 // emits the instruction runs between them as MCInsts. Private to jit/asm.
 #pragma once
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -23,7 +24,7 @@ struct DirectiveHook {
   std::function<bool(llvm::MCStreamer&, llvm::MCContext&, std::string& error)> emit;
 };
 
-// assemble() with `hook` (may be null) registered on the parser.
-AsmResult assemble_with_hook(std::string_view asm_text, Arch arch, const DirectiveHook* hook);
+// assemble() with `hooks` (may be empty) registered on the parser.
+AsmResult assemble_with_hooks(std::string_view asm_text, Arch arch, std::span<const DirectiveHook> hooks);
 
 }  // namespace cdnajit

@@ -3,6 +3,7 @@
 #include "jit/asm/assemble_hook.hpp"
 #include "jit/asm/mc_arch.hpp"
 #include "jit/asm/mcinst_encoder.hpp"
+#include "jit/asm/metadata_note.hpp"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCStreamer.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -11,10 +12,11 @@ namespace cdnajit {
 
 namespace {
 constexpr std::string_view kRunDirective = ".cdnajit_run";
+constexpr std::string_view kMetadataDirective = ".cdnajit_metadata";
 }  // namespace
 
 DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::MachineInst>& prog,
-                                std::string_view tail, Arch arch) {
+                                std::string_view tail, Arch arch, const KernelDescriptorSpec* metadata) {
   DirectAsmResult out;
   if (arch != Arch::gfx942 && arch != Arch::gfx950) {
     out.result = assemble(head, arch);  // reports the bad arch the same way
@@ -59,10 +61,17 @@ DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::Ma
     }
   }
   text += tail;
+  if (metadata && metadata_note_supported(*metadata)) {
+    text += kMetadataDirective;
+    text += '\n';
+    out.metadata_direct = true;
+  } else if (metadata) {
+    text += render_amdgpu_metadata(std::span(metadata, 1));
+  }
 
   const llvm::MCSubtargetInfo& sti = *arch_mc(arch).subtarget;
   size_t next_run = 0;
-  DirectiveHook hook{kRunDirective, [&](llvm::MCStreamer& streamer, llvm::MCContext& context, std::string& error) {
+  DirectiveHook hooks[2] = {{kRunDirective, [&](llvm::MCStreamer& streamer, llvm::MCContext& context, std::string& error) {
                        if (next_run >= runs.size()) {
                          error = "more instruction runs in the text than were prepared";
                          return true;
@@ -77,8 +86,12 @@ DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::Ma
                        }
                        ++next_run;
                        return false;
-                     }};
-  out.result = assemble_with_hook(text, arch, &hook);
+                     }},
+                            {kMetadataDirective,
+                             [&](llvm::MCStreamer& streamer, llvm::MCContext& context, std::string& error) {
+                               return emit_metadata_note(streamer, context, *metadata, error);
+                             }}};
+  out.result = assemble_with_hooks(text, arch, std::span(hooks, out.metadata_direct ? 2 : 1));
   return out;
 }
 

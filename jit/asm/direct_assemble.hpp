@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "jit/asm/assemble.hpp"
+#include "jit/asm/kernel_descriptor_emit.hpp"
 #include "jit/isa/machine_inst.hpp"
 
 namespace cdnajit {
@@ -19,12 +20,16 @@ struct DirectAsmResult {
   int direct_insts = 0;    // emitted as MCInsts built from templates
   int text_insts = 0;      // table instructions assembled from their text (no template for their shape)
   int raw_lines = 0;       // raw-escape lines (always text)
+  bool metadata_direct = false;  // the metadata note was emitted without its YAML text
 };
 
 // `head` + the instructions of `prog` + `tail` is the text assemble() would get
 // (render_kernel_file's pieces: header and code framing, then code end,
-// descriptor and metadata). Never throws for bad input: see AsmResult.
+// descriptor and metadata). With `metadata` (validated), `tail` stops before
+// the metadata and the kernel's metadata note follows it: emitted directly
+// (metadata_note.hpp) when its strings allow, else as render_amdgpu_metadata()
+// text. Never throws for bad input: see AsmResult.
 DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::MachineInst>& prog,
-                                std::string_view tail, Arch arch);
+                                std::string_view tail, Arch arch, const KernelDescriptorSpec* metadata = nullptr);
 
 }  // namespace cdnajit

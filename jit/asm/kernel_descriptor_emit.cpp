@@ -169,6 +169,9 @@ std::string render_amdhsa_kernel(const KernelDescriptorSpec& k) {
   return s;
 }
 
+// The direct build path emits the same document without this text
+// (metadata_note.cpp): a key added here goes there too (test_direct_encoding
+// compares the two).
 std::string render_amdgpu_metadata(std::span<const KernelDescriptorSpec> kernels) {
   if (kernels.empty()) throw Error("render_amdgpu_metadata: no kernels given (need at least one)");
   for (const auto& k : kernels) {
