@@ -566,7 +566,8 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
   } else {
     const int math_waves = v == BwdWeightVariant::wavelet_4_4 ? 4 : 2;
     // Math first: CK's wavelet kernels map MFMA tiles from thread 0.
-    roles.role("math", math_waves, [&](const RoleEnv& r) {
+    // math_waves by value: the role bodies run later, in roles.emit(), after this block has ended.
+    roles.role("math", math_waves, [&, math_waves](const RoleEnv& r) {
       MathWave math(e, p, c, r.wave, 2, p.tm / 32, math_waves == 4 ? p.tn / 32 : p.tn / 16);
       Reg stage = k.sgpr("stage");
       k.s_mov_b32(stage, 0);

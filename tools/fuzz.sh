@@ -21,13 +21,19 @@ jobs=${FUZZ_BUILD_JOBS:-2}
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-22 \
       -DCMAKE_C_COMPILER=clang-22 -DCDNAJIT_FUZZ=ON > build-fuzz.configure.log 2>&1 \
   || { cat build-fuzz.configure.log; exit 1; }
-ninja -C build-fuzz -j"$jobs" "${targets[@]}"
+nice -n 10 ninja -C build-fuzz -j"$jobs" "${targets[@]}"
 
 # Seed corpus: the built-in kernels (made with the normal build's cdnajit) and
 # clang-compiled HIP kernels (tests/isa/kernels/*.hip) for both archs.
 cli=build/tools/cdnajit
 [ -x "$cli" ] || { echo "fuzz.sh: $cli is missing; run tools/build.sh first" >&2; exit 1; }
 corpus=build-fuzz/corpus
+decoder_piece=64
+# A corpus made by an older version of this script (other piece sizes) is made again.
+corpus_version="decoder pieces of $decoder_piece bytes"
+if [ -d "$corpus" ] && [ "$(cat "$corpus/.made" 2>/dev/null)" != "$corpus_version" ]; then
+  rm -rf "$corpus"
+fi
 mkdir -p "$corpus"/{fuzz_code_object_reader,fuzz_decoder,fuzz_asm_parser,fuzz_cli_args}
 add_code_object() {  # <code object> <arch> <name>: the object, its .text and its instruction lines
   local co=$1 arch=$2 name=$3 text
@@ -35,9 +41,11 @@ add_code_object() {  # <code object> <arch> <name>: the object, its .text and it
   text=$(mktemp)
   llvm-objcopy-22 -O binary --only-section=.text "$co" "$text"
   # The decoder target's first byte picks the arch (odd: gfx950). The code goes in pieces of
-  # 256 bytes: small inputs execute fast and every piece's instructions stay in the corpus.
+  # $decoder_piece bytes (at most 16 instructions): the target's cost is per decoded instruction,
+  # so small inputs execute fast, and every piece's instructions stay in the corpus (the run's
+  # -max_len keeps mutants as small).
   local piece
-  split -b 256 -d -a 4 "$text" "$text.piece."
+  split -b "$decoder_piece" -d -a 4 "$text" "$text.piece."
   for piece in "$text".piece.*; do
     { if [ "$arch" = gfx950 ]; then printf '\x01'; else printf '\x00'; fi; cat "$piece"; } \
       > "$corpus/fuzz_decoder/$name.$arch.${piece##*.}.bin"
@@ -79,7 +87,7 @@ seed --arch gfx950 --variant lds_dot2 --channels 1 --asm /tmp/s.s
 fuzz --kernel vector_add --seconds 1 --iterations 10 --seed 5 --no-launch
 run --help
 CMDS
-touch "$corpus/.made"
+echo "$corpus_version" > "$corpus/.made"
 fi
 
 status=0
@@ -90,7 +98,10 @@ for t in "${targets[@]}"; do
   # -rss_limit_mb / -timeout: an input over 2 GB or 10 s is a finding, not a stalled run.
   runs=()
   [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
-  if ! nice "build-fuzz/tools/fuzz/$t" "build-fuzz/work/$t" "$corpus/$t" -max_total_time="$seconds" "${runs[@]}" \
+  [ "$t" = fuzz_decoder ] && runs+=(-max_len=$((decoder_piece + 1)))  # the arch byte + one piece
+  # handle_segv=0: libFuzzer's own SIGSEGV handler writes the crash input (ASan's report of a
+  # SIGSEGV inside LLVM's uninstrumented code sometimes died in the unwinder before that).
+  if ! ASAN_OPTIONS=${ASAN_OPTIONS:-handle_segv=0} nice -n 10 "build-fuzz/tools/fuzz/$t" "build-fuzz/work/$t" "$corpus/$t" -max_total_time="$seconds" "${runs[@]}" \
        -rss_limit_mb=2048 -timeout=10 -artifact_prefix="build-fuzz/artifacts/$t/" -print_final_stats=1 \
        > "$log" 2>&1; then
     status=1

@@ -404,6 +404,11 @@ bool llvm_crashes_on(const uint8_t* p, uint64_t available) {
       if (((w1 >> lsb) & 0x1ffu) == 0xffu) return true;
     if (((w0 >> 16) & 0x3ffu) < 0x100u && (w0 & 0xffu) == 0xffu) return true;
   }
+  // A VOP2 v_madmk_f16 / v_madak_f16 (word 0 bits 31:25 = 0x24 / 0x25) whose 32-bit constant K
+  // (word 1) is exactly 0xff: "0x02 0x4e 0x7e 0x4a 0xff 0 0 0" kills llvm-mc-22 for gfx942 and
+  // gfx950, while K = 0xfe, 0x1ff or 0xffff decode (fifth fuzz_decoder finding). Such an
+  // instruction is refused (undecodable: an error if executed, never a crash).
+  if (((w0 >> 25) == 0x24 || (w0 >> 25) == 0x25) && w1 == 0xffu) return true;
   const bool vop12 = (w0 >> 31) == 0 && (w0 >> 25) != 0x3e;  // VOP2 or VOP1 (0x3f), not VOPC
   if (!vop12 || (w0 & 0x1ff) != 0xf9) return false;
   const bool vop1 = (w0 >> 25) == 0x3f;

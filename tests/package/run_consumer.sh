@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs this build into a fresh prefix, then configures, builds and runs the
 # out-of-tree consumer project (tests/package/consumer) against the installed
-# package only. Usage: run_consumer.sh BUILD_DIR SOURCE_DIR
+# package only, with the compiler of the build (a sanitizer build's libraries need
+# that compiler's sanitizer runtimes). Usage: run_consumer.sh BUILD_DIR SOURCE_DIR [CXX_COMPILER]
 set -euo pipefail
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
@@ -10,9 +11,10 @@ rm -rf "$work"
 mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 "$work/prefix/bin/cdnajit" list > /dev/null
-launcher=()
-command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake_args=()
+command -v ccache > /dev/null && cmake_args=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+[ -n "${3:-}" ] && cmake_args+=(-DCMAKE_CXX_COMPILER="$3")
 cmake -S "$src/tests/package/consumer" -B "$work/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_PREFIX_PATH="$work/prefix" "${launcher[@]}" > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+      -DCMAKE_PREFIX_PATH="$work/prefix" "${cmake_args[@]}" > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/consumer" > "$work/build.log" || { cat "$work/build.log"; exit 1; }
 "$work/consumer/scale_kernel"

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,11 +14,13 @@ namespace {
 
 constexpr int kSuccess = 0, kInvalidValue = 1, kInvalidDevice = 101, kNotFound = 500;
 
-struct FakeModule {
-  std::vector<unsigned char> image;
-};
 struct FakeFunction {
   std::string name;
+};
+// As in HIP, a function handle belongs to its module and is freed when the module is unloaded.
+struct FakeModule {
+  std::vector<unsigned char> image;
+  std::vector<std::unique_ptr<FakeFunction>> functions;
 };
 
 }  // namespace
@@ -83,7 +86,9 @@ int hipModuleUnload(void* module) {
 }
 int hipModuleGetFunction(void** f, void* module, const char* name) {
   if (!module || !name || !*name) return kNotFound;
-  *f = new FakeFunction{name};  // leaked: the fake lives for the process
+  auto& functions = static_cast<FakeModule*>(module)->functions;
+  functions.push_back(std::make_unique<FakeFunction>(FakeFunction{name}));
+  *f = functions.back().get();
   return kSuccess;
 }
 int hipModuleLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,

@@ -337,7 +337,7 @@ TEST_CASE("kernel pk_i16: packed 16-bit integer add, mul, max, shift, sub", "[ru
     for (size_t h = 0; h < 2; ++h) {
       int16_t x = a[2 * i + h], y = b[2 * i + h];
       want[6 * i + h] = int16_t(uint16_t(x) + uint16_t(y));
-      want[6 * i + 2 + h] = int16_t(uint16_t(x) * uint16_t(y));
+      want[6 * i + 2 + h] = int16_t(uint32_t(uint16_t(x)) * uint16_t(y));  // unsigned: uint16_t * uint16_t promotes to int and overflows
       want[6 * i + 4 + h] = int16_t(uint16_t(std::max(x, y)) - uint16_t(int16_t(y >> 2)));
     }
   kt::for_archs(kBoth, [&](Arch arch) {

@@ -153,7 +153,7 @@ TEST_CASE("hostile code object: addresses in reader errors are hexadecimal", "[s
              Contains("descriptor k.kd at 0x12345678 does not fit 64 bytes"));
   // The descriptor's kernel_code_entry_byte_offset (bytes 16..23) pointing outside .text.
   const uint64_t kd_value = field<uint64_t>(good, kd + 8);
-  const ElfSection& sec = elf_sections(good)[field<uint16_t>(good, kd + 6)];
+  const ElfSection sec = elf_sections(good)[field<uint16_t>(good, kd + 6)];  // a copy: the vector is a temporary
   auto far = good;
   set_field<int64_t>(far, sec.offset + (kd_value - sec.addr) + 16, int64_t(0x7777000 - kd_value));
   CHECK_THAT(error_of([&] { cdnajit::read_code_object(far); }),

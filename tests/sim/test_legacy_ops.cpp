@@ -206,14 +206,15 @@ TEST_CASE("integer dots, exp/log legacy, gfx950 packed minimum3/maximum3 against
   for (Arch arch : kArchs) {
     auto a = values(g, 3, 0), b = values(g, 3, 1), c = values(g, 3, 2);
     check(arch, "v_dot4_i32_i8", "  v_dot4_i32_i8 v8, v2, v4, v6\n", a, b, c, 0xffffffff, [&](int l) {
-      int32_t s = int32_t(uint32_t(c[l]));
-      for (int i = 0; i < 4; ++i) s += int32_t(int8_t(a[l] >> (8 * i))) * int32_t(int8_t(b[l] >> (8 * i)));
-      return uint64_t(uint32_t(s));
+      // The sum wraps modulo 2^32 (no clamp): accumulate unsigned, so the oracle has no signed overflow.
+      uint32_t s = uint32_t(c[l]);
+      for (int i = 0; i < 4; ++i) s += uint32_t(int32_t(int8_t(a[l] >> (8 * i))) * int32_t(int8_t(b[l] >> (8 * i))));
+      return uint64_t(s);
     });
     check(arch, "v_dot2_i32_i16", "  v_dot2_i32_i16 v8, v2, v4, v6\n", a, b, c, 0xffffffff, [&](int l) {
-      int32_t s = int32_t(uint32_t(c[l]));
-      for (int i = 0; i < 2; ++i) s += int32_t(int16_t(a[l] >> (16 * i))) * int32_t(int16_t(b[l] >> (16 * i)));
-      return uint64_t(uint32_t(s));
+      uint32_t s = uint32_t(c[l]);
+      for (int i = 0; i < 2; ++i) s += uint32_t(int32_t(int16_t(a[l] >> (16 * i))) * int32_t(int16_t(b[l] >> (16 * i))));
+      return uint64_t(s);
     });
     // exp/log legacy on the inputs where they are modelled (positive normal for log; normal results for exp).
     std::vector<uint64_t> pos(64), x(64);

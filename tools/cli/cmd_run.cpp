@@ -179,17 +179,15 @@ void add_run_command(CommandLine& cl) {
   c->add_option("--trace", o->trace, "with --model: write a Chrome/Perfetto trace of the modelled CU to FILE.json");
   add_typed_option(c, "--mfma-numerics", o->sim.mfma_numerics,
                    [](std::string_view t, std::string_view w) {
-                     if (t == "cdna3") return sim::Options::MfmaNumerics::Cdna3;
-                     if (t == "exact") return sim::Options::MfmaNumerics::Exact;
-                     throw Error(fmt::format("{}: '{}' (valid: cdna3, exact)", w, t));
+                     using M = sim::Options::MfmaNumerics;
+                     return parse_choice<M>(t, w, {{"cdna3", M::Cdna3}, {"exact", M::Exact}});
                    },
                    "simulator: MFMA arithmetic: cdna3 (the published CDNA3 rules; on gfx950 a documented "
                    "hypothesis; default) or exact (the exact sum rounded once)");
   add_typed_option(c, "--e8m0-zero", o->sim.e8m0_zero,
                    [](std::string_view t, std::string_view w) {
-                     if (t == "ocp") return sim::Options::E8m0Zero::Ocp;
-                     if (t == "one") return sim::Options::E8m0Zero::One;
-                     throw Error(fmt::format("{}: '{}' (valid: ocp, one)", w, t));
+                     using Z = sim::Options::E8m0Zero;
+                     return parse_choice<Z>(t, w, {{"ocp", Z::Ocp}, {"one", Z::One}});
                    },
                    "simulator: the E8M0 scale byte 0 of v_mfma_scale_*: ocp (2^-127, the OCP MX "
                    "specification; default) or one (1.0, as LLVM 22 assumes)");
@@ -205,9 +203,8 @@ void add_run_command(CommandLine& cl) {
                    "default), low or high");
   add_typed_option(c, "--dot2", o->sim.dot2,
                    [](std::string_view t, std::string_view w) {
-                     if (t == "fused") return sim::Options::Dot2::FusedSingleRounding;
-                     if (t == "products") return sim::Options::Dot2::ProductsThenSum;
-                     throw Error(fmt::format("{}: '{}' (valid: fused, products)", w, t));
+                     using D = sim::Options::Dot2;
+                     return parse_choice<D>(t, w, {{"fused", D::FusedSingleRounding}, {"products", D::ProductsThenSum}});
                    },
                    "simulator: v_dot2 rounding: fused (exact sum rounded once; default) or products "
                    "(two chained f32 FMAs)");

@@ -33,6 +33,10 @@ bool parse_digits(std::string_view t, uint64_t& out) {
 
 }  // namespace
 
+void throw_bad_choice(std::string_view text, std::string_view what, const std::string& valid_names) {
+  bad(what, text, "(valid: " + valid_names + ")");
+}
+
 uint64_t parse_uint(std::string_view text, std::string_view what, uint64_t lo, uint64_t hi) {
   std::string range = fmt::format("(valid: an integer {}..{})", lo, hi);
   uint64_t v = 0;

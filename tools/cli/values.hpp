@@ -3,8 +3,10 @@
 // naming the option, the text and the valid range.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 
 #include "jit/isa/error.hpp"
@@ -17,6 +19,21 @@ uint64_t parse_uint(std::string_view text, std::string_view what, uint64_t lo, u
 int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int64_t hi);
 // A finite decimal number in [lo, hi] (the whole text).
 double parse_real(std::string_view text, std::string_view what, double lo, double hi);
+
+// One of a fixed set of names (`--dot2 fused|products`): the value paired with
+// `text`, else an error naming the option, the text and every valid name
+// ("--dot2: 'x' (valid: fused, products)").
+[[noreturn]] void throw_bad_choice(std::string_view text, std::string_view what, const std::string& valid_names);
+template <class T>
+T parse_choice(std::string_view text, std::string_view what,
+               std::initializer_list<std::pair<std::string_view, T>> choices) {
+  std::string names;
+  for (const auto& [name, value] : choices) {
+    if (text == name) return value;
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  }
+  throw_bad_choice(text, what, names);
+}
 
 // "X", "X,Y" or "X,Y,Z"; each component in [1, max_each].
 Dim3 parse_dim3(std::string_view text, std::string_view what, uint32_t max_each);
