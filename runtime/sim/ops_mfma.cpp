@@ -76,8 +76,10 @@ void mfma(Wave& w, const Op& op) {
 }
 
 // v_mfma_f64_16x16x4_f64 (CDNA3/CDNA4): one f64 element of A and of B per lane (a VGPR pair),
-// A[i][k] in lane 16k + i, B[k][j] in lane 16k + j; D/C as the f32 16x16 layout with VGPR pairs:
-// lane l, pair r -> D[4 * (l / 16) + r][l % 16] (CDNA3 ISA guide, dense matrix layouts).
+// A[i][k] in lane 16k + i, B[k][j] in lane 16k + j; D/C: lane l, VGPR pair r -> D[4r + l / 16][l % 16]
+// (AMD's matrix instruction calculator for CDNA3, `--instruction v_mfma_f64_16x16x4_f64
+// --register-layout --D-matrix`: D[i][j] in pair i / 4, lane 16 (i % 4) + j; a published gfx90a
+// probe reports the same. It is not the f32 16x16 layout with pairs, which this file used before.)
 // Arithmetic: a K-ordered chain of f64 FMAs, each rounded RNE (MMA-Sim, arXiv:2511.10909: the
 // f32/f64 MFMAs are chains of FMAs). Options::mfma_numerics does not change it (the exact model
 // is an f32 one). neg:[a,b,c] (neg_lo) negates A, B, C: the f64 MFMAs are the only MFMAs with
@@ -97,7 +99,7 @@ void mfma_f64_16x16x4(Wave& w, const Op& op) {
   uint64_t out[4][64];
   for (int l = 0; l < 64; ++l)
     for (int r = 0; r < 4; ++r) {
-      const int i = 4 * (l / 16) + r, j = l % 16;
+      const int i = 4 * r + l / 16, j = l % 16;
       double c = sc * f64_at(op.s[2], l, 2 * r);
       for (int k = 0; k < 4; ++k) c = std::fma(A[i][k], B[k][j], c);
       out[r][l] = as_u64(c);

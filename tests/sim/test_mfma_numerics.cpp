@@ -272,7 +272,8 @@ extern "C" __global__ void f16k32(const half8* a, const half8* b, const float4_*
 TEST_CASE("v_mfma_f64_16x16x4_f64: a K-ordered chain of f64 FMAs, with neg modifiers", "[sim][numerics][mfma][kernels]") {
   // clang's builtin, and the same instruction with neg:[1,0,1] (A and C negated) through inline
   // assembly. Oracle: the documented layout (A[i][k] in lane 16k + i, B[k][j] in lane 16k + j,
-  // D[4 * (l / 16) + r][l % 16] in lane l, VGPR pair r) and std::fma in increasing k, written here.
+  // D[4r + l / 16][l % 16] in lane l, VGPR pair r, as AMD's matrix instruction calculator gives it
+  // for CDNA3) and std::fma in increasing k, written here.
   const char* src = R"(
 typedef double double4_ __attribute__((ext_vector_type(4)));
 extern "C" __global__ void f64k4(const double* a, const double* b, const double4_* c, double4_* d) {
@@ -306,7 +307,7 @@ extern "C" __global__ void f64neg(const double* a, const double* b, const double
       size_t bad = 0, differs_from_exact = 0;
       for (int l = 0; l < 64; ++l)
         for (int r = 0; r < 4; ++r) {
-          const int i = 4 * (l / 16) + r, j = l % 16;
+          const int i = 4 * r + l / 16, j = l % 16;
           double acc = (neg ? -1 : 1) * c[l * 4 + r];
           for (int k = 0; k < 4; ++k) acc = std::fma((neg ? -1 : 1) * a[16 * k + i], b[16 * k + j], acc);
           uint64_t want;
