@@ -36,15 +36,6 @@ std::string yaml_quote(std::string_view s) {
   return out + "'";
 }
 
-std::string_view access_name(ArgAccess a) {
-  switch (a) {
-    case ArgAccess::ReadOnly: return "read_only";
-    case ArgAccess::WriteOnly: return "write_only";
-    case ArgAccess::ReadWrite: return "read_write";
-    case ArgAccess::Default: break;
-  }
-  return "";
-}
 
 }  // namespace
 
@@ -199,7 +190,7 @@ std::string render_amdgpu_metadata(std::span<const KernelDescriptorSpec> kernels
           s += "        .value_kind: by_value\n";
         }
         if (a.access != ArgAccess::Default)
-          s += "        .actual_access: " + std::string(access_name(a.access)) + "\n";
+          s += "        .actual_access: " + std::string(arg_access_name(a.access)) + "\n";
         if (!a.type_name.empty()) s += "        .type_name: " + yaml_quote(a.type_name) + "\n";
       }
     }
@@ -235,6 +226,16 @@ std::string render_kernel_file(const KernelDescriptorSpec& k, std::string_view b
   s += render_amdhsa_kernel(k);
   s += render_amdgpu_metadata(std::span(&k, 1));
   return s;
+}
+
+std::string_view arg_access_name(ArgAccess a) {
+  switch (a) {
+    case ArgAccess::ReadOnly: return "read_only";
+    case ArgAccess::WriteOnly: return "write_only";
+    case ArgAccess::ReadWrite: return "read_write";
+    case ArgAccess::Default: break;
+  }
+  return "";
 }
 
 }  // namespace cdnajit

@@ -19,6 +19,8 @@ namespace cdnajit {
 enum class ArgValueKind : uint8_t { GlobalBuffer, ByValue };
 // Rendered as `.actual_access`; Default omits the key.
 enum class ArgAccess : uint8_t { Default, ReadOnly, WriteOnly, ReadWrite };
+// The metadata word of an access ("read_only", ...); "" for Default (the key is left out).
+std::string_view arg_access_name(ArgAccess a);
 // MODE.FP_DENORM values (AMDGPU ABI): which denormals are flushed.
 enum class FloatDenormMode : uint8_t { FlushSrcDst = 0, FlushDst = 1, FlushSrc = 2, FlushNone = 3 };
 

@@ -32,15 +32,6 @@ llvm::msgpack::DocNode scalar(llvm::msgpack::Document& doc, std::string_view tex
   return node;
 }
 
-std::string_view access_word(ArgAccess a) {
-  switch (a) {
-    case ArgAccess::ReadOnly: return "read_only";
-    case ArgAccess::WriteOnly: return "write_only";
-    case ArgAccess::ReadWrite: return "read_write";
-    case ArgAccess::Default: break;
-  }
-  return "";
-}
 
 // The document of render_amdgpu_metadata(k) (kernel_descriptor_emit.cpp): the
 // same keys and values. Key order does not matter: a msgpack map of LLVM's
@@ -65,7 +56,7 @@ void fill(llvm::msgpack::Document& doc, const KernelDescriptorSpec& k) {
     } else {
       an[".value_kind"] = scalar(doc, "by_value");
     }
-    if (a.access != ArgAccess::Default) an[".actual_access"] = scalar(doc, access_word(a.access));
+    if (a.access != ArgAccess::Default) an[".actual_access"] = scalar(doc, arg_access_name(a.access));
     if (!a.type_name.empty()) an[".type_name"] = scalar(doc, a.type_name);
     args.push_back(an);
   }
