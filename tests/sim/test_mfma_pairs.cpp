@@ -2,7 +2,8 @@
 // already check bit-exactly: the multi-block f32/f16/bf16_1k/i8 forms (_2b/_4b/_16b, whose data
 // movement test_mfma_broadcast.cpp checks with small integers only), the other single-block shapes,
 // the mixed fp8/bf8 pairs, the gfx950-only f16/bf16/i8 shapes, and the gfx950 f8f6f4 MFMAs (fp8,
-// bf8, fp6, bf6, fp4, with E8M0 scales) under the default CDNA3-rule numerics. One kernel per
+// bf8, fp6, bf6, fp4: all 25 format pairs on both shapes, with E8M0 scales) under the default
+// CDNA3-rule numerics. One kernel per
 // builtin, one clang run per arch, random operands (seed CDNAJIT_TEST_SEED, printed), every output
 // compared with the plain CDNA3-rule oracle of tests/sim/mfma_cdna3_oracle.hpp (a deliberate
 // independent re-implementation of the published rules, sharing no code with the simulator) and, in
@@ -248,13 +249,14 @@ struct MxLaunch {
   bool scaled;
 };
 
-// Every A x B format pair on 16x16x128 (op_sel bytes varying), five pairs on 32x32x64, and the
-// unscaled opcode (constant zero scales) once per shape.
+// Every A x B format pair on both shapes (op_sel bytes varying), and the unscaled opcode (constant
+// zero scales) once per shape.
 std::vector<MxLaunch> mx_launches() {
   std::vector<MxLaunch> v;
-  for (int fa = 0; fa < 5; ++fa)
-    for (int fb = 0; fb < 5; ++fb) v.push_back({"x" + std::to_string(v.size()), 16, fa, fb, (fa + fb) % 4, (fa + 2 * fb) % 4, true});
-  for (int fa = 0; fa < 5; ++fa) v.push_back({"x" + std::to_string(v.size()), 32, fa, (fa + 2) % 5, fa % 4, (fa + 1) % 4, true});
+  for (int m : {16, 32})
+    for (int fa = 0; fa < 5; ++fa)
+      for (int fb = 0; fb < 5; ++fb)
+        v.push_back({"x" + std::to_string(v.size()), m, fa, fb, (fa + fb + m / 16) % 4, (fa + 2 * fb) % 4, true});
   v.push_back({"x" + std::to_string(v.size()), 16, 2, 1, 0, 0, false});
   v.push_back({"x" + std::to_string(v.size()), 32, 4, 0, 0, 0, false});
   return v;
