@@ -3,9 +3,8 @@
 // movement test_mfma_broadcast.cpp checks with small integers only), the other single-block shapes,
 // the mixed fp8/bf8 pairs, the gfx950-only f16/bf16/i8 shapes, and the gfx950 f8f6f4 MFMAs (fp8,
 // bf8, fp6, bf6, fp4: all 25 format pairs on both shapes, with E8M0 scales) under the default
-// CDNA3-rule numerics. One kernel per
-// builtin, one clang run per arch, random operands (seed CDNAJIT_TEST_SEED, printed), every output
-// compared with the plain CDNA3-rule oracle of tests/sim/mfma_cdna3_oracle.hpp (a deliberate
+// CDNA3-rule numerics. One kernel per builtin, one clang run per arch and kernel set, random
+// operands (seed CDNAJIT_TEST_SEED, printed), every output compared with the plain CDNA3-rule oracle of tests/sim/mfma_cdna3_oracle.hpp (a deliberate
 // independent re-implementation of the published rules, sharing no code with the simulator) and, in
 // the Exact numerics mode, with the MPFR sum rounded once; integer MFMAs with int32 wrap-around.
 // The operand and result layouts are written here from the ISA guide's tables (the same ones
