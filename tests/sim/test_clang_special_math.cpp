@@ -18,6 +18,7 @@
 //    written to meet), and 2^-19 absolute for sinf / cosf / v_sin / v_cos on |x| <= 16 (an absolute
 //    bound: relative error is meaningless at their zeros). The references are the host's double
 //    precision libm values (errors far below one f32 ulp).
+// Also f64 a / b, 1.0 / x and sqrt, correctly rounded by clang's inline sequences: bit-exact.
 // Inputs: special values and a seeded random sweep (CDNAJIT_TEST_SEED, printed).
 #include <catch2/catch.hpp>
 
@@ -221,5 +222,65 @@ TEST_CASE("f32 division, sqrt and transcendentals: exact where IEEE defines them
     CHECK(bound.bad == 0);
     CHECK(specials_checked > 400);
     CHECK(bound.checked > 1000);
+  }
+}
+
+TEST_CASE("f64 division, reciprocal and sqrt over special values and a random sweep are correctly rounded",
+          "[sim][numerics][special_math]") {
+  // clang-22 lowers these inline (v_div_scale/fmas/fixup_f64 for a / b and 1.0 / x; v_rsq_f64 with
+  // scaling and refinement for sqrt), so every result is IEEE-defined: bit-exact against the host's
+  // binary64 division and square root (NaN: any NaN).
+  const char* src = R"(
+extern "C" __global__ void dmath(const double* a, const double* b, double* o) {
+  unsigned i = bid() * 64 + tid();
+  double x = a[i], y = b[i];
+  o[3 * i] = x / y;
+  o[3 * i + 1] = 1.0 / x;
+  o[3 * i + 2] = __builtin_sqrt(x);
+})";
+  std::string why;
+  if (!load_hip_or_skip(src, Arch::gfx942, why)) CDNAJIT_SKIP(why);
+  const uint64_t seed = cdnajit::test::test_seed("test_clang_special_math f64", 20261126u);
+  std::mt19937_64 g(seed);
+  const uint64_t specials[] = {0x0000000000000000, 0x8000000000000000, 0x0000000000000001, 0x8000000000000001, 0x000fffffffffffff,
+                               0x0010000000000000, 0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000, 0x7ff0000000000001,
+                               0x7fefffffffffffff, 0xffefffffffffffff, 0x3ff0000000000000, 0xbff0000000000000, 0x4000000000000000,
+                               0x3fe0000000000000, 0x4008000000000000, 0x0000000000000003};
+  const int ns = int(std::size(specials)), n = 1024;
+  std::vector<uint64_t> a(n), b(n);
+  for (int i = 0; i < n; ++i) {
+    if (i < ns * ns) { a[size_t(i)] = specials[i / ns]; b[size_t(i)] = specials[i % ns]; continue; }
+    auto rnd = [&](int lo, int hi) {
+      double v = std::ldexp(double((uint64_t(1) << 52) | (g() >> 12)), int(g() % uint64_t(hi - lo + 1)) + lo - 52);
+      return dbits((g() & 1) ? -v : v);
+    };
+    const int kind = i % 3;
+    a[size_t(i)] = kind == 0 ? rnd(-1022, 1023) : kind == 1 ? (g() & 0x800fffffffffffffull) : rnd(-30, 30);  // wide, subnormal, narrow
+    b[size_t(i)] = kind == 2 ? rnd(-30, 30) : rnd(-1022, 1023);
+    if (i % 7 == 0) a[size_t(i)] &= ~(uint64_t(1) << 63);  // more positive inputs for sqrt
+  }
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    INFO("arch " << cdnajit::arch_name(arch));
+    auto co = load_hip(src, arch);
+    Device dev(arch);
+    const std::string dis = dev.sim.disassemble(co, "dmath");
+    for (const char* m : {"v_div_scale_f64", "v_div_fmas_f64", "v_div_fixup_f64", "v_rsq_f64"}) {
+      INFO(m);
+      CHECK(dis.find(m) != std::string::npos);
+    }
+    REQUIRE(dis.find("<not implemented>") == std::string::npos);
+    uint64_t dA = dev.upload(a), dB = dev.upload(b), dO = dev.upload(std::vector<uint64_t>(size_t(n) * 3));
+    dev.run(co, "dmath", ArgPack().add(dA).add(dB).add(dO), dims1(n / 64, 64));
+    auto o = dev.download<uint64_t>(dO, size_t(n) * 3);
+    Tally t;
+    for (int i = 0; i < n; ++i) {
+      const double x = dval(a[size_t(i)]), y = dval(b[size_t(i)]);
+      const std::string xs = " x=" + hex(a[size_t(i)]);
+      t.check(o[size_t(3 * i)], dbits(x / y), &kF64, "x / y" + xs + " y=" + hex(b[size_t(i)]));
+      t.check(o[size_t(3 * i + 1)], dbits(1.0 / x), &kF64, "1.0 / x" + xs);
+      t.check(o[size_t(3 * i + 2)], dbits(std::sqrt(x)), &kF64, "sqrt(x)" + xs);
+    }
+    INFO("checked " << t.checked << ", mismatches " << t.bad << t.first);
+    CHECK(t.bad == 0);
   }
 }
