@@ -56,10 +56,13 @@ extern "C" __global__ void cvt32(const unsigned* xin, const unsigned short* hin,
   p[11] = __builtin_bit_cast(unsigned, py);
   p[12] = fb((float)__builtin_bit_cast(_Float16, hin[i]));
   p[13] = fb((float)__builtin_bit_cast(__bf16, hin[i]));
+  p[14] = (unsigned)(int)__builtin_bit_cast(_Float16, hin[i]);
+  p[15] = hb((_Float16)(int)xin[i]);
   unsigned long long* q = o64 + i * 4;
   q[0] = __builtin_bit_cast(unsigned long long, (double)x);
   q[1] = __builtin_bit_cast(unsigned long long, (double)(int)xin[i]);
   q[2] = __builtin_bit_cast(unsigned long long, (double)xin[i]);
+  q[3] = __builtin_bit_cast(unsigned long long, (double)__builtin_bit_cast(_Float16, hin[i]));
 }
 extern "C" __global__ void cvt64(const unsigned long long* yin, unsigned* o) {
   unsigned i = bid() * 64 + tid();
@@ -167,10 +170,13 @@ TEST_CASE("clang-compiled conversions over special values and a random sweep are
       const uint16_t hb = hin[size_t(i)];
       t.check(p[12], encode(decode(hb, kF16), kF32), &kF32, "(float)half " + hex(hb));
       t.check(p[13], encode(decode(hb, kBF16), kF32), &kF32, "(float)bf16 " + hex(hb));
+      t.check(p[14], to_int(decode(hb, kF16), true), nullptr, "(int)half " + hex(hb));
+      t.check(p[15], encode(round_to(double(int32_t(xb)), kF16), kF16), nullptr, "(half)(int)" + hex(xb));
       const uint64_t* q = &o64[size_t(i) * kOut64];
       t.check(q[0], std::isnan(x) ? dbits(NAN) : dbits(x), &kF64, "(double)x" + xs);
       t.check(q[1], dbits(double(int32_t(xb))), nullptr, "(double)(int)" + hex(xb));
       t.check(q[2], dbits(double(xb)), nullptr, "(double)(unsigned)" + hex(xb));
+      t.check(q[3], std::isnan(decode(hb, kF16)) ? dbits(NAN) : dbits(decode(hb, kF16)), &kF64, "(double)half " + hex(hb));
       const uint64_t yb = yin[size_t(i)];
       const double y = dval(yb);
       const uint32_t* d = &od[size_t(i) * kOutD];
