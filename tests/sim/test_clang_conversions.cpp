@@ -1,6 +1,7 @@
 // Conversions clang-22 compiles from plain C++ casts (f32 <-> f16, f32 <-> bf16 (gfx950:
 // v_cvt_pk_bf16_f32; gfx942: an integer sequence), packed pairs, f32 / f64 -> i32 / u32 with
 // truncation, rint / floor / ceil / round, i32 / u32 -> f32 / f64, f32 <-> f64, f64 -> f16 / bf16,
+// f16 <-> i32, f16 -> f64,
 // f16 / bf16 -> f32) on gfx942 and gfx950, over special values (+-0, +-denormal min / max, +-inf,
 // quiet and signalling NaN, max finite, ties at every target precision, saturation edges) and a
 // seeded random sweep (CDNAJIT_TEST_SEED, printed), bit-exact against an oracle written here.
