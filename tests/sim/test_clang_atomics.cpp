@@ -51,7 +51,7 @@ extern "C" __global__ void gints(const int* v, int* gi, unsigned* gu, int* slot,
   CONTENDED(AG, gi, gu, x)
   ret[4 * t + 0] = (int)AG(fetch_add, &gu[7], 1u);
   int old = __hip_atomic_load(&gi[7], __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-  while (!__hip_atomic_compare_exchange_weak(&gi[7], &old, old + 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)) {}
+  while (!__hip_atomic_compare_exchange_weak(&gi[7], &old, (int)((unsigned)old + 1u), __ATOMIC_RELAXED, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)) {}
   ret[4 * t + 1] = old;
   ret[4 * t + 2] = __hip_atomic_exchange(&slot[t], x, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
   int expected = (t % 3 == 0) ? ~slot2[t] : slot2[t];  // every third thread expects a value that is not there
@@ -72,7 +72,7 @@ extern "C" __global__ void lints(const int* v, const int* init, int* out, int* r
   CONTENDED(AW, si, su, x)
   ret[4 * t + 0] = (int)AW(fetch_add, &su[7], 1u);
   int old = __hip_atomic_load(&si[7], __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
-  while (!__hip_atomic_compare_exchange_weak(&si[7], &old, old + 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP)) {}
+  while (!__hip_atomic_compare_exchange_weak(&si[7], &old, (int)((unsigned)old + 1u), __ATOMIC_RELAXED, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP)) {}
   ret[4 * t + 1] = old;
   ret[4 * t + 2] = __hip_atomic_exchange(&own[l ^ 1], x, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
   sync();
