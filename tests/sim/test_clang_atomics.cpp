@@ -1,7 +1,7 @@
 // Atomics clang-22 compiles from HIP's __hip_atomic_* builtins (what atomicAdd / atomicSub / ...
 // expand to) on gfx942 and gfx950, global and LDS, with only deterministic outcomes checked:
-//  - int and unsigned add / sub / min / max / and / or / xor, every thread of 4 workgroups on one
-//    address (the final value does not depend on the order);
+//  - int, unsigned, long long and unsigned long long add / sub / min / max / and / or / xor, every
+//    thread of 4 workgroups on one address (the final value does not depend on the order);
 //  - returned values where they are deterministic: the tickets of a returning add of 1 and the old
 //    values of a compare-and-swap increment loop are each a permutation of init .. init + n - 1;
 //    exchange and compare-and-swap on distinct addresses return the old value;
@@ -39,9 +39,9 @@ const char* kSrc = R"(
 #define CONTENDED(A, si, su, x) \
   A(fetch_add, &si[0], x); A(fetch_sub, &si[1], x); A(fetch_min, &si[2], x); A(fetch_max, &si[3], x); \
   A(fetch_and, &si[4], x); A(fetch_or, &si[5], x); A(fetch_xor, &si[6], x); \
-  A(fetch_add, &su[0], (unsigned)x); A(fetch_sub, &su[1], (unsigned)x); A(fetch_min, &su[2], (unsigned)x); \
-  A(fetch_max, &su[3], (unsigned)x); A(fetch_and, &su[4], (unsigned)x); A(fetch_or, &su[5], (unsigned)x); \
-  A(fetch_xor, &su[6], (unsigned)x);
+  A(fetch_add, &su[0], (__typeof__(su[0]))x); A(fetch_sub, &su[1], (__typeof__(su[0]))x); A(fetch_min, &su[2], (__typeof__(su[0]))x); \
+  A(fetch_max, &su[3], (__typeof__(su[0]))x); A(fetch_and, &su[4], (__typeof__(su[0]))x); A(fetch_or, &su[5], (__typeof__(su[0]))x); \
+  A(fetch_xor, &su[6], (__typeof__(su[0]))x);
 
 // Global: contended int / unsigned ops, tickets, a CAS increment loop, exchange and CAS on the
 // thread's own slot. ret: 4 per thread.
@@ -83,6 +83,21 @@ extern "C" __global__ void lints(const int* v, const int* init, int* out, int* r
   int* o = out + bid() * 80;
   if (l < 8) { o[l] = si[l]; o[8 + l] = (int)su[l]; }
   o[16 + l] = own[l];
+}
+
+// 64-bit: contended long long / unsigned long long ops on global words g[0..13] and, per
+// workgroup, on LDS words copied out to lo[16 * block ..].
+extern "C" __global__ void ints64(const long long* v, long long* gs, unsigned long long* gu, long long* lo) {
+  __shared__ long long ss[8];
+  __shared__ unsigned long long su[8];
+  unsigned l = tid(), t = bid() * 64 + l;
+  if (l < 8) { ss[l] = gs[8 + l]; su[l] = gu[8 + l]; }
+  sync();
+  long long x = v[t];
+  CONTENDED(AG, gs, gu, x)
+  CONTENDED(AW, ss, su, x)
+  sync();
+  if (l < 8) { lo[16 * bid() + l] = ss[l]; lo[16 * bid() + 8 + l] = (long long)su[l]; }
 }
 
 typedef _Float16 h2 __attribute__((ext_vector_type(2)));
@@ -153,14 +168,16 @@ extern "C" __global__ void lfloats(const float* fv, const double* dv, const h2* 
 
 namespace {
 
-// The contended int / unsigned operations of one address each, folded in thread order (the
-// results do not depend on the order): slots 0..6 of `si` and `su`.
-void fold_contended(const std::vector<int32_t>& v, int first, int count, uint32_t* si, uint32_t* su) {
+// The contended signed / unsigned operations of one address each, folded in thread order (the
+// results do not depend on the order): slots 0..6 of `si` and `su` (S / U: int32_t / uint32_t or
+// int64_t / uint64_t).
+template <class S, class U>
+void fold_contended(const std::vector<S>& v, int first, int count, U* si, U* su) {
   for (int t = first; t < first + count; ++t) {
-    const int32_t x = v[size_t(t)];
-    const uint32_t u = uint32_t(x);
+    const S x = v[size_t(t)];
+    const U u = U(x);
     si[0] += u; si[1] -= u;
-    si[2] = uint32_t(std::min(int32_t(si[2]), x)); si[3] = uint32_t(std::max(int32_t(si[3]), x));
+    si[2] = U(std::min(S(si[2]), x)); si[3] = U(std::max(S(si[3]), x));
     si[4] &= u; si[5] |= u; si[6] ^= u;
     su[0] += u; su[1] -= u; su[2] = std::min(su[2], u); su[3] = std::max(su[3], u);
     su[4] &= u; su[5] |= u; su[6] ^= u;
@@ -394,5 +411,46 @@ TEST_CASE("clang-compiled float, double and packed f16 / bf16 atomic adds (defau
     }
     INFO("checked " << t.checked << ", mismatches " << t.bad << t.first);
     CHECK(t.bad == 0);
+  }
+}
+
+TEST_CASE("clang-compiled 64-bit global and LDS integer atomics: contended results", "[sim][atomics]") {
+  std::string why;
+  if (!load_hip_or_skip(kSrc, Arch::gfx942, why)) CDNAJIT_SKIP(why);
+  const uint64_t seed = cdnajit::test::test_seed("test_clang_atomics 64-bit", 20261126u);
+  std::mt19937_64 g(seed);
+  std::vector<int64_t> v(kN), gs(16);
+  std::vector<uint64_t> gu(16);
+  for (auto& x : v) x = int64_t(g());
+  for (int t = 0; t < kN; t += 5) v[size_t(t)] = int64_t(g() % 64) - 32;  // small ones too, for min / max
+  for (auto& x : gs) x = int64_t(g());
+  for (auto& x : gu) x = g();
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    INFO("arch " << cdnajit::arch_name(arch));
+    auto co = load_hip(kSrc, arch);
+    Device dev(arch);
+    const std::string dis = dev.sim.disassemble(co, "ints64");
+    for (const char* m : {"global_atomic_add_x2", "global_atomic_sub_x2", "global_atomic_smin_x2", "global_atomic_smax_x2",
+                          "global_atomic_umin_x2", "global_atomic_umax_x2", "global_atomic_and_x2", "global_atomic_or_x2",
+                          "global_atomic_xor_x2", "ds_add_u64", "ds_sub_u64", "ds_min_i64", "ds_max_i64", "ds_min_u64", "ds_max_u64",
+                          "ds_and_b64", "ds_or_b64", "ds_xor_b64"}) {
+      INFO(m);
+      CHECK(dis.find(m) != std::string::npos);
+    }
+    REQUIRE(dis.find("<not implemented>") == std::string::npos);
+    uint64_t dv = dev.upload(v), dgs = dev.upload(gs), dgu = dev.upload(gu), dlo = dev.upload(std::vector<int64_t>(16 * kBlocks));
+    dev.run(co, "ints64", ArgPack().add(dv).add(dgs).add(dgu).add(dlo), dims1(kBlocks, 64));
+    std::vector<uint64_t> ws(gs.begin(), gs.end()), wu(gu);
+    fold_contended(v, 0, kN, ws.data(), wu.data());
+    auto gs_got = dev.download<uint64_t>(dgs, 16), gu_got = dev.download<uint64_t>(dgu, 16);
+    auto lo = dev.download<uint64_t>(dlo, 16 * kBlocks);
+    size_t bad = 0;
+    for (int k = 0; k < 16; ++k) bad += gs_got[size_t(k)] != ws[size_t(k)] || gu_got[size_t(k)] != wu[size_t(k)];
+    for (int b = 0; b < kBlocks; ++b) {
+      std::vector<uint64_t> ls(gs.begin() + 8, gs.end()), lu(gu.begin() + 8, gu.end());
+      fold_contended(v, 64 * b, 64, ls.data(), lu.data());
+      for (int k = 0; k < 8; ++k) bad += lo[size_t(16 * b + k)] != ls[size_t(k)] || lo[size_t(16 * b + 8 + k)] != lu[size_t(k)];
+    }
+    CHECK(bad == 0);
   }
 }
