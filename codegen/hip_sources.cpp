@@ -6,13 +6,23 @@
 
 namespace cdnajit::codegen {
 
+namespace {
+
+// Replaces `#include "header"` in `text` with the header's embedded text.
+void splice(std::string& text, std::string_view header, std::string_view header_text) {
+  const std::string include_line = fmt::format("#include \"{}\"", header);
+  size_t at = text.find(include_line);
+  if (at != std::string::npos) text.replace(at, include_line.size(), std::string(header_text));
+}
+
+}  // namespace
+
 std::string dwconv3d_hip_source(HipReference r) {
   std::string text(r == HipReference::v97       ? embedded::kDwconv3dV97
                    : r == HipReference::v97_sgb ? embedded::kDwconv3dV97Sgb
                                                 : embedded::kDwconv3dNaive);
-  const std::string include_line = "#include \"codegen_hip_prelude.h\"";
-  size_t at = text.find(include_line);
-  if (at != std::string::npos) text.replace(at, include_line.size(), std::string(embedded::kPrelude));
+  splice(text, "codegen_hip_prelude.h", embedded::kPrelude);
+  splice(text, "dwconv3d_v97_common.h", embedded::kDwconv3dV97Common);  // V97 and V97-sgb's shared part
   return text;
 }
 
