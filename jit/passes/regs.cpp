@@ -168,14 +168,14 @@ std::string units_text(const std::vector<int>& units_in) {
 }
 
 std::vector<UnitRange> Access::defs() const {
-  std::vector<UnitRange> out = implicit_defs;
+  std::vector<UnitRange> out(implicit_defs.begin(), implicit_defs.end());
   for (const auto& r : explicit_regs)
     if (r.is_def) out.push_back(r.units);
   return out;
 }
 
 std::vector<UnitRange> Access::uses() const {
-  std::vector<UnitRange> out = implicit_uses;
+  std::vector<UnitRange> out(implicit_uses.begin(), implicit_uses.end());
   for (const auto& r : explicit_regs)
     if (r.reads()) out.push_back(r.units);
   return out;

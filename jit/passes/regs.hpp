@@ -7,6 +7,7 @@
 
 #include "jit/isa/machine_inst.hpp"
 #include "jit/isa/target.hpp"
+#include "jit/passes/inline_list.hpp"
 
 namespace cdnajit::passes {
 
@@ -49,9 +50,9 @@ struct RegOperand {
 };
 
 struct Access {
-  std::vector<RegOperand> explicit_regs;  // register operands in asm order
-  std::vector<UnitRange> implicit_defs;   // exec for v_cmpx, LDS for LDS DMA, ...
-  std::vector<UnitRange> implicit_uses;   // exec for vector instructions, vcc for v_div_fmas, ...
+  InlineList<RegOperand, 6> explicit_regs;  // register operands in asm order
+  InlineList<UnitRange, 2> implicit_defs;   // exec for v_cmpx, LDS for LDS DMA, ...
+  InlineList<UnitRange, 3> implicit_uses;   // exec for vector instructions, vcc for v_div_fmas, ...
   bool unknown = false;                   // raw text the passes cannot analyse
 
   std::vector<UnitRange> defs() const;

@@ -97,6 +97,16 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
     return report;
   }
 
+  // Nothing to insert, nothing to drop, and the needed-wait rule never fired: the program
+  // stays as it is, and the precise re-check below would be this very sweep again (same
+  // program, CFG and accesses; apply_needed changed nothing, so the fixed point and every
+  // `redundant` flag would repeat, all zero). Skipping it is exact, not a shortcut: the
+  // re-check only ever drops waits, and it would drop none. (The common case: kernels whose
+  // author placed every wait, such as the seed depthwise kernel.)
+  bool any_redundant = false;
+  for (char r : sweep.redundant) any_redundant = any_redundant || r;
+  if (!sweep.applied_needed && !any_redundant) return report;
+
   // The inserted waits, described before any instruction moves out of `program` (which may be the view).
   std::vector<isa::MachineInst> waits;  // in program order
   for (size_t i = 0; i < program.size(); ++i) {
