@@ -93,6 +93,7 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
       else ri.partial_defs.push_back(r.id);
     };
     if (in.info) {
+      ri.uses.reserve(in.ops.size());  // one allocation, not one per doubling
       for (size_t j = 0; j < in.ops.size(); ++j) {
         const Reg* r = reg_in(in.ops[j]);
         if (!r) continue;
@@ -182,6 +183,7 @@ std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::
       mi.info = in.info;
       mi.mnemonic = std::string(in.info->mnemonic);
       mi.mods = in.mods;
+      mi.operands.reserve(in.ops.size());  // one allocation, not one per doubling
       for (const Opnd& o : in.ops) {
         isa::Operand po;
         if (const Reg* r = reg_in(o)) {
