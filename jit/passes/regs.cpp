@@ -218,7 +218,7 @@ Access access_of(const isa::MachineInst& mi) {
     if (!u) continue;
     bool def = !lds_dma && k < specs.size() && specs[k].is_def;
     bool also_read = def && specs[k].also_read;
-    a.explicit_regs.push_back({k, *u, def, also_read});
+    a.explicit_regs.push_back({uint16_t(k), *u, def, also_read});
   }
   add_implicit(mi, a);
   return a;
