@@ -79,7 +79,14 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   if (has_raw_entries(program)) parsed = analysis_view(program);
   const std::vector<isa::MachineInst>& view = parsed.empty() ? program : parsed;
   const Cfg cfg = build_cfg(view);
-  std::vector<Access> access = access_list(view);
+  // This thread's buffer, reused by every build: a fresh array of this size per build is
+  // memory glibc's default trimming hands back to the system and the next build faults in
+  // again (on this kind of virtual machine those faults cost more than the pass).
+  thread_local std::vector<Access> access_buffer;
+  std::vector<Access>& access = access_buffer;
+  access.clear();
+  access.reserve(view.size());
+  for (const auto& mi : view) access.push_back(access_of(mi));
   const WaitSweep sweep = sweep_waits(view, cfg, access, mode == Mode::Auto);
 
   if (mode == Mode::Verify) {
