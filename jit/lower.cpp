@@ -165,7 +165,10 @@ void append_name(std::string& names, const std::string& name) {
 
 std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::Allocation& a) {
   std::vector<isa::MachineInst> out;
-  out.reserve(k.program.size());
+  // Room for the waits and nops the passes insert (they grow the program in place): without
+  // it the hazard pass moved the whole program to a new, larger block on every build, whose
+  // fresh pages glibc's default heap policy has the next build fault in again.
+  out.reserve(k.program.size() + k.program.size() / 8 + 16);
   for (size_t index = 0; index < k.program.size(); ++index) {
     const IrInst& in = k.program[index];
     isa::MachineInst mi;
