@@ -35,10 +35,10 @@ const uint32_t* fetch(Wave& w, const Op& op, int i, uint32_t* tmp, bool fl) {
     const bool sext = (op.sdwa_sext >> i) & 1;  // sext(vN): sign-extend the selected byte/word
     for (int l = 0; l < 64; ++l) tmp[l] = sdwa_extract(tmp[l], op.sdwa_src_sel[i], sext);
   }
-  uint32_t sign = op.ft == FType::F16 ? 0x8000u : 0x80000000u;
+  const uint32_t sign = uint32_t(src_sign_mask(op, i));
   if (s.abs) for (int l = 0; l < 64; ++l) tmp[l] &= ~sign;
   if (s.neg) {
-    if (fl || op.ft != FType::Int) for (int l = 0; l < 64; ++l) tmp[l] ^= sign;
+    if (fl || op.ft != FType::Int || s.sign) for (int l = 0; l < 64; ++l) tmp[l] ^= sign;
     else for (int l = 0; l < 64; ++l) tmp[l] = 0u - tmp[l];
   }
   if (flush) for (int l = 0; l < 64; ++l) tmp[l] = flush_denorm32(tmp[l]);
@@ -145,10 +145,10 @@ void vcmp64(Wave& w, const Op& op) {
     uint64_t a = uint64_t(lane_src(w, op.s[0], l)) | uint64_t(op.s[0].n > 1 || op.s[0].k == SrcKind::Const ? lane_src(w, op.s[0], l, 1) : 0) << 32;
     uint64_t b = uint64_t(lane_src(w, op.s[1], l)) | uint64_t(op.s[1].n > 1 || op.s[1].k == SrcKind::Const ? lane_src(w, op.s[1], l, 1) : 0) << 32;
     if (op.ft == FType::F64) {
-      if (op.s[0].abs) a &= ~(1ull << 63);
-      if (op.s[0].neg) a ^= 1ull << 63;
-      if (op.s[1].abs) b &= ~(1ull << 63);
-      if (op.s[1].neg) b ^= 1ull << 63;
+      if (op.s[0].abs) a &= ~src_sign_mask(op, 0);
+      if (op.s[0].neg) a ^= src_sign_mask(op, 0);
+      if (op.s[1].abs) b &= ~src_sign_mask(op, 1);
+      if (op.s[1].neg) b ^= src_sign_mask(op, 1);
     }
     m |= uint64_t(F{}(a, b)) << l;
   }
@@ -186,9 +186,9 @@ void v64(Wave& w, const Op& op) {
     uint64_t x[3];
     for (int i = 0; i < 3; ++i) {
       x[i] = uint64_t(lo[i][l]) | uint64_t(hi[i][l]) << 32;
-      if (op.ft == FType::F64 && i < op.ns) {
-        if (op.s[i].abs) x[i] &= ~(1ull << 63);
-        if (op.s[i].neg) x[i] ^= 1ull << 63;
+      if (op.ft == FType::F64 && i < op.ns) {  // f64 instructions; v_cvt_f64_f32's source is an f32 (bit 31)
+        if (op.s[i].abs) x[i] &= ~src_sign_mask(op, i);
+        if (op.s[i].neg) x[i] ^= src_sign_mask(op, i);
       }
     }
     r[l] = F{}(x[0], x[1], x[2]);
