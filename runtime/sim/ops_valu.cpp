@@ -205,20 +205,26 @@ void v64(Wave& w, const Op& op) {
 // Carry-out ops: d[0] = result, d[1] = carry mask; optional carry-in s[2].
 template <int KIND>  // 0 add_co, 1 sub_co, 2 subrev_co, 3 addc, 4 subb, 5 subbrev
 void vcarry(Wave& w, const Op& op) {
-  uint64_t e = w.exec(), cin = KIND >= 3 ? read_s64(w, op.s[2]) : 0, cout = 0;
-  w.lane_ops += lanes(e);
-  uint32_t* d = w.vr(op.d[0].idx);
+  // Sources through fetch and the result through store, so that the SDWA forms (gfx9
+  // v_add_co_u32_sdwa ...) select their source bytes/words and merge the destination field
+  // like every other SDWA op; the carry comes from the 32-bit operation on the selected values.
+  alignas(64) uint32_t t0[64], t1[64], r[64] = {};
+  const uint32_t* sa = fetch(w, op, 0, t0, false);
+  const uint32_t* sb = fetch(w, op, 1, t1, false);
+  const uint64_t e = w.exec(), cin = KIND >= 3 ? read_s64(w, op.s[2]) : 0;
+  uint64_t cout = 0;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
-    uint64_t a = lane_src(w, op.s[0], l), b = lane_src(w, op.s[1], l), c = (cin >> l) & 1;
+    uint64_t a = sa[l], b = sb[l], c = (cin >> l) & 1;
     if (KIND == 2 || KIND == 5) std::swap(a, b);
-    uint64_t r;
+    uint64_t x;
     bool co;
-    if (KIND == 0 || KIND == 3) { r = a + b + c; co = r >> 32; }
-    else { r = a - b - c; co = b + c > a; }
-    d[l] = uint32_t(r);
+    if (KIND == 0 || KIND == 3) { x = a + b + c; co = x >> 32; }
+    else { x = a - b - c; co = b + c > a; }
+    r[l] = uint32_t(x);
     cout |= uint64_t(co) << l;
   }
+  store(w, op, r, false);
   write_s64(w, op.d[1], cout);
 }
 
