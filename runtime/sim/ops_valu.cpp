@@ -541,8 +541,16 @@ void pk_mov(Wave& w, const Op& op) {
 // Inline constants keep their value in either reading (the decoder stored them as f32 bits).
 // mix_f32 rounds once to f32; mixlo/mixhi round the exact fma once to f16 (through a double
 // rounded to odd, fp.hpp) and write the low/high half, keeping the other half.
+// Denormals: on hardware v_fma_mix_f32 keeps an f16 denormal input in the default mode and
+// flushes it (result +0) under a flushing mode (gfx90a and gfx950 runs published in
+// llvm/llvm-project PR #205101), but whether the f32 or the f16/f64 FP_DENORM field governs the
+// f16 inputs, the f32 inputs and the f16 results is not published; a flushing f32 field is
+// therefore an Error here (a flushing f16/f64 field already is, through run_in_mode).
 template <int KIND>
 void fma_mix(Wave& w, const Op& op) {
+  if (w.flush_in_f32 || w.flush_out_f32)
+    fail(w, op, "v_fma_mix* under a flushing f32 denormal mode (MODE.FP_DENORM[5:4] != 3) is not modelled: which "
+                "denormal field governs its f16 and f32 operands is not published");
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
