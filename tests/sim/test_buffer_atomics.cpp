@@ -203,3 +203,26 @@ TEST_CASE("structured buffer atomics: 64-bit umax without return, cmpswap_x2 wit
     CHECK(uint32_t(r.mem[0]) == uint32_t(init[0]));
   }
 }
+
+// gfx950 buffer_atomic_pk_add_bf16 (two bf16 adds per dword; exact sums only): every lane its own
+// dword with return, then every lane on one dword without return.
+TEST_CASE("gfx950 buffer_atomic_pk_add_bf16 with and without return", "[sim][buffer-atomics]") {
+  std::vector<uint64_t> a(64, 0x3f803f00u), init(64, 0x40003f80u);  // data {0.5, 1.0}, memory {1.0, 2.0}
+  init[63] = 0;
+  const std::string vsharp = "  s_mov_b32 s12, s8\n  s_and_b32 s13, s9, 0xffff\n  s_mov_b32 s14, 504\n  s_mov_b32 s15, 0\n";
+  // Lane l adds to the low dword of slot l (byte 8 l); num_records 504 leaves slot 63 out of range.
+  Run r = run(Arch::gfx950, vsharp + "  v_mov_b32 v10, v2\n  buffer_atomic_pk_add_bf16 v10, v1, s[12:15], 0 offen sc0\n"
+                                     "  s_waitcnt vmcnt(0)\n  v_mov_b32 v8, v10\n",
+              a, a, a, init);
+  for (int l = 0; l < 64; ++l) {
+    INFO("lane " << l);
+    CHECK(uint32_t(r.mem[l]) == (l < 63 ? 0x40403fc0u : 0u));  // {1.5, 3.0}; slot 63 untouched
+    CHECK(uint32_t(r.out[l]) == (l < 63 ? 0x40003f80u : 0u));  // the old value, 0 beyond num_records
+  }
+  // All lanes on dword 0 ({0, 0}) adding {1.0, 1.0}: {64.0, 64.0} = 0x4280 each, in any order.
+  r = run(Arch::gfx950, vsharp + "  v_mov_b32 v10, 0x3f803f80\n  v_mov_b32 v11, 0\n"
+                                 "  buffer_atomic_pk_add_bf16 v10, v11, s[12:15], 0 offen\n  s_waitcnt vmcnt(0)\n  v_mov_b32 v8, v10\n",
+          a, a, a, std::vector<uint64_t>(64, 0));
+  CHECK(uint32_t(r.mem[0]) == 0x42804280u);
+  CHECK(uint32_t(r.out[0]) == 0x3f803f80u);  // no return: vdata keeps the data
+}
