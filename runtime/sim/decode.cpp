@@ -561,6 +561,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     }
     if (!ok) op.fn = nullptr;  // unknown modifier: refuse to guess
     if (op.sdwa && (op.sdwa_dst_sel == 255 || op.sdwa_src_sel[0] == 255 || op.sdwa_src_sel[1] == 255)) op.fn = nullptr;
+    if (op.sdwa && row && reg.sdwa_ignored.test(opcode)) op.fn = nullptr;  // its handler would ignore the selects
     if (!op.fn) continue;
     // SOPP immediates come from the encoding (simm16 = low 16 bits); the table says which
     // instructions are SOPP and which operand is a branch target.

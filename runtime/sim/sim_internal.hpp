@@ -141,6 +141,9 @@ struct Registry {
   // non-default MODE.
   std::array<Handler, isa::kOpcodeCount> moded{};
   std::bitset<isa::kOpcodeCount> mode_free;
+  // Handlers that read their lanes directly and so do not apply SDWA selects (set in registry() for
+  // the files written that way); the decoder refuses an _sdwa form of these instead of ignoring it.
+  std::bitset<isa::kOpcodeCount> sdwa_ignored;
   std::map<std::string, OpDef, std::less<>> unlisted;
 
   void add(std::string_view name, Handler fn, isa::Unit u, FType ft = FType::Int, uint8_t counter = 0, uint32_t aux = 0) {
