@@ -1,5 +1,6 @@
 // Vector ALU: 32-bit integer and float ops (VOP1/VOP2/VOP3), compares,
 // carry ops, lane ops, 64-bit ops, packed (VOP3P) ops and dot2.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -221,11 +222,34 @@ void vcarry(Wave& w, const Op& op) {
     bool co;
     if (KIND == 0 || KIND == 3) { x = a + b + c; co = x >> 32; }
     else { x = a - b - c; co = b + c > a; }
-    r[l] = uint32_t(x);
+    // clamp saturates the unsigned result (all ones on carry out, 0 on borrow); the carry is unchanged.
+    r[l] = op.clamp && co ? (KIND == 0 || KIND == 3 ? 0xffffffffu : 0u) : uint32_t(x);
     cout |= uint64_t(co) << l;
   }
   store(w, op, r, false);
   write_s64(w, op.d[1], cout);
+}
+
+// Integer add/sub with the VOP3 clamp bit, which saturates instead of wrapping (the ISA guides'
+// VOP3 CLAMP field: integer results are saturated to the destination type's range); LLVM selects it
+// for the saturating builtins (__builtin_elementwise_add_sat -> v_add_u32_e64 ... clamp, sub_sat on
+// int -> v_sub_i32 ... clamp, on unsigned short -> v_add_u16_e64 ... clamp).
+// KIND: 0 add_u32, 1 sub_u32, 2 subrev_u32, 3 add_i32, 4 sub_i32, 5 add_u16, 6 sub_u16, 7 subrev_u16.
+template <int KIND>
+void int_addsub(Wave& w, const Op& op) {
+  alignas(64) uint32_t t0[64], t1[64], r[64];
+  const uint32_t* a = fetch(w, op, 0, t0, false);
+  const uint32_t* b = fetch(w, op, 1, t1, false);
+  constexpr bool is16 = KIND >= 5, is_signed = KIND == 3 || KIND == 4;
+  constexpr int64_t lo = is_signed ? INT32_MIN : 0, hi = is_signed ? INT32_MAX : is16 ? 0xffff : 0xffffffffll;
+  for (int l = 0; l < 64; ++l) {
+    const int64_t x = is_signed ? int64_t(int32_t(a[l])) : int64_t(is16 ? a[l] & 0xffff : a[l]);
+    const int64_t y = is_signed ? int64_t(int32_t(b[l])) : int64_t(is16 ? b[l] & 0xffff : b[l]);
+    const int64_t v = KIND == 0 || KIND == 3 || KIND == 5 ? x + y : KIND == 2 || KIND == 7 ? y - x : x - y;
+    const int64_t c = op.clamp ? std::clamp(v, lo, hi) : v;
+    r[l] = is16 ? uint32_t(c) & 0xffff : uint32_t(c);
+  }
+  store(w, op, r, false);
 }
 
 float fl(uint32_t u) { return as_f(u); }
@@ -659,11 +683,11 @@ void register_valu(Registry& r) {
   A("v_ffbl_b32", V(a ? uint32_t(std::countr_zero(a)) : ~0u));
   A("v_ffbh_i32", V(([](int32_t x) -> uint32_t { if (x == 0 || x == -1) return ~0u; return uint32_t(std::countl_zero(uint32_t(x < 0 ? ~x : x))) ; })(int32_t(a))));
   A("v_bcnt_u32_b32", V(uint32_t(std::popcount(a)) + b));
-  A("v_add_u32", V(a + b));
-  A("v_sub_u32", V(a - b));
-  A("v_subrev_u32", V(b - a));
-  A("v_add_i32", V(a + b));
-  A("v_sub_i32", V(a - b));
+  A("v_add_u32", &int_addsub<0>);
+  A("v_sub_u32", &int_addsub<1>);
+  A("v_subrev_u32", &int_addsub<2>);
+  A("v_add_i32", &int_addsub<3>);
+  A("v_sub_i32", &int_addsub<4>);
   A("v_add3_u32", V(a + b + c));
   A("v_lshl_add_u32", V((a << (b & 31)) + c));
   A("v_add_lshl_u32", V((a + b) << (c & 31)));
@@ -689,9 +713,9 @@ void register_valu(Registry& r) {
   A("v_lshrrev_b32", V(b >> (a & 31)));
   A("v_ashrrev_i32", V(uint32_t(int32_t(b) >> (a & 31))));
   // 16-bit integer VOP2/VOP3 ops: gfx9 writes the result zero-extended to 32 bits.
-  A("v_add_u16", V((a + b) & 0xffff));
-  A("v_sub_u16", V((a - b) & 0xffff));
-  A("v_subrev_u16", V((b - a) & 0xffff));
+  A("v_add_u16", &int_addsub<5>);
+  A("v_sub_u16", &int_addsub<6>);
+  A("v_subrev_u16", &int_addsub<7>);
   A("v_mul_lo_u16", V((a * b) & 0xffff));
   A("v_mad_u16", V((a * b + c) & 0xffff));
   A("v_mad_legacy_u16", V((a * b + c) & 0xffff));  // gfx9 spelling of the gfx8 encoding (no op_sel)
