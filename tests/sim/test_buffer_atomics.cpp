@@ -16,16 +16,6 @@ using namespace exttest;
 
 namespace {
 
-std::optional<cdnajit::CodeObject> try_load(const std::string& src, Arch arch, std::string& why) {
-  try {
-    return simtest::load_hip(src, arch);
-  } catch (const std::exception& e) {
-    if (std::string(e.what()).find("cannot run") == std::string::npos) throw;
-    why = std::string("clang++-22 is not available: ") + e.what();
-    return std::nullopt;
-  }
-}
-
 const char* kSource = R"(
 typedef __amdgpu_buffer_rsrc_t rsrc_t;
 typedef _Float16 half2 __attribute__((ext_vector_type(2)));
@@ -59,7 +49,7 @@ TEST_CASE("clang buffer atomics: contended integer adds, with and without return
   for (Arch arch : kArchs) {
     INFO(cdnajit::arch_name(arch));
     std::string why;
-    auto co = try_load(kSource, arch, why);
+    auto co = simtest::load_hip_or_skip(kSource, arch, why);
     if (!co) CDNAJIT_SKIP(why);
     simtest::Device dev(arch);
     const std::string dis = dev.sim.disassemble(*co, "iadd");
@@ -106,7 +96,7 @@ TEST_CASE("clang buffer atomics: f32 and packed f16 adds, f64 min/max", "[sim][b
   for (Arch arch : kArchs) {
     INFO(cdnajit::arch_name(arch));
     std::string why;
-    auto co = try_load(kSource, arch, why);
+    auto co = simtest::load_hip_or_skip(kSource, arch, why);
     if (!co) CDNAJIT_SKIP(why);
     simtest::Device dev(arch);
     const std::string dis = dev.sim.disassemble(*co, "fatom");

@@ -47,14 +47,8 @@ extern "C" __global__ void k(const unsigned* a, const int* b, const unsigned sho
 )";
   for (Arch arch : kArchs) {
     INFO(cdnajit::arch_name(arch));
-    std::optional<cdnajit::CodeObject> co;
     std::string why;
-    try {
-      co = simtest::load_hip(src, arch);
-    } catch (const std::exception& e) {
-      if (std::string(e.what()).find("cannot run") == std::string::npos) throw;
-      why = std::string("clang++-22 is not available: ") + e.what();
-    }
+    std::optional<cdnajit::CodeObject> co = simtest::load_hip_or_skip(src, arch, why);
     if (!co) CDNAJIT_SKIP(why);
     simtest::Device dev(arch);
     const std::string dis = dev.sim.disassemble(*co, "k");

@@ -19,18 +19,6 @@ namespace {
 uint64_t one(Arch arch, const std::string& body, uint64_t a, uint64_t b = 0) {
   return run(arch, body, std::vector<uint64_t>(64, a), std::vector<uint64_t>(64, b), std::vector<uint64_t>(64)).out[0];
 }
-
-// The code object, or nullopt with the reason when clang++-22 cannot be run (the caller skips).
-std::optional<cdnajit::CodeObject> try_load(const std::string& src, Arch arch, std::string& why) {
-  try {
-    return simtest::load_hip(src, arch);
-  } catch (const std::exception& e) {
-    if (std::string(e.what()).find("cannot run") == std::string::npos) throw;
-    why = std::string("clang++-22 is not available: ") + e.what();
-    return std::nullopt;
-  }
-}
-
 }  // namespace
 
 TEST_CASE("neg/abs on an f16 source of an f32-result instruction flip bit 15", "[sim][src-modifiers]") {
@@ -100,7 +88,7 @@ extern "C" __global__ void kd(const float* f, double* o) {
   for (Arch arch : kArchs) {
     INFO(cdnajit::arch_name(arch));
     std::string why;
-    std::optional<cdnajit::CodeObject> loaded = try_load(src, arch, why);
+    std::optional<cdnajit::CodeObject> loaded = simtest::load_hip_or_skip(src, arch, why);
     if (!loaded) CDNAJIT_SKIP(why);
     const cdnajit::CodeObject& co = *loaded;
     simtest::Device dev(arch);
