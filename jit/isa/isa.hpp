@@ -54,6 +54,12 @@ enum class OpKind : uint8_t {
   SRsrc,     // buffer resource descriptor s[n:n+3]
 };
 
+// The float format a source's VOP3 neg/abs modifiers act on (which bit is the sign) and in
+// which its inline constants are encoded; None for operands without float modifiers. It is
+// the source's own type, which differs from the result's in conversions (v_cvt_f32_f16's
+// source is f16, v_cvt_f64_f32's is f32) and packing ops (v_pack_b32_f16).
+enum class FloatType : uint8_t { None, F16, BF16, F32, F64 };
+
 struct OperandSpec {
   std::string_view name;  // "vdst", "src0", ...
   OpKind kind;
@@ -61,6 +67,7 @@ struct OperandSpec {
   bool is_def;            // written by the instruction
   bool optional;          // may be omitted (e.g. trailing operands)
   bool also_read = false; // a def the instruction also reads (v_fmac dst, s_addk dst, d16 loads, v_writelane)
+  FloatType fp = FloatType::None;  // sources of NEGABS instructions: see FloatType (table.cpp derives it)
 };
 
 // Modifier spellings an instruction accepts (bit set).

@@ -104,7 +104,9 @@ uint64_t float_const(double d, FType ft) {
       if (inv2pi) return 0x3118;
       return f32_to_f16_bits(float(d));
     }
-    case FType::BF16:
+    case FType::BF16:  // a bf16 operand's inline constant is the bf16 value (the high half of the f32)
+      if (inv2pi) return 0x3e22;
+      return as_u(float(d)) >> 16;
     default:
       if (inv2pi) return 0x3e22f983u;
       return as_u(float(d));
@@ -158,6 +160,17 @@ bool parse_reg(const std::string& t, Src& s) {
   if (c == 's') { if (s.idx + s.n > kSgprCount) return false; s.k = SrcKind::S; }
   else { if (s.idx + s.n > 256) return false; s.k = SrcKind::V; if (c == 'a') s.idx += 256; }
   return true;
+}
+
+FType operand_ftype(isa::FloatType fp, FType instruction) {
+  switch (fp) {
+    case isa::FloatType::F16: return FType::F16;
+    case isa::FloatType::BF16: return FType::BF16;
+    case isa::FloatType::F32: return FType::F32;
+    case isa::FloatType::F64: return FType::F64;
+    // An untyped source of a bf16 instruction (MFMA) keeps the f32 encoding of inline constants.
+    default: return instruction == FType::BF16 ? FType::F32 : instruction;
+  }
 }
 
 // One operand: register, special, constant (with -, |..|, neg(), abs()).
@@ -548,8 +561,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     }
     if (!ok) op.fn = nullptr;  // unknown modifier: refuse to guess
     if (op.sdwa && (op.sdwa_dst_sel == 255 || op.sdwa_src_sel[0] == 255 || op.sdwa_src_sel[1] == 255)) op.fn = nullptr;
-    // The carry handlers read lanes directly and would ignore SDWA selects: refuse, never guess.
-    if (op.sdwa && base.find("_co_") != std::string::npos) op.fn = nullptr;
+    if (op.sdwa && row && reg.sdwa_ignored.test(opcode)) op.fn = nullptr;  // its handler would ignore the selects
     if (!op.fn) continue;
     // SOPP immediates come from the encoding (simm16 = low 16 bits); the table says which
     // instructions are SOPP and which operand is a branch target.
@@ -586,7 +598,12 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
         op.target = t->second;
         continue;
       }
-      if (shared ? !from_isa_operand(mi.operands[j], op.ft, s) : !parse_operand(p.operands[j], s, op.ft, is_off)) {
+      // A source's own float type (ISA table, isa::OperandSpec::fp): the sign bit its neg/abs act on
+      // and the encoding of its inline constants; the instruction's type when the table has none.
+      const isa::FloatType fp = row && int(j) >= nd && j < row->operands.size() && !row->operands[j].is_def
+                                    ? row->operands[j].fp : isa::FloatType::None;
+      const FType ft = operand_ftype(fp, op.ft);
+      if (shared ? !from_isa_operand(mi.operands[j], ft, s) : !parse_operand(p.operands[j], s, ft, is_off)) {
         op.fn = nullptr;  // unknown operand syntax: treat as unimplemented
         break;
       }
@@ -595,6 +612,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
         if (!op.sdwa || int(j) < nd || j - nd > 1) { op.fn = nullptr; break; }
         op.sdwa_sext |= uint8_t(1u << (j - nd));
       }
+      s.sign = fp == isa::FloatType::None ? 0 : ft == FType::F64 ? 63 : ft == FType::F32 ? 31 : 15;
       if (int(j) < nd) op.d[op.nd++] = s;
       else op.s[op.ns++] = s;
     }

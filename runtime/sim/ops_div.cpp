@@ -28,6 +28,12 @@ template <class T> bool is_denorm(T x) { return x != 0 && std::fpclassify(x) == 
 inline bool recip_is_denorm(float s1) { return is_denorm(1.0 / double(s1)); }
 inline bool recip_is_denorm(double s1) { return is_denorm(1.0 / s1); }
 
+// The f32 forms follow MODE.FP_DENORM[1:0] like every f32 VALU operation (the guides' MODE
+// register description; LLVM's f32 division lowering switches that field on around its FMA
+// chain when a function flushes, which only matters because these instructions honour it):
+// denormal inputs read as zero when the mode flushes inputs, denormal results written as zero
+// when it flushes outputs, sign kept. The f64 forms under a flushing f16/f64 mode are refused by
+// run_in_mode (ops_mode.cpp).
 template <class T> T load(Wave& w, const Src& s, int l) {
   typename FBits<T>::U u;
   if constexpr (sizeof(T) == 4) u = lane_src(w, s, l);
@@ -35,9 +41,13 @@ template <class T> T load(Wave& w, const Src& s, int l) {
   T x = std::bit_cast<T>(u);
   if (s.abs) x = std::fabs(x);
   if (s.neg) x = -x;
+  if constexpr (sizeof(T) == 4)
+    if (w.flush_in_f32) x = std::bit_cast<T>(flush_denorm32(std::bit_cast<uint32_t>(x)));
   return x;
 }
 template <class T> void put(Wave& w, const Src& d, int l, T x) {
+  if constexpr (sizeof(T) == 4)
+    if (w.flush_out_f32) x = std::bit_cast<T>(flush_denorm32(std::bit_cast<uint32_t>(x)));
   auto u = std::bit_cast<typename FBits<T>::U>(x);
   w.vr(d.idx)[l] = uint32_t(u);
   if constexpr (sizeof(T) == 8) w.vr(uint16_t(d.idx + 1))[l] = uint32_t(u >> 32);

@@ -1,5 +1,6 @@
 // Vector ALU: 32-bit integer and float ops (VOP1/VOP2/VOP3), compares,
 // carry ops, lane ops, 64-bit ops, packed (VOP3P) ops and dot2.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -35,10 +36,10 @@ const uint32_t* fetch(Wave& w, const Op& op, int i, uint32_t* tmp, bool fl) {
     const bool sext = (op.sdwa_sext >> i) & 1;  // sext(vN): sign-extend the selected byte/word
     for (int l = 0; l < 64; ++l) tmp[l] = sdwa_extract(tmp[l], op.sdwa_src_sel[i], sext);
   }
-  uint32_t sign = op.ft == FType::F16 ? 0x8000u : 0x80000000u;
+  const uint32_t sign = uint32_t(src_sign_mask(op, i));
   if (s.abs) for (int l = 0; l < 64; ++l) tmp[l] &= ~sign;
   if (s.neg) {
-    if (fl || op.ft != FType::Int) for (int l = 0; l < 64; ++l) tmp[l] ^= sign;
+    if (fl || op.ft != FType::Int || s.sign) for (int l = 0; l < 64; ++l) tmp[l] ^= sign;
     else for (int l = 0; l < 64; ++l) tmp[l] = 0u - tmp[l];
   }
   if (flush) for (int l = 0; l < 64; ++l) tmp[l] = flush_denorm32(tmp[l]);
@@ -145,10 +146,10 @@ void vcmp64(Wave& w, const Op& op) {
     uint64_t a = uint64_t(lane_src(w, op.s[0], l)) | uint64_t(op.s[0].n > 1 || op.s[0].k == SrcKind::Const ? lane_src(w, op.s[0], l, 1) : 0) << 32;
     uint64_t b = uint64_t(lane_src(w, op.s[1], l)) | uint64_t(op.s[1].n > 1 || op.s[1].k == SrcKind::Const ? lane_src(w, op.s[1], l, 1) : 0) << 32;
     if (op.ft == FType::F64) {
-      if (op.s[0].abs) a &= ~(1ull << 63);
-      if (op.s[0].neg) a ^= 1ull << 63;
-      if (op.s[1].abs) b &= ~(1ull << 63);
-      if (op.s[1].neg) b ^= 1ull << 63;
+      if (op.s[0].abs) a &= ~src_sign_mask(op, 0);
+      if (op.s[0].neg) a ^= src_sign_mask(op, 0);
+      if (op.s[1].abs) b &= ~src_sign_mask(op, 1);
+      if (op.s[1].neg) b ^= src_sign_mask(op, 1);
     }
     m |= uint64_t(F{}(a, b)) << l;
   }
@@ -186,9 +187,9 @@ void v64(Wave& w, const Op& op) {
     uint64_t x[3];
     for (int i = 0; i < 3; ++i) {
       x[i] = uint64_t(lo[i][l]) | uint64_t(hi[i][l]) << 32;
-      if (op.ft == FType::F64 && i < op.ns) {
-        if (op.s[i].abs) x[i] &= ~(1ull << 63);
-        if (op.s[i].neg) x[i] ^= 1ull << 63;
+      if (op.ft == FType::F64 && i < op.ns) {  // f64 instructions; v_cvt_f64_f32's source is an f32 (bit 31)
+        if (op.s[i].abs) x[i] &= ~src_sign_mask(op, i);
+        if (op.s[i].neg) x[i] ^= src_sign_mask(op, i);
       }
     }
     r[l] = F{}(x[0], x[1], x[2]);
@@ -205,21 +206,50 @@ void v64(Wave& w, const Op& op) {
 // Carry-out ops: d[0] = result, d[1] = carry mask; optional carry-in s[2].
 template <int KIND>  // 0 add_co, 1 sub_co, 2 subrev_co, 3 addc, 4 subb, 5 subbrev
 void vcarry(Wave& w, const Op& op) {
-  uint64_t e = w.exec(), cin = KIND >= 3 ? read_s64(w, op.s[2]) : 0, cout = 0;
-  w.lane_ops += lanes(e);
-  uint32_t* d = w.vr(op.d[0].idx);
+  // Sources through fetch and the result through store, so that the SDWA forms (gfx9
+  // v_add_co_u32_sdwa ...) select their source bytes/words and merge the destination field
+  // like every other SDWA op; the carry comes from the 32-bit operation on the selected values.
+  alignas(64) uint32_t t0[64], t1[64], r[64] = {};
+  const uint32_t* sa = fetch(w, op, 0, t0, false);
+  const uint32_t* sb = fetch(w, op, 1, t1, false);
+  const uint64_t e = w.exec(), cin = KIND >= 3 ? read_s64(w, op.s[2]) : 0;
+  uint64_t cout = 0;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
-    uint64_t a = lane_src(w, op.s[0], l), b = lane_src(w, op.s[1], l), c = (cin >> l) & 1;
+    uint64_t a = sa[l], b = sb[l], c = (cin >> l) & 1;
     if (KIND == 2 || KIND == 5) std::swap(a, b);
-    uint64_t r;
+    uint64_t x;
     bool co;
-    if (KIND == 0 || KIND == 3) { r = a + b + c; co = r >> 32; }
-    else { r = a - b - c; co = b + c > a; }
-    d[l] = uint32_t(r);
+    if (KIND == 0 || KIND == 3) { x = a + b + c; co = x >> 32; }
+    else { x = a - b - c; co = b + c > a; }
+    // clamp saturates the unsigned result (all ones on carry out, 0 on borrow); the carry is unchanged.
+    r[l] = op.clamp && co ? (KIND == 0 || KIND == 3 ? 0xffffffffu : 0u) : uint32_t(x);
     cout |= uint64_t(co) << l;
   }
+  store(w, op, r, false);
   write_s64(w, op.d[1], cout);
+}
+
+// Integer add/sub with the VOP3 clamp bit, which saturates instead of wrapping (the ISA guides'
+// VOP3 CLAMP field: integer results are saturated to the destination type's range); LLVM selects it
+// for the saturating builtins (__builtin_elementwise_add_sat -> v_add_u32_e64 ... clamp, sub_sat on
+// int -> v_sub_i32 ... clamp, on unsigned short -> v_add_u16_e64 ... clamp).
+// KIND: 0 add_u32, 1 sub_u32, 2 subrev_u32, 3 add_i32, 4 sub_i32, 5 add_u16, 6 sub_u16, 7 subrev_u16.
+template <int KIND>
+void int_addsub(Wave& w, const Op& op) {
+  alignas(64) uint32_t t0[64], t1[64], r[64];
+  const uint32_t* a = fetch(w, op, 0, t0, false);
+  const uint32_t* b = fetch(w, op, 1, t1, false);
+  constexpr bool is16 = KIND >= 5, is_signed = KIND == 3 || KIND == 4;
+  constexpr int64_t lo = is_signed ? INT32_MIN : 0, hi = is_signed ? INT32_MAX : is16 ? 0xffff : 0xffffffffll;
+  for (int l = 0; l < 64; ++l) {
+    const int64_t x = is_signed ? int64_t(int32_t(a[l])) : int64_t(is16 ? a[l] & 0xffff : a[l]);
+    const int64_t y = is_signed ? int64_t(int32_t(b[l])) : int64_t(is16 ? b[l] & 0xffff : b[l]);
+    const int64_t v = KIND == 0 || KIND == 3 || KIND == 5 ? x + y : KIND == 2 || KIND == 7 ? y - x : x - y;
+    const int64_t c = op.clamp ? std::clamp(v, lo, hi) : v;
+    r[l] = is16 ? uint32_t(c) & 0xffff : uint32_t(c);
+  }
+  store(w, op, r, false);
 }
 
 float fl(uint32_t u) { return as_f(u); }
@@ -535,8 +565,16 @@ void pk_mov(Wave& w, const Op& op) {
 // Inline constants keep their value in either reading (the decoder stored them as f32 bits).
 // mix_f32 rounds once to f32; mixlo/mixhi round the exact fma once to f16 (through a double
 // rounded to odd, fp.hpp) and write the low/high half, keeping the other half.
+// Denormals: on hardware v_fma_mix_f32 keeps an f16 denormal input in the default mode and
+// flushes it (result +0) under a flushing mode (gfx90a and gfx950 runs published in
+// llvm/llvm-project PR #205101), but whether the f32 or the f16/f64 FP_DENORM field governs the
+// f16 inputs, the f32 inputs and the f16 results is not published; a flushing f32 field is
+// therefore an Error here (a flushing f16/f64 field already is, through run_in_mode).
 template <int KIND>
 void fma_mix(Wave& w, const Op& op) {
+  if (w.flush_in_f32 || w.flush_out_f32)
+    fail(w, op, "v_fma_mix* under a flushing f32 denormal mode (MODE.FP_DENORM[5:4] != 3) is not modelled: which "
+                "denormal field governs its f16 and f32 operands is not published");
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
@@ -645,11 +683,11 @@ void register_valu(Registry& r) {
   A("v_ffbl_b32", V(a ? uint32_t(std::countr_zero(a)) : ~0u));
   A("v_ffbh_i32", V(([](int32_t x) -> uint32_t { if (x == 0 || x == -1) return ~0u; return uint32_t(std::countl_zero(uint32_t(x < 0 ? ~x : x))) ; })(int32_t(a))));
   A("v_bcnt_u32_b32", V(uint32_t(std::popcount(a)) + b));
-  A("v_add_u32", V(a + b));
-  A("v_sub_u32", V(a - b));
-  A("v_subrev_u32", V(b - a));
-  A("v_add_i32", V(a + b));
-  A("v_sub_i32", V(a - b));
+  A("v_add_u32", &int_addsub<0>);
+  A("v_sub_u32", &int_addsub<1>);
+  A("v_subrev_u32", &int_addsub<2>);
+  A("v_add_i32", &int_addsub<3>);
+  A("v_sub_i32", &int_addsub<4>);
   A("v_add3_u32", V(a + b + c));
   A("v_lshl_add_u32", V((a << (b & 31)) + c));
   A("v_add_lshl_u32", V((a + b) << (c & 31)));
@@ -675,9 +713,9 @@ void register_valu(Registry& r) {
   A("v_lshrrev_b32", V(b >> (a & 31)));
   A("v_ashrrev_i32", V(uint32_t(int32_t(b) >> (a & 31))));
   // 16-bit integer VOP2/VOP3 ops: gfx9 writes the result zero-extended to 32 bits.
-  A("v_add_u16", V((a + b) & 0xffff));
-  A("v_sub_u16", V((a - b) & 0xffff));
-  A("v_subrev_u16", V((b - a) & 0xffff));
+  A("v_add_u16", &int_addsub<5>);
+  A("v_sub_u16", &int_addsub<6>);
+  A("v_subrev_u16", &int_addsub<7>);
   A("v_mul_lo_u16", V((a * b) & 0xffff));
   A("v_mad_u16", V((a * b + c) & 0xffff));
   A("v_mad_legacy_u16", V((a * b + c) & 0xffff));  // gfx9 spelling of the gfx8 encoding (no op_sel)

@@ -39,6 +39,7 @@ struct Src {
   SrcKind k = SrcKind::None;
   uint8_t n = 1;  // dwords
   bool neg = false, abs = false;
+  uint8_t sign = 0;  // the bit neg/abs act on (15, 31, 63) from the source's table type; 0: the instruction's FType
   uint16_t idx = 0;  // S: sgpr-file index, V: unified vfile index
   uint64_t val = 0;  // Const: value (already in the operand's type)
   bool is_reg() const { return k == SrcKind::S || k == SrcKind::V; }
@@ -140,6 +141,9 @@ struct Registry {
   // non-default MODE.
   std::array<Handler, isa::kOpcodeCount> moded{};
   std::bitset<isa::kOpcodeCount> mode_free;
+  // Handlers that read their lanes directly and so do not apply SDWA selects (set in registry() for
+  // the files written that way); the decoder refuses an _sdwa form of these instead of ignoring it.
+  std::bitset<isa::kOpcodeCount> sdwa_ignored;
   std::map<std::string, OpDef, std::less<>> unlisted;
 
   void add(std::string_view name, Handler fn, isa::Unit u, FType ft = FType::Int, uint8_t counter = 0, uint32_t aux = 0) {
@@ -271,6 +275,13 @@ inline uint32_t lane_src(Wave& w, const Src& x, int lane, int part = 0) {
   if (x.k == SrcKind::S) return w.s[x.idx + part];
   if (x.k == SrcKind::Const) return part ? uint32_t(x.val >> 32) : uint32_t(x.val);
   return uint32_t(read_s64(w, x) >> (32 * part));
+}
+
+// The sign bit a source's neg/abs flip or clear: the source's own float type from the ISA table
+// (e.g. bit 15 for v_cvt_f32_f16's f16 input), else the instruction's.
+inline uint64_t src_sign_mask(const Op& op, int i) {
+  if (op.s[i].sign) return 1ull << op.s[i].sign;
+  return op.ft == FType::F16 ? 0x8000u : op.ft == FType::F64 ? 1ull << 63 : 0x80000000u;
 }
 
 inline float as_f(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }

@@ -608,13 +608,21 @@ const Registry& registry() {
     register_mode(x);
     register_rounding(x);
     register_permlane(x);
+    // The VALU files below read lanes directly (no SDWA select / destination merge): their
+    // handlers are marked so that an _sdwa form is refused rather than run without its selects.
+    auto without_sdwa = [&x](void (*register_file)(Registry&)) {
+      const auto before = x.by_opcode;
+      register_file(x);
+      for (size_t i = 0; i < before.size(); ++i)
+        if (x.by_opcode[i].fn && x.by_opcode[i].fn != before[i].fn) x.sdwa_ignored.set(i);
+    };
     register_atomic(x);    // the files below only add names not defined above
-    register_f64(x);
-    register_dot_int(x);
-    register_vcmp_ext(x);
+    without_sdwa(&register_f64);
+    without_sdwa(&register_dot_int);
+    without_sdwa(&register_vcmp_ext);
     register_salu_ext(x);
-    register_valu_bytes(x);
-    register_valu_legacy(x);
+    without_sdwa(&register_valu_bytes);
+    without_sdwa(&register_valu_legacy);
     register_lds_ext(x);
     return x;
   }();

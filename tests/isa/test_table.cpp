@@ -205,3 +205,35 @@ TEST_CASE("class bits agree with the rows' families, flags and operands", "[isa]
   CHECK(is(info(Opcode::ds_swizzle_b32), kClassLaneShuffle));
   CHECK_FALSE(is(info(Opcode::ds_read_b32), kClassLaneShuffle));
 }
+
+// The float type a source's neg/abs modifiers act on is the source's own type, not the result's.
+TEST_CASE("source float types of the neg/abs modifiers", "[isa][table][float-type]") {
+  auto src = [](std::string_view m, size_t i) {
+    const InstrInfo* e = find(m);
+    REQUIRE(e);
+    size_t k = 0;
+    for (const auto& o : e->operands)
+      if (!o.is_def && k++ == i) return o.fp;
+    FAIL("no source " << i << " in " << m);
+    return FloatType::None;
+  };
+  CHECK(src("v_cvt_f32_f16", 0) == FloatType::F16);
+  CHECK(src("v_cvt_f16_f32", 0) == FloatType::F32);
+  CHECK(src("v_cvt_f64_f32", 0) == FloatType::F32);
+  CHECK(src("v_cvt_f32_f64", 0) == FloatType::F64);
+  CHECK(src("v_cvt_f32_bf16", 0) == FloatType::BF16);
+  CHECK(src("v_cvt_pkrtz_f16_f32", 1) == FloatType::F32);
+  CHECK(src("v_pack_b32_f16", 1) == FloatType::F16);
+  CHECK(src("v_cndmask_b32", 0) == FloatType::F32);
+  CHECK(src("v_add_f64", 1) == FloatType::F64);
+  CHECK(src("v_ldexp_f32", 0) == FloatType::F32);
+  CHECK(src("v_ldexp_f32", 1) == FloatType::None);
+  CHECK(src("v_cmp_class_f16", 0) == FloatType::F16);
+  CHECK(src("v_cmp_class_f16", 1) == FloatType::None);
+  CHECK(src("v_trig_preop_f64", 1) == FloatType::None);
+  CHECK(src("v_cvt_scalef32_pk_fp8_f16", 1) == FloatType::F32);  // the scale
+  CHECK(src("v_cvt_scalef32_pk_f32_fp8", 0) == FloatType::None);
+  CHECK(src("v_cvt_sr_f16_f32", 1) == FloatType::None);  // random bits
+  CHECK(src("v_add_u32", 0) == FloatType::None);         // no neg/abs
+  CHECK(src("v_fma_mix_f32", 0) == FloatType::None);     // f16 or f32 by op_sel_hi
+}
