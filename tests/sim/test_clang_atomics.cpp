@@ -12,7 +12,7 @@
 //    global_atomic_add_f32 / _f64, ds_add_*), and the packed f16 / bf16 adds
 //    (global_atomic_pk_add_*, ds_pk_add_*) with exact sums. (The packed f16 addends are built
 //    without a negated f16 operand: clang packs {x, -x} with v_pack_b32_f16 and a neg source
-//    modifier, whose f16 handling in the simulator is being reworked separately.)
+//    modifier, which test_src_modifiers.cpp covers; this file stays about the atomics.)
 // Buffer atomics are not covered here. Oracle: integer arithmetic and the host's IEEE float /
 // double addition, written here (values: seed CDNAJIT_TEST_SEED, printed).
 #include <catch2/catch.hpp>
