@@ -21,6 +21,7 @@
 #include <map>
 #include <vector>
 
+#include "codegen/const_division.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
@@ -67,52 +68,29 @@ class Emitter {
     k_.s_mov_b32(r[3], kRsrcWord3);
     return r;
   }
-  // Unsigned division of a VGPR value n < 2^31 by a constant d, by multiply-high:
-  // q = mulhi(n, M) >> sh with M = ceil(2^(32+sh) / d), sh = ceil(log2 d) - 1 (exact for n < 2^31).
+  // Unsigned division of a VGPR value n < 2^31 by a constant d (codegen/const_division.hpp),
+  // with the multiplier materialised once per divisor, before the loop that divides.
   struct Divisor {
     uint32_t d = 1;
     Reg magic;
-    int sh = 0;
   };
   Divisor divisor(uint32_t d) {
     Divisor v;
     v.d = d;
-    if (d > 1 && !std::has_single_bit(d)) {
-      v.sh = int(std::bit_width(d - 1)) - 1;
-      v.magic = sconst(uint32_t(((uint64_t(1) << (32 + v.sh)) + d - 1) / d), "div_magic");
-    }
+    if (division_needs_magic(d)) v.magic = sconst(division_magic(d).multiplier, "div_magic");
     return v;
   }
   Reg vdiv(Reg n, const Divisor& d, const char* name) {
-    Reg q = k_.vgpr(name);
-    if (d.d == 1) k_.v_mov_b32(q, n);
-    else if (std::has_single_bit(d.d)) k_.v_lshrrev_b32(q, int(std::countr_zero(d.d)), n);
-    else {
-      k_.v_mul_hi_u32(q, n, d.magic);
-      if (d.sh) k_.v_lshrrev_b32(q, d.sh, q);
-    }
-    return q;
+    return emit_vdiv(k_, n, d.d, name, [&](uint32_t) { return d.magic; });
   }
   // n - q * d; `small`: q and d below 2^24 (one v_mul_u32_u24 with the constant inline).
   Reg vrem(Reg n, Reg q, uint32_t d, const char* name, bool small = false) {
-    Reg t;
-    if (small && d > 1 && !std::has_single_bit(d) && d < (1u << 24)) {
-      t = k_.vgpr("q_times_d");
-      k_.v_mul_u32_u24(t, int64_t(d), q);
-    } else {
-      t = vmul(q, d, "q_times_d");
-    }
-    Reg r = k_.vgpr(name);
-    k_.v_sub_u32(r, n, t);
-    return r;
+    return emit_vrem(k_, n, q, d, name, factor(), small);
   }
   // x * c for any 32-bit x (wrapping).
-  Reg vmul(Reg x, uint32_t c, const char* name) {
-    Reg r = k_.vgpr(name);
-    if (c == 1) k_.v_mov_b32(r, x);
-    else if (std::has_single_bit(c)) k_.v_lshlrev_b32(r, int(std::countr_zero(c)), x);
-    else k_.v_mul_lo_u32(r, x, sconst(c, "factor"));
-    return r;
+  Reg vmul(Reg x, uint32_t c, const char* name) { return emit_vmul(k_, x, c, name, factor()); }
+  SConst factor() {
+    return [this](uint32_t c) { return sconst(c, "factor"); };
   }
   // acc + x * c, x < 2^24 and c < 2^24 (v_mad_u32_u24), else the full multiply.
   void vmad_small(Reg dst, Reg x, uint32_t c, Reg acc) {

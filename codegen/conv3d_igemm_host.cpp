@@ -9,6 +9,7 @@
 
 #include "codegen/bf16.hpp"
 #include "codegen/conv3d_igemm.hpp"
+#include "codegen/hip_sources.hpp"
 #include "codegen/hip_sources_embedded.hpp"
 #include "jit/isa/error.hpp"
 
@@ -303,18 +304,8 @@ Conv3dRunResult run_conv3d_jit(Device& dev, const Conv3dPlan& p, const Conv3dKer
   return r;
 }
 
-namespace {
-std::string with_prelude(std::string_view src) {
-  std::string text(src);
-  const std::string include_line = "#include \"codegen_hip_prelude.h\"";
-  size_t at = text.find(include_line);
-  if (at != std::string::npos) text.replace(at, include_line.size(), std::string(embedded::kPrelude));
-  return text;
-}
-}  // namespace
-
-std::string conv3d_igemm_hip_source() { return with_prelude(embedded::kConv3dIgemmMfma); }
-std::string conv3d_direct_hip_source() { return with_prelude(embedded::kConv3dDirect); }
+std::string conv3d_igemm_hip_source() { return inline_codegen_headers(embedded::kConv3dIgemmMfma); }
+std::string conv3d_direct_hip_source() { return inline_codegen_headers(embedded::kConv3dDirect); }
 
 std::vector<std::string> conv3d_hip_flags(const Conv3dPlan& p) {
   const Conv3dShape& s = p.shape;

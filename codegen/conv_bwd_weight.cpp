@@ -4,6 +4,8 @@
 
 #include <bit>
 
+#include "codegen/const_division.hpp"
+
 namespace cdnajit::codegen {
 
 namespace {
@@ -45,32 +47,13 @@ class Emit {
     k.s_mov_b32(r[3], kRsrcWord3);
     return r;
   }
-  // n / d for n < 2^31: q = mulhi(n, ceil(2^(32+sh)/d)) >> sh, sh = ceil(log2 d) - 1
-  // (Granlund & Montgomery, "Division by invariant integers using multiplication", PLDI 1994).
-  Reg vdiv(Reg n, uint32_t d, const char* name) {
-    Reg q = k.vgpr(name);
-    if (d == 1) k.v_mov_b32(q, n);
-    else if (std::has_single_bit(d)) k.v_lshrrev_b32(q, int(std::countr_zero(d)), n);
-    else {
-      int sh = int(std::bit_width(d - 1)) - 1;
-      k.v_mul_hi_u32(q, n, sconst(uint32_t(((uint64_t(1) << (32 + sh)) + d - 1) / d)));
-      if (sh) k.v_lshrrev_b32(q, sh, q);
-    }
-    return q;
-  }
-  // n - q*d
-  Reg vrem(Reg n, Reg q, uint32_t d, const char* name) {
-    Reg t = vmul(q, d, "q_times_d");
-    Reg r = k.vgpr(name);
-    k.v_sub_u32(r, n, t);
-    return r;
-  }
-  Reg vmul(Reg x, uint32_t c, const char* name) {
-    Reg r = k.vgpr(name);
-    if (c == 1) k.v_mov_b32(r, x);
-    else if (std::has_single_bit(c)) k.v_lshlrev_b32(r, int(std::countr_zero(c)), x);
-    else k.v_mul_lo_u32(r, x, sconst(c));
-    return r;
+  // n / d for n < 2^31, n - q*d and x*c (codegen/const_division.hpp); constants are
+  // materialised where they are used.
+  Reg vdiv(Reg n, uint32_t d, const char* name) { return emit_vdiv(k, n, d, name, fresh_const()); }
+  Reg vrem(Reg n, Reg q, uint32_t d, const char* name) { return emit_vrem(k, n, q, d, name, fresh_const()); }
+  Reg vmul(Reg x, uint32_t c, const char* name) { return emit_vmul(k, x, c, name, fresh_const()); }
+  SConst fresh_const() {
+    return [this](uint32_t v) { return sconst(v); };
   }
   // dst = x*c + add (any 32-bit values, wrapping)
   Reg vmad(Reg x, uint32_t c, Reg add, const char* name) {

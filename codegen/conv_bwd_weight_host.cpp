@@ -7,6 +7,7 @@
 
 #include "codegen/bf16.hpp"
 #include "codegen/conv_bwd_weight.hpp"
+#include "codegen/hip_sources.hpp"
 #include "codegen/hip_sources_embedded.hpp"
 #include "runtime/sim/fp.hpp"
 
@@ -101,20 +102,8 @@ std::vector<uint8_t> run_bwd_weight(Device& dev, std::span<const uint8_t> code_o
   return dev.download<uint8_t>(dw);
 }
 
-namespace {
-
-std::string with_prelude(std::string_view source) {
-  std::string text(source);
-  const std::string include_line = "#include \"codegen_hip_prelude.h\"";
-  size_t at = text.find(include_line);
-  if (at != std::string::npos) text.replace(at, include_line.size(), std::string(embedded::kPrelude));
-  return text;
-}
-
-}  // namespace
-
-std::string bwd_weight_hip_source() { return with_prelude(embedded::kConvBwdWeight); }
-std::string bwd_weight_plain_hip_source() { return with_prelude(embedded::kConvBwdWeightPlain); }
+std::string bwd_weight_hip_source() { return inline_codegen_headers(embedded::kConvBwdWeight); }
+std::string bwd_weight_plain_hip_source() { return inline_codegen_headers(embedded::kConvBwdWeightPlain); }
 
 Dim3 bwd_weight_plain_grid(const BwdWeightShape& s) { return Dim3{uint32_t((s.dw_elems() + 255) / 256), 1, 1}; }
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <vector>
 
+#include "codegen/const_division.hpp"
 #include "jit/interleave.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/isa/waitcnt.hpp"
@@ -68,12 +69,10 @@ class Generator {
     } else if (std::has_single_bit(d)) {
       k_.s_lshr_b32(q, n, int(std::countr_zero(d)));
     } else {
-      // q = mulhi(n, M) >> sh with M = ceil(2^(32+sh) / d), sh = ceil(log2 d) - 1:
-      // M < 2^32 and the error n*(M*d - 2^(32+sh)) < 2^(32+sh) for every n < 2^31.
-      int sh = int(std::bit_width(d - 1)) - 1;
-      uint64_t m = ((uint64_t(1) << (32 + sh)) + d - 1) / d;
-      k_.s_mul_hi_u32(q, n, sconst(uint32_t(m), "magic"));
-      if (sh) k_.s_lshr_b32(q, q, sh);
+      // q = mulhi(n, M) >> sh, exact for every n < 2^31 (codegen/const_division.hpp).
+      DivisionMagic m = division_magic(d);
+      k_.s_mul_hi_u32(q, n, sconst(m.multiplier, "magic"));
+      if (m.shift) k_.s_lshr_b32(q, q, m.shift);
     }
     return q;
   }

@@ -2,18 +2,31 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "codegen/hip_sources_embedded.hpp"
 
 namespace cdnajit::codegen {
 
-std::string dwconv3d_hip_source(HipReference r) {
-  std::string text(r == HipReference::v97       ? embedded::kDwconv3dV97
-                   : r == HipReference::v97_sgb ? embedded::kDwconv3dV97Sgb
-                                                : embedded::kDwconv3dNaive);
-  const std::string include_line = "#include \"codegen_hip_prelude.h\"";
-  size_t at = text.find(include_line);
-  if (at != std::string::npos) text.replace(at, include_line.size(), std::string(embedded::kPrelude));
+std::string inline_codegen_headers(std::string_view source) {
+  // The headers of codegen/hip/ the sources include, with their embedded text.
+  static constexpr std::pair<std::string_view, std::string_view> kHeaders[] = {
+      {"codegen_hip_prelude.h", embedded::kPrelude},
+      {"dwconv3d_v97_common.h", embedded::kDwconv3dV97Common},  // V97 and V97-sgb's shared part
+  };
+  std::string text(source);
+  for (const auto& [header, header_text] : kHeaders) {
+    const std::string include_line = fmt::format("#include \"{}\"", header);
+    size_t at = text.find(include_line);
+    if (at != std::string::npos) text.replace(at, include_line.size(), std::string(header_text));
+  }
   return text;
+}
+
+std::string dwconv3d_hip_source(HipReference r) {
+  return inline_codegen_headers(r == HipReference::v97       ? embedded::kDwconv3dV97
+                                : r == HipReference::v97_sgb ? embedded::kDwconv3dV97Sgb
+                                                             : embedded::kDwconv3dNaive);
 }
 
 std::vector<std::string> dwconv3d_hip_flags(const DwConvShape& s, HipReference r) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "codegen/dwconv3d_shape.hpp"
@@ -22,7 +23,12 @@ const char* dwconv3d_hip_seed_kernel(HipReference r);
 // True for the references with V97's structure (one workgroup per (n, c, d_out), fmac order).
 bool dwconv3d_hip_is_v97_family(HipReference r);
 
-// Full source text (the codegen prelude is inlined in place of its #include).
+// `source` with each codegen/hip header it includes (#include "codegen_hip_prelude.h",
+// "dwconv3d_v97_common.h") replaced by the header's embedded text: the sources compile from
+// memory, with no include path. Every HIP reference's source text goes through this.
+std::string inline_codegen_headers(std::string_view source);
+
+// Full source text (the codegen headers inlined in place of their #include).
 std::string dwconv3d_hip_source(HipReference r);
 // Extra compiler flags: the shape as -DDW_* macros, plus -fno-slp-vectorize for
 // the V97 references (keeps clang's code in V97's one-v_fmac-per-tap form

@@ -149,15 +149,30 @@ struct BuildPipeline {
     pin_abi_registers(k);
 
     auto t = Clock::now();
-    std::vector<std::pair<uint32_t, uint32_t>> exec_skips;
-    regalloc::Function fn = to_regalloc_function(k, &exec_skips);
-    check_defined_before_use(fn, exec_skips);
-    regalloc::Allocation alloc = regalloc::allocate(fn, regalloc::Limits{});
-    regalloc::verify(fn, alloc);
+    // First without the names and call sites that only the checks' messages quote (copying
+    // them was a third of this stage). Nothing is decided from them, so if a check throws,
+    // running the stage again with them throws the same error, now fully described.
+    auto allocate_checked = [&](bool messages) {
+      std::vector<std::pair<uint32_t, uint32_t>> exec_skips;
+      regalloc::Function fn = to_regalloc_function(k, &exec_skips, messages);
+      check_defined_before_use(fn, exec_skips);
+      regalloc::Allocation a = regalloc::allocate(fn, regalloc::Limits{});
+      regalloc::verify(fn, a);
+      return a;
+    };
+    regalloc::Allocation alloc;
+    try {
+      alloc = allocate_checked(false);
+    } catch (const Error&) {
+      alloc = allocate_checked(true);
+    }
     r.stats.ms_regalloc = ms_since(t);
 
     t = Clock::now();
     std::vector<isa::MachineInst> prog = to_machine(k, alloc);
+    // The comments now only if something before the text reads them: the wait-count
+    // verifier quotes instructions with their comments. Otherwise render_text adds them.
+    if (opts.waitcnt == PassMode::Verify) add_comments(k, prog);
     r.stats.ms_lower = ms_since(t);
     if (opts.drop_author_waits)
       std::erase_if(prog, [](const isa::MachineInst& mi) { return mi.info && isa::is(*mi.info, isa::kClassWaitcnt); });
@@ -183,6 +198,7 @@ struct BuildPipeline {
     bool have_text = false;
     auto render_text = [&] {
       if (have_text) return;
+      add_comments(k, prog);
       body = render_body(prog, &line_to_inst);
       r.assembly = render_kernel_file(spec, body);
       have_text = true;

@@ -42,10 +42,14 @@ void pin_abi_registers(Kernel::Impl& k) {
   }
 }
 
-regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t, uint32_t>>* exec_skips) {
+regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t, uint32_t>>* exec_skips,
+                                        bool messages) {
   regalloc::Function f;
-  for (const VRegDecl& d : k.vregs)
-    f.vregs.push_back({ra_class(d.cls), d.dwords, d.align, d.pinned, d.live_in, d.name, d.origin});
+  f.vregs.reserve(k.vregs.size());
+  for (const VRegDecl& d : k.vregs) {
+    f.vregs.push_back({ra_class(d.cls), d.dwords, d.align, d.pinned, d.live_in, {}, {}});
+    if (messages) f.vregs.back().name = d.name, f.vregs.back().origin = d.origin;
+  }
 
   // Pass 1: block boundaries and the block each label starts.
   std::vector<int> label_block(k.label_names.size(), -1);
@@ -77,9 +81,11 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
     regalloc::Block& b = f.blocks[size_t(block_of[i])];
     if (in.is_label() || (!in.info && in.raw_text.empty())) continue;
     regalloc::Instr ri;
-    auto [site, fresh] = origin_text.try_emplace({in.loc.file_name(), in.loc.line()});
-    if (fresh) site->second = where(in.loc);
-    ri.origin = site->second;
+    if (messages) {
+      auto [site, fresh] = origin_text.try_emplace({in.loc.file_name(), in.loc.line()});
+      if (fresh) site->second = where(in.loc);
+      ri.origin = site->second;
+    }
     auto add = [&](const Reg& r, bool def) {
       bool whole = r.first == 0 && r.dwords == k.vregs[r.id].dwords;
       if (!def) ri.uses.push_back(r.id);
@@ -87,6 +93,7 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
       else ri.partial_defs.push_back(r.id);
     };
     if (in.info) {
+      ri.uses.reserve(in.ops.size());  // one allocation, not one per doubling
       for (size_t j = 0; j < in.ops.size(); ++j) {
         const Reg* r = reg_in(in.ops[j]);
         if (!r) continue;
@@ -158,8 +165,12 @@ void append_name(std::string& names, const std::string& name) {
 
 std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::Allocation& a) {
   std::vector<isa::MachineInst> out;
-  out.reserve(k.program.size());
-  for (const IrInst& in : k.program) {
+  // Room for the waits and nops the passes insert (they grow the program in place): without
+  // it the hazard pass moved the whole program to a new, larger block on every build, whose
+  // fresh pages glibc's default heap policy has the next build fault in again.
+  out.reserve(k.program.size() + k.program.size() / 8 + 16);
+  for (size_t index = 0; index < k.program.size(); ++index) {
+    const IrInst& in = k.program[index];
     isa::MachineInst mi;
     if (in.is_label()) {
       mi.label_def = label_text(k, in.label);
@@ -171,18 +182,17 @@ std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::
       out.push_back(std::move(mi));
       continue;
     }
-    std::string names;
     if (in.info) {
       mi.info = in.info;
       mi.mnemonic = std::string(in.info->mnemonic);
       mi.mods = in.mods;
+      mi.operands.reserve(in.ops.size());  // one allocation, not one per doubling
       for (const Opnd& o : in.ops) {
         isa::Operand po;
         if (const Reg* r = reg_in(o)) {
           po = phys(k, a, *r);
           po.neg = std::holds_alternative<Neg>(o.v);
           po.abs = std::holds_alternative<Abs>(o.v);
-          append_name(names, k.reg_label(*r));
         } else if (auto* i = std::get_if<int64_t>(&o.v)) {
           po = isa::Operand::immediate(*i);
         } else if (auto* fl = std::get_if<float>(&o.v)) {
@@ -214,17 +224,31 @@ std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::
           text += t[i];
         }
       }
-      for (const Reg& r : in.raw_regs) append_name(names, k.reg_label(r));
       std::string err;
       if (!isa::parse(text, mi, err)) mi = isa::MachineInst{};  // unknown to our parser: passes treat it as opaque
       mi.info = nullptr;
       mi.raw = text;
     }
-    mi.comment = names.empty() ? where(in.loc) : names + "  @" + where(in.loc);
-    if (!in.comment.empty()) mi.comment = in.comment + "  " + mi.comment;
+    mi.source = int32_t(index);
     out.push_back(std::move(mi));
   }
   return out;
+}
+
+void add_comments(const Kernel::Impl& k, std::vector<isa::MachineInst>& prog) {
+  for (isa::MachineInst& mi : prog) {
+    if (mi.source < 0 || !mi.comment.empty()) continue;  // inserted by a pass, or done already
+    const IrInst& in = k.program[size_t(mi.source)];
+    std::string names;
+    if (in.info) {
+      for (const Opnd& o : in.ops)
+        if (const Reg* r = reg_in(o)) append_name(names, k.reg_label(*r));
+    } else {
+      for (const Reg& r : in.raw_regs) append_name(names, k.reg_label(r));
+    }
+    mi.comment = names.empty() ? where(in.loc) : names + "  @" + where(in.loc);
+    if (!in.comment.empty()) mi.comment = in.comment + "  " + mi.comment;
+  }
 }
 
 }  // namespace cdnajit

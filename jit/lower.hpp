@@ -14,9 +14,17 @@ void pin_abi_registers(Kernel::Impl& k);
 // `exec_skips` (optional) receives the taken edges (block, target) of
 // s_cbranch_execz/execnz: they skip code only when no lane is active, which
 // writes no lane of a VGPR either (used by the definedness check).
+// Without `messages`, the names and call sites that only error messages quote are left
+// empty (hundreds of strings per kernel); everything the allocator decides from is the same.
 regalloc::Function to_regalloc_function(const Kernel::Impl& k,
-                                        std::vector<std::pair<uint32_t, uint32_t>>* exec_skips = nullptr);
-// Physical instructions; `origin_of[i]` is the IrInst index each MachineInst came from.
+                                        std::vector<std::pair<uint32_t, uint32_t>>* exec_skips = nullptr,
+                                        bool messages = true);
+// Physical instructions; each keeps the index of its IrInst in `source`. Their comments
+// (virtual register names and builder call site) are left empty: formatting them cost about
+// half of the lowering, and a build that wants no .s text never reads them.
 std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::Allocation& a);
+// Formats the comment of every instruction of `prog` lowered by to_machine() (entries the
+// passes inserted keep their own). Idempotent.
+void add_comments(const Kernel::Impl& k, std::vector<isa::MachineInst>& prog);
 
 }  // namespace cdnajit

@@ -156,6 +156,21 @@ int main(int argc, char** argv) {
     mallopt(M_MMAP_THRESHOLD, 256 << 20);
     --argc, ++argv;
   }
+  const std::string first = argc > 1 ? argv[1] : "";
+  constexpr const char* kUsage =
+      "usage: bench_jit [--keep-heap] [--quick]\n"
+      "       bench_jit [--keep-heap] --profile N [lld]   N builds of the gfx950 seed kernel, per-stage medians\n"
+      "       bench_jit [--keep-heap] --profile-hit N     N memo hits of the gfx950 seed kernel\n"
+      "--keep-heap keeps freed memory in the process between builds (glibc trim/mmap thresholds 256 MiB)\n";
+  if (first == "--help" || first == "-h") {
+    fmt::print("{}", kUsage);
+    return 0;
+  }
+  const bool known = first.empty() || first == "--quick" || ((first == "--profile" || first == "--profile-hit") && argc > 2);
+  if (!known) {
+    fmt::print(stderr, "bench_jit: unexpected argument '{}' (or a missing N)\n{}", first, kUsage);
+    return 2;
+  }
   const char* heap_note = keep_heap ? "heap kept in the process (--keep-heap)" : "glibc's default heap trimming";
   int jit_reps = 51, sub_reps = 5, clang_reps = 3;
   if (argc > 1 && std::string(argv[1]) == "--quick") jit_reps = 11, sub_reps = 3, clang_reps = 1;

@@ -1,5 +1,6 @@
 #include "tools/model_dwconv.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "codegen/dwconv3d_shape.hpp"
@@ -22,10 +23,16 @@ std::vector<uint16_t> bf16_data(size_t n, uint64_t seed) {
   return v;
 }
 
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
 }  // namespace
 
 SeedModel model_seed_kernel(const model::Hardware& hw, const std::vector<uint8_t>& code, const std::string& kname,
-                            int channels, const model::ModelOptions& opt, bool also_plain_run) {
+                            int channels, const model::ModelOptions& opt, int cost_runs) {
   const codegen::DwConvShape s = codegen::seed_shape();
   CodeObject co = read_code_object(code);
   const KernelInfo* ki = co.find(kname);
@@ -60,12 +67,18 @@ SeedModel model_seed_kernel(const model::Hardware& hw, const std::vector<uint8_t
   part.grid[0] = uint32_t(channels) * per_channel;
   SeedModel m;
   m.simulated_workgroups = part.grid[0];
-  if (also_plain_run) m.sim_plain_seconds = sim.launch(co, kname, ka, part, {}).seconds;
   sim::Recording rec;
-  rec.workgroups = plan.record;
-  sim::Options so;
-  so.recording = &rec;
-  m.sim_seconds = sim.launch(co, kname, ka, part, so).seconds;
+  std::vector<double> plain_s, recorded_s;
+  for (int run = 0; run < std::max(1, cost_runs); ++run) {
+    if (cost_runs > 0) plain_s.push_back(sim.launch(co, kname, ka, part, {}).seconds);
+    rec = sim::Recording{};
+    rec.workgroups = plan.record;
+    sim::Options so;
+    so.recording = &rec;
+    recorded_s.push_back(sim.launch(co, kname, ka, part, so).seconds);
+  }
+  m.sim_plain_seconds = median(plain_s);
+  m.sim_seconds = median(recorded_s);
   model::ModelOptions mo = opt;
   if (mo.flops == 0) mo.flops = s.gflop() * 1e9;
   m.report = model::model_recording(rec, plan, hw, mo);

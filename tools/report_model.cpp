@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -66,7 +67,7 @@ struct Options {
   int channels = 512;
   std::string out;
   bool micro_only = false;
-  bool plain_run = true;  // also time a run without recording (the model's host overhead)
+  int cost_runs = 3;  // alternating runs without / with recording timed for the model's host overhead (0: none)
   std::string trace_dir;  // write each seed kernel's CU trace there as KERNEL.json
   std::string command;
 };
@@ -84,15 +85,17 @@ Options parse(int argc, char** argv) {
     else if (a == "--channels") o.channels = std::stoi(value());
     else if (a == "--out") { o.out = value(); continue; }
     else if (a == "--micro-only") o.micro_only = true;
-    else if (a == "--no-plain-run") o.plain_run = false;
+    else if (a == "--no-plain-run") o.cost_runs = 0;
+    else if (a == "--cost-runs") o.cost_runs = std::stoi(value());
     else if (a == "--trace-dir") { o.trace_dir = value(); continue; }
     else throw Error("unknown argument '" + a +
                      "'; valid: --model NAME, --channels K (1..512), --out FILE.md, --micro-only, --no-plain-run, "
-                     "--trace-dir DIR");
+                     "--cost-runs N (0..20, default 3), --trace-dir DIR");
     o.command += " " + a + (a == "--micro-only" || a == "--no-plain-run" ? "" : " " + std::string(argv[i]));
     continue;
   }
   if (o.channels < 1 || o.channels > 512) throw Error("--channels must be 1..512");
+  if (o.cost_runs < 0 || o.cost_runs > 20) throw Error("--cost-runs must be 0..20");
   return o;
 }
 
@@ -112,7 +115,7 @@ Row run_kernel(const Options& o, const model::Hardware& hw, const std::vector<ui
             << std::flush;
   model::ModelOptions mo;
   mo.trace = !o.trace_dir.empty();
-  auto m = model_dwconv::model_seed_kernel(hw, code, kname, o.channels, mo, o.plain_run);
+  auto m = model_dwconv::model_seed_kernel(hw, code, kname, o.channels, mo, o.cost_runs);
   if (mo.trace) model::write_chrome_trace(m.report, hw, o.trace_dir + "/" + kname + ".json");
   Row r;
   r.seed_name = seed.seed_name;
@@ -349,10 +352,15 @@ int main(int argc, char** argv) {
           md << fmt::format("| {} | {:.2f} | {:.2f} | {:.3f} | {:+.1f}% |\n", r.kernel, r.sim_plain_s, r.sim_rec_s,
                             r.rep.model_seconds, 100 * ((r.sim_rec_s + r.rep.model_seconds) / r.sim_plain_s - 1));
         else
-          md << fmt::format("| {} | not run (--no-plain-run) | {:.2f} | {:.3f} | - |\n", r.kernel, r.sim_rec_s, r.rep.model_seconds);
+          md << fmt::format("| {} | not run (--cost-runs 0) | {:.2f} | {:.3f} | - |\n", r.kernel, r.sim_rec_s, r.rep.model_seconds);
       }
-      md << "\nOverhead = (run with recording + replay) / plain run - 1 (target: at most +100%). Both runs share the "
-            "machine with other jobs, so differences of a few percent are noise.\n\n";
+      double load[1] = {0};
+      getloadavg(load, 1);
+      md << fmt::format("\nOverhead = (run with recording + replay) / plain run - 1 (target: at most +100%). Run times are "
+                        "medians of {} runs without and {} with recording, alternating, so a change of load hits both "
+                        "alike; host load average {:.1f} when the report was written. Runs this short (about a second) "
+                        "still vary by 10-20% from run to run.\n\n",
+                        o.cost_runs, o.cost_runs, load[0]);
     }
     // Micro-kernels.
     md << "## Micro-kernels with known physical limits (" << hw.name << ")\n\n"

@@ -42,12 +42,13 @@ std::function<void(size_t, size_t)> progress_bar() {
   };
 }
 
-SearchOptions search_options(const TuneCommand& c) {
+// `default_budget_s` applies when --budget was not given.
+SearchOptions search_options(const TuneCommand& c, double default_budget_s) {
   SearchOptions o;
   if (!c.strategy.empty()) o.strategy = parse_strategy(c.strategy);
   o.full_samples = c.samples;
   o.patience = c.patience;
-  o.time_budget_s = c.budget_s;
+  o.time_budget_s = c.budget_s.value_or(default_budget_s);
   if (!c.quiet) o.log = [](const std::string& l) { fmt::print("{}\n", l); };
   o.progress = progress_bar();
   return o;
@@ -82,7 +83,8 @@ int replay(const TuneCommand& c) {
   for (size_t i = 0; i < rc.true_ms.size(); ++i) labels.push_back(fmt::format("#{} (true {:.4f} ms)", i, rc.true_ms[i]));
   fmt::print("replay {} (seed {}): {}\ntimes are drawn from a noise model, not measured; nothing is stored\n", sc.name,
              c.seed, sc.description);
-  SearchResult r = search(*src, rc.order, search_options(c), labels);
+  // Replayed times cost no wall clock: no default budget here.
+  SearchResult r = search(*src, rc.order, search_options(c, 0), labels);
   size_t truth = size_t(std::min_element(rc.true_ms.begin(), rc.true_ms.end()) - rc.true_ms.begin());
   fmt::print("picked {} ({:.4f} ms replayed); true best {}: {}; {} runs, {} samples, {} survivors; ended: {}\n",
              labels[*r.best], r.best_ms, labels[truth], *r.best == truth ? "right" : "WRONG", r.runs, r.samples,
@@ -147,8 +149,11 @@ int run_tune_command(const TuneCommand& c) {
   req.check_only = c.check_only;
   req.jobs = c.jobs;
   req.shuffle_seed = c.shuffle_seed;
-  req.search = search_options(c);
+  req.search = search_options(c, kDefaultTuneBudgetS);
   req.log = [](const std::string& l) { fmt::print("{}\n", l); };
+  if (!c.budget_s && !c.check_only)
+    fmt::print("time budget: {:g} s by default (--budget SECONDS changes it, --budget 0 searches every configuration)\n",
+               kDefaultTuneBudgetS);
   TuneOutcome o = run_tune(fam, req);
   if (c.check_only) {
     fmt::print("check-only: {} passed, {} failed, {} invalid\n", o.passed.size(), o.failed.size(), o.invalid.size());
@@ -157,8 +162,11 @@ int run_tune_command(const TuneCommand& c) {
   const PerfRecord& w = *o.winner;
   fmt::print("best: {} = {:.4f} ms, {}{}\n", w.config, w.time_ms, w.source_label, o.reused ? " (from the database)" : "");
   if (!o.reused)
-    fmt::print("search: {} runs, {} samples, {} survivors, {} failed, {} not reached, ended: {}\n", o.search.runs,
-               o.search.samples, o.search.survivors, o.failed.size(), o.not_searched, o.search.ended);
+    fmt::print("search: {} runs, {} samples, {} survivors, {} failed, {} not reached, ended: {}{}\n", o.search.runs,
+               o.search.samples, o.search.survivors, o.failed.size(), o.not_searched, o.search.ended,
+               !c.budget_s && o.search.ended.rfind("time budget", 0) == 0
+                   ? " (the default budget; --budget 0 searches every configuration)"
+                   : "");
   return 0;
 }
 

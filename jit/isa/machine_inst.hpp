@@ -71,6 +71,9 @@ struct MachineInst {
   std::string label_def;            // non-empty: this entry is a label definition "name:" (no instruction)
   uint64_t address = 0;             // byte offset in .text (decoder only)
   uint8_t size_bytes = 0;           // encoded size (decoder only)
+  // The builder: index of the IR instruction this was lowered from (-1: none). Its comment
+  // is formatted from there only when text is wanted (jit/lower.hpp, add_comments).
+  int32_t source = -1;
 };
 
 // Inline constants of 32-bit operands (no literal dword needed): integers -16..64 and the

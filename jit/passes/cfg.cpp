@@ -51,7 +51,9 @@ Cfg build_cfg(const std::vector<isa::MachineInst>& prog) {
         throw Error("label '" + prog[i].label_def + "' is defined twice (entries #" +
                     std::to_string(labels[prog[i].label_def]) + " and #" + std::to_string(i) + ")");
     } else {
-      addresses.emplace(prog[i].address, i);  // decoded programs: byte address -> instruction
+      // Decoded programs: byte address -> instruction. try_emplace, not emplace: a builder's
+      // program has address 0 everywhere, and emplace allocated a node for each just to drop it.
+      addresses.try_emplace(prog[i].address, i);
     }
   }
 

@@ -1,5 +1,6 @@
 #include "jit/passes/hazard_context.hpp"
 
+#include <array>
 #include <climits>
 
 #include "jit/passes/classify.hpp"
@@ -13,7 +14,7 @@ std::optional<UnitRange> explicit_operand(const Access& a, size_t k) {
   return std::nullopt;
 }
 
-InstFacts facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {
+InstFacts all_facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {
   InstFacts f;
   f.mnemonic = base_mnemonic(mi);
   if (mi.info) f.opcode = isa::opcode_of(*mi.info);
@@ -37,6 +38,38 @@ InstFacts facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {
   f.vmem = is_vmem(mi);
   f.lds_dma = is_lds_dma(mi);
   f.vcmpx = is_vcmpx(mi);
+  f.dpp = is_dpp(mi);
+  f.sdwa = is_sdwa(mi);
+  f.op0 = explicit_operand(a, 0);
+  f.op3 = explicit_operand(a, 3);
+  return f;
+}
+
+// The facts of a table row as an instruction without operands or modifiers, worked out
+// once per row and arch: asking every class predicate of every instruction again was most
+// of this context's cost on each build.
+const InstFacts& row_facts(isa::Opcode op, Arch arch) {
+  static const std::array<std::vector<InstFacts>, 2> by_arch = [] {
+    std::array<std::vector<InstFacts>, 2> t;
+    for (Arch ar : {Arch::gfx942, Arch::gfx950})
+      for (size_t o = 0; o < isa::kOpcodeCount; ++o) {
+        isa::MachineInst row;
+        row.info = &isa::info(isa::Opcode(o));
+        row.mnemonic = std::string(row.info->mnemonic);
+        t[size_t(ar)].push_back(all_facts_of(row, Access{}, ar));
+      }
+    return t;
+  }();
+  return by_arch[size_t(arch)][size_t(op)];
+}
+
+InstFacts facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {
+  const isa::Opcode op = mi.info && mi.label_def.empty() ? isa::opcode_of(*mi.info) : isa::Opcode::Count;
+  if (op == isa::Opcode::Count || size_t(arch) > 1) return all_facts_of(mi, a, arch);
+  InstFacts f = row_facts(op, arch);
+  // What depends on the instruction, not only on its row (as in all_facts_of).
+  f.wait_states = wait_states_of(mi);
+  f.lds_dma = is_lds_dma(mi);
   f.dpp = is_dpp(mi);
   f.sdwa = is_sdwa(mi);
   f.op0 = explicit_operand(a, 0);

@@ -59,11 +59,17 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   if (has_raw_entries(program)) parsed = analysis_view(program);
   const std::vector<isa::MachineInst>& view = parsed.empty() ? program : parsed;
   const Cfg cfg = build_cfg(view);
-  std::vector<Access> access;
+  // This thread's buffer, reused by every build (as in run_waitcnt: a fresh array per build
+  // is memory glibc's default trimming returns and the next build faults in again).
+  thread_local std::vector<Access> access_buffer;
+  std::vector<Access>& access = access_buffer;
+  access.clear();
   access.reserve(view.size());
   for (const auto& mi : view) access.push_back(access_of(mi));
   std::vector<int> extra(view.size(), 0);
-  std::vector<std::string> why(view.size());
+  // The reason for each instruction that needs nops, in program order (only those: a string
+  // per instruction was fresh memory to fault in on every build).
+  std::vector<std::pair<size_t, std::string>> why;
   const HazardContext ctx(view, arch, cfg, access, extra);
 
   std::vector<HazardNeed> needs;
@@ -72,6 +78,7 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
     // Every rule measures from the program as it is before instruction i (extra[i] is
     // still 0 here), so their needs are comparable and the largest one is the answer.
     int most = 0;
+    std::string reason;
     for (const HazardRule& rule : hazard_rules()) {
       needs.clear();
       rule.check(ctx, i, needs);
@@ -85,11 +92,12 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
           if (!dup) report.findings.push_back({i, rule.name, msg});
         } else if (n.missing > most) {
           most = n.missing;
-          why[i] = std::string("hazard ") + rule.name + ": " + n.what;
+          reason = std::string("hazard ") + rule.name + ": " + n.what;
         }
       }
     }
     extra[i] = most;
+    if (most > 0) why.emplace_back(i, std::move(reason));
   }
   if (mode == Mode::Verify) return report;
 
@@ -108,10 +116,11 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
     const int count = chunks(extra[i]);
     for (int c = count - 1; c >= 0; --c) {
       const int chunk = std::min(extra[i] - c * kMaxNopStates, kMaxNopStates);
-      program[--w] = make_nop(chunk, c == 0 ? why[i] : std::string());
+      program[--w] = make_nop(chunk, c == 0 ? why.back().second : std::string());
       ++report.nops_inserted;
       report.wait_states_inserted += chunk;
     }
+    if (count > 0) why.pop_back();  // instruction i's reason (the list is in program order)
   }
   return report;
 }

@@ -168,14 +168,14 @@ std::string units_text(const std::vector<int>& units_in) {
 }
 
 std::vector<UnitRange> Access::defs() const {
-  std::vector<UnitRange> out = implicit_defs;
+  std::vector<UnitRange> out(implicit_defs.begin(), implicit_defs.end());
   for (const auto& r : explicit_regs)
     if (r.is_def) out.push_back(r.units);
   return out;
 }
 
 std::vector<UnitRange> Access::uses() const {
-  std::vector<UnitRange> out = implicit_uses;
+  std::vector<UnitRange> out(implicit_uses.begin(), implicit_uses.end());
   for (const auto& r : explicit_regs)
     if (r.reads()) out.push_back(r.units);
   return out;
@@ -218,7 +218,7 @@ Access access_of(const isa::MachineInst& mi) {
     if (!u) continue;
     bool def = !lds_dma && k < specs.size() && specs[k].is_def;
     bool also_read = def && specs[k].also_read;
-    a.explicit_regs.push_back({k, *u, def, also_read});
+    a.explicit_regs.push_back({uint16_t(k), *u, def, also_read});
   }
   add_implicit(mi, a);
   return a;

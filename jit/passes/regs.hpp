@@ -7,6 +7,7 @@
 
 #include "jit/isa/machine_inst.hpp"
 #include "jit/isa/target.hpp"
+#include "jit/passes/inline_list.hpp"
 
 namespace cdnajit::passes {
 
@@ -41,7 +42,7 @@ std::string range_name(UnitRange r);     // "v[4:7]", "s2", "vcc", "exec"
 std::string units_text(const std::vector<int>& units);  // sorted, ranges collapsed: "v[4:5], s2"
 
 struct RegOperand {
-  size_t op_index;   // index into MachineInst::operands
+  uint16_t op_index;  // index into MachineInst::operands (16 bits keep Access small, see inline_list.hpp)
   UnitRange units;
   bool is_def;
   bool also_read = false;  // a def the instruction also reads (v_fmac dst, v_writelane dst)
@@ -49,9 +50,9 @@ struct RegOperand {
 };
 
 struct Access {
-  std::vector<RegOperand> explicit_regs;  // register operands in asm order
-  std::vector<UnitRange> implicit_defs;   // exec for v_cmpx, LDS for LDS DMA, ...
-  std::vector<UnitRange> implicit_uses;   // exec for vector instructions, vcc for v_div_fmas, ...
+  InlineList<RegOperand, 4> explicit_regs;  // register operands in asm order
+  InlineList<UnitRange, 1> implicit_defs;   // exec for v_cmpx, LDS for LDS DMA, ...
+  InlineList<UnitRange, 2> implicit_uses;   // exec for vector instructions, vcc for v_div_fmas, ...
   bool unknown = false;                   // raw text the passes cannot analyse
 
   std::vector<UnitRange> defs() const;

@@ -79,7 +79,14 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   if (has_raw_entries(program)) parsed = analysis_view(program);
   const std::vector<isa::MachineInst>& view = parsed.empty() ? program : parsed;
   const Cfg cfg = build_cfg(view);
-  std::vector<Access> access = access_list(view);
+  // This thread's buffer, reused by every build: a fresh array of this size per build is
+  // memory glibc's default trimming hands back to the system and the next build faults in
+  // again (on this kind of virtual machine those faults cost more than the pass).
+  thread_local std::vector<Access> access_buffer;
+  std::vector<Access>& access = access_buffer;
+  access.clear();
+  access.reserve(view.size());
+  for (const auto& mi : view) access.push_back(access_of(mi));
   const WaitSweep sweep = sweep_waits(view, cfg, access, mode == Mode::Auto);
 
   if (mode == Mode::Verify) {
@@ -96,6 +103,16 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
     }
     return report;
   }
+
+  // Nothing to insert, nothing to drop, and the needed-wait rule never fired: the program
+  // stays as it is, and the precise re-check below would be this very sweep again (same
+  // program, CFG and accesses; apply_needed changed nothing, so the fixed point and every
+  // `redundant` flag would repeat, all zero). Skipping it is exact, not a shortcut: the
+  // re-check only ever drops waits, and it would drop none. (The common case: kernels whose
+  // author placed every wait, such as the seed depthwise kernel.)
+  bool any_redundant = false;
+  for (char r : sweep.redundant) any_redundant = any_redundant || r;
+  if (!sweep.applied_needed && !any_redundant) return report;
 
   // The inserted waits, described before any instruction moves out of `program` (which may be the view).
   std::vector<isa::MachineInst> waits;  // in program order

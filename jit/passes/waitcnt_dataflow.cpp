@@ -82,6 +82,7 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
   // stay the same; only "how much is in flight" becomes the (safe) maximum.
   constexpr int kChangesBeforeWidening = 3;
   std::vector<int> changes(nb, 0);
+  bool applied_needed = false;
   bool changed = true;
   int rounds = 0;
   while (changed) {
@@ -96,7 +97,8 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
       if (++changes[b] > kChangesBeforeWidening) s.saturate();
       if (in[b] && *in[b] == s) continue;
       in[b] = s;
-      for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) transfer(s, facts[i], access[i], i, apply_needed);
+      for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i)
+        if (transfer(s, facts[i], access[i], i, apply_needed).need && apply_needed) applied_needed = true;
       if (!out[b] || !(*out[b] == s)) {
         out[b] = std::move(s);
         changed = true;
@@ -104,17 +106,19 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
     }
   }
 
-WaitSweep result;
+  WaitSweep result;
   result.need.resize(prog.size());
   result.redundant.assign(prog.size(), 0);
   for (int b : cfg.rpo) {
     Brackets s = in[b] ? *in[b] : Brackets{};
     for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) {
       Step st = transfer(s, facts[i], access[i], i, apply_needed);
+      if (st.need && apply_needed) applied_needed = true;
       result.need[i] = std::move(st.need);
       result.redundant[i] = st.redundant;
     }
   }
+  result.applied_needed = applied_needed;
   return result;
 }
 

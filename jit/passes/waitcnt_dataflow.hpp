@@ -14,6 +14,10 @@ namespace cdnajit::passes {
 struct WaitSweep {
   std::vector<std::optional<WaitNeed>> need;  // wait required before instruction i
   std::vector<char> redundant;                // instruction i is an s_waitcnt that changes nothing
+  // With apply_needed: some visit of some instruction, in the fixed-point rounds or in the
+  // final sweep, needed (and so applied) a wait. If none did, the sweep computed exactly
+  // what it computes without apply_needed.
+  bool applied_needed = false;
 };
 
 // With `apply_needed` the needed waits are assumed inserted (Auto); without, only the

@@ -18,6 +18,11 @@ const char* stall_name(Stall s) {
                             "wait counter full"};
   return n[int(s)];
 }
+const char* vector_idle_name(VectorIdle v) {
+  static const char* n[] = {"no wave resident", "vector pipe still busy", "waiting on memory", "all waves at a barrier",
+                            "scalar, branch or s_nop only"};
+  return n[int(v)];
+}
 const char* pipe_name(Pipe p) {
   static const char* n[] = {"VALU", "MFMA", "SALU", "LDS", "VMEM address", "L2 bandwidth share", "HBM bandwidth share"};
   return n[int(p)];
@@ -209,11 +214,18 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     });
     bool used[kPorts] = {};
     bool vector_turn_taken = false;  // a VALU or (Hardware::lds_valu_issue_cycles) a DS instruction issued
+    // Why no vector instruction issued, if none does (VectorIdle).
+    bool vector_issued = false, pipe_blocked = false, memory_wait = false, all_at_barrier = true;
     for (int wi : order) {
       WaveState& w = waves[size_t(wi)];
       R.wave_cycles += uint64_t(hw.issue_period);
       if (w.state == WaveState::AtBarrier) { stall(w, Stall::Barrier, c); continue; }
-      if (w.ready > c) { stall(w, w.wait, c); continue; }
+      all_at_barrier = false;
+      if (w.ready > c) {
+        memory_wait |= w.wait == Stall::WaitVm || w.wait == Stall::WaitLgkm;
+        stall(w, w.wait, c);
+        continue;
+      }
       // Retire returned memory operations.
       while (!w.vm.empty() && w.vm.front() <= c) w.vm.pop_front();
       while (!w.lgkm.empty() && w.lgkm.front() <= c) w.lgkm.pop_front();
@@ -233,6 +245,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
           if (need > c) {
             w.ready = need;
             w.wait = why;
+            memory_wait = true;
             break;
           }
           ++w.pc;
@@ -245,12 +258,24 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
         }
         const Port port = port_of(op.unit);
         if (used[port]) { stall(w, Stall::IssuePort, c); break; }
-        if (op.unit == Unit::VALU && valu_free[size_t(simd)] > c) { stall(w, Stall::ValuBusy, c); break; }
+        if (op.unit == Unit::VALU && valu_free[size_t(simd)] > c) {
+          pipe_blocked = true;
+          stall(w, Stall::ValuBusy, c);
+          break;
+        }
         // A DS instruction and a VALU instruction of one SIMD share its vector issue (not the MFMA's).
         const bool ds_takes_valu = op.unit == Unit::DS && hw.lds_valu_issue_cycles > 0;
         if ((ds_takes_valu || op.unit == Unit::VALU) && vector_turn_taken) { stall(w, Stall::IssuePort, c); break; }
-        if (ds_takes_valu && valu_free[size_t(simd)] > c) { stall(w, Stall::ValuBusy, c); break; }
-        if (op.unit == Unit::MFMA && mfma_free[size_t(simd)] > c) { stall(w, Stall::MfmaBusy, c); break; }
+        if (ds_takes_valu && valu_free[size_t(simd)] > c) {
+          pipe_blocked = true;
+          stall(w, Stall::ValuBusy, c);
+          break;
+        }
+        if (op.unit == Unit::MFMA && mfma_free[size_t(simd)] > c) {
+          pipe_blocked = true;
+          stall(w, Stall::MfmaBusy, c);
+          break;
+        }
         if ((op.unit == Unit::VMEM && int(w.vm.size()) >= hw.vmcnt_max) ||
             ((op.unit == Unit::DS || op.unit == Unit::SMEM) && int(w.lgkm.size()) >= hw.lgkmcnt_max)) {
           stall(w, Stall::CounterFull, c);
@@ -260,6 +285,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
         used[port] = true;
         if (ds_takes_valu) valu_free[size_t(simd)] = c + uint64_t(hw.lds_valu_issue_cycles);
         vector_turn_taken |= ds_takes_valu || op.unit == Unit::VALU;
+        vector_issued |= ds_takes_valu || op.unit == Unit::VALU || op.unit == Unit::MFMA;
         issued = true;
         close_stall(w, c);
         ++R.issued;
@@ -397,6 +423,16 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
           throw Error("model: barrier deadlock in the replay of workgroup " + std::to_string(w.rw->workgroup) +
                       " (the functional run should have reported it)");
       }
+    }
+    ++R.simd_turns;
+    if (vector_issued) ++R.vector_turns;
+    else {
+      const VectorIdle why = order.empty()  ? VectorIdle::NoWave
+                             : pipe_blocked ? VectorIdle::PipeBusy
+                             : memory_wait  ? VectorIdle::MemoryWait
+                             : all_at_barrier ? VectorIdle::Barrier
+                                              : VectorIdle::ScalarOnly;
+      ++R.vector_idle[size_t(why)];
     }
   }
   for (WaveState& w : waves) close_stall(w, R.cycles);

@@ -24,6 +24,11 @@ namespace cdnajit::model {
 enum class Stall : uint8_t { WaitVm, WaitLgkm, Barrier, NopSleep, Branch, ValuBusy, MfmaBusy, IssuePort, CounterFull, Count };
 const char* stall_name(Stall s);
 
+// Why a SIMD's issue turn issued no vector instruction (VALU, MFMA, or DS when it takes the
+// vector turn): the SIMD-level view a profiler gives as "VALU utilisation" and its idle reasons.
+enum class VectorIdle : uint8_t { NoWave, PipeBusy, MemoryWait, Barrier, ScalarOnly, Count };
+const char* vector_idle_name(VectorIdle v);
+
 // Busy cycles of the CU's units (VALU/MFMA summed over its SIMDs).
 enum class Pipe : uint8_t { Valu, Mfma, Salu, Lds, VmemAddr, L2, Hbm, Count };
 const char* pipe_name(Pipe p);
@@ -59,6 +64,8 @@ struct CuResult {
   uint64_t issued = 0;                    // wave-instructions issued
   double hbm_bytes = 0, l2_bytes = 0;     // global traffic (first touch -> HBM, repeat -> L2)
   uint64_t lds_passes = 0, lds_instructions = 0;
+  uint64_t simd_turns = 0, vector_turns = 0;  // issue turns of all SIMDs, and those that issued a vector instruction
+  std::array<uint64_t, size_t(VectorIdle::Count)> vector_idle{};  // the others, by reason
   std::vector<TraceEvent> trace;
 };
 

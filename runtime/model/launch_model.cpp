@@ -112,6 +112,12 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
   for (int s = 0; s < int(Stall::Count); ++s)
     if (r.cu.stall[size_t(s)]) r.stalls.emplace_back(stall_name(Stall(s)), double(r.cu.stall[size_t(s)]) / W);
   std::stable_sort(r.stalls.begin(), r.stalls.end(), [](auto& a, auto& b) { return a.second > b.second; });
+  const double turns = std::max<double>(1.0, double(r.cu.simd_turns));
+  r.vector_issue_share = double(r.cu.vector_turns) / turns;
+  for (int v = 0; v < int(VectorIdle::Count); ++v)
+    if (r.cu.vector_idle[size_t(v)])
+      r.vector_idle.emplace_back(vector_idle_name(VectorIdle(v)), double(r.cu.vector_idle[size_t(v)]) / turns);
+  std::stable_sort(r.vector_idle.begin(), r.vector_idle.end(), [](auto& a, auto& b) { return a.second > b.second; });
   // Limiter: a unit busy most of the time, else the main reason waves wait.
   char buf[160];
   if (!r.busy.empty() && r.busy[0].second >= 0.6) {
@@ -169,6 +175,14 @@ std::string format_report(const ModelReport& r) {
   out += "\n" + p + "top stalls (share of wave time):";
   for (size_t i = 0; i < r.stalls.size() && i < 4; ++i) {
     std::snprintf(b, sizeof b, " %s %.0f%%;", r.stalls[i].first.c_str(), 100 * r.stalls[i].second);
+    out += b;
+  }
+  std::snprintf(b, sizeof b, "\n%sSIMD vector issue (VALU, MFMA, DS): %.0f%% of issue turns; idle turns:", p.c_str(),
+                100 * r.vector_issue_share);
+  out += b;
+  for (auto& [n, s] : r.vector_idle) {
+    if (s < 0.005) continue;
+    std::snprintf(b, sizeof b, " %s %.0f%%;", n.c_str(), 100 * s);
     out += b;
   }
   out += "\n" + p + "limiter: " + r.limiter + "\n";

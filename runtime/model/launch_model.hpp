@@ -50,6 +50,8 @@ struct ModelReport {
   uint64_t replayed_workgroups = 0;
   std::vector<std::pair<std::string, double>> busy;    // unit, share of time busy (0..1), descending
   std::vector<std::pair<std::string, double>> stalls;  // reason, share of resident wave time, descending
+  double vector_issue_share = 0;  // share of the SIMDs' issue turns that issued a VALU, MFMA or DS instruction
+  std::vector<std::pair<std::string, double>> vector_idle;  // the other turns by reason (share of all turns), descending
   std::string limiter;
   std::vector<std::pair<std::string, double>> per_wave;  // dynamic instructions per wave by kind (VALU, LDS, ...)
   double sim_seconds = 0;     // functional simulation (host)

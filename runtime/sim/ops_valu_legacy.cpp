@@ -221,13 +221,12 @@ float maximum(float a, float b) {
 template <bool is_max>
 void pk_minmax3_f16(Wave& w, const Op& op) {
   if (op.clamp) fail(w, op, "clamp on a packed f16 minimum/maximum is not modelled");
-  const uint64_t e = w.exec();
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  // Raw sources (sign bit 0: lane_op applies no neg/abs); the halves, op_sel and neg_lo/neg_hi are taken here.
+  lane_op(w, op, 1, 1, 0, [&op](int, uint64_t s0, uint64_t s1, uint64_t s2) -> uint64_t {
+    const uint64_t raw[3] = {s0, s1, s2};
     float v[2][3];
     for (int i = 0; i < 3; ++i) {
-      uint32_t x = lane_src(w, op.s[i], l);
+      uint32_t x = uint32_t(raw[i]);
       if (op.s[i].k == SrcKind::Const && op.s[i].val < 0x10000) x |= x << 16;  // inline f16 constant in both halves
       for (int half = 0; half < 2; ++half) {
         const uint8_t sel = half ? op.op_sel_hi : op.op_sel, neg = half ? op.neg_hi : op.neg_lo;
@@ -243,9 +242,8 @@ void pk_minmax3_f16(Wave& w, const Op& op) {
       uint32_t bits = std::isnan(m) ? 0x7e00 : f32_to_f16(bits_of(m));
       r |= bits << (16 * half);
     }
-    d[l] = r;
-  }
-  w.lane_ops += uint64_t(std::popcount(e));
+    return r;
+  });
 }
 
 // Cube-map face selection (the guide's V_CUBEID/SC/TC/MA_F32 pseudo-code): the major axis is z when

@@ -237,9 +237,11 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
   // A model is deterministic: more samples would only repeat the same number.
   if (out.kind == TimeKind::modelled) so.full_samples = 2;
   so.budget_start_s = started_s;
-  say(fmt::format("checking and timing {} configurations with {} ({} {}); strategy {}", slots.size(), src->label(),
+  say(fmt::format("checking and timing {} configurations with {} ({} {}); strategy {}; {}", slots.size(), src->label(),
                   out.kind == TimeKind::modelled ? workers : 1,
-                  out.kind == TimeKind::modelled ? "simulator workers" : "device", strategy_name(so.strategy)));
+                  out.kind == TimeKind::modelled ? "simulator workers" : "device", strategy_name(so.strategy),
+                  so.time_budget_s > 0 ? fmt::format("time budget {:g} s from the start of the tune", so.time_budget_s)
+                                       : std::string("no time budget")));
   if (req.search.log)
     so.log = [&](const std::string& l) {
       std::lock_guard<std::mutex> lock(log_mutex);

@@ -150,6 +150,38 @@ TEST_CASE("CU model: a barrier holds the early wave until the last arrives", "[m
   CHECK(r.stall[size_t(model::Stall::Barrier)] >= 70);
 }
 
+TEST_CASE("CU model: issue turns without a vector instruction are counted by reason", "[model][issue]") {
+  using model::VectorIdle;
+  auto idle = [](const model::CuResult& r, VectorIdle v) { return r.vector_idle[size_t(v)]; };
+  // One wave on SIMD 0 alternating VALU and SALU: every other SIMD-0 turn issues no vector
+  // instruction because the wave's next instruction is scalar; SIMDs 1..3 hold no wave.
+  std::vector<Inst> mixed;
+  for (int i = 0; i < 10; ++i) {
+    mixed.push_back({"v_add_f32"});
+    mixed.push_back({"s_add_u32"});
+  }
+  auto m = run(recording(Arch::gfx950, {mixed}));
+  CHECK(m.vector_turns == 10);
+  CHECK(idle(m, VectorIdle::ScalarOnly) >= 10);
+  CHECK(idle(m, VectorIdle::ScalarOnly) <= 12);  // + s_endpgm and the SALU latency at the end
+  CHECK(idle(m, VectorIdle::NoWave) >= 3 * 20);
+  CHECK(m.simd_turns == m.vector_turns + idle(m, VectorIdle::NoWave) + idle(m, VectorIdle::ScalarOnly) +
+                            idle(m, VectorIdle::MemoryWait) + idle(m, VectorIdle::Barrier) + idle(m, VectorIdle::PipeBusy));
+  // A wave waiting for an LDS read: about (4 + 52) / 4 idle SIMD-0 turns for memory.
+  const uint32_t wait_lgkm0 = 0xc07f;
+  auto w = run(recording(Arch::gfx950, {{{"ds_read_b32", 0, lane_addrs(0, 4)}, {"s_waitcnt", wait_lgkm0}, {"v_add_f32"}}}));
+  CHECK(idle(w, VectorIdle::MemoryWait) >= 52 / 4);
+  CHECK(idle(w, VectorIdle::MemoryWait) <= (4 + 52) / 4 + 2);
+  // The early wave (SIMD 1) at a barrier while the slow one (SIMD 0) runs 20 VALU instructions.
+  std::vector<Inst> slow = repeat("v_add_f32", 20);
+  slow.push_back({"s_barrier"});
+  auto b = run(recording(Arch::gfx950, {slow, {{"s_barrier"}, {"v_add_f32"}}}));
+  CHECK(idle(b, VectorIdle::Barrier) >= 18);
+  // A transcendental holds the VALU 16 cycles: the next VALU of the wave waits about 3 turns.
+  auto t = run(recording(Arch::gfx950, {repeat("v_exp_f32", 4)}));
+  CHECK(idle(t, VectorIdle::PipeBusy) >= 3 * 3);
+}
+
 TEST_CASE("CU model: global loads count first-touch lines as HBM traffic, repeats as L2", "[model][memory]") {
   const uint32_t wait_vm0 = 0x0f70;  // vmcnt 0, lgkmcnt 15, expcnt 7
   auto r = run(recording(Arch::gfx950, {{{"global_load_dword", 0, lane_addrs(0x10000, 4)},

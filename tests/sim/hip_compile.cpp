@@ -22,8 +22,8 @@ static __device__ inline void sync() {
 }
 )";
 
-std::vector<uint8_t> compile_hip(const std::string& source, cdnajit::Arch arch) {
-  return cdnajit::compile_hip_with(cdnajit::HipSourceBackend::Kind::clang, std::string(kPrelude) + source, arch);
+std::vector<uint8_t> compile_hip(const std::string& source, cdnajit::Arch arch, const std::vector<std::string>& flags) {
+  return cdnajit::compile_hip_with(cdnajit::HipSourceBackend::Kind::clang, std::string(kPrelude) + source, arch, flags);
 }
 
 std::vector<uint8_t> assemble(const std::string& asm_text, cdnajit::Arch arch) {

@@ -13,8 +13,9 @@ namespace simtest {
 extern const char* const kPrelude;
 
 // Compiles `source` (prelude prepended) for `arch`; throws std::runtime_error
-// with clang's output on failure. Results are cached per (arch, source) in-process.
-std::vector<uint8_t> compile_hip(const std::string& source, cdnajit::Arch arch);
+// with clang's output on failure. Results are cached per (arch, source, flags) in-process.
+// `flags`: extra clang options (e.g. -ffast-math).
+std::vector<uint8_t> compile_hip(const std::string& source, cdnajit::Arch arch, const std::vector<std::string>& flags = {});
 
 // Assembles + links hand-written AMDGPU assembly with llvm-mc-22 and ld.lld-22.
 std::vector<uint8_t> assemble(const std::string& asm_text, cdnajit::Arch arch);

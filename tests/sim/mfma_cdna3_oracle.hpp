@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -128,6 +130,23 @@ inline float oracle_dot(const std::vector<uint32_t>& ra, const std::vector<uint3
     c = oracle_group(a, b, fa, fb, c, fp8);
   }
   return c;
+}
+
+// Compares an MFMA's result registers with the expected bits. Both vectors are lane-major (value
+// x is lane x / nreg, register x % nreg). Returns the number of mismatches and, in `first`, the
+// first `shown` of them with their lane and register.
+inline size_t count_mismatches(const std::vector<uint32_t>& got, const std::vector<uint32_t>& want, int nreg,
+                               std::string& first, size_t shown = 4) {
+  size_t bad = 0;
+  for (size_t x = 0; x < got.size() && x < want.size(); ++x)
+    if (got[x] != want[x] && ++bad <= shown) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "\n  lane %zu reg %zu: got 0x%08x want 0x%08x", x / size_t(nreg), x % size_t(nreg),
+                    got[x], want[x]);
+      first += buf;
+    }
+  if (got.size() != want.size()) first += "\n  (sizes differ: got " + std::to_string(got.size()) + ", want " + std::to_string(want.size()) + ")";
+  return bad + (got.size() != want.size() ? 1 : 0);
 }
 
 inline uint32_t random_code(std::mt19937& g, const ElemFmt& f, int emin_field, int emax_field) {

@@ -1,6 +1,7 @@
 // Test harness: compile + load + launch on the simulator with typed buffers.
 #pragma once
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,8 +61,26 @@ struct Device {
   }
 };
 
-inline cdnajit::CodeObject load_hip(const std::string& src, cdnajit::Arch arch) {
-  return cdnajit::read_code_object(compile_hip(src, arch));
+inline cdnajit::CodeObject load_hip(const std::string& src, cdnajit::Arch arch, const std::vector<std::string>& flags = {}) {
+  return cdnajit::read_code_object(compile_hip(src, arch, flags));
+}
+
+// load_hip, or no code object when the toolchain cannot run here (clang++-22 missing, or clang
+// unable to start a tool it needs): then `why` says so and the caller skips the test case:
+//   std::string why;
+//   auto co = load_hip_or_skip(src, arch, why);
+//   if (!co) CDNAJIT_SKIP(why);
+// Any other failure (a compile error in the test's source) is thrown, not skipped.
+inline std::optional<cdnajit::CodeObject> load_hip_or_skip(const std::string& src, cdnajit::Arch arch, std::string& why,
+                                                           const std::vector<std::string>& flags = {}) {
+  try {
+    return load_hip(src, arch, flags);
+  } catch (const std::exception& e) {
+    const std::string msg = e.what();
+    if (msg.find("cannot run") == std::string::npos && msg.find("posix_spawn failed") == std::string::npos) throw;
+    why = "clang++-22 is not available to compile the HIP kernels: " + msg;
+    return std::nullopt;
+  }
 }
 
 inline cdnajit::sim::LaunchDims dims1(uint32_t grid, uint32_t block) {

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <random>
 
 #include "runtime/sim/mfma_numerics.hpp"
@@ -249,14 +250,8 @@ extern "C" __global__ void f16k32(const half8* a, const half8* b, const float4_*
         dev.run(co, mc.kernel, ArgPack().add(da).add(db).add(dc).add(dd), dims1(1, 64), o);
         auto got = dev.download<uint32_t>(dd, 64 * nreg);
         const auto& w = is_exact ? want_exact : want;
-        size_t bad = 0;
         std::string first;
-        for (size_t x = 0; x < got.size(); ++x)
-          if (got[x] != w[x] && ++bad <= 4) {
-            char buf[96];
-            std::snprintf(buf, sizeof buf, "\n  lane %zu reg %zu: got 0x%08x want 0x%08x", x / nreg, x % nreg, got[x], w[x]);
-            first += buf;
-          }
+        const size_t bad = count_mismatches(got, w, nreg, first);
         INFO("mismatches: " << bad << first);
         REQUIRE(bad == 0);
       }
@@ -268,6 +263,90 @@ extern "C" __global__ void f16k32(const half8* a, const half8* b, const float4_*
     }
   }
 }
+
+namespace {
+
+// The f64 MFMA test cases share this set-up and check: operands with all 53 mantissa bits random
+// and exponents in a narrow window (so the chain's roundings differ from one rounding of the exact
+// sum); the kernel `plain` (clang's builtin) and `negated` (the instruction with neg modifiers
+// through inline assembly: C always, A and/or B as neg_a / neg_b say) each checked against
+// std::fma in increasing k, written here. `lanes(l, r, k, la, lb)` gives, for the output in lane
+// l, VGPR pair r, the lanes holding its A[i][k] and B[k][j]; `single_block_lanes`, when set, the
+// lanes a single 16x16-style product would read instead, which must give a different answer for
+// some output (the blocks are independent).
+using LanesFn = std::function<void(int l, int r, int k, int& la, int& lb)>;
+struct F64MfmaCase {
+  const char* mnemonic;  // what clang's builtin must compile to
+  const char* src;
+  const char* plain;
+  const char* negated;
+  int nreg;  // VGPR pairs of C/D per lane
+  bool neg_a, neg_b;
+  LanesFn lanes;
+  LanesFn single_block_lanes;
+  uint32_t seed_mul;
+};
+
+void check_f64_mfma(const F64MfmaCase& t) {
+  const char* env = std::getenv("CDNAJIT_TEST_SEED");
+  uint32_t seed = env ? uint32_t(std::strtoul(env, nullptr, 0)) : 8u;
+  INFO("seed " << seed << " (CDNAJIT_TEST_SEED)");
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    auto co = load_hip(t.src, arch);
+    Device dev(arch);
+    REQUIRE(dev.sim.disassemble(co, t.plain).find(t.mnemonic) != std::string::npos);
+    std::mt19937_64 g(seed * t.seed_mul + uint32_t(arch));
+    auto rnd = [&] { return std::ldexp(double(int64_t(g() >> 11) - (int64_t(1) << 52)), int(g() % 9) - 4 - 52); };
+    const int nc = 64 * t.nreg;
+    std::vector<double> a(64), b(64), c(static_cast<size_t>(nc));
+    for (auto& x : a) x = rnd();
+    for (auto& x : b) x = rnd();
+    for (auto& x : c) x = rnd();
+    uint64_t da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c), dd = dev.upload(std::vector<double>(size_t(nc)));
+    for (bool neg : {false, true}) {
+      INFO("arch " << cdnajit::arch_name(arch) << " " << (neg ? t.negated : t.plain));
+      dev.run(co, neg ? t.negated : t.plain, ArgPack().add(da).add(db).add(dc).add(dd), dims1(1, 64));
+      auto got = dev.download<uint64_t>(dd, size_t(nc));
+      const double sa = neg && t.neg_a ? -1 : 1, sb = neg && t.neg_b ? -1 : 1, sc = neg ? -1 : 1;
+      auto chain = [&](int l, int r, const LanesFn& lanes) {
+        double acc = sc * c[size_t(l * t.nreg + r)];
+        for (int k = 0; k < 4; ++k) {
+          int la, lb;
+          lanes(l, r, k, la, lb);
+          acc = std::fma(sa * a[size_t(la)], sb * b[size_t(lb)], acc);
+        }
+        return acc;
+      };
+      size_t bad = 0, differs_from_exact = 0, block_mixing = 0;
+      for (int l = 0; l < 64; ++l)
+        for (int r = 0; r < t.nreg; ++r) {
+          const double acc = chain(l, r, t.lanes);
+          uint64_t want;
+          std::memcpy(&want, &acc, 8);
+          bad += got[size_t(l * t.nreg + r)] != want;
+          // One rounding of the exact sum (MPFR) differs somewhere, or this test proves little.
+          mpfr_t e, p;
+          mpfr_inits2(4000, e, p, (mpfr_ptr)0);
+          mpfr_set_d(e, sc * c[size_t(l * t.nreg + r)], MPFR_RNDN);
+          for (int k = 0; k < 4; ++k) {
+            int la, lb;
+            t.lanes(l, r, k, la, lb);
+            mpfr_set_d(p, sa * a[size_t(la)], MPFR_RNDN);
+            mpfr_mul_d(p, p, sb * b[size_t(lb)], MPFR_RNDN);
+            mpfr_add(e, e, p, MPFR_RNDN);
+          }
+          differs_from_exact += mpfr_get_d(e, MPFR_RNDN) != acc;
+          mpfr_clears(e, p, (mpfr_ptr)0);
+          if (t.single_block_lanes) block_mixing += chain(l, r, t.single_block_lanes) != acc;
+        }
+      CHECK(bad == 0);
+      CHECK(differs_from_exact > 0);
+      if (t.single_block_lanes) CHECK(block_mixing > 0);
+    }
+  }
+}
+
+}  // namespace
 
 TEST_CASE("v_mfma_f64_16x16x4_f64: a K-ordered chain of f64 FMAs, with neg modifiers", "[sim][numerics][mfma][kernels]") {
   // clang's builtin, and the same instruction with neg:[1,0,1] (A and C negated) through inline
@@ -285,50 +364,8 @@ extern "C" __global__ void f64neg(const double* a, const double* b, const double
   d[t] = r;
 }
 )";
-  const char* env = std::getenv("CDNAJIT_TEST_SEED");
-  uint32_t seed = env ? uint32_t(std::strtoul(env, nullptr, 0)) : 8u;
-  INFO("seed " << seed << " (CDNAJIT_TEST_SEED)");
-  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
-    auto co = load_hip(src, arch);
-    std::mt19937_64 g(seed * 7 + uint32_t(arch));
-    // Mantissas with all 53 bits random and exponents in a narrow window: the chain's roundings
-    // differ from one rounding of the exact sum.
-    auto rnd = [&] { return std::ldexp(double(int64_t(g() >> 11) - (int64_t(1) << 52)), int(g() % 9) - 4 - 52); };
-    std::vector<double> a(64), b(64), c(256);
-    for (auto& x : a) x = rnd();
-    for (auto& x : b) x = rnd();
-    for (auto& x : c) x = rnd();
-    Device dev(arch);
-    uint64_t da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c), dd = dev.upload(std::vector<double>(256));
-    for (bool neg : {false, true}) {
-      INFO("arch " << cdnajit::arch_name(arch) << (neg ? " neg:[1,0,1]" : " plain"));
-      dev.run(co, neg ? "f64neg" : "f64k4", ArgPack().add(da).add(db).add(dc).add(dd), dims1(1, 64));
-      auto got = dev.download<uint64_t>(dd, 256);
-      size_t bad = 0, differs_from_exact = 0;
-      for (int l = 0; l < 64; ++l)
-        for (int r = 0; r < 4; ++r) {
-          const int i = 4 * r + l / 16, j = l % 16;
-          double acc = (neg ? -1 : 1) * c[l * 4 + r];
-          for (int k = 0; k < 4; ++k) acc = std::fma((neg ? -1 : 1) * a[16 * k + i], b[16 * k + j], acc);
-          uint64_t want;
-          std::memcpy(&want, &acc, 8);
-          bad += got[l * 4 + r] != want;
-          // One rounding of the exact sum (MPFR) differs somewhere, or this test proves little.
-          mpfr_t s, p;
-          mpfr_inits2(4000, s, p, (mpfr_ptr)0);
-          mpfr_set_d(s, (neg ? -1 : 1) * c[l * 4 + r], MPFR_RNDN);
-          for (int k = 0; k < 4; ++k) {
-            mpfr_set_d(p, (neg ? -1 : 1) * a[16 * k + i], MPFR_RNDN);
-            mpfr_mul_d(p, p, b[16 * k + j], MPFR_RNDN);
-            mpfr_add(s, s, p, MPFR_RNDN);
-          }
-          differs_from_exact += mpfr_get_d(s, MPFR_RNDN) != acc;
-          mpfr_clears(s, p, (mpfr_ptr)0);
-        }
-      CHECK(bad == 0);
-      CHECK(differs_from_exact > 0);
-    }
-  }
+  check_f64_mfma({"v_mfma_f64_16x16x4_f64", src, "f64k4", "f64neg", 4, true, false,
+                  [](int l, int r, int k, int& la, int& lb) { la = 16 * k + 4 * r + l / 16; lb = 16 * k + l % 16; }, nullptr, 7});
 }
 
 TEST_CASE("v_mfma_f64_4x4x4_4b_f64: four blocks, a K-ordered chain of f64 FMAs, with neg modifiers", "[sim][numerics][mfma][kernels]") {
@@ -345,52 +382,11 @@ extern "C" __global__ void f64b4neg(const double* a, const double* b, const doub
   d[t] = r;
 }
 )";
-  const char* env = std::getenv("CDNAJIT_TEST_SEED");
-  uint32_t seed = env ? uint32_t(std::strtoul(env, nullptr, 0)) : 8u;
-  INFO("seed " << seed << " (CDNAJIT_TEST_SEED)");
-  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
-    auto co = load_hip(src, arch);
-    Device dev(arch);
-    REQUIRE(dev.sim.disassemble(co, "f64b4").find("v_mfma_f64_4x4x4_4b_f64") != std::string::npos);
-    std::mt19937_64 g(seed * 11 + uint32_t(arch));
-    auto rnd = [&] { return std::ldexp(double(int64_t(g() >> 11) - (int64_t(1) << 52)), int(g() % 9) - 4 - 52); };
-    std::vector<double> a(64), b(64), c(64);
-    for (auto& x : a) x = rnd();
-    for (auto& x : b) x = rnd();
-    for (auto& x : c) x = rnd();
-    uint64_t da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c), dd = dev.upload(std::vector<double>(64));
-    for (bool neg : {false, true}) {
-      INFO("arch " << cdnajit::arch_name(arch) << (neg ? " neg:[0,1,1]" : " plain"));
-      dev.run(co, neg ? "f64b4neg" : "f64b4", ArgPack().add(da).add(db).add(dc).add(dd), dims1(1, 64));
-      auto got = dev.download<uint64_t>(dd, 64);
-      size_t bad = 0, differs_from_exact = 0, block_mixing = 0;
-      for (int l = 0; l < 64; ++l) {
-        const int i = l / 16, blk = (l / 4) % 4, j = l % 4;
-        const double s = neg ? -1 : 1;
-        double acc = s * c[l];
-        for (int k = 0; k < 4; ++k) acc = std::fma(a[16 * k + 4 * blk + i], s * b[16 * k + 4 * blk + j], acc);
-        uint64_t want;
-        std::memcpy(&want, &acc, 8);
-        bad += got[l] != want;
-        // One rounding of the exact sum (MPFR) differs somewhere, or this test proves little.
-        mpfr_t e, p;
-        mpfr_inits2(4000, e, p, (mpfr_ptr)0);
-        mpfr_set_d(e, s * c[l], MPFR_RNDN);
-        for (int k = 0; k < 4; ++k) {
-          mpfr_set_d(p, a[16 * k + 4 * blk + i], MPFR_RNDN);
-          mpfr_mul_d(p, p, s * b[16 * k + 4 * blk + j], MPFR_RNDN);
-          mpfr_add(e, e, p, MPFR_RNDN);
-        }
-        differs_from_exact += mpfr_get_d(e, MPFR_RNDN) != acc;
-        mpfr_clears(e, p, (mpfr_ptr)0);
-        // A single 16x16-style product over all lanes would differ: the blocks are independent.
-        double other = s * c[l];
-        for (int k = 0; k < 4; ++k) other = std::fma(a[16 * k + i], s * b[16 * k + j], other);
-        block_mixing += blk != 0 && other != acc;
-      }
-      CHECK(bad == 0);
-      CHECK(differs_from_exact > 0);
-      CHECK(block_mixing > 0);
-    }
-  }
+  check_f64_mfma({"v_mfma_f64_4x4x4_4b_f64", src, "f64b4", "f64b4neg", 1, false, true,
+                  [](int l, int, int k, int& la, int& lb) {
+                    const int i = l / 16, blk = (l / 4) % 4, j = l % 4;
+                    la = 16 * k + 4 * blk + i;
+                    lb = 16 * k + 4 * blk + j;
+                  },
+                  [](int l, int, int k, int& la, int& lb) { la = 16 * k + l / 16; lb = 16 * k + l % 4; }, 11});
 }

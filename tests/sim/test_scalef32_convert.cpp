@@ -424,22 +424,6 @@ extern "C" __global__ void up_6(const unsigned* src, unsigned* o, float scale) {
 }
 )";
 
-// Compiles kSrc, or skips the test case when clang++-22 cannot run here.
-bool compile_or_skip(cdnajit::CodeObject& co, std::string& why) {
-  try {
-    co = load_hip(kSrc, Arch::gfx950);
-    return true;
-  } catch (const cdnajit::Error& e) {
-    const std::string msg = e.what();
-    if (msg.find("cannot run") != std::string::npos || msg.find("not found") != std::string::npos ||
-        msg.find("No such file") != std::string::npos || msg.find("posix_spawn") != std::string::npos) {
-      why = "clang++-22 is not available to compile the HIP kernels: " + msg;
-      return false;
-    }
-    throw;
-  }
-}
-
 std::string hex(uint64_t v) {
   char b[32];
   std::snprintf(b, sizeof b, "0x%llx", (unsigned long long)v);
@@ -483,9 +467,10 @@ void check_kept(Tally& t, uint32_t got, uint32_t keep_mask, const char* what) {
 }  // namespace
 
 TEST_CASE("gfx950 v_cvt_scalef32_* up-conversions on every code, bit-exact against an independent oracle", "[sim][numerics][scalef32]") {
-  cdnajit::CodeObject co;
   std::string why;
-  if (!compile_or_skip(co, why)) CDNAJIT_SKIP(why);
+  auto loaded = load_hip_or_skip(kSrc, Arch::gfx950, why);
+  if (!loaded) CDNAJIT_SKIP(why);
+  const cdnajit::CodeObject& co = *loaded;
   Device dev(Arch::gfx950);
   const std::string dis = dev.sim.disassemble(co, "up_8") + dev.sim.disassemble(co, "up_6");
   for (const char* m : {"v_cvt_scalef32_f32_fp8", "v_cvt_scalef32_f32_bf8", "v_cvt_scalef32_f16_fp8", "v_cvt_scalef32_f16_bf8",
@@ -568,9 +553,10 @@ TEST_CASE("gfx950 v_cvt_scalef32_* up-conversions on every code, bit-exact again
 }
 
 TEST_CASE("gfx950 v_cvt_scalef32_* down-conversions and v_cvt_sr_f16/bf16_f32, bit-exact against an independent oracle", "[sim][numerics][scalef32]") {
-  cdnajit::CodeObject co;
   std::string why;
-  if (!compile_or_skip(co, why)) CDNAJIT_SKIP(why);
+  auto loaded = load_hip_or_skip(kSrc, Arch::gfx950, why);
+  if (!loaded) CDNAJIT_SKIP(why);
+  const cdnajit::CodeObject& co = *loaded;
   const uint64_t seed = cdnajit::test::test_seed("test_scalef32_convert", 20261126u);
   Device dev(Arch::gfx950);
   const std::string dis = dev.sim.disassemble(co, "down_f32") + dev.sim.disassemble(co, "down_16") + dev.sim.disassemble(co, "down_32");
@@ -757,15 +743,10 @@ extern "C" __global__ void sr_bits(const float* x, const unsigned* seeds, unsign
   v2h h = __builtin_amdgcn_cvt_sr_f16_f32((v2h){0, 0}, x16, seed, false);
   o[2] = __builtin_bit_cast(unsigned short, (_Float16)h.x);
 })";
-  cdnajit::CodeObject co;
-  try {
-    co = load_hip(src, Arch::gfx950);
-  } catch (const cdnajit::Error& e) {
-    const std::string msg = e.what();
-    if (msg.find("cannot run") != std::string::npos || msg.find("No such file") != std::string::npos)
-      CDNAJIT_SKIP("clang++-22 is not available to compile the HIP kernel: " + msg);
-    throw;
-  }
+  std::string why;
+  auto loaded = load_hip_or_skip(src, Arch::gfx950, why);
+  if (!loaded) CDNAJIT_SKIP(why);
+  const cdnajit::CodeObject& co = *loaded;
   using O = cdnajit::sim::Options;
   struct Want {
     O::SrSeedBits choice;

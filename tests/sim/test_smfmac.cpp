@@ -100,24 +100,13 @@ ElemFmt fmt_of(E e, bool fnuz) {
   }
 }
 
-// clang++-22 is needed to build the kernels; without it the tests are skipped with the reason.
-bool clang_missing(std::string& why) {
-  try {
-    (void)load_hip("extern \"C\" __global__ void probe(int* p) { p[0] = 1; }", Arch::gfx942);
-    return false;
-  } catch (const std::exception& e) {
-    why = e.what();
-    return why.find("cannot run") != std::string::npos;
-  }
-}
-
 int row_of(int M, int l, int r) { return M == 16 ? 4 * (l / 16) + r : 8 * (r / 4) + 4 * (l / 32) + r % 4; }
 
 }  // namespace
 
 TEST_CASE("v_smfmac_*: clang kernels bit-exact against an independent sparse-matrix oracle", "[sim][mfma][smfmac]") {
-  std::string why;
-  if (clang_missing(why)) CDNAJIT_SKIP("clang++-22 is not available: " + why);
+  std::string why;  // clang++-22 builds the kernels; without it the test is skipped with the reason
+  if (!load_hip_or_skip(kSrc, Arch::gfx942, why)) CDNAJIT_SKIP(why);
   const uint64_t seed = cdnajit::test::test_seed("test_smfmac", 20261126u);
   for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
     const bool fnuz = arch == Arch::gfx942;
@@ -213,14 +202,8 @@ TEST_CASE("v_smfmac_*: clang kernels bit-exact against an independent sparse-mat
         dev.run(co, c.kernel, ArgPack().add(da).add(db).add(di).add(dd), dims1(1, 64), o);
         auto got = dev.download<uint32_t>(dd, 64 * size_t(nreg));
         const auto& w = is_exact ? want_exact : want;
-        size_t bad = 0;
         std::string first;
-        for (size_t x = 0; x < got.size(); ++x)
-          if (got[x] != w[x] && ++bad <= 4) {
-            char buf[96];
-            std::snprintf(buf, sizeof buf, "\n  lane %zu reg %zu: got 0x%08x want 0x%08x", x / nreg, x % nreg, got[x], w[x]);
-            first += buf;
-          }
+        const size_t bad = count_mismatches(got, w, nreg, first);
         INFO("mismatches: " << bad << first);
         CHECK(bad == 0);
       }
@@ -235,8 +218,8 @@ TEST_CASE("v_smfmac_*: clang kernels bit-exact against an independent sparse-mat
 }
 
 TEST_CASE("v_smfmac_f32_16x16x32_f16: the index set ABID selects picks the B rows (hand-built probe)", "[sim][mfma][smfmac]") {
-  std::string why;
-  if (clang_missing(why)) CDNAJIT_SKIP("clang++-22 is not available: " + why);
+  std::string why;  // clang++-22 builds the kernels; without it the test is skipped with the reason
+  if (!load_hip_or_skip(kSrc, Arch::gfx942, why)) CDNAJIT_SKIP(why);
   // Kernel s0 (abid:2 -> bits [23:16]). Every stored A value is 1.0, B[k][j] = k + 1, C[i][j] = i.
   // Index byte 0xD8 = positions (0, 2) in the lane's first group of 4 and (1, 3) in its second: lane
   // group g (K columns 8g .. 8g + 7) adds B rows 8g, 8g + 2, 8g + 5, 8g + 7, i.e. 32g + 18; over

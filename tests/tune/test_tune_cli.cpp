@@ -1,6 +1,6 @@
 // `cdnajit tune` as a user runs it: --list, a replayed search with its log,
 // the simulator with the timing model (a small problem, the pick stored as modelled),
-// --check-only, database export/import/lookup, and bad options.
+// --check-only, database export/import/lookup, the default time budget, and bad options.
 #include <catch2/catch.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +11,7 @@
 #include <string>
 
 #include "tests/cli_run.hpp"
+#include "tools/tune_command.hpp"
 
 namespace {
 
@@ -99,4 +100,34 @@ TEST_CASE("cdnajit tune: check-only and database import/export/lookup", "[tune][
   Run bad = cli("tune --import " + db + " --db " + scratch("other.db"));
   CHECK(bad.status == 1);
   CHECK(has(bad, "not valid JSON"));
+}
+
+TEST_CASE("cdnajit tune: a default time budget, stated in --help and in the output", "[tune][cli]") {
+  const std::string secs = std::to_string(int(cdnajit::kDefaultTuneBudgetS));
+  REQUIRE(double(std::stoi(secs)) == cdnajit::kDefaultTuneBudgetS);  // a whole number of seconds, as printed
+  Run help = cli("tune --help");
+  INFO(help.out);
+  CHECK(help.status == 0);
+  CHECK(has(help, "(default " + secs + "; 0 = none: search every configuration)"));
+
+  const std::string small = "tune --family dwconv3d --problem \"N1 C4 D5 H8 W16 k3x5x5 pad0,2,2\" --no-db --quiet";
+  // No --budget: the default reaches the search (the tuner's line states the budget it was given).
+  Run d = cli(small);
+  INFO(d.out);
+  CHECK(d.status == 0);
+  CHECK(has(d, "time budget: " + secs + " s by default (--budget SECONDS changes it, --budget 0 searches every"));
+  CHECK(has(d, "; time budget " + secs + " s from the start of the tune"));
+  CHECK(has(d, "ended: all candidates\n"));
+  // --budget 0: none, and no default stated.
+  Run none = cli(small + " --budget 0");
+  INFO(none.out);
+  CHECK(none.status == 0);
+  CHECK(has(none, "; no time budget"));
+  CHECK_FALSE(has(none, "by default"));
+  // An explicit budget replaces the default.
+  Run given = cli(small + " --budget 3600");
+  CHECK(has(given, "; time budget 3600 s from the start of the tune"));
+  CHECK_FALSE(has(given, "by default"));
+  // --check-only times nothing: no budget line.
+  CHECK_FALSE(has(cli("tune --family dwconv3d --check-only --problem \"N1 C4 D5 H8 W16 k3x5x5 pad0,2,2\""), "time budget"));
 }

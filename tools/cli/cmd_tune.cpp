@@ -1,5 +1,7 @@
 // tune: kernel-configuration search with the persistent performance database
 // (runtime/tune; the command's body is tools/tune_command.cpp).
+#include <fmt/format.h>
+
 #include "tools/cli/commands.hpp"
 #include "tools/cli/values.hpp"
 #include "runtime/tune/strategy.hpp"
@@ -29,7 +31,9 @@ void add_tune_command(CommandLine& cl) {
                    "stop after N configurations in a row that do not beat the best (0 = off)");
   add_typed_option(c, "--budget", o->budget_s,
                    [](std::string_view t, std::string_view w) { return parse_real(t, w, 0, 1e7); },
-                   "wall-clock budget in seconds (0 = none)");
+                   fmt::format("wall-clock budget in seconds from the start of the tune, building and checking "
+                               "included (default {:g}; 0 = none: search every configuration)",
+                               kDefaultTuneBudgetS));
   add_typed_option(c, "--jobs", o->jobs,
                    [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 1024)); },
                    "build threads, and simulator workers that check and model ahead of the search (0 = one per core)");

@@ -25,7 +25,6 @@
 // split-K's workspace zeroing (a memset) is not in the time either.
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -36,6 +35,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/sim/code_object.hpp"
 #include "runtime/tune/families/conv3d_igemm_check.hpp"
+#include "runtime/tune/families/family_base.hpp"
 #include "runtime/tune/families/registry.hpp"
 
 namespace cdnajit::tune {
@@ -133,13 +133,13 @@ std::string stats_line(const BuildResult& b, Arch arch, int threads) {
                      k->group_segment_size, codegen::code_object_occupancy(*k, arch, uint32_t(threads)).waves_per_simd);
 }
 
-class Conv3dCandidate final : public Candidate {
+class Conv3dCandidate final : public BuiltCandidate {
  public:
   Conv3dCandidate(const Problem& p, const Conv3dPlan& plan) : problem_(p), plan_(plan) {
-    auto t0 = std::chrono::steady_clock::now();
-    gemm_ = codegen::build_conv3d_igemm(plan_);
-    if (plan_.uses_workspace()) finalize_ = codegen::build_conv3d_finalize(plan_);
-    build_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    timed_build([&] {
+      gemm_ = codegen::build_conv3d_igemm(plan_);
+      if (plan_.uses_workspace()) finalize_ = codegen::build_conv3d_finalize(plan_);
+    });
   }
 
   std::string check(Device& dev) override { return conv3d_check_small(dev, problem_.dtype, plan_); }
@@ -147,64 +147,40 @@ class Conv3dCandidate final : public Candidate {
   LaunchSpec bind(Device& dev) override {
     const Conv3dShape& s = plan_.shape;
     codegen::Conv3dInputs in = codegen::conv3d_random_inputs(s, 21);
-    auto state = std::make_shared<Bound>();
-    state->dev = &dev;
+    auto bound = std::make_shared<BoundLaunch>(dev);
     std::vector<uint8_t> xt = codegen::conv3d_transpose_host(plan_, codegen::conv3d_pack_input(plan_, in.x));
     std::vector<uint8_t> wt = codegen::conv3d_pack_weights(plan_, in.w);
     xt.resize(xt.size() + Conv3dPlan::kZeroTailBytes, 0);  // the DMA path reads past the end
     wt.resize(wt.size() + Conv3dPlan::kZeroTailBytes, 0);
     std::vector<float> bias(size_t(s.K), 0.0f);
     if (s.bias) bias = in.bias;
-    state->bufs.push_back(dev.upload(std::span<const uint8_t>(xt), "xt"));
-    state->bufs.push_back(dev.upload(std::span<const uint8_t>(wt), "wt"));
-    state->bufs.push_back(dev.upload(std::span<const float>(bias), "bias"));
-    state->bufs.push_back(dev.alloc(size_t(s.output_elems()) * size_t(plan_.out_esize()), "y"));
+    Buffer bxt = bound->upload(xt, "xt");
+    Buffer bwt = bound->upload(wt, "wt");
+    Buffer bb = bound->upload(bias, "bias");
+    Buffer by = bound->alloc(size_t(s.output_elems()) * size_t(plan_.out_esize()), "y");
+    Buffer workspace;
     if (plan_.uses_workspace())
-      state->bufs.push_back(dev.upload(std::span<const float>(std::vector<float>(size_t(s.output_elems()), 0.0f)),
-                                       "workspace"));
-    const Buffer &bxt = state->bufs[0], &bwt = state->bufs[1], &bb = state->bufs[2], &by = state->bufs[3];
-    state->gemm = std::make_unique<Module>(dev.load(gemm_.code_object));
-    LaunchSpec spec;
-    spec.device = &dev;
-    spec.kernel = state->gemm->kernel(gemm_.name);
-    spec.grid = {plan_.grid[0], plan_.grid[1], plan_.grid[2]};
-    spec.block = {uint32_t(plan_.threads)};
-    spec.args = KernelArgs().ptr(bxt).ptr(bwt).ptr(bb).ptr(plan_.uses_workspace() ? state->bufs[4] : by);
-    if (finalize_) {
-      state->finalize = std::make_unique<Module>(dev.load(finalize_->code_object));
-      LaunchSpec fin;
-      fin.device = &dev;
-      fin.kernel = state->finalize->kernel(finalize_->name);
-      fin.grid = {codegen::conv3d_finalize_grid(plan_)};
-      fin.block = {uint32_t(codegen::kConv3dAuxThreads)};
-      fin.args = KernelArgs().ptr(state->bufs[4]).ptr(bb).ptr(by);
-      spec.then.push_back(fin);
-    }
-    spec.keep_alive = state;
+      workspace = bound->upload(std::vector<float>(size_t(s.output_elems()), 0.0f), "workspace");
+    DeviceKernel gemm = bound->load(gemm_.code_object, gemm_.name);
+    LaunchSpec spec = bound_launch(bound, gemm, {plan_.grid[0], plan_.grid[1], plan_.grid[2]}, {uint32_t(plan_.threads)},
+                                   KernelArgs().ptr(bxt).ptr(bwt).ptr(bb).ptr(plan_.uses_workspace() ? workspace : by));
+    if (finalize_)
+      spec.then.push_back(bound_launch(bound, bound->load(finalize_->code_object, finalize_->name),
+                                       {codegen::conv3d_finalize_grid(plan_)}, {uint32_t(codegen::kConv3dAuxThreads)},
+                                       KernelArgs().ptr(workspace).ptr(bb).ptr(by)));
     return spec;
   }
 
-  std::string summary() const override {
-    return fmt::format("{}; built in {:.1f} ms", stats_line(gemm_, plan_.arch, plan_.threads), build_ms_);
-  }
-
  private:
-  struct Bound {
-    Device* dev = nullptr;
-    std::unique_ptr<Module> gemm, finalize;
-    std::vector<Buffer> bufs;
-    ~Bound() {
-      for (const Buffer& b : bufs) dev->free(b);
-    }
-  };
+  std::string describe() const override { return stats_line(gemm_, plan_.arch, plan_.threads); }
+
   Problem problem_;
   Conv3dPlan plan_;
   BuildResult gemm_;
   std::optional<BuildResult> finalize_;
-  double build_ms_ = 0;
 };
 
-class Conv3dIgemmFamily final : public Family {
+class Conv3dIgemmFamily final : public FamilyBase<Problem, Conv3dConfig> {
  public:
   std::string name() const override { return "conv3d_igemm"; }
   std::string description() const override {
@@ -221,18 +197,20 @@ class Conv3dIgemmFamily final : public Family {
         {"lds_dma", {"off", "on"}, "global -> LDS by DMA (gfx950)"},
     };
   }
-  std::string canonical_problem(std::string_view text) const override {
-    Problem p = parse_problem(text);
+
+ private:
+  Problem parse(std::string_view text) const override { return parse_problem(text); }
+  std::string canonical(const Problem& p) const override {
     codegen::make_conv3d_plan(p.shape, p.dtype, Arch::gfx950);  // validates the shape (configs are checked per arch)
     return p.str();
   }
-  std::string invalid_reason(const Config& c, const std::string& problem, Arch arch) const override {
-    return plan_or_reason(parse_problem(problem), to_config(c), arch, nullptr);
+  Conv3dConfig choose(const Config& c, const Problem&) const override { return to_config(c); }
+  std::string invalid(const Problem& p, const Conv3dConfig& k, Arch arch) const override {
+    return plan_or_reason(p, k, arch, nullptr);
   }
-  std::unique_ptr<Candidate> build(const Config& c, const std::string& problem, Arch arch) const override {
-    Problem p = parse_problem(problem);
+  std::unique_ptr<Candidate> make(const Problem& p, const Conv3dConfig& k, Arch arch) const override {
     Conv3dPlan plan;
-    if (std::string why = plan_or_reason(p, to_config(c), arch, &plan); !why.empty()) throw Error(why);
+    if (std::string why = plan_or_reason(p, k, arch, &plan); !why.empty()) throw Error(why);
     return std::make_unique<Conv3dCandidate>(p, plan);
   }
 };

@@ -23,13 +23,13 @@
 // Timing: one launch of the full problem (dW zeroed once for split-K; the memset is not timed).
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 
 #include "codegen/conv_bwd_weight.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/tune/families/conv_bwd_weight_check.hpp"
+#include "runtime/tune/families/family_base.hpp"
 #include "runtime/tune/families/registry.hpp"
 
 namespace cdnajit::tune {
@@ -94,7 +94,7 @@ Choice to_choice(const Config& c, BwdWeightDType dtype) {
   return k;
 }
 
-std::string invalid(const Problem& p, const Choice& k) {
+std::string invalid_choice(const Problem& p, const Choice& k) {
   try {
     codegen::validate_bwd_weight(p.shape, k.variant, k.cfg);
   } catch (const Error& e) {
@@ -125,12 +125,10 @@ BwdWeightShape small_problem(const BwdWeightShape& full, int splits) {
   return s;
 }
 
-class BwdCandidate final : public Candidate {
+class BwdCandidate final : public BuiltCandidate {
  public:
   BwdCandidate(const Problem& p, const Choice& k, Arch arch) : problem_(p), choice_(k), arch_(arch) {
-    auto t0 = std::chrono::steady_clock::now();
-    kernel_ = codegen::build_conv_bwd_weight(p.shape, k.variant, arch, k.cfg);
-    build_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    timed_build([&] { kernel_ = codegen::build_conv_bwd_weight(p.shape, k.variant, arch, k.cfg); });
   }
 
   std::string check(Device& dev) override {
@@ -145,46 +143,29 @@ class BwdCandidate final : public Candidate {
   LaunchSpec bind(Device& dev) override {
     const BwdWeightShape& s = problem_.shape;
     codegen::BwdWeightInputs in = codegen::bwd_weight_random_inputs(s, problem_.dtype, 21);
-    auto state = std::make_shared<Bound>();
-    state->dev = &dev;
-    state->module = std::make_unique<Module>(dev.load(kernel_.build.code_object));
-    state->bufs.push_back(dev.upload(std::span<const uint16_t>(in.x), "x"));
-    state->bufs.push_back(dev.upload(std::span<const uint16_t>(in.dy), "dy"));
-    state->bufs.push_back(dev.upload(std::span<const float>(std::vector<float>(size_t(s.dw_elems()), 0.0f)), "dw"));
-    LaunchSpec spec;
-    spec.device = &dev;
-    spec.kernel = state->module->kernel(codegen::kBwdWeightKernelName);
-    spec.grid = kernel_.grid;
-    spec.block = kernel_.block;
-    spec.args = KernelArgs().ptr(state->bufs[0]).ptr(state->bufs[1]).ptr(state->bufs[2]);
-    spec.keep_alive = state;
-    return spec;
-  }
-
-  std::string summary() const override {
-    std::string roles;
-    for (const RoleStats& r : kernel_.roles.roles)
-      roles += fmt::format("{}{} x{} waves {} VGPRs", roles.empty() ? "" : ", ", r.name, r.waves, r.peak_vgprs);
-    return fmt::format("{}; roles: {}; built in {:.1f} ms", choice_.cfg.str(), roles, build_ms_);
+    auto bound = std::make_shared<BoundLaunch>(dev);
+    DeviceKernel k = bound->load(kernel_.build.code_object, codegen::kBwdWeightKernelName);
+    Buffer x = bound->upload(in.x, "x");
+    Buffer dy = bound->upload(in.dy, "dy");
+    Buffer dw = bound->upload(std::vector<float>(size_t(s.dw_elems()), 0.0f), "dw");
+    return bound_launch(bound, k, kernel_.grid, kernel_.block, KernelArgs().ptr(x).ptr(dy).ptr(dw));
   }
 
  private:
-  struct Bound {
-    Device* dev = nullptr;
-    std::unique_ptr<Module> module;
-    std::vector<Buffer> bufs;
-    ~Bound() {
-      for (const Buffer& b : bufs) dev->free(b);
-    }
-  };
+  std::string describe() const override {
+    std::string roles;
+    for (const RoleStats& r : kernel_.roles.roles)
+      roles += fmt::format("{}{} x{} waves {} VGPRs", roles.empty() ? "" : ", ", r.name, r.waves, r.peak_vgprs);
+    return fmt::format("{}; roles: {}", choice_.cfg.str(), roles);
+  }
+
   Problem problem_;
   Choice choice_;
   Arch arch_;
   codegen::BwdWeightKernel kernel_;
-  double build_ms_ = 0;
 };
 
-class ConvBwdWeightFamily final : public Family {
+class ConvBwdWeightFamily final : public FamilyBase<Problem, Choice> {
  public:
   std::string name() const override { return "conv_bwd_weight"; }
   std::string description() const override {
@@ -199,15 +180,13 @@ class ConvBwdWeightFamily final : public Family {
         {"split_k", {"1", "2", "4", "8", "16", "32", "64"}, "pixel ranges summed into dW with fp32 atomics"},
     };
   }
-  std::string canonical_problem(std::string_view text) const override { return parse_problem(text).str(); }
-  std::string invalid_reason(const Config& c, const std::string& problem, Arch) const override {
-    Problem p = parse_problem(problem);
-    return invalid(p, to_choice(c, p.dtype));
-  }
-  std::unique_ptr<Candidate> build(const Config& c, const std::string& problem, Arch arch) const override {
-    Problem p = parse_problem(problem);
-    Choice k = to_choice(c, p.dtype);
-    if (std::string why = invalid(p, k); !why.empty()) throw Error(why);
+
+ private:
+  Problem parse(std::string_view text) const override { return parse_problem(text); }
+  std::string canonical(const Problem& p) const override { return p.str(); }
+  Choice choose(const Config& c, const Problem& p) const override { return to_choice(c, p.dtype); }
+  std::string invalid(const Problem& p, const Choice& k, Arch) const override { return invalid_choice(p, k); }
+  std::unique_ptr<Candidate> make(const Problem& p, const Choice& k, Arch arch) const override {
     return std::make_unique<BwdCandidate>(p, k, arch);
   }
 };

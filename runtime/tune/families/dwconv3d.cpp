@@ -5,12 +5,12 @@
 // Param here plus its rule in invalid_reason().
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cstdio>
 
 #include "codegen/dwconv3d.hpp"
 #include "codegen/dwconv3d_models.hpp"
 #include "jit/isa/error.hpp"
+#include "runtime/tune/families/family_base.hpp"
 #include "runtime/tune/families/registry.hpp"
 
 namespace cdnajit::tune {
@@ -45,12 +45,10 @@ DwConvShape small_problem(const DwConvShape& p) {
   return s;
 }
 
-class DwCandidate final : public Candidate {
+class DwCandidate final : public BuiltCandidate {
  public:
   DwCandidate(DwConvShape s, DwVariant v, Arch a) : shape_(s), variant_(v), arch_(a) {
-    auto t0 = std::chrono::steady_clock::now();
-    build_ = codegen::build_dwconv3d(s, v, a);
-    build_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    timed_build([&] { build_ = codegen::build_dwconv3d(s, v, a); });
   }
 
   std::string check(Device& dev) override {
@@ -77,44 +75,25 @@ class DwCandidate final : public Candidate {
   LaunchSpec bind(Device& dev) override {
     std::vector<uint16_t> x = codegen::random_bf16(size_t(shape_.input_elems()), 21);
     std::vector<uint16_t> w = codegen::random_bf16(size_t(shape_.weight_elems()), 22);
-    auto state = std::make_shared<Bound>();
-    state->dev = &dev;
-    state->module = std::make_unique<Module>(dev.load(build_.code_object));
-    state->in = dev.upload(std::span<const uint16_t>(x), "input");
-    state->wt = dev.upload(std::span<const uint16_t>(w), "weight");
-    state->out = dev.alloc(size_t(shape_.output_elems()) * 2, "output");
-    LaunchSpec spec;
-    spec.device = &dev;
-    spec.kernel = state->module->kernel(build_.name);
-    spec.grid = {uint32_t(codegen::dwconv_geometry(shape_, arch_, variant_).grid_x)};
-    spec.block = {256};
-    spec.args = KernelArgs().ptr(state->in).ptr(state->wt).ptr(state->out);
-    spec.keep_alive = state;
-    return spec;
-  }
-
-  std::string summary() const override {
-    return fmt::format("{}; built in {:.1f} ms", codegen::format_build_stats(build_), build_ms_);
+    auto bound = std::make_shared<BoundLaunch>(dev);
+    DeviceKernel k = bound->load(build_.code_object, build_.name);
+    Buffer in = bound->upload(x, "input");
+    Buffer wt = bound->upload(w, "weight");
+    Buffer out = bound->alloc(size_t(shape_.output_elems()) * 2, "output");
+    return bound_launch(bound, k, {uint32_t(codegen::dwconv_geometry(shape_, arch_, variant_).grid_x)}, {256},
+                        KernelArgs().ptr(in).ptr(wt).ptr(out));
   }
 
  private:
-  struct Bound {
-    Device* dev = nullptr;
-    std::unique_ptr<Module> module;
-    Buffer in, wt, out;
-    ~Bound() {
-      for (const Buffer& b : {in, wt, out})
-        if (b.bytes) dev->free(b);
-    }
-  };
+  std::string describe() const override { return codegen::format_build_stats(build_); }
+
   DwConvShape shape_;
   DwVariant variant_;
   Arch arch_;
   BuildResult build_;
-  double build_ms_ = 0;
 };
 
-class DwConv3dFamily final : public Family {
+class DwConv3dFamily final : public FamilyBase<DwConvShape, DwVariant> {
  public:
   std::string name() const override { return "dwconv3d"; }
   std::string description() const override {
@@ -125,25 +104,29 @@ class DwConv3dFamily final : public Family {
     for (const codegen::DwVariantInfo& v : codegen::dw_variants()) names.emplace_back(v.name);
     return {{"variant", names, "the generator's variant (codegen/dwconv3d_shape.hpp, dw_variants())"}};
   }
-  std::string canonical_problem(std::string_view text) const override {
-    DwConvShape s = parse_shape(text);
+
+ private:
+  DwConvShape parse(std::string_view text) const override { return parse_shape(text); }
+  std::string canonical(const DwConvShape& s) const override {
     codegen::dwconv_geometry(s, Arch::gfx950);  // validates the fields (the arch limit is checked per config)
     return s.str();
   }
-  std::string invalid_reason(const Config& c, const std::string& problem, Arch arch) const override {
-    DwVariant v = codegen::parse_variant(config_value(c, "variant"));
+  DwVariant choose(const Config& c, const DwConvShape&) const override {
+    return codegen::parse_variant(config_value(c, "variant"));
+  }
+  std::string invalid(const DwConvShape& s, const DwVariant& v, Arch arch) const override {
     if (!codegen::variant_available(v, arch))
       return fmt::format("{} is not available on {} (v_dot2_f32_bf16 needs gfx950)", codegen::variant_name(v),
                          arch_name(arch));
     try {
-      codegen::dwconv_geometry(parse_shape(problem), arch, v);
+      codegen::dwconv_geometry(s, arch, v);
     } catch (const Error& e) {
       return e.what();
     }
     return "";
   }
-  std::unique_ptr<Candidate> build(const Config& c, const std::string& problem, Arch arch) const override {
-    return std::make_unique<DwCandidate>(parse_shape(problem), codegen::parse_variant(config_value(c, "variant")), arch);
+  std::unique_ptr<Candidate> make(const DwConvShape& s, const DwVariant& v, Arch arch) const override {
+    return std::make_unique<DwCandidate>(s, v, arch);
   }
 };
 
