@@ -387,46 +387,68 @@ void apply_mods_word(const std::string& w, Op& op, bool& ok) {
   else if (key == "format") {}  // MTBUF: read from the encoding instead (Op::imm, see decode_kernel)
   else ok = false;
     }
-// Encodings LLVM 22's AMDGPU disassembler crashes on (SIGSEGV in its
-// diagnostic path, found by tools/fuzz/fuzz_decoder; `llvm-mc-22 --disassemble
-// -mcpu=gfx942` dies on "0x00 0x00 0x00 0xe8 0x00 0x00 0x00 0xff" too): a
-// MUBUF (word 0 bits 31:26 = 111000) or MTBUF (111010) whose SOFFSET (word 1
-// bits 31:24) is 255, the literal-constant code these encodings cannot take.
-// They are never valid code, so they are undecodable without asking LLVM.
-// Also an SDWA VOP1 / VOP2 (word 0 src0 = 0xF9) with an operand select of 7
-// (valid: 0..6 = BYTE_0..DWORD) in dst_sel (word 1 bits 10:8), src0_sel (18:16)
-// or, VOP2 only, src1_sel (26:24): `llvm-mc-22 --disassemble -mcpu=gfx942` dies on
-// "0xf9 0x00 0x00 0x00 0x00 0x00 0x00 0x07" (VOPC, whose word 1 holds sdst
-// there, is unaffected).
+// Encodings LLVM 22's AMDGPU disassembler crashes on (SIGSEGV in its diagnostic
+// path; each row's bytes also kill `llvm-mc-22 --disassemble -mcpu=gfx942`). None
+// is valid code, so they are undecodable without asking LLVM (an error if executed).
+// A pattern is a set of bit fields of the instruction's first two dwords (word 0,
+// word 1) that must all hold the given values, and optionally one that must not.
+struct BitMatch {
+  uint64_t mask = 0, value = 0;  // over word 0 (bits 31:0) and word 1 (bits 63:32)
+  bool matches(uint64_t dwords) const { return mask != 0 && (dwords & mask) == value; }
+};
+constexpr BitMatch bits(int word, int hi, int lo, uint64_t value) {
+  const int shift = 32 * word + lo;
+  return {((uint64_t(1) << (hi - lo + 1)) - 1) << shift, value << shift};
+}
+constexpr BitMatch operator&(BitMatch a, BitMatch b) { return {a.mask | b.mask, a.value | b.value}; }
+
+struct CrashPattern {
+  BitMatch match;
+  BitMatch unless;  // none when empty
+};
+
+// Encoding classes (word 0): VOP3 / VOP3P / VOP3-encoded VOPC have bits 31:26 = 110100;
+// SDWA is a VOP1 / VOP2 / VOPC (bit 31 = 0) whose src0 field (bits 8:0) is 0xF9, with
+// opcode field bits 30:25 = 0x3F for VOP1 and 0x3E for VOPC. Reproducers are the files of
+// tests/fuzz/reproducers/fuzz_decoder/ (replayed by ctest fuzz_reproducers.fuzz_decoder).
+constexpr BitMatch kVop3 = bits(0, 31, 26, 0x34);
+constexpr BitMatch kSdwa = bits(0, 31, 31, 0) & bits(0, 8, 0, 0xf9);
+constexpr CrashPattern kLlvmCrashes[] = {
+    // MUBUF with SOFFSET (word 1 bits 31:24) 255, the literal code it cannot take:
+    // "0x00 0x00 0x00 0xe0 0x00 0x00 0x00 0xff" (mubuf-literal-soffset-gfx942).
+    {bits(0, 31, 26, 0x38) & bits(1, 31, 24, 0xff)},
+    // MTBUF, likewise: fuzz_decoder-crash-d5ccd55e..., mtbuf-literal-soffset-gfx942 and -gfx950.
+    {bits(0, 31, 26, 0x3a) & bits(1, 31, 24, 0xff)},
+    // VOP3 naming the literal constant (255) as src0, src1 or src2 (word 1 bits 8:0, 17:9,
+    // 26:18; GFX9 VOP3 has no literals, and an unused source field holds 0):
+    {kVop3 & bits(1, 8, 0, 0xff)},    // fuzz_decoder-crash-cf4f58b9... (v_fma_f32), -050551fd...
+                                      // (a VOP3P cut off by the end of the code, zero-padded)
+    {kVop3 & bits(1, 17, 9, 0xff)},   // vop3-literal-src1-gfx942
+    {kVop3 & bits(1, 26, 18, 0xff)},  // vop3-literal-src2-gfx942
+    // VOPC in the VOP3 encoding (opcode, word 0 bits 25:16, below 0x100) whose scalar
+    // destination (word 0 bits 7:0) is 255: fuzz_decoder-crash-ba73cfc5...
+    {kVop3 & bits(0, 25, 24, 0) & bits(0, 7, 0, 0xff)},
+    // VOP2 v_madmk_f16 / v_madak_f16 (word 0 bits 31:25 = 0x24 / 0x25, so bits 31:26 = 0x12)
+    // whose 32-bit constant K (word 1) is exactly 0xff (K = 0xfe, 0x1ff, 0xffff decode):
+    // fuzz_decoder-crash-0abab94f...
+    {bits(0, 31, 26, 0x12) & bits(1, 31, 0, 0xff)},
+    // SDWA with an operand select of 7 (valid: 0..6 = BYTE_0..DWORD): dst_sel (word 1 bits
+    // 10:8; a VOPC holds its sdst there instead), src0_sel (18:16), src1_sel (26:24; a VOP1
+    // has no src1).
+    {kSdwa & bits(1, 10, 8, 7), bits(0, 30, 25, 0x3e)},   // fuzz_decoder-crash-308742c8... (VOP2),
+                                                          // sdwa-vop1-dst-sel7-gfx942
+    {kSdwa & bits(1, 18, 16, 7)},                         // sdwa-vop1-src0-sel7-gfx942,
+                                                          // sdwa-vopc-src0-sel7-gfx942
+    {kSdwa & bits(1, 26, 24, 7), bits(0, 30, 25, 0x3f)},  // sdwa-vopc-src1-sel7-gfx950
+};
+
 bool llvm_crashes_on(const uint8_t* p, uint64_t available) {
   if (available < 8) return false;
-  uint32_t w0, w1;
-  std::memcpy(&w0, p, 4);
-  std::memcpy(&w1, p + 4, 4);
-  uint32_t enc = w0 >> 26;
-  if ((enc == 0x38 || enc == 0x3a) && (w1 >> 24) == 0xff) return true;
-  // A VOP3 / VOP3P / VOP3-encoded VOPC (word 0 bits 31:26 = 110100) naming the literal
-  // constant (255) in src0, src1 or src2 (word 1 bits 8:0, 17:9, 26:18): GFX9 has no VOP3
-  // literals, and the disassembler dies printing its diagnostic ("0x50 0x00 0xcb 0xd1 0xff
-  // 0x00 0x00 0x00", v_fma_f32 with src0 = 255, crashes llvm-mc-22 for gfx942 and gfx950).
-  // An unused source field holding 255 is refused too (assemblers write 0 there).
-  // Likewise a VOPC in the VOP3 encoding (opcode, word 0 bits 25:16, below 0x100) whose scalar
-  // destination (word 0 bits 7:0) is 255: "0xff 0x00 0x5f 0xd0 0 0 0 0" kills llvm-mc-22.
-  if (enc == 0x34) {
-    for (int lsb : {0, 9, 18})
-      if (((w1 >> lsb) & 0x1ffu) == 0xffu) return true;
-    if (((w0 >> 16) & 0x3ffu) < 0x100u && (w0 & 0xffu) == 0xffu) return true;
-  }
-  // A VOP2 v_madmk_f16 / v_madak_f16 (word 0 bits 31:25 = 0x24 / 0x25) whose 32-bit constant K
-  // (word 1) is exactly 0xff: "0x02 0x4e 0x7e 0x4a 0xff 0 0 0" kills llvm-mc-22 for gfx942 and
-  // gfx950, while K = 0xfe, 0x1ff or 0xffff decode (fifth fuzz_decoder finding). Such an
-  // instruction is refused (undecodable: an error if executed, never a crash).
-  if (((w0 >> 25) == 0x24 || (w0 >> 25) == 0x25) && w1 == 0xffu) return true;
-  const bool vop12 = (w0 >> 31) == 0 && (w0 >> 25) != 0x3e;  // VOP2 or VOP1 (0x3f), not VOPC
-  if (!vop12 || (w0 & 0x1ff) != 0xf9) return false;
-  const bool vop1 = (w0 >> 25) == 0x3f;
-  auto sel = [&](int lsb) { return (w1 >> lsb) & 7u; };
-  return sel(8) == 7 || sel(16) == 7 || (!vop1 && sel(24) == 7);
+  uint64_t dwords;
+  std::memcpy(&dwords, p, 8);  // little-endian: word 0 in bits 31:0
+  for (const CrashPattern& c : kLlvmCrashes)
+    if (c.match.matches(dwords) && !c.unless.matches(dwords)) return true;
+  return false;
 }
 
 }  // namespace
