@@ -665,6 +665,34 @@ void vfmac64(Wave& w, const Op& op) {
 
 uint32_t f16op(float x) { return f32_to_f16(ub(x)); }
 
+// v_cvt_f64_f32 / v_cvt_f32_f64 while the f32 denormal field flushes (MODE.FP_DENORM[5:4] != 3)
+// and the f16/f64 field keeps denormals (otherwise run_in_mode takes over): whether the f32 or the
+// f64 field governs the f32 side (the first's input, the second's result) is not published, so an
+// f32 denormal there is an Error rather than a guess. Every other value converts the same under
+// either reading.
+bool f32_denormal(uint32_t u) { return (u & 0x7f800000u) == 0 && (u & 0x007fffffu) != 0; }
+constexpr const char* kCvtF32SideUnknown =
+    "an f32 denormal under a flushing f32 denormal mode (MODE.FP_DENORM[5:4] != 3) with f64 denormals kept: "
+    "which denormal field governs the f32 side of an f32/f64 conversion is not published, so the simulator does "
+    "not guess (valid: MODE.FP_DENORM 0xf, or both fields flushing, or no f32 denormals)";
+void cvt_f64_f32(Wave& w, const Op& op) {
+  if (w.flush_in_f32 || w.flush_out_f32) {
+    const uint64_t e = w.exec();
+    for (int l = 0; l < 64; ++l)
+      if (((e >> l) & 1) && f32_denormal(lane_src(w, op.s[0], l))) fail(w, op, kCvtF32SideUnknown, l);
+  }
+  (V64(8, as_u64(double(fl(uint32_t(a))))))(w, op);
+}
+void cvt_f32_f64(Wave& w, const Op& op) {
+  (V64(1, ub(float(as_d(a)))))(w, op);
+  if (w.flush_in_f32 || w.flush_out_f32) {
+    const uint64_t e = w.exec();
+    const uint32_t* d = w.vr(op.d[0].idx);
+    for (int l = 0; l < 64; ++l)
+      if (((e >> l) & 1) && f32_denormal(d[l])) fail(w, op, kCvtF32SideUnknown, l);
+  }
+}
+
 }  // namespace
 
 void register_valu(Registry& r) {
@@ -949,8 +977,8 @@ void register_valu(Registry& r) {
   D("v_cvt_u32_f64", V64(1, ([](double x) -> uint64_t { if (std::isnan(x) || x <= 0) return 0; if (x >= 4294967295.0) return 0xffffffffu; return uint32_t(x); })(as_d(a))));
   F("v_frexp_mant_f32", VF(([](float x) { if (std::isnan(x) || std::isinf(x)) return ub(x); int e; return ub(std::frexp(x, &e)); })(fl(a))));
   F("v_frexp_exp_i32_f32", VFX(kNotF32Result, ([](float x) -> uint32_t { if (std::isnan(x) || std::isinf(x)) return 0; int e; std::frexp(x, &e); return uint32_t(e); })(fl(a))));
-  D("v_cvt_f64_f32", V64(8, as_u64(double(fl(uint32_t(a))))));
-  D("v_cvt_f32_f64", V64(1, ub(float(as_d(a)))));
+  D("v_cvt_f64_f32", &cvt_f64_f32);
+  D("v_cvt_f32_f64", &cvt_f32_f64);
   D("v_cvt_f64_i32", V64(8, as_u64(double(int32_t(a)))));
   D("v_cvt_f64_u32", V64(8, as_u64(double(uint32_t(a)))));
   F("v_cvt_f32_bf16", VFX(1, a << 16));

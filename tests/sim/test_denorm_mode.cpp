@@ -70,3 +70,26 @@ TEST_CASE("gfx950 v_dot2_f32_f16 keeps f16 denormal inputs in every f32 denormal
     CHECK(one(Arch::gfx950, set_f32_denorm(field) + "  v_dot2_f32_f16 v8, v2, v4, v6\n", 0x8001u, 0x0400u, 0) == 0xac800000u);
   }
 }
+
+TEST_CASE("f32/f64 conversions with an f32 denormal under a flushing f32 field are refused, not guessed",
+          "[sim][mode][denorm]") {
+  auto out0 = [](Arch arch, const std::string& body, uint64_t a) {
+    return run(arch, body, std::vector<uint64_t>(64, a), std::vector<uint64_t>(64, 0), std::vector<uint64_t>(64, 0)).out[0];
+  };
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    const std::string up = "  v_cvt_f64_f32 v[8:9], v2\n", down = "  v_cvt_f32_f64 v8, v[2:3]\n";
+    // Keep mode: 2^-149 (f32 0x00000001) widens exactly to the double 2^-149; 2^-140 narrows to the
+    // f32 denormal 0x00000200.
+    CHECK(out0(arch, set_f32_denorm(3) + up, 0x00000001u) == dbits(0x1p-149));
+    CHECK(uint32_t(out0(arch, set_f32_denorm(3) + down, dbits(0x1p-140))) == 0x00000200u);
+    // Flushing f32 field, f64 field keeping: normal values still convert ...
+    CHECK(out0(arch, set_f32_denorm(0) + up, 0x3f800000u) == dbits(1.0));
+    CHECK(uint32_t(out0(arch, set_f32_denorm(0) + down, dbits(1.0))) == 0x3f800000u);
+    // ... an f32 denormal on the f32 side is an Error naming the undocumented choice.
+    for (int field : {0, 1, 2}) {
+      CHECK_THROWS_WITH(out0(arch, set_f32_denorm(field) + up, 0x00000001u), Catch::Contains("which denormal field governs"));
+      CHECK_THROWS_WITH(out0(arch, set_f32_denorm(field) + down, dbits(0x1p-140)), Catch::Contains("which denormal field governs"));
+    }
+  }
+}
