@@ -204,15 +204,21 @@ void write_rank_target_analysis(std::ostream& md, const std::vector<Row>& rows, 
   md << "Time above the issue floor (VALU + LDS instructions x 4 cycles): the measured kernel over the seed's floor "
         "(its counters) beside the modelled kernel over this project's kernel's floor. This separates the "
         "model's issue and stall rules from the differences between this project's kernels and the seed's.\n\n"
-     << "| seed kernel | this project's kernel | measured / seed's issue floor | modelled / own issue floor |\n|---|---|---|---|\n";
+     << "The last columns say where the model's idle turns fall: a SIMD whose wave slots are all filled "
+        "rarely idles; one with a slot empty (its workgroup's waves ended at different times and the next "
+        "workgroup starts only when it fits whole) idles several times as often.\n\n"
+     << "| seed kernel | this project's kernel | measured / seed's issue floor | modelled / own issue floor | "
+        "modelled: turns with all slots filled | no vector issue then | no vector issue with a slot empty |\n"
+        "|---|---|---|---|---|---|---|\n";
   std::vector<size_t> counted;
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     if (r.seed->valu <= 0 || r.seed->lds <= 0) continue;
     counted.push_back(i);
     const double own = floor_ms(per_wave_count(r.rep, "VALU") + per_wave_count(r.rep, "LDS"));
-    md << fmt::format("| {} | {} | {:.2f} | {:.2f} |\n", r.seed_name, r.kernel, r.seed_ms / floor_ms(r.seed->valu + r.seed->lds),
-                      r.model_ms / own);
+    md << fmt::format("| {} | {} | {:.2f} | {:.2f} | {} | {} | {} |\n", r.seed_name, r.kernel,
+                      r.seed_ms / floor_ms(r.seed->valu + r.seed->lds), r.model_ms / own, pct(r.rep.full_residency_share),
+                      pct(r.rep.idle_when_full), pct(r.rep.idle_when_not_full));
   }
   // 2. Pairs whose own floors order them opposite to the seed's floors: no issue rule can fix those.
   std::vector<std::pair<size_t, size_t>> flipped;  // (a, b): a's own floor is above b's, the seed's is below

@@ -204,10 +204,17 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     const int simd = int(c % uint64_t(hw.simds));
     // Candidates on this SIMD, higher priority first, then older.
     order.clear();
-    for (size_t i = 0; i < waves.size(); ++i)
-      if (waves[i].simd == simd && (waves[i].state == WaveState::Active || waves[i].state == WaveState::AtBarrier) &&
-          wgs[size_t(waves[i].wg)].live)
-        order.push_back(int(i));
+    size_t resident = 0;
+    for (size_t i = 0; i < waves.size(); ++i) {
+      if (waves[i].simd != simd || !wgs[size_t(waves[i].wg)].live || waves[i].state == WaveState::Done) continue;
+      ++resident;
+      if (waves[i].state == WaveState::Active || waves[i].state == WaveState::AtBarrier) order.push_back(int(i));
+    }
+    if (R.turns_by_resident_waves.size() <= resident) {
+      R.turns_by_resident_waves.resize(resident + 1, 0);
+      R.idle_turns_by_resident_waves.resize(resident + 1, 0);
+    }
+    ++R.turns_by_resident_waves[resident];
     std::sort(order.begin(), order.end(), [&](int a, int b) {
       if (waves[size_t(a)].prio != waves[size_t(b)].prio) return waves[size_t(a)].prio > waves[size_t(b)].prio;
       return waves[size_t(a)].age < waves[size_t(b)].age;
@@ -427,6 +434,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     ++R.simd_turns;
     if (vector_issued) ++R.vector_turns;
     else {
+      ++R.idle_turns_by_resident_waves[resident];
       const VectorIdle why = order.empty()  ? VectorIdle::NoWave
                              : pipe_blocked ? VectorIdle::PipeBusy
                              : memory_wait  ? VectorIdle::MemoryWait

@@ -66,6 +66,10 @@ struct CuResult {
   uint64_t lds_passes = 0, lds_instructions = 0;
   uint64_t simd_turns = 0, vector_turns = 0;  // issue turns of all SIMDs, and those that issued a vector instruction
   std::array<uint64_t, size_t(VectorIdle::Count)> vector_idle{};  // the others, by reason
+  // SIMD issue turns by the number of waves resident on that SIMD then (index = waves; a wave
+  // is resident from its launch until its slot is freed, draining included).
+  std::vector<uint64_t> turns_by_resident_waves;
+  std::vector<uint64_t> idle_turns_by_resident_waves;  // of those, turns that issued no vector instruction
   std::vector<TraceEvent> trace;
 };
 

@@ -118,6 +118,16 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
     if (r.cu.vector_idle[size_t(v)])
       r.vector_idle.emplace_back(vector_idle_name(VectorIdle(v)), double(r.cu.vector_idle[size_t(v)]) / turns);
   std::stable_sort(r.vector_idle.begin(), r.vector_idle.end(), [](auto& a, auto& b) { return a.second > b.second; });
+  uint64_t full = 0, full_idle = 0, part = 0, part_idle = 0;
+  for (size_t n = 0; n < r.cu.turns_by_resident_waves.size(); ++n) {
+    const uint64_t t = r.cu.turns_by_resident_waves[n], idle = r.cu.idle_turns_by_resident_waves[n];
+    r.mean_resident_waves += double(n) * double(t) / turns;
+    (int(n) >= plan.waves_per_simd ? full : part) += t;
+    (int(n) >= plan.waves_per_simd ? full_idle : part_idle) += idle;
+  }
+  r.full_residency_share = double(full) / turns;
+  r.idle_when_full = full ? double(full_idle) / double(full) : 0;
+  r.idle_when_not_full = part ? double(part_idle) / double(part) : 0;
   // Limiter: a unit busy most of the time, else the main reason waves wait.
   char buf[160];
   if (!r.busy.empty() && r.busy[0].second >= 0.6) {
@@ -185,6 +195,12 @@ std::string format_report(const ModelReport& r) {
     std::snprintf(b, sizeof b, " %s %.0f%%;", n.c_str(), 100 * s);
     out += b;
   }
+  std::snprintf(b, sizeof b,
+                "\n%swaves resident per SIMD: mean %.1f of %d slots; all filled in %.0f%% of issue turns (no vector "
+                "issue in %.0f%% of those, %.0f%% of the others)",
+                p.c_str(), r.mean_resident_waves, r.plan.waves_per_simd, 100 * r.full_residency_share,
+                100 * r.idle_when_full, 100 * r.idle_when_not_full);
+  out += b;
   out += "\n" + p + "limiter: " + r.limiter + "\n";
   out += "instructions per wave (recorded waves, simulator counts):";
   for (auto& [n, c] : r.per_wave) {

@@ -52,6 +52,10 @@ struct ModelReport {
   std::vector<std::pair<std::string, double>> stalls;  // reason, share of resident wave time, descending
   double vector_issue_share = 0;  // share of the SIMDs' issue turns that issued a VALU, MFMA or DS instruction
   std::vector<std::pair<std::string, double>> vector_idle;  // the other turns by reason (share of all turns), descending
+  double mean_resident_waves = 0;  // waves resident per SIMD, averaged over issue turns (plan.waves_per_simd at most)
+  double full_residency_share = 0; // share of issue turns with all plan.waves_per_simd slots of the SIMD filled
+  double idle_when_full = 0;       // share of those turns that issued no vector instruction
+  double idle_when_not_full = 0;   // the same for the turns with a slot empty
   std::string limiter;
   std::vector<std::pair<std::string, double>> per_wave;  // dynamic instructions per wave by kind (VALU, LDS, ...)
   double sim_seconds = 0;     // functional simulation (host)

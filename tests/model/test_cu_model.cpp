@@ -256,3 +256,27 @@ TEST_CASE("instructions_per_wave counts each recorded wave's dynamic instruction
   CHECK(got["s_waitcnt"] == 0.5);
   CHECK(got.count("LDS") == 0);  // kinds that never occur are left out
 }
+
+TEST_CASE("CU model: issue turns are counted by the waves resident on the SIMD", "[model][issue]") {
+  // One workgroup: a 40-VALU wave on SIMD 0 and a 1-VALU wave on SIMD 1; SIMDs 2 and 3 stay empty.
+  const sim::Recording rec = recording(Arch::gfx950, {repeat("v_add_f32", 40), repeat("v_add_f32", 1)});
+  const model::Hardware& hw = model::product("mi350x");
+  model::CuRunConfig c;
+  c.workgroups = 1;
+  c.active_cus = hw.cus;
+  c.waves_per_simd = 1;
+  c.max_workgroups = 1;
+  const auto r = model::run_cu(rec, hw, c);
+  REQUIRE(r.turns_by_resident_waves.size() == 2);
+  uint64_t sum = 0;
+  for (uint64_t t : r.turns_by_resident_waves) sum += t;
+  CHECK(sum == r.simd_turns);
+  // SIMD 0 holds its wave for its 40 VALU + s_endpgm turns; SIMD 1 for 1 VALU + s_endpgm (+ a
+  // turn or two until the slot is freed): 43..46 turns with one wave resident.
+  CHECK(r.turns_by_resident_waves[1] >= 43);
+  CHECK(r.turns_by_resident_waves[1] <= 46);
+  // A SIMD without a wave never issues; with one, only the s_endpgm turns issue no vector instruction.
+  CHECK(r.idle_turns_by_resident_waves[0] == r.turns_by_resident_waves[0]);
+  CHECK(r.idle_turns_by_resident_waves[1] >= 2);
+  CHECK(r.idle_turns_by_resident_waves[1] <= 5);
+}
