@@ -190,6 +190,10 @@ std::vector<Variant> sensitivity_variants(const model::Hardware& base) {
   model::Hardware whole_wg = base;
   whole_wg.free_wave_slots_at_wave_end = false;
   v.push_back({"a workgroup's wave slots freed only when all its waves have ended (earlier version of this model)", whole_wg});
+  model::Hardware one_pointer = base;
+  one_pointer.rotate_first_simd_per_workgroup = false;
+  v.push_back({"one SIMD round-robin pointer over all waves: wave k of every 4-wave workgroup on the same SIMD (earlier version of this model)",
+               one_pointer});
   return v;
 }
 

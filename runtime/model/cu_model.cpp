@@ -125,6 +125,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     g.live = true;
     g.waves.clear();
     const int r = g.instance % recorded;
+    if (hw.rotate_first_simd_per_workgroup) next_simd = g.instance % hw.simds;
     for (int i = 0; i < wpw; ++i) {
       WaveState w;
       w.rw = &rec.waves[size_t(r * wpw + i)];

@@ -129,6 +129,8 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"s_sleep unit (cycles)", std::to_string(h.sleep_cycles_per_unit), "[ISA3]"},
       {"wave slot released when the wave ends (LDS when the workgroup ends)", h.free_wave_slots_at_wave_end ? "yes" : "no",
        "[GCN] (resources of a wavefront are freed at its end; LDS belongs to the workgroup)"},
+      {"a workgroup's first wave on the SIMD after the previous workgroup's first", h.rotate_first_simd_per_workgroup ? "yes" : "no",
+       "assumed (the dispatcher's SIMD choice is undocumented); [SEED] V97 at 1.02x its issue floor with a 13% heavier wave 0 excludes one SIMD holding every wave 0"},
       {"workgroups resident per CU at most", std::to_string(h.max_workgroups_per_cu), "assumed ([GCN] 16 barrier resources per CU)"},
       {"LDS bytes per CU", std::to_string(h.lds_bytes), "[SPECS]"},
       {"LDS banks (4 bytes)", std::to_string(h.lds_banks), c4 ? "[ISA3] (CDNA3 figure; assumed unchanged in CDNA4)" : "[ISA3]"},

@@ -36,6 +36,14 @@ struct Hardware {
   // finishers (false: only when the whole workgroup has ended, the earlier model).
   bool free_wave_slots_at_wave_end = true;
   int max_workgroups_per_cu = 16;  // workgroups resident per CU (barrier resources)
+  // SIMD of a workgroup's first wave: true = the SIMD after the previous workgroup's first one
+  // (then round-robin among the SIMDs with the most free slots), so wave k of successive
+  // workgroups lands on different SIMDs; false = one round-robin pointer over all waves, which
+  // with 4-wave workgroups puts every workgroup's wave k on the same SIMD. Assumed: the
+  // dispatcher's SIMD choice is not documented; [SEED] V97 ran at 1.02x its issue floor although
+  // its wave 0 carries 13% more vector work than waves 1-3 (simulator counts of the same source),
+  // which one SIMD holding every wave 0 could not do (>= 1.09x).
+  bool rotate_first_simd_per_workgroup = true;
   // LDS.
   uint32_t lds_bytes = 0;
   int lds_banks = 32;            // 4-byte banks

@@ -280,3 +280,25 @@ TEST_CASE("CU model: issue turns are counted by the waves resident on the SIMD",
   CHECK(r.idle_turns_by_resident_waves[1] >= 2);
   CHECK(r.idle_turns_by_resident_waves[1] <= 5);
 }
+
+TEST_CASE("CU model: successive workgroups start their first wave on successive SIMDs (switchable)", "[model][issue]") {
+  // Four-wave workgroups whose wave 0 runs 40 VALU instructions and waves 1-3 one each; two
+  // workgroups resident, two wave slots per SIMD.
+  std::vector<std::vector<Inst>> wg{repeat("v_add_f32", 40), repeat("v_add_f32", 1), repeat("v_add_f32", 1),
+                                    repeat("v_add_f32", 1)};
+  const sim::Recording rec = recording(Arch::gfx950, wg);
+  model::Hardware hw = model::product("mi350x");
+  model::CuRunConfig c;
+  c.workgroup_slots = 2;
+  c.workgroups = 2;
+  c.active_cus = hw.cus;
+  c.waves_per_simd = 2;
+  c.max_workgroups = 2;
+  // Rotating: the second workgroup's wave 0 is on SIMD 1, beside the first's on SIMD 0: 40 turns.
+  const auto rotated = model::run_cu(rec, hw, c);
+  CHECK(rotated.cycles >= 160);
+  CHECK(rotated.cycles <= 160 + 4 * 4 + kEnd + 8);
+  // One pointer over all waves: both wave 0s on SIMD 0 share its VALU: 80 turns.
+  hw.rotate_first_simd_per_workgroup = false;
+  CHECK(model::run_cu(rec, hw, c).cycles >= 2 * 160);
+}
