@@ -298,7 +298,8 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
 void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm);
 void check_pending(Wave& w, const Op& op);
 // LDS DMA bookkeeping: record the LDS bytes an LDS-DMA load wrote (after pend_add), and
-// check that an LDS read of [lo, hi) does not touch bytes of a DMA still outstanding.
+// check that a DS read or write of [lo, hi) does not touch bytes of a DMA still outstanding
+// (lds_ptr calls it for every non-VMEM access).
 void pend_set_lds_range(Wave& w, uint32_t lo, uint32_t hi);
 void check_lds_dma(Wave& w, const Op& op, uint64_t lo, uint64_t hi, int lane);
 void drain_pending(Wave& w);  // s_endpgm
