@@ -93,6 +93,10 @@ struct DecodedKernel {
   std::map<uint32_t, uint32_t> pc_to_index;
 };
 
+// Why an instruction without semantics has none: the registry's reason for its row, or the generic
+// "not implemented by the simulator (or not decodable)".
+std::string unbound_reason(const Op& op);
+
 // Decode (LLVM-C disassembler + operand resolution). Throws Error.
 std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelInfo& k);
 
@@ -145,6 +149,10 @@ struct Registry {
   // the files written that way); the decoder refuses an _sdwa form of these instead of ignoring it.
   std::bitset<isa::kOpcodeCount> sdwa_ignored;
   std::map<std::string, OpDef, std::less<>> unlisted;
+  // Rows deliberately left without semantics, with the reason (what is undocumented): the run-time
+  // Error and `cdnajit check` quote it instead of a bare "not implemented".
+  std::array<std::string_view, isa::kOpcodeCount> refused{};
+  void refuse(std::string_view name, std::string_view why) { refused[opcode_of(name)] = why; }
 
   void add(std::string_view name, Handler fn, isa::Unit u, FType ft = FType::Int, uint8_t counter = 0, uint32_t aux = 0) {
     const OpDef d{fn, u, ft, counter, aux};

@@ -337,7 +337,7 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
       while (w.status == Wave::Running) {
         if (w.pc >= nops) fail(w, ops[nops - 1], "execution ran past the end of the kernel code (missing s_endpgm?)");
         const Op& op = ops[w.pc];
-        if (!op.fn) fail(w, op, "instruction not implemented by the simulator (or not decodable): '" + op.text + "'");
+        if (!op.fn) fail(w, op, unbound_reason(op));
         if (++local + budget_used.load(std::memory_order_relaxed) > budget)
           fail(w, op, "instruction budget of " + std::to_string(budget) +
                           " wave-instructions exhausted (runaway loop?); raise sim::Options::instruction_budget "
@@ -598,6 +598,15 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   }
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return st;
+}
+
+std::string unbound_reason(const Op& op) {
+  std::string s = "instruction not implemented by the simulator (or not decodable): '" + op.text + "'";
+  if (op.info) {
+    const std::string_view why = registry().refused[size_t(isa::opcode_of(*op.info))];
+    if (!why.empty()) s += "; not modelled on purpose: " + std::string(why);
+  }
+  return s;
 }
 
 const Registry& registry() {
