@@ -369,9 +369,10 @@ void register_mfma(Registry& r) {
   // llvm-objdump-22: ld_scale words + MFMA words with ABID[0] = 1 give v_mfma_scale_*, with the
   // ld_scale's unused op_sel_hi[2] bit either 0 or 1), so that documented case runs above. What is
   // left decodes as a lone ld_scale: followed by an MFMA with ABID = 0, by another instruction, or at
-  // the end of a block. Neither LLVM (no intrinsic or pattern emits it alone) nor the published
-  // CDNA4 material says whether the scales it loads are dropped, kept for a later scaled MFMA or
-  // applied to the next MFMA anyway, so it stays an Error naming that.
+  // the end of a block. LLVM (no intrinsic or pattern emits it alone) and AMD's public code use it only
+  // as that prefix, and no published source found says whether the scales a lone one loads are
+  // dropped, kept for a later scaled MFMA or applied to the next MFMA anyway (the CDNA4 guide's own
+  // text for it was not checked), so it stays an Error naming that.
   r.refuse("v_mfma_ld_scale_b32",
            "v_mfma_ld_scale_b32 is only documented as the prefix of a scaled MFMA (the next instruction an "
            "f8f6f4 MFMA with ABID = 1, which decodes as v_mfma_scale_*); what a lone one does with its scales "

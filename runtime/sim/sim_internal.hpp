@@ -114,6 +114,10 @@ void register_fp8(Registry& r);      // ops_fp8.cpp
 void register_mode(Registry& r);     // ops_mode.cpp
 void register_rounding(Registry& r); // ops_rounding.cpp
 void register_permlane(Registry& r); // ops_permlane.cpp
+// s_getreg / s_setreg: the hwreg field of op.imm read (or written) with an Error naming why for the
+// registers and bits the simulator cannot know (ops_hwreg.cpp).
+uint32_t hwreg_read(Wave& w, const Op& op);
+void hwreg_write(Wave& w, const Op& op, uint32_t value);
 // Run `op` while the wave's MODE is not the default (ops_mode.cpp).
 void run_in_mode(Wave& w, const Op& op);
 void register_salu_ext(Registry& r); // ops_salu_ext.cpp
