@@ -6,6 +6,7 @@
 #include "jit/isa/machine_inst.hpp"
 #include "jit/passes/passes.hpp"
 #include "runtime/sim/code_object.hpp"
+#include "runtime/sim/semantics_check.hpp"
 #include "runtime/sim/simulator.hpp"
 
 namespace cdnajit {
@@ -48,6 +49,12 @@ CheckResult check_code_object(const std::vector<uint8_t>& bytes, const std::stri
     throw Error("check: no kernel '" + kernel + "' in the code object (kernels: " + (names.empty() ? "none" : names) + ")");
   }
   sim::Simulator sim(co.arch);
+  const std::vector<sim::UnboundInstruction> unbound = sim::unbound_instructions(co);
+  auto unbound_reason = [&](const std::string& kernel, uint64_t pc) {
+    for (const auto& u : unbound)
+      if (u.kernel == kernel && u.pc == pc) return u.reason;
+    return std::string("the simulator has no handler for this instruction (running it would stop with an error)");
+  };
   for (const std::string& name : r.kernels) {
     std::vector<Line> lines = listing(sim, co, name);
     r.instructions += lines.size();
@@ -55,8 +62,7 @@ CheckResult check_code_object(const std::vector<uint8_t>& bytes, const std::stri
     bool parsed_all = true;
     for (const Line& l : lines) {
       if (!l.implemented)
-        r.findings.push_back({name, l.pc, l.text, "sim-coverage",
-                              "the simulator has no handler for this instruction (running it would stop with an error)"});
+        r.findings.push_back({name, l.pc, l.text, "sim-coverage", unbound_reason(name, l.pc)});
       isa::MachineInst mi;
       mi.address = l.pc;  // before parsing: a numeric branch operand is resolved against it
       std::string err;

@@ -94,7 +94,9 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
       const auto& need = sweep.need[i];
       if (!need) continue;
       std::string msg = inst_ref(program, i);
-      if (!need->reads.empty()) msg += " reads " + describe_pending(view, need->reads);
+      // A DS instruction uses the LDS pseudo-register whether it loads or stores: "accesses" fits both.
+      const bool lds_only = std::all_of(need->reads.begin(), need->reads.end(), [](const PendingUse& u) { return u.unit == kLds; });
+      if (!need->reads.empty()) msg += (lds_only ? " accesses " : " reads ") + describe_pending(view, need->reads);
       if (!need->reads.empty() && !need->writes.empty()) msg += " and";
       if (!need->writes.empty()) msg += " overwrites " + describe_pending(view, need->writes);
       if (need->reads.empty() && need->writes.empty()) msg += " is raw text the pass cannot analyse";

@@ -543,6 +543,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       // Undecodable at run time only matters if executed: keep it as an "unimplemented" op.
       op.fn = nullptr;
       op.unit = isa::Unit::Misc;
+      op.info = row;  // for the reason a row is refused (unbound_reason)
       continue;
     }
     op.fn = def->fn;

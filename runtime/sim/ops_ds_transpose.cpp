@@ -38,7 +38,6 @@ void ds_read_b64_tr(Wave& w, const Op& op) {
     for (int t = 0; t < 16; ++t) {
       const int l = 16 * g + t;
       const uint32_t a = lane_src(w, op.s[0], l) + uint32_t(op.offset);
-      check_lds_dma(w, op, a, uint64_t(a) + 8, l);
       chunk[t] = 0;
       if (uint8_t* p = lds_ptr(w, op, a, 8, l)) std::memcpy(&chunk[t], p, 8);
     }

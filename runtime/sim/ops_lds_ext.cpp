@@ -45,7 +45,6 @@ void ds_read_addtid(Wave& w, const Op& op) {
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     const uint32_t a = addtid_addr(w, op, l);
-    check_lds_dma(w, op, a, a + 4, l);
     if (uint8_t* p = lds_ptr(w, op, a, 4, l)) std::memcpy(&d[l], p, 4);
   }
   mem_track(w, op, true);

@@ -495,7 +495,8 @@ bool ds_fast(Wave& w, const Op& op) {
       if (((e >> l) & 1) && uint64_t(eff[k][l]) + bytes > size) return false;
     }
   }
-  if (!WRITE && w.wg_dma_pending && *w.wg_dma_pending)
+  // The fast path does not go through lds_ptr: check reads and writes against outstanding LDS DMA here.
+  if (w.wg_dma_pending && *w.wg_dma_pending)
     for (int k = 0; k < (two ? 2 : 1); ++k)
       for (int l = 0; l < 64; ++l)
         if ((e >> l) & 1) check_lds_dma(w, op, eff[k][l], uint64_t(eff[k][l]) + bytes, l);
@@ -553,7 +554,6 @@ void ds_read(Wave& w, const Op& op) {
   const DsAccess ds(op);
   ds.for_each(w, op, [&](int l, int k, uint32_t a) {
     uint8_t* p = lds_ptr(w, op, a, ds.bytes, l);
-    check_lds_dma(w, op, a, uint64_t(a) + ds.bytes, l);
     uint32_t v[4] = {};
     if (p) std::memcpy(v, p, ds.bytes);
     if (ds.bytes < 4) {

@@ -360,6 +360,23 @@ void register_mfma(Registry& r) {
   r.add("v_mfma_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64, false>, U::MFMA);
   r.add("v_mfma_scale_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128, true>, U::MFMA);
   r.add("v_mfma_scale_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64, true>, U::MFMA);
+  // v_mfma_ld_scale_b32 exists for LLVM 22 only as the first half of a scaled MFMA: the VOP3PX2
+  // encoding of v_mfma_scale_* is the ld_scale words (its two scale operands and their op_sel /
+  // op_sel_hi byte selects) followed by the f8f6f4 MFMA words with ABID = 1 (llvm/llvm-project
+  // PR #116723: "a new VOP3PX encoding ... which bundles the pre-scale v_mfma_ld_scale_b32";
+  // PR #140183: the MFMA half carries abid:1, which SP3 prints and LLVM implies). The disassembler
+  // decodes exactly that pair as the fused instruction whichever way it was written (checked with
+  // llvm-objdump-22: ld_scale words + MFMA words with ABID[0] = 1 give v_mfma_scale_*, with the
+  // ld_scale's unused op_sel_hi[2] bit either 0 or 1), so that documented case runs above. What is
+  // left decodes as a lone ld_scale: followed by an MFMA with ABID = 0, by another instruction, or at
+  // the end of a block. LLVM (no intrinsic or pattern emits it alone) and AMD's public code use it only
+  // as that prefix, and no published source found says whether the scales a lone one loads are
+  // dropped, kept for a later scaled MFMA or applied to the next MFMA anyway (the CDNA4 guide's own
+  // text for it was not checked), so it stays an Error naming that.
+  r.refuse("v_mfma_ld_scale_b32",
+           "v_mfma_ld_scale_b32 is only documented as the prefix of a scaled MFMA (the next instruction an "
+           "f8f6f4 MFMA with ABID = 1, which decodes as v_mfma_scale_*); what a lone one does with its scales "
+           "(dropped, kept for a later MFMA, or applied to the next MFMA) is not documented");
   r.add("v_accvgpr_read_b32", &accvgpr_move, U::VALU);
   r.add("v_accvgpr_write_b32", &accvgpr_move, U::VALU);
   r.add("v_accvgpr_mov_b32", &accvgpr_move, U::VALU);

@@ -1,6 +1,6 @@
-// The MODE hardware register: s_getreg_b32 / s_setreg_b32 / s_setreg_imm32_b32 on HW_REG_MODE,
-// and set_mode, which derives the per-wave round and denormal flags the VALU handlers read.
-// Other hardware registers are refused with an Error (not modelled).
+// The MODE hardware register: s_getreg_b32 / s_setreg_b32 / s_setreg_imm32_b32 (the hwreg fields
+// themselves, MODE and the other registers, are in ops_hwreg.cpp), and set_mode, which derives the
+// per-wave round and denormal flags the VALU handlers read.
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -8,27 +8,6 @@ namespace cdnajit::sim {
 namespace {
 
 using U = isa::Unit;
-
-constexpr uint32_t kHwRegMode = 1;  // HW_REG_MODE (the ISA guides' hwreg ids; LLVM SIDefines.h ID_MODE)
-
-// simm16 of the hwreg operand: id [5:0], offset [10:6], size - 1 [15:11].
-struct HwReg {
-  uint32_t id, offset, size;
-  uint32_t mask() const { return (size >= 32 ? ~0u : ((1u << size) - 1)) << offset; }
-};
-HwReg hwreg_of(uint32_t simm16) { return HwReg{simm16 & 63, (simm16 >> 6) & 31, ((simm16 >> 11) & 31) + 1}; }
-
-void require_mode(Wave& w, const Op& op, const HwReg& h) {
-  if (h.id != kHwRegMode)
-    fail(w, op, "hardware register " + std::to_string(h.id) +
-                    " is not implemented by the simulator (only HW_REG_MODE, id 1, can be read or written)");
-}
-
-void setreg(Wave& w, const Op& op, uint32_t value) {
-  HwReg h = hwreg_of(op.imm);
-  require_mode(w, op, h);
-  set_mode(w, (w.mode & ~h.mask()) | ((value << h.offset) & h.mask()));
-}
 
 }  // namespace
 
@@ -60,15 +39,11 @@ void run_in_mode(Wave& w, const Op& op) {
 }
 
 void register_mode(Registry& r) {
-  r.add("s_getreg_b32", +[](Wave& w, const Op& op) {
-    HwReg h = hwreg_of(op.imm);
-    require_mode(w, op, h);
-    write_s32(w, op.d[0], (w.mode & h.mask()) >> h.offset);
-  }, U::SALU);
+  r.add("s_getreg_b32", +[](Wave& w, const Op& op) { write_s32(w, op.d[0], hwreg_read(w, op)); }, U::SALU);
   // s_setreg_b32 hwreg, sN: the low `size` bits of sN go to the field.
-  r.add("s_setreg_b32", +[](Wave& w, const Op& op) { setreg(w, op, read_s32(w, op.s[op.ns - 1])); }, U::SALU);
+  r.add("s_setreg_b32", +[](Wave& w, const Op& op) { hwreg_write(w, op, read_s32(w, op.s[op.ns - 1])); }, U::SALU);
   // s_setreg_imm32_b32 hwreg, literal.
-  r.add("s_setreg_imm32_b32", +[](Wave& w, const Op& op) { setreg(w, op, read_s32(w, op.s[op.ns - 1])); }, U::SALU);
+  r.add("s_setreg_imm32_b32", +[](Wave& w, const Op& op) { hwreg_write(w, op, read_s32(w, op.s[op.ns - 1])); }, U::SALU);
 }
 
 }  // namespace cdnajit::sim

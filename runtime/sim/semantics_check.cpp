@@ -17,7 +17,7 @@ std::vector<UnboundInstruction> unbound_instructions(const CodeObject& co) {
     for (size_t i = 0; i < end; ++i) {
       const Op& op = dk->ops[i];
       if (op.fn || op.text.rfind("s_code_end", 0) == 0) continue;
-      out.push_back({k.name, op.pc, op.text});
+      out.push_back({k.name, op.pc, op.text, unbound_reason(op)});
     }
   }
   return out;

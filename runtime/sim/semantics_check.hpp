@@ -16,6 +16,7 @@ struct UnboundInstruction {
   std::string kernel;
   uint32_t pc = 0;  // byte offset from the kernel entry
   std::string text; // LLVM's disassembly (or <undecodable 0x...>)
+  std::string reason;  // the run-time Error's text (says why, for rows refused on purpose)
 };
 
 // Every instruction of every kernel in `co` without simulator semantics, in code order.

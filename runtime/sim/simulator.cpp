@@ -51,6 +51,9 @@ uint8_t* lds_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane) {
                       "; the workgroup has " + std::to_string(w.lds_size) + " bytes of LDS", lane);
     return nullptr;
   }
+  // Every DS (and FLAT-to-LDS) access, read or write, is checked against the workgroup's outstanding
+  // LDS DMA; the DMA's own LDS writes (VMEM, counter 1) are what is checked against.
+  if (op.counter != 1) check_lds_dma(w, op, addr, addr + n, lane);
   return w.lds + addr;
 }
 
@@ -122,7 +125,7 @@ void check_lds_dma(Wave& w, const Op& op, uint64_t lo, uint64_t hi, int lane) {
     for (auto it = p.pend.rbegin(); it != p.pend.rend(); ++it) {
       const Pending& q = *it;
       if (q.lds_hi > q.lds_lo && lo < q.lds_hi && q.lds_lo < hi)
-        fail(w, op, "reads LDS bytes [" + hex(std::max<uint64_t>(lo, q.lds_lo)) + ", " + hex(std::min<uint64_t>(hi, q.lds_hi)) +
+        fail(w, op, std::string(op.nd == 0 ? "writes" : "reads") + " LDS bytes [" + hex(std::max<uint64_t>(lo, q.lds_lo)) + ", " + hex(std::min<uint64_t>(hi, q.lds_hi)) +
                         ") that the LDS DMA at pc " + hex(q.op->pc) + " '" + q.op->text + "' of wave " + std::to_string(p.wave_in_wg) +
                         " has not completed; that wave needs s_waitcnt vmcnt(" + std::to_string(after) + ")" +
                         (&p == &w ? "" : " before the s_barrier") + " first", lane);
@@ -196,6 +199,12 @@ void check_pending(Wave& w, const Op& op) {
   };
   for (int i = 0; i < op.ns; ++i) chk(op.s[i], false);
   for (int i = 0; i < op.nd; ++i) chk(op.d[i], true);
+  // DPP: the handler reads a permuted copy, the permutation reads the original source register.
+  if (op.fn == &dpp_exec) {
+    Src src = op.s[0];
+    src.idx = op.dpp_src;
+    chk(src, false);
+  }
   // Implicit operands: VCC (carry-in / cndmask e32), EXEC, M0 (LDS DMA).
   if (w.pend_s[kExecLo] || w.pend_s[kExecHi]) pending_error(w, op, 0, w.pend_s[kExecLo] ? kExecLo : kExecHi, false);
 }
@@ -328,7 +337,7 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
       while (w.status == Wave::Running) {
         if (w.pc >= nops) fail(w, ops[nops - 1], "execution ran past the end of the kernel code (missing s_endpgm?)");
         const Op& op = ops[w.pc];
-        if (!op.fn) fail(w, op, "instruction not implemented by the simulator (or not decodable): '" + op.text + "'");
+        if (!op.fn) fail(w, op, unbound_reason(op));
         if (++local + budget_used.load(std::memory_order_relaxed) > budget)
           fail(w, op, "instruction budget of " + std::to_string(budget) +
                           " wave-instructions exhausted (runaway loop?); raise sim::Options::instruction_budget "
@@ -589,6 +598,15 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   }
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return st;
+}
+
+std::string unbound_reason(const Op& op) {
+  std::string s = "instruction not implemented by the simulator (or not decodable): '" + op.text + "'";
+  if (op.info) {
+    const std::string_view why = registry().refused[size_t(isa::opcode_of(*op.info))];
+    if (!why.empty()) s += "; not modelled on purpose: " + std::string(why);
+  }
+  return s;
 }
 
 const Registry& registry() {

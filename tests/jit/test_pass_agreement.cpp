@@ -125,7 +125,7 @@ struct Site {
 // wait-count finding (an out-of-bounds access, a decode error, ...).
 std::optional<Site> dynamic_site(const std::string& msg) {
   static const std::regex reg_use(R"(, pc 0x([0-9a-f]+) '[^']*', .*: (?:reads|overwrites) (\S+) while the load at pc )");
-  static const std::regex lds_use(R"(, pc 0x([0-9a-f]+) '[^']*', .*: reads LDS bytes .* that the LDS DMA at pc .* has not completed)");
+  static const std::regex lds_use(R"(, pc 0x([0-9a-f]+) '[^']*', .*: (?:reads|writes) LDS bytes .* that the LDS DMA at pc .* has not completed)");
   std::smatch m;
   if (std::regex_search(msg, m, reg_use)) return Site{std::stoull(m[1], nullptr, 16), m[2]};
   if (std::regex_search(msg, m, lds_use)) return Site{std::stoull(m[1], nullptr, 16), "LDS"};

@@ -147,6 +147,34 @@ TEST_CASE("waitcnt: LDS DMA then ds_read waits on vmcnt", "[waitcnt]") {
           {"global_load_lds_dword v[0:1], off", "ds_bpermute_b32 v2, v3, v4", "s_endpgm"});
 }
 
+TEST_CASE("waitcnt: DS reads and writes after an LDS DMA, and a DPP source register, need the wait", "[waitcnt]") {
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    // A DS write races the DMA's write of LDS until vmcnt covers the DMA (LLVM's SIInsertWaitcnts waits
+    // vmcnt before any LDS access, load or store, after an LDS DMA).
+    for (const char* ds : {"ds_write_b32 v3, v4", "ds_add_u32 v3, v4", "ds_read_b32 v2, v3"}) {
+      INFO(ds);
+      auto f = verify({"s_mov_b32 m0, s2", "global_load_lds_dword v[0:1], off", ds, "s_endpgm"}, arch);
+      REQUIRE(f.size() == 1);
+      CHECK(f[0].index == 2);
+      CHECK(f[0].rule == "waitcnt");
+      CHECK(f[0].message.find("LDS") != std::string::npos);
+      CHECK(f[0].message.find("vmcnt(0)") != std::string::npos);
+      CHECK(verify({"s_mov_b32 m0, s2", "global_load_lds_dword v[0:1], off", "s_waitcnt vmcnt(0)", ds, "s_endpgm"}, arch)
+                .empty());
+    }
+    // The DPP source is read by the permutation: the load into it must have returned.
+    auto f = verify({"global_load_dword v1, v[2:3], off",
+                     "v_mov_b32_dpp v4, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", "s_endpgm"}, arch);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].index == 1);
+    CHECK(f[0].rule == "waitcnt");
+    CHECK(f[0].message.find("v1") != std::string::npos);
+    CHECK(verify({"global_load_dword v1, v[2:3], off", "s_waitcnt vmcnt(0)",
+                  "v_mov_b32_dpp v4, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", "s_endpgm"}, arch)
+              .empty());
+  }
+}
+
 TEST_CASE("waitcnt: Auto keeps needed author waits, removes no-op ones", "[waitcnt]") {
   Lines in = {"s_load_dword s4, s[0:1], 0", "s_waitcnt lgkmcnt(0)", "s_waitcnt lgkmcnt(0)", "v_mov_b32_e32 v1, s4",
               "global_load_lds_dword v[0:1], off", "s_waitcnt vmcnt(0)",  // author: make the DMA visible before the barrier

@@ -132,11 +132,11 @@ TEST_CASE("runaway loop hits the instruction budget", "[sim][check]") {
 TEST_CASE("an instruction the simulator does not implement is an error, never a no-op", "[sim][check]") {
   Arch arch = Arch::gfx950;
   Device dev(arch);
-  auto co = cdnajit::read_code_object(assemble(asm_kernel("unimpl", "s_getreg_b32 s4, hwreg(HW_REG_HW_ID)\n s_endpgm", arch), arch));
+  auto co = cdnajit::read_code_object(assemble(asm_kernel("unimpl", "s_sendmsghalt sendmsg(MSG_INTERRUPT)\n s_endpgm", arch), arch));
   std::vector<uint8_t> ka(16, 0);
   std::string msg = error_of([&] { dev.sim.launch(co, "unimpl", ka, dims1(1, 64)); });
   CHECK_THAT(msg, Contains("not implemented"));
-  CHECK_THAT(msg, Contains("s_getreg_b32"));
+  CHECK_THAT(msg, Contains("s_sendmsghalt"));
   CHECK_THAT(msg, Contains("pc 0x0"));
 }
 
@@ -333,6 +333,69 @@ TEST_CASE("reading LDS written by an LDS DMA before its vmcnt wait is an error",
     CHECK_THAT(msg, Contains("wave 1"));
     INFO(msg);
     CHECK(msg.find("of wave 1 has not completed") != std::string::npos);
+  }
+}
+
+// LLVM 22's SIInsertWaitcnts makes any instruction that may access LDS (loads and stores alike) wait on
+// vmcnt for an outstanding LDS DMA to the same LDS: the DMA writes LDS asynchronously and counts on vmcnt
+// (VM_CNT, like any VMEM load), so a DS write before that wait races the DMA's write of the same bytes.
+TEST_CASE("a DS write over LDS an LDS DMA has not completed is an error; with the vmcnt wait it is clean",
+          "[sim][check]") {
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    uint64_t buf = dev.upload(std::vector<uint32_t>(64, 9), "buf");
+    std::vector<uint8_t> ka(16, 0);
+    std::memcpy(ka.data(), &buf, 8);
+    auto run = [&](const std::string& wait, const std::string& ds) {
+      // One wave DMAs 64 dwords to LDS [0, 256), then overwrites dword l with l (or 4 more bytes after it).
+      auto co = cdnajit::read_code_object(assemble(asm_kernel("dma_w",
+          " s_load_dwordx2 s[2:3], s[0:1], 0x0\n v_lshlrev_b32 v1, 2, v0\n s_mov_b32 m0, 0\n s_waitcnt lgkmcnt(0)\n"
+          " global_load_lds_dword v1, s[2:3]\n" + wait + ds + "\n s_waitcnt vmcnt(0) lgkmcnt(0)\n ds_read_b32 v5, v1\n"
+          " s_waitcnt lgkmcnt(0)\n global_store_dword v1, v5, s[2:3]\n s_endpgm", arch, 512), arch));
+      dev.sim.launch(co, "dma_w", ka, dims1(1, 64));
+    };
+    run(" s_waitcnt vmcnt(0)\n", " ds_write_b32 v1, v0");
+    auto out = dev.download<uint32_t>(buf, 64);
+    for (uint32_t l = 0; l < 64; ++l) CHECK(out[l] == l);  // the DS write landed after the DMA
+    std::string msg = error_of([&] { run("", " ds_write_b32 v1, v0"); });
+    INFO(msg);
+    CHECK_THAT(msg, Contains("'ds_write_b32 v1, v0'") && Contains("writes LDS bytes [0x0, 0x4)"));
+    CHECK_THAT(msg, Contains("the LDS DMA at pc 0x14 'global_load_lds_dword v1, s[2:3]' of wave 0 has not completed"));
+    CHECK_THAT(msg, Contains("needs s_waitcnt vmcnt(0) first"));
+    // write2 through the generic path, and an LDS atomic: the same finding.
+    msg = error_of([&] { run("", " ds_write2_b32 v1, v0, v0 offset1:1"); });
+    CHECK_THAT(msg, Contains("ds_write2_b32") && Contains("writes LDS bytes"));
+    msg = error_of([&] { run("", " ds_add_u32 v1, v0"); });
+    CHECK_THAT(msg, Contains("ds_add_u32") && Contains("writes LDS bytes"));
+    // Bytes the DMA does not write are free to use before the wait.
+    run("", " v_add_u32 v6, 0x100, v1\n ds_write_b32 v6, v0");
+  }
+}
+
+TEST_CASE("the source register of a DPP instruction counts as a read for the wait-count check", "[sim][check]") {
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    std::vector<uint32_t> in(64);
+    for (uint32_t l = 0; l < 64; ++l) in[l] = 100 + l;
+    uint64_t buf = dev.upload(in, "buf");
+    std::vector<uint8_t> ka(16, 0);
+    std::memcpy(ka.data(), &buf, 8);
+    auto run = [&](const std::string& wait) {
+      auto co = cdnajit::read_code_object(assemble(asm_kernel("dpp_w",
+          " s_load_dwordx2 s[2:3], s[0:1], 0x0\n v_lshlrev_b32 v1, 2, v0\n s_waitcnt lgkmcnt(0)\n"
+          " global_load_dword v2, v1, s[2:3]\n" + wait +
+          " v_mov_b32_dpp v3, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
+          " global_store_dword v1, v3, s[2:3]\n s_endpgm", arch), arch));
+      dev.sim.launch(co, "dpp_w", ka, dims1(1, 64));
+    };
+    run(" s_waitcnt vmcnt(0)\n");
+    auto out = dev.download<uint32_t>(buf, 64);
+    for (uint32_t l = 0; l < 64; ++l) CHECK(out[l] == 100 + (l ^ 1));  // quad_perm [1,0,3,2] swaps lane pairs
+    dev.sim.memory().write(buf, in.data(), 64 * 4);
+    std::string msg = error_of([&] { run(""); });
+    INFO(msg);
+    CHECK_THAT(msg, Contains("v_mov_b32_dpp v3, v2") && Contains("reads v2 while the load at pc 0x10"));
+    CHECK_THAT(msg, Contains("s_waitcnt vmcnt(0) is needed"));
   }
 }
 
