@@ -22,6 +22,16 @@ inline uint64_t lane_operand(Wave& w, const Op& op, int i, int l, int dwords, ui
   return v;
 }
 
+// f(lane) for every lane active in EXEC, counted in lane_ops first: for handlers whose
+// destinations lane_op's one-register shape does not fit (packed fields, several registers).
+template <class F>
+void for_active_lanes(Wave& w, F f) {
+  const uint64_t e = w.exec();
+  w.lane_ops += uint64_t(std::popcount(e));
+  for (int l = 0; l < 64; ++l)
+    if ((e >> l) & 1) f(l);
+}
+
 // d = f(lane, src0, src1, src2) for every active lane; `dst_dwords` 1 or 2.
 template <class F>
 void lane_op(Wave& w, const Op& op, int src_dwords, int dst_dwords, uint64_t sign_bit, F f) {

@@ -1,12 +1,14 @@
 // What the dense (ops_mfma.cpp) and sparse (ops_smfmac.cpp) MFMA handlers share: the element
-// formats an MFMA reads from its A/B registers, how one element is decoded from its dword, the
-// numerics kind and smallest normal exponent of each format (for mfma_numerics.hpp), and an
-// operand vector decoded once per instruction for the fast CDNA3 path.
+// formats an MFMA reads from its A/B registers, how one element is decoded from its dword, how a
+// lane's packed fragment is gathered, the numerics kind and smallest normal exponent of each
+// format (for mfma_numerics.hpp), and an operand vector decoded once per instruction for the fast
+// CDNA3 path.
 #pragma once
 #include <cstdint>
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/mfma_numerics.hpp"
+#include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
 
@@ -30,6 +32,13 @@ inline double mfma_element(uint32_t dword, int j, Fmt f, bool fnuz) {
     case Fmt::FP8: return fp8_value(uint8_t(dword >> (8 * (j & 3))), false, fnuz);
     default: return fp8_value(uint8_t(dword >> (8 * (j & 3))), true, fnuz);
   }
+}
+
+// The first n elements of lane `lane`'s packed fragment of `src` (mfma_per_dword(f) elements per
+// dword, element 0 in the low bits of the first dword), exactly, into out[0, n).
+inline void mfma_gather_fragment(Wave& w, const Src& src, int lane, int n, Fmt f, bool fnuz, double* out) {
+  const int per = mfma_per_dword(f);
+  for (int j = 0; j < n; ++j) out[j] = mfma_element(lane_src(w, src, lane, j / per), j % per, f, fnuz);
 }
 
 // Smallest normal exponent of each element format, for the CDNA3 alignment rule.

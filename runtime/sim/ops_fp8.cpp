@@ -12,6 +12,7 @@
 // gfx950 also has the scaled conversions v_cvt_scalef32_* between f32/f16/bf16 and fp8/bf8/fp6/bf6/fp4
 // and the stochastic-rounding v_cvt_sr_f16_f32 / v_cvt_sr_bf16_f32; see "Scaled conversions" below.
 #include "runtime/sim/fp8_encode.hpp"
+#include "runtime/sim/lane_op.hpp"
 #include "runtime/sim/mx_format.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
@@ -40,6 +41,14 @@ uint32_t sr_random(const Wave& w, uint32_t seed, int bits, bool top_by_default) 
   return top ? seed >> (32 - bits) : seed & ((1u << bits) - 1);
 }
 
+// For every active lane: the field `mask << shift` of the destination VGPR takes f(lane) (whose
+// bits outside `mask` are 0); the rest of the destination is kept.
+template <class F>
+void write_dst_field(Wave& w, const Op& op, uint32_t mask, uint32_t shift, F f) {
+  uint32_t* d = w.vr(op.d[0].idx);
+  for_active_lanes(w, [&](int l) { d[l] = (d[l] & ~(mask << shift)) | (uint32_t(f(l)) << shift); });
+}
+
 void refuse_unmodelled(Wave& w, const Op& op) {
   if (op.clamp || op.omod || op.sdwa)
     fail(w, op, "clamp, output modifiers and SDWA on an f32 -> fp8 conversion are not modelled by the simulator");
@@ -51,15 +60,11 @@ void cvt_pk_to_fp8(Wave& w, const Op& op) {
   const Fp8Format f = format_of(w, E5M2);
   const bool sat = saturates(w);
   const uint32_t shift = (op.op_sel >> 2) & 1 ? 16 : 0;
-  uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  write_dst_field(w, op, 0xffffu, shift, [&](int l) {
     uint32_t lo = fp8_encode(f32_source(w, op.s[0], l), f, false, 0, sat);
     uint32_t hi = fp8_encode(f32_source(w, op.s[1], l), f, false, 0, sat);
-    d[l] = (d[l] & ~(0xffffu << shift)) | ((lo | hi << 8) << shift);
-  }
+    return lo | hi << 8;
+  });
 }
 
 template <bool E5M2>
@@ -69,16 +74,11 @@ void cvt_sr_to_fp8(Wave& w, const Op& op) {
   const Fp8Format f = format_of(w, E5M2);
   const bool sat = saturates(w);
   const uint32_t shift = 8 * ((op.op_sel >> 2) & 3);
-  uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  write_dst_field(w, op, 0xffu, shift, [&](int l) {
     const uint32_t u = f32_source(w, op.s[0], l);
     const StochasticBits sr{23 - f.mbits(), sr_random(w, lane_src(w, op.s[1], l), 23 - f.mbits(), false)};
-    uint32_t b = fp8_encode_magnitude(u >> 31, std::fabs(double(f32_of(u))), f, sr, sat);
-    d[l] = (d[l] & ~(0xffu << shift)) | (b << shift);
-  }
+    return fp8_encode_magnitude(u >> 31, std::fabs(double(f32_of(u))), f, sr, sat);
+  });
 }
 
 // ---- Scaled conversions (gfx950): v_cvt_scalef32_*.
@@ -188,17 +188,13 @@ void cvt_scalef32_pk_down(Wave& w, const Op& op) {
   const uint32_t shift = fp4 ? 8 * ((op.op_sel >> 2) & 3) : 16 * ((op.op_sel >> word_bit) & 1);
   const uint32_t width = fp4 ? 4 : 8, mask = fp4 ? 0xffu : 0xffffu;
   const bool sat = saturates(w);
-  uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  write_dst_field(w, op, mask, shift, [&](int l) {
     const Scale sc = scale_of(lane_src(w, op.s[scale_src], l));
     uint32_t packed = 0;
     for (int i = 0; i < 2; ++i)
       packed |= scaled_down(w, wide_value(pair_element(w, op, from, i, l), from), from, to, sc, -1, sat) << (width * i);
-    d[l] = (d[l] & ~(mask << shift)) | (packed << shift);
-  }
+    return packed;
+  });
 }
 
 // _sr_ fp8/bf8 (one value) and _sr_pk_fp4 (two values): src0 value(s), src1 seed, src2 scale.
@@ -211,11 +207,7 @@ void cvt_scalef32_sr_down(Wave& w, const Op& op) {
   if (op.s[1].neg || op.s[1].abs) fail(w, op, "neg/abs on the seed operand of a stochastic conversion is not modelled");
   const uint32_t shift = 8 * ((op.op_sel >> 2) & 3);
   const bool sat = saturates(w);
-  uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  write_dst_field(w, op, 0xffu, shift, [&](int l) {
     const Scale sc = scale_of(lane_src(w, op.s[2], l));
     const int64_t seed = lane_src(w, op.s[1], l);
     uint32_t byte;
@@ -237,8 +229,8 @@ void cvt_scalef32_sr_down(Wave& w, const Op& op) {
         byte |= scaled_down(w, wide_value(x, from), from, to, sc, seed, sat) << (4 * i);
       }
     }
-    d[l] = (d[l] & ~(0xffu << shift)) | (byte << shift);
-  }
+    return byte;
+  });
 }
 
 // fp8/bf8/fp4 -> f32/f16/bf16: ONE (v_cvt_scalef32_f32_* / _f16_*: one element) or two (pk).
@@ -253,12 +245,9 @@ void cvt_scalef32_up(Wave& w, const Op& op) {
   // Bit offset of the first element in the source dword.
   const uint32_t first = PK && !fp4 ? 16 * (op.op_sel & 1) : 8 * (op.op_sel & 3);
   const uint32_t width = fp4 ? 4 : 8;
-  uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
   uint32_t* d0 = w.vr(op.d[0].idx);
   uint32_t* d1 = PK && to == Wide::F32 ? w.vr(uint16_t(op.d[0].idx + 1)) : nullptr;
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  for_active_lanes(w, [&](int l) {
     const Scale sc = scale_of(lane_src(w, op.s[1], l));
     const uint32_t src = lane_src(w, op.s[0], l) >> first;
     const uint32_t a = scaled_up(src & ((1u << width) - 1), from, to, sc);
@@ -268,12 +257,12 @@ void cvt_scalef32_up(Wave& w, const Op& op) {
         const uint32_t shift = 16 * ((op.op_sel >> 2) & 1);
         d0[l] = (d0[l] & ~(0xffffu << shift)) | (a << shift);
       }
-      continue;
+      return;
     }
     const uint32_t b = scaled_up((src >> width) & ((1u << width) - 1), from, to, sc);
     if (to == Wide::F32) d0[l] = a, d1[l] = b;
     else d0[l] = a | b << 16;
-  }
+  });
 }
 
 // 32 elements <-> 6 dwords of fp6/bf6. Down: PK32 (src0 32 f32 / 16 packed-16-bit dwords),
@@ -288,10 +277,7 @@ void cvt_scalef32_pk32_down(Wave& w, const Op& op) {
     if (op.s[i].k != SrcKind::V || op.s[i].neg || op.s[i].abs)
       fail(w, op, "the vector sources of a pk32 conversion must be plain VGPRs (neg/abs are not modelled)");
   const int scale_src = P == Pack32::PK32 ? 1 : 2;
-  uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  for_active_lanes(w, [&](int l) {
     const Scale sc = scale_of(lane_src(w, op.s[scale_src], l));
     const int64_t seed = P == Pack32::SR ? int64_t(lane_src(w, op.s[1], l)) : -1;
     uint32_t out[6] = {};
@@ -305,7 +291,7 @@ void cvt_scalef32_pk32_down(Wave& w, const Op& op) {
       if (bit % 32 > 26) out[bit / 32 + 1] |= uint32_t(code >> (32 - bit % 32));
     }
     for (int k = 0; k < 6; ++k) w.vr(uint16_t(op.d[0].idx + k))[l] = out[k];
-  }
+  });
 }
 
 template <int F, int T>
@@ -315,10 +301,7 @@ void cvt_scalef32_pk32_up(Wave& w, const Op& op) {
   refuse_op_sel(w, op, 0);
   if (op.s[0].k != SrcKind::V || op.s[0].neg || op.s[0].abs)
     fail(w, op, "the source of a pk32 conversion must be plain VGPRs (neg/abs are not modelled)");
-  uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  for_active_lanes(w, [&](int l) {
     const Scale sc = scale_of(lane_src(w, op.s[1], l));
     uint64_t in[6];
     for (int k = 0; k < 6; ++k) in[k] = lane_src(w, op.s[0], l, k);
@@ -332,7 +315,7 @@ void cvt_scalef32_pk32_up(Wave& w, const Op& op) {
     }
     const int n = to == Wide::F32 ? 32 : 16;
     for (int k = 0; k < n; ++k) w.vr(uint16_t(op.d[0].idx + k))[l] = out[k];
-  }
+  });
 }
 
 // v_cvt_sr_f16_f32 / v_cvt_sr_bf16_f32 (gfx950): src0 f32, src1 random bits, op_sel[2] writes the
@@ -349,11 +332,7 @@ void cvt_sr_16_f32(Wave& w, const Op& op) {
   const int mbits = BF16 ? 7 : 10, bias = BF16 ? 127 : 15;
   const uint32_t max_code = BF16 ? 0x7f7f : 0x7bff, inf = BF16 ? 0x7f80 : 0x7c00;
   const uint32_t shift = 16 * ((op.op_sel >> 2) & 1);
-  uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  write_dst_field(w, op, 0xffffu, shift, [&](int l) {
     const uint32_t u = f32_source(w, op.s[0], l);
     const uint32_t sign = (u >> 16) & 0x8000;
     uint32_t h;
@@ -368,8 +347,8 @@ void cvt_sr_16_f32(Wave& w, const Op& op) {
       const uint64_t code = round_magnitude(std::fabs(double(f32_of(u))), mbits, bias, sr);
       h = sign | (code > max_code ? inf : uint32_t(code));
     }
-    d[l] = (d[l] & ~(0xffffu << shift)) | (h << shift);
-  }
+    return h;
+  });
 }
 
 }  // namespace

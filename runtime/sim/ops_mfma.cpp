@@ -31,15 +31,13 @@ void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
   constexpr int kpl = K / (64 / M);
   constexpr int nreg = M * N / 64;
   static_assert(nreg == 4 || nreg == 16);
-  const int per_a = mfma_per_dword(fa), per_b = mfma_per_dword(fb);
   const bool fnuz = w.L->arch == Arch::gfx942;
   // Rows of A and columns of B.
   static thread_local OperandVec<K> A[M], B[N];
-  for (int l = 0; l < 64; ++l)
-    for (int j = 0; j < kpl; ++j) {
-      A[l % M].v[(l / M) * kpl + j] = element(lane_src(w, op.s[0], l, j / per_a), j % per_a, fa, fnuz);
-      B[l % N].v[(l / N) * kpl + j] = element(lane_src(w, op.s[1], l, j / per_b), j % per_b, fb, fnuz);
-    }
+  for (int l = 0; l < 64; ++l) {
+    mfma_gather_fragment(w, op.s[0], l, kpl, fa, fnuz, A[l % M].v + (l / M) * kpl);
+    mfma_gather_fragment(w, op.s[1], l, kpl, fb, fnuz, B[l % N].v + (l / N) * kpl);
+  }
   const MfmaKind kind = mfma_kind(fa);
   const MfmaFormat format{kind, mfma_min_exp(fa, fnuz), mfma_min_exp(fb, fnuz)};
   const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;

@@ -40,7 +40,6 @@ template <int M, int K, Fmt FA, Fmt FB>
 void smfmac(Wave& w, const Op& op) {
   constexpr int N = M, kpl = K / (64 / M), cpl = kpl / 2, KC = K / 2, nreg = M * N / 64;
   constexpr int set_bits = 2 * cpl, sets = 32 / set_bits;
-  constexpr int per_a = mfma_per_dword(FA), per_b = mfma_per_dword(FB);
   static_assert(nreg == 4 || nreg == 16);
   if (op.blgp) fail(w, op, "blgp on a sparse MFMA (v_smfmac_* has no B lane group pattern)");
   const int set = op.cbsz ? 0 : op.abid;
@@ -55,12 +54,9 @@ void smfmac(Wave& w, const Op& op) {
   static thread_local OperandVec<K> B[N];
   for (int l = 0; l < 64; ++l) {
     const uint32_t idx = uint32_t(uint64_t(lane_src(w, op.s[2], l)) >> (set * set_bits));
-    for (int c = 0; c < cpl; ++c) {
-      A[l % M].v[(l / M) * cpl + c] = mfma_element(lane_src(w, op.s[0], l, c / per_a), c % per_a, FA, fnuz);
-      pos[l % M][(l / M) * cpl + c] = (l / M) * kpl + 4 * (c / 2) + int((idx >> (2 * c)) & 3);
-    }
-    for (int j = 0; j < kpl; ++j)
-      B[l % N].v[(l / N) * kpl + j] = mfma_element(lane_src(w, op.s[1], l, j / per_b), j % per_b, FB, fnuz);
+    mfma_gather_fragment(w, op.s[0], l, cpl, FA, fnuz, A[l % M].v + (l / M) * cpl);
+    for (int c = 0; c < cpl; ++c) pos[l % M][(l / M) * cpl + c] = (l / M) * kpl + 4 * (c / 2) + int((idx >> (2 * c)) & 3);
+    mfma_gather_fragment(w, op.s[1], l, kpl, FB, fnuz, B[l % N].v + (l / N) * kpl);
   }
   const MfmaFormat format{mfma_kind(FA), mfma_min_exp(FA, fnuz), mfma_min_exp(FB, fnuz)};
   const bool exact = w.L->opt.mfma_numerics == Options::MfmaNumerics::Exact;

@@ -10,16 +10,13 @@
 
 namespace simtest {
 
-// Short names the test kernels use, on top of runtime/hip_device.h.
+// Short names the test kernels use for runtime/hip_device.h's HIP API (that header is the one
+// device prelude; these only rename it).
 const char* const kPrelude = R"(
-static __device__ inline unsigned tid() { return __builtin_amdgcn_workitem_id_x(); }
-static __device__ inline unsigned bid() { return __builtin_amdgcn_workgroup_id_x(); }
-static __device__ inline unsigned bdim() { return __builtin_amdgcn_workgroup_size_x(); }
-static __device__ inline void sync() {
-  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
-  __builtin_amdgcn_s_barrier();
-  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
-}
+static __device__ inline unsigned tid() { return threadIdx.x; }
+static __device__ inline unsigned bid() { return blockIdx.x; }
+static __device__ inline unsigned bdim() { return blockDim.x; }
+static __device__ inline void sync() { __syncthreads(); }
 )";
 
 std::vector<uint8_t> compile_hip(const std::string& source, cdnajit::Arch arch, const std::vector<std::string>& flags) {

@@ -1,5 +1,5 @@
 // Test helper: compile a small HIP kernel source with clang++-22 to a code object
-// (run-time subprocess), with a minimal device header of our own.
+// (run-time subprocess), through runtime/hip_source with its device header runtime/hip_device.h.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -9,7 +9,7 @@
 
 namespace simtest {
 
-// Device-side prelude: __global__, __shared__, thread/block ids, barrier.
+// Short names the test kernels use for runtime/hip_device.h's API: tid(), bid(), bdim(), sync().
 extern const char* const kPrelude;
 
 // Compiles `source` (prelude prepended) for `arch`; throws std::runtime_error

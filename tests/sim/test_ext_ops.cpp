@@ -329,9 +329,13 @@ TEST_CASE("scalar ALU: wqm, quadmask, 64-bit brev/bitset, ff0, signed flbit, bcn
       {"  s_cmp_lg_u32 s14, s14\n  s_bitset0_b64 s[12:13], s10", false, [](uint64_t a, uint64_t b, uint64_t) { return std::pair{b & ~(1ull << (a & 63)), 0}; }},
       {"  s_cmp_eq_u32 s14, s14\n  s_bitset1_b64 s[12:13], s10", false, [](uint64_t a, uint64_t b, uint64_t) { return std::pair{b | (1ull << (a & 63)), 1}; }},
       {"  s_cmp_lg_u32 s14, s14\n  s_ff0_i32_b64 s12, s[10:11]\n  s_mov_b32 s13, 0", false, [](uint64_t a, uint64_t, uint64_t) {
-         for (int i = 0; i < 64; ++i) if (!((a >> i) & 1)) return std::pair{uint64_t(i), 0}; return std::pair{uint64_t(0xffffffff), 0}; }},
+         for (int i = 0; i < 64; ++i)
+           if (!((a >> i) & 1)) return std::pair{uint64_t(i), 0};
+         return std::pair{uint64_t(0xffffffff), 0}; }},
       {"  s_cmp_lg_u32 s14, s14\n  s_ff0_i32_b32 s12, s10\n  s_mov_b32 s13, 0", false, [](uint64_t a, uint64_t, uint64_t) {
-         for (int i = 0; i < 32; ++i) if (!((a >> i) & 1)) return std::pair{uint64_t(i), 0}; return std::pair{uint64_t(0xffffffff), 0}; }},
+         for (int i = 0; i < 32; ++i)
+           if (!((a >> i) & 1)) return std::pair{uint64_t(i), 0};
+         return std::pair{uint64_t(0xffffffff), 0}; }},
       {"  s_cmp_lg_u32 s14, s14\n  s_flbit_i32_i64 s12, s[10:11]\n  s_mov_b32 s13, 0", false, [&](uint64_t a, uint64_t, uint64_t) { return std::pair{flbit(a, 64), 0}; }},
       {"  s_cmp_lg_u32 s14, s14\n  s_flbit_i32 s12, s10\n  s_mov_b32 s13, 0", false, [&](uint64_t a, uint64_t, uint64_t) { return std::pair{flbit(lo(a), 32), 0}; }},
       {"  s_bcnt0_i32_b32 s12, s10\n  s_mov_b32 s13, 0", false, [&](uint64_t a, uint64_t, uint64_t) {

@@ -102,6 +102,18 @@ ElemFmt fmt_of(E e, bool fnuz) {
 
 int row_of(int M, int l, int r) { return M == 16 ? 4 * (l / 16) + r : 8 * (r / 4) + 4 * (l / 32) + r % 4; }
 
+// One wave of sparse-MFMA kernel `kernel` with A, B and the index registers already on the device at
+// da, db, di, and C (its registers lane by lane) uploaded here as `c_name`; returns D, read back from
+// C's place (the kernel accumulates in place).
+template <class T>
+std::vector<T> run_smfmac(Device& dev, const cdnajit::CodeObject& co, const char* kernel, uint64_t da, uint64_t db,
+                          uint64_t di, const std::vector<T>& c, const std::string& c_name = "",
+                          const cdnajit::sim::Options& o = {}) {
+  const uint64_t dd = dev.upload(c, c_name);
+  dev.run(co, kernel, ArgPack().add(da).add(db).add(di).add(dd), dims1(1, 64), o);
+  return dev.download<T>(dd, c.size());
+}
+
 }  // namespace
 
 TEST_CASE("v_smfmac_*: clang kernels bit-exact against an independent sparse-matrix oracle", "[sim][mfma][smfmac]") {
@@ -196,11 +208,9 @@ TEST_CASE("v_smfmac_*: clang kernels bit-exact against an independent sparse-mat
       for (auto mode : {cdnajit::sim::Options::MfmaNumerics::Cdna3, cdnajit::sim::Options::MfmaNumerics::Exact}) {
         const bool is_exact = mode == cdnajit::sim::Options::MfmaNumerics::Exact;
         INFO("mode " << (is_exact ? "exact" : "cdna3"));
-        uint64_t dd = dev.upload(rd, "d");  // C in, D out (in place)
         cdnajit::sim::Options o;
         o.mfma_numerics = mode;
-        dev.run(co, c.kernel, ArgPack().add(da).add(db).add(di).add(dd), dims1(1, 64), o);
-        auto got = dev.download<uint32_t>(dd, 64 * size_t(nreg));
+        auto got = run_smfmac(dev, co, c.kernel, da, db, di, rd, "d", o);
         const auto& w = is_exact ? want_exact : want;
         std::string first;
         const size_t bad = count_mismatches(got, w, nreg, first);
@@ -239,9 +249,8 @@ TEST_CASE("v_smfmac_f32_16x16x32_f16: the index set ABID selects picks the B row
     std::vector<float> d(64 * 4);
     for (int l = 0; l < 64; ++l)
       for (int r = 0; r < 4; ++r) d[size_t(l) * 4 + r] = float(4 * (l / 16) + r);
-    uint64_t da = dev.upload(a), db = dev.upload(b), di = dev.upload(idx), dd = dev.upload(d);
-    dev.run(co, "s0", ArgPack().add(da).add(db).add(di).add(dd), dims1(1, 64));
-    auto got = dev.download<float>(dd, 64 * 4);
+    uint64_t da = dev.upload(a), db = dev.upload(b), di = dev.upload(idx);
+    auto got = run_smfmac(dev, co, "s0", da, db, di, d);
     for (int l = 0; l < 64; ++l)
       for (int r = 0; r < 4; ++r) {
         INFO("lane " << l << " reg " << r);
