@@ -110,11 +110,7 @@ void append_implicit_endpgm(Kernel& k, Kernel::Impl& impl) {
 // have written no lane either (if_vcc's then/else each write their own lanes).
 static void check_defined_before_use(const regalloc::Function& fn,
                                      const std::vector<std::pair<uint32_t, uint32_t>>& exec_skips) {
-  std::vector<regalloc::MaybeUndefinedRead> bad;
-  for (const auto& u : regalloc::find_maybe_undefined_reads(fn))
-    if (fn.vregs[u.vreg].cls == regalloc::RegClass::S) bad.push_back(u);
-  for (const auto& u : regalloc::find_maybe_undefined_reads(fn, exec_skips))
-    if (fn.vregs[u.vreg].cls != regalloc::RegClass::S) bad.push_back(u);
+  const std::vector<regalloc::MaybeUndefinedRead> bad = regalloc::find_maybe_undefined_reads(fn, exec_skips);
   if (bad.empty()) return;
   std::string msg;
   for (size_t i = 0; i < bad.size() && i < 8; ++i) {
