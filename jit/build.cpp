@@ -173,8 +173,8 @@ struct BuildPipeline {
     if (opts.drop_author_waits)
       std::erase_if(prog, [](const isa::MachineInst& mi) { return mi.info && isa::is(*mi.info, isa::kClassWaitcnt); });
     t = Clock::now();
-    passes::Report wr = passes::run_waitcnt(prog, k.arch, pass_mode(opts.waitcnt));
-    passes::Report hr = passes::run_hazards(prog, k.arch, pass_mode(opts.hazards));
+    passes::Report wr, hr;
+    passes::run_waitcnt_and_hazards(prog, k.arch, pass_mode(opts.waitcnt), pass_mode(opts.hazards), wr, hr);
     r.stats.ms_passes = ms_since(t);
     r.stats.waits_inserted = wr.waits_inserted;
     r.stats.waits_removed = wr.waits_removed;
