@@ -36,8 +36,9 @@ InstFacts facts_of(const isa::MachineInst& mi) {
   return f;
 }
 
-// Transfer function of one instruction.
-Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bool apply_needed) {
+// Transfer function of one instruction. With `detail`, the need names the units it
+// protects (the final sweep); without, only the wait (the fixed-point rounds).
+Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bool apply_needed, bool detail) {
   Step st;
   switch (f.kind) {
     case InstFacts::kSkip: return st;
@@ -46,7 +47,12 @@ Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bo
       s.apply(f.wait);
       return st;
     case InstFacts::kOther:
-      st.need = wait_needed(s, f.issue, a);
+      if (detail) {
+        st.need = wait_needed(s, f.issue, a);
+      } else if (std::optional<WaitFields> w = wait_fields_needed(s, f.issue, a)) {
+        st.need.emplace();
+        st.need->wait = *w;
+      }
       if (st.need && apply_needed) s.apply(st.need->wait);
       break;
     case InstFacts::kEnd: break;
@@ -98,7 +104,7 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
       if (in[b] && *in[b] == s) continue;
       in[b] = s;
       for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i)
-        if (transfer(s, facts[i], access[i], i, apply_needed).need && apply_needed) applied_needed = true;
+        if (transfer(s, facts[i], access[i], i, apply_needed, false).need && apply_needed) applied_needed = true;
       if (!out[b] || !(*out[b] == s)) {
         out[b] = std::move(s);
         changed = true;
@@ -112,7 +118,7 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
   for (int b : cfg.rpo) {
     Brackets s = in[b] ? *in[b] : Brackets{};
     for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) {
-      Step st = transfer(s, facts[i], access[i], i, apply_needed);
+      Step st = transfer(s, facts[i], access[i], i, apply_needed, true);
       if (st.need && apply_needed) applied_needed = true;
       result.need[i] = std::move(st.need);
       result.redundant[i] = st.redundant;

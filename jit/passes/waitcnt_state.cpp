@@ -194,9 +194,12 @@ std::optional<WaitNeed> wait_needed(const Brackets& s, const isa::MachineInst& m
   return wait_needed(s, issue_info(mi), a);
 }
 
-std::optional<WaitNeed> wait_needed(const Brackets& s, const IssueInfo& info, const Access& a) {
+namespace {
+
+// The weakest wait for `a` in state `s`; with `need`, also the units it protects
+// (need->wait is left for the caller). nullopt: nothing `a` touches is pending.
+std::optional<WaitFields> needed(const Brackets& s, const IssueInfo& info, const Access& a, WaitNeed* need) {
   if (!a.unknown && s.pend[kVm].empty() && s.pend[kLgkm].empty()) return std::nullopt;
-  WaitNeed need;
   int count[kNumCounters] = {-1, -1};
   auto consider = [&](const UnitRange& r, bool is_write) {
     for (int u = r.first; u < r.first + r.count; ++u)
@@ -208,7 +211,7 @@ std::optional<WaitNeed> wait_needed(const Brackets& s, const IssueInfo& info, co
         if (is_write && c == kVm && info.vmem_in_order && !s.pending_flat()) continue;
         int n = s.count_for(c, p->score);
         count[c] = count[c] < 0 ? n : std::min(count[c], n);
-        (is_write ? need.writes : need.reads).push_back({u, c, p->writer});
+        if (need) (is_write ? need->writes : need->reads).push_back({u, c, p->writer});
       }
   };
   if (a.unknown) {
@@ -219,9 +222,24 @@ std::optional<WaitNeed> wait_needed(const Brackets& s, const IssueInfo& info, co
   a.for_each_use([&](const UnitRange& r) { consider(r, false); });
   a.for_each_def([&](const UnitRange& r) { consider(r, true); });
   if (count[kVm] < 0 && count[kLgkm] < 0) return std::nullopt;
-  need.wait.vm = count[kVm];
-  need.wait.lgkm = count[kLgkm];
+  WaitFields w;
+  w.vm = count[kVm];
+  w.lgkm = count[kLgkm];
+  return w;
+}
+
+}  // namespace
+
+std::optional<WaitNeed> wait_needed(const Brackets& s, const IssueInfo& info, const Access& a) {
+  WaitNeed need;
+  std::optional<WaitFields> w = needed(s, info, a, &need);
+  if (!w) return std::nullopt;
+  need.wait = *w;
   return need;
+}
+
+std::optional<WaitFields> wait_fields_needed(const Brackets& s, const IssueInfo& info, const Access& a) {
+  return needed(s, info, a, nullptr);
 }
 
 }  // namespace cdnajit::passes
