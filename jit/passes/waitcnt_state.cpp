@@ -201,18 +201,30 @@ namespace {
 std::optional<WaitFields> needed(const Brackets& s, const IssueInfo& info, const Access& a, WaitNeed* need) {
   if (!a.unknown && s.pend[kVm].empty() && s.pend[kLgkm].empty()) return std::nullopt;
   int count[kNumCounters] = {-1, -1};
+  const bool flat_pending = s.pending_flat();
+  auto found = [&](int c, const PendingWrite& p, bool is_write) {
+    // VMEM results return in order: a VMEM load may overwrite a register another VMEM
+    // load is still filling (the older one lands first), as LLVM also assumes.
+    if (is_write && c == kVm && info.vmem_in_order && !flat_pending) return;
+    int n = s.count_for(c, p.score);
+    count[c] = count[c] < 0 ? n : std::min(count[c], n);
+    if (need) (is_write ? need->writes : need->reads).push_back({p.unit, c, p.writer});
+  };
   auto consider = [&](const UnitRange& r, bool is_write) {
-    for (int u = r.first; u < r.first + r.count; ++u)
-      for (int c = 0; c < kNumCounters; ++c) {
-        const PendingWrite* p = s.find(c, u);
-        if (!p) continue;
-        // VMEM results return in order: a VMEM load may overwrite a register another VMEM
-        // load is still filling (the older one lands first), as LLVM also assumes.
-        if (is_write && c == kVm && info.vmem_in_order && !s.pending_flat()) continue;
-        int n = s.count_for(c, p->score);
-        count[c] = count[c] < 0 ? n : std::min(count[c], n);
-        if (need) (is_write ? need->writes : need->reads).push_back({u, c, p->writer});
-      }
+    if (need) {
+      // Unit by unit, both counters for each: the order the protected units are listed in.
+      for (int u = r.first; u < r.first + r.count; ++u)
+        for (int c = 0; c < kNumCounters; ++c)
+          if (const PendingWrite* p = s.find(c, u)) found(c, *p, is_write);
+      return;
+    }
+    // Only the counts: one search per counter, then the pending units inside the range.
+    for (int c = 0; c < kNumCounters; ++c) {
+      const std::vector<PendingWrite>& pend = s.pend[c];
+      auto it = std::lower_bound(pend.begin(), pend.end(), r.first,
+                                 [](const PendingWrite& w, int u) { return w.unit < u; });
+      for (; it != pend.end() && it->unit < r.first + r.count; ++it) found(c, *it, is_write);
+    }
   };
   if (a.unknown) {
     // Raw text: its registers are unknown, so everything in flight must land first.
