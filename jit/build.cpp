@@ -165,7 +165,12 @@ struct BuildPipeline {
     r.stats.ms_regalloc = ms_since(t);
 
     t = Clock::now();
-    std::vector<isa::MachineInst> prog = to_machine(k, alloc);
+    // This thread's program buffer, reused by every build: its entries keep their strings'
+    // and operand lists' memory (a fresh vector was hundreds of allocations and frees).
+    // Nothing the build returns refers to it, and a build never starts another on its thread.
+    thread_local std::vector<isa::MachineInst> prog_buffer;
+    std::vector<isa::MachineInst>& prog = prog_buffer;
+    to_machine(k, alloc, prog);
     // The comments now only if something before the text reads them: the wait-count
     // verifier quotes instructions with their comments. Otherwise render_text adds them.
     if (opts.waitcnt == PassMode::Verify) add_comments(k, prog);

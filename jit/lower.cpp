@@ -163,29 +163,39 @@ void append_name(std::string& names, const std::string& name) {
 
 }  // namespace
 
-std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::Allocation& a) {
-  std::vector<isa::MachineInst> out;
+void to_machine(const Kernel::Impl& k, const regalloc::Allocation& a, std::vector<isa::MachineInst>& out) {
   // Room for the waits and nops the passes insert (they grow the program in place): without
   // it the hazard pass moved the whole program to a new, larger block on every build, whose
   // fresh pages glibc's default heap policy has the next build fault in again.
   out.reserve(k.program.size() + k.program.size() / 8 + 16);
+  out.resize(k.program.size());
   for (size_t index = 0; index < k.program.size(); ++index) {
     const IrInst& in = k.program[index];
-    isa::MachineInst mi;
+    // Emptied in place: the strings and the operand list keep their memory.
+    isa::MachineInst& mi = out[index];
+    mi.info = nullptr;
+    mi.mnemonic.clear();
+    mi.operands.clear();
+    mi.mods = in.mods;
+    mi.comment.clear();
+    mi.raw.clear();
+    mi.label_def.clear();
+    mi.address = 0;
+    mi.size_bytes = 0;
+    mi.source = -1;
     if (in.is_label()) {
+      mi.mods = {};
       mi.label_def = label_text(k, in.label);
-      out.push_back(std::move(mi));
       continue;
     }
     if (!in.info && in.raw_text.empty()) {  // comment line
+      mi.mods = {};
       mi.comment = in.comment;
-      out.push_back(std::move(mi));
       continue;
     }
     if (in.info) {
       mi.info = in.info;
-      mi.mnemonic = std::string(in.info->mnemonic);
-      mi.mods = in.mods;
+      mi.mnemonic = in.info->mnemonic;
       mi.operands.reserve(in.ops.size());  // one allocation, not one per doubling
       for (const Opnd& o : in.ops) {
         isa::Operand po;
@@ -230,9 +240,7 @@ std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::
       mi.raw = text;
     }
     mi.source = int32_t(index);
-    out.push_back(std::move(mi));
   }
-  return out;
 }
 
 void add_comments(const Kernel::Impl& k, std::vector<isa::MachineInst>& prog) {
