@@ -7,7 +7,8 @@
 // Prints medians and ratios.
 //
 //   bench_jit [--keep-heap] [--quick]
-//   bench_jit [--keep-heap] --profile N [lld]  only N fast (or direct+lld) builds of the gfx950 seed kernel (to run under perf)
+//   bench_jit [--keep-heap] --profile N [lld]  only N fast (or direct+lld) builds of the gfx950 seed kernel (to run under perf;
+//                                              also the median CPU time with the definition, and the load before and after)
 //   bench_jit [--keep-heap] --profile-hit N    only N memo hits of one defined gfx950 seed kernel
 //
 // --keep-heap: glibc keeps freed memory in the process (trim and mmap thresholds raised to
@@ -243,8 +244,8 @@ int main(int argc, char** argv) {
     }
   }
 
-  fmt::print("cdnajit JIT benchmark: medians of {} builds in ms (this machine, no GPU involved; {})\n", jit_reps,
-             heap_note);
+  fmt::print("cdnajit JIT benchmark: medians of {} builds in ms (this machine, no GPU involved; {}; {} at the start)\n",
+             jit_reps, heap_note, host_load());
   fmt::print("fast = Kernel::build() wall time with the direct MCInst encoder, the direct ELF writer and no .s text;\n"
              "direct+lld = direct encoder, lld link, .s text; text = LLVM's assembly parser, lld, .s text (no cache in\n"
              "any); +DSL CPU = this thread's CPU time for the kernel's definition through the builder plus the build;\n"
@@ -291,10 +292,12 @@ int main(int argc, char** argv) {
     if (f.direct_insts != f.instructions || f.lld_fallback)
       fmt::print("  note: {} of {} instructions encoded directly{}\n", f.direct_insts, f.instructions,
                  f.lld_fallback ? "; the direct ELF writer handed this object to lld" : "");
+    fmt::print("  ({})\n", host_load());
     std::fflush(stdout);
     stages.push_back({c.name, c.arch, f, d, t});
   }
 
+  fmt::print("\n{} at the end\n", host_load());
   fmt::print("\nStages of Kernel::build() (medians, ms): fast / direct+lld / text\n");
   fmt::print("{:<23} {:<6} {:>20} {:>20} {:>20} {:>20} {:>20} {:>20}\n", "kernel", "arch", "regalloc", "lower", "passes",
              "print .s", "encode", "link");
