@@ -150,7 +150,10 @@ struct BuildPipeline {
     // running the stage again with them throws the same error, now fully described.
     auto allocate_checked = [&](bool messages) {
       std::vector<std::pair<uint32_t, uint32_t>> exec_skips;
-      regalloc::Function fn = to_regalloc_function(k, &exec_skips, messages);
+      // This thread's function, reused by every build as the program buffer below is.
+      thread_local regalloc::Function function_buffer;
+      regalloc::Function& fn = function_buffer;
+      to_regalloc_function(k, &exec_skips, messages, fn);
       check_defined_before_use(fn, exec_skips);
       regalloc::Allocation a = regalloc::allocate(fn, regalloc::Limits{});
       regalloc::verify(fn, a);

@@ -45,10 +45,23 @@ void pin_abi_registers(Kernel::Impl& k) {
 regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t, uint32_t>>* exec_skips,
                                         bool messages) {
   regalloc::Function f;
-  f.vregs.reserve(k.vregs.size());
-  for (const VRegDecl& d : k.vregs) {
-    f.vregs.push_back({ra_class(d.cls), d.dwords, d.align, d.pinned, d.live_in, {}, {}});
-    if (messages) f.vregs.back().name = d.name, f.vregs.back().origin = d.origin;
+  to_regalloc_function(k, exec_skips, messages, f);
+  return f;
+}
+
+void to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t, uint32_t>>* exec_skips, bool messages,
+                          regalloc::Function& f) {
+  f.vregs.resize(k.vregs.size());
+  for (size_t v = 0; v < k.vregs.size(); ++v) {
+    const VRegDecl& d = k.vregs[v];
+    regalloc::VirtualReg& r = f.vregs[v];
+    r.cls = ra_class(d.cls);
+    r.dwords = d.dwords;
+    r.align = d.align;
+    r.pinned = d.pinned;
+    r.live_in = d.live_in;
+    if (messages) r.name = d.name, r.origin = d.origin;
+    else r.name.clear(), r.origin.clear();
   }
 
   // Pass 1: block boundaries and the block each label starts.
@@ -72,6 +85,20 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
   }
   // Blocks 0..cur; the last may be empty (program ends with a branch or s_endpgm).
   f.blocks.resize(size_t(cur + 1));
+  for (regalloc::Block& b : f.blocks) b.succs.clear();
+  // Instructions already written to each block; entries past it are old ones whose lists
+  // are reused (emptied) before they are trimmed at the end.
+  std::vector<size_t> filled(f.blocks.size(), 0);
+  auto next_instr = [&](size_t block) -> regalloc::Instr& {
+    std::vector<regalloc::Instr>& list = f.blocks[block].instrs;
+    if (filled[block] == list.size()) list.emplace_back();
+    regalloc::Instr& ri = list[filled[block]++];
+    ri.uses.clear();
+    ri.defs.clear();
+    ri.partial_defs.clear();
+    ri.origin.clear();
+    return ri;
+  };
 
   // Pass 2: instructions and edges. Call sites repeat (loops in the generators), so each
   // distinct one is formatted once.
@@ -80,7 +107,7 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
     const IrInst& in = k.program[i];
     regalloc::Block& b = f.blocks[size_t(block_of[i])];
     if (in.is_label() || (!in.info && in.raw_text.empty())) continue;
-    regalloc::Instr ri;
+    regalloc::Instr& ri = next_instr(size_t(block_of[i]));
     if (messages) {
       auto [site, fresh] = origin_text.try_emplace({in.loc.file_name(), in.loc.line()});
       if (fresh) site->second = where(in.loc);
@@ -107,7 +134,6 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
         add(in.raw_regs[j], def);
       }
     }
-    b.instrs.push_back(std::move(ri));
     if (ends_block(in)) {
       std::string_view m = in.info->mnemonic;
       if (!is_op(in, Opcode::s_endpgm)) {
@@ -138,7 +164,7 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
       if (std::find(s.begin(), s.end(), uint32_t(bi + 1)) == s.end()) s.push_back(uint32_t(bi + 1));
     }
   }
-  return f;
+  for (size_t bi = 0; bi < f.blocks.size(); ++bi) f.blocks[bi].instrs.resize(filled[bi]);
 }
 
 namespace {
