@@ -154,6 +154,21 @@ void Brackets::saturate() {
 
 Brackets Brackets::merge(const std::vector<const Brackets*>& ins) {
   Brackets out;
+  if (ins.size() == 1) {
+    // One predecessor (most blocks): the re-basing below with nothing to unite, done in one
+    // copy instead of through the scratch list.
+    const Brackets& b = *ins[0];
+    for (int c = 0; c < kNumCounters; ++c) {
+      const uint32_t span = b.ub[c] - b.lb[c];
+      auto shift = [&](uint32_t s) -> uint32_t { return s > b.lb[c] ? s - b.ub[c] + span : 0; };
+      out.ub[c] = span;
+      out.events[c] = span == 0 ? 0 : b.events[c];
+      out.last_flat[c] = shift(b.last_flat[c] <= b.ub[c] ? b.last_flat[c] : 0);
+      out.pend[c].reserve(b.pend[c].size());
+      for (const PendingWrite& w : b.pend[c]) out.pend[c].push_back({w.unit, shift(w.score), w.writer});
+    }
+    return out;
+  }
   std::vector<PendingWrite> merged;
   for (int c = 0; c < kNumCounters; ++c) {
     uint32_t span = 0;
