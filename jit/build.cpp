@@ -110,11 +110,7 @@ void append_implicit_endpgm(Kernel& k, Kernel::Impl& impl) {
 // have written no lane either (if_vcc's then/else each write their own lanes).
 static void check_defined_before_use(const regalloc::Function& fn,
                                      const std::vector<std::pair<uint32_t, uint32_t>>& exec_skips) {
-  std::vector<regalloc::MaybeUndefinedRead> bad;
-  for (const auto& u : regalloc::find_maybe_undefined_reads(fn))
-    if (fn.vregs[u.vreg].cls == regalloc::RegClass::S) bad.push_back(u);
-  for (const auto& u : regalloc::find_maybe_undefined_reads(fn, exec_skips))
-    if (fn.vregs[u.vreg].cls != regalloc::RegClass::S) bad.push_back(u);
+  const std::vector<regalloc::MaybeUndefinedRead> bad = regalloc::find_maybe_undefined_reads(fn, exec_skips);
   if (bad.empty()) return;
   std::string msg;
   for (size_t i = 0; i < bad.size() && i < 8; ++i) {
@@ -154,7 +150,10 @@ struct BuildPipeline {
     // running the stage again with them throws the same error, now fully described.
     auto allocate_checked = [&](bool messages) {
       std::vector<std::pair<uint32_t, uint32_t>> exec_skips;
-      regalloc::Function fn = to_regalloc_function(k, &exec_skips, messages);
+      // This thread's function, reused by every build as the program buffer below is.
+      thread_local regalloc::Function function_buffer;
+      regalloc::Function& fn = function_buffer;
+      to_regalloc_function(k, &exec_skips, messages, fn);
       check_defined_before_use(fn, exec_skips);
       regalloc::Allocation a = regalloc::allocate(fn, regalloc::Limits{});
       regalloc::verify(fn, a);
@@ -169,7 +168,12 @@ struct BuildPipeline {
     r.stats.ms_regalloc = ms_since(t);
 
     t = Clock::now();
-    std::vector<isa::MachineInst> prog = to_machine(k, alloc);
+    // This thread's program buffer, reused by every build: its entries keep their strings'
+    // and operand lists' memory (a fresh vector was hundreds of allocations and frees).
+    // Nothing the build returns refers to it, and a build never starts another on its thread.
+    thread_local std::vector<isa::MachineInst> prog_buffer;
+    std::vector<isa::MachineInst>& prog = prog_buffer;
+    to_machine(k, alloc, prog);
     // The comments now only if something before the text reads them: the wait-count
     // verifier quotes instructions with their comments. Otherwise render_text adds them.
     if (opts.waitcnt == PassMode::Verify) add_comments(k, prog);
@@ -177,8 +181,8 @@ struct BuildPipeline {
     if (opts.drop_author_waits)
       std::erase_if(prog, [](const isa::MachineInst& mi) { return mi.info && isa::is(*mi.info, isa::kClassWaitcnt); });
     t = Clock::now();
-    passes::Report wr = passes::run_waitcnt(prog, k.arch, pass_mode(opts.waitcnt));
-    passes::Report hr = passes::run_hazards(prog, k.arch, pass_mode(opts.hazards));
+    passes::Report wr, hr;
+    passes::run_waitcnt_and_hazards(prog, k.arch, pass_mode(opts.waitcnt), pass_mode(opts.hazards), wr, hr);
     r.stats.ms_passes = ms_since(t);
     r.stats.waits_inserted = wr.waits_inserted;
     r.stats.waits_removed = wr.waits_removed;

@@ -45,10 +45,23 @@ void pin_abi_registers(Kernel::Impl& k) {
 regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t, uint32_t>>* exec_skips,
                                         bool messages) {
   regalloc::Function f;
-  f.vregs.reserve(k.vregs.size());
-  for (const VRegDecl& d : k.vregs) {
-    f.vregs.push_back({ra_class(d.cls), d.dwords, d.align, d.pinned, d.live_in, {}, {}});
-    if (messages) f.vregs.back().name = d.name, f.vregs.back().origin = d.origin;
+  to_regalloc_function(k, exec_skips, messages, f);
+  return f;
+}
+
+void to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t, uint32_t>>* exec_skips, bool messages,
+                          regalloc::Function& f) {
+  f.vregs.resize(k.vregs.size());
+  for (size_t v = 0; v < k.vregs.size(); ++v) {
+    const VRegDecl& d = k.vregs[v];
+    regalloc::VirtualReg& r = f.vregs[v];
+    r.cls = ra_class(d.cls);
+    r.dwords = d.dwords;
+    r.align = d.align;
+    r.pinned = d.pinned;
+    r.live_in = d.live_in;
+    if (messages) r.name = d.name, r.origin = d.origin;
+    else r.name.clear(), r.origin.clear();
   }
 
   // Pass 1: block boundaries and the block each label starts.
@@ -72,6 +85,20 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
   }
   // Blocks 0..cur; the last may be empty (program ends with a branch or s_endpgm).
   f.blocks.resize(size_t(cur + 1));
+  for (regalloc::Block& b : f.blocks) b.succs.clear();
+  // Instructions already written to each block; entries past it are old ones whose lists
+  // are reused (emptied) before they are trimmed at the end.
+  std::vector<size_t> filled(f.blocks.size(), 0);
+  auto next_instr = [&](size_t block) -> regalloc::Instr& {
+    std::vector<regalloc::Instr>& list = f.blocks[block].instrs;
+    if (filled[block] == list.size()) list.emplace_back();
+    regalloc::Instr& ri = list[filled[block]++];
+    ri.uses.clear();
+    ri.defs.clear();
+    ri.partial_defs.clear();
+    ri.origin.clear();
+    return ri;
+  };
 
   // Pass 2: instructions and edges. Call sites repeat (loops in the generators), so each
   // distinct one is formatted once.
@@ -80,7 +107,7 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
     const IrInst& in = k.program[i];
     regalloc::Block& b = f.blocks[size_t(block_of[i])];
     if (in.is_label() || (!in.info && in.raw_text.empty())) continue;
-    regalloc::Instr ri;
+    regalloc::Instr& ri = next_instr(size_t(block_of[i]));
     if (messages) {
       auto [site, fresh] = origin_text.try_emplace({in.loc.file_name(), in.loc.line()});
       if (fresh) site->second = where(in.loc);
@@ -107,7 +134,6 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
         add(in.raw_regs[j], def);
       }
     }
-    b.instrs.push_back(std::move(ri));
     if (ends_block(in)) {
       std::string_view m = in.info->mnemonic;
       if (!is_op(in, Opcode::s_endpgm)) {
@@ -138,7 +164,7 @@ regalloc::Function to_regalloc_function(const Kernel::Impl& k, std::vector<std::
       if (std::find(s.begin(), s.end(), uint32_t(bi + 1)) == s.end()) s.push_back(uint32_t(bi + 1));
     }
   }
-  return f;
+  for (size_t bi = 0; bi < f.blocks.size(); ++bi) f.blocks[bi].instrs.resize(filled[bi]);
 }
 
 namespace {
@@ -163,29 +189,39 @@ void append_name(std::string& names, const std::string& name) {
 
 }  // namespace
 
-std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::Allocation& a) {
-  std::vector<isa::MachineInst> out;
+void to_machine(const Kernel::Impl& k, const regalloc::Allocation& a, std::vector<isa::MachineInst>& out) {
   // Room for the waits and nops the passes insert (they grow the program in place): without
   // it the hazard pass moved the whole program to a new, larger block on every build, whose
   // fresh pages glibc's default heap policy has the next build fault in again.
   out.reserve(k.program.size() + k.program.size() / 8 + 16);
+  out.resize(k.program.size());
   for (size_t index = 0; index < k.program.size(); ++index) {
     const IrInst& in = k.program[index];
-    isa::MachineInst mi;
+    // Emptied in place: the strings and the operand list keep their memory.
+    isa::MachineInst& mi = out[index];
+    mi.info = nullptr;
+    mi.mnemonic.clear();
+    mi.operands.clear();
+    mi.mods = in.mods;
+    mi.comment.clear();
+    mi.raw.clear();
+    mi.label_def.clear();
+    mi.address = 0;
+    mi.size_bytes = 0;
+    mi.source = -1;
     if (in.is_label()) {
+      mi.mods = {};
       mi.label_def = label_text(k, in.label);
-      out.push_back(std::move(mi));
       continue;
     }
     if (!in.info && in.raw_text.empty()) {  // comment line
+      mi.mods = {};
       mi.comment = in.comment;
-      out.push_back(std::move(mi));
       continue;
     }
     if (in.info) {
       mi.info = in.info;
-      mi.mnemonic = std::string(in.info->mnemonic);
-      mi.mods = in.mods;
+      mi.mnemonic = in.info->mnemonic;
       mi.operands.reserve(in.ops.size());  // one allocation, not one per doubling
       for (const Opnd& o : in.ops) {
         isa::Operand po;
@@ -230,9 +266,7 @@ std::vector<isa::MachineInst> to_machine(const Kernel::Impl& k, const regalloc::
       mi.raw = text;
     }
     mi.source = int32_t(index);
-    out.push_back(std::move(mi));
   }
-  return out;
 }
 
 void add_comments(const Kernel::Impl& k, std::vector<isa::MachineInst>& prog) {

@@ -7,7 +7,8 @@
 // Prints medians and ratios.
 //
 //   bench_jit [--keep-heap] [--quick]
-//   bench_jit [--keep-heap] --profile N [lld]  only N fast (or direct+lld) builds of the gfx950 seed kernel (to run under perf)
+//   bench_jit [--keep-heap] --profile N [lld]  only N fast (or direct+lld) builds of the gfx950 seed kernel (to run under perf;
+//                                              also the median CPU time with the definition, and the load before and after)
 //   bench_jit [--keep-heap] --profile-hit N    only N memo hits of one defined gfx950 seed kernel
 //
 // --keep-heap: glibc keeps freed memory in the process (trim and mmap thresholds raised to
@@ -24,6 +25,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <chrono>
 #include <functional>
@@ -56,6 +58,17 @@ double children_cpu_ms() {
   getrusage(RUSAGE_CHILDREN, &u);
   auto ms = [](const timeval& t) { return double(t.tv_sec) * 1e3 + double(t.tv_usec) * 1e-3; };
   return ms(u.ru_utime) + ms(u.ru_stime);
+}
+
+// The host's load average (1, 5, 15 minutes) from /proc/loadavg, as printed beside every figure:
+// on a shared machine a build's wall time depends on it.
+std::string host_load() {
+  std::FILE* f = std::fopen("/proc/loadavg", "r");
+  if (!f) return "load unknown";
+  double a = 0, b = 0, c = 0;
+  const int n = std::fscanf(f, "%lf %lf %lf", &a, &b, &c);
+  std::fclose(f);
+  return n == 3 ? fmt::format("load {:.2f} {:.2f} {:.2f}", a, b, c) : "load unknown";
 }
 
 double median(std::vector<double> v) {
@@ -186,16 +199,21 @@ int main(int argc, char** argv) {
   if (argc > 2 && std::string(argv[1]) == "--profile") {
     const bool lld = argc > 3 && std::string(argv[3]) == "lld";
     BuildOptions o = options(lld ? Config::direct_lld : Config::fast);
-    std::vector<double> t, ra, lo, pa, pr, en, li;
+    std::vector<double> t, ra, lo, pa, pr, en, li, cpu;
+    const std::string load_before = host_load();
     for (int i = 0, n = std::max(1, std::atoi(argv[2])); i < n; ++i) {
+      const double c0 = thread_cpu_ms();
       KernelStats s = codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950, o).stats;
+      cpu.push_back(thread_cpu_ms() - c0);
       t.push_back(s.ms_build), ra.push_back(s.ms_regalloc), lo.push_back(s.ms_lower), pa.push_back(s.ms_passes);
       pr.push_back(s.ms_print), en.push_back(s.ms_assemble), li.push_back(s.ms_link);
     }
     fmt::print("dwconv3d_seed.lds_fmac gfx950 ({}): median Kernel::build() {:.3f} ms over {} builds (regalloc {:.3f}, "
-               "lower {:.3f}, passes {:.3f}, print {:.3f}, encode {:.3f}, link {:.3f}; {})\n",
+               "lower {:.3f}, passes {:.3f}, print {:.3f}, encode {:.3f}, link {:.3f}); +DSL CPU {:.3f} ms; {}; {} "
+               "before, {} after\n",
                lld ? "direct encoder, lld, .s text" : "fast: direct encoder, direct ELF writer, no .s", median(t),
-               t.size(), median(ra), median(lo), median(pa), median(pr), median(en), median(li), heap_note);
+               t.size(), median(ra), median(lo), median(pa), median(pr), median(en), median(li), median(cpu), heap_note,
+               load_before, host_load());
     return 0;
   }
   SubprocessToolchain sub = SubprocessToolchain::find();
@@ -226,8 +244,8 @@ int main(int argc, char** argv) {
     }
   }
 
-  fmt::print("cdnajit JIT benchmark: medians of {} builds in ms (this machine, no GPU involved; {})\n", jit_reps,
-             heap_note);
+  fmt::print("cdnajit JIT benchmark: medians of {} builds in ms (this machine, no GPU involved; {}; {} at the start)\n",
+             jit_reps, heap_note, host_load());
   fmt::print("fast = Kernel::build() wall time with the direct MCInst encoder, the direct ELF writer and no .s text;\n"
              "direct+lld = direct encoder, lld link, .s text; text = LLVM's assembly parser, lld, .s text (no cache in\n"
              "any); +DSL CPU = this thread's CPU time for the kernel's definition through the builder plus the build;\n"
@@ -274,10 +292,12 @@ int main(int argc, char** argv) {
     if (f.direct_insts != f.instructions || f.lld_fallback)
       fmt::print("  note: {} of {} instructions encoded directly{}\n", f.direct_insts, f.instructions,
                  f.lld_fallback ? "; the direct ELF writer handed this object to lld" : "");
+    fmt::print("  ({})\n", host_load());
     std::fflush(stdout);
     stages.push_back({c.name, c.arch, f, d, t});
   }
 
+  fmt::print("\n{} at the end\n", host_load());
   fmt::print("\nStages of Kernel::build() (medians, ms): fast / direct+lld / text\n");
   fmt::print("{:<23} {:<6} {:>20} {:>20} {:>20} {:>20} {:>20} {:>20}\n", "kernel", "arch", "regalloc", "lower", "passes",
              "print .s", "encode", "link");

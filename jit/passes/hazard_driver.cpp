@@ -15,6 +15,7 @@
 #include "jit/passes/classify.hpp"
 #include "jit/passes/hazards/rules.hpp"
 #include "jit/passes/passes.hpp"
+#include "jit/passes/shared_analysis.hpp"
 
 namespace cdnajit::passes {
 namespace {
@@ -52,20 +53,29 @@ const std::vector<HazardRule>& hazard_rules() {
 }
 
 Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode) {
+  return run_hazards(program, arch, mode, nullptr);
+}
+
+Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, const SharedAnalysis* shared) {
   Report report;
   if (mode == Mode::Off) return report;
   // `program` is not modified until the analysis is done, so without raw entries it is its own view.
   std::vector<isa::MachineInst> parsed;
   if (has_raw_entries(program)) parsed = analysis_view(program);
   const std::vector<isa::MachineInst>& view = parsed.empty() ? program : parsed;
-  const Cfg cfg = build_cfg(view);
+  const bool reuse = shared && shared->valid;
+  Cfg own_cfg;
+  if (!reuse) own_cfg = build_cfg(view);
+  const Cfg& cfg = reuse ? shared->cfg : own_cfg;
   // This thread's buffer, reused by every build (as in run_waitcnt: a fresh array per build
   // is memory glibc's default trimming returns and the next build faults in again).
   thread_local std::vector<Access> access_buffer;
-  std::vector<Access>& access = access_buffer;
-  access.clear();
-  access.reserve(view.size());
-  for (const auto& mi : view) access.push_back(access_of(mi));
+  if (!reuse) {
+    access_buffer.clear();
+    access_buffer.reserve(view.size());
+    for (const auto& mi : view) access_buffer.push_back(access_of(mi));
+  }
+  const std::vector<Access>& access = reuse ? *shared->access : access_buffer;
   std::vector<int> extra(view.size(), 0);
   // The reason for each instruction that needs nops, in program order (only those: a string
   // per instruction was fresh memory to fault in on every build).

@@ -45,6 +45,11 @@ struct Report {
 
 Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode);
 Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode);
+// run_waitcnt, then run_hazards, with the same results; when the wait-count pass leaves
+// the program as it was (an author who placed every wait), the hazard pass reuses its
+// CFG and register accesses instead of working them out again.
+void run_waitcnt_and_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode waitcnt, Mode hazards,
+                             Report& waitcnt_report, Report& hazards_report);
 
 // Every s_waitcnt in `program` that a dataflow check shows is already satisfied where it
 // stands (all counters it names are already at or below its thresholds on every path).

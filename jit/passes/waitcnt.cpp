@@ -22,6 +22,7 @@
 #include "jit/passes/cfg.hpp"
 #include "jit/passes/classify.hpp"
 #include "jit/passes/passes.hpp"
+#include "jit/passes/shared_analysis.hpp"
 #include "jit/passes/waitcnt_dataflow.hpp"
 
 namespace cdnajit::passes {
@@ -71,6 +72,17 @@ std::vector<Access> access_list(const std::vector<isa::MachineInst>& prog) {
 }  // namespace
 
 Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode) {
+  return run_waitcnt(program, arch, mode, nullptr);
+}
+
+void run_waitcnt_and_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode waitcnt, Mode hazards,
+                             Report& waitcnt_report, Report& hazards_report) {
+  SharedAnalysis shared;
+  waitcnt_report = run_waitcnt(program, arch, waitcnt, &shared);
+  hazards_report = run_hazards(program, arch, hazards, &shared);
+}
+
+Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, SharedAnalysis* shared) {
   (void)arch;  // gfx942 and gfx950 share the gfx9 counters and encoding
   Report report;
   if (mode == Mode::Off) return report;
@@ -78,7 +90,7 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   std::vector<isa::MachineInst> parsed;
   if (has_raw_entries(program)) parsed = analysis_view(program);
   const std::vector<isa::MachineInst>& view = parsed.empty() ? program : parsed;
-  const Cfg cfg = build_cfg(view);
+  Cfg cfg = build_cfg(view);
   // This thread's buffer, reused by every build: a fresh array of this size per build is
   // memory glibc's default trimming hands back to the system and the next build faults in
   // again (on this kind of virtual machine those faults cost more than the pass).
@@ -88,6 +100,13 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   access.reserve(view.size());
   for (const auto& mi : view) access.push_back(access_of(mi));
   const WaitSweep sweep = sweep_waits(view, cfg, access, mode == Mode::Auto);
+  // The program stays as it is (Verify, or Auto with nothing to change): hand the analysis on.
+  auto share = [&] {
+    if (!shared) return;
+    shared->cfg = std::move(cfg);
+    shared->access = &access;
+    shared->valid = true;
+  };
 
   if (mode == Mode::Verify) {
     for (size_t i = 0; i < program.size(); ++i) {
@@ -103,6 +122,7 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
       msg += " while the load may still be in flight; needs '" + waitcnt_text(need->wait) + "' before it";
       report.findings.push_back({i, "waitcnt", msg});
     }
+    share();
     return report;
   }
 
@@ -114,7 +134,10 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   // author placed every wait, such as the seed depthwise kernel.)
   bool any_redundant = false;
   for (char r : sweep.redundant) any_redundant = any_redundant || r;
-  if (!sweep.applied_needed && !any_redundant) return report;
+  if (!sweep.applied_needed && !any_redundant) {
+    share();
+    return report;
+  }
 
   // The inserted waits, described before any instruction moves out of `program` (which may be the view).
   std::vector<isa::MachineInst> waits;  // in program order

@@ -36,8 +36,9 @@ InstFacts facts_of(const isa::MachineInst& mi) {
   return f;
 }
 
-// Transfer function of one instruction.
-Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bool apply_needed) {
+// Transfer function of one instruction. With `detail`, the need names the units it
+// protects (the final sweep); without, only the wait (the fixed-point rounds).
+Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bool apply_needed, bool detail) {
   Step st;
   switch (f.kind) {
     case InstFacts::kSkip: return st;
@@ -46,7 +47,12 @@ Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bo
       s.apply(f.wait);
       return st;
     case InstFacts::kOther:
-      st.need = wait_needed(s, f.issue, a);
+      if (detail) {
+        st.need = wait_needed(s, f.issue, a);
+      } else if (std::optional<WaitFields> w = wait_fields_needed(s, f.issue, a)) {
+        st.need.emplace();
+        st.need->wait = *w;
+      }
       if (st.need && apply_needed) s.apply(st.need->wait);
       break;
     case InstFacts::kEnd: break;
@@ -83,6 +89,13 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
   constexpr int kChangesBeforeWidening = 3;
   std::vector<int> changes(nb, 0);
   bool applied_needed = false;
+  // What the latest visit of each block found, instruction by instruction. A block is
+  // visited again only when its entry state changes, so once the fixed point is reached
+  // these are what a sweep from the final entry states would find.
+  WaitSweep result;
+  result.need.resize(prog.size());
+  result.redundant.assign(prog.size(), 0);
+  std::vector<char> block_needs(nb, 0);  // the latest visit found an instruction needing a wait
   bool changed = true;
   int rounds = 0;
   while (changed) {
@@ -97,8 +110,15 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
       if (++changes[b] > kChangesBeforeWidening) s.saturate();
       if (in[b] && *in[b] == s) continue;
       in[b] = s;
-      for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i)
-        if (transfer(s, facts[i], access[i], i, apply_needed).need && apply_needed) applied_needed = true;
+      block_needs[b] = 0;
+      for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) {
+        Step st = transfer(s, facts[i], access[i], i, apply_needed, false);
+        if (st.need) {
+          block_needs[b] = 1;
+          if (apply_needed) applied_needed = true;
+        }
+        result.redundant[i] = st.redundant;
+      }
       if (!out[b] || !(*out[b] == s)) {
         out[b] = std::move(s);
         changed = true;
@@ -106,13 +126,13 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
     }
   }
 
-  WaitSweep result;
-  result.need.resize(prog.size());
-  result.redundant.assign(prog.size(), 0);
+  // The needs with the units they protect, from the final entry state of each block that
+  // has any (the state evolves as in its latest visit: the detail changes nothing in it).
   for (int b : cfg.rpo) {
+    if (!block_needs[b]) continue;
     Brackets s = in[b] ? *in[b] : Brackets{};
     for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) {
-      Step st = transfer(s, facts[i], access[i], i, apply_needed);
+      Step st = transfer(s, facts[i], access[i], i, apply_needed, true);
       if (st.need && apply_needed) applied_needed = true;
       result.need[i] = std::move(st.need);
       result.redundant[i] = st.redundant;

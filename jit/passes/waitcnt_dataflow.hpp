@@ -1,6 +1,7 @@
 // Forward dataflow of wait-count state over the CFG, iterated to a fixed point (loops
-// carry pending loads around their back edges), then one sweep that reports, for every
-// instruction, the wait it needs and whether an s_waitcnt there is a no-op.
+// carry pending loads around their back edges), reporting for every instruction the wait
+// it needs and whether an s_waitcnt there is a no-op (as found by the last visit of its
+// block; the blocks with a need are swept once more to list the units it protects).
 #pragma once
 #include <optional>
 #include <vector>

@@ -154,6 +154,21 @@ void Brackets::saturate() {
 
 Brackets Brackets::merge(const std::vector<const Brackets*>& ins) {
   Brackets out;
+  if (ins.size() == 1) {
+    // One predecessor (most blocks): the re-basing below with nothing to unite, done in one
+    // copy instead of through the scratch list.
+    const Brackets& b = *ins[0];
+    for (int c = 0; c < kNumCounters; ++c) {
+      const uint32_t span = b.ub[c] - b.lb[c];
+      auto shift = [&](uint32_t s) -> uint32_t { return s > b.lb[c] ? s - b.ub[c] + span : 0; };
+      out.ub[c] = span;
+      out.events[c] = span == 0 ? 0 : b.events[c];
+      out.last_flat[c] = shift(b.last_flat[c] <= b.ub[c] ? b.last_flat[c] : 0);
+      out.pend[c].reserve(b.pend[c].size());
+      for (const PendingWrite& w : b.pend[c]) out.pend[c].push_back({w.unit, shift(w.score), w.writer});
+    }
+    return out;
+  }
   std::vector<PendingWrite> merged;
   for (int c = 0; c < kNumCounters; ++c) {
     uint32_t span = 0;
@@ -194,22 +209,37 @@ std::optional<WaitNeed> wait_needed(const Brackets& s, const isa::MachineInst& m
   return wait_needed(s, issue_info(mi), a);
 }
 
-std::optional<WaitNeed> wait_needed(const Brackets& s, const IssueInfo& info, const Access& a) {
+namespace {
+
+// The weakest wait for `a` in state `s`; with `need`, also the units it protects
+// (need->wait is left for the caller). nullopt: nothing `a` touches is pending.
+std::optional<WaitFields> needed(const Brackets& s, const IssueInfo& info, const Access& a, WaitNeed* need) {
   if (!a.unknown && s.pend[kVm].empty() && s.pend[kLgkm].empty()) return std::nullopt;
-  WaitNeed need;
   int count[kNumCounters] = {-1, -1};
+  const bool flat_pending = s.pending_flat();
+  auto found = [&](int c, const PendingWrite& p, bool is_write) {
+    // VMEM results return in order: a VMEM load may overwrite a register another VMEM
+    // load is still filling (the older one lands first), as LLVM also assumes.
+    if (is_write && c == kVm && info.vmem_in_order && !flat_pending) return;
+    int n = s.count_for(c, p.score);
+    count[c] = count[c] < 0 ? n : std::min(count[c], n);
+    if (need) (is_write ? need->writes : need->reads).push_back({p.unit, c, p.writer});
+  };
   auto consider = [&](const UnitRange& r, bool is_write) {
-    for (int u = r.first; u < r.first + r.count; ++u)
-      for (int c = 0; c < kNumCounters; ++c) {
-        const PendingWrite* p = s.find(c, u);
-        if (!p) continue;
-        // VMEM results return in order: a VMEM load may overwrite a register another VMEM
-        // load is still filling (the older one lands first), as LLVM also assumes.
-        if (is_write && c == kVm && info.vmem_in_order && !s.pending_flat()) continue;
-        int n = s.count_for(c, p->score);
-        count[c] = count[c] < 0 ? n : std::min(count[c], n);
-        (is_write ? need.writes : need.reads).push_back({u, c, p->writer});
-      }
+    if (need) {
+      // Unit by unit, both counters for each: the order the protected units are listed in.
+      for (int u = r.first; u < r.first + r.count; ++u)
+        for (int c = 0; c < kNumCounters; ++c)
+          if (const PendingWrite* p = s.find(c, u)) found(c, *p, is_write);
+      return;
+    }
+    // Only the counts: one search per counter, then the pending units inside the range.
+    for (int c = 0; c < kNumCounters; ++c) {
+      const std::vector<PendingWrite>& pend = s.pend[c];
+      auto it = std::lower_bound(pend.begin(), pend.end(), r.first,
+                                 [](const PendingWrite& w, int u) { return w.unit < u; });
+      for (; it != pend.end() && it->unit < r.first + r.count; ++it) found(c, *it, is_write);
+    }
   };
   if (a.unknown) {
     // Raw text: its registers are unknown, so everything in flight must land first.
@@ -219,9 +249,24 @@ std::optional<WaitNeed> wait_needed(const Brackets& s, const IssueInfo& info, co
   a.for_each_use([&](const UnitRange& r) { consider(r, false); });
   a.for_each_def([&](const UnitRange& r) { consider(r, true); });
   if (count[kVm] < 0 && count[kLgkm] < 0) return std::nullopt;
-  need.wait.vm = count[kVm];
-  need.wait.lgkm = count[kLgkm];
+  WaitFields w;
+  w.vm = count[kVm];
+  w.lgkm = count[kLgkm];
+  return w;
+}
+
+}  // namespace
+
+std::optional<WaitNeed> wait_needed(const Brackets& s, const IssueInfo& info, const Access& a) {
+  WaitNeed need;
+  std::optional<WaitFields> w = needed(s, info, a, &need);
+  if (!w) return std::nullopt;
+  need.wait = *w;
   return need;
+}
+
+std::optional<WaitFields> wait_fields_needed(const Brackets& s, const IssueInfo& info, const Access& a) {
+  return needed(s, info, a, nullptr);
 }
 
 }  // namespace cdnajit::passes

@@ -15,6 +15,7 @@
 // peak pressure, the position and call site, and every value live there.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <queue>
 
 #include "jit/regalloc/detail.hpp"
@@ -37,6 +38,15 @@ struct RegSet {
       i += k;
     }
     return false;
+  }
+  // The first register at or after `from` that is free (kMaxRegs if none).
+  int first_free(int from) const {
+    for (int i = from; i < kMaxRegs;) {
+      const uint64_t free = ~w[i / 64] >> (i % 64);
+      if (free) return i + std::countr_zero(free);
+      i = (i / 64 + 1) * 64;
+    }
+    return kMaxRegs;
   }
   void assign(int base, int n, bool value) {
     for (int i = base; i < base + n; ++i) {
@@ -182,8 +192,18 @@ class LinearScan {
     RegSet blocked = busy_[c];
     for (uint32_t p : pinned_[c])
       if (lv_.intervals[p].overlaps(iv)) blocked.assign(f_.vregs[p].pinned, f_.vregs[p].dwords, true);
-    for (int base = 0; base + r.dwords <= limit_[c]; base += r.align)
+    // Lowest aligned base whose registers are all free: skip straight to the next free
+    // register (rounded up to the alignment) instead of testing every aligned base.
+    for (int base = 0; base + r.dwords <= limit_[c];) {
+      const int free = blocked.first_free(base);
+      const int aligned = (free + r.align - 1) / r.align * r.align;
+      if (aligned != base) {
+        base = aligned;
+        continue;
+      }
       if (!blocked.any(base, r.dwords)) return base;
+      base += r.align;
+    }
     exhausted(v);
   }
 

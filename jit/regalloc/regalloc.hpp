@@ -135,10 +135,13 @@ struct MaybeUndefinedRead {
   std::string read_at;        // origin of the reading instruction
   std::string first_written;  // origin of the first write in layout order ("" = never written)
 };
-// `ignored_edges` (block, successor) are left out of the CFG for this check (the builder
-// checks vector registers without the taken edges of exec-zero branches).
+// Scalar registers (class S) are checked on the whole CFG; vector registers (V, A) without
+// `vector_skipped_edges` (block, successor): the builder passes the taken edges of
+// exec-zero branches, since a region skipped because no lane is active writes no lane
+// either. One dataflow serves both. The scalar registers' reads come first in the result,
+// then the vector registers', each in layout order.
 std::vector<MaybeUndefinedRead> find_maybe_undefined_reads(
-    const Function& f, std::span<const std::pair<uint32_t, uint32_t>> ignored_edges = {});
+    const Function& f, std::span<const std::pair<uint32_t, uint32_t>> vector_skipped_edges = {});
 
 // Occupancy in waves per SIMD for a wave64 kernel on gfx942/gfx950.
 //  vgprs/agprs: allocated counts (highest index + 1), 0..256 each.

@@ -94,20 +94,27 @@ struct Checker {
     const size_t nb = f.blocks.size(), nv = f.vregs.size(), words = (nv + 63) / 64;
     std::vector<Set> live_in(nb, Set(words, 0));
     live_out.assign(nb, Set(words, 0));
+    // Each block's effect, summarised once: live_in = exposed | (live_out & ~killed), where
+    // walking the block backwards a whole def kills a vreg and a use (or a partial def,
+    // which keeps the rest of the register) makes it live again.
+    std::vector<Set> exposed(nb, Set(words, 0)), killed(nb, Set(words, 0));
+    for (size_t b = 0; b < nb; ++b) {
+      const auto& instrs = f.blocks[b].instrs;
+      for (size_t i = instrs.size(); i-- > 0;) {
+        for (uint32_t v : instrs[i].defs) set_to(exposed[b].data(), v, false), set_to(killed[b].data(), v, true);
+        for (const auto* list : {&instrs[i].uses, &instrs[i].partial_defs})
+          for (uint32_t v : *list) set_to(exposed[b].data(), v, true), set_to(killed[b].data(), v, false);
+      }
+    }
     Set out(words), in(words);
     for (bool changed = true; changed;) {
       changed = false;
-      for (size_t b = 0; b < nb; ++b) {
+      // A backward problem: visiting blocks from the last one needs fewer rounds.
+      for (size_t b = nb; b-- > 0;) {
         std::fill(out.begin(), out.end(), 0);
         for (uint32_t s : f.blocks[b].succs)
           for (size_t w = 0; w < words; ++w) out[w] |= live_in[s][w];
-        in = out;
-        const auto& instrs = f.blocks[b].instrs;
-        for (size_t i = instrs.size(); i-- > 0;) {
-          for (uint32_t v : instrs[i].defs) set_to(in.data(), v, false);
-          for (uint32_t v : instrs[i].uses) set_to(in.data(), v, true);
-          for (uint32_t v : instrs[i].partial_defs) set_to(in.data(), v, true);
-        }
+        for (size_t w = 0; w < words; ++w) in[w] = exposed[b][w] | (out[w] & ~killed[b][w]);
         if (in != live_in[b] || out != live_out[b]) {
           live_in[b] = in;
           live_out[b] = out;

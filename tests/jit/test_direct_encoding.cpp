@@ -252,9 +252,38 @@ TEST_CASE("the metadata note emitted directly equals the one LLVM builds from th
   }
 }
 
+TEST_CASE("builds after failed and larger ones on the same thread give the same bytes", "[jit][direct]") {
+  // A build reuses its thread's program and regalloc buffers and the passes' arrays
+  // (build.cpp, waitcnt.cpp, hazard_driver.cpp). A build that throws part-way leaves them
+  // filled, and a large kernel leaves them large: the next build must see none of it.
+  BuildOptions o;
+  o.use_cache = false;
+  o.encoder = Encoder::Direct;
+  const std::vector<uint8_t> small = build_builtin_kernel("vector_add", Arch::gfx950, o).code_object;
+  const std::vector<uint8_t> large = build_builtin_kernel("dwconv3d_seed.lds_fmac", Arch::gfx950, o).code_object;
+  CHECK(build_builtin_kernel("vector_add", Arch::gfx950, o).code_object == small);
+  {
+    Kernel k("undefined_read", Arch::gfx950);  // fails in the definedness check, after regalloc's input is filled
+    Reg out = k.vgpr("out"), x = k.vgpr("x");
+    k.v_add_f32(out, x, x);
+    CHECK_THROWS_WITH(k.build(o), Catch::Contains("register 'x'"));
+  }
+  CHECK(build_builtin_kernel("vector_add", Arch::gfx950, o).code_object == small);
+  {
+    Kernel k("rejected_raw", Arch::gfx950);  // fails in LLVM's assembler, after lowering and the passes
+    Reg v = k.vgpr("x");
+    k.v_mov_b32(v, 0);
+    k.raw("v_add_u32 {0}, 1, {0}, 7", {v}, {0});
+    CHECK_THROWS_WITH(k.build(o), Catch::Contains("LLVM MC rejected kernel 'rejected_raw'"));
+  }
+  CHECK(build_builtin_kernel("dwconv3d_seed.lds_fmac", Arch::gfx950, o).code_object == large);
+  CHECK(build_builtin_kernel("vector_add", Arch::gfx950, o).code_object == small);
+}
+
 TEST_CASE("direct builds from several threads at once give the single-threaded bytes", "[jit][direct]") {
-  // Each thread has its own LLVM MC objects and templates (mc_arch.hpp, mcinst_encoder.hpp);
-  // the metadata note and the streamer are per build. Reference: this thread's builds.
+  // Each thread has its own LLVM MC objects and templates (mc_arch.hpp, mcinst_encoder.hpp)
+  // and its own program, regalloc and pass buffers (build.cpp, passes); the metadata note and
+  // the streamer are per build. Reference: this thread's builds.
   struct Job {
     std::string name;
     Arch arch;

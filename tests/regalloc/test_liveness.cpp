@@ -142,3 +142,49 @@ TEST_CASE("liveness: malformed input is an error", "[regalloc][liveness]") {
   t.reg(RegClass::V, "mis", 2, 2, 3, true);
   CHECK_THROWS_WITH(compute_liveness(t.f), Catch::Contains("alignment of 2"));
 }
+
+TEST_CASE("definedness: scalar registers see every edge, vector registers not the skipped ones",
+          "[regalloc][definedness]") {
+  // b0 -> b1 (exec-zero skip, taken) and b0 -> b2 -> b1 (fall-through into the region that
+  // writes). Both registers are written only in b2 and read in b1.
+  Program p;
+  auto b0 = p.block(), b2 = p.block(), b1 = p.block();
+  p.edge(b0, b1);
+  p.edge(b0, b2);
+  p.edge(b2, b1);
+  auto v = p.v("lanes"), s = p.s("scalar"), w = p.v("late");
+  p.ins(b0, {}, {});
+  p.ins(b2, {}, {v, s});
+  p.ins(b1, {v, s, w}, {});  // w: never written on any path
+  p.ins(b1, {w}, {});        // reported once per block
+  const std::pair<uint32_t, uint32_t> skip{b0, b1};
+
+  SECTION("without skipped edges every path counts for both") {
+    auto bad = find_maybe_undefined_reads(p.f);
+    REQUIRE(bad.size() == 3);
+    CHECK(bad[0].vreg == s);  // scalars first
+    CHECK(bad[1].vreg == v);
+    CHECK(bad[1].first_written == p.f.blocks[b2].instrs[0].origin);
+    CHECK(bad[2].vreg == w);
+    CHECK(bad[2].first_written.empty());
+  }
+  SECTION("the skipped edge hides the unwritten path from the vector register only") {
+    auto bad = find_maybe_undefined_reads(p.f, std::span(&skip, 1));
+    REQUIRE(bad.size() == 2);
+    CHECK(bad[0].vreg == s);
+    CHECK(bad[0].read_at == p.f.blocks[b1].instrs[0].origin);
+    CHECK(bad[1].vreg == w);
+  }
+  SECTION("a block reached only through a skipped edge reports no vector read") {
+    Program q;
+    auto c0 = q.block(), c1 = q.block();
+    q.edge(c0, c1);
+    auto x = q.v("x"), y = q.s("y");
+    q.ins(c0, {}, {});
+    q.ins(c1, {x, y}, {});
+    const std::pair<uint32_t, uint32_t> e{c0, c1};
+    auto bad = find_maybe_undefined_reads(q.f, std::span(&e, 1));
+    REQUIRE(bad.size() == 1);
+    CHECK(bad[0].vreg == y);
+  }
+}
