@@ -37,7 +37,7 @@ InstFacts facts_of(const isa::MachineInst& mi) {
 }
 
 // Transfer function of one instruction. With `detail`, the need names the units it
-// protects (the final sweep); without, only the wait (the fixed-point rounds).
+// protects (the re-sweep of blocks with a need); without, only the wait (the fixed-point rounds).
 Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bool apply_needed, bool detail) {
   Step st;
   switch (f.kind) {

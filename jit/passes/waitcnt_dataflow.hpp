@@ -16,8 +16,8 @@ struct WaitSweep {
   std::vector<std::optional<WaitNeed>> need;  // wait required before instruction i
   std::vector<char> redundant;                // instruction i is an s_waitcnt that changes nothing
   // With apply_needed: some visit of some instruction, in the fixed-point rounds or in the
-  // final sweep, needed (and so applied) a wait. If none did, the sweep computed exactly
-  // what it computes without apply_needed.
+  // re-sweep of the blocks with a need, needed (and so applied) a wait. If none did, the
+  // sweep computed exactly what it computes without apply_needed.
   bool applied_needed = false;
 };
 
