@@ -29,7 +29,8 @@ enum : uint16_t {
 };
 constexpr int kVFile = 512;  // unified register file: VGPR i at i, AGPR i at 256 + i
 constexpr int kDppScratch = 512;  // one extra row per wave: the DPP-permuted src0
-constexpr int kVRows = 513;
+constexpr int kSdwaScratch = 513;  // three rows: SDWA-selected src0, src1 and the unmerged result (sdwa.hpp)
+constexpr int kVRows = 516;
 // High dword of the flat-address aperture of LDS (src_shared_base) and scratch
 // (src_private_base); far above every Memory allocation.
 constexpr uint32_t kSharedApertureHi = 0x10000, kPrivateApertureHi = 0x20000;
@@ -141,9 +142,10 @@ struct Registry {
   // non-default MODE.
   std::array<Handler, isa::kOpcodeCount> moded{};
   std::bitset<isa::kOpcodeCount> mode_free;
-  // Handlers that read their lanes directly and so do not apply SDWA selects (set in registry() for
-  // the files written that way); the decoder refuses an _sdwa form of these instead of ignoring it.
-  std::bitset<isa::kOpcodeCount> sdwa_ignored;
+  // Handlers that read their lanes directly and so do not apply SDWA selects themselves (set in
+  // registry() for the files written that way); the decoder runs an _sdwa form of these through
+  // sdwa_direct_exec (sdwa.hpp), which applies the selects around the handler.
+  std::bitset<isa::kOpcodeCount> sdwa_direct;
   std::map<std::string, OpDef, std::less<>> unlisted;
 
   void add(std::string_view name, Handler fn, isa::Unit u, FType ft = FType::Int, uint8_t counter = 0, uint32_t aux = 0) {

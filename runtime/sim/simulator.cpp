@@ -609,12 +609,12 @@ const Registry& registry() {
     register_rounding(x);
     register_permlane(x);
     // The VALU files below read lanes directly (no SDWA select / destination merge): their
-    // handlers are marked so that an _sdwa form is refused rather than run without its selects.
+    // handlers are marked so that an _sdwa form runs through sdwa_direct_exec.
     auto without_sdwa = [&x](void (*register_file)(Registry&)) {
       const auto before = x.by_opcode;
       register_file(x);
       for (size_t i = 0; i < before.size(); ++i)
-        if (x.by_opcode[i].fn && x.by_opcode[i].fn != before[i].fn) x.sdwa_ignored.set(i);
+        if (x.by_opcode[i].fn && x.by_opcode[i].fn != before[i].fn) x.sdwa_direct.set(i);
     };
     register_atomic(x);    // the files below only add names not defined above
     without_sdwa(&register_f64);
