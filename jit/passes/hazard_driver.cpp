@@ -13,6 +13,7 @@
 #include "jit/passes/analysis_view.hpp"
 #include "jit/isa/opcode.hpp"
 #include "jit/passes/classify.hpp"
+#include "jit/passes/gpr_idx.hpp"
 #include "jit/passes/hazards/rules.hpp"
 #include "jit/passes/passes.hpp"
 
@@ -66,6 +67,7 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   access.clear();
   access.reserve(view.size());
   for (const auto& mi : view) access.push_back(access_of(mi));
+  widen_gpr_indexed(view, cfg, access);  // VGPR indexing: the whole reachable range
   std::vector<int> extra(view.size(), 0);
   // The reason for each instruction that needs nops, in program order (only those: a string
   // per instruction was fresh memory to fault in on every build).

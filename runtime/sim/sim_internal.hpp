@@ -322,6 +322,8 @@ void set_mode(Wave& w, uint32_t mode);
 // go through run_gpr_indexed (ops_gpr_idx.cpp).
 constexpr uint32_t kModeGprIdxEn = 1u << 27;
 void run_gpr_indexed(Wave& w, const Op& op);
+// Runs op under the wave's round / denormal modes (the default handler when they are the defaults).
+void run_in_float_mode(Wave& w, const Op& op);
 // Timing-model recording (runtime/sim/record.hpp): the per-lane addresses an LDS or
 // global/flat/buffer access of `op` will touch, written to out[k * 64 + lane]
 // (kNoAddress for inactive lanes); returns 0 (not a recorded access), 64 or 128.

@@ -334,7 +334,8 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
                           " wave-instructions exhausted (runaway loop?); raise sim::Options::instruction_budget "
                           "(cdnajit run --max-instructions) if intended");
         if ((local & 0xffff) == 0) check_deadline(L, &w, &op);
-        if (checkw && !w.pend.empty()) check_pending(w, op);
+        // Under VGPR indexing a VALU instruction's registers are checked once offset (run_gpr_indexed).
+        if (checkw && !w.pend.empty() && !((w.mode & kModeGprIdxEn) && op.unit == isa::Unit::VALU)) check_pending(w, op);
         w.branched = false;
         w.icount++;
         if (rec) [[unlikely]] record_step(rec[wi], w, op);
