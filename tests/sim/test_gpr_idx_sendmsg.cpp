@@ -109,3 +109,51 @@ TEST_CASE("s_set_gpr_idx_on: wait-count check on the offset registers", "[sim][e
     CHECK(r.out[0] == 2u);
   }
 }
+
+// clang-22 compiles a uniform dynamic index into a 32-float vector to s_set_gpr_idx_on gpr_idx(DST)
+// around the insert and gpr_idx(SRC0) around the extract (both archs). Expected values: the same
+// expression on the CPU.
+TEST_CASE("s_set_gpr_idx_on from a clang-compiled dynamic vector index", "[sim][ext][gpr_idx][clang]") {
+  const std::string src = R"(
+typedef float float32v __attribute__((ext_vector_type(32)));
+extern "C" __global__ void k(const float* in, float* out, const int* idx) {
+  unsigned i = tid();
+  float32v v;
+  for (int j = 0; j < 32; ++j) v[j] = in[i * 32 + j];
+  v[idx[0]] = 42.0f;
+  out[i] = v[idx[1]] + v[0] * 2.0f + v[31];
+}
+)";
+  std::vector<float> in(64 * 32);
+  for (size_t j = 0; j < in.size(); ++j) in[j] = float(j % 1000) * 0.5f;
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    const std::vector<uint8_t> bytes = simtest::compile_hip(src, arch);
+    auto co = cdnajit::read_code_object(bytes);
+    for (auto [set, get] : {std::pair{5, 5}, {3, 17}, {0, 31}, {31, 0}, {12, 30}}) {
+      INFO("idx " << set << " " << get);
+      cdnajit::sim::Simulator sim(arch);
+      auto& m = sim.memory();
+      uint64_t pi = m.alloc(in.size() * 4, "in"), po = m.alloc(256, "out"), px = m.alloc(8, "idx");
+      m.write(pi, in.data(), in.size() * 4);
+      const int32_t ix[2] = {set, get};
+      m.write(px, ix, 8);
+      uint64_t args[3] = {pi, po, px};
+      std::vector<uint8_t> ka(24);
+      std::memcpy(ka.data(), args, 24);
+      cdnajit::sim::LaunchDims d;
+      d.block[0] = 64;
+      sim.launch(co, "k", ka, d);
+      std::vector<float> out(64);
+      m.read(po, out.data(), 256);
+      for (int l = 0; l < 64; ++l) {
+        float v[32];
+        for (int j = 0; j < 32; ++j) v[j] = in[size_t(l) * 32 + j];
+        v[set] = 42.0f;
+        const float want = v[get] + v[0] * 2.0f + v[31];
+        INFO("lane " << l);
+        CHECK(std::bit_cast<uint32_t>(out[l]) == std::bit_cast<uint32_t>(want));
+      }
+    }
+  }
+}
