@@ -263,6 +263,16 @@ TEST_CASE("waitcnt: VGPR indexing widens VALU operands to the reachable range", 
     // A destination that may be offset onto a pending load's register (write-after-load): a finding.
     CHECK(verify({"global_load_dword v10, v[0:1], off", "s_set_gpr_idx_on s2, gpr_idx(DST)", "v_mov_b32_e32 v3, 0",
                   "s_set_gpr_idx_off", "s_endpgm"}, arch).size() == 1);
+    // Only the enabled slots are widened: with SRC0 alone the destination v3 is exact (no write-after-load),
+    // and the finding names the read only.
+    CHECK(verify({"global_load_dword v10, v[0:1], off", "s_set_gpr_idx_on s2, gpr_idx(SRC0)", "v_mov_b32_e32 v3, 0",
+                  "s_set_gpr_idx_off", "s_endpgm"}, arch).empty());
+    CHECK(findings_text(f).find("overwrites") == std::string::npos);
+    // s_set_gpr_idx_mode changes the enables while the mode is on; another M0 write makes them unknown.
+    CHECK(verify({"global_load_dword v10, v[0:1], off", "s_set_gpr_idx_on s2, gpr_idx(SRC0)", "s_set_gpr_idx_mode gpr_idx(DST)",
+                  "v_mov_b32_e32 v3, 0", "s_set_gpr_idx_off", "s_endpgm"}, arch).size() == 1);
+    CHECK(verify({"global_load_dword v10, v[0:1], off", "s_set_gpr_idx_on s2, gpr_idx(SRC0)", "s_mov_b32 m0, s3",
+                  "v_mov_b32_e32 v3, 0", "s_set_gpr_idx_off", "s_endpgm"}, arch).size() == 1);
     // The mode reaches a block through a branch: the instruction after the join is widened.
     CHECK(verify({"global_load_dword v10, v[0:1], off", "s_cbranch_scc0 L", "s_set_gpr_idx_on s2, gpr_idx(SRC0)", "L:",
                   "v_mov_b32_e32 v8, v2", "s_endpgm"}, arch).size() == 1);
