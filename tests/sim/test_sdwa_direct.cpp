@@ -86,6 +86,18 @@ TEST_CASE("SDWA on integer/byte handlers: sext, byte selects, byte destination",
   }
 }
 
+// gfx950 v_prng_b32 (D = {S0[30:0], 0} ^ (S0[31] ? 197 : 0)), the one direct handler with an SDWA form on gfx950 only.
+TEST_CASE("SDWA on gfx950 v_prng_b32: sext source and UNUSED_SEXT destination", "[sim][sdwa]") {
+  // sext(byte 0 of 0x80) = 0xffffff80: shifted 0xffffff00, top bit set: ^ 197 (0xc5) = 0xffffffc5.
+  CHECK(v8(Arch::gfx950, "  v_prng_b32_sdwa v8, sext(v2) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0\n", 0x12345680u) ==
+        0xffffffc5u);
+  // Without sext: 0x80 -> 0x100.
+  CHECK(v8(Arch::gfx950, "  v_prng_b32_sdwa v8, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0\n", 0x12345680u) == 0x100u);
+  // Word 0 of 0x1234c000 = 0xc000 -> 0x18000; its low word 0x8000 into word 0, sign-extended: 0xffff8000.
+  CHECK(v8(Arch::gfx950, "  v_prng_b32_sdwa v8, v2 dst_sel:WORD_0 dst_unused:UNUSED_SEXT src0_sel:WORD_0\n", 0x1234c000u) ==
+        0xffff8000u);
+}
+
 TEST_CASE("SDWA on the extended compares: selected operands, VCC, SGPR pair and EXEC", "[sim][sdwa]") {
   for (Arch arch : kArchs) {
     INFO(cdnajit::arch_name(arch));
