@@ -10,8 +10,8 @@
 // and each enabled slot that names a VGPR is offset by M0[7:0] (a 64-bit operand as a whole: its
 // first register). SGPRs, constants and literals are never offset. The offset register must stay
 // inside the VGPRs the descriptor allocates (an Error otherwise: the guides do not say what the
-// hardware reads there). Errors instead of guesses: MFMA (the guides do not list it among the
-// indexed instructions), AGPR operands, and VGPR operands whose slot the table does not name
+// hardware reads there). Errors instead of guesses: MFMA (whether its operands are offset is not
+// established here), AGPR operands, and VGPR operands whose slot the table does not name
 // (e.g. the scale operand of v_cvt_scalef32_*). DPP offsets the permuted source register, SDWA
 // selects from the offset register. The wait-count check (Options::check_waitcnt) runs on the
 // offset registers (for VALU under the mode it runs here instead of before dispatch).
@@ -38,7 +38,7 @@ void run_gpr_indexed(Wave& w, const Op& op) {
   const uint32_t idx = w.s[kM0] & 0xffu, sel = (w.s[kM0] >> 12) & 15u;
   const std::string mode = "VGPR indexing mode is on (s_set_gpr_idx_on, M0 index " + std::to_string(idx) + ")";
   if (op.unit != isa::Unit::VALU || !op.info)
-    fail(w, op, mode + ": the simulator models it for vector ALU instructions only (not MFMA; the guides do not list it)");
+    fail(w, op, mode + ": the simulator models it for vector ALU instructions only (whether MFMA operands are offset is not established)");
   const KernelInfo& k = w.L->dk->info;
   const uint32_t total = ((k.rsrc1 & 63) + 1) * 8, vlimit = std::min<uint32_t>(k.accum_offset ? k.accum_offset : total, 256);
   const auto& specs = op.info->operands;
