@@ -13,6 +13,7 @@
 #include "jit/passes/analysis_view.hpp"
 #include "jit/isa/opcode.hpp"
 #include "jit/passes/classify.hpp"
+#include "jit/passes/gpr_idx.hpp"
 #include "jit/passes/hazards/rules.hpp"
 #include "jit/passes/passes.hpp"
 #include "jit/passes/shared_analysis.hpp"
@@ -74,7 +75,9 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
     access_buffer.clear();
     access_buffer.reserve(view.size());
     for (const auto& mi : view) access_buffer.push_back(access_of(mi));
+    widen_gpr_indexed(view, cfg, access_buffer);  // VGPR indexing: the whole reachable range
   }
+  // Shared accesses come from the wait-count pass, which widened them the same way.
   const std::vector<Access>& access = reuse ? *shared->access : access_buffer;
   std::vector<int> extra(view.size(), 0);
   // The reason for each instruction that needs nops, in program order (only those: a string

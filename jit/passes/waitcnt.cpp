@@ -20,6 +20,7 @@
 #include "jit/isa/error.hpp"
 #include "jit/passes/analysis_view.hpp"
 #include "jit/passes/cfg.hpp"
+#include "jit/passes/gpr_idx.hpp"
 #include "jit/passes/classify.hpp"
 #include "jit/passes/passes.hpp"
 #include "jit/passes/shared_analysis.hpp"
@@ -99,6 +100,7 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
   access.clear();
   access.reserve(view.size());
   for (const auto& mi : view) access.push_back(access_of(mi));
+  widen_gpr_indexed(view, cfg, access);  // VGPR indexing: the whole reachable range
   const WaitSweep sweep = sweep_waits(view, cfg, access, mode == Mode::Auto);
   // The program stays as it is (Verify, or Auto with nothing to change): hand the analysis on.
   auto share = [&] {
@@ -201,6 +203,7 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
   if (has_raw_entries(program)) out_parsed = analysis_view(program);
   const std::vector<isa::MachineInst>& out_view = out_parsed.empty() ? program : out_parsed;
   const Cfg out_cfg = build_cfg(out_view);
+  widen_gpr_indexed(out_view, out_cfg, access);
   const WaitSweep check = sweep_waits(out_view, out_cfg, access, /*apply_needed=*/false);
   kept = 0;
   for (size_t k = 0; k < program.size(); ++k) {
@@ -220,7 +223,8 @@ std::vector<Finding> find_redundant_waits(const std::vector<isa::MachineInst>& p
   (void)arch;
   const std::vector<isa::MachineInst> view = analysis_view(program);
   const Cfg cfg = build_cfg(view);
-  const std::vector<Access> access = access_list(view);
+  std::vector<Access> access = access_list(view);
+  widen_gpr_indexed(view, cfg, access);
   const WaitSweep sweep = sweep_waits(view, cfg, access, /*apply_needed=*/false);
   std::vector<Finding> out;
   for (size_t i = 0; i < program.size(); ++i)

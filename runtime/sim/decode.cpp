@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "jit/isa/machine_inst.hpp"
+#include "runtime/sim/sdwa.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -584,7 +585,10 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     }
     if (!ok) op.fn = nullptr;  // unknown modifier: refuse to guess
     if (op.sdwa && (op.sdwa_dst_sel == 255 || op.sdwa_src_sel[0] == 255 || op.sdwa_src_sel[1] == 255)) op.fn = nullptr;
-    if (op.sdwa && row && reg.sdwa_ignored.test(opcode)) op.fn = nullptr;  // its handler would ignore the selects
+    if (op.sdwa && row && reg.sdwa_direct.test(opcode)) {  // its handler reads lanes directly: select around it
+      op.inner = op.fn;
+      op.fn = &sdwa_direct_exec;
+    }
     if (!op.fn) continue;
     // SOPP immediates come from the encoding (simm16 = low 16 bits); the table says which
     // instructions are SOPP and which operand is a branch target.

@@ -27,8 +27,12 @@ void set_mode(Wave& w, uint32_t mode) {
 void run_in_mode(Wave& w, const Op& op) {
   if (w.mode & kModeGprIdxEn) {  // VGPR indexing mode: VALU operands are offset; others as usual
     if (op.unit == isa::Unit::VALU || op.unit == isa::Unit::MFMA) return run_gpr_indexed(w, op);
-    if (w.round_f32 == 0 && w.round_f16_64 == 0 && ((w.mode >> 6) & 3) == 3) return op.fn(w, op);
   }
+  run_in_float_mode(w, op);
+}
+
+void run_in_float_mode(Wave& w, const Op& op) {
+  if (w.round_f32 == 0 && w.round_f16_64 == 0 && ((w.mode >> 6) & 3) == 3) return op.fn(w, op);
   if (op.moded) return op.moded(w, op);
   if (op.ft == FType::Int || op.mode_free) return op.fn(w, op);
   fail(w, op, "MODE is not the default (f32 round mode " + std::to_string(w.round_f32) + ", f16/f64 round mode " +

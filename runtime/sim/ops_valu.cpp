@@ -6,6 +6,7 @@
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/dot2.hpp"
+#include "runtime/sim/sdwa.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -15,14 +16,6 @@ using U = isa::Unit;
 
 // Active lanes: most instructions run with full EXEC, so skip the (libgcc) popcount then.
 inline uint64_t lanes(uint64_t e) { return e == ~0ull ? 64 : uint64_t(std::popcount(e)); }
-
-uint32_t sdwa_extract(uint32_t v, uint8_t sel, bool sext) {
-  switch (sel) {
-    case 0: case 1: case 2: case 3: { uint32_t b = (v >> (8 * sel)) & 0xff; return sext ? uint32_t(int32_t(int8_t(b))) : b; }
-    case 4: case 5: { uint32_t h = (v >> (16 * (sel - 4))) & 0xffff; return sext ? uint32_t(int32_t(int16_t(h))) : h; }
-    default: return v;
-  }
-}
 
 // 64 lanes of one 32-bit source, with float neg/abs and input denormal flush applied.
 const uint32_t* fetch(Wave& w, const Op& op, int i, uint32_t* tmp, bool fl) {
@@ -68,17 +61,7 @@ void store(Wave& w, const Op& op, uint32_t* r, bool fl, bool f32_result = true) 
   if (d.k != SrcKind::V) fail(w, op, "VALU destination must be a VGPR");
   uint32_t* dst = w.vr(d.idx);
   if (op.sdwa && op.sdwa_dst_sel != 6) {
-    uint8_t sel = op.sdwa_dst_sel;
-    for (int l = 0; l < 64; ++l) {
-      if (!((e >> l) & 1)) continue;
-      uint32_t sh = sel < 4 ? 8 * sel : 16 * (sel - 4), bits = sel < 4 ? 8 : 16;
-      uint32_t mask = ((1u << bits) - 1) << sh;
-      uint32_t v = (r[l] << sh) & mask;
-      if (op.sdwa_dst_unused == 2) v |= dst[l] & ~mask;  // UNUSED_PRESERVE
-      // UNUSED_SEXT: the bits above the field repeat its sign bit (the bits below stay zero).
-      if (op.sdwa_dst_unused == 1 && sh + bits < 32 && ((v >> (sh + bits - 1)) & 1)) v |= ~0u << (sh + bits);
-      dst[l] = v;
-    }
+    sdwa_merge_dst(op, e, r, dst);
     return;
   }
   if (e == ~0ull) { std::memcpy(dst, r, 256); return; }

@@ -29,7 +29,8 @@ enum : uint16_t {
 };
 constexpr int kVFile = 512;  // unified register file: VGPR i at i, AGPR i at 256 + i
 constexpr int kDppScratch = 512;  // one extra row per wave: the DPP-permuted src0
-constexpr int kVRows = 513;
+constexpr int kSdwaScratch = 513;  // three rows: SDWA-selected src0, src1 and the unmerged result (sdwa.hpp)
+constexpr int kVRows = 516;
 // High dword of the flat-address aperture of LDS (src_shared_base) and scratch
 // (src_private_base); far above every Memory allocation.
 constexpr uint32_t kSharedApertureHi = 0x10000, kPrivateApertureHi = 0x20000;
@@ -149,9 +150,10 @@ struct Registry {
   // non-default MODE.
   std::array<Handler, isa::kOpcodeCount> moded{};
   std::bitset<isa::kOpcodeCount> mode_free;
-  // Handlers that read their lanes directly and so do not apply SDWA selects (set in registry() for
-  // the files written that way); the decoder refuses an _sdwa form of these instead of ignoring it.
-  std::bitset<isa::kOpcodeCount> sdwa_ignored;
+  // Handlers that read their lanes directly and so do not apply SDWA selects themselves (set in
+  // registry() for the files written that way); the decoder runs an _sdwa form of these through
+  // sdwa_direct_exec (sdwa.hpp), which applies the selects around the handler.
+  std::bitset<isa::kOpcodeCount> sdwa_direct;
   std::map<std::string, OpDef, std::less<>> unlisted;
   // Rows deliberately left without semantics, with the reason (what is undocumented): the run-time
   // Error and `cdnajit check` quote it instead of a bare "not implemented".
@@ -333,6 +335,8 @@ void set_mode(Wave& w, uint32_t mode);
 // go through run_gpr_indexed (ops_gpr_idx.cpp).
 constexpr uint32_t kModeGprIdxEn = 1u << 27;
 void run_gpr_indexed(Wave& w, const Op& op);
+// Runs op under the wave's round / denormal modes (the default handler when they are the defaults).
+void run_in_float_mode(Wave& w, const Op& op);
 // Timing-model recording (runtime/sim/record.hpp): the per-lane addresses an LDS or
 // global/flat/buffer access of `op` will touch, written to out[k * 64 + lane]
 // (kNoAddress for inactive lanes); returns 0 (not a recorded access), 64 or 128.

@@ -343,7 +343,8 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
                           " wave-instructions exhausted (runaway loop?); raise sim::Options::instruction_budget "
                           "(cdnajit run --max-instructions) if intended");
         if ((local & 0xffff) == 0) check_deadline(L, &w, &op);
-        if (checkw && !w.pend.empty()) check_pending(w, op);
+        // Under VGPR indexing a VALU instruction's registers are checked once offset (run_gpr_indexed).
+        if (checkw && !w.pend.empty() && !((w.mode & kModeGprIdxEn) && op.unit == isa::Unit::VALU)) check_pending(w, op);
         w.branched = false;
         w.icount++;
         if (rec) [[unlikely]] record_step(rec[wi], w, op);
@@ -627,12 +628,12 @@ const Registry& registry() {
     register_rounding(x);
     register_permlane(x);
     // The VALU files below read lanes directly (no SDWA select / destination merge): their
-    // handlers are marked so that an _sdwa form is refused rather than run without its selects.
+    // handlers are marked so that an _sdwa form runs through sdwa_direct_exec.
     auto without_sdwa = [&x](void (*register_file)(Registry&)) {
       const auto before = x.by_opcode;
       register_file(x);
       for (size_t i = 0; i < before.size(); ++i)
-        if (x.by_opcode[i].fn && x.by_opcode[i].fn != before[i].fn) x.sdwa_ignored.set(i);
+        if (x.by_opcode[i].fn && x.by_opcode[i].fn != before[i].fn) x.sdwa_direct.set(i);
     };
     register_atomic(x);    // the files below only add names not defined above
     without_sdwa(&register_f64);

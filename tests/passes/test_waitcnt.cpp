@@ -264,3 +264,45 @@ TEST_CASE("waitcnt: raw-text instructions are analysed when they parse", "[waitc
   REQUIRE(q.size() == 3);
   CHECK(text(q)[1] == "s_waitcnt lgkmcnt(0)");
 }
+
+// VGPR indexing (s_set_gpr_idx_on): a VALU operand may be offset by up to 255 registers, so an
+// instruction that may run with the mode on is treated as touching every VGPR from the one it
+// names up to v255 (jit/passes/gpr_idx.cpp); after s_set_gpr_idx_off (on every path) it is not.
+TEST_CASE("waitcnt: VGPR indexing widens VALU operands to the reachable range", "[waitcnt][gpr_idx]") {
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    INFO(arch_name(arch));
+    // v_mov_b32 v8, v2 under index 8 reads v10, the load's destination: a finding.
+    Lines in = {"global_load_dword v10, v[0:1], off", "s_set_gpr_idx_on s2, gpr_idx(SRC0)", "v_mov_b32_e32 v8, v2",
+                "s_set_gpr_idx_off", "s_endpgm"};
+    auto f = verify(in, arch);
+    REQUIRE(f.size() == 1);
+    CHECK(findings_text(f).find("v10") != std::string::npos);
+    // Auto inserts the wait in front of the indexed instruction.
+    auto p = program(in);
+    passes::run_waitcnt(p, arch, Mode::Auto);
+    CHECK(text(p) == Lines{"global_load_dword v10, v[0:1], off", "s_set_gpr_idx_on s2, gpr_idx(SRC0)", "s_waitcnt vmcnt(0)",
+                           "v_mov_b32_e32 v8, v2", "s_set_gpr_idx_off", "s_endpgm"});
+    // A register below the one named cannot be reached (the index is unsigned): no finding.
+    CHECK(verify({"global_load_dword v1, v[2:3], off", "s_set_gpr_idx_on s2, gpr_idx(SRC0)", "v_mov_b32_e32 v8, v4",
+                  "s_set_gpr_idx_off", "s_endpgm"}, arch).empty());
+    // The same instruction after s_set_gpr_idx_off reads v2 only: no finding.
+    CHECK(verify({"s_set_gpr_idx_on s2, gpr_idx(SRC0)", "s_set_gpr_idx_off", "global_load_dword v10, v[0:1], off",
+                  "v_mov_b32_e32 v8, v2", "s_endpgm"}, arch).empty());
+    // A destination that may be offset onto a pending load's register (write-after-load): a finding.
+    CHECK(verify({"global_load_dword v10, v[0:1], off", "s_set_gpr_idx_on s2, gpr_idx(DST)", "v_mov_b32_e32 v3, 0",
+                  "s_set_gpr_idx_off", "s_endpgm"}, arch).size() == 1);
+    // Only the enabled slots are widened: with SRC0 alone the destination v3 is exact (no write-after-load),
+    // and the finding names the read only.
+    CHECK(verify({"global_load_dword v10, v[0:1], off", "s_set_gpr_idx_on s2, gpr_idx(SRC0)", "v_mov_b32_e32 v3, 0",
+                  "s_set_gpr_idx_off", "s_endpgm"}, arch).empty());
+    CHECK(findings_text(f).find("overwrites") == std::string::npos);
+    // s_set_gpr_idx_mode changes the enables while the mode is on; another M0 write makes them unknown.
+    CHECK(verify({"global_load_dword v10, v[0:1], off", "s_set_gpr_idx_on s2, gpr_idx(SRC0)", "s_set_gpr_idx_mode gpr_idx(DST)",
+                  "v_mov_b32_e32 v3, 0", "s_set_gpr_idx_off", "s_endpgm"}, arch).size() == 1);
+    CHECK(verify({"global_load_dword v10, v[0:1], off", "s_set_gpr_idx_on s2, gpr_idx(SRC0)", "s_mov_b32 m0, s3",
+                  "v_mov_b32_e32 v3, 0", "s_set_gpr_idx_off", "s_endpgm"}, arch).size() == 1);
+    // The mode reaches a block through a branch: the instruction after the join is widened.
+    CHECK(verify({"global_load_dword v10, v[0:1], off", "s_cbranch_scc0 L", "s_set_gpr_idx_on s2, gpr_idx(SRC0)", "L:",
+                  "v_mov_b32_e32 v8, v2", "s_endpgm"}, arch).size() == 1);
+  }
+}

@@ -49,19 +49,3 @@ TEST_CASE("SDWA carry ops: selects, destination field and carry out", "[sim][sdw
                    0x01000000u, 0xffff0000u, 0x000000ffu, 1u);
   }
 }
-
-// Handlers that read lanes directly (ops_vcmp_ext.cpp, ops_f64.cpp, ...) would ignore the selects:
-// their _sdwa forms are refused with an Error naming the instruction, never run as if DWORD.
-TEST_CASE("SDWA forms of handlers without SDWA support are refused, not run without their selects", "[sim][sdwa]") {
-  for (Arch arch : kArchs) {
-    INFO(cdnajit::arch_name(arch));
-    for (const char* body : {"  v_cmp_class_f16_sdwa vcc, v2, v4 src0_sel:WORD_1 src1_sel:DWORD\n",
-                             "  v_frexp_mant_f16_sdwa v8, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1\n"}) {
-      INFO(body);
-      CHECK_THROWS_WITH(run1(arch, body, 0x3c000000u, 0x3ffu), Catch::Contains(std::string(body).substr(2, 12)));
-    }
-    // The same selects on a handler built on the generic path run: class of the high half (1.0h,
-    // a positive normal, mask bit 8) is true.
-    CHECK(run1(arch, "  v_cmp_class_f32_sdwa vcc, v2, v4 src0_sel:DWORD src1_sel:DWORD\n", 0x3f800000u, 0x100u).second == 1u);
-  }
-}
