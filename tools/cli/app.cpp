@@ -10,19 +10,61 @@
 
 namespace cdnajit::cli {
 
-CommandLine::CommandLine() : app_("cdnajit: JIT kernels for AMD CDNA3/CDNA4 (gfx942, gfx950) and their simulator", "cdnajit") {
+// One row per add function of commands.hpp, with the names of the commands it
+// registers (add() refuses a name its row does not list, so the table cannot drift).
+struct CommandLine::Family {
+  std::vector<std::string_view> names;
+  void (*add)(CommandLine&);
+};
+
+CommandLine::CommandLine() : CommandLine(nullptr) {}
+
+CommandLine CommandLine::for_words(const std::vector<std::string>& words) { return CommandLine(&words); }
+
+CommandLine::CommandLine(const std::vector<std::string>* words)
+    : app_("cdnajit: JIT kernels for AMD CDNA3/CDNA4 (gfx942, gfx950) and their simulator", "cdnajit") {
   app_.require_subcommand(1);
   app_.footer("Run 'cdnajit COMMAND --help' for a command's options.");
-  add_kernel_commands(*this);
-  add_run_command(*this);
-  add_seed_command(*this);
-  add_fuzz_command(*this);
-  add_tune_command(*this);
-  add_conv3d_command(*this);
-  add_check_command(*this);
+  for (const Family& f : families()) {
+    bool named = !words || std::any_of(f.names.begin(), f.names.end(), [&](std::string_view n) {
+      return std::find(words->begin(), words->end(), n) != words->end();
+    });
+    if (!named) continue;
+    registering_ = &f;
+    f.add(*this);
+  }
+  registering_ = nullptr;
+}
+
+const std::vector<CommandLine::Family>& CommandLine::families() {
+  static const std::vector<Family> table = {
+      {{"list", "dump", "build", "stats"}, add_kernel_commands},
+      {{"run"}, add_run_command},
+      {{"seed"}, add_seed_command},
+      {{"fuzz"}, add_fuzz_command},
+      {{"tune"}, add_tune_command},
+      {{"conv3d"}, add_conv3d_command},
+      {{"check"}, add_check_command},
+  };
+  return table;
+}
+
+std::vector<std::string> CommandLine::command_names() const {
+  std::vector<std::string> names;
+  for (auto& [c, action] : commands_) names.push_back(c->get_name());
+  return names;
+}
+
+std::string CommandLine::parsed_command() const {
+  for (auto& [c, action] : commands_)
+    if (c->parsed()) return c->get_name();
+  return "";
 }
 
 CLI::App* CommandLine::add(const std::string& name, const std::string& description, Action action) {
+  if (!registering_ || std::find(registering_->names.begin(), registering_->names.end(), name) == registering_->names.end())
+    throw Error(fmt::format("internal: command '{}' is registered outside its row of the command table "
+                            "(tools/cli/app.cpp, families())", name));
   CLI::App* c = app_.add_subcommand(name, description);
   commands_.emplace_back(c, std::move(action));
   return c;

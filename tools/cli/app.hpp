@@ -27,6 +27,13 @@ using Action = std::function<int()>;
 class CommandLine {
  public:
   CommandLine();  // registers every command of commands.hpp
+  // Registers only the commands whose family (one add_X function of commands.hpp)
+  // has a command named by one of `words` (none if no word names one). CLI11 enters
+  // a subcommand only on a word equal to its name, so parse(words) gives the same
+  // result as with every command registered (test_cli_partial checks this); the
+  // libFuzzer target uses it because building every command's options costs
+  // milliseconds per input under the sanitizers.
+  static CommandLine for_words(const std::vector<std::string>& words);
   // Adds a subcommand; `action` runs when it is chosen (after every option parsed).
   CLI::App* add(const std::string& name, const std::string& description, Action action);
   // Parses the arguments (argv[0] is the program) and returns the chosen
@@ -36,9 +43,17 @@ class CommandLine {
   // parse + run: exit status 0 (done, or help printed), 1 (an error while
   // running), 2 (a bad command line). Messages go to stderr.
   int main(int argc, const char* const* argv);
+  // The registered commands' names, in registration order.
+  std::vector<std::string> command_names() const;
+  // The command the last parse() chose ("" if none).
+  std::string parsed_command() const;
 
  private:
+  struct Family;
+  static const std::vector<Family>& families();
+  explicit CommandLine(const std::vector<std::string>* words);  // nullptr: every family
   CLI::App app_;
+  const Family* registering_ = nullptr;  // the family whose add function runs (add() checks the name)
   std::vector<std::pair<CLI::App*, Action>> commands_;
 };
 

@@ -1,6 +1,7 @@
 // The cdnajit commands; each function registers one command (or a small
 // family) with the command line. To add a command: write add_X_command in its
-// own cmd_X.cpp, declare it here and call it from CommandLine's constructor.
+// own cmd_X.cpp, declare it here and add its row (with the names it registers)
+// to CommandLine::families() in tools/cli/app.cpp.
 #pragma once
 #include "tools/cli/app.hpp"
 

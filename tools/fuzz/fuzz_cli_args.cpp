@@ -1,7 +1,9 @@
 // libFuzzer target: the cdnajit command line. The input is split at NUL bytes
 // into argv words and parsed by the same CommandLine the tool uses (options,
 // typed values, cross-option checks); nothing is run. A bad command line must
-// end in CLI::ParseError or cdnajit::Error.
+// end in CLI::ParseError or cdnajit::Error. Only the command families the words
+// name are registered (CommandLine::for_words: the same parse, test_cli_partial
+// checks it), so an input costs one command's options, not every command's.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -23,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (!cur.empty()) args.push_back(cur);
   try {
-    cdnajit::cli::CommandLine cl;
+    auto cl = cdnajit::cli::CommandLine::for_words(args);
     (void)cl.parse(args);
   } catch (const CLI::ParseError&) {
   } catch (const cdnajit::Error&) {
