@@ -14,6 +14,7 @@
 // Every returning form writes the old value to vdst.
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <string>
 
 #include "runtime/sim/fp.hpp"
@@ -73,6 +74,29 @@ uint64_t update(uint64_t old, uint64_t a, uint64_t b, int bytes) {
   return old;
 }
 
+// Read-modify-write of global memory, which workgroups running on other host threads may update
+// at the same time: a compare-and-swap loop, so concurrent atomics never lose an update (the
+// hardware performs them at the L2 one after another). A misaligned address (no host atomic)
+// falls back to a plain read and write.
+template <K k, int B>
+uint64_t global_rmw(uint8_t* p, uint64_t src, uint64_t cmp) {
+  using T = std::conditional_t<B == 8, uint64_t, uint32_t>;
+  static_assert(B == 4 || B == 8);
+  if (reinterpret_cast<uintptr_t>(p) % B != 0) {
+    uint64_t old = 0;
+    std::memcpy(&old, p, B);
+    const uint64_t n = update<k>(old, src, cmp, B);
+    std::memcpy(p, &n, B);
+    return old;
+  }
+  T* ap = reinterpret_cast<T*>(p);
+  T old = __atomic_load_n(ap, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(ap, &old, T(update<k>(old, src, cmp, B)), false, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+
 uint64_t lane_value(Wave& w, const Src& s, int l, int bytes, int first_dword = 0) {
   uint64_t v = lane_src(w, s, l, first_dword);
   if (bytes == 8) v |= uint64_t(lane_src(w, s, l, first_dword + 1)) << 32;
@@ -114,12 +138,9 @@ void g_atomic_ext(Wave& w, const Op& op) {
     uint64_t a = mem_vaddr(w, op, op.s[0], saddr, l);
     uint8_t* p = global_ptr(w, op, a, B, l, true);
     if (!p) continue;
-    uint64_t old = 0;
-    std::memcpy(&old, p, B);
     uint64_t src = lane_value(w, op.s[1], l, B);
     uint64_t cmp = k == K::CmpSwap ? lane_value(w, op.s[1], l, B, B / 4) : 0;
-    uint64_t n = update<k>(old, src, cmp, B);
-    std::memcpy(p, &n, B);
+    const uint64_t old = global_rmw<k, B>(p, src, cmp);
     if (op.nd) write_old(w, op, l, old, B);
   }
   mem_track(w, op, op.nd > 0);
@@ -195,11 +216,9 @@ void buf_atomic_ext(Wave& w, const Op& op) {
       if (w.L->opt.check_buffer_range)
         fail(w, op, "out-of-range buffer atomic at address " + hex(a) + " (hardware skips it; Options::check_buffer_range is on)", l);
     } else if (uint8_t* p = global_ptr(w, op, a, B, l, true)) {
-      std::memcpy(&old, p, B);
       uint64_t src = lane_value(w, data, l, B);
       uint64_t cmp = k == K::CmpSwap ? lane_value(w, data, l, B, B / 4) : 0;
-      uint64_t n = update<k>(old, src, cmp, B);
-      std::memcpy(p, &n, B);
+      old = global_rmw<k, B>(p, src, cmp);
     }
     if (ret) write_old(w, op, l, old, B);
   }
