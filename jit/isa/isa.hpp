@@ -70,6 +70,17 @@ struct OperandSpec {
   FloatType fp = FloatType::None;  // sources of NEGABS instructions: see FloatType (table.cpp derives it)
 };
 
+// VGPR indexing (s_set_gpr_idx_on): the M0[15:12] enable bit that governs an operand — 0..2 for
+// src0..src2, 3 for the VGPR destination, -1 for an operand no enable bit names. Used by the
+// simulator (runtime/sim/ops_gpr_idx.cpp) and the static checks (jit/passes/gpr_idx.cpp).
+constexpr int gpr_idx_slot(const OperandSpec& op) {
+  if (op.name == "src0") return 0;
+  if (op.name == "src1") return 1;
+  if (op.name == "src2") return 2;
+  if (op.name == "vdst") return 3;
+  return -1;
+}
+
 // Modifier spellings an instruction accepts (bit set).
 enum ModBits : uint32_t {
   kModNone = 0,

@@ -31,16 +31,6 @@ uint8_t state_after(const isa::MachineInst& mi, const Access& acc, uint8_t st) {
   return st;
 }
 
-// The M0[15:12] enable bit of a table operand: 0..2 for src0..src2, 3 for the VGPR destination,
-// -1 for anything else (the same mapping as the simulator's runtime/sim/ops_gpr_idx.cpp).
-int slot_of(std::string_view name) {
-  if (name == "src0") return 0;
-  if (name == "src1") return 1;
-  if (name == "src2") return 2;
-  if (name == "vdst") return 3;
-  return -1;
-}
-
 }  // namespace
 
 std::vector<uint8_t> gpr_idx_enables(const std::vector<isa::MachineInst>& program, const Cfg& cfg,
@@ -79,7 +69,7 @@ size_t widen_gpr_indexed(const std::vector<isa::MachineInst>& program, const Cfg
     bool any = false;
     decltype(access[i].explicit_regs) regs;
     for (RegOperand r : access[i].explicit_regs) {
-      const int slot = r.op_index < info->operands.size() ? slot_of(info->operands[r.op_index].name) : -1;
+      const int slot = r.op_index < info->operands.size() ? isa::gpr_idx_slot(info->operands[r.op_index]) : -1;
       // Only VGPRs are indexed; an operand with no known slot is widened whenever any slot may be enabled.
       if (r.units.first >= kVgpr0 && r.units.first < kAgpr0 && (slot < 0 || ((enables[i] >> slot) & 1))) {
         r.units.count = std::min(r.units.first + r.units.count + 255, kAgpr0) - r.units.first;

@@ -22,18 +22,6 @@
 
 namespace cdnajit::sim {
 
-namespace {
-// The M0[15:12] enable bit of a table operand: 0..2 for src0..src2, 3 for the destination, -1 for
-// anything else.
-int gpr_idx_slot(std::string_view name) {
-  if (name == "src0") return 0;
-  if (name == "src1") return 1;
-  if (name == "src2") return 2;
-  if (name == "vdst") return 3;
-  return -1;
-}
-}  // namespace
-
 void run_gpr_indexed(Wave& w, const Op& op) {
   const uint32_t idx = w.s[kM0] & 0xffu, sel = (w.s[kM0] >> 12) & 15u;
   const std::string mode = "VGPR indexing mode is on (s_set_gpr_idx_on, M0 index " + std::to_string(idx) + ")";
@@ -46,7 +34,7 @@ void run_gpr_indexed(Wave& w, const Op& op) {
   Op x = op;
   const bool dpp = op.inner && op.s[0].idx == kDppScratch;
   auto shift = [&](uint16_t& reg, uint8_t n, size_t spec) {
-    const int slot = gpr_idx_slot(specs[spec].name);
+    const int slot = isa::gpr_idx_slot(specs[spec]);
     if (slot < 0)
       fail(w, op, mode + ": operand '" + std::string(specs[spec].name) + "' is a VGPR the simulator cannot map to a SRC0/SRC1/SRC2/DST slot");
     if (!((sel >> slot) & 1)) return;
