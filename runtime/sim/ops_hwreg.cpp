@@ -47,8 +47,10 @@ constexpr uint32_t kStatusKnown = kStatusScc | kStatusExecz | kStatusVccz;
 //  LDS_ALLOC.LDS_SIZE    bits [20:12] (gfx942, 9 bits) / [22:12] (gfx950, 11 bits) in 256-byte units
 //                                      (get_lds_size_bytes: "SQ LDS granularity is 64DW").
 // ROCdbgapi (src/architecture.cpp, gfx90a_t::cwsr_record_t) decodes the wave's allocation with the same
-// units: VGPR blocks of 8, accumulation offset in blocks of 4. The other bits (VGPR_BASE [5:0], SGPR_BASE,
-// LDS_BASE and bits whose gfx942/gfx950 layout is not published) are not modelled.
+// units: VGPR blocks of 8, accumulation offset in blocks of 4, SGPR blocks of 16 less one block for the
+// trap temporaries, which the handler saves apart; so SGPR_SIZE counts the program's SGPRs only. The other
+// bits (VGPR_BASE [5:0], SGPR_BASE, LDS_BASE and bits whose gfx942/gfx950 layout is not published) are not
+// modelled.
 constexpr uint32_t bit_field(uint32_t offset, uint32_t width) { return ((1u << width) - 1) << offset; }
 constexpr uint32_t kGprVgprSizeShift = 6, kGprAccvOffsetShift = 12, kGprSgprSizeShift = 24;
 constexpr uint32_t kGprAllocKnown =
