@@ -6,6 +6,7 @@
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/dot2.hpp"
+#include "runtime/sim/output_modifiers.hpp"
 #include "runtime/sim/sdwa.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
@@ -39,23 +40,15 @@ const uint32_t* fetch(Wave& w, const Op& op, int i, uint32_t* tmp, bool fl) {
   return tmp;
 }
 
-float apply_omod_clamp(const Op& op, float x, bool dx10) {
-  if (op.omod == 1) x *= 2.0f;
-  else if (op.omod == 2) x *= 4.0f;
-  else if (op.omod == 3) x *= 0.5f;
-  if (op.clamp) {
-    if (std::isnan(x)) x = 0.0f;
-    else x = std::fmin(std::fmax(x, 0.0f), 1.0f);
-  }
-  return x;
-}
-
-// Write 64 results to the VGPR destination under EXEC (plus output modifiers).
-void store(Wave& w, const Op& op, uint32_t* r, bool fl, bool f32_result = true) {
+// Write 64 results to the VGPR destination under EXEC (plus output modifiers: output_modifiers.hpp;
+// f16_result: the low half of each result is an f16 value they apply to).
+void store(Wave& w, const Op& op, uint32_t* r, bool fl, bool f32_result = true, bool f16_result = false) {
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   if (fl && f32_result && op.ft == FType::F32 && (op.omod || op.clamp))
-    for (int l = 0; l < 64; ++l) r[l] = as_u(apply_omod_clamp(op, as_f(r[l]), w.dx10_clamp));
+    for (int l = 0; l < 64; ++l) r[l] = out_mods_f32(w, op, r[l]);
+  if (f16_result && (op.omod || op.clamp))
+    for (int l = 0; l < 64; ++l) r[l] = out_mods_f16(w, op, r[l]);
   if (fl && f32_result && op.ft == FType::F32 && w.flush_out_f32) for (int l = 0; l < 64; ++l) r[l] = flush_denorm32(r[l]);
   const Src& d = op.d[0];
   if (d.k != SrcKind::V) fail(w, op, "VALU destination must be a VGPR");
@@ -73,6 +66,8 @@ void store(Wave& w, const Op& op, uint32_t* r, bool fl, bool f32_result = true) 
 // exponent, an f16/bf16 input, an integer to convert), kNotF32Result = the result (f16/bf16
 // bits, an integer exponent). Flushing them would turn e.g. the integer 5 into 0.
 constexpr unsigned kNotF32Result = 8;
+// kF16Result: the result's low half is an f16 value (clamp/omod apply to it; v_add_f16 ...).
+constexpr unsigned kF16Result = 16;
 template <class F, bool FL, unsigned NOT_F32 = 0>
 void v32(Wave& w, const Op& op) {
   alignas(64) uint32_t t0[64], t1[64], t2[64], r[64];
@@ -81,7 +76,7 @@ void v32(Wave& w, const Op& op) {
   const uint32_t* b = op.ns > 1 ? fetch(w, op, 1, t1, FL && !(NOT_F32 & 2)) : zero;
   const uint32_t* c = op.ns > 2 ? fetch(w, op, 2, t2, FL && !(NOT_F32 & 4)) : zero;
   for (int l = 0; l < 64; ++l) r[l] = F{}(a[l], b[l], c[l]);
-  store(w, op, r, FL, !(NOT_F32 & kNotF32Result));
+  store(w, op, r, FL, !(NOT_F32 & kNotF32Result), (NOT_F32 & kF16Result) != 0);
 }
 
 // Fused multiply-add forms over whole arrays (vectorised host FMA).
@@ -289,6 +284,7 @@ uint32_t dot2(float a0, float b0, float a1, float b1, float c) {
 }
 
 #define V(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), false>
+#define VH(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), false, kF16Result>
 #define VFX(not_f32, ...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true, not_f32>
 #define VF(...) VFX(0, __VA_ARGS__)
 #define VMAC(...) &v32_mac<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true>
@@ -466,7 +462,7 @@ void vdot2(Wave& w, const Op& op) {
     if (op.ns > 2 && op.s[2].abs) fc = std::fabs(fc);
     r[l] = dot2(fa0, fb0, fa1, fb1, fc);
   }
-  if (op.clamp) for (int l = 0; l < 64; ++l) r[l] = as_u(apply_omod_clamp(op, as_f(r[l]), true));
+  if (op.clamp) for (int l = 0; l < 64; ++l) r[l] = out_mods_f32(w, op, r[l]);
   for (int l = 0; l < 64; ++l) d[l] = r[l];
 }
 
@@ -587,12 +583,17 @@ void fma_mix(Wave& w, const Op& op) {
 // FNUZ on gfx942, OCP on gfx950). Every conversion is exact; NaN codes give the quiet f32 NaN.
 // clamp and omod (LLVM 22 accepts both on the _e64 and _sdwa forms, checked with llvm-mc-22) act
 // as on any VOP3 f32 result (the CDNA3/CDNA4 ISA guides' VOP3 OMOD/CLAMP fields: multiply by
-// 2/4/0.5, then clamp to [0, 1]), through the same apply_omod_clamp as the generic f32 path; the
-// guides' pseudo-code of these conversions says nothing more specific, so this is an assumption.
+// 2/4/0.5, then clamp to [0, 1]), through the same out_mods_f32 as the generic f32 path
+// (output_modifiers.hpp, which also says when OMOD acts); the guides' pseudo-code of these
+// conversions says nothing more specific, so this is an assumption.
+// A destination select is not an encoding of these: LLVM 22's assembler rejects dst_sel/dst_unused
+// on their _sdwa forms and its disassembler does not decode a DST_SEL other than DWORD as them
+// (checked with llvm-mc-22, both archs; test "SDWA fp8 conversions: no destination select"), so
+// the check below only guards against a decoder change.
 template <bool E5M2, bool PK>
 void cvt_from_fp8(Wave& w, const Op& op) {
   if ((op.sdwa && op.sdwa_dst_sel != 6) || op.op_sel)
-    fail(w, op, "fp8 conversion with a destination select or op_sel is not modelled by the simulator");
+    fail(w, op, "fp8 conversion with a destination select or op_sel is not an encoding LLVM 22 accepts or decodes");
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   const bool fnuz = w.L->arch == Arch::gfx942;
@@ -603,9 +604,8 @@ void cvt_from_fp8(Wave& w, const Op& op) {
   }
   auto cvt = [&](uint32_t byte) {
     double v = fp8_value(uint8_t(byte), E5M2, fnuz);
-    float x = std::isnan(v) ? NAN : float(v);
-    if (op.clamp || op.omod) x = apply_omod_clamp(op, x, w.dx10_clamp);
-    return std::isnan(x) ? 0x7fc00000u : as_u(x);
+    const uint32_t u = std::isnan(v) ? 0x7fc00000u : as_u(float(v));
+    return op.clamp || op.omod ? out_mods_f32(w, op, u) : u;
   };
   uint32_t* d0 = w.vr(op.d[0].idx);
   uint32_t* d1 = PK ? w.vr(uint16_t(op.d[0].idx + 1)) : nullptr;
@@ -815,14 +815,14 @@ void register_valu(Registry& r) {
   F("v_sin_f32", VF(ub(float(std::sin(double(fl(a)) * 6.283185307179586)))));
   F("v_cos_f32", VF(ub(float(std::cos(double(fl(a)) * 6.283185307179586)))));
   // f16 (computed in f32 or f64 and rounded once to f16).
-  H("v_add_f16", V(f16op(f16lo(a) + f16lo(b))));
-  H("v_sub_f16", V(f16op(f16lo(a) - f16lo(b))));
-  H("v_mul_f16", V(f16op(f16lo(a) * f16lo(b))));
-  H("v_fma_f16", V(f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c))))));
-  H("v_max_f16", V(f16op(fmaxnum(f16lo(a), f16lo(b)))));
-  H("v_min_f16", V(f16op(fminnum(f16lo(a), f16lo(b)))));
-  H("v_cvt_f16_u16", V(f16op(float(a & 0xffff))));
-  H("v_cvt_f16_i16", V(f16op(float(int16_t(a)))));
+  H("v_add_f16", VH(f16op(f16lo(a) + f16lo(b))));
+  H("v_sub_f16", VH(f16op(f16lo(a) - f16lo(b))));
+  H("v_mul_f16", VH(f16op(f16lo(a) * f16lo(b))));
+  H("v_fma_f16", VH(f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c))))));
+  H("v_max_f16", VH(f16op(fmaxnum(f16lo(a), f16lo(b)))));
+  H("v_min_f16", VH(f16op(fminnum(f16lo(a), f16lo(b)))));
+  H("v_cvt_f16_u16", VH(f16op(float(a & 0xffff))));
+  H("v_cvt_f16_i16", VH(f16op(float(int16_t(a)))));
   // Compares (e32 writes VCC, e64 an SGPR pair; v_cmpx also EXEC).
   struct C { const char* n; Handler i, u, f, xi, xu, xf; };
   static const C cmps[] = {
@@ -965,16 +965,16 @@ void register_valu(Registry& r) {
   D("v_cvt_f64_i32", V64(8, as_u64(double(int32_t(a)))));
   D("v_cvt_f64_u32", V64(8, as_u64(double(uint32_t(a)))));
   F("v_cvt_f32_bf16", VFX(1, a << 16));
-  H("v_subrev_f16", V(f16op(f16lo(b) - f16lo(a))));
-  H("v_max3_f16", V(f16op(fmaxnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c)))));
-  H("v_min3_f16", V(f16op(fminnum(fminnum(f16lo(a), f16lo(b)), f16lo(c)))));
-  H("v_med3_f16", V(f16op(fmaxnum(fminnum(f16lo(a), f16lo(b)), fminnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c))))));
-  H("v_ldexp_f16", V(f16op(std::ldexp(f16lo(a), int16_t(b)))));
-  H("v_sqrt_f16", V(f16op(std::sqrt(f16lo(a)))));
-  H("v_rcp_f16", V(f16op(1.0f / f16lo(a))));
-  H("v_rsq_f16", V(f16op(float(1.0 / std::sqrt(double(f16lo(a)))))));
-  H("v_exp_f16", V(f16op(std::exp2(f16lo(a)))));
-  H("v_log_f16", V(f16op(std::log2(f16lo(a)))));
+  H("v_subrev_f16", VH(f16op(f16lo(b) - f16lo(a))));
+  H("v_max3_f16", VH(f16op(fmaxnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c)))));
+  H("v_min3_f16", VH(f16op(fminnum(fminnum(f16lo(a), f16lo(b)), f16lo(c)))));
+  H("v_med3_f16", VH(f16op(fmaxnum(fminnum(f16lo(a), f16lo(b)), fminnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c))))));
+  H("v_ldexp_f16", VH(f16op(std::ldexp(f16lo(a), int16_t(b)))));
+  H("v_sqrt_f16", VH(f16op(std::sqrt(f16lo(a)))));
+  H("v_rcp_f16", VH(f16op(1.0f / f16lo(a))));
+  H("v_rsq_f16", VH(f16op(float(1.0 / std::sqrt(double(f16lo(a)))))));
+  H("v_exp_f16", VH(f16op(std::exp2(f16lo(a)))));
+  H("v_log_f16", VH(f16op(std::log2(f16lo(a)))));
   H("v_cvt_i16_f16", V(uint32_t(uint16_t(int16_t(std::isnan(f16lo(a)) ? 0 : std::fmax(std::fmin(std::trunc(f16lo(a)), 32767.0f), -32768.0f))))));
   H("v_cvt_u16_f16", V(uint32_t(uint16_t(std::isnan(f16lo(a)) ? 0 : std::fmax(std::fmin(std::trunc(f16lo(a)), 65535.0f), 0.0f)))));
   D("v_fmac_f64", &vfmac64);

@@ -7,7 +7,9 @@
 // Guide" (VOP1 / VOP2 / VOP3A / VOP3P opcode tables) and the CDNA4 guide for the gfx950 rows.
 // Choices the guides leave open are marked "Assumed" here and listed in runtime/sim/README.md.
 // As elsewhere in the simulator, 16-bit results go to D[15:0] with D[31:16] = 0; op_sel on the
-// 16-bit VOP3 forms, clamp, output modifiers and SDWA are refused (lane_op) rather than guessed.
+// 16-bit VOP3 forms is refused rather than guessed; clamp and output modifiers act on the f32 results
+// of v_exp/log_legacy_f32, are a no-op on the always-in-range v_cvt_norm_* results and are refused
+// elsewhere (lane_op.hpp, OutMods); SDWA forms run through sdwa_direct_exec (sdwa.hpp).
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -89,11 +91,11 @@ uint32_t to_unorm16(double x) {
   x = std::fmin(std::fmax(x, 0.0), 1.0);
   return uint32_t(std::nearbyint(x * 65535.0));
 }
-void cvt_norm_i16_f16(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t { return to_snorm16(h(a)); });
+void cvt_norm_i16_f16(Wave& w, const Op& op) {  // saturated to [-32767, 32767]: clamp changes nothing
+  lane_op_mods(w, op, OutMods::IntInRange, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t { return to_snorm16(h(a)); });
 }
-void cvt_norm_u16_f16(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t { return to_unorm16(h(a)); });
+void cvt_norm_u16_f16(Wave& w, const Op& op) {  // saturated to [0, 65535]: clamp changes nothing
+  lane_op_mods(w, op, OutMods::IntInRange, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t { return to_unorm16(h(a)); });
 }
 template <bool sgn, bool f16>
 void cvt_pknorm(Wave& w, const Op& op) {  // D = {norm(S1), norm(S0)}
@@ -133,7 +135,7 @@ void cvt_pkaccum_u8_f32(Wave& w, const Op& op) {
 // refuses the inputs where the two could differ instead of guessing: NaN, infinities, zero,
 // negative or denormal inputs to log, and results that would be denormal, zero or infinite.
 void exp_legacy(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, kSign32, [&w, &op](int l, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+  lane_op_mods(w, op, OutMods::F32, 1, 1, kSign32, [&w, &op](int l, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     float x = f32_of(uint32_t(a));
     float r = std::exp2(x);
     if (!std::isfinite(x) || !std::isnormal(r))
@@ -142,7 +144,7 @@ void exp_legacy(Wave& w, const Op& op) {
   });
 }
 void log_legacy(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, kSign32, [&w, &op](int l, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+  lane_op_mods(w, op, OutMods::F32, 1, 1, kSign32, [&w, &op](int l, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     float x = f32_of(uint32_t(a));
     if (!std::isnormal(x) || x < 0)
       fail(w, op, "v_log_legacy_f32 of " + hex(a) + ": zero, negative, denormal, infinite and NaN inputs are not modelled", l);
