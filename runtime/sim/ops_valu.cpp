@@ -789,7 +789,8 @@ void register_valu(Registry& r) {
   FX("v_ceil_f32", VF(ub(std::ceil(fl(a)))));
   FX("v_floor_f32", VF(ub(std::floor(fl(a)))));
   FX("v_rndne_f32", VF(ub(std::nearbyint(fl(a)))));
-  F("v_fract_f32", VF(ub(std::isinf(fl(a)) ? std::nanf("") : std::fmin(fl(a) - std::floor(fl(a)), 0x1.fffffep-1f))));
+  // NaN in, NaN out (std::fmin alone would return the bound; see v_fract_f64 in ops_f64.cpp).
+  F("v_fract_f32", VF(ub(std::isinf(fl(a)) ? std::nanf("") : std::isnan(fl(a)) ? fl(a) - std::floor(fl(a)) : std::fmin(fl(a) - std::floor(fl(a)), 0x1.fffffep-1f))));
   F("v_sqrt_f32", VF(ub(std::sqrt(fl(a)))));
   F("v_cvt_f32_i32", VFX(1, ub(float(int32_t(a)))));
   F("v_cvt_f32_u32", VFX(1, ub(float(a))));

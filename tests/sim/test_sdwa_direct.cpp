@@ -351,3 +351,17 @@ TEST_CASE("SDWA fp8 conversions: no destination select", "[sim][sdwa][fp8]") {
     CHECK_THROWS(v8(arch, "  .long 0x7e10a8f9, 0x00010502\n", 0x4000u));
   }
 }
+
+// v_fract of NaN is NaN, and the f16 fract stays below 1. Before: NaN gave the bound (std::fmin drops a
+// NaN: 0x3c00 for f16, 0x3f7fffff for f32), and fract_f16(-2^-24) = 1 - 2^-24 rounded to 1.0h.
+TEST_CASE("v_fract of NaN is NaN; f16 fract stays below 1", "[sim][sdwa]") {
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    CHECK(v8(arch, "  v_fract_f16_e32 v8, v2\n", 0x7e00u) == 0x7e00u);
+    CHECK(v8(arch, "  v_fract_f16_sdwa v8, v2 dst_sel:WORD_0 dst_unused:UNUSED_PAD src0_sel:WORD_1\n", 0x80010000u) == 0x3bffu);
+    CHECK(v8(arch, "  v_fract_f32_e32 v8, v2\n", 0x7fc00000u) == 0x7fc00000u);
+    Run r = run(arch, "  v_fract_f64_e32 v[8:9], v[2:3]\n", std::vector<uint64_t>(64, 0x7ff8000000000000ull),
+                std::vector<uint64_t>(64), std::vector<uint64_t>(64));
+    CHECK(r.out[0] == 0x7ff8000000000000ull);
+  }
+}
