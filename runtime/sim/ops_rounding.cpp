@@ -200,7 +200,6 @@ class HostRounding {
 // K: 0 add, 3 mul, 4 fma, 5 fmac (addend = vdst).
 template <int K>
 void f64_arith(Wave& w, const Op& op) {
-  if (op.omod || op.clamp) fail(w, op, "f64 output modifiers under a non-default MODE are not modelled by the simulator");
   const uint64_t e = w.exec();
   w.lane_ops += uint64_t(__builtin_popcountll(e));
   uint32_t *d0 = w.vr(op.d[0].idx), *d1 = w.vr(uint16_t(op.d[0].idx + 1));
@@ -215,7 +214,7 @@ void f64_arith(Wave& w, const Op& op) {
       HostRounding hr(w.round_f16_64);
       r = K == 0 ? a + b : K == 3 ? a * b : std::fma(a, b, c);  // K 4 and 5: fma
     }
-    uint64_t u = flush64(as_u64(r), w.flush_out_f16_64);
+    uint64_t u = out_mods_f64(w, op, flush64(as_u64(r), w.flush_out_f16_64));
     d0[l] = uint32_t(u);
     d1[l] = uint32_t(u >> 32);
   }

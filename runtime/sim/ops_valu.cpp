@@ -172,6 +172,10 @@ void v64(Wave& w, const Op& op) {
     }
     r[l] = F{}(x[0], x[1], x[2]);
   }
+  // f64 results: clamp / omod (output_modifiers.hpp); clang emits e.g. v_add_f64 ... clamp for
+  // fmin(fmax(a + b, 0.0), 1.0).
+  if ((W64 & 8) && op.ft == FType::F64 && (op.clamp || op.omod))
+    for (int l = 0; l < 64; ++l) r[l] = out_mods_f64(w, op, r[l]);
   uint32_t* d = w.vr(op.d[0].idx);
   uint32_t* d1 = (W64 & 8) ? w.vr(uint16_t(op.d[0].idx + 1)) : nullptr;
   for (int l = 0; l < 64; ++l) {
@@ -377,8 +381,19 @@ void mad_i64_i32(Wave& w, const Op& op) {
 }
 
 // VOP3P: per 16-bit half, select sources by op_sel/op_sel_hi and apply neg_lo/neg_hi.
-template <class F>  // operates on 16-bit halves
+// clamp (clang emits it: v_pk_add_u16 ... clamp for an add_sat of ushort2, v_pk_mul_f16 ... clamp for
+// a [0, 1] clamp of half2): f16 halves clamp to [0, 1] (output_modifiers.hpp); SAT 1 / 2: F returns
+// the exact result and clamp saturates it to u16 / i16 (the VOP3 integer clamp, as on v_add_u16);
+// SAT 0 on an integer op: clamp has no established meaning there, an Error.
+template <class F, int SAT = 0>  // operates on 16-bit halves
 void vpk16(Wave& w, const Op& op) {
+  if (op.clamp && SAT == 0 && op.ft != FType::F16)
+    fail(w, op, "clamp on this packed 16-bit integer instruction is not modelled (modelled: v_pk_add/sub_u16/i16, v_pk_mad_u16/i16)");
+  auto half = [&op](uint64_t x) -> uint32_t {
+    if (SAT == 0 || !op.clamp) return uint32_t(x) & 0xffff;
+    const int64_t v = int64_t(x);
+    return uint32_t(SAT == 1 ? std::clamp<int64_t>(v, 0, 65535) : std::clamp<int64_t>(v, -32768, 32767)) & 0xffff;
+  };
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
@@ -394,7 +409,9 @@ void vpk16(Wave& w, const Op& op) {
       if ((op.neg_hi >> i) & 1) hi ^= 0x8000;
       h[0][i] = lo & 0xffff; h[1][i] = hi & 0xffff;
     }
-    d[l] = (F{}(h[0][0], h[0][1], h[0][2]) & 0xffff) | (F{}(h[1][0], h[1][1], h[1][2]) << 16);
+    uint32_t r = half(F{}(h[0][0], h[0][1], h[0][2])) | half(F{}(h[1][0], h[1][1], h[1][2])) << 16;
+    if (op.ft == FType::F16 && (op.clamp || op.omod)) r = out_mods_f16(w, op, out_mods_f16(w, op, r >> 16) << 16 | (r & 0xffff));
+    d[l] = r;
   }
 }
 // VOP3P packed f32 (gfx90a+): sources are 64-bit pairs; op_sel picks the dword for lo, op_sel_hi for hi.
@@ -424,6 +441,9 @@ void vpk32(Wave& w, const Op& op) {
   for (int i = op.ns; i < 3; ++i) src[i][0] = src[i][1] = zero;
   alignas(64) uint32_t r[2][64];
   for (int h = 0; h < 2; ++h) F{}(src[0][h], src[1][h], src[2][h], r[h]);
+  if (op.clamp || op.omod)  // each f32 half (output_modifiers.hpp)
+    for (int h = 0; h < 2; ++h)
+      for (int l = 0; l < 64; ++l) r[h][l] = out_mods_f32(w, op, r[h][l]);
   if (w.flush_out_f32)
     for (int h = 0; h < 2; ++h)
       for (int l = 0; l < 64; ++l) r[h][l] = flush_denorm32(r[h][l]);
@@ -668,6 +688,12 @@ void cvt_f64_f32(Wave& w, const Op& op) {
 }
 void cvt_f32_f64(Wave& w, const Op& op) {
   (V64(1, ub(float(as_d(a)))))(w, op);
+  if (op.clamp || op.omod) {  // an f32 result: its output modifiers (output_modifiers.hpp)
+    const uint64_t e = w.exec();
+    uint32_t* d = w.vr(op.d[0].idx);
+    for (int l = 0; l < 64; ++l)
+      if ((e >> l) & 1) d[l] = out_mods_f32(w, op, d[l]);
+  }
   if (w.flush_in_f32 || w.flush_out_f32) {
     const uint64_t e = w.exec();
     const uint32_t* d = w.vr(op.d[0].idx);
@@ -987,9 +1013,10 @@ void register_valu(Registry& r) {
   A("v_dot2_u32_u16", V(([](uint32_t x, uint32_t y, uint32_t z) { uint32_t s = z; for (int i = 0; i < 2; ++i) s += ((x >> (16 * i)) & 0xffff) * ((y >> (16 * i)) & 0xffff); return s; })(a, b, c)));
   r.erase("v_dot4_i32_i8");  // clamp and op_sel forms not modelled; keep them unimplemented rather than half-right
   r.erase("v_dot2_i32_i16");
-  A("v_pk_sub_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a - b) & 0xffff; })>);
-  A("v_pk_add_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a + b) & 0xffff; })>);
-  A("v_pk_sub_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a - b) & 0xffff; })>);
+  // The add/sub/mad forms return the exact result (int64 bits) for clamp to saturate (vpk16 SAT).
+  A("v_pk_sub_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(int64_t(a) - int64_t(b)); }), 1>);
+  A("v_pk_add_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(int64_t(int16_t(a)) + int16_t(b)); }), 2>);
+  A("v_pk_sub_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(int64_t(int16_t(a)) - int16_t(b)); }), 2>);
   A("v_pk_lshlrev_b16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (b << (a & 15)) & 0xffff; })>);
   A("v_pk_lshrrev_b16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (b & 0xffff) >> (a & 15); })>);
   A("v_pk_ashrrev_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return uint32_t(int16_t(b) >> (a & 15)) & 0xffff; })>);
@@ -997,8 +1024,8 @@ void register_valu(Registry& r) {
   A("v_pk_min_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return std::min(a, b); })>);
   A("v_pk_max_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return uint32_t(std::max(int16_t(a), int16_t(b))) & 0xffff; })>);
   A("v_pk_min_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return uint32_t(std::min(int16_t(a), int16_t(b))) & 0xffff; })>);
-  A("v_pk_mad_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return (a * b + c) & 0xffff; })>);
-  A("v_pk_mad_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return (a * b + c) & 0xffff; })>);
+  A("v_pk_mad_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint64_t { return uint64_t(a) * b + c; }), 1>);
+  A("v_pk_mad_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint64_t { return uint64_t(int64_t(int16_t(a)) * int16_t(b) + int16_t(c)); }), 2>);
   r.add("v_fma_mix_f32", &fma_mix<0>, U::VALU, FType::F32);
   r.add("v_cvt_f32_fp8", &cvt_from_fp8<false, false>, U::VALU);
   r.add("v_cvt_f32_bf8", &cvt_from_fp8<true, false>, U::VALU);
@@ -1013,7 +1040,7 @@ void register_valu(Registry& r) {
   H("v_pk_fma_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c)))); })>);
   H("v_pk_max_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(fmaxnum(f16lo(a), f16lo(b))); })>);
   H("v_pk_min_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(fminnum(f16lo(a), f16lo(b))); })>);
-  A("v_pk_add_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a + b) & 0xffff; })>);
+  A("v_pk_add_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(a) + b; }), 1>);
   A("v_pk_mul_lo_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a * b) & 0xffff; })>);
   F("v_pk_fma_f32", &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* r) { fma64(a, b, c, r); })>);
   F("v_pk_mul_f32", &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t*, uint32_t* r) { for (int l = 0; l < 64; ++l) r[l] = ub(fl(a[l]) * fl(b[l])); })>);

@@ -1,7 +1,7 @@
 // VOP3 / SDWA output modifiers of a float result: OMOD (x2, x4, x0.5), then CLAMP to [0, 1] with
 // NaN -> 0 (the ISA guides' OMOD/CLAMP fields). One place for every handler that applies them: the
-// generic store (ops_valu.cpp), the MODE handlers (ops_rounding.cpp), the fp8 conversions and the
-// per-lane handlers (lane_op.hpp).
+// generic store and the f64 / packed paths (ops_valu.cpp), the MODE handlers (ops_rounding.cpp), the
+// fp8 conversions and the per-lane handlers (lane_op.hpp).
 //
 // When OMOD acts (Options::Omod::Published, the default): AMD's description of the hardware, given
 // by AMD's assembler maintainer in the LLVM review of omod folding (reviews.llvm.org/D30209,
@@ -66,6 +66,24 @@ inline uint32_t out_mods_f16(const Wave& w, const Op& op, uint32_t r) {
   }
   if (op.clamp) h = f32_to_f16(as_u(clamp01(f16_to_f32(h))));
   return (r & 0xffff0000u) | h;
+}
+
+// f64 result bits -> after OMOD and CLAMP (the f16/f64 MODE denormal field governs f64 outputs).
+inline uint64_t out_mods_f64(const Wave& w, const Op& op, uint64_t u) {
+  auto flush64 = [](uint64_t x) { return (x & 0x7ff0000000000000ull) == 0 ? (x & (1ull << 63)) : x; };
+  if (omod_acts(w, op, true)) {
+    if (w.L->opt.omod == Options::Omod::Published) {
+      u = flush64(u);
+      if (u == 1ull << 63) u = 0;
+    }
+    u = as_u64(as_d(u) * double(omod_factor(op.omod)));
+    if (w.flush_out_f16_64) u = flush64(u);
+  }
+  if (op.clamp) {
+    const double x = as_d(u);
+    u = as_u64(std::isnan(x) ? 0.0 : std::fmin(std::fmax(x, 0.0), 1.0));
+  }
+  return u;
 }
 
 }  // namespace cdnajit::sim

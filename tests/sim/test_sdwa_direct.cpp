@@ -365,3 +365,29 @@ TEST_CASE("v_fract of NaN is NaN; f16 fract stays below 1", "[sim][sdwa]") {
     CHECK(r.out[0] == 0x7ff8000000000000ull);
   }
 }
+
+// clamp on packed f16, packed f32 and f64 results (clang-22 emits v_pk_mul_f16 ... clamp and
+// v_add_f64 ... clamp for a [0, 1] clamp of half2 / double). Before, clamp was ignored on all three.
+TEST_CASE("clamp on packed f16, packed f32 and f64 results", "[sim][omod]") {
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    // {lo 1.5h * 2.0h = 3.0h -> 1.0h, hi -1.0h * 1.0h -> 0}.
+    CHECK(v8(arch, "  v_pk_mul_f16 v8, v2, v4 clamp\n", 0xbc003e00u, 0x3c004000u) == 0x00003c00u);
+    // {lo 0.25h + 0.25h = 0.5h (0x3800) kept, hi NaN -> 0}.
+    CHECK(v8(arch, "  v_pk_add_f16 v8, v2, v4 clamp\n", 0x7e003400u, 0x3c003400u) == 0x00003800u);
+    // v_pk_add_f32 on v[2:3] + v[4:5]: lo 0.75 + 0.75 = 1.5 -> 1.0 (the harness puts the lane's 64-bit
+    // inputs in v[2:3] and v[4:5]; only the low dwords are set here, the high ones are 0 -> 0 + 0 = 0).
+    CHECK(v8(arch, "  v_pk_add_f32 v[8:9], v[2:3], v[4:5] clamp\n", 0x3f400000u, 0x3f400000u) == 0x3f800000u);
+    // f64: 0.75 + 0.75 = 1.5 -> 1.0; -0.5 + 0.25 -> 0.
+    Run r = run(arch, "  v_add_f64 v[8:9], v[2:3], v[4:5] clamp\n", std::vector<uint64_t>(64, 0x3fe8000000000000ull),
+                std::vector<uint64_t>(64, 0x3fe8000000000000ull), std::vector<uint64_t>(64));
+    CHECK(r.out[0] == 0x3ff0000000000000ull);
+    r = run(arch, "  v_add_f64 v[8:9], v[2:3], v[4:5] clamp\n", std::vector<uint64_t>(64, 0xbfe0000000000000ull),
+            std::vector<uint64_t>(64, 0x3fd0000000000000ull), std::vector<uint64_t>(64));
+    CHECK(r.out[0] == 0u);
+    // v_cvt_f32_f64 (an f32 result of an f64 instruction): 2.0 -> 1.0.
+    r = run(arch, "  v_cvt_f32_f64_e64 v8, v[2:3] clamp\n", std::vector<uint64_t>(64, 0x4000000000000000ull),
+            std::vector<uint64_t>(64), std::vector<uint64_t>(64));
+    CHECK(uint32_t(r.out[0]) == 0x3f800000u);
+  }
+}
