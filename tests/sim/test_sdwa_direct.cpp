@@ -391,3 +391,22 @@ TEST_CASE("clamp on packed f16, packed f32 and f64 results", "[sim][omod]") {
     CHECK(uint32_t(r.out[0]) == 0x3f800000u);
   }
 }
+
+// Integer results of f32 instructions are not f32 values: the f32 output flush and the f32 clamp must not
+// touch them. The test kernel's descriptor flushes f32 denormals (MODE 0x3c0), so before, v_cvt_i32_f32
+// of 5.0 gave 0 (5 looks like an f32 denormal), and clamp turned -3 (0xfffffffd, a NaN pattern) into 0.
+// Also: the f32 result of v_cvt_f32_ubyte0 and the f16 result of v_cvt_f16_f32 honour clamp (before: ignored).
+TEST_CASE("Float-to-int conversions keep small integers under f32 flush; clamp by result type", "[sim][omod]") {
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    CHECK(v8(arch, "  v_cvt_i32_f32_e32 v8, v2\n", 0x40a00000u) == 5u);      // 5.0
+    CHECK(v8(arch, "  v_cvt_u32_f32_e32 v8, v2\n", 0x40a00000u) == 5u);
+    CHECK(v8(arch, "  v_cvt_rpi_i32_f32_e32 v8, v2\n", 0x40b00000u) == 6u);  // 5.5 -> floor(6.0)
+    CHECK(v8(arch, "  v_cvt_flr_i32_f32_e32 v8, v2\n", 0x40b00000u) == 5u);
+    CHECK(v8(arch, "  v_cvt_i32_f32_e64 v8, v2 clamp\n", 0xc0400000u) == 0xfffffffdu);  // -3.0 -> -3, in range
+    CHECK(v8(arch, "  v_cvt_f32_ubyte0_e64 v8, v2 clamp\n", 0xffu) == 0x3f800000u);    // 255.0 -> 1.0
+    CHECK(v8(arch, "  v_cvt_f32_ubyte1_e32 v8, v2\n", 0x4000u) == 0x42800000u);        // byte 1 = 64 -> 64.0
+    CHECK(v8(arch, "  v_cvt_f16_f32_e64 v8, v2 clamp\n", 0x40a00000u) == 0x3c00u);     // 5.0 -> 1.0h
+    CHECK_THROWS_WITH(v8(arch, "  v_cvt_pkrtz_f16_f32_e64 v8, v2, v2 clamp\n", 0x40a00000u), Catch::Contains("clamp"));
+  }
+}
