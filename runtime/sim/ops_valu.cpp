@@ -599,9 +599,10 @@ void fma_mix(Wave& w, const Op& op) {
       if (op.s[i].neg) f = -f;
       x[i] = f;
     }
-    if (KIND == 0) d[l] = as_u(std::fma(x[0], x[1], x[2]));
+    // clamp (omod: VOP3P has none) on the f32 result, or on the f16 half before it is placed.
+    if (KIND == 0) d[l] = out_mods_f32(w, op, as_u(std::fma(x[0], x[1], x[2])));
     else {
-      uint16_t h = f64_to_f16(fma_f32_round_odd(x[0], x[1], x[2]));
+      uint16_t h = uint16_t(out_mods_f16(w, op, f64_to_f16(fma_f32_round_odd(x[0], x[1], x[2]))));
       d[l] = KIND == 1 ? (d[l] & 0xffff0000u) | h : (d[l] & 0xffffu) | (uint32_t(h) << 16);
     }
   }
@@ -670,7 +671,7 @@ void vfmac64(Wave& w, const Op& op) {
       x[i] = as_d(u);
     }
     x[2] = as_d(uint64_t(d0[l]) | uint64_t(d1[l]) << 32);
-    uint64_t r = as_u64(std::fma(x[0], x[1], x[2]));
+    uint64_t r = out_mods_f64(w, op, as_u64(std::fma(x[0], x[1], x[2])));
     d0[l] = uint32_t(r);
     d1[l] = uint32_t(r >> 32);
   }

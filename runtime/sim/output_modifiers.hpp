@@ -1,5 +1,7 @@
-// VOP3 / SDWA output modifiers of a float result: OMOD (x2, x4, x0.5), then CLAMP to [0, 1] with
-// NaN -> 0 (the ISA guides' OMOD/CLAMP fields). One place for every handler that applies them: the
+// VOP3 / SDWA output modifiers of a float result: OMOD (x2, x4, x0.5), then CLAMP to [0, 1] (the ISA
+// guides' OMOD/CLAMP fields). A NaN clamps to 0 while MODE.DX10_CLAMP is set (the descriptor default)
+// and passes through otherwise (LLVM AMDGPUUsage, compute_pgm_rsrc1 ENABLE_DX10_CLAMP: "when set, clamp
+// NaN to zero, otherwise pass NaN through"). One place for every handler that applies them: the
 // generic store and the f64 / packed paths (ops_valu.cpp), the MODE handlers (ops_rounding.cpp), the
 // fp8 conversions and the per-lane handlers (lane_op.hpp).
 //
@@ -34,7 +36,7 @@ inline bool omod_acts(const Wave& w, const Op& op, bool f16_or_f64) {
 
 inline float omod_factor(uint8_t omod) { return omod == 1 ? 2.0f : omod == 2 ? 4.0f : 0.5f; }
 
-inline float clamp01(float x) { return std::isnan(x) ? 0.0f : std::fmin(std::fmax(x, 0.0f), 1.0f); }
+inline float clamp01(float x, bool dx10) { return std::isnan(x) ? (dx10 ? 0.0f : x) : std::fmin(std::fmax(x, 0.0f), 1.0f); }
 
 // f32 result bits -> bits after OMOD (when it acts) and CLAMP.
 inline uint32_t out_mods_f32(const Wave& w, const Op& op, uint32_t u) {
@@ -46,7 +48,7 @@ inline uint32_t out_mods_f32(const Wave& w, const Op& op, uint32_t u) {
     u = as_u(as_f(u) * omod_factor(op.omod));
     if (w.flush_out_f32) u = flush_denorm32(u);
   }
-  if (op.clamp) u = as_u(clamp01(as_f(u)));
+  if (op.clamp) u = as_u(clamp01(as_f(u), w.dx10_clamp));
   return u;
 }
 
@@ -64,7 +66,8 @@ inline uint32_t out_mods_f16(const Wave& w, const Op& op, uint32_t r) {
     h = f32_to_f16(as_u(f16_to_f32(h) * omod_factor(op.omod)));
     if (w.flush_out_f16_64) h = flush16(h);
   }
-  if (op.clamp) h = f32_to_f16(as_u(clamp01(f16_to_f32(h))));
+  if (op.clamp && !((h & 0x7c00) == 0x7c00 && (h & 0x3ff) && !w.dx10_clamp))  // a NaN passes through unchanged
+    h = f32_to_f16(as_u(clamp01(f16_to_f32(h), w.dx10_clamp)));
   return (r & 0xffff0000u) | h;
 }
 
@@ -81,7 +84,7 @@ inline uint64_t out_mods_f64(const Wave& w, const Op& op, uint64_t u) {
   }
   if (op.clamp) {
     const double x = as_d(u);
-    u = as_u64(std::isnan(x) ? 0.0 : std::fmin(std::fmax(x, 0.0), 1.0));
+    if (!std::isnan(x) || w.dx10_clamp) u = as_u64(std::isnan(x) ? 0.0 : std::fmin(std::fmax(x, 0.0), 1.0));
   }
   return u;
 }

@@ -410,3 +410,49 @@ TEST_CASE("Float-to-int conversions keep small integers under f32 flush; clamp b
     CHECK_THROWS_WITH(v8(arch, "  v_cvt_pkrtz_f16_f32_e64 v8, v2, v2 clamp\n", 0x40a00000u), Catch::Contains("clamp"));
   }
 }
+
+// MODE.DX10_CLAMP (bit 8) clear: clamp passes a NaN through instead of making it 0 (LLVM AMDGPUUsage,
+// ENABLE_DX10_CLAMP). Before, a NaN always clamped to 0.
+TEST_CASE("clamp of NaN with MODE.DX10_CLAMP clear passes the NaN through", "[sim][omod]") {
+  const std::string dx10_off = "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 8, 1), 0\n";
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    CHECK(v8(arch, dx10_off + "  v_add_f32_e64 v8, v2, v4 clamp\n", 0x7fc00000u, 0x3f800000u) == 0x7fc00000u);
+    CHECK(v8(arch, "  v_add_f32_e64 v8, v2, v4 clamp\n", 0x7fc00000u, 0x3f800000u) == 0u);  // DX10_CLAMP set
+    CHECK(v8(arch, dx10_off + "  v_add_f16_e64 v8, v2, v4 clamp\n", 0x7e00u, 0x3c00u) == 0x7e00u);
+    CHECK(v8(arch, dx10_off + "  v_add_f32_e64 v8, v2, v4 clamp\n", 0x3fc00000u, 0x3f800000u) == 0x3f800000u);  // 2.5 -> 1.0
+    Run r = run(arch, dx10_off + "  v_add_f64 v[8:9], v[2:3], v[4:5] clamp\n", std::vector<uint64_t>(64, 0x7ff8000000000000ull),
+                std::vector<uint64_t>(64), std::vector<uint64_t>(64));
+    CHECK(r.out[0] == 0x7ff8000000000000ull);
+  }
+}
+
+// clamp on the handlers with their own result writes: v_fmac_f64, v_fma_mix_f32 / v_fma_mixlo_f16 (f32
+// denormals kept: the mix instructions refuse a flushing f32 field), v_div_fmas and v_div_fixup (f32 and
+// f64). Before, clamp was ignored on every one (e.g. v_div_fmas_f32 1.5 * 2 + 0.5 gave 3.5).
+TEST_CASE("clamp on v_fmac_f64, v_fma_mix and the division helpers", "[sim][omod]") {
+  const std::string keep32 = "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 3\n";
+  auto run64 = [](Arch arch, const std::string& body, uint64_t a, uint64_t b, uint64_t c) {
+    return run(arch, body, std::vector<uint64_t>(64, a), std::vector<uint64_t>(64, b), std::vector<uint64_t>(64, c)).out[0];
+  };
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    // 1.5 * 2.0 + 0.5 = 3.5 -> 1.0 (f64 0x3ff0..., f32 0x3f800000, f16 0x3c00).
+    CHECK(run64(arch, "  v_mov_b32 v8, 0\n  v_mov_b32 v9, 0x3fe00000\n  v_fmac_f64_e64 v[8:9], v[2:3], v[4:5] clamp\n",
+                0x3ff8000000000000ull, 0x4000000000000000ull, 0) == 0x3ff0000000000000ull);
+    CHECK(uint32_t(run64(arch, keep32 + "  v_fma_mix_f32 v8, v2, v4, v6 clamp\n", 0x3fc00000u, 0x40000000u, 0x3f000000u)) ==
+          0x3f800000u);
+    CHECK(uint32_t(run64(arch, keep32 + "  v_fma_mixlo_f16 v8, v2, v4, v6 clamp\n", 0x3fc00000u, 0x40000000u, 0x3f000000u)) ==
+          0x3c00u);
+    CHECK(uint32_t(run64(arch, "  s_mov_b64 vcc, 0\n  v_div_fmas_f32 v8, v2, v4, v6 clamp\n", 0x3fc00000u, 0x40000000u,
+                         0x3f000000u)) == 0x3f800000u);
+    CHECK(run64(arch, "  s_mov_b64 vcc, 0\n  v_div_fmas_f64 v[8:9], v[2:3], v[4:5], v[6:7] clamp\n", 0x3ff8000000000000ull,
+                0x4000000000000000ull, 0x3fe0000000000000ull) == 0x3ff0000000000000ull);
+    // div_fixup(quotient 2.0, denominator 1.0, numerator 2.0) = 2.0 -> 1.0; -2.0 (numerator -2) -> 0.
+    CHECK(uint32_t(run64(arch, "  v_div_fixup_f32 v8, v2, v4, v6 clamp\n", 0x40000000u, 0x3f800000u, 0x40000000u)) ==
+          0x3f800000u);
+    CHECK(uint32_t(run64(arch, "  v_div_fixup_f32 v8, v2, v4, v6 clamp\n", 0xc0000000u, 0x3f800000u, 0xc0000000u)) == 0u);
+    CHECK(run64(arch, "  v_div_fixup_f64 v[8:9], v[2:3], v[4:5], v[6:7] clamp\n", 0x4000000000000000ull,
+                0x3ff0000000000000ull, 0x4000000000000000ull) == 0x3ff0000000000000ull);
+  }
+}
