@@ -37,12 +37,12 @@ void for_active_lanes(Wave& w, F f) {
 
 // What clamp / omod do to a lane_op result:
 //  Refuse:     an Error (the default: their meaning for this result is not established).
-//  F32 / F16:  the float result (F16: its low half) gets OMOD then CLAMP (output_modifiers.hpp).
+//  F32 / F16 / F64: the float result (F16: its low half) gets OMOD then CLAMP (output_modifiers.hpp).
 //  IntInRange: an integer result that is always inside its type's range (a frexp exponent, a
 //              saturated conversion): CLAMP leaves it unchanged under either reading the guides
 //              give the bit (float results clamp to [0, 1]; integer results saturate to the
 //              destination type); OMOD (which LLVM 22 does not accept on these) is refused.
-enum class OutMods { Refuse, F32, F16, IntInRange };
+enum class OutMods { Refuse, F32, F16, F64, IntInRange };
 
 // d = f(lane, src0, src1, src2) for every active lane; `dst_dwords` 1 or 2.
 template <class F>
@@ -52,6 +52,7 @@ void lane_op_mods(Wave& w, const Op& op, OutMods mods, int src_dwords, int dst_d
     fail(w, op, "clamp and output modifiers are not modelled for this instruction");
   const bool f32_mods = mods == OutMods::F32 && (op.clamp || op.omod);
   const bool f16_mods = mods == OutMods::F16 && (op.clamp || op.omod);
+  const bool f64_mods = mods == OutMods::F64 && (op.clamp || op.omod);
   if (op.d[0].k != SrcKind::V) fail(w, op, "VALU destination must be a VGPR");
   const uint64_t e = w.exec();
   uint32_t* lo = w.vr(op.d[0].idx);
@@ -64,6 +65,7 @@ void lane_op_mods(Wave& w, const Op& op, OutMods mods, int src_dwords, int dst_d
     uint64_t r = f(l, a, b, c);
     if (f32_mods) r = out_mods_f32(w, op, uint32_t(r));
     if (f16_mods) r = out_mods_f16(w, op, uint32_t(r));
+    if (f64_mods) r = out_mods_f64(w, op, r);
     lo[l] = uint32_t(r);
     if (hi) hi[l] = uint32_t(r >> 32);
   }

@@ -35,7 +35,7 @@ float fract16_of(float x) {
 
 template <double (*F)(double)>
 void f64_unary(Wave& w, const Op& op) {
-  lane_op(w, op, 2, 2, kSign64, [](int, uint64_t a, uint64_t, uint64_t) { return as_u64(F(as_d(a))); });
+  lane_op_mods(w, op, OutMods::F64, 2, 2, kSign64, [](int, uint64_t a, uint64_t, uint64_t) { return as_u64(F(as_d(a))); });
 }
 // f16 results computed in f32 (exact for these operations) and rounded once.
 template <float (*F)(float)>
@@ -66,8 +66,8 @@ float frexp_mant16(float x) {
 float sin16(float x) { return float(std::sin(double(x) * 6.283185307179586)); }
 float cos16(float x) { return float(std::cos(double(x) * 6.283185307179586)); }
 
-void frexp_exp_i32_f64(Wave& w, const Op& op) {
-  lane_op(w, op, 2, 1, kSign64, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+void frexp_exp_i32_f64(Wave& w, const Op& op) {  // the exponent is within [-1073, 1024]: clamp changes nothing
+  lane_op_mods(w, op, OutMods::IntInRange, 2, 1, kSign64, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     double x = as_d(a);
     if (std::isnan(x) || std::isinf(x) || x == 0) return 0;
     int e;

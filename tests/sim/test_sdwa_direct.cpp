@@ -456,3 +456,24 @@ TEST_CASE("clamp on v_fmac_f64, v_fma_mix and the division helpers", "[sim][omod
                 0x3ff0000000000000ull, 0x4000000000000000ull) == 0x3ff0000000000000ull);
   }
 }
+
+// clamp on the VOP3 forms of the per-lane f64 / f16 / f32 handlers (lane_op.hpp OutMods). Before: an Error.
+TEST_CASE("clamp on the per-lane f64, f16 mad and cube handlers", "[sim][omod]") {
+  auto run64 = [](Arch arch, const std::string& body, uint64_t a, uint64_t b, uint64_t c) {
+    return run(arch, body, std::vector<uint64_t>(64, a), std::vector<uint64_t>(64, b), std::vector<uint64_t>(64, c)).out[0];
+  };
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    CHECK(run64(arch, "  v_ceil_f64_e64 v[8:9], v[2:3] clamp\n", 0x4004000000000000ull, 0, 0) == 0x3ff0000000000000ull);  // ceil 2.5 = 3 -> 1
+    CHECK(run64(arch, "  v_fract_f64_e64 v[8:9], v[2:3] clamp\n", 0xc004000000000000ull, 0, 0) == 0x3fe0000000000000ull);  // fract -2.5 = 0.5
+    CHECK(run64(arch, "  v_frexp_exp_i32_f64_e64 v8, v[2:3] clamp\n", 0x3fd0000000000000ull, 0, 0) == 0xffffffffull);  // 0.25 -> -1
+    // v_mad_f16 / v_fma_legacy_f16 / v_mac_f16: 1.5h * 2.0h + 0.5h = 3.5h -> 1.0h.
+    CHECK(uint32_t(run64(arch, "  v_mad_f16 v8, v2, v4, v6 clamp\n", 0x3e00u, 0x4000u, 0x3800u)) == 0x3c00u);
+    CHECK(uint32_t(run64(arch, "  v_fma_legacy_f16 v8, v2, v4, v6 clamp\n", 0x3e00u, 0x4000u, 0x3800u)) == 0x3c00u);
+    CHECK(uint32_t(run64(arch, "  v_mov_b32 v8, 0x3800\n  v_mac_f16_e64 v8, v2, v4 clamp\n", 0x3e00u, 0x4000u, 0)) == 0x3c00u);
+    // div_fixup_f16(quotient -2.0h, denominator 1.0h, numerator -2.0h) = -2.0h -> 0.
+    CHECK(uint32_t(run64(arch, "  v_div_fixup_f16 v8, v2, v4, v6 clamp\n", 0xc000u, 0x3c00u, 0xc000u)) == 0u);
+    // v_cubema_f32(x 0.25, y 0.5, z 3.0) = 2 * 3.0 = 6.0 -> 1.0.
+    CHECK(uint32_t(run64(arch, "  v_cubema_f32 v8, v2, v4, v6 clamp\n", 0x3e800000u, 0x3f000000u, 0x40400000u)) == 0x3f800000u);
+  }
+}
