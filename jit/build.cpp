@@ -98,7 +98,7 @@ void append_implicit_endpgm(Kernel& k, Kernel::Impl& impl) {
     break;
   }
   k.emit("s_endpgm", {}, impl.created_at);
-  impl.program.back().comment = "implicit end of program";
+  impl.program.modify(impl.program.size() - 1, [](IrInst& in) { in.comment = "implicit end of program"; });
 }
 
 }  // namespace

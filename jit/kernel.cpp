@@ -177,8 +177,7 @@ Arg Kernel::arg_value(std::string name, ArgType type, std::source_location loc) 
 Reg Kernel::kernarg_ptr() {
   if (impl_->kernarg_vreg < 0) {
     uint32_t id = impl_->new_vreg(RegClass::S, 2, 2, "kernarg_ptr", impl_->created_at);
-    impl_->vregs[id].pinned = 0;
-    impl_->vregs[id].live_in = true;
+    impl_->vregs.modify(id, [](VRegDecl& d) { d.pinned = 0, d.live_in = true; });
     impl_->kernarg_vreg = int(id);
   }
   return impl_->reg_of(uint32_t(impl_->kernarg_vreg));
@@ -202,7 +201,7 @@ Reg Kernel::workgroup_id(int dim, std::source_location loc) {
     // SGPR layout at entry: s[0:1] kernarg pointer, then workgroup id x, y, z (x always enabled).
     // y/z positions are fixed at build time (see lower.cpp) because enabling y shifts z.
     uint32_t id = impl_->new_vreg(RegClass::S, 1, 1, fmt::format("workgroup_id_{}", "xyz"[dim]), impl_->created_at);
-    impl_->vregs[id].live_in = true;
+    impl_->vregs.modify(id, [](VRegDecl& d) { d.live_in = true; });
     impl_->wg_id_vreg[dim] = int(id);
   }
   return impl_->reg_of(uint32_t(impl_->wg_id_vreg[dim]));
@@ -212,8 +211,7 @@ Reg Kernel::workitem_id(int dim, std::source_location loc) {
   if (dim < 0 || dim > 2) throw Error(fmt::format("{}: workitem_id({}): dimension must be 0, 1 or 2", where(loc), dim));
   if (impl_->tid_vreg < 0) {
     uint32_t id = impl_->new_vreg(RegClass::V, 1, 1, "v0_workitem_ids", impl_->created_at);
-    impl_->vregs[id].pinned = 0;
-    impl_->vregs[id].live_in = true;
+    impl_->vregs.modify(id, [](VRegDecl& d) { d.pinned = 0, d.live_in = true; });
     impl_->tid_vreg = int(id);
   }
   impl_->workitem_dims = std::max(impl_->workitem_dims, dim + 1);

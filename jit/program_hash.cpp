@@ -123,38 +123,32 @@ static_assert(kModifierBytes == 3 * sizeof(int32_t) + 7 * sizeof(bool) + 5 * siz
 // Upper bound of the bytes one operand packs into.
 constexpr size_t kMaxOpndBytes = 1 + 16;
 
+// One entry's fields, packed into this thread's buffer and hashed.
+template <class Pack>
+ProgramHash digest_packed(Pack&& pack) {
+  thread_local std::vector<uint8_t> buffer(1 << 10);
+  Packer p(buffer);
+  pack(p);
+  return hash_bytes(p.bytes());
+}
+
+std::span<const uint8_t> as_bytes(std::span<const ProgramHash> d) {
+  static_assert(sizeof(ProgramHash) == 16, "digests are hashed as their 16 bytes");
+  return {reinterpret_cast<const uint8_t*>(d.data()), d.size() * sizeof(ProgramHash)};
+}
+
 }  // namespace
 
-ProgramHash hash_program(const Kernel::Impl& k, const BuildOptions& opts) {
-  thread_local std::vector<uint8_t> buffer(1 << 16);
-  Packer p(buffer);
-  p.str(k.name);
-  p.reserve(256);
-  p.put(k.arch);
-  p.put(k.wg_size);
-  p.put(opts.waitcnt), p.put(opts.hazards), p.put(opts.link), p.put(opts.drop_author_waits), p.put(opts.encoder);
-  p.put(opts.linker), p.put(opts.keep_assembly);
-  p.put(k.lds_bytes), p.put(k.kernarg_bytes), p.put(k.workitem_dims);
-  p.put(k.kernarg_vreg), p.put(k.wg_id_vreg), p.put(k.tid_vreg);
-  p.put(uint64_t(k.vregs.size()));
-  for (const VRegDecl& v : k.vregs) {
+ProgramHash digest_of(const VRegDecl& v) {
+  return digest_packed([&](Packer& p) {
     p.reserve(16);
     p.put(v.cls), p.put(v.dwords), p.put(v.align), p.put(v.pinned), p.put(v.live_in);
     p.str(v.name), p.str(v.origin);
-  }
-  p.reserve(8);
-  p.put(uint64_t(k.args.size()));
-  for (const ArgDecl& a : k.args) {
-    p.str(a.name);
-    p.reserve(8);
-    p.put(a.type), p.put(a.elem), p.put(a.is_const);
-  }
-  p.reserve(8);
-  p.put(uint64_t(k.label_names.size()));
-  for (const std::string& l : k.label_names) p.str(l);
-  p.reserve(8);
-  p.put(uint64_t(k.program.size()));
-  for (const IrInst& in : k.program) {
+  });
+}
+
+ProgramHash digest_of(const IrInst& in) {
+  return digest_packed([&](Packer& p) {
     p.reserve(64 + kModifierBytes + in.ops.size() * kMaxOpndBytes + in.raw_regs.size() * 8 + in.raw_defs.size() * 4);
     p.put(in.info), p.put(in.label);
     p.put(uint32_t(in.ops.size()));
@@ -168,8 +162,33 @@ ProgramHash hash_program(const Kernel::Impl& k, const BuildOptions& opts) {
     p.put(uint32_t(in.raw_defs.size()));
     for (int d : in.raw_defs) p.put(d);
     p.str(in.mods.extra), p.str(in.comment), p.str(in.raw_text);
+  });
+}
+
+ProgramHash hash_program(const Kernel::Impl& k, const BuildOptions& opts) {
+  thread_local std::vector<uint8_t> buffer(1 << 12);
+  Packer p(buffer);
+  p.str(k.name);
+  p.reserve(256);
+  p.put(k.arch);
+  p.put(k.wg_size);
+  p.put(opts.waitcnt), p.put(opts.hazards), p.put(opts.link), p.put(opts.drop_author_waits), p.put(opts.encoder);
+  p.put(opts.linker), p.put(opts.keep_assembly);
+  p.put(k.lds_bytes), p.put(k.kernarg_bytes), p.put(k.workitem_dims);
+  p.put(k.kernarg_vreg), p.put(k.wg_id_vreg), p.put(k.tid_vreg);
+  p.put(uint64_t(k.args.size()));
+  for (const ArgDecl& a : k.args) {
+    p.str(a.name);
+    p.reserve(8);
+    p.put(a.type), p.put(a.elem), p.put(a.is_const);
   }
-  return hash_bytes(p.bytes());
+  p.reserve(8);
+  p.put(uint64_t(k.label_names.size()));
+  for (const std::string& l : k.label_names) p.str(l);
+  // Each part's length is mixed into its hash, so the three parts frame themselves.
+  const ProgramHash parts[3] = {hash_bytes(p.bytes()), hash_bytes(as_bytes(k.vregs.digests())),
+                                hash_bytes(as_bytes(k.program.digests()))};
+  return hash_bytes({reinterpret_cast<const uint8_t*>(parts), sizeof parts});
 }
 
 }  // namespace cdnajit
