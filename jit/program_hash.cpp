@@ -79,58 +79,102 @@ ProgramHash hash_bytes(std::span<const uint8_t> b) {
   return {avalanche(a), avalanche(c ^ (a >> 32))};
 }
 
-// Reg's id, first and dwords are contiguous (8 bytes); class after them.
-void put_reg(Packer& p, const Reg& r) {
+// One entry's digest, streamed without a buffer: 8-byte words go round-robin into four
+// lanes of xxHash64's round (the four lanes rotate through the registers, so consecutive
+// words start independent multiply chains). Small fields are combined into one word; a
+// string is its length word and then its bytes, so the framing stays unambiguous. The two
+// halves of the digest are two different combinations of the lanes, each avalanched.
+// (Packing each entry into a buffer and hashing that with hash_bytes cost ~47 ns an entry
+// on the seed kernel; the entries are digested while the kernel is defined.)
+class EntryMixer {
+ public:
+  void word(uint64_t w) {
+    const uint64_t t = lane_round(v0_, w);
+    v0_ = v1_, v1_ = v2_, v2_ = v3_, v3_ = t;
+    ++words_;
+  }
+  template <class T>
+    requires(std::is_trivially_copyable_v<T> && sizeof(T) <= 8)
+  void put(const T& x) {
+    uint64_t w = 0;
+    std::memcpy(&w, &x, sizeof x);
+    word(w);
+  }
+  void str(std::string_view s) {
+    word(s.size());
+    size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+      uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      word(w);
+    }
+    if (i < s.size()) {
+      uint64_t w = 0;
+      std::memcpy(&w, s.data() + i, s.size() - i);
+      word(w);
+    }
+  }
+  ProgramHash finish() const {
+    const uint64_t a = rotl(v0_, 1) + rotl(v1_, 7) + rotl(v2_, 12) + rotl(v3_, 18) + words_ * P5;
+    const uint64_t b = rotl(v3_, 5) ^ rotl(v2_, 17) ^ rotl(v1_, 29) ^ rotl(v0_, 41) ^ (words_ * P4);
+    return {avalanche(a), avalanche(b + P3)};
+  }
+
+ private:
+  uint64_t v0_ = P1 + P2, v1_ = P2, v2_ = 0, v3_ = 0 - P1;
+  uint64_t words_ = 0;
+};
+
+// A register operand: id, first and dwords are contiguous (8 bytes), then the class.
+void mix_reg(EntryMixer& m, const Reg& r, uint64_t tag) {
   static_assert(offsetof(Reg, first) == 4 && offsetof(Reg, dwords) == 6);
-  p.put_bytes(&r.id, 8);
-  p.put(r.cls);
+  uint64_t w;
+  std::memcpy(&w, &r.id, 8);
+  m.word(w);
+  m.word(tag | uint64_t(r.cls) << 8);
 }
 
-void put_opnd(Packer& p, const Opnd& o) {
-  p.put(uint8_t(o.v.index()));
+// Each operand starts with its alternative's index (in the low byte of its first word).
+void mix_opnd(EntryMixer& m, const Opnd& o) {
+  const uint64_t tag = o.v.index();
   std::visit(
       [&](auto&& x) {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, Reg>) {
-          put_reg(p, x);
+          mix_reg(m, x, tag);
         } else if constexpr (std::is_same_v<T, Neg> || std::is_same_v<T, Abs>) {
-          put_reg(p, x.r);
+          mix_reg(m, x.r, tag);
+        } else if constexpr (std::is_same_v<T, int64_t>) {
+          m.word(tag);
+          m.put(x);
         } else if constexpr (std::is_same_v<T, Label>) {
-          p.put(x.id);
-        } else if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, float> ||
-                             std::is_same_v<T, isa::SpecialReg>) {
-          p.put(x);
+          m.word(tag | uint64_t(x.id) << 32);
+        } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, isa::SpecialReg>) {
+          uint32_t bits = 0;
+          std::memcpy(&bits, &x, sizeof x);
+          m.word(tag | uint64_t(bits) << 32);
         } else if constexpr (std::is_same_v<T, Offset>) {
-          p.put(x.bytes);
-        } else if constexpr (std::is_same_v<T, Offset0> || std::is_same_v<T, Offset1> || std::is_same_v<T, Cbsz> ||
-                             std::is_same_v<T, Abid> || std::is_same_v<T, Blgp>) {
-          p.put(x.v);
+          m.word(tag | uint64_t(uint32_t(x.bytes)) << 32);
+        } else if constexpr (std::is_same_v<T, Offset0> || std::is_same_v<T, Offset1>) {
+          m.word(tag | uint64_t(uint32_t(x.v)) << 32);
+        } else if constexpr (std::is_same_v<T, Cbsz> || std::is_same_v<T, Abid> || std::is_same_v<T, Blgp>) {
+          m.word(tag | uint64_t(x.v) << 32);
         } else if constexpr (std::is_same_v<T, OpSel> || std::is_same_v<T, OpSelHi>) {
-          p.put(x.bits);
+          m.word(tag | uint64_t(x.bits) << 32);
+        } else {
+          m.word(tag);  // the remaining alternatives (flags) are identified by their index alone
         }
-        // Remaining alternatives (flags) are identified by their index alone.
       },
       o.v);
 }
 
 // The fixed-width modifier fields sit contiguously from `offset` to `blgp`
-// (ints, then single bytes: no padding), so they are packed as one block.
+// (ints, then single bytes: no padding), so they are mixed as one block.
 constexpr size_t kModifierBytes = offsetof(isa::Modifiers, blgp) + 1;
 static_assert(kModifierBytes == 3 * sizeof(int32_t) + 7 * sizeof(bool) + 5 * sizeof(uint8_t) + sizeof(bool) +
                                    3 * sizeof(uint8_t),
-              "isa::Modifiers changed: pack its new fields in program_hash.cpp");
-
-// Upper bound of the bytes one operand packs into.
-constexpr size_t kMaxOpndBytes = 1 + 16;
-
-// One entry's fields, packed into this thread's buffer and hashed.
-template <class Pack>
-ProgramHash digest_packed(Pack&& pack) {
-  thread_local std::vector<uint8_t> buffer(1 << 10);
-  Packer p(buffer);
-  pack(p);
-  return hash_bytes(p.bytes());
-}
+              "isa::Modifiers changed: mix its new fields in program_hash.cpp");
+static_assert(sizeof(float) == 4 && sizeof(isa::SpecialReg) <= 4);
 
 std::span<const uint8_t> as_bytes(std::span<const ProgramHash> d) {
   static_assert(sizeof(ProgramHash) == 16, "digests are hashed as their 16 bytes");
@@ -140,29 +184,38 @@ std::span<const uint8_t> as_bytes(std::span<const ProgramHash> d) {
 }  // namespace
 
 ProgramHash digest_of(const VRegDecl& v) {
-  return digest_packed([&](Packer& p) {
-    p.reserve(16);
-    p.put(v.cls), p.put(v.dwords), p.put(v.align), p.put(v.pinned), p.put(v.live_in);
-    p.str(v.name), p.str(v.origin);
-  });
+  EntryMixer m;
+  m.word(uint64_t(v.cls) | uint64_t(v.dwords) << 8 | uint64_t(v.align) << 24 | uint64_t(v.live_in) << 40);
+  m.put(int64_t(v.pinned));
+  m.str(v.name);
+  m.str(v.origin);
+  return m.finish();
 }
 
 ProgramHash digest_of(const IrInst& in) {
-  return digest_packed([&](Packer& p) {
-    p.reserve(64 + kModifierBytes + in.ops.size() * kMaxOpndBytes + in.raw_regs.size() * 8 + in.raw_defs.size() * 4);
-    p.put(in.info), p.put(in.label);
-    p.put(uint32_t(in.ops.size()));
-    for (const Opnd& o : in.ops) put_opnd(p, o);
-    p.put_bytes(&in.mods, kModifierBytes);
-    // The memo lives in this process, where a call site's file name is one string literal:
-    // its address identifies it (a different address can only cause a miss, never a false hit).
-    p.put(in.loc.file_name()), p.put(in.loc.line());
-    p.put(uint32_t(in.raw_regs.size()));
-    for (const Reg& r : in.raw_regs) p.put_bytes(&r.id, 8);
-    p.put(uint32_t(in.raw_defs.size()));
-    for (int d : in.raw_defs) p.put(d);
-    p.str(in.mods.extra), p.str(in.comment), p.str(in.raw_text);
-  });
+  EntryMixer m;
+  m.put(in.info);
+  // The memo lives in this process, where a call site's file name is one string literal:
+  // its address identifies it (a different address can only cause a miss, never a false hit).
+  m.put(in.loc.file_name());
+  m.word(uint64_t(in.label) | uint64_t(in.loc.line()) << 32);
+  m.word(uint64_t(in.ops.size()));
+  for (const Opnd& o : in.ops) mix_opnd(m, o);
+  uint64_t mods[(kModifierBytes + 7) / 8] = {};
+  std::memcpy(mods, &in.mods, kModifierBytes);
+  for (uint64_t w : mods) m.word(w);
+  m.word(uint64_t(in.raw_regs.size()));
+  for (const Reg& r : in.raw_regs) {
+    uint64_t w;
+    std::memcpy(&w, &r.id, 8);
+    m.word(w);
+  }
+  m.word(uint64_t(in.raw_defs.size()));
+  for (int d : in.raw_defs) m.put(int64_t(d));
+  m.str(in.mods.extra);
+  m.str(in.comment);
+  m.str(in.raw_text);
+  return m.finish();
 }
 
 ProgramHash hash_program(const Kernel::Impl& k, const BuildOptions& opts) {
