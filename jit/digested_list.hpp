@@ -28,7 +28,7 @@ class DigestedList {
   using const_iterator = typename std::vector<T>::const_iterator;
   using const_reverse_iterator = typename std::vector<T>::const_reverse_iterator;
 
-  void push_back(T v) {
+  void push_back(T&& v) {
     const ProgramHash d = digest_of(v);
     digests_.push_back(d);
     try {

@@ -125,45 +125,44 @@ class EntryMixer {
   uint64_t words_ = 0;
 };
 
-// A register operand: id, first and dwords are contiguous (8 bytes), then the class.
-void mix_reg(EntryMixer& m, const Reg& r, uint64_t tag) {
-  static_assert(offsetof(Reg, first) == 4 && offsetof(Reg, dwords) == 6);
-  uint64_t w;
-  std::memcpy(&w, &r.id, 8);
-  m.word(w);
-  m.word(tag | uint64_t(r.cls) << 8);
-}
-
-// Each operand starts with its alternative's index (in the low byte of its first word).
-void mix_opnd(EntryMixer& m, const Opnd& o) {
+// The words an operand contributes (1 or 2), its alternative's index in the low byte of
+// the first. Written to `w` rather than fed to the mixer, which then stays in registers
+// (a mixer passed into the visitor lived on the stack: a store and a load per word).
+int opnd_words(const Opnd& o, uint64_t w[2]) {
   const uint64_t tag = o.v.index();
-  std::visit(
-      [&](auto&& x) {
+  return std::visit(
+      [&](auto&& x) -> int {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, Reg>) {
-          mix_reg(m, x, tag);
-        } else if constexpr (std::is_same_v<T, Neg> || std::is_same_v<T, Abs>) {
-          mix_reg(m, x.r, tag);
+        if constexpr (std::is_same_v<T, Reg> || std::is_same_v<T, Neg> || std::is_same_v<T, Abs>) {
+          const Reg* r;
+          if constexpr (std::is_same_v<T, Reg>) r = &x;
+          else r = &x.r;
+          // id, first and dwords are contiguous (8 bytes); the class goes beside the tag.
+          static_assert(offsetof(Reg, first) == 4 && offsetof(Reg, dwords) == 6);
+          std::memcpy(&w[1], &r->id, 8);
+          w[0] = tag | uint64_t(r->cls) << 8;
+          return 2;
         } else if constexpr (std::is_same_v<T, int64_t>) {
-          m.word(tag);
-          m.put(x);
+          w[0] = tag, w[1] = uint64_t(x);
+          return 2;
         } else if constexpr (std::is_same_v<T, Label>) {
-          m.word(tag | uint64_t(x.id) << 32);
+          w[0] = tag | uint64_t(x.id) << 32;
         } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, isa::SpecialReg>) {
           uint32_t bits = 0;
           std::memcpy(&bits, &x, sizeof x);
-          m.word(tag | uint64_t(bits) << 32);
+          w[0] = tag | uint64_t(bits) << 32;
         } else if constexpr (std::is_same_v<T, Offset>) {
-          m.word(tag | uint64_t(uint32_t(x.bytes)) << 32);
+          w[0] = tag | uint64_t(uint32_t(x.bytes)) << 32;
         } else if constexpr (std::is_same_v<T, Offset0> || std::is_same_v<T, Offset1>) {
-          m.word(tag | uint64_t(uint32_t(x.v)) << 32);
+          w[0] = tag | uint64_t(uint32_t(x.v)) << 32;
         } else if constexpr (std::is_same_v<T, Cbsz> || std::is_same_v<T, Abid> || std::is_same_v<T, Blgp>) {
-          m.word(tag | uint64_t(x.v) << 32);
+          w[0] = tag | uint64_t(x.v) << 32;
         } else if constexpr (std::is_same_v<T, OpSel> || std::is_same_v<T, OpSelHi>) {
-          m.word(tag | uint64_t(x.bits) << 32);
+          w[0] = tag | uint64_t(x.bits) << 32;
         } else {
-          m.word(tag);  // the remaining alternatives (flags) are identified by their index alone
+          w[0] = tag;  // the remaining alternatives (flags) are identified by their index alone
         }
+        return 1;
       },
       o.v);
 }
@@ -200,7 +199,12 @@ ProgramHash digest_of(const IrInst& in) {
   m.put(in.loc.file_name());
   m.word(uint64_t(in.label) | uint64_t(in.loc.line()) << 32);
   m.word(uint64_t(in.ops.size()));
-  for (const Opnd& o : in.ops) mix_opnd(m, o);
+  for (const Opnd& o : in.ops) {
+    uint64_t w[2];
+    const int n = opnd_words(o, w);
+    m.word(w[0]);
+    if (n == 2) m.word(w[1]);
+  }
   uint64_t mods[(kModifierBytes + 7) / 8] = {};
   std::memcpy(mods, &in.mods, kModifierBytes);
   for (uint64_t w : mods) m.word(w);
