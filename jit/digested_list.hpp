@@ -65,6 +65,17 @@ class DigestedList {
     for (size_t j = 0; j < n; ++j) items_[first + j] = std::move(items[j]), digests_[first + j] = digests[j];
   }
 
+  // Empties the list and keeps its storage; swap() hands storage between lists.
+  void clear() {
+    items_.clear();
+    digests_.clear();
+  }
+  size_t capacity() const { return items_.capacity(); }
+  void swap(DigestedList& other) noexcept {
+    items_.swap(other.items_);
+    digests_.swap(other.digests_);
+  }
+
   const T& operator[](size_t i) const { return items_[i]; }
   const T& at(size_t i) const { return items_.at(i); }
   const T& back() const { return items_.back(); }

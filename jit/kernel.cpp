@@ -124,6 +124,25 @@ std::string Kernel::Impl::reg_label(const Reg& r) const {
 
 // ---------------------------------------------------------------- Kernel
 
+namespace {
+
+// The emptied entry lists of the last kernel destroyed on this thread: the next kernel
+// defined here starts with their storage. With glibc's default heap, the instruction list
+// of a conv kernel (~600 entries of ~200 bytes, grown by doubling) came from fresh pages
+// that the previous kernel's free had returned to the system, on every definition.
+struct SpareLists {
+  DigestedList<IrInst> program;
+  DigestedList<VRegDecl> vregs;
+  ~SpareLists() { gone = true; }
+  // Set once this thread's SpareLists is destroyed (a Kernel may outlive it at exit);
+  // a trivially destructible flag, readable for the whole life of the thread.
+  static thread_local bool gone;
+};
+thread_local bool SpareLists::gone = false;
+thread_local SpareLists spare_lists;
+
+}  // namespace
+
 Kernel::Kernel(std::string name, Arch arch, std::source_location loc) : impl_(std::make_unique<Impl>()) {
   if (name.empty() || !(std::isalpha((unsigned char)name[0]) || name[0] == '_'))
     throw Error(fmt::format("{}: kernel name '{}' must start with a letter or '_'", where(loc), name));
@@ -133,9 +152,19 @@ Kernel::Kernel(std::string name, Arch arch, std::source_location loc) : impl_(st
   impl_->name = std::move(name);
   impl_->arch = arch;
   impl_->created_at = loc;
+  if (!SpareLists::gone) {
+    impl_->program.swap(spare_lists.program);
+    impl_->vregs.swap(spare_lists.vregs);
+  }
 }
 
-Kernel::~Kernel() = default;
+Kernel::~Kernel() {
+  if (!impl_ || SpareLists::gone) return;
+  impl_->program.clear();
+  impl_->vregs.clear();
+  if (impl_->program.capacity() > spare_lists.program.capacity()) impl_->program.swap(spare_lists.program);
+  if (impl_->vregs.capacity() > spare_lists.vregs.capacity()) impl_->vregs.swap(spare_lists.vregs);
+}
 const std::string& Kernel::name() const { return impl_->name; }
 Arch Kernel::arch() const { return impl_->arch; }
 
