@@ -98,7 +98,7 @@ void append_implicit_endpgm(Kernel& k, Kernel::Impl& impl) {
     break;
   }
   k.emit("s_endpgm", {}, impl.created_at);
-  impl.program.back().comment = "implicit end of program";
+  impl.program.modify(impl.program.size() - 1, [](IrInst& in) { in.comment = "implicit end of program"; });
 }
 
 }  // namespace
@@ -343,7 +343,7 @@ BuildResult Kernel::build(const BuildOptions& opts) {
     auto it = memo.results.find(key);
     if (it != memo.results.end()) {
       BuildResult r = it->second;
-      r.stats.cache_hit = true;
+      r.stats.cache_hit = r.stats.memo_hit = true;
       r.stats.ms_regalloc = r.stats.ms_lower = r.stats.ms_passes = r.stats.ms_print = r.stats.ms_assemble =
           r.stats.ms_link = 0;
       r.stats.ms_build = ms_since(t0);

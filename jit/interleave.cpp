@@ -206,12 +206,12 @@ void Interleave::place(const std::vector<Group>& pattern, const std::vector<Grou
     run(pattern);
   }
 
-  std::vector<IrInst> placed;
-  placed.reserve(end_ - begin_);
+  std::vector<size_t> from;  // program index of each placed entry, in placed order
+  from.reserve(end_ - begin_);
   for (size_t n : order)
-    for (size_t i = nodes[n].first; i <= nodes[n].last; ++i) placed.push_back(std::move(program[i]));
-  for (size_t i : trailing_comments) placed.push_back(std::move(program[i]));
-  std::move(placed.begin(), placed.end(), program.begin() + std::ptrdiff_t(begin_));
+    for (size_t i = nodes[n].first; i <= nodes[n].last; ++i) from.push_back(i);
+  for (size_t i : trailing_comments) from.push_back(i);
+  program.permute(begin_, from);
   placed_ = true;
 }
 

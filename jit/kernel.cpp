@@ -124,6 +124,25 @@ std::string Kernel::Impl::reg_label(const Reg& r) const {
 
 // ---------------------------------------------------------------- Kernel
 
+namespace {
+
+// The emptied entry lists of the last kernel destroyed on this thread: the next kernel
+// defined here starts with their storage. With glibc's default heap, the instruction list
+// of a conv kernel (~600 entries of ~200 bytes, grown by doubling) came from fresh pages
+// that the previous kernel's free had returned to the system, on every definition.
+struct SpareLists {
+  DigestedList<IrInst> program;
+  DigestedList<VRegDecl> vregs;
+  ~SpareLists() { gone = true; }
+  // Set once this thread's SpareLists is destroyed (a Kernel may outlive it at exit);
+  // a trivially destructible flag, readable for the whole life of the thread.
+  static thread_local bool gone;
+};
+thread_local bool SpareLists::gone = false;
+thread_local SpareLists spare_lists;
+
+}  // namespace
+
 Kernel::Kernel(std::string name, Arch arch, std::source_location loc) : impl_(std::make_unique<Impl>()) {
   if (name.empty() || !(std::isalpha((unsigned char)name[0]) || name[0] == '_'))
     throw Error(fmt::format("{}: kernel name '{}' must start with a letter or '_'", where(loc), name));
@@ -133,9 +152,19 @@ Kernel::Kernel(std::string name, Arch arch, std::source_location loc) : impl_(st
   impl_->name = std::move(name);
   impl_->arch = arch;
   impl_->created_at = loc;
+  if (!SpareLists::gone) {
+    impl_->program.swap(spare_lists.program);
+    impl_->vregs.swap(spare_lists.vregs);
+  }
 }
 
-Kernel::~Kernel() = default;
+Kernel::~Kernel() {
+  if (!impl_ || SpareLists::gone) return;
+  impl_->program.clear();
+  impl_->vregs.clear();
+  if (impl_->program.capacity() > spare_lists.program.capacity()) impl_->program.swap(spare_lists.program);
+  if (impl_->vregs.capacity() > spare_lists.vregs.capacity()) impl_->vregs.swap(spare_lists.vregs);
+}
 const std::string& Kernel::name() const { return impl_->name; }
 Arch Kernel::arch() const { return impl_->arch; }
 
@@ -177,8 +206,7 @@ Arg Kernel::arg_value(std::string name, ArgType type, std::source_location loc) 
 Reg Kernel::kernarg_ptr() {
   if (impl_->kernarg_vreg < 0) {
     uint32_t id = impl_->new_vreg(RegClass::S, 2, 2, "kernarg_ptr", impl_->created_at);
-    impl_->vregs[id].pinned = 0;
-    impl_->vregs[id].live_in = true;
+    impl_->vregs.modify(id, [](VRegDecl& d) { d.pinned = 0, d.live_in = true; });
     impl_->kernarg_vreg = int(id);
   }
   return impl_->reg_of(uint32_t(impl_->kernarg_vreg));
@@ -202,7 +230,7 @@ Reg Kernel::workgroup_id(int dim, std::source_location loc) {
     // SGPR layout at entry: s[0:1] kernarg pointer, then workgroup id x, y, z (x always enabled).
     // y/z positions are fixed at build time (see lower.cpp) because enabling y shifts z.
     uint32_t id = impl_->new_vreg(RegClass::S, 1, 1, fmt::format("workgroup_id_{}", "xyz"[dim]), impl_->created_at);
-    impl_->vregs[id].live_in = true;
+    impl_->vregs.modify(id, [](VRegDecl& d) { d.live_in = true; });
     impl_->wg_id_vreg[dim] = int(id);
   }
   return impl_->reg_of(uint32_t(impl_->wg_id_vreg[dim]));
@@ -212,8 +240,7 @@ Reg Kernel::workitem_id(int dim, std::source_location loc) {
   if (dim < 0 || dim > 2) throw Error(fmt::format("{}: workitem_id({}): dimension must be 0, 1 or 2", where(loc), dim));
   if (impl_->tid_vreg < 0) {
     uint32_t id = impl_->new_vreg(RegClass::V, 1, 1, "v0_workitem_ids", impl_->created_at);
-    impl_->vregs[id].pinned = 0;
-    impl_->vregs[id].live_in = true;
+    impl_->vregs.modify(id, [](VRegDecl& d) { d.pinned = 0, d.live_in = true; });
     impl_->tid_vreg = int(id);
   }
   impl_->workitem_dims = std::max(impl_->workitem_dims, dim + 1);

@@ -220,7 +220,8 @@ struct KernelStats {
   // instructions, wait-count and hazard passes, .s text rendering (also the cache key), encoding
   // into a relocatable object (ms_assemble), lld link. A memo hit spends its time hashing the program.
   double ms_build = 0, ms_regalloc = 0, ms_lower = 0, ms_passes = 0, ms_print = 0, ms_assemble = 0, ms_link = 0;
-  bool cache_hit = false;
+  bool cache_hit = false;   // answered by the build memo or the code-object cache
+  bool memo_hit = false;    // answered by the in-process build memo: nothing of the pipeline ran
   // Encoder::Direct: instructions emitted as MCInsts vs assembled from text (no verified template
   // for their shape; raw-escape lines are counted apart). The Text encoder counts all as text.
   int direct_insts = 0, text_insts = 0, raw_lines = 0;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "jit/digested_list.hpp"
 #include "jit/kernel.hpp"
 
 namespace cdnajit {
@@ -43,15 +44,20 @@ struct IrInst {
   bool is_raw() const { return info == nullptr && !is_label(); }
 };
 
+// Digests of an entry's fields (jit/program_hash.cpp), kept beside the entries by DigestedList.
+ProgramHash digest_of(const VRegDecl& v);
+ProgramHash digest_of(const IrInst& in);
+
 struct Kernel::Impl {
   std::string name;
   Arch arch;
   std::source_location created_at;
   uint32_t wg_size[3] = {256, 1, 1};
-  std::vector<VRegDecl> vregs;
+  // Entries change only through DigestedList::modify(), which keeps their digests current.
+  DigestedList<VRegDecl> vregs;
   std::vector<ArgDecl> args;
   uint32_t kernarg_bytes = 0;
-  std::vector<IrInst> program;
+  DigestedList<IrInst> program;
   std::vector<std::string> label_names;
   std::vector<bool> label_bound;
   uint32_t lds_bytes = 0;

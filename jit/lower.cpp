@@ -37,7 +37,7 @@ void pin_abi_registers(Kernel::Impl& k) {
   for (int d = 0; d < 3; ++d) {
     bool enabled = d == 0 || k.wg_id_vreg[d] >= 0;
     if (!enabled) continue;
-    if (k.wg_id_vreg[d] >= 0) k.vregs[k.wg_id_vreg[d]].pinned = next;
+    if (k.wg_id_vreg[d] >= 0) k.vregs.modify(size_t(k.wg_id_vreg[d]), [next](VRegDecl& v) { v.pinned = next; });
     ++next;
   }
 }

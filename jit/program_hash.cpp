@@ -79,54 +79,151 @@ ProgramHash hash_bytes(std::span<const uint8_t> b) {
   return {avalanche(a), avalanche(c ^ (a >> 32))};
 }
 
-// Reg's id, first and dwords are contiguous (8 bytes); class after them.
-void put_reg(Packer& p, const Reg& r) {
-  static_assert(offsetof(Reg, first) == 4 && offsetof(Reg, dwords) == 6);
-  p.put_bytes(&r.id, 8);
-  p.put(r.cls);
-}
+// One entry's digest, streamed without a buffer: 8-byte words go round-robin into four
+// lanes of xxHash64's round (the four lanes rotate through the registers, so consecutive
+// words start independent multiply chains). Small fields are combined into one word; a
+// string is its length word and then its bytes, so the framing stays unambiguous. The two
+// halves of the digest are two different combinations of the lanes, each avalanched.
+// (Packing each entry into a buffer and hashing that with hash_bytes cost ~47 ns an entry
+// on the seed kernel; the entries are digested while the kernel is defined.)
+class EntryMixer {
+ public:
+  void word(uint64_t w) {
+    const uint64_t t = lane_round(v0_, w);
+    v0_ = v1_, v1_ = v2_, v2_ = v3_, v3_ = t;
+    ++words_;
+  }
+  template <class T>
+    requires(std::is_trivially_copyable_v<T> && sizeof(T) <= 8)
+  void put(const T& x) {
+    uint64_t w = 0;
+    std::memcpy(&w, &x, sizeof x);
+    word(w);
+  }
+  void str(std::string_view s) {
+    word(s.size());
+    size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+      uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      word(w);
+    }
+    if (i < s.size()) {
+      uint64_t w = 0;
+      std::memcpy(&w, s.data() + i, s.size() - i);
+      word(w);
+    }
+  }
+  ProgramHash finish() const {
+    const uint64_t a = rotl(v0_, 1) + rotl(v1_, 7) + rotl(v2_, 12) + rotl(v3_, 18) + words_ * P5;
+    const uint64_t b = rotl(v3_, 5) ^ rotl(v2_, 17) ^ rotl(v1_, 29) ^ rotl(v0_, 41) ^ (words_ * P4);
+    return {avalanche(a), avalanche(b + P3)};
+  }
 
-void put_opnd(Packer& p, const Opnd& o) {
-  p.put(uint8_t(o.v.index()));
-  std::visit(
-      [&](auto&& x) {
+ private:
+  uint64_t v0_ = P1 + P2, v1_ = P2, v2_ = 0, v3_ = 0 - P1;
+  uint64_t words_ = 0;
+};
+
+// The words an operand contributes (1 or 2), its alternative's index in the low byte of
+// the first. Written to `w` rather than fed to the mixer, which then stays in registers
+// (a mixer passed into the visitor lived on the stack: a store and a load per word).
+int opnd_words(const Opnd& o, uint64_t w[2]) {
+  const uint64_t tag = o.v.index();
+  return std::visit(
+      [&](auto&& x) -> int {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, Reg>) {
-          put_reg(p, x);
-        } else if constexpr (std::is_same_v<T, Neg> || std::is_same_v<T, Abs>) {
-          put_reg(p, x.r);
+        if constexpr (std::is_same_v<T, Reg> || std::is_same_v<T, Neg> || std::is_same_v<T, Abs>) {
+          const Reg* r;
+          if constexpr (std::is_same_v<T, Reg>) r = &x;
+          else r = &x.r;
+          // id, first and dwords are contiguous (8 bytes); the class goes beside the tag.
+          static_assert(offsetof(Reg, first) == 4 && offsetof(Reg, dwords) == 6);
+          std::memcpy(&w[1], &r->id, 8);
+          w[0] = tag | uint64_t(r->cls) << 8;
+          return 2;
+        } else if constexpr (std::is_same_v<T, int64_t>) {
+          w[0] = tag, w[1] = uint64_t(x);
+          return 2;
         } else if constexpr (std::is_same_v<T, Label>) {
-          p.put(x.id);
-        } else if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, float> ||
-                             std::is_same_v<T, isa::SpecialReg>) {
-          p.put(x);
+          w[0] = tag | uint64_t(x.id) << 32;
+        } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, isa::SpecialReg>) {
+          uint32_t bits = 0;
+          std::memcpy(&bits, &x, sizeof x);
+          w[0] = tag | uint64_t(bits) << 32;
         } else if constexpr (std::is_same_v<T, Offset>) {
-          p.put(x.bytes);
-        } else if constexpr (std::is_same_v<T, Offset0> || std::is_same_v<T, Offset1> || std::is_same_v<T, Cbsz> ||
-                             std::is_same_v<T, Abid> || std::is_same_v<T, Blgp>) {
-          p.put(x.v);
+          w[0] = tag | uint64_t(uint32_t(x.bytes)) << 32;
+        } else if constexpr (std::is_same_v<T, Offset0> || std::is_same_v<T, Offset1>) {
+          w[0] = tag | uint64_t(uint32_t(x.v)) << 32;
+        } else if constexpr (std::is_same_v<T, Cbsz> || std::is_same_v<T, Abid> || std::is_same_v<T, Blgp>) {
+          w[0] = tag | uint64_t(x.v) << 32;
         } else if constexpr (std::is_same_v<T, OpSel> || std::is_same_v<T, OpSelHi>) {
-          p.put(x.bits);
+          w[0] = tag | uint64_t(x.bits) << 32;
+        } else {
+          w[0] = tag;  // the remaining alternatives (flags) are identified by their index alone
         }
-        // Remaining alternatives (flags) are identified by their index alone.
+        return 1;
       },
       o.v);
 }
 
 // The fixed-width modifier fields sit contiguously from `offset` to `blgp`
-// (ints, then single bytes: no padding), so they are packed as one block.
+// (ints, then single bytes: no padding), so they are mixed as one block.
 constexpr size_t kModifierBytes = offsetof(isa::Modifiers, blgp) + 1;
 static_assert(kModifierBytes == 3 * sizeof(int32_t) + 7 * sizeof(bool) + 5 * sizeof(uint8_t) + sizeof(bool) +
                                    3 * sizeof(uint8_t),
-              "isa::Modifiers changed: pack its new fields in program_hash.cpp");
+              "isa::Modifiers changed: mix its new fields in program_hash.cpp");
+static_assert(sizeof(float) == 4 && sizeof(isa::SpecialReg) <= 4);
 
-// Upper bound of the bytes one operand packs into.
-constexpr size_t kMaxOpndBytes = 1 + 16;
+std::span<const uint8_t> as_bytes(std::span<const ProgramHash> d) {
+  static_assert(sizeof(ProgramHash) == 16, "digests are hashed as their 16 bytes");
+  return {reinterpret_cast<const uint8_t*>(d.data()), d.size() * sizeof(ProgramHash)};
+}
 
 }  // namespace
 
+ProgramHash digest_of(const VRegDecl& v) {
+  EntryMixer m;
+  m.word(uint64_t(v.cls) | uint64_t(v.dwords) << 8 | uint64_t(v.align) << 24 | uint64_t(v.live_in) << 40);
+  m.put(int64_t(v.pinned));
+  m.str(v.name);
+  m.str(v.origin);
+  return m.finish();
+}
+
+ProgramHash digest_of(const IrInst& in) {
+  EntryMixer m;
+  m.put(in.info);
+  // The memo lives in this process, where a call site's file name is one string literal:
+  // its address identifies it (a different address can only cause a miss, never a false hit).
+  m.put(in.loc.file_name());
+  m.word(uint64_t(in.label) | uint64_t(in.loc.line()) << 32);
+  m.word(uint64_t(in.ops.size()));
+  for (const Opnd& o : in.ops) {
+    uint64_t w[2];
+    const int n = opnd_words(o, w);
+    m.word(w[0]);
+    if (n == 2) m.word(w[1]);
+  }
+  uint64_t mods[(kModifierBytes + 7) / 8] = {};
+  std::memcpy(mods, &in.mods, kModifierBytes);
+  for (uint64_t w : mods) m.word(w);
+  m.word(uint64_t(in.raw_regs.size()));
+  for (const Reg& r : in.raw_regs) {
+    uint64_t w;
+    std::memcpy(&w, &r.id, 8);
+    m.word(w);
+  }
+  m.word(uint64_t(in.raw_defs.size()));
+  for (int d : in.raw_defs) m.put(int64_t(d));
+  m.str(in.mods.extra);
+  m.str(in.comment);
+  m.str(in.raw_text);
+  return m.finish();
+}
+
 ProgramHash hash_program(const Kernel::Impl& k, const BuildOptions& opts) {
-  thread_local std::vector<uint8_t> buffer(1 << 16);
+  thread_local std::vector<uint8_t> buffer(1 << 12);
   Packer p(buffer);
   p.str(k.name);
   p.reserve(256);
@@ -136,13 +233,6 @@ ProgramHash hash_program(const Kernel::Impl& k, const BuildOptions& opts) {
   p.put(opts.linker), p.put(opts.keep_assembly);
   p.put(k.lds_bytes), p.put(k.kernarg_bytes), p.put(k.workitem_dims);
   p.put(k.kernarg_vreg), p.put(k.wg_id_vreg), p.put(k.tid_vreg);
-  p.put(uint64_t(k.vregs.size()));
-  for (const VRegDecl& v : k.vregs) {
-    p.reserve(16);
-    p.put(v.cls), p.put(v.dwords), p.put(v.align), p.put(v.pinned), p.put(v.live_in);
-    p.str(v.name), p.str(v.origin);
-  }
-  p.reserve(8);
   p.put(uint64_t(k.args.size()));
   for (const ArgDecl& a : k.args) {
     p.str(a.name);
@@ -152,24 +242,10 @@ ProgramHash hash_program(const Kernel::Impl& k, const BuildOptions& opts) {
   p.reserve(8);
   p.put(uint64_t(k.label_names.size()));
   for (const std::string& l : k.label_names) p.str(l);
-  p.reserve(8);
-  p.put(uint64_t(k.program.size()));
-  for (const IrInst& in : k.program) {
-    p.reserve(64 + kModifierBytes + in.ops.size() * kMaxOpndBytes + in.raw_regs.size() * 8 + in.raw_defs.size() * 4);
-    p.put(in.info), p.put(in.label);
-    p.put(uint32_t(in.ops.size()));
-    for (const Opnd& o : in.ops) put_opnd(p, o);
-    p.put_bytes(&in.mods, kModifierBytes);
-    // The memo lives in this process, where a call site's file name is one string literal:
-    // its address identifies it (a different address can only cause a miss, never a false hit).
-    p.put(in.loc.file_name()), p.put(in.loc.line());
-    p.put(uint32_t(in.raw_regs.size()));
-    for (const Reg& r : in.raw_regs) p.put_bytes(&r.id, 8);
-    p.put(uint32_t(in.raw_defs.size()));
-    for (int d : in.raw_defs) p.put(d);
-    p.str(in.mods.extra), p.str(in.comment), p.str(in.raw_text);
-  }
-  return hash_bytes(p.bytes());
+  // Each part's length is mixed into its hash, so the three parts frame themselves.
+  const ProgramHash parts[3] = {hash_bytes(p.bytes()), hash_bytes(as_bytes(k.vregs.digests())),
+                                hash_bytes(as_bytes(k.program.digests()))};
+  return hash_bytes({reinterpret_cast<const uint8_t*>(parts), sizeof parts});
 }
 
 }  // namespace cdnajit

@@ -56,7 +56,8 @@ void WaveRoles::role(std::string name, int waves, std::function<void(const RoleE
 
 void WaveRoles::barrier(std::string name, std::source_location loc) {
   k_.s_barrier({}, {}, {}, {}, {}, {}, {}, {}, loc);
-  k_.impl_->program.back().comment = std::move(name);
+  auto& program = k_.impl_->program;
+  program.modify(program.size() - 1, [&name](IrInst& in) { in.comment = std::move(name); });
 }
 
 void WaveRoles::pad_barriers(int n, std::source_location loc) {

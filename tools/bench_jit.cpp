@@ -188,12 +188,20 @@ int main(int argc, char** argv) {
   int jit_reps = 51, sub_reps = 5, clang_reps = 3;
   if (argc > 1 && std::string(argv[1]) == "--quick") jit_reps = 11, sub_reps = 3, clang_reps = 1;
   if (argc > 2 && std::string(argv[1]) == "--profile-hit") {
-    std::vector<double> t;
+    std::vector<double> t, cpu;
+    const std::string load_before = host_load();
     codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950);
-    for (int i = 0, n = std::max(1, std::atoi(argv[2])); i < n; ++i)
-      t.push_back(codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950).stats.ms_build);
-    fmt::print("dwconv3d_seed.lds_fmac gfx950: median memo hit {:.1f} us over {} builds ({})\n", median(t) * 1000,
-               t.size(), heap_note);
+    int misses = 0;
+    for (int i = 0, n = std::max(1, std::atoi(argv[2])); i < n; ++i) {
+      const double c0 = thread_cpu_ms();
+      const KernelStats s = codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950).stats;
+      cpu.push_back(thread_cpu_ms() - c0);
+      t.push_back(s.ms_build);
+      misses += !s.memo_hit;
+    }
+    fmt::print("dwconv3d_seed.lds_fmac gfx950: median memo hit {:.1f} us over {} builds ({} not memo hits); "
+               "+DSL CPU {:.3f} ms (definition through the builder + the hit); {}; {} before, {} after\n",
+               median(t) * 1000, t.size(), misses, median(cpu), heap_note, load_before, host_load());
     return 0;
   }
   if (argc > 2 && std::string(argv[1]) == "--profile") {
