@@ -36,8 +36,52 @@ std::string field(const HwReg& h) {
 constexpr uint32_t kStatusScc = 1u << 0, kStatusExecz = 1u << 9, kStatusVccz = 1u << 10;
 constexpr uint32_t kStatusKnown = kStatusScc | kStatusExecz | kStatusVccz;
 
+// GPR_ALLOC and LDS_ALLOC size fields on gfx942/gfx950, as the Linux kernel's context-save trap handler
+// for these targets reads them (drivers/gpu/drm/amd/amdkfd/cwsr_trap_handler_gfx9.asm, the
+// `ASIC_FAMILY >= CHIP_ALDEBARAN` and `>= CHIP_GC_9_5_0` variants, which cover gfx942 and gfx950):
+//  GPR_ALLOC.VGPR_SIZE   bits [11:6]:  the wave's VGPRs, architectural and accumulation together,
+//                                      are (VGPR_SIZE + 1) * 8 (get_num_acc_vgprs);
+//  GPR_ALLOC.ACCV_OFFSET bits [17:12]: the architectural VGPRs are (ACCV_OFFSET + 1) * 4 (get_num_arch_vgprs);
+//  GPR_ALLOC.SGPR_SIZE   bits [26:24]: the SGPRs are (SGPR_SIZE + 1) * 16 (get_sgpr_size_bytes; the handler
+//                                      reads 3 bits, "SQ programming guide has 3 bits");
+//  LDS_ALLOC.LDS_SIZE    bits [20:12] (gfx942, 9 bits) / [22:12] (gfx950, 11 bits) in 256-byte units
+//                                      (get_lds_size_bytes: "SQ LDS granularity is 64DW").
+// ROCdbgapi (src/architecture.cpp, gfx90a_t::cwsr_record_t) decodes the wave's allocation with the same
+// units: VGPR blocks of 8, accumulation offset in blocks of 4, SGPR blocks of 16 less one block for the
+// trap temporaries, which the handler saves apart; so SGPR_SIZE counts the program's SGPRs only. The other
+// bits (VGPR_BASE [5:0], SGPR_BASE, LDS_BASE and bits whose gfx942/gfx950 layout is not published) are not
+// modelled.
+constexpr uint32_t bit_field(uint32_t offset, uint32_t width) { return ((1u << width) - 1) << offset; }
+constexpr uint32_t kGprVgprSizeShift = 6, kGprAccvOffsetShift = 12, kGprSgprSizeShift = 24;
+constexpr uint32_t kGprAllocKnown =
+    bit_field(kGprVgprSizeShift, 6) | bit_field(kGprAccvOffsetShift, 6) | bit_field(kGprSgprSizeShift, 3);
+constexpr uint32_t kLdsSizeShift = 12;
+uint32_t lds_alloc_known(Arch arch) { return bit_field(kLdsSizeShift, arch == Arch::gfx950 ? 11 : 9); }
+
+// The wave's allocation follows from the kernel descriptor, whose fields use the same granules:
+// rsrc1 GRANULATED_WORKITEM_VGPR_COUNT [5:0] is (VGPRs incl. AGPRs) / 8 - 1 on gfx90a+ and rsrc3
+// ACCUM_OFFSET [5:0] is accum_offset / 4 - 1 (LLVM AMDGPUUsage, kernel descriptor tables). rsrc1
+// GRANULATED_WAVEFRONT_SGPR_COUNT [9:6] counts 8-SGPR units while gfx9 allocates 16 at a time; AMD's HIP
+// runtime (getGprsLdsUsage) turns it into ((field >> 1) + 1) * 16 SGPRs, i.e. the request rounded up to 16,
+// which both encodings in use give (LLVM 22 writes 5 for 48 SGPRs, AMDGPUUsage's formula 4).
+uint32_t gpr_alloc(const KernelInfo& k) {
+  const uint32_t vgpr_size = k.rsrc1 & 63, accv_offset = k.rsrc3 & 63, sgpr_size = ((k.rsrc1 >> 6) & 15) >> 1;
+  return vgpr_size << kGprVgprSizeShift | accv_offset << kGprAccvOffsetShift | sgpr_size << kGprSgprSizeShift;
+}
+
+// LDS is allocated for the dispatch's group segment (static + dynamic bytes; the descriptor's rsrc2 LDS_SIZE
+// is 0 and the packet processor uses the dispatch packet's size, LLVM AMDGPUUsage) in blocks of 512 bytes on
+// gfx942 and 1280 bytes on gfx950 (Linux commit "drm/amdkfd: Handle save/restore of lds allocated in 1280B
+// blocks": "gfx-950 allocates LDS in chunks of 1280 bytes"; before it every target's size was a multiple of
+// 512 bytes). LDS_SIZE reports the allocation in 256-byte units.
+uint32_t lds_alloc(const Wave& w) {
+  const uint32_t block = w.L->arch == Arch::gfx950 ? 1280 : 512;
+  const uint32_t blocks = (w.lds_size + block - 1) / block;
+  return (blocks * (block / 256)) << kLdsSizeShift;
+}
+
 // Why a register (or the requested bits of it) is not modelled; empty when it is.
-std::string refusal(const HwReg& h) {
+std::string refusal(const HwReg& h, Arch arch) {
   const std::string no_hw = "cannot be known without hardware: ";
   switch (h.id) {
     case kMode: return "";
@@ -55,13 +99,29 @@ std::string refusal(const HwReg& h) {
     case kTbaLo: case kTbaHi: case kTmaLo: case kTmaHi:
       return no_hw + "the trap handler's base and memory addresses are set by the driver";
     case kGprAlloc:
+      if ((h.mask() & ~kGprAllocKnown) == 0) return "";
+      return no_hw + "GPR_ALLOC's VGPR_BASE (bits 0-5) and SGPR_BASE say where the wave's registers sit in the "
+             "physical register file, and the layout of its other bits on gfx942/gfx950 is not published; read the "
+             "size fields VGPR_SIZE (bits 6-11), ACCV_OFFSET (bits 12-17) or SGPR_SIZE (bits 24-26), e.g. "
+             "hwreg(HW_REG_GPR_ALLOC, 6, 6)";
     case kLdsAlloc:
-      return "not modelled: the base fields say where the wave's registers / LDS sit in the physical file (cannot be "
-             "known without hardware); the size fields follow from the kernel descriptor, but their units on "
-             "gfx942/gfx950 are not established from a published source (still to do)";
+      if ((h.mask() & ~lds_alloc_known(arch)) == 0) return "";
+      return no_hw + "LDS_ALLOC's LDS_BASE says where the workgroup's LDS sits in the CU's LDS; read only the "
+             "LDS_SIZE field, hwreg(HW_REG_LDS_ALLOC, 12, " + std::to_string(arch == Arch::gfx950 ? 11 : 9) + ")";
+    // TRAPSTS (layout: ROCdbgapi src/architecture.cpp, sq_wave_trapsts_*): EXCP[5:0] are sticky float
+    // exception flags, accumulated whatever MODE.EXCP_EN says (the ISA guides' TRAPSTS table). The guides
+    // define each flag only in IEEE terms ("one or more operands was subnormal"; underflow when "the exact or
+    // rounded result" is below the smallest normal) and do not say per instruction which ones record them,
+    // so a model would guess for every float instruction. The other bits are set by faults (MEM_VIOL,
+    // ILLEGAL_INST, XNACK_ERROR: with no trap handler the wave runs on with them set), by the debugger's
+    // address watches, by context save / host traps, or report chip configuration (DP_RATE).
     case kTrapSts:
-      return "not modelled (still to do): TRAPSTS.EXCP holds sticky IEEE exception flags (invalid, denormal, "
-             "divide by zero, overflow, underflow, inexact, ...) that every float instruction would have to record";
+      return no_hw + "TRAPSTS.EXCP[5:0] are sticky IEEE flags (invalid, input denormal, divide by zero, overflow, "
+             "underflow, inexact) that no published source defines per instruction: which instructions record "
+             "them (MFMA, dot products, the approximate v_rcp/v_rsq/v_sqrt/v_exp/v_log, conversions), whether a "
+             "denormal input that MODE flushes counts, and whether underflow is detected before or after rounding; "
+             "its other bits report faults, address watches, context saves and chip configuration that the trap "
+             "handler, debugger or driver set";
     default:
       if (h.id >= kPerfSnapshotFirst && h.id <= kPerfSnapshotLast)
         return no_hw + "performance snapshots sample the hardware's counters and program counters";
@@ -77,7 +137,7 @@ uint32_t status_bits(const Wave& w) {
 
 uint32_t hwreg_read(Wave& w, const Op& op) {
   const HwReg h = hwreg_of(op.imm);
-  if (std::string why = refusal(h); !why.empty()) fail(w, op, "s_getreg of " + field(h) + ": " + why);
+  if (std::string why = refusal(h, w.L->arch); !why.empty()) fail(w, op, "s_getreg of " + field(h) + ": " + why);
   uint32_t reg = 0;
   switch (h.id) {
     case kMode: reg = w.mode; break;
@@ -87,6 +147,8 @@ uint32_t hwreg_read(Wave& w, const Op& op) {
     // LLVM's getSegmentAperture shifts the field left by 16 to form the aperture's high dword), here the
     // simulator's fixed apertures, the same ones src_shared_base / src_private_base read.
     case kShMemBases: reg = (kSharedApertureHi >> 16) << 16 | (kPrivateApertureHi >> 16); break;
+    case kGprAlloc: reg = gpr_alloc(w.L->dk->info); break;
+    case kLdsAlloc: reg = lds_alloc(w); break;
   }
   return (reg & h.mask()) >> h.offset;
 }
@@ -94,7 +156,7 @@ uint32_t hwreg_read(Wave& w, const Op& op) {
 void hwreg_write(Wave& w, const Op& op, uint32_t value) {
   const HwReg h = hwreg_of(op.imm);
   if (h.id != kMode) {
-    const std::string why = refusal(h);
+    const std::string why = refusal(h, w.L->arch);
     fail(w, op, "s_setreg of " + field(h) + " is not modelled (only HW_REG_MODE, id 1, is written)" +
                     (why.empty() ? std::string() : "; " + why));
   }
