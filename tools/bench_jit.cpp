@@ -240,13 +240,13 @@ int main(int argc, char** argv) {
     // The seed's depthwise kernel (V97 design) against clang compiling the HIP V97 reference.
     const codegen::DwVariant v = codegen::DwVariant::lds_fmac;
     cases.push_back({"dwconv3d_seed.lds_fmac", arch,
-                     [v, arch](const BuildOptions& o) { return codegen::build_dwconv3d(codegen::seed_shape(), v, arch, o); },
+                     [arch](const BuildOptions& o) { return codegen::build_dwconv3d(codegen::seed_shape(), v, arch, o); },
                      codegen::dwconv3d_hip_source(codegen::HipReference::v97),
                      codegen::dwconv3d_hip_flags(codegen::seed_shape(), codegen::HipReference::v97), "HIP V97"});
     if (arch == Arch::gfx950) {
       const codegen::DwVariant d = codegen::DwVariant::lds_dot2;
       cases.push_back({"dwconv3d_seed.lds_dot2", arch,
-                       [d, arch](const BuildOptions& o) { return codegen::build_dwconv3d(codegen::seed_shape(), d, arch, o); },
+                       [arch](const BuildOptions& o) { return codegen::build_dwconv3d(codegen::seed_shape(), d, arch, o); },
                        codegen::dwconv3d_hip_source(codegen::HipReference::v97),
                        codegen::dwconv3d_hip_flags(codegen::seed_shape(), codegen::HipReference::v97), "HIP V97"});
     }

@@ -199,7 +199,10 @@ CliFuzzReport fuzz_through_cli(const std::vector<CliFuzzSeed>& seeds, const CliF
       std::vector<std::string> argv = {opt.cdnajit, c.is_run ? "run" : "check", c.file};
       if (c.is_run) argv.insert(argv.end(), seed.run_args.begin(), seed.run_args.end());
       c.command.clear();
-      for (size_t i = 0; i < argv.size(); ++i) c.command += (i ? " " : "") + (i == 0 ? std::string("cdnajit") : argv[i]);
+      for (size_t i = 0; i < argv.size(); ++i) {
+        if (i) c.command += ' ';
+        c.command += i == 0 ? std::string("cdnajit") : argv[i];
+      }
       c.command += "   # mutant of " + seed.label;
       c.deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                            std::chrono::duration<double>(opt.per_input_seconds));

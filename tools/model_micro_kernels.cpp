@@ -175,7 +175,11 @@ MicroRun lds_stride(Arch arch, const model::Hardware& hw, uint32_t workgroups, i
   if (base) k.v_add_u32(addr, int64_t(base), addr);
   constexpr int kReads = 16;
   std::vector<Reg> r;
-  for (int j = 0; j < kReads; ++j) r.push_back(k.vgpr("r" + std::to_string(j)));
+  for (int j = 0; j < kReads; ++j) {
+    std::string name = "r";
+    name += std::to_string(j);
+    r.push_back(k.vgpr(name));
+  }
   counted_loop(k, iterations, [&] {
     for (int j = 0; j < kReads; ++j) k.ds_read_b32(r[size_t(j)], addr);
     k.s_waitcnt(lgkmcnt(0));

@@ -8,7 +8,7 @@
 // modelled, labelled with the model's name; the seed's figures are the seed's
 // measurements on gfx950, not ours.
 //
-//   build/tools/report_bwd_weight [--model mi350x|mi355x|mi300x|mi325x] [--quick] [--out FILE.md]
+//   build/tools/report_bwd_weight [--model mi350x|mi355x|mi300x|mi325x] [--quick] [--out FILE.md] [--help]
 //
 // Each launch also runs the HIP-free bit check of the three forms against each other
 // (same MFMA order, so the dW bytes must be equal).
@@ -86,6 +86,8 @@ std::string mix(const RoleStats& r) {
                      u(isa::Unit::VMEM), u(isa::Unit::DS), u(isa::Unit::MFMA), u(isa::Unit::Barrier));
 }
 
+constexpr const char* kUsage = "--model NAME (mi300x, mi325x, mi350x, mi355x), --quick, --out FILE.md, --help";
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -93,10 +95,18 @@ int main(int argc, char** argv) try {
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--model" && i + 1 < argc) model_name = argv[++i];
-    else if (a == "--out" && i + 1 < argc) out_path = argv[++i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw Error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--model") model_name = value();
+    else if (a == "--out") out_path = value();
     else if (a == "--quick") quick = true;
-    else throw Error(fmt::format("report_bwd_weight: unknown argument '{}'; valid: --model NAME, --quick, --out FILE", a));
+    else if (a == "--help" || a == "-h") {
+      std::cout << "report_bwd_weight: regenerate the conv backward-weight report (modelled times)\nOptions: " << kUsage
+                << "\n";
+      return 0;
+    } else throw Error("unknown argument '" + a + "'; valid: " + kUsage);
   }
   const model::Hardware& hw = model::product(model_name);
   const std::string label = fmt::format("modelled (model {})", hw.name);

@@ -114,7 +114,12 @@ Options parse(int argc, char** argv) {
     else if (a == "--trace-dir") { o.trace_dir = value(); continue; }
     else if (a == "--help" || a == "-h") { o.help = true; return o; }
     else throw Error("unknown argument '" + a + "'; valid: " + kUsage);
-    o.command += " " + a + (a == "--micro-only" || a == "--no-plain-run" ? "" : " " + std::string(argv[i]));
+    o.command += ' ';
+    o.command += a;
+    if (a != "--micro-only" && a != "--no-plain-run") {
+      o.command += ' ';
+      o.command += argv[i];
+    }
     continue;
   }
   if (o.channels < 1 || o.channels > 512) throw Error("--channels must be 1..512");

@@ -224,7 +224,11 @@ struct McInstEncoder::Impl {
       for (unsigned i = 1; i < mc.register_info->getNumRegs(); ++i) reg_by_name.emplace(mc.register_info->getName(i), i);
     const char* prefix = file == RegFile::SGPR ? "SGPR" : file == RegFile::VGPR ? "VGPR" : "AGPR";
     std::string name;
-    for (unsigned d = 0; d < dwords; ++d) name += (d ? "_" : "") + std::string(prefix) + std::to_string(index + d);
+    for (unsigned d = 0; d < dwords; ++d) {
+      if (d) name += '_';
+      name += prefix;
+      name += std::to_string(index + d);
+    }
     auto it = reg_by_name.find(name);
     r = it == reg_by_name.end() ? 0 : it->second;
     return r;

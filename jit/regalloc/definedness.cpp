@@ -34,7 +34,9 @@ std::vector<MaybeUndefinedRead> find_maybe_undefined_reads(
     const Function& f, std::span<const std::pair<uint32_t, uint32_t>> vector_skipped_edges) {
   const size_t words = (f.vregs.size() + 63) / 64, nb = f.blocks.size();
   std::vector<MaybeUndefinedRead> out;
-  if (nb == 0) return out;
+  // Without registers nothing can be read undefined (and the per-block bit rows below would be
+  // empty: &in[b * words] on an empty vector is undefined behaviour).
+  if (nb == 0 || words == 0) return out;
   std::vector<std::vector<Pred>> preds(nb);
   // Each skipped edge removes one occurrence: a conditional branch to the next block lists
   // that block twice (taken and fall-through), and the fall-through edge stays.

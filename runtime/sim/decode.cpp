@@ -405,7 +405,7 @@ constexpr BitMatch operator&(BitMatch a, BitMatch b) { return {a.mask | b.mask, 
 
 struct CrashPattern {
   BitMatch match;
-  BitMatch unless;  // none when empty
+  BitMatch unless = {};  // none when empty
 };
 
 // Encoding classes (word 0): VOP3 / VOP3P / VOP3-encoded VOPC have bits 31:26 = 110100;
@@ -486,8 +486,9 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     // padded length; an instruction that only decodes by using the padding is
     // treated as undecodable below.
     constexpr size_t kPad = 32;
-    std::vector<uint8_t> padded(size_t(k.code_size) + kPad, 0);
-    std::copy_n(co.text.data() + k.entry_offset, size_t(k.code_size), padded.data());
+    const uint8_t* code = co.text.data() + k.entry_offset;
+    std::vector<uint8_t> padded(code, code + k.code_size);
+    padded.resize(padded.size() + kPad, 0);
     const uint8_t* base = padded.data();
     uint64_t off = 0;
     char buf[512];

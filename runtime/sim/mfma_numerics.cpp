@@ -29,12 +29,6 @@ int64_t floor_shift(int64_t v, int shift) {
   return v >> -shift;
 }
 
-// trunc(v / 2^shift), shift >= 0: toward zero.
-int64_t trunc_shift(int64_t v, int shift) {
-  if (shift >= 63) return 0;
-  return v >= 0 ? v >> shift : -((-v) >> shift);
-}
-
 // 2^e as a double, -1022 <= e <= 1023.
 double pow2(int e) { return std::bit_cast<double>(uint64_t(e + 1023) << 52); }
 

@@ -382,7 +382,11 @@ TEST_CASE("Auto output of random executable programs runs clean under the simula
     std::vector<isa::MachineInst> bare = parse_lines(lines);
     passes::run_hazards(bare, arch, passes::Mode::Auto);  // hazards fixed, waits left out
     std::string bare_body;
-    for (const auto& mi : bare) bare_body += "\t" + isa::print(mi) + "\n";
+    for (const auto& mi : bare) {
+      bare_body += '\t';
+      bare_body += isa::print(mi);
+      bare_body += '\n';
+    }
     Judgement jb = judge(c, render_kernel_file(spec, bare_body), spec.name);
     bool found = check_dynamic_among_static(jb, &bare_matched);
     bare_findings += found;
@@ -391,7 +395,11 @@ TEST_CASE("Auto output of random executable programs runs clean under the simula
     waits += passes::run_waitcnt(fixed, arch, passes::Mode::Auto).waits_inserted;
     passes::run_hazards(fixed, arch, passes::Mode::Auto);
     std::string body;
-    for (const auto& mi : fixed) body += "\t" + isa::print(mi) + "\n";
+    for (const auto& mi : fixed) {
+      body += '\t';
+      body += isa::print(mi);
+      body += '\n';
+    }
     Judgement j = judge(c, render_kernel_file(spec, body), spec.name);
     INFO("dynamic after Auto: " << j.dynamic.substr(0, 400));
     CHECK(j.static_findings == 0);

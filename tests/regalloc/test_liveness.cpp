@@ -187,4 +187,16 @@ TEST_CASE("definedness: scalar registers see every edge, vector registers not th
     REQUIRE(bad.size() == 1);
     CHECK(bad[0].vreg == y);
   }
+  SECTION("a function without virtual registers has nothing to report") {
+    // A kernel of only s_endpgm; the sanitized build stopped here on a reference into an empty
+    // vector before the check returned early for zero registers.
+    Program q;
+    auto c0 = q.block(), c1 = q.block();
+    q.edge(c0, c1);
+    q.ins(c0, {}, {});
+    q.ins(c1, {}, {});
+    const std::pair<uint32_t, uint32_t> e{c0, c1};
+    CHECK(find_maybe_undefined_reads(q.f).empty());
+    CHECK(find_maybe_undefined_reads(q.f, std::span(&e, 1)).empty());
+  }
 }

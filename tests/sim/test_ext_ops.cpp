@@ -742,7 +742,7 @@ TEST_CASE("buffer format loads and stores with the V# data/number format", "[sim
          [&](int l) { return std::pair{a[l], uint64_t(1) << 32}; }},
         // 32_32_32 FLOAT: the third dword is the next 8-byte slot's low half; w = 1.0f.
         {vsharp("4", 13, 7) + "  buffer_load_format_xyzw v[10:13], v1, s[12:15], 0 offen\n" + tail,
-         [&](int l) { return std::pair{a[l], (l < 63 ? a[l + 1] : b[0]) & 0xffffffff | uint64_t(0x3f800000) << 32}; }},
+         [&](int l) { return std::pair{a[l], ((l < 63 ? a[l + 1] : b[0]) & 0xffffffff) | uint64_t(0x3f800000) << 32}; }},
         // 8_8_8_8 SINT as xy: two sign-extended bytes.
         {vsharp("4", 10, 5) + "  buffer_load_format_xy v[10:11], v1, s[12:15], 0 offen\n  v_mov_b32 v12, 0\n  v_mov_b32 v13, 0\n" + tail,
          [&](int l) { return std::pair{sx8(a[l]) | sx8(a[l] >> 8) << 32, uint64_t(0)}; }},

@@ -130,7 +130,12 @@ TEST_CASE("fast CDNA3 MFMA accumulation is bit-identical to the reference implem
           ++differing;
           if (differing <= 3) {
             std::string vals;
-            for (int k = 0; k < K; ++k) vals += " " + std::to_string(a[k]) + "*" + std::to_string(b[k]);
+            for (int k = 0; k < K; ++k) {
+              vals += ' ';
+              vals += std::to_string(a[k]);
+              vals += '*';
+              vals += std::to_string(b[k]);
+            }
             UNSCOPED_INFO(pr.a.name << " x " << pr.b.name << " K " << K << " c " << c << ": reference " << std::hexfloat
                                     << want << ", fast " << got << ", values " << got_values << std::defaultfloat
                                     << "; products" << vals);

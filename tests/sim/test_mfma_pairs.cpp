@@ -248,6 +248,13 @@ struct MxLaunch {
   bool scaled;
 };
 
+// Kernel name of launch i: x0, x1, ...
+std::string launch_name(size_t i) {
+  std::string name = "x";
+  name += std::to_string(i);
+  return name;
+}
+
 // Every A x B format pair on both shapes (op_sel bytes varying), and the unscaled opcode (constant
 // zero scales) once per shape.
 std::vector<MxLaunch> mx_launches() {
@@ -255,9 +262,9 @@ std::vector<MxLaunch> mx_launches() {
   for (int m : {16, 32})
     for (int fa = 0; fa < 5; ++fa)
       for (int fb = 0; fb < 5; ++fb)
-        v.push_back({"x" + std::to_string(v.size()), m, fa, fb, (fa + fb + m / 16) % 4, (fa + 2 * fb) % 4, true});
-  v.push_back({"x" + std::to_string(v.size()), 16, 2, 1, 0, 0, false});
-  v.push_back({"x" + std::to_string(v.size()), 32, 4, 0, 0, 0, false});
+        v.push_back({launch_name(v.size()), m, fa, fb, (fa + fb + m / 16) % 4, (fa + 2 * fb) % 4, true});
+  v.push_back({launch_name(v.size()), 16, 2, 1, 0, 0, false});
+  v.push_back({launch_name(v.size()), 32, 4, 0, 0, 0, false});
   return v;
 }
 

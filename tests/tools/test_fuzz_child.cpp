@@ -50,7 +50,10 @@ TEST_CASE("run_in_child reports how the child ended", "[fuzz]") {
   }
   ChildOutcome abrt = run_in_child([] { std::abort(); }, 10);
   CHECK(abrt.kind == ChildOutcome::Signalled);
-  ChildOutcome hang = run_in_child([] { for (volatile int i = 0;; i = i + 1) {} }, 0.3);
+  ChildOutcome hang = run_in_child([] {
+    volatile int i = 0;  // volatile: the endless loop has a side effect, so it stays a loop
+    for (;;) i = i + 1;
+  }, 0.3);
   CHECK(hang.kind == ChildOutcome::Hung);
   ChildOutcome exit3 = run_in_child([] { std::_Exit(3); }, 10);
   CHECK(exit3.kind == ChildOutcome::BadExit);
