@@ -658,7 +658,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       else {
         op.inner = op.fn;
         op.fn = &dpp_exec;
-        op.moded = nullptr;  // the MODE handlers do not apply the DPP permutation
+        // op.moded stays: run_in_float_mode runs it through dpp_run, on the permuted src0.
         op.dpp_src = op.s[0].idx;
         op.s[0].idx = kDppScratch;
       }

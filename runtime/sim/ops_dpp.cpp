@@ -23,7 +23,9 @@ static int dpp_source(int l, uint16_t c) {
   return -3;
 }
 
-void dpp_exec(Wave& w, const Op& op) {
+// The permuted src0 goes to kDppScratch (which op.s[0] names); h runs with EXEC narrowed to the lanes
+// DPP writes. h is op.inner, or under a non-default MODE the instruction's MODE handler (run_in_float_mode).
+void dpp_run(Wave& w, const Op& op, Handler h) {
   uint64_t e = w.exec(), write = 0;
   uint32_t* scratch = w.vr(kDppScratch);
   const uint32_t* src = w.vr(op.dpp_src);
@@ -41,9 +43,11 @@ void dpp_exec(Wave& w, const Op& op) {
     write |= 1ull << l;
   }
   w.set_exec(write);
-  op.inner(w, op);
+  h(w, op);
   w.set_exec(e);
 }
+
+void dpp_exec(Wave& w, const Op& op) { dpp_run(w, op, op.inner); }
 
 // ds_swizzle_b32 d, addr offset:N (the address operand is unused).
 void ds_swizzle(Wave& w, const Op& op) {

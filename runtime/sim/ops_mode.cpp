@@ -34,13 +34,17 @@ void run_in_mode(Wave& w, const Op& op) {
 
 void run_in_float_mode(Wave& w, const Op& op) {
   if (w.round_f32 == 0 && w.round_f16_64 == 0 && ((w.mode >> 6) & 3) == 3) return op.fn(w, op);
-  if (op.moded) return op.sdwa ? sdwa_run_selected(w, op, op.moded) : op.moded(w, op);  // selects around it
+  if (op.moded) {
+    if (op.sdwa) return sdwa_run_selected(w, op, op.moded);  // selects around it
+    if (op.fn == &dpp_exec) return dpp_run(w, op, op.moded);  // on the permuted src0, the lanes DPP writes
+    return op.moded(w, op);
+  }
   if (op.ft == FType::Int || op.mode_free) return op.fn(w, op);
   fail(w, op, "MODE is not the default (f32 round mode " + std::to_string(w.round_f32) + ", f16/f64 round mode " +
                   std::to_string(w.round_f16_64) + ", f16/f64 denorm mode " + std::to_string((w.mode >> 6) & 3) +
                   ") and the simulator does not model this instruction under it; modelled: f32/f64 add, sub, mul, "
-                  "fma (VOP2/VOP3/SDWA, no DPP), f16 add/sub/mul/fma, v_cvt_f16_f32, v_cvt_f32_f64, v_cvt_f32_i32/u32, "
-                  "v_cvt_f32_f16, comparisons, min/max");
+                  "fma (VOP2/VOP3/SDWA/DPP), f16 add/sub/mul/fma, packed f16/f32 add/mul/fma, v_cvt_f16_f32, "
+                  "v_cvt_f32_f64, v_cvt_f32_i32/u32, v_cvt_f32_f16, comparisons, min/max");
 }
 
 void register_mode(Registry& r) {

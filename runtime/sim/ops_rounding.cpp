@@ -1,7 +1,8 @@
 // The common VALU float arithmetic under a non-default MODE (s_setreg of FP_ROUND / FP_DENORM):
 // f32 add/sub/subrev/mul/fma/fmac/fmamk/fmaak, f16 add/sub/mul/fma, f64 add/mul/fma/fmac,
-// v_cvt_f16_f32, v_cvt_f32_f64, v_cvt_f32_i32/u32 and v_cvt_f32_f16. The simulator runs these handlers instead of the default ones
-// while the wave's MODE differs from round-to-nearest-even with f16/f64 denormals kept
+// packed f16 and f32 add/mul/fma (per element, on the VOP3P-selected operands), v_cvt_f16_f32,
+// v_cvt_f32_f64, v_cvt_f32_i32/u32 and v_cvt_f32_f16. The simulator runs these handlers instead of the
+// default ones while the wave's MODE differs from round-to-nearest-even with f16/f64 denormals kept
 // (run_in_mode in ops_mode.cpp).
 //
 // Round modes (ISA guides, MODE.FP_ROUND: 0 nearest even, 1 toward +inf, 2 toward -inf, 3 toward
@@ -23,6 +24,7 @@
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/output_modifiers.hpp"
 #include "runtime/sim/sim_internal.hpp"
+#include "runtime/sim/vop3p_operands.hpp"
 
 namespace cdnajit::sim {
 namespace {
@@ -74,6 +76,23 @@ void refuse_sdwa_opsel(Wave& w, const Op& op) {
   if (op.op_sel) fail(w, op, "op_sel under a non-default MODE is not modelled by the simulator");
 }
 
+// One f32 operation on operands already flushed as the f32 field says, rounded in round mode m;
+// the result's output modifiers and denormal flush are the caller's.
+// K: 0 add, 1 sub, 2 subrev, 3 mul, 4 or 5 fma(a, b, c).
+template <int K>
+uint32_t f32_rounded(float a, float b, float c, int m) {
+  double x;
+  if (K == 3) x = double(a) * double(b);  // exact
+  else if (K <= 2) {
+    float p = K == 2 ? -a : a, q = K == 1 ? -b : b;
+    if (K == 2) std::swap(p, q);  // b - a
+    x = zero_sum_sign(fma_f32_round_odd(p, 1.0f, q), double(p), double(q), m);
+  } else {
+    x = zero_sum_sign(fma_f32_round_odd(a, b, c), double(a) * double(b), double(c), m);
+  }
+  return round_to_f32(x, m);
+}
+
 // K: 0 add, 1 sub, 2 subrev, 3 mul, 4 fma(s0, s1, s2) (also fmamk/fmaak), 5 fmac (addend = vdst).
 template <int K>
 void f32_arith(Wave& w, const Op& op) {
@@ -85,17 +104,31 @@ void f32_arith(Wave& w, const Op& op) {
     if (!((e >> l) & 1)) continue;
     float a = as_f(src32(w, op, 0, l)), b = as_f(src32(w, op, 1, l));
     float c = K == 4 ? as_f(src32(w, op, 2, l)) : K == 5 ? as_f(w.flush_in_f32 ? flush_denorm32(d[l]) : d[l]) : 0.0f;
-    double x;
-    if (K == 3) x = double(a) * double(b);  // exact
-    else if (K <= 2) {
-      float p = K == 2 ? -a : a, q = K == 1 ? -b : b;
-      if (K == 2) std::swap(p, q);  // b - a
-      x = zero_sum_sign(fma_f32_round_odd(p, 1.0f, q), double(p), double(q), w.round_f32);
-    } else {
-      x = zero_sum_sign(fma_f32_round_odd(a, b, c), double(a) * double(b), double(c), w.round_f32);
-    }
-    uint32_t r = out_mods_f32(w, op, round_to_f32(x, w.round_f32));
+    uint32_t r = out_mods_f32(w, op, f32_rounded<K>(a, b, c, w.round_f32));
     d[l] = w.flush_out_f32 ? flush_denorm32(r) : r;
+  }
+}
+
+// v_pk_add/mul/fma_f32: each dword of the VOP3P-selected operands (pk32_operands, which also flushes
+// inputs per the f32 field) is the scalar operation in the f32 round mode; clamp, then the output flush,
+// per dword as in vpk32 (ops_valu.cpp). K: 0 add, 3 mul, 4 fma.
+template <int K>
+void pk_f32_in_mode(Wave& w, const Op& op) {
+  const uint64_t e = w.exec();
+  w.lane_ops += uint64_t(__builtin_popcountll(e));
+  alignas(64) uint32_t tmp[3][2][64];
+  const uint32_t* src[3][2];
+  pk32_operands(w, op, tmp, src);
+  uint32_t *d0 = w.vr(op.d[0].idx), *d1 = w.vr(uint16_t(op.d[0].idx + 1));
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t r[2];
+    for (int h = 0; h < 2; ++h) {  // both dwords before either is written: a source may be the destination
+      r[h] = out_mods_f32(w, op, f32_rounded<K>(as_f(src[0][h][l]), as_f(src[1][h][l]), as_f(src[2][h][l]), w.round_f32));
+      if (w.flush_out_f32) r[h] = flush_denorm32(r[h]);
+    }
+    d0[l] = r[0];
+    d1[l] = r[1];
   }
 }
 
@@ -108,6 +141,21 @@ uint16_t src16(Wave& w, const Op& op, int i, int lane) {
   return flush16(h, w.flush_in_f16_64);
 }
 
+// One f16 operation on f16 bits (source modifiers applied) under the wave's MODE: inputs flushed as the
+// f16/f64 field says, rounded in the f16 round mode, the result flushed; output modifiers are the caller's.
+// K: 0 add, 1 sub, 3 mul, 4 fma(a, b, c).
+template <int K>
+uint16_t f16_in_mode(const Wave& w, uint16_t ha, uint16_t hb, uint16_t hc) {
+  const bool fi = w.flush_in_f16_64;
+  float a = f16_to_f32(flush16(ha, fi)), b = f16_to_f32(flush16(hb, fi));
+  if (K == 1) b = -b;
+  float c = K == 4 ? f16_to_f32(flush16(hc, fi)) : K == 3 ? -0.0f : b;
+  float m = K <= 1 ? 1.0f : b;
+  double x = fma_f32_round_odd(a, m, c);  // a*1 + b, a*b + (-0) or a*b + c
+  if (K != 3) x = zero_sum_sign(x, double(a) * double(m), double(c), w.round_f16_64);
+  return flush16(round_to_f16(x, w.round_f16_64), w.flush_out_f16_64);
+}
+
 // K: 0 add, 1 sub, 3 mul, 4 fma. The result is written zero-extended (gfx9 16-bit VOP2/VOP3).
 template <int K>
 void f16_arith(Wave& w, const Op& op) {
@@ -117,13 +165,26 @@ void f16_arith(Wave& w, const Op& op) {
   uint32_t* d = w.vr(op.d[0].idx);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
-    float a = f16_to_f32(src16(w, op, 0, l)), b = f16_to_f32(src16(w, op, 1, l));
-    if (K == 1) b = -b;
-    float c = K == 4 ? f16_to_f32(src16(w, op, 2, l)) : K == 3 ? -0.0f : b;
-    float m = K <= 1 ? 1.0f : b;
-    double x = fma_f32_round_odd(a, m, c);  // a*1 + b, a*b + (-0) or a*b + c
-    if (K != 3) x = zero_sum_sign(x, double(a) * double(m), double(c), w.round_f16_64);
-    d[l] = out_mods_f16(w, op, flush16(round_to_f16(x, w.round_f16_64), w.flush_out_f16_64));
+    uint16_t c = K == 4 ? src16(w, op, 2, l) : 0;
+    d[l] = out_mods_f16(w, op, f16_in_mode<K>(w, src16(w, op, 0, l), src16(w, op, 1, l), c));
+  }
+}
+
+// v_pk_add/mul/fma_f16: each half of the VOP3P-selected operands (pk16_operands) is the scalar f16
+// operation under the MODE; clamp per half as in vpk16 (ops_valu.cpp). K: 0 add, 3 mul, 4 fma.
+template <int K>
+void pk_f16_in_mode(Wave& w, const Op& op) {
+  const uint64_t e = w.exec();
+  w.lane_ops += uint64_t(__builtin_popcountll(e));
+  uint32_t* d = w.vr(op.d[0].idx);
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t h[2][3];
+    pk16_operands(w, op, l, h);
+    uint32_t r = 0;
+    for (int x = 0; x < 2; ++x)
+      r |= out_mods_f16(w, op, f16_in_mode<K>(w, uint16_t(h[x][0]), uint16_t(h[x][1]), uint16_t(h[x][2]))) << (16 * x);
+    d[l] = r;
   }
 }
 
@@ -235,6 +296,12 @@ void register_rounding(Registry& r) {
   r.set_moded("v_sub_f16", &f16_arith<1>);
   r.set_moded("v_mul_f16", &f16_arith<3>);
   r.set_moded("v_fma_f16", &f16_arith<4>);
+  r.set_moded("v_pk_add_f16", &pk_f16_in_mode<0>);
+  r.set_moded("v_pk_mul_f16", &pk_f16_in_mode<3>);
+  r.set_moded("v_pk_fma_f16", &pk_f16_in_mode<4>);
+  r.set_moded("v_pk_add_f32", &pk_f32_in_mode<0>);
+  r.set_moded("v_pk_mul_f32", &pk_f32_in_mode<3>);
+  r.set_moded("v_pk_fma_f32", &pk_f32_in_mode<4>);
   r.set_moded("v_cvt_f16_f32", &cvt_f16_f32);
   r.set_moded("v_cvt_f32_f64", &cvt_f32_f64);
   r.set_moded("v_cvt_f32_i32", &cvt_f32_int<true>);

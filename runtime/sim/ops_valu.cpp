@@ -9,6 +9,7 @@
 #include "runtime/sim/output_modifiers.hpp"
 #include "runtime/sim/sdwa.hpp"
 #include "runtime/sim/sim_internal.hpp"
+#include "runtime/sim/vop3p_operands.hpp"
 
 namespace cdnajit::sim {
 namespace {
@@ -390,7 +391,8 @@ void mad_i64_i32(Wave& w, const Op& op) {
   if (op.nd > 1) write_s64(w, op.d[1], cout);
 }
 
-// VOP3P: per 16-bit half, select sources by op_sel/op_sel_hi and apply neg_lo/neg_hi.
+// VOP3P: per 16-bit half, select sources by op_sel/op_sel_hi and apply neg_lo/neg_hi (pk16_operands,
+// vop3p_operands.hpp; under a non-default MODE the f16 add/mul/fma run pk_f16_in_mode, ops_rounding.cpp).
 // clamp (clang emits it: v_pk_add_u16 ... clamp for an add_sat of ushort2, v_pk_mul_f16 ... clamp for
 // a [0, 1] clamp of half2): f16 halves clamp to [0, 1] (output_modifiers.hpp); SAT 1 / 2: F returns
 // the exact result and clamp saturates it to u16 / i16 (the VOP3 integer clamp, as on v_add_u16);
@@ -409,22 +411,15 @@ void vpk16(Wave& w, const Op& op) {
   uint32_t* d = w.vr(op.d[0].idx);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
-    uint32_t h[2][3] = {};
-    for (int i = 0; i < op.ns; ++i) {
-      uint32_t v = lane_src(w, op.s[i], l);
-      if (op.s[i].k == SrcKind::Const && op.s[i].val < 0x10000 && op.ft == FType::F16) v = v | (v << 16);
-      uint32_t lo = (op.op_sel >> i) & 1 ? v >> 16 : v & 0xffff;
-      uint32_t hi = (op.op_sel_hi >> i) & 1 ? v >> 16 : v & 0xffff;
-      if ((op.neg_lo >> i) & 1) lo ^= 0x8000;
-      if ((op.neg_hi >> i) & 1) hi ^= 0x8000;
-      h[0][i] = lo & 0xffff; h[1][i] = hi & 0xffff;
-    }
+    uint32_t h[2][3];
+    pk16_operands(w, op, l, h);
     uint32_t r = half(F{}(h[0][0], h[0][1], h[0][2])) | half(F{}(h[1][0], h[1][1], h[1][2])) << 16;
     if (op.ft == FType::F16 && (op.clamp || op.omod)) r = out_mods_f16(w, op, out_mods_f16(w, op, r >> 16) << 16 | (r & 0xffff));
     d[l] = r;
   }
 }
-// VOP3P packed f32 (gfx90a+): sources are 64-bit pairs; op_sel picks the dword for lo, op_sel_hi for hi.
+// VOP3P packed f32 (gfx90a+): sources are 64-bit pairs; op_sel picks the dword for lo, op_sel_hi for hi
+// (pk32_operands, vop3p_operands.hpp; under a non-default round mode pk_f32_in_mode, ops_rounding.cpp).
 // v_pk_fma/mul/add_f32 are f32 arithmetic and follow MODE's f32 denormal mode like the scalar forms
 // (inputs flushed in modes 0 and 2, results in modes 0 and 1; CDNA3/CDNA4 ISA guides, MODE.FP_DENORM).
 template <class F>
@@ -432,23 +427,8 @@ void vpk32(Wave& w, const Op& op) {
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   alignas(64) uint32_t tmp[3][2][64];
-  const uint32_t* src[3][2] = {};  // [source][0 = lo result half, 1 = hi result half]
-  for (int i = 0; i < op.ns && i < 3; ++i) {
-    const Src& s = op.s[i];
-    for (int h = 0; h < 2; ++h) {
-      int dw = ((h ? op.op_sel_hi : op.op_sel) >> i) & 1;
-      bool neg = ((h ? op.neg_hi : op.neg_lo) >> i) & 1;
-      if (s.k == SrcKind::V && !neg && !w.flush_in_f32) { src[i][h] = w.vr(uint16_t(s.idx + dw)); continue; }
-      uint32_t* t = tmp[i][h];
-      if (s.k == SrcKind::V) std::memcpy(t, w.vr(uint16_t(s.idx + dw)), 256);
-      else { uint32_t x = s.k == SrcKind::Const ? uint32_t(s.val) : lane_src(w, s, 0, dw); for (int l = 0; l < 64; ++l) t[l] = x; }
-      if (neg) for (int l = 0; l < 64; ++l) t[l] ^= 0x80000000u;
-      if (w.flush_in_f32) for (int l = 0; l < 64; ++l) t[l] = flush_denorm32(t[l]);
-      src[i][h] = t;
-    }
-  }
-  static const uint32_t zero[64] = {};
-  for (int i = op.ns; i < 3; ++i) src[i][0] = src[i][1] = zero;
+  const uint32_t* src[3][2];  // [source][0 = lo result half, 1 = hi result half]
+  pk32_operands(w, op, tmp, src);
   alignas(64) uint32_t r[2][64];
   for (int h = 0; h < 2; ++h) F{}(src[0][h], src[1][h], src[2][h], r[h]);
   if (op.clamp || op.omod)  // each f32 half (output_modifiers.hpp)

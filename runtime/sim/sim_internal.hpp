@@ -349,6 +349,7 @@ void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint
 void record_step(RecordedWave& rw, Wave& w, const Op& op);
 bool memory_is_lds_dma(const Op& op);
 void dpp_exec(Wave& w, const Op& op);
+void dpp_run(Wave& w, const Op& op, Handler h);
 void ds_swizzle(Wave& w, const Op& op);
 std::string hex(uint64_t v);
 
