@@ -66,7 +66,7 @@ TEST_CASE("cdnajit errors name what is wrong and exit non-zero", "[cli][errors]"
   CHECK(a.status == 2);  // a bad command line: status 2, before anything runs
   CHECK_THAT(a.out, Catch::Contains("gfx908") && Catch::Contains("valid: gfx942, gfx950"));
   Run k = cli("dump --kernel no_such_kernel --arch gfx942");
-  CHECK(k.status == 1);
+  CHECK(k.status == 2);  // checked while the command line is parsed
   CHECK_THAT(k.out, Catch::Contains("no_such_kernel") && Catch::Contains("vector_add"));
   Run v = cli("seed --arch gfx942 --variant lds_dot2 --channels 1");
   CHECK(v.status == 1);
@@ -161,9 +161,27 @@ TEST_CASE("every cdnajit command has --help and -h", "[cli][args]") {
 }
 
 TEST_CASE("cdnajit rejects unknown and repeated options", "[cli][args]") {
-  expect_usage_error("dump --kernel vector_add --arhc gfx942", {"--arhc"});
-  expect_usage_error("dump --kernel vector_add --arch gfx942 --arch gfx950", {"--arch"});
-  expect_usage_error("build --kernel vector_add --kernel bf16_dot -o /tmp/x.co", {"--kernel"});
+  expect_usage_error("dump --kernel vector_add --arhc gfx942",
+                     {"unknown option '--arhc' (valid options of dump: -h/--help, --kernel, --arch"});
+  expect_usage_error("dump --kernel vector_add --arhc=gfx942", {"unknown option '--arhc' (valid options of dump:"});
+  expect_usage_error("dump --kernel vector_add stray", {"unexpected argument 'stray'"});
+  expect_usage_error("dump --kernel vector_add --arch gfx942 --arch gfx950", {"--arch given 2 times (give it once)"});
+  expect_usage_error("dump --kernel vector_add --arch=gfx942 --arch=gfx942 --arch gfx942", {"--arch given 3 times"});
+  expect_usage_error("build --kernel vector_add --kernel bf16_dot -o /tmp/x.co", {"--kernel given 2 times"});
+  // "--opt=" with nothing after the '=' is an empty value, never "take the next word".
+  expect_usage_error("dump --arch= --kernel vector_add", {"--arch: empty value in '--arch='", "--arch VALUE"});
+  expect_usage_error("dump --kernel= vector_add", {"--kernel: empty value in '--kernel='"});
+  // Before the command: only --help and --version.
+  expect_usage_error("--verbose dump --kernel vector_add", {"unknown option '--verbose' before the command", "dump"});
+  Run version = cli("--version");
+  CHECK(version.status == 0);
+  CHECK_THAT(version.out, Catch::StartsWith("cdnajit "));
+  // Names checked while parsing are command-line errors (status 2) too.
+  expect_usage_error("build --kernel no_such_kernel -o /tmp/x.co", {"--kernel: unknown kernel 'no_such_kernel'", "vector_add"});
+  expect_usage_error("run /nonexistent.co --kernel k --grid 1 --block 64 --device nope",
+                     {"--device: unknown device 'nope'", "sim:gfx942", "hip:N"});
+  expect_usage_error("run /nonexistent.co --kernel k --grid 1 --block 64 --device hip:x", {"unknown device 'hip:x'"});
+  expect_usage_error("tune --device sim:gfx90a", {"unknown device 'sim:gfx90a'"});
   expect_usage_error("dump", {"--kernel"});  // required
   expect_usage_error("dump --kernel vector_add --waitcnt sometimes", {"--waitcnt", "sometimes", "auto, verify, off"});
 }

@@ -142,7 +142,7 @@ void add_run_command(CommandLine& cl) {
   CLI::App* c = cl.add("run", "run a kernel of a code object on the simulator or a GPU", [o] { return run_kernel(*o); });
   c->add_option("file", o->file, "the code object (.co)")->required();
   c->add_option("--kernel", o->kernel, "kernel name inside the code object")->required();
-  c->add_option("--device", o->device, "sim:gfx950, sim:gfx942, sim, hip:N (default: CDNAJIT_DEVICE, else a GPU, else sim:gfx950)");
+  c->add_option("--device", o->device, "sim:gfx950, sim:gfx942, sim, hip:N (default: CDNAJIT_DEVICE, else a GPU, else sim:gfx950)")->check(check_device_spec);
   add_typed_option(c, "--grid", o->grid,
                    [](std::string_view t, std::string_view w) { return parse_dim3(t, w, UINT32_MAX); },
                    "workgroups: X[,Y,Z]")->required();

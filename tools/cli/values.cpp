@@ -175,4 +175,15 @@ void check_writable(const std::string& path, std::string_view what) {
   if (::access(parent.c_str(), W_OK) != 0) bad(what, path, "is in a directory that is not writable ('" + parent.string() + "')");
 }
 
+std::string check_device_spec(const std::string& spec) {
+  bool ok = spec == "sim" || spec == "hip";
+  if (spec.rfind("sim:", 0) == 0) ok = parse_arch(spec.substr(4)).has_value();
+  if (spec.rfind("hip:", 0) == 0) {
+    const std::string num = spec.substr(4);
+    ok = !num.empty() && num.size() <= 9 && num.find_first_not_of("0123456789") == std::string::npos;
+  }
+  if (ok) return "";
+  return fmt::format("unknown device '{}' (valid: sim:gfx942, sim:gfx950, sim (= sim:gfx950), hip:N, hip (= hip:0))", spec);
+}
+
 }  // namespace cdnajit::cli
