@@ -145,7 +145,7 @@ void expect_usage_error(const std::string& args, const std::vector<std::string>&
 }
 
 TEST_CASE("every cdnajit command has --help and -h", "[cli][args]") {
-  for (std::string c : {"", "list ", "dump ", "build ", "stats ", "run ", "seed ", "fuzz "}) {
+  for (std::string c : {"", "list ", "dump ", "build ", "stats ", "run ", "seed ", "fuzz ", "tune ", "conv3d ", "check "}) {
     for (std::string h : {"--help", "-h"}) {
       Run r = cli(c + h);
       INFO(c + h << "\n" << r.out);
@@ -263,6 +263,15 @@ TEST_CASE("cdnajit build/dump/stats with a pass in verify mode exit 1 on finding
   CHECK_FALSE(std::filesystem::exists(co));
   Run ok = cli("build --kernel bf16_dot --arch gfx942 --waitcnt verify -o " + co);  // the author's waits suffice
   CHECK(ok.status == 0);
+  // The hazard verifier: bf16_dot on gfx950 stores a v_dot2 result one wait state too early
+  // without the hazard pass's s_nops.
+  std::string hco = (dir / "h.co").string();
+  Run h = cli("build --kernel bf16_dot --arch gfx950 --hazards verify -o " + hco);
+  INFO(h.out);
+  CHECK(h.status == 1);
+  CHECK_THAT(h.out, Catch::Contains("1 finding(s) of passes in verify mode") && Catch::Contains("[dot-result]") &&
+                        Catch::Contains("not written"));
+  CHECK_FALSE(std::filesystem::exists(hco));
   Run d = cli("dump --kernel bf16_dot --arch gfx942 --waitcnt verify --drop-author-waits");
   CHECK(d.status == 1);
   CHECK_THAT(d.out, Catch::Contains(".amdhsa_kernel bf16_dot") && Catch::Contains("finding(s)"));
