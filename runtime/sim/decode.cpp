@@ -497,8 +497,14 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       size_t n = llvm_crashes_on(base + off, k.code_size - off + kPad)
                      ? 0
                      : LLVMDisasmInstruction(ctx, const_cast<uint8_t*>(base + off), k.code_size - off + kPad, off, buf, sizeof buf);
-      if (n > k.code_size - off) n = 0;  // decoded only thanks to the padding: the code ends mid-instruction
-      if (n == 0) {
+      if (n > k.code_size - off) {
+        // Decoded only thanks to the padding: the code ends mid-instruction. A placeholder that
+        // says so (an error only if executed; unbound_reason prints it).
+        std::snprintf(buf, sizeof buf,
+                      "<kernel code ends mid-instruction at pc 0x%llx (%llu of %zu bytes present; the .text or symbol size ends there)>",
+                      (unsigned long long)off, (unsigned long long)(k.code_size - off), n);
+        n = k.code_size - off;
+      } else if (n == 0) {
         // Not a valid instruction: keep a 4-byte placeholder that fails only if executed.
         uint32_t word = 0;
         std::memcpy(&word, base + off, std::min<uint64_t>(4, k.code_size - off));

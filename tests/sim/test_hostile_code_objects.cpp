@@ -127,8 +127,14 @@ TEST_CASE("hostile code object: code ending mid-instruction is not decoded from 
   cdnajit::sim::Simulator fresh(Arch::gfx942);
   std::string dis = fresh.disassemble(cut, "k");
   INFO(dis);
-  CHECK_THAT(dis, Contains("undecodable"));
+  const std::string cut_off =
+      "kernel code ends mid-instruction at pc 0x4 (4 of 8 bytes present; the .text or symbol size ends there)";
+  CHECK_THAT(dis, Contains(cut_off));
   CHECK_THAT(dis, !Contains("0x12345678"));
+  // Running into it is an error that says so, at that pc.
+  std::vector<uint8_t> ka(16, 0);
+  std::string run = error_of([&] { fresh.launch(cut, "k", ka, dims1(1, 64)); });
+  CHECK_THAT(run, Contains("kernel k, pc 0x4") && Contains(cut_off));
 }
 
 TEST_CASE("hostile code object: an infinite loop stops at the wall-clock limit", "[sim][hostile]") {
