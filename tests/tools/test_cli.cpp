@@ -370,6 +370,17 @@ TEST_CASE("cdnajit check: wait counts, hazards and simulator coverage of a code 
   Run help = cli("check --help");
   CHECK(help.status == 0);
   CHECK_THAT(help.out, Catch::Contains("--kernel"));
+  // Undecodable bytes (SOPP opcode 0x7f, none on gfx950): one [sim-coverage] finding that says the
+  // verifiers did not run, not a second [decode] finding about the placeholder's '<' text.
+  std::string co2 = (dir / "va_undecodable.co").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co2).status == 0);
+  REQUIRE(patch_file(co2, {0x70, 0x0f, 0x8c, 0xbf}, {0x00, 0x00, 0xff, 0xbf}));
+  Run und = cli("check " + co2);
+  INFO(und.out);
+  CHECK(und.status == 1);
+  CHECK_THAT(und.out, Catch::Contains("[sim-coverage]") && Catch::Contains("<undecodable 0xbfff0000>") &&
+                          Catch::Contains("verifiers were not run"));
+  CHECK_THAT(und.out, !Catch::Contains("[decode]") && Catch::Contains(": 1 finding"));
 }
 
 TEST_CASE("cdnajit run: numerics and buffer-range switches are validated", "[cli][args]") {
