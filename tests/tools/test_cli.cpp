@@ -230,7 +230,14 @@ TEST_CASE("cdnajit run: numbers are whole, in range and of the kernel's kind", "
   Run f = cli(run + "--grid 4 --block 256" + bufs + "--arg f32:1000");
   INFO(f.out);
   CHECK(f.status == 1);
-  CHECK_THAT(f.out, Catch::Contains("--arg #4 (f32)") && Catch::Contains("'n'") && Catch::Contains("'uint'"));
+  // The fourth --arg is argument #3: numbered from 0 here as in the packer's messages.
+  CHECK_THAT(f.out, Catch::Contains("--arg #3 (f32; arguments are numbered from 0)") &&
+                        Catch::Contains("argument #3 'n'") && Catch::Contains("'uint'"));
+  Run extra = cli(run + "--grid 4 --block 256" + bufs + "--arg u32:1000 --arg u32:7");
+  INFO(extra.out);
+  CHECK(extra.status == 1);
+  CHECK_THAT(extra.out, Catch::Contains("argument #4 (u32; numbered from 0) given, but the kernel takes only 4") &&
+                            Catch::Contains("#3 'n'"));
   std::filesystem::remove_all(dir);
 }
 

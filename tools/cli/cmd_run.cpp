@@ -37,8 +37,10 @@ void check_scalar_kind(const DeviceKernel& kern, size_t index, const ScalarArg& 
   if (index >= explicit_args.size()) return;  // the count is checked when the arguments are packed
   const KernelArgInfo& a = *explicit_args[index];
   if (!scalar_fits_type_name(s.type, a.type_name))
-    throw Error(fmt::format("--arg #{} ({}): kernel {} declares argument #{} '{}' as '{}', which {} does not match",
-                            index + 1, s.type, kern.name(), index + 1, a.name, a.type_name, s.type));
+    // Numbered from 0, as the argument packer (runtime/kernel_args.cpp) numbers them.
+    throw Error(fmt::format("--arg #{} ({}; arguments are numbered from 0): kernel {} declares argument #{} '{}' as "
+                            "'{}', which {} does not match",
+                            index, s.type, kern.name(), index, a.name, a.type_name, s.type));
 }
 
 void push_scalar(KernelArgs& args, const ScalarArg& s) {
