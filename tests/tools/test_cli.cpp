@@ -294,6 +294,13 @@ TEST_CASE("cdnajit run checks --out before running", "[cli][args]") {
   expect_usage_error(run + "--out c=" + (dir / "c.bin").string(), {"--out", "'c'", "buffers: a, b, out"});
   expect_usage_error(run + "--out out=/nonexistent_dir/o.bin", {"--out out", "/nonexistent_dir"});
   expect_usage_error(run + "--out out=" + dir.string(), {"--out out", "is a directory"});
+  // A directory where no file can be created (sysfs): refused before the run, with the reason. As root,
+  // access() would say yes, so the file is created (and removed) to find out.
+  if (std::filesystem::is_directory("/sys/kernel")) {
+    expect_usage_error(run + "--out out=/sys/kernel/cdnajit_zz.bin", {"--out out", "'/sys/kernel/cdnajit_zz.bin'"});
+    if (geteuid() == 0)
+      expect_usage_error(run + "--out out=/sys/kernel/cdnajit_zz.bin", {"cannot be created: Permission denied"});
+  }
   expect_usage_error(run + "--arg buf:a:16", {"buffer name 'a' is used twice"});
   std::filesystem::remove_all(dir);
 }
