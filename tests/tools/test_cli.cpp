@@ -339,6 +339,35 @@ TEST_CASE("cdnajit run reads files of a bounded size and never blocks on them", 
   f.read(reinterpret_cast<char*>(v.data()), 256);
   CHECK(v[0] == 0x01010101u);  // a (0x01010101, a denormal) + b (0) = a: the file's bytes were read
   CHECK(v[4] == 0u);           // n = 4: elements 4.. untouched
+  CHECK_THAT(ok.out, !Catch::Contains("warning"));  // the file had more than enough bytes
+  // A file shorter than the buffer: the rest is zero, and a warning says how much was read.
+  std::string small = (dir / "small.bin").string();
+  std::ofstream(small, std::ios::binary) << std::string(8, '\x02');
+  Run sh = cli(run + "--arg buf:a:256:file=" + small + rest + " --out out=" + out);
+  INFO(sh.out);
+  REQUIRE(sh.status == 0);
+  CHECK_THAT(sh.out, Catch::Contains("warning: --arg buf:a: read 8 of 256 bytes from '" + small + "'; the rest is zero"));
+  std::ifstream fs(out, std::ios::binary);
+  fs.read(reinterpret_cast<char*>(v.data()), 256);
+  CHECK(v[0] == 0x02020202u);
+  CHECK(v[1] == 0x02020202u);
+  CHECK(v[2] == 0u);
+  CHECK(v[3] == 0u);
+  // Initial contents are written in 16 MiB chunks: iota continues across the chunk boundary
+  // (read back through --out of the input buffer itself).
+  const uint32_t words = (17u << 20) / 4 + 3;
+  std::string a_out = (dir / "a.bin").string();
+  Run big_iota = cli(run + "--arg buf:a:" + std::to_string(words * 4 + 2) + ":iota" + rest + " --out a=" + a_out);
+  INFO(big_iota.out);
+  REQUIRE(big_iota.status == 0);
+  std::ifstream fa(a_out, std::ios::binary);
+  std::vector<uint32_t> a(words + 1, 0xffffffffu);
+  fa.read(reinterpret_cast<char*>(a.data()), std::streamsize(words) * 4 + 2);
+  CHECK(fa.gcount() == std::streamsize(words) * 4 + 2);
+  size_t wrong = 0;
+  for (uint32_t i = 0; i < words; ++i) wrong += a[i] != i;
+  CHECK(wrong == 0);
+  CHECK((a[words] & 0xffffu) == 0u);  // the last, partial word is zero
   std::filesystem::remove_all(dir);
 }
 
