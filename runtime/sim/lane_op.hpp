@@ -1,11 +1,14 @@
 // A plain per-lane loop for VALU handlers outside ops_valu.cpp: read each source
 // (float neg/abs applied to the given sign bit), compute, write the VGPR
-// destination under EXEC. Output modifiers (clamp, omod) and SDWA are refused
-// with a clear error rather than half-modelled.
+// destination under EXEC. Output modifiers (clamp, omod) apply as the handler's
+// result type says (OutMods); where it gives them no meaning they are refused with a
+// clear error rather than half-modelled. SDWA reaches these handlers only through
+// sdwa_direct_exec (sdwa.hpp), which clears op.sdwa; a set one is refused.
 #pragma once
 #include <bit>
 #include <cstdint>
 
+#include "runtime/sim/output_modifiers.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -32,10 +35,24 @@ void for_active_lanes(Wave& w, F f) {
     if ((e >> l) & 1) f(l);
 }
 
+// What clamp / omod do to a lane_op result:
+//  Refuse:     an Error (the default: their meaning for this result is not established).
+//  F32 / F16 / F64: the float result (F16: its low half) gets OMOD then CLAMP (output_modifiers.hpp).
+//  IntInRange: an integer result that is always inside its type's range (a frexp exponent, a
+//              saturated conversion): CLAMP leaves it unchanged under either reading the guides
+//              give the bit (float results clamp to [0, 1]; integer results saturate to the
+//              destination type); OMOD (which LLVM 22 does not accept on these) is refused.
+enum class OutMods { Refuse, F32, F16, F64, IntInRange };
+
 // d = f(lane, src0, src1, src2) for every active lane; `dst_dwords` 1 or 2.
 template <class F>
-void lane_op(Wave& w, const Op& op, int src_dwords, int dst_dwords, uint64_t sign_bit, F f) {
-  if (op.clamp || op.omod || op.sdwa) fail(w, op, "clamp, output modifiers and SDWA are not modelled for this instruction");
+void lane_op_mods(Wave& w, const Op& op, OutMods mods, int src_dwords, int dst_dwords, uint64_t sign_bit, F f) {
+  if (op.sdwa) fail(w, op, "SDWA is not modelled for this instruction");
+  if ((op.clamp || op.omod) && (mods == OutMods::Refuse || (op.omod && mods == OutMods::IntInRange)))
+    fail(w, op, "clamp and output modifiers are not modelled for this instruction");
+  const bool f32_mods = mods == OutMods::F32 && (op.clamp || op.omod);
+  const bool f16_mods = mods == OutMods::F16 && (op.clamp || op.omod);
+  const bool f64_mods = mods == OutMods::F64 && (op.clamp || op.omod);
   if (op.d[0].k != SrcKind::V) fail(w, op, "VALU destination must be a VGPR");
   const uint64_t e = w.exec();
   uint32_t* lo = w.vr(op.d[0].idx);
@@ -46,10 +63,18 @@ void lane_op(Wave& w, const Op& op, int src_dwords, int dst_dwords, uint64_t sig
     uint64_t b = op.ns > 1 ? lane_operand(w, op, 1, l, src_dwords, sign_bit) : 0;
     uint64_t c = op.ns > 2 ? lane_operand(w, op, 2, l, src_dwords, sign_bit) : 0;
     uint64_t r = f(l, a, b, c);
+    if (f32_mods) r = out_mods_f32(w, op, uint32_t(r));
+    if (f16_mods) r = out_mods_f16(w, op, uint32_t(r));
+    if (f64_mods) r = out_mods_f64(w, op, r);
     lo[l] = uint32_t(r);
     if (hi) hi[l] = uint32_t(r >> 32);
   }
   w.lane_ops += uint64_t(std::popcount(e));
+}
+
+template <class F>
+void lane_op(Wave& w, const Op& op, int src_dwords, int dst_dwords, uint64_t sign_bit, F f) {
+  lane_op_mods(w, op, OutMods::Refuse, src_dwords, dst_dwords, sign_bit, f);
 }
 
 }  // namespace cdnajit::sim

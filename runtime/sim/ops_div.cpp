@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "runtime/sim/fp.hpp"
+#include "runtime/sim/output_modifiers.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -45,9 +46,15 @@ template <class T> T load(Wave& w, const Src& s, int l) {
     if (w.flush_in_f32) x = std::bit_cast<T>(flush_denorm32(std::bit_cast<uint32_t>(x)));
   return x;
 }
-template <class T> void put(Wave& w, const Src& d, int l, T x) {
-  if constexpr (sizeof(T) == 4)
+// Results get the instruction's clamp/omod first (output_modifiers.hpp), then the f32 output flush, as
+// in the generic store.
+template <class T> void put(Wave& w, const Op& op, const Src& d, int l, T x) {
+  if constexpr (sizeof(T) == 4) {
+    if (op.clamp || op.omod) x = std::bit_cast<T>(out_mods_f32(w, op, std::bit_cast<uint32_t>(x)));
     if (w.flush_out_f32) x = std::bit_cast<T>(flush_denorm32(std::bit_cast<uint32_t>(x)));
+  } else if (op.clamp || op.omod) {
+    x = std::bit_cast<T>(out_mods_f64(w, op, std::bit_cast<uint64_t>(x)));
+  }
   auto u = std::bit_cast<typename FBits<T>::U>(x);
   w.vr(d.idx)[l] = uint32_t(u);
   if constexpr (sizeof(T) == 8) w.vr(uint16_t(d.idx + 1))[l] = uint32_t(u >> 32);
@@ -80,7 +87,7 @@ void div_scale(Wave& w, const Op& op) {
       flag = true;
       if (s0 == s2) d = std::ldexp(s0, B::kScale);
     } else if (exponent(s2) <= B::kTiny) d = std::ldexp(s0, B::kScale);
-    put<T>(w, op.d[0], l, d);
+    put<T>(w, op, op.d[0], l, d);
     vcc |= uint64_t(flag) << l;
   }
   write_s64(w, op.d[1], vcc);
@@ -127,7 +134,7 @@ void div_fmas(Wave& w, const Op& op) {
     if (!((vcc >> l) & 1)) r = std::fma(s0, s1, s2);
     else if constexpr (sizeof(T) == 4) r = float(std::ldexp(fma_f32_round_odd(s0, s1, s2), scale));
     else r = scaled_fma64(s0, s1, s2, scale);
-    put<T>(w, op.d[0], l, r);
+    put<T>(w, op, op.d[0], l, r);
   }
 }
 
@@ -156,7 +163,7 @@ void div_fixup(Wave& w, const Op& op) {
     // above FLT_MAX), and the IEEE answer there is a signed infinity.
     else if (std::isnan(s0)) d = neg ? -inf : inf;
     else d = neg ? -std::fabs(s0) : std::fabs(s0);
-    put<T>(w, op.d[0], l, d);
+    put<T>(w, op, op.d[0], l, d);
   }
 }
 

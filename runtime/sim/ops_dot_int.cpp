@@ -73,8 +73,8 @@ void minmax3(Wave& w, const Op& op) {
 
 // v_prng_b32 (CDNA4 ISA, "V_PRNG_B32"): one step of a 32-bit Galois LFSR,
 // D = {S0[30:0], 0} ^ (S0[31] ? 197 : 0).
-void prng(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, 0, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+void prng(Wave& w, const Op& op) {  // a 32-bit pattern: no value outside the b32 range for clamp to change
+  lane_op_mods(w, op, OutMods::IntInRange, 1, 1, 0, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     uint32_t x = uint32_t(a);
     return (x << 1) ^ ((x >> 31) ? 197u : 0u);
   });

@@ -16,23 +16,31 @@ namespace {
 
 constexpr uint64_t kSign64 = 1ull << 63, kSign16 = 0x8000;
 
+// NaN in, NaN out: LLVM's AMDGPU fract matching (AMDGPUCodeGenPrepare, matchFractPat) turns
+// minnum(x - floor(x), nextafter(1, 0)) into v_fract only when x cannot be NaN, because the
+// instruction returns NaN where minnum returns the constant.
 double fract(double x) {
+  if (std::isnan(x)) return x;
   if (std::isinf(x)) return std::numeric_limits<double>::quiet_NaN();
   return std::fmin(x - std::floor(x), std::nextafter(1.0, 0.0));
 }
-float fract(float x) {
+// f16 fract in f32 (x - floor(x) is exact there for an f16 x): limited to the largest f16 below 1
+// (0x3bff = 1 - 2^-11) before the rounding to f16, which would otherwise turn e.g. fract(-2^-24) =
+// 1 - 2^-24 into 1.0; a NaN input stays NaN (std::fmin would drop it).
+float fract16_of(float x) {
+  if (std::isnan(x)) return x;
   if (std::isinf(x)) return std::numeric_limits<float>::quiet_NaN();
-  return std::fmin(x - std::floor(x), std::nextafter(1.0f, 0.0f));
+  return std::fmin(x - std::floor(x), 1.0f - 0x1p-11f);
 }
 
 template <double (*F)(double)>
 void f64_unary(Wave& w, const Op& op) {
-  lane_op(w, op, 2, 2, kSign64, [](int, uint64_t a, uint64_t, uint64_t) { return as_u64(F(as_d(a))); });
+  lane_op_mods(w, op, OutMods::F64, 2, 2, kSign64, [](int, uint64_t a, uint64_t, uint64_t) { return as_u64(F(as_d(a))); });
 }
 // f16 results computed in f32 (exact for these operations) and rounded once.
 template <float (*F)(float)>
 void f16_unary(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+  lane_op_mods(w, op, OutMods::F16, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     return f32_to_f16(bits_of(F(f16_to_f32(uint16_t(a)))));
   });
 }
@@ -49,7 +57,7 @@ float ceil16(float x) { return std::ceil(x); }
 float floor16(float x) { return std::floor(x); }
 float trunc16(float x) { return std::trunc(x); }
 float rndne16(float x) { return std::nearbyint(x); }
-float fract16(float x) { return fract(x); }
+float fract16(float x) { return fract16_of(x); }
 float frexp_mant16(float x) {
   if (std::isnan(x) || std::isinf(x)) return x;
   int e;
@@ -58,8 +66,8 @@ float frexp_mant16(float x) {
 float sin16(float x) { return float(std::sin(double(x) * 6.283185307179586)); }
 float cos16(float x) { return float(std::cos(double(x) * 6.283185307179586)); }
 
-void frexp_exp_i32_f64(Wave& w, const Op& op) {
-  lane_op(w, op, 2, 1, kSign64, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+void frexp_exp_i32_f64(Wave& w, const Op& op) {  // the exponent is within [-1073, 1024]: clamp changes nothing
+  lane_op_mods(w, op, OutMods::IntInRange, 2, 1, kSign64, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     double x = as_d(a);
     if (std::isnan(x) || std::isinf(x) || x == 0) return 0;
     int e;
@@ -67,8 +75,8 @@ void frexp_exp_i32_f64(Wave& w, const Op& op) {
     return uint32_t(e);
   });
 }
-void frexp_exp_i16_f16(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+void frexp_exp_i16_f16(Wave& w, const Op& op) {  // the exponent is within [-23, 16]: clamp changes nothing
+  lane_op_mods(w, op, OutMods::IntInRange, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     float x = f16_to_f32(uint16_t(a));
     if (std::isnan(x) || std::isinf(x) || x == 0) return 0;
     int e;

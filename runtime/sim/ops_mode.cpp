@@ -1,6 +1,7 @@
 // The MODE hardware register: s_getreg_b32 / s_setreg_b32 / s_setreg_imm32_b32 (the hwreg fields
 // themselves, MODE and the other registers, are in ops_hwreg.cpp), and set_mode, which derives the
 // per-wave round and denormal flags the VALU handlers read.
+#include "runtime/sim/sdwa.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -33,12 +34,12 @@ void run_in_mode(Wave& w, const Op& op) {
 
 void run_in_float_mode(Wave& w, const Op& op) {
   if (w.round_f32 == 0 && w.round_f16_64 == 0 && ((w.mode >> 6) & 3) == 3) return op.fn(w, op);
-  if (op.moded) return op.moded(w, op);
+  if (op.moded) return op.sdwa ? sdwa_run_selected(w, op, op.moded) : op.moded(w, op);  // selects around it
   if (op.ft == FType::Int || op.mode_free) return op.fn(w, op);
   fail(w, op, "MODE is not the default (f32 round mode " + std::to_string(w.round_f32) + ", f16/f64 round mode " +
                   std::to_string(w.round_f16_64) + ", f16/f64 denorm mode " + std::to_string((w.mode >> 6) & 3) +
                   ") and the simulator does not model this instruction under it; modelled: f32/f64 add, sub, mul, "
-                  "fma (VOP2/VOP3, no SDWA/DPP), f16 add/sub/mul/fma, v_cvt_f16_f32, v_cvt_f32_f64, v_cvt_f32_i32/u32, "
+                  "fma (VOP2/VOP3/SDWA, no DPP), f16 add/sub/mul/fma, v_cvt_f16_f32, v_cvt_f32_f64, v_cvt_f32_i32/u32, "
                   "v_cvt_f32_f16, comparisons, min/max");
 }
 

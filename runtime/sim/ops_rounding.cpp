@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "runtime/sim/fp.hpp"
+#include "runtime/sim/output_modifiers.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -66,18 +67,11 @@ uint32_t src32(Wave& w, const Op& op, int i, int lane) {
   return w.flush_in_f32 ? flush_denorm32(u) : u;
 }
 
-uint32_t omod_clamp_f32(const Op& op, uint32_t u) {
-  if (!op.omod && !op.clamp) return u;
-  float x = as_f(u);
-  if (op.omod == 1) x *= 2.0f;
-  else if (op.omod == 2) x *= 4.0f;
-  else if (op.omod == 3) x *= 0.5f;
-  if (op.clamp) x = std::isnan(x) ? 0.0f : std::fmin(std::fmax(x, 0.0f), 1.0f);
-  return as_u(x);
-}
-
+// The _sdwa forms reach these handlers through sdwa_run_selected (run_in_float_mode, ops_mode.cpp),
+// which has already applied the selects and will merge the destination field: op.sdwa is clear here.
 void refuse_sdwa_opsel(Wave& w, const Op& op) {
-  if (op.sdwa || op.op_sel) fail(w, op, "SDWA or op_sel under a non-default MODE is not modelled by the simulator");
+  if (op.sdwa) fail(w, op, "internal: an SDWA form reached a MODE handler without its selects applied");
+  if (op.op_sel) fail(w, op, "op_sel under a non-default MODE is not modelled by the simulator");
 }
 
 // K: 0 add, 1 sub, 2 subrev, 3 mul, 4 fma(s0, s1, s2) (also fmamk/fmaak), 5 fmac (addend = vdst).
@@ -100,7 +94,7 @@ void f32_arith(Wave& w, const Op& op) {
     } else {
       x = zero_sum_sign(fma_f32_round_odd(a, b, c), double(a) * double(b), double(c), w.round_f32);
     }
-    uint32_t r = omod_clamp_f32(op, round_to_f32(x, w.round_f32));
+    uint32_t r = out_mods_f32(w, op, round_to_f32(x, w.round_f32));
     d[l] = w.flush_out_f32 ? flush_denorm32(r) : r;
   }
 }
@@ -118,7 +112,6 @@ uint16_t src16(Wave& w, const Op& op, int i, int lane) {
 template <int K>
 void f16_arith(Wave& w, const Op& op) {
   refuse_sdwa_opsel(w, op);
-  if (op.omod || op.clamp) fail(w, op, "f16 output modifiers under a non-default MODE are not modelled by the simulator");
   const uint64_t e = w.exec();
   w.lane_ops += uint64_t(__builtin_popcountll(e));
   uint32_t* d = w.vr(op.d[0].idx);
@@ -130,19 +123,18 @@ void f16_arith(Wave& w, const Op& op) {
     float m = K <= 1 ? 1.0f : b;
     double x = fma_f32_round_odd(a, m, c);  // a*1 + b, a*b + (-0) or a*b + c
     if (K != 3) x = zero_sum_sign(x, double(a) * double(m), double(c), w.round_f16_64);
-    d[l] = flush16(round_to_f16(x, w.round_f16_64), w.flush_out_f16_64);
+    d[l] = out_mods_f16(w, op, flush16(round_to_f16(x, w.round_f16_64), w.flush_out_f16_64));
   }
 }
 
 void cvt_f16_f32(Wave& w, const Op& op) {
   refuse_sdwa_opsel(w, op);
-  if (op.omod || op.clamp) fail(w, op, "output modifiers under a non-default MODE are not modelled by the simulator");
   const uint64_t e = w.exec();
   w.lane_ops += uint64_t(__builtin_popcountll(e));
   uint32_t* d = w.vr(op.d[0].idx);
   for (int l = 0; l < 64; ++l)
     if ((e >> l) & 1)
-      d[l] = flush16(round_to_f16(double(as_f(src32(w, op, 0, l))), w.round_f16_64), w.flush_out_f16_64);
+      d[l] = out_mods_f16(w, op, flush16(round_to_f16(double(as_f(src32(w, op, 0, l))), w.round_f16_64), w.flush_out_f16_64));
 }
 
 // v_cvt_f32_i32 / v_cvt_f32_u32: the integer is exact in a double, rounded once in the f32 mode.
@@ -155,7 +147,7 @@ void cvt_f32_int(Wave& w, const Op& op) {
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint32_t u = lane_src(w, op.s[0], l);
-    d[l] = omod_clamp_f32(op, round_to_f32(SIGNED ? double(int32_t(u)) : double(u), w.round_f32));
+    d[l] = out_mods_f32(w, op, round_to_f32(SIGNED ? double(int32_t(u)) : double(u), w.round_f32));
   }
 }
 
@@ -166,7 +158,7 @@ void cvt_f32_f16(Wave& w, const Op& op) {
   w.lane_ops += uint64_t(__builtin_popcountll(e));
   uint32_t* d = w.vr(op.d[0].idx);
   for (int l = 0; l < 64; ++l)
-    if ((e >> l) & 1) d[l] = omod_clamp_f32(op, as_u(f16_to_f32(src16(w, op, 0, l))));
+    if ((e >> l) & 1) d[l] = out_mods_f32(w, op, as_u(f16_to_f32(src16(w, op, 0, l))));
 }
 
 uint64_t flush64(uint64_t u, bool on) { return on && (u & 0x7ff0000000000000ull) == 0 ? (u & (1ull << 63)) : u; }
@@ -185,7 +177,7 @@ void cvt_f32_f64(Wave& w, const Op& op) {
   uint32_t* d = w.vr(op.d[0].idx);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
-    uint32_t r = omod_clamp_f32(op, round_to_f32(as_d(src64(w, op, 0, l)), w.round_f32));
+    uint32_t r = out_mods_f32(w, op, round_to_f32(as_d(src64(w, op, 0, l)), w.round_f32));
     d[l] = w.flush_out_f32 ? flush_denorm32(r) : r;
   }
 }
@@ -208,7 +200,6 @@ class HostRounding {
 // K: 0 add, 3 mul, 4 fma, 5 fmac (addend = vdst).
 template <int K>
 void f64_arith(Wave& w, const Op& op) {
-  if (op.omod || op.clamp) fail(w, op, "f64 output modifiers under a non-default MODE are not modelled by the simulator");
   const uint64_t e = w.exec();
   w.lane_ops += uint64_t(__builtin_popcountll(e));
   uint32_t *d0 = w.vr(op.d[0].idx), *d1 = w.vr(uint16_t(op.d[0].idx + 1));
@@ -223,7 +214,7 @@ void f64_arith(Wave& w, const Op& op) {
       HostRounding hr(w.round_f16_64);
       r = K == 0 ? a + b : K == 3 ? a * b : std::fma(a, b, c);  // K 4 and 5: fma
     }
-    uint64_t u = flush64(as_u64(r), w.flush_out_f16_64);
+    uint64_t u = out_mods_f64(w, op, flush64(as_u64(r), w.flush_out_f16_64));
     d0[l] = uint32_t(u);
     d1[l] = uint32_t(u >> 32);
   }

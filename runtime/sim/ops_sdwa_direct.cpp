@@ -5,16 +5,19 @@
 // scratch row; the handler runs on a copy of the instruction that names those rows and, for a
 // destination field, a scratch result row, which is then merged into the real destination.
 // neg/abs stay on the copied sources, so the handler applies them after the select, as the generic
-// fetch does; clamp/omod stay with the handler (it refuses them if it does not model them).
+// fetch does; clamp/omod stay with the handler, which applies them to its whole result before the
+// merge, as the generic store does (output_modifiers.hpp; lane_op.hpp refuses them where the result
+// type leaves their meaning open). The MODE handlers of ops_rounding.cpp run their _sdwa forms the
+// same way (sdwa_run_selected, from run_in_float_mode in ops_mode.cpp).
 #include <cstring>
 
 #include "runtime/sim/sdwa.hpp"
 
 namespace cdnajit::sim {
 
-void sdwa_direct_exec(Wave& w, const Op& op) {
+void sdwa_run_selected(Wave& w, const Op& op, Handler inner) {
   Op x = op;
-  x.fn = op.inner;
+  x.fn = inner;
   x.inner = nullptr;
   x.sdwa = false;
   x.sdwa_src_sel[0] = x.sdwa_src_sel[1] = 6;
@@ -41,8 +44,10 @@ void sdwa_direct_exec(Wave& w, const Op& op) {
     std::memcpy(w.vr(uint16_t(kSdwaScratch + 2)), w.vr(op.d[0].idx), 256);
     x.d[0].idx = uint16_t(kSdwaScratch + 2);
   }
-  op.inner(w, x);
+  inner(w, x);
   if (field) sdwa_merge_dst(op, exec, w.vr(uint16_t(kSdwaScratch + 2)), w.vr(op.d[0].idx));
 }
+
+void sdwa_direct_exec(Wave& w, const Op& op) { sdwa_run_selected(w, op, op.inner); }
 
 }  // namespace cdnajit::sim

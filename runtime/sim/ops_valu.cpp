@@ -6,6 +6,7 @@
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/dot2.hpp"
+#include "runtime/sim/output_modifiers.hpp"
 #include "runtime/sim/sdwa.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
@@ -39,23 +40,20 @@ const uint32_t* fetch(Wave& w, const Op& op, int i, uint32_t* tmp, bool fl) {
   return tmp;
 }
 
-float apply_omod_clamp(const Op& op, float x, bool dx10) {
-  if (op.omod == 1) x *= 2.0f;
-  else if (op.omod == 2) x *= 4.0f;
-  else if (op.omod == 3) x *= 0.5f;
-  if (op.clamp) {
-    if (std::isnan(x)) x = 0.0f;
-    else x = std::fmin(std::fmax(x, 0.0f), 1.0f);
-  }
-  return x;
-}
-
-// Write 64 results to the VGPR destination under EXEC (plus output modifiers).
-void store(Wave& w, const Op& op, uint32_t* r, bool fl, bool f32_result = true) {
+// Write 64 results to the VGPR destination under EXEC (plus output modifiers: output_modifiers.hpp;
+// f16_result: the low half of each result is an f16 value they apply to).
+void store(Wave& w, const Op& op, uint32_t* r, bool fl, bool f32_result = true, bool f16_result = false) {
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   if (fl && f32_result && op.ft == FType::F32 && (op.omod || op.clamp))
-    for (int l = 0; l < 64; ++l) r[l] = as_u(apply_omod_clamp(op, as_f(r[l]), w.dx10_clamp));
+    for (int l = 0; l < 64; ++l) r[l] = out_mods_f32(w, op, r[l]);
+  if (f16_result && (op.omod || op.clamp))
+    for (int l = 0; l < 64; ++l) r[l] = out_mods_f16(w, op, r[l]);
+  // An integer result of a float instruction (v_cvt_i32_f32 ...): always inside its type's range, so
+  // clamp changes nothing (runtime/sim/README.md, "Known and assumed"); what an acting omod does to it
+  // is not documented: an Error rather than a guess.
+  if (fl && !f32_result && !f16_result && omod_acts(w, op, false))
+    fail(w, op, "omod on an integer result with MODE.IEEE clear and f32 outputs flushed is not modelled");
   if (fl && f32_result && op.ft == FType::F32 && w.flush_out_f32) for (int l = 0; l < 64; ++l) r[l] = flush_denorm32(r[l]);
   const Src& d = op.d[0];
   if (d.k != SrcKind::V) fail(w, op, "VALU destination must be a VGPR");
@@ -73,6 +71,11 @@ void store(Wave& w, const Op& op, uint32_t* r, bool fl, bool f32_result = true) 
 // exponent, an f16/bf16 input, an integer to convert), kNotF32Result = the result (f16/bf16
 // bits, an integer exponent). Flushing them would turn e.g. the integer 5 into 0.
 constexpr unsigned kNotF32Result = 8;
+// kF16Result: the result's low half is an f16 value (clamp/omod apply to it; v_add_f16 ...).
+constexpr unsigned kF16Result = 16;
+// kNoOutMods: a packed f16/bf16 result of an f32 instruction (v_cvt_pkrtz_f16_f32, v_cvt_pk_bf16_f32):
+// whether clamp/omod act on one half or both is not documented, so they are an Error there.
+constexpr unsigned kNoOutMods = 32;
 template <class F, bool FL, unsigned NOT_F32 = 0>
 void v32(Wave& w, const Op& op) {
   alignas(64) uint32_t t0[64], t1[64], t2[64], r[64];
@@ -81,7 +84,9 @@ void v32(Wave& w, const Op& op) {
   const uint32_t* b = op.ns > 1 ? fetch(w, op, 1, t1, FL && !(NOT_F32 & 2)) : zero;
   const uint32_t* c = op.ns > 2 ? fetch(w, op, 2, t2, FL && !(NOT_F32 & 4)) : zero;
   for (int l = 0; l < 64; ++l) r[l] = F{}(a[l], b[l], c[l]);
-  store(w, op, r, FL, !(NOT_F32 & kNotF32Result));
+  if ((NOT_F32 & kNoOutMods) && (op.clamp || op.omod))
+    fail(w, op, "clamp/omod on a packed f16/bf16 result are not modelled (the guides do not say whether they act on one half or both)");
+  store(w, op, r, FL, !(NOT_F32 & kNotF32Result), (NOT_F32 & kF16Result) != 0);
 }
 
 // Fused multiply-add forms over whole arrays (vectorised host FMA).
@@ -177,6 +182,10 @@ void v64(Wave& w, const Op& op) {
     }
     r[l] = F{}(x[0], x[1], x[2]);
   }
+  // f64 results: clamp / omod (output_modifiers.hpp); clang emits e.g. v_add_f64 ... clamp for
+  // fmin(fmax(a + b, 0.0), 1.0).
+  if ((W64 & 8) && op.ft == FType::F64 && (op.clamp || op.omod))
+    for (int l = 0; l < 64; ++l) r[l] = out_mods_f64(w, op, r[l]);
   uint32_t* d = w.vr(op.d[0].idx);
   uint32_t* d1 = (W64 & 8) ? w.vr(uint16_t(op.d[0].idx + 1)) : nullptr;
   for (int l = 0; l < 64; ++l) {
@@ -289,6 +298,7 @@ uint32_t dot2(float a0, float b0, float a1, float b1, float c) {
 }
 
 #define V(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), false>
+#define VH(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), false, kF16Result>
 #define VFX(not_f32, ...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true, not_f32>
 #define VF(...) VFX(0, __VA_ARGS__)
 #define VMAC(...) &v32_mac<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true>
@@ -381,8 +391,19 @@ void mad_i64_i32(Wave& w, const Op& op) {
 }
 
 // VOP3P: per 16-bit half, select sources by op_sel/op_sel_hi and apply neg_lo/neg_hi.
-template <class F>  // operates on 16-bit halves
+// clamp (clang emits it: v_pk_add_u16 ... clamp for an add_sat of ushort2, v_pk_mul_f16 ... clamp for
+// a [0, 1] clamp of half2): f16 halves clamp to [0, 1] (output_modifiers.hpp); SAT 1 / 2: F returns
+// the exact result and clamp saturates it to u16 / i16 (the VOP3 integer clamp, as on v_add_u16);
+// SAT 0 on an integer op: clamp has no established meaning there, an Error.
+template <class F, int SAT = 0>  // operates on 16-bit halves
 void vpk16(Wave& w, const Op& op) {
+  if (op.clamp && SAT == 0 && op.ft != FType::F16)
+    fail(w, op, "clamp on this packed 16-bit integer instruction is not modelled (modelled: v_pk_add/sub_u16/i16, v_pk_mad_u16/i16)");
+  auto half = [&op](uint64_t x) -> uint32_t {
+    if (SAT == 0 || !op.clamp) return uint32_t(x) & 0xffff;
+    const int64_t v = int64_t(x);
+    return uint32_t(SAT == 1 ? std::clamp<int64_t>(v, 0, 65535) : std::clamp<int64_t>(v, -32768, 32767)) & 0xffff;
+  };
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   uint32_t* d = w.vr(op.d[0].idx);
@@ -398,7 +419,9 @@ void vpk16(Wave& w, const Op& op) {
       if ((op.neg_hi >> i) & 1) hi ^= 0x8000;
       h[0][i] = lo & 0xffff; h[1][i] = hi & 0xffff;
     }
-    d[l] = (F{}(h[0][0], h[0][1], h[0][2]) & 0xffff) | (F{}(h[1][0], h[1][1], h[1][2]) << 16);
+    uint32_t r = half(F{}(h[0][0], h[0][1], h[0][2])) | half(F{}(h[1][0], h[1][1], h[1][2])) << 16;
+    if (op.ft == FType::F16 && (op.clamp || op.omod)) r = out_mods_f16(w, op, out_mods_f16(w, op, r >> 16) << 16 | (r & 0xffff));
+    d[l] = r;
   }
 }
 // VOP3P packed f32 (gfx90a+): sources are 64-bit pairs; op_sel picks the dword for lo, op_sel_hi for hi.
@@ -428,6 +451,9 @@ void vpk32(Wave& w, const Op& op) {
   for (int i = op.ns; i < 3; ++i) src[i][0] = src[i][1] = zero;
   alignas(64) uint32_t r[2][64];
   for (int h = 0; h < 2; ++h) F{}(src[0][h], src[1][h], src[2][h], r[h]);
+  if (op.clamp || op.omod)  // each f32 half (output_modifiers.hpp)
+    for (int h = 0; h < 2; ++h)
+      for (int l = 0; l < 64; ++l) r[h][l] = out_mods_f32(w, op, r[h][l]);
   if (w.flush_out_f32)
     for (int h = 0; h < 2; ++h)
       for (int l = 0; l < 64; ++l) r[h][l] = flush_denorm32(r[h][l]);
@@ -466,7 +492,7 @@ void vdot2(Wave& w, const Op& op) {
     if (op.ns > 2 && op.s[2].abs) fc = std::fabs(fc);
     r[l] = dot2(fa0, fb0, fa1, fb1, fc);
   }
-  if (op.clamp) for (int l = 0; l < 64; ++l) r[l] = as_u(apply_omod_clamp(op, as_f(r[l]), true));
+  if (op.clamp) for (int l = 0; l < 64; ++l) r[l] = out_mods_f32(w, op, r[l]);
   for (int l = 0; l < 64; ++l) d[l] = r[l];
 }
 
@@ -573,9 +599,10 @@ void fma_mix(Wave& w, const Op& op) {
       if (op.s[i].neg) f = -f;
       x[i] = f;
     }
-    if (KIND == 0) d[l] = as_u(std::fma(x[0], x[1], x[2]));
+    // clamp (omod: VOP3P has none) on the f32 result, or on the f16 half before it is placed.
+    if (KIND == 0) d[l] = out_mods_f32(w, op, as_u(std::fma(x[0], x[1], x[2])));
     else {
-      uint16_t h = f64_to_f16(fma_f32_round_odd(x[0], x[1], x[2]));
+      uint16_t h = uint16_t(out_mods_f16(w, op, f64_to_f16(fma_f32_round_odd(x[0], x[1], x[2]))));
       d[l] = KIND == 1 ? (d[l] & 0xffff0000u) | h : (d[l] & 0xffffu) | (uint32_t(h) << 16);
     }
   }
@@ -587,12 +614,17 @@ void fma_mix(Wave& w, const Op& op) {
 // FNUZ on gfx942, OCP on gfx950). Every conversion is exact; NaN codes give the quiet f32 NaN.
 // clamp and omod (LLVM 22 accepts both on the _e64 and _sdwa forms, checked with llvm-mc-22) act
 // as on any VOP3 f32 result (the CDNA3/CDNA4 ISA guides' VOP3 OMOD/CLAMP fields: multiply by
-// 2/4/0.5, then clamp to [0, 1]), through the same apply_omod_clamp as the generic f32 path; the
-// guides' pseudo-code of these conversions says nothing more specific, so this is an assumption.
+// 2/4/0.5, then clamp to [0, 1]), through the same out_mods_f32 as the generic f32 path
+// (output_modifiers.hpp, which also says when OMOD acts); the guides' pseudo-code of these
+// conversions says nothing more specific, so this is an assumption.
+// A destination select is not an encoding of these: LLVM 22's assembler rejects dst_sel/dst_unused
+// on their _sdwa forms and its disassembler does not decode a DST_SEL other than DWORD as them
+// (checked with llvm-mc-22, both archs; test "SDWA fp8 conversions: no destination select"), so
+// the check below only guards against a decoder change.
 template <bool E5M2, bool PK>
 void cvt_from_fp8(Wave& w, const Op& op) {
   if ((op.sdwa && op.sdwa_dst_sel != 6) || op.op_sel)
-    fail(w, op, "fp8 conversion with a destination select or op_sel is not modelled by the simulator");
+    fail(w, op, "fp8 conversion with a destination select or op_sel is not an encoding LLVM 22 accepts or decodes");
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);
   const bool fnuz = w.L->arch == Arch::gfx942;
@@ -603,9 +635,8 @@ void cvt_from_fp8(Wave& w, const Op& op) {
   }
   auto cvt = [&](uint32_t byte) {
     double v = fp8_value(uint8_t(byte), E5M2, fnuz);
-    float x = std::isnan(v) ? NAN : float(v);
-    if (op.clamp || op.omod) x = apply_omod_clamp(op, x, w.dx10_clamp);
-    return std::isnan(x) ? 0x7fc00000u : as_u(x);
+    const uint32_t u = std::isnan(v) ? 0x7fc00000u : as_u(float(v));
+    return op.clamp || op.omod ? out_mods_f32(w, op, u) : u;
   };
   uint32_t* d0 = w.vr(op.d[0].idx);
   uint32_t* d1 = PK ? w.vr(uint16_t(op.d[0].idx + 1)) : nullptr;
@@ -640,7 +671,7 @@ void vfmac64(Wave& w, const Op& op) {
       x[i] = as_d(u);
     }
     x[2] = as_d(uint64_t(d0[l]) | uint64_t(d1[l]) << 32);
-    uint64_t r = as_u64(std::fma(x[0], x[1], x[2]));
+    uint64_t r = out_mods_f64(w, op, as_u64(std::fma(x[0], x[1], x[2])));
     d0[l] = uint32_t(r);
     d1[l] = uint32_t(r >> 32);
   }
@@ -668,6 +699,12 @@ void cvt_f64_f32(Wave& w, const Op& op) {
 }
 void cvt_f32_f64(Wave& w, const Op& op) {
   (V64(1, ub(float(as_d(a)))))(w, op);
+  if (op.clamp || op.omod) {  // an f32 result: its output modifiers (output_modifiers.hpp)
+    const uint64_t e = w.exec();
+    uint32_t* d = w.vr(op.d[0].idx);
+    for (int l = 0; l < 64; ++l)
+      if ((e >> l) & 1) d[l] = out_mods_f32(w, op, d[l]);
+  }
   if (w.flush_in_f32 || w.flush_out_f32) {
     const uint64_t e = w.exec();
     const uint32_t* d = w.vr(op.d[0].idx);
@@ -756,10 +793,10 @@ void register_valu(Registry& r) {
   A("v_alignbyte_b32", V(uint32_t(((uint64_t(a) << 32) | b) >> (8 * (c & 3)))));
   A("v_perm_b32", V(v_perm(a, b, c)));
   A("v_sad_u32", V((a > b ? a - b : b - a) + c));
-  A("v_cvt_f32_ubyte0", V(ub(float(a & 0xff))));
-  A("v_cvt_f32_ubyte1", V(ub(float((a >> 8) & 0xff))));
-  A("v_cvt_f32_ubyte2", V(ub(float((a >> 16) & 0xff))));
-  A("v_cvt_f32_ubyte3", V(ub(float(a >> 24))));
+  FX("v_cvt_f32_ubyte0", VFX(1, ub(float(a & 0xff))));
+  FX("v_cvt_f32_ubyte1", VFX(1, ub(float((a >> 8) & 0xff))));
+  FX("v_cvt_f32_ubyte2", VFX(1, ub(float((a >> 16) & 0xff))));
+  FX("v_cvt_f32_ubyte3", VFX(1, ub(float(a >> 24))));
   A("v_cvt_pk_u16_u32", V((std::min(a, 0xffffu)) | (std::min(b, 0xffffu) << 16)));
   A("v_pack_b32_f16", V((a & 0xffff) | (b << 16)));
   // gfx950 three-input bit op: truth table in the third operand's low byte.
@@ -789,18 +826,21 @@ void register_valu(Registry& r) {
   FX("v_ceil_f32", VF(ub(std::ceil(fl(a)))));
   FX("v_floor_f32", VF(ub(std::floor(fl(a)))));
   FX("v_rndne_f32", VF(ub(std::nearbyint(fl(a)))));
-  F("v_fract_f32", VF(ub(std::isinf(fl(a)) ? std::nanf("") : std::fmin(fl(a) - std::floor(fl(a)), 0x1.fffffep-1f))));
+  // NaN in, NaN out (std::fmin alone would return the bound; see v_fract_f64 in ops_f64.cpp).
+  F("v_fract_f32", VF(ub(std::isinf(fl(a)) ? std::nanf("") : std::isnan(fl(a)) ? fl(a) - std::floor(fl(a)) : std::fmin(fl(a) - std::floor(fl(a)), 0x1.fffffep-1f))));
   F("v_sqrt_f32", VF(ub(std::sqrt(fl(a)))));
   F("v_cvt_f32_i32", VFX(1, ub(float(int32_t(a)))));
   F("v_cvt_f32_u32", VFX(1, ub(float(a))));
-  FX("v_cvt_i32_f32", VF(uint32_t(cvt_i32(fl(a)))));
-  FX("v_cvt_u32_f32", VF(cvt_u32(fl(a))));
-  FX("v_cvt_rpi_i32_f32", VF(uint32_t(cvt_i32(std::floor(fl(a) + 0.5f)))));
-  FX("v_cvt_flr_i32_f32", VF(uint32_t(cvt_i32(std::floor(fl(a))))));
-  F("v_cvt_f16_f32", VFX(kNotF32Result, f32_to_f16(a)));
+  // Integer results (kNotF32Result): never flushed as if they were f32 denormals (5.0 converted to 5
+  // under a flushing f32 MODE), and no f32 clamp on their bits.
+  FX("v_cvt_i32_f32", VFX(kNotF32Result, uint32_t(cvt_i32(fl(a)))));
+  FX("v_cvt_u32_f32", VFX(kNotF32Result, cvt_u32(fl(a))));
+  FX("v_cvt_rpi_i32_f32", VFX(kNotF32Result, uint32_t(cvt_i32(std::floor(fl(a) + 0.5f)))));
+  FX("v_cvt_flr_i32_f32", VFX(kNotF32Result, uint32_t(cvt_i32(std::floor(fl(a))))));
+  F("v_cvt_f16_f32", VFX(kNotF32Result | kF16Result, f32_to_f16(a)));
   F("v_cvt_f32_f16", VFX(1, ub(f16lo(a))));
-  F("v_cvt_pkrtz_f16_f32", VFX(kNotF32Result, uint32_t(f32_to_f16_rtz(a)) | uint32_t(f32_to_f16_rtz(b)) << 16));
-  F("v_cvt_pk_bf16_f32", VFX(kNotF32Result, uint32_t(f32_to_bf16(a)) | uint32_t(f32_to_bf16(b)) << 16));
+  F("v_cvt_pkrtz_f16_f32", VFX(kNotF32Result | kNoOutMods, uint32_t(f32_to_f16_rtz(a)) | uint32_t(f32_to_f16_rtz(b)) << 16));
+  F("v_cvt_pk_bf16_f32", VFX(kNotF32Result | kNoOutMods, uint32_t(f32_to_bf16(a)) | uint32_t(f32_to_bf16(b)) << 16));
   F("v_dot2c_f32_bf16", &vdot2<true>);
   F("v_dot2_f32_bf16", &vdot2<true>);
   F("v_dot2c_f32_f16", &vdot2<false>);
@@ -815,14 +855,14 @@ void register_valu(Registry& r) {
   F("v_sin_f32", VF(ub(float(std::sin(double(fl(a)) * 6.283185307179586)))));
   F("v_cos_f32", VF(ub(float(std::cos(double(fl(a)) * 6.283185307179586)))));
   // f16 (computed in f32 or f64 and rounded once to f16).
-  H("v_add_f16", V(f16op(f16lo(a) + f16lo(b))));
-  H("v_sub_f16", V(f16op(f16lo(a) - f16lo(b))));
-  H("v_mul_f16", V(f16op(f16lo(a) * f16lo(b))));
-  H("v_fma_f16", V(f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c))))));
-  H("v_max_f16", V(f16op(fmaxnum(f16lo(a), f16lo(b)))));
-  H("v_min_f16", V(f16op(fminnum(f16lo(a), f16lo(b)))));
-  H("v_cvt_f16_u16", V(f16op(float(a & 0xffff))));
-  H("v_cvt_f16_i16", V(f16op(float(int16_t(a)))));
+  H("v_add_f16", VH(f16op(f16lo(a) + f16lo(b))));
+  H("v_sub_f16", VH(f16op(f16lo(a) - f16lo(b))));
+  H("v_mul_f16", VH(f16op(f16lo(a) * f16lo(b))));
+  H("v_fma_f16", VH(f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c))))));
+  H("v_max_f16", VH(f16op(fmaxnum(f16lo(a), f16lo(b)))));
+  H("v_min_f16", VH(f16op(fminnum(f16lo(a), f16lo(b)))));
+  H("v_cvt_f16_u16", VH(f16op(float(a & 0xffff))));
+  H("v_cvt_f16_i16", VH(f16op(float(int16_t(a)))));
   // Compares (e32 writes VCC, e64 an SGPR pair; v_cmpx also EXEC).
   struct C { const char* n; Handler i, u, f, xi, xu, xf; };
   static const C cmps[] = {
@@ -965,16 +1005,16 @@ void register_valu(Registry& r) {
   D("v_cvt_f64_i32", V64(8, as_u64(double(int32_t(a)))));
   D("v_cvt_f64_u32", V64(8, as_u64(double(uint32_t(a)))));
   F("v_cvt_f32_bf16", VFX(1, a << 16));
-  H("v_subrev_f16", V(f16op(f16lo(b) - f16lo(a))));
-  H("v_max3_f16", V(f16op(fmaxnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c)))));
-  H("v_min3_f16", V(f16op(fminnum(fminnum(f16lo(a), f16lo(b)), f16lo(c)))));
-  H("v_med3_f16", V(f16op(fmaxnum(fminnum(f16lo(a), f16lo(b)), fminnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c))))));
-  H("v_ldexp_f16", V(f16op(std::ldexp(f16lo(a), int16_t(b)))));
-  H("v_sqrt_f16", V(f16op(std::sqrt(f16lo(a)))));
-  H("v_rcp_f16", V(f16op(1.0f / f16lo(a))));
-  H("v_rsq_f16", V(f16op(float(1.0 / std::sqrt(double(f16lo(a)))))));
-  H("v_exp_f16", V(f16op(std::exp2(f16lo(a)))));
-  H("v_log_f16", V(f16op(std::log2(f16lo(a)))));
+  H("v_subrev_f16", VH(f16op(f16lo(b) - f16lo(a))));
+  H("v_max3_f16", VH(f16op(fmaxnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c)))));
+  H("v_min3_f16", VH(f16op(fminnum(fminnum(f16lo(a), f16lo(b)), f16lo(c)))));
+  H("v_med3_f16", VH(f16op(fmaxnum(fminnum(f16lo(a), f16lo(b)), fminnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c))))));
+  H("v_ldexp_f16", VH(f16op(std::ldexp(f16lo(a), int16_t(b)))));
+  H("v_sqrt_f16", VH(f16op(std::sqrt(f16lo(a)))));
+  H("v_rcp_f16", VH(f16op(1.0f / f16lo(a))));
+  H("v_rsq_f16", VH(f16op(float(1.0 / std::sqrt(double(f16lo(a)))))));
+  H("v_exp_f16", VH(f16op(std::exp2(f16lo(a)))));
+  H("v_log_f16", VH(f16op(std::log2(f16lo(a)))));
   H("v_cvt_i16_f16", V(uint32_t(uint16_t(int16_t(std::isnan(f16lo(a)) ? 0 : std::fmax(std::fmin(std::trunc(f16lo(a)), 32767.0f), -32768.0f))))));
   H("v_cvt_u16_f16", V(uint32_t(uint16_t(std::isnan(f16lo(a)) ? 0 : std::fmax(std::fmin(std::trunc(f16lo(a)), 65535.0f), 0.0f)))));
   D("v_fmac_f64", &vfmac64);
@@ -986,9 +1026,10 @@ void register_valu(Registry& r) {
   A("v_dot2_u32_u16", V(([](uint32_t x, uint32_t y, uint32_t z) { uint32_t s = z; for (int i = 0; i < 2; ++i) s += ((x >> (16 * i)) & 0xffff) * ((y >> (16 * i)) & 0xffff); return s; })(a, b, c)));
   r.erase("v_dot4_i32_i8");  // clamp and op_sel forms not modelled; keep them unimplemented rather than half-right
   r.erase("v_dot2_i32_i16");
-  A("v_pk_sub_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a - b) & 0xffff; })>);
-  A("v_pk_add_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a + b) & 0xffff; })>);
-  A("v_pk_sub_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a - b) & 0xffff; })>);
+  // The add/sub/mad forms return the exact result (int64 bits) for clamp to saturate (vpk16 SAT).
+  A("v_pk_sub_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(int64_t(a) - int64_t(b)); }), 1>);
+  A("v_pk_add_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(int64_t(int16_t(a)) + int16_t(b)); }), 2>);
+  A("v_pk_sub_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(int64_t(int16_t(a)) - int16_t(b)); }), 2>);
   A("v_pk_lshlrev_b16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (b << (a & 15)) & 0xffff; })>);
   A("v_pk_lshrrev_b16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (b & 0xffff) >> (a & 15); })>);
   A("v_pk_ashrrev_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return uint32_t(int16_t(b) >> (a & 15)) & 0xffff; })>);
@@ -996,8 +1037,8 @@ void register_valu(Registry& r) {
   A("v_pk_min_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return std::min(a, b); })>);
   A("v_pk_max_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return uint32_t(std::max(int16_t(a), int16_t(b))) & 0xffff; })>);
   A("v_pk_min_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return uint32_t(std::min(int16_t(a), int16_t(b))) & 0xffff; })>);
-  A("v_pk_mad_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return (a * b + c) & 0xffff; })>);
-  A("v_pk_mad_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return (a * b + c) & 0xffff; })>);
+  A("v_pk_mad_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint64_t { return uint64_t(a) * b + c; }), 1>);
+  A("v_pk_mad_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint64_t { return uint64_t(int64_t(int16_t(a)) * int16_t(b) + int16_t(c)); }), 2>);
   r.add("v_fma_mix_f32", &fma_mix<0>, U::VALU, FType::F32);
   r.add("v_cvt_f32_fp8", &cvt_from_fp8<false, false>, U::VALU);
   r.add("v_cvt_f32_bf8", &cvt_from_fp8<true, false>, U::VALU);
@@ -1012,7 +1053,7 @@ void register_valu(Registry& r) {
   H("v_pk_fma_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c)))); })>);
   H("v_pk_max_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(fmaxnum(f16lo(a), f16lo(b))); })>);
   H("v_pk_min_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(fminnum(f16lo(a), f16lo(b))); })>);
-  A("v_pk_add_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a + b) & 0xffff; })>);
+  A("v_pk_add_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(a) + b; }), 1>);
   A("v_pk_mul_lo_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a * b) & 0xffff; })>);
   F("v_pk_fma_f32", &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* r) { fma64(a, b, c, r); })>);
   F("v_pk_mul_f32", &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t*, uint32_t* r) { for (int l = 0; l < 64; ++l) r[l] = ub(fl(a[l]) * fl(b[l])); })>);

@@ -147,8 +147,8 @@ void ashr_pk_8_i32(Wave& w, const Op& op) {
   });
 }
 // v_sat_pk_u8_i16: D[15:0] = {sat_u8(S0.i16[1]), sat_u8(S0.i16[0])}.
-void sat_pk_u8_i16(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, 0, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+void sat_pk_u8_i16(Wave& w, const Op& op) {  // already saturated: clamp changes nothing
+  lane_op_mods(w, op, OutMods::IntInRange, 1, 1, 0, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     auto sat = [](uint64_t h) { return uint32_t(std::clamp<int32_t>(int16_t(uint16_t(h)), 0, 255)); };
     return sat(a) | sat(a >> 16) << 8;
   });
@@ -169,7 +169,7 @@ void swap_b32(Wave& w, const Op& op) {
 // (the reference's table: 0x8 -> -0.5, 0xf -> -0.0625, 0x7 -> 0.4375).
 // The source is an integer: it is never flushed as an f32 denormal (ops_valu.cpp's float path did).
 void cvt_off_f32_i4(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, 0, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+  lane_op_mods(w, op, OutMods::F32, 1, 1, 0, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     int v = int(a & 15) - ((a & 8) ? 16 : 0);
     return as_u(float(v) / 16.0f);
   });

@@ -7,7 +7,10 @@
 // Guide" (VOP1 / VOP2 / VOP3A / VOP3P opcode tables) and the CDNA4 guide for the gfx950 rows.
 // Choices the guides leave open are marked "Assumed" here and listed in runtime/sim/README.md.
 // As elsewhere in the simulator, 16-bit results go to D[15:0] with D[31:16] = 0; op_sel on the
-// 16-bit VOP3 forms, clamp, output modifiers and SDWA are refused (lane_op) rather than guessed.
+// 16-bit VOP3 forms is refused rather than guessed; clamp and output modifiers act on the f16 / f32 /
+// f64 results (the f16 mads, v_div_fixup_f16, v_exp/log_legacy_f32, the cube helpers,
+// v_trig_preop_f64), are a no-op on the always-in-range v_cvt_norm_* results and are refused on the
+// packed ones (lane_op.hpp, OutMods); SDWA forms run through sdwa_direct_exec (sdwa.hpp).
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -40,14 +43,14 @@ uint16_t fma16(uint64_t a, uint64_t b, uint64_t c) { return f16_bits(std::fma(do
 
 void mad_f16(Wave& w, const Op& op) {  // also v_madak_f16 (S0 * S1 + K) and v_madmk_f16 (S0 * K + S1): asm order
   refuse_op_sel(w, op);
-  lane_op(w, op, 1, 1, kSign16, [](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t { return mad16(a, b, c); });
+  lane_op_mods(w, op, OutMods::F16, 1, 1, kSign16, [](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t { return mad16(a, b, c); });
 }
 void fma_legacy_f16(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, kSign16, [](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t { return fma16(a, b, c); });
+  lane_op_mods(w, op, OutMods::F16, 1, 1, kSign16, [](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t { return fma16(a, b, c); });
 }
 void mac_f16(Wave& w, const Op& op) {  // D = S0 * S1 + D
   const uint32_t* acc = w.vr(op.d[0].idx);
-  lane_op(w, op, 1, 1, kSign16, [acc](int l, uint64_t a, uint64_t b, uint64_t) -> uint64_t { return mad16(a, b, acc[l]); });
+  lane_op_mods(w, op, OutMods::F16, 1, 1, kSign16, [acc](int l, uint64_t a, uint64_t b, uint64_t) -> uint64_t { return mad16(a, b, acc[l]); });
 }
 // v_pk_fmac_f16 (VOP2): D.lo = fma(S0.lo, S1.lo, D.lo), D.hi = fma(S0.hi, S1.hi, D.hi).
 void pk_fmac_f16(Wave& w, const Op& op) {
@@ -62,7 +65,7 @@ void pk_fmac_f16(Wave& w, const Op& op) {
 // guide's pseudo-code; NaNs are quieted, the generated NaN is 0xfe00.
 void div_fixup_f16(Wave& w, const Op& op) {
   refuse_op_sel(w, op);
-  lane_op(w, op, 1, 1, kSign16, [](int, uint64_t q, uint64_t den, uint64_t num) -> uint64_t {
+  lane_op_mods(w, op, OutMods::F16, 1, 1, kSign16, [](int, uint64_t q, uint64_t den, uint64_t num) -> uint64_t {
     const float s1 = h(den), s2 = h(num);
     const bool neg = ((den ^ num) & 0x8000) != 0;
     if (std::isnan(s2)) return (num & 0xffff) | 0x0200;
@@ -89,11 +92,11 @@ uint32_t to_unorm16(double x) {
   x = std::fmin(std::fmax(x, 0.0), 1.0);
   return uint32_t(std::nearbyint(x * 65535.0));
 }
-void cvt_norm_i16_f16(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t { return to_snorm16(h(a)); });
+void cvt_norm_i16_f16(Wave& w, const Op& op) {  // saturated to [-32767, 32767]: clamp changes nothing
+  lane_op_mods(w, op, OutMods::IntInRange, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t { return to_snorm16(h(a)); });
 }
-void cvt_norm_u16_f16(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t { return to_unorm16(h(a)); });
+void cvt_norm_u16_f16(Wave& w, const Op& op) {  // saturated to [0, 65535]: clamp changes nothing
+  lane_op_mods(w, op, OutMods::IntInRange, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t { return to_unorm16(h(a)); });
 }
 template <bool sgn, bool f16>
 void cvt_pknorm(Wave& w, const Op& op) {  // D = {norm(S1), norm(S0)}
@@ -133,7 +136,7 @@ void cvt_pkaccum_u8_f32(Wave& w, const Op& op) {
 // refuses the inputs where the two could differ instead of guessing: NaN, infinities, zero,
 // negative or denormal inputs to log, and results that would be denormal, zero or infinite.
 void exp_legacy(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, kSign32, [&w, &op](int l, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+  lane_op_mods(w, op, OutMods::F32, 1, 1, kSign32, [&w, &op](int l, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     float x = f32_of(uint32_t(a));
     float r = std::exp2(x);
     if (!std::isfinite(x) || !std::isnormal(r))
@@ -142,7 +145,7 @@ void exp_legacy(Wave& w, const Op& op) {
   });
 }
 void log_legacy(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, kSign32, [&w, &op](int l, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+  lane_op_mods(w, op, OutMods::F32, 1, 1, kSign32, [&w, &op](int l, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     float x = f32_of(uint32_t(a));
     if (!std::isnormal(x) || x < 0)
       fail(w, op, "v_log_legacy_f32 of " + hex(a) + ": zero, negative, denormal, infinite and NaN inputs are not modelled", l);
@@ -193,7 +196,7 @@ uint64_t trig_preop(uint64_t s0, uint32_t s1) {
 }
 void trig_preop_f64(Wave& w, const Op& op) {
   if (op.s[1].neg || op.s[1].abs) fail(w, op, "neg/abs on v_trig_preop_f64's segment operand is not modelled");
-  lane_op(w, op, 2, 2, uint64_t(1) << 63, [&w, &op](int l, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+  lane_op_mods(w, op, OutMods::F64, 2, 2, uint64_t(1) << 63, [&w, &op](int l, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     return trig_preop(a, lane_src(w, op.s[1], l));
   });
 }
@@ -251,7 +254,7 @@ void pk_minmax3_f16(Wave& w, const Op& op) {
 // sc / tc the face coordinates; ma = 2 * the major coordinate.
 template <int what>  // 0 id, 1 sc, 2 tc, 3 ma
 void cube(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, kSign32, [](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
+  lane_op_mods(w, op, OutMods::F32, 1, 1, kSign32, [](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
     const float x = f32_of(uint32_t(a)), y = f32_of(uint32_t(b)), z = f32_of(uint32_t(c));
     const int axis = (std::fabs(z) >= std::fabs(x) && std::fabs(z) >= std::fabs(y)) ? 2 : std::fabs(y) >= std::fabs(x) ? 1 : 0;
     const float major = axis == 2 ? z : axis == 1 ? y : x;

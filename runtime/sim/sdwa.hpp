@@ -40,5 +40,8 @@ inline void sdwa_merge_dst(const Op& op, uint64_t exec, const uint32_t* r, uint3
 // Handler of an _sdwa instruction whose semantics read lanes directly (op.inner): runs op.inner
 // with SDWA-selected copies of sources 0/1 and, for a destination field, merges its result.
 void sdwa_direct_exec(Wave& w, const Op& op);
+// The same around any handler: runs `inner` on SDWA-selected copies of op's sources 0/1 and merges
+// its result into op's destination field (the MODE handlers' _sdwa forms, ops_mode.cpp).
+void sdwa_run_selected(Wave& w, const Op& op, Handler inner);
 
 }  // namespace cdnajit::sim

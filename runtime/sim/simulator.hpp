@@ -49,6 +49,11 @@ struct Options {
   // top bits for the gfx950 v_cvt_scalef32_sr_* (HIP's amd_hip_ocp_host.hpp from_float_sr)
   // (default); Low / High use the low / top bits for every form.
   enum class SrSeedBits { PerForm, Low, High } sr_seed_bits = SrSeedBits::PerForm;
+  // When the VOP3/SDWA output modifier OMOD (mul:2, mul:4, div:2) acts (runtime/sim/output_modifiers.hpp):
+  //  Published: only while the result type's output denormals are flushed and MODE.IEEE is clear, with
+  //             -0 made +0 first, as AMD described the hardware (reviews.llvm.org/D30209) (default).
+  //  Always:    in every MODE.
+  enum class Omod { Published, Always } omod = Omod::Published;
   // Timing-model input (runtime/sim/record.hpp): when set, the instruction streams of the
   // workgroups it lists are recorded into it. Off (nullptr) costs two predictable branches per instruction.
   Recording* recording = nullptr;
