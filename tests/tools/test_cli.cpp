@@ -424,6 +424,15 @@ TEST_CASE("cdnajit check: wait counts, hazards and simulator coverage of a code 
   CHECK_THAT(und.out, Catch::Contains("[sim-coverage]") && Catch::Contains("<undecodable 0xbfff0000>") &&
                           Catch::Contains("verifiers were not run"));
   CHECK_THAT(und.out, !Catch::Contains("[decode]") && Catch::Contains(": 1 finding"));
+  // The final s_endpgm (0xbf810000) becomes s_nop 0: execution can run past the end of the code.
+  std::string co3 = (dir / "va_no_end.co").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co3).status == 0);
+  REQUIRE(patch_file(co3, {0x00, 0x00, 0x81, 0xbf}, {0x00, 0x00, 0x80, 0xbf}));
+  Run end = cli("check " + co3);
+  INFO(end.out);
+  CHECK(end.status == 1);
+  CHECK_THAT(end.out, Catch::Contains("s_nop 0  [end-of-code]") && Catch::Contains("run past the end of its code") &&
+                          Catch::Contains(": 1 finding"));
 }
 
 TEST_CASE("cdnajit run: numerics and buffer-range switches are validated", "[cli][args]") {
