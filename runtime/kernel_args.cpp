@@ -84,7 +84,8 @@ std::vector<uint8_t> pack_kernargs(const KernelInfo& k, const KernelArgs& args, 
     size_t slot = explicit_args.size();
     if (e.name.empty()) {
       if (i >= explicit_args.size())
-        throw Error(fmt::format("{}: argument #{} ({}) given, but the kernel takes only {} explicit argument(s): {}",
+        throw Error(fmt::format("{}: argument #{} ({}; numbered from 0) given, but the kernel takes only {} explicit "
+                                "argument(s): {}",
                                 where, i, e.type, explicit_args.size(), list_explicit(explicit_args)));
       slot = i;
     } else {

@@ -4,6 +4,7 @@
 
 #include "jit/isa/error.hpp"
 #include "jit/isa/machine_inst.hpp"
+#include "jit/isa/opcode.hpp"
 #include "jit/passes/passes.hpp"
 #include "runtime/sim/code_object.hpp"
 #include "runtime/sim/semantics_check.hpp"
@@ -63,6 +64,13 @@ CheckResult check_code_object(const std::vector<uint8_t>& bytes, const std::stri
     for (const Line& l : lines) {
       if (!l.implemented)
         r.findings.push_back({name, l.pc, l.text, "sim-coverage", unbound_reason(name, l.pc)});
+      if (!l.implemented && !l.text.empty() && l.text[0] == '<') {
+        // A decoder placeholder (runtime/sim/decode.cpp: undecodable bytes, code cut off
+        // mid-instruction), not an instruction: the sim-coverage finding above says what it is.
+        if (parsed_all) r.findings.back().message += "; the wait-count and hazard verifiers were not run on this kernel";
+        parsed_all = false;
+        continue;
+      }
       isa::MachineInst mi;
       mi.address = l.pc;  // before parsing: a numeric branch operand is resolved against it
       std::string err;
@@ -76,6 +84,18 @@ CheckResult check_code_object(const std::vector<uint8_t>& bytes, const std::stri
       prog.push_back(std::move(mi));
     }
     if (!parsed_all) continue;
+    // The last instruction must end the program or branch away unconditionally; anything else
+    // lets execution run past the end of the code.
+    if (!prog.empty() && prog.back().info) {
+      const isa::InstrInfo& last = *prog.back().info;
+      const bool leaves = isa::is(last, isa::kClassTerminator) ||
+                          (isa::is(last, isa::kClassBranch) && !isa::is(last, isa::kClassCondBranch));
+      if (!leaves)
+        r.findings.push_back({name, lines.back().pc, lines.back().text, "end-of-code",
+                              "the kernel's last instruction neither ends the program (s_endpgm) nor branches "
+                              "unconditionally: execution can run past the end of its code (the simulator stops "
+                              "there with an error; a GPU runs whatever bytes follow)"});
+    }
     // The verifiers index the program they were given: map each finding back to its line.
     auto w = passes::run_waitcnt(prog, co.arch, passes::Mode::Verify);
     auto h = passes::run_hazards(prog, co.arch, passes::Mode::Verify);

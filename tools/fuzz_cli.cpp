@@ -117,6 +117,12 @@ CliFuzzSeed make_cli_fuzz_seed(std::string label, std::vector<uint8_t> code_obje
   return s;
 }
 
+std::string cli_run_command(const CliFuzzSeed& seed, const std::string& file) {
+  std::string cmd = "cdnajit run " + file;
+  for (const std::string& a : seed.run_args) cmd += " " + a;
+  return cmd;
+}
+
 CliFuzzReport fuzz_through_cli(const std::vector<CliFuzzSeed>& seeds, const CliFuzzOptions& opt) {
   if (seeds.empty()) throw Error("fuzz: no seed code objects");
   std::error_code ec;

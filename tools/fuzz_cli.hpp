@@ -27,6 +27,10 @@ struct CliFuzzSeed {
 // the seed itself does not load.
 CliFuzzSeed make_cli_fuzz_seed(std::string label, std::vector<uint8_t> code_object, const std::string& kernel = "");
 
+// "cdnajit run FILE <seed.run_args>": the command that runs `file` (a mutant of the
+// seed, e.g. a saved reproducer) as the fuzzers do.
+std::string cli_run_command(const CliFuzzSeed& seed, const std::string& file);
+
 struct CliFuzzOptions {
   std::string cdnajit;  // the program to run (the fuzz command passes its own executable)
   uint64_t iterations = 1000;

@@ -498,8 +498,14 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       size_t n = llvm_crashes_on(base + off, k.code_size - off + kPad)
                      ? 0
                      : LLVMDisasmInstruction(ctx, const_cast<uint8_t*>(base + off), k.code_size - off + kPad, off, buf, sizeof buf);
-      if (n > k.code_size - off) n = 0;  // decoded only thanks to the padding: the code ends mid-instruction
-      if (n == 0) {
+      if (n > k.code_size - off) {
+        // Decoded only thanks to the padding: the code ends mid-instruction. A placeholder that
+        // says so (an error only if executed; unbound_reason prints it).
+        std::snprintf(buf, sizeof buf,
+                      "<kernel code ends mid-instruction at pc 0x%llx (%llu of %zu bytes present; the .text or symbol size ends there)>",
+                      (unsigned long long)off, (unsigned long long)(k.code_size - off), n);
+        n = k.code_size - off;
+      } else if (n == 0) {
         // Not a valid instruction: keep a 4-byte placeholder that fails only if executed.
         uint32_t word = 0;
         std::memcpy(&word, base + off, std::min<uint64_t>(4, k.code_size - off));
@@ -515,6 +521,17 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
   const Registry& reg = registry();
   dk->ops.resize(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) dk->pc_to_index[pcs[i]] = uint32_t(i);
+  // Why a branch target is not an instruction: before the code, past its end (often a kernel
+  // whose .text or symbol size cuts it short), or inside another instruction.
+  auto bad_target = [&](int64_t tgt) {
+    std::string s = "branch target " + (tgt < 0 ? "-" + hex(uint64_t(-tgt)) : hex(uint64_t(tgt))) + " is not an instruction of the kernel";
+    if (tgt < 0) return s + " (it is before the kernel's first instruction)";
+    if (uint64_t(tgt) >= k.code_size)
+      return s + " (it is past the end of the kernel's " + std::to_string(k.code_size) +
+             " bytes of code; the .text or symbol size ends there)";
+    auto in = std::prev(std::upper_bound(pcs.begin(), pcs.end(), uint32_t(tgt)));
+    return s + " (it is inside the instruction at pc " + hex(*in) + " '" + texts[size_t(in - pcs.begin())] + "')";
+  };
   for (size_t i = 0; i < texts.size(); ++i) {
     Op& op = dk->ops[i];
     op.text = texts[i];
@@ -603,7 +620,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
         int64_t tgt = int64_t(op.pc) + 4 + int64_t(int16_t(op.imm)) * 4;
         auto t = dk->pc_to_index.find(uint32_t(tgt));
         if (tgt < 0 || t == dk->pc_to_index.end())
-          throw Error("simulator: " + where() + ": branch target " + hex(uint64_t(tgt)) + " is not an instruction of the kernel");
+          throw Error("simulator: " + where() + ": " + bad_target(tgt));
         op.target = t->second;
       }
       continue;
@@ -622,7 +639,7 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
         int64_t tgt = int64_t(op.pc) + 4 + int64_t(int16_t(uint16_t(word0 & 0xffff))) * 4;
         auto t = dk->pc_to_index.find(uint32_t(tgt));
         if (tgt < 0 || t == dk->pc_to_index.end())
-          throw Error("simulator: " + where() + ": branch target " + hex(uint64_t(tgt)) + " is not an instruction of the kernel");
+          throw Error("simulator: " + where() + ": " + bad_target(tgt));
         op.target = t->second;
         continue;
       }

@@ -602,6 +602,8 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
 }
 
 std::string unbound_reason(const Op& op) {
+  // The decoder's placeholder for a cut-off instruction (decode.cpp) is its own reason.
+  if (op.text.rfind("<kernel code ends mid-instruction", 0) == 0) return op.text.substr(1, op.text.size() - 2);
   std::string s = "instruction not implemented by the simulator (or not decodable): '" + op.text + "'";
   if (op.info) {
     const std::string_view why = registry().refused[size_t(isa::opcode_of(*op.info))];

@@ -4,6 +4,7 @@
 // deliberately not modelled. See runtime/sim/README.md for the semantics.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -97,7 +98,10 @@ class Memory {
     uint64_t base = 0;
     size_t size = 0;
     std::string name;
-    std::unique_ptr<uint8_t[]> data;
+    struct FreeBytes {
+      void operator()(uint8_t* p) const { std::free(p); }
+    };
+    std::unique_ptr<uint8_t[], FreeBytes> data;  // calloc'd: zero pages are mapped lazily, not written
   };
   // Block containing [addr, addr+n), or nullptr. Not synchronised against alloc/free.
   const Block* find(uint64_t addr, size_t n) const;

@@ -126,7 +126,7 @@ TEST_CASE("pack_kernargs reports missing, extra, unknown and duplicate arguments
   CHECK_THAT(error_of(k, KernelArgs().ptr(out).i32(1)),
              Catch::Contains("#2 's' by_value 8 bytes was not given") && Catch::Contains("2 argument(s) given"));
   CHECK_THAT(error_of(k, KernelArgs().ptr(out).i32(1).f64(0).i32(4)),
-             Catch::Contains("argument #3 (i32) given, but the kernel takes only 3"));
+             Catch::Contains("argument #3 (i32; numbered from 0) given, but the kernel takes only 3"));
   CHECK_THAT(error_of(k, KernelArgs().ptr(out).i32("count", 1).f64(0)), Catch::Contains("no argument named 'count'"));
   CHECK_THAT(error_of(k, KernelArgs().ptr(out).i32(1).i32("n", 2)), Catch::Contains("given twice"));
 }

@@ -37,6 +37,12 @@ std::string error_of(std::function<void()> f) {
 
 const Arch kArchs[] = {Arch::gfx942, Arch::gfx950};
 
+std::string hex64(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
 }  // namespace
 
 TEST_CASE("out-of-bounds global store names kernel, pc, lane, address and allocation", "[sim][check]") {
@@ -63,6 +69,83 @@ extern "C" __global__ void oob(float* c, int n) {
     cdnajit::sim::Options o;
     o.check_bounds = false;
     dev.run(co, "oob", ArgPack().add(dc).add(128), dims1(2, 64), o);
+  }
+}
+
+TEST_CASE("out-of-bounds global access near another allocation names the nearest one, never reads the neighbour",
+          "[sim][check]") {
+  // Two allocations: 'a' (64 bytes) and 'b' right after it. The allocator (runtime/sim/memory.cpp)
+  // leaves at least 4 GiB of unmapped space between them, so an access past 'a' reaches 'b' only
+  // through a real pointer to 'b'. Every address below is outside both and must be an error naming
+  // the closer allocation; with check_bounds off it must read 0, never b's bytes.
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    uint64_t a = dev.upload(std::vector<uint32_t>(16, 0x11111111u), "a");
+    uint64_t b = dev.upload(std::vector<uint32_t>(16, 0xb0b0b0b0u), "b");
+    uint64_t out = dev.upload(std::vector<uint32_t>(1, 0x5eedu), "out");
+    REQUIRE(b > a + 64);
+    // kernarg: [0] a 64-bit address, [8] a 32-bit offset, [16] the output pointer.
+    // "saddr" loads from s[2:3] + v1 (a 32-bit offset, as the hardware's SADDR form adds it);
+    // "vaddr" loads from the 64-bit address in v[4:5]. Lane 0 stores what it read to out[0].
+    auto kernel = [&](bool saddr) {
+      std::string load = saddr ? " v_mov_b32 v1, s4\n global_load_dword v2, v1, s[2:3]\n"
+                               : " v_mov_b32 v4, s2\n v_mov_b32 v5, s3\n global_load_dword v2, v[4:5], off\n";
+      std::string body = "s_load_dwordx2 s[2:3], s[0:1], 0x0\n s_load_dword s4, s[0:1], 0x8\n"
+                         " s_load_dwordx2 s[6:7], s[0:1], 0x10\n s_waitcnt lgkmcnt(0)\n" +
+                         load + " s_waitcnt vmcnt(0)\n v_mov_b32 v3, 0\n global_store_dword v3, v2, s[6:7]\n s_endpgm";
+      std::string src = asm_kernel("near", body, arch);
+      src.replace(src.find(".amdhsa_kernarg_size 16"), 23, ".amdhsa_kernarg_size 24");
+      return cdnajit::read_code_object(assemble(src, arch));
+    };
+    auto saddr_co = kernel(true), vaddr_co = kernel(false);
+    auto launch = [&](const cdnajit::CodeObject& co, uint64_t addr, uint32_t offset, bool check) {
+      std::vector<uint8_t> ka(24, 0);
+      std::memcpy(ka.data(), &addr, 8);
+      std::memcpy(ka.data() + 8, &offset, 4);
+      std::memcpy(ka.data() + 16, &out, 8);
+      cdnajit::sim::Options o;
+      o.check_bounds = check;
+      dev.sim.memory().write(out, std::vector<uint32_t>{0x5eedu}.data(), 4);
+      dev.sim.launch(co, "near", ka, dims1(1, 1), o);
+      return dev.download<uint32_t>(out, 1)[0];
+    };
+    // In bounds through both forms, and a real pointer to b reads b.
+    CHECK(launch(saddr_co, a, 60, true) == 0x11111111u);
+    CHECK(launch(vaddr_co, b, 0, true) == 0xb0b0b0b0u);
+
+    struct Case {
+      const char* what;
+      bool saddr;
+      uint64_t addr;
+      uint32_t offset;
+      std::string expect;  // the nearest-allocation phrase
+    };
+    const Case cases[] = {
+        // The largest 32-bit offset from a's base: 4 GiB - 4 past it, still in the gap.
+        {"a + 0xfffffffc (saddr)", true, a, 0xfffffffcu,
+         "nearest allocation 'a' [" + hex64(a) + ", +64), address is " + std::to_string(0xfffffffcull - 64) +
+             " bytes past its end"},
+        // Just past a's end: where a packed allocator would have put b's first bytes.
+        {"a + 64 (saddr)", true, a, 64, "nearest allocation 'a' [" + hex64(a) + ", +64), address is 0 bytes past its end"},
+        {"a + 64 (vaddr)", false, a + 64, 0, "nearest allocation 'a' [" + hex64(a) + ", +64), address is 0 bytes past its end"},
+        // Straddling a's end: 2 bytes inside, 2 outside.
+        {"a + 62 (saddr)", true, a, 62, "nearest allocation 'a' [" + hex64(a) + ", +64), address is offset 62 inside it"},
+        // In the gap just before b, and straddling b's start (2 bytes before, 2 inside).
+        {"b - 4 (vaddr)", false, b - 4, 0, "nearest allocation 'b' [" + hex64(b) + ", +64), address is 4 bytes before it"},
+        {"b - 2 (vaddr)", false, b - 2, 0, "nearest allocation 'b' [" + hex64(b) + ", +64), address is 2 bytes before it"},
+        // Just past b's end.
+        {"b + 64 (vaddr)", false, b + 64, 0, "nearest allocation 'b' [" + hex64(b) + ", +64), address is 0 bytes past its end"},
+    };
+    for (const Case& c : cases) {
+      INFO(cdnajit::arch_name(arch) << ": " << c.what);
+      const auto& co = c.saddr ? saddr_co : vaddr_co;
+      std::string msg = error_of([&] { launch(co, c.addr, c.offset, true); });
+      CHECK_THAT(msg, Contains("out-of-bounds global load of 4 bytes at address " + hex64(c.addr + c.offset)));
+      CHECK_THAT(msg, Contains(c.expect));
+      CHECK_THAT(msg, Contains("lane 0"));
+      // Without bounds checking the load is dropped: 0, never a neighbour's bytes.
+      CHECK(launch(co, c.addr, c.offset, false) == 0u);
+    }
   }
 }
 

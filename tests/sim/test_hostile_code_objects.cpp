@@ -127,8 +127,35 @@ TEST_CASE("hostile code object: code ending mid-instruction is not decoded from 
   cdnajit::sim::Simulator fresh(Arch::gfx942);
   std::string dis = fresh.disassemble(cut, "k");
   INFO(dis);
-  CHECK_THAT(dis, Contains("undecodable"));
+  const std::string cut_off =
+      "kernel code ends mid-instruction at pc 0x4 (4 of 8 bytes present; the .text or symbol size ends there)";
+  CHECK_THAT(dis, Contains(cut_off));
   CHECK_THAT(dis, !Contains("0x12345678"));
+  // Running into it is an error that says so, at that pc.
+  std::vector<uint8_t> ka(16, 0);
+  std::string run = error_of([&] { fresh.launch(cut, "k", ka, dims1(1, 64)); });
+  CHECK_THAT(run, Contains("kernel k, pc 0x4") && Contains(cut_off));
+}
+
+TEST_CASE("hostile code object: a branch past the cut-off end or into an instruction says which", "[sim][hostile]") {
+  // s_branch to the s_endpgm, with the kernel cut off before it (8 of its 12 bytes kept).
+  auto co = cdnajit::read_code_object(
+      assemble(kernel_text("s_branch BB\n s_nop 0\nBB:\n s_endpgm", "  .amdhsa_kernarg_size 16\n"), Arch::gfx942));
+  cdnajit::CodeObject cut = co;
+  cut.kernels[0].code_size = 8;
+  cut.text.resize(cut.kernels[0].entry_offset + 8);
+  cdnajit::sim::Simulator sim(Arch::gfx942);
+  std::string past = error_of([&] { sim.disassemble(cut, "k"); });
+  CHECK_THAT(past, Contains("kernel k pc 0x0 's_branch") &&
+                       Contains("branch target 0x8 is not an instruction of the kernel (it is past the end of the "
+                                "kernel's 8 bytes of code; the .text or symbol size ends there)"));
+  // s_branch with simm16 = 1 (SOPP opcode 2, word 0xbf820001): target 0x8, the literal of the
+  // 8-byte v_mov_b32 at 0x4.
+  auto into = cdnajit::read_code_object(assemble(
+      kernel_text(".long 0xbf820001\n v_mov_b32 v1, 0x12345678\n s_endpgm", "  .amdhsa_kernarg_size 16\n"), Arch::gfx942));
+  std::string inside = error_of([&] { sim.disassemble(into, "k"); });
+  CHECK_THAT(inside, Contains("branch target 0x8 is not an instruction of the kernel (it is inside the instruction at "
+                              "pc 0x4 'v_mov_b32"));
 }
 
 TEST_CASE("hostile code object: an infinite loop stops at the wall-clock limit", "[sim][hostile]") {

@@ -66,7 +66,7 @@ TEST_CASE("cdnajit errors name what is wrong and exit non-zero", "[cli][errors]"
   CHECK(a.status == 2);  // a bad command line: status 2, before anything runs
   CHECK_THAT(a.out, Catch::Contains("gfx908") && Catch::Contains("valid: gfx942, gfx950"));
   Run k = cli("dump --kernel no_such_kernel --arch gfx942");
-  CHECK(k.status == 1);
+  CHECK(k.status == 2);  // checked while the command line is parsed
   CHECK_THAT(k.out, Catch::Contains("no_such_kernel") && Catch::Contains("vector_add"));
   Run v = cli("seed --arch gfx942 --variant lds_dot2 --channels 1");
   CHECK(v.status == 1);
@@ -145,7 +145,7 @@ void expect_usage_error(const std::string& args, const std::vector<std::string>&
 }
 
 TEST_CASE("every cdnajit command has --help and -h", "[cli][args]") {
-  for (std::string c : {"", "list ", "dump ", "build ", "stats ", "run ", "seed ", "fuzz "}) {
+  for (std::string c : {"", "list ", "dump ", "build ", "stats ", "run ", "seed ", "fuzz ", "tune ", "conv3d ", "check "}) {
     for (std::string h : {"--help", "-h"}) {
       Run r = cli(c + h);
       INFO(c + h << "\n" << r.out);
@@ -161,9 +161,27 @@ TEST_CASE("every cdnajit command has --help and -h", "[cli][args]") {
 }
 
 TEST_CASE("cdnajit rejects unknown and repeated options", "[cli][args]") {
-  expect_usage_error("dump --kernel vector_add --arhc gfx942", {"--arhc"});
-  expect_usage_error("dump --kernel vector_add --arch gfx942 --arch gfx950", {"--arch"});
-  expect_usage_error("build --kernel vector_add --kernel bf16_dot -o /tmp/x.co", {"--kernel"});
+  expect_usage_error("dump --kernel vector_add --arhc gfx942",
+                     {"unknown option '--arhc' (valid options of dump: -h/--help, --kernel, --arch"});
+  expect_usage_error("dump --kernel vector_add --arhc=gfx942", {"unknown option '--arhc' (valid options of dump:"});
+  expect_usage_error("dump --kernel vector_add stray", {"unexpected argument 'stray'"});
+  expect_usage_error("dump --kernel vector_add --arch gfx942 --arch gfx950", {"--arch given 2 times (give it once)"});
+  expect_usage_error("dump --kernel vector_add --arch=gfx942 --arch=gfx942 --arch gfx942", {"--arch given 3 times"});
+  expect_usage_error("build --kernel vector_add --kernel bf16_dot -o /tmp/x.co", {"--kernel given 2 times"});
+  // "--opt=" with nothing after the '=' is an empty value, never "take the next word".
+  expect_usage_error("dump --arch= --kernel vector_add", {"--arch: empty value in '--arch='", "--arch VALUE"});
+  expect_usage_error("dump --kernel= vector_add", {"--kernel: empty value in '--kernel='"});
+  // Before the command: only --help and --version.
+  expect_usage_error("--verbose dump --kernel vector_add", {"unknown option '--verbose' before the command", "dump"});
+  Run version = cli("--version");
+  CHECK(version.status == 0);
+  CHECK_THAT(version.out, Catch::StartsWith("cdnajit "));
+  // Names checked while parsing are command-line errors (status 2) too.
+  expect_usage_error("build --kernel no_such_kernel -o /tmp/x.co", {"--kernel: unknown kernel 'no_such_kernel'", "vector_add"});
+  expect_usage_error("run /nonexistent.co --kernel k --grid 1 --block 64 --device nope",
+                     {"--device: unknown device 'nope'", "sim:gfx942", "hip:N"});
+  expect_usage_error("run /nonexistent.co --kernel k --grid 1 --block 64 --device hip:x", {"unknown device 'hip:x'"});
+  expect_usage_error("tune --device sim:gfx90a", {"unknown device 'sim:gfx90a'"});
   expect_usage_error("dump", {"--kernel"});  // required
   expect_usage_error("dump --kernel vector_add --waitcnt sometimes", {"--waitcnt", "sometimes", "auto, verify, off"});
 }
@@ -212,7 +230,14 @@ TEST_CASE("cdnajit run: numbers are whole, in range and of the kernel's kind", "
   Run f = cli(run + "--grid 4 --block 256" + bufs + "--arg f32:1000");
   INFO(f.out);
   CHECK(f.status == 1);
-  CHECK_THAT(f.out, Catch::Contains("--arg #4 (f32)") && Catch::Contains("'n'") && Catch::Contains("'uint'"));
+  // The fourth --arg is argument #3: numbered from 0 here as in the packer's messages.
+  CHECK_THAT(f.out, Catch::Contains("--arg #3 (f32; arguments are numbered from 0)") &&
+                        Catch::Contains("argument #3 'n'") && Catch::Contains("'uint'"));
+  Run extra = cli(run + "--grid 4 --block 256" + bufs + "--arg u32:1000 --arg u32:7");
+  INFO(extra.out);
+  CHECK(extra.status == 1);
+  CHECK_THAT(extra.out, Catch::Contains("argument #4 (u32; numbered from 0) given, but the kernel takes only 4") &&
+                            Catch::Contains("#3 'n'"));
   std::filesystem::remove_all(dir);
 }
 
@@ -245,6 +270,15 @@ TEST_CASE("cdnajit build/dump/stats with a pass in verify mode exit 1 on finding
   CHECK_FALSE(std::filesystem::exists(co));
   Run ok = cli("build --kernel bf16_dot --arch gfx942 --waitcnt verify -o " + co);  // the author's waits suffice
   CHECK(ok.status == 0);
+  // The hazard verifier: bf16_dot on gfx950 stores a v_dot2 result one wait state too early
+  // without the hazard pass's s_nops.
+  std::string hco = (dir / "h.co").string();
+  Run h = cli("build --kernel bf16_dot --arch gfx950 --hazards verify -o " + hco);
+  INFO(h.out);
+  CHECK(h.status == 1);
+  CHECK_THAT(h.out, Catch::Contains("1 finding(s) of passes in verify mode") && Catch::Contains("[dot-result]") &&
+                        Catch::Contains("not written"));
+  CHECK_FALSE(std::filesystem::exists(hco));
   Run d = cli("dump --kernel bf16_dot --arch gfx942 --waitcnt verify --drop-author-waits");
   CHECK(d.status == 1);
   CHECK_THAT(d.out, Catch::Contains(".amdhsa_kernel bf16_dot") && Catch::Contains("finding(s)"));
@@ -260,6 +294,13 @@ TEST_CASE("cdnajit run checks --out before running", "[cli][args]") {
   expect_usage_error(run + "--out c=" + (dir / "c.bin").string(), {"--out", "'c'", "buffers: a, b, out"});
   expect_usage_error(run + "--out out=/nonexistent_dir/o.bin", {"--out out", "/nonexistent_dir"});
   expect_usage_error(run + "--out out=" + dir.string(), {"--out out", "is a directory"});
+  // A directory where no file can be created (sysfs): refused before the run, with the reason. As root,
+  // access() would say yes, so the file is created (and removed) to find out.
+  if (std::filesystem::is_directory("/sys/kernel")) {
+    expect_usage_error(run + "--out out=/sys/kernel/cdnajit_zz.bin", {"--out out", "'/sys/kernel/cdnajit_zz.bin'"});
+    if (geteuid() == 0)
+      expect_usage_error(run + "--out out=/sys/kernel/cdnajit_zz.bin", {"cannot be created: Permission denied"});
+  }
   expect_usage_error(run + "--arg buf:a:16", {"buffer name 'a' is used twice"});
   std::filesystem::remove_all(dir);
 }
@@ -298,6 +339,35 @@ TEST_CASE("cdnajit run reads files of a bounded size and never blocks on them", 
   f.read(reinterpret_cast<char*>(v.data()), 256);
   CHECK(v[0] == 0x01010101u);  // a (0x01010101, a denormal) + b (0) = a: the file's bytes were read
   CHECK(v[4] == 0u);           // n = 4: elements 4.. untouched
+  CHECK_THAT(ok.out, !Catch::Contains("warning"));  // the file had more than enough bytes
+  // A file shorter than the buffer: the rest is zero, and a warning says how much was read.
+  std::string small = (dir / "small.bin").string();
+  std::ofstream(small, std::ios::binary) << std::string(8, '\x02');
+  Run sh = cli(run + "--arg buf:a:256:file=" + small + rest + " --out out=" + out);
+  INFO(sh.out);
+  REQUIRE(sh.status == 0);
+  CHECK_THAT(sh.out, Catch::Contains("warning: --arg buf:a: read 8 of 256 bytes from '" + small + "'; the rest is zero"));
+  std::ifstream fs(out, std::ios::binary);
+  fs.read(reinterpret_cast<char*>(v.data()), 256);
+  CHECK(v[0] == 0x02020202u);
+  CHECK(v[1] == 0x02020202u);
+  CHECK(v[2] == 0u);
+  CHECK(v[3] == 0u);
+  // Initial contents are written in 16 MiB chunks: iota continues across the chunk boundary
+  // (read back through --out of the input buffer itself).
+  const uint32_t words = (17u << 20) / 4 + 3;
+  std::string a_out = (dir / "a.bin").string();
+  Run big_iota = cli(run + "--arg buf:a:" + std::to_string(words * 4 + 2) + ":iota" + rest + " --out a=" + a_out);
+  INFO(big_iota.out);
+  REQUIRE(big_iota.status == 0);
+  std::ifstream fa(a_out, std::ios::binary);
+  std::vector<uint32_t> a(words + 1, 0xffffffffu);
+  fa.read(reinterpret_cast<char*>(a.data()), std::streamsize(words) * 4 + 2);
+  CHECK(fa.gcount() == std::streamsize(words) * 4 + 2);
+  size_t wrong = 0;
+  for (uint32_t i = 0; i < words; ++i) wrong += a[i] != i;
+  CHECK(wrong == 0);
+  CHECK((a[words] & 0xffffu) == 0u);  // the last, partial word is zero
   std::filesystem::remove_all(dir);
 }
 
@@ -343,6 +413,26 @@ TEST_CASE("cdnajit check: wait counts, hazards and simulator coverage of a code 
   Run help = cli("check --help");
   CHECK(help.status == 0);
   CHECK_THAT(help.out, Catch::Contains("--kernel"));
+  // Undecodable bytes (SOPP opcode 0x7f, none on gfx950): one [sim-coverage] finding that says the
+  // verifiers did not run, not a second [decode] finding about the placeholder's '<' text.
+  std::string co2 = (dir / "va_undecodable.co").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co2).status == 0);
+  REQUIRE(patch_file(co2, {0x70, 0x0f, 0x8c, 0xbf}, {0x00, 0x00, 0xff, 0xbf}));
+  Run und = cli("check " + co2);
+  INFO(und.out);
+  CHECK(und.status == 1);
+  CHECK_THAT(und.out, Catch::Contains("[sim-coverage]") && Catch::Contains("<undecodable 0xbfff0000>") &&
+                          Catch::Contains("verifiers were not run"));
+  CHECK_THAT(und.out, !Catch::Contains("[decode]") && Catch::Contains(": 1 finding"));
+  // The final s_endpgm (0xbf810000) becomes s_nop 0: execution can run past the end of the code.
+  std::string co3 = (dir / "va_no_end.co").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co3).status == 0);
+  REQUIRE(patch_file(co3, {0x00, 0x00, 0x81, 0xbf}, {0x00, 0x00, 0x80, 0xbf}));
+  Run end = cli("check " + co3);
+  INFO(end.out);
+  CHECK(end.status == 1);
+  CHECK_THAT(end.out, Catch::Contains("s_nop 0  [end-of-code]") && Catch::Contains("run past the end of its code") &&
+                          Catch::Contains(": 1 finding"));
 }
 
 TEST_CASE("cdnajit run: numerics and buffer-range switches are validated", "[cli][args]") {

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "jit/isa/error.hpp"
+#include "tools/builtin_kernels.hpp"
 #include "tools/fuzz_cli.hpp"
 #include "tools/fuzz_code_object.hpp"
 
@@ -100,6 +101,19 @@ cdnajit::CliFuzzReport fuzz_fake(const std::string& mode, const std::filesystem:
 }
 
 }  // namespace
+
+TEST_CASE("a fuzz reproducer's run command names the seed's kernel and an --arg per argument", "[fuzz]") {
+  cdnajit::BuildResult r = cdnajit::build_builtin_kernel("vector_add", cdnajit::Arch::gfx942, {});
+  cdnajit::CliFuzzSeed seed = cdnajit::make_cli_fuzz_seed("vector_add", r.code_object);
+  std::string cmd = cdnajit::cli_run_command(seed, "crashes/crash-1.co");
+  INFO(cmd);
+  CHECK_THAT(cmd, Catch::StartsWith("cdnajit run crashes/crash-1.co --kernel vector_add --device sim:gfx942 --grid 2"));
+  // vector_add(a, b, out, n): a buffer per pointer, a value for n.
+  size_t args = 0;
+  for (size_t p = cmd.find("--arg "); p != std::string::npos; p = cmd.find("--arg ", p + 1)) ++args;
+  CHECK(args == 4);
+  CHECK_THAT(cmd, Catch::Contains("--arg buf:") && !Catch::Contains("NAME"));
+}
 
 TEST_CASE("fuzz_through_cli reports how each command process ended", "[fuzz]") {
   auto dir = std::filesystem::temp_directory_path() / ("cdnajit_test_fuzz_cli_" + std::to_string(::getpid()));

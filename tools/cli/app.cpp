@@ -5,10 +5,69 @@
 #include <algorithm>
 #include <iostream>
 
+#include "runtime/tune/perf_db.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/values.hpp"
 
 namespace cdnajit::cli {
+
+namespace {
+
+// CLI11 reads "--opt=" (nothing after the '=') as a bare "--opt" and takes the next word as
+// its value ("--arch= --kernel k" would make "--kernel" the arch), so an empty value is
+// refused before CLI11 sees it.
+void reject_empty_values(const std::vector<std::string>& args) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") break;  // everything after "--" is a value
+    if (a.size() > 3 && a.rfind("--", 0) == 0 && a.find('=') == a.size() - 1) {
+      std::string name = a.substr(0, a.size() - 1);
+      throw Error(fmt::format("{}: empty value in '{}' (give {} VALUE or {}=VALUE)", name, a, name, name));
+    }
+  }
+}
+
+// The options of command `c`, as "--arch, -o/--output, ..." for an error message.
+std::string option_list(const CLI::App* c) {
+  std::string list;
+  for (const CLI::Option* o : c->get_options()) {
+    std::string names;
+    for (const std::string& s : o->get_snames()) names += (names.empty() ? "-" : "/-") + s;
+    for (const std::string& l : o->get_lnames()) names += (names.empty() ? "--" : "/--") + l;
+    if (!names.empty()) list += (list.empty() ? "" : ", ") + names;
+  }
+  return list;
+}
+
+// CLI11's message for a parse error, in the project's words where CLI11's are unclear:
+// an unknown option by name with the command's valid options, a repeated option with its
+// count. `c` is the command being parsed (nullptr before one was named).
+std::string parse_error_message(const CLI::ParseError& e, const CLI::App& app, const CLI::App* c) {
+  const std::string what = e.what();
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    const CLI::App& owner = c ? *c : app;
+    std::vector<std::string> extra = owner.remaining();
+    if (extra.empty()) extra = app.remaining();
+    for (const std::string& w : extra) {
+      if (w.size() < 2 || w[0] != '-') continue;
+      std::string name = w.substr(0, w.find('='));
+      if (c) return fmt::format("unknown option '{}' (valid options of {}: {})", name, c->get_name(), option_list(c));
+      return fmt::format("unknown option '{}' before the command (valid there: --help, --version)", name);
+    }
+    if (!extra.empty())
+      return fmt::format("unexpected argument '{}' (each option takes one value; no command takes positional words "
+                         "except where its --help shows one)",
+                         extra.front());
+  }
+  const std::string at_most = ": At Most 1 required but received ";
+  if (auto pos = what.find(at_most); pos != std::string::npos && dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
+    std::string name = what.substr(0, pos);
+    return fmt::format("{} given {} times (give it once)", name, what.substr(pos + at_most.size()));
+  }
+  return what;
+}
+
+}  // namespace
 
 // One row per add function of commands.hpp, with the names of the commands it
 // registers (add() refuses a name its row does not list, so the table cannot drift).
@@ -24,6 +83,7 @@ CommandLine CommandLine::for_words(const std::vector<std::string>& words) { retu
 CommandLine::CommandLine(const std::vector<std::string>* words)
     : app_("cdnajit: JIT kernels for AMD CDNA3/CDNA4 (gfx942, gfx950) and their simulator", "cdnajit") {
   app_.require_subcommand(1);
+  app_.set_version_flag("--version", tune::project_version(), "print the version and exit");
   app_.footer("Run 'cdnajit COMMAND --help' for a command's options.");
   for (const Family& f : families()) {
     bool named = !words || std::any_of(f.names.begin(), f.names.end(), [&](std::string_view n) {
@@ -71,6 +131,7 @@ CLI::App* CommandLine::add(const std::string& name, const std::string& descripti
 }
 
 Action CommandLine::parse(std::vector<std::string> args) {
+  reject_empty_values(args);
   if (!args.empty()) args.erase(args.begin());  // the program name
   std::reverse(args.begin(), args.end());        // CLI11 consumes from the back
   app_.parse(args);
@@ -85,6 +146,8 @@ int CommandLine::main(int argc, const char* const* argv) {
     action = parse(std::vector<std::string>(argv, argv + argc));
   } catch (const CLI::CallForHelp& e) {
     return app_.exit(e);  // prints the help of the command it was given for; status 0
+  } catch (const CLI::CallForVersion& e) {
+    return app_.exit(e);  // prints the version; status 0
   } catch (const CLI::ParseError& e) {
     if (argc < 2) {
       std::cerr << app_.help();
@@ -100,10 +163,17 @@ int CommandLine::main(int argc, const char* const* argv) {
       std::cerr << "cdnajit: error: unknown command '" << argv[1] << "' (valid: " << valid << ")\n";
       return 2;
     }
-    std::cerr << "cdnajit: error: " << e.what() << "\n";
+    const std::string first = argv[1];
+    if (first.size() > 1 && first[0] == '-' && !app_.get_option_no_throw(first.substr(0, first.find('=')))) {
+      std::cerr << "cdnajit: error: unknown option '" << first.substr(0, first.find('='))
+                << "' before the command (valid there: -h/--help, --version; then a command: " << valid << ")\n";
+      return 2;
+    }
     std::string cmd;
+    const CLI::App* parsed = nullptr;
     for (auto& [c, a] : commands_)
-      if (c->parsed()) cmd = c->get_name() + " ";
+      if (c->parsed()) cmd = c->get_name() + " ", parsed = c;
+    std::cerr << "cdnajit: error: " << parse_error_message(e, app_, parsed) << "\n";
     std::cerr << "Run 'cdnajit " << cmd << "--help' for the valid options.\n";
     return 2;
   } catch (const std::exception& e) {

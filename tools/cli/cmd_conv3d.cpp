@@ -72,7 +72,7 @@ void add_conv3d_command(CommandLine& cl) {
   add_typed_option(c, "--asm", o->prefix,
                    [](std::string_view t, std::string_view) { return std::string(t); },
                    "prefix of the .s files written (default conv3d)");
-  c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: a GPU, else the simulator)");
+  c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: a GPU, else the simulator)")->check(check_device_spec);
   add_typed_option(c, "--tile", o->job.cfg,
                    [o](std::string_view t, std::string_view w) {
                      auto d = dims(t, w, 3);

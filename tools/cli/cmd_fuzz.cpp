@@ -87,9 +87,12 @@ int fuzz(FuzzCommandOptions o) {
              std::count_if(f.findings.begin(), f.findings.end(), [](auto& x) { return x.kind == "hang"; }),
              std::count_if(f.findings.begin(), f.findings.end(), [](auto& x) { return x.kind == "exception"; }));
   if (!f.first_rejection.empty()) fmt::print("example rejection: {}\n", f.first_rejection.substr(0, 200));
+  if (f.findings.empty()) return 0;
+  // The `cdnajit run` options that fit the seed (its kernel, a buffer or value per argument), as
+  // --through-cli gives its children.
+  const CliFuzzSeed seed = make_cli_fuzz_seed(r.name, r.code_object);
   for (const FuzzFinding& x : f.findings)
-    fmt::print("{}: {}; reproduce with: cdnajit run {} --kernel NAME --grid 1 --block 64\n", x.kind, x.what,
-               x.reproducer);
+    fmt::print("{}: {}; reproduce with: {}\n", x.kind, x.what, cli_run_command(seed, x.reproducer));
   return f.findings.empty() ? 0 : 1;
 }
 

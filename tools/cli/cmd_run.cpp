@@ -37,8 +37,10 @@ void check_scalar_kind(const DeviceKernel& kern, size_t index, const ScalarArg& 
   if (index >= explicit_args.size()) return;  // the count is checked when the arguments are packed
   const KernelArgInfo& a = *explicit_args[index];
   if (!scalar_fits_type_name(s.type, a.type_name))
-    throw Error(fmt::format("--arg #{} ({}): kernel {} declares argument #{} '{}' as '{}', which {} does not match",
-                            index + 1, s.type, kern.name(), index + 1, a.name, a.type_name, s.type));
+    // Numbered from 0, as the argument packer (runtime/kernel_args.cpp) numbers them.
+    throw Error(fmt::format("--arg #{} ({}; arguments are numbered from 0): kernel {} declares argument #{} '{}' as "
+                            "'{}', which {} does not match",
+                            index, s.type, kern.name(), index, a.name, a.type_name, s.type));
 }
 
 void push_scalar(KernelArgs& args, const ScalarArg& s) {
@@ -50,21 +52,39 @@ void push_scalar(KernelArgs& args, const ScalarArg& s) {
   else args.f64(s.f);
 }
 
-std::vector<uint8_t> initial_contents(const BufferArg& b, std::mt19937& rng) {
-  std::vector<uint8_t> host(b.bytes, 0);
-  if (b.init == "iota") {
-    for (size_t i = 0; i + 4 <= host.size(); i += 4) {
-      uint32_t v = uint32_t(i / 4);
-      std::memcpy(&host[i], &v, 4);
-    }
-  } else if (b.init == "random") {
-    for (auto& x : host) x = uint8_t(rng());
-  } else if (b.init.rfind("file=", 0) == 0) {
+// Writes the buffer's initial contents (--arg buf:NAME:BYTES:INIT) to the device one chunk
+// at a time: a large buffer costs its device memory and one chunk of host memory, not a
+// host copy of the whole buffer as well.
+void upload_initial_contents(Device& dev, const Buffer& buf, const BufferArg& b, std::mt19937& rng) {
+  // Simulated memory starts zeroed (runtime/sim/memory.cpp), and untouched pages cost nothing.
+  if (b.init == "zero" && dev.is_simulator()) return;
+  constexpr size_t kChunkBytes = size_t(16) << 20;  // a multiple of 4: iota words never straddle chunks
+  std::vector<uint8_t> file;
+  if (b.init.rfind("file=", 0) == 0) {
     // At most the declared size is read: a longer file (or /dev/zero, rejected as not regular) cannot grow memory.
-    std::vector<uint8_t> f = read_regular_file(b.init.substr(5), "--arg buf:" + b.name, b.bytes, false);
-    std::copy(f.begin(), f.end(), host.begin());
+    const std::string path = b.init.substr(5);
+    file = read_regular_file(path, "--arg buf:" + b.name, b.bytes, false);
+    if (file.size() < b.bytes)
+      fmt::print(stderr, "cdnajit: warning: --arg buf:{}: read {} of {} bytes from '{}'; the rest is zero\n", b.name,
+                 file.size(), b.bytes, path);
   }
-  return host;
+  std::vector<uint8_t> chunk(std::min<uint64_t>(kChunkBytes, b.bytes), 0);
+  for (uint64_t off = 0; off < b.bytes; off += chunk.size()) {
+    const size_t n = size_t(std::min<uint64_t>(chunk.size(), b.bytes - off));
+    if (b.init == "iota") {
+      for (size_t i = 0; i + 4 <= n; i += 4) {
+        uint32_t v = uint32_t((off + i) / 4);
+        std::memcpy(&chunk[i], &v, 4);
+      }
+      std::fill(chunk.begin() + (n & ~size_t(3)), chunk.begin() + n, 0);  // a last partial word stays 0
+    } else if (b.init == "random") {
+      for (size_t i = 0; i < n; ++i) chunk[i] = uint8_t(rng());
+    } else if (!file.empty()) {
+      std::fill_n(chunk.begin(), n, 0);
+      if (off < file.size()) std::copy_n(file.begin() + off, std::min<uint64_t>(n, file.size() - off), chunk.begin());
+    }  // zero: the chunk is still all zero (no other init writes to it)
+    dev.copy_to_device(buf.sub(size_t(off), n), chunk.data(), n);
+  }
 }
 
 int run_kernel(const RunOptions& o) {
@@ -83,9 +103,8 @@ int run_kernel(const RunOptions& o) {
       continue;
     }
     const BufferArg& b = std::get<BufferArg>(o.args[i]);
-    std::vector<uint8_t> host = initial_contents(b, rng);
-    Buffer buf = dev->alloc(host.size(), b.name);
-    dev->copy_to_device(buf, host.data(), host.size());
+    Buffer buf = dev->alloc(b.bytes, b.name);
+    upload_initial_contents(*dev, buf, b, rng);
     buffers[b.name] = buf;
     args.ptr(buf);
   }
@@ -142,7 +161,7 @@ void add_run_command(CommandLine& cl) {
   CLI::App* c = cl.add("run", "run a kernel of a code object on the simulator or a GPU", [o] { return run_kernel(*o); });
   c->add_option("file", o->file, "the code object (.co)")->required();
   c->add_option("--kernel", o->kernel, "kernel name inside the code object")->required();
-  c->add_option("--device", o->device, "sim:gfx950, sim:gfx942, sim, hip:N (default: CDNAJIT_DEVICE, else a GPU, else sim:gfx950)");
+  c->add_option("--device", o->device, "sim:gfx950, sim:gfx942, sim, hip:N (default: CDNAJIT_DEVICE, else a GPU, else sim:gfx950)")->check(check_device_spec);
   add_typed_option(c, "--grid", o->grid,
                    [](std::string_view t, std::string_view w) { return parse_dim3(t, w, UINT32_MAX); },
                    "workgroups: X[,Y,Z]")->required();

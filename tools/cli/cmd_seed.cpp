@@ -47,7 +47,7 @@ void add_seed_command(CommandLine& cl) {
                      return std::string(text);
                    },
                    "where to write the kernel's .s (default dwconv3d_seed_ARCH.s)");
-  c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: a GPU, else the simulator)");
+  c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: a GPU, else the simulator)")->check(check_device_spec);
   add_typed_option(c, "--channels", o->job.channels,
                    [](std::string_view text, std::string_view what) { return int(parse_uint(text, what, 0, 512)); },
                    "run channels [0, K) only (0 = all 512; fewer is faster on the simulator)");

@@ -40,10 +40,21 @@ std::vector<uint8_t> read_regular_file(const std::string& path, std::string_view
 }
 
 void write_file(const std::string& path, const void* data, size_t n) {
-  std::ofstream f(path, std::ios::binary);
-  f.write(static_cast<const char*>(data), std::streamsize(n));
-  f.close();
-  if (!f) throw Error("cannot write '" + path + "'");
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+  const char* p = static_cast<const char*>(data);
+  size_t done = 0;
+  while (done < n) {
+    ssize_t w = ::write(fd, p + done, n - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) {
+      int err = errno;
+      ::close(fd);
+      throw Error(fmt::format("cannot write '{}' ({} of {} bytes written): {}", path, done, n, std::strerror(err)));
+    }
+    done += size_t(w);
+  }
+  if (::close(fd) != 0) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
 }
 
 }  // namespace cdnajit::cli

@@ -1,6 +1,7 @@
 #include "tools/cli/values.hpp"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 
@@ -164,7 +166,11 @@ void check_writable(const std::string& path, std::string_view what) {
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) bad(what, path, "is a directory (expected a file to write)");
     if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) bad(what, path, "is not a regular file (a FIFO or socket would block)");
-    if (::access(path.c_str(), W_OK) != 0) bad(what, path, "is not writable");
+    // Opened for writing (not truncated), not access(W_OK): root passes access() for any file,
+    // also where the write itself would fail (read-only mounts, sysfs, procfs).
+    int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) bad(what, path, std::string("is not writable: ") + std::strerror(errno));
+    ::close(fd);
     return;
   }
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
@@ -173,6 +179,24 @@ void check_writable(const std::string& path, std::string_view what) {
   if (::stat(parent.c_str(), &pst) != 0 || !S_ISDIR(pst.st_mode))
     bad(what, path, "is in a directory that does not exist ('" + parent.string() + "')");
   if (::access(parent.c_str(), W_OK) != 0) bad(what, path, "is in a directory that is not writable ('" + parent.string() + "')");
+  // Created and removed again: as root access() says yes to every directory, also where
+  // creating a file fails (sysfs, procfs, read-only mounts), which would otherwise show only
+  // after the run.
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0644);
+  if (fd < 0) bad(what, path, std::string("cannot be created: ") + std::strerror(errno));
+  ::close(fd);
+  ::unlink(path.c_str());
+}
+
+std::string check_device_spec(const std::string& spec) {
+  bool ok = spec == "sim" || spec == "hip";
+  if (spec.rfind("sim:", 0) == 0) ok = parse_arch(spec.substr(4)).has_value();
+  if (spec.rfind("hip:", 0) == 0) {
+    const std::string num = spec.substr(4);
+    ok = !num.empty() && num.size() <= 9 && num.find_first_not_of("0123456789") == std::string::npos;
+  }
+  if (ok) return "";
+  return fmt::format("unknown device '{}' (valid: sim:gfx942, sim:gfx950, sim (= sim:gfx950), hip:N, hip (= hip:0))", spec);
 }
 
 }  // namespace cdnajit::cli

@@ -74,4 +74,9 @@ OutSpec parse_out(std::string_view text);
 // name in an existing writable directory. `what` names the option.
 void check_writable(const std::string& path, std::string_view what);
 
+// CLI11 validator for --device: "" if `spec` has the form open_device (runtime/device.cpp)
+// accepts (sim, sim:gfx942, sim:gfx950, hip, hip:N), else the reason, so a misspelt device
+// is a command-line error (status 2) before anything is built.
+std::string check_device_spec(const std::string& spec);
+
 }  // namespace cdnajit::cli
