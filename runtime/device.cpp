@@ -46,6 +46,30 @@ std::unique_ptr<Device> open_sim_device(Arch arch, const sim::Options& opt) {
   return detail::make_sim_device(arch, opt);
 }
 
+std::optional<DeviceSpec> parse_device_spec(std::string_view spec, std::string* problem) {
+  auto fail = [&](std::string why) -> std::optional<DeviceSpec> {
+    if (problem) *problem = std::move(why);
+    return std::nullopt;
+  };
+  if (spec == "sim") return DeviceSpec{};
+  if (spec == "hip") return DeviceSpec{.simulator = false};
+  if (spec.rfind("sim:", 0) == 0) {
+    auto arch = parse_arch(spec.substr(4));
+    if (!arch) return fail("unknown simulator arch");
+    return DeviceSpec{.arch = *arch};
+  }
+  if (spec.rfind("hip:", 0) == 0) {
+    const std::string_view num = spec.substr(4);
+    int index = -1;
+    // Digits only (no sign), at most 9 of them, so the index always fits an int.
+    const bool digits = !num.empty() && num.size() <= 9 && num.find_first_not_of("0123456789") == std::string_view::npos;
+    if (!digits) return fail(fmt::format("bad device index '{}'", num));
+    std::from_chars(num.data(), num.data() + num.size(), index);
+    return DeviceSpec{.simulator = false, .hip_index = index};
+  }
+  return fail("unknown device spec");
+}
+
 std::unique_ptr<Device> open_device(std::string_view spec, const sim::Options& sim_options) {
   const char* valid = "valid: \"hip:N\", \"hip\" (= hip:0), \"sim:gfx942\", \"sim:gfx950\", \"sim\" (= sim:gfx950)";
   if (spec.empty()) {
@@ -67,22 +91,11 @@ std::unique_ptr<Device> open_device(std::string_view spec, const sim::Options& s
     }
     return detail::make_sim_device(Arch::gfx950, sim_options);
   }
-  if (spec == "sim") return detail::make_sim_device(Arch::gfx950, sim_options);
-  if (spec.rfind("sim:", 0) == 0) {
-    auto arch = parse_arch(spec.substr(4));
-    if (!arch) throw Error(fmt::format("open_device(\"{}\"): unknown simulator arch; {}", spec, valid));
-    return detail::make_sim_device(*arch, sim_options);
-  }
-  if (spec == "hip") return detail::make_hip_device(0);
-  if (spec.rfind("hip:", 0) == 0) {
-    auto num = spec.substr(4);
-    int index = -1;
-    auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), index);
-    if (ec != std::errc() || p != num.data() + num.size() || index < 0)
-      throw Error(fmt::format("open_device(\"{}\"): bad device index '{}'; {}", spec, num, valid));
-    return detail::make_hip_device(index);
-  }
-  throw Error(fmt::format("open_device(\"{}\"): unknown device spec; {}", spec, valid));
+  std::string problem;
+  const auto parsed = parse_device_spec(spec, &problem);
+  if (!parsed) throw Error(fmt::format("open_device(\"{}\"): {}; {}", spec, problem, valid));
+  if (parsed->simulator) return detail::make_sim_device(parsed->arch, sim_options);
+  return detail::make_hip_device(parsed->hip_index);
 }
 
 }  // namespace cdnajit

@@ -112,6 +112,17 @@ class Device {
   }
 };
 
+// A device spec that names a device: "sim" (= sim:gfx950), "sim:gfx942", "sim:gfx950", "hip"
+// (= hip:0) or "hip:N" (N: 1 to 9 decimal digits). The one grammar of device specs: open_device
+// and the command line's --device check both use it. nullopt for anything else, with the reason
+// in `*problem` when given.
+struct DeviceSpec {
+  bool simulator = true;
+  Arch arch = Arch::gfx950;  // simulator only
+  int hip_index = 0;         // hip only
+};
+std::optional<DeviceSpec> parse_device_spec(std::string_view spec, std::string* problem = nullptr);
+
 // spec: "hip:N", "sim:gfx942", "sim:gfx950", "sim" (= sim:gfx950) or "" (env
 // CDNAJIT_DEVICE if set, else hip:0 when a GPU is usable, else sim:gfx950).
 // Throws cdnajit::Error when the requested device is absent or spec is invalid.

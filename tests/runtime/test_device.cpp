@@ -72,6 +72,16 @@ TEST_CASE("open_device parses specs and falls back to the simulator", "[runtime]
   CHECK_THROWS_WITH(open_device("sim:gfx90a"), Catch::Contains("unknown simulator arch") && Catch::Contains("sim:gfx950"));
   CHECK_THROWS_WITH(open_device("hip:x"), Catch::Contains("bad device index 'x'"));
   CHECK_THROWS_WITH(open_device("cuda:0"), Catch::Contains("unknown device spec"));
+  CHECK_THROWS_WITH(open_device("hip:-1"), Catch::Contains("bad device index '-1'"));
+  CHECK_THROWS_WITH(open_device("hip:1234567890"), Catch::Contains("bad device index"));
+
+  // The one device-spec grammar (also the command line's --device check).
+  CHECK(parse_device_spec("hip:12")->hip_index == 12);
+  CHECK_FALSE(parse_device_spec("hip:12")->simulator);
+  CHECK(parse_device_spec("sim:gfx942")->arch == Arch::gfx942);
+  std::string problem;
+  CHECK_FALSE(parse_device_spec("sim:", &problem));
+  CHECK(problem == "unknown simulator arch");
 
   const char* saved = std::getenv("CDNAJIT_DEVICE");
   std::string saved_value = saved ? saved : "";

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <limits>
 
+#include "runtime/device.hpp"
+
 namespace cdnajit::cli {
 
 namespace {
@@ -189,13 +191,7 @@ void check_writable(const std::string& path, std::string_view what) {
 }
 
 std::string check_device_spec(const std::string& spec) {
-  bool ok = spec == "sim" || spec == "hip";
-  if (spec.rfind("sim:", 0) == 0) ok = parse_arch(spec.substr(4)).has_value();
-  if (spec.rfind("hip:", 0) == 0) {
-    const std::string num = spec.substr(4);
-    ok = !num.empty() && num.size() <= 9 && num.find_first_not_of("0123456789") == std::string::npos;
-  }
-  if (ok) return "";
+  if (parse_device_spec(spec)) return "";
   return fmt::format("unknown device '{}' (valid: sim:gfx942, sim:gfx950, sim (= sim:gfx950), hip:N, hip (= hip:0))", spec);
 }
 
