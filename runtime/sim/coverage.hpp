@@ -9,4 +9,9 @@ namespace cdnajit::sim {
 // Sorted, unique.
 std::vector<std::string> executable_mnemonics();
 
+// The float instructions among those whose behaviour under a non-default MODE (a directed round mode,
+// or an f16/f64 denormal field other than "keep") the simulator does not model: no MODE handler and
+// not marked MODE-independent. Under such a MODE each is an Error. Sorted, unique.
+std::vector<std::string> mode_unmodelled_mnemonics();
+
 }  // namespace cdnajit::sim
