@@ -163,6 +163,31 @@ TEST_CASE("Float atomic min/max: a quiet NaN loses, a signalling NaN wins quiete
   }
 }
 
+TEST_CASE("Float atomic adds: a NaN operand gives itself made quiet, memory's first; inf + -inf the positive quiet NaN",
+          "[sim][atomic][nan]") {
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    struct C { uint32_t mem, data, want; };
+    const C f32[] = {
+        {0x7f800001u, 0x3f800000u, 0x7fc00001u},  // signalling NaN in memory, quieted
+        {0x3f800000u, 0xff800005u, 0xffc00005u},  // signalling NaN data, sign and payload kept
+        {0x7fc00002u, 0xffc00003u, 0x7fc00002u},  // both NaN: the memory operand's
+        {0xff800000u, 0x7f800000u, 0x7fc00000u},  // -inf + inf
+        {0x80000000u, 0x00000000u, 0x00000000u},  // -0 + +0 = +0
+        {0x80000000u, 0x80000000u, 0x80000000u},  // -0 + -0 = -0
+    };
+    for (const C& c : f32) {
+      INFO(std::hex << "mem " << c.mem << " data " << c.data);
+      CHECK(lo(one(arch, lds32("ds_add_rtn_f32"), c.mem, c.data).out[0]) == c.want);
+      CHECK(lo(one(arch, global32("global_atomic_add_f32"), 0, c.data, c.mem).mem[0]) == c.want);
+    }
+    CHECK(one(arch, lds64("ds_add_rtn_f64"), 0x7ff0000000000001, dbits(1.0)).out[0] == 0x7ff8000000000001u);
+    CHECK(one(arch, global64("global_atomic_add_f64"), 0, 0xfff0000000000000, 0x7ff0000000000000).mem[0] == 0x7ff8000000000000u);
+    // Packed f16: per half (low: signalling NaN 0x7c01 quieted to 0x7e01; high: inf + -inf = 0x7e00).
+    CHECK(lo(one(arch, lds32("ds_pk_add_rtn_f16"), 0x7c007c01u, 0xfc003c00u).out[0]) == 0x7e007e01u);
+  }
+}
+
 TEST_CASE("Float atomic adds round to nearest even whatever MODE's round mode says", "[sim][atomic][round]") {
   for (Arch arch : kArchs) {
     INFO(cdnajit::arch_name(arch));
@@ -208,13 +233,16 @@ TEST_CASE("f32 atomic add outside LDS under each Options::memory_atomic_add_f32_
   using Choice = cdnajit::sim::Options::MemoryAtomicAddF32Denormals;
   for (Arch arch : kArchs) {
     INFO(cdnajit::arch_name(arch));
-    for (const char* op : {"global_atomic_add_f32", "flat_atomic_add_f32"}) {
+    for (const char* op : {"global_atomic_add_f32", "flat_atomic_add_f32", "buffer_atomic_add_f32"}) {
       INFO(op);
-      // flat with a global address: v[12:13] = mem + lane * 8.
+      // flat with a global address: v[12:13] = mem + lane * 8; buffer: a raw V# over mem in s[12:15].
       const std::string body =
           op[0] == 'g' ? global32(op)
-                       : "  v_mov_b32 v13, s9\n  v_add_co_u32 v12, vcc, s8, v1\n  v_addc_co_u32 v13, vcc, 0, v13, vcc\n  " +
-                             std::string(op) + " v[12:13], v4\n  s_waitcnt vmcnt(0) lgkmcnt(0)\n";
+          : op[0] == 'f'
+              ? "  v_mov_b32 v13, s9\n  v_add_co_u32 v12, vcc, s8, v1\n  v_addc_co_u32 v13, vcc, 0, v13, vcc\n  " +
+                    std::string(op) + " v[12:13], v4\n  s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+              : "  s_mov_b32 s12, s8\n  s_and_b32 s13, s9, 0xffff\n  s_mov_b32 s14, -1\n  s_mov_b32 s15, 0\n  " +
+                    std::string(op) + " v4, v1, s[12:15], 0 offen\n  s_waitcnt vmcnt(0)\n";
       cdnajit::sim::Options opt;
       // Default (Keep): 2^-126 + -2^-149 = 0x007fffff in every MODE.
       for (int f : {3, 0})
