@@ -136,8 +136,9 @@ void cvt_f32_f16(Wave& w, const Op& op) {
 }
 
 // v_cvt_f32_f64 takes an f64 and gives an f32, and which MODE fields govern it is not settled: LLVM 22
-// lowers llvm.fptrunc.round.f32.f64 by setting the f16/f64 round field (MODE[3:2]) around it, while
-// CLRX's GCN notes name the f32 field. Where the two fields agree the result is the same under either
+// lowers llvm.fptrunc.round.f32.f64 by setting the f16/f64 round field (MODE[3:2]) around it, while the
+// guides describe FP_ROUND per result precision ([1:0] single, [3:2] double/half), which points at the
+// f32 field for an f32 result (the simulator's reading before). Where the two fields agree the result is the same under either
 // reading; where they differ (round direction, or output flushing of an f32 denormal result) it is an
 // Error rather than a guess.
 void cvt_f32_f64(Wave& w, const Op& op) {
@@ -145,7 +146,7 @@ void cvt_f32_f64(Wave& w, const Op& op) {
   if (w.round_f32 != w.round_f16_64)
     fail(w, op, "the f32 round mode (MODE[1:0] = " + std::to_string(w.round_f32) + ") and the f16/f64 round mode "
                 "(MODE[3:2] = " + std::to_string(w.round_f16_64) + ") differ, and which one rounds v_cvt_f32_f64 is not "
-                "published (LLVM 22's fptrunc.round lowering sets MODE[3:2]; CLRX's notes name MODE[1:0]); valid: equal "
+                "published (LLVM 22's fptrunc.round lowering sets MODE[3:2]; the result's precision points at MODE[1:0]); valid: equal "
                 "round fields");
   const uint64_t e = w.exec();
   w.lane_ops += uint64_t(__builtin_popcountll(e));

@@ -115,7 +115,7 @@ TEST_CASE("v_cvt_f32_f64 under a directed round mode: rounded when both round fi
     CHECK(out0(arch, round_fields(3, 3) + down, pos) == 0x3f800000u);
     CHECK(out0(arch, round_fields(1, 1) + down, neg) == 0xbf800000u);
     CHECK(out0(arch, round_fields(2, 2) + down, neg) == 0xbf800001u);
-    // Different fields: LLVM 22 (MODE[3:2]) and CLRX (MODE[1:0]) disagree on which one applies.
+    // Different fields: LLVM 22's lowering (MODE[3:2]) and the result's precision (MODE[1:0]) disagree.
     for (auto [f32, f16_64] : {std::pair{1, 0}, std::pair{0, 1}, std::pair{3, 2}})
       CHECK_THROWS_WITH(out0(arch, round_fields(f32, f16_64) + down, pos), Catch::Contains("which one rounds v_cvt_f32_f64"));
   }
