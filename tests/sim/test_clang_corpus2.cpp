@@ -33,10 +33,10 @@ using namespace ieee_oracle;
 using cdnajit::Arch;
 
 // One text, two compilers: the host compiles the body here, and kSharedSrc hands the same tokens
-// to clang for the device.
-#define SHARED(...)  \
-  __VA_ARGS__        \
-  static const char* const kSharedSrc = #__VA_ARGS__;
+// to clang for the device (`name` is that text).
+#define SHARED(name, ...) \
+  __VA_ARGS__             \
+  static const char* const name = #__VA_ARGS__;
 
 namespace host {
 #define __device__
@@ -48,10 +48,17 @@ static unsigned brev32(unsigned x) {  // bit reversal, a loop here (the device u
 static unsigned long long brev64(unsigned long long x) { return (unsigned long long)brev32(unsigned(x)) << 32 | brev32(unsigned(x >> 32)); }
 static float f32(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
 static unsigned u32(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
+// fminf / fmaxf as clang lowers them in IEEE mode (the kernel default): each operand canonicalised
+// first (v_max_f32 x, x quiets a signalling NaN), then v_min_f32 / v_max_f32, which return the
+// other operand for a quiet NaN (CDNA3 ISA guide, V_MIN_F32 / V_MAX_F32). The device calls
+// __builtin_fminf / __builtin_fmaxf; glibc's fminf would return NaN for a signalling NaN operand.
+static float quiet(float v) { return std::isnan(v) ? std::fabs(v) * 0.0f + v : v; }
+static float fmin_q(float a, float b) { return std::fmin(quiet(a), quiet(b)); }
+static float fmax_q(float a, float b) { return std::fmax(quiet(a), quiet(b)); }
 static double f64(unsigned long long u) { double d; std::memcpy(&d, &u, 8); return d; }
 static unsigned long long u64(double d) { unsigned long long u; std::memcpy(&u, &d, 8); return u; }
 
-SHARED(
+SHARED(kIntSrc,
 static __device__ int int_ops(unsigned long long x, unsigned long long y, unsigned s, unsigned long long* p) {
   const long long kLLMin = -9223372036854775807LL - 1;
   const int kIMin = -2147483647 - 1;
@@ -118,6 +125,65 @@ static __device__ int int_ops(unsigned long long x, unsigned long long y, unsign
   return k;
 }
 )
+
+SHARED(kFloatSrc,
+static __device__ float fz(float v) { return v == 0.0f ? 0.0f : v; }
+static __device__ double dz(double v) { return v == 0.0 ? 0.0 : v; }
+static __device__ unsigned short hb(_Float16 h) { return __builtin_bit_cast(unsigned short, h); }
+// (No modff / modf: clang-22 cannot select llvm.modf for AMDGPU, a compiler crash.)
+static __device__ int float_ops(float x, float y, float z, int e, unsigned long long* p) {
+  int k = 0;
+  int fe = 0;
+  float fm = __builtin_frexpf(x, &fe);
+  p[k++] = u32(__builtin_fmaf(x, y, z)); p[k++] = u32(x + y); p[k++] = u32(x - y); p[k++] = u32(x * y);
+  p[k++] = u32(fz(fmin_q(x, y))); p[k++] = u32(fz(fmax_q(x, y)));
+  p[k++] = u32(fz(fmin_q(fmax_q(x, -1.5f), 2.0f)));
+  p[k++] = u32(fz(fmax_q(fmin_q(x, y), z)));
+  p[k++] = u32(__builtin_copysignf(x, y)); p[k++] = u32(__builtin_fabsf(x)); p[k++] = u32(-x);
+  p[k++] = u32(fm); p[k++] = __builtin_isfinite(x) ? (unsigned)fe : 0u;
+  p[k++] = u32(__builtin_ldexpf(x, e)); p[k++] = u32(__builtin_ldexpf(y, -e - 100));
+  p[k++] = u32(__builtin_rintf(x)); p[k++] = u32(__builtin_nearbyintf(x)); p[k++] = u32(__builtin_roundf(x));
+  p[k++] = u32(__builtin_truncf(x)); p[k++] = u32(__builtin_floorf(x)); p[k++] = u32(__builtin_ceilf(x));
+  p[k++] = __builtin_fabsf(x) < 2.0e9f ? (unsigned)(int)__builtin_rintf(x) : 7u;
+  p[k++] = __builtin_fabsf(x) < 4.0e18f ? (unsigned long long)__builtin_lroundf(x) : 7u;
+  p[k++] = __builtin_fabsf(x) < 4.0e18f ? (unsigned long long)__builtin_llrintf(x) : 7u;
+  p[k++] = (unsigned)__builtin_isnan(x) + 2u * (__builtin_isinf(x) != 0) + 4u * __builtin_isfinite(x) + 8u * __builtin_isnormal(x) +
+           16u * (__builtin_signbit(x) != 0 && !__builtin_isnan(x)) + 32u * (x == y) + 64u * (x < y) + 128u * !(x >= y) + 256u * (x != y) +
+           512u * __builtin_isunordered(x, y) + 1024u * __builtin_islessgreater(x, y);
+  p[k++] = (unsigned)__builtin_fpclassify(0, 1, 2, 3, 4, x);
+  p[k++] = u32((float)((double)x * (double)y));  // the product rounded once (exact in double)
+  p[k++] = u32(x / 3.0f); p[k++] = u32(x * 0.5f + 0.25f * 0.5f); p[k++] = u32(x > 0.0f ? x : 0.01f * x);
+  // f64: the same helpers .
+  double dx = (double)x * 1.25e100 * (double)y, dy = (double)y - (double)z * 0x1p-60, dzv = (double)z;
+  int de = 0;
+  double dm = __builtin_frexp(dx, &de);
+  p[k++] = u64(__builtin_fma(dx, dy, dzv)); p[k++] = u64(dx + dy); p[k++] = u64(dx * dy); p[k++] = u64(dy * dzv);
+  p[k++] = u64(dz(__builtin_fmin(dx, dy))); p[k++] = u64(dz(__builtin_fmax(dx, dy)));
+  p[k++] = u64(__builtin_copysign(dy, dx)); p[k++] = u64(__builtin_fabs(dy));
+  p[k++] = u64(dm); p[k++] = __builtin_isfinite(dx) ? (unsigned)de : 0u;
+  p[k++] = u64(__builtin_ldexp(dy, e * 4)); p[k++] = u64(__builtin_ldexp(dy, -e * 4 - 1000));
+  p[k++] = u64(__builtin_rint(dy)); p[k++] = u64(__builtin_round(dy)); p[k++] = u64(__builtin_trunc(dy));
+  p[k++] = u64(__builtin_floor(dy)); p[k++] = u64(__builtin_ceil(dy)); p[k++] = u64(__builtin_nearbyint(dy));
+  p[k++] = __builtin_fabs(dy) < 2.0e9 ? (unsigned)(int)__builtin_rint(dy) : 7u;
+  p[k++] = __builtin_fabs(dy) < 4.0e18 ? (unsigned long long)__builtin_llround(dy) : 7u;
+  p[k++] = (unsigned)__builtin_isnan(dy) + 2u * (__builtin_isinf(dy) != 0) + 4u * __builtin_isfinite(dy) + 8u * __builtin_isnormal(dy) +
+           16u * (__builtin_signbit(dy) != 0 && !__builtin_isnan(dy)) + 32u * (dx == dy) + 64u * (dx < dy) + 128u * !(dx >= dy);
+  p[k++] = u32((float)dy); p[k++] = u32((float)(dy * dzv));
+  // _Float16: one operation at a time, each rounded to f16.
+  _Float16 hx = (_Float16)x, hy = (_Float16)y, hz = (_Float16)z;
+  p[k++] = hb(hx); p[k++] = hb(hy);
+  _Float16 r0 = hx + hy; p[k++] = hb(r0);
+  _Float16 r1 = hx - hy; p[k++] = hb(r1);
+  _Float16 r2 = hx * hy; p[k++] = hb(r2);
+  _Float16 r3 = hx / hy; p[k++] = hb(r3);
+  _Float16 r4 = hx < hy ? hx : hy; p[k++] = hb(r4);
+  _Float16 r5 = (_Float16)((float)hx * (float)hz); p[k++] = hb(r5);
+  p[k++] = (unsigned)(hx < hy) + 2u * (hx == hy) + 4u * (hx != hz) + 8u * !(hz >= hy);
+  p[k++] = u32((float)hx * (float)hy);
+  p[k++] = hb((_Float16)(double)dy);
+  return k;
+}
+)
 #undef __device__
 }  // namespace host
 
@@ -128,6 +194,8 @@ static __device__ inline unsigned brev32(unsigned x) { return __builtin_bitrever
 static __device__ inline unsigned long long brev64(unsigned long long x) { return __builtin_bitreverse64(x); }
 static __device__ inline float f32(unsigned u) { return __builtin_bit_cast(float, u); }
 static __device__ inline unsigned u32(float f) { return __builtin_bit_cast(unsigned, f); }
+static __device__ inline float fmin_q(float a, float b) { return __builtin_fminf(a, b); }
+static __device__ inline float fmax_q(float a, float b) { return __builtin_fmaxf(a, b); }
 static __device__ inline double f64(unsigned long long u) { return __builtin_bit_cast(double, u); }
 static __device__ inline unsigned long long u64(double d) { return __builtin_bit_cast(unsigned long long, d); }
 )";
@@ -180,7 +248,7 @@ const uint64_t kIntEdges[] = {0,
 
 TEST_CASE("clang-compiled integer code (division, shifts, multiplies, bit counts, 64-bit conversions) matches the host",
           "[sim][corpus2][int]") {
-  const std::string src = std::string(kDevicePrelude) + host::kSharedSrc + kIntKernel;
+  const std::string src = std::string(kDevicePrelude) + host::kIntSrc + kIntKernel;
   std::string why;
   if (!load_hip_or_skip(src, Arch::gfx942, why)) CDNAJIT_SKIP(why);
   const uint64_t seed = cdnajit::test::test_seed("test_clang_corpus2 int", 20261127u);
@@ -231,5 +299,95 @@ TEST_CASE("clang-compiled integer code (division, shifts, multiplies, bit counts
       }
     INFO("checked " << t.checked << ", mismatches " << t.bad << t.first);
     CHECK(t.bad == 0);
+  }
+}
+
+namespace {
+
+const char* kFloatKernel = R"(
+extern "C" __global__ void float_ops_k(const float* xs, const float* ys, const float* zs, const int* es,
+                                       unsigned long long* o, unsigned n_out) {
+  unsigned i = bid() * 64 + tid();
+  float_ops(xs[i], ys[i], zs[i], es[i], o + i * n_out);
+}
+)";
+
+// got / want match when equal, or when both are NaNs of the same width (the hardware's NaN payload
+// is not documented).
+bool same_or_both_nan(uint64_t got, uint64_t want) {
+  if (got == want) return true;
+  if (got >> 16 == 0 && want >> 16 == 0) return is_nan(got, kF16) && is_nan(want, kF16);
+  if (got >> 32 == 0 && want >> 32 == 0) return std::isnan(simtest::flt(uint32_t(got))) && std::isnan(simtest::flt(uint32_t(want)));
+  return std::isnan(dval(got)) && std::isnan(dval(want));
+}
+
+const uint32_t kFloatEdges[] = {0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000,
+                                0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001, 0x7fa00000, 0x7f7fffff, 0xff7fffff,
+                                0x3f800000, 0xbf800000, 0x3f000000, 0xbf000000, 0x3fc00000, 0xbfc00000, 0x40200000, 0xc0200000,
+                                0x4b000000, 0x4b000001, 0x4affffff, 0xcb000001, 0x3effffff, 0x4f000000, 0xcf000000, 0x5f000000,
+                                0x477fe000, 0x477ff000, 0x33800000, 0x387fc000, 0x3f801000, 0x40490fdb};
+
+}  // namespace
+
+TEST_CASE("clang-compiled float helpers (fma, min/max, copysign, frexp, ldexp, rounding, classify; f64; f16) match the host",
+          "[sim][corpus2][float]") {
+  const std::string src = std::string(kDevicePrelude) + host::kFloatSrc + kFloatKernel;
+  // The host does not contract a * b + c into an fma; neither may clang here (fmaf stays fused).
+  const std::vector<std::string> flags = {"-ffp-contract=off"};
+  std::string why;
+  if (!load_hip_or_skip(src, Arch::gfx942, why, flags)) CDNAJIT_SKIP(why);
+  const uint64_t seed = cdnajit::test::test_seed("test_clang_corpus2 float", 20261127u);
+  std::mt19937_64 g(seed);
+  const int ne = int(std::size(kFloatEdges)), n = 2048;
+  std::vector<uint32_t> xs(n), ys(n), zs(n);
+  std::vector<int32_t> es(n);
+  for (int i = 0; i < n; ++i) {
+    auto r = [&]() -> uint32_t {
+      switch (g() % 4) {
+        case 0: return kFloatEdges[g() % ne];
+        case 1: return uint32_t(g());
+        case 2: return simtest::bits(std::ldexp(float(int64_t(g() % 20001) - 10000) / 8.0f, int(g() % 20) - 10));  // ties, integers
+        default: return simtest::bits(float(int64_t(g() % 2001) - 1000) * 0.25f);
+      }
+    };
+    if (i < ne * ne) {
+      xs[size_t(i)] = kFloatEdges[i / ne];
+      ys[size_t(i)] = kFloatEdges[i % ne];
+    } else {
+      xs[size_t(i)] = r();
+      ys[size_t(i)] = r();
+    }
+    zs[size_t(i)] = r();
+    es[size_t(i)] = int32_t(g() % 601) - 300;
+  }
+  unsigned long long probe[256];
+  const int n_out = host::float_ops(1, 2, 3, 4, probe);
+  REQUIRE(n_out <= 256);
+  std::vector<uint64_t> want(size_t(n) * n_out);
+  for (int i = 0; i < n; ++i)
+    (void)host::float_ops(host::f32(xs[size_t(i)]), host::f32(ys[size_t(i)]), host::f32(zs[size_t(i)]), es[size_t(i)],
+                          reinterpret_cast<unsigned long long*>(&want[size_t(i) * n_out]));
+  for (Arch arch : kArchs) {
+    INFO("arch " << cdnajit::arch_name(arch) << ", seed " << seed);
+    auto co = load_hip(src, arch, flags);
+    Device dev(arch);
+    REQUIRE(dev.sim.disassemble(co, "float_ops_k").find("<not implemented>") == std::string::npos);
+    uint64_t dx = dev.upload(xs), dy = dev.upload(ys), dz = dev.upload(zs), de = dev.upload(es);
+    uint64_t dout = dev.upload(std::vector<uint64_t>(size_t(n) * n_out, 0xdeadbeefdeadbeefull));
+    dev.run(co, "float_ops_k", ArgPack().add(dx).add(dy).add(dz).add(de).add(dout).add(uint32_t(n_out)), dims1(n / 64, 64));
+    auto got = dev.download<uint64_t>(dout, size_t(n) * n_out);
+    size_t checked = 0, bad = 0;
+    std::string first;
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < n_out; ++k) {
+        const size_t at = size_t(i) * n_out + k;
+        ++checked;
+        if (same_or_both_nan(got[at], want[at])) continue;
+        if (++bad <= 24)
+          first += "\n  op " + std::to_string(k) + " x=" + hex(xs[size_t(i)]) + " y=" + hex(ys[size_t(i)]) + " z=" + hex(zs[size_t(i)]) +
+                   " e=" + std::to_string(es[size_t(i)]) + ": got " + hex(got[at]) + " want " + hex(want[at]);
+      }
+    INFO("checked " << checked << ", mismatches " << bad << first);
+    CHECK(bad == 0);
   }
 }
