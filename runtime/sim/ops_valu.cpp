@@ -250,6 +250,13 @@ uint32_t ub(float f) { return as_u(f); }
 // min/max with IEEE-754-2008 minNum/maxNum semantics (NaN loses).
 float fminnum(float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : (a == b ? (std::signbit(a) ? a : b) : std::fmin(a, b)); }
 float fmaxnum(float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : (a == b ? (std::signbit(a) ? b : a) : std::fmax(a, b)); }
+// v_med3_f32 / v_med3_f16: the median, but with any NaN operand v_min3 of the operands (the NaN branch
+// of the ISA guide's V_MED3_F32 pseudo-code; LLVM's AMDGPUInstCombineIntrinsic.cpp, llvm.amdgcn.fmed3:
+// "med3 with a nan input acts like v_min_f32(v_min_f32(s0, s1), s2)"): med3(NaN, 2, 1) = 1, not 2.
+float fmed3(float a, float b, float c) {
+  if (std::isnan(a) || std::isnan(b) || std::isnan(c)) return fminnum(fminnum(a, b), c);
+  return fmaxnum(fminnum(a, b), fminnum(fmaxnum(a, b), c));
+}
 int32_t cvt_i32(float f) {
   if (std::isnan(f)) return 0;
   if (f >= 2147483648.0f) return INT32_MAX;
@@ -799,7 +806,7 @@ void register_valu(Registry& r) {
   FX("v_max_f32", VF(ub(fmaxnum(fl(a), fl(b)))));
   FX("v_min3_f32", VF(ub(fminnum(fminnum(fl(a), fl(b)), fl(c)))));
   FX("v_max3_f32", VF(ub(fmaxnum(fmaxnum(fl(a), fl(b)), fl(c)))));
-  FX("v_med3_f32", VF(ub(fmaxnum(fminnum(fl(a), fl(b)), fminnum(fmaxnum(fl(a), fl(b)), fl(c))))));
+  FX("v_med3_f32", VF(ub(fmed3(fl(a), fl(b), fl(c)))));
   F("v_mul_legacy_f32", VF(ub((fl(a) == 0 || fl(b) == 0) ? 0.0f : fl(a) * fl(b))));
   F("v_ldexp_f32", VFX(2, ub(std::ldexp(fl(a), int32_t(b)))));
   FX("v_trunc_f32", VF(ub(std::trunc(fl(a)))));
@@ -988,7 +995,7 @@ void register_valu(Registry& r) {
   H("v_subrev_f16", VH(f16op(f16lo(b) - f16lo(a))));
   H("v_max3_f16", VH(f16op(fmaxnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c)))));
   H("v_min3_f16", VH(f16op(fminnum(fminnum(f16lo(a), f16lo(b)), f16lo(c)))));
-  H("v_med3_f16", VH(f16op(fmaxnum(fminnum(f16lo(a), f16lo(b)), fminnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c))))));
+  H("v_med3_f16", VH(f16op(fmed3(f16lo(a), f16lo(b), f16lo(c)))));
   H("v_ldexp_f16", VH(f16op(std::ldexp(f16lo(a), int16_t(b)))));
   H("v_sqrt_f16", VH(f16op(std::sqrt(f16lo(a)))));
   H("v_rcp_f16", VH(f16op(1.0f / f16lo(a))));
