@@ -882,3 +882,65 @@ TEST_CASE("clang-compiled narrow loads and stores (sbyte/ubyte/ushort, char4 / s
     CHECK(t.bad == 0);
   }
 }
+
+// MODE.IEEE (which clang's kernel descriptors set) makes v_min / v_max / v_min3 / v_max3 / v_med3
+// return a signalling NaN operand quieted (the ISA guides' V_MIN_F32 / V_MAX_F32 pseudo-code). LLVM
+// lowers __builtin_canonicalize* to v_max x, x and relies on it (llvm.canonicalize quiets signalling
+// NaNs). Hand-computed bits; before the fix the simulator returned the signalling NaN unchanged
+// (canonicalize(0x7fa00000) was 0x7fa00000, now 0x7fe00000; med3(qNaN, 1, sNaN 0x7f800001) was 1.0, now 0x7fc00001).
+TEST_CASE("v_max / v_min / v_med3 quiet a signalling NaN operand under MODE.IEEE (canonicalize)", "[sim][corpus2][snan]") {
+  const char* src = R"(
+extern "C" __global__ void canon(const unsigned* a, const unsigned long long* d, const unsigned short* h, const float* one, unsigned* o,
+                                 unsigned long long* od, unsigned* oh, unsigned* om) {
+  unsigned i = tid();
+  o[i] = __builtin_bit_cast(unsigned, __builtin_canonicalizef(__builtin_bit_cast(float, a[i])));
+  od[i] = __builtin_bit_cast(unsigned long long, __builtin_canonicalize(__builtin_bit_cast(double, d[i])));
+  oh[i] = __builtin_bit_cast(unsigned short, __builtin_canonicalizef16(__builtin_bit_cast(_Float16, h[i])));
+  om[i] = __builtin_bit_cast(unsigned, __builtin_amdgcn_fmed3f(__builtin_bit_cast(float, a[i ^ 1]), one[i], __builtin_bit_cast(float, a[i])));
+})";
+  std::string why;
+  if (!load_hip_or_skip(src, Arch::gfx942, why)) CDNAJIT_SKIP(why);
+  // input -> canonicalized (a quiet NaN keeps its payload; sNaN gets the quiet bit; numbers unchanged)
+  const uint32_t a[] = {0x7fa00000, 0xffa00001, 0x7f800001, 0x7fc00000, 0xffc12345, 0x3f800000, 0x80000000, 0x40000000};
+  const uint32_t a_want[] = {0x7fe00000, 0xffe00001, 0x7fc00001, 0x7fc00000, 0xffc12345, 0x3f800000, 0x80000000, 0x40000000};
+  const uint64_t d[] = {0x7ff4000000000000, 0xfff0000000000001, 0x7ff8000000000000, 0x3ff0000000000000,
+                        0x7ff0000000000001, 0xfff8000000000123, 0x8000000000000000, 0x0000000000000001};
+  const uint64_t d_want[] = {0x7ffc000000000000, 0xfff8000000000001, 0x7ff8000000000000, 0x3ff0000000000000,
+                             0x7ff8000000000001, 0xfff8000000000123, 0x8000000000000000, 0x0000000000000001};
+  const uint16_t h[] = {0x7d00, 0xfc01, 0x7e00, 0x3c00, 0x7c01, 0x8000, 0x0001, 0x7bff};
+  const uint16_t h_want[] = {0x7f00, 0xfe01, 0x7e00, 0x3c00, 0x7e01, 0x8000, 0x0001, 0x7bff};
+  // fmed3(a[i ^ 1], 1.0 (loaded: a constant operand would be moved last by LLVM), a[i]) = v_min(v_min(s0, s1), s2)
+  // when a NaN is present: lane 0: v_min(sNaN 0xffa00001, 1) = 0xffe00001, v_min(that, sNaN 0x7fa00000) = 0x7fe00000
+  // (the signalling operand wins); lane 1: 0x7fe00000, then 0xffe00001; lane 2: v_min(qNaN, 1) = 1, v_min(1, sNaN
+  // 0x7f800001) = 0x7fc00001; lane 3: 0x7fc00001, then v_min(qNaN, qNaN 0x7fc00000) = S1 = 0x7fc00000; lanes 4 / 5:
+  // quiet NaNs only: 1; lanes 6 / 7: no NaN, the median 1.
+  const uint32_t m_want[] = {0x7fe00000, 0xffe00001, 0x7fc00001, 0x7fc00000, 0x3f800000, 0x3f800000, 0x3f800000, 0x3f800000};
+  const int n = int(std::size(a));
+  for (Arch arch : kArchs) {
+    INFO("arch " << cdnajit::arch_name(arch));
+    auto co = load_hip(src, arch);
+    Device dev(arch);
+    const std::string dis = dev.sim.disassemble(co, "canon");
+    INFO(dis);
+    REQUIRE(dis.find("v_max_f32") != std::string::npos);
+    REQUIRE(dis.find("v_max_f64") != std::string::npos);
+    REQUIRE(dis.find("v_max_f16") != std::string::npos);
+    REQUIRE(dis.find("v_med3_f32") != std::string::npos);
+    uint64_t da = dev.upload(std::vector<uint32_t>(std::begin(a), std::end(a))), dd = dev.upload(std::vector<uint64_t>(std::begin(d), std::end(d)));
+    uint64_t dh = dev.upload(std::vector<uint16_t>(std::begin(h), std::end(h))), done = dev.upload(std::vector<float>(size_t(n), 1.0f));
+    uint64_t o = dev.upload(std::vector<uint32_t>(size_t(n))), od = dev.upload(std::vector<uint64_t>(size_t(n)));
+    uint64_t oh = dev.upload(std::vector<uint32_t>(size_t(n))), om = dev.upload(std::vector<uint32_t>(size_t(n)));
+    dev.run(co, "canon", ArgPack().add(da).add(dd).add(dh).add(done).add(o).add(od).add(oh).add(om), dims1(1, uint32_t(n)));
+    auto go = dev.download<uint32_t>(o, size_t(n));
+    auto god = dev.download<uint64_t>(od, size_t(n));
+    auto goh = dev.download<uint32_t>(oh, size_t(n));
+    auto gom = dev.download<uint32_t>(om, size_t(n));
+    for (int i = 0; i < n; ++i) {
+      INFO("lane " << i);
+      CHECK(hex(go[size_t(i)]) == hex(a_want[i]));
+      CHECK(hex(god[size_t(i)]) == hex(d_want[i]));
+      CHECK(hex(goh[size_t(i)]) == hex(h_want[i]));
+      CHECK(hex(gom[size_t(i)]) == hex(m_want[i]));
+    }
+  }
+}
