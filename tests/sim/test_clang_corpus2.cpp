@@ -207,6 +207,15 @@ extern "C" __global__ void int_ops_k(const unsigned long long* xs, const unsigne
   unsigned i = bid() * 64 + tid();
   int_ops(xs[i], ys[i], ss[i], o + i * n_out);
 }
+// Uniform inputs (one per workgroup, read with scalar loads): the same code on the scalar unit.
+extern "C" __global__ void int_ops_uniform(const unsigned long long* xs, const unsigned long long* ys, const unsigned* ss,
+                                           unsigned long long* o, unsigned n_out, unsigned first) {
+  unsigned i = first + bid();
+  unsigned long long r[128];
+  int k = int_ops(xs[i], ys[i], ss[i], r);
+  if (tid() < (unsigned)k) o[i * n_out + tid()] = r[tid()];
+  if (tid() + 64 < (unsigned)k) o[i * n_out + tid() + 64] = r[tid() + 64];
+}
 )";
 
 const Arch kArchs[] = {Arch::gfx942, Arch::gfx950};
@@ -300,6 +309,25 @@ TEST_CASE("clang-compiled integer code (division, shifts, multiplies, bit counts
       }
     INFO("checked " << t.checked << ", mismatches " << t.bad << t.first);
     CHECK(t.bad == 0);
+    // The scalar-unit version on the edge pairs and some random ones (one workgroup per input).
+    const std::string dis_u = dev.sim.disassemble(co, "int_ops_uniform");
+    REQUIRE(dis_u.find("<not implemented>") == std::string::npos);
+    for (const char* m : {"s_lshl_b64", "s_lshr_b64", "s_ashr_i64", "s_mul_hi_u32", "s_bcnt1_i32_b64", "s_flbit_i32_b64", "s_ff1_i32_b64", "s_brev_b64", "s_bfe"}) {
+      INFO(m);
+      CHECK(dis_u.find(m) != std::string::npos);
+    }
+    const int nu = 1280;
+    uint64_t dout_u = dev.upload(std::vector<uint64_t>(size_t(n) * n_out, 0xdeadbeefdeadbeefull));
+    dev.run(co, "int_ops_uniform", ArgPack().add(dx).add(dy).add(ds).add(dout_u).add(uint32_t(n_out)).add(uint32_t(0)), dims1(nu, 64));
+    auto got_u = dev.download<uint64_t>(dout_u, size_t(nu) * n_out);
+    Tally tu;
+    for (int i = 0; i < nu; ++i)
+      for (int k = 0; k < n_out; ++k) {
+        const size_t at = size_t(i) * n_out + k;
+        tu.check(got_u[at], want[at], nullptr, "uniform op " + std::to_string(k) + " x=" + hex(xs[size_t(i)]) + " y=" + hex(ys[size_t(i)]) + " s=" + std::to_string(ss[size_t(i)]));
+      }
+    INFO("uniform: checked " << tu.checked << ", mismatches " << tu.bad << tu.first);
+    CHECK(tu.bad == 0);
   }
 }
 
