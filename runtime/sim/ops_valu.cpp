@@ -471,7 +471,13 @@ void vpk16(Wave& w, const Op& op) {
     if (!((e >> l) & 1)) continue;
     uint32_t h[2][3];
     pk16_operands(w, op, l, h);
-    uint32_t r = half(F{}(h[0][0], h[0][1], h[0][2])) | half(F{}(h[1][0], h[1][1], h[1][2])) << 16;
+    uint32_t r;
+    if constexpr (std::is_invocable_v<F, uint32_t, uint32_t, uint32_t, bool>) {  // min/max: MODE.IEEE decides sNaN results
+      const bool ieee = (w.mode & kModeIeee) != 0;
+      r = half(F{}(h[0][0], h[0][1], h[0][2], ieee)) | half(F{}(h[1][0], h[1][1], h[1][2], ieee)) << 16;
+    } else {
+      r = half(F{}(h[0][0], h[0][1], h[0][2])) | half(F{}(h[1][0], h[1][1], h[1][2])) << 16;
+    }
     if (op.ft == FType::F16 && (op.clamp || op.omod)) r = out_mods_f16(w, op, out_mods_f16(w, op, r >> 16) << 16 | (r & 0xffff));
     d[l] = r;
   }
@@ -1095,8 +1101,8 @@ void register_valu(Registry& r) {
   H("v_pk_add_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(f16lo(a) + f16lo(b)); })>);
   H("v_pk_mul_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(f16lo(a) * f16lo(b)); })>);
   H("v_pk_fma_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c)))); })>);
-  H("v_pk_max_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(fmaxnum(f16lo(a), f16lo(b))); })>);
-  H("v_pk_min_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(fminnum(f16lo(a), f16lo(b))); })>);
+  H("v_pk_max_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t, bool ieee) -> uint32_t { return vmax16(a, b, ieee); })>);
+  H("v_pk_min_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t, bool ieee) -> uint32_t { return vmin16(a, b, ieee); })>);
   A("v_pk_add_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(a) + b; }), 1>);
   A("v_pk_mul_lo_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a * b) & 0xffff; })>);
   F("v_pk_fma_f32", &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* r) { fma64(a, b, c, r); })>);

@@ -911,19 +911,22 @@ TEST_CASE("clang-compiled narrow loads and stores (sbyte/ubyte/ushort, char4 / s
   }
 }
 
-// MODE.IEEE (which clang's kernel descriptors set) makes v_min / v_max / v_min3 / v_max3 / v_med3
+// MODE.IEEE (which clang's kernel descriptors set) makes v_min / v_max / v_min3 / v_max3 / v_med3 / v_pk_min/max_f16
 // return a signalling NaN operand quieted (the ISA guides' V_MIN_F32 / V_MAX_F32 pseudo-code). LLVM
 // lowers __builtin_canonicalize* to v_max x, x and relies on it (llvm.canonicalize quiets signalling
 // NaNs). Hand-computed bits; before the fix the simulator returned the signalling NaN unchanged
 // (canonicalize(0x7fa00000) was 0x7fa00000, now 0x7fe00000; med3(qNaN, 1, sNaN 0x7f800001) was 1.0, now 0x7fc00001).
-TEST_CASE("v_max / v_min / v_med3 quiet a signalling NaN operand under MODE.IEEE (canonicalize)", "[sim][corpus2][snan]") {
+TEST_CASE("v_max / v_min / v_med3 / v_pk_max_f16 quiet a signalling NaN operand under MODE.IEEE (canonicalize)", "[sim][corpus2][snan]") {
   const char* src = R"(
 extern "C" __global__ void canon(const unsigned* a, const unsigned long long* d, const unsigned short* h, const float* one, unsigned* o,
-                                 unsigned long long* od, unsigned* oh, unsigned* om) {
+                                 unsigned long long* od, unsigned* oh, unsigned* om, unsigned* ohp) {
   unsigned i = tid();
   o[i] = __builtin_bit_cast(unsigned, __builtin_canonicalizef(__builtin_bit_cast(float, a[i])));
   od[i] = __builtin_bit_cast(unsigned long long, __builtin_canonicalize(__builtin_bit_cast(double, d[i])));
   oh[i] = __builtin_bit_cast(unsigned short, __builtin_canonicalizef16(__builtin_bit_cast(_Float16, h[i])));
+  typedef _Float16 h2 __attribute__((ext_vector_type(2)));
+  h2 pair = {__builtin_bit_cast(_Float16, h[i]), __builtin_bit_cast(_Float16, h[i ^ 1])};
+  ohp[i] = __builtin_bit_cast(unsigned, __builtin_elementwise_canonicalize(pair));
   om[i] = __builtin_bit_cast(unsigned, __builtin_amdgcn_fmed3f(__builtin_bit_cast(float, a[i ^ 1]), one[i], __builtin_bit_cast(float, a[i])));
 })";
   std::string why;
@@ -954,21 +957,25 @@ extern "C" __global__ void canon(const unsigned* a, const unsigned long long* d,
     REQUIRE(dis.find("v_max_f64") != std::string::npos);
     REQUIRE(dis.find("v_max_f16") != std::string::npos);
     REQUIRE(dis.find("v_med3_f32") != std::string::npos);
+    REQUIRE(dis.find("v_pk_max_f16") != std::string::npos);
     uint64_t da = dev.upload(std::vector<uint32_t>(std::begin(a), std::end(a))), dd = dev.upload(std::vector<uint64_t>(std::begin(d), std::end(d)));
     uint64_t dh = dev.upload(std::vector<uint16_t>(std::begin(h), std::end(h))), done = dev.upload(std::vector<float>(size_t(n), 1.0f));
     uint64_t o = dev.upload(std::vector<uint32_t>(size_t(n))), od = dev.upload(std::vector<uint64_t>(size_t(n)));
     uint64_t oh = dev.upload(std::vector<uint32_t>(size_t(n))), om = dev.upload(std::vector<uint32_t>(size_t(n)));
-    dev.run(co, "canon", ArgPack().add(da).add(dd).add(dh).add(done).add(o).add(od).add(oh).add(om), dims1(1, uint32_t(n)));
+    uint64_t ohp = dev.upload(std::vector<uint32_t>(size_t(n)));
+    dev.run(co, "canon", ArgPack().add(da).add(dd).add(dh).add(done).add(o).add(od).add(oh).add(om).add(ohp), dims1(1, uint32_t(n)));
     auto go = dev.download<uint32_t>(o, size_t(n));
     auto god = dev.download<uint64_t>(od, size_t(n));
     auto goh = dev.download<uint32_t>(oh, size_t(n));
     auto gom = dev.download<uint32_t>(om, size_t(n));
+    auto gohp = dev.download<uint32_t>(ohp, size_t(n));
     for (int i = 0; i < n; ++i) {
       INFO("lane " << i);
       CHECK(hex(go[size_t(i)]) == hex(a_want[i]));
       CHECK(hex(god[size_t(i)]) == hex(d_want[i]));
       CHECK(hex(goh[size_t(i)]) == hex(h_want[i]));
       CHECK(hex(gom[size_t(i)]) == hex(m_want[i]));
+      CHECK(hex(gohp[size_t(i)]) == hex(uint32_t(h_want[i]) | uint32_t(h_want[i ^ 1]) << 16));
     }
   }
 }
