@@ -979,3 +979,143 @@ extern "C" __global__ void canon(const unsigned* a, const unsigned long long* d,
     }
   }
 }
+
+// ---- f16 rounding helpers, f16 ldexp / frexp / fract, mixed-precision fma, byte -> float
+// conversions, and the wave-reduction builtins (also under a partial EXEC) ----
+namespace {
+
+const char* kHalfKernel = R"(
+static __device__ inline unsigned hb(_Float16 h) { return __builtin_bit_cast(unsigned short, h); }
+extern "C" __global__ void half_math(const unsigned short* hin, const float* fin, const unsigned* uin, const int* ein,
+                                     unsigned* o, unsigned n_out) {
+  unsigned l = tid(), i = bid() * 64 + l;
+  _Float16 x = __builtin_bit_cast(_Float16, hin[i]), y = __builtin_bit_cast(_Float16, hin[i ^ 3]);
+  float f = fin[i];
+  unsigned u = uin[i];
+  int e = ein[i];
+  unsigned* p = o + i * n_out;
+  int k = 0;
+  p[k++] = hb(__builtin_floorf16(x)); p[k++] = hb(__builtin_ceilf16(x)); p[k++] = hb(__builtin_truncf16(x));
+  p[k++] = hb(__builtin_rintf16(x)); p[k++] = hb(__builtin_roundf16(x)); p[k++] = hb(__builtin_copysignf16(x, y));
+  p[k++] = hb(__builtin_ldexpf16(x, e));
+  int fe = 0;
+  _Float16 fm = __builtin_frexpf16(x, &fe);
+  p[k++] = hb(fm); p[k++] = __builtin_isfinite(x) ? (unsigned)fe : 0u;
+  p[k++] = hb(__builtin_amdgcn_fracth(x));
+  p[k++] = __builtin_bit_cast(unsigned, __builtin_fmaf((float)x, (float)y, f));
+  p[k++] = hb((_Float16)__builtin_fmaf((float)x, (float)y, f));
+  p[k++] = __builtin_bit_cast(unsigned, (float)(u & 0xff) + (float)((u >> 8) & 0xff) * 256.0f);
+  p[k++] = __builtin_bit_cast(unsigned, (float)((u >> 16) & 0xff) - (float)(u >> 24));
+  p[k++] = __builtin_amdgcn_wave_reduce_min_u32(u, 0);
+  p[k++] = __builtin_amdgcn_wave_reduce_max_u32(u, 0);
+  p[k++] = __builtin_amdgcn_wave_reduce_add_u32(u, 0);
+  unsigned r = 0xabcdu;
+  if (u & 4) r = __builtin_amdgcn_wave_reduce_min_u32(u >> 3, 0) ^ __builtin_amdgcn_wave_reduce_max_u32(u, 0);
+  p[k++] = r;
+  o[i * n_out + n_out - 1] = (unsigned)k;
+}
+)";
+
+}  // namespace
+
+TEST_CASE("clang-compiled f16 rounding / ldexp / frexp / fract, fma_mix, byte -> float, wave reductions match the host",
+          "[sim][corpus2][half]") {
+  std::string why;
+  if (!load_hip_or_skip(kHalfKernel, Arch::gfx942, why)) CDNAJIT_SKIP(why);
+  const uint64_t seed = cdnajit::test::test_seed("test_clang_corpus2 half", 20261127u);
+  std::mt19937_64 g(seed);
+  const int n = 1024, n_out = 24;
+  const uint16_t hedge[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3800, 0xb800, 0x3c00, 0xbc00, 0x3e00, 0xbe00,
+                            0x4100, 0xc100, 0x3bff, 0xbbff, 0x6400, 0x63ff, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x3a00,
+                            0x3c01, 0x4200, 0x4500, 0xc500, 0x0200, 0x8200, 0x3555};
+  std::vector<uint16_t> hin(n);
+  std::vector<float> fin(n);
+  std::vector<uint32_t> uin(n);
+  std::vector<int32_t> ein(n);
+  for (int i = 0; i < n; ++i) {
+    hin[size_t(i)] = (g() % 3 == 0) ? hedge[g() % std::size(hedge)] : uint16_t(g());
+    if ((hin[size_t(i)] & 0x7c00) == 0x7c00 && (hin[size_t(i)] & 0x3ff) && (g() % 2)) hin[size_t(i)] = 0x7e00;  // fewer NaN payloads
+    fin[size_t(i)] = (g() % 4 == 0) ? 0.0f : std::ldexp(float(int64_t(g() % 2000001) - 1000000), int(g() % 40) - 40);
+    uin[size_t(i)] = uint32_t(g());
+    ein[size_t(i)] = int32_t(g() % 61) - 30;
+  }
+  std::vector<uint32_t> want(size_t(n) * n_out, 0);
+  std::vector<Kind> kind;
+  for (int i = 0; i < n; ++i) {
+    const int base = i & ~63;
+    const double x = decode(hin[size_t(i)], kF16), y = decode(hin[size_t(i ^ 3)], kF16);
+    const float f = fin[size_t(i)];
+    const uint32_t u = uin[size_t(i)];
+    const int e = ein[size_t(i)];
+    std::vector<std::pair<uint32_t, Kind>> r;
+    auto h16 = [&](double v) { r.push_back({encode(v, kF16), Kind::h16}); };  // v exactly representable (or NaN / inf)
+    h16(std::floor(x));
+    h16(std::ceil(x));
+    h16(std::trunc(x));
+    h16(std::nearbyint(x));
+    h16(std::isnan(x) ? x : std::round(x));
+    r.push_back({(hin[size_t(i)] & 0x7fffu) | (hin[size_t(i ^ 3)] & 0x8000u), Kind::u32});  // copysign: bits
+    h16(round_to(std::ldexp(x, e), kF16));
+    int fe = 0;
+    const double fm = std::isfinite(x) ? std::frexp(x, &fe) : x;
+    h16(fm);
+    r.push_back({uint32_t(std::isfinite(x) ? fe : 0), Kind::u32});
+    h16(std::isnan(x) || std::isinf(x) ? NAN : std::min(round_to(x - std::floor(x), kF16), 1.0 - 0x1p-11));  // below 1
+    const float fmaf32 = std::fma(float(x), float(y), f);
+    r.push_back({simtest::bits(fmaf32), Kind::f32});
+    h16(round_to(double(fmaf32), kF16));  // the f32 fma, then rounded to f16 (v_fma_mixlo_f16)
+    r.push_back({simtest::bits(float(u & 0xff) + float((u >> 8) & 0xff) * 256.0f), Kind::u32});
+    r.push_back({simtest::bits(float((u >> 16) & 0xff) - float(u >> 24)), Kind::u32});
+    uint32_t mn = ~0u, mx = 0, sum = 0, mn_odd = ~0u, mx_odd = 0;
+    for (int j = 0; j < 64; ++j) {
+      const uint32_t v = uin[size_t(base + j)];
+      mn = std::min(mn, v), mx = std::max(mx, v), sum += v;
+      if (v & 4) mn_odd = std::min(mn_odd, v >> 3), mx_odd = std::max(mx_odd, v);
+    }
+    r.push_back({mn, Kind::u32});
+    r.push_back({mx, Kind::u32});
+    r.push_back({sum, Kind::u32});
+    r.push_back({(u & 4) ? (mn_odd ^ mx_odd) : 0xabcdu, Kind::u32});
+    REQUIRE(r.size() < size_t(n_out));
+    if (kind.empty())
+      for (auto& k : r) kind.push_back(k.second);
+    for (size_t k = 0; k < r.size(); ++k) want[size_t(i) * n_out + k] = r[k].first;
+  }
+  for (Arch arch : kArchs) {
+    INFO("arch " << cdnajit::arch_name(arch) << ", seed " << seed);
+    auto co = load_hip(kHalfKernel, arch);
+    Device dev(arch);
+    const std::string dis = dev.sim.disassemble(co, "half_math");
+    REQUIRE(dis.find("<not implemented>") == std::string::npos);
+    for (const char* m : {"v_floor_f16", "v_ceil_f16", "v_trunc_f16", "v_rndne_f16", "v_ldexp_f16", "v_frexp_mant_f16", "v_frexp_exp_i16_f16",
+                          "v_fract_f16", "v_fma_mix", "s_ff1_i32_b64", "v_readlane_b32"}) {
+      INFO(m);
+      CHECK(dis.find(m) != std::string::npos);
+    }
+    uint64_t dh = dev.upload(hin), df = dev.upload(fin), du = dev.upload(uin), de = dev.upload(ein);
+    uint64_t dout = dev.upload(std::vector<uint32_t>(size_t(n) * n_out, 0));
+    dev.run(co, "half_math", ArgPack().add(dh).add(df).add(du).add(de).add(dout).add(uint32_t(n_out)), dims1(n / 64, 64));
+    auto got = dev.download<uint32_t>(dout, size_t(n) * n_out);
+    size_t checked = 0, bad = 0;
+    std::string first;
+    for (int i = 0; i < n; ++i) {
+      if (got[size_t(i) * n_out + n_out - 1] != kind.size()) {
+        ++bad;
+        first += "\n  lane " + std::to_string(i) + ": result count " + std::to_string(got[size_t(i) * n_out + n_out - 1]);
+        continue;
+      }
+      for (size_t k = 0; k < kind.size(); ++k) {
+        const uint32_t gv = got[size_t(i) * n_out + k], wv = want[size_t(i) * n_out + k];
+        ++checked;
+        const bool ok = gv == wv || (kind[k] == Kind::h16 && is_nan(gv, kF16) && is_nan(wv, kF16)) ||
+                        (kind[k] == Kind::f32 && is_nan(gv, kF32) && is_nan(wv, kF32));
+        if (!ok && ++bad <= 24)
+          first += "\n  result " + std::to_string(k) + " lane " + std::to_string(i) + " x=" + hex(hin[size_t(i)]) + " y=" +
+                   hex(hin[size_t(i ^ 3)]) + " f=" + hex(simtest::bits(fin[size_t(i)])) + " e=" + std::to_string(ein[size_t(i)]) +
+                   ": got " + hex(gv) + " want " + hex(wv);
+      }
+    }
+    INFO("checked " << checked << ", mismatches " << bad << first);
+    CHECK(bad == 0);
+  }
+}
