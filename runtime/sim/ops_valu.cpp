@@ -616,8 +616,13 @@ void pk_mov(Wave& w, const Op& op) {
 // "v_fma_mixlo_f16 v0, v1, v2, v3" with op_sel_hi = 0), so an absent op_sel_hi means three f32
 // sources; the decoder's default of 7 is for the packed instructions and does not apply here.
 // Inline constants keep their value in either reading (the decoder stored them as f32 bits).
-// mix_f32 rounds once to f32; mixlo/mixhi round the exact fma once to f16 (through a double
-// rounded to odd, fp.hpp) and write the low/high half, keeping the other half.
+// mix_f32 rounds once to f32; mixlo/mixhi round the fma to f32 and that f32 to f16, and write the
+// low/high half, keeping the other half: the CDNA3 ISA guide's pseudo-code is
+// "D0[15 : 0].f16 = f32_to_f16(fma(in[0], in[1], in[2]))" with in[] declared 32'F, and LLVM selects
+// mixlo/mixhi for fptrunc(fma f32) / fptrunc(fmul f32) as an exact match of those two roundings
+// (llvm-project PR #219723: "compute the multiply or multiply-add in f32, round that to f32, and
+// then convert the f32 result to the 16-bit destination"). (They differ from one rounding of the
+// exact fma at f16 ties: 2.5 * 11728 + 2^-26 is 0x7728, not 0x7729.)
 // Denormals: on hardware v_fma_mix_f32 keeps an f16 denormal input in the default mode and
 // flushes it (result +0) under a flushing mode (gfx90a and gfx950 runs published in
 // llvm/llvm-project PR #205101), but whether the f32 or the f16/f64 FP_DENORM field governs the
@@ -646,7 +651,7 @@ void fma_mix(Wave& w, const Op& op) {
     // clamp (omod: VOP3P has none) on the f32 result, or on the f16 half before it is placed.
     if (KIND == 0) d[l] = out_mods_f32(w, op, as_u(std::fma(x[0], x[1], x[2])));
     else {
-      uint16_t h = uint16_t(out_mods_f16(w, op, f64_to_f16(fma_f32_round_odd(x[0], x[1], x[2]))));
+      uint16_t h = uint16_t(out_mods_f16(w, op, f32_to_f16(as_u(std::fma(x[0], x[1], x[2])))));
       d[l] = KIND == 1 ? (d[l] & 0xffff0000u) | h : (d[l] & 0xffffu) | (uint32_t(h) << 16);
     }
   }

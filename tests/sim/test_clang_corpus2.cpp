@@ -1003,6 +1003,7 @@ extern "C" __global__ void half_math(const unsigned short* hin, const float* fin
   p[k++] = hb(fm); p[k++] = __builtin_isfinite(x) ? (unsigned)fe : 0u;
   p[k++] = hb(__builtin_amdgcn_fracth(x));
   p[k++] = __builtin_bit_cast(unsigned, __builtin_fmaf((float)x, (float)y, f));
+  p[k++] = hb((_Float16)__builtin_fmaf((float)x, (float)y, f));
   p[k++] = __builtin_bit_cast(unsigned, (float)(u & 0xff) + (float)((u >> 8) & 0xff) * 256.0f);
   p[k++] = __builtin_bit_cast(unsigned, (float)((u >> 16) & 0xff) - (float)(u >> 24));
   p[k++] = __builtin_amdgcn_wave_reduce_min_u32(u, 0);
@@ -1038,6 +1039,9 @@ TEST_CASE("clang-compiled f16 rounding / ldexp / frexp / fract, fma_mix, byte ->
     uin[size_t(i)] = uint32_t(g());
     ein[size_t(i)] = int32_t(g() % 61) - 30;
   }
+  // Lane 0: an f16 tie after the f32 rounding of the fma (2.5 * 11728 + 2^-26 = 29320 in f32, half-way
+  // between the f16 values 29312 and 29328): (_Float16)fmaf gives 0x7728; one rounding would give 0x7729.
+  hin[0] = 0x4100, hin[3] = 0x71ba, fin[0] = simtest::flt(0x32609000u);
   std::vector<uint32_t> want(size_t(n) * n_out, 0);
   std::vector<Kind> kind;
   for (int i = 0; i < n; ++i) {
@@ -1062,10 +1066,9 @@ TEST_CASE("clang-compiled f16 rounding / ldexp / frexp / fract, fma_mix, byte ->
     h16(std::isnan(x) || std::isinf(x) ? NAN : std::min(round_to(x - std::floor(x), kF16), 1.0 - 0x1p-11));  // below 1
     const float fmaf32 = std::fma(float(x), float(y), f);
     r.push_back({simtest::bits(fmaf32), Kind::f32});
-    // (Not checked here: (_Float16)fmaf(...), which clang selects as v_fma_mixlo_f16. The simulator rounds
-    // the exact fma once to f16 (runtime/sim/README.md, test_numerics.cpp); the C expression rounds
-    // twice (f32, then f16); they differ at f16 ties, e.g. 2.5 * 11728 + 2^-26 -> 0x7729 once,
-    // 0x7728 twice. That choice belongs to the simulator's documented v_fma_mix model, not to this corpus.)
+    // (_Float16)fmaf(...): clang selects v_fma_mixlo_f16, which rounds the fma to f32 and then to f16, as
+    // C does; seed 5 hits an f16 tie where one rounding would differ (2.5 * 11728 + 2^-26: 0x7728, not 0x7729).
+    h16(round_to(double(fmaf32), kF16));
     r.push_back({simtest::bits(float(u & 0xff) + float((u >> 8) & 0xff) * 256.0f), Kind::u32});
     r.push_back({simtest::bits(float((u >> 16) & 0xff) - float(u >> 24)), Kind::u32});
     uint32_t mn = ~0u, mx = 0, sum = 0, mn_odd = ~0u, mx_odd = 0;
