@@ -135,14 +135,29 @@ void cvt_f32_f16(Wave& w, const Op& op) {
     if ((e >> l) & 1) d[l] = out_mods_f32(w, op, as_u(f16_to_f32(src16(w, op, 0, l))));
 }
 
+// v_cvt_f32_f64 takes an f64 and gives an f32, and which MODE fields govern it is not settled: LLVM 22
+// lowers llvm.fptrunc.round.f32.f64 by setting the f16/f64 round field (MODE[3:2]) around it, while the
+// guides describe FP_ROUND per result precision ([1:0] single, [3:2] double/half), which points at the
+// f32 field for an f32 result (the simulator's reading before). Where the two fields agree the result is the same under either
+// reading; where they differ (round direction, or output flushing of an f32 denormal result) it is an
+// Error rather than a guess.
 void cvt_f32_f64(Wave& w, const Op& op) {
   refuse_sdwa_opsel(w, op);
+  if (w.round_f32 != w.round_f16_64)
+    fail(w, op, "the f32 round mode (MODE[1:0] = " + std::to_string(w.round_f32) + ") and the f16/f64 round mode "
+                "(MODE[3:2] = " + std::to_string(w.round_f16_64) + ") differ, and which one rounds v_cvt_f32_f64 is not "
+                "published (LLVM 22's fptrunc.round lowering sets MODE[3:2]; the result's precision points at MODE[1:0]); valid: equal "
+                "round fields");
   const uint64_t e = w.exec();
   w.lane_ops += uint64_t(__builtin_popcountll(e));
   uint32_t* d = w.vr(op.d[0].idx);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint32_t r = out_mods_f32(w, op, round_to_f32(as_d(src64(w, op, 0, l)), w.round_f32));
+    if (w.flush_out_f32 != w.flush_out_f16_64 && (r & 0x7f800000u) == 0 && (r & 0x007fffffu) != 0)
+      fail(w, op, "an f32 denormal result while only one of the f32 and f16/f64 denormal fields flushes outputs: which "
+                  "field governs the f32 result of v_cvt_f32_f64 is not published (valid: both fields flushing, or "
+                  "neither)", l);
     d[l] = w.flush_out_f32 ? flush_denorm32(r) : r;
   }
 }

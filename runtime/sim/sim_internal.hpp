@@ -28,9 +28,9 @@ enum : uint16_t {
   kExecHi = isa::target::kExecHi, kSFileSize = isa::target::kScalarOperandRegs,
 };
 constexpr int kVFile = 512;  // unified register file: VGPR i at i, AGPR i at 256 + i
-constexpr int kDppScratch = 512;  // one extra row per wave: the DPP-permuted src0
-constexpr int kSdwaScratch = 513;  // three rows: SDWA-selected src0, src1 and the unmerged result (sdwa.hpp)
-constexpr int kVRows = 516;
+constexpr int kDppScratch = 512;  // two extra rows per wave: the DPP-permuted src0 (two dwords: a 64-bit src0)
+constexpr int kSdwaScratch = 514;  // three rows: SDWA-selected src0, src1 and the unmerged result (sdwa.hpp)
+constexpr int kVRows = 517;
 // High dword of the flat-address aperture of LDS (src_shared_base) and scratch
 // (src_private_base); far above every Memory allocation.
 constexpr uint32_t kSharedApertureHi = 0x10000, kPrivateApertureHi = 0x20000;
@@ -114,6 +114,7 @@ void register_vcmp_ext(Registry& r); // ops_vcmp_ext.cpp
 void register_fp8(Registry& r);      // ops_fp8.cpp
 void register_mode(Registry& r);     // ops_mode.cpp
 void register_rounding(Registry& r); // ops_rounding.cpp
+void register_mode_convert(Registry& r); // ops_mode_convert.cpp
 void register_permlane(Registry& r); // ops_permlane.cpp
 // s_getreg / s_setreg: the hwreg field of op.imm read (or written) with an Error naming why for the
 // registers and bits the simulator cannot know (ops_hwreg.cpp).

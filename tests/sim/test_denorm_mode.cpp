@@ -93,3 +93,30 @@ TEST_CASE("f32/f64 conversions with an f32 denormal under a flushing f32 field a
     }
   }
 }
+
+TEST_CASE("v_cvt_f32_f64 under a directed round mode: rounded when both round fields agree, refused when they differ",
+          "[sim][mode][denorm]") {
+  auto out0 = [](Arch arch, const std::string& body, uint64_t a) {
+    return uint32_t(run(arch, body, std::vector<uint64_t>(64, a), std::vector<uint64_t>(64, 0), std::vector<uint64_t>(64, 0)).out[0]);
+  };
+  auto round_fields = [](int f32, int f16_64) {
+    return "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), " + std::to_string(f32 | f16_64 << 2) + "\n";
+  };
+  const std::string down = "  v_cvt_f32_f64 v8, v[2:3]\n";
+  // 1 + 2^-24 + 2^-30 lies between the f32 values 1 (0x3f800000) and 1 + 2^-23 (0x3f800001), just above
+  // their midpoint 1 + 2^-24 (nearest: up); -(1 + 2^-24 + 2^-30) likewise on the negative side.
+  const uint64_t pos = dbits(1.0 + 0x1p-24 + 0x1p-30), neg = dbits(-(1.0 + 0x1p-24 + 0x1p-30));
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    // Equal fields: each direction rounds as IEEE says under either reading of which field governs.
+    CHECK(out0(arch, round_fields(0, 0) + down, pos) == 0x3f800001u);
+    CHECK(out0(arch, round_fields(1, 1) + down, pos) == 0x3f800001u);
+    CHECK(out0(arch, round_fields(2, 2) + down, pos) == 0x3f800000u);
+    CHECK(out0(arch, round_fields(3, 3) + down, pos) == 0x3f800000u);
+    CHECK(out0(arch, round_fields(1, 1) + down, neg) == 0xbf800000u);
+    CHECK(out0(arch, round_fields(2, 2) + down, neg) == 0xbf800001u);
+    // Different fields: LLVM 22's lowering (MODE[3:2]) and the result's precision (MODE[1:0]) disagree.
+    for (auto [f32, f16_64] : {std::pair{1, 0}, std::pair{0, 1}, std::pair{3, 2}})
+      CHECK_THROWS_WITH(out0(arch, round_fields(f32, f16_64) + down, pos), Catch::Contains("which one rounds v_cvt_f32_f64"));
+  }
+}
