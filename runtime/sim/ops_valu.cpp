@@ -288,12 +288,14 @@ uint64_t vmin64(uint64_t a, uint64_t b, bool ieee) {
   uint64_t r;
   if (ieee_snan64(a, b, ieee, r)) return r;
   const double x = as_d(a), y = as_d(b);
+  if (x == y) return std::signbit(x) ? a : b;  // -0 < +0 (std::fmin leaves the sign of equal zeros to operand order)
   return as_u64(std::isnan(x) ? y : std::isnan(y) ? x : std::fmin(x, y));
 }
 uint64_t vmax64(uint64_t a, uint64_t b, bool ieee) {
   uint64_t r;
   if (ieee_snan64(a, b, ieee, r)) return r;
   const double x = as_d(a), y = as_d(b);
+  if (x == y) return std::signbit(x) ? b : a;  // +0 > -0, as for v_max_f32
   return as_u64(std::isnan(x) ? y : std::isnan(y) ? x : std::fmax(x, y));
 }
 // v_med3_f32 / v_med3_f16: the median, but with any NaN operand v_min3 of the operands (the NaN branch

@@ -1124,3 +1124,37 @@ TEST_CASE("clang-compiled f16 rounding / ldexp / frexp / fract, fma_mix, byte ->
     CHECK(bad == 0);
   }
 }
+
+// v_min_f64 / v_max_f64 order +0 above -0 like their f32 forms (the guides' V_MAX_F64 pseudo-code:
+// "+0 > -0 is TRUE"); before the fix the simulator took glibc's fmin / fmax, whose result for equal
+// zeros depends on the operand order: fmax(-0.0, +0.0) was -0.0 (0x8000000000000000), now +0.0.
+TEST_CASE("v_min_f64 / v_max_f64 order -0 below +0 in both operand orders", "[sim][corpus2][zero]") {
+  const char* src = R"(
+extern "C" __global__ void zeros(const double* a, const double* b, unsigned long long* o) {
+  unsigned i = tid();
+  o[2 * i] = __builtin_bit_cast(unsigned long long, __builtin_fmax(a[i], b[i]));
+  o[2 * i + 1] = __builtin_bit_cast(unsigned long long, __builtin_fmin(a[i], b[i]));
+})";
+  std::string why;
+  if (!load_hip_or_skip(src, Arch::gfx942, why)) CDNAJIT_SKIP(why);
+  const std::vector<double> a = {-0.0, 0.0, -0.0, 0.0, 1.0, -1.0}, b = {0.0, -0.0, -0.0, 0.0, -0.0, 0.0};
+  const uint64_t kPos = 0, kNeg = 0x8000000000000000ull;
+  const uint64_t want_max[] = {kPos, kPos, kNeg, kPos, dbits(1.0), kPos};
+  const uint64_t want_min[] = {kNeg, kNeg, kNeg, kPos, kNeg, dbits(-1.0)};
+  for (Arch arch : kArchs) {
+    INFO("arch " << cdnajit::arch_name(arch));
+    auto co = load_hip(src, arch);
+    Device dev(arch);
+    const std::string dis = dev.sim.disassemble(co, "zeros");
+    REQUIRE(dis.find("v_max_f64") != std::string::npos);
+    REQUIRE(dis.find("v_min_f64") != std::string::npos);
+    uint64_t da = dev.upload(a), db = dev.upload(b), dout = dev.upload(std::vector<uint64_t>(2 * a.size()));
+    dev.run(co, "zeros", ArgPack().add(da).add(db).add(dout), dims1(1, uint32_t(a.size())));
+    auto got = dev.download<uint64_t>(dout, 2 * a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      INFO("fmax / fmin(" << a[i] << ", " << b[i] << ")");
+      CHECK(hex(got[2 * i]) == hex(want_max[i]));
+      CHECK(hex(got[2 * i + 1]) == hex(want_min[i]));
+    }
+  }
+}
