@@ -16,6 +16,11 @@
 //    tests/sim/ieee_oracle.hpp (clang evaluates _Float16 a + b in f16 directly, and __bf16 in f32
 //    rounded back to bf16);
 //  - cross-lane builtins: a per-lane model of the documented operation written here.
+// Test cases (tags): [int] integer code on the vector and the scalar unit, [float] float helpers, [lanes]
+// cross-lane / DPP / byte builtins / packed f16 / bf16, [mem] narrow loads and stores, [half] f16
+// helpers / fma_mix / wave reductions, and hand-computed bits for four simulator fixes: [med3] (NaN
+// operands of v_med3), [snan] (signalling NaNs under MODE.IEEE: canonicalize), [zero] (signed zeros of
+// v_min/max_f64), and in [half] the two roundings of v_fma_mixlo_f16.
 #include <catch2/catch.hpp>
 
 #include <climits>
