@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <type_traits>
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/dot2.hpp"
@@ -84,7 +85,12 @@ void v32(Wave& w, const Op& op) {
   const uint32_t* a = op.ns > 0 ? fetch(w, op, 0, t0, FL && !(NOT_F32 & 1)) : zero;
   const uint32_t* b = op.ns > 1 ? fetch(w, op, 1, t1, FL && !(NOT_F32 & 2)) : zero;
   const uint32_t* c = op.ns > 2 ? fetch(w, op, 2, t2, FL && !(NOT_F32 & 4)) : zero;
-  for (int l = 0; l < 64; ++l) r[l] = F{}(a[l], b[l], c[l]);
+  if constexpr (std::is_invocable_v<F, uint32_t, uint32_t, uint32_t, bool>) {  // min/max: MODE.IEEE decides sNaN results
+    const bool ieee = (w.mode & kModeIeee) != 0;
+    for (int l = 0; l < 64; ++l) r[l] = F{}(a[l], b[l], c[l], ieee);
+  } else {
+    for (int l = 0; l < 64; ++l) r[l] = F{}(a[l], b[l], c[l]);
+  }
   if ((NOT_F32 & kNoOutMods) && (op.clamp || op.omod))
     fail(w, op, "clamp/omod on a packed f16/bf16 result are not modelled (the guides do not say whether they act on one half or both)");
   store(w, op, r, FL, !(NOT_F32 & kNotF32Result), (NOT_F32 & kF16Result) != 0);
@@ -181,7 +187,8 @@ void v64(Wave& w, const Op& op) {
         if (op.s[i].neg) x[i] ^= src_sign_mask(op, i);
       }
     }
-    r[l] = F{}(x[0], x[1], x[2]);
+    if constexpr (std::is_invocable_v<F, uint64_t, uint64_t, uint64_t, bool>) r[l] = F{}(x[0], x[1], x[2], (w.mode & kModeIeee) != 0);
+    else r[l] = F{}(x[0], x[1], x[2]);
   }
   // f64 results: clamp / omod (output_modifiers.hpp); clang emits e.g. v_add_f64 ... clamp for
   // fmin(fmax(a + b, 0.0), 1.0).
@@ -250,6 +257,55 @@ uint32_t ub(float f) { return as_u(f); }
 // min/max with IEEE-754-2008 minNum/maxNum semantics (NaN loses).
 float fminnum(float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : (a == b ? (std::signbit(a) ? a : b) : std::fmin(a, b)); }
 float fmaxnum(float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : (a == b ? (std::signbit(a) ? b : a) : std::fmax(a, b)); }
+// v_min / v_max (f16, f32, f64) under MODE.IEEE (set for compute kernels by default): a signalling NaN
+// operand, S0 first, is the result, quieted; a quiet NaN gives the other operand (the ISA guides'
+// V_MIN_F32 / V_MAX_F32 pseudo-code: "if WAVE_MODE.IEEE && isSignalNAN(S0) then D = cvtToQuietNAN(S0)
+// elsif WAVE_MODE.IEEE && isSignalNAN(S1) ..."). LLVM lowers llvm.canonicalize to v_max x, x and
+// relies on the quieting. With MODE.IEEE clear a signalling NaN acts as a quiet one.
+// Each returns true and sets r when IEEE mode decides the result.
+bool ieee_snan16(uint32_t a, uint32_t b, bool ieee, uint32_t& r) {
+  auto snan = [](uint32_t h) { return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) && !(h & 0x200u); };
+  if (ieee && snan(a & 0xffff)) return r = (a | 0x200u) & 0xffff, true;
+  if (ieee && snan(b & 0xffff)) return r = (b | 0x200u) & 0xffff, true;
+  return false;
+}
+bool ieee_snan32(uint32_t a, uint32_t b, bool ieee, uint32_t& r) {
+  auto snan = [](uint32_t u) { return (u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu) && !(u & 0x400000u); };
+  if (ieee && snan(a)) return r = a | 0x400000u, true;
+  if (ieee && snan(b)) return r = b | 0x400000u, true;
+  return false;
+}
+bool ieee_snan64(uint64_t a, uint64_t b, bool ieee, uint64_t& r) {
+  constexpr uint64_t kExp = 0x7ffull << 52, kMant = (1ull << 52) - 1, kQuiet = 1ull << 51;
+  auto snan = [](uint64_t u) { return (u & kExp) == kExp && (u & kMant) && !(u & kQuiet); };
+  if (ieee && snan(a)) return r = a | kQuiet, true;
+  if (ieee && snan(b)) return r = b | kQuiet, true;
+  return false;
+}
+uint32_t vmin32(uint32_t a, uint32_t b, bool ieee) { uint32_t r; return ieee_snan32(a, b, ieee, r) ? r : ub(fminnum(fl(a), fl(b))); }
+uint32_t vmax32(uint32_t a, uint32_t b, bool ieee) { uint32_t r; return ieee_snan32(a, b, ieee, r) ? r : ub(fmaxnum(fl(a), fl(b))); }
+uint64_t vmin64(uint64_t a, uint64_t b, bool ieee) {
+  uint64_t r;
+  if (ieee_snan64(a, b, ieee, r)) return r;
+  const double x = as_d(a), y = as_d(b);
+  if (x == y) return std::signbit(x) ? a : b;  // -0 < +0 (std::fmin leaves the sign of equal zeros to operand order)
+  return as_u64(std::isnan(x) ? y : std::isnan(y) ? x : std::fmin(x, y));
+}
+uint64_t vmax64(uint64_t a, uint64_t b, bool ieee) {
+  uint64_t r;
+  if (ieee_snan64(a, b, ieee, r)) return r;
+  const double x = as_d(a), y = as_d(b);
+  if (x == y) return std::signbit(x) ? b : a;  // +0 > -0, as for v_max_f32
+  return as_u64(std::isnan(x) ? y : std::isnan(y) ? x : std::fmax(x, y));
+}
+// v_med3_f32 / v_med3_f16: the median, but with any NaN operand v_min3 of the operands (the NaN branch
+// of the ISA guide's V_MED3_F32 pseudo-code; LLVM's AMDGPUInstCombineIntrinsic.cpp, llvm.amdgcn.fmed3:
+// "med3 with a nan input acts like v_min_f32(v_min_f32(s0, s1), s2)"): med3(NaN, 2, 1) = 1, not 2.
+float fmed3(float a, float b, float c) { return fmaxnum(fminnum(a, b), fminnum(fmaxnum(a, b), c)); }
+uint32_t vmed3_32(uint32_t a, uint32_t b, uint32_t c, bool ieee) {
+  if (std::isnan(fl(a)) || std::isnan(fl(b)) || std::isnan(fl(c))) return vmin32(vmin32(a, b, ieee), c, ieee);
+  return ub(fmed3(fl(a), fl(b), fl(c)));
+}
 int32_t cvt_i32(float f) {
   if (std::isnan(f)) return 0;
   if (f >= 2147483648.0f) return INT32_MAX;
@@ -302,12 +358,16 @@ uint32_t dot2(float a0, float b0, float a1, float b1, float c) {
 #define VH(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), false, kF16Result>
 #define VFX(not_f32, ...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true, not_f32>
 #define VF(...) VFX(0, __VA_ARGS__)
+// The min/max family: the lambda also gets MODE.IEEE (`ieee`).
+#define VFI(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c, bool ieee) -> uint32_t { return __VA_ARGS__; }), true, 0>
+#define VHI(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c, bool ieee) -> uint32_t { return __VA_ARGS__; }), false, kF16Result>
 #define VMAC(...) &v32_mac<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true>
 #define CMP(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), false, false>
 #define CMPF(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), true, false>
 #define CMPX(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), false, true>
 #define CMPXF(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), true, true>
 #define V64(w, ...) &v64<decltype([](uint64_t a, uint64_t b, uint64_t c) -> uint64_t { return __VA_ARGS__; }), w>
+#define V64I(w, ...) &v64<decltype([](uint64_t a, uint64_t b, uint64_t c, bool ieee) -> uint64_t { return __VA_ARGS__; }), w>
 
 void readlane(Wave& w, const Op& op) {
   uint32_t lane = read_s32(w, op.s[1]) & 63;
@@ -413,7 +473,13 @@ void vpk16(Wave& w, const Op& op) {
     if (!((e >> l) & 1)) continue;
     uint32_t h[2][3];
     pk16_operands(w, op, l, h);
-    uint32_t r = half(F{}(h[0][0], h[0][1], h[0][2])) | half(F{}(h[1][0], h[1][1], h[1][2])) << 16;
+    uint32_t r;
+    if constexpr (std::is_invocable_v<F, uint32_t, uint32_t, uint32_t, bool>) {  // min/max: MODE.IEEE decides sNaN results
+      const bool ieee = (w.mode & kModeIeee) != 0;
+      r = half(F{}(h[0][0], h[0][1], h[0][2], ieee)) | half(F{}(h[1][0], h[1][1], h[1][2], ieee)) << 16;
+    } else {
+      r = half(F{}(h[0][0], h[0][1], h[0][2])) | half(F{}(h[1][0], h[1][1], h[1][2])) << 16;
+    }
     if (op.ft == FType::F16 && (op.clamp || op.omod)) r = out_mods_f16(w, op, out_mods_f16(w, op, r >> 16) << 16 | (r & 0xffff));
     d[l] = r;
   }
@@ -552,8 +618,13 @@ void pk_mov(Wave& w, const Op& op) {
 // "v_fma_mixlo_f16 v0, v1, v2, v3" with op_sel_hi = 0), so an absent op_sel_hi means three f32
 // sources; the decoder's default of 7 is for the packed instructions and does not apply here.
 // Inline constants keep their value in either reading (the decoder stored them as f32 bits).
-// mix_f32 rounds once to f32; mixlo/mixhi round the exact fma once to f16 (through a double
-// rounded to odd, fp.hpp) and write the low/high half, keeping the other half.
+// mix_f32 rounds once to f32; mixlo/mixhi round the fma to f32 and that f32 to f16, and write the
+// low/high half, keeping the other half: the CDNA3 ISA guide's pseudo-code is
+// "D0[15 : 0].f16 = f32_to_f16(fma(in[0], in[1], in[2]))" with in[] declared 32'F, and LLVM selects
+// mixlo/mixhi for fptrunc(fma f32) / fptrunc(fmul f32) as an exact match of those two roundings
+// (llvm-project PR #219723: "compute the multiply or multiply-add in f32, round that to f32, and
+// then convert the f32 result to the 16-bit destination"). (They differ from one rounding of the
+// exact fma at f16 ties: 2.5 * 11728 + 2^-26 is 0x7728, not 0x7729.)
 // Denormals: on hardware v_fma_mix_f32 keeps an f16 denormal input in the default mode and
 // flushes it (result +0) under a flushing mode (gfx90a and gfx950 runs published in
 // llvm/llvm-project PR #205101), but whether the f32 or the f16/f64 FP_DENORM field governs the
@@ -582,7 +653,7 @@ void fma_mix(Wave& w, const Op& op) {
     // clamp (omod: VOP3P has none) on the f32 result, or on the f16 half before it is placed.
     if (KIND == 0) d[l] = out_mods_f32(w, op, as_u(std::fma(x[0], x[1], x[2])));
     else {
-      uint16_t h = uint16_t(out_mods_f16(w, op, f64_to_f16(fma_f32_round_odd(x[0], x[1], x[2]))));
+      uint16_t h = uint16_t(out_mods_f16(w, op, f32_to_f16(as_u(std::fma(x[0], x[1], x[2])))));
       d[l] = KIND == 1 ? (d[l] & 0xffff0000u) | h : (d[l] & 0xffffu) | (uint32_t(h) << 16);
     }
   }
@@ -658,6 +729,12 @@ void vfmac64(Wave& w, const Op& op) {
 }
 
 uint32_t f16op(float x) { return f32_to_f16(ub(x)); }
+uint32_t vmin16(uint32_t a, uint32_t b, bool ieee) { uint32_t r; return ieee_snan16(a, b, ieee, r) ? r : f16op(fminnum(f16lo(a), f16lo(b))); }
+uint32_t vmax16(uint32_t a, uint32_t b, bool ieee) { uint32_t r; return ieee_snan16(a, b, ieee, r) ? r : f16op(fmaxnum(f16lo(a), f16lo(b))); }
+uint32_t vmed3_16(uint32_t a, uint32_t b, uint32_t c, bool ieee) {
+  if (std::isnan(f16lo(a)) || std::isnan(f16lo(b)) || std::isnan(f16lo(c))) return vmin16(vmin16(a, b, ieee), c, ieee);
+  return f16op(fmed3(f16lo(a), f16lo(b), f16lo(c)));
+}
 
 // v_cvt_f64_f32 / v_cvt_f32_f64 while the f32 denormal field flushes (MODE.FP_DENORM[5:4] != 3)
 // and the f16/f64 field keeps denormals (otherwise run_in_mode takes over): whether the f32 or the
@@ -795,11 +872,11 @@ void register_valu(Registry& r) {
   F("v_fmaak_f32", &vfma<0>);   // d = a * b + K
   F("v_madmk_f32", VF(ub(fl(a) * fl(b) + fl(c))));
   F("v_madak_f32", VF(ub(fl(a) * fl(b) + fl(c))));
-  FX("v_min_f32", VF(ub(fminnum(fl(a), fl(b)))));
-  FX("v_max_f32", VF(ub(fmaxnum(fl(a), fl(b)))));
-  FX("v_min3_f32", VF(ub(fminnum(fminnum(fl(a), fl(b)), fl(c)))));
-  FX("v_max3_f32", VF(ub(fmaxnum(fmaxnum(fl(a), fl(b)), fl(c)))));
-  FX("v_med3_f32", VF(ub(fmaxnum(fminnum(fl(a), fl(b)), fminnum(fmaxnum(fl(a), fl(b)), fl(c))))));
+  FX("v_min_f32", VFI(vmin32(a, b, ieee)));
+  FX("v_max_f32", VFI(vmax32(a, b, ieee)));
+  FX("v_min3_f32", VFI(vmin32(vmin32(a, b, ieee), c, ieee)));
+  FX("v_max3_f32", VFI(vmax32(vmax32(a, b, ieee), c, ieee)));
+  FX("v_med3_f32", VFI(vmed3_32(a, b, c, ieee)));
   F("v_mul_legacy_f32", VF(ub((fl(a) == 0 || fl(b) == 0) ? 0.0f : fl(a) * fl(b))));
   F("v_ldexp_f32", VFX(2, ub(std::ldexp(fl(a), int32_t(b)))));
   FX("v_trunc_f32", VF(ub(std::trunc(fl(a)))));
@@ -839,8 +916,8 @@ void register_valu(Registry& r) {
   H("v_sub_f16", VH(f16op(f16lo(a) - f16lo(b))));
   H("v_mul_f16", VH(f16op(f16lo(a) * f16lo(b))));
   H("v_fma_f16", VH(f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c))))));
-  H("v_max_f16", VH(f16op(fmaxnum(f16lo(a), f16lo(b)))));
-  H("v_min_f16", VH(f16op(fminnum(f16lo(a), f16lo(b)))));
+  H("v_max_f16", VHI(vmax16(a, b, ieee)));
+  H("v_min_f16", VHI(vmin16(a, b, ieee)));
   H("v_cvt_f16_u16", VH(f16op(float(a & 0xffff))));
   H("v_cvt_f16_i16", VH(f16op(float(int16_t(a)))));
   // Compares (e32 writes VCC, e64 an SGPR pair; v_cmpx also EXEC).
@@ -972,8 +1049,8 @@ void register_valu(Registry& r) {
   D("v_rcp_f64", V64(1 | 8, as_u64(1.0 / as_d(a))));
   D("v_sqrt_f64", V64(1 | 8, as_u64(std::sqrt(as_d(a)))));
   D("v_ldexp_f64", V64(1 | 8, as_u64(std::ldexp(as_d(a), int32_t(uint32_t(b))))));
-  D("v_max_f64", V64(3 | 8, as_u64(std::isnan(as_d(a)) ? as_d(b) : std::isnan(as_d(b)) ? as_d(a) : std::fmax(as_d(a), as_d(b)))));
-  D("v_min_f64", V64(3 | 8, as_u64(std::isnan(as_d(a)) ? as_d(b) : std::isnan(as_d(b)) ? as_d(a) : std::fmin(as_d(a), as_d(b)))));
+  D("v_max_f64", V64I(3 | 8, vmax64(a, b, ieee)));
+  D("v_min_f64", V64I(3 | 8, vmin64(a, b, ieee)));
   D("v_trunc_f64", V64(1 | 8, as_u64(std::trunc(as_d(a)))));
   D("v_floor_f64", V64(1 | 8, as_u64(std::floor(as_d(a)))));
   D("v_cvt_i32_f64", V64(1, ([](double x) -> uint64_t { if (std::isnan(x)) return 0; if (x >= 2147483647.0) return 0x7fffffffu; if (x <= -2147483648.0) return 0x80000000u; return uint32_t(int32_t(x)); })(as_d(a))));
@@ -986,9 +1063,9 @@ void register_valu(Registry& r) {
   D("v_cvt_f64_u32", V64(8, as_u64(double(uint32_t(a)))));
   F("v_cvt_f32_bf16", VFX(1, a << 16));
   H("v_subrev_f16", VH(f16op(f16lo(b) - f16lo(a))));
-  H("v_max3_f16", VH(f16op(fmaxnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c)))));
-  H("v_min3_f16", VH(f16op(fminnum(fminnum(f16lo(a), f16lo(b)), f16lo(c)))));
-  H("v_med3_f16", VH(f16op(fmaxnum(fminnum(f16lo(a), f16lo(b)), fminnum(fmaxnum(f16lo(a), f16lo(b)), f16lo(c))))));
+  H("v_max3_f16", VHI(vmax16(vmax16(a, b, ieee), c, ieee)));
+  H("v_min3_f16", VHI(vmin16(vmin16(a, b, ieee), c, ieee)));
+  H("v_med3_f16", VHI(vmed3_16(a, b, c, ieee)));
   H("v_ldexp_f16", VH(f16op(std::ldexp(f16lo(a), int16_t(b)))));
   H("v_sqrt_f16", VH(f16op(std::sqrt(f16lo(a)))));
   H("v_rcp_f16", VH(f16op(1.0f / f16lo(a))));
@@ -1031,8 +1108,8 @@ void register_valu(Registry& r) {
   H("v_pk_add_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(f16lo(a) + f16lo(b)); })>);
   H("v_pk_mul_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(f16lo(a) * f16lo(b)); })>);
   H("v_pk_fma_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c)))); })>);
-  H("v_pk_max_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(fmaxnum(f16lo(a), f16lo(b))); })>);
-  H("v_pk_min_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(fminnum(f16lo(a), f16lo(b))); })>);
+  H("v_pk_max_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t, bool ieee) -> uint32_t { return vmax16(a, b, ieee); })>);
+  H("v_pk_min_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t, bool ieee) -> uint32_t { return vmin16(a, b, ieee); })>);
   A("v_pk_add_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(a) + b; }), 1>);
   A("v_pk_mul_lo_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a * b) & 0xffff; })>);
   F("v_pk_fma_f32", &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* r) { fma64(a, b, c, r); })>);

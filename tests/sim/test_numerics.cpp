@@ -54,6 +54,9 @@ uint16_t ref_fma_to_f16(float x, float y, float z) {
   mpfr_set_flt(b, y, MPFR_RNDN);
   mpfr_set_flt(c, z, MPFR_RNDN);
   mpfr_fma(p, a, b, c, MPFR_RNDN);  // exact at 800 bits for f32 operands
+  // v_fma_mixlo_f16 rounds twice: the fma to f32, then that f32 to f16 (CDNA3 ISA guide pseudo-code,
+  // f32_to_f16(fma(in[0], in[1], in[2])) over 32'F inputs; LLVM treats it as fptrunc(fma f32)).
+  mpfr_set_d(p, ref_round(p, 24, -149, 128), MPFR_RNDN);
   double r = ref_round(p, 11, -24, 16);
   mpfr_clears(a, b, c, p, (mpfr_ptr)0);
   _Float16 h = static_cast<_Float16>(r);  // exact: r is a binary16 value, inf or NaN
@@ -93,7 +96,7 @@ void require_same_bits(const std::vector<uint32_t>& got, const std::vector<uint3
 
 }  // namespace
 
-TEST_CASE("v_fma_mixlo_f16 with f32 sources: (half)(x * s) and (half)(x * s + y), one rounding", "[sim][numerics][mix]") {
+TEST_CASE("v_fma_mixlo_f16 with f32 sources: (half)(x * s) and (half)(x * s + y), rounded to f32 then to f16", "[sim][numerics][mix]") {
   const char* src = R"(
 extern "C" __global__ void mix(const float* x, float s, _Float16* o, const float* y) {
   unsigned i = bid() * 64 + tid();
