@@ -94,7 +94,7 @@ enum ModBits : uint32_t {
   kModLds = 1u << 7,      // lds (buffer/global → LDS DMA)
   kModBufAddr = 1u << 8,  // offen / idxen / addr64
   kModMfma = 1u << 9,     // cbsz / abid / blgp
-  kModSdwa = 1u << 10,
+  // No bit for SDWA/DPP controls: they stay in Modifiers::extra, which validate() does not check.
 };
 
 struct InstrInfo {

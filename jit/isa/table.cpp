@@ -19,7 +19,7 @@ namespace def_names {
 constexpr uint8_t ALL = kAllArchs, G942 = kGfx942, G950 = kGfx950;
 constexpr uint32_t NONE = kModNone, OFFSET = kModOffset, OFFSET01 = kModOffset01, CACHE = kModCache,
                    CLAMP = kModClamp, OMOD = kModOmod, NEGABS = kModNegAbs, OPSEL = kModOpSel, LDS = kModLds,
-                   BUFADDR = kModBufAddr, MFMA = kModMfma, SDWA = kModSdwa;
+                   BUFADDR = kModBufAddr, MFMA = kModMfma;
 constexpr uint8_t LOAD = 1, STORE = 2, TRANS = 4, ATOMIC = 8;
 }  // namespace def_names
 

@@ -94,7 +94,7 @@ std::string mod_names(uint32_t bits) {
       {kModOffset, "offset:"}, {kModOffset01, "offset0:/offset1:"}, {kModCache, "sc0/sc1/nt"},
       {kModClamp, "clamp"},    {kModOmod, "mul:/div:"},             {kModNegAbs, "neg/abs"},
       {kModOpSel, "op_sel"},   {kModLds, "lds"},                    {kModBufAddr, "offen/idxen"},
-      {kModMfma, "cbsz/abid/blgp"}, {kModSdwa, "sdwa"}};
+      {kModMfma, "cbsz/abid/blgp"}};
   std::string s;
   for (auto [bit, name] : names)
     if (bits & bit) s += (s.empty() ? "" : ", ") + std::string(name);

@@ -381,6 +381,7 @@ void apply_mods_word(const std::string& w, Op& op, bool& ok) {
   else if (key == "row_mirror") op.dpp_ctrl = 0x140;
   else if (key == "row_half_mirror") op.dpp_ctrl = 0x141;
   else if (key == "row_bcast" && parse_int(val, iv)) op.dpp_ctrl = iv == 15 ? 0x142 : 0x143;
+  else if (key == "row_newbcast" && parse_int(val, iv) && iv >= 0 && iv <= 15) op.dpp_ctrl = uint16_t(0x150 | iv);
   else if (key == "row_mask" && parse_int(val, iv)) op.row_mask = uint8_t(iv);
   else if (key == "bank_mask" && parse_int(val, iv)) op.bank_mask = uint8_t(iv);
   else if (key == "bound_ctrl") op.bound_ctrl = true;

@@ -20,15 +20,38 @@ static int dpp_source(int l, uint16_t c) {
   if (c == 0x141) return row + ((in & 8) | (7 - (in & 7)));  // row_half_mirror
   if (c == 0x142) return row > 0 ? row - 1 : -1;  // row_bcast:15: lane 15 of the previous row
   if (c == 0x143) return l >= 32 ? 31 : -1;        // row_bcast:31: lane 31 to rows 2 and 3
+  if (c >= 0x150 && c <= 0x15f) return row + (c & 15);  // row_newbcast:N: lane N of the row to the whole row
   return -3;
+}
+
+// DP ALU DPP (gfx90a and later, so gfx942 and gfx950): the DPP form of a VOP1/VOP2 instruction with a
+// 64-bit VGPR operand (v_mov_b64, v_fmac_f64, the f64 VOP1 ops and conversions, v_cvt_pk_f32_fp8/bf8).
+// LLVM 22 accepts only row_newbcast for it (AMDGPUBaseInfo.h isLegalDPALU_DPPControl; its assembler
+// says "DP ALU dpp only supports row_newbcast", its disassembler prints that as a comment instead of
+// another control), and AMDGPUModifierSyntax.rst's dpp64_ctrl lists row_newbcast alone.
+static bool dp_alu(const Op& op) {
+  for (int i = 0; i < op.nd; ++i)
+    if (op.d[i].k == SrcKind::V && op.d[i].n == 2) return true;
+  for (int i = 0; i < op.ns; ++i)
+    if (op.s[i].k == SrcKind::V && op.s[i].n == 2) return true;
+  return false;
 }
 
 // The permuted src0 goes to kDppScratch (which op.s[0] names); h runs with EXEC narrowed to the lanes
 // DPP writes. h is op.inner, or under a non-default MODE the instruction's MODE handler (run_in_float_mode).
+// A 64-bit src0 moves as one value per lane (both dwords from the same source lane): llc-22 lowers
+// llvm.amdgcn.update.dpp.i64 with control 0x151 to one v_mov_b64_dpp row_newbcast:1 on gfx942/gfx950, to
+// two v_mov_b32_dpp row_newbcast:1 (one per dword) on gfx90a and to two v_mov_b32_dpp row_share:1 (the
+// same control code) on gfx10; LLVM's test/CodeGen/AMDGPU/dpp64_combine.ll folds the same into v_ceil_f64_dpp.
 void dpp_run(Wave& w, const Op& op, Handler h) {
+  if (dp_alu(op) && !(op.dpp_ctrl >= 0x150 && op.dpp_ctrl <= 0x15f))
+    fail(w, op, "DPP control " + hex(op.dpp_ctrl) + " on an instruction with a 64-bit operand: only row_newbcast is "
+                "defined there (LLVM 22 accepts nothing else for DP ALU DPP; no public document says what the hardware "
+                "does with another control)");
   uint64_t e = w.exec(), write = 0;
-  uint32_t* scratch = w.vr(kDppScratch);
-  const uint32_t* src = w.vr(op.dpp_src);
+  const int dwords = op.s[0].n;  // 2 for a 64-bit src0
+  uint32_t* scratch[2] = {w.vr(kDppScratch), w.vr(kDppScratch + 1)};
+  const uint32_t* src[2] = {w.vr(op.dpp_src), dwords == 2 ? w.vr(uint16_t(op.dpp_src + 1)) : nullptr};
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     if (!((op.row_mask >> (l >> 4)) & 1) || !((op.bank_mask >> ((l >> 2) & 3)) & 1)) continue;
@@ -36,9 +59,9 @@ void dpp_run(Wave& w, const Op& op, Handler h) {
     if (s == -3) fail(w, op, "DPP control " + hex(op.dpp_ctrl) + " is not implemented by the simulator");
     if (s < 0 || !((e >> s) & 1)) {
       if (!op.bound_ctrl) continue;  // lane keeps its old destination value
-      scratch[l] = 0;
+      for (int k = 0; k < dwords; ++k) scratch[k][l] = 0;
     } else {
-      scratch[l] = src[s];
+      for (int k = 0; k < dwords; ++k) scratch[k][l] = src[k][s];
     }
     write |= 1ull << l;
   }

@@ -48,7 +48,7 @@ void run_gpr_indexed(Wave& w, const Op& op) {
   for (int j = 0; j < op.nd; ++j)
     if (x.d[j].k == SrcKind::V) shift(x.d[j].idx, x.d[j].n, size_t(j));
   for (int j = 0; j < op.ns; ++j) {
-    if (dpp && j == 0) shift(x.dpp_src, 1, size_t(op.nd));  // the register DPP permutes
+    if (dpp && j == 0) shift(x.dpp_src, x.s[0].n, size_t(op.nd));  // the register(s) DPP permutes
     else if (x.s[j].k == SrcKind::V) shift(x.s[j].idx, x.s[j].n, size_t(op.nd + j));
   }
   if (w.L->opt.check_waitcnt && !w.pend.empty()) {
@@ -59,7 +59,10 @@ void run_gpr_indexed(Wave& w, const Op& op) {
     for (int j = 0; j < x.nd; ++j) add(x.d[j]);
     for (int j = 0; j < x.ns; ++j) add(x.s[j]);
     Op checked = x;
-    if (dpp) checked.s[0].idx = x.dpp_src, checked.vmask |= 1ull << (x.dpp_src & 63);
+    if (dpp) {
+      checked.s[0].idx = x.dpp_src;
+      for (int r = x.dpp_src; r < x.dpp_src + x.s[0].n; ++r) checked.vmask |= 1ull << (r & 63);
+    }
     check_pending(w, checked);
   }
   run_in_float_mode(w, x);

@@ -28,10 +28,10 @@ enum : uint16_t {
   kExecHi = isa::target::kExecHi, kSFileSize = isa::target::kScalarOperandRegs,
 };
 constexpr int kVFile = 512;  // unified register file: VGPR i at i, AGPR i at 256 + i
-constexpr int kDppScratch = 512;  // one extra row per wave: the DPP-permuted src0
-constexpr int kSdwaScratch = 513;  // three rows: SDWA-selected src0, src1 and the unmerged result (sdwa.hpp)
-constexpr int kExactScratch = 516;  // six rows: flushed copies of up to three sources of 1 or 2 dwords (ops_mode_exact.cpp)
-constexpr int kVRows = 522;
+constexpr int kDppScratch = 512;  // two extra rows per wave: the DPP-permuted src0 (two dwords: a 64-bit src0)
+constexpr int kSdwaScratch = 514;  // three rows: SDWA-selected src0, src1 and the unmerged result (sdwa.hpp)
+constexpr int kExactScratch = 517;  // six rows: flushed copies of up to three sources of 1 or 2 dwords (ops_mode_exact.cpp)
+constexpr int kVRows = 523;
 // High dword of the flat-address aperture of LDS (src_shared_base) and scratch
 // (src_private_base); far above every Memory allocation.
 constexpr uint32_t kSharedApertureHi = 0x10000, kPrivateApertureHi = 0x20000;

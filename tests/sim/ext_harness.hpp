@@ -11,7 +11,10 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "runtime/sim/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
@@ -83,6 +86,15 @@ inline Run run(Arch arch, const std::string& body, const std::vector<uint64_t>& 
   sim.memory().read(pout, r.out.data(), 64 * 8);
   sim.memory().read(pmem, r.mem.data(), 64 * 8);
   return r;
+}
+
+// Runs `body` with v2 = a, v4 = b on every lane (v6 = 0); returns lane 0's {v8, VCC bit}. Every
+// lane must agree (the inputs are uniform), which is checked.
+inline std::pair<uint32_t, uint32_t> run1(Arch arch, const std::string& body, uint32_t a, uint32_t b) {
+  Run r = run(arch, body + "  v_cndmask_b32_e64 v9, 0, 1, vcc\n", std::vector<uint64_t>(64, a), std::vector<uint64_t>(64, b),
+              std::vector<uint64_t>(64));
+  for (int l = 1; l < 64; ++l) REQUIRE(r.out[l] == r.out[0]);
+  return {uint32_t(r.out[0]), uint32_t(r.out[0] >> 32)};
 }
 
 inline uint64_t dbits(double d) { return std::bit_cast<uint64_t>(d); }

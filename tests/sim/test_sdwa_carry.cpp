@@ -8,13 +8,6 @@
 using namespace exttest;
 
 namespace {
-// Runs `body` with v2 = a, v4 = b on every lane; returns lane 0's {v8, VCC bit as v9}.
-std::pair<uint32_t, uint32_t> run1(Arch arch, const std::string& body, uint32_t a, uint32_t b) {
-  Run r = run(arch, body + "  v_cndmask_b32_e64 v9, 0, 1, vcc\n", std::vector<uint64_t>(64, a), std::vector<uint64_t>(64, b),
-              std::vector<uint64_t>(64));
-  for (int l = 1; l < 64; ++l) REQUIRE(r.out[l] == r.out[0]);
-  return {uint32_t(r.out[0]), uint32_t(r.out[0] >> 32)};
-}
 // Checks lane 0's v8 and VCC bit after `body` (as run1) against the hand-computed bits.
 void check_carry_op(Arch arch, const std::string& body, uint32_t a, uint32_t b, uint32_t want_v8, uint32_t want_vcc) {
   INFO(body);

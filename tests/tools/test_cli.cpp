@@ -301,6 +301,15 @@ TEST_CASE("cdnajit run checks --out before running", "[cli][args]") {
     if (geteuid() == 0)
       expect_usage_error(run + "--out out=/sys/kernel/cdnajit_zz.bin", {"cannot be created: Permission denied"});
   }
+  // A read-only procfs file: root can open it for writing and only the write fails (EIO), which was
+  // found after the whole run. Now refused before it (a non-root user gets the open's EACCES).
+  if (std::filesystem::exists("/proc/version")) {
+    Run p = cli(run + "--out out=/proc/version");
+    INFO(p.out);
+    CHECK(p.status == 2);
+    CHECK_THAT(p.out, Catch::Contains("--out out: '/proc/version'") && !Catch::Contains("ran vector_add"));
+    CHECK_THAT(p.out, Catch::Contains(geteuid() == 0 ? "is a read-only procfs file" : "is not writable"));
+  }
   expect_usage_error(run + "--arg buf:a:16", {"buffer name 'a' is used twice"});
   std::filesystem::remove_all(dir);
 }

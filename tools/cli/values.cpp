@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -172,7 +174,12 @@ void check_writable(const std::string& path, std::string_view what) {
     // also where the write itself would fail (read-only mounts, sysfs, procfs).
     int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) bad(what, path, std::string("is not writable: ") + std::strerror(errno));
+    // procfs lets root open a read-only entry (no write bit, e.g. /proc/version) for writing; only the
+    // write fails (EIO), which would show after the run. Its mode bits are the kernel's own statement.
+    struct statfs fs {};
+    const bool read_only_proc = (st.st_mode & 0222) == 0 && ::fstatfs(fd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
     ::close(fd);
+    if (read_only_proc) bad(what, path, "is a read-only procfs file (no write permission bit): writing it would fail");
     return;
   }
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
