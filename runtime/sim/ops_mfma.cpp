@@ -321,14 +321,17 @@ void register_mfma(Registry& r) {
   r.add("v_mfma_f32_16x16x32_f16", &mfma<16, 32, F::F16, F::F16>, U::MFMA, FType::F16);
   r.add("v_mfma_f32_32x32x16_bf16", &mfma<32, 16, F::BF16, F::BF16>, U::MFMA, FType::BF16);
   r.add("v_mfma_f32_32x32x16_f16", &mfma<32, 16, F::F16, F::F16>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_16x16x32_fp8_fp8", &mfma<16, 32, F::FP8, F::FP8>, U::MFMA);
-  r.add("v_mfma_f32_16x16x32_fp8_bf8", &mfma<16, 32, F::FP8, F::BF8>, U::MFMA);
-  r.add("v_mfma_f32_16x16x32_bf8_fp8", &mfma<16, 32, F::BF8, F::FP8>, U::MFMA);
-  r.add("v_mfma_f32_16x16x32_bf8_bf8", &mfma<16, 32, F::BF8, F::BF8>, U::MFMA);
-  r.add("v_mfma_f32_32x32x16_fp8_fp8", &mfma<32, 16, F::FP8, F::FP8>, U::MFMA);
-  r.add("v_mfma_f32_32x32x16_fp8_bf8", &mfma<32, 16, F::FP8, F::BF8>, U::MFMA);
-  r.add("v_mfma_f32_32x32x16_bf8_fp8", &mfma<32, 16, F::BF8, F::FP8>, U::MFMA);
-  r.add("v_mfma_f32_32x32x16_bf8_bf8", &mfma<32, 16, F::BF8, F::BF8>, U::MFMA);
+  // The fp8/bf8 (and below f8f6f4 / scaled) MFMAs are float instructions like the f16/bf16 ones: FType F32 (their
+  // f32 accumulator's inline constants; the same encoding Int gave) makes them fail under a non-default MODE, as
+  // the other float MFMAs do, instead of silently assuming MODE-independence nobody has published.
+  r.add("v_mfma_f32_16x16x32_fp8_fp8", &mfma<16, 32, F::FP8, F::FP8>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_16x16x32_fp8_bf8", &mfma<16, 32, F::FP8, F::BF8>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_16x16x32_bf8_fp8", &mfma<16, 32, F::BF8, F::FP8>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_16x16x32_bf8_bf8", &mfma<16, 32, F::BF8, F::BF8>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_32x32x16_fp8_fp8", &mfma<32, 16, F::FP8, F::FP8>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_32x32x16_fp8_bf8", &mfma<32, 16, F::FP8, F::BF8>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_32x32x16_bf8_fp8", &mfma<32, 16, F::BF8, F::FP8>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_32x32x16_bf8_bf8", &mfma<32, 16, F::BF8, F::BF8>, U::MFMA, FType::F32);
   r.add("v_mfma_f32_16x16x4_f32", &mfma<16, 4, F::F32, F::F32>, U::MFMA, FType::F32);
   r.add("v_mfma_f32_16x16x4f32", &mfma<16, 4, F::F32, F::F32>, U::MFMA, FType::F32);
   r.add("v_mfma_f32_32x32x2_f32", &mfma<32, 2, F::F32, F::F32>, U::MFMA, FType::F32);
@@ -354,10 +357,10 @@ void register_mfma(Registry& r) {
   r.add("v_mfma_i32_32x32x4_2b_i8", &mfma_blocks<32, 4, 2, F::I8>, U::MFMA);
   r.add("v_mfma_i32_16x16x4_4b_i8", &mfma_blocks<16, 4, 4, F::I8>, U::MFMA);
   r.add("v_mfma_i32_4x4x4_16b_i8", &mfma_blocks<4, 4, 16, F::I8>, U::MFMA);
-  r.add("v_mfma_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128, false>, U::MFMA);
-  r.add("v_mfma_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64, false>, U::MFMA);
-  r.add("v_mfma_scale_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128, true>, U::MFMA);
-  r.add("v_mfma_scale_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64, true>, U::MFMA);
+  r.add("v_mfma_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128, false>, U::MFMA, FType::F32);
+  r.add("v_mfma_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64, false>, U::MFMA, FType::F32);
+  r.add("v_mfma_scale_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128, true>, U::MFMA, FType::F32);
+  r.add("v_mfma_scale_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64, true>, U::MFMA, FType::F32);
   // v_mfma_ld_scale_b32 exists for LLVM 22 only as the first half of a scaled MFMA: the VOP3PX2
   // encoding of v_mfma_scale_* is the ld_scale words (its two scale operands and their op_sel /
   // op_sel_hi byte selects) followed by the f8f6f4 MFMA words with ABID = 1 (llvm/llvm-project

@@ -30,7 +30,8 @@ enum : uint16_t {
 constexpr int kVFile = 512;  // unified register file: VGPR i at i, AGPR i at 256 + i
 constexpr int kDppScratch = 512;  // two extra rows per wave: the DPP-permuted src0 (two dwords: a 64-bit src0)
 constexpr int kSdwaScratch = 514;  // three rows: SDWA-selected src0, src1 and the unmerged result (sdwa.hpp)
-constexpr int kVRows = 517;
+constexpr int kExactScratch = 517;  // six rows: flushed copies of up to three sources of 1 or 2 dwords (ops_mode_exact.cpp)
+constexpr int kVRows = 523;
 // High dword of the flat-address aperture of LDS (src_shared_base) and scratch
 // (src_private_base); far above every Memory allocation.
 constexpr uint32_t kSharedApertureHi = 0x10000, kPrivateApertureHi = 0x20000;
@@ -115,6 +116,7 @@ void register_fp8(Registry& r);      // ops_fp8.cpp
 void register_mode(Registry& r);     // ops_mode.cpp
 void register_rounding(Registry& r); // ops_rounding.cpp
 void register_mode_convert(Registry& r); // ops_mode_convert.cpp
+void register_mode_exact(Registry& r); // ops_mode_exact.cpp
 void register_permlane(Registry& r); // ops_permlane.cpp
 // s_getreg / s_setreg: the hwreg field of op.imm read (or written) with an Error naming why for the
 // registers and bits the simulator cannot know (ops_hwreg.cpp).
