@@ -8,7 +8,18 @@
 //   ds_wrap: MEM = (old >= DATA) ? old - DATA : old + DATA2
 //   ds_cmpst: MEM = (old == DATA) ? DATA2 : old    (DATA is the compare value, DATA2 the new one)
 //   global/flat cmpswap: DATA = {src, cmp}: MEM = (old == cmp) ? src : old
-//   f32/f64 min/max: MEM = (DATA < old) ? DATA : old (resp. >), as the pseudo-code compares
+// Float adds, min/max and compare-store follow the guide's "Float Memory Atomics" rules
+// (atomic_float.hpp: nearest-even rounding, NaN selection, -0 < +0). Their denormals depend on
+// where the atomic runs (CDNA4 ISA guide, table "Denorm Handling Rules for Memory Ops"):
+// in LDS (ds_*, and flat_* whose address is in the shared aperture) the f32 add follows MODE's
+// f32 field for its inputs and result, min/max/compare-store flush only for the comparison
+// (f32: the f32 field, f64: the f16/f64 field), the f64 add never flushes (LLVM 22
+// SIISelLowering.cpp agrees: "DS F32 FP atomics do respect the denormal mode", f64 "ignores
+// denormal mode"); outside LDS (global/flat/buffer, executed in the L2) f64 add/min/max and the
+// packed f16/bf16 adds never flush, and the f32 add follows Options::memory_atomic_add_f32_denormals
+// (the guide's table says it flushes its inputs; LLVM 22 treats gfx942/gfx950 as keeping them).
+// The LDS packed f16/bf16 adds and compare-store are refused (Error) where a denormal meets a
+// flushing MODE field, where the published evidence leaves the result open (lds_undetermined below).
 // Lanes run in lane order within a wave, so a wave's lanes that hit one address
 // see each other's updates in that order (the hardware order is unspecified).
 // Every returning form writes the old value to vdst.
@@ -17,6 +28,7 @@
 #include <type_traits>
 #include <string>
 
+#include "runtime/sim/atomic_float.hpp"
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
@@ -24,24 +36,25 @@ namespace cdnajit::sim {
 namespace {
 
 using U = isa::Unit;
+constexpr uint8_t kCntVm = 1, kCntLgkm = 2, kCntFlat = 4;  // the counter codes ops_mem.cpp uses
 
 enum class K : uint8_t {
   Add, Sub, Rsub, MinU, MaxU, MinI, MaxI, And, Or, Xor, Swap, Inc, Dec, CmpSwap, CmpSt, CmpStF, Mskor,
   AddF, MinF, MaxF, PkAddF16, PkAddBF16, Wrap,
 };
 
-double as_float(uint64_t v, int bytes) { return bytes == 8 ? as_d(v) : double(as_f(uint32_t(v))); }
-uint64_t from_float(double d, int bytes) { return bytes == 8 ? as_u64(d) : as_u(float(d)); }
 int64_t as_signed(uint64_t v, int bytes) { return bytes == 8 ? int64_t(v) : int64_t(int32_t(uint32_t(v))); }
+AtomicFloat float_type(int bytes) { return bytes == 8 ? AtomicFloat::F64 : AtomicFloat::F32; }
 
-uint16_t f16_add(uint16_t a, uint16_t b) { return f32_to_f16(bits_of(f16_to_f32(a) + f16_to_f32(b))); }
-uint16_t bf16_add(uint16_t a, uint16_t b) {
-  return f32_to_bf16(bits_of(f32_of(bf16_to_f32(a)) + f32_of(bf16_to_f32(b))));
+// Both 16-bit halves of a packed add.
+uint64_t pk_add(uint64_t old, uint64_t a, AtomicFloat t, AtomicDenormals d) {
+  return atomic_fadd(old & 0xffff, a & 0xffff, t, d) | atomic_fadd((old >> 16) & 0xffff, (a >> 16) & 0xffff, t, d) << 16;
 }
 
-// New memory value from the old one and the instruction's data (`b`: DATA2 / cmp).
+// New memory value from the old one and the instruction's data (`b`: DATA2 / cmp); `d`: the
+// denormal flushing where the atomic runs (lds_denormals / memory_denormals).
 template <K k>
-uint64_t update(uint64_t old, uint64_t a, uint64_t b, int bytes) {
+uint64_t update(uint64_t old, uint64_t a, uint64_t b, int bytes, AtomicDenormals d = {}) {
   const uint64_t mask = bytes == 8 ? ~0ull : 0xffffffffull;
   switch (k) {
     case K::Add: return (old + a) & mask;
@@ -59,19 +72,74 @@ uint64_t update(uint64_t old, uint64_t a, uint64_t b, int bytes) {
     case K::Dec: return (old == 0 || old > a) ? a : old - 1;
     case K::CmpSwap: return old == b ? a : old;                       // a = src, b = cmp
     case K::CmpSt: return old == a ? b : old;                         // a = cmp, b = new
-    case K::CmpStF: return as_float(old, bytes) == as_float(a, bytes) ? b : old;
+    case K::CmpStF: return atomic_fequal(old, a, float_type(bytes), d.flush_in) ? b : old;
     case K::Mskor: return (old & ~a) | b;
     case K::Wrap: return old >= a ? old - a : (old + b) & mask;
-    case K::AddF: return from_float(as_float(old, bytes) + as_float(a, bytes), bytes);
-    case K::MinF: return as_float(a, bytes) < as_float(old, bytes) ? a : old;
-    case K::MaxF: return as_float(a, bytes) > as_float(old, bytes) ? a : old;
-    case K::PkAddF16:
-      return uint64_t(f16_add(uint16_t(old), uint16_t(a))) | uint64_t(f16_add(uint16_t(old >> 16), uint16_t(a >> 16))) << 16;
-    case K::PkAddBF16:
-      return uint64_t(bf16_add(uint16_t(old), uint16_t(a))) |
-             uint64_t(bf16_add(uint16_t(old >> 16), uint16_t(a >> 16))) << 16;
+    case K::AddF: return atomic_fadd(old, a, float_type(bytes), d);
+    case K::MinF: return atomic_fminmax(old, a, float_type(bytes), false, d.flush_in);
+    case K::MaxF: return atomic_fminmax(old, a, float_type(bytes), true, d.flush_in);
+    case K::PkAddF16: return pk_add(old, a, AtomicFloat::F16, d);
+    case K::PkAddBF16: return pk_add(old, a, AtomicFloat::BF16, d);
   }
   return old;
+}
+
+// Denormal flushing of a float atomic executed in LDS: MODE, as the guide's table says (file comment).
+template <K k, int B>
+AtomicDenormals lds_denormals(const Wave& w) {
+  if (k == K::AddF && B == 4) return {w.flush_in_f32, w.flush_out_f32};
+  if (k == K::MinF || k == K::MaxF || k == K::CmpStF) return {B == 4 ? w.flush_in_f32 : w.flush_in_f16_64, false};
+  return {};  // the f64 add never flushes; the packed adds: lds_undetermined
+}
+
+// ... and of one executed outside LDS: fixed, except the f32 add, which the published evidence
+// leaves open (Options::memory_atomic_add_f32_denormals).
+template <K k, int B>
+AtomicDenormals memory_denormals(const Wave& w) {
+  using Choice = Options::MemoryAtomicAddF32Denormals;
+  if (k == K::AddF && B == 4 && w.L->opt.memory_atomic_add_f32_denormals == Choice::FlushInputs) return {true, false};
+  return {};
+}
+
+// Why the result of an LDS float atomic is not known from the published evidence, or null.
+// Packed f16/bf16 adds: the CDNA4 ISA guide's table says LDS follows MODE for them (and
+// does not say which field governs bf16); LLVM 22 (SIISelLowering.cpp) says they "never flush".
+// The two agree unless a denormal operand or sum meets a flushing field. Compare-store: the
+// guide says it "flushes the result when input denormal flushing occurs" without saying what is
+// stored; open only when it stores a denormal while inputs are flushed.
+template <K k, int B>
+const char* lds_undetermined(const Wave& w, uint64_t old, uint64_t a, uint64_t b) {
+  if constexpr (k == K::PkAddF16 || k == K::PkAddBF16) {
+    const bool bf = k == K::PkAddBF16;
+    const AtomicFloat t = bf ? AtomicFloat::BF16 : AtomicFloat::F16;
+    if (!(w.flush_in_f16_64 || w.flush_out_f16_64 || (bf && (w.flush_in_f32 || w.flush_out_f32)))) return nullptr;
+    for (uint64_t v : {old, a, update<k>(old, a, 0, B)})
+      if (atomic_is_denormal(v & 0xffff, t) || atomic_is_denormal((v >> 16) & 0xffff, t))
+        return "packed f16/bf16 LDS atomic add with a denormal operand or sum under a flushing MODE denormal field: "
+               "the CDNA4 ISA guide says LDS flushes these per MODE, LLVM 22 says they never flush; the "
+               "simulator does not guess (runtime/sim/README.md, Known and assumed)";
+  } else if constexpr (k == K::CmpStF) {
+    const bool flushing = B == 4 ? w.flush_in_f32 : w.flush_in_f16_64;
+    if (flushing && atomic_is_denormal(b, float_type(B)) && atomic_fequal(old, a, float_type(B), true))
+      return "LDS float compare-store of a denormal while MODE flushes input denormals: the CDNA4 ISA guide says it "
+             "\"flushes the result\" without saying what is stored; the simulator does not guess "
+             "(runtime/sim/README.md, Known and assumed)";
+  }
+  return nullptr;
+}
+
+// Options::memory_atomic_add_f32_denormals = Refuse: an Error for an f32 add outside LDS whose
+// operands or result include a denormal.
+template <K k, int B>
+void refuse_memory_denormal(Wave& w, const Op& op, uint64_t old, uint64_t src, int lane) {
+  if constexpr (k == K::AddF && B == 4) {
+    if (w.L->opt.memory_atomic_add_f32_denormals != Options::MemoryAtomicAddF32Denormals::Refuse) return;
+    for (uint64_t v : {old, src, update<k>(old, src, 0, B)})
+      if (atomic_is_denormal(v, AtomicFloat::F32))
+        fail(w, op, "f32 atomic add outside LDS with a denormal operand or result: whether it is flushed is not "
+                    "settled (the ISA guide's table: flushed; LLVM 22: kept on gfx942/gfx950) and "
+                    "Options::memory_atomic_add_f32_denormals is Refuse", lane);
+  }
 }
 
 // Read-modify-write of global memory, which workgroups running on other host threads may update
@@ -79,19 +147,19 @@ uint64_t update(uint64_t old, uint64_t a, uint64_t b, int bytes) {
 // hardware performs them at the L2 one after another). A misaligned address (no host atomic)
 // falls back to a plain read and write.
 template <K k, int B>
-uint64_t global_rmw(uint8_t* p, uint64_t src, uint64_t cmp) {
+uint64_t global_rmw(uint8_t* p, uint64_t src, uint64_t cmp, AtomicDenormals d) {
   using T = std::conditional_t<B == 8, uint64_t, uint32_t>;
   static_assert(B == 4 || B == 8);
   if (reinterpret_cast<uintptr_t>(p) % B != 0) {
     uint64_t old = 0;
     std::memcpy(&old, p, B);
-    const uint64_t n = update<k>(old, src, cmp, B);
+    const uint64_t n = update<k>(old, src, cmp, B, d);
     std::memcpy(p, &n, B);
     return old;
   }
   T* ap = reinterpret_cast<T*>(p);
   T old = __atomic_load_n(ap, __ATOMIC_RELAXED);
-  while (!__atomic_compare_exchange_n(ap, &old, T(update<k>(old, src, cmp, B)), false, __ATOMIC_RELAXED,
+  while (!__atomic_compare_exchange_n(ap, &old, T(update<k>(old, src, cmp, B, d)), false, __ATOMIC_RELAXED,
                                       __ATOMIC_RELAXED)) {
   }
   return old;
@@ -121,7 +189,8 @@ void ds_atomic_ext(Wave& w, const Op& op) {
     std::memcpy(&old, p, B);
     uint64_t d0 = lane_value(w, op.s[1], l, B);
     uint64_t d1 = op.ns > 2 ? lane_value(w, op.s[2], l, B) : 0;
-    uint64_t n = update<k>(old, d0, d1, B);
+    if (const char* why = lds_undetermined<k, B>(w, old, d0, d1)) fail(w, op, why, l);
+    uint64_t n = update<k>(old, d0, d1, B, lds_denormals<k, B>(w));
     std::memcpy(p, &n, B);
     if (op.nd) write_old(w, op, l, old, B);
   }
@@ -140,7 +209,16 @@ void g_atomic_ext(Wave& w, const Op& op) {
     if (!p) continue;
     uint64_t src = lane_value(w, op.s[1], l, B);
     uint64_t cmp = k == K::CmpSwap ? lane_value(w, op.s[1], l, B, B / 4) : 0;
-    const uint64_t old = global_rmw<k, B>(p, src, cmp);
+    uint64_t old = 0;
+    if (op.counter == kCntFlat && (a >> 32) == kSharedApertureHi) {  // flat_* reaching LDS: the LDS rules
+      std::memcpy(&old, p, B);
+      if (const char* why = lds_undetermined<k, B>(w, old, src, cmp)) fail(w, op, why, l);
+      const uint64_t n = update<k>(old, src, cmp, B, lds_denormals<k, B>(w));
+      std::memcpy(p, &n, B);
+    } else {
+      old = global_rmw<k, B>(p, src, cmp, memory_denormals<k, B>(w));
+      refuse_memory_denormal<k, B>(w, op, old, src, l);
+    }
     if (op.nd) write_old(w, op, l, old, B);
   }
   mem_track(w, op, op.nd > 0);
@@ -218,7 +296,8 @@ void buf_atomic_ext(Wave& w, const Op& op) {
     } else if (uint8_t* p = global_ptr(w, op, a, B, l, true)) {
       uint64_t src = lane_value(w, data, l, B);
       uint64_t cmp = k == K::CmpSwap ? lane_value(w, data, l, B, B / 4) : 0;
-      old = global_rmw<k, B>(p, src, cmp);
+      old = global_rmw<k, B>(p, src, cmp, memory_denormals<k, B>(w));
+      refuse_memory_denormal<k, B>(w, op, old, src, l);
     }
     if (ret) write_old(w, op, l, old, B);
   }
@@ -233,10 +312,13 @@ struct Name {
 }  // namespace
 
 void register_atomic(Registry& r) {
-  constexpr uint8_t kCntVm = 1, kCntLgkm = 2, kCntFlat = 4;  // the counter codes ops_mem.cpp uses
   auto add = [&](const std::string& n, Handler h, U u, uint8_t cnt) {
     if (h && !r.has(n)) r.add(n, h, u, FType::Int, cnt, 0);
   };
+  // The f32 adds, once in ops_mem.cpp, keep the 4-byte lane size it gave them (aux; the timing recording reads it).
+  for (const char* n : {"ds_add_f32", "ds_add_rtn_f32"}) r.add(n, &ds_atomic_ext<K::AddF, 4>, U::DS, FType::Int, kCntLgkm, 4);
+  r.add("global_atomic_add_f32", &g_atomic_ext<K::AddF, 4>, U::VMEM, FType::Int, kCntVm, 4);
+  r.add("flat_atomic_add_f32", &g_atomic_ext<K::AddF, 4>, U::VMEM, FType::Int, kCntFlat, 4);
   auto ds = [&](const std::string& base, const std::string& type, Handler h) {
     add("ds_" + base + "_" + type, h, U::DS, kCntLgkm);
     add("ds_" + base + "_rtn_" + type, h, U::DS, kCntLgkm);

@@ -221,7 +221,7 @@ void g_atomic(Wave& w, const Op& op) {
     uint64_t a = vaddr_of(w, op, va, saddr, l);
     uint8_t* p = global_ptr(w, op, a, 4, l, true);
     if (!p) continue;
-    uint32_t v = lane_src(w, data, l), old;
+    uint32_t v = lane_src(w, data, l), old = 0;
     auto* ap = reinterpret_cast<uint32_t*>(p);
     switch (K) {
       case 0: old = __atomic_fetch_add(ap, v, __ATOMIC_RELAXED); break;
@@ -256,13 +256,7 @@ void g_atomic(Wave& w, const Op& op) {
         __atomic_compare_exchange_n(ap, &old, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
         break;
       }
-      default: {  // f32 add
-        old = __atomic_load_n(ap, __ATOMIC_RELAXED);
-        for (;;) {
-          uint32_t nv = bits_of(f32_of(old) + f32_of(v));
-          if (__atomic_compare_exchange_n(ap, &old, nv, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
-        }
-      }
+      default: break;  // (the float atomics are in ops_atomic.cpp)
     }
     if (ret) w.vr(op.d[0].idx)[l] = old;
   }
@@ -603,8 +597,7 @@ void ds_atomic(Wave& w, const Op& op) {
       case 6: n = old ^ v; break;
       case 7: n = v; break;
       case 8: n = uint32_t(std::max(int32_t(old), int32_t(v))); break;
-      case 9: n = uint32_t(std::min(int32_t(old), int32_t(v))); break;
-      default: n = bits_of(f32_of(old) + f32_of(v)); break;
+      default: n = uint32_t(std::min(int32_t(old), int32_t(v))); break;  // 9; the float atomics are in ops_atomic.cpp
     }
     std::memcpy(p, &n, 4);
     if (op.nd) w.vr(op.d[0].idx)[l] = old;
@@ -677,7 +670,7 @@ void register_mem(Registry& r) {
   struct At { const char* n; Handler h; };
   static const At at[] = {{"add", &g_atomic<0>}, {"sub", &g_atomic<1>}, {"swap", &g_atomic<2>}, {"and", &g_atomic<3>},
                           {"or", &g_atomic<4>}, {"xor", &g_atomic<5>}, {"umax", &g_atomic<6>}, {"umin", &g_atomic<7>},
-                          {"add_f32", &g_atomic<8>}, {"smax", &g_atomic<9>}, {"smin", &g_atomic<10>},
+                          {"smax", &g_atomic<9>}, {"smin", &g_atomic<10>},
                           {"cmpswap", &g_atomic<11>}};
   for (const auto& a : at) {
     r.add(std::string("global_atomic_") + a.n, a.h, U::VMEM, FType::Int, kCntVm, 4);
@@ -699,8 +692,7 @@ void register_mem(Registry& r) {
   r.add("ds_write2st64_b64", &ds_write, U::DS, FType::Int, kCntLgkm, 8 | 0x1800);
   static const At da[] = {{"add_u32", &ds_atomic<0>}, {"sub_u32", &ds_atomic<1>}, {"max_u32", &ds_atomic<2>},
                           {"min_u32", &ds_atomic<3>}, {"and_b32", &ds_atomic<4>}, {"or_b32", &ds_atomic<5>},
-                          {"xor_b32", &ds_atomic<6>}, {"max_i32", &ds_atomic<8>}, {"min_i32", &ds_atomic<9>},
-                          {"add_f32", &ds_atomic<10>}};
+                          {"xor_b32", &ds_atomic<6>}, {"max_i32", &ds_atomic<8>}, {"min_i32", &ds_atomic<9>}};
   for (const auto& a : da) {
     r.add(std::string("ds_") + a.n, a.h, U::DS, FType::Int, kCntLgkm, 4);
     std::string rtn = a.n;

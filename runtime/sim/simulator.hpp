@@ -55,6 +55,15 @@ struct Options {
   //             -0 made +0 first, as AMD described the hardware (reviews.llvm.org/D30209) (default).
   //  Always:    in every MODE.
   enum class Omod { Published, Always } omod = Omod::Published;
+  // Denormals of the f32 add of global/flat/buffer atomics executed outside LDS (published evidence
+  // disagrees; runtime/sim/README.md "Known and assumed"):
+  //  Keep:        denormal operands and results kept, whatever MODE says, as LLVM 22 assumes for
+  //               gfx942/gfx950 (FeatureMemoryAtomicFAddF32DenormalSupport) (default).
+  //  FlushInputs: denormal operands flushed to zero, as the CDNA4 ISA guide's table "Denorm
+  //               Handling Rules for Memory Ops" states for ADD_F32 in the L2.
+  //  Refuse:      an Error whenever an operand or the result is a denormal.
+  enum class MemoryAtomicAddF32Denormals { Keep, FlushInputs, Refuse } memory_atomic_add_f32_denormals =
+      MemoryAtomicAddF32Denormals::Keep;
   // Timing-model input (runtime/sim/record.hpp): when set, the instruction streams of the
   // workgroups it lists are recorded into it. Off (nullptr) costs two predictable branches per instruction.
   Recording* recording = nullptr;

@@ -465,4 +465,8 @@ TEST_CASE("cdnajit run: numerics and buffer-range switches are validated", "[cli
   Run bad4 = cli(base + "--sr-seed-bits top");
   CHECK(bad4.status == 2);
   CHECK_THAT(bad4.out, Catch::Contains("valid: per-form, low, high"));
+  CHECK(cli(base + "--atomic-add-f32-denormals refuse").status == 0);
+  Run bad5 = cli(base + "--atomic-add-f32-denormals flush");
+  CHECK(bad5.status == 2);
+  CHECK_THAT(bad5.out, Catch::Contains("valid: keep, flush-inputs, refuse"));
 }

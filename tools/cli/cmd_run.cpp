@@ -227,6 +227,14 @@ void add_run_command(CommandLine& cl) {
                    },
                    "simulator: v_dot2 rounding: fused (exact sum rounded once; default) or products "
                    "(two chained f32 FMAs)");
+  add_typed_option(c, "--atomic-add-f32-denormals", o->sim.memory_atomic_add_f32_denormals,
+                   [](std::string_view t, std::string_view w) {
+                     using A = sim::Options::MemoryAtomicAddF32Denormals;
+                     return parse_choice<A>(t, w, {{"keep", A::Keep}, {"flush-inputs", A::FlushInputs}, {"refuse", A::Refuse}});
+                   },
+                   "simulator: denormals of global/flat/buffer f32 atomic adds outside LDS (published evidence "
+                   "disagrees): keep (as LLVM 22 assumes for gfx942/gfx950; default), flush-inputs (the ISA "
+                   "guide's table) or refuse (an error when one occurs)");
   c->add_flag("--strict-buffer-range", o->sim.check_buffer_range,
               "simulator: report buffer accesses beyond the V#'s num_records as errors (by default they follow "
               "the hardware: loads read 0, stores are dropped)");
