@@ -96,7 +96,7 @@ template <int K>
 uint16_t f16_in_mode(const Wave& w, uint16_t ha, uint16_t hb, uint16_t hc) {
   const bool fi = w.flush_in_f16_64;
   float a = f16_to_f32(flush16(ha, fi)), b = f16_to_f32(flush16(hb, fi));
-  if (K == 1) b = -b;
+  if (K == 1 && !std::isnan(b)) b = -b;  // a NaN subtrahend keeps its sign, as a host a - b does
   float c = K == 4 ? f16_to_f32(flush16(hc, fi)) : K == 3 ? -0.0f : b;
   float m = K <= 1 ? 1.0f : b;
   double x = fma_f32_round_odd(a, m, c);  // a*1 + b, a*b + (-0) or a*b + c

@@ -18,6 +18,7 @@
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/lane_op.hpp"
+#include "runtime/sim/mode_round.hpp"
 
 namespace cdnajit::sim {
 namespace {
@@ -62,10 +63,15 @@ void pk_fmac_f16(Wave& w, const Op& op) {
 }
 
 // V_DIV_FIXUP_F16 d, S0 (quotient), S1 (denominator), S2 (numerator): the special cases of the
-// guide's pseudo-code; NaNs are quieted, the generated NaN is 0xfe00.
+// guide's pseudo-code; NaNs are quieted, the generated NaN is 0xfe00. Every result is exact (a copy of
+// S0 with the quotient's sign, or a constant), so under a non-default MODE only the f16/f64 denormal
+// field acts: the same handler is the MODE handler, flushing inputs and the result as the field says
+// (nothing to flush on the default path, where the field keeps denormals).
 void div_fixup_f16(Wave& w, const Op& op) {
   refuse_op_sel(w, op);
-  lane_op_mods(w, op, OutMods::F16, 1, 1, kSign16, [](int, uint64_t q, uint64_t den, uint64_t num) -> uint64_t {
+  const bool fi = w.flush_in_f16_64, fo = w.flush_out_f16_64;
+  lane_op_mods(w, op, OutMods::F16, 1, 1, kSign16, [fi, fo](int, uint64_t q, uint64_t den, uint64_t num) -> uint64_t {
+    q = flush16(uint16_t(q), fi), den = flush16(uint16_t(den), fi), num = flush16(uint16_t(num), fi);
     const float s1 = h(den), s2 = h(num);
     const bool neg = ((den ^ num) & 0x8000) != 0;
     if (std::isnan(s2)) return (num & 0xffff) | 0x0200;
@@ -74,7 +80,7 @@ void div_fixup_f16(Wave& w, const Op& op) {
     if (std::isinf(s1) && std::isinf(s2)) return 0xfe00;
     if (s1 == 0 || std::isinf(s2)) return neg ? 0xfc00 : 0x7c00;
     if (std::isinf(s1) || s2 == 0) return neg ? 0x8000 : 0x0000;
-    return (q & 0x7fff) | (neg ? 0x8000 : 0);
+    return flush16(uint16_t((q & 0x7fff) | (neg ? 0x8000 : 0)), fo);
   });
 }
 
@@ -282,6 +288,8 @@ void register_valu_legacy(Registry& r) {
   add("v_pk_fmac_f16", &pk_fmac_f16, FType::F16);
   add("v_div_fixup_f16", &div_fixup_f16, FType::F16);
   add("v_div_fixup_legacy_f16", &div_fixup_f16, FType::F16);
+  r.set_moded("v_div_fixup_f16", &div_fixup_f16);
+  r.set_moded("v_div_fixup_legacy_f16", &div_fixup_f16);
   add("v_cvt_norm_i16_f16", &cvt_norm_i16_f16, FType::F16);
   add("v_cvt_norm_u16_f16", &cvt_norm_u16_f16, FType::F16);
   add("v_cvt_pknorm_i16_f16", &cvt_pknorm<true, true>, FType::F16);

@@ -117,6 +117,7 @@ void register_mode(Registry& r);     // ops_mode.cpp
 void register_rounding(Registry& r); // ops_rounding.cpp
 void register_mode_convert(Registry& r); // ops_mode_convert.cpp
 void register_mode_exact(Registry& r); // ops_mode_exact.cpp
+void register_mode_f16(Registry& r); // ops_mode_f16.cpp
 void register_permlane(Registry& r); // ops_permlane.cpp
 // s_getreg / s_setreg: the hwreg field of op.imm read (or written) with an Error naming why for the
 // registers and bits the simulator cannot know (ops_hwreg.cpp).

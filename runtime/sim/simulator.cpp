@@ -630,6 +630,7 @@ const Registry& registry() {
     register_rounding(x);
     register_mode_convert(x);
     register_mode_exact(x);
+    register_mode_f16(x);
     register_permlane(x);
     // The VALU files below read lanes directly (no SDWA select / destination merge): their
     // handlers are marked so that an _sdwa form runs through sdwa_direct_exec.
