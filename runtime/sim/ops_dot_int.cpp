@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "runtime/sim/fp.hpp"
 #include "runtime/sim/lane_op.hpp"
 
 namespace cdnajit::sim {
@@ -63,11 +64,16 @@ float ieee_max(float a, float b) {
   return a > b ? a : b;
 }
 
+// Inputs and the result follow MODE's f32 denormal field like every f32 VALU operation (this handler
+// reads its lanes directly, so it applies the field itself).
 template <bool is_max>
 void minmax3(Wave& w, const Op& op) {
-  lane_op(w, op, 1, 1, 0x80000000u, [](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
-    float x = as_f(uint32_t(a)), y = as_f(uint32_t(b)), z = as_f(uint32_t(c));
-    return as_u(is_max ? ieee_max(ieee_max(x, y), z) : ieee_min(ieee_min(x, y), z));
+  const bool fi = w.flush_in_f32, fo = w.flush_out_f32;
+  lane_op(w, op, 1, 1, 0x80000000u, [fi, fo](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
+    auto in = [fi](uint64_t u) { return as_f(fi ? flush_denorm32(uint32_t(u)) : uint32_t(u)); };
+    float x = in(a), y = in(b), z = in(c);
+    const uint32_t r = as_u(is_max ? ieee_max(ieee_max(x, y), z) : ieee_min(ieee_min(x, y), z));
+    return fo ? flush_denorm32(r) : r;
   });
 }
 

@@ -258,10 +258,14 @@ void pk_minmax3_f16(Wave& w, const Op& op) {
 // Cube-map face selection (the guide's V_CUBEID/SC/TC/MA_F32 pseudo-code): the major axis is z when
 // |z| >= |x| and |z| >= |y|, else y when |y| >= |x|, else x. id = 2 * axis + (coordinate < 0);
 // sc / tc the face coordinates; ma = 2 * the major coordinate.
+// Inputs and results follow MODE's f32 denormal field like every f32 VALU operation (this handler reads
+// its lanes directly, so it applies the field itself; id is a small integer and never denormal).
 template <int what>  // 0 id, 1 sc, 2 tc, 3 ma
 void cube(Wave& w, const Op& op) {
-  lane_op_mods(w, op, OutMods::F32, 1, 1, kSign32, [](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
-    const float x = f32_of(uint32_t(a)), y = f32_of(uint32_t(b)), z = f32_of(uint32_t(c));
+  const bool fi = w.flush_in_f32, fo = w.flush_out_f32 && what != 0;
+  lane_op_mods(w, op, OutMods::F32, 1, 1, kSign32, [fi, fo](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
+    auto in = [fi](uint64_t u) { return f32_of(fi ? flush_denorm32(uint32_t(u)) : uint32_t(u)); };
+    const float x = in(a), y = in(b), z = in(c);
     const int axis = (std::fabs(z) >= std::fabs(x) && std::fabs(z) >= std::fabs(y)) ? 2 : std::fabs(y) >= std::fabs(x) ? 1 : 0;
     const float major = axis == 2 ? z : axis == 1 ? y : x;
     float r;
@@ -269,7 +273,7 @@ void cube(Wave& w, const Op& op) {
     else if (what == 3) r = major * 2.0f;
     else if (what == 1) r = axis == 2 ? (z < 0.0f ? -x : x) : axis == 1 ? x : (x < 0.0f ? z : -z);
     else r = axis == 2 ? -y : axis == 1 ? (y < 0.0f ? -z : z) : -y;
-    return bits_of(r);
+    return fo ? flush_denorm32(bits_of(r)) : bits_of(r);
   });
 }
 

@@ -120,3 +120,32 @@ TEST_CASE("v_cvt_f32_f64 under a directed round mode: rounded when both round fi
       CHECK_THROWS_WITH(out0(arch, round_fields(f32, f16_64) + down, pos), Catch::Contains("which one rounds v_cvt_f32_f64"));
   }
 }
+
+TEST_CASE("v_cube*_f32 and gfx950 v_minimum3/maximum3_f32 follow the f32 denormal field", "[sim][mode][denorm]") {
+  // Hand-computed; fields: 0 flush in and out, 1 flush out, 2 flush in, 3 keep.
+  const uint32_t d127 = 0x00400000u, d128 = 0x00200000u;  // 2^-127 and 2^-128, f32 denormals
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    const std::string ma = "  v_cubema_f32 v8, v2, v4, v6\n", sc = "  v_cubesc_f32 v8, v2, v4, v6\n";
+    // cubema(x = 2^-127, 0, 0): x is the major axis, 2x = 2^-126 (normal); flushed in, x = 0, z is major, 0.
+    const uint32_t want_ma[4] = {0u, 0x00800000u, 0u, 0x00800000u};
+    // cubema(x = 2^-128, 0, 0): 2x = 2^-127 is a denormal result, flushed by fields 0 and 1.
+    const uint32_t want_ma_out[4] = {0u, 0u, 0u, 0x00400000u};
+    // cubesc(x = 2^-127, 0, 0): axis x, x >= 0: -z = -0; flushed in: axis z, z >= 0: x = +0.
+    const uint32_t want_sc[4] = {0u, 0x80000000u, 0u, 0x80000000u};
+    for (int f = 0; f < 4; ++f) {
+      INFO("f32 denormal field " << f);
+      CHECK(one(arch, set_f32_denorm(f) + ma, d127, 0, 0) == want_ma[f]);
+      CHECK(one(arch, set_f32_denorm(f) + ma, d128, 0, 0) == want_ma_out[f]);
+      CHECK(one(arch, set_f32_denorm(f) + sc, d127, 0, 0) == want_sc[f]);
+    }
+  }
+  // minimum3(-2^-127, 1, 2) = -2^-127 kept, -0 flushed (in or out); maximum3(2^-127, -1, -2) likewise +0.
+  const uint32_t want_min[4] = {0x80000000u, 0x80000000u, 0x80000000u, 0x80400000u};
+  const uint32_t want_max[4] = {0u, 0u, 0u, d127};
+  for (int f = 0; f < 4; ++f) {
+    INFO("f32 denormal field " << f);
+    CHECK(one(Arch::gfx950, set_f32_denorm(f) + "  v_minimum3_f32 v8, v2, v4, v6\n", 0x80400000u, 0x3f800000u, 0x40000000u) == want_min[f]);
+    CHECK(one(Arch::gfx950, set_f32_denorm(f) + "  v_maximum3_f32 v8, v2, v4, v6\n", d127, 0xbf800000u, 0xc0000000u) == want_max[f]);
+  }
+}
