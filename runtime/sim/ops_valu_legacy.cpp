@@ -257,20 +257,23 @@ void pk_minmax3_f16(Wave& w, const Op& op) {
 
 // Cube-map face selection (the guide's V_CUBEID/SC/TC/MA_F32 pseudo-code): the major axis is z when
 // |z| >= |x| and |z| >= |y|, else y when |y| >= |x|, else x. id = 2 * axis + (coordinate < 0);
-// sc / tc the face coordinates; ma = 2 * the major coordinate.
+// sc / tc the face coordinates; ma = 2 * the major coordinate, exact except when it overflows, where
+// it rounds in MODE's f32 round mode (IEEE: toward zero, or away from the infinity's side, gives the
+// largest finite value), so this handler also serves as the MODE handler of v_cubema_f32.
 // Inputs and results follow MODE's f32 denormal field like every f32 VALU operation (this handler reads
 // its lanes directly, so it applies the field itself; id is a small integer and never denormal).
 template <int what>  // 0 id, 1 sc, 2 tc, 3 ma
 void cube(Wave& w, const Op& op) {
   const bool fi = w.flush_in_f32, fo = w.flush_out_f32 && what != 0;
-  lane_op_mods(w, op, OutMods::F32, 1, 1, kSign32, [fi, fo](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
+  const int round = w.round_f32;
+  lane_op_mods(w, op, OutMods::F32, 1, 1, kSign32, [fi, fo, round](int, uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
     auto in = [fi](uint64_t u) { return f32_of(fi ? flush_denorm32(uint32_t(u)) : uint32_t(u)); };
     const float x = in(a), y = in(b), z = in(c);
     const int axis = (std::fabs(z) >= std::fabs(x) && std::fabs(z) >= std::fabs(y)) ? 2 : std::fabs(y) >= std::fabs(x) ? 1 : 0;
     const float major = axis == 2 ? z : axis == 1 ? y : x;
     float r;
     if (what == 0) r = float(2 * axis + (major < 0.0f ? 1 : 0));
-    else if (what == 3) r = major * 2.0f;
+    else if (what == 3) r = f32_of(round_to_f32(double(major) * 2.0, round));
     else if (what == 1) r = axis == 2 ? (z < 0.0f ? -x : x) : axis == 1 ? x : (x < 0.0f ? z : -z);
     else r = axis == 2 ? -y : axis == 1 ? (y < 0.0f ? -z : z) : -y;
     return fo ? flush_denorm32(bits_of(r)) : bits_of(r);
@@ -312,6 +315,7 @@ void register_valu_legacy(Registry& r) {
   add("v_cubesc_f32", &cube<1>, FType::F32);
   add("v_cubetc_f32", &cube<2>, FType::F32);
   add("v_cubema_f32", &cube<3>, FType::F32);
+  r.set_moded("v_cubema_f32", &cube<3>);
 }
 
 }  // namespace cdnajit::sim

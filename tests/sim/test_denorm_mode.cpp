@@ -149,3 +149,29 @@ TEST_CASE("v_cube*_f32 and gfx950 v_minimum3/maximum3_f32 follow the f32 denorma
     CHECK(one(Arch::gfx950, set_f32_denorm(f) + "  v_maximum3_f32 v8, v2, v4, v6\n", d127, 0xbf800000u, 0xc0000000u) == want_max[f]);
   }
 }
+
+TEST_CASE("v_cubema_f32 overflow rounds in the f32 round mode; gfx950 v_cvt_f32_bf16 under MODE", "[sim][mode][denorm]") {
+  auto round_f32 = [](int m) { return "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 2), " + std::to_string(m) + "\n"; };
+  const std::string ma = "  v_cubema_f32 v8, v2, v4, v6\n";
+  // 2 * +-FLT_MAX overflows: nearest even and the infinity's own direction give +-inf, the others +-FLT_MAX.
+  const uint32_t want_pos[4] = {0x7f800000u, 0x7f800000u, 0x7f7fffffu, 0x7f7fffffu};
+  const uint32_t want_neg[4] = {0xff800000u, 0xff7fffffu, 0xff800000u, 0xff7fffffu};
+  for (Arch arch : kArchs) {
+    INFO(cdnajit::arch_name(arch));
+    for (int m = 0; m < 4; ++m) {
+      INFO("f32 round mode " << m);
+      CHECK(one(arch, round_f32(m) + ma, 0x7f7fffffu, 0, 0) == want_pos[m]);
+      CHECK(one(arch, round_f32(m) + ma, 0xff7fffffu, 0, 0) == want_neg[m]);
+      CHECK(one(arch, round_f32(m) + ma, 0x3fc00000u, 0, 0) == 0x40400000u);  // 2 * 1.5, exact in every mode
+    }
+  }
+  // v_cvt_f32_bf16: bf16 1.0 (0x3f80) is 1.0f whatever the f32 denormal field or round mode says; the
+  // generic f32 input flush used to see the 16-bit pattern as an f32 denormal and give 0.
+  const std::string cvt = "  v_cvt_f32_bf16 v8, v2\n";
+  for (int f = 0; f < 4; ++f) CHECK(one(Arch::gfx950, set_f32_denorm(f) + cvt, 0x3f80u, 0, 0) == 0x3f800000u);
+  for (int m = 1; m < 4; ++m) CHECK(one(Arch::gfx950, round_f32(m) + cvt, 0xbfc0u, 0, 0) == 0xbfc00000u);
+  // A bf16 denormal (0x0040 = 2^-127) widens to the f32 denormal 0x00400000 while nothing flushes; under a
+  // flushing field which field applies is not published: an Error.
+  CHECK(one(Arch::gfx950, set_f32_denorm(3) + cvt, 0x0040u, 0, 0) == 0x00400000u);
+  CHECK_THROWS_WITH(one(Arch::gfx950, set_f32_denorm(0) + cvt, 0x0040u, 0, 0), Catch::Contains("bf16 denormal"));
+}
