@@ -178,6 +178,10 @@ TEST_CASE("LDS and global atomics: every lane its own slot, old value returned",
   }
 }
 
+namespace {
+uint32_t flush32(uint32_t u) { return (u & 0x7f800000u) == 0 ? (u & 0x80000000u) : u; }
+}  // namespace
+
 TEST_CASE("f64/f16 rounding helpers, integer dot products, minimum3/maximum3, prng", "[sim][ext]") {
   std::mt19937_64 g(seed() + 2);
   struct Un { const char* body; int kind; std::function<uint64_t(uint64_t, uint64_t, uint64_t)> f; const char* arch_only; };
@@ -220,13 +224,17 @@ TEST_CASE("f64/f16 rounding helpers, integer dot products, minimum3/maximum3, pr
          for (int i = 0; i < 8; ++i) s += ((a >> (4 * i)) & 15) * ((b >> (4 * i)) & 15);
          return uint32_t(s); }, nullptr},
       {"v_maximum3_f32 v8, v2, v4, v6", 1, [](uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
-         float x[3] = {as_float(uint32_t(a)), as_float(uint32_t(b)), as_float(uint32_t(c))};
+         // These kernels run with the assembler's default f32 denormal field 0 (flush in and out), as every
+         // f32 VALU operation here: denormal inputs read as signed zeros.
+         float x[3] = {as_float(flush32(uint32_t(a))), as_float(flush32(uint32_t(b))), as_float(flush32(uint32_t(c)))};
          for (float v : x) if (std::isnan(v)) return 0x7fc00000;
          float m = x[0];
          for (float v : x) if (v > m || (v == m && !std::signbit(v))) m = v;
          return fbits(m); }, "gfx950"},
       {"v_minimum3_f32 v8, v2, v4, v6", 1, [](uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
-         float x[3] = {as_float(uint32_t(a)), as_float(uint32_t(b)), as_float(uint32_t(c))};
+         // These kernels run with the assembler's default f32 denormal field 0 (flush in and out), as every
+         // f32 VALU operation here: denormal inputs read as signed zeros.
+         float x[3] = {as_float(flush32(uint32_t(a))), as_float(flush32(uint32_t(b))), as_float(flush32(uint32_t(c)))};
          for (float v : x) if (std::isnan(v)) return 0x7fc00000;
          float m = x[0];
          for (float v : x) if (v < m || (v == m && std::signbit(v))) m = v;
