@@ -126,5 +126,32 @@ inline std::vector<uint64_t> values(std::mt19937_64& g, int kind /*0 f16, 1 f32,
 
 inline const Arch kArchs[] = {Arch::gfx942, Arch::gfx950};
 
+// MODE[7:0] as s_setreg writes it: f32 round [1:0], f16/f64 round [3:2], f32 denormals [5:4], f16/f64
+// denormals [7:6] (round: 0 nearest even, 1 +inf, 2 -inf, 3 zero; denormals: 0 flush in and out, 1 flush
+// out, 2 flush in, 3 keep).
+inline uint32_t mode_bits(int round32, int round16, int denorm32 = 3, int denorm16 = 3) {
+  return uint32_t(round32 | round16 << 2 | denorm32 << 4 | denorm16 << 6);
+}
+
+// `insn` after setting MODE[7:0] to `mode`.
+inline std::string with_mode(uint32_t mode, const std::string& insn) {
+  return "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), " + std::to_string(mode) + "\n  " + insn + "\n";
+}
+
+// Runs `prologue` then with_mode(mode, insn) (reading v[2:3], v[4:5], v[6:7], writing v8 or v[8:9]) on every
+// lane; returns lane 0's v[8:9] (v8 in the low dword). Every lane has the same inputs and must agree.
+inline uint64_t run_uniform_in_mode(Arch arch, const std::string& prologue, uint32_t mode, const std::string& insn,
+                                    uint64_t a, uint64_t b, uint64_t c) {
+  Run r = run(arch, prologue + with_mode(mode, insn), std::vector<uint64_t>(64, a), std::vector<uint64_t>(64, b),
+              std::vector<uint64_t>(64, c));
+  for (int l = 1; l < 64; ++l) REQUIRE(r.out[l] == r.out[0]);
+  return r.out[0];
+}
+
+// The same without a prologue.
+inline uint64_t run_in(Arch arch, uint32_t mode, const std::string& insn, uint64_t a, uint64_t b = 0, uint64_t c = 0) {
+  return run_uniform_in_mode(arch, "", mode, insn, a, b, c);
+}
+
 
 }  // namespace exttest

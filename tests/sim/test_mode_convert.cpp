@@ -11,24 +11,6 @@ using namespace exttest;
 
 namespace {
 
-// MODE[7:0]: f32 round [1:0], f16/f64 round [3:2], f32 denormals [5:4], f16/f64 denormals [7:6]
-// (round: 0 nearest even, 1 +inf, 2 -inf, 3 zero; denormals: 0 flush in and out, 1 flush out, 2 flush in, 3 keep).
-uint32_t mode_bits(int round32, int round16, int denorm32 = 3, int denorm16 = 3) {
-  return uint32_t(round32 | round16 << 2 | denorm32 << 4 | denorm16 << 6);
-}
-
-std::string body(uint32_t mode, const std::string& insn) {
-  return "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), " + std::to_string(mode) + "\n  " + insn + "\n";
-}
-
-// Runs `insn` (reading v[2:3], v[4:5], v[6:7], writing v8 or v[8:9]) on every lane after setting MODE[7:0];
-// returns lane 0's v[8:9]. Every lane has the same inputs and must agree.
-uint64_t run_in(Arch arch, uint32_t mode, const std::string& insn, uint64_t a, uint64_t b = 0, uint64_t c = 0) {
-  Run r = run(arch, body(mode, insn), std::vector<uint64_t>(64, a), std::vector<uint64_t>(64, b), std::vector<uint64_t>(64, c));
-  for (int l = 1; l < 64; ++l) REQUIRE(r.out[l] == r.out[0]);
-  return r.out[0];
-}
-
 // The Error's text when `insn` fails under `mode`; "" when it runs.
 std::string error_in(Arch arch, uint32_t mode, const std::string& insn, uint64_t a, uint64_t b = 0, uint64_t c = 0) {
   try {
@@ -234,7 +216,7 @@ TEST_CASE("SDWA and DPP forms of the conversion MODE handlers", "[sim][mode][con
     // 0x3f7fffff and odd lanes 0x3f7ffffe.
     std::vector<uint64_t> a(64), zero(64);
     for (int l = 0; l < 64; ++l) a[l] = l % 2 ? 0xb0800000 : 0xb3a00000;
-    Run r = run(arch, body(mode_bits(3, 0), "v_fract_f32_dpp v8, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"), a, zero, zero);
+    Run r = run(arch, with_mode(mode_bits(3, 0), "v_fract_f32_dpp v8, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"), a, zero, zero);
     for (int l = 0; l < 64; ++l) {
       INFO("lane " << l);
       CHECK(r.out[l] == (l % 2 ? 0x3f7ffffeu : 0x3f7fffffu));
@@ -296,8 +278,8 @@ TEST_CASE("MODE conversion handlers agree with the default handlers at nearest e
           for (uint64_t& v : in[i]) v = no_denormal(v, kinds[i]);
         } else in[i] = std::vector<uint64_t>(64, 0);
       }
-      Run def = run(arch, body(mode_bits(0, 0, 3, 3), k.text), in[0], in[1], in[2]);
-      Run moded = run(arch, body(mode_bits(0, 0, 3, 2), k.text), in[0], in[1], in[2]);
+      Run def = run(arch, with_mode(mode_bits(0, 0, 3, 3), k.text), in[0], in[1], in[2]);
+      Run moded = run(arch, with_mode(mode_bits(0, 0, 3, 2), k.text), in[0], in[1], in[2]);
       for (int l = 0; l < 64; ++l) {
         INFO("lane " << l << std::hex << " a 0x" << in[0][l] << " b 0x" << in[1][l]);
         CHECK(moded.out[l] == def.out[l]);

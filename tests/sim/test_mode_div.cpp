@@ -18,21 +18,9 @@ namespace {
 
 constexpr int kN = 0, kUp = 1, kDown = 2, kZero = 3;  // MODE round modes
 
-// MODE[7:0]: f32 round [1:0], f16/f64 round [3:2], f32 denormals [5:4], f16/f64 denormals [7:6]
-// (0 flush in and out, 1 flush out, 2 flush in, 3 keep).
-uint32_t mode_bits(int round32, int round16, int denorm32 = 3, int denorm16 = 3) {
-  return uint32_t(round32 | round16 << 2 | denorm32 << 4 | denorm16 << 6);
-}
-
-// Runs `insn` (v[2:3], v[4:5], v[6:7] inputs, result in v[8:9]) on every lane after setting MODE[7:0] and
-// VCC; returns lane 0's v[8:9]. Every lane has the same inputs and must agree.
-uint64_t run_in(Arch arch, uint32_t mode, const std::string& insn, uint64_t a, uint64_t b, uint64_t c = 0, int vcc = 0) {
-  Run r = run(arch,
-              "  s_mov_b64 vcc, " + std::to_string(vcc ? -1 : 0) + "\n  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), " +
-                  std::to_string(mode) + "\n" + insn + "\n",
-              std::vector<uint64_t>(64, a), std::vector<uint64_t>(64, b), std::vector<uint64_t>(64, c));
-  for (int l = 1; l < 64; ++l) REQUIRE(r.out[l] == r.out[0]);
-  return r.out[0];
+// run_in with VCC set first (all lanes 1 or 0; v_div_fmas reads it).
+uint64_t run_vcc(Arch arch, uint32_t mode, const std::string& insn, uint64_t a, uint64_t b, uint64_t c = 0, int vcc = 0) {
+  return run_uniform_in_mode(arch, "  s_mov_b64 vcc, " + std::to_string(vcc ? -1 : 0) + "\n", mode, insn, a, b, c);
 }
 
 // Expected results by round mode (nearest, up, down, toward zero) of one instruction on one input set.
@@ -49,7 +37,7 @@ void check(const Case& k, int type /*0 f16, 1 f32, 2 f64*/) {
     for (int rm = 0; rm < 4; ++rm) {
       INFO(cdnajit::arch_name(arch) << ": " << k.insn << ", round mode " << rm);
       const uint32_t mode = type == 1 ? mode_bits(rm, 0) : mode_bits(0, rm);
-      CHECK(run_in(arch, mode, k.insn, k.a, k.b, k.c, k.vcc) == k.want[rm]);
+      CHECK(run_vcc(arch, mode, k.insn, k.a, k.b, k.c, k.vcc) == k.want[rm]);
     }
 }
 
@@ -90,15 +78,15 @@ TEST_CASE("v_div_fmas rounds once in the MODE's direction, after its VCC scaling
         2);
   // The denormal fields: the same f32 denormal result is flushed (sign kept) when MODE[5:4] flushes output.
   for (Arch arch : kArchs) {
-    CHECK(run_in(arch, mode_bits(kUp, 0, 1), "v_div_fmas_f32 v8, v2, v4, v6", 0x3f8000c0, 0x1cc00000, 0, 1) == 0);
-    CHECK(run_in(arch, mode_bits(kUp, 0, 1), "v_div_fmas_f32 v8, -v2, v4, v6", 0x3f8000c0, 0x1cc00000, 0, 1) == 0x80000000);
+    CHECK(run_vcc(arch, mode_bits(kUp, 0, 1), "v_div_fmas_f32 v8, v2, v4, v6", 0x3f8000c0, 0x1cc00000, 0, 1) == 0);
+    CHECK(run_vcc(arch, mode_bits(kUp, 0, 1), "v_div_fmas_f32 v8, -v2, v4, v6", 0x3f8000c0, 0x1cc00000, 0, 1) == 0x80000000);
     // f64 under MODE[7:6] = 1 (flush out): the denormal above becomes +0; = 2 (flush in): a denormal
     // addend 2^-1074 is read as 0, so fma(1, 1, denorm) = 1 exactly even rounding up.
-    CHECK(run_in(arch, mode_bits(0, kUp, 3, 1), "v_div_fmas_f64 v[8:9], v[2:3], v[4:5], v[6:7]", 0x3ff00000000000c0,
+    CHECK(run_vcc(arch, mode_bits(0, kUp, 3, 1), "v_div_fmas_f64 v[8:9], v[2:3], v[4:5], v[6:7]", 0x3ff00000000000c0,
                  0x07b8000000000000, 0, 1) == 0);
-    CHECK(run_in(arch, mode_bits(0, kUp, 3, 2), "v_div_fmas_f64 v[8:9], v[2:3], v[4:5], v[6:7]", 0x3ff0000000000000,
+    CHECK(run_vcc(arch, mode_bits(0, kUp, 3, 2), "v_div_fmas_f64 v[8:9], v[2:3], v[4:5], v[6:7]", 0x3ff0000000000000,
                  0x3ff0000000000000, 1) == 0x3ff0000000000000);
-    CHECK(run_in(arch, mode_bits(0, kUp, 3, 3), "v_div_fmas_f64 v[8:9], v[2:3], v[4:5], v[6:7]", 0x3ff0000000000000,
+    CHECK(run_vcc(arch, mode_bits(0, kUp, 3, 3), "v_div_fmas_f64 v[8:9], v[2:3], v[4:5], v[6:7]", 0x3ff0000000000000,
                  0x3ff0000000000000, 1) == 0x3ff0000000000001);
   }
 }
@@ -116,14 +104,14 @@ TEST_CASE("v_div_scale: exact scaling, rounded in the mode only when it overflow
     // 2^64, exactly: 2^-85 (0x15000000), also rounding up. Under MODE[5:4] = 2 (flush in) the denominator
     // reads as zero: the pseudo-code's NaN.
     const char* f32 = "v_div_scale_f32 v8, vcc, v4, v4, v2";
-    CHECK(run_in(arch, mode_bits(kUp, 0, 3), f32, 0x3f800000, 1) == 0x15000000);
-    CHECK(run_in(arch, mode_bits(kUp, 0, 2), f32, 0x3f800000, 1) == 0x7fc00000);
+    CHECK(run_vcc(arch, mode_bits(kUp, 0, 3), f32, 0x3f800000, 1) == 0x15000000);
+    CHECK(run_vcc(arch, mode_bits(kUp, 0, 2), f32, 0x3f800000, 1) == 0x7fc00000);
     // f64: a denormal denominator 2^-1074 (gap 1023 >= 768) is scaled by 2^128 to 2^-946 (0x04d0000000000000)
     // when MODE[7:6] keeps it, and read as zero (NaN result) when the field flushes inputs (0 or 2).
     const char* f64 = "v_div_scale_f64 v[8:9], vcc, v[4:5], v[4:5], v[2:3]";
-    CHECK(run_in(arch, mode_bits(0, kDown, 3, 3), f64, 0x3ff0000000000000, 1) == 0x04d0000000000000);
-    CHECK(run_in(arch, mode_bits(0, kN, 3, 2), f64, 0x3ff0000000000000, 1) == 0x7ff8000000000000);
-    CHECK(run_in(arch, mode_bits(0, kN, 3, 0), f64, 0x3ff0000000000000, 1) == 0x7ff8000000000000);
+    CHECK(run_vcc(arch, mode_bits(0, kDown, 3, 3), f64, 0x3ff0000000000000, 1) == 0x04d0000000000000);
+    CHECK(run_vcc(arch, mode_bits(0, kN, 3, 2), f64, 0x3ff0000000000000, 1) == 0x7ff8000000000000);
+    CHECK(run_vcc(arch, mode_bits(0, kN, 3, 0), f64, 0x3ff0000000000000, 1) == 0x7ff8000000000000);
   }
 }
 
@@ -133,35 +121,35 @@ TEST_CASE("v_div_fixup under a directed mode follows the pseudo-code's special c
     INFO(cdnajit::arch_name(arch));
     // Numerator 2^-100, denominator 2^100 (exponent difference -200 < -150): the pseudo-code's "result
     // underflows" writes +0 in every mode, also rounding up (an IEEE division would give 2^-149 there).
-    CHECK(run_in(arch, mode_bits(kUp, 0), "v_div_fixup_f32 v8, v6, v4, v2", 0x0d800000, 0x71800000, 0x3f800000) == 0);
-    CHECK(run_in(arch, mode_bits(kDown, 0), "v_div_fixup_f32 v8, v6, v4, v2", 0x8d800000, 0x71800000, 0x3f800000) ==
+    CHECK(run_vcc(arch, mode_bits(kUp, 0), "v_div_fixup_f32 v8, v6, v4, v2", 0x0d800000, 0x71800000, 0x3f800000) == 0);
+    CHECK(run_vcc(arch, mode_bits(kDown, 0), "v_div_fixup_f32 v8, v6, v4, v2", 0x8d800000, 0x71800000, 0x3f800000) ==
           0x80000000);
     // Division by zero: +inf in every mode, also toward zero (the pseudo-code's infinity, exact in IEEE).
-    CHECK(run_in(arch, mode_bits(kZero, 0), "v_div_fixup_f32 v8, v6, v4, v2", 0x3f800000, 0, 0x3f800000) == 0x7f800000);
-    CHECK(run_in(arch, mode_bits(0, kZero), "v_div_fixup_f64 v[8:9], v[6:7], v[4:5], v[2:3]", 0x3ff0000000000000, 0,
+    CHECK(run_vcc(arch, mode_bits(kZero, 0), "v_div_fixup_f32 v8, v6, v4, v2", 0x3f800000, 0, 0x3f800000) == 0x7f800000);
+    CHECK(run_vcc(arch, mode_bits(0, kZero), "v_div_fixup_f64 v[8:9], v[6:7], v[4:5], v[2:3]", 0x3ff0000000000000, 0,
                  0x3ff0000000000000) == 0x7ff0000000000000);
     // A NaN quotient with finite non-zero operands (an overflowed estimate): +inf (assumed, see the README)
     // rounding up, an Error toward zero, where the division sequence's estimate would not have overflowed.
-    CHECK(run_in(arch, mode_bits(kUp, 0), "v_div_fixup_f32 v8, v6, v4, v2", 0x3f800000, 0x3f800000, 0x7fc00000) ==
+    CHECK(run_vcc(arch, mode_bits(kUp, 0), "v_div_fixup_f32 v8, v6, v4, v2", 0x3f800000, 0x3f800000, 0x7fc00000) ==
           0x7f800000);
-    CHECK_THROWS_WITH(run_in(arch, mode_bits(kZero, 0), "v_div_fixup_f32 v8, v6, v4, v2", 0x3f800000, 0x3f800000,
+    CHECK_THROWS_WITH(run_vcc(arch, mode_bits(kZero, 0), "v_div_fixup_f32 v8, v6, v4, v2", 0x3f800000, 0x3f800000,
                              0x7fc00000),
                       Catch::Contains("NaN quotient"));
     // Otherwise the quotient S0 passes with the sign of S1 ^ S2: 2^-1074 / 1 with quotient 2^-1074 is kept
     // (MODE[7:6] = 2 flushes only inputs; the numerator then reads 0 and the pseudo-code gives +0),
     // flushed under 1.
     const char* f64 = "v_div_fixup_f64 v[8:9], v[6:7], v[4:5], v[2:3]";
-    CHECK(run_in(arch, mode_bits(0, kUp, 3, 3), f64, 1, 0x3ff0000000000000, 1) == 1);
-    CHECK(run_in(arch, mode_bits(0, kN, 3, 1), f64, 1, 0x3ff0000000000000, 1) == 0);
-    CHECK(run_in(arch, mode_bits(0, kN, 3, 2), f64, 1, 0x3ff0000000000000, 1) == 0);
+    CHECK(run_vcc(arch, mode_bits(0, kUp, 3, 3), f64, 1, 0x3ff0000000000000, 1) == 1);
+    CHECK(run_vcc(arch, mode_bits(0, kN, 3, 1), f64, 1, 0x3ff0000000000000, 1) == 0);
+    CHECK(run_vcc(arch, mode_bits(0, kN, 3, 2), f64, 1, 0x3ff0000000000000, 1) == 0);
     // f16 and its legacy form: quotient 0x0001 (2^-24), denominator 1, numerator 0x0001, by MODE[7:6].
     for (const char* insn : {"v_div_fixup_f16 v8, v6, v4, v2", "v_div_fixup_legacy_f16 v8, v6, v4, v2"}) {
       INFO(insn);
-      CHECK(run_in(arch, mode_bits(0, kUp, 3, 3), insn, 1, 0x3c00, 1) == 1);
-      CHECK(run_in(arch, mode_bits(0, kN, 3, 1), insn, 1, 0x3c00, 1) == 0);
-      CHECK(run_in(arch, mode_bits(0, kN, 3, 0), insn, 1, 0x3c00, 1) == 0);
+      CHECK(run_vcc(arch, mode_bits(0, kUp, 3, 3), insn, 1, 0x3c00, 1) == 1);
+      CHECK(run_vcc(arch, mode_bits(0, kN, 3, 1), insn, 1, 0x3c00, 1) == 0);
+      CHECK(run_vcc(arch, mode_bits(0, kN, 3, 0), insn, 1, 0x3c00, 1) == 0);
       // Numerator -1, quotient 0x3c00: the sign of S1 ^ S2 makes it -1 in any mode.
-      CHECK(run_in(arch, mode_bits(0, kZero), insn, 0xbc00, 0x3c00, 0x3c00) == 0xbc00);
+      CHECK(run_vcc(arch, mode_bits(0, kZero), insn, 0xbc00, 0x3c00, 0x3c00) == 0xbc00);
     }
   }
 }
@@ -193,21 +181,21 @@ TEST_CASE("f16 multiply-adds round in the f16 MODE direction with the default ha
   for (Arch arch : kArchs) {
     INFO(cdnajit::arch_name(arch));
     // Denormal inputs: 2^-24 * 1 + 1 rounding up is 0x3c01 when MODE[7:6] keeps it, 1 when it flushes inputs.
-    CHECK(run_in(arch, mode_bits(0, kUp, 3, 3), "v_mad_f16 v8, v2, v4, v6", 1, 0x3c00, 0x3c00) == 0x3c01);
-    CHECK(run_in(arch, mode_bits(0, kUp, 3, 2), "v_mad_f16 v8, v2, v4, v6", 1, 0x3c00, 0x3c00) == 0x3c00);
-    CHECK(run_in(arch, mode_bits(0, kUp, 3, 0), "v_fma_legacy_f16 v8, v2, v4, v6", 1, 0x3c00, 0x3c00) == 0x3c00);
+    CHECK(run_vcc(arch, mode_bits(0, kUp, 3, 3), "v_mad_f16 v8, v2, v4, v6", 1, 0x3c00, 0x3c00) == 0x3c01);
+    CHECK(run_vcc(arch, mode_bits(0, kUp, 3, 2), "v_mad_f16 v8, v2, v4, v6", 1, 0x3c00, 0x3c00) == 0x3c00);
+    CHECK(run_vcc(arch, mode_bits(0, kUp, 3, 0), "v_fma_legacy_f16 v8, v2, v4, v6", 1, 0x3c00, 0x3c00) == 0x3c00);
     // Denormal result 2^-23 - 2^-24 = 2^-24: kept under 3, flushed under 1 (flush out) and 0.
-    CHECK(run_in(arch, mode_bits(0, kZero, 3, 3), "v_subrev_f16 v8, v2, v4", 1, 2) == 1);
-    CHECK(run_in(arch, mode_bits(0, kZero, 3, 1), "v_subrev_f16 v8, v2, v4", 1, 2) == 0);
-    CHECK(run_in(arch, mode_bits(0, kN, 3, 0), "v_mov_b32 v8, v6\n  v_pk_fmac_f16 v8, v2, v4", 0x00013c00, 0x3c000001,
+    CHECK(run_vcc(arch, mode_bits(0, kZero, 3, 3), "v_subrev_f16 v8, v2, v4", 1, 2) == 1);
+    CHECK(run_vcc(arch, mode_bits(0, kZero, 3, 1), "v_subrev_f16 v8, v2, v4", 1, 2) == 0);
+    CHECK(run_vcc(arch, mode_bits(0, kN, 3, 0), "v_mov_b32 v8, v6\n  v_pk_fmac_f16 v8, v2, v4", 0x00013c00, 0x3c000001,
                  0x00000000) == 0);
     // Overflow: 256 * 256 = 65536 > 65504: infinity (0x7c00) to nearest and up, the largest finite 0x7bff
     // toward zero.
-    CHECK(run_in(arch, mode_bits(0, kN), "v_mad_f16 v8, v2, v4, v6", 0x5c00, 0x5c00, 0) == 0x7c00);
-    CHECK(run_in(arch, mode_bits(0, kZero), "v_mad_f16 v8, v2, v4, v6", 0x5c00, 0x5c00, 0) == 0x7bff);
+    CHECK(run_vcc(arch, mode_bits(0, kN), "v_mad_f16 v8, v2, v4, v6", 0x5c00, 0x5c00, 0) == 0x7c00);
+    CHECK(run_vcc(arch, mode_bits(0, kZero), "v_mad_f16 v8, v2, v4, v6", 0x5c00, 0x5c00, 0) == 0x7bff);
     // A mad whose rounded f16 product is a denormal under a field that flushes only inputs or only outputs:
     // whether the hardware flushes that intermediate is not published, so it is an Error, not a guess.
-    CHECK_THROWS_WITH(run_in(arch, mode_bits(0, kN, 3, 1), "v_mad_f16 v8, v2, v4, v6", 0x0400, 0x3800, 0x3c00),
+    CHECK_THROWS_WITH(run_vcc(arch, mode_bits(0, kN, 3, 1), "v_mad_f16 v8, v2, v4, v6", 0x0400, 0x3800, 0x3c00),
                       Catch::Contains("intermediate"));
   }
 }

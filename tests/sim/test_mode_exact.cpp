@@ -11,24 +11,6 @@ using namespace exttest;
 
 namespace {
 
-// MODE[7:0]: f32 round [1:0], f16/f64 round [3:2], f32 denormals [5:4], f16/f64 denormals [7:6]
-// (round: 0 nearest even, 1 +inf, 2 -inf, 3 zero; denormals: 0 flush in and out, 1 flush out, 2 flush in, 3 keep).
-uint32_t mode_bits(int round32, int round16, int denorm32 = 3, int denorm16 = 3) {
-  return uint32_t(round32 | round16 << 2 | denorm32 << 4 | denorm16 << 6);
-}
-
-std::string body(uint32_t mode, const std::string& insn) {
-  return "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), " + std::to_string(mode) + "\n  " + insn + "\n";
-}
-
-// Runs `insn` (reading v[2:3], v[4:5], v[6:7], writing v8 or v[8:9]) on every lane after setting MODE[7:0];
-// returns lane 0's v[8:9]. Every lane has the same inputs and must agree.
-uint64_t run_in(Arch arch, uint32_t mode, const std::string& insn, uint64_t a, uint64_t b = 0, uint64_t c = 0) {
-  Run r = run(arch, body(mode, insn), std::vector<uint64_t>(64, a), std::vector<uint64_t>(64, b), std::vector<uint64_t>(64, c));
-  for (int l = 1; l < 64; ++l) REQUIRE(r.out[l] == r.out[0]);
-  return r.out[0];
-}
-
 // A compare's lane mask, low dword (all lanes have the same inputs: 0 or 0xffffffff), read from VCC (e32),
 // an SGPR pair (e64) or, for v_cmpx, EXEC as the instruction left it.
 std::string cmp_vcc(const std::string& insn) { return insn + " vcc, v2, v4\n  v_mov_b32 v8, vcc_lo"; }
@@ -259,8 +241,8 @@ TEST_CASE("Exact instructions under a directed round mode agree with the default
       for (int i = 0; i < 3; ++i) in[i] = values(g, k.kind, int(g() % 8));
       const uint32_t directed = mode_bits(int(1 + g() % 3), int(1 + g() % 3), 3, 3);
       INFO(cdnajit::arch_name(arch) << ": " << k.text << ", MODE " << directed);
-      const Run want = run(arch, body(mode_bits(0, 0, 3, 3), k.text), in[0], in[1], in[2]);
-      const Run got = run(arch, body(directed, k.text), in[0], in[1], in[2]);
+      const Run want = run(arch, with_mode(mode_bits(0, 0, 3, 3), k.text), in[0], in[1], in[2]);
+      const Run got = run(arch, with_mode(directed, k.text), in[0], in[1], in[2]);
       CHECK(got.out == want.out);
     }
 }

@@ -13,21 +13,6 @@ using namespace exttest;
 
 namespace {
 
-// MODE[7:0]: f32 round [1:0], f16/f64 round [3:2], f32 denormals [5:4], f16/f64 denormals [7:6]
-// (0 flush in and out, 1 flush out, 2 flush in, 3 keep).
-uint32_t mode_bits(int round32, int round16, int denorm32 = 3, int denorm16 = 3) {
-  return uint32_t(round32 | round16 << 2 | denorm32 << 4 | denorm16 << 6);
-}
-
-// Runs `insn` (reading v[2:3], v[4:5], v[6:7], writing v[8:9]) on every lane after setting MODE[7:0];
-// returns lane 0's v[8:9] (v8 in the low dword). Every lane has the same inputs and must agree.
-uint64_t run_in(Arch arch, uint32_t mode, const std::string& insn, uint64_t a, uint64_t b, uint64_t c = 0) {
-  Run r = run(arch, "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), " + std::to_string(mode) + "\n  " + insn + "\n",
-              std::vector<uint64_t>(64, a), std::vector<uint64_t>(64, b), std::vector<uint64_t>(64, c));
-  for (int l = 1; l < 64; ++l) REQUIRE(r.out[l] == r.out[0]);
-  return r.out[0];
-}
-
 // One instruction on one set of inputs, the expected results by round mode: nearest even, toward +inf, toward zero.
 struct Case {
   const char* insn;
