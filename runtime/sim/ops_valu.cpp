@@ -754,12 +754,11 @@ void cvt_f64_f32(Wave& w, const Op& op) {
   }
   (V64(8, as_u64(double(fl(uint32_t(a))))))(w, op);
 }
-// gfx950 v_cvt_f32_bf16: the bf16 in the low 16 bits (or the SDWA-selected word) widened exactly.
-// The generic f32 input flush would treat the whole 32-bit register as an f32 (every bf16 pattern is
-// an f32 denormal there, so everything flushed to zero): it is not applied. Which denormal field, if
-// any, flushes a bf16 input or the f32 it becomes is not published, so a bf16 denormal under any
-// flushing field is an Error; every other value converts the same whatever MODE says (also the
-// handler under a non-default MODE).
+// gfx950 v_cvt_f32_bf16: the bf16 in the low 16 bits (or the SDWA-selected word) widened exactly (its
+// source is not an f32, so the generic f32 input flush does not apply to it). Which denormal field, if any,
+// flushes a bf16 input or the f32 it becomes is not published, so a bf16 denormal under any flushing field
+// is an Error; every other value converts the same whatever MODE says (also the handler under a
+// non-default MODE).
 void cvt_f32_bf16(Wave& w, const Op& op) {
   if (w.flush_in_f32 || w.flush_out_f32 || w.flush_in_f16_64 || w.flush_out_f16_64) {
     const uint64_t e = w.exec();
@@ -772,13 +771,7 @@ void cvt_f32_bf16(Wave& w, const Op& op) {
                     "is not published, so the simulator does not guess (valid: MODE.FP_DENORM 0xf, or no bf16 denormals)", l);
     }
   }
-  struct KeepInputs {  // no input here is an f32 denormal; the result's f32 output flush stays
-    Wave& w;
-    bool saved;
-    ~KeepInputs() { w.flush_in_f32 = saved; }
-  } keep{w, w.flush_in_f32};
-  w.flush_in_f32 = false;
-  (VF(a << 16))(w, op);
+  (VFX(1, a << 16))(w, op);
 }
 void cvt_f32_f64(Wave& w, const Op& op) {
   (V64(1, ub(float(as_d(a)))))(w, op);

@@ -165,8 +165,8 @@ TEST_CASE("v_cubema_f32 overflow rounds in the f32 round mode; gfx950 v_cvt_f32_
       CHECK(one(arch, round_f32(m) + ma, 0x3fc00000u, 0, 0) == 0x40400000u);  // 2 * 1.5, exact in every mode
     }
   }
-  // v_cvt_f32_bf16: bf16 1.0 (0x3f80) is 1.0f whatever the f32 denormal field or round mode says; the
-  // generic f32 input flush used to see the 16-bit pattern as an f32 denormal and give 0.
+  // v_cvt_f32_bf16: bf16 1.0 (0x3f80) is 1.0f whatever the f32 denormal field or round mode says (a directed
+  // round mode used to be the MODE Error).
   const std::string cvt = "  v_cvt_f32_bf16 v8, v2\n";
   for (int f = 0; f < 4; ++f) CHECK(one(Arch::gfx950, set_f32_denorm(f) + cvt, 0x3f80u, 0, 0) == 0x3f800000u);
   for (int m = 1; m < 4; ++m) CHECK(one(Arch::gfx950, round_f32(m) + cvt, 0xbfc0u, 0, 0) == 0xbfc00000u);
