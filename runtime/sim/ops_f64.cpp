@@ -2,12 +2,13 @@
 // fract, frexp mantissa/exponent, and the f16 sin/cos. Semantics from AMD's CDNA3
 // ISA reference ("VOP1 instructions"): fract = x - floor(x) limited to the largest
 // value below 1 and NaN for infinities; frexp_mant/exp of inf or NaN return the
-// input / 0; sin/cos take the angle in revolutions (x * 2*pi radians). Results are
-// the correctly rounded host results (the hardware's transcendental f16 ops are
+// input / 0; sin/cos take the angle in revolutions (x * 2*pi radians) and are
+// correctly rounded (correctly_rounded.hpp; the hardware's transcendental f16 ops are
 // approximations: they may differ in the last bit).
 #include <cmath>
 #include <limits>
 
+#include "runtime/sim/correctly_rounded.hpp"
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/lane_op.hpp"
 
@@ -44,6 +45,13 @@ void f16_unary(Wave& w, const Op& op) {
     return f32_to_f16(bits_of(F(f16_to_f32(uint16_t(a)))));
   });
 }
+// f16 transcendentals, correctly rounded from the f16 bits (correctly_rounded.hpp).
+template <Transcendental T>
+void f16_transcendental(Wave& w, const Op& op) {
+  lane_op_mods(w, op, OutMods::F16, 1, 1, kSign16, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
+    return transcendental_f16(T, uint16_t(a));
+  });
+}
 
 double ceil64(double x) { return std::ceil(x); }
 double rndne64(double x) { return std::nearbyint(x); }  // default rounding mode: ties to even
@@ -63,8 +71,6 @@ float frexp_mant16(float x) {
   int e;
   return std::frexp(x, &e);
 }
-float sin16(float x) { return float(std::sin(double(x) * 6.283185307179586)); }
-float cos16(float x) { return float(std::cos(double(x) * 6.283185307179586)); }
 
 void frexp_exp_i32_f64(Wave& w, const Op& op) {  // the exponent is within [-1073, 1024]: clamp changes nothing
   lane_op_mods(w, op, OutMods::IntInRange, 2, 1, kSign64, [](int, uint64_t a, uint64_t, uint64_t) -> uint64_t {
@@ -103,8 +109,8 @@ void register_f64(Registry& r) {
   add("v_fract_f16", &f16_unary<fract16>, FType::F16);
   add("v_frexp_mant_f16", &f16_unary<frexp_mant16>, FType::F16);
   add("v_frexp_exp_i16_f16", &frexp_exp_i16_f16, FType::F16);
-  add("v_sin_f16", &f16_unary<sin16>, FType::F16);
-  add("v_cos_f16", &f16_unary<cos16>, FType::F16);
+  add("v_sin_f16", &f16_transcendental<Transcendental::SinRev>, FType::F16);
+  add("v_cos_f16", &f16_transcendental<Transcendental::CosRev>, FType::F16);
 }
 
 }  // namespace cdnajit::sim

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "runtime/sim/correctly_rounded.hpp"
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/dot2.hpp"
 #include "runtime/sim/output_modifiers.hpp"
@@ -904,7 +905,7 @@ void register_valu(Registry& r) {
   FX("v_rndne_f32", VF(ub(std::nearbyint(fl(a)))));
   // NaN in, NaN out (std::fmin alone would return the bound; see v_fract_f64 in ops_f64.cpp).
   F("v_fract_f32", VF(ub(std::isinf(fl(a)) ? std::nanf("") : std::isnan(fl(a)) ? fl(a) - std::floor(fl(a)) : std::fmin(fl(a) - std::floor(fl(a)), 0x1.fffffep-1f))));
-  F("v_sqrt_f32", VF(ub(std::sqrt(fl(a)))));
+  F("v_sqrt_f32", VF(transcendental_f32(Transcendental::Sqrt, a)));
   F("v_cvt_f32_i32", VFX(1, ub(float(int32_t(a)))));
   F("v_cvt_f32_u32", VFX(1, ub(float(a))));
   // Integer results (kNotF32Result): never flushed as if they were f32 denormals (5.0 converted to 5
@@ -921,15 +922,15 @@ void register_valu(Registry& r) {
   F("v_dot2_f32_bf16", &vdot2<true>);
   F("v_dot2c_f32_f16", &vdot2<false>);
   F("v_dot2_f32_f16", &vdot2<false>);
-  // Transcendentals are approximations on hardware (1 ULP); the simulator uses
-  // correctly rounded host results, which hardware may differ from in the last bit.
-  F("v_exp_f32", VF(ub(std::exp2(fl(a)))));
-  F("v_log_f32", VF(ub(std::log2(fl(a)))));
-  F("v_rcp_f32", VF(ub(1.0f / fl(a))));
-  F("v_rcp_iflag_f32", VF(ub(1.0f / fl(a))));
-  F("v_rsq_f32", VF(ub(float(1.0 / std::sqrt(double(fl(a)))))));
-  F("v_sin_f32", VF(ub(float(std::sin(double(fl(a)) * 6.283185307179586)))));
-  F("v_cos_f32", VF(ub(float(std::cos(double(fl(a)) * 6.283185307179586)))));
+  // Transcendentals are approximations on hardware (the ISA guides' bounds, runtime/sim/README.md);
+  // the simulator gives the correctly rounded result (correctly_rounded.hpp), identical on every host.
+  F("v_exp_f32", VF(transcendental_f32(Transcendental::Exp2, a)));
+  F("v_log_f32", VF(transcendental_f32(Transcendental::Log2, a)));
+  F("v_rcp_f32", VF(transcendental_f32(Transcendental::Rcp, a)));
+  F("v_rcp_iflag_f32", VF(transcendental_f32(Transcendental::Rcp, a)));
+  F("v_rsq_f32", VF(transcendental_f32(Transcendental::Rsq, a)));
+  F("v_sin_f32", VF(transcendental_f32(Transcendental::SinRev, a)));
+  F("v_cos_f32", VF(transcendental_f32(Transcendental::CosRev, a)));
   // f16 (computed in f32 or f64 and rounded once to f16).
   H("v_add_f16", VH(f16op(f16lo(a) + f16lo(b))));
   H("v_sub_f16", VH(f16op(f16lo(a) - f16lo(b))));
@@ -1065,8 +1066,8 @@ void register_valu(Registry& r) {
   D("v_fma_f64", V64(7 | 8, as_u64(std::fma(as_d(a), as_d(b), as_d(c)))));
   D("v_add_f64", V64(3 | 8, as_u64(as_d(a) + as_d(b))));
   D("v_mul_f64", V64(3 | 8, as_u64(as_d(a) * as_d(b))));
-  D("v_rcp_f64", V64(1 | 8, as_u64(1.0 / as_d(a))));
-  D("v_sqrt_f64", V64(1 | 8, as_u64(std::sqrt(as_d(a)))));
+  D("v_rcp_f64", V64(1 | 8, transcendental_f64(Transcendental::Rcp, a)));
+  D("v_sqrt_f64", V64(1 | 8, transcendental_f64(Transcendental::Sqrt, a)));
   D("v_ldexp_f64", V64(1 | 8, as_u64(std::ldexp(as_d(a), int32_t(uint32_t(b))))));
   D("v_max_f64", V64I(3 | 8, vmax64(a, b, ieee)));
   D("v_min_f64", V64I(3 | 8, vmin64(a, b, ieee)));
@@ -1087,15 +1088,15 @@ void register_valu(Registry& r) {
   H("v_min3_f16", VHI(vmin16(vmin16(a, b, ieee), c, ieee)));
   H("v_med3_f16", VHI(vmed3_16(a, b, c, ieee)));
   H("v_ldexp_f16", VH(f16op(std::ldexp(f16lo(a), int16_t(b)))));
-  H("v_sqrt_f16", VH(f16op(std::sqrt(f16lo(a)))));
-  H("v_rcp_f16", VH(f16op(1.0f / f16lo(a))));
-  H("v_rsq_f16", VH(f16op(float(1.0 / std::sqrt(double(f16lo(a)))))));
-  H("v_exp_f16", VH(f16op(std::exp2(f16lo(a)))));
-  H("v_log_f16", VH(f16op(std::log2(f16lo(a)))));
+  H("v_sqrt_f16", VH(transcendental_f16(Transcendental::Sqrt, uint16_t(a))));
+  H("v_rcp_f16", VH(transcendental_f16(Transcendental::Rcp, uint16_t(a))));
+  H("v_rsq_f16", VH(transcendental_f16(Transcendental::Rsq, uint16_t(a))));
+  H("v_exp_f16", VH(transcendental_f16(Transcendental::Exp2, uint16_t(a))));
+  H("v_log_f16", VH(transcendental_f16(Transcendental::Log2, uint16_t(a))));
   H("v_cvt_i16_f16", V(uint32_t(uint16_t(int16_t(std::isnan(f16lo(a)) ? 0 : std::fmax(std::fmin(std::trunc(f16lo(a)), 32767.0f), -32768.0f))))));
   H("v_cvt_u16_f16", V(uint32_t(uint16_t(std::isnan(f16lo(a)) ? 0 : std::fmax(std::fmin(std::trunc(f16lo(a)), 65535.0f), 0.0f)))));
   D("v_fmac_f64", &vfmac64);
-  D("v_rsq_f64", V64(1 | 8, as_u64(1.0 / std::sqrt(as_d(a)))));
+  D("v_rsq_f64", V64(1 | 8, transcendental_f64(Transcendental::Rsq, a)));
   A("v_mad_i32_i16", V(uint32_t(int32_t(int16_t(a)) * int32_t(int16_t(b))) + c));
   A("v_dot4_i32_i8", V(([](uint32_t x, uint32_t y, uint32_t z) { int32_t s = int32_t(z); for (int i = 0; i < 4; ++i) s += int32_t(int8_t(x >> (8 * i))) * int32_t(int8_t(y >> (8 * i))); return uint32_t(s); })(a, b, c)));
   A("v_dot4_u32_u8", V(([](uint32_t x, uint32_t y, uint32_t z) { uint32_t s = z; for (int i = 0; i < 4; ++i) s += ((x >> (8 * i)) & 0xff) * ((y >> (8 * i)) & 0xff); return s; })(a, b, c)));

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "runtime/sim/correctly_rounded.hpp"
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/lane_op.hpp"
 #include "runtime/sim/mode_round.hpp"
@@ -138,16 +139,17 @@ void cvt_pkaccum_u8_f32(Wave& w, const Op& op) {
 
 // v_exp_legacy_f32 / v_log_legacy_f32: the pre-gfx7 exp2/log2. The guides do not spell out where
 // "legacy" differs from v_exp_f32 / v_log_f32 (special inputs and denormal results), so the
-// simulator computes the correctly rounded exp2 / log2 (like v_exp_f32, ~1 ulp from hardware) and
+// simulator computes the correctly rounded exp2 / log2 (correctly_rounded.hpp, like v_exp_f32;
+// hardware may differ by its approximation's error) and
 // refuses the inputs where the two could differ instead of guessing: NaN, infinities, zero,
 // negative or denormal inputs to log, and results that would be denormal, zero or infinite.
 void exp_legacy(Wave& w, const Op& op) {
   lane_op_mods(w, op, OutMods::F32, 1, 1, kSign32, [&w, &op](int l, uint64_t a, uint64_t, uint64_t) -> uint64_t {
-    float x = f32_of(uint32_t(a));
-    float r = std::exp2(x);
-    if (!std::isfinite(x) || !std::isnormal(r))
+    const float x = f32_of(uint32_t(a));
+    const uint32_t r = transcendental_f32(Transcendental::Exp2, uint32_t(a));
+    if (!std::isfinite(x) || !std::isnormal(f32_of(r)))
       fail(w, op, "v_exp_legacy_f32 of " + hex(a) + ": special inputs and non-normal results are not modelled", l);
-    return bits_of(r);
+    return r;
   });
 }
 void log_legacy(Wave& w, const Op& op) {
@@ -155,7 +157,7 @@ void log_legacy(Wave& w, const Op& op) {
     float x = f32_of(uint32_t(a));
     if (!std::isnormal(x) || x < 0)
       fail(w, op, "v_log_legacy_f32 of " + hex(a) + ": zero, negative, denormal, infinite and NaN inputs are not modelled", l);
-    return bits_of(std::log2(x));
+    return transcendental_f32(Transcendental::Log2, uint32_t(a));
   });
 }
 
