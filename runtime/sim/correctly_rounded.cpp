@@ -1,6 +1,6 @@
 // Correctly rounded transcendentals (correctly_rounded.hpp). Ziv's strategy: evaluate in double with
 // a proven relative error bound, and round to the target format when both ends of the error interval
-// round to the same value; otherwise (about once in 2^20 f32 inputs, never seen for f16) ask MPFR for
+// round to the same value; otherwise (about once in 2^21 f32 inputs; never for f16, checked on every input) ask MPFR for
 // the correctly rounded result. Only IEEE-754 basic operations (+ - * / sqrt fma, correctly rounded on
 // every conforming host) and exact functions (floor, ldexp, frexp) are used on the fast path, never
 // the host's libm approximations, so the bits do not depend on the host's C library.
@@ -62,7 +62,7 @@ static_assert(kTrig[1] > 0 && kTrig[2] < 0 && kTrig[3] < 0 && kTrig[4] > 0 && kT
 std::atomic<uint64_t> g_fallbacks{0};
 
 double exp2_fast(double x) {  // |x| < 1000, not an integer
-  const double n = std::floor(x + 0.5), r = x - n;  // both exact for |x| < 2^51
+  const double n = std::floor(x + 0.5), r = x - n;  // n nearest x (x + 0.5 may round only when n = 0); r exact
   double p = kExp2[15];
   for (int i = 14; i >= 0; --i) p = p * r + kExp2[i];
   return std::ldexp(p, int(n));
@@ -90,7 +90,7 @@ FastValue sincos_rev(double x, bool cosine) {
     static constexpr double kExact[4] = {0.0, 1.0, 0.0, -1.0};
     return {kExact[q], 0};
   }
-  const double f2 = f * f;  // exact (f has at most 26 significant bits for f16/f32 inputs)
+  const double f2 = f * f;  // exact (f has at most 24 significant bits for f16/f32 inputs)
   double y;
   if (q == 0 || q == 2) {  // +-sin(pi f / 2)
     double p = kTrig[17];
