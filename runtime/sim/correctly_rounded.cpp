@@ -26,6 +26,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 
 #include "runtime/sim/fp.hpp"
 
@@ -132,9 +133,13 @@ uint64_t bits_inf(const Format& fmt, bool neg) {
 // MPFR's correctly rounded f(x) in the format: rounded at the format's precision with an unbounded
 // exponent, then (IEEE 754's definition) infinity when that reaches 2^max_exp, and for results below
 // the normal range rounded directly onto the subnormal grid (at the precision left there), so that
-// no value is rounded twice. Uses no MPFR global state (exponent range) and so is thread-safe.
+// no value is rounded twice. Changes no MPFR global state (exponent range); MPFR's own caches (pi for
+// sinu/cosu) are per thread in a thread-safe build, and a build without TLS is serialised here.
 uint64_t mpfr_rounded(Transcendental f, const Format& fmt, double xd) {
   g_fallbacks.fetch_add(1, std::memory_order_relaxed);
+  static std::mutex no_tls_mutex;
+  std::unique_lock<std::mutex> lock(no_tls_mutex, std::defer_lock);
+  if (!mpfr_buildopt_tls_p()) lock.lock();
   mpfr_t x, t;
   mpfr_init2(x, 53);
   mpfr_init2(t, fmt.precision + 8);
