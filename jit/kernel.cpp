@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "jit/isa/opcode.hpp"
+#include "jit/isa/suggest.hpp"
 #include "jit/kernel_impl.hpp"
 #include "jit/operand_check.hpp"
 
@@ -411,8 +412,8 @@ void append(Kernel::Impl& impl, const isa::InstrInfo& info, std::vector<Opnd> op
 void Kernel::emit(std::string_view mnemonic, std::vector<Opnd> ops, std::source_location loc) {
   const isa::InstrInfo* info = isa::find(mnemonic);
   if (!info)
-    throw Error(fmt::format("{}: '{}' is not in the instruction table; use Kernel::raw() for instructions the table lacks",
-                            where(loc), mnemonic));
+    throw Error(fmt::format("{}: '{}' is not in the instruction table{}; use Kernel::raw() for instructions the table lacks",
+                            where(loc), mnemonic, isa::did_you_mean(mnemonic)));
   append(*impl_, *info, std::move(ops), loc);
 }
 

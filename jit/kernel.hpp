@@ -1,11 +1,17 @@
 // The builder DSL: one C++ call per machine instruction on virtual registers.
+// (This example is compiled by the build: cmake/doc_snippets.cmake.)
 //
-//   cdnajit::Kernel k("vadd", cdnajit::Arch::gfx942);
-//   auto a = k.arg_ptr("a", cdnajit::ArgType::f32, /*is_const=*/true);
-//   ...
-//   auto v = k.vgpr("x");
-//   k.global_load_dword(v, addr, k.sgpr_pair_of(a));
-//   k.v_add_f32(v, v, 1.0f);
+//   cdnajit::Kernel k("add_one", cdnajit::Arch::gfx942);
+//   k.set_workgroup_size(64);
+//   cdnajit::Reg data = k.load_arg(k.arg<float*>("data"));  // s_load_dwordx2 of the kernarg
+//   cdnajit::Reg off = k.vgpr("off"), x = k.vgpr("x");
+//   k.v_lshlrev_b32(off, 2, k.workitem_id(0));             // byte offset of this lane's float
+//   k.s_waitcnt(cdnajit::lgkmcnt(0));
+//   k.global_load_dword(x, off, data);
+//   k.s_waitcnt(cdnajit::vmcnt(0));
+//   k.v_add_f32(x, 1.0f, x);
+//   k.global_store_dword(off, x, data);
+//   k.s_endpgm();
 //   cdnajit::BuildResult r = k.build();   // regalloc + passes + assemble + link
 //
 // Operands are checked at the call against the instruction table; errors name

@@ -1,6 +1,7 @@
 #include "jit/isa/validate.hpp"
 
 #include "jit/isa/operand_fit.hpp"
+#include "jit/isa/suggest.hpp"
 #include "jit/isa/target.hpp"
 
 #include <string_view>
@@ -108,7 +109,7 @@ bool validate(const MachineInst& mi, Arch arch, std::string& error) {
     error = std::string(arch_name(arch)) + ": " + why + " in '" + print(mi) + "'";
     return false;
   };
-  if (!mi.info) return fail("instruction '" + mi.mnemonic + "' is not in the instruction table");
+  if (!mi.info) return fail("instruction '" + mi.mnemonic + "' is not in the instruction table" + did_you_mean(mi.mnemonic));
   const InstrInfo& info = *mi.info;
   if (!info.on(arch))
     return fail(std::string(info.mnemonic) + " does not exist on " + std::string(arch_name(arch)) + " (it is " +

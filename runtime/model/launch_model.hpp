@@ -3,7 +3,8 @@
 // hold at once; the CU model (cu_model.hpp) replays them, and the kernel time
 // is the busiest CU's time for its share of the grid (tail included).
 //
-//   auto r = cdnajit::model::model_launch(sim, co, "k", kernarg, dims, {}, model::product("mi355x"));
+// snippet-context: cdnajit::sim::Simulator sim(cdnajit::Arch::gfx950); cdnajit::CodeObject co; std::vector<uint8_t> kernarg; cdnajit::sim::LaunchDims dims;
+//   auto r = cdnajit::model::model_launch(sim, co, "k", kernarg, dims, {}, cdnajit::model::product("mi355x"));
 //   std::cout << cdnajit::model::format_report(r);   // "modelled (model mi355x): ..."
 #pragma once
 #include <cstdint>

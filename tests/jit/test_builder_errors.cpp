@@ -54,6 +54,14 @@ TEST_CASE("operand count is checked", "[builder][errors]") {
   REQUIRE_THROWS_WITH(k.emit("v_not_an_instruction", {v}), Contains("v_not_an_instruction") && Contains("raw()"));
 }
 
+TEST_CASE("an unknown mnemonic names the table entry it most likely means", "[builder][errors]") {
+  Kernel k("near_miss", Arch::gfx950);
+  Reg acc = k.vgpr("acc", 16), a = k.vgpr("a", 2);
+  REQUIRE_THROWS_WITH(k.emit("v_mfma_f32_32x32x8_bf16_1k", {acc, a, a, acc}),
+                      Contains("not in the instruction table") && Contains("did you mean 'v_mfma_f32_32x32x8_bf16'"));
+  REQUIRE_THROWS_WITH(k.emit("v_add_f32_e64", {a[0], a[0], a[1]}), Contains("did you mean 'v_add_f32'"));
+}
+
 TEST_CASE("modifier the instruction does not take", "[builder][errors]") {
   Kernel k("bad_mod", Arch::gfx942);
   Reg v = k.vgpr("v");

@@ -7,6 +7,7 @@
 
 #include "jit/kernel.hpp"
 #include "runtime/device.hpp"
+#include "runtime/model/model_device.hpp"
 
 using namespace cdnajit;
 
@@ -57,6 +58,13 @@ int main() {
     int wrong = 0;
     for (uint32_t i = 0; i < n; ++i) wrong += out[i] != a[i] * scale;
     std::printf("ran on %s: %d of %u elements wrong\n", dev->name().c_str(), wrong, n);
+    // The timing model, linked as the README documents (cdnajit::model), in one call.
+    if (dev->is_simulator()) {
+      auto modelled = model::model_launch(*dev, m.kernel("scale"), Dim3{(n + 255) / 256}, Dim3{256}, 0, args,
+                                          model::default_product(dev->arch()));
+      std::printf("%s", model::format_report(modelled.report).c_str());
+      if (!(modelled.report.ms > 0)) wrong++;
+    }
     return wrong == 0 ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "consumer: error: %s\n", e.what());

@@ -1,0 +1,28 @@
+// Modelled time of one launch on a simulator Device, in one call: the launch
+// runs as usual (results in the device's buffers, bit-exact) while the
+// simulator records the workgroups the model needs, then the model replays them.
+//
+// snippet-context: std::vector<uint8_t> code_object_bytes; cdnajit::Buffer x; uint32_t n = 1024;
+//   auto dev = cdnajit::open_device("sim:gfx942");
+//   cdnajit::DeviceKernel k = dev->load(code_object_bytes).kernel("saxpy");
+//   auto m = cdnajit::model::model_launch(*dev, k, {n / 256}, {256}, 0,
+//                                         cdnajit::KernelArgs().ptr(x).f32(2.0f).i32(n),
+//                                         cdnajit::model::product("mi300x"));
+//   std::cout << cdnajit::model::format_report(m.report);   // "modelled (model mi300x): ..."
+#pragma once
+#include "runtime/device.hpp"
+#include "runtime/model/launch_model.hpp"
+
+namespace cdnajit::model {
+
+struct ModelledLaunch {
+  LaunchResult launch;  // what Device::launch returned (simulator statistics, kernarg, host time)
+  ModelReport report;   // the modelled time on `hw`, labelled with its name
+};
+
+// Throws cdnajit::Error when `dev` is not a simulator device or `hw` is another arch's
+// product. The device's simulator options are restored afterwards, also on error.
+ModelledLaunch model_launch(Device& dev, const DeviceKernel& k, Dim3 grid, Dim3 block, uint32_t dynamic_lds,
+                            const KernelArgs& args, const Hardware& hw, const ModelOptions& opt = {});
+
+}  // namespace cdnajit::model

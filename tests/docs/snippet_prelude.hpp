@@ -1,0 +1,19 @@
+// What every documentation example may assume without writing it: the public
+// headers of the package and the standard library's containers and streams.
+#pragma once
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "codegen/conv3d_igemm.hpp"
+#include "codegen/conv3d_igemm_host.hpp"
+#include "codegen/conv_bwd_weight.hpp"
+#include "codegen/dwconv3d.hpp"
+#include "codegen/dwconv3d_shape.hpp"
+#include "jit/kernel.hpp"
+#include "runtime/device.hpp"
+#include "runtime/model/launch_model.hpp"
+#include "runtime/sim/code_object.hpp"
+#include "runtime/sim/simulator.hpp"
+#include "runtime/model/model_device.hpp"
