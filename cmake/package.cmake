@@ -28,3 +28,13 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/cdnajitConfigVersio
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/cdnajitConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/cdnajitConfigVersion.cmake
         DESTINATION ${CDNAJIT_INSTALL_CMAKEDIR})
+
+# Documentation beside the headers: the instruction reference generated from the
+# table (`cdnajit isa`), and the simulator's and the model's READMEs (MFMA lane
+# layouts, numerics, model parameters).
+set(CDNAJIT_INSTALL_DOCDIR ${CMAKE_INSTALL_DATADIR}/doc/cdnajit)
+install(CODE "execute_process(COMMAND \"$<TARGET_FILE:cdnajit_cli>\" isa
+                              OUTPUT_FILE \"${CMAKE_CURRENT_BINARY_DIR}/isa.md\" COMMAND_ERROR_IS_FATAL ANY)")
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/isa.md DESTINATION ${CDNAJIT_INSTALL_DOCDIR})
+install(FILES ${CDNAJIT_ROOT}/runtime/sim/README.md DESTINATION ${CDNAJIT_INSTALL_DOCDIR} RENAME simulator.md)
+install(FILES ${CDNAJIT_ROOT}/runtime/model/README.md DESTINATION ${CDNAJIT_INSTALL_DOCDIR} RENAME timing-model.md)

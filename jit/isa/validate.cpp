@@ -90,7 +90,10 @@ uint32_t modifiers_used(const MachineInst& mi) {
   return used;
 }
 
-std::string mod_names(uint32_t bits) {
+
+}  // namespace
+
+std::string modifier_names(uint32_t bits) {
   static const std::pair<uint32_t, const char*> names[] = {
       {kModOffset, "offset:"}, {kModOffset01, "offset0:/offset1:"}, {kModCache, "sc0/sc1/nt"},
       {kModClamp, "clamp"},    {kModOmod, "mul:/div:"},             {kModNegAbs, "neg/abs"},
@@ -101,8 +104,6 @@ std::string mod_names(uint32_t bits) {
     if (bits & bit) s += (s.empty() ? "" : ", ") + std::string(name);
   return s.empty() ? "none" : s;
 }
-
-}  // namespace
 
 bool validate(const MachineInst& mi, Arch arch, std::string& error) {
   auto fail = [&](const std::string& why) {
@@ -172,8 +173,8 @@ bool validate(const MachineInst& mi, Arch arch, std::string& error) {
   }
   uint32_t extra = modifiers_used(mi) & ~info.mods;
   if (extra)
-    return fail(std::string(info.mnemonic) + " does not take " + mod_names(extra) + " (it accepts: " +
-                mod_names(info.mods) + ")");
+    return fail(std::string(info.mnemonic) + " does not take " + modifier_names(extra) + " (it accepts: " +
+                modifier_names(info.mods) + ")");
   return true;
 }
 

@@ -15,4 +15,7 @@ namespace cdnajit::isa {
 // the constant-bus limit and literal-count rules.
 bool validate(const MachineInst& mi, Arch arch, std::string& error);
 
+// The modifier spellings of a ModBits set ("offset:, sc0/sc1/nt"), or "none".
+std::string modifier_names(uint32_t bits);
+
 }  // namespace cdnajit::isa
