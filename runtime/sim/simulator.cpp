@@ -227,7 +227,7 @@ namespace {
 
 constexpr uint64_t kWaveQuantum = 4096;          // wave-instructions before a loop edge yields
 constexpr int kWaitingRounds = 4;                // rounds of waiting before a workgroup is suspended
-constexpr uint64_t kWorkgroupSlice = 1ull << 24; // wave-instructions per turn while others are suspended
+constexpr uint64_t kWorkgroupSlice = 1ull << 24; // wave-instructions per turn once suspended ones wait to resume
 
 struct WgStorage {
   std::vector<uint32_t> vregs;  // waves * kVFile * 64
@@ -543,7 +543,9 @@ TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, 
     } else {
       waiting_rounds = 0;
     }
-    if (local >= kWorkgroupSlice && sched.nsuspended.load() > 0) return end_turn(TurnEnd::Preempted);
+    // Suspended workgroups run only once no new one may start; then they share the host threads
+    // with the running ones by slices (a waiting loop the spin test does not recognise still ends).
+    if (local >= kWorkgroupSlice && sched.nsuspended.load() > 0 && !sched.may_start()) return end_turn(TurnEnd::Preempted);
   }
 }
 

@@ -6,6 +6,8 @@
 
 #include <functional>
 
+#include "runtime/model/cu_model.hpp"
+#include "runtime/model/hardware.hpp"
 #include "tests/sim/sim_harness.hpp"
 
 using namespace simtest;
@@ -154,6 +156,51 @@ extern "C" __global__ void wait_last(int* flag, int* out, int sleep) {
         for (int b = 1; b < groups; ++b)
           for (int t = 0; t < 64; ++t) REQUIRE(got[64 * b + t] == b * 100 + t);
       }
+}
+
+TEST_CASE("recording a workgroup that was suspended and resumed: each wave's own steps, replayable", "[sim][sched][record]") {
+  // wait_last's workgroup 0 spins until the last workgroup runs: with one host thread it is suspended
+  // and resumed. Its recorded waves must still be complete, in order, and replay in the timing model;
+  // a workgroup that never waits records the same steps for every thread count.
+  const char* src = R"(
+extern "C" __global__ void wait_last(int* flag, int* out) {
+  unsigned b = blockIdx.x, t = threadIdx.x;
+  if (b == 0) {
+    while (__hip_atomic_load(flag, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT) == 0) __builtin_amdgcn_s_sleep(1);
+    out[t] = 1;
+  } else {
+    out[64 * b + t] = int(b);
+    if (b == gridDim.x - 1 && t == 0) __hip_atomic_store(flag, 1, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+  }
+})";
+  Arch arch = Arch::gfx950;
+  Device dev(arch);
+  auto co = load_hip(src, arch);
+  const auto& model_hw = cdnajit::model::product("mi355x");
+  std::vector<cdnajit::sim::RecordedStep> other;
+  for (int threads : kThreadCounts) {
+    INFO("threads " << threads);
+    uint64_t flag = dev.upload(std::vector<int>(1, 0), "flag");
+    uint64_t out = dev.upload(std::vector<int>(64 * 4, 0), "out");
+    cdnajit::sim::Recording rec;
+    rec.workgroups = {0, 2};
+    cdnajit::sim::Options o = opts(threads);
+    o.recording = &rec;
+    dev.run(co, "wait_last", ArgPack().add(flag).add(out), dims1(4, 64), o);
+    REQUIRE(rec.waves.size() == 2);
+    for (const auto& rw : rec.waves) {
+      REQUIRE(!rw.steps.empty());
+      CHECK(rec.ops[rw.steps.back().op].text == "s_endpgm");
+      CHECK(rec.ops[rw.steps.front().op].pc == 0);
+    }
+    cdnajit::model::CuRunConfig cfg;
+    cfg.workgroups = 2;
+    cfg.workgroup_slots = 2;
+    CHECK(cdnajit::model::run_cu(rec, model_hw, cfg).cycles > 0);
+    if (other.empty()) other = rec.waves[1].steps;
+    REQUIRE(rec.waves[1].steps.size() == other.size());
+    for (size_t i = 0; i < other.size(); ++i) REQUIRE(rec.waves[1].steps[i].op == other[i].op);
+  }
 }
 
 TEST_CASE("three workgroups waiting on each other finish with 1, 2 and 7 host threads", "[sim][sched][spin]") {
