@@ -37,9 +37,55 @@ std::vector<Line> listing(sim::Simulator& sim, const CodeObject& co, const std::
   return out;
 }
 
+// Whether the kernel reads the work-item ids the hardware puts in v0: the first instruction in
+// program order that names v0 reads it (a kernel that writes v0 first never sees the ids).
+bool reads_workitem_ids(const std::vector<isa::MachineInst>& prog) {
+  for (const isa::MachineInst& mi : prog) {
+    if (!mi.info) continue;
+    bool read = false, written = false;
+    for (size_t j = 0; j < mi.operands.size(); ++j) {
+      const isa::Operand& o = mi.operands[j];
+      if (o.kind != isa::Operand::Kind::Reg || o.file != isa::RegFile::VGPR || o.index != 0) continue;
+      const bool def = j < mi.info->operands.size() && mi.info->operands[j].is_def;
+      (def ? written : read) = true;
+      if (def && mi.info->operands[j].also_read) read = true;
+    }
+    if (read) return true;
+    if (written) return false;
+  }
+  return false;
+}
+
+// A launch with more than one work-item in a dimension whose id the descriptor does not enable:
+// those ids are not delivered (v0 holds zero there), so work-items that differ only in them run
+// the same code on the same ids. Reported only when the kernel reads its work-item ids.
+void check_workitem_dims(const KernelInfo& k, const std::array<uint32_t, 3>& block,
+                         const std::vector<isa::MachineInst>& prog, const std::string& name, uint64_t pc,
+                         const std::string& text, std::vector<CheckFinding>& out) {
+  const int enabled = k.workitem_id_vgprs + 1;  // x; x and y; x, y and z
+  int used = block[2] > 1 ? 3 : block[1] > 1 ? 2 : 1;
+  if (used <= enabled || !reads_workitem_ids(prog)) return;
+  static const char* const kIds[] = {"X", "X and Y", "X, Y and Z"};
+  const std::string dims = std::to_string(block[0]) + "x" + std::to_string(block[1]) + "x" + std::to_string(block[2]);
+  const uint64_t same = enabled == 1 ? uint64_t(block[1]) * block[2] : block[2];
+  const std::string flat = std::to_string(uint64_t(block[0]) * block[1] * block[2]) +
+                           (enabled == 1 ? "x1x1" : "");
+  out.push_back({name, pc, text, "workitem-id",
+                 "launched with block " + dims + ", but the descriptor enables only the " + kIds[enabled - 1] +
+                     " work-item id" + (enabled == 1 ? "" : "s") + " (ENABLE_VGPR_WORKITEM_ID = " +
+                     std::to_string(k.workitem_id_vgprs) + ", .amdhsa_system_vgpr_workitem_id " +
+                     std::to_string(k.workitem_id_vgprs) + "): the others are not delivered and read as zero in v0, so " +
+                     std::to_string(same) + " work-items share every id the kernel sees and do the same work. If they "
+                     "should differ, use the missing id in the kernel (threadIdx.y/z in HIP, Kernel::workitem_id(1/2) "
+                     "in the DSL), which enables it; otherwise launch a block of " +
+                     (enabled == 1 ? flat : std::to_string(block[0]) + "x" + std::to_string(uint64_t(block[1]) * block[2]) + "x1") +
+                     " work-items"});
+}
+
 }  // namespace
 
-CheckResult check_code_object(const std::vector<uint8_t>& bytes, const std::string& kernel) {
+CheckResult check_code_object(const std::vector<uint8_t>& bytes, const std::string& kernel,
+                              const std::array<uint32_t, 3>* block) {
   CodeObject co = read_code_object(bytes);
   CheckResult r;
   for (const KernelInfo& k : co.kernels)
@@ -96,6 +142,8 @@ CheckResult check_code_object(const std::vector<uint8_t>& bytes, const std::stri
                               "unconditionally: execution can run past the end of its code (the simulator stops "
                               "there with an error; a GPU runs whatever bytes follow)"});
     }
+    if (block && !prog.empty())
+      check_workitem_dims(*co.find(name), *block, prog, name, lines.front().pc, lines.front().text, r.findings);
     // The verifiers index the program they were given: map each finding back to its line.
     auto w = passes::run_waitcnt(prog, co.arch, passes::Mode::Verify);
     auto h = passes::run_hazards(prog, co.arch, passes::Mode::Verify);

@@ -3,6 +3,7 @@
 // jit/passes (Verify mode) and the simulator's decode coverage (every
 // instruction decodes to a handler).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,7 +14,7 @@ struct CheckFinding {
   std::string kernel;
   uint64_t pc = 0;       // byte offset from the kernel entry
   std::string inst;      // the instruction as disassembled
-  std::string rule;      // "sim-coverage", "decode", "waitcnt", or a hazard rule name
+  std::string rule;      // "sim-coverage", "decode", "waitcnt", "end-of-code", "workitem-id", or a hazard rule name
   std::string message;
 };
 
@@ -24,7 +25,11 @@ struct CheckResult {
 };
 
 // Checks every kernel of the code object, or only `kernel` when it is not empty.
+// `block` (work-items per workgroup x, y, z), when given, is the launch the kernels are meant for:
+// a kernel that reads its work-item ids but is launched with more than one work-item in a
+// dimension its descriptor does not enable is a "workitem-id" finding (those ids read as zero).
 // Throws cdnajit::Error for an unreadable code object or an unknown kernel name.
-CheckResult check_code_object(const std::vector<uint8_t>& code_object, const std::string& kernel = "");
+CheckResult check_code_object(const std::vector<uint8_t>& code_object, const std::string& kernel = "",
+                              const std::array<uint32_t, 3>* block = nullptr);
 
 }  // namespace cdnajit

@@ -64,6 +64,11 @@ constexpr int kSgprGranule = 16;       // getSGPRAllocGranule (gfx8+)
 constexpr int kMaxBarriersPerCu = 16;  // workgroup barrier resources per CU
 constexpr uint32_t kMaxWorkgroupSize = 1024;
 
+// The most compute units a product of the target has (the simulator's bound on resident
+// workgroups): gfx942 304 (MI300X, MI325X), gfx950 256 (MI350X, MI355X); AMD's data sheets, the
+// same figures as the product table runtime/model/hardware.cpp (tests/model checks they agree).
+constexpr int max_compute_units(Arch a) { return a == Arch::gfx950 ? 256 : 304; }
+
 // --- LDS ----------------------------------------------------------------------
 // Per CU, which is also the most one workgroup may allocate: 64 KiB on gfx942,
 // 160 KiB on gfx950 (LLVM's gfx950 CodeGen tests: "local memory (163844) exceeds

@@ -419,17 +419,20 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
       if (w.pc >= w.rw->steps.size() && w.state == WaveState::Active) {
         close_stall(w, c);
         w.state = WaveState::Draining;
-        // Release a barrier the other waves of the workgroup may be waiting at.
+        // Release a barrier the other waves of the workgroup may be waiting at: S_BARRIER waits
+        // only for the waves that have not terminated (CDNA3/CDNA4 ISA guides), as in the simulator.
         WgState& g = wgs[size_t(w.wg)];
-        bool all = true, any = false;
-        for (int o : g.waves) {
-          const WaveState& x = waves[size_t(o)];
-          all &= x.state != WaveState::Active;
-          any |= x.state == WaveState::AtBarrier;
-        }
-        if (all && any)
-          throw Error("model: barrier deadlock in the replay of workgroup " + std::to_string(w.rw->workgroup) +
-                      " (the functional run should have reported it)");
+        bool all = true;
+        for (int o : g.waves) all &= waves[size_t(o)].state != WaveState::Active;
+        if (all)
+          for (int o : g.waves) {
+            WaveState& x = waves[size_t(o)];
+            if (x.state != WaveState::AtBarrier) continue;
+            x.state = WaveState::Active;
+            x.ready = c + uint64_t(hw.barrier_release_cycles);
+            x.wait = Stall::Barrier;
+            close_stall(x, c);
+          }
       }
     }
     ++R.simd_turns;

@@ -233,7 +233,9 @@ void register_salu(Registry& r) {
   r.add("s_waitcnt", &s_waitcnt, U::Waitcnt);
   auto nop = +[](Wave&, const Op&) {};
   r.add("s_nop", nop, U::Nop);
-  for (const char* n : {"s_setprio", "s_sleep", "s_sched_barrier", "sched_barrier", "s_sched_group_barrier",
+  // s_sleep: the wave waits; it yields to the other waves (the scheduler in simulator.cpp counts it as waiting).
+  r.add("s_sleep", +[](Wave& w, const Op&) { w.slept = true; w.status = Wave::Yielded; }, U::Misc);
+  for (const char* n : {"s_setprio", "s_sched_barrier", "sched_barrier", "s_sched_group_barrier",
                         "s_dcache_wb", "s_icache_inv", "s_dcache_inv", "s_ttracedata"})
     r.add(n, nop, U::Misc);
 }

@@ -213,7 +213,9 @@ struct Wave {
   uint32_t* v = nullptr;  // kVFile * 64
   bool scc = false;
   uint32_t pc = 0;  // instruction index
-  enum Status : uint8_t { Running, AtBarrier, Done } status = Running;
+  // Yielded: the wave gave up the host thread for now (s_sleep, or a taken backward branch once its
+  // quantum is used up); the wave scheduler (simulator.cpp) runs it again later.
+  enum Status : uint8_t { Running, AtBarrier, Done, Yielded } status = Running;
   bool branched = false;
   uint32_t wg[3] = {0, 0, 0};
   int wave_in_wg = 0;
@@ -238,6 +240,17 @@ struct Wave {
   bool dx10_clamp = true;
   uint8_t round_f32 = 0, round_f16_64 = 0;  // FP_ROUND[1:0] / [3:2]: 0 nearest-even, 1 +inf, 2 -inf, 3 zero
   bool nondefault_mode = false;  // some round mode is not nearest-even or f16/f64 denormals are flushed
+  // Wave scheduler (simulator.cpp): a taken backward branch at icount >= yield_at goes to the
+  // scheduler, which compares the wave's registers with the probe taken at the previous such
+  // branch: unchanged means the loop iteration only re-read memory (a spin-wait).
+  uint64_t yield_at = 0;
+  bool slept = false;     // executed s_sleep in its current slice
+  bool spinning = false;  // its current slice ended in a loop iteration that changed no register
+  bool probing = false;   // probe_* hold the registers at the last loop edge
+  bool probe_scc = false, probe_has_v = false;
+  uint32_t probe_pc = 0;
+  uint32_t probe_s[kSFileSize];
+  std::vector<uint32_t> probe_v;  // the descriptor's VGPR/AGPR rows, copied once the scalar state repeats
   Wave* peers = nullptr;     // all waves of the workgroup (for LDS-DMA hazard checks)
   int npeers = 0;
   int* wg_dma_pending = nullptr;  // outstanding LDS-DMA operations in the workgroup

@@ -6,6 +6,9 @@
 #include <bit>
 #include <chrono>
 #include <cstdio>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <functional>
 #include <thread>
 
@@ -210,7 +213,21 @@ void check_pending(Wave& w, const Op& op) {
 }
 
 // ---- scheduling ---------------------------------------------------------------
+// The wave scheduler (runtime/sim/README.md "Wave scheduler"). Within a workgroup the waves take
+// turns on one host thread: a wave runs until it ends, reaches s_barrier, executes s_sleep, or
+// takes a backward branch once it has run kWaveQuantum instructions since it last yielded. At
+// such a loop edge the wave's registers are compared with those at its previous loop edge:
+// a loop iteration that changed no register only re-read memory, i.e. the wave spins on a flag,
+// and from then on it yields after every iteration. A workgroup whose live waves all wait
+// (spin, sleep, or stand at a barrier the others have not reached) for kWaitingRounds rounds is
+// suspended with its storage, and the host thread runs another workgroup. Every decision depends
+// only on the workgroup's own instruction stream and the values it reads, never on time or on
+// the host thread count.
 namespace {
+
+constexpr uint64_t kWaveQuantum = 4096;          // wave-instructions before a loop edge yields
+constexpr int kWaitingRounds = 4;                // rounds of waiting before a workgroup is suspended
+constexpr uint64_t kWorkgroupSlice = 1ull << 24; // wave-instructions per turn once suspended ones wait to resume
 
 struct WgStorage {
   std::vector<uint32_t> vregs;  // waves * kVFile * 64
@@ -218,6 +235,14 @@ struct WgStorage {
   std::vector<Wave> waves;
   std::vector<uint8_t> scratch;  // waves * 64 * private_segment_size
   int dma_pending = 0;
+  // The workgroup it holds and its scheduling state.
+  uint64_t lin = 0;
+  int nwaves = 0;
+  RecordedWave* rec = nullptr;   // its recorded waves, or nullptr
+  uint64_t stores = 0;           // memory-writing instructions executed in the current turn
+  uint64_t turn_epoch = 0;       // Scheduler::epoch when the current turn began
+  bool hashed = false;           // state_hash holds the state at the last suspension
+  uint64_t state_hash = 0;
 };
 
 struct FirstError {
@@ -229,12 +254,61 @@ struct FirstError {
     std::lock_guard<std::mutex> l(m);
     if (id < wg) { wg = id; msg = s; limit = id; }
   }
+  bool any() { std::lock_guard<std::mutex> l(m); return wg != ~0ull; }
+};
+
+// The launch-wide part of the scheduler: which workgroup a host thread runs next, the suspended
+// workgroups (resumed oldest first), and the deadlock rule. A host thread starts a new workgroup
+// while the grid has one left and fewer than `resident_limit` are started and unfinished;
+// otherwise it resumes the oldest suspended one. Deadlock: no workgroup may start, and every live
+// workgroup has had a turn that began after the last change anywhere (the epoch: a workgroup
+// ended, or a turn stored or changed a register or the LDS) and ended in the state it began in
+// without a store. Such a turn saw memory no store had changed, so every later turn repeats it:
+// no wave can ever read anything new.
+struct Scheduler {
+  std::mutex m;
+  std::deque<std::unique_ptr<WgStorage>> suspended;  // under m
+  std::atomic<uint64_t> nsuspended{0};
+  std::atomic<uint64_t> live{0};   // started and not finished (running or suspended)
+  std::atomic<uint64_t> epoch{0};  // advances whenever a workgroup ends or suspends after a change
+  std::atomic<uint64_t> next{0};   // next slot of the run list
+  uint64_t nrun = 0;
+  uint64_t resident_limit = 0;
+  std::string resident_why;        // how resident_limit was found, for messages
+  // Under m: the workgroups whose last turn began and ended at epoch `idle_epoch` without a change
+  // (a store, a register, the LDS), with what their waves wait for.
+  uint64_t idle_epoch = ~0ull;
+  std::map<uint64_t, std::string> idle;
+  std::vector<uint8_t> writes_memory;  // per instruction: 1 for a store, atomic or LDS DMA
+
+  bool may_start() const { return next.load() < nrun && live.load() < resident_limit; }
+  bool reserve() {  // one more live workgroup, if the resident limit allows
+    uint64_t l = live.load();
+    while (l < resident_limit)
+      if (live.compare_exchange_weak(l, l + 1)) return true;
+    return false;
+  }
+  std::unique_ptr<WgStorage> resume() {
+    std::lock_guard<std::mutex> g(m);
+    if (suspended.empty()) return nullptr;
+    auto S = std::move(suspended.front());
+    suspended.pop_front();
+    --nsuspended;
+    S->turn_epoch = epoch.load();
+    S->stores = 0;
+    return S;
+  }
+  void finished() { ++epoch; --live; }
 };
 
 uint32_t vgpr_limit(const KernelInfo& k) {
   uint32_t total = ((k.rsrc1 & 63) + 1) * 8;
   return total;
 }
+// The vector-register rows a wave's launch state covers (VGPRs, then AGPRs at 256): the rows
+// zeroed at the start, compared by the spin test and hashed by the deadlock test.
+uint32_t vgpr_rows(const KernelInfo& k) { return std::min<uint32_t>(vgpr_limit(k), 256); }
+uint32_t agpr_rows(const KernelInfo& k) { return k.agpr_count ? std::min<uint32_t>(k.agpr_count + 8, 256) : 0; }
 
 std::string fmt_seconds(double s) {
   char b[32];
@@ -242,40 +316,104 @@ std::string fmt_seconds(double s) {
   return b;
 }
 
+// What the scheduler was doing, appended to the time-limit and budget messages: when waves or
+// workgroups were waiting, the limit most likely stopped a wait that never ends.
+std::string scheduler_note(const WgStorage* S, const Scheduler* sched) {
+  int waiting = 0;
+  if (S)
+    for (int i = 0; i < S->nwaves; ++i) {
+      const Wave& w = S->waves[size_t(i)];
+      waiting += w.status == Wave::AtBarrier || w.slept || w.spinning;
+    }
+  const uint64_t susp = sched ? sched->nsuspended.load() : 0;
+  if (!waiting && !susp) return "";
+  return "; the wave scheduler was cycling waiting waves (" + std::to_string(waiting) +
+         " of this workgroup spinning, sleeping or at s_barrier; " + std::to_string(susp) +
+         " other workgroups suspended while waiting): this is the scheduler's limit on a wait that did not end, "
+         "e.g. a spin on a flag nobody sets, or a wait loop whose registers change every iteration (a counter, "
+         "an atomic) so that it is not recognised as a deadlock";
+}
+
 // Throws once the launch's wall-clock limit has passed (checked every 64Ki
-// instructions and at each workgroup start, so an infinite loop stops promptly).
-void check_deadline(const Launch& L, const Wave* w, const Op* op) {
+// instructions and at each turn start, so an infinite loop stops promptly).
+void check_deadline(const Launch& L, const Wave* w, const Op* op, const WgStorage* S = nullptr,
+                    const Scheduler* sched = nullptr) {
   if (std::chrono::steady_clock::now() < L.deadline) return;
   std::string msg = "time limit of " + fmt_seconds(L.opt.time_limit_seconds) +
                     " s exceeded (runaway loop or a very large grid?); raise sim::Options::time_limit_seconds "
-                    "(cdnajit run --timeout) if intended";
+                    "(cdnajit run --timeout) if intended" + scheduler_note(S, sched);
   if (w && op) fail(*w, *op, msg);
   throw Error("simulator: " + msg);
 }
 
-void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, uint64_t lin,
-                   std::atomic<uint64_t>& budget_used) {
+[[noreturn]] void budget_exhausted(const Wave& w, const Op& op, const WgStorage& S, const Scheduler& sched) {
+  fail(w, op, "instruction budget of " + std::to_string(w.L->opt.instruction_budget) +
+                  " wave-instructions exhausted (runaway loop?); raise sim::Options::instruction_budget "
+                  "(cdnajit run --max-instructions) if intended" + scheduler_note(&S, &sched));
+}
+
+// A taken backward branch once the wave's quantum is used up (or, while a probe is armed, every
+// one): the spin test. Registers unchanged since the previous loop edge (scalar file, SCC, MODE,
+// then the vector rows) mean the iteration only re-read memory: the wave waits, and yields.
+[[gnu::noinline]] void loop_edge(Wave& w, uint32_t vrows, uint32_t arows) {
+  const bool same_s = w.probing && w.pc == w.probe_pc && w.scc == w.probe_scc &&
+                      std::memcmp(w.s, w.probe_s, sizeof w.s) == 0;
+  if (same_s) {
+    uint32_t* pv = w.probe_v.data();
+    const size_t vb = size_t(vrows) * 64 * 4, ab = size_t(arows) * 64 * 4;
+    if (!w.probe_has_v) {  // the scalar state repeats: compare the vector rows from the next edge on
+      w.probe_v.resize((vb + ab) / 4);
+      std::memcpy(w.probe_v.data(), w.v, vb);
+      if (ab) std::memcpy(w.probe_v.data() + vb / 4, w.v + 256 * 64, ab);
+      w.probe_has_v = true;
+      w.status = Wave::Yielded;
+      return;
+    }
+    if (std::memcmp(pv, w.v, vb) == 0 && (!ab || std::memcmp(pv + vb / 4, w.v + 256 * 64, ab) == 0)) {
+      w.spinning = true;
+      w.status = Wave::Yielded;
+      return;
+    }
+  }
+  if (w.probing) {  // the iteration changed a register: a loop that computes, run another quantum
+    w.probing = w.probe_has_v = false;
+    w.yield_at = w.icount + kWaveQuantum;
+    return;
+  }
+  w.probing = true;  // quantum used up: remember the registers and let the other waves run
+  w.probe_pc = w.pc;
+  w.probe_scc = w.scc;
+  std::memcpy(w.probe_s, w.s, sizeof w.s);
+  w.status = Wave::Yielded;
+}
+
+void start_workgroup(Launch& L, WgStorage& S, const LaunchDims& d, uint64_t lin) {
   const KernelInfo& k = L.dk->info;
   uint32_t gx = uint32_t(lin % d.grid[0]), gy = uint32_t((lin / d.grid[0]) % d.grid[1]),
            gz = uint32_t(lin / (uint64_t(d.grid[0]) * d.grid[1]));
   uint32_t bx = d.block[0], by = d.block[1], bz = d.block[2];
   uint32_t nthreads = bx * by * bz;
   int nwaves = int((nthreads + 63) / 64);
+  S.lin = lin;
+  S.nwaves = nwaves;
+  S.stores = 0;
+  S.hashed = false;
   std::fill(S.lds.begin(), S.lds.end(), 0);
   std::fill(S.scratch.begin(), S.scratch.end(), 0);
   S.dma_pending = 0;
-  uint32_t vtotal = vgpr_limit(k);
   for (int wi = 0; wi < nwaves; ++wi) {
     Wave& w = S.waves[wi];
     w.v = S.vregs.data() + size_t(wi) * kVRows * 64;
-    std::memset(w.v, 0, size_t(std::min<uint32_t>(vtotal, 256)) * 64 * 4);
-    if (k.agpr_count) std::memset(w.v + 256 * 64, 0, size_t(std::min<uint32_t>(k.agpr_count + 8, 256)) * 64 * 4);
+    std::memset(w.v, 0, size_t(vgpr_rows(k)) * 64 * 4);
+    if (k.agpr_count) std::memset(w.v + 256 * 64, 0, size_t(agpr_rows(k)) * 64 * 4);
     std::memset(w.s, 0, sizeof w.s);
     w.scc = false;
     w.icount = 0;
     set_mode(w, L.initial_mode);
     w.pc = 0;
     w.status = Wave::Running;
+    w.yield_at = kWaveQuantum;
+    w.slept = w.spinning = w.probing = w.probe_has_v = false;
     w.wg[0] = gx; w.wg[1] = gy; w.wg[2] = gz;
     w.wave_in_wg = wi;
     w.lds = S.lds.data();
@@ -283,7 +421,6 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
     w.scratch_size = k.private_segment_size;
     w.scratch = S.scratch.data() + size_t(wi) * 64 * k.private_segment_size;
     w.L = &L;
-    w.T = &T;
     w.pend.clear();
     w.pend_vmask = w.pend_smask = 0;
     w.peers = S.waves.data();
@@ -314,69 +451,193 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
       if (t >= nthreads) break;
       exec |= 1ull << l;
       uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by);
-      w.v[l] = x | (y << 10) | (z << 20);  // gfx90a+: packed work-item ids in v0
+      // gfx90a+: packed work-item ids in v0. Only the components the descriptor enables
+      // (rsrc2.ENABLE_VGPR_WORKITEM_ID: 0 = x, 1 = x and y, 2 = x, y and z) are written; the others
+      // read as zero, which LLVM relies on: with only X enabled it uses v0 unmasked as the X id
+      // (its test llvm/test/CodeGen/AMDGPU/llvm.amdgcn.workitem.id.ll, PACKED-TID).
+      if (k.workitem_id_vgprs < 1) y = 0;
+      if (k.workitem_id_vgprs < 2) z = 0;
+      w.v[l] = x | (y << 10) | (z << 20);
     }
     w.set_exec(exec);
     w.s[kM0] = 0xffffffffu;
   }
   // Timing-model recording: this workgroup's waves, or nullptr (record_step in record.cpp).
-  RecordedWave* rec = nullptr;
+  S.rec = nullptr;
   if (L.rec) {
     auto it = std::lower_bound(L.rec_index.begin(), L.rec_index.end(), std::make_pair(lin, 0u));
-    if (it != L.rec_index.end() && it->first == lin) rec = &L.rec->waves[size_t(it->second) * size_t(nwaves)];
+    if (it != L.rec_index.end() && it->first == lin) S.rec = &L.rec->waves[size_t(it->second) * size_t(nwaves)];
   }
-  // Round-robin: run each wave until it ends or reaches a barrier.
+}
+
+enum class TurnEnd { Finished, Waiting, Preempted };
+
+// Runs the workgroup's waves round-robin until they have all ended, or the workgroup waits, or
+// (while other workgroups are suspended) its slice is used up.
+TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, std::atomic<uint64_t>& budget_used) {
+  const int nwaves = S.nwaves;
+  RecordedWave* const rec = S.rec;
   const Op* ops = L.dk->ops.data();
   const uint32_t nops = uint32_t(L.dk->ops.size());
-  uint64_t local = 0;
+  const uint8_t* writes = sched.writes_memory.data();
+  const uint32_t vrows = vgpr_rows(L.dk->info), arows = agpr_rows(L.dk->info);
+  uint64_t local = 0, stores = 0;
   const uint64_t budget = L.opt.instruction_budget;
   const bool checkw = L.opt.check_waitcnt;
+  int waiting_rounds = 0;
+  for (int wi = 0; wi < nwaves; ++wi) S.waves[wi].T = &T;
+  auto end_turn = [&](TurnEnd e) {
+    T.stats.wave_instructions += local;
+    budget_used.fetch_add(local, std::memory_order_relaxed);
+    S.stores += stores;
+    return e;
+  };
   for (;;) {
     for (int wi = 0; wi < nwaves; ++wi) {
       Wave& w = S.waves[wi];
+      if (w.status == Wave::Yielded) {
+        w.status = Wave::Running;
+        w.slept = w.spinning = false;
+        w.yield_at = w.probing ? 0 : w.icount + kWaveQuantum;
+      }
       while (w.status == Wave::Running) {
         if (w.pc >= nops) fail(w, ops[nops - 1], "execution ran past the end of the kernel code (missing s_endpgm?)");
         const Op& op = ops[w.pc];
         if (!op.fn) fail(w, op, unbound_reason(op));
-        if (++local + budget_used.load(std::memory_order_relaxed) > budget)
-          fail(w, op, "instruction budget of " + std::to_string(budget) +
-                          " wave-instructions exhausted (runaway loop?); raise sim::Options::instruction_budget "
-                          "(cdnajit run --max-instructions) if intended");
-        if ((local & 0xffff) == 0) check_deadline(L, &w, &op);
+        if (++local + budget_used.load(std::memory_order_relaxed) > budget) [[unlikely]] budget_exhausted(w, op, S, sched);
+        if ((local & 0xffff) == 0) check_deadline(L, &w, &op, &S, &sched);
         // Under VGPR indexing a VALU instruction's registers are checked once offset (run_gpr_indexed).
         if (checkw && !w.pend.empty() && !((w.mode & kModeGprIdxEn) && op.unit == isa::Unit::VALU)) check_pending(w, op);
         w.branched = false;
         w.icount++;
+        stores += writes[w.pc];
         if (rec) [[unlikely]] record_step(rec[wi], w, op);
         if (w.nondefault_mode) [[unlikely]] run_in_mode(w, op);
         else op.fn(w, op);
         if (rec) [[unlikely]] rec[wi].steps.back().taken = w.branched;
         T.stats.by_unit[int(op.unit)]++;
         if (!w.branched) w.pc++;
+        else if (w.pc <= op.index && w.icount >= w.yield_at && w.status == Wave::Running) [[unlikely]]
+          loop_edge(w, vrows, arows);
       }
     }
-    int done = 0, barrier = 0;
+    int done = 0, barrier = 0, waiting = 0;
     for (int wi = 0; wi < nwaves; ++wi) {
-      done += S.waves[wi].status == Wave::Done;
-      barrier += S.waves[wi].status == Wave::AtBarrier;
+      const Wave& w = S.waves[wi];
+      done += w.status == Wave::Done;
+      barrier += w.status == Wave::AtBarrier;
+      waiting += w.status == Wave::Yielded && (w.slept || w.spinning);
     }
-    if (done == nwaves) break;
-    if (done > 0 && barrier > 0) {
+    if (done == nwaves) return end_turn(TurnEnd::Finished);
+    // S_BARRIER (CDNA3/CDNA4 ISA guides): "If some waves in the threadgroup have already
+    // terminated, this waits on only the surviving waves." Released once every wave that has not
+    // ended stands at the barrier.
+    if (barrier > 0 && barrier + done == nwaves) {
       for (int wi = 0; wi < nwaves; ++wi)
-        if (S.waves[wi].status == Wave::AtBarrier) {
-          Wave& w = S.waves[wi];
-          const Op& op = ops[w.pc - 1];
-          fail(w, op, "barrier deadlock: this wave waits at s_barrier but " + std::to_string(done) + " of " +
-                          std::to_string(nwaves) + " waves of the workgroup already ended");
-        }
+        if (S.waves[wi].status == Wave::AtBarrier) S.waves[wi].status = Wave::Running;
+      waiting_rounds = 0;
+      continue;
     }
-    for (int wi = 0; wi < nwaves; ++wi) S.waves[wi].status = Wave::Running;
+    if (barrier + done + waiting == nwaves) {
+      if (++waiting_rounds >= kWaitingRounds) return end_turn(TurnEnd::Waiting);
+    } else {
+      waiting_rounds = 0;
+    }
+    // Suspended workgroups run only once no new one may start; then they share the host threads
+    // with the running ones by slices (a waiting loop the spin test does not recognise still ends).
+    if (local >= kWorkgroupSlice && sched.nsuspended.load() > 0 && !sched.may_start()) return end_turn(TurnEnd::Preempted);
   }
-  for (int wi = 0; wi < nwaves; ++wi) T.stats.lane_ops += S.waves[wi].lane_ops, S.waves[wi].lane_ops = 0;
-  T.stats.wave_instructions += local;
-  T.stats.waves += uint64_t(nwaves);
-  T.stats.workgroups++;
-  budget_used.fetch_add(local, std::memory_order_relaxed);
+}
+
+// Hash of everything a suspended workgroup's future depends on besides global memory: each
+// wave's status, pc, SCC, MODE, scalar file and vector rows, and the LDS.
+uint64_t state_hash(const WgStorage& S, const KernelInfo& k) {
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  auto mix = [&](const void* p, size_t n) {
+    const uint8_t* b = static_cast<const uint8_t*>(p);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t x;
+      std::memcpy(&x, b + i, 8);
+      h = (h ^ x) * 0x100000001b3ull;
+      h ^= h >> 29;
+    }
+    for (; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+  };
+  for (int i = 0; i < S.nwaves; ++i) {
+    const Wave& w = S.waves[size_t(i)];
+    const uint32_t small[4] = {uint32_t(w.status), w.pc, uint32_t(w.scc), w.mode};
+    mix(small, sizeof small);
+    mix(w.s, sizeof w.s);
+    mix(w.v, size_t(vgpr_rows(k)) * 64 * 4);
+    if (k.agpr_count) mix(w.v + 256 * 64, size_t(agpr_rows(k)) * 64 * 4);
+  }
+  mix(S.lds.data(), S.lds.size());
+  return h;
+}
+
+// What each live wave of a deadlocked workgroup waits for.
+std::string waiting_waves(const Launch& L, const WgStorage& S) {
+  const Op* ops = L.dk->ops.data();
+  std::string out;
+  for (int i = 0; i < S.nwaves; ++i) {
+    const Wave& w = S.waves[size_t(i)];
+    if (w.status == Wave::Done) continue;
+    std::string what;
+    if (w.status == Wave::AtBarrier) {
+      const Op& op = ops[w.pc - 1];
+      what = "waits at s_barrier (pc " + hex(op.pc) + ")";
+    } else if (w.slept) {
+      const Op& op = ops[w.pc - 1];
+      what = "sleeps in a loop (s_sleep at pc " + hex(op.pc) + ")";
+    } else {
+      const Op& op = ops[w.pc];
+      what = "spins in the loop at pc " + hex(op.pc) + " '" + op.text + "', whose iterations change no register";
+    }
+    out += (out.empty() ? "" : "; ") + std::string("wave ") + std::to_string(i) + " " + what;
+  }
+  return out;
+}
+
+// Suspends a workgroup that waits (or used up its slice). Returns the deadlock message when the
+// deadlock rule above holds, else "".
+std::string suspend(Launch& L, Scheduler& sched, std::unique_ptr<WgStorage> S, TurnEnd why, uint64_t& reported) {
+  const uint64_t h = state_hash(*S, L.dk->info);
+  std::lock_guard<std::mutex> g(sched.m);
+  const uint64_t epoch = sched.epoch.load();
+  if (sched.idle_epoch != epoch) {  // something changed since the idle turns counted so far
+    sched.idle_epoch = epoch;
+    sched.idle.clear();
+  }
+  const bool idle = why == TurnEnd::Waiting && S->hashed && S->state_hash == h && S->stores == 0 && S->turn_epoch == epoch;
+  S->hashed = true;
+  S->state_hash = h;
+  const uint64_t lin = S->lin;
+  std::string note;
+  if (idle) {
+    const Wave& w0 = S->waves[0];
+    note = "workgroup (" + std::to_string(w0.wg[0]) + "," + std::to_string(w0.wg[1]) + "," + std::to_string(w0.wg[2]) +
+           "): deadlock: " + waiting_waves(L, *S);
+  }
+  sched.suspended.push_back(std::move(S));
+  ++sched.nsuspended;
+  if (!idle) {
+    ++sched.epoch;
+    return "";
+  }
+  sched.idle[lin] = note;
+  // Every live workgroup has had a turn that changed nothing since the last change anywhere.
+  if (sched.idle.size() != sched.live.load() || sched.may_start()) return "";
+  reported = sched.idle.begin()->first;  // the lowest id, as for any other error
+  std::string msg = "simulator: kernel " + L.dk->info.name + ", " + sched.idle.begin()->second +
+                    "; nothing else can change what they read: ";
+  const size_t others = sched.idle.size() - 1;
+  msg += others == 1 ? std::string("1 other workgroup waits the same way, ")
+         : others    ? std::to_string(others) + " other workgroups wait the same way, "
+                     : std::string("no other workgroup runs, ");
+  msg += sched.next.load() >= sched.nrun ? "every workgroup of the grid has started"
+                                          : std::to_string(sched.live.load()) + " workgroups are resident, " + sched.resident_why;
+  return msg + ", and none of the waiting loops stores anything";
 }
 
 uint64_t content_hash(const std::vector<uint8_t>& b) {
@@ -549,36 +810,98 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   // The workgroups this launch runs: the whole grid, or only the recorded ones.
   const std::vector<uint64_t>* subset = opt.only_recorded_workgroups ? &opt.recording->workgroups : nullptr;
   const uint64_t nrun = subset ? uint64_t(subset->size()) : nwg;
+  const int nwaves = int((nthreads + 63) / 64);
+  Scheduler sched;
+  sched.nrun = nrun;
+  // The most workgroups of this kernel a GPU of the arch holds at once: its CUs times the workgroup
+  // slots of a CU (wave slots and barrier resources, and the LDS; jit/isa/target.hpp). Register use
+  // may allow fewer; this bound errs on the side of letting a kernel finish.
+  {
+    namespace tg = isa::target;
+    const int slots = tg::kMaxWavesPerSimd * tg::kSimdsPerCu;
+    uint64_t per_cu = nwaves == 1 ? uint64_t(slots) : uint64_t(std::min(slots / nwaves, tg::kMaxBarriersPerCu));
+    if (lds_bytes > 0) {
+      const uint64_t block = tg::lds_block_bytes(arch_);
+      per_cu = std::min<uint64_t>(per_cu, tg::lds_bytes(arch_) / ((lds_bytes + block - 1) / block * block));
+    }
+    sched.resident_limit = uint64_t(tg::max_compute_units(arch_)) * std::max<uint64_t>(per_cu, 1);
+    sched.resident_why = "the most a " + std::string(arch_name(arch_)) + " GPU holds (" +
+                         std::to_string(tg::max_compute_units(arch_)) + " CUs x " + std::to_string(per_cu) +
+                         " workgroups of this size and LDS per CU)";
+    if (opt.resident_workgroups > 0) {
+      sched.resident_limit = opt.resident_workgroups;
+      sched.resident_why = "the limit sim::Options::resident_workgroups sets";
+    }
+  }
+  sched.writes_memory.resize(dk.ops.size());
+  for (size_t i = 0; i < dk.ops.size(); ++i) {
+    const Op& op = dk.ops[i];
+    sched.writes_memory[i] = op.lds || (op.info && (op.info->is_store || op.info->is_atomic));
+  }
   int nthreads_host = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
   nthreads_host = int(std::max<uint64_t>(1, std::min<uint64_t>(uint64_t(nthreads_host), nrun)));
-  std::atomic<uint64_t> next{0}, budget_used{0};
+  std::atomic<uint64_t> budget_used{0};
   FirstError ferr;
   std::vector<ThreadCtx> tctx(static_cast<size_t>(nthreads_host));
+  auto new_storage = [&]() {
+    auto S = std::make_unique<WgStorage>();
+    S->vregs.assign(size_t(nwaves) * kVRows * 64, 0);
+    S->lds.assign(lds_bytes, 0);
+    S->scratch.assign(size_t(nwaves) * 64 * k->private_segment_size, 0);
+    S->waves.resize(size_t(nwaves));
+    return S;
+  };
   auto worker = [&](int ti) {
-    WgStorage S;
-    int nwaves = int((nthreads + 63) / 64);
-    // An exception must not leave a worker thread (std::terminate): report it as the launch's error.
-    try {
-      S.vregs.assign(size_t(nwaves) * kVRows * 64, 0);
-      S.lds.assign(lds_bytes, 0);
-      S.scratch.assign(size_t(nwaves) * 64 * k->private_segment_size, 0);
-      S.waves.resize(size_t(nwaves));
-    } catch (const std::bad_alloc&) {
-      ferr.set(0, "simulator: out of host memory for the per-workgroup state of " + k->name);
-      return;
-    }
+    ThreadCtx& T = tctx[size_t(ti)];
+    std::unique_ptr<WgStorage> spare;
     for (;;) {
-      uint64_t slot = next.fetch_add(1);
-      if (slot >= nrun) break;
-      uint64_t id = subset ? (*subset)[slot] : slot;
-      if (id > ferr.limit.load()) break;
+      // A new workgroup while the grid has one and the resident limit allows, else a suspended one.
+      std::unique_ptr<WgStorage> S;
+      uint64_t id = ~0ull;
+      if (sched.next.load() < nrun && sched.reserve()) {
+        const uint64_t slot = sched.next.fetch_add(1);
+        if (slot < nrun) id = subset ? (*subset)[slot] : slot;
+        else --sched.live;
+      }
+      if (id != ~0ull) {
+        // After an error only workgroups with lower ids still run (the lowest id's error is reported).
+        if (id > ferr.limit.load()) { --sched.live; break; }
+        try {
+          S = spare ? std::move(spare) : new_storage();
+        } catch (const std::bad_alloc&) {
+          ferr.set(id, "simulator: out of host memory for the state of workgroup " + std::to_string(id) + " of " +
+                           k->name + " (" + std::to_string(sched.nsuspended.load()) + " workgroups suspended)");
+          --sched.live;
+          continue;
+        }
+        start_workgroup(L, *S, dims, id);
+      } else {
+        S = sched.resume();
+        if (!S) break;
+        // After an error, a suspended workgroup may wait for the one that failed: drop it.
+        if (ferr.any()) { sched.finished(); continue; }
+      }
+      const uint64_t lin = S->lin;
       try {
-        check_deadline(L, nullptr, nullptr);
-        run_workgroup(L, tctx[size_t(ti)], S, dims, id, budget_used);
+        check_deadline(L, nullptr, nullptr, S.get(), &sched);
+        const TurnEnd e = run_turn(L, T, *S, sched, budget_used);
+        if (e == TurnEnd::Finished) {
+          for (int wi = 0; wi < S->nwaves; ++wi) T.stats.lane_ops += S->waves[wi].lane_ops, S->waves[wi].lane_ops = 0;
+          T.stats.waves += uint64_t(S->nwaves);
+          T.stats.workgroups++;
+          sched.finished();
+          if (!spare) spare = std::move(S);
+        } else {
+          uint64_t reported = lin;
+          const std::string dead = suspend(L, sched, std::move(S), e, reported);
+          if (!dead.empty()) ferr.set(reported, dead);
+        }
       } catch (const Error& e) {
-        ferr.set(id, e.what());
+        ferr.set(lin, e.what());
+        sched.finished();
       } catch (const std::exception& e) {
-        ferr.set(id, std::string("simulator: internal error: ") + e.what());
+        ferr.set(lin, std::string("simulator: internal error: ") + e.what());
+        sched.finished();
       }
     }
   };
@@ -589,6 +912,9 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
     for (auto& t : th) t.join();
   }
   if (ferr.wg != ~0ull) throw Error(ferr.msg);
+  if (sched.nsuspended.load() != 0 || sched.next.load() < nrun)
+    throw Error("simulator: internal error: the scheduler stopped with " + std::to_string(sched.nsuspended.load()) +
+                " workgroups suspended");
   Stats st;
   for (auto& t : tctx) {
     for (int i = 0; i <= int(isa::Unit::Misc); ++i) st.by_unit[i] += t.stats.by_unit[i];

@@ -30,6 +30,11 @@ struct Options {
   uint64_t instruction_budget = 1ull << 36;  // total wave-instructions per launch
   double time_limit_seconds = 0;             // wall-clock limit per launch; 0 = none
   int threads = 0;             // host threads; 0 = std::thread::hardware_concurrency()
+  // Workgroups started and not finished at once (running or suspended by the wave scheduler while
+  // they wait; runtime/sim/README.md "Wave scheduler"). 0 = the most a GPU of the arch holds: its
+  // CUs times the workgroups of this size and LDS one CU holds. A kernel whose resident workgroups
+  // all wait for one that cannot start any more is a deadlock Error, as on the hardware.
+  uint64_t resident_workgroups = 0;
   // v_dot2_f32_{f16,bf16} rounding (not observable on hardware here):
   //  FusedSingleRounding: a.lo*b.lo + a.hi*b.hi + c computed exactly, rounded once to f32 (default).
   //  ProductsThenSum:     fma(a.hi, b.hi, fma(a.lo, b.lo, c)) - two f32 roundings, lo first.

@@ -283,13 +283,17 @@ TEST_CASE("wave roles: an s_barrier or a branch written through Kernel::raw is s
   }
 }
 
-TEST_CASE("wave roles: with the check bypassed the simulator reports the barrier deadlock", "[wave_roles][barrier][sim]") {
+TEST_CASE("wave roles: with the check bypassed, the extra barrier waits only for the waves still running", "[wave_roles][barrier][sim]") {
+  // The load role's extra barrier comes after the math waves have ended: S_BARRIER then waits on the
+  // surviving waves only (ISA guides), so the kernel runs; the build-time check still calls the
+  // unbalanced roles an error, since a barrier the other role never reaches is a deadlock while it runs.
   for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
     INFO(arch_name(arch));
     WaveRoles::Options opts;
     opts.check_barriers = false;
     BuildResult b = lds_handoff_kernel(arch, 4, 1, opts);
-    CHECK_THROWS_WITH(run_lds_handoff(arch, b, 4), Contains("barrier deadlock"));
+    std::vector<uint32_t> got = run_lds_handoff(arch, b, 4);
+    for (uint32_t t = 0; t < got.size(); ++t) REQUIRE(got[t] == 3 * t + 1);
   }
 }
 

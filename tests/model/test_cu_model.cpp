@@ -150,6 +150,15 @@ TEST_CASE("CU model: a barrier holds the early wave until the last arrives", "[m
   CHECK(r.stall[size_t(model::Stall::Barrier)] >= 70);
 }
 
+TEST_CASE("CU model: a barrier waits only for the waves that have not ended", "[model][barrier]") {
+  // Wave 1 stands at the barrier while wave 0 runs 20 VALU instructions and ends without one (the ISA
+  // guides' S_BARRIER: it then waits only for the surviving waves): released when wave 0 ends.
+  auto r = run(recording(Arch::gfx950, {repeat("v_add_f32", 20), {{"s_barrier"}, {"v_add_f32"}}}));
+  CHECK(r.cycles >= 80);
+  CHECK(r.cycles <= 80 + 3 * kEnd + 8);
+  CHECK(r.stall[size_t(model::Stall::Barrier)] >= 70);
+}
+
 TEST_CASE("CU model: issue turns without a vector instruction are counted by reason", "[model][issue]") {
   using model::VectorIdle;
   auto idle = [](const model::CuResult& r, VectorIdle v) { return r.vector_idle[size_t(v)]; };

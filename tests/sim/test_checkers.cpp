@@ -223,16 +223,22 @@ TEST_CASE("an instruction the simulator does not implement is an error, never a 
   CHECK_THAT(msg, Contains("pc 0x0"));
 }
 
-TEST_CASE("barrier with some waves ended is a deadlock error", "[sim][check]") {
+TEST_CASE("a barrier after some waves have ended waits for the others only; one a live wave never reaches is a deadlock",
+          "[sim][check]") {
   Arch arch = Arch::gfx942;
   Device dev(arch);
-  // Wave 0 (ids < 64) ends; wave 1 waits at the barrier forever.
-  auto co = cdnajit::read_code_object(assemble(asm_kernel("dead",
+  // Wave 0 (ids < 64) ends; wave 1's barrier then waits for no one (S_BARRIER waits on the surviving waves).
+  auto co = cdnajit::read_code_object(assemble(asm_kernel("ended",
       " v_cmp_gt_u32 vcc, 64, v0\n s_cbranch_vccz BB1\n s_endpgm\nBB1:\n s_barrier\n s_endpgm", arch), arch));
   std::vector<uint8_t> ka(16, 0);
-  std::string msg = error_of([&] { dev.sim.launch(co, "dead", ka, dims1(1, 128)); });
-  CHECK_THAT(msg, Contains("barrier deadlock"));
-  CHECK_THAT(msg, Contains("wave 1"));
+  CHECK(error_of([&] { dev.sim.launch(co, "ended", ka, dims1(1, 128)); }) == "<no error>");
+  // Wave 0 spins on an SGPR that never changes; wave 1 waits at the barrier.
+  auto dead = cdnajit::read_code_object(assemble(asm_kernel("dead",
+      " v_cmp_gt_u32 vcc, 64, v0\n s_cbranch_vccz BB1\nBB0:\n s_cmp_eq_u32 s4, 0\n s_cbranch_scc1 BB0\n"
+      " s_endpgm\nBB1:\n s_barrier\n s_endpgm", arch), arch));
+  std::string msg = error_of([&] { dev.sim.launch(dead, "dead", ka, dims1(1, 128)); });
+  CHECK_THAT(msg, Contains("deadlock: wave 0 spins in the loop at pc 0x8 's_cmp_eq_u32 s4, 0'"));
+  CHECK_THAT(msg, Contains("wave 1 waits at s_barrier (pc 0x14)"));
 }
 
 TEST_CASE("buffer loads outside num_records: zero by default, error with check_buffer_range", "[sim][check]") {

@@ -421,7 +421,7 @@ TEST_CASE("cdnajit check: wait counts, hazards and simulator coverage of a code 
   CHECK_THAT(bad.out, Catch::Contains("4 findings"));
   Run help = cli("check --help");
   CHECK(help.status == 0);
-  CHECK_THAT(help.out, Catch::Contains("--kernel"));
+  CHECK_THAT(help.out, Catch::Contains("--kernel") && Catch::Contains("--block"));
   // Undecodable bytes (SOPP opcode 0x7f, none on gfx950): one [sim-coverage] finding that says the
   // verifiers did not run, not a second [decode] finding about the placeholder's '<' text.
   std::string co2 = (dir / "va_undecodable.co").string();
@@ -442,6 +442,26 @@ TEST_CASE("cdnajit check: wait counts, hazards and simulator coverage of a code 
   CHECK(end.status == 1);
   CHECK_THAT(end.out, Catch::Contains("s_nop 0  [end-of-code]") && Catch::Contains("run past the end of its code") &&
                           Catch::Contains(": 1 finding"));
+}
+
+TEST_CASE("cdnajit check --block: a launch with more block dimensions than the kernel's work-item ids", "[cli][check]") {
+  auto dir = scratch();
+  std::string co = (dir / "va_ids.co").string();
+  // vector_add reads only the X work-item id: its descriptor enables only X.
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co).status == 0);
+  Run flat = cli("check " + co + " --block 128");
+  CHECK(flat.status == 0);
+  CHECK_THAT(flat.out, Catch::Contains("0 findings"));
+  Run two = cli("check " + co + " --block 64,2");
+  INFO(two.out);
+  CHECK(two.status == 1);
+  CHECK_THAT(two.out, Catch::Contains("[workitem-id] launched with block 64x2x1, but the descriptor enables only the X "
+                                      "work-item id") &&
+                          Catch::Contains("2 work-items share every id") && Catch::Contains("launch a block of 128x1x1") &&
+                          Catch::Contains(": 1 finding"));
+  Run big = cli("check " + co + " --block 64,32");
+  CHECK(big.status == 2);
+  CHECK_THAT(big.out, Catch::Contains("2048 work-items per workgroup (valid: at most 1024)"));
 }
 
 TEST_CASE("cdnajit run: numerics and buffer-range switches are validated", "[cli][args]") {
