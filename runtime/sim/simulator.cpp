@@ -243,6 +243,7 @@ struct WgStorage {
   uint64_t turn_epoch = 0;       // Scheduler::epoch when the current turn began
   bool hashed = false;           // state_hash holds the state at the last suspension
   uint64_t state_hash = 0;
+  uint64_t waits = 0;            // turns that ended with every live wave waiting
 };
 
 struct FirstError {
@@ -319,19 +320,13 @@ std::string fmt_seconds(double s) {
 // What the scheduler was doing, appended to the time-limit and budget messages: when waves or
 // workgroups were waiting, the limit most likely stopped a wait that never ends.
 std::string scheduler_note(const WgStorage* S, const Scheduler* sched) {
-  int waiting = 0;
-  if (S)
-    for (int i = 0; i < S->nwaves; ++i) {
-      const Wave& w = S->waves[size_t(i)];
-      waiting += w.status == Wave::AtBarrier || w.slept || w.spinning;
-    }
-  const uint64_t susp = sched ? sched->nsuspended.load() : 0;
-  if (!waiting && !susp) return "";
-  return "; the wave scheduler was cycling waiting waves (" + std::to_string(waiting) +
-         " of this workgroup spinning, sleeping or at s_barrier; " + std::to_string(susp) +
-         " other workgroups suspended while waiting): this is the scheduler's limit on a wait that did not end, "
-         "e.g. a spin on a flag nobody sets, or a wait loop whose registers change every iteration (a counter, "
-         "an atomic) so that it is not recognised as a deadlock";
+  const uint64_t waits = S ? S->waits : 0, susp = sched ? sched->nsuspended.load() : 0;
+  if (!waits && !susp) return "";
+  return "; the wave scheduler was cycling waiting workgroups (this one was suspended " + std::to_string(waits) +
+         " times with every wave spinning, sleeping or at s_barrier; " + std::to_string(susp) +
+         " others are suspended now): this is the scheduler's limit on a wait that did not end, e.g. a spin on a "
+         "flag nobody sets whose loop stores (an atomic), or changes a register every iteration (a counter), so "
+         "that it cannot be proved a deadlock";
 }
 
 // Throws once the launch's wall-clock limit has passed (checked every 64Ki
@@ -398,6 +393,7 @@ void start_workgroup(Launch& L, WgStorage& S, const LaunchDims& d, uint64_t lin)
   S.nwaves = nwaves;
   S.stores = 0;
   S.hashed = false;
+  S.waits = 0;
   std::fill(S.lds.begin(), S.lds.end(), 0);
   std::fill(S.scratch.begin(), S.scratch.end(), 0);
   S.dma_pending = 0;
@@ -539,7 +535,10 @@ TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, 
       continue;
     }
     if (barrier + done + waiting == nwaves) {
-      if (++waiting_rounds >= kWaitingRounds) return end_turn(TurnEnd::Waiting);
+      if (++waiting_rounds >= kWaitingRounds) {
+        ++S.waits;
+        return end_turn(TurnEnd::Waiting);
+      }
     } else {
       waiting_rounds = 0;
     }

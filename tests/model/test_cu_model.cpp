@@ -4,7 +4,9 @@
 
 #include <map>
 
+#include "jit/isa/target.hpp"
 #include "runtime/model/cu_model.hpp"
+#include "runtime/model/hardware.hpp"
 #include "runtime/model/launch_model.hpp"
 #include "tests/model/synthetic.hpp"
 
@@ -157,6 +159,17 @@ TEST_CASE("CU model: a barrier waits only for the waves that have not ended", "[
   CHECK(r.cycles >= 80);
   CHECK(r.cycles <= 80 + 3 * kEnd + 8);
   CHECK(r.stall[size_t(model::Stall::Barrier)] >= 70);
+}
+
+TEST_CASE("the simulator's CU bound per arch is the largest product of the arch", "[model][hardware]") {
+  // jit/isa/target.hpp max_compute_units bounds the simulator's resident workgroups; it must stay
+  // the largest CU count of the product table.
+  for (Arch a : {Arch::gfx942, Arch::gfx950}) {
+    int most = 0;
+    for (const model::Hardware& h : model::products())
+      if (h.arch == a) most = std::max(most, h.cus);
+    CHECK(most == isa::target::max_compute_units(a));
+  }
 }
 
 TEST_CASE("CU model: issue turns without a vector instruction are counted by reason", "[model][issue]") {

@@ -261,11 +261,19 @@ extern "C" __global__ void stuck_grid(int* count, int n) {
     while (__hip_atomic_load(count, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT) < n) __builtin_amdgcn_s_sleep(1);
   }
 })";
+  const char* lock_src = R"(
+extern "C" __global__ void stuck_lock(int* lock) {
+  if (threadIdx.x == 0)
+    for (int expected = 0; !__hip_atomic_compare_exchange_strong(lock, &expected, 1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED,
+                                                                  __HIP_MEMORY_SCOPE_AGENT);
+         expected = 0) {}
+})";
   for (Arch arch : kArchs) {
     INFO(arch_name(arch));
     Device dev(arch);
     auto co1 = load_hip(in_wg, arch);
     auto co2 = load_hip(across, arch);
+    auto co3 = load_hip(lock_src, arch);
     uint64_t out = dev.upload(std::vector<int>(128, 0), "out");
     std::string msg1, msg2, msg3;
     for (int threads : kThreadCounts) {
@@ -289,6 +297,14 @@ extern "C" __global__ void stuck_grid(int* count, int n) {
       CHECK_THAT(m, Contains("deadlock") && Contains("3 workgroups are resident, the limit sim::Options::resident_workgroups sets"));
       if (msg3.empty()) msg3 = m;
       CHECK(m == msg3);
+      // A lock nobody releases, taken with an atomic compare-and-swap in the loop: waiting, but a
+      // loop with an atomic cannot be proved a deadlock, so the budget stops it and says why.
+      uint64_t lock = dev.upload(std::vector<int>(1, 1), "lock");
+      cdnajit::sim::Options small = opts(threads);
+      small.instruction_budget = 1u << 18;
+      m = error_of([&] { dev.run(co3, "stuck_lock", ArgPack().add(lock), dims1(2, 64), small); });
+      CHECK_THAT(m, Contains("instruction budget of 262144 wave-instructions exhausted") &&
+                        Contains("the wave scheduler was cycling waiting workgroups") && Contains("scheduler's limit"));
       // With room for all four it finishes.
       o.resident_workgroups = 4;
       uint64_t count5 = dev.upload(std::vector<int>(1, 0), "count");

@@ -25,9 +25,9 @@ int check(const CheckOptions& o) {
   CheckResult r = check_code_object(co, o.kernel, o.block ? &block : nullptr);
   for (const CheckFinding& f : r.findings)
     fmt::print("{}: {} +0x{:x}: {}  [{}] {}\n", o.file, f.kernel, f.pc, f.inst, f.rule, f.message);
-  fmt::print("{} kernel{}, {} instructions checked (wait counts, hazards, simulator coverage): {} finding{}\n",
-             r.kernels.size(), r.kernels.size() == 1 ? "" : "s", r.instructions, r.findings.size(),
-             r.findings.size() == 1 ? "" : "s");
+  fmt::print("{} kernel{}, {} instructions checked (wait counts, hazards, simulator coverage{}): {} finding{}\n",
+             r.kernels.size(), r.kernels.size() == 1 ? "" : "s", r.instructions, o.block ? ", work-item ids" : "",
+             r.findings.size(), r.findings.size() == 1 ? "" : "s");
   return r.findings.empty() ? 0 : 1;
 }
 
@@ -37,7 +37,7 @@ void add_check_command(CommandLine& cl) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* c = cl.add("check",
                        "statically check a code object: wait counts, hazards and simulator coverage of every "
-                       "instruction (exit 1 on findings)",
+                       "instruction, and with --block the work-item ids the launch needs (exit 1 on findings)",
                        [o] { return check(*o); });
   c->add_option("file", o->file, "the code object (.co)")->required();
   c->add_option("--kernel", o->kernel, "check only this kernel (default: every kernel)");
