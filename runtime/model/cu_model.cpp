@@ -297,6 +297,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
         issued = true;
         close_stall(w, c);
         ++R.issued;
+        if (cfg.clock_reads && op.clock != sim::ClockKind::None) R.clock_reads.push_back({w.rw->workgroup, w.rw->wave_in_wg, c});
         uint64_t dur = uint64_t(hw.issue_period);
         switch (op.unit) {
           case Unit::VALU: {

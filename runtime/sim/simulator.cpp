@@ -273,6 +273,7 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
     std::memset(w.s, 0, sizeof w.s);
     w.scc = false;
     w.icount = 0;
+    w.clock_reads = 0;
     set_mode(w, L.initial_mode);
     w.pc = 0;
     w.status = Wave::Running;
