@@ -155,9 +155,47 @@ sim::Recording take_workgroups(sim::Recording& rec, std::span<const uint64_t> wo
 
 namespace {
 
+// CUs with equal shares replay alike. Two workgroups replay alike on the CU model when their waves
+// execute the same instructions with the same EXEC populations, branch outcomes and LDS addresses,
+// and their global accesses touch lines in the same pattern: the model's global timing depends on
+// which lanes share a line, where in its line each lane's access lies and which lines the workgroup
+// touched before (first touch per workgroup), not on where the lines are. So global addresses are
+// compared as (line numbered in order of the workgroup's first touch, offset in the line). A CU model
+// whose timing depends on absolute global addresses must set ModelOptions::clock_share_equal_cus = false.
+struct Normalized {
+  std::vector<uint64_t> seq;
+  uint64_t hash = 0;
+};
+
+Normalized normalize(const sim::Recording& rec, size_t first_wave, uint64_t line) {
+  Normalized n;
+  std::unordered_map<uint64_t, uint64_t> label;  // line -> order of first touch
+  for (size_t k = 0; k < rec.waves_per_workgroup; ++k) {
+    const sim::RecordedWave& w = rec.waves[first_wave + k];
+    n.seq.push_back(w.steps.size());
+    for (const sim::RecordedStep& st : w.steps) {
+      n.seq.push_back(uint64_t(st.op) << 24 | uint64_t(st.active) << 16 | uint64_t(st.taken) << 15 | st.addr_count);
+      const bool global = rec.ops[st.op].unit == isa::Unit::VMEM;
+      for (uint32_t i = 0; i < st.addr_count; ++i) {
+        const uint64_t a = w.addrs[st.addr_first + i];
+        if (a == sim::kNoAddress || !global) {
+          n.seq.push_back(a);
+        } else {
+          const uint64_t l = label.emplace(a / line, label.size()).first->second;
+          n.seq.push_back(l * line + a % line);
+        }
+      }
+    }
+  }
+  uint64_t h = 1469598103934665603ull;
+  for (uint64_t v : n.seq) h = (h ^ v) * 1099511628211ull;
+  n.hash = h;
+  return n;
+}
+
 // Step 2 of the header: the issue cycle of every clock read of the CUs holding a reader.
 void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw, std::span<const uint64_t> readers,
-                       sim::ClockFeed& feed, ClockSummary& sum) {
+                       bool share_equal_cus, sim::ClockFeed& feed, ClockSummary& sum) {
   const auto t0 = std::chrono::steady_clock::now();
   feed.cycles.clear();
   const uint64_t cus = uint64_t(hw.cus);
@@ -165,23 +203,57 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
   for (uint64_t r : readers) cu_list.push_back(r % cus);
   std::sort(cu_list.begin(), cu_list.end());
   cu_list.erase(std::unique(cu_list.begin(), cu_list.end()), cu_list.end());
-  sum.cus_replayed = int(cu_list.size());
+  std::unordered_map<uint64_t, size_t> pos;  // workgroup id -> position in rec.workgroups
+  for (size_t i = 0; i < rec.workgroups.size(); ++i) pos[rec.workgroups[i]] = i;
+  sum.cus_reading = int(cu_list.size());
+  sum.cus_replayed = 0;
   sum.workgroups_replayed = 0;
+  const size_t wpw = rec.waves_per_workgroup;
+  struct Replayed {
+    std::vector<uint64_t> share;
+    std::vector<Normalized> norm;
+  };
+  std::unordered_map<uint64_t, std::vector<Replayed>> by_hash;  // share signature -> replayed CUs
   for (uint64_t cu : cu_list) {
     std::vector<uint64_t> share;
     for (uint64_t w = cu; w < plan.workgroups; w += cus) share.push_back(w);
+    if (share_equal_cus) {
+      std::vector<Normalized> norm;
+      uint64_t sig = share.size();
+      for (uint64_t w : share) {
+        norm.push_back(normalize(rec, pos[w] * wpw, uint64_t(hw.cache_line)));
+        sig = (sig ^ norm.back().hash) * 1099511628211ull;
+      }
+      const Replayed* same = nullptr;
+      for (const Replayed& r : by_hash[sig]) {
+        bool alike = r.share.size() == share.size();
+        for (size_t j = 0; j < share.size() && alike; ++j) alike = r.norm[j].seq == norm[j].seq;
+        if (alike) {
+          same = &r;
+          break;
+        }
+      }
+      if (same) {  // the same replay: copy its cycles wave by wave
+        for (size_t j = 0; j < share.size(); ++j)
+          for (size_t k = 0; k < wpw; ++k) {
+            auto it = feed.cycles.find(same->share[j] * wpw + k);
+            if (it != feed.cycles.end()) feed.cycles[share[j] * wpw + k] = it->second;
+          }
+        continue;
+      }
+      by_hash[sig].push_back({share, std::move(norm)});
+    }
+    ++sum.cus_replayed;
     sim::Recording one = take_workgroups(rec, share);
     CuRunConfig cfg = cu_config(plan, hw);
     cfg.workgroups = int(share.size());
     cfg.clock_reads = true;
+    cfg.skip_idle_cycles = true;
     const CuResult R = run_cu(one, hw, cfg);
     for (const ClockIssue& c : R.clock_reads)
       feed.cycles[c.workgroup * feed.waves_per_workgroup + uint64_t(c.wave_in_wg)].push_back(c.cycle);
     sum.workgroups_replayed += share.size();
     // Give the waves back: the recording is compared with the next run's.
-    std::unordered_map<uint64_t, size_t> pos;
-    for (size_t i = 0; i < rec.workgroups.size(); ++i) pos[rec.workgroups[i]] = i;
-    const size_t wpw = rec.waves_per_workgroup;
     for (size_t j = 0; j < share.size(); ++j)
       for (size_t k = 0; k < wpw; ++k) rec.waves[pos[share[j]] * wpw + k] = std::move(one.waves[j * wpw + k]);
   }
@@ -211,12 +283,22 @@ ClockedRun run_with_clocks(sim::Simulator& sim, const CodeObject& co, std::strin
   for (int i = 0; i < 3; ++i) feed.grid[i] = dims.grid[i];
   feed.waves_per_workgroup = uint32_t(plan.waves_per_workgroup);
   feed.realtime_ticks_per_cycle = hw.realtime_counter_mhz * 1e-3 / hw.clock_ghz;
-  // Record every workgroup when the grid is within the limit (then one run finds them all),
-  // else the kernel time's workgroups first and the clock readers' CUs once they are known.
+  // Record every workgroup when the grid is within the limit (then one run finds them all); else the
+  // kernel time's workgroups and the whole shares of the first CUs that fit the limit (clock reads
+  // confined to the first workgroups, e.g. workgroup 0, are then found in one run), and the clock
+  // readers' CUs in a further run once they are known.
   std::vector<uint64_t> record = merged({}, plan.record);
   if (nwg <= limit) {
     record.resize(nwg);
     for (uint64_t i = 0; i < nwg; ++i) record[i] = i;
+  } else {
+    std::vector<uint64_t> first_cus;
+    for (uint64_t cu = 0; cu < uint64_t(hw.cus); ++cu) {
+      const uint64_t n = (nwg - cu + uint64_t(hw.cus) - 1) / uint64_t(hw.cus);  // cu's share
+      if (first_cus.size() + n > limit) break;
+      for (uint64_t w = cu; w < nwg; w += uint64_t(hw.cus)) first_cus.push_back(w);
+    }
+    record = merged(record, first_cus);
   }
   const MemorySnapshot initial(sim.memory());
   sim::Recording prev;
@@ -270,7 +352,7 @@ ClockedRun run_with_clocks(sim::Simulator& sim, const CodeObject& co, std::strin
       have_prev = false;
       continue;
     }
-    replay_for_clocks(rec, plan, hw, readers, feed, out.clocks);
+    replay_for_clocks(rec, plan, hw, readers, opt.clock_share_equal_cus, feed, out.clocks);
     prev = std::move(rec);
     have_prev = true;
     prev_readers = std::move(readers);

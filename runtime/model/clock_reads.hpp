@@ -37,8 +37,9 @@ struct ClockSummary {
   bool reads_clock = false;         // the kernel's code contains s_memtime / s_memrealtime
   uint64_t workgroups_reading = 0;  // workgroups that executed a clock read (final run)
   uint64_t reads = 0;               // clock reads given modelled values (final run)
-  int cus_replayed = 0;             // CUs replayed for the values
+  int cus_replayed = 0;             // CUs replayed for the values (the others replay alike one of them)
   uint64_t workgroups_replayed = 0;
+  int cus_reading = 0;              // CUs holding a clock-reading workgroup
   int runs = 1;                     // functional runs of the launch
   double sim_seconds = 0;           // host time of all runs
   double first_run_seconds = 0;     // of the first run (the plain functional simulation)

@@ -46,6 +46,9 @@ struct CuRunConfig {
   uint64_t stagger = 0;      // slot i's first workgroup starts at cycle i * stagger (0: all at once)
   bool trace = false;        // collect per-wave events of the first `trace_cycles` cycles
   bool clock_reads = false;  // report the issue cycle of every s_memtime / s_memrealtime (CuResult::clock_reads)
+  // Jump over cycles in which no wave can act. Issue cycles, clock reads and workgroup end cycles stay
+  // exact; busy, stall and issue-turn statistics then miss the skipped cycles (for clock replays).
+  bool skip_idle_cycles = false;
   uint64_t trace_cycles = 200000;
 };
 

@@ -40,6 +40,10 @@ struct ModelOptions {
   // In-kernel clocks (clock_reads.hpp), for kernels that read s_memtime / s_memrealtime:
   int clock_runs = 4;                     // functional runs at most to reach a fixed point of the clock values (>= 2)
   uint64_t clock_workgroups_limit = 4096; // workgroups replayed at most to give every clock read its value
+  // CUs whose shares replay alike (same streams, global addresses one line-aligned offset apart per
+  // workgroup; clock_reads.cpp) take one replay's cycles. Off for a CU model whose timing depends on
+  // absolute global addresses.
+  bool clock_share_equal_cus = true;
 };
 
 struct ModelReport {

@@ -218,8 +218,7 @@ TEST_CASE("In-kernel clocks: a kernel spinning on s_memtime reaches a fixed poin
   }
 }
 
-TEST_CASE("In-kernel clocks: clang-22's clock64/wall_clock64 in every workgroup get monotonic modelled values", "[model][clocks]") {
-  const char* src = R"(
+const char* const kClocksHip = R"(
 extern "C" __global__ void clocks(unsigned long long* out, float* x, int iters) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x, w = i / 64;
   float v = x[i];
@@ -231,6 +230,9 @@ extern "C" __global__ void clocks(unsigned long long* out, float* x, int iters) 
   if ((threadIdx.x & 63) == 0) { out[w * 10 + 8] = clock64(); out[w * 10 + 9] = wall_clock64(); }
   x[i] = v;
 })";
+
+TEST_CASE("In-kernel clocks: clang-22's clock64/wall_clock64 in every workgroup get monotonic modelled values", "[model][clocks]") {
+  const char* src = kClocksHip;
   const model::Hardware& hw = model::product("mi300x");
   const std::vector<uint8_t> bytes = compile_hip_with(HipSourceBackend::Kind::clang, src, hw.arch, {});
   const CodeObject co = read_code_object(bytes);
@@ -251,9 +253,17 @@ extern "C" __global__ void clocks(unsigned long long* out, float* x, int iters) 
   const model::ModelOptions mo;
   const auto c = launch(&mo, &r);
   const auto fake = launch(nullptr, nullptr);
-  // 8 workgroups on 8 CUs (mi300x has 304): each CU replayed, not only the sampled CU 0.
+  // 8 workgroups on 8 CUs (mi300x has 304): every CU modelled, not only the sampled CU 0. Their
+  // streams differ only in where their lines lie, except that a workgroup's 320 bytes of `out` start
+  // at one of two offsets within a 128-byte line: two replays serve all eight.
   CHECK(r.clocks.workgroups_reading == kGroups);
-  CHECK(r.clocks.cus_replayed == int(kGroups));
+  CHECK(r.clocks.cus_reading == int(kGroups));
+  CHECK(r.clocks.cus_replayed == 2);
+  model::ModelOptions each;
+  each.clock_share_equal_cus = false;
+  model::ModelReport r_each;
+  CHECK(launch(&each, &r_each) == c);  // replaying each CU gives the same values
+  CHECK(r_each.clocks.cus_replayed == int(kGroups));
   CHECK(r.clocks.reads == kWaves * 10);
   const double ticks_per_cycle = hw.realtime_counter_mhz * 1e-3 / hw.clock_ghz;
   for (uint32_t w = 0; w < kWaves; ++w) {
@@ -271,4 +281,38 @@ extern "C" __global__ void clocks(unsigned long long* out, float* x, int iters) 
   small.clock_workgroups_limit = 4;
   CHECK_THROWS_WITH(launch(&small, &r), Catch::Contains("8 workgroups read in-kernel clocks") &&
                                            Catch::Contains("more than the limit of 4"));
+}
+
+TEST_CASE("In-kernel clocks: the replay's idle-cycle skipping keeps every clock read's issue cycle", "[model][clocks]") {
+  const model::Hardware& hw = model::product("mi300x");
+  const CodeObject co = read_code_object(compile_hip_with(HipSourceBackend::Kind::clang, kClocksHip, hw.arch, {}));
+  sim::Simulator sim(hw.arch);
+  constexpr uint32_t kGroups = 8, kBlock = 256;
+  uint64_t out = sim.memory().alloc(kGroups * kBlock / 64 * 10 * 8, "out"), x = sim.memory().alloc(kGroups * kBlock * 4, "x");
+  std::vector<uint8_t> ka = kernarg({out, x});
+  ka.resize(ka.size() + 4);
+  const int32_t it = 16;
+  std::memcpy(ka.data() + 16, &it, 4);
+  sim::Recording rec;
+  for (uint64_t g = 0; g < kGroups; ++g) rec.workgroups.push_back(g);
+  sim::Options so;
+  so.recording = &rec;
+  sim.launch(co, "clocks", ka, dims(kGroups, kBlock), so);
+  const model::LaunchPlan plan = model::plan_launch(*co.find("clocks"), hw.arch, dims(kGroups, kBlock), hw);
+  model::CuRunConfig cfg = model::cu_config(plan, hw);
+  cfg.workgroups = int(kGroups);  // all eight on one CU: waves queue for slots, SIMDs and memory
+  cfg.workgroup_slots = 2;
+  cfg.clock_reads = true;
+  const model::CuResult exact = model::run_cu(rec, hw, cfg);
+  cfg.skip_idle_cycles = true;
+  const model::CuResult skipped = model::run_cu(rec, hw, cfg);
+  REQUIRE(exact.clock_reads.size() == kGroups * kBlock / 64 * 10);
+  REQUIRE(skipped.clock_reads.size() == exact.clock_reads.size());
+  for (size_t i = 0; i < exact.clock_reads.size(); ++i) {
+    CHECK(skipped.clock_reads[i].workgroup == exact.clock_reads[i].workgroup);
+    CHECK(skipped.clock_reads[i].wave_in_wg == exact.clock_reads[i].wave_in_wg);
+    CHECK(skipped.clock_reads[i].cycle == exact.clock_reads[i].cycle);
+  }
+  CHECK(skipped.workgroup_end == exact.workgroup_end);
+  CHECK(skipped.cycles == exact.cycles);
 }
