@@ -340,8 +340,9 @@ ClockedRun run_with_clocks(sim::Simulator& sim, const CodeObject& co, std::strin
       throw Error("model: in-kernel clock values did not reach a fixed point in " + std::to_string(run) +
                   " runs of the simulator (ModelOptions::clock_runs, cdnajit run --clock-runs): the clock values the model "
                   "gives change the kernel's control flow or memory addresses" +
-                  (diff.empty() ? std::string(" (the set of workgroups reading clocks changed)")
-                                : "; in the last run " + diff) +
+                  (!have_prev ? std::string(" (or the runs so far were needed to record the CUs of the workgroups that read clocks)")
+                   : diff.empty() ? std::string(" (the set of workgroups reading clocks changed)")
+                                  : "; in the last run " + diff) +
                   ". A kernel whose branches or addresses depend on clock values needs more runs, or cannot be "
                   "given self-consistent modelled clocks");
     }
