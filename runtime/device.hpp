@@ -10,6 +10,7 @@
 //   dev->launch(k, {n / 256}, {256}, 0, cdnajit::KernelArgs().ptr(x).f32(2.0f).i32(n));
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -139,6 +140,14 @@ sim::LaunchDims sim_launch_dims(Dim3 grid, Dim3 block, uint32_t dynamic_lds);
 // may change them between launches (the tuner's timing model turns recording on
 // for one launch and restores them).
 sim::Options* sim_options(Device& d);
+
+// Simulator devices: every later launch calls `launcher` instead of Simulator::launch (the timing
+// model's driver, which may run a launch several times; runtime/model/clock_reads.hpp). An empty
+// function restores the plain launch. Throws cdnajit::Error for any other device.
+using SimLauncher = std::function<sim::Stats(sim::Simulator&, const CodeObject&, std::string_view kernel,
+                                             std::span<const uint8_t> kernarg, const sim::LaunchDims&,
+                                             const sim::Options&)>;
+void set_sim_launcher(Device& d, SimLauncher launcher);
 
 // How many HIP devices are usable, or why there are none ("no HIP device:
 // libamdhip64 not found (tried ...)" / "no HIP device: hipGetDeviceCount

@@ -67,6 +67,13 @@ static __device__ __forceinline__ void __syncthreads() {
 static __device__ __forceinline__ void __threadfence_block() { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup"); }
 static __device__ __forceinline__ void __threadfence() { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent"); }
 
+// In-kernel clocks, as HIP names them. clang-22 emits s_memtime for the cycle counter and
+// s_memrealtime for the constant-rate one on gfx942/gfx950; the simulator returns modelled values
+// for both under `cdnajit run --model` (runtime/model/clock_reads.hpp), else an instruction count.
+static __device__ __forceinline__ long long clock64() { return (long long)__builtin_readcyclecounter(); }
+static __device__ __forceinline__ long long clock() { return clock64(); }
+static __device__ __forceinline__ long long wall_clock64() { return (long long)__builtin_readsteadycounter(); }
+
 // Vector types as clang extended vectors (.x/.y/.z/.w and element-wise ops).
 typedef float float2 __attribute__((ext_vector_type(2)));
 typedef float float4 __attribute__((ext_vector_type(4)));

@@ -47,16 +47,20 @@ class SimDevice final : public Device {
     auto t0 = std::chrono::steady_clock::now();
     LaunchResult r;
     r.kernarg = pack_kernargs(k.info(), args, grid, block, dynamic_lds);
-    r.sim_stats = sim_.launch(k.module().code, k.name(), r.kernarg, sim_launch_dims(grid, block, dynamic_lds), opt_);
+    const sim::LaunchDims dims = sim_launch_dims(grid, block, dynamic_lds);
+    r.sim_stats = launcher_ ? launcher_(sim_, k.module().code, k.name(), r.kernarg, dims, opt_)
+                            : sim_.launch(k.module().code, k.name(), r.kernarg, dims, opt_);
     r.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return r;
   }
   void synchronize() override {}  // launches are synchronous
   sim::Options& options() { return opt_; }
+  void set_launcher(SimLauncher l) { launcher_ = std::move(l); }
 
  private:
   sim::Simulator sim_;
   sim::Options opt_;
+  SimLauncher launcher_;
 };
 
 sim::LaunchDims sim_launch_dims(Dim3 grid, Dim3 block, uint32_t dynamic_lds) {
@@ -70,6 +74,12 @@ sim::LaunchDims sim_launch_dims(Dim3 grid, Dim3 block, uint32_t dynamic_lds) {
 sim::Options* sim_options(Device& d) {
   auto* s = dynamic_cast<SimDevice*>(&d);
   return s ? &s->options() : nullptr;
+}
+
+void set_sim_launcher(Device& d, SimLauncher launcher) {
+  auto* s = dynamic_cast<SimDevice*>(&d);
+  if (!s) throw Error(fmt::format("set_sim_launcher: {} is not a simulator device", d.name()));
+  s->set_launcher(std::move(launcher));
 }
 
 namespace detail {

@@ -27,23 +27,28 @@ std::unique_ptr<RunModel> prepare_run(const std::string& product, const std::str
   if (!k) throw Error("no kernel '" + kernel + "' in the code object");
   m->arch = co.arch;
   m->plan = model::plan_launch(*k, co.arch, sim_launch_dims(grid, block, dynamic_lds), *m->hw);
-  m->rec.workgroups = m->plan.record;
+  m->options.trace = !trace.empty();
   return m;
 }
 
 std::unique_ptr<Device> open_device(RunModel& m, const sim::Options& base) {
-  sim::Options o = base;
-  o.recording = &m.rec;
-  return open_sim_device(m.arch, o);
+  auto dev = open_sim_device(m.arch, base);
+  set_sim_launcher(*dev, [&m](sim::Simulator& s, const CodeObject& co, std::string_view kernel, std::span<const uint8_t> ka,
+                              const sim::LaunchDims& dims, const sim::Options& o) {
+    sim::Stats st;
+    m.report = model::model_launch(s, co, kernel, ka, dims, o, *m.hw, m.options, &st);
+    m.launched = true;
+    return st;
+  });
+  return dev;
 }
 
 void print_run(std::ostream& out, RunModel& m, double flops) {
-  model::ModelOptions o;
-  o.flops = flops;
-  o.trace = !m.trace_path.empty();
-  model::ModelReport r = model::model_recording(m.rec, m.plan, *m.hw, o);
+  if (!m.launched) throw Error("model: no launch was modelled (internal error)");
+  model::ModelReport& r = m.report;
+  if (flops > 0) r.tflops = flops / (r.ms * 1e-3) / 1e12;
   out << model::format_report(r);
-  if (o.trace) {
+  if (m.options.trace) {
     model::write_chrome_trace(r, *m.hw, m.trace_path);
     out << "modelled (model " << m.hw->name << "): trace of one CU written to " << m.trace_path << "\n";
   }

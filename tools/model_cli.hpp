@@ -18,7 +18,9 @@ struct RunModel {
   Arch arch = Arch::gfx942;  // the code object's
   std::string trace_path;
   model::LaunchPlan plan;
-  sim::Recording rec;
+  model::ModelOptions options;
+  model::ModelReport report;  // filled by the launch (model::model_launch through the device's launcher)
+  bool launched = false;
 };
 
 // nullptr unless a product was named (`--model NAME`). Checks the product against the code
@@ -26,7 +28,9 @@ struct RunModel {
 std::unique_ptr<RunModel> prepare_run(const std::string& product, const std::string& trace_path, const std::string& device,
                                       const std::vector<uint8_t>& code_object, const std::string& kernel, Dim3 grid,
                                       Dim3 block, uint32_t dynamic_lds);
-// The simulator device that records for the model (`base`: the run's other simulator options).
+// The simulator device whose launches run through model::model_launch, which records, models and,
+// for a kernel that reads in-kernel clocks, re-runs it until the clock values are the model's
+// (`base`: the run's other simulator options).
 std::unique_ptr<Device> open_device(RunModel& m, const sim::Options& base);
 // After the launch: prints the modelled report (and writes the trace when asked).
 void print_run(std::ostream& out, RunModel& m, double flops = 0);

@@ -297,6 +297,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
         issued = true;
         close_stall(w, c);
         ++R.issued;
+        if (cfg.clock_reads && op.clock != sim::ClockKind::None) R.clock_reads.push_back({w.rw->workgroup, w.rw->wave_in_wg, c});
         uint64_t dur = uint64_t(hw.issue_period);
         switch (op.unit) {
           case Unit::VALU: {
@@ -445,6 +446,17 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
                              : all_at_barrier ? VectorIdle::Barrier
                                               : VectorIdle::ScalarOnly;
       ++R.vector_idle[size_t(why)];
+    }
+    // Clock replays: jump over cycles in which no wave can act (every resident wave waits for a
+    // known cycle). Issue and end cycles are those of the cycle-by-cycle run; the per-turn
+    // statistics of the skipped cycles are not counted.
+    if (cfg.skip_idle_cycles && pending_first == 0) {
+      uint64_t next = ~uint64_t(0);
+      for (const WaveState& w : waves) {
+        if (w.state == WaveState::Active) next = std::min(next, std::max(w.ready, c + 1));
+        else if (w.state == WaveState::Draining) next = std::min(next, std::max(last_or(w.lgkm, last_or(w.vm, 0)), c + 1));
+      }
+      if (next != ~uint64_t(0) && next > c + 1) c = next - 1;
     }
   }
   for (WaveState& w : waves) close_stall(w, R.cycles);

@@ -45,6 +45,10 @@ struct CuRunConfig {
   int active_cus = 1;        // CUs sharing HBM bandwidth
   uint64_t stagger = 0;      // slot i's first workgroup starts at cycle i * stagger (0: all at once)
   bool trace = false;        // collect per-wave events of the first `trace_cycles` cycles
+  bool clock_reads = false;  // report the issue cycle of every s_memtime / s_memrealtime (CuResult::clock_reads)
+  // Jump over cycles in which no wave can act. Issue cycles, clock reads and workgroup end cycles stay
+  // exact; busy, stall and issue-turn statistics then miss the skipped cycles (for clock replays).
+  bool skip_idle_cycles = false;
   uint64_t trace_cycles = 200000;
 };
 
@@ -53,6 +57,13 @@ struct TraceEvent {
   uint64_t start = 0, dur = 0;
   std::string name;         // instruction text, "stall: <reason>", "barrier"
   char kind = 'i';          // 'i' issue, 's' stall, 'b' barrier
+};
+
+// One in-kernel clock read issued during the replay (CuRunConfig::clock_reads).
+struct ClockIssue {
+  uint64_t workgroup = 0;  // linear workgroup id (RecordedWave::workgroup)
+  int wave_in_wg = 0;
+  uint64_t cycle = 0;      // issue cycle, counted from the replay's start
 };
 
 struct CuResult {
@@ -71,6 +82,7 @@ struct CuResult {
   std::vector<uint64_t> turns_by_resident_waves;
   std::vector<uint64_t> idle_turns_by_resident_waves;  // of those, turns that issued no vector instruction
   std::vector<TraceEvent> trace;
+  std::vector<ClockIssue> clock_reads;    // in issue order (so in read order per wave)
 };
 
 // Runs the model. `waves` are the recorded workgroups' waves (Recording::waves layout:

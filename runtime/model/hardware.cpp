@@ -10,7 +10,11 @@
 //  [CDNA3] AMD CDNA 3 architecture white paper: 16-lane SIMDs (wave64 in 4 cycles), L2 of 16 channels
 //          x 128 B/clk per XCD with 128-byte lines, Infinity Cache peak 17.2 TB/s.
 //  [ISA3]  AMD Instinct MI300 (CDNA3) ISA reference guide: LDS of 32 banks of 4 bytes, s_sleep units
-//          of 64 clocks, vmcnt 6 bits / lgkmcnt 4 bits, MFMA pass = 4 cycles (pass counts: the ISA table).
+//          of 64 clocks, vmcnt 6 bits / lgkmcnt 4 bits, MFMA pass = 4 cycles (pass counts: the ISA table);
+//          S_MEMREALTIME reads a 64-bit real-time counter that runs at a constant 100 MHz, independent of
+//          power states and of the core clock.
+//  [LIBC]  LLVM libc, libc/src/time/gpu/time_utils.h: the AMDGPU fixed-frequency clock (s_memrealtime)
+//          runs at 100 MHz on all cards following the GFX9 ISAs (gfx942 and gfx950 are GFX9).
 //  [GCN]   AMD Graphics Cores Next architecture white paper (2012): each SIMD is considered for issue
 //          once every 4 cycles and may issue up to one instruction per type (VALU, SALU, VMEM, LDS,
 //          branch, ...) from different waves; transcendentals at quarter rate.
@@ -119,6 +123,9 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"modelled (sustained) clock (GHz)", num(h.clock_ghz),
        c4 && h.name == "mi350x" ? "fitted: [SEED] GRBM_COUNT / measured time (1.96-2.01 GHz)"
                                 : "assumed: peak x the MI350X sustained share (fitted there from [SEED])"},
+      {"s_memrealtime (wall_clock64()) counter (MHz)", num(h.realtime_counter_mhz), "[ISA3] S_MEMREALTIME, [LIBC] (every GFX9 ISA)"},
+      {"s_memtime (clock64()) counts", "modelled cycles",
+       "assumed: the engine clock the model counts ([ISA3] names no rate; HIP reports it per device)"},
       {"SIMDs per CU / issue turn (cycles)", std::to_string(h.simds) + " / " + std::to_string(h.issue_period), "[GCN], [CDNA3]"},
       {"VALU cycles per wave64 instruction", std::to_string(h.valu_cycles), "[CDNA3] 16-lane SIMD"},
       {"transcendental cycles", std::to_string(h.trans_cycles), "[GCN] quarter rate"},

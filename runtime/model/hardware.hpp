@@ -20,6 +20,9 @@ struct Hardware {
   int cus = 0;                   // compute units
   double peak_clock_ghz = 0;     // peak engine clock (data sheet): the peak FLOP/s figures
   double clock_ghz = 0;          // clock the modelled cycles are converted to time at (sustained under load)
+  // In-kernel clocks under the model (clock_reads.hpp): s_memtime (clock64()) counts modelled cycles
+  // of the clock above; s_memrealtime (wall_clock64()) a constant-rate counter of this frequency.
+  double realtime_counter_mhz = 100;
   // Issue (per CU): each of the 4 SIMDs gets an issue turn every `issue_period` cycles and may
   // issue one instruction per unit type from different waves in that turn.
   int simds = 4;

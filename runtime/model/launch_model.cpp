@@ -53,6 +53,17 @@ std::vector<std::pair<std::string, double>> instructions_per_wave(const sim::Rec
   return out;
 }
 
+CuRunConfig cu_config(const LaunchPlan& plan, const Hardware& hw) {
+  CuRunConfig cfg;
+  cfg.workgroup_slots = plan.workgroup_slots;
+  if (hw.free_wave_slots_at_wave_end) {
+    cfg.waves_per_simd = plan.waves_per_simd;
+    cfg.max_workgroups = plan.max_workgroups;
+  }
+  cfg.active_cus = plan.active_cus;
+  return cfg;
+}
+
 ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw, const ModelOptions& opt) {
   auto t0 = std::chrono::steady_clock::now();
   if (opt.steady_rounds < 3) throw Error("model: steady_rounds must be at least 3");
@@ -62,13 +73,7 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
   r.plan = plan;
   const uint64_t k = uint64_t(plan.workgroup_slots);
   const uint64_t cap = k * uint64_t(opt.steady_rounds);
-  CuRunConfig cfg;
-  cfg.workgroup_slots = plan.workgroup_slots;
-  if (hw.free_wave_slots_at_wave_end) {
-    cfg.waves_per_simd = plan.waves_per_simd;
-    cfg.max_workgroups = plan.max_workgroups;
-  }
-  cfg.active_cus = plan.active_cus;
+  CuRunConfig cfg = cu_config(plan, hw);
   cfg.trace = opt.trace;
   double cycles = 0;
   if (plan.per_cu <= cap) {
@@ -150,6 +155,15 @@ ModelReport model_launch(sim::Simulator& sim, const CodeObject& co, std::string_
   const KernelInfo* k = co.find(kernel);
   if (!k) throw Error("model: no kernel '" + std::string(kernel) + "' in the code object");
   const LaunchPlan plan = plan_launch(*k, co.arch, dims, hw);
+  if (kernel_reads_clock(sim, co, kernel, kernarg, dims, sim_opt)) {
+    ClockedRun cr = run_with_clocks(sim, co, kernel, kernarg, dims, sim_opt, hw, plan, opt);
+    if (stats_out) *stats_out = cr.stats;
+    sim::Recording sampled = take_workgroups(cr.rec, plan.record);
+    ModelReport r = model_recording(sampled, plan, hw, opt);
+    r.sim_seconds = cr.clocks.first_run_seconds;
+    r.clocks = cr.clocks;
+    return r;
+  }
   sim::Recording rec;
   rec.workgroups = plan.record;
   sim_opt.recording = &rec;
@@ -157,6 +171,7 @@ ModelReport model_launch(sim::Simulator& sim, const CodeObject& co, std::string_
   if (stats_out) *stats_out = st;
   ModelReport r = model_recording(rec, plan, hw, opt);
   r.sim_seconds = st.seconds;
+  r.clocks.sim_seconds = r.clocks.first_run_seconds = st.seconds;
   return r;
 }
 
@@ -202,6 +217,18 @@ std::string format_report(const ModelReport& r) {
                 100 * r.idle_when_full, 100 * r.idle_when_not_full);
   out += b;
   out += "\n" + p + "limiter: " + r.limiter + "\n";
+  if (r.clocks.reads_clock) {
+    std::snprintf(b, sizeof b,
+                  "%sin-kernel clocks: %llu reads in %llu workgroups, each the modelled cycle it issues at (s_memtime: "
+                  "cycles at %.4g GHz from the kernel's start; s_memrealtime: %g MHz); their %d CUs modelled, %d "
+                  "replayed (%llu workgroups; the others alike); %d simulator runs to a fixed point (%.3f s, the "
+                  "first %.3f s) + replays %.3f s\n",
+                  p.c_str(), (unsigned long long)r.clocks.reads, (unsigned long long)r.clocks.workgroups_reading,
+                  r.clocks.clock_ghz, r.clocks.realtime_mhz, r.clocks.cus_reading, r.clocks.cus_replayed,
+                  (unsigned long long)r.clocks.workgroups_replayed,
+                  r.clocks.runs, r.clocks.sim_seconds, r.clocks.first_run_seconds, r.clocks.replay_seconds);
+    out += b;
+  }
   out += "instructions per wave (recorded waves, simulator counts):";
   for (auto& [n, c] : r.per_wave) {
     std::snprintf(b, sizeof b, " %s %.0f;", n.c_str(), c);

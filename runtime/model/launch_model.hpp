@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/model/clock_reads.hpp"
 #include "runtime/model/cu_model.hpp"
 #include "runtime/model/hardware.hpp"
 #include "runtime/sim/simulator.hpp"
@@ -37,6 +38,13 @@ struct ModelOptions {
   double flops = 0;           // FLOPs of the launch for TFLOP/s (0: not reported)
   int steady_rounds = 6;      // CU rounds replayed before extrapolating at the rate of the last two (>= 3)
   bool trace = false;         // keep the CU trace (write it with write_chrome_trace)
+  // In-kernel clocks (clock_reads.hpp), for kernels that read s_memtime / s_memrealtime:
+  int clock_runs = 4;                     // functional runs at most to reach a fixed point of the clock values (>= 2)
+  uint64_t clock_workgroups_limit = 4096; // workgroups replayed at most to give every clock read its value
+  // CUs whose shares replay alike (same streams, global addresses one line-aligned offset apart per
+  // workgroup; clock_reads.cpp) take one replay's cycles. Off for a CU model whose timing depends on
+  // absolute global addresses.
+  bool clock_share_equal_cus = true;
 };
 
 struct ModelReport {
@@ -61,8 +69,12 @@ struct ModelReport {
   std::vector<std::pair<std::string, double>> per_wave;  // dynamic instructions per wave by kind (VALU, LDS, ...)
   double sim_seconds = 0;     // functional simulation (host)
   double model_seconds = 0;   // CU replay (host)
+  ClockSummary clocks;        // in-kernel clock reads and the runs they took
   CuResult cu;                // the replayed CU (trace inside when requested)
 };
+
+// The CU model's configuration for the plan (slots, occupancy, active CUs); workgroups = 1.
+CuRunConfig cu_config(const LaunchPlan& plan, const Hardware& hw);
 
 // Dynamic instructions per recorded wave by kind: VALU, MFMA, SALU, LDS, VMEM, SMEM, branch,
 // s_waitcnt, s_nop, s_barrier, other (kinds that never occur are left out).
@@ -72,7 +84,9 @@ std::vector<std::pair<std::string, double>> instructions_per_wave(const sim::Rec
 ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw,
                             const ModelOptions& opt = {});
 
-// Runs the launch on `sim` with recording and models it; `stats_out` gets the simulator's statistics.
+// Runs the launch on `sim` with recording and models it; `stats_out` gets the simulator's statistics
+// (of the final run). A kernel that reads in-kernel clocks is run until its clock values are the
+// model's own (clock_reads.hpp); ModelReport::clocks says how.
 ModelReport model_launch(sim::Simulator& sim, const CodeObject& co, std::string_view kernel,
                          std::span<const uint8_t> kernarg, const sim::LaunchDims& dims, sim::Options sim_opt,
                          const Hardware& hw, const ModelOptions& opt = {}, sim::Stats* stats_out = nullptr);

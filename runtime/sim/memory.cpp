@@ -79,4 +79,10 @@ void Memory::read(uint64_t addr, void* dst, size_t n) const {
   if (n) std::memcpy(dst, b->data.get() + (addr - b->base), n);
 }
 
+std::vector<std::pair<uint64_t, size_t>> Memory::allocations() const {
+  std::vector<std::pair<uint64_t, size_t>> out;
+  for (const auto& [base, b] : blocks_) out.emplace_back(base, b.size);
+  return out;
+}
+
 }  // namespace cdnajit::sim

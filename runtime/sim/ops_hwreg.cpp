@@ -125,6 +125,9 @@ std::string refusal(const HwReg& h, Arch arch) {
     default:
       if (h.id >= kPerfSnapshotFirst && h.id <= kPerfSnapshotLast)
         return no_hw + "performance snapshots sample the hardware's counters and program counters";
+      if (h.id == 29 || h.id == 30)  // LLVM 22's llvm-mc: hwreg(HW_REG_SHADER_CYCLES) "not supported on this GPU"
+        return "SHADER_CYCLES (ids 29-30) is a gfx10.3-and-later register that gfx942/gfx950 do not have (LLVM 22 "
+               "rejects hwreg(HW_REG_SHADER_CYCLES) for them); their cycle counter is s_memtime (HIP's clock64())";
       return "not a hardware register of gfx942/gfx950 that the simulator knows (LLVM 22 names ids 1-7 and 15-24)";
   }
 }

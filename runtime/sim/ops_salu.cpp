@@ -214,13 +214,17 @@ void register_salu(Registry& r) {
     w.status = Wave::Done;
     w.branched = true;
   }, U::Misc);
-  // s_memtime / s_memrealtime: no timing is modelled; they return a deterministic
-  // per-wave count (4 x wave-instructions executed so far), delivered through lgkmcnt like SMEM.
-  for (const char* n : {"s_memtime", "s_memrealtime"})
-    r.add(n, +[](Wave& w, const Op& op) {
-      write_s64(w, op.d[0], w.icount * 4);
-      pend_add(w, op, 3, 0, op.d[0].idx, op.d[0].n);
-    }, U::SMEM);
+  // s_memtime / s_memrealtime: the timing model's cycle under a clock feed, else a deterministic
+  // per-wave count (4 x wave-instructions executed so far) (clock_feed.cpp); delivered through
+  // lgkmcnt like SMEM.
+  r.add("s_memtime", +[](Wave& w, const Op& op) {
+    write_s64(w, op.d[0], clock_value(w, ClockKind::ShaderCycles));
+    pend_add(w, op, 3, 0, op.d[0].idx, op.d[0].n);
+  }, U::SMEM);
+  r.add("s_memrealtime", +[](Wave& w, const Op& op) {
+    write_s64(w, op.d[0], clock_value(w, ClockKind::RealTime));
+    pend_add(w, op, 3, 0, op.d[0].idx, op.d[0].n);
+  }, U::SMEM);
   r.add("s_barrier", +[](Wave& w, const Op& op) { w.status = Wave::AtBarrier; }, U::Barrier);
   // s_trap N: the wave enters the trap handler; no handler is modelled, so the launch stops with
   // an Error naming the trap id and where it was raised. LLVM's AMDGPUUsage (trap handler ABI):

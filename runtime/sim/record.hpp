@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "jit/isa/isa.hpp"
+#include "runtime/sim/clock_feed.hpp"
 #include "runtime/sim/code_object.hpp"
 
 namespace cdnajit::sim {
@@ -21,6 +22,7 @@ struct RecordedOp {
   uint32_t imm = 0;                       // SOPP/SOPK immediate (s_waitcnt fields, s_nop count, ...)
   uint8_t lane_bytes = 0;                 // memory access size per lane and address
   bool lds_dma = false;                   // global/buffer load that writes LDS
+  ClockKind clock = ClockKind::None;      // s_memtime / s_memrealtime (the model reports their issue cycles)
 };
 
 inline constexpr uint64_t kNoAddress = ~0ull;

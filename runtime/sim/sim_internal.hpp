@@ -232,6 +232,10 @@ struct Wave {
   const Op* pend_s[kSFileSize];
   uint64_t lane_ops = 0;
   uint64_t icount = 0;  // wave-instructions executed (the fake clock of s_memtime)
+  // In-kernel clock reads (clock_feed.cpp): reads so far (reset at wave start), and the cycle and
+  // instruction count of the latest one (the base of a read the model has no value for).
+  uint32_t clock_reads = 0;
+  uint64_t clock_cycle = 0, clock_icount = 0;
   // The MODE hardware register (s_getreg/s_setreg; initial value from the descriptor's
   // rsrc1 fields) and what the VALU handlers read from it (set_mode keeps them in step).
   uint32_t mode = 0;
@@ -365,6 +369,8 @@ uint32_t memory_lane_bytes(const Op& op);
 void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint64_t workgroups);
 void record_step(RecordedWave& rw, Wave& w, const Op& op);
 bool memory_is_lds_dma(const Op& op);
+// s_memtime / s_memrealtime: the value the wave reads (runtime/sim/clock_feed.hpp).
+uint64_t clock_value(Wave& w, ClockKind kind);
 void dpp_exec(Wave& w, const Op& op);
 void dpp_run(Wave& w, const Op& op, Handler h);
 void ds_swizzle(Wave& w, const Op& op);

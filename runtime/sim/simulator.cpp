@@ -405,6 +405,7 @@ void start_workgroup(Launch& L, WgStorage& S, const LaunchDims& d, uint64_t lin)
     std::memset(w.s, 0, sizeof w.s);
     w.scc = false;
     w.icount = 0;
+    w.clock_reads = 0;
     set_mode(w, L.initial_mode);
     w.pc = 0;
     w.status = Wave::Running;

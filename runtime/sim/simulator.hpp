@@ -15,6 +15,7 @@
 
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
+#include "runtime/sim/clock_feed.hpp"
 #include "runtime/sim/code_object.hpp"
 #include "runtime/sim/record.hpp"
 
@@ -77,6 +78,9 @@ struct Options {
   // listed workgroups compute exactly what they compute in a full launch when, as in every
   // kernel here, workgroups do not read each other's outputs. Needs `recording`.
   bool only_recorded_workgroups = false;
+  // In-kernel clock values from the timing model (runtime/sim/clock_feed.hpp); nullptr: s_memtime and
+  // s_memrealtime return 4 x the wave's executed instruction count, not a time.
+  ClockFeed* clock_feed = nullptr;
 };
 
 struct LaunchDims {
@@ -107,6 +111,8 @@ class Memory {
   // Throw cdnajit::Error naming the range when [addr, addr+n) is not inside one allocation.
   void write(uint64_t addr, const void* src, size_t n);
   void read(uint64_t addr, void* dst, size_t n) const;
+  // Base and size of every live allocation, in address order.
+  std::vector<std::pair<uint64_t, size_t>> allocations() const;
 
   struct Block {
     uint64_t base = 0;

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "runtime/hip_source.hpp"
+#include "runtime/model/hardware.hpp"
 #include "tests/cli_run.hpp"
 
 namespace {
@@ -51,5 +53,42 @@ TEST_CASE("cdnajit run --model prints a modelled report and writes a trace", "[m
   Run notrace = cli(run + " --trace " + trace);
   CHECK(notrace.status != 0);
   CHECK_THAT(notrace.out, Catch::Contains("--trace needs --model"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cdnajit run --model gives a HIP kernel's clock64() and wall_clock64() modelled values", "[model][cli][clocks]") {
+  auto dir = std::filesystem::temp_directory_path() / ("cdnajit_model_clk_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string co = (dir / "clk.co").string(), out = (dir / "out.bin").string();
+  // 64 dependent FMAs between two clock64() reads: at least 64 x 4 modelled cycles.
+  const char* src = R"(
+extern "C" __global__ void clk(unsigned long long* out) {
+  long long t0 = clock64();
+  float v = threadIdx.x + float(t0 & 1);  // the work starts after the first read...
+  for (int j = 0; j < 64; ++j) v = v * 1.0001f + 0.5f;
+  __asm__ volatile("" ::"v"(v));         // ...and ends before the second
+  long long t1 = clock64();
+  if (threadIdx.x == 0) { out[0] = t0; out[1] = t1; out[2] = wall_clock64(); }
+  if (v == 12345.0f) out[3] = 1;
+})";
+  const std::vector<uint8_t> bytes = cdnajit::compile_hip_with(cdnajit::HipSourceBackend::Kind::clang, src, cdnajit::Arch::gfx942);
+  std::ofstream(co, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  const std::string run = "run " + co + " --kernel clk --grid 1 --block 64 --arg buf:out:32 --out out=" + out;
+  Run r = cli(run + " --model mi300x");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("modelled (model mi300x): in-kernel clocks: 3 reads in 1 workgroups") &&
+                        Catch::Contains("2 simulator runs to a fixed point"));
+  uint64_t t[4] = {};
+  std::ifstream(out, std::ios::binary).read(reinterpret_cast<char*>(t), sizeof t);
+  CHECK(t[1] >= t[0] + 64 * 4);
+  // s_memrealtime, read after the second clock64(): the product's 100 MHz counter at the modelled clock.
+  const cdnajit::model::Hardware& hw = cdnajit::model::product("mi300x");
+  const double ticks_per_cycle = hw.realtime_counter_mhz * 1e-3 / hw.clock_ghz;
+  CHECK(t[2] >= uint64_t(double(t[1]) * ticks_per_cycle));
+  CHECK(t[2] <= uint64_t(double(t[1] + 400) * ticks_per_cycle));
+  Run usage = cli(run + " --clock-runs 3");
+  CHECK(usage.status == 2);
+  CHECK_THAT(usage.out, Catch::Contains("--clock-runs and --clock-workgroups need --model"));
   std::filesystem::remove_all(dir);
 }

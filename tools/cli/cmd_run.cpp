@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "runtime/device.hpp"
@@ -23,6 +24,8 @@ constexpr uint64_t kMaxWorkItemsPerDim = UINT32_MAX;
 struct RunOptions {
   std::string file, kernel, device;
   std::string model, trace;  // timing model (tools/model_cli)
+  std::optional<int> clock_runs;            // with --model: ModelOptions::clock_runs
+  std::optional<uint64_t> clock_workgroups; // with --model: ModelOptions::clock_workgroups_limit
   Dim3 grid, block;
   uint32_t lds = 0;
   std::vector<ArgSpec> args;
@@ -90,6 +93,8 @@ void upload_initial_contents(Device& dev, const Buffer& buf, const BufferArg& b,
 int run_kernel(const RunOptions& o) {
   std::vector<uint8_t> co = read_regular_file(o.file, "code object", kMaxCodeObjectBytes, true);
   auto model_run = model_cli::prepare_run(o.model, o.trace, o.device, co, o.kernel, o.grid, o.block, o.lds);
+  if (model_run && o.clock_runs) model_run->options.clock_runs = *o.clock_runs;
+  if (model_run && o.clock_workgroups) model_run->options.clock_workgroups_limit = *o.clock_workgroups;
   auto dev = model_run ? model_cli::open_device(*model_run, o.sim) : open_device(o.device, o.sim);
   Module m = dev->load(co);
   DeviceKernel kern = m.kernel(o.kernel);
@@ -126,6 +131,8 @@ int run_kernel(const RunOptions& o) {
 
 // Checks that need several options at once; runs while parsing, before anything is loaded.
 void check_run_options(const RunOptions& o) {
+  if (o.model.empty() && (o.clock_runs || o.clock_workgroups))
+    throw Error("--clock-runs and --clock-workgroups need --model NAME (they bound the modelling of in-kernel clocks)");
   uint64_t block_items = uint64_t(o.block.x) * o.block.y * o.block.z;
   if (block_items > 1024)
     throw Error(fmt::format("--block: {}x{}x{} = {} work-items per workgroup (valid: at most 1024)", o.block.x,
@@ -196,6 +203,14 @@ void add_run_command(CommandLine& cl) {
                    "simulator: stop after this many seconds of wall-clock time (default 60)");
   c->add_option("--model", o->model, "modelled GPU time on a product: mi300x, mi325x, mi350x, mi355x (simulator only)");
   c->add_option("--trace", o->trace, "with --model: write a Chrome/Perfetto trace of the modelled CU to FILE.json");
+  add_typed_option(c, "--clock-runs", o->clock_runs,
+                   [](std::string_view t, std::string_view w) { return std::optional<int>(int(parse_uint(t, w, 2, 64))); },
+                   "with --model, for a kernel that reads s_memtime/s_memrealtime: simulator runs at most until its "
+                   "clock values are the model's own (2..64, default 4)");
+  add_typed_option(c, "--clock-workgroups", o->clock_workgroups,
+                   [](std::string_view t, std::string_view w) { return std::optional<uint64_t>(parse_uint(t, w, 1, 1ull << 32)); },
+                   "with --model: workgroups the model replays at most to give every in-kernel clock read its value "
+                   "(default 4096)");
   add_typed_option(c, "--mfma-numerics", o->sim.mfma_numerics,
                    [](std::string_view t, std::string_view w) {
                      using M = sim::Options::MfmaNumerics;

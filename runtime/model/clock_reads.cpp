@@ -1,0 +1,363 @@
+// In-kernel clocks under the timing model (clock_reads.hpp).
+#include "runtime/model/clock_reads.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <unordered_map>
+
+#include "jit/isa/error.hpp"
+#include "runtime/model/cu_model.hpp"
+#include "runtime/model/launch_model.hpp"
+
+namespace cdnajit::model {
+
+namespace {
+
+// The launch's device memory before its first run, restored before every further run so each run
+// starts from the same inputs (a kernel that updates a buffer in place must not see its own output).
+// Only pages holding a non-zero byte are kept.
+class MemorySnapshot {
+ public:
+  explicit MemorySnapshot(sim::Memory& m) {
+    for (auto [base, size] : m.allocations()) {
+      const uint8_t* p = m.find(base, size)->data.get();
+      Alloc a{base, size, {}};
+      for (size_t off = 0; off < size; off += kPage) {
+        const size_t n = std::min(kPage, size - off);
+        if (!zero(p + off, n)) a.pages.emplace_back(off, std::vector<uint8_t>(p + off, p + off + n));
+      }
+      allocs_.push_back(std::move(a));
+    }
+  }
+  void restore(sim::Memory& m) const {
+    for (const Alloc& a : allocs_) {
+      sim::Memory::Block* b = m.find(a.base, a.size);
+      if (!b || b->base != a.base) throw Error("model: an allocation changed between the runs of a launch that reads clocks");
+      uint8_t* p = b->data.get();
+      size_t next = 0;  // first page not yet restored
+      for (const auto& [off, bytes] : a.pages) {
+        clear(p, next, off);
+        std::memcpy(p + off, bytes.data(), bytes.size());
+        next = off + bytes.size();
+      }
+      clear(p, next, a.size);
+    }
+  }
+
+ private:
+  static constexpr size_t kPage = size_t(1) << 16;
+  struct Alloc {
+    uint64_t base;
+    size_t size;
+    std::vector<std::pair<size_t, std::vector<uint8_t>>> pages;  // offset, bytes (non-zero pages)
+  };
+  static bool zero(const uint8_t* p, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+      if (p[i]) return false;
+    return true;
+  }
+  // Zeroes [from, to) page by page, writing only pages that are not already zero (untouched pages
+  // of a large calloc'd buffer stay unmapped).
+  static void clear(uint8_t* p, size_t from, size_t to) {
+    for (size_t off = from; off < to; off += kPage) {
+      const size_t n = std::min(kPage, to - off);
+      if (!zero(p + off, n)) std::memset(p + off, 0, n);
+    }
+  }
+  std::vector<Alloc> allocs_;
+};
+
+std::string wave_where(const sim::RecordedWave& w) {
+  return "workgroup " + std::to_string(w.workgroup) + " wave " + std::to_string(w.wave_in_wg);
+}
+
+std::string step_text(const sim::Recording& r, const sim::RecordedWave& w, size_t i) {
+  if (i >= w.steps.size()) return "(the wave had ended)";
+  const sim::RecordedOp& op = r.ops[w.steps[i].op];
+  char pc[32];
+  std::snprintf(pc, sizeof pc, "pc 0x%x", op.pc);
+  return std::string(pc) + " '" + op.text + "'";
+}
+
+bool is_subset(std::span<const uint64_t> sorted_small, std::span<const uint64_t> sorted_big) {
+  return std::includes(sorted_big.begin(), sorted_big.end(), sorted_small.begin(), sorted_small.end());
+}
+
+}  // namespace
+
+bool kernel_reads_clock(sim::Simulator& sim, const CodeObject& co, std::string_view kernel,
+                        std::span<const uint8_t> kernarg, const sim::LaunchDims& dims, sim::Options sim_opt) {
+  sim::Recording probe;  // no workgroups: the launch only decodes and fills the static facts
+  sim_opt.recording = &probe;
+  sim_opt.only_recorded_workgroups = true;
+  sim_opt.clock_feed = nullptr;
+  sim.launch(co, kernel, kernarg, dims, sim_opt);
+  return std::any_of(probe.ops.begin(), probe.ops.end(), [](const sim::RecordedOp& o) { return o.clock != sim::ClockKind::None; });
+}
+
+std::vector<uint64_t> clock_workgroups(const LaunchPlan& plan, const Hardware& hw, std::span<const uint64_t> readers) {
+  const uint64_t cus = uint64_t(hw.cus);
+  std::vector<uint64_t> cu_list;
+  for (uint64_t r : readers) cu_list.push_back(r % cus);
+  std::sort(cu_list.begin(), cu_list.end());
+  cu_list.erase(std::unique(cu_list.begin(), cu_list.end()), cu_list.end());
+  std::vector<uint64_t> out;
+  for (uint64_t cu : cu_list)
+    for (uint64_t w = cu; w < plan.workgroups; w += cus) out.push_back(w);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string first_difference(const sim::Recording& a, const sim::Recording& b) {
+  if (a.workgroups != b.workgroups || a.waves.size() != b.waves.size())
+    return "the runs recorded different workgroups (internal error)";
+  for (size_t wi = 0; wi < a.waves.size(); ++wi) {
+    const sim::RecordedWave &x = a.waves[wi], &y = b.waves[wi];
+    const size_t n = std::max(x.steps.size(), y.steps.size());
+    for (size_t i = 0; i < n; ++i) {
+      std::string what;
+      if (i >= x.steps.size() || i >= y.steps.size() || x.steps[i].op != y.steps[i].op) {
+        what = "it executed " + step_text(b, y, i) + " where the previous run executed " + step_text(a, x, i);
+      } else {
+        const sim::RecordedStep &s = x.steps[i], &t = y.steps[i];
+        if (s.active != t.active) what = "its EXEC population changed";
+        else if (s.taken != t.taken) what = std::string("the branch was ") + (t.taken ? "taken" : "not taken") + " (in the previous run " + (s.taken ? "taken" : "not taken") + ")";
+        else if (s.addr_count != t.addr_count ||
+                 !std::equal(x.addrs.begin() + s.addr_first, x.addrs.begin() + s.addr_first + s.addr_count, y.addrs.begin() + t.addr_first))
+          what = "its memory addresses changed";
+        if (what.empty()) continue;
+        what = step_text(b, y, i) + ": " + what;
+      }
+      return wave_where(y) + ", its dynamic instruction #" + std::to_string(i) + " " + what;
+    }
+  }
+  return "";
+}
+
+sim::Recording take_workgroups(sim::Recording& rec, std::span<const uint64_t> workgroups) {
+  sim::Recording out;
+  out.workgroups.assign(workgroups.begin(), workgroups.end());
+  out.arch = rec.arch;
+  out.kernel = rec.kernel;
+  out.waves_per_workgroup = rec.waves_per_workgroup;
+  out.ops = rec.ops;
+  std::unordered_map<uint64_t, size_t> pos;
+  for (size_t i = 0; i < rec.workgroups.size(); ++i) pos[rec.workgroups[i]] = i;
+  const size_t wpw = rec.waves_per_workgroup;
+  for (uint64_t w : workgroups) {
+    auto it = pos.find(w);
+    if (it == pos.end()) throw Error("model: workgroup " + std::to_string(w) + " was not recorded (internal error)");
+    for (size_t k = 0; k < wpw; ++k) out.waves.push_back(std::move(rec.waves[it->second * wpw + k]));
+  }
+  return out;
+}
+
+namespace {
+
+// CUs with equal shares replay alike. Two workgroups replay alike on the CU model when their waves
+// execute the same instructions with the same EXEC populations, branch outcomes and LDS addresses,
+// and their global accesses touch lines in the same pattern: the model's global timing depends on
+// which lanes share a line, where in its line each lane's access lies and which lines the workgroup
+// touched before (first touch per workgroup), not on where the lines are. So global addresses are
+// compared as (line numbered in order of the workgroup's first touch, offset in the line). A CU model
+// whose timing depends on absolute global addresses must set ModelOptions::clock_share_equal_cus = false.
+struct Normalized {
+  std::vector<uint64_t> seq;
+  uint64_t hash = 0;
+};
+
+Normalized normalize(const sim::Recording& rec, size_t first_wave, uint64_t line) {
+  Normalized n;
+  std::unordered_map<uint64_t, uint64_t> label;  // line -> order of first touch
+  for (size_t k = 0; k < rec.waves_per_workgroup; ++k) {
+    const sim::RecordedWave& w = rec.waves[first_wave + k];
+    n.seq.push_back(w.steps.size());
+    for (const sim::RecordedStep& st : w.steps) {
+      n.seq.push_back(uint64_t(st.op) << 24 | uint64_t(st.active) << 16 | uint64_t(st.taken) << 15 | st.addr_count);
+      const bool global = rec.ops[st.op].unit == isa::Unit::VMEM;
+      for (uint32_t i = 0; i < st.addr_count; ++i) {
+        const uint64_t a = w.addrs[st.addr_first + i];
+        if (a == sim::kNoAddress || !global) {
+          n.seq.push_back(a);
+        } else {
+          const uint64_t l = label.emplace(a / line, label.size()).first->second;
+          n.seq.push_back(l * line + a % line);
+        }
+      }
+    }
+  }
+  uint64_t h = 1469598103934665603ull;
+  for (uint64_t v : n.seq) h = (h ^ v) * 1099511628211ull;
+  n.hash = h;
+  return n;
+}
+
+// Step 2 of the header: the issue cycle of every clock read of the CUs holding a reader.
+void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw, std::span<const uint64_t> readers,
+                       bool share_equal_cus, sim::ClockFeed& feed, ClockSummary& sum) {
+  const auto t0 = std::chrono::steady_clock::now();
+  feed.cycles.clear();
+  const uint64_t cus = uint64_t(hw.cus);
+  std::vector<uint64_t> cu_list;
+  for (uint64_t r : readers) cu_list.push_back(r % cus);
+  std::sort(cu_list.begin(), cu_list.end());
+  cu_list.erase(std::unique(cu_list.begin(), cu_list.end()), cu_list.end());
+  std::unordered_map<uint64_t, size_t> pos;  // workgroup id -> position in rec.workgroups
+  for (size_t i = 0; i < rec.workgroups.size(); ++i) pos[rec.workgroups[i]] = i;
+  sum.cus_reading = int(cu_list.size());
+  sum.cus_replayed = 0;
+  sum.workgroups_replayed = 0;
+  const size_t wpw = rec.waves_per_workgroup;
+  struct Replayed {
+    std::vector<uint64_t> share;
+    std::vector<Normalized> norm;
+  };
+  std::unordered_map<uint64_t, std::vector<Replayed>> by_hash;  // share signature -> replayed CUs
+  for (uint64_t cu : cu_list) {
+    std::vector<uint64_t> share;
+    for (uint64_t w = cu; w < plan.workgroups; w += cus) share.push_back(w);
+    if (share_equal_cus) {
+      std::vector<Normalized> norm;
+      uint64_t sig = share.size();
+      for (uint64_t w : share) {
+        norm.push_back(normalize(rec, pos[w] * wpw, uint64_t(hw.cache_line)));
+        sig = (sig ^ norm.back().hash) * 1099511628211ull;
+      }
+      const Replayed* same = nullptr;
+      for (const Replayed& r : by_hash[sig]) {
+        bool alike = r.share.size() == share.size();
+        for (size_t j = 0; j < share.size() && alike; ++j) alike = r.norm[j].seq == norm[j].seq;
+        if (alike) {
+          same = &r;
+          break;
+        }
+      }
+      if (same) {  // the same replay: copy its cycles wave by wave
+        for (size_t j = 0; j < share.size(); ++j)
+          for (size_t k = 0; k < wpw; ++k) {
+            auto it = feed.cycles.find(same->share[j] * wpw + k);
+            if (it != feed.cycles.end()) feed.cycles[share[j] * wpw + k] = it->second;
+          }
+        continue;
+      }
+      by_hash[sig].push_back({share, std::move(norm)});
+    }
+    ++sum.cus_replayed;
+    sim::Recording one = take_workgroups(rec, share);
+    CuRunConfig cfg = cu_config(plan, hw);
+    cfg.workgroups = int(share.size());
+    cfg.clock_reads = true;
+    cfg.skip_idle_cycles = true;
+    const CuResult R = run_cu(one, hw, cfg);
+    for (const ClockIssue& c : R.clock_reads)
+      feed.cycles[c.workgroup * feed.waves_per_workgroup + uint64_t(c.wave_in_wg)].push_back(c.cycle);
+    sum.workgroups_replayed += share.size();
+    // Give the waves back: the recording is compared with the next run's.
+    for (size_t j = 0; j < share.size(); ++j)
+      for (size_t k = 0; k < wpw; ++k) rec.waves[pos[share[j]] * wpw + k] = std::move(one.waves[j * wpw + k]);
+  }
+  sum.replay_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::vector<uint64_t> merged(std::vector<uint64_t> a, std::span<const uint64_t> b) {
+  a.insert(a.end(), b.begin(), b.end());
+  std::sort(a.begin(), a.end());
+  a.erase(std::unique(a.begin(), a.end()), a.end());
+  return a;
+}
+
+}  // namespace
+
+ClockedRun run_with_clocks(sim::Simulator& sim, const CodeObject& co, std::string_view kernel,
+                           std::span<const uint8_t> kernarg, const sim::LaunchDims& dims, sim::Options sim_opt,
+                           const Hardware& hw, const LaunchPlan& plan, const ModelOptions& opt) {
+  if (opt.clock_runs < 2) throw Error("model: clock_runs must be at least 2 (one run to record, one fed with the model's values)");
+  const uint64_t nwg = plan.workgroups;
+  const uint64_t limit = opt.clock_workgroups_limit;
+  ClockedRun out;
+  out.clocks.reads_clock = true;
+  out.clocks.clock_ghz = hw.clock_ghz;
+  out.clocks.realtime_mhz = hw.realtime_counter_mhz;
+  sim::ClockFeed feed;
+  for (int i = 0; i < 3; ++i) feed.grid[i] = dims.grid[i];
+  feed.waves_per_workgroup = uint32_t(plan.waves_per_workgroup);
+  feed.realtime_ticks_per_cycle = hw.realtime_counter_mhz * 1e-3 / hw.clock_ghz;
+  // Record every workgroup when the grid is within the limit (then one run finds them all); else the
+  // kernel time's workgroups and the whole shares of the first CUs that fit the limit (clock reads
+  // confined to the first workgroups, e.g. workgroup 0, are then found in one run), and the clock
+  // readers' CUs in a further run once they are known.
+  std::vector<uint64_t> record = merged({}, plan.record);
+  if (nwg <= limit) {
+    record.resize(nwg);
+    for (uint64_t i = 0; i < nwg; ++i) record[i] = i;
+  } else {
+    std::vector<uint64_t> first_cus;
+    for (uint64_t cu = 0; cu < uint64_t(hw.cus); ++cu) {
+      const uint64_t n = (nwg - cu + uint64_t(hw.cus) - 1) / uint64_t(hw.cus);  // cu's share
+      if (first_cus.size() + n > limit) break;
+      for (uint64_t w = cu; w < nwg; w += uint64_t(hw.cus)) first_cus.push_back(w);
+    }
+    record = merged(record, first_cus);
+  }
+  const MemorySnapshot initial(sim.memory());
+  sim::Recording prev;
+  bool have_prev = false;
+  std::vector<uint64_t> prev_readers;
+  for (int run = 1;; ++run) {
+    if (run > 1) initial.restore(sim.memory());
+    feed.read_clock.assign(nwg, 0);
+    sim::Recording rec;
+    rec.workgroups = record;
+    sim_opt.recording = &rec;
+    sim_opt.clock_feed = &feed;
+    out.stats = sim.launch(co, kernel, kernarg, dims, sim_opt);
+    out.clocks.runs = run;
+    out.clocks.sim_seconds += out.stats.seconds;
+    if (run == 1) out.clocks.first_run_seconds = out.stats.seconds;
+    std::vector<uint64_t> readers;
+    for (uint64_t w = 0; w < nwg; ++w)
+      if (feed.read_clock[w]) readers.push_back(w);
+    out.clocks.workgroups_reading = readers.size();
+    const bool fixed_point = have_prev && readers == prev_readers && first_difference(prev, rec).empty();
+    if (readers.empty() || fixed_point) {
+      // No clock value was read, or every value read is the model's for the streams that read it.
+      out.clocks.reads = 0;
+      for (const sim::RecordedWave& w : rec.waves)
+        for (const sim::RecordedStep& s : w.steps) out.clocks.reads += rec.ops[s.op].clock != sim::ClockKind::None;
+      out.rec = std::move(rec);
+      return out;
+    }
+    const std::vector<uint64_t> needed = clock_workgroups(plan, hw, readers);
+    if (needed.size() > limit)
+      throw Error("model: " + std::to_string(readers.size()) + " workgroups read in-kernel clocks (s_memtime / s_memrealtime); "
+                  "modelling their values needs the replay of " + std::to_string(needed.size()) +
+                  " workgroups (the whole share of every CU that holds one), more than the limit of " + std::to_string(limit) +
+                  " (ModelOptions::clock_workgroups_limit, cdnajit run --clock-workgroups); raise it, or read clocks in fewer "
+                  "workgroups (e.g. only in workgroup 0)");
+    if (run >= opt.clock_runs) {
+      const std::string diff = have_prev ? first_difference(prev, rec) : "";
+      throw Error("model: in-kernel clock values did not reach a fixed point in " + std::to_string(run) +
+                  " runs of the simulator (ModelOptions::clock_runs, cdnajit run --clock-runs): the clock values the model "
+                  "gives change the kernel's control flow or memory addresses" +
+                  (!have_prev ? std::string(" (or the runs so far were needed to record the CUs of the workgroups that read clocks)")
+                   : diff.empty() ? std::string(" (the set of workgroups reading clocks changed)")
+                                  : "; in the last run " + diff) +
+                  ". A kernel whose branches or addresses depend on clock values needs more runs, or cannot be "
+                  "given self-consistent modelled clocks");
+    }
+    if (!is_subset(needed, record)) {
+      // The readers' CUs were not recorded in this run: run again recording them (same inputs,
+      // same clock values, so the same readers).
+      record = merged(record, needed);
+      have_prev = false;
+      continue;
+    }
+    replay_for_clocks(rec, plan, hw, readers, opt.clock_share_equal_cus, feed, out.clocks);
+    prev = std::move(rec);
+    have_prev = true;
+    prev_readers = std::move(readers);
+  }
+}
+
+}  // namespace cdnajit::model

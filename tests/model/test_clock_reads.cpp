@@ -1,0 +1,318 @@
+// In-kernel clocks under the timing model (runtime/model/clock_reads.hpp): an LDS pointer-chase
+// microbenchmark timed with s_memtime reports the model's own LDS figures; per-wave clock values
+// are monotonic, every clock-reading workgroup gets modelled values (not only the sampled ones) and
+// the real-time counter runs at the product's rate; a kernel that spins on the clock reaches a fixed
+// point in three runs (and a bound of two fails with a clear error); without the model the old
+// instruction count stays.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "jit/isa/error.hpp"
+#include "jit/kernel.hpp"
+#include "runtime/hip_source.hpp"
+#include "runtime/model/launch_model.hpp"
+#include "runtime/model/lds_banks.hpp"
+#include "runtime/sim/code_object.hpp"
+
+using namespace cdnajit;
+
+namespace {
+
+struct Built {
+  CodeObject co;
+  std::string name;
+};
+
+Built build(Kernel& k) {
+  BuildResult r = k.build();
+  return {read_code_object(r.code_object), r.name};
+}
+
+// Moves the 64-bit SGPR pair `t` into v[2*i], v[2*i+1].
+void to_vgprs(Kernel& k, Reg v, Reg t, int i) {
+  k.v_mov_b32(v[2 * i], t[0]);
+  k.v_mov_b32(v[2 * i + 1], t[1]);
+}
+
+// One wave: s_memtime, `chain` dependent conflict-free ds_read_b32 (each lane's dword holds its own
+// address), s_memtime; stores both times at out[0..1] (uint64).
+constexpr int kChain = 512;
+Built lds_chase(Arch arch) {
+  Kernel k("clock_lds_chase", arch);
+  k.set_workgroup_size(64);
+  const uint32_t base = k.lds_alloc("chain", 256);
+  Reg out = k.load_arg(k.arg<uint32_t*>("out"));
+  Reg p = k.vgpr("p");
+  k.v_lshlrev_b32(p, 2, k.workitem_id(0));
+  if (base) k.v_add_u32(p, int64_t(base), p);
+  k.ds_write_b32(p, p);
+  k.s_waitcnt(lgkmcnt(0));
+  Reg t0 = k.sgpr("t0", 2), t1 = k.sgpr("t1", 2);
+  k.s_memtime(t0);
+  k.s_waitcnt(lgkmcnt(0));
+  for (int i = 0; i < kChain; ++i) {
+    k.ds_read_b32(p, p);
+    k.s_waitcnt(lgkmcnt(0));
+  }
+  k.s_memtime(t1);
+  k.s_waitcnt(lgkmcnt(0));
+  Reg v = k.vgpr("v", 4), off = k.vgpr("off");
+  to_vgprs(k, v, t0, 0);
+  to_vgprs(k, v, t1, 1);
+  k.v_mov_b32(off, 0);
+  k.global_store_dwordx4(off, v, out);
+  k.s_endpgm();
+  return build(k);
+}
+
+// One wave: adds 1 to data[lane] (in place), then spins until s_memtime has advanced by `spin`
+// cycles; stores t0, the last t and the iteration count at out[0..4] (dwords).
+Built clock_spin(Arch arch, uint32_t spin) {
+  Kernel k("clock_spin", arch);
+  k.set_workgroup_size(64);
+  Reg data = k.load_arg(k.arg<uint32_t*>("data"));
+  Reg out = k.load_arg(k.arg<uint32_t*>("out"));
+  Reg off = k.vgpr("off"), x = k.vgpr("x");
+  k.v_lshlrev_b32(off, 2, k.workitem_id(0));
+  k.s_waitcnt(lgkmcnt(0));
+  k.global_load_dword(x, off, data);
+  k.s_waitcnt(vmcnt(0));
+  k.v_add_u32(x, 1, x);
+  k.global_store_dword(off, x, data);
+  Reg t0 = k.sgpr("t0", 2), t = k.sgpr("t", 2), d = k.sgpr("d"), n = k.sgpr("n");
+  k.s_memtime(t0);
+  k.s_waitcnt(lgkmcnt(0));
+  k.s_mov_b32(n, 0);
+  k.do_while_scc(
+      [&] {
+        k.s_memtime(t);
+        k.s_waitcnt(lgkmcnt(0));
+        k.s_add_u32(n, n, 1);
+        k.s_sub_u32(d, t[0], t0[0]);
+      },
+      [&] { k.s_cmp_lt_u32(d, int64_t(spin)); });
+  Reg v = k.vgpr("v", 4), w = k.vgpr("w"), z = k.vgpr("z");
+  to_vgprs(k, v, t0, 0);
+  to_vgprs(k, v, t, 1);
+  k.v_mov_b32(w, n);
+  k.v_mov_b32(z, 0);
+  k.global_store_dwordx4(z, v, out);
+  k.global_store_dword(z, w, out, Offset(16));
+  k.s_endpgm();
+  return build(k);
+}
+
+std::vector<uint8_t> kernarg(std::initializer_list<uint64_t> ptrs) {
+  std::vector<uint8_t> k;
+  for (uint64_t p : ptrs) {
+    uint8_t b[8];
+    std::memcpy(b, &p, 8);
+    k.insert(k.end(), b, b + 8);
+  }
+  return k;
+}
+
+sim::LaunchDims dims(uint32_t grid, uint32_t block) {
+  sim::LaunchDims d;
+  d.grid[0] = grid;
+  d.block[0] = block;
+  return d;
+}
+
+template <class T>
+std::vector<T> read(sim::Simulator& sim, uint64_t a, size_t n) {
+  std::vector<T> v(n);
+  sim.memory().read(a, v.data(), n * sizeof(T));
+  return v;
+}
+
+// Cycles per access of the chase, as a microbenchmark prints it.
+double chase_cycles_per_access(const Built& b, const model::Hardware* hw, model::ModelReport* rep = nullptr) {
+  sim::Simulator sim(b.co.arch);
+  uint64_t out = sim.memory().alloc(16, "out");
+  if (hw) {
+    model::ModelReport r = model::model_launch(sim, b.co, b.name, kernarg({out}), dims(1, 64), {}, *hw);
+    if (rep) *rep = r;
+  } else {
+    sim.launch(b.co, b.name, kernarg({out}), dims(1, 64));
+  }
+  auto t = read<uint64_t>(sim, out, 2);
+  REQUIRE(t[1] > t[0]);
+  return double(t[1] - t[0]) / kChain;
+}
+
+// Service cycles of the chase's access in its LDS half (lanes at consecutive dwords).
+int chase_service_cycles(const model::Hardware& hw) {
+  std::vector<uint64_t> a(64);
+  for (int l = 0; l < 64; ++l) a[size_t(l)] = uint64_t(l) * 4;
+  return model::lds_cycles(a, 4, hw);
+}
+
+}  // namespace
+
+TEST_CASE("In-kernel clocks: an s_memtime-timed LDS pointer chase reports the model's LDS latency", "[model][clocks]") {
+  for (const char* name : {"mi300x", "mi355x"}) {
+    const model::Hardware& hw = model::product(name);
+    const Built b = lds_chase(hw.arch);
+    model::ModelReport r;
+    const double per = chase_cycles_per_access(b, &hw, &r);
+    INFO(name << ": " << per << " cycles per access");
+    // A dependent conflict-free read returns lds_latency after its LDS half served it (4 cycles for
+    // a wave64 dword read); the clock reads at both ends add under a cycle per access over 512.
+    CHECK(std::lround(per) == hw.lds_latency + chase_service_cycles(hw));
+    CHECK(r.clocks.reads_clock);
+    CHECK(r.clocks.reads == 2);
+    CHECK(r.clocks.runs == 2);  // recorded, then fed: no control flow depends on the values
+    // The printed figure follows the parameter: a product with a 48-cycle longer LDS latency reads 48 more.
+    model::Hardware slow = hw;
+    slow.lds_latency += 48;
+    CHECK(std::lround(chase_cycles_per_access(b, &slow)) == slow.lds_latency + chase_service_cycles(slow));
+  }
+}
+
+TEST_CASE("In-kernel clocks: without the model s_memtime stays 4 x the instruction count", "[model][clocks]") {
+  const Built b = lds_chase(Arch::gfx942);
+  // Each access is a ds_read_b32 and an s_waitcnt: 2 wave-instructions, 8 fake cycles.
+  CHECK(std::lround(chase_cycles_per_access(b, nullptr)) == 8);
+}
+
+TEST_CASE("In-kernel clocks: a kernel spinning on s_memtime reaches a fixed point; a bound of two runs fails clearly", "[model][clocks]") {
+  const model::Hardware& hw = model::product("mi300x");
+  constexpr uint32_t kSpin = 2000;
+  const Built b = clock_spin(hw.arch, kSpin);
+  auto launch = [&](const model::ModelOptions& mo, std::vector<uint32_t>* data_out) {
+    sim::Simulator sim(hw.arch);
+    std::vector<uint32_t> data(64);
+    for (uint32_t i = 0; i < 64; ++i) data[i] = 1000 + i;
+    uint64_t d = sim.memory().alloc(256, "data"), out = sim.memory().alloc(32, "out");
+    sim.memory().write(d, data.data(), 256);
+    model::ModelReport r = model::model_launch(sim, b.co, b.name, kernarg({d, out}), dims(1, 64), {}, hw, mo);
+    if (data_out) *data_out = read<uint32_t>(sim, d, 64);
+    auto o = read<uint32_t>(sim, out, 5);
+    return std::make_pair(r, o);
+  };
+  std::vector<uint32_t> data;
+  auto [r, o] = launch({}, &data);
+  // The fake clock (24 per iteration) spins ~84 times, the modelled one (an s_memtime's scalar
+  // latency per iteration) far fewer: the first fed run changes the control flow, the next repeats it.
+  CHECK(r.clocks.runs == 3);
+  const uint64_t t0 = o[0] | uint64_t(o[1]) << 32, t = o[2] | uint64_t(o[3]) << 32;
+  const uint32_t iterations = o[4];
+  INFO("t0 " << t0 << " t " << t << " iterations " << iterations);
+  CHECK(t - t0 >= kSpin);
+  CHECK(iterations >= 2);
+  CHECK(iterations < kSpin / 24);  // fewer than the fake clock's count
+  // The last iteration started below the threshold: one iteration (t - t0) / iterations back.
+  CHECK(t - t0 - (t - t0) / iterations < kSpin);
+  // Every run started from the launch's inputs: the in-place add happened once.
+  for (uint32_t i = 0; i < 64; ++i) CHECK(data[i] == 1001 + i);
+  model::ModelOptions two;
+  two.clock_runs = 2;
+  try {
+    launch(two, nullptr);
+    FAIL("expected the fixed-point error");
+  } catch (const Error& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("did not reach a fixed point in 2 runs") &&
+                                          Catch::Contains("workgroup 0 wave 0") && Catch::Contains("control flow"));
+  }
+}
+
+const char* const kClocksHip = R"(
+extern "C" __global__ void clocks(unsigned long long* out, float* x, int iters) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, w = i / 64;
+  float v = x[i];
+  for (int k = 0; k < 8; ++k) {
+    long long c = (k & 1) ? clock64() : (long long)__builtin_amdgcn_s_memtime();
+    for (int j = 0; j < iters; ++j) v = v * 1.0001f + 0.5f;
+    if ((threadIdx.x & 63) == 0) out[w * 10 + k] = c;
+  }
+  if ((threadIdx.x & 63) == 0) { out[w * 10 + 8] = clock64(); out[w * 10 + 9] = wall_clock64(); }
+  x[i] = v;
+})";
+
+TEST_CASE("In-kernel clocks: clang-22's clock64/wall_clock64 in every workgroup get monotonic modelled values", "[model][clocks]") {
+  const char* src = kClocksHip;
+  const model::Hardware& hw = model::product("mi300x");
+  const std::vector<uint8_t> bytes = compile_hip_with(HipSourceBackend::Kind::clang, src, hw.arch, {});
+  const CodeObject co = read_code_object(bytes);
+  constexpr uint32_t kGroups = 8, kBlock = 256, kWaves = kGroups * kBlock / 64;
+  constexpr int kIters = 16;
+  auto launch = [&](const model::ModelOptions* mo, model::ModelReport* rep) {
+    sim::Simulator sim(hw.arch);
+    uint64_t out = sim.memory().alloc(kWaves * 10 * 8, "out"), x = sim.memory().alloc(kGroups * kBlock * 4, "x");
+    std::vector<uint8_t> ka = kernarg({out, x});
+    ka.resize(ka.size() + 4);
+    const int32_t it = kIters;
+    std::memcpy(ka.data() + 16, &it, 4);
+    if (mo) *rep = model::model_launch(sim, co, "clocks", ka, dims(kGroups, kBlock), {}, hw, *mo);
+    else sim.launch(co, "clocks", ka, dims(kGroups, kBlock));
+    return read<uint64_t>(sim, out, kWaves * 10);
+  };
+  model::ModelReport r;
+  const model::ModelOptions mo;
+  const auto c = launch(&mo, &r);
+  const auto fake = launch(nullptr, nullptr);
+  // 8 workgroups on 8 CUs (mi300x has 304): every CU modelled, not only the sampled CU 0. Their
+  // streams differ only in where their lines lie, except that a workgroup's 320 bytes of `out` start
+  // at one of two offsets within a 128-byte line: two replays serve all eight.
+  CHECK(r.clocks.workgroups_reading == kGroups);
+  CHECK(r.clocks.cus_reading == int(kGroups));
+  CHECK(r.clocks.cus_replayed == 2);
+  model::ModelOptions each;
+  each.clock_share_equal_cus = false;
+  model::ModelReport r_each;
+  CHECK(launch(&each, &r_each) == c);  // replaying each CU gives the same values
+  CHECK(r_each.clocks.cus_replayed == int(kGroups));
+  CHECK(r.clocks.reads == kWaves * 10);
+  const double ticks_per_cycle = hw.realtime_counter_mhz * 1e-3 / hw.clock_ghz;
+  for (uint32_t w = 0; w < kWaves; ++w) {
+    INFO("wave " << w);
+    for (int k = 0; k < 8; ++k) CHECK(c[w * 10 + k + 1] >= c[w * 10 + k] + 4 * kIters);  // kIters VALU ops at 4 cycles
+    // s_memrealtime at the product's constant rate, read after the last s_memtime.
+    CHECK(c[w * 10 + 9] >= uint64_t(double(c[w * 10 + 8]) * ticks_per_cycle));
+    CHECK(c[w * 10 + 9] <= uint64_t(double(c[w * 10 + 8] + 1000) * ticks_per_cycle));
+    CHECK(c[w * 10 + 8] != fake[w * 10 + 8]);  // modelled, not the instruction count
+  }
+  // Waves of one workgroup share a CU; workgroups on different CUs start together, so the first
+  // reads of wave 0 of every workgroup agree.
+  for (uint32_t g = 1; g < kGroups; ++g) CHECK(c[g * 4 * 10] == c[0]);
+  model::ModelOptions small;
+  small.clock_workgroups_limit = 4;
+  CHECK_THROWS_WITH(launch(&small, &r), Catch::Contains("8 workgroups read in-kernel clocks") &&
+                                           Catch::Contains("more than the limit of 4"));
+}
+
+TEST_CASE("In-kernel clocks: the replay's idle-cycle skipping keeps every clock read's issue cycle", "[model][clocks]") {
+  const model::Hardware& hw = model::product("mi300x");
+  const CodeObject co = read_code_object(compile_hip_with(HipSourceBackend::Kind::clang, kClocksHip, hw.arch, {}));
+  sim::Simulator sim(hw.arch);
+  constexpr uint32_t kGroups = 8, kBlock = 256;
+  uint64_t out = sim.memory().alloc(kGroups * kBlock / 64 * 10 * 8, "out"), x = sim.memory().alloc(kGroups * kBlock * 4, "x");
+  std::vector<uint8_t> ka = kernarg({out, x});
+  ka.resize(ka.size() + 4);
+  const int32_t it = 16;
+  std::memcpy(ka.data() + 16, &it, 4);
+  sim::Recording rec;
+  for (uint64_t g = 0; g < kGroups; ++g) rec.workgroups.push_back(g);
+  sim::Options so;
+  so.recording = &rec;
+  sim.launch(co, "clocks", ka, dims(kGroups, kBlock), so);
+  const model::LaunchPlan plan = model::plan_launch(*co.find("clocks"), hw.arch, dims(kGroups, kBlock), hw);
+  model::CuRunConfig cfg = model::cu_config(plan, hw);
+  cfg.workgroups = int(kGroups);  // all eight on one CU: waves queue for slots, SIMDs and memory
+  cfg.workgroup_slots = 2;
+  cfg.clock_reads = true;
+  const model::CuResult exact = model::run_cu(rec, hw, cfg);
+  cfg.skip_idle_cycles = true;
+  const model::CuResult skipped = model::run_cu(rec, hw, cfg);
+  REQUIRE(exact.clock_reads.size() == kGroups * kBlock / 64 * 10);
+  REQUIRE(skipped.clock_reads.size() == exact.clock_reads.size());
+  for (size_t i = 0; i < exact.clock_reads.size(); ++i) {
+    CHECK(skipped.clock_reads[i].workgroup == exact.clock_reads[i].workgroup);
+    CHECK(skipped.clock_reads[i].wave_in_wg == exact.clock_reads[i].wave_in_wg);
+    CHECK(skipped.clock_reads[i].cycle == exact.clock_reads[i].cycle);
+  }
+  CHECK(skipped.workgroup_end == exact.workgroup_end);
+  CHECK(skipped.cycles == exact.cycles);
+}
