@@ -123,12 +123,16 @@ class GemmGenerator : DslEmitter {
     w_a_ = k_.vgpr("lds_w");
     k_.v_lshl_add_u32(w_a_, ch_, 4, vmul(row0_, uint32_t(RB), "row_bytes"));
     if (lds_base_) k_.v_add_u32(w_a_, int64_t(lds_base_), w_a_);
+    // B writes from their own base (the B tile starts tile_m rows in): keeps every immediate
+    // DS offset below one tile's size, so 256x256 tiles fit the 16-bit offset field.
+    w_b_ = k_.vgpr("lds_w_b");
     if (nn()) {
       // B column n (LDS row tile_m + n), K row kr: (tile_m + 8 * cb) * RB + kr * 2
-      w_b_ = k_.vgpr("lds_w_b");
       Reg colrow = vmul(nn_cb_, uint32_t(8 * RB), "b_col_rows");
       k_.v_lshl_add_u32(w_b_, nn_kr0_, 1, colrow);
       k_.v_add_u32(w_b_, int64_t(lds_base_ + uint32_t(c_.tile_m * RB)), w_b_);
+    } else {
+      k_.v_add_u32(w_b_, int64_t(uint32_t(c_.tile_m * RB)), w_a_);
     }
     // reads: A block rows wm*wave_m + l%m, B rows tile_m + wn*wave_n + l%m, column (l/m)*a_bytes
     const int mb = p_.mfma.m;
@@ -159,7 +163,7 @@ class GemmGenerator : DslEmitter {
         return t;
       };
       w_a_tog_ = toggle(w_a_, "lds_w_toggle");
-      if (nn()) w_b_tog_ = toggle(w_b_, "lds_w_b_toggle");
+      w_b_tog_ = toggle(w_b_, "lds_w_b_toggle");
       ra_tog_ = toggle(ra_, "lds_ra_toggle");
       rb_tog_ = toggle(rb_, "lds_rb_toggle");
     }
@@ -180,17 +184,17 @@ class GemmGenerator : DslEmitter {
 
   void write_lds() {
     const int RB = p_.lds_row_bytes, step = p_.threads / p_.k_chunks_per_row;
-    auto put = [&](Reg data, int byte) {
+    auto put = [&](Reg base, Reg data, int byte) {
       if (p_.lds_pad_bytes == 16) {
-        k_.ds_write_b128(w_a_, data, Offset(byte));
+        k_.ds_write_b128(base, data, Offset(byte));
       } else {  // 8-byte aligned rows: two 8-byte writes
-        k_.ds_write_b64(w_a_, data.slice(0, 2), Offset(byte));
-        k_.ds_write_b64(w_a_, data.slice(2, 2), Offset(byte + 8));
+        k_.ds_write_b64(base, data.slice(0, 2), Offset(byte));
+        k_.ds_write_b64(base, data.slice(2, 2), Offset(byte + 8));
       }
     };
-    for (int i = 0; i < p_.a_chunks; ++i) put(stage_a_[size_t(i)], i * step * RB);
+    for (int i = 0; i < p_.a_chunks; ++i) put(w_a_, stage_a_[size_t(i)], i * step * RB);
     if (!nn()) {
-      for (int i = 0; i < p_.b_chunks; ++i) put(stage_b_[size_t(i)], (c_.tile_m + i * step) * RB);
+      for (int i = 0; i < p_.b_chunks; ++i) put(w_b_, stage_b_[size_t(i)], i * step * RB);
       return;
     }
     const int kstep = p_.threads / p_.nn_chunks_per_row;
@@ -210,7 +214,7 @@ class GemmGenerator : DslEmitter {
 
   void toggle_writes() {
     k_.v_xor_b32(w_a_, w_a_, w_a_tog_);
-    if (nn()) k_.v_xor_b32(w_b_, w_b_, w_b_tog_);
+    k_.v_xor_b32(w_b_, w_b_, w_b_tog_);
   }
 
   void main_loop() {

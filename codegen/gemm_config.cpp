@@ -126,10 +126,11 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   need(vgprs <= 256, fmt::format("config {}: about {} VGPRs per wave ({} fragment) exceed 256 (register limit); use "
                                  "a smaller tile_k or wave sub-tile",
                                  c.str(), vgprs, frags));
-  // DS immediate offsets (16 bits): fragment reads past their base, writes up to the B tile's end.
+  // DS immediate offsets (16 bits): fragment reads past their base, chunk writes within a tile
+  // (A and B have their own write bases).
   const int max_ds = std::max({(p.blocks_m - 1) * mb * p.lds_row_bytes + c.tile_k * 2,
                                (p.blocks_n - 1) * mb * p.lds_row_bytes + c.tile_k * 2,
-                               (c.tile_m + c.tile_n) * p.lds_row_bytes});
+                               std::max(c.tile_m, c.tile_n) * p.lds_row_bytes});
   need(max_ds <= 65535, fmt::format("config {}: LDS offsets up to {} bytes exceed the 16-bit DS offset field",
                                     c.str(), max_ds));
 

@@ -9,9 +9,11 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <iostream>
 #include <map>
 
+#include "codegen/bf16.hpp"
 #include "codegen/gemm.hpp"
 #include "codegen/gemm_host.hpp"
 #include "codegen/gemm_model.hpp"
@@ -124,4 +126,22 @@ TEST_CASE("gemm: modelled time of a 1024^3 NT GEMM (recorded workgroups only)", 
   CHECK(m.report.replayed_workgroups < m.report.plan.workgroups);  // the model did not simulate the whole grid
   CHECK(m.peak_share() > 0);
   CHECK(m.peak_share() < 1);  // no modelled kernel beats the MFMA peak
+}
+
+TEST_CASE("gemm: the fp64 bound rejects a wrong element", "[gemm]") {
+  GemmShape s = shape(64, 64, 64, GemmLayout::NT);
+  const GemmPlan p = make_gemm_plan(s, Arch::gfx950, config(64, 64, 64, 2, 2, 2, 16));
+  const GemmInputs in = gemm_random_inputs(p, 3);
+  const GemmReference ref = gemm_reference_fp64(p, in);
+  std::vector<uint8_t> c(size_t(p.c_bytes()));
+  for (size_t e = 0; e < ref.value.size(); ++e) {
+    const uint16_t b = f32_to_bf16_rne(float(ref.value[e]));
+    std::memcpy(&c[2 * e], &b, 2);
+  }
+  CHECK(gemm_check_bound(p, c, ref).ok());  // the correctly rounded result is inside
+  const uint16_t off = uint16_t(f32_to_bf16_rne(float(ref.value[100] * 1.05 + 0.5)));
+  std::memcpy(&c[200], &off, 2);
+  const GemmBoundCheck b = gemm_check_bound(p, c, ref);
+  CHECK(b.violations == 1);
+  CHECK(b.first == 100);
 }
