@@ -51,7 +51,8 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   p.arch = a;
   p.cfg = cfg_in;
   GemmConfig& c = p.cfg;
-  if (c.tile_k == 0) c.tile_k = 64;
+  // Default K tile: 64 on gfx950; 32 on gfx942, where a 128x128x64 tile's two stages exceed the 64 KiB LDS.
+  if (c.tile_k == 0) c.tile_k = a == Arch::gfx950 ? 64 : 32;
   p.mfma = conv3d_mfma(a, Conv3dDType::bf16, c.mfma_m);
 
   // ---- shape ----

@@ -36,7 +36,7 @@ struct GemmShape {
 
 struct GemmConfig {
   int tile_m = 128, tile_n = 128;
-  int tile_k = 0;          // elements; 0 = default (64)
+  int tile_k = 0;          // elements; 0 = default (64 on gfx950, 32 on gfx942)
   int waves_m = 2, waves_n = 2;
   int stages = 2;          // LDS stages: 1 = load, barrier, compute; 2 = next tile's loads fly during the MFMAs
   int mfma_m = 16;         // MFMA block: 16 (16x16xK) or 32 (32x32xK)

@@ -57,7 +57,7 @@ void add_gemm_command(CommandLine& cl) {
   auto tile = [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 16, 256)); };
   add_typed_option(c, "--tile-m", o->cfg.tile_m, tile, "output tile rows (default 128)");
   add_typed_option(c, "--tile-n", o->cfg.tile_n, tile, "output tile columns (default 128)");
-  add_typed_option(c, "--tile-k", o->cfg.tile_k, tile, "K tile (default 64)");
+  add_typed_option(c, "--tile-k", o->cfg.tile_k, tile, "K tile (default 64 on gfx950, 32 on gfx942)");
   auto waves = [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, 16)); };
   add_typed_option(c, "--waves-m", o->cfg.waves_m, waves, "waves along M (default 2)");
   add_typed_option(c, "--waves-n", o->cfg.waves_n, waves, "waves along N (default 2)");
@@ -83,6 +83,12 @@ void add_gemm_command(CommandLine& cl) {
                    "write the kernel's .s to this file");
   c->add_flag("--model-only", o->job.model_only,
               "build and model only (no run, bit check or fp64 check): sizes too large to simulate whole");
+  // An impossible shape/configuration or a product of the other arch is a usage error (exit 2),
+  // found before any work.
+  c->parse_complete_callback([o] {
+    codegen::gemm_model_product(o->arch, o->job.model);
+    codegen::make_gemm_plan(o->shape, o->arch, o->cfg);
+  });
 }
 
 }  // namespace cdnajit::cli
