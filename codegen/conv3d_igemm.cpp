@@ -22,125 +22,14 @@
 #include <vector>
 
 #include "codegen/const_division.hpp"
+#include "codegen/dsl_emitter.hpp"
+#include "codegen/mfma_tile.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
 namespace {
 
-constexpr int64_t kOob = int64_t(0x80000000u);  // past num_records of every tensor (< 1 GiB)
 constexpr int64_t kInvalidRow = 0x40000000;     // marks an output row/column outside the tensor
-// gfx9 V# dword 3 for raw buffer access: DATA_FORMAT = 32 (the value CK uses for
-// gfx90a/gfx94x, CK_BUFFER_RESOURCE_3RD_DWORD = 0x00020000).
-constexpr int64_t kRsrcWord3 = 0x00020000;
-
-class Emitter {
- public:
-  explicit Emitter(Kernel& k) : k_(k) {}
-
-  // VGPR holding the out-of-range offset (v_cndmask cannot pair a literal with a mask on gfx9:
-  // both would read the constant bus).
-  Reg oob() {
-    if (!oob_.valid()) {
-      oob_ = k_.vgpr("oob");
-      k_.v_mov_b32(oob_, kOob);
-    }
-    return oob_;
-  }
-  Reg sconst(uint32_t v, const char* name = "const") {
-    auto it = cached_.find(v);
-    if (it != cached_.end()) return it->second;
-    Reg r = k_.sgpr(name);
-    k_.s_mov_b32(r, int64_t(v));
-    return r;
-  }
-  // Creates SGPR constants that later sconst() calls reuse: called before a loop so the
-  // loop body reads them instead of re-materialising them every iteration.
-  void hoist_consts(std::initializer_list<uint32_t> values) {
-    for (uint32_t v : values)
-      if (!cached_.count(v)) cached_[v] = sconst(v, "loop_const");
-  }
-  // Buffer resource over [base, base + bytes).
-  Reg rsrc(Reg base, int64_t bytes, const char* name) {
-    Reg r = k_.sgpr(name, 4, 4);
-    k_.s_mov_b32(r[0], base[0]);
-    k_.s_and_b32(r[1], int64_t(0xffff), base[1]);
-    k_.s_mov_b32(r[2], int64_t(uint32_t(bytes)));
-    k_.s_mov_b32(r[3], kRsrcWord3);
-    return r;
-  }
-  // Unsigned division of a VGPR value n < 2^31 by a constant d (codegen/const_division.hpp),
-  // with the multiplier materialised once per divisor, before the loop that divides.
-  struct Divisor {
-    uint32_t d = 1;
-    Reg magic;
-  };
-  Divisor divisor(uint32_t d) {
-    Divisor v;
-    v.d = d;
-    if (division_needs_magic(d)) v.magic = sconst(division_magic(d).multiplier, "div_magic");
-    return v;
-  }
-  Reg vdiv(Reg n, const Divisor& d, const char* name) {
-    return emit_vdiv(k_, n, d.d, name, [&](uint32_t) { return d.magic; });
-  }
-  // n - q * d; `small`: q and d below 2^24 (one v_mul_u32_u24 with the constant inline).
-  Reg vrem(Reg n, Reg q, uint32_t d, const char* name, bool small = false) {
-    return emit_vrem(k_, n, q, d, name, factor(), small);
-  }
-  // x * c for any 32-bit x (wrapping).
-  Reg vmul(Reg x, uint32_t c, const char* name) { return emit_vmul(k_, x, c, name, factor()); }
-  SConst factor() {
-    return [this](uint32_t c) { return sconst(c, "factor"); };
-  }
-  // acc + x * c, x < 2^24 and c < 2^24 (v_mad_u32_u24), else the full multiply.
-  void vmad_small(Reg dst, Reg x, uint32_t c, Reg acc) {
-    if (c == 0) {
-      k_.v_mov_b32(dst, acc);
-    } else if (c == 1) {
-      k_.v_add_u32(dst, x, acc);
-    } else if (std::has_single_bit(c)) {
-      k_.v_lshl_add_u32(dst, x, int(std::countr_zero(c)), acc);
-    } else if (c < (1u << 24)) {
-      k_.v_mad_u32_u24(dst, x, sconst(c, "factor"), acc);
-    } else {
-      Reg t = vmul(x, c, "product");
-      k_.v_add_u32(dst, t, acc);
-    }
-  }
-  // s + v + c (VOP3 on gfx9 reads at most one SGPR, so two adds).
-  Reg vadd_sv(Reg s, Reg v, uint32_t c, const char* name) {
-    Reg r = k_.vgpr(name);
-    k_.v_add_u32(r, s, v);
-    if (c) k_.v_add_u32(r, int64_t(c), r);
-    return r;
-  }
-  Reg smul(Reg x, uint32_t c, const char* name) {
-    Reg r = k_.sgpr(name);
-    if (c == 1) k_.s_mov_b32(r, x);
-    else if (std::has_single_bit(c)) k_.s_lshl_b32(r, x, int(std::countr_zero(c)));
-    else k_.s_mul_i32(r, x, sconst(c, "factor"));
-    return r;
-  }
-
- protected:
-  Kernel& k_;
-  Reg oob_;
-  std::map<uint32_t, Reg> cached_;
-};
-
-// fp32 -> bf16 RNE in the high half of the result (NaN quieted), for gfx942, which
-// lacks v_cvt_pk_bf16_f32: x + 0x7fff + bit16(x).
-Reg round_bf16_high(Kernel& k, Reg x, Reg c7fff) {
-  Reg lsb = k.vgpr("bf16_lsb");
-  k.v_bfe_u32(lsb, x, 16, 1);
-  Reg r = k.vgpr("bf16_rounded");
-  k.v_add3_u32(r, x, lsb, c7fff);
-  Reg qnan = k.vgpr("bf16_qnan");
-  k.v_or_b32(qnan, int64_t(0x400000), x);
-  k.v_cmp_u_f32(vcc, x, x);
-  k.v_cndmask_b32(r, r, qnan, vcc);
-  return r;
-}
 
 // Converts an fp32 value to the output type and stores it at byte offset `off` of rsrc
 // (an offset past num_records drops the store).
@@ -157,9 +46,9 @@ void store_output(Kernel& k, const Conv3dPlan& p, Reg v, Reg off, Reg out_rsrc, 
   }
 }
 
-class IgemmGenerator : Emitter {
+class IgemmGenerator : DslEmitter {
  public:
-  IgemmGenerator(Kernel& k, const Conv3dPlan& p) : Emitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
+  IgemmGenerator(Kernel& k, const Conv3dPlan& p) : DslEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
 
   void emit() {
     k_.set_workgroup_size(uint32_t(p_.threads));
@@ -529,62 +418,12 @@ class IgemmGenerator : Emitter {
     for (int i = 0; i < p_.b_chunks; ++i) put(stage_b[size_t(i)], (c_.tile_m + i * step) * RB);
   }
 
-  // Reads every fragment of the current stage (per k-step the B fragments, then the A
-  // fragments), then the MFMAs k-step by k-step, row of blocks by row of blocks. Each MFMA waits
-  // only for its own two fragments (LDS reads return in order, so lgkmcnt(reads issued after the
-  // later one) suffices): the first MFMAs start while the remaining fragments are still arriving
-  // instead of after the whole k-step's reads. The order of the MFMAs on one accumulator (ascending
-  // k-steps) is unchanged, so the arithmetic is the HIP reference's.
+  // One K tile of MFMAs out of the current stage (codegen/mfma_tile.hpp: fragment reads first,
+  // each MFMA waiting only for its own two fragments; ascending k-steps per accumulator, the
+  // HIP reference's order).
   void compute(const std::function<void()>& after_reads = {}) {
-    const int RB = p_.lds_row_bytes, fb = p_.mfma.a_bytes, fdw = fb / 4;
-    const int kstep_bytes = p_.mfma.k * p_.esize;
-    std::vector<std::vector<Reg>> fa(size_t(p_.mfma_per_tile)), fbv(size_t(p_.mfma_per_tile));
-    std::vector<std::vector<int>> done_a(size_t(p_.mfma_per_tile)), done_b(size_t(p_.mfma_per_tile));
-    int total = 0;  // DS reads issued so far
-    auto read = [&](Reg dst, Reg base, int byte) {
-      for (int part = 0; part < fdw; part += 4) {
-        int dw = std::min(4, fdw - part);
-        if (dw == 4) k_.ds_read_b128(dst.slice(part, 4), base, Offset(byte + part * 4));
-        else k_.ds_read_b64(dst.slice(part, 2), base, Offset(byte + part * 4));
-        ++total;
-      }
-    };
-    // DMA layout: 16-byte parts at their own (swizzled) base registers.
-    auto read_dma = [&](Reg dst, const std::vector<Reg>& bases, int ks, int byte) {
-      for (int j = 0; j < fdw / 4; ++j) {
-        k_.ds_read_b128(dst.slice(4 * j, 4), bases[size_t(ks * (fdw / 4) + j)], Offset(byte));
-        ++total;
-      }
-    };
-    // One operand's fragments of k-step ks: `blocks` of them, named "<name>_frag<ks>_<block>".
-    auto read_fragments = [&](const char* name, int blocks, Reg base, const std::vector<Reg>& dma_bases, int ks,
-                              std::vector<Reg>& frags, std::vector<int>& done) {
-      for (int bk = 0; bk < blocks; ++bk) {
-        Reg f = k_.vgpr(fmt::format("{}_frag{}_{}", name, ks, bk), fdw, 2);
-        if (p_.lds_dma) read_dma(f, dma_bases, ks, bk * p_.mfma.m * RB);
-        else read(f, base, bk * p_.mfma.m * RB + ks * kstep_bytes);
-        frags.push_back(f);
-        done.push_back(total);
-      }
-    };
-    for (int ks = 0; ks < p_.mfma_per_tile; ++ks) {
-      read_fragments("b", p_.blocks_n, rb_base_, rb_bases_, ks, fbv[size_t(ks)], done_b[size_t(ks)]);
-      read_fragments("a", p_.blocks_m, ra_base_, ra_bases_, ks, fa[size_t(ks)], done_a[size_t(ks)]);
-    }
-    if (after_reads) after_reads();
-    int waited = 0;  // reads known complete
-    for (int ks = 0; ks < p_.mfma_per_tile; ++ks)
-      for (int bi = 0; bi < p_.blocks_m; ++bi)
-        for (int bj = 0; bj < p_.blocks_n; ++bj) {
-          const int need = std::max(done_a[size_t(ks)][size_t(bi)], done_b[size_t(ks)][size_t(bj)]);
-          if (need > waited) {
-            // lgkmcnt holds at most 15 on gfx9: waiting for more outstanding is waiting for fewer
-            k_.s_waitcnt(lgkmcnt(std::min(15, total - need)));
-            waited = std::max(need, total - 15);
-          }
-          Reg acc = acc_.at({bi, bj});
-          k_.emit(p_.mfma.mnemonic, {acc, fa[size_t(ks)][size_t(bi)], fbv[size_t(ks)][size_t(bj)], acc});
-        }
+    const MfmaTileLayout t{p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
+    emit_mfma_tile(k_, t, {ra_base_, rb_base_, ra_bases_, rb_bases_}, acc_, after_reads);
   }
 
   void main_loop_dma() {
@@ -870,9 +709,9 @@ class IgemmGenerator : Emitter {
 // consecutive pixels x all cr chunks: cr distinct slots per row in disjoint groups.
 // Out of range: channels >= C read past num_records (zeros, which fill the channel padding);
 // pixels >= D*H*W and chunks >= Cp/chunk_elems are not stored (offset past num_records).
-class TransposeGenerator : Emitter {
+class TransposeGenerator : DslEmitter {
  public:
-  TransposeGenerator(Kernel& k, const Conv3dPlan& p) : Emitter(k), p_(p), l_(conv3d_transpose_launch(p)) {}
+  TransposeGenerator(Kernel& k, const Conv3dPlan& p) : DslEmitter(k), p_(p), l_(conv3d_transpose_launch(p)) {}
   void emit() {
     const Conv3dShape& s = p_.shape;
     const int cr = l_.chunks, ce = p_.chunk_elems, es = p_.esize, waves = int(l_.threads / 64);
@@ -1023,9 +862,9 @@ class TransposeGenerator : Emitter {
 };
 
 // workspace (fp32 NCDHW) + bias[k] -> output type; k = (e / P) % K.
-class FinalizeGenerator : Emitter {
+class FinalizeGenerator : DslEmitter {
  public:
-  FinalizeGenerator(Kernel& k, const Conv3dPlan& p) : Emitter(k), p_(p) {}
+  FinalizeGenerator(Kernel& k, const Conv3dPlan& p) : DslEmitter(k), p_(p) {}
   void emit() {
     const Conv3dShape& s = p_.shape;
     k_.set_workgroup_size(kConv3dAuxThreads);

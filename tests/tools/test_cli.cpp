@@ -145,7 +145,7 @@ void expect_usage_error(const std::string& args, const std::vector<std::string>&
 }
 
 TEST_CASE("every cdnajit command has --help and -h", "[cli][args]") {
-  for (std::string c : {"", "list ", "dump ", "build ", "stats ", "run ", "seed ", "fuzz ", "tune ", "conv3d ", "check "}) {
+  for (std::string c : {"", "list ", "dump ", "build ", "stats ", "run ", "seed ", "fuzz ", "tune ", "conv3d ", "gemm ", "check "}) {
     for (std::string h : {"--help", "-h"}) {
       Run r = cli(c + h);
       INFO(c + h << "\n" << r.out);
@@ -489,4 +489,11 @@ TEST_CASE("cdnajit run: numerics and buffer-range switches are validated", "[cli
   Run bad5 = cli(base + "--atomic-add-f32-denormals flush");
   CHECK(bad5.status == 2);
   CHECK_THAT(bad5.out, Catch::Contains("valid: keep, flush-inputs, refuse"));
+}
+
+TEST_CASE("cdnajit gemm: impossible shapes and configurations are usage errors before any work", "[cli][args]") {
+  expect_usage_error("gemm --k 100", {"K = 100 must be a multiple of tile_k = 64"});
+  expect_usage_error("gemm --layout TN", {"unknown layout 'TN'", "NN", "NT"});
+  expect_usage_error("gemm --arch gfx942 --model mi355x", {"model mi355x is a gfx950 product"});
+  expect_usage_error("gemm --tile-m 256 --tile-n 256 --tile-k 128", {"LDS limit"});
 }

@@ -104,6 +104,7 @@ const std::vector<CommandLine::Family>& CommandLine::families() {
       {{"fuzz"}, add_fuzz_command},
       {{"tune"}, add_tune_command},
       {{"conv3d"}, add_conv3d_command},
+      {{"gemm"}, add_gemm_command},
       {{"check"}, add_check_command},
       {{"isa"}, add_isa_command},
   };

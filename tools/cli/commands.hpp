@@ -13,6 +13,7 @@ void add_seed_command(CommandLine& cl);     // seed (tools/cli/cmd_seed.cpp)
 void add_fuzz_command(CommandLine& cl);     // fuzz (tools/cli/cmd_fuzz.cpp)
 void add_tune_command(CommandLine& cl);     // tune (tools/cli/cmd_tune.cpp)
 void add_conv3d_command(CommandLine& cl);   // conv3d (tools/cli/cmd_conv3d.cpp)
+void add_gemm_command(CommandLine& cl);     // gemm (tools/cli/cmd_gemm.cpp)
 void add_check_command(CommandLine& cl);    // check (tools/cli/cmd_check.cpp)
 void add_isa_command(CommandLine& cl);      // isa  (tools/cli/cmd_isa.cpp)
 

@@ -9,7 +9,7 @@ namespace cdnajit::tune {
 
 namespace {
 // Add new families here.
-std::vector<const Family*> all() { return {&dwconv3d_family(), &conv3d_igemm_family(), &conv_bwd_weight_family()}; }
+std::vector<const Family*> all() { return {&dwconv3d_family(), &conv3d_igemm_family(), &conv_bwd_weight_family(), &gemm_family()}; }
 }  // namespace
 
 std::vector<std::string> family_names() {

@@ -18,5 +18,7 @@ const Family& dwconv3d_family();
 const Family& conv3d_igemm_family();
 // The wave-specialised conv backward-weight family (codegen/conv_bwd_weight.hpp).
 const Family& conv_bwd_weight_family();
+// The MFMA GEMM family (codegen/gemm.hpp).
+const Family& gemm_family();
 
 }  // namespace cdnajit::tune

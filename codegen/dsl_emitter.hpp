@@ -1,0 +1,131 @@
+// Small arithmetic and addressing helpers shared by the MFMA GEMM-style generators
+// (implicit-GEMM conv3d, gemm): cached SGPR constants, buffer resources, constant
+// division/multiplication, and the gfx942 fp32 -> bf16 rounding sequence. Header-only:
+// each generator derives its own emitter class from DslEmitter.
+#pragma once
+#include <bit>
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+
+#include "codegen/const_division.hpp"
+#include "jit/kernel.hpp"
+
+namespace cdnajit::codegen {
+
+inline constexpr int64_t kOob = int64_t(0x80000000u);  // past num_records of every tensor (< 1 GiB)
+// gfx9 V# dword 3 for raw buffer access: DATA_FORMAT = 32 (the value CK uses for
+// gfx90a/gfx94x, CK_BUFFER_RESOURCE_3RD_DWORD = 0x00020000).
+inline constexpr int64_t kRsrcWord3 = 0x00020000;
+
+class DslEmitter {
+ public:
+  explicit DslEmitter(Kernel& k) : k_(k) {}
+
+  // VGPR holding the out-of-range offset (v_cndmask cannot pair a literal with a mask on gfx9:
+  // both would read the constant bus).
+  Reg oob() {
+    if (!oob_.valid()) {
+      oob_ = k_.vgpr("oob");
+      k_.v_mov_b32(oob_, kOob);
+    }
+    return oob_;
+  }
+  Reg sconst(uint32_t v, const char* name = "const") {
+    auto it = cached_.find(v);
+    if (it != cached_.end()) return it->second;
+    Reg r = k_.sgpr(name);
+    k_.s_mov_b32(r, int64_t(v));
+    return r;
+  }
+  // Creates SGPR constants that later sconst() calls reuse: called before a loop so the
+  // loop body reads them instead of re-materialising them every iteration.
+  void hoist_consts(std::initializer_list<uint32_t> values) {
+    for (uint32_t v : values)
+      if (!cached_.count(v)) cached_[v] = sconst(v, "loop_const");
+  }
+  // Buffer resource over [base, base + bytes).
+  Reg rsrc(Reg base, int64_t bytes, const char* name) {
+    Reg r = k_.sgpr(name, 4, 4);
+    k_.s_mov_b32(r[0], base[0]);
+    k_.s_and_b32(r[1], int64_t(0xffff), base[1]);
+    k_.s_mov_b32(r[2], int64_t(uint32_t(bytes)));
+    k_.s_mov_b32(r[3], kRsrcWord3);
+    return r;
+  }
+  // Unsigned division of a VGPR value n < 2^31 by a constant d (codegen/const_division.hpp),
+  // with the multiplier materialised once per divisor, before the loop that divides.
+  struct Divisor {
+    uint32_t d = 1;
+    Reg magic;
+  };
+  Divisor divisor(uint32_t d) {
+    Divisor v;
+    v.d = d;
+    if (division_needs_magic(d)) v.magic = sconst(division_magic(d).multiplier, "div_magic");
+    return v;
+  }
+  Reg vdiv(Reg n, const Divisor& d, const char* name) {
+    return emit_vdiv(k_, n, d.d, name, [&](uint32_t) { return d.magic; });
+  }
+  // n - q * d; `small`: q and d below 2^24 (one v_mul_u32_u24 with the constant inline).
+  Reg vrem(Reg n, Reg q, uint32_t d, const char* name, bool small = false) {
+    return emit_vrem(k_, n, q, d, name, factor(), small);
+  }
+  // x * c for any 32-bit x (wrapping).
+  Reg vmul(Reg x, uint32_t c, const char* name) { return emit_vmul(k_, x, c, name, factor()); }
+  SConst factor() {
+    return [this](uint32_t c) { return sconst(c, "factor"); };
+  }
+  // acc + x * c, x < 2^24 and c < 2^24 (v_mad_u32_u24), else the full multiply.
+  void vmad_small(Reg dst, Reg x, uint32_t c, Reg acc) {
+    if (c == 0) {
+      k_.v_mov_b32(dst, acc);
+    } else if (c == 1) {
+      k_.v_add_u32(dst, x, acc);
+    } else if (std::has_single_bit(c)) {
+      k_.v_lshl_add_u32(dst, x, int(std::countr_zero(c)), acc);
+    } else if (c < (1u << 24)) {
+      k_.v_mad_u32_u24(dst, x, sconst(c, "factor"), acc);
+    } else {
+      Reg t = vmul(x, c, "product");
+      k_.v_add_u32(dst, t, acc);
+    }
+  }
+  // s + v + c (VOP3 on gfx9 reads at most one SGPR, so two adds).
+  Reg vadd_sv(Reg s, Reg v, uint32_t c, const char* name) {
+    Reg r = k_.vgpr(name);
+    k_.v_add_u32(r, s, v);
+    if (c) k_.v_add_u32(r, int64_t(c), r);
+    return r;
+  }
+  Reg smul(Reg x, uint32_t c, const char* name) {
+    Reg r = k_.sgpr(name);
+    if (c == 1) k_.s_mov_b32(r, x);
+    else if (std::has_single_bit(c)) k_.s_lshl_b32(r, x, int(std::countr_zero(c)));
+    else k_.s_mul_i32(r, x, sconst(c, "factor"));
+    return r;
+  }
+
+ protected:
+  Kernel& k_;
+  Reg oob_;
+  std::map<uint32_t, Reg> cached_;
+};
+
+// fp32 -> bf16 RNE in the high half of the result (NaN quieted), for gfx942, which
+// lacks v_cvt_pk_bf16_f32: x + 0x7fff + bit16(x).
+inline Reg round_bf16_high(Kernel& k, Reg x, Reg c7fff) {
+  Reg lsb = k.vgpr("bf16_lsb");
+  k.v_bfe_u32(lsb, x, 16, 1);
+  Reg r = k.vgpr("bf16_rounded");
+  k.v_add3_u32(r, x, lsb, c7fff);
+  Reg qnan = k.vgpr("bf16_qnan");
+  k.v_or_b32(qnan, int64_t(0x400000), x);
+  k.v_cmp_u_f32(vcc, x, x);
+  k.v_cndmask_b32(r, r, qnan, vcc);
+  return r;
+}
+
+
+}  // namespace cdnajit::codegen

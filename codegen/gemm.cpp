@@ -1,0 +1,374 @@
+// The MFMA GEMM generator. See gemm.hpp for the kernel structure; the comments here say why
+// each piece is emitted the way it is.
+//
+// LDS layout: one stage holds the A tile (tile_m rows) then the B tile (tile_n rows), each row
+// tile_k bf16 (K-contiguous) plus padding, as in the implicit-GEMM conv3d (conv3d_igemm.cpp,
+// "LDS layout"): with 16-byte fragment reads (gfx950's 16x16x32 / 32x32x16 MFMAs, ds_read_b128)
+// a row is tile_k*2 + 16 bytes, so the 8 lanes of one LDS pass (8 consecutive rows, one column)
+// start in 8 disjoint 4-bank groups; with 8-byte reads (gfx942's 16x16x16 / 32x32x8,
+// ds_read_b64) the pad is 8 bytes and the 16 rows of a pass start at 16 distinct even banks.
+// The fragment reads are therefore conflict free by padding, without a swizzle.
+// B of layout NN arrives K-major (a 16-byte chunk is 8 consecutive columns of one K row); it is
+// written down 8 LDS rows with 2-byte writes (ds_write_b16 / _d16_hi), which is simple but costs
+// 8 LDS writes per chunk instead of one.
+#include "codegen/gemm.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <vector>
+
+#include "codegen/dsl_emitter.hpp"
+#include "codegen/mfma_tile.hpp"
+#include "jit/isa/error.hpp"
+
+namespace cdnajit::codegen {
+namespace {
+
+constexpr int64_t kInvalidCol = 0x40000000;  // marks an output column outside C (row offsets < 2^30)
+
+class GemmGenerator : DslEmitter {
+ public:
+  GemmGenerator(Kernel& k, const GemmPlan& p) : DslEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
+
+  void emit() {
+    k_.set_workgroup_size(uint32_t(p_.threads));
+    lds_base_ = k_.lds_alloc("stages", p_.lds_bytes, 16);
+    Reg a = k_.load_arg(k_.arg_ptr("a", ElemType::bf16, true));
+    Reg b = k_.load_arg(k_.arg_ptr("b", ElemType::bf16, true));
+    Reg c = k_.load_arg(k_.arg_ptr("c", s_.output == GemmOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
+    tid_ = k_.workitem_id(0);
+    k_.s_waitcnt(lgkmcnt(0));
+    a_rsrc_ = rsrc(a, p_.a_bytes(), "a_rsrc");
+    b_rsrc_ = rsrc(b, p_.b_bytes(), "b_rsrc");
+    c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
+    coordinates();
+    load_setup();
+    lds_setup();
+    k_.comment("accumulators = 0");
+    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.mfma.acc_regs());
+    for (int i = 0; i < p_.blocks_m; ++i)
+      for (int j = 0; j < p_.blocks_n; ++j)
+        for (int r = 0; r < p_.mfma.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({i, j}))[r], 0);
+    main_loop();
+    epilogue();
+  }
+
+ private:
+  bool nn() const { return s_.layout == GemmLayout::NN; }
+
+  void coordinates() {
+    m0_ = smul(k_.workgroup_id(0), uint32_t(c_.tile_m), "m0");
+    n0_ = smul(k_.workgroup_id(1), uint32_t(c_.tile_n), "n0");
+    // wave = wm + waves_m * wn (wave < 16: the 16-bit reciprocal is exact)
+    Reg wave_v = k_.vgpr("wave_v");
+    k_.v_lshrrev_b32(wave_v, 6, tid_);
+    Reg wave = k_.sgpr("wave");
+    k_.v_readfirstlane_b32(wave, wave_v);
+    wn_ = k_.sgpr("wn");
+    Reg t = k_.sgpr("t");
+    k_.s_mul_i32(t, wave, sconst((65536u + c_.waves_m - 1) / c_.waves_m));
+    k_.s_lshr_b32(wn_, t, 16);
+    wm_ = k_.sgpr("wm");
+    k_.s_sub_u32(wm_, wave, smul(wn_, uint32_t(c_.waves_m), "wn_times_wm"));
+    lane_ = k_.vgpr("lane");
+    k_.v_and_b32(lane_, 63, tid_);
+  }
+
+  // Byte offsets of each thread's chunks at K tile 0 (the tile's K offset travels in soffset).
+  // K-contiguous tiles: thread t loads chunk t % cpr of rows t / cpr + i * (threads / cpr).
+  void load_setup() {
+    const int cpr = p_.k_chunks_per_row;
+    ch_ = k_.vgpr("chunk");
+    k_.v_and_b32(ch_, cpr - 1, tid_);
+    row0_ = k_.vgpr("chunk_row");
+    k_.v_lshrrev_b32(row0_, std::countr_zero(unsigned(cpr)), tid_);
+    const int step = p_.threads / cpr;
+    auto k_rows = [&](Reg first, int chunks, uint32_t rows, std::vector<Reg>& out) {
+      for (int i = 0; i < chunks; ++i) {
+        Reg r = vadd_sv(first, row0_, uint32_t(i * step), "row");
+        Reg off = vmul(r, uint32_t(s_.K) * 2, "row_bytes");
+        k_.v_lshl_add_u32(off, ch_, 4, off);
+        k_.v_cmp_gt_u32(vcc, sconst(rows), r);
+        k_.v_cndmask_b32(off, oob(), off, vcc);
+        out.push_back(off);
+      }
+    };
+    k_rows(m0_, p_.a_chunks, uint32_t(s_.M), a_off_);
+    if (!nn()) return k_rows(n0_, p_.b_chunks, uint32_t(s_.N), b_off_);
+    // NN: thread t loads columns 8 * (t % ncpr) .. + 7 of K rows t / ncpr + i * (threads / ncpr).
+    const int ncpr = p_.nn_chunks_per_row;
+    nn_cb_ = k_.vgpr("b_chunk");
+    k_.v_and_b32(nn_cb_, ncpr - 1, tid_);
+    nn_kr0_ = k_.vgpr("b_krow");
+    k_.v_lshrrev_b32(nn_kr0_, std::countr_zero(unsigned(ncpr)), tid_);
+    Reg col = k_.vgpr("b_col");
+    k_.v_lshlrev_b32(col, 3, nn_cb_);
+    k_.v_add_u32(col, n0_, col);
+    Reg ok = k_.sgpr("b_col_ok", 2, 2);
+    k_.v_cmp_gt_u32(ok, sconst(uint32_t(s_.N)), col);
+    Reg off0 = vmul(nn_kr0_, uint32_t(s_.N) * 2, "b_row_bytes");
+    k_.v_lshl_add_u32(off0, col, 1, off0);
+    const int kstep = p_.threads / ncpr;
+    for (int i = 0; i < p_.b_chunks; ++i) {
+      Reg off = k_.vgpr("b_off");
+      k_.v_add_u32(off, int64_t(uint32_t(i * kstep) * uint32_t(s_.N) * 2), off0);
+      k_.v_cndmask_b32(off, oob(), off, ok);
+      b_off_.push_back(off);
+    }
+  }
+
+  void lds_setup() {
+    const int RB = p_.lds_row_bytes;
+    w_a_ = k_.vgpr("lds_w");
+    k_.v_lshl_add_u32(w_a_, ch_, 4, vmul(row0_, uint32_t(RB), "row_bytes"));
+    if (lds_base_) k_.v_add_u32(w_a_, int64_t(lds_base_), w_a_);
+    // B writes from their own base (the B tile starts tile_m rows in): keeps every immediate
+    // DS offset below one tile's size, so 256x256 tiles fit the 16-bit offset field.
+    w_b_ = k_.vgpr("lds_w_b");
+    if (nn()) {
+      // B column n (LDS row tile_m + n), K row kr: (tile_m + 8 * cb) * RB + kr * 2
+      Reg colrow = vmul(nn_cb_, uint32_t(8 * RB), "b_col_rows");
+      k_.v_lshl_add_u32(w_b_, nn_kr0_, 1, colrow);
+      k_.v_add_u32(w_b_, int64_t(lds_base_ + uint32_t(c_.tile_m * RB)), w_b_);
+    } else {
+      k_.v_add_u32(w_b_, int64_t(uint32_t(c_.tile_m * RB)), w_a_);
+    }
+    // reads: A block rows wm*wave_m + l%m, B rows tile_m + wn*wave_n + l%m, column (l/m)*a_bytes
+    const int mb = p_.mfma.m;
+    Reg lrow = k_.vgpr("lane_row");
+    k_.v_and_b32(lrow, mb - 1, lane_);
+    Reg lq = k_.vgpr("lq");
+    k_.v_lshrrev_b32(lq, std::countr_zero(unsigned(mb)), lane_);
+    Reg colb = vmul(lq, uint32_t(p_.mfma.a_bytes), "frag_col");
+    Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
+    Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
+    k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
+    auto base = [&](Reg srow, const char* name) {
+      Reg r = k_.vgpr("frag_row");
+      k_.v_add_u32(r, srow, lrow);
+      Reg b = k_.vgpr(name);
+      k_.v_mad_u32_u24(b, r, sconst(uint32_t(RB)), colb);
+      if (lds_base_) k_.v_add_u32(b, int64_t(lds_base_), b);
+      return b;
+    };
+    ra_ = base(wmr, "lds_ra");
+    rb_ = base(wnr, "lds_rb");
+    if (c_.stages == 2) {
+      // base ^= base ^ (base + stage_bytes) moves a base between its two stages
+      auto toggle = [&](Reg b, const char* name) {
+        Reg t = k_.vgpr(name);
+        k_.v_add_u32(t, int64_t(p_.lds_stage_bytes), b);
+        k_.v_xor_b32(t, t, b);
+        return t;
+      };
+      w_a_tog_ = toggle(w_a_, "lds_w_toggle");
+      w_b_tog_ = toggle(w_b_, "lds_w_b_toggle");
+      ra_tog_ = toggle(ra_, "lds_ra_toggle");
+      rb_tog_ = toggle(rb_, "lds_rb_toggle");
+    }
+  }
+
+  // Global loads of the K tile starting at element k0 (SGPR) into the staging registers.
+  void issue_loads(Reg k0) {
+    k_.comment("global loads of one K tile");
+    Reg ka = smul(k0, 2, "k_bytes");
+    for (int i = 0; i < p_.a_chunks; ++i) k_.buffer_load_dwordx4(stage_a_[size_t(i)], a_off_[size_t(i)], a_rsrc_, ka, offen);
+    Reg kb = ka;
+    if (nn()) {
+      kb = k_.sgpr("k_row_bytes");
+      k_.s_mul_i32(kb, k0, sconst(uint32_t(s_.N) * 2, "b_row_stride"));
+    }
+    for (int i = 0; i < p_.b_chunks; ++i) k_.buffer_load_dwordx4(stage_b_[size_t(i)], b_off_[size_t(i)], b_rsrc_, kb, offen);
+  }
+
+  void write_lds() {
+    const int RB = p_.lds_row_bytes, step = p_.threads / p_.k_chunks_per_row;
+    auto put = [&](Reg base, Reg data, int byte) {
+      if (p_.lds_pad_bytes == 16) {
+        k_.ds_write_b128(base, data, Offset(byte));
+      } else {  // 8-byte aligned rows: two 8-byte writes
+        k_.ds_write_b64(base, data.slice(0, 2), Offset(byte));
+        k_.ds_write_b64(base, data.slice(2, 2), Offset(byte + 8));
+      }
+    };
+    for (int i = 0; i < p_.a_chunks; ++i) put(w_a_, stage_a_[size_t(i)], i * step * RB);
+    if (!nn()) {
+      for (int i = 0; i < p_.b_chunks; ++i) put(w_b_, stage_b_[size_t(i)], i * step * RB);
+      return;
+    }
+    const int kstep = p_.threads / p_.nn_chunks_per_row;
+    for (int i = 0; i < p_.b_chunks; ++i)
+      for (int j = 0; j < 8; ++j) {
+        Reg d = stage_b_[size_t(i)][j / 2];
+        const Offset at(j * RB + i * kstep * 2);
+        if (j % 2 == 0) k_.ds_write_b16(w_b_, d, at);
+        else k_.ds_write_b16_d16_hi(w_b_, d, at);
+      }
+  }
+
+  void compute() {
+    const MfmaTileLayout t{p_.mfma, 2, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
+    emit_mfma_tile(k_, t, {ra_, rb_, {}, {}}, acc_);
+  }
+
+  void toggle_writes() {
+    k_.v_xor_b32(w_a_, w_a_, w_a_tog_);
+    k_.v_xor_b32(w_b_, w_b_, w_b_tog_);
+  }
+
+  void main_loop() {
+    hoist_consts({uint32_t(s_.N) * 2});
+    for (int i = 0; i < p_.a_chunks; ++i) stage_a_.push_back(k_.vgpr(fmt::format("stage_a{}", i), 4, 2));
+    for (int i = 0; i < p_.b_chunks; ++i) stage_b_.push_back(k_.vgpr(fmt::format("stage_b{}", i), 4, 2));
+    Reg kcur = k_.sgpr("k_elem");
+    k_.s_mov_b32(kcur, 0);
+    Reg left = k_.sgpr("tiles_left");
+    if (c_.stages == 1) {
+      // load -> LDS -> barrier -> MFMAs -> barrier (the next tile's writes wait for every wave's reads)
+      k_.s_mov_b32(left, int64_t(p_.k_tiles));
+      k_.do_while_scc(
+          [&] {
+            issue_loads(kcur);
+            k_.s_waitcnt(vmcnt(0));
+            write_lds();
+            k_.s_waitcnt(lgkmcnt(0));
+            k_.s_barrier();
+            compute();
+            k_.s_barrier();
+            k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+          },
+          [&] {
+            k_.s_sub_u32(left, left, 1);
+            k_.s_cmp_lg_u32(left, 0);
+          });
+      return;
+    }
+    // Two stages: tile i+1's global loads fly while tile i is multiplied out of LDS; its data
+    // goes to the other stage, then one barrier per tile.
+    issue_loads(kcur);
+    k_.s_waitcnt(vmcnt(0));
+    write_lds();
+    k_.s_waitcnt(lgkmcnt(0));
+    k_.s_barrier();
+    k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
+    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
+              [&] {
+                k_.do_while_scc(
+                    [&] {
+                      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+                      issue_loads(kcur);
+                      compute();
+                      toggle_writes();
+                      k_.s_waitcnt(vmcnt(0));
+                      write_lds();
+                      k_.s_waitcnt(lgkmcnt(0));
+                      k_.s_barrier();
+                      k_.v_xor_b32(ra_, ra_, ra_tog_);
+                      k_.v_xor_b32(rb_, rb_, rb_tog_);
+                    },
+                    [&] {
+                      k_.s_sub_u32(left, left, 1);
+                      k_.s_cmp_lg_u32(left, 0);
+                    });
+              });
+    compute();
+  }
+
+  // Lane l of block (bi, bj), register r holds D[8*(r/4) + 4*(l/m) + r%4][l%m]: row
+  // m0 + wm*wave_m + bi*m + 8*(r/4) + 4*(l/m) + r%4, column n0 + wn*wave_n + bj*m + l%m.
+  // Byte offset = row part + column part; rows past M are marked 0x80000000 and columns past N
+  // 0x40000000 (valid parts are < 2^30), so any marked sum is past num_records: the store (and
+  // the beta read, which returns 0) is dropped without a compare.
+  void epilogue() {
+    k_.comment("epilogue");
+    const int mb = p_.mfma.m, osize = p_.out_esize();
+    Reg l16 = k_.vgpr("lane_col");
+    k_.v_and_b32(l16, mb - 1, lane_);
+    Reg lq4 = k_.vgpr("lq4");
+    k_.v_lshrrev_b32(lq4, std::countr_zero(unsigned(mb)), lane_);
+    k_.v_lshlrev_b32(lq4, 2, lq4);
+    Reg mrow = k_.sgpr("m_wave");
+    k_.s_add_u32(mrow, m0_, smul(wm_, uint32_t(p_.wave_m), "wave_row"));
+    Reg ncol = k_.sgpr("n_wave");
+    k_.s_add_u32(ncol, n0_, smul(wn_, uint32_t(p_.wave_n), "wave_col"));
+    Reg invalid = k_.vgpr("invalid_col");
+    k_.v_mov_b32(invalid, kInvalidCol);
+    std::vector<Reg> coloff;
+    for (int bj = 0; bj < p_.blocks_n; ++bj) {
+      Reg col = vadd_sv(ncol, l16, uint32_t(bj * mb), "col");
+      Reg co = k_.vgpr("col_bytes");
+      k_.v_lshlrev_b32(co, std::countr_zero(unsigned(osize)), col);
+      k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.N), "N"), col);
+      k_.v_cndmask_b32(co, invalid, co, vcc);
+      coloff.push_back(co);
+    }
+    Reg alpha, beta, c7fff;
+    if (s_.alpha != 1.0f) alpha = sconst(std::bit_cast<uint32_t>(s_.alpha), "alpha");
+    if (s_.beta != 0.0f) beta = sconst(std::bit_cast<uint32_t>(s_.beta), "beta");
+    if (p_.arch == Arch::gfx942 && s_.output == GemmOutput::bf16) c7fff = sconst(0x7fff, "c7fff");
+    for (int bi = 0; bi < p_.blocks_m; ++bi)
+      for (int r = 0; r < p_.mfma.acc_regs(); ++r) {
+        Reg row = vadd_sv(mrow, lq4, uint32_t(bi * mb + 8 * (r / 4) + r % 4), "row");
+        Reg ro = vmul(row, uint32_t(s_.N) * uint32_t(osize), "row_bytes");
+        k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.M), "M"), row);
+        k_.v_cndmask_b32(ro, oob(), ro, vcc);
+        std::vector<Reg> offs, cin;
+        for (int bj = 0; bj < p_.blocks_n; ++bj) {
+          Reg off = k_.vgpr("out_bytes");
+          k_.v_add_u32(off, ro, coloff[size_t(bj)]);
+          offs.push_back(off);
+          if (!beta.valid()) continue;
+          Reg v = k_.vgpr("c_in");
+          if (osize == 4) k_.buffer_load_dword(v, off, c_rsrc_, 0, offen);
+          else k_.buffer_load_ushort(v, off, c_rsrc_, 0, offen);
+          cin.push_back(v);
+        }
+        if (beta.valid()) k_.s_waitcnt(vmcnt(0));
+        for (int bj = 0; bj < p_.blocks_n; ++bj) {
+          Reg v = k_.vgpr("out_value");
+          k_.v_accvgpr_read_b32(v, Reg(acc_.at({bi, bj}))[r]);
+          if (alpha.valid()) k_.v_mul_f32(v, alpha, v);
+          if (beta.valid()) {
+            Reg x = cin[size_t(bj)];
+            if (osize == 2) k_.v_lshlrev_b32(x, 16, x);  // bf16 bits -> fp32
+            k_.v_fma_f32(v, beta, x, v);
+          }
+          store(v, offs[size_t(bj)], c7fff);
+        }
+      }
+  }
+
+  // fp32 -> output type, stored at byte offset `off` of C (gfx942 lacks v_cvt_pk_bf16_f32).
+  void store(Reg v, Reg off, Reg c7fff) {
+    if (s_.output == GemmOutput::f32) {
+      k_.buffer_store_dword(v, off, c_rsrc_, 0, offen);
+    } else if (p_.arch == Arch::gfx950) {
+      Reg h = k_.vgpr("bf16_pair");
+      k_.v_cvt_pk_bf16_f32(h, v, v);
+      k_.buffer_store_short(h, off, c_rsrc_, 0, offen);
+    } else {
+      k_.buffer_store_short_d16_hi(round_bf16_high(k_, v, c7fff), off, c_rsrc_, 0, offen);
+    }
+  }
+
+  const GemmPlan& p_;
+  const GemmShape& s_;
+  const GemmConfig& c_;
+  uint32_t lds_base_ = 0;
+  Reg tid_, lane_, a_rsrc_, b_rsrc_, c_rsrc_;
+  Reg m0_, n0_, wm_, wn_, ch_, row0_, nn_cb_, nn_kr0_;
+  std::vector<Reg> a_off_, b_off_, stage_a_, stage_b_;
+  Reg w_a_, w_b_, ra_, rb_, w_a_tog_, w_b_tog_, ra_tog_, rb_tog_;
+  RegArray acc_;
+};
+
+}  // namespace
+
+BuildResult build_gemm(const GemmPlan& p, const BuildOptions& opts) {
+  Kernel k(fmt::format("gemm_bf16_{}", gemm_layout_name(p.shape.layout)), p.arch);
+  GemmGenerator(k, p).emit();
+  return k.build(opts);
+}
+
+}  // namespace cdnajit::codegen

@@ -1,0 +1,171 @@
+#include "codegen/gemm_config.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "jit/isa/error.hpp"
+
+namespace cdnajit::codegen {
+
+std::string_view gemm_layout_name(GemmLayout l) { return l == GemmLayout::NN ? "NN" : "NT"; }
+
+GemmLayout parse_gemm_layout(std::string_view name) {
+  if (name == "NN" || name == "nn") return GemmLayout::NN;
+  if (name == "NT" || name == "nt") return GemmLayout::NT;
+  throw Error(fmt::format("gemm: unknown layout '{}'; valid: NN (B is K x N row-major), NT (B is N x K row-major)",
+                          name));
+}
+
+std::string_view gemm_output_name(GemmOutput o) { return o == GemmOutput::bf16 ? "bf16" : "f32"; }
+
+GemmOutput parse_gemm_output(std::string_view name) {
+  if (name == "bf16") return GemmOutput::bf16;
+  if (name == "f32" || name == "fp32") return GemmOutput::f32;
+  throw Error(fmt::format("gemm: unknown output type '{}'; valid: bf16, f32", name));
+}
+
+std::string GemmShape::str() const {
+  std::string s = fmt::format("M{} N{} K{} {} {}", M, N, K, gemm_layout_name(layout), gemm_output_name(output));
+  if (alpha != 1.0f || beta != 0.0f) s += fmt::format(" alpha={} beta={}", alpha, beta);
+  return s;
+}
+
+std::string GemmConfig::str() const {
+  return fmt::format("{}x{}x{} w{}x{} st{} mfma{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, mfma_m);
+}
+
+namespace {
+
+void need(bool ok, const std::string& what) {
+  if (!ok) throw Error("gemm: " + what);
+}
+
+}  // namespace
+
+GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
+  GemmPlan p;
+  p.shape = s;
+  p.arch = a;
+  p.cfg = cfg_in;
+  GemmConfig& c = p.cfg;
+  // Default K tile: 64 on gfx950; 32 on gfx942, where a 128x128x64 tile's two stages exceed the 64 KiB LDS.
+  if (c.tile_k == 0) c.tile_k = a == Arch::gfx950 ? 64 : 32;
+  p.mfma = conv3d_mfma(a, Conv3dDType::bf16, c.mfma_m);
+
+  // ---- shape ----
+  for (auto [v, n] : {std::pair{s.M, "M"}, {s.N, "N"}, {s.K, "K"}})
+    need(v >= 1 && v <= 65536, fmt::format("{} = {} is out of range; valid: 1..65536", n, v));
+  need(std::isfinite(s.alpha) && std::isfinite(s.beta),
+       fmt::format("alpha = {}, beta = {}: both must be finite", s.alpha, s.beta));
+
+  // ---- configuration ----
+  need(c.tile_m >= 16 && c.tile_m <= 256 && c.tile_n >= 16 && c.tile_n <= 256,
+       fmt::format("tile {}x{}: each side must be 16..256", c.tile_m, c.tile_n));
+  need(c.waves_m >= 1 && c.waves_n >= 1 && c.waves_m * c.waves_n <= 16,
+       fmt::format("waves {}x{}: at most 16 waves (1024 threads) per workgroup", c.waves_m, c.waves_n));
+  const int mb = p.mfma.m;
+  need(c.tile_m % (mb * c.waves_m) == 0 && c.tile_n % (mb * c.waves_n) == 0,
+       fmt::format("tile {}x{} with waves {}x{}: each wave's sub-tile must be a multiple of the {}x{} MFMA block ({}); "
+                   "valid: tile_m a multiple of {}, tile_n of {}",
+                   c.tile_m, c.tile_n, c.waves_m, c.waves_n, mb, mb, p.mfma.mnemonic, mb * c.waves_m, mb * c.waves_n));
+  need(c.tile_k >= p.mfma.k && c.tile_k % p.mfma.k == 0 && c.tile_k % 8 == 0,
+       fmt::format("tile_k {}: must be a multiple of the MFMA K {} ({}) and of 8", c.tile_k, p.mfma.k, p.mfma.mnemonic));
+  need(c.stages == 1 || c.stages == 2, fmt::format("stages = {}; valid: 1 or 2 LDS stages", c.stages));
+  // Whole 16-byte chunks and whole K tiles: out-of-range K is not masked (the K offset travels in
+  // soffset, which the buffer range check does not cover).
+  need(s.K % c.tile_k == 0,
+       fmt::format("K = {} must be a multiple of tile_k = {} (the kernel has no K-tail masking); pad K or choose a "
+                   "tile_k dividing it (a multiple of {})",
+                   s.K, c.tile_k, p.mfma.k));
+  if (s.layout == GemmLayout::NN)
+    need(s.N % 8 == 0, fmt::format("layout NN: N = {} must be a multiple of 8 (16-byte rows of B)", s.N));
+
+  p.threads = 64 * c.waves_m * c.waves_n;
+  p.wave_m = c.tile_m / c.waves_m;
+  p.wave_n = c.tile_n / c.waves_n;
+  p.blocks_m = p.wave_m / mb;
+  p.blocks_n = p.wave_n / mb;
+  p.mfma_per_tile = c.tile_k / p.mfma.k;
+  p.k_chunks_per_row = c.tile_k / 8;
+  need(std::has_single_bit(unsigned(p.k_chunks_per_row)) && p.threads % p.k_chunks_per_row == 0,
+       fmt::format("tile_k {}: chunks per row ({}) must be a power of two dividing the {} threads", c.tile_k,
+                   p.k_chunks_per_row, p.threads));
+  need(c.tile_m * p.k_chunks_per_row % p.threads == 0,
+       fmt::format("tile {}x{}: the A tile's {} chunks of 16 bytes must split evenly over {} threads", c.tile_m,
+                   c.tile_k, c.tile_m * p.k_chunks_per_row, p.threads));
+  p.a_chunks = c.tile_m * p.k_chunks_per_row / p.threads;
+  if (s.layout == GemmLayout::NT) {
+    need(c.tile_n * p.k_chunks_per_row % p.threads == 0,
+         fmt::format("tile {}x{}: the B tile's {} chunks of 16 bytes must split evenly over {} threads", c.tile_n,
+                     c.tile_k, c.tile_n * p.k_chunks_per_row, p.threads));
+    p.b_chunks = c.tile_n * p.k_chunks_per_row / p.threads;
+  } else {
+    p.nn_chunks_per_row = c.tile_n / 8;
+    need(std::has_single_bit(unsigned(p.nn_chunks_per_row)) && p.threads % p.nn_chunks_per_row == 0 &&
+             c.tile_k * p.nn_chunks_per_row % p.threads == 0,
+         fmt::format("layout NN, tile {}x{}x{}: the B tile ({} rows of {} chunks) must split evenly over {} threads "
+                     "(tile_n a power of two)",
+                     c.tile_m, c.tile_n, c.tile_k, c.tile_k, p.nn_chunks_per_row, p.threads));
+    p.b_chunks = c.tile_k * p.nn_chunks_per_row / p.threads;
+  }
+
+  // LDS rows padded so the fragment reads are bank-conflict free (gemm.cpp, "LDS layout").
+  p.lds_pad_bytes = p.mfma.a_bytes >= 16 ? 16 : 8;
+  p.lds_row_bytes = c.tile_k * 2 + p.lds_pad_bytes;
+  p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);
+  p.lds_bytes = p.lds_stage_bytes * uint32_t(c.stages);
+  need(p.lds_bytes <= lds_bytes_per_cu(a),
+       fmt::format("config {}: LDS {} bytes ({} stages x {}) exceeds {}'s {} bytes (LDS limit)", c.str(), p.lds_bytes,
+                   c.stages, p.lds_stage_bytes, arch_name(a), lds_bytes_per_cu(a)));
+  const int acc = p.blocks_m * p.blocks_n * p.mfma.acc_regs();
+  const int frags = (p.blocks_m + p.blocks_n) * p.mfma_per_tile * p.mfma.a_bytes / 4;
+  const int vgprs = frags + (p.a_chunks + p.b_chunks) * 5 + 40;
+  need(acc <= 256, fmt::format("config {}: {} accumulator registers per wave exceed the 256 AGPRs", c.str(), acc));
+  need(vgprs <= 256, fmt::format("config {}: about {} VGPRs per wave ({} fragment) exceed 256 (register limit); use "
+                                 "a smaller tile_k or wave sub-tile",
+                                 c.str(), vgprs, frags));
+  // DS immediate offsets (16 bits): fragment reads past their base, chunk writes within a tile
+  // (A and B have their own write bases).
+  const int max_ds = std::max({(p.blocks_m - 1) * mb * p.lds_row_bytes + c.tile_k * 2,
+                               (p.blocks_n - 1) * mb * p.lds_row_bytes + c.tile_k * 2,
+                               std::max(c.tile_m, c.tile_n) * p.lds_row_bytes});
+  need(max_ds <= 65535, fmt::format("config {}: LDS offsets up to {} bytes exceed the 16-bit DS offset field",
+                                    c.str(), max_ds));
+
+  // ---- grid and 32-bit offsets (out-of-range accesses use offset 0x80000000, past num_records) ----
+  p.k_tiles = s.K / c.tile_k;
+  p.tiles_m = (s.M + c.tile_m - 1) / c.tile_m;
+  p.tiles_n = (s.N + c.tile_n - 1) / c.tile_n;
+  p.grid[0] = uint32_t(p.tiles_m);
+  p.grid[1] = uint32_t(p.tiles_n);
+  const int64_t lim = int64_t(1) << 30;
+  need(p.a_bytes() < lim && p.b_bytes() < lim && p.c_bytes() < lim,
+       fmt::format("{}: A, B and C must each stay below 1 GiB (32-bit buffer offsets)", s.str()));
+  return p;
+}
+
+std::vector<GemmConfig> enumerate_gemm_configs(const GemmShape& s, Arch a) {
+  std::vector<GemmConfig> out;
+  for (int tm : {64, 128, 256})
+    for (int tn : {64, 128, 256})
+      for (int tk : {32, 64, 128})
+        for (int wm : {1, 2, 4})
+          for (int wn : {1, 2, 4})
+            for (int st : {1, 2})
+              for (int mb : {16, 32}) {
+                GemmConfig c;
+                c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.stages = st;
+                c.mfma_m = mb;
+                try {
+                  make_gemm_plan(s, a, c);
+                  out.push_back(c);
+                } catch (const Error&) {
+                }
+              }
+  return out;
+}
+
+}  // namespace cdnajit::codegen

@@ -1,0 +1,81 @@
+// Shape, tuning configuration and derived launch plan of the MFMA GEMM family:
+//   C[M][N] = alpha * A·B (+ beta * C), A and B bf16, fp32 accumulation, C bf16 or fp32.
+// A is M x K row-major. B is, by layout, K x N row-major ("NN") or N x K row-major ("NT", B
+// transposed: each output column's K values contiguous). C is M x N row-major; with beta != 0
+// it is read (in the output type) before being overwritten.
+//
+// Plain arithmetic shared by the generator (gemm.cpp), the HIP reference's flags, the host
+// driver and the tests.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codegen/conv3d_igemm_config.hpp"  // MfmaShape and the bf16 MFMA table (conv3d_mfma)
+#include "jit/isa/isa.hpp"
+
+namespace cdnajit::codegen {
+
+enum class GemmLayout : uint8_t { NN, NT };
+std::string_view gemm_layout_name(GemmLayout l);
+GemmLayout parse_gemm_layout(std::string_view name);  // "NN" | "NT"; Error otherwise
+
+enum class GemmOutput : uint8_t { bf16, f32 };
+std::string_view gemm_output_name(GemmOutput o);
+GemmOutput parse_gemm_output(std::string_view name);  // "bf16" | "f32"; Error otherwise
+
+struct GemmShape {
+  int M = 1, N = 1, K = 8;
+  GemmLayout layout = GemmLayout::NT;
+  GemmOutput output = GemmOutput::bf16;
+  float alpha = 1.0f, beta = 0.0f;
+  double gflop() const { return 2.0 * double(M) * double(N) * double(K) * 1e-9; }
+  std::string str() const;  // "M1024 N1024 K1024 NT bf16" (+ " alpha=.. beta=.." when not 1, 0)
+};
+
+struct GemmConfig {
+  int tile_m = 128, tile_n = 128;
+  int tile_k = 0;          // elements; 0 = default (64 on gfx950, 32 on gfx942)
+  int waves_m = 2, waves_n = 2;
+  int stages = 2;          // LDS stages: 1 = load, barrier, compute; 2 = next tile's loads fly during the MFMAs
+  int mfma_m = 16;         // MFMA block: 16 (16x16xK) or 32 (32x32xK)
+  std::string str() const; // "128x128x64 w2x2 st2 mfma16"
+};
+
+struct GemmPlan {
+  GemmShape shape;
+  GemmConfig cfg;
+  Arch arch = Arch::gfx950;
+  MfmaShape mfma;
+
+  int threads = 0;
+  int wave_m = 0, wave_n = 0;      // wave sub-tile
+  int blocks_m = 0, blocks_n = 0;  // MFMA blocks per wave
+  int mfma_per_tile = 0;           // MFMA k-steps per K tile
+  int k_tiles = 0;
+  int tiles_m = 0, tiles_n = 0;
+  // Global loads, 16 bytes (8 bf16) per chunk. K-contiguous tiles (A, and B for NT): rows of
+  // tile_k elements, k_chunks_per_row chunks each. B for NN: tile_k rows of tile_n elements.
+  int k_chunks_per_row = 0;
+  int a_chunks = 0, b_chunks = 0;  // chunks per thread per K tile
+  int nn_chunks_per_row = 0;       // NN: 16-byte chunks per B row (tile_n / 8)
+  // LDS: A rows then B rows (both K-contiguous), tile_k * 2 bytes + padding each (gemm.cpp).
+  int lds_row_bytes = 0, lds_pad_bytes = 0;
+  uint32_t lds_stage_bytes = 0, lds_bytes = 0;
+  uint32_t grid[3] = {1, 1, 1};
+
+  int out_esize() const { return shape.output == GemmOutput::f32 ? 4 : 2; }
+  int64_t a_bytes() const { return int64_t(shape.M) * shape.K * 2; }
+  int64_t b_bytes() const { return int64_t(shape.K) * shape.N * 2; }
+  int64_t c_bytes() const { return int64_t(shape.M) * shape.N * out_esize(); }
+};
+
+// Validates and derives; throws cdnajit::Error naming the field or limit and what would be valid.
+GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg = {});
+
+// Every valid configuration of a small search space (tiles {64,128,256}^2, tile_k {32,64,128},
+// waves {1,2,4}^2, stages {1,2}, mfma_m {16,32}) for the shape: invalid combinations skipped.
+std::vector<GemmConfig> enumerate_gemm_configs(const GemmShape& s, Arch a);
+
+}  // namespace cdnajit::codegen

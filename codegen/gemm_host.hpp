@@ -1,0 +1,60 @@
+// Host side of the MFMA GEMM: test data, the fp64 reference with its error bound, and drivers
+// that run the JIT kernel and the clang-compiled HIP reference on a Device (GPU or simulator).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "codegen/gemm_config.hpp"
+#include "jit/kernel.hpp"
+#include "runtime/device.hpp"
+
+namespace cdnajit::codegen {
+
+// bf16 bits of A (M x K), B (K x N for NN, N x K for NT) and, with beta != 0, the input C
+// (M x N, in the output type's bytes).
+struct GemmInputs {
+  std::vector<uint16_t> a, b;
+  std::vector<uint8_t> c;
+};
+// Deterministic data (random_bf16: values in [-2, 2], magnitudes >= 2^-8 or zero).
+GemmInputs gemm_random_inputs(const GemmPlan& p, uint64_t seed);
+
+// fp64 reference: ref = alpha * sum_k a*b + beta * c (exact products, fp64 sums), and the
+// per-element bound the kernel's result must meet:
+//   |got - ref| <= K * 2^-23 * |alpha| * sum_k |a*b|     (fp32 accumulation: twice the textbook
+//                                                         recursive-summation bound (K-1) * 2^-24,
+//                                                         covering the MFMA's unspecified internal
+//                                                         sum order and rounding)
+//                + 2^-23 * (|alpha * s| + |beta * c|)     (the alpha product and the fma)
+//                + (|ref| + the two terms above) * 2^-8   (bf16 output rounding: half an ulp of the fp32
+//                  + 2^-133                               result, plus the subnormal floor; bf16 output only)
+struct GemmReference {
+  std::vector<double> value, bound;
+};
+GemmReference gemm_reference_fp64(const GemmPlan& p, const GemmInputs& in);
+
+// Elements outside the bound (the first one described), over all of C.
+struct GemmBoundCheck {
+  size_t elements = 0, violations = 0, first = 0;
+  double worst_ratio = 0;  // max |got - ref| / bound
+  bool ok() const { return violations == 0; }
+  std::string describe() const;
+};
+GemmBoundCheck gemm_check_bound(const GemmPlan& p, std::span<const uint8_t> c, const GemmReference& ref);
+
+struct GemmRunResult {
+  std::vector<uint8_t> c;               // output bytes
+  std::optional<sim::Stats> stats;      // simulator statistics of the launch
+  double host_ms = 0;                   // host wall time of the launch (simulator: CPU time)
+};
+GemmRunResult run_gemm_jit(Device& dev, const GemmPlan& p, const BuildResult& k, const GemmInputs& in);
+
+std::string gemm_hip_source();  // codegen/hip/gemm_mfma.hip
+std::vector<std::string> gemm_hip_flags(const GemmPlan& p);
+// The reference compiled by compile_hip(gemm_hip_source(), arch, gemm_hip_flags(p)).
+GemmRunResult run_gemm_hip(Device& dev, const GemmPlan& p, std::span<const uint8_t> code_object, const GemmInputs& in);
+
+}  // namespace cdnajit::codegen

@@ -1,0 +1,93 @@
+#include "codegen/gemm_job.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+
+#include "codegen/gemm.hpp"
+#include "codegen/seed_run.hpp"
+#include "jit/isa/error.hpp"
+#include "runtime/device.hpp"
+#include "runtime/hip_source.hpp"
+#include "runtime/sim/code_object.hpp"
+#include "runtime/sim/simulator.hpp"
+
+namespace cdnajit::codegen {
+
+std::string format_gemm_modelled(const GemmModelled& m) {
+  return fmt::format(
+      "modelled (model {}): {} [{}]: {:.4f} ms, {:.1f} TFLOP/s = {:.1f}% of the {} peak {:.1f} TFLOP/s ({} at the "
+      "{:.2f} GHz peak clock; the model runs at {:.2f} GHz); limiter {}; {} of {} workgroups replayed, host {:.1f} s\n",
+      m.model, m.shape.str(), m.config, m.report.ms, m.tflops(), 100 * m.peak_share(), m.model, m.peak_tflops, m.mfma,
+      m.peak_clock_ghz, m.model_clock_ghz, m.report.limiter, m.report.replayed_workgroups, m.report.plan.workgroups,
+      m.host_seconds);
+}
+
+GemmJobResult run_gemm_job(std::ostream& log, Arch arch, const GemmShape& s, const GemmConfig& cfg,
+                           const GemmJobOptions& opt) {
+  const model::Hardware* hw = gemm_model_product(arch, opt.model);  // errors before any work
+  const GemmPlan p = make_gemm_plan(s, arch, cfg);
+  GemmJobResult r;
+  r.shape = s.str();
+  r.config = p.cfg.str();
+  r.mfma = std::string(p.mfma.mnemonic);
+  log << fmt::format("gemm {} on {}: config {}, {} ({} threads, grid {}x{})\n", r.shape, arch_name(arch), r.config,
+                     r.mfma, p.threads, p.grid[0], p.grid[1]);
+  auto t0 = std::chrono::steady_clock::now();
+  const BuildResult k = build_gemm(p);
+  r.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  CodeObject co = read_code_object(k.code_object);
+  if (const KernelInfo* ki = co.find(k.name)) {
+    r.vgprs = int(architectural_vgprs(*ki));
+    r.agprs = int(ki->agpr_count);
+    r.sgprs = allocated_sgprs(*ki);
+    r.lds_bytes = ki->group_segment_size;
+    r.waves_per_simd = code_object_occupancy(*ki, arch, uint32_t(p.threads)).waves_per_simd;
+  }
+  log << fmt::format("JIT build {:.1f} ms: {} VGPRs, {} AGPRs, {} SGPRs, {} bytes LDS, {} waves/SIMD\n", r.build_ms,
+                     r.vgprs, r.agprs, r.sgprs, r.lds_bytes, r.waves_per_simd);
+  if (!opt.asm_path.empty()) {
+    std::ofstream f(opt.asm_path);
+    if (!f) throw Error(fmt::format("gemm: cannot write '{}'", opt.asm_path));
+    f << k.assembly;
+    log << "wrote " << opt.asm_path << "\n";
+  }
+  if (!opt.model_only) {
+    auto dev = open_device(opt.device.empty() ? "sim:" + std::string(arch_name(arch)) : opt.device);
+    r.device = dev->name();
+    const GemmInputs in = gemm_random_inputs(p, opt.seed);
+    const GemmRunResult jit = run_gemm_jit(*dev, p, k, in);
+    const auto hip_co = compile_hip(gemm_hip_source(), arch, gemm_hip_flags(p));
+    const GemmRunResult hip = run_gemm_hip(*dev, p, hip_co, in);
+    r.ran = true;
+    size_t mismatches = 0, first = 0;
+    const size_t es = size_t(p.out_esize()), n = jit.c.size() / es;
+    for (size_t e = 0; e < n; ++e)
+      if (std::memcmp(&jit.c[e * es], &hip.c[e * es], es) != 0 && mismatches++ == 0) first = e;
+    r.bit_exact = mismatches == 0 && jit.c.size() == hip.c.size();
+    r.compare = r.bit_exact ? fmt::format("bit-exact ({} elements)", n)
+                            : fmt::format("{} of {} elements differ; first at row {}, column {}", mismatches, n,
+                                          first / size_t(s.N), first % size_t(s.N));
+    r.bound = gemm_check_bound(p, jit.c, gemm_reference_fp64(p, in));
+    if (jit.stats) {
+      r.sim_seconds = jit.stats->seconds;
+      r.wave_instructions = jit.stats->wave_instructions;
+      r.mfma_share = r.wave_instructions ? double(jit.stats->by_unit[int(isa::Unit::MFMA)]) / double(r.wave_instructions)
+                                         : 0;
+    }
+    log << fmt::format("device {}: JIT vs HIP reference (clang, same MFMA order): {}\n", r.device, r.compare);
+    log << fmt::format("JIT vs fp64 reference: {}\n", r.bound.describe());
+    if (jit.stats)
+      log << fmt::format("simulator: {} wave-instructions, MFMA share {:.1f}%, {:.2f} s\n", r.wave_instructions,
+                         100 * r.mfma_share, r.sim_seconds);
+  }
+  if (hw) {
+    r.modelled = model_gemm(*hw, s, cfg, opt.seed);
+    log << format_gemm_modelled(*r.modelled);
+  }
+  return r;
+}
+
+}  // namespace cdnajit::codegen

@@ -1,0 +1,108 @@
+// HIP C++ reference of the MFMA GEMM (codegen/gemm.cpp) with the same MFMA builtins, the same
+// operand layout and the same accumulation order: per mfma_m x mfma_m output block,
+// acc = mfma(A_ks, B_ks, acc) over the K tiles in ascending order and, inside a tile, the MFMA
+// k-steps in ascending order; acc starts at +0. Epilogue: v = acc; v = alpha * v (alpha != 1);
+// v = fmaf(beta, C, v) (beta != 0, C read in the output type); then bf16 RNE or fp32.
+// Written plainly (one LDS stage, element-wise C++ loads with explicit range checks), so clang
+// chooses its own schedule and registers.
+//
+// A: M x K bf16 row-major; B: K x N (GM_NN = 1) or N x K (GM_NN = 0) bf16 row-major; C: M x N.
+// Flags (gemm_hip_flags): GM_M GM_N GM_K GM_NN GM_TM GM_TN GM_TK GM_WM GM_WN GM_MB (16 | 32)
+// GM_ARCH950 GM_OUTF32 GM_ALPHA_BITS GM_BETA_BITS (fp32 bit patterns).
+#include "codegen_hip_prelude.h"
+
+namespace {
+constexpr unsigned M = GM_M, N = GM_N, K = GM_K;
+constexpr int TM = GM_TM, TN = GM_TN, TK = GM_TK, WM = GM_WM, WN = GM_WN, MB = GM_MB;
+constexpr int THREADS = 64 * WM * WN;
+constexpr int NREG = MB * MB / 64;
+constexpr int BM = TM / WM / MB, BN = TN / WN / MB;
+typedef float acc_t __attribute__((ext_vector_type(NREG)));
+#if GM_ARCH950
+constexpr int MK = MB == 16 ? 32 : 16;
+typedef __bf16 frag_t __attribute__((ext_vector_type(8)));
+#else
+constexpr int MK = MB == 16 ? 16 : 8;
+typedef short frag_t __attribute__((ext_vector_type(4)));
+#endif
+constexpr int FB = MK * 2 / (64 / MB);  // fragment bytes per lane
+static_assert(sizeof(frag_t) == FB, "fragment size");
+constexpr float ALPHA = __builtin_bit_cast(float, unsigned(GM_ALPHA_BITS));
+constexpr float BETA = __builtin_bit_cast(float, unsigned(GM_BETA_BITS));
+
+__device__ inline acc_t mfma(frag_t a, frag_t b, acc_t c) {
+#if GM_ARCH950
+#if GM_MB == 16
+  return __builtin_amdgcn_mfma_f32_16x16x32_bf16(a, b, c, 0, 0, 0);
+#else
+  return __builtin_amdgcn_mfma_f32_32x32x16_bf16(a, b, c, 0, 0, 0);
+#endif
+#else
+#if GM_MB == 16
+  return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c, 0, 0, 0);
+#else
+  return __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a, b, c, 0, 0, 0);
+#endif
+#endif
+}
+}  // namespace
+
+extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const unsigned short* __restrict__ a,
+                                                              const unsigned short* __restrict__ b,
+                                                              void* __restrict__ c) {
+  // LDS: A rows (m) then B rows (n), each TK bf16, K-contiguous (no padding: clang's layout).
+  __shared__ unsigned short lds[(TM + TN) * TK];
+  const int tid = opaque(int(threadIdx.x));
+  const int wave = __builtin_amdgcn_readfirstlane(tid >> 6), lane = tid & 63;
+  const int wm = wave % WM, wn = wave / WM;
+  const unsigned m0 = blockIdx.x * TM, n0 = blockIdx.y * TN;
+  acc_t acc[BM][BN];
+  for (int i = 0; i < BM; ++i)
+    for (int j = 0; j < BN; ++j) acc[i][j] = acc_t{};
+
+  for (unsigned k0 = 0; k0 < K; k0 += TK) {
+    for (int id = tid; id < TM * TK; id += THREADS) {
+      unsigned row = id / TK, kk = id % TK, m = m0 + row;
+      lds[row * TK + kk] = m < M ? a[(unsigned long)(m) * K + k0 + kk] : 0;
+    }
+    for (int id = tid; id < TN * TK; id += THREADS) {
+      unsigned row = id / TK, kk = id % TK, n = n0 + row;
+#if GM_NN
+      lds[(TM + row) * TK + kk] = n < N ? b[(unsigned long)(k0 + kk) * N + n] : 0;
+#else
+      lds[(TM + row) * TK + kk] = n < N ? b[(unsigned long)(n) * K + k0 + kk] : 0;
+#endif
+    }
+    __syncthreads();
+    const unsigned char* lb = (const unsigned char*)lds;
+    for (int ks = 0; ks < TK / MK; ++ks) {
+      frag_t fa[BM], fb[BN];
+      for (int i = 0; i < BM; ++i)
+        fa[i] = *(const frag_t*)(lb + (wm * (TM / WM) + i * MB + lane % MB) * TK * 2 + ks * MK * 2 + lane / MB * FB);
+      for (int j = 0; j < BN; ++j)
+        fb[j] = *(const frag_t*)(lb + (TM + wn * (TN / WN) + j * MB + lane % MB) * TK * 2 + ks * MK * 2 +
+                                 lane / MB * FB);
+      for (int i = 0; i < BM; ++i)
+        for (int j = 0; j < BN; ++j) acc[i][j] = mfma(fa[i], fb[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+
+  for (int i = 0; i < BM; ++i)
+    for (int j = 0; j < BN; ++j)
+      for (int r = 0; r < NREG; ++r) {
+        unsigned m = m0 + wm * (TM / WM) + i * MB + r / 4 * 8 + lane / MB * 4 + r % 4;
+        unsigned n = n0 + wn * (TN / WN) + j * MB + lane % MB;
+        if (m >= M || n >= N) continue;
+        unsigned long e = (unsigned long)(m) * N + n;
+        float v = acc[i][j][r];
+        if (ALPHA != 1.0f) v = ALPHA * v;
+#if GM_OUTF32
+        if (BETA != 0.0f) v = __builtin_fmaf(BETA, ((const float*)c)[e], v);
+        ((float*)c)[e] = v;
+#else
+        if (BETA != 0.0f) v = __builtin_fmaf(BETA, __builtin_bit_cast(float, unsigned(((const unsigned short*)c)[e]) << 16), v);
+        ((unsigned short*)c)[e] = to_bf16_bits(v);
+#endif
+      }
+}

@@ -1,0 +1,168 @@
+// The MFMA GEMM family (codegen/gemm.hpp): output tile, K tile, waves, LDS stages and the MFMA
+// block size. The generator's plan (make_gemm_plan) is the validity rule for every limit
+// (registers, LDS, DS offsets, alignment, K a multiple of the K tile).
+//
+// Problem text: "MxNxK [NT|NN] [bf16|f32]", e.g. "4096x4096x4096 NT" (layout NT and bf16 output
+// by default); alpha = 1, beta = 0.
+//
+// Check: the configuration runs a small problem of the same layout and output type sized to have
+// a partial M tile and a partial N tile and two K tiles, and every element is compared with the
+// fp64 reference within its stated bound (codegen/gemm_host.hpp). The bit-for-bit oracle (the
+// clang-compiled HIP reference) costs seconds of compilation per configuration, so it stays in
+// tests/codegen/test_gemm.
+//
+// Timing: the GEMM launch of the full problem.
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "codegen/gemm.hpp"
+#include "codegen/gemm_host.hpp"
+#include "codegen/seed_run.hpp"
+#include "jit/isa/error.hpp"
+#include "runtime/sim/code_object.hpp"
+#include "runtime/tune/families/family_base.hpp"
+#include "runtime/tune/families/registry.hpp"
+
+namespace cdnajit::tune {
+
+namespace {
+
+using codegen::GemmConfig;
+using codegen::GemmPlan;
+using codegen::GemmShape;
+
+constexpr const char* kProblemFormat = "'MxNxK [NT|NN] [bf16|f32]', e.g. '4096x4096x4096 NT'";
+
+GemmShape parse_problem(std::string_view text) {
+  GemmShape s;
+  char layout[8] = "NT", out[8] = "bf16";
+  const std::string t(text);
+  int used = 0;
+  const int n = std::sscanf(t.c_str(), "%dx%dx%d%n %7s %7s", &s.M, &s.N, &s.K, &used, layout, out);
+  if (n < 3) throw Error(fmt::format("gemm problem '{}': expected {}", text, kProblemFormat));
+  s.layout = codegen::parse_gemm_layout(layout);
+  s.output = codegen::parse_gemm_output(out);
+  return s;
+}
+
+std::string problem_text(const GemmShape& s) {
+  return fmt::format("{}x{}x{} {} {}", s.M, s.N, s.K, codegen::gemm_layout_name(s.layout), codegen::gemm_output_name(s.output));
+}
+
+GemmConfig to_config(const Config& c) {
+  GemmConfig k;
+  auto pair = [&](std::string_view name, int& a, int& b) {
+    const std::string& v = config_value(c, name);
+    if (std::sscanf(v.c_str(), "%dx%d", &a, &b) != 2) throw Error(fmt::format("{} '{}' is not AxB", name, v));
+  };
+  pair("tile", k.tile_m, k.tile_n);
+  k.tile_k = std::stoi(config_value(c, "tile_k"));
+  pair("waves", k.waves_m, k.waves_n);
+  k.stages = std::stoi(config_value(c, "stages"));
+  k.mfma_m = std::stoi(config_value(c, "mfma"));
+  return k;
+}
+
+std::string plan_or_reason(const GemmShape& s, const GemmConfig& k, Arch arch, GemmPlan* out) {
+  try {
+    GemmPlan p = codegen::make_gemm_plan(s, arch, k);
+    if (out) *out = p;
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Partial M and N tiles, two K tiles, same layout and output type.
+GemmPlan check_plan(const GemmPlan& p) {
+  GemmShape s = p.shape;
+  s.M = p.cfg.tile_m + p.cfg.tile_m / 2 + 3;
+  s.N = p.cfg.tile_n + 8;
+  s.K = 2 * p.cfg.tile_k;
+  return codegen::make_gemm_plan(s, p.arch, p.cfg);
+}
+
+class GemmCandidate final : public BuiltCandidate {
+ public:
+  explicit GemmCandidate(const GemmPlan& plan) : plan_(plan) {
+    timed_build([&] { kernel_ = codegen::build_gemm(plan_); });
+  }
+
+  std::string check(Device& dev) override {
+    const GemmPlan small = check_plan(plan_);
+    const codegen::GemmInputs in = codegen::gemm_random_inputs(small, 23);
+    const codegen::GemmRunResult r = codegen::run_gemm_jit(dev, small, codegen::build_gemm(small), in);
+    const codegen::GemmBoundCheck b = codegen::gemm_check_bound(small, r.c, codegen::gemm_reference_fp64(small, in));
+    return b.ok() ? "" : fmt::format("{}: {}", small.shape.str(), b.describe());
+  }
+
+  LaunchSpec bind(Device& dev) override {
+    const codegen::GemmInputs in = codegen::gemm_random_inputs(plan_, 21);
+    auto bound = std::make_shared<BoundLaunch>(dev);
+    Buffer a = bound->upload(in.a, "a");
+    Buffer b = bound->upload(in.b, "b");
+    Buffer c = bound->alloc(size_t(plan_.c_bytes()), "c");
+    DeviceKernel k = bound->load(kernel_.code_object, kernel_.name);
+    return bound_launch(bound, k, {plan_.grid[0], plan_.grid[1], plan_.grid[2]}, {uint32_t(plan_.threads)},
+                        KernelArgs().ptr(a).ptr(b).ptr(c));
+  }
+
+ private:
+  std::string describe() const override {
+    CodeObject co = read_code_object(kernel_.code_object);
+    const KernelInfo* k = co.find(kernel_.name);
+    if (!k) return "no kernel info";
+    return fmt::format("VGPR {} AGPR {} SGPR {} LDS {} B, {} waves/SIMD", architectural_vgprs(*k), k->agpr_count,
+                       k->sgpr_count, k->group_segment_size,
+                       codegen::code_object_occupancy(*k, plan_.arch, uint32_t(plan_.threads)).waves_per_simd);
+  }
+
+  GemmPlan plan_;
+  BuildResult kernel_;
+};
+
+class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
+ public:
+  std::string name() const override { return "gemm"; }
+  std::string description() const override {
+    return "MFMA GEMM, bf16 in, fp32 accumulation, bf16/fp32 out, NT/NN (codegen/gemm.hpp)";
+  }
+  std::vector<Param> space() const override {
+    return {
+        {"tile", {"64x64", "128x64", "64x128", "128x128", "256x128", "128x256", "256x256"}, "output tile M x N"},
+        {"tile_k", {"32", "64", "128"}, "K tile in elements (a multiple of the MFMA K)"},
+        {"waves", {"2x2", "2x4", "4x2"}, "waves per workgroup M x N"},
+        {"stages", {"1", "2"}, "LDS stages (2: next tile's loads in flight during the MFMAs)"},
+        {"mfma", {"16", "32"}, "MFMA block: 16x16xK or 32x32xK"},
+    };
+  }
+
+ private:
+  GemmShape parse(std::string_view text) const override { return parse_problem(text); }
+  std::string canonical(const GemmShape& s) const override {
+    // validates the shape with a configuration every valid shape admits (K tile 32 divides K or the error says so)
+    GemmConfig c;
+    c.tile_k = 32;
+    codegen::make_gemm_plan(s, Arch::gfx942, c);
+    return problem_text(s);
+  }
+  GemmConfig choose(const Config& c, const GemmShape&) const override { return to_config(c); }
+  std::string invalid(const GemmShape& s, const GemmConfig& k, Arch arch) const override {
+    return plan_or_reason(s, k, arch, nullptr);
+  }
+  std::unique_ptr<Candidate> make(const GemmShape& s, const GemmConfig& k, Arch arch) const override {
+    GemmPlan plan;
+    if (std::string why = plan_or_reason(s, k, arch, &plan); !why.empty()) throw Error(why);
+    return std::make_unique<GemmCandidate>(plan);
+  }
+};
+
+}  // namespace
+
+const Family& gemm_family() {
+  static const GemmFamily f;
+  return f;
+}
+
+}  // namespace cdnajit::tune

@@ -1,0 +1,147 @@
+// MFMA GEMM kernels (codegen/gemm.cpp) on the simulator, gfx942 and gfx950:
+//  - JIT output bit-for-bit equal to the clang-compiled HIP reference (codegen/hip/gemm_mfma.hip:
+//    same MFMA builtins, same accumulation order) for layouts NN and NT, bf16 and fp32 output,
+//    16x16 and 32x32 MFMA blocks, 1 and 2 LDS stages, partial tiles in M and N, alpha/beta;
+//  - every element within the fp64 reference's stated bound (codegen/gemm_host.hpp);
+//  - invalid plans are errors naming the limit;
+//  - the modelled time is produced for a size the simulator would not run whole in a test.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <iostream>
+#include <map>
+
+#include "codegen/bf16.hpp"
+#include "codegen/gemm.hpp"
+#include "codegen/gemm_host.hpp"
+#include "codegen/gemm_model.hpp"
+#include "jit/isa/error.hpp"
+#include "runtime/device.hpp"
+#include "runtime/hip_source.hpp"
+#include "runtime/model/hardware.hpp"
+
+using namespace cdnajit;
+using namespace cdnajit::codegen;
+
+namespace {
+
+Device& sim_device(Arch a) {
+  static std::map<Arch, std::unique_ptr<Device>> devs;
+  auto& d = devs[a];
+  if (!d) d = open_sim_device(a);
+  return *d;
+}
+
+struct Case {
+  GemmShape s;
+  GemmConfig cfg;
+  const char* what;
+};
+
+void check_case(Arch arch, const Case& c) {
+  const GemmPlan p = make_gemm_plan(c.s, arch, c.cfg);
+  INFO(fmt::format("{} {} [{}]: {}", arch_name(arch), c.s.str(), p.cfg.str(), c.what));
+  const GemmInputs in = gemm_random_inputs(p, 7);
+  Device& dev = sim_device(arch);
+  const GemmRunResult jit = run_gemm_jit(dev, p, build_gemm(p), in);
+  const auto co = compile_hip(gemm_hip_source(), arch, gemm_hip_flags(p));
+  const GemmRunResult hip = run_gemm_hip(dev, p, co, in);
+  REQUIRE(jit.c.size() == hip.c.size());
+  size_t diff = 0;
+  for (size_t i = 0; i < jit.c.size(); ++i) diff += jit.c[i] != hip.c[i];
+  INFO(diff << " bytes differ from the HIP reference");
+  CHECK(diff == 0);
+  const GemmBoundCheck b = gemm_check_bound(p, jit.c, gemm_reference_fp64(p, in));
+  INFO("JIT vs fp64: " << b.describe());
+  CHECK(b.ok());
+  std::cout << fmt::format("  {:<6} {:<40} {:<28} {}; fp64: {}\n", arch_name(arch), c.s.str(), p.cfg.str(),
+                           diff == 0 ? "bit-exact vs HIP" : "MISMATCH", b.describe());
+}
+
+GemmShape shape(int m, int n, int k, GemmLayout l, GemmOutput o = GemmOutput::bf16) {
+  GemmShape s;
+  s.M = m; s.N = n; s.K = k; s.layout = l; s.output = o;
+  return s;
+}
+
+GemmConfig config(int tm, int tn, int tk, int wm, int wn, int stages, int mb) {
+  GemmConfig c;
+  c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.stages = stages; c.mfma_m = mb;
+  return c;
+}
+
+}  // namespace
+
+namespace {
+
+void check_arch(Arch arch) {
+  for (GemmLayout l : {GemmLayout::NT, GemmLayout::NN}) {
+    check_case(arch, {shape(128, 128, 256, l), config(64, 64, 64, 2, 2, 2, 16), "two stages, 4 waves"});
+    check_case(arch, {shape(80, 72, 128, l, GemmOutput::f32), config(64, 64, 32, 2, 2, 1, 16),
+                      "one stage, partial tiles in M and N, fp32 out"});
+    check_case(arch, {shape(64, 128, 128, l), config(64, 128, 64, 2, 2, 2, 32), "32x32 MFMA"});
+  }
+  GemmShape ab = shape(64, 64, 64, GemmLayout::NT);
+  ab.alpha = 0.5f;
+  ab.beta = -1.25f;
+  check_case(arch, {ab, config(64, 64, 64, 2, 2, 2, 16), "alpha, beta with bf16 C"});
+  ab.output = GemmOutput::f32;
+  check_case(arch, {ab, config(64, 64, 64, 2, 2, 2, 16), "alpha, beta with fp32 C"});
+}
+
+}  // namespace
+
+TEST_CASE("gemm gfx942: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound", "[gemm]") {
+  check_arch(Arch::gfx942);
+}
+
+TEST_CASE("gemm gfx950: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound", "[gemm]") {
+  check_arch(Arch::gfx950);
+}
+
+TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
+  auto msg = [](const GemmShape& s, const GemmConfig& c) -> std::string {
+    try {
+      make_gemm_plan(s, Arch::gfx950, c);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK_THAT(msg(shape(64, 64, 100, GemmLayout::NT), {}), Catch::Contains("multiple of tile_k"));
+  CHECK_THAT(msg(shape(64, 60, 64, GemmLayout::NN), {}), Catch::Contains("multiple of 8"));
+  CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), config(64, 64, 64, 2, 2, 3, 16)), Catch::Contains("stages"));
+  CHECK_THAT(msg(shape(0, 64, 64, GemmLayout::NT), {}), Catch::Contains("M = 0"));
+  CHECK_THROWS_AS(parse_gemm_layout("TN"), Error);
+}
+
+TEST_CASE("gemm: modelled time of a 1024^3 NT GEMM (recorded workgroups only)", "[gemm]") {
+  GemmShape s = shape(1024, 1024, 1024, GemmLayout::NT);
+  const GemmModelled m = model_gemm(model::product("mi355x"), s);
+  std::cout << "  modelled (model mi355x): " << s.str() << " [" << m.config << "]: " << m.report.ms << " ms, "
+            << m.tflops() << " TFLOP/s, limiter " << m.report.limiter << "\n";
+  CHECK(m.report.ms > 0);
+  CHECK(m.report.replayed_workgroups < m.report.plan.workgroups);  // the model did not simulate the whole grid
+  CHECK(m.peak_share() > 0);
+  CHECK(m.peak_share() < 1);  // no modelled kernel beats the MFMA peak
+}
+
+TEST_CASE("gemm: the fp64 bound rejects a wrong element", "[gemm]") {
+  GemmShape s = shape(64, 64, 64, GemmLayout::NT);
+  const GemmPlan p = make_gemm_plan(s, Arch::gfx950, config(64, 64, 64, 2, 2, 2, 16));
+  const GemmInputs in = gemm_random_inputs(p, 3);
+  const GemmReference ref = gemm_reference_fp64(p, in);
+  std::vector<uint8_t> c(size_t(p.c_bytes()));
+  for (size_t e = 0; e < ref.value.size(); ++e) {
+    const uint16_t b = f32_to_bf16_rne(float(ref.value[e]));
+    std::memcpy(&c[2 * e], &b, 2);
+  }
+  CHECK(gemm_check_bound(p, c, ref).ok());  // the correctly rounded result is inside
+  const uint16_t off = uint16_t(f32_to_bf16_rne(float(ref.value[100] * 1.05 + 0.5)));
+  std::memcpy(&c[200], &off, 2);
+  const GemmBoundCheck b = gemm_check_bound(p, c, ref);
+  CHECK(b.violations == 1);
+  CHECK(b.first == 100);
+}

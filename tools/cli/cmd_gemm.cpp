@@ -1,0 +1,94 @@
+// gemm: build the MFMA GEMM kernel (codegen/gemm_job.hpp) for one shape, run it and the HIP
+// reference on the simulator, check the bits and the fp64 bound, print stats and the modelled time.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "codegen/gemm_job.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/cli/values.hpp"
+
+namespace cdnajit::cli {
+
+namespace {
+
+struct GemmOptions {
+  Arch arch = Arch::gfx950;
+  codegen::GemmShape shape;
+  codegen::GemmConfig cfg;
+  codegen::GemmJobOptions job;
+};
+
+}  // namespace
+
+void add_gemm_command(CommandLine& cl) {
+  auto o = std::make_shared<GemmOptions>();
+  o->shape.M = o->shape.N = o->shape.K = 256;
+  CLI::App* c = cl.add("gemm",
+                       "the MFMA GEMM C = alpha*A*B (+ beta*C), bf16 in, fp32 accumulation: build, run on the "
+                       "simulator, verify bit-for-bit vs the HIP reference (clang, same MFMA order) and against the "
+                       "fp64 bound, print stats and the modelled time",
+                       [o] {
+                         codegen::GemmJobResult r = codegen::run_gemm_job(std::cout, o->arch, o->shape, o->cfg, o->job);
+                         return r.ok() ? 0 : 1;
+                       });
+  auto dim = [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, 65536)); };
+  add_typed_option(c, "--m", o->shape.M, dim, "rows of A and C (default 256)");
+  add_typed_option(c, "--n", o->shape.N, dim, "columns of B and C (default 256)");
+  add_typed_option(c, "--k", o->shape.K, dim, "the reduction length (default 256; a multiple of the K tile)");
+  add_typed_option(c, "--layout", o->shape.layout,
+                   [](std::string_view t, std::string_view) { return codegen::parse_gemm_layout(t); },
+                   "NT (B is N x K row-major, default) or NN (B is K x N row-major)");
+  add_typed_option(c, "--out", o->shape.output,
+                   [](std::string_view t, std::string_view) { return codegen::parse_gemm_output(t); },
+                   "output type: bf16 (default) or f32");
+  add_typed_option(c, "--alpha", o->shape.alpha,
+                   [](std::string_view t, std::string_view w) { return float(parse_real(t, w, -1e30, 1e30)); },
+                   "scale of A*B (default 1)");
+  add_typed_option(c, "--beta", o->shape.beta,
+                   [](std::string_view t, std::string_view w) { return float(parse_real(t, w, -1e30, 1e30)); },
+                   "scale of the input C (default 0: C is not read)");
+  add_typed_option(c, "--arch", o->arch,
+                   [](std::string_view text, std::string_view what) {
+                     if (auto a = parse_arch(text)) return *a;
+                     throw Error(fmt::format("{} '{}' (valid: gfx942, gfx950)", what, text));
+                   },
+                   "gfx942 or gfx950 (default gfx950)");
+  auto tile = [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 16, 256)); };
+  add_typed_option(c, "--tile-m", o->cfg.tile_m, tile, "output tile rows (default 128)");
+  add_typed_option(c, "--tile-n", o->cfg.tile_n, tile, "output tile columns (default 128)");
+  add_typed_option(c, "--tile-k", o->cfg.tile_k, tile, "K tile (default 64 on gfx950, 32 on gfx942)");
+  auto waves = [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, 16)); };
+  add_typed_option(c, "--waves-m", o->cfg.waves_m, waves, "waves along M (default 2)");
+  add_typed_option(c, "--waves-n", o->cfg.waves_n, waves, "waves along N (default 2)");
+  add_typed_option(c, "--stages", o->cfg.stages,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, 2)); },
+                   "LDS stages, 1 or 2 (default 2)");
+  add_typed_option(c, "--mfma", o->cfg.mfma_m,
+                   [](std::string_view t, std::string_view w) {
+                     if (t == "16") return 16;
+                     if (t == "32") return 32;
+                     throw Error(fmt::format("{} '{}' (valid: 16 = 16x16xK MFMA blocks, 32 = 32x32xK)", w, t));
+                   },
+                   "MFMA block: 16 (default) or 32");
+  c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: the simulator)")
+      ->check(check_device_spec);
+  c->add_option("--model", o->job.model,
+                "timing-model product (mi355x on gfx950, mi300x on gfx942 by default; none = skip)");
+  add_typed_option(c, "--dump-asm", o->job.asm_path,
+                   [](std::string_view t, std::string_view w) {
+                     check_writable(std::string(t), w);
+                     return std::string(t);
+                   },
+                   "write the kernel's .s to this file");
+  c->add_flag("--model-only", o->job.model_only,
+              "build and model only (no run, bit check or fp64 check): sizes too large to simulate whole");
+  // An impossible shape/configuration or a product of the other arch is a usage error (exit 2),
+  // found before any work.
+  c->parse_complete_callback([o] {
+    codegen::gemm_model_product(o->arch, o->job.model);
+    codegen::make_gemm_plan(o->shape, o->arch, o->cfg);
+  });
+}
+
+}  // namespace cdnajit::cli
