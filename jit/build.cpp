@@ -16,6 +16,7 @@
 #include "jit/asm/link.hpp"
 #include "jit/kernel_impl.hpp"
 #include "jit/lower.hpp"
+#include "jit/operand_check.hpp"
 #include "jit/passes/passes.hpp"
 #include "jit/program_hash.hpp"
 
@@ -174,6 +175,7 @@ struct BuildPipeline {
     thread_local std::vector<isa::MachineInst> prog_buffer;
     std::vector<isa::MachineInst>& prog = prog_buffer;
     to_machine(k, alloc, prog);
+    check_machine_program(k, prog);  // the legality check both encoders rely on
     // The comments now only if something before the text reads them: the wait-count
     // verifier quotes instructions with their comments. Otherwise render_text adds them.
     if (opts.waitcnt == PassMode::Verify) add_comments(k, prog);

@@ -1,5 +1,6 @@
 #include "jit/isa/validate.hpp"
 
+#include "jit/isa/encoding_rules.hpp"
 #include "jit/isa/operand_fit.hpp"
 #include "jit/isa/target.hpp"
 
@@ -42,9 +43,7 @@ bool check_range_alignment(const Operand& o, std::string& why) {
     why = "is out of range (" + std::string(o.file == RegFile::SGPR ? "s0..s" : "0..") + std::to_string(limit - 1) + ")";
     return false;
   }
-  int align = 1;
-  if (o.file == RegFile::SGPR) align = o.dwords >= 4 ? 4 : o.dwords == 2 ? 2 : 1;
-  else if (o.dwords >= 2) align = 2;  // gfx90a+: 64-bit and wider VGPR/AGPR tuples are even-aligned
+  const int align = target::tuple_alignment(o.file, o.dwords);
   if (o.index % align) {
     why = "must start at a multiple of " + std::to_string(align);
     return false;
@@ -117,19 +116,18 @@ bool validate(const MachineInst& mi, Arch arch, std::string& error) {
   // Forms whose operand list differs from the table's plain form.
   std::vector<const OperandSpec*> specs;
   std::vector<int> widths;
-  // SMEM atomics return into sdata itself; DS atomics have separate _rtn mnemonics.
-  const bool returning_atomic = info.is_atomic && mi.mods.sc0 && info.family != Family::DS && info.family != Family::SMEM;
-  static const OperandSpec kAtomicDst{"vdst", OpKind::VReg, 1, true, false};
+  // FLAT/GLOBAL/SCRATCH atomics under sc0 return the old value into a leading vdst. SMEM and
+  // MUBUF atomics return it into their data register itself; DS atomics have _rtn mnemonics.
+  const bool returning_atomic = info.is_atomic && mi.mods.sc0 && info.family != Family::DS &&
+                                info.family != Family::SMEM && info.family != Family::MUBUF;
+  static const OperandSpec kAtomicDst{"vdst", OpKind::VAReg, 1, true, false};
   const bool global_saddr = info.family == Family::GLOBAL && mi.operands.size() >= 2;
   for (size_t i = 0; i < info.operands.size(); ++i) {
     const OperandSpec& s = info.operands[i];
     if (i == 0 && returning_atomic) {
-      // The returning form puts the old value first, as wide as the data.
-      int data_dwords = 1;
-      for (const auto& t : info.operands)
-        if (t.name == "data" || t.name == "vdata") data_dwords = t.dwords;
+      // The returning form puts the old value first.
       specs.push_back(&kAtomicDst);
-      widths.push_back(data_dwords);
+      widths.push_back(info.atomic_result_dwords);
     }
     specs.push_back(&s);
     widths.push_back(s.dwords);
@@ -173,6 +171,9 @@ bool validate(const MachineInst& mi, Arch arch, std::string& error) {
   if (extra)
     return fail(std::string(info.mnemonic) + " does not take " + mod_names(extra) + " (it accepts: " +
                 mod_names(info.mods) + ")");
+  std::string why;
+  if (!check_encoding_rules(mi, std::span<const OperandSpec* const>(specs.data(), mi.operands.size()), why))
+    return fail(why);
   return true;
 }
 
