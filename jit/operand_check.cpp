@@ -96,7 +96,7 @@ struct Checker {
     const VRegDecl& d = k.vregs[r.id];
     const isa::RegFile file = r.cls == RegClass::S ? isa::RegFile::SGPR : r.cls == RegClass::V ? isa::RegFile::VGPR : isa::RegFile::AGPR;
     const int need = isa::target::tuple_alignment(file, r.dwords);
-    if (need == 1) return;
+    if (need == 1 || s.unaligned) return;
     const bool misaligned = d.pinned >= 0 ? (d.pinned + r.first) % need != 0 : d.align % need == 0 && r.first % need != 0;
     if (!misaligned) return;
     fail(fmt::format("operand {} ({}) is {} '{}', which starts at dword {} of its {}-dword register: a {}-dword {} operand "

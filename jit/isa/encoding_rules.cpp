@@ -44,6 +44,7 @@ bool is_memory(Family f) {
 // Imm slot (v_fmaak's K is always a literal).
 bool is_literal(const Operand& o, const OperandSpec& s) {
   if (o.kind != Operand::Kind::Imm && o.kind != Operand::Kind::FImm) return false;
+  if (s.kind == OpKind::Simm16 || s.kind == OpKind::Label) return false;  // fields of the instruction word
   return s.kind == OpKind::Imm || !is_inline_in_slot(s, o.kind == Operand::Kind::Imm, o.imm);
 }
 
@@ -174,19 +175,29 @@ bool check_encoding_rules(const MachineInst& mi, std::span<const OperandSpec* co
 
   // The VALU constant bus: distinct SGPRs, special registers and the literal read.
   if (is_valu(f)) {
-    std::string seen[4];
+    static const Operand kImplicitVcc = Operand::spec(SpecialReg::VCC);
+    const Operand* seen[kConstantBusLimit] = {};
     int uses = 0;
-    auto use = [&](const std::string& name) {
-      for (int k = 0; k < uses && k < 4; ++k)
-        if (seen[k] == name) return true;
-      if (uses < 4) seen[uses] = name;
-      if (++uses <= kConstantBusLimit) return true;
-      why = "reads " + seen[0] + " and " + name + ", more than " + std::to_string(kConstantBusLimit) +
+    auto same_value = [](const Operand& a, const Operand& b) {
+      if (a.kind != b.kind) return false;
+      if (a.kind == Operand::Kind::Reg) return a.index == b.index && a.dwords == b.dwords;
+      if (a.kind == Operand::Kind::Special) return a.special == b.special;
+      return a.imm == b.imm;  // literals
+    };
+    auto use = [&](const Operand& o) {
+      for (int k = 0; k < uses; ++k)
+        if (same_value(*seen[k], o)) return true;
+      if (uses < kConstantBusLimit) {
+        seen[uses++] = &o;
+        return true;
+      }
+      why = "reads " + scalar_name(*seen[0]) + (seen[0] == &kImplicitVcc ? " (implicitly)" : "") + " and " +
+            scalar_name(o) + ", more than " + std::to_string(kConstantBusLimit) +
             " scalar value (SGPR, special register or literal) per VALU instruction on gfx9 (the constant bus); "
             "move one into a VGPR";
       return false;
     };
-    if (info.reads_vcc && !use("vcc (read implicitly)")) return false;
+    if (info.reads_vcc && !use(kImplicitVcc)) return false;
     for (size_t i = 0; i < mi.operands.size(); ++i) {
       const Operand& o = mi.operands[i];
       const OperandSpec& s = *slots[i];
@@ -194,7 +205,7 @@ bool check_encoding_rules(const MachineInst& mi, std::span<const OperandSpec* co
       // The lane select of v_readlane/v_writelane does not use the bus when it is m0.
       if (s.name == "lane" && o.kind == Operand::Kind::Special && o.special == SpecialReg::M0) continue;
       const bool scalar = (o.kind == Operand::Kind::Reg && o.file == RegFile::SGPR) || o.kind == Operand::Kind::Special;
-      if ((scalar || is_literal(o, s)) && !use(scalar_name(o))) return false;
+      if ((scalar || is_literal(o, s)) && !use(o)) return false;
     }
   }
 
@@ -204,9 +215,14 @@ bool check_encoding_rules(const MachineInst& mi, std::span<const OperandSpec* co
     for (size_t i = 1; i < mi.operands.size(); ++i) {
       const Operand& c = mi.operands[i];
       if (slots[i]->name != "src2" || c.kind != Operand::Kind::Reg || dst.kind != Operand::Kind::Reg) continue;
-      const bool same = c.file == dst.file && c.index == dst.index && c.dwords == dst.dwords;
-      const bool overlap = c.file == dst.file && c.index < dst.index + dst.dwords && dst.index < c.index + c.dwords;
-      if (dst.dwords > 4 && overlap && !same) {
+      if (c.file != dst.file) {
+        why = "srcC " + print_operand(c) + " and the result " + print_operand(dst) +
+              " are in different register files (valid: both VGPRs or both AGPRs)";
+        return false;
+      }
+      const bool same = c.index == dst.index && c.dwords == dst.dwords;
+      const bool overlap = c.index < dst.index + dst.dwords && dst.index < c.index + c.dwords;
+      if (dst.dwords > 4 && overlap && !same && !info.srcc_may_overlap) {
         why = "srcC " + print_operand(c) + " partly overlaps the result " + print_operand(dst) +
               " (valid: the same registers as the result, or none of them)";
         return false;

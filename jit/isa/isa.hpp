@@ -77,6 +77,7 @@ struct OperandSpec {
   bool half = false;
   bool half_float = false;
   bool no_literal = false;  // .def "@nolit": a scalar source that takes inline constants but no literal
+  bool unaligned = false;   // .def "@unaligned": a tuple that may start at any register
 };
 
 // VGPR indexing (s_set_gpr_idx_on): the M0[15:12] enable bit that governs an operand — 0..2 for
@@ -122,6 +123,9 @@ struct InstrInfo {
   // VMEM atomics: the old value a returning form (sc0) writes, in dwords: the data's width, or
   // half of it for the compare-swaps, whose data is {new value, compare value} (table.cpp).
   uint8_t atomic_result_dwords = 0;
+  // MFMA: srcC may partly overlap the result (LLVM 22 checks the overlap for every MFMA but the
+  // f8f6f4 ones, whose operand widths follow the formats; table.cpp).
+  bool srcc_may_overlap = false;
   bool reads_vcc = false;   // reads VCC without naming it (v_div_fmas_*, s_cbranch_vccz/vccnz); a VALU one uses the constant bus
 
   bool on(Arch a) const { return archs & arch_bit(a); }

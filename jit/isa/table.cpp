@@ -86,6 +86,9 @@ OperandSpec parse_operand_token(std::string_view mnemonic, std::string_view tok,
   } else if (at != std::string_view::npos && t.substr(at + 1) == "nolit") {
     spec.no_literal = true;
     t = t.substr(0, at);
+  } else if (at != std::string_view::npos && t.substr(at + 1) == "unaligned") {
+    spec.unaligned = true;
+    t = t.substr(0, at);
   } else if (at != std::string_view::npos) {
     const std::string_view type = t.substr(at + 1);
     if (type == "f16") spec.fp = FloatType::F16;
@@ -175,9 +178,11 @@ std::string_view last_type(std::string_view mnemonic) {
 
 // 16-bit VALU sources (OperandSpec::half): the one-dword sources of a VOP1/VOP2/VOPC/VOP3 row whose
 // source type (the mnemonic's last type, as for derived_source_type) is a 16-bit one.
+// Packed sources (v_pk_*, v_sat_pk_*, v_cvt_*_pk_*, v_dot*) hold two 16-bit values in one dword: 32-bit.
 void derive_half(std::string_view mnemonic, Family family, OperandSpec& o) {
-  if (o.is_def || o.dwords != 1 || (o.kind != OpKind::VSrc && o.kind != OpKind::VSrcNoLit)) return;
+  if (o.is_def || o.dwords != 1 || (o.kind != OpKind::VSrc && o.kind != OpKind::VSrcNoLit && o.kind != OpKind::Imm)) return;
   if (family != Family::VOP1 && family != Family::VOP2 && family != Family::VOPC && family != Family::VOP3) return;
+  if (mnemonic.find("pk_") != std::string_view::npos || starts(mnemonic, "v_dot")) return;
   const std::string_view t = last_type(mnemonic);
   o.half = t == "f16" || t == "bf16" || t == "i16" || t == "u16" || t == "b16";
   o.half_float = t == "f16";
@@ -259,6 +264,7 @@ struct Table {
       info.is_trans = r->flags & TRANS;
       info.is_atomic = r->flags & ATOMIC;
       info.reads_vcc = r->flags & READS_VCC;
+      info.srcc_may_overlap = info.family == Family::MFMA && info.mnemonic.find("f8f6f4") != std::string_view::npos;
       if (info.is_atomic)
         for (const OperandSpec& o : ops)
           if (!o.is_def && (o.name == "data" || o.name == "vdata"))

@@ -224,7 +224,7 @@ TEST_CASE("a misaligned register slice is an error at the call, on both archs", 
     int line = __LINE__ + 1;
     auto call = [&] { k.ds_read_b64(v4.slice(1, 2), a); };
     REQUIRE_THROWS_WITH(call(), Contains("ds_read_b64") && Contains(std::string(arch_name(arch))) &&
-                                    Contains("v4.slice(1,2)") && Contains("multiple of 2") && Contains(".slice(0, 2)") &&
+                                    Contains("v4[1:2]") && Contains("multiple of 2") && Contains(".slice(0, 2)") &&
                                     Contains(this_file_line(line)));
     REQUIRE_NOTHROW(k.ds_read_b64(v4.slice(2, 2), a));  // even: fine
     Reg s8 = k.sgpr("s8", 8);
