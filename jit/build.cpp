@@ -175,7 +175,6 @@ struct BuildPipeline {
     thread_local std::vector<isa::MachineInst> prog_buffer;
     std::vector<isa::MachineInst>& prog = prog_buffer;
     to_machine(k, alloc, prog);
-    check_machine_program(k, prog);  // the legality check both encoders rely on
     // The comments now only if something before the text reads them: the wait-count
     // verifier quotes instructions with their comments. Otherwise render_text adds them.
     if (opts.waitcnt == PassMode::Verify) add_comments(k, prog);
@@ -186,6 +185,7 @@ struct BuildPipeline {
     passes::Report wr, hr;
     passes::run_waitcnt_and_hazards(prog, k.arch, pass_mode(opts.waitcnt), pass_mode(opts.hazards), wr, hr);
     r.stats.ms_passes = ms_since(t);
+    check_machine_program(k, prog);  // the legality check both encoders rely on: every instruction they see
     r.stats.waits_inserted = wr.waits_inserted;
     r.stats.waits_removed = wr.waits_removed;
     r.stats.nops_inserted = hr.nops_inserted;
@@ -271,7 +271,7 @@ struct BuildPipeline {
     if (opts.encoder == Encoder::Direct) {
       std::string head = render_file_header(k.arch) + render_code_begin(spec);
       std::string tail = render_code_end(spec) + render_amdhsa_kernel(spec);
-      DirectAsmResult dr = assemble_direct(head, prog, tail, k.arch, &spec);
+      DirectAsmResult dr = assemble_direct(head, prog, tail, k.arch, &spec, /*validated=*/true);  // check_machine_program
       r.stats.direct_insts = dr.direct_insts;
       r.stats.text_insts = dr.text_insts;
       r.stats.raw_lines = dr.raw_lines;

@@ -17,7 +17,8 @@ constexpr std::string_view kMetadataDirective = ".cdnajit_metadata";
 }  // namespace
 
 DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::MachineInst>& prog,
-                                std::string_view tail, Arch arch, const KernelDescriptorSpec* metadata) {
+                                std::string_view tail, Arch arch, const KernelDescriptorSpec* metadata,
+                                bool validated) {
   DirectAsmResult out;
   if (arch != Arch::gfx942 && arch != Arch::gfx950) {
     out.result = assemble(head, arch);  // reports the bad arch the same way
@@ -28,7 +29,7 @@ DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::Ma
   // tuple, a second SGPR on the constant bus, an offset outside its field).
   std::string why;
   for (const isa::MachineInst& mi : prog)
-    if (mi.info && mi.label_def.empty() && !isa::validate(mi, arch, why))
+    if (!validated && mi.info && mi.label_def.empty() && !isa::validate(mi, arch, why))
       out.result.diagnostics.push_back({0, 0, why, isa::print(mi), true});
   if (!out.result.diagnostics.empty()) return out;
   McInstEncoder& encoder = McInstEncoder::for_arch(arch);

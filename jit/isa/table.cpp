@@ -179,13 +179,19 @@ std::string_view last_type(std::string_view mnemonic) {
 // 16-bit VALU sources (OperandSpec::half): the one-dword sources of a VOP1/VOP2/VOPC/VOP3 row whose
 // source type (the mnemonic's last type, as for derived_source_type) is a 16-bit one.
 // Packed sources (v_pk_*, v_sat_pk_*, v_cvt_*_pk_*, v_dot*) hold two 16-bit values in one dword: 32-bit.
-void derive_half(std::string_view mnemonic, Family family, OperandSpec& o) {
+// v_fma_mix*/v_mad_mix* sources are f16 values to the assembler (LLVM's FP16 input modifiers).
+// A source typed @int in the .def (v_cmp_class's mask) is an integer.
+void derive_half(std::string_view mnemonic, Family family, bool typed_int, OperandSpec& o) {
   if (o.is_def || o.dwords != 1 || (o.kind != OpKind::VSrc && o.kind != OpKind::VSrcNoLit && o.kind != OpKind::Imm)) return;
+  if (family == Family::VOP3P && mnemonic.find("_mix") != std::string_view::npos) {
+    o.half = o.half_float = true;
+    return;
+  }
   if (family != Family::VOP1 && family != Family::VOP2 && family != Family::VOPC && family != Family::VOP3) return;
-  if (mnemonic.find("pk_") != std::string_view::npos || starts(mnemonic, "v_dot")) return;
+  if (mnemonic.find("_pk") != std::string_view::npos || starts(mnemonic, "v_dot") || o.name == "scale") return;
   const std::string_view t = last_type(mnemonic);
   o.half = t == "f16" || t == "bf16" || t == "i16" || t == "u16" || t == "b16";
-  o.half_float = t == "f16";
+  o.half_float = t == "f16" && !typed_int;
 }
 
 // The class bits of a row (isa.hpp ClassBits): the one place where mnemonic spelling rules
@@ -243,7 +249,7 @@ struct Table {
         if (!tok.empty()) {
           ops.push_back(parse_operand_token(r->mnemonic, tok, typed));
           if (!typed) ops.back().fp = derived_source_type(r->mnemonic, r->family, r->mods, ops.back());
-          derive_half(r->mnemonic, r->family, ops.back());
+          derive_half(r->mnemonic, r->family, typed && ops.back().fp == FloatType::None, ops.back());
         }
         if (sp == std::string_view::npos) break;
         s.remove_prefix(sp + 1);

@@ -160,7 +160,7 @@ bool validate(const MachineInst& mi, Arch arch, std::string& error) {
   // GLOBAL with an SGPR saddr takes a 32-bit VGPR offset instead of a 64-bit address.
   if (global_saddr) {
     for (size_t i = 0; i < specs.size() && i < mi.operands.size(); ++i)
-      if (specs[i]->kind == OpKind::SAddrOrOff && mi.operands[i].kind == Operand::Kind::Reg)
+      if (specs[i]->kind == OpKind::SAddrOrOff && mi.operands[i].kind != Operand::Kind::Off)
         for (size_t j = 0; j < specs.size(); ++j)
           if (specs[j]->kind == OpKind::VAddr) widths[j] = 1;
   }
