@@ -42,10 +42,10 @@ bool is_memory(Family f) {
 
 // A constant that needs the literal dword: not an inline constant, or any value of an
 // Imm slot (v_fmaak's K is always a literal).
-bool is_literal(const Operand& o, const OperandSpec& s) {
+bool is_literal(const InstrInfo& info, const Operand& o, const OperandSpec& s) {
   if (o.kind != Operand::Kind::Imm && o.kind != Operand::Kind::FImm) return false;
   if (s.kind == OpKind::Simm16 || s.kind == OpKind::Label) return false;  // fields of the instruction word
-  return s.kind == OpKind::Imm || !is_inline_in_slot(s, o.kind == Operand::Kind::Imm, o.imm);
+  return s.kind == OpKind::Imm || !is_inline_in_slot(info, s, o.kind == Operand::Kind::Imm, o.imm);
 }
 
 bool is_vcc(const Operand& o) { return o.kind == Operand::Kind::Special && o.special == SpecialReg::VCC; }
@@ -107,6 +107,12 @@ bool check_encoding_rules(const MachineInst& mi, std::span<const OperandSpec* co
   for (size_t i = 0; i < mi.operands.size(); ++i) {
     const Operand& o = mi.operands[i];
     const OperandSpec& s = *slots[i];
+    // A VALU's one-dword scalar result (v_readlane, v_readfirstlane) is not m0 (LLVM: SReg_32_XM0).
+    if (is_valu(f) && s.is_def && s.kind == OpKind::SReg && s.dwords == 1 && o.kind == Operand::Kind::Special &&
+        o.special == SpecialReg::M0) {
+      why = "operand " + std::to_string(i) + " (" + std::string(s.name) + ") is m0, which a VALU instruction cannot write (valid: an SGPR)";
+      return false;
+    }
     if (f == Family::SMEM && s.kind == OpKind::SReg && o.kind == Operand::Kind::Special &&
         (o.special == SpecialReg::M0 || o.special == SpecialReg::EXEC || o.special == SpecialReg::EXEC_LO ||
          o.special == SpecialReg::EXEC_HI)) {
@@ -121,7 +127,7 @@ bool check_encoding_rules(const MachineInst& mi, std::span<const OperandSpec* co
                                      : "a VGPR address needs offen or idxen (valid: off, or add offen/idxen)";
       return false;
     }
-    if (f == Family::MUBUF && s.kind == OpKind::SOffset && is_literal(o, s)) {
+    if (f == Family::MUBUF && s.kind == OpKind::SOffset && is_literal(info, o, s)) {
       why = "soffset " + print_operand(o) + " is not an inline constant (valid: an SGPR, m0 or -16..64, ±0.5/1/2/4)";
       return false;
     }
@@ -145,12 +151,12 @@ bool check_encoding_rules(const MachineInst& mi, std::span<const OperandSpec* co
       if (!offset_fits(buffer ? kSmemBufferOffset : kSmemOffset, o.imm, "offset ")) return false;
       continue;
     }
-    if (o.kind == Operand::Kind::Imm && s.kind != OpKind::Simm16 && !literal_fits_slot(s, o.imm)) {
+    if (o.kind == Operand::Kind::Imm && is_literal(info, o, s) && !literal_fits_slot(s, o.imm)) {
       why = "operand " + std::to_string(i) + " (" + std::string(s.name) + ") is the constant " + std::to_string(o.imm) +
             ", which does not fit a literal (valid: " + (s.half ? "a 16-bit value, -32768..65535" : kLiteral.what) + ")";
       return false;
     }
-    if (!is_literal(o, s)) continue;
+    if (!is_literal(info, o, s)) continue;
     if (s.no_literal) {
       why = "operand " + std::to_string(i) + " (" + std::string(s.name) + ") takes no literal (valid: an SGPR pair or an inline constant -16..64)";
       return false;
@@ -205,7 +211,7 @@ bool check_encoding_rules(const MachineInst& mi, std::span<const OperandSpec* co
       // The lane select of v_readlane/v_writelane does not use the bus when it is m0.
       if (s.name == "lane" && o.kind == Operand::Kind::Special && o.special == SpecialReg::M0) continue;
       const bool scalar = (o.kind == Operand::Kind::Reg && o.file == RegFile::SGPR) || o.kind == Operand::Kind::Special;
-      if ((scalar || is_literal(o, s)) && !use(o)) return false;
+      if ((scalar || is_literal(info, o, s)) && !use(o)) return false;
     }
   }
 

@@ -42,12 +42,13 @@ bool is_source_only(SpecialReg r) { return r >= SpecialReg::SRC_SHARED_BASE; }
 bool is_aperture(SpecialReg r) { return r >= SpecialReg::SRC_SHARED_BASE && r <= SpecialReg::SRC_PRIVATE_LIMIT; }
 }  // namespace
 
-bool is_inline_in_slot(const OperandSpec& s, bool is_int, int64_t imm) {
+bool is_inline_in_slot(const InstrInfo& info, const OperandSpec& s, bool is_int, int64_t imm) {
   if (!is_int) return is_inline_f32_bits(uint32_t(imm));
   if (is_inline_int(imm)) return true;
-  // A 32-bit operand (and an MFMA srcC, a 32-bit value per element) reads the value as 32 bits:
-  // 0xffffffff is -1.
-  const bool value32 = (s.dwords == 1 && !s.half) || (s.name == "src2" && s.kind == OpKind::VAReg);
+  // A 32-bit operand, a packed VOP3P source and an MFMA srcC (32-bit values per element) read
+  // the value as 32 bits: 0xffffffff is -1. A 64-bit float or integer source does not.
+  const bool value32 = !s.half && (s.dwords == 1 || info.family == Family::VOP3P ||
+                                         (info.family == Family::MFMA && s.name == "src2"));
   if (value32 && imm >= 0x80000000LL && imm <= 0xffffffffLL && is_inline_int(int32_t(uint32_t(imm)))) return true;
   // An f16 source reads 16 bits: 0xffff is -1; and the f16 inline values 0.5, 1, 2, 4 (each
   // sign) and 1/(2*pi). LLVM treats the integer 16-bit sources by their value alone.
@@ -101,7 +102,7 @@ bool operand_fits_slot(const InstrInfo& info, const OperandSpec& s, const Operan
     case OpKind::AReg: return areg && width(want);
     case OpKind::VAReg:
       if (info.family == Family::MFMA && s.name == "src2" && is_const &&
-          (o.inline_const || (o.int_const && is_inline_in_slot(s, true, o.imm))))
+          (o.inline_const || (o.int_const && is_inline_in_slot(info, s, true, o.imm))))
         return true;  // srcC may be an inline constant (0)
       return (vreg || areg) && width(want);
     case OpKind::SSrc:
@@ -112,7 +113,7 @@ bool operand_fits_slot(const InstrInfo& info, const OperandSpec& s, const Operan
       return (sreg || vreg) && width(want);
     case OpKind::VSrcNoLit:
       if (is_const) {
-        if (o.inline_const || (o.int_const && is_inline_in_slot(s, true, o.imm))) return true;
+        if (o.inline_const || (o.int_const && is_inline_in_slot(info, s, true, o.imm))) return true;
         why = "is not an inline constant; gfx9 VOP3 has no literals (valid: -16..64, ±0.5, ±1, ±2, ±4, 1/(2*pi); "
               "or move it into a register first)";
         return false;

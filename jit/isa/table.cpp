@@ -180,7 +180,7 @@ std::string_view last_type(std::string_view mnemonic) {
 // source type (the mnemonic's last type, as for derived_source_type) is a 16-bit one.
 // Packed sources (v_pk_*, v_sat_pk_*, v_cvt_*_pk_*, v_dot*) hold two 16-bit values in one dword: 32-bit.
 // v_fma_mix*/v_mad_mix* sources are f16 values to the assembler (LLVM's FP16 input modifiers).
-// A source typed @int in the .def (v_cmp_class's mask) is an integer.
+// A source typed @int in the .def is a 32-bit integer to the assembler.
 void derive_half(std::string_view mnemonic, Family family, bool typed_int, OperandSpec& o) {
   if (o.is_def || o.dwords != 1 || (o.kind != OpKind::VSrc && o.kind != OpKind::VSrcNoLit && o.kind != OpKind::Imm)) return;
   if (family == Family::VOP3P && mnemonic.find("_mix") != std::string_view::npos) {
@@ -188,10 +188,12 @@ void derive_half(std::string_view mnemonic, Family family, bool typed_int, Opera
     return;
   }
   if (family != Family::VOP1 && family != Family::VOP2 && family != Family::VOPC && family != Family::VOP3) return;
-  if (mnemonic.find("_pk") != std::string_view::npos || starts(mnemonic, "v_dot") || o.name == "scale") return;
+  if (typed_int) return;  // LLVM reads these as 32-bit integers (v_ldexp's exponent, v_cmp_class's mask, v_sad_u16)
+  if (mnemonic.find("_pk") != std::string_view::npos || starts(mnemonic, "v_dot") || o.name == "scale" || o.name == "seed")
+    return;  // the scale of a scaled conversion is an f32, the seed of a stochastic rounding 32 random bits
   const std::string_view t = last_type(mnemonic);
   o.half = t == "f16" || t == "bf16" || t == "i16" || t == "u16" || t == "b16";
-  o.half_float = t == "f16" && !typed_int;
+  o.half_float = t == "f16";
 }
 
 // The class bits of a row (isa.hpp ClassBits): the one place where mnemonic spelling rules
