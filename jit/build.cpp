@@ -16,6 +16,7 @@
 #include "jit/asm/link.hpp"
 #include "jit/kernel_impl.hpp"
 #include "jit/lower.hpp"
+#include "jit/operand_check.hpp"
 #include "jit/passes/passes.hpp"
 #include "jit/program_hash.hpp"
 
@@ -184,6 +185,7 @@ struct BuildPipeline {
     passes::Report wr, hr;
     passes::run_waitcnt_and_hazards(prog, k.arch, pass_mode(opts.waitcnt), pass_mode(opts.hazards), wr, hr);
     r.stats.ms_passes = ms_since(t);
+    check_machine_program(k, prog);  // the legality check both encoders rely on: every instruction they see
     r.stats.waits_inserted = wr.waits_inserted;
     r.stats.waits_removed = wr.waits_removed;
     r.stats.nops_inserted = hr.nops_inserted;
@@ -269,7 +271,7 @@ struct BuildPipeline {
     if (opts.encoder == Encoder::Direct) {
       std::string head = render_file_header(k.arch) + render_code_begin(spec);
       std::string tail = render_code_end(spec) + render_amdhsa_kernel(spec);
-      DirectAsmResult dr = assemble_direct(head, prog, tail, k.arch, &spec);
+      DirectAsmResult dr = assemble_direct(head, prog, tail, k.arch, &spec, /*validated=*/true);  // check_machine_program
       r.stats.direct_insts = dr.direct_insts;
       r.stats.text_insts = dr.text_insts;
       r.stats.raw_lines = dr.raw_lines;

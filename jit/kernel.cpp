@@ -6,6 +6,7 @@
 
 #include "jit/isa/opcode.hpp"
 #include "jit/isa/suggest.hpp"
+#include "jit/isa/target.hpp"
 #include "jit/kernel_impl.hpp"
 #include "jit/operand_check.hpp"
 
@@ -95,11 +96,8 @@ uint32_t Kernel::Impl::new_vreg(RegClass c, int dwords, int align, std::string n
   check_text(n, "register name", loc);
   if (dwords < 1 || dwords > 16)
     throw Error(fmt::format("{}: register '{}' has {} dwords (valid: 1..16)", where(loc), n, dwords));
-  if (align == 0) {
-    // gfx90a+ wants 64-bit+ VGPR/AGPR tuples even-aligned; SGPR pairs even, quads and wider 4-aligned.
-    if (c == RegClass::S) align = dwords >= 4 ? 4 : (dwords == 2 ? 2 : 1);
-    else align = dwords >= 2 ? 2 : 1;
-  }
+  if (align == 0)  // what gfx90a+ operands need (SGPR triples included: LLVM steps them by 4)
+    align = isa::target::tuple_alignment(c == RegClass::S ? isa::RegFile::SGPR : isa::RegFile::VGPR, dwords);
   if (align != 1 && align != 2 && align != 4 && align != 8 && align != 16)
     throw Error(fmt::format("{}: register '{}' alignment {} (valid: 1, 2, 4, 8, 16)", where(loc), n, align));
   vregs.push_back(VRegDecl{c, uint16_t(dwords), uint16_t(align), -1, false, std::move(n), where(loc)});

@@ -2,6 +2,7 @@
 
 #include "jit/isa/operand_fit.hpp"
 #include "jit/isa/target.hpp"
+#include "jit/isa/validate.hpp"
 #include "jit/isa/waitcnt.hpp"
 
 #include <bit>
@@ -81,9 +82,28 @@ struct Checker {
       fail(fmt::format("operand {} ({}) is empty; it must be {}", i, s.name, kind_text(s.kind)));
     }
     std::string why;
-    if (isa::operand_fits_slot(info, s, shape, s.dwords, why)) return;
-    fail(fmt::format("operand {} ({}) is {}{}", i, s.name, describe(o, r),
-                     why.empty() ? fmt::format(" but must be {}", kind_text(s.kind)) : ", which " + why));
+    if (!isa::operand_fits_slot(info, s, shape, s.dwords, why))
+      fail(fmt::format("operand {} ({}) is {}{}", i, s.name, describe(o, r),
+                       why.empty() ? fmt::format(" but must be {}", kind_text(s.kind)) : ", which " + why));
+    if (r) check_alignment(*r, i, s);
+  }
+
+  // A tuple operand starts at a register aligned as gfx90a+ requires (isa::target::tuple_alignment).
+  // Where that depends only on the declaration (a slice starting at an odd dword of an even-aligned
+  // tuple, or a pinned register), it is known here; anything else is checked after allocation
+  // (check_machine_program).
+  void check_alignment(const Reg& r, size_t i, const isa::OperandSpec& s) const {
+    const VRegDecl& d = k.vregs[r.id];
+    const isa::RegFile file = r.cls == RegClass::S ? isa::RegFile::SGPR : r.cls == RegClass::V ? isa::RegFile::VGPR : isa::RegFile::AGPR;
+    const int need = isa::target::tuple_alignment(file, r.dwords);
+    if (need == 1 || s.unaligned) return;
+    const bool misaligned = d.pinned >= 0 ? (d.pinned + r.first) % need != 0 : d.align % need == 0 && r.first % need != 0;
+    if (!misaligned) return;
+    fail(fmt::format("operand {} ({}) is {} '{}', which starts at dword {} of its {}-dword register: a {}-dword {} operand "
+                     "must start at a register that is a multiple of {} on gfx90a+ (valid: a slice whose first dword is a "
+                     "multiple of {}, e.g. .slice({}, {}))",
+                     i, s.name, class_name(r.cls), k.reg_label(r), r.first, d.dwords, r.dwords, class_name(r.cls), need,
+                     need, r.first / need * need, r.dwords));
   }
 };
 
@@ -178,6 +198,24 @@ void check_and_fold_operands(const Kernel::Impl& k, const isa::InstrInfo& info, 
         if (info.operands[j].kind == isa::OpKind::SAddrOrOff && std::holds_alternative<Reg>(out.ops[j].v)) spec.dwords = 1;
     }
     c.check(out.ops[i], i, spec);
+  }
+}
+
+void check_machine_program(const Kernel::Impl& k, const std::vector<isa::MachineInst>& prog) {
+  std::string why;
+  for (const isa::MachineInst& mi : prog) {
+    if (!mi.info || isa::validate(mi, k.arch, why)) continue;
+    if (mi.source < 0) throw Error(fmt::format("kernel '{}', an instruction a pass inserted: {}", k.name, why));
+    const IrInst& in = k.program[size_t(mi.source)];
+    std::string names;
+    for (const Opnd& o : in.ops) {
+      const Reg* r = std::get_if<Reg>(&o.v);
+      if (auto* n = std::get_if<Neg>(&o.v)) r = &n->r;
+      if (auto* a = std::get_if<Abs>(&o.v)) r = &a->r;
+      if (r) names += fmt::format("{}'{}'", names.empty() ? "" : ", ", k.reg_label(*r));
+    }
+    throw Error(fmt::format("{}: {} ({}) is not encodable after register allocation: {}{}", where(in.loc), mi.info->mnemonic,
+                            arch_name(k.arch), why, names.empty() ? "" : " (the call's registers: " + names + ")"));
   }
 }
 

@@ -10,6 +10,12 @@ namespace cdnajit {
 // Throws cdnajit::Error naming the instruction, the arch, the operand and the call site.
 void check_and_fold_operands(const Kernel::Impl& k, const isa::InstrInfo& info, std::vector<Opnd> ops, IrInst& out);
 
+// After register allocation and lowering, before either encoder: every instruction through
+// isa::validate, the one legality check of both encoders (register alignment and ranges,
+// operand classes, constant bus, literals, offsets: encoding_rules.hpp). Throws cdnajit::Error
+// naming the builder call site, the instruction, what is wrong and what would be valid.
+void check_machine_program(const Kernel::Impl& k, const std::vector<isa::MachineInst>& prog);
+
 
 
 }  // namespace cdnajit

@@ -4,6 +4,7 @@
 #include "jit/asm/mc_arch.hpp"
 #include "jit/asm/mcinst_encoder.hpp"
 #include "jit/asm/metadata_note.hpp"
+#include "jit/isa/validate.hpp"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCStreamer.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -16,12 +17,21 @@ constexpr std::string_view kMetadataDirective = ".cdnajit_metadata";
 }  // namespace
 
 DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::MachineInst>& prog,
-                                std::string_view tail, Arch arch, const KernelDescriptorSpec* metadata) {
+                                std::string_view tail, Arch arch, const KernelDescriptorSpec* metadata,
+                                bool validated) {
   DirectAsmResult out;
   if (arch != Arch::gfx942 && arch != Arch::gfx950) {
     out.result = assemble(head, arch);  // reports the bad arch the same way
     return out;
   }
+  // The table's legality check first (isa::validate): a template is learned from probe
+  // registers and immediates, so it would encode values LLVM's parser rejects (a misaligned
+  // tuple, a second SGPR on the constant bus, an offset outside its field).
+  std::string why;
+  for (const isa::MachineInst& mi : prog)
+    if (!validated && mi.info && mi.label_def.empty() && !isa::validate(mi, arch, why))
+      out.result.diagnostics.push_back({0, 0, why, isa::print(mi), true});
+  if (!out.result.diagnostics.empty()) return out;
   McInstEncoder& encoder = McInstEncoder::for_arch(arch);
   const std::vector<const McInstEncoder::Shape*> shapes = encoder.shapes_of(prog);
 

@@ -28,8 +28,12 @@ struct DirectAsmResult {
 // descriptor and metadata). With `metadata` (validated), `tail` stops before
 // the metadata and the kernel's metadata note follows it: emitted directly
 // (metadata_note.hpp) when its strings allow, else as render_amdgpu_metadata()
-// text. Never throws for bad input: see AsmResult.
+// text. An instruction isa::validate rejects is an error diagnostic (line 0, the message
+// and the instruction's text) and nothing is assembled. Never throws for bad input: see AsmResult.
+// `validated`: the caller has run isa::validate on every instruction of `prog` already (the
+// builder does, to name call sites), so it is not run twice.
 DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::MachineInst>& prog,
-                                std::string_view tail, Arch arch, const KernelDescriptorSpec* metadata = nullptr);
+                                std::string_view tail, Arch arch, const KernelDescriptorSpec* metadata = nullptr,
+                                bool validated = false);
 
 }  // namespace cdnajit

@@ -753,7 +753,7 @@ std::string print(const MachineInst& mi) {
     std::string text;
     if (mnem == "s_waitcnt" && o.kind == Operand::Kind::Imm) {
       text = print_waitcnt(o.imm);
-    } else if (is_hwreg_operand(mnem, i) && o.kind == Operand::Kind::Imm) {
+    } else if (is_hwreg_operand(mnem, i) && o.kind == Operand::Kind::Imm && o.imm >= 0 && o.imm <= 0xffff) {
       int64_t v = o.imm;
       text = "hwreg(" + std::to_string(v & 63) + ", " + std::to_string((v >> 6) & 31) + ", " +
              std::to_string(((v >> 11) & 31) + 1) + ")";
@@ -788,6 +788,8 @@ std::string print(const MachineInst& mi) {
   if (m.offset1 != 0) word("offset1:" + std::to_string(m.offset1));
   if (syn == Syntax::SMEM) {
     if (m.sc0) word("glc");
+    if (m.sc1) word("sc1");  // not valid on SMEM: printed so that the assembler says so
+    if (m.nt) word("nt");
   } else {
     if (m.sc0) word("sc0");
     if (m.sc1) word("sc1");

@@ -68,6 +68,16 @@ struct OperandSpec {
   bool optional;          // may be omitted (e.g. trailing operands)
   bool also_read = false; // a def the instruction also reads (v_fmac dst, s_addk dst, d16 loads, v_writelane)
   FloatType fp = FloatType::None;  // sources of NEGABS instructions: see FloatType (table.cpp derives it)
+  // Simm16 operands: the field's width and signedness (.def "@uN"; default 16 bits, -32768..65535).
+  uint8_t imm_bits = 16;
+  bool imm_unsigned = false;
+  // VALU sources holding a 16-bit value (table.cpp derives it from the mnemonic's type): a literal
+  // is a 16-bit value, and a constant whose low half sign-extends to -16..64 (or, for f16, is an
+  // f16 inline value) is an inline constant.
+  bool half = false;
+  bool half_float = false;
+  bool no_literal = false;  // .def "@nolit": a scalar source that takes inline constants but no literal
+  bool unaligned = false;   // .def "@unaligned": a tuple that may start at any register
 };
 
 // VGPR indexing (s_set_gpr_idx_on): the M0[15:12] enable bit that governs an operand — 0..2 for
@@ -110,6 +120,13 @@ struct InstrInfo {
   bool is_store = false;    // memory write
   bool is_trans = false;    // transcendental VALU (v_exp/v_log/v_rcp/v_rsq/v_sqrt/v_sin/v_cos)
   bool is_atomic = false;   // memory read-modify-write; VMEM/SMEM atomics return the old value only under sc0/glc
+  // VMEM atomics: the old value a returning form (sc0) writes, in dwords: the data's width, or
+  // half of it for the compare-swaps, whose data is {new value, compare value} (table.cpp).
+  uint8_t atomic_result_dwords = 0;
+  // MFMA: srcC may partly overlap the result (LLVM 22 checks the overlap for every MFMA but the
+  // f8f6f4 ones, whose operand widths follow the formats; table.cpp).
+  bool srcc_may_overlap = false;
+  bool reads_vcc = false;   // reads VCC without naming it (v_div_fmas_*, s_cbranch_vccz/vccnz); a VALU one uses the constant bus
 
   bool on(Arch a) const { return archs & arch_bit(a); }
 };

@@ -36,6 +36,14 @@ struct OperandShape {
 bool operand_fits_slot(const InstrInfo& info, const OperandSpec& s, const OperandShape& o, int want_dwords,
                        std::string& why);
 
+// Whether a constant in slot `s` of `info` is an inline constant (no literal dword): the integers
+// -16..64 and the f32 inline values; a source read as 32-bit values (one dword, a VOP3P source,
+// an MFMA srcC) also takes 0xffffffff..0xfffffff0 as -1..-16; an f16 source (OperandSpec::half_float)
+// takes any value whose low half sign-extends to -16..64 and the f16 inline values.
+bool is_inline_in_slot(const InstrInfo& info, const OperandSpec& s, bool is_int, int64_t imm);
+// The range of a literal in slot `s`: 16-bit sources -32768..65535, others one dword.
+bool literal_fits_slot(const OperandSpec& s, int64_t imm);
+
 // "a VGPR, SGPR, special register or constant", for messages.
 std::string_view operand_kind_text(OpKind k);
 

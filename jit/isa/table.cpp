@@ -20,7 +20,7 @@ constexpr uint8_t ALL = kAllArchs, G942 = kGfx942, G950 = kGfx950;
 constexpr uint32_t NONE = kModNone, OFFSET = kModOffset, OFFSET01 = kModOffset01, CACHE = kModCache,
                    CLAMP = kModClamp, OMOD = kModOmod, NEGABS = kModNegAbs, OPSEL = kModOpSel, LDS = kModLds,
                    BUFADDR = kModBufAddr, MFMA = kModMfma;
-constexpr uint8_t LOAD = 1, STORE = 2, TRANS = 4, ATOMIC = 8;
+constexpr uint8_t LOAD = 1, STORE = 2, TRANS = 4, ATOMIC = 8, READS_VCC = 16;
 }  // namespace def_names
 
 struct RawEntry {
@@ -76,7 +76,20 @@ OperandSpec parse_operand_token(std::string_view mnemonic, std::string_view tok,
     t.remove_suffix(1);
   }
   typed = false;
-  if (auto at = t.find('@'); at != std::string_view::npos) {
+  if (auto at = t.find('@'); at != std::string_view::npos && t.size() > at + 2 && t[at + 1] == 'u' &&
+                             t[at + 2] >= '0' && t[at + 2] <= '9') {
+    const int bits = std::stoi(std::string(t.substr(at + 2)));
+    if (bits < 1 || bits > 16) return fail("an immediate field has 1..16 bits");
+    spec.imm_bits = uint8_t(bits);
+    spec.imm_unsigned = true;
+    t = t.substr(0, at);
+  } else if (at != std::string_view::npos && t.substr(at + 1) == "nolit") {
+    spec.no_literal = true;
+    t = t.substr(0, at);
+  } else if (at != std::string_view::npos && t.substr(at + 1) == "unaligned") {
+    spec.unaligned = true;
+    t = t.substr(0, at);
+  } else if (at != std::string_view::npos) {
     const std::string_view type = t.substr(at + 1);
     if (type == "f16") spec.fp = FloatType::F16;
     else if (type == "bf16") spec.fp = FloatType::BF16;
@@ -146,6 +159,43 @@ FloatType derived_source_type(std::string_view mnemonic, Family family, uint32_t
   return t;
 }
 
+// The last type suffix of a mnemonic ("f16" in v_cvt_f32_f16, "u16" in v_add_u16), empty if none.
+std::string_view last_type(std::string_view mnemonic) {
+  std::string_view last;
+  for (size_t pos = 0; pos < mnemonic.size();) {
+    size_t us = mnemonic.find('_', pos);
+    std::string_view part = mnemonic.substr(pos, us == std::string_view::npos ? std::string_view::npos : us - pos);
+    const size_t digits = part.find_first_of("0123456789");
+    const std::string_view letters = part.substr(0, digits);
+    const bool is_type = pos > 0 && digits != std::string_view::npos && part.find_first_not_of("0123456789", digits) == std::string_view::npos &&
+                         (letters == "f" || letters == "bf" || letters == "i" || letters == "u" || letters == "b" || letters == "fp");
+    if (is_type) last = part;
+    if (us == std::string_view::npos) break;
+    pos = us + 1;
+  }
+  return last;
+}
+
+// 16-bit VALU sources (OperandSpec::half): the one-dword sources of a VOP1/VOP2/VOPC/VOP3 row whose
+// source type (the mnemonic's last type, as for derived_source_type) is a 16-bit one.
+// Packed sources (v_pk_*, v_sat_pk_*, v_cvt_*_pk_*, v_dot*) hold two 16-bit values in one dword: 32-bit.
+// v_fma_mix*/v_mad_mix* sources are f16 values to the assembler (LLVM's FP16 input modifiers).
+// A source typed @int in the .def is a 32-bit integer to the assembler.
+void derive_half(std::string_view mnemonic, Family family, bool typed_int, OperandSpec& o) {
+  if (o.is_def || o.dwords != 1 || (o.kind != OpKind::VSrc && o.kind != OpKind::VSrcNoLit && o.kind != OpKind::Imm)) return;
+  if (family == Family::VOP3P && mnemonic.find("_mix") != std::string_view::npos) {
+    o.half = o.half_float = true;
+    return;
+  }
+  if (family != Family::VOP1 && family != Family::VOP2 && family != Family::VOPC && family != Family::VOP3) return;
+  if (typed_int) return;  // LLVM reads these as 32-bit integers (v_ldexp's exponent, v_cmp_class's mask, v_sad_u16)
+  if (mnemonic.find("_pk") != std::string_view::npos || starts(mnemonic, "v_dot") || o.name == "scale" || o.name == "seed")
+    return;  // the scale of a scaled conversion is an f32, the seed of a stochastic rounding 32 random bits
+  const std::string_view t = last_type(mnemonic);
+  o.half = t == "f16" || t == "bf16" || t == "i16" || t == "u16" || t == "b16";
+  o.half_float = t == "f16";
+}
+
 // The class bits of a row (isa.hpp ClassBits): the one place where mnemonic spelling rules
 // turn into classes; every pass tests the bits.
 uint32_t derive_classes(const InstrInfo& e) {
@@ -201,6 +251,7 @@ struct Table {
         if (!tok.empty()) {
           ops.push_back(parse_operand_token(r->mnemonic, tok, typed));
           if (!typed) ops.back().fp = derived_source_type(r->mnemonic, r->family, r->mods, ops.back());
+          derive_half(r->mnemonic, r->family, typed && ops.back().fp == FloatType::None, ops.back());
         }
         if (sp == std::string_view::npos) break;
         s.remove_prefix(sp + 1);
@@ -220,6 +271,12 @@ struct Table {
       info.is_store = r->flags & STORE;
       info.is_trans = r->flags & TRANS;
       info.is_atomic = r->flags & ATOMIC;
+      info.reads_vcc = r->flags & READS_VCC;
+      info.srcc_may_overlap = info.family == Family::MFMA && info.mnemonic.find("f8f6f4") != std::string_view::npos;
+      if (info.is_atomic)
+        for (const OperandSpec& o : ops)
+          if (!o.is_def && (o.name == "data" || o.name == "vdata"))
+            info.atomic_result_dwords = uint8_t(info.mnemonic.find("cmpswap") != std::string_view::npos ? o.dwords / 2 : o.dwords);
       if (!by_name.emplace(info.mnemonic, entries.size()).second)
         throw Error("instructions.def: duplicate entry '" + std::string(info.mnemonic) + "'");
       entries.push_back(info);

@@ -31,6 +31,16 @@ constexpr int kVgprs = 256;        // architectural VGPRs
 constexpr int kAgprs = 256;        // architectural AGPRs (gfx90a and later)
 constexpr int kUnifiedVectorRegs = 512;  // VGPRs + AGPRs per lane share one file
 
+// Alignment of a register tuple's first register (LLVM's gfx90a+ register classes, which its
+// assembler enforces: "invalid operand for instruction" otherwise): VGPR and AGPR tuples of
+// 2+ dwords start at an even register; SGPR pairs at an even one, SGPR tuples of 3+ dwords
+// at a multiple of 4 (SGPR_96 steps by 4 like SGPR_128).
+constexpr int tuple_alignment(RegFile f, int dwords) {
+  if (dwords < 2) return 1;
+  if (f == RegFile::SGPR) return dwords == 2 ? 2 : 4;
+  return 2;
+}
+
 // --- Special registers: numbers in the scalar operand encoding --------------
 // (CDNA3 ISA, "SSRC/SDST" operand table; s106:107 and vcc name the same registers.)
 constexpr int kFlatScratchLo = 102, kXnackMaskLo = 104, kVccLo = 106, kVccHi = 107, kTtmp0 = 108, kM0 = 124,

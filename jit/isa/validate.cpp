@@ -1,5 +1,6 @@
 #include "jit/isa/validate.hpp"
 
+#include "jit/isa/encoding_rules.hpp"
 #include "jit/isa/operand_fit.hpp"
 #include "jit/isa/suggest.hpp"
 #include "jit/isa/target.hpp"
@@ -13,6 +14,7 @@ namespace {
 
 constexpr int kNumSgprs = target::kAddressableSgprs;
 constexpr int kNumVgprs = target::kVgprs;  // and as many AGPRs
+constexpr size_t kMaxOperands = 12;  // the widest row has 6, plus a returning atomic's vdst
 
 
 bool is_inline_constant(const Operand& o) {
@@ -36,16 +38,14 @@ std::string describe(const Operand& o) {
 std::string_view kind_text(OpKind k) { return operand_kind_text(k); }
 
 // Range and alignment of a physical register tuple (the width is operand_fits_slot's).
-bool check_range_alignment(const Operand& o, std::string& why) {
+bool check_range_alignment(const Operand& o, bool unaligned, std::string& why) {
   if (o.kind != Operand::Kind::Reg) return true;
   int limit = o.file == RegFile::SGPR ? kNumSgprs : kNumVgprs;
   if (o.index + o.dwords > limit) {
     why = "is out of range (" + std::string(o.file == RegFile::SGPR ? "s0..s" : "0..") + std::to_string(limit - 1) + ")";
     return false;
   }
-  int align = 1;
-  if (o.file == RegFile::SGPR) align = o.dwords >= 4 ? 4 : o.dwords == 2 ? 2 : 1;
-  else if (o.dwords >= 2) align = 2;  // gfx90a+: 64-bit and wider VGPR/AGPR tuples are even-aligned
+  const int align = unaligned ? 1 : target::tuple_alignment(o.file, o.dwords);
   if (o.index % align) {
     why = "must start at a multiple of " + std::to_string(align);
     return false;
@@ -68,7 +68,7 @@ OperandShape shape_of(const Operand& o) {
 }
 
 bool operand_fits(const InstrInfo& info, const OperandSpec& s, const Operand& o, int dwords, std::string& why) {
-  return operand_fits_slot(info, s, shape_of(o), dwords, why) && check_range_alignment(o, why);
+  return operand_fits_slot(info, s, shape_of(o), dwords, why) && check_range_alignment(o, s.unaligned, why);
 }
 
 uint32_t modifiers_used(const MachineInst& mi) {
@@ -116,31 +116,42 @@ bool validate(const MachineInst& mi, Arch arch, std::string& error) {
     return fail(std::string(info.mnemonic) + " does not exist on " + std::string(arch_name(arch)) + " (it is " +
                 (info.archs == kGfx942 ? "gfx942" : "gfx950") + "-only)");
 
-  // Forms whose operand list differs from the table's plain form.
-  std::vector<const OperandSpec*> specs;
-  std::vector<int> widths;
-  // SMEM atomics return into sdata itself; DS atomics have separate _rtn mnemonics.
-  const bool returning_atomic = info.is_atomic && mi.mods.sc0 && info.family != Family::DS && info.family != Family::SMEM;
-  static const OperandSpec kAtomicDst{"vdst", OpKind::VReg, 1, true, false};
+  // Forms whose operand list differs from the table's plain form. Fixed storage: every build
+  // validates every instruction, so no allocation on the way to "valid".
+  struct Slots {
+    const OperandSpec* at[kMaxOperands];
+    int width[kMaxOperands];
+    size_t n = 0;
+    void push_back(const OperandSpec* s) { if (n < kMaxOperands) at[n++] = s; }
+    size_t size() const { return n; }
+    const OperandSpec* operator[](size_t i) const { return at[i]; }
+    const OperandSpec* const* begin() const { return at; }
+    const OperandSpec* const* end() const { return at + n; }
+    void erase_front() {
+      for (size_t i = 1; i < n; ++i) at[i - 1] = at[i], width[i - 1] = width[i];
+      --n;
+    }
+  } specs;
+  int* widths = specs.width;
+  // FLAT/GLOBAL/SCRATCH atomics under sc0 return the old value into a leading vdst. SMEM and
+  // MUBUF atomics return it into their data register itself; DS atomics have _rtn mnemonics.
+  const bool returning_atomic = info.is_atomic && mi.mods.sc0 && info.family != Family::DS &&
+                                info.family != Family::SMEM && info.family != Family::MUBUF;
+  static const OperandSpec kAtomicDst{"vdst", OpKind::VAReg, 1, true, false};
   const bool global_saddr = info.family == Family::GLOBAL && mi.operands.size() >= 2;
   for (size_t i = 0; i < info.operands.size(); ++i) {
     const OperandSpec& s = info.operands[i];
     if (i == 0 && returning_atomic) {
-      // The returning form puts the old value first, as wide as the data.
-      int data_dwords = 1;
-      for (const auto& t : info.operands)
-        if (t.name == "data" || t.name == "vdata") data_dwords = t.dwords;
+      // The returning form puts the old value first.
+      widths[specs.size()] = info.atomic_result_dwords;
       specs.push_back(&kAtomicDst);
-      widths.push_back(data_dwords);
     }
+    if (specs.size() < kMaxOperands) widths[specs.size()] = s.dwords;
     specs.push_back(&s);
-    widths.push_back(s.dwords);
   }
   // MUBUF lds loads drop vdata; the table lists it as a def.
-  if (info.family == Family::MUBUF && mi.mods.lds && !info.operands.empty() && info.operands[0].is_def) {
-    specs.erase(specs.begin());
-    widths.erase(widths.begin());
-  }
+  if (info.family == Family::MUBUF && mi.mods.lds && !info.operands.empty() && info.operands[0].is_def)
+    specs.erase_front();
   size_t required = 0;
   for (const OperandSpec* s : specs) required += !s->optional;
   if (mi.operands.size() < required || mi.operands.size() > specs.size())
@@ -151,7 +162,7 @@ bool validate(const MachineInst& mi, Arch arch, std::string& error) {
   // GLOBAL with an SGPR saddr takes a 32-bit VGPR offset instead of a 64-bit address.
   if (global_saddr) {
     for (size_t i = 0; i < specs.size() && i < mi.operands.size(); ++i)
-      if (specs[i]->kind == OpKind::SAddrOrOff && mi.operands[i].kind == Operand::Kind::Reg)
+      if (specs[i]->kind == OpKind::SAddrOrOff && mi.operands[i].kind != Operand::Kind::Off)
         for (size_t j = 0; j < specs.size(); ++j)
           if (specs[j]->kind == OpKind::VAddr) widths[j] = 1;
   }
@@ -175,6 +186,9 @@ bool validate(const MachineInst& mi, Arch arch, std::string& error) {
   if (extra)
     return fail(std::string(info.mnemonic) + " does not take " + modifier_names(extra) + " (it accepts: " +
                 modifier_names(info.mods) + ")");
+  std::string why;
+  if (!check_encoding_rules(mi, std::span<const OperandSpec* const>(specs.at, mi.operands.size()), why))
+    return fail(why);
   return true;
 }
 

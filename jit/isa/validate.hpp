@@ -11,8 +11,9 @@ namespace cdnajit::isa {
 
 // Returns true if `mi` is valid on `arch`; otherwise false with `error` saying
 // what is wrong (operand index and name, what was found, what is valid).
-// Not checked: the text in Modifiers::extra (DPP/SDWA controls, bitop3:),
-// the constant-bus limit and literal-count rules.
+// Then the instruction-level rules LLVM's assembler enforces (encoding_rules.hpp: constant
+// bus, literals, offset ranges, MFMA srcC overlap, one register file for memory data).
+// Not checked: the text in Modifiers::extra (DPP/SDWA controls, bitop3:).
 bool validate(const MachineInst& mi, Arch arch, std::string& error);
 
 // The modifier spellings of a ModBits set ("offset:, sc0/sc1/nt"), or "none".

@@ -220,3 +220,43 @@ TEST_CASE("a register read before it is written on some path is a build error na
     REQUIRE_NOTHROW(k.assembly());
   }
 }
+
+// gfx90a+ needs 2+-dword VGPR/AGPR tuples at even registers (SGPR triples and wider at a
+// multiple of 4). LLVM's parser rejects ds_read_b64 v[3:4], v0; the direct encoder used to
+// emit it. A slice at an odd dword of an even-aligned tuple is refused at the call.
+TEST_CASE("a misaligned register slice is an error at the call, on both archs", "[builder][errors][align]") {
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    Kernel k("odd_slice", arch);
+    Reg v4 = k.vgpr("v4", 4), a = k.vgpr("a");
+    k.v_mov_b32(a, 0);
+    int line = __LINE__ + 1;
+    auto call = [&] { k.ds_read_b64(v4.slice(1, 2), a); };
+    REQUIRE_THROWS_WITH(call(), Contains("ds_read_b64") && Contains(std::string(arch_name(arch))) &&
+                                    Contains("v4[1:2]") && Contains("multiple of 2") && Contains(".slice(0, 2)") &&
+                                    Contains(this_file_line(line)));
+    REQUIRE_NOTHROW(k.ds_read_b64(v4.slice(2, 2), a));  // even: fine
+    Reg s8 = k.sgpr("s8", 8);
+    REQUIRE_THROWS_WITH(k.s_load_dwordx4(s8.slice(2, 4), k.kernarg_ptr(), 0), Contains("multiple of 4"));
+  }
+}
+
+// A tuple declared with alignment 1 can land anywhere: the check after allocation (the one
+// both encoders rely on) names the call site. One of the two slices below is misaligned
+// wherever the allocator puts the triple.
+TEST_CASE("a tuple misaligned by allocation is an error at the call site, with either encoder", "[builder][errors][align]") {
+  for (Arch arch : {Arch::gfx942, Arch::gfx950})
+    for (Encoder e : {Encoder::Direct, Encoder::Text}) {
+      Kernel k("odd_alloc", arch);
+      Reg t = k.vgpr("t", 3, /*align=*/1), a = k.vgpr("a");
+      k.v_mov_b32(a, 0);
+      int first = __LINE__ + 1;
+      k.ds_read_b64(t.slice(0, 2), a);
+      k.ds_read_b64(t.slice(1, 2), a);
+      k.v_add_u32(a, t[0], t[2]);
+      BuildOptions o;
+      o.use_cache = false;
+      o.encoder = e;
+      REQUIRE_THROWS_WITH(k.build(o), Contains("ds_read_b64") && Contains("multiple of 2") && Contains("not encodable") &&
+                                          (Contains(this_file_line(first)) || Contains(this_file_line(first + 1))));
+    }
+}

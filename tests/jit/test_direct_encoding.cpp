@@ -326,3 +326,26 @@ TEST_CASE("direct builds from several threads at once give the single-threaded b
     CHECK(failures[t].empty());
   }
 }
+
+TEST_CASE("the direct encoder refuses what LLVM's parser refuses: a misaligned tuple", "[jit][direct][align]") {
+  // ds_read_b64 v[3:4], v0: a learned template would take any register pair; LLVM's parser
+  // says "invalid operand for instruction" (gfx90a+ tuples start at an even register).
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    INFO(arch_name(arch));
+    isa::MachineInst mi;
+    mi.info = isa::find("ds_read_b64");
+    mi.mnemonic = "ds_read_b64";
+    mi.operands = {isa::Operand::reg(isa::RegFile::VGPR, 3, 2), isa::Operand::reg(isa::RegFile::VGPR, 0)};
+    CHECK_FALSE(assemble("  " + isa::print(mi) + "\n", arch).ok);
+    DirectAsmResult d = assemble_direct("", {mi}, "", arch);
+    CHECK_FALSE(d.result.ok);
+    CHECK(d.direct_insts == 0);
+    CHECK_THAT(format_diagnostics(d.result.diagnostics), Catch::Contains("multiple of 2") && Catch::Contains("v[3:4]"));
+    mi.operands[0].index = 4;  // v[4:5]: both accept, same bytes
+    AsmResult ref = assemble("  " + isa::print(mi) + "\n", arch);
+    DirectAsmResult ok = assemble_direct("", {mi}, "", arch);
+    REQUIRE(ref.ok);
+    REQUIRE(ok.result.ok);
+    CHECK(ok.result.object == ref.object);
+  }
+}
