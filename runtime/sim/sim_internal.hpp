@@ -352,6 +352,8 @@ void drain_pending(Wave& w);  // s_endpgm
 // when op stores, checks it against the other waves' pending stores); store_issued / store_retired:
 // from pend_add / retire; barrier_passed: s_barrier.
 void lds_store_access(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane);
+// lds_store_access for the active lanes of `exec`, lane l at addr[l] (the DS fast path).
+void lds_store_lanes(Wave& w, const Op& op, const uint32_t* addr, uint64_t exec, uint32_t n);
 void global_store_access(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane);
 inline bool lds_stores_elsewhere(const Wave& w) { return w.wg_stores_pending[0] > w.stores_pending[0]; }
 inline bool global_stores_elsewhere(const Wave& w) { return w.wg_stores_pending[1] > w.stores_pending[1]; }

@@ -122,6 +122,19 @@ void lds_store_access(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane
   w.store_open[kLdsStore] = true;
 }
 
+void lds_store_lanes(Wave& w, const Op& op, const uint32_t* addr, uint64_t exec, uint32_t n) {
+  if (lds_stores_elsewhere(w)) {
+    for (int l = 0; l < 64; ++l)
+      if ((exec >> l) & 1) check_lds(w, op, addr[l], n, l);
+  }
+  if (!stores(op) || op.counter == 1) return;
+  const uint64_t tag = uint64_t(w.wave_in_wg + 1) | (atomic(op) ? kTagAtomic : 0) |
+                       (w.stores_issued[kLdsStore] + 1) << kTagSerialShift;
+  for (int l = 0; l < 64; ++l)
+    if ((exec >> l) & 1) std::fill_n(w.lds_tags + addr[l], n, tag);
+  w.store_open[kLdsStore] = true;
+}
+
 void global_store_access(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane) {
   if (op.unit == isa::Unit::SMEM) return;  // the scalar cache is not coherent with vector stores anyway
   if (global_stores_elsewhere(w)) check_global(w, op, addr, n, lane);
