@@ -136,9 +136,8 @@ TEST_CASE("store visibility: a DS write over another wave's pending store is an 
 
 TEST_CASE("store visibility: global stores need the writer's vmcnt wait in threadgroup-split kernels or under All",
           "[sim][check][visibility]") {
-  // Thread t stores 3t+1 to buf[t], passes the barrier, loads buf[t ^ 64] and stores it to buf[t + 128]... in
-  // the same buffer's second half would need 256 dwords, so it adds it to v2 and stores that back at buf[t]
-  // after a second barrier.
+  // Thread t stores 3t+1 to buf[t], passes the barrier, loads buf[t ^ 64] (the other wave's), and after a
+  // second barrier stores the sum of both back to buf[t].
   auto body = [](const std::string& wait) {
     return " s_load_dwordx2 s[2:3], s[0:1], 0x0\n v_lshlrev_b32 v1, 2, v0\n v_mad_u32_u24 v2, v0, 3, 1\n"
            " s_waitcnt lgkmcnt(0)\n global_store_dword v1, v2, s[2:3]\n" + wait +
