@@ -34,6 +34,11 @@ passes::Mode pass_mode(PassMode m) {
   return m == PassMode::Auto ? passes::Mode::Auto : m == PassMode::Verify ? passes::Mode::Verify : passes::Mode::Off;
 }
 
+passes::BarrierRelease barrier_release(BarrierRelease r) {
+  return r == BarrierRelease::All ? passes::BarrierRelease::All
+         : r == BarrierRelease::None ? passes::BarrierRelease::None : passes::BarrierRelease::Lds;
+}
+
 std::string elem_name(ElemType e) {
   static const char* names[] = {"float", "half", "bf16", "char", "uchar", "short", "ushort", "int", "uint", "long", "fp8"};
   return names[int(e)];
@@ -183,7 +188,8 @@ struct BuildPipeline {
       std::erase_if(prog, [](const isa::MachineInst& mi) { return mi.info && isa::is(*mi.info, isa::kClassWaitcnt); });
     t = Clock::now();
     passes::Report wr, hr;
-    passes::run_waitcnt_and_hazards(prog, k.arch, pass_mode(opts.waitcnt), pass_mode(opts.hazards), wr, hr);
+    passes::run_waitcnt_and_hazards(prog, k.arch, pass_mode(opts.waitcnt), pass_mode(opts.hazards), wr, hr,
+                                     barrier_release(opts.barrier_release));
     r.stats.ms_passes = ms_since(t);
     check_machine_program(k, prog);  // the legality check both encoders rely on: every instruction they see
     r.stats.waits_inserted = wr.waits_inserted;

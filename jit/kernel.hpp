@@ -175,6 +175,13 @@ struct Arg {
 
 enum class PassMode : uint8_t { Auto, Verify, Off };
 
+// Which of a wave's stores an s_barrier makes visible to the other waves of its workgroup: the
+// waits the wait-count pass puts before each s_barrier (Verify reports them missing). LDS DMA is
+// always waited for. Lds (default): also LDS stores, `s_waitcnt lgkmcnt(0)`, what clang-22 emits
+// for __syncthreads() on gfx942/gfx950; All: also global stores, `vmcnt(0)`, what it emits in
+// threadgroup-split mode; None: LDS DMA only. See jit/passes/README.md, "Barriers".
+enum class BarrierRelease : uint8_t { Lds, All, None };
+
 // How instructions become machine code. Direct: MCInsts built from the allocated
 // program and handed to LLVM's object streamer (LLVM parses only the kernel's
 // framing text); Text: the whole .s through LLVM's assembly parser, the
@@ -192,6 +199,7 @@ enum class Linker : uint8_t { Lld, Direct };
 struct BuildOptions {
   PassMode waitcnt = PassMode::Auto;
   PassMode hazards = PassMode::Auto;
+  BarrierRelease barrier_release = BarrierRelease::Lds;
   bool use_cache = true;     // content-addressed code-object cache
   bool link = true;          // false: stop after .s (dump only)
   // Drop every s_waitcnt the author wrote before the passes run: shows what the

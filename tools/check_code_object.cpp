@@ -145,7 +145,10 @@ CheckResult check_code_object(const std::vector<uint8_t>& bytes, const std::stri
     if (block && !prog.empty())
       check_workitem_dims(*co.find(name), *block, prog, name, lines.front().pc, lines.front().text, r.findings);
     // The verifiers index the program they were given: map each finding back to its line.
-    auto w = passes::run_waitcnt(prog, co.arch, passes::Mode::Verify);
+    // A threadgroup-split kernel's barriers must release its global stores too (clang waits vmcnt(0)).
+    const KernelInfo* info = co.find(name);
+    const auto release = info && info->tg_split() ? passes::BarrierRelease::All : passes::BarrierRelease::Lds;
+    auto w = passes::run_waitcnt(prog, co.arch, passes::Mode::Verify, release);
     auto h = passes::run_hazards(prog, co.arch, passes::Mode::Verify);
     for (const passes::Report* rep : {&w, &h})
       for (const passes::Finding& f : rep->findings) {

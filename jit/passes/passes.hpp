@@ -2,7 +2,8 @@
 //
 //   run_waitcnt  - inserts the weakest `s_waitcnt vmcnt(N) lgkmcnt(M)` before every
 //                  instruction that reads or overwrites a register (or LDS, for LDS DMA)
-//                  whose memory load may still be in flight.
+//                  whose memory load may still be in flight, and before every s_barrier
+//                  that would release stores still in flight (BarrierRelease).
 //   run_hazards  - inserts `s_nop` wait states for the gfx94x/gfx950 data hazards the
 //                  hardware does not interlock (see jit/passes/hazards/*.cpp, one rule each).
 //
@@ -29,6 +30,16 @@ namespace cdnajit::passes {
 
 enum class Mode { Auto, Verify, Off };
 
+// What s_barrier releases to the other waves of its workgroup: the waits run_waitcnt puts
+// before a barrier (and Verify asks for) so that this wave's stores are complete, and so
+// visible, when another wave passes it. gfx90a+ barriers do not wait for memory themselves.
+//   Lds  - LDS DMA and this wave's LDS stores (lgkmcnt): what clang-22 emits for __syncthreads()
+//          on gfx942/gfx950 (LLVM's memory model, workgroup-scope release; jit/passes/README.md).
+//   All  - also its global stores (vmcnt), as clang-22 emits in threadgroup-split mode, where
+//          the waves of a workgroup may run on different CUs.
+//   None - LDS DMA only (the data lands in LDS behind the wave's back).
+enum class BarrierRelease : uint8_t { Lds, All, None };
+
 struct Finding {
   size_t index;         // index into the program the pass was given
   std::string rule;     // "waitcnt", "redundant-waitcnt" or a hazard rule name
@@ -43,13 +54,15 @@ struct Report {
   std::vector<Finding> findings; // Verify: every violation
 };
 
-Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode);
+Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
+                   BarrierRelease release = BarrierRelease::Lds);
 Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode);
 // run_waitcnt, then run_hazards, with the same results; when the wait-count pass leaves
 // the program as it was (an author who placed every wait), the hazard pass reuses its
 // CFG and register accesses instead of working them out again.
 void run_waitcnt_and_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode waitcnt, Mode hazards,
-                             Report& waitcnt_report, Report& hazards_report);
+                             Report& waitcnt_report, Report& hazards_report,
+                             BarrierRelease release = BarrierRelease::Lds);
 
 // Every s_waitcnt in `program` that a dataflow check shows is already satisfied where it
 // stands (all counters it names are already at or below its thresholds on every path).

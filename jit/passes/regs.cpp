@@ -23,6 +23,8 @@ struct RowImplicit {
   bool vmem = false, lds_dma_class = false;  // is_lds_dma() also looks at the `lds` modifier
   bool ds_lds = false;      // DS op touching LDS memory
   bool barrier = false;     // s_barrier
+  bool lds_store = false;   // writes LDS memory (DS store or atomic, FLAT store)
+  bool global_store = false;  // writes global memory (VMEM store or atomic outside scratch, FLAT store)
   bool reads_m0 = false;    // messages, relative moves, lane-indexed and counter LDS ops
 };
 
@@ -43,6 +45,8 @@ RowImplicit row_implicit_of(const isa::InstrInfo& row) {
   r.lds_dma_class = isa::is(row, isa::kClassLdsDma);
   r.ds_lds = ds_accesses_lds(mi);
   r.barrier = is_one_of(mi, {Opcode::s_barrier});
+  r.lds_store = row.is_store && (r.ds_lds || is_flat(mi));
+  r.global_store = row.is_store && r.vmem && row.family != isa::Family::SCRATCH;
   r.reads_m0 = is_one_of(mi, {Opcode::s_sendmsg, Opcode::s_sendmsghalt, Opcode::s_ttracedata, Opcode::s_movrels_b32,
                               Opcode::s_movrels_b64, Opcode::s_movreld_b32, Opcode::s_movreld_b64,
                               Opcode::ds_read_addtid_b32, Opcode::ds_write_addtid_b32, Opcode::ds_append,
@@ -77,9 +81,13 @@ void add_implicit(const isa::MachineInst& mi, Access& a) {
     a.implicit_uses.push_back(kM0Unit);   // M0 holds the LDS destination address
   }
   if (r.ds_lds) a.implicit_uses.push_back(kLdsUnit);
-  // Other waves read LDS after a barrier: this wave's LDS DMA must have landed by then
-  // (the barrier itself does not wait for memory on gfx90a+).
-  if (r.barrier) a.implicit_uses.push_back(kLdsUnit);
+  // The stores another wave may read after a barrier (the pseudo-registers s_barrier reads).
+  if (r.lds_store) a.implicit_defs.push_back(kLdsStoresUnit);
+  if (r.global_store) a.implicit_defs.push_back(kGlobalStoresUnit);
+  // Other waves read LDS after a barrier: this wave's LDS DMA and LDS stores must have landed
+  // by then (the barrier itself does not wait for memory on gfx90a+). This is the default
+  // release (BarrierRelease::Lds); run_waitcnt narrows or widens it (barrier_release_units).
+  if (r.barrier) a.implicit_uses.push_back(barrier_release_units(BarrierRelease::Lds));
   // M0 read as an operand: messages, the relative moves, lane-indexed and counter LDS ops, GDS.
   if (r.reads_m0 || mi.mods.extra.find("gds") != std::string::npos) a.implicit_uses.push_back(kM0Unit);
 }
@@ -125,6 +133,8 @@ std::string unit_name(int u) {
     case kExecHi: return "exec_hi";
     case kScc: return "scc";
     case kLds: return "LDS";
+    case kLdsStores: return "LDS stores";
+    case kGlobalStores: return "global stores";
     default: break;
   }
   std::string name(1, u >= kAgpr0 ? 'a' : u >= kVgpr0 ? 'v' : 's');
@@ -153,7 +163,7 @@ std::string units_text(const std::vector<int>& units_in) {
   std::sort(units.begin(), units.end());
   units.erase(std::unique(units.begin(), units.end()), units.end());
   auto same_file = [](int a, int b) {
-    auto file = [](int u) { return u >= kLds ? 3 : u >= kAgpr0 ? 2 : u >= kVgpr0 ? 1 : (u >= kFlatScratchLo ? 10 + u : 0); };
+    auto file = [](int u) { return u >= kLds ? 1000 + u : u >= kAgpr0 ? 2 : u >= kVgpr0 ? 1 : (u >= kFlatScratchLo ? 10 + u : 0); };
     return file(a) == file(b);
   };
   std::string out;

@@ -8,6 +8,7 @@
 #include "jit/isa/machine_inst.hpp"
 #include "jit/isa/target.hpp"
 #include "jit/passes/inline_list.hpp"
+#include "jit/passes/passes.hpp"
 
 namespace cdnajit::passes {
 
@@ -18,7 +19,12 @@ using isa::target::kM0, isa::target::kExecLo, isa::target::kExecHi;
 constexpr int kScc = isa::target::kScalarOperandRegs;  // the unit after the scalar operand registers
 constexpr int kVgpr0 = 256, kAgpr0 = 512;
 constexpr int kLds = 768;  // all of LDS: written by LDS DMA, read/written by DS instructions
-constexpr int kNumUnits = 769;
+// Memory pseudo-registers for the workgroup release at s_barrier (waitcnt.cpp): this wave's
+// LDS stores (DS stores and atomics, FLAT stores) on lgkmcnt, and its global stores (VMEM
+// stores and atomics outside scratch, FLAT stores) on vmcnt. Only s_barrier reads them.
+constexpr int kLdsStores = 769;
+constexpr int kGlobalStores = 770;
+constexpr int kNumUnits = 771;
 
 struct UnitRange {
   int first = 0;
@@ -32,6 +38,14 @@ constexpr UnitRange kVccUnits{kVccLo, 2};
 constexpr UnitRange kExecUnits{kExecLo, 2};
 constexpr UnitRange kM0Unit{kM0, 1};
 constexpr UnitRange kLdsUnit{kLds, 1};
+constexpr UnitRange kLdsStoresUnit{kLdsStores, 1};
+constexpr UnitRange kGlobalStoresUnit{kGlobalStores, 1};
+// The units s_barrier reads under `release`: LDS (DMA), then LDS stores, then global stores.
+constexpr UnitRange barrier_release_units(BarrierRelease release) {
+  return {kLds, release == BarrierRelease::None ? 1 : release == BarrierRelease::Lds ? 2 : 3};
+}
+// LDS and the store pseudo-registers: memory, not registers.
+constexpr bool is_memory_unit(int u) { return u >= kLds; }
 
 // nullopt for operands that are not registers (immediates, labels, `off`, src_* constants).
 std::optional<UnitRange> units_of(const isa::Operand& o);

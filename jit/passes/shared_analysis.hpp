@@ -18,7 +18,8 @@ struct SharedAnalysis {
 };
 
 // As run_waitcnt(); fills `out` (valid) if `program` is unchanged when it returns.
-Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, SharedAnalysis* out);
+Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, SharedAnalysis* out,
+                   BarrierRelease release = BarrierRelease::Lds);
 // As run_hazards(); takes the CFG and accesses from `in` if it is valid.
 Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, const SharedAnalysis* in);
 

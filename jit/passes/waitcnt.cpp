@@ -12,7 +12,12 @@
 //   read by every DS instruction that touches LDS memory.
 // - s_barrier does not wait for memory (gfx90a+ back-off barrier), but other waves
 //   read LDS after it: the barrier counts as a reader of the LDS pseudo-register, so
-//   this wave's pending LDS DMA is waited for before it (regs.cpp).
+//   this wave's pending LDS DMA is waited for before it (regs.cpp). It is also the
+//   workgroup release of LLVM's memory model (AMDGPUUsage, "Memory Model GFX942": a
+//   workgroup-scope release waits lgkmcnt(0) for LDS and, in threadgroup-split mode,
+//   vmcnt(0) for global memory): it reads the LDS-stores pseudo-register (and, under
+//   BarrierRelease::All, the global-stores one), so stores in flight are waited for.
+//   Stores never wait for each other through these pseudo-registers (waitcnt_state.cpp).
 // - s_endpgm needs no wait.
 #include <algorithm>
 #include <string>
@@ -70,20 +75,33 @@ std::vector<Access> access_list(const std::vector<isa::MachineInst>& prog) {
   return acc;
 }
 
+// access_of gives s_barrier the default release (BarrierRelease::Lds); another one replaces it.
+void set_barrier_release(const std::vector<isa::MachineInst>& prog, std::vector<Access>& access, BarrierRelease release) {
+  if (release == BarrierRelease::Lds) return;
+  const UnitRange units = barrier_release_units(release);
+  for (size_t i = 0; i < prog.size(); ++i) {
+    if (!is_one_of(prog[i], {isa::Opcode::s_barrier})) continue;
+    InlineList<UnitRange, 2> uses;
+    for (const UnitRange& u : access[i].implicit_uses) uses.push_back(u.first == kLds ? units : u);
+    access[i].implicit_uses = std::move(uses);
+  }
+}
+
 }  // namespace
 
-Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode) {
-  return run_waitcnt(program, arch, mode, nullptr);
+Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, BarrierRelease release) {
+  return run_waitcnt(program, arch, mode, nullptr, release);
 }
 
 void run_waitcnt_and_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode waitcnt, Mode hazards,
-                             Report& waitcnt_report, Report& hazards_report) {
+                             Report& waitcnt_report, Report& hazards_report, BarrierRelease release) {
   SharedAnalysis shared;
-  waitcnt_report = run_waitcnt(program, arch, waitcnt, &shared);
+  waitcnt_report = run_waitcnt(program, arch, waitcnt, &shared, release);
   hazards_report = run_hazards(program, arch, hazards, &shared);
 }
 
-Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, SharedAnalysis* shared) {
+Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, SharedAnalysis* shared,
+                   BarrierRelease release) {
   (void)arch;  // gfx942 and gfx950 share the gfx9 counters and encoding
   Report report;
   if (mode == Mode::Off) return report;
@@ -100,6 +118,7 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
   access.clear();
   access.reserve(view.size());
   for (const auto& mi : view) access.push_back(access_of(mi));
+  set_barrier_release(view, access, release);
   widen_gpr_indexed(view, cfg, access);  // VGPR indexing: the whole reachable range
   const WaitSweep sweep = sweep_waits(view, cfg, access, mode == Mode::Auto);
   // The program stays as it is (Verify, or Auto with nothing to change): hand the analysis on.
@@ -117,11 +136,16 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
       std::string msg = inst_ref(program, i);
       // A DS instruction uses the LDS pseudo-register whether it loads or stores: "accesses" fits both.
       const bool lds_only = std::all_of(need->reads.begin(), need->reads.end(), [](const PendingUse& u) { return u.unit == kLds; });
-      if (!need->reads.empty()) msg += (lds_only ? " accesses " : " reads ") + describe_pending(view, need->reads);
+      // s_barrier reads only memory pseudo-registers: it releases them to the other waves.
+      const bool release = !need->reads.empty() && is_one_of(view[i], {isa::Opcode::s_barrier});
+      if (!need->reads.empty())
+        msg += (release ? " releases " : lds_only ? " accesses " : " reads ") + describe_pending(view, need->reads);
       if (!need->reads.empty() && !need->writes.empty()) msg += " and";
       if (!need->writes.empty()) msg += " overwrites " + describe_pending(view, need->writes);
       if (need->reads.empty() && need->writes.empty()) msg += " is raw text the pass cannot analyse";
-      msg += " while the load may still be in flight; needs '" + waitcnt_text(need->wait) + "' before it";
+      msg += release ? " to the other waves of the workgroup while the memory operation may still be in flight; needs '"
+                     : " while the load may still be in flight; needs '";
+      msg += waitcnt_text(need->wait) + "' before it";
       report.findings.push_back({i, "waitcnt", msg});
     }
     share();

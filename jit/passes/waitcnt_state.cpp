@@ -226,6 +226,9 @@ std::optional<WaitFields> needed(const Brackets& s, const IssueInfo& info, const
     if (need) (is_write ? need->writes : need->reads).push_back({p.unit, c, p.writer});
   };
   auto consider = [&](const UnitRange& r, bool is_write) {
+    // A store never waits for an earlier store through the store pseudo-registers: only
+    // s_barrier reads them (the release, regs.cpp).
+    if (is_write && (r.first == kLdsStores || r.first == kGlobalStores)) return;
     if (need) {
       // Unit by unit, both counters for each: the order the protected units are listed in.
       for (int u = r.first; u < r.first + r.count; ++u)

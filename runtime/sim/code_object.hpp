@@ -28,6 +28,10 @@ struct KernelInfo {
   uint32_t kernarg_size = 0, group_segment_size = 0, private_segment_size = 0, wavefront_size = 64;
   uint32_t vgpr_count = 0, agpr_count = 0, sgpr_count = 0, accum_offset = 0;
   uint32_t rsrc1 = 0, rsrc2 = 0, rsrc3 = 0;
+  // rsrc3.TG_SPLIT (bit 16, gfx90a+; AMDGPUUsage, "compute_pgm_rsrc3 for GFX90A, GFX942"): the
+  // waves of a workgroup may run on different CUs, so global stores reach another wave of the
+  // workgroup only once complete (clang then waits vmcnt(0) before s_barrier).
+  bool tg_split() const { return (rsrc3 >> 16) & 1; }
   uint16_t kernel_code_properties = 0;
   uint32_t max_flat_workgroup_size = 0;
   uint32_t kernarg_alignment = 8;

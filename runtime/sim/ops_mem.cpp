@@ -92,6 +92,9 @@ uint8_t* lanes_in_one_block(Wave& w, const Op& op, const Src& va, const Src* sad
     if (!b) return nullptr;
     w.T->last_block = b;
   }
+  if (w.track_global)  // store visibility (store_visibility.cpp)
+    for (int l = 0; l < 64; ++l)
+      if ((e >> l) & 1) global_store_access(w, op, addr[l], bytes, l);
   return b->data.get() - b->base;  // host pointer = this + device address
 }
 
@@ -494,6 +497,9 @@ bool ds_fast(Wave& w, const Op& op) {
     for (int k = 0; k < (two ? 2 : 1); ++k)
       for (int l = 0; l < 64; ++l)
         if ((e >> l) & 1) check_lds_dma(w, op, eff[k][l], uint64_t(eff[k][l]) + bytes, l);
+  // ... and against the other waves' pending stores, marking this one's (store_visibility.cpp).
+  if (w.lds_tags && (WRITE || lds_stores_elsewhere(w)))
+    for (int k = 0; k < (two ? 2 : 1); ++k) lds_store_lanes(w, op, eff[k], e, bytes);
   for (int k = 0; k < (two ? 2 : 1); ++k) {
     for (uint32_t i = 0; i < ndw; ++i) {
       uint32_t* reg = WRITE ? w.vr(uint16_t(op.s[1 + k].idx + i)) : w.vr(uint16_t(op.d[0].idx + k * ndw + i));

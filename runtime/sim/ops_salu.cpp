@@ -225,7 +225,10 @@ void register_salu(Registry& r) {
     write_s64(w, op.d[0], clock_value(w, ClockKind::RealTime));
     pend_add(w, op, 3, 0, op.d[0].idx, op.d[0].n);
   }, U::SMEM);
-  r.add("s_barrier", +[](Wave& w, const Op& op) { w.status = Wave::AtBarrier; }, U::Barrier);
+  r.add("s_barrier", +[](Wave& w, const Op& op) {
+    barrier_passed(w, op);  // names the barrier in a store-visibility Error
+    w.status = Wave::AtBarrier;
+  }, U::Barrier);
   // s_trap N: the wave enters the trap handler; no handler is modelled, so the launch stops with
   // an Error naming the trap id and where it was raised. LLVM's AMDGPUUsage (trap handler ABI):
   // 2 = llvm.trap (__builtin_trap, abort, a failed device assert), 3 = llvm.debugtrap.

@@ -204,6 +204,20 @@ struct Pending {
   uint16_t file;    // 0 sgpr, 1 vfile
   uint16_t first, count;  // register range (count 0 = no destination registers)
   uint32_t lds_lo = 0, lds_hi = 0;  // LDS DMA: bytes [lds_lo, lds_hi) written, not yet covered by vmcnt
+  // Store visibility (store_visibility.cpp): the serial of the LDS store (lgkm entry) or global
+  // store (vm entry) this entry retires, 0 if none.
+  uint64_t store = 0;
+  const Op* released_by = nullptr;  // the first s_barrier the wave passed while this was pending
+};
+
+// A global store of one wave that the other waves of its workgroup must not access yet
+// (store_visibility.cpp): its byte ranges per lane and their hull.
+struct GlobalStore {
+  uint64_t serial = 0;
+  bool atomic = false;
+  const Op* op = nullptr;
+  uint64_t lo = ~0ull, hi = 0;
+  std::vector<std::pair<uint64_t, uint32_t>> ranges;  // (address, bytes)
 };
 
 struct Launch;  // per-launch shared context
@@ -258,6 +272,17 @@ struct Wave {
   Wave* peers = nullptr;     // all waves of the workgroup (for LDS-DMA hazard checks)
   int npeers = 0;
   int* wg_dma_pending = nullptr;  // outstanding LDS-DMA operations in the workgroup
+  // Store visibility (store_visibility.cpp, Options::store_release): this wave's LDS and global
+  // stores stay invisible to the other waves until its s_waitcnt retires them. Serials count
+  // the stores of a wave slot; each kind retires in issue order (lgkmcnt / vmcnt), so a store
+  // is pending while its serial is above `retired`.
+  uint64_t* lds_tags = nullptr;  // per LDS byte, the tag of its latest store; nullptr: not tracked
+  int* wg_stores_pending = nullptr;  // [0] LDS, [1] global stores pending in the workgroup
+  int stores_pending[2] = {0, 0};    // this wave's share of them
+  uint64_t stores_issued[2] = {0, 0}, stores_retired[2] = {0, 0};
+  bool store_open[2] = {false, false};  // the executing instruction stored: its serial is issued + 1
+  bool track_global = false;            // global stores are tracked in this launch
+  std::deque<GlobalStore> global_stores;  // pending global stores, oldest first
 
   uint64_t exec() const { return uint64_t(s[kExecLo]) | uint64_t(s[kExecHi]) << 32; }
   void set_exec(uint64_t e) { s[kExecLo] = uint32_t(e); s[kExecHi] = uint32_t(e >> 32); }
@@ -338,6 +363,23 @@ void check_pending(Wave& w, const Op& op);
 void pend_set_lds_range(Wave& w, uint32_t lo, uint32_t hi);
 void check_lds_dma(Wave& w, const Op& op, uint64_t lo, uint64_t hi, int lane);
 void drain_pending(Wave& w);  // s_endpgm
+// Store visibility (store_visibility.cpp): a store is visible to the other waves of the workgroup
+// once the writer's s_waitcnt retired it; before that, their access to its bytes is an Error.
+// lds_store_access / global_store_access: one lane's access of [addr, addr + n) by `op` (marks it
+// when op stores, checks it against the other waves' pending stores); store_issued / store_retired:
+// from pend_add / retire; barrier_passed: s_barrier.
+void lds_store_access(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane);
+// lds_store_access for the active lanes of `exec`, lane l at addr[l] (the DS fast path).
+void lds_store_lanes(Wave& w, const Op& op, const uint32_t* addr, uint64_t exec, uint32_t n);
+void global_store_access(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane);
+inline bool lds_stores_elsewhere(const Wave& w) { return w.wg_stores_pending[0] > w.stores_pending[0]; }
+inline bool global_stores_elsewhere(const Wave& w) { return w.wg_stores_pending[1] > w.stores_pending[1]; }
+void store_issued(Wave& w, Pending& p);
+void store_retired(Wave& w, const Pending& p);
+void barrier_passed(Wave& w, const Op& op);
+// At a workgroup's start, for all `n` wave slots of its storage (tags: one per LDS byte, or empty).
+void begin_store_tracking(const Launch& L, Wave* waves, size_t n, std::vector<uint64_t>& tags, size_t lds_bytes,
+                          int* wg_pending);
 // Memory bookkeeping shared with ops_atomic.cpp (defined in ops_mem.cpp).
 void mem_track(Wave& w, const Op& op, bool has_dst);
 uint64_t mem_vaddr(Wave& w, const Op& op, const Src& va, const Src* saddr, int l);

@@ -44,6 +44,7 @@ uint8_t* global_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane, 
     }
     w.T->last_block = b;
   }
+  if (w.track_global) global_store_access(w, op, addr, n, lane);
   return b->data.get() + (addr - b->base);
 }
 
@@ -57,6 +58,7 @@ uint8_t* lds_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane) {
   // Every DS (and FLAT-to-LDS) access, read or write, is checked against the workgroup's outstanding
   // LDS DMA; the DMA's own LDS writes (VMEM, counter 1) are what is checked against.
   if (op.counter != 1) check_lds_dma(w, op, addr, addr + n, lane);
+  if (w.lds_tags) lds_store_access(w, op, addr, n, lane);
   return w.lds + addr;
 }
 
@@ -87,6 +89,7 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
     }
   if (in_flight >= limit) retire(w, oldest);
   w.pend.push_back(Pending{&op, counter, file, first, count});
+  if (w.store_open[0] || w.store_open[1]) store_issued(w, w.pend.back());
   for (uint16_t r = first; r < first + count; ++r) {
     if (file == 0) w.pend_s[r] = &op, w.pend_smask |= 1ull << (r & 63);
     else w.pend_v[r] = &op, w.pend_vmask |= 1ull << (r & 63);
@@ -96,6 +99,7 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
 static void retire(Wave& w, size_t i) {
   const Pending p = w.pend[i];
   if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
+  if (p.store) store_retired(w, p);
   w.pend.erase(w.pend.begin() + long(i));
   // Registers of the retired load stay outstanding if a later load (same in-order counter,
   // or the same instruction again in a loop) also writes them: the newest such load owns them.
@@ -244,6 +248,8 @@ struct WgStorage {
   bool hashed = false;           // state_hash holds the state at the last suspension
   uint64_t state_hash = 0;
   uint64_t waits = 0;            // turns that ended with every live wave waiting
+  std::vector<uint64_t> lds_tags;  // store visibility (store_visibility.cpp)
+  int stores_pending[2] = {0, 0};
 };
 
 struct FirstError {
@@ -459,6 +465,7 @@ void start_workgroup(Launch& L, WgStorage& S, const LaunchDims& d, uint64_t lin)
     w.set_exec(exec);
     w.s[kM0] = 0xffffffffu;
   }
+  begin_store_tracking(L, S.waves.data(), S.waves.size(), S.lds_tags, S.lds.size(), S.stores_pending);
   // Timing-model recording: this workgroup's waves, or nullptr (record_step in record.cpp).
   S.rec = nullptr;
   if (L.rec) {

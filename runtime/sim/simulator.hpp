@@ -28,6 +28,14 @@ struct Options {
   // so they follow the hardware by default; set this to report them as an Error instead.
   bool check_buffer_range = false;
   bool check_waitcnt = true;   // use of a load's destination before its s_waitcnt -> Error
+  // Which stores another wave of the workgroup may access only once the writing wave's s_waitcnt
+  // retired them (runtime/sim/README.md, "Store visibility"); an access before that is an Error
+  // naming both waves, both instructions and the s_barrier between them. Needs check_waitcnt.
+  //  Lds:  LDS stores and atomics (lgkmcnt), and global stores (vmcnt) when the kernel descriptor
+  //        sets TG_SPLIT: LLVM's memory model for gfx942 (what clang-22 waits for at __syncthreads) (default).
+  //  All:  LDS and global stores in every kernel (as if every kernel were threadgroup-split).
+  //  None: neither. LDS written by LDS DMA is checked in every mode.
+  enum class StoreRelease { Lds, All, None } store_release = StoreRelease::Lds;
   uint64_t instruction_budget = 1ull << 36;  // total wave-instructions per launch
   double time_limit_seconds = 0;             // wall-clock limit per launch; 0 = none
   int threads = 0;             // host threads; 0 = std::thread::hardware_concurrency()

@@ -114,7 +114,8 @@ std::string dynamic_waitcnt_error(const Case& c, const BuildResult& r) {
 }
 
 // A location: the byte offset of an instruction in the kernel and one register
-// ("v5", "s12", "a3", "vcc_lo", "m0") or "LDS".
+// ("v5", "s12", "a3", "vcc_lo", "m0"), "LDS", or the stores an s_barrier releases
+// ("LDS stores", "global stores").
 struct Site {
   uint64_t pc;
   std::string reg;
@@ -126,9 +127,14 @@ struct Site {
 std::optional<Site> dynamic_site(const std::string& msg) {
   static const std::regex reg_use(R"(, pc 0x([0-9a-f]+) '[^']*', .*: (?:reads|overwrites) (\S+) while the load at pc )");
   static const std::regex lds_use(R"(, pc 0x([0-9a-f]+) '[^']*', .*: (?:reads|writes) LDS bytes .* that the LDS DMA at pc .* has not completed)");
+  // Store visibility: another wave read a store the writer did not wait for before the barrier;
+  // the static verifier reports the missing wait at that barrier.
+  static const std::regex released(
+      R"(: (?:reads|writes) (LDS|global) bytes .* that wave \d+ of this workgroup stored .* passed the s_barrier at pc 0x([0-9a-f]+) )");
   std::smatch m;
   if (std::regex_search(msg, m, reg_use)) return Site{std::stoull(m[1], nullptr, 16), m[2]};
   if (std::regex_search(msg, m, lds_use)) return Site{std::stoull(m[1], nullptr, 16), "LDS"};
+  if (std::regex_search(msg, m, released)) return Site{std::stoull(m[2], nullptr, 16), m[1].str() + " stores"};
   return std::nullopt;
 }
 
@@ -136,14 +142,14 @@ std::optional<Site> dynamic_site(const std::string& msg) {
 // Site per register, at the finding's pc.
 void add_static_sites(const std::string& msg, uint64_t pc, std::set<Site>& out) {
   size_t from = msg.find(") ", msg.find("(instruction #"));
-  std::string uses = msg.substr(from, msg.find(" while the load") - from);
+  std::string uses = msg.substr(from, msg.find(" while the ") - from);
   static const std::regex range(R"(\b([sva])\[(\d+):(\d+)\])"), single(R"(\b([sva])(\d+)\b)");
   for (std::sregex_iterator it(uses.begin(), uses.end(), range), end; it != end; ++it)
     for (int r = std::stoi((*it)[2]); r <= std::stoi((*it)[3]); ++r) out.insert({pc, (*it)[1].str() + std::to_string(r)});
   std::string rest = std::regex_replace(uses, range, "");
   for (std::sregex_iterator it(rest.begin(), rest.end(), single), end; it != end; ++it)
     out.insert({pc, (*it)[1].str() + (*it)[2].str()});
-  for (const char* special : {"vcc_lo", "vcc", "m0", "exec", "LDS"})
+  for (const char* special : {"vcc_lo", "vcc", "m0", "exec", "LDS", "LDS stores", "global stores"})
     if (rest.find(special) != std::string::npos) out.insert({pc, special == std::string("vcc") ? "vcc_lo" : special});
 }
 

@@ -184,6 +184,7 @@ TEST_CASE("cdnajit rejects unknown and repeated options", "[cli][args]") {
   expect_usage_error("tune --device sim:gfx90a", {"unknown device 'sim:gfx90a'"});
   expect_usage_error("dump", {"--kernel"});  // required
   expect_usage_error("dump --kernel vector_add --waitcnt sometimes", {"--waitcnt", "sometimes", "auto, verify, off"});
+  expect_usage_error("dump --kernel vector_add --barrier-release global", {"--barrier-release", "global", "lds, all, none"});
 }
 
 TEST_CASE("cdnajit accepts --opt=value and -o FILE / -o=FILE", "[cli][args]") {
@@ -481,6 +482,10 @@ TEST_CASE("cdnajit run: numerics and buffer-range switches are validated", "[cli
   Run bad3 = cli(base + "--e8m0-zero 0");
   CHECK(bad3.status == 2);
   CHECK_THAT(bad3.out, Catch::Contains("valid: ocp, one"));
+  CHECK(cli(base + "--store-release all").status == 0);
+  Run bad_release = cli(base + "--store-release lgkm");
+  CHECK(bad_release.status == 2);
+  CHECK_THAT(bad_release.out, Catch::Contains("valid: lds, all, none"));
   CHECK(cli(base + "--sr-seed-bits high").status == 0);
   Run bad4 = cli(base + "--sr-seed-bits top");
   CHECK(bad4.status == 2);

@@ -214,6 +214,13 @@ PassMode parse_mode(std::string_view text, std::string_view what) {
   throw Error(fmt::format("{}: '{}' (valid: auto, verify, off)", what, text));
 }
 
+BarrierRelease parse_barrier_release(std::string_view text, std::string_view what) {
+  if (text == "lds") return BarrierRelease::Lds;
+  if (text == "all") return BarrierRelease::All;
+  if (text == "none") return BarrierRelease::None;
+  throw Error(fmt::format("{}: '{}' (valid: lds, all, none)", what, text));
+}
+
 }  // namespace
 
 void add_pass_mode_options(CLI::App* c, BuildOptions& opts) {
@@ -221,6 +228,10 @@ void add_pass_mode_options(CLI::App* c, BuildOptions& opts) {
                    "wait-count pass: auto (insert), verify (report, exit 1 on findings), off");
   add_typed_option(c, "--hazards", opts.hazards, parse_mode,
                    "hazard pass: auto (insert), verify (report, exit 1 on findings), off");
+  add_typed_option(c, "--barrier-release", opts.barrier_release, parse_barrier_release,
+                   "stores each s_barrier waits for (makes visible to the workgroup): lds (LDS stores, as clang "
+                   "for __syncthreads), all (also global stores, as clang in threadgroup-split mode), none "
+                   "(LDS DMA only); default lds");
   c->add_flag("--drop-author-waits", opts.drop_author_waits,
               "drop the s_waitcnt the kernel's author wrote before the passes run (with --waitcnt verify: "
               "what would be unsafe without them)");

@@ -250,6 +250,14 @@ void add_run_command(CommandLine& cl) {
                    "simulator: denormals of global/flat/buffer f32 atomic adds outside LDS (published evidence "
                    "disagrees): keep (as LLVM 22 assumes for gfx942/gfx950; default), flush-inputs (the ISA "
                    "guide's table) or refuse (an error when one occurs)");
+  add_typed_option(c, "--store-release", o->sim.store_release,
+                   [](std::string_view t, std::string_view w) {
+                     using R = sim::Options::StoreRelease;
+                     return parse_choice<R>(t, w, {{"lds", R::Lds}, {"all", R::All}, {"none", R::None}});
+                   },
+                   "simulator: which stores another wave may read only after the writer's s_waitcnt: lds (LDS "
+                   "stores, and global stores in threadgroup-split kernels, as LLVM's memory model; default), all "
+                   "(global stores in every kernel) or none");
   c->add_flag("--strict-buffer-range", o->sim.check_buffer_range,
               "simulator: report buffer accesses beyond the V#'s num_records as errors (by default they follow "
               "the hardware: loads read 0, stores are dropped)");

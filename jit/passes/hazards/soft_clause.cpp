@@ -19,10 +19,10 @@ bool same_kind(const InstFacts& a, bool smem) { return smem ? a.smem : a.vmem; }
 
 void add_regs(const Access& a, std::vector<UnitRange>& defs, std::vector<UnitRange>& uses) {
   a.for_each_def([&](const UnitRange& d) {
-    if (d.first != kLds) defs.push_back(d);  // LDS is memory, not a clause register
+    if (!is_memory_unit(d.first)) defs.push_back(d);  // LDS and stores are memory, not clause registers
   });
   a.for_each_use([&](const UnitRange& u) {
-    if (u.first != kLds) uses.push_back(u);
+    if (!is_memory_unit(u.first)) uses.push_back(u);
   });
 }
 

@@ -11,6 +11,13 @@ typedef _Float16 half4 __attribute__((ext_vector_type(4)));
 typedef short bf16x2_raw __attribute__((ext_vector_type(2)));
 static __device__ unsigned tid() { return __builtin_amdgcn_workitem_id_x(); }
 static __device__ unsigned bid() { return __builtin_amdgcn_workgroup_id_x(); }
+// __syncthreads() as HIP defines it: a bare __builtin_amdgcn_s_barrier() orders no memory, so
+// another wave may not see this wave's LDS stores yet (clang then emits no wait before it).
+static __device__ void sync() {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
 
 extern "C" __global__ void loop_sum(const float* a, float* out, int n, int stride) {
   float s = 0.f, t = 1.f;
@@ -33,7 +40,7 @@ extern "C" __global__ void lds_and_lanes(const float* g, float* o, int sel) {
   __shared__ float tile[256];
   unsigned t = tid();
   tile[t] = g[t] * 2.f;
-  __builtin_amdgcn_s_barrier();
+  sync();
   float x = tile[(t + 17) & 255] + tile[(t * 3) & 255];
   int xi = __builtin_bit_cast(int, x);
   xi += __builtin_amdgcn_readlane(xi, sel & 63);
