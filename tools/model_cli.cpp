@@ -27,7 +27,7 @@ std::unique_ptr<RunModel> prepare_run(const std::string& product, const std::str
   if (!k) throw Error("no kernel '" + kernel + "' in the code object");
   m->arch = co.arch;
   m->plan = model::plan_launch(*k, co.arch, sim_launch_dims(grid, block, dynamic_lds), *m->hw);
-  m->rec.workgroups = m->plan.record;
+  m->rec = model::recording_for(m->plan, *m->hw);
   return m;
 }
 

@@ -325,6 +325,7 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
     auto it = std::lower_bound(L.rec_index.begin(), L.rec_index.end(), std::make_pair(lin, 0u));
     if (it != L.rec_index.end() && it->first == lin) rec = &L.rec->waves[size_t(it->second) * size_t(nwaves)];
   }
+  LineWave* lines = L.rec && lin * size_t(nwaves) < L.rec->line_waves.size() ? &L.rec->line_waves[lin * size_t(nwaves)] : nullptr;
   // Round-robin: run each wave until it ends or reaches a barrier.
   const Op* ops = L.dk->ops.data();
   const uint32_t nops = uint32_t(L.dk->ops.size());
@@ -348,6 +349,7 @@ void run_workgroup(Launch& L, ThreadCtx& T, WgStorage& S, const LaunchDims& d, u
         w.branched = false;
         w.icount++;
         if (rec) [[unlikely]] record_step(rec[wi], w, op);
+        if (lines && op.unit == isa::Unit::VMEM) [[unlikely]] record_lines(lines[wi], w, op, L.rec->line_bytes);
         if (w.nondefault_mode) [[unlikely]] run_in_mode(w, op);
         else op.fn(w, op);
         if (rec) [[unlikely]] rec[wi].steps.back().taken = w.branched;
@@ -547,7 +549,15 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   if (opt.only_recorded_workgroups && !opt.recording)
     throw Error("simulator: only_recorded_workgroups needs a recording that lists the workgroups to run");
   // The workgroups this launch runs: the whole grid, or only the recorded ones.
-  const std::vector<uint64_t>* subset = opt.only_recorded_workgroups ? &opt.recording->workgroups : nullptr;
+  // The recorded workgroups and those whose cache lines are recorded (Recording::line_workgroups).
+  std::vector<uint64_t> run_ids;
+  if (opt.only_recorded_workgroups) {
+    run_ids = opt.recording->workgroups;
+    for (uint64_t i = 0; i < std::min<uint64_t>(opt.recording->line_workgroups, nwg); ++i) run_ids.push_back(i);
+    std::sort(run_ids.begin(), run_ids.end());
+    run_ids.erase(std::unique(run_ids.begin(), run_ids.end()), run_ids.end());
+  }
+  const std::vector<uint64_t>* subset = opt.only_recorded_workgroups ? &run_ids : nullptr;
   const uint64_t nrun = subset ? uint64_t(subset->size()) : nwg;
   int nthreads_host = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
   nthreads_host = int(std::max<uint64_t>(1, std::min<uint64_t>(uint64_t(nthreads_host), nrun)));
