@@ -35,10 +35,10 @@ LaunchPlan plan_launch(const KernelInfo& k, Arch arch, const sim::LaunchDims& di
   return p;
 }
 
-sim::Recording recording_for(const LaunchPlan& plan, const Hardware& hw) {
+sim::Recording recording_for(const LaunchPlan& plan, const Hardware& hw, uint64_t max_traced) {
   sim::Recording rec;
   rec.workgroups = plan.record;
-  rec.line_workgroups = plan.traced_workgroups;
+  rec.line_workgroups = std::min(plan.traced_workgroups, max_traced);
   rec.line_bytes = uint32_t(hw.cache_line);
   return rec;
 }

@@ -35,9 +35,13 @@ struct LaunchPlan {
 inline constexpr uint64_t kMaxTracedWorkgroups = 4096;
 // Throws cdnajit::Error when the product's arch differs from the kernel's or the occupancy inputs are invalid.
 LaunchPlan plan_launch(const KernelInfo& k, Arch arch, const sim::LaunchDims& dims, const Hardware& hw);
-// The recording a launch fills for the model: the planned workgroups in full and the traced
-// workgroups' cache lines (Options::only_recorded_workgroups runs exactly these).
-sim::Recording recording_for(const LaunchPlan& plan, const Hardware& hw);
+// The recording a launch fills for the model: the planned workgroups in full and the cache lines
+// of the first `max_traced` traced workgroups (Options::only_recorded_workgroups runs exactly
+// these). A caller that simulates only the recorded workgroups to save time traces fewer
+// (kSampledTracedWorkgroups: two workgroups per XCD of MI300X/MI355X, so both a same-XCD and a
+// cross-XCD neighbour of workgroup 0 are seen); 0 traces none (the recorded workgroups alone).
+inline constexpr uint64_t kSampledTracedWorkgroups = 16;
+sim::Recording recording_for(const LaunchPlan& plan, const Hardware& hw, uint64_t max_traced = kMaxTracedWorkgroups);
 
 struct ModelOptions {
   double flops = 0;           // FLOPs of the launch for TFLOP/s (0: not reported)
