@@ -233,12 +233,10 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"Infinity Cache hit latency (cycles)", std::to_string(h.mall_latency), "assumed: the low end of [LDSMB]'s 500-800 cycles for loads beyond L2"},
       {"HBM peak TB/s", num(h.hbm_tbps), "[DS]"},
       {"HBM achievable share of peak", num(h.hbm_achievable_share),
-       h.name == "mi300x" ? "fitted: [ACCEPT] BabelStream Copy threshold 4.177 TB/s / 5.3 (Mul/Add/Triad/Dot held out)"
-                          : "assumed: the MI300X share ([ACCEPT] has no threshold for this product)"},
+       "MI300X fitted: [ACCEPT] BabelStream Copy threshold 4.177 TB/s / 5.3 (Mul/Add/Triad/Dot held out); other products assumed at the MI300X share"},
       {"HBM latency (cycles)", std::to_string(h.hbm_latency), "[LDSMB] 500-800 cycles (MI308X, one wave); the high end"},
       {"dense-MFMA sustained clock (GHz) at MFMA busy share", num(h.mfma_dense_clock_ghz) + " at " + num(h.mfma_dense_busy),
-       h.name == "mi300x" || h.name == "mi325x" ? "[MAF] BF16 GEMM median clock, 94% of MFMA peak at that clock"
-                                                : "assumed: peak x [MAF]'s MI325X share 1447/2100 (no CDNA4 figure found)"},
+       "MI300X, MI325X: [MAF] BF16 GEMM median clock, 94% of MFMA peak at that clock; MI350X, MI355X assumed: peak x [MAF]'s MI325X share 1447/2100 (no CDNA4 figure found)"},
       {"vmcnt / lgkmcnt limits", std::to_string(h.vmcnt_max) + " / " + std::to_string(h.lgkmcnt_max), "[ISA3]"},
   };
 }
