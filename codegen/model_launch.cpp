@@ -13,8 +13,7 @@ model::ModelReport model_launch_of(Device& dev, const model::Hardware& hw, const
   const KernelInfo* k = co.find(b.name);
   if (!k) throw Error("model: no kernel '" + b.name + "' in its code object");
   const model::LaunchPlan plan = model::plan_launch(*k, co.arch, sim_launch_dims(grid, {threads}, 0), hw);
-  sim::Recording rec;
-  rec.workgroups = plan.record;
+  sim::Recording rec = model::recording_for(plan, hw, model::kSampledTracedWorkgroups);
   sim::Options* opt = sim_options(dev);
   if (!opt) throw Error("model: needs a simulator device, got " + dev.name());
   const sim::Options saved = *opt;

@@ -71,8 +71,7 @@ SeedModel model_seed_kernel(const model::Hardware& hw, const std::vector<uint8_t
   std::vector<double> plain_s, recorded_s;
   for (int run = 0; run < std::max(1, cost_runs); ++run) {
     if (cost_runs > 0) plain_s.push_back(sim.launch(co, kname, ka, part, {}).seconds);
-    rec = sim::Recording{};
-    rec.workgroups = plan.record;
+    rec = model::recording_for(plan, hw);
     sim::Options so;
     so.recording = &rec;
     recorded_s.push_back(sim.launch(co, kname, ka, part, so).seconds);

@@ -89,6 +89,57 @@ MicroRun stream_copy(Arch arch, const model::Hardware& hw, uint32_t workgroups, 
   return m;
 }
 
+MicroRun stream(Arch arch, const model::Hardware& hw, uint32_t workgroups, int reads, int writes, int threads) {
+  if (reads < 0 || writes < 0 || reads + writes < 1 || reads > 3 || writes > 3)
+    throw Error("model micro-kernel: stream needs 0..3 reads and 0..3 writes, at least one access; got " +
+                std::to_string(reads) + " reads, " + std::to_string(writes) + " writes");
+  const std::string name = std::to_string(reads) + " read(s), " + std::to_string(writes) + " write(s) stream";
+  Kernel k("model_stream_r" + std::to_string(reads) + "w" + std::to_string(writes), arch);
+  k.set_workgroup_size(kThreads);
+  std::vector<Reg> in, out;
+  for (int i = 0; i < reads; ++i) in.push_back(k.load_arg(k.arg<const float*>("in" + std::to_string(i))));
+  for (int i = 0; i < writes; ++i) out.push_back(k.load_arg(k.arg<float*>("out" + std::to_string(i))));
+  Reg idx = global_index(k);
+  Reg off = k.vgpr("off");
+  k.v_lshlrev_b32(off, 4, idx);  // 16 bytes per thread
+  Reg sum = k.vgpr("sum", 4), v = k.vgpr("v", 4);
+  for (int c = 0; c < 4; ++c) k.v_mov_b32(sum[c], reads ? 0 : 0x3f800000);
+  k.s_waitcnt(lgkmcnt(0));
+  for (int i = 0; i < reads; ++i) {
+    k.global_load_dwordx4(v, off, in[size_t(i)]);
+    k.s_waitcnt(vmcnt(0));
+    for (int c = 0; c < 4; ++c) k.v_add_f32(sum[c], sum[c], v[c]);
+  }
+  for (int i = 0; i < writes; ++i) k.global_store_dwordx4(off, sum, out[size_t(i)]);
+  k.s_endpgm();
+  sim::Simulator sim(arch);
+  const size_t bytes = size_t(workgroups) * kThreads * 16;
+  std::vector<float> expect(bytes / 4, reads ? 0.0f : 1.0f);
+  std::vector<uint64_t> ptrs;
+  for (int i = 0; i < reads; ++i) {
+    std::vector<float> host(bytes / 4);
+    for (size_t j = 0; j < host.size(); ++j) host[j] = float((j * 7 + size_t(i) * 3) % 1024);  // exact float sums
+    ptrs.push_back(sim.memory().alloc(bytes, "in"));
+    sim.memory().write(ptrs.back(), host.data(), bytes);
+    for (size_t j = 0; j < host.size(); ++j) expect[j] += host[j];
+  }
+  for (int i = 0; i < writes; ++i) ptrs.push_back(sim.memory().alloc(bytes, "out"));
+  std::vector<uint8_t> ka;
+  for (uint64_t p : ptrs) {
+    uint8_t b[8];
+    std::memcpy(b, &p, 8);
+    ka.insert(ka.end(), b, b + 8);
+  }
+  MicroRun m = run(name, k, arch, hw, workgroups, sim, ka, threads, 0);
+  for (int i = 0; i < writes; ++i) {
+    std::vector<float> got(expect.size());
+    sim.memory().read(ptrs[size_t(reads + i)], got.data(), bytes);
+    if (got != expect) throw Error("model micro-kernel: " + name + " produced wrong data");
+  }
+  m.bytes = double(reads + writes) * double(bytes);
+  return m;
+}
+
 MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
   Kernel k("model_mfma_loop", arch);
   k.set_workgroup_size(kThreads);

@@ -23,6 +23,9 @@ struct MicroRun {
 // Each builds the kernel, runs it on the simulator with the model and checks the
 // functional result (throws cdnajit::Error on a wrong answer).
 MicroRun stream_copy(Arch arch, const model::Hardware& hw, uint32_t workgroups, int threads = 0);
+// A stream of `reads` input arrays and `writes` output arrays (16 bytes per thread each): every
+// output gets the float sum of the inputs (1.0f when there is none). reads + writes >= 1, each <= 3.
+MicroRun stream(Arch arch, const model::Hardware& hw, uint32_t workgroups, int reads, int writes, int threads = 0);
 MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads = 0);
 MicroRun valu_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads = 0);
 // Every lane reads the dword at (lane * stride_dwords) modulo the tile, 16 reads per iteration.

@@ -43,6 +43,21 @@ double median_abs_error(const std::vector<double>& measured, const std::vector<d
   return e.size() % 2 ? e[e.size() / 2] : 0.5 * (e[e.size() / 2 - 1] + e[e.size() / 2]);
 }
 
+PairOrder ordered_pairs(const std::vector<double>& measured, const std::vector<double>& modelled, double min_ratio) {
+  if (measured.size() != modelled.size())
+    throw Error("ordered_pairs: " + std::to_string(measured.size()) + " measured and " + std::to_string(modelled.size()) +
+                " modelled rows");
+  PairOrder p;
+  for (size_t i = 0; i < measured.size(); ++i)
+    for (size_t j = 0; j < measured.size(); ++j) {
+      if (!(measured[j] >= min_ratio * measured[i])) continue;  // i measured faster than j by min_ratio
+      ++p.pairs;
+      if (modelled[i] < modelled[j]) ++p.right;
+      else p.wrong.emplace_back(i, j);
+    }
+  return p;
+}
+
 ClusterOrders cluster_orders(const std::vector<double>& measured, const std::vector<size_t>& cluster, double target,
                              const std::vector<std::pair<size_t, size_t>>& keep_after) {
   if (cluster.size() > 9) throw Error("cluster_orders: at most 9 rows (9! orders), got " + std::to_string(cluster.size()));

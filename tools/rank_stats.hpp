@@ -17,6 +17,15 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b);
 // Median of |model / measured - 1|; NaN for no rows.
 double median_abs_error(const std::vector<double>& measured, const std::vector<double>& modelled);
 
+// The seed's rank target (issue 26, item 8): every pair of rows whose measured times differ by
+// `min_ratio` or more (slower / faster >= min_ratio) must be ordered the same way by the model.
+struct PairOrder {
+  size_t pairs = 0;                                // pairs measured at least min_ratio apart
+  size_t right = 0;                                // of those, pairs the model orders the same way
+  std::vector<std::pair<size_t, size_t>> wrong;    // (measured faster, measured slower) rows ordered wrongly
+};
+PairOrder ordered_pairs(const std::vector<double>& measured, const std::vector<double>& modelled, double min_ratio);
+
 // Every order of the `cluster` rows (indices into `measured`), the other rows placed at their
 // measured ranks: how often the rank correlation with `measured` reaches `target`.
 // `keep_after` pairs (a, b) restrict the orders to those with row a after row b.

@@ -64,8 +64,7 @@ Measured model_variant(const BwdWeightShape& s, BwdWeightVariant v, const BwdWei
   Module mod = dev->load(m.k.build.code_object);
   DeviceKernel kk = mod.kernel(kBwdWeightKernelName);
   model::LaunchPlan plan = model::plan_launch(kk.info(), hw.arch, sim_launch_dims(m.k.grid, m.k.block, 0), hw);
-  sim::Recording rec;
-  rec.workgroups = plan.record;
+  sim::Recording rec = model::recording_for(plan, hw);
   sim_options(*dev)->recording = &rec;
   Buffer x = dev->upload(in.x, "x"), dy = dev->upload(in.dy, "dy");
   Buffer dw = dev->alloc(size_t(s.dw_elems()) * 4, "dw");

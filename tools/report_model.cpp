@@ -37,6 +37,7 @@
 using namespace cdnajit;
 using namespace cdnajit::codegen;
 using cdnajit::report::median_abs_error;
+using cdnajit::report::ordered_pairs;
 using cdnajit::report::ranks;
 using cdnajit::report::spearman;
 
@@ -243,7 +244,9 @@ void write_seed_occupancy_rows(std::ostream& md, const std::vector<Row>& rows, c
 template <class FloorMs>
 void write_rank_target_analysis(std::ostream& md, const std::vector<Row>& rows, const std::vector<double>& meas,
                                 const std::vector<double>& mod, const FloorMs& floor_ms) {
-  md << "\n### What the rank target asks of the model\n\n";
+  md << "\n### What the former rank target asked of the model\n\n"
+     << "The seed's Spearman target (>= 0.9 over the nine kernels) is dropped in favour of the pair rule above; this "
+        "section, kept for the record, shows why it could not be met from these measurements.\n\n";
   // 1. The model's own error, apart from kernel differences: time above each kernel's issue floor.
   md << "Time above the issue floor (VALU + LDS instructions x 4 cycles): the measured kernel over the seed's floor "
         "(its counters) beside the modelled kernel over this project's kernel's floor. This separates the "
@@ -347,8 +350,9 @@ int main(int argc, char** argv) {
     md << "# Timing model validation (modelled times, model " << hw.name << ")\n\n"
        << "Regenerate: `" << o.command << " --out tools/report_model.md` (after `ninja -C build report_model`).\n\n"
        << "Every time in the \"modelled\" columns comes from the project's CU timing model (runtime/model, model "
-       << hw.name << ", " << hw.product << " at " << hw.clock_ghz << " GHz), not from a GPU. The \"seed measured\" "
-       << "column quotes the depthwise-conv3d seed's MI350X measurements. Host times are wall-clock seconds of this run "
+       << hw.name << ", " << hw.product << ", sustained non-MFMA clock " << hw.clock_ghz << " GHz), not from a GPU. The \"seed measured\" "
+       << "column quotes the depthwise-conv3d seed's MI350X measurements. Each modelled time is at the kernel's modelled clock "
+       << "(printed with it: the non-MFMA sustained clock, lower for MFMA-heavy kernels). Host times are wall-clock seconds of this run "
        << "on the development machine.\n\n";
     std::vector<Row> rows;
     if (!o.micro_only) {
@@ -393,9 +397,18 @@ int main(int argc, char** argv) {
             "`cdnajit seed --mapping wave_rows`), which brings their VALU and LDS instructions per wave within 10% "
             "of the seed's counters (table below). The seed's JIT-dot2-kwp4 computed wrong results (an indexing bug) "
             "and its instruction stream is not published; this project's kwp4 is a correct kernel of the same design.\n\n";
-      md << fmt::format("- Spearman rank correlation (modelled vs measured, {} kernels): {:.3f} (target >= 0.9)\n", rows.size(),
-                        spearman(meas, mod));
-      md << fmt::format("- Median absolute error: {:.1f}% (target <= 25%)\n", 100 * med);
+      // The seed's rank target, restated (issue 26 item 8): its repeated measurements of one kernel
+      // differ by up to 4.8%, so only pairs measured 10% or more apart must keep their order.
+      const auto po = ordered_pairs(meas, mod, 1.10);
+      md << fmt::format("- Pairs of seed kernels measured 10% or more apart, ordered the same way by the model: {} of {} "
+                        "(target: all)\n", po.right, po.pairs);
+      for (const auto& [fast, slow] : po.wrong)
+        md << fmt::format("  - ordered wrongly: {} (measured {:.3f} ms, modelled {:.3f}) vs {} (measured {:.3f} ms, "
+                          "modelled {:.3f})\n", rows[fast].seed_name, meas[fast], mod[fast], rows[slow].seed_name,
+                          meas[slow], mod[slow]);
+      md << fmt::format("- Median absolute error: {:.1f}% (target <= 10%)\n", 100 * med);
+      md << fmt::format("- Spearman rank correlation (information only; the target on it was dropped because six kernels "
+                        "were measured within 4% of each other): {:.3f}\n", spearman(meas, mod));
       double v97 = 0;
       for (auto& r : rows) if (r.kernel == "JIT `dwconv3d_lds_fmac`") v97 = r.model_ms;
       for (auto& r : rows)
@@ -459,7 +472,7 @@ int main(int argc, char** argv) {
       md << "\n### Sensitivity: the same recordings under other parameter choices\n\n"
          << "| variant |";
       for (auto& r : rows) md << " " << r.seed_name << " |";
-      md << " Spearman | median abs error |\n|---|";
+      md << " pairs >= 10% apart ordered right | median abs error |\n|---|";
       for (size_t i = 0; i < rows.size(); ++i) md << "---|";
       md << "---|---|\n";
       for (const Variant& v : sensitivity_variants(hw)) {
@@ -471,7 +484,8 @@ int main(int argc, char** argv) {
           t.push_back(model::model_recording(r.rec, r.plan, v.hw, mo).ms);
           md << fmt::format(" {:.3f} |", t.back());
         }
-        md << fmt::format(" {:.3f} | {:.1f}% |\n", spearman(meas, t), 100 * median_abs_error(meas, t));
+        const auto pv = ordered_pairs(meas, t, 1.10);
+        md << fmt::format(" {} of {} | {:.1f}% |\n", pv.right, pv.pairs, 100 * median_abs_error(meas, t));
       }
       md << "\nTimes in ms, modelled (model " << hw.name << " with the one change named).\n";
       md << "\n### Model detail per kernel\n\n";

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <unordered_set>
 
 #include "jit/isa/error.hpp"
 #include "jit/isa/opcode.hpp"
@@ -24,7 +23,8 @@ const char* vector_idle_name(VectorIdle v) {
   return n[int(v)];
 }
 const char* pipe_name(Pipe p) {
-  static const char* n[] = {"VALU", "MFMA", "SALU", "LDS", "VMEM address", "L2 bandwidth share", "HBM bandwidth share"};
+  static const char* n[] = {"VALU", "MFMA", "SALU", "LDS", "VMEM address", "L2 bandwidth share",
+                            "Infinity Cache bandwidth share", "HBM bandwidth share"};
   return n[int(p)];
 }
 
@@ -52,6 +52,7 @@ struct WaveState {
   uint64_t age = 0;                // launch order (older first)
   uint64_t ready = 0;              // not before this cycle
   Stall wait = Stall::NopSleep;    // why `ready` is in the future
+  size_t line_pos = 0;             // next entry of this wave's MemoryModel::levels
   int prio = 0;
   enum { Active, AtBarrier, Draining, Done } state = Active;
   std::deque<uint64_t> vm, lgkm;   // completion cycles, non-decreasing (in-order return)
@@ -63,7 +64,6 @@ struct WaveState {
 struct WgState {
   int instance = 0;  // which workgroup of the run (recorded workgroup = instance % recorded)
   std::vector<int> waves;
-  std::unordered_set<uint64_t> lines;  // cache lines this workgroup touched (first touch = HBM)
   bool live = false;
 };
 
@@ -83,8 +83,19 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
   const isa::InstrInfo* const kSetprio = &isa::info(isa::Opcode::s_setprio);
 
   CuResult R;
-  const double hbm_bw = hw.hbm_bytes_per_cycle_per_cu(cfg.active_cus);
-  const double l2_bw = hw.l2_bytes_per_clk_per_cu;
+  // Each level's bandwidth share of this CU, in bytes per cycle at the run's clock.
+  const double clock = cfg.clock_ghz > 0 ? cfg.clock_ghz : hw.clock_ghz;
+  const int ncu = std::clamp(cfg.active_cus, 1, hw.cus);
+  const double hbm_bw = hw.hbm_achievable_bytes_per_s(ncu, clock) / ncu / (clock * 1e9);
+  const double mall_bw = hw.mall_achievable_bytes_per_s(ncu, clock) / ncu / (clock * 1e9);
+  const double l2_bw = std::min(hw.l2_bytes_per_clk_per_xcd * hw.l2_achievable_share / hw.active_cus_per_xcd(ncu),
+                                hw.cu_l2_bytes_per_clk);
+  MemoryModel own;
+  if (!cfg.memory) own = simulate_memory(rec, hw);
+  const MemoryModel& mem = cfg.memory ? *cfg.memory : own;
+  if (mem.levels.size() != rec.waves.size())
+    throw Error("model: the memory model covers " + std::to_string(mem.levels.size()) + " waves, the recording " +
+                std::to_string(rec.waves.size()));
   // Wave-granular release (cfg.waves_per_simd > 0): per-SIMD wave slots, freed when a wave ends.
   const bool granular = cfg.waves_per_simd > 0;
   if (granular && cfg.waves_per_simd * hw.simds < wpw)
@@ -97,7 +108,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
   std::vector<uint64_t> valu_free(size_t(hw.simds), 0), mfma_free(size_t(hw.simds), 0);
   std::vector<uint64_t> lds_free(size_t(std::max(1, hw.lds_halves)), 0);  // per LDS half (SIMD pair)
   uint64_t addr_free = 0;
-  double l2_free = 0, hbm_free = 0;
+  double l2_free = 0, mall_free = 0, hbm_free = 0;
   int launched = 0, finished = 0, next_simd = 0;
   uint64_t age = 0;
 
@@ -121,7 +132,6 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
   auto launch = [&](int slot_index, uint64_t c) {
     WgState& g = wgs[size_t(slot_index)];
     g.instance = launched++;
-    g.lines.clear();
     g.live = true;
     g.waves.clear();
     const int r = g.instance % recorded;
@@ -354,8 +364,9 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             int cycles = 0;
             if (st.addr_count) {
               std::span<const uint64_t> a(w.rw->addrs.data() + st.addr_first, st.addr_count);
-              R.lds_passes += uint64_t(lds_passes(a, op.lane_bytes, hw.lds_banks, hw.lds_misaligned_passes_per_byte));
-              cycles = lds_cycles(a, op.lane_bytes, hw);
+              const bool write = op.info && op.info->is_store && !op.info->is_load;
+              R.lds_passes += uint64_t(lds_passes(a, op.lane_bytes, hw.lds_banks, hw.lds_misaligned_passes_per_byte, !write));
+              cycles = lds_cycles(a, op.lane_bytes, hw, write);
             } else {  // permutes/swizzles: one conflict-free wave64 dword access
               cycles = std::max(1, 64 * 4 / hw.lds_bytes_per_clk);
             }
@@ -371,36 +382,58 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             w.lgkm.push_back(std::max(last_or(w.lgkm, 0), c + uint64_t(hw.smem_latency)));
             break;
           case Unit::VMEM: {
-            WgState& g = wgs[size_t(w.wg)];
+            // Each line at the level the memory hierarchy served it from (memory_hierarchy.hpp);
+            // a line the hierarchy did not see (no recorded addresses) is taken from HBM.
             const int line = hw.cache_line;
-            size_t nlines = 0, fresh = 0;
+            const std::vector<MemLevel>& lv = mem.levels[size_t(w.rw - rec.waves.data())];
+            size_t n[4] = {};
             if (st.addr_count) {
               std::span<const uint64_t> a(w.rw->addrs.data() + st.addr_first, st.addr_count);
-              for (uint64_t l : cache_lines(a, op.lane_bytes, line)) {
-                ++nlines;
-                fresh += g.lines.insert(l).second;
-              }
-            } else {  // no recorded addresses: assume contiguous lanes, first touch
-              nlines = fresh = (size_t(st.active) * std::max<size_t>(op.lane_bytes, 4) + size_t(line) - 1) / size_t(line);
+              const size_t nl = cache_lines(a, op.lane_bytes, line).size();
+              for (size_t i = 0; i < nl; ++i) ++n[size_t(w.line_pos < lv.size() ? lv[w.line_pos++] : MemLevel::Hbm)];
+            } else {  // no recorded addresses: contiguous lanes, from HBM
+              n[size_t(MemLevel::Hbm)] = (size_t(st.active) * std::max<size_t>(op.lane_bytes, 4) + size_t(line) - 1) / size_t(line);
             }
+            const size_t nlines = n[0] + n[1] + n[2] + n[3];
+            const bool store = op.info && (op.info->is_store || op.info->is_atomic) && !op.info->is_load;
             const double l1_cycles = double(nlines) * line / hw.l1_bytes_per_clk;
             const uint64_t start = std::max(c, addr_free);
             const uint64_t addr_cycles = std::max<uint64_t>(uint64_t(hw.vmem_issue_cycles), uint64_t(l1_cycles + 0.999));
             addr_free = start + addr_cycles;
             R.busy[size_t(Pipe::VmemAddr)] += double(addr_cycles);
-            const double hb = double(fresh) * line, lb = double(nlines - fresh) * line;
-            R.hbm_bytes += hb;
-            R.l2_bytes += lb;
-            double done = double(start) + (fresh ? hw.hbm_latency : hw.l2_latency);
-            if (hb > 0) {
-              hbm_free = std::max(hbm_free, double(start)) + hb / hbm_bw;
-              R.busy[size_t(Pipe::Hbm)] += hb / hbm_bw;
-              done = std::max(done, hbm_free);
-            }
-            if (lb > 0) {
-              l2_free = std::max(l2_free, double(start)) + lb / l2_bw;
-              R.busy[size_t(Pipe::L2)] += lb / l2_bw;
-              done = std::max(done, l2_free);
+            // Bytes per level: every L1 miss and every store passes the L2; reads beyond it the Infinity
+            // Cache; HBM reads and the write-backs a store will cause.
+            const double L = double(line);
+            const double b2 = double(nlines - n[size_t(MemLevel::L1)]) * L;
+            const double b3 = store ? double(n[size_t(MemLevel::Hbm)]) * L
+                                    : double(n[size_t(MemLevel::Mall)] + n[size_t(MemLevel::Hbm)]) * L;
+            const double b4 = double(n[size_t(MemLevel::Hbm)]) * L;
+            R.l1_bytes += double(n[size_t(MemLevel::L1)]) * L;
+            R.l2_bytes += b2;
+            R.mall_bytes += b3;
+            R.hbm_bytes += b4;
+            int latency = hw.l1_latency;
+            if (store) latency = hw.l2_latency;  // acknowledged by the L2
+            else if (n[size_t(MemLevel::Hbm)]) latency = hw.hbm_latency;
+            else if (n[size_t(MemLevel::Mall)]) latency = hw.mall_latency;
+            else if (n[size_t(MemLevel::L2)]) latency = hw.l2_latency;
+            double done = double(start) + latency;
+            auto queue = [&](double& free, double bytes, double bw, Pipe p) {
+              if (bytes <= 0) return;
+              free = std::max(free, double(start)) + bytes / bw;
+              R.busy[size_t(p)] += bytes / bw;
+              done = std::max(done, free);
+            };
+            queue(l2_free, b2, l2_bw, Pipe::L2);
+            queue(mall_free, b3, mall_bw, Pipe::Mall);
+            queue(hbm_free, b4, hbm_bw, Pipe::Hbm);
+            if (op.lds_dma) {  // an LDS-DMA load also writes its bytes into the wave's LDS half
+              const double bytes = double(st.active) * std::max(4, int(op.lane_bytes));
+              uint64_t& half_free = lds_free[size_t(simd * hw.lds_halves / hw.simds)];
+              const uint64_t cycles = uint64_t(bytes / std::max(1, hw.lds_write_bytes_per_clk) + 0.999);
+              half_free = std::max<uint64_t>(half_free, uint64_t(done)) + cycles;
+              R.busy[size_t(Pipe::Lds)] += double(cycles);
+              done = double(half_free);
             }
             const uint64_t t = std::max(last_or(w.vm, 0), uint64_t(done + 0.999));
             w.vm.push_back(t);

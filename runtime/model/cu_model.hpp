@@ -6,7 +6,7 @@
 // wave. VALU instructions occupy the SIMD's vector pipe, MFMAs its matrix pipe
 // (passes x 4 cycles), DS instructions the CU's LDS pipe (bank-conflict passes
 // from the real addresses), VMEM instructions the address unit and then the
-// CU's share of L2 / HBM bandwidth with a latency. s_waitcnt waits for the
+// CU's share of each level's bandwidth (the level from memory_hierarchy.hpp) with that level's latency. s_waitcnt waits for the
 // modelled completion of older memory operations (in order per counter),
 // s_barrier for every wave of the workgroup, s_nop/s_sleep for their cycles.
 // Workgroups occupy the CU's slots; when one ends the next starts.
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "runtime/model/hardware.hpp"
+#include "runtime/model/memory_hierarchy.hpp"
 #include "runtime/sim/record.hpp"
 
 namespace cdnajit::model {
@@ -30,7 +31,7 @@ enum class VectorIdle : uint8_t { NoWave, PipeBusy, MemoryWait, Barrier, ScalarO
 const char* vector_idle_name(VectorIdle v);
 
 // Busy cycles of the CU's units (VALU/MFMA summed over its SIMDs).
-enum class Pipe : uint8_t { Valu, Mfma, Salu, Lds, VmemAddr, L2, Hbm, Count };
+enum class Pipe : uint8_t { Valu, Mfma, Salu, Lds, VmemAddr, L2, Mall, Hbm, Count };
 const char* pipe_name(Pipe p);
 
 struct CuRunConfig {
@@ -42,7 +43,11 @@ struct CuRunConfig {
   int waves_per_simd = 0;
   int max_workgroups = 0;
   int workgroups = 1;        // workgroups this CU runs in total (recorded ones replayed cyclically)
-  int active_cus = 1;        // CUs sharing HBM bandwidth
+  int active_cus = 1;        // CUs sharing the L2s, the Infinity Cache and HBM
+  double clock_ghz = 0;      // clock the bandwidths (bytes/s) are converted at (0: Hardware::clock_ghz)
+  // Level of each line of the recorded waves' global accesses (nullptr: simulated here from the
+  // recorded workgroups alone, simulate_memory).
+  const MemoryModel* memory = nullptr;
   uint64_t stagger = 0;      // slot i's first workgroup starts at cycle i * stagger (0: all at once)
   bool trace = false;        // collect per-wave events of the first `trace_cycles` cycles
   bool clock_reads = false;  // report the issue cycle of every s_memtime / s_memrealtime (CuResult::clock_reads)
@@ -73,7 +78,9 @@ struct CuResult {
   std::array<uint64_t, size_t(Stall::Count)> stall{};     // wave-cycles lost per reason
   uint64_t wave_cycles = 0;               // resident wave-cycles
   uint64_t issued = 0;                    // wave-instructions issued
-  double hbm_bytes = 0, l2_bytes = 0;     // global traffic (first touch -> HBM, repeat -> L2)
+  // Global traffic of the replayed workgroups by the level that served it (memory_hierarchy.hpp):
+  // L1 hits, bytes through the L2 (L1 misses and stores), through the Infinity Cache, from/to HBM.
+  double l1_bytes = 0, l2_bytes = 0, mall_bytes = 0, hbm_bytes = 0;
   uint64_t lds_passes = 0, lds_instructions = 0;
   uint64_t simd_turns = 0, vector_turns = 0;  // issue turns of all SIMDs, and those that issued a vector instruction
   std::array<uint64_t, size_t(VectorIdle::Count)> vector_idle{};  // the others, by reason

@@ -25,11 +25,31 @@
 //  [LDSMB] pyhip's LDS microbenchmark (docs/mem_latency.md, MI308X, one wave per CU): ds_read_b32
 //          conflict-free one instruction per 4 cycles (64 B/clk for one wave), ds_read_b128 per 16
 //          cycles (64 B/clk), b32 at a dword stride of 8 (8 lanes per bank per half-wave) per 16
-//          cycles, all 64 lanes in one bank per 64 cycles; it cites ROCm Compute Profiler's LDS
+//          cycles, all 64 lanes in one bank per 64 cycles; a buffer_load_dwordx4 from HBM 500-800 cycles
+//          (one wave per CU); it cites ROCm Compute Profiler's LDS
 //          description: the LDS bandwidth (128 B/clk per CU) is divided between SIMDs 0-1 and 2-3.
 //  [LLVM]  LLVM AMDGPU backend: SIISelLowering allowsMisalignedMemoryAccessesImpl ranks an LDS access
 //          wider than a dword that is not naturally aligned as "slow" (test ds-vectorization-alignment.ll:
 //          "does not create slow misaligned loads").
+//  [ACCEPT] AMD Instinct system acceptance guide, MI300X page (github.com/ROCm/system-acceptance-docs,
+//          docs/gpus/mi300x.md): BabelStream pass thresholds on MI300X, Copy >= 4,177,285 MB/s,
+//          Mul >= 4,067,069, Add >= 3,920,853, Triad >= 3,885,301, Dot >= 3,660,781.
+//  [MAF]   ROCm blog "Measuring Max-Achievable FLOPs - Part 2" (rocm.blogs.amd.com, ROCm/rocm-blogs
+//          blogs/software-tools-optimization/measuring-max-achievable-flops-part2): hipBLASLt BF16 GEMM
+//          4096x4864x32896 at a median engine clock of 1207 MHz on MI300X (708 TFLOP/s = 94% of the MFMA
+//          peak at that clock) and 1447 MHz on MI325X (843 TFLOP/s); FP16 1115 / 1354 MHz, FP8 1230 /
+//          1464 MHz; the clock falls under dense MFMA load and depends on the data (zero inputs 1792 MHz).
+//  [LDSPH] nod-ai/amd-shark-ai, docs/amdgpu_kernel_optimization_guide.md and docs/empirical-lds/
+//          lds_summary.md: MI350X/MI355X (CDNA4) LDS of 64 banks (measured) with a read bandwidth of
+//          256 B/clk (CDNA4 white paper); lanes served together per access width, measured on MI300X
+//          (b32: 32 lanes, b64: 16, b128: 8 in the order 0-3+20-23, 32-35+52-55, 4-7+16-19, ...) and on
+//          MI350X (b32: all 64, b64: 32, b128: 16 as 0-3+12-15+20-23+24-27, ...).
+//  [ROCPROF] ROCm Compute Profiler, gfx950 System Speed-of-Light (rocprofiler-compute,
+//          src/rocprof_compute_soc/analysis_configs/gfx950/0200_system-speed-of-light.yaml, soc_gfx950.py):
+//          vector L1 peak 128 B/clk per CU, L2 128 B/clk per channel and 16 channels per XCD, scalar L1
+//          64 B/clk, LDS 128 B/clk per CU counted as issued bank accesses.
+//  [CDNA4] AMD CDNA 4 architecture white paper: 160 KiB LDS, doubled LDS read bandwidth, loads from
+//          global memory straight into LDS (LDS-DMA) of up to 128 bits per lane, LDS reads with transpose.
 //  fitted  chosen to fit the measured data named beside it (never per kernel).
 //  assumed plausible value without a product-specific public measurement; switchable here.
 #include "runtime/model/hardware.hpp"
@@ -42,44 +62,64 @@
 namespace cdnajit::model {
 namespace {
 
-// Sustained engine clock as a share of the peak: [SEED] GRBM_COUNT / measured time on MI350X
-// (2.01 and 1.96 GHz of 2.2; mean 1.985 GHz). Fitted on one product and assumed for the others.
+// Sustained engine clock of non-MFMA work as a share of the peak: [SEED] GRBM_COUNT / measured time
+// on MI350X (2.01 and 1.96 GHz of 2.2; mean 1.985 GHz). Fitted on one product and assumed for the others.
 constexpr double kSustainedShare = 1.985 / 2.2;
+// Achievable HBM bandwidth as a share of the peak: [ACCEPT] MI300X BabelStream Copy pass threshold,
+// 4.177 TB/s of 5.3 (fitted on that one figure; Mul/Add/Triad/Dot are validation points). No CDNA3
+// MI325X or CDNA4 figure is published there: the same share is assumed.
+constexpr double kHbmAchievableShare = 4.177285 / 5.3;
+// Dense-MFMA clock as a share of the peak where no product figure exists: [MAF] MI325X 1447 / 2100 MHz.
+constexpr double kDenseMfmaShare = 1.447 / 2.1;
 
-Hardware cdna3(std::string name, std::string product, double hbm_tbps) {
+Hardware common(std::string name, std::string product, Arch arch, double peak_ghz, double hbm_tbps) {
   Hardware h;
   h.name = std::move(name);
   h.product = std::move(product);
-  h.arch = Arch::gfx942;
-  h.cus = 304;
-  h.peak_clock_ghz = 2.1;
-  h.clock_ghz = 2.1 * kSustainedShare;
-  h.lds_bytes = lds_bytes_per_cu(Arch::gfx942);
-  h.l2_bytes_per_clk_per_cu = 16.0 * 128.0 / 38.0;  // [CDNA3] 2 KiB/clk per XCD over 38 CUs [SPECS]
+  h.arch = arch;
+  h.peak_clock_ghz = peak_ghz;
+  h.clock_ghz = peak_ghz * kSustainedShare;
+  h.lds_bytes = lds_bytes_per_cu(arch);
+  h.xcds = 8;                                  // [SPECS] 8 XCDs on every product here
+  h.l1_bytes = 32768;                          // [SPECS] 32 KiB vector L1 per CU
+  h.scalar_cache_bytes = 16384;                // [SPECS] 16 KiB per 2 CUs
+  h.scalar_cache_cus = 2;
+  h.l2_bytes = 4u << 20;                       // [SPECS] 4 MiB per XCD
+  h.l2_ways = 16;                              // [CDNA3] 16-way
+  h.l2_bytes_per_clk_per_xcd = 16.0 * 128.0;   // [CDNA3] 16 channels x 128 B/clk; [ROCPROF] the same on gfx950
+  h.mall_bytes = 256ull << 20;                 // [SPECS] 256 MiB
+  h.mall_tbps = 17.2;                          // [CDNA3]; gfx950 assumed
   h.hbm_tbps = hbm_tbps;
-  h.mall_tbps = 17.2;
+  h.hbm_achievable_share = kHbmAchievableShare;
+  h.mall_achievable_share = kHbmAchievableShare;  // assumed: no Infinity Cache bandwidth measurement found
+  return h;
+}
+
+Hardware cdna3(std::string name, std::string product, double hbm_tbps, double dense_mfma_ghz) {
+  Hardware h = common(std::move(name), std::move(product), Arch::gfx942, 2.1, hbm_tbps);
+  h.cus = 304;
+  h.cus_per_xcd = 38;                          // [SPECS]
+  h.mfma_dense_clock_ghz = dense_mfma_ghz;     // [MAF] BF16 GEMM median clock
   return h;
 }
 
 Hardware cdna4(std::string name, std::string product, double clock_ghz) {
-  Hardware h;
-  h.name = std::move(name);
-  h.product = std::move(product);
-  h.arch = Arch::gfx950;
+  Hardware h = common(std::move(name), std::move(product), Arch::gfx950, clock_ghz, 8.0);
   h.cus = 256;
-  h.peak_clock_ghz = clock_ghz;
-  h.clock_ghz = clock_ghz * kSustainedShare;
-  h.lds_bytes = lds_bytes_per_cu(Arch::gfx950);
-  h.l2_bytes_per_clk_per_cu = 16.0 * 128.0 / 32.0;  // [CDNA3] L2 organisation kept in CDNA4 (assumed), 32 CUs per XCD [SPECS]
-  h.hbm_tbps = 8.0;
-  h.mall_tbps = 17.2;  // assumed: the CDNA3 figure
+  h.cus_per_xcd = 32;                          // [SPECS]
+  h.lds_banks = 64;                            // [LDSPH] measured on MI350X; CDNA4 white paper
+  h.lds_bytes_per_clk = 128;                   // [LDSPH]/[CDNA4] 256 B/clk reads per CU, two halves
+  h.lds_write_bytes_per_clk = 64;              // assumed: [CDNA4] doubles the read bandwidth only
+  h.l1_bytes_per_clk = 128;                    // [ROCPROF] gfx950 vector L1 128 B/clk per CU
+  h.cu_l2_bytes_per_clk = 128;                 // assumed: the L1's rate
+  h.mfma_dense_clock_ghz = clock_ghz * kDenseMfmaShare;  // assumed: [MAF] MI325X share (no CDNA4 figure)
   return h;
 }
 
 const std::vector<Hardware>& all() {
   static const std::vector<Hardware> v = {
-      cdna3("mi300x", "AMD Instinct MI300X", 5.3),
-      cdna3("mi325x", "AMD Instinct MI325X", 6.0),
+      cdna3("mi300x", "AMD Instinct MI300X", 5.3, 1.207),
+      cdna3("mi325x", "AMD Instinct MI325X", 6.0, 1.447),
       cdna4("mi350x", "AMD Instinct MI350X", 2.2),
       cdna4("mi355x", "AMD Instinct MI355X", 2.4),
   };
@@ -99,7 +139,28 @@ double Hardware::peak_mfma_flops(int flops_per_instruction, int passes) const {
   return double(cus) * simds * double(flops_per_instruction) / double(passes * mfma_cycles_per_pass) * peak_clock_ghz * 1e9;
 }
 double Hardware::hbm_bytes_per_cycle_per_cu(int active_cus) const {
-  return hbm_tbps * 1e12 / (double(std::clamp(active_cus, 1, cus)) * clock_ghz * 1e9);
+  const int n = std::clamp(active_cus, 1, cus);
+  return hbm_achievable_bytes_per_s(n, clock_ghz) / (double(n) * clock_ghz * 1e9);
+}
+int Hardware::active_xcds(int active_cus) const { return std::clamp(active_cus, 1, std::max(1, xcds)); }
+int Hardware::active_cus_per_xcd(int active_cus) const {
+  const int x = active_xcds(active_cus);
+  return std::clamp((std::clamp(active_cus, 1, cus) + x - 1) / x, 1, std::max(1, cus_per_xcd));
+}
+double Hardware::hbm_achievable_bytes_per_s(int active_cus, double clock) const {
+  return std::min(hbm_tbps * 1e12 * hbm_achievable_share, std::clamp(active_cus, 1, cus) * cu_l2_bytes_per_clk * clock * 1e9);
+}
+double Hardware::mall_achievable_bytes_per_s(int active_cus, double clock) const {
+  return std::min(mall_tbps * 1e12 * mall_achievable_share, std::clamp(active_cus, 1, cus) * cu_l2_bytes_per_clk * clock * 1e9);
+}
+double Hardware::l2_achievable_bytes_per_s(int active_cus, double clock) const {
+  return std::min(active_xcds(active_cus) * l2_bytes_per_clk_per_xcd * l2_achievable_share * clock * 1e9,
+                  std::clamp(active_cus, 1, cus) * cu_l2_bytes_per_clk * clock * 1e9);
+}
+double Hardware::sustained_clock_ghz(double mfma_busy) const {
+  if (mfma_dense_clock_ghz <= 0 || mfma_dense_busy <= 0) return clock_ghz;
+  const double t = std::clamp(mfma_busy / mfma_dense_busy, 0.0, 1.0);
+  return clock_ghz + (mfma_dense_clock_ghz - clock_ghz) * t;
 }
 
 std::span<const Hardware> products() { return all(); }
@@ -120,7 +181,7 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
   return {
       {"compute units", std::to_string(h.cus), "[DS], [SPECS]"},
       {"peak engine clock (GHz)", num(h.peak_clock_ghz), "[DS]"},
-      {"modelled (sustained) clock (GHz)", num(h.clock_ghz),
+      {"sustained clock of non-MFMA work (GHz)", num(h.clock_ghz),
        c4 && h.name == "mi350x" ? "fitted: [SEED] GRBM_COUNT / measured time (1.96-2.01 GHz)"
                                 : "assumed: peak x the MI350X sustained share (fitted there from [SEED])"},
       {"s_memrealtime (wall_clock64()) counter (MHz)", num(h.realtime_counter_mhz), "[ISA3] S_MEMREALTIME, [LIBC] (every GFX9 ISA)"},
@@ -140,24 +201,49 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
        "assumed (the dispatcher's SIMD choice is undocumented); [SEED] V97 at 1.02x its issue floor with a 13% heavier wave 0 excludes one SIMD holding every wave 0"},
       {"workgroups resident per CU at most", std::to_string(h.max_workgroups_per_cu), "assumed ([GCN] 16 barrier resources per CU)"},
       {"LDS bytes per CU", std::to_string(h.lds_bytes), "[SPECS]"},
-      {"LDS banks (4 bytes)", std::to_string(h.lds_banks), c4 ? "[ISA3] (CDNA3 figure; assumed unchanged in CDNA4)" : "[ISA3]"},
+      {"LDS banks (4 bytes)", std::to_string(h.lds_banks), c4 ? "[LDSPH] measured on MI350X (64); CDNA4 white paper" : "[ISA3]; [LDSPH] measured on MI300X (32)"},
+      {"LDS lanes served together (b32 / b64 / b128)", c4 ? "64 / 32 / 16" : "32 / 16 / 8",
+       "[LDSPH] measured phase groups, b128 reads in the measured (non-contiguous) lane order; writes and other widths: contiguous lanes"},
       {"LDS cycles per bank access", std::to_string(h.lds_bank_cycles), "[LDSMB] 64 lanes in one bank: 64 cycles"},
-      {"LDS halves (SIMD pairs) x bytes/clk each", std::to_string(h.lds_halves) + " x " + std::to_string(h.lds_bytes_per_clk),
-       c4 ? "[LDSMB] on MI308X (assumed unchanged in CDNA4)" : "[LDSMB] on MI308X"},
+      {"LDS halves (SIMD pairs) x read bytes/clk each", std::to_string(h.lds_halves) + " x " + std::to_string(h.lds_bytes_per_clk),
+       c4 ? "[LDSPH]/[CDNA4] 256 B/clk reads per CU (the [LDSMB] split into SIMD-pair halves kept, assumed)" : "[LDSMB] on MI308X"},
+      {"LDS write bytes/clk per half", std::to_string(h.lds_write_bytes_per_clk),
+       c4 ? "assumed: [CDNA4] doubles the read bandwidth; writes kept at the CDNA3 rate" : "[LDSMB] (the read rate)"},
+      {"LDS reads with transpose (ds_read_b64_tr_*) / LDS-DMA loads", c4 ? "b64 phases / LDS write bandwidth" : "- / LDS write bandwidth",
+       c4 ? "[CDNA4] (transpose reads: 8-byte lanes, banked as ds_read_b64, assumed); an LDS-DMA load's bytes occupy its half's write rate (assumed)"
+          : "an LDS-DMA load's bytes occupy its half's write rate (assumed)"},
       {"misaligned b64/b128 LDS lane: served alone, passes per byte", std::to_string(h.lds_misaligned_passes_per_byte),
        "fitted (switchable; one measurement): [LLVM] ranks misaligned wide DS access slow; [SEED] JIT-b64 4.2x slower on MI350X"},
       {"DS instruction holds its SIMD's vector issue (cycles)", std::to_string(h.lds_valu_issue_cycles),
        "fitted (switchable; [GCN] describes free co-issue = 0): [SEED] MI350X counters, GRBM cycles per SIMD-wave / 4 x (VALU + LDS) = 0.94 (V97), 0.99 (JIT-dot2)"},
-      {"LDS latency (cycles)", std::to_string(h.lds_latency), c4 ? "[SEED] MI308X microbenchmark (assumed equal on CDNA4)" : "[SEED] MI308X microbenchmark"},
-      {"cache line (bytes)", std::to_string(h.cache_line), "[CDNA3]"},
+      {"LDS latency (cycles)", std::to_string(h.lds_latency), c4 ? "[SEED] MI308X microbenchmark (no CDNA4 figure found; assumed equal)" : "[SEED] MI308X microbenchmark"},
+      {"XCDs x CUs per XCD (workgroup i on XCD i mod XCDs)", std::to_string(h.xcds) + " x " + std::to_string(h.cus_per_xcd),
+       "[SPECS]; round-robin dispatch over XCDs as ROCm documents for MI300X/MI355X"},
+      {"cache line, every level (bytes)", std::to_string(h.cache_line), "[CDNA3] (Infinity Cache line assumed equal)"},
       {"VMEM address cycles per instruction", std::to_string(h.vmem_issue_cycles), "assumed (16 lanes per cycle)"},
-      {"vector L1 bytes/clk per CU", num(h.l1_bytes_per_clk), "assumed ([GCN] 64 B/clk)"},
-      {"L2 bytes/clk per CU", num(h.l2_bytes_per_clk_per_cu), c4 ? "[CDNA3] 2 KiB/clk per XCD (assumed in CDNA4) / 32 CUs per XCD [SPECS]" : "[CDNA3] 2 KiB/clk per XCD / 38 CUs per XCD [SPECS]"},
-      {"HBM bandwidth (TB/s)", num(h.hbm_tbps), "[DS]"},
-      {"Infinity Cache bandwidth (TB/s, reported only)", num(h.mall_tbps), c4 ? "assumed (CDNA3 figure)" : "[CDNA3]"},
-      {"L2 hit latency (cycles)", std::to_string(h.l2_latency), "assumed"},
-      {"first-touch (Infinity Cache/HBM) latency (cycles)", std::to_string(h.hbm_latency), "assumed"},
+      {"vector L1 per CU: bytes / ways", std::to_string(h.l1_bytes) + " / " + std::to_string(h.l1_ways),
+       "[SPECS] 32 KiB; ways assumed; write-through, stores do not allocate (assumed)"},
+      {"vector L1 bytes/clk per CU", num(h.l1_bytes_per_clk), c4 ? "[ROCPROF] gfx950 128 B/clk" : "assumed ([GCN] 64 B/clk)"},
+      {"vector L1 hit latency (cycles)", std::to_string(h.l1_latency), "assumed"},
+      {"scalar L1: bytes per CUs sharing it / bytes/clk", std::to_string(h.scalar_cache_bytes) + " per " + std::to_string(h.scalar_cache_cus) + " / " + num(h.scalar_bytes_per_clk),
+       "[SPECS] 16 KiB per 2 CUs; [ROCPROF] 64 B/clk (listed; scalar loads take the scalar latency, not simulated per line)"},
       {"scalar load latency (cycles)", std::to_string(h.smem_latency), "assumed"},
+      {"L2 per XCD: bytes / ways", std::to_string(h.l2_bytes) + " / " + std::to_string(h.l2_ways), "[SPECS] 4 MiB; [CDNA3] 16-way; write-back, stores allocate without a fetch (assumed)"},
+      {"L2 peak bytes/clk per XCD (achievable share)", num(h.l2_bytes_per_clk_per_xcd) + " (" + num(h.l2_achievable_share) + ")",
+       c4 ? "[ROCPROF] 16 channels x 128 B/clk; achievable = peak (assumed: no measurement found)" : "[CDNA3] 16 channels x 128 B/clk; achievable = peak (assumed: no measurement found)"},
+      {"L2 hit latency (cycles)", std::to_string(h.l2_latency), "assumed"},
+      {"one CU's traffic beyond its L1 (bytes/clk)", num(h.cu_l2_bytes_per_clk),
+       c4 ? "assumed (the L1 rate); caps a level's bandwidth when few CUs are active" : "assumed ([GCN] 64 B/clk L1 path); caps a level's bandwidth when few CUs are active"},
+      {"Infinity Cache: bytes / ways", std::to_string(h.mall_bytes) + " / " + std::to_string(h.mall_ways), "[SPECS] 256 MiB; ways assumed; write-back"},
+      {"Infinity Cache peak TB/s (achievable share)", num(h.mall_tbps) + " (" + num(h.mall_achievable_share) + ")",
+       c4 ? "assumed: the CDNA3 figure; achievable share assumed = HBM's" : "[CDNA3] 17.2; achievable share assumed = HBM's"},
+      {"Infinity Cache hit latency (cycles)", std::to_string(h.mall_latency), "assumed: the low end of [LDSMB]'s 500-800 cycles for loads beyond L2"},
+      {"HBM peak TB/s", num(h.hbm_tbps), "[DS]"},
+      {"HBM achievable share of peak", num(h.hbm_achievable_share),
+       "MI300X fitted: [ACCEPT] BabelStream Copy threshold 4.177 TB/s / 5.3 (Mul/Add/Triad/Dot held out); other products assumed at the MI300X share"},
+      {"HBM latency (cycles)", std::to_string(h.hbm_latency), "[LDSMB] 500-800 cycles (MI308X, one wave); the high end"},
+      {"dense-MFMA sustained clock (GHz) at MFMA busy share", num(h.mfma_dense_clock_ghz) + " at " + num(h.mfma_dense_busy),
+       "MI300X, MI325X: [MAF] BF16 GEMM median clock, 94% of MFMA peak at that clock; MI350X, MI355X assumed: peak x [MAF]'s MI325X share 1447/2100 (no CDNA4 figure found)"},
       {"vmcnt / lgkmcnt limits", std::to_string(h.vmcnt_max) + " / " + std::to_string(h.lgkmcnt_max), "[ISA3]"},
   };
 }

@@ -70,22 +70,64 @@ struct Hardware {
   // description). Undocumented; fitted to the seed's MI350X counters (GRBM cycles per wave of a
   // SIMD vs 4 x (VALU + LDS) instructions: V97 0.94, JIT-dot2 0.99), not to any kernel's time.
   int lds_valu_issue_cycles = 4;
-  // Global memory.
-  int cache_line = 128;          // bytes
+  // Global memory: the hierarchy memory_hierarchy.cpp simulates from the real addresses
+  // (vector L1 per CU, L2 per XCD, Infinity Cache / MALL shared, HBM), each level with its
+  // capacity, line, associativity, latency and peak and achievable bandwidth.
+  int cache_line = 128;          // bytes, every level
   int vmem_issue_cycles = 4;     // address unit: 16 lanes per cycle for a wave64 instruction
-  double l1_bytes_per_clk = 64;  // vector L1 data return per CU
-  double l2_bytes_per_clk_per_cu = 0;
-  double hbm_tbps = 0;           // peak HBM bandwidth
-  double mall_tbps = 0;          // Infinity Cache peak bandwidth (reported, not used for timing)
-  int l2_latency = 300;          // cycles, load issue to data for an L2 hit
-  int hbm_latency = 800;         // cycles, for a line first touched (served by Infinity Cache / HBM)
-  int smem_latency = 100;        // scalar cache
+  int xcds = 8;                  // accelerator dies; workgroup i runs on XCD i mod xcds
+  int cus_per_xcd = 0;           // workgroup i's CU in its XCD: (i / xcds) mod cus_per_xcd
+  // Vector L1 (per CU): write-through, a store does not allocate.
+  uint32_t l1_bytes = 32768;
+  int l1_ways = 16;
+  double l1_bytes_per_clk = 64;  // data return per CU (hits and misses alike)
+  int l1_latency = 120;          // cycles, load issue to data for an L1 hit
+  // Scalar L1 (shared by `scalar_cache_cus` CUs): capacity and rate listed; scalar loads take
+  // `smem_latency` (not simulated line by line).
+  uint32_t scalar_cache_bytes = 16384;
+  int scalar_cache_cus = 2;
+  double scalar_bytes_per_clk = 64;
+  int smem_latency = 100;
+  // L2 (per XCD): write-back; a store allocates its line dirty without a fetch.
+  uint64_t l2_bytes = 4u << 20;
+  int l2_ways = 16;
+  double l2_bytes_per_clk_per_xcd = 0;  // peak
+  double l2_achievable_share = 1.0;     // achievable / peak
+  int l2_latency = 300;                 // cycles, load issue to data for an L2 hit (also a store's acknowledgement)
+  // One CU's traffic beyond its L1 per cycle (caps each level's bandwidth when few CUs are active).
+  double cu_l2_bytes_per_clk = 64;
+  // Infinity Cache / MALL (memory side, shared by all XCDs): write-back.
+  uint64_t mall_bytes = 256ull << 20;
+  int mall_ways = 16;
+  double mall_tbps = 0;                 // peak
+  double mall_achievable_share = 1.0;
+  int mall_latency = 500;
+  // HBM.
+  double hbm_tbps = 0;                  // peak (data sheet)
+  double hbm_achievable_share = 1.0;    // achievable / peak
+  int hbm_latency = 800;                // cycles, load issue to data from HBM
   int vmcnt_max = 63, lgkmcnt_max = 15;
+  // LDS writes per half per cycle (reads: lds_bytes_per_clk); CDNA4 doubled the read rate only.
+  int lds_write_bytes_per_clk = 64;
+  // Clock under load: `clock_ghz` is the sustained clock of non-MFMA work; dense MFMA work runs
+  // at `mfma_dense_clock_ghz`, measured at an MFMA busy share of `mfma_dense_busy`; in between
+  // the clock falls linearly with the kernel's MFMA busy share (sustained_clock_ghz).
+  double mfma_dense_clock_ghz = 0;
+  double mfma_dense_busy = 0.94;
 
   // Derived peaks (per whole GPU) for the physical-limit checks and the report.
   double peak_valu_flops_f32() const;                 // 2 FLOP x 64 lanes per VALU FMA instruction (non-packed)
   double peak_mfma_flops(int flops_per_instruction, int passes) const;
-  double hbm_bytes_per_cycle_per_cu(int active_cus) const;
+  double hbm_bytes_per_cycle_per_cu(int active_cus) const;  // at clock_ghz (achievable HBM / active CUs)
+  // Achievable bandwidth of each level for `active_cus` CUs at `clock` GHz (bytes/s): the level's
+  // achievable figure, or the active CUs' own rate beyond their L1s when that is lower.
+  double hbm_achievable_bytes_per_s(int active_cus, double clock) const;
+  double mall_achievable_bytes_per_s(int active_cus, double clock) const;
+  double l2_achievable_bytes_per_s(int active_cus, double clock) const;
+  int active_xcds(int active_cus) const;
+  int active_cus_per_xcd(int active_cus) const;
+  // The modelled clock of a kernel whose MFMA pipes are busy `mfma_busy` (0..1) of the time.
+  double sustained_clock_ghz(double mfma_busy) const;
 };
 
 // Every product the model knows; names are lower case ("mi300x", "mi325x", "mi350x", "mi355x").

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -30,7 +31,16 @@ LaunchPlan plan_launch(const KernelInfo& k, Arch arch, const sim::LaunchDims& di
   p.per_cu = (p.workgroups + uint64_t(hw.cus) - 1) / uint64_t(hw.cus);
   const uint64_t n = std::min<uint64_t>(uint64_t(p.workgroup_slots), p.per_cu);
   for (uint64_t i = 0; i < n; ++i) p.record.push_back(i * uint64_t(hw.cus));
+  p.traced_workgroups = std::min({p.workgroups, uint64_t(hw.cus) * uint64_t(p.workgroup_slots), kMaxTracedWorkgroups});
   return p;
+}
+
+sim::Recording recording_for(const LaunchPlan& plan, const Hardware& hw, uint64_t max_traced) {
+  sim::Recording rec;
+  rec.workgroups = plan.record;
+  rec.line_workgroups = std::min(plan.traced_workgroups, max_traced);
+  rec.line_bytes = uint32_t(hw.cache_line);
+  return rec;
 }
 
 std::vector<std::pair<std::string, double>> instructions_per_wave(const sim::Recording& rec) {
@@ -64,6 +74,48 @@ CuRunConfig cu_config(const LaunchPlan& plan, const Hardware& hw) {
   return cfg;
 }
 
+namespace {
+
+// The busiest CU's cycles for the plan at `clock` GHz: replayed whole, or a first round and the
+// steady rate of a staggered replay (see the README, "Kernel time").
+double replay(const sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw, const ModelOptions& opt,
+              const MemoryModel& mem, double clock, ModelReport& r, CuRunConfig& cfg) {
+  const uint64_t k = uint64_t(plan.workgroup_slots);
+  const uint64_t cap = k * uint64_t(opt.steady_rounds);
+  cfg = cu_config(plan, hw);
+  cfg.clock_ghz = clock;
+  cfg.memory = &mem;
+  cfg.trace = opt.trace;
+  if (plan.per_cu <= cap) {
+    // The busiest CU's whole share, replayed; all slots start together as at a kernel's start.
+    cfg.workgroups = int(plan.per_cu);
+    r.cu = run_cu(rec, hw, cfg);
+    r.replayed_workgroups = plan.per_cu;
+    return double(r.cu.cycles);
+  }
+  // First round as at the kernel's start (all slots together), then the remaining workgroups at
+  // the steady rate of a replay whose slots start spread over one round (a long grid's slots
+  // free at different times), averaged over its last two rounds.
+  cfg.workgroups = int(k);
+  const CuResult first = run_cu(rec, hw, cfg);
+  cfg.workgroups = int(cap);
+  cfg.stagger = first.cycles / k;
+  cfg.trace = false;
+  r.cu = run_cu(rec, hw, cfg);
+  if (opt.trace) r.cu.trace = first.trace;
+  r.replayed_workgroups = k + cap;
+  const auto& e = r.cu.workgroup_end;
+  const uint64_t span = 2 * k;
+  // The rate of the last two rounds, or of every round after the first when that is slower: a
+  // bandwidth-bound replay returns its last workgroups' stores in a burst at the end (the shared
+  // queues serve in order of issue), which makes the last two rounds look faster than the steady rate.
+  const double per_wg = std::max(double(e[cap - 1] - e[cap - span - 1]) / double(span),
+                                 double(e[cap - 1] - e[k - 1]) / double(cap - k));
+  return double(first.cycles) + double(plan.per_cu - k) * per_wg;
+}
+
+}  // namespace
+
 ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw, const ModelOptions& opt) {
   auto t0 = std::chrono::steady_clock::now();
   if (opt.steady_rounds < 3) throw Error("model: steady_rounds must be at least 3");
@@ -71,37 +123,37 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
   r.model = hw.name;
   r.kernel = rec.kernel.name;
   r.plan = plan;
-  const uint64_t k = uint64_t(plan.workgroup_slots);
-  const uint64_t cap = k * uint64_t(opt.steady_rounds);
-  CuRunConfig cfg = cu_config(plan, hw);
-  cfg.trace = opt.trace;
-  double cycles = 0;
-  if (plan.per_cu <= cap) {
-    // The busiest CU's whole share, replayed; all slots start together as at a kernel's start.
-    cfg.workgroups = int(plan.per_cu);
-    r.cu = run_cu(rec, hw, cfg);
-    r.replayed_workgroups = plan.per_cu;
-    cycles = double(r.cu.cycles);
-  } else {
-    // First round as at the kernel's start (all slots together), then the remaining workgroups at
-    // the steady rate of a replay whose slots start spread over one round (a long grid's slots
-    // free at different times), averaged over its last two rounds.
-    cfg.workgroups = int(k);
-    const CuResult first = run_cu(rec, hw, cfg);
-    cfg.workgroups = int(cap);
-    cfg.stagger = first.cycles / k;
-    cfg.trace = false;
-    r.cu = run_cu(rec, hw, cfg);
-    if (opt.trace) r.cu.trace = first.trace;
-    r.replayed_workgroups = k + cap;
-    const auto& e = r.cu.workgroup_end;
-    const uint64_t span = 2 * k;
-    const double per_wg = double(e[cap - 1] - e[cap - span - 1]) / double(span);
-    cycles = double(first.cycles) + double(plan.per_cu - k) * per_wg;
+  const MemoryModel mem = simulate_memory(rec, hw);
+  // The clock depends on the kernel's MFMA activity, the replay (through the bandwidths per cycle)
+  // on the clock: replay at the non-MFMA sustained clock, then once more at the clock the MFMA
+  // busy share gives when that differs.
+  CuRunConfig cfg;
+  double clock = hw.clock_ghz;
+  double cycles = replay(rec, plan, hw, opt, mem, clock, r, cfg);
+  auto mfma_share = [&] { return r.cu.busy[size_t(Pipe::Mfma)] / std::max(1.0, double(r.cu.cycles)) / hw.simds; };
+  r.mfma_busy = mfma_share();
+  const double loaded = hw.sustained_clock_ghz(r.mfma_busy);
+  if (std::abs(loaded - clock) > 0.005 * clock) {
+    clock = loaded;
+    cycles = replay(rec, plan, hw, opt, mem, clock, r, cfg);
+    r.mfma_busy = mfma_share();
   }
+  r.clock_ghz = clock;
   r.cycles = cycles;
-  r.ms = cycles / (hw.clock_ghz * 1e9) * 1e3;
-  r.global_bytes = r.cu.hbm_bytes / double(cfg.workgroups) * double(plan.workgroups);
+  r.replay_ms = cycles / (clock * 1e9) * 1e3;
+  // Whole-launch traffic: the traced workgroups' bytes per workgroup times the grid. Each level's
+  // achievable bandwidth for the active CUs bounds the time from below (no level faster than it).
+  const double scale = double(plan.workgroups) / double(std::max<uint64_t>(1, mem.traced.workgroups));
+  r.traffic = mem.traced;
+  for (double* b : {&r.traffic.l1_hit_bytes, &r.traffic.l2_read_bytes, &r.traffic.l2_write_bytes, &r.traffic.mall_read_bytes,
+                    &r.traffic.mall_write_bytes, &r.traffic.hbm_read_bytes, &r.traffic.hbm_write_bytes})
+    *b *= scale;
+  r.traffic.workgroups = plan.workgroups;
+  r.hbm_floor_ms = r.traffic.hbm_bytes() / hw.hbm_achievable_bytes_per_s(plan.active_cus, clock) * 1e3;
+  r.mall_floor_ms = r.traffic.mall_bytes() / hw.mall_achievable_bytes_per_s(plan.active_cus, clock) * 1e3;
+  r.l2_floor_ms = r.traffic.l2_bytes() / hw.l2_achievable_bytes_per_s(plan.active_cus, clock) * 1e3;
+  r.ms = std::max({r.replay_ms, r.hbm_floor_ms, r.mall_floor_ms, r.l2_floor_ms});
+  r.global_bytes = r.traffic.hbm_bytes();
   r.gbps = r.global_bytes / (r.ms * 1e-3) / 1e9;
   if (opt.flops > 0) r.tflops = opt.flops / (r.ms * 1e-3) / 1e12;
   // Shares over the replayed time.
@@ -134,8 +186,13 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
   r.idle_when_full = full ? double(full_idle) / double(full) : 0;
   r.idle_when_not_full = part ? double(part_idle) / double(part) : 0;
   // Limiter: a unit busy most of the time, else the main reason waves wait.
-  char buf[160];
-  if (!r.busy.empty() && r.busy[0].second >= 0.6) {
+  char buf[200];
+  const double floor_ms = std::max({r.hbm_floor_ms, r.mall_floor_ms, r.l2_floor_ms});
+  if (floor_ms > r.replay_ms) {
+    const char* level = floor_ms == r.hbm_floor_ms ? "HBM" : floor_ms == r.mall_floor_ms ? "Infinity Cache" : "L2";
+    std::snprintf(buf, sizeof buf, "%s bandwidth of the whole launch (%.4f ms at its achievable bandwidth; the busiest CU alone %.4f ms)",
+                  level, floor_ms, r.replay_ms);
+  } else if (!r.busy.empty() && r.busy[0].second >= 0.6) {
     std::snprintf(buf, sizeof buf, "%s (busy %.0f%% of the time)", r.busy[0].first.c_str(), 100 * r.busy[0].second);
   } else if (!r.stalls.empty()) {
     std::snprintf(buf, sizeof buf, "latency: %s (%.0f%% of wave time); busiest unit %s at %.0f%%", r.stalls[0].first.c_str(),
@@ -164,8 +221,7 @@ ModelReport model_launch(sim::Simulator& sim, const CodeObject& co, std::string_
     r.clocks = cr.clocks;
     return r;
   }
-  sim::Recording rec;
-  rec.workgroups = plan.record;
+  sim::Recording rec = recording_for(plan, hw);
   sim_opt.recording = &rec;
   sim::Stats st = sim.launch(co, kernel, kernarg, dims, sim_opt);
   if (stats_out) *stats_out = st;
@@ -179,16 +235,26 @@ std::string format_report(const ModelReport& r) {
   const std::string p = "modelled (model " + r.model + "): ";
   char b[512];
   std::string out;
-  std::snprintf(b, sizeof b, "%s%s  %.4f ms  (%.0f cycles on the busiest CU)\n", p.c_str(), r.kernel.c_str(), r.ms, r.cycles);
+  std::snprintf(b, sizeof b, "%s%s  %.4f ms at a modelled clock of %.3f GHz (MFMA busy %.0f%%)  (%.0f cycles on the busiest CU)\n",
+                p.c_str(), r.kernel.c_str(), r.ms, r.clock_ghz, 100 * r.mfma_busy, r.cycles);
+  out += b;
+  const double mb = 1e6;
+  const double reads = r.traffic.l1_hit_bytes + r.traffic.l2_read_bytes;
+  std::snprintf(b, sizeof b,
+                "%smemory: HBM %.2f MB (read %.2f, write %.2f), Infinity Cache %.2f MB, L2 %.2f MB, L1 hits %.0f%% of read "
+                "lines; at achievable bandwidth HBM %.4f ms, Infinity Cache %.4f ms, L2 %.4f ms; busiest CU %.4f ms\n",
+                p.c_str(), r.traffic.hbm_bytes() / mb, r.traffic.hbm_read_bytes / mb, r.traffic.hbm_write_bytes / mb,
+                r.traffic.mall_bytes() / mb, r.traffic.l2_bytes() / mb, reads > 0 ? 100 * r.traffic.l1_hit_bytes / reads : 0.0,
+                r.hbm_floor_ms, r.mall_floor_ms, r.l2_floor_ms, r.replay_ms);
   out += b;
   std::snprintf(b, sizeof b, "%soccupancy %d waves/SIMD, %d workgroups/CU; %llu workgroups on %d CUs, %llu on the busiest; replayed %llu\n",
                 p.c_str(), r.plan.waves_per_simd, r.plan.workgroup_slots, (unsigned long long)r.plan.workgroups,
                 r.plan.active_cus, (unsigned long long)r.plan.per_cu, (unsigned long long)r.replayed_workgroups);
   out += b;
   if (r.tflops > 0) {
-    std::snprintf(b, sizeof b, "%s%.2f TFLOP/s, %.1f GB/s global traffic\n", p.c_str(), r.tflops, r.gbps);
+    std::snprintf(b, sizeof b, "%s%.2f TFLOP/s, %.1f GB/s HBM traffic\n", p.c_str(), r.tflops, r.gbps);
   } else {
-    std::snprintf(b, sizeof b, "%s%.1f GB/s global traffic (FLOPs not given)\n", p.c_str(), r.gbps);
+    std::snprintf(b, sizeof b, "%s%.1f GB/s HBM traffic (FLOPs not given: --flops N prints TFLOP/s)\n", p.c_str(), r.gbps);
   }
   out += b;
   out += p + "busy:";
@@ -254,7 +320,7 @@ void write_chrome_trace(const ModelReport& r, const Hardware& hw, const std::str
   if (r.cu.trace.empty()) throw Error("model: no trace was collected (ModelOptions::trace)");
   std::ofstream f(path);
   if (!f) throw Error("model: cannot write trace file '" + path + "'");
-  const double us_per_cycle = 1e-3 / hw.clock_ghz;
+  const double us_per_cycle = 1e-3 / (r.clock_ghz > 0 ? r.clock_ghz : hw.clock_ghz);
   f << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"note\":\"modelled (model " << hw.name << "), not measured\"},\"traceEvents\":[\n";
   int max_slot = 0;
   for (const TraceEvent& e : r.cu.trace) max_slot = std::max(max_slot, e.wave);

@@ -30,9 +30,20 @@ struct LaunchPlan {
   int active_cus = 0;            // min(CUs, workgroups)
   uint64_t per_cu = 0;           // workgroups on the busiest CU (ceil(workgroups / CUs))
   std::vector<uint64_t> record;  // the workgroups CU 0 receives first (round-robin dispatch: i * CUs)
+  // The first round of the grid (every CU's first workgroups, at most kMaxTracedWorkgroups): their
+  // global cache lines are recorded for the memory hierarchy (memory_hierarchy.hpp).
+  uint64_t traced_workgroups = 0;
 };
+inline constexpr uint64_t kMaxTracedWorkgroups = 4096;
 // Throws cdnajit::Error when the product's arch differs from the kernel's or the occupancy inputs are invalid.
 LaunchPlan plan_launch(const KernelInfo& k, Arch arch, const sim::LaunchDims& dims, const Hardware& hw);
+// The recording a launch fills for the model: the planned workgroups in full and the cache lines
+// of the first `max_traced` traced workgroups (Options::only_recorded_workgroups runs exactly
+// these). A caller that simulates only the recorded workgroups to save time traces fewer
+// (kSampledTracedWorkgroups: two workgroups per XCD of MI300X/MI355X, so both a same-XCD and a
+// cross-XCD neighbour of workgroup 0 are seen); 0 traces none (the recorded workgroups alone).
+inline constexpr uint64_t kSampledTracedWorkgroups = 16;
+sim::Recording recording_for(const LaunchPlan& plan, const Hardware& hw, uint64_t max_traced = kMaxTracedWorkgroups);
 
 struct ModelOptions {
   double flops = 0;           // FLOPs of the launch for TFLOP/s (0: not reported)
@@ -52,10 +63,17 @@ struct ModelReport {
   std::string kernel;
   LaunchPlan plan;
   double cycles = 0;          // modelled kernel cycles (busiest CU)
-  double ms = 0;              // modelled time
+  double ms = 0;              // modelled time: the CU replay, or a level's bandwidth floor when slower
+  double clock_ghz = 0;       // modelled clock of this kernel (Hardware::sustained_clock_ghz of its MFMA busy share)
+  double mfma_busy = 0;       // MFMA pipes' busy share the clock was chosen for
+  double replay_ms = 0;       // the busiest CU's replayed time alone
+  // Whole-launch traffic per level (the traced workgroups' bytes scaled to the grid) and the time
+  // each level needs at its achievable bandwidth for the active CUs.
+  LevelTraffic traffic;
+  double hbm_floor_ms = 0, mall_floor_ms = 0, l2_floor_ms = 0;
   double tflops = 0;          // flops / time (0 if flops unknown)
-  double gbps = 0;            // global traffic / time (first touch per workgroup = from HBM)
-  double global_bytes = 0;
+  double gbps = 0;            // HBM traffic / time
+  double global_bytes = 0;    // HBM bytes (reads and write-backs) of the launch
   uint64_t replayed_workgroups = 0;
   std::vector<std::pair<std::string, double>> busy;    // unit, share of time busy (0..1), descending
   std::vector<std::pair<std::string, double>> stalls;  // reason, share of resident wave time, descending

@@ -16,7 +16,11 @@ namespace cdnajit::model {
 // `misaligned_passes_per_byte` > 0: a lane whose 8- or 16-byte access is not naturally aligned
 // is served on its own, that many passes per byte it moves (8 per b64 lane at 1); 0: like an
 // aligned lane (Hardware::lds_misaligned_passes_per_byte explains why).
-int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, int misaligned_passes_per_byte = 0);
+// `read`: a 16-byte read takes its lanes in the order measured on MI300X (32 banks) and MI350X
+// (64 banks) ([LDSPH] in hardware.cpp: 8 lanes 0-3 and 20-23 first on 32 banks, 16 lanes 0-3,
+// 12-15, 20-23, 24-27 first on 64 banks); otherwise, and for every other width, contiguous lanes.
+int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, int misaligned_passes_per_byte = 0,
+               bool read = false);
 
 // Bytes one DS instruction moves: active lane-accesses x max(4, lane_bytes).
 uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes);
@@ -24,6 +28,7 @@ uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes);
 // Cycles the instruction occupies its LDS half: the bank passes or the half's bandwidth,
 // whichever is slower (Hardware::lds_bytes_per_clk; the microbenchmark in hardware.cpp
 // [LDSMB] shows both limits: a conflict-free wave64 dword read takes 4 cycles, not 2).
-int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw);
+// A write moves at Hardware::lds_write_bytes_per_clk, a read at lds_bytes_per_clk.
+int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw, bool write = false);
 
 }  // namespace cdnajit::model

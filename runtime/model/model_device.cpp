@@ -15,8 +15,7 @@ ModelledLaunch model_launch(Device& dev, const DeviceKernel& k, Dim3 grid, Dim3 
                 dev.name());
   ModelledLaunch m;
   m.report.plan = plan_launch(k.info(), dev.arch(), sim_launch_dims(grid, block, dynamic_lds), hw);
-  sim::Recording rec;
-  rec.workgroups = m.report.plan.record;
+  sim::Recording rec = recording_for(m.report.plan, hw);
   // Recording on for this launch only; the caller's options come back whatever happens.
   struct Restore {
     sim::Options& o;

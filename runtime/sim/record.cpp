@@ -37,6 +37,9 @@ void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint
     if (L.rec_index[i].first == L.rec_index[i - 1].first)
       throw Error("simulator: recording lists workgroup " + std::to_string(L.rec_index[i].first) + " twice");
   r.waves.assign(r.workgroups.size() * waves_per_workgroup, RecordedWave{});
+  if (r.line_workgroups && (r.line_bytes == 0 || (r.line_bytes & (r.line_bytes - 1))))
+    throw Error("simulator: recording line_bytes must be a power of two, not " + std::to_string(r.line_bytes));
+  r.line_waves.assign(size_t(std::min<uint64_t>(r.line_workgroups, workgroups)) * waves_per_workgroup, LineWave{});
   for (size_t i = 0; i < r.waves.size(); ++i) {
     r.waves[i].workgroup = r.workgroups[i / waves_per_workgroup];
     r.waves[i].wave_in_wg = int(i % waves_per_workgroup);
@@ -57,6 +60,22 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op) {
     }
   }
   rw.steps.push_back(st);
+}
+
+void record_lines(LineWave& lw, Wave& w, const Op& op, uint32_t line_bytes) {
+  uint64_t a[128];
+  const int n = memory_addresses(w, op, a);
+  if (!n) return;
+  const uint64_t bytes = std::max<uint64_t>(1, memory_lane_bytes(op));
+  const uint64_t written = (op.info && (op.info->is_store || op.info->is_atomic)) ? 1 : 0;
+  const size_t first = lw.lines.size();
+  for (int i = 0; i < n; ++i) {
+    if (a[i] == kNoAddress) continue;
+    for (uint64_t l = a[i] / line_bytes; l <= (a[i] + bytes - 1) / line_bytes; ++l) lw.lines.push_back(l << 1 | written);
+  }
+  std::sort(lw.lines.begin() + std::ptrdiff_t(first), lw.lines.end());
+  lw.lines.erase(std::unique(lw.lines.begin() + std::ptrdiff_t(first), lw.lines.end()), lw.lines.end());
+  lw.access_end.push_back(uint32_t(lw.lines.size()));
 }
 
 }  // namespace cdnajit::sim

@@ -46,9 +46,22 @@ struct RecordedWave {
   std::vector<uint64_t> addrs;
 };
 
+// Global-memory cache lines one wave touched, for the memory-hierarchy model
+// (runtime/model/memory_hierarchy.hpp): per VMEM access with addresses, its distinct
+// lines in increasing order, each stored as (line index << 1) | written.
+struct LineWave {
+  std::vector<uint64_t> lines;
+  std::vector<uint32_t> access_end;  // lines[access_end[i-1] .. access_end[i]) belong to access i
+};
+
 struct Recording {
   // Input: linear ids of the workgroups to record (any order, no duplicates).
   std::vector<uint64_t> workgroups;
+  // Input: the workgroups 0 .. line_workgroups-1 also have their global cache lines
+  // recorded (line_waves), `line_bytes` per line; with Options::only_recorded_workgroups
+  // they run as well. 0: none.
+  uint64_t line_workgroups = 0;
+  uint32_t line_bytes = 128;
   // Output of Simulator::launch.
   Arch arch = Arch::gfx942;
   KernelInfo kernel;
@@ -56,6 +69,8 @@ struct Recording {
   std::vector<RecordedOp> ops;
   // workgroups.size() x waves_per_workgroup, in the order of `workgroups`.
   std::vector<RecordedWave> waves;
+  // min(line_workgroups, grid) x waves_per_workgroup, by workgroup id.
+  std::vector<LineWave> line_waves;
 };
 
 }  // namespace cdnajit::sim

@@ -410,6 +410,8 @@ uint32_t memory_lane_bytes(const Op& op);
 // (throws Error for an id outside the grid or a duplicate); append one step.
 void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint64_t workgroups);
 void record_step(RecordedWave& rw, Wave& w, const Op& op);
+// The global cache lines of a VMEM instruction (Recording::line_waves).
+void record_lines(LineWave& lw, Wave& w, const Op& op, uint32_t line_bytes);
 bool memory_is_lds_dma(const Op& op);
 // s_memtime / s_memrealtime: the value the wave reads (runtime/sim/clock_feed.hpp).
 uint64_t clock_value(Wave& w, ClockKind kind);

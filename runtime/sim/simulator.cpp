@@ -481,6 +481,8 @@ enum class TurnEnd { Finished, Waiting, Preempted };
 TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, std::atomic<uint64_t>& budget_used) {
   const int nwaves = S.nwaves;
   RecordedWave* const rec = S.rec;
+  // The workgroup's global cache lines for the memory hierarchy (Recording::line_workgroups), or nullptr.
+  LineWave* const lines = L.rec && S.lin * size_t(nwaves) < L.rec->line_waves.size() ? &L.rec->line_waves[S.lin * size_t(nwaves)] : nullptr;
   const Op* ops = L.dk->ops.data();
   const uint32_t nops = uint32_t(L.dk->ops.size());
   const uint8_t* writes = sched.writes_memory.data();
@@ -516,6 +518,7 @@ TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, 
         w.icount++;
         stores += writes[w.pc];
         if (rec) [[unlikely]] record_step(rec[wi], w, op);
+        if (lines && op.unit == isa::Unit::VMEM) [[unlikely]] record_lines(lines[wi], w, op, L.rec->line_bytes);
         if (w.nondefault_mode) [[unlikely]] run_in_mode(w, op);
         else op.fn(w, op);
         if (rec) [[unlikely]] rec[wi].steps.back().taken = w.branched;
@@ -815,7 +818,15 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   if (opt.only_recorded_workgroups && !opt.recording)
     throw Error("simulator: only_recorded_workgroups needs a recording that lists the workgroups to run");
   // The workgroups this launch runs: the whole grid, or only the recorded ones.
-  const std::vector<uint64_t>* subset = opt.only_recorded_workgroups ? &opt.recording->workgroups : nullptr;
+  // The recorded workgroups and those whose cache lines are recorded (Recording::line_workgroups).
+  std::vector<uint64_t> run_ids;
+  if (opt.only_recorded_workgroups) {
+    run_ids = opt.recording->workgroups;
+    for (uint64_t i = 0; i < std::min<uint64_t>(opt.recording->line_workgroups, nwg); ++i) run_ids.push_back(i);
+    std::sort(run_ids.begin(), run_ids.end());
+    run_ids.erase(std::unique(run_ids.begin(), run_ids.end()), run_ids.end());
+  }
+  const std::vector<uint64_t>* subset = opt.only_recorded_workgroups ? &run_ids : nullptr;
   const uint64_t nrun = subset ? uint64_t(subset->size()) : nwg;
   const int nwaves = int((nthreads + 63) / 64);
   Scheduler sched;

@@ -35,8 +35,7 @@ class SimTimingModel final : public TimingModel {
                               hw_.name, l.device->name()));
     model::LaunchPlan plan = model::plan_launch(l.kernel->info(), l.device->arch(),
                                                 sim_launch_dims(l.grid, l.block, l.dynamic_lds), hw_);
-    sim::Recording rec;
-    rec.workgroups = plan.record;
+    sim::Recording rec = model::recording_for(plan, hw_, model::kSampledTracedWorkgroups);
     const sim::Options saved = *opt;
     opt->recording = &rec;
     opt->only_recorded_workgroups = true;

@@ -92,3 +92,24 @@ extern "C" __global__ void clk(unsigned long long* out) {
   CHECK_THAT(usage.out, Catch::Contains("--clock-runs and --clock-workgroups need --model"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("cdnajit run --model --flops prints modelled TFLOP/s and the clock; --flops alone is a usage error",
+          "[model][cli]") {
+  auto dir = std::filesystem::temp_directory_path() / ("cdnajit_model_flops_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string co = (dir / "va.co").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co).status == 0);
+  const std::string run = "run " + co + " --kernel vector_add --grid 1024 --block 256 --arg buf:a:1048576:iota "
+                          "--arg buf:b:1048576:iota --arg buf:out:1048576 --arg u32:262144";
+  Run r = cli(run + " --model mi355x --flops 262144");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("TFLOP/s") && Catch::Contains("modelled clock of") &&
+                        Catch::Contains("memory: HBM"));
+  Run no_model = cli(run + " --flops 262144");
+  CHECK(no_model.status == 2);
+  CHECK_THAT(no_model.out, Catch::Contains("--flops") && Catch::Contains("needs --model"));
+  Run bad = cli(run + " --model mi355x --flops -3");
+  CHECK(bad.status == 2);
+  std::filesystem::remove_all(dir);
+}

@@ -131,13 +131,13 @@ TEST_CASE("CU model: transcendentals at quarter rate, s_nop and s_sleep wait the
 TEST_CASE("CU model: s_waitcnt waits for LDS latency plus the conflict passes", "[model][wait]") {
   const uint32_t wait_lgkm0 = 0xc07f;  // vmcnt 63, expcnt 7, lgkmcnt 0
   auto free_ = run(recording(Arch::gfx950, {{{"ds_read_b32", 0, lane_addrs(0, 4)}, {"s_waitcnt", wait_lgkm0}, {"v_add_f32"}}}));
-  // issue at 0, the LDS half busy 4 cycles (256 bytes at 64 B/clk), data after 52 more cycles,
-  // then the VALU and s_endpgm.
-  CHECK(free_.cycles >= 4 + 52);
+  // issue at 0, the LDS half busy 2 cycles (256 bytes at CDNA4's 128 B/clk per half), data after
+  // 52 more cycles, then the VALU and s_endpgm.
+  CHECK(free_.cycles >= 2 + 52);
   CHECK(free_.cycles <= 4 + 52 + 8 + kEnd);
   CHECK(free_.stall[size_t(model::Stall::WaitLgkm)] > 0);
-  auto conflict = run(recording(Arch::gfx950, {{{"ds_read_b32", 0, lane_addrs(0, 128)}, {"s_waitcnt", wait_lgkm0}, {"v_add_f32"}}}));
-  // Every lane in bank 0: 64 passes x 1 cycle.
+  auto conflict = run(recording(Arch::gfx950, {{{"ds_read_b32", 0, lane_addrs(0, 256)}, {"s_waitcnt", wait_lgkm0}, {"v_add_f32"}}}));
+  // Every lane in bank 0 (a stride of 64 dwords on 64 banks): 64 passes x 1 cycle.
   CHECK(conflict.cycles >= 64 + 52);
   CHECK(conflict.cycles <= 64 + 52 + 8 + kEnd);
   CHECK(conflict.lds_passes == 64);
@@ -204,14 +204,18 @@ TEST_CASE("CU model: issue turns without a vector instruction are counted by rea
   CHECK(idle(t, VectorIdle::PipeBusy) >= 3 * 3);
 }
 
-TEST_CASE("CU model: global loads count first-touch lines as HBM traffic, repeats as L2", "[model][memory]") {
+TEST_CASE("CU model: global loads take each line from the level the hierarchy served it", "[model][memory]") {
   const uint32_t wait_vm0 = 0x0f70;  // vmcnt 0, lgkmcnt 15, expcnt 7
   auto r = run(recording(Arch::gfx950, {{{"global_load_dword", 0, lane_addrs(0x10000, 4)},
                                          {"global_load_dword", 0, lane_addrs(0x10000, 4)},
                                          {"global_load_dword", 0, lane_addrs(0x20000, 128)},
                                          {"s_waitcnt", wait_vm0}}}));
+  // Cold caches: the first 2 lines and the 64 strided ones come from HBM (through the L2 and the
+  // Infinity Cache); the repeated 2 lines hit the CU's L1.
   CHECK(r.hbm_bytes == (2 + 64) * 128);
-  CHECK(r.l2_bytes == 2 * 128);
+  CHECK(r.mall_bytes == (2 + 64) * 128);
+  CHECK(r.l2_bytes == (2 + 64) * 128);
+  CHECK(r.l1_bytes == 2 * 128);
   const model::Hardware& hw = model::product("mi350x");
   CHECK(r.cycles >= uint64_t(hw.hbm_latency));
   CHECK(r.stall[size_t(model::Stall::WaitVm)] > 0);

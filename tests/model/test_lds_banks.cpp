@@ -78,3 +78,22 @@ TEST_CASE("lds_cycles: the published LDS microbenchmark's four figures", "[model
   CHECK(model::lds_bytes(half, 4) == 128);
   CHECK(model::lds_cycles(half, 4, hw) == 2);
 }
+
+TEST_CASE("lds_passes: CDNA4's 64 banks serve a dword wave in one phase, b64 in two, b128 in four", "[model][lds]") {
+  CHECK(model::lds_passes(lane_addrs(0, 4), 4, 64) == 1);
+  CHECK(model::lds_passes(lane_addrs(0, 8), 8, 64) == 2);
+  CHECK(model::lds_passes(lane_addrs(0, 16), 16, 64, 0, true) == 4);
+  CHECK(model::lds_passes(lane_addrs(0, 256), 4, 64) == 64);  // every lane in bank 0
+  CHECK(model::lds_passes(lane_addrs(0, 128), 4, 64) == 32);  // banks 0 and 32, 32 lanes each
+}
+
+TEST_CASE("lds_passes: a b128 read takes its lanes in the measured order, a write in lane order", "[model][lds]") {
+  // Lanes 4q..4q+3 read 16 bytes each, the quad in banks 0-15 (g = 0) or 16-31 (g = 1) of 32.
+  // Adjacent quads always differ, so the lane-order groups of 8 lanes are conflict-free (8 passes);
+  // the measured MI300X groups pair quads 0 and 5, 1 and 4 (same g): two of them conflict (10).
+  const int g[16] = {0, 1, 0, 1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+  std::vector<uint64_t> a(64);
+  for (int l = 0; l < 64; ++l) a[size_t(l)] = uint64_t(16 * (l % 4) + 64 * g[l / 4] + 512 * (l / 4));
+  CHECK(model::lds_passes(a, 16, 32, 0, false) == 8);
+  CHECK(model::lds_passes(a, 16, 32, 0, true) == 10);
+}

@@ -39,3 +39,21 @@ TEST_CASE("rank stats: a cluster with a foreign row inside its range is refused"
   REQUIRE_THROWS_AS(cluster_orders({1, 2, 3, 10}, {0, 2}, 0.9), cdnajit::Error);
   REQUIRE_THROWS_AS(cluster_orders({1, 2}, {0, 5}, 0.9), cdnajit::Error);
 }
+
+TEST_CASE("rank stats: pairs measured at least 10% apart must keep their order", "[model][rank]") {
+  // Measured 1.00, 1.05, 1.20, 2.00: pairs >= 10% apart are (0,2), (0,3), (1,2), (1,3), (2,3);
+  // (0,1) is 5% apart and not counted.
+  const std::vector<double> measured{1.00, 1.05, 1.20, 2.00};
+  const auto all_right = ordered_pairs(measured, {5, 4, 6, 9}, 1.10);  // 0 and 1 swapped: not a counted pair
+  CHECK(all_right.pairs == 5);
+  CHECK(all_right.right == 5);
+  CHECK(all_right.wrong.empty());
+  const auto one_wrong = ordered_pairs(measured, {5, 7, 6, 9}, 1.10);  // row 1 modelled slower than row 2
+  CHECK(one_wrong.pairs == 5);
+  CHECK(one_wrong.right == 4);
+  REQUIRE(one_wrong.wrong.size() == 1);
+  CHECK(one_wrong.wrong[0] == std::pair<size_t, size_t>{1, 2});
+  const auto tie = ordered_pairs(measured, {5, 5, 6, 6}, 1.10);  // a tie is not an order: (2,3) is wrong
+  CHECK(tie.right == 4);
+  REQUIRE_THROWS_AS(ordered_pairs({1, 2}, {1}, 1.1), cdnajit::Error);
+}

@@ -26,6 +26,7 @@ struct RunOptions {
   std::string model, trace;  // timing model (tools/model_cli)
   std::optional<int> clock_runs;            // with --model: ModelOptions::clock_runs
   std::optional<uint64_t> clock_workgroups; // with --model: ModelOptions::clock_workgroups_limit
+  double flops = 0;          // with --model: the launch's FLOPs, for TFLOP/s
   Dim3 grid, block;
   uint32_t lds = 0;
   std::vector<ArgSpec> args;
@@ -118,7 +119,7 @@ int run_kernel(const RunOptions& o) {
   fmt::print("ran {} on {}: host wall time {:.3f} ms\n", kern.name(), dev->name(), lr.host_ms);
   if (lr.gpu_ms) fmt::print("GPU time {:.3f} ms (measured with hipEvents)\n", *lr.gpu_ms);
   if (lr.sim_stats) fmt::print("{}", format_sim_stats(*lr.sim_stats));
-  if (model_run) model_cli::print_run(std::cout, *model_run);
+  if (model_run) model_cli::print_run(std::cout, *model_run, o.flops);
   for (const OutSpec& out : o.outs) {
     const Buffer& b = buffers.at(out.buffer);  // names were checked against --arg before the run
     std::vector<uint8_t> host(b.bytes);
@@ -133,6 +134,7 @@ int run_kernel(const RunOptions& o) {
 void check_run_options(const RunOptions& o) {
   if (o.model.empty() && (o.clock_runs || o.clock_workgroups))
     throw Error("--clock-runs and --clock-workgroups need --model NAME (they bound the modelling of in-kernel clocks)");
+  if (o.flops > 0 && o.model.empty()) throw Error("--flops gives the work for the modelled TFLOP/s; it needs --model NAME");
   uint64_t block_items = uint64_t(o.block.x) * o.block.y * o.block.z;
   if (block_items > 1024)
     throw Error(fmt::format("--block: {}x{}x{} = {} work-items per workgroup (valid: at most 1024)", o.block.x,
@@ -211,6 +213,8 @@ void add_run_command(CommandLine& cl) {
                    [](std::string_view t, std::string_view w) { return std::optional<uint64_t>(parse_uint(t, w, 1, 1ull << 32)); },
                    "with --model: workgroups the model replays at most to give every in-kernel clock read its value "
                    "(default 4096)");
+  add_typed_option(c, "--flops", o->flops, [](std::string_view t, std::string_view w) { return parse_real(t, w, 1, 1e24); },
+                   "with --model: the launch's floating-point operations (e.g. 2*M*N*K), to print modelled TFLOP/s");
   add_typed_option(c, "--mfma-numerics", o->sim.mfma_numerics,
                    [](std::string_view t, std::string_view w) {
                      using M = sim::Options::MfmaNumerics;

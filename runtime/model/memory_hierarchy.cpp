@@ -1,0 +1,206 @@
+#include "runtime/model/memory_hierarchy.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include "jit/isa/error.hpp"
+#include "runtime/model/coalesce.hpp"
+
+namespace cdnajit::model {
+
+const char* mem_level_name(MemLevel l) {
+  static const char* n[] = {"L1", "L2", "Infinity Cache", "HBM"};
+  return n[int(l)];
+}
+
+namespace {
+
+// A set-associative LRU cache of line indices with a dirty bit per line. Sets are allocated
+// when first touched (a 256 MiB Infinity Cache costs only the sets a kernel uses).
+class Cache {
+ public:
+  Cache(uint64_t bytes, int line, int ways) : ways_(std::max(1, ways)) {
+    const uint64_t lines = std::max<uint64_t>(1, bytes / uint64_t(std::max(1, line)));
+    sets_ = std::max<uint64_t>(1, lines / uint64_t(ways_));
+    set_base_.assign(size_t(sets_), kNone);
+  }
+  struct Result {
+    bool hit = false;
+    bool was_dirty = false;       // the line was already dirty here
+    bool evicted_dirty = false;   // a dirty line left to make room
+    uint64_t evicted = 0;
+  };
+  // Looks the line up and allocates it on a miss (LRU victim); `dirty` marks it written.
+  Result access(uint64_t line, bool dirty) {
+    Result r;
+    uint32_t& b = set_base_[size_t(line % sets_)];
+    if (b == kNone) {
+      b = uint32_t(tag_.size());
+      tag_.resize(tag_.size() + size_t(ways_), 0);
+      stamp_.resize(tag_.size(), 0);
+      dirty_.resize(tag_.size(), 0);
+    }
+    const size_t base = b;
+    size_t victim = base;
+    for (size_t i = base; i < base + size_t(ways_); ++i) {
+      if (tag_[i] == line + 1) {
+        r.hit = true;
+        r.was_dirty = dirty_[i];
+        stamp_[i] = ++clock_;
+        dirty_[i] |= uint8_t(dirty);
+        return r;
+      }
+      if (stamp_[i] < stamp_[victim]) victim = i;
+    }
+    if (tag_[victim] != 0 && dirty_[victim]) {
+      r.evicted_dirty = true;
+      r.evicted = tag_[victim] - 1;
+    }
+    tag_[victim] = line + 1;
+    stamp_[victim] = ++clock_;
+    dirty_[victim] = uint8_t(dirty);
+    return r;
+  }
+  template <class F>
+  void for_each_dirty(F f) const {
+    for (size_t i = 0; i < tag_.size(); ++i)
+      if (tag_[i] && dirty_[i]) f(tag_[i] - 1);
+  }
+
+ private:
+  static constexpr uint32_t kNone = ~0u;
+  int ways_;
+  uint64_t sets_ = 1;
+  std::vector<uint32_t> set_base_;  // first entry of each set in tag_ (kNone: not touched yet)
+  std::vector<uint64_t> tag_;       // line + 1; 0 = empty
+  std::vector<uint64_t> stamp_;     // last use (LRU)
+  std::vector<uint8_t> dirty_;
+  uint64_t clock_ = 0;
+};
+
+struct Stream {
+  uint64_t workgroup = 0;
+  int wave = 0;
+  const sim::LineWave* lines = nullptr;
+  int recorded = -1;  // index into Recording::waves, or -1
+};
+
+// The line stream of a recorded wave, from its recorded addresses (when no line trace covers it).
+sim::LineWave lines_of(const sim::Recording& rec, const sim::RecordedWave& w, int line) {
+  sim::LineWave lw;
+  for (const sim::RecordedStep& st : w.steps) {
+    const sim::RecordedOp& op = rec.ops[st.op];
+    if (op.unit != isa::Unit::VMEM || !st.addr_count) continue;
+    const uint64_t written = op.info && (op.info->is_store || op.info->is_atomic) ? 1 : 0;
+    for (uint64_t l : cache_lines({w.addrs.data() + st.addr_first, st.addr_count}, op.lane_bytes, line))
+      lw.lines.push_back(l << 1 | written);
+    lw.access_end.push_back(uint32_t(lw.lines.size()));
+  }
+  return lw;
+}
+
+}  // namespace
+
+MemoryModel simulate_memory(const sim::Recording& rec, const Hardware& hw) {
+  const int wpw = int(rec.waves_per_workgroup);
+  if (wpw == 0 || rec.waves.empty())
+    throw Error("model: the recording holds no complete workgroup (was Options::recording set for the launch?)");
+  const int line = hw.cache_line;
+  if (!rec.line_waves.empty() && rec.line_bytes != uint32_t(line))
+    throw Error("model: the recording traced " + std::to_string(rec.line_bytes) + "-byte lines but " + hw.name +
+                " has " + std::to_string(line) + "-byte lines");
+  MemoryModel m;
+  m.from_line_trace = !rec.line_waves.empty();
+  m.levels.resize(rec.waves.size());
+  const uint64_t traced_wgs = rec.line_waves.size() / size_t(wpw);
+  std::vector<Stream> streams;
+  for (uint64_t g = 0; g < traced_wgs; ++g)
+    for (int w = 0; w < wpw; ++w) streams.push_back({g, w, &rec.line_waves[size_t(g) * size_t(wpw) + size_t(w)], -1});
+  // Recorded waves: their traced stream, or a stream from their recorded addresses.
+  std::vector<std::unique_ptr<sim::LineWave>> derived;
+  for (size_t i = 0; i < rec.waves.size(); ++i) {
+    const sim::RecordedWave& w = rec.waves[i];
+    if (w.workgroup < traced_wgs) {
+      streams[size_t(w.workgroup) * size_t(wpw) + size_t(w.wave_in_wg)].recorded = int(i);
+      continue;
+    }
+    derived.push_back(std::make_unique<sim::LineWave>(lines_of(rec, w, line)));
+    streams.push_back({w.workgroup, w.wave_in_wg, derived.back().get(), int(i)});
+  }
+  std::stable_sort(streams.begin(), streams.end(), [](const Stream& a, const Stream& b) {
+    return a.workgroup != b.workgroup ? a.workgroup < b.workgroup : a.wave < b.wave;
+  });
+  {
+    uint64_t distinct = 0, last = ~0ull;
+    for (const Stream& s : streams) distinct += s.workgroup != last, last = s.workgroup;
+    m.traced.workgroups = distinct;
+  }
+  const int xcds = std::max(1, hw.xcds);
+  const int per_xcd = std::max(1, hw.cus_per_xcd);
+  std::map<uint64_t, Cache> l1, l2;  // by CU (xcd * per_xcd + cu), by XCD
+  Cache mall(hw.mall_bytes, line, hw.mall_ways);
+  LevelTraffic& t = m.traced;
+  const double L = double(line);
+  auto write_back_to_mall = [&](uint64_t victim) {
+    t.mall_write_bytes += L;
+    const Cache::Result r = mall.access(victim, true);
+    if (r.evicted_dirty) t.hbm_write_bytes += L;
+  };
+  std::vector<size_t> pos(streams.size(), 0);  // next access of each stream
+  for (bool any = true; any;) {
+    any = false;
+    for (size_t si = 0; si < streams.size(); ++si) {
+      const Stream& s = streams[si];
+      const sim::LineWave& lw = *s.lines;
+      const size_t k = pos[si];
+      if (k >= lw.access_end.size()) continue;
+      any = true;
+      ++pos[si];
+      const uint64_t xcd = s.workgroup % uint64_t(xcds);
+      const uint64_t cu = xcd * uint64_t(per_xcd) + (s.workgroup / uint64_t(xcds)) % uint64_t(per_xcd);
+      Cache& c1 = l1.try_emplace(cu, hw.l1_bytes, line, hw.l1_ways).first->second;
+      Cache& c2 = l2.try_emplace(xcd, hw.l2_bytes, line, hw.l2_ways).first->second;
+      std::vector<MemLevel>* out = s.recorded >= 0 ? &m.levels[size_t(s.recorded)] : nullptr;
+      for (uint32_t i = k ? lw.access_end[k - 1] : 0; i < lw.access_end[k]; ++i) {
+        const uint64_t ln = lw.lines[i] >> 1;
+        const bool written = lw.lines[i] & 1;
+        ++t.line_accesses;
+        MemLevel lv;
+        if (written) {
+          t.l2_write_bytes += L;
+          const Cache::Result r = c2.access(ln, true);
+          if (r.evicted_dirty) write_back_to_mall(r.evicted);
+          lv = r.hit && r.was_dirty ? MemLevel::L2 : MemLevel::Hbm;
+        } else if (c1.access(ln, false).hit) {
+          t.l1_hit_bytes += L;
+          lv = MemLevel::L1;
+        } else {
+          t.l2_read_bytes += L;
+          const Cache::Result r = c2.access(ln, false);
+          if (r.evicted_dirty) write_back_to_mall(r.evicted);
+          if (r.hit) {
+            lv = MemLevel::L2;
+          } else {
+            t.mall_read_bytes += L;
+            const Cache::Result r3 = mall.access(ln, false);
+            if (r3.evicted_dirty) t.hbm_write_bytes += L;
+            if (r3.hit) {
+              lv = MemLevel::Mall;
+            } else {
+              t.hbm_read_bytes += L;
+              lv = MemLevel::Hbm;
+            }
+          }
+        }
+        if (out) out->push_back(lv);
+      }
+    }
+  }
+  // Dirty lines still cached at the end are written back: L2s into the Infinity Cache, then it to HBM.
+  for (auto& [x, c2] : l2) c2.for_each_dirty(write_back_to_mall);
+  mall.for_each_dirty([&](uint64_t) { t.hbm_write_bytes += L; });
+  return m;
+}
+
+}  // namespace cdnajit::model

@@ -1,0 +1,85 @@
+// The memory hierarchy (runtime/model/memory_hierarchy.hpp) on hand-made line traces:
+// reuse by other workgroups of an XCD hits its L2, by other XCDs the Infinity Cache,
+// a written line costs one HBM write, and LRU capacity evicts.
+#include <catch2/catch.hpp>
+
+#include "runtime/model/memory_hierarchy.hpp"
+
+using namespace cdnajit;
+
+namespace {
+
+// `workgroups` one-wave workgroups; wave of workgroup g makes the accesses lines(g) (one access
+// per entry: a list of (line, written)).
+using Access = std::vector<std::pair<uint64_t, bool>>;
+sim::Recording traced(int workgroups, const std::function<std::vector<Access>(int)>& lines) {
+  sim::Recording r;
+  r.arch = Arch::gfx942;
+  r.waves_per_workgroup = 1;
+  r.line_workgroups = uint64_t(workgroups);
+  r.workgroups = {0};
+  r.waves.push_back(sim::RecordedWave{});  // workgroup 0, wave 0 (its levels are reported)
+  for (int g = 0; g < workgroups; ++g) {
+    sim::LineWave lw;
+    for (const Access& a : lines(g)) {
+      for (auto [l, w] : a) lw.lines.push_back(l << 1 | uint64_t(w));
+      lw.access_end.push_back(uint32_t(lw.lines.size()));
+    }
+    r.line_waves.push_back(lw);
+  }
+  return r;
+}
+
+Access range(uint64_t first, uint64_t n, bool written = false) {
+  Access a;
+  for (uint64_t i = 0; i < n; ++i) a.emplace_back(first + i, written);
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("Memory hierarchy: a panel read by every workgroup is fetched once from HBM, once per XCD from the Infinity Cache",
+          "[model][memory]") {
+  const model::Hardware& hw = model::product("mi300x");  // 8 XCDs, 38 CUs each
+  // 16 workgroups (XCD g mod 8; workgroups g and g+8 on different CUs of one XCD) read the same 64 lines.
+  const auto m = model::simulate_memory(traced(16, [](int) { return std::vector<Access>{range(1000, 64)}; }), hw);
+  const double L = 128;
+  CHECK(m.traced.workgroups == 16);
+  CHECK(m.traced.hbm_read_bytes == 64 * L);            // once for the whole GPU
+  CHECK(m.traced.mall_read_bytes == 8 * 64 * L);       // once per XCD
+  CHECK(m.traced.l2_read_bytes == 16 * 64 * L);        // every CU misses its own L1
+  CHECK(m.traced.l1_hit_bytes == 0);
+  CHECK(m.traced.hbm_write_bytes == 0);
+  REQUIRE(m.levels[0].size() == 64);
+  CHECK(m.levels[0][0] == model::MemLevel::Hbm);       // workgroup 0 went first
+}
+
+TEST_CASE("Memory hierarchy: repeated reads hit the L1, L1 capacity evicts (LRU)", "[model][memory]") {
+  const model::Hardware& hw = model::product("mi300x");  // 32 KiB L1 = 256 lines
+  const auto small = model::simulate_memory(traced(1, [](int) { return std::vector<Access>{range(0, 200), range(0, 200)}; }), hw);
+  CHECK(small.traced.l1_hit_bytes == 200 * 128);
+  CHECK(small.traced.hbm_read_bytes == 200 * 128);
+  // 600 lines do not fit: the second pass finds none of them in the L1 (LRU, streaming order), all in the L2.
+  const auto big = model::simulate_memory(traced(1, [](int) { return std::vector<Access>{range(0, 600), range(0, 600)}; }), hw);
+  CHECK(big.traced.l1_hit_bytes == 0);
+  CHECK(big.traced.hbm_read_bytes == 600 * 128);
+  CHECK(big.traced.mall_read_bytes == 600 * 128);
+  CHECK(big.levels[0][600] == model::MemLevel::L2);
+}
+
+TEST_CASE("Memory hierarchy: every written line costs one HBM write, rewrites in the L2 none", "[model][memory]") {
+  const model::Hardware& hw = model::product("mi355x");
+  // Workgroups 0 and 8 (same XCD) both write lines 0..99 twice; workgroup 1 (another XCD) writes 100..149.
+  const auto m = model::simulate_memory(traced(9, [](int g) {
+                                           if (g == 0 || g == 8) return std::vector<Access>{range(0, 100, true), range(0, 100, true)};
+                                           if (g == 1) return std::vector<Access>{range(100, 50, true)};
+                                           return std::vector<Access>{};
+                                         }),
+                                         hw);
+  CHECK(m.traced.l2_write_bytes == (400 + 50) * 128);
+  CHECK(m.traced.hbm_write_bytes == 150 * 128);
+  CHECK(m.traced.hbm_read_bytes == 0);
+  REQUIRE(m.levels[0].size() == 200);
+  CHECK(m.levels[0][0] == model::MemLevel::Hbm);   // made the line dirty: one write-back later
+  CHECK(m.levels[0][100] == model::MemLevel::L2);  // rewritten while dirty in the L2
+}
