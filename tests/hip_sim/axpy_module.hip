@@ -28,7 +28,15 @@ int main(int argc, char** argv) {
   CHECK(hipMemset(dy, 0, n * sizeof(float)));
   float a = 2.f;
   void* params[] = {&a, &dx, &dy, &n};
+  hipEvent_t start, stop;
+  CHECK(hipEventCreate(&start));
+  CHECK(hipEventCreate(&stop));
+  CHECK(hipEventRecord(start, nullptr));
   CHECK(hipModuleLaunchKernel(f, (n + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));
+  CHECK(hipEventRecord(stop, nullptr));
+  CHECK(hipEventSynchronize(stop));
+  float ms = 0;
+  CHECK(hipEventElapsedTime(&ms, start, stop));
   std::vector<float> y(n);
   CHECK(hipMemcpy(y.data(), dy, n * sizeof(float), hipMemcpyDeviceToHost));
   for (int i = 0; i < n; ++i)
@@ -36,6 +44,6 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "y[%d] = %g, want %g\n", i, y[i], 2.f * i);
       return 1;
     }
-  std::printf("axpy on %d elements: correct\n", n);
+  std::printf("axpy on %d elements: correct; event time %.4f ms\n", n, ms);
   return 0;
 }
