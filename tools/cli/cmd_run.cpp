@@ -6,6 +6,7 @@
 #include <map>
 #include <random>
 
+#include "runtime/backends.hpp"
 #include "runtime/device.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/files.hpp"
@@ -111,7 +112,11 @@ int run_kernel(const RunOptions& o) {
   LaunchResult lr = dev->launch(kern, o.grid, o.block, o.lds, args);
   dev->synchronize();
   fmt::print("ran {} on {}: host wall time {:.3f} ms\n", kern.name(), dev->name(), lr.host_ms);
-  if (lr.gpu_ms) fmt::print("GPU time {:.3f} ms (measured with hipEvents)\n", *lr.gpu_ms);
+  if (lr.gpu_ms) {
+    const std::string source = detail::hip_event_time_source(*dev);
+    if (source.empty()) fmt::print("GPU time {:.3f} ms (measured with hipEvents)\n", *lr.gpu_ms);
+    else fmt::print("kernel time {:.4f} ms ({}: the hipEvents of cdnajit's drop-in HIP runtime)\n", *lr.gpu_ms, source);
+  }
   if (lr.sim_stats) fmt::print("{}", format_sim_stats(*lr.sim_stats));
   if (model_run) model_cli::print_run(std::cout, *model_run);
   for (const OutSpec& out : o.outs) {
