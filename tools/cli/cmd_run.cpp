@@ -103,6 +103,17 @@ int run_kernel(const RunOptions& o) {
       push_scalar(args, *s);
       continue;
     }
+    if (const auto* by = std::get_if<BytesArg>(&o.args[i])) {
+      std::vector<uint8_t> data = by->data;
+      if (!by->file.empty()) {
+        data = read_regular_file(by->file, "--arg bytes", by->bytes, true);
+        if (data.size() != by->bytes)
+          throw Error(fmt::format("--arg bytes:{}:file={}: the file has {} bytes, not {}", by->bytes, by->file,
+                                  data.size(), by->bytes));
+      }
+      args.bytes("", data.data(), data.size());
+      continue;
+    }
     const BufferArg& b = std::get<BufferArg>(o.args[i]);
     Buffer buf = dev->alloc(b.bytes, b.name);
     upload_initial_contents(*dev, buf, b, rng);
@@ -181,7 +192,7 @@ void add_run_command(CommandLine& cl) {
         for (const std::string& t : v) o->args.push_back(parse_arg(t));
       },
       "a kernel argument, in order: buf:NAME:BYTES[:zero|iota|random|file=PATH] (file: at most BYTES read), "
-      "i32:V, u32:V, i64:V, u64:V, f32:V, f64:V")
+      "i32:V, u32:V, i64:V, u64:V, f32:V, f64:V, bytes:N:hex=HEX|file=PATH (a by-value struct's bytes)")
       ->allow_extra_args(false);
   c->add_option_function<std::vector<std::string>>(
       "--out",
