@@ -16,6 +16,15 @@ __global__ void scale2d(float* m, int width, int height, float s) {
   if (x < width && y < height) m[y * width + x] *= s;
 }
 
+// Reverses each block's slice through dynamic LDS (the launch's shared-memory size).
+__global__ void reverse_blocks(const int* in, int* out) {
+  extern __shared__ int slice[];
+  int t = threadIdx.x, base = blockIdx.x * blockDim.x;
+  slice[t] = in[base + t];
+  __syncthreads();
+  out[base + t] = slice[blockDim.x - 1 - t];
+}
+
 int main(int argc, char** argv) {
   const char* want_arch = argc > 1 ? argv[1] : "gfx942";
   int count = 0;
@@ -92,6 +101,28 @@ int main(int argc, char** argv) {
       return 1;
     }
   std::printf("scale2d on a 2-D grid over hipMallocManaged memory: correct\n");
+
+  // Dynamic LDS: 3 blocks of 192 work-items, 192 ints of LDS each.
+  const int rb = 192, rn = 3 * rb;
+  std::vector<int> rin(rn), rout(rn);
+  for (int i = 0; i < rn; ++i) rin[i] = i * 7 + 1;
+  int *drin, *drout;
+  CHECK(hipMalloc(&drin, rn * sizeof(int)));
+  CHECK(hipMalloc(&drout, rn * sizeof(int)));
+  CHECK(hipMemcpy(drin, rin.data(), rn * sizeof(int), hipMemcpyHostToDevice));
+  reverse_blocks<<<3, rb, rb * sizeof(int)>>>(drin, drout);
+  CHECK(hipGetLastError());
+  CHECK(hipMemcpy(rout.data(), drout, rn * sizeof(int), hipMemcpyDeviceToHost));
+  for (int i = 0; i < rn; ++i) {
+    int want = rin[(i / rb) * rb + rb - 1 - i % rb];
+    if (rout[i] != want) {
+      std::fprintf(stderr, "reverse_blocks: out[%d] = %d, want %d\n", i, rout[i], want);
+      return 1;
+    }
+  }
+  std::printf("reverse_blocks with dynamic LDS: correct\n");
+  CHECK(hipFree(drin));
+  CHECK(hipFree(drout));
 
   // Errors are reported, and named.
   hipError_t bad = hipMemcpy(dc, a.data(), (n + 1) * sizeof(float), hipMemcpyHostToDevice);
