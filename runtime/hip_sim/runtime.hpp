@@ -44,7 +44,7 @@ namespace cdnajit::hip_sim {
 // One registered fat binary (__hipRegisterFatBinary): the code object for the
 // device's processor, loaded on first use, or why there is none.
 struct FatBinary {
-  const void* bundle = nullptr;
+  const void* bundle = nullptr;  // the offload bundle clang's wrapper points to (null: not a clang wrapper)
   std::unique_ptr<ihipModule_t> module;
   std::string error;  // non-empty: no usable code object
   bool loaded = false;
