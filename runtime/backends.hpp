@@ -18,6 +18,11 @@ std::unique_ptr<Device> make_hip_device_from(const std::vector<std::string>& lib
 // lets tests exercise the "libamdhip64 not found" path).
 HipAvailability probe_hip_libraries(const std::vector<std::string>& libraries);
 
+// How the HIP runtime behind a hip:N device makes its hipEvent times: empty for a GPU's
+// runtime (measured); for cdnajit's drop-in runtime (runtime/hip_sim) its own statement,
+// "modelled (model mi300x)" or "host wall time of the simulator (...)". Empty for a simulator device.
+std::string hip_event_time_source(const Device& d);
+
 // Shared checks for copies: n bytes must fit inside buffer b.
 void check_copy(const Buffer& b, size_t n, const char* what);
 // Shared check: the kernel's module was loaded by `device`.

@@ -47,6 +47,8 @@ struct HipApi {
   hipError (*EventDestroy)(void*) = nullptr;
   const char* (*GetErrorName)(hipError) = nullptr;
   const char* (*GetErrorString)(hipError) = nullptr;
+  // Only in cdnajit's drop-in runtime (runtime/hip_sim): how its event times are made.
+  const char* (*CdnajitEventTimeSource)() = nullptr;
 
   // "100 (hipErrorNoDevice: no ROCm-capable device is detected)"; the
   // description is left out when the runtime just repeats the name.
@@ -110,6 +112,8 @@ HipApi load_hip_api(const std::vector<std::string>& names) {
   resolve(api, api.EventDestroy, "hipEventDestroy", missing);
   resolve(api, api.GetErrorName, "hipGetErrorName", missing);
   resolve(api, api.GetErrorString, "hipGetErrorString", missing);
+  api.CdnajitEventTimeSource = reinterpret_cast<decltype(api.CdnajitEventTimeSource)>(
+      dlsym(api.lib, "hipCdnajitEventTimeSource"));
   if (!missing.empty()) {
     api.load_error = api.lib_name + " lacks " + missing;
     api.lib = nullptr;
@@ -267,6 +271,10 @@ class HipDevice final : public Device {
     check(api_, api_.DeviceSynchronize(), label_ + ": hipDeviceSynchronize");
   }
 
+  std::string event_time_source() const {
+    return api_.CdnajitEventTimeSource ? api_.CdnajitEventTimeSource() : "";
+  }
+
  private:
   void select() { check(api_, api_.SetDevice(index_), fmt::format("hipSetDevice({})", index_)); }
   const HipApi& api_;
@@ -276,6 +284,11 @@ class HipDevice final : public Device {
 };
 
 namespace detail {
+
+std::string hip_event_time_source(const Device& d) {
+  const auto* h = dynamic_cast<const HipDevice*>(&d);
+  return h ? h->event_time_source() : "";
+}
 
 namespace {
 

@@ -32,12 +32,36 @@ uint64_t Memory::alloc(size_t bytes, std::string name) {
   return base;
 }
 
+uint64_t Memory::alloc_host_visible(size_t bytes, std::string name) {
+  // Host memory after the block that no other host-visible block can start in.
+  constexpr size_t kHostGuardBytes = 64 * 1024;
+  if (bytes > (size_t(1) << 40)) throw Error("Memory::alloc_host_visible: " + std::to_string(bytes) + " bytes is too large");
+  Block b;
+  b.size = bytes;
+  b.host_visible = true;
+  b.data.reset(static_cast<uint8_t*>(std::calloc(bytes + kHostGuardBytes, 1)));
+  if (!b.data) throw Error("Memory::alloc_host_visible: " + std::to_string(bytes) + " bytes: out of host memory");
+  b.base = reinterpret_cast<uint64_t>(b.data.get());
+  b.name = name.empty() ? "host@" + hex(b.base) : std::move(name);
+  // Simulated addresses grow from 4 GiB (kGuardBytes) upwards and host heaps live far above
+  // (or, in a non-PIE program, below 4 GiB): refuse the rare overlap.
+  auto next = blocks_.lower_bound(b.base);
+  if ((b.base + bytes > kGuardBytes && b.base < next_) || b.base >= (uint64_t(1) << 48) || (next != blocks_.end() && next->first < b.base + bytes) ||
+      (next != blocks_.begin() && std::prev(next)->second.base + std::prev(next)->second.size > b.base))
+    throw Error("Memory::alloc_host_visible: host address " + hex(b.base) + " collides with the simulated address space");
+  uint64_t base = b.base;
+  blocks_.emplace(base, std::move(b));
+  return base;
+}
+
 void Memory::free(uint64_t addr) {
   auto it = blocks_.find(addr);
   if (it == blocks_.end()) throw Error("Memory::free: " + hex(addr) + " is not the base of an allocation; " + describe_nearest(addr));
   // Freeing the newest allocation returns its address range (a launch's kernarg segment is
   // allocated and freed per launch, which would otherwise use up the address space).
-  if (std::next(it) == blocks_.end()) next_ = it->first;
+  // Host-visible blocks sit above every simulated one and never move next_.
+  if (!it->second.host_visible && (std::next(it) == blocks_.end() || std::next(it)->second.host_visible))
+    next_ = it->first;
   blocks_.erase(it);
 }
 

@@ -115,7 +115,11 @@ class Memory {
 
   // A device address (never 0), 4 GiB aligned, >= 4 GiB unmapped guard gap to neighbours.
   uint64_t alloc(size_t bytes, std::string name = "");
-  void free(uint64_t addr);  // addr must be a base returned by alloc
+  // A zeroed allocation whose device address is its host address, so host code and kernels
+  // share the pointer (HIP's hipHostMalloc / hipMallocManaged on the drop-in runtime). Each is
+  // followed by unregistered host bytes, so a small overrun is reported, not served by a neighbour.
+  uint64_t alloc_host_visible(size_t bytes, std::string name = "");
+  void free(uint64_t addr);  // addr must be a base returned by alloc or alloc_host_visible
   // Throw cdnajit::Error naming the range when [addr, addr+n) is not inside one allocation.
   void write(uint64_t addr, const void* src, size_t n);
   void read(uint64_t addr, void* dst, size_t n) const;
@@ -126,6 +130,7 @@ class Memory {
     uint64_t base = 0;
     size_t size = 0;
     std::string name;
+    bool host_visible = false;  // from alloc_host_visible: base == data.get()
     struct FreeBytes {
       void operator()(uint8_t* p) const { std::free(p); }
     };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "jit/isa/error.hpp"
+#include "runtime/backends.hpp"
 
 namespace cdnajit::tune {
 
@@ -43,11 +44,16 @@ void check_index(size_t i, size_t n, std::string_view what) {
   if (i >= n) throw Error(fmt::format("{}: candidate {} out of range (have {})", what, i, n));
 }
 
+// hipEvent times of a hip:N device: measured on a GPU; on cdnajit's drop-in runtime
+// (runtime/hip_sim) modelled, and labelled and filed as such.
 class GpuEventSource final : public TimeSource {
  public:
-  GpuEventSource(Device& d, std::vector<Launch> l) : device_(d), launches_(std::move(l)) {}
-  TimeKind kind() const override { return TimeKind::gpu_measured; }
-  std::string label() const override { return device_.name() + " hipEvents (gpu-measured)"; }
+  GpuEventSource(Device& d, std::vector<Launch> l, std::string source)
+      : device_(d), launches_(std::move(l)), source_(std::move(source)) {}
+  TimeKind kind() const override { return source_.empty() ? TimeKind::gpu_measured : TimeKind::modelled; }
+  std::string label() const override {
+    return device_.name() + " hipEvents (" + (source_.empty() ? "gpu-measured" : source_ + ", cdnajit drop-in runtime") + ")";
+  }
   size_t candidates() const override { return launches_.size(); }
   double run_once(size_t i) override {
     check_index(i, launches_.size(), "gpu time source");
@@ -59,6 +65,7 @@ class GpuEventSource final : public TimeSource {
  private:
   Device& device_;
   std::vector<Launch> launches_;
+  std::string source_;  // detail::hip_event_time_source: empty on a GPU
 };
 
 class ModelledSource final : public TimeSource {
@@ -133,7 +140,12 @@ std::unique_ptr<TimeSource> gpu_event_source(Device& device, std::vector<Launch>
     throw Error(fmt::format("{} has no GPU clock: hipEvent times need a HIP device (hip:N); "
                             "on the simulator use the timing model (--model NAME)",
                             device.name()));
-  return std::make_unique<GpuEventSource>(device, std::move(launches));
+  std::string source = detail::hip_event_time_source(device);
+  if (!source.empty() && source.rfind("modelled", 0) != 0)
+    throw Error(fmt::format("{}: its hipEvent times are {}, neither measured nor modelled; set CDNAJIT_HIP_MODEL "
+                            "to a product for modelled times",
+                            device.name(), source));
+  return std::make_unique<GpuEventSource>(device, std::move(launches), std::move(source));
 }
 
 std::unique_ptr<TimeSource> gpu_event_source(Device& device, size_t candidates, LaunchProvider launch) {

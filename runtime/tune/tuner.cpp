@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "jit/isa/error.hpp"
+#include "runtime/backends.hpp"
 #include "runtime/tune/parallel_source.hpp"
 
 namespace cdnajit::tune {
@@ -105,7 +106,10 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
   std::string problem = family.canonical_problem(req.problem);
   auto dev = open_device(req.device);
   Arch arch = dev->arch();
-  out.kind = dev->is_simulator() ? TimeKind::modelled : TimeKind::gpu_measured;
+  // Times come from the timing model on a simulator, from hipEvents on hip:N. The hipEvents of
+  // cdnajit's drop-in HIP runtime (runtime/hip_sim) are modelled too, and filed as such.
+  const bool on_sim = dev->is_simulator();
+  out.kind = on_sim || !detail::hip_event_time_source(*dev).empty() ? TimeKind::modelled : TimeKind::gpu_measured;
   out.key = PerfKey{std::string(arch_name(arch)), req.cus > 0 ? req.cus : default_cus(arch), family.name(), problem,
                     toolchain_version(), project_version()};
   say(fmt::format("tune {} [{}] on {}; key {}", family.name(), problem, dev->name(), out.key.str()));
@@ -125,7 +129,7 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
   }
   // Modelled times need the model before anything is built: fail early and say why.
   std::unique_ptr<TimingModel> model;
-  if (out.kind == TimeKind::modelled && !req.check_only) model = req.open_model(req.model);
+  if (on_sim && !req.check_only) model = req.open_model(req.model);
 
   // The budget counts from here: building, checking and timing all spend it.
   const double started_s = req.search.now_s();
@@ -211,7 +215,7 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
   std::vector<std::unique_ptr<TimingModel>> worker_models;
   std::vector<std::optional<LaunchSpec>> gpu_launches(slots.size());
   std::unique_ptr<TimeSource> src;  // declared last: destroyed (workers joined) before what they use
-  if (out.kind == TimeKind::gpu_measured) {
+  if (!on_sim) {
     // One GPU, one launch at a time: candidates are prepared when the search reaches them.
     src = gpu_event_source(*dev, slots.size(), [&](size_t i) -> const LaunchSpec& {
       if (!gpu_launches[i]) gpu_launches[i] = prepare(i, *dev);
@@ -238,8 +242,7 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
   if (out.kind == TimeKind::modelled) so.full_samples = 2;
   so.budget_start_s = started_s;
   say(fmt::format("checking and timing {} configurations with {} ({} {}); strategy {}; {}", slots.size(), src->label(),
-                  out.kind == TimeKind::modelled ? workers : 1,
-                  out.kind == TimeKind::modelled ? "simulator workers" : "device", strategy_name(so.strategy),
+                  on_sim ? workers : 1, on_sim ? "simulator workers" : "device", strategy_name(so.strategy),
                   so.time_budget_s > 0 ? fmt::format("time budget {:g} s from the start of the tune", so.time_budget_s)
                                        : std::string("no time budget")));
   if (req.search.log)

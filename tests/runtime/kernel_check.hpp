@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/backends.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
 #include "tests/runtime/static_verify.hpp"
@@ -23,11 +25,22 @@ namespace kt {
 
 using namespace cdnajit;
 
-// One simulator device per arch, shared by all kernel tests (saves setup).
+// One simulator device per arch, shared by all kernel tests (saves setup). With
+// CDNAJIT_TEST_DROP_IN set to cdnajit's drop-in HIP runtime (runtime/hip_sim), the arch it
+// simulates (CDNAJIT_HIP_DEVICE) runs through the HIP back end instead, hip:0 on that library:
+// the same CPU checks then prove its results equal the simulator's bit for bit.
 inline Device& sim_device(Arch a) {
   static std::map<Arch, std::unique_ptr<Device>> devs;
   auto& d = devs[a];
-  if (!d) d = open_device(a == Arch::gfx942 ? "sim:gfx942" : "sim:gfx950");
+  if (!d) {
+    const char* drop_in = std::getenv("CDNAJIT_TEST_DROP_IN");
+    const char* drop_in_device = std::getenv("CDNAJIT_HIP_DEVICE");
+    const std::string spec = a == Arch::gfx942 ? "sim:gfx942" : "sim:gfx950";
+    if (drop_in && *drop_in && drop_in_device && spec == drop_in_device)
+      d = detail::make_hip_device_from({drop_in}, 0);
+    else
+      d = open_device(spec);
+  }
   return *d;
 }
 

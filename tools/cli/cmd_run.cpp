@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 
+#include "runtime/backends.hpp"
 #include "runtime/device.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/files.hpp"
@@ -108,6 +109,17 @@ int run_kernel(const RunOptions& o) {
       push_scalar(args, *s);
       continue;
     }
+    if (const auto* by = std::get_if<BytesArg>(&o.args[i])) {
+      std::vector<uint8_t> data = by->data;
+      if (!by->file.empty()) {
+        data = read_regular_file(by->file, "--arg bytes", by->bytes, true);
+        if (data.size() != by->bytes)
+          throw Error(fmt::format("--arg bytes:{}:file={}: the file has {} bytes, not {}", by->bytes, by->file,
+                                  data.size(), by->bytes));
+      }
+      args.bytes("", data.data(), data.size());
+      continue;
+    }
     const BufferArg& b = std::get<BufferArg>(o.args[i]);
     Buffer buf = dev->alloc(b.bytes, b.name);
     upload_initial_contents(*dev, buf, b, rng);
@@ -117,7 +129,11 @@ int run_kernel(const RunOptions& o) {
   LaunchResult lr = dev->launch(kern, o.grid, o.block, o.lds, args);
   dev->synchronize();
   fmt::print("ran {} on {}: host wall time {:.3f} ms\n", kern.name(), dev->name(), lr.host_ms);
-  if (lr.gpu_ms) fmt::print("GPU time {:.3f} ms (measured with hipEvents)\n", *lr.gpu_ms);
+  if (lr.gpu_ms) {
+    const std::string source = detail::hip_event_time_source(*dev);
+    if (source.empty()) fmt::print("GPU time {:.3f} ms (measured with hipEvents)\n", *lr.gpu_ms);
+    else fmt::print("kernel time {:.4f} ms ({}: the hipEvents of cdnajit's drop-in HIP runtime)\n", *lr.gpu_ms, source);
+  }
   if (lr.sim_stats) fmt::print("{}", format_sim_stats(*lr.sim_stats));
   if (model_run) model_cli::print_run(std::cout, *model_run, o.flops);
   for (const OutSpec& out : o.outs) {
@@ -185,7 +201,7 @@ void add_run_command(CommandLine& cl) {
         for (const std::string& t : v) o->args.push_back(parse_arg(t));
       },
       "a kernel argument, in order: buf:NAME:BYTES[:zero|iota|random|file=PATH] (file: at most BYTES read), "
-      "i32:V, u32:V, i64:V, u64:V, f32:V, f64:V")
+      "i32:V, u32:V, i64:V, u64:V, f32:V, f64:V, bytes:N:hex=HEX|file=PATH (a by-value struct's bytes)")
       ->allow_extra_args(false);
   c->add_option_function<std::vector<std::string>>(
       "--out",

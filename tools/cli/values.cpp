@@ -107,7 +107,9 @@ Dim3 parse_dim3(std::string_view text, std::string_view what, uint32_t max_each)
 }
 
 ArgSpec parse_arg(std::string_view text) {
-  const std::string forms = "(valid: buf:NAME:BYTES[:zero|iota|random|file=PATH], i32:V, u32:V, i64:V, u64:V, f32:V, f64:V)";
+  const std::string forms =
+      "(valid: buf:NAME:BYTES[:zero|iota|random|file=PATH], i32:V, u32:V, i64:V, u64:V, f32:V, f64:V, "
+      "bytes:N:hex=HEX|file=PATH)";
   size_t c1 = text.find(':');
   if (c1 == std::string_view::npos) bad("--arg", text, "has no TYPE: prefix " + forms);
   std::string_view type = text.substr(0, c1), rest = text.substr(c1 + 1);
@@ -123,6 +125,30 @@ ArgSpec parse_arg(std::string_view text) {
     if (c3 != std::string_view::npos) b.init = std::string(tail.substr(c3 + 1));
     if (b.init != "zero" && b.init != "iota" && b.init != "random" && !(b.init.rfind("file=", 0) == 0 && b.init.size() > 5))
       bad("--arg", text, "has an unknown initialiser '" + b.init + "' (valid: zero, iota, random, file=PATH)");
+    return b;
+  }
+  if (type == "bytes") {
+    BytesArg b;
+    size_t c2 = rest.find(':');
+    if (c2 == std::string_view::npos) bad("--arg", text, "needs hex=HEX or file=PATH after the byte count " + forms);
+    b.bytes = parse_uint(rest.substr(0, c2), "--arg bytes byte count", 1, kMaxKernargBytes);
+    std::string_view value = rest.substr(c2 + 1);
+    if (value.rfind("hex=", 0) == 0) {
+      std::string_view hex = value.substr(4);
+      if (hex.size() != 2 * b.bytes)
+        bad("--arg", text, fmt::format("has {} hex digits; {} bytes need {}", hex.size(), b.bytes, 2 * b.bytes));
+      auto digit = [&](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        bad("--arg", text, fmt::format("has '{}', not a hex digit", c));
+      };
+      for (size_t i = 0; i < hex.size(); i += 2) b.data.push_back(uint8_t(digit(hex[i]) * 16 + digit(hex[i + 1])));
+    } else if (value.rfind("file=", 0) == 0 && value.size() > 5) {
+      b.file = std::string(value.substr(5));
+    } else {
+      bad("--arg", text, "needs hex=HEX or file=PATH after the byte count " + forms);
+    }
     return b;
   }
   ScalarArg s;

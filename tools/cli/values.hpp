@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "jit/isa/error.hpp"
 #include "runtime/kernel_args.hpp"
@@ -38,8 +39,9 @@ T parse_choice(std::string_view text, std::string_view what,
 // "X", "X,Y" or "X,Y,Z"; each component in [1, max_each].
 Dim3 parse_dim3(std::string_view text, std::string_view what, uint32_t max_each);
 
-// One `--arg`: a buffer "buf:NAME:BYTES[:zero|iota|random|file=PATH]" or a
-// scalar "i32:V", "u32:V", "i64:V", "u64:V", "f32:V", "f64:V".
+// One `--arg`: a buffer "buf:NAME:BYTES[:zero|iota|random|file=PATH]", a
+// scalar "i32:V", "u32:V", "i64:V", "u64:V", "f32:V", "f64:V", or raw bytes
+// "bytes:N:hex=HEX|file=PATH".
 struct BufferArg {
   std::string name;
   uint64_t bytes = 0;
@@ -51,7 +53,14 @@ struct ScalarArg {
   uint64_t u = 0;
   double f = 0;
 };
-using ArgSpec = std::variant<BufferArg, ScalarArg>;
+// A by-value argument given as its bytes (a struct the kernel takes by value):
+// "bytes:N:hex=HEX" (2N hex digits, memory order) or "bytes:N:file=PATH" (exactly N bytes).
+struct BytesArg {
+  uint64_t bytes = 0;
+  std::vector<uint8_t> data;  // hex form; empty for the file form
+  std::string file;           // file form
+};
+using ArgSpec = std::variant<BufferArg, ScalarArg, BytesArg>;
 
 // The largest buffer `--arg buf` may declare (bytes): host memory for it is
 // allocated before the run. Raise by editing this constant.

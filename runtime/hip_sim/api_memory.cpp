@@ -1,0 +1,191 @@
+// Memory: device allocations in the simulator's memory; host and managed
+// allocations are host memory the kernels can address (Memory::alloc_host_visible).
+// Copies and fills run when called; the async forms have completed on return.
+#include <cstring>
+
+#include "jit/isa/error.hpp"
+#include "runtime/hip_sim/runtime.hpp"
+
+namespace cdnajit::hip_sim {
+namespace {
+
+hipError_t allocate(Runtime& rt, void** ptr, size_t size, bool host_visible, const char* api) {
+  if (!ptr) return rt.fail(hipErrorInvalidValue, api, "null pointer");
+  *ptr = nullptr;
+  if (size == 0) return hipSuccess;  // as ROCm: success and a null pointer
+  try {
+    sim::Memory& mem = rt.sim().memory();
+    uint64_t base = host_visible ? mem.alloc_host_visible(size) : mem.alloc(size);
+    rt.allocations[base] = host_visible;
+    *ptr = reinterpret_cast<void*>(base);
+    return hipSuccess;
+  } catch (const Error& e) {
+    return rt.fail(hipErrorOutOfMemory, api, e.what());
+  }
+}
+
+hipError_t release(Runtime& rt, void* ptr, const char* api) {
+  if (!ptr) return hipSuccess;
+  auto it = rt.allocations.find(reinterpret_cast<uint64_t>(ptr));
+  if (it == rt.allocations.end())
+    return rt.fail(hipErrorInvalidValue, api, "pointer is not the start of an allocation of this runtime");
+  rt.sim().memory().free(it->first);
+  rt.allocations.erase(it);
+  return hipSuccess;
+}
+
+// Which side of a copy must be device memory.
+bool dst_on_device(hipMemcpyKind k) { return k == hipMemcpyHostToDevice || k == hipMemcpyDeviceToDevice; }
+bool src_on_device(hipMemcpyKind k) { return k == hipMemcpyDeviceToHost || k == hipMemcpyDeviceToDevice; }
+
+hipError_t copy(Runtime& rt, void* dst, const void* src, size_t n, hipMemcpyKind kind, hipStream_t stream, const char* api) {
+  if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, api, "unknown stream");
+  if (kind < hipMemcpyHostToHost || kind > hipMemcpyDefault)
+    return rt.fail(hipErrorInvalidMemcpyDirection, api, "kind " + std::to_string(int(kind)));
+  if (rt.sticky_error != hipSuccess) return rt.sticky_error;
+  if (n == 0) return hipSuccess;
+  std::string why;
+  uint8_t* d = rt.resolve(dst, n, !dst_on_device(kind), &why);
+  if (!d) return rt.fail(hipErrorInvalidValue, api, "destination: " + why);
+  const uint8_t* s = rt.resolve(src, n, !src_on_device(kind), &why);
+  if (!s) return rt.fail(hipErrorInvalidValue, api, "source: " + why);
+  std::memmove(d, s, n);
+  return hipSuccess;
+}
+
+// Fills `count` elements of `width` bytes with the low bytes of `value`.
+hipError_t fill(Runtime& rt, void* dst, uint32_t value, size_t count, size_t width, hipStream_t stream, const char* api) {
+  if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, api, "unknown stream");
+  if (rt.sticky_error != hipSuccess) return rt.sticky_error;
+  if (count == 0) return hipSuccess;
+  std::string why;
+  uint8_t* d = rt.resolve(dst, count * width, false, &why);
+  if (!d) return rt.fail(hipErrorInvalidValue, api, why);
+  if (width == 1) {
+    std::memset(d, int(value & 0xff), count);
+  } else {
+    for (size_t i = 0; i < count; ++i) std::memcpy(d + i * width, &value, width);
+  }
+  return hipSuccess;
+}
+
+}  // namespace
+}  // namespace cdnajit::hip_sim
+
+using namespace cdnajit::hip_sim;
+
+extern "C" {
+
+hipError_t hipMalloc(void** ptr, size_t size) {
+  HIP_SIM_ENTER();
+  return allocate(rt, ptr, size, false, "hipMalloc");
+}
+hipError_t hipMallocManaged(void** ptr, size_t size, unsigned int) {
+  HIP_SIM_ENTER();
+  return allocate(rt, ptr, size, true, "hipMallocManaged");
+}
+hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int) {
+  HIP_SIM_ENTER();
+  return allocate(rt, ptr, size, true, "hipHostMalloc");
+}
+hipError_t hipMallocHost(void** ptr, size_t size) {
+  HIP_SIM_ENTER();
+  return allocate(rt, ptr, size, true, "hipMallocHost");
+}
+hipError_t hipHostAlloc(void** ptr, size_t size, unsigned int) {
+  HIP_SIM_ENTER();
+  return allocate(rt, ptr, size, true, "hipHostAlloc");
+}
+hipError_t hipFree(void* ptr) {
+  HIP_SIM_ENTER();
+  return release(rt, ptr, "hipFree");
+}
+hipError_t hipHostFree(void* ptr) {
+  HIP_SIM_ENTER();
+  return release(rt, ptr, "hipHostFree");
+}
+hipError_t hipFreeHost(void* ptr) {
+  HIP_SIM_ENTER();
+  return release(rt, ptr, "hipFreeHost");
+}
+hipError_t hipHostGetDevicePointer(void** dev, void* host, unsigned int) {
+  HIP_SIM_ENTER();
+  if (!dev) return rt.fail(hipErrorInvalidValue, "hipHostGetDevicePointer", "null pointer");
+  auto it = rt.allocations.find(reinterpret_cast<uint64_t>(host));
+  if (it == rt.allocations.end() || !it->second)
+    return rt.fail(hipErrorInvalidValue, "hipHostGetDevicePointer", "not a hipHostMalloc allocation");
+  *dev = host;  // host-visible memory has one address for both sides
+  return hipSuccess;
+}
+
+hipError_t hipMemcpy(void* dst, const void* src, size_t n, hipMemcpyKind kind) {
+  HIP_SIM_ENTER();
+  return copy(rt, dst, src, n, kind, nullptr, "hipMemcpy");
+}
+hipError_t hipMemcpyWithStream(void* dst, const void* src, size_t n, hipMemcpyKind kind, hipStream_t stream) {
+  HIP_SIM_ENTER();
+  return copy(rt, dst, src, n, kind, stream, "hipMemcpyWithStream");
+}
+hipError_t hipMemcpyAsync(void* dst, const void* src, size_t n, hipMemcpyKind kind, hipStream_t stream) {
+  HIP_SIM_ENTER();
+  return copy(rt, dst, src, n, kind, stream, "hipMemcpyAsync");
+}
+hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void* src, size_t n) {
+  HIP_SIM_ENTER();
+  return copy(rt, dst, src, n, hipMemcpyHostToDevice, nullptr, "hipMemcpyHtoD");
+}
+hipError_t hipMemcpyDtoH(void* dst, hipDeviceptr_t src, size_t n) {
+  HIP_SIM_ENTER();
+  return copy(rt, dst, src, n, hipMemcpyDeviceToHost, nullptr, "hipMemcpyDtoH");
+}
+hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t n) {
+  HIP_SIM_ENTER();
+  return copy(rt, dst, src, n, hipMemcpyDeviceToDevice, nullptr, "hipMemcpyDtoD");
+}
+hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void* src, size_t n, hipStream_t stream) {
+  HIP_SIM_ENTER();
+  return copy(rt, dst, src, n, hipMemcpyHostToDevice, stream, "hipMemcpyHtoDAsync");
+}
+hipError_t hipMemcpyDtoHAsync(void* dst, hipDeviceptr_t src, size_t n, hipStream_t stream) {
+  HIP_SIM_ENTER();
+  return copy(rt, dst, src, n, hipMemcpyDeviceToHost, stream, "hipMemcpyDtoHAsync");
+}
+hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t n, hipStream_t stream) {
+  HIP_SIM_ENTER();
+  return copy(rt, dst, src, n, hipMemcpyDeviceToDevice, stream, "hipMemcpyDtoDAsync");
+}
+
+hipError_t hipMemset(void* dst, int value, size_t n) {
+  HIP_SIM_ENTER();
+  return fill(rt, dst, uint32_t(value), n, 1, nullptr, "hipMemset");
+}
+hipError_t hipMemsetAsync(void* dst, int value, size_t n, hipStream_t stream) {
+  HIP_SIM_ENTER();
+  return fill(rt, dst, uint32_t(value), n, 1, stream, "hipMemsetAsync");
+}
+hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count) {
+  HIP_SIM_ENTER();
+  return fill(rt, dst, value, count, 1, nullptr, "hipMemsetD8");
+}
+hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t stream) {
+  HIP_SIM_ENTER();
+  return fill(rt, dst, value, count, 1, stream, "hipMemsetD8Async");
+}
+hipError_t hipMemsetD16(hipDeviceptr_t dst, unsigned short value, size_t count) {
+  HIP_SIM_ENTER();
+  return fill(rt, dst, value, count, 2, nullptr, "hipMemsetD16");
+}
+hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t stream) {
+  HIP_SIM_ENTER();
+  return fill(rt, dst, value, count, 2, stream, "hipMemsetD16Async");
+}
+hipError_t hipMemsetD32(hipDeviceptr_t dst, int value, size_t count) {
+  HIP_SIM_ENTER();
+  return fill(rt, dst, uint32_t(value), count, 4, nullptr, "hipMemsetD32");
+}
+hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) {
+  HIP_SIM_ENTER();
+  return fill(rt, dst, uint32_t(value), count, 4, stream, "hipMemsetD32Async");
+}
+
+}  // extern "C"

@@ -1,0 +1,157 @@
+// Streams and events. Work runs when it is called, so every stream is in order
+// and idle between calls. An event records the point it was recorded at on the
+// modelled timeline (the sum of the modelled times of the kernels run so far)
+// when a model is set, else the host wall clock; hipEventElapsedTime returns the
+// difference and says once on stderr which of the two it is.
+#include <cstdio>
+
+#include "runtime/hip_sim/runtime.hpp"
+
+namespace cdnajit::hip_sim {
+namespace {
+
+bool known_event(Runtime& rt, hipEvent_t e) {
+  for (const auto& p : rt.events)
+    if (p.get() == e) return true;
+  return false;
+}
+
+hipError_t create_stream(Runtime& rt, hipStream_t* s, unsigned flags, const char* api) {
+  if (!s) return rt.fail(hipErrorInvalidValue, api, "null pointer");
+  rt.streams.push_back(std::make_unique<ihipStream_t>(ihipStream_t{flags}));
+  *s = rt.streams.back().get();
+  return hipSuccess;
+}
+
+hipError_t create_event(Runtime& rt, hipEvent_t* e, const char* api) {
+  if (!e) return rt.fail(hipErrorInvalidValue, api, "null pointer");
+  rt.events.push_back(std::make_unique<ihipEvent_t>());
+  *e = rt.events.back().get();
+  return hipSuccess;
+}
+
+}  // namespace
+}  // namespace cdnajit::hip_sim
+
+using namespace cdnajit::hip_sim;
+
+extern "C" {
+
+hipError_t hipStreamCreate(hipStream_t* s) {
+  HIP_SIM_ENTER();
+  return create_stream(rt, s, 0, "hipStreamCreate");
+}
+hipError_t hipStreamCreateWithFlags(hipStream_t* s, unsigned int flags) {
+  HIP_SIM_ENTER();
+  return create_stream(rt, s, flags, "hipStreamCreateWithFlags");
+}
+hipError_t hipStreamCreateWithPriority(hipStream_t* s, unsigned int flags, int) {
+  HIP_SIM_ENTER();
+  return create_stream(rt, s, flags, "hipStreamCreateWithPriority");
+}
+hipError_t hipStreamDestroy(hipStream_t s) {
+  HIP_SIM_ENTER();
+  if (!s || s == hipStreamPerThread || !valid_stream(rt, s))
+    return rt.fail(hipErrorInvalidHandle, "hipStreamDestroy", "not a stream from hipStreamCreate");
+  std::erase_if(rt.streams, [&](const auto& p) { return p.get() == s; });
+  return hipSuccess;
+}
+hipError_t hipStreamSynchronize(hipStream_t s) {
+  HIP_SIM_ENTER();
+  if (!valid_stream(rt, s)) return rt.fail(hipErrorInvalidHandle, "hipStreamSynchronize", "unknown stream");
+  return rt.sticky_error;
+}
+hipError_t hipStreamQuery(hipStream_t s) {
+  HIP_SIM_ENTER();
+  if (!valid_stream(rt, s)) return rt.fail(hipErrorInvalidHandle, "hipStreamQuery", "unknown stream");
+  return rt.sticky_error;
+}
+hipError_t hipStreamWaitEvent(hipStream_t s, hipEvent_t e, unsigned int) {
+  HIP_SIM_ENTER();
+  if (!valid_stream(rt, s)) return rt.fail(hipErrorInvalidHandle, "hipStreamWaitEvent", "unknown stream");
+  if (!known_event(rt, e)) return rt.fail(hipErrorInvalidHandle, "hipStreamWaitEvent", "unknown event");
+  return hipSuccess;  // the event's work has completed already
+}
+hipError_t hipStreamGetFlags(hipStream_t s, unsigned int* flags) {
+  HIP_SIM_ENTER();
+  if (!flags || !valid_stream(rt, s)) return rt.fail(hipErrorInvalidHandle, "hipStreamGetFlags", "unknown stream");
+  *flags = s && s != hipStreamPerThread ? s->flags : 0;
+  return hipSuccess;
+}
+
+hipError_t hipEventCreate(hipEvent_t* e) {
+  HIP_SIM_ENTER();
+  return create_event(rt, e, "hipEventCreate");
+}
+hipError_t hipEventCreateWithFlags(hipEvent_t* e, unsigned) {
+  HIP_SIM_ENTER();
+  return create_event(rt, e, "hipEventCreateWithFlags");
+}
+hipError_t hipEventDestroy(hipEvent_t e) {
+  HIP_SIM_ENTER();
+  if (!known_event(rt, e)) return rt.fail(hipErrorInvalidHandle, "hipEventDestroy", "unknown event");
+  std::erase_if(rt.events, [&](const auto& p) { return p.get() == e; });
+  return hipSuccess;
+}
+hipError_t hipEventRecord(hipEvent_t e, hipStream_t s) {
+  HIP_SIM_ENTER();
+  if (!known_event(rt, e)) return rt.fail(hipErrorInvalidHandle, "hipEventRecord", "unknown event");
+  if (!valid_stream(rt, s)) return rt.fail(hipErrorInvalidHandle, "hipEventRecord", "unknown stream");
+  e->recorded = true;
+  e->modelled_ms = rt.modelled_ms;
+  e->unmodelled_launches = rt.unmodelled_launches;
+  e->wall = std::chrono::steady_clock::now();
+  return hipSuccess;
+}
+hipError_t hipEventSynchronize(hipEvent_t e) {
+  HIP_SIM_ENTER();
+  if (!known_event(rt, e)) return rt.fail(hipErrorInvalidHandle, "hipEventSynchronize", "unknown event");
+  return rt.sticky_error;
+}
+hipError_t hipEventQuery(hipEvent_t e) {
+  HIP_SIM_ENTER();
+  if (!known_event(rt, e)) return rt.fail(hipErrorInvalidHandle, "hipEventQuery", "unknown event");
+  return hipSuccess;
+}
+
+hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
+  HIP_SIM_ENTER();
+  const char* api = "hipEventElapsedTime";
+  if (!ms) return rt.fail(hipErrorInvalidValue, api, "null pointer");
+  if (!known_event(rt, start) || !known_event(rt, stop)) return rt.fail(hipErrorInvalidHandle, api, "unknown event");
+  if (!start->recorded || !stop->recorded) return rt.fail(hipErrorNotReady, api, "an event was not recorded");
+  const auto& c = rt.config();
+  if (!rt.said_event_timing) {
+    rt.said_event_timing = true;
+    if (c.hw)
+      std::fprintf(stderr,
+                   "cdnajit HIP: event times are modelled (model %s): the sum of the modelled times of the kernels "
+                   "between the events; copies and host work count 0\n",
+                   c.hw->name.c_str());
+    else
+      std::fprintf(stderr,
+                   "cdnajit HIP: event times are host wall time of the simulator (CDNAJIT_HIP_MODEL=off), not a GPU "
+                   "time\n");
+  }
+  if (c.hw) {
+    if (stop->unmodelled_launches != start->unmodelled_launches)
+      return rt.fail(hipErrorNotSupported, api, "a kernel between the events has no modelled time: " + rt.model_error);
+    *ms = float(stop->modelled_ms - start->modelled_ms);
+  } else {
+    *ms = float(std::chrono::duration<double, std::milli>(stop->wall - start->wall).count());
+  }
+  return hipSuccess;
+}
+
+// Not a HIP API: how this runtime makes event times, for cdnajit's own hip:N back end
+// (runtime/hip_backend.cpp), which labels them with it and never files them as measured.
+const char* hipCdnajitEventTimeSource() {
+  auto& rt = Runtime::get();
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  static std::string text;
+  const auto& c = rt.config();
+  text = c.hw ? "modelled (model " + c.hw->name + ")" : "host wall time of the simulator (CDNAJIT_HIP_MODEL=off)";
+  return text.c_str();
+}
+
+}  // extern "C"

@@ -1,0 +1,223 @@
+#include "runtime/hip_sim/runtime.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "jit/isa/error.hpp"
+#include "runtime/device.hpp"
+#include "runtime/hip_sim/launch_error.hpp"
+#include "runtime/hip_sim/offload_bundle.hpp"
+#include "runtime/model/launch_model.hpp"
+
+namespace cdnajit::hip_sim {
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// The processors the registered programs carry code for ("gfx942 gfx950").
+bool any_bundle_has(const std::vector<std::unique_ptr<FatBinary>>& bins, const std::string& proc) {
+  for (const auto& b : bins) try {
+      if (!b->bundle) continue;
+      for (const auto& e : read_offload_bundle(static_cast<const uint8_t*>(b->bundle), SIZE_MAX))
+        if (bundle_entry_processor(e.id) == proc) return true;
+    } catch (const Error&) {
+    }
+  return false;
+}
+
+}  // namespace
+
+Runtime& Runtime::get() {
+  static Runtime* rt = new Runtime();
+  return *rt;
+}
+
+const Config& Runtime::config() {
+  if (config_) return *config_;
+  Config c;
+  const std::string device = env("CDNAJIT_HIP_DEVICE"), model_name = env("CDNAJIT_HIP_MODEL");
+  if (device.empty()) {
+    // Unset: the program's own architecture when it carries code for gfx950 only, else gfx942.
+    c.arch = !any_bundle_has(fat_binaries, "gfx942") && any_bundle_has(fat_binaries, "gfx950") ? Arch::gfx950 : Arch::gfx942;
+  } else {
+    std::string problem;
+    auto spec = parse_device_spec(device, &problem);
+    if (!spec) c.error = "CDNAJIT_HIP_DEVICE='" + device + "': " + problem + "; valid: sim:gfx942, sim:gfx950";
+    else if (!spec->simulator)
+      c.error = "CDNAJIT_HIP_DEVICE='" + device + "': this library runs kernels on the simulator only; valid: sim:gfx942, sim:gfx950";
+    else c.arch = spec->arch;
+  }
+  if (c.error.empty() && model_name != "off") {
+    try {
+      c.hw = model_name.empty() ? model::default_product(c.arch) : model::product(model_name);
+      if (c.hw->arch != c.arch)
+        c.error = "CDNAJIT_HIP_MODEL='" + model_name + "' is a " + std::string(arch_name(c.hw->arch)) + " product but the device is sim:" +
+                  std::string(arch_name(c.arch)) + "; pick a " + std::string(arch_name(c.arch)) + " product or off";
+    } catch (const Error& e) {
+      c.error = "CDNAJIT_HIP_MODEL='" + model_name + "': " + e.what() + ", or off";
+    }
+  }
+  config_ = std::move(c);
+  return *config_;
+}
+
+hipError_t Runtime::require_device() {
+  const Config& c = config();
+  if (c.error.empty()) return hipSuccess;
+  if (!said_config_error_) std::fprintf(stderr, "cdnajit HIP: no device: %s\n", c.error.c_str());
+  said_config_error_ = true;
+  return last_error = hipErrorNoDevice;
+}
+
+sim::Simulator& Runtime::sim() {
+  if (!sim_) sim_ = std::make_unique<sim::Simulator>(config().arch);
+  return *sim_;
+}
+
+hipError_t Runtime::fail(hipError_t e, const std::string& api, const std::string& why) {
+  std::fprintf(stderr, "cdnajit HIP: %s: %s (%s)\n", api.c_str(), why.c_str(), hipGetErrorName(e));
+  last_error = e;
+  return e;
+}
+
+uint8_t* Runtime::resolve(const void* p, size_t n, bool host_ok, std::string* why) {
+  const uint64_t a = reinterpret_cast<uint64_t>(p);
+  char at[32];
+  std::snprintf(at, sizeof at, "%#llx", static_cast<unsigned long long>(a));
+  sim::Memory& mem = sim().memory();
+  if (sim::Memory::Block* b = mem.find(a, n)) return b->data.get() + (a - b->base);
+  if (mem.find(a, 0)) {
+    *why = std::to_string(n) + " bytes at " + at + " leave the allocation; " + mem.describe_nearest(a);
+    return nullptr;
+  }
+  if (host_ok && p) return static_cast<uint8_t*>(const_cast<void*>(p));
+  *why = p ? std::string("pointer ") + at + " is not device memory from hipMalloc; " + mem.describe_nearest(a)
+           : "null pointer";
+  return nullptr;
+}
+
+hipError_t Runtime::host_function(const void* handle, const ihipModuleSymbol_t** out, const char* api) {
+  auto it = host_functions.find(handle);
+  if (it == host_functions.end())
+    return fail(hipErrorInvalidDeviceFunction, api, "no kernel is registered for this function pointer");
+  FatBinary& fb = *it->second.first;
+  if (!fb.loaded && fb.error.empty()) {
+    fb.loaded = true;
+    try {
+      const std::string want = std::string(arch_name(config().arch));
+      std::string have;
+      for (const auto& e : read_offload_bundle(static_cast<const uint8_t*>(fb.bundle), SIZE_MAX)) {
+        const std::string proc = bundle_entry_processor(e.id);
+        if (proc.empty()) continue;
+        have += (have.empty() ? "" : ", ") + proc;
+        if (proc != want || fb.module) continue;
+        fb.module = std::make_unique<ihipModule_t>();
+        fb.module->code = read_code_object(e.bytes);
+      }
+      if (!fb.module)
+        throw Error("the program has no code object for " + want + " (it has: " + (have.empty() ? "none" : have) +
+                    "); build it with --offload-arch=" + want + " or set CDNAJIT_HIP_DEVICE to the architecture it has");
+      for (const auto& k : fb.module->code.kernels) fb.functions[k.name] = ihipModuleSymbol_t{fb.module.get(), &k};
+    } catch (const Error& e) {
+      fb.error = e.what();
+    }
+  }
+  if (!fb.error.empty()) return fail(hipErrorNoBinaryForGpu, api, fb.error);
+  auto f = fb.functions.find(it->second.second);
+  if (f == fb.functions.end())
+    return fail(hipErrorInvalidDeviceFunction, api, "kernel '" + it->second.second + "' is not in the code object");
+  *out = &f->second;
+  return hipSuccess;
+}
+
+hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, size_t shared, void** params,
+                           const uint8_t* image, size_t image_size, const char* api) {
+  const KernelInfo& k = *f.kernel;
+  const std::string where = std::string(api) + " of '" + k.name + "'";
+  if (sticky_error != hipSuccess)
+    return fail(sticky_error, where, "an earlier kernel failed; the device stays unusable until hipDeviceReset");
+  if (shared > UINT32_MAX) return fail(hipErrorInvalidValue, where, "dynamic LDS of " + std::to_string(shared) + " bytes");
+  KernelArgs args;
+  size_t i = 0;
+  for (const auto& a : k.args) {
+    if (is_hidden_arg(a)) continue;
+    const uint8_t* src = nullptr;
+    if (params) {
+      src = static_cast<const uint8_t*>(params[i]);
+    } else if (image && uint64_t(a.offset) + a.size <= image_size) {
+      src = image + a.offset;
+    } else {
+      return fail(hipErrorInvalidValue, where,
+                  "argument '" + a.name + "' lies at [" + std::to_string(a.offset) + ", +" + std::to_string(a.size) +
+                      ") but the argument buffer has " + std::to_string(image_size) + " bytes");
+    }
+    if (!src) return fail(hipErrorInvalidValue, where, "kernelParams[" + std::to_string(i) + "] is null");
+    if (a.value_kind == "global_buffer" && a.size == 8) {
+      uint64_t v;
+      std::memcpy(&v, src, 8);
+      args.address(v);
+    } else {
+      args.bytes("", src, a.size);
+    }
+    ++i;
+  }
+  const Dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
+  std::vector<uint8_t> kernarg;
+  try {
+    kernarg = pack_kernargs(k, args, g, b, uint32_t(shared));
+  } catch (const Error& e) {
+    return fail(hipErrorInvalidConfiguration, where, e.what());
+  }
+  const sim::LaunchDims dims = sim_launch_dims(g, b, uint32_t(shared));
+  const Config& c = config();
+  std::optional<model::LaunchPlan> plan;
+  model_error.clear();
+  if (c.hw) try {
+      plan = model::plan_launch(k, c.arch, dims, *c.hw);
+    } catch (const Error& e) {
+      model_error = e.what();
+    }
+  sim::Recording rec;
+  sim::Options opt;
+  if (plan) {
+    rec.workgroups = plan->record;
+    opt.recording = &rec;
+  }
+  try {
+    sim().launch(f.module->code, k.name, kernarg, dims, opt);
+  } catch (const Error& e) {
+    sticky_error = launch_error_code(e.what());
+    return fail(sticky_error, where, e.what());
+  }
+  if (plan) try {
+      modelled_ms += model::model_recording(rec, *plan, *c.hw).ms;
+    } catch (const Error& e) {
+      model_error = e.what();
+    }
+  if (!model_error.empty()) {
+    ++unmodelled_launches;
+    std::fprintf(stderr, "cdnajit HIP: %s: no modelled time: %s\n", where.c_str(), model_error.c_str());
+  }
+  return hipSuccess;
+}
+
+bool valid_stream(Runtime& rt, hipStream_t s) {
+  if (s == nullptr || s == hipStreamPerThread) return true;
+  for (const auto& p : rt.streams)
+    if (p.get() == s) return true;
+  return false;
+}
+
+}  // namespace cdnajit::hip_sim
+
+// The weak stubs of not_supported.c call this: one line naming the entry point, and the error.
+extern "C" int cdnajit_hip_sim_not_supported(const char* name) {
+  auto& rt = cdnajit::hip_sim::Runtime::get();
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  return rt.fail(hipErrorNotSupported, name, "not implemented by the cdnajit simulator runtime");
+}

@@ -1,0 +1,126 @@
+// The drop-in HIP runtime's process state: one simulated device of the chosen
+// product, its memory, the loaded code objects, streams, events, the modelled
+// timeline and the error state. Every exported HIP entry point (api_*.cpp)
+// takes the lock, works on this state and returns a hipError_t.
+//
+// Everything runs in the calling thread when it is called: a launch returns
+// when the simulator has run the grid, so streams are in order trivially and
+// an "async" call has completed when it returns.
+#pragma once
+#include <hip/hip_runtime_api.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/kernel_args.hpp"
+#include "runtime/model/hardware.hpp"
+#include "runtime/sim/simulator.hpp"
+
+// The opaque handle types of hip_runtime_api.h, defined here.
+struct ihipModule_t {
+  cdnajit::CodeObject code;
+};
+struct ihipModuleSymbol_t {
+  const ihipModule_t* module = nullptr;
+  const cdnajit::KernelInfo* kernel = nullptr;
+};
+struct ihipStream_t {
+  unsigned flags = 0;
+};
+struct ihipEvent_t {
+  bool recorded = false;
+  double modelled_ms = 0;  // the modelled timeline when recorded
+  uint64_t unmodelled_launches = 0;
+  std::chrono::steady_clock::time_point wall;
+};
+
+namespace cdnajit::hip_sim {
+
+// One registered fat binary (__hipRegisterFatBinary): the code object for the
+// device's processor, loaded on first use, or why there is none.
+struct FatBinary {
+  const void* bundle = nullptr;  // the offload bundle clang's wrapper points to (null: not a clang wrapper)
+  std::unique_ptr<ihipModule_t> module;
+  std::string error;  // non-empty: no usable code object
+  bool loaded = false;
+  std::map<std::string, ihipModuleSymbol_t> functions;  // by device name, filled on load
+};
+
+struct Config {
+  Arch arch = Arch::gfx942;
+  std::optional<model::Hardware> hw;  // the timing model's product; none with CDNAJIT_HIP_MODEL=off
+  std::string error;                  // non-empty: no device (bad CDNAJIT_HIP_DEVICE / _MODEL)
+};
+
+struct LaunchConfig {
+  dim3 grid, block;
+  size_t shared = 0;
+  hipStream_t stream = nullptr;
+};
+
+class Runtime {
+ public:
+  static Runtime& get();  // created on first use, never destroyed (atexit order of HIP programs)
+  std::mutex mutex;
+
+  // Device configuration, resolved on first use from the environment.
+  const Config& config();
+  hipError_t require_device();  // hipErrorNoDevice (and the reason, once) when config() failed
+  sim::Simulator& sim();
+
+  // Errors: `fail` records `e` as the last error, prints "cdnajit HIP: <api>: <why>" and returns e.
+  hipError_t fail(hipError_t e, const std::string& api, const std::string& why);
+  hipError_t last_error = hipSuccess;
+  hipError_t sticky_error = hipSuccess;  // a failed kernel: returned by every later synchronising call
+
+  // Memory.
+  std::map<uint64_t, bool> allocations;  // base -> host visible
+  // The host bytes behind [p, p+n): inside one simulated allocation, or (host_ok) plain host memory.
+  // nullptr and *why set when p is device memory but [p, p+n) leaves its allocation, or host memory is not allowed.
+  uint8_t* resolve(const void* p, size_t n, bool host_ok, std::string* why);
+
+  // Code objects.
+  std::vector<std::unique_ptr<FatBinary>> fat_binaries;
+  std::map<const void*, std::pair<FatBinary*, std::string>> host_functions;  // stub handle -> (binary, name)
+  std::vector<std::unique_ptr<ihipModule_t>> modules;
+  std::vector<std::unique_ptr<ihipModuleSymbol_t>> module_functions;
+  std::vector<LaunchConfig> call_configs;  // __hipPushCallConfiguration stack
+  // The kernel a host stub handle names, loading its fat binary on first use.
+  hipError_t host_function(const void* handle, const ihipModuleSymbol_t** out, const char* api);
+
+  // Launch with the explicit arguments given as one byte image laid out by the metadata
+  // offsets (HIP_LAUNCH_PARAM_BUFFER_POINTER) or as one pointer per argument (kernelParams).
+  hipError_t launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, size_t shared, void** params,
+                    const uint8_t* image, size_t image_size, const char* api);
+
+  // Modelled timeline: the sum of the modelled times of the kernels run so far (ms).
+  double modelled_ms = 0;
+  std::string model_error;       // why the last launch has no modelled time ("" when it has)
+  uint64_t unmodelled_launches = 0;  // launches without a modelled time so far
+  bool said_event_timing = false;
+
+  std::vector<std::unique_ptr<ihipStream_t>> streams;
+  std::vector<std::unique_ptr<ihipEvent_t>> events;
+
+ private:
+  Runtime() = default;
+  std::optional<Config> config_;
+  std::unique_ptr<sim::Simulator> sim_;
+  bool said_config_error_ = false;
+};
+
+// Stream handles the API accepts: null, hipStreamPerThread, or one from hipStreamCreate.
+bool valid_stream(Runtime& rt, hipStream_t s);
+
+}  // namespace cdnajit::hip_sim
+
+// Every entry point starts with this: the lock, and the device check.
+#define HIP_SIM_ENTER()                                          \
+  auto& rt = ::cdnajit::hip_sim::Runtime::get();                 \
+  std::lock_guard<std::mutex> hip_sim_lock(rt.mutex);            \
+  if (hipError_t e_ = rt.require_device(); e_ != hipSuccess) return e_

@@ -1,0 +1,57 @@
+// Errors a HIP program sees on a real device: an invalid launch configuration,
+// an entry point the runtime does not implement, and a kernel writing outside
+// its allocation (hipErrorIllegalAddress, sticky until hipDeviceReset).
+#include <cstring>
+
+#include "check.hpp"
+
+__device__ int symbol_on_device;
+
+__global__ void write_past_end(int* p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  p[i + n] = i;  // every work-item writes outside the n-element allocation
+}
+
+__global__ void fill(int* p, int v) { p[threadIdx.x] = v; }
+
+static int expect(hipError_t got, hipError_t want, const char* what) {
+  std::printf("%s: %s\n", what, hipGetErrorName(got));
+  if (got != want) {
+    std::fprintf(stderr, "%s: got %s, want %s\n", what, hipGetErrorName(got), hipGetErrorName(want));
+    return 1;
+  }
+  return 0;
+}
+
+int main() {
+  int bad = 0;
+  int* p;
+  const int n = 256;
+  CHECK(hipMalloc(&p, n * sizeof(int)));
+
+  fill<<<1, 2048>>>(p, 1);  // more work-items than a workgroup may hold
+  bad += expect(hipGetLastError(), hipErrorInvalidConfiguration, "block of 2048 work-items");
+
+  int one = 1;
+  bad += expect(hipMemcpyToSymbol(HIP_SYMBOL(symbol_on_device), &one, sizeof one), hipErrorNotSupported,
+                "hipMemcpyToSymbol (not implemented)");
+  bad += expect(hipGetLastError(), hipErrorNotSupported, "hipGetLastError after it");
+
+  fill<<<1, 64>>>(p, 7);
+  bad += expect(hipDeviceSynchronize(), hipSuccess, "a correct kernel");
+
+  write_past_end<<<1, 64>>>(p, n);
+  bad += expect(hipGetLastError(), hipErrorIllegalAddress, "kernel writing past its allocation");
+  bad += expect(hipDeviceSynchronize(), hipErrorIllegalAddress, "hipDeviceSynchronize after it");
+  int back = 0;
+  bad += expect(hipMemcpy(&back, p, sizeof back, hipMemcpyDeviceToHost), hipErrorIllegalAddress,
+                "hipMemcpy after it (sticky)");
+  bad += expect(hipDeviceReset(), hipSuccess, "hipDeviceReset");
+  CHECK(hipMalloc(&p, n * sizeof(int)));
+  fill<<<1, 64>>>(p, 9);
+  bad += expect(hipMemcpy(&back, p, sizeof back, hipMemcpyDeviceToHost), hipSuccess, "a kernel after the reset");
+  if (back != 9) ++bad;
+  if (bad) return 1;
+  std::printf("PASS\n");
+  return 0;
+}

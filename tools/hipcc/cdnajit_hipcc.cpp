@@ -1,0 +1,279 @@
+// cdnajit-hipcc: build a HIP program that runs on cdnajit's simulator.
+//
+// Used like hipcc: `cdnajit-hipcc prog.hip -o prog --offload-arch=gfx942`.
+// Debian's clang-22 has no clang-offload-bundler and Debian's ROCm 5.2 device
+// libraries predate gfx942/gfx950, so instead of one clang call per source this
+// runs the steps clang's HIP driver would:
+//   1. per target: the device code, linked into a code object
+//      (--cuda-device-only), with this tool's device library (device_lib.hip:
+//      the ockl/ocml functions the headers call) linked in as bitcode;
+//   2. the offload bundle of those code objects (runtime/hip_sim/offload_bundle);
+//   3. the host code, embedding the bundle (-fcuda-include-gpubinary);
+// and links the objects with the drop-in libamdhip64 (rpath to its folder).
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "jit/isa/error.hpp"
+#include "runtime/hip_sim/offload_bundle.hpp"
+
+extern "C" char** environ;
+extern const char kDeviceLibText[];
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kHelp = R"(usage: cdnajit-hipcc [options] FILE... [-o OUT]
+
+Compiles HIP sources with clang-22 against the ROCm 5.2 headers (/usr/include/hip)
+and links them with cdnajit's drop-in HIP runtime (libamdhip64.so.5, which runs
+kernels on cdnajit's simulator; rpath set), so the program runs unmodified:
+    cdnajit-hipcc vadd.hip -o vadd --offload-arch=gfx942 && ./vadd
+
+Options:
+  --offload-arch=ARCH  gfx942 or gfx950; repeat for both (default gfx942)
+  -o FILE              output (default a.out, or SOURCE.o with -c)
+  -c                   compile only: an object holding host code and the fat binary
+  -O0..-O3             optimisation of host and device code (default -O3: at -O0 device
+                       code calls helpers through a dynamic stack, which the simulator refuses)
+  -v                   print each command
+  --help               this text
+Sources: .hip .cu .cpp .cc .cxx are compiled as HIP; .o .a .so files are linked.
+Every other option goes to the compiles (-I -D -O -std -g -f... -W...) or, for
+-L -l -Wl,... -pthread -shared -static, to the link.
+
+What this wrapper supplies that Debian's toolchain lacks (and what follows):
+  - __AMDGCN_WAVEFRONT_SIZE=64 (clang-22 no longer defines it; the headers need it)
+  - the device-library functions the ROCm 5.2 headers call, compiled from
+    cdnajit's own device_lib.hip: the work-item functions (__ockl_get_local_id,
+    _group_id, _local_size, _num_groups, _global_id, _global_size),
+    __atomic_work_item_fence (__syncthreads, __threadfence), __ockl lane/vote/
+    clz/mul24/mul_hi helpers and the f32 functions sin, cos, tan, tanh, pow,
+    rsqrt, exp10, log10 (hardware approximations, less accurate than ROCm's
+    ocml). Functions clang lowers itself (sqrtf, expf, logf, fabsf, fmaf, ...)
+    need nothing. Any other ockl/ocml function (f64 transcendentals, erf, ...)
+    fails at the device link: "undefined hidden symbol: __ocml_...".
+  - device printf and assert trap (the simulator has no host-call buffer): the
+    launch fails with hipErrorLaunchFailure.
+  - the offload bundle (no clang-offload-bundler); compressed bundles are not made.
+Run-time settings of the program (see the README, "HIP programs on the simulator"):
+  CDNAJIT_HIP_DEVICE=sim:gfx942|sim:gfx950, CDNAJIT_HIP_MODEL=mi300x|...|off.
+)";
+
+struct Options {
+  std::vector<std::string> archs, sources, link_inputs, compile_flags, link_flags;
+  std::string output;
+  bool compile_only = false, verbose = false;
+};
+
+bool ends_with(const std::string& s, const char* suffix) {
+  const size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+bool is_source(const std::string& f) {
+  for (const char* e : {".hip", ".cu", ".cpp", ".cc", ".cxx", ".C"})
+    if (ends_with(f, e)) return true;
+  return false;
+}
+bool is_link_input(const std::string& f) { return ends_with(f, ".o") || ends_with(f, ".a") || ends_with(f, ".so"); }
+
+[[noreturn]] void usage_error(const std::string& what) {
+  std::fprintf(stderr, "cdnajit-hipcc: %s (see cdnajit-hipcc --help)\n", what.c_str());
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char* flag) -> std::string {
+      if (i + 1 >= argc) usage_error(std::string(flag) + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::fputs(kHelp, stdout);
+      std::exit(0);
+    } else if (a.rfind("--offload-arch=", 0) == 0) {
+      std::string arch = a.substr(15);
+      if (arch != "gfx942" && arch != "gfx950") usage_error("--offload-arch=" + arch + ": valid are gfx942 and gfx950");
+      o.archs.push_back(arch);
+    } else if (a == "-o") {
+      o.output = value("-o");
+    } else if (a == "-c") {
+      o.compile_only = true;
+    } else if (a == "-v") {
+      o.verbose = true;
+    } else if (a == "-I" || a == "-D" || a == "-U" || a == "-include" || a == "-isystem") {
+      o.compile_flags.push_back(a);
+      o.compile_flags.push_back(value(a.c_str()));
+    } else if (a == "-L" || a == "-l" || a == "-Xlinker") {
+      o.link_flags.push_back(a);
+      o.link_flags.push_back(value(a.c_str()));
+    } else if (a.rfind("-L", 0) == 0 || a.rfind("-l", 0) == 0 || a.rfind("-Wl,", 0) == 0 || a == "-shared" ||
+               a == "-static" || a == "-rdynamic") {
+      o.link_flags.push_back(a);
+    } else if (a == "-pthread") {
+      o.compile_flags.push_back(a);
+      o.link_flags.push_back(a);
+    } else if (a == "-x" || a.rfind("-x", 0) == 0 || a == "--cuda-device-only" || a == "--cuda-host-only" ||
+               a.rfind("--offload", 0) == 0 || a == "-fgpu-rdc") {
+      usage_error("option " + a + " is not supported (cdnajit-hipcc picks the language and offload steps itself)");
+    } else if (!a.empty() && a[0] == '-') {
+      o.compile_flags.push_back(a);
+    } else if (is_source(a)) {
+      o.sources.push_back(a);
+    } else if (is_link_input(a)) {
+      o.link_inputs.push_back(a);
+    } else {
+      usage_error("'" + a + "': not a HIP/C++ source (.hip .cu .cpp .cc .cxx) nor an object (.o .a .so)");
+    }
+  }
+  if (o.archs.empty()) o.archs.push_back("gfx942");
+  // -O3 unless the command line says otherwise: the simulator runs only kernels without a
+  // dynamic stack, and unoptimised device code calls its helper functions through one.
+  bool has_opt = false;
+  for (const auto& f : o.compile_flags) has_opt = has_opt || f.rfind("-O", 0) == 0;
+  if (!has_opt) o.compile_flags.insert(o.compile_flags.begin(), "-O3");
+  if (o.sources.empty() && o.link_inputs.empty()) usage_error("no input files");
+  if (o.compile_only && !o.output.empty() && o.sources.size() > 1) usage_error("-c -o with more than one source");
+  if (o.compile_only && o.sources.empty()) usage_error("-c without a source");
+  for (const auto& s : o.sources)
+    if (!fs::exists(s)) usage_error("no such file: " + s);
+  return o;
+}
+
+// Runs a command (no shell); returns its exit status.
+int run(const std::vector<std::string>& cmd, bool verbose) {
+  if (verbose) {
+    for (const auto& c : cmd) std::fprintf(stderr, "%s ", c.c_str());
+    std::fputc('\n', stderr);
+  }
+  std::vector<char*> argv;
+  for (const auto& c : cmd) argv.push_back(const_cast<char*>(c.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid;
+  if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
+    std::fprintf(stderr, "cdnajit-hipcc: cannot run %s: %s\n", argv[0], std::strerror(errno));
+    return 127;
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+void must(int status, const std::string& step) {
+  if (status != 0) {
+    std::fprintf(stderr, "cdnajit-hipcc: %s failed (exit status %d)\n", step.c_str(), status);
+    std::exit(1);
+  }
+}
+
+// The folder holding the drop-in libamdhip64.so.5: installed beside this program
+// (PREFIX/bin/cdnajit-hipcc, PREFIX/<libdir>/cdnajit), else the build tree's.
+std::string library_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = exe.parent_path().parent_path() / CDNAJIT_HIPCC_INSTALL_LIBDIR;
+    if (fs::exists(installed / "libamdhip64.so.5")) return installed.string();
+  }
+  return CDNAJIT_HIPCC_BUILD_LIBDIR;
+}
+
+std::vector<uint8_t> read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  const std::string clang = CDNAJIT_CLANG;
+  const std::vector<std::string> common = {"-D__AMDGCN_WAVEFRONT_SIZE=64", "-Wno-unused-result"};
+
+  char tmpl[] = "/tmp/cdnajit-hipcc-XXXXXX";
+  if (!mkdtemp(tmpl)) {
+    std::fprintf(stderr, "cdnajit-hipcc: cannot make a temporary folder: %s\n", std::strerror(errno));
+    return 1;
+  }
+  const fs::path tmp = tmpl;
+  struct Cleanup {
+    fs::path p;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(p, ec);
+    }
+  } cleanup{tmp};
+
+  // The device library, once per target.
+  if (!o.sources.empty()) {
+    std::ofstream(tmp / "device_lib.hip") << kDeviceLibText;
+    for (const auto& arch : o.archs) {
+      std::vector<std::string> cmd = {clang, "-x", "hip", "--cuda-device-only", "-fgpu-rdc", "--offload-arch=" + arch,
+                                      "-nogpulib", "-O2", "-emit-llvm", "-c"};
+      cmd.insert(cmd.end(), common.begin(), common.end());
+      cmd.insert(cmd.end(), {(tmp / "device_lib.hip").string(), "-o", (tmp / ("device_lib-" + arch + ".bc")).string()});
+      must(run(cmd, o.verbose), "compiling the device library for " + arch);
+    }
+  }
+
+  std::vector<std::string> objects;
+  for (size_t si = 0; si < o.sources.size(); ++si) {
+    const std::string& src = o.sources[si];
+    const std::string stem = std::to_string(si) + "-" + fs::path(src).stem().string();
+    std::vector<std::pair<std::string, std::vector<uint8_t>>> code_objects;
+    for (const auto& arch : o.archs) {
+      const fs::path co = tmp / (stem + "-" + arch + ".co");
+      std::vector<std::string> cmd = {clang, "-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output",
+                                      "--offload-arch=" + arch, "-nogpulib", "-Xclang", "-mlink-builtin-bitcode",
+                                      "-Xclang", (tmp / ("device_lib-" + arch + ".bc")).string()};
+      cmd.insert(cmd.end(), common.begin(), common.end());
+      cmd.insert(cmd.end(), o.compile_flags.begin(), o.compile_flags.end());
+      cmd.insert(cmd.end(), {src, "-o", co.string()});
+      must(run(cmd, o.verbose), "device compile of " + src + " for " + arch);
+      code_objects.emplace_back(arch, read_file(co));
+    }
+    const fs::path bundle = tmp / (stem + ".hipfb");
+    {
+      const std::vector<uint8_t> bytes = cdnajit::hip_sim::write_offload_bundle(code_objects);
+      std::ofstream(bundle, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    }
+    std::string obj = o.compile_only ? (o.output.empty() ? fs::path(src).stem().string() + ".o" : o.output)
+                                     : (tmp / (stem + ".o")).string();
+    std::vector<std::string> cmd = {clang, "-x", "hip", "--cuda-host-only", "-nogpulib"};
+    for (const auto& arch : o.archs) cmd.push_back("--offload-arch=" + arch);
+    cmd.insert(cmd.end(), common.begin(), common.end());
+    cmd.insert(cmd.end(), {"-Xclang", "-fcuda-include-gpubinary", "-Xclang", bundle.string()});
+    cmd.insert(cmd.end(), o.compile_flags.begin(), o.compile_flags.end());
+    cmd.insert(cmd.end(), {"-c", src, "-o", obj});
+    must(run(cmd, o.verbose), "host compile of " + src);
+    objects.push_back(obj);
+  }
+  if (o.compile_only) return 0;
+
+  const std::string libdir = library_dir();
+  if (!fs::exists(fs::path(libdir) / "libamdhip64.so.5")) {
+    std::fprintf(stderr, "cdnajit-hipcc: the drop-in HIP runtime is missing: %s/libamdhip64.so.5 (build target cdnajit_hip_sim)\n",
+                 libdir.c_str());
+    return 1;
+  }
+  std::vector<std::string> cmd = {clang};
+  cmd.insert(cmd.end(), objects.begin(), objects.end());
+  cmd.insert(cmd.end(), o.link_inputs.begin(), o.link_inputs.end());
+  cmd.insert(cmd.end(), o.link_flags.begin(), o.link_flags.end());
+  cmd.insert(cmd.end(), {"-L" + libdir, "-l:libamdhip64.so.5", "-Wl,-rpath," + libdir, "-o",
+                         o.output.empty() ? "a.out" : o.output});
+  must(run(cmd, o.verbose), "link");
+  return 0;
+}
