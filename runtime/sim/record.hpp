@@ -37,6 +37,7 @@ struct RecordedStep {
 struct RecordedWave {
   uint64_t workgroup = 0;   // linear workgroup id
   int wave_in_wg = 0;
+  uint64_t max_bytes = 0;   // this wave's share of Recording::max_bytes (set by the launch)
   std::vector<RecordedStep> steps;
   // Per-lane addresses of memory instructions, 64 per access slot, lane order;
   // inactive lanes hold kNoAddress. LDS byte addresses for DS, device byte
@@ -44,9 +45,17 @@ struct RecordedWave {
   std::vector<uint64_t> addrs;
 };
 
+// The default cap on a recording's steps and addresses: a kernel that loops without end (or far
+// longer than a timing model needs) stops with an error naming the wave instead of taking the
+// host's memory (a runaway loop recorded 1.6 GB in 5 s). Each recorded wave gets an equal share,
+// so which wave hits the cap does not depend on how the host's threads interleave.
+inline constexpr uint64_t kDefaultMaxRecordingBytes = uint64_t(1) << 30;
+
 struct Recording {
   // Input: linear ids of the workgroups to record (any order, no duplicates).
   std::vector<uint64_t> workgroups;
+  // Input: the most bytes of steps and addresses recorded, shared equally by the recorded waves.
+  uint64_t max_bytes = kDefaultMaxRecordingBytes;
   // Output of Simulator::launch.
   Arch arch = Arch::gfx942;
   KernelInfo kernel;

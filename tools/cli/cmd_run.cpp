@@ -7,9 +7,12 @@
 #include <random>
 
 #include "runtime/device.hpp"
+#include "runtime/model/hardware.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/files.hpp"
 #include "tools/cli/values.hpp"
+#include "tools/check_code_object.hpp"
+#include "runtime/sim/code_object.hpp"
 #include "tools/model_cli.hpp"
 
 namespace cdnajit::cli {
@@ -91,6 +94,17 @@ int run_kernel(const RunOptions& o) {
   std::vector<uint8_t> co = read_regular_file(o.file, "code object", kMaxCodeObjectBytes, true);
   auto model_run = model_cli::prepare_run(o.model, o.trace, o.device, co, o.kernel, o.grid, o.block, o.lds);
   auto dev = model_run ? model_cli::open_device(*model_run, o.sim) : open_device(o.device, o.sim);
+  if (dev->is_simulator() && read_code_object(co).find(o.kernel)) {
+    // Globals and calls would run into a wrong address mid-run: refuse them before the run, by name.
+    std::vector<CheckFinding> nm = not_modelled_findings(co, o.kernel);
+    if (!nm.empty()) {
+      std::string list;
+      for (const CheckFinding& f : nm) list += fmt::format("\n  {} +0x{:x}: {}: {}", f.kernel, f.pc, f.inst, f.message);
+      throw Error(fmt::format("kernel {} uses what the simulator does not model ({} instruction{}; `cdnajit check` "
+                              "lists them too):{}",
+                              o.kernel, nm.size(), nm.size() == 1 ? "" : "s", list));
+    }
+  }
   Module m = dev->load(co);
   DeviceKernel kern = m.kernel(o.kernel);
   KernelArgs args;
@@ -140,7 +154,7 @@ void check_run_options(const RunOptions& o) {
   for (const ArgSpec& a : o.args)
     if (const auto* buf = std::get_if<BufferArg>(&a))
       if (names[buf->name]++) throw Error(fmt::format("--arg: buffer name '{}' is used twice", buf->name));
-  std::map<std::string, int> paths;
+  std::vector<NamedFile> outputs;
   for (const OutSpec& out : o.outs) {
     if (!names.count(out.buffer)) {
       std::string known;
@@ -148,8 +162,22 @@ void check_run_options(const RunOptions& o) {
       throw Error(fmt::format("--out names buffer '{}' that no --arg buf creates (buffers: {})", out.buffer,
                               known.empty() ? "none" : known));
     }
-    if (paths[out.path]++) throw Error(fmt::format("--out: file '{}' is written twice", out.path));
+    outputs.push_back({"--out " + out.buffer, out.path});
   }
+  // The timing model: the product by name, on the simulator only, its trace a writable file.
+  if (!o.model.empty()) {
+    model::product(o.model);  // throws listing the products
+    if (auto spec = parse_device_spec(o.device); !o.device.empty() && spec && !spec->simulator)
+      throw Error(fmt::format("--model runs the kernel on the simulator; drop --device {} or use sim:ARCH", o.device));
+  } else if (!o.trace.empty()) {
+    throw Error("--trace needs --model NAME (the trace is of the modelled CU)");
+  }
+  if (!o.trace.empty()) {
+    check_writable(o.trace, "--trace");
+    outputs.push_back({"--trace", o.trace});
+  }
+  // Outputs by identity (a hard link, "./f" for "f"), not by spelling: none may overwrite another or the input.
+  check_distinct_files(outputs, {{"code object", o.file}});
 }
 
 }  // namespace
