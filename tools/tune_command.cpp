@@ -31,6 +31,9 @@ std::string default_perf_db_path() {
   return (base / "cdnajit" / "perf.db").string();
 }
 
+// The largest export --import reads (bytes); a record is a few hundred bytes.
+constexpr uint64_t kMaxImportBytes = 256ull << 20;
+
 std::string tune_model_name(const std::string& model, Arch arch) {
   if (!model.empty()) return model;
   return arch == Arch::gfx950 ? "mi355x" : "mi300x";
@@ -54,7 +57,11 @@ void check_tune_command(const TuneCommand& c) {
   if (!c.family.empty()) {
     const Family& f = find_family(c.family);  // throws listing the families
     f.canonical_problem(c.problem);          // throws naming the field or the accepted format
+  } else if (c.export_path.empty() && c.import_path.empty()) {
+    throw Error(fmt::format("tune needs --family NAME (valid: {})", fmt::join(family_names(), ", ")));
   }
+  // A regular file of bounded size: a FIFO or a device would block or never end.
+  if (!c.import_path.empty()) cli::read_regular_file(c.import_path, "--import", kMaxImportBytes, true);
   auto spec = parse_device_spec(c.device);
   if (spec && spec->simulator) {
     const model::Hardware& hw = model::product(tune_model_name(c.model, spec->arch));  // throws listing the products
@@ -109,9 +116,8 @@ SearchOptions search_options(const TuneCommand& c, double default_budget_s) {
 }
 
 std::string read_text(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error("cannot read " + path);
-  return std::string(std::istreambuf_iterator<char>(f), {});
+  std::vector<uint8_t> b = cli::read_regular_file(path, "--import", kMaxImportBytes, true);
+  return std::string(b.begin(), b.end());
 }
 
 int list_families() {
@@ -179,7 +185,6 @@ int run_tune_command(const TuneCommand& c) {
     }
     return 0;
   }
-  if (c.family.empty()) throw Error("tune needs --family NAME (valid: " + fmt::format("{}", fmt::join(family_names(), ", ")) + ")");
   const Family& fam = find_family(c.family);
   if (c.lookup) {
     if (db_path.empty()) throw Error("--lookup needs a database (drop --no-db)");

@@ -238,6 +238,15 @@ TEST_CASE("cdnajit tune: database paths and the model are checked before any wor
   CHECK(has(arch, "--model mi355x is a gfx950 product, but --device sim:gfx942 runs gfx942"));
   Run fam = cli("tune --family gemm --no-db");
   CHECK(fam.status == 2);
+  Run nofam = cli("tune --no-db");
+  CHECK(nofam.status == 2);
+  CHECK(has(nofam, "tune needs --family NAME (valid: dwconv3d, conv3d_igemm, conv_bwd_weight)"));
+  // --import reads a regular file of bounded size (a FIFO would block, a directory read as empty).
+  Run dir = cli("tune --import " + std::filesystem::temp_directory_path().string() + " --db " + scratch("dir.db"));
+  INFO(dir.out);
+  CHECK(dir.status == 2);
+  CHECK(has(dir, "--import: '"));
+  CHECK(has(dir, "is not a regular file (a directory)"));
   // --export onto the database itself would overwrite it with JSON.
   std::string db = scratch("self.db");
   Run self = cli("tune --export " + db + " --db " + db);
