@@ -43,13 +43,26 @@ std::vector<Line> listing(sim::Simulator& sim, const CodeObject& co, const std::
 // then that address plus the rel32 offset of s_add_u32 (low half) and s_addc_u32 (high half).
 struct PcValue {
   uint64_t value = 0;
-  int stage = 0;  // 0: s_getpc_b64's result; 1: low half added; 2: the full offset added
-  uint32_t lo = 0;
+  int stage = 0;     // 0: s_getpc_b64's result; 1: low half added; 2: the full offset added
+  uint32_t lo = 0;   // stage 1: the low half's offset
+  uint16_t hi = 0;   // stage 1: the SGPR holding the high half s_addc_u32 adds to
 };
 
 bool is_sgpr(const isa::Operand& o) { return o.kind == isa::Operand::Kind::Reg && o.file == isa::RegFile::SGPR; }
-bool same_reg(const isa::Operand& a, const isa::Operand& b) {
-  return is_sgpr(a) && is_sgpr(b) && a.index == b.index && a.dwords == b.dwords;
+
+// The source SGPR and the literal of a SALU add "sD, sA, literal" (sources in either order).
+bool reg_and_literal(const std::vector<isa::Operand>& ops, isa::Operand& reg, int64_t& imm) {
+  if (ops.size() != 3 || !is_sgpr(ops[0]) || ops[0].dwords != 1) return false;
+  for (int r = 1; r <= 2; ++r) {
+    const isa::Operand& x = ops[size_t(r)];
+    const isa::Operand& y = ops[size_t(3 - r)];
+    if (is_sgpr(x) && x.dwords == 1 && y.kind == isa::Operand::Kind::Imm) {
+      reg = x;
+      imm = y.imm;
+      return true;
+    }
+  }
+  return false;
 }
 
 std::vector<CheckFinding> not_modelled_in(const CodeObject& co, const KernelInfo& k, const std::vector<Line>& lines) {
@@ -73,18 +86,23 @@ std::vector<CheckFinding> not_modelled_in(const CodeObject& co, const KernelInfo
     if (!l.implemented || !isa::parse(l.text, mi, err) || !mi.info) continue;  // reported as coverage/decode findings
     const auto& ops = mi.operands;
     const isa::Opcode op = isa::opcode_of(*mi.info);
+    isa::Operand src;
+    int64_t imm = 0;
     if (op == isa::Opcode::s_getpc_b64 && ops.size() == 1 && is_sgpr(ops[0])) {
       forget(mi);
       pairs[ops[0].index] = {base + l.pc + 4, 0, 0};
-    } else if (op == isa::Opcode::s_add_u32 && ops.size() == 3 && same_reg(ops[0], ops[1]) &&
-               ops[2].kind == isa::Operand::Kind::Imm && pairs.count(ops[0].index) && pairs[ops[0].index].stage == 0) {
-      pairs[ops[0].index].stage = 1;
-      pairs[ops[0].index].lo = uint32_t(ops[2].imm);
-    } else if (op == isa::Opcode::s_addc_u32 && ops.size() == 3 && same_reg(ops[0], ops[1]) &&
-               ops[2].kind == isa::Operand::Kind::Imm && ops[0].index > 0 && pairs.count(ops[0].index - 1) &&
-               pairs[ops[0].index - 1].stage == 1) {
+    } else if (op == isa::Opcode::s_add_u32 && reg_and_literal(ops, src, imm) && pairs.count(src.index) &&
+               pairs[src.index].stage == 0) {
+      // The low half: into the same pair (clang's usual form) or another one.
+      PcValue p = pairs[src.index];
+      p.stage = 1, p.lo = uint32_t(imm), p.hi = uint16_t(src.index + 1);
+      forget(mi);
+      pairs[ops[0].index] = p;
+    } else if (op == isa::Opcode::s_addc_u32 && reg_and_literal(ops, src, imm) && ops[0].index > 0 &&
+               pairs.count(ops[0].index - 1) && pairs[ops[0].index - 1].stage == 1 &&
+               pairs[ops[0].index - 1].hi == src.index) {
       PcValue& p = pairs[ops[0].index - 1];
-      p.value += (uint64_t(uint32_t(ops[2].imm)) << 32) | p.lo;  // the 64-bit sum the add/addc carry chain makes
+      p.value += (uint64_t(uint32_t(imm)) << 32) | p.lo;  // the 64-bit sum the add/addc carry chain makes
       p.stage = 2;
       if (!inside(p.value))
         out.push_back({k.name, l.pc, l.text, "not-modelled",
@@ -101,12 +119,16 @@ std::vector<CheckFinding> not_modelled_in(const CodeObject& co, const KernelInfo
                                   : std::string("an address computed at run time")) +
                            ": calls and jumps out of the kernel are not modelled; " + why});
       forget(mi);
-    } else if (op == isa::Opcode::s_call_b64 && ops.size() == 2 && ops[1].kind == isa::Operand::Kind::Label &&
-               (ops[1].imm < 0 || uint64_t(ops[1].imm) >= k.code_size)) {
-      out.push_back({k.name, l.pc, l.text, "not-modelled",
-                     "function call to " + describe_code_object_address(co.bytes, base + uint64_t(ops[1].imm)) +
-                         ", outside the kernel's code: " + why});
+      // s_swappc_b64's destination holds the return address: a later s_setpc_b64 of it stays inside.
+      if (op == isa::Opcode::s_swappc_b64 && is_sgpr(ops[0])) pairs[ops[0].index] = {base + l.pc + 4, 2, 0, 0};
+    } else if (op == isa::Opcode::s_call_b64 && ops.size() == 2 && is_sgpr(ops[0]) &&
+               ops[1].kind == isa::Operand::Kind::Label) {
+      if (ops[1].imm < 0 || uint64_t(ops[1].imm) >= k.code_size)
+        out.push_back({k.name, l.pc, l.text, "not-modelled",
+                       "function call to " + describe_code_object_address(co.bytes, base + uint64_t(ops[1].imm)) +
+                           ", outside the kernel's code: " + why});
       forget(mi);
+      pairs[ops[0].index] = {base + l.pc + 4, 2, 0, 0};  // the return address
     } else {
       forget(mi);
     }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tests/cli_run.hpp"
+#include "tests/sim/ext_harness.hpp"
 #include "tests/sim/hip_compile.hpp"
 
 namespace {
@@ -148,5 +149,26 @@ extern "C" __global__ void plain(float* y) { y[tid()] = 2.0f * y[tid()]; })");
   INFO(plain.out);
   CHECK(plain.status == 0);
   CHECK(has(plain, "0 findings"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cdnajit check: jumps and calls inside the kernel are modelled, not reported", "[cli][check]") {
+  // The simulator runs PC writes whose target is an instruction of the kernel (test_ext_ops):
+  // s_getpc_b64 + s_add_u32/s_addc_u32 to a later instruction, s_call_b64 to a label, s_swappc_b64
+  // into the kernel and the s_setpc_b64 returns of both.
+  const std::string body =
+      "  s_getpc_b64 s[10:11]\n  s_add_u32 s10, s10, 16\n  s_addc_u32 s11, s11, 0\n  s_setpc_b64 s[10:11]\n"
+      "  v_mov_b32 v8, 1\n  v_mov_b32 v9, 2\n  s_call_b64 s[12:13], .Lfunc\n  v_add_u32 v8, 4, v8\n"
+      "  s_getpc_b64 s[10:11]\n  s_add_u32 s10, s10, 20\n  s_addc_u32 s11, s11, 0\n  s_swappc_b64 s[14:15], s[10:11]\n"
+      "  v_add_u32 v8, 32, v8\n  s_branch .Ldone\n  v_add_u32 v9, 64, v9\n  s_setpc_b64 s[14:15]\n"
+      ".Lfunc:\n  v_add_u32 v9, 16, v9\n  s_setpc_b64 s[12:13]\n.Ldone:\n";
+  auto dir = scratch();
+  std::vector<uint8_t> co = simtest::assemble(exttest::kernel_text("pcw", body, cdnajit::Arch::gfx950), cdnajit::Arch::gfx950);
+  std::string path = (dir / "pcw.co").string();
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(co.data()), std::streamsize(co.size()));
+  Run c = cli("check " + path);
+  INFO(c.out);
+  CHECK_FALSE(has(c, "[not-modelled]"));
+  CHECK(has(c, "1 kernel, 31 instructions checked"));
   std::filesystem::remove_all(dir);
 }
