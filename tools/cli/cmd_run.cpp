@@ -204,7 +204,7 @@ void add_run_command(CommandLine& cl) {
         for (const std::string& t : v) o->args.push_back(parse_arg(t));
       },
       "a kernel argument, in order: buf:NAME:BYTES[:zero|iota|random|file=PATH] (file: at most BYTES read), "
-      "i32:V, u32:V, i64:V, u64:V, f32:V, f64:V")
+      "i32:V, u32:V, i64:V, u64:V, f32:V, f64:V (a float V may also be nan, inf or -inf)")
       ->allow_extra_args(false);
   c->add_option_function<std::vector<std::string>>(
       "--out",
