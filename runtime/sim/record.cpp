@@ -36,8 +36,8 @@ void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint
     if (L.rec_index[i].first == L.rec_index[i - 1].first)
       throw Error("simulator: recording lists workgroup " + std::to_string(L.rec_index[i].first) + " twice");
   r.waves.assign(r.workgroups.size() * waves_per_workgroup, RecordedWave{});
+  r.used.n = 0;
   for (size_t i = 0; i < r.waves.size(); ++i) {
-    r.waves[i].max_bytes = r.max_bytes / r.waves.size();
     r.waves[i].workgroup = r.workgroups[i / waves_per_workgroup];
     r.waves[i].wave_in_wg = int(i % waves_per_workgroup);
   }
@@ -58,13 +58,18 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op) {
   }
   rw.steps.push_back(st);
   const uint64_t bytes = rw.steps.size() * sizeof(RecordedStep) + rw.addrs.size() * sizeof(uint64_t);
-  if (bytes > rw.max_bytes) [[unlikely]]
-    throw Error("simulator: kernel " + w.L->dk->info.name + ": the timing-model recording of workgroup " +
-                std::to_string(rw.workgroup) + " wave " + std::to_string(rw.wave_in_wg) + " reached its share (" +
-                std::to_string(rw.max_bytes) + " bytes) of the recording cap (sim::Recording::max_bytes = " +
-                std::to_string(w.L->rec->max_bytes) + " bytes over " + std::to_string(w.L->rec->waves.size()) +
-                " recorded waves) after " + std::to_string(rw.steps.size()) + " instructions, at pc " + hex(op.pc) +
-                " '" + op.text + "': a loop that does not end, or a kernel too long to model (stop it sooner with "
+  if (bytes - rw.charged < kRecordingChargeBytes) [[likely]]
+    return;
+  Recording& r = *w.L->rec;
+  const uint64_t used = r.used.n.fetch_add(bytes - rw.charged) + (bytes - rw.charged);
+  rw.charged = bytes;
+  if (used > r.max_bytes)
+    throw Error("simulator: kernel " + w.L->dk->info.name + ": the timing-model recording reached its cap "
+                "(sim::Recording::max_bytes = " + std::to_string(r.max_bytes) + " bytes over " +
+                std::to_string(r.waves.size()) + " recorded waves) while recording workgroup " +
+                std::to_string(rw.workgroup) + " wave " + std::to_string(rw.wave_in_wg) + ", " +
+                std::to_string(rw.steps.size()) + " instructions into it, at pc " + hex(op.pc) + " '" + op.text +
+                "': a loop that does not end, or a kernel too long to model (stop it sooner with "
                 "sim::Options::instruction_budget, cdnajit run --max-instructions; or raise the cap)");
 }
 

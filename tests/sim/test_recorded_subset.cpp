@@ -68,13 +68,15 @@ extern "C" __global__ void spin(volatile int* flag, int* y) {
   uint64_t dy = dev.upload(std::vector<int>(128, 0), "y");
   cdnajit::sim::Recording rec;
   rec.workgroups = {0};
-  rec.max_bytes = 1 << 20;  // two waves: 512 KiB each
+  rec.max_bytes = 4 << 20;
   cdnajit::sim::Options o;
   o.recording = &rec;
   o.instruction_budget = 1ull << 40;
   REQUIRE_THROWS_WITH(dev.run(co, "spin", ArgPack().add(dflag).add(dy), dims1(1, 128), o),
-                      Catch::Contains("the timing-model recording of workgroup 0 wave ") &&
-                          Catch::Contains("reached its share (524288 bytes) of the recording cap") &&
+                      Catch::Contains("the timing-model recording reached its cap (sim::Recording::max_bytes = "
+                                      "4194304 bytes over 2 recorded waves) while recording workgroup 0 wave ") &&
                           Catch::Contains("a loop that does not end"));
+  CHECK(rec.used.n.load() > rec.max_bytes);
+  CHECK(rec.used.n.load() <= rec.max_bytes + 2 * cdnajit::sim::kRecordingChargeBytes);
   CHECK(cdnajit::sim::Recording{}.max_bytes == cdnajit::sim::kDefaultMaxRecordingBytes);
 }
