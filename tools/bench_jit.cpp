@@ -37,6 +37,8 @@
 #include "jit/asm/subprocess_toolchain.hpp"
 #include "jit/kernel.hpp"
 #include "runtime/hip_source.hpp"
+#include "jit/isa/error.hpp"
+#include "runtime/tune/checked_number.hpp"
 
 using namespace cdnajit;
 
@@ -161,6 +163,17 @@ StageMedians measure(const Case& c, Config config, int reps) {
 
 }  // namespace
 
+// A repeat count from the command line, with the project's checked parser; a bad one is a
+// usage error (status 2), not a silent 0 or 1.
+int count_argument(const char* text, const char* what) {
+  try {
+    return int(parse_uint(text, what, 1, 1000000));
+  } catch (const Error& e) {
+    fmt::print(stderr, "bench_jit: {}\n", e.what());
+    std::exit(2);
+  }
+}
+
 int main(int argc, char** argv) {
   bool keep_heap = false;
   if (argc > 1 && std::string(argv[1]) == "--keep-heap") {
@@ -192,7 +205,7 @@ int main(int argc, char** argv) {
     const std::string load_before = host_load();
     codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950);
     int misses = 0;
-    for (int i = 0, n = std::max(1, std::atoi(argv[2])); i < n; ++i) {
+    for (int i = 0, n = count_argument(argv[2], "--profile-hit N"); i < n; ++i) {
       const double c0 = thread_cpu_ms();
       const KernelStats s = codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950).stats;
       cpu.push_back(thread_cpu_ms() - c0);
@@ -209,7 +222,7 @@ int main(int argc, char** argv) {
     BuildOptions o = options(lld ? Config::direct_lld : Config::fast);
     std::vector<double> t, ra, lo, pa, pr, en, li, cpu;
     const std::string load_before = host_load();
-    for (int i = 0, n = std::max(1, std::atoi(argv[2])); i < n; ++i) {
+    for (int i = 0, n = count_argument(argv[2], "--profile N"); i < n; ++i) {
       const double c0 = thread_cpu_ms();
       KernelStats s = codegen::build_dwconv3d(codegen::seed_shape(), codegen::DwVariant::lds_fmac, Arch::gfx950, o).stats;
       cpu.push_back(thread_cpu_ms() - c0);

@@ -21,6 +21,7 @@
 #include "codegen/conv3d_igemm_config.hpp"
 #include "codegen/conv3d_igemm_host.hpp"
 #include "jit/isa/error.hpp"
+#include "runtime/tune/checked_number.hpp"
 #include "runtime/device.hpp"
 
 using namespace cdnajit;
@@ -85,8 +86,16 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) { fmt::print(stderr, "bench_mfma_numerics: {} needs a value\n", a); std::exit(2); }
       return argv[++i];
     };
-    if (a == "--hw") hw = std::atoi(value().c_str());
-    else if (a == "--repeat") repeat = std::atoi(value().c_str());
+    auto number = [&](uint64_t hi) {  // the checked parser; a bad value is a usage error (status 2)
+      try {
+        return int(parse_uint(value(), a, 1, hi));
+      } catch (const Error& e) {
+        fmt::print(stderr, "bench_mfma_numerics: {}\n", e.what());
+        std::exit(2);
+      }
+    };
+    if (a == "--hw") hw = number(4096);
+    else if (a == "--repeat") repeat = number(1000000);
     else if (a == "--dtype") dtype = value();
     else if (a == "--arch") archs = value();
     else {

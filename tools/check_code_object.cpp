@@ -1,5 +1,6 @@
 #include "tools/check_code_object.hpp"
 
+#include <map>
 #include <sstream>
 
 #include "jit/isa/error.hpp"
@@ -9,6 +10,7 @@
 #include "runtime/sim/code_object.hpp"
 #include "runtime/sim/semantics_check.hpp"
 #include "runtime/sim/simulator.hpp"
+#include "tools/code_object_symbols.hpp"
 
 namespace cdnajit {
 namespace {
@@ -56,6 +58,32 @@ bool reads_workitem_ids(const std::vector<isa::MachineInst>& prog) {
   return false;
 }
 
+// What an SGPR pair holds, as far as straight-line code shows: the address s_getpc_b64 returned,
+// then that address plus the rel32 offset of s_add_u32 (low half) and s_addc_u32 (high half).
+struct PcValue {
+  uint64_t value = 0;
+  int stage = 0;     // 0: s_getpc_b64's result; 1: low half added; 2: the full offset added
+  uint32_t lo = 0;   // stage 1: the low half's offset
+  uint16_t hi = 0;   // stage 1: the SGPR holding the high half s_addc_u32 adds to
+};
+
+bool is_sgpr(const isa::Operand& o) { return o.kind == isa::Operand::Kind::Reg && o.file == isa::RegFile::SGPR; }
+
+// The source SGPR and the literal of a SALU add "sD, sA, literal" (sources in either order).
+bool reg_and_literal(const std::vector<isa::Operand>& ops, isa::Operand& reg, int64_t& imm) {
+  if (ops.size() != 3 || !is_sgpr(ops[0]) || ops[0].dwords != 1) return false;
+  for (int r = 1; r <= 2; ++r) {
+    const isa::Operand& x = ops[size_t(r)];
+    const isa::Operand& y = ops[size_t(3 - r)];
+    if (is_sgpr(x) && x.dwords == 1 && y.kind == isa::Operand::Kind::Imm) {
+      reg = x;
+      imm = y.imm;
+      return true;
+    }
+  }
+  return false;
+}
+
 // A launch with more than one work-item in a dimension whose id the descriptor does not enable:
 // those ids are not delivered (v0 holds zero there), so work-items that differ only in them run
 // the same code on the same ids. Reported only when the kernel reads its work-item ids.
@@ -82,7 +110,86 @@ void check_workitem_dims(const KernelInfo& k, const std::array<uint32_t, 3>& blo
                      " work-items"});
 }
 
+std::vector<CheckFinding> not_modelled_in(const CodeObject& co, const KernelInfo& k, const std::vector<Line>& lines) {
+  std::vector<CheckFinding> out;
+  const uint64_t base = co.text_address + k.entry_offset;  // the address of the kernel's first instruction
+  auto inside = [&](uint64_t a) { return a >= base && a - base < k.code_size; };
+  const std::string why =
+      "the simulator runs only the kernel's own code: it does not load the code object's data or its other "
+      "functions, nor apply relocations, so a run would use a wrong address";
+  std::map<uint16_t, PcValue> pairs;  // by the pair's first SGPR
+  auto forget = [&](const isa::MachineInst& mi) {  // the first operand is the destination of what writes SGPRs
+    if (mi.operands.empty() || !is_sgpr(mi.operands[0])) return;
+    const isa::Operand& d = mi.operands[0];
+    for (auto it = pairs.begin(); it != pairs.end();)
+      it = it->first + 2 > d.index && it->first < d.index + d.dwords ? pairs.erase(it) : std::next(it);
+  };
+  for (const Line& l : lines) {
+    isa::MachineInst mi;
+    mi.address = l.pc;
+    std::string err;
+    if (!l.implemented || !isa::parse(l.text, mi, err) || !mi.info) continue;  // reported as coverage/decode findings
+    const auto& ops = mi.operands;
+    const isa::Opcode op = isa::opcode_of(*mi.info);
+    isa::Operand src;
+    int64_t imm = 0;
+    if (op == isa::Opcode::s_getpc_b64 && ops.size() == 1 && is_sgpr(ops[0])) {
+      forget(mi);
+      pairs[ops[0].index] = {base + l.pc + 4, 0, 0};
+    } else if (op == isa::Opcode::s_add_u32 && reg_and_literal(ops, src, imm) && pairs.count(src.index) &&
+               pairs[src.index].stage == 0) {
+      // The low half: into the same pair (clang's usual form) or another one.
+      PcValue p = pairs[src.index];
+      p.stage = 1, p.lo = uint32_t(imm), p.hi = uint16_t(src.index + 1);
+      forget(mi);
+      pairs[ops[0].index] = p;
+    } else if (op == isa::Opcode::s_addc_u32 && reg_and_literal(ops, src, imm) && ops[0].index > 0 &&
+               pairs.count(ops[0].index - 1) && pairs[ops[0].index - 1].stage == 1 &&
+               pairs[ops[0].index - 1].hi == src.index) {
+      PcValue& p = pairs[ops[0].index - 1];
+      p.value += (uint64_t(uint32_t(imm)) << 32) | p.lo;  // the 64-bit sum the add/addc carry chain makes
+      p.stage = 2;
+      if (!inside(p.value))
+        out.push_back({k.name, l.pc, l.text, "not-modelled",
+                       "PC-relative address of " + describe_code_object_address(co.bytes, p.value) +
+                           ", outside the kernel's code: " + why});
+    } else if ((op == isa::Opcode::s_swappc_b64 || op == isa::Opcode::s_setpc_b64) && !ops.empty() &&
+               is_sgpr(ops.back())) {
+      auto it = pairs.find(ops.back().index);
+      const bool known = it != pairs.end() && it->second.stage == 2;
+      if (!known || !inside(it->second.value))
+        out.push_back({k.name, l.pc, l.text, "not-modelled",
+                       std::string(op == isa::Opcode::s_swappc_b64 ? "function call" : "jump") + " to " +
+                           (known ? describe_code_object_address(co.bytes, it->second.value)
+                                  : std::string("an address computed at run time")) +
+                           ": calls and jumps out of the kernel are not modelled; " + why});
+      forget(mi);
+      // s_swappc_b64's destination holds the return address: a later s_setpc_b64 of it stays inside.
+      if (op == isa::Opcode::s_swappc_b64 && is_sgpr(ops[0])) pairs[ops[0].index] = {base + l.pc + 4, 2, 0, 0};
+    } else if (op == isa::Opcode::s_call_b64 && ops.size() == 2 && is_sgpr(ops[0]) &&
+               ops[1].kind == isa::Operand::Kind::Label) {
+      if (ops[1].imm < 0 || uint64_t(ops[1].imm) >= k.code_size)
+        out.push_back({k.name, l.pc, l.text, "not-modelled",
+                       "function call to " + describe_code_object_address(co.bytes, base + uint64_t(ops[1].imm)) +
+                           ", outside the kernel's code: " + why});
+      forget(mi);
+      pairs[ops[0].index] = {base + l.pc + 4, 2, 0, 0};  // the return address
+    } else {
+      forget(mi);
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<CheckFinding> not_modelled_findings(const std::vector<uint8_t>& bytes, const std::string& kernel) {
+  CodeObject co = read_code_object(bytes);
+  const KernelInfo* k = co.find(kernel);
+  if (!k) throw Error("no kernel '" + kernel + "' in the code object");
+  sim::Simulator sim(co.arch);
+  return not_modelled_in(co, *k, listing(sim, co, kernel));
+}
 
 CheckResult check_code_object(const std::vector<uint8_t>& bytes, const std::string& kernel,
                               const std::array<uint32_t, 3>* block) {
@@ -105,6 +212,7 @@ CheckResult check_code_object(const std::vector<uint8_t>& bytes, const std::stri
   for (const std::string& name : r.kernels) {
     std::vector<Line> lines = listing(sim, co, name);
     r.instructions += lines.size();
+    for (CheckFinding& f : not_modelled_in(co, *co.find(name), lines)) r.findings.push_back(std::move(f));
     std::vector<isa::MachineInst> prog;
     bool parsed_all = true;
     for (const Line& l : lines) {

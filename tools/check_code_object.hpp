@@ -14,7 +14,7 @@ struct CheckFinding {
   std::string kernel;
   uint64_t pc = 0;       // byte offset from the kernel entry
   std::string inst;      // the instruction as disassembled
-  std::string rule;      // "sim-coverage", "decode", "waitcnt", "end-of-code", "workitem-id", or a hazard rule name
+  std::string rule;      // "sim-coverage", "decode", "not-modelled", "waitcnt", "end-of-code", "workitem-id", or a hazard rule name
   std::string message;
 };
 
@@ -23,6 +23,17 @@ struct CheckResult {
   size_t instructions = 0;           // instructions checked over all kernels
   std::vector<CheckFinding> findings;
 };
+
+// The instructions of kernel `kernel` that reach outside its own code, which the simulator does
+// not model (it runs only the kernel's code: it neither loads the code object's data nor its
+// other functions, nor applies relocations): an address computed PC-relative (s_getpc_b64, then
+// s_add_u32 / s_addc_u32 with the rel32 offsets the linker resolved) that lies outside the
+// kernel: a __device__ / __constant__ variable, a function, a global offset table entry; and a
+// call or jump (s_swappc_b64, s_setpc_b64, s_call_b64) to anything but a known address inside
+// the kernel. One finding (rule "not-modelled") per instruction, naming what it reaches. `check`
+// reports them; `run` refuses such a kernel on the simulator before running it. Throws
+// cdnajit::Error for an unreadable code object or an unknown kernel.
+std::vector<CheckFinding> not_modelled_findings(const std::vector<uint8_t>& code_object, const std::string& kernel);
 
 // Checks every kernel of the code object, or only `kernel` when it is not empty.
 // `block` (work-items per workgroup x, y, z), when given, is the launch the kernels are meant for:

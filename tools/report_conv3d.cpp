@@ -24,6 +24,7 @@
 
 #include "codegen/conv3d_igemm_job.hpp"
 #include "jit/isa/error.hpp"
+#include "runtime/tune/checked_number.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::codegen;
@@ -59,21 +60,9 @@ Options parse(int argc, char** argv) {
       if (v == "all") continue;
       o.dtypes = {parse_dtype(v)};
     } else if (a == "--hw") {
-      std::string v = value();
-      try {
-        o.hw = std::stoi(v);
-      } catch (const std::exception&) {
-        throw Error(fmt::format("report_conv3d: --hw '{}' is not an integer", v));
-      }
+      o.hw = int(parse_uint(value(), "report_conv3d: --hw", 1, 4096));
     } else if (a == "--check-hw") {
-      std::string v = value();
-      try {
-        o.check_hw = std::stoi(v);
-      } catch (const std::exception&) {
-        o.check_hw = -1;
-      }
-      if (o.check_hw < 1 || o.check_hw > 4096)
-        throw Error(fmt::format("report_conv3d: --check-hw '{}': valid: an integer 1..4096", v));
+      o.check_hw = int(parse_uint(value(), "report_conv3d: --check-hw", 1, 4096));
     } else if (a == "--modelled-only") {
       o.modelled_only = true;
       o.command += " " + a;

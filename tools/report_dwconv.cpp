@@ -25,6 +25,7 @@
 #include "codegen/hip_sources.hpp"
 #include "codegen/seed_run.hpp"
 #include "jit/isa/error.hpp"
+#include "runtime/tune/checked_number.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
 
@@ -62,13 +63,7 @@ Options parse_options(int argc, char** argv) {
     return argv[++i];
   };
   auto integer = [](const std::string& flag, const std::string& v) {
-    try {
-      size_t used = 0;
-      int x = std::stoi(v, &used);
-      if (used == v.size()) return x;
-    } catch (const std::exception&) {
-    }
-    throw Error(fmt::format("report_dwconv: {} '{}' is not an integer", flag, v));
+    return int(parse_int(v, "report_dwconv: " + flag, INT32_MIN, INT32_MAX));  // ranges are checked below
   };
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];

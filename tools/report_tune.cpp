@@ -19,6 +19,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/tune/evaluation.hpp"
 #include "runtime/tune/noise_model.hpp"
+#include "runtime/tune/checked_number.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::tune;
@@ -214,8 +215,8 @@ int main(int argc, char** argv) try {
       if (i + 1 >= argc) throw Error(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--searches") searches = std::stoi(value());
-    else if (a == "--seed") seed = std::stoull(value());
+    if (a == "--searches") searches = int(parse_uint(value(), "--searches", 1, 100000000));
+    else if (a == "--seed") seed = parse_uint(value(), "--seed", 0, UINT64_MAX);
     else if (a == "--scenario") only.push_back(value());
     else if (a == "--out") out_path = value();
     else throw Error("unknown option '" + a + "' (valid: --searches N, --seed S, --scenario NAME, --out FILE)");

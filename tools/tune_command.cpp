@@ -14,6 +14,9 @@
 #include "runtime/tune/evaluation.hpp"
 #include "runtime/tune/families/registry.hpp"
 #include "runtime/tune/tuner.hpp"
+#include "runtime/model/hardware.hpp"
+#include "tools/cli/files.hpp"
+#include "tools/cli/values.hpp"
 
 namespace cdnajit {
 
@@ -26,6 +29,64 @@ std::string default_perf_db_path() {
   else if (const char* h = std::getenv("HOME"); h && *h) base = std::filesystem::path(h) / ".cache";
   else base = std::filesystem::temp_directory_path();
   return (base / "cdnajit" / "perf.db").string();
+}
+
+// The largest export --import reads (bytes); a record is a few hundred bytes.
+constexpr uint64_t kMaxImportBytes = 256ull << 20;
+
+std::string tune_model_name(const std::string& model, Arch arch) {
+  if (!model.empty()) return model;
+  return arch == Arch::gfx950 ? "mi355x" : "mi300x";
+}
+
+namespace {
+
+// The database path a command uses ("" with --no-db), and whether it is the default one (whose
+// directory is created when a tune or an import writes to it; a path the user gave must be in
+// an existing directory).
+std::string db_path_of(const TuneCommand& c) { return c.no_db ? "" : c.db.empty() ? default_perf_db_path() : c.db; }
+
+}  // namespace
+
+void check_tune_command(const TuneCommand& c) {
+  if (c.list) return;
+  if (!c.replay.empty()) {
+    scenario(c.replay);  // throws listing the scenarios
+    return;
+  }
+  if (!c.family.empty()) {
+    const Family& f = find_family(c.family);  // throws listing the families
+    f.canonical_problem(c.problem);          // throws naming the field or the accepted format
+  } else if (c.export_path.empty() && c.import_path.empty()) {
+    throw Error(fmt::format("tune needs --family NAME (valid: {})", fmt::join(family_names(), ", ")));
+  }
+  // A regular file of bounded size: a FIFO or a device would block or never end.
+  if (!c.import_path.empty()) cli::read_regular_file(c.import_path, "--import", kMaxImportBytes, true);
+  auto spec = parse_device_spec(c.device);
+  if (spec && spec->simulator) {
+    const model::Hardware& hw = model::product(tune_model_name(c.model, spec->arch));  // throws listing the products
+    if (hw.arch != spec->arch)
+      throw Error(fmt::format("--model {} is a {} product, but --device {} runs {} (give a {} product or another device)",
+                              hw.name, arch_name(hw.arch), c.device, arch_name(spec->arch), arch_name(spec->arch)));
+  }
+  const std::string db = db_path_of(c);
+  if (!db.empty()) {
+    std::filesystem::path parent = std::filesystem::path(db).parent_path();
+    std::error_code ec;
+    if (std::filesystem::is_directory(db, ec))
+      throw Error(fmt::format("--db: '{}' is a directory (expected a database file)", db));
+    // The default path's directory is made when a tune or an import writes; nothing else creates directories.
+    if (!c.db.empty() && !parent.empty() && !std::filesystem::is_directory(parent, ec))
+      throw Error(fmt::format("--db: '{}' is in a directory that does not exist ('{}')", db, parent.string()));
+  }
+  std::vector<cli::NamedFile> outputs, inputs;
+  if (!c.export_path.empty() && c.export_path != "-") {
+    cli::check_writable(c.export_path, "--export");
+    outputs.push_back({"--export", c.export_path});
+  }
+  if (!c.import_path.empty()) inputs.push_back({"--import file", c.import_path});
+  if (!db.empty()) inputs.push_back({"database (--db)", db});
+  cli::check_distinct_files(outputs, inputs);
 }
 
 namespace {
@@ -55,9 +116,8 @@ SearchOptions search_options(const TuneCommand& c, double default_budget_s) {
 }
 
 std::string read_text(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error("cannot read " + path);
-  return std::string(std::istreambuf_iterator<char>(f), {});
+  std::vector<uint8_t> b = cli::read_regular_file(path, "--import", kMaxImportBytes, true);
+  return std::string(b.begin(), b.end());
 }
 
 int list_families() {
@@ -97,15 +157,19 @@ int replay(const TuneCommand& c) {
 int run_tune_command(const TuneCommand& c) {
   if (c.list) return list_families();
   if (!c.replay.empty()) return replay(c);
-  std::string db_path = c.no_db ? "" : c.db.empty() ? default_perf_db_path() : c.db;
-  if (!db_path.empty()) std::filesystem::create_directories(std::filesystem::path(db_path).parent_path().empty()
-                                                                ? std::filesystem::path(".")
-                                                                : std::filesystem::path(db_path).parent_path());
+  std::string db_path = db_path_of(c);
+  // Only a write (a tune, an import) creates the default database's directory; a lookup or an
+  // export of a database that does not exist creates nothing.
+  const bool writes = !c.lookup && (c.export_path.empty() || !c.import_path.empty()) && !c.check_only;
+  if (!db_path.empty() && writes && c.db.empty())
+    std::filesystem::create_directories(std::filesystem::path(db_path).parent_path());
   if (!c.export_path.empty() || !c.import_path.empty()) {
     if (db_path.empty()) throw Error("--export/--import need a database (drop --no-db)");
+    if (c.import_path.empty() && !std::filesystem::exists(db_path))
+      throw Error(fmt::format("--export: there is no database at '{}' (nothing was tuned or imported into it)", db_path));
     PerfDb db(db_path);
     if (!c.import_path.empty()) {
-      ImportReport r = db.import_json(read_text(c.import_path), c.overwrite);
+      ImportReport r = db.import_json(read_text(c.import_path), c.overwrite, check_record);
       fmt::print("imported {} into {}: {} added, {} replaced, {} kept (existing; --overwrite replaces)\n",
                  c.import_path, db_path, r.added, r.replaced, r.kept_existing);
     }
@@ -121,7 +185,6 @@ int run_tune_command(const TuneCommand& c) {
     }
     return 0;
   }
-  if (c.family.empty()) throw Error("tune needs --family NAME (valid: " + fmt::format("{}", fmt::join(family_names(), ", ")) + ")");
   const Family& fam = find_family(c.family);
   if (c.lookup) {
     if (db_path.empty()) throw Error("--lookup needs a database (drop --no-db)");
@@ -129,10 +192,18 @@ int run_tune_command(const TuneCommand& c) {
     Arch arch = dev->arch();
     PerfKey key{std::string(arch_name(arch)), c.cus > 0 ? c.cus : default_cus(arch), fam.name(),
                 fam.canonical_problem(c.problem), toolchain_version(), project_version()};
+    if (!std::filesystem::exists(db_path)) {
+      fmt::print("no stored configuration for {}: there is no database at '{}'\n", key.str(), db_path);
+      return 3;
+    }
     PerfDb db(db_path);
     auto r = db.best_for_build(key);
     if (!r) {
       fmt::print("no stored configuration for {}\n", key.str());
+      return 3;
+    }
+    if (std::string why = unusable_config_reason(fam, r->config, key.problem, arch); !why.empty()) {
+      fmt::print("no usable configuration for {}: the stored '{}' cannot be used ({})\n", key.str(), r->config, why);
       return 3;
     }
     fmt::print("{} = {:.4f} ms, {} (strategy {}, {} candidates, {})\n", r->config, r->time_ms, r->source_label,
@@ -142,7 +213,8 @@ int run_tune_command(const TuneCommand& c) {
   TuneRequest req;
   req.problem = c.problem;
   req.device = c.device;
-  req.model = c.model;
+  auto spec = parse_device_spec(c.device);
+  req.model = tune_model_name(c.model, spec && spec->simulator ? spec->arch : Arch::gfx950);
   req.cus = c.cus;
   req.db_path = db_path;
   req.force = c.force;

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "jit/isa/isa.hpp"
+
 namespace cdnajit {
 
 // The wall-clock budget of a search when --budget is not given: 10 minutes, counted from the
@@ -19,7 +21,7 @@ struct TuneCommand {
   std::string family;                 // --family (required unless --list/--export/--import/--replay)
   std::string problem = "seed";       // --problem
   std::string device = "sim:gfx950";  // --device
-  std::string model = "mi355x";       // --model (timing model for sim devices)
+  std::string model;                  // --model (timing model for sim devices; "": tune_model_name())
   std::string strategy;               // --strategy (empty: the default)
   int samples = 10;                   // --samples per survivor
   int patience = 0;                   // --patience
@@ -40,6 +42,15 @@ struct TuneCommand {
   std::string replay;                 // --replay SCENARIO: one search on replayed times (never stored)
   unsigned long long seed = 1;        // --seed (with --replay)
 };
+
+// The timing-model product a tune on a simulator of `arch` uses without --model: mi355x on
+// gfx950, mi300x on gfx942.
+std::string tune_model_name(const std::string& model, Arch arch);
+
+// Checks the option values that need no work (family, problem, model product and its arch
+// against the device's, database path, files); throws cdnajit::Error naming the option. The
+// command line calls it while parsing, so a bad value is status 2 before anything is built.
+void check_tune_command(const TuneCommand& c);
 
 // $CDNAJIT_PERFDB, else $XDG_CACHE_HOME/cdnajit/perf.db, else ~/.cache/cdnajit/perf.db.
 std::string default_perf_db_path();

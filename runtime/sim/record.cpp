@@ -40,6 +40,7 @@ void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint
   if (r.line_workgroups && (r.line_bytes == 0 || (r.line_bytes & (r.line_bytes - 1))))
     throw Error("simulator: recording line_bytes must be a power of two, not " + std::to_string(r.line_bytes));
   r.line_waves.assign(size_t(std::min<uint64_t>(r.line_workgroups, workgroups)) * waves_per_workgroup, LineWave{});
+  r.used.n = 0;
   for (size_t i = 0; i < r.waves.size(); ++i) {
     r.waves[i].workgroup = r.workgroups[i / waves_per_workgroup];
     r.waves[i].wave_in_wg = int(i % waves_per_workgroup);
@@ -60,6 +61,20 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op) {
     }
   }
   rw.steps.push_back(st);
+  const uint64_t bytes = rw.steps.size() * sizeof(RecordedStep) + rw.addrs.size() * sizeof(uint64_t);
+  if (bytes - rw.charged < kRecordingChargeBytes) [[likely]]
+    return;
+  Recording& r = *w.L->rec;
+  const uint64_t used = r.used.n.fetch_add(bytes - rw.charged) + (bytes - rw.charged);
+  rw.charged = bytes;
+  if (used > r.max_bytes)
+    throw Error("simulator: kernel " + w.L->dk->info.name + ": the timing-model recording reached its cap "
+                "(sim::Recording::max_bytes = " + std::to_string(r.max_bytes) + " bytes over " +
+                std::to_string(r.waves.size()) + " recorded waves) while recording workgroup " +
+                std::to_string(rw.workgroup) + " wave " + std::to_string(rw.wave_in_wg) + ", " +
+                std::to_string(rw.steps.size()) + " instructions into it, at pc " + hex(op.pc) + " '" + op.text +
+                "': a loop that does not end, or a kernel too long to model (stop it sooner with "
+                "sim::Options::instruction_budget, cdnajit run --max-instructions; or raise the cap)");
 }
 
 void record_lines(LineWave& lw, Wave& w, const Op& op, uint32_t line_bytes) {

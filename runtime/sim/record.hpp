@@ -3,6 +3,7 @@
 // a Recording; then only the workgroups it lists are recorded, so the cost is
 // two predictable branches per instruction in every other workgroup.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,6 +40,7 @@ struct RecordedStep {
 struct RecordedWave {
   uint64_t workgroup = 0;   // linear workgroup id
   int wave_in_wg = 0;
+  uint64_t charged = 0;     // bytes of this wave already counted in Recording::used
   std::vector<RecordedStep> steps;
   // Per-lane addresses of memory instructions, 64 per access slot, lane order;
   // inactive lanes hold kNoAddress. LDS byte addresses for DS, device byte
@@ -54,6 +56,25 @@ struct LineWave {
   std::vector<uint32_t> access_end;  // lines[access_end[i-1] .. access_end[i]) belong to access i
 };
 
+// The default cap on a recording's steps and addresses: a kernel that loops without end (or far
+// longer than a timing model needs) stops with an error naming the wave instead of taking the
+// host's memory (a runaway loop recorded 1.6 GB in 5 s). Whether a launch exceeds it does not
+// depend on the host's threads (the total recorded is the same); which wave is named may.
+inline constexpr uint64_t kDefaultMaxRecordingBytes = uint64_t(1) << 30;
+// Each wave adds its bytes to the shared count in steps of this size (one atomic add per MiB).
+inline constexpr uint64_t kRecordingChargeBytes = uint64_t(1) << 20;
+
+// A counter that a Recording can be copied with (the copy takes the value).
+struct RecordedBytes {
+  std::atomic<uint64_t> n{0};
+  RecordedBytes() = default;
+  RecordedBytes(const RecordedBytes& o) : n(o.n.load()) {}
+  RecordedBytes& operator=(const RecordedBytes& o) {
+    n = o.n.load();
+    return *this;
+  }
+};
+
 struct Recording {
   // Input: linear ids of the workgroups to record (any order, no duplicates).
   std::vector<uint64_t> workgroups;
@@ -62,6 +83,10 @@ struct Recording {
   // they run as well. 0: none.
   uint64_t line_workgroups = 0;
   uint32_t line_bytes = 128;
+  // Input: the most bytes of steps and addresses recorded over all waves (checked per MiB a wave
+  // records, so a launch may pass it by up to 1 MiB per host thread before it stops).
+  uint64_t max_bytes = kDefaultMaxRecordingBytes;
+  RecordedBytes used;  // output: bytes counted so far
   // Output of Simulator::launch.
   Arch arch = Arch::gfx942;
   KernelInfo kernel;

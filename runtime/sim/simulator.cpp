@@ -808,6 +808,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   uint16_t wgs[3] = {uint16_t(dims.block[0]), uint16_t(dims.block[1]), uint16_t(dims.block[2])};
   std::memcpy(aql + 4, wgs, 6);
   for (int i = 0; i < 3; ++i) { uint32_t g = uint32_t(grid_items[i]); std::memcpy(aql + 12 + 4 * i, &g, 4); }
+  { uint32_t g = uint32_t(lds_bytes); std::memcpy(aql + 28, &g, 4); }  // group_segment_size: static + dynamic LDS bytes
   std::memcpy(aql + 40, &L.kernarg_addr, 8);
   memory_.write(region, aql, 64);
   // kernarg_addr - 256 would be before the region: point the dispatch ptr at the packet copy.

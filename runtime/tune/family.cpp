@@ -49,6 +49,16 @@ Config parse_config(const std::vector<Param>& space, std::string_view text) {
   return out;
 }
 
+std::string unusable_config_reason(const Family& f, std::string_view config, const std::string& problem, Arch arch) {
+  Config c;
+  try {
+    c = parse_config(f.space(), config);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return f.invalid_reason(c, problem, arch);
+}
+
 Enumeration enumerate(const Family& f, const std::string& problem, Arch arch) {
   std::vector<Param> space = f.space();
   Enumeration e;

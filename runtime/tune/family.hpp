@@ -63,6 +63,11 @@ class Family {
   virtual std::unique_ptr<Candidate> build(const Config& c, const std::string& problem, Arch arch) const = 0;
 };
 
+// "" when `config` (config_str text, e.g. read from the database) is a configuration of `f`'s
+// space that is valid for the canonical `problem` on `arch`, else why not (the unknown
+// parameter or value with the valid ones, or the family's validity rule).
+std::string unusable_config_reason(const Family& f, std::string_view config, const std::string& problem, Arch arch);
+
 // Every combination of the space's values, in order, split into the valid
 // ones and the invalid ones with their reasons ("variant=lds_dot2: needs gfx950").
 struct Enumeration {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <cmath>
 #include <ctime>
 #include <nlohmann/json.hpp>
 
@@ -70,6 +71,24 @@ json record_json(const PerfRecord& r) {
               {"created_utc", r.created_utc}};
 }
 
+// A JSON integer in [lo, hi]. nlohmann's get<int>() converts 1e30 or 2^40 without a word
+// (1e30 was stored as -2147483648); a float, a string or an integer out of range is refused here
+// with the value as written.
+int json_int(const json& v, const char* name, int64_t lo, int64_t hi) {
+  const std::string range = fmt::format("(valid: an integer {}..{})", lo, hi);
+  if (!v.is_number_integer()) throw Error(fmt::format("field '{}' is {}, not an integer {}", name, v.dump(), range));
+  const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= uint64_t(hi) : v.get<int64_t>() >= lo && v.get<int64_t>() <= hi;
+  if (!fits || v.get<int64_t>() < lo) throw Error(fmt::format("field '{}' is {}, out of range {}", name, v.dump(), range));
+  return int(v.get<int64_t>());
+}
+
+// A JSON number that is finite and > 0 (a time in ms).
+double json_time(const json& v, const char* name) {
+  if (!v.is_number() || !std::isfinite(v.get<double>()) || !(v.get<double>() > 0))
+    throw Error(fmt::format("field '{}' is {} (valid: a finite number of milliseconds > 0)", name, v.dump()));
+  return v.get<double>();
+}
+
 PerfRecord record_from_json(const json& j, size_t index) {
   auto field = [&](const char* name) -> const json& {
     if (!j.is_object() || !j.contains(name))
@@ -79,7 +98,8 @@ PerfRecord record_from_json(const json& j, size_t index) {
   try {
     PerfRecord r;
     r.key.arch = field("arch").get<std::string>();
-    r.key.cus = field("cus").get<int>();
+    if (!parse_arch(r.key.arch)) throw Error(fmt::format("unknown arch '{}' (valid: gfx942, gfx950)", r.key.arch));
+    r.key.cus = json_int(field("cus"), "cus", 1, kMaxCus);
     r.key.family = field("family").get<std::string>();
     r.key.problem = field("problem").get<std::string>();
     r.key.toolchain = field("toolchain").get<std::string>();
@@ -87,10 +107,12 @@ PerfRecord record_from_json(const json& j, size_t index) {
     r.source = parse_time_kind(field("source").get<std::string>());
     r.source_label = field("source_label").get<std::string>();
     r.config = field("config").get<std::string>();
-    r.time_ms = field("time_ms").get<double>();
-    r.samples = field("samples").get<std::vector<double>>();
+    r.time_ms = json_time(field("time_ms"), "time_ms");
+    const json& samples = field("samples");
+    if (!samples.is_array()) throw Error(fmt::format("field 'samples' is {}, not an array of times", samples.dump()));
+    for (const json& x : samples) r.samples.push_back(json_time(x, "samples"));
     r.strategy = field("strategy").get<std::string>();
-    r.candidates = field("candidates").get<int>();
+    r.candidates = json_int(field("candidates"), "candidates", 1, INT32_MAX);
     r.created_utc = field("created_utc").get<std::string>();
     return r;
   } catch (const json::exception& e) {
@@ -306,7 +328,7 @@ std::string PerfDb::export_json() const {
   return json{{"format", "cdnajit-perfdb"}, {"version", kSchemaVersion}, {"records", recs}}.dump(2) + "\n";
 }
 
-ImportReport PerfDb::import_json(std::string_view text, bool overwrite) {
+ImportReport PerfDb::import_json(std::string_view text, bool overwrite, const RecordCheck& check) {
   json doc;
   try {
     doc = json::parse(text);
@@ -323,6 +345,13 @@ ImportReport PerfDb::import_json(std::string_view text, bool overwrite) {
   for (size_t i = 0; i < doc["records"].size(); ++i) {
     recs.push_back(record_from_json(doc["records"][i], i));
     check_storable(recs.back());
+    if (check) {
+      try {
+        check(recs.back());
+      } catch (const Error& e) {
+        throw Error(fmt::format("perf db import: record {} ({}): {}; nothing was imported", i, recs.back().key.str(), e.what()));
+      }
+    }
   }
   ImportReport rep;
   exec("BEGIN IMMEDIATE", "importing");

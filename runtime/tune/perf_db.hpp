@@ -10,6 +10,7 @@
 // database, is corrupt, or stays locked past the timeout gives a cdnajit::Error
 // naming the file and the cause; nothing already stored is touched.
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,9 +23,12 @@ struct sqlite3;
 
 namespace cdnajit::tune {
 
+// The largest CU count a key may hold (--cus and imports are checked against it).
+inline constexpr int kMaxCus = 100000;
+
 struct PerfKey {
   std::string arch;             // "gfx950"
-  int cus = 0;                  // compute units of the device
+  int cus = 0;                  // compute units of the device (1..kMaxCus)
   std::string family;           // "dwconv3d"
   std::string problem;          // the family's canonical problem text
   std::string toolchain;        // "LLVM 22.1.0"
@@ -78,10 +82,14 @@ class PerfDb {
 
   // Text exchange: {"format": "cdnajit-perfdb", "version": 1, "records": [...]}.
   std::string export_json() const;
+  // Throws Error when a record is not one this project can use (checked against the family and
+  // its configuration space above this library: families/registry.hpp, check_record).
+  using RecordCheck = std::function<void(const PerfRecord&)>;
   // Adds the records of `json`; an existing (key, source) row is replaced only
   // when `overwrite`. All or nothing: one transaction. Throws Error naming the
-  // record and field for malformed input.
-  ImportReport import_json(std::string_view json, bool overwrite = false);
+  // record and field for malformed input: a known arch, integers in range (cus 1..kMaxCus,
+  // candidates >= 1), finite times > 0, and whatever `check` refuses.
+  ImportReport import_json(std::string_view json, bool overwrite = false, const RecordCheck& check = {});
 
  private:
   void exec(const char* sql, std::string_view what) const;

@@ -118,7 +118,15 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
   if (!req.db_path.empty() && !req.check_only) {
     db = std::make_unique<PerfDb>(req.db_path, req.db_busy_timeout_ms);
     if (!req.force) {
-      if (auto r = db->find(out.key, out.kind)) {
+      auto r = db->find(out.key, out.kind);
+      // A stored winner this build cannot use (an unknown value, a rule it breaks) is never the
+      // answer: say why and search again; the new winner replaces it.
+      if (r)
+        if (std::string why = unusable_config_reason(family, r->config, problem, arch); !why.empty()) {
+          say(fmt::format("database {}: the stored '{}' cannot be used ({}); searching again", db->path(), r->config, why));
+          r.reset();
+        }
+      if (r) {
         say(fmt::format("database {}: stored winner {} = {:.4f} ms ({}), searched {}; reusing it (--force re-tunes)",
                         db->path(), r->config, r->time_ms, r->source_label, r->created_utc));
         out.reused = true;
@@ -298,18 +306,11 @@ BuildChoice best_config(const Family& family, const std::string& problem_text, A
               toolchain_version(), project_version()};
   auto r = db.best_for_build(key);
   if (!r) return c;
-  Config stored;
-  try {
-    stored = parse_config(family.space(), r->config);
-  } catch (const Error& ex) {
-    c.source = fmt::format("untuned (the stored '{}' no longer parses: {})", r->config, ex.what());
-    return c;
-  }
-  if (std::string why = family.invalid_reason(stored, problem, arch); !why.empty()) {
+  if (std::string why = unusable_config_reason(family, r->config, problem, arch); !why.empty()) {
     c.source = fmt::format("untuned (the stored '{}' is no longer valid: {})", r->config, why);
     return c;
   }
-  c.config = stored;
+  c.config = parse_config(family.space(), r->config);
   c.source = fmt::format("{}: {} = {:.4f} ms ({})", time_kind_name(r->source), r->config, r->time_ms, r->source_label);
   c.record = r;
   return c;

@@ -668,3 +668,28 @@ extern "C" __global__ void mmf32(const float* a, const float* b, const float4_* 
     }
   }
 }
+
+TEST_CASE("the dispatch packet's group_segment_size is the kernel's LDS plus the dynamic LDS", "[sim][kernels]") {
+  // hsa_kernel_dispatch_packet_t: group_segment_size is the uint32 at byte 28 (dword 7). It read 0
+  // whatever the launch asked for.
+  const char* src = R"(
+extern "C" __global__ void packet(unsigned* y) {
+  __shared__ unsigned t[16];
+  const unsigned* p = (const unsigned*)__builtin_amdgcn_dispatch_ptr();
+  t[tid()] = p[7] + tid();
+  sync();
+  y[tid()] = t[15 - tid()];
+})";
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    REQUIRE(co.find("packet")->group_segment_size == 64);
+    uint64_t dy = dev.upload(std::vector<unsigned>(16, 0), "y");
+    cdnajit::sim::LaunchDims d = dims1(1, 16);
+    d.dynamic_lds = 100;
+    dev.run(co, "packet", ArgPack().add(dy), d);
+    std::vector<unsigned> y = dev.download<unsigned>(dy, 16);
+    CHECK(y[15] == 164u);  // 64 static + 100 dynamic
+    CHECK(y[0] == 179u);
+  }
+}

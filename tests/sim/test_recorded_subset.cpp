@@ -51,3 +51,32 @@ extern "C" __global__ void mark(int* y) { y[bid() * bdim() + tid()] = 1; })";
   REQUIRE_THROWS_WITH(dev.run(co, "mark", ArgPack().add(dy), dims1(1, 64), o),
                       Catch::Contains("only_recorded_workgroups needs a recording"));
 }
+
+TEST_CASE("a recording stops at its cap with an error naming the wave, not at the host's memory", "[sim][record]") {
+  // A loop that never ends (the flag is never set). Without a cap the recording grew until
+  // std::bad_alloc (1.6 GB after 5 s); the instruction budget is far above what the cap allows.
+  const char* src = R"(
+extern "C" __global__ void spin(volatile int* flag, int* y) {
+  int n = 0;
+  while (*flag == 0) ++n;
+  y[tid()] = n;
+})";
+  Arch arch = Arch::gfx942;
+  Device dev(arch);
+  auto co = load_hip(src, arch);
+  uint64_t dflag = dev.upload(std::vector<int>(1, 0), "flag");
+  uint64_t dy = dev.upload(std::vector<int>(128, 0), "y");
+  cdnajit::sim::Recording rec;
+  rec.workgroups = {0};
+  rec.max_bytes = 4 << 20;
+  cdnajit::sim::Options o;
+  o.recording = &rec;
+  o.instruction_budget = 1ull << 40;
+  REQUIRE_THROWS_WITH(dev.run(co, "spin", ArgPack().add(dflag).add(dy), dims1(1, 128), o),
+                      Catch::Contains("the timing-model recording reached its cap (sim::Recording::max_bytes = "
+                                      "4194304 bytes over 2 recorded waves) while recording workgroup 0 wave ") &&
+                          Catch::Contains("a loop that does not end"));
+  CHECK(rec.used.n.load() > rec.max_bytes);
+  CHECK(rec.used.n.load() <= rec.max_bytes + 2 * cdnajit::sim::kRecordingChargeBytes);
+  CHECK(cdnajit::sim::Recording{}.max_bytes == cdnajit::sim::kDefaultMaxRecordingBytes);
+}

@@ -35,7 +35,12 @@ TEST_CASE("conv3d_igemm family: space and problem text", "[tune][conv3d]") {
   const std::string odd = "bf16 N2 C13 D5 H9 W11 K20 k3x1x3 s1,2,1 p1,0,1 d1,1,2 bias";
   CHECK(fam().canonical_problem(odd) == odd);  // canonical text parses back to itself
   CHECK_THROWS_WITH(fam().canonical_problem("N1 C128"), Catch::Contains("expected '[bf16|fp8] seed'"));
-  CHECK_THROWS_WITH(fam().canonical_problem("seed:0"), Catch::Contains("H = 1..4096"));
+  CHECK_THROWS_WITH(fam().canonical_problem("seed:0"), Catch::Contains("seed:H: '0' is out of range (valid: an integer 1..4096)"));
+  // Numbers are read whole and in 64 bits: none wraps into range (sscanf's %d made 2^32 + 40 into 40).
+  CHECK_THROWS_WITH(fam().canonical_problem("seed:4294967336"), Catch::Contains("'4294967336' is out of range"));
+  CHECK_THROWS_WITH(fam().canonical_problem("bf16 N1 C128 D6 H40 W40 K128 k3x3x3 s1,1,1 p1,1,1 d1,1,4294967297"),
+                    Catch::Contains("dil_w: '4294967297' is out of range (valid: an integer 0..1024)"));
+  CHECK_THROWS_WITH(fam().canonical_problem("seed:+40"), Catch::Contains("seed:H: '+40' is not an integer"));
   CHECK_THROWS_WITH(fam().canonical_problem("bf16 N1 C0 D6 H40 W40 K128 k3x3x3 s1,1,1 p1,1,1 d1,1,1"),
                     Catch::Contains("C = 0 is out of range"));
 }

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <vector>
 #include <string>
 
 #include "tests/cli_run.hpp"
@@ -130,4 +132,126 @@ TEST_CASE("cdnajit tune: a default time budget, stated in --help and in the outp
   CHECK_FALSE(has(given, "by default"));
   // --check-only times nothing: no budget line.
   CHECK_FALSE(has(cli("tune --family dwconv3d --check-only --problem \"N1 C4 D5 H8 W16 k3x5x5 pad0,2,2\""), "time budget"));
+}
+
+TEST_CASE("cdnajit tune: numbers in a problem are checked as typed, never wrapped", "[tune][cli]") {
+  // sscanf's %d wrapped W4294967304 to W8 (tuned and stored as W8) and W1000000000000 to a
+  // negative number. Each is now a command-line error naming the field and the range.
+  auto bad = [](const std::string& family, const std::string& problem, const std::vector<std::string>& words) {
+    Run r = cli("tune --family " + family + " --problem \"" + problem + "\" --no-db --check-only");
+    INFO(problem << "\n" << r.out);
+    CHECK(r.status == 2);
+    for (const std::string& w : words) CHECK(has(r, w));
+    CHECK_FALSE(has(r, "valid configurations"));  // nothing was built
+  };
+  bad("dwconv3d", "N1 C4 D5 H8 W4294967304 k3x5x5 pad0,2,2", {"W: '4294967304' is out of range", "0..1073741824"});
+  bad("dwconv3d", "N1 C4 D5 H8 W1000000000000 k3x5x5 pad0,2,2", {"W: '1000000000000' is out of range"});
+  bad("dwconv3d", "N1 C4294967300 D5 H8 W16 k3x5x5 pad0,2,2", {"C: '4294967300' is out of range"});
+  bad("dwconv3d", "N1 C4 D5 H8 W16 k3x5x5 pad0,2,-2", {"padW: '-2' is out of range"});
+  bad("conv3d_igemm", "bf16 N1 C128 D6 H40 W40 K128 k3x3x3 s4294967297,1,1 p1,1,1 d1,1,1",
+      {"stride_d: '4294967297' is out of range", "0..1024"});
+  bad("conv3d_igemm", "seed:4294967336", {"seed:H: '4294967336' is out of range", "1..4096"});
+  bad("conv_bwd_weight", "N1 G4294967297 C256 K256 13x13 f3x3 s1x1 p1x1 d1x1", {"G: '4294967297' is out of range"});
+  // The form is still checked first.
+  bad("dwconv3d", "N1 C4 D5 H8 W16 k3x5 pad0,2,2", {"expected 'seed' or"});
+}
+
+TEST_CASE("cdnajit tune --import refuses records this build cannot use", "[tune][cli]") {
+  std::string db = scratch("import_checks.db"), in = scratch("import_checks.json");
+  auto import = [&](const std::string& field, const std::string& value) {
+    std::map<std::string, std::string> f = {
+        {"arch", "\"gfx950\""}, {"cus", "256"}, {"family", "\"dwconv3d\""},
+        {"problem", "\"N1 C512 D61 H45 W80 k3x5x5 pad0,2,2\""}, {"config", "\"variant=lds_dot2\""},
+        {"time_ms", "0.5"}, {"candidates", "3"}};
+    f[field] = value;
+    std::ofstream(in) << "{\"format\": \"cdnajit-perfdb\", \"version\": 1, \"records\": [{\"arch\": " << f["arch"]
+                      << ", \"cus\": " << f["cus"] << ", \"family\": " << f["family"] << ", \"problem\": " << f["problem"]
+                      << ", \"toolchain\": \"t\", \"project_version\": \"v\", \"source\": \"gpu-measured\", "
+                         "\"source_label\": \"hip:0\", \"config\": "
+                      << f["config"] << ", \"time_ms\": " << f["time_ms"] << ", \"samples\": [0.5], \"strategy\": "
+                      << "\"two-level\", \"candidates\": " << f["candidates"] << ", \"created_utc\": \"\"}]}";
+    return cli("tune --import " + in + " --db " + db);
+  };
+  Run ok = import("cus", "256");
+  INFO(ok.out);
+  REQUIRE(ok.status == 0);
+  CHECK(has(ok, "1 added"));
+  auto refused = [&](const std::string& field, const std::string& value, const std::vector<std::string>& words) {
+    Run r = import(field, value);
+    INFO(field << " = " << value << "\n" << r.out);
+    CHECK(r.status == 1);
+    for (const std::string& w : words) CHECK(has(r, w));
+    CHECK_FALSE(has(r, "added"));
+  };
+  refused("config", "\"variant=nonexistent\"", {"variant = 'nonexistent'", "valid: lds_fmac, lds_dot2"});
+  refused("family", "\"gemm\"", {"unknown kernel family 'gemm'", "dwconv3d, conv3d_igemm, conv_bwd_weight"});
+  refused("arch", "\"gfx90a\"", {"unknown arch 'gfx90a'", "gfx942, gfx950"});
+  refused("problem", "\"N1 C0 D61 H45 W80 k3x5x5 pad0,2,2\"", {"C0"});
+  refused("problem", "\"N1  C512 D61 H45 W80 k3x5x5 pad0,2,2\"", {"expected 'seed' or"});
+  refused("cus", "1e30", {"field 'cus' is 1e+30, not an integer", "1..100000"});
+  refused("cus", "2147483648", {"field 'cus' is 2147483648, out of range"});
+  refused("cus", "0", {"field 'cus' is 0, out of range"});
+  refused("candidates", "-1", {"field 'candidates' is -1"});
+  refused("time_ms", "-0.5", {"field 'time_ms' is -0.5"});
+  // On gfx942 the family's rule refuses lds_dot2.
+  Run rule = [&] {
+    std::ofstream(in) << "{\"format\": \"cdnajit-perfdb\", \"version\": 1, \"records\": [{\"arch\": \"gfx942\", "
+                         "\"cus\": 304, \"family\": \"dwconv3d\", \"problem\": \"N1 C512 D61 H45 W80 k3x5x5 pad0,2,2\", "
+                         "\"toolchain\": \"t\", \"project_version\": \"v\", \"source\": \"gpu-measured\", "
+                         "\"source_label\": \"hip:0\", \"config\": \"variant=lds_dot2\", \"time_ms\": 0.5, "
+                         "\"samples\": [0.5], \"strategy\": \"two-level\", \"candidates\": 3, \"created_utc\": \"\"}]}";
+    return cli("tune --import " + in + " --db " + db);
+  }();
+  INFO(rule.out);
+  CHECK(rule.status == 1);
+  CHECK(has(rule, "lds_dot2 is not available on gfx942"));
+  Run e = cli("tune --export - --db " + db);
+  CHECK(has(e, "\"cus\": 256"));
+  CHECK_FALSE(has(e, "nonexistent"));
+  CHECK_FALSE(has(e, "-2147483648"));
+}
+
+TEST_CASE("cdnajit tune: database paths and the model are checked before any work", "[tune][cli]") {
+  const std::string missing_dir = "/nonexistent_cdnajit_dir_" + std::to_string(getpid());
+  Run l = cli("tune --family dwconv3d --lookup --db " + missing_dir + "/p.db");
+  INFO(l.out);
+  CHECK(l.status == 2);
+  CHECK(has(l, "is in a directory that does not exist"));
+  CHECK_FALSE(std::filesystem::exists(missing_dir));  // main created it
+  Run empty = cli("tune --family dwconv3d --lookup --db \"\"");
+  INFO(empty.out);
+  CHECK(empty.status == 2);
+  CHECK(has(empty, "--db: empty path"));
+  // A lookup in a database that does not exist creates nothing.
+  std::string absent = scratch("absent.db");
+  Run a = cli("tune --family dwconv3d --lookup --db " + absent);
+  INFO(a.out);
+  CHECK(a.status == 3);
+  CHECK(has(a, "there is no database at"));
+  CHECK_FALSE(std::filesystem::exists(absent));
+  Run m = cli("tune --family dwconv3d --model mi250 --no-db");
+  CHECK(m.status == 2);
+  CHECK(has(m, "unknown product 'mi250'"));
+  Run arch = cli("tune --family dwconv3d --device sim:gfx942 --model mi355x --no-db");
+  INFO(arch.out);
+  CHECK(arch.status == 2);
+  CHECK(has(arch, "--model mi355x is a gfx950 product, but --device sim:gfx942 runs gfx942"));
+  Run fam = cli("tune --family gemm --no-db");
+  CHECK(fam.status == 2);
+  Run nofam = cli("tune --no-db");
+  CHECK(nofam.status == 2);
+  CHECK(has(nofam, "tune needs --family NAME (valid: dwconv3d, conv3d_igemm, conv_bwd_weight)"));
+  // --import reads a regular file of bounded size (a FIFO would block, a directory read as empty).
+  Run dir = cli("tune --import " + std::filesystem::temp_directory_path().string() + " --db " + scratch("dir.db"));
+  INFO(dir.out);
+  CHECK(dir.status == 2);
+  CHECK(has(dir, "--import: '"));
+  CHECK(has(dir, "is not a regular file (a directory)"));
+  // --export onto the database itself would overwrite it with JSON.
+  std::string db = scratch("self.db");
+  Run self = cli("tune --export " + db + " --db " + db);
+  INFO(self.out);
+  CHECK(self.status == 2);
+  CHECK(has(self, "--export"));
+  CHECK(has(self, "is the same file as the database"));
 }

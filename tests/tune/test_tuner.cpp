@@ -356,3 +356,37 @@ TEST_CASE("build-time lookup ignores a stored configuration that is no longer va
   CHECK(c.source.find("is no longer valid: lds_dot2 is not available on gfx942") != std::string::npos);
   CHECK_FALSE(c.record);
 }
+
+TEST_CASE("tuner: a stored winner outside the family's space is never the answer; the search runs again",
+          "[tune][tuner][db]") {
+  // "best: variant=nonexistent (from the database)" was answered for an imported record.
+  std::string db = temp_path("foreign.db");
+  TuneRequest req;
+  req.problem = "p";
+  req.jobs = 1;
+  req.db_path = db;
+  std::vector<std::string> lines;
+  req.log = [&](const std::string& l) { lines.push_back(l); };
+  req.open_model = [](const std::string&) { return std::make_unique<GridTimeModel>(); };
+  FaultyFamily f;
+  PerfRecord r;
+  r.key = PerfKey{"gfx950", default_cus(Arch::gfx950), f.name(), "p", toolchain_version(), project_version()};
+  r.source = TimeKind::modelled;
+  r.source_label = "model x (modelled)";
+  r.config = "case=nonexistent";
+  r.time_ms = 0.001;
+  r.samples = {0.001};
+  r.strategy = "two-level";
+  r.candidates = 1;
+  PerfDb(db).store(r);
+  TuneOutcome o = run_tune(f, req);
+  REQUIRE(o.winner);
+  CHECK_FALSE(o.reused);
+  CHECK(o.winner->config == "case=fast");
+  bool said = false;
+  for (const std::string& l : lines)
+    said = said || (l.find("the stored 'case=nonexistent' cannot be used") != std::string::npos &&
+                    l.find("searching again") != std::string::npos);
+  CHECK(said);
+  CHECK(PerfDb(db).find(o.key, TimeKind::modelled)->config == "case=fast");  // the new winner replaced it
+}

@@ -31,6 +31,11 @@ TEST_CASE("conv_bwd_weight family: space, problem text, validity", "[tune][wave]
   CHECK(fam().canonical_problem(odd) == odd);  // canonical text parses back to itself
   CHECK_THROWS_WITH(fam().canonical_problem("N1 C3"), Catch::Contains("expected '[bf16|f16] seed'"));
   CHECK_THROWS_WITH(fam().canonical_problem("N1 G1 C3 K4 8x8 f3x3 s1x1 p1x1 d1x1"), Catch::Contains("C = 3 must be even"));
+  // A count that does not fit an int is an error naming it, not a wrapped value (G4294967297 was G1).
+  CHECK_THROWS_WITH(fam().canonical_problem("N1 G4294967297 C256 K256 13x13 f3x3 s1x1 p1x1 d1x1"),
+                    Catch::Contains("G: '4294967297' is out of range"));
+  CHECK_THROWS_WITH(fam().canonical_problem("N1 G1 C256 K256 13x13 f3x3 s1x1 p1x1 d1x1 "),
+                    Catch::Contains("dil_w: '1 ' is not an integer"));  // sscanf ignored the trailing space
 
   const std::string seed = fam().canonical_problem("seed");
   CHECK(fam().invalid_reason(cfg("variant=wavelet_4_2,tile=128x128,split_k=1"), seed, Arch::gfx950)

@@ -37,7 +37,8 @@ void add_check_command(CommandLine& cl) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* c = cl.add("check",
                        "statically check a code object: wait counts, hazards and simulator coverage of every "
-                       "instruction, and with --block the work-item ids the launch needs (exit 1 on findings)",
+                       "instruction, what the simulator does not model (global variables, calls out of the kernel), "
+                       "and with --block the work-item ids the launch needs (exit 1 on findings)",
                        [o] { return check(*o); });
   c->add_option("file", o->file, "the code object (.co)")->required();
   c->add_option("--kernel", o->kernel, "check only this kernel (default: every kernel)");

@@ -142,6 +142,9 @@ void add_conv3d_command(CommandLine& cl) {
                      throw Error(fmt::format("{} '{}' (valid: default, on, off)", w, t));
                    },
                    "global -> LDS by DMA (gfx950): default (on for fp8, as the seed), on or off");
+  c->callback([o] {  // while parsing: the product and its arch are checked before the job's work
+    for (Arch arch : o->arches) codegen::conv3d_job_model(arch, o->job.model);  // throws naming the product or arch
+  });
 }
 
 }  // namespace cdnajit::cli

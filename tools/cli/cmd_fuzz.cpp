@@ -105,7 +105,9 @@ void add_fuzz_command(CommandLine& cl) {
                        "each mutant runs in a child process; exit status 1 when a crash, hang or stray exception was seen",
                        [o] { return fuzz(*o); });
   c->add_option("--kernel", o->kernels, "built-in kernel whose code object is mutated (default vector_add; "
-                "repeatable with --through-cli)")->allow_extra_args(false);
+                "repeatable with --through-cli)")
+      ->allow_extra_args(false)
+      ->check(check_builtin_kernel_name);
   c->add_option("--code-object", o->code_objects, "with --through-cli: a code object file to mutate too (repeatable)")
       ->allow_extra_args(false);
   c->add_flag("--through-cli", o->through_cli,
@@ -132,6 +134,7 @@ void add_fuzz_command(CommandLine& cl) {
   c->callback([o] {  // while parsing: a bad combination is a usage error before anything runs
     if (!o->through_cli && (!o->code_objects.empty() || o->kernels.size() > 1 || o->jobs != 1))
       throw Error("fuzz: --code-object, --jobs and more than one --kernel need --through-cli");
+    for (const std::string& f : o->code_objects) read_regular_file(f, "--code-object", kMaxCodeObjectBytes, true);
   });
 }
 

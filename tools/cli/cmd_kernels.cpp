@@ -6,6 +6,7 @@
 #include "tools/builtin_kernels.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/files.hpp"
+#include "tools/cli/values.hpp"
 #include "tools/stats_format.hpp"
 
 namespace cdnajit::cli {
@@ -22,14 +23,7 @@ struct KernelOptions {
 void add_kernel_options(CLI::App* c, KernelOptions& o) {
   c->add_option("--kernel", o.kernel, "built-in kernel name (see 'cdnajit list')")
       ->required()
-      ->check([](const std::string& name) {  // at parse time, so a misspelt name is status 2
-        std::string valid;
-        for (const std::string& n : builtin_kernel_names()) {
-          if (n == name) return std::string();
-          valid += (valid.empty() ? "" : ", ") + n;
-        }
-        return "unknown kernel '" + name + "' (valid: " + valid + ")";
-      });
+      ->check(check_builtin_kernel_name);  // at parse time, so a misspelt name is status 2
   add_arch_option(c, o.arch);
   add_pass_mode_options(c, o.build);
 }

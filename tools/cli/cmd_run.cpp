@@ -9,9 +9,12 @@
 
 #include "runtime/backends.hpp"
 #include "runtime/device.hpp"
+#include "runtime/model/hardware.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/files.hpp"
 #include "tools/cli/values.hpp"
+#include "tools/check_code_object.hpp"
+#include "runtime/sim/code_object.hpp"
 #include "tools/model_cli.hpp"
 
 namespace cdnajit::cli {
@@ -98,6 +101,17 @@ int run_kernel(const RunOptions& o) {
   if (model_run && o.clock_runs) model_run->options.clock_runs = *o.clock_runs;
   if (model_run && o.clock_workgroups) model_run->options.clock_workgroups_limit = *o.clock_workgroups;
   auto dev = model_run ? model_cli::open_device(*model_run, o.sim) : open_device(o.device, o.sim);
+  if (dev->is_simulator() && read_code_object(co).find(o.kernel)) {
+    // Globals and calls would run into a wrong address mid-run: refuse them before the run, by name.
+    std::vector<CheckFinding> nm = not_modelled_findings(co, o.kernel);
+    if (!nm.empty()) {
+      std::string list;
+      for (const CheckFinding& f : nm) list += fmt::format("\n  {} +0x{:x}: {}: {}", f.kernel, f.pc, f.inst, f.message);
+      throw Error(fmt::format("kernel {} uses what the simulator does not model ({} instruction{}; `cdnajit check` "
+                              "lists them too):{}",
+                              o.kernel, nm.size(), nm.size() == 1 ? "" : "s", list));
+    }
+  }
   Module m = dev->load(co);
   DeviceKernel kern = m.kernel(o.kernel);
   KernelArgs args;
@@ -165,7 +179,7 @@ void check_run_options(const RunOptions& o) {
   for (const ArgSpec& a : o.args)
     if (const auto* buf = std::get_if<BufferArg>(&a))
       if (names[buf->name]++) throw Error(fmt::format("--arg: buffer name '{}' is used twice", buf->name));
-  std::map<std::string, int> paths;
+  std::vector<NamedFile> outputs;
   for (const OutSpec& out : o.outs) {
     if (!names.count(out.buffer)) {
       std::string known;
@@ -173,8 +187,22 @@ void check_run_options(const RunOptions& o) {
       throw Error(fmt::format("--out names buffer '{}' that no --arg buf creates (buffers: {})", out.buffer,
                               known.empty() ? "none" : known));
     }
-    if (paths[out.path]++) throw Error(fmt::format("--out: file '{}' is written twice", out.path));
+    outputs.push_back({"--out " + out.buffer, out.path});
   }
+  // The timing model: the product by name, on the simulator only, its trace a writable file.
+  if (!o.model.empty()) {
+    model::product(o.model);  // throws listing the products
+    if (auto spec = parse_device_spec(o.device); !o.device.empty() && spec && !spec->simulator)
+      throw Error(fmt::format("--model runs the kernel on the simulator; drop --device {} or use sim:ARCH", o.device));
+  } else if (!o.trace.empty()) {
+    throw Error("--trace needs --model NAME (the trace is of the modelled CU)");
+  }
+  if (!o.trace.empty()) {
+    check_writable(o.trace, "--trace");
+    outputs.push_back({"--trace", o.trace});
+  }
+  // Outputs by identity (a hard link, "./f" for "f"), not by spelling: none may overwrite another or the input.
+  check_distinct_files(outputs, {{"code object", o.file}});
 }
 
 }  // namespace
@@ -201,7 +229,8 @@ void add_run_command(CommandLine& cl) {
         for (const std::string& t : v) o->args.push_back(parse_arg(t));
       },
       "a kernel argument, in order: buf:NAME:BYTES[:zero|iota|random|file=PATH] (file: at most BYTES read), "
-      "i32:V, u32:V, i64:V, u64:V, f32:V, f64:V, bytes:N:hex=HEX|file=PATH (a by-value struct's bytes)")
+      "i32:V, u32:V, i64:V, u64:V, f32:V, f64:V (a float V may also be nan, inf or -inf), "
+      "bytes:N:hex=HEX|file=PATH (a by-value struct's bytes)")
       ->allow_extra_args(false);
   c->add_option_function<std::vector<std::string>>(
       "--out",

@@ -2,7 +2,11 @@
 #include <iostream>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "codegen/seed_job.hpp"
+#include "runtime/model/hardware.hpp"
+#include "tools/cli/files.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/values.hpp"
 #include "tools/model_cli.hpp"
@@ -19,6 +23,8 @@ struct SeedOptions {
   std::string model, trace;  // timing model (tools/model_cli)
 };
 
+std::string default_asm_path(Arch arch) { return "dwconv3d_seed_" + std::string(arch_name(arch)) + ".s"; }
+
 }  // namespace
 
 void add_seed_command(CommandLine& cl) {
@@ -27,7 +33,7 @@ void add_seed_command(CommandLine& cl) {
                                "fmac kernels vs HIP V97 (clang, same device) and a host std::fma model; dot2 kernels vs a "
                                "host model whose dot2 is the exact sum rounded once (MPFR, independent of the simulator)", [o] {
     codegen::DwVariant v = o->variant ? *o->variant : codegen::default_variant(o->arch);
-    std::string path = o->asm_path.empty() ? "dwconv3d_seed_" + std::string(arch_name(o->arch)) + ".s" : o->asm_path;
+    std::string path = o->asm_path.empty() ? default_asm_path(o->arch) : o->asm_path;
     if (o->asm_path.empty()) check_writable(path, "--asm");
     const int rc = codegen::run_seed_job(std::cout, o->arch, v, path, o->job);
     model_cli::print_seed(std::cout, o->arch, v, o->job.mapping, o->model, o->trace);
@@ -54,6 +60,22 @@ void add_seed_command(CommandLine& cl) {
   c->add_option("--model", o->model, "modelled time on the full seed grid for a product (default: mi350x on gfx950, "
                                      "mi300x on gfx942; none = skip)");
   c->add_option("--trace", o->trace, "write a Chrome/Perfetto trace of the modelled CU of the JIT kernel to FILE.json");
+  c->callback([o] {  // while parsing: a bad value is status 2 before the job runs
+    if (o->model == "none") {
+      if (!o->trace.empty()) throw Error("--trace needs the timing model (drop --model none)");
+    } else if (!o->model.empty()) {
+      const model::Hardware& hw = model::product(o->model);  // throws listing the products
+      if (hw.arch != o->arch)
+        throw Error(fmt::format("--model {} is a {} product; the seed job runs --arch {} (give a {} product or none)",
+                                hw.name, arch_name(hw.arch), arch_name(o->arch), arch_name(o->arch)));
+    }
+    std::vector<NamedFile> outputs{{"--asm", o->asm_path.empty() ? default_asm_path(o->arch) : o->asm_path}};
+    if (!o->trace.empty()) {
+      check_writable(o->trace, "--trace");
+      outputs.push_back({"--trace", o->trace});
+    }
+    check_distinct_files(outputs);
+  });
 }
 
 }  // namespace cdnajit::cli

@@ -19,7 +19,7 @@ void add_tune_command(CommandLine& cl) {
   c->add_option("--family", o->family, "kernel family (see --list)");
   c->add_option("--problem", o->problem, "the family's problem text (dwconv3d: 'seed' or \"N1 C512 D61 H45 W80 k3x5x5 pad0,2,2\")");
   c->add_option("--device", o->device, "sim:gfx950 (default), sim:gfx942, hip:N")->check(check_device_spec);
-  c->add_option("--model", o->model, "timing model for simulator devices (default mi355x)");
+  c->add_option("--model", o->model, "timing model for simulator devices (default mi355x on gfx950, mi300x on gfx942)");
   add_typed_option(c, "--strategy", o->strategy,
                    [](std::string_view t, std::string_view) { return std::string(tune::strategy_name(tune::parse_strategy(t))); },
                    "early stop: original, warm1x1.1, min2x1.2, two-level (default), short-kernel");
@@ -44,7 +44,13 @@ void add_tune_command(CommandLine& cl) {
   add_typed_option(c, "--cus", o->cus,
                    [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 100000)); },
                    "compute units the result is keyed by (0 = the arch's flagship: 304 gfx942, 256 gfx950)");
-  c->add_option("--db", o->db, "performance database (default $CDNAJIT_PERFDB, else ~/.cache/cdnajit/perf.db)");
+  add_typed_option(c, "--db", o->db,
+                   [](std::string_view t, std::string_view w) {
+                     if (t.empty()) throw Error(std::string(w) + ": empty path (give a database file, or --no-db for none)");
+                     return std::string(t);
+                   },
+                   "performance database (default $CDNAJIT_PERFDB, else ~/.cache/cdnajit/perf.db); its directory "
+                   "must exist");
   c->add_flag("--no-db", o->no_db, "neither read nor write the database");
   c->add_flag("--force", o->force, "search again even when the database has a winner");
   c->add_flag("--check-only", o->check_only, "build and check every configuration; time nothing");
@@ -58,6 +64,7 @@ void add_tune_command(CommandLine& cl) {
   add_typed_option(c, "--seed", o->seed,
                    [](std::string_view t, std::string_view w) { return (unsigned long long)parse_uint(t, w, 0, ~0ull); },
                    "seed of --replay");
+  c->callback([o] { check_tune_command(*o); });  // while parsing: a bad value is status 2 before any work
 }
 
 }  // namespace cdnajit::cli

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "jit/isa/error.hpp"
@@ -55,6 +56,31 @@ void write_file(const std::string& path, const void* data, size_t n) {
     done += size_t(w);
   }
   if (::close(fd) != 0) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  const bool ea = ::stat(a.c_str(), &sa) == 0, eb = ::stat(b.c_str(), &sb) == 0;
+  // A character device (/dev/null) takes any number of writers without losing anything.
+  if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && !S_ISCHR(sa.st_mode);
+  if (ea != eb) return false;  // one exists, the other does not
+  std::error_code e1, e2;
+  auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a, e1), e1);
+  auto cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, e2), e2);
+  return !e1 && !e2 ? ca == cb : a == b;
+}
+
+void check_distinct_files(const std::vector<NamedFile>& outputs, const std::vector<NamedFile>& inputs) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    for (size_t j = 0; j < i; ++j)
+      if (same_file(outputs[i].path, outputs[j].path))
+        throw Error(fmt::format("{}: '{}' is the same file as {} ('{}'); each output needs its own file",
+                                outputs[i].what, outputs[i].path, outputs[j].what, outputs[j].path));
+    for (const NamedFile& in : inputs)
+      if (same_file(outputs[i].path, in.path))
+        throw Error(fmt::format("{}: '{}' is the same file as the {} ('{}'), which it would overwrite",
+                                outputs[i].what, outputs[i].path, in.what, in.path));
+  }
 }
 
 }  // namespace cdnajit::cli

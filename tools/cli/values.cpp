@@ -16,6 +16,7 @@
 #include <limits>
 
 #include "runtime/device.hpp"
+#include "tools/builtin_kernels.hpp"
 
 namespace cdnajit::cli {
 
@@ -25,62 +26,26 @@ namespace {
   throw Error(fmt::format("{}: '{}' {}", what, text, why));
 }
 
-// Digits only (after an optional 0x): from_chars alone would accept "12abc" as 12.
-bool parse_digits(std::string_view t, uint64_t& out) {
-  int base = 10;
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-    base = 16;
-    t.remove_prefix(2);
-  }
-  if (t.empty()) return false;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out, base);
-  return ec == std::errc() && p == t.data() + t.size();
-}
-
 }  // namespace
 
 void throw_bad_choice(std::string_view text, std::string_view what, const std::string& valid_names) {
   bad(what, text, "(valid: " + valid_names + ")");
 }
 
-uint64_t parse_uint(std::string_view text, std::string_view what, uint64_t lo, uint64_t hi) {
-  std::string range = fmt::format("(valid: an integer {}..{})", lo, hi);
-  uint64_t v = 0;
-  if (!text.empty() && text[0] == '-' && parse_digits(text.substr(1), v)) bad(what, text, "is negative " + range);
-  if (!parse_digits(text, v)) {
-    // Distinguish "too big" from "not a number" for the message.
-    bool all_digits = !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
-    bad(what, text, std::string(all_digits ? "is out of range " : "is not an integer ") + range);
-  }
-  if (v < lo || v > hi) bad(what, text, "is out of range " + range);
-  return v;
-}
-
-int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int64_t hi) {
-  std::string range = fmt::format("(valid: an integer {}..{})", lo, hi);
-  bool neg = !text.empty() && text[0] == '-';
-  uint64_t mag = 0;
-  std::string_view digits = neg ? text.substr(1) : text;
-  if (!parse_digits(digits, mag)) {
-    bool all_digits = !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
-    bad(what, text, std::string(all_digits ? "is out of range " : "is not an integer ") + range);
-  }
-  // Compare magnitudes in unsigned arithmetic so INT64_MIN works and nothing wraps.
-  if (neg ? mag > uint64_t(-(lo + 1)) + 1 : (hi < 0 || mag > uint64_t(hi))) bad(what, text, "is out of range " + range);
-  int64_t v = neg ? int64_t(0 - mag) : int64_t(mag);
-  if (v < lo || v > hi) bad(what, text, "is out of range " + range);
-  return v;
-}
-
-double parse_real(std::string_view text, std::string_view what, double lo, double hi) {
-  std::string range = fmt::format("(valid: a number {}..{})", lo, hi);
+double parse_real(std::string_view text, std::string_view what, double lo, double hi, bool allow_nonfinite) {
+  std::string range = fmt::format("(valid: a number {}..{}{})", lo, hi, allow_nonfinite ? ", nan, inf or -inf" : "");
   std::string s(text);
   if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) bad(what, text, "is not a number " + range);
   char* end = nullptr;
   errno = 0;
   double v = std::strtod(s.c_str(), &end);
   if (end != s.c_str() + s.size()) bad(what, text, "is not a number " + range);
-  if (!std::isfinite(v) || errno == ERANGE || v < lo || v > hi) bad(what, text, "is out of range " + range);
+  // strtod reads the spellings nan, inf and infinity (any case, with a sign) as themselves; an
+  // overflowing decimal ("1e400") is ERANGE (with an infinite result) and stays an error. An
+  // underflowing one is ERANGE too but rounds to a denormal or zero, as any decimal rounds.
+  if (allow_nonfinite && !std::isfinite(v) && errno != ERANGE) return v;
+  if (std::isnan(v)) bad(what, text, "is not a number " + range);
+  if (!std::isfinite(v) || v < lo || v > hi) bad(what, text, "is out of range " + range);
   return v;
 }
 
@@ -158,8 +123,8 @@ ArgSpec parse_arg(std::string_view text) {
   else if (type == "u32") s.u = parse_uint(rest, what, 0, UINT32_MAX);
   else if (type == "i64") s.i = parse_int(rest, what, INT64_MIN, INT64_MAX);
   else if (type == "u64") s.u = parse_uint(rest, what, 0, UINT64_MAX);
-  else if (type == "f32") s.f = parse_real(rest, what, -double(std::numeric_limits<float>::max()), double(std::numeric_limits<float>::max()));
-  else if (type == "f64") s.f = parse_real(rest, what, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
+  else if (type == "f32") s.f = parse_real(rest, what, -double(std::numeric_limits<float>::max()), double(std::numeric_limits<float>::max()), true);
+  else if (type == "f64") s.f = parse_real(rest, what, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), true);
   else bad("--arg", text, "has an unknown type '" + s.type + "' " + forms);
   return s;
 }
@@ -226,6 +191,15 @@ void check_writable(const std::string& path, std::string_view what) {
 std::string check_device_spec(const std::string& spec) {
   if (parse_device_spec(spec)) return "";
   return fmt::format("unknown device '{}' (valid: sim:gfx942, sim:gfx950, sim (= sim:gfx950), hip:N, hip (= hip:0))", spec);
+}
+
+std::string check_builtin_kernel_name(const std::string& name) {
+  std::string valid;
+  for (const std::string& n : builtin_kernel_names()) {
+    if (n == name) return "";
+    valid += (valid.empty() ? "" : ", ") + n;
+  }
+  return "unknown kernel '" + name + "' (valid: " + valid + ")";
 }
 
 }  // namespace cdnajit::cli

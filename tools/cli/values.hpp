@@ -12,14 +12,17 @@
 
 #include "jit/isa/error.hpp"
 #include "runtime/kernel_args.hpp"
+#include "runtime/tune/checked_number.hpp"
 
 namespace cdnajit::cli {
 
-// Decimal or 0x-hex integers in [lo, hi]; `what` is the option ("--lds").
-uint64_t parse_uint(std::string_view text, std::string_view what, uint64_t lo, uint64_t hi);
-int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int64_t hi);
-// A finite decimal number in [lo, hi] (the whole text).
-double parse_real(std::string_view text, std::string_view what, double lo, double hi);
+// Decimal or 0x-hex integers in [lo, hi]; `what` is the option ("--lds"). The project's one
+// integer parser (runtime/tune/checked_number.hpp), also used for the families' problem texts.
+using cdnajit::parse_int;
+using cdnajit::parse_uint;
+// A finite decimal number in [lo, hi] (the whole text); with `allow_nonfinite` also nan, inf
+// and -inf (any case; "infinity" too), for float kernel arguments.
+double parse_real(std::string_view text, std::string_view what, double lo, double hi, bool allow_nonfinite = false);
 
 // One of a fixed set of names (`--dot2 fused|products`): the value paired with
 // `text`, else an error naming the option, the text and every valid name
@@ -87,5 +90,9 @@ void check_writable(const std::string& path, std::string_view what);
 // accepts (sim, sim:gfx942, sim:gfx950, hip, hip:N), else the reason, so a misspelt device
 // is a command-line error (status 2) before anything is built.
 std::string check_device_spec(const std::string& spec);
+
+// CLI11 validator for a built-in kernel name (tools/builtin_kernels.hpp): "" if known, else
+// the reason with the valid names.
+std::string check_builtin_kernel_name(const std::string& name);
 
 }  // namespace cdnajit::cli

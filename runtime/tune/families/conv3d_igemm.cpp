@@ -37,6 +37,8 @@
 #include "runtime/tune/families/conv3d_igemm_check.hpp"
 #include "runtime/tune/families/family_base.hpp"
 #include "runtime/tune/families/registry.hpp"
+#include "runtime/tune/problem_text.hpp"
+#include "runtime/tune/checked_number.hpp"
 
 namespace cdnajit::tune {
 
@@ -71,36 +73,41 @@ Problem parse_problem(std::string_view text) {
     return p;
   }
   if (t.rfind("seed:", 0) == 0) {
-    int h = 0;
-    char tail = 0;
-    if (std::sscanf(t.c_str() + 5, "%d%c", &h, &tail) != 1 || h < 1 || h > 4096)
-      throw Error(fmt::format("conv3d_igemm problem '{}': 'seed:H' needs H = 1..4096", text));
-    p.shape = codegen::conv3d_seed_shape(h);
+    p.shape = codegen::conv3d_seed_shape(int(parse_int(t.substr(5), fmt::format("conv3d_igemm problem '{}': seed:H", text), 1, 4096)));
     return p;
   }
+  const std::string bias = " bias";
   Conv3dShape& s = p.shape;
-  int used = 0;
-  int n = std::sscanf(t.c_str(), "N%d C%d D%d H%d W%d K%d k%dx%dx%d s%d,%d,%d p%d,%d,%d d%d,%d,%d%n", &s.N, &s.C, &s.D,
-                      &s.H, &s.W, &s.K, &s.T, &s.R, &s.S, &s.stride[0], &s.stride[1], &s.stride[2], &s.pad[0],
-                      &s.pad[1], &s.pad[2], &s.dil[0], &s.dil[1], &s.dil[2], &used);
-  std::string rest = n == 18 ? t.substr(size_t(used)) : "";
-  if (n != 18 || (rest != "" && rest != " bias"))
-    throw Error(fmt::format("conv3d_igemm problem '{}': expected {}", text, kProblemFormat));
-  s.bias = rest == " bias";
+  s.bias = t.size() > bias.size() && t.compare(t.size() - bias.size(), bias.size(), bias) == 0;
+  if (s.bias) t.resize(t.size() - bias.size());
+  auto v = parse_problem_fields(t,
+                                "N{N} C{C} D{D} H{H} W{W} K{K} k{T:1024}x{R:1024}x{S:1024} "
+                                "s{stride_d:1024},{stride_h:1024},{stride_w:1024} p{pad_d:1024},{pad_h:1024},{pad_w:1024} "
+                                "d{dil_d:1024},{dil_h:1024},{dil_w:1024}",
+                                "conv3d_igemm");
+  if (!v) throw Error(fmt::format("conv3d_igemm problem '{}': expected {}", text, kProblemFormat));
+  int* fields[] = {&s.N,         &s.C,         &s.D,         &s.H,      &s.W,      &s.K,      &s.T,
+                   &s.R,         &s.S,         &s.stride[0], &s.stride[1], &s.stride[2], &s.pad[0], &s.pad[1],
+                   &s.pad[2],    &s.dil[0],    &s.dil[1],    &s.dil[2]};
+  for (size_t i = 0; i < v->size(); ++i) *fields[i] = int((*v)[i]);
   return p;
 }
 
 Conv3dConfig to_config(const Config& c) {
   Conv3dConfig k;
+  // The values come from the space (parse_config checked them); read with the checked parser all the same.
   auto pair = [&](std::string_view name, int& a, int& b) {
     const std::string& v = config_value(c, name);
-    if (std::sscanf(v.c_str(), "%dx%d", &a, &b) != 2) throw Error(fmt::format("{} '{}' is not AxB", name, v));
+    auto f = parse_problem_fields(v, "{A:4096}x{B:4096}", "conv3d_igemm configuration");
+    if (!f) throw Error(fmt::format("{} '{}' is not AxB", name, v));
+    a = int((*f)[0]), b = int((*f)[1]);
   };
+  auto one = [&](std::string_view name) { return int(parse_int(config_value(c, name), name, 1, 4096)); };
   pair("tile", k.tile_m, k.tile_n);
-  k.tile_k = std::stoi(config_value(c, "tile_k"));
+  k.tile_k = one("tile_k");
   pair("waves", k.waves_m, k.waves_n);
-  k.stages = std::stoi(config_value(c, "stages"));
-  k.split_k = std::stoi(config_value(c, "split_k"));
+  k.stages = one("stages");
+  k.split_k = one("split_k");
   k.mapping = config_value(c, "mapping") == "n" ? codegen::Conv3dMapping::n_fastest : codegen::Conv3dMapping::m_fastest;
   k.lds_dma = config_value(c, "lds_dma") == "on" ? 1 : 0;
   return k;

@@ -31,6 +31,8 @@
 #include "runtime/tune/families/conv_bwd_weight_check.hpp"
 #include "runtime/tune/families/family_base.hpp"
 #include "runtime/tune/families/registry.hpp"
+#include "runtime/tune/problem_text.hpp"
+#include "runtime/tune/checked_number.hpp"
 
 namespace cdnajit::tune {
 
@@ -62,11 +64,14 @@ Problem parse_problem(std::string_view text) {
     s.N = 1, s.G = 1, s.C = 256, s.K = 256, s.Hi = s.Wi = 13, s.Y = s.X = 3;
     s.pad[0] = s.pad[1] = 1;
   } else {
-    int used = 0;
-    int n = std::sscanf(t.c_str(), "N%d G%d C%d K%d %dx%d f%dx%d s%dx%d p%dx%d d%dx%d%n", &s.N, &s.G, &s.C, &s.K, &s.Hi,
-                        &s.Wi, &s.Y, &s.X, &s.stride[0], &s.stride[1], &s.pad[0], &s.pad[1], &s.dil[0], &s.dil[1], &used);
-    if (n != 14 || size_t(used) != t.size())
-      throw Error(fmt::format("conv_bwd_weight problem '{}': expected {}", text, kProblemFormat));
+    auto v = parse_problem_fields(t,
+                                  "N{N} G{G} C{C} K{K} {Hi}x{Wi} f{Y:1024}x{X:1024} s{stride_h:1024}x{stride_w:1024} "
+                                  "p{pad_h:1024}x{pad_w:1024} d{dil_h:1024}x{dil_w:1024}",
+                                  "conv_bwd_weight");
+    if (!v) throw Error(fmt::format("conv_bwd_weight problem '{}': expected {}", text, kProblemFormat));
+    int* fields[] = {&s.N,         &s.G,         &s.C,      &s.K,      &s.Hi,     &s.Wi,     &s.Y,
+                     &s.X,         &s.stride[0], &s.stride[1], &s.pad[0], &s.pad[1], &s.dil[0], &s.dil[1]};
+    for (size_t i = 0; i < v->size(); ++i) *fields[i] = int((*v)[i]);
   }
   s.validate();
   return p;
@@ -86,9 +91,10 @@ struct Choice {
 Choice to_choice(const Config& c, BwdWeightDType dtype) {
   Choice k{parse_variant(config_value(c, "variant")), {}};
   const std::string& tile = config_value(c, "tile");
-  if (std::sscanf(tile.c_str(), "%dx%d", &k.cfg.tile_m, &k.cfg.tile_n) != 2)
-    throw Error(fmt::format("tile '{}' is not MxN", tile));
-  k.cfg.splits = std::stoi(config_value(c, "split_k"));
+  auto mn = parse_problem_fields(tile, "{M:4096}x{N:4096}", "conv_bwd_weight configuration");
+  if (!mn) throw Error(fmt::format("tile '{}' is not MxN", tile));
+  k.cfg.tile_m = int((*mn)[0]), k.cfg.tile_n = int((*mn)[1]);
+  k.cfg.splits = int(parse_int(config_value(c, "split_k"), "split_k", 1, 4096));
   k.cfg.dtype = dtype;
   k.cfg.out_f32 = true;
   return k;

@@ -5,13 +5,12 @@
 // Param here plus its rule in invalid_reason().
 #include <fmt/format.h>
 
-#include <cstdio>
-
 #include "codegen/dwconv3d.hpp"
 #include "codegen/dwconv3d_models.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/tune/families/family_base.hpp"
 #include "runtime/tune/families/registry.hpp"
+#include "runtime/tune/problem_text.hpp"
 
 namespace cdnajit::tune {
 
@@ -22,13 +21,13 @@ using codegen::DwVariant;
 
 DwConvShape parse_shape(std::string_view text) {
   if (text == "seed") return codegen::seed_shape();
-  DwConvShape s;
-  std::string t(text);
-  char tail = 0;
-  int n = std::sscanf(t.c_str(), "N%d C%d D%d H%d W%d k%dx%dx%d pad%d,%d,%d%c", &s.N, &s.C, &s.D, &s.H, &s.W, &s.KD,
-                      &s.KH, &s.KW, &s.padD, &s.padH, &s.padW, &tail);
-  if (n != 11)
+  auto v = parse_problem_fields(
+      text, "N{N} C{C} D{D} H{H} W{W} k{KD:1024}x{KH:1024}x{KW:1024} pad{padD:1024},{padH:1024},{padW:1024}", "dwconv3d");
+  if (!v)
     throw Error(fmt::format("dwconv3d problem '{}': expected 'seed' or \"N1 C512 D61 H45 W80 k3x5x5 pad0,2,2\"", text));
+  DwConvShape s;
+  int* fields[] = {&s.N, &s.C, &s.D, &s.H, &s.W, &s.KD, &s.KH, &s.KW, &s.padD, &s.padH, &s.padW};
+  for (size_t i = 0; i < v->size(); ++i) *fields[i] = int((*v)[i]);
   return s;
 }
 

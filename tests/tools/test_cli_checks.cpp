@@ -1,0 +1,174 @@
+// The cdnajit command line refuses before any work what it cannot do right: option values
+// (products, paths, kernel names, numbers as typed), output files that are the same file as
+// another output or the input, and kernels that reach global variables or call functions,
+// which the simulator does not model.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/cli_run.hpp"
+#include "tests/sim/ext_harness.hpp"
+#include "tests/sim/hip_compile.hpp"
+
+namespace {
+
+using cdnajit_test::cli;
+using cdnajit_test::Run;
+
+std::filesystem::path scratch() {
+  auto d = std::filesystem::temp_directory_path() / ("cdnajit_cli_checks_" + std::to_string(getpid()));
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+bool has(const Run& r, const std::string& s) { return r.out.find(s) != std::string::npos; }
+
+// A bad command line: status 2, every word in the message, and nothing ran ("ran " is run's
+// first line after a launch; "PASS"/"modelling" the jobs').
+void expect_usage_error(const std::string& args, const std::vector<std::string>& words) {
+  Run r = cli(args);
+  INFO(args << "\n" << r.out);
+  CHECK(r.status == 2);
+  for (const std::string& w : words) CHECK(has(r, w));
+  CHECK_FALSE(has(r, "ran "));
+  CHECK_FALSE(has(r, "PASS"));
+}
+
+std::string write_code_object(const std::filesystem::path& dir, const std::string& name, const std::string& src) {
+  std::vector<uint8_t> co = simtest::compile_hip(src, cdnajit::Arch::gfx942);
+  std::string path = (dir / name).string();
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(co.data()), std::streamsize(co.size()));
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("cdnajit: option values are checked before any work, status 2", "[cli][args]") {
+  auto dir = scratch();
+  std::string co = (dir / "va.co").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co).status == 0);
+  const std::string run = "run " + co + " --kernel vector_add --device sim:gfx950 --grid 1 --block 64 "
+                          "--arg buf:a:256 --arg buf:b:256 --arg buf:out:256 --arg u32:64 ";
+  // Each of these ran the kernel (or the whole job) before failing with status 1.
+  expect_usage_error(run + "--model mi250", {"unknown product 'mi250'", "mi300x", "mi355x"});
+  expect_usage_error(run + "--model mi355x --trace /proc/version", {"--trace", "/proc/version"});
+  expect_usage_error(run + "--trace " + (dir / "t.json").string(), {"--trace needs --model"});
+  expect_usage_error("fuzz --kernel nope --iterations 1", {"unknown kernel 'nope'", "vector_add"});
+  expect_usage_error("seed --arch gfx942 --model mi355x --channels 1", {"--model mi355x is a gfx950 product", "gfx942"});
+  expect_usage_error("seed --arch gfx950 --model bogus --channels 1", {"unknown product 'bogus'"});
+  expect_usage_error("conv3d --model bogus --model-only", {"unknown product 'bogus'"});
+  expect_usage_error("conv3d --arch gfx942 --model mi355x --model-only", {"model mi355x is a gfx950 product"});
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cdnajit run: output files are compared by identity, not by spelling", "[cli][files]") {
+  auto dir = scratch();
+  std::string co = (dir / "va.co").string(), f = (dir / "f.bin").string(), link = (dir / "link.bin").string();
+  REQUIRE(cli("build --kernel vector_add --arch gfx950 -o " + co).status == 0);
+  const std::string run = "run " + co + " --kernel vector_add --device sim:gfx950 --grid 1 --block 64 "
+                          "--arg buf:a:256 --arg buf:b:256 --arg buf:out:256 --arg u32:64 ";
+  const std::string dotted = (dir / "." / "f.bin").string();
+  expect_usage_error(run + "--out a=" + f + " --out b=" + dotted, {"--out b", "is the same file as --out a"});
+  { std::ofstream(f) << "x"; }
+  REQUIRE(::link(f.c_str(), link.c_str()) == 0);  // a hard link: another name, the same file
+  expect_usage_error(run + "--out a=" + f + " --out b=" + link, {"--out b", "is the same file as --out a"});
+  expect_usage_error(run + "--out a=" + f + " --model mi355x --trace " + link, {"--trace", "is the same file as --out a"});
+  expect_usage_error(run + "--out out=" + co, {"--out out", "is the same file as the code object"});
+  CHECK(std::filesystem::file_size(co) > 100);  // not overwritten
+  // Distinct files, and /dev/null any number of times, are fine.
+  Run ok = cli(run + "--out a=" + f + " --out b=" + (dir / "g.bin").string() + " --out out=/dev/null");
+  INFO(ok.out);
+  CHECK(ok.status == 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cdnajit run --arg f32/f64 take nan and inf", "[cli][args]") {
+  auto dir = scratch();
+  std::string co = write_code_object(dir, "fill.co", R"(
+extern "C" __global__ void fill(float* y, float v, double w) { y[tid()] = v; y[64 + tid()] = float(w); })");
+  std::string out = (dir / "y.bin").string();
+  const std::string run = "run " + co + " --kernel fill --device sim:gfx942 --grid 1 --block 64 --arg buf:y:512 ";
+  for (const std::string& spelling : {"nan", "NaN", "-nan", "inf", "-inf", "+Infinity"}) {
+    Run r = cli(run + "--arg f32:" + spelling + " --arg f64:" + spelling + " --out y=" + out);
+    INFO(spelling << "\n" << r.out);
+    REQUIRE(r.status == 0);
+    std::ifstream in(out, std::ios::binary);
+    std::vector<float> y(128);
+    in.read(reinterpret_cast<char*>(y.data()), 512);
+    const bool nan = spelling.find_first_of("aA") != std::string::npos;  // nan, NaN, -nan (Infinity has no 'a')
+    for (float v : {y[0], y[64]}) {
+      if (nan) CHECK(std::isnan(v));
+      else CHECK((std::isinf(v) && (v < 0) == (spelling[0] == '-')));
+    }
+  }
+  // Overflowing decimals stay errors, with the valid spellings named.
+  expect_usage_error(run + "--arg f32:1e39 --arg f64:0", {"--arg f32", "out of range", "nan, inf or -inf"});
+  expect_usage_error(run + "--arg f32:0 --arg f64:1e400", {"--arg f64", "out of range"});
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cdnajit run and check: global variables and calls are reported as not modelled", "[cli][check]") {
+  auto dir = scratch();
+  std::string co = write_code_object(dir, "globals.co", R"(
+__device__ int counts[64];
+__constant__ float scales[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+__attribute__((noinline)) __device__ float helper(float x) { return x * 3.0f + 1.0f; }
+extern "C" __global__ void uses_global(float* y) { y[tid()] = scales[tid() & 3]; counts[tid()] += 1; }
+extern "C" __global__ void calls(float* y) { y[tid()] = helper(y[tid()]); }
+extern "C" __global__ void plain(float* y) { y[tid()] = 2.0f * y[tid()]; })");
+  const std::string args = " --device sim:gfx942 --grid 1 --block 64 --arg buf:y:256";
+  Run g = cli("run " + co + " --kernel uses_global" + args);
+  INFO(g.out);
+  CHECK(g.status == 1);
+  CHECK(has(g, "kernel uses_global uses what the simulator does not model"));
+  CHECK(has(g, "global variable 'scales'"));
+  CHECK(has(g, "global variable 'counts'"));
+  CHECK_FALSE(has(g, "ran uses_global"));
+  Run c = cli("run " + co + " --kernel calls" + args);
+  INFO(c.out);
+  CHECK(c.status == 1);
+  CHECK(has(c, "function call to function '_Z6helperf'"));
+  CHECK_FALSE(has(c, "jump to address"));
+  CHECK(cli("run " + co + " --kernel plain" + args).status == 0);
+
+  Run ck = cli("check " + co);
+  INFO(ck.out);
+  CHECK(ck.status == 1);
+  CHECK(has(ck, "uses_global +0x"));
+  CHECK(has(ck, "[not-modelled] PC-relative address of global variable 'scales'"));
+  CHECK(has(ck, "calls +0x"));
+  CHECK(has(ck, "[not-modelled] function call to function '_Z6helperf'"));
+  Run plain = cli("check " + co + " --kernel plain");
+  INFO(plain.out);
+  CHECK(plain.status == 0);
+  CHECK(has(plain, "0 findings"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cdnajit check: jumps and calls inside the kernel are modelled, not reported", "[cli][check]") {
+  // The simulator runs PC writes whose target is an instruction of the kernel (test_ext_ops):
+  // s_getpc_b64 + s_add_u32/s_addc_u32 to a later instruction, s_call_b64 to a label, s_swappc_b64
+  // into the kernel and the s_setpc_b64 returns of both.
+  const std::string body =
+      "  s_getpc_b64 s[10:11]\n  s_add_u32 s10, s10, 16\n  s_addc_u32 s11, s11, 0\n  s_setpc_b64 s[10:11]\n"
+      "  v_mov_b32 v8, 1\n  v_mov_b32 v9, 2\n  s_call_b64 s[12:13], .Lfunc\n  v_add_u32 v8, 4, v8\n"
+      "  s_getpc_b64 s[10:11]\n  s_add_u32 s10, s10, 20\n  s_addc_u32 s11, s11, 0\n  s_swappc_b64 s[14:15], s[10:11]\n"
+      "  v_add_u32 v8, 32, v8\n  s_branch .Ldone\n  v_add_u32 v9, 64, v9\n  s_setpc_b64 s[14:15]\n"
+      ".Lfunc:\n  v_add_u32 v9, 16, v9\n  s_setpc_b64 s[12:13]\n.Ldone:\n";
+  auto dir = scratch();
+  std::vector<uint8_t> co = simtest::assemble(exttest::kernel_text("pcw", body, cdnajit::Arch::gfx950), cdnajit::Arch::gfx950);
+  std::string path = (dir / "pcw.co").string();
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(co.data()), std::streamsize(co.size()));
+  Run c = cli("check " + path);
+  INFO(c.out);
+  CHECK_FALSE(has(c, "[not-modelled]"));
+  CHECK(has(c, "1 kernel, 31 instructions checked"));
+  std::filesystem::remove_all(dir);
+}
