@@ -184,7 +184,7 @@ TEST_CASE("cdnajit tune --import refuses records this build cannot use", "[tune]
     CHECK_FALSE(has(r, "added"));
   };
   refused("config", "\"variant=nonexistent\"", {"variant = 'nonexistent'", "valid: lds_fmac, lds_dot2"});
-  refused("family", "\"gemm\"", {"unknown kernel family 'gemm'", "dwconv3d, conv3d_igemm, conv_bwd_weight"});
+  refused("family", "\"frob\"", {"unknown kernel family 'frob'", "dwconv3d, conv3d_igemm, conv_bwd_weight, gemm"});
   refused("arch", "\"gfx90a\"", {"unknown arch 'gfx90a'", "gfx942, gfx950"});
   refused("problem", "\"N1 C0 D61 H45 W80 k3x5x5 pad0,2,2\"", {"C0"});
   refused("problem", "\"N1  C512 D61 H45 W80 k3x5x5 pad0,2,2\"", {"expected 'seed' or"});
@@ -236,11 +236,11 @@ TEST_CASE("cdnajit tune: database paths and the model are checked before any wor
   INFO(arch.out);
   CHECK(arch.status == 2);
   CHECK(has(arch, "--model mi355x is a gfx950 product, but --device sim:gfx942 runs gfx942"));
-  Run fam = cli("tune --family gemm --no-db");
+  Run fam = cli("tune --family frob --no-db");
   CHECK(fam.status == 2);
   Run nofam = cli("tune --no-db");
   CHECK(nofam.status == 2);
-  CHECK(has(nofam, "tune needs --family NAME (valid: dwconv3d, conv3d_igemm, conv_bwd_weight)"));
+  CHECK(has(nofam, "tune needs --family NAME (valid: dwconv3d, conv3d_igemm, conv_bwd_weight, gemm)"));
   // --import reads a regular file of bounded size (a FIFO would block, a directory read as empty).
   Run dir = cli("tune --import " + std::filesystem::temp_directory_path().string() + " --db " + scratch("dir.db"));
   INFO(dir.out);
