@@ -280,37 +280,14 @@ class IgemmGenerator : DslEmitter {
     Reg t = vmul(row0_, uint32_t(RB), "row_bytes");
     k_.v_lshl_add_u32(w_base_, ch_, 4, t);
     if (lds_base_) k_.v_add_u32(w_base_, int64_t(lds_base_), w_base_);
-    // reads: A block rows wm*wave_m + l%m, B rows tile_m + wn*wave_n + l%m, column (l/m)*a_bytes
-    const int mb = p_.mfma.m;
-    Reg lrow = k_.vgpr("lane_row");
-    k_.v_and_b32(lrow, mb - 1, lane_);
-    Reg lq = k_.vgpr("lq");
-    k_.v_lshrrev_b32(lq, std::countr_zero(unsigned(mb)), lane_);
-    Reg colb = vmul(lq, uint32_t(p_.mfma.a_bytes), "frag_col");
-    Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
-    Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
-    k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
-    auto base = [&](Reg srow, const char* name) {
-      Reg r = k_.vgpr("frag_row");
-      k_.v_add_u32(r, srow, lrow);
-      Reg b = k_.vgpr(name);
-      k_.v_mad_u32_u24(b, r, sconst(uint32_t(RB)), colb);
-      if (lds_base_) k_.v_add_u32(b, int64_t(lds_base_), b);
-      return b;
-    };
-    ra_base_ = base(wmr, "lds_ra");
-    rb_base_ = base(wnr, "lds_rb");
+    const FragmentBases f = fragment_read_bases(lane_, wm_, wn_, p_.mfma.m, p_.mfma.a_bytes, p_.wave_m, p_.wave_n,
+                                                c_.tile_m, uint32_t(RB), lds_base_);
+    ra_base_ = f.a;
+    rb_base_ = f.b;
     if (c_.stages == 2) {
-      // Stage toggles: base ^= base ^ (base + stage_bytes) moves a base between its two stages.
-      auto toggle = [&](Reg b, const char* name) {
-        Reg t2 = k_.vgpr(name);
-        k_.v_add_u32(t2, int64_t(p_.lds_stage_bytes), b);
-        k_.v_xor_b32(t2, t2, b);
-        return t2;
-      };
-      w_tog_ = toggle(w_base_, "lds_w_toggle");
-      ra_tog_ = toggle(ra_base_, "lds_ra_toggle");
-      rb_tog_ = toggle(rb_base_, "lds_rb_toggle");
+      w_tog_ = stage_toggle(w_base_, p_.lds_stage_bytes, "lds_w_toggle");
+      ra_tog_ = stage_toggle(ra_base_, p_.lds_stage_bytes, "lds_ra_toggle");
+      rb_tog_ = stage_toggle(rb_base_, p_.lds_stage_bytes, "lds_rb_toggle");
     }
     // Immediate offsets stay within conv3d_max_ds_offset(p_), checked by make_conv3d_plan.
   }

@@ -134,38 +134,15 @@ class GemmGenerator : DslEmitter {
     } else {
       k_.v_add_u32(w_b_, int64_t(uint32_t(c_.tile_m * RB)), w_a_);
     }
-    // reads: A block rows wm*wave_m + l%m, B rows tile_m + wn*wave_n + l%m, column (l/m)*a_bytes
-    const int mb = p_.mfma.m;
-    Reg lrow = k_.vgpr("lane_row");
-    k_.v_and_b32(lrow, mb - 1, lane_);
-    Reg lq = k_.vgpr("lq");
-    k_.v_lshrrev_b32(lq, std::countr_zero(unsigned(mb)), lane_);
-    Reg colb = vmul(lq, uint32_t(p_.mfma.a_bytes), "frag_col");
-    Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
-    Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
-    k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
-    auto base = [&](Reg srow, const char* name) {
-      Reg r = k_.vgpr("frag_row");
-      k_.v_add_u32(r, srow, lrow);
-      Reg b = k_.vgpr(name);
-      k_.v_mad_u32_u24(b, r, sconst(uint32_t(RB)), colb);
-      if (lds_base_) k_.v_add_u32(b, int64_t(lds_base_), b);
-      return b;
-    };
-    ra_ = base(wmr, "lds_ra");
-    rb_ = base(wnr, "lds_rb");
+    const FragmentBases f = fragment_read_bases(lane_, wm_, wn_, p_.mfma.m, p_.mfma.a_bytes, p_.wave_m, p_.wave_n,
+                                                c_.tile_m, uint32_t(RB), lds_base_);
+    ra_ = f.a;
+    rb_ = f.b;
     if (c_.stages == 2) {
-      // base ^= base ^ (base + stage_bytes) moves a base between its two stages
-      auto toggle = [&](Reg b, const char* name) {
-        Reg t = k_.vgpr(name);
-        k_.v_add_u32(t, int64_t(p_.lds_stage_bytes), b);
-        k_.v_xor_b32(t, t, b);
-        return t;
-      };
-      w_a_tog_ = toggle(w_a_, "lds_w_toggle");
-      w_b_tog_ = toggle(w_b_, "lds_w_b_toggle");
-      ra_tog_ = toggle(ra_, "lds_ra_toggle");
-      rb_tog_ = toggle(rb_, "lds_rb_toggle");
+      w_a_tog_ = stage_toggle(w_a_, p_.lds_stage_bytes, "lds_w_toggle");
+      w_b_tog_ = stage_toggle(w_b_, p_.lds_stage_bytes, "lds_w_b_toggle");
+      ra_tog_ = stage_toggle(ra_, p_.lds_stage_bytes, "lds_ra_toggle");
+      rb_tog_ = stage_toggle(rb_, p_.lds_stage_bytes, "lds_rb_toggle");
     }
   }
 
