@@ -305,7 +305,14 @@ struct Scheduler {
     S->stores = 0;
     return S;
   }
-  void finished() { ++epoch; --live; }
+  // Under m: a suspend() that read the epoch before this workgroup ended must not see `live`
+  // already lowered (it would count its stale idle turn against one workgroup fewer and report a
+  // deadlock the ended workgroup's stores had just resolved).
+  void finished() {
+    std::lock_guard<std::mutex> g(m);
+    ++epoch;
+    --live;
+  }
 };
 
 uint32_t vgpr_limit(const KernelInfo& k) {
