@@ -126,39 +126,6 @@ OperandSpec parse_operand_token(std::string_view mnemonic, std::string_view tok,
 bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool ends(std::string_view s, std::string_view p) { return s.size() >= p.size() && s.substr(s.size() - p.size()) == p; }
 
-// The float type of a source of an instruction with VOP3 neg/abs (FloatType), unless the .def
-// token states it: the last type in the mnemonic, which is the source type in conversions
-// (v_cvt_f32_f16: f16, v_cvt_f64_f32: f32, v_cvt_scalef32_pk_f32_fp8: fp8, so none) and the
-// operand type elsewhere (v_pack_b32_f16: f16; integer operands such as v_ldexp's exponent and
-// v_cmp_class's mask are marked @int in the .def); b32 is an f32 for the modifiers (v_cndmask_b32,
-// LLVM's FP32InputMods). An f64 source is a register pair, so a one-dword source of an f64
-// instruction is an integer (v_trig_preop_f64's segment). The scale operand of the gfx950
-// v_cvt_scalef32_* conversions is an f32. VOP3P sources have per-half neg_lo/neg_hi and the
-// v_fma_mix* sources are f16 or f32 by op_sel_hi, so they get no static type; nor do MFMA's.
-FloatType derived_source_type(std::string_view mnemonic, Family family, uint32_t mods, const OperandSpec& o) {
-  if (!(mods & kModNegAbs) || o.is_def || family == Family::VOP3P || family == Family::MFMA) return FloatType::None;
-  if (o.kind != OpKind::VSrc && o.kind != OpKind::VSrcNoLit && o.kind != OpKind::VReg && o.kind != OpKind::SSrc)
-    return FloatType::None;
-  if (o.name == "scale") return FloatType::F32;
-  if (o.name == "seed") return FloatType::None;  // the random bits of a stochastic-rounding conversion
-  std::string_view last;
-  for (size_t pos = 0; pos < mnemonic.size();) {
-    size_t us = mnemonic.find('_', pos);
-    std::string_view part = mnemonic.substr(pos, us == std::string_view::npos ? std::string_view::npos : us - pos);
-    const size_t digits = part.find_first_of("0123456789");
-    const std::string_view letters = part.substr(0, digits);
-    const bool is_type = pos > 0 && digits != std::string_view::npos && part.find_first_not_of("0123456789", digits) == std::string_view::npos &&
-                         (letters == "f" || letters == "bf" || letters == "i" || letters == "u" || letters == "b" || letters == "fp");
-    if (is_type) last = part;
-    if (us == std::string_view::npos) break;
-    pos = us + 1;
-  }
-  FloatType t = last == "f16" ? FloatType::F16 : last == "bf16" ? FloatType::BF16 : last == "f32" || last == "b32" ? FloatType::F32
-              : last == "f64" ? FloatType::F64 : FloatType::None;
-  if (t == FloatType::F64 && o.dwords != 2) t = FloatType::None;
-  return t;
-}
-
 // The last type suffix of a mnemonic ("f16" in v_cvt_f32_f16, "u16" in v_add_u16), empty if none.
 std::string_view last_type(std::string_view mnemonic) {
   std::string_view last;
@@ -175,6 +142,29 @@ std::string_view last_type(std::string_view mnemonic) {
   }
   return last;
 }
+
+// The float type of a source of an instruction with VOP3 neg/abs (FloatType), unless the .def
+// token states it: the last type in the mnemonic, which is the source type in conversions
+// (v_cvt_f32_f16: f16, v_cvt_f64_f32: f32, v_cvt_scalef32_pk_f32_fp8: fp8, so none) and the
+// operand type elsewhere (v_pack_b32_f16: f16; integer operands such as v_ldexp's exponent and
+// v_cmp_class's mask are marked @int in the .def); b32 is an f32 for the modifiers (v_cndmask_b32,
+// LLVM's FP32InputMods). An f64 source is a register pair, so a one-dword source of an f64
+// instruction is an integer (v_trig_preop_f64's segment). The scale operand of the gfx950
+// v_cvt_scalef32_* conversions is an f32. VOP3P sources have per-half neg_lo/neg_hi and the
+// v_fma_mix* sources are f16 or f32 by op_sel_hi, so they get no static type; nor do MFMA's.
+FloatType derived_source_type(std::string_view mnemonic, Family family, uint32_t mods, const OperandSpec& o) {
+  if (!(mods & kModNegAbs) || o.is_def || family == Family::VOP3P || family == Family::MFMA) return FloatType::None;
+  if (o.kind != OpKind::VSrc && o.kind != OpKind::VSrcNoLit && o.kind != OpKind::VReg && o.kind != OpKind::SSrc)
+    return FloatType::None;
+  if (o.name == "scale") return FloatType::F32;
+  if (o.name == "seed") return FloatType::None;  // the random bits of a stochastic-rounding conversion
+  const std::string_view last = last_type(mnemonic);
+  FloatType t = last == "f16" ? FloatType::F16 : last == "bf16" ? FloatType::BF16 : last == "f32" || last == "b32" ? FloatType::F32
+              : last == "f64" ? FloatType::F64 : FloatType::None;
+  if (t == FloatType::F64 && o.dwords != 2) t = FloatType::None;
+  return t;
+}
+
 
 // 16-bit VALU sources (OperandSpec::half): the one-dword sources of a VOP1/VOP2/VOPC/VOP3 row whose
 // source type (the mnemonic's last type, as for derived_source_type) is a 16-bit one.
