@@ -120,6 +120,22 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
                          w.open == Stall::Barrier ? 'b' : 's'});
     w.open = Stall::Count;
   };
+  // S_BARRIER waits only for the waves of the workgroup that have not terminated (CDNA3/CDNA4 ISA
+  // guides), as in the simulator: once no wave of workgroup `wg` is still running, its waiting
+  // waves go on after the barrier's release time.
+  auto release_barrier_if_all_arrived = [&](int wg, uint64_t c) {
+    const WgState& g = wgs[size_t(wg)];
+    for (int o : g.waves)
+      if (waves[size_t(o)].state == WaveState::Active) return;
+    for (int o : g.waves) {
+      WaveState& x = waves[size_t(o)];
+      if (x.state != WaveState::AtBarrier) continue;
+      x.state = WaveState::Active;
+      x.ready = c + uint64_t(hw.barrier_release_cycles);
+      x.wait = Stall::Barrier;
+      close_stall(x, c);
+    }
+  };
   auto stall = [&](WaveState& w, Stall s, uint64_t c) {
     R.stall[size_t(s)] += uint64_t(hw.issue_period);
     if (w.open != s) {
@@ -343,21 +359,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             break;
           case Unit::Barrier: {
             w.state = WaveState::AtBarrier;
-            WgState& g = wgs[size_t(w.wg)];
-            bool all = true;
-            for (int o : g.waves) {
-              const WaveState& x = waves[size_t(o)];
-              all &= x.state == WaveState::AtBarrier || x.state == WaveState::Done || x.state == WaveState::Draining;
-            }
-            if (all)
-              for (int o : g.waves) {
-                WaveState& x = waves[size_t(o)];
-                if (x.state != WaveState::AtBarrier) continue;
-                x.state = WaveState::Active;
-                x.ready = c + uint64_t(hw.barrier_release_cycles);
-                x.wait = Stall::Barrier;
-                close_stall(x, c);
-              }
+            release_barrier_if_all_arrived(w.wg, c);
             break;
           }
           case Unit::DS: {
@@ -453,20 +455,8 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
       if (w.pc >= w.rw->steps.size() && w.state == WaveState::Active) {
         close_stall(w, c);
         w.state = WaveState::Draining;
-        // Release a barrier the other waves of the workgroup may be waiting at: S_BARRIER waits
-        // only for the waves that have not terminated (CDNA3/CDNA4 ISA guides), as in the simulator.
-        WgState& g = wgs[size_t(w.wg)];
-        bool all = true;
-        for (int o : g.waves) all &= waves[size_t(o)].state != WaveState::Active;
-        if (all)
-          for (int o : g.waves) {
-            WaveState& x = waves[size_t(o)];
-            if (x.state != WaveState::AtBarrier) continue;
-            x.state = WaveState::Active;
-            x.ready = c + uint64_t(hw.barrier_release_cycles);
-            x.wait = Stall::Barrier;
-            close_stall(x, c);
-          }
+        // Release a barrier the other waves of the workgroup may be waiting at.
+        release_barrier_if_all_arrived(w.wg, c);
       }
     }
     ++R.simd_turns;
