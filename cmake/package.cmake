@@ -9,7 +9,7 @@ include(CMakePackageConfigHelpers)
 set(CDNAJIT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/cdnajit)
 # Libraries a consumer may link; their private static dependencies come along.
 set(CDNAJIT_EXPORTED_LIBRARIES
-  cdnajit_isa cdnajit_regalloc cdnajit_asm cdnajit_passes cdnajit
+  cdnajit_isa cdnajit_codeobject cdnajit_regalloc cdnajit_asm cdnajit_passes cdnajit
   cdnajit_sim cdnajit_runtime cdnajit_reference cdnajit_codegen cdnajit_examples cdnajit_model cdnajit_tune)
 
 install(TARGETS ${CDNAJIT_EXPORTED_LIBRARIES} EXPORT cdnajitTargets

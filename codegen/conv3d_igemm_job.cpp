@@ -17,7 +17,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
 
 namespace cdnajit::codegen {

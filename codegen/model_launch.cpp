@@ -1,7 +1,7 @@
 #include "codegen/model_launch.hpp"
 
 #include "jit/isa/error.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 
 namespace cdnajit::codegen {
 

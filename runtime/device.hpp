@@ -20,7 +20,7 @@
 
 #include "jit/isa/isa.hpp"
 #include "runtime/kernel_args.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
 
 namespace cdnajit {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 
 namespace cdnajit {
 

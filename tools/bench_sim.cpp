@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "jit/kernel.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
 
 using namespace cdnajit;

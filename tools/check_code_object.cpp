@@ -7,7 +7,7 @@
 #include "jit/isa/machine_inst.hpp"
 #include "jit/isa/opcode.hpp"
 #include "jit/passes/passes.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/semantics_check.hpp"
 #include "runtime/sim/simulator.hpp"
 #include "tools/code_object_symbols.hpp"

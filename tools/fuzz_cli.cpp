@@ -18,7 +18,7 @@
 
 #include "jit/isa/error.hpp"
 #include "runtime/kernel_args.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "tools/fuzz_code_object.hpp"
 
 namespace cdnajit {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "jit/isa/error.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
 
 namespace cdnajit {

@@ -4,7 +4,7 @@
 #include "codegen/hip_sources.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/hip_source.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "tools/model_dwconv.hpp"
 
 namespace cdnajit::model_cli {

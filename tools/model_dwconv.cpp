@@ -5,7 +5,7 @@
 
 #include "codegen/dwconv3d_shape.hpp"
 #include "jit/isa/error.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 
 namespace cdnajit::model_dwconv {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "jit/isa/error.hpp"
 #include "jit/kernel.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 
 namespace cdnajit::model_micro {
 namespace {

@@ -29,7 +29,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/hip_source.hpp"
 #include "runtime/model/launch_model.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "tools/model_dwconv.hpp"
 #include "tools/model_micro_kernels.hpp"
 #include "tools/rank_stats.hpp"

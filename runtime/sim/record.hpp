@@ -10,7 +10,7 @@
 
 #include "jit/isa/isa.hpp"
 #include "runtime/sim/clock_feed.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 
 namespace cdnajit::sim {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 
 namespace cdnajit::sim {
 

@@ -751,10 +751,10 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
     throw Error("simulator: kernel " + k->name + " asks for " + std::to_string(k->private_segment_size) +
                 " private segment (scratch) bytes per work-item and " + std::to_string(k->kernarg_size) +
                 " kernarg bytes; the limits are " + std::to_string(kMaxPrivateSegmentBytes) + " and " +
-                std::to_string(kMaxKernargBytes) + " (runtime/sim/code_object.hpp)");
+                std::to_string(kMaxKernargBytes) + " (jit/codeobject/code_object.hpp)");
   if (kernarg.size() > kMaxKernargBytes)
     throw Error("simulator: kernarg segment of " + std::to_string(kernarg.size()) + " bytes exceeds the limit of " +
-                std::to_string(kMaxKernargBytes) + " (kMaxKernargBytes in runtime/sim/code_object.hpp)");
+                std::to_string(kMaxKernargBytes) + " (kMaxKernargBytes in jit/codeobject/code_object.hpp)");
   if (k->kernel_code_properties & (1u << 11))
     throw Error("simulator: kernel " + k->name + " uses a dynamic stack (function calls / alloca), which the simulator does not model");
   uint64_t lds_bytes = uint64_t(k->group_segment_size) + dims.dynamic_lds;

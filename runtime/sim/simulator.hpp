@@ -16,7 +16,7 @@
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
 #include "runtime/sim/clock_feed.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/record.hpp"
 
 namespace cdnajit::sim {

@@ -18,6 +18,6 @@
 #include "jit/kernel.hpp"
 #include "runtime/device.hpp"
 #include "runtime/model/launch_model.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
 #include "runtime/model/model_device.hpp"

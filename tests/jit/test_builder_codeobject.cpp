@@ -4,7 +4,7 @@
 
 #include "codegen/examples/examples.hpp"
 #include "jit/kernel.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "tests/asm/code_object_reader.hpp"
 
 using namespace cdnajit;

@@ -21,7 +21,7 @@
 #include "jit/asm/link.hpp"
 #include "jit/kernel.hpp"
 #include "runtime/device.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "tests/asm/code_object_reader.hpp"
 #include "tools/builtin_kernels.hpp"
 

@@ -21,7 +21,7 @@
 #include "jit/asm/link.hpp"
 #include "jit/passes/passes.hpp"
 #include "runtime/device.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
 #include "tests/jit/assembly_program.hpp"
 #include "tests/test_support.hpp"

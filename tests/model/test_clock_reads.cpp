@@ -13,7 +13,7 @@
 #include "runtime/hip_source.hpp"
 #include "runtime/model/launch_model.hpp"
 #include "runtime/model/lds_banks.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 
 using namespace cdnajit;
 

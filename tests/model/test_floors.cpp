@@ -9,7 +9,7 @@
 
 #include "codegen/conv3d_igemm_model.hpp"
 #include "codegen/dwconv3d.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "tools/builtin_kernels.hpp"
 #include "tools/model_micro_kernels.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "jit/isa/machine_inst.hpp"
 #include "jit/passes/passes.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
 
 namespace kt {

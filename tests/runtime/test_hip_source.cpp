@@ -7,7 +7,7 @@
 
 #include "jit/isa/error.hpp"
 #include "runtime/hip_source.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 
 using namespace cdnajit;
 

@@ -16,7 +16,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
 #include "tests/sim/hip_compile.hpp"
 

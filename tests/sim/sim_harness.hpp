@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
 #include "tests/sim/hip_compile.hpp"
 

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "tests/test_support.hpp"
-#include "runtime/sim/msgpack.hpp"
+#include "jit/codeobject/msgpack.hpp"
 #include "tests/sim/sim_harness.hpp"
 
 using namespace simtest;

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/semantics_check.hpp"
 #include "runtime/sim/simulator.hpp"
 #include "tests/sim/ext_harness.hpp"

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "jit/asm/assemble.hpp"
-#include "runtime/sim/msgpack.hpp"
+#include "jit/codeobject/msgpack.hpp"
 #include "tests/sim/sim_harness.hpp"
 
 using namespace simtest;

@@ -8,7 +8,7 @@
 #include "codegen/conv3d_igemm.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/model/launch_model.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/tune/families/conv3d_igemm_check.hpp"
 #include "runtime/tune/families/registry.hpp"
 #include "runtime/tune/time_source.hpp"

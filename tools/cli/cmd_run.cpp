@@ -14,7 +14,7 @@
 #include "tools/cli/files.hpp"
 #include "tools/cli/values.hpp"
 #include "tools/check_code_object.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "tools/model_cli.hpp"
 
 namespace cdnajit::cli {

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "jit/isa/error.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

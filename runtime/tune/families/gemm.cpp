@@ -20,7 +20,7 @@
 #include "codegen/gemm_host.hpp"
 #include "codegen/seed_run.hpp"
 #include "jit/isa/error.hpp"
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 #include "runtime/tune/families/family_base.hpp"
 #include "runtime/tune/families/registry.hpp"
 

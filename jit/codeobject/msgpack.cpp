@@ -1,9 +1,10 @@
-#include "runtime/sim/msgpack.hpp"
+#include "jit/codeobject/msgpack.hpp"
 
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "jit/isa/error.hpp"
-#include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::msgpack {
 namespace {
@@ -79,7 +80,7 @@ struct Reader {
       case 0xdd: arr(be(4)); break;
       case 0xde: map(be(2)); break;
       case 0xdf: map(be(4)); break;
-      default: pos--; fail("unsupported type byte " + sim::hex(t));
+      default: pos--; fail("unsupported type byte " + fmt::format("{:#x}", t));
     }
     if (v.kind == Value::UInt) v.i = int64_t(v.u);
     return v;

@@ -1,6 +1,6 @@
 // ELF64 + AMDGPU kernel descriptor + msgpack metadata reader. Every read goes
 // through a bounds-checked cursor so malformed input becomes cdnajit::Error.
-#include "runtime/sim/code_object.hpp"
+#include "jit/codeobject/code_object.hpp"
 
 #include <cstring>
 #include <algorithm>
@@ -9,9 +9,10 @@
 #include <string_view>
 #include <unordered_map>
 
+#include <fmt/format.h>
+
 #include "jit/isa/error.hpp"
-#include "runtime/sim/msgpack.hpp"
-#include "runtime/sim/sim_internal.hpp"
+#include "jit/codeobject/msgpack.hpp"
 
 namespace cdnajit {
 namespace {
@@ -147,7 +148,7 @@ void decode_descriptor(std::span<const uint8_t> kd, KernelInfo& k) {
 void check_limit(const KernelInfo& k, const char* field, uint64_t value, uint64_t limit, const char* constant) {
   if (value > limit)
     bad("kernel " + k.name + ": descriptor " + field + " " + std::to_string(value) + " exceeds the limit of " +
-        std::to_string(limit) + " (" + constant + " in runtime/sim/code_object.hpp)");
+        std::to_string(limit) + " (" + constant + " in jit/codeobject/code_object.hpp)");
 }
 
 }  // namespace
@@ -185,7 +186,7 @@ CodeObject read_code_object(std::span<const uint8_t> bytes) {
   switch (eflags & 0xff) {
     case 0x4c: co.arch = Arch::gfx942; break;
     case 0x4f: co.arch = Arch::gfx950; break;
-    default: bad("unsupported GPU (e_flags mach " + sim::hex(eflags & 0xff) + "); valid: gfx942 (0x4c), gfx950 (0x4f)");
+    default: bad("unsupported GPU (e_flags mach " + fmt::format("{:#x}", eflags & 0xff) + "); valid: gfx942 (0x4c), gfx950 (0x4f)");
   }
   uint64_t shoff = f.get<uint64_t>(40, "e_shoff");
   uint16_t shentsize = f.get<uint16_t>(58, "e_shentsize");
@@ -253,7 +254,7 @@ CodeObject read_code_object(std::span<const uint8_t> bytes) {
   Bytes sb{symb};
   if (symb.size() / 24 > kMaxSymbols)
     bad("symbol table of " + std::to_string(symb.size() / 24) + " entries exceeds the limit of " +
-        std::to_string(kMaxSymbols) + " (kMaxSymbols in runtime/sim/code_object.hpp)");
+        std::to_string(kMaxSymbols) + " (kMaxSymbols in jit/codeobject/code_object.hpp)");
   for (uint64_t off = 0; off + 24 <= symb.size(); off += 24) {
     Symbol s;
     s.name = cstr(strtab, sb.get<uint32_t>(off, "st_name"), "symbol");
@@ -279,12 +280,12 @@ CodeObject read_code_object(std::span<const uint8_t> bytes) {
     if (s.shndx == 0 || s.shndx >= shnum) bad("descriptor symbol " + s.name + " has no valid section");
     const Section& ds = secs[s.shndx];
     if (s.value < ds.addr || s.value - ds.addr > ds.size || ds.size - (s.value - ds.addr) < 64)
-      bad("descriptor " + s.name + " at " + sim::hex(s.value) + " does not fit 64 bytes inside section " + ds.name);
+      bad("descriptor " + s.name + " at " + fmt::format("{:#x}", s.value) + " does not fit 64 bytes inside section " + ds.name);
     auto kd = f.slice(ds.offset + (s.value - ds.addr), 64, "kernel descriptor");
     KernelInfo k;
     k.name = s.name.substr(0, s.name.size() - 3);
     if (co.kernels.size() == kMaxKernels)
-      bad("more than " + std::to_string(kMaxKernels) + " kernel descriptors (kMaxKernels in runtime/sim/code_object.hpp)");
+      bad("more than " + std::to_string(kMaxKernels) + " kernel descriptors (kMaxKernels in jit/codeobject/code_object.hpp)");
     decode_descriptor(kd, k);
     check_limit(k, "kernarg_size", k.kernarg_size, kMaxKernargBytes, "kMaxKernargBytes");
     check_limit(k, "private_segment_fixed_size (scratch bytes per work-item)", k.private_segment_size,
@@ -295,7 +296,7 @@ CodeObject read_code_object(std::span<const uint8_t> bytes) {
     std::memcpy(&entry, kd.data() + 16, 8);
     uint64_t code = s.value + uint64_t(entry);
     if (code < text.addr || code - text.addr >= text.size || (code & 3))
-      bad("kernel " + k.name + ": entry address " + sim::hex(code) + " is not a 4-byte aligned address inside .text");
+      bad("kernel " + k.name + ": entry address " + fmt::format("{:#x}", code) + " is not a 4-byte aligned address inside .text");
     k.entry_offset = code - text.addr;
     // The kernel's code ends where its FUNC symbol's size says (the last such symbol
     // when there are several), else at the next FUNC symbol, else at the end of .text.
