@@ -190,7 +190,7 @@ enum class Encoder : uint8_t { Direct, Text };
 
 // How the relocatable object becomes a loadable code object. Lld: LLVM's linker
 // in process (`ld.lld -shared`, what clang runs). Direct: cdnajit's own ELF
-// writer (jit/asm/elf_writer.hpp), which lays the code object out as lld does
+// writer (jit/codeobject/elf_writer.hpp), which lays the code object out as lld does
 // (test_direct_link requires identical bytes for every built-in kernel, the same
 // fields through both code-object readers and the same simulator outputs); an
 // object it does not handle goes to lld and stats.lld_fallback says so.

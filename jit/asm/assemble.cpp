@@ -7,7 +7,7 @@
 
 #include "jit/asm/assemble_hook.hpp"
 #include "jit/asm/mc_arch.hpp"
-#include "jit/asm/target_id.hpp"
+#include "jit/codeobject/target_id.hpp"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/MC/MCAsmBackend.h"
 #include "llvm/MC/MCAsmInfo.h"

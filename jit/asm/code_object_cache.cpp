@@ -13,7 +13,7 @@
 
 #include "jit/asm/assemble.hpp"
 #include "jit/asm/link.hpp"
-#include "jit/asm/target_id.hpp"
+#include "jit/codeobject/target_id.hpp"
 #include "jit/isa/error.hpp"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Config/llvm-config.h"

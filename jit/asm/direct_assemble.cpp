@@ -3,7 +3,7 @@
 #include "jit/asm/assemble_hook.hpp"
 #include "jit/asm/mc_arch.hpp"
 #include "jit/asm/mcinst_encoder.hpp"
-#include "jit/asm/metadata_note.hpp"
+#include "jit/codeobject/metadata_note.hpp"
 #include "jit/isa/validate.hpp"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCStreamer.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "jit/asm/assemble.hpp"
-#include "jit/asm/kernel_descriptor_emit.hpp"
+#include "jit/codeobject/kernel_descriptor_emit.hpp"
 #include "jit/isa/machine_inst.hpp"
 
 namespace cdnajit {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "jit/asm/subprocess_toolchain.hpp"
-#include "jit/asm/target_id.hpp"
+#include "jit/codeobject/target_id.hpp"
 #include "jit/asm/temp_dir.hpp"
 #include "jit/isa/error.hpp"
 #include "lld/Common/Driver.h"

@@ -3,7 +3,7 @@
 #include <array>
 #include <mutex>
 
-#include "jit/asm/target_id.hpp"
+#include "jit/codeobject/target_id.hpp"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"

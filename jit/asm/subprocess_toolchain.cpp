@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-#include "jit/asm/target_id.hpp"
+#include "jit/codeobject/target_id.hpp"
 #include "jit/asm/temp_dir.hpp"
 #include "jit/isa/error.hpp"
 

@@ -83,7 +83,7 @@ constexpr size_t kMaxSymbols = 1 << 20;                   // symbol-table entrie
 CodeObject read_code_object(std::span<const uint8_t> bytes);
 
 // Architectural VGPRs of a kernel. With AGPRs (gfx90a+ unified register file) the metadata's
-// .vgpr_count is the whole allocation, accum_offset + AGPRs (jit/asm/kernel_descriptor_emit.cpp,
+// .vgpr_count is the whole allocation, accum_offset + AGPRs (jit/codeobject/kernel_descriptor_emit.cpp,
 // total_vgpr_count), so the architectural part is .vgpr_count - .agpr_count; without AGPRs it
 // is .vgpr_count. Occupancy inputs take this and .agpr_count separately.
 uint32_t architectural_vgprs(const KernelInfo& k);

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "jit/asm/assemble.hpp"
-#include "jit/asm/target_id.hpp"
+#include "jit/codeobject/target_id.hpp"
 #include "test_kernels.hpp"
 
 using namespace cdnajit;

@@ -2,7 +2,7 @@
 
 #include "code_object_reader.hpp"
 #include "jit/asm/assemble.hpp"
-#include "jit/asm/kernel_descriptor_emit.hpp"
+#include "jit/codeobject/kernel_descriptor_emit.hpp"
 #include "jit/asm/link.hpp"
 #include "jit/isa/error.hpp"
 #include "test_kernels.hpp"

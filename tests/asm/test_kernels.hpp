@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "jit/asm/kernel_descriptor_emit.hpp"
+#include "jit/codeobject/kernel_descriptor_emit.hpp"
 
 namespace cdnajit::test {
 

@@ -7,7 +7,7 @@
 #include "code_object_reader.hpp"
 #include "jit/asm/assemble.hpp"
 #include "jit/asm/link.hpp"
-#include "jit/asm/target_id.hpp"
+#include "jit/codeobject/target_id.hpp"
 #include "jit/isa/error.hpp"
 #include "llvm/BinaryFormat/ELF.h"
 #include "test_kernels.hpp"

@@ -1,4 +1,4 @@
-// The direct ELF writer (Linker::Direct, jit/asm/elf_writer.hpp) against lld
+// The direct ELF writer (Linker::Direct, jit/codeobject/elf_writer.hpp) against lld
 // (Linker::Lld, the reference): every built-in kernel on each arch must give a
 // code object that
 //  - is byte-identical to lld's,
@@ -17,7 +17,7 @@
 
 #include "codegen/dwconv3d.hpp"
 #include "jit/asm/assemble.hpp"
-#include "jit/asm/elf_writer.hpp"
+#include "jit/codeobject/elf_writer.hpp"
 #include "jit/asm/link.hpp"
 #include "jit/kernel.hpp"
 #include "runtime/device.hpp"

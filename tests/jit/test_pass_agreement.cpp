@@ -17,7 +17,7 @@
 #include "codegen/dwconv3d_models.hpp"
 #include "codegen/examples/examples.hpp"
 #include "jit/asm/assemble.hpp"
-#include "jit/asm/kernel_descriptor_emit.hpp"
+#include "jit/codeobject/kernel_descriptor_emit.hpp"
 #include "jit/asm/link.hpp"
 #include "jit/passes/passes.hpp"
 #include "runtime/device.hpp"

@@ -1,8 +1,8 @@
-#include "jit/asm/metadata_note.hpp"
+#include "jit/codeobject/metadata_note.hpp"
 
 #include <string_view>
 
-#include "jit/asm/target_id.hpp"
+#include "jit/codeobject/target_id.hpp"
 #include "llvm/BinaryFormat/AMDGPUMetadataVerifier.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"

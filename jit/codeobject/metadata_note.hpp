@@ -4,11 +4,11 @@
 // render_amdgpu_metadata()'s text, checked by LLVM's own metadata verifier, in
 // the same `.note` record. The text (render_amdgpu_metadata) stays the
 // reference: test_direct_encoding requires byte-identical objects from both.
-// Private to jit/asm.
+// Used by the in-process assembler (jit/asm/direct_assemble.cpp).
 #pragma once
 #include <string>
 
-#include "jit/asm/kernel_descriptor_emit.hpp"
+#include "jit/codeobject/kernel_descriptor_emit.hpp"
 
 namespace llvm {
 class MCStreamer;

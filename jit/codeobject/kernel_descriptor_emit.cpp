@@ -1,9 +1,9 @@
-#include "jit/asm/kernel_descriptor_emit.hpp"
+#include "jit/codeobject/kernel_descriptor_emit.hpp"
 
 #include <algorithm>
 #include <cctype>
 
-#include "jit/asm/target_id.hpp"
+#include "jit/codeobject/target_id.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/isa/target.hpp"
 

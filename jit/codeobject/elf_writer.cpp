@@ -1,4 +1,4 @@
-#include "jit/asm/elf_writer.hpp"
+#include "jit/codeobject/elf_writer.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <string_view>
 #include <utility>
 
-#include "jit/asm/target_id.hpp"
+#include "jit/codeobject/target_id.hpp"
 #include "jit/isa/error.hpp"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELF.h"
