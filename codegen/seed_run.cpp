@@ -57,17 +57,6 @@ RunTotals run_chunked(std::ostream& log, Device& dev, const DeviceKernel& kernel
   return t;
 }
 
-int allocated_sgprs(const KernelInfo& k) {
-  constexpr int kReservedSgprs = 6;  // VCC, FLAT_SCRATCH, XNACK_MASK on gfx94x / gfx950
-  return std::max(0, int(k.sgpr_count) - kReservedSgprs);
-}
-
-regalloc::Occupancy code_object_occupancy(const KernelInfo& k, Arch arch, uint32_t workgroup_size) {
-  if (workgroup_size == 0) workgroup_size = k.max_flat_workgroup_size ? k.max_flat_workgroup_size : 256;
-  return regalloc::occupancy(arch, int(architectural_vgprs(k)), int(k.agpr_count), allocated_sgprs(k), k.group_segment_size,
-                             workgroup_size);
-}
-
 double per_output(uint64_t wave_insts, const DwConvShape& s) {
   return double(wave_insts) * 64.0 / double(s.output_elems());
 }

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "codegen/dwconv3d_shape.hpp"
-#include "jit/regalloc/regalloc.hpp"
+#include "jit/codeobject/kernel_occupancy.hpp"  // code_object_occupancy, allocated_sgprs
 #include "runtime/device.hpp"
 
 namespace cdnajit::codegen {
@@ -36,15 +36,6 @@ GridForChannels per_channel_grid(const DwConvShape& s);
 RunTotals run_chunked(std::ostream& log, Device& dev, const DeviceKernel& kernel, const DwConvShape& s,
                       const Buffer& in, const Buffer& wt, const Buffer& out, int chunk, std::string_view what,
                       const GridForChannels& grid = {});
-
-// Occupancy of a loaded kernel from its code object's metadata, through
-// regalloc::occupancy. The metadata's .sgpr_count (clang's and the JIT's alike)
-// includes the 6 SGPRs reserved for VCC, FLAT_SCRATCH and XNACK_MASK, which
-// regalloc::occupancy adds itself, so they are taken off first.
-// `workgroup_size` 0 = the metadata's max_flat_workgroup_size (256 if absent).
-regalloc::Occupancy code_object_occupancy(const KernelInfo& k, Arch arch, uint32_t workgroup_size = 0);
-// The metadata's SGPR count without the 6 reserved ones (comparable with BuildResult.stats.sgprs).
-int allocated_sgprs(const KernelInfo& k);
 
 // Thread-instructions per output element: wave instructions x 64 lanes / outputs of s.
 double per_output(uint64_t wave_insts, const DwConvShape& s);

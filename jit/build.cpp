@@ -225,8 +225,8 @@ struct BuildPipeline {
     r.stats.lds_bytes = k.lds_bytes;
     r.stats.kernarg_bytes = k.kernarg_bytes;
     r.stats.workgroup_size = spec.max_flat_workgroup_size;
-    auto occ = regalloc::occupancy(k.arch, r.stats.vgprs, r.stats.agprs, r.stats.sgprs, k.lds_bytes, r.stats.workgroup_size);
-    r.stats.occupancy = Occupancy{occ.waves_per_simd_regs, occ.waves_per_simd_lds, occ.workgroups_per_cu_lds, occ.waves_per_simd};
+    r.stats.occupancy = isa::target::occupancy(k.arch, r.stats.vgprs, r.stats.agprs, r.stats.sgprs, k.lds_bytes,
+                                               r.stats.workgroup_size);
     for (const isa::MachineInst& mi : prog) {
       if (mi.info) {
         ++r.stats.instructions;

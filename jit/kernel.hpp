@@ -29,6 +29,7 @@
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
 #include "jit/isa/machine_inst.hpp"
+#include "jit/isa/occupancy.hpp"
 
 namespace cdnajit {
 namespace isa {
@@ -213,12 +214,7 @@ struct BuildOptions {
   bool keep_assembly = true;
 };
 
-struct Occupancy {
-  int waves_per_simd_regs = 0;  // from VGPR+AGPR (and SGPR) use
-  int waves_per_simd_lds = 0;   // from LDS bytes and workgroup size
-  int workgroups_per_cu_lds = 0;
-  int waves_per_simd = 0;       // min of both
-};
+using Occupancy = isa::target::Occupancy;  // jit/isa/occupancy.hpp
 
 struct KernelStats {
   int vgprs = 0, agprs = 0, sgprs = 0;   // allocated (highest used + 1)

@@ -1,6 +1,6 @@
 // Register allocation for cdnajit: liveness over the control-flow graph,
 // linear scan with tuple width / alignment / pinned-register constraints,
-// an independent allocation checker, and occupancy arithmetic.
+// and an independent allocation checker.
 //
 // Input: the builder lowers its virtual-register program to a `Function`
 // (blocks of instructions that only say which virtual registers they read and
@@ -27,6 +27,7 @@
 
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
+#include "jit/isa/occupancy.hpp"
 #include "jit/isa/target.hpp"
 
 namespace cdnajit::regalloc {
@@ -143,19 +144,10 @@ struct MaybeUndefinedRead {
 std::vector<MaybeUndefinedRead> find_maybe_undefined_reads(
     const Function& f, std::span<const std::pair<uint32_t, uint32_t>> vector_skipped_edges = {});
 
-// Occupancy in waves per SIMD for a wave64 kernel on gfx942/gfx950.
-//  vgprs/agprs: allocated counts (highest index + 1), 0..256 each.
-//  sgprs: allocated SGPRs (highest index + 1), 0..96, WITHOUT VCC/FLAT_SCRATCH/XNACK_MASK:
-//         the 6 SGPRs the hardware reserves for them are added here.
-//  lds_bytes: static LDS per workgroup; workgroup_size: threads per workgroup, 1..1024.
-// Throws cdnajit::Error if an argument is out of range or the LDS does not fit on a CU.
-struct Occupancy {
-  int waves_per_simd_regs = 0;    // from VGPR+AGPR and SGPR use
-  int waves_per_simd_lds = 0;     // from LDS bytes, workgroup size and workgroup slots
-  int workgroups_per_cu_lds = 0;  // from LDS, capped by the hardware's workgroup slots per CU
-  int waves_per_simd = 0;         // min of both
-};
-Occupancy occupancy(Arch arch, int vgprs, int agprs, int sgprs, uint32_t lds_bytes, uint32_t workgroup_size);
+// Occupancy arithmetic is a fact of the target (jit/isa/occupancy.hpp); these names keep the
+// callers that still spell it regalloc:: compiling.
+using isa::target::Occupancy;
+using isa::target::occupancy;
 
 // "SGPR" / "VGPR" / "AGPR", and the architectural register count of a class.
 const char* class_name(RegClass c);

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "jit/isa/error.hpp"
-#include "jit/regalloc/regalloc.hpp"
+#include "jit/codeobject/kernel_occupancy.hpp"
 
 namespace cdnajit::model {
 
@@ -19,11 +19,9 @@ LaunchPlan plan_launch(const KernelInfo& k, Arch arch, const sim::LaunchDims& di
   const uint32_t threads = dims.block[0] * dims.block[1] * dims.block[2];
   p.workgroups = uint64_t(dims.grid[0]) * dims.grid[1] * dims.grid[2];
   p.waves_per_workgroup = int((threads + 63) / 64);
-  // The code object's .sgpr_count includes VCC, FLAT_SCRATCH and XNACK_MASK (6), which
-  // regalloc::occupancy adds itself (as codegen::code_object_occupancy does).
-  const int sgprs = std::max(0, int(k.sgpr_count) - 6);
-  const regalloc::Occupancy occ = regalloc::occupancy(arch, int(architectural_vgprs(k)), int(k.agpr_count), sgprs,
-                                                      k.group_segment_size + dims.dynamic_lds, threads);
+  const isa::target::Occupancy occ = isa::target::occupancy(arch, int(architectural_vgprs(k)), int(k.agpr_count),
+                                                            allocated_sgprs(k), k.group_segment_size + dims.dynamic_lds,
+                                                            threads);
   p.waves_per_simd = occ.waves_per_simd;
   p.workgroup_slots = std::max(1, std::min(occ.waves_per_simd * hw.simds / p.waves_per_workgroup, occ.workgroups_per_cu_lds));
   p.max_workgroups = std::max(p.workgroup_slots, std::min(occ.workgroups_per_cu_lds, hw.max_workgroups_per_cu));

@@ -24,7 +24,7 @@ namespace cdnajit::model {
 struct LaunchPlan {
   uint64_t workgroups = 0;       // whole grid
   int waves_per_workgroup = 0;
-  int waves_per_simd = 0;        // occupancy (regalloc::occupancy: registers and LDS)
+  int waves_per_simd = 0;        // occupancy (isa::target::occupancy: registers and LDS)
   int workgroup_slots = 0;       // workgroups resident per CU when all run (registers, LDS)
   int max_workgroups = 0;        // workgroups resident per CU at most (LDS, workgroup limit) with partly ended ones
   int active_cus = 0;            // min(CUs, workgroups)

@@ -137,7 +137,7 @@ std::string stats_line(const BuildResult& b, Arch arch, int threads) {
   const KernelInfo* k = co.find(b.name);
   if (!k) return "no kernel info";
   return fmt::format("VGPR {} AGPR {} SGPR {} LDS {} B, {} waves/SIMD", architectural_vgprs(*k), k->agpr_count, k->sgpr_count,
-                     k->group_segment_size, codegen::code_object_occupancy(*k, arch, uint32_t(threads)).waves_per_simd);
+                     k->group_segment_size, code_object_occupancy(*k, arch, uint32_t(threads)).waves_per_simd);
 }
 
 class Conv3dCandidate final : public BuiltCandidate {

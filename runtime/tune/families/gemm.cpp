@@ -115,7 +115,7 @@ class GemmCandidate final : public BuiltCandidate {
     if (!k) return "no kernel info";
     return fmt::format("VGPR {} AGPR {} SGPR {} LDS {} B, {} waves/SIMD", architectural_vgprs(*k), k->agpr_count,
                        k->sgpr_count, k->group_segment_size,
-                       codegen::code_object_occupancy(*k, plan_.arch, uint32_t(plan_.threads)).waves_per_simd);
+                       code_object_occupancy(*k, plan_.arch, uint32_t(plan_.threads)).waves_per_simd);
   }
 
   GemmPlan plan_;

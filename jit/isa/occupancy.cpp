@@ -32,15 +32,19 @@
 //  - waves per SIMD from LDS = floor(workgroups * waves_per_group / 4),
 //    clamped to 1..8 (a launchable kernel runs at least one wave; LLVM clamps
 //    the same way).
+#include "jit/isa/occupancy.hpp"
+
 #include <algorithm>
+#include <string>
 
-#include "jit/regalloc/detail.hpp"
+#include "jit/isa/error.hpp"
+#include "jit/isa/target.hpp"
 
-namespace cdnajit::regalloc {
+namespace cdnajit::isa::target {
 
 namespace {
 
-using namespace isa::target;  // the hardware facts listed above live in jit/isa/target.hpp
+// The hardware facts listed above live in jit/isa/target.hpp.
 constexpr int kUnifiedRegsPerLane = kUnifiedVectorRegs;
 constexpr int kExtraSgprs = kReservedSgprs;
 
@@ -68,9 +72,9 @@ Occupancy occupancy(Arch arch, int vgprs, int agprs, int sgprs, uint32_t lds_byt
       throw Error(std::string("occupancy: ") + what + " = " + std::to_string(v) + " is outside 0.." +
                   std::to_string(hi));
   };
-  range("vgprs", vgprs, architectural_limit(RegClass::V));
-  range("agprs", agprs, architectural_limit(RegClass::A));
-  range("sgprs", sgprs, architectural_limit(RegClass::S));
+  range("vgprs", vgprs, kVgprs);
+  range("agprs", agprs, kAgprs);
+  range("sgprs", sgprs, kAddressableSgprs);
   if (workgroup_size < 1 || workgroup_size > kMaxWorkgroupSize)
     throw Error("occupancy: workgroup size " + std::to_string(workgroup_size) + " is outside 1.." +
                 std::to_string(kMaxWorkgroupSize) + " threads");
@@ -96,4 +100,4 @@ Occupancy occupancy(Arch arch, int vgprs, int agprs, int sgprs, uint32_t lds_byt
   return o;
 }
 
-}  // namespace cdnajit::regalloc
+}  // namespace cdnajit::isa::target
