@@ -137,8 +137,8 @@ void decode_descriptor(std::span<const uint8_t> kd, KernelInfo& k) {
   k.wg_id_z = (k.rsrc2 >> 9) & 1;
   k.wg_info = (k.rsrc2 >> 10) & 1;
   k.workitem_id_vgprs = int((k.rsrc2 >> 11) & 3);
-  // gfx90a+: unified register file, granule 8; AGPRs start at accum_offset.
-  uint32_t total = ((k.rsrc1 & 63) + 1) * 8;
+  // gfx90a+: unified register file; AGPRs start at accum_offset.
+  uint32_t total = isa::target::descriptor_vector_regs(k.rsrc1);
   k.accum_offset = ((k.rsrc3 & 63) + 1) * 4;
   if (k.vgpr_count == 0) k.vgpr_count = std::min<uint32_t>(k.accum_offset, total);
   if (k.agpr_count == 0 && total > k.accum_offset) k.agpr_count = total - k.accum_offset;

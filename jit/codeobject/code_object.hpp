@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "jit/isa/isa.hpp"
+#include "jit/isa/target.hpp"
 
 namespace cdnajit {
 
@@ -73,7 +74,7 @@ struct CodeObject {
 // above any kernel this project builds; raise them here if a real one needs more.
 constexpr uint32_t kMaxKernargBytes = 64 * 1024;          // descriptor kernarg_size
 constexpr uint32_t kMaxPrivateSegmentBytes = 128 * 1024;  // descriptor private (scratch) bytes per work-item
-constexpr uint32_t kMaxGroupSegmentBytes = 160 * 1024;    // descriptor LDS bytes (gfx950 has 160 KiB per CU)
+constexpr uint32_t kMaxGroupSegmentBytes = isa::target::kMaxLdsBytes;  // descriptor LDS bytes (the largest LDS of a target)
 constexpr size_t kMaxKernels = 4096;                      // kernel descriptors per code object
 constexpr size_t kMaxSymbols = 1 << 20;                   // symbol-table entries
 

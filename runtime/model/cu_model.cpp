@@ -310,8 +310,8 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
           stall(w, Stall::MfmaBusy, c);
           break;
         }
-        if ((op.unit == Unit::VMEM && int(w.vm.size()) >= hw.vmcnt_max) ||
-            ((op.unit == Unit::DS || op.unit == Unit::SMEM) && int(w.lgkm.size()) >= hw.lgkmcnt_max)) {
+        if ((op.unit == Unit::VMEM && int(w.vm.size()) >= isa::kMaxVmcnt) ||
+            ((op.unit == Unit::DS || op.unit == Unit::SMEM) && int(w.lgkm.size()) >= isa::kMaxLgkmcnt)) {
           stall(w, Stall::CounterFull, c);
           break;
         }

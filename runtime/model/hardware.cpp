@@ -58,6 +58,7 @@
 #include <cstdio>
 
 #include "jit/isa/error.hpp"
+#include "jit/isa/target.hpp"
 
 namespace cdnajit::model {
 namespace {
@@ -97,7 +98,7 @@ Hardware common(std::string name, std::string product, Arch arch, double peak_gh
 
 Hardware cdna3(std::string name, std::string product, double hbm_tbps, double dense_mfma_ghz) {
   Hardware h = common(std::move(name), std::move(product), Arch::gfx942, 2.1, hbm_tbps);
-  h.cus = 304;
+  h.cus = isa::target::max_compute_units(Arch::gfx942);  // [SPECS] 304: every CDNA3 product here has the full count
   h.cus_per_xcd = 38;                          // [SPECS]
   h.mfma_dense_clock_ghz = dense_mfma_ghz;     // [MAF] BF16 GEMM median clock
   return h;
@@ -105,7 +106,7 @@ Hardware cdna3(std::string name, std::string product, double hbm_tbps, double de
 
 Hardware cdna4(std::string name, std::string product, double clock_ghz) {
   Hardware h = common(std::move(name), std::move(product), Arch::gfx950, clock_ghz, 8.0);
-  h.cus = 256;
+  h.cus = isa::target::max_compute_units(Arch::gfx950);  // [SPECS] 256: every CDNA4 product here has the full count
   h.cus_per_xcd = 32;                          // [SPECS]
   h.lds_banks = 64;                            // [LDSPH] measured on MI350X; CDNA4 white paper
   h.lds_bytes_per_clk = 128;                   // [LDSPH]/[CDNA4] 256 B/clk reads per CU, two halves
@@ -244,7 +245,8 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"HBM latency (cycles)", std::to_string(h.hbm_latency), "[LDSMB] 500-800 cycles (MI308X, one wave); the high end"},
       {"dense-MFMA sustained clock (GHz) at MFMA busy share", num(h.mfma_dense_clock_ghz) + " at " + num(h.mfma_dense_busy),
        "MI300X, MI325X: [MAF] BF16 GEMM median clock, 94% of MFMA peak at that clock; MI350X, MI355X assumed: peak x [MAF]'s MI325X share 1447/2100 (no CDNA4 figure found)"},
-      {"vmcnt / lgkmcnt limits", std::to_string(h.vmcnt_max) + " / " + std::to_string(h.lgkmcnt_max), "[ISA3]"},
+      {"vmcnt / lgkmcnt limits", std::to_string(isa::target::target_info(h.arch).waitcnt.max_vmcnt) + " / " +
+                                      std::to_string(isa::target::target_info(h.arch).waitcnt.max_lgkmcnt), "[ISA3]"},
   };
 }
 

@@ -106,7 +106,6 @@ struct Hardware {
   double hbm_tbps = 0;                  // peak (data sheet)
   double hbm_achievable_share = 1.0;    // achievable / peak
   int hbm_latency = 800;                // cycles, load issue to data from HBM
-  int vmcnt_max = 63, lgkmcnt_max = 15;
   // LDS writes per half per cycle (reads: lds_bytes_per_clk); CDNA4 doubled the read rate only.
   int lds_write_bytes_per_clk = 64;
   // Clock under load: `clock_ghz` is the sustained clock of non-MFMA work; dense MFMA work runs

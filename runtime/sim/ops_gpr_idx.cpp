@@ -28,7 +28,7 @@ void run_gpr_indexed(Wave& w, const Op& op) {
   if (op.unit != isa::Unit::VALU || !op.info)
     fail(w, op, mode + ": the simulator models it for vector ALU instructions only (whether MFMA operands are offset is not established)");
   const KernelInfo& k = w.L->dk->info;
-  const uint32_t total = ((k.rsrc1 & 63) + 1) * 8, vlimit = std::min<uint32_t>(k.accum_offset ? k.accum_offset : total, 256);
+  const uint32_t total = isa::target::descriptor_vector_regs(k.rsrc1), vlimit = std::min<uint32_t>(k.accum_offset ? k.accum_offset : total, 256);
   const auto& specs = op.info->operands;
   if (size_t(op.nd) + op.ns > specs.size()) fail(w, op, mode + ": operands do not match the instruction table's row");
   Op x = op;

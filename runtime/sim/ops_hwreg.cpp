@@ -75,7 +75,7 @@ uint32_t gpr_alloc(const KernelInfo& k) {
 // blocks": "gfx-950 allocates LDS in chunks of 1280 bytes"; before it every target's size was a multiple of
 // 512 bytes). LDS_SIZE reports the allocation in 256-byte units.
 uint32_t lds_alloc(const Wave& w) {
-  const uint32_t block = w.L->arch == Arch::gfx950 ? 1280 : 512;
+  const uint32_t block = isa::target::lds_block_bytes(w.L->arch);
   const uint32_t blocks = (w.lds_size + block - 1) / block;
   return (blocks * (block / 256)) << kLdsSizeShift;
 }

@@ -62,8 +62,8 @@ void branch_if(Wave& w, const Op& op, bool c) {
 }
 
 void s_waitcnt(Wave& w, const Op& op) {
-  int vm = int((op.imm & 15) | ((op.imm >> 14) & 3) << 4);
-  int lgkm = int((op.imm >> 8) & 15);
+  int vm = isa::target::waitcnt_vmcnt(op.imm);
+  int lgkm = isa::target::waitcnt_lgkmcnt(op.imm);
   do_waitcnt(w, op, vm, lgkm);
 }
 

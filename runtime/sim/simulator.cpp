@@ -315,10 +315,7 @@ struct Scheduler {
   }
 };
 
-uint32_t vgpr_limit(const KernelInfo& k) {
-  uint32_t total = ((k.rsrc1 & 63) + 1) * 8;
-  return total;
-}
+uint32_t vgpr_limit(const KernelInfo& k) { return isa::target::descriptor_vector_regs(k.rsrc1); }
 // The vector-register rows a wave's launch state covers (VGPRs, then AGPRs at 256): the rows
 // zeroed at the start, compared by the spin test and hashed by the deadlock test.
 uint32_t vgpr_rows(const KernelInfo& k) { return std::min<uint32_t>(vgpr_limit(k), 256); }
@@ -669,7 +666,7 @@ uint64_t content_hash(const std::vector<uint8_t>& b) {
 // allocates (gfx90a+ unified file: VGPRs below accum_offset, AGPRs above).
 static void check_register_ranges(const DecodedKernel& dk) {
   const KernelInfo& k = dk.info;
-  uint32_t total = ((k.rsrc1 & 63) + 1) * 8;
+  uint32_t total = isa::target::descriptor_vector_regs(k.rsrc1);
   uint32_t vlimit = std::min<uint32_t>(k.accum_offset ? k.accum_offset : total, 256);
   uint32_t alimit = total > vlimit ? total - vlimit : 0;
   uint32_t slimit = std::max<uint32_t>((((k.rsrc1 >> 6) & 15) + 1) * 8, k.sgpr_count);

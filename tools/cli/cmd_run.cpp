@@ -218,10 +218,10 @@ void add_run_command(CommandLine& cl) {
   add_typed_option(c, "--grid", o->grid,
                    [](std::string_view t, std::string_view w) { return parse_dim3(t, w, UINT32_MAX); },
                    "workgroups: X[,Y,Z]")->required();
-  add_typed_option(c, "--block", o->block, [](std::string_view t, std::string_view w) { return parse_dim3(t, w, 1024); },
+  add_typed_option(c, "--block", o->block, [](std::string_view t, std::string_view w) { return parse_dim3(t, w, isa::target::kMaxWorkgroupSize); },
                    "work-items per workgroup: X[,Y,Z] (at most 1024 in all)")->required();
   add_typed_option(c, "--lds", o->lds,
-                   [](std::string_view t, std::string_view w) { return uint32_t(parse_uint(t, w, 0, 160 * 1024)); },
+                   [](std::string_view t, std::string_view w) { return uint32_t(parse_uint(t, w, 0, isa::target::kMaxLdsBytes)); },
                    "dynamic LDS bytes beyond the kernel's own (0..163840; the device's limit is checked at launch)");
   c->add_option_function<std::vector<std::string>>(
       "--arg",
