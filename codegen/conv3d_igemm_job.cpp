@@ -125,7 +125,7 @@ LoopMixes main_loop_mix(Arch arch, Conv3dDType dtype, const Conv3dConfig& cfg) {
 
 const model::Hardware* conv3d_job_model(Arch arch, const std::string& name) {
   if (name == "none") return nullptr;
-  const model::Hardware& hw = model::product(name.empty() ? (arch == Arch::gfx950 ? "mi355x" : "mi300x") : name);
+  const model::Hardware& hw = name.empty() ? model::default_product(arch) : model::product(name);
   if (hw.arch != arch)
     throw Error(fmt::format("conv3d: model {} is a {} product; the job runs {} (pick a {} product or 'none')", hw.name,
                             arch_name(hw.arch), arch_name(arch), arch_name(arch)));

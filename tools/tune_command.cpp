@@ -36,7 +36,7 @@ constexpr uint64_t kMaxImportBytes = 256ull << 20;
 
 std::string tune_model_name(const std::string& model, Arch arch) {
   if (!model.empty()) return model;
-  return arch == Arch::gfx950 ? "mi355x" : "mi300x";
+  return model::default_product(arch).name;
 }
 
 namespace {

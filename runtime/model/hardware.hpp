@@ -133,7 +133,8 @@ struct Hardware {
 std::span<const Hardware> products();
 // Throws cdnajit::Error listing the valid names.
 const Hardware& product(std::string_view name);
-// The product the seed's measurements were taken on for an arch (gfx950: mi350x, gfx942: mi300x).
+// The one default product of each arch (gfx950: mi350x, the product of the seed's measurements;
+// gfx942: mi300x): every command that models a kernel without being given a product uses it.
 const Hardware& default_product(Arch a);
 
 // The parameter table with sources (Markdown), as in runtime/model/README.md.

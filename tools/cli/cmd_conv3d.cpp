@@ -114,7 +114,7 @@ void add_conv3d_command(CommandLine& cl) {
                    "K tiles of global loads in flight ahead of the MFMAs (register path, 2 stages): 1 or 2 "
                    "(default 2 there, else 1)");
   c->add_option("--model", o->job.model,
-                "timing-model product for the modelled times (mi355x on gfx950, mi300x on gfx942 by default; "
+                "timing-model product for the modelled times (mi350x on gfx950, mi300x on gfx942 by default; "
                 "none = skip)");
   add_typed_option(c, "--model-hw", o->job.model_hw,
                    [](std::string_view t, std::string_view w) {
