@@ -16,7 +16,7 @@
 #include "codegen/dwconv3d.hpp"
 #include "codegen/dwconv3d_models.hpp"
 #include "codegen/hip_sources.hpp"
-#include "codegen/seed_job.hpp"
+#include "tools/jobs/seed_job.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"

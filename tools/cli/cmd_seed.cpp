@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "codegen/seed_job.hpp"
+#include "tools/jobs/seed_job.hpp"
 #include "runtime/model/hardware.hpp"
 #include "tools/cli/files.hpp"
 #include "tools/cli/commands.hpp"

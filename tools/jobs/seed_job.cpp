@@ -1,4 +1,4 @@
-#include "codegen/seed_job.hpp"
+#include "tools/jobs/seed_job.hpp"
 
 #include <fmt/format.h>
 
