@@ -22,7 +22,7 @@
 #include <sstream>
 #include <thread>
 
-#include "codegen/conv3d_igemm_job.hpp"
+#include "tools/jobs/conv3d_igemm_job.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/tune/checked_number.hpp"
 

@@ -22,8 +22,8 @@
 
 #include "codegen/conv3d_igemm.hpp"
 #include "codegen/conv3d_igemm_host.hpp"
-#include "codegen/conv3d_igemm_job.hpp"
-#include "codegen/conv3d_igemm_model.hpp"
+#include "tools/jobs/conv3d_igemm_job.hpp"
+#include "tools/jobs/conv3d_igemm_model.hpp"
 #include "runtime/model/hardware.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <utility>
 
-#include "codegen/conv3d_igemm_model.hpp"
+#include "tools/jobs/conv3d_igemm_model.hpp"
 #include "codegen/dwconv3d.hpp"
 #include "jit/codeobject/code_object.hpp"
 #include "tools/builtin_kernels.hpp"

@@ -1,10 +1,10 @@
-// conv3d: the implicit-GEMM conv3d seed job (codegen/conv3d_igemm_job.hpp) for
+// conv3d: the implicit-GEMM conv3d seed job (tools/jobs/conv3d_igemm_job.hpp) for
 // one or both archs and dtypes, with the tunable configuration on the command line.
 #include <fmt/format.h>
 
 #include <iostream>
 
-#include "codegen/conv3d_igemm_job.hpp"
+#include "tools/jobs/conv3d_igemm_job.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/values.hpp"
 

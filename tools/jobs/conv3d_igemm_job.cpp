@@ -1,4 +1,4 @@
-#include "codegen/conv3d_igemm_job.hpp"
+#include "tools/jobs/conv3d_igemm_job.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

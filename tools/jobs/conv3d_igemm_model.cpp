@@ -1,4 +1,4 @@
-#include "codegen/conv3d_igemm_model.hpp"
+#include "tools/jobs/conv3d_igemm_model.hpp"
 
 #include <chrono>
 

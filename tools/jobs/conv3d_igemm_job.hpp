@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "codegen/conv3d_igemm_config.hpp"
-#include "codegen/conv3d_igemm_model.hpp"
+#include "tools/jobs/conv3d_igemm_model.hpp"
 #include "jit/kernel.hpp"
 
 namespace cdnajit::codegen {
