@@ -12,7 +12,7 @@
 
 #include "jit/isa/error.hpp"
 #include "runtime/tune/evaluation.hpp"
-#include "runtime/tune/families/registry.hpp"
+#include "tools/tune_families/registry.hpp"
 #include "runtime/tune/tuner.hpp"
 #include "runtime/model/hardware.hpp"
 #include "tools/cli/files.hpp"

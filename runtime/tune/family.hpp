@@ -6,7 +6,7 @@
 //
 // New families (implicit-GEMM conv3d tiles/stages/split-K/workgroup mapping,
 // wave-specialised load/math ratios) implement this interface and register in
-// runtime/tune/families/registry.cpp.
+// tools/tune_families/registry.cpp.
 #pragma once
 #include <memory>
 #include <string>

@@ -9,8 +9,8 @@
 #include "jit/isa/error.hpp"
 #include "runtime/model/launch_model.hpp"
 #include "jit/codeobject/code_object.hpp"
-#include "runtime/tune/families/conv3d_igemm_check.hpp"
-#include "runtime/tune/families/registry.hpp"
+#include "tools/tune_families/conv3d_igemm_check.hpp"
+#include "tools/tune_families/registry.hpp"
 #include "runtime/tune/time_source.hpp"
 
 using namespace cdnajit;

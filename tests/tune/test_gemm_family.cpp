@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "jit/isa/error.hpp"
-#include "runtime/tune/families/registry.hpp"
+#include "tools/tune_families/registry.hpp"
 #include "runtime/tune/time_source.hpp"
 
 using namespace cdnajit;

@@ -11,7 +11,7 @@
 
 #include "codegen/dwconv3d_shape.hpp"
 #include "jit/isa/error.hpp"
-#include "runtime/tune/families/registry.hpp"
+#include "tools/tune_families/registry.hpp"
 #include "runtime/tune/tuner.hpp"
 
 using namespace cdnajit;

@@ -7,8 +7,8 @@
 #include <cmath>
 
 #include "jit/isa/error.hpp"
-#include "runtime/tune/families/conv_bwd_weight_check.hpp"
-#include "runtime/tune/families/registry.hpp"
+#include "tools/tune_families/conv_bwd_weight_check.hpp"
+#include "tools/tune_families/registry.hpp"
 #include "runtime/tune/time_source.hpp"
 
 using namespace cdnajit;

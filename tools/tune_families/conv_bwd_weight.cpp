@@ -28,9 +28,9 @@
 
 #include "codegen/conv_bwd_weight.hpp"
 #include "jit/isa/error.hpp"
-#include "runtime/tune/families/conv_bwd_weight_check.hpp"
-#include "runtime/tune/families/family_base.hpp"
-#include "runtime/tune/families/registry.hpp"
+#include "tools/tune_families/conv_bwd_weight_check.hpp"
+#include "tools/tune_families/family_base.hpp"
+#include "tools/tune_families/registry.hpp"
 #include "runtime/tune/problem_text.hpp"
 #include "runtime/tune/checked_number.hpp"
 

@@ -1,4 +1,4 @@
-#include "runtime/tune/families/conv3d_igemm_check.hpp"
+#include "tools/tune_families/conv3d_igemm_check.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "runtime/tune/families/family_base.hpp"
+#include "tools/tune_families/family_base.hpp"
 
 #include <fmt/format.h>
 

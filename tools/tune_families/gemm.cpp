@@ -21,8 +21,8 @@
 #include "codegen/seed_run.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/codeobject/code_object.hpp"
-#include "runtime/tune/families/family_base.hpp"
-#include "runtime/tune/families/registry.hpp"
+#include "tools/tune_families/family_base.hpp"
+#include "tools/tune_families/registry.hpp"
 
 namespace cdnajit::tune {
 

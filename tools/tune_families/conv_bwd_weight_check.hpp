@@ -1,5 +1,5 @@
 // The wave-specialised conv backward-weight family's comparison with its reference
-// (runtime/tune/families/conv_bwd_weight.cpp), exposed so the tests can show it fails.
+// (tools/tune_families/conv_bwd_weight.cpp), exposed so the tests can show it fails.
 #pragma once
 #include <string>
 #include <vector>

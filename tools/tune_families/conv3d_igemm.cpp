@@ -34,9 +34,9 @@
 #include "codegen/seed_run.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/codeobject/code_object.hpp"
-#include "runtime/tune/families/conv3d_igemm_check.hpp"
-#include "runtime/tune/families/family_base.hpp"
-#include "runtime/tune/families/registry.hpp"
+#include "tools/tune_families/conv3d_igemm_check.hpp"
+#include "tools/tune_families/family_base.hpp"
+#include "tools/tune_families/registry.hpp"
 #include "runtime/tune/problem_text.hpp"
 #include "runtime/tune/checked_number.hpp"
 

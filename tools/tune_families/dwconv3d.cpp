@@ -8,8 +8,8 @@
 #include "codegen/dwconv3d.hpp"
 #include "codegen/dwconv3d_models.hpp"
 #include "jit/isa/error.hpp"
-#include "runtime/tune/families/family_base.hpp"
-#include "runtime/tune/families/registry.hpp"
+#include "tools/tune_families/family_base.hpp"
+#include "tools/tune_families/registry.hpp"
 #include "runtime/tune/problem_text.hpp"
 
 namespace cdnajit::tune {

@@ -1,4 +1,4 @@
-// The implicit-GEMM conv3d family's correctness check (runtime/tune/families/conv3d_igemm.cpp):
+// The implicit-GEMM conv3d family's correctness check (tools/tune_families/conv3d_igemm.cpp):
 // a small problem that exercises a configuration's tiles, and the comparison of its output
 // with the fp64 reference within a rounding bound.
 #pragma once

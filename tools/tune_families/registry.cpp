@@ -1,4 +1,4 @@
-#include "runtime/tune/families/registry.hpp"
+#include "tools/tune_families/registry.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
