@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "codegen/const_division.hpp"
+#include "codegen/dsl_emitter.hpp"
 
 namespace cdnajit::codegen {
 
@@ -19,9 +20,6 @@ constexpr int kRowBytes = TK * 2;  // one LDS row: 32 16-bit elements in gemm-K 
 // timing model's hardware notes and the seed's ds_read_b64 measurement).
 constexpr int kRowStride = kRowBytes + 8;
 constexpr int kLoadThreads = 256;  // every form loads with 4 waves
-constexpr int64_t kOob = int64_t(0x80000000u);      // past num_records of every tensor (< 1 GiB)
-// Buffer resource word 3 (DATA_FORMAT 32) as codegen/conv3d_igemm.cpp uses it: raw dword access.
-constexpr int64_t kRsrcWord3 = 0x00020000;
 
 // Emission helpers over one Kernel: SGPR constants, magic-number division, buffer resources.
 class Emit {
@@ -39,14 +37,7 @@ class Emit {
     k.v_mov_b32(r, v);
     return r;
   }
-  Reg rsrc(Reg base, int64_t bytes, const char* name) {
-    Reg r = k.sgpr(name, 4, 4);
-    k.s_mov_b32(r[0], base[0]);
-    k.s_and_b32(r[1], int64_t(0xffff), base[1]);
-    k.s_mov_b32(r[2], int64_t(uint32_t(bytes)));
-    k.s_mov_b32(r[3], kRsrcWord3);
-    return r;
-  }
+  Reg rsrc(Reg base, int64_t bytes, const char* name) { return DslEmitter(k).rsrc(base, bytes, name); }
   // n / d for n < 2^31, n - q*d and x*c (codegen/const_division.hpp); constants are
   // materialised where they are used.
   Reg vdiv(Reg n, uint32_t d, const char* name) { return emit_vdiv(k, n, d, name, fresh_const()); }
