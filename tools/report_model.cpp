@@ -1,14 +1,16 @@
 // report_model: validation report of the timing model (tools/report_model.md).
 //
 //   build/tools/report_model [--model mi350x] [--channels K] [--out FILE.md] [--micro-only] [--trace-dir DIR]
+//                            [--validation DIR] [--published-only]
 //
 // For every depthwise conv3d kernel the project can build (every JIT variant the codegen
 // offers on the model's arch, and the HIP V97 reference compiled by clang), the functional
 // simulator runs the seed shape (all channels unless --channels limits the simulated part;
 // the model always times the full seed grid) with recording on, and the CU model gives the
 // modelled time, beside the seed's measured MI350X time. Then micro-kernels with known
-// physical limits. Every time printed by this tool is modelled or host wall time; the only
-// GPU times are the seed's measurements, quoted.
+// physical limits. Then the published measurements of tools/validation (tools/published_points).
+// Every time printed by this tool is modelled or host wall time; the only GPU figures are the
+// seed's measurements and the published ones, quoted.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -32,6 +34,7 @@
 #include "jit/codeobject/code_object.hpp"
 #include "tools/model_dwconv.hpp"
 #include "tools/model_micro_kernels.hpp"
+#include "tools/published_points.hpp"
 #include "tools/rank_stats.hpp"
 
 using namespace cdnajit;
@@ -76,13 +79,16 @@ struct Options {
   bool micro_only = false;
   int cost_runs = 3;  // alternating runs without / with recording timed for the model's host overhead (0: none)
   std::string trace_dir;  // write each seed kernel's CU trace there as KERNEL.json
+  std::string validation = "tools/validation";  // folders of published points (points.json + modelled.tsv)
+  bool published_only = false;                  // only the published-measurements section and the parameters
   std::string command;
   bool help = false;
 };
 
 constexpr const char* kUsage =
     "--model NAME (mi300x, mi325x, mi350x, mi355x), --channels K (1..512), --out FILE.md, --micro-only, "
-    "--no-plain-run, --cost-runs N (0..20, default 3), --trace-dir DIR, --help";
+    "--no-plain-run, --cost-runs N (0..20, default 3), --trace-dir DIR, --validation DIR (default tools/validation), "
+    "--published-only, --help";
 
 int whole_number(const std::string& option, const std::string& text, int lo, int hi) {
   size_t used = 0;
@@ -113,11 +119,13 @@ Options parse(int argc, char** argv) {
     else if (a == "--no-plain-run") o.cost_runs = 0;
     else if (a == "--cost-runs") o.cost_runs = whole_number(a, value(), 0, 20);
     else if (a == "--trace-dir") { o.trace_dir = value(); continue; }
+    else if (a == "--validation") o.validation = value();
+    else if (a == "--published-only") o.published_only = true;
     else if (a == "--help" || a == "-h") { o.help = true; return o; }
     else throw Error("unknown argument '" + a + "'; valid: " + kUsage);
     o.command += ' ';
     o.command += a;
-    if (a != "--micro-only" && a != "--no-plain-run") {
+    if (a != "--micro-only" && a != "--no-plain-run" && a != "--published-only") {
       o.command += ' ';
       o.command += argv[i];
     }
@@ -339,13 +347,21 @@ void write_rank_target_analysis(std::ostream& md, const std::vector<Row>& rows, 
 }  // namespace
 
 int main(int argc, char** argv) {
+  Options o;
   try {
-    Options o = parse(argc, argv);
+    o = parse(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "report_model: " << e.what() << "\n";
+    return 2;
+  }
+  try {
     if (o.help) {
       std::cout << "report_model: regenerate the timing-model validation report (modelled times)\nOptions: " << kUsage << "\n";
       return 0;
     }
     const model::Hardware& hw = model::product(o.model);
+    // Read before any simulation, so a malformed points file fails at once.
+    const std::vector<report::PublishedPoint> published = report::load_published_points(o.validation);
     std::ostringstream md;
     md << "# Timing model validation (modelled times, model " << hw.name << ")\n\n"
        << "Regenerate: `" << o.command << " --out tools/report_model.md` (after `ninja -C build report_model`).\n\n"
@@ -355,7 +371,7 @@ int main(int argc, char** argv) {
        << "(printed with it: the non-MFMA sustained clock, lower for MFMA-heavy kernels). Host times are wall-clock seconds of this run "
        << "on the development machine.\n\n";
     std::vector<Row> rows;
-    if (!o.micro_only) {
+    if (!o.micro_only && !o.published_only) {
       const DwConvShape s = seed_shape();
       md << "## Seed depthwise kernels (shape " << s.str() << ", " << fmt::format("{:.2f}", s.gflop()) << " GFLOP)\n\n";
       if (o.channels < 512)
@@ -509,32 +525,36 @@ int main(int argc, char** argv) {
                         o.cost_runs, o.cost_runs, load[0]);
     }
     // Micro-kernels.
-    md << "## Micro-kernels with known physical limits (" << hw.name << ")\n\n"
-       << "| kernel | modelled (ms) | modelled rate | physical peak | share of peak | limiter (modelled) |\n|---|---|---|---|---|---|\n";
-    {
-      auto copy = model_micro::stream_copy(hw.arch, hw, 8192);
-      double gbps = copy.bytes / (copy.report.ms * 1e-3) / 1e9;
-      md << fmt::format("| {} ({:.0f} MB moved) | {:.4f} | {:.0f} GB/s | {:.0f} GB/s HBM | {} | {} |\n", copy.name, copy.bytes / 1e6,
-                        copy.report.ms, gbps, hw.hbm_tbps * 1e3, pct(gbps / (hw.hbm_tbps * 1e3)), copy.report.limiter);
-      auto mf = model_micro::mfma_loop(hw.arch, hw, 2048, 64);
-      const isa::InstrInfo* mi = isa::find("v_mfma_f32_32x32x8_bf16");
-      double peak = hw.peak_mfma_flops(32 * 32 * 8 * 2, isa::mfma_passes(*mi, hw.arch));
-      md << fmt::format("| {} | {:.4f} | {:.1f} TFLOP/s | {:.1f} TFLOP/s | {} | {} |\n", mf.name, mf.report.ms, mf.report.tflops,
-                        peak / 1e12, pct(mf.report.tflops * 1e12 / peak), mf.report.limiter);
-      auto va = model_micro::valu_loop(hw.arch, hw, 2048, 64);
-      double vpeak = hw.peak_valu_flops_f32();
-      md << fmt::format("| {} | {:.4f} | {:.1f} TFLOP/s | {:.1f} TFLOP/s (non-packed FP32 FMA) | {} | {} |\n", va.name, va.report.ms,
-                        va.report.tflops, vpeak / 1e12, pct(va.report.tflops * 1e12 / vpeak), va.report.limiter);
-      double base = 0;
-      for (int stride : {1, 2, 4, 8, 16, 32}) {
-        auto l = model_micro::lds_stride(hw.arch, hw, 2048, stride, 16);
-        if (stride == 1) base = l.report.ms;
-        // N-way: lanes per bank among the 16 (64 bytes) an LDS half serves per cycle.
-        md << fmt::format("| {} | {:.4f} | {:.2f}x stride 1 | {}-way bank conflict (per 16 lanes) | - | {} |\n", l.name,
-                          l.report.ms, l.report.ms / base, std::clamp(stride / 2, 1, 16), l.report.limiter);
+    if (!o.published_only) {
+      md << "## Micro-kernels with known physical limits (" << hw.name << ")\n\n"
+         << "| kernel | modelled (ms) | modelled rate | physical peak | share of peak | limiter (modelled) |\n|---|---|---|---|---|---|\n";
+      {
+        auto copy = model_micro::stream_copy(hw.arch, hw, 8192);
+        double gbps = copy.bytes / (copy.report.ms * 1e-3) / 1e9;
+        md << fmt::format("| {} ({:.0f} MB moved) | {:.4f} | {:.0f} GB/s | {:.0f} GB/s HBM | {} | {} |\n", copy.name, copy.bytes / 1e6,
+                          copy.report.ms, gbps, hw.hbm_tbps * 1e3, pct(gbps / (hw.hbm_tbps * 1e3)), copy.report.limiter);
+        auto mf = model_micro::mfma_loop(hw.arch, hw, 2048, 64);
+        const isa::InstrInfo* mi = isa::find("v_mfma_f32_32x32x8_bf16");
+        double peak = hw.peak_mfma_flops(32 * 32 * 8 * 2, isa::mfma_passes(*mi, hw.arch));
+        md << fmt::format("| {} | {:.4f} | {:.1f} TFLOP/s | {:.1f} TFLOP/s | {} | {} |\n", mf.name, mf.report.ms, mf.report.tflops,
+                          peak / 1e12, pct(mf.report.tflops * 1e12 / peak), mf.report.limiter);
+        auto va = model_micro::valu_loop(hw.arch, hw, 2048, 64);
+        double vpeak = hw.peak_valu_flops_f32();
+        md << fmt::format("| {} | {:.4f} | {:.1f} TFLOP/s | {:.1f} TFLOP/s (non-packed FP32 FMA) | {} | {} |\n", va.name, va.report.ms,
+                          va.report.tflops, vpeak / 1e12, pct(va.report.tflops * 1e12 / vpeak), va.report.limiter);
+        double base = 0;
+        for (int stride : {1, 2, 4, 8, 16, 32}) {
+          auto l = model_micro::lds_stride(hw.arch, hw, 2048, stride, 16);
+          if (stride == 1) base = l.report.ms;
+          // N-way: lanes per bank among the 16 (64 bytes) an LDS half serves per cycle.
+          md << fmt::format("| {} | {:.4f} | {:.2f}x stride 1 | {}-way bank conflict (per 16 lanes) | - | {} |\n", l.name,
+                            l.report.ms, l.report.ms / base, std::clamp(stride / 2, 1, 16), l.report.limiter);
+        }
       }
+      md << "\n";
     }
-    md << "\n## Hardware parameters\n\n" << model::parameter_table_markdown() << "\nSources: see runtime/model/README.md.\n";
+    report::write_published_section(md, published, "tools/validation/run_all.sh EXT_DIR build");
+    md << "## Hardware parameters\n\n" << model::parameter_table_markdown() << "\nSources: see runtime/model/README.md.\n";
     if (o.out.empty()) std::cout << md.str();
     else {
       std::ofstream f(o.out);

@@ -182,14 +182,22 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
     } catch (const Error& e) {
       model_error = e.what();
     }
+  // The same recording as model_launch (the sampled workgroups and the cache lines of the first
+  // round for the memory hierarchy), and a kernel that reads s_memtime / s_memrealtime runs to the
+  // fixed point of its modelled clock values, so clock64() differences are modelled cycles.
   sim::Recording rec;
   sim::Options opt;
-  if (plan) {
-    rec.workgroups = plan->record;
-    opt.recording = &rec;
-  }
   try {
-    sim().launch(f.module->code, k.name, kernarg, dims, opt);
+    if (plan && model::kernel_reads_clock(sim(), f.module->code, k.name, kernarg, dims, opt)) {
+      model::ClockedRun cr = model::run_with_clocks(sim(), f.module->code, k.name, kernarg, dims, opt, *c.hw, *plan, {});
+      rec = model::take_workgroups(cr.rec, plan->record);
+    } else {
+      if (plan) {
+        rec = model::recording_for(*plan, *c.hw);
+        opt.recording = &rec;
+      }
+      sim().launch(f.module->code, k.name, kernarg, dims, opt);
+    }
   } catch (const Error& e) {
     sticky_error = launch_error_code(e.what());
     return fail(sticky_error, where, e.what());

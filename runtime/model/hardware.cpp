@@ -67,8 +67,10 @@ namespace {
 // on MI350X (2.01 and 1.96 GHz of 2.2; mean 1.985 GHz). Fitted on one product and assumed for the others.
 constexpr double kSustainedShare = 1.985 / 2.2;
 // Achievable HBM bandwidth as a share of the peak: [ACCEPT] MI300X BabelStream Copy pass threshold,
-// 4.177 TB/s of 5.3 (fitted on that one figure; Mul/Add/Triad/Dot are validation points). No CDNA3
-// MI325X or CDNA4 figure is published there: the same share is assumed.
+// 4.177 TB/s of 5.3 (fitted on that one figure: point babelstream_acceptance/mi300x-copy of
+// tools/validation, reported in tools/report_model.md's fitted set; Mul/Add/Triad/Dot there and Azure's
+// BabelStream figures in babelstream_azure are validation points). No CDNA3 MI325X or CDNA4 figure is
+// published there: the same share is assumed.
 constexpr double kHbmAchievableShare = 4.177285 / 5.3;
 // Dense-MFMA clock as a share of the peak where no product figure exists: [MAF] MI325X 1447 / 2100 MHz.
 constexpr double kDenseMfmaShare = 1.447 / 2.1;
@@ -241,7 +243,7 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"Infinity Cache hit latency (cycles)", std::to_string(h.mall_latency), "assumed: the low end of [LDSMB]'s 500-800 cycles for loads beyond L2"},
       {"HBM peak TB/s", num(h.hbm_tbps), "[DS]"},
       {"HBM achievable share of peak", num(h.hbm_achievable_share),
-       "MI300X fitted: [ACCEPT] BabelStream Copy threshold 4.177 TB/s / 5.3 (Mul/Add/Triad/Dot held out); other products assumed at the MI300X share"},
+       "MI300X fitted: [ACCEPT] BabelStream Copy threshold 4.177 TB/s / 5.3 (point babelstream_acceptance/mi300x-copy; Mul/Add/Triad/Dot held out); other products assumed at the MI300X share"},
       {"HBM latency (cycles)", std::to_string(h.hbm_latency), "[LDSMB] 500-800 cycles (MI308X, one wave); the high end"},
       {"dense-MFMA sustained clock (GHz) at MFMA busy share", num(h.mfma_dense_clock_ghz) + " at " + num(h.mfma_dense_busy),
        "MI300X, MI325X: [MAF] BF16 GEMM median clock, 94% of MFMA peak at that clock; MI350X, MI355X assumed: peak x [MAF]'s MI325X share 1447/2100 (no CDNA4 figure found)"},
