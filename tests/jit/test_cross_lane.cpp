@@ -126,6 +126,25 @@ TEST_CASE("the hazard pass puts 2 wait states between a VALU write and a DPP rea
   CHECK(r.stats.wait_states_inserted >= 2);
 }
 
+TEST_CASE("the hazard pass puts 5 wait states between a VALU write of EXEC and a DPP instruction", "[jit][cross_lane]") {
+  Kernel k("dpp_exec_hazard", Arch::gfx942);
+  k.set_workgroup_size(64);
+  Reg x = k.vgpr("x"), y = k.vgpr("y");
+  k.v_mov_b32(x, k.workitem_id(0));
+  k.v_mov_b32(y, 0);
+  k.v_cmpx_le_u32(vcc, 0, x);  // writes EXEC (all lanes stay on)
+  k.v_mov_b32(y, x, Dpp::row_mirror());
+  k.v_mov_b32(x, y);
+  k.s_endpgm();
+  BuildResult r = k.build();
+  INFO(r.assembly);
+  const size_t dpp = r.assembly.find("row_mirror");
+  REQUIRE(dpp != std::string::npos);
+  const size_t line = r.assembly.rfind('\n', dpp);
+  const size_t prev = r.assembly.rfind('\n', line - 1);
+  CHECK(r.assembly.substr(prev + 1, line - prev).find("s_nop 4") != std::string::npos);
+}
+
 namespace {
 
 struct Case {
