@@ -14,6 +14,7 @@
 
 #include "jit/lib/wave_ops.hpp"
 #include "runtime/device.hpp"
+#include "runtime/model/model_device.hpp"
 #include "tests/sim/hip_compile.hpp"
 #include "tests/test_support.hpp"
 
@@ -250,8 +251,9 @@ TEST_CASE("the wave helpers refuse bad arguments with what, where and what is va
 }
 
 
-// The README's row softmax ("Cross-lane operations and wave collectives"), run: rows of 64 floats
-// against a CPU softmax in double (v_exp_f32 and v_rcp_f32 are approximations: 1e-5 relative).
+// The README's row softmax ("Cross-lane operations and wave collectives"), run through
+// model::model_launch: rows of 64 floats against a CPU softmax in double (v_exp_f32 and v_rcp_f32
+// are approximations: 1e-5 relative), and a modelled time labelled with its product.
 TEST_CASE("the README's row softmax runs on the simulator", "[jit][wave_ops][sim]") {
   for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
     INFO(arch_name(arch));
@@ -283,7 +285,14 @@ TEST_CASE("the README's row softmax runs on the simulator", "[jit][wave_ops][sim
     auto dev = open_device(arch == Arch::gfx942 ? "sim:gfx942" : "sim:gfx950");
     Buffer bin = dev->upload(host, "in"), bout = dev->alloc(host.size() * 4, "out");
     Module m = dev->load(r.code_object);
-    dev->launch(m.kernel("row_softmax"), Dim3{rows, 1, 1}, Dim3{64, 1, 1}, 0, KernelArgs().ptr(bin).ptr(bout));
+    // Through the one-call model entry, as the README does: the results are the simulator's, bit-exact.
+    const model::Hardware& hw = model::default_product(arch);
+    auto modelled = model::model_launch(*dev, m.kernel("row_softmax"), Dim3{rows, 1, 1}, Dim3{64, 1, 1}, 0,
+                                        KernelArgs().ptr(bin).ptr(bout), hw);
+    const std::string report = model::format_report(modelled.report);
+    INFO(report);
+    CHECK(report.find("modelled (model " + modelled.report.model + ")") != std::string::npos);
+    CHECK(modelled.report.ms > 0);
     std::vector<float> got = dev->download<float>(bout);
     for (uint32_t row = 0; row < rows; ++row) {
       double mxv = -1e300, s = 0;
