@@ -47,7 +47,7 @@ Footprint footprint(const IrInst& in) {
     const Reg* r = reg_of(in.ops[j]);
     if (!r) continue;
     const isa::OperandSpec& spec = info.operands[j];
-    f.regs.push_back({r->id, r->first, r->dwords, spec.is_def, !spec.is_def || spec.also_read});
+    f.regs.push_back({r->id, r->first, r->dwords, spec.is_def, !spec.is_def || spec.also_read || in.defs_also_read});
   }
   f.salu = info.unit == isa::Unit::SALU;
   f.memory = info.unit == isa::Unit::DS || info.unit == isa::Unit::VMEM || info.unit == isa::Unit::SMEM;

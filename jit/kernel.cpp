@@ -179,6 +179,8 @@ void Kernel::set_workgroup_size(uint32_t x, uint32_t y, uint32_t z, std::source_
   if (z > 1) impl_->workitem_dims = 3;
 }
 
+std::array<uint32_t, 3> Kernel::workgroup_size() const { return {impl_->wg_size[0], impl_->wg_size[1], impl_->wg_size[2]}; }
+
 static uint32_t arg_size(ArgType t) { return (t == ArgType::i64 || t == ArgType::u64 || t == ArgType::ptr) ? 8 : 4; }
 
 static Arg add_arg(Kernel::Impl& k, ArgDecl d, const std::source_location& loc) {

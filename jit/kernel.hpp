@@ -17,6 +17,7 @@
 // Operands are checked at the call against the instruction table; errors name
 // the instruction, the arch and the caller's file:line (std::source_location).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -107,6 +108,57 @@ struct Neg { Reg r; };      // -x on a VOP3 float source: k.v_fma_f32(d, Neg{a},
 struct Abs { Reg r; };
 struct Cbsz { uint8_t v; }; struct Abid { uint8_t v; }; struct Blgp { uint8_t v; };
 
+// A DPP control on a VOP1/VOP2 instruction: src0 is read from another lane of the wave.
+//   k.v_add_f32(x, x, x, Dpp::quad_perm({1, 0, 3, 2}));   // x += x of the neighbour lane (l ^ 1)
+//   k.v_mov_b32(y, x, Dpp::row_shr(1).bound_ctrl());       // lane 0 of each row reads 0
+// Rows are 16 lanes, banks 4 lanes of a row. A lane whose source lane is out of range (row_shr/shl,
+// wave_shr/shl, row_bcast) or disabled keeps its old destination value unless bound_ctrl() is set,
+// then it reads 0. Only the rows in row_mask and the banks in bank_mask are written (default all).
+// Where lanes may keep their old value (masks, or shifts without bound_ctrl), the destination must
+// already hold one: the allocator treats it as read.
+// Each control is checked against the instruction table (jit/isa/cross_lane.hpp: which rows have a
+// DPP form, 64-bit operands take row_newbcast only) where it is used; the .s prints LLVM's spelling.
+class Dpp {
+ public:
+  using Loc = std::source_location;
+  // Lane i of each group of 4 reads lane lanes[i] of that group (each 0..3).
+  static Dpp quad_perm(std::array<int, 4> lanes, Loc loc = Loc::current());
+  static Dpp row_shl(int n, Loc loc = Loc::current());  // lane i of a row reads lane i+n (n 1..15)
+  static Dpp row_shr(int n, Loc loc = Loc::current());  // lane i reads lane i-n
+  static Dpp row_ror(int n, Loc loc = Loc::current());  // lane i reads lane (i-n) mod 16
+  static Dpp wave_shl(Loc loc = Loc::current());        // lane l reads lane l+1 of the wave
+  static Dpp wave_shr(Loc loc = Loc::current());        // lane l reads lane l-1
+  static Dpp wave_rol(Loc loc = Loc::current());        // lane l reads lane (l+1) mod 64
+  static Dpp wave_ror(Loc loc = Loc::current());        // lane l reads lane (l-1) mod 64
+  static Dpp row_mirror(Loc loc = Loc::current());      // lane i of a row reads lane 15-i
+  static Dpp row_half_mirror(Loc loc = Loc::current()); // lane i of each 8 reads lane 7-i
+  static Dpp row_bcast15(Loc loc = Loc::current());     // each row reads lane 15 of the row before (row 0: none)
+  static Dpp row_bcast31(Loc loc = Loc::current());     // rows 2 and 3 read lane 31 (rows 0 and 1: none)
+  static Dpp row_newbcast(int lane, Loc loc = Loc::current());  // every lane of a row reads lane `lane` (0..15) of it
+  Dpp row_mask(int mask, Loc loc = Loc::current()) const;   // 4 bits, bit r = row r is written
+  Dpp bank_mask(int mask, Loc loc = Loc::current()) const;  // 4 bits, bit b = lanes 4b..4b+3 of each row
+  Dpp bound_ctrl() const;  // out-of-range or disabled source lanes read 0
+
+  uint16_t ctrl = 0;  // DPP_CTRL code (jit/isa/cross_lane.hpp)
+  uint8_t rows = 0xf, banks = 0xf;
+  bool zero_invalid = false;
+  Loc loc;
+};
+
+// The offset of ds_swizzle_b32: a lane pattern within each group of 32 lanes (bitmask modes) or of 4
+// lanes (quad mode). k.ds_swizzle_b32(y, x, Swizzle::xor_mask(16)) swaps the halves of each 32 lanes.
+// Lanes that are disabled supply 0. Printed as LLVM does: offset:swizzle(SWAP,16).
+struct Swizzle {
+  using Loc = std::source_location;
+  static Swizzle xor_mask(int mask, Loc loc = Loc::current());               // lane l reads l ^ mask (mask 0..31)
+  static Swizzle quad_perm(std::array<int, 4> lanes, Loc loc = Loc::current()); // as Dpp::quad_perm
+  // lane l (of 32) reads ((l & and_mask) | or_mask) ^ xor_mask; each mask 0..31.
+  static Swizzle bitmask(int and_mask, int or_mask, int xor_mask, Loc loc = Loc::current());
+  static Swizzle broadcast(int group, int lane, Loc loc = Loc::current());  // every lane of each `group` (2..32, a power of 2) reads its lane `lane`
+  uint16_t offset = 0;
+  Loc loc;
+};
+
 // s_waitcnt operand: k.s_waitcnt(vmcnt(0) + lgkmcnt(0)). A counter left out is not waited for.
 struct WaitCnt {
   int vm = -1, lgkm = -1;
@@ -121,7 +173,7 @@ WaitCnt lgkmcnt(int n, std::source_location loc = std::source_location::current(
 struct Opnd {
   std::variant<std::monostate, Reg, int64_t, float, isa::SpecialReg, Label, Off,
                Offset, Offset0, Offset1, Lds, Offen, Idxen, Sc0, Sc1, Nt, Clamp, OpSel, OpSelHi,
-               Neg, Abs, Cbsz, Abid, Blgp>
+               Neg, Abs, Cbsz, Abid, Blgp, Dpp, Swizzle>
       v;
   Opnd() = default;
   Opnd(Reg r) : v(r) {}
@@ -260,6 +312,7 @@ class Kernel {
   // ---- launch shape (goes into the descriptor/metadata and occupancy) ----
   void set_workgroup_size(uint32_t x, uint32_t y = 1, uint32_t z = 1,
                           std::source_location loc = std::source_location::current());
+  std::array<uint32_t, 3> workgroup_size() const;  // as set (default 256, 1, 1)
 
   // ---- arguments ----
   Arg arg_ptr(std::string name, ElemType elem, bool is_const, std::source_location loc = std::source_location::current());

@@ -32,6 +32,9 @@ struct IrInst {
   const isa::InstrInfo* info = nullptr;  // table entry; null for raw text and labels
   std::vector<Opnd> ops;                 // operands only (modifiers folded into mods)
   isa::Modifiers mods;
+  // The defs keep some lanes' old values (a DPP control that may not write every lane: masks, or
+  // out-of-range source lanes without bound_ctrl), so the allocator treats them as read too.
+  bool defs_also_read = false;
   std::source_location loc;
   std::string comment;
   // raw escape

@@ -126,7 +126,7 @@ void to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t,
         if (!r) continue;
         bool def = in.info->operands[j].is_def;
         add(*r, def);
-        if (def && in.info->operands[j].also_read) ri.uses.push_back(r->id);
+        if (def && (in.info->operands[j].also_read || in.defs_also_read)) ri.uses.push_back(r->id);
       }
     } else {
       for (size_t j = 0; j < in.raw_regs.size(); ++j) {

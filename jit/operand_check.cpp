@@ -1,5 +1,7 @@
 #include "jit/operand_check.hpp"
 
+#include "jit/isa/cross_lane.hpp"
+#include "jit/isa/encoding_rules.hpp"
 #include "jit/isa/operand_fit.hpp"
 #include "jit/isa/target.hpp"
 #include "jit/isa/validate.hpp"
@@ -88,6 +90,43 @@ struct Checker {
     if (r) check_alignment(*r, i, s);
   }
 
+  // An offset the row's encoding cannot hold (jit/isa/encoding_rules.hpp offset_range), at the call
+  // rather than after register allocation.
+  void check_offset(const char* what, int64_t v, bool pair) const {
+    auto r = isa::offset_range(info, pair);
+    if (r && (v < r->lo || v > r->hi))
+      fail(fmt::format("{}({}) does not fit the {} encoding's offset field (valid: {})", what, v,
+                       isa::family_name(info.family), r->what));
+  }
+
+  // A DPP control: the row must have a DPP form taking this control on this arch, and the operands must
+  // fit the 32-bit DPP encoding (every vector source a VGPR, carries in vcc, no VOP3-only modifier).
+  void check_dpp(const Dpp& d, const std::vector<Opnd>& ops, const isa::Modifiers& m) const {
+    std::string why;
+    if (!isa::dpp_ctrl_allowed(info, k.arch, d.ctrl, why)) fail(why + fmt::format(" (Dpp made at {})", where(d.loc)));
+    if (m.clamp || m.omod || m.op_sel) fail("a DPP instruction takes no clamp/omod/op_sel modifier (the DPP form is the 32-bit encoding)");
+    for (size_t i = 0; i < ops.size() && i < info.operands.size(); ++i) {
+      const isa::OperandSpec& s = info.operands[i];
+      const Opnd& o = ops[i];
+      // LLVM 22 encodes neg/abs in the DPP word, but the simulator does not run that form, so nothing
+      // here could show the result right: refused until it does.
+      if (std::holds_alternative<Neg>(o.v) || std::holds_alternative<Abs>(o.v))
+        fail(fmt::format("operand {} ({}): neg/abs under a DPP control are not supported yet (the simulator does not run "
+                         "that form; valid: negate or take |x| in a separate instruction)", i, s.name));
+      auto* sp = std::get_if<isa::SpecialReg>(&o.v);
+      if (s.kind == isa::OpKind::SReg && s.dwords == 2 && !(sp && *sp == isa::SpecialReg::VCC))
+        fail(fmt::format("operand {} ({}) must be vcc with a DPP control (the 32-bit encoding has no other lane mask)", i, s.name));
+      if (s.is_def) continue;
+      const Reg* r = std::get_if<Reg>(&o.v);
+      if (auto* n = std::get_if<Neg>(&o.v)) r = &n->r;
+      if (auto* a = std::get_if<Abs>(&o.v)) r = &a->r;
+      const bool vector_src = s.kind == isa::OpKind::VSrc || s.kind == isa::OpKind::VSrcNoLit || s.kind == isa::OpKind::VReg;
+      if (vector_src && !(r && r->cls == RegClass::V))
+        fail(fmt::format("operand {} ({}) is {}, but with a DPP control every vector source must be a VGPR "
+                         "(valid: copy it into a VGPR first)", i, s.name, describe(o, r)));
+    }
+  }
+
   // A tuple operand starts at a register aligned as gfx90a+ requires (isa::target::tuple_alignment).
   // Where that depends only on the declaration (a slice starting at an odd dword of an even-aligned
   // tuple, or a pinned register), it is known here; anything else is checked after allocation
@@ -117,12 +156,15 @@ bool fold_modifier(const Opnd& o, const isa::InstrInfo& info, isa::Modifiers& m,
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, Offset>) {
           need(isa::kModOffset, "offset:");
+          c.check_offset("Offset", x.bytes, false);
           m.offset = x.bytes;
         } else if constexpr (std::is_same_v<T, Offset0>) {
           need(isa::kModOffset01, "offset0:");
+          c.check_offset("Offset0", x.v, true);
           m.offset0 = x.v;
         } else if constexpr (std::is_same_v<T, Offset1>) {
           need(isa::kModOffset01, "offset1:");
+          c.check_offset("Offset1", x.v, true);
           m.offset1 = x.v;
         } else if constexpr (std::is_same_v<T, Lds>) {
           need(isa::kModLds, "lds");
@@ -177,7 +219,20 @@ void check_and_fold_operands(const Kernel::Impl& k, const isa::InstrInfo& info, 
     std::string has = info.archs == isa::kGfx942 ? "gfx942" : info.archs == isa::kGfx950 ? "gfx950" : "no supported arch";
     c.fail(fmt::format("{} does not have this instruction (it exists on {})", arch_name(k.arch), has));
   }
+  const Dpp* dpp = nullptr;
   for (const Opnd& o : ops) {
+    if (auto* d = std::get_if<Dpp>(&o.v)) {
+      if (dpp) c.fail(fmt::format("two DPP controls (made at {} and {}); an instruction takes one", where(dpp->loc), where(d->loc)));
+      dpp = d;
+      continue;
+    }
+    if (auto* sw = std::get_if<Swizzle>(&o.v)) {
+      if (!isa::offset_is_swizzle(info))
+        c.fail(fmt::format("takes no Swizzle (made at {}): only ds_swizzle_b32's offset is a lane pattern "
+                           "(valid: Dpp controls on VOP1/VOP2 instructions, Offset(bytes) on memory instructions)", where(sw->loc)));
+      out.mods.offset = sw->offset;
+      continue;
+    }
     if (fold_modifier(o, info, out.mods, c)) continue;
     out.ops.push_back(o);
   }
@@ -198,6 +253,12 @@ void check_and_fold_operands(const Kernel::Impl& k, const isa::InstrInfo& info, 
         if (info.operands[j].kind == isa::OpKind::SAddrOrOff && std::holds_alternative<Reg>(out.ops[j].v)) spec.dwords = 1;
     }
     c.check(out.ops[i], i, spec);
+  }
+  if (dpp) {
+    c.check_dpp(*dpp, out.ops, out.mods);
+    if (!out.mods.extra.empty()) out.mods.extra += ' ';
+    out.mods.extra += isa::dpp_modifier_text(dpp->ctrl, dpp->rows, dpp->banks, dpp->zero_invalid);
+    out.defs_also_read = isa::dpp_may_keep_old(dpp->ctrl, dpp->rows, dpp->banks, dpp->zero_invalid);
   }
 }
 

@@ -159,6 +159,10 @@ int opnd_words(const Opnd& o, uint64_t w[2]) {
           w[0] = tag | uint64_t(x.v) << 32;
         } else if constexpr (std::is_same_v<T, OpSel> || std::is_same_v<T, OpSelHi>) {
           w[0] = tag | uint64_t(x.bits) << 32;
+        } else if constexpr (std::is_same_v<T, Dpp>) {  // folded into mods.extra before hashing; kept exact anyway
+          w[0] = tag | uint64_t(x.ctrl) << 16 | uint64_t(x.rows) << 32 | uint64_t(x.banks) << 40 | uint64_t(x.zero_invalid) << 48;
+        } else if constexpr (std::is_same_v<T, Swizzle>) {
+          w[0] = tag | uint64_t(x.offset) << 32;
         } else {
           w[0] = tag;  // the remaining alternatives (flags) are identified by their index alone
         }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "jit/isa/cross_lane.hpp"
 #include "jit/isa/machine_inst.hpp"
 #include "jit/isa/waitcnt.hpp"
 
@@ -779,7 +780,12 @@ std::string print(const MachineInst& mi) {
   if (m.idxen) word("idxen");
   if (m.offen) word("offen");
   if (m.offset != 0) {
-    std::string v = syn != Syntax::SMEM ? std::to_string(m.offset)
+    // ds_swizzle_b32's offset is a lane pattern: printed symbolically as LLVM does (cross_lane.hpp).
+    std::optional<std::string> pattern;
+    if (mi.info && offset_is_swizzle(*mi.info) && m.offset > 0 && m.offset <= 0xffff)
+      pattern = swizzle_offset_text(uint16_t(m.offset));
+    std::string v = pattern                ? *pattern
+                    : syn != Syntax::SMEM ? std::to_string(m.offset)
                     : m.offset < 0      ? "-" + hex(uint64_t(-int64_t(m.offset)))
                                         : hex(uint32_t(m.offset));
     word("offset:" + v);

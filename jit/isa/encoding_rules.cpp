@@ -12,10 +12,7 @@ namespace {
 // segments and unsigned 12 bits for flat; MUBUF OFFSET 12 bits unsigned; SMEM OFFSET 21 bits,
 // signed except for the s_buffer_* forms, which take 20 bits unsigned). LLVM's assembler
 // reports "expected a N-bit (un)signed offset" outside them.
-struct Range {
-  int64_t lo, hi;
-  const char* what;
-};
+using Range = OffsetRange;
 constexpr Range kDsOffset{0, 0xffff, "a 16-bit unsigned offset (0..65535)"};
 constexpr Range kDsOffset01{0, 0xff, "an 8-bit unsigned offset (0..255)"};
 constexpr Range kFlatOffset{0, 0xfff, "a 12-bit unsigned offset (0..4095)"};
@@ -80,6 +77,17 @@ std::string scalar_name(const Operand& o) {
 
 }  // namespace
 
+std::optional<OffsetRange> offset_range(const InstrInfo& info, bool pair) {
+  switch (info.family) {
+    case Family::DS: return pair ? kDsOffset01 : kDsOffset;
+    case Family::FLAT: return pair ? std::nullopt : std::optional(kFlatOffset);
+    case Family::GLOBAL:
+    case Family::SCRATCH: return pair ? std::nullopt : std::optional(kGlobalOffset);
+    case Family::MUBUF: return pair ? std::nullopt : std::optional(kMubufOffset);
+    default: return std::nullopt;
+  }
+}
+
 bool check_encoding_rules(const MachineInst& mi, std::span<const OperandSpec* const> slots, std::string& why) {
   const InstrInfo& info = *mi.info;
   const Family f = info.family;
@@ -91,13 +99,10 @@ bool check_encoding_rules(const MachineInst& mi, std::span<const OperandSpec* co
     why = std::string(name) + std::to_string(v) + " does not fit the encoding (valid: " + r.what + ")";
     return false;
   };
-  if (f == Family::DS && !(offset_fits(kDsOffset, mods.offset, "offset:") &&
-                           offset_fits(kDsOffset01, mods.offset0, "offset0:") &&
-                           offset_fits(kDsOffset01, mods.offset1, "offset1:")))
+  if (auto r = offset_range(info, false); r && !offset_fits(*r, mods.offset, "offset:")) return false;
+  if (auto r = offset_range(info, true);
+      r && !(offset_fits(*r, mods.offset0, "offset0:") && offset_fits(*r, mods.offset1, "offset1:")))
     return false;
-  if (f == Family::FLAT && !offset_fits(kFlatOffset, mods.offset, "offset:")) return false;
-  if ((f == Family::GLOBAL || f == Family::SCRATCH) && !offset_fits(kGlobalOffset, mods.offset, "offset:")) return false;
-  if (f == Family::MUBUF && !offset_fits(kMubufOffset, mods.offset, "offset:")) return false;
 
   // SMEM: the cache policy is glc (sc0) alone; results and data are SGPRs or vcc (not m0 or exec).
   if (f == Family::SMEM && (mods.sc1 || mods.nt)) {

@@ -6,6 +6,7 @@
 // overlap, one register file for a memory instruction's data and result.
 // Private to validate(); tests/isa/test_legality_diff.cpp holds these against LLVM.
 #pragma once
+#include <optional>
 #include <span>
 #include <string>
 
@@ -16,5 +17,14 @@ namespace cdnajit::isa {
 // `slots[i]` is the table slot operand i fills (validate() resolves the returning-atomic
 // and LDS-DMA forms). Returns false with `why` saying what is wrong and what is valid.
 bool check_encoding_rules(const MachineInst& mi, std::span<const OperandSpec* const> slots, std::string& why);
+
+// The encodable range of a memory row's offset: field (pair = false) or of each of its
+// offset0:/offset1: fields (pair = true); nullopt when the row's family has no such field.
+// The builder checks a call's Offset against it at the call (jit/operand_check.cpp).
+struct OffsetRange {
+  int64_t lo, hi;
+  const char* what;  // "a 16-bit unsigned offset (0..65535)"
+};
+std::optional<OffsetRange> offset_range(const InstrInfo& info, bool pair);
 
 }  // namespace cdnajit::isa

@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include "jit/isa/cross_lane.hpp"
 #include "jit/isa/operand_fit.hpp"
 #include "jit/isa/validate.hpp"
 
@@ -37,6 +38,10 @@ std::string reference_entry(const InstrInfo& info) {
       if (info.on(a)) s += " " + std::string(arch_name(a)) + " " + std::to_string(mfma_passes(info, a));
     s += "\n";
   }
+  if (std::string why; accepts_dpp(info, why))
+    s += is_dp_alu_dpp(info) ? "- cross-lane: a DPP control on src0, `Dpp::row_newbcast(lane)` only (64-bit operand)\n"
+                             : "- cross-lane: a DPP control on src0 (`Dpp::quad_perm`, `row_shr`, `row_bcast15`, ...)\n";
+  if (offset_is_swizzle(info)) s += "- cross-lane: the offset is a lane pattern (`Swizzle::xor_mask`, `quad_perm`, `bitmask`, `broadcast`)\n";
   std::string kinds;
   for (auto [flag, word] : {std::pair{info.is_load, "load"}, {info.is_store, "store"}, {info.is_atomic, "atomic"},
                             {info.is_trans, "transcendental (quarter rate)"}})

@@ -16,6 +16,8 @@
 #include "codegen/gemm_host.hpp"
 #include "codegen/gemm_model.hpp"
 #include "jit/kernel.hpp"
+#include "jit/lib/host_convert.hpp"
+#include "jit/lib/wave_ops.hpp"
 #include "runtime/device.hpp"
 #include "runtime/model/launch_model.hpp"
 #include "jit/codeobject/code_object.hpp"
