@@ -5,8 +5,6 @@
 
 #include "check.hpp"
 
-__device__ int symbol_on_device;
-
 __global__ void write_past_end(int* p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   p[i + n] = i;  // every work-item writes outside the n-element allocation
@@ -32,9 +30,8 @@ int main() {
   fill<<<1, 2048>>>(p, 1);  // more work-items than a workgroup may hold
   bad += expect(hipGetLastError(), hipErrorInvalidConfiguration, "block of 2048 work-items");
 
-  int one = 1;
-  bad += expect(hipMemcpyToSymbol(HIP_SYMBOL(symbol_on_device), &one, sizeof one), hipErrorNotSupported,
-                "hipMemcpyToSymbol (not implemented)");
+  hipGraph_t graph;
+  bad += expect(hipGraphCreate(&graph, 0), hipErrorNotSupported, "hipGraphCreate (not implemented)");
   bad += expect(hipGetLastError(), hipErrorNotSupported, "hipGetLastError after it");
 
   fill<<<1, 64>>>(p, 7);
