@@ -641,8 +641,12 @@ TEST_CASE("buffer resources with SWIZZLE_ENABLE and ADD_TID_ENABLE: addresses as
     store("0x40000", "0x820000", "buffer_store_dword v2, off, s[4:7], 0");
     o = dev.download<uint32_t>(buf, 128);
     for (uint32_t l = 0; l < 64; ++l) CHECK(o[l] == l + 1);
+    // SWIZZLE_ENABLE with CACHE_SWIZZLE (word1[30]) on a raw offen access: the MI300 cache-swizzle mode, linear.
+    store("0xc0080000", "0x2a0000", "v_lshlrev_b32 v1, 2, v0\n buffer_store_dword v2, v1, s[4:7], 0 offen offset:4");
+    o = dev.download<uint32_t>(buf, 128);
+    for (uint32_t l = 0; l < 64; ++l) CHECK(o[l + 1] == l + 1);
     // A swizzled access wider than an element: its bytes are not contiguous, an Error.
     std::string msg = error_of([&] { store("0x80080000", "0x2a0000", "buffer_store_dwordx2 v[2:3], v[0:1], s[4:7], 0 idxen offen"); });
-    CHECK_THAT(msg, Contains("crosses an element of the V#'s ELEMENT_SIZE 4 bytes"));
+    CHECK_THAT(msg, Contains("crosses an element (8 bytes at offset 4, the V#'s ELEMENT_SIZE is 4 bytes"));
   }
 }
