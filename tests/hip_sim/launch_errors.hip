@@ -1,6 +1,7 @@
 // Errors a HIP program sees on a real device: an invalid launch configuration,
-// an entry point the runtime does not implement, and a kernel writing outside
-// its allocation (hipErrorIllegalAddress, sticky until hipDeviceReset).
+// an entry point the runtime does not implement, a kernel writing outside
+// its allocation (hipErrorIllegalAddress, sticky until hipDeviceReset), and a
+// kernel that deadlocks (hipErrorLaunchFailure; the simulator's finding by its kind).
 #include <cstring>
 
 #include "check.hpp"
@@ -11,6 +12,12 @@ __global__ void write_past_end(int* p, int n) {
 }
 
 __global__ void fill(int* p, int v) { p[threadIdx.x] = v; }
+
+// Waits for a flag nothing sets: a GPU hangs until its watchdog; the simulator proves the deadlock.
+__global__ void wait_for_flag(const int* flag) {
+  while (*(volatile const int*)flag == 0) {
+  }
+}
 
 static int expect(hipError_t got, hipError_t want, const char* what) {
   std::printf("%s: %s\n", what, hipGetErrorName(got));
@@ -48,6 +55,9 @@ int main() {
   fill<<<1, 64>>>(p, 9);
   bad += expect(hipMemcpy(&back, p, sizeof back, hipMemcpyDeviceToHost), hipSuccess, "a kernel after the reset");
   if (back != 9) ++bad;
+  CHECK(hipMemset(p, 0, sizeof(int)));
+  wait_for_flag<<<1, 64>>>(p);
+  bad += expect(hipDeviceSynchronize(), hipErrorLaunchFailure, "a kernel that deadlocks");
   if (bad) return 1;
   std::printf("PASS\n");
   return 0;
