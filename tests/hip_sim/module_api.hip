@@ -3,7 +3,7 @@
 // hipModuleLaunchKernel with kernelParams and with extra
 // (HIP_LAUNCH_PARAM_BUFFER_POINTER), the error for a missing kernel, and
 // hipModuleGetGlobal (a module's global variable, one copy per loaded module), and
-// hipExtModuleLaunchKernel.
+// hipExtModuleLaunchKernel, hipFuncGetAttribute.
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -27,6 +27,10 @@ int main(int argc, char** argv) {
   CHECK(hipModuleGetFunction(&f1, from_file, "axpy"));
   CHECK(hipModuleGetFunction(&f2, from_memory, "axpy"));
   if (hipModuleGetFunction(&missing, from_file, "no_such_kernel") != hipErrorNotFound) return 1;
+  int max_threads = 0, lds = -1;
+  CHECK(hipFuncGetAttribute(&max_threads, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f1));
+  CHECK(hipFuncGetAttribute(&lds, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f1));
+  if (max_threads != 1024 || lds != 0) return 1;  // clang's default limit; axpy uses no LDS
 
   const int n = 1000;
   std::vector<float> x(n), y(n);
