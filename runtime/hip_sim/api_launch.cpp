@@ -42,6 +42,7 @@ void __hipUnregisterFatBinary(void** handle) {
     it = it->second.first == fb ? rt.host_functions.erase(it) : std::next(it);
   for (auto it = rt.host_variables.begin(); it != rt.host_variables.end();)
     it = it->second.first == fb ? rt.host_variables.erase(it) : std::next(it);
+  std::erase_if(rt.managed_variables, [&](const auto& v) { return v.binary == fb; });  // their memory stays (host code may hold it)
   if (fb->module) cdnajit::sim::unmap_code_object(rt.sim().memory(), fb->module->code);
   std::erase_if(rt.fat_binaries, [&](const auto& p) { return p.get() == fb; });
 }

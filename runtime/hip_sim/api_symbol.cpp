@@ -1,10 +1,11 @@
-// Device variables (__device__ / __constant__ globals): the registration clang's host code
-// emits (__hipRegisterVar: the host shadow variable and the device name), their addresses and
+// Device variables (__device__ / __constant__ globals, and __managed__ ones): the registration
+// clang's host code emits (__hipRegisterVar: the host shadow variable and the device name), their addresses and
 // sizes, and copies to and from them. The variables live in the code object's image, which the
 // runtime maps into device memory when it loads the code object (sim::map_code_object), so a
 // kernel and these calls see the same bytes.
 #include <cstring>
 
+#include "jit/isa/error.hpp"
 #include "runtime/hip_sim/runtime.hpp"
 
 namespace cdnajit::hip_sim {
@@ -72,6 +73,25 @@ void __hipRegisterVar(void** handle, void* host_var, char*, const char* device_n
   auto& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.mutex);
   rt.host_variables[host_var] = {reinterpret_cast<FatBinary*>(handle), device_name};
+}
+
+// A __managed__ variable (clang: the host's `pointer` variable, the device's pointer variable
+// `name`, and the initial value): its memory is host memory kernels address directly, allocated
+// now because host code may use it before any HIP call.
+void __hipRegisterManagedVar(void* handle, void** pointer, void* init_value, const char* name, size_t size,
+                             unsigned align) {
+  auto& rt = Runtime::get();
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  if (rt.require_device() != hipSuccess) return;
+  try {
+    if (align > 16) throw cdnajit::Error("alignment " + std::to_string(align) + " above 16 bytes is not provided");
+    const uint64_t a = rt.sim().memory().alloc_host_visible(size, std::string("__managed__ ") + name);
+    std::memcpy(reinterpret_cast<void*>(a), init_value, size);
+    *pointer = reinterpret_cast<void*>(a);
+    rt.managed_variables.push_back({static_cast<FatBinary*>(handle), name, a});
+  } catch (const cdnajit::Error& e) {
+    rt.fail(hipErrorOutOfMemory, "__hipRegisterManagedVar", std::string("variable '") + name + "': " + e.what());
+  }
 }
 
 hipError_t hipGetSymbolAddress(void** dev_ptr, const void* symbol) {

@@ -121,6 +121,13 @@ hipError_t Runtime::load_fat_binary(FatBinary& fb, const char* api) {
                     "); build it with --offload-arch=" + want + " or set CDNAJIT_HIP_DEVICE to the architecture it has");
       // Its global variables in device memory, initialised, as the HIP runtime loads a code object.
       sim::map_code_object(sim().memory(), fb.module->code);
+      for (const auto& v : managed_variables) {
+        if (v.binary != &fb) continue;
+        const GlobalVariable* g = fb.module->code.find_global(v.name);
+        if (!g || g->size != 8)
+          throw Error("__managed__ variable '" + v.name + "': the code object has no 8-byte pointer variable of that name");
+        sim().memory().write(fb.module->code.load_address + g->vaddr, &v.address, 8);
+      }
       for (const auto& k : fb.module->code.kernels) fb.functions[k.name] = ihipModuleSymbol_t{fb.module.get(), &k};
     } catch (const Error& e) {
       fb.error = e.what();

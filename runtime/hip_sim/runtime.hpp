@@ -91,6 +91,14 @@ class Runtime {
   std::vector<std::unique_ptr<ihipModuleSymbol_t>> module_functions;
   std::vector<LaunchConfig> call_configs;  // __hipPushCallConfiguration stack
   std::map<const void*, std::pair<FatBinary*, std::string>> host_variables;  // host shadow -> (binary, name)
+  // __managed__ variables: host-visible memory allocated at registration; the code object's
+  // pointer variable `name` is set to `address` when the binary is loaded.
+  struct ManagedVariable {
+    FatBinary* binary;
+    std::string name;
+    uint64_t address;
+  };
+  std::vector<ManagedVariable> managed_variables;
   // Reads the fat binary's code object for the device and maps it into device memory (first use).
   hipError_t load_fat_binary(FatBinary& fb, const char* api);
   // The kernel a host stub handle names, loading its fat binary on first use.

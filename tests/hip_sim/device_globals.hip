@@ -2,7 +2,8 @@
 // .bss, the first placed before .text, so clang's PC-relative offsets run both ways), a pointer
 // initialised to another variable's address (a dynamic relocation), values kept from one launch
 // to the next, hipMemcpyToSymbol / FromSymbol (with offsets), hipGetSymbolAddress / Size, and
-// the errors for a pointer that is not a variable and a range that leaves one.
+// the errors for a pointer that is not a variable and a range that leaves one; a __managed__
+// variable (host memory both sides use, initialised).
 #include <cstring>
 
 #include "check.hpp"
@@ -12,6 +13,7 @@ __constant__ int scale[8];  // set by hipMemcpyToSymbol
 __device__ unsigned counter;  // zero (.bss)
 __device__ int table[3] = {10, 20, 30};
 __device__ unsigned* counter_ptr = &counter;  // R_AMDGPU_RELATIVE64
+__managed__ int managed_total = 5;  // host memory both sides address
 
 __global__ void use_globals(float* out, int* scaled) {
   const int i = threadIdx.x;
@@ -19,6 +21,7 @@ __global__ void use_globals(float* out, int* scaled) {
   scaled[i] = scale[i & 7] + table[i % 3];
   atomicAdd(&counter, 1u);
   atomicAdd(counter_ptr, 2u);  // the same variable through the relocated pointer
+  atomicAdd(&managed_total, 1);
 }
 
 __global__ void bump_table() { table[0] += 1; }  // kept for the next launch
@@ -42,6 +45,8 @@ int main() {
   CHECK(hipMemcpyToSymbol(HIP_SYMBOL(scale), s, 4 * sizeof(int)));                        // elements 0..3
   CHECK(hipMemcpyToSymbol(HIP_SYMBOL(scale), s + 4, 4 * sizeof(int), 4 * sizeof(int)));  // 4..7 at an offset
 
+  EXPECT(managed_total == 5);  // the initial value, read by the host before any launch
+  managed_total = 1000;
   use_globals<<<1, n>>>(out, scaled);
   bump_table<<<1, 1>>>();
   use_globals<<<1, n>>>(out, scaled);
@@ -58,6 +63,7 @@ int main() {
     const int t = i % 3 == 0 ? 11 : i % 3 == 1 ? 20 : 30;
     EXPECT(h_scaled[i] == s[i & 7] + t);
   }
+  EXPECT(managed_total == 1000 + 2 * n);
   unsigned count = 0;
   CHECK(hipMemcpyFromSymbol(&count, HIP_SYMBOL(counter), sizeof count));
   EXPECT(count == 2u * n * 3u);
