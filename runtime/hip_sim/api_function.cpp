@@ -28,6 +28,17 @@ int blocks_per_cu(Arch arch, const KernelInfo& k, int block, size_t dynamic_lds)
   }
 }
 
+// What hipFuncGetAttributes / hipFuncGetAttribute report, from the descriptor.
+hipFuncAttributes attributes_of(Arch arch, const KernelInfo& k) {
+  hipFuncAttributes a{};
+  a.localSizeBytes = k.private_segment_size;
+  a.sharedSizeBytes = k.group_segment_size;
+  a.maxDynamicSharedSizeBytes = int(target::lds_bytes(arch) - k.group_segment_size);
+  a.maxThreadsPerBlock = int(k.max_flat_workgroup_size ? k.max_flat_workgroup_size : target::kMaxWorkgroupSize);
+  a.numRegs = int(architectural_vgprs(k));
+  return a;
+}
+
 hipError_t kernel_of(Runtime& rt, const void* f, const KernelInfo** k, const char* api) {
   const ihipModuleSymbol_t* s = nullptr;
   if (hipError_t e = rt.host_function(f, &s, api); e != hipSuccess) return e;
@@ -72,12 +83,28 @@ hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func) {
   if (!attr) return rt.fail(hipErrorInvalidValue, "hipFuncGetAttributes", "null pointer");
   const cdnajit::KernelInfo* k = nullptr;
   if (hipError_t e = kernel_of(rt, func, &k, "hipFuncGetAttributes"); e != hipSuccess) return e;
-  *attr = hipFuncAttributes{};
-  attr->localSizeBytes = k->private_segment_size;
-  attr->sharedSizeBytes = k->group_segment_size;
-  attr->maxDynamicSharedSizeBytes = int(cdnajit::isa::target::lds_bytes(rt.config().arch) - k->group_segment_size);
-  attr->maxThreadsPerBlock = int(k->max_flat_workgroup_size ? k->max_flat_workgroup_size : 1024);
-  attr->numRegs = int(cdnajit::architectural_vgprs(*k));
+  *attr = attributes_of(rt.config().arch, *k);
+  return hipSuccess;
+}
+
+// The same for a module's kernel, one attribute at a time.
+hipError_t hipFuncGetAttribute(int* value, hipFunction_attribute attrib, hipFunction_t f) {
+  HIP_SIM_ENTER();
+  const char* api = "hipFuncGetAttribute";
+  if (!value) return rt.fail(hipErrorInvalidValue, api, "null pointer");
+  bool known = false;
+  for (const auto& p : rt.module_functions) known |= p.get() == f;
+  if (!known) return rt.fail(hipErrorInvalidHandle, api, "unknown function (not from hipModuleGetFunction)");
+  const hipFuncAttributes a = attributes_of(rt.config().arch, *f->kernel);
+  switch (attrib) {
+    case HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = a.maxThreadsPerBlock; break;
+    case HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = int(a.sharedSizeBytes); break;
+    case HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *value = int(a.constSizeBytes); break;
+    case HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *value = int(a.localSizeBytes); break;
+    case HIP_FUNC_ATTRIBUTE_NUM_REGS: *value = a.numRegs; break;
+    case HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *value = a.maxDynamicSharedSizeBytes; break;
+    default: return rt.fail(hipErrorNotSupported, api, "attribute " + std::to_string(int(attrib)));
+  }
   return hipSuccess;
 }
 
