@@ -243,6 +243,14 @@ void int_addsub(Wave& w, const Op& op) {
   const uint32_t* b = fetch(w, op, 1, t1, false);
   constexpr bool is16 = KIND >= 5, is_signed = KIND == 3 || KIND == 4;
   constexpr int64_t lo = is_signed ? INT32_MIN : 0, hi = is_signed ? INT32_MAX : is16 ? 0xffff : 0xffffffffll;
+  if (!op.clamp) {  // wrap-around: the same low 32 (16) bits as the 64-bit form below, in 32-bit lanes
+    for (int l = 0; l < 64; ++l) {
+      const uint32_t v = KIND == 0 || KIND == 3 || KIND == 5 ? a[l] + b[l] : KIND == 2 || KIND == 7 ? b[l] - a[l] : a[l] - b[l];
+      r[l] = is16 ? v & 0xffff : v;
+    }
+    store(w, op, r, false);
+    return;
+  }
   for (int l = 0; l < 64; ++l) {
     const int64_t x = is_signed ? int64_t(int32_t(a[l])) : int64_t(is16 ? a[l] & 0xffff : a[l]);
     const int64_t y = is_signed ? int64_t(int32_t(b[l])) : int64_t(is16 ? b[l] & 0xffff : b[l]);
