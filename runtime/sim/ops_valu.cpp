@@ -102,6 +102,23 @@ void v32(Wave& w, const Op& op) {
 template <int ORDER>
 void vfma(Wave& w, const Op& op) {
   alignas(64) uint32_t t0[64], t1[64], t2[64], r[64];
+  // Plain form (the common one): full EXEC, no modifiers, no denormal flush, no SDWA: the fused
+  // results go straight to the destination (what fetch + store do then, without their copies).
+  auto plain = [&](const Src& x) { return !x.neg && !x.abs && x.k != SrcKind::None; };
+  if (w.exec() == ~0ull && !op.sdwa && !op.omod && !op.clamp && !w.flush_in_f32 && !w.flush_out_f32 &&
+      op.d[0].k == SrcKind::V && plain(op.s[0]) && plain(op.s[1]) && (ORDER == 1 || plain(op.s[2]))) {
+    auto operand = [&](int i, uint32_t* tmp) -> const uint32_t* {
+      if (op.s[i].k == SrcKind::V) return w.vr(op.s[i].idx);
+      std::fill_n(tmp, 64, lane_src(w, op.s[i], 0));
+      return tmp;
+    };
+    const uint32_t* a = operand(0, t0);
+    const uint32_t* b = operand(1, t1);
+    const uint32_t* c = ORDER == 0 ? operand(2, t2) : w.vr(op.d[0].idx);
+    fma64(a, b, c, w.vr(op.d[0].idx));
+    w.lane_ops += 64;
+    return;
+  }
   const uint32_t* a = fetch(w, op, 0, t0, true);
   const uint32_t* b = fetch(w, op, 1, t1, true);
   const uint32_t* c = ORDER == 0 ? fetch(w, op, 2, t2, true) : w.vr(op.d[0].idx);
