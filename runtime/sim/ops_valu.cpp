@@ -549,6 +549,27 @@ void vdot2(Wave& w, const Op& op) {
   t_dot2_fused = w.L->opt.dot2 == Options::Dot2::FusedSingleRounding;
   alignas(64) uint32_t r[64];
   uint32_t* d = w.vr(op.d[0].idx);
+  if (t_dot2_fused) {  // the default rule, on whole lane vectors (dot2_fused_lanes)
+    alignas(64) float fa0[64], fa1[64], fb0[64], fb1[64], fc[64];
+    for (int l = 0; l < 64; ++l) {
+      uint32_t a = lane_src(w, op.s[0], l), b = lane_src(w, op.s[1], l);
+      uint32_t c = op.ns > 2 ? lane_src(w, op.s[2], l) : d[l];
+      fa0[l] = BF ? bf16lo(a) : f16lo(a), fa1[l] = BF ? bf16hi(a) : f16hi(a);
+      fb0[l] = BF ? bf16lo(b) : f16lo(b), fb1[l] = BF ? bf16hi(b) : f16hi(b);
+      if (op.neg_lo & 1) fa0[l] = -fa0[l];
+      if (op.neg_hi & 1) fa1[l] = -fa1[l];
+      if (op.neg_lo & 2) fb0[l] = -fb0[l];
+      if (op.neg_hi & 2) fb1[l] = -fb1[l];
+      fc[l] = as_f(c);
+      if (op.ns > 2 && op.s[2].neg) fc[l] = -fc[l];
+      if (op.ns > 2 && op.s[2].abs) fc[l] = std::fabs(fc[l]);
+    }
+    std::memcpy(r, d, sizeof r);
+    dot2_fused_lanes(fa0, fb0, fa1, fb1, fc, e, r);
+    if (op.clamp) for (int l = 0; l < 64; ++l) r[l] = out_mods_f32(w, op, r[l]);
+    for (int l = 0; l < 64; ++l) d[l] = r[l];
+    return;
+  }
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) { r[l] = d[l]; continue; }
     uint32_t a = lane_src(w, op.s[0], l), b = lane_src(w, op.s[1], l);
