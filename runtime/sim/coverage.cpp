@@ -27,4 +27,27 @@ std::vector<std::string> mode_unmodelled_mnemonics() {
   return out;
 }
 
+std::vector<std::string> counter_disagreements() {
+  // The registry's counter codes (Op::counter): 0 none, 1 vm, 2 lgkm (in order), 3 lgkm (SMEM,
+  // out of order), 4 vm + lgkm (FLAT).
+  auto table_code = [](const isa::InstrInfo& row) -> int {
+    switch (row.counter) {
+      case isa::Counter::Vm: return 1;
+      case isa::Counter::Lgkm: return row.unit == isa::Unit::SMEM ? 3 : 2;
+      case isa::Counter::VmLgkm: return 4;
+      default: return 0;
+    }
+  };
+  std::vector<std::string> out;
+  const Registry& r = registry();
+  for (const isa::InstrInfo& row : isa::table()) {
+    const OpDef& d = r.by_opcode[size_t(isa::opcode_of(row))];
+    if (d.fn && d.counter != table_code(row))
+      out.push_back(std::string(row.mnemonic) + ": registry " + std::to_string(d.counter) + ", table " +
+                    std::to_string(table_code(row)));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace cdnajit::sim

@@ -14,4 +14,10 @@ std::vector<std::string> executable_mnemonics();
 // not marked MODE-independent. Under such a MODE each is an Error. Sorted, unique.
 std::vector<std::string> mode_unmodelled_mnemonics();
 
+// The table rows whose wait counter, as the simulator's handler registration restates it, differs
+// from the ISA table's (jit/isa: Counter, SMEM's lgkmcnt being the out-of-order kind): one line per
+// row, "mnemonic: registry <c>, table <c>". The table is the one source; an entry here is a
+// registration to correct. Sorted.
+std::vector<std::string> counter_disagreements();
+
 }  // namespace cdnajit::sim

@@ -2,6 +2,7 @@
 // its default FusedSingleRounding mode) and the CPU models of codegen/: the
 // exact value of a0*b0 + a1*b1 + c, rounded once to f32 (round to nearest even).
 #pragma once
+#include <cstdint>
 
 namespace cdnajit::sim {
 
@@ -10,5 +11,11 @@ namespace cdnajit::sim {
 // sum is returned rounded once, otherwise a 640-bit fixed-point sum is rounded.
 // Non-finite inputs follow IEEE double arithmetic (NaN/inf propagate).
 float dot2_fused(float a0, float b0, float a1, float b1, float c);
+
+// dot2_fused on 64 lanes: r[l] = bits of dot2_fused(a0[l], b0[l], a1[l], b1[l], c[l]) for every lane
+// set in `lanes` (others untouched). The common case (finite products and sums exact in double)
+// runs as one vector loop; the rest lane by lane through dot2_fused. Same bits as the scalar form.
+void dot2_fused_lanes(const float* a0, const float* b0, const float* a1, const float* b1, const float* c,
+                      uint64_t lanes, uint32_t* r);
 
 }  // namespace cdnajit::sim

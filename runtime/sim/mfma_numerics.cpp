@@ -14,6 +14,11 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstddef>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define CDNAJIT_MFMA_AVX2 1
+#endif
 
 #include "runtime/sim/fixed_point.hpp"
 
@@ -50,32 +55,9 @@ int64_t aligned_sum(const int64_t* p, const int* pe, int& e) {
   return s;
 }
 
-// One group of n products (n = 8 or 16 here, fixed at compile time) accumulated into a finite c;
-// both operands decoded (finite).
-template <int n, bool kFp8>
-float fast_group(const MfmaTerm* ta, const MfmaTerm* tb, const double* a, const double* b, float c,
-                 const MfmaFormat& f) {
-  int64_t p[n];
-  int pe[n];
-  int emax = kNo;
-  for (int i = 0; i < n; ++i) {
-    const bool zero = ta[i].sig == 0 || tb[i].sig == 0;
-    p[i] = int64_t(ta[i].sig) * tb[i].sig;
-    pe[i] = zero ? kNo : ta[i].exp + tb[i].exp;
-    emax = std::max(emax, pe[i]);
-  }
-  // |product| < 2^(pe + 2): below 2^128 (the reference's infinity threshold) when pe <= 126.
-  if (emax > 126) return mfma_group_cdna3_reference(a, b, n, c, f);
-  int e;
-  int64_t s;  // the products' sum in units of 2^(e - 24)
-  if constexpr (kFp8) {
-    int e0, e1;
-    int64_t s0 = aligned_sum<n, 2>(p, pe, e0), s1 = aligned_sum<n - 1, 2>(p + 1, pe + 1, e1);
-    e = std::max(e0, e1);
-    s = e == kNo ? 0 : floor_shift(s0, e0 - e) + floor_shift(s1, e1 - e);
-  } else {
-    s = aligned_sum<n, 1>(p, pe, e);
-  }
+// The group's product sum s (units of 2^(e - 24); e = kNo: no nonzero product) added to c and
+// rounded once to f32.
+float accumulate_c(int e, int64_t s, float c, bool kFp8) {
   // C = csig * 2^(cexp - 23), cexp clamped at -126 (f32 subnormals).
   const uint32_t u = std::bit_cast<uint32_t>(c);
   const int biased = int((u >> 23) & 0xff);
@@ -90,7 +72,93 @@ float fast_group(const MfmaTerm* ta, const MfmaTerm* tb, const double* a, const 
   return float(double(total) * pow2(E - 31));  // |total| < 2^53: exact double, one RNE rounding
 }
 
+#ifdef CDNAJIT_MFMA_AVX2
+// aligned_sum<8, 1> of the products of 8 decoded terms, four 64-bit lanes at a time (AVX2): the
+// same integers (products, exponent sums, shifts, truncation toward zero, sum) as the scalar
+// loops below, so the same bits. Returns false when the largest product exponent exceeds 126
+// (the caller takes the reference path then, as the scalar code does).
+__attribute__((target("avx2"))) bool group8_sum_avx2(const MfmaTerm* ta, const MfmaTerm* tb, int& e, int64_t& s) {
+  static_assert(sizeof(MfmaTerm) == 8 && offsetof(MfmaTerm, sig) == 0 && offsetof(MfmaTerm, exp) == 4);
+  const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ta));
+  const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ta + 4));
+  const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tb));
+  const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tb + 4));
+  const __m256i zero = _mm256_setzero_si256();
+  // sig_a * sig_b (signed 32 x 32 -> 64 of each lane's low dword); zero iff a factor is zero.
+  const __m256i p0 = _mm256_mul_epi32(a0, b0), p1 = _mm256_mul_epi32(a1, b1);
+  // exp_a + exp_b in each lane's high dword; gathered as 8 dwords [0 4 1 5 2 6 3 7], kNo for zeros.
+  const __m256i pe = _mm256_blend_epi32(_mm256_srli_epi64(_mm256_add_epi32(a0, b0), 32), _mm256_add_epi32(a1, b1), 0xaa);
+  const __m256i z = _mm256_blend_epi32(_mm256_srli_epi64(_mm256_cmpeq_epi64(p0, zero), 32), _mm256_cmpeq_epi64(p1, zero), 0xaa);
+  const __m256i pez = _mm256_blendv_epi8(pe, _mm256_set1_epi32(kNo), z);
+  __m256i m = _mm256_max_epi32(pez, _mm256_permute2x128_si256(pez, pez, 1));
+  m = _mm256_max_epi32(m, _mm256_shuffle_epi32(m, 0x4e));
+  m = _mm256_max_epi32(m, _mm256_shuffle_epi32(m, 0xb1));
+  e = _mm256_cvtsi256_si32(m);
+  if (e > 126) return false;
+  // Shift of each product: 24 + e - pe (>= 24; a zero product's shifts a zero); a count of 64 or
+  // more shifts everything out, like the scalar code's min(d, 63) on magnitudes below 2^63.
+  const __m256i d = _mm256_sub_epi32(_mm256_add_epi32(m, _mm256_set1_epi32(24)), pez);
+  const __m256i d0 = _mm256_and_si256(d, _mm256_set1_epi64x(0xffffffff)), d1 = _mm256_srli_epi64(d, 32);
+  // |p| >> count with p's sign back (truncation toward zero), per 64-bit lane.
+  const __m256i n0 = _mm256_cmpgt_epi64(zero, p0), n1 = _mm256_cmpgt_epi64(zero, p1);  // 0 or -1
+  const __m256i m0 = _mm256_srlv_epi64(_mm256_sub_epi64(_mm256_xor_si256(p0, n0), n0), d0);
+  const __m256i m1 = _mm256_srlv_epi64(_mm256_sub_epi64(_mm256_xor_si256(p1, n1), n1), d1);
+  const __m256i t = _mm256_add_epi64(_mm256_sub_epi64(_mm256_xor_si256(m0, n0), n0), _mm256_sub_epi64(_mm256_xor_si256(m1, n1), n1));
+  alignas(32) int64_t lanes[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), t);
+  s = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+  return true;
+}
+bool use_avx2 = __builtin_cpu_supports("avx2");
+#else
+bool use_avx2 = false;
+#endif
+
+// One group of n products (n = 8 or 16 here, fixed at compile time) accumulated into a finite c;
+// both operands decoded (finite).
+template <int n, bool kFp8>
+float fast_group(const MfmaTerm* ta, const MfmaTerm* tb, const double* a, const double* b, float c,
+                 const MfmaFormat& f) {
+  int e;
+  int64_t s;  // the products' sum in units of 2^(e - 24)
+#ifdef CDNAJIT_MFMA_AVX2
+  if constexpr (n == 8 && !kFp8) {
+    if (use_avx2) {
+      if (!group8_sum_avx2(ta, tb, e, s)) return mfma_group_cdna3_reference(a, b, n, c, f);
+      return accumulate_c(e, s, c, false);
+    }
+  }
+#endif
+  int64_t p[n];
+  int pe[n];
+  int emax = kNo;
+  for (int i = 0; i < n; ++i) {
+    const bool zero = ta[i].sig == 0 || tb[i].sig == 0;
+    p[i] = int64_t(ta[i].sig) * tb[i].sig;
+    pe[i] = zero ? kNo : ta[i].exp + tb[i].exp;
+    emax = std::max(emax, pe[i]);
+  }
+  // |product| < 2^(pe + 2): below 2^128 (the reference's infinity threshold) when pe <= 126.
+  if (emax > 126) return mfma_group_cdna3_reference(a, b, n, c, f);
+  if constexpr (kFp8) {
+    int e0, e1;
+    int64_t s0 = aligned_sum<n, 2>(p, pe, e0), s1 = aligned_sum<n - 1, 2>(p + 1, pe + 1, e1);
+    e = std::max(e0, e1);
+    s = e == kNo ? 0 : floor_shift(s0, e0 - e) + floor_shift(s1, e1 - e);
+  } else {
+    s = aligned_sum<n, 1>(p, pe, e);
+  }
+  return accumulate_c(e, s, c, kFp8);
+}
+
 }  // namespace
+
+bool mfma_vector_path(bool on) {
+#ifdef CDNAJIT_MFMA_AVX2
+  use_avx2 = on && __builtin_cpu_supports("avx2");
+#endif
+  return use_avx2;
+}
 
 bool mfma_decode(const double* x, int n, int min_exp, MfmaTerm* out) {
   // From the double's bits: v = m * 2^(ilogb - 52), m the 53-bit significand (normal doubles only;

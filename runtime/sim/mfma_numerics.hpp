@@ -53,6 +53,11 @@ float mfma_dot_cdna3(const MfmaOperand& a, const MfmaOperand& b, int K, float c,
 // The same from values only (decodes them first).
 float mfma_dot_cdna3(const double* a, const double* b, int K, float c, const MfmaFormat& f);
 
+// The fast path's group sums use the host's AVX2 (when it has it) or portable integer code; both
+// give the same bits. Selects the portable code (false) or AVX2 where available (true, the
+// default); returns whether AVX2 is now used. For the equivalence test; not thread-safe.
+bool mfma_vector_path(bool on);
+
 // Reference implementation of the same rules (mfma_numerics_reference.cpp): double arithmetic
 // per product, slow; the fast path's fallback and its test oracle.
 float mfma_dot_cdna3_reference(const double* a, const double* b, int K, float c, const MfmaFormat& f);

@@ -501,8 +501,9 @@ void buf_store(Wave& w, const Op& op) {
 
 // ---- DS (LDS) ------------------------------------------------------------------
 // aux: bytes (low 8), 0x100 sign-extend, 0x200 d16 (low half), 0x400 d16_hi, 0x800 read2/write2, 0x1000 st64
-// Fast path for dword-multiple reads/writes with a VGPR address: bounds check
-// inline, fixed-size copies; any out-of-range lane falls back to the checked path.
+// Fast path for dword-multiple reads/writes with a VGPR address, done on whole lane vectors: the
+// addresses, the bounds check (one reduction) and, for the unit-stride full-EXEC access, one block
+// copy per register; any out-of-range lane falls back to the checked per-lane path, which reports it.
 template <bool WRITE>
 bool ds_fast(Wave& w, const Op& op) {
   uint32_t bytes = op.aux & 0xff;
@@ -511,16 +512,34 @@ bool ds_fast(Wave& w, const Op& op) {
   uint32_t scale = (op.aux & 0x1000) ? bytes * 64 : bytes;
   uint32_t ndw = bytes / 4;
   uint64_t e = w.exec();
-  uint32_t addr[64];  // copied: the destination may overlap the address register
-  std::memcpy(addr, w.vr(op.s[0].idx), sizeof addr);
+  const uint32_t* addr = w.vr(op.s[0].idx);  // read before any register is written
   const uint64_t size = w.lds_size;
   // LDS addresses are 32-bit: VGPR + offset wraps (clang folds negative bases into offsets).
   uint32_t eff[2][64];
+  bool unit[2] = {false, false};  // lane l at eff[k][0] + l * bytes, all 64 lanes on
   for (int k = 0; k < (two ? 2 : 1); ++k) {
     uint32_t off = two ? uint32_t(k ? op.offset1 : op.offset0) * scale : uint32_t(op.offset);
-    for (int l = 0; l < 64; ++l) {
-      eff[k][l] = addr[l] + off;
-      if (((e >> l) & 1) && uint64_t(eff[k][l]) + bytes > size) return false;
+    if (size < bytes) return false;
+    const uint32_t limit = uint32_t(size - bytes);  // the highest address an access may start at
+    uint32_t* ek = eff[k];
+    if (e == ~0ull) {
+      // Branch-free over 64 lanes (vectorises): any lane out of range, any lane off the unit stride.
+      // Once every lane is in range (far below 2^32) the 32-bit stride test is the exact one.
+      uint32_t out = 0, off_stride = 0;
+      const uint32_t first = addr[0] + off;
+      for (int l = 0; l < 64; ++l) {
+        const uint32_t x = addr[l] + off;
+        ek[l] = x;
+        out |= uint32_t(x > limit);
+        off_stride |= x ^ (first + uint32_t(l) * bytes);
+      }
+      if (out) return false;
+      unit[k] = off_stride == 0;
+    } else {
+      for (int l = 0; l < 64; ++l) {
+        ek[l] = addr[l] + off;
+        if (((e >> l) & 1) && ek[l] > limit) return false;
+      }
     }
   }
   // The fast path does not go through lds_ptr: check reads and writes against outstanding LDS DMA here.
@@ -528,15 +547,22 @@ bool ds_fast(Wave& w, const Op& op) {
     for (int k = 0; k < (two ? 2 : 1); ++k)
       for (int l = 0; l < 64; ++l)
         if ((e >> l) & 1) check_lds_dma(w, op, eff[k][l], uint64_t(eff[k][l]) + bytes, l);
+  if (WRITE)
+    for (int k = 0; k < (two ? 2 : 1); ++k)
+      if (op.s[1 + k].k != SrcKind::V) return false;
   // ... and against the other waves' pending stores, marking this one's (store_visibility.cpp).
   if (w.lds_tags && (WRITE || lds_stores_elsewhere(w)))
-    for (int k = 0; k < (two ? 2 : 1); ++k) lds_store_lanes(w, op, eff[k], e, bytes);
+    for (int k = 0; k < (two ? 2 : 1); ++k) lds_store_lanes(w, op, eff[k], e, bytes, unit[k]);
   for (int k = 0; k < (two ? 2 : 1); ++k) {
     for (uint32_t i = 0; i < ndw; ++i) {
       uint32_t* reg = WRITE ? w.vr(uint16_t(op.s[1 + k].idx + i)) : w.vr(uint16_t(op.d[0].idx + k * ndw + i));
-      if (WRITE && op.s[1 + k].k != SrcKind::V) return false;
       uint8_t* base = w.lds + 4 * i;
       const uint32_t* ek = eff[k];
+      if (unit[k] && ndw == 1) {  // 64 consecutive dwords
+        if (WRITE) std::memcpy(base + ek[0], reg, 256);
+        else std::memcpy(reg, base + ek[0], 256);
+        continue;
+      }
       if (e == ~0ull) {  // full EXEC: branch-free loop
         for (int l = 0; l < 64; ++l) {
           if (WRITE) std::memcpy(base + ek[l], &reg[l], 4);

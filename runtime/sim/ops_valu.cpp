@@ -102,6 +102,23 @@ void v32(Wave& w, const Op& op) {
 template <int ORDER>
 void vfma(Wave& w, const Op& op) {
   alignas(64) uint32_t t0[64], t1[64], t2[64], r[64];
+  // Plain form (the common one): full EXEC, no modifiers, no denormal flush, no SDWA: the fused
+  // results go straight to the destination (what fetch + store do then, without their copies).
+  auto plain = [&](const Src& x) { return !x.neg && !x.abs && x.k != SrcKind::None; };
+  if (w.exec() == ~0ull && !op.sdwa && !op.omod && !op.clamp && !w.flush_in_f32 && !w.flush_out_f32 &&
+      op.d[0].k == SrcKind::V && plain(op.s[0]) && plain(op.s[1]) && (ORDER == 1 || plain(op.s[2]))) {
+    auto operand = [&](int i, uint32_t* tmp) -> const uint32_t* {
+      if (op.s[i].k == SrcKind::V) return w.vr(op.s[i].idx);
+      std::fill_n(tmp, 64, lane_src(w, op.s[i], 0));
+      return tmp;
+    };
+    const uint32_t* a = operand(0, t0);
+    const uint32_t* b = operand(1, t1);
+    const uint32_t* c = ORDER == 0 ? operand(2, t2) : w.vr(op.d[0].idx);
+    fma64(a, b, c, w.vr(op.d[0].idx));
+    w.lane_ops += 64;
+    return;
+  }
   const uint32_t* a = fetch(w, op, 0, t0, true);
   const uint32_t* b = fetch(w, op, 1, t1, true);
   const uint32_t* c = ORDER == 0 ? fetch(w, op, 2, t2, true) : w.vr(op.d[0].idx);
@@ -243,6 +260,14 @@ void int_addsub(Wave& w, const Op& op) {
   const uint32_t* b = fetch(w, op, 1, t1, false);
   constexpr bool is16 = KIND >= 5, is_signed = KIND == 3 || KIND == 4;
   constexpr int64_t lo = is_signed ? INT32_MIN : 0, hi = is_signed ? INT32_MAX : is16 ? 0xffff : 0xffffffffll;
+  if (!op.clamp) {  // wrap-around: the same low 32 (16) bits as the 64-bit form below, in 32-bit lanes
+    for (int l = 0; l < 64; ++l) {
+      const uint32_t v = KIND == 0 || KIND == 3 || KIND == 5 ? a[l] + b[l] : KIND == 2 || KIND == 7 ? b[l] - a[l] : a[l] - b[l];
+      r[l] = is16 ? v & 0xffff : v;
+    }
+    store(w, op, r, false);
+    return;
+  }
   for (int l = 0; l < 64; ++l) {
     const int64_t x = is_signed ? int64_t(int32_t(a[l])) : int64_t(is16 ? a[l] & 0xffff : a[l]);
     const int64_t y = is_signed ? int64_t(int32_t(b[l])) : int64_t(is16 ? b[l] & 0xffff : b[l]);
@@ -524,6 +549,27 @@ void vdot2(Wave& w, const Op& op) {
   t_dot2_fused = w.L->opt.dot2 == Options::Dot2::FusedSingleRounding;
   alignas(64) uint32_t r[64];
   uint32_t* d = w.vr(op.d[0].idx);
+  if (t_dot2_fused) {  // the default rule, on whole lane vectors (dot2_fused_lanes)
+    alignas(64) float fa0[64], fa1[64], fb0[64], fb1[64], fc[64];
+    for (int l = 0; l < 64; ++l) {
+      uint32_t a = lane_src(w, op.s[0], l), b = lane_src(w, op.s[1], l);
+      uint32_t c = op.ns > 2 ? lane_src(w, op.s[2], l) : d[l];
+      fa0[l] = BF ? bf16lo(a) : f16lo(a), fa1[l] = BF ? bf16hi(a) : f16hi(a);
+      fb0[l] = BF ? bf16lo(b) : f16lo(b), fb1[l] = BF ? bf16hi(b) : f16hi(b);
+      if (op.neg_lo & 1) fa0[l] = -fa0[l];
+      if (op.neg_hi & 1) fa1[l] = -fa1[l];
+      if (op.neg_lo & 2) fb0[l] = -fb0[l];
+      if (op.neg_hi & 2) fb1[l] = -fb1[l];
+      fc[l] = as_f(c);
+      if (op.ns > 2 && op.s[2].neg) fc[l] = -fc[l];
+      if (op.ns > 2 && op.s[2].abs) fc[l] = std::fabs(fc[l]);
+    }
+    std::memcpy(r, d, sizeof r);
+    dot2_fused_lanes(fa0, fb0, fa1, fb1, fc, e, r);
+    if (op.clamp) for (int l = 0; l < 64; ++l) r[l] = out_mods_f32(w, op, r[l]);
+    for (int l = 0; l < 64; ++l) d[l] = r[l];
+    return;
+  }
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) { r[l] = d[l]; continue; }
     uint32_t a = lane_src(w, op.s[0], l), b = lane_src(w, op.s[1], l);

@@ -243,6 +243,7 @@ struct Wave {
   std::vector<Pending> pend;
   std::vector<const Op*> pend_v;  // kVFile, or empty when checking is off
   uint64_t pend_vmask = 0, pend_smask = 0;  // bit (r % 64) of outstanding registers
+  uint8_t pend_count[2] = {0, 0};           // entries of `pend` on vmcnt [0] and on lgkmcnt [1]
   const Op* pend_s[kSFileSize];
   uint64_t lane_ops = 0;
   uint64_t icount = 0;  // wave-instructions executed (the fake clock of s_memtime)
@@ -373,8 +374,9 @@ void drain_pending(Wave& w);  // s_endpgm
 // when op stores, checks it against the other waves' pending stores); store_issued / store_retired:
 // from pend_add / retire; barrier_passed: s_barrier.
 void lds_store_access(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane);
-// lds_store_access for the active lanes of `exec`, lane l at addr[l] (the DS fast path).
-void lds_store_lanes(Wave& w, const Op& op, const uint32_t* addr, uint64_t exec, uint32_t n);
+// lds_store_access for the active lanes of `exec`, lane l at addr[l] (the DS fast path); `unit_stride`:
+// exec is full and addr[l] = addr[0] + l * n (one contiguous range).
+void lds_store_lanes(Wave& w, const Op& op, const uint32_t* addr, uint64_t exec, uint32_t n, bool unit_stride);
 void global_store_access(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane);
 inline bool lds_stores_elsewhere(const Wave& w) { return w.wg_stores_pending[0] > w.stores_pending[0]; }
 inline bool global_stores_elsewhere(const Wave& w) { return w.wg_stores_pending[1] > w.stores_pending[1]; }

@@ -85,13 +85,13 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
   // SIInsertWaitcnts models the same: waiting for max-1 newer ops always suffices).
   const bool vm = counter == 1;
   const size_t limit = vm ? 63 : 15;
-  size_t in_flight = 0, oldest = w.pend.size();
-  for (size_t i = 0; i < w.pend.size(); ++i)
-    if ((w.pend[i].counter == 1) == vm) {
-      if (in_flight++ == 0) oldest = i;
-    }
-  if (in_flight >= limit) retire(w, oldest);
+  if (w.pend_count[vm ? 0 : 1] >= limit) {
+    size_t oldest = 0;
+    while ((w.pend[oldest].counter == 1) != vm) ++oldest;
+    retire(w, oldest);
+  }
   w.pend.push_back(Pending{&op, counter, file, first, count});
+  ++w.pend_count[vm ? 0 : 1];
   if (w.store_open[0] || w.store_open[1]) store_issued(w, w.pend.back());
   for (uint16_t r = first; r < first + count; ++r) {
     if (file == 0) w.pend_s[r] = &op, w.pend_smask |= 1ull << (r & 63);
@@ -99,20 +99,43 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
   }
 }
 
-static void retire(Wave& w, size_t i) {
-  const Pending p = w.pend[i];
-  if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
-  if (p.store) store_retired(w, p);
-  w.pend.erase(w.pend.begin() + long(i));
-  // Registers of the retired load stay outstanding if a later load (same in-order counter,
-  // or the same instruction again in a loop) also writes them: the newest such load owns them.
-  for (uint16_t r = p.first; r < p.first + p.count; ++r) (p.file == 0 ? w.pend_s[r] : w.pend_v[r]) = nullptr;
+// Retires the entries of w.pend whose mark[i] is set, in one pass (the same state as retiring
+// them one by one in index order): their registers are no longer outstanding unless a remaining
+// load (same in-order counter, or the same instruction again in a loop) also writes them, in
+// which case the newest such load owns them. At most kMaxPending entries are outstanding.
+constexpr size_t kMaxPending = 128;  // vmcnt saturates at 63, lgkmcnt at 15 (pend_add)
+static void retire_marked(Wave& w, const uint8_t* mark) {
+  struct Range { uint16_t file, first, count; } freed[kMaxPending];  // the retired entries' registers
+  size_t nfreed = 0, kept = 0;
+  for (size_t i = 0; i < w.pend.size(); ++i) {
+    const Pending p = w.pend[i];
+    if (!mark[i]) {
+      w.pend[kept++] = p;
+      continue;
+    }
+    --w.pend_count[p.counter == 1 ? 0 : 1];
+    if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
+    if (p.store) store_retired(w, p);
+    for (uint16_t r = p.first; r < p.first + p.count; ++r) (p.file == 0 ? w.pend_s[r] : w.pend_v[r]) = nullptr;
+    if (p.count) freed[nfreed++] = Range{p.file, p.first, p.count};
+  }
+  w.pend.resize(kept);
   w.pend_vmask = w.pend_smask = 0;
   for (const auto& q : w.pend)
     for (uint16_t r = q.first; r < q.first + q.count; ++r) {
       (q.file == 0 ? w.pend_smask : w.pend_vmask) |= 1ull << (r & 63);
-      if (q.file == p.file && r >= p.first && r < p.first + p.count) (q.file == 0 ? w.pend_s[r] : w.pend_v[r]) = q.op;
+      for (size_t j = 0; j < nfreed; ++j)
+        if (q.file == freed[j].file && r >= freed[j].first && r < freed[j].first + freed[j].count) {
+          (q.file == 0 ? w.pend_s[r] : w.pend_v[r]) = q.op;
+          break;
+        }
     }
+}
+
+static void retire(Wave& w, size_t i) {
+  uint8_t mark[kMaxPending] = {};
+  mark[i] = 1;
+  retire_marked(w, mark);
 }
 
 void pend_set_lds_range(Wave& w, uint32_t lo, uint32_t hi) {
@@ -123,7 +146,9 @@ void pend_set_lds_range(Wave& w, uint32_t lo, uint32_t hi) {
 }
 
 void drain_pending(Wave& w) {
-  while (!w.pend.empty()) retire(w, w.pend.size() - 1);
+  uint8_t all[kMaxPending];
+  std::fill_n(all, kMaxPending, uint8_t(1));
+  retire_marked(w, all);
   w.pend_vmask = w.pend_smask = 0;
 }
 
@@ -146,24 +171,24 @@ void check_lds_dma(Wave& w, const Op& op, uint64_t lo, uint64_t hi, int lane) {
 
 void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm) {
   if (w.pend.empty()) return;
-  // vmcnt: VMEM ops complete in issue order.
-  int nvm = 0;
-  for (auto& p : w.pend) nvm += p.counter == 1;
-  for (size_t i = 0; i < w.pend.size() && nvm > vm;) {
-    if (w.pend[i].counter == 1) { retire(w, i); --nvm; }
-    else ++i;
-  }
+  // vmcnt: VMEM ops complete in issue order: all but the newest `vm` retire.
   // lgkmcnt: DS in order; SMEM out of order, so only lgkmcnt(0) guarantees an SMEM result
   // while SMEM is outstanding (the rule LLVM's SIInsertWaitcnts follows).
-  int nl = 0;
+  int nvm = 0, nl = 0;
   bool smem = false;
-  for (auto& p : w.pend) { nl += p.counter >= 2; smem |= p.counter == 3; }
-  if (nl > lgkm && (!smem || lgkm == 0)) {
-    for (size_t i = 0; i < w.pend.size() && nl > lgkm;) {
-      if (w.pend[i].counter >= 2) { retire(w, i); --nl; }
-      else ++i;
-    }
+  for (auto& p : w.pend) {
+    nvm += p.counter == 1;
+    nl += p.counter >= 2;
+    smem |= p.counter == 3;
   }
+  const bool lgkm_retires = nl > lgkm && (!smem || lgkm == 0);
+  if (nvm <= vm && !lgkm_retires) return;
+  uint8_t mark[kMaxPending] = {};
+  for (size_t i = 0; i < w.pend.size(); ++i) {
+    if (w.pend[i].counter == 1 && nvm > vm) { mark[i] = 1; --nvm; }
+    else if (w.pend[i].counter >= 2 && lgkm_retires && nl > lgkm) { mark[i] = 1; --nl; }
+  }
+  retire_marked(w, mark);
 }
 
 [[noreturn]] static void pending_error(Wave& w, const Op& op, uint16_t file, uint16_t r, bool write) {
@@ -434,6 +459,7 @@ void start_workgroup(Launch& L, WgStorage& S, const LaunchDims& d, uint64_t lin)
     w.L = &L;
     w.pend.clear();
     w.pend_vmask = w.pend_smask = 0;
+    w.pend_count[0] = w.pend_count[1] = 0;
     w.peers = S.waves.data();
     w.npeers = nwaves;
     w.wg_dma_pending = &S.dma_pending;

@@ -79,6 +79,23 @@ std::string needed_wait(const Wave& p, const Pending& e, int kind) {
   fail(w, op, msg, lane);
 }
 
+// Whether some byte of [lo, hi) holds a store of another wave that is still pending and that `op`
+// may not touch: check_lds's test without its report (a whole-vector range is scanned once, and
+// only a hit goes back to the per-lane check for the exact error).
+bool lds_conflict(const Wave& w, const Op& op, uint64_t lo, uint64_t hi) {
+  const bool at = atomic(op);
+  for (uint64_t b = lo; b < hi; ++b) {
+    const uint64_t t = w.lds_tags[b];
+    if (t == 0) continue;
+    const int slot = int(t & kTagSlotMask) - 1;
+    if (slot == w.wave_in_wg || slot >= w.npeers) continue;
+    const Wave& p = w.peers[slot];
+    if ((t >> kTagSerialShift) <= p.stores_retired[kLdsStore] || (at && (t & kTagAtomic))) continue;
+    return true;
+  }
+  return false;
+}
+
 void check_lds(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane) {
   const bool at = atomic(op);
   for (uint64_t b = addr; b < addr + n; ++b) {
@@ -122,16 +139,22 @@ void lds_store_access(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane
   w.store_open[kLdsStore] = true;
 }
 
-void lds_store_lanes(Wave& w, const Op& op, const uint32_t* addr, uint64_t exec, uint32_t n) {
-  if (lds_stores_elsewhere(w)) {
+void lds_store_lanes(Wave& w, const Op& op, const uint32_t* addr, uint64_t exec, uint32_t n, bool run) {
+  // Whole-vector form (`run`: all 64 lanes on, lane l at addr[0] + l * n, the common unit-stride
+  // access): one byte range [addr[0], addr[0] + 64 n), scanned and tagged at once.
+  if (lds_stores_elsewhere(w) && (!run || lds_conflict(w, op, addr[0], uint64_t(addr[0]) + 64ull * n))) {
     for (int l = 0; l < 64; ++l)
       if ((exec >> l) & 1) check_lds(w, op, addr[l], n, l);
   }
   if (!stores(op) || op.counter == 1) return;
   const uint64_t tag = uint64_t(w.wave_in_wg + 1) | (atomic(op) ? kTagAtomic : 0) |
                        (w.stores_issued[kLdsStore] + 1) << kTagSerialShift;
-  for (int l = 0; l < 64; ++l)
-    if ((exec >> l) & 1) std::fill_n(w.lds_tags + addr[l], n, tag);
+  if (run) {
+    std::fill_n(w.lds_tags + addr[0], 64 * n, tag);
+  } else {
+    for (int l = 0; l < 64; ++l)
+      if ((exec >> l) & 1) std::fill_n(w.lds_tags + addr[l], n, tag);
+  }
   w.store_open[kLdsStore] = true;
 }
 

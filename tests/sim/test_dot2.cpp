@@ -109,11 +109,19 @@ TEST_CASE("dot2_fused equals the MPFR oracle on randomized wide-exponent inputs"
     float want = exact_dot2_f32_mpfr(a0, b0, a1, b1, c);
     float got = dot2_fused(a0, b0, a1, b1, c);
     float fast = exact_dot2_f32(a0, b0, a1, b1, c);  // the oracle's own double fast path, checked too
+    // The simulator's 64-lane form (dot2_fused_lanes), the case in lane `cases % 64`, zeros elsewhere.
+    alignas(64) float la0[64] = {}, lb0[64] = {}, la1[64] = {}, lb1[64] = {}, lc[64] = {};
+    uint32_t lanes_out[64] = {};
+    const int lane = n.cases % 64;
+    la0[lane] = a0, lb0[lane] = b0, la1[lane] = a1, lb1[lane] = b1, lc[lane] = c;
+    cdnajit::sim::dot2_fused_lanes(la0, lb0, la1, lb1, lc, uint64_t(1) << lane, lanes_out);
+    const float got_lanes = std::bit_cast<float>(lanes_out[lane]);
     ++n.cases;
-    if (!same_f32(got, want) || !same_f32(fast, want)) {
+    if (!same_f32(got, want) || !same_f32(fast, want) || !same_f32(got_lanes, want)) {
       if (++n.mismatches <= 10)
         FAIL_CHECK("a0 " << std::hexfloat << a0 << " b0 " << b0 << " a1 " << a1 << " b1 " << b1 << " c " << c
-                         << ": MPFR " << want << ", dot2_fused " << got << ", oracle fast path " << fast);
+                         << ": MPFR " << want << ", dot2_fused " << got << ", 64-lane form " << got_lanes
+                         << ", oracle fast path " << fast);
     }
     float a[2] = {a0, a1}, b[2] = {b0, b1};
     n.mpfr_path += !cdnajit::reference::exact_dot_uses_fast_path(a, b, c);

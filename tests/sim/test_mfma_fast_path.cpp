@@ -91,9 +91,13 @@ TEST_CASE("fast CDNA3 MFMA accumulation is bit-identical to the reference implem
       {MfmaKind::Fp8, kBf6, kFp8, {32}, true},                   {MfmaKind::Fp8, kFp4, kFp4, {32}, true},
       {MfmaKind::F32, Fmt{"f32", 23, -126, 127, true}, Fmt{"f32", 23, -126, 127, true}, {1, 2, 4}, false}};
   long cases = 0, decoded_cases = 0, differing = 0;
+  // Both group-sum codes of the fast path: AVX2 (where the host has it) and the portable one.
+  const bool have_vector = cdnajit::sim::mfma_vector_path(true);
+  for (const bool vector : {true, false})
   for (const Pair& pr : pairs)
     for (int K : pr.ks)
-      for (int it = 0; it < 1500; ++it) {
+      for (int it = 0; it < 1500 && (have_vector || !vector); ++it) {
+        cdnajit::sim::mfma_vector_path(vector);
         // Exponent window: narrow (overlap, truncation) most of the time, the whole range sometimes.
         const bool wide = g() % 8 == 0;
         const int center_a = pr.a.emin + int(g() % uint32_t(pr.a.emax - pr.a.emin + 1));
@@ -143,6 +147,8 @@ TEST_CASE("fast CDNA3 MFMA accumulation is bit-identical to the reference implem
         }
       }
   INFO("cases " << cases << ", with both operands decoded and C finite (fast path) " << decoded_cases);
+  cdnajit::sim::mfma_vector_path(true);
+  std::printf("test_mfma_fast_path: %ld cases (%s)\n", cases, have_vector ? "AVX2 and portable group sums" : "portable group sums; no AVX2 on this host");
   CHECK(differing == 0);
   // The comparison means something only if most cases take the fast path.
   CHECK(decoded_cases > cases / 2);
