@@ -255,10 +255,13 @@ class MfmaGenerator {
     }
   }
 
-  // Input rows r = wave, wave + 4, ... of the KD x H slab go to their tile rows by DMA
-  // (global_load_lds_dword: LDS address = M0 + lane*4).
+  // Input rows hi = wave, wave + 4, ... of each depth slice go to their tile rows by DMA
+  // (global_load_lds_dword: LDS address = M0 + lane*4). The slices and each wave's rows are
+  // unrolled: a row costs its M0 (base + immediate), a 64-bit pointer step and the DMA, with no
+  // loop counter or division (a row loop with the indices divided out made SALU the limiter).
   void load_tile() {
     const int per_row = s_.W / 2, chunks = (per_row + 63) / 64, rest = per_row % 64;
+    const int rows_per_wave = (s_.H + 3) / 4;
     std::vector<Reg> lane_off;
     for (int ch = 0; ch < chunks; ++ch) {
       Reg o = k_.vgpr(fmt::format("lane_off{}", ch));
@@ -266,67 +269,57 @@ class MfmaGenerator {
       else k_.v_add_u32(o, int64_t(ch * 256), lane_off[0]);
       lane_off.push_back(o);
     }
-    const uint32_t rows = uint32_t(s_.KD * s_.H);
-    Reg r = k_.sgpr("slab_row");
-    k_.s_mov_b32(r, wave_);
-    auto row = [&] {
-      Reg kd = sdiv(r, uint32_t(s_.H), "kd");
-      Reg hi = smod(r, kd, uint32_t(s_.H), "hi");
-      auto copy = [&] {
-        // global: in + nc*D*H*W*2 + ((d_out - padD + kd)*H + hi)*W*2
-        Reg di = k_.sgpr("di");
-        k_.s_add_u32(di, d_, kd);
-        if (s_.padD) k_.s_sub_u32(di, di, int64_t(s_.padD));
-        Reg goff = k_.sgpr("row_goff");
-        k_.s_mul_i32(goff, di, sconst(uint32_t(s_.H), "H"));
-        k_.s_add_u32(goff, goff, hi);
-        k_.s_mul_i32(goff, goff, sconst(uint32_t(s_.W) * 2, "row_bytes"));
-        k_.s_add_u32(goff, goff, in_nc_off_);
-        Reg gptr = sptr_add(in_, goff, "row_ptr");
-        // LDS: ((kd*tile_h + hi + padH)*tile_w + padW)*2
-        Reg lrow = k_.sgpr("tile_row");
-        k_.s_mul_i32(lrow, kd, sconst(uint32_t(p_.tile_h), "tile_h"));
-        k_.s_add_u32(lrow, lrow, hi);
-        Reg loff = k_.sgpr("row_loff");
-        k_.s_mul_i32(loff, lrow, sconst(uint32_t(p_.tile_w) * 2, "tile_row_bytes"));
-        const uint32_t lconst = uint32_t((s_.padH * p_.tile_w + s_.padW) * 2);
-        if (lconst) k_.s_add_u32(loff, loff, int64_t(lconst));
-        for (int ch = 0; ch < chunks; ++ch) {
-          auto body = [&] {
-            if (ch == 0) {
-              k_.s_mov_b32(m0, loff);
-            } else {
-              Reg m = k_.sgpr("m0_value");
-              k_.s_add_u32(m, loff, int64_t(ch * 256));
-              k_.s_mov_b32(m0, m);
+    const uint32_t slice_bytes = uint32_t(s_.H) * s_.W * 2, row_bytes = uint32_t(s_.W) * 2;
+    const uint32_t tile_row_bytes = uint32_t(p_.tile_w) * 2;
+    // Global byte of (slice d_out - padD, row wave) of this (n, c); LDS byte of tile row wave.
+    Reg g0 = k_.sgpr("slab_goff");
+    k_.s_mul_i32(g0, d_, sconst(slice_bytes, "slice_bytes"));
+    k_.s_add_u32(g0, g0, in_nc_off_);
+    Reg wrow = smul(wave_, row_bytes, "wave_row_goff");
+    k_.s_add_u32(g0, g0, wrow);
+    Reg l0 = smul(wave_, tile_row_bytes, "wave_row_loff");
+    Reg gptr = k_.sgpr("row_ptr", 2, 2);
+    for (int kd = 0; kd < s_.KD; ++kd) {
+      auto slice = [&] {
+        Reg goff = k_.sgpr("slice_goff");
+        int64_t delta = int64_t(kd - s_.padD) * slice_bytes;
+        k_.s_add_u32(goff, g0, delta & 0xffffffff);
+        k_.s_add_u32(gptr[0], in_[0], goff);
+        k_.s_addc_u32(gptr[1], in_[1], 0);
+        for (int j = 0; j < rows_per_wave; ++j) {
+          auto row = [&] {
+            if (j) {
+              k_.s_add_u32(gptr[0], gptr[0], int64_t(4 * row_bytes));
+              k_.s_addc_u32(gptr[1], gptr[1], 0);
             }
-            k_.global_load_lds_dword(lane_off[size_t(ch)], gptr);
+            const uint32_t lrow = uint32_t(((kd * p_.tile_h + 4 * j + s_.padH) * p_.tile_w + s_.padW) * 2);
+            for (int ch = 0; ch < chunks; ++ch) {
+              auto dma = [&] {
+                k_.s_add_u32(m0, l0, int64_t(lrow + uint32_t(ch * 256)));
+                k_.global_load_lds_dword(lane_off[size_t(ch)], gptr);
+              };
+              if (ch == chunks - 1 && rest) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(rest), lane_); }, dma);
+              else dma();
+            }
           };
-          if (ch == chunks - 1 && rest) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(rest), lane_); }, body);
-          else body();
+          // Row wave + 4j exists for every wave while 4j + 3 < H.
+          if (4 * j + 3 < s_.H) row();
+          else k_.if_scc([&] { k_.s_cmp_lt_u32(wave_, int64_t(s_.H - 4 * j)); }, row);
         }
       };
-      if (s_.padD == 0) {
-        copy();
+      if (kd >= s_.padD && kd < s_.KD - s_.padD) {
+        slice();
       } else {
         // input depth d_out - padD + kd inside [0, D) <=> (unsigned)(d_out + kd - padD) < D
-        Reg di = k_.sgpr("di_check");
-        k_.s_add_u32(di, d_, kd);
+        Reg di = k_.sgpr("di");
         k_.if_scc(
             [&] {
-              k_.s_sub_u32(di, di, int64_t(s_.padD));
+              k_.s_add_u32(di, d_, int64_t(kd - s_.padD) & 0xffffffff);
               k_.s_cmp_lt_u32(di, int64_t(s_.D));
             },
-            copy);
+            slice);
       }
-    };
-    k_.if_scc([&] { k_.s_cmp_lt_u32(r, int64_t(rows)); },
-              [&] {
-                k_.do_while_scc(row, [&] {
-                  k_.s_add_u32(r, r, 4);
-                  k_.s_cmp_lt_u32(r, int64_t(rows));
-                });
-              });
+    }
     // DMA writes and the band source's ds_write_b16 both land before anyone reads.
     k_.s_waitcnt(vmcnt(0) + lgkmcnt(0));
     k_.s_barrier();
