@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <tuple>
 
 #include "codegen/const_division.hpp"
 #include "codegen/dsl_emitter.hpp"
@@ -385,50 +386,86 @@ class MfmaGenerator {
     }
   }
 
-  // Blocks t = wave, wave + 4, ... of the hblocks x strips output blocks.
+  // Blocks t = wave, wave + 4, ... of the hblocks x strips output blocks, software-pipelined:
+  // right after MFMA i of block t has read its input fragment, the fragment's register is
+  // refilled with step i of block t + 4, so each MFMA waits for a read issued a whole block
+  // earlier (steps - 1 younger reads may still be in flight) and the fragments need no second
+  // buffer. The wave's last block is peeled off and prefetches nothing.
   void block_loop() {
+    const int steps = int(p_.steps.size());
+    for (int i = 0; i < steps; ++i) frags_.push_back(k_.vgpr(fmt::format("in{}", i), frag_dwords(), 2));
     Reg t = k_.sgpr("block");
     k_.s_mov_b32(t, wave_);
+    auto has_next = [&] {
+      Reg next = k_.sgpr("next_block");
+      k_.s_add_u32(next, t, 4);
+      k_.s_cmp_lt_u32(next, int64_t(p_.blocks));
+    };
     k_.if_scc([&] { k_.s_cmp_lt_u32(t, int64_t(p_.blocks)); },
               [&] {
-                k_.do_while_scc([&] { block(t); },
-                                [&] {
-                                  k_.s_add_u32(t, t, 4);
-                                  k_.s_cmp_lt_u32(t, int64_t(p_.blocks));
-                                });
+                auto [brows, bcols] = block_bases(t);
+                for (int i = 0; i < steps; ++i) read_input(i, brows, bcols);
+                k_.if_scc(has_next, [&] {
+                  k_.do_while_scc(
+                      [&] {
+                        block(t, true);
+                        k_.s_add_u32(t, t, 4);
+                      },
+                      has_next);
+                });
+                block(t, false);
               });
   }
 
-  void block(Reg t) {
+  struct Split {
+    Reg hb, st;
+  };
+  Split split(Reg t) {
     Reg hb = sdiv(t, uint32_t(p_.strips), "hblock");
-    Reg st = smod(t, hb, uint32_t(p_.strips), "strip");
-    // tile byte of (row 16 hb, column 16 st); output byte of the same.
+    return {hb, smod(t, hb, uint32_t(p_.strips), "strip")};
+  }
+
+  // Lane read bases of block t: tile byte of (row 16 hb, column 16 st) plus the lane bases.
+  std::pair<Reg, Reg> block_bases(Reg t) {
+    Split b = split(t);
     Reg trow = k_.sgpr("tile_block_row");
-    k_.s_mul_i32(trow, hb, sconst(uint32_t(kBlock * p_.tile_w * 2), "tile_block_rows"));
+    k_.s_mul_i32(trow, b.hb, sconst(uint32_t(kBlock * p_.tile_w * 2), "tile_block_rows"));
     Reg toff = k_.sgpr("tile_block");
-    k_.s_lshl_b32(toff, st, 5);  // 16 columns x 2 bytes
+    k_.s_lshl_b32(toff, b.st, 5);  // 16 columns x 2 bytes
     k_.s_add_u32(toff, toff, trow);
     Reg brows = k_.vgpr("b_rows_t");
     k_.v_add_u32(brows, toff, b_rows_);
     Reg bcols = k_.vgpr("b_cols_t");
     k_.v_add_u32(bcols, toff, b_cols_);
+    return {brows, bcols};
+  }
+
+  void read_input(int i, Reg brows, Reg bcols) {
+    const DwMfmaStep& s = p_.steps[size_t(i)];
+    uint32_t byte = uint32_t((s.kd * p_.tile_h + s.kh) * p_.tile_w * 2 + s.cg * p_.G * 2);
+    read_frag(frags_[size_t(i)], s.rows ? brows : bcols, byte);
+  }
+
+  void block(Reg t, bool prefetch) {
     const int steps = int(p_.steps.size());
-    std::vector<Reg> b;
-    for (int i = 0; i < steps; ++i) {
-      const DwMfmaStep& s = p_.steps[size_t(i)];
-      Reg f = k_.vgpr(fmt::format("in{}", i), frag_dwords(), 2);
-      uint32_t byte = uint32_t((s.kd * p_.tile_h + s.kh) * p_.tile_w * 2 + s.cg * p_.G * 2);
-      read_frag(f, s.rows ? brows : bcols, byte);
-      b.push_back(f);
+    Reg brows, bcols;
+    if (prefetch) {
+      Reg next = k_.sgpr("next_block");
+      k_.s_add_u32(next, t, 4);
+      std::tie(brows, bcols) = block_bases(next);
     }
     Reg acc = k_.vgpr("acc", 4, 4);
     for (int r = 0; r < 4; ++r) k_.v_mov_b32(acc[r], 0);
     for (int i = 0; i < steps; ++i) {
-      // lgkmcnt is 4 bits and 15 means no wait: more outstanding than 14 waits for 14.
-      k_.s_waitcnt(lgkmcnt(std::min(isa::kMaxLgkmcnt - 1, steps - 1 - i)));
-      k_.emit(p_.mnemonic, {acc, band_[size_t(i)], b[size_t(i)], acc});
+      // Reads younger than this step's: steps - 1 with prefetching, else steps - 1 - i.
+      // lgkmcnt is 4 bits (15 = no wait): past 14, wait for 14.
+      const int younger = prefetch ? steps - 1 : steps - 1 - i;
+      k_.s_waitcnt(lgkmcnt(std::min(isa::kMaxLgkmcnt - 1, younger)));
+      k_.emit(p_.mnemonic, {acc, band_[size_t(i)], frags_[size_t(i)], acc});
+      if (prefetch) read_input(i, brows, bcols);
     }
-    store(acc, hb, st);
+    Split here = split(t);
+    store(acc, here.hb, here.st);
   }
 
   Reg pack(Reg lo, Reg hi) {
@@ -481,6 +518,7 @@ class MfmaGenerator {
   Reg n_, g4_, b_rows_, b_cols_, a_rows_, a_cols_, out_lane_;
   std::vector<std::pair<Reg, Reg>> taps_;  // (tap index, loaded bf16) per chunk of 256 taps
   std::vector<Reg> band_;
+  std::vector<Reg> frags_;  // the input fragments, one per step, refilled in flight
 };
 
 }  // namespace
