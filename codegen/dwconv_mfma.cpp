@@ -197,28 +197,62 @@ class MfmaGenerator {
     }
   }
 
-  // The whole allocation reads as +0 first: the tile's padding, the slack and the band
-  // source's zeros. 16 bytes per thread per write.
+  // Zeroes LDS bytes [from, to) (dword aligned) with all 256 threads: b32 up to a 16-byte
+  // boundary, b128 rounds, b32 for the rest. Addresses stay inside the DS offset field
+  // (plan_dwconv_mfma checks the allocation is below 64 KiB).
+  void zero_range(uint32_t from, uint32_t to) {
+    auto lanes = [&](uint32_t at, uint32_t count, uint32_t unit) {
+      if (count == 0) return;
+      Reg lane_addr = k_.vgpr(unit == 16 ? "zero_addr16" : "zero_addr4");
+      k_.v_lshlrev_b32(lane_addr, unit == 16 ? 4 : 2, tid_);
+      for (uint32_t done = 0; done < count; done += kThreads) {
+        const uint32_t n = std::min<uint32_t>(kThreads, count - done), byte = at + done * unit;
+        auto write = [&] {
+          if (unit == 16) k_.ds_write_b128(lane_addr, zero16_, Offset(int32_t(byte)));
+          else k_.ds_write_b32(lane_addr, zero16_[0], Offset(int32_t(byte)));
+        };
+        if (n < uint32_t(kThreads)) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(n), tid_); }, write);
+        else write();
+      }
+    };
+    if (to <= from) return;
+    const uint32_t head = std::min(to, round_up(from, 16));
+    lanes(from, (head - from) / 4, 4);
+    const uint32_t body = (to - head) / 16;
+    lanes(head, body, 16);
+    lanes(head + body * 16, (to - head - body * 16) / 4, 4);
+  }
+
+  // Everything that is read and not written by the input DMA reads as +0: the tile's padding
+  // (each row's right padding and the next row's left padding are one contiguous chunk; the
+  // padding rows of adjacent slices are one range), the slack and the band source. The
+  // interior the DMA fills is not zeroed (LDS writes run at half the read rate).
   void zero_lds() {
     Reg z = k_.vgpr("zero16", 4, 4);
     for (int i = 0; i < 4; ++i) k_.v_mov_b32(z[i], 0);
-    Reg addr = k_.vgpr("zero_addr");
-    k_.v_lshlrev_b32(addr, 4, tid_);
-    const uint32_t per_round = kThreads * 16, rounds = p_.lds_bytes / per_round, rest = p_.lds_bytes % per_round;
-    Reg base = addr;
-    uint32_t base_byte = 0;
-    auto write_at = [&](uint32_t byte) {
-      if (byte - base_byte > kDsMaxOffset - 16) {
-        Reg b = k_.vgpr("zero_addr");
-        k_.v_add_u32(b, int64_t(byte), addr);
-        base = b;
-        base_byte = byte;
+    zero16_ = z;
+    const uint32_t rb = uint32_t(p_.tile_w) * 2, sb = uint32_t(p_.tile_h) * rb;
+    const uint32_t side = uint32_t(p_.tile_w - s_.W) * 2;  // right + next row's left padding
+    if (side) {
+      // Row R's chunk at R*rb + (padW + W)*2: lane R writes side/4 dwords.
+      Reg row_addr = k_.vgpr("side_pad_addr");
+      k_.v_mul_u32_u24(row_addr, int64_t(rb), tid_);
+      const uint32_t rows = uint32_t(s_.KD * p_.tile_h);
+      for (uint32_t done = 0; done < rows; done += kThreads) {
+        const uint32_t n = std::min<uint32_t>(kThreads, rows - done);
+        auto write = [&] {
+          for (uint32_t dw = 0; dw < side / 4; ++dw)
+            k_.ds_write_b32(row_addr, zero16_[0], Offset(int32_t(done * rb + uint32_t(s_.padW + s_.W) * 2 + 4 * dw)));
+        };
+        if (n < uint32_t(kThreads)) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(n), tid_); }, write);
+        else write();
       }
-      k_.ds_write_b128(base, z, Offset(int32_t(byte - base_byte)));
-    };
-    for (uint32_t r = 0; r < rounds; ++r) write_at(r * per_round);
-    if (rest)
-      k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(rest / 16), tid_); }, [&] { write_at(rounds * per_round); });
+    }
+    // Padding rows: slice 0's top ones, then each slice's bottom ones with the next slice's top ones.
+    zero_range(0, uint32_t(s_.padH) * rb);
+    for (int kd = 0; kd + 1 < s_.KD; ++kd)
+      zero_range(uint32_t(kd) * sb + uint32_t(s_.padH + s_.H) * rb, uint32_t(kd + 1) * sb + uint32_t(s_.padH) * rb);
+    zero_range(uint32_t(s_.KD - 1) * sb + uint32_t(s_.padH + s_.H) * rb, p_.lds_bytes);
     k_.s_waitcnt(lgkmcnt(0));
     k_.s_barrier();
   }
@@ -313,12 +347,15 @@ class MfmaGenerator {
       } else {
         // input depth d_out - padD + kd inside [0, D) <=> (unsigned)(d_out + kd - padD) < D
         Reg di = k_.sgpr("di");
+        // A depth outside the input: its data rows, which zero_lds left alone, read as +0.
+        const uint32_t sb = uint32_t(p_.tile_h * p_.tile_w) * 2, rb = uint32_t(p_.tile_w) * 2;
         k_.if_scc(
             [&] {
               k_.s_add_u32(di, d_, int64_t(kd - s_.padD) & 0xffffffff);
               k_.s_cmp_lt_u32(di, int64_t(s_.D));
             },
-            slice);
+            slice,
+            [&] { zero_range(uint32_t(kd) * sb + uint32_t(s_.padH) * rb, uint32_t(kd) * sb + uint32_t(s_.padH + s_.H) * rb); });
       }
     }
     // DMA writes and the band source's ds_write_b16 both land before anyone reads.
@@ -518,6 +555,7 @@ class MfmaGenerator {
   Reg n_, g4_, b_rows_, b_cols_, a_rows_, a_cols_, out_lane_;
   std::vector<std::pair<Reg, Reg>> taps_;  // (tap index, loaded bf16) per chunk of 256 taps
   std::vector<Reg> band_;
+  Reg zero16_;  // four zero VGPRs for the LDS zeroing
   std::vector<Reg> frags_;  // the input fragments, one per step, refilled in flight
 };
 
