@@ -314,6 +314,7 @@ class MfmaGenerator {
     k_.s_add_u32(g0, g0, wrow);
     Reg l0 = smul(wave_, tile_row_bytes, "wave_row_loff");
     Reg gptr = k_.sgpr("row_ptr", 2, 2);
+    auto all_slices = [&] {
     for (int kd = 0; kd < s_.KD; ++kd) {
       auto slice = [&] {
         Reg goff = k_.sgpr("slice_goff");
@@ -333,7 +334,8 @@ class MfmaGenerator {
                 k_.s_add_u32(m0, l0, int64_t(lrow + uint32_t(ch * 256)));
                 k_.global_load_lds_dword(lane_off[size_t(ch)], gptr);
               };
-              if (ch == chunks - 1 && rest) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(rest), lane_); }, dma);
+              // One partial chunk per row: its lane mask is set once around all rows (below).
+              if (ch == chunks - 1 && rest && chunks > 1) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(rest), lane_); }, dma);
               else dma();
             }
           };
@@ -347,16 +349,31 @@ class MfmaGenerator {
       } else {
         // input depth d_out - padD + kd inside [0, D) <=> (unsigned)(d_out + kd - padD) < D
         Reg di = k_.sgpr("di");
-        // A depth outside the input: its data rows, which zero_lds left alone, read as +0.
-        const uint32_t sb = uint32_t(p_.tile_h * p_.tile_w) * 2, rb = uint32_t(p_.tile_w) * 2;
         k_.if_scc(
             [&] {
               k_.s_add_u32(di, d_, int64_t(kd - s_.padD) & 0xffffffff);
               k_.s_cmp_lt_u32(di, int64_t(s_.D));
             },
-            slice,
-            [&] { zero_range(uint32_t(kd) * sb + uint32_t(s_.padH) * rb, uint32_t(kd) * sb + uint32_t(s_.padH + s_.H) * rb); });
+            slice);
       }
+    }
+    };
+    // A row of one partial chunk (W/2 < 64 dwords, the seed's 40): the lanes past it are
+    // switched off once for all rows instead of per row (an if per row made SALU the limiter).
+    if (chunks == 1 && rest) k_.if_vcc([&] { k_.v_cmp_gt_u32(vcc, int64_t(rest), lane_); }, all_slices);
+    else all_slices();
+    // A depth outside the input: its data rows, which zero_lds left alone, read as +0 (all
+    // lanes, outside the DMA's lane mask).
+    const uint32_t sb = uint32_t(p_.tile_h * p_.tile_w) * 2, rb = uint32_t(p_.tile_w) * 2;
+    for (int kd = 0; kd < s_.KD; ++kd) {
+      if (kd >= s_.padD && kd < s_.KD - s_.padD) continue;
+      Reg di = k_.sgpr("di_outside");
+      k_.if_scc(
+          [&] {
+            k_.s_add_u32(di, d_, int64_t(kd - s_.padD) & 0xffffffff);
+            k_.s_cmp_ge_u32(di, int64_t(s_.D));
+          },
+          [&] { zero_range(uint32_t(kd) * sb + uint32_t(s_.padH) * rb, uint32_t(kd) * sb + uint32_t(s_.padH + s_.H) * rb); });
     }
     // DMA writes and the band source's ds_write_b16 both land before anyone reads.
     k_.s_waitcnt(vmcnt(0) + lgkmcnt(0));
