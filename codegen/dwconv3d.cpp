@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "codegen/const_division.hpp"
+#include "codegen/dwconv_mfma.hpp"
 #include "jit/interleave.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/isa/waitcnt.hpp"
@@ -703,6 +704,13 @@ BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, const Buil
 }
 
 BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, DwMapping m, const BuildOptions& opts) {
+  if (v == DwVariant::mfma_band) {
+    if (m != DwMapping::dense)
+      throw Error(fmt::format("depthwise conv3d variant mfma_band has one work mapping (16 x 16 output blocks per "
+                              "wave); --mapping {} applies to the VALU variants only",
+                              mapping_name(m)));
+    return build_dwconv_mfma(s, a, opts);
+  }
   if (!variant_available(v, a))
   {
     std::string valid;

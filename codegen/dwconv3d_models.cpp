@@ -1,3 +1,4 @@
+#include "codegen/dwconv_mfma.hpp"
 #include "codegen/dwconv3d_models.hpp"
 
 #include <array>
@@ -124,6 +125,7 @@ std::vector<uint16_t> dwconv3d_model(const DwConvShape& s, DwVariant v, Arch a, 
   if (!variant_available(v, a))
     throw Error(fmt::format("depthwise conv3d variant {} does not exist on {} (it needs gfx950)", variant_name(v),
                             arch_name(a)));
+  if (variant_info(v).arithmetic == DwArithmetic::mfma) return dwconv_mfma_model(s, a, input, weight);
   return uses_dot2(v, a) ? dwconv3d_model_dot2(s, input, weight, r) : dwconv3d_model_fmac(s, input, weight);
 }
 

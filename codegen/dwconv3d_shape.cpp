@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "codegen/dwconv_mfma.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
@@ -46,6 +47,9 @@ constexpr DwVariantInfo kVariants[] = {
      "lds_dot2 written as a read stream and a VALU stream, placed by jit::Interleave in row groups"},
     {DwVariant::lds_fmac_sgb, "lds_fmac_sgb", A::fmac, S::sched_groups, 2, false, "V97-sgb (JIT)",
      "lds_fmac written as a read stream and a VALU stream, placed by jit::Interleave in row groups"},
+    {DwVariant::mfma_band, "mfma_band", A::mfma, S::batched, 4, false, "(new: not in the seed)",
+     "per channel a banded GEMM on the matrix cores: 16 output columns x 16 rows per MFMA block, K = input "
+     "columns of (kd, kh) filter rows, weight band built once per workgroup"},
 };
 }  // namespace
 
@@ -85,7 +89,10 @@ bool variant_available(DwVariant v, Arch a) {
 
 DwVariant default_variant(Arch a) { return a == Arch::gfx950 ? DwVariant::lds_dot2 : DwVariant::lds_fmac; }
 
-bool uses_dot2(DwVariant v, Arch a) { return a == Arch::gfx950 && variant_info(v).arithmetic != DwArithmetic::fmac; }
+bool uses_dot2(DwVariant v, Arch a) {
+  const DwArithmetic ar = variant_info(v).arithmetic;
+  return a == Arch::gfx950 && (ar == DwArithmetic::dot2 || ar == DwArithmetic::dot2_where_able);
+}
 
 uint32_t lds_limit_bytes(Arch a) { return lds_bytes_per_cu(a); }
 
@@ -104,6 +111,10 @@ void check_kernel(const char* what, int k) {
 }  // namespace
 
 DwConvGeometry dwconv_geometry(const DwConvShape& s, Arch a, DwVariant v, DwMapping m) {
+  if (v == DwVariant::mfma_band) {
+    plan_dwconv_mfma(s, a);  // its own tile, LDS and shape rules (throws the reason)
+    return dwconv_geometry(s, a, DwVariant::lds_fmac, m);  // the same V97 grid
+  }
   constexpr int kBig = 1 << 20;
   check_range("N", s.N, 1, kBig);
   check_range("C", s.C, 1, kBig);

@@ -42,6 +42,7 @@ enum class DwVariant : uint8_t {
   row_interleaved2,  // row lookahead: row r+1's reads in flight while row r computes (seed JIT-ilv2)
   lds_dot2_sgb,      // lds_dot2 as a read stream and a VALU stream placed by jit::Interleave in row groups
   lds_fmac_sgb,      // lds_fmac placed the same way: the JIT counterpart of the HIP V97-sgb reference
+  mfma_band,         // per-channel banded (Toeplitz) GEMM on the matrix cores (codegen/dwconv_mfma.hpp)
 };
 
 // How output work is spread over a workgroup's threads (the same arithmetic, so the
@@ -61,6 +62,7 @@ enum class DwArithmetic : uint8_t {
   fmac,             // v_fmac_f32 per tap on fp32 weights (both archs)
   dot2,             // v_dot2_f32_bf16 per tap pair (gfx950 only)
   dot2_where_able,  // dot2 on gfx950, fmac on gfx942
+  mfma,             // bf16 MFMA on the channel's weight band (both archs; codegen/dwconv_mfma.hpp)
 };
 // How a thread's LDS reads are ordered against its multiply-adds.
 enum class DwSchedule : uint8_t {

@@ -22,6 +22,7 @@
 
 #include "codegen/dwconv3d.hpp"
 #include "codegen/dwconv3d_models.hpp"
+#include "codegen/dwconv_mfma.hpp"
 #include "codegen/hip_sources.hpp"
 #include "codegen/seed_run.hpp"
 #include "jit/isa/error.hpp"
@@ -152,7 +153,8 @@ Column jit_column(Arch arch, DwVariant v, const HostData& h, Device& dev, const 
   Column col;
   col.title = fmt::format("JIT {}", variant_name(v));
   col.jit = true;
-  col.arithmetic = uses_dot2(v, arch) ? "dot2" : "fmac";
+  const bool mfma = variant_info(v).arithmetic == DwArithmetic::mfma;
+  col.arithmetic = mfma ? "mfma" : uses_dot2(v, arch) ? "dot2" : "fmac";
   col.seed_kernel = std::string(variant_info(v).seed_kernel);
   std::cerr << fmt::format("{} {}: {} uncached JIT builds\n", arch_name(arch), col.title, kJitBuilds) << std::flush;
   BuildOptions bo;
@@ -173,7 +175,17 @@ Column jit_column(Arch arch, DwVariant v, const HostData& h, Device& dev, const 
   Module m = dev.load(r.code_object);
   std::vector<uint16_t> got = run_kernel(dev, m.kernel(r.name), h, in, wt, out, chunk, per_channel_grid(h.shape),
                                          std::string(variant_name(v)), col);
-  if (uses_dot2(v, arch))
+  if (mfma) {
+    // Its same-order reference: clang's code with the same MFMA builtin and operands, compiled for
+    // all channels (workgroups address channels relative to the pointers, as V97's do).
+    std::cerr << "running the HIP mfma_band reference\n" << std::flush;
+    std::vector<uint8_t> co = compile_hip(dwconv_mfma_hip_source(), arch, dwconv_mfma_hip_flags(seed_shape(), arch));
+    Module rm = dev.load(co);
+    Column scratch;
+    std::vector<uint16_t> ref = run_kernel(dev, rm.kernel(kDwconvMfmaHipKernel), h, in, wt, out, chunk,
+                                           per_channel_grid(h.shape), "mfma_band reference", scratch);
+    finish_check(col, got, ref, "HIP mfma_band reference (clang, same MFMA order, same simulator)", h);
+  } else if (uses_dot2(v, arch))
     finish_check(col, got, *h.dot2_model, "CPU dot2 model (fused, MPFR; independent of the simulator)", h);
   else
     finish_check(col, got, v97_out, "HIP V97 (clang, same simulator)", h);
@@ -308,6 +320,9 @@ std::string render_table(Arch arch, const std::vector<Column>& cols, const DwCon
   return o.str();
 }
 
+// The heading of the hand-kept section run() carries over from the previous report.
+constexpr const char* kJourneyHeading = "## Journey";
+
 std::string utc_now() {
   std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -359,7 +374,8 @@ std::string render_header(const Options& o, const DwConvShape& full, const DwCon
        "shares no code with the simulator); the HIP references are compared with the CPU fmac model "
        "(host `std::fma` in tap order, also independent of the simulator). HIP V97 runs on the same simulator "
        "as the JIT kernels, so that comparison checks the JIT code against clang's code, not the simulator's "
-       "arithmetic. "
+       "arithmetic. The MFMA kernel (mfma_band) must match its own same-order HIP reference "
+       "(`codegen/hip/dwconv_mfma_band.hip`: the same MFMA builtin, operands and order), run on the same simulator. "
        "calc_diff = 1 - 2 sum(xy) / sum(x^2 + y^2) against an fp64 reference (required < 1e-5).\n\n";
   return h.str();
 }
@@ -384,6 +400,15 @@ int run(const Options& o) {
     report += render_table(a, cols, h.shape);
   }
   report += all_ok ? "All runs passed their checks.\n" : "**Some runs FAILED their checks (see the result rows).**\n";
+  // The journey section records designs that no longer exist in the code (dead ends, earlier
+  // versions) with the commands and commits that measured them: it is kept, not regenerated.
+  if (!o.out.empty()) {
+    std::ifstream old(o.out);
+    std::stringstream text;
+    text << old.rdbuf();
+    const std::string prev = text.str();
+    if (size_t at = prev.find(kJourneyHeading); at != std::string::npos) report += "\n" + prev.substr(at);
+  }
 
   if (o.out.empty()) {
     std::cout << report;

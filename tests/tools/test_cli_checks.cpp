@@ -63,6 +63,8 @@ TEST_CASE("cdnajit: option values are checked before any work, status 2", "[cli]
   expect_usage_error("fuzz --kernel nope --iterations 1", {"unknown kernel 'nope'", "vector_add"});
   expect_usage_error("seed --arch gfx942 --model mi355x --channels 1", {"--model mi355x is a gfx950 product", "gfx942"});
   expect_usage_error("seed --arch gfx950 --model bogus --channels 1", {"unknown product 'bogus'"});
+  expect_usage_error("seed --variant fastest --model none --channels 1", {"--variant fastest", "timing model"});
+  expect_usage_error("seed --variant slowest --channels 1", {"unknown depthwise conv3d variant 'slowest'", "mfma_band"});
   expect_usage_error("conv3d --model bogus --model-only", {"unknown product 'bogus'"});
   expect_usage_error("conv3d --arch gfx942 --model mi355x --model-only", {"model mi355x is a gfx950 product"});
   std::filesystem::remove_all(dir);

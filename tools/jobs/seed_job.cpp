@@ -9,6 +9,7 @@
 #include "codegen/bf16.hpp"
 #include "codegen/dwconv3d.hpp"
 #include "codegen/dwconv3d_models.hpp"
+#include "codegen/dwconv_mfma.hpp"
 #include "codegen/hip_sources.hpp"
 #include "codegen/seed_run.hpp"
 #include "jit/isa/error.hpp"
@@ -29,6 +30,20 @@ std::unique_ptr<Device> open_for(Arch arch, const std::string& spec) {
     if (dev->arch() == arch) return dev;
   }
   return open_device(fmt::format("sim:{}", arch_name(arch)));
+}
+
+// Compiles and runs the banded-MFMA HIP reference over the channels; returns its output.
+std::vector<uint16_t> run_mfma_reference(std::ostream& log, Device& dev, Arch arch, const DwConvShape& s,
+                                         const Buffer& in, const Buffer& wt, int chunk) {
+  log << "  compiling and running the HIP mfma_band reference (clang)\n" << std::flush;
+  std::vector<uint8_t> co = compile_hip(dwconv_mfma_hip_source(), arch, dwconv_mfma_hip_flags(s, arch));
+  Module mod = dev.load(co);
+  DeviceKernel k = mod.kernel(kDwconvMfmaHipKernel);
+  Buffer out = dev.alloc(size_t(s.output_elems()) * 2, "output_mfma_ref");
+  run_chunked(log, dev, k, s, in, wt, out, chunk, "mfma_ref");
+  std::vector<uint16_t> r = dev.download<uint16_t>(out);
+  dev.free(out);
+  return r;
 }
 
 }  // namespace
@@ -95,7 +110,19 @@ int run_seed_job(std::ostream& log, Arch arch, DwVariant variant, const std::str
   log << "[6/6] checking\n" << std::flush;
   bool ok = true;
   BitCompare vs_v97 = compare_bits(got, ref);
-  if (!uses_dot2(variant, arch)) {
+  if (variant_info(variant).arithmetic == DwArithmetic::mfma) {
+    // The same-order reference: clang's code with the same MFMA builtin, operands and order,
+    // run on the same device (codegen/hip/dwconv_mfma_band.hip).
+    log << fmt::format("  JIT (MFMA arithmetic) vs HIP V97 (fmac): {} of {} elements differ (not checked: different "
+                       "rounding)\n",
+                       vs_v97.mismatches, vs_v97.count);
+    std::vector<uint16_t> same = run_mfma_reference(log, *dev, arch, s, in, wt, opt.chunk_channels);
+    BitCompare vs_same = compare_bits(got, same);
+    log << "  JIT vs HIP mfma_band reference (clang, same MFMA builtin, operands and order, run on the same device; "
+           "must be bit-exact): "
+        << describe_mismatch(vs_same, s) << "\n";
+    ok &= vs_same.equal();
+  } else if (!uses_dot2(variant, arch)) {
     // Two references: clang's code for the same arithmetic (run by the same device, so it
     // shares the device's v_fmac_f32), and a host model built on std::fma (independent of
     // the simulator).
