@@ -57,9 +57,72 @@ class GemmGenerator : DslEmitter {
  private:
   bool nn() const { return s_.layout == GemmLayout::NN; }
 
+  // q = n / d for an SGPR n < 2^31 and a constant d >= 1 (multiply-high and shift).
+  Reg sdiv(Reg n, uint32_t d, const char* name) {
+    Reg q = k_.sgpr(name);
+    if (d == 1) {
+      k_.s_mov_b32(q, n);
+    } else if (std::has_single_bit(d)) {
+      k_.s_lshr_b32(q, n, int(std::countr_zero(d)));
+    } else {
+      const DivisionMagic m = division_magic(d);
+      k_.s_mul_hi_u32(q, n, sconst(m.multiplier, "div_magic"));
+      if (m.shift) k_.s_lshr_b32(q, q, m.shift);
+    }
+    return q;
+  }
+
+  // The output tile of this workgroup: (x, y) of a 2-D grid, or the grouped order of a 1-D grid
+  // (GemmConfig::group_m; every id maps to a distinct tile, the map is a bijection on 0..tiles-1).
+  void tile_coordinates(Reg& tm, Reg& tn) {
+    if (c_.group_m == 0) {
+      tm = k_.workgroup_id(0);
+      tn = k_.workgroup_id(1);
+      return;
+    }
+    const uint32_t G = uint32_t(c_.group_m), TMs = uint32_t(p_.tiles_m), TNs = uint32_t(p_.tiles_n);
+    Reg id = k_.workgroup_id(0);
+    if (p_.xcd_remap) {  // id -> (id mod X) * (tiles / X) + id / X: each XCD's ids become contiguous
+      const uint32_t X = uint32_t(kDispatchXcds);
+      Reg x = k_.sgpr("xcd");
+      k_.s_and_b32(x, int64_t(X - 1), id);
+      Reg r = sdiv(id, X, "xcd_rank");
+      Reg l = k_.sgpr("wg_linear");
+      k_.s_mul_i32(l, x, sconst(TMs * TNs / X, "xcd_share"));
+      k_.s_add_u32(l, l, r);
+      id = l;
+    }
+    const uint32_t span = G * TNs;  // ids per group of G tile rows
+    Reg group = sdiv(id, span, "group");
+    Reg first = smul(group, G, "group_first_m");
+    Reg r = k_.sgpr("group_rank");
+    k_.s_sub_u32(r, id, smul(group, span, "group_start"));
+    // rows in this group: G, or tiles_m mod G in the last group
+    const uint32_t last_rows = TMs % G;
+    auto split = [&](uint32_t rows, Reg& m, Reg& n) {
+      n = sdiv(r, rows, "group_n");
+      m = k_.sgpr("group_m_off");
+      k_.s_sub_u32(m, r, smul(n, rows, "group_n_rows"));
+    };
+    Reg m, n;
+    split(G, m, n);
+    if (last_rows != 0) {
+      Reg m2, n2;
+      split(last_rows, m2, n2);
+      k_.s_cmp_eq_u32(group, sconst(TMs / G, "last_group"));
+      k_.s_cselect_b32(m, m2, m);
+      k_.s_cselect_b32(n, n2, n);
+    }
+    tm = k_.sgpr("tile_m_index");
+    k_.s_add_u32(tm, first, m);
+    tn = n;
+  }
+
   void coordinates() {
-    m0_ = smul(k_.workgroup_id(0), uint32_t(c_.tile_m), "m0");
-    n0_ = smul(k_.workgroup_id(1), uint32_t(c_.tile_n), "n0");
+    Reg tm, tn;
+    tile_coordinates(tm, tn);
+    m0_ = smul(tm, uint32_t(c_.tile_m), "m0");
+    n0_ = smul(tn, uint32_t(c_.tile_n), "n0");
     // wave = wm + waves_m * wn (wave < 16: the 16-bit reciprocal is exact)
     Reg wave_v = k_.vgpr("wave_v");
     k_.v_lshrrev_b32(wave_v, 6, tid_);

@@ -34,7 +34,9 @@ std::string GemmShape::str() const {
 }
 
 std::string GemmConfig::str() const {
-  return fmt::format("{}x{}x{} w{}x{} st{} mfma{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, mfma_m);
+  std::string s = fmt::format("{}x{}x{} w{}x{} st{} mfma{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, mfma_m);
+  if (group_m > 0) s += fmt::format(" g{}", group_m);
+  return s;
 }
 
 namespace {
@@ -74,6 +76,8 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   need(c.tile_k >= p.mfma.k && c.tile_k % p.mfma.k == 0 && c.tile_k % 8 == 0,
        fmt::format("tile_k {}: must be a multiple of the MFMA K {} ({}) and of 8", c.tile_k, p.mfma.k, p.mfma.mnemonic));
   need(c.stages == 1 || c.stages == 2, fmt::format("stages = {}; valid: 1 or 2 LDS stages", c.stages));
+  need(c.group_m >= 0 && c.group_m <= 64,
+       fmt::format("group_m = {}; valid: 0 (2-D grid, M fastest) or 1..64 tile rows per group", c.group_m));
   // Whole 16-byte chunks and whole K tiles: out-of-range K is not masked (the K offset travels in
   // soffset, which the buffer range check does not cover).
   need(s.K % c.tile_k == 0,
@@ -139,8 +143,13 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   p.k_tiles = s.K / c.tile_k;
   p.tiles_m = (s.M + c.tile_m - 1) / c.tile_m;
   p.tiles_n = (s.N + c.tile_n - 1) / c.tile_n;
-  p.grid[0] = uint32_t(p.tiles_m);
-  p.grid[1] = uint32_t(p.tiles_n);
+  if (c.group_m > 0) {
+    p.grid[0] = uint32_t(p.tiles_m * p.tiles_n);
+    p.xcd_remap = p.tiles_m * p.tiles_n % kDispatchXcds == 0;
+  } else {
+    p.grid[0] = uint32_t(p.tiles_m);
+    p.grid[1] = uint32_t(p.tiles_n);
+  }
   const int64_t lim = int64_t(1) << 30;
   need(p.a_bytes() < lim && p.b_bytes() < lim && p.c_bytes() < lim,
        fmt::format("{}: A, B and C must each stay below 1 GiB (32-bit buffer offsets)", s.str()));

@@ -40,8 +40,19 @@ struct GemmConfig {
   int waves_m = 2, waves_n = 2;
   int stages = 2;          // LDS stages: 1 = load, barrier, compute; 2 = next tile's loads fly during the MFMAs
   int mfma_m = 16;         // MFMA block: 16 (16x16xK) or 32 (32x32xK)
-  std::string str() const; // "128x128x64 w2x2 st2 mfma16"
+  // Workgroup order (L2 reuse). 0: a 2-D grid, workgroup (x, y) computes tile (m = x, n = y), so
+  // consecutive workgroups walk down M. G >= 1: a 1-D grid whose ids are first made contiguous per
+  // XCD (the hardware deals workgroup ids round-robin over kDispatchXcds XCDs: id i runs on XCD
+  // i mod 8, so id i becomes (i mod 8) * (tiles / 8) + i / 8 when the tile count divides by 8), then
+  // walked in groups of G tile rows: inside a group M is fastest, and the group's G A panels are
+  // reused by every N tile before the next group starts (Triton's "grouped ordering").
+  int group_m = 0;
+  std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0)
 };
+
+// XCDs that the command processor deals workgroups over, round-robin (MI300X and MI355X: 8 XCDs,
+// AMD CDNA3 / CDNA4 white papers; runtime/model/hardware.cpp models the same dispatch).
+inline constexpr int kDispatchXcds = 8;
 
 struct GemmPlan {
   GemmShape shape;
@@ -55,6 +66,7 @@ struct GemmPlan {
   int mfma_per_tile = 0;           // MFMA k-steps per K tile
   int k_tiles = 0;
   int tiles_m = 0, tiles_n = 0;
+  bool xcd_remap = false;          // group_m > 0 and tiles_m * tiles_n divisible by kDispatchXcds
   // Global loads, 16 bytes (8 bf16) per chunk. K-contiguous tiles (A, and B for NT): rows of
   // tile_k elements, k_chunks_per_row chunks each. B for NN: tile_k rows of tile_n elements.
   int k_chunks_per_row = 0;

@@ -89,6 +89,13 @@ void check_arch(Arch arch) {
   check_case(arch, {ab, config(64, 64, 64, 2, 2, 2, 16), "alpha, beta with bf16 C"});
   ab.output = GemmOutput::f32;
   check_case(arch, {ab, config(64, 64, 64, 2, 2, 2, 16), "alpha, beta with fp32 C"});
+  // Grouped workgroup order: C starts as NaN, so a tile no workgroup computes (or one computed
+  // twice over another's) fails the comparison.
+  GemmConfig g = config(64, 64, 64, 2, 2, 2, 16);
+  g.group_m = 2;  // 5 x 3 tiles: last group of one row, 15 tiles (no XCD remap)
+  check_case(arch, {shape(300, 192, 128, GemmLayout::NT), g, "grouped order, partial last group"});
+  g.group_m = 3;  // 4 x 4 tiles: XCD remap (16 = 2 per XCD), last group of one row
+  check_case(arch, {shape(256, 256, 64, GemmLayout::NN), g, "grouped order with the XCD remap"});
 }
 
 }  // namespace

@@ -61,6 +61,7 @@ GemmConfig to_config(const Config& c) {
   pair("waves", k.waves_m, k.waves_n);
   k.stages = std::stoi(config_value(c, "stages"));
   k.mfma_m = std::stoi(config_value(c, "mfma"));
+  k.group_m = std::stoi(config_value(c, "group_m"));
   return k;
 }
 
@@ -135,6 +136,7 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
         {"waves", {"2x2", "2x4", "4x2"}, "waves per workgroup M x N"},
         {"stages", {"1", "2"}, "LDS stages (2: next tile's loads in flight during the MFMAs)"},
         {"mfma", {"16", "32"}, "MFMA block: 16x16xK or 32x32xK"},
+        {"group_m", {"0", "4", "8"}, "workgroup order: 0 = 2-D grid (M fastest), G = XCD-contiguous groups of G tile rows"},
     };
   }
 
