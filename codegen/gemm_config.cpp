@@ -36,6 +36,7 @@ std::string GemmShape::str() const {
 std::string GemmConfig::str() const {
   std::string s = fmt::format("{}x{}x{} w{}x{} st{} mfma{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, mfma_m);
   if (group_m > 0) s += fmt::format(" g{}", group_m);
+  if (lds_dma) s += lds_swizzle ? " dma" : " dma-noswizzle";
   return s;
 }
 
@@ -116,8 +117,23 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
     p.b_chunks = c.tile_k * p.nn_chunks_per_row / p.threads;
   }
 
-  // LDS rows padded so the fragment reads are bank-conflict free (gemm.cpp, "LDS layout").
-  p.lds_pad_bytes = p.mfma.a_bytes >= 16 ? 16 : 8;
+  // LDS rows padded so the fragment reads are bank-conflict free (gemm.cpp, "LDS layout"); the
+  // DMA path writes whole unpadded rows and swizzles the chunks instead.
+  p.lds_pad_bytes = c.lds_dma ? 0 : p.mfma.a_bytes >= 16 ? 16 : 8;
+  if (c.lds_dma) {
+    need(a == Arch::gfx950, "lds_dma: global_load_lds_dwordx4 (16 bytes per lane) exists only on gfx950");
+    need(s.layout == GemmLayout::NT, "lds_dma: layout NT only (NN's B tile is transposed on its way into LDS)");
+    need(c.mfma_m == 16, fmt::format("lds_dma with mfma_m = {}: the chunk swizzle is conflict free for 16x16 MFMA "
+                                     "blocks only; valid: mfma 16",
+                                     c.mfma_m));
+    const int rb = c.tile_k * 2, step = p.threads / p.k_chunks_per_row;
+    const int sr = std::max(1, 128 / rb);
+    need((step / sr) % p.k_chunks_per_row == 0 && (16 / sr) % p.k_chunks_per_row == 0,
+         fmt::format("lds_dma with tile_k {} and {} threads: the chunk swizzle must be the same for all of a thread's "
+                     "rows (rows {} apart) and repeat every 16 rows; valid: more threads or a smaller tile_k",
+                     c.tile_k, p.threads, step));
+    p.swizzle_rows = c.lds_swizzle ? sr : 0;
+  }
   p.lds_row_bytes = c.tile_k * 2 + p.lds_pad_bytes;
   p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);
   p.lds_bytes = p.lds_stage_bytes * uint32_t(c.stages);
@@ -126,7 +142,7 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                    c.stages, p.lds_stage_bytes, arch_name(a), lds_bytes_per_cu(a)));
   const int acc = p.blocks_m * p.blocks_n * p.mfma.acc_regs();
   const int frags = (p.blocks_m + p.blocks_n) * p.mfma_per_tile * p.mfma.a_bytes / 4;
-  const int vgprs = frags + (p.a_chunks + p.b_chunks) * 5 + 40;
+  const int vgprs = frags + (p.a_chunks + p.b_chunks) * (c.lds_dma ? 1 : 5) + 40;
   need(acc <= 256, fmt::format("config {}: {} accumulator registers per wave exceed the 256 AGPRs", c.str(), acc));
   need(vgprs <= 256, fmt::format("config {}: about {} VGPRs per wave ({} fragment) exceed 256 (register limit); use "
                                  "a smaller tile_k or wave sub-tile",

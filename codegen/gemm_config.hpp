@@ -47,7 +47,14 @@ struct GemmConfig {
   // walked in groups of G tile rows: inside a group M is fastest, and the group's G A panels are
   // reused by every N tile before the next group starts (Triton's "grouped ordering").
   int group_m = 0;
-  std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0)
+  // gfx950, layout NT, 16x16 MFMA blocks: A and B go global -> LDS directly
+  // (global_load_lds_dwordx4, no staging registers, no LDS write instructions) into unpadded rows
+  // whose 16-byte chunks are XOR-swizzled (gemm.cpp, "LDS layout"). `lds_swizzle` = false keeps the
+  // unpadded rows without the swizzle: bank conflicts on purpose, for the test that shows the
+  // swizzle is what makes the fragment reads conflict free.
+  bool lds_dma = false;
+  bool lds_swizzle = true;
+  std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma)
 };
 
 // XCDs that the command processor deals workgroups over, round-robin (MI300X and MI355X: 8 XCDs,
@@ -74,6 +81,9 @@ struct GemmPlan {
   int nn_chunks_per_row = 0;       // NN: 16-byte chunks per B row (tile_n / 8)
   // LDS: A rows then B rows (both K-contiguous), tile_k * 2 bytes + padding each (gemm.cpp).
   int lds_row_bytes = 0, lds_pad_bytes = 0;
+  // DMA layout: logical chunk c of LDS row r sits at slot c ^ ((r / swizzle_rows) % k_chunks_per_row)
+  // (swizzle_rows = max(1, 128 / row bytes); 0 = no swizzle, GemmConfig::lds_swizzle off).
+  int swizzle_rows = 0;
   uint32_t lds_stage_bytes = 0, lds_bytes = 0;
   uint32_t grid[3] = {1, 1, 1};
 
