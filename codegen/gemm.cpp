@@ -270,11 +270,28 @@ class GemmGenerator : DslEmitter {
       for (Reg b : ra_parts_) ra_part_togs_.push_back(stage_toggle(b, p_.lds_stage_bytes, "lds_ra_toggle"));
       for (Reg b : rb_parts_) rb_part_togs_.push_back(stage_toggle(b, p_.lds_stage_bytes, "lds_rb_toggle"));
     }
+    if (c_.stages >= 3) {  // one set of read bases per stage (stage offsets exceed the 16-bit DS offset)
+      auto shifted = [&](const std::vector<Reg>& bs, int st) {
+        std::vector<Reg> out;
+        for (Reg b : bs) {
+          Reg r = k_.vgpr("lds_stage_read");
+          k_.v_add_u32(r, int64_t(uint32_t(st) * p_.lds_stage_bytes), b);
+          out.push_back(r);
+        }
+        return out;
+      };
+      ra_stage_.push_back(ra_parts_);
+      rb_stage_.push_back(rb_parts_);
+      for (int st = 1; st < c_.stages; ++st) {
+        ra_stage_.push_back(shifted(ra_parts_, st));
+        rb_stage_.push_back(shifted(rb_parts_, st));
+      }
+    }
   }
 
   // DMA: the K tile starting at element k0 straight into the current stage. Lane l of this wave's
   // i-th A (B) instruction lands at M0 + l * 16, M0 = the wave's base + i * threads * 16 (+ the A tile).
-  void issue_dma(Reg k0) {
+  void issue_dma(Reg k0, uint32_t stage_offset = 0) {
     k_.comment("global -> LDS loads of one K tile");
     Reg kb = smul(k0, 2, "k_bytes");
     auto ptr = [&](Reg base, const char* name) {
@@ -292,8 +309,8 @@ class GemmGenerator : DslEmitter {
       k_.global_load_lds_dwordx4(off, base);
     };
     const uint32_t per = uint32_t(p_.threads * 16);
-    for (int i = 0; i < p_.a_chunks; ++i) dma(a_off_[size_t(i)], pa, uint32_t(i) * per);
-    const uint32_t b0 = uint32_t(c_.tile_m * p_.lds_row_bytes);
+    for (int i = 0; i < p_.a_chunks; ++i) dma(a_off_[size_t(i)], pa, stage_offset + uint32_t(i) * per);
+    const uint32_t b0 = stage_offset + uint32_t(c_.tile_m * p_.lds_row_bytes);
     for (int i = 0; i < p_.b_chunks; ++i) dma(b_off_[size_t(i)], pb, b0 + uint32_t(i) * per);
   }
 
@@ -302,7 +319,56 @@ class GemmGenerator : DslEmitter {
     for (size_t i = 0; i < rb_parts_.size(); ++i) k_.v_xor_b32(rb_parts_[i], rb_parts_[i], rb_part_togs_[i]);
   }
 
+  // stages - 1 K tiles of DMA in flight (3 or 4 stages). Tile t sits in stage t % S. Per tile: wait
+  // until tile t has landed (the S - 2 newer tiles' loads may stay in flight: VMEM loads retire in
+  // order), one barrier (every wave's tile t has landed and every wave has finished reading tile
+  // t - 1, whose stage the next DMA overwrites), the fragment reads of tile t, then the DMA of tile
+  // t + S - 1 into stage (t - 1) % S behind them, then the MFMAs. K is a plan constant, so the loop
+  // covers whole groups of S tiles (static stages) and the last tiles are emitted with their exact
+  // waits and no loads past K.
+  void main_loop_dma_deep() {
+    const int S = c_.stages, T = p_.k_tiles, L = p_.a_chunks + p_.b_chunks;
+    Reg kload = k_.sgpr("k_load");  // element offset of the next tile to load
+    k_.s_mov_b32(kload, 0);
+    auto load_next = [&](int stage) {
+      issue_dma(kload, uint32_t(stage) * p_.lds_stage_bytes);
+      k_.s_add_u32(kload, kload, int64_t(c_.tile_k));
+    };
+    for (int t = 0; t < std::min(S - 1, T); ++t) load_next(t);
+    // tile t: `in_flight` newer tiles already issued; `load` issues tile t + S - 1
+    auto tile = [&](int stage, int in_flight, bool load) {
+      k_.s_waitcnt(vmcnt(L * in_flight));
+      k_.s_barrier();
+      const std::vector<Reg>& ra = ra_stage_[size_t(stage)];
+      const std::vector<Reg>& rb = rb_stage_[size_t(stage)];
+      const MfmaTileLayout lay{p_.mfma, 2, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
+      emit_mfma_tile(k_, lay, {{}, {}, ra, rb}, acc_, [&] {
+        if (load) load_next((stage + S - 1) % S);
+      });
+    };
+    const int steady = std::max(0, T - S + 1);  // tiles that issue a further tile
+    const int groups = steady / S;
+    if (groups > 0) {
+      Reg left = k_.sgpr("groups_left");
+      k_.s_mov_b32(left, int64_t(groups));
+      k_.do_while_scc(
+          [&] {
+            for (int j = 0; j < S; ++j) tile(j, S - 2, true);
+          },
+          [&] {
+            k_.s_sub_u32(left, left, 1);
+            k_.s_cmp_lg_u32(left, 0);
+          });
+    }
+    for (int t = groups * S; t < T; ++t) {
+      const bool load = t + S - 1 < T;
+      const int issued_last = std::min(T - 1, t + S - 2);  // newest tile issued before tile t's wait
+      tile(t % S, issued_last - t, load);
+    }
+  }
+
   void main_loop_dma() {
+    if (c_.stages >= 3) return main_loop_dma_deep();
     Reg kcur = k_.sgpr("k_elem");
     k_.s_mov_b32(kcur, 0);
     Reg left = k_.sgpr("tiles_left");
@@ -567,6 +633,7 @@ class GemmGenerator : DslEmitter {
   uint32_t lds_base_ = 0;
   Reg tid_, lane_, wave_, a_rsrc_, b_rsrc_, c_rsrc_, a_ptr_, b_ptr_, dma_base_, dma_tog_;
   std::vector<Reg> ra_parts_, rb_parts_, ra_part_togs_, rb_part_togs_;  // DMA: read bases per k-step
+  std::vector<std::vector<Reg>> ra_stage_, rb_stage_;                     // DMA, 3-4 stages: per stage
   Reg m0_, n0_, wm_, wn_, ch_, row0_, nn_cb_, nn_kr0_;
   std::vector<Reg> a_off_, b_off_, stage_a_, stage_b_;
   Reg w_a_, w_b_, ra_, rb_, w_a_tog_, w_b_tog_, ra_tog_, rb_tog_;

@@ -76,7 +76,8 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                    c.tile_m, c.tile_n, c.waves_m, c.waves_n, mb, mb, p.mfma.mnemonic, mb * c.waves_m, mb * c.waves_n));
   need(c.tile_k >= p.mfma.k && c.tile_k % p.mfma.k == 0 && c.tile_k % 8 == 0,
        fmt::format("tile_k {}: must be a multiple of the MFMA K {} ({}) and of 8", c.tile_k, p.mfma.k, p.mfma.mnemonic));
-  need(c.stages == 1 || c.stages == 2, fmt::format("stages = {}; valid: 1 or 2 LDS stages", c.stages));
+  need(c.stages >= 1 && c.stages <= (c.lds_dma ? 4 : 2),
+       fmt::format("stages = {}; valid: 1 or 2 LDS stages (3 or 4 with lds_dma)", c.stages));
   need(c.group_m >= 0 && c.group_m <= 64,
        fmt::format("group_m = {}; valid: 0 (2-D grid, M fastest) or 1..64 tile rows per group", c.group_m));
   // Whole 16-byte chunks and whole K tiles: out-of-range K is not masked (the K offset travels in
@@ -133,6 +134,9 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                      "rows (rows {} apart) and repeat every 16 rows; valid: more threads or a smaller tile_k",
                      c.tile_k, p.threads, step));
     p.swizzle_rows = c.lds_swizzle ? sr : 0;
+    need((p.a_chunks + p.b_chunks) * std::max(0, c.stages - 2) <= 63,
+         fmt::format("lds_dma with {} stages: {} loads per K tile, {} in flight exceed vmcnt's 63", c.stages,
+                     p.a_chunks + p.b_chunks, (p.a_chunks + p.b_chunks) * (c.stages - 2)));
   }
   p.lds_row_bytes = c.tile_k * 2 + p.lds_pad_bytes;
   p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);

@@ -38,7 +38,8 @@ struct GemmConfig {
   int tile_m = 128, tile_n = 128;
   int tile_k = 0;          // elements; 0 = default (64 on gfx950, 32 on gfx942)
   int waves_m = 2, waves_n = 2;
-  int stages = 2;          // LDS stages: 1 = load, barrier, compute; 2 = next tile's loads fly during the MFMAs
+  int stages = 2;          // LDS stages: 1 = load, barrier, compute; 2 = next tile's loads fly during the MFMAs;
+                           // 3, 4 (lds_dma only): stages - 1 tiles of loads in flight during the MFMAs
   int mfma_m = 16;         // MFMA block: 16 (16x16xK) or 32 (32x32xK)
   // Workgroup order (L2 reuse). 0: a 2-D grid, workgroup (x, y) computes tile (m = x, n = y), so
   // consecutive workgroups walk down M. G >= 1: a 1-D grid whose ids are first made contiguous per

@@ -109,6 +109,14 @@ void check_arch(Arch arch) {
   d.lds_dma = true;
   d.lds_swizzle = false;
   check_case(arch, {shape(64, 64, 256, GemmLayout::NT), d, "LDS DMA without the swizzle (still correct)"});
+  // 3 and 4 stages: 14 K tiles = whole groups of stages in the loop plus a tail of 2 (3 stages) or 6 (4).
+  d = config(128, 64, 32, 2, 2, 3, 16);
+  d.lds_dma = true;
+  check_case(arch, {shape(200, 136, 448, GemmLayout::NT), d, "LDS DMA, 3 stages"});
+  d.stages = 4;
+  check_case(arch, {shape(200, 136, 448, GemmLayout::NT), d, "LDS DMA, 4 stages"});
+  d.stages = 3;  // fewer K tiles (2) than stages - 1 loads ahead would need
+  check_case(arch, {shape(64, 64, 64, GemmLayout::NT), d, "LDS DMA, 3 stages, 2 K tiles"});
 }
 
 }  // namespace

@@ -62,8 +62,8 @@ void add_gemm_command(CommandLine& cl) {
   add_typed_option(c, "--waves-m", o->cfg.waves_m, waves, "waves along M (default 2)");
   add_typed_option(c, "--waves-n", o->cfg.waves_n, waves, "waves along N (default 2)");
   add_typed_option(c, "--stages", o->cfg.stages,
-                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, 2)); },
-                   "LDS stages, 1 or 2 (default 2)");
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, 4)); },
+                   "LDS stages, 1 or 2 (default 2); 3 or 4 with --dma");
   add_typed_option(c, "--mfma", o->cfg.mfma_m,
                    [](std::string_view t, std::string_view w) {
                      if (t == "16") return 16;
