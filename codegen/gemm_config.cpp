@@ -183,17 +183,19 @@ std::vector<GemmConfig> enumerate_gemm_configs(const GemmShape& s, Arch a) {
       for (int tk : {32, 64, 128})
         for (int wm : {1, 2, 4})
           for (int wn : {1, 2, 4})
-            for (int st : {1, 2})
-              for (int mb : {16, 32}) {
-                GemmConfig c;
-                c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.stages = st;
-                c.mfma_m = mb;
-                try {
-                  make_gemm_plan(s, a, c);
-                  out.push_back(c);
-                } catch (const Error&) {
-                }
-              }
+            for (int st : {1, 2, 3, 4})
+              for (int mb : {16, 32})
+                for (bool dma : {false, true})
+                  for (int g : {0, 8}) {
+                    GemmConfig c;
+                    c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.stages = st;
+                    c.mfma_m = mb; c.lds_dma = dma; c.group_m = g;
+                    try {
+                      make_gemm_plan(s, a, c);
+                      out.push_back(c);
+                    } catch (const Error&) {
+                    }
+                  }
   return out;
 }
 

@@ -94,13 +94,15 @@ GemmConfig cfg(int tm, int tn, int tk, int wm, int wn, int stages, int group_m =
 
 // Candidates per arch: LDS (64 KiB on gfx942, 160 KiB on gfx950) and the unified register file
 // (an 8-wave workgroup needs 2 waves per SIMD: VGPRs + AGPRs <= 256) decide what fits. gfx950: the
-// plain 128x128 kernel, then the DMA path (XOR-swizzled LDS, grouped XCD-contiguous order) at
-// 128x128 and at 256x256 with 8 waves and 3 stages; gfx942 (no 16-byte LDS DMA): register-staged
-// loads with and without the grouped order, and 256x256 with 8 waves.
+// register-staged 128x128 and 256x128 kernels, then the DMA path (XOR-swizzled LDS, grouped
+// XCD-contiguous order) at 128x128 and at 256x256 with 8 waves and 3 stages; gfx942 (no 16-byte LDS
+// DMA): register-staged loads, 256x128 with and without the grouped order, and 256x256 with 8 waves.
 std::vector<GemmConfig> candidates(Arch a) {
   if (a == Arch::gfx950)
-    return {cfg(128, 128, 64, 2, 2, 2), cfg(128, 128, 64, 2, 2, 3, 8, true), cfg(256, 256, 32, 2, 4, 3, 8, true)};
-  return {cfg(128, 128, 32, 2, 2, 2), cfg(128, 128, 32, 2, 2, 2, 8), cfg(256, 256, 32, 2, 4, 1, 8)};
+    return {cfg(128, 128, 64, 2, 2, 2), cfg(256, 128, 64, 2, 2, 2), cfg(128, 128, 64, 2, 2, 3, 8, true),
+            cfg(256, 256, 32, 2, 4, 3, 8, true)};
+  return {cfg(128, 128, 32, 2, 2, 2), cfg(256, 128, 32, 2, 2, 2), cfg(256, 128, 32, 2, 2, 2, 8),
+          cfg(256, 256, 32, 2, 4, 1, 8)};
 }
 
 // Bytes a GEMM must move at least: A and B read once, C written once.
