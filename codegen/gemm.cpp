@@ -8,6 +8,16 @@
 // start in 8 disjoint 4-bank groups; with 8-byte reads (gfx942's 16x16x16 / 32x32x8,
 // ds_read_b64) the pad is 8 bytes and the 16 rows of a pass start at 16 distinct even banks.
 // The fragment reads are therefore conflict free by padding, without a swizzle.
+// DMA layout (GemmConfig::lds_dma, gfx950): global_load_lds_dwordx4 writes a wave's 64 lanes'
+// 16-byte chunks to 1024 consecutive LDS bytes, so rows cannot be padded; thread t's chunk lands at
+// row t / cpr, slot t % cpr (cpr = 16-byte chunks per row). Slot s of row r holds logical chunk
+// s ^ ((r / swizzle_rows) % cpr), swizzle_rows = max(1, 128 / row bytes): thread t loads that
+// logical chunk from global memory. The fragment read of a 16x16x32 block (lane l: row l % 16,
+// chunk l / 16 + 4 * k-step) then finds its 16 rows' chunks in distinct bank groups; the timing
+// model's bank model (runtime/model/lds_banks.hpp, with the measured b128 lane order of 32 and 64
+// banks) gives the minimum passes, and without the xor 4x (64 banks) more: tests/codegen/test_gemm.cpp
+// checks both. Rows past M or N are clamped to the last valid row (global loads have no range check):
+// they only feed output rows/columns the epilogue drops.
 // B of layout NN arrives K-major (a 16-byte chunk is 8 consecutive columns of one K row); it is
 // written down 8 LDS rows with 2-byte writes (ds_write_b16 / _d16_hi), which is simple but costs
 // 8 LDS writes per chunk instead of one.
@@ -16,6 +26,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <functional>
 #include <vector>
 
 #include "codegen/dsl_emitter.hpp"
@@ -36,6 +47,8 @@ class GemmGenerator : DslEmitter {
     lds_base_ = k_.lds_alloc("stages", p_.lds_bytes, 16);
     Reg a = k_.load_arg(k_.arg_ptr("a", ElemType::bf16, true));
     Reg b = k_.load_arg(k_.arg_ptr("b", ElemType::bf16, true));
+    a_ptr_ = a;
+    b_ptr_ = b;
     Reg c = k_.load_arg(k_.arg_ptr("c", s_.output == GemmOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
     tid_ = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
@@ -57,14 +70,78 @@ class GemmGenerator : DslEmitter {
  private:
   bool nn() const { return s_.layout == GemmLayout::NN; }
 
+  // q = n / d for an SGPR n < 2^31 and a constant d >= 1 (multiply-high and shift).
+  Reg sdiv(Reg n, uint32_t d, const char* name) {
+    Reg q = k_.sgpr(name);
+    if (d == 1) {
+      k_.s_mov_b32(q, n);
+    } else if (std::has_single_bit(d)) {
+      k_.s_lshr_b32(q, n, int(std::countr_zero(d)));
+    } else {
+      const DivisionMagic m = division_magic(d);
+      k_.s_mul_hi_u32(q, n, sconst(m.multiplier, "div_magic"));
+      if (m.shift) k_.s_lshr_b32(q, q, m.shift);
+    }
+    return q;
+  }
+
+  // The output tile of this workgroup: (x, y) of a 2-D grid, or the grouped order of a 1-D grid
+  // (GemmConfig::group_m; every id maps to a distinct tile, the map is a bijection on 0..tiles-1).
+  void tile_coordinates(Reg& tm, Reg& tn) {
+    if (c_.group_m == 0) {
+      tm = k_.workgroup_id(0);
+      tn = k_.workgroup_id(1);
+      return;
+    }
+    const uint32_t G = uint32_t(c_.group_m), TMs = uint32_t(p_.tiles_m), TNs = uint32_t(p_.tiles_n);
+    Reg id = k_.workgroup_id(0);
+    if (p_.xcd_remap) {  // id -> (id mod X) * (tiles / X) + id / X: each XCD's ids become contiguous
+      const uint32_t X = uint32_t(kDispatchXcds);
+      Reg x = k_.sgpr("xcd");
+      k_.s_and_b32(x, int64_t(X - 1), id);
+      Reg r = sdiv(id, X, "xcd_rank");
+      Reg l = k_.sgpr("wg_linear");
+      k_.s_mul_i32(l, x, sconst(TMs * TNs / X, "xcd_share"));
+      k_.s_add_u32(l, l, r);
+      id = l;
+    }
+    const uint32_t span = G * TNs;  // ids per group of G tile rows
+    Reg group = sdiv(id, span, "group");
+    Reg first = smul(group, G, "group_first_m");
+    Reg r = k_.sgpr("group_rank");
+    k_.s_sub_u32(r, id, smul(group, span, "group_start"));
+    // rows in this group: G, or tiles_m mod G in the last group
+    const uint32_t last_rows = TMs % G;
+    auto split = [&](uint32_t rows, Reg& m, Reg& n) {
+      n = sdiv(r, rows, "group_n");
+      m = k_.sgpr("group_m_off");
+      k_.s_sub_u32(m, r, smul(n, rows, "group_n_rows"));
+    };
+    Reg m, n;
+    split(G, m, n);
+    if (last_rows != 0) {
+      Reg m2, n2;
+      split(last_rows, m2, n2);
+      k_.s_cmp_eq_u32(group, sconst(TMs / G, "last_group"));
+      k_.s_cselect_b32(m, m2, m);
+      k_.s_cselect_b32(n, n2, n);
+    }
+    tm = k_.sgpr("tile_m_index");
+    k_.s_add_u32(tm, first, m);
+    tn = n;
+  }
+
   void coordinates() {
-    m0_ = smul(k_.workgroup_id(0), uint32_t(c_.tile_m), "m0");
-    n0_ = smul(k_.workgroup_id(1), uint32_t(c_.tile_n), "n0");
+    Reg tm, tn;
+    tile_coordinates(tm, tn);
+    m0_ = smul(tm, uint32_t(c_.tile_m), "m0");
+    n0_ = smul(tn, uint32_t(c_.tile_n), "n0");
     // wave = wm + waves_m * wn (wave < 16: the 16-bit reciprocal is exact)
     Reg wave_v = k_.vgpr("wave_v");
     k_.v_lshrrev_b32(wave_v, 6, tid_);
     Reg wave = k_.sgpr("wave");
     k_.v_readfirstlane_b32(wave, wave_v);
+    wave_ = wave;
     wn_ = k_.sgpr("wn");
     Reg t = k_.sgpr("t");
     k_.s_mul_i32(t, wave, sconst((65536u + c_.waves_m - 1) / c_.waves_m));
@@ -84,6 +161,7 @@ class GemmGenerator : DslEmitter {
     row0_ = k_.vgpr("chunk_row");
     k_.v_lshrrev_b32(row0_, std::countr_zero(unsigned(cpr)), tid_);
     const int step = p_.threads / cpr;
+    if (c_.lds_dma) return load_setup_dma(step);
     auto k_rows = [&](Reg first, int chunks, uint32_t rows, std::vector<Reg>& out) {
       for (int i = 0; i < chunks; ++i) {
         Reg r = vadd_sv(first, row0_, uint32_t(i * step), "row");
@@ -118,7 +196,226 @@ class GemmGenerator : DslEmitter {
     }
   }
 
+  // DMA: thread t's chunk i goes to LDS row row0 + i * step, slot t % cpr, and holds the logical
+  // chunk slot ^ swizzle(row) (the same for all i: plan check); rows past M / N are clamped.
+  void load_setup_dma(int step) {
+    const int cpr = p_.k_chunks_per_row;
+    Reg lc = ch_;
+    if (p_.swizzle_rows) {
+      Reg x = k_.vgpr("swizzle");
+      k_.v_lshrrev_b32(x, std::countr_zero(unsigned(p_.swizzle_rows)), row0_);
+      k_.v_and_b32(x, cpr - 1, x);
+      lc = k_.vgpr("logical_chunk");
+      k_.v_xor_b32(lc, ch_, x);
+    }
+    auto rows = [&](Reg first, int chunks, uint32_t count, std::vector<Reg>& out) {
+      for (int i = 0; i < chunks; ++i) {
+        Reg r = vadd_sv(first, row0_, uint32_t(i * step), "row");
+        k_.v_min_u32(r, sconst(count - 1, "last_row"), r);
+        Reg off = vmul(r, uint32_t(s_.K) * 2, "row_bytes");
+        k_.v_lshl_add_u32(off, lc, 4, off);
+        out.push_back(off);
+      }
+    };
+    rows(m0_, p_.a_chunks, uint32_t(s_.M), a_off_);
+    rows(n0_, p_.b_chunks, uint32_t(s_.N), b_off_);
+  }
+
+  // DMA: M0 base of this wave's chunks (wave * 1024) and the fragment read bases per k-step (the
+  // swizzle is an xor, so each k-step's chunk needs its own base; blocks stay immediate offsets
+  // because the swizzle repeats every 16 rows).
+  void lds_setup_dma() {
+    const int RB = p_.lds_row_bytes, cpr = p_.k_chunks_per_row;
+    dma_base_ = smul(wave_, 64 * 16, "dma_base");
+    if (lds_base_) k_.s_add_u32(dma_base_, dma_base_, int64_t(lds_base_));
+    if (c_.stages == 2) {
+      dma_tog_ = k_.sgpr("dma_toggle");
+      k_.s_add_u32(dma_tog_, dma_base_, int64_t(p_.lds_stage_bytes));
+      k_.s_xor_b32(dma_tog_, dma_tog_, dma_base_);
+    }
+    Reg lrow = k_.vgpr("lane_row");
+    k_.v_and_b32(lrow, 15, lane_);
+    Reg lq = k_.vgpr("lq");
+    k_.v_lshrrev_b32(lq, 4, lane_);
+    Reg x;
+    if (p_.swizzle_rows) {
+      x = k_.vgpr("swizzle_read");
+      k_.v_lshrrev_b32(x, std::countr_zero(unsigned(p_.swizzle_rows)), lrow);
+      k_.v_and_b32(x, cpr - 1, x);
+    }
+    const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * 2 / 16;
+    Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
+    Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
+    k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
+    auto bases = [&](Reg srow, const char* name) {
+      Reg r = k_.vgpr("frag_row");
+      k_.v_add_u32(r, srow, lrow);
+      Reg rb = vmul(r, uint32_t(RB), "frag_row_bytes");
+      if (lds_base_) k_.v_add_u32(rb, int64_t(lds_base_), rb);
+      std::vector<Reg> out;
+      for (int ks = 0; ks < p_.mfma_per_tile; ++ks)
+        for (int j = 0; j < F; ++j) {
+          Reg c = vmul(lq, uint32_t(F), "frag_chunk");
+          if (ks * S + j) k_.v_add_u32(c, ks * S + j, c);
+          if (x.valid()) k_.v_xor_b32(c, c, x);
+          Reg b = k_.vgpr(name);
+          k_.v_lshl_add_u32(b, c, 4, rb);
+          out.push_back(b);
+        }
+      return out;
+    };
+    ra_parts_ = bases(wmr, "lds_ra");
+    rb_parts_ = bases(wnr, "lds_rb");
+    if (c_.stages == 2) {
+      for (Reg b : ra_parts_) ra_part_togs_.push_back(stage_toggle(b, p_.lds_stage_bytes, "lds_ra_toggle"));
+      for (Reg b : rb_parts_) rb_part_togs_.push_back(stage_toggle(b, p_.lds_stage_bytes, "lds_rb_toggle"));
+    }
+    if (c_.stages >= 3) {  // one set of read bases per stage (stage offsets exceed the 16-bit DS offset)
+      auto shifted = [&](const std::vector<Reg>& bs, int st) {
+        std::vector<Reg> out;
+        for (Reg b : bs) {
+          Reg r = k_.vgpr("lds_stage_read");
+          k_.v_add_u32(r, int64_t(uint32_t(st) * p_.lds_stage_bytes), b);
+          out.push_back(r);
+        }
+        return out;
+      };
+      ra_stage_.push_back(ra_parts_);
+      rb_stage_.push_back(rb_parts_);
+      for (int st = 1; st < c_.stages; ++st) {
+        ra_stage_.push_back(shifted(ra_parts_, st));
+        rb_stage_.push_back(shifted(rb_parts_, st));
+      }
+    }
+  }
+
+  // DMA: the K tile starting at element k0 straight into the current stage. Lane l of this wave's
+  // i-th A (B) instruction lands at M0 + l * 16, M0 = the wave's base + i * threads * 16 (+ the A tile).
+  void issue_dma(Reg k0, uint32_t stage_offset = 0) {
+    k_.comment("global -> LDS loads of one K tile");
+    Reg kb = smul(k0, 2, "k_bytes");
+    auto ptr = [&](Reg base, const char* name) {
+      Reg p = k_.sgpr(name, 2, 2);
+      k_.s_add_u32(p[0], base[0], kb);
+      k_.s_addc_u32(p[1], base[1], 0);
+      return p;
+    };
+    Reg pa = ptr(a_ptr_, "a_tile_ptr");
+    Reg pb = ptr(b_ptr_, "b_tile_ptr");
+    auto dma = [&](Reg off, Reg base, uint32_t byte) {
+      Reg m = k_.sgpr("m0_value");
+      k_.s_add_u32(m, dma_base_, int64_t(byte));
+      k_.s_mov_b32(m0, m);
+      k_.global_load_lds_dwordx4(off, base);
+    };
+    const uint32_t per = uint32_t(p_.threads * 16);
+    for (int i = 0; i < p_.a_chunks; ++i) dma(a_off_[size_t(i)], pa, stage_offset + uint32_t(i) * per);
+    const uint32_t b0 = stage_offset + uint32_t(c_.tile_m * p_.lds_row_bytes);
+    for (int i = 0; i < p_.b_chunks; ++i) dma(b_off_[size_t(i)], pb, b0 + uint32_t(i) * per);
+  }
+
+  void toggle_read_parts() {
+    for (size_t i = 0; i < ra_parts_.size(); ++i) k_.v_xor_b32(ra_parts_[i], ra_parts_[i], ra_part_togs_[i]);
+    for (size_t i = 0; i < rb_parts_.size(); ++i) k_.v_xor_b32(rb_parts_[i], rb_parts_[i], rb_part_togs_[i]);
+  }
+
+  // stages - 1 K tiles of DMA in flight (3 or 4 stages). Tile t sits in stage t % S. Per tile: wait
+  // until tile t has landed (the S - 2 newer tiles' loads may stay in flight: VMEM loads retire in
+  // order), one barrier (every wave's tile t has landed and every wave has finished reading tile
+  // t - 1, whose stage the next DMA overwrites), the fragment reads of tile t, then the DMA of tile
+  // t + S - 1 into stage (t - 1) % S behind them, then the MFMAs. K is a plan constant, so the loop
+  // covers whole groups of S tiles (static stages) and the last tiles are emitted with their exact
+  // waits and no loads past K.
+  void main_loop_dma_deep() {
+    const int S = c_.stages, T = p_.k_tiles, L = p_.a_chunks + p_.b_chunks;
+    Reg kload = k_.sgpr("k_load");  // element offset of the next tile to load
+    k_.s_mov_b32(kload, 0);
+    auto load_next = [&](int stage) {
+      issue_dma(kload, uint32_t(stage) * p_.lds_stage_bytes);
+      k_.s_add_u32(kload, kload, int64_t(c_.tile_k));
+    };
+    for (int t = 0; t < std::min(S - 1, T); ++t) load_next(t);
+    // tile t: `in_flight` newer tiles already issued; `load` issues tile t + S - 1
+    auto tile = [&](int stage, int in_flight, bool load) {
+      k_.s_waitcnt(vmcnt(L * in_flight));
+      k_.s_barrier();
+      const std::vector<Reg>& ra = ra_stage_[size_t(stage)];
+      const std::vector<Reg>& rb = rb_stage_[size_t(stage)];
+      const MfmaTileLayout lay{p_.mfma, 2, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
+      emit_mfma_tile(k_, lay, {{}, {}, ra, rb}, acc_, [&] {
+        if (load) load_next((stage + S - 1) % S);
+      });
+    };
+    const int steady = std::max(0, T - S + 1);  // tiles that issue a further tile
+    const int groups = steady / S;
+    if (groups > 0) {
+      Reg left = k_.sgpr("groups_left");
+      k_.s_mov_b32(left, int64_t(groups));
+      k_.do_while_scc(
+          [&] {
+            for (int j = 0; j < S; ++j) tile(j, S - 2, true);
+          },
+          [&] {
+            k_.s_sub_u32(left, left, 1);
+            k_.s_cmp_lg_u32(left, 0);
+          });
+    }
+    for (int t = groups * S; t < T; ++t) {
+      const bool load = t + S - 1 < T;
+      const int issued_last = std::min(T - 1, t + S - 2);  // newest tile issued before tile t's wait
+      tile(t % S, issued_last - t, load);
+    }
+  }
+
+  void main_loop_dma() {
+    if (c_.stages >= 3) return main_loop_dma_deep();
+    Reg kcur = k_.sgpr("k_elem");
+    k_.s_mov_b32(kcur, 0);
+    Reg left = k_.sgpr("tiles_left");
+    if (c_.stages == 1) {
+      k_.s_mov_b32(left, int64_t(p_.k_tiles));
+      k_.do_while_scc(
+          [&] {
+            issue_dma(kcur);
+            k_.s_waitcnt(vmcnt(0));  // LDS-DMA writes are counted by vmcnt
+            k_.s_barrier();
+            compute();
+            k_.s_barrier();
+            k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+          },
+          [&] {
+            k_.s_sub_u32(left, left, 1);
+            k_.s_cmp_lg_u32(left, 0);
+          });
+      return;
+    }
+    issue_dma(kcur);
+    k_.s_waitcnt(vmcnt(0));
+    k_.s_barrier();
+    k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
+    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
+              [&] {
+                k_.do_while_scc(
+                    [&] {
+                      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+                      k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // DMA into the other stage
+                      // The DMAs go out after this tile's fragment reads: an LDS read behind an
+                      // outstanding LDS DMA would wait for it; this way they overlap the MFMAs.
+                      compute([&] { issue_dma(kcur); });
+                      k_.s_waitcnt(vmcnt(0));
+                      k_.s_barrier();
+                      toggle_read_parts();
+                    },
+                    [&] {
+                      k_.s_sub_u32(left, left, 1);
+                      k_.s_cmp_lg_u32(left, 0);
+                    });
+              });
+    compute();
+  }
+
   void lds_setup() {
+    if (c_.lds_dma) return lds_setup_dma();
     const int RB = p_.lds_row_bytes;
     w_a_ = k_.vgpr("lds_w");
     k_.v_lshl_add_u32(w_a_, ch_, 4, vmul(row0_, uint32_t(RB), "row_bytes"));
@@ -184,9 +481,9 @@ class GemmGenerator : DslEmitter {
       }
   }
 
-  void compute() {
+  void compute(const std::function<void()>& after_reads = {}) {
     const MfmaTileLayout t{p_.mfma, 2, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
-    emit_mfma_tile(k_, t, {ra_, rb_, {}, {}}, acc_);
+    emit_mfma_tile(k_, t, {ra_, rb_, ra_parts_, rb_parts_}, acc_, after_reads);
   }
 
   void toggle_writes() {
@@ -195,6 +492,7 @@ class GemmGenerator : DslEmitter {
   }
 
   void main_loop() {
+    if (c_.lds_dma) return main_loop_dma();
     hoist_consts({uint32_t(s_.N) * 2});
     for (int i = 0; i < p_.a_chunks; ++i) stage_a_.push_back(k_.vgpr(fmt::format("stage_a{}", i), 4, 2));
     for (int i = 0; i < p_.b_chunks; ++i) stage_b_.push_back(k_.vgpr(fmt::format("stage_b{}", i), 4, 2));
@@ -333,7 +631,9 @@ class GemmGenerator : DslEmitter {
   const GemmShape& s_;
   const GemmConfig& c_;
   uint32_t lds_base_ = 0;
-  Reg tid_, lane_, a_rsrc_, b_rsrc_, c_rsrc_;
+  Reg tid_, lane_, wave_, a_rsrc_, b_rsrc_, c_rsrc_, a_ptr_, b_ptr_, dma_base_, dma_tog_;
+  std::vector<Reg> ra_parts_, rb_parts_, ra_part_togs_, rb_part_togs_;  // DMA: read bases per k-step
+  std::vector<std::vector<Reg>> ra_stage_, rb_stage_;                     // DMA, 3-4 stages: per stage
   Reg m0_, n0_, wm_, wn_, ch_, row0_, nn_cb_, nn_kr0_;
   std::vector<Reg> a_off_, b_off_, stage_a_, stage_b_;
   Reg w_a_, w_b_, ra_, rb_, w_a_tog_, w_b_tog_, ra_tog_, rb_tog_;

@@ -34,7 +34,10 @@ std::string GemmShape::str() const {
 }
 
 std::string GemmConfig::str() const {
-  return fmt::format("{}x{}x{} w{}x{} st{} mfma{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, mfma_m);
+  std::string s = fmt::format("{}x{}x{} w{}x{} st{} mfma{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, mfma_m);
+  if (group_m > 0) s += fmt::format(" g{}", group_m);
+  if (lds_dma) s += lds_swizzle ? " dma" : " dma-noswizzle";
+  return s;
 }
 
 namespace {
@@ -73,7 +76,10 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                    c.tile_m, c.tile_n, c.waves_m, c.waves_n, mb, mb, p.mfma.mnemonic, mb * c.waves_m, mb * c.waves_n));
   need(c.tile_k >= p.mfma.k && c.tile_k % p.mfma.k == 0 && c.tile_k % 8 == 0,
        fmt::format("tile_k {}: must be a multiple of the MFMA K {} ({}) and of 8", c.tile_k, p.mfma.k, p.mfma.mnemonic));
-  need(c.stages == 1 || c.stages == 2, fmt::format("stages = {}; valid: 1 or 2 LDS stages", c.stages));
+  need(c.stages >= 1 && c.stages <= (c.lds_dma ? 4 : 2),
+       fmt::format("stages = {}; valid: 1 or 2 LDS stages (3 or 4 with lds_dma)", c.stages));
+  need(c.group_m >= 0 && c.group_m <= 64,
+       fmt::format("group_m = {}; valid: 0 (2-D grid, M fastest) or 1..64 tile rows per group", c.group_m));
   // Whole 16-byte chunks and whole K tiles: out-of-range K is not masked (the K offset travels in
   // soffset, which the buffer range check does not cover).
   need(s.K % c.tile_k == 0,
@@ -112,8 +118,26 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
     p.b_chunks = c.tile_k * p.nn_chunks_per_row / p.threads;
   }
 
-  // LDS rows padded so the fragment reads are bank-conflict free (gemm.cpp, "LDS layout").
-  p.lds_pad_bytes = p.mfma.a_bytes >= 16 ? 16 : 8;
+  // LDS rows padded so the fragment reads are bank-conflict free (gemm.cpp, "LDS layout"); the
+  // DMA path writes whole unpadded rows and swizzles the chunks instead.
+  p.lds_pad_bytes = c.lds_dma ? 0 : p.mfma.a_bytes >= 16 ? 16 : 8;
+  if (c.lds_dma) {
+    need(a == Arch::gfx950, "lds_dma: global_load_lds_dwordx4 (16 bytes per lane) exists only on gfx950");
+    need(s.layout == GemmLayout::NT, "lds_dma: layout NT only (NN's B tile is transposed on its way into LDS)");
+    need(c.mfma_m == 16, fmt::format("lds_dma with mfma_m = {}: the chunk swizzle is conflict free for 16x16 MFMA "
+                                     "blocks only; valid: mfma 16",
+                                     c.mfma_m));
+    const int rb = c.tile_k * 2, step = p.threads / p.k_chunks_per_row;
+    const int sr = std::max(1, 128 / rb);
+    need((step / sr) % p.k_chunks_per_row == 0 && (16 / sr) % p.k_chunks_per_row == 0,
+         fmt::format("lds_dma with tile_k {} and {} threads: the chunk swizzle must be the same for all of a thread's "
+                     "rows (rows {} apart) and repeat every 16 rows; valid: more threads or a smaller tile_k",
+                     c.tile_k, p.threads, step));
+    p.swizzle_rows = c.lds_swizzle ? sr : 0;
+    need((p.a_chunks + p.b_chunks) * std::max(0, c.stages - 2) <= 63,
+         fmt::format("lds_dma with {} stages: {} loads per K tile, {} in flight exceed vmcnt's 63", c.stages,
+                     p.a_chunks + p.b_chunks, (p.a_chunks + p.b_chunks) * (c.stages - 2)));
+  }
   p.lds_row_bytes = c.tile_k * 2 + p.lds_pad_bytes;
   p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);
   p.lds_bytes = p.lds_stage_bytes * uint32_t(c.stages);
@@ -122,7 +146,7 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                    c.stages, p.lds_stage_bytes, arch_name(a), lds_bytes_per_cu(a)));
   const int acc = p.blocks_m * p.blocks_n * p.mfma.acc_regs();
   const int frags = (p.blocks_m + p.blocks_n) * p.mfma_per_tile * p.mfma.a_bytes / 4;
-  const int vgprs = frags + (p.a_chunks + p.b_chunks) * 5 + 40;
+  const int vgprs = frags + (p.a_chunks + p.b_chunks) * (c.lds_dma ? 1 : 5) + 40;
   need(acc <= 256, fmt::format("config {}: {} accumulator registers per wave exceed the 256 AGPRs", c.str(), acc));
   need(vgprs <= 256, fmt::format("config {}: about {} VGPRs per wave ({} fragment) exceed 256 (register limit); use "
                                  "a smaller tile_k or wave sub-tile",
@@ -139,8 +163,13 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   p.k_tiles = s.K / c.tile_k;
   p.tiles_m = (s.M + c.tile_m - 1) / c.tile_m;
   p.tiles_n = (s.N + c.tile_n - 1) / c.tile_n;
-  p.grid[0] = uint32_t(p.tiles_m);
-  p.grid[1] = uint32_t(p.tiles_n);
+  if (c.group_m > 0) {
+    p.grid[0] = uint32_t(p.tiles_m * p.tiles_n);
+    p.xcd_remap = p.tiles_m * p.tiles_n % kDispatchXcds == 0;
+  } else {
+    p.grid[0] = uint32_t(p.tiles_m);
+    p.grid[1] = uint32_t(p.tiles_n);
+  }
   const int64_t lim = int64_t(1) << 30;
   need(p.a_bytes() < lim && p.b_bytes() < lim && p.c_bytes() < lim,
        fmt::format("{}: A, B and C must each stay below 1 GiB (32-bit buffer offsets)", s.str()));
@@ -154,17 +183,19 @@ std::vector<GemmConfig> enumerate_gemm_configs(const GemmShape& s, Arch a) {
       for (int tk : {32, 64, 128})
         for (int wm : {1, 2, 4})
           for (int wn : {1, 2, 4})
-            for (int st : {1, 2})
-              for (int mb : {16, 32}) {
-                GemmConfig c;
-                c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.stages = st;
-                c.mfma_m = mb;
-                try {
-                  make_gemm_plan(s, a, c);
-                  out.push_back(c);
-                } catch (const Error&) {
-                }
-              }
+            for (int st : {1, 2, 3, 4})
+              for (int mb : {16, 32})
+                for (bool dma : {false, true})
+                  for (int g : {0, 8}) {
+                    GemmConfig c;
+                    c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.stages = st;
+                    c.mfma_m = mb; c.lds_dma = dma; c.group_m = g;
+                    try {
+                      make_gemm_plan(s, a, c);
+                      out.push_back(c);
+                    } catch (const Error&) {
+                    }
+                  }
   return out;
 }
 

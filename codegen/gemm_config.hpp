@@ -38,10 +38,29 @@ struct GemmConfig {
   int tile_m = 128, tile_n = 128;
   int tile_k = 0;          // elements; 0 = default (64 on gfx950, 32 on gfx942)
   int waves_m = 2, waves_n = 2;
-  int stages = 2;          // LDS stages: 1 = load, barrier, compute; 2 = next tile's loads fly during the MFMAs
+  int stages = 2;          // LDS stages: 1 = load, barrier, compute; 2 = next tile's loads fly during the MFMAs;
+                           // 3, 4 (lds_dma only): stages - 1 tiles of loads in flight during the MFMAs
   int mfma_m = 16;         // MFMA block: 16 (16x16xK) or 32 (32x32xK)
-  std::string str() const; // "128x128x64 w2x2 st2 mfma16"
+  // Workgroup order (L2 reuse). 0: a 2-D grid, workgroup (x, y) computes tile (m = x, n = y), so
+  // consecutive workgroups walk down M. G >= 1: a 1-D grid whose ids are first made contiguous per
+  // XCD (the hardware deals workgroup ids round-robin over kDispatchXcds XCDs: id i runs on XCD
+  // i mod 8, so id i becomes (i mod 8) * (tiles / 8) + i / 8 when the tile count divides by 8), then
+  // walked in groups of G tile rows: inside a group M is fastest, and the group's G A panels are
+  // reused by every N tile before the next group starts (Triton's "grouped ordering").
+  int group_m = 0;
+  // gfx950, layout NT, 16x16 MFMA blocks: A and B go global -> LDS directly
+  // (global_load_lds_dwordx4, no staging registers, no LDS write instructions) into unpadded rows
+  // whose 16-byte chunks are XOR-swizzled (gemm.cpp, "LDS layout"). `lds_swizzle` = false keeps the
+  // unpadded rows without the swizzle: bank conflicts on purpose, for the test that shows the
+  // swizzle is what makes the fragment reads conflict free.
+  bool lds_dma = false;
+  bool lds_swizzle = true;
+  std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma)
 };
+
+// XCDs that the command processor deals workgroups over, round-robin (MI300X and MI355X: 8 XCDs,
+// AMD CDNA3 / CDNA4 white papers; runtime/model/hardware.cpp models the same dispatch).
+inline constexpr int kDispatchXcds = 8;
 
 struct GemmPlan {
   GemmShape shape;
@@ -55,6 +74,7 @@ struct GemmPlan {
   int mfma_per_tile = 0;           // MFMA k-steps per K tile
   int k_tiles = 0;
   int tiles_m = 0, tiles_n = 0;
+  bool xcd_remap = false;          // group_m > 0 and tiles_m * tiles_n divisible by kDispatchXcds
   // Global loads, 16 bytes (8 bf16) per chunk. K-contiguous tiles (A, and B for NT): rows of
   // tile_k elements, k_chunks_per_row chunks each. B for NN: tile_k rows of tile_n elements.
   int k_chunks_per_row = 0;
@@ -62,6 +82,9 @@ struct GemmPlan {
   int nn_chunks_per_row = 0;       // NN: 16-byte chunks per B row (tile_n / 8)
   // LDS: A rows then B rows (both K-contiguous), tile_k * 2 bytes + padding each (gemm.cpp).
   int lds_row_bytes = 0, lds_pad_bytes = 0;
+  // DMA layout: logical chunk c of LDS row r sits at slot c ^ ((r / swizzle_rows) % k_chunks_per_row)
+  // (swizzle_rows = max(1, 128 / row bytes); 0 = no swizzle, GemmConfig::lds_swizzle off).
+  int swizzle_rows = 0;
   uint32_t lds_stage_bytes = 0, lds_bytes = 0;
   uint32_t grid[3] = {1, 1, 1};
 
@@ -75,7 +98,8 @@ struct GemmPlan {
 GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg = {});
 
 // Every valid configuration of a small search space (tiles {64,128,256}^2, tile_k {32,64,128},
-// waves {1,2,4}^2, stages {1,2}, mfma_m {16,32}) for the shape: invalid combinations skipped.
+// waves {1,2,4}^2, stages {1,2} (1..4 with lds_dma), mfma_m {16,32}, lds_dma {off,on}, group_m {0,8}) for
+// the shape: invalid combinations skipped.
 std::vector<GemmConfig> enumerate_gemm_configs(const GemmShape& s, Arch a);
 
 }  // namespace cdnajit::codegen

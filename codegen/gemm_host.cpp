@@ -107,14 +107,15 @@ GemmBoundCheck gemm_check_bound(const GemmPlan& p, std::span<const uint8_t> c, c
 namespace {
 
 // Launches `kernel` of `m` on (A, B, C) with C poisoned (0xff bytes: NaN) or holding the input C.
-GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::string& kernel, const GemmInputs& in) {
+GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::string& kernel, const GemmInputs& in,
+                  Dim3 grid) {
   Buffer a = dev.upload(in.a, "a");
   Buffer b = dev.upload(in.b, "b");
   std::vector<uint8_t> c0 = p.shape.beta != 0.0f ? in.c : std::vector<uint8_t>(size_t(p.c_bytes()), 0xff);
   Buffer c = dev.upload(c0, "c");
   GemmRunResult r;
   auto t0 = std::chrono::steady_clock::now();
-  LaunchResult lr = dev.launch(m.kernel(kernel), {p.grid[0], p.grid[1], p.grid[2]}, {uint32_t(p.threads)}, 0,
+  LaunchResult lr = dev.launch(m.kernel(kernel), grid, {uint32_t(p.threads)}, 0,
                                KernelArgs().ptr(a).ptr(b).ptr(c));
   r.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   r.stats = lr.sim_stats;
@@ -127,7 +128,7 @@ GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::st
 
 GemmRunResult run_gemm_jit(Device& dev, const GemmPlan& p, const BuildResult& k, const GemmInputs& in) {
   Module m = dev.load(k.code_object);
-  return run(dev, p, m, k.name, in);
+  return run(dev, p, m, k.name, in, {p.grid[0], p.grid[1], p.grid[2]});
 }
 
 std::string gemm_hip_source() { return inline_codegen_headers(embedded::kGemmMfma); }
@@ -146,7 +147,8 @@ std::vector<std::string> gemm_hip_flags(const GemmPlan& p) {
 
 GemmRunResult run_gemm_hip(Device& dev, const GemmPlan& p, std::span<const uint8_t> code_object, const GemmInputs& in) {
   Module m = dev.load(code_object);
-  return run(dev, p, m, "gemm_ref", in);
+  // The reference's 2-D grid: workgroup (x, y) computes tile (x, y) whatever the JIT kernel's order.
+  return run(dev, p, m, "gemm_ref", in, {uint32_t(p.tiles_m), uint32_t(p.tiles_n), 1});
 }
 
 }  // namespace cdnajit::codegen

@@ -86,6 +86,7 @@ GemmJobResult run_gemm_job(std::ostream& log, Arch arch, const GemmShape& s, con
   if (hw) {
     r.modelled = model_gemm(*hw, s, cfg, opt.seed);
     log << format_gemm_modelled(*r.modelled);
+    if (opt.model_details) log << model::format_report(r.modelled->report);
   }
   return r;
 }

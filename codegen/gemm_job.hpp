@@ -19,6 +19,7 @@ struct GemmJobOptions {
   std::string asm_path;    // write the kernel's .s here when not empty
   uint64_t seed = 1;
   bool model_only = false; // no runs or checks: build and model only (sizes the simulator cannot run whole)
+  bool model_details = false;  // also print the model's full report (traffic per level, busy units, stalls)
 };
 
 struct GemmJobResult {

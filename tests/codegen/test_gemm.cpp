@@ -89,6 +89,34 @@ void check_arch(Arch arch) {
   check_case(arch, {ab, config(64, 64, 64, 2, 2, 2, 16), "alpha, beta with bf16 C"});
   ab.output = GemmOutput::f32;
   check_case(arch, {ab, config(64, 64, 64, 2, 2, 2, 16), "alpha, beta with fp32 C"});
+  // Grouped workgroup order: C starts as NaN, so a tile no workgroup computes (or one computed
+  // twice over another's) fails the comparison.
+  GemmConfig g = config(64, 64, 64, 2, 2, 2, 16);
+  g.group_m = 2;  // 5 x 3 tiles: last group of one row, 15 tiles (no XCD remap)
+  check_case(arch, {shape(300, 192, 128, GemmLayout::NT), g, "grouped order, partial last group"});
+  g.group_m = 3;  // 4 x 4 tiles: XCD remap (16 = 2 per XCD), last group of one row
+  check_case(arch, {shape(256, 256, 64, GemmLayout::NN), g, "grouped order with the XCD remap"});
+  if (arch != Arch::gfx950) return;
+  // Global -> LDS DMA into XOR-swizzled rows (gfx950, NT): partial M and N tiles read clamped rows.
+  GemmConfig d = config(128, 64, 64, 2, 2, 2, 16);
+  d.lds_dma = true;
+  check_case(arch, {shape(200, 136, 192, GemmLayout::NT), d, "LDS DMA, two stages, partial tiles"});
+  d = config(64, 64, 32, 2, 2, 1, 16);
+  d.lds_dma = true;
+  d.group_m = 2;
+  check_case(arch, {shape(128, 192, 128, GemmLayout::NT, GemmOutput::f32), d, "LDS DMA, one stage, K tile 32"});
+  d = config(64, 64, 128, 2, 2, 2, 16);
+  d.lds_dma = true;
+  d.lds_swizzle = false;
+  check_case(arch, {shape(64, 64, 256, GemmLayout::NT), d, "LDS DMA without the swizzle (still correct)"});
+  // 3 and 4 stages: 14 K tiles = whole groups of stages in the loop plus a tail of 2 (3 stages) or 6 (4).
+  d = config(128, 64, 32, 2, 2, 3, 16);
+  d.lds_dma = true;
+  check_case(arch, {shape(200, 136, 448, GemmLayout::NT), d, "LDS DMA, 3 stages"});
+  d.stages = 4;
+  check_case(arch, {shape(200, 136, 448, GemmLayout::NT), d, "LDS DMA, 4 stages"});
+  d.stages = 3;  // fewer K tiles (2) than stages - 1 loads ahead would need
+  check_case(arch, {shape(64, 64, 64, GemmLayout::NT), d, "LDS DMA, 3 stages, 2 K tiles"});
 }
 
 }  // namespace
@@ -115,6 +143,18 @@ TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), config(64, 64, 64, 2, 2, 3, 16)), Catch::Contains("stages"));
   CHECK_THAT(msg(shape(0, 64, 64, GemmLayout::NT), {}), Catch::Contains("M = 0"));
   CHECK_THROWS_AS(parse_gemm_layout("TN"), Error);
+  GemmConfig d = config(64, 64, 64, 2, 2, 2, 16);
+  d.lds_dma = true;
+  CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NN), d), Catch::Contains("layout NT only"));
+  d.mfma_m = 32;
+  CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), d), Catch::Contains("16x16 MFMA"));
+  d.mfma_m = 16;
+  try {
+    make_gemm_plan(shape(64, 64, 64, GemmLayout::NT), Arch::gfx942, d);
+    FAIL("gfx942 accepted lds_dma");
+  } catch (const Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("only on gfx950"));
+  }
 }
 
 TEST_CASE("gemm: modelled time of a 1024^3 NT GEMM (recorded workgroups only)", "[gemm]") {
@@ -126,6 +166,29 @@ TEST_CASE("gemm: modelled time of a 1024^3 NT GEMM (recorded workgroups only)", 
   CHECK(m.report.replayed_workgroups < m.report.plan.workgroups);  // the model did not simulate the whole grid
   CHECK(m.peak_share() > 0);
   CHECK(m.peak_share() < 1);  // no modelled kernel beats the MFMA peak
+}
+
+// The DMA path's LDS layout by the timing model's bank model (runtime/model/lds_banks.hpp: 64 banks
+// on gfx950, 16 lanes of a ds_read_b128 per pass in the measured lane order): with the XOR swizzle
+// every fragment read takes the minimum 4 passes; the same unpadded rows without the swizzle take more.
+TEST_CASE("gemm: the DMA path's fragment reads are bank-conflict free by the model, and not without the swizzle",
+          "[gemm]") {
+  const GemmShape s = shape(256, 256, 256, GemmLayout::NT);
+  for (int tk : {32, 64, 128}) {
+    GemmConfig c = config(128, 128, tk, 2, 2, 2, 16);
+    c.lds_dma = true;
+    const GemmModelled on = model_gemm(model::product("mi355x"), s, c);
+    c.lds_swizzle = false;
+    const GemmModelled off = model_gemm(model::product("mi355x"), s, c);
+    INFO("tile_k " << tk << ": swizzled " << on.report.cu.lds_passes << " passes / " << on.report.cu.lds_instructions
+                   << " reads; unswizzled " << off.report.cu.lds_passes << " / " << off.report.cu.lds_instructions);
+    std::cout << fmt::format("  tile_k {}: LDS passes per fragment read, swizzled {:.2f}, without the swizzle {:.2f}\n", tk,
+                             double(on.report.cu.lds_passes) / double(on.report.cu.lds_instructions),
+                             double(off.report.cu.lds_passes) / double(off.report.cu.lds_instructions));
+    REQUIRE(on.report.cu.lds_instructions > 0);
+    CHECK(on.report.cu.lds_passes == 4 * on.report.cu.lds_instructions);
+    CHECK(off.report.cu.lds_passes > 4 * off.report.cu.lds_instructions);
+  }
 }
 
 TEST_CASE("gemm: the fp64 bound rejects a wrong element", "[gemm]") {

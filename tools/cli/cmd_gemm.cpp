@@ -62,8 +62,8 @@ void add_gemm_command(CommandLine& cl) {
   add_typed_option(c, "--waves-m", o->cfg.waves_m, waves, "waves along M (default 2)");
   add_typed_option(c, "--waves-n", o->cfg.waves_n, waves, "waves along N (default 2)");
   add_typed_option(c, "--stages", o->cfg.stages,
-                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, 2)); },
-                   "LDS stages, 1 or 2 (default 2)");
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, 4)); },
+                   "LDS stages, 1 or 2 (default 2); 3 or 4 with --dma");
   add_typed_option(c, "--mfma", o->cfg.mfma_m,
                    [](std::string_view t, std::string_view w) {
                      if (t == "16") return 16;
@@ -71,6 +71,11 @@ void add_gemm_command(CommandLine& cl) {
                      throw Error(fmt::format("{} '{}' (valid: 16 = 16x16xK MFMA blocks, 32 = 32x32xK)", w, t));
                    },
                    "MFMA block: 16 (default) or 32");
+  add_typed_option(c, "--group-m", o->cfg.group_m,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 64)); },
+                   "workgroup order: 0 = 2-D grid, M fastest (default); G = XCD-contiguous groups of G tile rows");
+  c->add_flag("--dma", o->cfg.lds_dma,
+              "gfx950, NT: A and B global -> LDS directly (global_load_lds_dwordx4) into XOR-swizzled unpadded rows");
   c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: the simulator)")
       ->check(check_device_spec);
   c->add_option("--model", o->job.model,
@@ -83,6 +88,8 @@ void add_gemm_command(CommandLine& cl) {
                    "write the kernel's .s to this file");
   c->add_flag("--model-only", o->job.model_only,
               "build and model only (no run, bit check or fp64 check): sizes too large to simulate whole");
+  c->add_flag("--model-details", o->job.model_details,
+              "print the model's full report: traffic per memory level, busy units, stalls, limiter");
   // An impossible shape/configuration or a product of the other arch is a usage error (exit 2),
   // found before any work.
   c->parse_complete_callback([o] {

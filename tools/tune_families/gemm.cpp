@@ -61,6 +61,8 @@ GemmConfig to_config(const Config& c) {
   pair("waves", k.waves_m, k.waves_n);
   k.stages = std::stoi(config_value(c, "stages"));
   k.mfma_m = std::stoi(config_value(c, "mfma"));
+  k.group_m = std::stoi(config_value(c, "group_m"));
+  k.lds_dma = config_value(c, "dma") == "1";
   return k;
 }
 
@@ -133,8 +135,10 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
         {"tile", {"64x64", "128x64", "64x128", "128x128", "256x128", "128x256", "256x256"}, "output tile M x N"},
         {"tile_k", {"32", "64", "128"}, "K tile in elements (a multiple of the MFMA K)"},
         {"waves", {"2x2", "2x4", "4x2"}, "waves per workgroup M x N"},
-        {"stages", {"1", "2"}, "LDS stages (2: next tile's loads in flight during the MFMAs)"},
+        {"stages", {"1", "2", "3", "4"}, "LDS stages (2: next tile's loads in flight during the MFMAs; 3, 4: with dma)"},
         {"mfma", {"16", "32"}, "MFMA block: 16x16xK or 32x32xK"},
+        {"dma", {"0", "1"}, "1: global -> LDS directly into XOR-swizzled rows (gfx950, NT, mfma 16)"},
+        {"group_m", {"0", "4", "8"}, "workgroup order: 0 = 2-D grid (M fastest), G = XCD-contiguous groups of G tile rows"},
     };
   }
 
