@@ -351,10 +351,12 @@ struct VSharp {
   uint64_t base;
   uint32_t stride, num_records;
   bool swizzle, add_tid;  // V# word1 bit 31 (SWIZZLE_ENABLE), word3 bit 23 (ADD_TID_ENABLE)
+  bool cache_swizzle;     // V# word1 bit 30 (CACHE_SWIZZLE)
 };
 VSharp vsharp(Wave& w, const Src& s) {
   uint32_t d0 = w.s[s.idx], d1 = w.s[s.idx + 1], d2 = w.s[s.idx + 2], d3 = w.s[s.idx + 3];
-  return VSharp{uint64_t(d0) | uint64_t(d1 & 0xffff) << 32, (d1 >> 16) & 0x3fff, d2, bool(d1 >> 31), bool((d3 >> 23) & 1)};
+  return VSharp{uint64_t(d0) | uint64_t(d1 & 0xffff) << 32, (d1 >> 16) & 0x3fff, d2, bool(d1 >> 31), bool((d3 >> 23) & 1),
+                bool((d1 >> 30) & 1)};
 }
 // Byte address of one lane's access and which of its dwords are in range (bit c = dword c;
 // bit 0 only for sub-dword accesses). Range rule (gfx9 / CDNA, without swizzle or ADD_TID):
@@ -366,8 +368,17 @@ VSharp vsharp(Wave& w, const Src& s) {
 //  stride != 0 (structured): every dword is in range iff index < num_records (records of
 //    `stride` bytes; index = the idxen VGPR, else 0); the offset within a record is not checked.
 // soffset is added to the address but excluded from the check.
+// The MI300 cache-swizzle mode (LLVM's MLIR AMDGPUToROCDL, makeBufferRsrc: "on MI-300 and onward,
+// you can enable a cache swizzling mode by setting bit 14 of the stride field and setting that
+// stride to a cache stride") places lines in the cache and leaves addresses linear. A V# that sets
+// SWIZZLE_ENABLE together with CACHE_SWIZZLE, on an access without idxen or ADD_TID, is taken as that
+// mode (assumed: HipKittens' released GEMMs, github.com/HazyResearch/HipKittens include/ops/warp/
+// memory/util/util.cuh make_srsrc, set both bits with a row stride and use raw offen loads, so any
+// address swizzle there would make their results wrong). Every other swizzled access is refused.
+bool linear_cache_swizzle(const Op& op, const VSharp& v) { return v.swizzle && v.cache_swizzle && !op.idxen && !v.add_tid; }
+
 uint32_t buf_addr(Wave& w, const Op& op, int l, const Src* vaddr, const VSharp& v, uint32_t soff, uint32_t size, uint64_t& addr) {
-  if (v.swizzle || v.add_tid)
+  if ((v.swizzle && !linear_cache_swizzle(op, v)) || v.add_tid)
     fail(w, op, std::string("buffer resource with ") + (v.swizzle ? "SWIZZLE_ENABLE" : "ADD_TID_ENABLE") +
                     " set: swizzled / thread-id addressing is not modelled", l);
   uint32_t index = 0, voff = 0;
@@ -377,7 +388,7 @@ uint32_t buf_addr(Wave& w, const Op& op, int l, const Src* vaddr, const VSharp& 
   uint64_t off = uint64_t(voff) + uint32_t(op.offset);
   addr = v.base + soff + off + uint64_t(v.stride) * index;
   uint32_t ndw = std::max<uint32_t>(1, size / 4), all = (1u << ndw) - 1;
-  if (v.stride != 0) return index < v.num_records ? all : 0;
+  if (v.stride != 0 && !linear_cache_swizzle(op, v)) return index < v.num_records ? all : 0;  // the cache stride is no record size
   if (size < 4) return off + size <= v.num_records ? 1 : 0;
   uint32_t in = 0;
   for (uint32_t c = 0; c < ndw; ++c)
