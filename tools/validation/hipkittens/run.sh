@@ -6,11 +6,9 @@
 #                             main's library no longer compiles)
 # Each kernel file analysis/bf16_gemm/<dir>/kernel_<N>.cpp is compiled unmodified by
 # cdnajit-hipcc together with shim/gemm_main.cpp (the host side, in place of the repository's
-# Python/PyTorch harness) and run on the drop-in HIP runtime with CDNAJIT_HIP_MODEL_ONLY=round (the
-# simulator runs the first round of workgroups, not the whole grid; the time is the modelled launch).
+# Python/PyTorch harness) and run on the drop-in HIP runtime with CDNAJIT_HIP_MODEL_ONLY (the
+# simulator runs only the workgroups the model needs, see POINTS; the time is the modelled launch).
 # Prints "id<TAB>modelled TFLOP/s" per point (all points, or the IDs given); progress goes to stderr.
-# CPU time per point on one core: about 7 s at N=1024, 1 min at 2048, 8 min at 4096, 15-35 min at
-# 8192 and 16384 (the first round of MFMA work is simulated).
 set -euo pipefail
 if [ $# -lt 2 ]; then
   echo "usage: $0 EXT_DIR BUILD_DIR [ID...]" >&2
@@ -36,18 +34,25 @@ check_commit "$EXT/HipKittens-cdna3" "$CDNA3_COMMIT"
 WORK=$(mktemp -d /tmp/cdnajit-hipkittens-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-# id  checkout  kernel folder  arch  define  product
+# id  checkout  kernel folder  arch  define  product  CDNAJIT_HIP_MODEL_ONLY
+# round: the simulator runs the first round of workgroups (the whole grid up to N = 2048 here), whose
+#   cache lines the memory hierarchy needs to see workgroups share the A and B panels in L2; the
+#   modelled time equals a full run's.
+# 1: two workgroups per XCD, as the codegen families' --model-only: minutes instead of the 8-35 CPU
+#   minutes a first round of N >= 4096 costs here, but the memory hierarchy sees almost no L2 reuse
+#   between workgroups, so HBM traffic is overstated (N = 4096 on MI355X: 369 MB modelled against
+#   the 101 MB of A, B and C). HK_MODEL_ONLY=round runs every point in the round mode.
 POINTS="
-mi355x_bf16_1024 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x
-mi355x_bf16_2048 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x
-mi355x_bf16_4096 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x
-mi355x_bf16_8192 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x
-mi355x_bf16_16384 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x
-mi325x_bf16_1024 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x
-mi325x_bf16_2048 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x
-mi325x_bf16_4096 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x
-mi325x_bf16_8192 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x
-mi325x_bf16_16384 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x
+mi355x_bf16_1024 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x round
+mi355x_bf16_2048 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x round
+mi355x_bf16_4096 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x 1
+mi355x_bf16_8192 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x 1
+mi355x_bf16_16384 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x 1
+mi325x_bf16_1024 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x round
+mi325x_bf16_2048 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x round
+mi325x_bf16_4096 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x 1
+mi325x_bf16_8192 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x 1
+mi325x_bf16_16384 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x 1
 "
 wanted() {
   [ $# -eq 1 ] && return 0
@@ -55,7 +60,7 @@ wanted() {
   for w in "$@"; do [ "$w" = "$id" ] && return 0; done
   return 1
 }
-while read -r id repo dir arch define product; do
+while read -r id repo dir arch define product mode; do
   [ -n "$id" ] || continue
   wanted "$id" "$@" || continue
   n=${id##*_}
@@ -73,10 +78,7 @@ while read -r id repo dir arch define product; do
   # before the s_waitcnt vmcnt that covers it (e.g. mi350x/kernel_4096.cpp, the hot loop's
   # load(B_tile_0, Bs[1][0]) comes before its s_waitcnt vmcnt(6)); on the GPU the DMA has landed by
   # then, and the simulator, which writes LDS at issue, refuses it unless the check is off.
-  # CDNAJIT_HIP_MODEL_ONLY=round: the simulator runs the workgroups the model replays and the whole
-  # first round, whose cache lines the memory hierarchy needs to see other workgroups reuse the A and
-  # B panels in L2 (=1 traces two workgroups per XCD and counts most of that reuse as HBM traffic).
-  out=$(CDNAJIT_HIP_DEVICE="sim:$arch" CDNAJIT_HIP_MODEL="$product" CDNAJIT_HIP_MODEL_ONLY="${HK_MODEL_ONLY:-round}" \
+  out=$(CDNAJIT_HIP_DEVICE="sim:$arch" CDNAJIT_HIP_MODEL="$product" CDNAJIT_HIP_MODEL_ONLY="${HK_MODEL_ONLY:-$mode}" \
         CDNAJIT_HIP_CHECK_WAITCNT="${HK_CHECK_WAITCNT:-0}" "$exe")
   echo "run.sh: $id: $out" >&2
   tflops=$(echo "$out" | awk '{print $3}')
