@@ -50,7 +50,7 @@ hipDeviceProp_t properties(const Config& c) {
   p.memoryClockRate = int(hw.hbm_tbps * 1e12 / (2.0 * kHbmBusBits / 8) / 1e3);  // kHz
   p.multiProcessorCount = hw.cus;
   p.maxThreadsPerMultiProcessor = target::kMaxWavesPerSimd * target::kSimdsPerCu * target::kWaveSize;
-  p.l2CacheSize = 0;          // not in the product description
+  p.l2CacheSize = int(hw.l2_bytes);  // one XCD's L2, from the product description
   p.concurrentKernels = 0;    // kernels run one after another
   p.canMapHostMemory = 1;     // hipHostMalloc memory is visible to kernels
   p.managedMemory = 1;        // hipMallocManaged is host memory visible to kernels

@@ -3,6 +3,7 @@
 // (__hipPushCallConfiguration, then the kernel's host stub calls
 // __hipPopCallConfiguration and hipLaunchKernel with one pointer per argument).
 #include "runtime/hip_sim/runtime.hpp"
+#include "runtime/sim/code_object_load.hpp"
 
 using namespace cdnajit::hip_sim;
 
@@ -39,6 +40,9 @@ void __hipUnregisterFatBinary(void** handle) {
   auto* fb = reinterpret_cast<FatBinary*>(handle);
   for (auto it = rt.host_functions.begin(); it != rt.host_functions.end();)
     it = it->second.first == fb ? rt.host_functions.erase(it) : std::next(it);
+  for (auto it = rt.host_variables.begin(); it != rt.host_variables.end();)
+    it = it->second.first == fb ? rt.host_variables.erase(it) : std::next(it);
+  if (fb->module) cdnajit::sim::unmap_code_object(rt.sim().memory(), fb->module->code);
   std::erase_if(rt.fat_binaries, [&](const auto& p) { return p.get() == fb; });
 }
 
@@ -48,11 +52,6 @@ void __hipRegisterFunction(void** handle, const void* host_function, char*, cons
   std::lock_guard<std::mutex> lock(rt.mutex);
   rt.host_functions[host_function] = {reinterpret_cast<FatBinary*>(handle), device_name};
 }
-
-// Device variables: recorded by nothing; the simulator does not map a code object's data
-// segment, so hipMemcpyToSymbol and friends report hipErrorNotSupported. A kernel that
-// touches such a variable fails with the simulator's out-of-bounds message.
-void __hipRegisterVar(void**, void*, char*, const char*, int, size_t, int, int) {}
 
 hipError_t __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shared, hipStream_t stream) {
   HIP_SIM_ENTER();
@@ -83,6 +82,22 @@ hipError_t hipLaunchKernel(const void* function, dim3 grid, dim3 block, void** a
       if (!cdnajit::is_hidden_arg(a)) return rt.fail(hipErrorInvalidValue, "hipLaunchKernel", "null argument array");
   }
   return rt.launch(*f, grid, block, shared, args, nullptr, 0, "hipLaunchKernel");
+}
+
+// hip_ext.h: a <<<>>> launch between two event records.
+hipError_t hipExtLaunchKernel(const void* function, dim3 grid, dim3 block, void** args, size_t shared, hipStream_t stream,
+                              hipEvent_t start, hipEvent_t stop, int) {
+  HIP_SIM_ENTER();
+  const char* api = "hipExtLaunchKernel";
+  if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, api, "unknown stream");
+  if ((start && !rt.known_event(start)) || (stop && !rt.known_event(stop)))
+    return rt.fail(hipErrorInvalidHandle, api, "unknown event");
+  const ihipModuleSymbol_t* f = nullptr;
+  if (hipError_t e = rt.host_function(function, &f, api); e != hipSuccess) return e;
+  if (start) rt.record(*start);
+  if (hipError_t e = rt.launch(*f, grid, block, shared, args, nullptr, 0, api); e != hipSuccess) return e;
+  if (stop) rt.record(*stop);
+  return hipSuccess;
 }
 
 }  // extern "C"

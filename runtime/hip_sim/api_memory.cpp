@@ -188,4 +188,46 @@ hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStr
   return fill(rt, dst, uint32_t(value), count, 4, stream, "hipMemsetD32Async");
 }
 
+// Hints about managed memory: managed memory is host memory every kernel addresses directly
+// here, so there is nothing to move or to advise; the arguments are checked as ROCm checks them.
+hipError_t hipMemPrefetchAsync(const void* p, size_t count, int device, hipStream_t stream) {
+  HIP_SIM_ENTER();
+  const char* api = "hipMemPrefetchAsync";
+  if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, api, "unknown stream");
+  if (device != 0 && device != hipCpuDeviceId)
+    return rt.fail(hipErrorInvalidDevice, api, "device " + std::to_string(device) + "; valid: 0 or hipCpuDeviceId");
+  const cdnajit::sim::Memory::Block* b = rt.sim().memory().find(reinterpret_cast<uint64_t>(p), count);
+  if (!b || !b->host_visible) return rt.fail(hipErrorInvalidValue, api, "not a range of one hipMallocManaged allocation");
+  return hipSuccess;
+}
+hipError_t hipMemAdvise(const void* p, size_t count, hipMemoryAdvise advice, int device) {
+  HIP_SIM_ENTER();
+  const char* api = "hipMemAdvise";
+  if (device != 0 && device != hipCpuDeviceId)
+    return rt.fail(hipErrorInvalidDevice, api, "device " + std::to_string(device) + "; valid: 0 or hipCpuDeviceId");
+  if (advice < hipMemAdviseSetReadMostly || (advice > hipMemAdviseUnsetAccessedBy && advice != hipMemAdviseSetCoarseGrain &&
+                                             advice != hipMemAdviseUnsetCoarseGrain))
+    return rt.fail(hipErrorInvalidValue, api, "advice " + std::to_string(int(advice)));
+  const cdnajit::sim::Memory::Block* b = rt.sim().memory().find(reinterpret_cast<uint64_t>(p), count);
+  if (!b || !b->host_visible) return rt.fail(hipErrorInvalidValue, api, "not a range of one hipMallocManaged allocation");
+  return hipSuccess;
+}
+
+// What a pointer is: device memory (hipMalloc, a code object's variables), or host memory kernels
+// address directly (hipHostMalloc and hipMallocManaged alike: one address for both sides,
+// reported as host memory, isManaged 0).
+hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes, const void* ptr) {
+  HIP_SIM_ENTER();
+  const char* api = "hipPointerGetAttributes";
+  if (!attributes || !ptr) return rt.fail(hipErrorInvalidValue, api, "null pointer");
+  const cdnajit::sim::Memory::Block* b = rt.sim().memory().find(reinterpret_cast<uint64_t>(ptr), 1);
+  if (!b) return rt.fail(hipErrorInvalidValue, api, "not memory of this runtime (plain host memory?)");
+  std::memset(attributes, 0, sizeof *attributes);
+  attributes->memoryType = b->host_visible ? hipMemoryTypeHost : hipMemoryTypeDevice;
+  attributes->device = 0;
+  attributes->devicePointer = const_cast<void*>(ptr);
+  attributes->hostPointer = b->host_visible ? const_cast<void*>(ptr) : nullptr;
+  return hipSuccess;
+}
+
 }  // extern "C"

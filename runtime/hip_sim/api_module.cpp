@@ -8,6 +8,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/hip_sim/offload_bundle.hpp"
 #include "runtime/hip_sim/runtime.hpp"
+#include "runtime/sim/code_object_load.hpp"
 
 namespace cdnajit::hip_sim {
 namespace {
@@ -48,6 +49,8 @@ hipError_t load(Runtime& rt, hipModule_t* out, const uint8_t* image, size_t size
       return rt.fail(hipErrorNoBinaryForGpu, api,
                      std::string("code object is for ") + std::string(arch_name(m->code.arch)) + ", the device is sim:" +
                          std::string(arch_name(rt.config().arch)));
+    // Its global variables in device memory, initialised (hipModuleGetGlobal; the kernels reach them).
+    cdnajit::sim::map_code_object(rt.sim().memory(), m->code);
     rt.modules.push_back(std::move(m));
     *out = rt.modules.back().get();
     return hipSuccess;
@@ -111,6 +114,7 @@ hipError_t hipModuleUnload(hipModule_t module) {
   HIP_SIM_ENTER();
   if (!known_module(rt, module)) return rt.fail(hipErrorInvalidHandle, "hipModuleUnload", "unknown module");
   std::erase_if(rt.module_functions, [&](const auto& f) { return f->module == module; });
+  cdnajit::sim::unmap_code_object(rt.sim().memory(), module->code);
   std::erase_if(rt.modules, [&](const auto& m) { return m.get() == module; });
   return hipSuccess;
 }
@@ -147,3 +151,46 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gx, unsigned int 
 }
 
 }  // extern "C"
+
+// hip_ext.h's module launch, sized in work-items, between two event records. Declared there with
+// C++ linkage (ROCm exports the mangled names; exports.map lists them).
+namespace {
+hipError_t ext_module_launch(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx, uint32_t ly,
+                             uint32_t lz, size_t shared, hipStream_t stream, void** params, void** extra,
+                             hipEvent_t start, hipEvent_t stop, const char* api) {
+  HIP_SIM_ENTER();
+  if (!known_function(rt, f)) return rt.fail(hipErrorInvalidHandle, api, "unknown function");
+  if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, api, "unknown stream");
+  if ((start && !rt.known_event(start)) || (stop && !rt.known_event(stop)))
+    return rt.fail(hipErrorInvalidHandle, api, "unknown event");
+  if (params && extra) return rt.fail(hipErrorInvalidValue, api, "both kernelParams and extra are given");
+  const uint32_t global[3] = {gx, gy, gz}, local[3] = {lx, ly, lz};
+  for (int i = 0; i < 3; ++i)
+    if (local[i] == 0 || global[i] % local[i] != 0)
+      return rt.fail(hipErrorInvalidValue, api,
+                     "global work size " + std::to_string(global[i]) + " in " + std::string(1, char('x' + i)) +
+                         " is not a multiple of the local size " + std::to_string(local[i]) +
+                         " (partial workgroups are not modelled)");
+  const uint8_t* image = nullptr;
+  size_t size = 0;
+  if (extra)
+    if (hipError_t e = read_extra(rt, extra, &image, &size, api); e != hipSuccess) return e;
+  if (start) rt.record(*start);
+  if (hipError_t e = rt.launch(*f, dim3(gx / lx, gy / ly, gz / lz), dim3(lx, ly, lz), shared, params, image, size, api);
+      e != hipSuccess)
+    return e;
+  if (stop) rt.record(*stop);
+  return hipSuccess;
+}
+}  // namespace
+
+hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx, uint32_t ly,
+                                    uint32_t lz, size_t shared, hipStream_t stream, void** params, void** extra,
+                                    hipEvent_t start, hipEvent_t stop, uint32_t) {
+  return ext_module_launch(f, gx, gy, gz, lx, ly, lz, shared, stream, params, extra, start, stop, "hipExtModuleLaunchKernel");
+}
+hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx, uint32_t ly,
+                                    uint32_t lz, size_t shared, hipStream_t stream, void** params, void** extra,
+                                    hipEvent_t start, hipEvent_t stop) {
+  return ext_module_launch(f, gx, gy, gz, lx, ly, lz, shared, stream, params, extra, start, stop, "hipHccModuleLaunchKernel");
+}

@@ -10,11 +10,7 @@
 namespace cdnajit::hip_sim {
 namespace {
 
-bool known_event(Runtime& rt, hipEvent_t e) {
-  for (const auto& p : rt.events)
-    if (p.get() == e) return true;
-  return false;
-}
+bool known_event(Runtime& rt, hipEvent_t e) { return rt.known_event(e); }
 
 hipError_t create_stream(Runtime& rt, hipStream_t* s, unsigned flags, const char* api) {
   if (!s) return rt.fail(hipErrorInvalidValue, api, "null pointer");
@@ -72,6 +68,32 @@ hipError_t hipStreamWaitEvent(hipStream_t s, hipEvent_t e, unsigned int) {
   if (!known_event(rt, e)) return rt.fail(hipErrorInvalidHandle, "hipStreamWaitEvent", "unknown event");
   return hipSuccess;  // the event's work has completed already
 }
+// The stream's work has completed when this is called: the callback runs now, in this thread
+// (without the runtime's lock, so it may call HIP), with the stream's status.
+hipError_t hipStreamAddCallback(hipStream_t s, hipStreamCallback_t callback, void* user_data, unsigned int flags) {
+  hipError_t status;
+  {
+    HIP_SIM_ENTER();
+    if (!valid_stream(rt, s)) return rt.fail(hipErrorInvalidHandle, "hipStreamAddCallback", "unknown stream");
+    if (!callback || flags != 0) return rt.fail(hipErrorInvalidValue, "hipStreamAddCallback", "null callback or flags != 0");
+    status = rt.sticky_error;
+  }
+  callback(s, status, user_data);
+  return hipSuccess;
+}
+// One priority: streams run one after another here.
+hipError_t hipDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  HIP_SIM_ENTER();
+  if (least) *least = 0;
+  if (greatest) *greatest = 0;
+  return hipSuccess;
+}
+hipError_t hipStreamGetPriority(hipStream_t s, int* priority) {
+  HIP_SIM_ENTER();
+  if (!priority || !valid_stream(rt, s)) return rt.fail(hipErrorInvalidHandle, "hipStreamGetPriority", "unknown stream or null pointer");
+  *priority = 0;
+  return hipSuccess;
+}
 hipError_t hipStreamGetFlags(hipStream_t s, unsigned int* flags) {
   HIP_SIM_ENTER();
   if (!flags || !valid_stream(rt, s)) return rt.fail(hipErrorInvalidHandle, "hipStreamGetFlags", "unknown stream");
@@ -97,10 +119,7 @@ hipError_t hipEventRecord(hipEvent_t e, hipStream_t s) {
   HIP_SIM_ENTER();
   if (!known_event(rt, e)) return rt.fail(hipErrorInvalidHandle, "hipEventRecord", "unknown event");
   if (!valid_stream(rt, s)) return rt.fail(hipErrorInvalidHandle, "hipEventRecord", "unknown stream");
-  e->recorded = true;
-  e->modelled_ms = rt.modelled_ms;
-  e->unmodelled_launches = rt.unmodelled_launches;
-  e->wall = std::chrono::steady_clock::now();
+  rt.record(*e);
   return hipSuccess;
 }
 hipError_t hipEventSynchronize(hipEvent_t e) {

@@ -2,23 +2,25 @@
 #pragma once
 #include <hip/hip_runtime_api.h>
 
-#include <string_view>
+#include "runtime/sim/simulator.hpp"
 
 namespace cdnajit::hip_sim {
 
-// A memory access outside every allocation (or to an aperture the kernel may
-// not use) is a GPU page fault: ROCm reports hipErrorIllegalAddress. The wall
-// clock limit is a watchdog timeout (hipErrorLaunchTimeOut). Every other
-// finding of the simulator's checkers (a read before its s_waitcnt, a barrier
-// deadlock, an exhausted instruction budget, an unmodelled instruction) has no
-// hardware counterpart that names it; it is reported as hipErrorLaunchFailure,
-// the error ROCm gives a kernel that aborts. The simulator's exception carries
-// no kind, so its message decides; the phrases are the simulator's
-// (runtime/sim/simulator.cpp).
-inline hipError_t launch_error_code(std::string_view message) {
-  for (std::string_view phrase : {"out-of-bounds", "aperture at "})
-    if (message.find(phrase) != std::string_view::npos) return hipErrorIllegalAddress;
-  if (message.find("time limit") != std::string_view::npos) return hipErrorLaunchTimeOut;
+// A memory access outside every allocation (or to an aperture the kernel may not use) is a GPU
+// page fault: ROCm reports hipErrorIllegalAddress. The wall-clock limit is a watchdog timeout
+// (hipErrorLaunchTimeOut). Every other finding of the simulator's checkers (a read before its
+// s_waitcnt, a deadlock, an exhausted instruction budget, an unmodelled instruction) has no
+// hardware counterpart that names it; it is reported as hipErrorLaunchFailure, the error ROCm
+// gives a kernel that aborts. (A GPU that deadlocks hangs until the watchdog; the simulator
+// proves the deadlock and stops at once.)
+inline hipError_t launch_error_code(sim::LaunchError::Kind kind) {
+  switch (kind) {
+    case sim::LaunchError::Kind::OutOfBounds: return hipErrorIllegalAddress;
+    case sim::LaunchError::Kind::TimeLimit: return hipErrorLaunchTimeOut;
+    case sim::LaunchError::Kind::UnwaitedRead:
+    case sim::LaunchError::Kind::Deadlock:
+    case sim::LaunchError::Kind::Other: break;
+  }
   return hipErrorLaunchFailure;
 }
 

@@ -10,6 +10,7 @@
 #include "runtime/hip_sim/launch_error.hpp"
 #include "runtime/hip_sim/offload_bundle.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/sim/code_object_load.hpp"
 
 namespace cdnajit::hip_sim {
 namespace {
@@ -115,11 +116,7 @@ uint8_t* Runtime::resolve(const void* p, size_t n, bool host_ok, std::string* wh
   return nullptr;
 }
 
-hipError_t Runtime::host_function(const void* handle, const ihipModuleSymbol_t** out, const char* api) {
-  auto it = host_functions.find(handle);
-  if (it == host_functions.end())
-    return fail(hipErrorInvalidDeviceFunction, api, "no kernel is registered for this function pointer");
-  FatBinary& fb = *it->second.first;
+hipError_t Runtime::load_fat_binary(FatBinary& fb, const char* api) {
   if (!fb.loaded && fb.error.empty()) {
     fb.loaded = true;
     try {
@@ -136,16 +133,43 @@ hipError_t Runtime::host_function(const void* handle, const ihipModuleSymbol_t**
       if (!fb.module)
         throw Error("the program has no code object for " + want + " (it has: " + (have.empty() ? "none" : have) +
                     "); build it with --offload-arch=" + want + " or set CDNAJIT_HIP_DEVICE to the architecture it has");
+      // Its global variables in device memory, initialised, as the HIP runtime loads a code object.
+      sim::map_code_object(sim().memory(), fb.module->code);
       for (const auto& k : fb.module->code.kernels) fb.functions[k.name] = ihipModuleSymbol_t{fb.module.get(), &k};
     } catch (const Error& e) {
       fb.error = e.what();
     }
   }
   if (!fb.error.empty()) return fail(hipErrorNoBinaryForGpu, api, fb.error);
+  return hipSuccess;
+}
+
+hipError_t Runtime::host_function(const void* handle, const ihipModuleSymbol_t** out, const char* api) {
+  auto it = host_functions.find(handle);
+  if (it == host_functions.end())
+    return fail(hipErrorInvalidDeviceFunction, api, "no kernel is registered for this function pointer");
+  FatBinary& fb = *it->second.first;
+  if (hipError_t e = load_fat_binary(fb, api); e != hipSuccess) return e;
   auto f = fb.functions.find(it->second.second);
   if (f == fb.functions.end())
     return fail(hipErrorInvalidDeviceFunction, api, "kernel '" + it->second.second + "' is not in the code object");
   *out = &f->second;
+  return hipSuccess;
+}
+
+hipError_t Runtime::host_variable(const void* symbol, uint64_t* address, size_t* size, const char* api) {
+  auto it = host_variables.find(symbol);
+  if (it == host_variables.end())
+    return fail(hipErrorInvalidSymbol, api,
+                "no __device__ or __constant__ variable is registered at this host address (pass the variable "
+                "itself, HIP_SYMBOL(name), not its name or a device pointer)");
+  FatBinary& fb = *it->second.first;
+  if (hipError_t e = load_fat_binary(fb, api); e != hipSuccess) return e;
+  const CodeObject& code = fb.module->code;
+  const GlobalVariable* g = code.find_global(it->second.second);
+  if (!g) return fail(hipErrorInvalidSymbol, api, "variable '" + it->second.second + "' is not in the code object");
+  *address = code.load_address + g->vaddr;
+  *size = g->size;
   return hipSuccess;
 }
 
@@ -216,8 +240,11 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
   }
   try {
     sim().launch(f.module->code, k.name, kernarg, dims, opt);
-  } catch (const Error& e) {
-    sticky_error = launch_error_code(e.what());
+  } catch (const sim::LaunchError& e) {
+    sticky_error = launch_error_code(e.kind);
+    return fail(sticky_error, where, e.what());
+  } catch (const Error& e) {  // refused before it ran (LDS, scratch, an undecodable kernel, ...)
+    sticky_error = hipErrorLaunchFailure;
     return fail(sticky_error, where, e.what());
   }
   if (plan) try {
@@ -232,6 +259,19 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
     std::fprintf(stderr, "cdnajit HIP: %s: no modelled time: %s\n", where.c_str(), model_error.c_str());
   }
   return hipSuccess;
+}
+
+bool Runtime::known_event(hipEvent_t e) const {
+  for (const auto& p : events)
+    if (p.get() == e) return true;
+  return false;
+}
+
+void Runtime::record(ihipEvent_t& e) const {
+  e.recorded = true;
+  e.modelled_ms = modelled_ms;
+  e.unmodelled_launches = unmodelled_launches;
+  e.wall = std::chrono::steady_clock::now();
 }
 
 bool valid_stream(Runtime& rt, hipStream_t s) {

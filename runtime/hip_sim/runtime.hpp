@@ -98,8 +98,13 @@ class Runtime {
   std::vector<std::unique_ptr<ihipModule_t>> modules;
   std::vector<std::unique_ptr<ihipModuleSymbol_t>> module_functions;
   std::vector<LaunchConfig> call_configs;  // __hipPushCallConfiguration stack
+  std::map<const void*, std::pair<FatBinary*, std::string>> host_variables;  // host shadow -> (binary, name)
+  // Reads the fat binary's code object for the device and maps it into device memory (first use).
+  hipError_t load_fat_binary(FatBinary& fb, const char* api);
   // The kernel a host stub handle names, loading its fat binary on first use.
   hipError_t host_function(const void* handle, const ihipModuleSymbol_t** out, const char* api);
+  // The device address and size of the __device__ / __constant__ variable whose host shadow is `symbol`.
+  hipError_t host_variable(const void* symbol, uint64_t* address, size_t* size, const char* api);
 
   // Launch with the explicit arguments given as one byte image laid out by the metadata
   // offsets (HIP_LAUNCH_PARAM_BUFFER_POINTER) or as one pointer per argument (kernelParams).
@@ -114,6 +119,8 @@ class Runtime {
 
   std::vector<std::unique_ptr<ihipStream_t>> streams;
   std::vector<std::unique_ptr<ihipEvent_t>> events;
+  bool known_event(hipEvent_t e) const;
+  void record(ihipEvent_t& e) const;  // the event marks this point of the (modelled and wall) timeline
 
  private:
   Runtime() = default;

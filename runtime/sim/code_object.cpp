@@ -150,6 +150,58 @@ void check_limit(const KernelInfo& k, const char* field, uint64_t value, uint64_
         std::to_string(limit) + " (" + constant + " in runtime/sim/code_object.hpp)");
 }
 
+// The loadable image: PT_LOAD segments, the dynamic relocations (SHT_RELA sections a loader
+// reads, with their symbols from the linked dynamic symbol table) and the global variables.
+void read_load_image(const Bytes& f, const std::vector<Section>& secs, const std::vector<Symbol>& syms, CodeObject& co) {
+  const uint64_t phoff = f.get<uint64_t>(32, "e_phoff");
+  const uint16_t phentsize = f.get<uint16_t>(54, "e_phentsize"), phnum = f.get<uint16_t>(56, "e_phnum");
+  if (phnum && phentsize != 56) bad("program header size " + std::to_string(phentsize) + " is not 56");
+  for (uint16_t i = 0; i < phnum; ++i) {
+    const uint64_t h = phoff + uint64_t(i) * 56;
+    if (f.get<uint32_t>(h, "p_type") != 1 /*PT_LOAD*/) continue;
+    LoadSegment s;
+    s.file_offset = f.get<uint64_t>(h + 8, "p_offset");
+    s.vaddr = f.get<uint64_t>(h + 16, "p_vaddr");
+    s.file_size = f.get<uint64_t>(h + 32, "p_filesz");
+    s.mem_size = f.get<uint64_t>(h + 40, "p_memsz");
+    f.slice(s.file_offset, s.file_size, "PT_LOAD segment");
+    if (s.file_size > s.mem_size || s.vaddr > kMaxImageBytes || s.mem_size > kMaxImageBytes - s.vaddr)
+      bad("PT_LOAD segment at " + sim::hex(s.vaddr) + " of " + std::to_string(s.mem_size) + " bytes (" +
+          std::to_string(s.file_size) + " in the file) does not fit the image limit of " + std::to_string(kMaxImageBytes) +
+          " bytes (kMaxImageBytes in runtime/sim/code_object.hpp)");
+    co.segments.push_back(s);
+  }
+  for (const Section& rs : secs) {
+    if (rs.type != 4 /*SHT_RELA*/ || !(rs.flags & 2 /*SHF_ALLOC*/)) continue;
+    if (rs.link >= secs.size()) bad("relocation section " + rs.name + " links to section " + std::to_string(rs.link));
+    const Section& ds = secs[rs.link];
+    const auto dsyms = f.slice(ds.offset, ds.size, "dynamic symbol table");
+    const auto dstr = ds.link < secs.size() ? f.slice(secs[ds.link].offset, secs[ds.link].size, "dynamic string table")
+                                            : std::span<const uint8_t>();
+    const Bytes d{dsyms};
+    const auto rel = f.slice(rs.offset, rs.size, "relocation section");
+    const Bytes r{rel};
+    if (rel.size() / 24 > kMaxSymbols) bad("relocation section " + rs.name + " has too many entries");
+    for (uint64_t off = 0; off + 24 <= rel.size(); off += 24) {
+      DynamicRelocation x;
+      x.offset = r.get<uint64_t>(off, "r_offset");
+      const uint64_t info = r.get<uint64_t>(off + 8, "r_info");
+      x.type = uint32_t(info);
+      x.addend = r.get<int64_t>(off + 16, "r_addend");
+      if (const uint64_t sym = info >> 32) {
+        x.symbol = cstr(dstr, d.get<uint32_t>(sym * 24, "st_name"), "dynamic symbol");
+        x.symbol_defined = d.get<uint16_t>(sym * 24 + 6, "st_shndx") != 0;
+        x.symbol_value = d.get<uint64_t>(sym * 24 + 8, "st_value");
+      }
+      co.relocations.push_back(std::move(x));
+    }
+  }
+  for (const Symbol& s : syms)
+    if (s.type == 1 /*OBJECT*/ && s.shndx != 0 && s.shndx < secs.size() &&
+        !(s.name.size() > 3 && s.name.compare(s.name.size() - 3, 3, ".kd") == 0))
+      co.globals.push_back(GlobalVariable{s.name, s.value, s.size});
+}
+
 }  // namespace
 
 const KernelArgInfo* KernelInfo::find_arg_kind(std::string_view kind) const {
@@ -162,6 +214,18 @@ const KernelInfo* CodeObject::find(std::string_view name) const {
   for (auto& k : kernels)
     if (k.name == name) return &k;
   return nullptr;
+}
+
+const GlobalVariable* CodeObject::find_global(std::string_view name) const {
+  for (auto& g : globals)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+uint64_t CodeObject::image_size() const {
+  uint64_t end = 0;
+  for (const auto& s : segments) end = std::max(end, s.vaddr + s.mem_size);
+  return end;
 }
 
 uint32_t architectural_vgprs(const KernelInfo& k) {
@@ -309,6 +373,7 @@ CodeObject read_code_object(std::span<const uint8_t> bytes) {
     k.code_size = end - k.entry_offset;
     co.kernels.push_back(std::move(k));
   }
+  read_load_image(f, secs, syms, co);
   if (meta) apply_metadata(*meta, co);
   return co;
 }

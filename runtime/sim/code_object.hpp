@@ -58,14 +58,40 @@ struct KernelInfo {
   const KernelArgInfo* find_arg_kind(std::string_view value_kind) const;
 };
 
+// What a loader needs to place a code object in device memory (runtime/sim/code_object_load.hpp):
+// its PT_LOAD segments, the dynamic relocations it applies, and the global variables it holds.
+struct LoadSegment {
+  uint64_t vaddr = 0, file_offset = 0, file_size = 0, mem_size = 0;  // mem_size beyond file_size is zero (.bss)
+};
+struct DynamicRelocation {
+  uint64_t offset = 0;  // virtual address of the patched word
+  uint32_t type = 0;    // R_AMDGPU_* (AMDGPUUsage, "Relocation Records")
+  int64_t addend = 0;
+  std::string symbol;   // "" for none (R_AMDGPU_RELATIVE64)
+  bool symbol_defined = false;
+  uint64_t symbol_value = 0;  // virtual address of a defined symbol
+};
+struct GlobalVariable {
+  std::string name;  // as in the symbol table (C++ names mangled)
+  uint64_t vaddr = 0, size = 0;
+};
+
 struct CodeObject {
   Arch arch = Arch::gfx942;
   std::vector<uint8_t> bytes;  // the whole ELF image
   std::vector<uint8_t> text;   // contents of .text
   uint64_t text_address = 0;   // virtual address of .text
   std::vector<KernelInfo> kernels;
+  std::vector<LoadSegment> segments;
+  std::vector<DynamicRelocation> relocations;
+  std::vector<GlobalVariable> globals;  // OBJECT symbols other than kernel descriptors
+  // Where map_code_object placed the image in simulated memory (0: not mapped). Kernels then see
+  // their program counter, and so every PC-relative address of a global, relative to it.
+  uint64_t load_address = 0;
 
   const KernelInfo* find(std::string_view name) const;  // nullptr if absent
+  const GlobalVariable* find_global(std::string_view name) const;  // nullptr if absent
+  uint64_t image_size() const;  // bytes from address 0 to the end of the last segment
 };
 
 // Limits on what a code object may state, checked by read_code_object so that
@@ -76,6 +102,7 @@ constexpr uint32_t kMaxPrivateSegmentBytes = 128 * 1024;  // descriptor private 
 constexpr uint32_t kMaxGroupSegmentBytes = 160 * 1024;    // descriptor LDS bytes (gfx950 has 160 KiB per CU)
 constexpr size_t kMaxKernels = 4096;                      // kernel descriptors per code object
 constexpr size_t kMaxSymbols = 1 << 20;                   // symbol-table entries
+constexpr uint64_t kMaxImageBytes = uint64_t(1) << 32;    // loaded image (segments' extent, .bss included)
 
 // Parses a code object (a linked ELF64 shared object, e_type ET_DYN; an
 // unlinked relocatable object is rejected). Throws cdnajit::Error on any malformed or truncated

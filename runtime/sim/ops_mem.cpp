@@ -274,7 +274,8 @@ uint8_t* scratch_ptr(Wave& w, const Op& op, const Src& va, const Src& sa, uint32
   if (a < 0 || uint64_t(a) + bytes > w.scratch_size) {
     if (w.L->opt.check_bounds)
       fail(w, op, "out-of-bounds scratch access of " + std::to_string(bytes) + " bytes at private address " + hex(uint64_t(a)) +
-                      "; the kernel has " + std::to_string(w.scratch_size) + " bytes of scratch per lane", l);
+                      "; the kernel has " + std::to_string(w.scratch_size) + " bytes of scratch per lane", l,
+           LaunchError::Kind::OutOfBounds);
     return nullptr;
   }
   return w.scratch + size_t(l) * w.scratch_size + size_t(a);
@@ -352,43 +353,62 @@ struct VSharp {
   uint32_t stride, num_records;
   bool swizzle, add_tid;  // V# word1 bit 31 (SWIZZLE_ENABLE), word3 bit 23 (ADD_TID_ENABLE)
   bool cache_swizzle;     // V# word1 bit 30 (CACHE_SWIZZLE)
+  uint32_t element_size, index_stride;  // swizzle: 2 << word3[20:19] bytes, 8 << word3[22:21] indices
 };
 VSharp vsharp(Wave& w, const Src& s) {
   uint32_t d0 = w.s[s.idx], d1 = w.s[s.idx + 1], d2 = w.s[s.idx + 2], d3 = w.s[s.idx + 3];
   return VSharp{uint64_t(d0) | uint64_t(d1 & 0xffff) << 32, (d1 >> 16) & 0x3fff, d2, bool(d1 >> 31), bool((d3 >> 23) & 1),
-                bool((d1 >> 30) & 1)};
+                bool((d1 >> 30) & 1), 2u << ((d3 >> 19) & 3), 8u << ((d3 >> 21) & 3)};
 }
-// Byte address of one lane's access and which of its dwords are in range (bit c = dword c;
-// bit 0 only for sub-dword accesses). Range rule (gfx9 / CDNA, without swizzle or ADD_TID):
-//  stride == 0 (raw): dword c is in range iff offset + 4c + 4 <= num_records (a sub-dword
-//    access: offset + size <= num_records), offset = voffset + inst_offset. Multi-dword
-//    accesses are checked per dword (ISA guides: "Load/store-DWORD-x{2,3,4} range-check per
-//    component"; LLVM AMDGPUUsage, "Relaxed Buffer OOB Mode": each 32-bit word is checked,
-//    so a word straddling num_records is out of range).
-//  stride != 0 (structured): every dword is in range iff index < num_records (records of
-//    `stride` bytes; index = the idxen VGPR, else 0); the offset within a record is not checked.
-// soffset is added to the address but excluded from the check.
 // The MI300 cache-swizzle mode (LLVM's MLIR AMDGPUToROCDL, makeBufferRsrc: "on MI-300 and onward,
 // you can enable a cache swizzling mode by setting bit 14 of the stride field and setting that
 // stride to a cache stride") places lines in the cache and leaves addresses linear. A V# that sets
 // SWIZZLE_ENABLE together with CACHE_SWIZZLE, on an access without idxen or ADD_TID, is taken as that
 // mode (assumed: HipKittens' released GEMMs, github.com/HazyResearch/HipKittens include/ops/warp/
 // memory/util/util.cuh make_srsrc, set both bits with a row stride and use raw offen loads, so any
-// address swizzle there would make their results wrong). Every other swizzled access is refused.
+// address swizzle there would make their results wrong).
 bool linear_cache_swizzle(const Op& op, const VSharp& v) { return v.swizzle && v.cache_swizzle && !op.idxen && !v.add_tid; }
 
+// Byte address of one lane's access and which of its dwords are in range (bit c = dword c;
+// bit 0 only for sub-dword accesses). index = the idxen VGPR (else 0) + the lane id when the V#
+// sets ADD_TID_ENABLE; offset = the offen VGPR (else 0) + inst_offset.
+// Address (the ISA guides, "Buffer Addressing": linear, and swizzled when SWIZZLE_ENABLE is set
+// outside the cache-swizzle mode above):
+//  linear:   base + soffset + offset + stride * index
+//  swizzled: base + soffset + (index / IS * stride + offset / ES * ES) * IS + index % IS * ES + offset % ES,
+//            IS = index_stride, ES = element_size, at the V# positions of the GCN3 guide (which
+//            gem5's Vega model also uses; assumed for CDNA). An access that crosses an element (its
+//            bytes would not be contiguous) is an Error, not modelled.
+// Range rule (gfx9 / CDNA), on index and offset before swizzling:
+//  stride == 0 (raw) or the cache-swizzle mode: dword c is in range iff offset + 4c + 4 <= num_records
+//    (a sub-dword access: offset + size <= num_records). Multi-dword
+//    accesses are checked per dword (ISA guides: "Load/store-DWORD-x{2,3,4} range-check per
+//    component"; LLVM AMDGPUUsage, "Relaxed Buffer OOB Mode": each 32-bit word is checked,
+//    so a word straddling num_records is out of range).
+//  stride != 0 (structured): every dword is in range iff index < num_records (records of
+//    `stride` bytes); the offset within a record is not checked.
+// soffset is added to the address but excluded from the check. Assumed, not documented for
+// CDNA: the same range rule with swizzling and ADD_TID as without.
 uint32_t buf_addr(Wave& w, const Op& op, int l, const Src* vaddr, const VSharp& v, uint32_t soff, uint32_t size, uint64_t& addr) {
-  if ((v.swizzle && !linear_cache_swizzle(op, v)) || v.add_tid)
-    fail(w, op, std::string("buffer resource with ") + (v.swizzle ? "SWIZZLE_ENABLE" : "ADD_TID_ENABLE") +
-                    " set: swizzled / thread-id addressing is not modelled", l);
   uint32_t index = 0, voff = 0;
   int part = 0;
   if (vaddr && op.idxen) index = lane_src(w, *vaddr, l, part++);
   if (vaddr && op.offen) voff = lane_src(w, *vaddr, l, part);
+  if (v.add_tid) index += uint32_t(l);
   uint64_t off = uint64_t(voff) + uint32_t(op.offset);
-  addr = v.base + soff + off + uint64_t(v.stride) * index;
+  const bool cache_stride = linear_cache_swizzle(op, v);
+  if (v.swizzle && !cache_stride) {
+    const uint64_t es = v.element_size, is = v.index_stride;
+    if (off % es + size > es)
+      fail(w, op, "buffer resource with SWIZZLE_ENABLE set: swizzled / thread-id addressing is not modelled for an "
+                      "access that crosses an element (" + std::to_string(size) + " bytes at offset " + std::to_string(off) +
+                      ", the V#'s ELEMENT_SIZE is " + std::to_string(es) + " bytes: its bytes are not contiguous)", l);
+    addr = v.base + soff + (index / is * v.stride + off / es * es) * is + index % is * es + off % es;
+  } else {
+    addr = v.base + soff + off + uint64_t(v.stride) * index;
+  }
   uint32_t ndw = std::max<uint32_t>(1, size / 4), all = (1u << ndw) - 1;
-  if (v.stride != 0 && !linear_cache_swizzle(op, v)) return index < v.num_records ? all : 0;  // the cache stride is no record size
+  if (v.stride != 0 && !cache_stride) return index < v.num_records ? all : 0;  // the cache stride is no record size
   if (size < 4) return off + size <= v.num_records ? 1 : 0;
   uint32_t in = 0;
   for (uint32_t c = 0; c < ndw; ++c)

@@ -200,7 +200,7 @@ void register_salu(Registry& r) {
   r.add("s_nand_saveexec_b64", &saveexec<5>, U::SALU);
   r.add("s_nor_saveexec_b64", &saveexec<6>, U::SALU);
   r.add("s_xnor_saveexec_b64", &saveexec<7>, U::SALU);
-  r.add("s_getpc_b64", +[](Wave& w, const Op& op) { write_s64(w, op.d[0], w.L->dk->info.entry_offset + op.pc + 4); }, U::SALU);
+  r.add("s_getpc_b64", +[](Wave& w, const Op& op) { write_s64(w, op.d[0], w.L->pc_base + w.L->dk->info.entry_offset + op.pc + 4); }, U::SALU);
   // Program control.
   r.add("s_branch", +[](Wave& w, const Op& op) { branch_if(w, op, true); }, U::Branch);
   r.add("s_cbranch_scc0", +[](Wave& w, const Op& op) { branch_if(w, op, !w.scc); }, U::Branch);

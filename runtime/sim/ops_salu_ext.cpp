@@ -128,19 +128,20 @@ void s_movreld(Wave& w, const Op& op) {
   if (dwords == 2) w.s[i + 1] = uint32_t(v >> 32);
 }
 
-// Program-counter writes. Addresses are the byte addresses s_getpc_b64 returns (the kernel's
-// entry offset in .text + the byte offset of the instruction); a target that is not the start
-// of an instruction of this kernel is an error, not a guess.
+// Program-counter writes. Addresses are the byte addresses s_getpc_b64 returns (Launch::pc_base +
+// the kernel's entry offset in .text + the byte offset of the instruction); a target that is not
+// the start of an instruction of this kernel is an error, not a guess.
 void jump_to_byte_address(Wave& w, const Op& op, uint64_t target) {
   const DecodedKernel& dk = *w.L->dk;
-  uint64_t rel = target - dk.info.entry_offset;
-  auto it = target >= dk.info.entry_offset && rel <= 0xffffffffu ? dk.pc_to_index.find(uint32_t(rel)) : dk.pc_to_index.end();
+  const uint64_t entry = w.L->pc_base + dk.info.entry_offset;
+  uint64_t rel = target - entry;
+  auto it = target >= entry && rel <= 0xffffffffu ? dk.pc_to_index.find(uint32_t(rel)) : dk.pc_to_index.end();
   if (it == dk.pc_to_index.end())
     fail(w, op, "jump to address " + hex(target) + ", which is not an instruction of kernel " + dk.info.name);
   w.pc = it->second;
   w.branched = true;
 }
-uint64_t next_pc(const Wave& w, const Op& op) { return w.L->dk->info.entry_offset + op.pc + 4; }
+uint64_t next_pc(const Wave& w, const Op& op) { return w.L->pc_base + w.L->dk->info.entry_offset + op.pc + 4; }
 
 // s_setpc_b64 ssrc: PC = S0.
 void s_setpc(Wave& w, const Op& op) { jump_to_byte_address(w, op, read_s64(w, op.s[0])); }

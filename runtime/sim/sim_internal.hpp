@@ -302,6 +302,9 @@ struct Launch {
   Arch arch;
   uint32_t initial_mode = 0;  // MODE at wave start, from the descriptor (see set_mode)
   uint64_t kernarg_addr = 0;
+  // The address of .text's first byte that s_getpc_b64 and branches through registers see: where
+  // map_code_object placed it, or 0 for a code object that is not mapped (PCs are .text offsets).
+  uint64_t pc_base = 0;
   std::vector<uint32_t> preload;  // kernarg dwords preloaded into user SGPRs
   Recording* rec = nullptr;       // Options::recording
   std::vector<std::pair<uint64_t, uint32_t>> rec_index;  // (workgroup id, position in rec->workgroups), sorted
@@ -310,7 +313,8 @@ struct Launch {
 };
 
 // --- helpers shared by the handler files -----------------------------------
-[[noreturn]] void fail(const Wave& w, const Op& op, const std::string& what, int lane = -1);
+[[noreturn]] void fail(const Wave& w, const Op& op, const std::string& what, int lane = -1,
+                       LaunchError::Kind kind = LaunchError::Kind::Other);
 
 inline uint64_t read_s64(const Wave& w, const Src& x) {
   switch (x.k) {
@@ -384,8 +388,8 @@ void begin_store_tracking(const Launch& L, Wave* waves, size_t n, std::vector<ui
 void mem_track(Wave& w, const Op& op, bool has_dst);
 uint64_t mem_vaddr(Wave& w, const Op& op, const Src& va, const Src* saddr, int l);
 // MUBUF: one lane's byte address from vaddr (offen/idxen), the V# in `rsrc` and soffset;
-// returns the in-range dword mask as buf_addr in ops_mem.cpp (0 = out of range). Fails on
-// swizzled / ADD_TID resources, which are not modelled.
+// returns the in-range dword mask as buf_addr in ops_mem.cpp (0 = out of range), with swizzled
+// and ADD_TID addressing.
 uint32_t mem_buffer_addr(Wave& w, const Op& op, int l, const Src* vaddr, const Src& rsrc, uint32_t soff, uint32_t bytes,
                          uint64_t& addr);
 

@@ -21,10 +21,10 @@ std::string wave_name(const Wave& w) {
          ") wave " + std::to_string(w.wave_in_wg);
 }
 
-void fail(const Wave& w, const Op& op, const std::string& what, int lane) {
+void fail(const Wave& w, const Op& op, const std::string& what, int lane, LaunchError::Kind kind) {
   std::string msg = "simulator: kernel " + w.L->dk->info.name + ", pc " + hex(op.pc) + " '" + op.text + "', " + wave_name(w);
   if (lane >= 0) msg += ", lane " + std::to_string(lane);
-  throw Error(msg + ": " + what);
+  throw LaunchError(kind, msg + ": " + what);
 }
 
 uint8_t* global_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane, bool store) {
@@ -35,11 +35,13 @@ uint8_t* global_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane, 
     if (!b && (addr >> 32) == kSharedApertureHi && op.counter == 4) return lds_ptr(w, op, addr & 0xffffffffu, n, lane);
     if (!b && ((addr >> 32) == kSharedApertureHi || (addr >> 32) == kPrivateApertureHi))
       fail(w, op, std::string((addr >> 32) == kSharedApertureHi ? "global access to the LDS aperture at " : "access to the scratch aperture at ") +
-                      hex(addr) + ((addr >> 32) == kSharedApertureHi ? " (only flat_* instructions reach LDS through it)" : " (scratch is not modelled)"), lane);
+                      hex(addr) + ((addr >> 32) == kSharedApertureHi ? " (only flat_* instructions reach LDS through it)" : " (scratch is not modelled)"), lane,
+           LaunchError::Kind::OutOfBounds);
     if (!b) {
       if (w.L->opt.check_bounds)
         fail(w, op, std::string("out-of-bounds global ") + (store ? "store" : "load") + " of " + std::to_string(n) +
-                        " bytes at address " + hex(addr) + "; " + w.L->mem->describe_nearest(addr), lane);
+                        " bytes at address " + hex(addr) + "; " + w.L->mem->describe_nearest(addr), lane,
+             LaunchError::Kind::OutOfBounds);
       return nullptr;
     }
     w.T->last_block = b;
@@ -52,7 +54,8 @@ uint8_t* lds_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane) {
   if (addr > w.lds_size || w.lds_size - addr < n) {
     if (w.L->opt.check_bounds)
       fail(w, op, "out-of-bounds LDS access of " + std::to_string(n) + " bytes at LDS address " + hex(addr) +
-                      "; the workgroup has " + std::to_string(w.lds_size) + " bytes of LDS", lane);
+                      "; the workgroup has " + std::to_string(w.lds_size) + " bytes of LDS", lane,
+           LaunchError::Kind::OutOfBounds);
     return nullptr;
   }
   // Every DS (and FLAT-to-LDS) access, read or write, is checked against the workgroup's outstanding
@@ -183,7 +186,7 @@ void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm) {
                                             : "s_waitcnt lgkmcnt(0)";
   fail(w, op, std::string(write ? "overwrites " : "reads ") + reg_name(file, r) +
                   " while the load at pc " + hex(load->pc) + " '" + load->text + "' into it is still outstanding; " +
-                  need + " is needed before this instruction");
+                  need + " is needed before this instruction", -1, LaunchError::Kind::UnwaitedRead);
 }
 
 // A load may target registers an older load still has outstanding when both return in order
@@ -256,10 +259,11 @@ struct FirstError {
   std::mutex m;
   uint64_t wg = ~0ull;
   std::string msg;
+  LaunchError::Kind kind = LaunchError::Kind::Other;
   std::atomic<uint64_t> limit{~0ull};
-  void set(uint64_t id, const std::string& s) {
+  void set(uint64_t id, const std::string& s, LaunchError::Kind k = LaunchError::Kind::Other) {
     std::lock_guard<std::mutex> l(m);
-    if (id < wg) { wg = id; msg = s; limit = id; }
+    if (id < wg) { wg = id; msg = s; kind = k; limit = id; }
   }
   bool any() { std::lock_guard<std::mutex> l(m); return wg != ~0ull; }
 };
@@ -350,8 +354,8 @@ void check_deadline(const Launch& L, const Wave* w, const Op* op, const WgStorag
   std::string msg = "time limit of " + fmt_seconds(L.opt.time_limit_seconds) +
                     " s exceeded (runaway loop or a very large grid?); raise sim::Options::time_limit_seconds "
                     "(cdnajit run --timeout) if intended" + scheduler_note(S, sched);
-  if (w && op) fail(*w, *op, msg);
-  throw Error("simulator: " + msg);
+  if (w && op) fail(*w, *op, msg, -1, LaunchError::Kind::TimeLimit);
+  throw LaunchError(LaunchError::Kind::TimeLimit, "simulator: " + msg);
 }
 
 [[noreturn]] void budget_exhausted(const Wave& w, const Op& op, const WgStorage& S, const Scheduler& sched) {
@@ -785,6 +789,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   uint64_t region = memory_.alloc(256 + ka_size, "kernarg segment of " + k->name);
   struct Free { Memory& m; uint64_t a; ~Free() { try { m.free(a); } catch (...) {} } } guard{memory_, region};
   L.kernarg_addr = region + 256;
+  L.pc_base = co.load_address ? co.load_address + co.text_address : 0;
   std::vector<uint8_t> ka(ka_size, 0);
   std::copy(kernarg.begin(), kernarg.end(), ka.begin());
   uint64_t grid_items[3];
@@ -820,6 +825,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   memory_.write(region, aql, 64);
   // kernarg_addr - 256 would be before the region: point the dispatch ptr at the packet copy.
   L.kernarg_addr = region + 256;
+  L.pc_base = co.load_address ? co.load_address + co.text_address : 0;
 
   uint64_t nwg = uint64_t(dims.grid[0]) * dims.grid[1] * dims.grid[2];
   if (opt.recording) begin_recording(L, *opt.recording, uint32_t((nthreads + 63) / 64), nwg);
@@ -920,8 +926,11 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
         } else {
           uint64_t reported = lin;
           const std::string dead = suspend(L, sched, std::move(S), e, reported);
-          if (!dead.empty()) ferr.set(reported, dead);
+          if (!dead.empty()) ferr.set(reported, dead, LaunchError::Kind::Deadlock);
         }
+      } catch (const LaunchError& e) {
+        ferr.set(lin, e.what(), e.kind);
+        sched.finished();
       } catch (const Error& e) {
         ferr.set(lin, e.what());
         sched.finished();
@@ -937,7 +946,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
     for (int i = 0; i < nthreads_host; ++i) th.emplace_back(worker, i);
     for (auto& t : th) t.join();
   }
-  if (ferr.wg != ~0ull) throw Error(ferr.msg);
+  if (ferr.wg != ~0ull) throw LaunchError(ferr.kind, ferr.msg);
   if (sched.nsuspended.load() != 0 || sched.next.load() < nrun)
     throw Error("simulator: internal error: the scheduler stopped with " + std::to_string(sched.nsuspended.load()) +
                 " workgroups suspended");

@@ -91,6 +91,20 @@ struct Options {
   ClockFeed* clock_feed = nullptr;
 };
 
+// The Error a launch throws, with what kind of finding it is, so that a caller can map findings to
+// its own codes (the drop-in HIP runtime: a GPU's fault, timeout or abort) without reading the text.
+struct LaunchError : Error {
+  enum class Kind {
+    OutOfBounds,   // a global, LDS or scratch access outside memory the kernel may use (an aperture included)
+    UnwaitedRead,  // a register read or overwritten before the s_waitcnt its load needs
+    Deadlock,      // workgroups that wait for each other forever
+    TimeLimit,     // Options::time_limit_seconds passed
+    Other,         // every other finding (budget, unmodelled instruction, store visibility, ...)
+  };
+  Kind kind;
+  LaunchError(Kind k, const std::string& message) : Error(message), kind(k) {}
+};
+
 struct LaunchDims {
   uint32_t grid[3] = {1, 1, 1};    // workgroups per dimension
   uint32_t block[3] = {64, 1, 1};  // work-items per workgroup

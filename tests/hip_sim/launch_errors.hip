@@ -1,11 +1,10 @@
 // Errors a HIP program sees on a real device: an invalid launch configuration,
-// an entry point the runtime does not implement, and a kernel writing outside
-// its allocation (hipErrorIllegalAddress, sticky until hipDeviceReset).
+// an entry point the runtime does not implement, a kernel writing outside
+// its allocation (hipErrorIllegalAddress, sticky until hipDeviceReset), and a
+// kernel that deadlocks (hipErrorLaunchFailure; the simulator's finding by its kind).
 #include <cstring>
 
 #include "check.hpp"
-
-__device__ int symbol_on_device;
 
 __global__ void write_past_end(int* p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -13,6 +12,12 @@ __global__ void write_past_end(int* p, int n) {
 }
 
 __global__ void fill(int* p, int v) { p[threadIdx.x] = v; }
+
+// Waits for a flag nothing sets: a GPU hangs until its watchdog; the simulator proves the deadlock.
+__global__ void wait_for_flag(const int* flag) {
+  while (*(volatile const int*)flag == 0) {
+  }
+}
 
 static int expect(hipError_t got, hipError_t want, const char* what) {
   std::printf("%s: %s\n", what, hipGetErrorName(got));
@@ -32,9 +37,8 @@ int main() {
   fill<<<1, 2048>>>(p, 1);  // more work-items than a workgroup may hold
   bad += expect(hipGetLastError(), hipErrorInvalidConfiguration, "block of 2048 work-items");
 
-  int one = 1;
-  bad += expect(hipMemcpyToSymbol(HIP_SYMBOL(symbol_on_device), &one, sizeof one), hipErrorNotSupported,
-                "hipMemcpyToSymbol (not implemented)");
+  hipGraph_t graph;
+  bad += expect(hipGraphCreate(&graph, 0), hipErrorNotSupported, "hipGraphCreate (not implemented)");
   bad += expect(hipGetLastError(), hipErrorNotSupported, "hipGetLastError after it");
 
   fill<<<1, 64>>>(p, 7);
@@ -51,6 +55,9 @@ int main() {
   fill<<<1, 64>>>(p, 9);
   bad += expect(hipMemcpy(&back, p, sizeof back, hipMemcpyDeviceToHost), hipSuccess, "a kernel after the reset");
   if (back != 9) ++bad;
+  CHECK(hipMemset(p, 0, sizeof(int)));
+  wait_for_flag<<<1, 64>>>(p);
+  bad += expect(hipDeviceSynchronize(), hipErrorLaunchFailure, "a kernel that deadlocks");
   if (bad) return 1;
   std::printf("PASS\n");
   return 0;

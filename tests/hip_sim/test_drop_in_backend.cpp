@@ -12,6 +12,7 @@
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/sim/code_object_load.hpp"
 
 using namespace cdnajit;
 
@@ -71,10 +72,11 @@ TEST_CASE("hip:0 through the drop-in runtime computes what sim:gfx942 computes",
     dev.free(bout);
     return out;
   };
-  // Models each launch on a simulator of our own that repeats the drop-in's allocations, so the
-  // kernarg's pointers name the same buffers.
+  // Models each launch on a simulator of our own that repeats the drop-in's allocations (the code
+  // object's image, mapped when the module is loaded, then the buffers), so the kernarg's
+  // pointers name the same buffers.
   sim::Simulator model_sim(Arch::gfx942);
-  const CodeObject obj = read_code_object(co);
+  CodeObject obj = read_code_object(co);
   for (const char* kernel : {"scale", "block_sum"}) {
     INFO(kernel);
     std::vector<uint8_t> ka_hip, ka_sim;
@@ -88,12 +90,14 @@ TEST_CASE("hip:0 through the drop-in runtime computes what sim:gfx942 computes",
     CHECK_FALSE(ms_sim.has_value());
 
     // The event time is the modelled time of this launch on mi300x.
+    sim::map_code_object(model_sim.memory(), obj);
     const uint64_t a = model_sim.memory().alloc(n * sizeof(float)), b = model_sim.memory().alloc(n * sizeof(float));
     model_sim.memory().write(a, in.data(), n * sizeof(float));
     const auto report = model::model_launch(model_sim, obj, kernel, ka_hip, sim_launch_dims({n / 256}, {256}, 0), {},
                                             model::product("mi300x"));
     model_sim.memory().free(a);
     model_sim.memory().free(b);
+    sim::unmap_code_object(model_sim.memory(), obj);
     CHECK(report.ms > 0);
     CHECK(*ms_hip == Approx(report.ms).epsilon(1e-6));
   }

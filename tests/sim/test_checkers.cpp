@@ -629,3 +629,68 @@ TEST_CASE("lgkmcnt saturates at 15: issuing a 16th DS load retires the oldest", 
     CHECK_THAT(msg, Contains("reads v3 while the load"));
   }
 }
+
+TEST_CASE("a launch's Error says its kind: out of bounds, unwaited read, deadlock, other", "[sim][check]") {
+  using Kind = cdnajit::sim::LaunchError::Kind;
+  const Arch arch = Arch::gfx942;
+  Device dev(arch);
+  uint64_t buf = dev.upload(std::vector<uint32_t>(64), "buf");
+  std::vector<uint8_t> ka(16, 0);
+  std::memcpy(ka.data(), &buf, 8);
+  auto kind_of = [&](const std::string& body, uint32_t block = 64) {
+    auto co = cdnajit::read_code_object(assemble(asm_kernel("k", body, arch), arch));
+    try {
+      dev.sim.launch(co, "k", ka, dims1(1, block));
+    } catch (const cdnajit::sim::LaunchError& e) {
+      return e.kind;
+    }
+    FAIL("no LaunchError");
+    return Kind::Other;
+  };
+  const std::string head = "s_load_dwordx2 s[2:3], s[0:1], 0x0\n s_waitcnt lgkmcnt(0)\n v_lshlrev_b32 v0, 2, v0\n";
+  CHECK(kind_of(head + " global_store_dword v0, v0, s[2:3] offset:256\n s_endpgm") == Kind::OutOfBounds);
+  CHECK(kind_of(head + " global_load_dword v1, v0, s[2:3]\n v_add_u32 v2, 1, v1\n s_endpgm") == Kind::UnwaitedRead);
+  CHECK(kind_of(" v_cmp_gt_u32 vcc, 64, v0\n s_cbranch_vccz BB1\nBB0:\n s_cmp_eq_u32 s4, 0\n s_cbranch_scc1 BB0\n"
+                " s_endpgm\nBB1:\n s_barrier\n s_endpgm", 128) == Kind::Deadlock);
+  CHECK(kind_of(" s_sendmsghalt sendmsg(MSG_INTERRUPT)\n s_endpgm") == Kind::Other);
+}
+
+TEST_CASE("buffer resources with SWIZZLE_ENABLE and ADD_TID_ENABLE: addresses as the ISA guide's formula gives",
+          "[sim][check]") {
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    uint64_t buf = dev.upload(std::vector<uint32_t>(128, 0xeeee), "buf");
+    std::vector<uint8_t> ka(16, 0);
+    std::memcpy(ka.data(), &buf, 8);
+    // Lane l stores l + 1 at index l, offset 4. `word1_or` and `word3` complete the V#.
+    auto store = [&](const std::string& word1_or, const std::string& word3, const std::string& inst) {
+      auto co = cdnajit::read_code_object(assemble(asm_kernel("swz",
+          " s_load_dwordx2 s[4:5], s[0:1], 0x0\n s_waitcnt lgkmcnt(0)\n s_or_b32 s5, s5, " + word1_or +
+          "\n s_mov_b32 s6, 1000\n s_mov_b32 s7, " + word3 + "\n v_mov_b32 v1, 4\n v_add_u32 v2, 1, v0\n v_mov_b32 v3, 0\n " +
+          inst + "\n s_endpgm", arch), arch));
+      dev.sim.launch(co, "swz", ka, dims1(1, 64));
+    };
+    // Swizzled: stride 8 (word1[29:16]), SWIZZLE_ENABLE (word1[31]); ELEMENT_SIZE 4 bytes (word3[20:19] = 1),
+    // INDEX_STRIDE 16 (word3[22:21] = 1). Address = (l / 16 * 8 + 4 / 4 * 4) * 16 + l % 16 * 4 + 4 % 4.
+    store("0x80080000", "0x2a0000", "buffer_store_dword v2, v[0:1], s[4:7], 0 idxen offen");
+    auto o = dev.download<uint32_t>(buf, 128);
+    for (uint32_t l = 0; l < 64; ++l) {
+      INFO("lane " << l);
+      const uint32_t addr = (l / 16 * 8 + 4) * 16 + l % 16 * 4;  // lane 0: 64, lane 15: 124, lane 16: 192
+      CHECK(o[addr / 4] == l + 1);
+    }
+    CHECK(o[0] == 0xeeee);   // bytes 0..63 of each 128-byte block hold the records' first element
+    CHECK(o[15] == 0xeeee);
+    // ADD_TID_ENABLE (word3[23]) without idxen: index = lane id; stride 4, linear: address = 4 * l.
+    store("0x40000", "0x820000", "buffer_store_dword v2, off, s[4:7], 0");
+    o = dev.download<uint32_t>(buf, 128);
+    for (uint32_t l = 0; l < 64; ++l) CHECK(o[l] == l + 1);
+    // SWIZZLE_ENABLE with CACHE_SWIZZLE (word1[30]) on a raw offen access: the MI300 cache-swizzle mode, linear.
+    store("0xc0080000", "0x2a0000", "v_lshlrev_b32 v1, 2, v0\n buffer_store_dword v2, v1, s[4:7], 0 offen offset:4");
+    o = dev.download<uint32_t>(buf, 128);
+    for (uint32_t l = 0; l < 64; ++l) CHECK(o[l + 1] == l + 1);
+    // A swizzled access wider than an element: its bytes are not contiguous, an Error.
+    std::string msg = error_of([&] { store("0x80080000", "0x2a0000", "buffer_store_dwordx2 v[2:3], v[0:1], s[4:7], 0 idxen offen"); });
+    CHECK_THAT(msg, Contains("crosses an element (8 bytes at offset 4, the V#'s ELEMENT_SIZE is 4 bytes"));
+  }
+}
