@@ -1,18 +1,7 @@
-// ROCm 5.2's <hip_fp16.h> calls __llvm_amdgcn_rcp_f16 / _2f16, which it leaves to
-// clang's HIP wrapper headers to declare; clang 22's no longer do, so every file
-// including it fails to compile. They are defined here (the hardware v_rcp_f16) before
-// the ROCm header is included.
+// What HipKittens uses from ROCm 6's <hip_fp16.h> that ROCm 5.2's lacks (the rcp helpers 5.2's
+// header needs under clang 22 come from cdnajit-hipcc itself).
 #pragma once
 #include <hip/hip_runtime.h>
-#if defined(__HIP_DEVICE_COMPILE__) || defined(__HIP__)
-extern "C" __device__ inline __attribute__((const)) _Float16 __llvm_amdgcn_rcp_f16(_Float16 x) {
-  return _Float16(__builtin_amdgcn_rcph(x));
-}
-typedef _Float16 __cdnajit_2f16 __attribute__((ext_vector_type(2)));
-__device__ inline __cdnajit_2f16 __llvm_amdgcn_rcp_2f16(__cdnajit_2f16 x) {
-  return __cdnajit_2f16{_Float16(__builtin_amdgcn_rcph(x.x)), _Float16(__builtin_amdgcn_rcph(x.y))};
-}
-#endif
 #include_next <hip_fp16.h>
 
 // ROCm 6 adds __hmax / __hmin (and the pair forms) for __half; ROCm 5.2 has none.
