@@ -63,6 +63,20 @@ const Config& Runtime::config() {
       c.error = "CDNAJIT_HIP_MODEL='" + model_name + "': " + e.what() + ", or off";
     }
   }
+  const std::string only = env("CDNAJIT_HIP_MODEL_ONLY");
+  if (c.error.empty() && !only.empty() && only != "0") {
+    if (only != "1" && only != "round")
+      c.error = "CDNAJIT_HIP_MODEL_ONLY='" + only + "': valid are 1 (run only the workgroups the model replays and a "
+                "sample of the first round), round (those and the whole first round) or 0";
+    else if (!c.hw) c.error = "CDNAJIT_HIP_MODEL_ONLY=" + only + " needs a timing model (CDNAJIT_HIP_MODEL is off)";
+    else c.model_only = true, c.model_only_traced = only == "round" ? model::kMaxTracedWorkgroups : model::kSampledTracedWorkgroups;
+  }
+  c.print_reports = c.hw && env("CDNAJIT_HIP_MODEL_REPORT") == "1";
+  const std::string waits = env("CDNAJIT_HIP_CHECK_WAITCNT");
+  if (c.error.empty() && !waits.empty() && waits != "1") {
+    if (waits != "0") c.error = "CDNAJIT_HIP_CHECK_WAITCNT='" + waits + "': valid are 1 (default) or 0";
+    else c.check_waitcnt = false;
+  }
   config_ = std::move(c);
   return *config_;
 }
@@ -218,14 +232,26 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
   // fixed point of its modelled clock values, so clock64() differences are modelled cycles.
   sim::Recording rec;
   sim::Options opt;
+  opt.check_waitcnt = c.check_waitcnt;
   try {
-    if (plan && model::kernel_reads_clock(sim(), f.module->code, k.name, kernarg, dims, opt)) {
+    if (plan && !c.model_only && model::kernel_reads_clock(sim(), f.module->code, k.name, kernarg, dims, opt)) {
       model::ClockedRun cr = model::run_with_clocks(sim(), f.module->code, k.name, kernarg, dims, opt, *c.hw, *plan, {});
       rec = model::take_workgroups(cr.rec, plan->record);
     } else {
       if (plan) {
-        rec = model::recording_for(*plan, *c.hw);
+        // The memory hierarchy needs the traced workgroups' cache lines. A model-only launch runs (and
+        // traces) the sample the codegen families' model_launch_of uses (=1: two workgroups per XCD, too
+        // few to see other workgroups reuse a line in L2) or the whole first round (=round: the lines a
+        // full launch traces, so the modelled time equals a full launch's).
+        rec = model::recording_for(*plan, *c.hw, c.model_only ? c.model_only_traced : model::kMaxTracedWorkgroups);
         opt.recording = &rec;
+        opt.only_recorded_workgroups = c.model_only;
+        if (c.model_only && !said_model_only_) {
+          std::fprintf(stderr, "cdnajit HIP: CDNAJIT_HIP_MODEL_ONLY: each launch runs only the workgroups the timing model "
+                               "replays and traces (%s); the other workgroups' outputs are not computed\n",
+                       c.model_only_traced == model::kMaxTracedWorkgroups ? "the first round" : "a sample of the first round");
+          said_model_only_ = true;
+        }
       }
       sim().launch(f.module->code, k.name, kernarg, dims, opt);
     }
@@ -237,7 +263,9 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
     return fail(sticky_error, where, e.what());
   }
   if (plan) try {
-      modelled_ms += model::model_recording(rec, *plan, *c.hw).ms;
+      const model::ModelReport r = model::model_recording(rec, *plan, *c.hw);
+      modelled_ms += r.ms;
+      if (c.print_reports) std::fprintf(stderr, "%s", model::format_report(r).c_str());
     } catch (const Error& e) {
       model_error = e.what();
     }

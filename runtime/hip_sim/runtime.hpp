@@ -55,6 +55,14 @@ struct Config {
   Arch arch = Arch::gfx942;
   std::optional<model::Hardware> hw;  // the timing model's product; none with CDNAJIT_HIP_MODEL=off
   std::string error;                  // non-empty: no device (bad CDNAJIT_HIP_DEVICE / _MODEL)
+  // CDNAJIT_HIP_MODEL_ONLY=1|round: each launch runs only the workgroups the model records and traces
+  // (outputs of the others are not written), so a large grid is modelled without simulating all of it.
+  bool model_only = false;
+  uint64_t model_only_traced = 0;  // workgroups whose cache lines a model-only launch traces (=1: 16, =round: the first round)
+  bool print_reports = false;  // CDNAJIT_HIP_MODEL_REPORT=1: each launch's modelled report on stderr
+  // CDNAJIT_HIP_CHECK_WAITCNT=0: sim::Options::check_waitcnt off, for kernels that rely on timing
+  // instead of an s_waitcnt (a register or LDS-DMA destination used before its wait runs on).
+  bool check_waitcnt = true;
 };
 
 struct LaunchConfig {
@@ -127,6 +135,7 @@ class Runtime {
   std::optional<Config> config_;
   std::unique_ptr<sim::Simulator> sim_;
   bool said_config_error_ = false;
+  bool said_model_only_ = false;
 };
 
 // Stream handles the API accepts: null, hipStreamPerThread, or one from hipStreamCreate.

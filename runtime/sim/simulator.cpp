@@ -462,7 +462,7 @@ void start_workgroup(Launch& L, WgStorage& S, const LaunchDims& d, uint64_t lin)
     w.pend_count[0] = w.pend_count[1] = 0;
     w.peers = S.waves.data();
     w.npeers = nwaves;
-    w.wg_dma_pending = &S.dma_pending;
+    w.wg_dma_pending = L.opt.check_waitcnt ? &S.dma_pending : nullptr;  // LDS written by LDS DMA is a load's destination too
     if (L.opt.check_waitcnt) { w.pend_v.assign(kVFile, nullptr); }
     std::fill(std::begin(w.pend_s), std::end(w.pend_s), nullptr);
     // User SGPRs in ABI order.

@@ -396,6 +396,36 @@ TEST_CASE("the f32 denormal flush leaves integer and 16-bit operands of float in
   }
 }
 
+// HipKittens' make_srsrc (github.com/HazyResearch/HipKittens, include/ops/warp/memory/util/util.cuh)
+// sets SWIZZLE_ENABLE and CACHE_SWIZZLE with a row stride for raw offen loads: the MI300 cache-swizzle
+// mode, whose addresses stay linear (runtime/sim/ops_mem.cpp, linear_cache_swizzle).
+TEST_CASE("a V# in the cache-swizzle mode addresses raw offen accesses linearly; other swizzles are refused",
+          "[sim][check]") {
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    std::vector<uint32_t> data(256);
+    for (uint32_t i = 0; i < data.size(); ++i) data[i] = 0x500 + i;
+    uint64_t buf = dev.upload(data, "buf"), out = dev.upload(std::vector<uint32_t>(256, 0), "out");
+    std::vector<uint8_t> ka(16, 0);
+    std::memcpy(ka.data(), &buf, 8);
+    std::memcpy(ka.data() + 8, &out, 8);
+    auto run = [&](const std::string& word1_bits) {
+      // V#: base = buf, stride 0x100 (word1 bits 29:16) plus `word1_bits`, num_records 1024 bytes.
+      // Lane l loads the dwordx4 at byte 16 l and stores it to out[4 l .. 4 l + 3].
+      auto co = cdnajit::read_code_object(assemble(asm_kernel("swz",
+          " s_load_dwordx4 s[4:7], s[0:1], 0x0\n s_waitcnt lgkmcnt(0)\n s_mov_b32 s8, s4\n s_and_b32 s9, s5, 0xffff\n"
+          " s_or_b32 s9, s9, " + word1_bits + "\n s_mov_b32 s10, 1024\n s_mov_b32 s11, 0x20000\n"
+          " v_lshlrev_b32 v1, 4, v0\n buffer_load_dwordx4 v[2:5], v1, s[8:11], 0 offen\n s_waitcnt vmcnt(0)\n"
+          " global_store_dwordx4 v1, v[2:5], s[6:7]\n s_endpgm", arch), arch));
+      dev.sim.launch(co, "swz", ka, dims1(1, 64));
+    };
+    run("0xc1000000");  // SWIZZLE_ENABLE | CACHE_SWIZZLE | stride 0x100
+    CHECK(dev.download<uint32_t>(out, 256) == data);
+    std::string msg = error_of([&] { run("0x81000000"); });  // SWIZZLE_ENABLE alone: address swizzling
+    CHECK_THAT(msg, Contains("SWIZZLE_ENABLE set: swizzled / thread-id addressing is not modelled"));
+  }
+}
+
 TEST_CASE("reading LDS written by an LDS DMA before its vmcnt wait is an error", "[sim][check]") {
   for (Arch arch : kArchs) {
     Device dev(arch);
@@ -422,6 +452,20 @@ TEST_CASE("reading LDS written by an LDS DMA before its vmcnt wait is an error",
     CHECK_THAT(msg, Contains("wave 1"));
     INFO(msg);
     CHECK(msg.find("of wave 1 has not completed") != std::string::npos);
+    // With the wait-count check off (a kernel that relies on timing instead of the wait), the read
+    // runs and sees the DMA's data, which the simulator writes at issue.
+    auto co = cdnajit::read_code_object(assemble(asm_kernel("dma_nochk",
+        " s_load_dwordx2 s[2:3], s[0:1], 0x0\n v_lshlrev_b32 v1, 2, v0\n v_and_b32 v2, 0xffffff00, v1\n"
+        " v_readfirstlane_b32 s4, v2\n s_mov_b32 m0, s4\n v_and_b32 v3, 0xff, v1\n s_waitcnt lgkmcnt(0)\n"
+        " global_load_lds_dword v3, s[2:3]\n s_barrier\n v_xor_b32 v4, 0x100, v1\n"
+        " ds_read_b32 v5, v4\n s_waitcnt vmcnt(0) lgkmcnt(0)\n v_add_u32 v5, 1, v5\n global_store_dword v1, v5, s[2:3]\n"
+        " s_endpgm", arch, 512), arch));
+    cdnajit::sim::Options lax;
+    lax.check_waitcnt = false;
+    const std::vector<uint32_t> nines(128, 9);
+    dev.sim.memory().write(buf, nines.data(), nines.size() * 4);
+    dev.sim.launch(co, "dma_nochk", ka, dims1(1, 128), lax);
+    CHECK(dev.download<uint32_t>(buf, 128) == std::vector<uint32_t>(128, 10));
   }
 }
 

@@ -29,6 +29,22 @@
 extern "C" char** environ;
 extern const char kDeviceLibText[];
 
+// Included before every source (-include): ROCm 5.2's <hip/hip_fp16.h> calls __llvm_amdgcn_rcp_f16
+// and __llvm_amdgcn_rcp_2f16 and leaves their declaration to clang's HIP wrapper headers, which
+// clang 22's no longer make, so any file including it failed to compile. Defined here as the
+// hardware v_rcp_f16 (what ROCm's libraries lower them to).
+constexpr const char* kCompatHeader = R"(#pragma once
+#if defined(__HIP__)
+extern "C" __attribute__((device, const)) inline _Float16 __llvm_amdgcn_rcp_f16(_Float16 x) {
+  return (_Float16)__builtin_amdgcn_rcph(x);
+}
+typedef _Float16 __cdnajit_hipcc_2f16 __attribute__((ext_vector_type(2)));
+static __attribute__((device)) inline __cdnajit_hipcc_2f16 __llvm_amdgcn_rcp_2f16(__cdnajit_hipcc_2f16 x) {
+  return __cdnajit_hipcc_2f16{(_Float16)__builtin_amdgcn_rcph(x.x), (_Float16)__builtin_amdgcn_rcph(x.y)};
+}
+#endif
+)";
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -54,6 +70,8 @@ Every other option goes to the compiles (-I -D -O -std -g -f... -W...) or, for
 
 What this wrapper supplies that Debian's toolchain lacks (and what follows):
   - __AMDGCN_WAVEFRONT_SIZE=64 (clang-22 no longer defines it; the headers need it)
+  - __llvm_amdgcn_rcp_f16 / _2f16, which <hip/hip_fp16.h> calls and clang-22's wrapper
+    headers no longer declare (the hardware v_rcp_f16), included before every source
   - the device-library functions the ROCm 5.2 headers call, compiled from
     cdnajit's own device_lib.hip: the work-item functions (__ockl_get_local_id,
     _group_id, _local_size, _num_groups, _global_id, _global_size),
@@ -200,7 +218,7 @@ std::vector<uint8_t> read_file(const fs::path& p) {
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const std::string clang = CDNAJIT_CLANG;
-  const std::vector<std::string> common = {"-D__AMDGCN_WAVEFRONT_SIZE=64", "-Wno-unused-result"};
+  std::vector<std::string> common = {"-D__AMDGCN_WAVEFRONT_SIZE=64", "-Wno-unused-result"};
 
   char tmpl[] = "/tmp/cdnajit-hipcc-XXXXXX";
   if (!mkdtemp(tmpl)) {
@@ -215,6 +233,8 @@ int main(int argc, char** argv) {
       fs::remove_all(p, ec);
     }
   } cleanup{tmp};
+  std::ofstream(tmp / "cdnajit_hipcc_compat.h") << kCompatHeader;
+  common.insert(common.end(), {"-include", (tmp / "cdnajit_hipcc_compat.h").string()});
 
   // The device library, once per target.
   if (!o.sources.empty()) {

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# HipKittens' published BF16 GEMM kernels (C = A * B^T, M = N = K) run on the simulator and
+# timed by the model. Usage: run.sh EXT_DIR BUILD_DIR [ID...]
+#   EXT_DIR/HipKittens        github.com/HazyResearch/HipKittens at f09e968 (main; MI355X kernels)
+#   EXT_DIR/HipKittens-cdna3  the same repository at 2538b4d (branch cdna3; MI325X kernels, which
+#                             main's library no longer compiles)
+# Each kernel file analysis/bf16_gemm/<dir>/kernel_<N>.cpp is compiled unmodified by
+# cdnajit-hipcc together with shim/gemm_main.cpp (the host side, in place of the repository's
+# Python/PyTorch harness) and run on the drop-in HIP runtime with CDNAJIT_HIP_MODEL_ONLY (the
+# simulator runs only the workgroups the model needs, see POINTS; the time is the modelled launch).
+# Prints "id<TAB>modelled TFLOP/s" per point (all points, or the IDs given); progress goes to stderr.
+set -euo pipefail
+if [ $# -lt 2 ]; then
+  echo "usage: $0 EXT_DIR BUILD_DIR [ID...]" >&2
+  exit 2
+fi
+EXT=$(realpath "$1")
+BUILD=$(realpath "$2")
+shift 2
+HERE=$(cd "$(dirname "$0")" && pwd)
+HIPCC="$BUILD/tools/cdnajit-hipcc"
+[ -x "$HIPCC" ] || { echo "run.sh: $HIPCC is missing (build the project first)" >&2; exit 1; }
+
+check_commit() {  # checkout, expected commit
+  local have
+  have=$(git -C "$1" rev-parse HEAD 2>/dev/null) || { echo "run.sh: $1 is not a git checkout; clone github.com/HazyResearch/HipKittens there at $2" >&2; exit 1; }
+  [ "$have" = "$2" ] || { echo "run.sh: $1 is at $have, expected $2 (git -C $1 checkout $2)" >&2; exit 1; }
+}
+MAIN_COMMIT=f09e9685c4c6aaa41fb3ebd4fe4ca664938589e1
+CDNA3_COMMIT=2538b4d43f69384d0f219e445e6a17bd4a791856
+check_commit "$EXT/HipKittens" "$MAIN_COMMIT"
+check_commit "$EXT/HipKittens-cdna3" "$CDNA3_COMMIT"
+
+WORK=$(mktemp -d /tmp/cdnajit-hipkittens-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+# id  checkout  kernel folder  arch  define  product  CDNAJIT_HIP_MODEL_ONLY
+# round: the simulator runs the first round of workgroups (the whole grid up to N = 2048 here), whose
+#   cache lines the memory hierarchy needs to see workgroups share the A and B panels in L2; the
+#   modelled time equals a full run's.
+# 1: two workgroups per XCD, as the codegen families' --model-only: minutes instead of the 8-35 CPU
+#   minutes a first round of N >= 4096 costs here, but the memory hierarchy sees almost no L2 reuse
+#   between workgroups, so HBM traffic is overstated (N = 4096 on MI355X: 369 MB modelled against
+#   the 101 MB of A, B and C). HK_MODEL_ONLY=round runs every point in the round mode.
+POINTS="
+mi355x_bf16_1024 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x round
+mi355x_bf16_2048 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x round
+mi355x_bf16_4096 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x 1
+mi355x_bf16_8192 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x 1
+mi355x_bf16_16384 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x 1
+mi325x_bf16_1024 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x round
+mi325x_bf16_2048 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x round
+mi325x_bf16_4096 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x 1
+mi325x_bf16_8192 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x 1
+mi325x_bf16_16384 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x 1
+"
+wanted() {
+  [ $# -eq 1 ] && return 0
+  local id=$1; shift
+  for w in "$@"; do [ "$w" = "$id" ] && return 0; done
+  return 1
+}
+while read -r id repo dir arch define product mode; do
+  [ -n "$id" ] || continue
+  wanted "$id" "$@" || continue
+  n=${id##*_}
+  src="$EXT/$repo/analysis/bf16_gemm/$dir/kernel_$n.cpp"
+  exe="$WORK/$id"
+  # The repository's Makefile flags for the target (-ffast-math and the warp-sync define: CDNA4 only).
+  extra=()
+  [ "$arch" = gfx950 ] && extra=(-DHIP_ENABLE_WARP_SYNC_BUILTINS -ffast-math)
+  echo "run.sh: $id: building $src for $arch" >&2
+  "$HIPCC" --offload-arch="$arch" -std=c++20 -O3 -w -Wno-invalid-constexpr -D"$define" "${extra[@]}" \
+    -I "$HERE/shim/stub" -I "$HERE/shim/compat" -I /usr/include/hip -I "$EXT/$repo/include" \
+    -DKERNEL_SOURCE="\"$src\"" "$HERE/shim/gemm_main.cpp" -o "$exe" >&2
+  echo "run.sh: $id: running on sim:$arch, model $product" >&2
+  # CDNAJIT_HIP_CHECK_WAITCNT=0: the larger kernels read LDS written by their own wave's LDS DMA
+  # before the s_waitcnt vmcnt that covers it (e.g. mi350x/kernel_4096.cpp, the hot loop's
+  # load(B_tile_0, Bs[1][0]) comes before its s_waitcnt vmcnt(6)); on the GPU the DMA has landed by
+  # then, and the simulator, which writes LDS at issue, refuses it unless the check is off.
+  out=$(CDNAJIT_HIP_DEVICE="sim:$arch" CDNAJIT_HIP_MODEL="$product" CDNAJIT_HIP_MODEL_ONLY="${HK_MODEL_ONLY:-$mode}" \
+        CDNAJIT_HIP_CHECK_WAITCNT="${HK_CHECK_WAITCNT:-0}" "$exe")
+  echo "run.sh: $id: $out" >&2
+  tflops=$(echo "$out" | awk '{print $3}')
+  printf '%s\t%s\n' "$id" "$tflops"
+done <<< "$POINTS"

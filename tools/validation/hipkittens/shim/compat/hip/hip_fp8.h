@@ -1,0 +1,2 @@
+#pragma once
+#include <hip_fp8.h>
