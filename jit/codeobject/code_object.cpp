@@ -167,7 +167,7 @@ void read_load_image(const Bytes& f, const std::vector<Section>& secs, const std
     s.mem_size = f.get<uint64_t>(h + 40, "p_memsz");
     f.slice(s.file_offset, s.file_size, "PT_LOAD segment");
     if (s.file_size > s.mem_size || s.vaddr > kMaxImageBytes || s.mem_size > kMaxImageBytes - s.vaddr)
-      bad("PT_LOAD segment at " + sim::hex(s.vaddr) + " of " + std::to_string(s.mem_size) + " bytes (" +
+      bad("PT_LOAD segment at " + fmt::format("{:#x}", s.vaddr) + " of " + std::to_string(s.mem_size) + " bytes (" +
           std::to_string(s.file_size) + " in the file) does not fit the image limit of " + std::to_string(kMaxImageBytes) +
           " bytes (kMaxImageBytes in jit/codeobject/code_object.hpp)");
     co.segments.push_back(s);
