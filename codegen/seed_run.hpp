@@ -1,6 +1,6 @@
 // Running a depthwise conv3d kernel over the channels of a shape in chunks of
 // launches, and the per-output instruction arithmetic. Shared by the seed job
-// (codegen/seed_job.cpp) and the report tool (tools/report_dwconv.cpp).
+// (tools/jobs/seed_job.cpp) and the report tool (tools/report_dwconv.cpp).
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -6,7 +6,7 @@
 
 #include "tools/jobs/seed_job.hpp"
 #include "runtime/model/hardware.hpp"
-#include "runtime/tune/families/registry.hpp"
+#include "tools/tune_families/registry.hpp"
 #include "runtime/tune/tuner.hpp"
 #include "tools/tune_command.hpp"
 #include "tools/cli/files.hpp"
