@@ -71,6 +71,13 @@ TEST_CASE("gemm-mx MXFP8: JIT equals the HIP scaled-MFMA reference bit for bit a
   check_case(shape(64, 96, 320, MxFormat::fp8), config(64, 64, 1, 1, 32), "32x32x64, five k-steps");
 }
 
+TEST_CASE("gemm-mx MXFP4: JIT equals the HIP scaled-MFMA reference bit for bit and meets the fp64 bound",
+          "[gemm_mx]") {
+  check_case(shape(64, 64, 512, MxFormat::fp4), config(64, 64, 2, 2, 16), "four k-steps");
+  check_case(shape(40, 64, 192, MxFormat::fp4, GemmMxOutput::bf16), config(64, 64, 1, 1, 32),
+             "32x32x64, partial tile, bf16 out");
+}
+
 TEST_CASE("gemm-mx: host decoding of the OCP MX formats", "[gemm_mx]") {
   CHECK(mx_element_value(MxFormat::fp8, 0x38) == 1.0);     // 0.0111.000
   CHECK(mx_element_value(MxFormat::fp8, 0x7e) == 448.0);   // largest E4M3
