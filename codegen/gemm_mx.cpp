@@ -11,12 +11,25 @@
 
 namespace cdnajit::codegen {
 
-std::string_view mx_format_name(MxFormat f) { return f == MxFormat::fp4 ? "fp4" : "fp8"; }
+std::string_view mx_format_name(MxFormat f) {
+  switch (f) {
+    case MxFormat::bf8: return "bf8";
+    case MxFormat::fp6: return "fp6";
+    case MxFormat::bf6: return "bf6";
+    case MxFormat::fp4: return "fp4";
+    default: return "fp8";
+  }
+}
 
 MxFormat parse_mx_format(std::string_view name) {
   if (name == "fp8") return MxFormat::fp8;
+  if (name == "bf8") return MxFormat::bf8;
+  if (name == "fp6") return MxFormat::fp6;
+  if (name == "bf6") return MxFormat::bf6;
   if (name == "fp4") return MxFormat::fp4;
-  throw Error(fmt::format("gemm-mx: MX format '{}' is not supported (valid: fp8 = MXFP8 E4M3, fp4 = MXFP4 E2M1)", name));
+  throw Error(fmt::format("gemm-mx: MX format '{}' is not supported (valid: fp8 = MXFP8 E4M3, bf8 = MXFP8 E5M2, fp6 = MXFP6 E2M3, "
+                          "bf6 = MXFP6 E3M2, fp4 = MXFP4 E2M1)",
+                          name));
 }
 
 std::string_view gemm_mx_output_name(GemmMxOutput o) { return o == GemmMxOutput::bf16 ? "bf16" : "f32"; }
@@ -73,7 +86,7 @@ GemmMxPlan make_gemm_mx_plan(const GemmMxShape& s, Arch a, const GemmMxConfig& c
   p.frag_bytes = kMxBlock * mx_format_bits(s.format) / 8;
   p.frag_dwords = p.frag_bytes / 4;
   p.k_steps = s.K / p.mfma_k;
-  p.loads_per_step = (p.blocks_m + p.blocks_n) * (p.frag_bytes / 16 + 1);
+  p.loads_per_step = (p.blocks_m + p.blocks_n) * ((p.frag_bytes + 15) / 16 + 1);
   // Two register sets of fragments and one of accumulators must fit the 512 unified registers;
   // one set's loads must be countable by vmcnt (at most 63 outstanding).
   const int regs = 2 * (p.blocks_m + p.blocks_n) * (p.frag_dwords + 1) + p.blocks_m * p.blocks_n * p.acc_regs();
@@ -152,8 +165,7 @@ class GemmMxGenerator : DslEmitter {
   // Per block: the byte offsets (at k-step 0) of the lane's fragment and of its scale byte. Lane
   // l reads row (first row of the block) + l % m, the 32-element K block l / m of the k-step.
   void load_setup() {
-    Reg frag_col = k_.vgpr("frag_col");
-    k_.v_lshlrev_b32(frag_col, std::countr_zero(unsigned(p_.frag_bytes)), lq_);
+    Reg frag_col = vmul(lq_, uint32_t(p_.frag_bytes), "frag_col");
     auto rows = [&](Reg first, int blocks, uint32_t limit, std::vector<Reg>& frag, std::vector<Reg>& scale) {
       for (int i = 0; i < blocks; ++i) {
         Reg r = vadd_sv(first, lrow_, uint32_t(i * c_.mfma_m), "row");
@@ -194,14 +206,21 @@ class GemmMxGenerator : DslEmitter {
   // step's byte offsets along a row travel in soffset.
   void issue(const Set& s) {
     k_.comment("global loads of one k-step");
-    Reg kb = k_.sgpr("k_bytes");
-    if (s_.format == MxFormat::fp4) k_.s_lshr_b32(kb, k_load_, 1);
-    else k_.s_mov_b32(kb, k_load_);
+    Reg kb = k_.sgpr("k_bytes");  // k_load * bits / 8 (k_load is a multiple of 64)
+    const int bits = mx_format_bits(s_.format);
+    if (bits == 8) k_.s_mov_b32(kb, k_load_);
+    else if (bits == 4) k_.s_lshr_b32(kb, k_load_, 1);
+    else {
+      k_.s_mul_i32(kb, k_load_, sconst(uint32_t(bits), "bits"));
+      k_.s_lshr_b32(kb, kb, 3);
+    }
     Reg ks = k_.sgpr("k_scale_bytes");
     k_.s_lshr_b32(ks, k_load_, std::countr_zero(unsigned(kMxBlock)));
     auto frag = [&](Reg dst, Reg off, Reg rsrc) {
-      for (int part = 0; part < p_.frag_dwords; part += 4)
-        k_.buffer_load_dwordx4(dst.slice(part, 4), off, rsrc, kb, offen, Offset(part * 4));
+      for (int part = 0; part < p_.frag_dwords; part += 4) {
+        if (p_.frag_dwords - part >= 4) k_.buffer_load_dwordx4(dst.slice(part, 4), off, rsrc, kb, offen, Offset(part * 4));
+        else k_.buffer_load_dwordx2(dst.slice(part, 2), off, rsrc, kb, offen, Offset(part * 4));
+      }
     };
     for (int i = 0; i < p_.blocks_m; ++i) frag(s.a[size_t(i)], a_off_[size_t(i)], a_rsrc_);
     for (int j = 0; j < p_.blocks_n; ++j) frag(s.b[size_t(j)], b_off_[size_t(j)], b_rsrc_);

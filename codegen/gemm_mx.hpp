@@ -1,11 +1,11 @@
-// The MX-scaled GEMM family for gfx950: C = A·B with MXFP8 (fp8 E4M3, OCP) or MXFP4 (fp4 E2M1)
-// operands and one E8M0 block scale per 32 consecutive K elements (OCP Microscaling Formats (MX)
+// The MX-scaled GEMM family for gfx950: C = A·B with MXFP8 (fp8 E4M3 or bf8 E5M2, OCP), MXFP6 (fp6 E2M3 or
+// bf6 E3M2) or MXFP4 (fp4 E2M1) operands and one E8M0 block scale per 32 consecutive K elements (OCP Microscaling Formats (MX)
 // specification v1.0), through the scaled MFMAs v_mfma_scale_f32_{16x16x128,32x32x64}_f8f6f4,
 // fp32 accumulation, output fp32 or bf16.
 //
 // Memory layout (the OCP MX block layout along K):
-//   A  M x K elements row-major, K-contiguous; fp4 packs two elements per byte, element k of a
-//      row in bits [4(k%2), 4(k%2)+4) of byte k/2 (the bit order the f8f6f4 MFMAs read).
+//   A  M x K elements row-major, K-contiguous; fp6/fp4 rows are little-endian bit strings, element
+//      k of a row in bits [w*k, w*k + w) (w = 6 or 4; the bit order the f8f6f4 MFMAs read).
 //   B  N x K elements row-major (each output column's K values contiguous: layout "NT").
 //   SA M x K/32 bytes row-major: SA[m][k/32] scales A[m][k .. k+31] by 2^(SA - 127); 0xFF is NaN.
 //   SB N x K/32 bytes row-major: SB[n][k/32] scales B[n][k .. k+31].
@@ -14,8 +14,8 @@
 // Kernel: one workgroup per tile_m x tile_n output tile, waves_m x waves_n waves, each wave
 // blocks_m x blocks_n MFMA blocks of mfma_m x mfma_m with fp32 accumulators in AGPRs. Operands go
 // straight from global memory to the MFMA registers (no LDS): lane l of a block reads row l % m at
-// K offset (l / m) * 32 of each MFMA k-step (32 elements = 32 bytes fp8 / 16 bytes fp4, one or two
-// 16-byte buffer loads) and that row's scale byte for the same 32 elements (buffer_load_ubyte,
+// K offset (l / m) * 32 of each MFMA k-step (32 elements = 32 / 24 / 16 bytes for fp8 / fp6 / fp4:
+// 16- and 8-byte buffer loads) and that row's scale byte for the same 32 elements (buffer_load_ubyte,
 // scale byte 0 of the VGPR). Two register sets alternate: k-step s + 1 loads while k-step s
 // multiplies. Rows past M or N read at an offset past num_records (zeros) and are not stored.
 //
@@ -31,10 +31,12 @@
 namespace cdnajit::codegen {
 
 // Element formats; the value is the f8f6f4 MFMAs' CBSZ/BLGP format code (CDNA4 ISA guide).
-enum class MxFormat : uint8_t { fp8 = 0, fp4 = 4 };
-std::string_view mx_format_name(MxFormat f);  // "fp8" | "fp4"
+enum class MxFormat : uint8_t { fp8 = 0, bf8 = 1, fp6 = 2, bf6 = 3, fp4 = 4 };
+std::string_view mx_format_name(MxFormat f);  // "fp8" | "bf8" | "fp6" | "bf6" | "fp4"
 MxFormat parse_mx_format(std::string_view name);  // Error naming the valid ones otherwise
-inline int mx_format_bits(MxFormat f) { return f == MxFormat::fp4 ? 4 : 8; }
+inline int mx_format_bits(MxFormat f) {
+  return f == MxFormat::fp4 ? 4 : f == MxFormat::fp6 || f == MxFormat::bf6 ? 6 : 8;
+}
 
 enum class GemmMxOutput : uint8_t { f32, bf16 };
 std::string_view gemm_mx_output_name(GemmMxOutput o);
@@ -63,8 +65,8 @@ struct GemmMxPlan {
   Arch arch = Arch::gfx950;
   std::string_view mnemonic;
   int mfma_k = 0;          // K of one MFMA (128 or 64)
-  int frag_bytes = 0;      // bytes of one lane's 32 elements (32 fp8, 16 fp4)
-  int frag_dwords = 0;     // MFMA A/B operand width in dwords (8 fp8, 4 fp4)
+  int frag_bytes = 0;      // bytes of one lane's 32 elements (32 fp8, 24 fp6/bf6, 16 fp4)
+  int frag_dwords = 0;     // MFMA A/B operand width in dwords (8, 6, 4)
   int threads = 0;
   int wave_m = 0, wave_n = 0;      // wave sub-tile
   int blocks_m = 0, blocks_n = 0;  // MFMA blocks per wave

@@ -22,7 +22,8 @@ GemmMxInputs gemm_mx_random_inputs(const GemmMxPlan& p, uint64_t seed) {
     std::vector<uint8_t> v(static_cast<size_t>(bytes));
     for (auto& x : v) {
       do x = uint8_t(rng());
-      while (p.shape.format == MxFormat::fp8 && (x & 0x7f) == 0x7f);  // E4M3 NaN
+      while ((p.shape.format == MxFormat::fp8 && (x & 0x7f) == 0x7f) ||   // E4M3 NaN
+             (p.shape.format == MxFormat::bf8 && (x & 0x7c) == 0x7c));   // E5M2 inf/NaN
     }
     return v;
   };
@@ -40,11 +41,21 @@ GemmMxInputs gemm_mx_random_inputs(const GemmMxPlan& p, uint64_t seed) {
 }
 
 double mx_element_value(MxFormat f, uint8_t code) {
-  const bool neg = f == MxFormat::fp4 ? (code & 0x8) != 0 : (code & 0x80) != 0;
+  const bool neg = (code >> (mx_format_bits(f) - 1)) & 1;
   double v;
   if (f == MxFormat::fp4) {  // S EE M, bias 1
     const int e = (code >> 1) & 3, m = code & 1;
     v = e == 0 ? m * 0.5 : std::ldexp(1.0 + m * 0.5, e - 1);
+  } else if (f == MxFormat::fp6) {  // S EE MMM, bias 1
+    const int e = (code >> 3) & 3, m = code & 7;
+    v = e == 0 ? m / 8.0 : std::ldexp(1.0 + m / 8.0, e - 1);
+  } else if (f == MxFormat::bf6) {  // S EEE MM, bias 3
+    const int e = (code >> 2) & 7, m = code & 3;
+    v = e == 0 ? std::ldexp(double(m), -4) : std::ldexp(1.0 + m / 4.0, e - 3);
+  } else if (f == MxFormat::bf8) {  // S EEEEE MM, bias 15, exponent 31 inf/NaN
+    const int e = (code >> 2) & 31, m = code & 3;
+    if (e == 31) return m ? NAN : (neg ? -INFINITY : INFINITY);
+    v = e == 0 ? std::ldexp(double(m), -16) : std::ldexp(1.0 + m / 4.0, e - 15);
   } else {  // S EEEE MMM, bias 7
     const int e = (code >> 3) & 15, m = code & 7;
     if (e == 15 && m == 7) return NAN;
@@ -64,13 +75,11 @@ std::vector<double> decode_rows(const GemmMxPlan& p, const std::vector<uint8_t>&
   std::vector<double> v(size_t(rows) * K);
   for (size_t r = 0; r < size_t(rows); ++r)
     for (size_t k = 0; k < K; ++k) {
-      uint8_t code;
-      if (p.shape.format == MxFormat::fp4) {
-        const uint8_t byte = codes[r * K / 2 + k / 2];
-        code = k % 2 ? uint8_t(byte >> 4) : uint8_t(byte & 0xf);
-      } else {
-        code = codes[r * K + k];
-      }
+      // Element k of the row: bits [w*k, w*k + w) of the row's little-endian bit string.
+      const int w = mx_format_bits(p.shape.format);
+      const size_t bit = k * size_t(w), at = r * size_t(p.row_bytes()) + bit / 8;
+      const unsigned window = codes[at] | (bit % 8 + size_t(w) > 8 ? unsigned(codes[at + 1]) << 8 : 0u);
+      const uint8_t code = uint8_t((window >> (bit % 8)) & ((1u << w) - 1));
       v[r * K + k] = mx_element_value(p.shape.format, code) * e8m0_value(scales[r * (K / kMxBlock) + k / kMxBlock]);
     }
   return v;

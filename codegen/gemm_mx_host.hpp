@@ -18,12 +18,13 @@ namespace cdnajit::codegen {
 struct GemmMxInputs {
   std::vector<uint8_t> a, b, sa, sb;
 };
-// Deterministic data: every element code of the format except NaN (fp8 0x7F/0xFF), scales
+// Deterministic data: every element code of the format except inf/NaN (fp8 0x7F/0xFF, bf8 exponent 31), scales
 // 127 +- 4 (values 2^-4 .. 2^4).
 GemmMxInputs gemm_mx_random_inputs(const GemmMxPlan& p, uint64_t seed);
 
 // Value of an element code, decoded here from the OCP formats (independent of the simulator):
-// fp8 E4M3 (bias 7, S.1111.111 NaN, no inf), fp4 E2M1 (bias 1, no inf/NaN).
+// fp8 E4M3 (bias 7, S.1111.111 NaN, no inf), bf8 E5M2 (bias 15, inf/NaN at exponent 31), fp6 E2M3 (bias 1), bf6 E3M2 (bias 3), fp4 E2M1
+// (bias 1); fp6/bf6/fp4 have no inf/NaN (OCP MX v1.0).
 double mx_element_value(MxFormat f, uint8_t code);
 // 2^(s - 127); s = 0xFF is NaN (OCP MX v1.0).
 double e8m0_value(uint8_t s);

@@ -4,10 +4,10 @@
 // acc starting at +0; then fp32 or bf16 RNE. Written plainly (element-wise loads from global
 // memory with explicit range checks), so clang chooses its own schedule and registers.
 //
-// A: M x K codes, B: N x K codes (fp4: two per byte, low nibble first), SA: M x K/32 and
+// A: M x K codes, B: N x K codes (fp6/fp4: little-endian bit strings per row), SA: M x K/32 and
 // SB: N x K/32 E8M0 bytes, all row-major; C: M x N.
 // Flags (gemm_mx_hip_flags): MX_M MX_N MX_K MX_TM MX_TN MX_WM MX_WN MX_MB (16 | 32)
-// MX_FMT (the f8f6f4 format code: 0 fp8 E4M3, 4 fp4 E2M1) MX_OUTF32.
+// MX_FMT (the f8f6f4 format code: 0 fp8 E4M3, 1 bf8 E5M2, 2 fp6 E2M3, 3 bf6 E3M2, 4 fp4 E2M1) MX_OUTF32.
 #include "codegen_hip_prelude.h"
 
 namespace {
@@ -17,7 +17,7 @@ constexpr int THREADS = 64 * WM * WN;
 constexpr int NREG = MB * MB / 64;
 constexpr int BM = TM / WM / MB, BN = TN / WN / MB;
 constexpr int MK = MB == 16 ? 128 : 64;           // K of one MFMA
-constexpr int BITS = MX_FMT == 4 ? 4 : 8;         // bits per element
+constexpr int BITS = MX_FMT == 4 ? 4 : MX_FMT >= 2 ? 6 : 8;  // bits per element
 constexpr unsigned ROWB = K * BITS / 8, SROW = K / 32;  // bytes per row of A/B and of SA/SB
 constexpr int FB = 32 * BITS / 8;                 // fragment bytes per lane (32 elements)
 typedef float acc_t __attribute__((ext_vector_type(NREG)));

@@ -1,6 +1,6 @@
 // MX-scaled GEMM kernels (codegen/gemm_mx.cpp) on the gfx950 simulator:
 //  - JIT output bit-for-bit equal to the clang-compiled HIP reference (codegen/hip/gemm_mx.hip:
-//    the same scaled MFMA builtin, same order) for MXFP8 and MXFP4, 16x16x128 and 32x32x64
+//    the same scaled MFMA builtin, same order) for MXFP8 (E4M3, E5M2), MXFP6 (E2M3, E3M2) and MXFP4, 16x16x128 and 32x32x64
 //    blocks, fp32 and bf16 output, partial tiles in M and N, odd and even k-step counts;
 //  - every element within the fp64 reference's stated bound (codegen/gemm_mx_host.hpp), and the
 //    bound rejects a perturbed element;
@@ -69,6 +69,7 @@ TEST_CASE("gemm-mx MXFP8: JIT equals the HIP scaled-MFMA reference bit for bit a
   check_case(shape(80, 72, 384, MxFormat::fp8, GemmMxOutput::bf16), config(64, 64, 2, 2, 16),
              "three k-steps (loop + tail), partial tiles, bf16 out");
   check_case(shape(64, 96, 320, MxFormat::fp8), config(64, 64, 1, 1, 32), "32x32x64, five k-steps");
+  check_case(shape(64, 64, 256, MxFormat::bf8), config(64, 64, 2, 2, 16), "E5M2");
 }
 
 TEST_CASE("gemm-mx MXFP4: JIT equals the HIP scaled-MFMA reference bit for bit and meets the fp64 bound",
@@ -78,15 +79,29 @@ TEST_CASE("gemm-mx MXFP4: JIT equals the HIP scaled-MFMA reference bit for bit a
              "32x32x64, partial tile, bf16 out");
 }
 
+TEST_CASE("gemm-mx MXFP6: JIT equals the HIP scaled-MFMA reference bit for bit and meets the fp64 bound",
+          "[gemm_mx]") {
+  check_case(shape(64, 64, 256, MxFormat::fp6), config(64, 64, 2, 2, 16), "E2M3, 24-byte fragments");
+  check_case(shape(48, 64, 192, MxFormat::bf6, GemmMxOutput::bf16), config(64, 64, 1, 1, 32),
+             "E3M2, 32x32x64, partial tile, bf16 out");
+}
+
 TEST_CASE("gemm-mx: host decoding of the OCP MX formats", "[gemm_mx]") {
   CHECK(mx_element_value(MxFormat::fp8, 0x38) == 1.0);     // 0.0111.000
   CHECK(mx_element_value(MxFormat::fp8, 0x7e) == 448.0);   // largest E4M3
   CHECK(mx_element_value(MxFormat::fp8, 0x01) == 0x1p-9);  // smallest subnormal
   CHECK(mx_element_value(MxFormat::fp8, 0xc0) == -2.0);
   CHECK(std::isnan(mx_element_value(MxFormat::fp8, 0xff)));
+  CHECK(mx_element_value(MxFormat::bf8, 0x3c) == 1.0);      // 0.01111.00
+  CHECK(mx_element_value(MxFormat::bf8, 0x7b) == 57344.0);  // largest E5M2
+  CHECK(std::isinf(mx_element_value(MxFormat::bf8, 0xfc)));
   CHECK(mx_element_value(MxFormat::fp4, 0x1) == 0.5);
   CHECK(mx_element_value(MxFormat::fp4, 0x7) == 6.0);
   CHECK(mx_element_value(MxFormat::fp4, 0xb) == -1.5);
+  CHECK(mx_element_value(MxFormat::fp6, 0x1f) == 7.5);     // largest E2M3
+  CHECK(mx_element_value(MxFormat::fp6, 0x21) == -0.125);  // -smallest subnormal
+  CHECK(mx_element_value(MxFormat::bf6, 0x1f) == 28.0);    // largest E3M2
+  CHECK(mx_element_value(MxFormat::bf6, 0x01) == 0.0625);  // smallest subnormal
   CHECK(e8m0_value(127) == 1.0);
   CHECK(e8m0_value(130) == 8.0);
   CHECK(std::isnan(e8m0_value(255)));
@@ -122,5 +137,5 @@ TEST_CASE("gemm-mx: invalid plans name the limit", "[gemm_mx]") {
   CHECK_THAT(msg(shape(64, 64, 96, MxFormat::fp8), {}), Catch::Contains("multiple of 128"));
   CHECK_THAT(msg(shape(64, 64, 128, MxFormat::fp8), config(48, 64, 2, 2, 16)), Catch::Contains("tile_m = 48"));
   CHECK_THAT(msg(shape(64, 64, 128, MxFormat::fp8), config(64, 64, 2, 2, 8)), Catch::Contains("mfma_m = 8"));
-  CHECK_THROWS_AS(parse_mx_format("fp6"), Error);
+  CHECK_THROWS_AS(parse_mx_format("fp5"), Error);
 }

@@ -69,7 +69,7 @@ void add_gemm_mx_command(CommandLine& cl) {
   auto o = std::make_shared<GemmMxOptions>();
   o->shape.M = o->shape.N = o->shape.K = 256;
   CLI::App* c = cl.add("gemm-mx",
-                       "the MX-scaled GEMM C = A*B (gfx950): MXFP8/MXFP4 operands with E8M0 scales per 32 K "
+                       "the MX-scaled GEMM C = A*B (gfx950): MXFP8/MXFP6/MXFP4 operands with E8M0 scales per 32 K "
                        "elements, fp32 accumulation: build, run on the simulator, verify bit-for-bit vs the HIP "
                        "reference and against the fp64 bound, print the modelled time",
                        [o] { return run(*o); });
@@ -79,7 +79,7 @@ void add_gemm_mx_command(CommandLine& cl) {
   add_typed_option(c, "--k", o->shape.K, dim, "the reduction length (default 256; a multiple of the MFMA's K)");
   add_typed_option(c, "--mx", o->shape.format,
                    [](std::string_view t, std::string_view) { return codegen::parse_mx_format(t); },
-                   "element format: fp8 (MXFP8 E4M3, default) or fp4 (MXFP4 E2M1)");
+                   "element format: fp8 (MXFP8 E4M3, default), bf8 (MXFP8 E5M2), fp6 (MXFP6 E2M3), bf6 (MXFP6 E3M2) or fp4 (MXFP4 E2M1)");
   add_typed_option(c, "--out", o->shape.output,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_mx_output(t); },
                    "output type: f32 (default) or bf16");
