@@ -5,7 +5,8 @@
 //  - every element within the fp64 reference's stated bound (codegen/gemm_mx_host.hpp), and the
 //    bound rejects a perturbed element;
 //  - the host decoder agrees with the OCP formats on hand-picked codes;
-//  - invalid plans (gfx942, K, tiles) are errors naming the limit.
+//  - invalid plans (gfx942, K, tiles) are errors naming the limit;
+//  - the modelled time is produced from recorded workgroups only.
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
@@ -19,6 +20,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
+#include "runtime/model/hardware.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::codegen;
@@ -138,4 +140,13 @@ TEST_CASE("gemm-mx: invalid plans name the limit", "[gemm_mx]") {
   CHECK_THAT(msg(shape(64, 64, 128, MxFormat::fp8), config(48, 64, 2, 2, 16)), Catch::Contains("tile_m = 48"));
   CHECK_THAT(msg(shape(64, 64, 128, MxFormat::fp8), config(64, 64, 2, 2, 8)), Catch::Contains("mfma_m = 8"));
   CHECK_THROWS_AS(parse_mx_format("fp5"), Error);
+}
+
+TEST_CASE("gemm-mx: modelled time of a 512^3 MXFP8 GEMM (recorded workgroups only)", "[gemm_mx]") {
+  const GemmMxModelled m = model_gemm_mx(model::product("mi355x"), shape(512, 512, 512, MxFormat::fp8));
+  std::cout << "  " << m.describe() << "\n";
+  CHECK(m.report.ms > 0);
+  CHECK(m.report.replayed_workgroups < m.report.plan.workgroups);  // the model did not simulate the whole grid
+  CHECK(m.peak_share() > 0);
+  CHECK(m.peak_share() < 1);  // no modelled kernel beats the MFMA peak
 }
