@@ -247,6 +247,7 @@ void check_and_fold_operands(const Kernel::Impl& k, const isa::InstrInfo& info, 
   }
   for (size_t i = 0; i < out.ops.size(); ++i) {
     isa::OperandSpec spec = info.operands[i];
+    spec.dwords = isa::slot_dwords(info, spec, out.mods);
     // GLOBAL addressing: a 64-bit VGPR address with saddr `off`, or a 32-bit VGPR offset with an SGPR-pair base.
     if (spec.kind == isa::OpKind::VAddr && (info.family == isa::Family::GLOBAL)) {
       for (size_t j = i + 1; j < out.ops.size(); ++j)

@@ -60,6 +60,18 @@ bool is_inline_in_slot(const InstrInfo& info, const OperandSpec& s, bool is_int,
   return false;
 }
 
+int slot_dwords(const InstrInfo& info, const OperandSpec& s, const Modifiers& m) {
+  if (info.family != Family::MFMA || !info.srcc_may_overlap || s.is_def) return s.dwords;
+  const bool a = s.name == "src0", b = s.name == "src1";
+  if (!a && !b) return s.dwords;
+  switch (a ? m.cbsz : m.blgp) {
+    case 0: case 1: return 8;  // fp8, bf8
+    case 2: case 3: return 6;  // fp6, bf6
+    case 4: return 4;          // fp4
+    default: return s.dwords;  // not a format: the simulator reports it
+  }
+}
+
 bool literal_fits_slot(const OperandSpec& s, int64_t imm) {
   return s.half ? imm >= -0x8000 && imm <= 0xffff : imm >= -0x80000000LL && imm <= 0xffffffffLL;
 }

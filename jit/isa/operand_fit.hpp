@@ -44,6 +44,12 @@ bool is_inline_in_slot(const InstrInfo& info, const OperandSpec& s, bool is_int,
 // The range of a literal in slot `s`: 16-bit sources -32768..65535, others one dword.
 bool literal_fits_slot(const OperandSpec& s, int64_t imm);
 
+// The width of slot `s` under the instruction's modifiers: the table's, except the A and B
+// sources of the gfx950 f8f6f4 MFMAs (the table marks them with srcc_may_overlap), whose widths
+// follow their formats, CBSZ for src0 and BLGP for src1: 32 elements per lane, so fp8/bf8 8
+// dwords, fp6/bf6 6, fp4 4 (LLVM 22's operand classes; llvm-mc-22 rejects any other width).
+int slot_dwords(const InstrInfo& info, const OperandSpec& s, const Modifiers& m);
+
 // "a VGPR, SGPR, special register or constant", for messages.
 std::string_view operand_kind_text(OpKind k);
 

@@ -146,7 +146,7 @@ bool validate(const MachineInst& mi, Arch arch, std::string& error) {
       widths[specs.size()] = info.atomic_result_dwords;
       specs.push_back(&kAtomicDst);
     }
-    if (specs.size() < kMaxOperands) widths[specs.size()] = s.dwords;
+    if (specs.size() < kMaxOperands) widths[specs.size()] = slot_dwords(info, s, mi.mods);
     specs.push_back(&s);
   }
   // MUBUF lds loads drop vdata; the table lists it as a def.

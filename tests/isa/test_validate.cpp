@@ -61,6 +61,16 @@ TEST_CASE("validate accepts the special forms LLVM prints", "[isa][validate]") {
   valid("v_fma_f32 v19, -v26, v28, 1.0");
   valid("s_waitcnt vmcnt(0) lgkmcnt(0)");
   valid("v_mfma_scale_f32_16x16x128_f8f6f4 v[18:21], v[24:31], v[32:39], v[18:21], v0, v0 op_sel_hi:[0,0,0]");
+  // f8f6f4 A/B widths follow CBSZ/BLGP (fp4 4 dwords, fp6 6, fp8 8), as llvm-mc-22 requires
+  valid("v_mfma_scale_f32_16x16x128_f8f6f4 a[0:3], v[0:3], v[4:7], a[0:3], v20, v21 op_sel_hi:[0,0,0] cbsz:4 blgp:4");
+  valid("v_mfma_f32_32x32x64_f8f6f4 a[0:15], v[0:5], v[8:15], a[0:15] cbsz:2");
+}
+
+TEST_CASE("validate: f8f6f4 MFMA source widths follow their formats", "[isa][validate]") {
+  CHECK(invalid("v_mfma_scale_f32_16x16x128_f8f6f4 a[0:3], v[0:7], v[8:15], a[0:3], v20, v21 op_sel_hi:[0,0,0] cbsz:4")
+            .find("must be 4") != std::string::npos);
+  CHECK(invalid("v_mfma_f32_16x16x128_f8f6f4 a[0:3], v[0:7], v[8:11], a[0:3] blgp:0").find("must be 8") !=
+        std::string::npos);
 }
 
 TEST_CASE("validate rejects bad instructions with a useful message", "[isa][validate]") {

@@ -105,6 +105,7 @@ const std::vector<CommandLine::Family>& CommandLine::families() {
       {{"tune"}, add_tune_command},
       {{"conv3d"}, add_conv3d_command},
       {{"gemm"}, add_gemm_command},
+      {{"gemm-mx"}, add_gemm_mx_command},
       {{"check"}, add_check_command},
       {{"isa"}, add_isa_command},
   };

@@ -14,6 +14,7 @@ void add_fuzz_command(CommandLine& cl);     // fuzz (tools/cli/cmd_fuzz.cpp)
 void add_tune_command(CommandLine& cl);     // tune (tools/cli/cmd_tune.cpp)
 void add_conv3d_command(CommandLine& cl);   // conv3d (tools/cli/cmd_conv3d.cpp)
 void add_gemm_command(CommandLine& cl);     // gemm (tools/cli/cmd_gemm.cpp)
+void add_gemm_mx_command(CommandLine& cl);  // gemm-mx (tools/cli/cmd_gemm_mx.cpp)
 void add_check_command(CommandLine& cl);    // check (tools/cli/cmd_check.cpp)
 void add_isa_command(CommandLine& cl);      // isa  (tools/cli/cmd_isa.cpp)
 

@@ -1,0 +1,339 @@
+// The MX-scaled GEMM: plan and generator (kernel structure in gemm_mx.hpp).
+#include "codegen/gemm_mx.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <vector>
+
+#include "codegen/dsl_emitter.hpp"
+#include "jit/isa/error.hpp"
+
+namespace cdnajit::codegen {
+
+std::string_view mx_format_name(MxFormat f) {
+  switch (f) {
+    case MxFormat::bf8: return "bf8";
+    case MxFormat::fp6: return "fp6";
+    case MxFormat::bf6: return "bf6";
+    case MxFormat::fp4: return "fp4";
+    default: return "fp8";
+  }
+}
+
+MxFormat parse_mx_format(std::string_view name) {
+  if (name == "fp8") return MxFormat::fp8;
+  if (name == "bf8") return MxFormat::bf8;
+  if (name == "fp6") return MxFormat::fp6;
+  if (name == "bf6") return MxFormat::bf6;
+  if (name == "fp4") return MxFormat::fp4;
+  throw Error(fmt::format("gemm-mx: MX format '{}' is not supported (valid: fp8 = MXFP8 E4M3, bf8 = MXFP8 E5M2, fp6 = MXFP6 E2M3, "
+                          "bf6 = MXFP6 E3M2, fp4 = MXFP4 E2M1)",
+                          name));
+}
+
+std::string_view gemm_mx_output_name(GemmMxOutput o) { return o == GemmMxOutput::bf16 ? "bf16" : "f32"; }
+
+GemmMxOutput parse_gemm_mx_output(std::string_view name) {
+  if (name == "f32") return GemmMxOutput::f32;
+  if (name == "bf16") return GemmMxOutput::bf16;
+  throw Error(fmt::format("gemm-mx: output type '{}' is not supported (valid: f32, bf16)", name));
+}
+
+std::string GemmMxShape::str() const {
+  return fmt::format("M{} N{} K{} mx{} {}", M, N, K, mx_format_name(format), gemm_mx_output_name(output));
+}
+
+std::string GemmMxConfig::str() const {
+  return fmt::format("{}x{} w{}x{} mfma{}", tile_m, tile_n, waves_m, waves_n, mfma_m);
+}
+
+GemmMxPlan make_gemm_mx_plan(const GemmMxShape& s, Arch a, const GemmMxConfig& cfg) {
+  if (a != Arch::gfx950)
+    throw Error(fmt::format("gemm-mx: {} has no block-scaled MFMA (v_mfma_scale_f32_*_f8f6f4 is gfx950 only); "
+                            "valid arch: gfx950",
+                            arch_name(a)));
+  if (s.M < 1 || s.N < 1 || s.K < 1)
+    throw Error(fmt::format("gemm-mx: M = {}, N = {}, K = {}: every dimension must be at least 1", s.M, s.N, s.K));
+  GemmMxPlan p;
+  p.shape = s;
+  p.cfg = cfg;
+  p.arch = a;
+  if (cfg.mfma_m == 16) {
+    p.mnemonic = "v_mfma_scale_f32_16x16x128_f8f6f4";
+    p.mfma_k = 128;
+  } else if (cfg.mfma_m == 32) {
+    p.mnemonic = "v_mfma_scale_f32_32x32x64_f8f6f4";
+    p.mfma_k = 64;
+  } else {
+    throw Error(fmt::format("gemm-mx: mfma_m = {} (valid: 16 = 16x16x128, 32 = 32x32x64)", cfg.mfma_m));
+  }
+  if (s.K % p.mfma_k != 0)
+    throw Error(fmt::format("gemm-mx: K = {} must be a multiple of {} (the K of {})", s.K, p.mfma_k, p.mnemonic));
+  if (cfg.waves_m < 1 || cfg.waves_n < 1 || cfg.waves_m * cfg.waves_n > 16)
+    throw Error(fmt::format("gemm-mx: waves {}x{}: each at least 1, at most 16 waves in all", cfg.waves_m, cfg.waves_n));
+  auto split = [&](int tile, int waves, const char* what) {
+    if (tile < 1 || tile % (waves * cfg.mfma_m) != 0)
+      throw Error(fmt::format("gemm-mx: tile_{} = {} must be a positive multiple of waves_{} * mfma_m = {}", what, tile,
+                              what, waves * cfg.mfma_m));
+    return tile / waves;
+  };
+  p.wave_m = split(cfg.tile_m, cfg.waves_m, "m");
+  p.wave_n = split(cfg.tile_n, cfg.waves_n, "n");
+  p.blocks_m = p.wave_m / cfg.mfma_m;
+  p.blocks_n = p.wave_n / cfg.mfma_m;
+  p.threads = 64 * cfg.waves_m * cfg.waves_n;
+  p.frag_bytes = kMxBlock * mx_format_bits(s.format) / 8;
+  p.frag_dwords = p.frag_bytes / 4;
+  p.k_steps = s.K / p.mfma_k;
+  p.loads_per_step = (p.blocks_m + p.blocks_n) * ((p.frag_bytes + 15) / 16 + 1);
+  // Two register sets of fragments and one of accumulators must fit the 512 unified registers;
+  // one set's loads must be countable by vmcnt (at most 63 outstanding).
+  const int regs = 2 * (p.blocks_m + p.blocks_n) * (p.frag_dwords + 1) + p.blocks_m * p.blocks_n * p.acc_regs();
+  if (regs > 448 || 2 * p.loads_per_step > 63)
+    throw Error(fmt::format("gemm-mx: {} MFMA blocks per wave need {} registers and {} loads in flight "
+                            "(limits: 448 registers, 63 loads); use a smaller tile or more waves",
+                            p.blocks_m * p.blocks_n, regs, 2 * p.loads_per_step));
+  if (p.a_bytes() >= (int64_t(1) << 30) || p.b_bytes() >= (int64_t(1) << 30) || p.c_bytes() >= (int64_t(1) << 30))
+    throw Error(fmt::format("gemm-mx: {}: every tensor must be below 1 GiB (32-bit buffer offsets)", s.str()));
+  p.grid[0] = uint32_t((s.M + cfg.tile_m - 1) / cfg.tile_m);
+  p.grid[1] = uint32_t((s.N + cfg.tile_n - 1) / cfg.tile_n);
+  return p;
+}
+
+namespace {
+
+constexpr int64_t kInvalidCol = 0x40000000;  // marks an output column outside C (row offsets < 2^30)
+
+class GemmMxGenerator : DslEmitter {
+ public:
+  GemmMxGenerator(Kernel& k, const GemmMxPlan& p) : DslEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
+
+  void emit() {
+    k_.set_workgroup_size(uint32_t(p_.threads));
+    Reg a = k_.load_arg(k_.arg_ptr("a", ElemType::u8, true));
+    Reg b = k_.load_arg(k_.arg_ptr("b", ElemType::u8, true));
+    Reg sa = k_.load_arg(k_.arg_ptr("sa", ElemType::u8, true));
+    Reg sb = k_.load_arg(k_.arg_ptr("sb", ElemType::u8, true));
+    Reg c = k_.load_arg(k_.arg_ptr("c", s_.output == GemmMxOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
+    tid_ = k_.workitem_id(0);
+    k_.s_waitcnt(lgkmcnt(0));
+    a_rsrc_ = rsrc(a, p_.a_bytes(), "a_rsrc");
+    b_rsrc_ = rsrc(b, p_.b_bytes(), "b_rsrc");
+    sa_rsrc_ = rsrc(sa, p_.sa_bytes(), "sa_rsrc");
+    sb_rsrc_ = rsrc(sb, p_.sb_bytes(), "sb_rsrc");
+    c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
+    coordinates();
+    load_setup();
+    k_.comment("accumulators = 0");
+    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.acc_regs());
+    for (int i = 0; i < p_.blocks_m; ++i)
+      for (int j = 0; j < p_.blocks_n; ++j)
+        for (int r = 0; r < p_.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({i, j}))[r], 0);
+    main_loop();
+    epilogue();
+  }
+
+ private:
+  // One k-step's operands in registers: per block row/column a fragment and its scale byte.
+  struct Set {
+    std::vector<Reg> a, b, sa, sb;
+  };
+
+  void coordinates() {
+    m0_ = smul(k_.workgroup_id(0), uint32_t(c_.tile_m), "m0");
+    n0_ = smul(k_.workgroup_id(1), uint32_t(c_.tile_n), "n0");
+    // wave = wm + waves_m * wn (wave < 16: the 16-bit reciprocal is exact)
+    Reg wave_v = k_.vgpr("wave_v");
+    k_.v_lshrrev_b32(wave_v, 6, tid_);
+    Reg wave = k_.sgpr("wave");
+    k_.v_readfirstlane_b32(wave, wave_v);
+    wn_ = k_.sgpr("wn");
+    Reg t = k_.sgpr("t");
+    k_.s_mul_i32(t, wave, sconst((65536u + c_.waves_m - 1) / c_.waves_m));
+    k_.s_lshr_b32(wn_, t, 16);
+    wm_ = k_.sgpr("wm");
+    k_.s_sub_u32(wm_, wave, smul(wn_, uint32_t(c_.waves_m), "wn_times_wm"));
+    lane_ = k_.vgpr("lane");
+    k_.v_and_b32(lane_, 63, tid_);
+    lrow_ = k_.vgpr("lane_row");
+    k_.v_and_b32(lrow_, c_.mfma_m - 1, lane_);
+    lq_ = k_.vgpr("lane_kblock");
+    k_.v_lshrrev_b32(lq_, std::countr_zero(unsigned(c_.mfma_m)), lane_);
+  }
+
+  // Per block: the byte offsets (at k-step 0) of the lane's fragment and of its scale byte. Lane
+  // l reads row (first row of the block) + l % m, the 32-element K block l / m of the k-step.
+  void load_setup() {
+    Reg frag_col = vmul(lq_, uint32_t(p_.frag_bytes), "frag_col");
+    auto rows = [&](Reg first, int blocks, uint32_t limit, std::vector<Reg>& frag, std::vector<Reg>& scale) {
+      for (int i = 0; i < blocks; ++i) {
+        Reg r = vadd_sv(first, lrow_, uint32_t(i * c_.mfma_m), "row");
+        k_.v_cmp_gt_u32(vcc, sconst(limit), r);
+        Reg off = vmul(r, uint32_t(p_.row_bytes()), "frag_off");
+        k_.v_add_u32(off, off, frag_col);
+        k_.v_cndmask_b32(off, oob(), off, vcc);
+        frag.push_back(off);
+        Reg so = vmul(r, uint32_t(p_.scale_row_bytes()), "scale_off");
+        k_.v_add_u32(so, so, lq_);
+        k_.v_cndmask_b32(so, oob(), so, vcc);
+        scale.push_back(so);
+      }
+    };
+    Reg mw = k_.sgpr("m_wave");
+    k_.s_add_u32(mw, m0_, smul(wm_, uint32_t(p_.wave_m), "wave_row"));
+    Reg nw = k_.sgpr("n_wave");
+    k_.s_add_u32(nw, n0_, smul(wn_, uint32_t(p_.wave_n), "wave_col"));
+    m_wave_ = mw;
+    n_wave_ = nw;
+    rows(mw, p_.blocks_m, uint32_t(s_.M), a_off_, sa_off_);
+    rows(nw, p_.blocks_n, uint32_t(s_.N), b_off_, sb_off_);
+  }
+
+  Set make_set(int idx) {
+    Set s;
+    auto regs = [&](const char* name, int n, int dwords, std::vector<Reg>& out) {
+      for (int i = 0; i < n; ++i) out.push_back(k_.vgpr(fmt::format("{}{}_{}", name, idx, i), dwords, dwords > 1 ? 2 : 1));
+    };
+    regs("frag_a", p_.blocks_m, p_.frag_dwords, s.a);
+    regs("frag_b", p_.blocks_n, p_.frag_dwords, s.b);
+    regs("scale_a", p_.blocks_m, 1, s.sa);
+    regs("scale_b", p_.blocks_n, 1, s.sb);
+    return s;
+  }
+
+  // Loads of the k-step starting at element `k_load_` into `s`, then advances k_load_. The
+  // step's byte offsets along a row travel in soffset.
+  void issue(const Set& s) {
+    k_.comment("global loads of one k-step");
+    Reg kb = k_.sgpr("k_bytes");  // k_load * bits / 8 (k_load is a multiple of 64)
+    const int bits = mx_format_bits(s_.format);
+    if (bits == 8) k_.s_mov_b32(kb, k_load_);
+    else if (bits == 4) k_.s_lshr_b32(kb, k_load_, 1);
+    else {
+      k_.s_mul_i32(kb, k_load_, sconst(uint32_t(bits), "bits"));
+      k_.s_lshr_b32(kb, kb, 3);
+    }
+    Reg ks = k_.sgpr("k_scale_bytes");
+    k_.s_lshr_b32(ks, k_load_, std::countr_zero(unsigned(kMxBlock)));
+    auto frag = [&](Reg dst, Reg off, Reg rsrc) {
+      for (int part = 0; part < p_.frag_dwords; part += 4) {
+        if (p_.frag_dwords - part >= 4) k_.buffer_load_dwordx4(dst.slice(part, 4), off, rsrc, kb, offen, Offset(part * 4));
+        else k_.buffer_load_dwordx2(dst.slice(part, 2), off, rsrc, kb, offen, Offset(part * 4));
+      }
+    };
+    for (int i = 0; i < p_.blocks_m; ++i) frag(s.a[size_t(i)], a_off_[size_t(i)], a_rsrc_);
+    for (int j = 0; j < p_.blocks_n; ++j) frag(s.b[size_t(j)], b_off_[size_t(j)], b_rsrc_);
+    for (int i = 0; i < p_.blocks_m; ++i) k_.buffer_load_ubyte(s.sa[size_t(i)], sa_off_[size_t(i)], sa_rsrc_, ks, offen);
+    for (int j = 0; j < p_.blocks_n; ++j) k_.buffer_load_ubyte(s.sb[size_t(j)], sb_off_[size_t(j)], sb_rsrc_, ks, offen);
+    k_.s_add_u32(k_load_, k_load_, int64_t(p_.mfma_k));
+  }
+
+  // One k-step: every block's scaled MFMA, scale byte 0 of each scale VGPR (op_sel = op_sel_hi = 0).
+  void compute(const Set& s) {
+    const uint8_t fmt = uint8_t(s_.format);
+    for (int i = 0; i < p_.blocks_m; ++i)
+      for (int j = 0; j < p_.blocks_n; ++j) {
+        Reg acc = acc_.at({i, j});
+        k_.emit(p_.mnemonic, {acc, s.a[size_t(i)], s.b[size_t(j)], acc, s.sa[size_t(i)], s.sb[size_t(j)], Cbsz{fmt},
+                              Blgp{fmt}, OpSelHi(0)});
+      }
+  }
+
+  // k-steps 0 .. n-1 alternate between two register sets: while one step multiplies, the next
+  // one's loads are in flight (vmcnt counts one set's loads; loads return in order).
+  void main_loop() {
+    const int n = p_.k_steps, per = p_.loads_per_step;
+    Set s0 = make_set(0), s1 = make_set(1);
+    k_load_ = k_.sgpr("k_load");
+    k_.s_mov_b32(k_load_, 0);
+    issue(s0);
+    const int pairs = (n - 1) / 2;  // loop iterations of two steps; 1 or 2 steps remain after them
+    if (pairs > 0) {
+      Reg left = k_.sgpr("pairs_left");
+      k_.s_mov_b32(left, int64_t(pairs));
+      k_.do_while_scc(
+          [&] {
+            issue(s1);
+            k_.s_waitcnt(vmcnt(per));
+            compute(s0);
+            issue(s0);
+            k_.s_waitcnt(vmcnt(per));
+            compute(s1);
+          },
+          [&] {
+            k_.s_sub_u32(left, left, 1);
+            k_.s_cmp_lg_u32(left, 0);
+          });
+    }
+    if (n - 2 * pairs == 2) {
+      issue(s1);
+      k_.s_waitcnt(vmcnt(per));
+      compute(s0);
+      k_.s_waitcnt(vmcnt(0));
+      compute(s1);
+    } else {
+      k_.s_waitcnt(vmcnt(0));
+      compute(s0);
+    }
+  }
+
+  // Lane l of block (bi, bj), register r holds D[8*(r/4) + 4*(l/m) + r%4][l%m] (the simulator's
+  // and AMD's matrix calculator's layout). Rows past M are marked kOob and columns past N
+  // kInvalidCol, so any marked sum is past num_records and the store is dropped.
+  void epilogue() {
+    k_.comment("epilogue");
+    const int mb = c_.mfma_m, osize = p_.out_esize();
+    Reg lq4 = k_.vgpr("lq4");
+    k_.v_lshlrev_b32(lq4, 2, lq_);
+    Reg invalid = k_.vgpr("invalid_col");
+    k_.v_mov_b32(invalid, kInvalidCol);
+    std::vector<Reg> coloff;
+    for (int bj = 0; bj < p_.blocks_n; ++bj) {
+      Reg col = vadd_sv(n_wave_, lrow_, uint32_t(bj * mb), "col");
+      Reg co = k_.vgpr("col_bytes");
+      k_.v_lshlrev_b32(co, std::countr_zero(unsigned(osize)), col);
+      k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.N), "N"), col);
+      k_.v_cndmask_b32(co, invalid, co, vcc);
+      coloff.push_back(co);
+    }
+    for (int bi = 0; bi < p_.blocks_m; ++bi)
+      for (int r = 0; r < p_.acc_regs(); ++r) {
+        Reg row = vadd_sv(m_wave_, lq4, uint32_t(bi * mb + 8 * (r / 4) + r % 4), "row");
+        Reg ro = vmul(row, uint32_t(s_.N) * uint32_t(osize), "row_bytes");
+        k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.M), "M"), row);
+        k_.v_cndmask_b32(ro, oob(), ro, vcc);
+        for (int bj = 0; bj < p_.blocks_n; ++bj) {
+          Reg off = k_.vgpr("out_bytes");
+          k_.v_add_u32(off, ro, coloff[size_t(bj)]);
+          Reg v = k_.vgpr("out_value");
+          k_.v_accvgpr_read_b32(v, Reg(acc_.at({bi, bj}))[r]);
+          if (s_.output == GemmMxOutput::f32) {
+            k_.buffer_store_dword(v, off, c_rsrc_, 0, offen);
+          } else {
+            Reg h = k_.vgpr("bf16_pair");
+            k_.v_cvt_pk_bf16_f32(h, v, v);
+            k_.buffer_store_short(h, off, c_rsrc_, 0, offen);
+          }
+        }
+      }
+  }
+
+  const GemmMxPlan& p_;
+  const GemmMxShape& s_;
+  const GemmMxConfig& c_;
+  Reg tid_, lane_, lrow_, lq_, a_rsrc_, b_rsrc_, sa_rsrc_, sb_rsrc_, c_rsrc_;
+  Reg m0_, n0_, wm_, wn_, m_wave_, n_wave_, k_load_;
+  std::vector<Reg> a_off_, b_off_, sa_off_, sb_off_;
+  RegArray acc_;
+};
+
+}  // namespace
+
+BuildResult build_gemm_mx(const GemmMxPlan& p, const BuildOptions& opts) {
+  Kernel k(fmt::format("gemm_mx{}_{}", mx_format_name(p.shape.format), gemm_mx_output_name(p.shape.output)), p.arch);
+  GemmMxGenerator(k, p).emit();
+  return k.build(opts);
+}
+
+}  // namespace cdnajit::codegen
