@@ -4,10 +4,13 @@
 // "modelled (model <product>)" label), bit for bit against a clang-22 HIP twin, and against the CPU.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -30,6 +33,7 @@ constexpr uint32_t kK = 32;      // the GEMM tile's depth
 // The README's transpose; `pitch` 65 is the padded tile it shows, 64 the conflicting one.
 BuildResult build_transpose(Arch arch, uint32_t n, uint32_t pitch) {
   Kernel k("transpose", arch);
+  // README code begins (the README shows these lines verbatim; the last test case checks it)
   k.set_workgroup_size(256);                     // 4 waves; thread t: column t % 64, rows t / 64 + 4i
   Reg in = k.load_arg(k.arg<const float*>("in"));
   Reg out = k.load_arg(k.arg<float*>("out"));
@@ -73,6 +77,7 @@ BuildResult build_transpose(Arch arch, uint32_t n, uint32_t pitch) {
     k.v_add_u32(addr, 4 * n * 4, addr);
   }
   k.s_endpgm();
+  // README code ends
   return k.build();
 }
 
@@ -82,6 +87,7 @@ BuildResult build_mfma_tile(Arch arch, uint32_t K) {
   const bool gfx950 = arch == Arch::gfx950;
   const uint32_t kpl = gfx950 ? 8 : 4;           // bf16 per lane: 32x32x16 (gfx950) or 32x32x8
   Kernel k("mfma_tile", arch);
+  // README code begins
   k.set_workgroup_size(64);
   Reg a = k.load_arg(k.arg<const bf16*>("a"));
   Reg b = k.load_arg(k.arg<const bf16*>("b"));
@@ -124,6 +130,7 @@ BuildResult build_mfma_tile(Arch arch, uint32_t K) {
   k.v_add_u32(co, s_c, co);
   for (int r = 0; r < 16; ++r) k.global_store_dword(co, acc[r], c, Offset((8 * (r / 4) + r % 4) * 32 * 4));
   k.s_endpgm();
+  // README code ends
   return k.build();
 }
 
@@ -290,4 +297,43 @@ TEST_CASE("the README's one-wave MFMA tile matches its HIP twin bit for bit", "[
           REQUIRE(std::fabs(g - s) <= 1e-6 * mag);
         }
   }
+}
+
+// The kernels above are the README's, line for line (comments and indentation aside), so the
+// tutorial cannot drift from the code this file runs.
+TEST_CASE("the tutorial kernels in this test are the README's", "[jit][tutorial][docs]") {
+  auto read = [](const char* path) {
+    std::ifstream in(path);
+    INFO(path);
+    REQUIRE(in);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  auto code_of = [](const std::string& line) {  // without indentation and trailing comment
+    std::string c = line.substr(0, line.find("//"));
+    c.erase(0, c.find_first_not_of(' '));
+    c.erase(c.find_last_not_of(' ') + 1);
+    return c;
+  };
+  std::vector<std::string> readme;
+  {
+    std::istringstream in(read(CDNAJIT_README));
+    for (std::string line; std::getline(in, line);) readme.push_back(code_of(line));
+  }
+  std::istringstream src(read(CDNAJIT_TUTORIAL_TEST_SOURCE));
+  int regions = 0, lines = 0;
+  bool inside = false;
+  for (std::string line; std::getline(src, line);) {
+    const std::string trimmed = line.substr(std::min(line.size(), line.find_first_not_of(' ')));
+    if (trimmed.starts_with("// README code begins")) { inside = true; ++regions; continue; }
+    if (trimmed.starts_with("// README code ends")) { inside = false; continue; }
+    const std::string c = code_of(line);
+    if (!inside || c.empty()) continue;
+    ++lines;
+    INFO("not in README.md: " << c);
+    CHECK(std::find(readme.begin(), readme.end(), c) != readme.end());
+  }
+  CHECK(regions == 2);
+  CHECK(lines > 60);
 }
