@@ -30,11 +30,13 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/cdnajitConfig.cmake ${CMAKE_CURRENT_BI
         DESTINATION ${CDNAJIT_INSTALL_CMAKEDIR})
 
 # Documentation beside the headers: the instruction reference generated from the
-# table (`cdnajit isa`), and the simulator's and the model's READMEs (MFMA lane
+# table (`cdnajit isa`), the README, and the simulator's and the model's READMEs (MFMA lane
 # layouts, numerics, model parameters).
 set(CDNAJIT_INSTALL_DOCDIR ${CMAKE_INSTALL_DATADIR}/doc/cdnajit)
 install(CODE "execute_process(COMMAND \"$<TARGET_FILE:cdnajit_cli>\" isa
                               OUTPUT_FILE \"${CMAKE_CURRENT_BINARY_DIR}/isa.md\" COMMAND_ERROR_IS_FATAL ANY)")
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/isa.md DESTINATION ${CDNAJIT_INSTALL_DOCDIR})
+# The top-level README carries the DSL tutorial (softmax, LDS transpose, MFMA tile).
+install(FILES ${CDNAJIT_ROOT}/README.md DESTINATION ${CDNAJIT_INSTALL_DOCDIR})
 install(FILES ${CDNAJIT_ROOT}/runtime/sim/README.md DESTINATION ${CDNAJIT_INSTALL_DOCDIR} RENAME simulator.md)
 install(FILES ${CDNAJIT_ROOT}/runtime/model/README.md DESTINATION ${CDNAJIT_INSTALL_DOCDIR} RENAME timing-model.md)

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include "jit/isa/cross_lane.hpp"
+#include "jit/isa/encoding_rules.hpp"
 #include "jit/isa/operand_fit.hpp"
 #include "jit/isa/validate.hpp"
 
@@ -28,10 +29,22 @@ std::string reference_entry(const InstrInfo& info) {
   for (size_t i = 0; i < info.operands.size(); ++i)
     s += (i ? ", " : "") + std::string(info.operands[i].name);
   s += ");\n```\n\n";
-  for (const OperandSpec& op : info.operands) s += operand_line(op);
+  bool has_saddr = false;
+  for (const OperandSpec& op : info.operands) has_saddr |= op.kind == OpKind::SAddrOrOff;
+  for (const OperandSpec& op : info.operands) {
+    s += operand_line(op);
+    // With an SGPR-pair saddr the VGPR is a 32-bit offset, not the 64-bit address (the README's saddr form).
+    if (op.kind == OpKind::VAddr && has_saddr)
+      s += "  (a 64-bit address with `saddr` off; one VGPR, an unsigned 32-bit byte offset, with an SGPR-pair `saddr`)\n";
+  }
   s += "- arch: " + archs_text(info) + "; encoding: " + std::string(family_name(info.family)) +
        "; unit: " + std::string(unit_name(info.unit)) + "; wait counter: " + std::string(counter_name(info.counter)) + "\n";
   s += "- modifiers: " + modifier_names(info.mods) + "\n";
+  // The offset range the builder checks at the call (encoding_rules offset_range); SMEM's is left to LLVM MC.
+  for (bool pair : {false, true})
+    if (info.mods & (pair ? kModOffset01 : kModOffset))
+      if (auto r = offset_range(info, pair)) s += std::string("- ") + (pair ? "offset0:/offset1:" : "offset:") + " " + r->what +
+                                                 (pair ? ", in elements of the access size (of 64 elements for the st64 forms)\n" : ", in bytes\n");
   if (info.mfma_passes) {
     s += "- MFMA passes (4 cycles each):";
     for (Arch a : {Arch::gfx942, Arch::gfx950})

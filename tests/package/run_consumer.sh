@@ -11,6 +11,11 @@ rm -rf "$work"
 mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 "$work/prefix/bin/cdnajit" list > /dev/null
+# The documentation a kernel author works from is installed: the tutorial, the reference, the lane layouts.
+for doc in README.md isa.md simulator.md timing-model.md; do
+  [ -s "$work/prefix/share/doc/cdnajit/$doc" ] || { echo "not installed: share/doc/cdnajit/$doc" >&2; exit 1; }
+done
+grep -q "### A one-wave MFMA tile" "$work/prefix/share/doc/cdnajit/README.md" || { echo "installed README.md has no tutorial" >&2; exit 1; }
 cmake_args=()
 command -v ccache > /dev/null && cmake_args=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 [ -n "${3:-}" ] && cmake_args+=(-DCMAKE_CXX_COMPILER="$3")

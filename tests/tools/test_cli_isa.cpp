@@ -15,6 +15,13 @@ TEST_CASE("cdnajit isa prints an instruction's builder call, operands and facts"
                         Contains("gfx942, gfx950") && Contains("cbsz/abid/blgp") && Contains(": 1 instruction\n"));
   Run d = cli("isa ds_read_b64");
   CHECK_THAT(d.out, Contains("wait counter: lgkmcnt") && Contains("offset:") && Contains("kind: load"));
+  // The offset range the builder checks, and what vaddr is in the saddr form.
+  CHECK_THAT(d.out, Contains("- offset: a 16-bit unsigned offset (0..65535), in bytes"));
+  Run pair = cli("isa ds_read2_b32");
+  CHECK_THAT(pair.out, Contains("- offset0:/offset1: an 8-bit unsigned offset (0..255), in elements of the access size"));
+  Run g = cli("isa global_store_dword");
+  CHECK_THAT(g.out, Contains("- offset: a 13-bit signed offset (-4096..4095), in bytes") &&
+                        Contains("one VGPR, an unsigned 32-bit byte offset, with an SGPR-pair `saddr`"));
 }
 
 TEST_CASE("cdnajit isa filters by glob and arch", "[cli][isa]") {
