@@ -91,6 +91,18 @@ extern "C" __global__ void broadcast(const int* in, int* out) {
   unsigned i = bid() * bdim() + tid();
   out[i] = __builtin_amdgcn_readlane(in[i], 37);
 }
+
+// The README's row softmax: the same reductions, then v_exp_f32 of x * log2(e) and v_rcp_f32 then a
+// multiply (the hardware approximations through their builtins, not expf / division's libcalls).
+extern "C" __global__ void row_softmax(const float* in, float* out) {
+  unsigned i = bid() * 64 + tid();
+  float x = in[i];
+  float mx = wave_reduce<max_f32>(x);
+  x = (x - mx) * 1.44269504f;
+  x = __builtin_amdgcn_exp2f(x);
+  float sum = wave_reduce<add_f32>(x);
+  out[i] = x * __builtin_amdgcn_rcpf(sum);
+}
 )";
 
 enum class Which { wave, group, broadcast };
@@ -252,11 +264,21 @@ TEST_CASE("the wave helpers refuse bad arguments with what, where and what is va
 
 
 // The README's row softmax ("Cross-lane operations and wave collectives"), run through
-// model::model_launch: rows of 64 floats against a CPU softmax in double (v_exp_f32 and v_rcp_f32
-// are approximations: 1e-5 relative), and a modelled time labelled with its product.
-TEST_CASE("the README's row softmax runs on the simulator", "[jit][wave_ops][sim]") {
+// model::model_launch with its modelled time printed: bit for bit against its HIP twin (the same
+// reduction order and the same v_exp_f32 / v_rcp_f32 approximations), and within 1e-5 relative of a
+// CPU softmax in double (those instructions are approximations).
+TEST_CASE("the README's row softmax matches its HIP twin bit for bit", "[jit][wave_ops][sim]") {
   for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
     INFO(arch_name(arch));
+    std::vector<uint8_t> twins;
+    try {
+      twins = simtest::compile_hip(kTwins, arch);
+    } catch (const std::exception& e) {
+      const std::string msg = e.what();
+      if (msg.find("cannot run") != std::string::npos || msg.find("posix_spawn failed") != std::string::npos)
+        CDNAJIT_SKIP("clang++-22 is not available to compile the HIP twins: " + msg);
+      throw;
+    }
     Kernel k("row_softmax", arch);
     k.set_workgroup_size(64);
     Reg in = k.load_arg(k.arg<const float*>("in"));
@@ -278,30 +300,38 @@ TEST_CASE("the README's row softmax runs on the simulator", "[jit][wave_ops][sim
     k.global_store_dword(off, x, out);
     k.s_endpgm();
     BuildResult r = k.build();
-    const uint32_t rows = 8;
-    std::mt19937 rng(3);
+    const uint32_t rows = 64;
+    std::mt19937 rng(uint32_t(test::test_seed("wave_ops_softmax", 3)));
     std::vector<float> host(rows * 64);
-    for (float& v : host) v = float(int(rng() % 8001) - 4000) / 1000.0f;
+    // Values in [-8, 8) with all 23 mantissa bits in play: the sums' rounding depends on the order.
+    for (float& v : host) v = float(int32_t(rng() % (1u << 24)) - (1 << 23)) / float(1 << 20);
     auto dev = open_device(arch == Arch::gfx942 ? "sim:gfx942" : "sim:gfx950");
-    Buffer bin = dev->upload(host, "in"), bout = dev->alloc(host.size() * 4, "out");
-    Module m = dev->load(r.code_object);
-    // Through the one-call model entry, as the README does: the results are the simulator's, bit-exact.
+    Buffer bin = dev->upload(host, "in");
     const model::Hardware& hw = model::default_product(arch);
-    auto modelled = model::model_launch(*dev, m.kernel("row_softmax"), Dim3{rows, 1, 1}, Dim3{64, 1, 1}, 0,
-                                        KernelArgs().ptr(bin).ptr(bout), hw);
-    const std::string report = model::format_report(modelled.report);
-    INFO(report);
-    CHECK(report.find("modelled (model " + modelled.report.model + ")") != std::string::npos);
-    CHECK(modelled.report.ms > 0);
-    std::vector<float> got = dev->download<float>(bout);
+    auto run = [&](const std::vector<uint8_t>& co, const char* what) {
+      Buffer bout = dev->alloc(host.size() * 4, "out");
+      auto m = model::model_launch(*dev, dev->load(co).kernel("row_softmax"), Dim3{rows, 1, 1}, Dim3{64, 1, 1}, 0,
+                                   KernelArgs().ptr(bin).ptr(bout), hw);
+      std::printf("%s %s: modelled (model %s): %.0f cycles, %.5f ms\n", what, std::string(arch_name(arch)).c_str(),
+                  m.report.model.c_str(), m.report.cycles, m.report.ms);
+      CHECK(model::format_report(m.report).find("modelled (model " + m.report.model + ")") != std::string::npos);
+      CHECK(m.report.ms > 0);
+      return dev->download<uint32_t>(bout);
+    };
+    const std::vector<uint32_t> got = run(r.code_object, "row_softmax");
+    const std::vector<uint32_t> want = run(twins, "row_softmax HIP twin");
+    std::string first;
+    const size_t bad = mismatches(got, want, first);
+    INFO("against the twin: " << first);
+    CHECK(bad == 0);
     for (uint32_t row = 0; row < rows; ++row) {
       double mxv = -1e300, s = 0;
       for (int l = 0; l < 64; ++l) mxv = std::max(mxv, double(host[row * 64 + l]));
       for (int l = 0; l < 64; ++l) s += std::exp(double(host[row * 64 + l]) - mxv);
       for (int l = 0; l < 64; ++l) {
-        const double want = std::exp(double(host[row * 64 + l]) - mxv) / s;
+        const double w = std::exp(double(host[row * 64 + l]) - mxv) / s;
         INFO("row " << row << " lane " << l);
-        CHECK(std::fabs(got[row * 64 + l] - want) <= 1e-5 * want);
+        CHECK(std::fabs(std::bit_cast<float>(got[row * 64 + l]) - w) <= 1e-5 * w);
       }
     }
   }
