@@ -147,15 +147,24 @@ MemoryModel simulate_memory(const sim::Recording& rec, const Hardware& hw) {
     const Cache::Result r = mall.access(victim, true);
     if (r.evicted_dirty) t.hbm_write_bytes += L;
   };
+  // Round r of the interleaving (every stream's r-th access) starts with the (r mod G)-th of the
+  // G workgroups and goes on in workgroup order, wrapping: which workgroup touches a line that
+  // workgroups of one XCD share first (and is charged its L2 miss) rotates over the rounds
+  // instead of always being workgroup 0, whose CU is the one the kernel time replays.
+  std::vector<size_t> group_first;  // index into streams of each workgroup's first stream
+  for (size_t si = 0; si < streams.size(); ++si)
+    if (!si || streams[si].workgroup != streams[si - 1].workgroup) group_first.push_back(si);
   std::vector<size_t> pos(streams.size(), 0);  // next access of each stream
-  for (bool any = true; any;) {
-    any = false;
-    for (size_t si = 0; si < streams.size(); ++si) {
+  for (size_t round = 0, any = 1; any; ++round) {
+    any = 0;
+    const size_t lead = group_first[round % group_first.size()];
+    for (size_t n = 0; n < streams.size(); ++n) {
+      const size_t si = (lead + n) % streams.size();
       const Stream& s = streams[si];
       const sim::LineWave& lw = *s.lines;
       const size_t k = pos[si];
       if (k >= lw.access_end.size()) continue;
-      any = true;
+      any = 1;
       ++pos[si];
       const uint64_t xcd = s.workgroup % uint64_t(xcds);
       const uint64_t cu = xcd * uint64_t(per_xcd) + (s.workgroup / uint64_t(xcds)) % uint64_t(per_xcd);

@@ -83,3 +83,26 @@ TEST_CASE("Memory hierarchy: every written line costs one HBM write, rewrites in
   CHECK(m.levels[0][0] == model::MemLevel::Hbm);   // made the line dirty: one write-back later
   CHECK(m.levels[0][100] == model::MemLevel::L2);  // rewritten while dirty in the L2
 }
+
+TEST_CASE("Memory hierarchy: the workgroup that first touches a line shared in its XCD rotates over the rounds",
+          "[model][memory]") {
+  const model::Hardware& hw = model::product("mi300x");  // 8 XCDs: workgroups 0 and 8 share XCD 0's L2
+  // 16 workgroups make the same 16 one-line accesses (access k reads line 1000 + k).
+  const auto m = model::simulate_memory(traced(16, [](int) {
+                                           std::vector<Access> a;
+                                           for (uint64_t k = 0; k < 16; ++k) a.push_back(range(1000 + k, 1));
+                                           return a;
+                                         }),
+                                         hw);
+  CHECK(m.traced.hbm_read_bytes == 16 * 128);  // the order does not change what the launch moves
+  CHECK(m.traced.mall_read_bytes == 8 * 16 * 128);
+  REQUIRE(m.levels[0].size() == 16);
+  // Round k starts with workgroup k mod 16: workgroup 0 precedes workgroup 8 in rounds 0 and 9..15,
+  // so it misses its L2 in half of them, not in all (its CU's replay pays an equal share).
+  int l2_hits = 0;
+  for (model::MemLevel l : m.levels[0]) l2_hits += l == model::MemLevel::L2;
+  CHECK(l2_hits == 8);
+  CHECK(m.levels[0][0] == model::MemLevel::Hbm);   // round 0: workgroup 0 leads
+  CHECK(m.levels[0][1] == model::MemLevel::L2);    // round 1: workgroup 8 fetched it first
+  CHECK(m.levels[0][9] == model::MemLevel::Mall);  // round 9: workgroup 9 (XCD 1) fetched it from HBM
+}
