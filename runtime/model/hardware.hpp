@@ -56,6 +56,12 @@ struct Hardware {
   // max(bank passes x lds_bank_cycles, bytes / lds_bytes_per_clk) cycles.
   int lds_halves = 2;
   int lds_bytes_per_clk = 64;
+  // The banks are one array for the whole CU ([ISA3]: the CU's LDS is 32 banks, and the CU's
+  // 128 B/clk ([LDSMB], [ROCPROF]) is those 32 banks x 4 B once per cycle; [LDSPH] counts 64 on
+  // gfx950), which both halves' bank passes queue for; each half's port only moves bytes.
+  // So a conflicted access of one half delays the other half's accesses; false: each half has
+  // banks of its own (the earlier model). Effect on nod-ai's sweeps: runtime/model/README.md.
+  bool lds_banks_shared_by_halves = true;
   int lds_latency = 52;          // issue to data in VGPRs, conflict-free
   // A ds_read/write_b64/b128 lane address that is 4-byte but not naturally aligned: served
   // alone, one byte per pass (1: 8 passes per b64 lane), or like an aligned access (0).

@@ -62,12 +62,18 @@ uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes) {
   return n * uint64_t(std::max(4, lane_bytes));
 }
 
-int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw, bool write) {
-  const int passes = lds_passes(addrs, lane_bytes, hw.lds_banks, hw.lds_misaligned_passes_per_byte, !write) * hw.lds_bank_cycles;
+LdsCost lds_cost(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw, bool write) {
+  LdsCost c;
+  c.bank_cycles = lds_passes(addrs, lane_bytes, hw.lds_banks, hw.lds_misaligned_passes_per_byte, !write) * hw.lds_bank_cycles;
   const uint64_t bytes = lds_bytes(addrs, lane_bytes);
   const uint64_t rate = uint64_t(std::max(1, write ? hw.lds_write_bytes_per_clk : hw.lds_bytes_per_clk));
-  const int bandwidth = int((bytes + rate - 1) / rate);
-  return std::max(passes, bandwidth);
+  c.port_cycles = int((bytes + rate - 1) / rate);
+  return c;
+}
+
+int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw, bool write) {
+  const LdsCost c = lds_cost(addrs, lane_bytes, hw, write);
+  return std::max(c.bank_cycles, c.port_cycles);
 }
 
 }  // namespace cdnajit::model

@@ -31,4 +31,13 @@ uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes);
 // A write moves at Hardware::lds_write_bytes_per_clk, a read at lds_bytes_per_clk.
 int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw, bool write = false);
 
+// The two limits of lds_cycles apart: `bank_cycles` = bank passes x Hardware::lds_bank_cycles (the
+// banks, which Hardware::lds_banks_shared_by_halves makes one array for the whole CU) and
+// `port_cycles` = bytes / the half's rate (the SIMD pair's path into the LDS).
+struct LdsCost {
+  int bank_cycles = 0;
+  int port_cycles = 0;
+};
+LdsCost lds_cost(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw, bool write = false);
+
 }  // namespace cdnajit::model
