@@ -107,6 +107,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
   std::vector<WgState> wgs(static_cast<size_t>(max_wgs));
   std::vector<uint64_t> valu_free(size_t(hw.simds), 0), mfma_free(size_t(hw.simds), 0);
   std::vector<uint64_t> lds_free(size_t(std::max(1, hw.lds_halves)), 0);  // per LDS half (SIMD pair)
+  uint64_t lds_banks_free = 0;  // the CU's bank array (Hardware::lds_banks_shared_by_halves)
   uint64_t addr_free = 0;
   double l2_free = 0, mall_free = 0, hbm_free = 0;
   int launched = 0, finished = 0, next_simd = 0;
@@ -363,20 +364,27 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             break;
           }
           case Unit::DS: {
-            int cycles = 0;
+            LdsCost cost;
             if (st.addr_count) {
               std::span<const uint64_t> a(w.rw->addrs.data() + st.addr_first, st.addr_count);
               const bool write = op.info && op.info->is_store && !op.info->is_load;
               R.lds_passes += uint64_t(lds_passes(a, op.lane_bytes, hw.lds_banks, hw.lds_misaligned_passes_per_byte, !write));
-              cycles = lds_cycles(a, op.lane_bytes, hw, write);
+              cost = lds_cost(a, op.lane_bytes, hw, write);
             } else {  // permutes/swizzles: one conflict-free wave64 dword access
-              cycles = std::max(1, 64 * 4 / hw.lds_bytes_per_clk);
+              cost.port_cycles = std::max(1, 64 * 4 / hw.lds_bytes_per_clk);
             }
             ++R.lds_instructions;
             uint64_t& half_free = lds_free[size_t(simd * hw.lds_halves / hw.simds)];
             const uint64_t start = std::max(c, half_free);
+            const int cycles = std::max(cost.bank_cycles, cost.port_cycles);
             half_free = start + uint64_t(cycles);
-            R.busy[size_t(Pipe::Lds)] += cycles;
+            if (hw.lds_banks_shared_by_halves && cost.bank_cycles > 0) {
+              // The passes wait for the CU's banks; the half is held until they and its bytes are done.
+              const uint64_t banks_start = std::max(start, lds_banks_free);
+              lds_banks_free = banks_start + uint64_t(cost.bank_cycles);
+              half_free = std::max(start + uint64_t(cost.port_cycles), lds_banks_free);
+            }
+            R.busy[size_t(Pipe::Lds)] += cycles;  // the instruction's own service, not its wait for the banks
             w.lgkm.push_back(std::max(last_or(w.lgkm, 0), half_free + uint64_t(hw.lds_latency)));
             break;
           }

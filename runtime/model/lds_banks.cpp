@@ -18,7 +18,8 @@ constexpr int kB128Read64[64] = {0,  1,  2,  3,  12, 13, 14, 15, 20, 21, 22, 23,
                                  28, 29, 30, 31, 36, 37, 38, 39, 40, 41, 42, 43, 48, 49, 50, 51, 60, 61, 62, 63};
 }  // namespace
 
-int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, int misaligned_passes_per_byte, bool read) {
+int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, int misaligned_passes_per_byte, bool read,
+               int* misaligned_passes) {
   const int bytes = std::max(4, lane_bytes);  // sub-dword accesses occupy their dword's bank
   const int dwords = (bytes + 3) / 4;
   // Lanes per group: the largest power of two whose dwords fit the banks once.
@@ -28,7 +29,7 @@ int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, int m
   const int* order = nullptr;  // lane service order (nullptr: lane order)
   if (read && bytes == 16 && banks == 32) order = kB128Read32;
   if (read && bytes == 16 && banks == 64) order = kB128Read64;
-  int passes = 0;
+  int passes = 0, alone = 0;
   std::vector<uint64_t> seen;  // distinct dword addresses of the group, per bank
   std::vector<int> count(size_t(banks), 0);
   for (size_t slot = 0; slot < addrs.size(); slot += 64) {
@@ -40,6 +41,7 @@ int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, int m
         if (a == sim::kNoAddress) continue;
         if (misaligned_passes_per_byte > 0 && natural > 4 && a % natural != 0) {
           passes += misaligned_passes_per_byte * bytes;  // served alone
+          alone += misaligned_passes_per_byte * bytes;
           continue;
         }
         for (int d = 0; d < dwords; ++d) seen.push_back((a & ~3ull) / 4 + uint64_t(d));
@@ -53,6 +55,7 @@ int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, int m
       passes += worst;
     }
   }
+  if (misaligned_passes) *misaligned_passes = alone;
   return passes;
 }
 
@@ -62,12 +65,23 @@ uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes) {
   return n * uint64_t(std::max(4, lane_bytes));
 }
 
-int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw, bool write) {
-  const int passes = lds_passes(addrs, lane_bytes, hw.lds_banks, hw.lds_misaligned_passes_per_byte, !write) * hw.lds_bank_cycles;
+LdsCost lds_cost(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw, bool write) {
+  LdsCost c;
+  int alone = 0;
+  const int passes = lds_passes(addrs, lane_bytes, hw.lds_banks, hw.lds_misaligned_passes_per_byte, !write, &alone);
   const uint64_t bytes = lds_bytes(addrs, lane_bytes);
   const uint64_t rate = uint64_t(std::max(1, write ? hw.lds_write_bytes_per_clk : hw.lds_bytes_per_clk));
-  const int bandwidth = int((bytes + rate - 1) / rate);
-  return std::max(passes, bandwidth);
+  c.port_cycles = int((bytes + rate - 1) / rate);
+  // Misaligned lanes served alone hold the half (the fitted rule of lds_misaligned_passes_per_byte,
+  // fitted when each half had banks of its own); only the aligned passes queue for the shared banks.
+  c.bank_cycles = (passes - alone) * hw.lds_bank_cycles;
+  if (alone > 0) c.port_cycles = std::max(c.port_cycles, passes * hw.lds_bank_cycles);
+  return c;
+}
+
+int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw, bool write) {
+  const LdsCost c = lds_cost(addrs, lane_bytes, hw, write);
+  return std::max(c.bank_cycles, c.port_cycles);
 }
 
 }  // namespace cdnajit::model

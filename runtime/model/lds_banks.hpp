@@ -19,8 +19,9 @@ namespace cdnajit::model {
 // `read`: a 16-byte read takes its lanes in the order measured on MI300X (32 banks) and MI350X
 // (64 banks) ([LDSPH] in hardware.cpp: 8 lanes 0-3 and 20-23 first on 32 banks, 16 lanes 0-3,
 // 12-15, 20-23, 24-27 first on 64 banks); otherwise, and for every other width, contiguous lanes.
+// `misaligned_passes` (optional): set to the part of the result spent on misaligned lanes served alone.
 int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, int misaligned_passes_per_byte = 0,
-               bool read = false);
+               bool read = false, int* misaligned_passes = nullptr);
 
 // Bytes one DS instruction moves: active lane-accesses x max(4, lane_bytes).
 uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes);
@@ -30,5 +31,16 @@ uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes);
 // [LDSMB] shows both limits: a conflict-free wave64 dword read takes 4 cycles, not 2).
 // A write moves at Hardware::lds_write_bytes_per_clk, a read at lds_bytes_per_clk.
 int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw, bool write = false);
+
+// The two limits of lds_cycles apart: `bank_cycles` = bank passes x Hardware::lds_bank_cycles (the
+// banks, which Hardware::lds_banks_shared_by_halves makes one array for the whole CU) and
+// `port_cycles` = bytes / the half's rate (the SIMD pair's path into the LDS). Passes of misaligned
+// lanes served alone stay with the half (port_cycles >= all passes then), not the shared banks:
+// Hardware::lds_misaligned_passes_per_byte was fitted when each half had banks of its own.
+struct LdsCost {
+  int bank_cycles = 0;
+  int port_cycles = 0;
+};
+LdsCost lds_cost(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw, bool write = false);
 
 }  // namespace cdnajit::model

@@ -328,3 +328,28 @@ TEST_CASE("CU model: successive workgroups start their first wave on successive 
   hw.rotate_first_simd_per_workgroup = false;
   CHECK(model::run_cu(rec, hw, c).cycles >= 2 * 160);
 }
+
+TEST_CASE("CU model: the two LDS halves share the CU's banks (switchable)", "[model][lds]") {
+  const uint32_t wait_lgkm0 = 0xc07f;  // vmcnt 63, expcnt 7, lgkmcnt 0
+  // One workgroup of 4 waves on SIMDs 0-3: waves 0 and 2 sit on different halves (SIMDs 0-1, 2-3).
+  auto two_reads = [&](int stride_bytes) {
+    std::vector<Inst> reader = {{"ds_read_b32", 0, lane_addrs(0, stride_bytes)}, {"s_waitcnt", wait_lgkm0}};
+    std::vector<Inst> idle = {{"v_add_f32"}};
+    return recording(Arch::gfx942, {reader, idle, reader, idle});
+  };
+  model::Hardware shared = model::product("mi300x");
+  shared.lds_banks_shared_by_halves = true;
+  model::Hardware apart = shared;
+  apart.lds_banks_shared_by_halves = false;
+  // Every lane in bank 0 (stride 128 bytes on 32 banks): 64 passes per read. On shared banks the
+  // second half's read waits for the first's passes; with banks per half both run at once.
+  const auto conflicted = two_reads(128);
+  const auto s = run_on(conflicted, shared), a = run_on(conflicted, apart);
+  CHECK(s.cycles >= 2 * 64 + 52);
+  CHECK(s.cycles <= 2 * 64 + 52 + 8 + kEnd);
+  CHECK(a.cycles >= 64 + 52);
+  CHECK(a.cycles <= 64 + 52 + 8 + kEnd);
+  // Conflict-free: 2 passes and 4 port cycles per read; the halves' passes fit side by side.
+  const auto free_ = two_reads(4);
+  CHECK(run_on(free_, shared).cycles == run_on(free_, apart).cycles);
+}

@@ -97,3 +97,18 @@ TEST_CASE("lds_passes: a b128 read takes its lanes in the measured order, a writ
   CHECK(model::lds_passes(a, 16, 32, 0, false) == 8);
   CHECK(model::lds_passes(a, 16, 32, 0, true) == 10);
 }
+
+TEST_CASE("lds_cost: misaligned lanes served alone hold the half, aligned passes go to the shared banks", "[model][lds]") {
+  const model::Hardware& hw = model::product("mi300x");
+  REQUIRE(hw.lds_misaligned_passes_per_byte == 1);
+  // ds_read_b64 at an 8-byte stride from 4: every lane misaligned, 64 x 8 passes, all on the half.
+  const auto all = model::lds_cost(lane_addrs(4, 8), 8, hw);
+  CHECK(all.bank_cycles == 0);
+  CHECK(all.port_cycles == 64 * 8);
+  // Aligned: 4 passes on the banks, 8 port cycles (512 bytes at 64 B/clk); lds_cycles is the larger.
+  const auto aligned = model::lds_cost(lane_addrs(0, 8), 8, hw);
+  CHECK(aligned.bank_cycles == 4);
+  CHECK(aligned.port_cycles == 8);
+  CHECK(model::lds_cycles(lane_addrs(0, 8), 8, hw) == 8);
+  CHECK(model::lds_cycles(lane_addrs(4, 8), 8, hw) == 64 * 8);
+}
