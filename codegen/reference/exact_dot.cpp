@@ -138,6 +138,61 @@ float exact_dot_f32_mpfr(std::span<const float> a, std::span<const float> b, flo
   return round_to_f32(sum.v);
 }
 
+namespace {
+
+// bit_span for a float given by its bits; false for +-0 and for inf/NaN (the
+// caller has already sent non-finite inputs to MPFR).
+bool nonzero_bit_span(uint32_t u, BitSpan& s) {
+  if ((u << 1) == 0) return false;
+  uint32_t biased = (u >> 23) & 0xff, m = u & 0x7fffff;
+  int scale = -149;
+  if (biased) {
+    m |= 1u << 23;
+    scale = int(biased) - 150;
+  }
+  s = {scale + std::countr_zero(m), scale + int(std::bit_width(m)) - 1};
+  return true;
+}
+
+bool is_inf_or_nan(uint32_t u) { return ((u >> 23) & 0xff) == 0xff; }
+
+}  // namespace
+
+float exact_dot2_f32(float a0, float b0, float a1, float b1, float c) {
+  uint32_t ua0 = std::bit_cast<uint32_t>(a0), ub0 = std::bit_cast<uint32_t>(b0);
+  uint32_t ua1 = std::bit_cast<uint32_t>(a1), ub1 = std::bit_cast<uint32_t>(b1);
+  uint32_t uc = std::bit_cast<uint32_t>(c);
+  if (is_inf_or_nan(ua0) | is_inf_or_nan(ub0) | is_inf_or_nan(ua1) | is_inf_or_nan(ub1) | is_inf_or_nan(uc))
+    return exact_dot2_f32_mpfr(a0, b0, a1, b1, c);
+  // The window of window_fits_double, for exactly two products and c.
+  int lo = 1 << 20, hi = -(1 << 20), terms = 0;
+  BitSpan x, y;
+  if (nonzero_bit_span(ua0, x) && nonzero_bit_span(ub0, y)) {
+    lo = x.lsb + y.lsb;
+    hi = x.msb + y.msb + 1;
+    ++terms;
+  }
+  if (nonzero_bit_span(ua1, x) && nonzero_bit_span(ub1, y)) {
+    lo = std::min(lo, x.lsb + y.lsb);
+    hi = std::max(hi, x.msb + y.msb + 1);
+    ++terms;
+  }
+  if (nonzero_bit_span(uc, x)) {
+    lo = std::min(lo, x.lsb);
+    hi = std::max(hi, x.msb);
+    ++terms;
+  }
+  int growth = terms == 3 ? 2 : terms == 2 ? 1 : 0;  // ceil(log2(terms))
+  if (terms == 0 || hi + growth - lo + 1 <= 53) {
+    // Exact in double (see window_fits_double); added in the documented order.
+    double sum = double(a0) * double(b0);
+    sum += double(a1) * double(b1);
+    sum += double(c);
+    return float(sum);  // the one rounding
+  }
+  return exact_dot2_f32_mpfr(a0, b0, a1, b1, c);
+}
+
 float exact_dot_f32(std::span<const float> a, std::span<const float> b, float c) {
   if (exact_dot_uses_fast_path(a, b, c)) return dot_in_double(a, b, c);
   return exact_dot_f32_mpfr(a, b, c);
