@@ -114,7 +114,7 @@ TEST_CASE("exact_dot2_f32: the two-term fast path equals the MPFR path, special 
     float c = kind == 2 ? any_f32() : rng() % 2 ? operand(kind) : any_f32();
     if (i % 5 == 0) {
       // A tie: c's ulp is 2^k and a0*b0 = +-2^(k-1), half an ulp. Half the time a1*b1 = 0
-      // (an exact tie, to even); otherwise a1*b1 is a bf16 product 2..60 bits further down,
+      // (an exact tie, to even); otherwise a1*b1 is a bf16 product up to 60 bits further down,
       // which decides the rounding and is exactly what a double sum (53 bits) may lose: a
       // fast path that trusts double too far rounds these wrongly.
       c = bf16(-20, 20) + float(rng() % 1024);
