@@ -1,6 +1,7 @@
 #include "codegen/dwconv_mfma.hpp"
 #include "codegen/dwconv3d_models.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -22,6 +23,13 @@ struct InputView {
     if (di < 0 || di >= s.D || hi < 0 || hi >= s.H || wi < 0 || wi >= s.W) return 0;
     return in[((((size_t(n) * s.C + c) * s.D + di) * s.H + hi) * s.W) + wi];
   }
+  // The input row (n, c, di, hi, 0..W-1), or nullptr when the row is padding: the
+  // bounds and index work done once per kernel row instead of once per tap.
+  const uint16_t* row(int n, int c, int di, int hi) const {
+    if (di < 0 || di >= s.D || hi < 0 || hi >= s.H) return nullptr;
+    return in.data() + (((size_t(n) * s.C + c) * s.D + di) * s.H + hi) * s.W;
+  }
+  uint16_t at_row(const uint16_t* r, int wi) const { return r && wi >= 0 && wi < s.W ? r[wi] : 0; }
 };
 
 void check_sizes(const DwConvShape& s, std::span<const uint16_t> input, std::span<const uint16_t> weight) {
@@ -72,9 +80,18 @@ std::vector<double> dwconv3d_reference_fp64(const DwConvShape& s, std::span<cons
   InputView x{s, input};
   std::vector<double> out(size_t(s.output_elems()));
   for_each_output(s, [&](int n, int c, int d, int h, int w, size_t o) {
+    // Taps in kd, kh, kw order as before. Padding taps are skipped: they add a
+    // signed zero to an accumulator that starts at +0, which never changes it.
     double acc = 0;
-    for_each_tap(s, x, weight, n, c, d, h, w,
-                 [&](uint16_t wt, uint16_t in) { acc += double(bf16_to_f32(wt)) * double(bf16_to_f32(in)); });
+    const uint16_t* wt = weight.data() + size_t(c) * s.taps();
+    for (int kd = 0; kd < s.KD; ++kd)
+      for (int kh = 0; kh < s.KH; ++kh) {
+        const uint16_t* r = x.row(n, c, d - s.padD + kd, h - s.padH + kh);
+        if (!r) continue;
+        const uint16_t* wrow = wt + (kd * s.KH + kh) * s.KW;
+        int w0 = w - s.padW, kw_lo = std::max(0, -w0), kw_hi = std::min(s.KW, s.W - w0);
+        for (int kw = kw_lo; kw < kw_hi; ++kw) acc += double(bf16_to_f32(wrow[kw])) * double(bf16_to_f32(r[w0 + kw]));
+      }
     out[o] = acc;
   });
   return out;
@@ -107,13 +124,14 @@ std::vector<uint16_t> dwconv3d_model_dot2(const DwConvShape& s, std::span<const 
     for (int kd = 0; kd < s.KD; ++kd)
       for (int kh = 0; kh < s.KH; ++kh) {
         const uint16_t* wrow = wt + (kd * s.KH + kh) * s.KW;
-        int di = d - s.padD + kd, hi = h - s.padH + kh, w0 = w - s.padW;
+        const uint16_t* xr = x.row(n, c, d - s.padD + kd, h - s.padH + kh);
+        int w0 = w - s.padW;
         for (int q = 0; q + 1 < s.KW; q += 2) {
           uint32_t wp = wrow[q] | (uint32_t(wrow[q + 1]) << 16);
-          uint32_t xp = x.at(n, c, di, hi, w0 + q) | (uint32_t(x.at(n, c, di, hi, w0 + q + 1)) << 16);
+          uint32_t xp = x.at_row(xr, w0 + q) | (uint32_t(x.at_row(xr, w0 + q + 1)) << 16);
           acc = dot2_f32_bf16(wp, xp, acc, r);
         }
-        acc = std::fma(bf16_to_f32(wrow[s.KW - 1]), bf16_to_f32(x.at(n, c, di, hi, w0 + s.KW - 1)), acc);
+        acc = std::fma(bf16_to_f32(wrow[s.KW - 1]), bf16_to_f32(x.at_row(xr, w0 + s.KW - 1)), acc);
       }
     out[o] = f32_to_bf16_rne(acc);
   });

@@ -138,6 +138,52 @@ float exact_dot_f32_mpfr(std::span<const float> a, std::span<const float> b, flo
   return round_to_f32(sum.v);
 }
 
+namespace {
+
+// bit_span for a finite float given by its bits, as branch-free integer work;
+// +-0 gives the empty span {kNone, -kNone}, which min/max below ignore.
+constexpr int kNone = 1 << 20;
+BitSpan finite_bit_span(uint32_t u) {
+  uint32_t biased = (u >> 23) & 0xff, m = (u & 0x7fffff) | (uint32_t(biased != 0) << 23);
+  int scale = biased ? int(biased) - 150 : -149;
+  if (m == 0) return {kNone, -kNone};
+  return {scale + std::countr_zero(m), scale + int(std::bit_width(m)) - 1};
+}
+
+bool is_inf_or_nan(uint32_t u) { return ((u >> 23) & 0xff) == 0xff; }
+
+// Out of line and marked cold so that the fast path below needs no register
+// saves for the MPFR call.
+[[gnu::noinline, gnu::cold]] float exact_dot2_by_mpfr(float a0, float b0, float a1, float b1, float c) {
+  return exact_dot2_f32_mpfr(a0, b0, a1, b1, c);
+}
+
+}  // namespace
+
+float exact_dot2_f32(float a0, float b0, float a1, float b1, float c) {
+  uint32_t ua0 = std::bit_cast<uint32_t>(a0), ub0 = std::bit_cast<uint32_t>(b0);
+  uint32_t ua1 = std::bit_cast<uint32_t>(a1), ub1 = std::bit_cast<uint32_t>(b1);
+  uint32_t uc = std::bit_cast<uint32_t>(c);
+  if (is_inf_or_nan(ua0) | is_inf_or_nan(ub0) | is_inf_or_nan(ua1) | is_inf_or_nan(ub1) | is_inf_or_nan(uc))
+    return exact_dot2_by_mpfr(a0, b0, a1, b1, c);
+  // The window of window_fits_double for exactly two products and c: a product
+  // with a zero factor is an exact signed zero and stays outside the window.
+  BitSpan x0 = finite_bit_span(ua0), y0 = finite_bit_span(ub0);
+  BitSpan x1 = finite_bit_span(ua1), y1 = finite_bit_span(ub1), z = finite_bit_span(uc);
+  bool p0 = (ua0 << 1) && (ub0 << 1), p1 = (ua1 << 1) && (ub1 << 1), pc = (uc << 1) != 0;
+  int lo = z.lsb, hi = z.msb;
+  if (p0) lo = std::min(lo, x0.lsb + y0.lsb), hi = std::max(hi, x0.msb + y0.msb + 1);
+  if (p1) lo = std::min(lo, x1.lsb + y1.lsb), hi = std::max(hi, x1.msb + y1.msb + 1);
+  int terms = int(p0) + int(p1) + int(pc);
+  int growth = terms - int(terms != 0);  // ceil(log2(terms)) for 0..3 terms
+  if (terms != 0 && hi + growth - lo + 1 > 53) return exact_dot2_by_mpfr(a0, b0, a1, b1, c);
+  // Exact in double (see window_fits_double); added in the documented order.
+  double sum = double(a0) * double(b0);
+  sum += double(a1) * double(b1);
+  sum += double(c);
+  return float(sum);  // the one rounding
+}
+
 float exact_dot_f32(std::span<const float> a, std::span<const float> b, float c) {
   if (exact_dot_uses_fast_path(a, b, c)) return dot_in_double(a, b, c);
   return exact_dot_f32_mpfr(a, b, c);

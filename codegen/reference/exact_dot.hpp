@@ -27,11 +27,11 @@ float exact_dot_f32(std::span<const float> a, std::span<const float> b, float c)
 // For testing the fast path; slower.
 float exact_dot_f32_mpfr(std::span<const float> a, std::span<const float> b, float c);
 
-// Convenience for the two-term case: a0*b0 + a1*b1 + c.
-inline float exact_dot2_f32(float a0, float b0, float a1, float b1, float c) {
-  float a[2] = {a0, a1}, b[2] = {b0, b1};
-  return exact_dot_f32(a, b, c);
-}
+// The two-term case, a0*b0 + a1*b1 + c: the same value as exact_dot_f32 on
+// {a0, a1}, {b0, b1}, c, through a specialised form of the same exponent-window
+// test (no spans or loops: it is the host dot2 model's inner step, called once
+// per v_dot2_f32_bf16 the model evaluates).
+float exact_dot2_f32(float a0, float b0, float a1, float b1, float c);
 inline float exact_dot2_f32_mpfr(float a0, float b0, float a1, float b1, float c) {
   float a[2] = {a0, a1}, b[2] = {b0, b1};
   return exact_dot_f32_mpfr(a, b, c);

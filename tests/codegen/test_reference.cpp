@@ -70,3 +70,75 @@ TEST_CASE("exact_dot_f32: the double fast path equals the MPFR path on random in
   CHECK(fast >= cases / 4);          // both paths are exercised
   CHECK(cases - fast >= cases / 4);
 }
+
+TEST_CASE("exact_dot2_f32: the two-term fast path equals the MPFR path, special values included", "[codegen][reference][random]") {
+  // exact_dot2_f32 is the host dot2 model's inner step; it has its own specialised
+  // exactness test, so it is checked here against the MPFR-only path on inputs that
+  // reach both of its branches: bf16 operands as the model sees them, full f32 over
+  // the whole exponent range, subnormals, signed zeros, infinities, NaN, and c chosen
+  // so that the exact sum lies on a tie between two f32 values.
+  std::mt19937_64 rng(cdnajit::test::test_seed("exact_dot2_f32 fast vs MPFR", 7));
+  auto any_f32 = [&] {  // every finite exponent, subnormals included
+    uint32_t u = uint32_t(rng()) & 0x7f7fffffu;
+    u |= uint32_t(rng() % 254) << 23;
+    return std::bit_cast<float>(u | (uint32_t(rng() & 1) << 31));
+  };
+  auto bf16 = [&](int lo, int hi) {  // 8-bit significand, exponent in [lo, hi]
+    uint32_t e = uint32_t(127 + lo + int(rng() % uint64_t(hi - lo + 1)));
+    return std::bit_cast<float>((uint32_t(rng() & 1) << 31) | (e << 23) | ((uint32_t(rng()) & 0x7f) << 16));
+  };
+  auto special = [&]() -> float {
+    switch (rng() % 8) {
+      case 0: return 0.0f;
+      case 1: return -0.0f;
+      case 2: return INFINITY;
+      case 3: return -INFINITY;
+      case 4: return NAN;
+      case 5: return std::bit_cast<float>(uint32_t(rng()) & 0x807fffffu);  // subnormal (or zero)
+      case 6: return 0x1p-149f;
+      default: return -0x1p127f;
+    }
+  };
+  auto operand = [&](int kind) -> float {
+    switch (kind) {
+      case 0: return bf16(-8, 1);      // the seed job's inputs
+      case 1: return bf16(-60, 60);    // bf16, wide
+      case 2: return any_f32();        // full f32, every exponent
+      default: return rng() % 4 ? bf16(-8, 1) : special();
+    }
+  };
+  int cases = 0, fast = 0, ties = 0, mismatches = 0;
+  for (int i = 0; i < 200000; ++i) {
+    int kind = i % 4;
+    float a0 = operand(kind), b0 = operand(kind), a1 = operand(kind), b1 = operand(kind);
+    float c = kind == 2 ? any_f32() : rng() % 2 ? operand(kind) : any_f32();
+    if (i % 5 == 0) {
+      // A tie: c's ulp is 2^k and a0*b0 = +-2^(k-1), half an ulp. Half the time a1*b1 = 0
+      // (an exact tie, to even); otherwise a1*b1 is a bf16 product up to 60 bits further down,
+      // which decides the rounding and is exactly what a double sum (53 bits) may lose: a
+      // fast path that trusts double too far rounds these wrongly.
+      c = bf16(-20, 20) + float(rng() % 1024);
+      int k = std::ilogb(c) - 23;
+      a0 = std::ldexp(1.0f, k / 2), b0 = std::ldexp(rng() & 1 ? 1.0f : -1.0f, k - 1 - k / 2), b1 = 0.0f;
+      if (rng() & 1) {
+        int low = k - 2 - int(rng() % 60);
+        a1 = std::ldexp(bf16(0, 0), low / 2), b1 = std::ldexp(bf16(0, 0), low - low / 2);
+      }
+      ++ties;
+    }
+    float a[2] = {a0, a1}, b[2] = {b0, b1};
+    bool f = cdnajit::reference::exact_dot_uses_fast_path(a, b, c);
+    float want = cdnajit::reference::exact_dot2_f32_mpfr(a0, b0, a1, b1, c);
+    float got = cdnajit::reference::exact_dot2_f32(a0, b0, a1, b1, c);
+    ++cases;
+    fast += f;
+    if (!same_f32(got, want) && ++mismatches <= 10)
+      FAIL_CHECK(std::hexfloat << a0 << "*" << b0 << " + " << a1 << "*" << b1 << " + " << c << ": fast "
+                               << got << ", MPFR " << want);
+  }
+  std::printf("exact_dot2_f32 fast vs MPFR: %d cases (%d ties), %d on the double fast path, %d mismatches\n", cases,
+              ties, fast, mismatches);
+  CHECK(mismatches == 0);
+  CHECK(fast >= cases / 4);  // both branches are exercised
+  CHECK(cases - fast >= cases / 4);
+}
