@@ -52,20 +52,22 @@ void run_example(Device& dev, const DeviceKernel& k, bool dot) {
   dev.launch(k, Dim3{2, 1, 1}, Dim3{256, 1, 1}, 0, args);
 }
 
-codegen::DwConvShape small_shape() {
+codegen::DwConvShape small_shape(codegen::DwVariant v) {
   codegen::DwConvShape s;
   s.N = 1, s.C = 2, s.D = 4, s.H = 5, s.W = 20, s.KD = 3, s.KH = 3, s.KW = 3, s.padD = 0, s.padH = 1, s.padW = 1;
+  // mfma_band takes even W and padW and W_out a multiple of 4 (its DMA and store widths).
+  if (v == codegen::DwVariant::mfma_band) s.KW = 5, s.padW = 2;
   return s;
 }
 
-void run_dwconv(Device& dev, const DeviceKernel& k, Arch arch) {
-  codegen::DwConvShape s = small_shape();
+void run_dwconv(Device& dev, const DeviceKernel& k, Arch arch, codegen::DwVariant v) {
+  codegen::DwConvShape s = small_shape(v);
   auto in = codegen::random_bf16(size_t(s.input_elems()), 3), w = codegen::random_bf16(size_t(s.weight_elems()), 4);
   Buffer bi = dev.upload(std::span<const uint16_t>(in), "input"), bw = dev.upload(std::span<const uint16_t>(w), "weight");
   Buffer bo = dev.alloc(size_t(s.output_elems()) * 2, "output");
   KernelArgs args;
   args.ptr(bi).ptr(bw).ptr(bo);
-  codegen::DwConvGeometry g = codegen::dwconv_geometry(s, arch);
+  codegen::DwConvGeometry g = codegen::dwconv_geometry(s, arch, v);
   dev.launch(k, Dim3{uint32_t(g.grid_x), 1, 1}, Dim3{uint32_t(codegen::DwConvGeometry::kThreads), 1, 1}, 0, args);
 }
 
@@ -86,8 +88,8 @@ std::vector<Case> codegen_kernels() {
       codegen::DwVariant v = vi.id;
       if (!codegen::variant_available(v, arch)) continue;
       cases.push_back({"dwconv3d." + std::string(codegen::variant_name(v)), arch,
-                       [v, arch](const BuildOptions& o) { return codegen::build_dwconv3d(small_shape(), v, arch, o); },
-                       [arch](Device& d, const DeviceKernel& k) { run_dwconv(d, k, arch); },
+                       [v, arch](const BuildOptions& o) { return codegen::build_dwconv3d(small_shape(v), v, arch, o); },
+                       [arch, v](Device& d, const DeviceKernel& k) { run_dwconv(d, k, arch, v); },
                        vi.schedule != codegen::DwSchedule::sched_groups});
     }
   }
