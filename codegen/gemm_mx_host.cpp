@@ -11,6 +11,7 @@
 #include "codegen/bf16.hpp"
 #include "codegen/hip_sources.hpp"
 #include "codegen/hip_sources_embedded.hpp"
+#include "jit/isa/mfma_rate.hpp"
 #include "codegen/model_launch.hpp"
 #include "jit/isa/error.hpp"
 
@@ -184,7 +185,7 @@ GemmMxRunResult run_gemm_mx_hip(Device& dev, const GemmMxPlan& p, std::span<cons
 std::string GemmMxModelled::describe() const {
   return fmt::format(
       "modelled (model {}): {} [{}]: {:.4f} ms, {:.1f} TFLOP/s = {:.1f}% of the {} peak {:.1f} TFLOP/s for {} as "
-      "the ISA table's pass count gives it; limiter {}; {} of {} workgroups replayed",
+      "the ISA table's pass count for the format gives it; limiter {}; {} of {} workgroups replayed",
       model, shape, config, report.ms, tflops(), 100 * peak_share(), model, peak_tflops, mfma, report.limiter,
       report.replayed_workgroups, report.plan.workgroups);
 }
@@ -199,7 +200,10 @@ GemmMxModelled model_gemm_mx(const model::Hardware& hw, const GemmMxShape& s, co
   m.gflop = s.gflop();
   const isa::InstrInfo* mi = isa::find(p.mnemonic);
   if (!mi) throw Error(fmt::format("gemm-mx model: {} is not in the ISA table", p.mnemonic));
-  m.peak_tflops = hw.peak_mfma_flops(2 * p.cfg.mfma_m * p.cfg.mfma_m * p.mfma_k, isa::mfma_passes(*mi, hw.arch)) / 1e12;
+  const uint8_t format = uint8_t(s.format);  // A's and B's CBSZ/BLGP format code: fp4/fp6 take fewer passes
+  m.peak_tflops =
+      hw.peak_mfma_flops(2 * p.cfg.mfma_m * p.cfg.mfma_m * p.mfma_k, isa::mfma_passes(*mi, hw.arch, format, format)) /
+      1e12;
   const BuildResult k = build_gemm_mx(p);
   const GemmMxInputs in = gemm_mx_random_inputs(p, seed);
   auto dev = open_sim_device(hw.arch);

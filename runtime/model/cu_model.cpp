@@ -5,6 +5,7 @@
 
 #include "jit/isa/error.hpp"
 #include "jit/isa/opcode.hpp"
+#include "jit/isa/mfma_rate.hpp"
 #include "jit/isa/waitcnt.hpp"
 #include "runtime/model/coalesce.hpp"
 #include "runtime/model/lds_banks.hpp"
@@ -335,7 +336,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             break;
           }
           case Unit::MFMA: {
-            int passes = op.info ? isa::mfma_passes(*op.info, rec.arch) : 0;
+            int passes = op.info ? isa::mfma_passes(*op.info, rec.arch, op.cbsz, op.blgp) : 0;
             if (passes <= 0) passes = 4;
             const int busy = passes * hw.mfma_cycles_per_pass;
             mfma_free[size_t(simd)] = c + uint64_t(busy);

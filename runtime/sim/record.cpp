@@ -20,6 +20,8 @@ void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint
     ro.info = op.info;
     ro.imm = op.imm;
     ro.lane_bytes = uint8_t(memory_lane_bytes(op));
+    ro.cbsz = op.cbsz;
+    ro.blgp = op.blgp;
     ro.lds_dma = memory_is_lds_dma(op);
     ro.clock = clock_kind(op.info);
     r.ops.push_back(std::move(ro));

@@ -22,6 +22,7 @@ struct RecordedOp {
   const isa::InstrInfo* info = nullptr;   // ISA table entry (nullptr if the table lacks it)
   uint32_t imm = 0;                       // SOPP/SOPK immediate (s_waitcnt fields, s_nop count, ...)
   uint8_t lane_bytes = 0;                 // memory access size per lane and address
+  uint8_t cbsz = 0, blgp = 0;             // MFMA format fields (gfx950 f8f6f4: the pass count depends on them)
   bool lds_dma = false;                   // global/buffer load that writes LDS
   ClockKind clock = ClockKind::None;      // s_memtime / s_memrealtime (the model reports their issue cycles)
 };

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "jit/isa/isa.hpp"
+#include "jit/isa/mfma_rate.hpp"
 #include "jit/isa/opcode.hpp"
 #include "jit/isa/waitcnt.hpp"
 #include "jit/isa/error.hpp"
@@ -95,6 +96,16 @@ TEST_CASE("facts the passes and the builder rely on", "[isa][table]") {
   CHECK(mfma_passes(*find("v_mfma_f32_32x32x2_f32"), Arch::gfx942) == 16);
   CHECK(mfma_passes(*find("v_mfma_f64_16x16x4_f64"), Arch::gfx942) == 8);
   CHECK(mfma_passes(*find("v_mfma_f64_16x16x4_f64"), Arch::gfx950) == 16);
+
+  // gfx950 f8f6f4: half the passes with no 8-bit operand (jit/isa/mfma_rate.hpp); cbsz/blgp 0 fp8 .. 4 fp4.
+  const InstrInfo& mx = *find("v_mfma_f32_16x16x128_f8f6f4");
+  CHECK(mfma_passes(mx, Arch::gfx950, 0, 0) == 8);
+  CHECK(mfma_passes(mx, Arch::gfx950, 4, 4) == 4);
+  CHECK(mfma_passes(mx, Arch::gfx950, 1, 4) == 8);
+  CHECK(mfma_passes(mx, Arch::gfx950, 4, 4, /*format_rates=*/false) == 8);
+  CHECK(mfma_passes(mx, Arch::gfx942, 4, 4) == 0);  // not on gfx942
+  CHECK(mfma_passes(*find("v_mfma_scale_f32_32x32x64_f8f6f4"), Arch::gfx950, 2, 3) == 8);
+  CHECK(mfma_passes(*find("v_mfma_f32_32x32x8_f16"), Arch::gfx942, 4, 4) == 8);  // not format-selected
 
   const InstrInfo* st = find("global_store_dwordx4");
   REQUIRE(st);

@@ -14,6 +14,7 @@ struct Inst {
   uint32_t imm = 0;                 // s_waitcnt / s_nop / s_sleep immediate
   std::vector<uint64_t> addrs = {}; // 64 per-lane addresses for DS/VMEM (empty: none)
   uint8_t lane_bytes = 4;
+  uint8_t cbsz = 0, blgp = 0;       // MFMA format fields
 };
 
 // One workgroup of `waves.size()` waves, each running its instruction list (s_endpgm appended).
@@ -36,6 +37,8 @@ inline sim::Recording recording(Arch arch, const std::vector<std::vector<Inst>>&
       op.text = in.mnemonic;
       op.imm = in.imm;
       op.lane_bytes = in.lane_bytes;
+      op.cbsz = in.cbsz;
+      op.blgp = in.blgp;
       sim::RecordedStep st;
       st.op = uint32_t(r.ops.size());
       st.active = 64;

@@ -116,6 +116,42 @@ TEST_CASE("CU model: MFMA occupies the matrix pipe for passes x 4 cycles (pass c
   }
 }
 
+TEST_CASE("CU model: gfx950 f8f6f4 MFMAs with no 8-bit operand take half the passes (formats from cbsz/blgp)",
+          "[model][issue]") {
+  // Matrix-pipe busy cycles of 8 back-to-back MFMAs issued with formats (cbsz, blgp):
+  // 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4 (rule and evidence: jit/isa/mfma_rate.hpp).
+  const model::Hardware& hw = model::default_product(Arch::gfx950);
+  auto busy = [&](const char* mnemonic, uint8_t cbsz, uint8_t blgp) {
+    Inst in{mnemonic};
+    in.cbsz = cbsz;
+    in.blgp = blgp;
+    auto rec = recording(Arch::gfx950, {std::vector<Inst>(8, in)});
+    model::CuRunConfig c;
+    c.active_cus = hw.cus;
+    auto r = model::run_cu(rec, hw, c);
+    return std::pair{r.busy[size_t(model::Pipe::Mfma)], r.cycles};
+  };
+  for (const char* m : {"v_mfma_f32_16x16x128_f8f6f4", "v_mfma_scale_f32_16x16x128_f8f6f4"}) {
+    INFO(m);
+    auto fp8 = busy(m, 0, 0), fp4 = busy(m, 4, 4);
+    CHECK(fp8.first == 8 * 8 * 4);  // 8 passes each
+    CHECK(fp4.first == 8 * 4 * 4);  // 4 passes each: half
+    CHECK(fp4.second < fp8.second);
+    CHECK(busy(m, 2, 4).first == fp4.first);  // fp6 x fp4
+    CHECK(busy(m, 3, 2).first == fp4.first);  // bf6 x fp6
+    CHECK(busy(m, 0, 4).first == fp8.first);  // fp8 x fp4: an 8-bit operand keeps the fp8 rate
+    CHECK(busy(m, 4, 1).first == fp8.first);  // fp4 x bf8
+  }
+  for (const char* m : {"v_mfma_f32_32x32x64_f8f6f4", "v_mfma_scale_f32_32x32x64_f8f6f4"}) {
+    INFO(m);
+    CHECK(busy(m, 0, 0).first == 8 * 16 * 4);
+    CHECK(busy(m, 4, 4).first == 8 * 8 * 4);
+    CHECK(busy(m, 2, 0).first == 8 * 16 * 4);
+  }
+  // Other MFMAs read cbsz/blgp as broadcast controls, not formats: no change.
+  CHECK(busy("v_mfma_f32_32x32x16_bf16", 4, 4).first == busy("v_mfma_f32_32x32x16_bf16", 0, 0).first);
+}
+
 TEST_CASE("CU model: transcendentals at quarter rate, s_nop and s_sleep wait their cycles", "[model][issue]") {
   auto t = run(recording(Arch::gfx950, {repeat("v_exp_f32", 10)}));
   CHECK(t.cycles >= 144);  // the 10th issues at 9 x 16 cycles
