@@ -138,12 +138,6 @@ GemmMxReference gemm_mx_reference_fp64(const GemmMxPlan& p, const GemmMxInputs& 
   return r;
 }
 
-std::string GemmMxBoundCheck::describe() const {
-  if (ok()) return fmt::format("within the bound ({} elements, worst error {:.3g} of the bound)", elements, worst_ratio);
-  return fmt::format("{} of {} elements outside the bound; first at [{}]; worst error {:.3g}x the bound", violations,
-                     elements, first, worst_ratio);
-}
-
 GemmMxBoundCheck gemm_mx_check_bound(const GemmMxPlan& p, std::span<const uint8_t> c, const GemmMxReference& ref) {
   GemmMxBoundCheck chk;
   chk.elements = ref.value.size();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/gemm_host.hpp"
 #include "codegen/gemm_mx.hpp"
 #include "runtime/device.hpp"
 #include "runtime/model/launch_model.hpp"
@@ -39,12 +40,7 @@ struct GemmMxReference {
 };
 GemmMxReference gemm_mx_reference_fp64(const GemmMxPlan& p, const GemmMxInputs& in);
 
-struct GemmMxBoundCheck {
-  size_t elements = 0, violations = 0, first = 0;
-  double worst_ratio = 0;  // max |got - ref| / bound
-  bool ok() const { return violations == 0; }
-  std::string describe() const;
-};
+using GemmMxBoundCheck = GemmBoundCheck;  // the same per-element bound verdict as the bf16 gemm's
 GemmMxBoundCheck gemm_mx_check_bound(const GemmMxPlan& p, std::span<const uint8_t> c, const GemmMxReference& ref);
 
 struct GemmMxRunResult {
