@@ -1,5 +1,5 @@
 // Small arithmetic and addressing helpers shared by the MFMA GEMM-style generators
-// (implicit-GEMM conv3d, gemm): cached SGPR constants, buffer resources, constant
+// (implicit-GEMM conv3d, gemm, the depthwise generators): cached SGPR constants, buffer resources, constant
 // division/multiplication, and the gfx942 fp32 -> bf16 rounding sequence. Header-only:
 // each generator derives its own emitter class from DslEmitter.
 #pragma once
@@ -98,6 +98,41 @@ class DslEmitter {
     k_.v_add_u32(r, s, v);
     if (c) k_.v_add_u32(r, int64_t(c), r);
     return r;
+  }
+  // floor(n / d) for a wave-uniform n < 2^31 held in an SGPR (exact: codegen/const_division.hpp).
+  Reg sdiv(Reg n, uint32_t d, const char* name) {
+    Reg q = k_.sgpr(name);
+    if (d == 1) {
+      k_.s_mov_b32(q, n);
+    } else if (std::has_single_bit(d)) {
+      k_.s_lshr_b32(q, n, int(std::countr_zero(d)));
+    } else {
+      const DivisionMagic m = division_magic(d);
+      k_.s_mul_hi_u32(q, n, sconst(m.multiplier, "magic"));
+      if (m.shift) k_.s_lshr_b32(q, q, m.shift);
+    }
+    return q;
+  }
+  // n - q * d: the remainder beside sdiv's quotient q.
+  Reg smod(Reg n, Reg q, uint32_t d, const char* name) {
+    Reg t = k_.sgpr("q_times_d");
+    k_.s_mul_i32(t, q, sconst(d, "divisor"));
+    Reg r = k_.sgpr(name);
+    k_.s_sub_u32(r, n, t);
+    return r;
+  }
+  // x * c as one s_mul_i32 whatever c is (smul below picks moves and shifts where it can).
+  Reg smul_i32(Reg x, uint32_t c, const char* name) {
+    Reg r = k_.sgpr(name);
+    k_.s_mul_i32(r, x, sconst(c, "factor"));
+    return r;
+  }
+  // 64-bit pointer + 32-bit byte offset, both SGPRs.
+  Reg sptr_add(Reg base, Reg off, const char* name) {
+    Reg p = k_.sgpr(name, 2, 2);
+    k_.s_add_u32(p[0], base[0], off);
+    k_.s_addc_u32(p[1], base[1], 0);
+    return p;
   }
   Reg smul(Reg x, uint32_t c, const char* name) {
     Reg r = k_.sgpr(name);

@@ -10,7 +10,8 @@
 #include <map>
 #include <vector>
 
-#include "codegen/const_division.hpp"
+#include "codegen/dsl_emitter.hpp"
+#include "codegen/dwconv_workgroup.hpp"
 #include "codegen/dwconv_mfma.hpp"
 #include "jit/interleave.hpp"
 #include "jit/isa/error.hpp"
@@ -55,63 +56,14 @@ class Generator {
   }
 
  private:
-  // ---------------------------------------------------------------- helpers
-  Reg sconst(uint32_t value, const char* name) {
-    Reg r = k_.sgpr(name);
-    k_.s_mov_b32(r, int64_t(value));
-    return r;
-  }
-
-  // floor(n / d) for a wave-uniform n < 2^31 held in an SGPR.
-  Reg sdiv(Reg n, uint32_t d, const char* name) {
-    Reg q = k_.sgpr(name);
-    if (d == 1) {
-      k_.s_mov_b32(q, n);
-    } else if (std::has_single_bit(d)) {
-      k_.s_lshr_b32(q, n, int(std::countr_zero(d)));
-    } else {
-      // q = mulhi(n, M) >> sh, exact for every n < 2^31 (codegen/const_division.hpp).
-      DivisionMagic m = division_magic(d);
-      k_.s_mul_hi_u32(q, n, sconst(m.multiplier, "magic"));
-      if (m.shift) k_.s_lshr_b32(q, q, m.shift);
-    }
-    return q;
-  }
-  Reg smod(Reg n, Reg q, uint32_t d, const char* name) {
-    Reg t = k_.sgpr("q_times_d");
-    k_.s_mul_i32(t, q, sconst(d, "divisor"));
-    Reg r = k_.sgpr(name);
-    k_.s_sub_u32(r, n, t);
-    return r;
-  }
-  // 64-bit pointer + 32-bit byte offset, both SGPRs.
-  Reg sptr_add(Reg base, Reg off, const char* name) {
-    Reg p = k_.sgpr(name, 2, 2);
-    k_.s_add_u32(p[0], base[0], off);
-    k_.s_addc_u32(p[1], base[1], 0);
-    return p;
-  }
-  Reg smul_const(Reg x, uint32_t c, const char* name) {
-    Reg r = k_.sgpr(name);
-    k_.s_mul_i32(r, x, sconst(c, "factor"));
-    return r;
-  }
-
   // ------------------------------------------------------- workgroup setup
   // workgroup = (n*C + c)*D_out + d_out.
   void workgroup_coordinates() {
-    Reg nc = sdiv(wg_, uint32_t(s_.D_out()), "nc");
-    d_ = smod(wg_, nc, uint32_t(s_.D_out()), "d_out");
-    Reg n = sdiv(nc, uint32_t(s_.C), "n");
-    Reg c = smod(nc, n, uint32_t(s_.C), "c");
-    // Input slice 0 of this (n, c): in + nc*D*H*W*2; the output plane of this
-    // workgroup: out + wg*H_out*W_out*2; the channel's weights: wt + c*taps*2.
-    in_nc_off_ = smul_const(nc, uint32_t(s_.D) * s_.H * s_.W * 2, "in_nc_off");
-    Reg out_off = smul_const(wg_, uint32_t(s_.H_out()) * s_.W_out() * 2, "out_off");
-    Reg wt_off = smul_const(c, uint32_t(s_.taps()) * 2, "wt_off");
-    k_.s_waitcnt(lgkmcnt(0));  // the kernel-argument pointers
-    out_plane_ = sptr_add(out_, out_off, "out_plane");
-    wt_c_ = sptr_add(wt_, wt_off, "wt_c");
+    const DwWorkgroupPlane p = dw_workgroup_plane(k_, e_, s_, wg_, out_, wt_);
+    d_ = p.d_out;
+    in_nc_off_ = p.in_nc_off;
+    out_plane_ = p.out_plane;
+    wt_c_ = p.weights;
   }
 
   // --------------------------------------------------------------- weights
@@ -217,8 +169,8 @@ class Generator {
       else k_.v_add_u32(o, int64_t(ch * 64 * unit), lane_off[0]);
       lane_off.push_back(o);
     }
-    Reg row_stride = sconst(uint32_t(s_.W) * 2, "in_row_bytes");
-    Reg tile_row_stride = sconst(uint32_t(g_.tile_w) * 2, "tile_row_bytes");
+    Reg row_stride = e_.sconst(uint32_t(s_.W) * 2, "in_row_bytes");
+    Reg tile_row_stride = e_.sconst(uint32_t(g_.tile_w) * 2, "tile_row_bytes");
 
     for (int kd = 0; kd < s_.KD; ++kd) {
       // Input depth di = d_out - padD + kd; only the first padD and last padD
@@ -256,14 +208,14 @@ class Generator {
                 int rest, int unit) {
     // Global: in + nc*D*H*W*2 + (d_out - padD + kd)*H*W*2 + hi*W*2 (all in range here).
     Reg goff = k_.sgpr("row_goff");
-    k_.s_mul_i32(goff, d_, sconst(uint32_t(s_.H) * s_.W * 2, "slice_bytes"));
+    k_.s_mul_i32(goff, d_, e_.sconst(uint32_t(s_.H) * s_.W * 2, "slice_bytes"));
     k_.s_add_u32(goff, goff, in_nc_off_);
     int64_t delta_bytes = int64_t(kd - s_.padD) * s_.H * s_.W * 2;
     if (delta_bytes) k_.s_add_u32(goff, goff, delta_bytes & 0xffffffff);
     Reg t = k_.sgpr("row_in_slice");
     k_.s_mul_i32(t, hi, row_stride);
     k_.s_add_u32(goff, goff, t);
-    Reg gptr = sptr_add(in_, goff, "row_ptr");
+    Reg gptr = e_.sptr_add(in_, goff, "row_ptr");
     // LDS: ((kd*tile_h + hi + padH)*tile_w + padW)*2.
     Reg loff = k_.sgpr("row_loff");
     k_.s_mul_i32(loff, hi, tile_row_stride);
@@ -325,7 +277,7 @@ class Generator {
       step();
       return;
     }
-    Reg iter = sconst(uint32_t(g_.steps), "steps_left");
+    Reg iter = e_.sconst(uint32_t(g_.steps), "steps_left");
     int dq = kThreads / pairs, dr = kThreads % pairs;
     k_.do_while_scc(
         [&] {
@@ -647,11 +599,11 @@ class Generator {
     if (a_ == Arch::gfx950) {
       k_.v_cvt_pk_bf16_f32(packed, lo, hi);
     } else {
-      Reg c7fff = sconst(0x7fff, "c7fff");
+      Reg c7fff = e_.sconst(0x7fff, "c7fff");
       Reg r0 = round_bf16_gfx942(lo, c7fff);
       Reg r1 = round_bf16_gfx942(hi, c7fff);
       // bytes (r0.b2, r0.b3, r1.b2, r1.b3): v_perm selectors 0-3 pick src1 bytes, 4-7 src0 bytes.
-      k_.v_perm_b32(packed, r1, r0, sconst(0x07060302u, "perm_hi_halves"));
+      k_.v_perm_b32(packed, r1, r0, e_.sconst(0x07060302u, "perm_hi_halves"));
     }
     return packed;
   }
@@ -688,6 +640,7 @@ class Generator {
   Kernel& k_;
   const DwConvShape& s_;
   const DwVariantInfo& info_;
+  DslEmitter e_{k_};  // scalar constants, division, pointer arithmetic
   Arch a_;
   DwConvGeometry g_;
   bool dot2_;

@@ -8,8 +8,8 @@
 #include <bit>
 #include <tuple>
 
-#include "codegen/const_division.hpp"
 #include "codegen/dsl_emitter.hpp"
+#include "codegen/dwconv_workgroup.hpp"
 #include "codegen/hip_sources.hpp"
 #include "codegen/hip_sources_embedded.hpp"
 #include "jit/isa/error.hpp"
@@ -118,55 +118,13 @@ class MfmaGenerator {
   }
 
  private:
-  Reg sconst(uint32_t v, const char* name) {
-    Reg r = k_.sgpr(name);
-    k_.s_mov_b32(r, int64_t(v));
-    return r;
-  }
-  Reg sdiv(Reg n, uint32_t d, const char* name) {
-    Reg q = k_.sgpr(name);
-    if (d == 1) {
-      k_.s_mov_b32(q, n);
-    } else if (std::has_single_bit(d)) {
-      k_.s_lshr_b32(q, n, int(std::countr_zero(d)));
-    } else {
-      DivisionMagic m = division_magic(d);
-      k_.s_mul_hi_u32(q, n, sconst(m.multiplier, "magic"));
-      if (m.shift) k_.s_lshr_b32(q, q, m.shift);
-    }
-    return q;
-  }
-  Reg smod(Reg n, Reg q, uint32_t d, const char* name) {
-    Reg t = k_.sgpr("q_times_d");
-    k_.s_mul_i32(t, q, sconst(d, "divisor"));
-    Reg r = k_.sgpr(name);
-    k_.s_sub_u32(r, n, t);
-    return r;
-  }
-  Reg smul(Reg x, uint32_t c, const char* name) {
-    Reg r = k_.sgpr(name);
-    k_.s_mul_i32(r, x, sconst(c, "factor"));
-    return r;
-  }
-  Reg sptr_add(Reg base, Reg off, const char* name) {
-    Reg p = k_.sgpr(name, 2, 2);
-    k_.s_add_u32(p[0], base[0], off);
-    k_.s_addc_u32(p[1], base[1], 0);
-    return p;
-  }
-
   // workgroup = (n*C + c)*D_out + d_out, as V97.
   void coordinates(Reg wt, Reg out) {
-    Reg nc = sdiv(wg_, uint32_t(s_.D_out()), "nc");
-    d_ = smod(wg_, nc, uint32_t(s_.D_out()), "d_out");
-    Reg n = sdiv(nc, uint32_t(s_.C), "n");
-    Reg c = smod(nc, n, uint32_t(s_.C), "c");
-    in_nc_off_ = smul(nc, uint32_t(s_.D) * s_.H * s_.W * 2, "in_nc_off");
-    Reg out_off = smul(wg_, uint32_t(s_.H_out()) * s_.W_out() * 2, "out_off");
-    Reg wt_off = smul(c, uint32_t(s_.taps()) * 2, "wt_off");
-    k_.s_waitcnt(lgkmcnt(0));  // the kernel-argument pointers
-    out_plane_ = sptr_add(out, out_off, "out_plane");
-    wt_c_ = sptr_add(wt, wt_off, "wt_c");
+    const DwWorkgroupPlane plane = dw_workgroup_plane(k_, e_, s_, wg_, out, wt);
+    d_ = plane.d_out;
+    in_nc_off_ = plane.in_nc_off;
+    out_plane_ = plane.out_plane;
+    wt_c_ = plane.weights;
     Reg wave_v = k_.vgpr("wave_v");
     k_.v_lshrrev_b32(wave_v, 6, tid_);
     wave_ = k_.sgpr("wave");
@@ -308,11 +266,11 @@ class MfmaGenerator {
     const uint32_t tile_row_bytes = uint32_t(p_.tile_w) * 2;
     // Global byte of (slice d_out - padD, row wave) of this (n, c); LDS byte of tile row wave.
     Reg g0 = k_.sgpr("slab_goff");
-    k_.s_mul_i32(g0, d_, sconst(slice_bytes, "slice_bytes"));
+    k_.s_mul_i32(g0, d_, e_.sconst(slice_bytes, "slice_bytes"));
     k_.s_add_u32(g0, g0, in_nc_off_);
-    Reg wrow = smul(wave_, row_bytes, "wave_row_goff");
+    Reg wrow = e_.smul_i32(wave_, row_bytes, "wave_row_goff");
     k_.s_add_u32(g0, g0, wrow);
-    Reg l0 = smul(wave_, tile_row_bytes, "wave_row_loff");
+    Reg l0 = e_.smul_i32(wave_, tile_row_bytes, "wave_row_loff");
     Reg gptr = k_.sgpr("row_ptr", 2, 2);
     auto all_slices = [&] {
     for (int kd = 0; kd < s_.KD; ++kd) {
@@ -411,7 +369,7 @@ class MfmaGenerator {
     k_.v_mul_u32_u24(zb, int64_t(p_.z_copy_bytes), q);
     k_.v_lshl_add_u32(zb, aligned, 1, zb);
     Reg zr = k_.vgpr("z_rows");
-    k_.v_mad_u32_u24(zr, g, sconst(p_.z_row_bytes, "band_row_bytes"), zb);
+    k_.v_mad_u32_u24(zr, g, e_.sconst(p_.z_row_bytes, "band_row_bytes"), zb);
     a_rows_ = zr;
     Reg zc = k_.vgpr("z_cols");
     k_.v_mad_u32_u24(zc, g, int64_t(p_.G * 2), zb);
@@ -475,15 +433,15 @@ class MfmaGenerator {
     Reg hb, st;
   };
   Split split(Reg t) {
-    Reg hb = sdiv(t, uint32_t(p_.strips), "hblock");
-    return {hb, smod(t, hb, uint32_t(p_.strips), "strip")};
+    Reg hb = e_.sdiv(t, uint32_t(p_.strips), "hblock");
+    return {hb, e_.smod(t, hb, uint32_t(p_.strips), "strip")};
   }
 
   // Lane read bases of block t: tile byte of (row 16 hb, column 16 st) plus the lane bases.
   std::pair<Reg, Reg> block_bases(Reg t) {
     Split b = split(t);
     Reg trow = k_.sgpr("tile_block_row");
-    k_.s_mul_i32(trow, b.hb, sconst(uint32_t(kBlock * p_.tile_w * 2), "tile_block_rows"));
+    k_.s_mul_i32(trow, b.hb, e_.sconst(uint32_t(kBlock * p_.tile_w * 2), "tile_block_rows"));
     Reg toff = k_.sgpr("tile_block");
     k_.s_lshl_b32(toff, b.st, 5);  // 16 columns x 2 bytes
     k_.s_add_u32(toff, toff, trow);
@@ -527,10 +485,10 @@ class MfmaGenerator {
     if (p_.arch == Arch::gfx950) {
       k_.v_cvt_pk_bf16_f32(packed, lo, hi);
     } else {
-      Reg c7fff = sconst(0x7fff, "c7fff");
+      Reg c7fff = e_.sconst(0x7fff, "c7fff");
       Reg r0 = round_bf16_high(k_, lo, c7fff);
       Reg r1 = round_bf16_high(k_, hi, c7fff);
-      k_.v_perm_b32(packed, r1, r0, sconst(0x07060302u, "perm_hi_halves"));
+      k_.v_perm_b32(packed, r1, r0, e_.sconst(0x07060302u, "perm_hi_halves"));
     }
     return packed;
   }
@@ -542,7 +500,7 @@ class MfmaGenerator {
     k_.v_mov_b32(v[0], p0);
     k_.v_mov_b32(v[1], p1);
     Reg orow = k_.sgpr("out_block_row");
-    k_.s_mul_i32(orow, hb, sconst(uint32_t(kBlock * s_.W_out() * 2), "out_block_rows"));
+    k_.s_mul_i32(orow, hb, e_.sconst(uint32_t(kBlock * s_.W_out() * 2), "out_block_rows"));
     Reg ooff = k_.sgpr("out_block");
     k_.s_lshl_b32(ooff, st, 5);
     k_.s_add_u32(ooff, ooff, orow);
@@ -568,6 +526,7 @@ class MfmaGenerator {
   Kernel& k_;
   const DwMfmaPlan& p_;
   const DwConvShape& s_;
+  DslEmitter e_{k_};  // scalar constants, division, pointer arithmetic
   Reg in_, wg_, tid_, wave_, lane_, d_, in_nc_off_, out_plane_, wt_c_;
   Reg n_, g4_, b_rows_, b_cols_, a_rows_, a_cols_, out_lane_;
   std::vector<std::pair<Reg, Reg>> taps_;  // (tap index, loaded bf16) per chunk of 256 taps
