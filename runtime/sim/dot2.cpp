@@ -7,6 +7,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 namespace cdnajit::sim {
 
@@ -73,10 +76,36 @@ inline void exact_sums(const float* a0, const float* b0, const float* a1, const 
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// The same loop built for AVX2 hosts (no FMA: every operation rounds as in the portable build).
-__attribute__((target("avx2"))) void exact_sums_avx2(const float* a0, const float* b0, const float* a1, const float* b1,
-                                                     const float* c, double* sum, uint8_t* exact) {
-  exact_sums<1>(a0, b0, a1, b1, c, sum, exact);
+// The same test and rounding on AVX2 hosts, four lanes at a time (no FMA: every operation rounds as
+// in the portable loop): writes r[l] for the active lanes whose sum is exact and returns the active
+// lanes that are not (the caller runs dot2_fused on those).
+__attribute__((target("avx2"))) uint64_t exact_lanes_avx2(const float* a0, const float* b0, const float* a1, const float* b1,
+                                                          const float* c, uint64_t lanes, uint32_t* r) {
+  const __m256d max = _mm256_set1_pd(1.7976931348623157e308), zero = _mm256_setzero_pd();
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  uint64_t slow = 0;
+  for (int l = 0; l < 64; l += 4) {
+    const uint64_t on = (lanes >> l) & 15;
+    if (!on) continue;
+    const __m256d p0 = _mm256_mul_pd(_mm256_cvtps_pd(_mm_loadu_ps(a0 + l)), _mm256_cvtps_pd(_mm_loadu_ps(b0 + l)));
+    const __m256d p1 = _mm256_mul_pd(_mm256_cvtps_pd(_mm_loadu_ps(a1 + l)), _mm256_cvtps_pd(_mm_loadu_ps(b1 + l)));
+    const __m256d dc = _mm256_cvtps_pd(_mm_loadu_ps(c + l));
+    const __m256d s1 = _mm256_add_pd(p0, p1), s2 = _mm256_add_pd(s1, dc);
+    const __m256d y1 = _mm256_sub_pd(s1, p0);
+    const __m256d e1 = _mm256_add_pd(_mm256_sub_pd(p0, _mm256_sub_pd(s1, y1)), _mm256_sub_pd(p1, y1));
+    const __m256d y2 = _mm256_sub_pd(s2, s1);
+    const __m256d e2 = _mm256_add_pd(_mm256_sub_pd(s1, _mm256_sub_pd(s2, y2)), _mm256_sub_pd(dc, y2));
+    __m256d ok = _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, p0), max, _CMP_LE_OQ),
+                               _mm256_cmp_pd(_mm256_andnot_pd(sign, p1), max, _CMP_LE_OQ));
+    ok = _mm256_and_pd(ok, _mm256_cmp_pd(_mm256_andnot_pd(sign, dc), max, _CMP_LE_OQ));
+    ok = _mm256_and_pd(ok, _mm256_and_pd(_mm256_cmp_pd(e1, zero, _CMP_EQ_OQ), _mm256_cmp_pd(e2, zero, _CMP_EQ_OQ)));
+    const uint64_t exact = uint64_t(_mm256_movemask_pd(ok)) & on;
+    const __m128 f = _mm256_cvtpd_ps(s2);
+    const __m128i store = _mm_set_epi32(-int((exact >> 3) & 1), -int((exact >> 2) & 1), -int((exact >> 1) & 1), -int(exact & 1));
+    _mm_maskstore_ps(reinterpret_cast<float*>(r + l), store, f);
+    slow |= (on & ~exact) << l;
+  }
+  return slow;
 }
 const bool kAvx2 = __builtin_cpu_supports("avx2");
 #endif
@@ -85,14 +114,18 @@ const bool kAvx2 = __builtin_cpu_supports("avx2");
 
 void dot2_fused_lanes(const float* a0, const float* b0, const float* a1, const float* b1, const float* c,
                       uint64_t lanes, uint32_t* r) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (kAvx2) {
+    for (uint64_t slow = exact_lanes_avx2(a0, b0, a1, b1, c, lanes, r); slow; slow &= slow - 1) {
+      const int l = std::countr_zero(slow);
+      r[l] = std::bit_cast<uint32_t>(dot2_fused(a0[l], b0[l], a1[l], b1[l], c[l]));
+    }
+    return;
+  }
+#endif
   alignas(64) double sum[64];
   alignas(64) uint8_t exact[64];
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (kAvx2) exact_sums_avx2(a0, b0, a1, b1, c, sum, exact);
-  else exact_sums<0>(a0, b0, a1, b1, c, sum, exact);
-#else
   exact_sums<0>(a0, b0, a1, b1, c, sum, exact);
-#endif
   for (int l = 0; l < 64; ++l) {
     if (!((lanes >> l) & 1)) continue;
     r[l] = std::bit_cast<uint32_t>(exact[l] ? float(sum[l]) : dot2_fused(a0[l], b0[l], a1[l], b1[l], c[l]));

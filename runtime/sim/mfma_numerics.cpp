@@ -21,6 +21,7 @@
 #endif
 
 #include "runtime/sim/fixed_point.hpp"
+#include "runtime/sim/fp.hpp"
 
 namespace cdnajit::sim {
 namespace {
@@ -151,7 +152,129 @@ float fast_group(const MfmaTerm* ta, const MfmaTerm* tb, const double* a, const 
   return accumulate_c(e, s, c, kFp8);
 }
 
+// ---- row-vector form for 16-bit floats (mfma_half_row8) ----
+// The exact value of a 16-bit element from its bits (for the reference path).
+double half_value(uint16_t h, bool bf16) { return bf16 ? double(f32_of(bf16_to_f32(h))) : double(f16_to_f32(h)); }
+
+// Output (i, j) of the K-long dot product by the per-output path, from the elements' bits.
+float half_dot_reference(const MfmaHalfOperands& t, int i, int j, int k0, int n, float c, bool whole) {
+  double a[256], b[256];
+  for (int k = 0; k < n; ++k) {
+    a[k] = half_value(t.raw_a[(k0 + k) * t.lda + i], t.bf16);
+    b[k] = half_value(t.raw_b[(k0 + k) * t.ldb + j], t.bf16);
+  }
+  const int min_exp = t.bf16 ? -126 : -14;
+  const MfmaFormat f{MfmaKind::Fused, min_exp, min_exp};
+  return whole ? mfma_dot_cdna3(a, b, n, c, f) : mfma_group_cdna3_reference(a, b, n, c, f);
+}
+
+template <bool BF16>
+bool half_decode(const uint32_t* dw, int n, int shift, uint32_t* sig, int32_t* exp, uint16_t* raw) {
+  constexpr int fb = BF16 ? 7 : 10, ebits = BF16 ? 8 : 5, bias = BF16 ? 127 : 15, pre = mfma_half_preshift(BF16);
+  constexpr uint32_t top = (1u << ebits) - 1;
+  uint32_t bad = 0;
+  for (int x = 0; x < n; ++x) {
+    const uint32_t h = (dw[x] >> shift) & 0xffff;
+    const uint32_t ef = (h >> fb) & top;
+    const uint32_t mag = ((h & ((1u << fb) - 1)) | (ef ? 1u << fb : 0u)) << pre;
+    sig[x] = ((h & 0x8000) ? 0u - mag : mag) & 0xffff;
+    exp[x] = mag == 0 ? kNo : ef ? int32_t(ef) - bias : 1 - bias;
+    raw[x] = uint16_t(h);
+    bad |= uint32_t(ef == top);
+  }
+  return bad == 0;
+}
+
+#ifdef CDNAJIT_MFMA_AVX2
+// 2^x for four int32 exponents (-1022 <= x <= 1023) as doubles.
+__attribute__((target("avx2"))) inline __m256d pow2x4(__m128i x) {
+  return _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_cvtepi32_epi64(_mm_add_epi32(x, _mm_set1_epi32(1023))), 52));
+}
+
+// Four lanes of accumulate_c (kFp8 false) in doubles: floor_shift(v, sh) = floor(v * 2^sh) exactly
+// (|v| < 2^30, sh in [-400, 7]: the product is exact), both terms are integers below 2^53 and so is
+// their sum, and the scaling by 2^(E - 31) is exact: one RNE rounding to f32, as the scalar code.
+__attribute__((target("avx2"))) inline __m128 accumulate4(__m128i s, __m128i sh_s, __m128i csig, __m128i sh_c, __m128i eo) {
+  constexpr int kFloor = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+  const __m256d a = _mm256_round_pd(_mm256_mul_pd(_mm256_cvtepi32_pd(s), pow2x4(sh_s)), kFloor);
+  const __m256d b = _mm256_round_pd(_mm256_mul_pd(_mm256_cvtepi32_pd(csig), pow2x4(sh_c)), kFloor);
+  const __m256d total = _mm256_add_pd(a, _mm256_mul_pd(b, _mm256_set1_pd(128.0)));
+  return _mm256_cvtpd_ps(_mm256_mul_pd(total, pow2x4(_mm_sub_epi32(eo, _mm_set1_epi32(31)))));
+}
+
+// mfma_half_row8 with the eight outputs in the eight 32-bit lanes: per product the same integers
+// as fast_group<8, false> (product, exponent sum, shift, truncation toward zero; the pre-shifted
+// significands make a product's value in the group-sum units < 2^26, so 32 bits hold it and the sum
+// of eight), then accumulate_c on four lanes at a time. Lanes the scalar code sends to the
+// reference group function (largest product exponent above 126, C not finite) go there too.
+__attribute__((target("avx2"))) void half_row8_avx2(const MfmaHalfOperands& t, int i, int j0, float* cio) {
+  const __m256i kno = _mm256_set1_epi32(kNo), zero = _mm256_setzero_si256();
+  __m256 c = _mm256_loadu_ps(cio);
+  for (int k0 = 0; k0 < t.K; k0 += 8) {
+    __m256i p[8], pe[8];
+    __m256i emax = _mm256_set1_epi32(-0x40000000);
+    for (int q = 0; q < 8; ++q) {
+      const int k = k0 + q;
+      const __m256i a = _mm256_set1_epi32(int32_t(t.sig_a[k * t.lda + i]));
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.sig_b + k * t.ldb + j0));
+      p[q] = _mm256_madd_epi16(a, b);  // high halves are 0: the signed 16 x 16 product
+      pe[q] = _mm256_add_epi32(_mm256_set1_epi32(t.exp_a[k * t.lda + i]),
+                               _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.exp_b + k * t.ldb + j0)));
+      emax = _mm256_max_epi32(emax, pe[q]);
+    }
+    __m256i s = zero;
+    for (int q = 0; q < 8; ++q) {
+      const __m256i m = _mm256_srlv_epi32(_mm256_abs_epi32(p[q]), _mm256_sub_epi32(emax, pe[q]));  // >= 32: 0
+      s = _mm256_add_epi32(s, _mm256_sign_epi32(m, p[q]));
+    }
+    // A zero product's exponent sum is far below any real one: no nonzero product leaves e = kNo.
+    const __m256i e = _mm256_blendv_epi8(emax, kno, _mm256_cmpgt_epi32(_mm256_set1_epi32(-50000), emax));
+    const __m256i u = _mm256_castps_si256(c);
+    const __m256i biased = _mm256_and_si256(_mm256_srli_epi32(u, 23), _mm256_set1_epi32(0xff));
+    const __m256i cmag = _mm256_or_si256(_mm256_and_si256(u, _mm256_set1_epi32(0x7fffff)),
+                                         _mm256_and_si256(_mm256_cmpgt_epi32(biased, zero), _mm256_set1_epi32(0x800000)));
+    const __m256i csig = _mm256_sign_epi32(cmag, u);
+    const __m256i czero = _mm256_cmpeq_epi32(cmag, zero);
+    const __m256i cexp = _mm256_blendv_epi8(_mm256_sub_epi32(_mm256_max_epi32(biased, _mm256_set1_epi32(1)), _mm256_set1_epi32(127)), kno, czero);
+    const __m256i E = _mm256_max_epi32(e, cexp);
+    const __m256i sh_s = _mm256_andnot_si256(_mm256_cmpeq_epi32(e, kno), _mm256_add_epi32(_mm256_set1_epi32(7), _mm256_sub_epi32(e, E)));
+    const __m256i sh_c = _mm256_andnot_si256(czero, _mm256_add_epi32(_mm256_set1_epi32(1), _mm256_sub_epi32(cexp, E)));
+    const __m256i eo = _mm256_blendv_epi8(E, _mm256_set1_epi32(31), _mm256_cmpeq_epi32(E, kno));  // E = kNo: total 0, +0.0
+    const __m128 lo = accumulate4(_mm256_castsi256_si128(s), _mm256_castsi256_si128(sh_s), _mm256_castsi256_si128(csig),
+                                  _mm256_castsi256_si128(sh_c), _mm256_castsi256_si128(eo));
+    const __m128 hi = accumulate4(_mm256_extracti128_si256(s, 1), _mm256_extracti128_si256(sh_s, 1), _mm256_extracti128_si256(csig, 1),
+                                  _mm256_extracti128_si256(sh_c, 1), _mm256_extracti128_si256(eo, 1));
+    const __m256 next = _mm256_set_m128(hi, lo);
+    const __m256i slow = _mm256_or_si256(_mm256_cmpgt_epi32(e, _mm256_set1_epi32(126)), _mm256_cmpeq_epi32(biased, _mm256_set1_epi32(0xff)));
+    if (const int mask = _mm256_movemask_ps(_mm256_castsi256_ps(slow))) [[unlikely]] {
+      alignas(32) float before[8], after[8];
+      _mm256_store_ps(before, c);
+      _mm256_store_ps(after, next);
+      for (int x = 0; x < 8; ++x)
+        if ((mask >> x) & 1) after[x] = half_dot_reference(t, i, j0 + x, k0, 8, before[x], false);
+      c = _mm256_load_ps(after);
+    } else {
+      c = next;
+    }
+  }
+  _mm256_storeu_ps(cio, c);
+}
+#endif
+
 }  // namespace
+
+bool mfma_half_decode(const uint32_t* dwords, int n, bool hi, bool bf16, uint32_t* sig, int32_t* exp, uint16_t* raw) {
+  return bf16 ? half_decode<true>(dwords, n, hi ? 16 : 0, sig, exp, raw) : half_decode<false>(dwords, n, hi ? 16 : 0, sig, exp, raw);
+}
+
+bool mfma_half_rows_available() { return use_avx2; }
+
+void mfma_half_row8(const MfmaHalfOperands& t, int i, int j0, float* c) {
+#ifdef CDNAJIT_MFMA_AVX2
+  if (use_avx2) return half_row8_avx2(t, i, j0, c);
+#endif
+  for (int x = 0; x < 8; ++x) c[x] = half_dot_reference(t, i, j0 + x, 0, t.K, c[x], true);
+}
 
 bool mfma_vector_path(bool on) {
 #ifdef CDNAJIT_MFMA_AVX2

@@ -58,6 +58,35 @@ float mfma_dot_cdna3(const double* a, const double* b, int K, float c, const Mfm
 // default); returns whether AVX2 is now used. For the equivalence test; not thread-safe.
 bool mfma_vector_path(bool on);
 
+// 16-bit float (f16 / bf16) operands of one MFMA for the row-vector form of the fast CDNA3 path
+// (mfma_half_row8): both A and B stored by K, sig_a[k * lda + i] for row i of A and
+// sig_b[k * ldb + j] for column j of B, so that eight consecutive columns are one load. An element
+// is sig * 2^(exp - F - S), F its format's fraction bits (10 f16, 7 bf16), exp clamped at the
+// format's smallest normal exponent (zero: sig 0, exp kMfmaNoExponent), S = mfma_half_preshift(bf16):
+// sig is pre-shifted left by S so that a product of two lands in the units the group sum adds
+// (2^(e - 24) at its largest product exponent e). sig's 16-bit two's complement sits in the low half
+// of the dword, the high half is 0. raw_a / raw_b: the elements' bits, same layouts (reference path).
+struct MfmaHalfOperands {
+  bool bf16;
+  int K, lda, ldb;
+  const uint32_t* sig_a;
+  const int32_t* exp_a;
+  const uint32_t* sig_b;
+  const int32_t* exp_b;
+  const uint16_t* raw_a;
+  const uint16_t* raw_b;
+};
+constexpr int mfma_half_preshift(bool bf16) { return bf16 ? 5 : 2; }
+// Decodes n elements (the low halves of dwords[0, n) when hi is false, else the high halves) into
+// sig[0, n) and exp[0, n) as above; returns false when one is an infinity or NaN.
+bool mfma_half_decode(const uint32_t* dwords, int n, bool hi, bool bf16, uint32_t* sig, int32_t* exp, uint16_t* raw);
+// Whether mfma_half_row8 is available (a host with AVX2 and the vector path on, mfma_vector_path).
+bool mfma_half_rows_available();
+// c[0, 8) = c[0, 8) accumulated with row i of A times columns j0 .. j0 + 7 of B by the CDNA3 rules
+// (groups of 8 along K; K a multiple of 8; every element finite): the same bits as mfma_dot_cdna3
+// on each of the eight outputs.
+void mfma_half_row8(const MfmaHalfOperands& t, int i, int j0, float* c);
+
 // Reference implementation of the same rules (mfma_numerics_reference.cpp): double arithmetic
 // per product, slow; the fast path's fallback and its test oracle.
 float mfma_dot_cdna3_reference(const double* a, const double* b, int K, float c, const MfmaFormat& f);

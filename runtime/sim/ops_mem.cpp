@@ -511,30 +511,47 @@ bool ds_fast(Wave& w, const Op& op) {
   bool two = op.aux & 0x800;
   uint32_t scale = (op.aux & 0x1000) ? bytes * 64 : bytes;
   uint32_t ndw = bytes / 4;
+  const int nk = two ? 2 : 1;
   uint64_t e = w.exec();
   const uint32_t* addr = w.vr(op.s[0].idx);  // read before any register is written
   const uint64_t size = w.lds_size;
+  if (size < bytes) return false;
+  if (WRITE)
+    for (int k = 0; k < nk; ++k)
+      if (op.s[1 + k].k != SrcKind::V) return false;
+  // Per-lane addresses are needed for the DMA check and the store-visibility check against other
+  // waves; a unit-stride access that needs neither never builds them.
+  const bool dma = w.wg_dma_pending && *w.wg_dma_pending;
+  const bool lanes_checked = dma || (w.lds_tags && lds_stores_elsewhere(w));
+  const uint32_t limit = uint32_t(size - bytes);  // the highest address an access may start at
+  // Unit stride (all 64 lanes on, lane l at addr[0] + l * bytes, mod 2^32), from the raw addresses.
+  bool raw_unit = false;
+  if (e == ~0ull) {
+    uint32_t dev = 0;
+    for (int l = 1; l < 64; ++l) dev |= (addr[l] - addr[l - 1]) ^ bytes;
+    raw_unit = dev == 0;
+  }
   // LDS addresses are 32-bit: VGPR + offset wraps (clang folds negative bases into offsets).
   uint32_t eff[2][64];
-  bool unit[2] = {false, false};  // lane l at eff[k][0] + l * bytes, all 64 lanes on
-  for (int k = 0; k < (two ? 2 : 1); ++k) {
+  uint32_t first[2] = {0, 0};
+  bool unit[2] = {false, false};  // lane l at first[k] + l * bytes, all 64 lanes on, no wrap
+  for (int k = 0; k < nk; ++k) {
     uint32_t off = two ? uint32_t(k ? op.offset1 : op.offset0) * scale : uint32_t(op.offset);
-    if (size < bytes) return false;
-    const uint32_t limit = uint32_t(size - bytes);  // the highest address an access may start at
     uint32_t* ek = eff[k];
-    if (e == ~0ull) {
-      // Branch-free over 64 lanes (vectorises): any lane out of range, any lane off the unit stride.
-      // Once every lane is in range (far below 2^32) the 32-bit stride test is the exact one.
-      uint32_t out = 0, off_stride = 0;
-      const uint32_t first = addr[0] + off;
+    first[k] = addr[0] + off;
+    if (raw_unit && first[k] <= limit && limit - first[k] >= 63 * bytes) {  // every lane in range
+      unit[k] = true;
+      if (lanes_checked)
+        for (int l = 0; l < 64; ++l) ek[l] = first[k] + uint32_t(l) * bytes;
+    } else if (e == ~0ull) {
+      // Branch-free over 64 lanes (vectorises): any lane out of range.
+      uint32_t out = 0;
       for (int l = 0; l < 64; ++l) {
         const uint32_t x = addr[l] + off;
         ek[l] = x;
         out |= uint32_t(x > limit);
-        off_stride |= x ^ (first + uint32_t(l) * bytes);
       }
       if (out) return false;
-      unit[k] = off_stride == 0;
     } else {
       for (int l = 0; l < 64; ++l) {
         ek[l] = addr[l] + off;
@@ -543,24 +560,29 @@ bool ds_fast(Wave& w, const Op& op) {
     }
   }
   // The fast path does not go through lds_ptr: check reads and writes against outstanding LDS DMA here.
-  if (w.wg_dma_pending && *w.wg_dma_pending)
-    for (int k = 0; k < (two ? 2 : 1); ++k)
+  if (dma)
+    for (int k = 0; k < nk; ++k)
       for (int l = 0; l < 64; ++l)
         if ((e >> l) & 1) check_lds_dma(w, op, eff[k][l], uint64_t(eff[k][l]) + bytes, l);
-  if (WRITE)
-    for (int k = 0; k < (two ? 2 : 1); ++k)
-      if (op.s[1 + k].k != SrcKind::V) return false;
   // ... and against the other waves' pending stores, marking this one's (store_visibility.cpp).
   if (w.lds_tags && (WRITE || lds_stores_elsewhere(w)))
-    for (int k = 0; k < (two ? 2 : 1); ++k) lds_store_lanes(w, op, eff[k], e, bytes, unit[k]);
-  for (int k = 0; k < (two ? 2 : 1); ++k) {
+    for (int k = 0; k < nk; ++k) lds_store_lanes(w, op, unit[k] ? (lanes_checked ? eff[k] : &first[k]) : eff[k], e, bytes, unit[k]);
+  for (int k = 0; k < nk; ++k) {
     for (uint32_t i = 0; i < ndw; ++i) {
       uint32_t* reg = WRITE ? w.vr(uint16_t(op.s[1 + k].idx + i)) : w.vr(uint16_t(op.d[0].idx + k * ndw + i));
       uint8_t* base = w.lds + 4 * i;
       const uint32_t* ek = eff[k];
-      if (unit[k] && ndw == 1) {  // 64 consecutive dwords
-        if (WRITE) std::memcpy(base + ek[0], reg, 256);
-        else std::memcpy(reg, base + ek[0], 256);
+      if (unit[k]) {
+        uint8_t* p = base + first[k];
+        if (ndw == 1) {  // 64 consecutive dwords
+          if (WRITE) std::memcpy(p, reg, 256);
+          else std::memcpy(reg, p, 256);
+          continue;
+        }
+        for (int l = 0; l < 64; ++l) {  // dword i of 64 consecutive ndw-dword elements
+          if (WRITE) std::memcpy(p + size_t(l) * bytes, &reg[l], 4);
+          else std::memcpy(&reg[l], p + size_t(l) * bytes, 4);
+        }
         continue;
       }
       if (e == ~0ull) {  // full EXEC: branch-free loop

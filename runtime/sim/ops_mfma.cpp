@@ -25,9 +25,58 @@ using U = isa::Unit;
 
 double element(uint32_t dword, int j, Fmt f, bool fnuz) { return mfma_element(dword, j, f, fnuz); }
 
+// f16/bf16 MFMAs with the CDNA3 numerics on hosts with the row-vector path (mfma_half_row8): the
+// operands decoded straight from their registers, by K (lanes M*q .. M*q + M - 1 hold the same K
+// index of M consecutive rows / columns), and eight outputs of a row accumulated at once. Returns
+// false, having written nothing, when an operand holds an infinity or NaN: the per-output path
+// below runs the instruction then.
+template <int M, int K>
+bool mfma_half_run(Wave& w, const Op& op, bool bf16) {
+  constexpr int kpl = K / (64 / M), nreg = M * M / 64;
+  static_assert(K % 8 == 0 && kpl % 2 == 0);
+  static thread_local uint32_t sig[2][K * M];
+  static thread_local int32_t ex[2][K * M];
+  static thread_local uint16_t raw[2][K * M];
+  for (int x = 0; x < 2; ++x) {
+    const Src& src = op.s[x];
+    for (int d = 0; d < kpl / 2; ++d) {
+      uint32_t tmp[64];
+      const uint32_t* row = tmp;
+      if (src.k == SrcKind::V) row = w.vr(uint16_t(src.idx + d));
+      else for (int l = 0; l < 64; ++l) tmp[l] = lane_src(w, src, l, d);
+      for (int h = 0; h < 2; ++h)
+        for (int q = 0; q < 64 / M; ++q) {
+          const int k = q * kpl + 2 * d + h;
+          if (!mfma_half_decode(row + M * q, M, h, bf16, sig[x] + k * M, ex[x] + k * M, raw[x] + k * M)) return false;
+        }
+    }
+  }
+  const MfmaHalfOperands t{bf16, K, M, M, sig[0], ex[0], sig[1], ex[1], raw[0], raw[1]};
+  uint32_t out[nreg][64];
+  float c[8];
+  for (int i = 0; i < M; ++i) {
+    // Row i of D: register r, lanes l0 .. l0 + M - 1 (the layouts at the top of this file).
+    const int r = M == 16 ? i % 4 : 4 * (i / 8) + i % 4;
+    const int l0 = M == 16 ? 16 * (i / 4) : 32 * ((i / 4) % 2);
+    for (int j0 = 0; j0 < M; j0 += 8) {
+      for (int x = 0; x < 8; ++x) c[x] = f32_of(lane_src(w, op.s[2], l0 + j0 + x, r));
+      mfma_half_row8(t, i, j0, c);
+      for (int x = 0; x < 8; ++x) out[r][l0 + j0 + x] = bits_of(c[x]);
+    }
+  }
+  for (int r = 0; r < nreg; ++r) std::memcpy(w.vr(uint16_t(op.d[0].idx + r)), out[r], 256);
+  w.lane_ops += 64;
+  return true;
+}
+
 template <int M, int K>
 void mfma_run(Wave& w, const Op& op, Fmt fa, Fmt fb) {
   constexpr int N = M;
+  if constexpr (K % 8 == 0 && K / (64 / M) % 2 == 0) {
+    if ((fa == Fmt::F16 || fa == Fmt::BF16) && fb == fa && w.L->opt.mfma_numerics != Options::MfmaNumerics::Exact &&
+        mfma_half_rows_available() && mfma_half_run<M, K>(w, op, fa == Fmt::BF16))
+      return;
+  }
   constexpr int kpl = K / (64 / M);
   constexpr int nreg = M * N / 64;
   static_assert(nreg == 4 || nreg == 16);

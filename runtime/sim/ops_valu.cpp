@@ -551,22 +551,34 @@ void vdot2(Wave& w, const Op& op) {
   uint32_t* d = w.vr(op.d[0].idx);
   if (t_dot2_fused) {  // the default rule, on whole lane vectors (dot2_fused_lanes)
     alignas(64) float fa0[64], fa1[64], fb0[64], fb1[64], fc[64];
+    alignas(64) uint32_t t0[64], t1[64], t2[64];
+    // Each source's 64 lanes (a VGPR row or one broadcast value); neg / abs as sign-bit masks
+    // (negating or taking |x| of a float flips or clears its sign bit, NaNs included).
+    auto rows = [&](const Src& x, uint32_t* tmp) -> const uint32_t* {
+      if (x.k == SrcKind::V) return w.vr(x.idx);
+      std::fill_n(tmp, 64, lane_src(w, x, 0));
+      return tmp;
+    };
+    const uint32_t* A = rows(op.s[0], t0);
+    const uint32_t* B = rows(op.s[1], t1);
+    const uint32_t* C = op.ns > 2 ? rows(op.s[2], t2) : d;
+    const uint32_t sign = 0x80000000u;
+    const uint32_t na0 = (op.neg_lo & 1) ? sign : 0, na1 = (op.neg_hi & 1) ? sign : 0;
+    const uint32_t nb0 = (op.neg_lo & 2) ? sign : 0, nb1 = (op.neg_hi & 2) ? sign : 0;
+    const uint32_t nc = op.ns > 2 && op.s[2].neg ? sign : 0, ac = op.ns > 2 && op.s[2].abs ? ~sign : ~0u;
     for (int l = 0; l < 64; ++l) {
-      uint32_t a = lane_src(w, op.s[0], l), b = lane_src(w, op.s[1], l);
-      uint32_t c = op.ns > 2 ? lane_src(w, op.s[2], l) : d[l];
-      fa0[l] = BF ? bf16lo(a) : f16lo(a), fa1[l] = BF ? bf16hi(a) : f16hi(a);
-      fb0[l] = BF ? bf16lo(b) : f16lo(b), fb1[l] = BF ? bf16hi(b) : f16hi(b);
-      if (op.neg_lo & 1) fa0[l] = -fa0[l];
-      if (op.neg_hi & 1) fa1[l] = -fa1[l];
-      if (op.neg_lo & 2) fb0[l] = -fb0[l];
-      if (op.neg_hi & 2) fb1[l] = -fb1[l];
-      fc[l] = as_f(c);
-      if (op.ns > 2 && op.s[2].neg) fc[l] = -fc[l];
-      if (op.ns > 2 && op.s[2].abs) fc[l] = std::fabs(fc[l]);
+      const uint32_t a = A[l], b = B[l];
+      fa0[l] = as_f((BF ? a << 16 : as_u(f16lo(a))) ^ na0), fa1[l] = as_f((BF ? a & 0xffff0000u : as_u(f16hi(a))) ^ na1);
+      fb0[l] = as_f((BF ? b << 16 : as_u(f16lo(b))) ^ nb0), fb1[l] = as_f((BF ? b & 0xffff0000u : as_u(f16hi(b))) ^ nb1);
+      fc[l] = as_f((C[l] ^ nc) & ac);
+    }
+    if (!op.clamp) {  // straight into the destination: the sources are copied above, inactive lanes untouched
+      dot2_fused_lanes(fa0, fb0, fa1, fb1, fc, e, d);
+      return;
     }
     std::memcpy(r, d, sizeof r);
     dot2_fused_lanes(fa0, fb0, fa1, fb1, fc, e, r);
-    if (op.clamp) for (int l = 0; l < 64; ++l) r[l] = out_mods_f32(w, op, r[l]);
+    for (int l = 0; l < 64; ++l) r[l] = out_mods_f32(w, op, r[l]);
     for (int l = 0; l < 64; ++l) d[l] = r[l];
     return;
   }

@@ -284,6 +284,13 @@ struct Wave {
   bool store_open[2] = {false, false};  // the executing instruction stored: its serial is issued + 1
   bool track_global = false;            // global stores are tracked in this launch
   std::deque<GlobalStore> global_stores;  // pending global stores, oldest first
+  // This wave's non-atomic LDS stores whose tags are not yet in lds_tags (oldest first, from
+  // lds_deferred_head on): only the other waves read the tags, and they run only after this wave
+  // leaves the host thread, so the tags are written then (lds_stores_publish), and never for a
+  // store its s_waitcnt retired before that (store_visibility.cpp says why the verdicts are the same).
+  struct DeferredLdsStore { uint64_t tag; uint32_t addr, bytes; };
+  std::vector<DeferredLdsStore> lds_deferred;
+  size_t lds_deferred_head = 0;
 
   uint64_t exec() const { return uint64_t(s[kExecLo]) | uint64_t(s[kExecHi]) << 32; }
   void set_exec(uint64_t e) { s[kExecLo] = uint32_t(e); s[kExecHi] = uint32_t(e >> 32); }
@@ -380,6 +387,8 @@ void lds_store_lanes(Wave& w, const Op& op, const uint32_t* addr, uint64_t exec,
 void global_store_access(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane);
 inline bool lds_stores_elsewhere(const Wave& w) { return w.wg_stores_pending[0] > w.stores_pending[0]; }
 inline bool global_stores_elsewhere(const Wave& w) { return w.wg_stores_pending[1] > w.stores_pending[1]; }
+// Writes the tags of the wave's deferred LDS stores that are still pending (before another wave runs).
+void lds_stores_publish(Wave& w);
 void store_issued(Wave& w, Pending& p);
 void store_retired(Wave& w, const Pending& p);
 void barrier_passed(Wave& w, const Op& op);

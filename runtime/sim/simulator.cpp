@@ -105,6 +105,19 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
 // which case the newest such load owns them. At most kMaxPending entries are outstanding.
 constexpr size_t kMaxPending = 128;  // vmcnt saturates at 63, lgkmcnt at 15 (pend_add)
 static void retire_marked(Wave& w, const uint8_t* mark) {
+  bool all = true;
+  for (size_t i = 0; i < w.pend.size(); ++i) all &= mark[i] != 0;
+  if (all) {  // nothing stays outstanding (the common s_waitcnt ...(0)): no register changes owner
+    for (const Pending& p : w.pend) {
+      if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
+      if (p.store) store_retired(w, p);
+      for (uint16_t r = p.first; r < p.first + p.count; ++r) (p.file == 0 ? w.pend_s[r] : w.pend_v[r]) = nullptr;
+    }
+    w.pend.clear();
+    w.pend_count[0] = w.pend_count[1] = 0;
+    w.pend_vmask = w.pend_smask = 0;
+    return;
+  }
   struct Range { uint16_t file, first, count; } freed[kMaxPending];  // the retired entries' registers
   size_t nfreed = 0, kept = 0;
   for (size_t i = 0; i < w.pend.size(); ++i) {
@@ -174,13 +187,10 @@ void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm) {
   // vmcnt: VMEM ops complete in issue order: all but the newest `vm` retire.
   // lgkmcnt: DS in order; SMEM out of order, so only lgkmcnt(0) guarantees an SMEM result
   // while SMEM is outstanding (the rule LLVM's SIInsertWaitcnts follows).
-  int nvm = 0, nl = 0;
+  int nvm = w.pend_count[0], nl = w.pend_count[1];
   bool smem = false;
-  for (auto& p : w.pend) {
-    nvm += p.counter == 1;
-    nl += p.counter >= 2;
-    smem |= p.counter == 3;
-  }
+  if (nl > lgkm && lgkm != 0)
+    for (const Pending& p : w.pend) smem |= p.counter == 3;
   const bool lgkm_retires = nl > lgkm && (!smem || lgkm == 0);
   if (nvm <= vm && !lgkm_retires) return;
   uint8_t mark[kMaxPending] = {};
@@ -561,6 +571,7 @@ TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, 
         else if (w.pc <= op.index && w.icount >= w.yield_at && w.status == Wave::Running) [[unlikely]]
           loop_edge(w, vrows, arows);
       }
+      if (!w.lds_deferred.empty()) lds_stores_publish(w);  // the other waves may read its LDS tags now
     }
     int done = 0, barrier = 0, waiting = 0;
     for (int wi = 0; wi < nwaves; ++wi) {

@@ -16,6 +16,15 @@
 // slot's retired serial. Global: each wave keeps its pending stores' lane ranges (only tracked
 // when global stores are checked at all). Atomics against atomics are not a race: they are
 // exempt from each other.
+//
+// Only the other waves read a wave's LDS tags, and the waves of a workgroup take turns on one
+// host thread, so a non-atomic LDS store's tags are written when its wave leaves the thread
+// (lds_stores_publish), and not at all if its s_waitcnt retired it before then: the verdicts are
+// the same. A tag that is pending is the same either way (stores are published in issue order,
+// atomics publish the older ones before tagging). A byte whose latest store retired unpublished
+// keeps an older tag, which is retired too: that store's own check found no pending store of
+// another wave on the byte (a non-atomic store is exempt from none), and the wave's own older
+// stores retired before it.
 #include <algorithm>
 
 #include "runtime/sim/sim_internal.hpp"
@@ -127,7 +136,31 @@ void check_global(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane) {
   }
 }
 
+// Tags [addr, addr + n) with `tag`: at once for an atomic (after the deferred stores it follows),
+// else deferred to lds_stores_publish (adjacent ranges of one store merged).
+void tag_lds(Wave& w, uint64_t tag, uint64_t addr, uint32_t n) {
+  if (tag & kTagAtomic) {
+    lds_stores_publish(w);
+    std::fill_n(w.lds_tags + addr, n, tag);
+    return;
+  }
+  if (w.lds_deferred.size() > w.lds_deferred_head) {
+    Wave::DeferredLdsStore& b = w.lds_deferred.back();
+    if (b.tag == tag && uint64_t(b.addr) + b.bytes == addr) { b.bytes += n; return; }
+  }
+  w.lds_deferred.push_back({tag, uint32_t(addr), n});
+}
+
 }  // namespace
+
+void lds_stores_publish(Wave& w) {
+  for (size_t i = w.lds_deferred_head; i < w.lds_deferred.size(); ++i) {
+    const Wave::DeferredLdsStore& d = w.lds_deferred[i];
+    std::fill_n(w.lds_tags + d.addr, d.bytes, d.tag);
+  }
+  w.lds_deferred.clear();
+  w.lds_deferred_head = 0;
+}
 
 void lds_store_access(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane) {
   if (lds_stores_elsewhere(w)) check_lds(w, op, addr, n, lane);
@@ -135,7 +168,7 @@ void lds_store_access(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane
   if (!stores(op) || op.counter == 1) return;
   const uint64_t tag = uint64_t(w.wave_in_wg + 1) | (atomic(op) ? kTagAtomic : 0) |
                        (w.stores_issued[kLdsStore] + 1) << kTagSerialShift;
-  std::fill(w.lds_tags + addr, w.lds_tags + addr + n, tag);
+  tag_lds(w, tag, addr, n);
   w.store_open[kLdsStore] = true;
 }
 
@@ -150,10 +183,10 @@ void lds_store_lanes(Wave& w, const Op& op, const uint32_t* addr, uint64_t exec,
   const uint64_t tag = uint64_t(w.wave_in_wg + 1) | (atomic(op) ? kTagAtomic : 0) |
                        (w.stores_issued[kLdsStore] + 1) << kTagSerialShift;
   if (run) {
-    std::fill_n(w.lds_tags + addr[0], 64 * n, tag);
+    tag_lds(w, tag, addr[0], 64 * n);
   } else {
     for (int l = 0; l < 64; ++l)
-      if ((exec >> l) & 1) std::fill_n(w.lds_tags + addr[l], n, tag);
+      if ((exec >> l) & 1) tag_lds(w, tag, addr[l], n);
   }
   w.store_open[kLdsStore] = true;
 }
@@ -190,6 +223,12 @@ void store_retired(Wave& w, const Pending& p) {
   w.stores_retired[kind] = std::max(w.stores_retired[kind], p.store);
   --w.stores_pending[kind];
   --w.wg_stores_pending[kind];
+  if (kind == kLdsStore) {  // retired before another wave ran: its tags need not be written
+    while (w.lds_deferred_head < w.lds_deferred.size() &&
+           (w.lds_deferred[w.lds_deferred_head].tag >> kTagSerialShift) <= w.stores_retired[kind])
+      ++w.lds_deferred_head;
+    if (w.lds_deferred_head == w.lds_deferred.size()) w.lds_deferred.clear(), w.lds_deferred_head = 0;
+  }
   if (kind == kGlobalStore)
     while (!w.global_stores.empty() && w.global_stores.front().serial <= w.stores_retired[kind]) w.global_stores.pop_front();
 }
@@ -220,6 +259,8 @@ void begin_store_tracking(const Launch& L, Wave* waves, size_t n, std::vector<ui
       w.store_open[k] = false;
     }
     w.global_stores.clear();
+    w.lds_deferred.clear();
+    w.lds_deferred_head = 0;
   }
 }
 
