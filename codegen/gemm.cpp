@@ -367,7 +367,73 @@ class GemmGenerator : DslEmitter {
     }
   }
 
+  // Ping-pong (GemmConfig::pingpong). Interval j is the code between the j-th and (j+1)-th barrier
+  // after the prologue. Group 0 (waves 0-3) runs tile t's fragment reads, then the DMA of tile
+  // t + 1, in interval 2t, and tile t's MFMAs in interval 2t + 1; group 1 (waves 4-7, one per SIMD
+  // beside a group-0 wave) runs the same sequence one interval later (a lone barrier first), and
+  // issues its share of tile t + 1 at the start of its MFMAs of tile t - 1, also in interval 2t. So
+  // in every interval one wave of each SIMD multiplies (at raised priority) while the other reads
+  // LDS. Hazards: tile t + 1's stage held tile t - 1, read by group 0 in interval 2t - 2 and by
+  // group 1 in interval 2t - 1, whose reads complete before its closing barrier (lgkmcnt(0)); every
+  // wave waits for its share of tile t + 1 (vmcnt(0)) before the barrier closing interval 2t + 1,
+  // and tile t + 1 is first read in interval 2t + 2. Group 0 adds one barrier at the end, so both
+  // groups execute the same number of barriers.
+  void main_loop_pingpong() {
+    const int T = p_.k_tiles;
+    Reg kload = k_.sgpr("k_load");  // element offset of the next tile to load
+    k_.s_mov_b32(kload, 0);
+    auto dma_next = [&] {
+      issue_dma(kload);
+      k_.s_add_u32(kload, kload, int64_t(c_.tile_k));
+      k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // the next DMA goes to the other stage
+    };
+    dma_next();  // tile 0 into stage 0
+    k_.s_waitcnt(vmcnt(0));
+    k_.s_barrier();
+    const MfmaTileLayout lay{p_.mfma, 2, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
+    auto tile = [&](int group, bool dma) {
+      emit_mfma_tile(k_, lay, {{}, {}, ra_parts_, rb_parts_}, acc_, [&] {
+        if (group == 0 && dma) dma_next();
+        if (group == 1) k_.s_waitcnt(vmcnt(0));
+        k_.s_waitcnt(lgkmcnt(0));
+        k_.s_barrier();
+        if (group == 1 && dma) dma_next();
+        k_.s_setprio(1);
+      });
+      k_.s_setprio(0);
+      if (group == 0) k_.s_waitcnt(vmcnt(0));
+      k_.s_barrier();
+      toggle_read_parts();
+    };
+    // `n` tiles that issue a DMA (a loop), then `rest` that do not
+    auto tiles = [&](int group, int n, int rest) {
+      if (n > 0) {
+        Reg left = k_.sgpr("tiles_left");
+        k_.s_mov_b32(left, int64_t(n));
+        k_.do_while_scc([&] { tile(group, true); },
+                        [&] {
+                          k_.s_sub_u32(left, left, 1);
+                          k_.s_cmp_lg_u32(left, 0);
+                        });
+      }
+      for (int i = 0; i < rest; ++i) tile(group, false);
+    };
+    Reg group = k_.sgpr("wave_group");
+    k_.s_lshr_b32(group, wave_, 2);
+    k_.if_scc([&] { k_.s_cmp_eq_u32(group, 0); },
+              [&] {
+                tiles(0, T - 1, 1);
+                k_.s_barrier();
+              },
+              [&] {
+                if (T > 1) dma_next();
+                k_.s_barrier();
+                tiles(1, std::max(0, T - 2), std::min(T, 2));
+              });
+  }
+
   void main_loop_dma() {
+    if (c_.pingpong) return main_loop_pingpong();
     if (c_.stages >= 3) return main_loop_dma_deep();
     Reg kcur = k_.sgpr("k_elem");
     k_.s_mov_b32(kcur, 0);

@@ -37,6 +37,7 @@ std::string GemmConfig::str() const {
   std::string s = fmt::format("{}x{}x{} w{}x{} st{} mfma{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, mfma_m);
   if (group_m > 0) s += fmt::format(" g{}", group_m);
   if (lds_dma) s += lds_swizzle ? " dma" : " dma-noswizzle";
+  if (pingpong) s += " pp";
   return s;
 }
 
@@ -138,6 +139,10 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
          fmt::format("lds_dma with {} stages: {} loads per K tile, {} in flight exceed vmcnt's 63", c.stages,
                      p.a_chunks + p.b_chunks, (p.a_chunks + p.b_chunks) * (c.stages - 2)));
   }
+  need(!c.pingpong || (c.lds_dma && c.stages == 2 && c.waves_m * c.waves_n == 8),
+       fmt::format("pingpong with {}: the ping-pong schedule needs lds_dma, 2 stages and 8 waves (two groups of 4, "
+                   "one wave of each per SIMD)",
+                   c.str()));
   p.lds_row_bytes = c.tile_k * 2 + p.lds_pad_bytes;
   p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);
   p.lds_bytes = p.lds_stage_bytes * uint32_t(c.stages);

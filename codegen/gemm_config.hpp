@@ -55,7 +55,11 @@ struct GemmConfig {
   // swizzle is what makes the fragment reads conflict free.
   bool lds_dma = false;
   bool lds_swizzle = true;
-  std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma)
+  // 8-wave ping-pong (lds_dma, 2 stages, 8 waves): waves 0-3 and 4-7 (one of each per SIMD) run
+  // the same K-tile sequence one barrier apart, so while one group reads LDS and issues the next
+  // tile's loads the other runs its MFMAs at raised priority (s_setprio); gemm.cpp, "Ping-pong".
+  bool pingpong = false;
+  std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma, " pp")
 };
 
 // XCDs that the command processor deals workgroups over, round-robin (MI300X and MI355X: 8 XCDs,

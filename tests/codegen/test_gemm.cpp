@@ -117,6 +117,14 @@ void check_arch(Arch arch) {
   check_case(arch, {shape(200, 136, 448, GemmLayout::NT), d, "LDS DMA, 4 stages"});
   d.stages = 3;  // fewer K tiles (2) than stages - 1 loads ahead would need
   check_case(arch, {shape(64, 64, 64, GemmLayout::NT), d, "LDS DMA, 3 stages, 2 K tiles"});
+  // 8-wave ping-pong: the two wave groups run one barrier apart; 4 K tiles (both groups' loops run),
+  // 2 (group 1's loop is empty) and 1 (neither loop runs).
+  d = config(128, 128, 64, 2, 4, 2, 16);
+  d.lds_dma = true;
+  d.pingpong = true;
+  check_case(arch, {shape(200, 136, 256, GemmLayout::NT), d, "ping-pong, 4 K tiles, partial tiles"});
+  check_case(arch, {shape(128, 128, 128, GemmLayout::NT), d, "ping-pong, 2 K tiles"});
+  check_case(arch, {shape(128, 128, 64, GemmLayout::NT, GemmOutput::f32), d, "ping-pong, 1 K tile"});
 }
 
 }  // namespace
@@ -149,6 +157,9 @@ TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   d.mfma_m = 32;
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), d), Catch::Contains("16x16 MFMA"));
   d.mfma_m = 16;
+  d.pingpong = true;  // 4 waves: no two groups per SIMD
+  CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), d), Catch::Contains("8 waves"));
+  d.pingpong = false;
   try {
     make_gemm_plan(shape(64, 64, 64, GemmLayout::NT), Arch::gfx942, d);
     FAIL("gfx942 accepted lds_dma");

@@ -76,6 +76,8 @@ void add_gemm_command(CommandLine& cl) {
                    "workgroup order: 0 = 2-D grid, M fastest (default); G = XCD-contiguous groups of G tile rows");
   c->add_flag("--dma", o->cfg.lds_dma,
               "gfx950, NT: A and B global -> LDS directly (global_load_lds_dwordx4) into XOR-swizzled unpadded rows");
+  c->add_flag("--pingpong", o->cfg.pingpong,
+              "with --dma, 2 stages, 8 waves: two wave groups alternate LDS-read/load and MFMA phases, one barrier apart");
   c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: the simulator)")
       ->check(check_device_spec);
   c->add_option("--model", o->job.model,
