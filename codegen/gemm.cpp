@@ -45,8 +45,9 @@ class GemmGenerator : DslEmitter {
   void emit() {
     k_.set_workgroup_size(uint32_t(p_.threads));
     lds_base_ = k_.lds_alloc("stages", p_.lds_bytes, 16);
-    Reg a = k_.load_arg(k_.arg_ptr("a", ElemType::bf16, true));
-    Reg b = k_.load_arg(k_.arg_ptr("b", ElemType::bf16, true));
+    const ElemType in = p_.esize == 1 ? ElemType::fp8 : ElemType::bf16;
+    Reg a = k_.load_arg(k_.arg_ptr("a", in, true));
+    Reg b = k_.load_arg(k_.arg_ptr("b", in, true));
     a_ptr_ = a;
     b_ptr_ = b;
     Reg c = k_.load_arg(k_.arg_ptr("c", s_.output == GemmOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
@@ -69,6 +70,10 @@ class GemmGenerator : DslEmitter {
 
  private:
   bool nn() const { return s_.layout == GemmLayout::NN; }
+
+  MfmaTileLayout tile_layout() const {
+    return {p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n, p_.mfma_format};
+  }
 
   // q = n / d for an SGPR n < 2^31 and a constant d >= 1 (multiply-high and shift).
   Reg sdiv(Reg n, uint32_t d, const char* name) {
@@ -165,7 +170,7 @@ class GemmGenerator : DslEmitter {
     auto k_rows = [&](Reg first, int chunks, uint32_t rows, std::vector<Reg>& out) {
       for (int i = 0; i < chunks; ++i) {
         Reg r = vadd_sv(first, row0_, uint32_t(i * step), "row");
-        Reg off = vmul(r, uint32_t(s_.K) * 2, "row_bytes");
+        Reg off = vmul(r, uint32_t(s_.K) * uint32_t(p_.esize), "row_bytes");
         k_.v_lshl_add_u32(off, ch_, 4, off);
         k_.v_cmp_gt_u32(vcc, sconst(rows), r);
         k_.v_cndmask_b32(off, oob(), off, vcc);
@@ -212,7 +217,7 @@ class GemmGenerator : DslEmitter {
       for (int i = 0; i < chunks; ++i) {
         Reg r = vadd_sv(first, row0_, uint32_t(i * step), "row");
         k_.v_min_u32(r, sconst(count - 1, "last_row"), r);
-        Reg off = vmul(r, uint32_t(s_.K) * 2, "row_bytes");
+        Reg off = vmul(r, uint32_t(s_.K) * uint32_t(p_.esize), "row_bytes");
         k_.v_lshl_add_u32(off, lc, 4, off);
         out.push_back(off);
       }
@@ -243,7 +248,7 @@ class GemmGenerator : DslEmitter {
       k_.v_lshrrev_b32(x, std::countr_zero(unsigned(p_.swizzle_rows)), lrow);
       k_.v_and_b32(x, cpr - 1, x);
     }
-    const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * 2 / 16;
+    const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * p_.esize / 16;
     Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
     Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
     k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
@@ -293,7 +298,7 @@ class GemmGenerator : DslEmitter {
   // i-th A (B) instruction lands at M0 + l * 16, M0 = the wave's base + i * threads * 16 (+ the A tile).
   void issue_dma(Reg k0, uint32_t stage_offset = 0) {
     k_.comment("global -> LDS loads of one K tile");
-    Reg kb = smul(k0, 2, "k_bytes");
+    Reg kb = smul(k0, uint32_t(p_.esize), "k_bytes");
     auto ptr = [&](Reg base, const char* name) {
       Reg p = k_.sgpr(name, 2, 2);
       k_.s_add_u32(p[0], base[0], kb);
@@ -341,8 +346,7 @@ class GemmGenerator : DslEmitter {
       k_.s_barrier();
       const std::vector<Reg>& ra = ra_stage_[size_t(stage)];
       const std::vector<Reg>& rb = rb_stage_[size_t(stage)];
-      const MfmaTileLayout lay{p_.mfma, 2, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
-      emit_mfma_tile(k_, lay, {{}, {}, ra, rb}, acc_, [&] {
+      emit_mfma_tile(k_, tile_layout(), {{}, {}, ra, rb}, acc_, [&] {
         if (load) load_next((stage + S - 1) % S);
       });
     };
@@ -390,7 +394,7 @@ class GemmGenerator : DslEmitter {
     dma_next();  // tile 0 into stage 0
     k_.s_waitcnt(vmcnt(0));
     k_.s_barrier();
-    const MfmaTileLayout lay{p_.mfma, 2, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
+    const MfmaTileLayout lay = tile_layout();
     auto tile = [&](int group, bool dma) {
       emit_mfma_tile(k_, lay, {{}, {}, ra_parts_, rb_parts_}, acc_, [&] {
         if (group == 0 && dma) dma_next();
@@ -512,7 +516,7 @@ class GemmGenerator : DslEmitter {
   // Global loads of the K tile starting at element k0 (SGPR) into the staging registers.
   void issue_loads(Reg k0) {
     k_.comment("global loads of one K tile");
-    Reg ka = smul(k0, 2, "k_bytes");
+    Reg ka = smul(k0, uint32_t(p_.esize), "k_bytes");
     for (int i = 0; i < p_.a_chunks; ++i) k_.buffer_load_dwordx4(stage_a_[size_t(i)], a_off_[size_t(i)], a_rsrc_, ka, offen);
     Reg kb = ka;
     if (nn()) {
@@ -548,8 +552,7 @@ class GemmGenerator : DslEmitter {
   }
 
   void compute(const std::function<void()>& after_reads = {}) {
-    const MfmaTileLayout t{p_.mfma, 2, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
-    emit_mfma_tile(k_, t, {ra_, rb_, ra_parts_, rb_parts_}, acc_, after_reads);
+    emit_mfma_tile(k_, tile_layout(), {ra_, rb_, ra_parts_, rb_parts_}, acc_, after_reads);
   }
 
   void toggle_writes() {
@@ -709,7 +712,7 @@ class GemmGenerator : DslEmitter {
 }  // namespace
 
 BuildResult build_gemm(const GemmPlan& p, const BuildOptions& opts) {
-  Kernel k(fmt::format("gemm_bf16_{}", gemm_layout_name(p.shape.layout)), p.arch);
+  Kernel k(fmt::format("gemm_{}_{}", gemm_dtype_name(p.shape.dtype), gemm_layout_name(p.shape.layout)), p.arch);
   GemmGenerator(k, p).emit();
   return k.build(opts);
 }
