@@ -45,8 +45,9 @@ class GemmGenerator : DslEmitter {
   void emit() {
     k_.set_workgroup_size(uint32_t(p_.threads));
     lds_base_ = k_.lds_alloc("stages", p_.lds_bytes, 16);
-    Reg a = k_.load_arg(k_.arg_ptr("a", ElemType::bf16, true));
-    Reg b = k_.load_arg(k_.arg_ptr("b", ElemType::bf16, true));
+    const ElemType in = p_.esize == 1 ? ElemType::fp8 : ElemType::bf16;
+    Reg a = k_.load_arg(k_.arg_ptr("a", in, true));
+    Reg b = k_.load_arg(k_.arg_ptr("b", in, true));
     a_ptr_ = a;
     b_ptr_ = b;
     Reg c = k_.load_arg(k_.arg_ptr("c", s_.output == GemmOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
@@ -69,6 +70,10 @@ class GemmGenerator : DslEmitter {
 
  private:
   bool nn() const { return s_.layout == GemmLayout::NN; }
+
+  MfmaTileLayout tile_layout() const {
+    return {p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n, p_.mfma_format};
+  }
 
   // q = n / d for an SGPR n < 2^31 and a constant d >= 1 (multiply-high and shift).
   Reg sdiv(Reg n, uint32_t d, const char* name) {
@@ -165,7 +170,7 @@ class GemmGenerator : DslEmitter {
     auto k_rows = [&](Reg first, int chunks, uint32_t rows, std::vector<Reg>& out) {
       for (int i = 0; i < chunks; ++i) {
         Reg r = vadd_sv(first, row0_, uint32_t(i * step), "row");
-        Reg off = vmul(r, uint32_t(s_.K) * 2, "row_bytes");
+        Reg off = vmul(r, uint32_t(s_.K) * uint32_t(p_.esize), "row_bytes");
         k_.v_lshl_add_u32(off, ch_, 4, off);
         k_.v_cmp_gt_u32(vcc, sconst(rows), r);
         k_.v_cndmask_b32(off, oob(), off, vcc);
@@ -212,7 +217,7 @@ class GemmGenerator : DslEmitter {
       for (int i = 0; i < chunks; ++i) {
         Reg r = vadd_sv(first, row0_, uint32_t(i * step), "row");
         k_.v_min_u32(r, sconst(count - 1, "last_row"), r);
-        Reg off = vmul(r, uint32_t(s_.K) * 2, "row_bytes");
+        Reg off = vmul(r, uint32_t(s_.K) * uint32_t(p_.esize), "row_bytes");
         k_.v_lshl_add_u32(off, lc, 4, off);
         out.push_back(off);
       }
@@ -243,7 +248,7 @@ class GemmGenerator : DslEmitter {
       k_.v_lshrrev_b32(x, std::countr_zero(unsigned(p_.swizzle_rows)), lrow);
       k_.v_and_b32(x, cpr - 1, x);
     }
-    const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * 2 / 16;
+    const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * p_.esize / 16;
     Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
     Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
     k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
@@ -293,7 +298,7 @@ class GemmGenerator : DslEmitter {
   // i-th A (B) instruction lands at M0 + l * 16, M0 = the wave's base + i * threads * 16 (+ the A tile).
   void issue_dma(Reg k0, uint32_t stage_offset = 0) {
     k_.comment("global -> LDS loads of one K tile");
-    Reg kb = smul(k0, 2, "k_bytes");
+    Reg kb = smul(k0, uint32_t(p_.esize), "k_bytes");
     auto ptr = [&](Reg base, const char* name) {
       Reg p = k_.sgpr(name, 2, 2);
       k_.s_add_u32(p[0], base[0], kb);
@@ -341,8 +346,7 @@ class GemmGenerator : DslEmitter {
       k_.s_barrier();
       const std::vector<Reg>& ra = ra_stage_[size_t(stage)];
       const std::vector<Reg>& rb = rb_stage_[size_t(stage)];
-      const MfmaTileLayout lay{p_.mfma, 2, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
-      emit_mfma_tile(k_, lay, {{}, {}, ra, rb}, acc_, [&] {
+      emit_mfma_tile(k_, tile_layout(), {{}, {}, ra, rb}, acc_, [&] {
         if (load) load_next((stage + S - 1) % S);
       });
     };
@@ -367,7 +371,73 @@ class GemmGenerator : DslEmitter {
     }
   }
 
+  // Ping-pong (GemmConfig::pingpong). Interval j is the code between the j-th and (j+1)-th barrier
+  // after the prologue. Group 0 (waves 0-3) runs tile t's fragment reads, then the DMA of tile
+  // t + 1, in interval 2t, and tile t's MFMAs in interval 2t + 1; group 1 (waves 4-7, one per SIMD
+  // beside a group-0 wave) runs the same sequence one interval later (a lone barrier first), and
+  // issues its share of tile t + 1 at the start of its MFMAs of tile t - 1, also in interval 2t. So
+  // in every interval one wave of each SIMD multiplies (at raised priority) while the other reads
+  // LDS. Hazards: tile t + 1's stage held tile t - 1, read by group 0 in interval 2t - 2 and by
+  // group 1 in interval 2t - 1, whose reads complete before its closing barrier (lgkmcnt(0)); every
+  // wave waits for its share of tile t + 1 (vmcnt(0)) before the barrier closing interval 2t + 1,
+  // and tile t + 1 is first read in interval 2t + 2. Group 0 adds one barrier at the end, so both
+  // groups execute the same number of barriers.
+  void main_loop_pingpong() {
+    const int T = p_.k_tiles;
+    Reg kload = k_.sgpr("k_load");  // element offset of the next tile to load
+    k_.s_mov_b32(kload, 0);
+    auto dma_next = [&] {
+      issue_dma(kload);
+      k_.s_add_u32(kload, kload, int64_t(c_.tile_k));
+      k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // the next DMA goes to the other stage
+    };
+    dma_next();  // tile 0 into stage 0
+    k_.s_waitcnt(vmcnt(0));
+    k_.s_barrier();
+    const MfmaTileLayout lay = tile_layout();
+    auto tile = [&](int group, bool dma) {
+      emit_mfma_tile(k_, lay, {{}, {}, ra_parts_, rb_parts_}, acc_, [&] {
+        if (group == 0 && dma) dma_next();
+        if (group == 1) k_.s_waitcnt(vmcnt(0));
+        k_.s_waitcnt(lgkmcnt(0));
+        k_.s_barrier();
+        if (group == 1 && dma) dma_next();
+        k_.s_setprio(1);
+      });
+      k_.s_setprio(0);
+      if (group == 0) k_.s_waitcnt(vmcnt(0));
+      k_.s_barrier();
+      toggle_read_parts();
+    };
+    // `n` tiles that issue a DMA (a loop), then `rest` that do not
+    auto tiles = [&](int group, int n, int rest) {
+      if (n > 0) {
+        Reg left = k_.sgpr("tiles_left");
+        k_.s_mov_b32(left, int64_t(n));
+        k_.do_while_scc([&] { tile(group, true); },
+                        [&] {
+                          k_.s_sub_u32(left, left, 1);
+                          k_.s_cmp_lg_u32(left, 0);
+                        });
+      }
+      for (int i = 0; i < rest; ++i) tile(group, false);
+    };
+    Reg group = k_.sgpr("wave_group");
+    k_.s_lshr_b32(group, wave_, 2);
+    k_.if_scc([&] { k_.s_cmp_eq_u32(group, 0); },
+              [&] {
+                tiles(0, T - 1, 1);
+                k_.s_barrier();
+              },
+              [&] {
+                if (T > 1) dma_next();
+                k_.s_barrier();
+                tiles(1, std::max(0, T - 2), std::min(T, 2));
+              });
+  }
+
   void main_loop_dma() {
+    if (c_.pingpong) return main_loop_pingpong();
     if (c_.stages >= 3) return main_loop_dma_deep();
     Reg kcur = k_.sgpr("k_elem");
     k_.s_mov_b32(kcur, 0);
@@ -446,7 +516,7 @@ class GemmGenerator : DslEmitter {
   // Global loads of the K tile starting at element k0 (SGPR) into the staging registers.
   void issue_loads(Reg k0) {
     k_.comment("global loads of one K tile");
-    Reg ka = smul(k0, 2, "k_bytes");
+    Reg ka = smul(k0, uint32_t(p_.esize), "k_bytes");
     for (int i = 0; i < p_.a_chunks; ++i) k_.buffer_load_dwordx4(stage_a_[size_t(i)], a_off_[size_t(i)], a_rsrc_, ka, offen);
     Reg kb = ka;
     if (nn()) {
@@ -482,8 +552,7 @@ class GemmGenerator : DslEmitter {
   }
 
   void compute(const std::function<void()>& after_reads = {}) {
-    const MfmaTileLayout t{p_.mfma, 2, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
-    emit_mfma_tile(k_, t, {ra_, rb_, ra_parts_, rb_parts_}, acc_, after_reads);
+    emit_mfma_tile(k_, tile_layout(), {ra_, rb_, ra_parts_, rb_parts_}, acc_, after_reads);
   }
 
   void toggle_writes() {
@@ -643,7 +712,7 @@ class GemmGenerator : DslEmitter {
 }  // namespace
 
 BuildResult build_gemm(const GemmPlan& p, const BuildOptions& opts) {
-  Kernel k(fmt::format("gemm_bf16_{}", gemm_layout_name(p.shape.layout)), p.arch);
+  Kernel k(fmt::format("gemm_{}_{}", gemm_dtype_name(p.shape.dtype), gemm_layout_name(p.shape.layout)), p.arch);
   GemmGenerator(k, p).emit();
   return k.build(opts);
 }

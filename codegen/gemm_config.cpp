@@ -27,8 +27,20 @@ GemmOutput parse_gemm_output(std::string_view name) {
   throw Error(fmt::format("gemm: unknown output type '{}'; valid: bf16, f32", name));
 }
 
+std::string_view gemm_dtype_name(GemmDType t) {
+  return t == GemmDType::bf16 ? "bf16" : t == GemmDType::e4m3 ? "e4m3" : "e5m2";
+}
+
+GemmDType parse_gemm_dtype(std::string_view name) {
+  if (name == "bf16") return GemmDType::bf16;
+  if (name == "e4m3" || name == "fp8") return GemmDType::e4m3;
+  if (name == "e5m2" || name == "bf8") return GemmDType::e5m2;
+  throw Error(fmt::format("gemm: unknown input type '{}'; valid: bf16, e4m3 (fp8), e5m2 (bf8)", name));
+}
+
 std::string GemmShape::str() const {
   std::string s = fmt::format("M{} N{} K{} {} {}", M, N, K, gemm_layout_name(layout), gemm_output_name(output));
+  if (dtype != GemmDType::bf16) s += fmt::format(" {} in", gemm_dtype_name(dtype));
   if (alpha != 1.0f || beta != 0.0f) s += fmt::format(" alpha={} beta={}", alpha, beta);
   return s;
 }
@@ -37,6 +49,7 @@ std::string GemmConfig::str() const {
   std::string s = fmt::format("{}x{}x{} w{}x{} st{} mfma{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, mfma_m);
   if (group_m > 0) s += fmt::format(" g{}", group_m);
   if (lds_dma) s += lds_swizzle ? " dma" : " dma-noswizzle";
+  if (pingpong) s += " pp";
   return s;
 }
 
@@ -54,9 +67,20 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   p.arch = a;
   p.cfg = cfg_in;
   GemmConfig& c = p.cfg;
-  // Default K tile: 64 on gfx950; 32 on gfx942, where a 128x128x64 tile's two stages exceed the 64 KiB LDS.
-  if (c.tile_k == 0) c.tile_k = a == Arch::gfx950 ? 64 : 32;
-  p.mfma = conv3d_mfma(a, Conv3dDType::bf16, c.mfma_m);
+  // Default K tile: 128-byte rows on gfx950, 64-byte on gfx942 (where a 128x128 tile's two stages
+  // of 128-byte rows exceed the 64 KiB LDS).
+  const bool fp8 = s.dtype != GemmDType::bf16;
+  p.esize = fp8 ? 1 : 2;
+  if (c.tile_k == 0) c.tile_k = (a == Arch::gfx950 ? 128 : 64) / p.esize;
+  p.mfma = conv3d_mfma(a, fp8 ? Conv3dDType::fp8 : Conv3dDType::bf16, c.mfma_m);
+  if (s.dtype == GemmDType::e5m2) {
+    if (a == Arch::gfx950) p.mfma_format = 1;  // f8f6f4 with cbsz = blgp = 1: both operands E5M2
+    else p.mfma.mnemonic = c.mfma_m == 16 ? "v_mfma_f32_16x16x32_bf8_bf8" : "v_mfma_f32_32x32x16_bf8_bf8";
+  }
+  need(!fp8 || s.layout == GemmLayout::NT,
+       fmt::format("{}: fp8 inputs take layout NT only (NN's B tile is transposed on its way into LDS with 2-byte "
+                   "writes); valid: --layout NT",
+                   s.str()));
 
   // ---- shape ----
   for (auto [v, n] : {std::pair{s.M, "M"}, {s.N, "N"}, {s.K, "K"}})
@@ -74,8 +98,10 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("tile {}x{} with waves {}x{}: each wave's sub-tile must be a multiple of the {}x{} MFMA block ({}); "
                    "valid: tile_m a multiple of {}, tile_n of {}",
                    c.tile_m, c.tile_n, c.waves_m, c.waves_n, mb, mb, p.mfma.mnemonic, mb * c.waves_m, mb * c.waves_n));
-  need(c.tile_k >= p.mfma.k && c.tile_k % p.mfma.k == 0 && c.tile_k % 8 == 0,
-       fmt::format("tile_k {}: must be a multiple of the MFMA K {} ({}) and of 8", c.tile_k, p.mfma.k, p.mfma.mnemonic));
+  const int chunk_elems = 16 / p.esize;
+  need(c.tile_k >= p.mfma.k && c.tile_k % p.mfma.k == 0 && c.tile_k % chunk_elems == 0,
+       fmt::format("tile_k {}: must be a multiple of the MFMA K {} ({}) and of {}", c.tile_k, p.mfma.k, p.mfma.mnemonic,
+                   chunk_elems));
   need(c.stages >= 1 && c.stages <= (c.lds_dma ? 4 : 2),
        fmt::format("stages = {}; valid: 1 or 2 LDS stages (3 or 4 with lds_dma)", c.stages));
   need(c.group_m >= 0 && c.group_m <= 64,
@@ -95,7 +121,7 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   p.blocks_m = p.wave_m / mb;
   p.blocks_n = p.wave_n / mb;
   p.mfma_per_tile = c.tile_k / p.mfma.k;
-  p.k_chunks_per_row = c.tile_k / 8;
+  p.k_chunks_per_row = c.tile_k / chunk_elems;
   need(std::has_single_bit(unsigned(p.k_chunks_per_row)) && p.threads % p.k_chunks_per_row == 0,
        fmt::format("tile_k {}: chunks per row ({}) must be a power of two dividing the {} threads", c.tile_k,
                    p.k_chunks_per_row, p.threads));
@@ -127,7 +153,7 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
     need(c.mfma_m == 16, fmt::format("lds_dma with mfma_m = {}: the chunk swizzle is conflict free for 16x16 MFMA "
                                      "blocks only; valid: mfma 16",
                                      c.mfma_m));
-    const int rb = c.tile_k * 2, step = p.threads / p.k_chunks_per_row;
+    const int rb = c.tile_k * p.esize, step = p.threads / p.k_chunks_per_row;
     const int sr = std::max(1, 128 / rb);
     need((step / sr) % p.k_chunks_per_row == 0 && (16 / sr) % p.k_chunks_per_row == 0,
          fmt::format("lds_dma with tile_k {} and {} threads: the chunk swizzle must be the same for all of a thread's "
@@ -138,7 +164,11 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
          fmt::format("lds_dma with {} stages: {} loads per K tile, {} in flight exceed vmcnt's 63", c.stages,
                      p.a_chunks + p.b_chunks, (p.a_chunks + p.b_chunks) * (c.stages - 2)));
   }
-  p.lds_row_bytes = c.tile_k * 2 + p.lds_pad_bytes;
+  need(!c.pingpong || (c.lds_dma && c.stages == 2 && c.waves_m * c.waves_n == 8),
+       fmt::format("pingpong with {}: the ping-pong schedule needs lds_dma, 2 stages and 8 waves (two groups of 4, "
+                   "one wave of each per SIMD)",
+                   c.str()));
+  p.lds_row_bytes = c.tile_k * p.esize + p.lds_pad_bytes;
   p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);
   p.lds_bytes = p.lds_stage_bytes * uint32_t(c.stages);
   need(p.lds_bytes <= lds_bytes_per_cu(a),
@@ -153,8 +183,8 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                                  c.str(), vgprs, frags));
   // DS immediate offsets (16 bits): fragment reads past their base, chunk writes within a tile
   // (A and B have their own write bases).
-  const int max_ds = std::max({(p.blocks_m - 1) * mb * p.lds_row_bytes + c.tile_k * 2,
-                               (p.blocks_n - 1) * mb * p.lds_row_bytes + c.tile_k * 2,
+  const int max_ds = std::max({(p.blocks_m - 1) * mb * p.lds_row_bytes + c.tile_k * p.esize,
+                               (p.blocks_n - 1) * mb * p.lds_row_bytes + c.tile_k * p.esize,
                                std::max(c.tile_m, c.tile_n) * p.lds_row_bytes});
   need(max_ds <= 65535, fmt::format("config {}: LDS offsets up to {} bytes exceed the 16-bit DS offset field",
                                     c.str(), max_ds));

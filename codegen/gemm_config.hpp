@@ -21,6 +21,13 @@ enum class GemmLayout : uint8_t { NN, NT };
 std::string_view gemm_layout_name(GemmLayout l);
 GemmLayout parse_gemm_layout(std::string_view name);  // "NN" | "NT"; Error otherwise
 
+// Input element type of A and B. fp8 (E4M3) and bf8 (E5M2) are the arch's 8-bit floats: FNUZ on
+// gfx942 (v_mfma_f32_*_fp8_fp8 / _bf8_bf8), OCP on gfx950 (v_mfma_f32_*_f8f6f4 with both format
+// fields 0 = E4M3FN or 1 = E5M2); both ISA guides, as runtime/sim/fp8_encode.hpp.
+enum class GemmDType : uint8_t { bf16, e4m3, e5m2 };
+std::string_view gemm_dtype_name(GemmDType t);
+GemmDType parse_gemm_dtype(std::string_view name);  // "bf16" | "e4m3" (or "fp8") | "e5m2" (or "bf8"); Error otherwise
+
 enum class GemmOutput : uint8_t { bf16, f32 };
 std::string_view gemm_output_name(GemmOutput o);
 GemmOutput parse_gemm_output(std::string_view name);  // "bf16" | "f32"; Error otherwise
@@ -28,15 +35,17 @@ GemmOutput parse_gemm_output(std::string_view name);  // "bf16" | "f32"; Error o
 struct GemmShape {
   int M = 1, N = 1, K = 8;
   GemmLayout layout = GemmLayout::NT;
+  GemmDType dtype = GemmDType::bf16;
   GemmOutput output = GemmOutput::bf16;
   float alpha = 1.0f, beta = 0.0f;
   double gflop() const { return 2.0 * double(M) * double(N) * double(K) * 1e-9; }
-  std::string str() const;  // "M1024 N1024 K1024 NT bf16" (+ " alpha=.. beta=.." when not 1, 0)
+  std::string str() const;  // "M1024 N1024 K1024 NT bf16" (output type; " e4m3 in" etc. for fp8 inputs;
+                            // " alpha=.. beta=.." when not 1, 0)
 };
 
 struct GemmConfig {
   int tile_m = 128, tile_n = 128;
-  int tile_k = 0;          // elements; 0 = default (64 on gfx950, 32 on gfx942)
+  int tile_k = 0;          // elements; 0 = default (bf16: 64 on gfx950, 32 on gfx942; fp8: 128 / 64)
   int waves_m = 2, waves_n = 2;
   int stages = 2;          // LDS stages: 1 = load, barrier, compute; 2 = next tile's loads fly during the MFMAs;
                            // 3, 4 (lds_dma only): stages - 1 tiles of loads in flight during the MFMAs
@@ -55,7 +64,11 @@ struct GemmConfig {
   // swizzle is what makes the fragment reads conflict free.
   bool lds_dma = false;
   bool lds_swizzle = true;
-  std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma)
+  // 8-wave ping-pong (lds_dma, 2 stages, 8 waves): waves 0-3 and 4-7 (one of each per SIMD) run
+  // the same K-tile sequence one barrier apart, so while one group reads LDS and issues the next
+  // tile's loads the other runs its MFMAs at raised priority (s_setprio); gemm.cpp, "Ping-pong".
+  bool pingpong = false;
+  std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma, " pp")
 };
 
 // XCDs that the command processor deals workgroups over, round-robin (MI300X and MI355X: 8 XCDs,
@@ -67,6 +80,8 @@ struct GemmPlan {
   GemmConfig cfg;
   Arch arch = Arch::gfx950;
   MfmaShape mfma;
+  int esize = 2;                   // bytes per input element (bf16 2, fp8 1)
+  uint8_t mfma_format = 0;         // gfx950 f8f6f4: cbsz = blgp = this (0 E4M3, 1 E5M2)
 
   int threads = 0;
   int wave_m = 0, wave_n = 0;      // wave sub-tile
@@ -75,7 +90,7 @@ struct GemmPlan {
   int k_tiles = 0;
   int tiles_m = 0, tiles_n = 0;
   bool xcd_remap = false;          // group_m > 0 and tiles_m * tiles_n divisible by kDispatchXcds
-  // Global loads, 16 bytes (8 bf16) per chunk. K-contiguous tiles (A, and B for NT): rows of
+  // Global loads, 16 bytes (8 bf16, 16 fp8) per chunk. K-contiguous tiles (A, and B for NT): rows of
   // tile_k elements, k_chunks_per_row chunks each. B for NN: tile_k rows of tile_n elements.
   int k_chunks_per_row = 0;
   int a_chunks = 0, b_chunks = 0;  // chunks per thread per K tile
@@ -89,8 +104,8 @@ struct GemmPlan {
   uint32_t grid[3] = {1, 1, 1};
 
   int out_esize() const { return shape.output == GemmOutput::f32 ? 4 : 2; }
-  int64_t a_bytes() const { return int64_t(shape.M) * shape.K * 2; }
-  int64_t b_bytes() const { return int64_t(shape.K) * shape.N * 2; }
+  int64_t a_bytes() const { return int64_t(shape.M) * shape.K * esize; }
+  int64_t b_bytes() const { return int64_t(shape.K) * shape.N * esize; }
   int64_t c_bytes() const { return int64_t(shape.M) * shape.N * out_esize(); }
 };
 

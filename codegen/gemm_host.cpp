@@ -12,14 +12,43 @@
 #include "codegen/hip_sources.hpp"
 #include "codegen/hip_sources_embedded.hpp"
 #include "jit/isa/error.hpp"
+#include "jit/lib/host_convert.hpp"
 
 namespace cdnajit::codegen {
+
+namespace {
+
+// The arch's 8-bit float of the plan's input type: FNUZ on gfx942, OCP on gfx950 (gemm_config.hpp).
+host::Fp8 gemm_fp8_format(const GemmPlan& p) {
+  const bool e5m2 = p.shape.dtype == GemmDType::e5m2, fnuz = p.arch == Arch::gfx942;
+  return e5m2 ? (fnuz ? host::Fp8::e5m2_fnuz : host::Fp8::e5m2_ocp) : (fnuz ? host::Fp8::e4m3_fnuz : host::Fp8::e4m3_ocp);
+}
+
+}  // namespace
+
+double gemm_input_value(const GemmPlan& p, std::span<const uint8_t> bytes, size_t i) {
+  if (p.esize == 1) return host::fp8_to_f32(bytes[i], gemm_fp8_format(p));
+  uint16_t b;
+  std::memcpy(&b, &bytes[2 * i], 2);
+  return bf16_to_f32(b);
+}
 
 GemmInputs gemm_random_inputs(const GemmPlan& p, uint64_t seed) {
   const GemmShape& s = p.shape;
   GemmInputs in;
-  in.a = random_bf16(size_t(s.M) * size_t(s.K), seed);
-  in.b = random_bf16(size_t(s.K) * size_t(s.N), seed + 1000);
+  auto input = [&](size_t n, uint64_t sd) {
+    const std::vector<uint16_t> v = random_bf16(n, sd);
+    std::vector<uint8_t> out(n * size_t(p.esize));
+    if (p.esize == 2) {
+      std::memcpy(out.data(), v.data(), out.size());
+    } else {
+      const host::Fp8 f = gemm_fp8_format(p);
+      for (size_t i = 0; i < n; ++i) out[i] = host::f32_to_fp8(bf16_to_f32(v[i]), f);
+    }
+    return out;
+  };
+  in.a = input(size_t(s.M) * size_t(s.K), seed);
+  in.b = input(size_t(s.K) * size_t(s.N), seed + 1000);
   if (s.beta != 0.0f) {
     std::vector<uint16_t> c = random_bf16(size_t(s.M) * size_t(s.N), seed + 2000);
     in.c.resize(size_t(p.c_bytes()));
@@ -53,11 +82,11 @@ double c_value(const GemmPlan& p, std::span<const uint8_t> c, size_t e) {
 GemmReference gemm_reference_fp64(const GemmPlan& p, const GemmInputs& in) {
   const GemmShape& s = p.shape;
   const size_t M = size_t(s.M), N = size_t(s.N), K = size_t(s.K);
-  std::vector<double> a(in.a.size()), bt(in.b.size());  // bt: N x K
-  for (size_t i = 0; i < a.size(); ++i) a[i] = bf16_to_f32(in.a[i]);
+  std::vector<double> a(M * K), bt(K * N);  // bt: N x K
+  for (size_t i = 0; i < a.size(); ++i) a[i] = gemm_input_value(p, in.a, i);
   for (size_t k = 0; k < K; ++k)
     for (size_t n = 0; n < N; ++n)
-      bt[n * K + k] = bf16_to_f32(s.layout == GemmLayout::NN ? in.b[k * N + n] : in.b[n * K + k]);
+      bt[n * K + k] = gemm_input_value(p, in.b, s.layout == GemmLayout::NN ? k * N + n : n * K + k);
   GemmReference r;
   r.value.resize(M * N);
   r.bound.resize(M * N);
@@ -139,6 +168,7 @@ std::vector<std::string> gemm_hip_flags(const GemmPlan& p) {
       {"M", s.M}, {"N", s.N}, {"K", s.K}, {"NN", s.layout == GemmLayout::NN}, {"TM", p.cfg.tile_m},
       {"TN", p.cfg.tile_n}, {"TK", p.cfg.tile_k}, {"WM", p.cfg.waves_m}, {"WN", p.cfg.waves_n}, {"MB", p.mfma.m},
       {"ARCH950", p.arch == Arch::gfx950}, {"OUTF32", s.output == GemmOutput::f32},
+      {"FP8", s.dtype == GemmDType::bf16 ? 0 : s.dtype == GemmDType::e4m3 ? 1 : 2},
       {"ALPHA_BITS", std::bit_cast<uint32_t>(s.alpha)}, {"BETA_BITS", std::bit_cast<uint32_t>(s.beta)}};
   std::vector<std::string> f;
   for (auto [n, v] : d) f.push_back(fmt::format("-DGM_{}={}", n, v));

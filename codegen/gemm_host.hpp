@@ -13,14 +13,17 @@
 
 namespace cdnajit::codegen {
 
-// bf16 bits of A (M x K), B (K x N for NN, N x K for NT) and, with beta != 0, the input C
-// (M x N, in the output type's bytes).
+// Bytes of A (M x K), B (K x N for NN, N x K for NT), in the input type (bf16 little-endian, or
+// one byte per fp8 element), and, with beta != 0, the input C (M x N, in the output type's bytes).
 struct GemmInputs {
-  std::vector<uint16_t> a, b;
+  std::vector<uint8_t> a, b;
   std::vector<uint8_t> c;
 };
-// Deterministic data (random_bf16: values in [-2, 2], magnitudes >= 2^-8 or zero).
+// Deterministic data (random_bf16: values in [-2, 2], magnitudes >= 2^-8 or zero); fp8 inputs are
+// those values rounded to nearest even in the arch's format (gemm_fp8_format).
 GemmInputs gemm_random_inputs(const GemmPlan& p, uint64_t seed);
+// Element i of an input (A or B bytes) as a double.
+double gemm_input_value(const GemmPlan& p, std::span<const uint8_t> bytes, size_t i);
 
 // fp64 reference: ref = alpha * sum_k a*b + beta * c (exact products, fp64 sums), and the
 // per-element bound the kernel's result must meet:

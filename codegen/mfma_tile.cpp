@@ -56,7 +56,11 @@ void emit_mfma_tile(Kernel& k, const MfmaTileLayout& t, const MfmaTileBases& bas
           waited = std::max(need, total - 15);
         }
         Reg a = acc.at({bi, bj});
-        k.emit(t.mfma.mnemonic, {a, fa[size_t(ks)][size_t(bi)], fbv[size_t(ks)][size_t(bj)], a});
+        if (t.mfma_format)
+          k.emit(t.mfma.mnemonic, {a, fa[size_t(ks)][size_t(bi)], fbv[size_t(ks)][size_t(bj)], a, Cbsz{t.mfma_format},
+                                   Blgp{t.mfma_format}});
+        else
+          k.emit(t.mfma.mnemonic, {a, fa[size_t(ks)][size_t(bi)], fbv[size_t(ks)][size_t(bj)], a});
       }
 }
 

@@ -23,6 +23,7 @@ struct MfmaTileLayout {
   int lds_row_bytes = 0;  // distance between LDS rows (row + padding)
   int k_steps = 1;        // MFMA k-steps per K tile
   int blocks_m = 1, blocks_n = 1;
+  uint8_t mfma_format = 0;  // gfx950 f8f6f4: the cbsz (A) and blgp (B) format of both operands; 0 = E4M3
 };
 
 // Per-lane LDS read addresses. Padded layout: `a`/`b` point at the lane's first fragment byte

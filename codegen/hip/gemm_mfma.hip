@@ -6,9 +6,10 @@
 // Written plainly (one LDS stage, element-wise C++ loads with explicit range checks), so clang
 // chooses its own schedule and registers.
 //
-// A: M x K bf16 row-major; B: K x N (GM_NN = 1) or N x K (GM_NN = 0) bf16 row-major; C: M x N.
+// A: M x K row-major; B: K x N (GM_NN = 1) or N x K (GM_NN = 0) row-major; both bf16 (GM_FP8 = 0)
+// or the arch's 8-bit float (GM_FP8 = 1: E4M3, 2: E5M2; FNUZ on gfx942, OCP on gfx950). C: M x N.
 // Flags (gemm_hip_flags): GM_M GM_N GM_K GM_NN GM_TM GM_TN GM_TK GM_WM GM_WN GM_MB (16 | 32)
-// GM_ARCH950 GM_OUTF32 GM_ALPHA_BITS GM_BETA_BITS (fp32 bit patterns).
+// GM_ARCH950 GM_OUTF32 GM_FP8 GM_ALPHA_BITS GM_BETA_BITS (fp32 bit patterns).
 #include "codegen_hip_prelude.h"
 
 namespace {
@@ -18,6 +19,19 @@ constexpr int THREADS = 64 * WM * WN;
 constexpr int NREG = MB * MB / 64;
 constexpr int BM = TM / WM / MB, BN = TN / WN / MB;
 typedef float acc_t __attribute__((ext_vector_type(NREG)));
+#if GM_FP8
+typedef unsigned char elem_t;
+constexpr int ES = 1;
+#if GM_ARCH950
+constexpr int MK = MB == 16 ? 128 : 64;
+typedef int frag_t __attribute__((ext_vector_type(8)));
+#else
+constexpr int MK = MB == 16 ? 32 : 16;
+typedef long frag_t;
+#endif
+#else
+typedef unsigned short elem_t;
+constexpr int ES = 2;
 #if GM_ARCH950
 constexpr int MK = MB == 16 ? 32 : 16;
 typedef __bf16 frag_t __attribute__((ext_vector_type(8)));
@@ -25,13 +39,34 @@ typedef __bf16 frag_t __attribute__((ext_vector_type(8)));
 constexpr int MK = MB == 16 ? 16 : 8;
 typedef short frag_t __attribute__((ext_vector_type(4)));
 #endif
-constexpr int FB = MK * 2 / (64 / MB);  // fragment bytes per lane
+#endif
+constexpr int FB = MK * ES / (64 / MB);  // fragment bytes per lane
 static_assert(sizeof(frag_t) == FB, "fragment size");
 constexpr float ALPHA = __builtin_bit_cast(float, unsigned(GM_ALPHA_BITS));
 constexpr float BETA = __builtin_bit_cast(float, unsigned(GM_BETA_BITS));
 
 __device__ inline acc_t mfma(frag_t a, frag_t b, acc_t c) {
-#if GM_ARCH950
+#if GM_FP8 && GM_ARCH950
+  // cbsz = blgp = format of both operands (0 E4M3, 1 E5M2); scales 0 select the unscaled instruction.
+  constexpr int F = GM_FP8 - 1;
+#if GM_MB == 16
+  return __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(a, b, c, F, F, 0, 0, 0, 0);
+#else
+  return __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4(a, b, c, F, F, 0, 0, 0, 0);
+#endif
+#elif GM_FP8 == 1
+#if GM_MB == 16
+  return __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a, b, c, 0, 0, 0);
+#else
+  return __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(a, b, c, 0, 0, 0);
+#endif
+#elif GM_FP8 == 2
+#if GM_MB == 16
+  return __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(a, b, c, 0, 0, 0);
+#else
+  return __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(a, b, c, 0, 0, 0);
+#endif
+#elif GM_ARCH950
 #if GM_MB == 16
   return __builtin_amdgcn_mfma_f32_16x16x32_bf16(a, b, c, 0, 0, 0);
 #else
@@ -47,11 +82,11 @@ __device__ inline acc_t mfma(frag_t a, frag_t b, acc_t c) {
 }
 }  // namespace
 
-extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const unsigned short* __restrict__ a,
-                                                              const unsigned short* __restrict__ b,
+extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __restrict__ a,
+                                                              const elem_t* __restrict__ b,
                                                               void* __restrict__ c) {
-  // LDS: A rows (m) then B rows (n), each TK bf16, K-contiguous (no padding: clang's layout).
-  __shared__ unsigned short lds[(TM + TN) * TK];
+  // LDS: A rows (m) then B rows (n), each TK elements, K-contiguous (no padding: clang's layout).
+  __shared__ elem_t lds[(TM + TN) * TK];
   const int tid = opaque(int(threadIdx.x));
   const int wave = __builtin_amdgcn_readfirstlane(tid >> 6), lane = tid & 63;
   const int wm = wave % WM, wn = wave / WM;
@@ -78,9 +113,9 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const unsigned sh
     for (int ks = 0; ks < TK / MK; ++ks) {
       frag_t fa[BM], fb[BN];
       for (int i = 0; i < BM; ++i)
-        fa[i] = *(const frag_t*)(lb + (wm * (TM / WM) + i * MB + lane % MB) * TK * 2 + ks * MK * 2 + lane / MB * FB);
+        fa[i] = *(const frag_t*)(lb + (wm * (TM / WM) + i * MB + lane % MB) * TK * ES + ks * MK * ES + lane / MB * FB);
       for (int j = 0; j < BN; ++j)
-        fb[j] = *(const frag_t*)(lb + (TM + wn * (TN / WN) + j * MB + lane % MB) * TK * 2 + ks * MK * 2 +
+        fb[j] = *(const frag_t*)(lb + (TM + wn * (TN / WN) + j * MB + lane % MB) * TK * ES + ks * MK * ES +
                                  lane / MB * FB);
       for (int i = 0; i < BM; ++i)
         for (int j = 0; j < BN; ++j) acc[i][j] = mfma(fa[i], fb[j], acc[i][j]);

@@ -76,6 +76,24 @@ GemmConfig config(int tm, int tn, int tk, int wm, int wn, int stages, int mb) {
 
 namespace {
 
+// fp8 inputs (the arch's E4M3 / E5M2: FNUZ on gfx942, OCP on gfx950), tile_k = the default (0).
+void check_fp8(Arch arch) {
+  for (GemmDType t : {GemmDType::e4m3, GemmDType::e5m2}) {
+    GemmShape f = shape(80, 72, 256, GemmLayout::NT);
+    f.dtype = t;
+    check_case(arch, {f, config(64, 64, 0, 2, 2, 2, 16), "fp8 in, partial tiles"});
+    f = shape(64, 128, 256, GemmLayout::NT, GemmOutput::f32);
+    f.dtype = t;
+    check_case(arch, {f, config(64, 128, 0, 2, 2, 1, 32), "fp8 in, 32x32 MFMA, fp32 out"});
+    if (arch != Arch::gfx950) continue;
+    GemmConfig d = config(128, 64, 0, 2, 2, 2, 16);
+    d.lds_dma = true;
+    f = shape(200, 136, 384, GemmLayout::NT);
+    f.dtype = t;
+    check_case(arch, {f, d, "fp8 in, LDS DMA"});
+  }
+}
+
 void check_arch(Arch arch) {
   for (GemmLayout l : {GemmLayout::NT, GemmLayout::NN}) {
     check_case(arch, {shape(128, 128, 256, l), config(64, 64, 64, 2, 2, 2, 16), "two stages, 4 waves"});
@@ -117,6 +135,14 @@ void check_arch(Arch arch) {
   check_case(arch, {shape(200, 136, 448, GemmLayout::NT), d, "LDS DMA, 4 stages"});
   d.stages = 3;  // fewer K tiles (2) than stages - 1 loads ahead would need
   check_case(arch, {shape(64, 64, 64, GemmLayout::NT), d, "LDS DMA, 3 stages, 2 K tiles"});
+  // 8-wave ping-pong: the two wave groups run one barrier apart; 4 K tiles (both groups' loops run),
+  // 2 (group 1's loop is empty) and 1 (neither loop runs).
+  d = config(128, 128, 64, 2, 4, 2, 16);
+  d.lds_dma = true;
+  d.pingpong = true;
+  check_case(arch, {shape(200, 136, 256, GemmLayout::NT), d, "ping-pong, 4 K tiles, partial tiles"});
+  check_case(arch, {shape(128, 128, 128, GemmLayout::NT), d, "ping-pong, 2 K tiles"});
+  check_case(arch, {shape(128, 128, 64, GemmLayout::NT, GemmOutput::f32), d, "ping-pong, 1 K tile"});
 }
 
 }  // namespace
@@ -127,6 +153,14 @@ TEST_CASE("gemm gfx942: JIT equals the HIP MFMA reference bit for bit and meets 
 
 TEST_CASE("gemm gfx950: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound", "[gemm]") {
   check_arch(Arch::gfx950);
+}
+
+TEST_CASE("gemm gfx942 fp8: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound", "[gemm]") {
+  check_fp8(Arch::gfx942);
+}
+
+TEST_CASE("gemm gfx950 fp8: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound", "[gemm]") {
+  check_fp8(Arch::gfx950);
 }
 
 TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
@@ -143,12 +177,19 @@ TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), config(64, 64, 64, 2, 2, 3, 16)), Catch::Contains("stages"));
   CHECK_THAT(msg(shape(0, 64, 64, GemmLayout::NT), {}), Catch::Contains("M = 0"));
   CHECK_THROWS_AS(parse_gemm_layout("TN"), Error);
+  CHECK_THROWS_AS(parse_gemm_dtype("fp6"), Error);
+  GemmShape f8nn = shape(64, 64, 128, GemmLayout::NN);
+  f8nn.dtype = GemmDType::e4m3;
+  CHECK_THAT(msg(f8nn, {}), Catch::Contains("layout NT only"));
   GemmConfig d = config(64, 64, 64, 2, 2, 2, 16);
   d.lds_dma = true;
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NN), d), Catch::Contains("layout NT only"));
   d.mfma_m = 32;
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), d), Catch::Contains("16x16 MFMA"));
   d.mfma_m = 16;
+  d.pingpong = true;  // 4 waves: no two groups per SIMD
+  CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), d), Catch::Contains("8 waves"));
+  d.pingpong = false;
   try {
     make_gemm_plan(shape(64, 64, 64, GemmLayout::NT), Arch::gfx942, d);
     FAIL("gfx942 accepted lds_dma");

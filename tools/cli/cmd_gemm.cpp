@@ -25,7 +25,7 @@ void add_gemm_command(CommandLine& cl) {
   auto o = std::make_shared<GemmOptions>();
   o->shape.M = o->shape.N = o->shape.K = 256;
   CLI::App* c = cl.add("gemm",
-                       "the MFMA GEMM C = alpha*A*B (+ beta*C), bf16 in, fp32 accumulation: build, run on the "
+                       "the MFMA GEMM C = alpha*A*B (+ beta*C), bf16 or fp8 in, fp32 accumulation: build, run on the "
                        "simulator, verify bit-for-bit vs the HIP reference (clang, same MFMA order) and against the "
                        "fp64 bound, print stats and the modelled time",
                        [o] {
@@ -39,6 +39,10 @@ void add_gemm_command(CommandLine& cl) {
   add_typed_option(c, "--layout", o->shape.layout,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_layout(t); },
                    "NT (B is N x K row-major, default) or NN (B is K x N row-major)");
+  add_typed_option(c, "--dtype", o->shape.dtype,
+                   [](std::string_view t, std::string_view) { return codegen::parse_gemm_dtype(t); },
+                   "input type of A and B: bf16 (default), e4m3 (fp8) or e5m2 (bf8); the 8-bit floats are FNUZ on "
+                   "gfx942 and OCP on gfx950; fp8 takes layout NT");
   add_typed_option(c, "--out", o->shape.output,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_output(t); },
                    "output type: bf16 (default) or f32");
@@ -76,6 +80,8 @@ void add_gemm_command(CommandLine& cl) {
                    "workgroup order: 0 = 2-D grid, M fastest (default); G = XCD-contiguous groups of G tile rows");
   c->add_flag("--dma", o->cfg.lds_dma,
               "gfx950, NT: A and B global -> LDS directly (global_load_lds_dwordx4) into XOR-swizzled unpadded rows");
+  c->add_flag("--pingpong", o->cfg.pingpong,
+              "with --dma, 2 stages, 8 waves: two wave groups alternate LDS-read/load and MFMA phases, one barrier apart");
   c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: the simulator)")
       ->check(check_device_spec);
   c->add_option("--model", o->job.model,
