@@ -2,12 +2,14 @@
 // references (tools/cli/selftest_kernels.hpp) run on the device under test (hip:N) and on the
 // simulator of its arch with the same inputs; every allocation's bytes after every launch are
 // compared; each kernel is timed on the device (warm-up, then the median of >= 20 hipEvent
-// timings) beside its modelled time. A Markdown and a JSON report; exit status 1 on any bit
-// difference or failed run.
+// timings) beside its modelled time, and the in-kernel clock values of a clock-reading kernel
+// beside the model's. A Markdown and a JSON report; exit status 1 on any bit difference or
+// failed run.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -46,6 +48,7 @@ Comparison compare(const SelftestLaunch& d, const SelftestLaunch& s) {
     return {false, fmt::format("{} live allocations on the device, {} on the simulator", d.memory.size(), s.memory.size())};
   size_t bytes = 0;
   for (size_t i = 0; i < d.memory.size(); ++i) {
+    if (d.memory[i].name == kSelftestClockBuffer) continue;  // clock values: reported, not compared
     const auto& a = d.memory[i].bytes;
     const auto& b = s.memory[i].bytes;
     bytes += a.size();
@@ -68,6 +71,21 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// The median of the in-kernel clock values (int64 per wave) a launch left in its clock allocation.
+std::optional<double> clock_cycles(const SelftestLaunch& l) {
+  for (const SelftestBuffer& b : l.memory) {
+    if (b.name != kSelftestClockBuffer || b.bytes.size() < 8) continue;
+    std::vector<double> v(b.bytes.size() / 8);
+    for (size_t i = 0; i < v.size(); ++i) {
+      int64_t c;
+      std::memcpy(&c, b.bytes.data() + 8 * i, 8);
+      v[i] = double(c);
+    }
+    return median(v);
+  }
+  return std::nullopt;
+}
+
 std::string dims(Dim3 d) { return d.y == 1 && d.z == 1 ? std::to_string(d.x) : fmt::format("{}x{}x{}", d.x, d.y, d.z); }
 
 struct Row {
@@ -77,6 +95,7 @@ struct Row {
   std::optional<double> modelled_ms;
   bool reads_clock = false;
   uint64_t clock_reads = 0;
+  std::optional<double> device_cycles, modelled_cycles;  // in-kernel clock values (median over waves)
 };
 
 int run_selftest(const SelftestOptions& o) {
@@ -148,11 +167,16 @@ int run_selftest(const SelftestOptions& o) {
     for (size_t i = 0; i < std::min(dl.size(), sl.size()); ++i) {
       Comparison c = compare(dl[i], sl[i]);
       Row r{set.family, set.problem, dl[i].label, dl[i].kernel, dims(dl[i].grid), dims(dl[i].block), c.what, c.equal,
-            dl[i].times_ms, sl[i].modelled_ms, sl[i].reads_clock, sl[i].clock_reads};
+            dl[i].times_ms, sl[i].modelled_ms, sl[i].reads_clock, sl[i].clock_reads, clock_cycles(dl[i]),
+            clock_cycles(sl[i])};
       if (!c.equal) failures.push_back(fmt::format("{} ({}): {}", r.label, r.kernel, c.what));
-      fmt::print("  {:<56} {:<28} {}{}\n", r.label, r.kernel, c.equal ? "bits equal" : "BITS DIFFER: " + c.what,
+      fmt::print("  {:<56} {:<28} {}{}{}\n", r.label, r.kernel, c.equal ? "bits equal" : "BITS DIFFER: " + c.what,
                  r.times_ms.empty() ? "" : fmt::format(", device {:.4f} ms, {} {:.4f} ms", median(r.times_ms),
-                                                        modelled_label, r.modelled_ms.value_or(0)));
+                                                        modelled_label, r.modelled_ms.value_or(0)),
+                 r.device_cycles && r.modelled_cycles
+                     ? fmt::format("; in-kernel clock: device {:.0f} cycles, modelled {:.0f}", *r.device_cycles,
+                                   *r.modelled_cycles)
+                     : "");
       rows.push_back(std::move(r));
     }
   }
@@ -160,7 +184,7 @@ int run_selftest(const SelftestOptions& o) {
   // The reports.
   const size_t differing = size_t(std::count_if(rows.begin(), rows.end(), [](const Row& r) { return !r.equal; }));
   const std::string verdict =
-      failures.empty() ? fmt::format("PASS: {} launches, every allocation bit-identical on {} and the simulator", rows.size(), dev->name())
+      failures.empty() ? fmt::format("PASS: {} launches, every compared allocation bit-identical on {} and the simulator", rows.size(), dev->name())
                        : fmt::format("FAIL: {} problem(s), {} of {} launches differ", failures.size(), differing, rows.size());
   fmt::print("selftest: {}\n", verdict);
   for (const std::string& f : failures) fmt::print("selftest:   {}\n", f);
@@ -170,7 +194,8 @@ int run_selftest(const SelftestOptions& o) {
   for (const std::string& n : notes) md += "- " + n + "\n";
   md += fmt::format("- device time: {}; median of {} launches (min .. max)\n", device_time_label, o.timing.timings);
   md += fmt::format("- modelled time: {}, the simulator's timing model of each launch (the whole grid)\n", modelled_label);
-  md += "- bits: every live allocation after each launch, device vs simulator\n\n";
+  md += "- bits: every live allocation after each launch, device vs simulator (except the in-kernel clock values of the "
+        "clock kernel, reported in the last column)\n\n";
   md += fmt::format("**{}**\n\n", verdict);
   md += fmt::format("| kernel set | launch | kernel | grid x block | bits | device time ms | {} ms | in-kernel clock reads |\n",
                     modelled_label);
@@ -180,7 +205,11 @@ int run_selftest(const SelftestOptions& o) {
     const auto [lo, hi] = r.times_ms.empty() ? std::pair{0.0, 0.0}
                                              : std::pair{*std::min_element(r.times_ms.begin(), r.times_ms.end()),
                                                          *std::max_element(r.times_ms.begin(), r.times_ms.end())};
-    const std::string clocks = r.reads_clock ? fmt::format("{} (values compared with the bits)", r.clock_reads) : "none";
+    std::string clocks = r.reads_clock ? fmt::format("{} reads (their values are part of the compared bits)", r.clock_reads) : "none";
+    if (r.device_cycles && r.modelled_cycles)
+      clocks = fmt::format("{} reads; cycles between two reads, median over waves: device {:.0f}{}, {} {:.0f}",
+                           r.clock_reads, *r.device_cycles, drop_in ? " (the drop-in's: modelled)" : " (measured)",
+                           modelled_label, *r.modelled_cycles);
     md += fmt::format("| {} ({}) | {} | `{}` | {} x {} | {} | {} | {} | {} |\n", r.family, r.problem, r.label, r.kernel,
                       r.grid, r.block, r.equal ? "equal" : "**differ**: " + r.compare,
                       r.times_ms.empty() ? "-" : fmt::format("{:.4f} ({:.4f} .. {:.4f})", median(r.times_ms), lo, hi),
@@ -190,6 +219,8 @@ int run_selftest(const SelftestOptions& o) {
                         {"device_times_ms", r.times_ms}, {"reads_clock", r.reads_clock}, {"clock_reads", r.clock_reads}};
     j["device_median_ms"] = r.times_ms.empty() ? nlohmann::json() : nlohmann::json(median(r.times_ms));
     j["modelled_ms"] = r.modelled_ms ? nlohmann::json(*r.modelled_ms) : nlohmann::json();
+    j["device_clock_cycles"] = r.device_cycles ? nlohmann::json(*r.device_cycles) : nlohmann::json();
+    j["modelled_clock_cycles"] = r.modelled_cycles ? nlohmann::json(*r.modelled_cycles) : nlohmann::json();
     launches.push_back(std::move(j));
   }
   if (!failures.empty()) {
@@ -244,8 +275,8 @@ void add_selftest_command(CommandLine& cl) {
                    [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 1000)); },
                    "untimed launches before the timed ones (default 3)");
   c->add_option("--family", o->families,
-                "only these kernel sets (repeatable): dwconv3d, conv3d_igemm, conv_bwd_weight, gemm, gemm_mx")
-      ->check(CLI::IsMember({"dwconv3d", "conv3d_igemm", "conv_bwd_weight", "gemm", "gemm_mx"}));
+                "only these kernel sets (repeatable): dwconv3d, conv3d_igemm, conv_bwd_weight, gemm, gemm_mx, clock")
+      ->check(CLI::IsMember({"dwconv3d", "conv3d_igemm", "conv_bwd_weight", "gemm", "gemm_mx", "clock"}));
   c->parse_complete_callback([o] {
     if (!o->model.empty()) model::product(o->model);  // unknown product: a usage error naming the valid ones
     if (!o->out.empty()) {

@@ -120,7 +120,7 @@ SelftestKernelSet gemm_set(Arch arch) {
 
 SelftestKernelSet gemm_mx_set(Arch arch) {
   GemmMxShape s;
-  s.M = 192, s.N = 136, s.K = 256;
+  s.M = 144, s.N = 136, s.K = 128;  // partial M and N tiles of the default 128 x 128 tile
   const GemmMxPlan p = make_gemm_mx_plan(s, arch);
   return {"gemm_mx", s.str(), [arch, p](SelftestDevice& dev) {
             const GemmMxInputs in = gemm_mx_random_inputs(p, 23);
@@ -131,10 +131,37 @@ SelftestKernelSet gemm_mx_set(Arch arch) {
           }};
 }
 
+// In-kernel clocks: each wave reads clock64() around a dependent chain of 256 FMAs. The cycles
+// (the 'clock' allocation) are the device's own count against the model's; the chain's results
+// are compared bit for bit.
+constexpr const char* kClockProbeSource = R"(
+extern "C" __global__ void clock_probe(float* out, long long* clock, float a, float b) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = float(i) * 0.25f;
+  const long long t0 = clock64();
+  for (int k = 0; k < 256; ++k) x = __builtin_fmaf(x, a, b);
+  out[i] = x;
+  const long long t1 = clock64();
+  if (threadIdx.x % 64 == 0) clock[i / 64] = t1 - t0;
+}
+)";
+
+SelftestKernelSet clock_set(Arch arch) {
+  return {"clock", "4 workgroups of 256, 256 dependent FMAs per lane", [arch](SelftestDevice& dev) {
+            Module m = dev.load(compile_hip(kClockProbeSource, arch));
+            Buffer out = dev.alloc(1024 * 4, "out"), clock = dev.alloc(16 * 8, std::string(kSelftestClockBuffer));
+            dev.set_label("clock: HIP clock64() around an FMA chain");
+            dev.launch(m.kernel("clock_probe"), {4}, {256}, 0, KernelArgs().ptr(out).ptr(clock).f32(0.5f).f32(1.0f));
+            dev.synchronize();
+            for (const Buffer& b : {out, clock}) dev.free(b);
+          }};
+}
+
 }  // namespace
 
 std::vector<SelftestKernelSet> selftest_kernel_sets(Arch arch) {
-  std::vector<SelftestKernelSet> sets = {dwconv3d_set(arch), conv3d_set(arch), bwd_weight_set(arch), gemm_set(arch)};
+  std::vector<SelftestKernelSet> sets = {dwconv3d_set(arch), conv3d_set(arch), bwd_weight_set(arch), gemm_set(arch),
+                                         clock_set(arch)};
   if (arch == Arch::gfx950) sets.push_back(gemm_mx_set(arch));  // the scaled MFMA is gfx950's
   return sets;
 }
