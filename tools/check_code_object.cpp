@@ -114,9 +114,16 @@ std::vector<CheckFinding> not_modelled_in(const CodeObject& co, const KernelInfo
   std::vector<CheckFinding> out;
   const uint64_t base = co.text_address + k.entry_offset;  // the address of the kernel's first instruction
   auto inside = [&](uint64_t a) { return a >= base && a - base < k.code_size; };
+  // `cdnajit run` maps the code object's image (PT_LOAD segments, relocations applied) as the
+  // HSA loader does (runtime/sim/code_object_load.hpp): an address inside it reaches the variable.
+  auto in_image = [&](uint64_t a) {
+    for (const LoadSegment& s : co.segments)
+      if (a >= s.vaddr && a - s.vaddr < s.mem_size) return true;
+    return false;
+  };
   const std::string why =
-      "the simulator runs only the kernel's own code: it does not load the code object's data or its other "
-      "functions, nor apply relocations, so a run would use a wrong address";
+      "the simulator runs only the kernel's own code (it maps the code object's data, but runs no other "
+      "function), so a run would use a wrong address";
   std::map<uint16_t, PcValue> pairs;  // by the pair's first SGPR
   auto forget = [&](const isa::MachineInst& mi) {  // the first operand is the destination of what writes SGPRs
     if (mi.operands.empty() || !is_sgpr(mi.operands[0])) return;
@@ -149,10 +156,10 @@ std::vector<CheckFinding> not_modelled_in(const CodeObject& co, const KernelInfo
       PcValue& p = pairs[ops[0].index - 1];
       p.value += (uint64_t(uint32_t(imm)) << 32) | p.lo;  // the 64-bit sum the add/addc carry chain makes
       p.stage = 2;
-      if (!inside(p.value))
+      if (!inside(p.value) && !in_image(p.value))
         out.push_back({k.name, l.pc, l.text, "not-modelled",
                        "PC-relative address of " + describe_code_object_address(co.bytes, p.value) +
-                           ", outside the kernel's code: " + why});
+                           ", outside the kernel's code and the code object's image: " + why});
     } else if ((op == isa::Opcode::s_swappc_b64 || op == isa::Opcode::s_setpc_b64) && !ops.empty() &&
                is_sgpr(ops.back())) {
       auto it = pairs.find(ops.back().index);

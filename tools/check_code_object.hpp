@@ -24,15 +24,16 @@ struct CheckResult {
   std::vector<CheckFinding> findings;
 };
 
-// The instructions of kernel `kernel` that reach outside its own code, which the simulator does
-// not model (it runs only the kernel's code: it neither loads the code object's data nor its
-// other functions, nor applies relocations): an address computed PC-relative (s_getpc_b64, then
-// s_add_u32 / s_addc_u32 with the rel32 offsets the linker resolved) that lies outside the
-// kernel: a __device__ / __constant__ variable, a function, a global offset table entry; and a
-// call or jump (s_swappc_b64, s_setpc_b64, s_call_b64) to anything but a known address inside
-// the kernel. One finding (rule "not-modelled") per instruction, naming what it reaches. `check`
-// reports them; `run` refuses such a kernel on the simulator before running it. Throws
-// cdnajit::Error for an unreadable code object or an unknown kernel.
+// The instructions of kernel `kernel` that reach outside what the simulator models. `cdnajit run`
+// maps the code object's image into simulated memory with its relocations applied (as the HSA
+// loader and the drop-in HIP runtime do, runtime/sim/code_object_load.hpp), so PC-relative
+// addresses (s_getpc_b64, then s_add_u32 / s_addc_u32 with the rel32 offsets the linker resolved)
+// of __device__ / __constant__ variables and other data of the image are modelled. Not modelled:
+// such an address outside the image, and a call or jump (s_swappc_b64, s_setpc_b64, s_call_b64) to
+// anything but a known address inside the kernel (the simulator runs no other function). One
+// finding (rule "not-modelled") per instruction, naming what it reaches. `check` reports them;
+// `run` refuses such a kernel on the simulator before running it. Throws cdnajit::Error for an
+// unreadable code object or an unknown kernel.
 std::vector<CheckFinding> not_modelled_findings(const std::vector<uint8_t>& code_object, const std::string& kernel);
 
 // Checks every kernel of the code object, or only `kernel` when it is not empty.

@@ -1,0 +1,55 @@
+#!/bin/sh
+# `cdnajit selftest --device hip:0` against the drop-in runtime (the environment names it):
+#   selftest.sh CDNAJIT ARCH SCRATCH_DIR pass  -- every kernel set runs, the report says the device
+#       is the drop-in (the simulator against itself, times modelled), every launch's bits are
+#       equal, and the drop-in's event times and in-kernel clock values equal the simulator's
+#       modelled ones; exit status 0.
+#   selftest.sh CDNAJIT ARCH SCRATCH_DIR corrupt -- with the test-only hook that flips one bit of
+#       the device's first output, the difference is reported and the exit status is 1.
+set -e
+cli=$1 arch=$2 dir=$3 mode=$4
+out="$dir/selftest_${arch}_$mode"
+rm -f "$out.md" "$out.json"
+if [ "$mode" = corrupt ]; then
+  status=0
+  CDNAJIT_SELFTEST_CORRUPT_DEVICE_BYTE=1 "$cli" selftest --device hip:0 --family gemm --warmups 0 --out "$out" \
+    > "$out.log" 2>&1 || status=$?
+  cat "$out.log"
+  test $status -eq 1
+  grep -q 'BITS DIFFER' "$out.log"
+  grep -q '"pass": false' "$out.json"
+  grep -q '\*\*differ\*\*' "$out.md"
+  grep -q 'first at byte 0 (device 0x' "$out.md"
+  echo PASS
+  exit 0
+fi
+"$cli" selftest --device hip:0 --warmups 1 --out "$out" > "$out.log" 2>&1 || { cat "$out.log"; exit 1; }
+cat "$out.log"
+grep -q 'compares the simulator with itself through two paths' "$out.md"
+grep -q 'modelled (model mi3' "$out.md"
+grep -q '^\*\*PASS: ' "$out.md"
+grep -q '"pass": true' "$out.json"
+! grep -q 'differ' "$out.md"
+# Every family has its JIT kernels and its clang references in the report.
+for k in dwconv3d_lds_fmac dwconv3d_mfma_band dwconv3d_v97 dwconv3d_naive dwconv3d_mfma_band_ref conv3d_igemm_bf16 conv3d_igemm_ref conv3d_direct \
+         conv_bwd_weight_ref conv_bwd_weight_plain gemm_bf16_NT gemm_ref clock_probe; do
+  grep -q "$k" "$out.md" || { echo "no launch of $k in the report"; exit 1; }
+done
+if [ "$arch" = gfx950 ]; then grep -q 'gemm_mx: JIT' "$out.md"; fi
+# On the drop-in, the device's event time is the same model's time of the same launch.
+python3 - "$out.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["drop_in"] and d["timings"] >= 20, d
+for l in d["launches"]:
+    assert l["bits_equal"], l
+    assert len(l["device_times_ms"]) == d["timings"], l
+    assert l["modelled_ms"] and l["modelled_ms"] > 0, l
+    # hipEventElapsedTime returns a float: equal to its precision (2^-24 relative)
+    assert abs(l["device_median_ms"] - l["modelled_ms"]) <= 1e-6 * l["modelled_ms"], (l["launch"], l["device_median_ms"], l["modelled_ms"])
+clock = [l for l in d["launches"] if l["kernel"] == "clock_probe"]
+assert len(clock) == 1 and clock[0]["reads_clock"] and clock[0]["modelled_clock_cycles"] > 0, clock
+assert clock[0]["device_clock_cycles"] == clock[0]["modelled_clock_cycles"], clock  # the drop-in's clock is modelled
+print(len(d["launches"]), "launches checked")
+PY
+echo PASS

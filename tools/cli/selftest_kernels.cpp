@@ -1,0 +1,169 @@
+#include "tools/cli/selftest_kernels.hpp"
+
+#include <fmt/format.h>
+
+#include "codegen/conv3d_igemm_config.hpp"
+#include "codegen/conv3d_igemm_host.hpp"
+#include "codegen/conv_bwd_weight.hpp"
+#include "codegen/dwconv3d.hpp"
+#include "codegen/dwconv3d_models.hpp"
+#include "codegen/dwconv_mfma.hpp"
+#include "codegen/gemm.hpp"
+#include "codegen/gemm_host.hpp"
+#include "codegen/gemm_mx.hpp"
+#include "codegen/gemm_mx_host.hpp"
+#include "codegen/hip_sources.hpp"
+#include "runtime/hip_source.hpp"
+
+namespace cdnajit::cli {
+
+namespace {
+
+using namespace codegen;
+
+// One launch of a depthwise kernel (input, weight, output; 256 threads), the output read back as
+// the drivers do.
+void run_dwconv(Device& dev, std::span<const uint8_t> co, const std::string& kernel, uint32_t grid,
+                const DwConvShape& s, const std::vector<uint16_t>& x, const std::vector<uint16_t>& w) {
+  Module m = dev.load(co);
+  Buffer in = dev.upload(x, "input"), wt = dev.upload(w, "weight");
+  Buffer out = dev.alloc(size_t(s.output_elems()) * 2, "output");
+  dev.launch(m.kernel(kernel), {grid}, {256}, 0, KernelArgs().ptr(in).ptr(wt).ptr(out));
+  dev.synchronize();
+  dev.download<uint16_t>(out);
+  for (const Buffer& b : {in, wt, out}) dev.free(b);
+}
+
+// The seed's filter and padding on two channels, four depth slices and 7 x 16 rows (the tuner's
+// correctness problem for the seed shape): every variant's load path, milliseconds to simulate.
+SelftestKernelSet dwconv3d_set(Arch arch) {
+  DwConvShape s = seed_shape();
+  s.C = 2, s.D = 4, s.H = 7, s.W = 16;
+  return {"dwconv3d", s.str(), [arch, s](SelftestDevice& dev) {
+            const std::vector<uint16_t> x = random_bf16(size_t(s.input_elems()), 11);
+            const std::vector<uint16_t> w = random_bf16(size_t(s.weight_elems()), 12);
+            for (const DwVariantInfo& v : dw_variants()) {
+              if (!variant_available(v.id, arch)) continue;
+              BuildResult b = build_dwconv3d(s, v.id, arch);
+              const uint32_t grid = uint32_t(v.id == DwVariant::mfma_band ? plan_dwconv_mfma(s, arch).grid_x
+                                                                         : dwconv_geometry(s, arch, v.id).grid_x);
+              dev.set_label(fmt::format("dwconv3d {}: JIT", v.name));
+              run_dwconv(dev, b.code_object, b.name, grid, s, x, w);
+            }
+            for (HipReference r : kHipReferences) {
+              dev.set_label(fmt::format("dwconv3d: HIP reference {}", dwconv3d_hip_seed_kernel(r)));
+              run_dwconv(dev, compile_hip(dwconv3d_hip_source(r), arch, dwconv3d_hip_flags(s, r)),
+                         dwconv3d_hip_kernel_name(r), dwconv3d_hip_grid(s, r), s, x, w);
+            }
+            dev.set_label("dwconv3d: HIP reference mfma_band");
+            run_dwconv(dev, compile_hip(dwconv_mfma_hip_source(), arch, dwconv_mfma_hip_flags(s, arch)),
+                       kDwconvMfmaHipKernel, uint32_t(plan_dwconv_mfma(s, arch).grid_x), s, x, w);
+          }};
+}
+
+// The seed's conv3d (3x3x3, pad 1) on one image of 2 x 6 x 6 pixels: 5 input channels (the
+// channel padding) and 24 output channels, so a partial M and N tile of the default configuration.
+SelftestKernelSet conv3d_set(Arch arch) {
+  Conv3dShape s = conv3d_seed_shape(6);
+  s.C = 5, s.K = 24, s.D = 2;
+  const Conv3dPlan p = make_conv3d_plan(s, Conv3dDType::bf16, arch);
+  return {"conv3d_igemm", p.shape.str() + " bf16", [arch, p](SelftestDevice& dev) {
+            const Conv3dInputs in = conv3d_random_inputs(p.shape, 7);
+            const std::vector<uint8_t> px = conv3d_pack_input(p, in.x), pw = conv3d_pack_weights(p, in.w);
+            dev.set_label("conv3d_igemm: JIT (transpose, implicit GEMM)");
+            run_conv3d_jit(dev, p, build_conv3d_kernels(p), px, pw, in.bias);
+            dev.set_label("conv3d_igemm: HIP reference (MFMA, same order)");
+            run_conv3d_hip_mfma(dev, p, compile_hip(conv3d_igemm_hip_source(), arch, conv3d_hip_flags(p)),
+                                conv3d_transpose_host(p, px), pw, in.bias);
+            dev.set_label("conv3d_igemm: HIP reference (direct)");
+            run_conv3d_direct(dev, p, compile_hip(conv3d_direct_hip_source(), arch, conv3d_hip_flags(p)), in);
+          }};
+}
+
+// Two groups, three K tiles (the stage loop runs twice), 3x3 filter with padding.
+SelftestKernelSet bwd_weight_set(Arch arch) {
+  BwdWeightShape s;
+  s.N = 3, s.G = 2, s.C = 4, s.K = 6, s.Hi = 5, s.Wi = 5, s.Y = 3, s.X = 3;
+  s.pad[0] = s.pad[1] = 1;
+  return {"conv_bwd_weight", s.str() + " bf16->f32", [arch, s](SelftestDevice& dev) {
+            const BwdWeightConfig cfg;
+            const BwdWeightInputs in = bwd_weight_random_inputs(s, cfg.dtype, 5);
+            for (BwdWeightVariant v : kBwdWeightVariants) {
+              BwdWeightKernel k = build_conv_bwd_weight(s, v, arch, cfg);
+              dev.set_label(fmt::format("conv_bwd_weight {}: JIT", variant_name(v)));
+              run_bwd_weight(dev, k.build.code_object, kBwdWeightKernelName, k.grid, k.block, s, in, cfg.out_bytes(),
+                             k.splits > 1);
+            }
+            dev.set_label("conv_bwd_weight: HIP reference (MFMA, same order)");
+            run_bwd_weight(dev, compile_hip(bwd_weight_hip_source(), arch, bwd_weight_hip_flags(s, arch, cfg)),
+                           kBwdWeightHipKernelName, bwd_weight_hip_grid(s), Dim3{64, 1, 1}, s, in, cfg.out_bytes());
+            dev.set_label("conv_bwd_weight: HIP reference (plain)");
+            run_bwd_weight(dev, compile_hip(bwd_weight_plain_hip_source(), arch, bwd_weight_hip_flags(s, arch, cfg)),
+                           kBwdWeightPlainKernelName, bwd_weight_plain_grid(s), Dim3{256, 1, 1}, s, in, cfg.out_bytes());
+          }};
+}
+
+// The default configuration's tile with partial M and N tiles and two K tiles.
+SelftestKernelSet gemm_set(Arch arch) {
+  const GemmPlan tile = make_gemm_plan(GemmShape{256, 256, 256}, arch);
+  GemmShape s;
+  s.M = tile.cfg.tile_m + tile.cfg.tile_m / 2 + 3, s.N = tile.cfg.tile_n + 8, s.K = 2 * tile.cfg.tile_k;
+  const GemmPlan p = make_gemm_plan(s, arch);
+  return {"gemm", s.str(), [arch, p](SelftestDevice& dev) {
+            const GemmInputs in = gemm_random_inputs(p, 23);
+            dev.set_label("gemm: JIT");
+            run_gemm_jit(dev, p, build_gemm(p), in);
+            dev.set_label("gemm: HIP reference (MFMA, same order)");
+            run_gemm_hip(dev, p, compile_hip(gemm_hip_source(), arch, gemm_hip_flags(p)), in);
+          }};
+}
+
+SelftestKernelSet gemm_mx_set(Arch arch) {
+  GemmMxShape s;
+  s.M = 144, s.N = 136, s.K = 128;  // partial M and N tiles of the default 128 x 128 tile
+  const GemmMxPlan p = make_gemm_mx_plan(s, arch);
+  return {"gemm_mx", s.str(), [arch, p](SelftestDevice& dev) {
+            const GemmMxInputs in = gemm_mx_random_inputs(p, 23);
+            dev.set_label("gemm_mx: JIT");
+            run_gemm_mx_jit(dev, p, build_gemm_mx(p), in);
+            dev.set_label("gemm_mx: HIP reference (MFMA, same order)");
+            run_gemm_mx_hip(dev, p, compile_hip(gemm_mx_hip_source(), arch, gemm_mx_hip_flags(p)), in);
+          }};
+}
+
+// In-kernel clocks: each wave reads clock64() around a dependent chain of 256 FMAs. The cycles
+// (the 'clock' allocation) are the device's own count against the model's; the chain's results
+// are compared bit for bit.
+constexpr const char* kClockProbeSource = R"(
+extern "C" __global__ void clock_probe(float* out, long long* clock, float a, float b) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = float(i) * 0.25f;
+  const long long t0 = clock64();
+  for (int k = 0; k < 256; ++k) x = __builtin_fmaf(x, a, b);
+  out[i] = x;
+  const long long t1 = clock64();
+  if (threadIdx.x % 64 == 0) clock[i / 64] = t1 - t0;
+}
+)";
+
+SelftestKernelSet clock_set(Arch arch) {
+  return {"clock", "4 workgroups of 256, 256 dependent FMAs per lane", [arch](SelftestDevice& dev) {
+            Module m = dev.load(compile_hip(kClockProbeSource, arch));
+            Buffer out = dev.alloc(1024 * 4, "out"), clock = dev.alloc(16 * 8, std::string(kSelftestClockBuffer));
+            dev.set_label("clock: HIP clock64() around an FMA chain");
+            dev.launch(m.kernel("clock_probe"), {4}, {256}, 0, KernelArgs().ptr(out).ptr(clock).f32(0.5f).f32(1.0f));
+            dev.synchronize();
+            for (const Buffer& b : {out, clock}) dev.free(b);
+          }};
+}
+
+}  // namespace
+
+std::vector<SelftestKernelSet> selftest_kernel_sets(Arch arch) {
+  std::vector<SelftestKernelSet> sets = {dwconv3d_set(arch), conv3d_set(arch), bwd_weight_set(arch), gemm_set(arch),
+                                         clock_set(arch)};
+  if (arch == Arch::gfx950) sets.push_back(gemm_mx_set(arch));  // the scaled MFMA is gfx950's
+  return sets;
+}
+
+}  // namespace cdnajit::cli
