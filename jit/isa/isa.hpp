@@ -127,6 +127,13 @@ struct InstrInfo {
   // f8f6f4 ones, whose operand widths follow the formats; table.cpp).
   bool srcc_may_overlap = false;
   bool reads_vcc = false;   // reads VCC without naming it (v_div_fmas_*, s_cbranch_vccz/vccnz); a VALU one uses the constant bus
+  // The plain VMEM/DS loads and stores and the LDS DMA loads (.def B1..B16, SEXT, D16, D16_HI; 0 / false
+  // elsewhere, including atomics and format loads): bytes one lane reads or writes per address, whether a
+  // sub-dword value is sign-extended, and which 16-bit half of the register a D16 form reads or writes.
+  uint8_t access_bytes = 0;
+  bool sign_extends = false;
+  bool d16 = false;     // the low half (the high half is kept)
+  bool d16_hi = false;  // the high half (the low half is kept)
 
   bool on(Arch a) const { return archs & arch_bit(a); }
 };

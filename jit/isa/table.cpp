@@ -20,7 +20,22 @@ constexpr uint8_t ALL = kAllArchs, G942 = kGfx942, G950 = kGfx950;
 constexpr uint32_t NONE = kModNone, OFFSET = kModOffset, OFFSET01 = kModOffset01, CACHE = kModCache,
                    CLAMP = kModClamp, OMOD = kModOmod, NEGABS = kModNegAbs, OPSEL = kModOpSel, LDS = kModLds,
                    BUFADDR = kModBufAddr, MFMA = kModMfma;
-constexpr uint8_t LOAD = 1, STORE = 2, TRANS = 4, ATOMIC = 8, READS_VCC = 16;
+constexpr uint64_t LOAD = 1, STORE = 2, TRANS = 4, ATOMIC = 8, READS_VCC = 16;
+// Class bits (isa::ClassBits), declared per row; kClassTrans is the TRANS flag.
+constexpr uint64_t kClassShift = 8;
+constexpr uint64_t MFMA_OP = uint64_t(kClassMfma) << kClassShift, SMFMAC = uint64_t(kClassSmfmac) << kClassShift,
+                   DGEMM = uint64_t(kClassDgemm) << kClassShift, XDL = uint64_t(kClassXdl) << kClassShift,
+                   DOT = uint64_t(kClassDot) << kClassShift, VCMPX = uint64_t(kClassVcmpx) << kClassShift,
+                   BRANCH = uint64_t(kClassBranch) << kClassShift, COND_BRANCH = uint64_t(kClassCondBranch) << kClassShift,
+                   TERMINATOR = uint64_t(kClassTerminator) << kClassShift, WAITCNT = uint64_t(kClassWaitcnt) << kClassShift,
+                   NOP = uint64_t(kClassNop) << kClassShift, LDS_DMA = uint64_t(kClassLdsDma) << kClassShift,
+                   LANE_SHUFFLE = uint64_t(kClassLaneShuffle) << kClassShift;
+// Memory access of the plain VMEM/DS loads and stores: bytes per lane per address (bits 32..39),
+// sign extension and the D16 register half (bits 40..42).
+constexpr uint64_t kBytesShift = 32;
+constexpr uint64_t B1 = 1ull << kBytesShift, B2 = 2ull << kBytesShift, B4 = 4ull << kBytesShift, B8 = 8ull << kBytesShift,
+                   B12 = 12ull << kBytesShift, B16 = 16ull << kBytesShift;
+constexpr uint64_t SEXT = 1ull << 40, D16 = 1ull << 41, D16_HI = 1ull << 42;
 }  // namespace def_names
 
 struct RawEntry {
@@ -31,7 +46,7 @@ struct RawEntry {
   Counter counter;
   std::string_view operands;
   uint32_t mods;
-  uint8_t flags;
+  uint64_t flags;
   uint8_t passes_gfx942, passes_gfx950;
 };
 
@@ -186,9 +201,11 @@ void derive_half(std::string_view mnemonic, Family family, bool typed_int, Opera
   o.half_float = t == "f16";
 }
 
-// The class bits of a row (isa.hpp ClassBits): the one place where mnemonic spelling rules
-// turn into classes; every pass tests the bits.
-uint32_t derive_classes(const InstrInfo& e) {
+}  // namespace
+
+// The class bits the table used to infer from mnemonic spellings (kept until the declared bits are
+// checked equal for every row by test_isa [table][classes]).
+uint32_t classes_inferred_from_names(const InstrInfo& e) {
   const std::string_view m = e.mnemonic;
   uint32_t c = 0;
   if (starts(m, "v_mfma") || starts(m, "v_smfmac")) {
@@ -215,6 +232,13 @@ uint32_t derive_classes(const InstrInfo& e) {
   if (starts(m, "global_load_lds") || starts(m, "buffer_load_lds") || starts(m, "scratch_load_lds")) c |= kClassLdsDma;
   if (m == "ds_bpermute_b32" || m == "ds_permute_b32" || m == "ds_swizzle_b32" || m == "ds_nop") c |= kClassLaneShuffle;
   return c;
+}
+
+namespace {
+
+// The class bits a row declares in its flags (instructions.def): the TRANS flag and the class tokens.
+uint32_t declared_classes(uint64_t flags) {
+  return uint32_t((flags >> kClassShift) & 0xffffff) | ((flags & TRANS) ? kClassTrans : 0u);
 }
 
 struct Table {
@@ -262,6 +286,10 @@ struct Table {
       info.is_trans = r->flags & TRANS;
       info.is_atomic = r->flags & ATOMIC;
       info.reads_vcc = r->flags & READS_VCC;
+      info.access_bytes = uint8_t(r->flags >> kBytesShift);
+      info.sign_extends = r->flags & SEXT;
+      info.d16 = r->flags & D16;
+      info.d16_hi = r->flags & D16_HI;
       info.srcc_may_overlap = info.family == Family::MFMA && info.mnemonic.find("f8f6f4") != std::string_view::npos;
       if (info.is_atomic)
         for (const OperandSpec& o : ops)
@@ -272,7 +300,7 @@ struct Table {
       entries.push_back(info);
       passes.push_back({r->passes_gfx942, r->passes_gfx950});
       opcodes.push_back(op);
-      classes.push_back(derive_classes(info));
+      classes.push_back(declared_classes(r->flags));
     }
   }
 };

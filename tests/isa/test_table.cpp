@@ -248,3 +248,45 @@ TEST_CASE("source float types of the neg/abs modifiers", "[isa][table][float-typ
   CHECK(src("v_add_u32", 0) == FloatType::None);         // no neg/abs
   CHECK(src("v_fma_mix_f32", 0) == FloatType::None);     // f16 or f32 by op_sel_hi
 }
+
+TEST_CASE("declared class bits equal the ones the table inferred from mnemonic spellings", "[isa][table][classes]") {
+  int rows = 0;
+  for (const InstrInfo& e : table()) {
+    INFO(e.mnemonic);
+    CHECK(classes_of(e) == classes_inferred_from_names(e));
+    ++rows;
+  }
+  CHECK(size_t(rows) == kOpcodeCount);
+}
+
+TEST_CASE("declared memory access widths of the plain loads and stores", "[isa][table][access]") {
+  int declared = 0;
+  for (const InstrInfo& e : table()) {
+    INFO(e.mnemonic);
+    if (!e.access_bytes) {
+      CHECK_FALSE((e.sign_extends || e.d16 || e.d16_hi));
+      continue;
+    }
+    ++declared;
+    CHECK((e.family == Family::DS || e.family == Family::GLOBAL || e.family == Family::FLAT ||
+           e.family == Family::SCRATCH || e.family == Family::MUBUF));
+    CHECK((e.is_load || e.is_store));
+    CHECK_FALSE(e.is_atomic);
+    CHECK_FALSE((e.d16 && e.d16_hi));
+    if (e.sign_extends || e.d16 || e.d16_hi) CHECK(e.access_bytes <= 2);
+    // A register destination or data operand holds the access (a D16 form half a dword, LDS DMA none).
+    for (const OperandSpec& o : e.operands)
+      if (o.name == "vdst" || o.name == "vdata" || o.name == "data" || o.name == "data0")
+        CHECK(o.dwords * 4 >= e.access_bytes);
+  }
+  CHECK(declared > 120);
+  CHECK(info(Opcode::global_load_dwordx4).access_bytes == 16);
+  CHECK(info(Opcode::ds_read2_b64).access_bytes == 8);  // per address
+  CHECK(info(Opcode::global_load_lds_ushort).access_bytes == 2);
+  CHECK(info(Opcode::buffer_load_sbyte_d16_hi).sign_extends);
+  CHECK(info(Opcode::buffer_load_sbyte_d16_hi).d16_hi);
+  CHECK(info(Opcode::ds_read_u16_d16).d16);
+  CHECK(info(Opcode::flat_store_short).access_bytes == 2);
+  CHECK(info(Opcode::global_atomic_add).access_bytes == 0);
+  CHECK(info(Opcode::buffer_load_format_xy).access_bytes == 0);
+}
