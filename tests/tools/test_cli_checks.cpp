@@ -66,6 +66,12 @@ TEST_CASE("cdnajit: option values are checked before any work, status 2", "[cli]
   expect_usage_error("seed --arch gfx950 --model bogus --channels 1", {"unknown product 'bogus'"});
   expect_usage_error("seed --variant fastest --model none --channels 1", {"--variant fastest", "timing model"});
   expect_usage_error("seed --variant slowest --channels 1", {"unknown depthwise conv3d variant 'slowest'", "mfma_band"});
+  // selftest compares a HIP device with the simulator: the simulator is no device under test, and
+  // fewer than 20 timings are no median of 20.
+  expect_usage_error("selftest --device sim:gfx942", {"--device", "is the simulator"});
+  expect_usage_error("selftest --device hip:0 --timings 5", {"--timings", "20"});
+  expect_usage_error("selftest --device hip:0 --family conv9d", {"--family", "conv9d"});
+  expect_usage_error("selftest --device hip:0 --model mi999x", {"unknown product 'mi999x'"});
   expect_usage_error("conv3d --model bogus --model-only", {"unknown product 'bogus'"});
   expect_usage_error("conv3d --arch gfx942 --model mi355x --model-only", {"model mi355x is a gfx950 product"});
   std::filesystem::remove_all(dir);

@@ -37,7 +37,8 @@ void add_check_command(CommandLine& cl) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* c = cl.add("check",
                        "statically check a code object: wait counts, hazards and simulator coverage of every "
-                       "instruction, what the simulator does not model (global variables, calls out of the kernel), "
+                       "instruction, what the simulator does not model (calls out of the kernel, addresses outside the "
+                       "code object's image; its global variables are modelled), "
                        "and with --block the work-item ids the launch needs (exit 1 on findings)",
                        [o] { return check(*o); });
   c->add_option("file", o->file, "the code object (.co)")->required();

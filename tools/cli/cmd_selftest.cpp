@@ -110,7 +110,7 @@ int run_selftest(const SelftestOptions& o) {
   const bool drop_in = !event_source.empty();
   const std::string modelled_label = "modelled (model " + hw.name + ")";
   const std::string device_time_label =
-      drop_in ? event_source + ", from the drop-in's hipEvents (not measured)" : "hipEvent time, measured on the GPU";
+      drop_in ? event_source + ", from the drop-in's hipEvents (not a GPU time)" : "hipEvent time, measured on the GPU";
   std::vector<std::string> notes;
   notes.push_back(fmt::format("device {} against the simulator sim:{}, {} warm-up and {} timed launches per kernel",
                               dev->name(), arch_name(arch), o.timing.warmups, o.timing.timings));
@@ -118,7 +118,7 @@ int run_selftest(const SelftestOptions& o) {
     notes.push_back(fmt::format(
         "{} is cdnajit's drop-in HIP runtime (runtime/hip_sim), not a GPU: this compares the simulator with itself "
         "through two paths (the HIP API of the drop-in, and the simulator device directly), and the device times "
-        "are {} through the drop-in's hipEvents, not measured",
+        "are {} through the drop-in's hipEvents, not GPU measurements",
         dev->name(), event_source));
   const bool corrupt = std::getenv(kCorruptHook) && std::string(std::getenv(kCorruptHook)) == "1";
   if (corrupt)

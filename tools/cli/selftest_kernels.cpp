@@ -61,22 +61,27 @@ SelftestKernelSet dwconv3d_set(Arch arch) {
           }};
 }
 
-// The seed's conv3d (3x3x3, pad 1) on one image of 2 x 6 x 6 pixels: 5 input channels (the
+// The seed's conv3d (3x3x3, pad 1) on one image of 2 x 6 x 6 pixels: 3 input channels (the
 // channel padding) and 24 output channels, so a partial M and N tile of the default configuration.
+// bf16 and fp8 (E4M3: FNUZ on gfx942, OCP on gfx950), each with its same-order MFMA reference;
+// the direct reference once, on the bf16 data.
 SelftestKernelSet conv3d_set(Arch arch) {
   Conv3dShape s = conv3d_seed_shape(6);
-  s.C = 5, s.K = 24, s.D = 2;
-  const Conv3dPlan p = make_conv3d_plan(s, Conv3dDType::bf16, arch);
-  return {"conv3d_igemm", p.shape.str() + " bf16", [arch, p](SelftestDevice& dev) {
-            const Conv3dInputs in = conv3d_random_inputs(p.shape, 7);
-            const std::vector<uint8_t> px = conv3d_pack_input(p, in.x), pw = conv3d_pack_weights(p, in.w);
-            dev.set_label("conv3d_igemm: JIT (transpose, implicit GEMM)");
-            run_conv3d_jit(dev, p, build_conv3d_kernels(p), px, pw, in.bias);
-            dev.set_label("conv3d_igemm: HIP reference (MFMA, same order)");
-            run_conv3d_hip_mfma(dev, p, compile_hip(conv3d_igemm_hip_source(), arch, conv3d_hip_flags(p)),
-                                conv3d_transpose_host(p, px), pw, in.bias);
-            dev.set_label("conv3d_igemm: HIP reference (direct)");
-            run_conv3d_direct(dev, p, compile_hip(conv3d_direct_hip_source(), arch, conv3d_hip_flags(p)), in);
+  s.C = 3, s.K = 24, s.D = 2;
+  return {"conv3d_igemm", s.str() + " bf16, fp8", [arch, s](SelftestDevice& dev) {
+            const Conv3dInputs in = conv3d_random_inputs(s, 7);
+            for (Conv3dDType t : {Conv3dDType::bf16, Conv3dDType::fp8}) {
+              const Conv3dPlan p = make_conv3d_plan(s, t, arch);
+              const std::vector<uint8_t> px = conv3d_pack_input(p, in.x), pw = conv3d_pack_weights(p, in.w);
+              dev.set_label(fmt::format("conv3d_igemm {}: JIT (transpose, implicit GEMM)", dtype_name(t)));
+              run_conv3d_jit(dev, p, build_conv3d_kernels(p), px, pw, in.bias);
+              dev.set_label(fmt::format("conv3d_igemm {}: HIP reference (MFMA, same order)", dtype_name(t)));
+              run_conv3d_hip_mfma(dev, p, compile_hip(conv3d_igemm_hip_source(), arch, conv3d_hip_flags(p)),
+                                  conv3d_transpose_host(p, px), pw, in.bias);
+              if (t != Conv3dDType::bf16) continue;
+              dev.set_label("conv3d_igemm bf16: HIP reference (direct)");
+              run_conv3d_direct(dev, p, compile_hip(conv3d_direct_hip_source(), arch, conv3d_hip_flags(p)), in);
+            }
           }};
 }
 
@@ -103,11 +108,12 @@ SelftestKernelSet bwd_weight_set(Arch arch) {
           }};
 }
 
-// The default configuration's tile with partial M and N tiles and two K tiles.
+// Two workgroups of the default configuration: a partial tile in M, a full and a partial one in
+// N, two K tiles (the MFMA simulation dominates the run time; more tiles add no code path).
 SelftestKernelSet gemm_set(Arch arch) {
   const GemmPlan tile = make_gemm_plan(GemmShape{256, 256, 256}, arch);
   GemmShape s;
-  s.M = tile.cfg.tile_m + tile.cfg.tile_m / 2 + 3, s.N = tile.cfg.tile_n + 8, s.K = 2 * tile.cfg.tile_k;
+  s.M = tile.cfg.tile_m / 2 + 8, s.N = tile.cfg.tile_n + 8, s.K = 2 * tile.cfg.tile_k;
   const GemmPlan p = make_gemm_plan(s, arch);
   return {"gemm", s.str(), [arch, p](SelftestDevice& dev) {
             const GemmInputs in = gemm_random_inputs(p, 23);
@@ -120,7 +126,7 @@ SelftestKernelSet gemm_set(Arch arch) {
 
 SelftestKernelSet gemm_mx_set(Arch arch) {
   GemmMxShape s;
-  s.M = 144, s.N = 136, s.K = 128;  // partial M and N tiles of the default 128 x 128 tile
+  s.M = 72, s.N = 136, s.K = 128;  // as the GEMM: a partial tile in M, a full and a partial one in N
   const GemmMxPlan p = make_gemm_mx_plan(s, arch);
   return {"gemm_mx", s.str(), [arch, p](SelftestDevice& dev) {
             const GemmMxInputs in = gemm_mx_random_inputs(p, 23);
