@@ -25,6 +25,7 @@
 #include "codegen/conv_bwd_weight.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/model/product_file.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::codegen;
@@ -209,7 +210,7 @@ int main(int argc, char** argv) try {
       return 0;
     } else throw Error("unknown argument '" + a + "'; valid: " + kUsage);
   }
-  const model::Hardware& hw = model::product(model_name);
+  const model::Hardware& hw = model::resolve_product(model_name);
   const std::string label = fmt::format("modelled (model {})", hw.name);
   std::ostringstream md;
   md << "# Conv backward-weight: wave-specialised vs baseline\n\n"

@@ -21,7 +21,7 @@
 
 #include "codegen/gemm_job.hpp"
 #include "jit/isa/error.hpp"
-#include "runtime/model/hardware.hpp"
+#include "runtime/model/product_file.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::codegen;
@@ -60,7 +60,7 @@ Options parse(int argc, char** argv) {
       }
     } else if (a == "--products") {
       o.products = split(value());
-      for (const std::string& p : o.products) model::product(p);  // unknown names are errors before any work
+      for (const std::string& p : o.products) model::resolve_product(p);  // unknown names are errors before any work
     } else if (a == "--out") {
       o.out = value();
     } else {
@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
     md << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     std::string peaks, standing, evidence;
     for (const std::string& prod : o.products) {
-      const model::Hardware& hw = model::product(prod);
+      const model::Hardware& hw = model::resolve_product(prod);
       for (int n : o.sizes) {
         GemmShape s;
         s.M = s.N = s.K = n;
@@ -272,7 +272,7 @@ int main(int argc, char** argv) {
       const int n = 4096;
       if (!hipkittens_tflops(prod, n)) continue;
       if (std::find(o.sizes.begin(), o.sizes.end(), n) == o.sizes.end()) continue;
-      model::Hardware hw = model::product(prod);
+      model::Hardware hw = model::resolve_product(prod);
       hw.hbm_tbps *= 100;
       hw.mall_tbps *= 100;
       GemmShape s;

@@ -31,6 +31,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/hip_source.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/model/product_file.hpp"
 #include "jit/codeobject/code_object.hpp"
 #include "tools/model_dwconv.hpp"
 #include "tools/model_micro_kernels.hpp"
@@ -359,7 +360,7 @@ int main(int argc, char** argv) {
       std::cout << "report_model: regenerate the timing-model validation report (modelled times)\nOptions: " << kUsage << "\n";
       return 0;
     }
-    const model::Hardware& hw = model::product(o.model);
+    const model::Hardware& hw = model::resolve_product(o.model);
     // Read before any simulation, so a malformed points file fails at once.
     const std::vector<report::PublishedPoint> published = report::load_published_points(o.validation);
     std::ostringstream md;

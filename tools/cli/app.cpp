@@ -108,6 +108,8 @@ const std::vector<CommandLine::Family>& CommandLine::families() {
       {{"gemm-mx"}, add_gemm_mx_command},
       {{"check"}, add_check_command},
       {{"isa"}, add_isa_command},
+      {{"model"}, add_model_command},
+      {{"calibrate"}, add_calibrate_command},
   };
   return table;
 }

@@ -17,5 +17,7 @@ void add_gemm_command(CommandLine& cl);     // gemm (tools/cli/cmd_gemm.cpp)
 void add_gemm_mx_command(CommandLine& cl);  // gemm-mx (tools/cli/cmd_gemm_mx.cpp)
 void add_check_command(CommandLine& cl);    // check (tools/cli/cmd_check.cpp)
 void add_isa_command(CommandLine& cl);      // isa  (tools/cli/cmd_isa.cpp)
+void add_model_command(CommandLine& cl);    // model export|check|list (tools/cli/cmd_model.cpp)
+void add_calibrate_command(CommandLine& cl);  // calibrate (tools/cli/cmd_calibrate.cpp)
 
 }  // namespace cdnajit::cli
