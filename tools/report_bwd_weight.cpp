@@ -87,7 +87,7 @@ std::string mix(const RoleStats& r) {
 }
 
 constexpr const char* kUsage =
-    "--model NAME (mi300x, mi325x, mi350x, mi355x), --quick, --explain-only, --out FILE.md, --help";
+    "--model NAME|FILE.json (mi300x, mi325x, mi350x, mi355x, or a product file), --quick, --explain-only, --out FILE.md, --help";
 
 // "VALU 38% / MFMA 4%": the named units' busy shares (0 when the report lists none).
 std::string unit_busy(const model::ModelReport& r) {

@@ -87,7 +87,7 @@ struct Options {
 };
 
 constexpr const char* kUsage =
-    "--model NAME (mi300x, mi325x, mi350x, mi355x), --channels K (1..512), --out FILE.md, --micro-only, "
+    "--model NAME|FILE.json (mi300x, mi325x, mi350x, mi355x, or a product file), --channels K (1..512), --out FILE.md, --micro-only, "
     "--no-plain-run, --cost-runs N (0..20, default 3), --trace-dir DIR, --validation DIR (default tools/validation), "
     "--published-only, --help";
 

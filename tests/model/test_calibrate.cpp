@@ -16,6 +16,28 @@
 using namespace cdnajit;
 using Catch::Contains;
 
+namespace {
+
+// The cdnajit command with environment settings (`env`: "NAME=VALUE ..."), like cdnajit_test::cli.
+cdnajit_test::Run cli_with(const std::string& env, const std::string& args) {
+  const std::string cmd = env + " " + CDNAJIT_CLI + " " + args + " 2>&1";
+  FILE* f = popen(cmd.c_str(), "r");
+  REQUIRE(f);
+  cdnajit_test::Run r{-1, ""};
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) r.out.append(buf, n);
+  const int st = pclose(f);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string drop_in_env(const std::string& model) {
+  return std::string("CDNAJIT_HIP_LIBRARY=") + CDNAJIT_DROP_IN +
+         " CDNAJIT_HIP_DEVICE=sim:gfx942 CDNAJIT_HIP_MODEL_ONLY=1 CDNAJIT_HIP_MODEL=" + model;
+}
+
+}  // namespace
+
 TEST_CASE("calibrate recovers perturbed model parameters through the drop-in HIP runtime", "[model][calibrate]") {
   auto dir = std::filesystem::temp_directory_path() / ("cdnajit_calibrate_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
@@ -30,18 +52,10 @@ TEST_CASE("calibrate recovers perturbed model parameters through the drop-in HIP
   const std::string perturbed = (dir / "perturbed.json").string(), out = (dir / "cal.json").string();
   model::save_product_file(perturbed, p);
 
-  const std::string env = std::string("CDNAJIT_HIP_LIBRARY=") + CDNAJIT_DROP_IN +
-                          " CDNAJIT_HIP_DEVICE=sim:gfx942 CDNAJIT_HIP_MODEL_ONLY=1 CDNAJIT_HIP_MODEL=" + perturbed + " ";
-  cdnajit_test::Run r{};
-  const std::string cmd = env + CDNAJIT_CLI + " calibrate --device hip:0 --out " + out + " --base mi300x --small --repeat 1 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  REQUIRE(f);
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) r.out.append(buf, n);
-  const int st = pclose(f);
+  cdnajit_test::Run r = cli_with(drop_in_env(perturbed), "calibrate --device hip:0 --out " + out +
+                                                             " --base mi300x --small --repeat 1");
   INFO(r.out);
-  REQUIRE(WIFEXITED(st));
-  REQUIRE(WEXITSTATUS(st) == 0);
+  REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Contains("its event times are modelled (model mi300x-perturbed)"));
 
   const model::ProductDescription d = model::load_product_file(out);
@@ -86,4 +100,16 @@ TEST_CASE("calibrate refuses a simulator device and a bad --out before any work"
   r = cdnajit_test::cli("calibrate --device hip:0 --out x.json --base mi250");
   CHECK(r.status == 2);
   CHECK_THAT(r.out, Contains("unknown product 'mi250'"));
+  // A malformed product file given to the drop-in HIP runtime: no device, and the reason names the key.
+  auto dir = std::filesystem::temp_directory_path() / ("cdnajit_calibrate_bad_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::string text = model::product_to_json(model::product("mi300x"));
+  const std::string key = "\"hbm_latency\"";
+  text.replace(text.find(key), key.size(), "\"hbm_latencyy\"");
+  const std::string bad = (dir / "bad.json").string();
+  std::ofstream(bad) << text;
+  r = cli_with(drop_in_env(bad), "calibrate --device hip:0 --out " + (dir / "x.json").string() + " --small");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.out, Contains("CDNAJIT_HIP_MODEL='" + bad + "'") && Contains("unknown key 'hbm_latencyy'"));
+  std::filesystem::remove_all(dir);
 }
