@@ -219,6 +219,13 @@ CalibrationNote read_note(const Json& v, const std::string& src) {
 
 }  // namespace
 
+std::string product_name_problem(std::string_view name) {
+  if (!valid_name(std::string(name))) return "a product name is 1 to 64 lower-case letters, digits, '.', '_' or '-'";
+  for (const Hardware& b : products())
+    if (b.name == name) return "'" + b.name + "' is a built-in product; give the new product a name of its own";
+  return "";
+}
+
 std::vector<std::string> product_field_keys() {
   std::vector<std::string> k;
   for (const Field& f : fields()) k.emplace_back(f.key);

@@ -44,6 +44,10 @@ ProductDescription product_from_json(std::string_view text, const std::string& s
 ProductDescription load_product_file(const std::string& path);
 void save_product_file(const std::string& path, const Hardware& hw, const std::optional<CalibrationNote>& note = std::nullopt);
 
+// Why `name` cannot name a new product ("" when it can): a product name is 1 to 64 lower-case
+// letters, digits, '.', '_' or '-', and not a built-in product's name.
+std::string product_name_problem(std::string_view name);
+
 // The keys of a product file's Hardware fields, in order (one per field of Hardware).
 std::vector<std::string> product_field_keys();
 

@@ -100,6 +100,9 @@ TEST_CASE("calibrate refuses a simulator device and a bad --out before any work"
   r = cdnajit_test::cli("calibrate --device hip:0 --out x.json --base mi250");
   CHECK(r.status == 2);
   CHECK_THAT(r.out, Contains("unknown product 'mi250'"));
+  r = cdnajit_test::cli("calibrate --device hip:0 --out x.json --name mi300x");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.out, Contains("--name 'mi300x': 'mi300x' is a built-in product"));
   // A malformed product file given to the drop-in HIP runtime: no device, and the reason names the key.
   auto dir = std::filesystem::temp_directory_path() / ("cdnajit_calibrate_bad_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);

@@ -164,6 +164,9 @@ TEST_CASE("a malformed product file is an error naming the file, the key and wha
   CHECK_THROWS_WITH(model::resolve_product("mi250"),
                     Contains("unknown product 'mi250'") && Contains("mi300x, mi325x, mi350x, mi355x") && Contains("FILE.json"));
   CHECK(&model::resolve_product_or_default("", Arch::gfx942) == &model::default_product(Arch::gfx942));
+  CHECK(model::product_name_problem("mi300x-lab").empty());
+  CHECK_THAT(model::product_name_problem("mi355x"), Contains("built-in"));
+  CHECK_THAT(model::product_name_problem("My GPU"), Contains("lower-case"));
 }
 
 TEST_CASE("cdnajit model export, and --model FILE.json wherever --model NAME is accepted", "[model][product_file][cli]") {
