@@ -65,12 +65,14 @@ TEST_CASE("calibrate recovers perturbed model parameters through the drop-in HIP
   CHECK(d.calibrated->kernels.size() == 5);
   CHECK(d.hw.name == "mi300x-calibrated");
   // Tolerances: 1% for the clocks and the HBM share (the model's cycles move slightly with the
-  // clock through the per-cycle bandwidth shares), the integer fields exactly or within a cycle.
+  // clock through the per-cycle bandwidth shares); the LDS bandwidth exactly; the LDS latency within
+  // one issue turn (4 cycles): a waiting wave issues again only at its SIMD's next turn, so the
+  // chain's time per access moves in whole turns and latencies within a turn give the same time.
   CHECK(d.hw.clock_ghz == Approx(p.clock_ghz).epsilon(0.01));
   CHECK(d.hw.mfma_dense_clock_ghz == Approx(p.mfma_dense_clock_ghz).epsilon(0.01));
   CHECK(d.hw.hbm_achievable_share == Approx(p.hbm_achievable_share).epsilon(0.01));
   CHECK(d.hw.lds_bytes_per_clk == p.lds_bytes_per_clk);
-  CHECK(std::abs(d.hw.lds_latency - p.lds_latency) <= 1);
+  CHECK(std::abs(d.hw.lds_latency - p.lds_latency) < base.issue_period);
   // Every field the calibration does not measure is the base's.
   model::Hardware expect = d.hw;
   expect.name = base.name;

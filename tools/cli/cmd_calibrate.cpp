@@ -228,7 +228,9 @@ model::Hardware fit(const model::Hardware& base, std::vector<Bench>& bs, const M
   // LDS latency: each access of the chain costs lds_latency + its service time (bytes / LDS
   // bandwidth) + its loop share in the model, so the latency moves by the measured minus the
   // modelled cycles per access, modelled with the clock and LDS bandwidth fitted above (the chain
-  // runs no MFMA, so both run at clock_ghz).
+  // runs no MFMA, so both run at clock_ghz). A waiting wave issues again only at its SIMD's next
+  // issue turn, so the time per access moves in whole turns (4 cycles): the latency is found to
+  // within one turn.
   Bench& lat = find("lds_latency");
   const double accesses = lat.large.size - lat.small.size;
   const double measured_cycles = delta(lat.measured_ms) * 1e6 * hw.clock_ghz / accesses;
