@@ -197,6 +197,14 @@ TEST_CASE("cdnajit model export, and --model FILE.json wherever --model NAME is 
   REQUIRE(by_file.status == 0);
   CHECK_THAT(by_file.out, Contains("modelled (model mi300x): vector_add"));
   CHECK(modelled(by_name.out) == modelled(by_file.out));
+  // gemm and gemm-mx model on the arch's default product when given none (they named mi355x
+  // themselves before), and take a product file.
+  const std::string dflt = "modelled (model " + model::default_product(Arch::gfx950).name + ")";
+  const std::string gemm = "gemm --m 256 --n 256 --k 256 --arch gfx950 --model-only";
+  CHECK_THAT(cli(gemm).out, Contains(dflt));
+  CHECK_THAT(cli("gemm-mx --m 256 --n 256 --k 256 --model-only").out, Contains(dflt));
+  const std::string mi355x = dir.write("mi355x.json", model::product_to_json(model::product("mi355x")));
+  CHECK_THAT(cli(gemm + " --model " + mi355x).out, Contains("modelled (model mi355x)"));
   const std::string broken = dir.write("broken.json", edited("hbm_latency", ""));
   cdnajit_test::Run r = cli(run + broken);
   CHECK(r.status == 2);  // a usage error, before the kernel runs
