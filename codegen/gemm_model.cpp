@@ -7,6 +7,7 @@
 #include "codegen/gemm.hpp"
 #include "codegen/gemm_host.hpp"
 #include "codegen/model_launch.hpp"
+#include "runtime/model/product_file.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
 #include "runtime/device.hpp"
@@ -42,7 +43,7 @@ GemmModelled model_gemm(const model::Hardware& hw, const GemmShape& s, const Gem
 
 const model::Hardware* gemm_model_product(Arch arch, const std::string& name) {
   if (name == "none") return nullptr;
-  const model::Hardware& hw = model::product(name.empty() ? (arch == Arch::gfx950 ? "mi355x" : "mi300x") : name);
+  const model::Hardware& hw = model::resolve_product_or_default(name, arch);
   if (hw.arch != arch)
     throw Error(fmt::format("gemm: model {} is a {} product; the kernel is built for {} (pick a {} product or 'none')",
                             hw.name, arch_name(hw.arch), arch_name(arch), arch_name(arch)));

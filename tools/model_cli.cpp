@@ -3,6 +3,7 @@
 #include "codegen/dwconv3d.hpp"
 #include "codegen/hip_sources.hpp"
 #include "jit/isa/error.hpp"
+#include "runtime/model/product_file.hpp"
 #include "runtime/hip_source.hpp"
 #include "jit/codeobject/code_object.hpp"
 #include "tools/model_dwconv.hpp"
@@ -17,7 +18,7 @@ std::unique_ptr<RunModel> prepare_run(const std::string& product, const std::str
     return nullptr;
   }
   auto m = std::make_unique<RunModel>();
-  m->hw = &model::product(product);
+  m->hw = &model::resolve_product(product);
   m->trace_path = trace;
   if (!dev.empty() && dev.rfind("sim", 0) != 0)
     throw Error("--model runs the kernel on the simulator; drop --device " + dev + " or use sim:" +
@@ -57,7 +58,7 @@ void print_run(std::ostream& out, RunModel& m, double flops) {
 void print_seed(std::ostream& out, Arch arch, codegen::DwVariant v, codegen::DwMapping m, const std::string& product,
                 const std::string& trace) {
   if (product == "none") return;
-  const model::Hardware& hw = product.empty() ? model::default_product(arch) : model::product(product);
+  const model::Hardware& hw = model::resolve_product_or_default(product, arch);
   if (hw.arch != arch)
     throw Error("--model " + hw.name + " is " + std::string(arch_name(hw.arch)) + "; the seed job runs " +
                 std::string(arch_name(arch)));

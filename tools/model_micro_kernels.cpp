@@ -10,7 +10,7 @@
 namespace cdnajit::model_micro {
 namespace {
 
-constexpr uint32_t kThreads = 256;
+constexpr uint32_t kThreads = kMicroThreads;
 
 std::vector<uint8_t> kernarg(std::initializer_list<uint64_t> ptrs) {
   std::vector<uint8_t> k;
@@ -22,9 +22,8 @@ std::vector<uint8_t> kernarg(std::initializer_list<uint64_t> ptrs) {
   return k;
 }
 
-MicroRun run(const std::string& name, Kernel& k, Arch arch, const model::Hardware& hw, uint32_t workgroups,
+MicroRun run(const std::string& name, const BuildResult& r, Arch arch, const model::Hardware& hw, uint32_t workgroups,
              sim::Simulator& sim, const std::vector<uint8_t>& ka, int threads, double flops) {
-  BuildResult r = k.build();
   CodeObject co = read_code_object(r.code_object);
   sim::LaunchDims d;
   d.grid[0] = workgroups;
@@ -62,7 +61,7 @@ void counted_loop(Kernel& k, int iterations, const std::function<void()>& body) 
 }  // namespace
 
 MicroRun stream_copy(Arch arch, const model::Hardware& hw, uint32_t workgroups, int threads) {
-  Kernel k("model_stream_copy", arch);
+  Kernel k("model_stream_copy", arch);  // a stream of 1 read and 1 write without the add
   k.set_workgroup_size(kThreads);
   Reg in = k.load_arg(k.arg<const float*>("in"));
   Reg out = k.load_arg(k.arg<float*>("out"));
@@ -81,7 +80,7 @@ MicroRun stream_copy(Arch arch, const model::Hardware& hw, uint32_t workgroups, 
   for (size_t i = 0; i < host.size(); ++i) host[i] = uint32_t(i * 2654435761u);
   uint64_t a = sim.memory().alloc(bytes, "in"), b = sim.memory().alloc(bytes, "out");
   sim.memory().write(a, host.data(), bytes);
-  MicroRun m = run("streaming copy", k, arch, hw, workgroups, sim, kernarg({a, b}), threads, 0);
+  MicroRun m = run("streaming copy", k.build(), arch, hw, workgroups, sim, kernarg({a, b}), threads, 0);
   std::vector<uint32_t> got(host.size());
   sim.memory().read(b, got.data(), bytes);
   if (got != host) throw Error("model micro-kernel: streaming copy produced wrong data");
@@ -89,11 +88,10 @@ MicroRun stream_copy(Arch arch, const model::Hardware& hw, uint32_t workgroups, 
   return m;
 }
 
-MicroRun stream(Arch arch, const model::Hardware& hw, uint32_t workgroups, int reads, int writes, int threads) {
+BuildResult stream_kernel(Arch arch, int reads, int writes) {
   if (reads < 0 || writes < 0 || reads + writes < 1 || reads > 3 || writes > 3)
     throw Error("model micro-kernel: stream needs 0..3 reads and 0..3 writes, at least one access; got " +
                 std::to_string(reads) + " reads, " + std::to_string(writes) + " writes");
-  const std::string name = std::to_string(reads) + " read(s), " + std::to_string(writes) + " write(s) stream";
   Kernel k("model_stream_r" + std::to_string(reads) + "w" + std::to_string(writes), arch);
   k.set_workgroup_size(kThreads);
   std::vector<Reg> in, out;
@@ -112,6 +110,12 @@ MicroRun stream(Arch arch, const model::Hardware& hw, uint32_t workgroups, int r
   }
   for (int i = 0; i < writes; ++i) k.global_store_dwordx4(off, sum, out[size_t(i)]);
   k.s_endpgm();
+  return k.build();
+}
+
+MicroRun stream(Arch arch, const model::Hardware& hw, uint32_t workgroups, int reads, int writes, int threads) {
+  BuildResult built = stream_kernel(arch, reads, writes);
+  const std::string name = std::to_string(reads) + " read(s), " + std::to_string(writes) + " write(s) stream";
   sim::Simulator sim(arch);
   const size_t bytes = size_t(workgroups) * kThreads * 16;
   std::vector<float> expect(bytes / 4, reads ? 0.0f : 1.0f);
@@ -130,7 +134,7 @@ MicroRun stream(Arch arch, const model::Hardware& hw, uint32_t workgroups, int r
     std::memcpy(b, &p, 8);
     ka.insert(ka.end(), b, b + 8);
   }
-  MicroRun m = run(name, k, arch, hw, workgroups, sim, ka, threads, 0);
+  MicroRun m = run(name, built, arch, hw, workgroups, sim, ka, threads, 0);
   for (int i = 0; i < writes; ++i) {
     std::vector<float> got(expect.size());
     sim.memory().read(ptrs[size_t(reads + i)], got.data(), bytes);
@@ -140,7 +144,7 @@ MicroRun stream(Arch arch, const model::Hardware& hw, uint32_t workgroups, int r
   return m;
 }
 
-MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
+BuildResult mfma_loop_kernel(Arch arch, int iterations) {
   Kernel k("model_mfma_loop", arch);
   k.set_workgroup_size(kThreads);
   Reg out = k.load_arg(k.arg<float*>("out"));
@@ -150,7 +154,7 @@ MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, in
   k.v_mov_b32(a[1], 0x3f803f80);
   k.v_mov_b32(b[0], 0);
   k.v_mov_b32(b[1], 0);
-  constexpr int kAcc = 4;  // independent accumulators: back-to-back MFMAs without dependency stalls
+  constexpr int kAcc = kMfmaAccumulators;  // independent accumulators: back-to-back MFMAs without dependency stalls
   std::vector<Reg> acc;
   for (int j = 0; j < kAcc; ++j) {
     acc.push_back(k.agpr("acc" + std::to_string(j), 16));
@@ -165,12 +169,17 @@ MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, in
   k.s_waitcnt(lgkmcnt(0));
   k.global_store_dword(off, v, out);
   k.s_endpgm();
+  return k.build();
+}
+
+MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
+  BuildResult built = mfma_loop_kernel(arch, iterations);
   sim::Simulator sim(arch);
   const size_t n = size_t(workgroups) * kThreads;
   uint64_t o = sim.memory().alloc(n * 4, "out");
   const double waves = double(workgroups) * kThreads / 64;
-  MicroRun m = run("MFMA loop (v_mfma_f32_32x32x8_bf16)", k, arch, hw, workgroups, sim, kernarg({o}), threads,
-                   waves * iterations * kAcc * 32.0 * 32 * 8 * 2);
+  MicroRun m = run("MFMA loop (v_mfma_f32_32x32x8_bf16)", built, arch, hw, workgroups, sim, kernarg({o}), threads,
+                   waves * iterations * kMfmaAccumulators * 32.0 * 32 * 8 * 2);
   std::vector<float> got(n);
   sim.memory().read(o, got.data(), n * 4);
   for (float x : got)
@@ -178,12 +187,12 @@ MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, in
   return m;
 }
 
-MicroRun valu_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
+BuildResult valu_loop_kernel(Arch arch, int iterations) {
   Kernel k("model_valu_loop", arch);
   k.set_workgroup_size(kThreads);
   Reg out = k.load_arg(k.arg<float*>("out"));
   Reg idx = global_index(k);
-  constexpr int kAcc = 8;
+  constexpr int kAcc = kValuAccumulators;
   Reg x = k.vgpr("x"), y = k.vgpr("y");
   k.v_mov_b32(x, 1.0f);
   k.v_mov_b32(y, 0.0f);
@@ -200,12 +209,17 @@ MicroRun valu_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, in
   k.s_waitcnt(lgkmcnt(0));
   k.global_store_dword(off, acc[0], out);
   k.s_endpgm();
+  return k.build();
+}
+
+MicroRun valu_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
+  BuildResult built = valu_loop_kernel(arch, iterations);
   sim::Simulator sim(arch);
   const size_t n = size_t(workgroups) * kThreads;
   uint64_t o = sim.memory().alloc(n * 4, "out");
   const double waves = double(workgroups) * kThreads / 64;
-  MicroRun m = run("VALU loop (v_fmac_f32)", k, arch, hw, workgroups, sim, kernarg({o}), threads,
-                   waves * iterations * kAcc * 64.0 * 2);
+  MicroRun m = run("VALU loop (v_fmac_f32)", built, arch, hw, workgroups, sim, kernarg({o}), threads,
+                   waves * iterations * kValuAccumulators * 64.0 * 2);
   return m;
 }
 
@@ -243,8 +257,59 @@ MicroRun lds_stride(Arch arch, const model::Hardware& hw, uint32_t workgroups, i
   sim::Simulator sim(arch);
   const size_t n = size_t(workgroups) * kThreads;
   uint64_t o = sim.memory().alloc(n * 4, "out");
-  return run("LDS ds_read_b32, stride " + std::to_string(stride_dwords) + " dwords", k, arch, hw, workgroups, sim,
+  return run("LDS ds_read_b32, stride " + std::to_string(stride_dwords) + " dwords", k.build(), arch, hw, workgroups, sim,
              kernarg({o}), threads, 0);
+}
+
+BuildResult lds_chase_kernel(Arch arch, int iterations) {
+  Kernel k("model_lds_chase", arch);
+  k.set_workgroup_size(64);
+  const uint32_t base = k.lds_alloc("chain", 64 * 4);
+  Reg out = k.load_arg(k.arg<float*>("out"));
+  Reg addr = k.vgpr("addr"), off = k.vgpr("off");
+  k.v_lshlrev_b32(off, 2, k.workitem_id(0));
+  k.v_mov_b32(addr, off);
+  if (base) k.v_add_u32(addr, int64_t(base), addr);
+  // lds[a] = a: each read returns its own address, which the next read uses, so every read waits
+  // for the previous one's data (a chain of lane-distinct, conflict-free dwords).
+  k.ds_write_b32(addr, addr);
+  k.s_waitcnt(lgkmcnt(0));
+  counted_loop(k, iterations, [&] {
+    for (int j = 0; j < kChaseReadsPerIteration; ++j) {
+      k.ds_read_b32(addr, addr);
+      k.s_waitcnt(lgkmcnt(0));
+    }
+  });
+  k.global_store_dword(off, addr, out);
+  k.s_endpgm();
+  return k.build();
+}
+
+BuildResult lds_read_b128_kernel(Arch arch, int iterations) {
+  Kernel k("model_lds_read_b128", arch);
+  k.set_workgroup_size(kThreads);
+  const uint32_t base = k.lds_alloc("tile", 64 * 16);
+  Reg out = k.load_arg(k.arg<float*>("out"));
+  Reg idx = global_index(k);
+  Reg addr = k.vgpr("addr");
+  k.v_and_b32(addr, 63, k.workitem_id(0));
+  k.v_lshlrev_b32(addr, 4, addr);  // lane * 16 bytes: contiguous, conflict-free
+  if (base) k.v_add_u32(addr, int64_t(base), addr);
+  std::vector<Reg> r;
+  for (int j = 0; j < kB128ReadsPerIteration; ++j) {
+    std::string name = "r";  // not "r" + to_string(j): GCC 12 warns (-Wrestrict) about that operator+
+    name += std::to_string(j);
+    r.push_back(k.vgpr(name, 4));
+  }
+  counted_loop(k, iterations, [&] {
+    for (int j = 0; j < kB128ReadsPerIteration; ++j) k.ds_read_b128(r[size_t(j)], addr);
+    k.s_waitcnt(lgkmcnt(0));
+  });
+  Reg off = k.vgpr("off");
+  k.v_lshlrev_b32(off, 2, idx);
+  k.global_store_dword(off, r[kB128ReadsPerIteration - 1][0], out);
+  k.s_endpgm();
+  return k.build();
 }
 
 }  // namespace cdnajit::model_micro

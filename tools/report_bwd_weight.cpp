@@ -25,6 +25,7 @@
 #include "codegen/conv_bwd_weight.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/model/product_file.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::codegen;
@@ -86,7 +87,7 @@ std::string mix(const RoleStats& r) {
 }
 
 constexpr const char* kUsage =
-    "--model NAME (mi300x, mi325x, mi350x, mi355x), --quick, --explain-only, --out FILE.md, --help";
+    "--model NAME|FILE.json (mi300x, mi325x, mi350x, mi355x, or a product file), --quick, --explain-only, --out FILE.md, --help";
 
 // "VALU 38% / MFMA 4%": the named units' busy shares (0 when the report lists none).
 std::string unit_busy(const model::ModelReport& r) {
@@ -209,7 +210,7 @@ int main(int argc, char** argv) try {
       return 0;
     } else throw Error("unknown argument '" + a + "'; valid: " + kUsage);
   }
-  const model::Hardware& hw = model::product(model_name);
+  const model::Hardware& hw = model::resolve_product(model_name);
   const std::string label = fmt::format("modelled (model {})", hw.name);
   std::ostringstream md;
   md << "# Conv backward-weight: wave-specialised vs baseline\n\n"

@@ -25,7 +25,7 @@
 
 #include "codegen/gemm_job.hpp"
 #include "jit/isa/error.hpp"
-#include "runtime/model/hardware.hpp"
+#include "runtime/model/product_file.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::codegen;
@@ -65,7 +65,7 @@ Options parse(int argc, char** argv) {
       }
     } else if (a == "--products") {
       o.products = split(value());
-      for (const std::string& p : o.products) model::product(p);  // unknown names are errors before any work
+      for (const std::string& p : o.products) model::resolve_product(p);  // unknown names are errors before any work
     } else if (a == "--out") {
       o.out = value();
     } else if (a == "--hipkittens") {
@@ -241,7 +241,7 @@ int main(int argc, char** argv) {
     md << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     std::string peaks, standing, where;
     for (const std::string& prod : o.products) {
-      const model::Hardware& hw = model::product(prod);
+      const model::Hardware& hw = model::resolve_product(prod);
       for (int n : o.sizes) {
         GemmShape s;
         s.M = s.N = s.K = n;
@@ -292,7 +292,7 @@ int main(int argc, char** argv) {
     // ---- fp8
     std::string fp8rows;
     for (const std::string& prod : o.products) {
-      const model::Hardware& hw = model::product(prod);
+      const model::Hardware& hw = model::resolve_product(prod);
       if (hw.arch != Arch::gfx950) continue;
       for (int n : o.sizes) {
         GemmShape s;

@@ -31,6 +31,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/hip_source.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/model/product_file.hpp"
 #include "jit/codeobject/code_object.hpp"
 #include "tools/model_dwconv.hpp"
 #include "tools/model_micro_kernels.hpp"
@@ -86,7 +87,7 @@ struct Options {
 };
 
 constexpr const char* kUsage =
-    "--model NAME (mi300x, mi325x, mi350x, mi355x), --channels K (1..512), --out FILE.md, --micro-only, "
+    "--model NAME|FILE.json (mi300x, mi325x, mi350x, mi355x, or a product file), --channels K (1..512), --out FILE.md, --micro-only, "
     "--no-plain-run, --cost-runs N (0..20, default 3), --trace-dir DIR, --validation DIR (default tools/validation), "
     "--published-only, --help";
 
@@ -359,7 +360,7 @@ int main(int argc, char** argv) {
       std::cout << "report_model: regenerate the timing-model validation report (modelled times)\nOptions: " << kUsage << "\n";
       return 0;
     }
-    const model::Hardware& hw = model::product(o.model);
+    const model::Hardware& hw = model::resolve_product(o.model);
     // Read before any simulation, so a malformed points file fails at once.
     const std::vector<report::PublishedPoint> published = report::load_published_points(o.validation);
     std::ostringstream md;

@@ -14,7 +14,7 @@
 #include "runtime/tune/evaluation.hpp"
 #include "tools/tune_families/registry.hpp"
 #include "runtime/tune/tuner.hpp"
-#include "runtime/model/hardware.hpp"
+#include "runtime/model/product_file.hpp"
 #include "tools/cli/files.hpp"
 #include "tools/cli/values.hpp"
 
@@ -64,7 +64,7 @@ void check_tune_command(const TuneCommand& c) {
   if (!c.import_path.empty()) cli::read_regular_file(c.import_path, "--import", kMaxImportBytes, true);
   auto spec = parse_device_spec(c.device);
   if (spec && spec->simulator) {
-    const model::Hardware& hw = model::product(tune_model_name(c.model, spec->arch));  // throws listing the products
+    const model::Hardware& hw = model::resolve_product(tune_model_name(c.model, spec->arch));  // throws listing the products
     if (hw.arch != spec->arch)
       throw Error(fmt::format("--model {} is a {} product, but --device {} runs {} (give a {} product or another device)",
                               hw.name, arch_name(hw.arch), c.device, arch_name(spec->arch), arch_name(spec->arch)));

@@ -10,6 +10,7 @@
 #include "runtime/hip_sim/launch_error.hpp"
 #include "runtime/hip_sim/offload_bundle.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/model/product_file.hpp"
 #include "runtime/sim/code_object_load.hpp"
 
 namespace cdnajit::hip_sim {
@@ -55,7 +56,7 @@ const Config& Runtime::config() {
   }
   if (c.error.empty() && model_name != "off") {
     try {
-      c.hw = model_name.empty() ? model::default_product(c.arch) : model::product(model_name);
+      c.hw = model_name.empty() ? model::default_product(c.arch) : model::resolve_product(model_name);
       if (c.hw->arch != c.arch)
         c.error = "CDNAJIT_HIP_MODEL='" + model_name + "' is a " + std::string(arch_name(c.hw->arch)) + " product but the device is sim:" +
                   std::string(arch_name(c.arch)) + "; pick a " + std::string(arch_name(c.arch)) + " product or off";

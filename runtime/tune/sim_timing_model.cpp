@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "runtime/model/launch_model.hpp"
+#include "runtime/model/product_file.hpp"
 #include "runtime/tune/time_source.hpp"
 
 namespace cdnajit::tune {
@@ -55,7 +56,7 @@ class SimTimingModel final : public TimingModel {
 }  // namespace
 
 std::unique_ptr<TimingModel> open_timing_model(std::string_view model_name) {
-  return std::make_unique<SimTimingModel>(model::product(model_name));
+  return std::make_unique<SimTimingModel>(model::resolve_product(model_name));
 }
 
 }  // namespace cdnajit::tune

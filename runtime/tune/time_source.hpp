@@ -82,7 +82,7 @@ struct TimingModel {
 std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, std::vector<LaunchSpec> launches);
 std::unique_ptr<TimeSource> modelled_source(std::unique_ptr<TimingModel> model, size_t candidates, LaunchProvider launch);
 // The simulator's timing model (runtime/model) for product `model_name`
-// ("mi300x", "mi325x", "mi350x", "mi355x"; Error naming the valid ones
+// ("mi300x", "mi325x", "mi350x", "mi355x" or a product file, model::resolve_product; Error naming the valid ones
 // otherwise), in runtime/tune/sim_timing_model.cpp. Launches must be on a
 // simulator device of the product's arch.
 std::unique_ptr<TimingModel> open_timing_model(std::string_view model_name);

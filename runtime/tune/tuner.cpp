@@ -11,6 +11,7 @@
 
 #include "jit/isa/error.hpp"
 #include "runtime/backends.hpp"
+#include "runtime/model/hardware.hpp"
 #include "runtime/tune/parallel_source.hpp"
 
 namespace cdnajit::tune {
@@ -136,8 +137,9 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
     }
   }
   // Modelled times need the model before anything is built: fail early and say why.
+  const std::string model_name = req.model.empty() ? model::default_product(arch).name : req.model;
   std::unique_ptr<TimingModel> model;
-  if (on_sim && !req.check_only) model = req.open_model(req.model);
+  if (on_sim && !req.check_only) model = req.open_model(model_name);
 
   // The budget counts from here: building, checking and timing all spend it.
   const double started_s = req.search.now_s();
@@ -238,7 +240,7 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
     worker_devs.push_back(std::move(dev));
     for (int w = 1; w < workers; ++w) {
       worker_devs.push_back(open_device(req.device));
-      worker_models.push_back(req.open_model(req.model));
+      worker_models.push_back(req.open_model(model_name));
     }
     src = parallel_deterministic_source(TimeKind::modelled, label, slots.size(), workers, [&](size_t i, int w) {
       LaunchSpec l = prepare(i, *worker_devs[size_t(w)]);

@@ -21,7 +21,9 @@ namespace cdnajit::tune {
 struct TuneRequest {
   std::string problem;              // family-specific text ("seed", ...)
   std::string device = "sim:gfx950";
-  std::string model = "mi355x";     // timing model for sim devices
+  // Timing model for sim devices: a product name or product file (model::resolve_product); "" =
+  // the device arch's default product (model::default_product).
+  std::string model;
   int cus = 0;                      // 0: the device's default (see default_cus)
   std::string db_path;              // empty: no database
   int db_busy_timeout_ms = 5000;    // how long to wait for another tuner's write
@@ -33,7 +35,7 @@ struct TuneRequest {
   uint64_t shuffle_seed = 0;
   SearchOptions search;             // strategy, samples, patience, budget, log, progress
   std::function<void(const std::string&)> log;  // build/check/db lines (the search logs through search.log)
-  // Where modelled times come from (tests plug in a stand-in); default open_timing_model(model).
+  // Where modelled times come from (tests plug in a stand-in); default open_timing_model(the model above).
   std::function<std::unique_ptr<TimingModel>(const std::string& model)> open_model = open_timing_model;
 };
 

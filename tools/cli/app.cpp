@@ -109,6 +109,8 @@ const std::vector<CommandLine::Family>& CommandLine::families() {
       {{"check"}, add_check_command},
       {{"isa"}, add_isa_command},
       {{"selftest"}, add_selftest_command},
+      {{"model"}, add_model_command},
+      {{"calibrate"}, add_calibrate_command},
   };
   return table;
 }

@@ -85,7 +85,8 @@ void add_gemm_command(CommandLine& cl) {
   c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: the simulator)")
       ->check(check_device_spec);
   c->add_option("--model", o->job.model,
-                "timing-model product (mi355x on gfx950, mi300x on gfx942 by default; none = skip)");
+                "timing-model product or product file FILE.json (default: the arch's default product, `cdnajit model list`; "
+                "none = skip)");
   add_typed_option(c, "--dump-asm", o->job.asm_path,
                    [](std::string_view t, std::string_view w) {
                      check_writable(std::string(t), w);

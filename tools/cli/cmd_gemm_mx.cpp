@@ -7,7 +7,7 @@
 
 #include "codegen/gemm_mx_host.hpp"
 #include "runtime/hip_source.hpp"
-#include "runtime/model/hardware.hpp"
+#include "runtime/model/product_file.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/values.hpp"
 
@@ -19,7 +19,7 @@ struct GemmMxOptions {
   Arch arch = Arch::gfx950;
   codegen::GemmMxShape shape;
   codegen::GemmMxConfig cfg;
-  std::string model = "mi355x";
+  std::string model;  // "": the gfx950 default product (model::default_product)
   bool model_only = false;
   uint64_t seed = 1;
 };
@@ -27,7 +27,7 @@ struct GemmMxOptions {
 // The product to model, or nullptr for "none"; Error when it is not a gfx950 product.
 const model::Hardware* mx_product(const std::string& name) {
   if (name == "none") return nullptr;
-  const model::Hardware& hw = model::product(name);
+  const model::Hardware& hw = model::resolve_product_or_default(name, Arch::gfx950);
   if (hw.arch != Arch::gfx950)
     throw Error(fmt::format("gemm-mx: model {} is a {} product; the scaled MFMAs are gfx950 only (e.g. mi355x, or 'none')",
                             hw.name, arch_name(hw.arch)));
@@ -102,7 +102,8 @@ void add_gemm_mx_command(CommandLine& cl) {
                      throw Error(fmt::format("{} '{}' (valid: 16 = 16x16x128, 32 = 32x32x64)", w, t));
                    },
                    "MFMA block: 16 (default) or 32");
-  c->add_option("--model", o->model, "timing-model product (gfx950: mi355x by default; none = skip)");
+  c->add_option("--model", o->model, "timing-model product or product file FILE.json (gfx950; default: the gfx950 default product, `cdnajit model list`; "
+                "none = skip)");
   c->add_flag("--model-only", o->model_only,
               "build and model only (no run, bit check or fp64 check): sizes too large to simulate whole");
   // An impossible shape/configuration, the wrong arch or a product of the other arch is a usage

@@ -10,6 +10,7 @@
 #include "runtime/backends.hpp"
 #include "runtime/device.hpp"
 #include "runtime/model/hardware.hpp"
+#include "runtime/model/product_file.hpp"
 #include "runtime/sim/code_object_load.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/files.hpp"
@@ -212,9 +213,9 @@ void check_run_options(const RunOptions& o) {
     }
     outputs.push_back({"--out " + out.buffer, out.path});
   }
-  // The timing model: the product by name, on the simulator only, its trace a writable file.
+  // The timing model: the product by name or file, on the simulator only, its trace a writable file.
   if (!o.model.empty()) {
-    model::product(o.model);  // throws listing the products
+    model::resolve_product(o.model);  // throws listing the products
     if (auto spec = parse_device_spec(o.device); !o.device.empty() && spec && !spec->simulator)
       throw Error(fmt::format("--model runs the kernel on the simulator; drop --device {} or use sim:ARCH", o.device));
   } else if (!o.trace.empty()) {
@@ -271,7 +272,7 @@ void add_run_command(CommandLine& cl) {
   add_typed_option(c, "--timeout", o->sim.time_limit_seconds,
                    [](std::string_view t, std::string_view w) { return parse_real(t, w, 0.001, 7 * 24 * 3600.0); },
                    "simulator: stop after this many seconds of wall-clock time (default 60)");
-  c->add_option("--model", o->model, "modelled GPU time on a product: mi300x, mi325x, mi350x, mi355x (simulator only)");
+  c->add_option("--model", o->model, "modelled GPU time on a product: mi300x, mi325x, mi350x, mi355x or a product file FILE.json (simulator only)");
   c->add_option("--trace", o->trace, "with --model: write a Chrome/Perfetto trace of the modelled CU to FILE.json");
   add_typed_option(c, "--clock-runs", o->clock_runs,
                    [](std::string_view t, std::string_view w) { return std::optional<int>(int(parse_uint(t, w, 2, 64))); },

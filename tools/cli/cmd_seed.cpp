@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "tools/jobs/seed_job.hpp"
-#include "runtime/model/hardware.hpp"
+#include "runtime/model/product_file.hpp"
 #include "tools/tune_families/registry.hpp"
 #include "runtime/tune/tuner.hpp"
 #include "tools/tune_command.hpp"
@@ -33,11 +33,11 @@ std::string default_asm_path(Arch arch) { return "dwconv3d_seed_" + std::string(
 // `product`, through the tuner and its database (a stored winner is reused; otherwise every
 // variant is checked and modelled, and the winner stored).
 codegen::DwVariant fastest_variant(Arch arch, const std::string& product) {
-  const model::Hardware& hw = product.empty() ? model::default_product(arch) : model::product(product);
+  const model::Hardware& hw = model::resolve_product_or_default(product, arch);
   tune::TuneRequest req;
   req.problem = "seed";
   req.device = fmt::format("sim:{}", arch_name(arch));
-  req.model = hw.name;
+  req.model = product.empty() ? hw.name : product;  // a product file stays a path
   req.cus = hw.cus;
   req.db_path = default_perf_db_path();
   req.search.time_budget_s = kDefaultTuneBudgetS;
@@ -95,15 +95,15 @@ void add_seed_command(CommandLine& cl) {
   add_typed_option(c, "--channels", o->job.channels,
                    [](std::string_view text, std::string_view what) { return int(parse_uint(text, what, 0, 512)); },
                    "run channels [0, K) only (0 = all 512; fewer is faster on the simulator)");
-  c->add_option("--model", o->model, "modelled time on the full seed grid for a product (default: mi350x on gfx950, "
-                                     "mi300x on gfx942; none = skip)");
+  c->add_option("--model", o->model, "modelled time on the full seed grid for a product or product file FILE.json "
+                                     "(default: mi350x on gfx950, mi300x on gfx942; none = skip)");
   c->add_option("--trace", o->trace, "write a Chrome/Perfetto trace of the modelled CU of the JIT kernel to FILE.json");
   c->callback([o] {  // while parsing: a bad value is status 2 before the job runs
     if (o->model == "none") {
       if (!o->trace.empty()) throw Error("--trace needs the timing model (drop --model none)");
       if (o->fastest) throw Error("--variant fastest picks by the timing model (drop --model none)");
     } else if (!o->model.empty()) {
-      const model::Hardware& hw = model::product(o->model);  // throws listing the products
+      const model::Hardware& hw = model::resolve_product(o->model);  // throws listing the products
       if (hw.arch != o->arch)
         throw Error(fmt::format("--model {} is a {} product; the seed job runs --arch {} (give a {} product or none)",
                                 hw.name, arch_name(hw.arch), arch_name(o->arch), arch_name(o->arch)));

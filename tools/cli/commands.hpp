@@ -18,5 +18,7 @@ void add_gemm_mx_command(CommandLine& cl);  // gemm-mx (tools/cli/cmd_gemm_mx.cp
 void add_check_command(CommandLine& cl);    // check (tools/cli/cmd_check.cpp)
 void add_isa_command(CommandLine& cl);      // isa  (tools/cli/cmd_isa.cpp)
 void add_selftest_command(CommandLine& cl); // selftest (tools/cli/cmd_selftest.cpp)
+void add_model_command(CommandLine& cl);    // model export|check|list (tools/cli/cmd_model.cpp)
+void add_calibrate_command(CommandLine& cl);  // calibrate (tools/cli/cmd_calibrate.cpp)
 
 }  // namespace cdnajit::cli

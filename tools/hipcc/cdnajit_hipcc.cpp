@@ -85,7 +85,7 @@ What this wrapper supplies that Debian's toolchain lacks (and what follows):
     launch fails with hipErrorLaunchFailure.
   - the offload bundle (no clang-offload-bundler); compressed bundles are not made.
 Run-time settings of the program (see the README, "HIP programs on the simulator"):
-  CDNAJIT_HIP_DEVICE=sim:gfx942|sim:gfx950, CDNAJIT_HIP_MODEL=mi300x|...|off.
+  CDNAJIT_HIP_DEVICE=sim:gfx942|sim:gfx950, CDNAJIT_HIP_MODEL=mi300x|...|FILE.json|off.
 )";
 
 struct Options {

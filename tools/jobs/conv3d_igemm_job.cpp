@@ -17,6 +17,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
+#include "runtime/model/product_file.hpp"
 #include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
 
@@ -125,7 +126,7 @@ LoopMixes main_loop_mix(Arch arch, Conv3dDType dtype, const Conv3dConfig& cfg) {
 
 const model::Hardware* conv3d_job_model(Arch arch, const std::string& name) {
   if (name == "none") return nullptr;
-  const model::Hardware& hw = name.empty() ? model::default_product(arch) : model::product(name);
+  const model::Hardware& hw = model::resolve_product_or_default(name, arch);
   if (hw.arch != arch)
     throw Error(fmt::format("conv3d: model {} is a {} product; the job runs {} (pick a {} product or 'none')", hw.name,
                             arch_name(hw.arch), arch_name(arch), arch_name(arch)));
