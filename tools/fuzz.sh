@@ -64,7 +64,7 @@ else
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for arch in gfx942 gfx950; do
-  for k in $("$cli" list); do
+  for k in $("$cli" list --kernels); do
     "$cli" build --kernel "$k" --arch "$arch" -o "$tmp/k.co" > /dev/null 2>&1 && add_code_object "$tmp/k.co" "$arch" "$k"
   done
   for hip in tests/isa/kernels/*.hip; do  # gfx950.hip needs gfx950: its gfx942 compile fails and is skipped

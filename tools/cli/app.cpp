@@ -108,6 +108,7 @@ const std::vector<CommandLine::Family>& CommandLine::families() {
       {{"gemm-mx"}, add_gemm_mx_command},
       {{"check"}, add_check_command},
       {{"isa"}, add_isa_command},
+      {{"job"}, add_job_command},
   };
   return table;
 }

@@ -17,5 +17,6 @@ void add_gemm_command(CommandLine& cl);     // gemm (tools/cli/cmd_gemm.cpp)
 void add_gemm_mx_command(CommandLine& cl);  // gemm-mx (tools/cli/cmd_gemm_mx.cpp)
 void add_check_command(CommandLine& cl);    // check (tools/cli/cmd_check.cpp)
 void add_isa_command(CommandLine& cl);      // isa  (tools/cli/cmd_isa.cpp)
+void add_job_command(CommandLine& cl);      // job  (tools/cli/cmd_job.cpp)
 
 }  // namespace cdnajit::cli

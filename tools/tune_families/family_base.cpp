@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "jit/codeobject/code_object.hpp"
+#include "jit/codeobject/kernel_occupancy.hpp"
+
 namespace cdnajit::tune {
 
 std::string BuiltCandidate::summary() const { return fmt::format("{}; built in {:.1f} ms", describe(), build_ms_); }
@@ -13,6 +16,15 @@ BoundLaunch::~BoundLaunch() {
 DeviceKernel BoundLaunch::load(std::span<const uint8_t> code_object, std::string_view name) {
   modules_.push_back(dev_.load(code_object));
   return modules_.back().kernel(name);
+}
+
+std::string kernel_stats_line(const BuildResult& b, Arch arch, int threads) {
+  CodeObject co = read_code_object(b.code_object);
+  const KernelInfo* k = co.find(b.name);
+  if (!k) return "no kernel info";
+  return fmt::format("VGPR {} AGPR {} SGPR {} LDS {} B, {} waves/SIMD", architectural_vgprs(*k), k->agpr_count,
+                     k->sgpr_count, k->group_segment_size,
+                     code_object_occupancy(*k, arch, uint32_t(threads)).waves_per_simd);
 }
 
 LaunchSpec bound_launch(const std::shared_ptr<BoundLaunch>& bound, const DeviceKernel& kernel, Dim3 grid, Dim3 block,
