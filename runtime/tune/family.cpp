@@ -100,6 +100,7 @@ Config resolve_config(const Family& f, const std::vector<std::string>& overrides
     if (eq == std::string::npos || it == space.end()) {
       std::string valid;
       for (const Param& p : space) valid += (valid.empty() ? "" : ", ") + p.name;
+      if (valid.empty()) valid = "none";
       throw Error(eq == std::string::npos
                       ? fmt::format("--config '{}' is not NAME=VALUE (parameters of {}: {})", o, f.name(), valid)
                       : fmt::format("--config '{}': {} has no parameter '{}' (valid: {})", o, f.name(), name, valid));

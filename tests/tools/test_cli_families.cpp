@@ -116,6 +116,18 @@ TEST_CASE("family commands: list shows every family; bad names and configuration
   CHECK(names.out.rfind("vector_add\n", 0) == 0);
   CHECK(!has(names, ":"));
 
+  Run va = cli("job examples --problem 'vector_add n1000' --arch gfx942 --model none");
+  INFO(va.out);
+  CHECK(va.status == 0);
+  CHECK(has(va, "verification against the examples reference on sim:gfx942"));
+  CHECK(has(va, "): pass\n"));
+  CHECK(!has(va, "modelled"));
+  // A kernel that cannot run correctly is a failed job (status 1), not a verified one.
+  Run nowait = cli("job examples --waitcnt off --drop-author-waits --model none");
+  INFO(nowait.out);
+  CHECK(nowait.status == 1);
+  CHECK(has(nowait, "s_waitcnt lgkmcnt(0) is needed before this instruction"));
+
   struct Bad {
     std::string args, message;
   };
@@ -129,9 +141,10 @@ TEST_CASE("family commands: list shows every family; bad names and configuration
       {"job gemm --model mi300x", "--model mi300x is a gfx942 product; the job runs --arch gfx950"},
       {"job nosuch", "unknown kernel family 'nosuch' (valid: dwconv3d, conv3d_igemm"},
       {"dump --family dwconv3d --config variant=fast", "variant = 'fast' is not a value of dwconv3d (valid: "},
-      {"stats --family examples --config size=1", "examples has no parameter 'size' (valid: kernel)"},
+      {"stats --family examples --config size=1", "examples has no parameter 'size' (valid: none)"},
+      {"job examples --problem 'vector_add n0'", "N = 0 (valid: 1..67108864)"},
       {"build --family gemm --kernel vector_add -o x.co", "--kernel excludes --family"},
-      {"dump --kernel vector_add --config kernel=bf16_dot", "--config and --problem choose a family's kernel"},
+      {"dump --kernel vector_add --config variant=lds_dot2", "--config and --problem choose a family's kernel"},
       {"dump", "give --kernel NAME or --family NAME"},
   };
   for (const Bad& b : bad) {

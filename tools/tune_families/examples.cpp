@@ -1,8 +1,11 @@
 // The JIT core's example kernels (codegen/examples): f32 vector add and the bf16 dot-product
-// micro-kernel, as one family whose one parameter is the kernel.
+// micro-kernel, as one family. Which kernel is part of the problem (they compute different
+// things, so the tuner must not choose between them); the kernels have no tunable parameter, so
+// the configuration space is empty (one configuration, "").
 //
-// Problem text: "n{N}": N outputs (vector_add: out[i] = a[i] + b[i]; bf16_dot: out[i] = the dot
-// product of 8 bf16 pairs), launched as ceil(N / 256) workgroups of 256 threads.
+// Problem text: "vector_add n{N}" or "bf16_dot n{N}": N outputs (vector_add: out[i] = a[i] + b[i];
+// bf16_dot: out[i] = the dot product of 8 bf16 pairs), launched as ceil(N / 256) workgroups of
+// 256 threads.
 //
 // Reference: vector_add is compared bit for bit with the host's f32 sum (one rounding, the same
 // on both); bf16_dot with the fp64 dot product within 8 * 2^-24 * sum|a b| + 2^-126 (at most 8
@@ -12,6 +15,7 @@
 // Timing: one launch of the problem.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -29,12 +33,14 @@ namespace cdnajit::tune {
 
 namespace {
 
-constexpr const char* kProblemFormat = "'n{N}': N outputs, e.g. 'n1000'";
+constexpr const char* kProblemFormat = "'vector_add n{N}' or 'bf16_dot n{N}': N outputs, e.g. 'bf16_dot n1000'";
 constexpr uint32_t kThreads = 256;
 
 struct Problem {
+  std::string kernel;  // one of examples::kBuiltinNames
   uint32_t n = 0;
 };
+struct NoChoice {};
 
 struct Inputs {
   std::vector<uint8_t> a, b;  // f32 (vector_add) or 8 bf16 per output (bf16_dot)
@@ -143,33 +149,35 @@ class ExampleCandidate final : public BuiltCandidate {
   BuildResult build_;
 };
 
-class ExamplesFamily final : public FamilyBase<Problem, std::string> {
+class ExamplesFamily final : public FamilyBase<Problem, NoChoice> {
  public:
   std::string name() const override { return "examples"; }
   std::string description() const override {
     return "the JIT core's example kernels: f32 vector add, bf16 dot product (codegen/examples)";
   }
-  std::vector<Param> space() const override {
-    return {{"kernel", {std::begin(examples::kBuiltinNames), std::end(examples::kBuiltinNames)},
-             "the example kernel (codegen/examples/examples.hpp)"}};
-  }
+  std::vector<Param> space() const override { return {}; }
   std::string problem_format() const override { return kProblemFormat; }
-  std::string example_problem() const override { return "n1000"; }
+  std::string example_problem() const override { return "bf16_dot n1000"; }
 
  private:
   Problem parse(std::string_view text) const override {
-    auto v = parse_problem_fields(text, "n{N}", "examples");
+    const size_t space = text.find(' ');
+    Problem p{std::string(text.substr(0, space)), 0};
+    if (std::find(std::begin(examples::kBuiltinNames), std::end(examples::kBuiltinNames), p.kernel) ==
+        std::end(examples::kBuiltinNames))
+      throw Error(fmt::format("examples problem '{}': expected {}", text, kProblemFormat));
+    auto v = parse_problem_fields(space == std::string_view::npos ? "" : text.substr(space + 1), "n{N}", "examples");
     if (!v) throw Error(fmt::format("examples problem '{}': expected {}", text, kProblemFormat));
     if ((*v)[0] < 1 || (*v)[0] > (int64_t(1) << 26))
       throw Error(fmt::format("examples problem '{}': N = {} (valid: 1..{})", text, (*v)[0], int64_t(1) << 26));
-    return {uint32_t((*v)[0])};
+    p.n = uint32_t((*v)[0]);
+    return p;
   }
-  std::string canonical(const Problem& p) const override { return fmt::format("n{}", p.n); }
-  std::string choose(const Config& c, const Problem&) const override { return config_value(c, "kernel"); }
-  std::string invalid(const Problem&, const std::string&, Arch) const override { return ""; }
-  std::unique_ptr<Candidate> make(const Problem& p, const std::string& kernel, Arch arch,
-                                  const BuildOptions& opts) const override {
-    return std::make_unique<ExampleCandidate>(kernel, p.n, arch, opts);
+  std::string canonical(const Problem& p) const override { return fmt::format("{} n{}", p.kernel, p.n); }
+  NoChoice choose(const Config&, const Problem&) const override { return {}; }
+  std::string invalid(const Problem&, const NoChoice&, Arch) const override { return ""; }
+  std::unique_ptr<Candidate> make(const Problem& p, const NoChoice&, Arch arch, const BuildOptions& opts) const override {
+    return std::make_unique<ExampleCandidate>(p.kernel, p.n, arch, opts);
   }
 };
 

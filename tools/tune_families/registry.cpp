@@ -36,7 +36,9 @@ const Family& find_family(std::string_view name) {
 std::string describe_family(const Family& f) {
   std::string s = fmt::format("{}: {}\n  problem: {} (example: '{}')\n", f.name(), f.description(), f.problem_format(),
                               f.example_problem());
-  for (const Param& p : f.space()) s += fmt::format("  {} = {{{}}}  {}\n", p.name, fmt::join(p.values, ", "), p.doc);
+  const std::vector<Param> space = f.space();
+  for (const Param& p : space) s += fmt::format("  {} = {{{}}}  {}\n", p.name, fmt::join(p.values, ", "), p.doc);
+  if (space.empty()) s += "  (no configuration parameters)\n";
   return s;
 }
 
