@@ -9,6 +9,7 @@
 #include "runtime/model/hardware.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/family_options.hpp"
+#include "tools/cli/values.hpp"
 #include "tools/stats_format.hpp"
 #include "tools/tune_families/registry.hpp"
 
@@ -39,10 +40,13 @@ int run_job(const JobOptions& o) {
   std::cout << fmt::format("verification against the {} reference on {} ({:.2f} s host time on the simulator): {}\n",
                            o.kernel.family, dev->name(), ms_since(t0) / 1000, why.empty() ? "pass" : "FAIL: " + why)
             << std::flush;
-  if (o.model != "none") {
-    const model::Hardware& hw = o.model.empty() ? model::default_product(o.arch) : model::product(o.model);
-    const double ms = tune::open_timing_model(hw.name)->modelled_ms(c->bind(*dev));
-    std::cout << fmt::format("time: {:.4f} ms, modelled (model {})\n", ms, hw.name);
+  if (const model::Hardware* hw = model_for_arch(o.model, o.arch, "the job")) {
+    const tune::LaunchSpec launch = c->bind(*dev);
+    const double ms = tune::open_timing_model(hw->name)->modelled_ms(launch);
+    std::cout << fmt::format("time of the launch (grid {}x{}x{}, block {}{}): {:.4f} ms, modelled (model {})\n",
+                             launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x,
+                             launch.then.empty() ? "" : fmt::format(", then {} more launch(es)", launch.then.size()), ms,
+                             hw->name);
   }
   return why.empty() ? 0 : 1;
 }
@@ -64,12 +68,7 @@ void add_job_command(CommandLine& cl) {
                 "timing-model product for the modelled time (default: mi350x on gfx950, mi300x on gfx942; none = skip)");
   c->callback([o] {  // while parsing: a bad family, problem, configuration or product is status 2 before any work
     o->kernel.resolve(o->arch);
-    if (!o->model.empty() && o->model != "none") {
-      const model::Hardware& hw = model::product(o->model);  // throws listing the products
-      if (hw.arch != o->arch)
-        throw Error(fmt::format("--model {} is a {} product; the job runs --arch {} (give a {} product or none)", hw.name,
-                                arch_name(hw.arch), arch_name(o->arch), arch_name(o->arch)));
-    }
+    model_for_arch(o->model, o->arch, "the job");  // throws listing the products, or naming both archs
   });
 }
 
