@@ -49,7 +49,8 @@ std::vector<Arch> supported_archs(const tune::Family& f) {
 }  // namespace
 
 TEST_CASE("the per-family ctest entries cover every registered family", "[families]") {
-  // CDNAJIT_FAMILIES (comma-separated): the list tests/tools/CMakeLists.txt makes one [job]/[dump] entry for each.
+  // CDNAJIT_FAMILIES (comma-separated): tools/tune_families/CMakeLists.txt's list (one NAME.cpp each), for each of
+  // which tests/tools/CMakeLists.txt makes a [job]/[dump] entry.
   std::vector<std::string> in_cmake;
   std::string list = CDNAJIT_FAMILIES;
   for (size_t start = 0; start <= list.size();) {
