@@ -123,6 +123,13 @@ TEST_CASE("family commands: list shows every family; bad names and configuration
   CHECK(has(va, "verification against the examples reference on sim:gfx942"));
   CHECK(has(va, "): pass\n"));
   CHECK(!has(va, "modelled"));
+  // A problem too large to simulate whole: modelled only (the model simulates the workgroups it records).
+  Run big = cli("job gemm --problem '1024x1024x512 NT' --model-only");
+  INFO(big.out);
+  CHECK(big.status == 0);
+  CHECK(has(big, "verification: skipped (--model-only)\n"));
+  CHECK(has(big, "grid 8x8x1, block 256): "));
+  CHECK(has(big, "ms, modelled (model mi350x)\n"));
   // A kernel that cannot run correctly is a failed job (status 1), not a verified one.
   Run nowait = cli("job examples --waitcnt off --drop-author-waits --model none");
   INFO(nowait.out);
@@ -147,6 +154,7 @@ TEST_CASE("family commands: list shows every family; bad names and configuration
       {"build --family gemm --kernel vector_add -o x.co", "--kernel excludes --family"},
       {"dump --kernel vector_add --config variant=lds_dot2", "--config and --problem choose a family's kernel"},
       {"dump", "give --kernel NAME or --family NAME"},
+      {"job gemm --model-only --model none", "--model-only needs the timing model"},
   };
   for (const Bad& b : bad) {
     Run r = cli(b.args);
