@@ -27,6 +27,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "codegen/bf16.hpp"
 #include "codegen/conv3d_igemm.hpp"
@@ -96,16 +97,10 @@ Problem parse_problem(std::string_view text) {
 Conv3dConfig to_config(const Config& c) {
   Conv3dConfig k;
   // The values come from the space (parse_config checked them); read with the checked parser all the same.
-  auto pair = [&](std::string_view name, int& a, int& b) {
-    const std::string& v = config_value(c, name);
-    auto f = parse_problem_fields(v, "{A:4096}x{B:4096}", "conv3d_igemm configuration");
-    if (!f) throw Error(fmt::format("{} '{}' is not AxB", name, v));
-    a = int((*f)[0]), b = int((*f)[1]);
-  };
   auto one = [&](std::string_view name) { return int(parse_int(config_value(c, name), name, 1, 4096)); };
-  pair("tile", k.tile_m, k.tile_n);
+  std::tie(k.tile_m, k.tile_n) = config_pair(c, "tile");
   k.tile_k = one("tile_k");
-  pair("waves", k.waves_m, k.waves_n);
+  std::tie(k.waves_m, k.waves_n) = config_pair(c, "waves");
   k.stages = one("stages");
   k.split_k = one("split_k");
   k.mapping = config_value(c, "mapping") == "n" ? codegen::Conv3dMapping::n_fastest : codegen::Conv3dMapping::m_fastest;
@@ -117,11 +112,8 @@ Conv3dConfig to_config(const Config& c) {
 // duplicate rules).
 std::string plan_or_reason(const Problem& p, const Conv3dConfig& k, Arch arch, Conv3dPlan* out) {
   Conv3dPlan plan;
-  try {
-    plan = codegen::make_conv3d_plan(p.shape, p.dtype, arch, k);
-  } catch (const Error& e) {
-    return e.what();
-  }
+  if (std::string why = error_of([&] { plan = codegen::make_conv3d_plan(p.shape, p.dtype, arch, k); }); !why.empty())
+    return why;
   if (plan.splits != k.split_k)
     return fmt::format("split_k {}: the {} K tiles of {} split into only {} ranges (same kernel as split_k {})", k.split_k,
                        plan.k_tiles, k.tile_k, plan.splits, plan.splits);

@@ -25,6 +25,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "codegen/conv_bwd_weight.hpp"
 #include "jit/isa/error.hpp"
@@ -90,10 +91,7 @@ struct Choice {
 
 Choice to_choice(const Config& c, BwdWeightDType dtype) {
   Choice k{parse_variant(config_value(c, "variant")), {}};
-  const std::string& tile = config_value(c, "tile");
-  auto mn = parse_problem_fields(tile, "{M:4096}x{N:4096}", "conv_bwd_weight configuration");
-  if (!mn) throw Error(fmt::format("tile '{}' is not MxN", tile));
-  k.cfg.tile_m = int((*mn)[0]), k.cfg.tile_n = int((*mn)[1]);
+  std::tie(k.cfg.tile_m, k.cfg.tile_n) = config_pair(c, "tile");
   k.cfg.splits = int(parse_int(config_value(c, "split_k"), "split_k", 1, 4096));
   k.cfg.dtype = dtype;
   k.cfg.out_f32 = true;
@@ -101,11 +99,8 @@ Choice to_choice(const Config& c, BwdWeightDType dtype) {
 }
 
 std::string invalid_choice(const Problem& p, const Choice& k) {
-  try {
-    codegen::validate_bwd_weight(p.shape, k.variant, k.cfg);
-  } catch (const Error& e) {
-    return e.what();
-  }
+  if (std::string why = error_of([&] { codegen::validate_bwd_weight(p.shape, k.variant, k.cfg); }); !why.empty())
+    return why;
   if (int eff = k.cfg.effective_splits(p.shape); eff < k.cfg.splits)
     return fmt::format("split_k {}: {} pixels make {} K tiles of {}, so only {} splits (same kernel as split_k {})",
                        k.cfg.splits, p.shape.gemm_k(), (p.shape.gemm_k() + codegen::kBwdTileK - 1) / codegen::kBwdTileK,

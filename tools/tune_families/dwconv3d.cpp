@@ -131,12 +131,7 @@ class DwConv3dFamily final : public FamilyBase<DwConvShape, DwVariant> {
     if (!codegen::variant_available(v, arch))
       return fmt::format("{} is not available on {} (v_dot2_f32_bf16 needs gfx950)", codegen::variant_name(v),
                          arch_name(arch));
-    try {
-      codegen::dwconv_geometry(s, arch, v);
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "";
+    return error_of([&] { codegen::dwconv_geometry(s, arch, v); });
   }
   std::unique_ptr<Candidate> make(const DwConvShape& s, const DwVariant& v, Arch arch,
                                   const BuildOptions& opts) const override {

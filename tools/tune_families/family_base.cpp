@@ -4,6 +4,7 @@
 
 #include "jit/codeobject/code_object.hpp"
 #include "jit/codeobject/kernel_occupancy.hpp"
+#include "runtime/tune/problem_text.hpp"
 
 namespace cdnajit::tune {
 
@@ -16,6 +17,13 @@ BoundLaunch::~BoundLaunch() {
 DeviceKernel BoundLaunch::load(std::span<const uint8_t> code_object, std::string_view name) {
   modules_.push_back(dev_.load(code_object));
   return modules_.back().kernel(name);
+}
+
+std::pair<int, int> config_pair(const Config& c, std::string_view name) {
+  const std::string& v = config_value(c, name);
+  auto f = parse_problem_fields(v, "{A:4096}x{B:4096}", "configuration");
+  if (!f) throw Error(fmt::format("{} '{}' is not AxB", name, v));
+  return {int((*f)[0]), int((*f)[1])};
 }
 
 std::string kernel_stats_line(const BuildResult& b, Arch arch, int threads) {

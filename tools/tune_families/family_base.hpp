@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "jit/isa/error.hpp"
@@ -51,6 +52,21 @@ class FamilyBase : public Family {
   // Builds a valid choice with the build options (called from several threads at once).
   virtual std::unique_ptr<Candidate> make(const Problem& p, const Choice& k, Arch arch, const BuildOptions& opts) const = 0;
 };
+
+// "" when `f()` returns, else the message of the cdnajit::Error it throws: a generator's plan or
+// validation used as a family's validity rule.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The two numbers of a configuration value "AxB" (a tile, a wave grid); Error when it is not that.
+std::pair<int, int> config_pair(const Config& c, std::string_view name);
 
 // A candidate whose summary line ends with its build time.
 class BuiltCandidate : public Candidate {

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <tuple>
 
 #include "codegen/gemm.hpp"
 #include "codegen/gemm_host.hpp"
@@ -50,28 +51,14 @@ std::string problem_text(const GemmShape& s) {
 
 GemmConfig to_config(const Config& c) {
   GemmConfig k;
-  auto pair = [&](std::string_view name, int& a, int& b) {
-    const std::string& v = config_value(c, name);
-    if (std::sscanf(v.c_str(), "%dx%d", &a, &b) != 2) throw Error(fmt::format("{} '{}' is not AxB", name, v));
-  };
-  pair("tile", k.tile_m, k.tile_n);
+  std::tie(k.tile_m, k.tile_n) = config_pair(c, "tile");
   k.tile_k = std::stoi(config_value(c, "tile_k"));
-  pair("waves", k.waves_m, k.waves_n);
+  std::tie(k.waves_m, k.waves_n) = config_pair(c, "waves");
   k.stages = std::stoi(config_value(c, "stages"));
   k.mfma_m = std::stoi(config_value(c, "mfma"));
   k.group_m = std::stoi(config_value(c, "group_m"));
   k.lds_dma = config_value(c, "dma") == "1";
   return k;
-}
-
-std::string plan_or_reason(const GemmShape& s, const GemmConfig& k, Arch arch, GemmPlan* out) {
-  try {
-    GemmPlan p = codegen::make_gemm_plan(s, arch, k);
-    if (out) *out = p;
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 // Partial M and N tiles, two K tiles, same layout and output type.
@@ -158,13 +145,11 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
   }
   GemmConfig choose(const Config& c, const GemmShape&) const override { return to_config(c); }
   std::string invalid(const GemmShape& s, const GemmConfig& k, Arch arch) const override {
-    return plan_or_reason(s, k, arch, nullptr);
+    return error_of([&] { codegen::make_gemm_plan(s, arch, k); });
   }
   std::unique_ptr<Candidate> make(const GemmShape& s, const GemmConfig& k, Arch arch,
                                   const BuildOptions& opts) const override {
-    GemmPlan plan;
-    if (std::string why = plan_or_reason(s, k, arch, &plan); !why.empty()) throw Error(why);
-    return std::make_unique<GemmCandidate>(plan, opts);
+    return std::make_unique<GemmCandidate>(codegen::make_gemm_plan(s, arch, k), opts);
   }
 };
 

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <tuple>
 
 #include "codegen/gemm_mx_host.hpp"
 #include "jit/isa/error.hpp"
@@ -48,24 +49,10 @@ std::string problem_text(const GemmMxShape& s) {
 
 GemmMxConfig to_config(const Config& c) {
   GemmMxConfig k;
-  auto pair = [&](std::string_view name, int& a, int& b) {
-    const std::string& v = config_value(c, name);
-    if (std::sscanf(v.c_str(), "%dx%d", &a, &b) != 2) throw Error(fmt::format("{} '{}' is not AxB", name, v));
-  };
-  pair("tile", k.tile_m, k.tile_n);
-  pair("waves", k.waves_m, k.waves_n);
+  std::tie(k.tile_m, k.tile_n) = config_pair(c, "tile");
+  std::tie(k.waves_m, k.waves_n) = config_pair(c, "waves");
   k.mfma_m = std::stoi(config_value(c, "mfma"));
   return k;
-}
-
-std::string plan_or_reason(const GemmMxShape& s, const GemmMxConfig& k, Arch arch, GemmMxPlan* out) {
-  try {
-    GemmMxPlan p = codegen::make_gemm_mx_plan(s, arch, k);
-    if (out) *out = p;
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 // Partial M and N tiles, two k-steps, same formats.
@@ -147,13 +134,11 @@ class GemmMxFamily final : public FamilyBase<GemmMxShape, GemmMxConfig> {
   }
   GemmMxConfig choose(const Config& c, const GemmMxShape&) const override { return to_config(c); }
   std::string invalid(const GemmMxShape& s, const GemmMxConfig& k, Arch arch) const override {
-    return plan_or_reason(s, k, arch, nullptr);
+    return error_of([&] { codegen::make_gemm_mx_plan(s, arch, k); });
   }
   std::unique_ptr<Candidate> make(const GemmMxShape& s, const GemmMxConfig& k, Arch arch,
                                   const BuildOptions& opts) const override {
-    GemmMxPlan plan;
-    if (std::string why = plan_or_reason(s, k, arch, &plan); !why.empty()) throw Error(why);
-    return std::make_unique<GemmMxCandidate>(plan, opts);
+    return std::make_unique<GemmMxCandidate>(codegen::make_gemm_mx_plan(s, arch, k), opts);
   }
 };
 
