@@ -64,7 +64,7 @@ else
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for arch in gfx942 gfx950; do
-  for k in $("$cli" list); do
+  for k in $("$cli" list --kernels); do
     "$cli" build --kernel "$k" --arch "$arch" -o "$tmp/k.co" > /dev/null 2>&1 && add_code_object "$tmp/k.co" "$arch" "$k"
   done
   for hip in tests/isa/kernels/*.hip; do  # gfx950.hip needs gfx950: its gfx942 compile fails and is skipped
@@ -79,6 +79,8 @@ while IFS= read -r line; do  # command lines, words separated by NUL
 done <<'CMDS'
 list
 dump --kernel bf16_dot --arch gfx942
+job gemm --config tile=64x64 --arch gfx942 --model none
+dump --family gemm --config waves=2x4 --problem 256x256x64
 build --kernel vector_add --arch=gfx950 -o /tmp/x.co --hazards verify
 stats --kernel dwconv3d_seed.row_interleaved --waitcnt off
 run x.co --kernel vector_add --device sim:gfx950 --grid 4,1,1 --block 256 --arg buf:a:4096:iota --arg buf:b:4096:random --arg buf:out:4096 --arg u32:1000 --out out=/tmp/out.bin --max-instructions 100000 --timeout 2.5

@@ -121,11 +121,7 @@ std::string read_text(const std::string& path) {
 }
 
 int list_families() {
-  for (const std::string& n : family_names()) {
-    const Family& f = find_family(n);
-    fmt::print("{}: {}\n", f.name(), f.description());
-    for (const Param& p : f.space()) fmt::print("  {} = {{{}}}  {}\n", p.name, fmt::join(p.values, ", "), p.doc);
-  }
+  for (const Family* f : all_families()) fmt::print("{}", describe_family(*f));
   fmt::print("strategies: ");
   for (Strategy s : all_strategies())
     fmt::print("{}{} ", strategy_name(s), s == default_strategy() ? " (default)" : "");

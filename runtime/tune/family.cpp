@@ -79,4 +79,45 @@ Enumeration enumerate(const Family& f, const std::string& problem, Arch arch) {
   return e;
 }
 
+Config resolve_config(const Family& f, const std::vector<std::string>& overrides, const std::string& problem, Arch arch) {
+  const std::vector<Param> space = f.space();
+  Config c;
+  if (std::string base = f.default_config(arch); !base.empty()) {
+    c = parse_config(space, base);
+  } else {
+    Enumeration e = enumerate(f, problem, arch);
+    if (e.valid.empty())
+      throw Error(fmt::format("family {} has no valid configuration for '{}' on {} (first reason: {})", f.name(), problem,
+                              arch_name(arch), e.invalid.empty() ? "none" : e.invalid.front()));
+    c = e.valid.front();
+  }
+  std::vector<std::string> seen;
+  for (const std::string& o : overrides) {
+    // One NAME=VALUE checked against the space as parse_config checks a whole configuration.
+    const size_t eq = o.find('=');
+    const std::string name = o.substr(0, eq);
+    auto it = std::find_if(space.begin(), space.end(), [&](const Param& p) { return p.name == name; });
+    if (eq == std::string::npos || it == space.end()) {
+      std::string valid;
+      for (const Param& p : space) valid += (valid.empty() ? "" : ", ") + p.name;
+      if (valid.empty()) valid = "none";
+      throw Error(eq == std::string::npos
+                      ? fmt::format("--config '{}' is not NAME=VALUE (parameters of {}: {})", o, f.name(), valid)
+                      : fmt::format("--config '{}': {} has no parameter '{}' (valid: {})", o, f.name(), name, valid));
+    }
+    const std::string value = o.substr(eq + 1);
+    if (std::find(it->values.begin(), it->values.end(), value) == it->values.end())
+      throw Error(fmt::format("--config '{}': {} = '{}' is not a value of {} (valid: {})", o, name, value, f.name(),
+                              fmt::join(it->values, ", ")));
+    if (std::find(seen.begin(), seen.end(), name) != seen.end())
+      throw Error(fmt::format("--config: parameter '{}' given twice (give it once)", name));
+    seen.push_back(name);
+    c[size_t(it - space.begin())].second = value;
+  }
+  if (std::string why = f.invalid_reason(c, problem, arch); !why.empty())
+    throw Error(fmt::format("configuration {} of {} is not valid for '{}' on {}: {}", config_str(c), f.name(), problem,
+                            arch_name(arch), why));
+  return c;
+}
+
 }  // namespace cdnajit::tune

@@ -1,12 +1,11 @@
-// A kernel family as the tuner sees it: a declared configuration space
-// (named parameters with their values), validity rules, and a way to build a
-// configuration for a problem. A built candidate can check itself against the
-// family's reference on a small problem, and bind a launch of the full
-// problem for timing.
+// A kernel family, as the tuner and every family-aware command (list, dump, build, stats, job,
+// tune) see it: a declared configuration space (named parameters with their values), a problem
+// text, validity rules, and a way to build a configuration for a problem. A built candidate
+// hands out its kernel, checks itself against the family's reference on a small problem,
+// verifies its own problem against that reference, and binds a launch of its problem for timing.
 //
-// New families (implicit-GEMM conv3d tiles/stages/split-K/workgroup mapping,
-// wave-specialised load/math ratios) implement this interface and register in
-// tools/tune_families/registry.cpp.
+// A family implements this interface (through tools/tune_families/family_base.hpp) and is
+// listed once in tools/tune_families/registry.cpp.
 #pragma once
 #include <memory>
 #include <string>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "jit/isa/isa.hpp"
+#include "jit/kernel.hpp"
 #include "runtime/device.hpp"
 #include "runtime/tune/time_source.hpp"
 
@@ -41,9 +41,16 @@ class Candidate {
   // Runs the configuration on a small problem on `dev` and compares with the
   // family's reference. Returns "" when it matches, else what differs.
   virtual std::string check(Device& dev) = 0;
+  // Runs the candidate's own problem (not a reduced one) on `dev` and compares every output
+  // with the family's reference within the family's tolerance rule (`cdnajit job`). Returns ""
+  // when it matches, else what differs.
+  virtual std::string verify(Device& dev) = 0;
   // Uploads inputs for the full problem on `dev` and returns one launch of it
   // (buffers and module stay alive with the spec).
   virtual LaunchSpec bind(Device& dev) = 0;
+  // The kernel the configuration generates for the problem (dump, build, stats); a family whose
+  // operation chains kernels (split-K's finalize) hands out its main one.
+  virtual const BuildResult& kernel() const = 0;
   // One line: registers, LDS, occupancy, build time.
   virtual std::string summary() const = 0;
 };
@@ -54,13 +61,26 @@ class Family {
   virtual std::string name() const = 0;
   virtual std::string description() const = 0;
   virtual std::vector<Param> space() const = 0;
+  // The accepted problem text, e.g. "'MxNxK [NT|NN] [bf16|f32]'".
+  virtual std::string problem_format() const = 0;
+  // A problem small enough that `cdnajit job` runs and verifies it on the simulator in seconds.
+  virtual std::string example_problem() const = 0;
+  // The configuration `job`, `dump`, `build` and `stats` start from (config_str text; --config
+  // k=v overrides single values). "": the first valid one of the space for the problem.
+  virtual std::string default_config(Arch) const { return ""; }
   // The canonical text of a problem (the database key); throws Error with the
   // accepted format for bad text.
   virtual std::string canonical_problem(std::string_view text) const = 0;
   // "" if the configuration is valid for the problem and arch, else why not.
   virtual std::string invalid_reason(const Config& c, const std::string& problem, Arch arch) const = 0;
-  // Builds a configuration (called from several threads at once). Throws Error.
-  virtual std::unique_ptr<Candidate> build(const Config& c, const std::string& problem, Arch arch) const = 0;
+  // Builds a configuration (called from several threads at once) with the build options' passes
+  // (the tuner gives the defaults; dump/build/stats pass the command line's). Throws Error.
+  virtual std::unique_ptr<Candidate> build(const Config& c, const std::string& problem, Arch arch,
+                                           const BuildOptions& opts) const = 0;
+  // With the default build options.
+  std::unique_ptr<Candidate> build(const Config& c, const std::string& problem, Arch arch) const {
+    return build(c, problem, arch, BuildOptions{});
+  }
 };
 
 // "" when `config` (config_str text, e.g. read from the database) is a configuration of `f`'s
@@ -75,5 +95,12 @@ struct Enumeration {
   std::vector<std::string> invalid;
 };
 Enumeration enumerate(const Family& f, const std::string& problem, Arch arch);
+
+// The configuration a family-aware command uses: the family's default_config(arch) (or, when it
+// gives none, the first valid configuration of the space for the canonical `problem`), with each
+// "name=value" of `overrides` replacing one value. Throws Error naming an unknown parameter or
+// value with the valid ones, a repeated parameter, or why the result is invalid for the problem
+// on `arch`.
+Config resolve_config(const Family& f, const std::vector<std::string>& overrides, const std::string& problem, Arch arch);
 
 }  // namespace cdnajit::tune

@@ -65,7 +65,7 @@ TEST_CASE("cdnajit tune: list, replay, errors", "[tune][cli]") {
   CHECK(has(hip, "hip:0"));
   CHECK(cli("tune --family dwconv3d --strategy fast").status == 2);
   CHECK(has(cli("tune --family dwconv3d --strategy fast"), "valid: original, warm1x1.1, min2x1.2, two-level, short-kernel"));
-  CHECK(has(cli("tune --family frob --no-db"), "unknown kernel family 'frob' (valid: dwconv3d, conv3d_igemm, conv_bwd_weight, gemm)"));
+  CHECK(has(cli("tune --family frob --no-db"), "unknown kernel family 'frob' (valid: dwconv3d, conv3d_igemm, conv_bwd_weight, gemm, gemm_mx, examples)"));
   CHECK(has(cli("tune --family dwconv3d --problem huge --no-db"), "expected 'seed' or"));
   CHECK(cli("tune --samples 1 --family dwconv3d").status == 2);
 }
@@ -240,7 +240,7 @@ TEST_CASE("cdnajit tune: database paths and the model are checked before any wor
   CHECK(fam.status == 2);
   Run nofam = cli("tune --no-db");
   CHECK(nofam.status == 2);
-  CHECK(has(nofam, "tune needs --family NAME (valid: dwconv3d, conv3d_igemm, conv_bwd_weight, gemm)"));
+  CHECK(has(nofam, "tune needs --family NAME (valid: dwconv3d, conv3d_igemm, conv_bwd_weight, gemm, gemm_mx, examples)"));
   // --import reads a regular file of bounded size (a FIFO would block, a directory read as empty).
   Run dir = cli("tune --import " + std::filesystem::temp_directory_path().string() + " --db " + scratch("dir.db"));
   INFO(dir.out);

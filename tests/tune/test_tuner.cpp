@@ -28,12 +28,14 @@ struct GridFamily final : Family {
     return {{"tile", {"64", "128", "256"}, ""}, {"stages", {"1", "2"}, ""}, {"splitk", {"1", "4"}, ""}};
   }
   std::string canonical_problem(std::string_view t) const override { return std::string(t); }
+  std::string problem_format() const override { return "any text"; }
+  std::string example_problem() const override { return "p"; }
   std::string invalid_reason(const Config& c, const std::string&, Arch a) const override {
     if (config_value(c, "tile") == "256" && config_value(c, "stages") == "2") return "LDS over the limit";
     if (a == Arch::gfx942 && config_value(c, "splitk") == "4") return "split-K 4 needs gfx950";
     return "";
   }
-  std::unique_ptr<Candidate> build(const Config&, const std::string&, Arch) const override { return nullptr; }
+  std::unique_ptr<Candidate> build(const Config&, const std::string&, Arch, const BuildOptions&) const override { return nullptr; }
 };
 
 // A stand-in timing model for the test: it runs the launch on the simulator
@@ -61,6 +63,8 @@ struct FaultyFamily final : Family {
              ""}};
   }
   std::string canonical_problem(std::string_view t) const override { return std::string(t); }
+  std::string problem_format() const override { return "any text"; }
+  std::string example_problem() const override { return "p"; }
   std::string invalid_reason(const Config&, const std::string&, Arch) const override { return ""; }
   struct Cand final : Candidate {
     std::string which;
@@ -77,8 +81,10 @@ struct FaultyFamily final : Family {
       return l;
     }
     std::string summary() const override { return which; }
+    std::string verify(Device& dev) override { return check(dev); }
+    const BuildResult& kernel() const override { throw Error("a stand-in candidate has no kernel"); }
   };
-  std::unique_ptr<Candidate> build(const Config& c, const std::string&, Arch) const override {
+  std::unique_ptr<Candidate> build(const Config& c, const std::string&, Arch, const BuildOptions&) const override {
     const std::string& w = config_value(c, "case");
     if (w == "build_throws") throw Error("register allocation failed");
     if (w == "build_throws_other") throw 42;  // not a std::exception
@@ -252,8 +258,10 @@ TEST_CASE("tuner: a candidate whose build, check, bind or timing fails is record
     std::string description() const override { return "test"; }
     std::vector<Param> space() const override { return {{"case", {"check_wrong", "time_throws"}, ""}}; }
     std::string canonical_problem(std::string_view t) const override { return std::string(t); }
+    std::string problem_format() const override { return "any text"; }
+    std::string example_problem() const override { return "p"; }
     std::string invalid_reason(const Config&, const std::string&, Arch) const override { return ""; }
-    std::unique_ptr<Candidate> build(const Config& c, const std::string&, Arch) const override {
+    std::unique_ptr<Candidate> build(const Config& c, const std::string&, Arch, const BuildOptions&) const override {
       return std::make_unique<FaultyFamily::Cand>(config_value(c, "case"));
     }
   } wrong;

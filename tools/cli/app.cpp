@@ -111,6 +111,7 @@ const std::vector<CommandLine::Family>& CommandLine::families() {
       {{"selftest"}, add_selftest_command},
       {{"model"}, add_model_command},
       {{"calibrate"}, add_calibrate_command},
+      {{"job"}, add_job_command},
   };
   return table;
 }

@@ -102,11 +102,8 @@ void add_seed_command(CommandLine& cl) {
     if (o->model == "none") {
       if (!o->trace.empty()) throw Error("--trace needs the timing model (drop --model none)");
       if (o->fastest) throw Error("--variant fastest picks by the timing model (drop --model none)");
-    } else if (!o->model.empty()) {
-      const model::Hardware& hw = model::resolve_product(o->model);  // throws listing the products
-      if (hw.arch != o->arch)
-        throw Error(fmt::format("--model {} is a {} product; the seed job runs --arch {} (give a {} product or none)",
-                                hw.name, arch_name(hw.arch), arch_name(o->arch), arch_name(o->arch)));
+    } else {
+      model_for_arch(o->model, o->arch, "the seed job");  // throws listing the products, or naming both archs
     }
     std::vector<NamedFile> outputs{{"--asm", o->asm_path.empty() ? default_asm_path(o->arch) : o->asm_path}};
     if (!o->trace.empty()) {

@@ -20,5 +20,6 @@ void add_isa_command(CommandLine& cl);      // isa  (tools/cli/cmd_isa.cpp)
 void add_selftest_command(CommandLine& cl); // selftest (tools/cli/cmd_selftest.cpp)
 void add_model_command(CommandLine& cl);    // model export|check|list (tools/cli/cmd_model.cpp)
 void add_calibrate_command(CommandLine& cl);  // calibrate (tools/cli/cmd_calibrate.cpp)
+void add_job_command(CommandLine& cl);      // job  (tools/cli/cmd_job.cpp)
 
 }  // namespace cdnajit::cli

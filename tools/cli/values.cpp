@@ -16,6 +16,8 @@
 #include <limits>
 
 #include "runtime/device.hpp"
+#include "runtime/model/hardware.hpp"
+#include "runtime/model/product_file.hpp"
 #include "tools/builtin_kernels.hpp"
 
 namespace cdnajit::cli {
@@ -200,6 +202,15 @@ std::string check_builtin_kernel_name(const std::string& name) {
     valid += (valid.empty() ? "" : ", ") + n;
   }
   return "unknown kernel '" + name + "' (valid: " + valid + ")";
+}
+
+const model::Hardware* model_for_arch(const std::string& name, Arch arch, std::string_view runner) {
+  if (name == "none") return nullptr;
+  const model::Hardware& hw = model::resolve_product_or_default(name, arch);
+  if (hw.arch != arch)
+    throw Error(fmt::format("--model {} is a {} product; {} runs --arch {} (give a {} product or none)", hw.name,
+                            arch_name(hw.arch), runner, arch_name(arch), arch_name(arch)));
+  return &hw;
 }
 
 }  // namespace cdnajit::cli

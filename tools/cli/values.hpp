@@ -14,7 +14,17 @@
 #include "runtime/kernel_args.hpp"
 #include "runtime/tune/checked_number.hpp"
 
+namespace cdnajit::model {
+struct Hardware;
+}
+
 namespace cdnajit::cli {
+
+// The timing-model product of `--model NAME` for a run on `arch`: nullptr for "none", the arch's
+// default product for "", else the named one. Throws Error listing the products for an unknown
+// name, or naming both archs for another arch's product ("--model mi355x is a gfx950 product;
+// the seed job runs --arch gfx942 (give a gfx942 product or none)"; `runner` = "the seed job").
+const model::Hardware* model_for_arch(const std::string& name, Arch arch, std::string_view runner);
 
 // Decimal or 0x-hex integers in [lo, hi]; `what` is the option ("--lds"). The project's one
 // integer parser (runtime/tune/checked_number.hpp), also used for the families' problem texts.

@@ -27,6 +27,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "codegen/bf16.hpp"
 #include "codegen/conv3d_igemm.hpp"
@@ -96,16 +97,10 @@ Problem parse_problem(std::string_view text) {
 Conv3dConfig to_config(const Config& c) {
   Conv3dConfig k;
   // The values come from the space (parse_config checked them); read with the checked parser all the same.
-  auto pair = [&](std::string_view name, int& a, int& b) {
-    const std::string& v = config_value(c, name);
-    auto f = parse_problem_fields(v, "{A:4096}x{B:4096}", "conv3d_igemm configuration");
-    if (!f) throw Error(fmt::format("{} '{}' is not AxB", name, v));
-    a = int((*f)[0]), b = int((*f)[1]);
-  };
   auto one = [&](std::string_view name) { return int(parse_int(config_value(c, name), name, 1, 4096)); };
-  pair("tile", k.tile_m, k.tile_n);
+  std::tie(k.tile_m, k.tile_n) = config_pair(c, "tile");
   k.tile_k = one("tile_k");
-  pair("waves", k.waves_m, k.waves_n);
+  std::tie(k.waves_m, k.waves_n) = config_pair(c, "waves");
   k.stages = one("stages");
   k.split_k = one("split_k");
   k.mapping = config_value(c, "mapping") == "n" ? codegen::Conv3dMapping::n_fastest : codegen::Conv3dMapping::m_fastest;
@@ -117,11 +112,8 @@ Conv3dConfig to_config(const Config& c) {
 // duplicate rules).
 std::string plan_or_reason(const Problem& p, const Conv3dConfig& k, Arch arch, Conv3dPlan* out) {
   Conv3dPlan plan;
-  try {
-    plan = codegen::make_conv3d_plan(p.shape, p.dtype, arch, k);
-  } catch (const Error& e) {
-    return e.what();
-  }
+  if (std::string why = error_of([&] { plan = codegen::make_conv3d_plan(p.shape, p.dtype, arch, k); }); !why.empty())
+    return why;
   if (plan.splits != k.split_k)
     return fmt::format("split_k {}: the {} K tiles of {} split into only {} ranges (same kernel as split_k {})", k.split_k,
                        plan.k_tiles, k.tile_k, plan.splits, plan.splits);
@@ -132,24 +124,22 @@ std::string plan_or_reason(const Problem& p, const Conv3dConfig& k, Arch arch, C
   return "";
 }
 
-std::string stats_line(const BuildResult& b, Arch arch, int threads) {
-  CodeObject co = read_code_object(b.code_object);
-  const KernelInfo* k = co.find(b.name);
-  if (!k) return "no kernel info";
-  return fmt::format("VGPR {} AGPR {} SGPR {} LDS {} B, {} waves/SIMD", architectural_vgprs(*k), k->agpr_count, k->sgpr_count,
-                     k->group_segment_size, code_object_occupancy(*k, arch, uint32_t(threads)).waves_per_simd);
-}
-
 class Conv3dCandidate final : public BuiltCandidate {
  public:
-  Conv3dCandidate(const Problem& p, const Conv3dPlan& plan) : problem_(p), plan_(plan) {
+  Conv3dCandidate(const Problem& p, const Conv3dPlan& plan, const BuildOptions& opts) : problem_(p), plan_(plan) {
     timed_build([&] {
-      gemm_ = codegen::build_conv3d_igemm(plan_);
-      if (plan_.uses_workspace()) finalize_ = codegen::build_conv3d_finalize(plan_);
+      gemm_ = codegen::build_conv3d_igemm(plan_, opts);
+      if (plan_.uses_workspace()) finalize_ = codegen::build_conv3d_finalize(plan_, opts);
     });
   }
 
   std::string check(Device& dev) override { return conv3d_check_small(dev, problem_.dtype, plan_); }
+  // The whole operation on the problem: the input transpose (the same kernel for every
+  // configuration, so built here and not per candidate), the GEMM and split-K's finalize.
+  std::string verify(Device& dev) override {
+    return conv3d_check(dev, problem_.dtype, plan_, {codegen::build_conv3d_transpose(plan_), gemm_, finalize_});
+  }
+  const BuildResult& kernel() const override { return gemm_; }
 
   LaunchSpec bind(Device& dev) override {
     const Conv3dShape& s = plan_.shape;
@@ -179,7 +169,7 @@ class Conv3dCandidate final : public BuiltCandidate {
   }
 
  private:
-  std::string describe() const override { return stats_line(gemm_, plan_.arch, plan_.threads); }
+  std::string describe() const override { return kernel_stats_line(gemm_, plan_.arch, plan_.threads); }
 
   Problem problem_;
   Conv3dPlan plan_;
@@ -204,6 +194,8 @@ class Conv3dIgemmFamily final : public FamilyBase<Problem, Conv3dConfig> {
         {"lds_dma", {"off", "on"}, "global -> LDS by DMA (gfx950)"},
     };
   }
+  std::string problem_format() const override { return kProblemFormat; }
+  std::string example_problem() const override { return "bf16 N1 C13 D3 H9 W9 K40 k3x3x3 s1,1,1 p1,1,1 d1,1,1"; }
 
  private:
   Problem parse(std::string_view text) const override { return parse_problem(text); }
@@ -215,10 +207,11 @@ class Conv3dIgemmFamily final : public FamilyBase<Problem, Conv3dConfig> {
   std::string invalid(const Problem& p, const Conv3dConfig& k, Arch arch) const override {
     return plan_or_reason(p, k, arch, nullptr);
   }
-  std::unique_ptr<Candidate> make(const Problem& p, const Conv3dConfig& k, Arch arch) const override {
+  std::unique_ptr<Candidate> make(const Problem& p, const Conv3dConfig& k, Arch arch,
+                                  const BuildOptions& opts) const override {
     Conv3dPlan plan;
     if (std::string why = plan_or_reason(p, k, arch, &plan); !why.empty()) throw Error(why);
-    return std::make_unique<Conv3dCandidate>(p, plan);
+    return std::make_unique<Conv3dCandidate>(p, plan, opts);
   }
 };
 

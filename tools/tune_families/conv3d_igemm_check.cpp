@@ -54,6 +54,10 @@ std::string conv3d_compare_with_tolerance(std::span<const double> got, std::span
 
 std::string conv3d_check_small(Device& dev, codegen::Conv3dDType t, const Conv3dPlan& big) {
   const Conv3dPlan p = conv3d_check_plan(big);
+  return conv3d_check(dev, t, p, codegen::build_conv3d_kernels(p));
+}
+
+std::string conv3d_check(Device& dev, codegen::Conv3dDType t, const Conv3dPlan& p, const codegen::Conv3dKernels& k) {
   const Conv3dShape& s = p.shape;
   codegen::Conv3dInputs in = codegen::conv3d_random_inputs(s, 7);
   if (t == codegen::Conv3dDType::fp8) {
@@ -64,7 +68,6 @@ std::string conv3d_check_small(Device& dev, codegen::Conv3dDType t, const Conv3d
         e = codegen::f32_to_bf16_rne(
             float(codegen::fp8_e4m3_decode(codegen::fp8_e4m3_encode(codegen::bf16_to_f32(e), fnuz), fnuz)));
   }
-  codegen::Conv3dKernels k = codegen::build_conv3d_kernels(p);
   codegen::Conv3dRunResult r = codegen::run_conv3d_jit(dev, p, k, codegen::conv3d_pack_input(p, in.x),
                                                        codegen::conv3d_pack_weights(p, in.w), in.bias);
   std::vector<double> ref = codegen::conv3d_reference_fp64(s, in);

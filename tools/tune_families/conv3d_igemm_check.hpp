@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "codegen/conv3d_igemm_config.hpp"
+#include "codegen/conv3d_igemm_host.hpp"
 #include "runtime/device.hpp"
 
 namespace cdnajit::tune {
@@ -26,9 +27,12 @@ double conv3d_output_tolerance(double ref, double abs_sum, int64_t terms);
 std::string conv3d_compare_with_tolerance(std::span<const double> got, std::span<const double> ref,
                                           std::span<const double> abs_sum, int64_t terms);
 
-// Runs `p`'s configuration on conv3d_check_plan(p) on `dev` (JIT transpose, GEMM, finalize) and
-// compares with the fp64 reference of the same inputs (fp8: the inputs quantised to E4M3 first,
-// so the reference sees exactly the kernel's values). "" when it matches.
+// Runs `p`'s kernels `k` (JIT transpose, GEMM, finalize) on `dev` and compares with the fp64
+// reference of the same inputs (fp8: the inputs quantised to E4M3 first, so the reference sees
+// exactly the kernel's values). "" when it matches.
+std::string conv3d_check(Device& dev, codegen::Conv3dDType t, const codegen::Conv3dPlan& p,
+                         const codegen::Conv3dKernels& k);
+// conv3d_check of `p`'s configuration on conv3d_check_plan(p).
 std::string conv3d_check_small(Device& dev, codegen::Conv3dDType t, const codegen::Conv3dPlan& p);
 
 }  // namespace cdnajit::tune

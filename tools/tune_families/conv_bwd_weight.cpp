@@ -25,6 +25,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "codegen/conv_bwd_weight.hpp"
 #include "jit/isa/error.hpp"
@@ -90,10 +91,7 @@ struct Choice {
 
 Choice to_choice(const Config& c, BwdWeightDType dtype) {
   Choice k{parse_variant(config_value(c, "variant")), {}};
-  const std::string& tile = config_value(c, "tile");
-  auto mn = parse_problem_fields(tile, "{M:4096}x{N:4096}", "conv_bwd_weight configuration");
-  if (!mn) throw Error(fmt::format("tile '{}' is not MxN", tile));
-  k.cfg.tile_m = int((*mn)[0]), k.cfg.tile_n = int((*mn)[1]);
+  std::tie(k.cfg.tile_m, k.cfg.tile_n) = config_pair(c, "tile");
   k.cfg.splits = int(parse_int(config_value(c, "split_k"), "split_k", 1, 4096));
   k.cfg.dtype = dtype;
   k.cfg.out_f32 = true;
@@ -101,11 +99,8 @@ Choice to_choice(const Config& c, BwdWeightDType dtype) {
 }
 
 std::string invalid_choice(const Problem& p, const Choice& k) {
-  try {
-    codegen::validate_bwd_weight(p.shape, k.variant, k.cfg);
-  } catch (const Error& e) {
-    return e.what();
-  }
+  if (std::string why = error_of([&] { codegen::validate_bwd_weight(p.shape, k.variant, k.cfg); }); !why.empty())
+    return why;
   if (int eff = k.cfg.effective_splits(p.shape); eff < k.cfg.splits)
     return fmt::format("split_k {}: {} pixels make {} K tiles of {}, so only {} splits (same kernel as split_k {})",
                        k.cfg.splits, p.shape.gemm_k(), (p.shape.gemm_k() + codegen::kBwdTileK - 1) / codegen::kBwdTileK,
@@ -133,18 +128,17 @@ BwdWeightShape small_problem(const BwdWeightShape& full, int splits) {
 
 class BwdCandidate final : public BuiltCandidate {
  public:
-  BwdCandidate(const Problem& p, const Choice& k, Arch arch) : problem_(p), choice_(k), arch_(arch) {
-    timed_build([&] { kernel_ = codegen::build_conv_bwd_weight(p.shape, k.variant, arch, k.cfg); });
+  BwdCandidate(const Problem& p, const Choice& k, Arch arch, const BuildOptions& opts)
+      : problem_(p), choice_(k), arch_(arch) {
+    timed_build([&] { kernel_ = codegen::build_conv_bwd_weight(p.shape, k.variant, arch, k.cfg, opts); });
   }
 
   std::string check(Device& dev) override {
     BwdWeightShape s = small_problem(problem_.shape, choice_.cfg.splits);
-    codegen::BwdWeightKernel k = codegen::build_conv_bwd_weight(s, choice_.variant, arch_, choice_.cfg);
-    codegen::BwdWeightInputs in = codegen::bwd_weight_random_inputs(s, problem_.dtype, 31);
-    std::vector<uint8_t> dw = codegen::run_bwd_weight(dev, k.build.code_object, codegen::kBwdWeightKernelName, k.grid,
-                                                      k.block, s, in, 4, k.splits > 1);
-    return bwd_weight_compare_fp64(s, in, codegen::bwd_weight_values(dw, 4, problem_.dtype), k.splits);
+    return run_and_compare(dev, s, codegen::build_conv_bwd_weight(s, choice_.variant, arch_, choice_.cfg));
   }
+  std::string verify(Device& dev) override { return run_and_compare(dev, problem_.shape, kernel_); }
+  const BuildResult& kernel() const override { return kernel_.build; }
 
   LaunchSpec bind(Device& dev) override {
     const BwdWeightShape& s = problem_.shape;
@@ -163,6 +157,14 @@ class BwdCandidate final : public BuiltCandidate {
     for (const RoleStats& r : kernel_.roles.roles)
       roles += fmt::format("{}{} x{} waves {} VGPRs", roles.empty() ? "" : ", ", r.name, r.waves, r.peak_vgprs);
     return fmt::format("{}; roles: {}", choice_.cfg.str(), roles);
+  }
+
+  // Runs kernel `k` (built for `s`) on `dev` and compares dW with the fp64 reference within its bound.
+  std::string run_and_compare(Device& dev, const BwdWeightShape& s, const codegen::BwdWeightKernel& k) const {
+    codegen::BwdWeightInputs in = codegen::bwd_weight_random_inputs(s, problem_.dtype, 31);
+    std::vector<uint8_t> dw = codegen::run_bwd_weight(dev, k.build.code_object, codegen::kBwdWeightKernelName, k.grid,
+                                                      k.block, s, in, 4, k.splits > 1);
+    return bwd_weight_compare_fp64(s, in, codegen::bwd_weight_values(dw, 4, problem_.dtype), k.splits);
   }
 
   Problem problem_;
@@ -186,14 +188,16 @@ class ConvBwdWeightFamily final : public FamilyBase<Problem, Choice> {
         {"split_k", {"1", "2", "4", "8", "16", "32", "64"}, "pixel ranges summed into dW with fp32 atomics"},
     };
   }
+  std::string problem_format() const override { return kProblemFormat; }
+  std::string example_problem() const override { return "bf16 N1 G1 C40 K72 9x9 f3x3 s1x1 p1x1 d1x1"; }
 
  private:
   Problem parse(std::string_view text) const override { return parse_problem(text); }
   std::string canonical(const Problem& p) const override { return p.str(); }
   Choice choose(const Config& c, const Problem& p) const override { return to_choice(c, p.dtype); }
   std::string invalid(const Problem& p, const Choice& k, Arch) const override { return invalid_choice(p, k); }
-  std::unique_ptr<Candidate> make(const Problem& p, const Choice& k, Arch arch) const override {
-    return std::make_unique<BwdCandidate>(p, k, arch);
+  std::unique_ptr<Candidate> make(const Problem& p, const Choice& k, Arch arch, const BuildOptions& opts) const override {
+    return std::make_unique<BwdCandidate>(p, k, arch, opts);
   }
 };
 

@@ -19,12 +19,14 @@ namespace {
 using codegen::DwConvShape;
 using codegen::DwVariant;
 
+constexpr const char* kProblemFormat = "'seed' or \"N1 C512 D61 H45 W80 k3x5x5 pad0,2,2\"";
+
 DwConvShape parse_shape(std::string_view text) {
   if (text == "seed") return codegen::seed_shape();
   auto v = parse_problem_fields(
       text, "N{N} C{C} D{D} H{H} W{W} k{KD:1024}x{KH:1024}x{KW:1024} pad{padD:1024},{padH:1024},{padW:1024}", "dwconv3d");
   if (!v)
-    throw Error(fmt::format("dwconv3d problem '{}': expected 'seed' or \"N1 C512 D61 H45 W80 k3x5x5 pad0,2,2\"", text));
+    throw Error(fmt::format("dwconv3d problem '{}': expected {}", text, kProblemFormat));
   DwConvShape s;
   int* fields[] = {&s.N, &s.C, &s.D, &s.H, &s.W, &s.KD, &s.KH, &s.KW, &s.padD, &s.padH, &s.padW};
   for (size_t i = 0; i < v->size(); ++i) *fields[i] = int((*v)[i]);
@@ -46,13 +48,35 @@ DwConvShape small_problem(const DwConvShape& p) {
 
 class DwCandidate final : public BuiltCandidate {
  public:
-  DwCandidate(DwConvShape s, DwVariant v, Arch a) : shape_(s), variant_(v), arch_(a) {
-    timed_build([&] { build_ = codegen::build_dwconv3d(s, v, a); });
+  DwCandidate(DwConvShape s, DwVariant v, Arch a, const BuildOptions& opts) : shape_(s), variant_(v), arch_(a) {
+    timed_build([&] { build_ = codegen::build_dwconv3d(s, v, a, opts); });
   }
 
   std::string check(Device& dev) override {
-    DwConvShape s = small_problem(shape_);
-    BuildResult b = codegen::build_dwconv3d(s, variant_, arch_);
+    const DwConvShape s = small_problem(shape_);
+    return run_and_compare(dev, s, codegen::build_dwconv3d(s, variant_, arch_));
+  }
+  std::string verify(Device& dev) override { return run_and_compare(dev, shape_, build_); }
+  const BuildResult& kernel() const override { return build_; }
+
+  LaunchSpec bind(Device& dev) override {
+    std::vector<uint16_t> x = codegen::random_bf16(size_t(shape_.input_elems()), 21);
+    std::vector<uint16_t> w = codegen::random_bf16(size_t(shape_.weight_elems()), 22);
+    auto bound = std::make_shared<BoundLaunch>(dev);
+    DeviceKernel k = bound->load(build_.code_object, build_.name);
+    Buffer in = bound->upload(x, "input");
+    Buffer wt = bound->upload(w, "weight");
+    Buffer out = bound->alloc(size_t(shape_.output_elems()) * 2, "output");
+    return bound_launch(bound, k, {uint32_t(codegen::dwconv_geometry(shape_, arch_, variant_).grid_x)}, {256},
+                        KernelArgs().ptr(in).ptr(wt).ptr(out));
+  }
+
+ private:
+  std::string describe() const override { return codegen::format_build_stats(build_); }
+
+  // Runs kernel `b` (this variant built for `s`) on `dev` with seeded inputs and compares its
+  // bits with the host model of the same variant (the family's reference: same rounding order).
+  std::string run_and_compare(Device& dev, const DwConvShape& s, const BuildResult& b) const {
     Module m = dev.load(b.code_object);
     DeviceKernel k = m.kernel(b.name);
     std::vector<uint16_t> x = codegen::random_bf16(size_t(s.input_elems()), 11);
@@ -71,21 +95,6 @@ class DwCandidate final : public BuiltCandidate {
     return c.equal() ? "" : fmt::format("on {}: {}", s.str(), codegen::describe_mismatch(c, s));
   }
 
-  LaunchSpec bind(Device& dev) override {
-    std::vector<uint16_t> x = codegen::random_bf16(size_t(shape_.input_elems()), 21);
-    std::vector<uint16_t> w = codegen::random_bf16(size_t(shape_.weight_elems()), 22);
-    auto bound = std::make_shared<BoundLaunch>(dev);
-    DeviceKernel k = bound->load(build_.code_object, build_.name);
-    Buffer in = bound->upload(x, "input");
-    Buffer wt = bound->upload(w, "weight");
-    Buffer out = bound->alloc(size_t(shape_.output_elems()) * 2, "output");
-    return bound_launch(bound, k, {uint32_t(codegen::dwconv_geometry(shape_, arch_, variant_).grid_x)}, {256},
-                        KernelArgs().ptr(in).ptr(wt).ptr(out));
-  }
-
- private:
-  std::string describe() const override { return codegen::format_build_stats(build_); }
-
   DwConvShape shape_;
   DwVariant variant_;
   Arch arch_;
@@ -103,6 +112,11 @@ class DwConv3dFamily final : public FamilyBase<DwConvShape, DwVariant> {
     for (const codegen::DwVariantInfo& v : codegen::dw_variants()) names.emplace_back(v.name);
     return {{"variant", names, "the generator's variant (codegen/dwconv3d_shape.hpp, dw_variants())"}};
   }
+  std::string problem_format() const override { return kProblemFormat; }
+  std::string example_problem() const override { return "N1 C2 D4 H7 W16 k3x5x5 pad0,2,2"; }
+  std::string default_config(Arch arch) const override {
+    return fmt::format("variant={}", codegen::variant_name(codegen::default_variant(arch)));
+  }
 
  private:
   DwConvShape parse(std::string_view text) const override { return parse_shape(text); }
@@ -117,15 +131,11 @@ class DwConv3dFamily final : public FamilyBase<DwConvShape, DwVariant> {
     if (!codegen::variant_available(v, arch))
       return fmt::format("{} is not available on {} (v_dot2_f32_bf16 needs gfx950)", codegen::variant_name(v),
                          arch_name(arch));
-    try {
-      codegen::dwconv_geometry(s, arch, v);
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "";
+    return error_of([&] { codegen::dwconv_geometry(s, arch, v); });
   }
-  std::unique_ptr<Candidate> make(const DwConvShape& s, const DwVariant& v, Arch arch) const override {
-    return std::make_unique<DwCandidate>(s, v, arch);
+  std::unique_ptr<Candidate> make(const DwConvShape& s, const DwVariant& v, Arch arch,
+                                  const BuildOptions& opts) const override {
+    return std::make_unique<DwCandidate>(s, v, arch, opts);
   }
 };
 

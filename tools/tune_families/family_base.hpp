@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "jit/isa/error.hpp"
@@ -24,16 +25,18 @@ namespace cdnajit::tune {
 template <class Problem, class Choice>
 class FamilyBase : public Family {
  public:
+  using Family::build;
   std::string canonical_problem(std::string_view text) const final { return canonical(parse(text)); }
   std::string invalid_reason(const Config& c, const std::string& problem, Arch arch) const final {
     Problem p = parse(problem);
     return invalid(p, choose(c, p), arch);
   }
-  std::unique_ptr<Candidate> build(const Config& c, const std::string& problem, Arch arch) const final {
+  std::unique_ptr<Candidate> build(const Config& c, const std::string& problem, Arch arch,
+                                   const BuildOptions& opts) const final {
     Problem p = parse(problem);
     Choice k = choose(c, p);
     if (std::string why = invalid(p, k, arch); !why.empty()) throw Error(why);
-    return make(p, k, arch);
+    return make(p, k, arch, opts);
   }
 
  protected:
@@ -46,9 +49,24 @@ class FamilyBase : public Family {
   virtual Choice choose(const Config& c, const Problem& p) const = 0;
   // "" if the choice is valid for the problem on `arch`, else why not.
   virtual std::string invalid(const Problem& p, const Choice& k, Arch arch) const = 0;
-  // Builds a valid choice (called from several threads at once).
-  virtual std::unique_ptr<Candidate> make(const Problem& p, const Choice& k, Arch arch) const = 0;
+  // Builds a valid choice with the build options (called from several threads at once).
+  virtual std::unique_ptr<Candidate> make(const Problem& p, const Choice& k, Arch arch, const BuildOptions& opts) const = 0;
 };
+
+// "" when `f()` returns, else the message of the cdnajit::Error it throws: a generator's plan or
+// validation used as a family's validity rule.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The two numbers of a configuration value "AxB" (a tile, a wave grid); Error when it is not that.
+std::pair<int, int> config_pair(const Config& c, std::string_view name);
 
 // A candidate whose summary line ends with its build time.
 class BuiltCandidate : public Candidate {
@@ -97,6 +115,10 @@ class BoundLaunch {
   std::vector<Module> modules_;
   std::vector<Buffer> buffers_;
 };
+
+// "VGPR v AGPR a SGPR s LDS n B, w waves/SIMD" of built kernel `b` launched with `threads` per
+// workgroup on `arch`, read from its code object (a candidate's summary).
+std::string kernel_stats_line(const BuildResult& b, Arch arch, int threads);
 
 // One launch of `kernel` on bound->device() whose arguments point into `bound`.
 LaunchSpec bound_launch(const std::shared_ptr<BoundLaunch>& bound, const DeviceKernel& kernel, Dim3 grid, Dim3 block,

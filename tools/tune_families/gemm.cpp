@@ -15,12 +15,11 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <tuple>
 
 #include "codegen/gemm.hpp"
 #include "codegen/gemm_host.hpp"
-#include "codegen/seed_run.hpp"
 #include "jit/isa/error.hpp"
-#include "jit/codeobject/code_object.hpp"
 #include "tools/tune_families/family_base.hpp"
 #include "tools/tune_families/registry.hpp"
 
@@ -52,28 +51,14 @@ std::string problem_text(const GemmShape& s) {
 
 GemmConfig to_config(const Config& c) {
   GemmConfig k;
-  auto pair = [&](std::string_view name, int& a, int& b) {
-    const std::string& v = config_value(c, name);
-    if (std::sscanf(v.c_str(), "%dx%d", &a, &b) != 2) throw Error(fmt::format("{} '{}' is not AxB", name, v));
-  };
-  pair("tile", k.tile_m, k.tile_n);
+  std::tie(k.tile_m, k.tile_n) = config_pair(c, "tile");
   k.tile_k = std::stoi(config_value(c, "tile_k"));
-  pair("waves", k.waves_m, k.waves_n);
+  std::tie(k.waves_m, k.waves_n) = config_pair(c, "waves");
   k.stages = std::stoi(config_value(c, "stages"));
   k.mfma_m = std::stoi(config_value(c, "mfma"));
   k.group_m = std::stoi(config_value(c, "group_m"));
   k.lds_dma = config_value(c, "dma") == "1";
   return k;
-}
-
-std::string plan_or_reason(const GemmShape& s, const GemmConfig& k, Arch arch, GemmPlan* out) {
-  try {
-    GemmPlan p = codegen::make_gemm_plan(s, arch, k);
-    if (out) *out = p;
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 // Partial M and N tiles, two K tiles, same layout and output type.
@@ -87,17 +72,16 @@ GemmPlan check_plan(const GemmPlan& p) {
 
 class GemmCandidate final : public BuiltCandidate {
  public:
-  explicit GemmCandidate(const GemmPlan& plan) : plan_(plan) {
-    timed_build([&] { kernel_ = codegen::build_gemm(plan_); });
+  GemmCandidate(const GemmPlan& plan, const BuildOptions& opts) : plan_(plan) {
+    timed_build([&] { kernel_ = codegen::build_gemm(plan_, opts); });
   }
 
   std::string check(Device& dev) override {
     const GemmPlan small = check_plan(plan_);
-    const codegen::GemmInputs in = codegen::gemm_random_inputs(small, 23);
-    const codegen::GemmRunResult r = codegen::run_gemm_jit(dev, small, codegen::build_gemm(small), in);
-    const codegen::GemmBoundCheck b = codegen::gemm_check_bound(small, r.c, codegen::gemm_reference_fp64(small, in));
-    return b.ok() ? "" : fmt::format("{}: {}", small.shape.str(), b.describe());
+    return run_and_compare(dev, small, codegen::build_gemm(small));
   }
+  std::string verify(Device& dev) override { return run_and_compare(dev, plan_, kernel_); }
+  const BuildResult& kernel() const override { return kernel_; }
 
   LaunchSpec bind(Device& dev) override {
     const codegen::GemmInputs in = codegen::gemm_random_inputs(plan_, 21);
@@ -111,13 +95,15 @@ class GemmCandidate final : public BuiltCandidate {
   }
 
  private:
-  std::string describe() const override {
-    CodeObject co = read_code_object(kernel_.code_object);
-    const KernelInfo* k = co.find(kernel_.name);
-    if (!k) return "no kernel info";
-    return fmt::format("VGPR {} AGPR {} SGPR {} LDS {} B, {} waves/SIMD", architectural_vgprs(*k), k->agpr_count,
-                       k->sgpr_count, k->group_segment_size,
-                       code_object_occupancy(*k, plan_.arch, uint32_t(plan_.threads)).waves_per_simd);
+  std::string describe() const override { return kernel_stats_line(kernel_, plan_.arch, plan_.threads); }
+
+  // Runs kernel `k` (built for `p`) on `dev` and checks every element against the fp64 reference
+  // within its stated bound.
+  static std::string run_and_compare(Device& dev, const GemmPlan& p, const BuildResult& k) {
+    const codegen::GemmInputs in = codegen::gemm_random_inputs(p, 23);
+    const codegen::GemmRunResult r = codegen::run_gemm_jit(dev, p, k, in);
+    const codegen::GemmBoundCheck b = codegen::gemm_check_bound(p, r.c, codegen::gemm_reference_fp64(p, in));
+    return b.ok() ? "" : fmt::format("{}: {}", p.shape.str(), b.describe());
   }
 
   GemmPlan plan_;
@@ -141,6 +127,12 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
         {"group_m", {"0", "4", "8"}, "workgroup order: 0 = 2-D grid (M fastest), G = XCD-contiguous groups of G tile rows"},
     };
   }
+  std::string problem_format() const override { return kProblemFormat; }
+  std::string example_problem() const override { return "200x136x128 NT bf16"; }
+  // The generator's defaults (GemmConfig), as `cdnajit gemm` uses them.
+  std::string default_config(Arch arch) const override {
+    return fmt::format("tile=128x128,tile_k={},waves=2x2,stages=2,mfma=16,dma=0,group_m=0", arch == Arch::gfx950 ? 64 : 32);
+  }
 
  private:
   GemmShape parse(std::string_view text) const override { return parse_problem(text); }
@@ -153,12 +145,11 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
   }
   GemmConfig choose(const Config& c, const GemmShape&) const override { return to_config(c); }
   std::string invalid(const GemmShape& s, const GemmConfig& k, Arch arch) const override {
-    return plan_or_reason(s, k, arch, nullptr);
+    return error_of([&] { codegen::make_gemm_plan(s, arch, k); });
   }
-  std::unique_ptr<Candidate> make(const GemmShape& s, const GemmConfig& k, Arch arch) const override {
-    GemmPlan plan;
-    if (std::string why = plan_or_reason(s, k, arch, &plan); !why.empty()) throw Error(why);
-    return std::make_unique<GemmCandidate>(plan);
+  std::unique_ptr<Candidate> make(const GemmShape& s, const GemmConfig& k, Arch arch,
+                                  const BuildOptions& opts) const override {
+    return std::make_unique<GemmCandidate>(codegen::make_gemm_plan(s, arch, k), opts);
   }
 };
 
