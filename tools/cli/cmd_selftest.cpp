@@ -18,6 +18,7 @@
 #include "runtime/backends.hpp"
 #include "runtime/model/hardware.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/model/product_file.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/selftest_kernels.hpp"
 #include "tools/cli/values.hpp"
@@ -102,7 +103,7 @@ int run_selftest(const SelftestOptions& o) {
   std::unique_ptr<Device> dev = open_device(o.device);
   if (dev->is_simulator()) throw Error("selftest compares a HIP device with the simulator; " + o.device + " is a simulator");
   const Arch arch = dev->arch();
-  const model::Hardware& hw = o.model.empty() ? model::default_product(arch) : model::product(o.model);
+  const model::Hardware& hw = model::resolve_product_or_default(o.model, arch);
   if (hw.arch != arch)
     throw Error(fmt::format("--model {} is a {} product; {} is {}", hw.name, arch_name(hw.arch), dev->name(),
                             arch_name(arch)));
@@ -278,7 +279,7 @@ void add_selftest_command(CommandLine& cl) {
                 "only these kernel sets (repeatable): dwconv3d, conv3d_igemm, conv_bwd_weight, gemm, gemm_mx, clock")
       ->check(CLI::IsMember({"dwconv3d", "conv3d_igemm", "conv_bwd_weight", "gemm", "gemm_mx", "clock"}));
   c->parse_complete_callback([o] {
-    if (!o->model.empty()) model::product(o->model);  // unknown product: a usage error naming the valid ones
+    if (!o->model.empty()) model::resolve_product(o->model);  // unknown product: a usage error naming the valid ones
     if (!o->out.empty()) {
       check_writable(o->out + ".md", "--out");
       check_writable(o->out + ".json", "--out");
