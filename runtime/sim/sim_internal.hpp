@@ -173,14 +173,6 @@ struct Registry {
 // The wait-count code of a row (Op::counter, Pending::counter) from its table counter: 0 none,
 // 1 vmcnt, 2 lgkmcnt (in order: DS, s_sendmsg), 3 lgkmcnt out of order (SMEM), 4 both (FLAT).
 uint8_t counter_code(const isa::InstrInfo& row);
-// The opcodes of every table row that satisfies `pred` (a family written as a loop over the table).
-template <class Pred>
-std::vector<isa::Opcode> rows_where(Pred pred) {
-  std::vector<isa::Opcode> out;
-  for (const isa::InstrInfo& row : isa::table())
-    if (pred(row)) out.push_back(isa::opcode_of(row));
-  return out;
-}
 const Registry& registry();
 
 // A load whose result is not yet covered by s_waitcnt.
