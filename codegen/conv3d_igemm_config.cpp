@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "jit/isa/error.hpp"
+#include "jit/isa/opcode.hpp"
 
 namespace cdnajit::codegen {
 
@@ -50,12 +51,16 @@ MfmaShape conv3d_mfma(Arch a, Conv3dDType t, int m) {
   const bool c4 = a == Arch::gfx950;
   if (m == 32) {
     if (t == Conv3dDType::bf16)
-      return c4 ? MfmaShape{"v_mfma_f32_32x32x16_bf16", 16, 16, 32} : MfmaShape{"v_mfma_f32_32x32x8_bf16", 8, 8, 32};
-    return c4 ? MfmaShape{"v_mfma_f32_32x32x64_f8f6f4", 64, 32, 32} : MfmaShape{"v_mfma_f32_32x32x16_fp8_fp8", 16, 8, 32};
+      return c4 ? MfmaShape{isa::info(isa::Opcode::v_mfma_f32_32x32x16_bf16).mnemonic, 16, 16, 32}
+              : MfmaShape{isa::info(isa::Opcode::v_mfma_f32_32x32x8_bf16).mnemonic, 8, 8, 32};
+    return c4 ? MfmaShape{isa::info(isa::Opcode::v_mfma_f32_32x32x64_f8f6f4).mnemonic, 64, 32, 32}
+              : MfmaShape{isa::info(isa::Opcode::v_mfma_f32_32x32x16_fp8_fp8).mnemonic, 16, 8, 32};
   }
   if (t == Conv3dDType::bf16)
-    return c4 ? MfmaShape{"v_mfma_f32_16x16x32_bf16", 32, 16} : MfmaShape{"v_mfma_f32_16x16x16_bf16", 16, 8};
-  return c4 ? MfmaShape{"v_mfma_f32_16x16x128_f8f6f4", 128, 32} : MfmaShape{"v_mfma_f32_16x16x32_fp8_fp8", 32, 8};
+    return c4 ? MfmaShape{isa::info(isa::Opcode::v_mfma_f32_16x16x32_bf16).mnemonic, 32, 16}
+              : MfmaShape{isa::info(isa::Opcode::v_mfma_f32_16x16x16_bf16).mnemonic, 16, 8};
+  return c4 ? MfmaShape{isa::info(isa::Opcode::v_mfma_f32_16x16x128_f8f6f4).mnemonic, 128, 32}
+            : MfmaShape{isa::info(isa::Opcode::v_mfma_f32_16x16x32_fp8_fp8).mnemonic, 32, 8};
 }
 
 int64_t Conv3dPlan::xt_bytes() const { return int64_t(shape.N) * shape.D * shape.H * shape.W * Cp * esize; }

@@ -13,6 +13,7 @@
 #include "codegen/hip_sources.hpp"
 #include "codegen/hip_sources_embedded.hpp"
 #include "jit/isa/error.hpp"
+#include "jit/isa/opcode.hpp"
 #include "jit/isa/waitcnt.hpp"
 
 namespace cdnajit::codegen {
@@ -37,7 +38,7 @@ DwMfmaPlan plan_dwconv_mfma(const DwConvShape& s, Arch a) {
   p.s = s;
   p.arch = a;
   p.G = a == Arch::gfx950 ? 8 : 4;
-  p.mnemonic = a == Arch::gfx950 ? "v_mfma_f32_16x16x32_bf16" : "v_mfma_f32_16x16x16_bf16";
+  p.mnemonic = isa::info(a == Arch::gfx950 ? isa::Opcode::v_mfma_f32_16x16x32_bf16 : isa::Opcode::v_mfma_f32_16x16x16_bf16).mnemonic;
   p.ncg = (kBlock - 1 + s.KW + p.G - 1) / p.G;
   p.strips = (s.W_out() + kBlock - 1) / kBlock;
   p.hblocks = (s.H_out() + kBlock - 1) / kBlock;

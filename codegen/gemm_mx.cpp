@@ -8,6 +8,7 @@
 
 #include "codegen/dsl_emitter.hpp"
 #include "jit/isa/error.hpp"
+#include "jit/isa/opcode.hpp"
 
 namespace cdnajit::codegen {
 
@@ -60,10 +61,10 @@ GemmMxPlan make_gemm_mx_plan(const GemmMxShape& s, Arch a, const GemmMxConfig& c
   p.cfg = cfg;
   p.arch = a;
   if (cfg.mfma_m == 16) {
-    p.mnemonic = "v_mfma_scale_f32_16x16x128_f8f6f4";
+    p.mnemonic = isa::info(isa::Opcode::v_mfma_scale_f32_16x16x128_f8f6f4).mnemonic;
     p.mfma_k = 128;
   } else if (cfg.mfma_m == 32) {
-    p.mnemonic = "v_mfma_scale_f32_32x32x64_f8f6f4";
+    p.mnemonic = isa::info(isa::Opcode::v_mfma_scale_f32_32x32x64_f8f6f4).mnemonic;
     p.mfma_k = 64;
   } else {
     throw Error(fmt::format("gemm-mx: mfma_m = {} (valid: 16 = 16x16x128, 32 = 32x32x64)", cfg.mfma_m));

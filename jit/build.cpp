@@ -103,7 +103,7 @@ void append_implicit_endpgm(Kernel& k, Kernel::Impl& impl) {
     if (it->info && (isa::is(*it->info, isa::Opcode::s_endpgm) || isa::is(*it->info, isa::Opcode::s_branch))) return;
     break;
   }
-  k.emit("s_endpgm", {}, impl.created_at);
+  k.emit(isa::Opcode::s_endpgm, {}, impl.created_at);
   impl.program.modify(impl.program.size() - 1, [](IrInst& in) { in.comment = "implicit end of program"; });
 }
 

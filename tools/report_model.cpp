@@ -29,6 +29,7 @@
 #include "codegen/dwconv3d.hpp"
 #include "codegen/hip_sources.hpp"
 #include "jit/isa/error.hpp"
+#include "jit/isa/opcode.hpp"
 #include "runtime/hip_source.hpp"
 #include "runtime/model/launch_model.hpp"
 #include "runtime/model/product_file.hpp"
@@ -535,7 +536,7 @@ int main(int argc, char** argv) {
         md << fmt::format("| {} ({:.0f} MB moved) | {:.4f} | {:.0f} GB/s | {:.0f} GB/s HBM | {} | {} |\n", copy.name, copy.bytes / 1e6,
                           copy.report.ms, gbps, hw.hbm_tbps * 1e3, pct(gbps / (hw.hbm_tbps * 1e3)), copy.report.limiter);
         auto mf = model_micro::mfma_loop(hw.arch, hw, 2048, 64);
-        const isa::InstrInfo* mi = isa::find("v_mfma_f32_32x32x8_bf16");
+        const isa::InstrInfo* mi = &isa::info(isa::Opcode::v_mfma_f32_32x32x8_bf16);
         double peak = hw.peak_mfma_flops(32 * 32 * 8 * 2, isa::mfma_passes(*mi, hw.arch));
         md << fmt::format("| {} | {:.4f} | {:.1f} TFLOP/s | {:.1f} TFLOP/s | {} | {} |\n", mf.name, mf.report.ms, mf.report.tflops,
                           peak / 1e12, pct(mf.report.tflops * 1e12 / peak), mf.report.limiter);

@@ -49,8 +49,4 @@ uint32_t classes_of(const InstrInfo& row);
 inline bool is(const InstrInfo& row, uint32_t class_bits) { return (classes_of(row) & class_bits) != 0; }
 inline bool is(const InstrInfo& row, Opcode op) { return opcode_of(row) == op; }
 
-// The class bits table.cpp used to infer from mnemonic spellings before the rows declared them; only
-// for the test that checks the declared bits equal them on every row (test_isa [table][classes]).
-uint32_t classes_inferred_from_names(const InstrInfo& row);
-
 }  // namespace cdnajit::isa

@@ -139,7 +139,6 @@ OperandSpec parse_operand_token(std::string_view mnemonic, std::string_view tok,
 }
 
 bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool ends(std::string_view s, std::string_view p) { return s.size() >= p.size() && s.substr(s.size() - p.size()) == p; }
 
 // The last type suffix of a mnemonic ("f16" in v_cvt_f32_f16, "u16" in v_add_u16), empty if none.
 std::string_view last_type(std::string_view mnemonic) {
@@ -200,41 +199,6 @@ void derive_half(std::string_view mnemonic, Family family, bool typed_int, Opera
   o.half = t == "f16" || t == "bf16" || t == "i16" || t == "u16" || t == "b16";
   o.half_float = t == "f16";
 }
-
-}  // namespace
-
-// The class bits the table used to infer from mnemonic spellings (kept until the declared bits are
-// checked equal for every row by test_isa [table][classes]).
-uint32_t classes_inferred_from_names(const InstrInfo& e) {
-  const std::string_view m = e.mnemonic;
-  uint32_t c = 0;
-  if (starts(m, "v_mfma") || starts(m, "v_smfmac")) {
-    c |= kClassMfma;
-    if (starts(m, "v_smfmac")) c |= kClassSmfmac;
-    if (starts(m, "v_mfma_f64")) c |= kClassDgemm;
-    // On gfx94x the f32-input MFMAs (v_mfma_f32_32x32x2f32, v_mfma_f32_16x16x4_f32, ...) run on
-    // the non-XDL path; every other non-f64 MFMA is XDL (LLVM: is_gfx940_xdl).
-    bool f32_input = starts(m, "v_mfma_f32_") && ends(m, "f32") && !ends(m, "xf32") &&
-                     (m[m.size() - 4] == '_' || (m[m.size() - 4] >= '0' && m[m.size() - 4] <= '9'));
-    if (!(c & kClassDgemm) && !f32_input) c |= kClassXdl;
-  }
-  if (starts(m, "v_dot")) c |= kClassDot;
-  if (starts(m, "v_cmpx_")) c |= kClassVcmpx;
-  if (e.is_trans) c |= kClassTrans;
-  const bool has_label = std::any_of(e.operands.begin(), e.operands.end(), [](const OperandSpec& o) { return o.kind == OpKind::Label; });
-  if (e.family == Family::SOPP && has_label && (m == "s_branch" || starts(m, "s_cbranch_"))) {
-    c |= kClassBranch;
-    if (m != "s_branch") c |= kClassCondBranch;
-  }
-  if (starts(m, "s_endpgm") || m == "s_setpc_b64") c |= kClassTerminator;
-  if (m == "s_waitcnt") c |= kClassWaitcnt;
-  if (m == "s_nop") c |= kClassNop;
-  if (starts(m, "global_load_lds") || starts(m, "buffer_load_lds") || starts(m, "scratch_load_lds")) c |= kClassLdsDma;
-  if (m == "ds_bpermute_b32" || m == "ds_permute_b32" || m == "ds_swizzle_b32" || m == "ds_nop") c |= kClassLaneShuffle;
-  return c;
-}
-
-namespace {
 
 // The class bits a row declares in its flags (instructions.def): the TRANS flag and the class tokens.
 uint32_t declared_classes(uint64_t flags) {

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "jit/isa/waitcnt.hpp"
+#include "jit/isa/opcode.hpp"
 #include "jit/passes/classify.hpp"
 
 namespace cdnajit::passes {
@@ -61,8 +62,8 @@ std::optional<WaitFields> read_waitcnt(const isa::MachineInst& mi) {
 
 isa::MachineInst make_waitcnt(const WaitFields& w, std::string comment) {
   isa::MachineInst mi;
-  mi.info = isa::find("s_waitcnt");
-  mi.mnemonic = "s_waitcnt";
+  mi.info = &isa::info(isa::Opcode::s_waitcnt);
+  mi.mnemonic = std::string(mi.info->mnemonic);
   mi.operands.push_back(isa::Operand::immediate(encode_waitcnt(w)));
   mi.comment = std::move(comment);
   return mi;

@@ -1,4 +1,4 @@
-// Which instructions the simulator can execute: the mnemonics (without encoding
+// Which instructions the simulator can execute: the table rows (mnemonics without encoding
 // suffix) that have semantics bound to them. Used by coverage checks and reports.
 #pragma once
 #include <string>
@@ -14,10 +14,12 @@ std::vector<std::string> executable_mnemonics();
 // not marked MODE-independent. Under such a MODE each is an Error. Sorted, unique.
 std::vector<std::string> mode_unmodelled_mnemonics();
 
-// The table rows whose wait counter, as the simulator's handler registration restates it, differs
-// from the ISA table's (jit/isa: Counter, SMEM's lgkmcnt being the out-of-order kind): one line per
-// row, "mnemonic: registry <c>, table <c>". The table is the one source; an entry here is a
-// registration to correct. Sorted.
-std::vector<std::string> counter_disagreements();
+// The table rows without semantics, each with the reason the simulator refuses it on purpose
+// (Registry::refused; empty when it is merely not implemented yet). Sorted by mnemonic.
+struct UnboundRow {
+  std::string mnemonic;
+  std::string refused_because;
+};
+std::vector<UnboundRow> rows_without_semantics();
 
 }  // namespace cdnajit::sim

@@ -15,6 +15,16 @@
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
+
+uint8_t counter_code(const isa::InstrInfo& row) {
+  switch (row.counter) {
+    case isa::Counter::Vm: return 1;
+    case isa::Counter::Lgkm: return row.unit == isa::Unit::SMEM ? 3 : 2;
+    case isa::Counter::VmLgkm: return 4;
+    case isa::Counter::None: return 0;
+  }
+  return 0;
+}
 namespace {
 
 std::mutex g_llvm_mutex;
@@ -554,11 +564,10 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
         base.resize(base.size() - L);
       }
     }
-    // Semantics by opcode: the table row's enumerator indexes the registry (a name the table lacks
-    // falls back to the registry's unlisted names).
+    // Semantics by opcode: the table row's enumerator indexes the registry; its unit and wait
+    // counter come from the row.
     const isa::InstrInfo* row = isa::find(base);
-    const size_t opcode = row ? size_t(isa::opcode_of(*row)) : isa::kOpcodeCount;
-    const OpDef* def = row ? &reg.by_opcode[opcode] : reg.lookup(base);
+    const OpDef* def = row ? &reg.by_opcode[size_t(isa::opcode_of(*row))] : nullptr;
     if (!def || !def->fn) {
       // Undecodable at run time only matters if executed: keep it as an "unimplemented" op.
       op.fn = nullptr;
@@ -566,15 +575,14 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       op.info = row;  // for the reason a row is refused (unbound_reason)
       continue;
     }
+    const size_t opcode = size_t(isa::opcode_of(*row));
     op.fn = def->fn;
-    op.unit = def->unit;
+    op.unit = row->unit;
     op.ft = def->ft;
-    op.counter = def->counter;
+    op.counter = counter_code(*row);
     op.aux = def->aux;
-    if (row) {
-      op.moded = reg.moded[opcode];
-      op.mode_free = reg.mode_free.test(opcode);
-    }
+    op.moded = reg.moded[opcode];
+    op.mode_free = reg.mode_free.test(opcode);
     // Operands and modifiers: the shared isa::parse first, the private parser as a fallback.
     isa::MachineInst mi;
     std::string perr;

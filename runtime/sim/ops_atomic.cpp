@@ -35,8 +35,7 @@
 namespace cdnajit::sim {
 namespace {
 
-using U = isa::Unit;
-constexpr uint8_t kCntVm = 1, kCntLgkm = 2, kCntFlat = 4;  // the counter codes ops_mem.cpp uses
+constexpr uint8_t kCntFlat = 4;  // counter_code of a FLAT row (sim_internal.hpp)
 
 enum class K : uint8_t {
   Add, Sub, Rsub, MinU, MaxU, MinI, MaxI, And, Or, Xor, Swap, Inc, Dec, CmpSwap, CmpSt, CmpStF, Mskor,
@@ -304,115 +303,149 @@ void buf_atomic_ext(Wave& w, const Op& op) {
   mem_track(w, op, ret);
 }
 
-struct Name {
-  const char* op;  // ds / global name part
-  Handler ds32, ds64, g32, g64;
-};
-
 }  // namespace
 
 void register_atomic(Registry& r) {
-  auto add = [&](const std::string& n, Handler h, U u, uint8_t cnt) {
-    if (h && !r.has(n)) r.add(n, h, u, FType::Int, cnt, 0);
+  // The files before this one may have defined a row (ops_mem.cpp's 32-bit integer atomics): those keep theirs.
+  auto add = [&](O op, Handler h) {
+    if (!r.has(op)) r.add(op, h);
   };
   // The f32 adds, once in ops_mem.cpp, keep the 4-byte lane size it gave them (aux; the timing recording reads it).
-  for (const char* n : {"ds_add_f32", "ds_add_rtn_f32"}) r.add(n, &ds_atomic_ext<K::AddF, 4>, U::DS, FType::Int, kCntLgkm, 4);
-  r.add("global_atomic_add_f32", &g_atomic_ext<K::AddF, 4>, U::VMEM, FType::Int, kCntVm, 4);
-  r.add("flat_atomic_add_f32", &g_atomic_ext<K::AddF, 4>, U::VMEM, FType::Int, kCntFlat, 4);
-  auto ds = [&](const std::string& base, const std::string& type, Handler h) {
-    add("ds_" + base + "_" + type, h, U::DS, kCntLgkm);
-    add("ds_" + base + "_rtn_" + type, h, U::DS, kCntLgkm);
+  for (O op : {O::ds_add_f32, O::ds_add_rtn_f32}) r.add(op, &ds_atomic_ext<K::AddF, 4>, FType::Int, 4);
+  r.add(O::global_atomic_add_f32, &g_atomic_ext<K::AddF, 4>, FType::Int, 4);
+  r.add(O::flat_atomic_add_f32, &g_atomic_ext<K::AddF, 4>, FType::Int, 4);
+  // LDS: each operation without and with the returned value (_rtn), 32- and 64-bit.
+  struct DsPair { O plain, rtn; Handler h; };
+  const DsPair ds[] = {
+      {O::ds_add_u32, O::ds_add_rtn_u32, &ds_atomic_ext<K::Add, 4>},
+      {O::ds_add_u64, O::ds_add_rtn_u64, &ds_atomic_ext<K::Add, 8>},
+      {O::ds_sub_u32, O::ds_sub_rtn_u32, &ds_atomic_ext<K::Sub, 4>},
+      {O::ds_sub_u64, O::ds_sub_rtn_u64, &ds_atomic_ext<K::Sub, 8>},
+      {O::ds_rsub_u32, O::ds_rsub_rtn_u32, &ds_atomic_ext<K::Rsub, 4>},
+      {O::ds_rsub_u64, O::ds_rsub_rtn_u64, &ds_atomic_ext<K::Rsub, 8>},
+      {O::ds_inc_u32, O::ds_inc_rtn_u32, &ds_atomic_ext<K::Inc, 4>},
+      {O::ds_inc_u64, O::ds_inc_rtn_u64, &ds_atomic_ext<K::Inc, 8>},
+      {O::ds_dec_u32, O::ds_dec_rtn_u32, &ds_atomic_ext<K::Dec, 4>},
+      {O::ds_dec_u64, O::ds_dec_rtn_u64, &ds_atomic_ext<K::Dec, 8>},
+      {O::ds_min_u32, O::ds_min_rtn_u32, &ds_atomic_ext<K::MinU, 4>},
+      {O::ds_min_u64, O::ds_min_rtn_u64, &ds_atomic_ext<K::MinU, 8>},
+      {O::ds_max_u32, O::ds_max_rtn_u32, &ds_atomic_ext<K::MaxU, 4>},
+      {O::ds_max_u64, O::ds_max_rtn_u64, &ds_atomic_ext<K::MaxU, 8>},
+      {O::ds_min_i32, O::ds_min_rtn_i32, &ds_atomic_ext<K::MinI, 4>},
+      {O::ds_min_i64, O::ds_min_rtn_i64, &ds_atomic_ext<K::MinI, 8>},
+      {O::ds_max_i32, O::ds_max_rtn_i32, &ds_atomic_ext<K::MaxI, 4>},
+      {O::ds_max_i64, O::ds_max_rtn_i64, &ds_atomic_ext<K::MaxI, 8>},
+      {O::ds_and_b32, O::ds_and_rtn_b32, &ds_atomic_ext<K::And, 4>},
+      {O::ds_and_b64, O::ds_and_rtn_b64, &ds_atomic_ext<K::And, 8>},
+      {O::ds_or_b32, O::ds_or_rtn_b32, &ds_atomic_ext<K::Or, 4>},
+      {O::ds_or_b64, O::ds_or_rtn_b64, &ds_atomic_ext<K::Or, 8>},
+      {O::ds_xor_b32, O::ds_xor_rtn_b32, &ds_atomic_ext<K::Xor, 4>},
+      {O::ds_xor_b64, O::ds_xor_rtn_b64, &ds_atomic_ext<K::Xor, 8>},
+      {O::ds_mskor_b32, O::ds_mskor_rtn_b32, &ds_atomic_ext<K::Mskor, 4>},
+      {O::ds_mskor_b64, O::ds_mskor_rtn_b64, &ds_atomic_ext<K::Mskor, 8>},
+      {O::ds_cmpst_b32, O::ds_cmpst_rtn_b32, &ds_atomic_ext<K::CmpSt, 4>},
+      {O::ds_cmpst_b64, O::ds_cmpst_rtn_b64, &ds_atomic_ext<K::CmpSt, 8>},
+      {O::ds_cmpst_f32, O::ds_cmpst_rtn_f32, &ds_atomic_ext<K::CmpStF, 4>},
+      {O::ds_cmpst_f64, O::ds_cmpst_rtn_f64, &ds_atomic_ext<K::CmpStF, 8>},
+      {O::ds_min_f32, O::ds_min_rtn_f32, &ds_atomic_ext<K::MinF, 4>},
+      {O::ds_min_f64, O::ds_min_rtn_f64, &ds_atomic_ext<K::MinF, 8>},
+      {O::ds_max_f32, O::ds_max_rtn_f32, &ds_atomic_ext<K::MaxF, 4>},
+      {O::ds_max_f64, O::ds_max_rtn_f64, &ds_atomic_ext<K::MaxF, 8>},
+      {O::ds_add_f32, O::ds_add_rtn_f32, &ds_atomic_ext<K::AddF, 4>},
+      {O::ds_add_f64, O::ds_add_rtn_f64, &ds_atomic_ext<K::AddF, 8>},
+      {O::ds_pk_add_f16, O::ds_pk_add_rtn_f16, &ds_atomic_ext<K::PkAddF16, 4>},
+      {O::ds_pk_add_bf16, O::ds_pk_add_rtn_bf16, &ds_atomic_ext<K::PkAddBF16, 4>},
   };
-  // LDS: 32-bit and 64-bit integer forms.
-  struct DsInt { const char* base; const char* t32; const char* t64; Handler h32, h64; };
-  const DsInt ints[] = {
-      {"add", "u32", "u64", &ds_atomic_ext<K::Add, 4>, &ds_atomic_ext<K::Add, 8>},
-      {"sub", "u32", "u64", &ds_atomic_ext<K::Sub, 4>, &ds_atomic_ext<K::Sub, 8>},
-      {"rsub", "u32", "u64", &ds_atomic_ext<K::Rsub, 4>, &ds_atomic_ext<K::Rsub, 8>},
-      {"inc", "u32", "u64", &ds_atomic_ext<K::Inc, 4>, &ds_atomic_ext<K::Inc, 8>},
-      {"dec", "u32", "u64", &ds_atomic_ext<K::Dec, 4>, &ds_atomic_ext<K::Dec, 8>},
-      {"min", "u32", "u64", &ds_atomic_ext<K::MinU, 4>, &ds_atomic_ext<K::MinU, 8>},
-      {"max", "u32", "u64", &ds_atomic_ext<K::MaxU, 4>, &ds_atomic_ext<K::MaxU, 8>},
-      {"min", "i32", "i64", &ds_atomic_ext<K::MinI, 4>, &ds_atomic_ext<K::MinI, 8>},
-      {"max", "i32", "i64", &ds_atomic_ext<K::MaxI, 4>, &ds_atomic_ext<K::MaxI, 8>},
-      {"and", "b32", "b64", &ds_atomic_ext<K::And, 4>, &ds_atomic_ext<K::And, 8>},
-      {"or", "b32", "b64", &ds_atomic_ext<K::Or, 4>, &ds_atomic_ext<K::Or, 8>},
-      {"xor", "b32", "b64", &ds_atomic_ext<K::Xor, 4>, &ds_atomic_ext<K::Xor, 8>},
-      {"mskor", "b32", "b64", &ds_atomic_ext<K::Mskor, 4>, &ds_atomic_ext<K::Mskor, 8>},
-      {"cmpst", "b32", "b64", &ds_atomic_ext<K::CmpSt, 4>, &ds_atomic_ext<K::CmpSt, 8>},
-      {"cmpst", "f32", "f64", &ds_atomic_ext<K::CmpStF, 4>, &ds_atomic_ext<K::CmpStF, 8>},
-      {"min", "f32", "f64", &ds_atomic_ext<K::MinF, 4>, &ds_atomic_ext<K::MinF, 8>},
-      {"max", "f32", "f64", &ds_atomic_ext<K::MaxF, 4>, &ds_atomic_ext<K::MaxF, 8>},
-      {"add", "f32", "f64", &ds_atomic_ext<K::AddF, 4>, &ds_atomic_ext<K::AddF, 8>},
-  };
-  for (const auto& d : ints) {
-    ds(d.base, d.t32, d.h32);
-    ds(d.base, d.t64, d.h64);
+  for (const auto& d : ds) {
+    add(d.plain, d.h);
+    add(d.rtn, d.h);
   }
-  add("ds_wrxchg_rtn_b32", &ds_atomic_ext<K::Swap, 4>, U::DS, kCntLgkm);
-  add("ds_wrxchg_rtn_b64", &ds_atomic_ext<K::Swap, 8>, U::DS, kCntLgkm);
-  ds("pk_add", "f16", &ds_atomic_ext<K::PkAddF16, 4>);
-  ds("pk_add", "bf16", &ds_atomic_ext<K::PkAddBF16, 4>);
+  add(O::ds_wrxchg_rtn_b32, &ds_atomic_ext<K::Swap, 4>);
+  add(O::ds_wrxchg_rtn_b64, &ds_atomic_ext<K::Swap, 8>);
 
   // Global and flat: <op> is 32-bit, <op>_x2 64-bit; float forms by type suffix.
-  struct G { const char* n; Handler h; };
+  struct G { O global, flat; Handler h; };
   const G gs[] = {
-      {"add", &g_atomic_ext<K::Add, 4>},       {"add_x2", &g_atomic_ext<K::Add, 8>},
-      {"sub", &g_atomic_ext<K::Sub, 4>},       {"sub_x2", &g_atomic_ext<K::Sub, 8>},
-      {"swap", &g_atomic_ext<K::Swap, 4>},     {"swap_x2", &g_atomic_ext<K::Swap, 8>},
-      {"and", &g_atomic_ext<K::And, 4>},       {"and_x2", &g_atomic_ext<K::And, 8>},
-      {"or", &g_atomic_ext<K::Or, 4>},         {"or_x2", &g_atomic_ext<K::Or, 8>},
-      {"xor", &g_atomic_ext<K::Xor, 4>},       {"xor_x2", &g_atomic_ext<K::Xor, 8>},
-      {"umin", &g_atomic_ext<K::MinU, 4>},     {"umin_x2", &g_atomic_ext<K::MinU, 8>},
-      {"umax", &g_atomic_ext<K::MaxU, 4>},     {"umax_x2", &g_atomic_ext<K::MaxU, 8>},
-      {"smin", &g_atomic_ext<K::MinI, 4>},     {"smin_x2", &g_atomic_ext<K::MinI, 8>},
-      {"smax", &g_atomic_ext<K::MaxI, 4>},     {"smax_x2", &g_atomic_ext<K::MaxI, 8>},
-      {"inc", &g_atomic_ext<K::Inc, 4>},       {"inc_x2", &g_atomic_ext<K::Inc, 8>},
-      {"dec", &g_atomic_ext<K::Dec, 4>},       {"dec_x2", &g_atomic_ext<K::Dec, 8>},
-      {"cmpswap", &g_atomic_ext<K::CmpSwap, 4>}, {"cmpswap_x2", &g_atomic_ext<K::CmpSwap, 8>},
-      {"add_f32", &g_atomic_ext<K::AddF, 4>},  {"add_f64", &g_atomic_ext<K::AddF, 8>},
-      {"min_f64", &g_atomic_ext<K::MinF, 8>},  {"max_f64", &g_atomic_ext<K::MaxF, 8>},
-      {"pk_add_f16", &g_atomic_ext<K::PkAddF16, 4>}, {"pk_add_bf16", &g_atomic_ext<K::PkAddBF16, 4>},
+      {O::global_atomic_add, O::flat_atomic_add, &g_atomic_ext<K::Add, 4>},
+      {O::global_atomic_add_x2, O::flat_atomic_add_x2, &g_atomic_ext<K::Add, 8>},
+      {O::global_atomic_sub, O::flat_atomic_sub, &g_atomic_ext<K::Sub, 4>},
+      {O::global_atomic_sub_x2, O::flat_atomic_sub_x2, &g_atomic_ext<K::Sub, 8>},
+      {O::global_atomic_swap, O::flat_atomic_swap, &g_atomic_ext<K::Swap, 4>},
+      {O::global_atomic_swap_x2, O::flat_atomic_swap_x2, &g_atomic_ext<K::Swap, 8>},
+      {O::global_atomic_and, O::flat_atomic_and, &g_atomic_ext<K::And, 4>},
+      {O::global_atomic_and_x2, O::flat_atomic_and_x2, &g_atomic_ext<K::And, 8>},
+      {O::global_atomic_or, O::flat_atomic_or, &g_atomic_ext<K::Or, 4>},
+      {O::global_atomic_or_x2, O::flat_atomic_or_x2, &g_atomic_ext<K::Or, 8>},
+      {O::global_atomic_xor, O::flat_atomic_xor, &g_atomic_ext<K::Xor, 4>},
+      {O::global_atomic_xor_x2, O::flat_atomic_xor_x2, &g_atomic_ext<K::Xor, 8>},
+      {O::global_atomic_umin, O::flat_atomic_umin, &g_atomic_ext<K::MinU, 4>},
+      {O::global_atomic_umin_x2, O::flat_atomic_umin_x2, &g_atomic_ext<K::MinU, 8>},
+      {O::global_atomic_umax, O::flat_atomic_umax, &g_atomic_ext<K::MaxU, 4>},
+      {O::global_atomic_umax_x2, O::flat_atomic_umax_x2, &g_atomic_ext<K::MaxU, 8>},
+      {O::global_atomic_smin, O::flat_atomic_smin, &g_atomic_ext<K::MinI, 4>},
+      {O::global_atomic_smin_x2, O::flat_atomic_smin_x2, &g_atomic_ext<K::MinI, 8>},
+      {O::global_atomic_smax, O::flat_atomic_smax, &g_atomic_ext<K::MaxI, 4>},
+      {O::global_atomic_smax_x2, O::flat_atomic_smax_x2, &g_atomic_ext<K::MaxI, 8>},
+      {O::global_atomic_inc, O::flat_atomic_inc, &g_atomic_ext<K::Inc, 4>},
+      {O::global_atomic_inc_x2, O::flat_atomic_inc_x2, &g_atomic_ext<K::Inc, 8>},
+      {O::global_atomic_dec, O::flat_atomic_dec, &g_atomic_ext<K::Dec, 4>},
+      {O::global_atomic_dec_x2, O::flat_atomic_dec_x2, &g_atomic_ext<K::Dec, 8>},
+      {O::global_atomic_cmpswap, O::flat_atomic_cmpswap, &g_atomic_ext<K::CmpSwap, 4>},
+      {O::global_atomic_cmpswap_x2, O::flat_atomic_cmpswap_x2, &g_atomic_ext<K::CmpSwap, 8>},
+      {O::global_atomic_add_f32, O::flat_atomic_add_f32, &g_atomic_ext<K::AddF, 4>},
+      {O::global_atomic_add_f64, O::flat_atomic_add_f64, &g_atomic_ext<K::AddF, 8>},
+      {O::global_atomic_min_f64, O::flat_atomic_min_f64, &g_atomic_ext<K::MinF, 8>},
+      {O::global_atomic_max_f64, O::flat_atomic_max_f64, &g_atomic_ext<K::MaxF, 8>},
+      {O::global_atomic_pk_add_f16, O::flat_atomic_pk_add_f16, &g_atomic_ext<K::PkAddF16, 4>},
+      {O::global_atomic_pk_add_bf16, O::flat_atomic_pk_add_bf16, &g_atomic_ext<K::PkAddBF16, 4>},
   };
   for (const auto& g : gs) {
-    add(std::string("global_atomic_") + g.n, g.h, U::VMEM, kCntVm);
-    add(std::string("flat_atomic_") + g.n, g.h, U::VMEM, kCntFlat);
+    add(g.global, g.h);
+    add(g.flat, g.h);
   }
-  add("ds_wrap_rtn_b32", &ds_atomic_ext<K::Wrap, 4>, U::DS, kCntLgkm);
-  add("ds_wrxchg2_rtn_b32", &ds_wrxchg2<4, 1>, U::DS, kCntLgkm);
-  add("ds_wrxchg2_rtn_b64", &ds_wrxchg2<8, 1>, U::DS, kCntLgkm);
-  add("ds_wrxchg2st64_rtn_b32", &ds_wrxchg2<4, 64>, U::DS, kCntLgkm);
-  add("ds_wrxchg2st64_rtn_b64", &ds_wrxchg2<8, 64>, U::DS, kCntLgkm);
+  add(O::ds_wrap_rtn_b32, &ds_atomic_ext<K::Wrap, 4>);
+  add(O::ds_wrxchg2_rtn_b32, &ds_wrxchg2<4, 1>);
+  add(O::ds_wrxchg2_rtn_b64, &ds_wrxchg2<8, 1>);
+  add(O::ds_wrxchg2st64_rtn_b32, &ds_wrxchg2<4, 64>);
+  add(O::ds_wrxchg2st64_rtn_b64, &ds_wrxchg2<8, 64>);
 
   // Scalar and buffer atomics: the integer set (32- and 64-bit), and for buffers the float forms.
-  constexpr uint8_t kCntSmem = 3;  // SMEM: lgkmcnt, out of order (ops_mem.cpp)
-  struct SA { const char* n; Handler s32, s64, sb32, sb64, b32, b64; };
-#define CDNAJIT_SIM_ATOMIC_ROW(name, kind)                                                                        \
-  SA{name, &s_atomic_ext<K::kind, 4, false>, &s_atomic_ext<K::kind, 8, false>, &s_atomic_ext<K::kind, 4, true>, \
-     &s_atomic_ext<K::kind, 8, true>, &buf_atomic_ext<K::kind, 4>, &buf_atomic_ext<K::kind, 8>}
+  struct SA { O s32, s64, sb32, sb64, b32, b64; Handler hs32, hs64, hsb32, hsb64, hb32, hb64; };
+#define CDNAJIT_SIM_ATOMIC_ROW(name, kind)                                                                          \
+  SA{O::s_atomic_##name, O::s_atomic_##name##_x2, O::s_buffer_atomic_##name, O::s_buffer_atomic_##name##_x2,         \
+     O::buffer_atomic_##name, O::buffer_atomic_##name##_x2, &s_atomic_ext<K::kind, 4, false>,                        \
+     &s_atomic_ext<K::kind, 8, false>, &s_atomic_ext<K::kind, 4, true>, &s_atomic_ext<K::kind, 8, true>,             \
+     &buf_atomic_ext<K::kind, 4>, &buf_atomic_ext<K::kind, 8>}
   const SA sas[] = {
-      CDNAJIT_SIM_ATOMIC_ROW("add", Add),   CDNAJIT_SIM_ATOMIC_ROW("sub", Sub),         CDNAJIT_SIM_ATOMIC_ROW("swap", Swap),
-      CDNAJIT_SIM_ATOMIC_ROW("and", And),   CDNAJIT_SIM_ATOMIC_ROW("or", Or),           CDNAJIT_SIM_ATOMIC_ROW("xor", Xor),
-      CDNAJIT_SIM_ATOMIC_ROW("umin", MinU), CDNAJIT_SIM_ATOMIC_ROW("umax", MaxU),       CDNAJIT_SIM_ATOMIC_ROW("smin", MinI),
-      CDNAJIT_SIM_ATOMIC_ROW("smax", MaxI), CDNAJIT_SIM_ATOMIC_ROW("inc", Inc),         CDNAJIT_SIM_ATOMIC_ROW("dec", Dec),
-      CDNAJIT_SIM_ATOMIC_ROW("cmpswap", CmpSwap),
+      CDNAJIT_SIM_ATOMIC_ROW(add, Add),
+      CDNAJIT_SIM_ATOMIC_ROW(sub, Sub),
+      CDNAJIT_SIM_ATOMIC_ROW(swap, Swap),
+      CDNAJIT_SIM_ATOMIC_ROW(and, And),
+      CDNAJIT_SIM_ATOMIC_ROW(or, Or),
+      CDNAJIT_SIM_ATOMIC_ROW(xor, Xor),
+      CDNAJIT_SIM_ATOMIC_ROW(umin, MinU),
+      CDNAJIT_SIM_ATOMIC_ROW(umax, MaxU),
+      CDNAJIT_SIM_ATOMIC_ROW(smin, MinI),
+      CDNAJIT_SIM_ATOMIC_ROW(smax, MaxI),
+      CDNAJIT_SIM_ATOMIC_ROW(inc, Inc),
+      CDNAJIT_SIM_ATOMIC_ROW(dec, Dec),
+      CDNAJIT_SIM_ATOMIC_ROW(cmpswap, CmpSwap),
   };
 #undef CDNAJIT_SIM_ATOMIC_ROW
   for (const auto& s : sas) {
-    std::string n = s.n;
-    add("s_atomic_" + n, s.s32, U::SMEM, kCntSmem);
-    add("s_atomic_" + n + "_x2", s.s64, U::SMEM, kCntSmem);
-    add("s_buffer_atomic_" + n, s.sb32, U::SMEM, kCntSmem);
-    add("s_buffer_atomic_" + n + "_x2", s.sb64, U::SMEM, kCntSmem);
-    add("buffer_atomic_" + n, s.b32, U::VMEM, kCntVm);
-    add("buffer_atomic_" + n + "_x2", s.b64, U::VMEM, kCntVm);
+    add(s.s32, s.hs32);
+    add(s.s64, s.hs64);
+    add(s.sb32, s.hsb32);
+    add(s.sb64, s.hsb64);
+    add(s.b32, s.hb32);
+    add(s.b64, s.hb64);
   }
-  add("buffer_atomic_add_f32", &buf_atomic_ext<K::AddF, 4>, U::VMEM, kCntVm);
-  add("buffer_atomic_add_f64", &buf_atomic_ext<K::AddF, 8>, U::VMEM, kCntVm);
-  add("buffer_atomic_min_f64", &buf_atomic_ext<K::MinF, 8>, U::VMEM, kCntVm);
-  add("buffer_atomic_max_f64", &buf_atomic_ext<K::MaxF, 8>, U::VMEM, kCntVm);
-  add("buffer_atomic_pk_add_f16", &buf_atomic_ext<K::PkAddF16, 4>, U::VMEM, kCntVm);
-  add("buffer_atomic_pk_add_bf16", &buf_atomic_ext<K::PkAddBF16, 4>, U::VMEM, kCntVm);
+  add(O::buffer_atomic_add_f32, &buf_atomic_ext<K::AddF, 4>);
+  add(O::buffer_atomic_add_f64, &buf_atomic_ext<K::AddF, 8>);
+  add(O::buffer_atomic_min_f64, &buf_atomic_ext<K::MinF, 8>);
+  add(O::buffer_atomic_max_f64, &buf_atomic_ext<K::MaxF, 8>);
+  add(O::buffer_atomic_pk_add_f16, &buf_atomic_ext<K::PkAddF16, 4>);
+  add(O::buffer_atomic_pk_add_bf16, &buf_atomic_ext<K::PkAddBF16, 4>);
 }
 
 }  // namespace cdnajit::sim

@@ -28,8 +28,6 @@
 namespace cdnajit::sim {
 namespace {
 
-using U = isa::Unit;
-enum : uint8_t { kCntVm = 1 };
 // aux: 4 x the components the instruction moves (low 8 bits), and these flags.
 enum : uint32_t { kD16 = 0x100, kD16Hi = 0x200, kTyped = 0x400 };
 
@@ -144,20 +142,30 @@ void buf_store_format(Wave& w, const Op& op) {
 }  // namespace
 
 void register_buffer_format(Registry& r) {
-  struct S { const char* n; uint32_t c; };
-  for (auto [n, c] : {S{"x", 1}, S{"xy", 2}, S{"xyz", 3}, S{"xyzw", 4}}) {
-    const std::string s(n);
-    r.add("buffer_load_format_" + s, &buf_load_format, U::VMEM, FType::Int, kCntVm, 4 * c);
-    r.add("buffer_store_format_" + s, &buf_store_format, U::VMEM, FType::Int, kCntVm, 4 * c);
-    r.add("buffer_load_format_d16_" + s, &buf_load_format, U::VMEM, FType::Int, kCntVm, 4 * c | kD16);
-    r.add("buffer_store_format_d16_" + s, &buf_store_format, U::VMEM, FType::Int, kCntVm, 4 * c | kD16);
-    r.add("tbuffer_load_format_" + s, &buf_load_format, U::VMEM, FType::Int, kCntVm, 4 * c | kTyped);
-    r.add("tbuffer_store_format_" + s, &buf_store_format, U::VMEM, FType::Int, kCntVm, 4 * c | kTyped);
-    r.add("tbuffer_load_format_d16_" + s, &buf_load_format, U::VMEM, FType::Int, kCntVm, 4 * c | kD16 | kTyped);
-    r.add("tbuffer_store_format_d16_" + s, &buf_store_format, U::VMEM, FType::Int, kCntVm, 4 * c | kD16 | kTyped);
+  // Per component count: the buffer and typed-buffer format loads and stores, 32-bit and d16.
+  struct Forms { uint32_t c; O load, store, load_d16, store_d16, tload, tstore, tload_d16, tstore_d16; };
+  static const Forms forms[] = {
+      {1, O::buffer_load_format_x, O::buffer_store_format_x, O::buffer_load_format_d16_x, O::buffer_store_format_d16_x,
+       O::tbuffer_load_format_x, O::tbuffer_store_format_x, O::tbuffer_load_format_d16_x, O::tbuffer_store_format_d16_x},
+      {2, O::buffer_load_format_xy, O::buffer_store_format_xy, O::buffer_load_format_d16_xy, O::buffer_store_format_d16_xy,
+       O::tbuffer_load_format_xy, O::tbuffer_store_format_xy, O::tbuffer_load_format_d16_xy, O::tbuffer_store_format_d16_xy},
+      {3, O::buffer_load_format_xyz, O::buffer_store_format_xyz, O::buffer_load_format_d16_xyz, O::buffer_store_format_d16_xyz,
+       O::tbuffer_load_format_xyz, O::tbuffer_store_format_xyz, O::tbuffer_load_format_d16_xyz, O::tbuffer_store_format_d16_xyz},
+      {4, O::buffer_load_format_xyzw, O::buffer_store_format_xyzw, O::buffer_load_format_d16_xyzw, O::buffer_store_format_d16_xyzw,
+       O::tbuffer_load_format_xyzw, O::tbuffer_store_format_xyzw, O::tbuffer_load_format_d16_xyzw, O::tbuffer_store_format_d16_xyzw},
+  };
+  for (const Forms& f : forms) {
+    r.add(f.load, &buf_load_format, FType::Int, 4 * f.c);
+    r.add(f.store, &buf_store_format, FType::Int, 4 * f.c);
+    r.add(f.load_d16, &buf_load_format, FType::Int, 4 * f.c | kD16);
+    r.add(f.store_d16, &buf_store_format, FType::Int, 4 * f.c | kD16);
+    r.add(f.tload, &buf_load_format, FType::Int, 4 * f.c | kTyped);
+    r.add(f.tstore, &buf_store_format, FType::Int, 4 * f.c | kTyped);
+    r.add(f.tload_d16, &buf_load_format, FType::Int, 4 * f.c | kD16 | kTyped);
+    r.add(f.tstore_d16, &buf_store_format, FType::Int, 4 * f.c | kD16 | kTyped);
   }
-  r.add("buffer_load_format_d16_hi_x", &buf_load_format, U::VMEM, FType::Int, kCntVm, 4 | kD16 | kD16Hi);
-  r.add("buffer_store_format_d16_hi_x", &buf_store_format, U::VMEM, FType::Int, kCntVm, 4 | kD16 | kD16Hi);
+  r.add(O::buffer_load_format_d16_hi_x, &buf_load_format, FType::Int, 4 | kD16 | kD16Hi);
+  r.add(O::buffer_store_format_d16_hi_x, &buf_store_format, FType::Int, 4 | kD16 | kD16Hi);
 }
 
 }  // namespace cdnajit::sim

@@ -246,20 +246,19 @@ void div_fixup(Wave& w, const Op& op) {
 }  // namespace
 
 void register_div(Registry& r) {
-  using U = isa::Unit;
-  r.add("v_div_scale_f32", &div_scale<float>, U::VALU, FType::F32);
-  r.add("v_div_scale_f64", &div_scale<double>, U::VALU, FType::F64);
-  r.add("v_div_fmas_f32", &div_fmas<float>, U::VALU, FType::F32);
-  r.add("v_div_fmas_f64", &div_fmas<double>, U::VALU, FType::F64);
-  r.add("v_div_fixup_f32", &div_fixup<float>, U::VALU, FType::F32);
-  r.add("v_div_fixup_f64", &div_fixup<double>, U::VALU, FType::F64);
+  r.add(O::v_div_scale_f32, &div_scale<float>, FType::F32);
+  r.add(O::v_div_scale_f64, &div_scale<double>, FType::F64);
+  r.add(O::v_div_fmas_f32, &div_fmas<float>, FType::F32);
+  r.add(O::v_div_fmas_f64, &div_fmas<double>, FType::F64);
+  r.add(O::v_div_fixup_f32, &div_fixup<float>, FType::F32);
+  r.add(O::v_div_fixup_f64, &div_fixup<double>, FType::F64);
   // The same handlers honour MODE (see the header comment).
-  r.set_moded("v_div_scale_f32", &div_scale<float>);
-  r.set_moded("v_div_scale_f64", &div_scale<double>);
-  r.set_moded("v_div_fmas_f32", &div_fmas<float>);
-  r.set_moded("v_div_fmas_f64", &div_fmas<double>);
-  r.set_moded("v_div_fixup_f32", &div_fixup<float>);
-  r.set_moded("v_div_fixup_f64", &div_fixup<double>);
+  r.set_moded(O::v_div_scale_f32, &div_scale<float>);
+  r.set_moded(O::v_div_scale_f64, &div_scale<double>);
+  r.set_moded(O::v_div_fmas_f32, &div_fmas<float>);
+  r.set_moded(O::v_div_fmas_f64, &div_fmas<double>);
+  r.set_moded(O::v_div_fixup_f32, &div_fixup<float>);
+  r.set_moded(O::v_div_fixup_f64, &div_fixup<double>);
 }
 
 }  // namespace cdnajit::sim

@@ -89,19 +89,19 @@ void prng(Wave& w, const Op& op) {  // a 32-bit pattern: no value outside the b3
 }  // namespace
 
 void register_dot_int(Registry& r) {
-  auto add = [&](const char* n, Handler h, FType ft = FType::Int) {
-    if (!r.has(n)) r.add(n, h, isa::Unit::VALU, ft);
+  auto add = [&](O n, Handler h, FType ft = FType::Int) {
+    if (!r.has(n)) r.add(n, h, ft);
   };
-  add("v_dot2c_i32_i16", &dot_accumulate<16, true>);
-  add("v_dot4c_i32_i8", &dot_accumulate<8, true>);
-  add("v_dot8c_i32_i4", &dot_accumulate<4, true>);
-  add("v_dot8_i32_i4", &dot_vop3p<4, true>);
-  add("v_dot8_u32_u4", &dot_vop3p<4, false>);
-  add("v_dot4_i32_i8", &dot_vop3p<8, true>);
-  add("v_dot2_i32_i16", &dot_vop3p<16, true>);
-  add("v_minimum3_f32", &minmax3<false>, FType::F32);
-  add("v_maximum3_f32", &minmax3<true>, FType::F32);
-  add("v_prng_b32", &prng);
+  add(O::v_dot2c_i32_i16, &dot_accumulate<16, true>);
+  add(O::v_dot4c_i32_i8, &dot_accumulate<8, true>);
+  add(O::v_dot8c_i32_i4, &dot_accumulate<4, true>);
+  add(O::v_dot8_i32_i4, &dot_vop3p<4, true>);
+  add(O::v_dot8_u32_u4, &dot_vop3p<4, false>);
+  add(O::v_dot4_i32_i8, &dot_vop3p<8, true>);
+  add(O::v_dot2_i32_i16, &dot_vop3p<16, true>);
+  add(O::v_minimum3_f32, &minmax3<false>, FType::F32);
+  add(O::v_maximum3_f32, &minmax3<true>, FType::F32);
+  add(O::v_prng_b32, &prng);
 }
 
 }  // namespace cdnajit::sim

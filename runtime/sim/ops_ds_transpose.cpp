@@ -54,8 +54,8 @@ void ds_read_b64_tr(Wave& w, const Op& op) {
 }  // namespace
 
 void register_ds_transpose(Registry& r) {
-  r.add("ds_read_b64_tr_b16", &ds_read_b64_tr<16>, isa::Unit::DS, FType::Int, 2);
-  r.add("ds_read_b64_tr_b8", &ds_read_b64_tr<8>, isa::Unit::DS, FType::Int, 2);
+  r.add(O::ds_read_b64_tr_b16, &ds_read_b64_tr<16>);
+  r.add(O::ds_read_b64_tr_b8, &ds_read_b64_tr<8>);
 }
 
 }  // namespace cdnajit::sim

@@ -94,23 +94,23 @@ void frexp_exp_i16_f16(Wave& w, const Op& op) {  // the exponent is within [-23,
 }  // namespace
 
 void register_f64(Registry& r) {
-  auto add = [&](const char* n, Handler h, FType ft) {
-    if (!r.has(n)) r.add(n, h, isa::Unit::VALU, ft);
+  auto add = [&](O n, Handler h, FType ft) {
+    if (!r.has(n)) r.add(n, h, ft);
   };
-  add("v_ceil_f64", &f64_unary<ceil64>, FType::F64);
-  add("v_rndne_f64", &f64_unary<rndne64>, FType::F64);
-  add("v_fract_f64", &f64_unary<fract64>, FType::F64);
-  add("v_frexp_mant_f64", &f64_unary<frexp_mant64>, FType::F64);
-  add("v_frexp_exp_i32_f64", &frexp_exp_i32_f64, FType::F64);
-  add("v_ceil_f16", &f16_unary<ceil16>, FType::F16);
-  add("v_floor_f16", &f16_unary<floor16>, FType::F16);
-  add("v_trunc_f16", &f16_unary<trunc16>, FType::F16);
-  add("v_rndne_f16", &f16_unary<rndne16>, FType::F16);
-  add("v_fract_f16", &f16_unary<fract16>, FType::F16);
-  add("v_frexp_mant_f16", &f16_unary<frexp_mant16>, FType::F16);
-  add("v_frexp_exp_i16_f16", &frexp_exp_i16_f16, FType::F16);
-  add("v_sin_f16", &f16_transcendental<Transcendental::SinRev>, FType::F16);
-  add("v_cos_f16", &f16_transcendental<Transcendental::CosRev>, FType::F16);
+  add(O::v_ceil_f64, &f64_unary<ceil64>, FType::F64);
+  add(O::v_rndne_f64, &f64_unary<rndne64>, FType::F64);
+  add(O::v_fract_f64, &f64_unary<fract64>, FType::F64);
+  add(O::v_frexp_mant_f64, &f64_unary<frexp_mant64>, FType::F64);
+  add(O::v_frexp_exp_i32_f64, &frexp_exp_i32_f64, FType::F64);
+  add(O::v_ceil_f16, &f16_unary<ceil16>, FType::F16);
+  add(O::v_floor_f16, &f16_unary<floor16>, FType::F16);
+  add(O::v_trunc_f16, &f16_unary<trunc16>, FType::F16);
+  add(O::v_rndne_f16, &f16_unary<rndne16>, FType::F16);
+  add(O::v_fract_f16, &f16_unary<fract16>, FType::F16);
+  add(O::v_frexp_mant_f16, &f16_unary<frexp_mant16>, FType::F16);
+  add(O::v_frexp_exp_i16_f16, &frexp_exp_i16_f16, FType::F16);
+  add(O::v_sin_f16, &f16_transcendental<Transcendental::SinRev>, FType::F16);
+  add(O::v_cos_f16, &f16_transcendental<Transcendental::CosRev>, FType::F16);
 }
 
 }  // namespace cdnajit::sim

@@ -19,8 +19,6 @@
 namespace cdnajit::sim {
 namespace {
 
-using U = isa::Unit;
-
 uint32_t f32_source(Wave& w, const Src& s, int lane) {
   uint32_t u = lane_src(w, s, lane);
   if (s.abs) u &= 0x7fffffffu;
@@ -354,65 +352,65 @@ void cvt_sr_16_f32(Wave& w, const Op& op) {
 }  // namespace
 
 void register_fp8(Registry& r) {
-  r.add("v_cvt_pk_fp8_f32", &cvt_pk_to_fp8<false>, U::VALU, FType::F32);
-  r.add("v_cvt_pk_bf8_f32", &cvt_pk_to_fp8<true>, U::VALU, FType::F32);
-  r.add("v_cvt_sr_fp8_f32", &cvt_sr_to_fp8<false>, U::VALU, FType::F32);
-  r.add("v_cvt_sr_bf8_f32", &cvt_sr_to_fp8<true>, U::VALU, FType::F32);
+  r.add(O::v_cvt_pk_fp8_f32, &cvt_pk_to_fp8<false>, FType::F32);
+  r.add(O::v_cvt_pk_bf8_f32, &cvt_pk_to_fp8<true>, FType::F32);
+  r.add(O::v_cvt_sr_fp8_f32, &cvt_sr_to_fp8<false>, FType::F32);
+  r.add(O::v_cvt_sr_bf8_f32, &cvt_sr_to_fp8<true>, FType::F32);
   // gfx950 scaled conversions (all f32-typed: the scale is an f32 operand).
   constexpr int F32 = int(Wide::F32), F16 = int(Wide::F16), BF16 = int(Wide::BF16);
   constexpr int FP8 = int(MxFmt::FP8), BF8 = int(MxFmt::BF8), FP6 = int(MxFmt::FP6), BF6 = int(MxFmt::BF6), FP4 = int(MxFmt::FP4);
-  auto X = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F32); };
-  X("v_cvt_scalef32_pk_fp8_f32", &cvt_scalef32_pk_down<F32, FP8, true>);
-  X("v_cvt_scalef32_pk_bf8_f32", &cvt_scalef32_pk_down<F32, BF8, true>);
-  X("v_cvt_scalef32_pk_fp4_f32", &cvt_scalef32_pk_down<F32, FP4, true>);
-  X("v_cvt_scalef32_pk_fp8_f16", &cvt_scalef32_pk_down<F16, FP8, false>);
-  X("v_cvt_scalef32_pk_bf8_f16", &cvt_scalef32_pk_down<F16, BF8, false>);
-  X("v_cvt_scalef32_pk_fp4_f16", &cvt_scalef32_pk_down<F16, FP4, false>);
-  X("v_cvt_scalef32_pk_fp8_bf16", &cvt_scalef32_pk_down<BF16, FP8, false>);
-  X("v_cvt_scalef32_pk_bf8_bf16", &cvt_scalef32_pk_down<BF16, BF8, false>);
-  X("v_cvt_scalef32_pk_fp4_bf16", &cvt_scalef32_pk_down<BF16, FP4, false>);
-  X("v_cvt_scalef32_sr_fp8_f32", &cvt_scalef32_sr_down<F32, FP8>);
-  X("v_cvt_scalef32_sr_bf8_f32", &cvt_scalef32_sr_down<F32, BF8>);
-  X("v_cvt_scalef32_sr_fp8_f16", &cvt_scalef32_sr_down<F16, FP8>);
-  X("v_cvt_scalef32_sr_bf8_f16", &cvt_scalef32_sr_down<F16, BF8>);
-  X("v_cvt_scalef32_sr_fp8_bf16", &cvt_scalef32_sr_down<BF16, FP8>);
-  X("v_cvt_scalef32_sr_bf8_bf16", &cvt_scalef32_sr_down<BF16, BF8>);
-  X("v_cvt_scalef32_sr_pk_fp4_f32", &cvt_scalef32_sr_down<F32, FP4>);
-  X("v_cvt_scalef32_sr_pk_fp4_f16", &cvt_scalef32_sr_down<F16, FP4>);
-  X("v_cvt_scalef32_sr_pk_fp4_bf16", &cvt_scalef32_sr_down<BF16, FP4>);
-  X("v_cvt_scalef32_f32_fp8", &cvt_scalef32_up<FP8, F32, false>);
-  X("v_cvt_scalef32_f32_bf8", &cvt_scalef32_up<BF8, F32, false>);
-  X("v_cvt_scalef32_f16_fp8", &cvt_scalef32_up<FP8, F16, false>);
-  X("v_cvt_scalef32_f16_bf8", &cvt_scalef32_up<BF8, F16, false>);
-  X("v_cvt_scalef32_pk_f32_fp8", &cvt_scalef32_up<FP8, F32, true>);
-  X("v_cvt_scalef32_pk_f32_bf8", &cvt_scalef32_up<BF8, F32, true>);
-  X("v_cvt_scalef32_pk_f32_fp4", &cvt_scalef32_up<FP4, F32, true>);
-  X("v_cvt_scalef32_pk_f16_fp8", &cvt_scalef32_up<FP8, F16, true>);
-  X("v_cvt_scalef32_pk_f16_bf8", &cvt_scalef32_up<BF8, F16, true>);
-  X("v_cvt_scalef32_pk_f16_fp4", &cvt_scalef32_up<FP4, F16, true>);
-  X("v_cvt_scalef32_pk_bf16_fp8", &cvt_scalef32_up<FP8, BF16, true>);
-  X("v_cvt_scalef32_pk_bf16_bf8", &cvt_scalef32_up<BF8, BF16, true>);
-  X("v_cvt_scalef32_pk_bf16_fp4", &cvt_scalef32_up<FP4, BF16, true>);
-  X("v_cvt_scalef32_pk32_fp6_f16", &cvt_scalef32_pk32_down<F16, FP6, Pack32::PK32>);
-  X("v_cvt_scalef32_pk32_bf6_f16", &cvt_scalef32_pk32_down<F16, BF6, Pack32::PK32>);
-  X("v_cvt_scalef32_pk32_fp6_bf16", &cvt_scalef32_pk32_down<BF16, FP6, Pack32::PK32>);
-  X("v_cvt_scalef32_pk32_bf6_bf16", &cvt_scalef32_pk32_down<BF16, BF6, Pack32::PK32>);
-  X("v_cvt_scalef32_2xpk16_fp6_f32", &cvt_scalef32_pk32_down<F32, FP6, Pack32::TWO16>);
-  X("v_cvt_scalef32_2xpk16_bf6_f32", &cvt_scalef32_pk32_down<F32, BF6, Pack32::TWO16>);
-  X("v_cvt_scalef32_sr_pk32_fp6_f32", &cvt_scalef32_pk32_down<F32, FP6, Pack32::SR>);
-  X("v_cvt_scalef32_sr_pk32_bf6_f32", &cvt_scalef32_pk32_down<F32, BF6, Pack32::SR>);
-  X("v_cvt_scalef32_sr_pk32_fp6_f16", &cvt_scalef32_pk32_down<F16, FP6, Pack32::SR>);
-  X("v_cvt_scalef32_sr_pk32_bf6_f16", &cvt_scalef32_pk32_down<F16, BF6, Pack32::SR>);
-  X("v_cvt_scalef32_sr_pk32_fp6_bf16", &cvt_scalef32_pk32_down<BF16, FP6, Pack32::SR>);
-  X("v_cvt_scalef32_sr_pk32_bf6_bf16", &cvt_scalef32_pk32_down<BF16, BF6, Pack32::SR>);
-  X("v_cvt_scalef32_pk32_f32_fp6", &cvt_scalef32_pk32_up<FP6, F32>);
-  X("v_cvt_scalef32_pk32_f32_bf6", &cvt_scalef32_pk32_up<BF6, F32>);
-  X("v_cvt_scalef32_pk32_f16_fp6", &cvt_scalef32_pk32_up<FP6, F16>);
-  X("v_cvt_scalef32_pk32_f16_bf6", &cvt_scalef32_pk32_up<BF6, F16>);
-  X("v_cvt_scalef32_pk32_bf16_fp6", &cvt_scalef32_pk32_up<FP6, BF16>);
-  X("v_cvt_scalef32_pk32_bf16_bf6", &cvt_scalef32_pk32_up<BF6, BF16>);
-  X("v_cvt_sr_f16_f32", &cvt_sr_16_f32<false>);
-  X("v_cvt_sr_bf16_f32", &cvt_sr_16_f32<true>);
+  auto X = [&](O n, Handler h) { r.add(n, h, FType::F32); };
+  X(O::v_cvt_scalef32_pk_fp8_f32, &cvt_scalef32_pk_down<F32, FP8, true>);
+  X(O::v_cvt_scalef32_pk_bf8_f32, &cvt_scalef32_pk_down<F32, BF8, true>);
+  X(O::v_cvt_scalef32_pk_fp4_f32, &cvt_scalef32_pk_down<F32, FP4, true>);
+  X(O::v_cvt_scalef32_pk_fp8_f16, &cvt_scalef32_pk_down<F16, FP8, false>);
+  X(O::v_cvt_scalef32_pk_bf8_f16, &cvt_scalef32_pk_down<F16, BF8, false>);
+  X(O::v_cvt_scalef32_pk_fp4_f16, &cvt_scalef32_pk_down<F16, FP4, false>);
+  X(O::v_cvt_scalef32_pk_fp8_bf16, &cvt_scalef32_pk_down<BF16, FP8, false>);
+  X(O::v_cvt_scalef32_pk_bf8_bf16, &cvt_scalef32_pk_down<BF16, BF8, false>);
+  X(O::v_cvt_scalef32_pk_fp4_bf16, &cvt_scalef32_pk_down<BF16, FP4, false>);
+  X(O::v_cvt_scalef32_sr_fp8_f32, &cvt_scalef32_sr_down<F32, FP8>);
+  X(O::v_cvt_scalef32_sr_bf8_f32, &cvt_scalef32_sr_down<F32, BF8>);
+  X(O::v_cvt_scalef32_sr_fp8_f16, &cvt_scalef32_sr_down<F16, FP8>);
+  X(O::v_cvt_scalef32_sr_bf8_f16, &cvt_scalef32_sr_down<F16, BF8>);
+  X(O::v_cvt_scalef32_sr_fp8_bf16, &cvt_scalef32_sr_down<BF16, FP8>);
+  X(O::v_cvt_scalef32_sr_bf8_bf16, &cvt_scalef32_sr_down<BF16, BF8>);
+  X(O::v_cvt_scalef32_sr_pk_fp4_f32, &cvt_scalef32_sr_down<F32, FP4>);
+  X(O::v_cvt_scalef32_sr_pk_fp4_f16, &cvt_scalef32_sr_down<F16, FP4>);
+  X(O::v_cvt_scalef32_sr_pk_fp4_bf16, &cvt_scalef32_sr_down<BF16, FP4>);
+  X(O::v_cvt_scalef32_f32_fp8, &cvt_scalef32_up<FP8, F32, false>);
+  X(O::v_cvt_scalef32_f32_bf8, &cvt_scalef32_up<BF8, F32, false>);
+  X(O::v_cvt_scalef32_f16_fp8, &cvt_scalef32_up<FP8, F16, false>);
+  X(O::v_cvt_scalef32_f16_bf8, &cvt_scalef32_up<BF8, F16, false>);
+  X(O::v_cvt_scalef32_pk_f32_fp8, &cvt_scalef32_up<FP8, F32, true>);
+  X(O::v_cvt_scalef32_pk_f32_bf8, &cvt_scalef32_up<BF8, F32, true>);
+  X(O::v_cvt_scalef32_pk_f32_fp4, &cvt_scalef32_up<FP4, F32, true>);
+  X(O::v_cvt_scalef32_pk_f16_fp8, &cvt_scalef32_up<FP8, F16, true>);
+  X(O::v_cvt_scalef32_pk_f16_bf8, &cvt_scalef32_up<BF8, F16, true>);
+  X(O::v_cvt_scalef32_pk_f16_fp4, &cvt_scalef32_up<FP4, F16, true>);
+  X(O::v_cvt_scalef32_pk_bf16_fp8, &cvt_scalef32_up<FP8, BF16, true>);
+  X(O::v_cvt_scalef32_pk_bf16_bf8, &cvt_scalef32_up<BF8, BF16, true>);
+  X(O::v_cvt_scalef32_pk_bf16_fp4, &cvt_scalef32_up<FP4, BF16, true>);
+  X(O::v_cvt_scalef32_pk32_fp6_f16, &cvt_scalef32_pk32_down<F16, FP6, Pack32::PK32>);
+  X(O::v_cvt_scalef32_pk32_bf6_f16, &cvt_scalef32_pk32_down<F16, BF6, Pack32::PK32>);
+  X(O::v_cvt_scalef32_pk32_fp6_bf16, &cvt_scalef32_pk32_down<BF16, FP6, Pack32::PK32>);
+  X(O::v_cvt_scalef32_pk32_bf6_bf16, &cvt_scalef32_pk32_down<BF16, BF6, Pack32::PK32>);
+  X(O::v_cvt_scalef32_2xpk16_fp6_f32, &cvt_scalef32_pk32_down<F32, FP6, Pack32::TWO16>);
+  X(O::v_cvt_scalef32_2xpk16_bf6_f32, &cvt_scalef32_pk32_down<F32, BF6, Pack32::TWO16>);
+  X(O::v_cvt_scalef32_sr_pk32_fp6_f32, &cvt_scalef32_pk32_down<F32, FP6, Pack32::SR>);
+  X(O::v_cvt_scalef32_sr_pk32_bf6_f32, &cvt_scalef32_pk32_down<F32, BF6, Pack32::SR>);
+  X(O::v_cvt_scalef32_sr_pk32_fp6_f16, &cvt_scalef32_pk32_down<F16, FP6, Pack32::SR>);
+  X(O::v_cvt_scalef32_sr_pk32_bf6_f16, &cvt_scalef32_pk32_down<F16, BF6, Pack32::SR>);
+  X(O::v_cvt_scalef32_sr_pk32_fp6_bf16, &cvt_scalef32_pk32_down<BF16, FP6, Pack32::SR>);
+  X(O::v_cvt_scalef32_sr_pk32_bf6_bf16, &cvt_scalef32_pk32_down<BF16, BF6, Pack32::SR>);
+  X(O::v_cvt_scalef32_pk32_f32_fp6, &cvt_scalef32_pk32_up<FP6, F32>);
+  X(O::v_cvt_scalef32_pk32_f32_bf6, &cvt_scalef32_pk32_up<BF6, F32>);
+  X(O::v_cvt_scalef32_pk32_f16_fp6, &cvt_scalef32_pk32_up<FP6, F16>);
+  X(O::v_cvt_scalef32_pk32_f16_bf6, &cvt_scalef32_pk32_up<BF6, F16>);
+  X(O::v_cvt_scalef32_pk32_bf16_fp6, &cvt_scalef32_pk32_up<FP6, BF16>);
+  X(O::v_cvt_scalef32_pk32_bf16_bf6, &cvt_scalef32_pk32_up<BF6, BF16>);
+  X(O::v_cvt_sr_f16_f32, &cvt_sr_16_f32<false>);
+  X(O::v_cvt_sr_bf16_f32, &cvt_sr_16_f32<true>);
 }
 
 }  // namespace cdnajit::sim

@@ -69,15 +69,14 @@ void run_gpr_indexed(Wave& w, const Op& op) {
 }
 
 void register_gpr_idx(Registry& r) {
-  using U = isa::Unit;
   // s_set_gpr_idx_on s0, gpr_idx(...): operand 1 is the 4-bit mode (an immediate in the SOPC encoding's SSRC1).
-  r.add("s_set_gpr_idx_on", +[](Wave& w, const Op& op) {
+  r.add(O::s_set_gpr_idx_on, +[](Wave& w, const Op& op) {
     w.s[kM0] = (w.s[kM0] & ~0xf0ffu) | (read_s32(w, op.s[0]) & 0xffu) | (uint32_t(op.s[1].val & 15u) << 12);
     set_mode(w, w.mode | kModeGprIdxEn);
-  }, U::SALU);
-  r.add("s_set_gpr_idx_idx", +[](Wave& w, const Op& op) { w.s[kM0] = (w.s[kM0] & ~0xffu) | (read_s32(w, op.s[0]) & 0xffu); }, U::SALU);
-  r.add("s_set_gpr_idx_mode", +[](Wave& w, const Op& op) { w.s[kM0] = (w.s[kM0] & ~0xf000u) | ((op.imm & 15u) << 12); }, U::SALU);
-  r.add("s_set_gpr_idx_off", +[](Wave& w, const Op&) { set_mode(w, w.mode & ~kModeGprIdxEn); }, U::SALU);
+  });
+  r.add(O::s_set_gpr_idx_idx, +[](Wave& w, const Op& op) { w.s[kM0] = (w.s[kM0] & ~0xffu) | (read_s32(w, op.s[0]) & 0xffu); });
+  r.add(O::s_set_gpr_idx_mode, +[](Wave& w, const Op& op) { w.s[kM0] = (w.s[kM0] & ~0xf000u) | ((op.imm & 15u) << 12); });
+  r.add(O::s_set_gpr_idx_off, +[](Wave& w, const Op&) { set_mode(w, w.mode & ~kModeGprIdxEn); });
 }
 
 }  // namespace cdnajit::sim

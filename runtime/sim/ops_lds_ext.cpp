@@ -11,9 +11,6 @@
 namespace cdnajit::sim {
 namespace {
 
-using U = isa::Unit;
-constexpr uint8_t kCntLgkm = 2;
-
 // ds_append / ds_consume vdst [offset:N]: add (append) or subtract (consume) the number of
 // active lanes to/from the dword at M0 + offset, once for the wave; every active lane receives
 // the value before the operation. The guides place the LDS counter "at instr_offset" and mention
@@ -86,14 +83,14 @@ void ds_condxchg32(Wave& w, const Op& op) {
 }  // namespace
 
 void register_lds_ext(Registry& r) {
-  auto add = [&](const char* n, Handler h, uint32_t bytes) {
-    if (!r.has(n)) r.add(n, h, U::DS, FType::Int, kCntLgkm, bytes);
+  auto add = [&](O n, Handler h, uint32_t bytes) {
+    if (!r.has(n)) r.add(n, h, FType::Int, bytes);
   };
-  add("ds_append", &ds_append_consume<false>, 4);
-  add("ds_consume", &ds_append_consume<true>, 4);
-  add("ds_read_addtid_b32", &ds_read_addtid, 4);
-  add("ds_write_addtid_b32", &ds_write_addtid, 4);
-  add("ds_condxchg32_rtn_b64", &ds_condxchg32, 8);
+  add(O::ds_append, &ds_append_consume<false>, 4);
+  add(O::ds_consume, &ds_append_consume<true>, 4);
+  add(O::ds_read_addtid_b32, &ds_read_addtid, 4);
+  add(O::ds_write_addtid_b32, &ds_write_addtid, 4);
+  add(O::ds_condxchg32_rtn_b64, &ds_condxchg32, 8);
 }
 
 }  // namespace cdnajit::sim

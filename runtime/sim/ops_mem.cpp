@@ -10,7 +10,6 @@
 namespace cdnajit::sim {
 namespace {
 
-using U = isa::Unit;
 enum : uint8_t { kCntVm = 1, kCntLgkm = 2, kCntSmem = 3, kCntFlat = 4 };
 
 void track(Wave& w, const Op& op, bool has_dst) {
@@ -713,84 +712,99 @@ void ds_permute(Wave& w, const Op& op) {
 
 }  // namespace
 
+namespace {
+// Op::aux of the memory handlers above: bytes per lane per address, then the data form.
+enum : uint32_t { kSext = 0x100, kD16Lo = 0x200, kD16Hi = 0x400, kTwoAddresses = 0x800, kStride64 = 0x1000 };
+// A plain load or store row's access as its table row declares it (InstrInfo::access_bytes and the
+// sign / D16 flags after it).
+uint32_t declared_access(const isa::InstrInfo& row) {
+  return row.access_bytes | (row.sign_extends ? kSext : 0u) | (row.d16 ? kD16Lo : 0u) | (row.d16_hi ? kD16Hi : 0u);
+}
+// SMEM: the data's dwords, and 0x100 when the base is a 4-dword buffer resource (s_buffer_*).
+uint32_t smem_aux(O op) {
+  const isa::InstrInfo& row = isa::info(op);
+  return row.operands[0].dwords | (row.operands[1].dwords == 4 ? 0x100u : 0u);
+}
+}  // namespace
+
 void register_mem(Registry& r) {
-  struct S { const char* n; uint32_t dw; };
-  for (auto [n, dw] : {S{"dword", 1}, S{"dwordx2", 2}, S{"dwordx4", 4}, S{"dwordx8", 8}, S{"dwordx16", 16}}) {
-    r.add(std::string("s_load_") + n, &s_load, U::SMEM, FType::Int, kCntSmem, dw);
-    r.add(std::string("s_buffer_load_") + n, &s_load, U::SMEM, FType::Int, kCntSmem, dw | 0x100);
-  }
-  for (auto [n, dw] : {S{"dword", 1}, S{"dwordx2", 2}, S{"dwordx4", 4}}) {
-    r.add(std::string("s_store_") + n, &s_store, U::SMEM, FType::Int, kCntSmem, dw);
-    r.add(std::string("s_buffer_store_") + n, &s_store, U::SMEM, FType::Int, kCntSmem, dw | 0x100);
-  }
+  using isa::Family;
+  for (O op : {O::s_load_dword, O::s_load_dwordx2, O::s_load_dwordx4, O::s_load_dwordx8, O::s_load_dwordx16,
+               O::s_buffer_load_dword, O::s_buffer_load_dwordx2, O::s_buffer_load_dwordx4, O::s_buffer_load_dwordx8,
+               O::s_buffer_load_dwordx16})
+    r.add(op, &s_load, FType::Int, smem_aux(op));
+  for (O op : {O::s_store_dword, O::s_store_dwordx2, O::s_store_dwordx4, O::s_buffer_store_dword,
+               O::s_buffer_store_dwordx2, O::s_buffer_store_dwordx4})
+    r.add(op, &s_store, FType::Int, smem_aux(op));
   // Scalar cache control: the model has no scalar cache (every SMEM access reads and writes
-  // memory directly), so write-back, invalidate and discard only take their lgkmcnt slot.
-  for (const char* n : {"s_dcache_wb_vol", "s_dcache_inv_vol", "s_dcache_discard", "s_dcache_discard_x2"})
-    r.add(n, +[](Wave& w, const Op& op) { pend_add(w, op, kCntSmem, 0, 0, 0); }, U::SMEM, FType::Int, kCntSmem, 0);
-  struct G { const char* n; uint32_t aux; };
-  static const G gl[] = {{"ubyte", 1}, {"sbyte", 1 | 0x100}, {"ushort", 2}, {"sshort", 2 | 0x100}, {"dword", 4},
-                         {"dwordx2", 8}, {"dwordx3", 12}, {"dwordx4", 16}, {"short_d16", 2 | 0x200},
-                         {"short_d16_hi", 2 | 0x400}, {"ubyte_d16", 1 | 0x200}, {"ubyte_d16_hi", 1 | 0x400},
-                         {"sbyte_d16", 1 | 0x300}, {"sbyte_d16_hi", 1 | 0x500}};
-  for (const auto& g : gl) {
-    r.add(std::string("global_load_") + g.n, &g_load, U::VMEM, FType::Int, kCntVm, g.aux);
-    r.add(std::string("flat_load_") + g.n, &g_load, U::VMEM, FType::Int, kCntFlat, g.aux);
-    r.add(std::string("buffer_load_") + g.n, &buf_load_dispatch, U::VMEM, FType::Int, kCntVm, g.aux);
+  // memory directly), so write-back, invalidate and discard only take their lgkmcnt slot. LLVM
+  // counts all of them on lgkmcnt (SMInstructions.td: SM_Inval_Pseudo and SM_Discard_Pseudo keep
+  // SM_Pseudo's LGKM_CNT = 1), as the table does.
+  for (O op : {O::s_dcache_wb, O::s_dcache_inv, O::s_dcache_wb_vol, O::s_dcache_inv_vol, O::s_dcache_discard,
+               O::s_dcache_discard_x2})
+    r.add(op, +[](Wave& w, const Op& op) { pend_add(w, op, kCntSmem, 0, 0, 0); });
+  // VMEM loads and stores (LDS DMA included): every row of the GLOBAL, FLAT, MUBUF and SCRATCH
+  // families with a declared access (plain loads and stores; atomics and format forms are below
+  // and in ops_buffer_format.cpp), the handler chosen by family and direction.
+  for (const isa::InstrInfo& row : isa::table()) {
+    if (!row.access_bytes) continue;
+    const bool dma = isa::is(row, isa::kClassLdsDma);
+    Handler h = nullptr;
+    switch (row.family) {
+      case Family::GLOBAL: h = dma ? &g_load_lds : row.is_load ? &g_load : &g_store; break;
+      case Family::FLAT: h = row.is_load ? &g_load : &g_store; break;
+      case Family::MUBUF: h = row.is_load ? &buf_load_dispatch : &buf_store; break;
+      case Family::SCRATCH: h = dma ? &scratch_load_lds : row.is_load ? &scratch_load : &scratch_store; break;
+      default: continue;
+    }
+    r.add(isa::opcode_of(row), h, FType::Int, declared_access(row));
   }
-  for (const auto& g : gl) r.add(std::string("scratch_load_") + g.n, &scratch_load, U::VMEM, FType::Int, kCntVm, g.aux);
-  static const G gs[] = {{"byte", 1}, {"short", 2}, {"dword", 4}, {"dwordx2", 8}, {"dwordx3", 12}, {"dwordx4", 16},
-                         {"short_d16_hi", 2 | 0x400}, {"byte_d16_hi", 1 | 0x400}};
-  for (const auto& g : gs) {
-    r.add(std::string("global_store_") + g.n, &g_store, U::VMEM, FType::Int, kCntVm, g.aux);
-    r.add(std::string("flat_store_") + g.n, &g_store, U::VMEM, FType::Int, kCntFlat, g.aux);
-    r.add(std::string("buffer_store_") + g.n, &buf_store, U::VMEM, FType::Int, kCntVm, g.aux);
-    r.add(std::string("scratch_store_") + g.n, &scratch_store, U::VMEM, FType::Int, kCntVm, g.aux);
+  // LDS reads and writes: every DS row with a declared access; two-address forms by their
+  // offset0/offset1 modifiers.
+  for (const isa::InstrInfo& row : isa::table()) {
+    if (row.family != Family::DS || !row.access_bytes) continue;
+    const O op = isa::opcode_of(row);
+    uint32_t aux = declared_access(row);
+    if (row.mods & isa::kModOffset01) aux |= kTwoAddresses;
+    if (op == O::ds_read2st64_b32 || op == O::ds_read2st64_b64 || op == O::ds_write2st64_b32 || op == O::ds_write2st64_b64)
+      aux |= kStride64;
+    r.add(op, row.is_load ? &ds_read : &ds_write, FType::Int, aux);
   }
-  static const G gll[] = {{"dword", 4}, {"dwordx3", 12}, {"dwordx4", 16}, {"ubyte", 1}, {"sbyte", 1 | 0x100}, {"ushort", 2}, {"sshort", 2 | 0x100}};
-  for (const auto& g : gll) r.add(std::string("global_load_lds_") + g.n, &g_load_lds, U::VMEM, FType::Int, kCntVm, g.aux);
-  for (const auto& g : gll)
-    if (g.aux <= 4 || g.aux > 0xff)  // scratch has no dwordx3/x4 LDS forms
-      r.add(std::string("scratch_load_lds_") + g.n, &scratch_load_lds, U::VMEM, FType::Int, kCntVm, g.aux);
-  r.add("ds_nop", +[](Wave&, const Op&) {}, U::DS, FType::Int, 0, 0);
-  struct At { const char* n; Handler h; };
-  static const At at[] = {{"add", &g_atomic<0>}, {"sub", &g_atomic<1>}, {"swap", &g_atomic<2>}, {"and", &g_atomic<3>},
-                          {"or", &g_atomic<4>}, {"xor", &g_atomic<5>}, {"umax", &g_atomic<6>}, {"umin", &g_atomic<7>},
-                          {"smax", &g_atomic<9>}, {"smin", &g_atomic<10>},
-                          {"cmpswap", &g_atomic<11>}};
+  // ds_nop: counted on lgkmcnt as the table (and LLVM: DS_VOID keeps DS_Pseudo's LGKM_CNT = 1) says.
+  r.add(O::ds_nop, +[](Wave& w, const Op& op) { pend_add(w, op, kCntLgkm, 1, 0, 0); });
+  struct At { O global, flat; Handler h; };
+  static const At at[] = {{O::global_atomic_add, O::flat_atomic_add, &g_atomic<0>},
+                          {O::global_atomic_sub, O::flat_atomic_sub, &g_atomic<1>},
+                          {O::global_atomic_swap, O::flat_atomic_swap, &g_atomic<2>},
+                          {O::global_atomic_and, O::flat_atomic_and, &g_atomic<3>},
+                          {O::global_atomic_or, O::flat_atomic_or, &g_atomic<4>},
+                          {O::global_atomic_xor, O::flat_atomic_xor, &g_atomic<5>},
+                          {O::global_atomic_umax, O::flat_atomic_umax, &g_atomic<6>},
+                          {O::global_atomic_umin, O::flat_atomic_umin, &g_atomic<7>},
+                          {O::global_atomic_smax, O::flat_atomic_smax, &g_atomic<9>},
+                          {O::global_atomic_smin, O::flat_atomic_smin, &g_atomic<10>},
+                          {O::global_atomic_cmpswap, O::flat_atomic_cmpswap, &g_atomic<11>}};
   for (const auto& a : at) {
-    r.add(std::string("global_atomic_") + a.n, a.h, U::VMEM, FType::Int, kCntVm, 4);
-    r.add(std::string("flat_atomic_") + a.n, a.h, U::VMEM, FType::Int, kCntFlat, 4);
+    r.add(a.global, a.h, FType::Int, 4);
+    r.add(a.flat, a.h, FType::Int, 4);
   }
-  static const G dr[] = {{"b32", 4}, {"b64", 8}, {"b96", 12}, {"b128", 16}, {"u8", 1}, {"i8", 1 | 0x100}, {"u16", 2},
-                         {"i16", 2 | 0x100}, {"u16_d16", 2 | 0x200}, {"u16_d16_hi", 2 | 0x400}, {"u8_d16", 1 | 0x200},
-                         {"u8_d16_hi", 1 | 0x400}, {"i8_d16", 1 | 0x300}, {"i8_d16_hi", 1 | 0x500}};
-  for (const auto& d : dr) r.add(std::string("ds_read_") + d.n, &ds_read, U::DS, FType::Int, kCntLgkm, d.aux);
-  r.add("ds_read2_b32", &ds_read, U::DS, FType::Int, kCntLgkm, 4 | 0x800);
-  r.add("ds_read2_b64", &ds_read, U::DS, FType::Int, kCntLgkm, 8 | 0x800);
-  r.add("ds_read2st64_b32", &ds_read, U::DS, FType::Int, kCntLgkm, 4 | 0x1800);
-  r.add("ds_read2st64_b64", &ds_read, U::DS, FType::Int, kCntLgkm, 8 | 0x1800);
-  static const G dw[] = {{"b32", 4}, {"b64", 8}, {"b96", 12}, {"b128", 16}, {"b8", 1}, {"b16", 2}, {"b8_d16_hi", 1 | 0x400}, {"b16_d16_hi", 2 | 0x400}};
-  for (const auto& d : dw) r.add(std::string("ds_write_") + d.n, &ds_write, U::DS, FType::Int, kCntLgkm, d.aux);
-  r.add("ds_write2_b32", &ds_write, U::DS, FType::Int, kCntLgkm, 4 | 0x800);
-  r.add("ds_write2_b64", &ds_write, U::DS, FType::Int, kCntLgkm, 8 | 0x800);
-  r.add("ds_write2st64_b32", &ds_write, U::DS, FType::Int, kCntLgkm, 4 | 0x1800);
-  r.add("ds_write2st64_b64", &ds_write, U::DS, FType::Int, kCntLgkm, 8 | 0x1800);
-  static const At da[] = {{"add_u32", &ds_atomic<0>}, {"sub_u32", &ds_atomic<1>}, {"max_u32", &ds_atomic<2>},
-                          {"min_u32", &ds_atomic<3>}, {"and_b32", &ds_atomic<4>}, {"or_b32", &ds_atomic<5>},
-                          {"xor_b32", &ds_atomic<6>}, {"max_i32", &ds_atomic<8>}, {"min_i32", &ds_atomic<9>}};
+  struct DsAt { O plain, rtn; Handler h; };
+  static const DsAt da[] = {{O::ds_add_u32, O::ds_add_rtn_u32, &ds_atomic<0>}, {O::ds_sub_u32, O::ds_sub_rtn_u32, &ds_atomic<1>},
+                            {O::ds_max_u32, O::ds_max_rtn_u32, &ds_atomic<2>}, {O::ds_min_u32, O::ds_min_rtn_u32, &ds_atomic<3>},
+                            {O::ds_and_b32, O::ds_and_rtn_b32, &ds_atomic<4>}, {O::ds_or_b32, O::ds_or_rtn_b32, &ds_atomic<5>},
+                            {O::ds_xor_b32, O::ds_xor_rtn_b32, &ds_atomic<6>}, {O::ds_max_i32, O::ds_max_rtn_i32, &ds_atomic<8>},
+                            {O::ds_min_i32, O::ds_min_rtn_i32, &ds_atomic<9>}};
   for (const auto& a : da) {
-    r.add(std::string("ds_") + a.n, a.h, U::DS, FType::Int, kCntLgkm, 4);
-    std::string rtn = a.n;
-    rtn.insert(rtn.find('_'), "_rtn");
-    r.add("ds_" + rtn, a.h, U::DS, FType::Int, kCntLgkm, 4);
+    r.add(a.plain, a.h, FType::Int, 4);
+    r.add(a.rtn, a.h, FType::Int, 4);
   }
-  r.add("ds_wrxchg_rtn_b32", &ds_atomic<7>, U::DS, FType::Int, kCntLgkm, 4);
-  r.add("ds_bpermute_b32", &ds_bpermute, U::DS, FType::Int, kCntLgkm, 4);
-  r.add("ds_permute_b32", &ds_permute, U::DS, FType::Int, kCntLgkm, 4);
+  r.add(O::ds_wrxchg_rtn_b32, &ds_atomic<7>, FType::Int, 4);
+  r.add(O::ds_bpermute_b32, &ds_bpermute, FType::Int, 4);
+  r.add(O::ds_permute_b32, &ds_permute, FType::Int, 4);
   // Cache maintenance: simulated memory is coherent, so only the vmcnt bookkeeping remains.
-  for (const char* n : {"buffer_wbl2", "buffer_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol"})
-    r.add(n, +[](Wave& w, const Op& op) { pend_add(w, op, kCntVm, 1, 0, 0); }, U::VMEM, FType::Int, kCntVm, 0);
-  r.add("ds_swizzle_b32", &ds_swizzle, U::DS, FType::Int, kCntLgkm, 4);
+  for (O op : {O::buffer_wbl2, O::buffer_inv})
+    r.add(op, +[](Wave& w, const Op& op) { pend_add(w, op, kCntVm, 1, 0, 0); });
+  r.add(O::ds_swizzle_b32, &ds_swizzle, FType::Int, 4);
 }
 
 // ---- timing-model recording -------------------------------------------------------

@@ -21,8 +21,6 @@
 namespace cdnajit::sim {
 namespace {
 
-using U = isa::Unit;
-
 double element(uint32_t dword, int j, Fmt f, bool fnuz) { return mfma_element(dword, j, f, fnuz); }
 
 // f16/bf16 MFMAs with the CDNA3 numerics on hosts with the row-vector path (mfma_half_row8): the
@@ -358,58 +356,52 @@ void accvgpr_move(Wave& w, const Op& op) {
 
 void register_mfma(Registry& r) {
   using F = Fmt;
-  r.add("v_mfma_f32_16x16x16_f16", &mfma<16, 16, F::F16, F::F16>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_16x16x16f16", &mfma<16, 16, F::F16, F::F16>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_32x32x8_f16", &mfma<32, 8, F::F16, F::F16>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_32x32x8f16", &mfma<32, 8, F::F16, F::F16>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_16x16x16_bf16", &mfma<16, 16, F::BF16, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_16x16x16bf16_1k", &mfma<16, 16, F::BF16, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_32x32x8_bf16", &mfma<32, 8, F::BF16, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_32x32x8bf16_1k", &mfma<32, 8, F::BF16, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_16x16x32_bf16", &mfma<16, 32, F::BF16, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_16x16x32_f16", &mfma<16, 32, F::F16, F::F16>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_32x32x16_bf16", &mfma<32, 16, F::BF16, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_32x32x16_f16", &mfma<32, 16, F::F16, F::F16>, U::MFMA, FType::F16);
+  r.add(O::v_mfma_f32_16x16x16_f16, &mfma<16, 16, F::F16, F::F16>, FType::F16);
+  r.add(O::v_mfma_f32_32x32x8_f16, &mfma<32, 8, F::F16, F::F16>, FType::F16);
+  r.add(O::v_mfma_f32_16x16x16_bf16, &mfma<16, 16, F::BF16, F::BF16>, FType::BF16);
+  r.add(O::v_mfma_f32_32x32x8_bf16, &mfma<32, 8, F::BF16, F::BF16>, FType::BF16);
+  r.add(O::v_mfma_f32_16x16x32_bf16, &mfma<16, 32, F::BF16, F::BF16>, FType::BF16);
+  r.add(O::v_mfma_f32_16x16x32_f16, &mfma<16, 32, F::F16, F::F16>, FType::F16);
+  r.add(O::v_mfma_f32_32x32x16_bf16, &mfma<32, 16, F::BF16, F::BF16>, FType::BF16);
+  r.add(O::v_mfma_f32_32x32x16_f16, &mfma<32, 16, F::F16, F::F16>, FType::F16);
   // The fp8/bf8 (and below f8f6f4 / scaled) MFMAs are float instructions like the f16/bf16 ones: FType F32 (their
   // f32 accumulator's inline constants; the same encoding Int gave) makes them fail under a non-default MODE, as
   // the other float MFMAs do, instead of silently assuming MODE-independence nobody has published.
-  r.add("v_mfma_f32_16x16x32_fp8_fp8", &mfma<16, 32, F::FP8, F::FP8>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_16x16x32_fp8_bf8", &mfma<16, 32, F::FP8, F::BF8>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_16x16x32_bf8_fp8", &mfma<16, 32, F::BF8, F::FP8>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_16x16x32_bf8_bf8", &mfma<16, 32, F::BF8, F::BF8>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_32x32x16_fp8_fp8", &mfma<32, 16, F::FP8, F::FP8>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_32x32x16_fp8_bf8", &mfma<32, 16, F::FP8, F::BF8>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_32x32x16_bf8_fp8", &mfma<32, 16, F::BF8, F::FP8>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_32x32x16_bf8_bf8", &mfma<32, 16, F::BF8, F::BF8>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_16x16x4_f32", &mfma<16, 4, F::F32, F::F32>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_16x16x4f32", &mfma<16, 4, F::F32, F::F32>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_32x32x2_f32", &mfma<32, 2, F::F32, F::F32>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_32x32x2f32", &mfma<32, 2, F::F32, F::F32>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_16x16x8_xf32", &mfma<16, 8, F::XF32, F::XF32>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_32x32x4_xf32", &mfma<32, 4, F::XF32, F::XF32>, U::MFMA, FType::F32);
-  r.add("v_mfma_f64_16x16x4_f64", &mfma_f64_16x16x4, U::MFMA, FType::F64);
-  r.add("v_mfma_f64_4x4x4_4b_f64", &mfma_f64_4x4x4_4b, U::MFMA, FType::F64);
-  r.add("v_mfma_i32_16x16x32_i8", &mfma<16, 32, F::I8, F::I8>, U::MFMA);
-  r.add("v_mfma_i32_32x32x16_i8", &mfma<32, 16, F::I8, F::I8>, U::MFMA);
-  r.add("v_mfma_i32_16x16x64_i8", &mfma<16, 64, F::I8, F::I8>, U::MFMA);
-  r.add("v_mfma_i32_32x32x32_i8", &mfma<32, 32, F::I8, F::I8>, U::MFMA);
+  r.add(O::v_mfma_f32_16x16x32_fp8_fp8, &mfma<16, 32, F::FP8, F::FP8>, FType::F32);
+  r.add(O::v_mfma_f32_16x16x32_fp8_bf8, &mfma<16, 32, F::FP8, F::BF8>, FType::F32);
+  r.add(O::v_mfma_f32_16x16x32_bf8_fp8, &mfma<16, 32, F::BF8, F::FP8>, FType::F32);
+  r.add(O::v_mfma_f32_16x16x32_bf8_bf8, &mfma<16, 32, F::BF8, F::BF8>, FType::F32);
+  r.add(O::v_mfma_f32_32x32x16_fp8_fp8, &mfma<32, 16, F::FP8, F::FP8>, FType::F32);
+  r.add(O::v_mfma_f32_32x32x16_fp8_bf8, &mfma<32, 16, F::FP8, F::BF8>, FType::F32);
+  r.add(O::v_mfma_f32_32x32x16_bf8_fp8, &mfma<32, 16, F::BF8, F::FP8>, FType::F32);
+  r.add(O::v_mfma_f32_32x32x16_bf8_bf8, &mfma<32, 16, F::BF8, F::BF8>, FType::F32);
+  r.add(O::v_mfma_f32_16x16x4_f32, &mfma<16, 4, F::F32, F::F32>, FType::F32);
+  r.add(O::v_mfma_f32_32x32x2_f32, &mfma<32, 2, F::F32, F::F32>, FType::F32);
+  r.add(O::v_mfma_f32_16x16x8_xf32, &mfma<16, 8, F::XF32, F::XF32>, FType::F32);
+  r.add(O::v_mfma_f32_32x32x4_xf32, &mfma<32, 4, F::XF32, F::XF32>, FType::F32);
+  r.add(O::v_mfma_f64_16x16x4_f64, &mfma_f64_16x16x4, FType::F64);
+  r.add(O::v_mfma_f64_4x4x4_4b_f64, &mfma_f64_4x4x4_4b, FType::F64);
+  r.add(O::v_mfma_i32_16x16x32_i8, &mfma<16, 32, F::I8, F::I8>);
+  r.add(O::v_mfma_i32_32x32x16_i8, &mfma<32, 16, F::I8, F::I8>);
+  r.add(O::v_mfma_i32_16x16x64_i8, &mfma<16, 64, F::I8, F::I8>);
+  r.add(O::v_mfma_i32_32x32x32_i8, &mfma<32, 32, F::I8, F::I8>);
   // Multi-block forms (gfx940+ names; LLVM also accepts the gfx908 spellings, e.g. 4x4x1f32).
-  r.add("v_mfma_f32_32x32x1_2b_f32", &mfma_blocks<32, 1, 2, F::F32>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_16x16x1_4b_f32", &mfma_blocks<16, 1, 4, F::F32>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_4x4x1_16b_f32", &mfma_blocks<4, 1, 16, F::F32>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_32x32x4_2b_f16", &mfma_blocks<32, 4, 2, F::F16>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_16x16x4_4b_f16", &mfma_blocks<16, 4, 4, F::F16>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_4x4x4_16b_f16", &mfma_blocks<4, 4, 16, F::F16>, U::MFMA, FType::F16);
-  r.add("v_mfma_f32_32x32x4_2b_bf16", &mfma_blocks<32, 4, 2, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_16x16x4_4b_bf16", &mfma_blocks<16, 4, 4, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_mfma_f32_4x4x4_16b_bf16", &mfma_blocks<4, 4, 16, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_mfma_i32_32x32x4_2b_i8", &mfma_blocks<32, 4, 2, F::I8>, U::MFMA);
-  r.add("v_mfma_i32_16x16x4_4b_i8", &mfma_blocks<16, 4, 4, F::I8>, U::MFMA);
-  r.add("v_mfma_i32_4x4x4_16b_i8", &mfma_blocks<4, 4, 16, F::I8>, U::MFMA);
-  r.add("v_mfma_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128, false>, U::MFMA, FType::F32);
-  r.add("v_mfma_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64, false>, U::MFMA, FType::F32);
-  r.add("v_mfma_scale_f32_16x16x128_f8f6f4", &mfma_f8f6f4<16, 128, true>, U::MFMA, FType::F32);
-  r.add("v_mfma_scale_f32_32x32x64_f8f6f4", &mfma_f8f6f4<32, 64, true>, U::MFMA, FType::F32);
+  r.add(O::v_mfma_f32_32x32x1_2b_f32, &mfma_blocks<32, 1, 2, F::F32>, FType::F32);
+  r.add(O::v_mfma_f32_16x16x1_4b_f32, &mfma_blocks<16, 1, 4, F::F32>, FType::F32);
+  r.add(O::v_mfma_f32_4x4x1_16b_f32, &mfma_blocks<4, 1, 16, F::F32>, FType::F32);
+  r.add(O::v_mfma_f32_32x32x4_2b_f16, &mfma_blocks<32, 4, 2, F::F16>, FType::F16);
+  r.add(O::v_mfma_f32_16x16x4_4b_f16, &mfma_blocks<16, 4, 4, F::F16>, FType::F16);
+  r.add(O::v_mfma_f32_4x4x4_16b_f16, &mfma_blocks<4, 4, 16, F::F16>, FType::F16);
+  r.add(O::v_mfma_f32_32x32x4_2b_bf16, &mfma_blocks<32, 4, 2, F::BF16>, FType::BF16);
+  r.add(O::v_mfma_f32_16x16x4_4b_bf16, &mfma_blocks<16, 4, 4, F::BF16>, FType::BF16);
+  r.add(O::v_mfma_f32_4x4x4_16b_bf16, &mfma_blocks<4, 4, 16, F::BF16>, FType::BF16);
+  r.add(O::v_mfma_i32_32x32x4_2b_i8, &mfma_blocks<32, 4, 2, F::I8>);
+  r.add(O::v_mfma_i32_16x16x4_4b_i8, &mfma_blocks<16, 4, 4, F::I8>);
+  r.add(O::v_mfma_i32_4x4x4_16b_i8, &mfma_blocks<4, 4, 16, F::I8>);
+  r.add(O::v_mfma_f32_16x16x128_f8f6f4, &mfma_f8f6f4<16, 128, false>, FType::F32);
+  r.add(O::v_mfma_f32_32x32x64_f8f6f4, &mfma_f8f6f4<32, 64, false>, FType::F32);
+  r.add(O::v_mfma_scale_f32_16x16x128_f8f6f4, &mfma_f8f6f4<16, 128, true>, FType::F32);
+  r.add(O::v_mfma_scale_f32_32x32x64_f8f6f4, &mfma_f8f6f4<32, 64, true>, FType::F32);
   // v_mfma_ld_scale_b32 exists for LLVM 22 only as the first half of a scaled MFMA: the VOP3PX2
   // encoding of v_mfma_scale_* is the ld_scale words (its two scale operands and their op_sel /
   // op_sel_hi byte selects) followed by the f8f6f4 MFMA words with ABID = 1 (llvm/llvm-project
@@ -423,13 +415,13 @@ void register_mfma(Registry& r) {
   // as that prefix, and no published source found says whether the scales a lone one loads are
   // dropped, kept for a later scaled MFMA or applied to the next MFMA anyway (the CDNA4 guide's own
   // text for it was not checked), so it stays an Error naming that.
-  r.refuse("v_mfma_ld_scale_b32",
+  r.refuse(O::v_mfma_ld_scale_b32,
            "v_mfma_ld_scale_b32 is only documented as the prefix of a scaled MFMA (the next instruction an "
            "f8f6f4 MFMA with ABID = 1, which decodes as v_mfma_scale_*); what a lone one does with its scales "
            "(dropped, kept for a later MFMA, or applied to the next MFMA) is not documented");
-  r.add("v_accvgpr_read_b32", &accvgpr_move, U::VALU);
-  r.add("v_accvgpr_write_b32", &accvgpr_move, U::VALU);
-  r.add("v_accvgpr_mov_b32", &accvgpr_move, U::VALU);
+  r.add(O::v_accvgpr_read_b32, &accvgpr_move);
+  r.add(O::v_accvgpr_write_b32, &accvgpr_move);
+  r.add(O::v_accvgpr_mov_b32, &accvgpr_move);
 }
 
 }  // namespace cdnajit::sim

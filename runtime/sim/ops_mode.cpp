@@ -8,8 +8,6 @@ namespace cdnajit::sim {
 
 namespace {
 
-using U = isa::Unit;
-
 }  // namespace
 
 void set_mode(Wave& w, uint32_t mode) {
@@ -48,11 +46,11 @@ void run_in_float_mode(Wave& w, const Op& op) {
 }
 
 void register_mode(Registry& r) {
-  r.add("s_getreg_b32", +[](Wave& w, const Op& op) { write_s32(w, op.d[0], hwreg_read(w, op)); }, U::SALU);
+  r.add(O::s_getreg_b32, +[](Wave& w, const Op& op) { write_s32(w, op.d[0], hwreg_read(w, op)); });
   // s_setreg_b32 hwreg, sN: the low `size` bits of sN go to the field.
-  r.add("s_setreg_b32", +[](Wave& w, const Op& op) { hwreg_write(w, op, read_s32(w, op.s[op.ns - 1])); }, U::SALU);
+  r.add(O::s_setreg_b32, +[](Wave& w, const Op& op) { hwreg_write(w, op, read_s32(w, op.s[op.ns - 1])); });
   // s_setreg_imm32_b32 hwreg, literal.
-  r.add("s_setreg_imm32_b32", +[](Wave& w, const Op& op) { hwreg_write(w, op, read_s32(w, op.s[op.ns - 1])); }, U::SALU);
+  r.add(O::s_setreg_imm32_b32, +[](Wave& w, const Op& op) { hwreg_write(w, op, read_s32(w, op.s[op.ns - 1])); });
 }
 
 }  // namespace cdnajit::sim

@@ -288,25 +288,25 @@ void int_conversion_at_nearest(Wave& w, const Op& op) {
 }  // namespace
 
 void register_mode_convert(Registry& r) {
-  r.set_moded("v_fract_f32", &fract_f32);
-  r.set_moded("v_fract_f16", &fract_f16);
-  r.set_moded("v_fract_f64", &fract_f64);
-  r.set_moded("v_ldexp_f32", &ldexp_f32);
-  r.set_moded("v_ldexp_f16", &ldexp_f16);
-  r.set_moded("v_ldexp_f64", &ldexp_f64);
-  r.set_moded("v_mul_legacy_f32", &mul_legacy_f32);
-  r.set_moded("v_cvt_f16_i16", &cvt_f16_int16<true>);
-  r.set_moded("v_cvt_f16_u16", &cvt_f16_int16<false>);
-  r.set_moded("v_cvt_pkrtz_f16_f32", &cvt_pkrtz_f16_f32);
-  r.set_moded("v_cvt_pk_f16_f32", &cvt_pk_f16_f32);
-  r.set_moded("v_cvt_pknorm_i16_f32", &int_conversion_at_nearest<0>);
-  r.set_moded("v_cvt_pknorm_u16_f32", &int_conversion_at_nearest<0>);
-  r.set_moded("v_cvt_pk_u8_f32", &int_conversion_at_nearest<0>);
-  r.set_moded("v_cvt_pkaccum_u8_f32", &int_conversion_at_nearest<0>);
-  r.set_moded("v_cvt_pknorm_i16_f16", &int_conversion_at_nearest<2>);
-  r.set_moded("v_cvt_pknorm_u16_f16", &int_conversion_at_nearest<2>);
-  r.set_moded("v_cvt_norm_i16_f16", &int_conversion_at_nearest<1>);
-  r.set_moded("v_cvt_norm_u16_f16", &int_conversion_at_nearest<1>);
+  r.set_moded(O::v_fract_f32, &fract_f32);
+  r.set_moded(O::v_fract_f16, &fract_f16);
+  r.set_moded(O::v_fract_f64, &fract_f64);
+  r.set_moded(O::v_ldexp_f32, &ldexp_f32);
+  r.set_moded(O::v_ldexp_f16, &ldexp_f16);
+  r.set_moded(O::v_ldexp_f64, &ldexp_f64);
+  r.set_moded(O::v_mul_legacy_f32, &mul_legacy_f32);
+  r.set_moded(O::v_cvt_f16_i16, &cvt_f16_int16<true>);
+  r.set_moded(O::v_cvt_f16_u16, &cvt_f16_int16<false>);
+  r.set_moded(O::v_cvt_pkrtz_f16_f32, &cvt_pkrtz_f16_f32);
+  r.set_moded(O::v_cvt_pk_f16_f32, &cvt_pk_f16_f32);
+  r.set_moded(O::v_cvt_pknorm_i16_f32, &int_conversion_at_nearest<0>);
+  r.set_moded(O::v_cvt_pknorm_u16_f32, &int_conversion_at_nearest<0>);
+  r.set_moded(O::v_cvt_pk_u8_f32, &int_conversion_at_nearest<0>);
+  r.set_moded(O::v_cvt_pkaccum_u8_f32, &int_conversion_at_nearest<0>);
+  r.set_moded(O::v_cvt_pknorm_i16_f16, &int_conversion_at_nearest<2>);
+  r.set_moded(O::v_cvt_pknorm_u16_f16, &int_conversion_at_nearest<2>);
+  r.set_moded(O::v_cvt_norm_i16_f16, &int_conversion_at_nearest<1>);
+  r.set_moded(O::v_cvt_norm_u16_f16, &int_conversion_at_nearest<1>);
 }
 
 }  // namespace cdnajit::sim

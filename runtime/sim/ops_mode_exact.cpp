@@ -125,42 +125,43 @@ void cvt_f64_f32_in_mode(Wave& w, const Op& op) {
 }  // namespace
 
 void register_mode_exact(Registry& r) {
-  static constexpr const char* kConds[] = {"eq", "ge", "gt", "le", "lg", "lt", "neq", "nge", "ngt", "nle", "nlg", "nlt", "o", "u"};
-  for (const char* t : {"f16", "f32", "f64"}) {
-    for (const char* c : kConds) {
-      for (const char* form : {"v_cmp_", "v_cmpx_"}) {
-        const std::string n = std::string(form) + c + "_" + t;
-        // The f32 compares of ops_valu.cpp have their own MODE handling already; only names without
-        // one get the adapter (its f32 input flush is the same rule, ops_vcmp_ext.cpp operand_bits).
-        if (!r.moded[Registry::opcode_of(n)] && !r.mode_free.test(Registry::opcode_of(n))) r.set_moded(n, &exact_in_mode<Out::None>);
-      }
-    }
-    for (const char* form : {"v_cmp_", "v_cmpx_"}) {
-      // Constant results.
-      r.set_mode_free(std::string(form) + "f_" + t);
-      r.set_mode_free(std::string(form) + "tru_" + t);
-      r.set_mode_free(std::string(form) + "class_" + t);  // classifies its input as given (header comment)
-    }
-  }
+  // The f32 compares of ops_valu.cpp have their own MODE handling already; only rows without one
+  // get the adapter (its f32 input flush is the same rule, ops_vcmp_ext.cpp operand_bits).
+  auto adapt = [&](O op) {
+    if (!r.moded[size_t(op)] && !r.mode_free.test(size_t(op))) r.set_moded(op, &exact_in_mode<Out::None>);
+  };
+#define CDNAJIT_SIM_CMP_MODE(type)                                                                          \
+  for (O op : {O::v_cmp_eq_##type, O::v_cmpx_eq_##type, O::v_cmp_ge_##type, O::v_cmpx_ge_##type, O::v_cmp_gt_##type, O::v_cmpx_gt_##type, O::v_cmp_le_##type, O::v_cmpx_le_##type,     \
+               O::v_cmp_lg_##type, O::v_cmpx_lg_##type, O::v_cmp_lt_##type, O::v_cmpx_lt_##type, O::v_cmp_neq_##type, O::v_cmpx_neq_##type, O::v_cmp_nge_##type, O::v_cmpx_nge_##type, O::v_cmp_ngt_##type, O::v_cmpx_ngt_##type,     \
+               O::v_cmp_nle_##type, O::v_cmpx_nle_##type, O::v_cmp_nlg_##type, O::v_cmpx_nlg_##type, O::v_cmp_nlt_##type, O::v_cmpx_nlt_##type, O::v_cmp_o_##type, O::v_cmpx_o_##type, O::v_cmp_u_##type, O::v_cmpx_u_##type})    \
+    adapt(op);                                                                                              \
+  /* Constant results, and class (classifies its input as given, header comment). */                      \
+  for (O op : {O::v_cmp_f_##type, O::v_cmpx_f_##type, O::v_cmp_tru_##type, O::v_cmpx_tru_##type,          \
+               O::v_cmp_class_##type, O::v_cmpx_class_##type})                                              \
+    r.set_mode_free(op);
+  CDNAJIT_SIM_CMP_MODE(f16)
+  CDNAJIT_SIM_CMP_MODE(f32)
+  CDNAJIT_SIM_CMP_MODE(f64)
+#undef CDNAJIT_SIM_CMP_MODE
   // Conversions to integers truncate toward zero in every round mode (the guides' pseudo-code: an
   // integer cast of the value) and a denormal truncates to 0 whether flushed or not; int32 -> f64 is exact
   // and never denormal; v_pk_mov_b32 moves dwords.
-  for (const char* n : {"v_cvt_i32_f64", "v_cvt_u32_f64", "v_cvt_i16_f16", "v_cvt_u16_f16", "v_cvt_f64_i32", "v_cvt_f64_u32",
-                        "v_pk_mov_b32"})
+  for (O n : {O::v_cvt_i32_f64, O::v_cvt_u32_f64, O::v_cvt_i16_f16, O::v_cvt_u16_f16, O::v_cvt_f64_i32, O::v_cvt_f64_u32,
+                        O::v_pk_mov_b32})
     r.set_mode_free(n);
-  for (const char* n : {"v_ceil_f16", "v_floor_f16", "v_trunc_f16", "v_rndne_f16", "v_max_f16", "v_min_f16", "v_max3_f16",
-                        "v_min3_f16", "v_med3_f16", "v_frexp_mant_f16"})
+  for (O n : {O::v_ceil_f16, O::v_floor_f16, O::v_trunc_f16, O::v_rndne_f16, O::v_max_f16, O::v_min_f16, O::v_max3_f16,
+                        O::v_min3_f16, O::v_med3_f16, O::v_frexp_mant_f16})
     r.set_moded(n, &exact_in_mode<Out::F16>);
-  for (const char* n : {"v_ceil_f64", "v_floor_f64", "v_trunc_f64", "v_rndne_f64", "v_max_f64", "v_min_f64", "v_frexp_mant_f64",
-                        "v_trig_preop_f64"})
+  for (O n : {O::v_ceil_f64, O::v_floor_f64, O::v_trunc_f64, O::v_rndne_f64, O::v_max_f64, O::v_min_f64, O::v_frexp_mant_f64,
+                        O::v_trig_preop_f64})
     r.set_moded(n, &exact_in_mode<Out::F64>);
   // v_cubema_f32 (2 * the major coordinate) can overflow, which a directed round mode changes: not here.
-  for (const char* n : {"v_minimum3_f32", "v_maximum3_f32", "v_frexp_mant_f32", "v_cubeid_f32", "v_cubesc_f32", "v_cubetc_f32"})
+  for (O n : {O::v_minimum3_f32, O::v_maximum3_f32, O::v_frexp_mant_f32, O::v_cubeid_f32, O::v_cubesc_f32, O::v_cubetc_f32})
     r.set_moded(n, &exact_in_mode<Out::F32>);
-  for (const char* n : {"v_frexp_exp_i16_f16", "v_frexp_exp_i32_f32", "v_frexp_exp_i32_f64"}) r.set_moded(n, &exact_in_mode<Out::None>);
-  for (const char* n : {"v_pk_min_f16", "v_pk_max_f16", "v_pk_minimum3_f16", "v_pk_maximum3_f16"})
+  for (O n : {O::v_frexp_exp_i16_f16, O::v_frexp_exp_i32_f32, O::v_frexp_exp_i32_f64}) r.set_moded(n, &exact_in_mode<Out::None>);
+  for (O n : {O::v_pk_min_f16, O::v_pk_max_f16, O::v_pk_minimum3_f16, O::v_pk_maximum3_f16})
     r.set_moded(n, &exact_in_mode<Out::PackedF16, true>);
-  r.set_moded("v_cvt_f64_f32", &cvt_f64_f32_in_mode);
+  r.set_moded(O::v_cvt_f64_f32, &cvt_f64_f32_in_mode);
 }
 
 }  // namespace cdnajit::sim

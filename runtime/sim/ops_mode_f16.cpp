@@ -69,14 +69,14 @@ void pk_fmac_f16(Wave& w, const Op& op) {
 }  // namespace
 
 void register_mode_f16(Registry& r) {
-  r.set_moded("v_subrev_f16", &f16_op<3>);
-  r.set_moded("v_mad_f16", &f16_op<0>);
-  r.set_moded("v_mad_legacy_f16", &f16_op<0>);
-  r.set_moded("v_madak_f16", &f16_op<0>);
-  r.set_moded("v_madmk_f16", &f16_op<0>);
-  r.set_moded("v_mac_f16", &f16_op<1>);
-  r.set_moded("v_fma_legacy_f16", &f16_op<2>);
-  r.set_moded("v_pk_fmac_f16", &pk_fmac_f16);
+  r.set_moded(O::v_subrev_f16, &f16_op<3>);
+  r.set_moded(O::v_mad_f16, &f16_op<0>);
+  r.set_moded(O::v_mad_legacy_f16, &f16_op<0>);
+  r.set_moded(O::v_madak_f16, &f16_op<0>);
+  r.set_moded(O::v_madmk_f16, &f16_op<0>);
+  r.set_moded(O::v_mac_f16, &f16_op<1>);
+  r.set_moded(O::v_fma_legacy_f16, &f16_op<2>);
+  r.set_moded(O::v_pk_fmac_f16, &pk_fmac_f16);
 }
 
 }  // namespace cdnajit::sim

@@ -12,8 +12,6 @@
 namespace cdnajit::sim {
 namespace {
 
-using U = isa::Unit;
-
 template <int WIDTH>  // 16 or 32 lanes
 void permlane_swap(Wave& w, const Op& op) {
   if (w.exec() != ~0ull) fail(w, op, "v_permlane*_swap with lanes disabled in EXEC is not modelled by the simulator");
@@ -32,8 +30,8 @@ void permlane_swap(Wave& w, const Op& op) {
 }  // namespace
 
 void register_permlane(Registry& r) {
-  r.add("v_permlane16_swap_b32", &permlane_swap<16>, U::VALU);
-  r.add("v_permlane32_swap_b32", &permlane_swap<32>, U::VALU);
+  r.add(O::v_permlane16_swap_b32, &permlane_swap<16>);
+  r.add(O::v_permlane32_swap_b32, &permlane_swap<32>);
 }
 
 }  // namespace cdnajit::sim

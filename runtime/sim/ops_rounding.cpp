@@ -188,33 +188,33 @@ void f64_arith(Wave& w, const Op& op) {
 }  // namespace
 
 void register_rounding(Registry& r) {
-  r.set_moded("v_add_f32", &f32_arith<0>);
-  r.set_moded("v_sub_f32", &f32_arith<1>);
-  r.set_moded("v_subrev_f32", &f32_arith<2>);
-  r.set_moded("v_mul_f32", &f32_arith<3>);
-  r.set_moded("v_fma_f32", &f32_arith<4>);
-  r.set_moded("v_fmamk_f32", &f32_arith<4>);  // asm order src0, K, src1: fma(src0, K, src1)
-  r.set_moded("v_fmaak_f32", &f32_arith<4>);
-  r.set_moded("v_fmac_f32", &f32_arith<5>);
-  r.set_moded("v_add_f16", &f16_arith<0>);
-  r.set_moded("v_sub_f16", &f16_arith<1>);
-  r.set_moded("v_mul_f16", &f16_arith<3>);
-  r.set_moded("v_fma_f16", &f16_arith<4>);
-  r.set_moded("v_pk_add_f16", &pk_f16_in_mode<0>);
-  r.set_moded("v_pk_mul_f16", &pk_f16_in_mode<3>);
-  r.set_moded("v_pk_fma_f16", &pk_f16_in_mode<4>);
-  r.set_moded("v_pk_add_f32", &pk_f32_in_mode<0>);
-  r.set_moded("v_pk_mul_f32", &pk_f32_in_mode<3>);
-  r.set_moded("v_pk_fma_f32", &pk_f32_in_mode<4>);
-  r.set_moded("v_cvt_f16_f32", &cvt_f16_f32);
-  r.set_moded("v_cvt_f32_f64", &cvt_f32_f64);
-  r.set_moded("v_cvt_f32_i32", &cvt_f32_int<true>);
-  r.set_moded("v_cvt_f32_u32", &cvt_f32_int<false>);
-  r.set_moded("v_cvt_f32_f16", &cvt_f32_f16);
-  r.set_moded("v_add_f64", &f64_arith<0>);
-  r.set_moded("v_mul_f64", &f64_arith<3>);
-  r.set_moded("v_fma_f64", &f64_arith<4>);
-  r.set_moded("v_fmac_f64", &f64_arith<5>);
+  r.set_moded(O::v_add_f32, &f32_arith<0>);
+  r.set_moded(O::v_sub_f32, &f32_arith<1>);
+  r.set_moded(O::v_subrev_f32, &f32_arith<2>);
+  r.set_moded(O::v_mul_f32, &f32_arith<3>);
+  r.set_moded(O::v_fma_f32, &f32_arith<4>);
+  r.set_moded(O::v_fmamk_f32, &f32_arith<4>);  // asm order src0, K, src1: fma(src0, K, src1)
+  r.set_moded(O::v_fmaak_f32, &f32_arith<4>);
+  r.set_moded(O::v_fmac_f32, &f32_arith<5>);
+  r.set_moded(O::v_add_f16, &f16_arith<0>);
+  r.set_moded(O::v_sub_f16, &f16_arith<1>);
+  r.set_moded(O::v_mul_f16, &f16_arith<3>);
+  r.set_moded(O::v_fma_f16, &f16_arith<4>);
+  r.set_moded(O::v_pk_add_f16, &pk_f16_in_mode<0>);
+  r.set_moded(O::v_pk_mul_f16, &pk_f16_in_mode<3>);
+  r.set_moded(O::v_pk_fma_f16, &pk_f16_in_mode<4>);
+  r.set_moded(O::v_pk_add_f32, &pk_f32_in_mode<0>);
+  r.set_moded(O::v_pk_mul_f32, &pk_f32_in_mode<3>);
+  r.set_moded(O::v_pk_fma_f32, &pk_f32_in_mode<4>);
+  r.set_moded(O::v_cvt_f16_f32, &cvt_f16_f32);
+  r.set_moded(O::v_cvt_f32_f64, &cvt_f32_f64);
+  r.set_moded(O::v_cvt_f32_i32, &cvt_f32_int<true>);
+  r.set_moded(O::v_cvt_f32_u32, &cvt_f32_int<false>);
+  r.set_moded(O::v_cvt_f32_f16, &cvt_f32_f16);
+  r.set_moded(O::v_add_f64, &f64_arith<0>);
+  r.set_moded(O::v_mul_f64, &f64_arith<3>);
+  r.set_moded(O::v_fma_f64, &f64_arith<4>);
+  r.set_moded(O::v_fmac_f64, &f64_arith<5>);
 }
 
 }  // namespace cdnajit::sim

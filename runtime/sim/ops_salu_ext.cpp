@@ -14,8 +14,6 @@
 namespace cdnajit::sim {
 namespace {
 
-using U = isa::Unit;
-
 // One bit per 4-bit quad of x: set when any bit of the quad is set.
 uint64_t quad_any(uint64_t x, int quads) {
   uint64_t r = 0;
@@ -161,38 +159,38 @@ void s_call(Wave& w, const Op& op) {
 }  // namespace
 
 void register_salu_ext(Registry& r) {
-  auto add = [&](const char* n, Handler h, U u = U::SALU) {
-    if (!r.has(n)) r.add(n, h, u);
+  auto add = [&](O n, Handler h) {
+    if (!r.has(n)) r.add(n, h);
   };
-  add("s_wqm_b32", &s_wqm<32>);
-  add("s_wqm_b64", &s_wqm<64>);
-  add("s_quadmask_b32", &s_quadmask<32>);
-  add("s_quadmask_b64", &s_quadmask<64>);
-  add("s_brev_b64", &s_brev_b64);
-  add("s_bitset0_b64", &s_bitset_b64<false>);
-  add("s_bitset1_b64", &s_bitset_b64<true>);
-  add("s_ff0_i32_b32", &s_ff0<32>);
-  add("s_ff0_i32_b64", &s_ff0<64>);
-  add("s_flbit_i32", &s_flbit_signed<32>);
-  add("s_flbit_i32_i64", &s_flbit_signed<64>);
-  add("s_bcnt0_i32_b32", &s_bcnt0_b32);
-  add("s_andn1_saveexec_b64", &exec_op<0, false>);
-  add("s_orn1_saveexec_b64", &exec_op<1, false>);
-  add("s_andn1_wrexec_b64", &exec_op<0, true>);
-  add("s_andn2_wrexec_b64", &exec_op<2, true>);
-  add("s_bitreplicate_b64_b32", &s_bitreplicate);
-  add("s_movrels_b32", &s_movrels<1>);
-  add("s_movrels_b64", &s_movrels<2>);
-  add("s_movreld_b32", &s_movreld<1>);
-  add("s_movreld_b64", &s_movreld<2>);
-  add("s_setpc_b64", &s_setpc, U::Branch);
-  add("s_swappc_b64", &s_swappc, U::Branch);
-  add("s_call_b64", &s_call, U::Branch);
+  add(O::s_wqm_b32, &s_wqm<32>);
+  add(O::s_wqm_b64, &s_wqm<64>);
+  add(O::s_quadmask_b32, &s_quadmask<32>);
+  add(O::s_quadmask_b64, &s_quadmask<64>);
+  add(O::s_brev_b64, &s_brev_b64);
+  add(O::s_bitset0_b64, &s_bitset_b64<false>);
+  add(O::s_bitset1_b64, &s_bitset_b64<true>);
+  add(O::s_ff0_i32_b32, &s_ff0<32>);
+  add(O::s_ff0_i32_b64, &s_ff0<64>);
+  add(O::s_flbit_i32, &s_flbit_signed<32>);
+  add(O::s_flbit_i32_i64, &s_flbit_signed<64>);
+  add(O::s_bcnt0_i32_b32, &s_bcnt0_b32);
+  add(O::s_andn1_saveexec_b64, &exec_op<0, false>);
+  add(O::s_orn1_saveexec_b64, &exec_op<1, false>);
+  add(O::s_andn1_wrexec_b64, &exec_op<0, true>);
+  add(O::s_andn2_wrexec_b64, &exec_op<2, true>);
+  add(O::s_bitreplicate_b64_b32, &s_bitreplicate);
+  add(O::s_movrels_b32, &s_movrels<1>);
+  add(O::s_movrels_b64, &s_movrels<2>);
+  add(O::s_movreld_b32, &s_movreld<1>);
+  add(O::s_movreld_b64, &s_movreld<2>);
+  add(O::s_setpc_b64, &s_setpc);
+  add(O::s_swappc_b64, &s_swappc);
+  add(O::s_call_b64, &s_call);
   // Hints with no architectural effect in the model (no power states, no sleeping waves).
   auto hint = +[](Wave&, const Op&) {};
-  add("s_incperflevel", hint, U::Misc);
-  add("s_decperflevel", hint, U::Misc);
-  add("s_wakeup", hint, U::Misc);
+  add(O::s_incperflevel, hint);
+  add(O::s_decperflevel, hint);
+  add(O::s_wakeup, hint);
 }
 
 }  // namespace cdnajit::sim

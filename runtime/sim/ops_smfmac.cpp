@@ -90,39 +90,38 @@ void smfmac(Wave& w, const Op& op) {
 
 void register_smfmac(Registry& r) {
   using F = Fmt;
-  using U = isa::Unit;
   // gfx942 and gfx950 (K as CDNA3 defines it).
-  r.add("v_smfmac_f32_16x16x32_f16", &smfmac<16, 32, F::F16, F::F16>, U::MFMA, FType::F16);
-  r.add("v_smfmac_f32_32x32x16_f16", &smfmac<32, 16, F::F16, F::F16>, U::MFMA, FType::F16);
-  r.add("v_smfmac_f32_16x16x32_bf16", &smfmac<16, 32, F::BF16, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_smfmac_f32_32x32x16_bf16", &smfmac<32, 16, F::BF16, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_smfmac_i32_16x16x64_i8", &smfmac<16, 64, F::I8, F::I8>, U::MFMA);
-  r.add("v_smfmac_i32_32x32x32_i8", &smfmac<32, 32, F::I8, F::I8>, U::MFMA);
+  r.add(O::v_smfmac_f32_16x16x32_f16, &smfmac<16, 32, F::F16, F::F16>, FType::F16);
+  r.add(O::v_smfmac_f32_32x32x16_f16, &smfmac<32, 16, F::F16, F::F16>, FType::F16);
+  r.add(O::v_smfmac_f32_16x16x32_bf16, &smfmac<16, 32, F::BF16, F::BF16>, FType::BF16);
+  r.add(O::v_smfmac_f32_32x32x16_bf16, &smfmac<32, 16, F::BF16, F::BF16>, FType::BF16);
+  r.add(O::v_smfmac_i32_16x16x64_i8, &smfmac<16, 64, F::I8, F::I8>);
+  r.add(O::v_smfmac_i32_32x32x32_i8, &smfmac<32, 32, F::I8, F::I8>);
   // FType F32 for the fp8/bf8 forms too: float instructions that fail under a non-default MODE like the f16/bf16
   // ones (ops_mfma.cpp, register_mfma).
-  r.add("v_smfmac_f32_16x16x64_fp8_fp8", &smfmac<16, 64, F::FP8, F::FP8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_16x16x64_fp8_bf8", &smfmac<16, 64, F::FP8, F::BF8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_16x16x64_bf8_fp8", &smfmac<16, 64, F::BF8, F::FP8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_16x16x64_bf8_bf8", &smfmac<16, 64, F::BF8, F::BF8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_32x32x32_fp8_fp8", &smfmac<32, 32, F::FP8, F::FP8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_32x32x32_fp8_bf8", &smfmac<32, 32, F::FP8, F::BF8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_32x32x32_bf8_fp8", &smfmac<32, 32, F::BF8, F::FP8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_32x32x32_bf8_bf8", &smfmac<32, 32, F::BF8, F::BF8>, U::MFMA, FType::F32);
+  r.add(O::v_smfmac_f32_16x16x64_fp8_fp8, &smfmac<16, 64, F::FP8, F::FP8>, FType::F32);
+  r.add(O::v_smfmac_f32_16x16x64_fp8_bf8, &smfmac<16, 64, F::FP8, F::BF8>, FType::F32);
+  r.add(O::v_smfmac_f32_16x16x64_bf8_fp8, &smfmac<16, 64, F::BF8, F::FP8>, FType::F32);
+  r.add(O::v_smfmac_f32_16x16x64_bf8_bf8, &smfmac<16, 64, F::BF8, F::BF8>, FType::F32);
+  r.add(O::v_smfmac_f32_32x32x32_fp8_fp8, &smfmac<32, 32, F::FP8, F::FP8>, FType::F32);
+  r.add(O::v_smfmac_f32_32x32x32_fp8_bf8, &smfmac<32, 32, F::FP8, F::BF8>, FType::F32);
+  r.add(O::v_smfmac_f32_32x32x32_bf8_fp8, &smfmac<32, 32, F::BF8, F::FP8>, FType::F32);
+  r.add(O::v_smfmac_f32_32x32x32_bf8_bf8, &smfmac<32, 32, F::BF8, F::BF8>, FType::F32);
   // gfx950 only: K doubled.
-  r.add("v_smfmac_f32_16x16x64_f16", &smfmac<16, 64, F::F16, F::F16>, U::MFMA, FType::F16);
-  r.add("v_smfmac_f32_32x32x32_f16", &smfmac<32, 32, F::F16, F::F16>, U::MFMA, FType::F16);
-  r.add("v_smfmac_f32_16x16x64_bf16", &smfmac<16, 64, F::BF16, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_smfmac_f32_32x32x32_bf16", &smfmac<32, 32, F::BF16, F::BF16>, U::MFMA, FType::BF16);
-  r.add("v_smfmac_i32_16x16x128_i8", &smfmac<16, 128, F::I8, F::I8>, U::MFMA);
-  r.add("v_smfmac_i32_32x32x64_i8", &smfmac<32, 64, F::I8, F::I8>, U::MFMA);
-  r.add("v_smfmac_f32_16x16x128_fp8_fp8", &smfmac<16, 128, F::FP8, F::FP8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_16x16x128_fp8_bf8", &smfmac<16, 128, F::FP8, F::BF8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_16x16x128_bf8_fp8", &smfmac<16, 128, F::BF8, F::FP8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_16x16x128_bf8_bf8", &smfmac<16, 128, F::BF8, F::BF8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_32x32x64_fp8_fp8", &smfmac<32, 64, F::FP8, F::FP8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_32x32x64_fp8_bf8", &smfmac<32, 64, F::FP8, F::BF8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_32x32x64_bf8_fp8", &smfmac<32, 64, F::BF8, F::FP8>, U::MFMA, FType::F32);
-  r.add("v_smfmac_f32_32x32x64_bf8_bf8", &smfmac<32, 64, F::BF8, F::BF8>, U::MFMA, FType::F32);
+  r.add(O::v_smfmac_f32_16x16x64_f16, &smfmac<16, 64, F::F16, F::F16>, FType::F16);
+  r.add(O::v_smfmac_f32_32x32x32_f16, &smfmac<32, 32, F::F16, F::F16>, FType::F16);
+  r.add(O::v_smfmac_f32_16x16x64_bf16, &smfmac<16, 64, F::BF16, F::BF16>, FType::BF16);
+  r.add(O::v_smfmac_f32_32x32x32_bf16, &smfmac<32, 32, F::BF16, F::BF16>, FType::BF16);
+  r.add(O::v_smfmac_i32_16x16x128_i8, &smfmac<16, 128, F::I8, F::I8>);
+  r.add(O::v_smfmac_i32_32x32x64_i8, &smfmac<32, 64, F::I8, F::I8>);
+  r.add(O::v_smfmac_f32_16x16x128_fp8_fp8, &smfmac<16, 128, F::FP8, F::FP8>, FType::F32);
+  r.add(O::v_smfmac_f32_16x16x128_fp8_bf8, &smfmac<16, 128, F::FP8, F::BF8>, FType::F32);
+  r.add(O::v_smfmac_f32_16x16x128_bf8_fp8, &smfmac<16, 128, F::BF8, F::FP8>, FType::F32);
+  r.add(O::v_smfmac_f32_16x16x128_bf8_bf8, &smfmac<16, 128, F::BF8, F::BF8>, FType::F32);
+  r.add(O::v_smfmac_f32_32x32x64_fp8_fp8, &smfmac<32, 64, F::FP8, F::FP8>, FType::F32);
+  r.add(O::v_smfmac_f32_32x32x64_fp8_bf8, &smfmac<32, 64, F::FP8, F::BF8>, FType::F32);
+  r.add(O::v_smfmac_f32_32x32x64_bf8_fp8, &smfmac<32, 64, F::BF8, F::FP8>, FType::F32);
+  r.add(O::v_smfmac_f32_32x32x64_bf8_bf8, &smfmac<32, 64, F::BF8, F::BF8>, FType::F32);
 }
 
 }  // namespace cdnajit::sim

@@ -16,8 +16,6 @@
 namespace cdnajit::sim {
 namespace {
 
-using U = isa::Unit;
-
 // Active lanes: most instructions run with full EXEC, so skip the (libgcc) popcount then.
 inline uint64_t lanes(uint64_t e) { return e == ~0ull ? 64 : uint64_t(std::popcount(e)); }
 
@@ -124,17 +122,6 @@ void vfma(Wave& w, const Op& op) {
   const uint32_t* c = ORDER == 0 ? fetch(w, op, 2, t2, true) : w.vr(op.d[0].idx);
   fma64(a, b, c, r);
   store(w, op, r, true);
-}
-
-// "mac" forms: the destination is also the addend (v_fmac_f32, v_dot2c_*).
-template <class F, bool FL>
-void v32_mac(Wave& w, const Op& op) {
-  alignas(64) uint32_t t0[64], t1[64], r[64];
-  const uint32_t* a = fetch(w, op, 0, t0, FL);
-  const uint32_t* b = fetch(w, op, 1, t1, FL);
-  const uint32_t* c = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) r[l] = F{}(a[l], b[l], c[l]);
-  store(w, op, r, FL);
 }
 
 // Compare: per-lane bit into d[0] (VCC or SGPR pair); v_cmpx also writes EXEC.
@@ -387,7 +374,6 @@ uint32_t dot2(float a0, float b0, float a1, float b1, float c) {
 // The min/max family: the lambda also gets MODE.IEEE (`ieee`).
 #define VFI(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c, bool ieee) -> uint32_t { return __VA_ARGS__; }), true, 0>
 #define VHI(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c, bool ieee) -> uint32_t { return __VA_ARGS__; }), false, kF16Result>
-#define VMAC(...) &v32_mac<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true>
 #define CMP(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), false, false>
 #define CMPF(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), true, false>
 #define CMPX(...) &vcmp<decltype([](uint32_t a, uint32_t b) -> bool { return __VA_ARGS__; }), false, true>
@@ -851,350 +837,368 @@ void cvt_f32_f64(Wave& w, const Op& op) {
 }  // namespace
 
 void register_valu(Registry& r) {
-  auto A = [&](const char* n, Handler h, FType ft = FType::Int) { r.add(n, h, U::VALU, ft); };
-  auto F = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F32); };
+  auto A = [&](O n, Handler h, FType ft = FType::Int) { r.add(n, h, ft); };
+  auto F = [&](O n, Handler h) { r.add(n, h, FType::F32); };
   // FX: f32 ops whose result does not depend on the MODE round mode or the f16/f64 denormal
   // mode (comparisons, min/max, integral rounding); they run unchanged under any MODE.
-  auto FX = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F32); r.set_mode_free(n); };
-  auto H = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F16); };
-  auto D = [&](const char* n, Handler h) { r.add(n, h, U::VALU, FType::F64); };
+  auto FX = [&](O n, Handler h) { r.add(n, h, FType::F32); r.set_mode_free(n); };
+  auto H = [&](O n, Handler h) { r.add(n, h, FType::F16); };
+  auto D = [&](O n, Handler h) { r.add(n, h, FType::F64); };
   // Moves and integer ops.
-  A("v_mov_b32", V(a));
-  A("v_not_b32", V(~a));
-  A("v_bfrev_b32", V(([](uint32_t x) { uint32_t y = 0; for (int i = 0; i < 32; ++i) y |= ((x >> i) & 1) << (31 - i); return y; })(a)));
-  A("v_ffbh_u32", V(a ? uint32_t(std::countl_zero(a)) : ~0u));
-  A("v_ffbl_b32", V(a ? uint32_t(std::countr_zero(a)) : ~0u));
-  A("v_ffbh_i32", V(([](int32_t x) -> uint32_t { if (x == 0 || x == -1) return ~0u; return uint32_t(std::countl_zero(uint32_t(x < 0 ? ~x : x))) ; })(int32_t(a))));
-  A("v_bcnt_u32_b32", V(uint32_t(std::popcount(a)) + b));
-  A("v_add_u32", &int_addsub<0>);
-  A("v_sub_u32", &int_addsub<1>);
-  A("v_subrev_u32", &int_addsub<2>);
-  A("v_add_i32", &int_addsub<3>);
-  A("v_sub_i32", &int_addsub<4>);
-  A("v_add3_u32", V(a + b + c));
-  A("v_lshl_add_u32", V((a << (b & 31)) + c));
-  A("v_add_lshl_u32", V((a + b) << (c & 31)));
-  A("v_lshl_or_b32", V((a << (b & 31)) | c));
-  A("v_and_or_b32", V((a & b) | c));
-  A("v_or3_b32", V(a | b | c));
-  A("v_xad_u32", V((a ^ b) + c));
-  A("v_mul_lo_u32", V(a * b));
-  A("v_mul_hi_u32", V(uint32_t((uint64_t(a) * b) >> 32)));
-  A("v_mul_hi_i32", V(uint32_t(uint64_t(int64_t(int32_t(a)) * int32_t(b)) >> 32)));
-  A("v_mul_u32_u24", V((a & 0xffffff) * (b & 0xffffff)));
-  A("v_mul_hi_u32_u24", V(uint32_t((uint64_t(a & 0xffffff) * (b & 0xffffff)) >> 32)));
-  A("v_mul_i32_i24", V(uint32_t((int32_t(a << 8) >> 8) * (int32_t(b << 8) >> 8))));
-  A("v_mul_hi_i32_i24", V(uint32_t(uint64_t(int64_t(int32_t(a << 8) >> 8) * (int32_t(b << 8) >> 8)) >> 32)));
-  A("v_mad_u32_u24", V((a & 0xffffff) * (b & 0xffffff) + c));
-  A("v_mad_i32_i24", V(uint32_t((int32_t(a << 8) >> 8) * (int32_t(b << 8) >> 8)) + c));
-  A("v_mad_u32_u16", V((a & 0xffff) * (b & 0xffff) + c));
-  A("v_and_b32", V(a & b));
-  A("v_or_b32", V(a | b));
-  A("v_xor_b32", V(a ^ b));
-  A("v_xnor_b32", V(~(a ^ b)));
-  A("v_lshlrev_b32", V(b << (a & 31)));
-  A("v_lshrrev_b32", V(b >> (a & 31)));
-  A("v_ashrrev_i32", V(uint32_t(int32_t(b) >> (a & 31))));
+  A(O::v_mov_b32, V(a));
+  A(O::v_not_b32, V(~a));
+  A(O::v_bfrev_b32, V(([](uint32_t x) { uint32_t y = 0; for (int i = 0; i < 32; ++i) y |= ((x >> i) & 1) << (31 - i); return y; })(a)));
+  A(O::v_ffbh_u32, V(a ? uint32_t(std::countl_zero(a)) : ~0u));
+  A(O::v_ffbl_b32, V(a ? uint32_t(std::countr_zero(a)) : ~0u));
+  A(O::v_ffbh_i32, V(([](int32_t x) -> uint32_t { if (x == 0 || x == -1) return ~0u; return uint32_t(std::countl_zero(uint32_t(x < 0 ? ~x : x))) ; })(int32_t(a))));
+  A(O::v_bcnt_u32_b32, V(uint32_t(std::popcount(a)) + b));
+  A(O::v_add_u32, &int_addsub<0>);
+  A(O::v_sub_u32, &int_addsub<1>);
+  A(O::v_subrev_u32, &int_addsub<2>);
+  A(O::v_add_i32, &int_addsub<3>);
+  A(O::v_sub_i32, &int_addsub<4>);
+  A(O::v_add3_u32, V(a + b + c));
+  A(O::v_lshl_add_u32, V((a << (b & 31)) + c));
+  A(O::v_add_lshl_u32, V((a + b) << (c & 31)));
+  A(O::v_lshl_or_b32, V((a << (b & 31)) | c));
+  A(O::v_and_or_b32, V((a & b) | c));
+  A(O::v_or3_b32, V(a | b | c));
+  A(O::v_xad_u32, V((a ^ b) + c));
+  A(O::v_mul_lo_u32, V(a * b));
+  A(O::v_mul_hi_u32, V(uint32_t((uint64_t(a) * b) >> 32)));
+  A(O::v_mul_hi_i32, V(uint32_t(uint64_t(int64_t(int32_t(a)) * int32_t(b)) >> 32)));
+  A(O::v_mul_u32_u24, V((a & 0xffffff) * (b & 0xffffff)));
+  A(O::v_mul_hi_u32_u24, V(uint32_t((uint64_t(a & 0xffffff) * (b & 0xffffff)) >> 32)));
+  A(O::v_mul_i32_i24, V(uint32_t((int32_t(a << 8) >> 8) * (int32_t(b << 8) >> 8))));
+  A(O::v_mul_hi_i32_i24, V(uint32_t(uint64_t(int64_t(int32_t(a << 8) >> 8) * (int32_t(b << 8) >> 8)) >> 32)));
+  A(O::v_mad_u32_u24, V((a & 0xffffff) * (b & 0xffffff) + c));
+  A(O::v_mad_i32_i24, V(uint32_t((int32_t(a << 8) >> 8) * (int32_t(b << 8) >> 8)) + c));
+  A(O::v_mad_u32_u16, V((a & 0xffff) * (b & 0xffff) + c));
+  A(O::v_and_b32, V(a & b));
+  A(O::v_or_b32, V(a | b));
+  A(O::v_xor_b32, V(a ^ b));
+  A(O::v_xnor_b32, V(~(a ^ b)));
+  A(O::v_lshlrev_b32, V(b << (a & 31)));
+  A(O::v_lshrrev_b32, V(b >> (a & 31)));
+  A(O::v_ashrrev_i32, V(uint32_t(int32_t(b) >> (a & 31))));
   // 16-bit integer VOP2/VOP3 ops: gfx9 writes the result zero-extended to 32 bits.
-  A("v_add_u16", &int_addsub<5>);
-  A("v_sub_u16", &int_addsub<6>);
-  A("v_subrev_u16", &int_addsub<7>);
-  A("v_mul_lo_u16", V((a * b) & 0xffff));
-  A("v_mad_u16", V((a * b + c) & 0xffff));
-  A("v_mad_legacy_u16", V((a * b + c) & 0xffff));  // gfx9 spelling of the gfx8 encoding (no op_sel)
-  A("v_mad_legacy_i16", V((a * b + c) & 0xffff));  // low 16 bits do not depend on signedness
-  A("v_max_u16", V(std::max(a & 0xffff, b & 0xffff)));
-  A("v_min_u16", V(std::min(a & 0xffff, b & 0xffff)));
-  A("v_max_i16", V(uint32_t(std::max(int16_t(a), int16_t(b))) & 0xffff));
-  A("v_min_i16", V(uint32_t(std::min(int16_t(a), int16_t(b))) & 0xffff));
-  A("v_ashrrev_i16", V(uint32_t(int16_t(b) >> (a & 15)) & 0xffff));
-  A("v_lshlrev_b16", V(((b & 0xffff) << (a & 15)) & 0xffff));
-  A("v_lshrrev_b16", V((b & 0xffff) >> (a & 15)));
-  A("v_min_u32", V(a < b ? a : b));
-  A("v_max_u32", V(a > b ? a : b));
-  A("v_min_i32", V(int32_t(a) < int32_t(b) ? a : b));
-  A("v_max_i32", V(int32_t(a) > int32_t(b) ? a : b));
-  A("v_min3_u32", V(std::min(std::min(a, b), c)));
-  A("v_max3_u32", V(std::max(std::max(a, b), c)));
-  A("v_min3_i32", V(uint32_t(std::min(std::min(int32_t(a), int32_t(b)), int32_t(c)))));
-  A("v_max3_i32", V(uint32_t(std::max(std::max(int32_t(a), int32_t(b)), int32_t(c)))));
-  A("v_med3_i32", V(uint32_t(std::max(std::min(int32_t(a), int32_t(b)), std::min(std::max(int32_t(a), int32_t(b)), int32_t(c))))));
-  A("v_med3_u32", V(std::max(std::min(a, b), std::min(std::max(a, b), c))));
-  A("v_bfe_u32", V(bfe_u(a, b, c)));
-  A("v_bfe_i32", V(bfe_i(a, b, c)));
-  A("v_bfi_b32", V((a & b) | (~a & c)));
-  A("v_bfm_b32", V(((1u << (a & 31)) - 1) << (b & 31)));
-  A("v_alignbit_b32", V(uint32_t(((uint64_t(a) << 32) | b) >> (c & 31))));
-  A("v_alignbyte_b32", V(uint32_t(((uint64_t(a) << 32) | b) >> (8 * (c & 3)))));
-  A("v_perm_b32", V(v_perm(a, b, c)));
-  A("v_sad_u32", V((a > b ? a - b : b - a) + c));
-  FX("v_cvt_f32_ubyte0", VFX(1, ub(float(a & 0xff))));
-  FX("v_cvt_f32_ubyte1", VFX(1, ub(float((a >> 8) & 0xff))));
-  FX("v_cvt_f32_ubyte2", VFX(1, ub(float((a >> 16) & 0xff))));
-  FX("v_cvt_f32_ubyte3", VFX(1, ub(float(a >> 24))));
-  A("v_cvt_pk_u16_u32", V((std::min(a, 0xffffu)) | (std::min(b, 0xffffu) << 16)));
-  A("v_pack_b32_f16", V((a & 0xffff) | (b << 16)));
+  A(O::v_add_u16, &int_addsub<5>);
+  A(O::v_sub_u16, &int_addsub<6>);
+  A(O::v_subrev_u16, &int_addsub<7>);
+  A(O::v_mul_lo_u16, V((a * b) & 0xffff));
+  A(O::v_mad_u16, V((a * b + c) & 0xffff));
+  A(O::v_mad_legacy_u16, V((a * b + c) & 0xffff));  // gfx9 spelling of the gfx8 encoding (no op_sel)
+  A(O::v_mad_legacy_i16, V((a * b + c) & 0xffff));  // low 16 bits do not depend on signedness
+  A(O::v_max_u16, V(std::max(a & 0xffff, b & 0xffff)));
+  A(O::v_min_u16, V(std::min(a & 0xffff, b & 0xffff)));
+  A(O::v_max_i16, V(uint32_t(std::max(int16_t(a), int16_t(b))) & 0xffff));
+  A(O::v_min_i16, V(uint32_t(std::min(int16_t(a), int16_t(b))) & 0xffff));
+  A(O::v_ashrrev_i16, V(uint32_t(int16_t(b) >> (a & 15)) & 0xffff));
+  A(O::v_lshlrev_b16, V(((b & 0xffff) << (a & 15)) & 0xffff));
+  A(O::v_lshrrev_b16, V((b & 0xffff) >> (a & 15)));
+  A(O::v_min_u32, V(a < b ? a : b));
+  A(O::v_max_u32, V(a > b ? a : b));
+  A(O::v_min_i32, V(int32_t(a) < int32_t(b) ? a : b));
+  A(O::v_max_i32, V(int32_t(a) > int32_t(b) ? a : b));
+  A(O::v_min3_u32, V(std::min(std::min(a, b), c)));
+  A(O::v_max3_u32, V(std::max(std::max(a, b), c)));
+  A(O::v_min3_i32, V(uint32_t(std::min(std::min(int32_t(a), int32_t(b)), int32_t(c)))));
+  A(O::v_max3_i32, V(uint32_t(std::max(std::max(int32_t(a), int32_t(b)), int32_t(c)))));
+  A(O::v_med3_i32, V(uint32_t(std::max(std::min(int32_t(a), int32_t(b)), std::min(std::max(int32_t(a), int32_t(b)), int32_t(c))))));
+  A(O::v_med3_u32, V(std::max(std::min(a, b), std::min(std::max(a, b), c))));
+  A(O::v_bfe_u32, V(bfe_u(a, b, c)));
+  A(O::v_bfe_i32, V(bfe_i(a, b, c)));
+  A(O::v_bfi_b32, V((a & b) | (~a & c)));
+  A(O::v_bfm_b32, V(((1u << (a & 31)) - 1) << (b & 31)));
+  A(O::v_alignbit_b32, V(uint32_t(((uint64_t(a) << 32) | b) >> (c & 31))));
+  A(O::v_alignbyte_b32, V(uint32_t(((uint64_t(a) << 32) | b) >> (8 * (c & 3)))));
+  A(O::v_perm_b32, V(v_perm(a, b, c)));
+  A(O::v_sad_u32, V((a > b ? a - b : b - a) + c));
+  FX(O::v_cvt_f32_ubyte0, VFX(1, ub(float(a & 0xff))));
+  FX(O::v_cvt_f32_ubyte1, VFX(1, ub(float((a >> 8) & 0xff))));
+  FX(O::v_cvt_f32_ubyte2, VFX(1, ub(float((a >> 16) & 0xff))));
+  FX(O::v_cvt_f32_ubyte3, VFX(1, ub(float(a >> 24))));
+  A(O::v_cvt_pk_u16_u32, V((std::min(a, 0xffffu)) | (std::min(b, 0xffffu) << 16)));
+  A(O::v_pack_b32_f16, V((a & 0xffff) | (b << 16)));
   // gfx950 three-input bit op: truth table in the third operand's low byte.
-  A("v_bitop3_b32", &bitop3);
-  A("v_bitop3_b16", &bitop3_b16);
+  A(O::v_bitop3_b32, &bitop3);
+  A(O::v_bitop3_b16, &bitop3_b16);
   // f32 arithmetic.
-  F("v_add_f32", VF(ub(fl(a) + fl(b))));
-  F("v_sub_f32", VF(ub(fl(a) - fl(b))));
-  F("v_subrev_f32", VF(ub(fl(b) - fl(a))));
-  F("v_mul_f32", VF(ub(fl(a) * fl(b))));
-  F("v_fma_f32", &vfma<0>);
-  F("v_fmac_f32", &vfma<1>);
-  F("v_mac_f32", VMAC(ub(fl(a) * fl(b) + fl(c))));
-  F("v_mad_f32", VF(ub(fl(a) * fl(b) + fl(c))));
-  F("v_fmamk_f32", &vfma<0>);   // asm order: src0, K, src1 -> src0 * K + src1
-  F("v_fmaak_f32", &vfma<0>);   // d = a * b + K
-  F("v_madmk_f32", VF(ub(fl(a) * fl(b) + fl(c))));
-  F("v_madak_f32", VF(ub(fl(a) * fl(b) + fl(c))));
-  FX("v_min_f32", VFI(vmin32(a, b, ieee)));
-  FX("v_max_f32", VFI(vmax32(a, b, ieee)));
-  FX("v_min3_f32", VFI(vmin32(vmin32(a, b, ieee), c, ieee)));
-  FX("v_max3_f32", VFI(vmax32(vmax32(a, b, ieee), c, ieee)));
-  FX("v_med3_f32", VFI(vmed3_32(a, b, c, ieee)));
-  F("v_mul_legacy_f32", VF(ub((fl(a) == 0 || fl(b) == 0) ? 0.0f : fl(a) * fl(b))));
-  F("v_ldexp_f32", VFX(2, ub(std::ldexp(fl(a), int32_t(b)))));
-  FX("v_trunc_f32", VF(ub(std::trunc(fl(a)))));
-  FX("v_ceil_f32", VF(ub(std::ceil(fl(a)))));
-  FX("v_floor_f32", VF(ub(std::floor(fl(a)))));
-  FX("v_rndne_f32", VF(ub(std::nearbyint(fl(a)))));
+  F(O::v_add_f32, VF(ub(fl(a) + fl(b))));
+  F(O::v_sub_f32, VF(ub(fl(a) - fl(b))));
+  F(O::v_subrev_f32, VF(ub(fl(b) - fl(a))));
+  F(O::v_mul_f32, VF(ub(fl(a) * fl(b))));
+  F(O::v_fma_f32, &vfma<0>);
+  F(O::v_fmac_f32, &vfma<1>);
+  F(O::v_fmamk_f32, &vfma<0>);   // asm order: src0, K, src1 -> src0 * K + src1
+  F(O::v_fmaak_f32, &vfma<0>);   // d = a * b + K
+  FX(O::v_min_f32, VFI(vmin32(a, b, ieee)));
+  FX(O::v_max_f32, VFI(vmax32(a, b, ieee)));
+  FX(O::v_min3_f32, VFI(vmin32(vmin32(a, b, ieee), c, ieee)));
+  FX(O::v_max3_f32, VFI(vmax32(vmax32(a, b, ieee), c, ieee)));
+  FX(O::v_med3_f32, VFI(vmed3_32(a, b, c, ieee)));
+  F(O::v_mul_legacy_f32, VF(ub((fl(a) == 0 || fl(b) == 0) ? 0.0f : fl(a) * fl(b))));
+  F(O::v_ldexp_f32, VFX(2, ub(std::ldexp(fl(a), int32_t(b)))));
+  FX(O::v_trunc_f32, VF(ub(std::trunc(fl(a)))));
+  FX(O::v_ceil_f32, VF(ub(std::ceil(fl(a)))));
+  FX(O::v_floor_f32, VF(ub(std::floor(fl(a)))));
+  FX(O::v_rndne_f32, VF(ub(std::nearbyint(fl(a)))));
   // NaN in, NaN out (std::fmin alone would return the bound; see v_fract_f64 in ops_f64.cpp).
-  F("v_fract_f32", VF(ub(std::isinf(fl(a)) ? std::nanf("") : std::isnan(fl(a)) ? fl(a) - std::floor(fl(a)) : std::fmin(fl(a) - std::floor(fl(a)), 0x1.fffffep-1f))));
-  F("v_sqrt_f32", VF(transcendental_f32(Transcendental::Sqrt, a)));
-  F("v_cvt_f32_i32", VFX(1, ub(float(int32_t(a)))));
-  F("v_cvt_f32_u32", VFX(1, ub(float(a))));
+  F(O::v_fract_f32, VF(ub(std::isinf(fl(a)) ? std::nanf("") : std::isnan(fl(a)) ? fl(a) - std::floor(fl(a)) : std::fmin(fl(a) - std::floor(fl(a)), 0x1.fffffep-1f))));
+  F(O::v_sqrt_f32, VF(transcendental_f32(Transcendental::Sqrt, a)));
+  F(O::v_cvt_f32_i32, VFX(1, ub(float(int32_t(a)))));
+  F(O::v_cvt_f32_u32, VFX(1, ub(float(a))));
   // Integer results (kNotF32Result): never flushed as if they were f32 denormals (5.0 converted to 5
   // under a flushing f32 MODE), and no f32 clamp on their bits.
-  FX("v_cvt_i32_f32", VFX(kNotF32Result, uint32_t(cvt_i32(fl(a)))));
-  FX("v_cvt_u32_f32", VFX(kNotF32Result, cvt_u32(fl(a))));
-  FX("v_cvt_rpi_i32_f32", VFX(kNotF32Result, uint32_t(cvt_i32(std::floor(fl(a) + 0.5f)))));
-  FX("v_cvt_flr_i32_f32", VFX(kNotF32Result, uint32_t(cvt_i32(std::floor(fl(a))))));
-  F("v_cvt_f16_f32", VFX(kNotF32Result | kF16Result, f32_to_f16(a)));
-  F("v_cvt_f32_f16", VFX(1, ub(f16lo(a))));
-  F("v_cvt_pkrtz_f16_f32", VFX(kNotF32Result | kNoOutMods, uint32_t(f32_to_f16_rtz(a)) | uint32_t(f32_to_f16_rtz(b)) << 16));
-  F("v_cvt_pk_bf16_f32", VFX(kNotF32Result | kNoOutMods, uint32_t(f32_to_bf16(a)) | uint32_t(f32_to_bf16(b)) << 16));
-  F("v_dot2c_f32_bf16", &vdot2<true>);
-  F("v_dot2_f32_bf16", &vdot2<true>);
-  F("v_dot2c_f32_f16", &vdot2<false>);
-  F("v_dot2_f32_f16", &vdot2<false>);
+  FX(O::v_cvt_i32_f32, VFX(kNotF32Result, uint32_t(cvt_i32(fl(a)))));
+  FX(O::v_cvt_u32_f32, VFX(kNotF32Result, cvt_u32(fl(a))));
+  FX(O::v_cvt_rpi_i32_f32, VFX(kNotF32Result, uint32_t(cvt_i32(std::floor(fl(a) + 0.5f)))));
+  FX(O::v_cvt_flr_i32_f32, VFX(kNotF32Result, uint32_t(cvt_i32(std::floor(fl(a))))));
+  F(O::v_cvt_f16_f32, VFX(kNotF32Result | kF16Result, f32_to_f16(a)));
+  F(O::v_cvt_f32_f16, VFX(1, ub(f16lo(a))));
+  F(O::v_cvt_pkrtz_f16_f32, VFX(kNotF32Result | kNoOutMods, uint32_t(f32_to_f16_rtz(a)) | uint32_t(f32_to_f16_rtz(b)) << 16));
+  F(O::v_cvt_pk_bf16_f32, VFX(kNotF32Result | kNoOutMods, uint32_t(f32_to_bf16(a)) | uint32_t(f32_to_bf16(b)) << 16));
+  F(O::v_dot2c_f32_bf16, &vdot2<true>);
+  F(O::v_dot2_f32_bf16, &vdot2<true>);
+  F(O::v_dot2c_f32_f16, &vdot2<false>);
+  F(O::v_dot2_f32_f16, &vdot2<false>);
   // Transcendentals are approximations on hardware (the ISA guides' bounds, runtime/sim/README.md);
   // the simulator gives the correctly rounded result (correctly_rounded.hpp), identical on every host.
-  F("v_exp_f32", VF(transcendental_f32(Transcendental::Exp2, a)));
-  F("v_log_f32", VF(transcendental_f32(Transcendental::Log2, a)));
-  F("v_rcp_f32", VF(transcendental_f32(Transcendental::Rcp, a)));
-  F("v_rcp_iflag_f32", VF(transcendental_f32(Transcendental::Rcp, a)));
-  F("v_rsq_f32", VF(transcendental_f32(Transcendental::Rsq, a)));
-  F("v_sin_f32", VF(transcendental_f32(Transcendental::SinRev, a)));
-  F("v_cos_f32", VF(transcendental_f32(Transcendental::CosRev, a)));
+  F(O::v_exp_f32, VF(transcendental_f32(Transcendental::Exp2, a)));
+  F(O::v_log_f32, VF(transcendental_f32(Transcendental::Log2, a)));
+  F(O::v_rcp_f32, VF(transcendental_f32(Transcendental::Rcp, a)));
+  F(O::v_rcp_iflag_f32, VF(transcendental_f32(Transcendental::Rcp, a)));
+  F(O::v_rsq_f32, VF(transcendental_f32(Transcendental::Rsq, a)));
+  F(O::v_sin_f32, VF(transcendental_f32(Transcendental::SinRev, a)));
+  F(O::v_cos_f32, VF(transcendental_f32(Transcendental::CosRev, a)));
   // f16 (computed in f32 or f64 and rounded once to f16).
-  H("v_add_f16", VH(f16op(f16lo(a) + f16lo(b))));
-  H("v_sub_f16", VH(f16op(f16lo(a) - f16lo(b))));
-  H("v_mul_f16", VH(f16op(f16lo(a) * f16lo(b))));
-  H("v_fma_f16", VH(f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c))))));
-  H("v_max_f16", VHI(vmax16(a, b, ieee)));
-  H("v_min_f16", VHI(vmin16(a, b, ieee)));
-  H("v_cvt_f16_u16", VH(f16op(float(a & 0xffff))));
-  H("v_cvt_f16_i16", VH(f16op(float(int16_t(a)))));
+  H(O::v_add_f16, VH(f16op(f16lo(a) + f16lo(b))));
+  H(O::v_sub_f16, VH(f16op(f16lo(a) - f16lo(b))));
+  H(O::v_mul_f16, VH(f16op(f16lo(a) * f16lo(b))));
+  H(O::v_fma_f16, VH(f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c))))));
+  H(O::v_max_f16, VHI(vmax16(a, b, ieee)));
+  H(O::v_min_f16, VHI(vmin16(a, b, ieee)));
+  H(O::v_cvt_f16_u16, VH(f16op(float(a & 0xffff))));
+  H(O::v_cvt_f16_i16, VH(f16op(float(int16_t(a)))));
   // Compares (e32 writes VCC, e64 an SGPR pair; v_cmpx also EXEC).
-  struct C { const char* n; Handler i, u, f, xi, xu, xf; };
-  static const C cmps[] = {
-      {"eq", CMP(int32_t(a) == int32_t(b)), CMP(a == b), CMPF(fl(a) == fl(b)), CMPX(int32_t(a) == int32_t(b)), CMPX(a == b), CMPXF(fl(a) == fl(b))},
-      {"ne", CMP(int32_t(a) != int32_t(b)), CMP(a != b), nullptr, CMPX(int32_t(a) != int32_t(b)), CMPX(a != b), nullptr},
-      {"lg", nullptr, nullptr, CMPF(fl(a) < fl(b) || fl(a) > fl(b)), nullptr, nullptr, CMPXF(fl(a) < fl(b) || fl(a) > fl(b))},
-      {"lt", CMP(int32_t(a) < int32_t(b)), CMP(a < b), CMPF(fl(a) < fl(b)), CMPX(int32_t(a) < int32_t(b)), CMPX(a < b), CMPXF(fl(a) < fl(b))},
-      {"le", CMP(int32_t(a) <= int32_t(b)), CMP(a <= b), CMPF(fl(a) <= fl(b)), CMPX(int32_t(a) <= int32_t(b)), CMPX(a <= b), CMPXF(fl(a) <= fl(b))},
-      {"gt", CMP(int32_t(a) > int32_t(b)), CMP(a > b), CMPF(fl(a) > fl(b)), CMPX(int32_t(a) > int32_t(b)), CMPX(a > b), CMPXF(fl(a) > fl(b))},
-      {"ge", CMP(int32_t(a) >= int32_t(b)), CMP(a >= b), CMPF(fl(a) >= fl(b)), CMPX(int32_t(a) >= int32_t(b)), CMPX(a >= b), CMPXF(fl(a) >= fl(b))},
-      {"o", nullptr, nullptr, CMPF(!std::isnan(fl(a)) && !std::isnan(fl(b))), nullptr, nullptr, nullptr},
-      {"u", nullptr, nullptr, CMPF(std::isnan(fl(a)) || std::isnan(fl(b))), nullptr, nullptr, nullptr},
-      {"nlt", nullptr, nullptr, CMPF(!(fl(a) < fl(b))), nullptr, nullptr, CMPXF(!(fl(a) < fl(b)))},
-      {"nle", nullptr, nullptr, CMPF(!(fl(a) <= fl(b))), nullptr, nullptr, CMPXF(!(fl(a) <= fl(b)))},
-      {"ngt", nullptr, nullptr, CMPF(!(fl(a) > fl(b))), nullptr, nullptr, CMPXF(!(fl(a) > fl(b)))},
-      {"nge", nullptr, nullptr, CMPF(!(fl(a) >= fl(b))), nullptr, nullptr, CMPXF(!(fl(a) >= fl(b)))},
-      {"neq", nullptr, nullptr, CMPF(!(fl(a) == fl(b))), nullptr, nullptr, CMPXF(!(fl(a) == fl(b)))},
-      {"nlg", nullptr, nullptr, CMPF(!(fl(a) < fl(b) || fl(a) > fl(b))), nullptr, nullptr, nullptr},
-  };
-  for (const auto& c : cmps) {
-    std::string n = c.n;
-    if (c.i) A(("v_cmp_" + n + "_i32").c_str(), c.i);
-    if (c.u) A(("v_cmp_" + n + "_u32").c_str(), c.u);
-    if (c.f) FX(("v_cmp_" + n + "_f32").c_str(), c.f);
-    if (c.xi) A(("v_cmpx_" + n + "_i32").c_str(), c.xi);
-    if (c.xu) A(("v_cmpx_" + n + "_u32").c_str(), c.xu);
-    if (c.xf) FX(("v_cmpx_" + n + "_f32").c_str(), c.xf);
-  }
-  A("v_cmp_class_f32", CMP(([](float x, uint32_t m) {
+  A(O::v_cmp_eq_i32, CMP(int32_t(a) == int32_t(b)));
+  A(O::v_cmp_eq_u32, CMP(a == b));
+  FX(O::v_cmp_eq_f32, CMPF(fl(a) == fl(b)));
+  A(O::v_cmpx_eq_i32, CMPX(int32_t(a) == int32_t(b)));
+  A(O::v_cmpx_eq_u32, CMPX(a == b));
+  FX(O::v_cmpx_eq_f32, CMPXF(fl(a) == fl(b)));
+  A(O::v_cmp_ne_i32, CMP(int32_t(a) != int32_t(b)));
+  A(O::v_cmp_ne_u32, CMP(a != b));
+  A(O::v_cmpx_ne_i32, CMPX(int32_t(a) != int32_t(b)));
+  A(O::v_cmpx_ne_u32, CMPX(a != b));
+  FX(O::v_cmp_lg_f32, CMPF(fl(a) < fl(b) || fl(a) > fl(b)));
+  FX(O::v_cmpx_lg_f32, CMPXF(fl(a) < fl(b) || fl(a) > fl(b)));
+  A(O::v_cmp_lt_i32, CMP(int32_t(a) < int32_t(b)));
+  A(O::v_cmp_lt_u32, CMP(a < b));
+  FX(O::v_cmp_lt_f32, CMPF(fl(a) < fl(b)));
+  A(O::v_cmpx_lt_i32, CMPX(int32_t(a) < int32_t(b)));
+  A(O::v_cmpx_lt_u32, CMPX(a < b));
+  FX(O::v_cmpx_lt_f32, CMPXF(fl(a) < fl(b)));
+  A(O::v_cmp_le_i32, CMP(int32_t(a) <= int32_t(b)));
+  A(O::v_cmp_le_u32, CMP(a <= b));
+  FX(O::v_cmp_le_f32, CMPF(fl(a) <= fl(b)));
+  A(O::v_cmpx_le_i32, CMPX(int32_t(a) <= int32_t(b)));
+  A(O::v_cmpx_le_u32, CMPX(a <= b));
+  FX(O::v_cmpx_le_f32, CMPXF(fl(a) <= fl(b)));
+  A(O::v_cmp_gt_i32, CMP(int32_t(a) > int32_t(b)));
+  A(O::v_cmp_gt_u32, CMP(a > b));
+  FX(O::v_cmp_gt_f32, CMPF(fl(a) > fl(b)));
+  A(O::v_cmpx_gt_i32, CMPX(int32_t(a) > int32_t(b)));
+  A(O::v_cmpx_gt_u32, CMPX(a > b));
+  FX(O::v_cmpx_gt_f32, CMPXF(fl(a) > fl(b)));
+  A(O::v_cmp_ge_i32, CMP(int32_t(a) >= int32_t(b)));
+  A(O::v_cmp_ge_u32, CMP(a >= b));
+  FX(O::v_cmp_ge_f32, CMPF(fl(a) >= fl(b)));
+  A(O::v_cmpx_ge_i32, CMPX(int32_t(a) >= int32_t(b)));
+  A(O::v_cmpx_ge_u32, CMPX(a >= b));
+  FX(O::v_cmpx_ge_f32, CMPXF(fl(a) >= fl(b)));
+  FX(O::v_cmp_o_f32, CMPF(!std::isnan(fl(a)) && !std::isnan(fl(b))));
+  FX(O::v_cmp_u_f32, CMPF(std::isnan(fl(a)) || std::isnan(fl(b))));
+  FX(O::v_cmp_nlt_f32, CMPF(!(fl(a) < fl(b))));
+  FX(O::v_cmpx_nlt_f32, CMPXF(!(fl(a) < fl(b))));
+  FX(O::v_cmp_nle_f32, CMPF(!(fl(a) <= fl(b))));
+  FX(O::v_cmpx_nle_f32, CMPXF(!(fl(a) <= fl(b))));
+  FX(O::v_cmp_ngt_f32, CMPF(!(fl(a) > fl(b))));
+  FX(O::v_cmpx_ngt_f32, CMPXF(!(fl(a) > fl(b))));
+  FX(O::v_cmp_nge_f32, CMPF(!(fl(a) >= fl(b))));
+  FX(O::v_cmpx_nge_f32, CMPXF(!(fl(a) >= fl(b))));
+  FX(O::v_cmp_neq_f32, CMPF(!(fl(a) == fl(b))));
+  FX(O::v_cmpx_neq_f32, CMPXF(!(fl(a) == fl(b))));
+  FX(O::v_cmp_nlg_f32, CMPF(!(fl(a) < fl(b) || fl(a) > fl(b))));
+  A(O::v_cmp_class_f32, CMP(([](float x, uint32_t m) {
       int c = std::isnan(x) ? (std::bit_cast<uint32_t>(x) & 0x400000u ? 1 : 0)
             : std::isinf(x) ? (x < 0 ? 2 : 9)
             : x == 0 ? (std::signbit(x) ? 5 : 6)
             : std::fpclassify(x) == FP_SUBNORMAL ? (x < 0 ? 4 : 7) : (x < 0 ? 3 : 8);
       return ((m >> c) & 1) != 0; })(fl(a), b)));
   // f64 / f16 / 16-bit integer compares (and the v_cmpx forms clang uses).
-  D("v_cmp_eq_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) == as_d(b); }), false>);
-  D("v_cmp_lt_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) < as_d(b); }), false>);
-  D("v_cmp_le_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) <= as_d(b); }), false>);
-  D("v_cmp_gt_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) > as_d(b); }), false>);
-  D("v_cmp_ge_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) >= as_d(b); }), false>);
-  D("v_cmp_lg_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) < as_d(b) || as_d(a) > as_d(b); }), false>);
-  D("v_cmp_o_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !std::isnan(as_d(a)) && !std::isnan(as_d(b)); }), false>);
-  D("v_cmp_u_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return std::isnan(as_d(a)) || std::isnan(as_d(b)); }), false>);
-  D("v_cmp_neq_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) == as_d(b)); }), false>);
-  D("v_cmp_nlt_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) < as_d(b)); }), false>);
-  D("v_cmp_nle_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) <= as_d(b)); }), false>);
-  D("v_cmp_ngt_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) > as_d(b)); }), false>);
-  D("v_cmp_nge_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) >= as_d(b)); }), false>);
-  D("v_cmpx_eq_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) == as_d(b); }), true>);
-  D("v_cmpx_lt_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) < as_d(b); }), true>);
-  D("v_cmpx_gt_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) > as_d(b); }), true>);
-  D("v_cmpx_neq_f64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) == as_d(b)); }), true>);
-  H("v_cmp_eq_f16", CMPF(f16lo(a) == f16lo(b)));
-  H("v_cmp_lt_f16", CMPF(f16lo(a) < f16lo(b)));
-  H("v_cmp_le_f16", CMPF(f16lo(a) <= f16lo(b)));
-  H("v_cmp_gt_f16", CMPF(f16lo(a) > f16lo(b)));
-  H("v_cmp_ge_f16", CMPF(f16lo(a) >= f16lo(b)));
-  H("v_cmp_lg_f16", CMPF(f16lo(a) < f16lo(b) || f16lo(a) > f16lo(b)));
-  H("v_cmp_u_f16", CMPF(std::isnan(f16lo(a)) || std::isnan(f16lo(b))));
-  H("v_cmp_o_f16", CMPF(!std::isnan(f16lo(a)) && !std::isnan(f16lo(b))));
-  H("v_cmp_neq_f16", CMPF(!(f16lo(a) == f16lo(b))));
-  H("v_cmp_nlt_f16", CMPF(!(f16lo(a) < f16lo(b))));
-  H("v_cmp_ngt_f16", CMPF(!(f16lo(a) > f16lo(b))));
-  A("v_cmp_eq_u16", CMP((a & 0xffff) == (b & 0xffff)));
-  A("v_cmp_ne_u16", CMP((a & 0xffff) != (b & 0xffff)));
-  A("v_cmp_lt_u16", CMP((a & 0xffff) < (b & 0xffff)));
-  A("v_cmp_gt_u16", CMP((a & 0xffff) > (b & 0xffff)));
-  A("v_cmp_le_u16", CMP((a & 0xffff) <= (b & 0xffff)));
-  A("v_cmp_ge_u16", CMP((a & 0xffff) >= (b & 0xffff)));
-  A("v_cmp_eq_i16", CMP(int16_t(a) == int16_t(b)));
-  A("v_cmp_ne_i16", CMP(int16_t(a) != int16_t(b)));
-  A("v_cmp_lt_i16", CMP(int16_t(a) < int16_t(b)));
-  A("v_cmp_gt_i16", CMP(int16_t(a) > int16_t(b)));
-  A("v_cmp_le_i16", CMP(int16_t(a) <= int16_t(b)));
-  A("v_cmp_ge_i16", CMP(int16_t(a) >= int16_t(b)));
-  A("v_cmpx_eq_u16", CMPX((a & 0xffff) == (b & 0xffff)));
-  A("v_cmpx_ne_u16", CMPX((a & 0xffff) != (b & 0xffff)));
-  A("v_cmpx_lt_u16", CMPX((a & 0xffff) < (b & 0xffff)));
-  A("v_cmpx_gt_u16", CMPX((a & 0xffff) > (b & 0xffff)));
-  A("v_cmpx_le_u16", CMPX((a & 0xffff) <= (b & 0xffff)));
-  A("v_cmpx_ge_u16", CMPX((a & 0xffff) >= (b & 0xffff)));
-  A("v_cmpx_eq_i16", CMPX(int16_t(a) == int16_t(b)));
-  A("v_cmpx_ne_i16", CMPX(int16_t(a) != int16_t(b)));
-  A("v_cmpx_lt_i16", CMPX(int16_t(a) < int16_t(b)));
-  A("v_cmpx_gt_i16", CMPX(int16_t(a) > int16_t(b)));
-  A("v_cmpx_le_i16", CMPX(int16_t(a) <= int16_t(b)));
-  A("v_cmpx_ge_i16", CMPX(int16_t(a) >= int16_t(b)));
-  A("v_cmp_ne_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), false>);
-  A("v_cmpx_eq_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a == b; }), true>);
-  A("v_cmpx_ne_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), true>);
-  A("v_cmp_eq_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a == b; }), false>);
-  A("v_cmp_ne_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), false>);
-  A("v_cmp_lt_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a < b; }), false>);
-  A("v_cmp_gt_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a > b; }), false>);
-  A("v_cmp_le_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a <= b; }), false>);
-  A("v_cmp_ge_u64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a >= b; }), false>);
-  A("v_cmp_lt_i64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return int64_t(a) < int64_t(b); }), false>);
-  A("v_cmp_gt_i64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return int64_t(a) > int64_t(b); }), false>);
-  A("v_cmp_le_i64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return int64_t(a) <= int64_t(b); }), false>);
-  A("v_cmp_ge_i64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return int64_t(a) >= int64_t(b); }), false>);
-  A("v_cmp_eq_i64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a == b; }), false>);
-  A("v_cmp_ne_i64", &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), false>);
+  D(O::v_cmp_eq_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) == as_d(b); }), false>);
+  D(O::v_cmp_lt_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) < as_d(b); }), false>);
+  D(O::v_cmp_le_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) <= as_d(b); }), false>);
+  D(O::v_cmp_gt_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) > as_d(b); }), false>);
+  D(O::v_cmp_ge_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) >= as_d(b); }), false>);
+  D(O::v_cmp_lg_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) < as_d(b) || as_d(a) > as_d(b); }), false>);
+  D(O::v_cmp_o_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return !std::isnan(as_d(a)) && !std::isnan(as_d(b)); }), false>);
+  D(O::v_cmp_u_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return std::isnan(as_d(a)) || std::isnan(as_d(b)); }), false>);
+  D(O::v_cmp_neq_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) == as_d(b)); }), false>);
+  D(O::v_cmp_nlt_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) < as_d(b)); }), false>);
+  D(O::v_cmp_nle_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) <= as_d(b)); }), false>);
+  D(O::v_cmp_ngt_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) > as_d(b)); }), false>);
+  D(O::v_cmp_nge_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) >= as_d(b)); }), false>);
+  D(O::v_cmpx_eq_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) == as_d(b); }), true>);
+  D(O::v_cmpx_lt_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) < as_d(b); }), true>);
+  D(O::v_cmpx_gt_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return as_d(a) > as_d(b); }), true>);
+  D(O::v_cmpx_neq_f64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return !(as_d(a) == as_d(b)); }), true>);
+  H(O::v_cmp_eq_f16, CMPF(f16lo(a) == f16lo(b)));
+  H(O::v_cmp_lt_f16, CMPF(f16lo(a) < f16lo(b)));
+  H(O::v_cmp_le_f16, CMPF(f16lo(a) <= f16lo(b)));
+  H(O::v_cmp_gt_f16, CMPF(f16lo(a) > f16lo(b)));
+  H(O::v_cmp_ge_f16, CMPF(f16lo(a) >= f16lo(b)));
+  H(O::v_cmp_lg_f16, CMPF(f16lo(a) < f16lo(b) || f16lo(a) > f16lo(b)));
+  H(O::v_cmp_u_f16, CMPF(std::isnan(f16lo(a)) || std::isnan(f16lo(b))));
+  H(O::v_cmp_o_f16, CMPF(!std::isnan(f16lo(a)) && !std::isnan(f16lo(b))));
+  H(O::v_cmp_neq_f16, CMPF(!(f16lo(a) == f16lo(b))));
+  H(O::v_cmp_nlt_f16, CMPF(!(f16lo(a) < f16lo(b))));
+  H(O::v_cmp_ngt_f16, CMPF(!(f16lo(a) > f16lo(b))));
+  A(O::v_cmp_eq_u16, CMP((a & 0xffff) == (b & 0xffff)));
+  A(O::v_cmp_ne_u16, CMP((a & 0xffff) != (b & 0xffff)));
+  A(O::v_cmp_lt_u16, CMP((a & 0xffff) < (b & 0xffff)));
+  A(O::v_cmp_gt_u16, CMP((a & 0xffff) > (b & 0xffff)));
+  A(O::v_cmp_le_u16, CMP((a & 0xffff) <= (b & 0xffff)));
+  A(O::v_cmp_ge_u16, CMP((a & 0xffff) >= (b & 0xffff)));
+  A(O::v_cmp_eq_i16, CMP(int16_t(a) == int16_t(b)));
+  A(O::v_cmp_ne_i16, CMP(int16_t(a) != int16_t(b)));
+  A(O::v_cmp_lt_i16, CMP(int16_t(a) < int16_t(b)));
+  A(O::v_cmp_gt_i16, CMP(int16_t(a) > int16_t(b)));
+  A(O::v_cmp_le_i16, CMP(int16_t(a) <= int16_t(b)));
+  A(O::v_cmp_ge_i16, CMP(int16_t(a) >= int16_t(b)));
+  A(O::v_cmpx_eq_u16, CMPX((a & 0xffff) == (b & 0xffff)));
+  A(O::v_cmpx_ne_u16, CMPX((a & 0xffff) != (b & 0xffff)));
+  A(O::v_cmpx_lt_u16, CMPX((a & 0xffff) < (b & 0xffff)));
+  A(O::v_cmpx_gt_u16, CMPX((a & 0xffff) > (b & 0xffff)));
+  A(O::v_cmpx_le_u16, CMPX((a & 0xffff) <= (b & 0xffff)));
+  A(O::v_cmpx_ge_u16, CMPX((a & 0xffff) >= (b & 0xffff)));
+  A(O::v_cmpx_eq_i16, CMPX(int16_t(a) == int16_t(b)));
+  A(O::v_cmpx_ne_i16, CMPX(int16_t(a) != int16_t(b)));
+  A(O::v_cmpx_lt_i16, CMPX(int16_t(a) < int16_t(b)));
+  A(O::v_cmpx_gt_i16, CMPX(int16_t(a) > int16_t(b)));
+  A(O::v_cmpx_le_i16, CMPX(int16_t(a) <= int16_t(b)));
+  A(O::v_cmpx_ge_i16, CMPX(int16_t(a) >= int16_t(b)));
+  A(O::v_cmp_ne_u64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), false>);
+  A(O::v_cmpx_eq_u64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return a == b; }), true>);
+  A(O::v_cmpx_ne_u64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), true>);
+  A(O::v_cmp_eq_u64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return a == b; }), false>);
+  A(O::v_cmp_ne_u64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), false>);
+  A(O::v_cmp_lt_u64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return a < b; }), false>);
+  A(O::v_cmp_gt_u64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return a > b; }), false>);
+  A(O::v_cmp_le_u64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return a <= b; }), false>);
+  A(O::v_cmp_ge_u64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return a >= b; }), false>);
+  A(O::v_cmp_lt_i64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return int64_t(a) < int64_t(b); }), false>);
+  A(O::v_cmp_gt_i64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return int64_t(a) > int64_t(b); }), false>);
+  A(O::v_cmp_le_i64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return int64_t(a) <= int64_t(b); }), false>);
+  A(O::v_cmp_ge_i64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return int64_t(a) >= int64_t(b); }), false>);
+  A(O::v_cmp_eq_i64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return a == b; }), false>);
+  A(O::v_cmp_ne_i64, &vcmp64<decltype([](uint64_t a, uint64_t b) { return a != b; }), false>);
   // Carry ops.
-  A("v_add_co_u32", &vcarry<0>);
-  A("v_sub_co_u32", &vcarry<1>);
-  A("v_subrev_co_u32", &vcarry<2>);
-  A("v_addc_co_u32", &vcarry<3>);
-  A("v_subb_co_u32", &vcarry<4>);
-  A("v_subbrev_co_u32", &vcarry<5>);
-  A("v_mad_u64_u32", &mad_u64_u32);
-  A("v_mad_i64_i32", &mad_i64_i32);
-  A("v_cndmask_b32", &cndmask);
-  A("v_readlane_b32", &readlane);
-  A("v_readfirstlane_b32", &readfirstlane);
-  A("v_writelane_b32", &writelane);
-  A("v_mbcnt_lo_u32_b32", &mbcnt_lo);
-  A("v_mbcnt_hi_u32_b32", &mbcnt_hi);
+  A(O::v_add_co_u32, &vcarry<0>);
+  A(O::v_sub_co_u32, &vcarry<1>);
+  A(O::v_subrev_co_u32, &vcarry<2>);
+  A(O::v_addc_co_u32, &vcarry<3>);
+  A(O::v_subb_co_u32, &vcarry<4>);
+  A(O::v_subbrev_co_u32, &vcarry<5>);
+  A(O::v_mad_u64_u32, &mad_u64_u32);
+  A(O::v_mad_i64_i32, &mad_i64_i32);
+  A(O::v_cndmask_b32, &cndmask);
+  A(O::v_readlane_b32, &readlane);
+  A(O::v_readfirstlane_b32, &readfirstlane);
+  A(O::v_writelane_b32, &writelane);
+  A(O::v_mbcnt_lo_u32_b32, &mbcnt_lo);
+  A(O::v_mbcnt_hi_u32_b32, &mbcnt_hi);
   // 64-bit.
-  A("v_lshlrev_b64", V64(2 | 8, b << (a & 63)));
-  A("v_lshrrev_b64", V64(2 | 8, b >> (a & 63)));
-  A("v_ashrrev_i64", V64(2 | 8, uint64_t(int64_t(b) >> (a & 63))));
-  A("v_lshl_add_u64", V64(1 | 4 | 8, (a << (b & 63)) + c));
-  A("v_mov_b64", V64(1 | 8, a));
-  D("v_fma_f64", V64(7 | 8, as_u64(std::fma(as_d(a), as_d(b), as_d(c)))));
-  D("v_add_f64", V64(3 | 8, as_u64(as_d(a) + as_d(b))));
-  D("v_mul_f64", V64(3 | 8, as_u64(as_d(a) * as_d(b))));
-  D("v_rcp_f64", V64(1 | 8, transcendental_f64(Transcendental::Rcp, a)));
-  D("v_sqrt_f64", V64(1 | 8, transcendental_f64(Transcendental::Sqrt, a)));
-  D("v_ldexp_f64", V64(1 | 8, as_u64(std::ldexp(as_d(a), int32_t(uint32_t(b))))));
-  D("v_max_f64", V64I(3 | 8, vmax64(a, b, ieee)));
-  D("v_min_f64", V64I(3 | 8, vmin64(a, b, ieee)));
-  D("v_trunc_f64", V64(1 | 8, as_u64(std::trunc(as_d(a)))));
-  D("v_floor_f64", V64(1 | 8, as_u64(std::floor(as_d(a)))));
-  D("v_cvt_i32_f64", V64(1, ([](double x) -> uint64_t { if (std::isnan(x)) return 0; if (x >= 2147483647.0) return 0x7fffffffu; if (x <= -2147483648.0) return 0x80000000u; return uint32_t(int32_t(x)); })(as_d(a))));
-  D("v_cvt_u32_f64", V64(1, ([](double x) -> uint64_t { if (std::isnan(x) || x <= 0) return 0; if (x >= 4294967295.0) return 0xffffffffu; return uint32_t(x); })(as_d(a))));
-  F("v_frexp_mant_f32", VF(([](float x) { if (std::isnan(x) || std::isinf(x)) return ub(x); int e; return ub(std::frexp(x, &e)); })(fl(a))));
-  F("v_frexp_exp_i32_f32", VFX(kNotF32Result, ([](float x) -> uint32_t { if (std::isnan(x) || std::isinf(x)) return 0; int e; std::frexp(x, &e); return uint32_t(e); })(fl(a))));
-  D("v_cvt_f64_f32", &cvt_f64_f32);
-  D("v_cvt_f32_f64", &cvt_f32_f64);
-  D("v_cvt_f64_i32", V64(8, as_u64(double(int32_t(a)))));
-  D("v_cvt_f64_u32", V64(8, as_u64(double(uint32_t(a)))));
-  F("v_cvt_f32_bf16", &cvt_f32_bf16);
-  r.set_moded("v_cvt_f32_bf16", &cvt_f32_bf16);
-  H("v_subrev_f16", VH(f16op(f16lo(b) - f16lo(a))));
-  H("v_max3_f16", VHI(vmax16(vmax16(a, b, ieee), c, ieee)));
-  H("v_min3_f16", VHI(vmin16(vmin16(a, b, ieee), c, ieee)));
-  H("v_med3_f16", VHI(vmed3_16(a, b, c, ieee)));
-  H("v_ldexp_f16", VH(f16op(std::ldexp(f16lo(a), int16_t(b)))));
-  H("v_sqrt_f16", VH(transcendental_f16(Transcendental::Sqrt, uint16_t(a))));
-  H("v_rcp_f16", VH(transcendental_f16(Transcendental::Rcp, uint16_t(a))));
-  H("v_rsq_f16", VH(transcendental_f16(Transcendental::Rsq, uint16_t(a))));
-  H("v_exp_f16", VH(transcendental_f16(Transcendental::Exp2, uint16_t(a))));
-  H("v_log_f16", VH(transcendental_f16(Transcendental::Log2, uint16_t(a))));
-  H("v_cvt_i16_f16", V(uint32_t(uint16_t(int16_t(std::isnan(f16lo(a)) ? 0 : std::fmax(std::fmin(std::trunc(f16lo(a)), 32767.0f), -32768.0f))))));
-  H("v_cvt_u16_f16", V(uint32_t(uint16_t(std::isnan(f16lo(a)) ? 0 : std::fmax(std::fmin(std::trunc(f16lo(a)), 65535.0f), 0.0f)))));
-  D("v_fmac_f64", &vfmac64);
-  D("v_rsq_f64", V64(1 | 8, transcendental_f64(Transcendental::Rsq, a)));
-  A("v_mad_i32_i16", V(uint32_t(int32_t(int16_t(a)) * int32_t(int16_t(b))) + c));
-  A("v_dot4_i32_i8", V(([](uint32_t x, uint32_t y, uint32_t z) { int32_t s = int32_t(z); for (int i = 0; i < 4; ++i) s += int32_t(int8_t(x >> (8 * i))) * int32_t(int8_t(y >> (8 * i))); return uint32_t(s); })(a, b, c)));
-  A("v_dot4_u32_u8", V(([](uint32_t x, uint32_t y, uint32_t z) { uint32_t s = z; for (int i = 0; i < 4; ++i) s += ((x >> (8 * i)) & 0xff) * ((y >> (8 * i)) & 0xff); return s; })(a, b, c)));
-  A("v_dot2_i32_i16", V(([](uint32_t x, uint32_t y, uint32_t z) { int32_t s = int32_t(z); for (int i = 0; i < 2; ++i) s += int32_t(int16_t(x >> (16 * i))) * int32_t(int16_t(y >> (16 * i))); return uint32_t(s); })(a, b, c)));
-  A("v_dot2_u32_u16", V(([](uint32_t x, uint32_t y, uint32_t z) { uint32_t s = z; for (int i = 0; i < 2; ++i) s += ((x >> (16 * i)) & 0xffff) * ((y >> (16 * i)) & 0xffff); return s; })(a, b, c)));
-  r.erase("v_dot4_i32_i8");  // clamp and op_sel forms not modelled; keep them unimplemented rather than half-right
-  r.erase("v_dot2_i32_i16");
+  A(O::v_lshlrev_b64, V64(2 | 8, b << (a & 63)));
+  A(O::v_lshrrev_b64, V64(2 | 8, b >> (a & 63)));
+  A(O::v_ashrrev_i64, V64(2 | 8, uint64_t(int64_t(b) >> (a & 63))));
+  A(O::v_lshl_add_u64, V64(1 | 4 | 8, (a << (b & 63)) + c));
+  A(O::v_mov_b64, V64(1 | 8, a));
+  D(O::v_fma_f64, V64(7 | 8, as_u64(std::fma(as_d(a), as_d(b), as_d(c)))));
+  D(O::v_add_f64, V64(3 | 8, as_u64(as_d(a) + as_d(b))));
+  D(O::v_mul_f64, V64(3 | 8, as_u64(as_d(a) * as_d(b))));
+  D(O::v_rcp_f64, V64(1 | 8, transcendental_f64(Transcendental::Rcp, a)));
+  D(O::v_sqrt_f64, V64(1 | 8, transcendental_f64(Transcendental::Sqrt, a)));
+  D(O::v_ldexp_f64, V64(1 | 8, as_u64(std::ldexp(as_d(a), int32_t(uint32_t(b))))));
+  D(O::v_max_f64, V64I(3 | 8, vmax64(a, b, ieee)));
+  D(O::v_min_f64, V64I(3 | 8, vmin64(a, b, ieee)));
+  D(O::v_trunc_f64, V64(1 | 8, as_u64(std::trunc(as_d(a)))));
+  D(O::v_floor_f64, V64(1 | 8, as_u64(std::floor(as_d(a)))));
+  D(O::v_cvt_i32_f64, V64(1, ([](double x) -> uint64_t { if (std::isnan(x)) return 0; if (x >= 2147483647.0) return 0x7fffffffu; if (x <= -2147483648.0) return 0x80000000u; return uint32_t(int32_t(x)); })(as_d(a))));
+  D(O::v_cvt_u32_f64, V64(1, ([](double x) -> uint64_t { if (std::isnan(x) || x <= 0) return 0; if (x >= 4294967295.0) return 0xffffffffu; return uint32_t(x); })(as_d(a))));
+  F(O::v_frexp_mant_f32, VF(([](float x) { if (std::isnan(x) || std::isinf(x)) return ub(x); int e; return ub(std::frexp(x, &e)); })(fl(a))));
+  F(O::v_frexp_exp_i32_f32, VFX(kNotF32Result, ([](float x) -> uint32_t { if (std::isnan(x) || std::isinf(x)) return 0; int e; std::frexp(x, &e); return uint32_t(e); })(fl(a))));
+  D(O::v_cvt_f64_f32, &cvt_f64_f32);
+  D(O::v_cvt_f32_f64, &cvt_f32_f64);
+  D(O::v_cvt_f64_i32, V64(8, as_u64(double(int32_t(a)))));
+  D(O::v_cvt_f64_u32, V64(8, as_u64(double(uint32_t(a)))));
+  F(O::v_cvt_f32_bf16, &cvt_f32_bf16);
+  r.set_moded(O::v_cvt_f32_bf16, &cvt_f32_bf16);
+  H(O::v_subrev_f16, VH(f16op(f16lo(b) - f16lo(a))));
+  H(O::v_max3_f16, VHI(vmax16(vmax16(a, b, ieee), c, ieee)));
+  H(O::v_min3_f16, VHI(vmin16(vmin16(a, b, ieee), c, ieee)));
+  H(O::v_med3_f16, VHI(vmed3_16(a, b, c, ieee)));
+  H(O::v_ldexp_f16, VH(f16op(std::ldexp(f16lo(a), int16_t(b)))));
+  H(O::v_sqrt_f16, VH(transcendental_f16(Transcendental::Sqrt, uint16_t(a))));
+  H(O::v_rcp_f16, VH(transcendental_f16(Transcendental::Rcp, uint16_t(a))));
+  H(O::v_rsq_f16, VH(transcendental_f16(Transcendental::Rsq, uint16_t(a))));
+  H(O::v_exp_f16, VH(transcendental_f16(Transcendental::Exp2, uint16_t(a))));
+  H(O::v_log_f16, VH(transcendental_f16(Transcendental::Log2, uint16_t(a))));
+  H(O::v_cvt_i16_f16, V(uint32_t(uint16_t(int16_t(std::isnan(f16lo(a)) ? 0 : std::fmax(std::fmin(std::trunc(f16lo(a)), 32767.0f), -32768.0f))))));
+  H(O::v_cvt_u16_f16, V(uint32_t(uint16_t(std::isnan(f16lo(a)) ? 0 : std::fmax(std::fmin(std::trunc(f16lo(a)), 65535.0f), 0.0f)))));
+  D(O::v_fmac_f64, &vfmac64);
+  D(O::v_rsq_f64, V64(1 | 8, transcendental_f64(Transcendental::Rsq, a)));
+  A(O::v_mad_i32_i16, V(uint32_t(int32_t(int16_t(a)) * int32_t(int16_t(b))) + c));
+  A(O::v_dot4_i32_i8, V(([](uint32_t x, uint32_t y, uint32_t z) { int32_t s = int32_t(z); for (int i = 0; i < 4; ++i) s += int32_t(int8_t(x >> (8 * i))) * int32_t(int8_t(y >> (8 * i))); return uint32_t(s); })(a, b, c)));
+  A(O::v_dot4_u32_u8, V(([](uint32_t x, uint32_t y, uint32_t z) { uint32_t s = z; for (int i = 0; i < 4; ++i) s += ((x >> (8 * i)) & 0xff) * ((y >> (8 * i)) & 0xff); return s; })(a, b, c)));
+  A(O::v_dot2_i32_i16, V(([](uint32_t x, uint32_t y, uint32_t z) { int32_t s = int32_t(z); for (int i = 0; i < 2; ++i) s += int32_t(int16_t(x >> (16 * i))) * int32_t(int16_t(y >> (16 * i))); return uint32_t(s); })(a, b, c)));
+  A(O::v_dot2_u32_u16, V(([](uint32_t x, uint32_t y, uint32_t z) { uint32_t s = z; for (int i = 0; i < 2; ++i) s += ((x >> (16 * i)) & 0xffff) * ((y >> (16 * i)) & 0xffff); return s; })(a, b, c)));
+  r.erase(O::v_dot4_i32_i8);  // clamp and op_sel forms not modelled; keep them unimplemented rather than half-right
+  r.erase(O::v_dot2_i32_i16);
   // The add/sub/mad forms return the exact result (int64 bits) for clamp to saturate (vpk16 SAT).
-  A("v_pk_sub_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(int64_t(a) - int64_t(b)); }), 1>);
-  A("v_pk_add_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(int64_t(int16_t(a)) + int16_t(b)); }), 2>);
-  A("v_pk_sub_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(int64_t(int16_t(a)) - int16_t(b)); }), 2>);
-  A("v_pk_lshlrev_b16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (b << (a & 15)) & 0xffff; })>);
-  A("v_pk_lshrrev_b16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (b & 0xffff) >> (a & 15); })>);
-  A("v_pk_ashrrev_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return uint32_t(int16_t(b) >> (a & 15)) & 0xffff; })>);
-  A("v_pk_max_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return std::max(a, b); })>);
-  A("v_pk_min_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return std::min(a, b); })>);
-  A("v_pk_max_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return uint32_t(std::max(int16_t(a), int16_t(b))) & 0xffff; })>);
-  A("v_pk_min_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return uint32_t(std::min(int16_t(a), int16_t(b))) & 0xffff; })>);
-  A("v_pk_mad_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint64_t { return uint64_t(a) * b + c; }), 1>);
-  A("v_pk_mad_i16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint64_t { return uint64_t(int64_t(int16_t(a)) * int16_t(b) + int16_t(c)); }), 2>);
-  r.add("v_fma_mix_f32", &fma_mix<0>, U::VALU, FType::F32);
-  r.add("v_cvt_f32_fp8", &cvt_from_fp8<false, false>, U::VALU);
-  r.add("v_cvt_f32_bf8", &cvt_from_fp8<true, false>, U::VALU);
-  r.add("v_cvt_pk_f32_fp8", &cvt_from_fp8<false, true>, U::VALU);
-  r.add("v_cvt_pk_f32_bf8", &cvt_from_fp8<true, true>, U::VALU);
-  r.add("v_fma_mixlo_f16", &fma_mix<1>, U::VALU, FType::F32);
-  r.add("v_fma_mixhi_f16", &fma_mix<2>, U::VALU, FType::F32);
-  r.add("v_nop", +[](Wave&, const Op&) {}, U::Nop);
+  A(O::v_pk_sub_u16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(int64_t(a) - int64_t(b)); }), 1>);
+  A(O::v_pk_add_i16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(int64_t(int16_t(a)) + int16_t(b)); }), 2>);
+  A(O::v_pk_sub_i16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(int64_t(int16_t(a)) - int16_t(b)); }), 2>);
+  A(O::v_pk_lshlrev_b16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (b << (a & 15)) & 0xffff; })>);
+  A(O::v_pk_lshrrev_b16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (b & 0xffff) >> (a & 15); })>);
+  A(O::v_pk_ashrrev_i16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return uint32_t(int16_t(b) >> (a & 15)) & 0xffff; })>);
+  A(O::v_pk_max_u16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return std::max(a, b); })>);
+  A(O::v_pk_min_u16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return std::min(a, b); })>);
+  A(O::v_pk_max_i16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return uint32_t(std::max(int16_t(a), int16_t(b))) & 0xffff; })>);
+  A(O::v_pk_min_i16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return uint32_t(std::min(int16_t(a), int16_t(b))) & 0xffff; })>);
+  A(O::v_pk_mad_u16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint64_t { return uint64_t(a) * b + c; }), 1>);
+  A(O::v_pk_mad_i16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint64_t { return uint64_t(int64_t(int16_t(a)) * int16_t(b) + int16_t(c)); }), 2>);
+  r.add(O::v_fma_mix_f32, &fma_mix<0>, FType::F32);
+  r.add(O::v_cvt_f32_fp8, &cvt_from_fp8<false, false>);
+  r.add(O::v_cvt_f32_bf8, &cvt_from_fp8<true, false>);
+  r.add(O::v_cvt_pk_f32_fp8, &cvt_from_fp8<false, true>);
+  r.add(O::v_cvt_pk_f32_bf8, &cvt_from_fp8<true, true>);
+  r.add(O::v_fma_mixlo_f16, &fma_mix<1>, FType::F32);
+  r.add(O::v_fma_mixhi_f16, &fma_mix<2>, FType::F32);
+  r.add(O::v_nop, +[](Wave&, const Op&) {});
   // Packed f16 / f32 (VOP3P).
-  H("v_pk_add_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(f16lo(a) + f16lo(b)); })>);
-  H("v_pk_mul_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(f16lo(a) * f16lo(b)); })>);
-  H("v_pk_fma_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c)))); })>);
-  H("v_pk_max_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t, bool ieee) -> uint32_t { return vmax16(a, b, ieee); })>);
-  H("v_pk_min_f16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t, bool ieee) -> uint32_t { return vmin16(a, b, ieee); })>);
-  A("v_pk_add_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(a) + b; }), 1>);
-  A("v_pk_mul_lo_u16", &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a * b) & 0xffff; })>);
-  F("v_pk_fma_f32", &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* r) { fma64(a, b, c, r); })>);
-  F("v_pk_mul_f32", &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t*, uint32_t* r) { for (int l = 0; l < 64; ++l) r[l] = ub(fl(a[l]) * fl(b[l])); })>);
-  F("v_pk_add_f32", &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t*, uint32_t* r) { for (int l = 0; l < 64; ++l) r[l] = ub(fl(a[l]) + fl(b[l])); })>);
-  F("v_pk_mov_b32", &pk_mov);
+  H(O::v_pk_add_f16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(f16lo(a) + f16lo(b)); })>);
+  H(O::v_pk_mul_f16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return f16op(f16lo(a) * f16lo(b)); })>);
+  H(O::v_pk_fma_f16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return f64_to_f16(std::fma(double(f16lo(a)), double(f16lo(b)), double(f16lo(c)))); })>);
+  H(O::v_pk_max_f16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t, bool ieee) -> uint32_t { return vmax16(a, b, ieee); })>);
+  H(O::v_pk_min_f16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t, bool ieee) -> uint32_t { return vmin16(a, b, ieee); })>);
+  A(O::v_pk_add_u16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint64_t { return uint64_t(a) + b; }), 1>);
+  A(O::v_pk_mul_lo_u16, &vpk16<decltype([](uint32_t a, uint32_t b, uint32_t) -> uint32_t { return (a * b) & 0xffff; })>);
+  F(O::v_pk_fma_f32, &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* r) { fma64(a, b, c, r); })>);
+  F(O::v_pk_mul_f32, &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t*, uint32_t* r) { for (int l = 0; l < 64; ++l) r[l] = ub(fl(a[l]) * fl(b[l])); })>);
+  F(O::v_pk_add_f32, &vpk32<decltype([](const uint32_t* a, const uint32_t* b, const uint32_t*, uint32_t* r) { for (int l = 0; l < 64; ++l) r[l] = ub(fl(a[l]) + fl(b[l])); })>);
+  F(O::v_pk_mov_b32, &pk_mov);
 }
 
 }  // namespace cdnajit::sim

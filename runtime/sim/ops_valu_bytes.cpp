@@ -15,8 +15,6 @@
 namespace cdnajit::sim {
 namespace {
 
-using U = isa::Unit;
-
 void refuse_op_sel(Wave& w, const Op& op) {
   if (op.op_sel) fail(w, op, "op_sel on a 16-bit integer VALU op is not modelled");
 }
@@ -178,34 +176,34 @@ void cvt_off_f32_i4(Wave& w, const Op& op) {
 }  // namespace
 
 void register_valu_bytes(Registry& r) {
-  auto add = [&](const char* n, Handler h) {
-    if (!r.has(n)) r.add(n, h, U::VALU);
+  auto add = [&](O n, Handler h) {
+    if (!r.has(n)) r.add(n, h);
   };
-  add("v_min3_i16", &minmax16<0, true>);
-  add("v_min3_u16", &minmax16<0, false>);
-  add("v_max3_i16", &minmax16<1, true>);
-  add("v_max3_u16", &minmax16<1, false>);
-  add("v_med3_i16", &minmax16<2, true>);
-  add("v_med3_u16", &minmax16<2, false>);
-  add("v_add_i16", &arith16<0>);
-  add("v_sub_i16", &arith16<1>);
-  add("v_mad_i16", &arith16<2>);
-  add("v_sad_u8", &sad_u8);
-  add("v_sad_hi_u8", &sad_hi_u8);
-  add("v_sad_u16", &sad_u16);
-  add("v_msad_u8", &msad_u8);
-  add("v_qsad_pk_u16_u8", &qsad_pk<false>);
-  add("v_mqsad_pk_u16_u8", &qsad_pk<true>);
-  add("v_mqsad_u32_u8", &mqsad_u32);
-  add("v_lerp_u8", &lerp_u8);
-  add("v_cvt_pk_i16_i32", &cvt_pk_i16_i32);
-  add("v_sat_pk_u8_i16", &sat_pk_u8_i16);
-  add("v_ashr_pk_i8_i32", &ashr_pk_8_i32<false>);
-  add("v_ashr_pk_u8_i32", &ashr_pk_8_i32<true>);
-  add("v_swap_b32", &swap_b32);
-  add("v_cvt_off_f32_i4", &cvt_off_f32_i4);
+  add(O::v_min3_i16, &minmax16<0, true>);
+  add(O::v_min3_u16, &minmax16<0, false>);
+  add(O::v_max3_i16, &minmax16<1, true>);
+  add(O::v_max3_u16, &minmax16<1, false>);
+  add(O::v_med3_i16, &minmax16<2, true>);
+  add(O::v_med3_u16, &minmax16<2, false>);
+  add(O::v_add_i16, &arith16<0>);
+  add(O::v_sub_i16, &arith16<1>);
+  add(O::v_mad_i16, &arith16<2>);
+  add(O::v_sad_u8, &sad_u8);
+  add(O::v_sad_hi_u8, &sad_hi_u8);
+  add(O::v_sad_u16, &sad_u16);
+  add(O::v_msad_u8, &msad_u8);
+  add(O::v_qsad_pk_u16_u8, &qsad_pk<false>);
+  add(O::v_mqsad_pk_u16_u8, &qsad_pk<true>);
+  add(O::v_mqsad_u32_u8, &mqsad_u32);
+  add(O::v_lerp_u8, &lerp_u8);
+  add(O::v_cvt_pk_i16_i32, &cvt_pk_i16_i32);
+  add(O::v_sat_pk_u8_i16, &sat_pk_u8_i16);
+  add(O::v_ashr_pk_i8_i32, &ashr_pk_8_i32<false>);
+  add(O::v_ashr_pk_u8_i32, &ashr_pk_8_i32<true>);
+  add(O::v_swap_b32, &swap_b32);
+  add(O::v_cvt_off_f32_i4, &cvt_off_f32_i4);
   // Clears the wave's floating-point exception status, which the model does not keep.
-  add("v_clrexcp", +[](Wave&, const Op&) {});
+  add(O::v_clrexcp, +[](Wave&, const Op&) {});
 }
 
 }  // namespace cdnajit::sim

@@ -24,7 +24,6 @@
 namespace cdnajit::sim {
 namespace {
 
-using U = isa::Unit;
 constexpr uint64_t kSign16 = 0x8000, kSign32 = 0x80000000u;
 
 void refuse_op_sel(Wave& w, const Op& op) {
@@ -285,39 +284,39 @@ void cube(Wave& w, const Op& op) {
 }  // namespace
 
 void register_valu_legacy(Registry& r) {
-  auto add = [&](const char* n, Handler fn, FType ft) {
-    if (!r.has(n)) r.add(n, fn, U::VALU, ft);
+  auto add = [&](O n, Handler fn, FType ft) {
+    if (!r.has(n)) r.add(n, fn, ft);
   };
-  add("v_mad_f16", &mad_f16, FType::F16);
-  add("v_mad_legacy_f16", &mad_f16, FType::F16);
-  add("v_madak_f16", &mad_f16, FType::F16);
-  add("v_madmk_f16", &mad_f16, FType::F16);
-  add("v_mac_f16", &mac_f16, FType::F16);
-  add("v_fma_legacy_f16", &fma_legacy_f16, FType::F16);
-  add("v_pk_fmac_f16", &pk_fmac_f16, FType::F16);
-  add("v_div_fixup_f16", &div_fixup_f16, FType::F16);
-  add("v_div_fixup_legacy_f16", &div_fixup_f16, FType::F16);
-  r.set_moded("v_div_fixup_f16", &div_fixup_f16);
-  r.set_moded("v_div_fixup_legacy_f16", &div_fixup_f16);
-  add("v_cvt_norm_i16_f16", &cvt_norm_i16_f16, FType::F16);
-  add("v_cvt_norm_u16_f16", &cvt_norm_u16_f16, FType::F16);
-  add("v_cvt_pknorm_i16_f16", &cvt_pknorm<true, true>, FType::F16);
-  add("v_cvt_pknorm_u16_f16", &cvt_pknorm<false, true>, FType::F16);
-  add("v_cvt_pknorm_i16_f32", &cvt_pknorm<true, false>, FType::F32);
-  add("v_cvt_pknorm_u16_f32", &cvt_pknorm<false, false>, FType::F32);
-  add("v_cvt_pk_u8_f32", &cvt_pk_u8_f32, FType::F32);
-  add("v_cvt_pkaccum_u8_f32", &cvt_pkaccum_u8_f32, FType::F32);
-  add("v_exp_legacy_f32", &exp_legacy, FType::F32);
-  add("v_log_legacy_f32", &log_legacy, FType::F32);
-  add("v_trig_preop_f64", &trig_preop_f64, FType::F64);
-  add("v_cvt_pk_f16_f32", &cvt_pk_f16_f32, FType::F32);
-  add("v_pk_minimum3_f16", &pk_minmax3_f16<false>, FType::F16);
-  add("v_pk_maximum3_f16", &pk_minmax3_f16<true>, FType::F16);
-  add("v_cubeid_f32", &cube<0>, FType::F32);
-  add("v_cubesc_f32", &cube<1>, FType::F32);
-  add("v_cubetc_f32", &cube<2>, FType::F32);
-  add("v_cubema_f32", &cube<3>, FType::F32);
-  r.set_moded("v_cubema_f32", &cube<3>);
+  add(O::v_mad_f16, &mad_f16, FType::F16);
+  add(O::v_mad_legacy_f16, &mad_f16, FType::F16);
+  add(O::v_madak_f16, &mad_f16, FType::F16);
+  add(O::v_madmk_f16, &mad_f16, FType::F16);
+  add(O::v_mac_f16, &mac_f16, FType::F16);
+  add(O::v_fma_legacy_f16, &fma_legacy_f16, FType::F16);
+  add(O::v_pk_fmac_f16, &pk_fmac_f16, FType::F16);
+  add(O::v_div_fixup_f16, &div_fixup_f16, FType::F16);
+  add(O::v_div_fixup_legacy_f16, &div_fixup_f16, FType::F16);
+  r.set_moded(O::v_div_fixup_f16, &div_fixup_f16);
+  r.set_moded(O::v_div_fixup_legacy_f16, &div_fixup_f16);
+  add(O::v_cvt_norm_i16_f16, &cvt_norm_i16_f16, FType::F16);
+  add(O::v_cvt_norm_u16_f16, &cvt_norm_u16_f16, FType::F16);
+  add(O::v_cvt_pknorm_i16_f16, &cvt_pknorm<true, true>, FType::F16);
+  add(O::v_cvt_pknorm_u16_f16, &cvt_pknorm<false, true>, FType::F16);
+  add(O::v_cvt_pknorm_i16_f32, &cvt_pknorm<true, false>, FType::F32);
+  add(O::v_cvt_pknorm_u16_f32, &cvt_pknorm<false, false>, FType::F32);
+  add(O::v_cvt_pk_u8_f32, &cvt_pk_u8_f32, FType::F32);
+  add(O::v_cvt_pkaccum_u8_f32, &cvt_pkaccum_u8_f32, FType::F32);
+  add(O::v_exp_legacy_f32, &exp_legacy, FType::F32);
+  add(O::v_log_legacy_f32, &log_legacy, FType::F32);
+  add(O::v_trig_preop_f64, &trig_preop_f64, FType::F64);
+  add(O::v_cvt_pk_f16_f32, &cvt_pk_f16_f32, FType::F32);
+  add(O::v_pk_minimum3_f16, &pk_minmax3_f16<false>, FType::F16);
+  add(O::v_pk_maximum3_f16, &pk_minmax3_f16<true>, FType::F16);
+  add(O::v_cubeid_f32, &cube<0>, FType::F32);
+  add(O::v_cubesc_f32, &cube<1>, FType::F32);
+  add(O::v_cubetc_f32, &cube<2>, FType::F32);
+  add(O::v_cubema_f32, &cube<3>, FType::F32);
+  r.set_moded(O::v_cubema_f32, &cube<3>);
 }
 
 }  // namespace cdnajit::sim

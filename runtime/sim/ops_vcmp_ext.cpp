@@ -119,58 +119,55 @@ void vcmp_ext(Wave& w, const Op& op) {
 }
 
 template <T t, C c>
-void add_pair(Registry& r, const std::string& cond, const std::string& type, FType ft) {
-  for (bool x : {false, true}) {
-    std::string n = std::string(x ? "v_cmpx_" : "v_cmp_") + cond + "_" + type;
-    if (!r.has(n)) r.add(n, x ? &vcmp_ext<t, c, true> : &vcmp_ext<t, c, false>, isa::Unit::VALU, ft);
-  }
-}
-
-template <T t>
-void add_float(Registry& r, const std::string& type, FType ft) {
-  add_pair<t, C::F>(r, "f", type, ft);
-  add_pair<t, C::Lt>(r, "lt", type, ft);
-  add_pair<t, C::Eq>(r, "eq", type, ft);
-  add_pair<t, C::Le>(r, "le", type, ft);
-  add_pair<t, C::Gt>(r, "gt", type, ft);
-  add_pair<t, C::Lg>(r, "lg", type, ft);
-  add_pair<t, C::Ge>(r, "ge", type, ft);
-  add_pair<t, C::O>(r, "o", type, ft);
-  add_pair<t, C::U>(r, "u", type, ft);
-  add_pair<t, C::Nge>(r, "nge", type, ft);
-  add_pair<t, C::Nlg>(r, "nlg", type, ft);
-  add_pair<t, C::Ngt>(r, "ngt", type, ft);
-  add_pair<t, C::Nle>(r, "nle", type, ft);
-  add_pair<t, C::Neq>(r, "neq", type, ft);
-  add_pair<t, C::Nlt>(r, "nlt", type, ft);
-  add_pair<t, C::Tru>(r, "tru", type, ft);
-  add_pair<t, C::Class>(r, "class", type, ft);
-}
-
-template <T t>
-void add_int(Registry& r, const std::string& type) {
-  add_pair<t, C::F>(r, "f", type, FType::Int);
-  add_pair<t, C::Lt>(r, "lt", type, FType::Int);
-  add_pair<t, C::Eq>(r, "eq", type, FType::Int);
-  add_pair<t, C::Le>(r, "le", type, FType::Int);
-  add_pair<t, C::Gt>(r, "gt", type, FType::Int);
-  add_pair<t, C::Ne>(r, "ne", type, FType::Int);
-  add_pair<t, C::Ge>(r, "ge", type, FType::Int);
-  add_pair<t, C::Tru>(r, "t", type, FType::Int);
+void add_pair(Registry& r, O cmp, O cmpx, FType ft) {
+  if (!r.has(cmp)) r.add(cmp, &vcmp_ext<t, c, false>, ft);
+  if (!r.has(cmpx)) r.add(cmpx, &vcmp_ext<t, c, true>, ft);
 }
 
 }  // namespace
 
+// Every condition of a type, v_cmp and v_cmpx: the enumerators are pasted from the condition and
+// type names, so the compiler checks each against the table.
+#define CDNAJIT_SIM_VCMP_FLOAT(t, type, ft) \
+  add_pair<t, C::F>(r, O::v_cmp_f_##type, O::v_cmpx_f_##type, ft); \
+  add_pair<t, C::Lt>(r, O::v_cmp_lt_##type, O::v_cmpx_lt_##type, ft); \
+  add_pair<t, C::Eq>(r, O::v_cmp_eq_##type, O::v_cmpx_eq_##type, ft); \
+  add_pair<t, C::Le>(r, O::v_cmp_le_##type, O::v_cmpx_le_##type, ft); \
+  add_pair<t, C::Gt>(r, O::v_cmp_gt_##type, O::v_cmpx_gt_##type, ft); \
+  add_pair<t, C::Lg>(r, O::v_cmp_lg_##type, O::v_cmpx_lg_##type, ft); \
+  add_pair<t, C::Ge>(r, O::v_cmp_ge_##type, O::v_cmpx_ge_##type, ft); \
+  add_pair<t, C::O>(r, O::v_cmp_o_##type, O::v_cmpx_o_##type, ft); \
+  add_pair<t, C::U>(r, O::v_cmp_u_##type, O::v_cmpx_u_##type, ft); \
+  add_pair<t, C::Nge>(r, O::v_cmp_nge_##type, O::v_cmpx_nge_##type, ft); \
+  add_pair<t, C::Nlg>(r, O::v_cmp_nlg_##type, O::v_cmpx_nlg_##type, ft); \
+  add_pair<t, C::Ngt>(r, O::v_cmp_ngt_##type, O::v_cmpx_ngt_##type, ft); \
+  add_pair<t, C::Nle>(r, O::v_cmp_nle_##type, O::v_cmpx_nle_##type, ft); \
+  add_pair<t, C::Neq>(r, O::v_cmp_neq_##type, O::v_cmpx_neq_##type, ft); \
+  add_pair<t, C::Nlt>(r, O::v_cmp_nlt_##type, O::v_cmpx_nlt_##type, ft); \
+  add_pair<t, C::Tru>(r, O::v_cmp_tru_##type, O::v_cmpx_tru_##type, ft); \
+  add_pair<t, C::Class>(r, O::v_cmp_class_##type, O::v_cmpx_class_##type, ft);
+#define CDNAJIT_SIM_VCMP_INT(t, type) \
+  add_pair<t, C::F>(r, O::v_cmp_f_##type, O::v_cmpx_f_##type, FType::Int); \
+  add_pair<t, C::Lt>(r, O::v_cmp_lt_##type, O::v_cmpx_lt_##type, FType::Int); \
+  add_pair<t, C::Eq>(r, O::v_cmp_eq_##type, O::v_cmpx_eq_##type, FType::Int); \
+  add_pair<t, C::Le>(r, O::v_cmp_le_##type, O::v_cmpx_le_##type, FType::Int); \
+  add_pair<t, C::Gt>(r, O::v_cmp_gt_##type, O::v_cmpx_gt_##type, FType::Int); \
+  add_pair<t, C::Ne>(r, O::v_cmp_ne_##type, O::v_cmpx_ne_##type, FType::Int); \
+  add_pair<t, C::Ge>(r, O::v_cmp_ge_##type, O::v_cmpx_ge_##type, FType::Int); \
+  add_pair<t, C::Tru>(r, O::v_cmp_t_##type, O::v_cmpx_t_##type, FType::Int);
+
 void register_vcmp_ext(Registry& r) {
-  add_float<T::F16>(r, "f16", FType::F16);
-  add_float<T::F32>(r, "f32", FType::F32);
-  add_float<T::F64>(r, "f64", FType::F64);
-  add_int<T::I16>(r, "i16");
-  add_int<T::U16>(r, "u16");
-  add_int<T::I32>(r, "i32");
-  add_int<T::U32>(r, "u32");
-  add_int<T::I64>(r, "i64");
-  add_int<T::U64>(r, "u64");
+  CDNAJIT_SIM_VCMP_FLOAT(T::F16, f16, FType::F16);
+  CDNAJIT_SIM_VCMP_FLOAT(T::F32, f32, FType::F32);
+  CDNAJIT_SIM_VCMP_FLOAT(T::F64, f64, FType::F64);
+  CDNAJIT_SIM_VCMP_INT(T::I16, i16);
+  CDNAJIT_SIM_VCMP_INT(T::U16, u16);
+  CDNAJIT_SIM_VCMP_INT(T::I32, i32);
+  CDNAJIT_SIM_VCMP_INT(T::U32, u32);
+  CDNAJIT_SIM_VCMP_INT(T::I64, i64);
+  CDNAJIT_SIM_VCMP_INT(T::U64, u64);
 }
+#undef CDNAJIT_SIM_VCMP_FLOAT
+#undef CDNAJIT_SIM_VCMP_INT
 
 }  // namespace cdnajit::sim

@@ -10,9 +10,12 @@ std::vector<UnboundInstruction> unbound_instructions(const CodeObject& co) {
   std::vector<UnboundInstruction> out;
   for (const KernelInfo& k : co.kernels) {
     std::unique_ptr<DecodedKernel> dk = decode_kernel(co, k);
-    // Words after the last s_endpgm are alignment padding, never executed.
+    // Words after the last s_endpgm* are alignment padding, never executed.
+    auto ends_program = [](const Op& op) {
+      return op.info && op.info->family == isa::Family::SOPP && isa::is(*op.info, isa::kClassTerminator);
+    };
     size_t end = dk->ops.size();
-    while (end > 0 && dk->ops[end - 1].text.rfind("s_endpgm", 0) != 0) --end;
+    while (end > 0 && !ends_program(dk->ops[end - 1])) --end;
     if (end == 0) end = dk->ops.size();
     for (size_t i = 0; i < end; ++i) {
       const Op& op = dk->ops[i];

@@ -75,7 +75,7 @@ struct Op {
   uint32_t pc = 0;           // byte offset from kernel entry
   uint32_t index = 0;        // instruction index
   uint32_t aux = 0;          // handler-specific (e.g. data size in bytes)
-  uint8_t counter = 0;       // 0 none, 1 vm, 2 lgkm, 3 lgkm-smem, 4 vm+lgkm (flat)
+  uint8_t counter = 0;       // the row's counter_code: 0 none, 1 vm, 2 lgkm, 3 lgkm-smem, 4 vm+lgkm (flat)
   bool private_parse = false;
   Handler moded = nullptr;  // the handler honouring MODE round/denorm modes (null: none)
   bool mode_free = false;   // the result does not depend on MODE's round/denorm modes
@@ -135,17 +135,18 @@ void register_gpr_idx(Registry& r);  // ops_gpr_idx.cpp
 void register_sendmsg(Registry& r);  // ops_sendmsg.cpp
 void register_ds_transpose(Registry& r);  // ops_ds_transpose.cpp
 
+// Short name for the registrations in the handler files: O::v_add_f32 is isa::Opcode::v_add_f32.
+using O = isa::Opcode;
+
 struct OpDef {
-  Handler fn;
-  isa::Unit unit;
-  FType ft;
-  uint8_t counter;
-  uint32_t aux;
+  Handler fn = nullptr;
+  FType ft = FType::Int;
+  uint32_t aux = 0;  // handler-specific (e.g. a memory access's bytes per lane and data form, from the row)
 };
-// The simulator's semantics, keyed by opcode (jit/isa/opcode.hpp): the handler files register
-// by mnemonic, which is resolved to the table row once here; decoding binds each instruction's
-// handler by indexing these arrays with its row's opcode. A name the table lacks (a spelling
-// LLVM never prints for gfx942/gfx950) is kept apart in `unlisted` and counted by the coverage test.
+// The simulator's semantics, keyed by opcode (jit/isa/opcode.hpp): the handler files register each
+// row by its enumerator (isa::Opcode::v_add_f32, which the compiler checks against the table), and
+// families as loops over the table rows a table property selects. A row's unit and wait counter are
+// not restated here: decoding reads them from the row (counter_code).
 struct Registry {
   std::array<OpDef, isa::kOpcodeCount> by_opcode{};  // fn == nullptr: no semantics
   // MODE (ops_mode.cpp, ops_rounding.cpp): handlers that honour the wave's round and denormal
@@ -158,43 +159,20 @@ struct Registry {
   // registry() for the files written that way); the decoder runs an _sdwa form of these through
   // sdwa_direct_exec (sdwa.hpp), which applies the selects around the handler.
   std::bitset<isa::kOpcodeCount> sdwa_direct;
-  std::map<std::string, OpDef, std::less<>> unlisted;
   // Rows deliberately left without semantics, with the reason (what is undocumented): the run-time
   // Error and `cdnajit check` quote it instead of a bare "not implemented".
   std::array<std::string_view, isa::kOpcodeCount> refused{};
-  void refuse(std::string_view name, std::string_view why) { refused[opcode_of(name)] = why; }
 
-  void add(std::string_view name, Handler fn, isa::Unit u, FType ft = FType::Int, uint8_t counter = 0, uint32_t aux = 0) {
-    const OpDef d{fn, u, ft, counter, aux};
-    if (const isa::InstrInfo* row = isa::find(name)) by_opcode[size_t(isa::opcode_of(*row))] = d;
-    else unlisted[std::string(name)] = d;
-  }
-  bool has(std::string_view name) const {
-    const isa::InstrInfo* row = isa::find(name);
-    return row ? by_opcode[size_t(isa::opcode_of(*row))].fn != nullptr : unlisted.count(name) != 0;
-  }
-  void erase(std::string_view name) {
-    if (const isa::InstrInfo* row = isa::find(name)) by_opcode[size_t(isa::opcode_of(*row))] = OpDef{};
-    else if (auto it = unlisted.find(name); it != unlisted.end()) unlisted.erase(it);
-  }
-  // For the MODE tables: the opcode of a row the handler files name (an Error for a name the table lacks).
-  static size_t opcode_of(std::string_view name) {
-    const isa::InstrInfo* row = isa::find(name);
-    if (!row) throw Error("simulator registry: '" + std::string(name) + "' is not an instruction-table row");
-    return size_t(isa::opcode_of(*row));
-  }
-  void set_moded(std::string_view name, Handler h) { moded[opcode_of(name)] = h; }
-  void set_mode_free(std::string_view name) { mode_free.set(opcode_of(name)); }
-  // Semantics of an instruction by its mnemonic (without encoding suffix); nullptr when none.
-  const OpDef* lookup(std::string_view name) const {
-    if (const isa::InstrInfo* row = isa::find(name)) {
-      const OpDef& d = by_opcode[size_t(isa::opcode_of(*row))];
-      return d.fn ? &d : nullptr;
-    }
-    auto it = unlisted.find(name);
-    return it == unlisted.end() ? nullptr : &it->second;
-  }
+  void add(isa::Opcode op, Handler fn, FType ft = FType::Int, uint32_t aux = 0) { by_opcode[size_t(op)] = OpDef{fn, ft, aux}; }
+  bool has(isa::Opcode op) const { return by_opcode[size_t(op)].fn != nullptr; }
+  void erase(isa::Opcode op) { by_opcode[size_t(op)] = OpDef{}; }
+  void refuse(isa::Opcode op, std::string_view why) { refused[size_t(op)] = why; }
+  void set_moded(isa::Opcode op, Handler h) { moded[size_t(op)] = h; }
+  void set_mode_free(isa::Opcode op) { mode_free.set(size_t(op)); }
 };
+// The wait-count code of a row (Op::counter, Pending::counter) from its table counter: 0 none,
+// 1 vmcnt, 2 lgkmcnt (in order: DS, s_sendmsg), 3 lgkmcnt out of order (SMEM), 4 both (FLAT).
+uint8_t counter_code(const isa::InstrInfo& row);
 const Registry& registry();
 
 // A load whose result is not yet covered by s_waitcnt.

@@ -36,6 +36,7 @@ struct Pattern {
   bool prefix = false;
   int arch_only = -1;  // -1: both
   int line = 0;
+  std::string reason;  // the '#' comment lines right above the entry (or above its group of entries)
   bool matches(const std::string& m, Arch a) const {
     if (arch_only >= 0 && arch_only != int(a)) return false;
     return prefix ? m.compare(0, text.size(), text) == 0 : m == text;
@@ -46,15 +47,25 @@ std::vector<Pattern> read_patterns(const std::string& file) {
   std::ifstream in(std::string(CDNAJIT_ISA_TEST_DIR) + "/" + file);
   REQUIRE(in.good());
   std::vector<Pattern> out;
-  std::string line;
+  std::string line, comment;
   int n = 0;
   while (std::getline(in, line)) {
     ++n;
-    line = line.substr(0, line.find('#'));
+    const size_t hash = line.find('#');
+    const bool entry = line.find_first_not_of(" \t") < hash;
+    if (!entry && hash != std::string::npos) {
+      comment += line.substr(hash + 1);  // a comment line: the reason of the entries below it
+      continue;
+    }
+    if (!entry) {
+      comment.clear();  // a blank line ends a group
+      continue;
+    }
+    line = line.substr(0, hash);
     line.erase(std::remove_if(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t'; }), line.end());
-    if (line.empty()) continue;
     Pattern p;
     p.line = n;
+    p.reason = comment;
     if (auto at = line.find('@'); at != std::string::npos) {
       auto arch = parse_arch(line.substr(at + 1));
       REQUIRE(arch.has_value());
@@ -168,6 +179,33 @@ TEST_CASE("the table covers every instruction LLVM 22 accepts, except the docume
   for (const auto& p : not_yet)
     if (!p.prefix && !not_yet_used.count(p.line))
       FAIL_CHECK("llvm_coverage_not_yet.txt line " << p.line << " (" << p.text << ") matches nothing LLVM lacks in the table: delete it");
+}
+
+TEST_CASE("every table row has simulator semantics, a refusal reason, or a listed reason", "[isa][coverage][sim-rows]") {
+  // A static check over the table (no LLVM sweep): a row without semantics is either refused by the
+  // registry with what is undocumented, or on llvm_coverage_sim_not_yet.txt / llvm_coverage_unsupported.txt
+  // under a comment that says why.
+  const auto unsupported = read_patterns("llvm_coverage_unsupported.txt");
+  const auto not_yet = read_patterns("llvm_coverage_sim_not_yet.txt");
+  const std::vector<sim::UnboundRow> unbound = sim::rows_without_semantics();
+  REQUIRE(unbound.size() < table().size() / 10);  // a broken registry must not pass as "all listed"
+  for (const sim::UnboundRow& u : unbound) {
+    INFO(u.mnemonic);
+    const InstrInfo* row = find(u.mnemonic);
+    REQUIRE(row != nullptr);
+    const Arch arch = row->on(Arch::gfx942) ? Arch::gfx942 : Arch::gfx950;
+    const Pattern* p = match(not_yet, u.mnemonic, arch);
+    if (!p) p = match(unsupported, u.mnemonic, arch);
+    std::printf("row without semantics: %s (%s)\n", u.mnemonic.c_str(),
+                !u.refused_because.empty() ? "refused by the simulator" : p ? (p == match(not_yet, u.mnemonic, arch) ? "not yet" : "unsupported") : "UNLISTED");
+    if (!u.refused_because.empty()) continue;
+    if (!p) {
+      FAIL_CHECK("table row " << u.mnemonic << " has no simulator semantics and no reason: add them, refuse it in the registry "
+                              "with what is undocumented, or list it with a reason in llvm_coverage_sim_not_yet.txt");
+      continue;
+    }
+    CHECK_FALSE(p->reason.empty());
+  }
 }
 
 TEST_CASE("every float instruction honours a non-default MODE or is on the documented MODE list", "[isa][coverage][mode]") {

@@ -694,3 +694,21 @@ TEST_CASE("buffer resources with SWIZZLE_ENABLE and ADD_TID_ENABLE: addresses as
     CHECK_THAT(msg, Contains("crosses an element (8 bytes at offset 4, the V#'s ELEMENT_SIZE is 4 bytes"));
   }
 }
+
+TEST_CASE("ds_nop counts on lgkmcnt: an s_waitcnt lgkmcnt(1) after it covers the DS read before it", "[sim][check]") {
+  // LLVM 22 counts ds_nop on lgkmcnt (DSInstructions.td: DS_VOID keeps DS_Pseudo's LGKM_CNT = 1), as the
+  // ISA table does; DS operations complete in order, so lgkmcnt(1) leaves only the ds_nop outstanding.
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    uint64_t buf = dev.upload(std::vector<uint32_t>(64, 0), "buf");
+    std::vector<uint8_t> ka(16, 0);
+    std::memcpy(ka.data(), &buf, 8);
+    auto co = cdnajit::read_code_object(assemble(asm_kernel("dsnop",
+        " s_load_dwordx2 s[2:3], s[0:1], 0x0\n v_lshlrev_b32 v5, 2, v0\n v_add_u32 v6, 100, v0\n ds_write_b32 v5, v6\n"
+        " s_waitcnt lgkmcnt(0)\n ds_read_b32 v1, v5\n ds_nop\n s_waitcnt lgkmcnt(1)\n"
+        " global_store_dword v5, v1, s[2:3]\n s_endpgm", arch, 256), arch));
+    dev.sim.launch(co, "dsnop", ka, dims1(1, 64));
+    auto out = dev.download<uint32_t>(buf, 64);
+    for (int l = 0; l < 64; ++l) REQUIRE(out[l] == uint32_t(100 + l));
+  }
+}
