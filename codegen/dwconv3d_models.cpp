@@ -3,6 +3,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <bit>
 #include <cmath>
 #include <fmt/format.h>
@@ -38,15 +42,38 @@ void check_sizes(const DwConvShape& s, std::span<const uint16_t> input, std::spa
                             s.str(), input.size(), weight.size(), s.input_elems(), s.weight_elems()));
 }
 
-// Calls f(n, c, d, h, w, out_index) for every output element.
+// Calls f(n, c, d, h, w, out_index) for every output element. Every element is computed on its
+// own, so the (n, c) slices are spread over the host's threads (taken in turn from a shared
+// counter); the result does not depend on the thread count. The first exception a slice throws is
+// rethrown here once every thread has stopped.
 template <class F>
 void for_each_output(const DwConvShape& s, F&& f) {
-  size_t o = 0;
-  for (int n = 0; n < s.N; ++n)
-    for (int c = 0; c < s.C; ++c)
-      for (int d = 0; d < s.D_out(); ++d)
-        for (int h = 0; h < s.H_out(); ++h)
-          for (int w = 0; w < s.W_out(); ++w) f(n, c, d, h, w, o++);
+  const int slices = s.N * s.C;
+  const size_t per_slice = size_t(s.D_out()) * s.H_out() * s.W_out();
+  std::atomic<int> next{0};
+  std::mutex m;
+  std::exception_ptr error;
+  auto work = [&] {
+    try {
+      for (int sl = next++; sl < slices; sl = next++) {
+        const int n = sl / s.C, c = sl % s.C;
+        size_t o = size_t(sl) * per_slice;
+        for (int d = 0; d < s.D_out(); ++d)
+          for (int h = 0; h < s.H_out(); ++h)
+            for (int w = 0; w < s.W_out(); ++w) f(n, c, d, h, w, o++);
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> g(m);
+      if (!error) error = std::current_exception();
+      next = slices;
+    }
+  };
+  const int threads = std::min<int>(slices, int(std::max(1u, std::thread::hardware_concurrency())));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
 }
 
 // Calls f(weight bits, input bits) for the taps of output (n, c, d, h, w) in kd, kh, kw
