@@ -118,8 +118,7 @@ static void retire_marked(Wave& w, const uint8_t* mark) {
     w.pend_vmask = w.pend_smask = 0;
     return;
   }
-  struct Range { uint16_t file, first, count; } freed[kMaxPending];  // the retired entries' registers
-  size_t nfreed = 0, kept = 0;
+  size_t kept = 0;
   for (size_t i = 0; i < w.pend.size(); ++i) {
     const Pending p = w.pend[i];
     if (!mark[i]) {
@@ -130,19 +129,19 @@ static void retire_marked(Wave& w, const uint8_t* mark) {
     if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
     if (p.store) store_retired(w, p);
     for (uint16_t r = p.first; r < p.first + p.count; ++r) (p.file == 0 ? w.pend_s[r] : w.pend_v[r]) = nullptr;
-    if (p.count) freed[nfreed++] = Range{p.file, p.first, p.count};
   }
   w.pend.resize(kept);
+  // A register a retired entry freed goes to the newest remaining entry that writes it (newest
+  // first: the first to find it free); every other register of a remaining entry kept its owner.
   w.pend_vmask = w.pend_smask = 0;
-  for (const auto& q : w.pend)
+  for (size_t i = w.pend.size(); i-- > 0;) {
+    const Pending& q = w.pend[i];
     for (uint16_t r = q.first; r < q.first + q.count; ++r) {
       (q.file == 0 ? w.pend_smask : w.pend_vmask) |= 1ull << (r & 63);
-      for (size_t j = 0; j < nfreed; ++j)
-        if (q.file == freed[j].file && r >= freed[j].first && r < freed[j].first + freed[j].count) {
-          (q.file == 0 ? w.pend_s[r] : w.pend_v[r]) = q.op;
-          break;
-        }
+      const Op*& owner = q.file == 0 ? w.pend_s[r] : w.pend_v[r];
+      if (!owner) owner = q.op;
     }
+  }
 }
 
 static void retire(Wave& w, size_t i) {
