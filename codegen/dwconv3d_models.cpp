@@ -110,7 +110,7 @@ std::vector<double> dwconv3d_reference_fp64(const DwConvShape& s, std::span<cons
   check_sizes(s, input, weight);
   InputView x{s, input};
   std::vector<double> out(size_t(s.output_elems()));
-  for_each_output(s, [&](int n, int c, int d, int h, int w, size_t o) {
+  auto one_output = [&](int n, int c, int d, int h, int w) {
     // Taps in kd, kh, kw order as before. Padding taps are skipped: they add a
     // signed zero to an accumulator that starts at +0, which never changes it.
     double acc = 0;
@@ -123,7 +123,38 @@ std::vector<double> dwconv3d_reference_fp64(const DwConvShape& s, std::span<cons
         int w0 = w - s.padW, kw_lo = std::max(0, -w0), kw_hi = std::min(s.KW, s.W - w0);
         for (int kw = kw_lo; kw < kw_hi; ++kw) acc += double(bf16_to_f32(wrow[kw])) * double(bf16_to_f32(r[w0 + kw]));
       }
-    out[o] = acc;
+    return acc;
+  };
+  // Eight adjacent outputs whose taps all lie inside the row at once (the same products and sums
+  // in the same order per output, so the same values; the loop over the eight vectorises); the
+  // others one by one.
+  const int W_out = s.W_out();
+  for_each_slice(s, [&](int n, int c, size_t o) {
+    const uint16_t* wt = weight.data() + size_t(c) * s.taps();
+    for (int d = 0; d < s.D_out(); ++d)
+      for (int h = 0; h < s.H_out(); ++h, o += size_t(W_out))
+        for (int w = 0; w < W_out;) {
+          const int w0 = w - s.padW;
+          if (w + 8 > W_out || w0 < 0 || w0 + 7 + s.KW > s.W) {
+            out[o + size_t(w)] = one_output(n, c, d, h, w);
+            ++w;
+            continue;
+          }
+          double acc[8] = {};
+          for (int kd = 0; kd < s.KD; ++kd)
+            for (int kh = 0; kh < s.KH; ++kh) {
+              const uint16_t* r = x.row(n, c, d - s.padD + kd, h - s.padH + kh);
+              if (!r) continue;
+              const uint16_t* wrow = wt + (kd * s.KH + kh) * s.KW;
+              for (int kw = 0; kw < s.KW; ++kw) {
+                const double wv = double(bf16_to_f32(wrow[kw]));
+                const uint16_t* xr = r + w0 + kw;
+                for (int l = 0; l < 8; ++l) acc[l] += wv * double(bf16_to_f32(xr[l]));
+              }
+            }
+          for (int l = 0; l < 8; ++l) out[o + size_t(w + l)] = acc[l];
+          w += 8;
+        }
   });
   return out;
 }
