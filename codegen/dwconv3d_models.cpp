@@ -3,6 +3,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <bit>
 #include <cmath>
 #include <fmt/format.h>
@@ -38,15 +42,42 @@ void check_sizes(const DwConvShape& s, std::span<const uint16_t> input, std::spa
                             s.str(), input.size(), weight.size(), s.input_elems(), s.weight_elems()));
 }
 
-// Calls f(n, c, d, h, w, out_index) for every output element.
+// Calls f(n, c, first_out_index) for every (n, c) slice of the output. Every output element is
+// computed on its own, so the slices are spread over the host's threads (taken in turn from a
+// shared counter); the result does not depend on the thread count. The first exception a slice
+// throws is rethrown here once every thread has stopped.
+template <class F>
+void for_each_slice(const DwConvShape& s, F&& f) {
+  const int slices = s.N * s.C;
+  const size_t per_slice = size_t(s.D_out()) * s.H_out() * s.W_out();
+  std::atomic<int> next{0};
+  std::mutex m;
+  std::exception_ptr error;
+  auto work = [&] {
+    try {
+      for (int sl = next++; sl < slices; sl = next++) f(sl / s.C, sl % s.C, size_t(sl) * per_slice);
+    } catch (...) {
+      std::lock_guard<std::mutex> g(m);
+      if (!error) error = std::current_exception();
+      next = slices;
+    }
+  };
+  const int threads = std::min<int>(slices, int(std::max(1u, std::thread::hardware_concurrency())));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+// Calls f(n, c, d, h, w, out_index) for every output element (slices over threads as above).
 template <class F>
 void for_each_output(const DwConvShape& s, F&& f) {
-  size_t o = 0;
-  for (int n = 0; n < s.N; ++n)
-    for (int c = 0; c < s.C; ++c)
-      for (int d = 0; d < s.D_out(); ++d)
-        for (int h = 0; h < s.H_out(); ++h)
-          for (int w = 0; w < s.W_out(); ++w) f(n, c, d, h, w, o++);
+  for_each_slice(s, [&](int n, int c, size_t o) {
+    for (int d = 0; d < s.D_out(); ++d)
+      for (int h = 0; h < s.H_out(); ++h)
+        for (int w = 0; w < s.W_out(); ++w) f(n, c, d, h, w, o++);
+  });
 }
 
 // Calls f(weight bits, input bits) for the taps of output (n, c, d, h, w) in kd, kh, kw
@@ -79,7 +110,7 @@ std::vector<double> dwconv3d_reference_fp64(const DwConvShape& s, std::span<cons
   check_sizes(s, input, weight);
   InputView x{s, input};
   std::vector<double> out(size_t(s.output_elems()));
-  for_each_output(s, [&](int n, int c, int d, int h, int w, size_t o) {
+  auto one_output = [&](int n, int c, int d, int h, int w) {
     // Taps in kd, kh, kw order as before. Padding taps are skipped: they add a
     // signed zero to an accumulator that starts at +0, which never changes it.
     double acc = 0;
@@ -92,7 +123,38 @@ std::vector<double> dwconv3d_reference_fp64(const DwConvShape& s, std::span<cons
         int w0 = w - s.padW, kw_lo = std::max(0, -w0), kw_hi = std::min(s.KW, s.W - w0);
         for (int kw = kw_lo; kw < kw_hi; ++kw) acc += double(bf16_to_f32(wrow[kw])) * double(bf16_to_f32(r[w0 + kw]));
       }
-    out[o] = acc;
+    return acc;
+  };
+  // Eight adjacent outputs whose taps all lie inside the row at once (the same products and sums
+  // in the same order per output, so the same values; the loop over the eight vectorises); the
+  // others one by one.
+  const int W_out = s.W_out();
+  for_each_slice(s, [&](int n, int c, size_t o) {
+    const uint16_t* wt = weight.data() + size_t(c) * s.taps();
+    for (int d = 0; d < s.D_out(); ++d)
+      for (int h = 0; h < s.H_out(); ++h, o += size_t(W_out))
+        for (int w = 0; w < W_out;) {
+          const int w0 = w - s.padW;
+          if (w + 8 > W_out || w0 < 0 || w0 + 7 + s.KW > s.W) {
+            out[o + size_t(w)] = one_output(n, c, d, h, w);
+            ++w;
+            continue;
+          }
+          double acc[8] = {};
+          for (int kd = 0; kd < s.KD; ++kd)
+            for (int kh = 0; kh < s.KH; ++kh) {
+              const uint16_t* r = x.row(n, c, d - s.padD + kd, h - s.padH + kh);
+              if (!r) continue;
+              const uint16_t* wrow = wt + (kd * s.KH + kh) * s.KW;
+              for (int kw = 0; kw < s.KW; ++kw) {
+                const double wv = double(bf16_to_f32(wrow[kw]));
+                const uint16_t* xr = r + w0 + kw;
+                for (int l = 0; l < 8; ++l) acc[l] += wv * double(bf16_to_f32(xr[l]));
+              }
+            }
+          for (int l = 0; l < 8; ++l) out[o + size_t(w + l)] = acc[l];
+          w += 8;
+        }
   });
   return out;
 }
@@ -118,7 +180,7 @@ std::vector<uint16_t> dwconv3d_model_dot2(const DwConvShape& s, std::span<const 
   check_sizes(s, input, weight);
   InputView x{s, input};
   std::vector<uint16_t> out(size_t(s.output_elems()));
-  for_each_output(s, [&](int n, int c, int d, int h, int w, size_t o) {
+  auto one_output = [&](int n, int c, int d, int h, int w) {
     float acc = 0.0f;
     const uint16_t* wt = weight.data() + size_t(c) * s.taps();
     for (int kd = 0; kd < s.KD; ++kd)
@@ -133,7 +195,42 @@ std::vector<uint16_t> dwconv3d_model_dot2(const DwConvShape& s, std::span<const 
         }
         acc = std::fma(bf16_to_f32(wrow[s.KW - 1]), bf16_to_f32(x.at_row(xr, w0 + s.KW - 1)), acc);
       }
-    out[o] = f32_to_bf16_rne(acc);
+    return f32_to_bf16_rne(acc);
+  };
+  if (r != Dot2Rounding::fused_single_rounding) {
+    for_each_output(s, [&](int n, int c, int d, int h, int w, size_t o) { out[o] = one_output(n, c, d, h, w); });
+    return out;
+  }
+  // The fused rule on eight adjacent outputs of a row at once (reference::exact_dot2_f32_x8: the
+  // same steps in the same order per output, so the same bits); a row's last W_out % 8 outputs
+  // one by one. Each kernel row's inputs as floats with the padding's zeros around them.
+  const int W_out = s.W_out(), blocks = W_out / 8, taps_row = s.KD * s.KH, padded = s.W + 2 * s.padW + s.KW + 8;
+  for_each_slice(s, [&](int n, int c, size_t o) {
+    const uint16_t* wt = weight.data() + size_t(c) * s.taps();
+    std::vector<float> rows(size_t(taps_row) * padded);
+    for (int d = 0; d < s.D_out(); ++d)
+      for (int h = 0; h < s.H_out(); ++h, o += size_t(W_out)) {
+        for (int kd = 0; kd < s.KD; ++kd)
+          for (int kh = 0; kh < s.KH; ++kh) {
+            const uint16_t* xr = x.row(n, c, d - s.padD + kd, h - s.padH + kh);
+            float* fr = rows.data() + size_t(kd * s.KH + kh) * padded;  // fr[j] = input column j - padW
+            for (int j = 0; j < padded; ++j) fr[j] = bf16_to_f32(x.at_row(xr, j - s.padW));
+          }
+        for (int b = 0; b < blocks; ++b) {
+          float acc[8] = {};
+          for (int kd = 0; kd < s.KD; ++kd)
+            for (int kh = 0; kh < s.KH; ++kh) {
+              const uint16_t* wrow = wt + (kd * s.KH + kh) * s.KW;
+              const float* fr = rows.data() + size_t(kd * s.KH + kh) * padded + 8 * b;  // lane l: output 8b + l
+              for (int q = 0; q + 1 < s.KW; q += 2)
+                reference::exact_dot2_f32_x8(bf16_to_f32(wrow[q]), bf16_to_f32(wrow[q + 1]), fr + q, fr + q + 1, acc);
+              const float wl = bf16_to_f32(wrow[s.KW - 1]);
+              for (int l = 0; l < 8; ++l) acc[l] = std::fma(wl, fr[s.KW - 1 + l], acc[l]);
+            }
+          for (int l = 0; l < 8; ++l) out[o + size_t(8 * b + l)] = f32_to_bf16_rne(acc[l]);
+        }
+        for (int w = 8 * blocks; w < W_out; ++w) out[o + size_t(w)] = one_output(n, c, d, h, w);
+      }
   });
   return out;
 }

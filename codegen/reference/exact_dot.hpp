@@ -32,6 +32,10 @@ float exact_dot_f32_mpfr(std::span<const float> a, std::span<const float> b, flo
 // test (no spans or loops: it is the host dot2 model's inner step, called once
 // per v_dot2_f32_bf16 the model evaluates).
 float exact_dot2_f32(float a0, float b0, float a1, float b1, float c);
+// exact_dot2_f32 on eight lanes with a0, a1 shared: c[l] = exact_dot2_f32(a0, b0[l], a1, b1[l], c[l]).
+// The exponent-window test and the double sum run on whole vectors where the host has AVX2; a lane
+// the test does not admit goes through exact_dot2_f32 (MPFR). Same bits as eight scalar calls.
+void exact_dot2_f32_x8(float a0, float a1, const float* b0, const float* b1, float* c);
 inline float exact_dot2_f32_mpfr(float a0, float b0, float a1, float b1, float c) {
   float a[2] = {a0, a1}, b[2] = {b0, b1};
   return exact_dot_f32_mpfr(a, b, c);

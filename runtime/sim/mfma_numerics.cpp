@@ -207,63 +207,100 @@ __attribute__((target("avx2"))) inline __m128 accumulate4(__m128i s, __m128i sh_
 // significands make a product's value in the group-sum units < 2^26, so 32 bits hold it and the sum
 // of eight), then accumulate_c on four lanes at a time. Lanes the scalar code sends to the
 // reference group function (largest product exponent above 126, C not finite) go there too.
-__attribute__((target("avx2"))) void half_row8_avx2(const MfmaHalfOperands& t, int i, int j0, float* cio) {
+// R rows (i, i + 1, ...) at once: they share the loads of B, and their chains of C through the
+// groups are independent, so one's accumulation overlaps the other's products.
+template <int R>
+__attribute__((target("avx2"))) void half_rows_avx2(const MfmaHalfOperands& t, int i, int j0, float* cio) {
   const __m256i kno = _mm256_set1_epi32(kNo), zero = _mm256_setzero_si256();
-  __m256 c = _mm256_loadu_ps(cio);
+  __m256 c[R];
+  for (int r = 0; r < R; ++r) c[r] = _mm256_loadu_ps(cio + 8 * r);
   for (int k0 = 0; k0 < t.K; k0 += 8) {
-    __m256i p[8], pe[8];
-    __m256i emax = _mm256_set1_epi32(-0x40000000);
+    __m256i p[R][8], pe[R][8], emax[R];
+    for (int r = 0; r < R; ++r) emax[r] = _mm256_set1_epi32(-0x40000000);
     for (int q = 0; q < 8; ++q) {
       const int k = k0 + q;
-      const __m256i a = _mm256_set1_epi32(int32_t(t.sig_a[k * t.lda + i]));
       const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.sig_b + k * t.ldb + j0));
-      p[q] = _mm256_madd_epi16(a, b);  // high halves are 0: the signed 16 x 16 product
-      pe[q] = _mm256_add_epi32(_mm256_set1_epi32(t.exp_a[k * t.lda + i]),
-                               _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.exp_b + k * t.ldb + j0)));
-      emax = _mm256_max_epi32(emax, pe[q]);
+      const __m256i eb = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.exp_b + k * t.ldb + j0));
+      for (int r = 0; r < R; ++r) {
+        const __m256i a = _mm256_set1_epi32(int32_t(t.sig_a[k * t.lda + i + r]));
+        p[r][q] = _mm256_madd_epi16(a, b);  // high halves are 0: the signed 16 x 16 product
+        pe[r][q] = _mm256_add_epi32(_mm256_set1_epi32(t.exp_a[k * t.lda + i + r]), eb);
+        emax[r] = _mm256_max_epi32(emax[r], pe[r][q]);
+      }
     }
-    __m256i s = zero;
-    for (int q = 0; q < 8; ++q) {
-      const __m256i m = _mm256_srlv_epi32(_mm256_abs_epi32(p[q]), _mm256_sub_epi32(emax, pe[q]));  // >= 32: 0
-      s = _mm256_add_epi32(s, _mm256_sign_epi32(m, p[q]));
-    }
-    // A zero product's exponent sum is far below any real one: no nonzero product leaves e = kNo.
-    const __m256i e = _mm256_blendv_epi8(emax, kno, _mm256_cmpgt_epi32(_mm256_set1_epi32(-50000), emax));
-    const __m256i u = _mm256_castps_si256(c);
-    const __m256i biased = _mm256_and_si256(_mm256_srli_epi32(u, 23), _mm256_set1_epi32(0xff));
-    const __m256i cmag = _mm256_or_si256(_mm256_and_si256(u, _mm256_set1_epi32(0x7fffff)),
-                                         _mm256_and_si256(_mm256_cmpgt_epi32(biased, zero), _mm256_set1_epi32(0x800000)));
-    const __m256i csig = _mm256_sign_epi32(cmag, u);
-    const __m256i czero = _mm256_cmpeq_epi32(cmag, zero);
-    const __m256i cexp = _mm256_blendv_epi8(_mm256_sub_epi32(_mm256_max_epi32(biased, _mm256_set1_epi32(1)), _mm256_set1_epi32(127)), kno, czero);
-    const __m256i E = _mm256_max_epi32(e, cexp);
-    const __m256i sh_s = _mm256_andnot_si256(_mm256_cmpeq_epi32(e, kno), _mm256_add_epi32(_mm256_set1_epi32(7), _mm256_sub_epi32(e, E)));
-    const __m256i sh_c = _mm256_andnot_si256(czero, _mm256_add_epi32(_mm256_set1_epi32(1), _mm256_sub_epi32(cexp, E)));
-    const __m256i eo = _mm256_blendv_epi8(E, _mm256_set1_epi32(31), _mm256_cmpeq_epi32(E, kno));  // E = kNo: total 0, +0.0
-    const __m128 lo = accumulate4(_mm256_castsi256_si128(s), _mm256_castsi256_si128(sh_s), _mm256_castsi256_si128(csig),
-                                  _mm256_castsi256_si128(sh_c), _mm256_castsi256_si128(eo));
-    const __m128 hi = accumulate4(_mm256_extracti128_si256(s, 1), _mm256_extracti128_si256(sh_s, 1), _mm256_extracti128_si256(csig, 1),
-                                  _mm256_extracti128_si256(sh_c, 1), _mm256_extracti128_si256(eo, 1));
-    const __m256 next = _mm256_set_m128(hi, lo);
-    const __m256i slow = _mm256_or_si256(_mm256_cmpgt_epi32(e, _mm256_set1_epi32(126)), _mm256_cmpeq_epi32(biased, _mm256_set1_epi32(0xff)));
-    if (const int mask = _mm256_movemask_ps(_mm256_castsi256_ps(slow))) [[unlikely]] {
-      alignas(32) float before[8], after[8];
-      _mm256_store_ps(before, c);
-      _mm256_store_ps(after, next);
-      for (int x = 0; x < 8; ++x)
-        if ((mask >> x) & 1) after[x] = half_dot_reference(t, i, j0 + x, k0, 8, before[x], false);
-      c = _mm256_load_ps(after);
-    } else {
-      c = next;
+    for (int r = 0; r < R; ++r) {
+      __m256i s = zero;
+      for (int q = 0; q < 8; ++q) {
+        const __m256i m = _mm256_srlv_epi32(_mm256_abs_epi32(p[r][q]), _mm256_sub_epi32(emax[r], pe[r][q]));  // >= 32: 0
+        s = _mm256_add_epi32(s, _mm256_sign_epi32(m, p[r][q]));
+      }
+      // A zero product's exponent sum is far below any real one: no nonzero product leaves e = kNo.
+      const __m256i e = _mm256_blendv_epi8(emax[r], kno, _mm256_cmpgt_epi32(_mm256_set1_epi32(-50000), emax[r]));
+      const __m256i u = _mm256_castps_si256(c[r]);
+      const __m256i biased = _mm256_and_si256(_mm256_srli_epi32(u, 23), _mm256_set1_epi32(0xff));
+      const __m256i cmag = _mm256_or_si256(_mm256_and_si256(u, _mm256_set1_epi32(0x7fffff)),
+                                           _mm256_and_si256(_mm256_cmpgt_epi32(biased, zero), _mm256_set1_epi32(0x800000)));
+      const __m256i csig = _mm256_sign_epi32(cmag, u);
+      const __m256i czero = _mm256_cmpeq_epi32(cmag, zero);
+      const __m256i cexp = _mm256_blendv_epi8(_mm256_sub_epi32(_mm256_max_epi32(biased, _mm256_set1_epi32(1)), _mm256_set1_epi32(127)), kno, czero);
+      const __m256i E = _mm256_max_epi32(e, cexp);
+      const __m256i sh_s = _mm256_andnot_si256(_mm256_cmpeq_epi32(e, kno), _mm256_add_epi32(_mm256_set1_epi32(7), _mm256_sub_epi32(e, E)));
+      const __m256i sh_c = _mm256_andnot_si256(czero, _mm256_add_epi32(_mm256_set1_epi32(1), _mm256_sub_epi32(cexp, E)));
+      const __m256i eo = _mm256_blendv_epi8(E, _mm256_set1_epi32(31), _mm256_cmpeq_epi32(E, kno));  // E = kNo: total 0, +0.0
+      const __m128 lo = accumulate4(_mm256_castsi256_si128(s), _mm256_castsi256_si128(sh_s), _mm256_castsi256_si128(csig),
+                                    _mm256_castsi256_si128(sh_c), _mm256_castsi256_si128(eo));
+      const __m128 hi = accumulate4(_mm256_extracti128_si256(s, 1), _mm256_extracti128_si256(sh_s, 1), _mm256_extracti128_si256(csig, 1),
+                                    _mm256_extracti128_si256(sh_c, 1), _mm256_extracti128_si256(eo, 1));
+      const __m256 next = _mm256_set_m128(hi, lo);
+      const __m256i slow = _mm256_or_si256(_mm256_cmpgt_epi32(e, _mm256_set1_epi32(126)), _mm256_cmpeq_epi32(biased, _mm256_set1_epi32(0xff)));
+      if (const int mask = _mm256_movemask_ps(_mm256_castsi256_ps(slow))) [[unlikely]] {
+        alignas(32) float before[8], after[8];
+        _mm256_store_ps(before, c[r]);
+        _mm256_store_ps(after, next);
+        for (int x = 0; x < 8; ++x)
+          if ((mask >> x) & 1) after[x] = half_dot_reference(t, i + r, j0 + x, k0, 8, before[x], false);
+        c[r] = _mm256_load_ps(after);
+      } else {
+        c[r] = next;
+      }
     }
   }
-  _mm256_storeu_ps(cio, c);
+  for (int r = 0; r < R; ++r) _mm256_storeu_ps(cio + 8 * r, c[r]);
+}
+
+// half_decode on eight elements per vector (n a multiple of 8): the same fields, same results.
+template <bool BF16>
+__attribute__((target("avx2"))) bool half_decode_avx2(const uint32_t* dw, int n, bool hi, uint32_t* sig, int32_t* exp, uint16_t* raw) {
+  constexpr int fb = BF16 ? 7 : 10, ebits = BF16 ? 8 : 5, bias = BF16 ? 127 : 15, pre = mfma_half_preshift(BF16);
+  const __m256i top = _mm256_set1_epi32((1 << ebits) - 1), zero = _mm256_setzero_si256();
+  __m256i bad = zero;
+  for (int x = 0; x < n; x += 8) {
+    const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dw + x));
+    const __m256i h = hi ? _mm256_srli_epi32(d, 16) : _mm256_and_si256(d, _mm256_set1_epi32(0xffff));
+    const __m256i ef = _mm256_and_si256(_mm256_srli_epi32(h, fb), top);
+    const __m256i normal = _mm256_cmpgt_epi32(ef, zero);
+    const __m256i mag = _mm256_slli_epi32(_mm256_or_si256(_mm256_and_si256(h, _mm256_set1_epi32((1 << fb) - 1)),
+                                                          _mm256_and_si256(normal, _mm256_set1_epi32(1 << fb))), pre);
+    const __m256i neg = _mm256_srai_epi32(_mm256_slli_epi32(h, 16), 31);  // -1 where the sign bit is set
+    const __m256i sg = _mm256_and_si256(_mm256_sub_epi32(_mm256_xor_si256(mag, neg), neg), _mm256_set1_epi32(0xffff));
+    const __m256i ex = _mm256_blendv_epi8(_mm256_sub_epi32(_mm256_max_epi32(ef, _mm256_set1_epi32(1)), _mm256_set1_epi32(bias)),
+                                          _mm256_set1_epi32(kNo), _mm256_cmpeq_epi32(mag, zero));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sig + x), sg);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(exp + x), ex);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(raw + x), _mm_packus_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
+    bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ef, top));
+  }
+  return _mm256_testz_si256(bad, bad);
 }
 #endif
 
 }  // namespace
 
 bool mfma_half_decode(const uint32_t* dwords, int n, bool hi, bool bf16, uint32_t* sig, int32_t* exp, uint16_t* raw) {
+#ifdef CDNAJIT_MFMA_AVX2
+  if (use_avx2 && n % 8 == 0)
+    return bf16 ? half_decode_avx2<true>(dwords, n, hi, sig, exp, raw) : half_decode_avx2<false>(dwords, n, hi, sig, exp, raw);
+#endif
   return bf16 ? half_decode<true>(dwords, n, hi ? 16 : 0, sig, exp, raw) : half_decode<false>(dwords, n, hi ? 16 : 0, sig, exp, raw);
 }
 
@@ -271,9 +308,17 @@ bool mfma_half_rows_available() { return use_avx2; }
 
 void mfma_half_row8(const MfmaHalfOperands& t, int i, int j0, float* c) {
 #ifdef CDNAJIT_MFMA_AVX2
-  if (use_avx2) return half_row8_avx2(t, i, j0, c);
+  if (use_avx2) return half_rows_avx2<1>(t, i, j0, c);
 #endif
   for (int x = 0; x < 8; ++x) c[x] = half_dot_reference(t, i, j0 + x, 0, t.K, c[x], true);
+}
+
+void mfma_half_rows8x2(const MfmaHalfOperands& t, int i, int j0, float* c) {
+#ifdef CDNAJIT_MFMA_AVX2
+  if (use_avx2) return half_rows_avx2<2>(t, i, j0, c);
+#endif
+  mfma_half_row8(t, i, j0, c);
+  mfma_half_row8(t, i + 1, j0, c + 8);
 }
 
 bool mfma_vector_path(bool on) {

@@ -104,22 +104,23 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
 // load (same in-order counter, or the same instruction again in a loop) also writes them, in
 // which case the newest such load owns them. At most kMaxPending entries are outstanding.
 constexpr size_t kMaxPending = 128;  // vmcnt saturates at 63, lgkmcnt at 15 (pend_add)
+// Retires every entry (in index order): nothing stays outstanding, so no register changes owner.
+static void retire_all(Wave& w) {
+  for (const Pending& p : w.pend) {
+    if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
+    if (p.store) store_retired(w, p);
+    for (uint16_t r = p.first; r < p.first + p.count; ++r) (p.file == 0 ? w.pend_s[r] : w.pend_v[r]) = nullptr;
+  }
+  w.pend.clear();
+  w.pend_count[0] = w.pend_count[1] = 0;
+  w.pend_vmask = w.pend_smask = 0;
+}
+
 static void retire_marked(Wave& w, const uint8_t* mark) {
   bool all = true;
   for (size_t i = 0; i < w.pend.size(); ++i) all &= mark[i] != 0;
-  if (all) {  // nothing stays outstanding (the common s_waitcnt ...(0)): no register changes owner
-    for (const Pending& p : w.pend) {
-      if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
-      if (p.store) store_retired(w, p);
-      for (uint16_t r = p.first; r < p.first + p.count; ++r) (p.file == 0 ? w.pend_s[r] : w.pend_v[r]) = nullptr;
-    }
-    w.pend.clear();
-    w.pend_count[0] = w.pend_count[1] = 0;
-    w.pend_vmask = w.pend_smask = 0;
-    return;
-  }
-  struct Range { uint16_t file, first, count; } freed[kMaxPending];  // the retired entries' registers
-  size_t nfreed = 0, kept = 0;
+  if (all) return retire_all(w);
+  size_t kept = 0;
   for (size_t i = 0; i < w.pend.size(); ++i) {
     const Pending p = w.pend[i];
     if (!mark[i]) {
@@ -130,19 +131,19 @@ static void retire_marked(Wave& w, const uint8_t* mark) {
     if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
     if (p.store) store_retired(w, p);
     for (uint16_t r = p.first; r < p.first + p.count; ++r) (p.file == 0 ? w.pend_s[r] : w.pend_v[r]) = nullptr;
-    if (p.count) freed[nfreed++] = Range{p.file, p.first, p.count};
   }
   w.pend.resize(kept);
+  // A register a retired entry freed goes to the newest remaining entry that writes it (newest
+  // first: the first to find it free); every other register of a remaining entry kept its owner.
   w.pend_vmask = w.pend_smask = 0;
-  for (const auto& q : w.pend)
+  for (size_t i = w.pend.size(); i-- > 0;) {
+    const Pending& q = w.pend[i];
     for (uint16_t r = q.first; r < q.first + q.count; ++r) {
       (q.file == 0 ? w.pend_smask : w.pend_vmask) |= 1ull << (r & 63);
-      for (size_t j = 0; j < nfreed; ++j)
-        if (q.file == freed[j].file && r >= freed[j].first && r < freed[j].first + freed[j].count) {
-          (q.file == 0 ? w.pend_s[r] : w.pend_v[r]) = q.op;
-          break;
-        }
+      const Op*& owner = q.file == 0 ? w.pend_s[r] : w.pend_v[r];
+      if (!owner) owner = q.op;
     }
+  }
 }
 
 static void retire(Wave& w, size_t i) {
@@ -193,6 +194,7 @@ void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm) {
     for (const Pending& p : w.pend) smem |= p.counter == 3;
   const bool lgkm_retires = nl > lgkm && (!smem || lgkm == 0);
   if (nvm <= vm && !lgkm_retires) return;
+  if ((nvm == 0 || vm == 0) && (nl == 0 || lgkm == 0)) return retire_all(w);  // e.g. s_waitcnt lgkmcnt(0) with no VMEM out
   uint8_t mark[kMaxPending] = {};
   for (size_t i = 0; i < w.pend.size(); ++i) {
     if (w.pend[i].counter == 1 && nvm > vm) { mark[i] = 1; --nvm; }

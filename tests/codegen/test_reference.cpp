@@ -3,6 +3,7 @@
 // call it: hand-worked answers, and its double fast path against its MPFR path.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -135,6 +136,22 @@ TEST_CASE("exact_dot2_f32: the two-term fast path equals the MPFR path, special 
     if (!same_f32(got, want) && ++mismatches <= 10)
       FAIL_CHECK(std::hexfloat << a0 << "*" << b0 << " + " << a1 << "*" << b1 << " + " << c << ": fast "
                                << got << ", MPFR " << want);
+    // The eight-lane form (the model's vector path): this case in lane 0, seven more of the same
+    // kind with the same a0, a1, each against the scalar form checked above.
+    float lb0[8] = {b0}, lb1[8] = {b1}, lc[8] = {c};
+    for (int l = 1; l < 8; ++l) {
+      lb0[l] = operand(kind), lb1[l] = operand(kind);
+      lc[l] = kind == 2 ? any_f32() : rng() % 2 ? operand(kind) : any_f32();
+    }
+    float x8[8];
+    std::copy(lc, lc + 8, x8);
+    cdnajit::reference::exact_dot2_f32_x8(a0, a1, lb0, lb1, x8);
+    for (int l = 0; l < 8; ++l) {
+      const float one = l == 0 ? want : cdnajit::reference::exact_dot2_f32(a0, lb0[l], a1, lb1[l], lc[l]);
+      if (!same_f32(x8[l], one) && ++mismatches <= 10)
+        FAIL_CHECK("eight-lane form, lane " << l << ": " << std::hexfloat << a0 << "*" << lb0[l] << " + " << a1 << "*"
+                                             << lb1[l] << " + " << lc[l] << ": " << x8[l] << ", scalar " << one);
+    }
   }
   std::printf("exact_dot2_f32 fast vs MPFR: %d cases (%d ties), %d on the double fast path, %d mismatches\n", cases,
               ties, fast, mismatches);

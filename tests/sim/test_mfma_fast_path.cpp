@@ -206,24 +206,33 @@ TEST_CASE("f16/bf16 MFMA row-vector path is bit-identical to the reference imple
             const double m = ef ? double(0x400 | (h & 0x3ff)) : double(h & 0x3ff);
             return ((h & 0x8000) ? -1.0 : 1.0) * std::ldexp(m, (ef ? ef : 1) - 25);
           };
-          for (int i = 0; i < kCols; ++i)
+          for (int i = 0; i < kCols; i += 2)
             for (int j0 = 0; j0 < kCols; j0 += 8) {
-              float c[8], want[8];
-              for (int x = 0; x < 8; ++x) {
-                c[x] = random_c(g, 2 * (center - (bf16 ? 127 : 15)));
+              float c[16], want[16];
+              for (int y = 0; y < 16; ++y) {
+                const int row = i + y / 8, col = j0 + y % 8;
+                c[y] = random_c(g, 2 * (center - (bf16 ? 127 : 15)));
                 std::vector<double> a(K), b(K);
                 for (int k = 0; k < K; ++k) {
-                  a[k] = value(raw[0][size_t(k) * kCols + i]);
-                  b[k] = value(raw[1][size_t(k) * kCols + j0 + x]);
+                  a[k] = value(raw[0][size_t(k) * kCols + row]);
+                  b[k] = value(raw[1][size_t(k) * kCols + col]);
                 }
-                want[x] = cdnajit::sim::mfma_dot_cdna3_reference(a.data(), b.data(), K, c[x], f);
+                want[y] = cdnajit::sim::mfma_dot_cdna3_reference(a.data(), b.data(), K, c[y], f);
               }
-              cdnajit::sim::mfma_half_row8(t, i, j0, c);
-              for (int x = 0; x < 8; ++x) {
+              // One row at a time and two rows at once.
+              float one[16], two[16];
+              std::copy(c, c + 16, one);
+              std::copy(c, c + 16, two);
+              cdnajit::sim::mfma_half_row8(t, i, j0, one);
+              cdnajit::sim::mfma_half_row8(t, i + 1, j0, one + 8);
+              cdnajit::sim::mfma_half_rows8x2(t, i, j0, two);
+              for (int y = 0; y < 16; ++y) {
                 ++cases;
-                if (std::bit_cast<uint32_t>(c[x]) != std::bit_cast<uint32_t>(want[x]) && ++differing <= 3)
-                  UNSCOPED_INFO((bf16 ? "bf16" : "f16") << " K " << K << " row " << i << " column " << j0 + x << ": reference "
-                                                        << std::hexfloat << want[x] << ", row path " << c[x] << std::defaultfloat);
+                const uint32_t wb = std::bit_cast<uint32_t>(want[y]);
+                if ((std::bit_cast<uint32_t>(one[y]) != wb || std::bit_cast<uint32_t>(two[y]) != wb) && ++differing <= 3)
+                  UNSCOPED_INFO((bf16 ? "bf16" : "f16") << " K " << K << " row " << i + y / 8 << " column " << j0 + y % 8
+                                                        << ": reference " << std::hexfloat << want[y] << ", row path " << one[y]
+                                                        << ", two rows " << two[y] << std::defaultfloat);
               }
             }
           // An infinity or NaN element is refused by the decoder (the per-output path takes it).
