@@ -569,23 +569,32 @@ class GemmGenerator : DslEmitter {
     k_.s_mov_b32(kcur, 0);
     Reg left = k_.sgpr("tiles_left");
     if (c_.stages == 1) {
-      // load -> LDS -> barrier -> MFMAs -> barrier (the next tile's writes wait for every wave's reads)
-      k_.s_mov_b32(left, int64_t(p_.k_tiles));
-      k_.do_while_scc(
-          [&] {
-            issue_loads(kcur);
-            k_.s_waitcnt(vmcnt(0));
-            write_lds();
-            k_.s_waitcnt(lgkmcnt(0));
-            k_.s_barrier();
-            compute();
-            k_.s_barrier();
-            k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-          },
-          [&] {
-            k_.s_sub_u32(left, left, 1);
-            k_.s_cmp_lg_u32(left, 0);
-          });
+      // One LDS stage, the next tile prefetched into the staging registers (as HipKittens' CDNA3
+      // kernels): staging -> LDS -> barrier -> next tile's global loads -> MFMAs -> barrier (the
+      // next writes wait for every wave's reads). The loads fly during the MFMAs; the last tile
+      // issues none.
+      issue_loads(kcur);
+      auto tile = [&](bool prefetch) {
+        k_.s_waitcnt(vmcnt(0));
+        write_lds();
+        k_.s_waitcnt(lgkmcnt(0));
+        k_.s_barrier();
+        if (prefetch) {
+          k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+          issue_loads(kcur);
+        }
+        compute();
+        k_.s_barrier();
+      };
+      if (p_.k_tiles > 1) {
+        k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
+        k_.do_while_scc([&] { tile(true); },
+                        [&] {
+                          k_.s_sub_u32(left, left, 1);
+                          k_.s_cmp_lg_u32(left, 0);
+                        });
+      }
+      tile(false);
       return;
     }
     // Two stages: tile i+1's global loads fly while tile i is multiplied out of LDS; its data

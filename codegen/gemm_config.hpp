@@ -47,7 +47,8 @@ struct GemmConfig {
   int tile_m = 128, tile_n = 128;
   int tile_k = 0;          // elements; 0 = default (bf16: 64 on gfx950, 32 on gfx942; fp8: 128 / 64)
   int waves_m = 2, waves_n = 2;
-  int stages = 2;          // LDS stages: 1 = load, barrier, compute; 2 = next tile's loads fly during the MFMAs;
+  int stages = 2;          // LDS stages: 1 = one stage, the next tile's loads fly into registers during the
+                           // MFMAs; 2 = they fly during the MFMAs into the other stage;
                            // 3, 4 (lds_dma only): stages - 1 tiles of loads in flight during the MFMAs
   int mfma_m = 16;         // MFMA block: 16 (16x16xK) or 32 (32x32xK)
   // Workgroup order (L2 reuse). 0: a 2-D grid, workgroup (x, y) computes tile (m = x, n = y), so

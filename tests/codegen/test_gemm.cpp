@@ -101,6 +101,8 @@ void check_arch(Arch arch) {
                       "one stage, partial tiles in M and N, fp32 out"});
     check_case(arch, {shape(64, 128, 128, l), config(64, 128, 64, 2, 2, 2, 32), "32x32 MFMA"});
   }
+  // one stage with one K tile: no prefetch loop, only the last tile
+  check_case(arch, {shape(64, 64, 32, GemmLayout::NT), config(64, 64, 32, 2, 2, 1, 16), "one stage, one K tile"});
   GemmShape ab = shape(64, 64, 64, GemmLayout::NT);
   ab.alpha = 0.5f;
   ab.beta = -1.25f;
