@@ -170,6 +170,11 @@ struct Normalized {
 Normalized normalize(const sim::Recording& rec, size_t first_wave, uint64_t line) {
   Normalized n;
   std::unordered_map<uint64_t, uint64_t> label;  // line -> order of first touch
+  uint64_t last_line = ~uint64_t(0), last_label = 0;  // neighbouring lanes mostly share a line
+  size_t total = 0;
+  for (size_t k = 0; k < rec.waves_per_workgroup; ++k)
+    total += 1 + rec.waves[first_wave + k].steps.size() + rec.waves[first_wave + k].addrs.size();
+  n.seq.reserve(total);
   for (size_t k = 0; k < rec.waves_per_workgroup; ++k) {
     const sim::RecordedWave& w = rec.waves[first_wave + k];
     n.seq.push_back(w.steps.size());
@@ -181,8 +186,11 @@ Normalized normalize(const sim::Recording& rec, size_t first_wave, uint64_t line
         if (a == sim::kNoAddress || !global) {
           n.seq.push_back(a);
         } else {
-          const uint64_t l = label.emplace(a / line, label.size()).first->second;
-          n.seq.push_back(l * line + a % line);
+          if (a / line != last_line) {
+            last_line = a / line;
+            last_label = label.emplace(last_line, label.size()).first->second;
+          }
+          n.seq.push_back(last_label * line + a % line);
         }
       }
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <utility>
 
 #include "jit/isa/error.hpp"
 #include "jit/isa/opcode.hpp"
@@ -68,6 +69,29 @@ struct WgState {
   bool live = false;
 };
 
+// A resource reserved for stretches of cycles: reserve(t, n, now) takes the earliest n free cycles
+// in one stretch at or after t and returns where they end. Stretches that ended before `now` are
+// dropped (no later request can start before the cycle it is made in).
+class IntervalQueue {
+ public:
+  uint64_t reserve(uint64_t t, uint64_t n, uint64_t now) {
+    size_t drop = 0;
+    while (drop < busy_.size() && busy_[drop].second <= now) ++drop;
+    busy_.erase(busy_.begin(), busy_.begin() + std::ptrdiff_t(drop));
+    size_t i = 0;
+    for (; i < busy_.size(); ++i) {
+      if (busy_[i].second <= t) continue;
+      if (busy_[i].first >= t + n) break;
+      t = busy_[i].second;
+    }
+    busy_.insert(busy_.begin() + std::ptrdiff_t(i), {t, t + n});
+    return t + n;
+  }
+
+ private:
+  std::vector<std::pair<uint64_t, uint64_t>> busy_;  // [start, end), sorted, disjoint
+};
+
 uint64_t last_or(const std::deque<uint64_t>& q, uint64_t v) { return q.empty() ? v : std::max(v, q.back()); }
 
 }  // namespace
@@ -108,7 +132,11 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
   std::vector<WgState> wgs(static_cast<size_t>(max_wgs));
   std::vector<uint64_t> valu_free(size_t(hw.simds), 0), mfma_free(size_t(hw.simds), 0);
   std::vector<uint64_t> lds_free(size_t(std::max(1, hw.lds_halves)), 0);  // per LDS half (SIMD pair)
-  uint64_t lds_banks_free = 0;  // the CU's bank array (Hardware::lds_banks_shared_by_halves)
+  // The CU's bank array (Hardware::lds_banks_shared_by_halves): its reserved intervals, each half's
+  // passes taking the earliest free stretch at or after their own start. Each half is served in
+  // order, the banks by time: an access the other half queued for a later start does not hold
+  // back one that can use the banks now.
+  IntervalQueue lds_banks;
   uint64_t addr_free = 0;
   double l2_free = 0, mall_free = 0, hbm_free = 0;
   int launched = 0, finished = 0, next_simd = 0;
@@ -381,9 +409,8 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             half_free = start + uint64_t(cycles);
             if (hw.lds_banks_shared_by_halves && cost.bank_cycles > 0) {
               // The passes wait for the CU's banks; the half is held until they and its bytes are done.
-              const uint64_t banks_start = std::max(start, lds_banks_free);
-              lds_banks_free = banks_start + uint64_t(cost.bank_cycles);
-              half_free = std::max(start + uint64_t(cost.port_cycles), lds_banks_free);
+              const uint64_t banks_end = lds_banks.reserve(start, uint64_t(cost.bank_cycles), c);
+              half_free = std::max(start + uint64_t(cost.port_cycles), banks_end);
             }
             R.busy[size_t(Pipe::Lds)] += cycles;  // the instruction's own service, not its wait for the banks
             w.lgkm.push_back(std::max(last_or(w.lgkm, 0), half_free + uint64_t(hw.lds_latency)));

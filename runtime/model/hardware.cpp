@@ -209,10 +209,9 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
        "[LDSPH] measured phase groups, b128 reads in the measured (non-contiguous) lane order; writes and other widths: contiguous lanes"},
       {"LDS cycles per bank access", std::to_string(h.lds_bank_cycles), "[LDSMB] 64 lanes in one bank: 64 cycles"},
       {"LDS banks: one array for the whole CU, both halves' passes queue for it", h.lds_banks_shared_by_halves ? "yes" : "no",
-       c4 ? "switch, off (no: banks per half): with it, seed JIT-dot2-b64 3.05 -> 5.20 ms (2.63 measured; the misaligned rule was fitted "
-            "with banks per half). Evidence for it: [LDSPH] 64 banks measured for the CU's LDS (one set per CU, as on CDNA3)"
-          : "switch, off (no: banks per half; see the gfx950 note). Evidence for it: [ISA3] 32 banks for the CU's LDS; [LDSMB]/[ROCPROF] "
-            "128 B/clk per CU = 32 banks x 4 B once per cycle"},
+       c4 ? "[LDSPH] 64 banks measured for the CU's LDS (one set per CU, as on CDNA3); its MI350X sweep: a conflicted read costs "
+            "2.4x its passes with 4 waves per CU, more than banks per half allow (2x); switchable"
+          : "[ISA3] 32 banks for the CU's LDS; [LDSMB]/[ROCPROF] 128 B/clk per CU = 32 banks x 4 B once per cycle; switchable"},
       {"LDS halves (SIMD pairs) x read bytes/clk each", std::to_string(h.lds_halves) + " x " + std::to_string(h.lds_bytes_per_clk),
        c4 ? "[LDSPH]/[CDNA4] 256 B/clk reads per CU (the [LDSMB] split into SIMD-pair halves kept, assumed)" : "[LDSMB] on MI308X"},
       {"LDS write bytes/clk per half", std::to_string(h.lds_write_bytes_per_clk),

@@ -58,13 +58,12 @@ struct Hardware {
   int lds_bytes_per_clk = 64;
   // The banks are one array for the whole CU ([ISA3]: the CU's LDS is 32 banks, and the CU's
   // 128 B/clk ([LDSMB], [ROCPROF]) is those 32 banks x 4 B once per cycle; [LDSPH] counts 64 on
-  // gfx950), which both halves' bank passes queue for; each half's port only moves bytes.
-  // So a conflicted access of one half delays the other half's accesses; false: each half has
-  // banks of its own. Off by default: on, nod-ai's LDS sweeps improve (23 of 28 points within 20%
-  // instead of 18) but the seed's JIT-dot2-b64 (half its ds_read_b64 lanes misaligned) goes from
-  // 3.05 to 5.20 ms modelled against 2.63 measured, because lds_misaligned_passes_per_byte was
-  // fitted with banks per half; turning this on needs that refit (runtime/model/README.md).
-  bool lds_banks_shared_by_halves = false;
+  // gfx950), which both halves' bank passes share, each taking the earliest free stretch of the
+  // banks at or after its own start; each half's port only moves bytes. So a conflicted access of
+  // one half delays the other half's accesses; false: each half has banks of its own. nod-ai's
+  // sweeps ([LDSPH]) need it: on MI350X a conflicted read costs 2.4x its single-wave passes with 4
+  // waves per CU, more than two waves per half could cost with banks per half.
+  bool lds_banks_shared_by_halves = true;
   int lds_latency = 52;          // issue to data in VGPRs, conflict-free
   // A ds_read/write_b64/b128 lane address that is 4-byte but not naturally aligned: served
   // alone, one byte per pass (1: 8 passes per b64 lane), or like an aligned access (0).

@@ -389,3 +389,33 @@ TEST_CASE("CU model: the two LDS halves share the CU's banks (switchable)", "[mo
   const auto free_ = two_reads(4);
   CHECK(run_on(free_, shared).cycles == run_on(free_, apart).cycles);
 }
+
+TEST_CASE("CU model: shared LDS banks serve each half's passes by time, not by issue order", "[model][lds]") {
+  // Wave 0 (SIMD 0, LDS half 0) issues a ds_read_b64 whose lanes are all misaligned (served alone on
+  // its half, 8 passes per lane: 512 cycles) and then a conflicted ds_read_b32 (64 bank passes), which
+  // can only start on its half after the 512 cycles. Wave 2 (SIMD 2, half 1) then issues one conflicted
+  // read. The banks are free meanwhile, so wave 2's read is served at once; it must not wait behind
+  // the bank passes wave 0's queued read reserved for cycle 512 on.
+  const uint32_t wait_lgkm0 = 0xc07f;
+  std::vector<Inst> queued = {{"ds_read_b64", 0, lane_addrs(4, 8), 8}, {"ds_read_b32", 0, lane_addrs(0, 128)},
+                              {"s_waitcnt", wait_lgkm0}};
+  std::vector<Inst> late = {{"v_add_f32"}, {"v_add_f32"}, {"ds_read_b32", 0, lane_addrs(0, 128)}, {"s_waitcnt", wait_lgkm0}};
+  std::vector<Inst> idle = {{"v_add_f32"}};
+  model::Hardware hw = model::product("mi300x");
+  hw.lds_banks_shared_by_halves = true;
+  const sim::Recording rec = recording(Arch::gfx942, {queued, idle, late, idle});
+  model::CuRunConfig c;
+  c.workgroups = 1;
+  c.active_cus = hw.cus;
+  c.clock_reads = false;
+  c.trace = true;
+  const auto r = model::run_cu(rec, hw, c);
+  // Wave 2's wait ends when its read returns: issue (within its first few turns) + 64 passes + latency.
+  uint64_t wave2_wait_end = 0;
+  for (const model::TraceEvent& e : r.trace)
+    if (e.wave == 2 && e.kind == 's') wave2_wait_end = std::max(wave2_wait_end, e.start + e.dur);
+  CHECK(wave2_wait_end >= 64 + 52);
+  CHECK(wave2_wait_end <= 16 + 64 + 52 + 8);
+  // Wave 0's second read still follows its misaligned one on half 0: 512 + 64 + latency.
+  CHECK(r.cycles >= 512 + 64 + 52);
+}
