@@ -1,6 +1,7 @@
 // Streams and events. Work runs when it is called, so every stream is in order
 // and idle between calls. An event records the point it was recorded at on the
-// modelled timeline (the sum of the modelled times of the kernels run so far)
+// modelled timeline (the sum of the modelled times of the kernels run so far, each with the
+// product's launch overhead)
 // when a model is set, else the host wall clock; hipEventElapsedTime returns the
 // difference and says once on stderr which of the two it is.
 #include <cstdio>
@@ -145,8 +146,9 @@ hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
     if (c.hw)
       std::fprintf(stderr,
                    "cdnajit HIP: event times are modelled (model %s): the sum of the modelled times of the kernels "
-                   "between the events; copies and host work count 0\n",
-                   c.hw->name.c_str());
+                   "between the events, each with the product's launch overhead (%.2f us, fitted); copies and host "
+                   "work count 0\n",
+                   c.hw->name.c_str(), c.hw->launch_overhead_us);
     else
       std::fprintf(stderr,
                    "cdnajit HIP: event times are host wall time of the simulator (CDNAJIT_HIP_MODEL=off), not a GPU "

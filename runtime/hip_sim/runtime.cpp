@@ -265,7 +265,8 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
   }
   if (plan) try {
       const model::ModelReport r = model::model_recording(rec, *plan, *c.hw);
-      modelled_ms += r.ms;
+      // A launch timed between hipEvents also pays the product's fixed launch overhead.
+      modelled_ms += r.ms + c.hw->launch_overhead_us * 1e-3;
       if (c.print_reports) std::fprintf(stderr, "%s", model::format_report(r).c_str());
     } catch (const Error& e) {
       model_error = e.what();

@@ -69,30 +69,34 @@ struct WgState {
   bool live = false;
 };
 
-// A resource reserved for stretches of cycles: reserve(t, n, now) takes the earliest n free cycles
-// in one stretch at or after t and returns where they end. Stretches that ended before `now` are
-// dropped (no later request can start before the cycle it is made in).
-class IntervalQueue {
+uint64_t last_or(const std::deque<uint64_t>& q, uint64_t v) { return q.empty() ? v : std::max(v, q.back()); }
+
+// The cycles an LDS half (or the CU's shared bank array) is reserved, as intervals: a DS instruction
+// takes the first free interval from its issue on, an LDS-DMA load writes its data when it arrives
+// from memory, hundreds of cycles after it issued. A single "free from" time would make every DS
+// instruction issued in between wait for that arrival (and, for the shared banks, make one half's
+// access queued for later hold back the other half's); the intervals let it use the free cycles.
+class LdsCalendar {
  public:
-  uint64_t reserve(uint64_t t, uint64_t n, uint64_t now) {
+  // The first `len` free cycles from `t` on, reserved; `now` (non-decreasing) drops what has passed.
+  uint64_t reserve(uint64_t t, uint64_t len, uint64_t now) {
     size_t drop = 0;
     while (drop < busy_.size() && busy_[drop].second <= now) ++drop;
-    busy_.erase(busy_.begin(), busy_.begin() + std::ptrdiff_t(drop));
+    busy_.erase(busy_.begin(), busy_.begin() + ptrdiff_t(drop));
+    uint64_t s = t;
     size_t i = 0;
     for (; i < busy_.size(); ++i) {
-      if (busy_[i].second <= t) continue;
-      if (busy_[i].first >= t + n) break;
-      t = busy_[i].second;
+      if (busy_[i].second <= s) continue;   // ends before the candidate start
+      if (busy_[i].first >= s + len) break;  // the gap before it fits
+      s = busy_[i].second;
     }
-    busy_.insert(busy_.begin() + std::ptrdiff_t(i), {t, t + n});
-    return t + n;
+    if (len > 0) busy_.insert(busy_.begin() + ptrdiff_t(i), {s, s + len});
+    return s;
   }
 
  private:
   std::vector<std::pair<uint64_t, uint64_t>> busy_;  // [start, end), sorted, disjoint
 };
-
-uint64_t last_or(const std::deque<uint64_t>& q, uint64_t v) { return q.empty() ? v : std::max(v, q.back()); }
 
 }  // namespace
 
@@ -131,12 +135,12 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
   std::vector<WaveState> waves;
   std::vector<WgState> wgs(static_cast<size_t>(max_wgs));
   std::vector<uint64_t> valu_free(size_t(hw.simds), 0), mfma_free(size_t(hw.simds), 0);
-  std::vector<uint64_t> lds_free(size_t(std::max(1, hw.lds_halves)), 0);  // per LDS half (SIMD pair)
+  std::vector<LdsCalendar> lds_halves(size_t(std::max(1, hw.lds_halves)));  // per LDS half (SIMD pair)
   // The CU's bank array (Hardware::lds_banks_shared_by_halves): its reserved intervals, each half's
   // passes taking the earliest free stretch at or after their own start. Each half is served in
   // order, the banks by time: an access the other half queued for a later start does not hold
   // back one that can use the banks now.
-  IntervalQueue lds_banks;
+  LdsCalendar lds_banks;
   uint64_t addr_free = 0;
   double l2_free = 0, mall_free = 0, hbm_free = 0;
   int launched = 0, finished = 0, next_simd = 0;
@@ -403,14 +407,17 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
               cost.port_cycles = std::max(1, 64 * 4 / hw.lds_bytes_per_clk);
             }
             ++R.lds_instructions;
-            uint64_t& half_free = lds_free[size_t(simd * hw.lds_halves / hw.simds)];
-            const uint64_t start = std::max(c, half_free);
+            LdsCalendar& half = lds_halves[size_t(simd * hw.lds_halves / hw.simds)];
             const int cycles = std::max(cost.bank_cycles, cost.port_cycles);
-            half_free = start + uint64_t(cycles);
+            const uint64_t start = half.reserve(c, uint64_t(cycles), c);
+            uint64_t half_free = start + uint64_t(cycles);
             if (hw.lds_banks_shared_by_halves && cost.bank_cycles > 0) {
               // The passes wait for the CU's banks; the half is held until they and its bytes are done.
-              const uint64_t banks_end = lds_banks.reserve(start, uint64_t(cost.bank_cycles), c);
-              half_free = std::max(start + uint64_t(cost.port_cycles), banks_end);
+              const uint64_t banks_end =
+                  lds_banks.reserve(start, uint64_t(cost.bank_cycles), c) + uint64_t(cost.bank_cycles);
+              const uint64_t held = std::max(start + uint64_t(cost.port_cycles), banks_end);
+              if (held > half_free) half.reserve(half_free, held - half_free, c);
+              half_free = std::max(half_free, held);
             }
             R.busy[size_t(Pipe::Lds)] += cycles;  // the instruction's own service, not its wait for the banks
             w.lgkm.push_back(std::max(last_or(w.lgkm, 0), half_free + uint64_t(hw.lds_latency)));
@@ -467,11 +474,11 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             queue(hbm_free, b4, hbm_bw, Pipe::Hbm);
             if (op.lds_dma) {  // an LDS-DMA load also writes its bytes into the wave's LDS half
               const double bytes = double(st.active) * std::max(4, int(op.lane_bytes));
-              uint64_t& half_free = lds_free[size_t(simd * hw.lds_halves / hw.simds)];
               const uint64_t cycles = uint64_t(bytes / std::max(1, hw.lds_write_bytes_per_clk) + 0.999);
-              half_free = std::max<uint64_t>(half_free, uint64_t(done)) + cycles;
+              // Written when its data has arrived, in the first free cycles of the half from then on.
+              const uint64_t at = lds_halves[size_t(simd * hw.lds_halves / hw.simds)].reserve(uint64_t(done + 0.999), cycles, c);
               R.busy[size_t(Pipe::Lds)] += double(cycles);
-              done = double(half_free);
+              done = double(at + cycles);
             }
             const uint64_t t = std::max(last_or(w.vm, 0), uint64_t(done + 0.999));
             w.vm.push_back(t);

@@ -121,6 +121,10 @@ struct Hardware {
   // the clock falls linearly with the kernel's MFMA busy share (sustained_clock_ghz).
   double mfma_dense_clock_ghz = 0;
   double mfma_dense_busy = 0.94;
+  // Fixed cost of one kernel launch on a stream timed with events (command processor dispatch,
+  // the end-of-kernel release), added once per launch to the modelled event timeline of the
+  // drop-in HIP runtime; not part of a kernel's modelled time.
+  double launch_overhead_us = 0;
 
   // Derived peaks (per whole GPU) for the physical-limit checks and the report.
   double peak_valu_flops_f32() const;                 // 2 FLOP x 64 lanes per VALU FMA instruction (non-packed)

@@ -15,6 +15,7 @@ struct Inst {
   std::vector<uint64_t> addrs = {}; // 64 per-lane addresses for DS/VMEM (empty: none)
   uint8_t lane_bytes = 4;
   uint8_t cbsz = 0, blgp = 0;       // MFMA format fields
+  bool lds_dma = false;             // a buffer/global load that writes LDS (the `lds` modifier)
 };
 
 // One workgroup of `waves.size()` waves, each running its instruction list (s_endpgm appended).
@@ -39,6 +40,7 @@ inline sim::Recording recording(Arch arch, const std::vector<std::vector<Inst>>&
       op.lane_bytes = in.lane_bytes;
       op.cbsz = in.cbsz;
       op.blgp = in.blgp;
+      op.lds_dma = in.lds_dma;
       sim::RecordedStep st;
       st.op = uint32_t(r.ops.size());
       st.active = 64;

@@ -179,6 +179,25 @@ TEST_CASE("CU model: s_waitcnt waits for LDS latency plus the conflict passes", 
   CHECK(conflict.lds_passes == 64);
 }
 
+TEST_CASE("CU model: an LDS-DMA load writes LDS when its data arrives; DS reads issued meanwhile go first",
+          "[model][wait][lds]") {
+  const uint32_t wait_lgkm0 = 0xc07f;  // vmcnt 63, expcnt 7, lgkmcnt 0
+  const uint32_t wait_vm0 = 0x0f70;    // vmcnt 0, lgkmcnt 15, expcnt 7
+  const model::Hardware& hw = model::product("mi350x");
+  Inst dma{"buffer_load_dword", 0, lane_addrs(0x10000, 4)};
+  dma.lds_dma = true;
+  auto r = run(recording(Arch::gfx950, {{dma, {"ds_read_b32", 0, lane_addrs(0, 4)}, {"s_waitcnt", wait_lgkm0}, {"v_add_f32"},
+                                         {"s_waitcnt", wait_vm0}}}));
+  // The DMA's lines come from HBM (cold caches): its LDS write happens after hbm_latency. The
+  // ds_read behind it is served at once and returns after the LDS latency, not after the load.
+  CHECK(r.stall[size_t(model::Stall::WaitLgkm)] <= uint64_t(hw.lds_latency + 16));
+  CHECK(r.stall[size_t(model::Stall::WaitVm)] > 0);
+  CHECK(r.cycles >= uint64_t(hw.hbm_latency));
+  // The DMA's 256 bytes still take the half's write rate after they arrive: at least 256 / 64 cycles
+  // after the HBM latency (lds_write_bytes_per_clk per half).
+  CHECK(r.cycles >= uint64_t(hw.hbm_latency + 256 / hw.lds_write_bytes_per_clk));
+}
+
 TEST_CASE("CU model: a barrier holds the early wave until the last arrives", "[model][barrier]") {
   std::vector<Inst> slow = repeat("v_add_f32", 20);
   slow.push_back({"s_barrier"});
