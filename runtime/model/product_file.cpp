@@ -100,6 +100,7 @@ const std::vector<Field>& fields() {
       num("lds_write_bytes_per_clk", &Hardware::lds_write_bytes_per_clk, 1, 4096, "LDS write bytes per cycle per half"),
       num("mfma_dense_clock_ghz", &Hardware::mfma_dense_clock_ghz, 0, 10, "clock of dense MFMA work, GHz (0: no drop)"),
       num("mfma_dense_busy", &Hardware::mfma_dense_busy, 0, 1, "MFMA busy share the dense clock was measured at (0: no drop)"),
+      num("launch_overhead_us", &Hardware::launch_overhead_us, 0, 1e6, "fixed cost of one launch between events, microseconds"),
   };
   return f;
 }
