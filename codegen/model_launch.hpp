@@ -1,7 +1,8 @@
 // Modelled time of one JIT kernel launch on a simulator device: the simulator runs only the
 // workgroups the timing model records (those one CU receives first; each computes what it
 // computes in the full grid) and the CU model times the full grid from them, so a launch of any
-// size costs a few workgroups of simulation. Shared by the conv3d and gemm model drivers.
+// size costs a few workgroups of simulation. Shared by the conv3d and gemm model drivers; a thin
+// adapter from a BuildResult to the model's one entry (runtime/model/model_device.hpp).
 #pragma once
 #include <cstdint>
 

@@ -26,6 +26,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/model/launch_model.hpp"
 #include "runtime/model/product_file.hpp"
+#include "runtime/model/model_device.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::codegen;
@@ -64,19 +65,14 @@ Measured model_variant(const BwdWeightShape& s, BwdWeightVariant v, const BwdWei
   auto dev = open_device(hw.arch == Arch::gfx942 ? "sim:gfx942" : "sim:gfx950");
   Module mod = dev->load(m.k.build.code_object);
   DeviceKernel kk = mod.kernel(kBwdWeightKernelName);
-  model::LaunchPlan plan = model::plan_launch(kk.info(), hw.arch, sim_launch_dims(m.k.grid, m.k.block, 0), hw);
-  sim::Recording rec = model::recording_for(plan, hw);
-  sim_options(*dev)->recording = &rec;
   Buffer x = dev->upload(in.x, "x"), dy = dev->upload(in.dy, "dy");
   Buffer dw = dev->alloc(size_t(s.dw_elems()) * 4, "dw");
   KernelArgs args;
   args.ptr(x).ptr(dy).ptr(dw);
-  dev->launch(kk, m.k.grid, m.k.block, 0, args);
-  sim_options(*dev)->recording = nullptr;
-  m.dw = dev->download<uint8_t>(dw);
   model::ModelOptions mo;
   mo.flops = s.flops();
-  m.report = model::model_recording(rec, plan, hw, mo);
+  m.report = model::model_launch(*dev, kk, m.k.grid, m.k.block, 0, args, hw, mo).report;
+  m.dw = dev->download<uint8_t>(dw);
   return m;
 }
 

@@ -13,6 +13,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/tune/evaluation.hpp"
 #include "tools/tune_families/registry.hpp"
+#include "runtime/tune/build_id.hpp"
 #include "runtime/tune/tuner.hpp"
 #include "runtime/model/product_file.hpp"
 #include "tools/cli/files.hpp"
@@ -186,8 +187,15 @@ int run_tune_command(const TuneCommand& c) {
     if (db_path.empty()) throw Error("--lookup needs a database (drop --no-db)");
     auto dev = open_device(c.device);
     Arch arch = dev->arch();
-    PerfKey key{std::string(arch_name(arch)), c.cus > 0 ? c.cus : default_cus(arch), fam.name(),
-                fam.canonical_problem(c.problem), toolchain_version(), project_version()};
+    // The product the key is stored under (tuner.cpp): the timing model on a simulator, else the device.
+    PerfKey key{.arch = std::string(arch_name(arch)),
+                .cus = c.cus > 0 ? c.cus : default_cus(arch),
+                .product = dev->is_simulator() ? tune_model_name(c.model, arch) : dev->name(),
+                .family = fam.name(),
+                .problem = fam.canonical_problem(c.problem),
+                .toolchain = toolchain_version(),
+                .project_version = project_version(),
+                .build_id = build_id()};
     if (!std::filesystem::exists(db_path)) {
       fmt::print("no stored configuration for {}: there is no database at '{}'\n", key.str(), db_path);
       return 3;

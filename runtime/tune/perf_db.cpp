@@ -17,21 +17,25 @@ std::string toolchain_version() { return "LLVM " CDNAJIT_LLVM_VERSION; }
 std::string project_version() { return "cdnajit " CDNAJIT_VERSION; }
 
 std::string PerfKey::str() const {
-  return fmt::format("{} {}CU {} [{}] {} {}", arch, cus, family, problem, toolchain, project_version);
+  return fmt::format("{} {}CU {} [{}] {} {} {} {}", arch, cus, family, problem, product, toolchain, project_version,
+                     build_id);
 }
 
 namespace {
 
-constexpr int kSchemaVersion = 1;
+// 2: the key gained the product and the build id. A schema-1 file is refused, not migrated: its
+// rows have neither, so nothing tells a current winner from one of an older build or another
+// product of the same arch and CU count.
+constexpr int kSchemaVersion = kPerfDbVersion;
 
 const char* kSchema = R"(
 CREATE TABLE IF NOT EXISTS winners (
-  arch TEXT NOT NULL, cus INTEGER NOT NULL, family TEXT NOT NULL, problem TEXT NOT NULL,
-  toolchain TEXT NOT NULL, project_version TEXT NOT NULL,
+  arch TEXT NOT NULL, cus INTEGER NOT NULL, product TEXT NOT NULL, family TEXT NOT NULL, problem TEXT NOT NULL,
+  toolchain TEXT NOT NULL, project_version TEXT NOT NULL, build_id TEXT NOT NULL,
   source TEXT NOT NULL CHECK (source IN ('gpu-measured', 'modelled')),
   source_label TEXT NOT NULL, config TEXT NOT NULL, time_ms REAL NOT NULL, samples TEXT NOT NULL,
   strategy TEXT NOT NULL, candidates INTEGER NOT NULL, created_utc TEXT NOT NULL,
-  PRIMARY KEY (arch, cus, family, problem, toolchain, project_version, source));
+  PRIMARY KEY (arch, cus, product, family, problem, toolchain, project_version, build_id, source));
 )";
 
 std::string now_utc() {
@@ -57,10 +61,12 @@ std::string col_text(sqlite3_stmt* s, int i) {
 json record_json(const PerfRecord& r) {
   return json{{"arch", r.key.arch},
               {"cus", r.key.cus},
+              {"product", r.key.product},
               {"family", r.key.family},
               {"problem", r.key.problem},
               {"toolchain", r.key.toolchain},
               {"project_version", r.key.project_version},
+              {"build_id", r.key.build_id},
               {"source", std::string(time_kind_name(r.source))},
               {"source_label", r.source_label},
               {"config", r.config},
@@ -100,10 +106,12 @@ PerfRecord record_from_json(const json& j, size_t index) {
     r.key.arch = field("arch").get<std::string>();
     if (!parse_arch(r.key.arch)) throw Error(fmt::format("unknown arch '{}' (valid: gfx942, gfx950)", r.key.arch));
     r.key.cus = json_int(field("cus"), "cus", 1, kMaxCus);
+    r.key.product = field("product").get<std::string>();
     r.key.family = field("family").get<std::string>();
     r.key.problem = field("problem").get<std::string>();
     r.key.toolchain = field("toolchain").get<std::string>();
     r.key.project_version = field("project_version").get<std::string>();
+    r.key.build_id = field("build_id").get<std::string>();
     r.source = parse_time_kind(field("source").get<std::string>());
     r.source_label = field("source_label").get<std::string>();
     r.config = field("config").get<std::string>();
@@ -173,6 +181,11 @@ PerfDb::PerfDb(const std::string& path, int busy_timeout_ms) : path_(path), busy
       sqlite3_prepare_v2(db_, "PRAGMA user_version", -1, &ver.s, nullptr);
       version = sqlite3_step(ver.s) == SQLITE_ROW ? sqlite3_column_int(ver.s, 0) : 0;
     }
+    if (version == 1)
+      throw Error(fmt::format("performance database {} has schema version 1, whose keys hold no product and no build "
+                              "id: its winners cannot be told from those of an older build or of another product "
+                              "with the same arch and CU count. It was left untouched: move it aside and tune again",
+                              path_));
     if (version > kSchemaVersion)
       throw Error(fmt::format("performance database {} has schema version {}; this cdnajit reads up to {}", path_,
                               version, kSchemaVersion));
@@ -185,7 +198,7 @@ PerfDb::PerfDb(const std::string& path, int busy_timeout_ms) : path_(path), busy
       exec("BEGIN IMMEDIATE", "creating the schema");
       try {
         exec(kSchema, "creating the schema");
-        exec("PRAGMA user_version = 1", "creating the schema");
+        exec(fmt::format("PRAGMA user_version = {}", kSchemaVersion).c_str(), "creating the schema");
         exec("COMMIT", "creating the schema");
       } catch (...) {
         sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -205,17 +218,20 @@ std::optional<PerfRecord> PerfDb::find(const PerfKey& key, TimeKind kind) const 
   Stmt st;
   const char* sql =
       "SELECT source_label, config, time_ms, samples, strategy, candidates, created_utc FROM winners WHERE "
-      "arch=? AND cus=? AND family=? AND problem=? AND toolchain=? AND project_version=? AND source=?";
+      "arch=? AND cus=? AND product=? AND family=? AND problem=? AND toolchain=? AND project_version=? AND build_id=? "
+      "AND source=?";
   int rc = sqlite3_prepare_v2(db_, sql, -1, &st.s, nullptr);
   if (rc != SQLITE_OK) fail("lookup", rc);
   std::string kname(time_kind_name(kind));
   sqlite3_bind_text(st.s, 1, key.arch.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_int(st.s, 2, key.cus);
-  sqlite3_bind_text(st.s, 3, key.family.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st.s, 4, key.problem.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st.s, 5, key.toolchain.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st.s, 6, key.project_version.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st.s, 7, kname.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 3, key.product.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 4, key.family.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 5, key.problem.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 6, key.toolchain.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 7, key.project_version.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 8, key.build_id.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.s, 9, kname.c_str(), -1, SQLITE_TRANSIENT);
   rc = sqlite3_step(st.s);
   if (rc == SQLITE_DONE) return std::nullopt;
   if (rc != SQLITE_ROW) fail("lookup", rc);
@@ -242,7 +258,7 @@ namespace {
 void insert_row(sqlite3* db, const PerfRecord& r, bool replace, int& rc_out) {
   Stmt st;
   std::string sql = std::string(replace ? "INSERT OR REPLACE" : "INSERT OR IGNORE") +
-                    " INTO winners VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+                    " INTO winners VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
   int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &st.s, nullptr);
   if (rc != SQLITE_OK) {
     rc_out = rc;
@@ -254,10 +270,12 @@ void insert_row(sqlite3* db, const PerfRecord& r, bool replace, int& rc_out) {
   auto text = [&](const std::string& s) { sqlite3_bind_text(st.s, i++, s.c_str(), -1, SQLITE_TRANSIENT); };
   text(r.key.arch);
   sqlite3_bind_int(st.s, i++, r.key.cus);
+  text(r.key.product);
   text(r.key.family);
   text(r.key.problem);
   text(r.key.toolchain);
   text(r.key.project_version);
+  text(r.key.build_id);
   text(kname);
   text(r.source_label);
   text(r.config);
@@ -274,8 +292,10 @@ void check_storable(const PerfRecord& r) {
     throw Error(fmt::format("performance database: refusing to store a replay result for {} (replay times come "
                             "from a noise model, not from a kernel)",
                             r.key.str()));
-  if (r.key.arch.empty() || r.key.family.empty() || r.key.problem.empty() || r.config.empty())
-    throw Error(fmt::format("performance database: incomplete record for {} (arch, family, problem and config are "
+  if (r.key.arch.empty() || r.key.product.empty() || r.key.family.empty() || r.key.problem.empty() ||
+      r.key.build_id.empty() || r.config.empty())
+    throw Error(fmt::format("performance database: incomplete record for {} (arch, product, family, problem, build id "
+                            "and config are "
                             "required)",
                             r.key.str()));
   if (!(r.time_ms > 0)) throw Error(fmt::format("performance database: time {} ms for {} (must be > 0)", r.time_ms, r.key.str()));
@@ -298,15 +318,22 @@ void PerfDb::store(const PerfRecord& r) {
 std::vector<PerfRecord> PerfDb::all() const {
   Stmt st;
   int rc = sqlite3_prepare_v2(db_,
-                              "SELECT arch, cus, family, problem, toolchain, project_version, source FROM winners "
-                              "ORDER BY family, problem, arch, cus, toolchain, project_version, source",
+                              "SELECT arch, cus, product, family, problem, toolchain, project_version, build_id, source "
+                              "FROM winners ORDER BY family, problem, arch, cus, product, toolchain, project_version, "
+                              "build_id, source",
                               -1, &st.s, nullptr);
   if (rc != SQLITE_OK) fail("listing", rc);
   std::vector<std::pair<PerfKey, TimeKind>> keys;
   while ((rc = sqlite3_step(st.s)) == SQLITE_ROW)
-    keys.push_back({PerfKey{col_text(st.s, 0), sqlite3_column_int(st.s, 1), col_text(st.s, 2), col_text(st.s, 3),
-                            col_text(st.s, 4), col_text(st.s, 5)},
-                    parse_time_kind(col_text(st.s, 6))});
+    keys.push_back({PerfKey{.arch = col_text(st.s, 0),
+                            .cus = sqlite3_column_int(st.s, 1),
+                            .product = col_text(st.s, 2),
+                            .family = col_text(st.s, 3),
+                            .problem = col_text(st.s, 4),
+                            .toolchain = col_text(st.s, 5),
+                            .project_version = col_text(st.s, 6),
+                            .build_id = col_text(st.s, 7)},
+                    parse_time_kind(col_text(st.s, 8))});
   if (rc != SQLITE_DONE) fail("listing", rc);
   std::vector<PerfRecord> out;
   for (auto& [k, kind] : keys)

@@ -1,5 +1,5 @@
 // The persistent performance database: the winning configuration of each
-// (arch, CU count, family, problem, toolchain, project version), per kind of
+// (arch, CU count, product, family, problem, toolchain, project version, build id), per kind of
 // time source. A GPU-measured and a modelled winner of the same key are two
 // separate rows and every read says which one it returns: they are never
 // mixed silently. Replay (synthetic) results are refused.
@@ -23,16 +23,24 @@ struct sqlite3;
 
 namespace cdnajit::tune {
 
+// The database schema and the export format's "version" (2: keys with product and build id).
+inline constexpr int kPerfDbVersion = 2;
+
 // The largest CU count a key may hold (--cus and imports are checked against it).
 inline constexpr int kMaxCus = 100000;
 
 struct PerfKey {
   std::string arch;             // "gfx950"
   int cus = 0;                  // compute units of the device (1..kMaxCus)
+  // What the time is of: the timing model's product for modelled rows ("mi325x"), the device's
+  // name for GPU-measured ones. Products of one arch and CU count (MI300X, MI325X) differ in
+  // clocks and memory, so a winner of one is not the other's.
+  std::string product;
   std::string family;           // "dwconv3d"
   std::string problem;          // the family's canonical problem text
   std::string toolchain;        // "LLVM 22.1.0"
   std::string project_version;  // "cdnajit 0.1.0"
+  std::string build_id;         // the generating binary (build_id.hpp): a winner of another build is never reused
   std::string str() const;
   bool operator==(const PerfKey&) const = default;
 };
@@ -49,7 +57,7 @@ struct PerfRecord {
   std::string created_utc;      // ISO 8601; filled by store() when empty
 };
 
-// The toolchain and project version this binary was built with.
+// The toolchain and project version this binary was built with (build_id() is in build_id.hpp).
 std::string toolchain_version();
 std::string project_version();
 
@@ -61,7 +69,9 @@ class PerfDb {
  public:
   // Opens or creates the database. Throws Error for a file that is not a
   // SQLite database or fails SQLite's quick_check (the file is left as it
-  // is), a newer schema, or an unwritable location.
+  // is), a newer schema, a schema-1 database (its keys have no product and no
+  // build id, so its winners cannot be told from stale ones; the message says
+  // to move it aside), or an unwritable location.
   explicit PerfDb(const std::string& path, int busy_timeout_ms = 5000);
   ~PerfDb();
   PerfDb(const PerfDb&) = delete;
@@ -80,7 +90,7 @@ class PerfDb {
   std::vector<PerfRecord> all() const;
   size_t size() const;
 
-  // Text exchange: {"format": "cdnajit-perfdb", "version": 1, "records": [...]}.
+  // Text exchange: {"format": "cdnajit-perfdb", "version": 2, "records": [...]}.
   std::string export_json() const;
   // Throws Error when a record is not one this project can use (checked against the family and
   // its configuration space above this library: families/registry.hpp, check_record).

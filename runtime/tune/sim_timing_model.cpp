@@ -6,6 +6,7 @@
 
 #include "runtime/model/launch_model.hpp"
 #include "runtime/model/product_file.hpp"
+#include "runtime/model/model_device.hpp"
 #include "runtime/tune/time_source.hpp"
 
 namespace cdnajit::tune {
@@ -30,24 +31,12 @@ class SimTimingModel final : public TimingModel {
   // workgroups of simulation.
   double modelled_one(const LaunchSpec& l) {
     if (!l.device || !l.kernel) throw Error("model " + hw_.name + ": launch without a device or kernel");
-    sim::Options* opt = sim_options(*l.device);
-    if (!opt)
+    if (!sim_options(*l.device))
       throw Error(fmt::format("model {}: modelled times need a simulator device (sim:gfx942, sim:gfx950), not {}",
                               hw_.name, l.device->name()));
-    model::LaunchPlan plan = model::plan_launch(l.kernel->info(), l.device->arch(),
-                                                sim_launch_dims(l.grid, l.block, l.dynamic_lds), hw_);
-    sim::Recording rec = model::recording_for(plan, hw_, model::kSampledTracedWorkgroups);
-    const sim::Options saved = *opt;
-    opt->recording = &rec;
-    opt->only_recorded_workgroups = true;
-    try {
-      l.device->launch(*l.kernel, l.grid, l.block, l.dynamic_lds, l.args);
-    } catch (...) {
-      *opt = saved;
-      throw;
-    }
-    *opt = saved;
-    return model::model_recording(rec, plan, hw_).ms;
+    return model::model_launch(*l.device, *l.kernel, l.grid, l.block, l.dynamic_lds, l.args, hw_, {},
+                               model::SimulatedGrid::sampled)
+        .report.ms;
   }
 
   const model::Hardware& hw_;

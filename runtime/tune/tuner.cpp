@@ -12,6 +12,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/backends.hpp"
 #include "runtime/model/hardware.hpp"
+#include "runtime/tune/build_id.hpp"
 #include "runtime/tune/parallel_source.hpp"
 
 namespace cdnajit::tune {
@@ -81,7 +82,7 @@ struct Prepared {
 // Adds `r` to the export-format file at `path` (created if absent), so a
 // winner the database could not take survives for a later --import.
 std::string append_pending(const std::string& path, const PerfRecord& r) {
-  nlohmann::json doc = {{"format", "cdnajit-perfdb"}, {"version", 1}, {"records", nlohmann::json::array()}};
+  nlohmann::json doc = {{"format", "cdnajit-perfdb"}, {"version", kPerfDbVersion}, {"records", nlohmann::json::array()}};
   if (std::ifstream in(path); in) {
     try {
       doc = nlohmann::json::parse(in);
@@ -111,8 +112,14 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
   // cdnajit's drop-in HIP runtime (runtime/hip_sim) are modelled too, and filed as such.
   const bool on_sim = dev->is_simulator();
   out.kind = on_sim || !detail::hip_event_time_source(*dev).empty() ? TimeKind::modelled : TimeKind::gpu_measured;
-  out.key = PerfKey{std::string(arch_name(arch)), req.cus > 0 ? req.cus : default_cus(arch), family.name(), problem,
-                    toolchain_version(), project_version()};
+  out.key = PerfKey{.arch = std::string(arch_name(arch)),
+                    .cus = req.cus > 0 ? req.cus : default_cus(arch),
+                    .product = on_sim ? req.model : dev->name(),
+                    .family = family.name(),
+                    .problem = problem,
+                    .toolchain = toolchain_version(),
+                    .project_version = project_version(),
+                    .build_id = build_id()};
   say(fmt::format("tune {} [{}] on {}; key {}", family.name(), problem, dev->name(), out.key.str()));
 
   std::unique_ptr<PerfDb> db;
@@ -297,15 +304,21 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
 }
 
 BuildChoice best_config(const Family& family, const std::string& problem_text, Arch arch, int cus,
-                        const std::string& db_path) {
+                        const std::string& product, const std::string& db_path) {
   std::string problem = family.canonical_problem(problem_text);
   Enumeration e = enumerate(family, problem, arch);
   if (e.valid.empty()) throw Error(fmt::format("{} [{}] on {}: no valid configuration", family.name(), problem, arch_name(arch)));
   BuildChoice c{e.valid.front(), std::nullopt, "untuned (no database record)"};
   if (db_path.empty()) return c;
   PerfDb db(db_path);
-  PerfKey key{std::string(arch_name(arch)), cus > 0 ? cus : default_cus(arch), family.name(), problem,
-              toolchain_version(), project_version()};
+  PerfKey key{.arch = std::string(arch_name(arch)),
+              .cus = cus > 0 ? cus : default_cus(arch),
+              .product = product,
+              .family = family.name(),
+              .problem = problem,
+              .toolchain = toolchain_version(),
+              .project_version = project_version(),
+              .build_id = build_id()};
   auto r = db.best_for_build(key);
   if (!r) return c;
   if (std::string why = unusable_config_reason(family, r->config, problem, arch); !why.empty()) {

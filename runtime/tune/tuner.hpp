@@ -60,7 +60,7 @@ int default_cus(Arch arch);
 TuneOutcome run_tune(const Family& family, const TuneRequest& req);
 
 // What a family builds for a problem at build time: the database's winner for
-// (arch, CUs, family, problem, this toolchain and version) — GPU-measured
+// (arch, CUs, product, family, problem, this toolchain, version and build) — GPU-measured
 // before modelled — or, without one, the family's first valid configuration.
 // `source` says which: "gpu-measured: hip:0 ... 0.5370 ms", "modelled: model
 // mi355x (modelled) ...", or "untuned (no database record)". A stored
@@ -70,7 +70,8 @@ struct BuildChoice {
   std::optional<PerfRecord> record;
   std::string source;
 };
+// `product`: the key's product (a timing model's name such as "mi355x", or a GPU device's name).
 BuildChoice best_config(const Family& family, const std::string& problem_text, Arch arch, int cus,
-                        const std::string& db_path);
+                        const std::string& product, const std::string& db_path);
 
 }  // namespace cdnajit::tune

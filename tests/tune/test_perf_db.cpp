@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "jit/isa/error.hpp"
+#include "runtime/tune/build_id.hpp"
 #include "runtime/tune/perf_db.hpp"
 
 using namespace cdnajit;
@@ -29,7 +30,14 @@ std::string temp_db(const std::string& name) {
 }
 
 PerfKey key(const std::string& problem = "N1 C8 D4 H6 W8 k3x5x5 pad0,2,2") {
-  return PerfKey{"gfx950", 256, "dwconv3d", problem, toolchain_version(), project_version()};
+  return PerfKey{.arch = "gfx950",
+                 .cus = 256,
+                 .product = "mi355x",
+                 .family = "dwconv3d",
+                 .problem = problem,
+                 .toolchain = toolchain_version(),
+                 .project_version = project_version(),
+                 .build_id = build_id()};
 }
 
 PerfRecord rec(const PerfKey& k, TimeKind kind, const std::string& config, double ms) {
@@ -201,4 +209,30 @@ TEST_CASE("perf db: a locked database gives a clear error and loses nothing", "[
   db.store(r);  // the retry succeeds
   CHECK(db.size() == 2);
   CHECK(db.find(key("kept"), TimeKind::gpu_measured)->config == "variant=lds_fmac");
+}
+
+// Schema 1 keyed winners by arch, CUs, family, problem, toolchain and version only: a winner of an
+// older build or another product of the same arch and CU count was reused. Such a file is refused
+// with what to do, and left as it was.
+TEST_CASE("perf db: a schema-1 database (no product, no build id in its keys) is refused, untouched", "[tune][db]") {
+  std::string p = temp_db("schema1.db");
+  {
+    sqlite3* raw = nullptr;
+    REQUIRE(sqlite3_open(p.c_str(), &raw) == SQLITE_OK);
+    const char* v1 =
+        "CREATE TABLE winners (arch TEXT NOT NULL, cus INTEGER NOT NULL, family TEXT NOT NULL, problem TEXT NOT NULL, "
+        "toolchain TEXT NOT NULL, project_version TEXT NOT NULL, source TEXT NOT NULL, source_label TEXT NOT NULL, "
+        "config TEXT NOT NULL, time_ms REAL NOT NULL, samples TEXT NOT NULL, strategy TEXT NOT NULL, "
+        "candidates INTEGER NOT NULL, created_utc TEXT NOT NULL, PRIMARY KEY (arch, cus, family, problem, toolchain, "
+        "project_version, source));"
+        "INSERT INTO winners VALUES ('gfx950', 256, 'dwconv3d', 'p', 't', 'v', 'modelled', 'm', 'variant=lds_fmac', "
+        "1.0, '[1.0]', 'two-level', 1, '');"
+        "PRAGMA user_version = 1;";
+    REQUIRE(sqlite3_exec(raw, v1, nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(raw);
+  }
+  const auto before = fs::file_size(p);
+  REQUIRE_THROWS_WITH(PerfDb(p), Catch::Contains("schema version 1") && Catch::Contains("no product and no build id") &&
+                                     Catch::Contains("move it aside and tune again"));
+  CHECK(fs::file_size(p) == before);
 }

@@ -81,8 +81,8 @@ TEST_CASE("cdnajit tune: check-only and database import/export/lookup", "[tune][
   std::string db = scratch("io.db"), in = scratch("in.json"), out = scratch("out.json");
   {
     std::ofstream f(in);
-    f << R"J({"format": "cdnajit-perfdb", "version": 1, "records": [{
-      "arch": "gfx950", "cus": 256, "family": "dwconv3d", "problem": "N1 C512 D61 H45 W80 k3x5x5 pad0,2,2",
+    f << R"J({"format": "cdnajit-perfdb", "version": 2, "records": [{
+      "arch": "gfx950", "cus": 256, "product": "hip:0", "build_id": "other build", "family": "dwconv3d", "problem": "N1 C512 D61 H45 W80 k3x5x5 pad0,2,2",
       "toolchain": "other toolchain", "project_version": "other version", "source": "gpu-measured",
       "source_label": "hip:0 hipEvents (gpu-measured)", "config": "variant=lds_dot2", "time_ms": 0.537,
       "samples": [0.537], "strategy": "two-level", "candidates": 3, "created_utc": "2026-01-01T00:00:00Z"}]})J";
@@ -91,7 +91,7 @@ TEST_CASE("cdnajit tune: check-only and database import/export/lookup", "[tune][
   INFO(i.out);
   CHECK(i.status == 0);
   CHECK(has(i, "1 added, 0 replaced, 0 kept"));
-  // Keyed by toolchain and version: this build does not see a record made by another.
+  // Keyed by toolchain, version and build id: this build does not see a record made by another.
   CHECK(cli("tune --family dwconv3d --lookup --db " + db).status == 3);
   Run e = cli("tune --export " + out + " --db " + db);
   CHECK(e.status == 0);
@@ -164,8 +164,8 @@ TEST_CASE("cdnajit tune --import refuses records this build cannot use", "[tune]
         {"problem", "\"N1 C512 D61 H45 W80 k3x5x5 pad0,2,2\""}, {"config", "\"variant=lds_dot2\""},
         {"time_ms", "0.5"}, {"candidates", "3"}};
     f[field] = value;
-    std::ofstream(in) << "{\"format\": \"cdnajit-perfdb\", \"version\": 1, \"records\": [{\"arch\": " << f["arch"]
-                      << ", \"cus\": " << f["cus"] << ", \"family\": " << f["family"] << ", \"problem\": " << f["problem"]
+    std::ofstream(in) << "{\"format\": \"cdnajit-perfdb\", \"version\": 2, \"records\": [{\"arch\": " << f["arch"]
+                      << ", \"cus\": " << f["cus"] << ", \"product\": \"hip:0\", \"build_id\": \"b\", \"family\": " << f["family"] << ", \"problem\": " << f["problem"]
                       << ", \"toolchain\": \"t\", \"project_version\": \"v\", \"source\": \"gpu-measured\", "
                          "\"source_label\": \"hip:0\", \"config\": "
                       << f["config"] << ", \"time_ms\": " << f["time_ms"] << ", \"samples\": [0.5], \"strategy\": "
@@ -195,8 +195,8 @@ TEST_CASE("cdnajit tune --import refuses records this build cannot use", "[tune]
   refused("time_ms", "-0.5", {"field 'time_ms' is -0.5"});
   // On gfx942 the family's rule refuses lds_dot2.
   Run rule = [&] {
-    std::ofstream(in) << "{\"format\": \"cdnajit-perfdb\", \"version\": 1, \"records\": [{\"arch\": \"gfx942\", "
-                         "\"cus\": 304, \"family\": \"dwconv3d\", \"problem\": \"N1 C512 D61 H45 W80 k3x5x5 pad0,2,2\", "
+    std::ofstream(in) << "{\"format\": \"cdnajit-perfdb\", \"version\": 2, \"records\": [{\"arch\": \"gfx942\", "
+                         "\"cus\": 304, \"product\": \"hip:0\", \"build_id\": \"b\", \"family\": \"dwconv3d\", \"problem\": \"N1 C512 D61 H45 W80 k3x5x5 pad0,2,2\", "
                          "\"toolchain\": \"t\", \"project_version\": \"v\", \"source\": \"gpu-measured\", "
                          "\"source_label\": \"hip:0\", \"config\": \"variant=lds_dot2\", \"time_ms\": 0.5, "
                          "\"samples\": [0.5], \"strategy\": \"two-level\", \"candidates\": 3, \"created_utc\": \"\"}]}";

@@ -12,6 +12,7 @@
 #include "codegen/dwconv3d_shape.hpp"
 #include "jit/isa/error.hpp"
 #include "tools/tune_families/registry.hpp"
+#include "runtime/tune/build_id.hpp"
 #include "runtime/tune/tuner.hpp"
 
 using namespace cdnajit;
@@ -202,11 +203,11 @@ TEST_CASE("tuner: dwconv3d on the simulator, stored, reused, re-tuned", "[tune][
   CHECK(b.winner->config == a.winner->config);
   CHECK(search_lines.empty());
   // At build time the family finds the stored winner, labelled as modelled.
-  BuildChoice choice = best_config(dwconv3d_family(), kSmall, Arch::gfx950, 0, db);
+  BuildChoice choice = best_config(dwconv3d_family(), kSmall, Arch::gfx950, 0, req.model, db);
   CHECK(config_str(choice.config) == a.winner->config);
   CHECK(choice.source.rfind("modelled: " + a.winner->config, 0) == 0);
   CHECK(choice.source.find("(model test-instruction-count (modelled))") != std::string::npos);
-  BuildChoice untuned = best_config(dwconv3d_family(), kSmall, Arch::gfx942, 0, db);
+  BuildChoice untuned = best_config(dwconv3d_family(), kSmall, Arch::gfx942, 0, "mi300x", db);
   CHECK(config_str(untuned.config) == "variant=lds_fmac");
   CHECK(untuned.source == "untuned (no database record)");
   // --force searches again.
@@ -350,8 +351,14 @@ TEST_CASE("tuner: a locked database loses nothing (the winner goes to a side fil
 TEST_CASE("build-time lookup ignores a stored configuration that is no longer valid", "[tune][tuner]") {
   std::string db = temp_path("stale.db");
   PerfRecord r;
-  r.key = PerfKey{"gfx942", 304, "dwconv3d", dwconv3d_family().canonical_problem(kSmall), toolchain_version(),
-                  project_version()};
+  r.key = PerfKey{.arch = "gfx942",
+                  .cus = 304,
+                  .product = "hip:0",
+                  .family = "dwconv3d",
+                  .problem = dwconv3d_family().canonical_problem(kSmall),
+                  .toolchain = toolchain_version(),
+                  .project_version = project_version(),
+                  .build_id = build_id()};
   r.source = TimeKind::gpu_measured;
   r.source_label = "hip:0 hipEvents (gpu-measured)";
   r.config = "variant=lds_dot2";  // not available on gfx942
@@ -359,7 +366,7 @@ TEST_CASE("build-time lookup ignores a stored configuration that is no longer va
   r.samples = {1.0};
   r.strategy = "two-level";
   PerfDb(db).store(r);
-  BuildChoice c = best_config(dwconv3d_family(), kSmall, Arch::gfx942, 304, db);
+  BuildChoice c = best_config(dwconv3d_family(), kSmall, Arch::gfx942, 304, "hip:0", db);
   CHECK(config_str(c.config) == "variant=lds_fmac");
   CHECK(c.source.find("is no longer valid: lds_dot2 is not available on gfx942") != std::string::npos);
   CHECK_FALSE(c.record);
@@ -378,7 +385,14 @@ TEST_CASE("tuner: a stored winner outside the family's space is never the answer
   req.open_model = [](const std::string&) { return std::make_unique<GridTimeModel>(); };
   FaultyFamily f;
   PerfRecord r;
-  r.key = PerfKey{"gfx950", default_cus(Arch::gfx950), f.name(), "p", toolchain_version(), project_version()};
+  r.key = PerfKey{.arch = "gfx950",
+                  .cus = default_cus(Arch::gfx950),
+                  .product = req.model,
+                  .family = f.name(),
+                  .problem = "p",
+                  .toolchain = toolchain_version(),
+                  .project_version = project_version(),
+                  .build_id = build_id()};
   r.source = TimeKind::modelled;
   r.source_label = "model x (modelled)";
   r.config = "case=nonexistent";
@@ -397,4 +411,40 @@ TEST_CASE("tuner: a stored winner outside the family's space is never the answer
                     l.find("searching again") != std::string::npos);
   CHECK(said);
   CHECK(PerfDb(db).find(o.key, TimeKind::modelled)->config == "case=fast");  // the new winner replaced it
+}
+
+// A winner is a statement about one product's timing of the kernels one build generates. Before the
+// key held the product and the build id, MI325X reused MI300X's winner (same gfx942, 304 CUs) and
+// every later build reused the winners of older ones.
+TEST_CASE("build-time lookup: a winner of another product or another build is not reused", "[tune][tuner][db]") {
+  std::string db = temp_path("product_build.db");
+  PerfRecord r;
+  r.key = PerfKey{.arch = "gfx942",
+                  .cus = 304,
+                  .product = "mi300x",
+                  .family = "dwconv3d",
+                  .problem = dwconv3d_family().canonical_problem(kSmall),
+                  .toolchain = toolchain_version(),
+                  .project_version = project_version(),
+                  .build_id = build_id()};
+  r.source = TimeKind::modelled;
+  r.source_label = "model mi300x (modelled)";
+  r.config = "variant=lds_fmac";
+  r.time_ms = 1.0;
+  r.samples = {1.0};
+  r.strategy = "two-level";
+  r.candidates = 1;
+  PerfRecord old_build = r;
+  old_build.key.product = "mi325x";
+  old_build.key.build_id = "build-id:0123456789abcdef";
+  PerfDb(db).store(r);
+  PerfDb(db).store(old_build);
+  CHECK(build_id().rfind("build-id:", 0) == 0);  // this project links with a GNU build-id note
+  BuildChoice same = best_config(dwconv3d_family(), kSmall, Arch::gfx942, 304, "mi300x", db);
+  REQUIRE(same.record);
+  CHECK(same.record->key.product == "mi300x");
+  // mi325x has only the other build's row: untuned, not mi300x's winner and not the stale one.
+  BuildChoice other = best_config(dwconv3d_family(), kSmall, Arch::gfx942, 304, "mi325x", db);
+  CHECK_FALSE(other.record);
+  CHECK(other.source == "untuned (no database record)");
 }
