@@ -106,9 +106,10 @@ GemmConfig cfg(int tm, int tn, int tk, int wm, int wn, int stages, int group_m =
 // from 2048 on. gfx950 bf16: the register-staged 128x128 kernel, then HipKittens' shape: 256x256
 // tiles with 128-byte K rows (tile_k 64), 8 waves, LDS DMA into XOR-swizzled rows, 2 stages, grouped
 // XCD-contiguous order; at 4096 also with the 8-wave ping-pong. gfx950 fp8: the DMA kernels with
-// 128-byte rows (tile_k 128). gfx942 (no 16-byte LDS DMA): register-staged 128x128 with 2 stages,
-// and 256x256 with 8 waves in the grouped order (one LDS stage fits 64 KiB; the next tile's loads fly
-// into registers during the MFMAs, as in HipKittens' CDNA3 kernels).
+// 128-byte rows (tile_k 128). gfx942 (no 16-byte LDS DMA): one LDS stage (64 KiB), the next tile's
+// loads flying into registers during the MFMAs, as in HipKittens' CDNA3 kernels: 128x128 with
+// 128-byte rows (tile_k 64), and 256x256 with 8 waves in the grouped order (tile_k 32: 64-byte rows,
+// since 256 + 256 padded 128-byte rows exceed the 64 KiB).
 std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
   std::vector<GemmConfig> c;
   const bool small = n <= 2048, large = n >= 2048;
@@ -120,7 +121,7 @@ std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
     if (large) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true));
     if (n == 4096) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true, true));
   } else {
-    if (small) c.push_back(cfg(128, 128, 32, 2, 2, 2));
+    if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1));
     if (large) c.push_back(cfg(256, 256, 32, 2, 4, 1, 8));
   }
   return c;
