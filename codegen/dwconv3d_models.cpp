@@ -61,6 +61,24 @@ void for_each_tap(const DwConvShape& s, const InputView& x, std::span<const uint
         f(wt[(kd * s.KH + kh) * s.KW + kw], x.at(n, c, d - s.padD + kd, h - s.padH + kh, w - s.padW + kw));
 }
 
+// Calls f(weight row, input row) for the kernel rows (kd, kh) of output (n, c, d, h) in kd, kh
+// order. The weight row is indexed by kw, the input row by the input column; the input row is
+// nullptr where it lies in the padding (see InputView::row).
+template <class F>
+void for_each_kernel_row(const DwConvShape& s, const InputView& x, std::span<const uint16_t> weight, int n, int c,
+                         int d, int h, F&& f) {
+  const uint16_t* wt = weight.data() + size_t(c) * s.taps();
+  for (int kd = 0; kd < s.KD; ++kd)
+    for (int kh = 0; kh < s.KH; ++kh) f(wt + (kd * s.KH + kh) * s.KW, x.row(n, c, d - s.padD + kd, h - s.padH + kh));
+}
+
+// Every model starts here: the shape and the buffer sizes are checked before any element is read.
+InputView checked_input(const DwConvShape& s, std::span<const uint16_t> input, std::span<const uint16_t> weight) {
+  dwconv_geometry(s, Arch::gfx950);  // validates the shape
+  check_sizes(s, input, weight);
+  return InputView{s, input};
+}
+
 }  // namespace
 
 float dot2_f32_bf16(uint32_t a, uint32_t b, float c, Dot2Rounding r) {
@@ -75,23 +93,17 @@ float dot2_f32_bf16(uint32_t a, uint32_t b, float c, Dot2Rounding r) {
 
 std::vector<double> dwconv3d_reference_fp64(const DwConvShape& s, std::span<const uint16_t> input,
                                             std::span<const uint16_t> weight) {
-  dwconv_geometry(s, Arch::gfx950);  // validates the shape
-  check_sizes(s, input, weight);
-  InputView x{s, input};
+  const InputView x = checked_input(s, input, weight);
   std::vector<double> out(size_t(s.output_elems()));
   for_each_output(s, [&](int n, int c, int d, int h, int w, size_t o) {
     // Taps in kd, kh, kw order as before. Padding taps are skipped: they add a
     // signed zero to an accumulator that starts at +0, which never changes it.
     double acc = 0;
-    const uint16_t* wt = weight.data() + size_t(c) * s.taps();
-    for (int kd = 0; kd < s.KD; ++kd)
-      for (int kh = 0; kh < s.KH; ++kh) {
-        const uint16_t* r = x.row(n, c, d - s.padD + kd, h - s.padH + kh);
-        if (!r) continue;
-        const uint16_t* wrow = wt + (kd * s.KH + kh) * s.KW;
-        int w0 = w - s.padW, kw_lo = std::max(0, -w0), kw_hi = std::min(s.KW, s.W - w0);
-        for (int kw = kw_lo; kw < kw_hi; ++kw) acc += double(bf16_to_f32(wrow[kw])) * double(bf16_to_f32(r[w0 + kw]));
-      }
+    for_each_kernel_row(s, x, weight, n, c, d, h, [&](const uint16_t* wrow, const uint16_t* r) {
+      if (!r) return;
+      int w0 = w - s.padW, kw_lo = std::max(0, -w0), kw_hi = std::min(s.KW, s.W - w0);
+      for (int kw = kw_lo; kw < kw_hi; ++kw) acc += double(bf16_to_f32(wrow[kw])) * double(bf16_to_f32(r[w0 + kw]));
+    });
     out[o] = acc;
   });
   return out;
@@ -99,9 +111,7 @@ std::vector<double> dwconv3d_reference_fp64(const DwConvShape& s, std::span<cons
 
 std::vector<uint16_t> dwconv3d_model_fmac(const DwConvShape& s, std::span<const uint16_t> input,
                                           std::span<const uint16_t> weight) {
-  dwconv_geometry(s, Arch::gfx950);
-  check_sizes(s, input, weight);
-  InputView x{s, input};
+  const InputView x = checked_input(s, input, weight);
   std::vector<uint16_t> out(size_t(s.output_elems()));
   for_each_output(s, [&](int n, int c, int d, int h, int w, size_t o) {
     float acc = 0.0f;
@@ -114,25 +124,19 @@ std::vector<uint16_t> dwconv3d_model_fmac(const DwConvShape& s, std::span<const 
 
 std::vector<uint16_t> dwconv3d_model_dot2(const DwConvShape& s, std::span<const uint16_t> input,
                                           std::span<const uint16_t> weight, Dot2Rounding r) {
-  dwconv_geometry(s, Arch::gfx950);
-  check_sizes(s, input, weight);
-  InputView x{s, input};
+  const InputView x = checked_input(s, input, weight);
   std::vector<uint16_t> out(size_t(s.output_elems()));
   for_each_output(s, [&](int n, int c, int d, int h, int w, size_t o) {
     float acc = 0.0f;
-    const uint16_t* wt = weight.data() + size_t(c) * s.taps();
-    for (int kd = 0; kd < s.KD; ++kd)
-      for (int kh = 0; kh < s.KH; ++kh) {
-        const uint16_t* wrow = wt + (kd * s.KH + kh) * s.KW;
-        const uint16_t* xr = x.row(n, c, d - s.padD + kd, h - s.padH + kh);
-        int w0 = w - s.padW;
-        for (int q = 0; q + 1 < s.KW; q += 2) {
-          uint32_t wp = wrow[q] | (uint32_t(wrow[q + 1]) << 16);
-          uint32_t xp = x.at_row(xr, w0 + q) | (uint32_t(x.at_row(xr, w0 + q + 1)) << 16);
-          acc = dot2_f32_bf16(wp, xp, acc, r);
-        }
-        acc = std::fma(bf16_to_f32(wrow[s.KW - 1]), bf16_to_f32(x.at_row(xr, w0 + s.KW - 1)), acc);
+    for_each_kernel_row(s, x, weight, n, c, d, h, [&](const uint16_t* wrow, const uint16_t* xr) {
+      int w0 = w - s.padW;
+      for (int q = 0; q + 1 < s.KW; q += 2) {
+        uint32_t wp = wrow[q] | (uint32_t(wrow[q + 1]) << 16);
+        uint32_t xp = x.at_row(xr, w0 + q) | (uint32_t(x.at_row(xr, w0 + q + 1)) << 16);
+        acc = dot2_f32_bf16(wp, xp, acc, r);
       }
+      acc = std::fma(bf16_to_f32(wrow[s.KW - 1]), bf16_to_f32(x.at_row(xr, w0 + s.KW - 1)), acc);
+    });
     out[o] = f32_to_bf16_rne(acc);
   });
   return out;
