@@ -18,6 +18,16 @@ using namespace cdnajit;
 
 namespace {
 
+// Every kernel's epilogue: each thread stores its result to out[global id], which keeps the
+// timed loop's work live (256 threads per workgroup).
+void store_per_thread(Kernel& k, Reg value, Reg out) {
+  Reg off = k.vgpr("off"), gid = k.vgpr("gid"), base = k.sgpr("base");
+  k.s_lshl_b32(base, k.workgroup_id(0), 8);
+  k.v_add_u32(gid, base, k.workitem_id(0));
+  k.v_lshlrev_b32(off, 2, gid);
+  k.global_store_dword(off, value, out);
+}
+
 // Each thread runs `iters` loop trips of 32 dependent-free FMAs on 8 accumulators.
 BuildResult valu_kernel(Arch arch) {
   Kernel k("valu_heavy", arch);
@@ -39,11 +49,7 @@ BuildResult valu_kernel(Arch arch) {
       },
       [&] { k.s_cmp_lt_u32(i, iters); });
   for (int a = 1; a < 8; ++a) k.v_add_f32(acc[0], acc[0], acc[a]);
-  Reg off = k.vgpr("off"), gid = k.vgpr("gid"), base = k.sgpr("base");
-  k.s_lshl_b32(base, k.workgroup_id(0), 8);
-  k.v_add_u32(gid, base, k.workitem_id(0));
-  k.v_lshlrev_b32(off, 2, gid);
-  k.global_store_dword(off, acc[0], out);
+  store_per_thread(k, acc[0], out);
   return k.build();
 }
 
@@ -70,11 +76,7 @@ BuildResult lds_kernel(Arch arch) {
         k.s_add_u32(i, i, 1);
       },
       [&] { k.s_cmp_lt_u32(i, iters); });
-  Reg off = k.vgpr("off"), gid = k.vgpr("gid"), base = k.sgpr("base");
-  k.s_lshl_b32(base, k.workgroup_id(0), 8);
-  k.v_add_u32(gid, base, k.workitem_id(0));
-  k.v_lshlrev_b32(off, 2, gid);
-  k.global_store_dword(off, v, out);
+  store_per_thread(k, v, out);
   return k.build();
 }
 
@@ -118,11 +120,7 @@ BuildResult mfma_kernel(Arch arch) {
   for (int j = 1; j < 4; ++j)
     for (int r = 0; r < 4; ++r) k.v_add_f32(acc[0][r], acc[0][r], acc[size_t(j)][r]);
   for (int r = 1; r < 4; ++r) k.v_add_f32(acc[0][0], acc[0][0], acc[0][r]);
-  Reg off = k.vgpr("off"), gid = k.vgpr("gid"), base = k.sgpr("base");
-  k.s_lshl_b32(base, k.workgroup_id(0), 8);
-  k.v_add_u32(gid, base, k.workitem_id(0));
-  k.v_lshlrev_b32(off, 2, gid);
-  k.global_store_dword(off, acc[0][0], out);
+  store_per_thread(k, acc[0][0], out);
   return k.build();
 }
 

@@ -59,6 +59,21 @@ void counted_loop(Kernel& k, int iterations, const std::function<void()>& body) 
   });
 }
 
+// The loop kernels' epilogue: every thread stores `value` to out[idx], which keeps the loop's
+// result live and lets the caller check it.
+void store_and_end(Kernel& k, Reg idx, Reg value, Reg out) {
+  Reg off = k.vgpr("off");
+  k.v_lshlrev_b32(off, 2, idx);
+  k.s_waitcnt(lgkmcnt(0));
+  k.global_store_dword(off, value, out);
+  k.s_endpgm();
+}
+
+// The buffer store_and_end writes: one float per thread of the grid.
+uint64_t alloc_out(sim::Simulator& sim, uint32_t workgroups) {
+  return sim.memory().alloc(size_t(workgroups) * kThreads * 4, "out");
+}
+
 }  // namespace
 
 MicroRun stream_copy(Arch arch, const model::Hardware& hw, uint32_t workgroups, int threads) {
@@ -159,15 +174,12 @@ MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, in
   counted_loop(k, iterations, [&] {
     for (int j = 0; j < kAcc; ++j) k.v_mfma_f32_32x32x8_bf16(acc[size_t(j)], a, b, acc[size_t(j)]);
   });
-  Reg v = k.vgpr("v"), off = k.vgpr("off");
+  Reg v = k.vgpr("v");
   k.v_accvgpr_read_b32(v, acc[0][0]);
-  k.v_lshlrev_b32(off, 2, idx);
-  k.s_waitcnt(lgkmcnt(0));
-  k.global_store_dword(off, v, out);
-  k.s_endpgm();
+  store_and_end(k, idx, v, out);
   sim::Simulator sim(arch);
   const size_t n = size_t(workgroups) * kThreads;
-  uint64_t o = sim.memory().alloc(n * 4, "out");
+  uint64_t o = alloc_out(sim, workgroups);
   const double waves = double(workgroups) * kThreads / 64;
   MicroRun m = run("MFMA loop (v_mfma_f32_32x32x8_bf16)", k, arch, hw, workgroups, sim, kernarg({o}), threads,
                    waves * iterations * kAcc * 32.0 * 32 * 8 * 2);
@@ -195,14 +207,9 @@ MicroRun valu_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, in
   counted_loop(k, iterations, [&] {
     for (int j = 0; j < kAcc; ++j) k.v_fmac_f32(acc[size_t(j)], x, y);
   });
-  Reg off = k.vgpr("off");
-  k.v_lshlrev_b32(off, 2, idx);
-  k.s_waitcnt(lgkmcnt(0));
-  k.global_store_dword(off, acc[0], out);
-  k.s_endpgm();
+  store_and_end(k, idx, acc[0], out);
   sim::Simulator sim(arch);
-  const size_t n = size_t(workgroups) * kThreads;
-  uint64_t o = sim.memory().alloc(n * 4, "out");
+  uint64_t o = alloc_out(sim, workgroups);
   const double waves = double(workgroups) * kThreads / 64;
   MicroRun m = run("VALU loop (v_fmac_f32)", k, arch, hw, workgroups, sim, kernarg({o}), threads,
                    waves * iterations * kAcc * 64.0 * 2);
@@ -235,14 +242,9 @@ MicroRun lds_stride(Arch arch, const model::Hardware& hw, uint32_t workgroups, i
     for (int j = 0; j < kReads; ++j) k.ds_read_b32(r[size_t(j)], addr);
     k.s_waitcnt(lgkmcnt(0));
   });
-  Reg off = k.vgpr("off");
-  k.v_lshlrev_b32(off, 2, idx);
-  k.s_waitcnt(lgkmcnt(0));
-  k.global_store_dword(off, r[kReads - 1], out);
-  k.s_endpgm();
+  store_and_end(k, idx, r[kReads - 1], out);
   sim::Simulator sim(arch);
-  const size_t n = size_t(workgroups) * kThreads;
-  uint64_t o = sim.memory().alloc(n * 4, "out");
+  uint64_t o = alloc_out(sim, workgroups);
   return run("LDS ds_read_b32, stride " + std::to_string(stride_dwords) + " dwords", k, arch, hw, workgroups, sim,
              kernarg({o}), threads, 0);
 }
