@@ -18,6 +18,18 @@ using namespace cdnajit;
 
 namespace {
 
+// Every kernel's head: 256 threads per workgroup and the arguments run() packs, (float* out,
+// u32 iters).
+struct BenchArgs {
+  Reg out, iters;
+};
+BenchArgs begin_kernel(Kernel& k) {
+  k.set_workgroup_size(256);
+  Reg out = k.load_arg(k.arg_ptr("out", ElemType::f32, false));
+  Reg iters = k.load_arg(k.arg_value("iters", ArgType::u32));
+  return {out, iters};
+}
+
 // Every kernel's epilogue: each thread stores its result to out[global id], which keeps the
 // timed loop's work live (256 threads per workgroup).
 void store_per_thread(Kernel& k, Reg value, Reg out) {
@@ -31,9 +43,7 @@ void store_per_thread(Kernel& k, Reg value, Reg out) {
 // Each thread runs `iters` loop trips of 32 dependent-free FMAs on 8 accumulators.
 BuildResult valu_kernel(Arch arch) {
   Kernel k("valu_heavy", arch);
-  k.set_workgroup_size(256);
-  Reg out = k.load_arg(k.arg_ptr("out", ElemType::f32, false));
-  Reg iters = k.load_arg(k.arg_value("iters", ArgType::u32));
+  const auto [out, iters] = begin_kernel(k);
   RegArray acc = k.vgprs("acc", {8});
   Reg x = k.vgpr("x");
   k.v_cvt_f32_u32(x, k.workitem_id(0));
@@ -56,9 +66,7 @@ BuildResult valu_kernel(Arch arch) {
 // Each thread writes then reads back LDS words: 8 ds_write_b32 + 8 ds_read_b32 + adds per trip.
 BuildResult lds_kernel(Arch arch) {
   Kernel k("lds_heavy", arch);
-  k.set_workgroup_size(256);
-  Reg out = k.load_arg(k.arg_ptr("out", ElemType::f32, false));
-  Reg iters = k.load_arg(k.arg_value("iters", ArgType::u32));
+  const auto [out, iters] = begin_kernel(k);
   k.lds_alloc("scratch", 256 * 4 * 8);
   Reg addr = k.vgpr("addr"), v = k.vgpr("v");
   RegArray r = k.vgprs("r", {8});
@@ -84,9 +92,7 @@ BuildResult lds_kernel(Arch arch) {
 // gfx950) on operands made per lane from the workitem id (finite, mixed exponents and signs).
 BuildResult mfma_kernel(Arch arch) {
   Kernel k("mfma_heavy", arch);
-  k.set_workgroup_size(256);
-  Reg out = k.load_arg(k.arg_ptr("out", ElemType::f32, false));
-  Reg iters = k.load_arg(k.arg_value("iters", ArgType::u32));
+  const auto [out, iters] = begin_kernel(k);
   const int frag = arch == Arch::gfx950 ? 4 : 2;
   Reg a = k.vgpr("a", frag, 2), b = k.vgpr("b", frag, 2), t = k.vgpr("t");
   Reg mul = k.sgpr("mul"), mask = k.sgpr("mask"), flip = k.sgpr("flip");

@@ -59,6 +59,17 @@ void counted_loop(Kernel& k, int iterations, const std::function<void()>& body) 
   });
 }
 
+// The loop kernels' head: 256 threads per workgroup, their one argument (float* out, the buffer
+// alloc_out makes and store_and_end writes) and each thread's global index.
+struct LoopHead {
+  Reg out, idx;
+};
+LoopHead loop_head(Kernel& k) {
+  k.set_workgroup_size(kThreads);
+  Reg out = k.load_arg(k.arg<float*>("out"));
+  return {out, global_index(k)};
+}
+
 // The loop kernels' epilogue: every thread stores `value` to out[idx], which keeps the loop's
 // result live and lets the caller check it.
 void store_and_end(Kernel& k, Reg idx, Reg value, Reg out) {
@@ -157,9 +168,7 @@ MicroRun stream(Arch arch, const model::Hardware& hw, uint32_t workgroups, int r
 
 MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
   Kernel k("model_mfma_loop", arch);
-  k.set_workgroup_size(kThreads);
-  Reg out = k.load_arg(k.arg<float*>("out"));
-  Reg idx = global_index(k);
+  const auto [out, idx] = loop_head(k);
   Reg a = k.vgpr("a", 2), b = k.vgpr("b", 2);
   k.v_mov_b32(a[0], 0x3f803f80);  // bf16 pairs of 1.0
   k.v_mov_b32(a[1], 0x3f803f80);
@@ -192,9 +201,7 @@ MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, in
 
 MicroRun valu_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
   Kernel k("model_valu_loop", arch);
-  k.set_workgroup_size(kThreads);
-  Reg out = k.load_arg(k.arg<float*>("out"));
-  Reg idx = global_index(k);
+  const auto [out, idx] = loop_head(k);
   constexpr int kAcc = 8;
   Reg x = k.vgpr("x"), y = k.vgpr("y");
   k.v_mov_b32(x, 1.0f);

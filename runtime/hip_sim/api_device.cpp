@@ -125,7 +125,8 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int id) {
 
 hipError_t hipDeviceGetName(char* name, int len, hipDevice_t device) {
   HIP_SIM_ENTER();
-  if (hipError_t e = check_query(rt, name && len > 0, device, "hipDeviceGetName", "null name or length <= 0"); e != hipSuccess) return e;
+  const char* api = "hipDeviceGetName";
+  if (hipError_t e = check_query(rt, name && len > 0, device, api, "null name or length <= 0"); e != hipSuccess) return e;
   std::snprintf(name, size_t(len), "%s", properties(rt.config()).name);
   return hipSuccess;
 }
