@@ -412,25 +412,36 @@ class IgemmGenerator : DslEmitter {
     });
   }
 
+  // Loads K tile kcur into LDS (stage 0) and waits until every wave's part is there: by DMA,
+  // whose LDS writes vmcnt counts, or through the staging registers and LDS writes.
+  void load_tile_to_lds(Reg kcur) {
+    issue_loads(kcur);
+    k_.s_waitcnt(vmcnt(0));
+    if (!p_.lds_dma) {
+      write_lds();
+      k_.s_waitcnt(lgkmcnt(0));
+    }
+    k_.s_barrier();
+  }
+
+  // One LDS stage: load -> LDS -> barrier -> MFMAs -> barrier (the next tile's writes wait for
+  // every wave's reads).
+  void single_stage_loop(Reg kcur, Reg left) {
+    k_.s_mov_b32(left, count_);
+    for_each_tile(left, [&] {
+      load_tile_to_lds(kcur);
+      compute();
+      k_.s_barrier();
+      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+    });
+  }
+
   void main_loop_dma() {
     Reg kcur = k_.sgpr("k_elem");
     k_.s_mov_b32(kcur, k_start_);
     Reg left = k_.sgpr("tiles_left");
-    if (c_.stages == 1) {
-      k_.s_mov_b32(left, count_);
-      for_each_tile(left, [&] {
-        issue_loads(kcur);
-        k_.s_waitcnt(vmcnt(0));  // DMA writes to LDS are counted by vmcnt
-        k_.s_barrier();
-        compute();
-        k_.s_barrier();
-        k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-      });
-      return;
-    }
-    issue_loads(kcur);
-    k_.s_waitcnt(vmcnt(0));
-    k_.s_barrier();
+    if (c_.stages == 1) return single_stage_loop(kcur, left);
+    load_tile_to_lds(kcur);
     k_.s_sub_u32(left, count_, 1);
     k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
               [&] {
@@ -467,28 +478,10 @@ class IgemmGenerator : DslEmitter {
     Reg kcur = k_.sgpr("k_elem");
     k_.s_mov_b32(kcur, k_start_);
     Reg left = k_.sgpr("tiles_left");
-    if (c_.stages == 1) {
-      // load -> LDS -> barrier -> MFMAs -> barrier (the next tile's writes wait for every wave's reads)
-      k_.s_mov_b32(left, count_);
-      for_each_tile(left, [&] {
-        issue_loads(kcur);
-        k_.s_waitcnt(vmcnt(0));
-        write_lds();
-        k_.s_waitcnt(lgkmcnt(0));
-        k_.s_barrier();
-        compute();
-        k_.s_barrier();
-        k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-      });
-      return;
-    }
+    if (c_.stages == 1) return single_stage_loop(kcur, left);
     // Two stages: tile i+1's global loads fly while tile i is multiplied out of LDS; its
     // data goes to the other stage, then one barrier per tile.
-    issue_loads(kcur);
-    k_.s_waitcnt(vmcnt(0));
-    write_lds();
-    k_.s_waitcnt(lgkmcnt(0));
-    k_.s_barrier();
+    load_tile_to_lds(kcur);
     k_.s_sub_u32(left, count_, 1);
     k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
               [&] {
