@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <utility>
 
 #include "codegen/const_division.hpp"
 #include "codegen/dsl_emitter.hpp"
@@ -527,17 +528,23 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
     k.v_subrev_u32(lt, r.first_thread(), tid);
     return lt;
   };
+  // The loaders' prologue in both pipelines: K tile gk_first into LDS stage 0, handed over by a
+  // barrier. Returns (gk0, stage), the registers the loop then advances.
+  auto load_first_tile = [&](Loader& load) {
+    Reg gk0 = k.sgpr("gk0"), stage = k.sgpr("stage");
+    k.s_mov_b32(gk0, c.gk_first);
+    k.s_mov_b32(stage, 0);
+    load.fill(gk0, stage);
+    roles.barrier("stage_ready");
+    return std::pair{gk0, stage};
+  };
   if (v == BwdWeightVariant::baseline) {
     roles.role("all", 4, [&](const RoleEnv& r) {
       Loader load(e, p, c, local_thread(r));
       MathWave math(e, p, c, r.wave, 2, p.tm / 32, p.tn / 32);
       // CK's conventional pipeline: tile t+1's global loads are in flight while tile t is
       // multiplied; then they go to the other LDS stage and one barrier hands it over.
-      Reg gk0 = k.sgpr("gk0"), stage = k.sgpr("stage");
-      k.s_mov_b32(gk0, c.gk_first);
-      k.s_mov_b32(stage, 0);
-      load.fill(gk0, stage);
-      roles.barrier("stage_ready");
+      const auto [gk0, stage] = load_first_tile(load);
       repeat(k, p.k_tiles - 1, [&] {
         k.s_add_u32(gk0, gk0, TK);
         Loader::InFlight next = load.issue(gk0);
@@ -568,11 +575,7 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
     });
     roles.role("load", 4, [&](const RoleEnv& r) {
       Loader load(e, p, c, local_thread(r));
-      Reg gk0 = k.sgpr("gk0"), stage = k.sgpr("stage");
-      k.s_mov_b32(gk0, c.gk_first);
-      k.s_mov_b32(stage, 0);
-      load.fill(gk0, stage);
-      roles.barrier("stage_ready");
+      const auto [gk0, stage] = load_first_tile(load);
       repeat(k, p.k_tiles - 1, [&] {
         k.s_add_u32(gk0, gk0, TK);
         k.s_xor_b32(stage, stage, p.stage_bytes());
