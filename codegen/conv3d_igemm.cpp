@@ -403,52 +403,66 @@ class IgemmGenerator : DslEmitter {
     emit_mfma_tile(k_, t, {ra_base_, rb_base_, ra_bases_, rb_bases_}, acc_, after_reads);
   }
 
-  void main_loop_dma() {
+  // Runs `body` once per K tile still to do: `left` counts the tiles down, and the loop
+  // closes with its test for zero.
+  void for_each_tile(Reg left, const std::function<void()>& body) {
+    k_.do_while_scc(body, [&] {
+      k_.s_sub_u32(left, left, 1);
+      k_.s_cmp_lg_u32(left, 0);
+    });
+  }
+
+  // Loads K tile kcur into LDS (stage 0) and waits until every wave's part is there: by DMA,
+  // whose LDS writes vmcnt counts, or through the staging registers and LDS writes.
+  void load_tile_to_lds(Reg kcur) {
+    issue_loads(kcur);
+    k_.s_waitcnt(vmcnt(0));
+    if (!p_.lds_dma) {
+      write_lds();
+      k_.s_waitcnt(lgkmcnt(0));
+    }
+    k_.s_barrier();
+  }
+
+  // One LDS stage: load -> LDS -> barrier -> MFMAs -> barrier (the next tile's writes wait for
+  // every wave's reads).
+  void single_stage_loop(Reg kcur, Reg left) {
+    k_.s_mov_b32(left, count_);
+    for_each_tile(left, [&] {
+      load_tile_to_lds(kcur);
+      compute();
+      k_.s_barrier();
+      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+    });
+  }
+
+  // The K loop of the one- and two-stage pipelines (DMA or register-staged). Two stages: tile 0
+  // is loaded first, `steady_tile(kcur)` runs once per further tile (none when there is one),
+  // then the last tile's MFMAs.
+  void k_loop(const std::function<void(Reg kcur)>& steady_tile) {
     Reg kcur = k_.sgpr("k_elem");
     k_.s_mov_b32(kcur, k_start_);
     Reg left = k_.sgpr("tiles_left");
-    if (c_.stages == 1) {
-      k_.s_mov_b32(left, count_);
-      k_.do_while_scc(
-          [&] {
-            issue_loads(kcur);
-            k_.s_waitcnt(vmcnt(0));  // DMA writes to LDS are counted by vmcnt
-            k_.s_barrier();
-            compute();
-            k_.s_barrier();
-            k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-          },
-          [&] {
-            k_.s_sub_u32(left, left, 1);
-            k_.s_cmp_lg_u32(left, 0);
-          });
-      return;
-    }
-    issue_loads(kcur);
-    k_.s_waitcnt(vmcnt(0));
-    k_.s_barrier();
+    if (c_.stages == 1) return single_stage_loop(kcur, left);
+    load_tile_to_lds(kcur);
     k_.s_sub_u32(left, count_, 1);
-    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
-              [&] {
-                k_.do_while_scc(
-                    [&] {
-                      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-                      k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // DMA into the other stage
-                      // The DMAs are issued after this tile's fragment reads: an LDS read issued
-                      // behind an outstanding LDS DMA would have to wait for it (vmcnt), which
-                      // would serialise loads and MFMAs; this way they overlap the MFMAs.
-                      compute([&] { issue_loads(kcur); });
-                      k_.s_waitcnt(vmcnt(0));
-                      k_.s_barrier();
-                      for (size_t i = 0; i < ra_bases_.size(); ++i) k_.v_xor_b32(ra_bases_[i], ra_bases_[i], ra_togs_[i]);
-                      for (size_t i = 0; i < rb_bases_.size(); ++i) k_.v_xor_b32(rb_bases_[i], rb_bases_[i], rb_togs_[i]);
-                    },
-                    [&] {
-                      k_.s_sub_u32(left, left, 1);
-                      k_.s_cmp_lg_u32(left, 0);
-                    });
-              });
+    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); }, [&] { for_each_tile(left, [&] { steady_tile(kcur); }); });
     compute();
+  }
+
+  void main_loop_dma() {
+    k_loop([&](Reg kcur) {
+      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+      k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // DMA into the other stage
+      // The DMAs are issued after this tile's fragment reads: an LDS read issued
+      // behind an outstanding LDS DMA would have to wait for it (vmcnt), which
+      // would serialise loads and MFMAs; this way they overlap the MFMAs.
+      compute([&] { issue_loads(kcur); });
+      k_.s_waitcnt(vmcnt(0));
+      k_.s_barrier();
+      for (size_t i = 0; i < ra_bases_.size(); ++i) k_.v_xor_b32(ra_bases_[i], ra_bases_[i], ra_togs_[i]);
+      for (size_t i = 0; i < rb_bases_.size(); ++i) k_.v_xor_b32(rb_bases_[i], rb_bases_[i], rb_togs_[i]);
+    });
   }
 
   void main_loop() {
@@ -465,58 +479,20 @@ class IgemmGenerator : DslEmitter {
         stage_b_[size_t(set)].push_back(k_.vgpr(fmt::format("stage{}_b{}", set, i), 4, 2));
     }
     if (c_.prefetch == 2) return main_loop_prefetch2();
-    Reg kcur = k_.sgpr("k_elem");
-    k_.s_mov_b32(kcur, k_start_);
-    Reg left = k_.sgpr("tiles_left");
-    if (c_.stages == 1) {
-      // load -> LDS -> barrier -> MFMAs -> barrier (the next tile's writes wait for every wave's reads)
-      k_.s_mov_b32(left, count_);
-      k_.do_while_scc(
-          [&] {
-            issue_loads(kcur);
-            k_.s_waitcnt(vmcnt(0));
-            write_lds();
-            k_.s_waitcnt(lgkmcnt(0));
-            k_.s_barrier();
-            compute();
-            k_.s_barrier();
-            k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-          },
-          [&] {
-            k_.s_sub_u32(left, left, 1);
-            k_.s_cmp_lg_u32(left, 0);
-          });
-      return;
-    }
-    // Two stages: tile i+1's global loads fly while tile i is multiplied out of LDS; its
+    // With two stages, tile i+1's global loads fly while tile i is multiplied out of LDS; its
     // data goes to the other stage, then one barrier per tile.
-    issue_loads(kcur);
-    k_.s_waitcnt(vmcnt(0));
-    write_lds();
-    k_.s_waitcnt(lgkmcnt(0));
-    k_.s_barrier();
-    k_.s_sub_u32(left, count_, 1);
-    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
-              [&] {
-                k_.do_while_scc(
-                    [&] {
-                      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-                      issue_loads(kcur);
-                      compute();
-                      k_.v_xor_b32(w_base_, w_base_, w_tog_);  // write the other stage
-                      k_.s_waitcnt(vmcnt(0));
-                      write_lds();
-                      k_.s_waitcnt(lgkmcnt(0));
-                      k_.s_barrier();
-                      k_.v_xor_b32(ra_base_, ra_base_, ra_tog_);
-                      k_.v_xor_b32(rb_base_, rb_base_, rb_tog_);
-                    },
-                    [&] {
-                      k_.s_sub_u32(left, left, 1);
-                      k_.s_cmp_lg_u32(left, 0);
-                    });
-              });
-    compute();
+    k_loop([&](Reg kcur) {
+      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+      issue_loads(kcur);
+      compute();
+      k_.v_xor_b32(w_base_, w_base_, w_tog_);  // write the other stage
+      k_.s_waitcnt(vmcnt(0));
+      write_lds();
+      k_.s_waitcnt(lgkmcnt(0));
+      k_.s_barrier();
+      k_.v_xor_b32(ra_base_, ra_base_, ra_tog_);
+      k_.v_xor_b32(rb_base_, rb_base_, rb_tog_);
+    });
   }
 
   // Two K tiles of global loads in flight (Conv3dConfig::prefetch = 2). Tile i sits in LDS stage

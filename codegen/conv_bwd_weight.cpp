@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <utility>
 
 #include "codegen/const_division.hpp"
 #include "codegen/dsl_emitter.hpp"
@@ -86,13 +87,10 @@ class Loader {
   Loader(Emit& e, const Plan& p, const Common& c, Reg lt) : e_(e), k_(e.k), p_(p), c_(c) {
     const BwdWeightShape& s = p.s;
     // A (dy): thread -> k pair a_pair (of tm/2), gemm-K column a_col (+ a_cols_ i).
-    Reg a_pair = k_.vgpr("a_pair"), a_col = k_.vgpr("a_col");
-    split(lt, p.tm / 2, a_pair, a_col);
-    a_cols_ = kLoadThreads / (p.tm / 2);
     // A: dy offset = (gk*G*K + g*K + m)*2, m = m0 + 2 a_pair; m >= K -> out of range.
-    Reg m = k_.vgpr("a_m");
-    k_.v_lshlrev_b32(m, 1, a_pair);
-    k_.v_add_u32(m, c_.m0, m);
+    const PairSlot a = pair_slot(lt, p.tm, c_.m0, "a", "a_m");
+    Reg a_pair = a.pair, a_col = a.col, m = a.first;
+    a_cols_ = a.cols;
     Reg gk_part = k_.vgpr("a_gk_part");
     Reg sgk = k_.sgpr("g_times_k");
     k_.s_mul_i32(sgk, c_.g, int64_t(s.K));
@@ -105,12 +103,9 @@ class Loader {
     a_lds_ = lds_address(a_pair, a_col, 0);
     a_col_ = a_col;
     // B (x): thread -> c pair b_pair (of tn/2): n = n0 + 2 b_pair -> (y, x, c).
-    Reg b_pair = k_.vgpr("b_pair"), b_col = k_.vgpr("b_col");
-    split(lt, p.tn / 2, b_pair, b_col);
-    b_cols_ = kLoadThreads / (p.tn / 2);
-    Reg n = k_.vgpr("b_n");
-    k_.v_lshlrev_b32(n, 1, b_pair);
-    k_.v_add_u32(n, c_.n0, n);
+    const PairSlot b = pair_slot(lt, p.tn, c_.n0, "b", "b_n");
+    Reg b_pair = b.pair, b_col = b.col, n = b.first;
+    b_cols_ = b.cols;
     Reg xc = e_.vdiv(n, uint32_t(s.C), "xc_index");  // (z*Y + y)*X + x
     Reg cc = e_.vrem(n, xc, uint32_t(s.C), "c");
     Reg zy = e_.vdiv(xc, uint32_t(s.X), "zy");
@@ -153,18 +148,14 @@ class Loader {
     a.resize(size_t(TK / a_cols_));
     b.resize(size_t(TK / b_cols_));
     for (size_t i = 0; i < a.size(); ++i) {
-      Reg gk = k_.vgpr("gk");
-      k_.v_add_u32(gk, gk0, a_col_);
-      if (i) k_.v_add_u32(gk, int(a_cols_ * i), gk);
+      Reg gk = slot_column(gk0, a_col_, a_cols_, i);
       // gk >= gemm-K gives an offset past the tensor (num_records) -> zeros.
       Reg aoff = e_.vmad(gk, uint32_t(s.G * s.K * 2), a_base_, "a_off");
       a[i] = k_.vgpr("a_data");
       k_.buffer_load_dword(a[i], aoff, c_.dy_rsrc, 0, offen);
     }
     for (size_t i = 0; i < b.size(); ++i) {
-      Reg gk = k_.vgpr("gk");
-      k_.v_add_u32(gk, gk0, b_col_);
-      if (i) k_.v_add_u32(gk, int(b_cols_ * i), gk);
+      Reg gk = slot_column(gk0, b_col_, b_cols_, i);
       // im2col decode gk -> (nb, ho, wo) -> (hi, wi); nb >= N lands past the tensor.
       // 3D: gk -> (nd = n*Do + do, rem); nd >= N*Do lands past the tensor.
       Reg nb = e_.vdiv(gk, p_.howo, "nb");
@@ -227,6 +218,28 @@ class Loader {
   void split(Reg lt, int pairs, Reg pair, Reg col) {
     k_.v_and_b32(pair, pairs - 1, lt);
     k_.v_lshrrev_b32(col, std::countr_zero(unsigned(pairs)), lt);
+  }
+  // Thread lt's place in one operand's loads: channel pair `pair` of the tile's tile/2 pairs,
+  // whose first channel is origin + 2 pair (`first`), and gemm-K column `col`; one pass of the
+  // loading threads covers `cols` columns. `side` prefixes the register names.
+  struct PairSlot {
+    Reg pair, col, first;
+    int cols;
+  };
+  PairSlot pair_slot(Reg lt, int tile, Reg origin, const std::string& side, const std::string& first_name) {
+    PairSlot r{k_.vgpr(side + "_pair"), k_.vgpr(side + "_col"), Reg{}, kLoadThreads / (tile / 2)};
+    split(lt, tile / 2, r.pair, r.col);
+    r.first = k_.vgpr(first_name);
+    k_.v_lshlrev_b32(r.first, 1, r.pair);
+    k_.v_add_u32(r.first, origin, r.first);
+    return r;
+  }
+  // The gemm-K column of load slot i: gk0 + col + i * cols.
+  Reg slot_column(Reg gk0, Reg col, int cols, size_t i) {
+    Reg gk = k_.vgpr("gk");
+    k_.v_add_u32(gk, gk0, col);
+    if (i) k_.v_add_u32(gk, int(cols * i), gk);
+    return gk;
   }
   // LDS byte address of row first_row + 2 pair, column col.
   Reg lds_address(Reg pair, Reg col, int first_row) {
@@ -515,17 +528,23 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
     k.v_subrev_u32(lt, r.first_thread(), tid);
     return lt;
   };
+  // The loaders' prologue in both pipelines: K tile gk_first into LDS stage 0, handed over by a
+  // barrier. Returns (gk0, stage), the registers the loop then advances.
+  auto load_first_tile = [&](Loader& load) {
+    Reg gk0 = k.sgpr("gk0"), stage = k.sgpr("stage");
+    k.s_mov_b32(gk0, c.gk_first);
+    k.s_mov_b32(stage, 0);
+    load.fill(gk0, stage);
+    roles.barrier("stage_ready");
+    return std::pair{gk0, stage};
+  };
   if (v == BwdWeightVariant::baseline) {
     roles.role("all", 4, [&](const RoleEnv& r) {
       Loader load(e, p, c, local_thread(r));
       MathWave math(e, p, c, r.wave, 2, p.tm / 32, p.tn / 32);
       // CK's conventional pipeline: tile t+1's global loads are in flight while tile t is
       // multiplied; then they go to the other LDS stage and one barrier hands it over.
-      Reg gk0 = k.sgpr("gk0"), stage = k.sgpr("stage");
-      k.s_mov_b32(gk0, c.gk_first);
-      k.s_mov_b32(stage, 0);
-      load.fill(gk0, stage);
-      roles.barrier("stage_ready");
+      const auto [gk0, stage] = load_first_tile(load);
       repeat(k, p.k_tiles - 1, [&] {
         k.s_add_u32(gk0, gk0, TK);
         Loader::InFlight next = load.issue(gk0);
@@ -556,11 +575,7 @@ BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant 
     });
     roles.role("load", 4, [&](const RoleEnv& r) {
       Loader load(e, p, c, local_thread(r));
-      Reg gk0 = k.sgpr("gk0"), stage = k.sgpr("stage");
-      k.s_mov_b32(gk0, c.gk_first);
-      k.s_mov_b32(stage, 0);
-      load.fill(gk0, stage);
-      roles.barrier("stage_ready");
+      const auto [gk0, stage] = load_first_tile(load);
       repeat(k, p.k_tiles - 1, [&] {
         k.s_add_u32(gk0, gk0, TK);
         k.s_xor_b32(stage, stage, p.stage_bytes());

@@ -18,12 +18,32 @@ using namespace cdnajit;
 
 namespace {
 
-// Each thread runs `iters` loop trips of 32 dependent-free FMAs on 8 accumulators.
-BuildResult valu_kernel(Arch arch) {
-  Kernel k("valu_heavy", arch);
+// Every kernel's head: 256 threads per workgroup and the arguments run() packs, (float* out,
+// u32 iters).
+struct BenchArgs {
+  Reg out, iters;
+};
+BenchArgs begin_kernel(Kernel& k) {
   k.set_workgroup_size(256);
   Reg out = k.load_arg(k.arg_ptr("out", ElemType::f32, false));
   Reg iters = k.load_arg(k.arg_value("iters", ArgType::u32));
+  return {out, iters};
+}
+
+// Every kernel's epilogue: each thread stores its result to out[global id], which keeps the
+// timed loop's work live (256 threads per workgroup).
+void store_per_thread(Kernel& k, Reg value, Reg out) {
+  Reg off = k.vgpr("off"), gid = k.vgpr("gid"), base = k.sgpr("base");
+  k.s_lshl_b32(base, k.workgroup_id(0), 8);
+  k.v_add_u32(gid, base, k.workitem_id(0));
+  k.v_lshlrev_b32(off, 2, gid);
+  k.global_store_dword(off, value, out);
+}
+
+// Each thread runs `iters` loop trips of 32 dependent-free FMAs on 8 accumulators.
+BuildResult valu_kernel(Arch arch) {
+  Kernel k("valu_heavy", arch);
+  const auto [out, iters] = begin_kernel(k);
   RegArray acc = k.vgprs("acc", {8});
   Reg x = k.vgpr("x");
   k.v_cvt_f32_u32(x, k.workitem_id(0));
@@ -39,20 +59,14 @@ BuildResult valu_kernel(Arch arch) {
       },
       [&] { k.s_cmp_lt_u32(i, iters); });
   for (int a = 1; a < 8; ++a) k.v_add_f32(acc[0], acc[0], acc[a]);
-  Reg off = k.vgpr("off"), gid = k.vgpr("gid"), base = k.sgpr("base");
-  k.s_lshl_b32(base, k.workgroup_id(0), 8);
-  k.v_add_u32(gid, base, k.workitem_id(0));
-  k.v_lshlrev_b32(off, 2, gid);
-  k.global_store_dword(off, acc[0], out);
+  store_per_thread(k, acc[0], out);
   return k.build();
 }
 
 // Each thread writes then reads back LDS words: 8 ds_write_b32 + 8 ds_read_b32 + adds per trip.
 BuildResult lds_kernel(Arch arch) {
   Kernel k("lds_heavy", arch);
-  k.set_workgroup_size(256);
-  Reg out = k.load_arg(k.arg_ptr("out", ElemType::f32, false));
-  Reg iters = k.load_arg(k.arg_value("iters", ArgType::u32));
+  const auto [out, iters] = begin_kernel(k);
   k.lds_alloc("scratch", 256 * 4 * 8);
   Reg addr = k.vgpr("addr"), v = k.vgpr("v");
   RegArray r = k.vgprs("r", {8});
@@ -70,11 +84,7 @@ BuildResult lds_kernel(Arch arch) {
         k.s_add_u32(i, i, 1);
       },
       [&] { k.s_cmp_lt_u32(i, iters); });
-  Reg off = k.vgpr("off"), gid = k.vgpr("gid"), base = k.sgpr("base");
-  k.s_lshl_b32(base, k.workgroup_id(0), 8);
-  k.v_add_u32(gid, base, k.workitem_id(0));
-  k.v_lshlrev_b32(off, 2, gid);
-  k.global_store_dword(off, v, out);
+  store_per_thread(k, v, out);
   return k.build();
 }
 
@@ -82,9 +92,7 @@ BuildResult lds_kernel(Arch arch) {
 // gfx950) on operands made per lane from the workitem id (finite, mixed exponents and signs).
 BuildResult mfma_kernel(Arch arch) {
   Kernel k("mfma_heavy", arch);
-  k.set_workgroup_size(256);
-  Reg out = k.load_arg(k.arg_ptr("out", ElemType::f32, false));
-  Reg iters = k.load_arg(k.arg_value("iters", ArgType::u32));
+  const auto [out, iters] = begin_kernel(k);
   const int frag = arch == Arch::gfx950 ? 4 : 2;
   Reg a = k.vgpr("a", frag, 2), b = k.vgpr("b", frag, 2), t = k.vgpr("t");
   Reg mul = k.sgpr("mul"), mask = k.sgpr("mask"), flip = k.sgpr("flip");
@@ -118,11 +126,7 @@ BuildResult mfma_kernel(Arch arch) {
   for (int j = 1; j < 4; ++j)
     for (int r = 0; r < 4; ++r) k.v_add_f32(acc[0][r], acc[0][r], acc[size_t(j)][r]);
   for (int r = 1; r < 4; ++r) k.v_add_f32(acc[0][0], acc[0][0], acc[0][r]);
-  Reg off = k.vgpr("off"), gid = k.vgpr("gid"), base = k.sgpr("base");
-  k.s_lshl_b32(base, k.workgroup_id(0), 8);
-  k.v_add_u32(gid, base, k.workitem_id(0));
-  k.v_lshlrev_b32(off, 2, gid);
-  k.global_store_dword(off, acc[0][0], out);
+  store_per_thread(k, acc[0][0], out);
   return k.build();
 }
 

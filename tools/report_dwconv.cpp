@@ -29,6 +29,7 @@
 #include "runtime/tune/checked_number.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
+#include "tools/wall_clock.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::codegen;
@@ -39,14 +40,9 @@ constexpr int kJitBuilds = 11;    // uncached JIT builds per kernel (after one w
 constexpr int kClangCompiles = 3; // clang compiles per reference, median reported
 constexpr uint64_t kDataSeed = 1; // same data as the seed job (input seed, weight seed + 1000)
 
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+using wall_clock::Clock;
+using wall_clock::median;
+using wall_clock::ms_since;
 
 struct Options {
   int channels = 512;

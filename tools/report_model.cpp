@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <initializer_list>
 #include <iostream>
 #include <optional>
@@ -187,31 +188,30 @@ struct Variant {
 };
 std::vector<Variant> sensitivity_variants(const model::Hardware& base) {
   std::vector<Variant> v;
-  v.push_back({"this model (as in the table above)", base});
-  model::Hardware peak = base;
-  peak.clock_ghz = base.peak_clock_ghz;
-  v.push_back({"time at the peak engine clock instead of the sustained one", peak});
-  model::Hardware one_pipe = base;
-  one_pipe.lds_halves = 1;
-  one_pipe.lds_bank_cycles = 2;
-  one_pipe.lds_bytes_per_clk = 1 << 20;
-  v.push_back({"one CU-wide LDS pipe, 2 cycles per bank pass, no bandwidth floor (earlier version of this model)", one_pipe});
-  model::Hardware near = base;
-  near.hbm_latency = base.l2_latency;
-  v.push_back({"first-touch loads at the L2 latency (the seed saw a 73% L2 hit rate on V97)", near});
-  model::Hardware one_pass = base;
-  one_pass.lds_misaligned_passes_per_byte = 0;
-  v.push_back({"misaligned wide LDS lanes served like aligned ones", one_pass});
-  model::Hardware coissue = base;
-  coissue.lds_valu_issue_cycles = 0;
-  v.push_back({"DS instructions co-issue with VALU freely (the GCN description; earlier version of this model)", coissue});
-  model::Hardware whole_wg = base;
-  whole_wg.free_wave_slots_at_wave_end = false;
-  v.push_back({"a workgroup's wave slots freed only when all its waves have ended (earlier version of this model)", whole_wg});
-  model::Hardware one_pointer = base;
-  one_pointer.rotate_first_simd_per_workgroup = false;
-  v.push_back({"one SIMD round-robin pointer over all waves: wave k of every 4-wave workgroup on the same SIMD (earlier version of this model)",
-               one_pointer});
+  // One variant: `base` with `change` applied.
+  auto add = [&](std::string what, const std::function<void(model::Hardware&)>& change) {
+    model::Hardware hw = base;
+    change(hw);
+    v.push_back({std::move(what), hw});
+  };
+  using Hw = model::Hardware;
+  add("this model (as in the table above)", [](Hw&) {});
+  add("time at the peak engine clock instead of the sustained one", [&](Hw& h) { h.clock_ghz = base.peak_clock_ghz; });
+  add("one CU-wide LDS pipe, 2 cycles per bank pass, no bandwidth floor (earlier version of this model)", [](Hw& h) {
+    h.lds_halves = 1;
+    h.lds_bank_cycles = 2;
+    h.lds_bytes_per_clk = 1 << 20;
+  });
+  add("first-touch loads at the L2 latency (the seed saw a 73% L2 hit rate on V97)",
+      [&](Hw& h) { h.hbm_latency = base.l2_latency; });
+  add("misaligned wide LDS lanes served like aligned ones", [](Hw& h) { h.lds_misaligned_passes_per_byte = 0; });
+  add("DS instructions co-issue with VALU freely (the GCN description; earlier version of this model)",
+      [](Hw& h) { h.lds_valu_issue_cycles = 0; });
+  add("a workgroup's wave slots freed only when all its waves have ended (earlier version of this model)",
+      [](Hw& h) { h.free_wave_slots_at_wave_end = false; });
+  add("one SIMD round-robin pointer over all waves: wave k of every 4-wave workgroup on the same SIMD (earlier "
+      "version of this model)",
+      [](Hw& h) { h.rotate_first_simd_per_workgroup = false; });
   return v;
 }
 

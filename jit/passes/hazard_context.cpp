@@ -14,11 +14,21 @@ std::optional<UnitRange> explicit_operand(const Access& a, size_t k) {
   return std::nullopt;
 }
 
+// The facts that depend on the instruction itself (its modifiers and operands), not only on its
+// table row: the cached row facts (row_facts) are completed with these.
+void set_instruction_facts(InstFacts& f, const isa::MachineInst& mi, const Access& a) {
+  f.wait_states = wait_states_of(mi);
+  f.lds_dma = is_lds_dma(mi);
+  f.dpp = is_dpp(mi);
+  f.sdwa = is_sdwa(mi);
+  f.op0 = explicit_operand(a, 0);
+  f.op3 = explicit_operand(a, 3);
+}
+
 InstFacts all_facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {
   InstFacts f;
   f.mnemonic = base_mnemonic(mi);
   if (mi.info) f.opcode = isa::opcode_of(*mi.info);
-  f.wait_states = wait_states_of(mi);
   f.label = is_label(mi);
   f.valu = is_valu(mi);
   f.mfma = is_mfma(mi);
@@ -36,12 +46,8 @@ InstFacts all_facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {
   f.smem = is_smem(mi);
   f.ds = is_ds(mi);
   f.vmem = is_vmem(mi);
-  f.lds_dma = is_lds_dma(mi);
   f.vcmpx = is_vcmpx(mi);
-  f.dpp = is_dpp(mi);
-  f.sdwa = is_sdwa(mi);
-  f.op0 = explicit_operand(a, 0);
-  f.op3 = explicit_operand(a, 3);
+  set_instruction_facts(f, mi, a);
   return f;
 }
 
@@ -67,13 +73,7 @@ InstFacts facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {
   const isa::Opcode op = mi.info && mi.label_def.empty() ? isa::opcode_of(*mi.info) : isa::Opcode::Count;
   if (op == isa::Opcode::Count || size_t(arch) > 1) return all_facts_of(mi, a, arch);
   InstFacts f = row_facts(op, arch);
-  // What depends on the instruction, not only on its row (as in all_facts_of).
-  f.wait_states = wait_states_of(mi);
-  f.lds_dma = is_lds_dma(mi);
-  f.dpp = is_dpp(mi);
-  f.sdwa = is_sdwa(mi);
-  f.op0 = explicit_operand(a, 0);
-  f.op3 = explicit_operand(a, 3);
+  set_instruction_facts(f, mi, a);
   return f;
 }
 

@@ -68,6 +68,13 @@ hipError_t check_device(Runtime& rt, int id, const char* api) {
   return hipSuccess;
 }
 
+// The head every device query shares: its output pointers are given (else `missing` says which
+// is not), then the device exists.
+hipError_t check_query(Runtime& rt, bool outputs_given, int id, const char* api, const char* missing = "null pointer") {
+  if (!outputs_given) return rt.fail(hipErrorInvalidValue, api, missing);
+  return check_device(rt, id, api);
+}
+
 }  // namespace
 }  // namespace cdnajit::hip_sim
 
@@ -104,40 +111,36 @@ hipError_t hipSetDevice(int id) {
 
 hipError_t hipDeviceGet(hipDevice_t* device, int ordinal) {
   HIP_SIM_ENTER();
-  if (!device) return rt.fail(hipErrorInvalidValue, "hipDeviceGet", "null pointer");
-  if (hipError_t e = check_device(rt, ordinal, "hipDeviceGet"); e != hipSuccess) return e;
+  if (hipError_t e = check_query(rt, device != nullptr, ordinal, "hipDeviceGet"); e != hipSuccess) return e;
   *device = 0;
   return hipSuccess;
 }
 
 hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int id) {
   HIP_SIM_ENTER();
-  if (!prop) return rt.fail(hipErrorInvalidValue, "hipGetDeviceProperties", "null pointer");
-  if (hipError_t e = check_device(rt, id, "hipGetDeviceProperties"); e != hipSuccess) return e;
+  if (hipError_t e = check_query(rt, prop != nullptr, id, "hipGetDeviceProperties"); e != hipSuccess) return e;
   *prop = properties(rt.config());
   return hipSuccess;
 }
 
 hipError_t hipDeviceGetName(char* name, int len, hipDevice_t device) {
   HIP_SIM_ENTER();
-  if (!name || len <= 0) return rt.fail(hipErrorInvalidValue, "hipDeviceGetName", "null name or length <= 0");
-  if (hipError_t e = check_device(rt, device, "hipDeviceGetName"); e != hipSuccess) return e;
+  const char* api = "hipDeviceGetName";
+  if (hipError_t e = check_query(rt, name && len > 0, device, api, "null name or length <= 0"); e != hipSuccess) return e;
   std::snprintf(name, size_t(len), "%s", properties(rt.config()).name);
   return hipSuccess;
 }
 
 hipError_t hipDeviceTotalMem(size_t* bytes, hipDevice_t device) {
   HIP_SIM_ENTER();
-  if (!bytes) return rt.fail(hipErrorInvalidValue, "hipDeviceTotalMem", "null pointer");
-  if (hipError_t e = check_device(rt, device, "hipDeviceTotalMem"); e != hipSuccess) return e;
+  if (hipError_t e = check_query(rt, bytes != nullptr, device, "hipDeviceTotalMem"); e != hipSuccess) return e;
   *bytes = host_memory_bytes();
   return hipSuccess;
 }
 
 hipError_t hipDeviceComputeCapability(int* major, int* minor, hipDevice_t device) {
   HIP_SIM_ENTER();
-  if (!major || !minor) return rt.fail(hipErrorInvalidValue, "hipDeviceComputeCapability", "null pointer");
-  if (hipError_t e = check_device(rt, device, "hipDeviceComputeCapability"); e != hipSuccess) return e;
+  if (hipError_t e = check_query(rt, major && minor, device, "hipDeviceComputeCapability"); e != hipSuccess) return e;
   hipDeviceProp_t p = properties(rt.config());
   *major = p.major;
   *minor = p.minor;
@@ -154,8 +157,7 @@ hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total) {
 
 hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attr, int id) {
   HIP_SIM_ENTER();
-  if (!value) return rt.fail(hipErrorInvalidValue, "hipDeviceGetAttribute", "null pointer");
-  if (hipError_t e = check_device(rt, id, "hipDeviceGetAttribute"); e != hipSuccess) return e;
+  if (hipError_t e = check_query(rt, value != nullptr, id, "hipDeviceGetAttribute"); e != hipSuccess) return e;
   const hipDeviceProp_t p = properties(rt.config());
   switch (attr) {
     case hipDeviceAttributeMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
@@ -224,8 +226,7 @@ hipError_t hipChooseDevice(int* device, const hipDeviceProp_t*) {
 
 hipError_t hipDeviceCanAccessPeer(int* can, int id, int peer) {
   HIP_SIM_ENTER();
-  if (!can) return rt.fail(hipErrorInvalidValue, "hipDeviceCanAccessPeer", "null pointer");
-  if (hipError_t e = check_device(rt, id, "hipDeviceCanAccessPeer"); e != hipSuccess) return e;
+  if (hipError_t e = check_query(rt, can != nullptr, id, "hipDeviceCanAccessPeer"); e != hipSuccess) return e;
   if (hipError_t e = check_device(rt, peer, "hipDeviceCanAccessPeer"); e != hipSuccess) return e;
   *can = 0;
   return hipSuccess;

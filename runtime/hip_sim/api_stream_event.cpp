@@ -27,6 +27,13 @@ hipError_t create_event(Runtime& rt, hipEvent_t* e, const char* api) {
   return hipSuccess;
 }
 
+// Work on a stream completes when it is launched, so waiting for a stream and asking about it
+// both answer at once: an unknown stream, or the runtime's sticky error.
+hipError_t stream_status(Runtime& rt, hipStream_t s, const char* api) {
+  if (!valid_stream(rt, s)) return rt.fail(hipErrorInvalidHandle, api, "unknown stream");
+  return rt.sticky_error;
+}
+
 }  // namespace
 }  // namespace cdnajit::hip_sim
 
@@ -55,13 +62,11 @@ hipError_t hipStreamDestroy(hipStream_t s) {
 }
 hipError_t hipStreamSynchronize(hipStream_t s) {
   HIP_SIM_ENTER();
-  if (!valid_stream(rt, s)) return rt.fail(hipErrorInvalidHandle, "hipStreamSynchronize", "unknown stream");
-  return rt.sticky_error;
+  return stream_status(rt, s, "hipStreamSynchronize");
 }
 hipError_t hipStreamQuery(hipStream_t s) {
   HIP_SIM_ENTER();
-  if (!valid_stream(rt, s)) return rt.fail(hipErrorInvalidHandle, "hipStreamQuery", "unknown stream");
-  return rt.sticky_error;
+  return stream_status(rt, s, "hipStreamQuery");
 }
 hipError_t hipStreamWaitEvent(hipStream_t s, hipEvent_t e, unsigned int) {
   HIP_SIM_ENTER();

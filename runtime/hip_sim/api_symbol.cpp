@@ -37,27 +37,24 @@ hipError_t other_side(Runtime& rt, const void* p, size_t n, hipMemcpyKind kind, 
   return hipSuccess;
 }
 
-hipError_t to_symbol(Runtime& rt, const void* symbol, const void* src, size_t count, size_t offset, hipMemcpyKind kind,
-                     hipStream_t stream, const char* api) {
-  if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, api, "unknown stream");
-  if (rt.sticky_error != hipSuccess) return rt.sticky_error;
-  uint8_t *d = nullptr, *s = nullptr;
-  if (hipError_t e = symbol_range(rt, symbol, count, offset, &d, api); e != hipSuccess) return e;
-  if (count == 0) return hipSuccess;
-  if (hipError_t e = other_side(rt, src, count, kind, hipMemcpyHostToDevice, &s, api); e != hipSuccess) return e;
-  std::memmove(d, s, count);
-  return hipSuccess;
-}
+enum class Direction { kToSymbol, kFromSymbol };
 
-hipError_t from_symbol(Runtime& rt, void* dst, const void* symbol, size_t count, size_t offset, hipMemcpyKind kind,
-                       hipStream_t stream, const char* api) {
+// Both directions of a symbol copy share the checks (stream, the variable's range, the other
+// side's kind) and differ only in which way the bytes move.
+hipError_t copy_symbol(Runtime& rt, Direction direction, const void* symbol, const void* other, size_t count,
+                       size_t offset, hipMemcpyKind kind, hipStream_t stream, const char* api) {
   if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, api, "unknown stream");
   if (rt.sticky_error != hipSuccess) return rt.sticky_error;
-  uint8_t *s = nullptr, *d = nullptr;
-  if (hipError_t e = symbol_range(rt, symbol, count, offset, &s, api); e != hipSuccess) return e;
+  const bool to_symbol = direction == Direction::kToSymbol;
+  uint8_t *variable = nullptr, *side = nullptr;
+  if (hipError_t e = symbol_range(rt, symbol, count, offset, &variable, api); e != hipSuccess) return e;
   if (count == 0) return hipSuccess;
-  if (hipError_t e = other_side(rt, dst, count, kind, hipMemcpyDeviceToHost, &d, api); e != hipSuccess) return e;
-  std::memmove(d, s, count);
+  const hipMemcpyKind host_kind = to_symbol ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost;
+  if (hipError_t e = other_side(rt, other, count, kind, host_kind, &side, api); e != hipSuccess) return e;
+  if (to_symbol)
+    std::memmove(variable, side, count);
+  else
+    std::memmove(side, variable, count);
   return hipSuccess;
 }
 
@@ -113,21 +110,21 @@ hipError_t hipGetSymbolSize(size_t* size, const void* symbol) {
 
 hipError_t hipMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, hipMemcpyKind kind) {
   HIP_SIM_ENTER();
-  return to_symbol(rt, symbol, src, count, offset, kind, nullptr, "hipMemcpyToSymbol");
+  return copy_symbol(rt, Direction::kToSymbol, symbol, src, count, offset, kind, nullptr, "hipMemcpyToSymbol");
 }
 hipError_t hipMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, hipMemcpyKind kind,
                                   hipStream_t stream) {
   HIP_SIM_ENTER();
-  return to_symbol(rt, symbol, src, count, offset, kind, stream, "hipMemcpyToSymbolAsync");
+  return copy_symbol(rt, Direction::kToSymbol, symbol, src, count, offset, kind, stream, "hipMemcpyToSymbolAsync");
 }
 hipError_t hipMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, hipMemcpyKind kind) {
   HIP_SIM_ENTER();
-  return from_symbol(rt, dst, symbol, count, offset, kind, nullptr, "hipMemcpyFromSymbol");
+  return copy_symbol(rt, Direction::kFromSymbol, symbol, dst, count, offset, kind, nullptr, "hipMemcpyFromSymbol");
 }
 hipError_t hipMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, hipMemcpyKind kind,
                                     hipStream_t stream) {
   HIP_SIM_ENTER();
-  return from_symbol(rt, dst, symbol, count, offset, kind, stream, "hipMemcpyFromSymbolAsync");
+  return copy_symbol(rt, Direction::kFromSymbol, symbol, dst, count, offset, kind, stream, "hipMemcpyFromSymbolAsync");
 }
 
 // A module's global by its name in the code object (mangled for C++ names).

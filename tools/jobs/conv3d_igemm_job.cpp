@@ -20,18 +20,14 @@
 #include "runtime/model/product_file.hpp"
 #include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
+#include "tools/wall_clock.hpp"
 
 namespace cdnajit::codegen {
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+using wall_clock::Clock;
+using wall_clock::median;
+using wall_clock::ms_since;
 
 // Parallel fp64 reference (the seed shape is ~4.2 G multiply-adds).
 std::vector<double> reference_parallel(const Conv3dShape& s, const Conv3dInputs& in) {
