@@ -141,6 +141,14 @@ int run_kernel(const RunOptions& o) {
   KernelArgs args;
   std::map<std::string, Buffer> buffers;
   std::mt19937 rng(1234);
+  // Every buffer first (in --arg order, so the same addresses and contents as before), so that a
+  // struct's ptr:NAME field may name a buffer declared after it.
+  for (const ArgSpec& a : o.args)
+    if (const auto* b = std::get_if<BufferArg>(&a)) {
+      Buffer buf = dev->alloc(b->bytes, b->name);
+      upload_initial_contents(*dev, buf, *b, rng);
+      buffers[b->name] = buf;
+    }
   for (size_t i = 0; i < o.args.size(); ++i) {
     if (const auto* s = std::get_if<ScalarArg>(&o.args[i])) {
       check_scalar_kind(kern, i, *s);
@@ -158,11 +166,12 @@ int run_kernel(const RunOptions& o) {
       args.bytes("", data.data(), data.size());
       continue;
     }
-    const BufferArg& b = std::get<BufferArg>(o.args[i]);
-    Buffer buf = dev->alloc(b.bytes, b.name);
-    upload_initial_contents(*dev, buf, b, rng);
-    buffers[b.name] = buf;
-    args.ptr(buf);
+    if (const auto* st = std::get_if<StructArg>(&o.args[i])) {
+      const std::vector<uint8_t> data = struct_bytes(*st, [&](const std::string& n) { return buffers.at(n).addr; });
+      args.bytes("", data.data(), data.size());
+      continue;
+    }
+    args.ptr(buffers.at(std::get<BufferArg>(o.args[i]).name));
   }
   LaunchResult lr = dev->launch(kern, o.grid, o.block, o.lds, args);
   dev->synchronize();
@@ -203,6 +212,12 @@ void check_run_options(const RunOptions& o) {
   for (const ArgSpec& a : o.args)
     if (const auto* buf = std::get_if<BufferArg>(&a))
       if (names[buf->name]++) throw Error(fmt::format("--arg: buffer name '{}' is used twice", buf->name));
+  for (const ArgSpec& a : o.args)
+    if (const auto* st = std::get_if<StructArg>(&a))
+      for (const StructArg::Field& f : st->fields)
+        if (!f.pointer_to.empty() && !names.count(f.pointer_to))
+          throw Error(fmt::format("--arg struct: field ptr:{} names no buffer (declare it with --arg buf:{}:BYTES)",
+                                  f.pointer_to, f.pointer_to));
   std::vector<NamedFile> outputs;
   for (const OutSpec& out : o.outs) {
     if (!names.count(out.buffer)) {
@@ -254,7 +269,7 @@ void add_run_command(CommandLine& cl) {
       },
       "a kernel argument, in order: buf:NAME:BYTES[:zero|iota|random|file=PATH] (file: at most BYTES read), "
       "i32:V, u32:V, i64:V, u64:V, f32:V, f64:V (a float V may also be nan, inf or -inf), "
-      "bytes:N:hex=HEX|file=PATH (a by-value struct's bytes)")
+      "bytes:N:hex=HEX|file=PATH (a by-value struct's bytes), struct:FIELD,... (FIELD: a scalar form or ptr:NAME of a buffer; C layout)")
       ->allow_extra_args(false);
   c->add_option_function<std::vector<std::string>>(
       "--out",

@@ -76,7 +76,7 @@ Dim3 parse_dim3(std::string_view text, std::string_view what, uint32_t max_each)
 ArgSpec parse_arg(std::string_view text) {
   const std::string forms =
       "(valid: buf:NAME:BYTES[:zero|iota|random|file=PATH], i32:V, u32:V, i64:V, u64:V, f32:V, f64:V, "
-      "bytes:N:hex=HEX|file=PATH)";
+      "bytes:N:hex=HEX|file=PATH, struct:FIELD,FIELD,... with FIELD a scalar form or ptr:NAME)";
   size_t c1 = text.find(':');
   if (c1 == std::string_view::npos) bad("--arg", text, "has no TYPE: prefix " + forms);
   std::string_view type = text.substr(0, c1), rest = text.substr(c1 + 1);
@@ -117,6 +117,26 @@ ArgSpec parse_arg(std::string_view text) {
       bad("--arg", text, "needs hex=HEX or file=PATH after the byte count " + forms);
     }
     return b;
+  }
+  if (type == "struct") {
+    StructArg st;
+    size_t pos = 0;
+    while (true) {
+      const size_t comma = rest.find(',', pos);
+      std::string_view field = rest.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+      if (field.rfind("ptr:", 0) == 0) {
+        if (field.size() == 4) bad("--arg", text, "has a field 'ptr:' without a buffer name " + forms);
+        st.fields.push_back({{}, std::string(field.substr(4))});
+      } else {
+        if (field.rfind("struct:", 0) == 0 || field.rfind("buf:", 0) == 0 || field.rfind("bytes:", 0) == 0)
+          bad("--arg", text, fmt::format("has a field '{}': a struct field is a scalar or ptr:NAME {}", field, forms));
+        ArgSpec f = parse_arg(field);
+        st.fields.push_back({std::get<ScalarArg>(f), {}});
+      }
+      if (comma == std::string_view::npos) break;
+      pos = comma + 1;
+    }
+    return st;
   }
   ScalarArg s;
   s.type = std::string(type);
@@ -211,6 +231,35 @@ const model::Hardware* model_for_arch(const std::string& name, Arch arch, std::s
     throw Error(fmt::format("--model {} is a {} product; {} runs --arch {} (give a {} product or none)", hw.name,
                             arch_name(hw.arch), runner, arch_name(arch), arch_name(arch)));
   return &hw;
+}
+
+// C layout: a member at the next multiple of its size (4 or 8 bytes, all the field kinds are
+// naturally aligned scalars), the whole rounded up to the largest member.
+std::vector<uint8_t> struct_bytes(const StructArg& s, const std::function<uint64_t(const std::string&)>& address_of) {
+  std::vector<uint8_t> out;
+  size_t align = 1;
+  auto put = [&](const void* p, size_t n) {
+    out.resize((out.size() + n - 1) / n * n, 0);
+    const auto* b = static_cast<const uint8_t*>(p);
+    out.insert(out.end(), b, b + n);
+    align = std::max(align, n);
+  };
+  for (const StructArg::Field& f : s.fields) {
+    if (!f.pointer_to.empty()) {
+      const uint64_t a = address_of(f.pointer_to);
+      put(&a, 8);
+      continue;
+    }
+    const ScalarArg& v = f.scalar;
+    if (v.type == "i32") { const int32_t x = int32_t(v.i); put(&x, 4); }
+    else if (v.type == "u32") { const uint32_t x = uint32_t(v.u); put(&x, 4); }
+    else if (v.type == "i64") put(&v.i, 8);
+    else if (v.type == "u64") put(&v.u, 8);
+    else if (v.type == "f32") { const float x = float(v.f); put(&x, 4); }
+    else put(&v.f, 8);
+  }
+  out.resize((out.size() + align - 1) / align * align, 0);
+  return out;
 }
 
 }  // namespace cdnajit::cli

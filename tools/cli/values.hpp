@@ -3,6 +3,7 @@
 // naming the option, the text and the valid range.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -54,7 +55,7 @@ Dim3 parse_dim3(std::string_view text, std::string_view what, uint32_t max_each)
 
 // One `--arg`: a buffer "buf:NAME:BYTES[:zero|iota|random|file=PATH]", a
 // scalar "i32:V", "u32:V", "i64:V", "u64:V", "f32:V", "f64:V", or raw bytes
-// "bytes:N:hex=HEX|file=PATH".
+// "bytes:N:hex=HEX|file=PATH", or a struct of those "struct:FIELD,FIELD,...".
 struct BufferArg {
   std::string name;
   uint64_t bytes = 0;
@@ -73,7 +74,21 @@ struct BytesArg {
   std::vector<uint8_t> data;  // hex form; empty for the file form
   std::string file;           // file form
 };
-using ArgSpec = std::variant<BufferArg, ScalarArg, BytesArg>;
+// A by-value struct built from fields: "struct:FIELD,FIELD,..." with each FIELD a scalar form
+// (i32:V, u32:V, i64:V, u64:V, f32:V, f64:V) or "ptr:NAME", the device address of the buffer a
+// "--arg buf:NAME:..." declares. Laid out as the C ABI lays out a struct of those members (each at
+// its natural alignment, the size rounded up to the largest one): what clang's kernarg segment holds
+// for such a struct argument.
+struct StructArg {
+  struct Field {
+    ScalarArg scalar;     // when `pointer_to` is empty
+    std::string pointer_to;  // "ptr:NAME": the buffer's name
+  };
+  std::vector<Field> fields;
+};
+using ArgSpec = std::variant<BufferArg, ScalarArg, BytesArg, StructArg>;
+// The bytes of a StructArg, each pointer field's address looked up by `address_of(name)`.
+std::vector<uint8_t> struct_bytes(const StructArg& s, const std::function<uint64_t(const std::string&)>& address_of);
 
 // The largest buffer `--arg buf` may declare (bytes): host memory for it is
 // allocated before the run. Raise by editing this constant.
