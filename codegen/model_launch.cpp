@@ -1,7 +1,5 @@
 #include "codegen/model_launch.hpp"
 
-#include "runtime/model/model_device.hpp"
-
 namespace cdnajit::codegen {
 
 // Loads `b` on `dev` and models one sampled launch of it through the model's one entry.

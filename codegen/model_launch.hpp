@@ -8,7 +8,7 @@
 
 #include "jit/kernel.hpp"
 #include "runtime/device.hpp"
-#include "runtime/model/launch_model.hpp"
+#include "runtime/model/model_device.hpp"
 
 namespace cdnajit::codegen {
 

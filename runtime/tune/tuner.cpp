@@ -112,9 +112,12 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
   // cdnajit's drop-in HIP runtime (runtime/hip_sim) are modelled too, and filed as such.
   const bool on_sim = dev->is_simulator();
   out.kind = on_sim || !detail::hip_event_time_source(*dev).empty() ? TimeKind::modelled : TimeKind::gpu_measured;
+  // The timing model's product (a name, or a product file's path) as the request gave it, or the
+  // arch's default: one key per product, so a winner modelled on one is never reused for another.
+  const std::string model_name = req.model.empty() ? model::default_product(arch).name : req.model;
   out.key = PerfKey{.arch = std::string(arch_name(arch)),
                     .cus = req.cus > 0 ? req.cus : default_cus(arch),
-                    .product = on_sim ? req.model : dev->name(),
+                    .product = on_sim ? model_name : dev->name(),
                     .family = family.name(),
                     .problem = problem,
                     .toolchain = toolchain_version(),
@@ -144,7 +147,6 @@ TuneOutcome run_tune(const Family& family, const TuneRequest& req) {
     }
   }
   // Modelled times need the model before anything is built: fail early and say why.
-  const std::string model_name = req.model.empty() ? model::default_product(arch).name : req.model;
   std::unique_ptr<TimingModel> model;
   if (on_sim && !req.check_only) model = req.open_model(model_name);
 
@@ -313,7 +315,7 @@ BuildChoice best_config(const Family& family, const std::string& problem_text, A
   PerfDb db(db_path);
   PerfKey key{.arch = std::string(arch_name(arch)),
               .cus = cus > 0 ? cus : default_cus(arch),
-              .product = product,
+              .product = product.empty() ? model::default_product(arch).name : product,  // as run_tune keys it
               .family = family.name(),
               .problem = problem,
               .toolchain = toolchain_version(),

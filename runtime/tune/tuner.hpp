@@ -70,7 +70,8 @@ struct BuildChoice {
   std::optional<PerfRecord> record;
   std::string source;
 };
-// `product`: the key's product (a timing model's name such as "mi355x", or a GPU device's name).
+// `product`: the key's product (a timing model's name such as "mi355x", or a GPU device's name;
+// "" = the arch's default product, as run_tune keys a request without a model).
 BuildChoice best_config(const Family& family, const std::string& problem_text, Arch arch, int cus,
                         const std::string& product, const std::string& db_path);
 

@@ -135,8 +135,8 @@ extern "C" __global__ void apply(Params p) {
   for (int i = 0; i < 64; ++i) xv[size_t(i)] = 0.5f * float(i) + 1.0f;
   std::ofstream(x, std::ios::binary).write(reinterpret_cast<const char*>(xv.data()), 256);
   // `in` is declared after the struct that points at it; n = 48 leaves the last 16 outputs untouched.
-  Run r = cli("run " + co + " --kernel apply --device sim:gfx942 --grid 1 --block 64 --arg buf:y:256 "
-              "--arg struct:ptr:y,f32:2.5,i32:48,ptr:x,i32:3 --arg buf:x:256:file=" + x + " --out y=" + y);
+  Run r = cli("run " + co + " --kernel apply --device sim:gfx942 --grid 1 --block 64 --arg mem:y:256 "
+              "--arg struct:ptr:y,f32:2.5,i32:48,ptr:x,i32:3 --arg mem:x:256:file=" + x + " --out y=" + y);
   INFO(r.out);
   REQUIRE(r.status == 0);
   std::vector<float> yv(64);
@@ -152,6 +152,11 @@ extern "C" __global__ void apply(Params p) {
   Run nested = cli("run " + co + " --kernel apply --device sim:gfx942 --grid 1 --block 64 --arg struct:buf:y:4");
   CHECK(nested.status == 2);
   CHECK(has(nested, "a struct field is a scalar or ptr:NAME"));
+  // Without mem: the buffers are kernel arguments too, which this kernel does not take.
+  Run passed = cli("run " + co + " --kernel apply --device sim:gfx942 --grid 1 --block 64 --arg buf:y:256 "
+                   "--arg struct:ptr:y,f32:2.5,i32:48,ptr:y,i32:3");
+  CHECK(passed.status == 1);
+  CHECK(has(passed, "takes only 1 explicit argument"));
 }
 
 TEST_CASE("cdnajit run and check: global variables run from the mapped image, calls are not modelled", "[cli][check]") {

@@ -149,9 +149,12 @@ int run_kernel(const RunOptions& o) {
       upload_initial_contents(*dev, buf, *b, rng);
       buffers[b->name] = buf;
     }
+  size_t kernel_arg = 0;  // the kernel argument an --arg binds (a mem: buffer binds none)
   for (size_t i = 0; i < o.args.size(); ++i) {
+    if (const auto* b = std::get_if<BufferArg>(&o.args[i]); b && !b->passed) continue;
+    const size_t index = kernel_arg++;
     if (const auto* s = std::get_if<ScalarArg>(&o.args[i])) {
-      check_scalar_kind(kern, i, *s);
+      check_scalar_kind(kern, index, *s);
       push_scalar(args, *s);
       continue;
     }
@@ -269,7 +272,7 @@ void add_run_command(CommandLine& cl) {
       },
       "a kernel argument, in order: buf:NAME:BYTES[:zero|iota|random|file=PATH] (file: at most BYTES read), "
       "i32:V, u32:V, i64:V, u64:V, f32:V, f64:V (a float V may also be nan, inf or -inf), "
-      "bytes:N:hex=HEX|file=PATH (a by-value struct's bytes), struct:FIELD,... (FIELD: a scalar form or ptr:NAME of a buffer; C layout)")
+      "bytes:N:hex=HEX|file=PATH (a by-value struct's bytes), struct:FIELD,... (FIELD: a scalar form or ptr:NAME of a buffer; C layout); mem:NAME:BYTES[:INIT] declares a buffer as buf does without passing it (for ptr:NAME fields and --out)")
       ->allow_extra_args(false);
   c->add_option_function<std::vector<std::string>>(
       "--out",

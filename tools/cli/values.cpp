@@ -75,13 +75,14 @@ Dim3 parse_dim3(std::string_view text, std::string_view what, uint32_t max_each)
 
 ArgSpec parse_arg(std::string_view text) {
   const std::string forms =
-      "(valid: buf:NAME:BYTES[:zero|iota|random|file=PATH], i32:V, u32:V, i64:V, u64:V, f32:V, f64:V, "
+      "(valid: buf:NAME:BYTES[:zero|iota|random|file=PATH], mem:NAME:BYTES[:...] (not passed), i32:V, u32:V, i64:V, u64:V, f32:V, f64:V, "
       "bytes:N:hex=HEX|file=PATH, struct:FIELD,FIELD,... with FIELD a scalar form or ptr:NAME)";
   size_t c1 = text.find(':');
   if (c1 == std::string_view::npos) bad("--arg", text, "has no TYPE: prefix " + forms);
   std::string_view type = text.substr(0, c1), rest = text.substr(c1 + 1);
-  if (type == "buf") {
+  if (type == "buf" || type == "mem") {
     BufferArg b;
+    b.passed = type == "buf";
     size_t c2 = rest.find(':');
     if (c2 == std::string_view::npos) bad("--arg", text, "needs a byte count " + forms);
     b.name = std::string(rest.substr(0, c2));
@@ -128,7 +129,7 @@ ArgSpec parse_arg(std::string_view text) {
         if (field.size() == 4) bad("--arg", text, "has a field 'ptr:' without a buffer name " + forms);
         st.fields.push_back({{}, std::string(field.substr(4))});
       } else {
-        if (field.rfind("struct:", 0) == 0 || field.rfind("buf:", 0) == 0 || field.rfind("bytes:", 0) == 0)
+        if (field.rfind("struct:", 0) == 0 || field.rfind("buf:", 0) == 0 || field.rfind("mem:", 0) == 0 || field.rfind("bytes:", 0) == 0)
           bad("--arg", text, fmt::format("has a field '{}': a struct field is a scalar or ptr:NAME {}", field, forms));
         ArgSpec f = parse_arg(field);
         st.fields.push_back({std::get<ScalarArg>(f), {}});

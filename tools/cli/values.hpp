@@ -60,6 +60,7 @@ struct BufferArg {
   std::string name;
   uint64_t bytes = 0;
   std::string init = "zero";  // zero, iota, random, or file=PATH
+  bool passed = true;         // false for "mem:NAME:...": allocated, not a kernel argument (a struct's ptr:NAME)
 };
 struct ScalarArg {
   std::string type;  // i32, u32, i64, u64, f32, f64
