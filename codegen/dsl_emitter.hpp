@@ -108,7 +108,7 @@ class DslEmitter {
       k_.s_lshr_b32(q, n, int(std::countr_zero(d)));
     } else {
       const DivisionMagic m = division_magic(d);
-      k_.s_mul_hi_u32(q, n, sconst(m.multiplier, "magic"));
+      k_.s_mul_hi_u32(q, n, sconst(m.multiplier, "div_magic"));
       if (m.shift) k_.s_lshr_b32(q, q, m.shift);
     }
     return q;

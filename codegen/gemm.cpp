@@ -75,21 +75,6 @@ class GemmGenerator : DslEmitter {
     return {p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n, p_.mfma_format};
   }
 
-  // q = n / d for an SGPR n < 2^31 and a constant d >= 1 (multiply-high and shift).
-  Reg sdiv(Reg n, uint32_t d, const char* name) {
-    Reg q = k_.sgpr(name);
-    if (d == 1) {
-      k_.s_mov_b32(q, n);
-    } else if (std::has_single_bit(d)) {
-      k_.s_lshr_b32(q, n, int(std::countr_zero(d)));
-    } else {
-      const DivisionMagic m = division_magic(d);
-      k_.s_mul_hi_u32(q, n, sconst(m.multiplier, "div_magic"));
-      if (m.shift) k_.s_lshr_b32(q, q, m.shift);
-    }
-    return q;
-  }
-
   // The output tile of this workgroup: (x, y) of a 2-D grid, or the grouped order of a 1-D grid
   // (GemmConfig::group_m; every id maps to a distinct tile, the map is a bijection on 0..tiles-1).
   void tile_coordinates(Reg& tm, Reg& tn) {
