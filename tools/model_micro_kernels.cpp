@@ -49,6 +49,21 @@ Reg global_index(Kernel& k) {
   return idx;
 }
 
+// The loop kernels' epilogue: out[idx] = value, so the simulator cannot drop the loop's work as
+// dead; the wait makes sure the s_load of the out pointer has landed before the store uses it.
+void store_result_and_end(Kernel& k, Reg idx, Reg value, Reg out) {
+  Reg off = k.vgpr("off");
+  k.v_lshlrev_b32(off, 2, idx);
+  k.s_waitcnt(lgkmcnt(0));
+  k.global_store_dword(off, value, out);
+  k.s_endpgm();
+}
+
+// The loop kernels' output buffer: one float per thread of the grid.
+uint64_t alloc_result(sim::Simulator& sim, uint32_t workgroups) {
+  return sim.memory().alloc(size_t(workgroups) * kThreads * 4, "out");
+}
+
 void counted_loop(Kernel& k, int iterations, const std::function<void()>& body) {
   Reg i = k.sgpr("i");
   k.s_mov_b32(i, 0);
@@ -163,20 +178,17 @@ BuildResult mfma_loop_kernel(Arch arch, int iterations) {
   counted_loop(k, iterations, [&] {
     for (int j = 0; j < kAcc; ++j) k.v_mfma_f32_32x32x8_bf16(acc[size_t(j)], a, b, acc[size_t(j)]);
   });
-  Reg v = k.vgpr("v"), off = k.vgpr("off");
+  Reg v = k.vgpr("v");
   k.v_accvgpr_read_b32(v, acc[0][0]);
-  k.v_lshlrev_b32(off, 2, idx);
-  k.s_waitcnt(lgkmcnt(0));
-  k.global_store_dword(off, v, out);
-  k.s_endpgm();
+  store_result_and_end(k, idx, v, out);
   return k.build();
 }
 
 MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
   BuildResult built = mfma_loop_kernel(arch, iterations);
   sim::Simulator sim(arch);
+  const uint64_t o = alloc_result(sim, workgroups);
   const size_t n = size_t(workgroups) * kThreads;
-  uint64_t o = sim.memory().alloc(n * 4, "out");
   const double waves = double(workgroups) * kThreads / 64;
   MicroRun m = run("MFMA loop (v_mfma_f32_32x32x8_bf16)", built, arch, hw, workgroups, sim, kernarg({o}), threads,
                    waves * iterations * kMfmaAccumulators * 32.0 * 32 * 8 * 2);
@@ -204,23 +216,17 @@ BuildResult valu_loop_kernel(Arch arch, int iterations) {
   counted_loop(k, iterations, [&] {
     for (int j = 0; j < kAcc; ++j) k.v_fmac_f32(acc[size_t(j)], x, y);
   });
-  Reg off = k.vgpr("off");
-  k.v_lshlrev_b32(off, 2, idx);
-  k.s_waitcnt(lgkmcnt(0));
-  k.global_store_dword(off, acc[0], out);
-  k.s_endpgm();
+  store_result_and_end(k, idx, acc[0], out);
   return k.build();
 }
 
 MicroRun valu_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
   BuildResult built = valu_loop_kernel(arch, iterations);
   sim::Simulator sim(arch);
-  const size_t n = size_t(workgroups) * kThreads;
-  uint64_t o = sim.memory().alloc(n * 4, "out");
+  const uint64_t o = alloc_result(sim, workgroups);
   const double waves = double(workgroups) * kThreads / 64;
-  MicroRun m = run("VALU loop (v_fmac_f32)", built, arch, hw, workgroups, sim, kernarg({o}), threads,
-                   waves * iterations * kValuAccumulators * 64.0 * 2);
-  return m;
+  return run("VALU loop (v_fmac_f32)", built, arch, hw, workgroups, sim, kernarg({o}), threads,
+             waves * iterations * kValuAccumulators * 64.0 * 2);
 }
 
 MicroRun lds_stride(Arch arch, const model::Hardware& hw, uint32_t workgroups, int stride_dwords, int iterations,
@@ -249,14 +255,9 @@ MicroRun lds_stride(Arch arch, const model::Hardware& hw, uint32_t workgroups, i
     for (int j = 0; j < kReads; ++j) k.ds_read_b32(r[size_t(j)], addr);
     k.s_waitcnt(lgkmcnt(0));
   });
-  Reg off = k.vgpr("off");
-  k.v_lshlrev_b32(off, 2, idx);
-  k.s_waitcnt(lgkmcnt(0));
-  k.global_store_dword(off, r[kReads - 1], out);
-  k.s_endpgm();
+  store_result_and_end(k, idx, r[kReads - 1], out);
   sim::Simulator sim(arch);
-  const size_t n = size_t(workgroups) * kThreads;
-  uint64_t o = sim.memory().alloc(n * 4, "out");
+  const uint64_t o = alloc_result(sim, workgroups);
   return run("LDS ds_read_b32, stride " + std::to_string(stride_dwords) + " dwords", k.build(), arch, hw, workgroups, sim,
              kernarg({o}), threads, 0);
 }
