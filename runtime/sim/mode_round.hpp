@@ -1,16 +1,20 @@
 // Rounding and flushing primitives of the MODE handlers (ops_rounding.cpp and the files that add
 // MODE handlers for further instructions): one rounding of an exact (or round-to-odd f64) value to
 // f32/f16 in a MODE.FP_ROUND direction, the IEEE sign of exact zero sums, the denormal flushes, the
-// operand fetches with source modifiers and input flush, and the host FPU's direction for f64 results.
+// operand fetches with source modifiers and input flush, the frame of the handlers with one dword per
+// lane and the f32 result's output flush, and the host FPU's direction for f64 results.
 // The rules and their sources are in ops_rounding.cpp's header comment. A file that uses HostRounding
 // must be compiled with -frounding-math (runtime/sim/CMakeLists.txt), as ops_rounding.cpp is.
 #pragma once
 #include <cfenv>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "runtime/sim/fp.hpp"
+#include "runtime/sim/lane_op.hpp"
+#include "runtime/sim/output_modifiers.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -61,6 +65,26 @@ inline uint32_t src32(Wave& w, const Op& op, int i, int lane) {
 inline void refuse_sdwa_opsel(Wave& w, const Op& op) {
   if (op.sdwa) fail(w, op, "internal: an SDWA form reached a MODE handler without its selects applied");
   if (op.op_sel) fail(w, op, "op_sel under a non-default MODE is not modelled by the simulator");
+}
+
+// The frame of the MODE handlers that write one dword per lane: SDWA and op_sel refused, then
+// vdst[l] = result(l) for every lane active in EXEC. A handler that reads its destination (the
+// addend of a mac or fmac) takes the old dword as a second argument: result(l, old).
+template <class F>
+void write_active_lanes(Wave& w, const Op& op, F result) {
+  refuse_sdwa_opsel(w, op);
+  uint32_t* d = w.vr(op.d[0].idx);
+  for_active_lanes(w, [&](int l) {
+    if constexpr (std::is_invocable_v<F&, int, uint32_t>) d[l] = result(l, d[l]);
+    else d[l] = result(l);
+  });
+}
+
+// An f32 result as written to the VGPR: clamp/omod first, then the f32 field's output flush, so a
+// result that omod moves into the denormal range is flushed as well.
+inline uint32_t f32_result(const Wave& w, const Op& op, uint32_t r) {
+  r = out_mods_f32(w, op, r);
+  return w.flush_out_f32 ? flush_denorm32(r) : r;
 }
 
 // One f32 operation on operands already flushed as the f32 field says, rounded in round mode m;

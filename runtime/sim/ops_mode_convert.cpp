@@ -41,6 +41,7 @@
 #include <cmath>
 
 #include "runtime/sim/fp.hpp"
+#include "runtime/sim/lane_op.hpp"
 #include "runtime/sim/mode_round.hpp"
 #include "runtime/sim/output_modifiers.hpp"
 #include "runtime/sim/sim_internal.hpp"
@@ -58,14 +59,6 @@ uint64_t int_operand(Wave& w, const Op& op, int i, int lane) {
   return u;
 }
 
-template <class F>
-void each_active_lane(Wave& w, F f) {
-  const uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  for (int l = 0; l < 64; ++l)
-    if ((e >> l) & 1) f(l);
-}
-
 void store64(Wave& w, const Op& op, int l, uint64_t u) {
   w.vr(op.d[0].idx)[l] = uint32_t(u);
   w.vr(uint16_t(op.d[0].idx + 1))[l] = uint32_t(u >> 32);
@@ -74,9 +67,7 @@ void store64(Wave& w, const Op& op, int l, uint64_t u) {
 // ---- v_fract: S0 + -floor(S0), rounded once in the mode, limited to the largest value below 1.
 
 void fract_f32(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  uint32_t* d = w.vr(op.d[0].idx);
-  each_active_lane(w, [&](int l) {
+  write_active_lanes(w, op, [&](int l) {
     const float a = as_f(src32(w, op, 0, l));
     uint32_t r;
     if (std::isnan(a)) r = as_u(a - std::floor(a));  // the NaN, quieted (as the default handler)
@@ -87,15 +78,12 @@ void fract_f32(Wave& w, const Op& op) {
       r = round_to_f32(x, w.round_f32);  // in [0, 1] (-0 only toward -inf)
       if (r == 0x3f800000u) r = 0x3f7fffffu;  // 1.0 (rounded up from below 1): the largest f32 below 1
     }
-    r = out_mods_f32(w, op, r);
-    d[l] = w.flush_out_f32 ? flush_denorm32(r) : r;
+    return f32_result(w, op, r);
   });
 }
 
 void fract_f16(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  uint32_t* d = w.vr(op.d[0].idx);
-  each_active_lane(w, [&](int l) {
+  write_active_lanes(w, op, [&](int l) {
     const float a = f16_to_f32(src16(w, op, 0, l));
     uint16_t r;
     if (std::isnan(a)) r = f32_to_f16(as_u(a));
@@ -107,13 +95,13 @@ void fract_f16(Wave& w, const Op& op) {
       if (r == 0x3c00) r = 0x3bff;  // 1.0 (rounded up from below 1): the largest f16 below 1
       r = flush16(r, w.flush_out_f16_64);
     }
-    d[l] = out_mods_f16(w, op, r);
+    return out_mods_f16(w, op, r);
   });
 }
 
 void fract_f64(Wave& w, const Op& op) {
   refuse_sdwa_opsel(w, op);
-  each_active_lane(w, [&](int l) {
+  for_active_lanes(w, [&](int l) {
     const volatile double a = as_d(src64(w, op, 0, l));
     uint64_t r;
     if (std::isnan(a)) r = as_u64(a);
@@ -136,29 +124,24 @@ void fract_f64(Wave& w, const Op& op) {
 // ---- v_ldexp: S0 * 2^S1, exact but for overflow and the denormal range, where it rounds in the mode.
 
 void ldexp_f32(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  uint32_t* d = w.vr(op.d[0].idx);
-  each_active_lane(w, [&](int l) {
+  write_active_lanes(w, op, [&](int l) {
     const float a = as_f(src32(w, op, 0, l));
     const int32_t n = int32_t(uint32_t(int_operand(w, op, 1, l)));
     uint32_t r;
     if (!std::isfinite(a) || a == 0) r = as_u(a + a);  // NaN quieted, inf and zeros unchanged
     else r = round_to_f32(std::ldexp(double(a), std::clamp(n, -400, 400)), w.round_f32);  // exact in a double
-    r = out_mods_f32(w, op, r);
-    d[l] = w.flush_out_f32 ? flush_denorm32(r) : r;
+    return f32_result(w, op, r);
   });
 }
 
 void ldexp_f16(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  uint32_t* d = w.vr(op.d[0].idx);
-  each_active_lane(w, [&](int l) {
+  write_active_lanes(w, op, [&](int l) {
     const float a = f16_to_f32(src16(w, op, 0, l));
     const int16_t n = int16_t(uint16_t(int_operand(w, op, 1, l)));  // S1.i16
     uint16_t r;
     if (!std::isfinite(a) || a == 0) r = f32_to_f16(as_u(a + a));
     else r = flush16(round_to_f16(std::ldexp(double(a), std::clamp<int>(n, -100, 100)), w.round_f16_64), w.flush_out_f16_64);
-    d[l] = out_mods_f16(w, op, r);
+    return out_mods_f16(w, op, r);
   });
 }
 
@@ -176,7 +159,7 @@ double ldexp_rounded(double a, int32_t n) {
 
 void ldexp_f64(Wave& w, const Op& op) {
   refuse_sdwa_opsel(w, op);
-  each_active_lane(w, [&](int l) {
+  for_active_lanes(w, [&](int l) {
     const volatile double a = as_d(src64(w, op, 0, l));
     const int32_t n = int32_t(uint32_t(int_operand(w, op, 1, l)));
     volatile double x;
@@ -192,13 +175,10 @@ void ldexp_f64(Wave& w, const Op& op) {
 // ---- v_mul_legacy_f32: a zero operand gives +0; otherwise the f32 product in the f32 mode.
 
 void mul_legacy_f32(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  uint32_t* d = w.vr(op.d[0].idx);
-  each_active_lane(w, [&](int l) {
+  write_active_lanes(w, op, [&](int l) {
     const float a = as_f(src32(w, op, 0, l)), b = as_f(src32(w, op, 1, l));
     uint32_t r = (a == 0 || b == 0) ? 0u : f32_rounded<3>(a, b, 0.0f, w.round_f32);
-    r = out_mods_f32(w, op, r);
-    d[l] = w.flush_out_f32 ? flush_denorm32(r) : r;
+    return f32_result(w, op, r);
   });
 }
 
@@ -206,12 +186,10 @@ void mul_legacy_f32(Wave& w, const Op& op) {
 
 template <bool SIGNED>
 void cvt_f16_int16(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  uint32_t* d = w.vr(op.d[0].idx);
-  each_active_lane(w, [&](int l) {
+  write_active_lanes(w, op, [&](int l) {
     const uint16_t u = uint16_t(int_operand(w, op, 0, l));
     const double x = SIGNED ? double(int16_t(u)) : double(u);
-    d[l] = out_mods_f16(w, op, round_to_f16(x, w.round_f16_64));
+    return out_mods_f16(w, op, round_to_f16(x, w.round_f16_64));
   });
 }
 
@@ -226,7 +204,7 @@ void cvt_pkrtz_f16_f32(Wave& w, const Op& op) {
   refuse_sdwa_opsel(w, op);
   refuse_packed_out_mods(w, op);
   uint32_t* d = w.vr(op.d[0].idx);
-  each_active_lane(w, [&](int l) {
+  for_active_lanes(w, [&](int l) {
     uint32_t r = 0;
     for (int i = 0; i < 2; ++i)
       r |= uint32_t(flush16(round_to_f16(double(as_f(src32(w, op, i, l))), kTowardZero), w.flush_out_f16_64)) << (16 * i);
@@ -244,7 +222,7 @@ void cvt_pk_f16_f32(Wave& w, const Op& op) {
   if (op.sdwa || op.op_sel) fail(w, op, "SDWA/op_sel on v_cvt_pk_f16_f32 is not modelled");
   refuse_packed_out_mods(w, op);
   uint32_t* d = w.vr(op.d[0].idx);
-  each_active_lane(w, [&](int l) {
+  for_active_lanes(w, [&](int l) {
     uint32_t r = 0;
     for (int i = 0; i < 2; ++i) {
       const uint32_t u = uint32_t(int_operand(w, op, i, l));  // f32 bits with neg/abs on bit 31

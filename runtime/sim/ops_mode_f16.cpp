@@ -34,36 +34,26 @@ uint16_t mad16_in_mode(Wave& w, const Op& op, int lane, uint16_t a, uint16_t b, 
 // 2 fma (v_fma_legacy_f16), 3 subrev (s1 - s0). The result is written zero-extended.
 template <int K>
 void f16_op(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  const uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  write_active_lanes(w, op, [&](int l, uint32_t old) {
     const uint16_t a = src16(w, op, 0, l), b = src16(w, op, 1, l);
     uint16_t r;
     if (K == 0) r = mad16_in_mode(w, op, l, a, b, src16(w, op, 2, l));
-    else if (K == 1) r = mad16_in_mode(w, op, l, a, b, uint16_t(d[l]));
+    else if (K == 1) r = mad16_in_mode(w, op, l, a, b, uint16_t(old));
     else if (K == 2) r = f16_in_mode<4>(w, a, b, src16(w, op, 2, l));
     else r = f16_in_mode<1>(w, b, a, 0);
-    d[l] = out_mods_f16(w, op, r);
-  }
+    return out_mods_f16(w, op, r);
+  });
 }
 
 // v_pk_fmac_f16 (VOP2): each half, D.h = fma(S0.h, S1.h, D.h) rounded once in the f16 mode.
 void pk_fmac_f16(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  const uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
-    const uint32_t a = lane_src(w, op.s[0], l), b = lane_src(w, op.s[1], l), c = d[l];
+  write_active_lanes(w, op, [&](int l, uint32_t c) {
+    const uint32_t a = lane_src(w, op.s[0], l), b = lane_src(w, op.s[1], l);
     uint32_t r = 0;
     for (int h = 0; h < 2; ++h)
       r |= uint32_t(f16_in_mode<4>(w, uint16_t(a >> (16 * h)), uint16_t(b >> (16 * h)), uint16_t(c >> (16 * h)))) << (16 * h);
-    d[l] = r;
-  }
+    return r;
+  });
 }
 
 }  // namespace

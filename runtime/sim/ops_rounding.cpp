@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "runtime/sim/fp.hpp"
+#include "runtime/sim/lane_op.hpp"
 #include "runtime/sim/mode_round.hpp"
 #include "runtime/sim/output_modifiers.hpp"
 #include "runtime/sim/sim_internal.hpp"
@@ -33,17 +34,11 @@ namespace {
 // K: 0 add, 1 sub, 2 subrev, 3 mul, 4 fma(s0, s1, s2) (also fmamk/fmaak), 5 fmac (addend = vdst).
 template <int K>
 void f32_arith(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  const uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  write_active_lanes(w, op, [&](int l, uint32_t old) {
     float a = as_f(src32(w, op, 0, l)), b = as_f(src32(w, op, 1, l));
-    float c = K == 4 ? as_f(src32(w, op, 2, l)) : K == 5 ? as_f(w.flush_in_f32 ? flush_denorm32(d[l]) : d[l]) : 0.0f;
-    uint32_t r = out_mods_f32(w, op, f32_rounded<K>(a, b, c, w.round_f32));
-    d[l] = w.flush_out_f32 ? flush_denorm32(r) : r;
-  }
+    float c = K == 4 ? as_f(src32(w, op, 2, l)) : K == 5 ? as_f(w.flush_in_f32 ? flush_denorm32(old) : old) : 0.0f;
+    return f32_result(w, op, f32_rounded<K>(a, b, c, w.round_f32));
+  });
 }
 
 // v_pk_add/mul/fma_f32: each dword of the VOP3P-selected operands (pk32_operands, which also flushes
@@ -51,88 +46,61 @@ void f32_arith(Wave& w, const Op& op) {
 // per dword as in vpk32 (ops_valu.cpp). K: 0 add, 3 mul, 4 fma.
 template <int K>
 void pk_f32_in_mode(Wave& w, const Op& op) {
-  const uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
   alignas(64) uint32_t tmp[3][2][64];
   const uint32_t* src[3][2];
   pk32_operands(w, op, tmp, src);
   uint32_t *d0 = w.vr(op.d[0].idx), *d1 = w.vr(uint16_t(op.d[0].idx + 1));
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  for_active_lanes(w, [&](int l) {
     uint32_t r[2];
-    for (int h = 0; h < 2; ++h) {  // both dwords before either is written: a source may be the destination
-      r[h] = out_mods_f32(w, op, f32_rounded<K>(as_f(src[0][h][l]), as_f(src[1][h][l]), as_f(src[2][h][l]), w.round_f32));
-      if (w.flush_out_f32) r[h] = flush_denorm32(r[h]);
-    }
+    for (int h = 0; h < 2; ++h)  // both dwords before either is written: a source may be the destination
+      r[h] = f32_result(w, op, f32_rounded<K>(as_f(src[0][h][l]), as_f(src[1][h][l]), as_f(src[2][h][l]), w.round_f32));
     d0[l] = r[0];
     d1[l] = r[1];
-  }
+  });
 }
 
 // K: 0 add, 1 sub, 3 mul, 4 fma. The result is written zero-extended (gfx9 16-bit VOP2/VOP3).
 template <int K>
 void f16_arith(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  const uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  write_active_lanes(w, op, [&](int l) {
     uint16_t c = K == 4 ? src16(w, op, 2, l) : 0;
-    d[l] = out_mods_f16(w, op, f16_in_mode<K>(w, src16(w, op, 0, l), src16(w, op, 1, l), c));
-  }
+    return out_mods_f16(w, op, f16_in_mode<K>(w, src16(w, op, 0, l), src16(w, op, 1, l), c));
+  });
 }
 
 // v_pk_add/mul/fma_f16: each half of the VOP3P-selected operands (pk16_operands) is the scalar f16
 // operation under the MODE; clamp per half as in vpk16 (ops_valu.cpp). K: 0 add, 3 mul, 4 fma.
 template <int K>
 void pk_f16_in_mode(Wave& w, const Op& op) {
-  const uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
   uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  for_active_lanes(w, [&](int l) {
     uint32_t h[2][3];
     pk16_operands(w, op, l, h);
     uint32_t r = 0;
     for (int x = 0; x < 2; ++x)
       r |= out_mods_f16(w, op, f16_in_mode<K>(w, uint16_t(h[x][0]), uint16_t(h[x][1]), uint16_t(h[x][2]))) << (16 * x);
     d[l] = r;
-  }
+  });
 }
 
 void cvt_f16_f32(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  const uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l)
-    if ((e >> l) & 1)
-      d[l] = out_mods_f16(w, op, flush16(round_to_f16(double(as_f(src32(w, op, 0, l))), w.round_f16_64), w.flush_out_f16_64));
+  write_active_lanes(w, op, [&](int l) {
+    return out_mods_f16(w, op, flush16(round_to_f16(double(as_f(src32(w, op, 0, l))), w.round_f16_64), w.flush_out_f16_64));
+  });
 }
 
 // v_cvt_f32_i32 / v_cvt_f32_u32: the integer is exact in a double, rounded once in the f32 mode.
 template <bool SIGNED>
 void cvt_f32_int(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  const uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  write_active_lanes(w, op, [&](int l) {
     uint32_t u = lane_src(w, op.s[0], l);
-    d[l] = out_mods_f32(w, op, round_to_f32(SIGNED ? double(int32_t(u)) : double(u), w.round_f32));
-  }
+    return out_mods_f32(w, op, round_to_f32(SIGNED ? double(int32_t(u)) : double(u), w.round_f32));
+  });
 }
 
 // v_cvt_f32_f16: exact; the f16 input follows the f16/f64 denormal mode.
 void cvt_f32_f16(Wave& w, const Op& op) {
-  refuse_sdwa_opsel(w, op);
-  const uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
-  uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l)
-    if ((e >> l) & 1) d[l] = out_mods_f32(w, op, as_u(f16_to_f32(src16(w, op, 0, l))));
+  write_active_lanes(w, op, [&](int l) { return out_mods_f32(w, op, as_u(f16_to_f32(src16(w, op, 0, l)))); });
 }
 
 // v_cvt_f32_f64 takes an f64 and gives an f32, and which MODE fields govern it is not settled: LLVM 22
@@ -148,28 +116,22 @@ void cvt_f32_f64(Wave& w, const Op& op) {
                 "(MODE[3:2] = " + std::to_string(w.round_f16_64) + ") differ, and which one rounds v_cvt_f32_f64 is not "
                 "published (LLVM 22's fptrunc.round lowering sets MODE[3:2]; the result's precision points at MODE[1:0]); valid: equal "
                 "round fields");
-  const uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
   uint32_t* d = w.vr(op.d[0].idx);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  for_active_lanes(w, [&](int l) {
     uint32_t r = out_mods_f32(w, op, round_to_f32(as_d(src64(w, op, 0, l)), w.round_f32));
     if (w.flush_out_f32 != w.flush_out_f16_64 && (r & 0x7f800000u) == 0 && (r & 0x007fffffu) != 0)
       fail(w, op, "an f32 denormal result while only one of the f32 and f16/f64 denormal fields flushes outputs: which "
                   "field governs the f32 result of v_cvt_f32_f64 is not published (valid: both fields flushing, or "
                   "neither)", l);
     d[l] = w.flush_out_f32 ? flush_denorm32(r) : r;
-  }
+  });
 }
 
 // K: 0 add, 3 mul, 4 fma, 5 fmac (addend = vdst).
 template <int K>
 void f64_arith(Wave& w, const Op& op) {
-  const uint64_t e = w.exec();
-  w.lane_ops += uint64_t(__builtin_popcountll(e));
   uint32_t *d0 = w.vr(op.d[0].idx), *d1 = w.vr(uint16_t(op.d[0].idx + 1));
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
+  for_active_lanes(w, [&](int l) {
     volatile double a = as_d(src64(w, op, 0, l)), b = as_d(src64(w, op, 1, l));
     volatile double c = K == 4   ? as_d(src64(w, op, 2, l))
                         : K == 5 ? as_d(flush64(uint64_t(d0[l]) | uint64_t(d1[l]) << 32, w.flush_in_f16_64))
@@ -182,7 +144,7 @@ void f64_arith(Wave& w, const Op& op) {
     uint64_t u = out_mods_f64(w, op, flush64(as_u64(r), w.flush_out_f16_64));
     d0[l] = uint32_t(u);
     d1[l] = uint32_t(u >> 32);
-  }
+  });
 }
 
 }  // namespace
