@@ -78,35 +78,65 @@ uint32_t widen(const BufFormat& f, uint32_t raw, bool d16) {
   return d16 ? raw & 0xffff : raw;
 }
 
+// What a format load and a format store share: the element's format and size and the operands that
+// address it (a load's vaddr, V#, soffset are s[0..2]; a store's follow its data in s[0]).
+struct FormatAccess {
+  bool store = false;
+  uint32_t n = 0;  // components the instruction moves
+  bool d16 = false, hi = false;
+  const Src* vaddr = nullptr;  // none when the instruction has no vaddr operand
+  const Src* rsrc = nullptr;
+  BufFormat f;
+  uint32_t soff = 0, size = 0;  // soffset; bytes per element
+  uint32_t all = 0;             // mem_buffer_addr's in-range mask when the whole element is in range
+
+  FormatAccess(Wave& w, const Op& op, bool is_store) : store(is_store) {
+    const int first = store ? 1 : 0;
+    n = (op.aux & 0xff) / 4;
+    d16 = op.aux & kD16;
+    hi = op.aux & kD16Hi;
+    vaddr = op.s[first].k == SrcKind::None ? nullptr : &op.s[first];
+    rsrc = &op.s[first + 1];
+    f = buf_format(w, op, *rsrc, store);
+    soff = read_s32(w, op.s[first + 2]);
+    size = f.comps * f.bytes;
+    all = (1u << std::max<uint32_t>(1, size / 4)) - 1;
+  }
+
+  // Lane l's element address in `a`, and mem_buffer_addr's in-range dword mask. An element not wholly in
+  // range is an Error under Options::check_buffer_range; otherwise the hardware's rule applies (the
+  // caller's: a load reads 0, a store drops the out-of-range dwords).
+  uint32_t address(Wave& w, const Op& op, int l, uint64_t& a) const {
+    const uint32_t in = mem_buffer_addr(w, op, l, vaddr, *rsrc, soff, size, a);
+    if (in != all && w.L->opt.check_buffer_range)
+      fail(w, op, "out-of-range buffer access at " + hex(a) + (store ? " (hardware drops the store" : " (hardware returns 0") +
+                      "; Options::check_buffer_range is on)", l);
+    return in;
+  }
+};
+
 void buf_load_format(Wave& w, const Op& op) {
+  const FormatAccess acc(w, op, false);
+  const BufFormat& f = acc.f;
+  const uint32_t one = f.flt ? (acc.d16 ? 0x3c00u : 0x3f800000u) : 1u;  // the w a format lacks
   const uint64_t e = w.exec();
-  const uint32_t n = (op.aux & 0xff) / 4;
-  const bool d16 = op.aux & kD16, hi = op.aux & kD16Hi;
-  const Src* vaddr = op.s[0].k == SrcKind::None ? nullptr : &op.s[0];
-  const BufFormat f = buf_format(w, op, op.s[1], false);
-  const uint32_t soff = read_s32(w, op.s[2]), size = f.comps * f.bytes;
-  const uint32_t all = (1u << std::max<uint32_t>(1, size / 4)) - 1;
-  const uint32_t one = f.flt ? (d16 ? 0x3c00u : 0x3f800000u) : 1u;  // the w a format lacks
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a;
     uint8_t raw[16] = {};
-    const uint32_t in = mem_buffer_addr(w, op, l, vaddr, op.s[1], soff, size, a);
-    if (in != all && w.L->opt.check_buffer_range)
-      fail(w, op, "out-of-range buffer access at " + hex(a) + " (hardware returns 0; Options::check_buffer_range is on)", l);
-    if (in == all)
-      if (uint8_t* p = global_ptr(w, op, a, size, l, false)) std::memcpy(raw, p, size);
-    for (uint32_t c = 0; c < n; ++c) {
+    if (acc.address(w, op, l, a) == acc.all)
+      if (uint8_t* p = global_ptr(w, op, a, acc.size, l, false)) std::memcpy(raw, p, acc.size);
+    for (uint32_t c = 0; c < acc.n; ++c) {
       uint32_t x = 0;
       if (c < f.comps) {
         std::memcpy(&x, raw + c * f.bytes, f.bytes);
-        x = widen(f, x, d16);
+        x = widen(f, x, acc.d16);
       } else if (c == 3) {
         x = one;
       }
-      if (!d16) { w.vr(uint16_t(op.d[0].idx + c))[l] = x; continue; }
+      if (!acc.d16) { w.vr(uint16_t(op.d[0].idx + c))[l] = x; continue; }
       uint32_t& d = w.vr(uint16_t(op.d[0].idx + c / 2))[l];
-      const bool high = hi || (c % 2) == 1;
+      const bool high = acc.hi || (c % 2) == 1;
       d = high ? (d & 0xffffu) | (x << 16) : (d & 0xffff0000u) | (x & 0xffffu);
     }
   }
@@ -114,26 +144,20 @@ void buf_load_format(Wave& w, const Op& op) {
 }
 
 void buf_store_format(Wave& w, const Op& op) {
+  const FormatAccess acc(w, op, true);
+  const uint32_t bytes = acc.f.bytes, written = std::min(acc.n, acc.f.comps);
   const uint64_t e = w.exec();
-  const uint32_t n = (op.aux & 0xff) / 4;
-  const bool d16 = op.aux & kD16, hi = op.aux & kD16Hi;
-  const Src* vaddr = op.s[1].k == SrcKind::None ? nullptr : &op.s[1];
-  const BufFormat f = buf_format(w, op, op.s[2], true);
-  const uint32_t soff = read_s32(w, op.s[3]), size = f.comps * f.bytes, written = std::min(n, f.comps);
-  const uint32_t all = (1u << std::max<uint32_t>(1, size / 4)) - 1;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a;
-    const uint32_t in = mem_buffer_addr(w, op, l, vaddr, op.s[2], soff, size, a);
-    if (in != all && w.L->opt.check_buffer_range)
-      fail(w, op, "out-of-range buffer access at " + hex(a) + " (hardware drops the store; Options::check_buffer_range is on)", l);
+    const uint32_t in = acc.address(w, op, l, a);
     for (uint32_t c = 0; c < written; ++c) {
-      const uint32_t at = c * f.bytes;  // byte offset in the element; out-of-range dwords are dropped
-      if (!((in >> (size < 4 ? 0 : at / 4)) & 1)) continue;
+      const uint32_t at = c * bytes;  // byte offset in the element; out-of-range dwords are dropped
+      if (!((in >> (acc.size < 4 ? 0 : at / 4)) & 1)) continue;
       uint32_t x;
-      if (!d16) x = lane_src(w, op.s[0], l, int(c));
-      else x = (lane_src(w, op.s[0], l, int(c / 2)) >> ((hi || c % 2) ? 16 : 0)) & 0xffffu;
-      if (uint8_t* p = global_ptr(w, op, a + at, f.bytes, l, true)) std::memcpy(p, &x, f.bytes);
+      if (!acc.d16) x = lane_src(w, op.s[0], l, int(c));
+      else x = (lane_src(w, op.s[0], l, int(c / 2)) >> ((acc.hi || c % 2) ? 16 : 0)) & 0xffffu;
+      if (uint8_t* p = global_ptr(w, op, a + at, bytes, l, true)) std::memcpy(p, &x, bytes);
     }
   }
   mem_track(w, op, false);
