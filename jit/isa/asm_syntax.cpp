@@ -24,10 +24,30 @@ namespace {
 
 // ---------------------------------------------------------------- names
 
-struct SpecialName {
+// A spelling and the value it stands for. The tables below (special registers, inline floats,
+// hwreg and message names) are read by name to parse and by value to print.
+template <class T>
+struct Named {
   std::string_view name;
-  SpecialReg reg;
+  T value;
 };
+
+template <class T, size_t N>
+std::optional<T> value_of(const std::array<Named<T>, N>& table, std::string_view name) {
+  for (const auto& e : table)
+    if (e.name == name) return e.value;
+  return std::nullopt;
+}
+
+// The table's first spelling of `value`.
+template <class T, size_t N>
+std::optional<std::string_view> name_of(const std::array<Named<T>, N>& table, T value) {
+  for (const auto& e : table)
+    if (e.value == value) return e.name;
+  return std::nullopt;
+}
+
+using SpecialName = Named<SpecialReg>;
 constexpr std::array kSpecialNames = {
     SpecialName{"vcc", SpecialReg::VCC},
     SpecialName{"vcc_lo", SpecialReg::VCC_LO},
@@ -59,25 +79,15 @@ constexpr std::array kSpecialAliases = {
     SpecialName{"lds_direct", SpecialReg::SRC_LDS_DIRECT},     SpecialName{"pops_exiting_wave_id", SpecialReg::SRC_POPS_EXITING_WAVE_ID},
 };
 
-std::string_view special_name(SpecialReg r) {
-  for (const auto& s : kSpecialNames)
-    if (s.reg == r) return s.name;
-  return "?";
-}
+std::string_view special_name(SpecialReg r) { return name_of(kSpecialNames, r).value_or("?"); }
 
 std::optional<SpecialReg> special_from_name(std::string_view n) {
-  for (const auto& s : kSpecialNames)
-    if (s.name == n) return s.reg;
-  for (const auto& s : kSpecialAliases)
-    if (s.name == n) return s.reg;
-  return std::nullopt;
+  if (auto r = value_of(kSpecialNames, n)) return r;
+  return value_of(kSpecialAliases, n);
 }
 
-// Float inline constants and the text LLVM prints for them (f32 bit patterns).
-struct InlineFloat {
-  std::string_view text;
-  uint32_t bits;
-};
+// Float inline constants: the text LLVM prints for them and their f32 bit patterns.
+using InlineFloat = Named<uint32_t>;
 constexpr std::array kInlineFloats = {
     InlineFloat{"0.5", 0x3f000000},  InlineFloat{"-0.5", 0xbf000000}, InlineFloat{"1.0", 0x3f800000},
     InlineFloat{"-1.0", 0xbf800000}, InlineFloat{"2.0", 0x40000000},  InlineFloat{"-2.0", 0xc0000000},
@@ -87,18 +97,11 @@ constexpr std::array kInlineFloats = {
 }  // namespace
 
 bool is_inline_int(int64_t v) { return v >= -16 && v <= 64; }
-bool is_inline_f32_bits(uint32_t bits) {
-  for (const InlineFloat& f : kInlineFloats)
-    if (f.bits == bits) return true;
-  return false;
-}
+bool is_inline_f32_bits(uint32_t bits) { return name_of(kInlineFloats, bits).has_value(); }
 
 namespace {
 
-struct NamedValue {
-  std::string_view name;
-  int value;
-};
+using NamedValue = Named<int>;
 constexpr std::array kHwRegs = {
     NamedValue{"HW_REG_MODE", 1},     NamedValue{"HW_REG_STATUS", 2},       NamedValue{"HW_REG_TRAPSTS", 3},
     NamedValue{"HW_REG_HW_ID", 4},    NamedValue{"HW_REG_GPR_ALLOC", 5},    NamedValue{"HW_REG_LDS_ALLOC", 6},
@@ -119,13 +122,6 @@ constexpr std::array kMsgOps = {
     NamedValue{"GS_OP_EMIT_CUT", 3}, NamedValue{"SYSMSG_OP_ECC_ERR_INTERRUPT", 1}, NamedValue{"SYSMSG_OP_REG_RD", 2},
     NamedValue{"SYSMSG_OP_HOST_TRAP_ACK", 3}, NamedValue{"SYSMSG_OP_TTRACE_PC", 4},
 };
-
-template <size_t N>
-std::optional<int> lookup(const std::array<NamedValue, N>& names, std::string_view n) {
-  for (const auto& v : names)
-    if (v.name == n) return v.value;
-  return std::nullopt;
-}
 
 // ---------------------------------------------------------------- text helpers
 
@@ -188,8 +184,7 @@ constexpr std::string_view kInvTwoPi64Text = "0.15915494309189532";
 constexpr uint32_t kInvTwoPiBits = 0x3e22f983;
 
 std::optional<uint32_t> parse_float_bits(std::string_view t) {
-  for (const auto& f : kInlineFloats)
-    if (f.text == t) return f.bits;
+  if (auto bits = value_of(kInlineFloats, t)) return bits;
   if (t == kInvTwoPi64Text) return kInvTwoPiBits;
   if (t.empty() || t.find_first_of(".eE") == std::string_view::npos || starts_with(t, "0x")) return std::nullopt;
   std::string s(t);
@@ -391,7 +386,7 @@ bool parse_hwreg(std::string_view t, int64_t& out, std::string& err) {
   }
   std::optional<int64_t> id = parse_int(args[0]);
   if (!id) {
-    auto named = lookup(kHwRegs, args[0]);
+    auto named = value_of(kHwRegs, args[0]);
     if (!named) {
       err = "unknown hardware register '" + std::string(args[0]) + "'";
       return false;
@@ -428,7 +423,7 @@ bool parse_sendmsg(std::string_view t, int64_t& out, std::string& err) {
   for (size_t i = 0; i < args.size(); ++i) {
     auto v = parse_int(args[i]);
     if (!v) {
-      auto named = i == 0 ? lookup(kMsgs, args[i]) : i == 1 ? lookup(kMsgOps, args[i]) : std::nullopt;
+      auto named = i == 0 ? value_of(kMsgs, args[i]) : i == 1 ? value_of(kMsgOps, args[i]) : std::nullopt;
       if (!named) {
         err = "unknown sendmsg argument '" + std::string(args[i]) + "'";
         return false;
@@ -722,9 +717,8 @@ std::string print_operand(const Operand& o) {
       else s = hex(uint64_t(o.imm));
       break;
     case Operand::Kind::FImm: {
-      for (const auto& f : kInlineFloats)
-        if (f.bits == uint32_t(o.imm)) s = std::string(f.text);
-      if (s.empty()) s = hex(uint32_t(o.imm));  // not an inline constant: the literal's bit pattern
+      if (auto text = name_of(kInlineFloats, uint32_t(o.imm))) s = std::string(*text);
+      else s = hex(uint32_t(o.imm));  // not an inline constant: the literal's bit pattern
       break;
     }
     case Operand::Kind::Label: s = o.label.empty() ? std::to_string(o.imm) : o.label; break;
