@@ -16,7 +16,6 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -25,6 +24,7 @@
 #include "tools/jobs/conv3d_igemm_job.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/tune/checked_number.hpp"
+#include "runtime/utc_time.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::codegen;
@@ -122,9 +122,7 @@ int main(int argc, char** argv) {
         }
       }
     std::ostringstream md;
-    std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    const std::string date = utc_now("%Y-%m-%d");
     md << "# Implicit-GEMM conv3d (MFMA) on the seed shape\n\n";
     const std::string full_shape = conv3d_seed_shape(o.hw).str();
     double load[3] = {0, 0, 0};

@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -29,6 +28,7 @@
 #include "runtime/tune/checked_number.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
+#include "runtime/utc_time.hpp"
 #include "tools/wall_clock.hpp"
 
 using namespace cdnajit;
@@ -319,15 +319,6 @@ std::string render_table(Arch arch, const std::vector<Column>& cols, const DwCon
 // The heading of the hand-kept section run() carries over from the previous report.
 constexpr const char* kJourneyHeading = "## Journey";
 
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
-  return buf;
-}
-
 std::string render_header(const Options& o, const DwConvShape& full, const DwConvShape& s) {
   std::ostringstream h;
   h << "# Depthwise conv3d kernels: JIT variants vs clang-compiled HIP references\n\n";
@@ -335,7 +326,7 @@ std::string render_header(const Options& o, const DwConvShape& full, const DwCon
        "Every time is a host time (JIT build, clang compile, simulator wall time), not a GPU kernel time; "
        "the simulator does not model timing.\n\n";
   h << fmt::format("- Generated {} by: `{}` (from the repository root, after building the `report_dwconv` target).\n",
-                   utc_now(), o.command);
+                   utc_now("%Y-%m-%d %H:%M UTC"), o.command);
   h << fmt::format("- Shape: input [{},{},{},{},{}] bf16, weight [{},1,{},{},{}], pad ({},{},{}), stride 1, "
                    "groups = C ({:.2f} GFLOP for all {} channels).\n",
                    full.N, full.C, full.D, full.H, full.W, full.C, full.KD, full.KH, full.KW, full.padD, full.padH,

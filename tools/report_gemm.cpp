@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -26,6 +25,7 @@
 #include "codegen/gemm_job.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/model/product_file.hpp"
+#include "runtime/utc_time.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::codegen;
@@ -187,9 +187,7 @@ int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
     const std::map<std::string, double> hk_model = read_hipkittens(o.hipkittens);
     std::ostringstream md;
-    std::time_t now = std::time(nullptr);
-    char when[32];
-    std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+    const std::string when = utc_now("%Y-%m-%d %H:%M UTC");
     md << "# MFMA GEMM report (bf16 and fp8 in, fp32 accumulation, bf16 out, layout NT)\n\n";
     md << fmt::format("Generated {} by `build/tools/report_gemm --out tools/report_gemm.md` on a {}-thread host.\n\n",
                       when, std::thread::hardware_concurrency());

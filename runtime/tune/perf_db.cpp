@@ -4,10 +4,10 @@
 #include <sqlite3.h>
 
 #include <cmath>
-#include <ctime>
 #include <nlohmann/json.hpp>
 
 #include "jit/isa/error.hpp"
+#include "runtime/utc_time.hpp"
 
 namespace cdnajit::tune {
 
@@ -37,15 +37,6 @@ CREATE TABLE IF NOT EXISTS winners (
   strategy TEXT NOT NULL, candidates INTEGER NOT NULL, created_utc TEXT NOT NULL,
   PRIMARY KEY (arch, cus, product, family, problem, toolchain, project_version, build_id, source));
 )";
-
-std::string now_utc() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 // A prepared statement that finalizes itself.
 struct Stmt {
@@ -265,7 +256,7 @@ void insert_row(sqlite3* db, const PerfRecord& r, bool replace, int& rc_out) {
     return;
   }
   std::string kname(time_kind_name(r.source)), samples = json(r.samples).dump();
-  std::string created = r.created_utc.empty() ? now_utc() : r.created_utc;
+  std::string created = r.created_utc.empty() ? utc_now("%Y-%m-%dT%H:%M:%SZ") : r.created_utc;
   int i = 1;
   auto text = [&](const std::string& s) { sqlite3_bind_text(st.s, i++, s.c_str(), -1, SQLITE_TRANSIENT); };
   text(r.key.arch);

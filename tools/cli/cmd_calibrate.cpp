@@ -27,7 +27,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -37,6 +36,7 @@
 #include "runtime/backends.hpp"
 #include "runtime/device.hpp"
 #include "runtime/model/product_file.hpp"
+#include "runtime/utc_time.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/values.hpp"
 #include "tools/model_micro_kernels.hpp"
@@ -241,13 +241,6 @@ model::Hardware fit(const model::Hardware& base, std::vector<Bench>& bs, const M
   return hw;
 }
 
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  char b[32];
-  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return b;
-}
-
 std::string report_markdown(const std::vector<Bench>& bs, const model::Hardware& base, const model::Hardware& fitted,
                             const model::CalibrationNote& note) {
   std::string md = fmt::format("# Calibration of {} on {}\n\n", fitted.name, note.device);
@@ -308,7 +301,7 @@ int calibrate(const CalibrateOptions& o) {
   model::Hardware hw = fit(base, bs, [&](const model::Hardware& h, const Launch& l) { return modelled(*sim, h, l).ms; });
   hw.name = o.name.empty() ? base.name + "-calibrated" : o.name;
   hw.product = base.product + ", calibrated on " + dev->name();
-  model::CalibrationNote note{dev->name(), utc_now(), time_source, base.name, {}};
+  model::CalibrationNote note{dev->name(), utc_now("%Y-%m-%dT%H:%M:%SZ"), time_source, base.name, {}};
   for (const Bench& b : bs) note.kernels.push_back(b.what + " -> " + b.parameter);
   model::save_product_file(o.out, hw, note);  // checks every fitted figure against its valid range
   for (Bench& b : bs) {
