@@ -10,11 +10,7 @@
 #include <string_view>
 
 #include "jit/asm/assemble.hpp"
-
-namespace llvm {
-class MCStreamer;
-class MCContext;
-}  // namespace llvm
+#include "jit/codeobject/llvm_fwd.hpp"
 
 namespace cdnajit {
 

@@ -6,17 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "jit/codeobject/llvm_fwd.hpp"
 #include "jit/isa/isa.hpp"
-
-namespace llvm {
-class Target;
-class MCRegisterInfo;
-class MCAsmInfo;
-class MCInstrInfo;
-class MCSubtargetInfo;
-class MCTargetOptions;
-class Triple;
-}  // namespace llvm
 
 namespace cdnajit {
 

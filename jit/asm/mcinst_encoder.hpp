@@ -20,12 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "jit/codeobject/llvm_fwd.hpp"
 #include "jit/isa/machine_inst.hpp"
-
-namespace llvm {
-class MCInst;
-class MCContext;
-}  // namespace llvm
 
 namespace cdnajit {
 

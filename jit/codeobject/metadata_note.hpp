@@ -9,11 +9,7 @@
 #include <string>
 
 #include "jit/codeobject/kernel_descriptor_emit.hpp"
-
-namespace llvm {
-class MCStreamer;
-class MCContext;
-}  // namespace llvm
+#include "jit/codeobject/llvm_fwd.hpp"
 
 namespace cdnajit {
 
