@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstring>
+#include <utility>
 
 #include "jit/isa/error.hpp"
 #include "jit/kernel.hpp"
@@ -47,6 +48,14 @@ Reg global_index(Kernel& k) {
   Reg idx = k.vgpr("idx");
   k.v_add_u32(idx, base, k.workitem_id(0));
   return idx;
+}
+
+// The loop kernels' prologue: kThreads work-items per workgroup and one `out` float pointer argument;
+// returns that pointer and the work-item's global index, where store_result_and_end writes.
+std::pair<Reg, Reg> begin_result_kernel(Kernel& k) {
+  k.set_workgroup_size(kThreads);
+  Reg out = k.load_arg(k.arg<float*>("out"));
+  return {out, global_index(k)};
 }
 
 // The loop kernels' epilogue: out[idx] = value, so the simulator cannot drop the loop's work as
@@ -161,9 +170,7 @@ MicroRun stream(Arch arch, const model::Hardware& hw, uint32_t workgroups, int r
 
 BuildResult mfma_loop_kernel(Arch arch, int iterations) {
   Kernel k("model_mfma_loop", arch);
-  k.set_workgroup_size(kThreads);
-  Reg out = k.load_arg(k.arg<float*>("out"));
-  Reg idx = global_index(k);
+  const auto [out, idx] = begin_result_kernel(k);
   Reg a = k.vgpr("a", 2), b = k.vgpr("b", 2);
   k.v_mov_b32(a[0], 0x3f803f80);  // bf16 pairs of 1.0
   k.v_mov_b32(a[1], 0x3f803f80);
@@ -201,9 +208,7 @@ MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, in
 
 BuildResult valu_loop_kernel(Arch arch, int iterations) {
   Kernel k("model_valu_loop", arch);
-  k.set_workgroup_size(kThreads);
-  Reg out = k.load_arg(k.arg<float*>("out"));
-  Reg idx = global_index(k);
+  const auto [out, idx] = begin_result_kernel(k);
   constexpr int kAcc = kValuAccumulators;
   Reg x = k.vgpr("x"), y = k.vgpr("y");
   k.v_mov_b32(x, 1.0f);
@@ -232,11 +237,9 @@ MicroRun valu_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, in
 MicroRun lds_stride(Arch arch, const model::Hardware& hw, uint32_t workgroups, int stride_dwords, int iterations,
                     int threads) {
   Kernel k("model_lds_stride", arch);
-  k.set_workgroup_size(kThreads);
+  const auto [out, idx] = begin_result_kernel(k);
   constexpr uint32_t kTile = 32 * 1024;
   const uint32_t base = k.lds_alloc("tile", kTile);
-  Reg out = k.load_arg(k.arg<float*>("out"));
-  Reg idx = global_index(k);
   Reg lane = k.vgpr("lane"), addr = k.vgpr("addr");
   k.v_and_b32(lane, 63, k.workitem_id(0));
   if (stride_dwords < 1 || (stride_dwords & (stride_dwords - 1)))
@@ -288,10 +291,8 @@ BuildResult lds_chase_kernel(Arch arch, int iterations) {
 
 BuildResult lds_read_b128_kernel(Arch arch, int iterations) {
   Kernel k("model_lds_read_b128", arch);
-  k.set_workgroup_size(kThreads);
+  const auto [out, idx] = begin_result_kernel(k);
   const uint32_t base = k.lds_alloc("tile", 64 * 16);
-  Reg out = k.load_arg(k.arg<float*>("out"));
-  Reg idx = global_index(k);
   Reg addr = k.vgpr("addr");
   k.v_and_b32(addr, 63, k.workitem_id(0));
   k.v_lshlrev_b32(addr, 4, addr);  // lane * 16 bytes: contiguous, conflict-free
