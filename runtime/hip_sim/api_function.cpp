@@ -92,9 +92,7 @@ hipError_t hipFuncGetAttribute(int* value, hipFunction_attribute attrib, hipFunc
   HIP_SIM_ENTER();
   const char* api = "hipFuncGetAttribute";
   if (!value) return rt.fail(hipErrorInvalidValue, api, "null pointer");
-  bool known = false;
-  for (const auto& p : rt.module_functions) known |= p.get() == f;
-  if (!known) return rt.fail(hipErrorInvalidHandle, api, "unknown function (not from hipModuleGetFunction)");
+  if (!is_owned(rt.module_functions, f)) return rt.fail(hipErrorInvalidHandle, api, "unknown function (not from hipModuleGetFunction)");
   const hipFuncAttributes a = attributes_of(rt.config().arch, *f->kernel);
   switch (attrib) {
     case HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = a.maxThreadsPerBlock; break;

@@ -59,18 +59,6 @@ hipError_t load(Runtime& rt, hipModule_t* out, const uint8_t* image, size_t size
   }
 }
 
-bool known_module(Runtime& rt, hipModule_t m) {
-  for (const auto& p : rt.modules)
-    if (p.get() == m) return true;
-  return false;
-}
-
-bool known_function(Runtime& rt, hipFunction_t f) {
-  for (const auto& p : rt.module_functions)
-    if (p.get() == f) return true;
-  return false;
-}
-
 // HIP_LAUNCH_PARAM_BUFFER_POINTER / _SIZE / _END pairs of `extra`.
 hipError_t read_extra(Runtime& rt, void** extra, const uint8_t** image, size_t* size, const char* api) {
   *image = nullptr;
@@ -112,7 +100,7 @@ hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
 
 hipError_t hipModuleUnload(hipModule_t module) {
   HIP_SIM_ENTER();
-  if (!known_module(rt, module)) return rt.fail(hipErrorInvalidHandle, "hipModuleUnload", "unknown module");
+  if (!is_owned(rt.modules, module)) return rt.fail(hipErrorInvalidHandle, "hipModuleUnload", "unknown module");
   std::erase_if(rt.module_functions, [&](const auto& f) { return f->module == module; });
   cdnajit::sim::unmap_code_object(rt.sim().memory(), module->code);
   std::erase_if(rt.modules, [&](const auto& m) { return m.get() == module; });
@@ -122,7 +110,7 @@ hipError_t hipModuleUnload(hipModule_t module) {
 hipError_t hipModuleGetFunction(hipFunction_t* function, hipModule_t module, const char* name) {
   HIP_SIM_ENTER();
   if (!function || !name) return rt.fail(hipErrorInvalidValue, "hipModuleGetFunction", "null pointer");
-  if (!known_module(rt, module)) return rt.fail(hipErrorInvalidHandle, "hipModuleGetFunction", "unknown module");
+  if (!is_owned(rt.modules, module)) return rt.fail(hipErrorInvalidHandle, "hipModuleGetFunction", "unknown module");
   const cdnajit::KernelInfo* k = module->code.find(name);
   if (!k) {
     std::string names;
@@ -140,7 +128,7 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gx, unsigned int 
                                  void** params, void** extra) {
   HIP_SIM_ENTER();
   const char* api = "hipModuleLaunchKernel";
-  if (!known_function(rt, f)) return rt.fail(hipErrorInvalidHandle, api, "unknown function");
+  if (!is_owned(rt.module_functions, f)) return rt.fail(hipErrorInvalidHandle, api, "unknown function");
   if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, api, "unknown stream");
   if (params && extra) return rt.fail(hipErrorInvalidValue, api, "both kernelParams and extra are given");
   const uint8_t* image = nullptr;
@@ -159,7 +147,7 @@ hipError_t ext_module_launch(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t
                              uint32_t lz, size_t shared, hipStream_t stream, void** params, void** extra,
                              hipEvent_t start, hipEvent_t stop, const char* api) {
   HIP_SIM_ENTER();
-  if (!known_function(rt, f)) return rt.fail(hipErrorInvalidHandle, api, "unknown function");
+  if (!is_owned(rt.module_functions, f)) return rt.fail(hipErrorInvalidHandle, api, "unknown function");
   if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, api, "unknown stream");
   if ((start && !rt.known_event(start)) || (stop && !rt.known_event(stop)))
     return rt.fail(hipErrorInvalidHandle, api, "unknown event");

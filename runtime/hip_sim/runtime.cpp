@@ -278,11 +278,7 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
   return hipSuccess;
 }
 
-bool Runtime::known_event(hipEvent_t e) const {
-  for (const auto& p : events)
-    if (p.get() == e) return true;
-  return false;
-}
+bool Runtime::known_event(hipEvent_t e) const { return is_owned(events, e); }
 
 void Runtime::record(ihipEvent_t& e) const {
   e.recorded = true;
@@ -292,10 +288,7 @@ void Runtime::record(ihipEvent_t& e) const {
 }
 
 bool valid_stream(Runtime& rt, hipStream_t s) {
-  if (s == nullptr || s == hipStreamPerThread) return true;
-  for (const auto& p : rt.streams)
-    if (p.get() == s) return true;
-  return false;
+  return s == nullptr || s == hipStreamPerThread || is_owned(rt.streams, s);
 }
 
 }  // namespace cdnajit::hip_sim

@@ -9,6 +9,7 @@
 #pragma once
 #include <hip/hip_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -40,6 +41,13 @@ struct ihipEvent_t {
 };
 
 namespace cdnajit::hip_sim {
+
+// Whether `handle` is one of `owned`: a module, function, stream or event handle the application
+// passes is looked up among those this runtime created (and has not released) before it is used.
+template <class T>
+bool is_owned(const std::vector<std::unique_ptr<T>>& owned, const T* handle) {
+  return std::any_of(owned.begin(), owned.end(), [&](const std::unique_ptr<T>& p) { return p.get() == handle; });
+}
 
 // One registered fat binary (__hipRegisterFatBinary): the code object for the
 // device's processor, loaded on first use, or why there is none.
