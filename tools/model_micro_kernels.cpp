@@ -13,7 +13,8 @@ namespace {
 
 constexpr uint32_t kThreads = kMicroThreads;
 
-std::vector<uint8_t> kernarg(std::initializer_list<uint64_t> ptrs) {
+// The kernarg segment of a kernel whose arguments are all pointers, in argument order.
+std::vector<uint8_t> kernarg(const std::vector<uint64_t>& ptrs) {
   std::vector<uint8_t> k;
   for (uint64_t p : ptrs) {
     uint8_t b[8];
@@ -152,13 +153,7 @@ MicroRun stream(Arch arch, const model::Hardware& hw, uint32_t workgroups, int r
     for (size_t j = 0; j < host.size(); ++j) expect[j] += host[j];
   }
   for (int i = 0; i < writes; ++i) ptrs.push_back(sim.memory().alloc(bytes, "out"));
-  std::vector<uint8_t> ka;
-  for (uint64_t p : ptrs) {
-    uint8_t b[8];
-    std::memcpy(b, &p, 8);
-    ka.insert(ka.end(), b, b + 8);
-  }
-  MicroRun m = run(name, built, arch, hw, workgroups, sim, ka, threads, 0);
+  MicroRun m = run(name, built, arch, hw, workgroups, sim, kernarg(ptrs), threads, 0);
   for (int i = 0; i < writes; ++i) {
     std::vector<float> got(expect.size());
     sim.memory().read(ptrs[size_t(reads + i)], got.data(), bytes);
