@@ -5,7 +5,7 @@
 // compile times, simulator wall time.
 //
 //   build/tools/report_conv3d [--arch gfx942|gfx950|all] [--dtype bf16|fp8|all] [--hw 40] [--check-hw N]
-//                             [--modelled-only] [--out FILE.md]
+//                             [--modelled-only] [--model-hw 40,56,...] [--out FILE.md]
 //
 // --check-hw N runs the functional part (bit check, accuracy, kernel statistics) on the seed shape
 // reduced to H = W = N, and times the builds and models the seed shapes at full size: the whole
@@ -15,6 +15,7 @@
 // (the simulator); no time in the report is a GPU time.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -37,6 +38,7 @@ struct Options {
   int hw = 40;
   bool modelled_only = false;  // modelled times and JIT build times only (no simulator run of the seed shape)
   int check_hw = 0;            // > 0: the functional checks on the seed shape reduced to H = W = check_hw
+  std::vector<int> model_hw{40, 56, 72, 104, 144, 168};  // H = W of the modelled seed shapes (the seed's)
   std::string out, command;
 };
 
@@ -67,18 +69,31 @@ Options parse(int argc, char** argv) {
       o.modelled_only = true;
       o.command += " " + a;
       continue;
+    } else if (a == "--model-hw") {
+      std::string v = value();
+      o.model_hw.clear();
+      for (size_t at = 0; at <= v.size();) {
+        size_t comma = std::min(v.find(',', at), v.size());
+        o.model_hw.push_back(int(parse_uint(v.substr(at, comma - at), "report_conv3d: --model-hw", 1, 4096)));
+        at = comma + 1;
+      }
     } else if (a == "--out") {
       o.out = value();
       continue;  // not part of the regeneration command's meaning
     } else {
       throw Error(fmt::format("report_conv3d: unknown argument '{}'; valid: --arch gfx942|gfx950|all, "
-                              "--dtype bf16|fp8|all, --hw N, --check-hw N, --modelled-only, --out FILE.md",
+                              "--dtype bf16|fp8|all, --hw N, --check-hw N, --modelled-only, --model-hw H1,H2,..., --out FILE.md",
                               a));
     }
     o.command += " " + a + " " + argv[i];
   }
   return o;
 }
+
+// The product each arch is modelled on. On gfx950 it is the seed's GPU (MI355X), not the arch's
+// default product (MI350X): the report sets the modelled TFLOP/s beside the seed's MI355X
+// measurements, and the job prints those columns only for the product they were measured on.
+std::string report_product(Arch a) { return a == Arch::gfx950 ? "mi355x" : "mi300x"; }
 
 }  // namespace
 
@@ -90,6 +105,8 @@ int main(int argc, char** argv) {
       for (Conv3dDType t : o.dtypes) {
         Conv3dJobOptions jo;
         jo.hw = o.hw;
+        jo.model = report_product(a);
+        jo.model_hw = o.model_hw;
         if (o.check_hw > 0 && !o.modelled_only) {
           // functional part on the reduced shape (no models, one warm build), then the seed shape's
           // build times and models
@@ -99,6 +116,8 @@ int main(int argc, char** argv) {
           Conv3dJobResult r = run_conv3d_job(std::cerr, a, t, "", jo);
           Conv3dJobOptions bo;
           bo.hw = o.hw;
+          bo.model = report_product(a);
+          bo.model_hw = o.model_hw;
           bo.build_only = true;
           Conv3dJobResult b = run_conv3d_job(std::cerr, a, t, "", bo);
           r.jit_build_ms_warm = b.jit_build_ms_warm;
