@@ -50,6 +50,7 @@ std::string GemmConfig::str() const {
   if (group_m > 0) s += fmt::format(" g{}", group_m);
   if (lds_dma) s += lds_swizzle ? " dma" : " dma-noswizzle";
   if (pingpong) s += " pp";
+  if (read_ahead) s += " ra";
   return s;
 }
 
@@ -168,6 +169,13 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("pingpong with {}: the ping-pong schedule needs lds_dma, 2 stages and 8 waves (two groups of 4, "
                    "one wave of each per SIMD)",
                    c.str()));
+  need(!c.read_ahead || (c.lds_dma && c.stages == 2 && !c.pingpong),
+       fmt::format("read_ahead with {}: the read-ahead schedule needs lds_dma and 2 stages, without pingpong",
+                   c.str()));
+  need(!c.read_ahead || (p.blocks_m % 2 == 0 && p.blocks_n % 2 == 0),
+       fmt::format("read_ahead with {}: each wave needs an even number of MFMA blocks along M ({}) and N ({}), "
+                   "the schedule works in quadrants; valid: a larger tile or fewer waves",
+                   c.str(), p.blocks_m, p.blocks_n));
   p.lds_row_bytes = c.tile_k * p.esize + p.lds_pad_bytes;
   p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);
   p.lds_bytes = p.lds_stage_bytes * uint32_t(c.stages);
