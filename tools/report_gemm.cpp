@@ -93,10 +93,10 @@ double hipkittens_tflops(const std::string& product, int n) {
 }
 
 GemmConfig cfg(int tm, int tn, int tk, int wm, int wn, int stages, int group_m = 0, bool dma = false,
-               bool pingpong = false) {
+               bool pingpong = false, bool read_ahead = false) {
   GemmConfig c;
   c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.stages = stages;
-  c.group_m = group_m; c.lds_dma = dma; c.pingpong = pingpong;
+  c.group_m = group_m; c.lds_dma = dma; c.pingpong = pingpong; c.read_ahead = read_ahead;
   return c;
 }
 
@@ -115,10 +115,13 @@ std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
   const bool small = n <= 2048, large = n >= 2048;
   if (t != GemmDType::bf16) {
     if (small) c.push_back(cfg(128, 128, 128, 2, 2, 2, 8, true));
-    if (large) c.push_back(cfg(256, 256, 128, 2, 4, 2, 8, true));
+    if (small) c.push_back(cfg(128, 128, 128, 2, 4, 2, 8, true, false, true));
+    if (large) c.push_back(cfg(256, 256, 128, 2, 4, 2, 8, true, false, true));
   } else if (a == Arch::gfx950) {
     if (small) c.push_back(cfg(128, 128, 64, 2, 2, 2));
-    if (large) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true));
+    if (small) c.push_back(cfg(128, 128, 64, 2, 4, 2, 8, true, false, true));
+    if (large) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true, false, true));
+    if (n == 4096) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true));
     if (n == 4096) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true, true));
   } else {
     if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1));

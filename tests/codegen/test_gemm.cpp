@@ -91,6 +91,10 @@ void check_fp8(Arch arch) {
     f = shape(200, 136, 384, GemmLayout::NT);
     f.dtype = t;
     check_case(arch, {f, d, "fp8 in, LDS DMA"});
+    d = config(128, 128, 0, 2, 2, 2, 16);
+    d.lds_dma = true;
+    d.read_ahead = true;
+    check_case(arch, {f, d, "fp8 in, LDS DMA, read-ahead"});
   }
 }
 
@@ -145,6 +149,19 @@ void check_arch(Arch arch) {
   check_case(arch, {shape(200, 136, 256, GemmLayout::NT), d, "ping-pong, 4 K tiles, partial tiles"});
   check_case(arch, {shape(128, 128, 128, GemmLayout::NT), d, "ping-pong, 2 K tiles"});
   check_case(arch, {shape(128, 128, 64, GemmLayout::NT, GemmOutput::f32), d, "ping-pong, 1 K tile"});
+  // Read-ahead: the loop of tile pairs and its straight tail (5 K tiles: one pair, then 3), and
+  // 1, 2 and 3 K tiles (no loop; the prologue's loads and the last tiles' waits alone).
+  d = config(128, 128, 64, 2, 4, 2, 16);
+  d.lds_dma = true;
+  d.read_ahead = true;
+  check_case(arch, {shape(200, 136, 320, GemmLayout::NT), d, "read-ahead, 5 K tiles, partial tiles"});
+  check_case(arch, {shape(128, 128, 64, GemmLayout::NT), d, "read-ahead, 1 K tile"});
+  check_case(arch, {shape(128, 128, 128, GemmLayout::NT, GemmOutput::f32), d, "read-ahead, 2 K tiles"});
+  check_case(arch, {shape(128, 128, 192, GemmLayout::NT), d, "read-ahead, 3 K tiles"});
+  d = config(128, 128, 64, 2, 2, 2, 16);  // 4 waves: a wave's quadrant is 2 x 2 blocks
+  d.lds_dma = true;
+  d.read_ahead = true;
+  check_case(arch, {shape(256, 128, 512, GemmLayout::NT), d, "read-ahead, 4 waves, 8 K tiles"});
 }
 
 }  // namespace
@@ -192,6 +209,11 @@ TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   d.pingpong = true;  // 4 waves: no two groups per SIMD
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), d), Catch::Contains("8 waves"));
   d.pingpong = false;
+  d.read_ahead = true;  // 64x64 with 4 x 2 waves: one MFMA block per wave along M, no quadrants
+  d.waves_m = 4;
+  CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), d), Catch::Contains("even number of MFMA blocks"));
+  d.waves_m = 2;
+  d.read_ahead = false;
   try {
     make_gemm_plan(shape(64, 64, 64, GemmLayout::NT), Arch::gfx942, d);
     FAIL("gfx942 accepted lds_dma");
