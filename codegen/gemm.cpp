@@ -467,22 +467,81 @@ class GemmGenerator : DslEmitter {
   // are issued before the current ones are waited for: the memory system's queue never drains
   // while the tile's MFMAs run (HipKittens' 8-wave kernels keep their loads in flight the same
   // way, with the stage split in four sub-tiles). The cost: two barriers per tile.
+  // Read-ahead on the register-staged path (one padded LDS stage, gfx942 and gfx950): the second
+  // half of tile t. After the first two quadrants every wave has read all of tile t (lgkmcnt(0))
+  // and holds tile t + 1 in its staging registers (vmcnt(0)): barrier, tile t + 1 into LDS, the
+  // global loads of tile t + 2 into the staging registers, quadrant A1xB0 (its operands are already
+  // in registers), then lgkmcnt(0) and a barrier (tile t + 1 is in LDS for every wave) and quadrant
+  // A1xB1 with the reads of A0 and B0 of tile t + 1 between its MFMAs (B0 is free after A1xB0).
+  // The waits on fragments are the wait-count pass's (Auto: no LDS DMA on this path).
+  template <class Quadrant, class Reads, class Sync>
+  void staged_second_half(int t, Quadrant quadrant, Reads reads_of, Sync sync) {
+    sync(0);
+    write_lds();
+    if (t + 2 < p_.k_tiles) {
+      k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
+      issue_loads(kstage_);
+    }
+    quadrant(0, {});
+    k_.s_waitcnt(lgkmcnt(0));
+    k_.s_barrier();
+    std::vector<std::function<void()>> rd;
+    reads_of(t + 1, rd);
+    quadrant(1, rd);
+  }
+
+  // The register-staged read-ahead's loop: tile 0 through the staging registers into LDS, tile 1's
+  // loads, A0 and B0 of tile 0 read; then every tile (one LDS stage: no parity to unroll).
+  template <class Tile, class FirstReads>
+  void staged_read_ahead_loop(Tile tile, FirstReads first_reads) {
+    const int T = p_.k_tiles;
+    hoist_consts({uint32_t(s_.N) * 2});
+    kstage_ = k_.sgpr("k_elem");
+    k_.s_mov_b32(kstage_, 0);
+    issue_loads(kstage_);
+    k_.s_waitcnt(vmcnt(0));
+    write_lds();
+    k_.s_waitcnt(lgkmcnt(0));
+    k_.s_barrier();
+    if (T > 1) {
+      k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
+      issue_loads(kstage_);
+    }
+    first_reads();
+    const int steady = std::max(0, T - 2);  // tiles that issue tile t + 2's loads
+    if (steady > 0) {
+      Reg left = k_.sgpr("tiles_left");
+      k_.s_mov_b32(left, int64_t(steady));
+      k_.do_while_scc([&] { tile(0); },
+                      [&] {
+                        k_.s_sub_u32(left, left, 1);
+                        k_.s_cmp_lg_u32(left, 0);
+                      });
+    }
+    for (int t = steady; t < T; ++t) tile(t);
+  }
+
   void main_loop_read_ahead() {
+    const bool dma = c_.lds_dma;
     const int T = p_.k_tiles, H = (p_.a_chunks + p_.b_chunks) / 2, KS = p_.mfma_per_tile;
-    const int F = p_.mfma.a_bytes / 16, m = p_.mfma.m, RB = p_.lds_row_bytes;
+    const int fdw = p_.mfma.a_bytes / 4, F = std::max(1, fdw / 4), m = p_.mfma.m, RB = p_.lds_row_bytes;
     const int hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
-    Reg kload[2] = {k_.sgpr("k_load_half0"), k_.sgpr("k_load_half1")};  // next tile of each half
-    k_.s_mov_b32(kload[0], 0);
-    k_.s_mov_b32(kload[1], 0);
+    Reg kload[2];  // DMA: the next tile of each half
+    if (dma) {
+      kload[0] = k_.sgpr("k_load_half0");
+      kload[1] = k_.sgpr("k_load_half1");
+      k_.s_mov_b32(kload[0], 0);
+      k_.s_mov_b32(kload[1], 0);
+    }
     auto load = [&](int stage, int half) {
       issue_dma(kload[half], uint32_t(stage) * p_.lds_stage_bytes, half);
       k_.s_add_u32(kload[half], kload[half], int64_t(c_.tile_k));
     };
-    // fragments [ks][block], each F 16-byte parts
+    // fragments [ks][block], each F 16-byte parts (or one 8-byte part)
     std::vector<std::vector<Reg>> fa(static_cast<size_t>(KS)), fb(static_cast<size_t>(KS));
     for (int ks = 0; ks < KS; ++ks) {
-      for (int bi = 0; bi < p_.blocks_m; ++bi) fa[size_t(ks)].push_back(k_.vgpr(fmt::format("a_frag{}_{}", ks, bi), 4 * F, 2));
-      for (int bj = 0; bj < p_.blocks_n; ++bj) fb[size_t(ks)].push_back(k_.vgpr(fmt::format("b_frag{}_{}", ks, bj), 4 * F, 2));
+      for (int bi = 0; bi < p_.blocks_m; ++bi) fa[size_t(ks)].push_back(k_.vgpr(fmt::format("a_frag{}_{}", ks, bi), fdw, 2));
+      for (int bj = 0; bj < p_.blocks_n; ++bj) fb[size_t(ks)].push_back(k_.vgpr(fmt::format("b_frag{}_{}", ks, bj), fdw, 2));
     }
     // Every wait is placed here (build_gemm builds this schedule with the wait-count pass in
     // verify mode): `issued` DS reads so far, the first `waited` known complete, and per fragment
@@ -493,17 +552,21 @@ class GemmGenerator : DslEmitter {
     // the reads of one group (A or B, half h) of tile t (stage t % 2); block b of a half sits at
     // row b * m of the wave's rows in that half of the stage
     using Read = std::function<void()>;
+    // Register-staged path (one padded stage): block b at row b * m, k-step ks at byte ks * kstep.
     auto group = [&](bool is_a, int h, int t, std::vector<Read>& out) {
       const int st = t % 2, half = is_a ? hm : hn, half_rows = (is_a ? c_.tile_m : c_.tile_n) / 2;
       for (int ks = 0; ks < KS; ++ks)
         for (int blk = h * half; blk < (h + 1) * half; ++blk)
           for (int j = 0; j < F; ++j) {
-            const Reg dst = (is_a ? fa : fb)[size_t(ks)][size_t(blk)].slice(4 * j, 4);
-            const Reg base = (is_a ? ra_stage_ : rb_stage_)[size_t(st)][size_t(ks * F + j)];
-            const int byte = (h * half_rows + (blk - h * half) * m) * RB;
+            const Reg frag = (is_a ? fa : fb)[size_t(ks)][size_t(blk)];
+            const Reg dst = fdw >= 4 ? frag.slice(4 * j, 4) : frag;
+            const Reg base = dma ? (is_a ? ra_stage_ : rb_stage_)[size_t(st)][size_t(ks * F + j)] : is_a ? ra_ : rb_;
+            const int byte = dma ? (h * half_rows + (blk - h * half) * m) * RB
+                                 : blk * m * RB + ks * p_.mfma.k * p_.esize + 16 * j;
             int& ready = (is_a ? ready_a : ready_b)[size_t(ks)][size_t(blk)];
-            out.push_back([this, dst, base, byte, &ready, &issued] {
-              k_.ds_read_b128(dst, base, Offset(byte));
+            out.push_back([this, dst, base, byte, fdw, &ready, &issued] {
+              if (fdw >= 4) k_.ds_read_b128(dst, base, Offset(byte));
+              else k_.ds_read_b64(dst, base, Offset(byte));
               ready = ++issued;
             });
           }
@@ -548,6 +611,12 @@ class GemmGenerator : DslEmitter {
       group(true, 1, t, front);
       two(0, front, b1);
       if (t + 1 >= T) return two(1, {}, 0);
+      if (!dma) return staged_second_half(t, [&](int qb, std::vector<Read> rd) { quadrant(1, qb, rd); },
+                                          [&](int u, std::vector<Read>& out) {
+                                            group(true, 0, u, out);
+                                            group(false, 0, u, out);
+                                          },
+                                          sync);
       sync(t + 2 < T ? 2 : 1);  // half 0 of t + 1 landed (half 1 of t + 1, half 0 of t + 2 may fly)
       if (t + 2 < T) load(t % 2, 1);
       group(true, 0, t + 1, back);  // A0 first: free since A0xB1; B0 only after A1xB0
@@ -557,6 +626,12 @@ class GemmGenerator : DslEmitter {
       sync(t + 2 < T ? 2 : 0);  // half 1 of t + 1 landed (half 0 and 1 of t + 2 may fly)
       if (t + 3 < T) load((t + 1) % 2, 0);
     };
+    if (!dma) return staged_read_ahead_loop(tile, [&] {
+        std::vector<Read> rd;
+        group(true, 0, 0, rd);
+        group(false, 0, 0, rd);
+        for (auto& f : rd) f();
+      });
     // prologue: tiles 0 and 1 in flight, half 0 of tile 0 read, then half 0 of tile 2 into stage 0
     load(0, 0);
     load(0, 1);
@@ -723,9 +798,10 @@ class GemmGenerator : DslEmitter {
 
   void main_loop() {
     if (c_.lds_dma) return main_loop_dma();
-    hoist_consts({uint32_t(s_.N) * 2});
     for (int i = 0; i < p_.a_chunks; ++i) stage_a_.push_back(k_.vgpr(fmt::format("stage_a{}", i), 4, 2));
     for (int i = 0; i < p_.b_chunks; ++i) stage_b_.push_back(k_.vgpr(fmt::format("stage_b{}", i), 4, 2));
+    if (c_.read_ahead) return main_loop_read_ahead();
+    hoist_consts({uint32_t(s_.N) * 2});
     Reg kcur = k_.sgpr("k_elem");
     k_.s_mov_b32(kcur, 0);
     Reg left = k_.sgpr("tiles_left");
@@ -876,6 +952,7 @@ class GemmGenerator : DslEmitter {
   Reg m0_, n0_, wm_, wn_, ch_, row0_, nn_cb_, nn_kr0_;
   std::vector<Reg> a_off_, b_off_, stage_a_, stage_b_;
   Reg w_a_, w_b_, ra_, rb_, w_a_tog_, w_b_tog_, ra_tog_, rb_tog_;
+  Reg kstage_;  // register-staged read-ahead: element offset of the last tile loaded
   RegArray acc_;
 };
 
@@ -884,7 +961,7 @@ class GemmGenerator : DslEmitter {
 BuildResult build_gemm(const GemmPlan& p, const BuildOptions& opts) {
   Kernel k(fmt::format("gemm_{}_{}", gemm_dtype_name(p.shape.dtype), gemm_layout_name(p.shape.layout)), p.arch);
   GemmGenerator(k, p).emit();
-  if (!p.cfg.read_ahead || opts.waitcnt != PassMode::Auto) return k.build(opts);
+  if (!p.cfg.read_ahead || !p.cfg.lds_dma || opts.waitcnt != PassMode::Auto) return k.build(opts);
   // Read-ahead reads one part of LDS while this wave's LDS DMA into another part is in flight.
   // The wait-count pass treats all of LDS as one location (jit/passes/regs.hpp, kLds), so in
   // Auto mode it would put vmcnt(0) before each such read and serialise the loads with the reads

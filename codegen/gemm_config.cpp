@@ -169,8 +169,9 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("pingpong with {}: the ping-pong schedule needs lds_dma, 2 stages and 8 waves (two groups of 4, "
                    "one wave of each per SIMD)",
                    c.str()));
-  need(!c.read_ahead || (c.lds_dma && c.stages == 2 && !c.pingpong),
-       fmt::format("read_ahead with {}: the read-ahead schedule needs lds_dma and 2 stages, without pingpong",
+  need(!c.read_ahead || (c.lds_dma ? c.stages == 2 && !c.pingpong : c.stages == 1),
+       fmt::format("read_ahead with {}: the read-ahead schedule needs lds_dma and 2 stages (without pingpong), or "
+                   "the register-staged path with 1 stage",
                    c.str()));
   if (c.read_ahead) {
     need(p.blocks_m % 2 == 0 && p.blocks_n % 2 == 0,
@@ -180,8 +181,8 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
     // Half-major LDS rows (gemm.cpp, "Read-ahead"): each half of a tile is whole DMA chunks
     // (rows `step` apart), and a wave's half of rows is a power of two (the row map uses shifts).
     const int step = p.threads / p.k_chunks_per_row;
-    need((c.tile_m / 2) % step == 0 && (c.tile_n / 2) % step == 0 && std::has_single_bit(unsigned(p.wave_m / 2)) &&
-             std::has_single_bit(unsigned(p.wave_n / 2)),
+    need(!c.lds_dma || ((c.tile_m / 2) % step == 0 && (c.tile_n / 2) % step == 0 &&
+                         std::has_single_bit(unsigned(p.wave_m / 2)) && std::has_single_bit(unsigned(p.wave_n / 2))),
          fmt::format("read_ahead with {}: each half of the A and B tiles must be whole rows of DMA chunks ({} rows "
                      "per chunk) and a wave's half sub-tile a power of two; valid: tiles of 2 x {} rows or more",
                      c.str(), step, step));

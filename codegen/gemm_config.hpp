@@ -69,11 +69,13 @@ struct GemmConfig {
   // the same K-tile sequence one barrier apart, so while one group reads LDS and issues the next
   // tile's loads the other runs its MFMAs at raised priority (s_setprio); gemm.cpp, "Ping-pong".
   bool pingpong = false;
-  // Read-ahead (lds_dma, 2 stages, not pingpong, an even number of MFMA blocks per wave along M
-  // and N): each wave runs its MFMAs by quadrant of its sub-tile and reads the fragments of the
-  // next quadrants (of this tile, then of the next) into the registers the finished quadrants
-  // freed, spread between the MFMAs; one barrier per tile, in its middle, after which the stage
-  // just read takes the DMA of tile t + 2 (gemm.cpp, "Read-ahead").
+  // Read-ahead (an even number of MFMA blocks per wave along M and N; lds_dma with 2 stages and
+  // no pingpong, or the register-staged path with 1 stage): each wave runs its MFMAs by quadrant
+  // of its sub-tile and reads the fragments of the next quadrants (of this tile, then of the next)
+  // into the registers the finished quadrants freed, spread between the MFMAs. DMA: one barrier in
+  // the middle of a tile and one at its end, after each of which the half of a stage just read
+  // takes its next DMA (1.5 tiles ahead). One stage: the barrier in the middle frees the stage for
+  // the next tile from the staging registers, a second one publishes it (gemm.cpp, "Read-ahead").
   bool read_ahead = false;
   std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma, " pp",
                            // " ra" with read_ahead)

@@ -85,6 +85,9 @@ void check_fp8(Arch arch) {
     f = shape(64, 128, 256, GemmLayout::NT, GemmOutput::f32);
     f.dtype = t;
     check_case(arch, {f, config(64, 128, 0, 2, 2, 1, 32), "fp8 in, 32x32 MFMA, fp32 out"});
+    GemmConfig r = config(128, 128, 0, 2, 2, 1, 16);
+    r.read_ahead = true;
+    check_case(arch, {f, r, "fp8 in, read-ahead, one stage"});
     if (arch != Arch::gfx950) continue;
     GemmConfig d = config(128, 64, 0, 2, 2, 2, 16);
     d.lds_dma = true;
@@ -107,6 +110,14 @@ void check_arch(Arch arch) {
   }
   // one stage with one K tile: no prefetch loop, only the last tile
   check_case(arch, {shape(64, 64, 32, GemmLayout::NT), config(64, 64, 32, 2, 2, 1, 16), "one stage, one K tile"});
+  // Register-staged read-ahead (one stage): the loop (4 K tiles) and the straight tiles alone (1, 2).
+  for (GemmLayout l : {GemmLayout::NT, GemmLayout::NN}) {
+    GemmConfig r = config(128, 128, 32, 2, 2, 1, 16);
+    r.read_ahead = true;
+    check_case(arch, {shape(200, 136, 128, l), r, "read-ahead, one stage, 4 K tiles, partial tiles"});
+    check_case(arch, {shape(128, 128, 32, l, GemmOutput::f32), r, "read-ahead, one stage, 1 K tile"});
+    check_case(arch, {shape(128, 128, 64, l), r, "read-ahead, one stage, 2 K tiles"});
+  }
   GemmShape ab = shape(64, 64, 64, GemmLayout::NT);
   ab.alpha = 0.5f;
   ab.beta = -1.25f;

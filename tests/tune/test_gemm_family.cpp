@@ -39,6 +39,7 @@ TEST_CASE("gemm family: space, problem text and validity rules", "[tune][gemm]")
   CHECK(why("tile=128x128,tile_k=64,waves=2x2,stages=2,mfma=16,dma=1,group_m=8,read_ahead=1", Arch::gfx950) == "");
   CHECK_THAT(why("tile=128x128,tile_k=64,waves=2x2,stages=2,mfma=16,dma=0,group_m=8,read_ahead=1", Arch::gfx950),
              Catch::Contains("needs lds_dma"));
+  CHECK(why("tile=128x128,tile_k=64,waves=2x2,stages=1,mfma=16,dma=0,group_m=8,read_ahead=1", Arch::gfx950) == "");
   Enumeration e = enumerate(fam(), p, Arch::gfx950);
   CHECK(!e.valid.empty());
   std::printf("gemm %s on gfx950: %zu valid, %zu invalid configurations\n", p.c_str(), e.valid.size(), e.invalid.size());

@@ -126,7 +126,7 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
         {"mfma", {"16", "32"}, "MFMA block: 16x16xK or 32x32xK"},
         {"dma", {"0", "1"}, "1: global -> LDS directly into XOR-swizzled rows (gfx950, NT, mfma 16)"},
         {"group_m", {"0", "4", "8"}, "workgroup order: 0 = 2-D grid (M fastest), G = XCD-contiguous groups of G tile rows"},
-        {"read_ahead", {"0", "1"}, "1: quadrant MFMAs with the next fragments read between them, loads 1.5 tiles ahead (dma, 2 stages)"},
+        {"read_ahead", {"0", "1"}, "1: quadrant MFMAs with the next fragments read between them (dma with 2 stages, or 1 stage without dma)"},
     };
   }
   std::string problem_format() const override { return kProblemFormat; }
