@@ -103,13 +103,15 @@ GemmConfig cfg(int tm, int tn, int tk, int wm, int wn, int stages, int group_m =
 // Candidates per arch, input type and size: LDS (64 KiB on gfx942, 160 KiB on gfx950) and the
 // unified register file (an 8-wave workgroup needs 2 waves per SIMD: VGPRs + AGPRs <= 256) decide
 // what fits; 128-row tiles for N <= 2048 (where 256x256 tiles leave most CUs idle), 256-row tiles
-// from 2048 on. gfx950 bf16: the register-staged 128x128 kernel, then HipKittens' shape: 256x256
-// tiles with 128-byte K rows (tile_k 64), 8 waves, LDS DMA into XOR-swizzled rows, 2 stages, grouped
-// XCD-contiguous order; at 4096 also with the 8-wave ping-pong. gfx950 fp8: the DMA kernels with
-// 128-byte rows (tile_k 128). gfx942 (no 16-byte LDS DMA): one LDS stage (64 KiB), the next tile's
-// loads flying into registers during the MFMAs, as in HipKittens' CDNA3 kernels: 128x128 with
-// 128-byte rows (tile_k 64), and 256x256 with 8 waves in the grouped order (tile_k 32: 64-byte rows,
-// since 256 + 256 padded 128-byte rows exceed the 64 KiB).
+// from 2048 on. "ra" is the read-ahead schedule (gemm.cpp, "Read-ahead"). gfx950 bf16: the
+// register-staged 128x128 kernel with and without read-ahead, the DMA 128x128 read-ahead kernel
+// (HipKittens' 2048 shape), and HipKittens' 4096 shape: 256x256 tiles with 128-byte K rows
+// (tile_k 64), 8 waves, LDS DMA into XOR-swizzled rows, 2 stages, grouped XCD-contiguous order,
+// read-ahead; at 4096 also the lock-step DMA schedule and the 8-wave ping-pong for comparison. gfx950
+// fp8: the DMA kernels with 128-byte rows (tile_k 128). gfx942 (no 16-byte LDS DMA): one LDS stage
+// (64 KiB), the next tile's loads flying into registers during the MFMAs: 128x128 with 128-byte rows
+// (tile_k 64), and 256x256 with 8 waves in the grouped order (tile_k 32: 64-byte rows, since 256 +
+// 256 padded 128-byte rows exceed the 64 KiB), each with read-ahead; at 4096 also without.
 std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
   std::vector<GemmConfig> c;
   const bool small = n <= 2048, large = n >= 2048;
@@ -119,13 +121,16 @@ std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
     if (large) c.push_back(cfg(256, 256, 128, 2, 4, 2, 8, true, false, true));
   } else if (a == Arch::gfx950) {
     if (small) c.push_back(cfg(128, 128, 64, 2, 2, 2));
+    if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1, 0, false, false, true));
     if (small) c.push_back(cfg(128, 128, 64, 2, 4, 2, 8, true, false, true));
     if (large) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true, false, true));
     if (n == 4096) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true));
     if (n == 4096) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true, true));
   } else {
     if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1));
-    if (large) c.push_back(cfg(256, 256, 32, 2, 4, 1, 8));
+    if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1, 0, false, false, true));
+    if (large) c.push_back(cfg(256, 256, 32, 2, 4, 1, 8, false, false, true));
+    if (n == 4096) c.push_back(cfg(256, 256, 32, 2, 4, 1, 8));
   }
   return c;
 }
@@ -376,12 +381,15 @@ an XCD's workgroups, so the replayed workgroup reads much of its A and B panels 
 for like, but neither figure is what the GPU would do, and 1.1x HipKittens' measurement is out of
 reach of any schedule under this limit.
 
-gfx942 (mi325x) is unchanged, and behind HipKittens' CDNA3 kernel (kernel_4096.cpp on the cdna3
-branch): that kernel keeps 128-byte K rows (K step 64) in one unpadded 64 KiB stage (L2 1208 MB, MFMA
-busy 88%), where this family's padded rows fit only a 64-byte K tile at 256x256 (L2 2282 MB, MFMA busy
-about 70%). Closing it needs an XOR-swizzled unpadded layout for gfx942's 8-byte fragment reads (8-byte
-units, slot u ^ (row mod 16)) and the K tile's fragments read in halves (2 waves per SIMD leave 128
-VGPRs beside the 128 accumulators); not done.
+gfx942 (mi325x, no LDS DMA) has the read-ahead on its register-staged one-stage path: quadrant MFMAs;
+in the middle of tile t a barrier (every wave has read tile t), tile t + 1 from the staging registers
+into LDS and tile t + 2's loads into them, the quadrant whose operands are already in registers, a
+second barrier, then the last quadrant with the next tile's first fragments read between its MFMAs
+(256x256x32 at 4096: MFMA busy 69% -> 85%, 570 -> 683 TFLOP/s). What remains against HipKittens'
+CDNA3 kernel (kernel_4096.cpp on the cdna3 branch): it keeps 128-byte K rows (K step 64) in one
+unpadded 64 KiB stage (L2 1208 MB, MFMA busy 88%), where this family's padded rows fit only a 64-byte
+K tile at 256x256 (L2 2282 MB). That needs an XOR-swizzled unpadded layout for gfx942's 8-byte
+fragment reads (8-byte units, slot u ^ (row mod 16)); not done.
 )";
     md << "\nMFMA peaks used for the % columns (the product's CUs x 4 SIMDs x the instruction's FLOPs per pass count, "
           "runtime/model/hardware.cpp):\n\n"
