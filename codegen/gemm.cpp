@@ -473,7 +473,8 @@ class GemmGenerator : DslEmitter {
   // global loads of tile t + 2 into the staging registers, quadrant A1xB0 (its operands are already
   // in registers), then lgkmcnt(0) and a barrier (tile t + 1 is in LDS for every wave) and quadrant
   // A1xB1 with the reads of A0 and B0 of tile t + 1 between its MFMAs (B0 is free after A1xB0).
-  // The waits on fragments are the wait-count pass's (Auto: no LDS DMA on this path).
+  // The generator's waits are checked and completed by the wait-count pass in its usual Auto mode
+  // (no LDS DMA on this path).
   template <class Quadrant, class Reads, class Sync>
   void staged_second_half(int t, Quadrant quadrant, Reads reads_of, Sync sync) {
     sync(0);
@@ -549,10 +550,10 @@ class GemmGenerator : DslEmitter {
     int issued = 0, waited = 0;
     std::vector<std::vector<int>> ready_a(static_cast<size_t>(KS), std::vector<int>(size_t(p_.blocks_m), 0));
     std::vector<std::vector<int>> ready_b(static_cast<size_t>(KS), std::vector<int>(size_t(p_.blocks_n), 0));
-    // the reads of one group (A or B, half h) of tile t (stage t % 2); block b of a half sits at
-    // row b * m of the wave's rows in that half of the stage
+    // The reads of one group (A or B, half h) of tile t. DMA: stage t % 2, half-major rows, block
+    // b of a half at row b * m of the wave's rows in that half, one base per k-step and part.
+    // Register-staged (one padded stage): block b at row b * m, k-step ks at byte ks * kstep.
     using Read = std::function<void()>;
-    // Register-staged path (one padded stage): block b at row b * m, k-step ks at byte ks * kstep.
     auto group = [&](bool is_a, int h, int t, std::vector<Read>& out) {
       const int st = t % 2, half = is_a ? hm : hn, half_rows = (is_a ? c_.tile_m : c_.tile_n) / 2;
       for (int ks = 0; ks < KS; ++ks)
