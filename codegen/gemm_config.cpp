@@ -50,6 +50,7 @@ std::string GemmConfig::str() const {
   if (group_m > 0) s += fmt::format(" g{}", group_m);
   if (lds_dma) s += lds_swizzle ? " dma" : " dma-noswizzle";
   if (pingpong) s += " pp";
+  if (read_ahead) s += " ra";
   return s;
 }
 
@@ -168,6 +169,24 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("pingpong with {}: the ping-pong schedule needs lds_dma, 2 stages and 8 waves (two groups of 4, "
                    "one wave of each per SIMD)",
                    c.str()));
+  need(!c.read_ahead || (c.lds_dma ? c.stages == 2 && !c.pingpong : c.stages == 1),
+       fmt::format("read_ahead with {}: the read-ahead schedule needs lds_dma and 2 stages (without pingpong), or "
+                   "the register-staged path with 1 stage",
+                   c.str()));
+  if (c.read_ahead) {
+    need(p.blocks_m % 2 == 0 && p.blocks_n % 2 == 0,
+         fmt::format("read_ahead with {}: each wave needs an even number of MFMA blocks along M ({}) and N ({}), "
+                     "the schedule works in quadrants; valid: a larger tile or fewer waves",
+                     c.str(), p.blocks_m, p.blocks_n));
+    // Half-major LDS rows (gemm.cpp, "Read-ahead"): each half of a tile is whole DMA chunks
+    // (rows `step` apart), and a wave's half of rows is a power of two (the row map uses shifts).
+    const int step = p.threads / p.k_chunks_per_row;
+    need(!c.lds_dma || ((c.tile_m / 2) % step == 0 && (c.tile_n / 2) % step == 0 &&
+                         std::has_single_bit(unsigned(p.wave_m / 2)) && std::has_single_bit(unsigned(p.wave_n / 2))),
+         fmt::format("read_ahead with {}: each half of the A and B tiles must be whole rows of DMA chunks ({} rows "
+                     "per chunk) and a wave's half sub-tile a power of two; valid: tiles of 2 x {} rows or more",
+                     c.str(), step, step));
+  }
   p.lds_row_bytes = c.tile_k * p.esize + p.lds_pad_bytes;
   p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);
   p.lds_bytes = p.lds_stage_bytes * uint32_t(c.stages);
@@ -220,10 +239,13 @@ std::vector<GemmConfig> enumerate_gemm_configs(const GemmShape& s, Arch a) {
                     GemmConfig c;
                     c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.stages = st;
                     c.mfma_m = mb; c.lds_dma = dma; c.group_m = g;
-                    try {
-                      make_gemm_plan(s, a, c);
-                      out.push_back(c);
-                    } catch (const Error&) {
+                    for (bool ra : {false, true}) {
+                      c.read_ahead = ra;
+                      try {
+                        make_gemm_plan(s, a, c);
+                        out.push_back(c);
+                      } catch (const Error&) {
+                      }
                     }
                   }
   return out;

@@ -69,7 +69,16 @@ struct GemmConfig {
   // the same K-tile sequence one barrier apart, so while one group reads LDS and issues the next
   // tile's loads the other runs its MFMAs at raised priority (s_setprio); gemm.cpp, "Ping-pong".
   bool pingpong = false;
-  std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma, " pp")
+  // Read-ahead (an even number of MFMA blocks per wave along M and N; lds_dma with 2 stages and
+  // no pingpong, or the register-staged path with 1 stage): each wave runs its MFMAs by quadrant
+  // of its sub-tile and reads the fragments of the next quadrants (of this tile, then of the next)
+  // into the registers the finished quadrants freed, spread between the MFMAs. DMA: one barrier in
+  // the middle of a tile and one at its end, after each of which the half of a stage just read
+  // takes its next DMA (1.5 tiles ahead). One stage: the barrier in the middle frees the stage for
+  // the next tile from the staging registers, a second one publishes it (gemm.cpp, "Read-ahead").
+  bool read_ahead = false;
+  std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma, " pp",
+                           // " ra" with read_ahead)
 };
 
 // XCDs that the command processor deals workgroups over, round-robin (MI300X and MI355X: 8 XCDs,
@@ -114,7 +123,8 @@ struct GemmPlan {
 GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg = {});
 
 // Every valid configuration of a small search space (tiles {64,128,256}^2, tile_k {32,64,128},
-// waves {1,2,4}^2, stages {1,2} (1..4 with lds_dma), mfma_m {16,32}, lds_dma {off,on}, group_m {0,8}) for
+// waves {1,2,4}^2, stages {1,2} (1..4 with lds_dma), mfma_m {16,32}, lds_dma {off,on}, group_m {0,8},
+// read_ahead {off,on}) for
 // the shape: invalid combinations skipped.
 std::vector<GemmConfig> enumerate_gemm_configs(const GemmShape& s, Arch a);
 

@@ -55,13 +55,15 @@ void emit_mfma_tile(Kernel& k, const MfmaTileLayout& t, const MfmaTileBases& bas
           k.s_waitcnt(lgkmcnt(std::min(15, total - need)));
           waited = std::max(need, total - 15);
         }
-        Reg a = acc.at({bi, bj});
-        if (t.mfma_format)
-          k.emit(t.mfma.mnemonic, {a, fa[size_t(ks)][size_t(bi)], fbv[size_t(ks)][size_t(bj)], a, Cbsz{t.mfma_format},
-                                   Blgp{t.mfma_format}});
-        else
-          k.emit(t.mfma.mnemonic, {a, fa[size_t(ks)][size_t(bi)], fbv[size_t(ks)][size_t(bj)], a});
+        emit_mfma(k, t, acc.at({bi, bj}), fa[size_t(ks)][size_t(bi)], fbv[size_t(ks)][size_t(bj)]);
       }
+}
+
+void emit_mfma(Kernel& k, const MfmaTileLayout& t, Reg acc, Reg a, Reg b) {
+  if (t.mfma_format)
+    k.emit(t.mfma.mnemonic, {acc, a, b, acc, Cbsz{t.mfma_format}, Blgp{t.mfma_format}});
+  else
+    k.emit(t.mfma.mnemonic, {acc, a, b, acc});
 }
 
 }  // namespace cdnajit::codegen

@@ -34,6 +34,9 @@ struct MfmaTileBases {
   std::vector<Reg> a_parts, b_parts;
 };
 
+// One MFMA acc += a * b of the layout's shape (with its f8f6f4 format fields when set).
+void emit_mfma(Kernel& k, const MfmaTileLayout& t, Reg acc, Reg a, Reg b);
+
 // `after_reads` runs between the fragment reads and the MFMAs (e.g. to issue the next tile's
 // loads behind the reads).
 void emit_mfma_tile(Kernel& k, const MfmaTileLayout& t, const MfmaTileBases& bases, const RegArray& acc,

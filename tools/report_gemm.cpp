@@ -93,36 +93,44 @@ double hipkittens_tflops(const std::string& product, int n) {
 }
 
 GemmConfig cfg(int tm, int tn, int tk, int wm, int wn, int stages, int group_m = 0, bool dma = false,
-               bool pingpong = false) {
+               bool pingpong = false, bool read_ahead = false) {
   GemmConfig c;
   c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.stages = stages;
-  c.group_m = group_m; c.lds_dma = dma; c.pingpong = pingpong;
+  c.group_m = group_m; c.lds_dma = dma; c.pingpong = pingpong; c.read_ahead = read_ahead;
   return c;
 }
 
 // Candidates per arch, input type and size: LDS (64 KiB on gfx942, 160 KiB on gfx950) and the
 // unified register file (an 8-wave workgroup needs 2 waves per SIMD: VGPRs + AGPRs <= 256) decide
 // what fits; 128-row tiles for N <= 2048 (where 256x256 tiles leave most CUs idle), 256-row tiles
-// from 2048 on. gfx950 bf16: the register-staged 128x128 kernel, then HipKittens' shape: 256x256
-// tiles with 128-byte K rows (tile_k 64), 8 waves, LDS DMA into XOR-swizzled rows, 2 stages, grouped
-// XCD-contiguous order; at 4096 also with the 8-wave ping-pong. gfx950 fp8: the DMA kernels with
-// 128-byte rows (tile_k 128). gfx942 (no 16-byte LDS DMA): one LDS stage (64 KiB), the next tile's
-// loads flying into registers during the MFMAs, as in HipKittens' CDNA3 kernels: 128x128 with
-// 128-byte rows (tile_k 64), and 256x256 with 8 waves in the grouped order (tile_k 32: 64-byte rows,
-// since 256 + 256 padded 128-byte rows exceed the 64 KiB).
+// from 2048 on. "ra" is the read-ahead schedule (gemm.cpp, "Read-ahead"). gfx950 bf16: the
+// register-staged 128x128 kernel with and without read-ahead, the DMA 128x128 read-ahead kernel
+// (HipKittens' 2048 shape), and HipKittens' 4096 shape: 256x256 tiles with 128-byte K rows
+// (tile_k 64), 8 waves, LDS DMA into XOR-swizzled rows, 2 stages, grouped XCD-contiguous order,
+// read-ahead; at 4096 also the lock-step DMA schedule and the 8-wave ping-pong for comparison. gfx950
+// fp8: the DMA kernels with 128-byte rows (tile_k 128). gfx942 (no 16-byte LDS DMA): one LDS stage
+// (64 KiB), the next tile's loads flying into registers during the MFMAs: 128x128 with 128-byte rows
+// (tile_k 64), and 256x256 with 8 waves in the grouped order (tile_k 32: 64-byte rows, since 256 +
+// 256 padded 128-byte rows exceed the 64 KiB), each with read-ahead; at 4096 also without.
 std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
   std::vector<GemmConfig> c;
   const bool small = n <= 2048, large = n >= 2048;
   if (t != GemmDType::bf16) {
     if (small) c.push_back(cfg(128, 128, 128, 2, 2, 2, 8, true));
-    if (large) c.push_back(cfg(256, 256, 128, 2, 4, 2, 8, true));
+    if (small) c.push_back(cfg(128, 128, 128, 2, 4, 2, 8, true, false, true));
+    if (large) c.push_back(cfg(256, 256, 128, 2, 4, 2, 8, true, false, true));
   } else if (a == Arch::gfx950) {
     if (small) c.push_back(cfg(128, 128, 64, 2, 2, 2));
-    if (large) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true));
+    if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1, 0, false, false, true));
+    if (small) c.push_back(cfg(128, 128, 64, 2, 4, 2, 8, true, false, true));
+    if (large) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true, false, true));
+    if (n == 4096) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true));
     if (n == 4096) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true, true));
   } else {
     if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1));
-    if (large) c.push_back(cfg(256, 256, 32, 2, 4, 1, 8));
+    if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1, 0, false, false, true));
+    if (large) c.push_back(cfg(256, 256, 32, 2, 4, 1, 8, false, false, true));
+    if (n == 4096) c.push_back(cfg(256, 256, 32, 2, 4, 1, 8));
   }
   return c;
 }
@@ -197,7 +205,9 @@ int main(int argc, char** argv) {
           "(their source compiled here by cdnajit-hipcc and run on the drop-in HIP runtime, "
           "tools/validation/hipkittens; the figures are read from `"
        << o.hipkittens
-       << "`, whose header names the command and model that produced them), which is the side-by-side comparison "
+       << "`, whose header names the command and model that produced them: the kernel's own modelled time, in the "
+          "same sampled mode as this family's, without the launch overhead the event-timed figures of "
+          "tools/validation/hipkittens add), which is the side-by-side comparison "
           "that counts, and **measured**, their published figures on real GPUs, quoted with their source. The "
           "model traces a sample of 16 workgroups (two per XCD) for the memory hierarchy and runs the kernel at a "
           "clock that falls with its MFMA activity (the clock column); the cache bandwidths beyond HBM are assumed, "
@@ -327,42 +337,57 @@ int main(int argc, char** argv) {
           "busy | LDS busy | top stalls (share of wave time) |\n|---|---|---|---|---|---|---|---|---|---|\n"
        << where;
     md << R"(
-What HipKittens' 4096 kernel (analysis/bf16_gemm/mi350x/kernel_4096.cpp) does, and what of it this
-family has:
+What made this family slower than HipKittens' 8-wave kernel (analysis/bf16_gemm/mi350x/kernel_4096.cpp)
+in this model, and what changed (mi355x, N = 4096, both kernels in the same sampled mode, kernel time;
+HipKittens' figures from `CDNAJIT_HIP_MODEL_REPORT=1` on the run.sh build):
 
-- **256x256 output tiles, 8 waves (2 x 4), each wave 128 x 64, K step 64.** The K step is what
-  mattered most in the model: with tile_k 32 a 256x256 tile's rows are 64 bytes, half a 128-byte cache
-  line, so every line is fetched twice, once per K tile, and the vector L1 (which cannot hold a K
-  tile's 512 lines until the next one) never hits. With 128-byte rows (tile_k 64, as HipKittens) the
-  L2 traffic halves. Measured before this report's candidates changed (model of main dde3afa, mi355x,
-  `cdnajit gemm --m 4096 --n 4096 --k 4096 --tile-m 256 --tile-n 256 --waves-m 2 --waves-n 4 --group-m 8
-  --dma --model mi355x --model-only --model-details`): tile_k 32 with 3 stages, 979 TFLOP/s, L2 2282 MB,
-  Infinity Cache 1644 MB (its bandwidth share the limiter, busy 86%); tile_k 64 with 2 stages, 1084
-  TFLOP/s, L2 1208 MB, Infinity Cache 839 MB, the same as HipKittens' 1208 / 839 MB.
-- **LDS DMA (buffer_load ... lds) into swizzled LDS, two stages, grouped XCD-contiguous order:** this
-  family had them already (global_load_lds_dwordx4, XOR-swizzled 16-byte chunks, `--group-m 8`).
-- **8-wave ping-pong:** HipKittens' waves 4-7 pass one extra barrier first, so the two groups run the
-  same schedule one phase apart; every phase ends in s_barrier, and the MFMA phases run at
-  s_setprio 1. This family now has it (`--pingpong`, the "pp" candidate; gemm.cpp, "Ping-pong"); in
-  this model it is slower than the lock-step schedule (table above). Two reasons, both visible in the
-  model's report: the DMA of the next K tile overlaps only one group's MFMA phase per interval, so its
-  latency shows as "wait vmcnt", and runtime/model/cu_model.cpp reserves the LDS half for an LDS-DMA's
-  write at the time the load will land, when it is issued, so an LDS read issued after any wave's
-  outstanding DMA on that half waits until the DMA has landed: the reading group of a ping-pong pair
-  always has the other group's DMA in flight. On a GPU the LDS serves the reads while the load is in
-  the memory system; this is a model limitation (left to the model's owners), so the ping-pong's value
-  is not settled by this report.
-- **Instruction schedule:** HipKittens splits each K tile into four sub-tile phases (A and B halves), so
-  LDS reads and the next loads are spread over the tile; its stalls in the model are barrier 43%,
-  wait lgkmcnt 22%, MFMA pipe busy 18% (HBM share busy 74%, MFMA busy 50%; `CDNAJIT_HIP_MODEL_REPORT=1`
-  on the run.sh build of kernel_4096.cpp). This family reads a whole K tile's fragments, issues the
-  next tile's DMA behind them, then runs the MFMAs.
+- **The same in both:** 256x256 tiles, 8 waves (2 x 4, 128 x 64 per wave), K step 64 (128-byte rows:
+  L2 1208 MB, Infinity Cache 839 MB in both), v_mfma_f32_16x16x32_bf16 (4096 per wave), 1536
+  ds_read_b128 per wave, each at the minimum 4 bank passes (XOR-swizzled rows; the test in
+  tests/codegen/test_gemm.cpp fails without the swizzle), 2 waves per SIMD, LDS DMA into 2 stages,
+  grouped XCD-contiguous order. Not the difference.
+- **Loads in flight.** The lock-step schedule (the "dma" candidate) issued a K tile's DMA after the
+  tile's fragment reads and waited for it (vmcnt(0)) before the next barrier: one tile in flight, and
+  the CU's memory queue empty during every tile's reads and barrier (HBM share busy 71%, wait vmcnt
+  21% of wave time). HipKittens re-issues each quarter of a stage as soon as it has been read and waits
+  with vmcnt(6), about 1.5 tiles in flight (HBM share busy 99%, wait vmcnt 7%).
+- **LDS reads against MFMAs.** The lock-step schedule read a whole K tile's fragments before its first
+  MFMA, with both waves of a SIMD reading at once, so the MFMA pipe idled during the reads (MFMA busy
+  55%); HipKittens' ping-pong overlaps one wave group's reads with the other's MFMAs (69%).
+- **Why the obvious fix failed.** Issuing the DMA before the reads made it slower (863 TFLOP/s, wait
+  vmcnt 45%): the wait-count pass treats all of LDS as one location (jit/passes/regs.hpp), so it put
+  vmcnt(0) before every ds_read behind an outstanding LDS DMA of the same wave and before every barrier
+  (clang's SIInsertWaitcnts tells such accesses apart by alias scope). The same rule limits the
+  ping-pong ("pp") candidate to one MFMA phase of load cover.
+- **The change: read-ahead ("ra", `--read-ahead`, gemm.cpp "Read-ahead").** Each wave runs its MFMAs
+  by quadrant and reads the next quadrants' fragments (of this tile, then of the next) between them,
+  into the registers the finished quadrants freed; LDS rows are half-major, so each half of a stage is
+  whole DMA chunks and is reloaded as soon as every wave has read it (one barrier in the middle of the
+  tile, one at its end): each half is in flight for 1.5 tiles of MFMAs. The generator places every
+  wait and builds with the wait-count pass in verify mode (a finding other than the LDS-DMA ones is an
+  error). 4096: 1084 -> 1341 TFLOP/s (HipKittens 1342); 8192: 1321 -> 1553 (1553).
+- **Real mechanisms, not model artefacts:** loads issued earlier keep more bytes in flight; a wave's DS
+  reads and MFMAs go to different units and interleave in its in-order issue; and a ds_read of one LDS
+  region while the wave's LDS DMA into another is in flight is legal (the ISA orders LDS-DMA data only
+  through vmcnt; HipKittens relies on it). The model charges every unit involved (MFMA pipe, LDS port
+  and banks, the CU's L2 / Infinity Cache / HBM shares, barriers).
 
-Every candidate at 4096 and above is limited by the replayed CU's share of HBM bandwidth (or close to
-it): with two traced workgroups per XCD, the sampled memory hierarchy sees little of the L2 reuse
-between an XCD's workgroups, so the replayed workgroup reads a large part of its A and B panels from
-HBM at 1/256 of the achievable bandwidth. HipKittens' kernel is modelled the same way (its HBM share
-busy 74% at 4096), so the comparison is like for like, but neither figure is what the GPU would do.
+At 4096 and above both kernels now sit at the replayed CU's share of HBM bandwidth (busy 98-99%):
+with two traced workgroups per XCD, the sampled memory hierarchy sees little of the L2 reuse between
+an XCD's workgroups, so the replayed workgroup reads much of its A and B panels from HBM (302 MB at
+4096 against the 101 MB of A, B and C) at 1/256 of the achievable bandwidth. The comparison is like
+for like, but neither figure is what the GPU would do, and 1.1x HipKittens' measurement is out of
+reach of any schedule under this limit.
+
+gfx942 (mi325x, no LDS DMA) has the read-ahead on its register-staged one-stage path: quadrant MFMAs;
+in the middle of tile t a barrier (every wave has read tile t), tile t + 1 from the staging registers
+into LDS and tile t + 2's loads into them, the quadrant whose operands are already in registers, a
+second barrier, then the last quadrant with the next tile's first fragments read between its MFMAs
+(256x256x32 at 4096: MFMA busy 69% -> 85%, 570 -> 683 TFLOP/s). What remains against HipKittens'
+CDNA3 kernel (kernel_4096.cpp on the cdna3 branch): it keeps 128-byte K rows (K step 64) in one
+unpadded 64 KiB stage (L2 1208 MB, MFMA busy 88%), where this family's padded rows fit only a 64-byte
+K tile at 256x256 (L2 2282 MB). That needs an XOR-swizzled unpadded layout for gfx942's 8-byte
+fragment reads (8-byte units, slot u ^ (row mod 16)); not done.
 )";
     md << "\nMFMA peaks used for the % columns (the product's CUs x 4 SIMDs x the instruction's FLOPs per pass count, "
           "runtime/model/hardware.cpp):\n\n"

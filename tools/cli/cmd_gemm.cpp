@@ -82,6 +82,9 @@ void add_gemm_command(CommandLine& cl) {
               "gfx950, NT: A and B global -> LDS directly (global_load_lds_dwordx4) into XOR-swizzled unpadded rows");
   c->add_flag("--pingpong", o->cfg.pingpong,
               "with --dma, 2 stages, 8 waves: two wave groups alternate LDS-read/load and MFMA phases, one barrier apart");
+  c->add_flag("--read-ahead", o->cfg.read_ahead,
+              "with --dma, 2 stages: read K tile t+1's fragments during tile t's MFMAs (two register sets), "
+              "tile t+3's loads issued once every wave has read t+1");
   c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: the simulator)")
       ->check(check_device_spec);
   c->add_option("--model", o->job.model,

@@ -8,7 +8,9 @@
 # cdnajit-hipcc together with shim/gemm_main.cpp (the host side, in place of the repository's
 # Python/PyTorch harness) and run on the drop-in HIP runtime with CDNAJIT_HIP_MODEL_ONLY (the
 # simulator runs only the workgroups the model needs, see POINTS; the time is the modelled launch).
-# Prints "id<TAB>modelled TFLOP/s" per point (all points, or the IDs given); progress goes to stderr.
+# Prints "id<TAB>modelled TFLOP/s" per point (all points, or the IDs given); progress and the
+# model's report go to stderr. HK_TIME=kernel prints the kernel's own modelled TFLOP/s instead of
+# the event-timed one (which adds the product's launch overhead); HK_MODEL_ONLY overrides the mode.
 set -euo pipefail
 if [ $# -lt 2 ]; then
   echo "usage: $0 EXT_DIR BUILD_DIR [ID...]" >&2
@@ -78,9 +80,19 @@ while read -r id repo dir arch define product mode; do
   # before the s_waitcnt vmcnt that covers it (e.g. mi350x/kernel_4096.cpp, the hot loop's
   # load(B_tile_0, Bs[1][0]) comes before its s_waitcnt vmcnt(6)); on the GPU the DMA has landed by
   # then, and the simulator, which writes LDS at issue, refuses it unless the check is off.
+  rep_file="$WORK/$id.report"
   out=$(CDNAJIT_HIP_DEVICE="sim:$arch" CDNAJIT_HIP_MODEL="$product" CDNAJIT_HIP_MODEL_ONLY="${HK_MODEL_ONLY:-$mode}" \
-        CDNAJIT_HIP_CHECK_WAITCNT="${HK_CHECK_WAITCNT:-0}" "$exe")
+        CDNAJIT_HIP_CHECK_WAITCNT="${HK_CHECK_WAITCNT:-0}" CDNAJIT_HIP_MODEL_REPORT=1 "$exe" 2> "$rep_file")
+  rep=$(cat "$rep_file")
+  echo "$rep" >&2
   echo "run.sh: $id: $out" >&2
   tflops=$(echo "$out" | awk '{print $3}')
+  # HK_TIME=kernel: the kernel's own modelled time (the model's report line, without the launch
+  # overhead the event timeline adds), for comparison with kernels modelled by `cdnajit gemm`.
+  if [ "${HK_TIME:-event}" = kernel ]; then
+    ms=$(echo "$rep" | awk '/modelled \(model .*\): _Z/ {for (i = 1; i <= NF; ++i) if ($i == "ms") {print $(i-1); exit}}')
+    [ -n "$ms" ] || { echo "run.sh: $id: no kernel time in the model's report" >&2; exit 1; }
+    tflops=$(awk -v n="$n" -v ms="$ms" 'BEGIN {printf "%.2f", 2 * n * n * n / (ms * 1e-3) / 1e12}')
+  fi
   printf '%s\t%s\n' "$id" "$tflops"
 done <<< "$POINTS"
