@@ -11,7 +11,6 @@
 #include "runtime/device.hpp"
 #include "runtime/model/hardware.hpp"
 #include "runtime/model/product_file.hpp"
-#include "runtime/sim/code_object_load.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/files.hpp"
 #include "tools/cli/values.hpp"
@@ -97,27 +96,6 @@ void upload_initial_contents(Device& dev, const Buffer& buf, const BufferArg& b,
   }
 }
 
-// A code object with data of its own (__device__ / __constant__ variables, pointers the loader
-// relocates) runs from its image in simulated memory, placed as the HSA loader and the drop-in
-// HIP runtime place it (sim::map_code_object, at the first launch), so its kernels reach their
-// variables as on a GPU. With a model the launch is modelled as model_cli's launcher models it.
-void launch_from_image(Device& dev, const CodeObject& code, model_cli::RunModel* m) {
-  if (code.globals.empty() && code.relocations.empty()) return;  // nothing but code: the plain launch
-  auto mapped = std::make_shared<std::optional<CodeObject>>();
-  set_sim_launcher(dev, [mapped, m](sim::Simulator& s, const CodeObject& co, std::string_view kernel,
-                                    std::span<const uint8_t> ka, const sim::LaunchDims& dims, const sim::Options& opt) {
-    if (!*mapped) {
-      *mapped = co;
-      sim::map_code_object(s.memory(), **mapped);
-    }
-    if (!m) return s.launch(**mapped, kernel, ka, dims, opt);
-    sim::Stats st;
-    m->report = model::model_launch(s, **mapped, kernel, ka, dims, opt, *m->hw, m->options, &st);
-    m->launched = true;
-    return st;
-  });
-}
-
 int run_kernel(const RunOptions& o) {
   std::vector<uint8_t> co = read_regular_file(o.file, "code object", kMaxCodeObjectBytes, true);
   auto model_run = model_cli::prepare_run(o.model, o.trace, o.device, co, o.kernel, o.grid, o.block, o.lds);
@@ -134,7 +112,6 @@ int run_kernel(const RunOptions& o) {
                               "lists them too):{}",
                               o.kernel, nm.size(), nm.size() == 1 ? "" : "s", list));
     }
-    launch_from_image(*dev, read_code_object(co), model_run.get());
   }
   Module m = dev->load(co);
   DeviceKernel kern = m.kernel(o.kernel);
