@@ -16,7 +16,9 @@
 #   follows the table and nothing else.
 # What does not: names that merely share a mnemonic's prefix but name no instruction, such as the
 #   registers "flat_scratch_lo" / "xnack_mask" or the argument value kind "global_buffer" (no table
-#   row is, or begins with, these names); identifiers (isa::Opcode::s_barrier is the table's name).
+#   row is, or begins with, these names); identifiers (isa::Opcode::s_barrier is the table's name);
+#   a mnemonic further into a literal ("lds_dma: global_load_lds_dwordx4 ...", help text that names
+#   an instruction mid-sentence): only what a literal starts with is taken for a spelled instruction.
 # Where: *.cpp *.hpp *.h *.c *.inc under jit, runtime, codegen and tools, outside jit/isa (the table,
 #   its opcode enum, the reference printer and the assembly parser/printer: the one home of the
 #   spellings). Tests are not product code.
