@@ -15,6 +15,7 @@
 #include "codegen/dwconv_mfma.hpp"
 #include "jit/interleave.hpp"
 #include "jit/isa/error.hpp"
+#include "jit/isa/opcode.hpp"
 #include "jit/isa/waitcnt.hpp"
 
 namespace cdnajit::codegen {
@@ -669,9 +670,10 @@ BuildResult build_dwconv3d(const DwConvShape& s, DwVariant v, Arch a, DwMapping 
     std::string valid;
     for (const DwVariantInfo& i : dw_variants())
       if (variant_available(i.id, a)) valid += fmt::format("{}{}", valid.empty() ? "" : ", ", i.name);
-    throw Error(fmt::format("depthwise conv3d variant {} is not available on {}: v_dot2_f32_bf16 and "
-                            "v_cvt_pk_bf16_f32 exist only on gfx950; variants available on {}: {}",
-                            variant_name(v), arch_name(a), arch_name(a), valid));
+    throw Error(fmt::format("depthwise conv3d variant {} is not available on {}: {} and {} exist only on gfx950; "
+                            "variants available on {}: {}",
+                            variant_name(v), arch_name(a), isa::info(isa::Opcode::v_dot2_f32_bf16).mnemonic,
+                            isa::info(isa::Opcode::v_cvt_pk_bf16_f32).mnemonic, arch_name(a), valid));
   }
   dwconv_geometry(s, a, v, m);  // shape and LDS checks with a precise message
   Kernel k(dwconv3d_kernel_name(v, m), a);

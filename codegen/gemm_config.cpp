@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "jit/isa/error.hpp"
+#include "jit/isa/opcode.hpp"
 
 namespace cdnajit::codegen {
 
@@ -76,7 +77,7 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   p.mfma = conv3d_mfma(a, fp8 ? Conv3dDType::fp8 : Conv3dDType::bf16, c.mfma_m);
   if (s.dtype == GemmDType::e5m2) {
     if (a == Arch::gfx950) p.mfma_format = 1;  // f8f6f4 with cbsz = blgp = 1: both operands E5M2
-    else p.mfma.mnemonic = c.mfma_m == 16 ? "v_mfma_f32_16x16x32_bf8_bf8" : "v_mfma_f32_32x32x16_bf8_bf8";
+    else p.mfma.mnemonic = isa::info(c.mfma_m == 16 ? isa::Opcode::v_mfma_f32_16x16x32_bf8_bf8 : isa::Opcode::v_mfma_f32_32x32x16_bf8_bf8).mnemonic;
   }
   need(!fp8 || s.layout == GemmLayout::NT,
        fmt::format("{}: fp8 inputs take layout NT only (NN's B tile is transposed on its way into LDS with 2-byte "

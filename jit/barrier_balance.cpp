@@ -55,7 +55,7 @@ std::vector<Blk> blocks_of(const Kernel::Impl& k, size_t begin, size_t end, cons
     if (in.is_label()) label_block[in.label] = int(blocks.size() - 1);
     const isa::InstrInfo* info = info_of(in);
     if (info && info->unit == isa::Unit::Barrier)
-      blocks.back().tokens.push_back({false, in.comment.empty() ? "s_barrier" : in.comment, where(in.loc), {}});
+      blocks.back().tokens.push_back({false, in.comment.empty() ? std::string(info->mnemonic) : in.comment, where(in.loc), {}});
     if (info && info->unit == isa::Unit::Branch) open = false;
   }
   // Edges.

@@ -33,7 +33,7 @@ namespace cdnajit {
 
 struct BarrierToken {
   bool is_loop = false;
-  std::string name;                // barrier name (WaveRoles::barrier) or "s_barrier"; "loop" for loops
+  std::string name;                // barrier name (WaveRoles::barrier) or the instruction's mnemonic; "loop" for loops
   std::string origin;              // call site "file.cpp:42"
   std::vector<BarrierToken> body;  // loop body signature
   bool operator==(const BarrierToken& o) const { return is_loop == o.is_loop && body == o.body; }

@@ -375,7 +375,7 @@ class Kernel {
                 Opnd g = {}, Opnd h = {}, std::source_location loc = std::source_location::current());
 #include "jit/isa/instructions.def"
 #undef CDNAJIT_INSTR
-  // Generic form for programmatic use: emit("v_add_f32", {d, a, b}).
+  // Generic form for programmatic use: emit(mnemonic, {d, a, b}), the mnemonic as the table spells it.
   void emit(std::string_view mnemonic, std::vector<Opnd> ops,
             std::source_location loc = std::source_location::current());
   // The same by opcode (jit/isa/opcode.hpp): emit(isa::Opcode::v_add_f32, {d, a, b}).

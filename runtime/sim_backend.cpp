@@ -5,8 +5,26 @@
 
 #include "jit/isa/error.hpp"
 #include "runtime/backends.hpp"
+#include "runtime/sim/code_object_load.hpp"
 
 namespace cdnajit {
+
+namespace {
+
+// A code object with data of its own (__device__ / __constant__ variables, pointers the loader
+// relocates) runs from its image in simulated memory, placed as the HSA loader places it
+// (sim::map_code_object), so that its kernels reach their variables as on a GPU; the image is
+// freed with the module, unless the device went first (its memory with it).
+struct SimImage final : ModuleBackend {
+  sim::Memory* memory;
+  CodeObject* code;  // the module's own (ModuleState destroys its backend before its code)
+  std::weak_ptr<void> device_alive;
+  ~SimImage() override {
+    if (!device_alive.expired()) sim::unmap_code_object(*memory, *code);
+  }
+};
+
+}  // namespace
 
 class SimDevice final : public Device {
  public:
@@ -38,6 +56,14 @@ class SimDevice final : public Device {
       throw Error(fmt::format("{}: code object is for {}, not {}", name(), arch_name(st->code.arch),
                               arch_name(sim_.arch())));
     st->owner = this;
+    if (!st->code.globals.empty() || !st->code.relocations.empty()) {  // else nothing but code: run in place
+      sim::map_code_object(sim_.memory(), st->code);
+      auto image = std::make_unique<SimImage>();
+      image->memory = &sim_.memory();
+      image->code = &st->code;
+      image->device_alive = alive_;
+      st->backend = std::move(image);
+    }
     return Module(std::move(st));
   }
 
@@ -61,6 +87,7 @@ class SimDevice final : public Device {
   sim::Simulator sim_;
   sim::Options opt_;
   SimLauncher launcher_;
+  std::shared_ptr<void> alive_ = std::make_shared<int>(0);  // expires with the device (SimImage)
 };
 
 sim::LaunchDims sim_launch_dims(Dim3 grid, Dim3 block, uint32_t dynamic_lds) {

@@ -456,8 +456,9 @@ int main(int argc, char** argv) {
         }
       }
       md << "\n### What the model was given: this project's kernels beside the seed's\n\n"
-         << "Instructions per wave are the simulator's dynamic counts over the recorded waves (s_waitcnt, s_nop and "
-            "s_barrier apart from SALU); the seed's are its rocprofv3 counters per wave and its compiler/JIT register "
+         << "Instructions per wave are the simulator's dynamic counts over the recorded waves ("
+         << isa::info(isa::Opcode::s_waitcnt).mnemonic << ", " << isa::info(isa::Opcode::s_nop).mnemonic << " and "
+         << isa::info(isa::Opcode::s_barrier).mnemonic << " apart from SALU); the seed's are its rocprofv3 counters per wave and its compiler/JIT register "
             "reports. The model can only be as close to the seed's times as these kernels are to the seed's.\n\n"
          << "VALU floor = VALU instructions per wave x 4 cycles x waves per SIMD over the grid, at the modelled clock: "
             "the time the SIMDs need for the VALU work alone (the seed's from its counters and the same clock). "

@@ -47,6 +47,9 @@ namespace {
 // an existing directory).
 std::string db_path_of(const TuneCommand& c) { return c.no_db ? "" : c.db.empty() ? default_perf_db_path() : c.db; }
 
+// --problem, else the family's own default (the registry's, not one for every family).
+std::string problem_of(const TuneCommand& c, const Family& f) { return c.problem.empty() ? f.default_problem() : c.problem; }
+
 }  // namespace
 
 void check_tune_command(const TuneCommand& c) {
@@ -57,7 +60,7 @@ void check_tune_command(const TuneCommand& c) {
   }
   if (!c.family.empty()) {
     const Family& f = find_family(c.family);  // throws listing the families
-    f.canonical_problem(c.problem);          // throws naming the field or the accepted format
+    f.canonical_problem(problem_of(c, f));   // throws naming the field or the accepted format
   } else if (c.export_path.empty() && c.import_path.empty()) {
     throw Error(fmt::format("tune needs --family NAME (valid: {})", fmt::join(family_names(), ", ")));
   }
@@ -192,7 +195,7 @@ int run_tune_command(const TuneCommand& c) {
                 .cus = c.cus > 0 ? c.cus : default_cus(arch),
                 .product = dev->is_simulator() ? tune_model_name(c.model, arch) : dev->name(),
                 .family = fam.name(),
-                .problem = fam.canonical_problem(c.problem),
+                .problem = fam.canonical_problem(problem_of(c, fam)),
                 .toolchain = toolchain_version(),
                 .project_version = project_version(),
                 .build_id = build_id()};
@@ -215,7 +218,7 @@ int run_tune_command(const TuneCommand& c) {
     return 0;
   }
   TuneRequest req;
-  req.problem = c.problem;
+  req.problem = problem_of(c, fam);
   req.device = c.device;
   auto spec = parse_device_spec(c.device);
   req.model = tune_model_name(c.model, spec && spec->simulator ? spec->arch : Arch::gfx950);

@@ -19,7 +19,7 @@ inline constexpr double kDefaultTuneBudgetS = 600;
 
 struct TuneCommand {
   std::string family;                 // --family (required unless --list/--export/--import/--replay)
-  std::string problem = "seed";       // --problem
+  std::string problem;                // --problem ("": the family's default_problem())
   std::string device = "sim:gfx950";  // --device
   std::string model;                  // --model (timing model for sim devices; "": tune_model_name())
   std::string strategy;               // --strategy (empty: the default)

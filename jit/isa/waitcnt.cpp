@@ -3,6 +3,7 @@
 #include <string>
 
 #include "jit/isa/error.hpp"
+#include "jit/isa/opcode.hpp"
 
 namespace cdnajit::isa {
 
@@ -33,6 +34,17 @@ WaitcntFields decode_waitcnt(uint16_t s) {
   f.expcnt = field(kExpcntShift, kExpcntBits);
   f.lgkmcnt = field(kLgkmcntShift, kLgkmcntBits);
   return f;
+}
+
+std::string waitcnt_text(int vmcnt, int expcnt, int lgkmcnt) {
+  std::string s(info(Opcode::s_waitcnt).mnemonic);
+  if (vmcnt >= 0) s += " vmcnt(" + std::to_string(vmcnt) + ")";
+  if (expcnt >= 0) s += " expcnt(" + std::to_string(expcnt) + ")";
+  if (lgkmcnt >= 0) s += " lgkmcnt(" + std::to_string(lgkmcnt) + ")";
+  if (vmcnt < 0 && expcnt < 0 && lgkmcnt < 0)
+    s += " vmcnt(" + std::to_string(kMaxVmcnt) + ") expcnt(" + std::to_string(kMaxExpcnt) + ") lgkmcnt(" +
+         std::to_string(kMaxLgkmcnt) + ")";
+  return s;
 }
 
 }  // namespace cdnajit::isa

@@ -91,7 +91,7 @@ struct HazardNeed {
   int missing;          // wait states to add before the consumer
   int required;         // wait states the rule requires in total
   size_t source;        // the first instruction of the pair
-  std::string what;     // "v_mfma ... writes v[0:3], read as SrcC"
+  std::string what;     // the pair in words: the writer, the registers it writes, how the consumer reads them
 };
 
 struct HazardRule {

@@ -37,14 +37,7 @@ WaitFields decode_waitcnt(uint16_t imm) {
   return w;
 }
 
-std::string waitcnt_text(const WaitFields& w) {
-  std::string s = "s_waitcnt";
-  if (w.vm >= 0) s += " vmcnt(" + std::to_string(w.vm) + ")";
-  if (w.exp >= 0) s += " expcnt(" + std::to_string(w.exp) + ")";
-  if (w.lgkm >= 0) s += " lgkmcnt(" + std::to_string(w.lgkm) + ")";
-  if (!w.any()) s += " vmcnt(63) expcnt(7) lgkmcnt(15)";
-  return s;
-}
+std::string waitcnt_text(const WaitFields& w) { return isa::waitcnt_text(w.vm, w.exp, w.lgkm); }
 
 std::optional<WaitFields> read_waitcnt(const isa::MachineInst& mi) {
   if (!is_waitcnt(mi)) return std::nullopt;

@@ -18,7 +18,7 @@ struct WaitFields {
 
 uint16_t encode_waitcnt(const WaitFields& w);
 WaitFields decode_waitcnt(uint16_t imm);
-std::string waitcnt_text(const WaitFields& w);  // "s_waitcnt vmcnt(1) lgkmcnt(0)"
+std::string waitcnt_text(const WaitFields& w);  // the instruction as text (isa::waitcnt_text)
 
 // The fields of an s_waitcnt instruction (immediate or `vmcnt(N) lgkmcnt(M)` form);
 // nullopt if `mi` is not an s_waitcnt.

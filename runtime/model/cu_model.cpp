@@ -14,7 +14,9 @@
 namespace cdnajit::model {
 
 const char* stall_name(Stall s) {
-  static const char* n[] = {"wait vmcnt (global memory)", "wait lgkmcnt (LDS/scalar)", "barrier", "s_nop/s_sleep",
+  static const std::string nop_sleep =
+      std::string(isa::info(isa::Opcode::s_nop).mnemonic) + "/" + std::string(isa::info(isa::Opcode::s_sleep).mnemonic);
+  static const char* n[] = {"wait vmcnt (global memory)", "wait lgkmcnt (LDS/scalar)", "barrier", nop_sleep.c_str(),
                             "branch refetch", "VALU pipe busy", "MFMA pipe busy", "issue port taken by another wave",
                             "wait counter full"};
   return n[int(s)];

@@ -58,6 +58,7 @@
 #include <cstdio>
 
 #include "jit/isa/error.hpp"
+#include "jit/isa/opcode.hpp"
 #include "jit/isa/target.hpp"
 
 namespace cdnajit::model {
@@ -141,6 +142,8 @@ std::string num(double v) {
   return b;
 }
 
+std::string mnemonic(isa::Opcode op) { return std::string(isa::info(op).mnemonic); }
+
 }  // namespace
 
 double Hardware::peak_valu_flops_f32() const { return double(cus) * simds * (2.0 * 64 / valu_cycles) * peak_clock_ghz * 1e9; }
@@ -193,8 +196,8 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"sustained clock of non-MFMA work (GHz)", num(h.clock_ghz),
        c4 && h.name == "mi350x" ? "fitted: [SEED] GRBM_COUNT / measured time (1.96-2.01 GHz)"
                                 : "assumed: peak x the MI350X sustained share (fitted there from [SEED])"},
-      {"s_memrealtime (wall_clock64()) counter (MHz)", num(h.realtime_counter_mhz), "[ISA3] S_MEMREALTIME, [LIBC] (every GFX9 ISA)"},
-      {"s_memtime (clock64()) counts", "modelled cycles",
+      {mnemonic(isa::Opcode::s_memrealtime) + " (wall_clock64()) counter (MHz)", num(h.realtime_counter_mhz), "[ISA3] S_MEMREALTIME, [LIBC] (every GFX9 ISA)"},
+      {mnemonic(isa::Opcode::s_memtime) + " (clock64()) counts", "modelled cycles",
        "assumed: the engine clock the model counts ([ISA3] names no rate; HIP reports it per device)"},
       {"SIMDs per CU / issue turn (cycles)", std::to_string(h.simds) + " / " + std::to_string(h.issue_period), "[GCN], [CDNA3]"},
       {"VALU cycles per wave64 instruction", std::to_string(h.valu_cycles), "[CDNA3] 16-lane SIMD"},
@@ -203,7 +206,7 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"SALU latency (cycles)", std::to_string(h.salu_latency), "assumed"},
       {"taken-branch refetch (cycles)", std::to_string(h.branch_taken_cycles), "assumed"},
       {"barrier release (cycles)", std::to_string(h.barrier_release_cycles), "assumed"},
-      {"s_sleep unit (cycles)", std::to_string(h.sleep_cycles_per_unit), "[ISA3]"},
+      {mnemonic(isa::Opcode::s_sleep) + " unit (cycles)", std::to_string(h.sleep_cycles_per_unit), "[ISA3]"},
       {"wave slot released when the wave ends (LDS when the workgroup ends)", h.free_wave_slots_at_wave_end ? "yes" : "no",
        "[GCN] (resources of a wavefront are freed at its end; LDS belongs to the workgroup)"},
       {"a workgroup's first wave on the SIMD after the previous workgroup's first", h.rotate_first_simd_per_workgroup ? "yes" : "no",

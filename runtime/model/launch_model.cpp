@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "jit/isa/error.hpp"
+#include "jit/isa/opcode.hpp"
 #include "jit/codeobject/kernel_occupancy.hpp"
 
 namespace cdnajit::model {
@@ -45,10 +46,12 @@ std::vector<std::pair<std::string, double>> instructions_per_wave(const sim::Rec
   using isa::Unit;
   // Grouped as the hardware's SQ_INSTS_* counters group them, so the figures compare with
   // profiler counts (s_waitcnt, s_nop and s_barrier are SALU-issued there; here they are listed apart).
-  static const std::pair<Unit, const char*> kOrder[] = {
+  // The three one-instruction units are labelled by the instruction, spelt as the table spells it.
+  auto named = [](isa::Opcode op) { return isa::info(op).mnemonic; };
+  static const std::pair<Unit, std::string_view> kOrder[] = {
       {Unit::VALU, "VALU"}, {Unit::MFMA, "MFMA"},   {Unit::SALU, "SALU"},       {Unit::DS, "LDS"},
-      {Unit::VMEM, "VMEM"}, {Unit::SMEM, "SMEM"},   {Unit::Branch, "branch"},   {Unit::Waitcnt, "s_waitcnt"},
-      {Unit::Nop, "s_nop"}, {Unit::Barrier, "s_barrier"}, {Unit::Misc, "other"}};
+      {Unit::VMEM, "VMEM"}, {Unit::SMEM, "SMEM"},   {Unit::Branch, "branch"},   {Unit::Waitcnt, named(isa::Opcode::s_waitcnt)},
+      {Unit::Nop, named(isa::Opcode::s_nop)}, {Unit::Barrier, named(isa::Opcode::s_barrier)}, {Unit::Misc, "other"}};
   std::vector<double> n(std::size(kOrder), 0.0);
   for (const sim::RecordedWave& w : rec.waves)
     for (const sim::RecordedStep& st : w.steps)
@@ -57,7 +60,7 @@ std::vector<std::pair<std::string, double>> instructions_per_wave(const sim::Rec
   std::vector<std::pair<std::string, double>> out;
   const double waves = double(std::max<size_t>(1, rec.waves.size()));
   for (size_t i = 0; i < std::size(kOrder); ++i)
-    if (n[i] > 0) out.emplace_back(kOrder[i].second, n[i] / waves);
+    if (n[i] > 0) out.emplace_back(std::string(kOrder[i].second), n[i] / waves);
   return out;
 }
 

@@ -48,7 +48,7 @@ const std::vector<Field>& fields() {
       num("cus", &Hardware::cus, 1, 4096, "compute units"),
       num("peak_clock_ghz", &Hardware::peak_clock_ghz, 0, 10, "peak engine clock, GHz", true),
       num("clock_ghz", &Hardware::clock_ghz, 0, 10, "sustained clock of non-MFMA work, GHz", true),
-      num("realtime_counter_mhz", &Hardware::realtime_counter_mhz, 0, 10000, "s_memrealtime counter, MHz", true),
+      num("realtime_counter_mhz", &Hardware::realtime_counter_mhz, 0, 10000, "rate of the realtime counter (wall_clock64()), MHz", true),
       num("simds", &Hardware::simds, 1, 16, "SIMDs per CU"),
       num("issue_period", &Hardware::issue_period, 1, 64, "cycles between a SIMD's issue turns"),
       num("valu_cycles", &Hardware::valu_cycles, 1, 256, "cycles per wave64 VALU instruction"),

@@ -553,7 +553,9 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     const uint32_t sext_operands = strip_sext(ptext);
     Parsed p = split(ptext);
     std::string m = p.mnemonic;
-    if (m.empty() || m == "s_code_end" || m[0] == '<') { op.fn = nullptr; continue; }
+    // An undecodable word (LLVM prints nothing or <unknown>) has no semantics. The gfx10+ padding
+    // word 0xbf9f0000 is one of these on gfx942/gfx950: llvm-mc-22 reports it as an invalid encoding.
+    if (m.empty() || m[0] == '<') { op.fn = nullptr; continue; }
     std::string base = m;
     for (const char* suf : {"_e32", "_e64", "_sdwa", "_dpp"}) {
       size_t L = std::strlen(suf);

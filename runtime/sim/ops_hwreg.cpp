@@ -140,7 +140,7 @@ uint32_t status_bits(const Wave& w) {
 
 uint32_t hwreg_read(Wave& w, const Op& op) {
   const HwReg h = hwreg_of(op.imm);
-  if (std::string why = refusal(h, w.L->arch); !why.empty()) fail(w, op, "s_getreg of " + field(h) + ": " + why);
+  if (std::string why = refusal(h, w.L->arch); !why.empty()) fail(w, op, std::string(op.info->mnemonic) + " of " + field(h) + ": " + why);
   uint32_t reg = 0;
   switch (h.id) {
     case kMode: reg = w.mode; break;
@@ -160,7 +160,7 @@ void hwreg_write(Wave& w, const Op& op, uint32_t value) {
   const HwReg h = hwreg_of(op.imm);
   if (h.id != kMode) {
     const std::string why = refusal(h, w.L->arch);
-    fail(w, op, "s_setreg of " + field(h) + " is not modelled (only HW_REG_MODE, id 1, is written)" +
+    fail(w, op, std::string(op.info->mnemonic) + " of " + field(h) + " is not modelled (only HW_REG_MODE, id 1, is written)" +
                     (why.empty() ? std::string() : "; " + why));
   }
   set_mode(w, (w.mode & ~h.mask()) | ((value << h.offset) & h.mask()));

@@ -286,7 +286,7 @@ void mfma_f8f6f4(Wave& w, const Op& op) {
   bool nan_a[64] = {}, nan_b[64] = {};
   if (SCALED) {
     if (op.ns < 5 || op.s[3].k != SrcKind::V || op.s[4].k != SrcKind::V)
-      fail(w, op, "v_mfma_scale_* scale operands must be VGPRs (LLVM allocates them so)");
+      fail(w, op, std::string(op.info->mnemonic) + ": the scale operands must be VGPRs (LLVM allocates them so)");
     // Byte 0: OCP's 2^-127 or LLVM's 1.0 (Options::e8m0_zero; README.md, known and assumed).
     const bool zero_is_one = w.L->opt.e8m0_zero == Options::E8m0Zero::One;
     const uint8_t hi = op.op_sel_hi_set ? op.op_sel_hi : 0;
@@ -417,7 +417,7 @@ void register_mfma(Registry& r) {
   // dropped, kept for a later scaled MFMA or applied to the next MFMA anyway (the CDNA4 guide's own
   // text for it was not checked), so it stays an Error naming that.
   r.refuse(O::v_mfma_ld_scale_b32,
-           "v_mfma_ld_scale_b32 is only documented as the prefix of a scaled MFMA (the next instruction an "
+           "it is only documented as the prefix of a scaled MFMA (the next instruction an "
            "f8f6f4 MFMA with ABID = 1, which decodes as v_mfma_scale_*); what a lone one does with its scales "
            "(dropped, kept for a later MFMA, or applied to the next MFMA) is not documented");
   r.add(O::v_accvgpr_read_b32, &accvgpr_move);

@@ -212,13 +212,13 @@ void cvt_pkrtz_f16_f32(Wave& w, const Op& op) {
   });
 }
 
-constexpr const char* kPkF16RoundUnknown =
-    "v_cvt_pk_f16_f32 under a directed round mode is not modelled: whether either MODE.FP_ROUND field acts on it "
+constexpr const char* kPkF16RoundUnknown =  // after the mnemonic
+    " under a directed round mode is not modelled: whether either MODE.FP_ROUND field acts on it "
     "is not published (LLVM 22 never selects it where the round mode matters), so the simulator does not guess "
     "(valid: MODE.FP_ROUND 0; the denormal fields are modelled)";
 
 void cvt_pk_f16_f32(Wave& w, const Op& op) {
-  if (w.round_f32 != 0 || w.round_f16_64 != 0) fail(w, op, kPkF16RoundUnknown);
+  if (w.round_f32 != 0 || w.round_f16_64 != 0) fail(w, op, std::string(op.info->mnemonic) + kPkF16RoundUnknown);
   if (op.sdwa || op.op_sel) fail(w, op, "SDWA/op_sel on v_cvt_pk_f16_f32 is not modelled");
   refuse_packed_out_mods(w, op);
   uint32_t* d = w.vr(op.d[0].idx);

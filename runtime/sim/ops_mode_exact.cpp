@@ -11,7 +11,7 @@
 // Evidence that these instructions flush denormals per MODE like any other VALU float operation:
 // LLVM's AMDGPU backend implements llvm.canonicalize as v_max_f16/f32/f64 with both sources the same
 // register (SIInstructions.td, the fcanonicalize patterns; checked by llvm/test/CodeGen/AMDGPU/fcanonicalize.f16.ll,
-// "v_max_f16_e32 REG, v, v" for llvm.canonicalize.f16 on gfx9), which is only a
+// whose gfx9 checks expect v_max_f16 with one register as both sources), which is only a
 // canonicalisation because max flushes denormals (and quietens NaNs) as MODE says. The compares
 // follow the simulator's f32 compares (ops_vcmp_ext.cpp operand_bits): inputs flushed per the field.
 // v_cmp_class classifies its input as given, as the simulator's v_cmp_class_f32 already does; that

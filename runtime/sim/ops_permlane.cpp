@@ -14,12 +14,12 @@ namespace {
 
 template <int WIDTH>  // 16 or 32 lanes
 void permlane_swap(Wave& w, const Op& op) {
-  if (w.exec() != ~0ull) fail(w, op, "v_permlane*_swap with lanes disabled in EXEC is not modelled by the simulator");
+  if (w.exec() != ~0ull) fail(w, op, std::string(op.info->mnemonic) + " with lanes disabled in EXEC is not modelled by the simulator");
   // Both operands are read and written (the table marks both as defs, so the decoder lists
   // them as two destinations; a decoder that reads the second as a source works too).
   const Src* second = op.nd >= 2 ? &op.d[1] : op.ns >= 1 ? &op.s[0] : nullptr;
   if (op.nd < 1 || op.d[0].k != SrcKind::V || !second || second->k != SrcKind::V)
-    fail(w, op, "v_permlane*_swap needs two VGPR operands");
+    fail(w, op, std::string(op.info->mnemonic) + " needs two VGPR operands");
   uint32_t* a = w.vr(op.d[0].idx);
   uint32_t* b = w.vr(second->idx);
   for (int base = 0; base < 64; base += 2 * WIDTH)

@@ -14,7 +14,7 @@ void register_sendmsg(Registry& r) {
   r.add(O::s_sendmsg, +[](Wave& w, const Op& op) {
     const uint32_t id = op.imm & 15;
     if (id != 1 && id != 4 && id != 5)
-      fail(w, op, "s_sendmsg message id " + std::to_string(id) +
+      fail(w, op, std::string(op.info->mnemonic) + " message id " + std::to_string(id) +
                       " is not modelled (modelled: MSG_INTERRUPT 1, MSG_SAVEWAVE 4, MSG_STALL_WAVE_GEN 5, no-ops for a compute wave)");
     pend_add(w, op, 2, 0, 0, 0);  // lgkmcnt, in order, no destination
   });

@@ -660,7 +660,7 @@ void pk_mov(Wave& w, const Op& op) {
 
 // v_fma_mix{,lo,hi}: source i is f16 (half op_sel[i]) when op_sel_hi[i] is set, else f32.
 // LLVM prints op_sel_hi of the mix instructions only when it is non-zero (llvm-mc-22 encodes
-// "v_fma_mixlo_f16 v0, v1, v2, v3" with op_sel_hi = 0), so an absent op_sel_hi means three f32
+// a v_fma_mixlo_f16 written without op_sel_hi with op_sel_hi = 0), so an absent op_sel_hi means three f32
 // sources; the decoder's default of 7 is for the packed instructions and does not apply here.
 // Inline constants keep their value in either reading (the decoder stored them as f32 bits).
 // mix_f32 rounds once to f32; mixlo/mixhi round the fma to f32 and that f32 to f16, and write the
@@ -678,7 +678,7 @@ void pk_mov(Wave& w, const Op& op) {
 template <int KIND>
 void fma_mix(Wave& w, const Op& op) {
   if (w.flush_in_f32 || w.flush_out_f32)
-    fail(w, op, "v_fma_mix* under a flushing f32 denormal mode (MODE.FP_DENORM[5:4] != 3) is not modelled: which "
+    fail(w, op, std::string(op.info->mnemonic) + " under a flushing f32 denormal mode (MODE.FP_DENORM[5:4] != 3) is not modelled: which "
                 "denormal field governs its f16 and f32 operands is not published");
   uint64_t e = w.exec();
   w.lane_ops += lanes(e);

@@ -155,7 +155,7 @@ void sat_pk_u8_i16(Wave& w, const Op& op) {  // already saturated: clamp changes
 // v_swap_b32 vdst, vsrc: exchange the two VGPRs in every active lane (both are defs in the table).
 void swap_b32(Wave& w, const Op& op) {
   const Src& other = op.nd > 1 ? op.d[1] : op.s[0];
-  if (op.d[0].k != SrcKind::V || other.k != SrcKind::V) fail(w, op, "v_swap_b32 exchanges two VGPRs");
+  if (op.d[0].k != SrcKind::V || other.k != SrcKind::V) fail(w, op, std::string(op.info->mnemonic) + " exchanges two VGPRs");
   const uint64_t e = w.exec();
   uint32_t *x = w.vr(op.d[0].idx), *y = w.vr(other.idx);
   for (int l = 0; l < 64; ++l)

@@ -147,7 +147,7 @@ void exp_legacy(Wave& w, const Op& op) {
     const float x = f32_of(uint32_t(a));
     const uint32_t r = transcendental_f32(Transcendental::Exp2, uint32_t(a));
     if (!std::isfinite(x) || !std::isnormal(f32_of(r)))
-      fail(w, op, "v_exp_legacy_f32 of " + hex(a) + ": special inputs and non-normal results are not modelled", l);
+      fail(w, op, std::string(op.info->mnemonic) + " of " + hex(a) + ": special inputs and non-normal results are not modelled", l);
     return r;
   });
 }
@@ -155,7 +155,7 @@ void log_legacy(Wave& w, const Op& op) {
   lane_op_mods(w, op, OutMods::F32, 1, 1, kSign32, [&w, &op](int l, uint64_t a, uint64_t, uint64_t) -> uint64_t {
     float x = f32_of(uint32_t(a));
     if (!std::isnormal(x) || x < 0)
-      fail(w, op, "v_log_legacy_f32 of " + hex(a) + ": zero, negative, denormal, infinite and NaN inputs are not modelled", l);
+      fail(w, op, std::string(op.info->mnemonic) + " of " + hex(a) + ": zero, negative, denormal, infinite and NaN inputs are not modelled", l);
     return transcendental_f32(Transcendental::Log2, uint32_t(a));
   });
 }

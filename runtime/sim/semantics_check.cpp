@@ -19,7 +19,7 @@ std::vector<UnboundInstruction> unbound_instructions(const CodeObject& co) {
     if (end == 0) end = dk->ops.size();
     for (size_t i = 0; i < end; ++i) {
       const Op& op = dk->ops[i];
-      if (op.fn || op.text.rfind("s_code_end", 0) == 0) continue;
+      if (op.fn) continue;
       out.push_back({k.name, op.pc, op.text, unbound_reason(op)});
     }
   }

@@ -20,7 +20,7 @@ struct UnboundInstruction {
 };
 
 // Every instruction of every kernel in `co` without simulator semantics, in code order.
-// Padding after the last s_endpgm (s_code_end, zero words) is not listed.
+// Padding after the last s_endpgm (s_nop 0 or zero words) is not listed.
 std::vector<UnboundInstruction> unbound_instructions(const CodeObject& co);
 
 // One line per instruction: "kernel K pc 0x1c: v_foo v0, v1 has no simulator semantics".

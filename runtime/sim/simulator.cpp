@@ -12,6 +12,7 @@
 #include <functional>
 #include <thread>
 
+#include "jit/isa/waitcnt.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -218,9 +219,9 @@ void do_waitcnt(Wave& w, const Op& op, int vm, int lgkm) {
     const Pending& q = w.pend[i];
     if ((p->counter == 1 && q.counter == 1) || (p->counter >= 2 && q.counter >= 2)) after++;
   }
-  std::string need = p && p->counter == 1 ? "s_waitcnt vmcnt(" + std::to_string(after) + ")"
-                     : p && p->counter == 2 ? "s_waitcnt lgkmcnt(" + std::to_string(after) + ")"
-                                            : "s_waitcnt lgkmcnt(0)";
+  std::string need = p && p->counter == 1 ? isa::waitcnt_text(after, -1, -1)
+                     : p && p->counter == 2 ? isa::waitcnt_text(-1, -1, after)
+                                            : isa::waitcnt_text(-1, -1, 0);
   fail(w, op, std::string(write ? "overwrites " : "reads ") + reg_name(file, r) +
                   " while the load at pc " + hex(load->pc) + " '" + load->text + "' into it is still outstanding; " +
                   need + " is needed before this instruction", -1, LaunchError::Kind::UnwaitedRead);

@@ -27,6 +27,7 @@
 // stores retired before it.
 #include <algorithm>
 
+#include "jit/isa/waitcnt.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -61,7 +62,7 @@ std::string needed_wait(const Wave& p, const Pending& e, int kind) {
     smem |= q.counter == 3;
   }
   if (kind == kLdsStore && smem) after = 0;
-  return std::string(kind == kGlobalStore ? "s_waitcnt vmcnt(" : "s_waitcnt lgkmcnt(") + std::to_string(after) + ")";
+  return kind == kGlobalStore ? isa::waitcnt_text(after, -1, -1) : isa::waitcnt_text(-1, -1, after);
 }
 
 [[noreturn]] void visibility_error(const Wave& w, const Op& op, const Wave& p, int kind, uint64_t serial, uint64_t lo,

@@ -65,6 +65,9 @@ class Family {
   virtual std::string problem_format() const = 0;
   // A problem small enough that `cdnajit job` runs and verifies it on the simulator in seconds.
   virtual std::string example_problem() const = 0;
+  // The problem `tune` searches when none is given: the one the family is tuned for (the conv
+  // families: their seed layer), by default the example problem.
+  virtual std::string default_problem() const { return example_problem(); }
   // The configuration `job`, `dump`, `build` and `stats` start from (config_str text; --config
   // k=v overrides single values). "": the first valid one of the space for the problem.
   virtual std::string default_config(Arch) const { return ""; }

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "runtime/device.hpp"
 #include "runtime/sim/code_object_load.hpp"
 #include "tests/sim/sim_harness.hpp"
 #include "tests/test_support.hpp"
@@ -86,4 +87,31 @@ TEST_CASE("map_code_object refuses a relocation against a symbol the code object
   }
   CHECK(dev.sim.memory().allocations().size() == before);  // nothing left allocated
   CHECK(co->load_address == 0);
+}
+
+TEST_CASE("a simulator Device maps a code object's globals at load, as `cdnajit run` and the HIP runtime do",
+          "[sim][code_object_load]") {
+  try {
+    compile_hip(kGlobals, Arch::gfx942);
+  } catch (const std::exception& e) {
+    if (std::string(e.what()).find("cannot run") == std::string::npos) throw;
+    CDNAJIT_SKIP(std::string("clang++-22 is not available to compile the HIP kernels: ") + e.what());
+  }
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    std::unique_ptr<cdnajit::Device> dev = cdnajit::open_sim_device(arch);
+    {
+      cdnajit::Module m = dev->load(compile_hip(kGlobals, arch));
+      CHECK(m.code_object().load_address != 0);  // mapped at load, not at the first launch
+      cdnajit::DeviceKernel k = m.kernel("use_globals");
+      cdnajit::Buffer out = dev->alloc(64 * sizeof(float), "out");
+      cdnajit::KernelArgs args;
+      args.ptr(out);
+      for (int launch = 0; launch < 2; ++launch) dev->launch(k, {1, 1, 1}, {64, 1, 1}, 0, args);
+      std::vector<float> got(64);
+      dev->copy_to_host(got.data(), out, got.size() * sizeof(float));
+      const float c[4] = {1.5f, -2.f, 3.25f, 4.f};
+      for (int i = 0; i < 64; ++i) CHECK(got[i] == c[i & 3] * float(i));
+      dev->free(out);
+    }
+  }
 }

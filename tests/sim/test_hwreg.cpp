@@ -117,7 +117,7 @@ TEST_CASE("hardware registers the simulator cannot know are Errors that say why"
     CHECK_THAT(m, Contains("cannot be known without hardware") && Contains("LDS_BASE") &&
                       Contains(arch == Arch::gfx950 ? "hwreg(HW_REG_LDS_ALLOC, 12, 11)" : "hwreg(HW_REG_LDS_ALLOC, 12, 9)"));
     m = error_of(dev, "  s_mov_b32 s4, 0\n  s_setreg_b32 hwreg(HW_REG_STATUS, 0, 1), s4");
-    CHECK_THAT(m, Contains("s_setreg of hwreg(2, 0, 1) is not modelled"));
+    CHECK_THAT(m, Contains("s_setreg_b32 of hwreg(2, 0, 1) is not modelled"));
   }
 }
 

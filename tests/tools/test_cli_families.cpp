@@ -130,6 +130,19 @@ TEST_CASE("family commands: list shows every family; bad names and configuration
   CHECK(has(big, "verification: skipped (--model-only)\n"));
   CHECK(has(big, "grid 8x8x1, block 256): "));
   CHECK(has(big, "ms, modelled (model mi350x)\n"));
+  // `run --family` is the job's path: the family's kernel on its problem's inputs, verified; the
+  // timing model only when asked for (as for a code object).
+  Run rf = cli("run --family examples --problem 'vector_add n1000' --arch gfx942");
+  INFO(rf.out);
+  CHECK(rf.status == 0);
+  CHECK(has(rf, "run --family on gfx942: family examples, problem 'vector_add n1000'"));
+  CHECK(has(rf, "verification against the examples reference on sim:gfx942"));
+  CHECK(has(rf, "): pass\n"));
+  CHECK(!has(rf, "modelled"));
+  Run rfm = cli("run --family examples --device sim:gfx950 --model mi355x");
+  INFO(rfm.out);
+  CHECK(rfm.status == 0);
+  CHECK(has(rfm, "ms, modelled (model mi355x)\n"));
   // A kernel that cannot run correctly is a failed job (status 1), not a verified one.
   Run nowait = cli("job examples --waitcnt off --drop-author-waits --model none");
   INFO(nowait.out);
@@ -155,6 +168,13 @@ TEST_CASE("family commands: list shows every family; bad names and configuration
       {"dump --kernel vector_add --config variant=lds_dot2", "--config and --problem choose a family's kernel"},
       {"dump", "give --kernel NAME or --family NAME"},
       {"job gemm --model-only --model none", "--model-only needs the timing model"},
+      {"run --family examples --kernel vector_add", "--kernel describes a code object's launch; with --family"},
+      {"run --family examples x.co", "the code object file describes a code object's launch"},
+      {"run --family examples --device sim:gfx942", "--device sim:gfx942 runs gfx942, but --arch is gfx950"},
+      {"run --family examples --device hip:0 --model mi350x", "--model models the launch on the simulator"},
+      {"run --family nosuch", "unknown kernel family 'nosuch' (valid: dwconv3d"},
+      {"run x.co --grid 1 --block 64", "--kernel is required (or --family FAMILY"},
+      {"run x.co --kernel k --grid 1 --block 64 --config tile=64x64", "--config needs --family"},
   };
   for (const Bad& b : bad) {
     Run r = cli(b.args);

@@ -229,6 +229,14 @@ TEST_CASE("cdnajit tune: database paths and the model are checked before any wor
   CHECK(a.status == 3);
   CHECK(has(a, "there is no database at"));
   CHECK_FALSE(std::filesystem::exists(absent));
+  // Without --problem each family is looked up on its own default problem from the registry
+  // (gemm has no 'seed'): the conv families' seed layer, the others' example problem.
+  Run gemm = cli("tune --family gemm --lookup --db " + absent);
+  INFO(gemm.out);
+  CHECK(gemm.status == 3);
+  CHECK(has(gemm, "gemm [200x136x128 NT bf16]"));
+  Run dw = cli("tune --family dwconv3d --lookup --db " + absent);
+  CHECK(has(dw, "dwconv3d [N1 C512 D61 H45 W80 k3x5x5 pad0,2,2]"));
   Run m = cli("tune --family dwconv3d --model mi250 --no-db");
   CHECK(m.status == 2);
   CHECK(has(m, "unknown product 'mi250'"));

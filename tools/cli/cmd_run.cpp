@@ -1,4 +1,6 @@
-// run: load any code object on the simulator (or a GPU) and run one kernel.
+// run: load any code object on the simulator (or a GPU) and run one kernel; or, with --family,
+// build a registered family's kernel and run it on the family problem's inputs, checked against
+// the family's reference (the `cdnajit job` path, tools/cli/family_job.hpp).
 #include <fmt/format.h>
 
 #include <cstring>
@@ -11,8 +13,8 @@
 #include "runtime/device.hpp"
 #include "runtime/model/hardware.hpp"
 #include "runtime/model/product_file.hpp"
-#include "runtime/sim/code_object_load.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/family_job.hpp"
 #include "tools/cli/files.hpp"
 #include "tools/cli/values.hpp"
 #include "tools/check_code_object.hpp"
@@ -38,6 +40,7 @@ struct RunOptions {
   std::vector<ArgSpec> args;
   std::vector<OutSpec> outs;
   sim::Options sim;
+  FamilyJob family;  // --family: the rest of the options describe no code object
 };
 
 void check_scalar_kind(const DeviceKernel& kern, size_t index, const ScalarArg& s) {
@@ -97,27 +100,6 @@ void upload_initial_contents(Device& dev, const Buffer& buf, const BufferArg& b,
   }
 }
 
-// A code object with data of its own (__device__ / __constant__ variables, pointers the loader
-// relocates) runs from its image in simulated memory, placed as the HSA loader and the drop-in
-// HIP runtime place it (sim::map_code_object, at the first launch), so its kernels reach their
-// variables as on a GPU. With a model the launch is modelled as model_cli's launcher models it.
-void launch_from_image(Device& dev, const CodeObject& code, model_cli::RunModel* m) {
-  if (code.globals.empty() && code.relocations.empty()) return;  // nothing but code: the plain launch
-  auto mapped = std::make_shared<std::optional<CodeObject>>();
-  set_sim_launcher(dev, [mapped, m](sim::Simulator& s, const CodeObject& co, std::string_view kernel,
-                                    std::span<const uint8_t> ka, const sim::LaunchDims& dims, const sim::Options& opt) {
-    if (!*mapped) {
-      *mapped = co;
-      sim::map_code_object(s.memory(), **mapped);
-    }
-    if (!m) return s.launch(**mapped, kernel, ka, dims, opt);
-    sim::Stats st;
-    m->report = model::model_launch(s, **mapped, kernel, ka, dims, opt, *m->hw, m->options, &st);
-    m->launched = true;
-    return st;
-  });
-}
-
 int run_kernel(const RunOptions& o) {
   std::vector<uint8_t> co = read_regular_file(o.file, "code object", kMaxCodeObjectBytes, true);
   auto model_run = model_cli::prepare_run(o.model, o.trace, o.device, co, o.kernel, o.grid, o.block, o.lds);
@@ -134,7 +116,6 @@ int run_kernel(const RunOptions& o) {
                               "lists them too):{}",
                               o.kernel, nm.size(), nm.size() == 1 ? "" : "s", list));
     }
-    launch_from_image(*dev, read_code_object(co), model_run.get());
   }
   Module m = dev->load(co);
   DeviceKernel kern = m.kernel(o.kernel);
@@ -196,8 +177,32 @@ int run_kernel(const RunOptions& o) {
   return 0;
 }
 
+// The options of a code-object launch, which `run --family` takes from the family instead.
+constexpr const char* kLaunchOptions[] = {"file", "--kernel", "--grid", "--block", "--lds", "--arg", "--out",
+                                          "--trace", "--flops", "--clock-runs", "--clock-workgroups"};
+
+// run --family: the family's kernel on its problem (the job path); a code object's launch options
+// are refused, naming them, and --model is opt-in as for a code object.
+void check_family_run(RunOptions& o, const CLI::App& c) {
+  for (const char* name : kLaunchOptions)
+    if (c.count(name))
+      throw Error(fmt::format("{} describes a code object's launch; with --family the kernel, its grid and its "
+                              "arguments come from the family's problem (drop {} or --family)",
+                              std::string_view(name) == "file" ? "the code object file" : name, name));
+  o.family.device = o.device;
+  o.family.model = o.model.empty() ? "none" : o.model;
+  o.family.sim = o.sim;
+  check_family_job(o.family, "run --family");
+}
+
 // Checks that need several options at once; runs while parsing, before anything is loaded.
-void check_run_options(const RunOptions& o) {
+void check_run_options(const RunOptions& o, const CLI::App& c) {
+  for (const char* name : {"file", "--kernel", "--grid", "--block"})
+    if (!c.count(name))
+      throw Error(fmt::format("{} is required (or --family FAMILY: a registered family's kernel on its problem)",
+                              std::string_view(name) == "file" ? "the code object file" : name));
+  for (const char* name : {"--arch", "--config", "--problem"})
+    if (c.count(name)) throw Error(fmt::format("{} needs --family (a code object's kernel is built already)", name));
   if (o.model.empty() && (o.clock_runs || o.clock_workgroups))
     throw Error("--clock-runs and --clock-workgroups need --model NAME (they bound the modelling of in-kernel clocks)");
   if (o.flops > 0 && o.model.empty()) throw Error("--flops gives the work for the modelled TFLOP/s; it needs --model NAME");
@@ -253,15 +258,18 @@ void add_run_command(CommandLine& cl) {
   auto o = std::make_shared<RunOptions>();
   o->sim.instruction_budget = 1ull << 32;
   o->sim.time_limit_seconds = 60;
-  CLI::App* c = cl.add("run", "run a kernel of a code object on the simulator or a GPU", [o] { return run_kernel(*o); });
-  c->add_option("file", o->file, "the code object (.co)")->required();
-  c->add_option("--kernel", o->kernel, "kernel name inside the code object")->required();
+  CLI::App* c = cl.add("run",
+                       "run a kernel of a code object on the simulator or a GPU; or, with --family, a registered "
+                       "family's kernel on its problem, checked against the family's reference",
+                       [o] { return o->family.kernel.given() ? run_family_job(o->family, "run --family") : run_kernel(*o); });
+  c->add_option("file", o->file, "the code object (.co)");
+  c->add_option("--kernel", o->kernel, "kernel name inside the code object");
   c->add_option("--device", o->device, "sim:gfx950, sim:gfx942, sim, hip:N (default: CDNAJIT_DEVICE, else a GPU, else sim:gfx950)")->check(check_device_spec);
   add_typed_option(c, "--grid", o->grid,
                    [](std::string_view t, std::string_view w) { return parse_dim3(t, w, UINT32_MAX); },
-                   "workgroups: X[,Y,Z]")->required();
+                   "workgroups: X[,Y,Z]");
   add_typed_option(c, "--block", o->block, [](std::string_view t, std::string_view w) { return parse_dim3(t, w, isa::target::kMaxWorkgroupSize); },
-                   "work-items per workgroup: X[,Y,Z] (at most 1024 in all)")->required();
+                   "work-items per workgroup: X[,Y,Z] (at most 1024 in all)");
   add_typed_option(c, "--lds", o->lds,
                    [](std::string_view t, std::string_view w) { return uint32_t(parse_uint(t, w, 0, isa::target::kMaxLdsBytes)); },
                    "dynamic LDS bytes beyond the kernel's own (0..163840; the device's limit is checked at launch)");
@@ -352,7 +360,16 @@ void add_run_command(CommandLine& cl) {
   c->add_flag("--strict-buffer-range", o->sim.check_buffer_range,
               "simulator: report buffer accesses beyond the V#'s num_records as errors (by default they follow "
               "the hardware: loads read 0, stores are dropped)");
-  c->callback([o] { check_run_options(*o); });
+  c->add_option("--family", o->family.kernel.family,
+                "instead of a code object: a kernel family (see 'cdnajit list'), built for --arch with --config and "
+                "--problem, run on the problem's inputs (on sim:ARCH unless --device) and verified against the "
+                "family's reference, as 'cdnajit job'; the modelled time with --model");
+  add_family_config_options(c, o->family.kernel);
+  add_arch_option(c, o->family.arch);
+  c->callback([o, c] {
+    if (o->family.kernel.given()) check_family_run(*o, *c);
+    else check_run_options(*o, *c);
+  });
 }
 
 }  // namespace cdnajit::cli

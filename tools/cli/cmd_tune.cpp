@@ -17,7 +17,9 @@ void add_tune_command(CommandLine& cl) {
                        "performance database",
                        [o] { return run_tune_command(*o); });
   c->add_option("--family", o->family, "kernel family (see --list)");
-  c->add_option("--problem", o->problem, "the family's problem text (dwconv3d: 'seed' or \"N1 C512 D61 H45 W80 k3x5x5 pad0,2,2\")");
+  c->add_option("--problem", o->problem,
+                "the family's problem text (default: the family's tuning problem, 'seed' for the conv families, else "
+                "its example problem; see 'cdnajit list')");
   c->add_option("--device", o->device, "sim:gfx950 (default), sim:gfx942, hip:N")->check(check_device_spec);
   c->add_option("--model", o->model, "timing model for simulator devices: a product or product file FILE.json (default mi350x on gfx950, mi300x on gfx942)");
   add_typed_option(c, "--strategy", o->strategy,

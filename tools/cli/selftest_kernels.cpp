@@ -14,6 +14,7 @@
 #include "codegen/gemm_mx_host.hpp"
 #include "codegen/hip_sources.hpp"
 #include "runtime/hip_source.hpp"
+#include "tools/tune_families/registry.hpp"
 
 namespace cdnajit::cli {
 
@@ -35,21 +36,13 @@ void run_dwconv(Device& dev, std::span<const uint8_t> co, const std::string& ker
 }
 
 // The seed's filter and padding on two channels, four depth slices and 7 x 16 rows (the tuner's
-// correctness problem for the seed shape): every variant's load path, milliseconds to simulate.
-SelftestKernelSet dwconv3d_set(Arch arch) {
+// correctness problem for the seed shape), milliseconds to simulate.
+SelftestKernelSet dwconv3d_hip_set(Arch arch) {
   DwConvShape s = seed_shape();
   s.C = 2, s.D = 4, s.H = 7, s.W = 16;
   return {"dwconv3d", s.str(), [arch, s](SelftestDevice& dev) {
             const std::vector<uint16_t> x = random_bf16(size_t(s.input_elems()), 11);
             const std::vector<uint16_t> w = random_bf16(size_t(s.weight_elems()), 12);
-            for (const DwVariantInfo& v : dw_variants()) {
-              if (!variant_available(v.id, arch)) continue;
-              BuildResult b = build_dwconv3d(s, v.id, arch);
-              const uint32_t grid = uint32_t(v.id == DwVariant::mfma_band ? plan_dwconv_mfma(s, arch).grid_x
-                                                                         : dwconv_geometry(s, arch, v.id).grid_x);
-              dev.set_label(fmt::format("dwconv3d {}: JIT", v.name));
-              run_dwconv(dev, b.code_object, b.name, grid, s, x, w);
-            }
             for (HipReference r : kHipReferences) {
               dev.set_label(fmt::format("dwconv3d: HIP reference {}", dwconv3d_hip_seed_kernel(r)));
               run_dwconv(dev, compile_hip(dwconv3d_hip_source(r), arch, dwconv3d_hip_flags(s, r)),
@@ -63,9 +56,9 @@ SelftestKernelSet dwconv3d_set(Arch arch) {
 
 // The seed's conv3d (3x3x3, pad 1) on one image of 2 x 6 x 6 pixels: 3 input channels (the
 // channel padding) and 24 output channels, so a partial M and N tile of the default configuration.
-// bf16 and fp8 (E4M3: FNUZ on gfx942, OCP on gfx950), each with its same-order MFMA reference;
-// the direct reference once, on the bf16 data.
-SelftestKernelSet conv3d_set(Arch arch) {
+// bf16 and fp8 (E4M3: FNUZ on gfx942, OCP on gfx950): the same-order MFMA reference of each (on
+// the input transposed on the host), the direct reference once, on the bf16 data.
+SelftestKernelSet conv3d_hip_set(Arch arch) {
   Conv3dShape s = conv3d_seed_shape(6);
   s.C = 3, s.K = 24, s.D = 2;
   return {"conv3d_igemm", s.str() + " bf16, fp8", [arch, s](SelftestDevice& dev) {
@@ -73,8 +66,6 @@ SelftestKernelSet conv3d_set(Arch arch) {
             for (Conv3dDType t : {Conv3dDType::bf16, Conv3dDType::fp8}) {
               const Conv3dPlan p = make_conv3d_plan(s, t, arch);
               const std::vector<uint8_t> px = conv3d_pack_input(p, in.x), pw = conv3d_pack_weights(p, in.w);
-              dev.set_label(fmt::format("conv3d_igemm {}: JIT (transpose, implicit GEMM)", dtype_name(t)));
-              run_conv3d_jit(dev, p, build_conv3d_kernels(p), px, pw, in.bias);
               dev.set_label(fmt::format("conv3d_igemm {}: HIP reference (MFMA, same order)", dtype_name(t)));
               run_conv3d_hip_mfma(dev, p, compile_hip(conv3d_igemm_hip_source(), arch, conv3d_hip_flags(p)),
                                   conv3d_transpose_host(p, px), pw, in.bias);
@@ -86,19 +77,13 @@ SelftestKernelSet conv3d_set(Arch arch) {
 }
 
 // Two groups, three K tiles (the stage loop runs twice), 3x3 filter with padding.
-SelftestKernelSet bwd_weight_set(Arch arch) {
+SelftestKernelSet bwd_weight_hip_set(Arch arch) {
   BwdWeightShape s;
   s.N = 3, s.G = 2, s.C = 4, s.K = 6, s.Hi = 5, s.Wi = 5, s.Y = 3, s.X = 3;
   s.pad[0] = s.pad[1] = 1;
   return {"conv_bwd_weight", s.str() + " bf16->f32", [arch, s](SelftestDevice& dev) {
             const BwdWeightConfig cfg;
             const BwdWeightInputs in = bwd_weight_random_inputs(s, cfg.dtype, 5);
-            for (BwdWeightVariant v : kBwdWeightVariants) {
-              BwdWeightKernel k = build_conv_bwd_weight(s, v, arch, cfg);
-              dev.set_label(fmt::format("conv_bwd_weight {}: JIT", variant_name(v)));
-              run_bwd_weight(dev, k.build.code_object, kBwdWeightKernelName, k.grid, k.block, s, in, cfg.out_bytes(),
-                             k.splits > 1);
-            }
             dev.set_label("conv_bwd_weight: HIP reference (MFMA, same order)");
             run_bwd_weight(dev, compile_hip(bwd_weight_hip_source(), arch, bwd_weight_hip_flags(s, arch, cfg)),
                            kBwdWeightHipKernelName, bwd_weight_hip_grid(s), Dim3{64, 1, 1}, s, in, cfg.out_bytes());
@@ -110,28 +95,24 @@ SelftestKernelSet bwd_weight_set(Arch arch) {
 
 // Two workgroups of the default configuration: a partial tile in M, a full and a partial one in
 // N, two K tiles (the MFMA simulation dominates the run time; more tiles add no code path).
-SelftestKernelSet gemm_set(Arch arch) {
+SelftestKernelSet gemm_hip_set(Arch arch) {
   const GemmPlan tile = make_gemm_plan(GemmShape{256, 256, 256}, arch);
   GemmShape s;
   s.M = tile.cfg.tile_m / 2 + 8, s.N = tile.cfg.tile_n + 8, s.K = 2 * tile.cfg.tile_k;
   const GemmPlan p = make_gemm_plan(s, arch);
   return {"gemm", s.str(), [arch, p](SelftestDevice& dev) {
             const GemmInputs in = gemm_random_inputs(p, 23);
-            dev.set_label("gemm: JIT");
-            run_gemm_jit(dev, p, build_gemm(p), in);
             dev.set_label("gemm: HIP reference (MFMA, same order)");
             run_gemm_hip(dev, p, compile_hip(gemm_hip_source(), arch, gemm_hip_flags(p)), in);
           }};
 }
 
-SelftestKernelSet gemm_mx_set(Arch arch) {
+SelftestKernelSet gemm_mx_hip_set(Arch arch) {
   GemmMxShape s;
   s.M = 72, s.N = 136, s.K = 128;  // as the GEMM: a partial tile in M, a full and a partial one in N
   const GemmMxPlan p = make_gemm_mx_plan(s, arch);
   return {"gemm_mx", s.str(), [arch, p](SelftestDevice& dev) {
             const GemmMxInputs in = gemm_mx_random_inputs(p, 23);
-            dev.set_label("gemm_mx: JIT");
-            run_gemm_mx_jit(dev, p, build_gemm_mx(p), in);
             dev.set_label("gemm_mx: HIP reference (MFMA, same order)");
             run_gemm_mx_hip(dev, p, compile_hip(gemm_mx_hip_source(), arch, gemm_mx_hip_flags(p)), in);
           }};
@@ -163,12 +144,44 @@ SelftestKernelSet clock_set(Arch arch) {
           }};
 }
 
+// A family's JIT kernel as `cdnajit job` makes it (tools/tune_families/registry.hpp): its default
+// configuration for `arch` on its example problem, run whole and verified against the family's
+// reference on each side (a failed verification is an error of that side). Built once, on the
+// first side's run.
+SelftestKernelSet family_set(const tune::Family& f, const std::string& problem, const tune::Config& cfg, Arch arch) {
+  auto built = std::make_shared<std::unique_ptr<tune::Candidate>>();
+  return {f.name(), cfg.empty() ? problem : fmt::format("{}; config {}", problem, tune::config_str(cfg)),
+          [&f, problem, cfg, arch, built](SelftestDevice& dev) {
+            if (!*built) *built = f.build(cfg, problem, arch);
+            dev.set_label(fmt::format("{}: JIT, default configuration, verified", f.name()));
+            if (std::string why = (*built)->verify(dev); !why.empty())
+              throw Error(fmt::format("verification against the {} reference: {}", f.name(), why));
+          }};
+}
+
 }  // namespace
 
-std::vector<SelftestKernelSet> selftest_kernel_sets(Arch arch) {
-  std::vector<SelftestKernelSet> sets = {dwconv3d_set(arch), conv3d_set(arch), bwd_weight_set(arch), gemm_set(arch),
-                                         clock_set(arch)};
-  if (arch == Arch::gfx950) sets.push_back(gemm_mx_set(arch));  // the scaled MFMA is gfx950's
+std::vector<std::string> selftest_set_names() {
+  std::vector<std::string> names = tune::family_names();
+  names.push_back("clock");
+  return names;
+}
+
+std::vector<SelftestKernelSet> selftest_kernel_sets(Arch arch, std::vector<std::string>* skipped) {
+  std::vector<SelftestKernelSet> sets;
+  for (const tune::Family* f : tune::all_families()) {
+    const std::string problem = f->canonical_problem(f->example_problem());
+    try {
+      sets.push_back(family_set(*f, problem, tune::resolve_config(*f, {}, problem, arch), arch));
+    } catch (const Error& e) {  // the family has no kernel for this arch (gemm_mx: gfx950 only)
+      if (skipped) skipped->push_back(fmt::format("{}: {}", f->name(), e.what()));
+    }
+  }
+  // The clang-compiled HIP references beside the families, and the clock probe.
+  for (SelftestKernelSet s : {dwconv3d_hip_set(arch), conv3d_hip_set(arch), bwd_weight_hip_set(arch), gemm_hip_set(arch)})
+    sets.push_back(std::move(s));
+  if (arch == Arch::gfx950) sets.push_back(gemm_mx_hip_set(arch));  // the scaled MFMA is gfx950's
+  sets.push_back(clock_set(arch));
   return sets;
 }
 

@@ -1,9 +1,8 @@
-// The kernels `cdnajit selftest` runs on a device and on the simulator: every family's default
-// kernels (the depthwise conv3d variants, the implicit-GEMM conv3d, the conv backward-weight
-// variants, the GEMM, the MX GEMM on gfx950) and the clang-compiled HIP references beside them
-// (codegen/hip/*.hip), each on a reduced problem so that a simulator run takes milliseconds; and
-// a small clang kernel that reads the clock (clock64()) around a dependent FMA chain.
-// A set runs through codegen's own drivers on whatever device it is given.
+// The kernels `cdnajit selftest` runs on a device and on the simulator: every registered family's
+// kernel as `cdnajit job` makes it (tools/tune_families/registry.hpp: its default configuration on
+// its example problem, verified against the family's reference), the clang-compiled HIP references
+// beside the families (codegen/hip/*.hip) on reduced problems, and a small clang kernel that reads
+// the clock (clock64()) around a dependent FMA chain. A set runs on whatever device it is given.
 #pragma once
 #include <functional>
 #include <string>
@@ -19,12 +18,16 @@ namespace cdnajit::cli {
 inline constexpr const char* kSelftestClockBuffer = "clock";
 
 struct SelftestKernelSet {
-  std::string family;   // "dwconv3d", "conv3d_igemm", "conv_bwd_weight", "gemm", "gemm_mx", "clock"
-  std::string problem;  // the reduced problem, as text
+  std::string family;   // a registered family's name, or "clock"
+  std::string problem;  // the problem (and configuration), as text
   // Builds the set's kernels and runs each once on `dev` (labelling each launch).
   std::function<void(SelftestDevice& dev)> run;
 };
 
-std::vector<SelftestKernelSet> selftest_kernel_sets(Arch arch);
+// The families' sets (those with a kernel for `arch`; the others named with the reason in
+// `skipped`), then the HIP references and the clock probe.
+std::vector<SelftestKernelSet> selftest_kernel_sets(Arch arch, std::vector<std::string>* skipped = nullptr);
+// What `selftest --family` accepts: the registered families and "clock".
+std::vector<std::string> selftest_set_names();
 
 }  // namespace cdnajit::cli

@@ -196,6 +196,7 @@ class Conv3dIgemmFamily final : public FamilyBase<Problem, Conv3dConfig> {
   }
   std::string problem_format() const override { return kProblemFormat; }
   std::string example_problem() const override { return "bf16 N1 C13 D3 H9 W9 K40 k3x3x3 s1,1,1 p1,1,1 d1,1,1"; }
+  std::string default_problem() const override { return "seed"; }
 
  private:
   Problem parse(std::string_view text) const override { return parse_problem(text); }

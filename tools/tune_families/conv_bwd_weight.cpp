@@ -190,6 +190,7 @@ class ConvBwdWeightFamily final : public FamilyBase<Problem, Choice> {
   }
   std::string problem_format() const override { return kProblemFormat; }
   std::string example_problem() const override { return "bf16 N1 G1 C40 K72 9x9 f3x3 s1x1 p1x1 d1x1"; }
+  std::string default_problem() const override { return "seed"; }
 
  private:
   Problem parse(std::string_view text) const override { return parse_problem(text); }

@@ -114,6 +114,7 @@ class DwConv3dFamily final : public FamilyBase<DwConvShape, DwVariant> {
   }
   std::string problem_format() const override { return kProblemFormat; }
   std::string example_problem() const override { return "N1 C2 D4 H7 W16 k3x5x5 pad0,2,2"; }
+  std::string default_problem() const override { return "seed"; }
   std::string default_config(Arch arch) const override {
     return fmt::format("variant={}", codegen::variant_name(codegen::default_variant(arch)));
   }

@@ -34,8 +34,11 @@ const Family& find_family(std::string_view name) {
 }
 
 std::string describe_family(const Family& f) {
-  std::string s = fmt::format("{}: {}\n  problem: {} (example: '{}')\n", f.name(), f.description(), f.problem_format(),
-                              f.example_problem());
+  const std::string tuned = f.default_problem() == f.example_problem()
+                               ? std::string()
+                               : fmt::format("; tune's default: '{}'", f.default_problem());
+  std::string s = fmt::format("{}: {}\n  problem: {} (example: '{}'{})\n", f.name(), f.description(), f.problem_format(),
+                              f.example_problem(), tuned);
   const std::vector<Param> space = f.space();
   for (const Param& p : space) s += fmt::format("  {} = {{{}}}  {}\n", p.name, fmt::join(p.values, ", "), p.doc);
   if (space.empty()) s += "  (no configuration parameters)\n";
