@@ -51,6 +51,14 @@ Options parse(int argc, char** argv) {
       if (i + 1 >= argc) throw Error(fmt::format("report_conv3d: {} needs a value", a));
       return argv[++i];
     };
+    if (a == "--help") {
+      std::cout << "report_conv3d: the implicit-GEMM conv3d report on the seed shape (tools/report_conv3d.md)\n"
+                   "Usage: build/tools/report_conv3d --check-hw 4 --out tools/report_conv3d.md\n"
+                   "Options: --arch gfx942|gfx950|all, --dtype bf16|fp8|all, --hw N, --check-hw N, --modelled-only, "
+                   "--model-hw H1,H2,..., --out FILE.md, --help (gfx950 is modelled on mi355x, the seed's GPU; "
+                   "gfx942 on mi300x)\n";
+      std::exit(0);
+    }
     if (a == "--arch") {
       std::string v = value();
       if (v == "all") continue;

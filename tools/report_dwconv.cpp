@@ -64,6 +64,13 @@ Options parse_options(int argc, char** argv) {
   };
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a == "--help") {
+      std::cout << "report_dwconv: the depthwise conv3d report on the seed shape (tools/report_dwconv.md)\n"
+                   "Usage: build/tools/report_dwconv [--channels K] [--arch gfx942|gfx950|all] [--chunk N] [--out FILE.md]\n"
+                   "Options: --channels K (1..512, default 512; the committed report uses 64), --arch gfx942|gfx950|all, "
+                   "--chunk N (channels per launch), --out FILE.md, --help\n";
+      std::exit(0);
+    }
     if (a == "--channels") o.channels = integer(a, value(i));
     else if (a == "--arch") arch = value(i);
     else if (a == "--chunk") o.chunk = integer(a, value(i));

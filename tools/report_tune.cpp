@@ -209,17 +209,29 @@ int main(int argc, char** argv) try {
   uint64_t seed = 1;
   std::vector<std::string> only;
   std::string out_path;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw Error(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--searches") searches = int(parse_uint(value(), "--searches", 1, 100000000));
-    else if (a == "--seed") seed = parse_uint(value(), "--seed", 0, UINT64_MAX);
-    else if (a == "--scenario") only.push_back(value());
-    else if (a == "--out") out_path = value();
-    else throw Error("unknown option '" + a + "' (valid: --searches N, --seed S, --scenario NAME, --out FILE)");
+  constexpr const char* kUsage = "valid: --searches N, --seed S, --scenario NAME, --out FILE, --help";
+  try {  // usage errors exit 2 before any work
+    for (int i = 1; i < argc; ++i) {
+      std::string a = argv[i];
+      auto value = [&]() -> std::string {
+        if (i + 1 >= argc) throw Error(a + " needs a value");
+        return argv[++i];
+      };
+      if (a == "--help") {
+        std::cout << "report_tune: the configuration-search report on replayed timings (tools/report_tune.md)\n"
+                  << "Usage: build/tools/report_tune --searches 10000 --seed 1 --out tools/report_tune.md\n"
+                  << "Options: " << kUsage << "\n";
+        return 0;
+      }
+      if (a == "--searches") searches = int(parse_uint(value(), "--searches", 1, 100000000));
+      else if (a == "--seed") seed = parse_uint(value(), "--seed", 0, UINT64_MAX);
+      else if (a == "--scenario") only.push_back(value()), (void)scenario(only.back());  // an unknown name: an error listing the names
+      else if (a == "--out") out_path = value();
+      else throw Error("unknown option '" + a + "' (" + kUsage + ")");
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "report_tune: error: " << e.what() << "\n";
+    return 2;
   }
   if (!out_path.empty() && !std::freopen(out_path.c_str(), "w", stdout)) throw Error("cannot write " + out_path);
   if (searches < 1000) std::cerr << "report_tune: note: fewer than 1,000 searches per strategy\n";
