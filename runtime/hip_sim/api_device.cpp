@@ -261,6 +261,7 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig) {
 
 hipError_t hipDeviceSynchronize() {
   HIP_SIM_ENTER();
+  rt.host_synchronize();
   return rt.sticky_error;
 }
 

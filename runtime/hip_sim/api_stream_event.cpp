@@ -1,7 +1,7 @@
 // Streams and events. Work runs when it is called, so every stream is in order
 // and idle between calls. An event records the point it was recorded at on the
 // modelled timeline (the sum of the modelled times of the kernels run so far, each with the
-// product's launch overhead)
+// product's launch overhead, plus CDNAJIT_HIP_HOST_SYNC_US per host synchronize that waited for one)
 // when a model is set, else the host wall clock; hipEventElapsedTime returns the
 // difference and says once on stderr which of the two it is.
 #include <cstdio>
@@ -62,6 +62,7 @@ hipError_t hipStreamDestroy(hipStream_t s) {
 }
 hipError_t hipStreamSynchronize(hipStream_t s) {
   HIP_SIM_ENTER();
+  if (valid_stream(rt, s)) rt.host_synchronize();  // one device queue: a stream's wait is the device's
   return stream_status(rt, s, "hipStreamSynchronize");
 }
 hipError_t hipStreamQuery(hipStream_t s) {
@@ -131,6 +132,7 @@ hipError_t hipEventRecord(hipEvent_t e, hipStream_t s) {
 hipError_t hipEventSynchronize(hipEvent_t e) {
   HIP_SIM_ENTER();
   if (!known_event(rt, e)) return rt.fail(hipErrorInvalidHandle, "hipEventSynchronize", "unknown event");
+  rt.host_synchronize();
   return rt.sticky_error;
 }
 hipError_t hipEventQuery(hipEvent_t e) {
@@ -148,7 +150,14 @@ hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
   const auto& c = rt.config();
   if (!rt.said_event_timing) {
     rt.said_event_timing = true;
-    if (c.hw)
+    if (c.hw && c.host_sync_us > 0)
+      std::fprintf(stderr,
+                   "cdnajit HIP: event times are modelled (model %s): the sum of the modelled times of the kernels "
+                   "between the events, each with the product's launch overhead (%.2f us, fitted), and %.2f us per "
+                   "host synchronize that waited for a kernel (CDNAJIT_HIP_HOST_SYNC_US); copies and other host work "
+                   "count 0\n",
+                   c.hw->name.c_str(), c.hw->launch_overhead_us, c.host_sync_us);
+    else if (c.hw)
       std::fprintf(stderr,
                    "cdnajit HIP: event times are modelled (model %s): the sum of the modelled times of the kernels "
                    "between the events, each with the product's launch overhead (%.2f us, fitted); copies and host "

@@ -78,8 +78,23 @@ const Config& Runtime::config() {
     if (waits != "0") c.error = "CDNAJIT_HIP_CHECK_WAITCNT='" + waits + "': valid are 1 (default) or 0";
     else c.check_waitcnt = false;
   }
+  const std::string sync = env("CDNAJIT_HIP_HOST_SYNC_US");
+  if (c.error.empty() && !sync.empty()) {
+    char* end = nullptr;
+    const double us = std::strtod(sync.c_str(), &end);
+    if (*end != '\0' || !(us >= 0 && us <= 1e6))
+      c.error = "CDNAJIT_HIP_HOST_SYNC_US='" + sync + "': valid is a number of microseconds from 0 to 1e6 (default 0)";
+    else if (!c.hw && us > 0) c.error = "CDNAJIT_HIP_HOST_SYNC_US=" + sync + " needs a timing model (CDNAJIT_HIP_MODEL is off)";
+    else c.host_sync_us = us;
+  }
   config_ = std::move(c);
   return *config_;
+}
+
+void Runtime::host_synchronize() {
+  if (!launched_since_host_sync) return;  // nothing in flight: the host does not wait
+  launched_since_host_sync = false;
+  if (config().hw) modelled_ms += config().host_sync_us * 1e-3;
 }
 
 hipError_t Runtime::require_device() {
@@ -267,6 +282,7 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
       const model::ModelReport r = model::model_recording(rec, *plan, *c.hw);
       // A launch timed between hipEvents also pays the product's fixed launch overhead.
       modelled_ms += r.ms + c.hw->launch_overhead_us * 1e-3;
+      launched_since_host_sync = true;
       if (c.print_reports) std::fprintf(stderr, "%s", model::format_report(r).c_str());
     } catch (const Error& e) {
       model_error = e.what();

@@ -71,6 +71,14 @@ struct Config {
   // CDNAJIT_HIP_CHECK_WAITCNT=0: sim::Options::check_waitcnt off, for kernels that rely on timing
   // instead of an s_waitcnt (a register or LDS-DMA destination used before its wait runs on).
   bool check_waitcnt = true;
+  // CDNAJIT_HIP_HOST_SYNC_US=X (default 0): a host synchronize (hipDeviceSynchronize,
+  // hipStreamSynchronize, hipEventSynchronize) that waits for a kernel launched since the previous
+  // one adds X us to the modelled timeline: on a GPU the host wakes after the kernel ends and only
+  // then submits what follows, e.g. a timed region's end event. No public figure for any product's
+  // host exists to set a default; the one published measurement (HipKittens' MI355X GEMM with and
+  // without a synchronize inside its timed region, 10.5-16.1 us) is quoted in
+  // tools/validation/hipkittens/README.md.
+  double host_sync_us = 0;
 };
 
 struct LaunchConfig {
@@ -132,6 +140,9 @@ class Runtime {
   std::string model_error;       // why the last launch has no modelled time ("" when it has)
   uint64_t unmodelled_launches = 0;  // launches without a modelled time so far
   bool said_event_timing = false;
+  bool launched_since_host_sync = false;  // a modelled kernel ran since the last host synchronize
+  // A host synchronize: adds Config::host_sync_us to the modelled timeline when it waited for a kernel.
+  void host_synchronize();
 
   std::vector<std::unique_ptr<ihipStream_t>> streams;
   std::vector<std::unique_ptr<ihipEvent_t>> events;

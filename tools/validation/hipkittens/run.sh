@@ -4,13 +4,18 @@
 #   EXT_DIR/HipKittens        github.com/HazyResearch/HipKittens at f09e968 (main; MI355X kernels)
 #   EXT_DIR/HipKittens-cdna3  the same repository at 2538b4d (branch cdna3; MI325X kernels, which
 #                             main's library no longer compiles)
-# Each kernel file analysis/bf16_gemm/<dir>/kernel_<N>.cpp is compiled unmodified by
+# Each kernel file analysis/bf16_gemm/<dir>/kernel_<N>.cpp, as it was when its published JSON was
+# written (MI325X: commit d2e6eb40 of the cdna3 checkout's history, whose dispatch_micro calls
+# hipDeviceSynchronize() inside the timed region; the checkout's own files, from a day later, do not,
+# with the same device code; MI355X: the checkout's files), is compiled unmodified by
 # cdnajit-hipcc together with shim/gemm_main.cpp (the host side, in place of the repository's
 # Python/PyTorch harness) and run on the drop-in HIP runtime with CDNAJIT_HIP_MODEL_ONLY (the
 # simulator runs only the workgroups the model needs, see POINTS; the time is the modelled launch).
 # Prints "id<TAB>modelled TFLOP/s" per point (all points, or the IDs given); progress and the
 # model's report go to stderr. HK_TIME=kernel prints the kernel's own modelled TFLOP/s instead of
 # the event-timed one (which adds the product's launch overhead); HK_MODEL_ONLY overrides the mode.
+# The drop-in runtime charges a host synchronize nothing unless CDNAJIT_HIP_HOST_SYNC_US is set
+# (README.md, "What the model still gets wrong here"; timed_region.sh shows the history).
 set -euo pipefail
 if [ $# -lt 2 ]; then
   echo "usage: $0 EXT_DIR BUILD_DIR [ID...]" >&2
@@ -36,7 +41,7 @@ check_commit "$EXT/HipKittens-cdna3" "$CDNA3_COMMIT"
 WORK=$(mktemp -d /tmp/cdnajit-hipkittens-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-# id  checkout  kernel folder  arch  define  product  CDNAJIT_HIP_MODEL_ONLY
+# id  checkout  kernel folder  arch  define  product  CDNAJIT_HIP_MODEL_ONLY  kernel files' commit (- : the checkout's)
 # round: the simulator runs the first round of workgroups (the whole grid up to N = 2048 here), whose
 #   cache lines the memory hierarchy needs to see workgroups share the A and B panels in L2; the
 #   modelled time equals a full run's.
@@ -45,16 +50,16 @@ trap 'rm -rf "$WORK"' EXIT
 #   between workgroups, so HBM traffic is overstated (N = 4096 on MI355X: 369 MB modelled against
 #   the 101 MB of A, B and C). HK_MODEL_ONLY=round runs every point in the round mode.
 POINTS="
-mi355x_bf16_1024 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x round
-mi355x_bf16_2048 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x round
-mi355x_bf16_4096 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x 1
-mi355x_bf16_8192 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x 1
-mi355x_bf16_16384 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x 1
-mi325x_bf16_1024 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x round
-mi325x_bf16_2048 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x round
-mi325x_bf16_4096 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x 1
-mi325x_bf16_8192 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x 1
-mi325x_bf16_16384 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x 1
+mi355x_bf16_1024 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x round -
+mi355x_bf16_2048 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x round -
+mi355x_bf16_4096 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x 1 -
+mi355x_bf16_8192 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x 1 -
+mi355x_bf16_16384 HipKittens mi350x gfx950 KITTENS_CDNA4 mi355x 1 -
+mi325x_bf16_1024 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x round d2e6eb40
+mi325x_bf16_2048 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x round d2e6eb40
+mi325x_bf16_4096 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x 1 d2e6eb40
+mi325x_bf16_8192 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x 1 d2e6eb40
+mi325x_bf16_16384 HipKittens-cdna3 mi325x gfx942 KITTENS_CDNA3 mi325x 1 d2e6eb40
 "
 wanted() {
   [ $# -eq 1 ] && return 0
@@ -62,11 +67,16 @@ wanted() {
   for w in "$@"; do [ "$w" = "$id" ] && return 0; done
   return 1
 }
-while read -r id repo dir arch define product mode; do
+while read -r id repo dir arch define product mode files_commit; do
   [ -n "$id" ] || continue
   wanted "$id" "$@" || continue
   n=${id##*_}
   src="$EXT/$repo/analysis/bf16_gemm/$dir/kernel_$n.cpp"
+  if [ "$files_commit" != - ]; then  # the file as measured, from the checkout's history
+    src="$WORK/${id}_kernel_$n.cpp"
+    git -C "$EXT/$repo" show "$files_commit:analysis/bf16_gemm/$dir/kernel_$n.cpp" > "$src" ||
+      { echo "run.sh: $EXT/$repo has no commit $files_commit (clone the whole repository, not a shallow copy)" >&2; exit 1; }
+  fi
   exe="$WORK/$id"
   # The repository's Makefile flags for the target (-ffast-math and the warp-sync define: CDNA4 only).
   extra=()
