@@ -86,13 +86,12 @@ bool is_subset(std::span<const uint64_t> sorted_small, std::span<const uint64_t>
 
 }  // namespace
 
-bool kernel_reads_clock(sim::Simulator& sim, const CodeObject& co, std::string_view kernel,
-                        std::span<const uint8_t> kernarg, const sim::LaunchDims& dims, sim::Options sim_opt) {
+bool kernel_reads_clock(const std::function<sim::Stats(const sim::Options&)>& run, sim::Options sim_opt) {
   sim::Recording probe;  // no workgroups: the launch only decodes and fills the static facts
   sim_opt.recording = &probe;
   sim_opt.only_recorded_workgroups = true;
   sim_opt.clock_feed = nullptr;
-  sim.launch(co, kernel, kernarg, dims, sim_opt);
+  run(sim_opt);
   return std::any_of(probe.ops.begin(), probe.ops.end(), [](const sim::RecordedOp& o) { return o.clock != sim::ClockKind::None; });
 }
 
@@ -277,9 +276,9 @@ std::vector<uint64_t> merged(std::vector<uint64_t> a, std::span<const uint64_t> 
 
 }  // namespace
 
-ClockedRun run_with_clocks(sim::Simulator& sim, const CodeObject& co, std::string_view kernel,
-                           std::span<const uint8_t> kernarg, const sim::LaunchDims& dims, sim::Options sim_opt,
-                           const Hardware& hw, const LaunchPlan& plan, const ModelOptions& opt) {
+ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>& run, sim::Memory& memory,
+                           const sim::LaunchDims& dims, sim::Options sim_opt, const Hardware& hw, const LaunchPlan& plan,
+                           const ModelOptions& opt) {
   if (opt.clock_runs < 2) throw Error("model: clock_runs must be at least 2 (one run to record, one fed with the model's values)");
   const uint64_t nwg = plan.workgroups;
   const uint64_t limit = opt.clock_workgroups_limit;
@@ -308,21 +307,21 @@ ClockedRun run_with_clocks(sim::Simulator& sim, const CodeObject& co, std::strin
     }
     record = merged(record, first_cus);
   }
-  const MemorySnapshot initial(sim.memory());
+  const MemorySnapshot initial(memory);
   sim::Recording prev;
   bool have_prev = false;
   std::vector<uint64_t> prev_readers;
-  for (int run = 1;; ++run) {
-    if (run > 1) initial.restore(sim.memory());
+  for (int run_no = 1;; ++run_no) {
+    if (run_no > 1) initial.restore(memory);
     feed.read_clock.assign(nwg, 0);
     sim::Recording rec;
     rec.workgroups = record;
     sim_opt.recording = &rec;
     sim_opt.clock_feed = &feed;
-    out.stats = sim.launch(co, kernel, kernarg, dims, sim_opt);
-    out.clocks.runs = run;
+    out.stats = run(sim_opt);
+    out.clocks.runs = run_no;
     out.clocks.sim_seconds += out.stats.seconds;
-    if (run == 1) out.clocks.first_run_seconds = out.stats.seconds;
+    if (run_no == 1) out.clocks.first_run_seconds = out.stats.seconds;
     std::vector<uint64_t> readers;
     for (uint64_t w = 0; w < nwg; ++w)
       if (feed.read_clock[w]) readers.push_back(w);
@@ -343,9 +342,9 @@ ClockedRun run_with_clocks(sim::Simulator& sim, const CodeObject& co, std::strin
                   " workgroups (the whole share of every CU that holds one), more than the limit of " + std::to_string(limit) +
                   " (ModelOptions::clock_workgroups_limit, cdnajit run --clock-workgroups); raise it, or read clocks in fewer "
                   "workgroups (e.g. only in workgroup 0)");
-    if (run >= opt.clock_runs) {
+    if (run_no >= opt.clock_runs) {
       const std::string diff = have_prev ? first_difference(prev, rec) : "";
-      throw Error("model: in-kernel clock values did not reach a fixed point in " + std::to_string(run) +
+      throw Error("model: in-kernel clock values did not reach a fixed point in " + std::to_string(run_no) +
                   " runs of the simulator (ModelOptions::clock_runs, cdnajit run --clock-runs): the clock values the model "
                   "gives change the kernel's control flow or memory addresses" +
                   (!have_prev ? std::string(" (or the runs so far were needed to record the CUs of the workgroups that read clocks)")

@@ -100,21 +100,17 @@ void upload_initial_contents(Device& dev, const Buffer& buf, const BufferArg& b,
 // A code object with data of its own (__device__ / __constant__ variables, pointers the loader
 // relocates) runs from its image in simulated memory, placed as the HSA loader and the drop-in
 // HIP runtime place it (sim::map_code_object, at the first launch), so its kernels reach their
-// variables as on a GPU. With a model the launch is modelled as model_cli's launcher models it.
-void launch_from_image(Device& dev, const CodeObject& code, model_cli::RunModel* m) {
+// variables as on a GPU. A modelled launch runs through this launcher too (model::model_launch).
+void launch_from_image(Device& dev, const CodeObject& code) {
   if (code.globals.empty() && code.relocations.empty()) return;  // nothing but code: the plain launch
   auto mapped = std::make_shared<std::optional<CodeObject>>();
-  set_sim_launcher(dev, [mapped, m](sim::Simulator& s, const CodeObject& co, std::string_view kernel,
-                                    std::span<const uint8_t> ka, const sim::LaunchDims& dims, const sim::Options& opt) {
+  set_sim_launcher(dev, [mapped](sim::Simulator& s, const CodeObject& co, std::string_view kernel,
+                                 std::span<const uint8_t> ka, const sim::LaunchDims& dims, const sim::Options& opt) {
     if (!*mapped) {
       *mapped = co;
       sim::map_code_object(s.memory(), **mapped);
     }
-    if (!m) return s.launch(**mapped, kernel, ka, dims, opt);
-    sim::Stats st;
-    m->report = model::model_launch(s, **mapped, kernel, ka, dims, opt, *m->hw, m->options, &st);
-    m->launched = true;
-    return st;
+    return s.launch(**mapped, kernel, ka, dims, opt);
   });
 }
 
@@ -123,7 +119,7 @@ int run_kernel(const RunOptions& o) {
   auto model_run = model_cli::prepare_run(o.model, o.trace, o.device, co, o.kernel, o.grid, o.block, o.lds);
   if (model_run && o.clock_runs) model_run->options.clock_runs = *o.clock_runs;
   if (model_run && o.clock_workgroups) model_run->options.clock_workgroups_limit = *o.clock_workgroups;
-  auto dev = model_run ? model_cli::open_device(*model_run, o.sim) : open_device(o.device, o.sim);
+  auto dev = model_run ? open_sim_device(model_run->arch, o.sim) : open_device(o.device, o.sim);
   if (dev->is_simulator() && read_code_object(co).find(o.kernel)) {
     // Calls out of the kernel would run into a wrong address mid-run: refuse them before the run, by name.
     std::vector<CheckFinding> nm = not_modelled_findings(co, o.kernel);
@@ -134,7 +130,7 @@ int run_kernel(const RunOptions& o) {
                               "lists them too):{}",
                               o.kernel, nm.size(), nm.size() == 1 ? "" : "s", list));
     }
-    launch_from_image(*dev, read_code_object(co), model_run.get());
+    launch_from_image(*dev, read_code_object(co));
   }
   Module m = dev->load(co);
   DeviceKernel kern = m.kernel(o.kernel);
@@ -176,7 +172,8 @@ int run_kernel(const RunOptions& o) {
     }
     args.ptr(buffers.at(std::get<BufferArg>(o.args[i]).name));
   }
-  LaunchResult lr = dev->launch(kern, o.grid, o.block, o.lds, args);
+  LaunchResult lr = model_run ? model_cli::launch(*dev, *model_run, kern, o.grid, o.block, o.lds, args)
+                              : dev->launch(kern, o.grid, o.block, o.lds, args);
   dev->synchronize();
   fmt::print("ran {} on {}: host wall time {:.3f} ms\n", kern.name(), dev->name(), lr.host_ms);
   if (lr.gpu_ms) {
