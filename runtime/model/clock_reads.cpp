@@ -166,9 +166,12 @@ struct Normalized {
   uint64_t hash = 0;
 };
 
-Normalized normalize(const sim::Recording& rec, size_t first_wave, uint64_t line) {
-  Normalized n;
-  std::unordered_map<uint64_t, uint64_t> label;  // line -> order of first touch
+// Fills `n` (its storage reused from call to call: the equal-share check normalizes every
+// workgroup of the grid and keeps only the shares it replays).
+void normalize(const sim::Recording& rec, size_t first_wave, uint64_t line, Normalized& n,
+               std::unordered_map<uint64_t, uint64_t>& label) {  // line -> order of first touch
+  label.clear();
+  n.seq.clear();
   uint64_t last_line = ~uint64_t(0), last_label = 0;  // neighbouring lanes mostly share a line
   size_t total = 0;
   for (size_t k = 0; k < rec.waves_per_workgroup; ++k)
@@ -197,7 +200,6 @@ Normalized normalize(const sim::Recording& rec, size_t first_wave, uint64_t line
   uint64_t h = 1469598103934665603ull;
   for (uint64_t v : n.seq) h = (h ^ v) * 1099511628211ull;
   n.hash = h;
-  return n;
 }
 
 // Step 2 of the header: the issue cycle of every clock read of the CUs holding a reader.
@@ -221,20 +223,22 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
     std::vector<Normalized> norm;
   };
   std::unordered_map<uint64_t, std::vector<Replayed>> by_hash;  // share signature -> replayed CUs
+  std::vector<Normalized> norm;                          // the current share's workgroups (reused)
+  std::unordered_map<uint64_t, uint64_t> label;          // normalize's line labels (reused)
   for (uint64_t cu : cu_list) {
     std::vector<uint64_t> share;
     for (uint64_t w = cu; w < plan.workgroups; w += cus) share.push_back(w);
     if (share_equal_cus) {
-      std::vector<Normalized> norm;
+      if (norm.size() < share.size()) norm.resize(share.size());
       uint64_t sig = share.size();
-      for (uint64_t w : share) {
-        norm.push_back(normalize(rec, pos[w] * wpw, uint64_t(hw.cache_line)));
-        sig = (sig ^ norm.back().hash) * 1099511628211ull;
+      for (size_t j = 0; j < share.size(); ++j) {
+        normalize(rec, pos[share[j]] * wpw, uint64_t(hw.cache_line), norm[j], label);
+        sig = (sig ^ norm[j].hash) * 1099511628211ull;
       }
       const Replayed* same = nullptr;
       for (const Replayed& r : by_hash[sig]) {
         bool alike = r.share.size() == share.size();
-        for (size_t j = 0; j < share.size() && alike; ++j) alike = r.norm[j].seq == norm[j].seq;
+        for (size_t j = 0; j < share.size() && alike; ++j) alike = r.norm[j].hash == norm[j].hash && r.norm[j].seq == norm[j].seq;
         if (alike) {
           same = &r;
           break;
@@ -248,7 +252,8 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
           }
         continue;
       }
-      by_hash[sig].push_back({share, std::move(norm)});
+      // A share not seen before: keep its sequences (copied out of the reused buffers).
+      by_hash[sig].push_back({share, std::vector<Normalized>(norm.begin(), norm.begin() + std::ptrdiff_t(share.size()))});
     }
     ++sum.cus_replayed;
     sim::Recording one = take_workgroups(rec, share);
