@@ -148,6 +148,8 @@ using SimLauncher = std::function<sim::Stats(sim::Simulator&, const CodeObject&,
                                              std::span<const uint8_t> kernarg, const sim::LaunchDims&,
                                              const sim::Options&)>;
 void set_sim_launcher(Device& d, SimLauncher launcher);
+// The launcher set_sim_launcher gave (empty: the plain launch). Throws cdnajit::Error for any other device.
+SimLauncher sim_launcher(Device& d);
 
 // How many HIP devices are usable, or why there are none ("no HIP device:
 // libamdhip64 not found (tried ...)" / "no HIP device: hipGetDeviceCount

@@ -82,6 +82,7 @@ class SimDevice final : public Device {
   void synchronize() override {}  // launches are synchronous
   sim::Options& options() { return opt_; }
   void set_launcher(SimLauncher l) { launcher_ = std::move(l); }
+  const SimLauncher& launcher() const { return launcher_; }
 
  private:
   sim::Simulator sim_;
@@ -107,6 +108,12 @@ void set_sim_launcher(Device& d, SimLauncher launcher) {
   auto* s = dynamic_cast<SimDevice*>(&d);
   if (!s) throw Error(fmt::format("set_sim_launcher: {} is not a simulator device", d.name()));
   s->set_launcher(std::move(launcher));
+}
+
+SimLauncher sim_launcher(Device& d) {
+  auto* s = dynamic_cast<SimDevice*>(&d);
+  if (!s) throw Error(fmt::format("sim_launcher: {} is not a simulator device", d.name()));
+  return s->launcher();
 }
 
 namespace detail {

@@ -3,6 +3,7 @@
 #include "codegen/dwconv3d.hpp"
 #include "codegen/hip_sources.hpp"
 #include "jit/isa/error.hpp"
+#include "runtime/model/model_device.hpp"
 #include "runtime/model/product_file.hpp"
 #include "runtime/hip_source.hpp"
 #include "jit/codeobject/code_object.hpp"
@@ -32,16 +33,12 @@ std::unique_ptr<RunModel> prepare_run(const std::string& product, const std::str
   return m;
 }
 
-std::unique_ptr<Device> open_device(RunModel& m, const sim::Options& base) {
-  auto dev = open_sim_device(m.arch, base);
-  set_sim_launcher(*dev, [&m](sim::Simulator& s, const CodeObject& co, std::string_view kernel, std::span<const uint8_t> ka,
-                              const sim::LaunchDims& dims, const sim::Options& o) {
-    sim::Stats st;
-    m.report = model::model_launch(s, co, kernel, ka, dims, o, *m.hw, m.options, &st);
-    m.launched = true;
-    return st;
-  });
-  return dev;
+LaunchResult launch(Device& dev, RunModel& m, const DeviceKernel& k, Dim3 grid, Dim3 block, uint32_t dynamic_lds,
+                    const KernelArgs& args) {
+  model::ModelledLaunch ml = model::model_launch(dev, k, grid, block, dynamic_lds, args, *m.hw, m.options);
+  m.report = std::move(ml.report);
+  m.launched = true;
+  return std::move(ml.launch);
 }
 
 void print_run(std::ostream& out, RunModel& m, double flops) {

@@ -19,7 +19,7 @@ struct RunModel {
   std::string trace_path;
   model::LaunchPlan plan;
   model::ModelOptions options;
-  model::ModelReport report;  // filled by the launch (model::model_launch through the device's launcher)
+  model::ModelReport report;  // filled by launch()
   bool launched = false;
 };
 
@@ -28,10 +28,11 @@ struct RunModel {
 std::unique_ptr<RunModel> prepare_run(const std::string& product, const std::string& trace_path, const std::string& device,
                                       const std::vector<uint8_t>& code_object, const std::string& kernel, Dim3 grid,
                                       Dim3 block, uint32_t dynamic_lds);
-// The simulator device whose launches run through model::model_launch, which records, models and,
-// for a kernel that reads in-kernel clocks, re-runs it until the clock values are the model's
-// (`base`: the run's other simulator options).
-std::unique_ptr<Device> open_device(RunModel& m, const sim::Options& base);
+// The launch on a simulator device through model::model_launch (model_device.hpp), which records,
+// models and, for a kernel that reads in-kernel clocks, re-runs it until the clock values are the
+// model's; fills m.report.
+LaunchResult launch(Device& dev, RunModel& m, const DeviceKernel& k, Dim3 grid, Dim3 block, uint32_t dynamic_lds,
+                    const KernelArgs& args);
 // After the launch: prints the modelled report (and writes the trace when asked).
 void print_run(std::ostream& out, RunModel& m, double flops = 0);
 

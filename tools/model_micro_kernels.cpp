@@ -7,38 +7,33 @@
 #include "jit/isa/error.hpp"
 #include "jit/kernel.hpp"
 #include "jit/codeobject/code_object.hpp"
+#include "runtime/model/model_device.hpp"
 
 namespace cdnajit::model_micro {
 namespace {
 
 constexpr uint32_t kThreads = kMicroThreads;
 
-// The kernarg segment of a kernel whose arguments are all pointers, in argument order.
-std::vector<uint8_t> kernarg(const std::vector<uint64_t>& ptrs) {
-  std::vector<uint8_t> k;
-  for (uint64_t p : ptrs) {
-    uint8_t b[8];
-    std::memcpy(b, &p, 8);
-    k.insert(k.end(), b, b + 8);
-  }
-  return k;
+// The kernel arguments of a kernel whose arguments are all pointers, in argument order.
+KernelArgs kernarg(const std::vector<Buffer>& buffers) {
+  KernelArgs a;
+  for (const Buffer& b : buffers) a.ptr(b);
+  return a;
 }
 
-MicroRun run(const std::string& name, const BuildResult& r, Arch arch, const model::Hardware& hw, uint32_t workgroups,
-             sim::Simulator& sim, const std::vector<uint8_t>& ka, int threads, double flops) {
-  CodeObject co = read_code_object(r.code_object);
-  sim::LaunchDims d;
-  d.grid[0] = workgroups;
-  d.block[0] = kThreads;
-  sim::Options so;
-  so.threads = threads;
+// Runs the micro-kernel on the simulator device `dev` through the timing model's entry.
+MicroRun run(const std::string& name, const BuildResult& r, const model::Hardware& hw, uint32_t workgroups, Device& dev,
+             const KernelArgs& args, int threads, double flops) {
+  sim_options(dev)->threads = threads;
+  Module mod = dev.load(r.code_object);
   model::ModelOptions mo;
   mo.flops = flops;
   MicroRun m;
   m.name = name;
   m.flops = flops;
-  m.report = model::model_launch(sim, co, r.name, ka, d, so, hw, mo, &m.stats);
-  (void)arch;
+  model::ModelledLaunch ml = model::model_launch(dev, mod.kernel(r.name), {workgroups}, {kThreads}, 0, args, hw, mo);
+  m.report = std::move(ml.report);
+  m.stats = *ml.launch.sim_stats;
   return m;
 }
 
@@ -70,8 +65,8 @@ void store_result_and_end(Kernel& k, Reg idx, Reg value, Reg out) {
 }
 
 // The loop kernels' output buffer: one float per thread of the grid.
-uint64_t alloc_result(sim::Simulator& sim, uint32_t workgroups) {
-  return sim.memory().alloc(size_t(workgroups) * kThreads * 4, "out");
+Buffer alloc_result(Device& dev, uint32_t workgroups) {
+  return dev.alloc(size_t(workgroups) * kThreads * 4, "out");
 }
 
 void counted_loop(Kernel& k, int iterations, const std::function<void()>& body) {
@@ -99,15 +94,15 @@ MicroRun stream_copy(Arch arch, const model::Hardware& hw, uint32_t workgroups, 
   k.s_waitcnt(vmcnt(0));
   k.global_store_dwordx4(off, v, out);
   k.s_endpgm();
-  sim::Simulator sim(arch);
+  auto dev = open_sim_device(arch);
   const size_t bytes = size_t(workgroups) * kThreads * 16;
   std::vector<uint32_t> host(bytes / 4);
   for (size_t i = 0; i < host.size(); ++i) host[i] = uint32_t(i * 2654435761u);
-  uint64_t a = sim.memory().alloc(bytes, "in"), b = sim.memory().alloc(bytes, "out");
-  sim.memory().write(a, host.data(), bytes);
-  MicroRun m = run("streaming copy", k.build(), arch, hw, workgroups, sim, kernarg({a, b}), threads, 0);
+  Buffer a = dev->alloc(bytes, "in"), b = dev->alloc(bytes, "out");
+  dev->copy_to_device(a, host.data(), bytes);
+  MicroRun m = run("streaming copy", k.build(), hw, workgroups, *dev, kernarg({a, b}), threads, 0);
   std::vector<uint32_t> got(host.size());
-  sim.memory().read(b, got.data(), bytes);
+  dev->copy_to_host(got.data(), b, bytes);
   if (got != host) throw Error("model micro-kernel: streaming copy produced wrong data");
   m.bytes = 2.0 * double(bytes);
   return m;
@@ -141,22 +136,22 @@ BuildResult stream_kernel(Arch arch, int reads, int writes) {
 MicroRun stream(Arch arch, const model::Hardware& hw, uint32_t workgroups, int reads, int writes, int threads) {
   BuildResult built = stream_kernel(arch, reads, writes);
   const std::string name = std::to_string(reads) + " read(s), " + std::to_string(writes) + " write(s) stream";
-  sim::Simulator sim(arch);
+  auto dev = open_sim_device(arch);
   const size_t bytes = size_t(workgroups) * kThreads * 16;
   std::vector<float> expect(bytes / 4, reads ? 0.0f : 1.0f);
-  std::vector<uint64_t> ptrs;
+  std::vector<Buffer> ptrs;
   for (int i = 0; i < reads; ++i) {
     std::vector<float> host(bytes / 4);
     for (size_t j = 0; j < host.size(); ++j) host[j] = float((j * 7 + size_t(i) * 3) % 1024);  // exact float sums
-    ptrs.push_back(sim.memory().alloc(bytes, "in"));
-    sim.memory().write(ptrs.back(), host.data(), bytes);
+    ptrs.push_back(dev->alloc(bytes, "in"));
+    dev->copy_to_device(ptrs.back(), host.data(), bytes);
     for (size_t j = 0; j < host.size(); ++j) expect[j] += host[j];
   }
-  for (int i = 0; i < writes; ++i) ptrs.push_back(sim.memory().alloc(bytes, "out"));
-  MicroRun m = run(name, built, arch, hw, workgroups, sim, kernarg(ptrs), threads, 0);
+  for (int i = 0; i < writes; ++i) ptrs.push_back(dev->alloc(bytes, "out"));
+  MicroRun m = run(name, built, hw, workgroups, *dev, kernarg(ptrs), threads, 0);
   for (int i = 0; i < writes; ++i) {
     std::vector<float> got(expect.size());
-    sim.memory().read(ptrs[size_t(reads + i)], got.data(), bytes);
+    dev->copy_to_host(got.data(), ptrs[size_t(reads + i)], bytes);
     if (got != expect) throw Error("model micro-kernel: " + name + " produced wrong data");
   }
   m.bytes = double(reads + writes) * double(bytes);
@@ -188,14 +183,14 @@ BuildResult mfma_loop_kernel(Arch arch, int iterations) {
 
 MicroRun mfma_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
   BuildResult built = mfma_loop_kernel(arch, iterations);
-  sim::Simulator sim(arch);
-  const uint64_t o = alloc_result(sim, workgroups);
+  auto dev = open_sim_device(arch);
+  const Buffer o = alloc_result(*dev, workgroups);
   const size_t n = size_t(workgroups) * kThreads;
   const double waves = double(workgroups) * kThreads / 64;
-  MicroRun m = run("MFMA loop (v_mfma_f32_32x32x8_bf16)", built, arch, hw, workgroups, sim, kernarg({o}), threads,
+  MicroRun m = run("MFMA loop (v_mfma_f32_32x32x8_bf16)", built, hw, workgroups, *dev, kernarg({o}), threads,
                    waves * iterations * kMfmaAccumulators * 32.0 * 32 * 8 * 2);
   std::vector<float> got(n);
-  sim.memory().read(o, got.data(), n * 4);
+  dev->copy_to_host(got.data(), o, n * 4);
   for (float x : got)
     if (x != 0.0f) throw Error("model micro-kernel: MFMA loop produced a non-zero result");
   return m;
@@ -222,10 +217,10 @@ BuildResult valu_loop_kernel(Arch arch, int iterations) {
 
 MicroRun valu_loop(Arch arch, const model::Hardware& hw, uint32_t workgroups, int iterations, int threads) {
   BuildResult built = valu_loop_kernel(arch, iterations);
-  sim::Simulator sim(arch);
-  const uint64_t o = alloc_result(sim, workgroups);
+  auto dev = open_sim_device(arch);
+  const Buffer o = alloc_result(*dev, workgroups);
   const double waves = double(workgroups) * kThreads / 64;
-  return run("VALU loop (v_fmac_f32)", built, arch, hw, workgroups, sim, kernarg({o}), threads,
+  return run("VALU loop (v_fmac_f32)", built, hw, workgroups, *dev, kernarg({o}), threads,
              waves * iterations * kValuAccumulators * 64.0 * 2);
 }
 
@@ -254,9 +249,9 @@ MicroRun lds_stride(Arch arch, const model::Hardware& hw, uint32_t workgroups, i
     k.s_waitcnt(lgkmcnt(0));
   });
   store_result_and_end(k, idx, r[kReads - 1], out);
-  sim::Simulator sim(arch);
-  const uint64_t o = alloc_result(sim, workgroups);
-  return run("LDS ds_read_b32, stride " + std::to_string(stride_dwords) + " dwords", k.build(), arch, hw, workgroups, sim,
+  auto dev = open_sim_device(arch);
+  const Buffer o = alloc_result(*dev, workgroups);
+  return run("LDS ds_read_b32, stride " + std::to_string(stride_dwords) + " dwords", k.build(), hw, workgroups, *dev,
              kernarg({o}), threads, 0);
 }
 

@@ -521,11 +521,14 @@ int main(int argc, char** argv) {
       }
       double load[1] = {0};
       getloadavg(load, 1);
+      const std::string runs = o.cost_runs == 1 ? std::string("one run without and one with recording (the report's own), "
+                                                             "one after the other")
+                                                 : fmt::format("medians of {} runs without and {} with recording, alternating, "
+                                                               "so a change of load hits both alike", o.cost_runs, o.cost_runs);
       md << fmt::format("\nOverhead = (run with recording + replay) / plain run - 1 (target: at most +100%). Run times are "
-                        "medians of {} runs without and {} with recording, alternating, so a change of load hits both "
-                        "alike; host load average {:.1f} when the report was written. Runs this short (about a second) "
+                        "{}; host load average {:.1f} when the report was written. Runs this short (about a second) "
                         "still vary by 10-20% from run to run.\n\n",
-                        o.cost_runs, o.cost_runs, load[0]);
+                        runs, load[0]);
     }
     // Micro-kernels.
     if (!o.published_only) {

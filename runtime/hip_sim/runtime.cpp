@@ -243,32 +243,30 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
     } catch (const Error& e) {
       model_error = e.what();
     }
-  // The same recording as model_launch (the sampled workgroups and the cache lines of the first
-  // round for the memory hierarchy), and a kernel that reads s_memtime / s_memrealtime runs to the
-  // fixed point of its modelled clock values, so clock64() differences are modelled cycles.
-  sim::Recording rec;
+  // A modelled launch goes through the model's entry (model::model_launch): the sampled workgroups
+  // and the cache lines of the first round recorded, and a kernel that reads s_memtime /
+  // s_memrealtime run to the fixed point of its modelled clock values, so clock64() differences
+  // are modelled cycles.
   sim::Options opt;
   opt.check_waitcnt = c.check_waitcnt;
+  if (plan && c.model_only && !said_model_only_) {
+    std::fprintf(stderr, "cdnajit HIP: CDNAJIT_HIP_MODEL_ONLY: each launch runs only the workgroups the timing model "
+                         "replays and traces (%s); the other workgroups' outputs are not computed\n",
+                 c.model_only_traced == model::kMaxTracedWorkgroups ? "the first round" : "a sample of the first round");
+    said_model_only_ = true;
+  }
+  std::optional<model::ModelReport> report;
   try {
-    if (plan && !c.model_only && model::kernel_reads_clock(sim(), f.module->code, k.name, kernarg, dims, opt)) {
-      model::ClockedRun cr = model::run_with_clocks(sim(), f.module->code, k.name, kernarg, dims, opt, *c.hw, *plan, {});
-      rec = model::take_workgroups(cr.rec, plan->record);
+    if (plan) {
+      // A model-only launch runs (and traces) the sample the codegen families' model_launch_of uses
+      // (=1: two workgroups per XCD, too few to see other workgroups reuse a line in L2) or the whole
+      // first round (=round: the lines a full launch traces, so the modelled time equals a full launch's).
+      const model::SimulatedGrid grid = !c.model_only ? model::SimulatedGrid::full
+                                        : c.model_only_traced == model::kMaxTracedWorkgroups
+                                            ? model::SimulatedGrid::sampled_first_round
+                                            : model::SimulatedGrid::sampled;
+      report = model::model_launch(sim(), f.module->code, k.name, kernarg, dims, opt, *c.hw, {}, nullptr, grid);
     } else {
-      if (plan) {
-        // The memory hierarchy needs the traced workgroups' cache lines. A model-only launch runs (and
-        // traces) the sample the codegen families' model_launch_of uses (=1: two workgroups per XCD, too
-        // few to see other workgroups reuse a line in L2) or the whole first round (=round: the lines a
-        // full launch traces, so the modelled time equals a full launch's).
-        rec = model::recording_for(*plan, *c.hw, c.model_only ? c.model_only_traced : model::kMaxTracedWorkgroups);
-        opt.recording = &rec;
-        opt.only_recorded_workgroups = c.model_only;
-        if (c.model_only && !said_model_only_) {
-          std::fprintf(stderr, "cdnajit HIP: CDNAJIT_HIP_MODEL_ONLY: each launch runs only the workgroups the timing model "
-                               "replays and traces (%s); the other workgroups' outputs are not computed\n",
-                       c.model_only_traced == model::kMaxTracedWorkgroups ? "the first round" : "a sample of the first round");
-          said_model_only_ = true;
-        }
-      }
       sim().launch(f.module->code, k.name, kernarg, dims, opt);
     }
   } catch (const sim::LaunchError& e) {
@@ -278,15 +276,12 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
     sticky_error = hipErrorLaunchFailure;
     return fail(sticky_error, where, e.what());
   }
-  if (plan) try {
-      const model::ModelReport r = model::model_recording(rec, *plan, *c.hw);
-      // A launch timed between hipEvents also pays the product's fixed launch overhead.
-      modelled_ms += r.ms + c.hw->launch_overhead_us * 1e-3;
-      launched_since_host_sync = true;
-      if (c.print_reports) std::fprintf(stderr, "%s", model::format_report(r).c_str());
-    } catch (const Error& e) {
-      model_error = e.what();
-    }
+  if (report) {
+    // A launch timed between hipEvents also pays the product's fixed launch overhead.
+    modelled_ms += report->ms + c.hw->launch_overhead_us * 1e-3;
+    launched_since_host_sync = true;
+    if (c.print_reports) std::fprintf(stderr, "%s", model::format_report(*report).c_str());
+  }
   if (!model_error.empty()) {
     ++unmodelled_launches;
     std::fprintf(stderr, "cdnajit HIP: %s: no modelled time: %s\n", where.c_str(), model_error.c_str());

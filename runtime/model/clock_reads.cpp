@@ -2,6 +2,7 @@
 #include "runtime/model/clock_reads.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <unordered_map>
@@ -86,13 +87,12 @@ bool is_subset(std::span<const uint64_t> sorted_small, std::span<const uint64_t>
 
 }  // namespace
 
-bool kernel_reads_clock(sim::Simulator& sim, const CodeObject& co, std::string_view kernel,
-                        std::span<const uint8_t> kernarg, const sim::LaunchDims& dims, sim::Options sim_opt) {
+bool kernel_reads_clock(const std::function<sim::Stats(const sim::Options&)>& run, sim::Options sim_opt) {
   sim::Recording probe;  // no workgroups: the launch only decodes and fills the static facts
   sim_opt.recording = &probe;
   sim_opt.only_recorded_workgroups = true;
   sim_opt.clock_feed = nullptr;
-  sim.launch(co, kernel, kernarg, dims, sim_opt);
+  run(sim_opt);
   return std::any_of(probe.ops.begin(), probe.ops.end(), [](const sim::RecordedOp& o) { return o.clock != sim::ClockKind::None; });
 }
 
@@ -167,10 +167,17 @@ struct Normalized {
   uint64_t hash = 0;
 };
 
-Normalized normalize(const sim::Recording& rec, size_t first_wave, uint64_t line) {
-  Normalized n;
-  std::unordered_map<uint64_t, uint64_t> label;  // line -> order of first touch
+// Fills `n` (its storage reused from call to call: the equal-share check normalizes every
+// workgroup of the grid and keeps only the shares it replays).
+void normalize(const sim::Recording& rec, size_t first_wave, uint64_t line, Normalized& n,
+               std::unordered_map<uint64_t, uint64_t>& label) {  // line -> order of first touch
+  label.clear();
+  n.seq.clear();
   uint64_t last_line = ~uint64_t(0), last_label = 0;  // neighbouring lanes mostly share a line
+  // Lines are a power of two on every product (product_file.cpp checks it): a shift and a mask
+  // instead of a 64-bit division per address, which was most of this function's time.
+  const bool pow2 = (line & (line - 1)) == 0;
+  const int shift = pow2 ? std::countr_zero(line) : 0;
   size_t total = 0;
   for (size_t k = 0; k < rec.waves_per_workgroup; ++k)
     total += 1 + rec.waves[first_wave + k].steps.size() + rec.waves[first_wave + k].addrs.size();
@@ -186,11 +193,12 @@ Normalized normalize(const sim::Recording& rec, size_t first_wave, uint64_t line
         if (a == sim::kNoAddress || !global) {
           n.seq.push_back(a);
         } else {
-          if (a / line != last_line) {
-            last_line = a / line;
+          const uint64_t l = pow2 ? a >> shift : a / line;
+          if (l != last_line) {
+            last_line = l;
             last_label = label.emplace(last_line, label.size()).first->second;
           }
-          n.seq.push_back(last_label * line + a % line);
+          n.seq.push_back(last_label * line + (pow2 ? a & (line - 1) : a % line));
         }
       }
     }
@@ -198,7 +206,6 @@ Normalized normalize(const sim::Recording& rec, size_t first_wave, uint64_t line
   uint64_t h = 1469598103934665603ull;
   for (uint64_t v : n.seq) h = (h ^ v) * 1099511628211ull;
   n.hash = h;
-  return n;
 }
 
 // Step 2 of the header: the issue cycle of every clock read of the CUs holding a reader.
@@ -222,20 +229,22 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
     std::vector<Normalized> norm;
   };
   std::unordered_map<uint64_t, std::vector<Replayed>> by_hash;  // share signature -> replayed CUs
+  std::vector<Normalized> norm;                          // the current share's workgroups (reused)
+  std::unordered_map<uint64_t, uint64_t> label;          // normalize's line labels (reused)
   for (uint64_t cu : cu_list) {
     std::vector<uint64_t> share;
     for (uint64_t w = cu; w < plan.workgroups; w += cus) share.push_back(w);
     if (share_equal_cus) {
-      std::vector<Normalized> norm;
+      if (norm.size() < share.size()) norm.resize(share.size());
       uint64_t sig = share.size();
-      for (uint64_t w : share) {
-        norm.push_back(normalize(rec, pos[w] * wpw, uint64_t(hw.cache_line)));
-        sig = (sig ^ norm.back().hash) * 1099511628211ull;
+      for (size_t j = 0; j < share.size(); ++j) {
+        normalize(rec, pos[share[j]] * wpw, uint64_t(hw.cache_line), norm[j], label);
+        sig = (sig ^ norm[j].hash) * 1099511628211ull;
       }
       const Replayed* same = nullptr;
       for (const Replayed& r : by_hash[sig]) {
         bool alike = r.share.size() == share.size();
-        for (size_t j = 0; j < share.size() && alike; ++j) alike = r.norm[j].seq == norm[j].seq;
+        for (size_t j = 0; j < share.size() && alike; ++j) alike = r.norm[j].hash == norm[j].hash && r.norm[j].seq == norm[j].seq;
         if (alike) {
           same = &r;
           break;
@@ -249,7 +258,8 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
           }
         continue;
       }
-      by_hash[sig].push_back({share, std::move(norm)});
+      // A share not seen before: keep its sequences (copied out of the reused buffers).
+      by_hash[sig].push_back({share, std::vector<Normalized>(norm.begin(), norm.begin() + std::ptrdiff_t(share.size()))});
     }
     ++sum.cus_replayed;
     sim::Recording one = take_workgroups(rec, share);
@@ -277,9 +287,9 @@ std::vector<uint64_t> merged(std::vector<uint64_t> a, std::span<const uint64_t> 
 
 }  // namespace
 
-ClockedRun run_with_clocks(sim::Simulator& sim, const CodeObject& co, std::string_view kernel,
-                           std::span<const uint8_t> kernarg, const sim::LaunchDims& dims, sim::Options sim_opt,
-                           const Hardware& hw, const LaunchPlan& plan, const ModelOptions& opt) {
+ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>& run, sim::Memory& memory,
+                           const sim::LaunchDims& dims, sim::Options sim_opt, const Hardware& hw, const LaunchPlan& plan,
+                           const ModelOptions& opt) {
   if (opt.clock_runs < 2) throw Error("model: clock_runs must be at least 2 (one run to record, one fed with the model's values)");
   const uint64_t nwg = plan.workgroups;
   const uint64_t limit = opt.clock_workgroups_limit;
@@ -308,21 +318,21 @@ ClockedRun run_with_clocks(sim::Simulator& sim, const CodeObject& co, std::strin
     }
     record = merged(record, first_cus);
   }
-  const MemorySnapshot initial(sim.memory());
+  const MemorySnapshot initial(memory);
   sim::Recording prev;
   bool have_prev = false;
   std::vector<uint64_t> prev_readers;
-  for (int run = 1;; ++run) {
-    if (run > 1) initial.restore(sim.memory());
+  for (int run_no = 1;; ++run_no) {
+    if (run_no > 1) initial.restore(memory);
     feed.read_clock.assign(nwg, 0);
     sim::Recording rec;
     rec.workgroups = record;
     sim_opt.recording = &rec;
     sim_opt.clock_feed = &feed;
-    out.stats = sim.launch(co, kernel, kernarg, dims, sim_opt);
-    out.clocks.runs = run;
+    out.stats = run(sim_opt);
+    out.clocks.runs = run_no;
     out.clocks.sim_seconds += out.stats.seconds;
-    if (run == 1) out.clocks.first_run_seconds = out.stats.seconds;
+    if (run_no == 1) out.clocks.first_run_seconds = out.stats.seconds;
     std::vector<uint64_t> readers;
     for (uint64_t w = 0; w < nwg; ++w)
       if (feed.read_clock[w]) readers.push_back(w);
@@ -343,9 +353,9 @@ ClockedRun run_with_clocks(sim::Simulator& sim, const CodeObject& co, std::strin
                   " workgroups (the whole share of every CU that holds one), more than the limit of " + std::to_string(limit) +
                   " (ModelOptions::clock_workgroups_limit, cdnajit run --clock-workgroups); raise it, or read clocks in fewer "
                   "workgroups (e.g. only in workgroup 0)");
-    if (run >= opt.clock_runs) {
+    if (run_no >= opt.clock_runs) {
       const std::string diff = have_prev ? first_difference(prev, rec) : "";
-      throw Error("model: in-kernel clock values did not reach a fixed point in " + std::to_string(run) +
+      throw Error("model: in-kernel clock values did not reach a fixed point in " + std::to_string(run_no) +
                   " runs of the simulator (ModelOptions::clock_runs, cdnajit run --clock-runs): the clock values the model "
                   "gives change the kernel's control flow or memory addresses" +
                   (!have_prev ? std::string(" (or the runs so far were needed to record the CUs of the workgroups that read clocks)")

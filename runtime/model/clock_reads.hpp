@@ -20,6 +20,7 @@
 // s_memtime / s_memrealtime runs once, as before.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,8 +49,7 @@ struct ClockSummary {
 };
 
 // True when the kernel's code holds a clock-reading instruction (a launch that runs no workgroup).
-bool kernel_reads_clock(sim::Simulator& sim, const CodeObject& co, std::string_view kernel,
-                        std::span<const uint8_t> kernarg, const sim::LaunchDims& dims, sim::Options sim_opt);
+bool kernel_reads_clock(const std::function<sim::Stats(const sim::Options&)>& run, sim::Options sim_opt);
 
 // The workgroups to replay for the given clock-reading workgroups: the whole share of every CU
 // that holds one, in dispatch order (sorted ascending, i.e. by CU share then round).
@@ -68,11 +68,11 @@ struct ClockedRun {
   ClockSummary clocks;
 };
 
-// Runs the launch to a fixed point of its clock values (header comment); the device memory ends as
-// the final run left it. Throws cdnajit::Error when the fixed point is not reached or the replay
-// would exceed the limit.
-ClockedRun run_with_clocks(sim::Simulator& sim, const CodeObject& co, std::string_view kernel,
-                           std::span<const uint8_t> kernarg, const sim::LaunchDims& dims, sim::Options sim_opt,
-                           const Hardware& hw, const LaunchPlan& plan, const ModelOptions& opt);
+// Runs the launch (`run`, one functional run each; launch_model.hpp's RunLaunch) to a fixed point of
+// its clock values (header comment); `memory`, the memory the runs use, ends as the final run left
+// it. Throws cdnajit::Error when the fixed point is not reached or the replay would exceed the limit.
+ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>& run, sim::Memory& memory,
+                           const sim::LaunchDims& dims, sim::Options sim_opt, const Hardware& hw, const LaunchPlan& plan,
+                           const ModelOptions& opt);
 
 }  // namespace cdnajit::model

@@ -207,14 +207,12 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
   return r;
 }
 
-ModelReport model_launch(sim::Simulator& sim, const CodeObject& co, std::string_view kernel, std::span<const uint8_t> kernarg,
-                         const sim::LaunchDims& dims, sim::Options sim_opt, const Hardware& hw, const ModelOptions& opt,
-                         sim::Stats* stats_out) {
-  const KernelInfo* k = co.find(kernel);
-  if (!k) throw Error("model: no kernel '" + std::string(kernel) + "' in the code object");
-  const LaunchPlan plan = plan_launch(*k, co.arch, dims, hw);
-  if (kernel_reads_clock(sim, co, kernel, kernarg, dims, sim_opt)) {
-    ClockedRun cr = run_with_clocks(sim, co, kernel, kernarg, dims, sim_opt, hw, plan, opt);
+ModelReport model_run(const RunLaunch& run, sim::Memory& memory, const KernelInfo& kernel, Arch arch,
+                      const sim::LaunchDims& dims, sim::Options sim_opt, const Hardware& hw, const ModelOptions& opt,
+                      SimulatedGrid simulated, sim::Stats* stats_out) {
+  const LaunchPlan plan = plan_launch(kernel, arch, dims, hw);
+  if (simulated == SimulatedGrid::full && kernel_reads_clock(run, sim_opt)) {
+    ClockedRun cr = run_with_clocks(run, memory, dims, sim_opt, hw, plan, opt);
     if (stats_out) *stats_out = cr.stats;
     sim::Recording sampled = take_workgroups(cr.rec, plan.record);
     ModelReport r = model_recording(sampled, plan, hw, opt);
@@ -222,14 +220,25 @@ ModelReport model_launch(sim::Simulator& sim, const CodeObject& co, std::string_
     r.clocks = cr.clocks;
     return r;
   }
-  sim::Recording rec = recording_for(plan, hw);
+  sim::Recording rec =
+      recording_for(plan, hw, simulated == SimulatedGrid::sampled ? kSampledTracedWorkgroups : kMaxTracedWorkgroups);
   sim_opt.recording = &rec;
-  sim::Stats st = sim.launch(co, kernel, kernarg, dims, sim_opt);
+  sim_opt.only_recorded_workgroups = simulated != SimulatedGrid::full;
+  sim::Stats st = run(sim_opt);
   if (stats_out) *stats_out = st;
   ModelReport r = model_recording(rec, plan, hw, opt);
   r.sim_seconds = st.seconds;
   r.clocks.sim_seconds = r.clocks.first_run_seconds = st.seconds;
   return r;
+}
+
+ModelReport model_launch(sim::Simulator& sim, const CodeObject& co, std::string_view kernel, std::span<const uint8_t> kernarg,
+                         const sim::LaunchDims& dims, sim::Options sim_opt, const Hardware& hw, const ModelOptions& opt,
+                         sim::Stats* stats_out, SimulatedGrid simulated) {
+  const KernelInfo* k = co.find(kernel);
+  if (!k) throw Error("model: no kernel '" + std::string(kernel) + "' in the code object");
+  const RunLaunch run = [&](const sim::Options& o) { return sim.launch(co, kernel, kernarg, dims, o); };
+  return model_run(run, sim.memory(), *k, co.arch, dims, sim_opt, hw, opt, simulated, stats_out);
 }
 
 std::string format_report(const ModelReport& r) {

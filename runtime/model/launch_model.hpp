@@ -8,6 +8,7 @@
 //   std::cout << cdnajit::model::format_report(r);   // "modelled (model mi355x): ..."
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -102,12 +103,39 @@ std::vector<std::pair<std::string, double>> instructions_per_wave(const sim::Rec
 ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw,
                             const ModelOptions& opt = {});
 
-// Runs the launch on `sim` with recording and models it; `stats_out` gets the simulator's statistics
-// (of the final run). A kernel that reads in-kernel clocks is run until its clock values are the
-// model's own (clock_reads.hpp); ModelReport::clocks says how.
+// What the simulator runs for the model.
+//   full:    every workgroup (the device's memory holds the whole result); the cache lines of the
+//            grid's first round are traced for the memory hierarchy.
+//   sampled: only the workgroups the model records (each computes what it computes in the full
+//            grid, the others' outputs are not written) and kSampledTracedWorkgroups traced, so a
+//            launch of any size costs a few workgroups of simulation. For timing launches whose
+//            results are checked elsewhere (the tuner, the codegen families' model drivers).
+//   sampled_first_round: as sampled, but the whole first round runs and is traced (the cache lines
+//            a full launch traces, so the kernel time equals a full launch's; the drop-in HIP
+//            runtime's CDNAJIT_HIP_MODEL_ONLY=round).
+// The sampled kinds run some workgroups only: a kernel's clock reads keep the functional count
+// there (no fixed point over a grid that is not run).
+enum class SimulatedGrid { full, sampled, sampled_first_round };
+
+// One functional run of the launch with the given simulator options (recording, clock feed, ...):
+// Simulator::launch of the caller's code object, or a device's launcher (model_device.cpp).
+using RunLaunch = std::function<sim::Stats(const sim::Options&)>;
+
+// The model's driver, for one launch: plans it, runs it through `run` with recording (a kernel that
+// reads in-kernel clocks runs until its clock values are the model's own, clock_reads.hpp;
+// ModelReport::clocks says how) and replays the recording. `memory` is the memory the runs use
+// (saved and restored between the runs of a clock-reading kernel); `stats_out` gets the simulator's
+// statistics of the final run. Every entry below and model_device.hpp's come here.
+ModelReport model_run(const RunLaunch& run, sim::Memory& memory, const KernelInfo& kernel, Arch arch,
+                      const sim::LaunchDims& dims, sim::Options sim_opt, const Hardware& hw, const ModelOptions& opt,
+                      SimulatedGrid simulated, sim::Stats* stats_out = nullptr);
+
+// Runs the launch on `sim` with recording and models it (model_run with Simulator::launch of `co`).
+// For callers that own a simulator and a code object without a device (the drop-in HIP runtime).
 ModelReport model_launch(sim::Simulator& sim, const CodeObject& co, std::string_view kernel,
                          std::span<const uint8_t> kernarg, const sim::LaunchDims& dims, sim::Options sim_opt,
-                         const Hardware& hw, const ModelOptions& opt = {}, sim::Stats* stats_out = nullptr);
+                         const Hardware& hw, const ModelOptions& opt = {}, sim::Stats* stats_out = nullptr,
+                         SimulatedGrid simulated = SimulatedGrid::full);
 
 // Multi-line text, every line labelled "modelled (model <name>)".
 std::string format_report(const ModelReport& r);

@@ -6,22 +6,19 @@ namespace cdnajit::model {
 
 namespace {
 
-// Recording on for one launch: sets the device's recording options and gives the caller's options
-// back when it goes out of scope, whether the launch returned or threw.
-class RecordingScope {
+// The model's launcher on the device for one launch: gives the device's previous launcher back when
+// it goes out of scope, whether the launch returned or threw.
+class LauncherScope {
  public:
-  RecordingScope(sim::Options& options, sim::Recording& rec, bool only_recorded)
-      : options_(options), saved_(options) {
-    options_.recording = &rec;
-    options_.only_recorded_workgroups = only_recorded;
-  }
-  ~RecordingScope() { options_ = saved_; }
-  RecordingScope(const RecordingScope&) = delete;
-  RecordingScope& operator=(const RecordingScope&) = delete;
+  LauncherScope(Device& dev, SimLauncher model) : dev_(dev), saved_(sim_launcher(dev)) { set_sim_launcher(dev, std::move(model)); }
+  ~LauncherScope() { set_sim_launcher(dev_, saved_); }
+  LauncherScope(const LauncherScope&) = delete;
+  LauncherScope& operator=(const LauncherScope&) = delete;
+  const SimLauncher& saved() const { return saved_; }
 
  private:
-  sim::Options& options_;
-  const sim::Options saved_;
+  Device& dev_;
+  const SimLauncher saved_;
 };
 
 }  // namespace
@@ -29,23 +26,32 @@ class RecordingScope {
 ModelledLaunch model_launch(Device& dev, const DeviceKernel& k, Dim3 grid, Dim3 block, uint32_t dynamic_lds,
                             const KernelArgs& args, const Hardware& hw, const ModelOptions& opt,
                             SimulatedGrid simulated) {
-  sim::Options* options = sim_options(dev);
-  if (!options)
+  if (!sim_options(dev))
     throw Error("model_launch: the timing model replays what the simulator records; " + dev.name() +
                 " is not a simulator device (open sim:" + std::string(arch_name(hw.arch)) + ")");
   if (hw.arch != dev.arch())
     throw Error("model_launch: model " + hw.name + " is " + std::string(arch_name(hw.arch)) + " but the device is " +
                 dev.name());
   ModelledLaunch m;
-  m.report.plan = plan_launch(k.info(), dev.arch(), sim_launch_dims(grid, block, dynamic_lds), hw);
-  const bool sampled = simulated == SimulatedGrid::sampled;
-  sim::Recording rec = recording_for(m.report.plan, hw, sampled ? kSampledTracedWorkgroups : kMaxTracedWorkgroups);
+  bool modelled = false;
   {
-    RecordingScope scope(*options, rec, sampled);
+    // Device::launch packs the arguments and calls the launcher once; the model runs the launch
+    // (once, or more for in-kernel clocks) through the device's own launcher when it has one.
+    LauncherScope scope(dev, nullptr);
+    const SimLauncher& inner = scope.saved();
+    set_sim_launcher(dev, [&](sim::Simulator& s, const CodeObject& co, std::string_view kernel, std::span<const uint8_t> ka,
+                              const sim::LaunchDims& dims, const sim::Options& o) {
+      const RunLaunch run = [&](const sim::Options& ro) {
+        return inner ? inner(s, co, kernel, ka, dims, ro) : s.launch(co, kernel, ka, dims, ro);
+      };
+      sim::Stats st;
+      m.report = model_run(run, s.memory(), k.info(), dev.arch(), dims, o, hw, opt, simulated, &st);
+      modelled = true;
+      return st;
+    });
     m.launch = dev.launch(k, grid, block, dynamic_lds, args);
   }
-  m.report = model_recording(rec, m.report.plan, hw, opt);
-  if (m.launch.sim_stats) m.report.sim_seconds = m.launch.sim_stats->seconds;
+  if (!modelled) throw Error("model_launch: the device ran the launch without the model (internal error)");
   return m;
 }
 

@@ -20,19 +20,14 @@ struct ModelledLaunch {
   ModelReport report;   // the modelled time on `hw`, labelled with its name
 };
 
-// What the simulator runs for the model.
-//   full:    every workgroup (the device's buffers hold the whole result); the cache lines of the
-//            grid's first round are traced for the memory hierarchy.
-//   sampled: only the workgroups the model records (each computes what it computes in the full
-//            grid, the others' outputs are not written) and kSampledTracedWorkgroups traced, so a
-//            launch of any size costs a few workgroups of simulation. For timing launches whose
-//            results are checked elsewhere (the tuner, the codegen families' model drivers).
-enum class SimulatedGrid { full, sampled };
-
 // The one entry to the timing model for a launch on a device: every caller that models a launch
-// of a Device goes through here (plan, recording on for this launch only, launch, replay).
-// Throws cdnajit::Error when `dev` is not a simulator device or `hw` is another arch's
-// product. The device's simulator options are restored afterwards, also on error.
+// of a Device goes through here. The launch goes through the device (its launcher, if one is set,
+// runs each functional run: e.g. `cdnajit run` placing a code object's data) to
+// launch_model.hpp's model_run: plan, recording, and for a kernel that reads in-kernel clocks
+// (SimulatedGrid::full) the runs to the fixed point of its modelled clock values, then the replay.
+// SimulatedGrid (launch_model.hpp) says which workgroups run. Throws cdnajit::Error when `dev` is
+// not a simulator device or `hw` is another arch's product. The device's simulator options and
+// launcher are restored afterwards, also on error.
 ModelledLaunch model_launch(Device& dev, const DeviceKernel& k, Dim3 grid, Dim3 block, uint32_t dynamic_lds,
                             const KernelArgs& args, const Hardware& hw, const ModelOptions& opt = {},
                             SimulatedGrid simulated = SimulatedGrid::full);

@@ -1,12 +1,33 @@
 // Recording of dynamic instruction streams for the timing model (record.hpp).
 #include <algorithm>
+#include <atomic>
 #include <bit>
 
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
 
+namespace {
+
+// Recorded waves of one launch execute much the same instruction streams, so each reserves at its
+// first step what the waves before it on the same host thread grew to: its vectors then grow once
+// instead of doubling (each doubling copies the wave's addresses into fresh memory). The hint
+// belongs to one launch: begin_recording bumps the epoch, and a hint of another launch or epoch is
+// dropped (it only sizes allocations; the recorded data does not depend on it). At most
+// kMaxHintBytes per vector, so one long wave does not make every later short one reserve its size.
+std::atomic<uint64_t> recording_epoch{0};
+constexpr size_t kMaxHintBytes = size_t(64) << 10;
+struct CapacityHint {
+  const Launch* launch = nullptr;
+  uint64_t epoch = 0;
+  size_t steps = 0, addrs = 0;
+};
+thread_local CapacityHint capacity_hint;
+
+}  // namespace
+
 void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint64_t workgroups) {
+  recording_epoch.fetch_add(1, std::memory_order_relaxed);
   r.arch = L.arch;
   r.kernel = L.dk->info;
   r.waves_per_workgroup = waves_per_workgroup;
@@ -50,6 +71,15 @@ void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint
 }
 
 void record_step(RecordedWave& rw, Wave& w, const Op& op) {
+  CapacityHint& hint = capacity_hint;
+  if (rw.steps.empty()) [[unlikely]] {
+    const uint64_t epoch = recording_epoch.load(std::memory_order_relaxed);
+    if (hint.launch != w.L || hint.epoch != epoch) hint = {w.L, epoch, 0, 0};
+    rw.steps.reserve(std::min(hint.steps, kMaxHintBytes / sizeof(RecordedStep)));
+    rw.addrs.reserve(std::min(hint.addrs, kMaxHintBytes / sizeof(uint64_t)));
+  }
+  if (rw.steps.size() == rw.steps.capacity()) hint.steps = std::max(hint.steps, 2 * rw.steps.size() + 1);
+  if (rw.addrs.size() + 128 > rw.addrs.capacity()) hint.addrs = std::max(hint.addrs, 2 * rw.addrs.size() + 128);
   RecordedStep st;
   st.op = op.index;
   st.active = uint8_t(std::popcount(w.exec()));

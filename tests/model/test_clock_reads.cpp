@@ -12,6 +12,7 @@
 #include "jit/kernel.hpp"
 #include "runtime/hip_source.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/model/model_device.hpp"
 #include "runtime/model/lds_banks.hpp"
 #include "jit/codeobject/code_object.hpp"
 
@@ -22,11 +23,12 @@ namespace {
 struct Built {
   CodeObject co;
   std::string name;
+  std::vector<uint8_t> bytes;  // the code object, for a device to load
 };
 
 Built build(Kernel& k) {
   BuildResult r = k.build();
-  return {read_code_object(r.code_object), r.name};
+  return {read_code_object(r.code_object), r.name, r.code_object};
 }
 
 // Moves the 64-bit SGPR pair `t` into v[2*i], v[2*i+1].
@@ -178,6 +180,35 @@ TEST_CASE("In-kernel clocks: an s_memtime-timed LDS pointer chase reports the mo
     slow.lds_latency += 48;
     CHECK(std::lround(chase_cycles_per_access(b, &slow)) == chase_step_cycles(slow));
   }
+}
+
+TEST_CASE("In-kernel clocks: model_launch on a device runs to the fixed point through the device's launcher", "[model][clocks][device]") {
+  const model::Hardware& hw = model::product("mi300x");
+  const Built b = lds_chase(hw.arch);
+  auto dev = open_sim_device(hw.arch);
+  int launches = 0;  // a launcher of the caller's (e.g. `cdnajit run` placing a code object's data)
+  set_sim_launcher(*dev, [&launches](sim::Simulator& s, const CodeObject& co, std::string_view kernel,
+                                     std::span<const uint8_t> ka, const sim::LaunchDims& d, const sim::Options& o) {
+    ++launches;
+    return s.launch(co, kernel, ka, d, o);
+  });
+  DeviceKernel k = dev->load(b.bytes).kernel(b.name);
+  Buffer out = dev->alloc(16, "out");
+  const auto m = model::model_launch(*dev, k, {1}, {64}, 0, KernelArgs().ptr(out), hw);
+  auto t = dev->download<uint64_t>(out);
+  REQUIRE(t[1] > t[0]);
+  // The model's values, as the simulator-level entry gives them (not the functional 8 per access).
+  CHECK(std::lround(double(t[1] - t[0]) / kChain) == chase_step_cycles(hw));
+  CHECK(std::lround(double(t[1] - t[0]) / kChain) == std::lround(chase_cycles_per_access(b, &hw)));
+  CHECK(m.report.clocks.reads_clock);
+  CHECK(m.report.clocks.reads == 2);
+  CHECK(m.report.clocks.runs == 2);
+  CHECK(launches == 3);  // every run went through the device's launcher: the probe, recorded, fed
+  // The device's launcher is back and launches plainly: the functional count again.
+  dev->launch(k, {1}, {64}, 0, KernelArgs().ptr(out));
+  CHECK(launches == 4);
+  t = dev->download<uint64_t>(out);
+  CHECK(std::lround(double(t[1] - t[0]) / kChain) == 8);
 }
 
 TEST_CASE("In-kernel clocks: without the model s_memtime stays 4 x the instruction count", "[model][clocks]") {

@@ -105,7 +105,7 @@ int run_kernel(const RunOptions& o) {
   auto model_run = model_cli::prepare_run(o.model, o.trace, o.device, co, o.kernel, o.grid, o.block, o.lds);
   if (model_run && o.clock_runs) model_run->options.clock_runs = *o.clock_runs;
   if (model_run && o.clock_workgroups) model_run->options.clock_workgroups_limit = *o.clock_workgroups;
-  auto dev = model_run ? model_cli::open_device(*model_run, o.sim) : open_device(o.device, o.sim);
+  auto dev = model_run ? open_sim_device(model_run->arch, o.sim) : open_device(o.device, o.sim);
   if (dev->is_simulator() && read_code_object(co).find(o.kernel)) {
     // Calls out of the kernel would run into a wrong address mid-run: refuse them before the run, by name.
     std::vector<CheckFinding> nm = not_modelled_findings(co, o.kernel);
@@ -157,7 +157,8 @@ int run_kernel(const RunOptions& o) {
     }
     args.ptr(buffers.at(std::get<BufferArg>(o.args[i]).name));
   }
-  LaunchResult lr = dev->launch(kern, o.grid, o.block, o.lds, args);
+  LaunchResult lr = model_run ? model_cli::launch(*dev, *model_run, kern, o.grid, o.block, o.lds, args)
+                              : dev->launch(kern, o.grid, o.block, o.lds, args);
   dev->synchronize();
   fmt::print("ran {} on {}: host wall time {:.3f} ms\n", kern.name(), dev->name(), lr.host_ms);
   if (lr.gpu_ms) {

@@ -19,7 +19,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/backends.hpp"
 #include "runtime/model/hardware.hpp"
-#include "runtime/model/launch_model.hpp"
+#include "runtime/model/model_device.hpp"
 #include "runtime/model/product_file.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/selftest_kernels.hpp"
@@ -132,12 +132,12 @@ int run_selftest(const SelftestOptions& o) {
   // reads get modelled values).
   std::unique_ptr<Device> sim = open_sim_device(arch);
   auto report = std::make_shared<std::optional<model::ModelReport>>();
-  set_sim_launcher(*sim, [&hw, report](sim::Simulator& s, const CodeObject& co, std::string_view kernel,
-                                       std::span<const uint8_t> ka, const sim::LaunchDims& d, const sim::Options& opt) {
-    sim::Stats st;
-    *report = model::model_launch(s, co, kernel, ka, d, opt, hw, {}, &st);
-    return st;
-  });
+  auto modelled_launch = [&hw, report](Device& d, const DeviceKernel& k, Dim3 grid, Dim3 block, uint32_t lds,
+                                       const KernelArgs& args) {
+    model::ModelledLaunch m = model::model_launch(d, k, grid, block, lds, args, hw);
+    *report = std::move(m.report);
+    return std::move(m.launch);
+  };
   // Event-timed launches also pay the product's launch overhead (Hardware::launch_overhead_us):
   // the modelled figure beside a device's hipEvent time is the kernel's modelled time plus it.
   auto after_sim_launch = [report, overhead_ms = hw.launch_overhead_us * 1e-3](SelftestLaunch& l) {
@@ -164,7 +164,7 @@ int run_selftest(const SelftestOptions& o) {
     fmt::print("selftest: {} ({})\n", set.family, set.problem);
     std::cout.flush();
     SelftestDevice on_dev(*dev, o.timing, {}, corrupt);
-    SelftestDevice on_sim(*sim, std::nullopt, after_sim_launch);
+    SelftestDevice on_sim(*sim, std::nullopt, after_sim_launch, false, modelled_launch);
     std::string error;
     for (auto [d, side] : {std::pair<SelftestDevice*, const char*>{&on_dev, "the device"}, {&on_sim, "the simulator"}}) {
       try {

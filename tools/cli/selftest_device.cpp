@@ -8,8 +8,9 @@
 
 namespace cdnajit::cli {
 
-SelftestDevice::SelftestDevice(Device& inner, std::optional<Timing> timing, AfterLaunch after, bool corrupt_first_output)
-    : inner_(inner), timing_(timing), after_(std::move(after)), corrupt_(corrupt_first_output) {}
+SelftestDevice::SelftestDevice(Device& inner, std::optional<Timing> timing, AfterLaunch after, bool corrupt_first_output,
+                               FirstLaunch first)
+    : inner_(inner), timing_(timing), after_(std::move(after)), first_(std::move(first)), corrupt_(corrupt_first_output) {}
 
 Buffer SelftestDevice::alloc(size_t bytes, std::string name) {
   Buffer b = inner_.alloc(bytes, std::move(name));
@@ -45,7 +46,7 @@ void SelftestDevice::restore(const std::vector<SelftestBuffer>& memory) {
 LaunchResult SelftestDevice::launch(const DeviceKernel& k, Dim3 grid, Dim3 block, uint32_t dynamic_lds,
                                     const KernelArgs& args) {
   const std::vector<SelftestBuffer> before = snapshot();
-  LaunchResult first = inner_.launch(k, grid, block, dynamic_lds, args);
+  LaunchResult first = first_ ? first_(inner_, k, grid, block, dynamic_lds, args) : inner_.launch(k, grid, block, dynamic_lds, args);
   SelftestLaunch rec{label_, k.name(), grid, block, dynamic_lds, snapshot(), {}, {}, {}, false, 0};
   for (size_t i = 0; i < rec.memory.size() && i < before.size(); ++i)
     if (rec.memory[i].bytes != before[i].bytes) rec.written.push_back(rec.memory[i].name);

@@ -2,7 +2,7 @@
 // (the device under test, hip:N, or the reference simulator, sim:ARCH) and records every launch
 // the drivers make: the kernel, its launch shape, the bytes of every live allocation after it,
 // and either the hipEvent times of repeated launches (device under test) or the modelled time
-// (the simulator, whose launcher models each launch). The drivers (codegen's run_* functions)
+// (the simulator, whose launches go through the timing model's entry). The drivers (codegen's run_* functions)
 // run unchanged on it, so the two records of one kernel set line up launch by launch.
 #pragma once
 #include <functional>
@@ -40,10 +40,15 @@ class SelftestDevice final : public Device {
   };
   // What the simulator side fills in after each launch (modelled time, clock reads).
   using AfterLaunch = std::function<void(SelftestLaunch&)>;
+  // How the recorded launch runs on `inner` (the simulator side: through the timing model's entry);
+  // empty: inner.launch.
+  using FirstLaunch = std::function<LaunchResult(Device& inner, const DeviceKernel&, Dim3 grid, Dim3 block,
+                                                 uint32_t dynamic_lds, const KernelArgs&)>;
   // `timing`: time each kernel on `inner` (the device under test); nullopt for the simulator.
   // `corrupt_first_output`: the test-only hook (CDNAJIT_SELFTEST_CORRUPT_DEVICE_BYTE): after the
   // first launch, one bit of the first allocation it wrote is flipped in device memory.
-  SelftestDevice(Device& inner, std::optional<Timing> timing, AfterLaunch after = {}, bool corrupt_first_output = false);
+  SelftestDevice(Device& inner, std::optional<Timing> timing, AfterLaunch after = {}, bool corrupt_first_output = false,
+                 FirstLaunch first = {});
 
   void set_label(std::string label) { label_ = std::move(label); }
   const std::vector<SelftestLaunch>& launches() const { return launches_; }
@@ -69,6 +74,7 @@ class SelftestDevice final : public Device {
   Device& inner_;
   std::optional<Timing> timing_;
   AfterLaunch after_;
+  FirstLaunch first_;
   bool corrupt_ = false;
   std::string label_;
   std::vector<Buffer> live_;  // allocation order
