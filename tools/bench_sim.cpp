@@ -6,7 +6,13 @@
 // (2 * M * N * K per executed MFMA).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -138,56 +144,133 @@ double cpu_seconds() {
   return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-void run(const char* label, const BuildResult& b, uint32_t groups, uint32_t iters) {
+// The 1-minute load average (printed with every table: per-CPU-second rates on a shared machine
+// mean little without it). -1 when /proc/loadavg is not readable.
+double load_average() {
+  double l = -1;
+  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &l) != 1) l = -1;
+    std::fclose(f);
+  }
+  return l;
+}
+
+struct Sizing {
+  double min_cpu_seconds = 1.0;  // each row's launch does at least this much work (CPU time), if
+  uint32_t max_scale = 256;      // the loop count needs no more than max_scale times the base one
+  bool quick = false;            // base loop counts only (a fraction of a second per row)
+};
+
+// One launch of `b` over `groups` workgroups, each thread running `iters` loop trips.
+struct Run {
+  sim::Stats st;
+  double cpu = 0;
+  std::vector<uint8_t> out;
+};
+Run launch(sim::Simulator& s, uint64_t out, const CodeObject& co, const BuildResult& b, uint32_t groups, uint32_t iters,
+           int threads) {
+  const size_t out_bytes = size_t(groups) * 256 * 4;
+  s.memory().write(out, std::vector<uint8_t>(out_bytes, 0).data(), out_bytes);
+  std::vector<uint8_t> ka(16, 0);
+  std::memcpy(ka.data(), &out, 8);
+  std::memcpy(ka.data() + 8, &iters, 4);
+  sim::LaunchDims d;
+  d.grid[0] = groups;
+  d.block[0] = 256;
+  sim::Options o;
+  o.threads = threads;
+  Run r;
+  const double cpu0 = cpu_seconds();
+  r.st = s.launch(co, b.name, ka, d, o);
+  r.cpu = cpu_seconds() - cpu0;
+  r.out.resize(out_bytes);
+  s.memory().read(out, r.out.data(), out_bytes);
+  return r;
+}
+
+// Runs `b` with 1 host thread and with all of them on the same work: the loop count is the base
+// one scaled so that the 1-thread launch takes about Sizing::min_cpu_seconds of CPU time (measured
+// on a launch of the base count, which also decodes the kernel). Prints one line per thread count
+// and the 2-thread / 1-thread wall ratio; the outputs of both must be identical.
+bool run(const char* label, const BuildResult& b, uint32_t groups, uint32_t base_iters, const Sizing& z) {
   CodeObject co = read_code_object(b.code_object);
-  for (int threads : {1, int(std::max(1u, std::thread::hardware_concurrency()))}) {
-    sim::Simulator s(b.arch);
-    uint64_t out = s.memory().alloc(size_t(groups) * 256 * 4, "out");
-    std::vector<uint8_t> ka(16, 0);
-    std::memcpy(ka.data(), &out, 8);
-    std::memcpy(ka.data() + 8, &iters, 4);
-    sim::LaunchDims d;
-    d.grid[0] = groups;
-    d.block[0] = 256;
-    sim::Options o;
-    o.threads = threads;
-    s.launch(co, b.name, ka, d, o);  // warm-up: decode
-    const double cpu0 = cpu_seconds();
-    sim::Stats st = s.launch(co, b.name, ka, d, o);
-    const double cpu = cpu_seconds() - cpu0;
-    uint64_t ds = st.by_unit[int(isa::Unit::DS)];
+  sim::Simulator s(b.arch);
+  const uint64_t out = s.memory().alloc(size_t(groups) * 256 * 4, "out");
+  // The first launch decodes the kernel (once per simulator) and sizes the timed ones.
+  const Run probe = launch(s, out, co, b, groups, base_iters, 1);
+  uint32_t iters = base_iters;
+  if (!z.quick) {
+    const double want = z.min_cpu_seconds / std::max(probe.cpu, 1e-6);
+    iters = uint32_t(double(base_iters) * std::clamp(std::ceil(want), 1.0, double(z.max_scale)));
+  }
+  const int all = int(std::max(1u, std::thread::hardware_concurrency()));
+  double wall1 = 0, wall_all = 0;
+  std::vector<uint8_t> out1;
+  bool same = true;
+  for (int threads : {1, all}) {
+    const Run r = launch(s, out, co, b, groups, iters, threads);
+    const sim::Stats& st = r.st;
+    if (threads == 1) wall1 = st.seconds, out1 = r.out;
+    else wall_all = st.seconds, same = r.out == out1;
+    const uint64_t ds = st.by_unit[int(isa::Unit::DS)];
     if (uint64_t mfma = st.by_unit[int(isa::Unit::MFMA)]; mfma > 0) {
       const double flops = 2.0 * 16 * 16 * (b.arch == Arch::gfx950 ? 32 : 16) * double(mfma);
-      fmt::print("{:<11} {:<7} threads={} {:>8.3f} s  {:>7.3f} GFLOP/s  per CPU-s {:>7.3f}  bf16 MFMA, CDNA3 numerics  ({} MFMA wave-instr)\n",
-                 label, arch_name(b.arch), threads, st.seconds, flops / st.seconds / 1e9, flops / cpu / 1e9, mfma);
-      continue;
+      fmt::print("{:<11} {:<7} threads={} iters={:<6} {:>7.3f} s wall {:>7.3f} s CPU  {:>7.3f} GFLOP/s  per CPU-s {:>7.3f}  "
+                 "bf16 MFMA, CDNA3 numerics  ({} MFMA wave-instr)\n",
+                 label, arch_name(b.arch), threads, iters, st.seconds, r.cpu, flops / st.seconds / 1e9,
+                 flops / r.cpu / 1e9, mfma);
+    } else {
+      fmt::print("{:<11} {:<7} threads={} iters={:<6} {:>7.3f} s wall {:>7.3f} s CPU  {:>7.3f} G lane-ops/s  per CPU-s {:>7.3f}  "
+                 "{:>8.1f} M wave-instr/s  ({} DS wave-instr)\n",
+                 label, arch_name(b.arch), threads, iters, st.seconds, r.cpu, double(st.lane_ops) / st.seconds / 1e9,
+                 double(st.lane_ops) / r.cpu / 1e9, double(st.wave_instructions) / st.seconds / 1e6, ds);
     }
-    fmt::print("{:<11} {:<7} threads={} {:>8.3f} s  {:>7.3f} G lane-ops/s  per CPU-s {:>7.3f}  {:>8.1f} M wave-instr/s  ({} DS wave-instr)\n",
-               label, arch_name(b.arch), threads, st.seconds, double(st.lane_ops) / st.seconds / 1e9,
-               double(st.lane_ops) / cpu / 1e9, double(st.wave_instructions) / st.seconds / 1e6, ds);
   }
+  if (all > 1)
+    fmt::print("{:<11} {:<7} {}-thread / 1-thread wall ratio {:.2f}x  (load average {:.2f})\n", label, arch_name(b.arch), all,
+               wall1 / std::max(wall_all, 1e-9), load_average());
+  if (!same)
+    fmt::print(stderr, "bench_sim: {} {}: the output with {} threads differs from the 1-thread output\n", label,
+               arch_name(b.arch), all);
+  return same;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Optional arguments: the kernels to run (VALU-heavy, LDS-heavy, MFMA-heavy); default all.
-  auto wanted = [&](std::string_view label) {
-    if (argc < 2) return true;
-    for (int i = 1; i < argc; ++i)
-      if (label == argv[i]) return true;
-    return false;
-  };
-  for (int i = 1; i < argc; ++i)
-    if (std::string_view a = argv[i]; a != "VALU-heavy" && a != "LDS-heavy" && a != "MFMA-heavy") {
-      fmt::print(stderr, "bench_sim: unknown kernel '{}' (valid: VALU-heavy, LDS-heavy, MFMA-heavy)\n", a);
+  // Arguments: the kernels to run (VALU-heavy, LDS-heavy, MFMA-heavy; default all), --quick (the
+  // base loop counts, a fraction of a second per row) or --seconds S (the 1-thread CPU time a row
+  // aims at; default 1).
+  Sizing z;
+  std::vector<std::string_view> kernels;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--quick") {
+      z.quick = true;
+    } else if (a == "--seconds" && i + 1 < argc) {
+      char* end = nullptr;
+      z.min_cpu_seconds = std::strtod(argv[++i], &end);
+      if (end == argv[i] || *end || !(z.min_cpu_seconds > 0 && z.min_cpu_seconds <= 600)) {
+        fmt::print(stderr, "bench_sim: --seconds '{}' is not a number of seconds in (0, 600]\n", argv[i]);
+        return 2;
+      }
+    } else if (a == "VALU-heavy" || a == "LDS-heavy" || a == "MFMA-heavy") {
+      kernels.push_back(a);
+    } else {
+      fmt::print(stderr, "bench_sim: unknown argument '{}' (valid: VALU-heavy, LDS-heavy, MFMA-heavy, --quick, --seconds S)\n", a);
       return 2;
     }
-  fmt::print("cdnajit simulator throughput (simulated on this host CPU; no GPU)\n");
-  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
-    if (wanted("VALU-heavy")) run("VALU-heavy", valu_kernel(arch), 256, 400);
-    if (wanted("LDS-heavy")) run("LDS-heavy", lds_kernel(arch), 256, 200);
-    if (wanted("MFMA-heavy")) run("MFMA-heavy", mfma_kernel(arch), 16, 40);
   }
-  return 0;
+  auto wanted = [&](std::string_view label) {
+    return kernels.empty() || std::find(kernels.begin(), kernels.end(), label) != kernels.end();
+  };
+  fmt::print("cdnajit simulator throughput (simulated on this host CPU; no GPU); load average {:.2f}\n", load_average());
+  bool same = true;
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    if (wanted("VALU-heavy")) same &= run("VALU-heavy", valu_kernel(arch), 256, 400, z);
+    if (wanted("LDS-heavy")) same &= run("LDS-heavy", lds_kernel(arch), 256, 200, z);
+    if (wanted("MFMA-heavy")) same &= run("MFMA-heavy", mfma_kernel(arch), 16, 40, z);
+  }
+  fmt::print("load average at the end {:.2f}\n", load_average());
+  return same ? 0 : 1;
 }
