@@ -3,6 +3,7 @@
 // data at issue; the wait-count checker makes early use an error.
 #include <atomic>
 #include <bit>
+#include <type_traits>
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/sim_internal.hpp"
@@ -112,16 +113,23 @@ void g_load(Wave& w, const Op& op) {
           if ((e >> l) & 1) std::memcpy(&d[l], host + addr[l] + 4 * i, 4);
       }
     } else {
+      // Sub-dword: the lane's bytes widened (sign or zero) and placed (whole register, low or high
+      // half), with a fixed-size read per width.
       uint32_t* d = w.vr(op.d[0].idx);
-      for (int l = 0; l < 64; ++l) {
-        if (!((e >> l) & 1)) continue;
-        uint32_t x = 0;
-        std::memcpy(&x, host + addr[l], bytes);
-        if (op.aux & 0x100) x = bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
-        if (op.aux & 0x400) d[l] = (d[l] & 0xffff) | (x << 16);
-        else if (op.aux & 0x200) d[l] = (d[l] & 0xffff0000u) | (x & 0xffff);
-        else d[l] = x;
-      }
+      auto place = [&](auto narrow) {
+        using T = decltype(narrow);
+        for (int l = 0; l < 64; ++l) {
+          if (!((e >> l) & 1)) continue;
+          T n;
+          std::memcpy(&n, host + addr[l], sizeof n);
+          const uint32_t x = (op.aux & 0x100) ? uint32_t(int32_t(std::make_signed_t<T>(n))) : uint32_t(n);
+          if (op.aux & 0x400) d[l] = (d[l] & 0xffff) | (x << 16);
+          else if (op.aux & 0x200) d[l] = (d[l] & 0xffff0000u) | (x & 0xffff);
+          else d[l] = x;
+        }
+      };
+      if (bytes == 1) place(uint8_t{});
+      else place(uint16_t{});
     }
     track(w, op, true);
     return;
