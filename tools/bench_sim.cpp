@@ -265,14 +265,14 @@ bool run(const Workload& wl, const Sizing& z) {
   }
   const Launchable l = wl.setup(s, size);
   const int all = int(std::max(1u, std::thread::hardware_concurrency()));
-  double wall1 = 0, wall_all = 0;
+  double wall1 = 0, wall_all = 0, cpu1 = 0, cpu_all = 0;
   std::vector<uint8_t> out1;
   bool same = true;
   for (int threads : {1, all}) {
     const Run r = launch(s, co, wl, l, threads);
     const sim::Stats& st = r.st;
-    if (threads == 1) wall1 = st.seconds, out1 = r.out;
-    else wall_all = st.seconds, same = r.out == out1;
+    if (threads == 1) wall1 = st.seconds, cpu1 = r.cpu, out1 = r.out;
+    else wall_all = st.seconds, cpu_all = r.cpu, same = r.out == out1;
     const uint64_t ds = st.by_unit[int(isa::Unit::DS)];
     const std::string head = fmt::format("{:<11} {:<7} threads={} {}={:<5} {:>7.3f} s wall {:>7.3f} s CPU ", label,
                                          arch_name(b.arch), threads, wl.size_name, size, st.seconds, r.cpu);
@@ -290,8 +290,10 @@ bool run(const Workload& wl, const Sizing& z) {
                  r.cpu * 512.0 / size);
   }
   if (all > 1)
-    fmt::print("{:<11} {:<7} {}-thread / 1-thread wall ratio {:.2f}x  (load average {:.2f})\n", label, arch_name(b.arch), all,
-               wall1 / std::max(wall_all, 1e-9), load_average());
+    // The CPU ratio is the cost of threading (1.00: none); the wall ratio is the speed-up, which on a
+    // loaded machine also depends on how much of the cores the scheduler gives this process.
+    fmt::print("{:<11} {:<7} {}-thread / 1-thread wall ratio {:.2f}x, CPU-time ratio {:.2f}  (load average {:.2f})\n", label,
+               arch_name(b.arch), all, wall1 / std::max(wall_all, 1e-9), cpu_all / std::max(cpu1, 1e-9), load_average());
   if (!same)
     fmt::print(stderr, "bench_sim: {} {}: the output with {} threads differs from the 1-thread output\n", label,
                arch_name(b.arch), all);
