@@ -29,6 +29,51 @@ void track(Wave& w, const Op& op, bool has_dst) {
   }
 }
 
+// ---- per-lane data forms shared by the loads and stores below ---------------------
+// op.aux: bytes per lane (low 8 bits), 0x100 sign-extend, 0x200 d16 (low half), 0x400 d16_hi.
+// A sub-dword value as a dword: sign- or zero-extended.
+uint32_t widen(const Op& op, uint32_t x, uint32_t bytes) {
+  if (bytes < 4 && (op.aux & 0x100)) return bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
+  return x;
+}
+// Lane l of the destination from the loaded dwords v: a sub-dword value widened into the whole
+// register or merged into one half (d16 / d16_hi, the other half kept); dword values as they are.
+void load_lane(Wave& w, const Op& op, int l, const uint32_t* v, uint32_t bytes, int first_dword = 0) {
+  if (bytes < 4) {
+    const uint32_t x = widen(op, v[0], bytes);
+    uint32_t& d = w.vr(op.d[0].idx)[l];
+    if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
+    else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
+    else d = x;
+    return;
+  }
+  for (uint32_t i = 0; i < bytes / 4; ++i) w.vr(uint16_t(op.d[0].idx + first_dword + i))[l] = v[i];
+}
+// Lane l's store data (d16_hi forms store the high half) written to p.
+void store_lane(Wave& w, const Op& op, const Src& data, int l, uint8_t* p, uint32_t bytes) {
+  uint32_t v[4];
+  for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) v[i] = lane_src(w, data, l, int(i));
+  if (op.aux & 0x400) v[0] >>= 16;
+  std::memcpy(p, v, bytes);
+}
+// LDS DMA (global_load_lds, scratch_load_lds, buffer_load ... lds): lane l's widened data written
+// at M0 + inst_offset + l * stride, and the written range for the wait-count bookkeeping.
+struct LdsDma {
+  uint32_t m0;
+  uint64_t lo = ~0ull, hi = 0;
+  explicit LdsDma(const Wave& w) : m0(w.s[kM0] & 0x3ffff) {}
+  void write(Wave& w, const Op& op, int l, const uint32_t* v, uint32_t stride) {
+    const uint64_t la = uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stride;
+    if (uint8_t* q = lds_ptr(w, op, la, stride, l)) std::memcpy(q, v, stride);
+    lo = std::min(lo, la);
+    hi = std::max(hi, la + stride);
+  }
+  // After track(): the entry it added covers the LDS bytes written.
+  void finish(Wave& w) const {
+    if (hi > lo) pend_set_lds_range(w, uint32_t(lo), uint32_t(std::min<uint64_t>(hi, w.lds_size)));
+  }
+};
+
 // ---- SMEM -------------------------------------------------------------------
 void s_load(Wave& w, const Op& op) {
   uint64_t base = read_s64(w, op.s[0]);
@@ -134,23 +179,13 @@ void g_load(Wave& w, const Op& op) {
     track(w, op, true);
     return;
   }
-  uint32_t ndw = std::max<uint32_t>(1, bytes / 4);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
     uint8_t* p = global_ptr(w, op, a, bytes, l, false);
     uint32_t v[4] = {};
     if (p) std::memcpy(v, p, bytes);
-    if (bytes < 4) {
-      uint32_t x = v[0];
-      if (op.aux & 0x100) x = bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
-      uint32_t& d = w.vr(op.d[0].idx)[l];
-      if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
-      else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
-      else d = x;
-    } else {
-      for (uint32_t i = 0; i < ndw; ++i) w.vr(uint16_t(op.d[0].idx + i))[l] = v[i];
-    }
+    load_lane(w, op, l, v, bytes);
   }
   track(w, op, true);
 }
@@ -180,12 +215,7 @@ void g_store(Wave& w, const Op& op) {
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
-    uint8_t* p = global_ptr(w, op, a, bytes, l, true);
-    if (!p) continue;
-    uint32_t v[4];
-    for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) v[i] = lane_src(w, data, l, int(i));
-    if (op.aux & 0x400) v[0] >>= 16;
-    std::memcpy(p, v, bytes);
+    if (uint8_t* p = global_ptr(w, op, a, bytes, l, true)) store_lane(w, op, data, l, p, bytes);
   }
   track(w, op, false);
 }
@@ -196,24 +226,18 @@ void g_load_lds(Wave& w, const Op& op) {
   uint64_t e = w.exec();
   uint32_t bytes = op.aux & 0xff;
   const Src* saddr = op.ns > 1 ? &op.s[1] : nullptr;
-  uint32_t m0 = w.s[kM0] & 0x3ffff;
-  uint64_t lo = ~0ull, hi = 0;
+  LdsDma dma(w);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
     uint8_t* p = global_ptr(w, op, a, bytes, l, false);
     uint32_t v[4] = {};
     if (p) std::memcpy(v, p, bytes);
-    if (bytes < 4 && (op.aux & 0x100)) v[0] = bytes == 1 ? uint32_t(int32_t(int8_t(v[0]))) : uint32_t(int32_t(int16_t(v[0])));
-    uint32_t stored = std::max<uint32_t>(bytes, 4);
-    uint64_t la = uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stored;
-    uint8_t* q = lds_ptr(w, op, la, stored, l);
-    if (q) std::memcpy(q, v, stored);
-    lo = std::min(lo, la);
-    hi = std::max(hi, la + stored);
+    v[0] = widen(op, v[0], bytes);
+    dma.write(w, op, l, v, std::max<uint32_t>(bytes, 4));
   }
   track(w, op, false);
-  if (hi > lo) pend_set_lds_range(w, uint32_t(lo), uint32_t(std::min<uint64_t>(hi, w.lds_size)));
+  dma.finish(w);
 }
 
 // Atomics (32-bit): aux low byte = kind.
@@ -298,16 +322,7 @@ void scratch_load(Wave& w, const Op& op) {
     uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
     uint32_t v[4] = {};
     if (p) std::memcpy(v, p, bytes);
-    if (bytes < 4) {
-      uint32_t x = v[0];
-      if (op.aux & 0x100) x = bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
-      uint32_t& d = w.vr(op.d[0].idx)[l];
-      if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
-      else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
-      else d = x;
-    } else {
-      for (uint32_t i = 0; i < bytes / 4; ++i) w.vr(uint16_t(op.d[0].idx + i))[l] = v[i];
-    }
+    load_lane(w, op, l, v, bytes);
   }
   track(w, op, true);
 }
@@ -319,12 +334,7 @@ void scratch_store(Wave& w, const Op& op) {
   const Src& sa = op.ns > 2 ? op.s[2] : none;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
-    uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
-    if (!p) continue;
-    uint32_t v[4];
-    for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) v[i] = lane_src(w, op.s[1], l, int(i));
-    if (op.aux & 0x400) v[0] >>= 16;
-    std::memcpy(p, v, bytes);
+    if (uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l)) store_lane(w, op, op.s[1], l, p, bytes);
   }
   track(w, op, false);
 }
@@ -336,22 +346,17 @@ void scratch_load_lds(Wave& w, const Op& op) {
   uint32_t bytes = op.aux & 0xff;
   Src none;
   const Src& sa = op.ns > 1 ? op.s[1] : none;
-  uint32_t m0 = w.s[kM0] & 0x3ffff;
-  uint64_t lo = ~0ull, hi = 0;
+  LdsDma dma(w);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
     uint32_t v = 0;
     if (p) std::memcpy(&v, p, bytes);
-    if (bytes < 4 && (op.aux & 0x100)) v = bytes == 1 ? uint32_t(int32_t(int8_t(v))) : uint32_t(int32_t(int16_t(v)));
-    uint64_t la = uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * 4;
-    uint8_t* q = lds_ptr(w, op, la, 4, l);
-    if (q) std::memcpy(q, &v, 4);
-    lo = std::min(lo, la);
-    hi = std::max(hi, la + 4);
+    v = widen(op, v, bytes);
+    dma.write(w, op, l, &v, 4);
   }
   track(w, op, false);
-  if (hi > lo) pend_set_lds_range(w, uint32_t(lo), uint32_t(std::min<uint64_t>(hi, w.lds_size)));
+  dma.finish(w);
 }
 
 // ---- MUBUF (buffer_*) ----------------------------------------------------------
@@ -436,8 +441,7 @@ void buf_load(Wave& w, const Op& op) {
   const Src* vaddr = op.s[0].k == SrcKind::None ? nullptr : &op.s[0];
   VSharp v = vsharp(w, op.s[1]);
   uint32_t soff = read_s32(w, op.s[2]);
-  uint32_t m0 = w.s[kM0] & 0x3ffff;
-  uint64_t dlo = ~0ull, dhi = 0;
+  LdsDma dma(w);
   uint32_t ndw = std::max<uint32_t>(1, bytes / 4), all = (1u << ndw) - 1;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
@@ -456,23 +460,15 @@ void buf_load(Wave& w, const Op& op) {
         if (p) std::memcpy(&val[c], p, 4);
       }
     }
-    if (bytes < 4 && (op.aux & 0x100)) val[0] = bytes == 1 ? uint32_t(int32_t(int8_t(val[0]))) : uint32_t(int32_t(int16_t(val[0])));
     if (to_lds) {
-      uint32_t stored = std::max<uint32_t>(bytes, 4);
-      uint64_t la = uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stored;
-      uint8_t* q = lds_ptr(w, op, la, stored, l);
-      if (q) std::memcpy(q, val, stored);
-      dlo = std::min(dlo, la);
-      dhi = std::max(dhi, la + stored);
-    } else if (op.aux & 0x600) {  // d16 / d16_hi: one half of the destination, the other kept
-      uint32_t& d = w.vr(op.d[0].idx)[l];
-      d = (op.aux & 0x400) ? (d & 0xffff) | (val[0] << 16) : (d & 0xffff0000u) | (val[0] & 0xffff);
+      val[0] = widen(op, val[0], bytes);
+      dma.write(w, op, l, val, std::max<uint32_t>(bytes, 4));
     } else {
-      for (uint32_t i = 0; i < ndw; ++i) w.vr(uint16_t(op.d[0].idx + i))[l] = val[i];
+      load_lane(w, op, l, val, bytes);
     }
   }
   track(w, op, !to_lds);
-  if (to_lds && dhi > dlo) pend_set_lds_range(w, uint32_t(dlo), uint32_t(std::min<uint64_t>(dhi, w.lds_size)));
+  if (to_lds) dma.finish(w);
 }
 void buf_load_dispatch(Wave& w, const Op& op) {
   // Without lds, the data register is a destination: shift operand view.
@@ -642,16 +638,7 @@ void ds_read(Wave& w, const Op& op) {
     uint8_t* p = lds_ptr(w, op, a, ds.bytes, l);
     uint32_t v[4] = {};
     if (p) std::memcpy(v, p, ds.bytes);
-    if (ds.bytes < 4) {
-      uint32_t x = v[0];
-      if (op.aux & 0x100) x = ds.bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
-      uint32_t& d = w.vr(op.d[0].idx)[l];
-      if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
-      else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
-      else d = x;
-    } else {
-      for (uint32_t i = 0; i < ds.ndw; ++i) w.vr(uint16_t(op.d[0].idx + k * ds.ndw + i))[l] = v[i];
-    }
+    load_lane(w, op, l, v, ds.bytes, k * int(ds.ndw));
   });
   track(w, op, true);
 }
@@ -659,12 +646,7 @@ void ds_write(Wave& w, const Op& op) {
   if (op.s[1].k == SrcKind::V && (op.ns < 3 || op.s[2].k == SrcKind::V) && ds_fast<true>(w, op)) return;
   const DsAccess ds(op);
   ds.for_each(w, op, [&](int l, int k, uint32_t a) {
-    uint8_t* p = lds_ptr(w, op, a, ds.bytes, l);
-    if (!p) return;
-    uint32_t v[4];
-    for (uint32_t i = 0; i < ds.ndw; ++i) v[i] = lane_src(w, op.s[1 + k], l, int(i));
-    if (op.aux & 0x400) v[0] >>= 16;
-    std::memcpy(p, v, ds.bytes);
+    if (uint8_t* p = lds_ptr(w, op, a, ds.bytes, l)) store_lane(w, op, op.s[1 + k], l, p, ds.bytes);
   });
   track(w, op, false);
 }
