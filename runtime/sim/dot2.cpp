@@ -107,7 +107,35 @@ __attribute__((target("avx2"))) uint64_t exact_lanes_avx2(const float* a0, const
   }
   return slow;
 }
+// exact_lanes_avx2 on eight lanes at a time (AVX-512 F/DQ/VL hosts): the same operations in the
+// same order, so the same sums and the same exactness verdicts.
+__attribute__((target("avx512f,avx512dq,avx512vl"))) uint64_t exact_lanes_avx512(const float* a0, const float* b0, const float* a1,
+                                                                                 const float* b1, const float* c, uint64_t lanes,
+                                                                                 uint32_t* r) {
+  const __m512d max = _mm512_set1_pd(1.7976931348623157e308), zero = _mm512_setzero_pd();
+  uint64_t slow = 0;
+  for (int l = 0; l < 64; l += 8) {
+    const __mmask8 on = __mmask8(lanes >> l);
+    if (!on) continue;
+    const __m512d p0 = _mm512_mul_pd(_mm512_cvtps_pd(_mm256_loadu_ps(a0 + l)), _mm512_cvtps_pd(_mm256_loadu_ps(b0 + l)));
+    const __m512d p1 = _mm512_mul_pd(_mm512_cvtps_pd(_mm256_loadu_ps(a1 + l)), _mm512_cvtps_pd(_mm256_loadu_ps(b1 + l)));
+    const __m512d dc = _mm512_cvtps_pd(_mm256_loadu_ps(c + l));
+    const __m512d s1 = _mm512_add_pd(p0, p1), s2 = _mm512_add_pd(s1, dc);
+    const __m512d y1 = _mm512_sub_pd(s1, p0);
+    const __m512d e1 = _mm512_add_pd(_mm512_sub_pd(p0, _mm512_sub_pd(s1, y1)), _mm512_sub_pd(p1, y1));
+    const __m512d y2 = _mm512_sub_pd(s2, s1);
+    const __m512d e2 = _mm512_add_pd(_mm512_sub_pd(s1, _mm512_sub_pd(s2, y2)), _mm512_sub_pd(dc, y2));
+    const __mmask8 ok = _mm512_cmp_pd_mask(_mm512_abs_pd(p0), max, _CMP_LE_OQ) & _mm512_cmp_pd_mask(_mm512_abs_pd(p1), max, _CMP_LE_OQ) &
+                        _mm512_cmp_pd_mask(_mm512_abs_pd(dc), max, _CMP_LE_OQ) & _mm512_cmp_pd_mask(e1, zero, _CMP_EQ_OQ) &
+                        _mm512_cmp_pd_mask(e2, zero, _CMP_EQ_OQ);
+    const __mmask8 exact = ok & on;
+    _mm256_mask_storeu_ps(reinterpret_cast<float*>(r + l), exact, _mm512_cvtpd_ps(s2));
+    slow |= uint64_t(uint8_t(on & ~exact)) << l;
+  }
+  return slow;
+}
 const bool kAvx2 = __builtin_cpu_supports("avx2");
+const bool kAvx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
 #endif
 
 }  // namespace
@@ -116,7 +144,8 @@ void dot2_fused_lanes(const float* a0, const float* b0, const float* a1, const f
                       uint64_t lanes, uint32_t* r) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (kAvx2) {
-    for (uint64_t slow = exact_lanes_avx2(a0, b0, a1, b1, c, lanes, r); slow; slow &= slow - 1) {
+    const uint64_t slow_lanes = kAvx512 ? exact_lanes_avx512(a0, b0, a1, b1, c, lanes, r) : exact_lanes_avx2(a0, b0, a1, b1, c, lanes, r);
+    for (uint64_t slow = slow_lanes; slow; slow &= slow - 1) {
       const int l = std::countr_zero(slow);
       r[l] = std::bit_cast<uint32_t>(dot2_fused(a0[l], b0[l], a1[l], b1[l], c[l]));
     }
