@@ -552,6 +552,15 @@ void vdot2(Wave& w, const Op& op) {
     const uint32_t na0 = (op.neg_lo & 1) ? sign : 0, na1 = (op.neg_hi & 1) ? sign : 0;
     const uint32_t nb0 = (op.neg_lo & 2) ? sign : 0, nb1 = (op.neg_hi & 2) ? sign : 0;
     const uint32_t nc = op.ns > 2 && op.s[2].neg ? sign : 0, ac = op.ns > 2 && op.s[2].abs ? ~sign : ~0u;
+    if constexpr (BF) {  // bf16: the operands made from the rows inside dot2_fused_bf16_rows
+      const Dot2Bf16Signs sg{na0, na1, nb0, nb1, nc, ac};
+      if (!op.clamp) return dot2_fused_bf16_rows(A, B, C, sg, e, d);
+      std::memcpy(r, d, sizeof r);
+      dot2_fused_bf16_rows(A, B, C, sg, e, r);
+      for (int l = 0; l < 64; ++l) r[l] = out_mods_f32(w, op, r[l]);
+      for (int l = 0; l < 64; ++l) d[l] = r[l];
+      return;
+    }
     for (int l = 0; l < 64; ++l) {
       const uint32_t a = A[l], b = B[l];
       fa0[l] = as_f((BF ? a << 16 : as_u(f16lo(a))) ^ na0), fa1[l] = as_f((BF ? a & 0xffff0000u : as_u(f16hi(a))) ^ na1);
