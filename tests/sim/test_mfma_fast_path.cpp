@@ -197,6 +197,9 @@ TEST_CASE("f16/bf16 MFMA row-vector path is bit-identical to the reference imple
             for (int k = 0; k < K; ++k)
               REQUIRE(cdnajit::sim::mfma_half_decode(dw[x].data() + size_t(k) * kCols, kCols, k & 1, bf16, sig[x].data() + size_t(k) * kCols,
                                                      ex[x].data() + size_t(k) * kCols, raw[x].data() + size_t(k) * kCols));
+            // The decoder's copy of the bits is the element itself (the reference values below come from it).
+            for (size_t e = 0; e < dw[x].size(); ++e)
+              REQUIRE(raw[x][e] == uint16_t(dw[x][e] >> (16 * ((e / kCols) & 1))));
           }
           const MfmaHalfOperands t{bf16, K, kCols, kCols, sig[0].data(), ex[0].data(), sig[1].data(), ex[1].data(), raw[0].data(), raw[1].data()};
           const int min_exp = bf16 ? -126 : -14;
