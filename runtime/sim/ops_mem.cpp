@@ -4,6 +4,9 @@
 #include <atomic>
 #include <bit>
 #include <type_traits>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/sim_internal.hpp"
@@ -26,6 +29,30 @@ void track(Wave& w, const Op& op, bool has_dst) {
     pend_add(w, op, kCntLgkm, 1, 0, 0);
   } else {
     pend_add(w, op, op.counter, file, first, count);
+  }
+}
+
+// ---- copies ------------------------------------------------------------------------
+// A whole lane row (256 bytes) and one lane's 1 to 16 bytes as fixed-size moves: at these sizes
+// the compiler's inline `rep movs` for a std::memcpy costs more than the copy itself.
+inline void copy_row(void* d, const void* s) {
+#ifdef __SSE2__
+  auto* dd = static_cast<__m128i*>(d);
+  auto* ss = static_cast<const __m128i*>(s);
+  for (int i = 0; i < 16; ++i) _mm_storeu_si128(dd + i, _mm_loadu_si128(ss + i));
+#else
+  std::memcpy(d, s, 256);
+#endif
+}
+inline void copy_lane(void* d, const void* s, uint32_t n) {
+  switch (n) {
+    case 1: std::memcpy(d, s, 1); break;
+    case 2: std::memcpy(d, s, 2); break;
+    case 4: std::memcpy(d, s, 4); break;
+    case 8: std::memcpy(d, s, 8); break;
+    case 12: std::memcpy(d, s, 12); break;
+    case 16: std::memcpy(d, s, 16); break;
+    default: std::memcpy(d, s, n); break;
   }
 }
 
@@ -54,7 +81,7 @@ void store_lane(Wave& w, const Op& op, const Src& data, int l, uint8_t* p, uint3
   uint32_t v[4];
   for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) v[i] = lane_src(w, data, l, int(i));
   if (op.aux & 0x400) v[0] >>= 16;
-  std::memcpy(p, v, bytes);
+  copy_lane(p, v, bytes);
 }
 // LDS DMA (global_load_lds, scratch_load_lds, buffer_load ... lds): lane l's widened data written
 // at M0 + inst_offset + l * stride, and the written range for the wait-count bookkeeping.
@@ -64,7 +91,7 @@ struct LdsDma {
   explicit LdsDma(const Wave& w) : m0(w.s[kM0] & 0x3ffff) {}
   void write(Wave& w, const Op& op, int l, const uint32_t* v, uint32_t stride) {
     const uint64_t la = uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stride;
-    if (uint8_t* q = lds_ptr(w, op, la, stride, l)) std::memcpy(q, v, stride);
+    if (uint8_t* q = lds_ptr(w, op, la, stride, l)) copy_lane(q, v, stride);
     lo = std::min(lo, la);
     hi = std::max(hi, la + stride);
   }
@@ -184,7 +211,7 @@ void g_load(Wave& w, const Op& op) {
     uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
     uint8_t* p = global_ptr(w, op, a, bytes, l, false);
     uint32_t v[4] = {};
-    if (p) std::memcpy(v, p, bytes);
+    if (p) copy_lane(v, p, bytes);
     load_lane(w, op, l, v, bytes);
   }
   track(w, op, true);
@@ -232,7 +259,7 @@ void g_load_lds(Wave& w, const Op& op) {
     uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
     uint8_t* p = global_ptr(w, op, a, bytes, l, false);
     uint32_t v[4] = {};
-    if (p) std::memcpy(v, p, bytes);
+    if (p) copy_lane(v, p, bytes);
     v[0] = widen(op, v[0], bytes);
     dma.write(w, op, l, v, std::max<uint32_t>(bytes, 4));
   }
@@ -321,7 +348,7 @@ void scratch_load(Wave& w, const Op& op) {
     if (!((e >> l) & 1)) continue;
     uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
     uint32_t v[4] = {};
-    if (p) std::memcpy(v, p, bytes);
+    if (p) copy_lane(v, p, bytes);
     load_lane(w, op, l, v, bytes);
   }
   track(w, op, true);
@@ -351,7 +378,7 @@ void scratch_load_lds(Wave& w, const Op& op) {
     if (!((e >> l) & 1)) continue;
     uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
     uint32_t v = 0;
-    if (p) std::memcpy(&v, p, bytes);
+    if (p) copy_lane(&v, p, bytes);
     v = widen(op, v, bytes);
     dma.write(w, op, l, &v, 4);
   }
@@ -452,7 +479,7 @@ void buf_load(Wave& w, const Op& op) {
       fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware returns 0; Options::check_buffer_range is on)", l);
     if (in == all) {
       uint8_t* p = global_ptr(w, op, a, bytes, l, false);
-      if (p) std::memcpy(val, p, bytes);
+      if (p) copy_lane(val, p, bytes);
     } else {
       for (uint32_t c = 0; c < ndw; ++c) {  // out-of-range dwords read as 0
         if (!((in >> c) & 1)) continue;
@@ -511,6 +538,23 @@ template <bool WRITE>
 bool ds_fast(Wave& w, const Op& op) {
   uint32_t bytes = op.aux & 0xff;
   if ((bytes & 3) || (op.aux & 0x700) || op.s[0].k != SrcKind::V) return false;
+  // The commonest case first, with nothing to check lane by lane: ds_read_b32 / ds_write_b32 of all
+  // 64 lanes at consecutive dwords, in range, no LDS DMA outstanding, no other wave's store pending
+  // (what the general code below does for it: the store's tags, one copy, the wait-count entry).
+  if (bytes == 4 && !(op.aux & 0x800) && w.exec() == ~0ull && !(w.wg_dma_pending && *w.wg_dma_pending) &&
+      !(w.lds_tags && lds_stores_elsewhere(w)) && (!WRITE || op.s[1].k == SrcKind::V) && w.lds_size >= 4) {
+    const uint32_t* addr = w.vr(op.s[0].idx);
+    uint32_t dev = 0;
+    for (int l = 1; l < 64; ++l) dev |= (addr[l] - addr[l - 1]) ^ 4u;
+    const uint32_t first = addr[0] + uint32_t(op.offset), limit = w.lds_size - 4;
+    if (dev == 0 && first <= limit && limit - first >= 63 * 4) {
+      if (WRITE && w.lds_tags) lds_store_lanes(w, op, &first, ~0ull, 4, true);
+      if (WRITE) copy_row(w.lds + first, w.vr(op.s[1].idx));
+      else copy_row(w.vr(op.d[0].idx), w.lds + first);
+      track(w, op, !WRITE);
+      return true;
+    }
+  }
   bool two = op.aux & 0x800;
   uint32_t scale = (op.aux & 0x1000) ? bytes * 64 : bytes;
   uint32_t ndw = bytes / 4;
@@ -578,8 +622,8 @@ bool ds_fast(Wave& w, const Op& op) {
       if (unit[k]) {
         uint8_t* p = base + first[k];
         if (ndw == 1) {  // 64 consecutive dwords
-          if (WRITE) std::memcpy(p, reg, 256);
-          else std::memcpy(reg, p, 256);
+          if (WRITE) copy_row(p, reg);
+          else copy_row(reg, p);
           continue;
         }
         for (int l = 0; l < 64; ++l) {  // dword i of 64 consecutive ndw-dword elements
@@ -637,7 +681,7 @@ void ds_read(Wave& w, const Op& op) {
   ds.for_each(w, op, [&](int l, int k, uint32_t a) {
     uint8_t* p = lds_ptr(w, op, a, ds.bytes, l);
     uint32_t v[4] = {};
-    if (p) std::memcpy(v, p, ds.bytes);
+    if (p) copy_lane(v, p, ds.bytes);
     load_lane(w, op, l, v, ds.bytes, k * int(ds.ndw));
   });
   track(w, op, true);
