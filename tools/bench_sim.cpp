@@ -3,13 +3,24 @@
 // A lane-op is one active lane of one executed VALU/MFMA instruction (the
 // simulator's own count); DS lane traffic is reported as wave-instructions.
 // The MFMA-heavy kernel (bf16, CDNA3 numerics) is reported in GFLOP/s
-// (2 * M * N * K per executed MFMA).
+// (2 * M * N * K per executed MFMA). The seed-dwconv row runs the seed job's JIT
+// kernel on some of the seed shape's channels (wave-instructions per second, and the
+// CPU time all 512 channels would take at that rate).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <functional>
+#include <string_view>
 #include <thread>
 #include <vector>
 
+#include "codegen/dwconv3d.hpp"
+#include "codegen/dwconv3d_models.hpp"
 #include "jit/kernel.hpp"
 #include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"
@@ -138,56 +149,203 @@ double cpu_seconds() {
   return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-void run(const char* label, const BuildResult& b, uint32_t groups, uint32_t iters) {
+// The 1-minute load average (printed with every table: per-CPU-second rates on a shared machine
+// mean little without it). -1 when /proc/loadavg is not readable.
+double load_average() {
+  double l = -1;
+  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &l) != 1) l = -1;
+    std::fclose(f);
+  }
+  return l;
+}
+
+struct Sizing {
+  double min_cpu_seconds = 1.0;  // each row's launch does at least this much work (CPU time), if
+  uint32_t max_scale = 256;      // the loop count needs no more than max_scale times the base one
+  bool quick = false;            // base loop counts only (a fraction of a second per row)
+};
+
+// A benchmark kernel and how to launch it at a given size: the size is the loop count of the
+// synthetic kernels and the channel count of the seed kernel; `setup` allocates (once per size)
+// and returns the kernel arguments, the grid and the output range.
+struct Launchable {
+  std::vector<uint8_t> kernarg;
+  uint32_t groups = 0;
+  uint64_t out = 0;
+  size_t out_bytes = 0;
+};
+struct Workload {
+  const char* label;
+  BuildResult build;
+  uint32_t base_size;  // the --quick size, and the probe that sizes the timed launches
+  const char* size_name;
+  uint32_t max_size;
+  std::function<Launchable(sim::Simulator&, uint32_t size)> setup;
+};
+
+// The synthetic kernels: `groups` workgroups of 256 threads, arguments (float* out, u32 iters).
+Workload synthetic(const char* label, BuildResult b, uint32_t groups, uint32_t base_iters) {
+  return {label, std::move(b), base_iters, "iters", base_iters * 256, [groups, out = uint64_t(0)](sim::Simulator& s, uint32_t iters) mutable {
+            Launchable l;
+            l.groups = groups;
+            l.out_bytes = size_t(groups) * 256 * 4;
+            if (!out) out = s.memory().alloc(l.out_bytes, "out");
+            l.out = out;
+            l.kernarg.assign(16, 0);
+            std::memcpy(l.kernarg.data(), &out, 8);
+            std::memcpy(l.kernarg.data() + 8, &iters, 4);
+            return l;
+          }};
+}
+
+// The seed-shape depthwise conv3d kernel (lds_dot2 on gfx950, lds_fmac on gfx942: the seed job's
+// defaults) on the first `size` channels of the seed shape, with the seed job's data (random_bf16,
+// seeds 1 and 1001).
+Workload seed_kernel(Arch arch) {
+  codegen::DwConvShape shape = codegen::seed_shape();
+  const codegen::DwVariant v = codegen::default_variant(arch);
+  BuildResult b = codegen::build_dwconv3d(shape, v, arch);
+  return {"seed-dwconv", std::move(b), 2, "channels", uint32_t(shape.C), [shape](sim::Simulator& s, uint32_t channels) mutable {
+            shape.C = int(channels);
+            const size_t in_n = size_t(shape.input_elems()), wt_n = size_t(shape.weight_elems()),
+                         out_n = size_t(shape.output_elems());
+            const std::vector<uint16_t> in = codegen::random_bf16(in_n, 1), wt = codegen::random_bf16(wt_n, 1001);
+            Launchable l;
+            const uint64_t din = s.memory().alloc(in_n * 2, "input"), dwt = s.memory().alloc(wt_n * 2, "weight");
+            l.out = s.memory().alloc(out_n * 2, "output");
+            l.out_bytes = out_n * 2;
+            s.memory().write(din, in.data(), in_n * 2);
+            s.memory().write(dwt, wt.data(), wt_n * 2);
+            l.groups = uint32_t(codegen::dwconv_geometry(shape, s.arch(), codegen::default_variant(s.arch())).grid_x);
+            l.kernarg.assign(24, 0);
+            std::memcpy(l.kernarg.data(), &din, 8);
+            std::memcpy(l.kernarg.data() + 8, &dwt, 8);
+            std::memcpy(l.kernarg.data() + 16, &l.out, 8);
+            return l;
+          }};
+}
+
+// One launch with `threads` host threads.
+struct Run {
+  sim::Stats st;
+  double cpu = 0;
+  std::vector<uint8_t> out;
+};
+Run launch(sim::Simulator& s, const CodeObject& co, const Workload& wl, const Launchable& l, int threads) {
+  s.memory().write(l.out, std::vector<uint8_t>(l.out_bytes, 0).data(), l.out_bytes);
+  sim::LaunchDims d;
+  d.grid[0] = l.groups;
+  d.block[0] = 256;
+  sim::Options o;
+  o.threads = threads;
+  Run r;
+  const double cpu0 = cpu_seconds();
+  r.st = s.launch(co, wl.build.name, l.kernarg, d, o);
+  r.cpu = cpu_seconds() - cpu0;
+  r.out.resize(l.out_bytes);
+  s.memory().read(l.out, r.out.data(), l.out_bytes);
+  return r;
+}
+
+// Runs the workload with 1 host thread and with all of them on the same work: the size is the
+// base one scaled so that the 1-thread launch takes about Sizing::min_cpu_seconds of CPU time
+// (measured on a launch of the base size, which also decodes the kernel). Prints one line per
+// thread count and the all-thread / 1-thread wall ratio; the outputs of both must be identical.
+bool run(const Workload& wl, const Sizing& z) {
+  const BuildResult& b = wl.build;
+  const char* label = wl.label;
   CodeObject co = read_code_object(b.code_object);
-  for (int threads : {1, int(std::max(1u, std::thread::hardware_concurrency()))}) {
-    sim::Simulator s(b.arch);
-    uint64_t out = s.memory().alloc(size_t(groups) * 256 * 4, "out");
-    std::vector<uint8_t> ka(16, 0);
-    std::memcpy(ka.data(), &out, 8);
-    std::memcpy(ka.data() + 8, &iters, 4);
-    sim::LaunchDims d;
-    d.grid[0] = groups;
-    d.block[0] = 256;
-    sim::Options o;
-    o.threads = threads;
-    s.launch(co, b.name, ka, d, o);  // warm-up: decode
-    const double cpu0 = cpu_seconds();
-    sim::Stats st = s.launch(co, b.name, ka, d, o);
-    const double cpu = cpu_seconds() - cpu0;
-    uint64_t ds = st.by_unit[int(isa::Unit::DS)];
+  sim::Simulator s(b.arch);
+  const Run probe = launch(s, co, wl, wl.setup(s, wl.base_size), 1);
+  uint32_t size = wl.base_size;
+  if (!z.quick) {
+    const double want = z.min_cpu_seconds / std::max(probe.cpu, 1e-6);
+    size = uint32_t(std::min(double(wl.max_size), double(wl.base_size) * std::clamp(std::ceil(want), 1.0, double(z.max_scale))));
+  }
+  const Launchable l = wl.setup(s, size);
+  const int all = int(std::max(1u, std::thread::hardware_concurrency()));
+  double wall1 = 0, wall_all = 0, cpu1 = 0, cpu_all = 0;
+  std::vector<uint8_t> out1;
+  bool same = true;
+  for (int threads : {1, all}) {
+    const Run r = launch(s, co, wl, l, threads);
+    const sim::Stats& st = r.st;
+    if (threads == 1) wall1 = st.seconds, cpu1 = r.cpu, out1 = r.out;
+    else wall_all = st.seconds, cpu_all = r.cpu, same = r.out == out1;
+    const uint64_t ds = st.by_unit[int(isa::Unit::DS)];
+    const std::string head = fmt::format("{:<11} {:<7} threads={} {}={:<5} {:>7.3f} s wall {:>7.3f} s CPU ", label,
+                                         arch_name(b.arch), threads, wl.size_name, size, st.seconds, r.cpu);
     if (uint64_t mfma = st.by_unit[int(isa::Unit::MFMA)]; mfma > 0) {
       const double flops = 2.0 * 16 * 16 * (b.arch == Arch::gfx950 ? 32 : 16) * double(mfma);
-      fmt::print("{:<11} {:<7} threads={} {:>8.3f} s  {:>7.3f} GFLOP/s  per CPU-s {:>7.3f}  bf16 MFMA, CDNA3 numerics  ({} MFMA wave-instr)\n",
-                 label, arch_name(b.arch), threads, st.seconds, flops / st.seconds / 1e9, flops / cpu / 1e9, mfma);
-      continue;
+      fmt::print("{} {:>7.3f} GFLOP/s  per CPU-s {:>7.3f}  bf16 MFMA, CDNA3 numerics  ({} MFMA wave-instr)\n", head,
+                 flops / st.seconds / 1e9, flops / r.cpu / 1e9, mfma);
+    } else {
+      fmt::print("{} {:>7.3f} G lane-ops/s  per CPU-s {:>7.3f}  {:>6.1f} M wave-instr/s  per CPU-s {:>6.1f}  ({} DS wave-instr)\n",
+                 head, double(st.lane_ops) / st.seconds / 1e9, double(st.lane_ops) / r.cpu / 1e9,
+                 double(st.wave_instructions) / st.seconds / 1e6, double(st.wave_instructions) / r.cpu / 1e6, ds);
     }
-    fmt::print("{:<11} {:<7} threads={} {:>8.3f} s  {:>7.3f} G lane-ops/s  per CPU-s {:>7.3f}  {:>8.1f} M wave-instr/s  ({} DS wave-instr)\n",
-               label, arch_name(b.arch), threads, st.seconds, double(st.lane_ops) / st.seconds / 1e9,
-               double(st.lane_ops) / cpu / 1e9, double(st.wave_instructions) / st.seconds / 1e6, ds);
+    if (wl.size_name == std::string_view("channels") && threads == 1)
+      fmt::print("{:<11} {:<7} the seed shape's 512 channels at this rate: {:.1f} CPU-s\n", label, arch_name(b.arch),
+                 r.cpu * 512.0 / size);
   }
+  if (all > 1)
+    // The CPU ratio is the cost of threading (1.00: none); the wall ratio is the speed-up, which on a
+    // loaded machine also depends on how much of the cores the scheduler gives this process.
+    fmt::print("{:<11} {:<7} {}-thread / 1-thread wall ratio {:.2f}x, CPU-time ratio {:.2f}  (load average {:.2f})\n", label,
+               arch_name(b.arch), all, wall1 / std::max(wall_all, 1e-9), cpu_all / std::max(cpu1, 1e-9), load_average());
+  if (!same)
+    fmt::print(stderr, "bench_sim: {} {}: the output with {} threads differs from the 1-thread output\n", label,
+               arch_name(b.arch), all);
+  return same;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Optional arguments: the kernels to run (VALU-heavy, LDS-heavy, MFMA-heavy); default all.
-  auto wanted = [&](std::string_view label) {
-    if (argc < 2) return true;
-    for (int i = 1; i < argc; ++i)
-      if (label == argv[i]) return true;
-    return false;
-  };
-  for (int i = 1; i < argc; ++i)
-    if (std::string_view a = argv[i]; a != "VALU-heavy" && a != "LDS-heavy" && a != "MFMA-heavy") {
-      fmt::print(stderr, "bench_sim: unknown kernel '{}' (valid: VALU-heavy, LDS-heavy, MFMA-heavy)\n", a);
+  // Arguments: the kernels to run (VALU-heavy, LDS-heavy, MFMA-heavy, seed-dwconv; default all),
+  // --arch gfx942|gfx950 (default both), --quick (the base sizes, a fraction of a second per row)
+  // or --seconds S (the 1-thread CPU time a row aims at; default 1).
+  Sizing z;
+  std::vector<std::string_view> kernels;
+  std::string_view arch_filter = "all";
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--quick") {
+      z.quick = true;
+    } else if (a == "--seconds" && i + 1 < argc) {
+      char* end = nullptr;
+      z.min_cpu_seconds = std::strtod(argv[++i], &end);
+      if (end == argv[i] || *end || !(z.min_cpu_seconds > 0 && z.min_cpu_seconds <= 600)) {
+        fmt::print(stderr, "bench_sim: --seconds '{}' is not a number of seconds in (0, 600]\n", argv[i]);
+        return 2;
+      }
+    } else if (a == "--arch" && i + 1 < argc) {
+      const std::string_view n = argv[++i];
+      if (n != "gfx942" && n != "gfx950" && n != "all") {
+        fmt::print(stderr, "bench_sim: --arch '{}' is not gfx942, gfx950 or all\n", n);
+        return 2;
+      }
+      arch_filter = n;
+    } else if (a == "VALU-heavy" || a == "LDS-heavy" || a == "MFMA-heavy" || a == "seed-dwconv") {
+      kernels.push_back(a);
+    } else {
+      fmt::print(stderr, "bench_sim: unknown argument '{}' (valid: VALU-heavy, LDS-heavy, MFMA-heavy, seed-dwconv, --arch gfx942|gfx950|all, --quick, --seconds S)\n", a);
       return 2;
     }
-  fmt::print("cdnajit simulator throughput (simulated on this host CPU; no GPU)\n");
-  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
-    if (wanted("VALU-heavy")) run("VALU-heavy", valu_kernel(arch), 256, 400);
-    if (wanted("LDS-heavy")) run("LDS-heavy", lds_kernel(arch), 256, 200);
-    if (wanted("MFMA-heavy")) run("MFMA-heavy", mfma_kernel(arch), 16, 40);
   }
-  return 0;
+  auto wanted = [&](std::string_view label) {
+    return kernels.empty() || std::find(kernels.begin(), kernels.end(), label) != kernels.end();
+  };
+  fmt::print("cdnajit simulator throughput (simulated on this host CPU; no GPU); load average {:.2f}\n", load_average());
+  bool same = true;
+  for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
+    if (arch_filter != "all" && arch_filter != arch_name(arch)) continue;
+    if (wanted("VALU-heavy")) same &= run(synthetic("VALU-heavy", valu_kernel(arch), 256, 400), z);
+    if (wanted("LDS-heavy")) same &= run(synthetic("LDS-heavy", lds_kernel(arch), 256, 200), z);
+    if (wanted("MFMA-heavy")) same &= run(synthetic("MFMA-heavy", mfma_kernel(arch), 16, 40), z);
+    if (wanted("seed-dwconv")) same &= run(seed_kernel(arch), z);
+  }
+  fmt::print("load average at the end {:.2f}\n", load_average());
+  return same ? 0 : 1;
 }

@@ -111,8 +111,14 @@ __attribute__((target("avx2"))) bool group8_sum_avx2(const MfmaTerm* ta, const M
   return true;
 }
 bool use_avx2 = __builtin_cpu_supports("avx2");
+// The 16-column form of the row path (half_rows_avx512) needs AVX-512 F, BW (16-bit multiplies) and DQ.
+bool avx512_host() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+}
+bool use_avx512 = avx512_host();
 #else
 bool use_avx2 = false;
+bool use_avx512 = false;
 #endif
 
 // One group of n products (n = 8 or 16 here, fixed at compile time) accumulated into a finite c;
@@ -268,6 +274,108 @@ __attribute__((target("avx2"))) void half_rows_avx2(const MfmaHalfOperands& t, i
   for (int r = 0; r < R; ++r) _mm256_storeu_ps(cio + 8 * r, c[r]);
 }
 
+#define CDNAJIT_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq")))
+// pow2x4 and accumulate4 on eight lanes (the same operations, one rounding each: same bits).
+CDNAJIT_AVX512 inline __m512d pow2x8(__m256i x) {
+  return _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_cvtepi32_epi64(_mm256_add_epi32(x, _mm256_set1_epi32(1023))), 52));
+}
+CDNAJIT_AVX512 inline __m256 accumulate8(__m256i s, __m256i sh_s, __m256i csig, __m256i sh_c, __m256i eo) {
+  constexpr int kFloor = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+  const __m512d a = _mm512_roundscale_pd(_mm512_mul_pd(_mm512_cvtepi32_pd(s), pow2x8(sh_s)), kFloor);
+  const __m512d b = _mm512_roundscale_pd(_mm512_mul_pd(_mm512_cvtepi32_pd(csig), pow2x8(sh_c)), kFloor);
+  const __m512d total = _mm512_add_pd(a, _mm512_mul_pd(b, _mm512_set1_pd(128.0)));
+  return _mm512_cvtpd_ps(_mm512_mul_pd(total, pow2x8(_mm256_sub_epi32(eo, _mm256_set1_epi32(31)))));
+}
+
+// half_rows_avx2 with sixteen outputs of a row (columns j0 .. j0 + 15) in the sixteen 32-bit lanes
+// of an AVX-512 vector: the same integers step by step (_mm256_sign_epi32's negation as a masked
+// subtraction: a zero product gives m = 0 either way), c[16 r .. 16 r + 15] for row i + r.
+template <int R>
+CDNAJIT_AVX512 void half_rows_avx512(const MfmaHalfOperands& t, int i, int j0, float* cio) {
+  const __m512i kno = _mm512_set1_epi32(kNo), zero = _mm512_setzero_si512();
+  __m512 c[R];
+  for (int r = 0; r < R; ++r) c[r] = _mm512_loadu_ps(cio + 16 * r);
+  for (int k0 = 0; k0 < t.K; k0 += 8) {
+    __m512i p[R][8], pe[R][8], emax[R];
+    for (int r = 0; r < R; ++r) emax[r] = _mm512_set1_epi32(-0x40000000);
+    for (int q = 0; q < 8; ++q) {
+      const int k = k0 + q;
+      const __m512i b = _mm512_loadu_si512(t.sig_b + k * t.ldb + j0);
+      const __m512i eb = _mm512_loadu_si512(t.exp_b + k * t.ldb + j0);
+      for (int r = 0; r < R; ++r) {
+        const __m512i a = _mm512_set1_epi32(int32_t(t.sig_a[k * t.lda + i + r]));
+        p[r][q] = _mm512_madd_epi16(a, b);  // high halves are 0: the signed 16 x 16 product
+        pe[r][q] = _mm512_add_epi32(_mm512_set1_epi32(t.exp_a[k * t.lda + i + r]), eb);
+        emax[r] = _mm512_max_epi32(emax[r], pe[r][q]);
+      }
+    }
+    for (int r = 0; r < R; ++r) {
+      __m512i s = zero;
+      for (int q = 0; q < 8; ++q) {
+        const __m512i m = _mm512_srlv_epi32(_mm512_abs_epi32(p[r][q]), _mm512_sub_epi32(emax[r], pe[r][q]));  // >= 32: 0
+        s = _mm512_add_epi32(s, _mm512_mask_sub_epi32(m, _mm512_cmplt_epi32_mask(p[r][q], zero), zero, m));
+      }
+      const __m512i e = _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(_mm512_set1_epi32(-50000), emax[r]), emax[r], kno);
+      const __m512i u = _mm512_castps_si512(c[r]);
+      const __m512i biased = _mm512_and_si512(_mm512_srli_epi32(u, 23), _mm512_set1_epi32(0xff));
+      const __m512i cmag = _mm512_or_si512(_mm512_and_si512(u, _mm512_set1_epi32(0x7fffff)),
+                                           _mm512_maskz_mov_epi32(_mm512_cmpgt_epi32_mask(biased, zero), _mm512_set1_epi32(0x800000)));
+      const __m512i csig = _mm512_mask_sub_epi32(cmag, _mm512_cmplt_epi32_mask(u, zero), zero, cmag);
+      const __mmask16 czero = _mm512_cmpeq_epi32_mask(cmag, zero);
+      const __m512i cexp = _mm512_mask_blend_epi32(czero, _mm512_sub_epi32(_mm512_max_epi32(biased, _mm512_set1_epi32(1)), _mm512_set1_epi32(127)), kno);
+      const __m512i E = _mm512_max_epi32(e, cexp);
+      const __m512i sh_s = _mm512_maskz_add_epi32(_mm512_cmpneq_epi32_mask(e, kno), _mm512_set1_epi32(7), _mm512_sub_epi32(e, E));
+      const __m512i sh_c = _mm512_maskz_add_epi32(__mmask16(~czero), _mm512_set1_epi32(1), _mm512_sub_epi32(cexp, E));
+      const __m512i eo = _mm512_mask_blend_epi32(_mm512_cmpeq_epi32_mask(E, kno), E, _mm512_set1_epi32(31));  // E = kNo: +0.0
+      const __m256 lo = accumulate8(_mm512_castsi512_si256(s), _mm512_castsi512_si256(sh_s), _mm512_castsi512_si256(csig),
+                                    _mm512_castsi512_si256(sh_c), _mm512_castsi512_si256(eo));
+      const __m256 hi = accumulate8(_mm512_extracti64x4_epi64(s, 1), _mm512_extracti64x4_epi64(sh_s, 1),
+                                    _mm512_extracti64x4_epi64(csig, 1), _mm512_extracti64x4_epi64(sh_c, 1),
+                                    _mm512_extracti64x4_epi64(eo, 1));
+      const __m512 next = _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1);
+      const __mmask16 slow = _mm512_cmpgt_epi32_mask(e, _mm512_set1_epi32(126)) | _mm512_cmpeq_epi32_mask(biased, _mm512_set1_epi32(0xff));
+      if (slow) [[unlikely]] {
+        alignas(64) float before[16], after[16];
+        _mm512_store_ps(before, c[r]);
+        _mm512_store_ps(after, next);
+        for (int x = 0; x < 16; ++x)
+          if ((slow >> x) & 1) after[x] = half_dot_reference(t, i + r, j0 + x, k0, 8, before[x], false);
+        c[r] = _mm512_load_ps(after);
+      } else {
+        c[r] = next;
+      }
+    }
+  }
+  for (int r = 0; r < R; ++r) _mm512_storeu_ps(cio + 16 * r, c[r]);
+}
+// half_decode_avx2 on sixteen elements per vector (n a multiple of 16): the same fields, same results
+// (the 16-bit raw values narrowed by truncation, which keeps them: they are below 2^16).
+template <bool BF16>
+CDNAJIT_AVX512 bool half_decode_avx512(const uint32_t* dw, int n, bool hi, uint32_t* sig, int32_t* exp, uint16_t* raw) {
+  constexpr int fb = BF16 ? 7 : 10, ebits = BF16 ? 8 : 5, bias = BF16 ? 127 : 15, pre = mfma_half_preshift(BF16);
+  const __m512i top = _mm512_set1_epi32((1 << ebits) - 1), zero = _mm512_setzero_si512();
+  __mmask16 bad = 0;
+  for (int x = 0; x < n; x += 16) {
+    const __m512i d = _mm512_loadu_si512(dw + x);
+    const __m512i h = hi ? _mm512_srli_epi32(d, 16) : _mm512_and_si512(d, _mm512_set1_epi32(0xffff));
+    const __m512i ef = _mm512_and_si512(_mm512_srli_epi32(h, fb), top);
+    const __m512i mag = _mm512_slli_epi32(_mm512_or_si512(_mm512_and_si512(h, _mm512_set1_epi32((1 << fb) - 1)),
+                                                          _mm512_maskz_mov_epi32(_mm512_cmpgt_epi32_mask(ef, zero), _mm512_set1_epi32(1 << fb))),
+                                          pre);
+    const __m512i neg = _mm512_srai_epi32(_mm512_slli_epi32(h, 16), 31);  // -1 where the sign bit is set
+    const __m512i sg = _mm512_and_si512(_mm512_sub_epi32(_mm512_xor_si512(mag, neg), neg), _mm512_set1_epi32(0xffff));
+    const __m512i ex = _mm512_mask_blend_epi32(_mm512_cmpeq_epi32_mask(mag, zero),
+                                               _mm512_sub_epi32(_mm512_max_epi32(ef, _mm512_set1_epi32(1)), _mm512_set1_epi32(bias)),
+                                               _mm512_set1_epi32(kNo));
+    _mm512_storeu_si512(sig + x, sg);
+    _mm512_storeu_si512(exp + x, ex);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(raw + x), _mm512_cvtepi32_epi16(h));
+    bad |= _mm512_cmpeq_epi32_mask(ef, top);
+  }
+  return bad == 0;
+}
+#undef CDNAJIT_AVX512
+
 // half_decode on eight elements per vector (n a multiple of 8): the same fields, same results.
 template <bool BF16>
 __attribute__((target("avx2"))) bool half_decode_avx2(const uint32_t* dw, int n, bool hi, uint32_t* sig, int32_t* exp, uint16_t* raw) {
@@ -298,6 +406,8 @@ __attribute__((target("avx2"))) bool half_decode_avx2(const uint32_t* dw, int n,
 
 bool mfma_half_decode(const uint32_t* dwords, int n, bool hi, bool bf16, uint32_t* sig, int32_t* exp, uint16_t* raw) {
 #ifdef CDNAJIT_MFMA_AVX2
+  if (use_avx512 && n % 16 == 0)
+    return bf16 ? half_decode_avx512<true>(dwords, n, hi, sig, exp, raw) : half_decode_avx512<false>(dwords, n, hi, sig, exp, raw);
   if (use_avx2 && n % 8 == 0)
     return bf16 ? half_decode_avx2<true>(dwords, n, hi, sig, exp, raw) : half_decode_avx2<false>(dwords, n, hi, sig, exp, raw);
 #endif
@@ -321,9 +431,24 @@ void mfma_half_rows8x2(const MfmaHalfOperands& t, int i, int j0, float* c) {
   mfma_half_row8(t, i + 1, j0, c + 8);
 }
 
+void mfma_half_rows16x2(const MfmaHalfOperands& t, int i, int j0, float* c) {
+#ifdef CDNAJIT_MFMA_AVX2
+  if (use_avx512) return half_rows_avx512<2>(t, i, j0, c);
+#endif
+  for (int h = 0; h < 2; ++h) {  // columns j0 + 8h .. j0 + 8h + 7 of both rows
+    float part[16];
+    std::copy(c + 8 * h, c + 8 * h + 8, part);
+    std::copy(c + 16 + 8 * h, c + 16 + 8 * h + 8, part + 8);
+    mfma_half_rows8x2(t, i, j0 + 8 * h, part);
+    std::copy(part, part + 8, c + 8 * h);
+    std::copy(part + 8, part + 16, c + 16 + 8 * h);
+  }
+}
+
 bool mfma_vector_path(bool on) {
 #ifdef CDNAJIT_MFMA_AVX2
   use_avx2 = on && __builtin_cpu_supports("avx2");
+  use_avx512 = on && avx512_host();
 #endif
   return use_avx2;
 }

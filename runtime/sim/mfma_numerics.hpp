@@ -88,6 +88,9 @@ bool mfma_half_rows_available();
 void mfma_half_row8(const MfmaHalfOperands& t, int i, int j0, float* c);
 // The same for rows i and i + 1: c[0, 8) row i, c[8, 16) row i + 1 (faster than two calls).
 void mfma_half_rows8x2(const MfmaHalfOperands& t, int i, int j0, float* c);
+// The same for rows i and i + 1 and sixteen columns j0 .. j0 + 15: c[0, 16) row i, c[16, 32) row
+// i + 1 (one AVX-512 vector per row where the host has AVX-512 F/BW/DQ, else two mfma_half_rows8x2).
+void mfma_half_rows16x2(const MfmaHalfOperands& t, int i, int j0, float* c);
 
 // Reference implementation of the same rules (mfma_numerics_reference.cpp): double arithmetic
 // per product, slow; the fast path's fallback and its test oracle.

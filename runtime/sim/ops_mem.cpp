@@ -3,6 +3,10 @@
 // data at issue; the wait-count checker makes early use an error.
 #include <atomic>
 #include <bit>
+#include <type_traits>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/sim_internal.hpp"
@@ -27,6 +31,75 @@ void track(Wave& w, const Op& op, bool has_dst) {
     pend_add(w, op, op.counter, file, first, count);
   }
 }
+
+// ---- copies ------------------------------------------------------------------------
+// A whole lane row (256 bytes) and one lane's 1 to 16 bytes as fixed-size moves: at these sizes
+// the compiler's inline `rep movs` for a std::memcpy costs more than the copy itself.
+inline void copy_row(void* d, const void* s) {
+#ifdef __SSE2__
+  auto* dd = static_cast<__m128i*>(d);
+  auto* ss = static_cast<const __m128i*>(s);
+  for (int i = 0; i < 16; ++i) _mm_storeu_si128(dd + i, _mm_loadu_si128(ss + i));
+#else
+  std::memcpy(d, s, 256);
+#endif
+}
+inline void copy_lane(void* d, const void* s, uint32_t n) {
+  switch (n) {
+    case 1: std::memcpy(d, s, 1); break;
+    case 2: std::memcpy(d, s, 2); break;
+    case 4: std::memcpy(d, s, 4); break;
+    case 8: std::memcpy(d, s, 8); break;
+    case 12: std::memcpy(d, s, 12); break;
+    case 16: std::memcpy(d, s, 16); break;
+    default: std::memcpy(d, s, n); break;
+  }
+}
+
+// ---- per-lane data forms shared by the loads and stores below ---------------------
+// op.aux: bytes per lane (low 8 bits), 0x100 sign-extend, 0x200 d16 (low half), 0x400 d16_hi.
+// A sub-dword value as a dword: sign- or zero-extended.
+uint32_t widen(const Op& op, uint32_t x, uint32_t bytes) {
+  if (bytes < 4 && (op.aux & 0x100)) return bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
+  return x;
+}
+// Lane l of the destination from the loaded dwords v: a sub-dword value widened into the whole
+// register or merged into one half (d16 / d16_hi, the other half kept); dword values as they are.
+void load_lane(Wave& w, const Op& op, int l, const uint32_t* v, uint32_t bytes, int first_dword = 0) {
+  if (bytes < 4) {
+    const uint32_t x = widen(op, v[0], bytes);
+    uint32_t& d = w.vr(op.d[0].idx)[l];
+    if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
+    else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
+    else d = x;
+    return;
+  }
+  for (uint32_t i = 0; i < bytes / 4; ++i) w.vr(uint16_t(op.d[0].idx + first_dword + i))[l] = v[i];
+}
+// Lane l's store data (d16_hi forms store the high half) written to p.
+void store_lane(Wave& w, const Op& op, const Src& data, int l, uint8_t* p, uint32_t bytes) {
+  uint32_t v[4];
+  for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) v[i] = lane_src(w, data, l, int(i));
+  if (op.aux & 0x400) v[0] >>= 16;
+  copy_lane(p, v, bytes);
+}
+// LDS DMA (global_load_lds, scratch_load_lds, buffer_load ... lds): lane l's widened data written
+// at M0 + inst_offset + l * stride, and the written range for the wait-count bookkeeping.
+struct LdsDma {
+  uint32_t m0;
+  uint64_t lo = ~0ull, hi = 0;
+  explicit LdsDma(const Wave& w) : m0(w.s[kM0] & 0x3ffff) {}
+  void write(Wave& w, const Op& op, int l, const uint32_t* v, uint32_t stride) {
+    const uint64_t la = uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stride;
+    if (uint8_t* q = lds_ptr(w, op, la, stride, l)) copy_lane(q, v, stride);
+    lo = std::min(lo, la);
+    hi = std::max(hi, la + stride);
+  }
+  // After track(): the entry it added covers the LDS bytes written.
+  void finish(Wave& w) const {
+    if (hi > lo) pend_set_lds_range(w, uint32_t(lo), uint32_t(std::min<uint64_t>(hi, w.lds_size)));
+  }
+};
 
 // ---- SMEM -------------------------------------------------------------------
 void s_load(Wave& w, const Op& op) {
@@ -112,37 +185,34 @@ void g_load(Wave& w, const Op& op) {
           if ((e >> l) & 1) std::memcpy(&d[l], host + addr[l] + 4 * i, 4);
       }
     } else {
+      // Sub-dword: the lane's bytes widened (sign or zero) and placed (whole register, low or high
+      // half), with a fixed-size read per width.
       uint32_t* d = w.vr(op.d[0].idx);
-      for (int l = 0; l < 64; ++l) {
-        if (!((e >> l) & 1)) continue;
-        uint32_t x = 0;
-        std::memcpy(&x, host + addr[l], bytes);
-        if (op.aux & 0x100) x = bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
-        if (op.aux & 0x400) d[l] = (d[l] & 0xffff) | (x << 16);
-        else if (op.aux & 0x200) d[l] = (d[l] & 0xffff0000u) | (x & 0xffff);
-        else d[l] = x;
-      }
+      auto place = [&](auto narrow) {
+        using T = decltype(narrow);
+        for (int l = 0; l < 64; ++l) {
+          if (!((e >> l) & 1)) continue;
+          T n;
+          std::memcpy(&n, host + addr[l], sizeof n);
+          const uint32_t x = (op.aux & 0x100) ? uint32_t(int32_t(std::make_signed_t<T>(n))) : uint32_t(n);
+          if (op.aux & 0x400) d[l] = (d[l] & 0xffff) | (x << 16);
+          else if (op.aux & 0x200) d[l] = (d[l] & 0xffff0000u) | (x & 0xffff);
+          else d[l] = x;
+        }
+      };
+      if (bytes == 1) place(uint8_t{});
+      else place(uint16_t{});
     }
     track(w, op, true);
     return;
   }
-  uint32_t ndw = std::max<uint32_t>(1, bytes / 4);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
     uint8_t* p = global_ptr(w, op, a, bytes, l, false);
     uint32_t v[4] = {};
-    if (p) std::memcpy(v, p, bytes);
-    if (bytes < 4) {
-      uint32_t x = v[0];
-      if (op.aux & 0x100) x = bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
-      uint32_t& d = w.vr(op.d[0].idx)[l];
-      if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
-      else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
-      else d = x;
-    } else {
-      for (uint32_t i = 0; i < ndw; ++i) w.vr(uint16_t(op.d[0].idx + i))[l] = v[i];
-    }
+    if (p) copy_lane(v, p, bytes);
+    load_lane(w, op, l, v, bytes);
   }
   track(w, op, true);
 }
@@ -172,12 +242,7 @@ void g_store(Wave& w, const Op& op) {
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
-    uint8_t* p = global_ptr(w, op, a, bytes, l, true);
-    if (!p) continue;
-    uint32_t v[4];
-    for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) v[i] = lane_src(w, data, l, int(i));
-    if (op.aux & 0x400) v[0] >>= 16;
-    std::memcpy(p, v, bytes);
+    if (uint8_t* p = global_ptr(w, op, a, bytes, l, true)) store_lane(w, op, data, l, p, bytes);
   }
   track(w, op, false);
 }
@@ -188,24 +253,18 @@ void g_load_lds(Wave& w, const Op& op) {
   uint64_t e = w.exec();
   uint32_t bytes = op.aux & 0xff;
   const Src* saddr = op.ns > 1 ? &op.s[1] : nullptr;
-  uint32_t m0 = w.s[kM0] & 0x3ffff;
-  uint64_t lo = ~0ull, hi = 0;
+  LdsDma dma(w);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
     uint8_t* p = global_ptr(w, op, a, bytes, l, false);
     uint32_t v[4] = {};
-    if (p) std::memcpy(v, p, bytes);
-    if (bytes < 4 && (op.aux & 0x100)) v[0] = bytes == 1 ? uint32_t(int32_t(int8_t(v[0]))) : uint32_t(int32_t(int16_t(v[0])));
-    uint32_t stored = std::max<uint32_t>(bytes, 4);
-    uint64_t la = uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stored;
-    uint8_t* q = lds_ptr(w, op, la, stored, l);
-    if (q) std::memcpy(q, v, stored);
-    lo = std::min(lo, la);
-    hi = std::max(hi, la + stored);
+    if (p) copy_lane(v, p, bytes);
+    v[0] = widen(op, v[0], bytes);
+    dma.write(w, op, l, v, std::max<uint32_t>(bytes, 4));
   }
   track(w, op, false);
-  if (hi > lo) pend_set_lds_range(w, uint32_t(lo), uint32_t(std::min<uint64_t>(hi, w.lds_size)));
+  dma.finish(w);
 }
 
 // Atomics (32-bit): aux low byte = kind.
@@ -289,17 +348,8 @@ void scratch_load(Wave& w, const Op& op) {
     if (!((e >> l) & 1)) continue;
     uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
     uint32_t v[4] = {};
-    if (p) std::memcpy(v, p, bytes);
-    if (bytes < 4) {
-      uint32_t x = v[0];
-      if (op.aux & 0x100) x = bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
-      uint32_t& d = w.vr(op.d[0].idx)[l];
-      if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
-      else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
-      else d = x;
-    } else {
-      for (uint32_t i = 0; i < bytes / 4; ++i) w.vr(uint16_t(op.d[0].idx + i))[l] = v[i];
-    }
+    if (p) copy_lane(v, p, bytes);
+    load_lane(w, op, l, v, bytes);
   }
   track(w, op, true);
 }
@@ -311,12 +361,7 @@ void scratch_store(Wave& w, const Op& op) {
   const Src& sa = op.ns > 2 ? op.s[2] : none;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
-    uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
-    if (!p) continue;
-    uint32_t v[4];
-    for (uint32_t i = 0; i < std::max<uint32_t>(1, bytes / 4); ++i) v[i] = lane_src(w, op.s[1], l, int(i));
-    if (op.aux & 0x400) v[0] >>= 16;
-    std::memcpy(p, v, bytes);
+    if (uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l)) store_lane(w, op, op.s[1], l, p, bytes);
   }
   track(w, op, false);
 }
@@ -328,22 +373,17 @@ void scratch_load_lds(Wave& w, const Op& op) {
   uint32_t bytes = op.aux & 0xff;
   Src none;
   const Src& sa = op.ns > 1 ? op.s[1] : none;
-  uint32_t m0 = w.s[kM0] & 0x3ffff;
-  uint64_t lo = ~0ull, hi = 0;
+  LdsDma dma(w);
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
     uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
     uint32_t v = 0;
-    if (p) std::memcpy(&v, p, bytes);
-    if (bytes < 4 && (op.aux & 0x100)) v = bytes == 1 ? uint32_t(int32_t(int8_t(v))) : uint32_t(int32_t(int16_t(v)));
-    uint64_t la = uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * 4;
-    uint8_t* q = lds_ptr(w, op, la, 4, l);
-    if (q) std::memcpy(q, &v, 4);
-    lo = std::min(lo, la);
-    hi = std::max(hi, la + 4);
+    if (p) copy_lane(&v, p, bytes);
+    v = widen(op, v, bytes);
+    dma.write(w, op, l, &v, 4);
   }
   track(w, op, false);
-  if (hi > lo) pend_set_lds_range(w, uint32_t(lo), uint32_t(std::min<uint64_t>(hi, w.lds_size)));
+  dma.finish(w);
 }
 
 // ---- MUBUF (buffer_*) ----------------------------------------------------------
@@ -428,8 +468,7 @@ void buf_load(Wave& w, const Op& op) {
   const Src* vaddr = op.s[0].k == SrcKind::None ? nullptr : &op.s[0];
   VSharp v = vsharp(w, op.s[1]);
   uint32_t soff = read_s32(w, op.s[2]);
-  uint32_t m0 = w.s[kM0] & 0x3ffff;
-  uint64_t dlo = ~0ull, dhi = 0;
+  LdsDma dma(w);
   uint32_t ndw = std::max<uint32_t>(1, bytes / 4), all = (1u << ndw) - 1;
   for (int l = 0; l < 64; ++l) {
     if (!((e >> l) & 1)) continue;
@@ -440,7 +479,7 @@ void buf_load(Wave& w, const Op& op) {
       fail(w, op, "out-of-range " + buf_oob(a, v) + " (hardware returns 0; Options::check_buffer_range is on)", l);
     if (in == all) {
       uint8_t* p = global_ptr(w, op, a, bytes, l, false);
-      if (p) std::memcpy(val, p, bytes);
+      if (p) copy_lane(val, p, bytes);
     } else {
       for (uint32_t c = 0; c < ndw; ++c) {  // out-of-range dwords read as 0
         if (!((in >> c) & 1)) continue;
@@ -448,23 +487,15 @@ void buf_load(Wave& w, const Op& op) {
         if (p) std::memcpy(&val[c], p, 4);
       }
     }
-    if (bytes < 4 && (op.aux & 0x100)) val[0] = bytes == 1 ? uint32_t(int32_t(int8_t(val[0]))) : uint32_t(int32_t(int16_t(val[0])));
     if (to_lds) {
-      uint32_t stored = std::max<uint32_t>(bytes, 4);
-      uint64_t la = uint64_t(m0) + uint32_t(op.offset) + uint32_t(l) * stored;
-      uint8_t* q = lds_ptr(w, op, la, stored, l);
-      if (q) std::memcpy(q, val, stored);
-      dlo = std::min(dlo, la);
-      dhi = std::max(dhi, la + stored);
-    } else if (op.aux & 0x600) {  // d16 / d16_hi: one half of the destination, the other kept
-      uint32_t& d = w.vr(op.d[0].idx)[l];
-      d = (op.aux & 0x400) ? (d & 0xffff) | (val[0] << 16) : (d & 0xffff0000u) | (val[0] & 0xffff);
+      val[0] = widen(op, val[0], bytes);
+      dma.write(w, op, l, val, std::max<uint32_t>(bytes, 4));
     } else {
-      for (uint32_t i = 0; i < ndw; ++i) w.vr(uint16_t(op.d[0].idx + i))[l] = val[i];
+      load_lane(w, op, l, val, bytes);
     }
   }
   track(w, op, !to_lds);
-  if (to_lds && dhi > dlo) pend_set_lds_range(w, uint32_t(dlo), uint32_t(std::min<uint64_t>(dhi, w.lds_size)));
+  if (to_lds) dma.finish(w);
 }
 void buf_load_dispatch(Wave& w, const Op& op) {
   // Without lds, the data register is a destination: shift operand view.
@@ -507,6 +538,23 @@ template <bool WRITE>
 bool ds_fast(Wave& w, const Op& op) {
   uint32_t bytes = op.aux & 0xff;
   if ((bytes & 3) || (op.aux & 0x700) || op.s[0].k != SrcKind::V) return false;
+  // The commonest case first, with nothing to check lane by lane: ds_read_b32 / ds_write_b32 of all
+  // 64 lanes at consecutive dwords, in range, no LDS DMA outstanding, no other wave's store pending
+  // (what the general code below does for it: the store's tags, one copy, the wait-count entry).
+  if (bytes == 4 && !(op.aux & 0x800) && w.exec() == ~0ull && !(w.wg_dma_pending && *w.wg_dma_pending) &&
+      !(w.lds_tags && lds_stores_elsewhere(w)) && (!WRITE || op.s[1].k == SrcKind::V) && w.lds_size >= 4) {
+    const uint32_t* addr = w.vr(op.s[0].idx);
+    uint32_t dev = 0;
+    for (int l = 1; l < 64; ++l) dev |= (addr[l] - addr[l - 1]) ^ 4u;
+    const uint32_t first = addr[0] + uint32_t(op.offset), limit = w.lds_size - 4;
+    if (dev == 0 && first <= limit && limit - first >= 63 * 4) {
+      if (WRITE && w.lds_tags) lds_store_lanes(w, op, &first, ~0ull, 4, true);
+      if (WRITE) copy_row(w.lds + first, w.vr(op.s[1].idx));
+      else copy_row(w.vr(op.d[0].idx), w.lds + first);
+      track(w, op, !WRITE);
+      return true;
+    }
+  }
   bool two = op.aux & 0x800;
   uint32_t scale = (op.aux & 0x1000) ? bytes * 64 : bytes;
   uint32_t ndw = bytes / 4;
@@ -574,8 +622,8 @@ bool ds_fast(Wave& w, const Op& op) {
       if (unit[k]) {
         uint8_t* p = base + first[k];
         if (ndw == 1) {  // 64 consecutive dwords
-          if (WRITE) std::memcpy(p, reg, 256);
-          else std::memcpy(reg, p, 256);
+          if (WRITE) copy_row(p, reg);
+          else copy_row(reg, p);
           continue;
         }
         for (int l = 0; l < 64; ++l) {  // dword i of 64 consecutive ndw-dword elements
@@ -633,17 +681,8 @@ void ds_read(Wave& w, const Op& op) {
   ds.for_each(w, op, [&](int l, int k, uint32_t a) {
     uint8_t* p = lds_ptr(w, op, a, ds.bytes, l);
     uint32_t v[4] = {};
-    if (p) std::memcpy(v, p, ds.bytes);
-    if (ds.bytes < 4) {
-      uint32_t x = v[0];
-      if (op.aux & 0x100) x = ds.bytes == 1 ? uint32_t(int32_t(int8_t(x))) : uint32_t(int32_t(int16_t(x)));
-      uint32_t& d = w.vr(op.d[0].idx)[l];
-      if (op.aux & 0x400) d = (d & 0xffff) | (x << 16);
-      else if (op.aux & 0x200) d = (d & 0xffff0000u) | (x & 0xffff);
-      else d = x;
-    } else {
-      for (uint32_t i = 0; i < ds.ndw; ++i) w.vr(uint16_t(op.d[0].idx + k * ds.ndw + i))[l] = v[i];
-    }
+    if (p) copy_lane(v, p, ds.bytes);
+    load_lane(w, op, l, v, ds.bytes, k * int(ds.ndw));
   });
   track(w, op, true);
 }
@@ -651,12 +690,7 @@ void ds_write(Wave& w, const Op& op) {
   if (op.s[1].k == SrcKind::V && (op.ns < 3 || op.s[2].k == SrcKind::V) && ds_fast<true>(w, op)) return;
   const DsAccess ds(op);
   ds.for_each(w, op, [&](int l, int k, uint32_t a) {
-    uint8_t* p = lds_ptr(w, op, a, ds.bytes, l);
-    if (!p) return;
-    uint32_t v[4];
-    for (uint32_t i = 0; i < ds.ndw; ++i) v[i] = lane_src(w, op.s[1 + k], l, int(i));
-    if (op.aux & 0x400) v[0] >>= 16;
-    std::memcpy(p, v, ds.bytes);
+    if (uint8_t* p = lds_ptr(w, op, a, ds.bytes, l)) store_lane(w, op, op.s[1 + k], l, p, ds.bytes);
   });
   track(w, op, false);
 }

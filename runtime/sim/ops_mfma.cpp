@@ -51,17 +51,20 @@ bool mfma_half_run(Wave& w, const Op& op, bool bf16) {
   }
   const MfmaHalfOperands t{bf16, K, M, M, sig[0], ex[0], sig[1], ex[1], raw[0], raw[1]};
   uint32_t out[nreg][64];
-  float c[16];
+  float c[32];
   // Row i of D: register r, lanes l0 .. l0 + M - 1 (the layouts at the top of this file).
   auto reg_of = [](int i) { return M == 16 ? i % 4 : 4 * (i / 8) + i % 4; };
   auto lane_of = [](int i) { return M == 16 ? 16 * (i / 4) : 32 * ((i / 4) % 2); };
-  for (int i = 0; i < M; i += 2)  // two rows at a time
-    for (int j0 = 0; j0 < M; j0 += 8) {
+  for (int i = 0; i < M; i += 2)  // two rows and sixteen columns at a time
+    for (int j0 = 0; j0 < M; j0 += 16) {
+      for (int y = 0; y < 2; ++y) {
+        const int lane = lane_of(i + y) + j0, reg = reg_of(i + y);
+        if (op.s[2].k == SrcKind::V) std::memcpy(c + 16 * y, w.vr(uint16_t(op.s[2].idx + reg)) + lane, 64);  // f32 bits
+        else for (int x = 0; x < 16; ++x) c[16 * y + x] = f32_of(lane_src(w, op.s[2], lane + x, reg));
+      }
+      mfma_half_rows16x2(t, i, j0, c);
       for (int y = 0; y < 2; ++y)
-        for (int x = 0; x < 8; ++x) c[8 * y + x] = f32_of(lane_src(w, op.s[2], lane_of(i + y) + j0 + x, reg_of(i + y)));
-      mfma_half_rows8x2(t, i, j0, c);
-      for (int y = 0; y < 2; ++y)
-        for (int x = 0; x < 8; ++x) out[reg_of(i + y)][lane_of(i + y) + j0 + x] = bits_of(c[8 * y + x]);
+        for (int x = 0; x < 16; ++x) out[reg_of(i + y)][lane_of(i + y) + j0 + x] = bits_of(c[16 * y + x]);
     }
   for (int r = 0; r < nreg; ++r) std::memcpy(w.vr(uint16_t(op.d[0].idx + r)), out[r], 256);
   w.lane_ops += 64;

@@ -84,11 +84,22 @@ void v32(Wave& w, const Op& op) {
   const uint32_t* a = op.ns > 0 ? fetch(w, op, 0, t0, FL && !(NOT_F32 & 1)) : zero;
   const uint32_t* b = op.ns > 1 ? fetch(w, op, 1, t1, FL && !(NOT_F32 & 2)) : zero;
   const uint32_t* c = op.ns > 2 ? fetch(w, op, 2, t2, FL && !(NOT_F32 & 4)) : zero;
+  // Plain form: full EXEC, no SDWA, no output modifiers, no output flush: what store() would copy to
+  // the destination is written there directly (lane by lane, so a source that is the destination
+  // row is read before its lane is written).
+  uint32_t* out = r;
+  const bool direct = w.exec() == ~0ull && !op.sdwa && !op.omod && !op.clamp && !(FL && w.flush_out_f32) &&
+                      op.d[0].k == SrcKind::V;
+  if (direct) out = w.vr(op.d[0].idx);
   if constexpr (std::is_invocable_v<F, uint32_t, uint32_t, uint32_t, bool>) {  // min/max: MODE.IEEE decides sNaN results
     const bool ieee = (w.mode & kModeIeee) != 0;
-    for (int l = 0; l < 64; ++l) r[l] = F{}(a[l], b[l], c[l], ieee);
+    for (int l = 0; l < 64; ++l) out[l] = F{}(a[l], b[l], c[l], ieee);
   } else {
-    for (int l = 0; l < 64; ++l) r[l] = F{}(a[l], b[l], c[l]);
+    for (int l = 0; l < 64; ++l) out[l] = F{}(a[l], b[l], c[l]);
+  }
+  if (direct) {
+    w.lane_ops += 64;
+    return;
   }
   if ((NOT_F32 & kNoOutMods) && (op.clamp || op.omod))
     fail(w, op, "clamp/omod on a packed f16/bf16 result are not modelled (the guides do not say whether they act on one half or both)");
@@ -248,11 +259,15 @@ void int_addsub(Wave& w, const Op& op) {
   constexpr bool is16 = KIND >= 5, is_signed = KIND == 3 || KIND == 4;
   constexpr int64_t lo = is_signed ? INT32_MIN : 0, hi = is_signed ? INT32_MAX : is16 ? 0xffff : 0xffffffffll;
   if (!op.clamp) {  // wrap-around: the same low 32 (16) bits as the 64-bit form below, in 32-bit lanes
+    // Full EXEC without SDWA or omod: straight into the destination (what store() would copy there).
+    const bool direct = w.exec() == ~0ull && !op.sdwa && !op.omod && op.d[0].k == SrcKind::V;
+    uint32_t* out = direct ? w.vr(op.d[0].idx) : r;
     for (int l = 0; l < 64; ++l) {
       const uint32_t v = KIND == 0 || KIND == 3 || KIND == 5 ? a[l] + b[l] : KIND == 2 || KIND == 7 ? b[l] - a[l] : a[l] - b[l];
-      r[l] = is16 ? v & 0xffff : v;
+      out[l] = is16 ? v & 0xffff : v;
     }
-    store(w, op, r, false);
+    if (direct) w.lane_ops += 64;
+    else store(w, op, r, false);
     return;
   }
   for (int l = 0; l < 64; ++l) {
@@ -552,6 +567,15 @@ void vdot2(Wave& w, const Op& op) {
     const uint32_t na0 = (op.neg_lo & 1) ? sign : 0, na1 = (op.neg_hi & 1) ? sign : 0;
     const uint32_t nb0 = (op.neg_lo & 2) ? sign : 0, nb1 = (op.neg_hi & 2) ? sign : 0;
     const uint32_t nc = op.ns > 2 && op.s[2].neg ? sign : 0, ac = op.ns > 2 && op.s[2].abs ? ~sign : ~0u;
+    if constexpr (BF) {  // bf16: the operands made from the rows inside dot2_fused_bf16_rows
+      const Dot2Bf16Signs sg{na0, na1, nb0, nb1, nc, ac};
+      if (!op.clamp) return dot2_fused_bf16_rows(A, B, C, sg, e, d);
+      std::memcpy(r, d, sizeof r);
+      dot2_fused_bf16_rows(A, B, C, sg, e, r);
+      for (int l = 0; l < 64; ++l) r[l] = out_mods_f32(w, op, r[l]);
+      for (int l = 0; l < 64; ++l) d[l] = r[l];
+      return;
+    }
     for (int l = 0; l < 64; ++l) {
       const uint32_t a = A[l], b = B[l];
       fa0[l] = as_f((BF ? a << 16 : as_u(f16lo(a))) ^ na0), fa1[l] = as_f((BF ? a & 0xffff0000u : as_u(f16hi(a))) ^ na1);

@@ -221,6 +221,9 @@ struct Wave {
   std::vector<Pending> pend;
   std::vector<const Op*> pend_v;  // kVFile, or empty when checking is off
   uint64_t pend_vmask = 0, pend_smask = 0;  // bit (r % 64) of outstanding registers
+  // Outstanding (entry, register) pairs per bit of those masks, [0] scalar, [1] vector file: a bit
+  // clears when its count reaches zero, so retiring one entry needs no rebuild of the masks.
+  uint16_t pend_bits[2][64] = {};
   uint8_t pend_count[2] = {0, 0};           // entries of `pend` on vmcnt [0] and on lgkmcnt [1]
   const Op* pend_s[kSFileSize];
   uint64_t lane_ops = 0;

@@ -78,6 +78,14 @@ static std::string reg_name(uint16_t file, uint16_t r) {
 
 static void retire(Wave& w, size_t i);
 
+// One more / one fewer outstanding (entry, register) pair on the prefilter bit of register r.
+static void cover(Wave& w, uint16_t file, uint16_t r) {
+  if (w.pend_bits[file][r & 63]++ == 0) (file == 0 ? w.pend_smask : w.pend_vmask) |= 1ull << (r & 63);
+}
+static void uncover(Wave& w, uint16_t file, uint16_t r) {
+  if (--w.pend_bits[file][r & 63] == 0) (file == 0 ? w.pend_smask : w.pend_vmask) &= ~(1ull << (r & 63));
+}
+
 void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t first, uint16_t count) {
   if (!w.L->opt.check_waitcnt) return;
   // The hardware counters saturate (vmcnt 63, lgkmcnt 15 on gfx9): a wave does not issue
@@ -95,8 +103,8 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
   ++w.pend_count[vm ? 0 : 1];
   if (w.store_open[0] || w.store_open[1]) store_issued(w, w.pend.back());
   for (uint16_t r = first; r < first + count; ++r) {
-    if (file == 0) w.pend_s[r] = &op, w.pend_smask |= 1ull << (r & 63);
-    else w.pend_v[r] = &op, w.pend_vmask |= 1ull << (r & 63);
+    (file == 0 ? w.pend_s[r] : w.pend_v[r]) = &op;
+    cover(w, file, r);
   }
 }
 
@@ -115,6 +123,15 @@ static void retire_all(Wave& w) {
   w.pend.clear();
   w.pend_count[0] = w.pend_count[1] = 0;
   w.pend_vmask = w.pend_smask = 0;
+  std::memset(w.pend_bits, 0, sizeof w.pend_bits);
+}
+
+// The retired entry's counters, LDS-DMA and store bookkeeping and prefilter bits (not its registers' owners).
+static void retire_entry(Wave& w, const Pending& p) {
+  --w.pend_count[p.counter == 1 ? 0 : 1];
+  if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
+  if (p.store) store_retired(w, p);
+  for (uint16_t r = p.first; r < p.first + p.count; ++r) uncover(w, p.file, r);
 }
 
 static void retire_marked(Wave& w, const uint8_t* mark) {
@@ -128,29 +145,40 @@ static void retire_marked(Wave& w, const uint8_t* mark) {
       w.pend[kept++] = p;
       continue;
     }
-    --w.pend_count[p.counter == 1 ? 0 : 1];
-    if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
-    if (p.store) store_retired(w, p);
+    retire_entry(w, p);
     for (uint16_t r = p.first; r < p.first + p.count; ++r) (p.file == 0 ? w.pend_s[r] : w.pend_v[r]) = nullptr;
   }
   w.pend.resize(kept);
   // A register a retired entry freed goes to the newest remaining entry that writes it (newest
   // first: the first to find it free); every other register of a remaining entry kept its owner.
-  w.pend_vmask = w.pend_smask = 0;
   for (size_t i = w.pend.size(); i-- > 0;) {
     const Pending& q = w.pend[i];
     for (uint16_t r = q.first; r < q.first + q.count; ++r) {
-      (q.file == 0 ? w.pend_smask : w.pend_vmask) |= 1ull << (r & 63);
       const Op*& owner = q.file == 0 ? w.pend_s[r] : w.pend_v[r];
       if (!owner) owner = q.op;
     }
   }
 }
 
+// Retires entry i alone (a saturated counter's oldest): retire_marked's result without its pass
+// over every remaining entry. Each of its registers goes to the newest remaining entry that
+// writes it, or to none; the owner of every other register is already the newest entry writing it.
 static void retire(Wave& w, size_t i) {
-  uint8_t mark[kMaxPending] = {};
-  mark[i] = 1;
-  retire_marked(w, mark);
+  const Pending p = w.pend[i];
+  if (w.pend.size() == 1) return retire_all(w);
+  retire_entry(w, p);
+  w.pend.erase(w.pend.begin() + ptrdiff_t(i));
+  for (uint16_t r = p.first; r < p.first + p.count; ++r) {
+    const Op* owner = nullptr;
+    for (size_t j = w.pend.size(); j-- > 0;) {
+      const Pending& q = w.pend[j];
+      if (q.file == p.file && r >= q.first && r < q.first + q.count) {
+        owner = q.op;
+        break;
+      }
+    }
+    (p.file == 0 ? w.pend_s[r] : w.pend_v[r]) = owner;
+  }
 }
 
 void pend_set_lds_range(Wave& w, uint32_t lo, uint32_t hi) {
@@ -164,7 +192,6 @@ void drain_pending(Wave& w) {
   uint8_t all[kMaxPending];
   std::fill_n(all, kMaxPending, uint8_t(1));
   retire_marked(w, all);
-  w.pend_vmask = w.pend_smask = 0;
 }
 
 void check_lds_dma(Wave& w, const Op& op, uint64_t lo, uint64_t hi, int lane) {
@@ -472,6 +499,7 @@ void start_workgroup(Launch& L, WgStorage& S, const LaunchDims& d, uint64_t lin)
     w.L = &L;
     w.pend.clear();
     w.pend_vmask = w.pend_smask = 0;
+    std::memset(w.pend_bits, 0, sizeof w.pend_bits);
     w.pend_count[0] = w.pend_count[1] = 0;
     w.peers = S.waves.data();
     w.npeers = nwaves;

@@ -197,3 +197,68 @@ TEST_CASE("dot2_fused equals the MPFR oracle on randomized wide-exponent inputs"
   CHECK(n.nan >= 1000);
   CHECK(n.ties >= 1000);
 }
+
+// The simulator's bf16 row form (dot2_fused_bf16_rows: v_dot2_f32_bf16's operands made from the
+// registers, one vector pass on AVX-512 hosts) against dot2_fused on the same five floats, lane by
+// lane: random EXEC masks, neg_lo / neg_hi / c neg and abs, narrow exponent windows (exact in
+// double) and any bits (NaN, infinities, subnormals, wide exponents: the per-lane fallback), and
+// the destination aliasing each source (v_dot2c's C is its destination).
+TEST_CASE("dot2_fused_bf16_rows equals dot2_fused lane by lane", "[sim][dot2][random]") {
+  std::mt19937_64 rng(cdnajit::test::test_seed("dot2_fused_bf16_rows", 20261129));
+  auto narrow16 = [&]() -> uint32_t {  // bf16 with exponent field 120..134
+    return uint32_t(rng() & 0x807f) | uint32_t(120 + rng() % 15) << 7;
+  };
+  long checked = 0, mismatches = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int mode = int(rng() % 3);  // 0 narrow, 1 any bits, 2 mixed per lane
+    uint32_t A[64], B[64], C[64], init[64];
+    for (int l = 0; l < 64; ++l) {
+      const bool wide = mode == 1 || (mode == 2 && (rng() & 1));
+      A[l] = wide ? uint32_t(rng()) : narrow16() | narrow16() << 16;
+      B[l] = wide ? uint32_t(rng()) : narrow16() | narrow16() << 16;
+      C[l] = wide ? uint32_t(rng()) : std::bit_cast<uint32_t>(std::ldexp(float(int(rng() % 2001) - 1000), -int(rng() % 12)));
+      init[l] = uint32_t(rng());
+    }
+    const uint32_t sign = 0x80000000u;
+    cdnajit::sim::Dot2Bf16Signs s;
+    s.a0 = (rng() & 1) ? sign : 0, s.a1 = (rng() & 1) ? sign : 0, s.b0 = (rng() & 1) ? sign : 0, s.b1 = (rng() & 1) ? sign : 0;
+    s.c_xor = (rng() & 1) ? sign : 0, s.c_and = (rng() % 4 == 0) ? ~sign : ~0u;
+    const uint64_t lanes = (rng() % 3 == 0) ? ~0ull : rng();
+    uint32_t want[64];
+    for (int l = 0; l < 64; ++l) {
+      const float a0 = std::bit_cast<float>((A[l] << 16) ^ s.a0), a1 = std::bit_cast<float>((A[l] & 0xffff0000u) ^ s.a1);
+      const float b0 = std::bit_cast<float>((B[l] << 16) ^ s.b0), b1 = std::bit_cast<float>((B[l] & 0xffff0000u) ^ s.b1);
+      const float c = std::bit_cast<float>((C[l] ^ s.c_xor) & s.c_and);
+      want[l] = ((lanes >> l) & 1) ? std::bit_cast<uint32_t>(dot2_fused(a0, b0, a1, b1, c)) : init[l];
+    }
+    // r separate, r = C, r = A (the sources of the aliased call are copies holding the inactive lanes' init).
+    for (int alias = 0; alias < 3; ++alias) {
+      uint32_t r[64], a[64], b[64], c[64];
+      std::copy(A, A + 64, a);
+      std::copy(B, B + 64, b);
+      std::copy(C, C + 64, c);
+      std::copy(init, init + 64, r);
+      uint32_t* out = r;
+      if (alias == 1) out = c;
+      if (alias == 2) out = a;
+      if (alias) {  // the aliased source's inactive lanes are the destination's old values
+        for (int l = 0; l < 64; ++l)
+          if (!((lanes >> l) & 1)) out[l] = init[l];
+        // An active lane of the aliased source keeps its value until the call (compared below through want).
+      }
+      if (alias == 1)
+        for (int l = 0; l < 64; ++l) c[l] = ((lanes >> l) & 1) ? C[l] : init[l];
+      if (alias == 2)
+        for (int l = 0; l < 64; ++l) a[l] = ((lanes >> l) & 1) ? A[l] : init[l];
+      cdnajit::sim::dot2_fused_bf16_rows(a, b, c, s, lanes, out);
+      for (int l = 0; l < 64; ++l) {
+        ++checked;
+        if (out[l] != want[l] && ++mismatches <= 5)
+          FAIL_CHECK("trial " << trial << " alias " << alias << " lane " << l << ": got " << std::hex << out[l] << ", want "
+                              << want[l] << std::dec);
+      }
+    }
+  }
+  std::printf("dot2_fused_bf16_rows: %ld lanes checked\n", checked);
+  CHECK(mismatches == 0);
+}

@@ -155,7 +155,8 @@ TEST_CASE("fast CDNA3 MFMA accumulation is bit-identical to the reference implem
   CHECK(decoded_cases > cases / 2);
 }
 
-// The row-vector form for f16/bf16 MFMAs (mfma_half_row8: eight outputs of a row at once, operands
+// The row-vector form for f16/bf16 MFMAs (mfma_half_row8: eight outputs of a row at once, rows8x2 two
+// rows of eight, rows16x2 two rows of sixteen (AVX-512 where the host has it), operands
 // decoded from their bits by mfma_half_decode) against the reference implementation on each output,
 // on random tiles: exponent fields from narrow and whole-range windows, subnormals, zeros of both
 // signs, C of every class (infinities and NaNs take the reference path inside, as in the scalar code).
@@ -196,6 +197,9 @@ TEST_CASE("f16/bf16 MFMA row-vector path is bit-identical to the reference imple
             for (int k = 0; k < K; ++k)
               REQUIRE(cdnajit::sim::mfma_half_decode(dw[x].data() + size_t(k) * kCols, kCols, k & 1, bf16, sig[x].data() + size_t(k) * kCols,
                                                      ex[x].data() + size_t(k) * kCols, raw[x].data() + size_t(k) * kCols));
+            // The decoder's copy of the bits is the element itself (the reference values below come from it).
+            for (size_t e = 0; e < dw[x].size(); ++e)
+              REQUIRE(raw[x][e] == uint16_t(dw[x][e] >> (16 * ((e / kCols) & 1))));
           }
           const MfmaHalfOperands t{bf16, K, kCols, kCols, sig[0].data(), ex[0].data(), sig[1].data(), ex[1].data(), raw[0].data(), raw[1].data()};
           const int min_exp = bf16 ? -126 : -14;
@@ -206,35 +210,45 @@ TEST_CASE("f16/bf16 MFMA row-vector path is bit-identical to the reference imple
             const double m = ef ? double(0x400 | (h & 0x3ff)) : double(h & 0x3ff);
             return ((h & 0x8000) ? -1.0 : 1.0) * std::ldexp(m, (ef ? ef : 1) - 25);
           };
-          for (int i = 0; i < kCols; i += 2)
-            for (int j0 = 0; j0 < kCols; j0 += 8) {
-              float c[16], want[16];
-              for (int y = 0; y < 16; ++y) {
-                const int row = i + y / 8, col = j0 + y % 8;
-                c[y] = random_c(g, 2 * (center - (bf16 ? 127 : 15)));
-                std::vector<double> a(K), b(K);
-                for (int k = 0; k < K; ++k) {
-                  a[k] = value(raw[0][size_t(k) * kCols + row]);
-                  b[k] = value(raw[1][size_t(k) * kCols + col]);
-                }
-                want[y] = cdnajit::sim::mfma_dot_cdna3_reference(a.data(), b.data(), K, c[y], f);
+          for (int i = 0; i < kCols; i += 2) {
+            // Rows i and i + 1, all sixteen columns: c2[16 y + col].
+            float c2[32], want[32];
+            for (int y = 0; y < 32; ++y) {
+              const int row = i + y / 16, col = y % 16;
+              c2[y] = random_c(g, 2 * (center - (bf16 ? 127 : 15)));
+              std::vector<double> a(K), b(K);
+              for (int k = 0; k < K; ++k) {
+                a[k] = value(raw[0][size_t(k) * kCols + row]);
+                b[k] = value(raw[1][size_t(k) * kCols + col]);
               }
-              // One row at a time and two rows at once.
-              float one[16], two[16];
-              std::copy(c, c + 16, one);
-              std::copy(c, c + 16, two);
-              cdnajit::sim::mfma_half_row8(t, i, j0, one);
-              cdnajit::sim::mfma_half_row8(t, i + 1, j0, one + 8);
-              cdnajit::sim::mfma_half_rows8x2(t, i, j0, two);
-              for (int y = 0; y < 16; ++y) {
-                ++cases;
-                const uint32_t wb = std::bit_cast<uint32_t>(want[y]);
-                if ((std::bit_cast<uint32_t>(one[y]) != wb || std::bit_cast<uint32_t>(two[y]) != wb) && ++differing <= 3)
-                  UNSCOPED_INFO((bf16 ? "bf16" : "f16") << " K " << K << " row " << i + y / 8 << " column " << j0 + y % 8
-                                                        << ": reference " << std::hexfloat << want[y] << ", row path " << one[y]
-                                                        << ", two rows " << two[y] << std::defaultfloat);
-              }
+              want[y] = cdnajit::sim::mfma_dot_cdna3_reference(a.data(), b.data(), K, c2[y], f);
             }
+            // One row of eight at a time, two rows of eight at once, two rows of sixteen at once.
+            float one[32], two[32], wide[32];
+            for (int j0 = 0; j0 < kCols; j0 += 8) {
+              float r8[16];
+              for (int y = 0; y < 2; ++y) std::copy(c2 + 16 * y + j0, c2 + 16 * y + j0 + 8, r8 + 8 * y);
+              cdnajit::sim::mfma_half_row8(t, i, j0, r8);
+              cdnajit::sim::mfma_half_row8(t, i + 1, j0, r8 + 8);
+              for (int y = 0; y < 2; ++y) std::copy(r8 + 8 * y, r8 + 8 * y + 8, one + 16 * y + j0);
+              for (int y = 0; y < 2; ++y) std::copy(c2 + 16 * y + j0, c2 + 16 * y + j0 + 8, r8 + 8 * y);
+              cdnajit::sim::mfma_half_rows8x2(t, i, j0, r8);
+              for (int y = 0; y < 2; ++y) std::copy(r8 + 8 * y, r8 + 8 * y + 8, two + 16 * y + j0);
+            }
+            std::copy(c2, c2 + 32, wide);
+            cdnajit::sim::mfma_half_rows16x2(t, i, 0, wide);
+            for (int y = 0; y < 32; ++y) {
+              ++cases;
+              const uint32_t wb = std::bit_cast<uint32_t>(want[y]);
+              if ((std::bit_cast<uint32_t>(one[y]) != wb || std::bit_cast<uint32_t>(two[y]) != wb ||
+                   std::bit_cast<uint32_t>(wide[y]) != wb) &&
+                  ++differing <= 3)
+                UNSCOPED_INFO((bf16 ? "bf16" : "f16") << " K " << K << " row " << i + y / 16 << " column " << y % 16
+                                                      << ": reference " << std::hexfloat << want[y] << ", row path " << one[y]
+                                                      << ", two rows " << two[y] << ", sixteen columns " << wide[y]
+                                                      << std::defaultfloat);
+            }
+          }
           // An infinity or NaN element is refused by the decoder (the per-output path takes it).
           uint32_t bad = uint32_t(top) << fbits | (g() & 1);
           uint32_t s1;
@@ -243,7 +257,7 @@ TEST_CASE("f16/bf16 MFMA row-vector path is bit-identical to the reference imple
           rejected += !cdnajit::sim::mfma_half_decode(&bad, 1, false, bf16, &s1, &e1, &r1);
         }
   cdnajit::sim::mfma_vector_path(true);
-  std::printf("test_mfma_fast_path: %ld row-path outputs (%s)\n", cases, have_vector ? "AVX2 and portable" : "portable only");
+  std::printf("test_mfma_fast_path: %ld row-path outputs (%s)\n", cases, have_vector ? "vector (AVX2, AVX-512 where the host has it) and portable" : "portable only");
   CHECK(differing == 0);
   CHECK(rejected == (have_vector ? 2 : 1) * 2 * 3 * 150);
 }
