@@ -110,20 +110,10 @@ class IgemmGenerator : DslEmitter {
       k_.s_mov_b32(k_start_, 0);
       k_.s_mov_b32(count_, int64_t(p_.k_tiles));
     }
-    // Wave position: wave = wm + waves_m * wn (wave < 16, so the 16-bit reciprocal is exact).
-    Reg wave_v = k_.vgpr("wave_v");
-    k_.v_lshrrev_b32(wave_v, 6, tid_);
-    Reg wave = k_.sgpr("wave");
-    k_.v_readfirstlane_b32(wave, wave_v);
-    wn_ = k_.sgpr("wn");
-    Reg t = k_.sgpr("t");
-    k_.s_mul_i32(t, wave, sconst((65536u + c_.waves_m - 1) / c_.waves_m));
-    k_.s_lshr_b32(wn_, t, 16);
-    Reg wnm = smul(wn_, uint32_t(c_.waves_m), "wn_times_wm");
-    wm_ = k_.sgpr("wm");
-    k_.s_sub_u32(wm_, wave, wnm);
-    lane_ = k_.vgpr("lane");
-    k_.v_and_b32(lane_, 63, tid_);
+    const WaveGrid w = wave_grid(tid_, c_.waves_m);
+    wm_ = w.wm;
+    wn_ = w.wn;
+    lane_ = w.lane;
   }
 
   // Per-thread global load state, fixed over the K loop: for A chunk i the output
@@ -214,11 +204,7 @@ class IgemmGenerator : DslEmitter {
   // read bases); fragment read bases per (k-step, 16-byte part) because the swizzle is an xor.
   void lds_setup_dma() {
     const int RB = p_.lds_row_bytes, cpr = p_.chunks_per_row;
-    Reg wave = k_.sgpr("wave_s");
-    Reg wv = k_.vgpr("wave_v");
-    k_.v_lshrrev_b32(wv, 6, tid_);
-    k_.v_readfirstlane_b32(wave, wv);
-    dma_base_ = smul(wave, 64 * 16, "dma_base");
+    dma_base_ = smul(wave_index(tid_), 64 * 16, "dma_base");
     if (lds_base_) k_.s_add_u32(dma_base_, dma_base_, int64_t(lds_base_));
     if (c_.stages == 2) {
       dma_tog_ = k_.sgpr("dma_toggle");
@@ -684,12 +670,8 @@ class TransposeGenerator : DslEmitter {
     Reg chunk0 = smul(wg_c, uint32_t(cr), "chunk0");  // first chunk of the tile
 
     // ---- phase 1: coalesced NCDHW reads, one 16-byte LDS write per lane and chunk
-    Reg lane = k_.vgpr("lane");
-    k_.v_and_b32(lane, 63, tid);
-    Reg wave_v = k_.vgpr("wave_v");
-    k_.v_lshrrev_b32(wave_v, 6, tid);
-    Reg wave = k_.sgpr("wave");
-    k_.v_readfirstlane_b32(wave, wave_v);
+    Reg lane = lane_index(tid);
+    Reg wave = wave_index(tid);
     Reg pix = k_.vgpr("pixel");
     k_.v_add_u32(pix, p0, lane);
     // Element offsets: a per-lane pixel part plus a per-channel scalar part; the out-of-range

@@ -141,6 +141,37 @@ class DslEmitter {
     else k_.s_mul_i32(r, x, sconst(c, "factor"));
     return r;
   }
+  // The thread's wave in the workgroup (tid / 64) as an SGPR: the same for every lane, so wave
+  // arithmetic stays scalar.
+  Reg wave_index(Reg tid) {
+    Reg wave_v = k_.vgpr("wave_v");
+    k_.v_lshrrev_b32(wave_v, 6, tid);
+    Reg wave = k_.sgpr("wave");
+    k_.v_readfirstlane_b32(wave, wave_v);
+    return wave;
+  }
+  Reg lane_index(Reg tid) {
+    Reg lane = k_.vgpr("lane");
+    k_.v_and_b32(lane, 63, tid);
+    return lane;
+  }
+  // The wave's place in a grid of waves_m x waves_n waves, wave = wm + waves_m * wn, and its lane.
+  struct WaveGrid {
+    Reg wave, wm, wn, lane;
+  };
+  WaveGrid wave_grid(Reg tid, int waves_m) {
+    WaveGrid g;
+    g.wave = wave_index(tid);
+    // wn = wave / waves_m by a 16-bit reciprocal, exact because wave < 16
+    g.wn = k_.sgpr("wn");
+    Reg t = k_.sgpr("t");
+    k_.s_mul_i32(t, g.wave, sconst((65536u + uint32_t(waves_m) - 1) / uint32_t(waves_m)));
+    k_.s_lshr_b32(g.wn, t, 16);
+    g.wm = k_.sgpr("wm");
+    k_.s_sub_u32(g.wm, g.wave, smul(g.wn, uint32_t(waves_m), "wn_times_wm"));
+    g.lane = lane_index(tid);
+    return g;
+  }
   // LDS byte addresses of the lane's first MFMA fragment in the padded layout (mfma_tile.hpp):
   // A rows wm*wave_m + l%m, B rows tile_m + wn*wave_n + l%m, at K byte (l/m)*a_bytes, rows
   // `row_bytes` apart, the LDS region starting at `lds_base`.

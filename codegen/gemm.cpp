@@ -126,20 +126,11 @@ class GemmGenerator : DslEmitter {
     tile_coordinates(tm, tn);
     m0_ = smul(tm, uint32_t(c_.tile_m), "m0");
     n0_ = smul(tn, uint32_t(c_.tile_n), "n0");
-    // wave = wm + waves_m * wn (wave < 16: the 16-bit reciprocal is exact)
-    Reg wave_v = k_.vgpr("wave_v");
-    k_.v_lshrrev_b32(wave_v, 6, tid_);
-    Reg wave = k_.sgpr("wave");
-    k_.v_readfirstlane_b32(wave, wave_v);
-    wave_ = wave;
-    wn_ = k_.sgpr("wn");
-    Reg t = k_.sgpr("t");
-    k_.s_mul_i32(t, wave, sconst((65536u + c_.waves_m - 1) / c_.waves_m));
-    k_.s_lshr_b32(wn_, t, 16);
-    wm_ = k_.sgpr("wm");
-    k_.s_sub_u32(wm_, wave, smul(wn_, uint32_t(c_.waves_m), "wn_times_wm"));
-    lane_ = k_.vgpr("lane");
-    k_.v_and_b32(lane_, 63, tid_);
+    const WaveGrid w = wave_grid(tid_, c_.waves_m);
+    wave_ = w.wave;
+    wm_ = w.wm;
+    wn_ = w.wn;
+    lane_ = w.lane;
   }
 
   // Byte offsets of each thread's chunks at K tile 0 (the tile's K offset travels in soffset).
