@@ -389,15 +389,6 @@ class IgemmGenerator : DslEmitter {
     emit_mfma_tile(k_, t, {ra_base_, rb_base_, ra_bases_, rb_bases_}, acc_, after_reads);
   }
 
-  // Runs `body` once per K tile still to do: `left` counts the tiles down, and the loop
-  // closes with its test for zero.
-  void for_each_tile(Reg left, const std::function<void()>& body) {
-    k_.do_while_scc(body, [&] {
-      k_.s_sub_u32(left, left, 1);
-      k_.s_cmp_lg_u32(left, 0);
-    });
-  }
-
   // Loads K tile kcur into LDS (stage 0) and waits until every wave's part is there: by DMA,
   // whose LDS writes vmcnt counts, or through the staging registers and LDS writes.
   void load_tile_to_lds(Reg kcur) {
@@ -414,7 +405,7 @@ class IgemmGenerator : DslEmitter {
   // every wave's reads).
   void single_stage_loop(Reg kcur, Reg left) {
     k_.s_mov_b32(left, count_);
-    for_each_tile(left, [&] {
+    counted_loop(left, [&] {
       load_tile_to_lds(kcur);
       compute();
       k_.s_barrier();
@@ -432,7 +423,7 @@ class IgemmGenerator : DslEmitter {
     if (c_.stages == 1) return single_stage_loop(kcur, left);
     load_tile_to_lds(kcur);
     k_.s_sub_u32(left, count_, 1);
-    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); }, [&] { for_each_tile(left, [&] { steady_tile(kcur); }); });
+    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); }, [&] { counted_loop(left, [&] { steady_tile(kcur); }); });
     compute();
   }
 

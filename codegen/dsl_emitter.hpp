@@ -5,6 +5,7 @@
 #pragma once
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 
@@ -140,6 +141,14 @@ class DslEmitter {
     else if (std::has_single_bit(c)) k_.s_lshl_b32(r, x, int(std::countr_zero(c)));
     else k_.s_mul_i32(r, x, sconst(c, "factor"));
     return r;
+  }
+  // Runs `body` `left` times (left >= 1 on entry, an SGPR the loop counts down to zero): the
+  // loop closes with its counter test, the loop form of every K loop here.
+  void counted_loop(Reg left, const std::function<void()>& body) {
+    k_.do_while_scc(body, [&] {
+      k_.s_sub_u32(left, left, 1);
+      k_.s_cmp_lg_u32(left, 0);
+    });
   }
   // The thread's wave in the workgroup (tid / 64) as an SGPR: the same for every lane, so wave
   // arithmetic stays scalar.

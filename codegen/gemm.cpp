@@ -331,14 +331,9 @@ class GemmGenerator : DslEmitter {
     if (groups > 0) {
       Reg left = k_.sgpr("groups_left");
       k_.s_mov_b32(left, int64_t(groups));
-      k_.do_while_scc(
-          [&] {
-            for (int j = 0; j < S; ++j) tile(j, S - 2, true);
-          },
-          [&] {
-            k_.s_sub_u32(left, left, 1);
-            k_.s_cmp_lg_u32(left, 0);
-          });
+      counted_loop(left, [&] {
+        for (int j = 0; j < S; ++j) tile(j, S - 2, true);
+      });
     }
     for (int t = groups * S; t < T; ++t) {
       const bool load = t + S - 1 < T;
@@ -390,11 +385,7 @@ class GemmGenerator : DslEmitter {
       if (n > 0) {
         Reg left = k_.sgpr("tiles_left");
         k_.s_mov_b32(left, int64_t(n));
-        k_.do_while_scc([&] { tile(group, true); },
-                        [&] {
-                          k_.s_sub_u32(left, left, 1);
-                          k_.s_cmp_lg_u32(left, 0);
-                        });
+        counted_loop(left, [&] { tile(group, true); });
       }
       for (int i = 0; i < rest; ++i) tile(group, false);
     };
@@ -420,19 +411,14 @@ class GemmGenerator : DslEmitter {
     Reg left = k_.sgpr("tiles_left");
     if (c_.stages == 1) {
       k_.s_mov_b32(left, int64_t(p_.k_tiles));
-      k_.do_while_scc(
-          [&] {
-            issue_dma(kcur);
-            k_.s_waitcnt(vmcnt(0));  // LDS-DMA writes are counted by vmcnt
-            k_.s_barrier();
-            compute();
-            k_.s_barrier();
-            k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-          },
-          [&] {
-            k_.s_sub_u32(left, left, 1);
-            k_.s_cmp_lg_u32(left, 0);
-          });
+      counted_loop(left, [&] {
+        issue_dma(kcur);
+        k_.s_waitcnt(vmcnt(0));  // LDS-DMA writes are counted by vmcnt
+        k_.s_barrier();
+        compute();
+        k_.s_barrier();
+        k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+      });
       return;
     }
     issue_dma(kcur);
@@ -441,21 +427,16 @@ class GemmGenerator : DslEmitter {
     k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
     k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
               [&] {
-                k_.do_while_scc(
-                    [&] {
-                      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-                      k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // DMA into the other stage
-                      // The DMAs go out after this tile's fragment reads: an LDS read behind an
-                      // outstanding LDS DMA would wait for it; this way they overlap the MFMAs.
-                      compute([&] { issue_dma(kcur); });
-                      k_.s_waitcnt(vmcnt(0));
-                      k_.s_barrier();
-                      toggle_read_parts();
-                    },
-                    [&] {
-                      k_.s_sub_u32(left, left, 1);
-                      k_.s_cmp_lg_u32(left, 0);
-                    });
+                counted_loop(left, [&] {
+                  k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+                  k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // DMA into the other stage
+                  // The DMAs go out after this tile's fragment reads: an LDS read behind an
+                  // outstanding LDS DMA would wait for it; this way they overlap the MFMAs.
+                  compute([&] { issue_dma(kcur); });
+                  k_.s_waitcnt(vmcnt(0));
+                  k_.s_barrier();
+                  toggle_read_parts();
+                });
               });
     compute();
   }
@@ -564,11 +545,7 @@ class GemmGenerator : DslEmitter {
       };
       if (p_.k_tiles > 1) {
         k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
-        k_.do_while_scc([&] { tile(true); },
-                        [&] {
-                          k_.s_sub_u32(left, left, 1);
-                          k_.s_cmp_lg_u32(left, 0);
-                        });
+        counted_loop(left, [&] { tile(true); });
       }
       tile(false);
       return;
@@ -583,23 +560,18 @@ class GemmGenerator : DslEmitter {
     k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
     k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
               [&] {
-                k_.do_while_scc(
-                    [&] {
-                      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-                      issue_loads(kcur);
-                      compute();
-                      toggle_writes();
-                      k_.s_waitcnt(vmcnt(0));
-                      write_lds();
-                      k_.s_waitcnt(lgkmcnt(0));
-                      k_.s_barrier();
-                      k_.v_xor_b32(ra_, ra_, ra_tog_);
-                      k_.v_xor_b32(rb_, rb_, rb_tog_);
-                    },
-                    [&] {
-                      k_.s_sub_u32(left, left, 1);
-                      k_.s_cmp_lg_u32(left, 0);
-                    });
+                counted_loop(left, [&] {
+                  k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+                  issue_loads(kcur);
+                  compute();
+                  toggle_writes();
+                  k_.s_waitcnt(vmcnt(0));
+                  write_lds();
+                  k_.s_waitcnt(lgkmcnt(0));
+                  k_.s_barrier();
+                  k_.v_xor_b32(ra_, ra_, ra_tog_);
+                  k_.v_xor_b32(rb_, rb_, rb_tog_);
+                });
               });
     compute();
   }

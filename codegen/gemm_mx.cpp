@@ -244,19 +244,14 @@ class GemmMxGenerator : DslEmitter {
     if (pairs > 0) {
       Reg left = k_.sgpr("pairs_left");
       k_.s_mov_b32(left, int64_t(pairs));
-      k_.do_while_scc(
-          [&] {
-            issue(s1);
-            k_.s_waitcnt(vmcnt(per));
-            compute(s0);
-            issue(s0);
-            k_.s_waitcnt(vmcnt(per));
-            compute(s1);
-          },
-          [&] {
-            k_.s_sub_u32(left, left, 1);
-            k_.s_cmp_lg_u32(left, 0);
-          });
+      counted_loop(left, [&] {
+        issue(s1);
+        k_.s_waitcnt(vmcnt(per));
+        compute(s0);
+        issue(s0);
+        k_.s_waitcnt(vmcnt(per));
+        compute(s1);
+      });
     }
     if (n - 2 * pairs == 2) {
       issue(s1);
