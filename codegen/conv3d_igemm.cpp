@@ -22,33 +22,16 @@
 #include <vector>
 
 #include "codegen/const_division.hpp"
-#include "codegen/dsl_emitter.hpp"
+#include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/mfma_tile.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
 namespace {
 
-constexpr int64_t kInvalidRow = 0x40000000;     // marks an output row/column outside the tensor
-
-// Converts an fp32 value to the output type and stores it at byte offset `off` of rsrc
-// (an offset past num_records drops the store).
-void store_output(Kernel& k, const Conv3dPlan& p, Reg v, Reg off, Reg out_rsrc, Reg c7fff) {
-  if (p.output == Conv3dOutput::f32) {
-    k.buffer_store_dword(v, off, out_rsrc, 0, offen);
-  } else if (p.arch == Arch::gfx950) {
-    Reg h = k.vgpr("bf16_pair");
-    k.v_cvt_pk_bf16_f32(h, v, v);
-    k.buffer_store_short(h, off, out_rsrc, 0, offen);
-  } else {
-    Reg h = round_bf16_high(k, v, c7fff);
-    k.buffer_store_short_d16_hi(h, off, out_rsrc, 0, offen);
-  }
-}
-
-class IgemmGenerator : DslEmitter {
+class IgemmGenerator : MfmaGemmEmitter {
  public:
-  IgemmGenerator(Kernel& k, const Conv3dPlan& p) : DslEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
+  IgemmGenerator(Kernel& k, const Conv3dPlan& p) : MfmaGemmEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
 
   void emit() {
     k_.set_workgroup_size(uint32_t(p_.threads));
@@ -77,15 +60,11 @@ class IgemmGenerator : DslEmitter {
     // Out-of-range markers as VGPRs: v_cndmask with an SGPR-pair mask is VOP3, which takes no literal on gfx9.
     oob_v_ = oob();
     invalid_v_ = k_.vgpr("invalid");
-    k_.v_mov_b32(invalid_v_, kInvalidRow);
+    k_.v_mov_b32(invalid_v_, kInvalidPart);
     coordinates();
     load_setup();
     lds_setup();
-    k_.comment("accumulators = 0");
-    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.mfma.acc_regs());
-    for (int i = 0; i < p_.blocks_m; ++i)
-      for (int j = 0; j < p_.blocks_n; ++j)
-        for (int r = 0; r < p_.mfma.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({i, j}))[r], 0);
+    acc_ = zero_accumulators(p_.blocks_m, p_.blocks_n, p_.mfma.acc_regs());
     main_loop();
     epilogue();
   }
@@ -528,15 +507,8 @@ class IgemmGenerator : DslEmitter {
     k_.comment("epilogue");
     const uint32_t P = uint32_t(s_.out_pixels_per_image());
     const int mb = p_.mfma.m;
-    Reg l16 = k_.vgpr("lane_col");
-    k_.v_and_b32(l16, mb - 1, lane_);
-    Reg lq4 = k_.vgpr("lq4");
-    k_.v_lshrrev_b32(lq4, std::countr_zero(unsigned(mb)), lane_);
-    k_.v_lshlrev_b32(lq4, 2, lq4);
-    Reg mrow = k_.sgpr("m_wave");
-    k_.s_add_u32(mrow, m0_, smul(wm_, uint32_t(p_.wave_m), "wave_row"));
-    Reg ncol = k_.sgpr("n_wave");
-    k_.s_add_u32(ncol, n0_, smul(wn_, uint32_t(p_.wave_n), "wave_col"));
+    const AccumulatorLane lane = accumulator_lane(lane_, mb);
+    const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
     Divisor dP = divisor(P);
     // Direct stores: byte offset = row part + column part, with out-of-range rows marked
     // 0x80000000 and columns 0x40000000 (valid parts are < 2^30 bytes): any marked sum is at
@@ -548,7 +520,7 @@ class IgemmGenerator : DslEmitter {
     Reg klim = sconst(uint32_t(s_.K), "K");
     std::vector<Reg> coloff, bias;
     for (int bj = 0; bj < p_.blocks_n; ++bj) {
-      Reg kc = vadd_sv(ncol, l16, uint32_t(bj * mb), "k_out");
+      Reg kc = vadd_sv(origin.n, lane.col, uint32_t(bj * mb), "k_out");
       Reg co = vmul(kc, P, "k_times_p");
       k_.v_cmp_gt_u32(vcc, klim, kc);
       if (!ws) co = vmul(co, uint32_t(osize), "col_bytes");
@@ -569,7 +541,7 @@ class IgemmGenerator : DslEmitter {
     k_.s_waitcnt(vmcnt(0));
     for (int bi = 0; bi < p_.blocks_m; ++bi)
       for (int r = 0; r < p_.mfma.acc_regs(); ++r) {
-        Reg m = vadd_sv(mrow, lq4, uint32_t(bi * mb + 8 * (r / 4) + r % 4), "m_out");
+        Reg m = vadd_sv(origin.m, lane.row4, uint32_t(bi * mb + 8 * (r / 4) + r % 4), "m_out");
         Reg n = vdiv(m, dP, "n_out");
         Reg pix = vrem(m, n, P, "p_out");
         Reg ro = k_.vgpr("row_off");
@@ -584,7 +556,7 @@ class IgemmGenerator : DslEmitter {
             if (b_rsrc_.valid()) k_.v_add_f32(v, v, bias[size_t(bj)]);
             Reg off = k_.vgpr("out_bytes");
             k_.v_add_u32(off, rb, coloff[size_t(bj)]);
-            store_output(k_, p_, v, off, y_rsrc_, c7fff);
+            store_fp32_as(k_, p_.output == Conv3dOutput::bf16, v, off, y_rsrc_, c7fff);
           }
           continue;
         }
@@ -832,7 +804,7 @@ class FinalizeGenerator : DslEmitter {
     k_.v_cndmask_b32(off, oob(), off, ok);
     Reg c7fff;
     if (p_.arch == Arch::gfx942 && p_.output == Conv3dOutput::bf16) c7fff = sconst(0x7fff, "c7fff");
-    store_output(k_, p_, v, off, yr, c7fff);
+    store_fp32_as(k_, p_.output == Conv3dOutput::bf16, v, off, yr, c7fff);
   }
 
  private:

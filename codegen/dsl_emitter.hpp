@@ -238,5 +238,19 @@ inline Reg round_bf16_high(Kernel& k, Reg x, Reg c7fff) {
   return r;
 }
 
+// Stores an fp32 value in the output type at byte offset `off` of `rsrc` (an offset past
+// num_records drops the store): fp32 as it is, or bf16 rounded to nearest even, by
+// v_cvt_pk_bf16_f32 on gfx950 and by round_bf16_high on gfx942 (c7fff: an SGPR holding 0x7fff).
+inline void store_fp32_as(Kernel& k, bool bf16, Reg v, Reg off, Reg rsrc, Reg c7fff) {
+  if (!bf16) {
+    k.buffer_store_dword(v, off, rsrc, 0, offen);
+  } else if (k.arch() == Arch::gfx950) {
+    Reg h = k.vgpr("bf16_pair");
+    k.v_cvt_pk_bf16_f32(h, v, v);
+    k.buffer_store_short(h, off, rsrc, 0, offen);
+  } else {
+    k.buffer_store_short_d16_hi(round_bf16_high(k, v, c7fff), off, rsrc, 0, offen);
+  }
+}
 
 }  // namespace cdnajit::codegen

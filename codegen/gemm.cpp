@@ -29,18 +29,16 @@
 #include <functional>
 #include <vector>
 
-#include "codegen/dsl_emitter.hpp"
+#include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/mfma_tile.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
 namespace {
 
-constexpr int64_t kInvalidCol = 0x40000000;  // marks an output column outside C (row offsets < 2^30)
-
-class GemmGenerator : DslEmitter {
+class GemmGenerator : MfmaGemmEmitter {
  public:
-  GemmGenerator(Kernel& k, const GemmPlan& p) : DslEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
+  GemmGenerator(Kernel& k, const GemmPlan& p) : MfmaGemmEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
 
   void emit() {
     k_.set_workgroup_size(uint32_t(p_.threads));
@@ -59,11 +57,7 @@ class GemmGenerator : DslEmitter {
     coordinates();
     load_setup();
     lds_setup();
-    k_.comment("accumulators = 0");
-    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.mfma.acc_regs());
-    for (int i = 0; i < p_.blocks_m; ++i)
-      for (int j = 0; j < p_.blocks_n; ++j)
-        for (int r = 0; r < p_.mfma.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({i, j}))[r], 0);
+    acc_ = zero_accumulators(p_.blocks_m, p_.blocks_n, p_.mfma.acc_regs());
     main_loop();
     epilogue();
   }
@@ -576,44 +570,24 @@ class GemmGenerator : DslEmitter {
     compute();
   }
 
-  // Lane l of block (bi, bj), register r holds D[8*(r/4) + 4*(l/m) + r%4][l%m]: row
-  // m0 + wm*wave_m + bi*m + 8*(r/4) + 4*(l/m) + r%4, column n0 + wn*wave_n + bj*m + l%m.
-  // Byte offset = row part + column part; rows past M are marked 0x80000000 and columns past N
-  // 0x40000000 (valid parts are < 2^30), so any marked sum is past num_records: the store (and
-  // the beta read, which returns 0) is dropped without a compare.
+  // Lane l of block (bi, bj), register r: row m0 + wm*wave_m + bi*m + 8*(r/4) + 4*(l/m) + r%4,
+  // column n0 + wn*wave_n + bj*m + l%m (MfmaGemmEmitter::accumulator_lane). Byte offset = row
+  // part + column part, with rows past M marked kOob and columns past N kInvalidPart: the store
+  // (and the beta read, which returns 0) is dropped without a compare.
   void epilogue() {
     k_.comment("epilogue");
     const int mb = p_.mfma.m, osize = p_.out_esize();
-    Reg l16 = k_.vgpr("lane_col");
-    k_.v_and_b32(l16, mb - 1, lane_);
-    Reg lq4 = k_.vgpr("lq4");
-    k_.v_lshrrev_b32(lq4, std::countr_zero(unsigned(mb)), lane_);
-    k_.v_lshlrev_b32(lq4, 2, lq4);
-    Reg mrow = k_.sgpr("m_wave");
-    k_.s_add_u32(mrow, m0_, smul(wm_, uint32_t(p_.wave_m), "wave_row"));
-    Reg ncol = k_.sgpr("n_wave");
-    k_.s_add_u32(ncol, n0_, smul(wn_, uint32_t(p_.wave_n), "wave_col"));
-    Reg invalid = k_.vgpr("invalid_col");
-    k_.v_mov_b32(invalid, kInvalidCol);
-    std::vector<Reg> coloff;
-    for (int bj = 0; bj < p_.blocks_n; ++bj) {
-      Reg col = vadd_sv(ncol, l16, uint32_t(bj * mb), "col");
-      Reg co = k_.vgpr("col_bytes");
-      k_.v_lshlrev_b32(co, std::countr_zero(unsigned(osize)), col);
-      k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.N), "N"), col);
-      k_.v_cndmask_b32(co, invalid, co, vcc);
-      coloff.push_back(co);
-    }
+    const AccumulatorLane lane = accumulator_lane(lane_, mb);
+    const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
+    const std::vector<Reg> coloff = output_column_offsets(origin.n, lane.col, p_.blocks_n, mb, osize, uint32_t(s_.N));
     Reg alpha, beta, c7fff;
     if (s_.alpha != 1.0f) alpha = sconst(std::bit_cast<uint32_t>(s_.alpha), "alpha");
     if (s_.beta != 0.0f) beta = sconst(std::bit_cast<uint32_t>(s_.beta), "beta");
     if (p_.arch == Arch::gfx942 && s_.output == GemmOutput::bf16) c7fff = sconst(0x7fff, "c7fff");
     for (int bi = 0; bi < p_.blocks_m; ++bi)
       for (int r = 0; r < p_.mfma.acc_regs(); ++r) {
-        Reg row = vadd_sv(mrow, lq4, uint32_t(bi * mb + 8 * (r / 4) + r % 4), "row");
-        Reg ro = vmul(row, uint32_t(s_.N) * uint32_t(osize), "row_bytes");
-        k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.M), "M"), row);
-        k_.v_cndmask_b32(ro, oob(), ro, vcc);
+        Reg ro = output_row_offset(origin.m, lane.row4, uint32_t(bi * mb + 8 * (r / 4) + r % 4),
+                                   uint32_t(s_.N) * uint32_t(osize), uint32_t(s_.M));
         std::vector<Reg> offs, cin;
         for (int bj = 0; bj < p_.blocks_n; ++bj) {
           Reg off = k_.vgpr("out_bytes");
@@ -635,22 +609,9 @@ class GemmGenerator : DslEmitter {
             if (osize == 2) k_.v_lshlrev_b32(x, 16, x);  // bf16 bits -> fp32
             k_.v_fma_f32(v, beta, x, v);
           }
-          store(v, offs[size_t(bj)], c7fff);
+          store_fp32_as(k_, s_.output == GemmOutput::bf16, v, offs[size_t(bj)], c_rsrc_, c7fff);
         }
       }
-  }
-
-  // fp32 -> output type, stored at byte offset `off` of C (gfx942 lacks v_cvt_pk_bf16_f32).
-  void store(Reg v, Reg off, Reg c7fff) {
-    if (s_.output == GemmOutput::f32) {
-      k_.buffer_store_dword(v, off, c_rsrc_, 0, offen);
-    } else if (p_.arch == Arch::gfx950) {
-      Reg h = k_.vgpr("bf16_pair");
-      k_.v_cvt_pk_bf16_f32(h, v, v);
-      k_.buffer_store_short(h, off, c_rsrc_, 0, offen);
-    } else {
-      k_.buffer_store_short_d16_hi(round_bf16_high(k_, v, c7fff), off, c_rsrc_, 0, offen);
-    }
   }
 
   const GemmPlan& p_;
