@@ -108,9 +108,7 @@ class IgemmGenerator : MfmaGemmEmitter {
     if (p_.lds_dma) {
       // The chunk at LDS slot ch of row r holds logical chunk ch ^ ((r / swizzle_rows) % cpr);
       // the plan guarantees the xor is the same for all of a thread's rows.
-      Reg x = k_.vgpr("swizzle");
-      k_.v_lshrrev_b32(x, int(std::countr_zero(unsigned(p_.swizzle_rows))), row0);
-      k_.v_and_b32(x, cpr - 1, x);
+      Reg x = chunk_swizzle(row0, p_.swizzle_rows, cpr, "swizzle");
       Reg lc = k_.vgpr("logical_chunk");
       k_.v_xor_b32(lc, ch, x);
       kch_ = vmul(lc, uint32_t(p_.chunk_elems), "chunk_k");
@@ -182,14 +180,9 @@ class IgemmGenerator : MfmaGemmEmitter {
   // DMA: M0 base of this wave's chunks in stage 0 (toggled between the stages like the
   // read bases); fragment read bases per (k-step, 16-byte part) because the swizzle is an xor.
   void lds_setup_dma() {
-    const int RB = p_.lds_row_bytes, cpr = p_.chunks_per_row;
-    dma_base_ = smul(wave_index(tid_), 64 * 16, "dma_base");
-    if (lds_base_) k_.s_add_u32(dma_base_, dma_base_, int64_t(lds_base_));
-    if (c_.stages == 2) {
-      dma_tog_ = k_.sgpr("dma_toggle");
-      k_.s_add_u32(dma_tog_, dma_base_, int64_t(p_.lds_stage_bytes));
-      k_.s_xor_b32(dma_tog_, dma_tog_, dma_base_);
-    }
+    const DmaWaveBase dma = dma_wave_base(wave_index(tid_), lds_base_, c_.stages == 2, p_.lds_stage_bytes);
+    dma_base_ = dma.base;
+    dma_tog_ = dma.toggle;
     const int mb = p_.mfma.m, mb_log2 = std::countr_zero(unsigned(mb));
     Reg l16 = k_.vgpr("l16");
     k_.v_and_b32(l16, 15, lane_);
@@ -198,41 +191,13 @@ class IgemmGenerator : MfmaGemmEmitter {
     Reg lq = k_.vgpr("lq");  // K group l / m
     k_.v_lshrrev_b32(lq, mb_log2, lane_);
     // (row / swizzle_rows) % cpr repeats every 16 rows (plan check), so l % 16 gives it for either block size.
-    Reg x = k_.vgpr("swizzle");
-    k_.v_lshrrev_b32(x, int(std::countr_zero(unsigned(p_.swizzle_rows))), l16);
-    k_.v_and_b32(x, cpr - 1, x);
-    const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * p_.esize / 16;
-    Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
-    Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
-    k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
-    auto bases = [&](Reg srow, const char* name) {
-      Reg r = k_.vgpr("frag_row");
-      k_.v_add_u32(r, srow, lrow);
-      Reg rb = vmul(r, uint32_t(RB), "frag_row_bytes");
-      if (lds_base_) k_.v_add_u32(rb, int64_t(lds_base_), rb);
-      std::vector<Reg> out;
-      for (int ks = 0; ks < p_.mfma_per_tile; ++ks)
-        for (int j = 0; j < F; ++j) {
-          Reg c = vmul(lq, uint32_t(F), "frag_chunk");
-          if (ks * S + j) k_.v_add_u32(c, ks * S + j, c);
-          k_.v_xor_b32(c, c, x);
-          Reg b = k_.vgpr(name);
-          k_.v_lshl_add_u32(b, c, 4, rb);
-          out.push_back(b);
-        }
-      return out;
-    };
-    ra_bases_ = bases(wmr, "lds_ra");
-    rb_bases_ = bases(wnr, "lds_rb");
+    Reg x = chunk_swizzle(l16, p_.swizzle_rows, p_.chunks_per_row, "swizzle");
+    const WaveLdsRows rows = wave_lds_rows(wm_, wn_, p_.wave_m, p_.wave_n, c_.tile_m);
+    ra_bases_ = dma_fragment_bases(tile_layout(), lds_base_, rows.a, lrow, lq, x, "lds_ra");
+    rb_bases_ = dma_fragment_bases(tile_layout(), lds_base_, rows.b, lrow, lq, x, "lds_rb");
     if (c_.stages == 2) {
-      auto toggle = [&](Reg b) {
-        Reg t2 = k_.vgpr("lds_read_toggle");
-        k_.v_add_u32(t2, int64_t(p_.lds_stage_bytes), b);
-        k_.v_xor_b32(t2, t2, b);
-        return t2;
-      };
-      for (Reg b : ra_bases_) ra_togs_.push_back(toggle(b));
-      for (Reg b : rb_bases_) rb_togs_.push_back(toggle(b));
+      ra_togs_ = stage_toggles(ra_bases_, p_.lds_stage_bytes, "lds_read_toggle");
+      rb_togs_ = stage_toggles(rb_bases_, p_.lds_stage_bytes, "lds_read_toggle");
     }
     // Immediate offsets stay within conv3d_max_ds_offset(p_), checked by make_conv3d_plan.
   }
@@ -305,7 +270,7 @@ class IgemmGenerator : MfmaGemmEmitter {
       k_.v_add_u32(off, a_pix_[size_t(i)], toff);
       if (p_.lds_dma) {
         k_.v_cndmask_b32(off, zero_a_, off, ok);
-        dma(off, x_ptr_, uint32_t(i * p_.threads * 16));
+        dma_chunk(dma_base_, uint32_t(i * p_.threads * 16), off, x_ptr_);  // out of range: the zero tail
       } else {
         k_.v_cndmask_b32(off, oob_v_, off, ok);
         k_.buffer_load_dwordx4(stage_a[size_t(i)], off, x_rsrc_, 0, offen);
@@ -327,21 +292,11 @@ class IgemmGenerator : MfmaGemmEmitter {
         Reg off = k_.vgpr("b_off");
         k_.v_add_u32(off, kb, b_off_[size_t(i)]);
         k_.v_cndmask_b32(off, zero_b_, off, b_ok_[size_t(i)]);
-        dma(off, w_ptr_, uint32_t((c_.tile_m * p_.lds_row_bytes) + i * p_.threads * 16));
+        dma_chunk(dma_base_, uint32_t((c_.tile_m * p_.lds_row_bytes) + i * p_.threads * 16), off, w_ptr_);
       } else {
         k_.buffer_load_dwordx4(stage_b[size_t(i)], b_off_[size_t(i)], w_rsrc_, kb, offen);
       }
     }
-  }
-
-  // One wave-wide 16-byte-per-lane DMA: lane l's chunk lands at M0 + l*16, M0 = this wave's
-  // base in the current write stage + `byte`. Global loads have no range check: out-of-range
-  // chunks were pointed at the 16 zero bytes after the tensor.
-  void dma(Reg off, Reg base, uint32_t byte) {
-    Reg m = k_.sgpr("m0_value");
-    k_.s_add_u32(m, dma_base_, int64_t(byte));
-    k_.s_mov_b32(m0, m);
-    k_.global_load_lds_dwordx4(off, base);
   }
 
   void write_lds(int set = 0) {
@@ -364,8 +319,11 @@ class IgemmGenerator : MfmaGemmEmitter {
   // each MFMA waiting only for its own two fragments; ascending k-steps per accumulator, the
   // HIP reference's order).
   void compute(const std::function<void()>& after_reads = {}) {
-    const MfmaTileLayout t{p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
-    emit_mfma_tile(k_, t, {ra_base_, rb_base_, ra_bases_, rb_bases_}, acc_, after_reads);
+    emit_mfma_tile(k_, tile_layout(), {ra_base_, rb_base_, ra_bases_, rb_bases_}, acc_, after_reads);
+  }
+
+  MfmaTileLayout tile_layout() const {
+    return {p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
   }
 
   // Loads K tile kcur into LDS (stage 0) and waits until every wave's part is there: by DMA,
@@ -416,8 +374,8 @@ class IgemmGenerator : MfmaGemmEmitter {
       compute([&] { issue_loads(kcur); });
       k_.s_waitcnt(vmcnt(0));
       k_.s_barrier();
-      for (size_t i = 0; i < ra_bases_.size(); ++i) k_.v_xor_b32(ra_bases_[i], ra_bases_[i], ra_togs_[i]);
-      for (size_t i = 0; i < rb_bases_.size(); ++i) k_.v_xor_b32(rb_bases_[i], rb_bases_[i], rb_togs_[i]);
+      toggle_stages(ra_bases_, ra_togs_);
+      toggle_stages(rb_bases_, rb_togs_);
     });
   }
 

@@ -1,7 +1,8 @@
-// Small arithmetic and addressing helpers shared by the MFMA GEMM-style generators
-// (implicit-GEMM conv3d, gemm, the depthwise generators): cached SGPR constants, buffer resources, constant
-// division/multiplication, and the gfx942 fp32 -> bf16 rounding sequence. Header-only:
-// each generator derives its own emitter class from DslEmitter.
+// Small arithmetic and addressing helpers shared by the generators (implicit-GEMM conv3d, gemm,
+// gemm_mx, the depthwise generators): cached SGPR constants, buffer resources, constant
+// division/multiplication, the wave position, the counted loop, and the fp32 -> bf16 rounding and
+// output store. Header-only: each generator derives its own emitter class from DslEmitter (the
+// MFMA GEMM-shaped ones from MfmaGemmEmitter, codegen/mfma_gemm_emitter.hpp).
 #pragma once
 #include <bit>
 #include <cstdint>
@@ -180,42 +181,6 @@ class DslEmitter {
     k_.s_sub_u32(g.wm, g.wave, smul(g.wn, uint32_t(waves_m), "wn_times_wm"));
     g.lane = lane_index(tid);
     return g;
-  }
-  // LDS byte addresses of the lane's first MFMA fragment in the padded layout (mfma_tile.hpp):
-  // A rows wm*wave_m + l%m, B rows tile_m + wn*wave_n + l%m, at K byte (l/m)*a_bytes, rows
-  // `row_bytes` apart, the LDS region starting at `lds_base`.
-  struct FragmentBases {
-    Reg a, b;
-  };
-  FragmentBases fragment_read_bases(Reg lane, Reg wm, Reg wn, int mfma_m, int a_bytes, int wave_m, int wave_n,
-                                    int tile_m, uint32_t row_bytes, uint32_t lds_base) {
-    Reg lrow = k_.vgpr("lane_row");
-    k_.v_and_b32(lrow, mfma_m - 1, lane);
-    Reg lq = k_.vgpr("lq");
-    k_.v_lshrrev_b32(lq, std::countr_zero(unsigned(mfma_m)), lane);
-    Reg colb = vmul(lq, uint32_t(a_bytes), "frag_col");
-    Reg wmr = smul(wm, uint32_t(wave_m), "wave_row");
-    Reg wnr = smul(wn, uint32_t(wave_n), "wave_col");
-    k_.s_add_u32(wnr, wnr, int64_t(tile_m));
-    auto base = [&](Reg srow, const char* name) {
-      Reg r = k_.vgpr("frag_row");
-      k_.v_add_u32(r, srow, lrow);
-      Reg b = k_.vgpr(name);
-      k_.v_mad_u32_u24(b, r, sconst(row_bytes), colb);
-      if (lds_base) k_.v_add_u32(b, int64_t(lds_base), b);
-      return b;
-    };
-    FragmentBases f;
-    f.a = base(wmr, "lds_ra");
-    f.b = base(wnr, "lds_rb");
-    return f;
-  }
-  // base ^ (base + stage_bytes): xor-ing a base with it moves the base between its two LDS stages.
-  Reg stage_toggle(Reg base, uint32_t stage_bytes, const char* name) {
-    Reg t = k_.vgpr(name);
-    k_.v_add_u32(t, int64_t(stage_bytes), base);
-    k_.v_xor_b32(t, t, base);
-    return t;
   }
 
  protected:

@@ -177,9 +177,7 @@ class GemmGenerator : MfmaGemmEmitter {
     const int cpr = p_.k_chunks_per_row;
     Reg lc = ch_;
     if (p_.swizzle_rows) {
-      Reg x = k_.vgpr("swizzle");
-      k_.v_lshrrev_b32(x, std::countr_zero(unsigned(p_.swizzle_rows)), row0_);
-      k_.v_and_b32(x, cpr - 1, x);
+      Reg x = chunk_swizzle(row0_, p_.swizzle_rows, cpr, "swizzle");
       lc = k_.vgpr("logical_chunk");
       k_.v_xor_b32(lc, ch_, x);
     }
@@ -200,50 +198,21 @@ class GemmGenerator : MfmaGemmEmitter {
   // swizzle is an xor, so each k-step's chunk needs its own base; blocks stay immediate offsets
   // because the swizzle repeats every 16 rows).
   void lds_setup_dma() {
-    const int RB = p_.lds_row_bytes, cpr = p_.k_chunks_per_row;
-    dma_base_ = smul(wave_, 64 * 16, "dma_base");
-    if (lds_base_) k_.s_add_u32(dma_base_, dma_base_, int64_t(lds_base_));
-    if (c_.stages == 2) {
-      dma_tog_ = k_.sgpr("dma_toggle");
-      k_.s_add_u32(dma_tog_, dma_base_, int64_t(p_.lds_stage_bytes));
-      k_.s_xor_b32(dma_tog_, dma_tog_, dma_base_);
-    }
-    Reg lrow = k_.vgpr("lane_row");
+    const DmaWaveBase dma = dma_wave_base(wave_, lds_base_, c_.stages == 2, p_.lds_stage_bytes);
+    dma_base_ = dma.base;
+    dma_tog_ = dma.toggle;
+    Reg lrow = k_.vgpr("lane_row");  // l % 16 (16x16 blocks only: plan check)
     k_.v_and_b32(lrow, 15, lane_);
     Reg lq = k_.vgpr("lq");
     k_.v_lshrrev_b32(lq, 4, lane_);
     Reg x;
-    if (p_.swizzle_rows) {
-      x = k_.vgpr("swizzle_read");
-      k_.v_lshrrev_b32(x, std::countr_zero(unsigned(p_.swizzle_rows)), lrow);
-      k_.v_and_b32(x, cpr - 1, x);
-    }
-    const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * p_.esize / 16;
-    Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
-    Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
-    k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
-    auto bases = [&](Reg srow, const char* name) {
-      Reg r = k_.vgpr("frag_row");
-      k_.v_add_u32(r, srow, lrow);
-      Reg rb = vmul(r, uint32_t(RB), "frag_row_bytes");
-      if (lds_base_) k_.v_add_u32(rb, int64_t(lds_base_), rb);
-      std::vector<Reg> out;
-      for (int ks = 0; ks < p_.mfma_per_tile; ++ks)
-        for (int j = 0; j < F; ++j) {
-          Reg c = vmul(lq, uint32_t(F), "frag_chunk");
-          if (ks * S + j) k_.v_add_u32(c, ks * S + j, c);
-          if (x.valid()) k_.v_xor_b32(c, c, x);
-          Reg b = k_.vgpr(name);
-          k_.v_lshl_add_u32(b, c, 4, rb);
-          out.push_back(b);
-        }
-      return out;
-    };
-    ra_parts_ = bases(wmr, "lds_ra");
-    rb_parts_ = bases(wnr, "lds_rb");
+    if (p_.swizzle_rows) x = chunk_swizzle(lrow, p_.swizzle_rows, p_.k_chunks_per_row, "swizzle_read");
+    const WaveLdsRows rows = wave_lds_rows(wm_, wn_, p_.wave_m, p_.wave_n, c_.tile_m);
+    ra_parts_ = dma_fragment_bases(tile_layout(), lds_base_, rows.a, lrow, lq, x, "lds_ra");
+    rb_parts_ = dma_fragment_bases(tile_layout(), lds_base_, rows.b, lrow, lq, x, "lds_rb");
     if (c_.stages == 2) {
-      for (Reg b : ra_parts_) ra_part_togs_.push_back(stage_toggle(b, p_.lds_stage_bytes, "lds_ra_toggle"));
-      for (Reg b : rb_parts_) rb_part_togs_.push_back(stage_toggle(b, p_.lds_stage_bytes, "lds_rb_toggle"));
+      ra_part_togs_ = stage_toggles(ra_parts_, p_.lds_stage_bytes, "lds_ra_toggle");
+      rb_part_togs_ = stage_toggles(rb_parts_, p_.lds_stage_bytes, "lds_rb_toggle");
     }
     if (c_.stages >= 3) {  // one set of read bases per stage (stage offsets exceed the 16-bit DS offset)
       auto shifted = [&](const std::vector<Reg>& bs, int st) {
@@ -269,29 +238,17 @@ class GemmGenerator : MfmaGemmEmitter {
   void issue_dma(Reg k0, uint32_t stage_offset = 0) {
     k_.comment("global -> LDS loads of one K tile");
     Reg kb = smul(k0, uint32_t(p_.esize), "k_bytes");
-    auto ptr = [&](Reg base, const char* name) {
-      Reg p = k_.sgpr(name, 2, 2);
-      k_.s_add_u32(p[0], base[0], kb);
-      k_.s_addc_u32(p[1], base[1], 0);
-      return p;
-    };
-    Reg pa = ptr(a_ptr_, "a_tile_ptr");
-    Reg pb = ptr(b_ptr_, "b_tile_ptr");
-    auto dma = [&](Reg off, Reg base, uint32_t byte) {
-      Reg m = k_.sgpr("m0_value");
-      k_.s_add_u32(m, dma_base_, int64_t(byte));
-      k_.s_mov_b32(m0, m);
-      k_.global_load_lds_dwordx4(off, base);
-    };
+    Reg pa = sptr_add(a_ptr_, kb, "a_tile_ptr");
+    Reg pb = sptr_add(b_ptr_, kb, "b_tile_ptr");
     const uint32_t per = uint32_t(p_.threads * 16);
-    for (int i = 0; i < p_.a_chunks; ++i) dma(a_off_[size_t(i)], pa, stage_offset + uint32_t(i) * per);
+    for (int i = 0; i < p_.a_chunks; ++i) dma_chunk(dma_base_, stage_offset + uint32_t(i) * per, a_off_[size_t(i)], pa);
     const uint32_t b0 = stage_offset + uint32_t(c_.tile_m * p_.lds_row_bytes);
-    for (int i = 0; i < p_.b_chunks; ++i) dma(b_off_[size_t(i)], pb, b0 + uint32_t(i) * per);
+    for (int i = 0; i < p_.b_chunks; ++i) dma_chunk(dma_base_, b0 + uint32_t(i) * per, b_off_[size_t(i)], pb);
   }
 
   void toggle_read_parts() {
-    for (size_t i = 0; i < ra_parts_.size(); ++i) k_.v_xor_b32(ra_parts_[i], ra_parts_[i], ra_part_togs_[i]);
-    for (size_t i = 0; i < rb_parts_.size(); ++i) k_.v_xor_b32(rb_parts_[i], rb_parts_[i], rb_part_togs_[i]);
+    toggle_stages(ra_parts_, ra_part_togs_);
+    toggle_stages(rb_parts_, rb_part_togs_);
   }
 
   // stages - 1 K tiles of DMA in flight (3 or 4 stages). Tile t sits in stage t % S. Per tile: wait
