@@ -330,12 +330,10 @@ class IgemmGenerator : MfmaGemmEmitter {
   // whose LDS writes vmcnt counts, or through the staging registers and LDS writes.
   void load_tile_to_lds(Reg kcur) {
     issue_loads(kcur);
-    k_.s_waitcnt(vmcnt(0));
-    if (!p_.lds_dma) {
-      write_lds();
-      k_.s_waitcnt(lgkmcnt(0));
-    }
-    k_.s_barrier();
+    if (p_.lds_dma)
+      publish_tile(0);
+    else
+      publish_tile(0, [&] { write_lds(); });
   }
 
   // One LDS stage: load -> LDS -> barrier -> MFMAs -> barrier (the next tile's writes wait for
@@ -360,7 +358,7 @@ class IgemmGenerator : MfmaGemmEmitter {
     if (c_.stages == 1) return single_stage_loop(kcur, left);
     load_tile_to_lds(kcur);
     k_.s_sub_u32(left, count_, 1);
-    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); }, [&] { counted_loop(left, [&] { steady_tile(kcur); }); });
+    counted_loop_or_none(left, [&] { steady_tile(kcur); });
     compute();
   }
 
@@ -372,8 +370,7 @@ class IgemmGenerator : MfmaGemmEmitter {
       // behind an outstanding LDS DMA would have to wait for it (vmcnt), which
       // would serialise loads and MFMAs; this way they overlap the MFMAs.
       compute([&] { issue_loads(kcur); });
-      k_.s_waitcnt(vmcnt(0));
-      k_.s_barrier();
+      publish_tile(0);
       toggle_stages(ra_bases_, ra_togs_);
       toggle_stages(rb_bases_, rb_togs_);
     });
@@ -400,10 +397,7 @@ class IgemmGenerator : MfmaGemmEmitter {
       issue_loads(kcur);
       compute();
       k_.v_xor_b32(w_base_, w_base_, w_tog_);  // write the other stage
-      k_.s_waitcnt(vmcnt(0));
-      write_lds();
-      k_.s_waitcnt(lgkmcnt(0));
-      k_.s_barrier();
+      publish_tile(0, [&] { write_lds(); });
       k_.v_xor_b32(ra_base_, ra_base_, ra_tog_);
       k_.v_xor_b32(rb_base_, rb_base_, rb_tog_);
     });
@@ -426,10 +420,7 @@ class IgemmGenerator : MfmaGemmEmitter {
     issue_loads(kcur, 0);
     k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
     issue_loads(kcur, 1);
-    k_.s_waitcnt(vmcnt(loads));
-    write_lds(0);
-    k_.s_waitcnt(lgkmcnt(0));
-    k_.s_barrier();
+    publish_tile(loads, [&] { write_lds(0); });
     k_.s_sub_u32(left, count_, 1);
     // One tile: loads of tile i+2 into `set`, MFMAs of tile i, tile i+1 (set ^ 1) to the other stage.
     auto step = [&](int set) {
@@ -437,10 +428,7 @@ class IgemmGenerator : MfmaGemmEmitter {
       issue_loads(kcur, set);
       compute();
       k_.v_xor_b32(w_base_, w_base_, w_tog_);
-      k_.s_waitcnt(vmcnt(loads));
-      write_lds(set ^ 1);
-      k_.s_waitcnt(lgkmcnt(0));
-      k_.s_barrier();
+      publish_tile(loads, [&] { write_lds(set ^ 1); });
       k_.v_xor_b32(ra_base_, ra_base_, ra_tog_);
       k_.v_xor_b32(rb_base_, rb_base_, rb_tog_);
       k_.s_sub_u32(left, left, 1);

@@ -151,6 +151,10 @@ class DslEmitter {
       k_.s_cmp_lg_u32(left, 0);
     });
   }
+  // The same for left >= 0: no trip when left is zero on entry.
+  void counted_loop_or_none(Reg left, const std::function<void()>& body) {
+    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); }, [&] { counted_loop(left, body); });
+  }
   // The thread's wave in the workgroup (tid / 64) as an SGPR: the same for every lane, so wave
   // arithmetic stays scalar.
   Reg wave_index(Reg tid) {

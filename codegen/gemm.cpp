@@ -269,8 +269,7 @@ class GemmGenerator : MfmaGemmEmitter {
     for (int t = 0; t < std::min(S - 1, T); ++t) load_next(t);
     // tile t: `in_flight` newer tiles already issued; `load` issues tile t + S - 1
     auto tile = [&](int stage, int in_flight, bool load) {
-      k_.s_waitcnt(vmcnt(L * in_flight));
-      k_.s_barrier();
+      publish_tile(L * in_flight);
       const std::vector<Reg>& ra = ra_stage_[size_t(stage)];
       const std::vector<Reg>& rb = rb_stage_[size_t(stage)];
       emit_mfma_tile(k_, tile_layout(), {{}, {}, ra, rb}, acc_, [&] {
@@ -314,8 +313,7 @@ class GemmGenerator : MfmaGemmEmitter {
       k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // the next DMA goes to the other stage
     };
     dma_next();  // tile 0 into stage 0
-    k_.s_waitcnt(vmcnt(0));
-    k_.s_barrier();
+    publish_tile(0);
     const MfmaTileLayout lay = tile_layout();
     auto tile = [&](int group, bool dma) {
       emit_mfma_tile(k_, lay, {{}, {}, ra_parts_, rb_parts_}, acc_, [&] {
@@ -364,8 +362,7 @@ class GemmGenerator : MfmaGemmEmitter {
       k_.s_mov_b32(left, int64_t(p_.k_tiles));
       counted_loop(left, [&] {
         issue_dma(kcur);
-        k_.s_waitcnt(vmcnt(0));  // LDS-DMA writes are counted by vmcnt
-        k_.s_barrier();
+        publish_tile(0);
         compute();
         k_.s_barrier();
         k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
@@ -373,22 +370,17 @@ class GemmGenerator : MfmaGemmEmitter {
       return;
     }
     issue_dma(kcur);
-    k_.s_waitcnt(vmcnt(0));
-    k_.s_barrier();
+    publish_tile(0);
     k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
-    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
-              [&] {
-                counted_loop(left, [&] {
-                  k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-                  k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // DMA into the other stage
-                  // The DMAs go out after this tile's fragment reads: an LDS read behind an
-                  // outstanding LDS DMA would wait for it; this way they overlap the MFMAs.
-                  compute([&] { issue_dma(kcur); });
-                  k_.s_waitcnt(vmcnt(0));
-                  k_.s_barrier();
-                  toggle_read_parts();
-                });
-              });
+    counted_loop_or_none(left, [&] {
+      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+      k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // DMA into the other stage
+      // The DMAs go out after this tile's fragment reads: an LDS read behind an
+      // outstanding LDS DMA would wait for it; this way they overlap the MFMAs.
+      compute([&] { issue_dma(kcur); });
+      publish_tile(0);
+      toggle_read_parts();
+    });
     compute();
   }
 
@@ -483,10 +475,7 @@ class GemmGenerator : MfmaGemmEmitter {
       // issues none.
       issue_loads(kcur);
       auto tile = [&](bool prefetch) {
-        k_.s_waitcnt(vmcnt(0));
-        write_lds();
-        k_.s_waitcnt(lgkmcnt(0));
-        k_.s_barrier();
+        publish_tile(0, [&] { write_lds(); });
         if (prefetch) {
           k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
           issue_loads(kcur);
@@ -504,26 +493,17 @@ class GemmGenerator : MfmaGemmEmitter {
     // Two stages: tile i+1's global loads fly while tile i is multiplied out of LDS; its data
     // goes to the other stage, then one barrier per tile.
     issue_loads(kcur);
-    k_.s_waitcnt(vmcnt(0));
-    write_lds();
-    k_.s_waitcnt(lgkmcnt(0));
-    k_.s_barrier();
+    publish_tile(0, [&] { write_lds(); });
     k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
-    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
-              [&] {
-                counted_loop(left, [&] {
-                  k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-                  issue_loads(kcur);
-                  compute();
-                  toggle_writes();
-                  k_.s_waitcnt(vmcnt(0));
-                  write_lds();
-                  k_.s_waitcnt(lgkmcnt(0));
-                  k_.s_barrier();
-                  k_.v_xor_b32(ra_, ra_, ra_tog_);
-                  k_.v_xor_b32(rb_, rb_, rb_tog_);
-                });
-              });
+    counted_loop_or_none(left, [&] {
+      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+      issue_loads(kcur);
+      compute();
+      toggle_writes();
+      publish_tile(0, [&] { write_lds(); });
+      k_.v_xor_b32(ra_, ra_, ra_tog_);
+      k_.v_xor_b32(rb_, rb_, rb_tog_);
+    });
     compute();
   }
 

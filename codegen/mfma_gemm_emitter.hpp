@@ -5,6 +5,7 @@
 #pragma once
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "codegen/dsl_emitter.hpp"
@@ -85,6 +86,19 @@ class MfmaGemmEmitter : public DslEmitter {
     k_.v_cmp_gt_u32(vcc, sconst(rows, "M"), row);
     k_.v_cndmask_b32(ro, oob(), ro, vcc);
     return ro;
+  }
+
+  // Hands a K tile over to every wave of the workgroup: waits until at most `loads_in_flight`
+  // global loads remain (VMEM loads retire in order, so the tile's own have landed; vmcnt counts
+  // the LDS-DMA writes too), writes the staging registers to LDS (`write_lds`; none on the DMA
+  // path) and waits for those writes, then the barrier.
+  void publish_tile(int loads_in_flight, const std::function<void()>& write_lds = {}) {
+    k_.s_waitcnt(vmcnt(loads_in_flight));
+    if (write_lds) {
+      write_lds();
+      k_.s_waitcnt(lgkmcnt(0));
+    }
+    k_.s_barrier();
   }
 
   // LDS rows of the wave's first A and B fragments: wm * wave_m, and tile_m + wn * wave_n (the B
