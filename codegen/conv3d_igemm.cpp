@@ -206,10 +206,7 @@ class IgemmGenerator : MfmaGemmEmitter {
     if (p_.lds_dma) return lds_setup_dma();
     const int RB = p_.lds_row_bytes;
     // writes: A chunk i at (row0 + i*rows_step)*RB + ch*16, B after the A tile
-    w_base_ = k_.vgpr("lds_w");
-    Reg t = vmul(row0_, uint32_t(RB), "row_bytes");
-    k_.v_lshl_add_u32(w_base_, ch_, 4, t);
-    if (lds_base_) k_.v_add_u32(w_base_, int64_t(lds_base_), w_base_);
+    w_base_ = chunk_write_base(ch_, row0_, RB, lds_base_);
     const FragmentBases f = fragment_read_bases(lane_, wm_, wn_, p_.mfma.m, p_.mfma.a_bytes, p_.wave_m, p_.wave_n,
                                                 c_.tile_m, uint32_t(RB), lds_base_);
     ra_base_ = f.a;
@@ -303,14 +300,7 @@ class IgemmGenerator : MfmaGemmEmitter {
     const std::vector<Reg>& stage_a = stage_a_[size_t(set)];
     const std::vector<Reg>& stage_b = stage_b_[size_t(set)];
     const int RB = p_.lds_row_bytes, step = p_.threads / p_.chunks_per_row;
-    auto put = [&](Reg data, int byte) {
-      if (p_.lds_pad_bytes == 16) {
-        k_.ds_write_b128(w_base_, data, Offset(byte));
-      } else {  // 8-byte aligned rows: two 8-byte writes
-        k_.ds_write_b64(w_base_, data.slice(0, 2), Offset(byte));
-        k_.ds_write_b64(w_base_, data.slice(2, 2), Offset(byte + 8));
-      }
-    };
+    auto put = [&](Reg data, int byte) { write_lds_chunk(w_base_, data, byte, p_.lds_pad_bytes == 16); };
     for (int i = 0; i < p_.a_chunks; ++i) put(stage_a[size_t(i)], i * step * RB);
     for (int i = 0; i < p_.b_chunks; ++i) put(stage_b[size_t(i)], (c_.tile_m + i * step) * RB);
   }

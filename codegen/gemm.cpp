@@ -387,9 +387,7 @@ class GemmGenerator : MfmaGemmEmitter {
   void lds_setup() {
     if (c_.lds_dma) return lds_setup_dma();
     const int RB = p_.lds_row_bytes;
-    w_a_ = k_.vgpr("lds_w");
-    k_.v_lshl_add_u32(w_a_, ch_, 4, vmul(row0_, uint32_t(RB), "row_bytes"));
-    if (lds_base_) k_.v_add_u32(w_a_, int64_t(lds_base_), w_a_);
+    w_a_ = chunk_write_base(ch_, row0_, RB, lds_base_);
     // B writes from their own base (the B tile starts tile_m rows in): keeps every immediate
     // DS offset below one tile's size, so 256x256 tiles fit the 16-bit offset field.
     w_b_ = k_.vgpr("lds_w_b");
@@ -428,14 +426,7 @@ class GemmGenerator : MfmaGemmEmitter {
 
   void write_lds() {
     const int RB = p_.lds_row_bytes, step = p_.threads / p_.k_chunks_per_row;
-    auto put = [&](Reg base, Reg data, int byte) {
-      if (p_.lds_pad_bytes == 16) {
-        k_.ds_write_b128(base, data, Offset(byte));
-      } else {  // 8-byte aligned rows: two 8-byte writes
-        k_.ds_write_b64(base, data.slice(0, 2), Offset(byte));
-        k_.ds_write_b64(base, data.slice(2, 2), Offset(byte + 8));
-      }
-    };
+    auto put = [&](Reg base, Reg data, int byte) { write_lds_chunk(base, data, byte, p_.lds_pad_bytes == 16); };
     for (int i = 0; i < p_.a_chunks; ++i) put(w_a_, stage_a_[size_t(i)], i * step * RB);
     if (!nn()) {
       for (int i = 0; i < p_.b_chunks; ++i) put(w_b_, stage_b_[size_t(i)], i * step * RB);

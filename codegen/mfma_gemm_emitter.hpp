@@ -101,6 +101,27 @@ class MfmaGemmEmitter : public DslEmitter {
     k_.s_barrier();
   }
 
+  // ---- Register-staged loads (padded LDS rows): thread t holds 16-byte chunk `chunk` of rows
+  // `row` + i * (threads / chunks per row).
+
+  // LDS byte address of the thread's first chunk: row * row_bytes + chunk * 16 past lds_base.
+  Reg chunk_write_base(Reg chunk, Reg row, int row_bytes, uint32_t lds_base) {
+    Reg w = k_.vgpr("lds_w");
+    k_.v_lshl_add_u32(w, chunk, 4, vmul(row, uint32_t(row_bytes), "row_bytes"));
+    if (lds_base) k_.v_add_u32(w, int64_t(lds_base), w);
+    return w;
+  }
+  // One 16-byte chunk to LDS at base + byte: one ds_write_b128 where rows are 16-byte aligned
+  // (16-byte padding), else two ds_write_b64 (8-byte padding).
+  void write_lds_chunk(Reg base, Reg data, int byte, bool rows_16_aligned) {
+    if (rows_16_aligned) {
+      k_.ds_write_b128(base, data, Offset(byte));
+    } else {
+      k_.ds_write_b64(base, data.slice(0, 2), Offset(byte));
+      k_.ds_write_b64(base, data.slice(2, 2), Offset(byte + 8));
+    }
+  }
+
   // LDS rows of the wave's first A and B fragments: wm * wave_m, and tile_m + wn * wave_n (the B
   // tile follows the A tile's tile_m rows).
   struct WaveLdsRows {
