@@ -129,6 +129,10 @@ struct Conv3dPlan {
   int out_esize() const { return output == Conv3dOutput::f32 ? 4 : 2; }
 };
 
+// The tiling checks every MFMA GEMM-shaped plan shares (conv3d, gemm): tile sides 16..256, at most
+// 16 waves, each wave's sub-tile whole MFMA blocks; throws cdnajit::Error "<who>: ..." otherwise.
+void check_mfma_tiling(std::string_view who, int tile_m, int tile_n, int waves_m, int waves_n, const MfmaShape& mfma);
+
 // Validates and derives; throws cdnajit::Error naming the field or limit (registers,
 // LDS, alignment, 32-bit offsets) and what would be valid.
 Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const Conv3dConfig& cfg = {},
