@@ -120,18 +120,12 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
 
   // ---- configuration ----
   check_mfma_tiling("conv3d implicit GEMM", c.tile_m, c.tile_n, c.waves_m, c.waves_n, p.mfma);
-  const int mb = p.mfma.m;
   need(c.tile_k >= p.mfma.k && c.tile_k % p.mfma.k == 0,
        fmt::format("tile_k {}: must be a multiple of the MFMA K {} ({})", c.tile_k, p.mfma.k, p.mfma.mnemonic));
   need(c.stages == 1 || c.stages == 2,
        fmt::format("stages = {}: the register-staged pipeline has 1 or 2 LDS stages", c.stages));
   need(c.split_k >= 1 && c.split_k <= 64, fmt::format("split_k = {}; valid: 1..64", c.split_k));
-  p.threads = 64 * c.waves_m * c.waves_n;
-  p.wave_m = c.tile_m / c.waves_m;
-  p.wave_n = c.tile_n / c.waves_n;
-  p.blocks_m = p.wave_m / mb;
-  p.blocks_n = p.wave_n / mb;
-  p.mfma_per_tile = c.tile_k / p.mfma.k;
+  derive_mfma_waves(p, c);
   int row_bytes = c.tile_k * p.esize;
   need(row_bytes % 16 == 0, fmt::format("tile_k {}: a tile row must be whole 16-byte chunks (alignment)", c.tile_k));
   p.chunks_per_row = row_bytes / 16;

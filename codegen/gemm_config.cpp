@@ -108,12 +108,7 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   if (s.layout == GemmLayout::NN)
     need(s.N % 8 == 0, fmt::format("layout NN: N = {} must be a multiple of 8 (16-byte rows of B)", s.N));
 
-  p.threads = 64 * c.waves_m * c.waves_n;
-  p.wave_m = c.tile_m / c.waves_m;
-  p.wave_n = c.tile_n / c.waves_n;
-  p.blocks_m = p.wave_m / mb;
-  p.blocks_n = p.wave_n / mb;
-  p.mfma_per_tile = c.tile_k / p.mfma.k;
+  derive_mfma_waves(p, c);
   p.k_chunks_per_row = c.tile_k / chunk_elems;
   need(std::has_single_bit(unsigned(p.k_chunks_per_row)) && p.threads % p.k_chunks_per_row == 0,
        fmt::format("tile_k {}: chunks per row ({}) must be a power of two dividing the {} threads", c.tile_k,
