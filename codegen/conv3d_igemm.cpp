@@ -22,33 +22,16 @@
 #include <vector>
 
 #include "codegen/const_division.hpp"
-#include "codegen/dsl_emitter.hpp"
+#include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/mfma_tile.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
 namespace {
 
-constexpr int64_t kInvalidRow = 0x40000000;     // marks an output row/column outside the tensor
-
-// Converts an fp32 value to the output type and stores it at byte offset `off` of rsrc
-// (an offset past num_records drops the store).
-void store_output(Kernel& k, const Conv3dPlan& p, Reg v, Reg off, Reg out_rsrc, Reg c7fff) {
-  if (p.output == Conv3dOutput::f32) {
-    k.buffer_store_dword(v, off, out_rsrc, 0, offen);
-  } else if (p.arch == Arch::gfx950) {
-    Reg h = k.vgpr("bf16_pair");
-    k.v_cvt_pk_bf16_f32(h, v, v);
-    k.buffer_store_short(h, off, out_rsrc, 0, offen);
-  } else {
-    Reg h = round_bf16_high(k, v, c7fff);
-    k.buffer_store_short_d16_hi(h, off, out_rsrc, 0, offen);
-  }
-}
-
-class IgemmGenerator : DslEmitter {
+class IgemmGenerator : MfmaGemmEmitter {
  public:
-  IgemmGenerator(Kernel& k, const Conv3dPlan& p) : DslEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
+  IgemmGenerator(Kernel& k, const Conv3dPlan& p) : MfmaGemmEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
 
   void emit() {
     k_.set_workgroup_size(uint32_t(p_.threads));
@@ -77,15 +60,11 @@ class IgemmGenerator : DslEmitter {
     // Out-of-range markers as VGPRs: v_cndmask with an SGPR-pair mask is VOP3, which takes no literal on gfx9.
     oob_v_ = oob();
     invalid_v_ = k_.vgpr("invalid");
-    k_.v_mov_b32(invalid_v_, kInvalidRow);
+    k_.v_mov_b32(invalid_v_, kInvalidPart);
     coordinates();
     load_setup();
     lds_setup();
-    k_.comment("accumulators = 0");
-    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.mfma.acc_regs());
-    for (int i = 0; i < p_.blocks_m; ++i)
-      for (int j = 0; j < p_.blocks_n; ++j)
-        for (int r = 0; r < p_.mfma.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({i, j}))[r], 0);
+    acc_ = zero_accumulators(p_.blocks_m, p_.blocks_n, p_.mfma.acc_regs());
     main_loop();
     epilogue();
   }
@@ -110,20 +89,10 @@ class IgemmGenerator : DslEmitter {
       k_.s_mov_b32(k_start_, 0);
       k_.s_mov_b32(count_, int64_t(p_.k_tiles));
     }
-    // Wave position: wave = wm + waves_m * wn (wave < 16, so the 16-bit reciprocal is exact).
-    Reg wave_v = k_.vgpr("wave_v");
-    k_.v_lshrrev_b32(wave_v, 6, tid_);
-    Reg wave = k_.sgpr("wave");
-    k_.v_readfirstlane_b32(wave, wave_v);
-    wn_ = k_.sgpr("wn");
-    Reg t = k_.sgpr("t");
-    k_.s_mul_i32(t, wave, sconst((65536u + c_.waves_m - 1) / c_.waves_m));
-    k_.s_lshr_b32(wn_, t, 16);
-    Reg wnm = smul(wn_, uint32_t(c_.waves_m), "wn_times_wm");
-    wm_ = k_.sgpr("wm");
-    k_.s_sub_u32(wm_, wave, wnm);
-    lane_ = k_.vgpr("lane");
-    k_.v_and_b32(lane_, 63, tid_);
+    const WaveGrid w = wave_grid(tid_, c_.waves_m);
+    wm_ = w.wm;
+    wn_ = w.wn;
+    lane_ = w.lane;
   }
 
   // Per-thread global load state, fixed over the K loop: for A chunk i the output
@@ -139,9 +108,7 @@ class IgemmGenerator : DslEmitter {
     if (p_.lds_dma) {
       // The chunk at LDS slot ch of row r holds logical chunk ch ^ ((r / swizzle_rows) % cpr);
       // the plan guarantees the xor is the same for all of a thread's rows.
-      Reg x = k_.vgpr("swizzle");
-      k_.v_lshrrev_b32(x, int(std::countr_zero(unsigned(p_.swizzle_rows))), row0);
-      k_.v_and_b32(x, cpr - 1, x);
+      Reg x = chunk_swizzle(row0, p_.swizzle_rows, cpr, "swizzle");
       Reg lc = k_.vgpr("logical_chunk");
       k_.v_xor_b32(lc, ch, x);
       kch_ = vmul(lc, uint32_t(p_.chunk_elems), "chunk_k");
@@ -213,18 +180,9 @@ class IgemmGenerator : DslEmitter {
   // DMA: M0 base of this wave's chunks in stage 0 (toggled between the stages like the
   // read bases); fragment read bases per (k-step, 16-byte part) because the swizzle is an xor.
   void lds_setup_dma() {
-    const int RB = p_.lds_row_bytes, cpr = p_.chunks_per_row;
-    Reg wave = k_.sgpr("wave_s");
-    Reg wv = k_.vgpr("wave_v");
-    k_.v_lshrrev_b32(wv, 6, tid_);
-    k_.v_readfirstlane_b32(wave, wv);
-    dma_base_ = smul(wave, 64 * 16, "dma_base");
-    if (lds_base_) k_.s_add_u32(dma_base_, dma_base_, int64_t(lds_base_));
-    if (c_.stages == 2) {
-      dma_tog_ = k_.sgpr("dma_toggle");
-      k_.s_add_u32(dma_tog_, dma_base_, int64_t(p_.lds_stage_bytes));
-      k_.s_xor_b32(dma_tog_, dma_tog_, dma_base_);
-    }
+    const DmaWaveBase dma = dma_wave_base(wave_index(tid_), lds_base_, c_.stages == 2, p_.lds_stage_bytes);
+    dma_base_ = dma.base;
+    dma_tog_ = dma.toggle;
     const int mb = p_.mfma.m, mb_log2 = std::countr_zero(unsigned(mb));
     Reg l16 = k_.vgpr("l16");
     k_.v_and_b32(l16, 15, lane_);
@@ -233,41 +191,13 @@ class IgemmGenerator : DslEmitter {
     Reg lq = k_.vgpr("lq");  // K group l / m
     k_.v_lshrrev_b32(lq, mb_log2, lane_);
     // (row / swizzle_rows) % cpr repeats every 16 rows (plan check), so l % 16 gives it for either block size.
-    Reg x = k_.vgpr("swizzle");
-    k_.v_lshrrev_b32(x, int(std::countr_zero(unsigned(p_.swizzle_rows))), l16);
-    k_.v_and_b32(x, cpr - 1, x);
-    const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * p_.esize / 16;
-    Reg wmr = smul(wm_, uint32_t(p_.wave_m), "wave_row");
-    Reg wnr = smul(wn_, uint32_t(p_.wave_n), "wave_col");
-    k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
-    auto bases = [&](Reg srow, const char* name) {
-      Reg r = k_.vgpr("frag_row");
-      k_.v_add_u32(r, srow, lrow);
-      Reg rb = vmul(r, uint32_t(RB), "frag_row_bytes");
-      if (lds_base_) k_.v_add_u32(rb, int64_t(lds_base_), rb);
-      std::vector<Reg> out;
-      for (int ks = 0; ks < p_.mfma_per_tile; ++ks)
-        for (int j = 0; j < F; ++j) {
-          Reg c = vmul(lq, uint32_t(F), "frag_chunk");
-          if (ks * S + j) k_.v_add_u32(c, ks * S + j, c);
-          k_.v_xor_b32(c, c, x);
-          Reg b = k_.vgpr(name);
-          k_.v_lshl_add_u32(b, c, 4, rb);
-          out.push_back(b);
-        }
-      return out;
-    };
-    ra_bases_ = bases(wmr, "lds_ra");
-    rb_bases_ = bases(wnr, "lds_rb");
+    Reg x = chunk_swizzle(l16, p_.swizzle_rows, p_.chunks_per_row, "swizzle");
+    const WaveLdsRows rows = wave_lds_rows(wm_, wn_, p_.wave_m, p_.wave_n, c_.tile_m);
+    ra_bases_ = dma_fragment_bases(tile_layout(), lds_base_, rows.a, lrow, lq, x, "lds_ra");
+    rb_bases_ = dma_fragment_bases(tile_layout(), lds_base_, rows.b, lrow, lq, x, "lds_rb");
     if (c_.stages == 2) {
-      auto toggle = [&](Reg b) {
-        Reg t2 = k_.vgpr("lds_read_toggle");
-        k_.v_add_u32(t2, int64_t(p_.lds_stage_bytes), b);
-        k_.v_xor_b32(t2, t2, b);
-        return t2;
-      };
-      for (Reg b : ra_bases_) ra_togs_.push_back(toggle(b));
-      for (Reg b : rb_bases_) rb_togs_.push_back(toggle(b));
+      ra_togs_ = stage_toggles(ra_bases_, p_.lds_stage_bytes, "lds_read_toggle");
+      rb_togs_ = stage_toggles(rb_bases_, p_.lds_stage_bytes, "lds_read_toggle");
     }
     // Immediate offsets stay within conv3d_max_ds_offset(p_), checked by make_conv3d_plan.
   }
@@ -276,10 +206,7 @@ class IgemmGenerator : DslEmitter {
     if (p_.lds_dma) return lds_setup_dma();
     const int RB = p_.lds_row_bytes;
     // writes: A chunk i at (row0 + i*rows_step)*RB + ch*16, B after the A tile
-    w_base_ = k_.vgpr("lds_w");
-    Reg t = vmul(row0_, uint32_t(RB), "row_bytes");
-    k_.v_lshl_add_u32(w_base_, ch_, 4, t);
-    if (lds_base_) k_.v_add_u32(w_base_, int64_t(lds_base_), w_base_);
+    w_base_ = chunk_write_base(ch_, row0_, RB, lds_base_);
     const FragmentBases f = fragment_read_bases(lane_, wm_, wn_, p_.mfma.m, p_.mfma.a_bytes, p_.wave_m, p_.wave_n,
                                                 c_.tile_m, uint32_t(RB), lds_base_);
     ra_base_ = f.a;
@@ -340,7 +267,7 @@ class IgemmGenerator : DslEmitter {
       k_.v_add_u32(off, a_pix_[size_t(i)], toff);
       if (p_.lds_dma) {
         k_.v_cndmask_b32(off, zero_a_, off, ok);
-        dma(off, x_ptr_, uint32_t(i * p_.threads * 16));
+        dma_chunk(dma_base_, uint32_t(i * p_.threads * 16), off, x_ptr_);  // out of range: the zero tail
       } else {
         k_.v_cndmask_b32(off, oob_v_, off, ok);
         k_.buffer_load_dwordx4(stage_a[size_t(i)], off, x_rsrc_, 0, offen);
@@ -362,35 +289,18 @@ class IgemmGenerator : DslEmitter {
         Reg off = k_.vgpr("b_off");
         k_.v_add_u32(off, kb, b_off_[size_t(i)]);
         k_.v_cndmask_b32(off, zero_b_, off, b_ok_[size_t(i)]);
-        dma(off, w_ptr_, uint32_t((c_.tile_m * p_.lds_row_bytes) + i * p_.threads * 16));
+        dma_chunk(dma_base_, uint32_t((c_.tile_m * p_.lds_row_bytes) + i * p_.threads * 16), off, w_ptr_);
       } else {
         k_.buffer_load_dwordx4(stage_b[size_t(i)], b_off_[size_t(i)], w_rsrc_, kb, offen);
       }
     }
   }
 
-  // One wave-wide 16-byte-per-lane DMA: lane l's chunk lands at M0 + l*16, M0 = this wave's
-  // base in the current write stage + `byte`. Global loads have no range check: out-of-range
-  // chunks were pointed at the 16 zero bytes after the tensor.
-  void dma(Reg off, Reg base, uint32_t byte) {
-    Reg m = k_.sgpr("m0_value");
-    k_.s_add_u32(m, dma_base_, int64_t(byte));
-    k_.s_mov_b32(m0, m);
-    k_.global_load_lds_dwordx4(off, base);
-  }
-
   void write_lds(int set = 0) {
     const std::vector<Reg>& stage_a = stage_a_[size_t(set)];
     const std::vector<Reg>& stage_b = stage_b_[size_t(set)];
     const int RB = p_.lds_row_bytes, step = p_.threads / p_.chunks_per_row;
-    auto put = [&](Reg data, int byte) {
-      if (p_.lds_pad_bytes == 16) {
-        k_.ds_write_b128(w_base_, data, Offset(byte));
-      } else {  // 8-byte aligned rows: two 8-byte writes
-        k_.ds_write_b64(w_base_, data.slice(0, 2), Offset(byte));
-        k_.ds_write_b64(w_base_, data.slice(2, 2), Offset(byte + 8));
-      }
-    };
+    auto put = [&](Reg data, int byte) { write_lds_chunk(w_base_, data, byte, p_.lds_pad_bytes == 16); };
     for (int i = 0; i < p_.a_chunks; ++i) put(stage_a[size_t(i)], i * step * RB);
     for (int i = 0; i < p_.b_chunks; ++i) put(stage_b[size_t(i)], (c_.tile_m + i * step) * RB);
   }
@@ -399,36 +309,28 @@ class IgemmGenerator : DslEmitter {
   // each MFMA waiting only for its own two fragments; ascending k-steps per accumulator, the
   // HIP reference's order).
   void compute(const std::function<void()>& after_reads = {}) {
-    const MfmaTileLayout t{p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
-    emit_mfma_tile(k_, t, {ra_base_, rb_base_, ra_bases_, rb_bases_}, acc_, after_reads);
+    emit_mfma_tile(k_, tile_layout(), {ra_base_, rb_base_, ra_bases_, rb_bases_}, acc_, after_reads);
   }
 
-  // Runs `body` once per K tile still to do: `left` counts the tiles down, and the loop
-  // closes with its test for zero.
-  void for_each_tile(Reg left, const std::function<void()>& body) {
-    k_.do_while_scc(body, [&] {
-      k_.s_sub_u32(left, left, 1);
-      k_.s_cmp_lg_u32(left, 0);
-    });
+  MfmaTileLayout tile_layout() const {
+    return {p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n};
   }
 
   // Loads K tile kcur into LDS (stage 0) and waits until every wave's part is there: by DMA,
   // whose LDS writes vmcnt counts, or through the staging registers and LDS writes.
   void load_tile_to_lds(Reg kcur) {
     issue_loads(kcur);
-    k_.s_waitcnt(vmcnt(0));
-    if (!p_.lds_dma) {
-      write_lds();
-      k_.s_waitcnt(lgkmcnt(0));
-    }
-    k_.s_barrier();
+    if (p_.lds_dma)
+      publish_tile(0);
+    else
+      publish_tile(0, [&] { write_lds(); });
   }
 
   // One LDS stage: load -> LDS -> barrier -> MFMAs -> barrier (the next tile's writes wait for
   // every wave's reads).
   void single_stage_loop(Reg kcur, Reg left) {
     k_.s_mov_b32(left, count_);
-    for_each_tile(left, [&] {
+    counted_loop(left, [&] {
       load_tile_to_lds(kcur);
       compute();
       k_.s_barrier();
@@ -446,7 +348,7 @@ class IgemmGenerator : DslEmitter {
     if (c_.stages == 1) return single_stage_loop(kcur, left);
     load_tile_to_lds(kcur);
     k_.s_sub_u32(left, count_, 1);
-    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); }, [&] { for_each_tile(left, [&] { steady_tile(kcur); }); });
+    counted_loop_or_none(left, [&] { steady_tile(kcur); });
     compute();
   }
 
@@ -458,10 +360,9 @@ class IgemmGenerator : DslEmitter {
       // behind an outstanding LDS DMA would have to wait for it (vmcnt), which
       // would serialise loads and MFMAs; this way they overlap the MFMAs.
       compute([&] { issue_loads(kcur); });
-      k_.s_waitcnt(vmcnt(0));
-      k_.s_barrier();
-      for (size_t i = 0; i < ra_bases_.size(); ++i) k_.v_xor_b32(ra_bases_[i], ra_bases_[i], ra_togs_[i]);
-      for (size_t i = 0; i < rb_bases_.size(); ++i) k_.v_xor_b32(rb_bases_[i], rb_bases_[i], rb_togs_[i]);
+      publish_tile(0);
+      toggle_stages(ra_bases_, ra_togs_);
+      toggle_stages(rb_bases_, rb_togs_);
     });
   }
 
@@ -486,10 +387,7 @@ class IgemmGenerator : DslEmitter {
       issue_loads(kcur);
       compute();
       k_.v_xor_b32(w_base_, w_base_, w_tog_);  // write the other stage
-      k_.s_waitcnt(vmcnt(0));
-      write_lds();
-      k_.s_waitcnt(lgkmcnt(0));
-      k_.s_barrier();
+      publish_tile(0, [&] { write_lds(); });
       k_.v_xor_b32(ra_base_, ra_base_, ra_tog_);
       k_.v_xor_b32(rb_base_, rb_base_, rb_tog_);
     });
@@ -512,10 +410,7 @@ class IgemmGenerator : DslEmitter {
     issue_loads(kcur, 0);
     k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
     issue_loads(kcur, 1);
-    k_.s_waitcnt(vmcnt(loads));
-    write_lds(0);
-    k_.s_waitcnt(lgkmcnt(0));
-    k_.s_barrier();
+    publish_tile(loads, [&] { write_lds(0); });
     k_.s_sub_u32(left, count_, 1);
     // One tile: loads of tile i+2 into `set`, MFMAs of tile i, tile i+1 (set ^ 1) to the other stage.
     auto step = [&](int set) {
@@ -523,10 +418,7 @@ class IgemmGenerator : DslEmitter {
       issue_loads(kcur, set);
       compute();
       k_.v_xor_b32(w_base_, w_base_, w_tog_);
-      k_.s_waitcnt(vmcnt(loads));
-      write_lds(set ^ 1);
-      k_.s_waitcnt(lgkmcnt(0));
-      k_.s_barrier();
+      publish_tile(loads, [&] { write_lds(set ^ 1); });
       k_.v_xor_b32(ra_base_, ra_base_, ra_tog_);
       k_.v_xor_b32(rb_base_, rb_base_, rb_tog_);
       k_.s_sub_u32(left, left, 1);
@@ -551,15 +443,8 @@ class IgemmGenerator : DslEmitter {
     k_.comment("epilogue");
     const uint32_t P = uint32_t(s_.out_pixels_per_image());
     const int mb = p_.mfma.m;
-    Reg l16 = k_.vgpr("lane_col");
-    k_.v_and_b32(l16, mb - 1, lane_);
-    Reg lq4 = k_.vgpr("lq4");
-    k_.v_lshrrev_b32(lq4, std::countr_zero(unsigned(mb)), lane_);
-    k_.v_lshlrev_b32(lq4, 2, lq4);
-    Reg mrow = k_.sgpr("m_wave");
-    k_.s_add_u32(mrow, m0_, smul(wm_, uint32_t(p_.wave_m), "wave_row"));
-    Reg ncol = k_.sgpr("n_wave");
-    k_.s_add_u32(ncol, n0_, smul(wn_, uint32_t(p_.wave_n), "wave_col"));
+    const AccumulatorLane lane = accumulator_lane(lane_, mb);
+    const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
     Divisor dP = divisor(P);
     // Direct stores: byte offset = row part + column part, with out-of-range rows marked
     // 0x80000000 and columns 0x40000000 (valid parts are < 2^30 bytes): any marked sum is at
@@ -571,7 +456,7 @@ class IgemmGenerator : DslEmitter {
     Reg klim = sconst(uint32_t(s_.K), "K");
     std::vector<Reg> coloff, bias;
     for (int bj = 0; bj < p_.blocks_n; ++bj) {
-      Reg kc = vadd_sv(ncol, l16, uint32_t(bj * mb), "k_out");
+      Reg kc = vadd_sv(origin.n, lane.col, uint32_t(bj * mb), "k_out");
       Reg co = vmul(kc, P, "k_times_p");
       k_.v_cmp_gt_u32(vcc, klim, kc);
       if (!ws) co = vmul(co, uint32_t(osize), "col_bytes");
@@ -592,7 +477,7 @@ class IgemmGenerator : DslEmitter {
     k_.s_waitcnt(vmcnt(0));
     for (int bi = 0; bi < p_.blocks_m; ++bi)
       for (int r = 0; r < p_.mfma.acc_regs(); ++r) {
-        Reg m = vadd_sv(mrow, lq4, uint32_t(bi * mb + 8 * (r / 4) + r % 4), "m_out");
+        Reg m = vadd_sv(origin.m, lane.row4, uint32_t(bi * mb + 8 * (r / 4) + r % 4), "m_out");
         Reg n = vdiv(m, dP, "n_out");
         Reg pix = vrem(m, n, P, "p_out");
         Reg ro = k_.vgpr("row_off");
@@ -607,7 +492,7 @@ class IgemmGenerator : DslEmitter {
             if (b_rsrc_.valid()) k_.v_add_f32(v, v, bias[size_t(bj)]);
             Reg off = k_.vgpr("out_bytes");
             k_.v_add_u32(off, rb, coloff[size_t(bj)]);
-            store_output(k_, p_, v, off, y_rsrc_, c7fff);
+            store_fp32_as(k_, p_.output == Conv3dOutput::bf16, v, off, y_rsrc_, c7fff);
           }
           continue;
         }
@@ -684,12 +569,8 @@ class TransposeGenerator : DslEmitter {
     Reg chunk0 = smul(wg_c, uint32_t(cr), "chunk0");  // first chunk of the tile
 
     // ---- phase 1: coalesced NCDHW reads, one 16-byte LDS write per lane and chunk
-    Reg lane = k_.vgpr("lane");
-    k_.v_and_b32(lane, 63, tid);
-    Reg wave_v = k_.vgpr("wave_v");
-    k_.v_lshrrev_b32(wave_v, 6, tid);
-    Reg wave = k_.sgpr("wave");
-    k_.v_readfirstlane_b32(wave, wave_v);
+    Reg lane = lane_index(tid);
+    Reg wave = wave_index(tid);
     Reg pix = k_.vgpr("pixel");
     k_.v_add_u32(pix, p0, lane);
     // Element offsets: a per-lane pixel part plus a per-channel scalar part; the out-of-range
@@ -859,7 +740,7 @@ class FinalizeGenerator : DslEmitter {
     k_.v_cndmask_b32(off, oob(), off, ok);
     Reg c7fff;
     if (p_.arch == Arch::gfx942 && p_.output == Conv3dOutput::bf16) c7fff = sconst(0x7fff, "c7fff");
-    store_output(k_, p_, v, off, yr, c7fff);
+    store_fp32_as(k_, p_.output == Conv3dOutput::bf16, v, off, yr, c7fff);
   }
 
  private:

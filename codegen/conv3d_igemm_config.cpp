@@ -74,6 +74,22 @@ void need(bool ok, const std::string& what) {
 
 }  // namespace
 
+void check_mfma_tiling(std::string_view who, int tile_m, int tile_n, int waves_m, int waves_n, const MfmaShape& mfma) {
+  auto need = [&](bool ok, const std::string& what) {
+    if (!ok) throw Error(fmt::format("{}: {}", who, what));
+  };
+  need(tile_m >= 16 && tile_m <= 256 && tile_n >= 16 && tile_n <= 256,
+       fmt::format("tile {}x{}: each side must be 16..256", tile_m, tile_n));
+  need(waves_m >= 1 && waves_n >= 1 && waves_m * waves_n <= 16,
+       fmt::format("waves {}x{}: at most 16 waves (1024 threads) per workgroup", waves_m, waves_n));
+  const int mb = mfma.m;
+  need(tile_m % (mb * waves_m) == 0 && tile_n % (mb * waves_n) == 0,
+       fmt::format("tile {}x{} with waves {}x{}: each wave's sub-tile ({}x{}) must be a multiple of the {}x{} MFMA "
+                   "block ({}); valid: tile_m a multiple of {}, tile_n of {}",
+                   tile_m, tile_n, waves_m, waves_n, tile_m / waves_m, tile_n / waves_n, mb, mb, mfma.mnemonic,
+                   mb * waves_m, mb * waves_n));
+}
+
 Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const Conv3dConfig& cfg_in, Conv3dOutput out) {
   Conv3dPlan p;
   p.shape = s;
@@ -103,27 +119,13 @@ Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const C
   p.kdim = int64_t(s.taps()) * p.Cp;
 
   // ---- configuration ----
-  need(c.tile_m >= 16 && c.tile_m <= 256 && c.tile_n >= 16 && c.tile_n <= 256,
-       fmt::format("tile {}x{}: each side must be 16..256", c.tile_m, c.tile_n));
-  need(c.waves_m >= 1 && c.waves_n >= 1 && c.waves_m * c.waves_n <= 16,
-       fmt::format("waves {}x{}: at most 16 waves (1024 threads) per workgroup", c.waves_m, c.waves_n));
-  const int mb = p.mfma.m;
-  need(c.tile_m % (mb * c.waves_m) == 0 && c.tile_n % (mb * c.waves_n) == 0,
-       fmt::format("tile {}x{} with waves {}x{}: each wave's sub-tile ({}x{}) must be a multiple of the {}x{} MFMA "
-                   "block ({}); valid: tile_m a multiple of {}, tile_n of {}",
-                   c.tile_m, c.tile_n, c.waves_m, c.waves_n, c.tile_m / c.waves_m, c.tile_n / c.waves_n, mb, mb,
-                   p.mfma.mnemonic, mb * c.waves_m, mb * c.waves_n));
+  check_mfma_tiling("conv3d implicit GEMM", c.tile_m, c.tile_n, c.waves_m, c.waves_n, p.mfma);
   need(c.tile_k >= p.mfma.k && c.tile_k % p.mfma.k == 0,
        fmt::format("tile_k {}: must be a multiple of the MFMA K {} ({})", c.tile_k, p.mfma.k, p.mfma.mnemonic));
   need(c.stages == 1 || c.stages == 2,
        fmt::format("stages = {}: the register-staged pipeline has 1 or 2 LDS stages", c.stages));
   need(c.split_k >= 1 && c.split_k <= 64, fmt::format("split_k = {}; valid: 1..64", c.split_k));
-  p.threads = 64 * c.waves_m * c.waves_n;
-  p.wave_m = c.tile_m / c.waves_m;
-  p.wave_n = c.tile_n / c.waves_n;
-  p.blocks_m = p.wave_m / mb;
-  p.blocks_n = p.wave_n / mb;
-  p.mfma_per_tile = c.tile_k / p.mfma.k;
+  derive_mfma_waves(p, c);
   int row_bytes = c.tile_k * p.esize;
   need(row_bytes % 16 == 0, fmt::format("tile_k {}: a tile row must be whole 16-byte chunks (alignment)", c.tile_k));
   p.chunks_per_row = row_bytes / 16;

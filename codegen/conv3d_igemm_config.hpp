@@ -129,6 +129,21 @@ struct Conv3dPlan {
   int out_esize() const { return output == Conv3dOutput::f32 ? 4 : 2; }
 };
 
+// The tiling checks every MFMA GEMM-shaped plan shares (conv3d, gemm): tile sides 16..256, at most
+// 16 waves, each wave's sub-tile whole MFMA blocks; throws cdnajit::Error "<who>: ..." otherwise.
+void check_mfma_tiling(std::string_view who, int tile_m, int tile_n, int waves_m, int waves_n, const MfmaShape& mfma);
+// The wave geometry such a plan (Conv3dPlan, GemmPlan) derives from its checked tiling and K tile:
+// threads, the wave sub-tile, MFMA blocks per wave, MFMA k-steps per K tile.
+template <class Plan, class Config>
+void derive_mfma_waves(Plan& p, const Config& c) {
+  p.threads = 64 * c.waves_m * c.waves_n;
+  p.wave_m = c.tile_m / c.waves_m;
+  p.wave_n = c.tile_n / c.waves_n;
+  p.blocks_m = p.wave_m / p.mfma.m;
+  p.blocks_n = p.wave_n / p.mfma.m;
+  p.mfma_per_tile = c.tile_k / p.mfma.k;
+}
+
 // Validates and derives; throws cdnajit::Error naming the field or limit (registers,
 // LDS, alignment, 32-bit offsets) and what would be valid.
 Conv3dPlan make_conv3d_plan(const Conv3dShape& s, Conv3dDType t, Arch a, const Conv3dConfig& cfg = {},

@@ -1,10 +1,12 @@
-// Small arithmetic and addressing helpers shared by the MFMA GEMM-style generators
-// (implicit-GEMM conv3d, gemm, the depthwise generators): cached SGPR constants, buffer resources, constant
-// division/multiplication, and the gfx942 fp32 -> bf16 rounding sequence. Header-only:
-// each generator derives its own emitter class from DslEmitter.
+// Small arithmetic and addressing helpers shared by the generators (implicit-GEMM conv3d, gemm,
+// gemm_mx, the depthwise generators): cached SGPR constants, buffer resources, constant
+// division/multiplication, the wave position, the counted loop, and the fp32 -> bf16 rounding and
+// output store. Header-only: each generator derives its own emitter class from DslEmitter (the
+// MFMA GEMM-shaped ones from MfmaGemmEmitter, codegen/mfma_gemm_emitter.hpp).
 #pragma once
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 
@@ -141,41 +143,48 @@ class DslEmitter {
     else k_.s_mul_i32(r, x, sconst(c, "factor"));
     return r;
   }
-  // LDS byte addresses of the lane's first MFMA fragment in the padded layout (mfma_tile.hpp):
-  // A rows wm*wave_m + l%m, B rows tile_m + wn*wave_n + l%m, at K byte (l/m)*a_bytes, rows
-  // `row_bytes` apart, the LDS region starting at `lds_base`.
-  struct FragmentBases {
-    Reg a, b;
-  };
-  FragmentBases fragment_read_bases(Reg lane, Reg wm, Reg wn, int mfma_m, int a_bytes, int wave_m, int wave_n,
-                                    int tile_m, uint32_t row_bytes, uint32_t lds_base) {
-    Reg lrow = k_.vgpr("lane_row");
-    k_.v_and_b32(lrow, mfma_m - 1, lane);
-    Reg lq = k_.vgpr("lq");
-    k_.v_lshrrev_b32(lq, std::countr_zero(unsigned(mfma_m)), lane);
-    Reg colb = vmul(lq, uint32_t(a_bytes), "frag_col");
-    Reg wmr = smul(wm, uint32_t(wave_m), "wave_row");
-    Reg wnr = smul(wn, uint32_t(wave_n), "wave_col");
-    k_.s_add_u32(wnr, wnr, int64_t(tile_m));
-    auto base = [&](Reg srow, const char* name) {
-      Reg r = k_.vgpr("frag_row");
-      k_.v_add_u32(r, srow, lrow);
-      Reg b = k_.vgpr(name);
-      k_.v_mad_u32_u24(b, r, sconst(row_bytes), colb);
-      if (lds_base) k_.v_add_u32(b, int64_t(lds_base), b);
-      return b;
-    };
-    FragmentBases f;
-    f.a = base(wmr, "lds_ra");
-    f.b = base(wnr, "lds_rb");
-    return f;
+  // Runs `body` `left` times (left >= 1 on entry, an SGPR the loop counts down to zero): the
+  // loop closes with its counter test, the loop form of every K loop here.
+  void counted_loop(Reg left, const std::function<void()>& body) {
+    k_.do_while_scc(body, [&] {
+      k_.s_sub_u32(left, left, 1);
+      k_.s_cmp_lg_u32(left, 0);
+    });
   }
-  // base ^ (base + stage_bytes): xor-ing a base with it moves the base between its two LDS stages.
-  Reg stage_toggle(Reg base, uint32_t stage_bytes, const char* name) {
-    Reg t = k_.vgpr(name);
-    k_.v_add_u32(t, int64_t(stage_bytes), base);
-    k_.v_xor_b32(t, t, base);
-    return t;
+  // The same for left >= 0: no trip when left is zero on entry.
+  void counted_loop_or_none(Reg left, const std::function<void()>& body) {
+    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); }, [&] { counted_loop(left, body); });
+  }
+  // The thread's wave in the workgroup (tid / 64) as an SGPR: the same for every lane, so wave
+  // arithmetic stays scalar.
+  Reg wave_index(Reg tid) {
+    Reg wave_v = k_.vgpr("wave_v");
+    k_.v_lshrrev_b32(wave_v, 6, tid);
+    Reg wave = k_.sgpr("wave");
+    k_.v_readfirstlane_b32(wave, wave_v);
+    return wave;
+  }
+  Reg lane_index(Reg tid) {
+    Reg lane = k_.vgpr("lane");
+    k_.v_and_b32(lane, 63, tid);
+    return lane;
+  }
+  // The wave's place in a grid of waves_m x waves_n waves, wave = wm + waves_m * wn, and its lane.
+  struct WaveGrid {
+    Reg wave, wm, wn, lane;
+  };
+  WaveGrid wave_grid(Reg tid, int waves_m) {
+    WaveGrid g;
+    g.wave = wave_index(tid);
+    // wn = wave / waves_m by a 16-bit reciprocal, exact because wave < 16
+    g.wn = k_.sgpr("wn");
+    Reg t = k_.sgpr("t");
+    k_.s_mul_i32(t, g.wave, sconst((65536u + uint32_t(waves_m) - 1) / uint32_t(waves_m)));
+    k_.s_lshr_b32(g.wn, t, 16);
+    g.wm = k_.sgpr("wm");
+    k_.s_sub_u32(g.wm, g.wave, smul(g.wn, uint32_t(waves_m), "wn_times_wm"));
+    g.lane = lane_index(tid);
+    return g;
   }
 
  protected:
@@ -198,5 +207,19 @@ inline Reg round_bf16_high(Kernel& k, Reg x, Reg c7fff) {
   return r;
 }
 
+// Stores an fp32 value in the output type at byte offset `off` of `rsrc` (an offset past
+// num_records drops the store): fp32 as it is, or bf16 rounded to nearest even, by
+// v_cvt_pk_bf16_f32 on gfx950 and by round_bf16_high on gfx942 (c7fff: an SGPR holding 0x7fff).
+inline void store_fp32_as(Kernel& k, bool bf16, Reg v, Reg off, Reg rsrc, Reg c7fff) {
+  if (!bf16) {
+    k.buffer_store_dword(v, off, rsrc, 0, offen);
+  } else if (k.arch() == Arch::gfx950) {
+    Reg h = k.vgpr("bf16_pair");
+    k.v_cvt_pk_bf16_f32(h, v, v);
+    k.buffer_store_short(h, off, rsrc, 0, offen);
+  } else {
+    k.buffer_store_short_d16_hi(round_bf16_high(k, v, c7fff), off, rsrc, 0, offen);
+  }
+}
 
 }  // namespace cdnajit::codegen

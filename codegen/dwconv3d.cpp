@@ -151,13 +151,9 @@ class Generator {
   // lanes of a wave over the row's columns. DMA when a row is whole dwords at
   // a dword-aligned tile column; element copies otherwise.
   void load_tile() {
-    Reg wave_v = k_.vgpr("wave_v");
-    k_.v_lshrrev_b32(wave_v, 6, tid_);
-    Reg wave = k_.sgpr("wave");
-    k_.v_readfirstlane_b32(wave, wave_v);
+    Reg wave = e_.wave_index(tid_);
     wave_ = wave;
-    Reg lane = k_.vgpr("lane");
-    k_.v_and_b32(lane, 63, tid_);
+    Reg lane = e_.lane_index(tid_);
     lane_ = lane;
     int unit = g_.lds_dma ? 4 : 2;             // bytes per lane per chunk
     int per_row = g_.lds_dma ? s_.W / 2 : s_.W; // lanes' work items per row

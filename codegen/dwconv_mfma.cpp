@@ -126,12 +126,8 @@ class MfmaGenerator {
     in_nc_off_ = plane.in_nc_off;
     out_plane_ = plane.out_plane;
     wt_c_ = plane.weights;
-    Reg wave_v = k_.vgpr("wave_v");
-    k_.v_lshrrev_b32(wave_v, 6, tid_);
-    wave_ = k_.sgpr("wave");
-    k_.v_readfirstlane_b32(wave_, wave_v);
-    lane_ = k_.vgpr("lane");
-    k_.v_and_b32(lane_, 63, tid_);
+    wave_ = e_.wave_index(tid_);
+    lane_ = e_.lane_index(tid_);
   }
 
   // Thread t < taps loads tap t of the channel (t = (kd*KH + kh)*KW + kw), issued first so

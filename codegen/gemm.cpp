@@ -29,18 +29,16 @@
 #include <functional>
 #include <vector>
 
-#include "codegen/dsl_emitter.hpp"
+#include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/mfma_tile.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
 namespace {
 
-constexpr int64_t kInvalidCol = 0x40000000;  // marks an output column outside C (row offsets < 2^30)
-
-class GemmGenerator : DslEmitter {
+class GemmGenerator : MfmaGemmEmitter {
  public:
-  GemmGenerator(Kernel& k, const GemmPlan& p) : DslEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
+  GemmGenerator(Kernel& k, const GemmPlan& p) : MfmaGemmEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
 
   void emit() {
     k_.set_workgroup_size(uint32_t(p_.threads));
@@ -59,11 +57,7 @@ class GemmGenerator : DslEmitter {
     coordinates();
     load_setup();
     lds_setup();
-    k_.comment("accumulators = 0");
-    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.mfma.acc_regs());
-    for (int i = 0; i < p_.blocks_m; ++i)
-      for (int j = 0; j < p_.blocks_n; ++j)
-        for (int r = 0; r < p_.mfma.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({i, j}))[r], 0);
+    acc_ = zero_accumulators(p_.blocks_m, p_.blocks_n, p_.mfma.acc_regs());
     main_loop();
     epilogue();
   }
@@ -126,20 +120,11 @@ class GemmGenerator : DslEmitter {
     tile_coordinates(tm, tn);
     m0_ = smul(tm, uint32_t(c_.tile_m), "m0");
     n0_ = smul(tn, uint32_t(c_.tile_n), "n0");
-    // wave = wm + waves_m * wn (wave < 16: the 16-bit reciprocal is exact)
-    Reg wave_v = k_.vgpr("wave_v");
-    k_.v_lshrrev_b32(wave_v, 6, tid_);
-    Reg wave = k_.sgpr("wave");
-    k_.v_readfirstlane_b32(wave, wave_v);
-    wave_ = wave;
-    wn_ = k_.sgpr("wn");
-    Reg t = k_.sgpr("t");
-    k_.s_mul_i32(t, wave, sconst((65536u + c_.waves_m - 1) / c_.waves_m));
-    k_.s_lshr_b32(wn_, t, 16);
-    wm_ = k_.sgpr("wm");
-    k_.s_sub_u32(wm_, wave, smul(wn_, uint32_t(c_.waves_m), "wn_times_wm"));
-    lane_ = k_.vgpr("lane");
-    k_.v_and_b32(lane_, 63, tid_);
+    const WaveGrid w = wave_grid(tid_, c_.waves_m);
+    wave_ = w.wave;
+    wm_ = w.wm;
+    wn_ = w.wn;
+    lane_ = w.lane;
   }
 
   // Byte offsets of each thread's chunks at K tile 0 (the tile's K offset travels in soffset).
@@ -192,9 +177,7 @@ class GemmGenerator : DslEmitter {
     const int cpr = p_.k_chunks_per_row;
     Reg lc = ch_;
     if (p_.swizzle_rows) {
-      Reg x = k_.vgpr("swizzle");
-      k_.v_lshrrev_b32(x, std::countr_zero(unsigned(p_.swizzle_rows)), row0_);
-      k_.v_and_b32(x, cpr - 1, x);
+      Reg x = chunk_swizzle(row0_, p_.swizzle_rows, cpr, "swizzle");
       lc = k_.vgpr("logical_chunk");
       k_.v_xor_b32(lc, ch_, x);
     }
@@ -232,52 +215,23 @@ class GemmGenerator : DslEmitter {
   // swizzle is an xor, so each k-step's chunk needs its own base; blocks stay immediate offsets
   // because the swizzle repeats every 16 rows).
   void lds_setup_dma() {
-    const int RB = p_.lds_row_bytes, cpr = p_.k_chunks_per_row;
-    dma_base_ = smul(wave_, 64 * 16, "dma_base");
-    if (lds_base_) k_.s_add_u32(dma_base_, dma_base_, int64_t(lds_base_));
-    if (c_.stages == 2) {
-      dma_tog_ = k_.sgpr("dma_toggle");
-      k_.s_add_u32(dma_tog_, dma_base_, int64_t(p_.lds_stage_bytes));
-      k_.s_xor_b32(dma_tog_, dma_tog_, dma_base_);
-    }
-    Reg lrow = k_.vgpr("lane_row");
+    const DmaWaveBase dma = dma_wave_base(wave_, lds_base_, c_.stages == 2, p_.lds_stage_bytes);
+    dma_base_ = dma.base;
+    dma_tog_ = dma.toggle;
+    Reg lrow = k_.vgpr("lane_row");  // l % 16 (16x16 blocks only: plan check)
     k_.v_and_b32(lrow, 15, lane_);
     Reg lq = k_.vgpr("lq");
     k_.v_lshrrev_b32(lq, 4, lane_);
     Reg x;
-    if (p_.swizzle_rows) {
-      x = k_.vgpr("swizzle_read");
-      k_.v_lshrrev_b32(x, std::countr_zero(unsigned(p_.swizzle_rows)), lrow);
-      k_.v_and_b32(x, cpr - 1, x);
-    }
-    const int F = p_.mfma.a_bytes / 16, S = p_.mfma.k * p_.esize / 16;
+    if (p_.swizzle_rows) x = chunk_swizzle(lrow, p_.swizzle_rows, p_.k_chunks_per_row, "swizzle_read");
     // read_ahead's half-major rows: a wave's first half of blocks starts at row wm * wave_m / 2
     const int rdiv = c_.read_ahead ? 2 : 1;
-    Reg wmr = smul(wm_, uint32_t(p_.wave_m / rdiv), "wave_row");
-    Reg wnr = smul(wn_, uint32_t(p_.wave_n / rdiv), "wave_col");
-    k_.s_add_u32(wnr, wnr, int64_t(c_.tile_m));
-    auto bases = [&](Reg srow, const char* name) {
-      Reg r = k_.vgpr("frag_row");
-      k_.v_add_u32(r, srow, lrow);
-      Reg rb = vmul(r, uint32_t(RB), "frag_row_bytes");
-      if (lds_base_) k_.v_add_u32(rb, int64_t(lds_base_), rb);
-      std::vector<Reg> out;
-      for (int ks = 0; ks < p_.mfma_per_tile; ++ks)
-        for (int j = 0; j < F; ++j) {
-          Reg c = vmul(lq, uint32_t(F), "frag_chunk");
-          if (ks * S + j) k_.v_add_u32(c, ks * S + j, c);
-          if (x.valid()) k_.v_xor_b32(c, c, x);
-          Reg b = k_.vgpr(name);
-          k_.v_lshl_add_u32(b, c, 4, rb);
-          out.push_back(b);
-        }
-      return out;
-    };
-    ra_parts_ = bases(wmr, "lds_ra");
-    rb_parts_ = bases(wnr, "lds_rb");
+    const WaveLdsRows rows = wave_lds_rows(wm_, wn_, p_.wave_m / rdiv, p_.wave_n / rdiv, c_.tile_m);
+    ra_parts_ = dma_fragment_bases(tile_layout(), lds_base_, rows.a, lrow, lq, x, "lds_ra");
+    rb_parts_ = dma_fragment_bases(tile_layout(), lds_base_, rows.b, lrow, lq, x, "lds_rb");
     if (c_.stages == 2 && !c_.read_ahead) {
-      for (Reg b : ra_parts_) ra_part_togs_.push_back(stage_toggle(b, p_.lds_stage_bytes, "lds_ra_toggle"));
-      for (Reg b : rb_parts_) rb_part_togs_.push_back(stage_toggle(b, p_.lds_stage_bytes, "lds_rb_toggle"));
+      ra_part_togs_ = stage_toggles(ra_parts_, p_.lds_stage_bytes, "lds_ra_toggle");
+      rb_part_togs_ = stage_toggles(rb_parts_, p_.lds_stage_bytes, "lds_rb_toggle");
     }
     if (c_.stages >= 3 || c_.read_ahead) {  // one set of read bases per stage (stage offsets exceed the 16-bit DS offset)
       auto shifted = [&](const std::vector<Reg>& bs, int st) {
@@ -304,32 +258,20 @@ class GemmGenerator : DslEmitter {
   void issue_dma(Reg k0, uint32_t stage_offset = 0, int half = -1) {
     k_.comment(half < 0 ? "global -> LDS loads of one K tile" : fmt::format("global -> LDS loads of half {} of one K tile", half));
     Reg kb = smul(k0, uint32_t(p_.esize), "k_bytes");
-    auto ptr = [&](Reg base, const char* name) {
-      Reg p = k_.sgpr(name, 2, 2);
-      k_.s_add_u32(p[0], base[0], kb);
-      k_.s_addc_u32(p[1], base[1], 0);
-      return p;
-    };
-    Reg pa = ptr(a_ptr_, "a_tile_ptr");
-    Reg pb = ptr(b_ptr_, "b_tile_ptr");
-    auto dma = [&](Reg off, Reg base, uint32_t byte) {
-      Reg m = k_.sgpr("m0_value");
-      k_.s_add_u32(m, dma_base_, int64_t(byte));
-      k_.s_mov_b32(m0, m);
-      k_.global_load_lds_dwordx4(off, base);
-    };
+    Reg pa = sptr_add(a_ptr_, kb, "a_tile_ptr");
+    Reg pb = sptr_add(b_ptr_, kb, "b_tile_ptr");
     const uint32_t per = uint32_t(p_.threads * 16);
     auto in_half = [&](int i, int chunks) { return half < 0 || i / (chunks / 2) == half; };
     for (int i = 0; i < p_.a_chunks; ++i)
-      if (in_half(i, p_.a_chunks)) dma(a_off_[size_t(i)], pa, stage_offset + uint32_t(i) * per);
+      if (in_half(i, p_.a_chunks)) dma_chunk(dma_base_, stage_offset + uint32_t(i) * per, a_off_[size_t(i)], pa);
     const uint32_t b0 = stage_offset + uint32_t(c_.tile_m * p_.lds_row_bytes);
     for (int i = 0; i < p_.b_chunks; ++i)
-      if (in_half(i, p_.b_chunks)) dma(b_off_[size_t(i)], pb, b0 + uint32_t(i) * per);
+      if (in_half(i, p_.b_chunks)) dma_chunk(dma_base_, b0 + uint32_t(i) * per, b_off_[size_t(i)], pb);
   }
 
   void toggle_read_parts() {
-    for (size_t i = 0; i < ra_parts_.size(); ++i) k_.v_xor_b32(ra_parts_[i], ra_parts_[i], ra_part_togs_[i]);
-    for (size_t i = 0; i < rb_parts_.size(); ++i) k_.v_xor_b32(rb_parts_[i], rb_parts_[i], rb_part_togs_[i]);
+    toggle_stages(ra_parts_, ra_part_togs_);
+    toggle_stages(rb_parts_, rb_part_togs_);
   }
 
   // stages - 1 K tiles of DMA in flight (3 or 4 stages). Tile t sits in stage t % S. Per tile: wait
@@ -350,8 +292,7 @@ class GemmGenerator : DslEmitter {
     for (int t = 0; t < std::min(S - 1, T); ++t) load_next(t);
     // tile t: `in_flight` newer tiles already issued; `load` issues tile t + S - 1
     auto tile = [&](int stage, int in_flight, bool load) {
-      k_.s_waitcnt(vmcnt(L * in_flight));
-      k_.s_barrier();
+      publish_tile(L * in_flight);
       const std::vector<Reg>& ra = ra_stage_[size_t(stage)];
       const std::vector<Reg>& rb = rb_stage_[size_t(stage)];
       emit_mfma_tile(k_, tile_layout(), {{}, {}, ra, rb}, acc_, [&] {
@@ -363,14 +304,9 @@ class GemmGenerator : DslEmitter {
     if (groups > 0) {
       Reg left = k_.sgpr("groups_left");
       k_.s_mov_b32(left, int64_t(groups));
-      k_.do_while_scc(
-          [&] {
-            for (int j = 0; j < S; ++j) tile(j, S - 2, true);
-          },
-          [&] {
-            k_.s_sub_u32(left, left, 1);
-            k_.s_cmp_lg_u32(left, 0);
-          });
+      counted_loop(left, [&] {
+        for (int j = 0; j < S; ++j) tile(j, S - 2, true);
+      });
     }
     for (int t = groups * S; t < T; ++t) {
       const bool load = t + S - 1 < T;
@@ -400,8 +336,7 @@ class GemmGenerator : DslEmitter {
       k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // the next DMA goes to the other stage
     };
     dma_next();  // tile 0 into stage 0
-    k_.s_waitcnt(vmcnt(0));
-    k_.s_barrier();
+    publish_tile(0);
     const MfmaTileLayout lay = tile_layout();
     auto tile = [&](int group, bool dma) {
       emit_mfma_tile(k_, lay, {{}, {}, ra_parts_, rb_parts_}, acc_, [&] {
@@ -422,11 +357,7 @@ class GemmGenerator : DslEmitter {
       if (n > 0) {
         Reg left = k_.sgpr("tiles_left");
         k_.s_mov_b32(left, int64_t(n));
-        k_.do_while_scc([&] { tile(group, true); },
-                        [&] {
-                          k_.s_sub_u32(left, left, 1);
-                          k_.s_cmp_lg_u32(left, 0);
-                        });
+        counted_loop(left, [&] { tile(group, true); });
       }
       for (int i = 0; i < rest; ++i) tile(group, false);
     };
@@ -681,52 +612,34 @@ class GemmGenerator : DslEmitter {
     Reg left = k_.sgpr("tiles_left");
     if (c_.stages == 1) {
       k_.s_mov_b32(left, int64_t(p_.k_tiles));
-      k_.do_while_scc(
-          [&] {
-            issue_dma(kcur);
-            k_.s_waitcnt(vmcnt(0));  // LDS-DMA writes are counted by vmcnt
-            k_.s_barrier();
-            compute();
-            k_.s_barrier();
-            k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-          },
-          [&] {
-            k_.s_sub_u32(left, left, 1);
-            k_.s_cmp_lg_u32(left, 0);
-          });
+      counted_loop(left, [&] {
+        issue_dma(kcur);
+        publish_tile(0);
+        compute();
+        k_.s_barrier();
+        k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+      });
       return;
     }
     issue_dma(kcur);
-    k_.s_waitcnt(vmcnt(0));
-    k_.s_barrier();
+    publish_tile(0);
     k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
-    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
-              [&] {
-                k_.do_while_scc(
-                    [&] {
-                      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-                      k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // DMA into the other stage
-                      // The DMAs go out after this tile's fragment reads: an LDS read behind an
-                      // outstanding LDS DMA would wait for it; this way they overlap the MFMAs.
-                      compute([&] { issue_dma(kcur); });
-                      k_.s_waitcnt(vmcnt(0));
-                      k_.s_barrier();
-                      toggle_read_parts();
-                    },
-                    [&] {
-                      k_.s_sub_u32(left, left, 1);
-                      k_.s_cmp_lg_u32(left, 0);
-                    });
-              });
+    counted_loop_or_none(left, [&] {
+      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+      k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // DMA into the other stage
+      // The DMAs go out after this tile's fragment reads: an LDS read behind an
+      // outstanding LDS DMA would wait for it; this way they overlap the MFMAs.
+      compute([&] { issue_dma(kcur); });
+      publish_tile(0);
+      toggle_read_parts();
+    });
     compute();
   }
 
   void lds_setup() {
     if (c_.lds_dma) return lds_setup_dma();
     const int RB = p_.lds_row_bytes;
-    w_a_ = k_.vgpr("lds_w");
-    k_.v_lshl_add_u32(w_a_, ch_, 4, vmul(row0_, uint32_t(RB), "row_bytes"));
-    if (lds_base_) k_.v_add_u32(w_a_, int64_t(lds_base_), w_a_);
+    w_a_ = chunk_write_base(ch_, row0_, RB, lds_base_);
     // B writes from their own base (the B tile starts tile_m rows in): keeps every immediate
     // DS offset below one tile's size, so 256x256 tiles fit the 16-bit offset field.
     w_b_ = k_.vgpr("lds_w_b");
@@ -765,14 +678,7 @@ class GemmGenerator : DslEmitter {
 
   void write_lds() {
     const int RB = p_.lds_row_bytes, step = p_.threads / p_.k_chunks_per_row;
-    auto put = [&](Reg base, Reg data, int byte) {
-      if (p_.lds_pad_bytes == 16) {
-        k_.ds_write_b128(base, data, Offset(byte));
-      } else {  // 8-byte aligned rows: two 8-byte writes
-        k_.ds_write_b64(base, data.slice(0, 2), Offset(byte));
-        k_.ds_write_b64(base, data.slice(2, 2), Offset(byte + 8));
-      }
-    };
+    auto put = [&](Reg base, Reg data, int byte) { write_lds_chunk(base, data, byte, p_.lds_pad_bytes == 16); };
     for (int i = 0; i < p_.a_chunks; ++i) put(w_a_, stage_a_[size_t(i)], i * step * RB);
     if (!nn()) {
       for (int i = 0; i < p_.b_chunks; ++i) put(w_b_, stage_b_[size_t(i)], i * step * RB);
@@ -813,10 +719,7 @@ class GemmGenerator : DslEmitter {
       // issues none.
       issue_loads(kcur);
       auto tile = [&](bool prefetch) {
-        k_.s_waitcnt(vmcnt(0));
-        write_lds();
-        k_.s_waitcnt(lgkmcnt(0));
-        k_.s_barrier();
+        publish_tile(0, [&] { write_lds(); });
         if (prefetch) {
           k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
           issue_loads(kcur);
@@ -826,11 +729,7 @@ class GemmGenerator : DslEmitter {
       };
       if (p_.k_tiles > 1) {
         k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
-        k_.do_while_scc([&] { tile(true); },
-                        [&] {
-                          k_.s_sub_u32(left, left, 1);
-                          k_.s_cmp_lg_u32(left, 0);
-                        });
+        counted_loop(left, [&] { tile(true); });
       }
       tile(false);
       return;
@@ -838,72 +737,38 @@ class GemmGenerator : DslEmitter {
     // Two stages: tile i+1's global loads fly while tile i is multiplied out of LDS; its data
     // goes to the other stage, then one barrier per tile.
     issue_loads(kcur);
-    k_.s_waitcnt(vmcnt(0));
-    write_lds();
-    k_.s_waitcnt(lgkmcnt(0));
-    k_.s_barrier();
+    publish_tile(0, [&] { write_lds(); });
     k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
-    k_.if_scc([&] { k_.s_cmp_lg_u32(left, 0); },
-              [&] {
-                k_.do_while_scc(
-                    [&] {
-                      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
-                      issue_loads(kcur);
-                      compute();
-                      toggle_writes();
-                      k_.s_waitcnt(vmcnt(0));
-                      write_lds();
-                      k_.s_waitcnt(lgkmcnt(0));
-                      k_.s_barrier();
-                      k_.v_xor_b32(ra_, ra_, ra_tog_);
-                      k_.v_xor_b32(rb_, rb_, rb_tog_);
-                    },
-                    [&] {
-                      k_.s_sub_u32(left, left, 1);
-                      k_.s_cmp_lg_u32(left, 0);
-                    });
-              });
+    counted_loop_or_none(left, [&] {
+      k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
+      issue_loads(kcur);
+      compute();
+      toggle_writes();
+      publish_tile(0, [&] { write_lds(); });
+      k_.v_xor_b32(ra_, ra_, ra_tog_);
+      k_.v_xor_b32(rb_, rb_, rb_tog_);
+    });
     compute();
   }
 
-  // Lane l of block (bi, bj), register r holds D[8*(r/4) + 4*(l/m) + r%4][l%m]: row
-  // m0 + wm*wave_m + bi*m + 8*(r/4) + 4*(l/m) + r%4, column n0 + wn*wave_n + bj*m + l%m.
-  // Byte offset = row part + column part; rows past M are marked 0x80000000 and columns past N
-  // 0x40000000 (valid parts are < 2^30), so any marked sum is past num_records: the store (and
-  // the beta read, which returns 0) is dropped without a compare.
+  // Lane l of block (bi, bj), register r: row m0 + wm*wave_m + bi*m + 8*(r/4) + 4*(l/m) + r%4,
+  // column n0 + wn*wave_n + bj*m + l%m (MfmaGemmEmitter::accumulator_lane). Byte offset = row
+  // part + column part, with rows past M marked kOob and columns past N kInvalidPart: the store
+  // (and the beta read, which returns 0) is dropped without a compare.
   void epilogue() {
     k_.comment("epilogue");
     const int mb = p_.mfma.m, osize = p_.out_esize();
-    Reg l16 = k_.vgpr("lane_col");
-    k_.v_and_b32(l16, mb - 1, lane_);
-    Reg lq4 = k_.vgpr("lq4");
-    k_.v_lshrrev_b32(lq4, std::countr_zero(unsigned(mb)), lane_);
-    k_.v_lshlrev_b32(lq4, 2, lq4);
-    Reg mrow = k_.sgpr("m_wave");
-    k_.s_add_u32(mrow, m0_, smul(wm_, uint32_t(p_.wave_m), "wave_row"));
-    Reg ncol = k_.sgpr("n_wave");
-    k_.s_add_u32(ncol, n0_, smul(wn_, uint32_t(p_.wave_n), "wave_col"));
-    Reg invalid = k_.vgpr("invalid_col");
-    k_.v_mov_b32(invalid, kInvalidCol);
-    std::vector<Reg> coloff;
-    for (int bj = 0; bj < p_.blocks_n; ++bj) {
-      Reg col = vadd_sv(ncol, l16, uint32_t(bj * mb), "col");
-      Reg co = k_.vgpr("col_bytes");
-      k_.v_lshlrev_b32(co, std::countr_zero(unsigned(osize)), col);
-      k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.N), "N"), col);
-      k_.v_cndmask_b32(co, invalid, co, vcc);
-      coloff.push_back(co);
-    }
+    const AccumulatorLane lane = accumulator_lane(lane_, mb);
+    const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
+    const std::vector<Reg> coloff = output_column_offsets(origin.n, lane.col, p_.blocks_n, mb, osize, uint32_t(s_.N));
     Reg alpha, beta, c7fff;
     if (s_.alpha != 1.0f) alpha = sconst(std::bit_cast<uint32_t>(s_.alpha), "alpha");
     if (s_.beta != 0.0f) beta = sconst(std::bit_cast<uint32_t>(s_.beta), "beta");
     if (p_.arch == Arch::gfx942 && s_.output == GemmOutput::bf16) c7fff = sconst(0x7fff, "c7fff");
     for (int bi = 0; bi < p_.blocks_m; ++bi)
       for (int r = 0; r < p_.mfma.acc_regs(); ++r) {
-        Reg row = vadd_sv(mrow, lq4, uint32_t(bi * mb + 8 * (r / 4) + r % 4), "row");
-        Reg ro = vmul(row, uint32_t(s_.N) * uint32_t(osize), "row_bytes");
-        k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.M), "M"), row);
-        k_.v_cndmask_b32(ro, oob(), ro, vcc);
+        Reg ro = output_row_offset(origin.m, lane.row4, uint32_t(bi * mb + 8 * (r / 4) + r % 4),
+                                   uint32_t(s_.N) * uint32_t(osize), uint32_t(s_.M));
         std::vector<Reg> offs, cin;
         for (int bj = 0; bj < p_.blocks_n; ++bj) {
           Reg off = k_.vgpr("out_bytes");
@@ -925,22 +790,9 @@ class GemmGenerator : DslEmitter {
             if (osize == 2) k_.v_lshlrev_b32(x, 16, x);  // bf16 bits -> fp32
             k_.v_fma_f32(v, beta, x, v);
           }
-          store(v, offs[size_t(bj)], c7fff);
+          store_fp32_as(k_, s_.output == GemmOutput::bf16, v, offs[size_t(bj)], c_rsrc_, c7fff);
         }
       }
-  }
-
-  // fp32 -> output type, stored at byte offset `off` of C (gfx942 lacks v_cvt_pk_bf16_f32).
-  void store(Reg v, Reg off, Reg c7fff) {
-    if (s_.output == GemmOutput::f32) {
-      k_.buffer_store_dword(v, off, c_rsrc_, 0, offen);
-    } else if (p_.arch == Arch::gfx950) {
-      Reg h = k_.vgpr("bf16_pair");
-      k_.v_cvt_pk_bf16_f32(h, v, v);
-      k_.buffer_store_short(h, off, c_rsrc_, 0, offen);
-    } else {
-      k_.buffer_store_short_d16_hi(round_bf16_high(k_, v, c7fff), off, c_rsrc_, 0, offen);
-    }
   }
 
   const GemmPlan& p_;

@@ -91,15 +91,8 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("alpha = {}, beta = {}: both must be finite", s.alpha, s.beta));
 
   // ---- configuration ----
-  need(c.tile_m >= 16 && c.tile_m <= 256 && c.tile_n >= 16 && c.tile_n <= 256,
-       fmt::format("tile {}x{}: each side must be 16..256", c.tile_m, c.tile_n));
-  need(c.waves_m >= 1 && c.waves_n >= 1 && c.waves_m * c.waves_n <= 16,
-       fmt::format("waves {}x{}: at most 16 waves (1024 threads) per workgroup", c.waves_m, c.waves_n));
+  check_mfma_tiling("gemm", c.tile_m, c.tile_n, c.waves_m, c.waves_n, p.mfma);
   const int mb = p.mfma.m;
-  need(c.tile_m % (mb * c.waves_m) == 0 && c.tile_n % (mb * c.waves_n) == 0,
-       fmt::format("tile {}x{} with waves {}x{}: each wave's sub-tile must be a multiple of the {}x{} MFMA block ({}); "
-                   "valid: tile_m a multiple of {}, tile_n of {}",
-                   c.tile_m, c.tile_n, c.waves_m, c.waves_n, mb, mb, p.mfma.mnemonic, mb * c.waves_m, mb * c.waves_n));
   const int chunk_elems = 16 / p.esize;
   need(c.tile_k >= p.mfma.k && c.tile_k % p.mfma.k == 0 && c.tile_k % chunk_elems == 0,
        fmt::format("tile_k {}: must be a multiple of the MFMA K {} ({}) and of {}", c.tile_k, p.mfma.k, p.mfma.mnemonic,
@@ -117,12 +110,7 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   if (s.layout == GemmLayout::NN)
     need(s.N % 8 == 0, fmt::format("layout NN: N = {} must be a multiple of 8 (16-byte rows of B)", s.N));
 
-  p.threads = 64 * c.waves_m * c.waves_n;
-  p.wave_m = c.tile_m / c.waves_m;
-  p.wave_n = c.tile_n / c.waves_n;
-  p.blocks_m = p.wave_m / mb;
-  p.blocks_n = p.wave_n / mb;
-  p.mfma_per_tile = c.tile_k / p.mfma.k;
+  derive_mfma_waves(p, c);
   p.k_chunks_per_row = c.tile_k / chunk_elems;
   need(std::has_single_bit(unsigned(p.k_chunks_per_row)) && p.threads % p.k_chunks_per_row == 0,
        fmt::format("tile_k {}: chunks per row ({}) must be a power of two dividing the {} threads", c.tile_k,

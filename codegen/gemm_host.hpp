@@ -47,6 +47,12 @@ struct GemmBoundCheck {
   std::string describe() const;
 };
 GemmBoundCheck gemm_check_bound(const GemmPlan& p, std::span<const uint8_t> c, const GemmReference& ref);
+// The same verdict for any output of fp32 (`f32`) or bf16 elements against value +- bound (the MX
+// GEMM's too); an element whose bound is zero (every product zero) passes only with an exact zero.
+GemmBoundCheck check_output_bound(std::span<const uint8_t> c, bool f32, std::span<const double> value,
+                                  std::span<const double> bound);
+// Element e of an output of fp32 (`f32`) or bf16 elements, as a double.
+double output_element(std::span<const uint8_t> c, size_t e, bool f32);
 
 struct GemmRunResult {
   std::vector<uint8_t> c;               // output bytes

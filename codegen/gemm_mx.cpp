@@ -6,7 +6,7 @@
 #include <bit>
 #include <vector>
 
-#include "codegen/dsl_emitter.hpp"
+#include "codegen/mfma_gemm_emitter.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/isa/opcode.hpp"
 
@@ -104,11 +104,9 @@ GemmMxPlan make_gemm_mx_plan(const GemmMxShape& s, Arch a, const GemmMxConfig& c
 
 namespace {
 
-constexpr int64_t kInvalidCol = 0x40000000;  // marks an output column outside C (row offsets < 2^30)
-
-class GemmMxGenerator : DslEmitter {
+class GemmMxGenerator : MfmaGemmEmitter {
  public:
-  GemmMxGenerator(Kernel& k, const GemmMxPlan& p) : DslEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
+  GemmMxGenerator(Kernel& k, const GemmMxPlan& p) : MfmaGemmEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
 
   void emit() {
     k_.set_workgroup_size(uint32_t(p_.threads));
@@ -126,11 +124,7 @@ class GemmMxGenerator : DslEmitter {
     c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
     coordinates();
     load_setup();
-    k_.comment("accumulators = 0");
-    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.acc_regs());
-    for (int i = 0; i < p_.blocks_m; ++i)
-      for (int j = 0; j < p_.blocks_n; ++j)
-        for (int r = 0; r < p_.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({i, j}))[r], 0);
+    acc_ = zero_accumulators(p_.blocks_m, p_.blocks_n, p_.acc_regs());
     main_loop();
     epilogue();
   }
@@ -144,19 +138,10 @@ class GemmMxGenerator : DslEmitter {
   void coordinates() {
     m0_ = smul(k_.workgroup_id(0), uint32_t(c_.tile_m), "m0");
     n0_ = smul(k_.workgroup_id(1), uint32_t(c_.tile_n), "n0");
-    // wave = wm + waves_m * wn (wave < 16: the 16-bit reciprocal is exact)
-    Reg wave_v = k_.vgpr("wave_v");
-    k_.v_lshrrev_b32(wave_v, 6, tid_);
-    Reg wave = k_.sgpr("wave");
-    k_.v_readfirstlane_b32(wave, wave_v);
-    wn_ = k_.sgpr("wn");
-    Reg t = k_.sgpr("t");
-    k_.s_mul_i32(t, wave, sconst((65536u + c_.waves_m - 1) / c_.waves_m));
-    k_.s_lshr_b32(wn_, t, 16);
-    wm_ = k_.sgpr("wm");
-    k_.s_sub_u32(wm_, wave, smul(wn_, uint32_t(c_.waves_m), "wn_times_wm"));
-    lane_ = k_.vgpr("lane");
-    k_.v_and_b32(lane_, 63, tid_);
+    const WaveGrid w = wave_grid(tid_, c_.waves_m);
+    wm_ = w.wm;
+    wn_ = w.wn;
+    lane_ = w.lane;
     lrow_ = k_.vgpr("lane_row");
     k_.v_and_b32(lrow_, c_.mfma_m - 1, lane_);
     lq_ = k_.vgpr("lane_kblock");
@@ -181,14 +166,9 @@ class GemmMxGenerator : DslEmitter {
         scale.push_back(so);
       }
     };
-    Reg mw = k_.sgpr("m_wave");
-    k_.s_add_u32(mw, m0_, smul(wm_, uint32_t(p_.wave_m), "wave_row"));
-    Reg nw = k_.sgpr("n_wave");
-    k_.s_add_u32(nw, n0_, smul(wn_, uint32_t(p_.wave_n), "wave_col"));
-    m_wave_ = mw;
-    n_wave_ = nw;
-    rows(mw, p_.blocks_m, uint32_t(s_.M), a_off_, sa_off_);
-    rows(nw, p_.blocks_n, uint32_t(s_.N), b_off_, sb_off_);
+    origin_ = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
+    rows(origin_.m, p_.blocks_m, uint32_t(s_.M), a_off_, sa_off_);
+    rows(origin_.n, p_.blocks_n, uint32_t(s_.N), b_off_, sb_off_);
   }
 
   Set make_set(int idx) {
@@ -253,19 +233,14 @@ class GemmMxGenerator : DslEmitter {
     if (pairs > 0) {
       Reg left = k_.sgpr("pairs_left");
       k_.s_mov_b32(left, int64_t(pairs));
-      k_.do_while_scc(
-          [&] {
-            issue(s1);
-            k_.s_waitcnt(vmcnt(per));
-            compute(s0);
-            issue(s0);
-            k_.s_waitcnt(vmcnt(per));
-            compute(s1);
-          },
-          [&] {
-            k_.s_sub_u32(left, left, 1);
-            k_.s_cmp_lg_u32(left, 0);
-          });
+      counted_loop(left, [&] {
+        issue(s1);
+        k_.s_waitcnt(vmcnt(per));
+        compute(s0);
+        issue(s0);
+        k_.s_waitcnt(vmcnt(per));
+        compute(s1);
+      });
     }
     if (n - 2 * pairs == 2) {
       issue(s1);
@@ -279,43 +254,25 @@ class GemmMxGenerator : DslEmitter {
     }
   }
 
-  // Lane l of block (bi, bj), register r holds D[8*(r/4) + 4*(l/m) + r%4][l%m] (the simulator's
-  // and AMD's matrix calculator's layout). Rows past M are marked kOob and columns past N
-  // kInvalidCol, so any marked sum is past num_records and the store is dropped.
+  // Lane l of block (bi, bj), register r holds D[8*(r/4) + 4*(l/m) + r%4][l%m]
+  // (MfmaGemmEmitter::accumulator_lane; lrow_ is l % m, lq_ is l / m). Rows past M are marked kOob
+  // and columns past N kInvalidPart, so any marked sum is past num_records and the store is dropped.
   void epilogue() {
     k_.comment("epilogue");
     const int mb = c_.mfma_m, osize = p_.out_esize();
     Reg lq4 = k_.vgpr("lq4");
     k_.v_lshlrev_b32(lq4, 2, lq_);
-    Reg invalid = k_.vgpr("invalid_col");
-    k_.v_mov_b32(invalid, kInvalidCol);
-    std::vector<Reg> coloff;
-    for (int bj = 0; bj < p_.blocks_n; ++bj) {
-      Reg col = vadd_sv(n_wave_, lrow_, uint32_t(bj * mb), "col");
-      Reg co = k_.vgpr("col_bytes");
-      k_.v_lshlrev_b32(co, std::countr_zero(unsigned(osize)), col);
-      k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.N), "N"), col);
-      k_.v_cndmask_b32(co, invalid, co, vcc);
-      coloff.push_back(co);
-    }
+    const std::vector<Reg> coloff = output_column_offsets(origin_.n, lrow_, p_.blocks_n, mb, osize, uint32_t(s_.N));
     for (int bi = 0; bi < p_.blocks_m; ++bi)
       for (int r = 0; r < p_.acc_regs(); ++r) {
-        Reg row = vadd_sv(m_wave_, lq4, uint32_t(bi * mb + 8 * (r / 4) + r % 4), "row");
-        Reg ro = vmul(row, uint32_t(s_.N) * uint32_t(osize), "row_bytes");
-        k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s_.M), "M"), row);
-        k_.v_cndmask_b32(ro, oob(), ro, vcc);
+        Reg ro = output_row_offset(origin_.m, lq4, uint32_t(bi * mb + 8 * (r / 4) + r % 4),
+                                   uint32_t(s_.N) * uint32_t(osize), uint32_t(s_.M));
         for (int bj = 0; bj < p_.blocks_n; ++bj) {
           Reg off = k_.vgpr("out_bytes");
           k_.v_add_u32(off, ro, coloff[size_t(bj)]);
           Reg v = k_.vgpr("out_value");
           k_.v_accvgpr_read_b32(v, Reg(acc_.at({bi, bj}))[r]);
-          if (s_.output == GemmMxOutput::f32) {
-            k_.buffer_store_dword(v, off, c_rsrc_, 0, offen);
-          } else {
-            Reg h = k_.vgpr("bf16_pair");
-            k_.v_cvt_pk_bf16_f32(h, v, v);
-            k_.buffer_store_short(h, off, c_rsrc_, 0, offen);
-          }
+          store_fp32_as(k_, s_.output == GemmMxOutput::bf16, v, off, c_rsrc_, Reg{});  // gfx950 only: no c7fff
         }
       }
   }
@@ -324,7 +281,8 @@ class GemmMxGenerator : DslEmitter {
   const GemmMxShape& s_;
   const GemmMxConfig& c_;
   Reg tid_, lane_, lrow_, lq_, a_rsrc_, b_rsrc_, sa_rsrc_, sb_rsrc_, c_rsrc_;
-  Reg m0_, n0_, wm_, wn_, m_wave_, n_wave_, k_load_;
+  Reg m0_, n0_, wm_, wn_, k_load_;
+  WaveOrigin origin_;
   std::vector<Reg> a_off_, b_off_, sa_off_, sb_off_;
   RegArray acc_;
 };

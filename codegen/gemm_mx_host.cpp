@@ -5,10 +5,8 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <random>
 
-#include "codegen/bf16.hpp"
 #include "codegen/hip_sources.hpp"
 #include "codegen/hip_sources_embedded.hpp"
 #include "jit/isa/mfma_rate.hpp"
@@ -86,17 +84,6 @@ std::vector<double> decode_rows(const GemmMxPlan& p, const std::vector<uint8_t>&
   return v;
 }
 
-double c_value(const GemmMxPlan& p, std::span<const uint8_t> c, size_t e) {
-  if (p.shape.output == GemmMxOutput::f32) {
-    float f;
-    std::memcpy(&f, &c[4 * e], 4);
-    return f;
-  }
-  uint16_t b;
-  std::memcpy(&b, &c[2 * e], 2);
-  return bf16_to_f32(b);
-}
-
 GemmMxRunResult run(Device& dev, const GemmMxPlan& p, const Module& m, const std::string& kernel,
                     const GemmMxInputs& in) {
   Buffer a = dev.upload(in.a, "a");
@@ -139,18 +126,9 @@ GemmMxReference gemm_mx_reference_fp64(const GemmMxPlan& p, const GemmMxInputs& 
 }
 
 GemmMxBoundCheck gemm_mx_check_bound(const GemmMxPlan& p, std::span<const uint8_t> c, const GemmMxReference& ref) {
-  GemmMxBoundCheck chk;
-  chk.elements = ref.value.size();
   if (c.size() != size_t(p.c_bytes()))
     throw Error(fmt::format("gemm-mx: output has {} bytes, the shape {} needs {}", c.size(), p.shape.str(), p.c_bytes()));
-  for (size_t e = 0; e < chk.elements; ++e) {
-    const double err = std::fabs(c_value(p, c, e) - ref.value[e]);
-    // A zero bound (every product zero) admits only an exact zero.
-    const double ratio = ref.bound[e] > 0 ? err / ref.bound[e] : (err == 0 ? 0 : INFINITY);
-    if (!(err <= ref.bound[e]) && chk.violations++ == 0) chk.first = e;  // NaN counts as a violation
-    if (ratio > chk.worst_ratio || std::isnan(ratio)) chk.worst_ratio = std::isnan(ratio) ? INFINITY : ratio;
-  }
-  return chk;
+  return check_output_bound(c, p.shape.output == GemmMxOutput::f32, ref.value, ref.bound);
 }
 
 GemmMxRunResult run_gemm_mx_jit(Device& dev, const GemmMxPlan& p, const BuildResult& k, const GemmMxInputs& in) {
