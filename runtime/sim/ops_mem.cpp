@@ -101,6 +101,45 @@ struct LdsDma {
   }
 };
 
+// The lane-at-a-time forms of the global and scratch loads, stores and LDS DMAs (the whole-vector
+// paths of the global ones come first where they apply): `where(l)` gives lane l's host pointer,
+// or null when the access was refused (it has reported why; a refused load lane reads zeros).
+template <class Where>
+void load_lanes(Wave& w, const Op& op, uint32_t bytes, Where where) {
+  const uint64_t e = w.exec();
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t v[4] = {};
+    if (const uint8_t* p = where(l)) copy_lane(v, p, bytes);
+    load_lane(w, op, l, v, bytes);
+  }
+  track(w, op, true);
+}
+template <class Where>
+void store_lanes(Wave& w, const Op& op, const Src& data, uint32_t bytes, Where where) {
+  const uint64_t e = w.exec();
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    if (uint8_t* p = where(l)) store_lane(w, op, data, l, p, bytes);
+  }
+  track(w, op, false);
+}
+// LDS DMA: the lane's data, widened to a dword when narrower, at its LDS address (LdsDma).
+template <class Where>
+void dma_lanes(Wave& w, const Op& op, uint32_t bytes, Where where) {
+  const uint64_t e = w.exec();
+  LdsDma dma(w);
+  for (int l = 0; l < 64; ++l) {
+    if (!((e >> l) & 1)) continue;
+    uint32_t v[4] = {};
+    if (const uint8_t* p = where(l)) copy_lane(v, p, bytes);
+    v[0] = widen(op, v[0], bytes);
+    dma.write(w, op, l, v, std::max<uint32_t>(bytes, 4));
+  }
+  track(w, op, false);
+  dma.finish(w);
+}
+
 // ---- SMEM -------------------------------------------------------------------
 void s_load(Wave& w, const Op& op) {
   uint64_t base = read_s64(w, op.s[0]);
@@ -206,15 +245,7 @@ void g_load(Wave& w, const Op& op) {
     track(w, op, true);
     return;
   }
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
-    uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
-    uint8_t* p = global_ptr(w, op, a, bytes, l, false);
-    uint32_t v[4] = {};
-    if (p) copy_lane(v, p, bytes);
-    load_lane(w, op, l, v, bytes);
-  }
-  track(w, op, true);
+  load_lanes(w, op, bytes, [&](int l) { return global_ptr(w, op, vaddr_of(w, op, op.s[0], saddr, l), bytes, l, false); });
 }
 
 void g_store(Wave& w, const Op& op) {
@@ -239,32 +270,15 @@ void g_store(Wave& w, const Op& op) {
       return;
     }
   }
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
-    uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
-    if (uint8_t* p = global_ptr(w, op, a, bytes, l, true)) store_lane(w, op, data, l, p, bytes);
-  }
-  track(w, op, false);
+  store_lanes(w, op, data, bytes, [&](int l) { return global_ptr(w, op, vaddr_of(w, op, op.s[0], saddr, l), bytes, l, true); });
 }
 
 // global_load_lds_dword{,x3,x4} / global_load_lds_{u,i}{byte,short}:
 // LDS address = M0 + inst_offset + lane * bytes (per-lane data size stride).
 void g_load_lds(Wave& w, const Op& op) {
-  uint64_t e = w.exec();
-  uint32_t bytes = op.aux & 0xff;
+  const uint32_t bytes = op.aux & 0xff;
   const Src* saddr = op.ns > 1 ? &op.s[1] : nullptr;
-  LdsDma dma(w);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
-    uint64_t a = vaddr_of(w, op, op.s[0], saddr, l);
-    uint8_t* p = global_ptr(w, op, a, bytes, l, false);
-    uint32_t v[4] = {};
-    if (p) copy_lane(v, p, bytes);
-    v[0] = widen(op, v[0], bytes);
-    dma.write(w, op, l, v, std::max<uint32_t>(bytes, 4));
-  }
-  track(w, op, false);
-  dma.finish(w);
+  dma_lanes(w, op, bytes, [&](int l) { return global_ptr(w, op, vaddr_of(w, op, op.s[0], saddr, l), bytes, l, false); });
 }
 
 // Atomics (32-bit): aux low byte = kind.
@@ -340,50 +354,26 @@ uint8_t* scratch_ptr(Wave& w, const Op& op, const Src& va, const Src& sa, uint32
 }
 // scratch_load vdst, vaddr|off, saddr|off
 void scratch_load(Wave& w, const Op& op) {
-  uint64_t e = w.exec();
-  uint32_t bytes = op.aux & 0xff;
-  Src none;
+  const uint32_t bytes = op.aux & 0xff;
+  const Src none{};
   const Src& sa = op.ns > 1 ? op.s[1] : none;
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
-    uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
-    uint32_t v[4] = {};
-    if (p) copy_lane(v, p, bytes);
-    load_lane(w, op, l, v, bytes);
-  }
-  track(w, op, true);
+  load_lanes(w, op, bytes, [&](int l) { return scratch_ptr(w, op, op.s[0], sa, bytes, l); });
 }
 // scratch_store vaddr|off, vdata, saddr|off
 void scratch_store(Wave& w, const Op& op) {
-  uint64_t e = w.exec();
-  uint32_t bytes = op.aux & 0xff;
-  Src none;
+  const uint32_t bytes = op.aux & 0xff;
+  const Src none{};
   const Src& sa = op.ns > 2 ? op.s[2] : none;
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
-    if (uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l)) store_lane(w, op, op.s[1], l, p, bytes);
-  }
-  track(w, op, false);
+  store_lanes(w, op, op.s[1], bytes, [&](int l) { return scratch_ptr(w, op, op.s[0], sa, bytes, l); });
 }
 
 // scratch_load_lds_* vaddr|off, saddr|off: LDS DMA from private memory, the LDS address rule of
 // global_load_lds above (M0 + inst_offset + lane * 4; the instruction offset applies to both addresses).
 void scratch_load_lds(Wave& w, const Op& op) {
-  uint64_t e = w.exec();
-  uint32_t bytes = op.aux & 0xff;
-  Src none;
+  const uint32_t bytes = op.aux & 0xff;
+  const Src none{};
   const Src& sa = op.ns > 1 ? op.s[1] : none;
-  LdsDma dma(w);
-  for (int l = 0; l < 64; ++l) {
-    if (!((e >> l) & 1)) continue;
-    uint8_t* p = scratch_ptr(w, op, op.s[0], sa, bytes, l);
-    uint32_t v = 0;
-    if (p) copy_lane(&v, p, bytes);
-    v = widen(op, v, bytes);
-    dma.write(w, op, l, &v, 4);
-  }
-  track(w, op, false);
-  dma.finish(w);
+  dma_lanes(w, op, bytes, [&](int l) { return scratch_ptr(w, op, op.s[0], sa, bytes, l); });
 }
 
 // ---- MUBUF (buffer_*) ----------------------------------------------------------
