@@ -10,6 +10,9 @@
 //   bench_jit [--keep-heap] --profile N [lld]  only N fast (or direct+lld) builds of the gfx950 seed kernel (to run under perf;
 //                                              also the median CPU time with the definition, and the load before and after)
 //   bench_jit [--keep-heap] --profile-hit N    only N memo hits of one defined gfx950 seed kernel
+//   bench_jit [--keep-heap] --gemm N [CONFIG]  N uncached builds (cdnajit gemm's options) of the GEMM
+//                                              configurations below (or only the one named), per-stage medians
+//                                              against the 5 ms target
 //
 // --keep-heap: glibc keeps freed memory in the process (trim and mmap thresholds raised to
 // 256 MiB) instead of returning it to the system between builds. Each measured build here
@@ -32,6 +35,7 @@
 #include <vector>
 
 #include "codegen/dwconv3d.hpp"
+#include "codegen/gemm.hpp"
 #include "codegen/examples/examples.hpp"
 #include "codegen/hip_sources.hpp"
 #include "jit/asm/subprocess_toolchain.hpp"
@@ -161,6 +165,74 @@ StageMedians measure(const Case& c, Config config, int reps) {
   return m;
 }
 
+// GEMM configurations of `cdnajit gemm --m 512 --n 512 --k 512` (issue 31's target: every JIT
+// build <= 5 ms): the default and the largest kernels (256x256 tiles, 8 waves, ~1500-2000
+// instructions).
+struct GemmCase {
+  std::string name;
+  Arch arch;
+  codegen::GemmConfig cfg;
+};
+
+std::vector<GemmCase> gemm_cases() {
+  auto big = [](codegen::GemmConfig c) {
+    c.tile_m = c.tile_n = 256, c.waves_m = 2, c.waves_n = 4;
+    return c;
+  };
+  codegen::GemmConfig dma_ra = big({}), dma_pp = big({}), st1_ra = big({});
+  dma_ra.lds_dma = dma_ra.read_ahead = true, dma_ra.group_m = 8;
+  dma_pp.lds_dma = dma_pp.pingpong = true;
+  st1_ra.stages = 1, st1_ra.read_ahead = true;
+  return {{"default", Arch::gfx950, {}},
+          {"default", Arch::gfx942, {}},
+          {"256x256.w2x4.dma.ra.g8", Arch::gfx950, dma_ra},
+          {"256x256.w2x4.dma.pp", Arch::gfx950, dma_pp},
+          {"256x256.w2x4.st1.ra", Arch::gfx942, st1_ra}};
+}
+
+// N uncached builds of each GEMM case with the options `cdnajit gemm` uses (default BuildOptions:
+// direct encoder, direct ELF writer, .s text kept) but the code-object cache off, so every build
+// runs the whole pipeline. "build" is build_gemm() end to end: the generator's definition through
+// the DSL plus Kernel::build().
+int bench_gemm(int reps, const std::string& only, const char* heap_note) {
+  const double kTargetMs = 5.0;
+  BuildOptions o;
+  o.use_cache = false;
+  fmt::print("GEMM JIT builds, M = N = K = 512: medians of {} uncached builds in ms ({}; {} at the start); target <= {} ms\n",
+             reps, heap_note, host_load(), kTargetMs);
+  fmt::print("{:<24} {:<6} {:>5} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}  {}\n", "config", "arch", "insts",
+             "build", "min", "define", "regalloc", "lower", "passes", "print", "encode", "link", "target");
+  bool any = false;
+  for (const GemmCase& c : gemm_cases()) {
+    if (!only.empty() && c.name != only) continue;
+    any = true;
+    const codegen::GemmPlan p = codegen::make_gemm_plan({512, 512, 512}, c.arch, c.cfg);
+    codegen::build_gemm(p, o);  // warm-up
+    std::vector<double> t, def, ra, lo, pa, pr, en, li;
+    int insts = 0;
+    for (int i = 0; i < reps; ++i) {
+      const auto t0 = Clock::now();
+      const KernelStats s = codegen::build_gemm(p, o).stats;
+      const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+      t.push_back(ms), def.push_back(ms - s.ms_build), ra.push_back(s.ms_regalloc), lo.push_back(s.ms_lower);
+      pa.push_back(s.ms_passes), pr.push_back(s.ms_print), en.push_back(s.ms_assemble), li.push_back(s.ms_link);
+      insts = s.instructions;
+    }
+    const double m = median(t);
+    fmt::print("{:<24} {:<6} {:>5} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f}  {}\n",
+               c.name, arch_name(c.arch), insts, m, *std::min_element(t.begin(), t.end()), median(def), median(ra),
+               median(lo), median(pa), median(pr), median(en), median(li), m <= kTargetMs ? "yes" : "NO");
+    std::fflush(stdout);
+  }
+  if (!any) {
+    fmt::print(stderr, "bench_jit: no GEMM configuration named '{}' (valid: default, 256x256.w2x4.dma.ra.g8, "
+                       "256x256.w2x4.dma.pp, 256x256.w2x4.st1.ra)\n", only);
+    return 2;
+  }
+  fmt::print("({} at the end)\n", host_load());
+  return 0;
+}
+
 }  // namespace
 
 // A repeat count from the command line, with the project's checked parser; a bad one is a
@@ -187,12 +259,13 @@ int main(int argc, char** argv) {
       "usage: bench_jit [--keep-heap] [--quick]\n"
       "       bench_jit [--keep-heap] --profile N [lld]   N builds of the gfx950 seed kernel, per-stage medians\n"
       "       bench_jit [--keep-heap] --profile-hit N     N memo hits of the gfx950 seed kernel\n"
+      "       bench_jit [--keep-heap] --gemm N [CONFIG]   N uncached builds of each GEMM configuration (or of CONFIG)\n"
       "--keep-heap keeps freed memory in the process between builds (glibc trim/mmap thresholds 256 MiB)\n";
   if (first == "--help" || first == "-h") {
     fmt::print("{}", kUsage);
     return 0;
   }
-  const bool known = first.empty() || first == "--quick" || ((first == "--profile" || first == "--profile-hit") && argc > 2);
+  const bool known = first.empty() || first == "--quick" || ((first == "--profile" || first == "--profile-hit" || first == "--gemm") && argc > 2);
   if (!known) {
     fmt::print(stderr, "bench_jit: unexpected argument '{}' (or a missing N)\n{}", first, kUsage);
     return 2;
@@ -200,6 +273,8 @@ int main(int argc, char** argv) {
   const char* heap_note = keep_heap ? "heap kept in the process (--keep-heap)" : "glibc's default heap trimming";
   int jit_reps = 51, sub_reps = 5, clang_reps = 3;
   if (argc > 1 && std::string(argv[1]) == "--quick") jit_reps = 11, sub_reps = 3, clang_reps = 1;
+  if (first == "--gemm")
+    return bench_gemm(count_argument(argv[2], "--gemm N"), argc > 3 ? argv[3] : "", heap_note);
   if (argc > 2 && std::string(argv[1]) == "--profile-hit") {
     std::vector<double> t, cpu;
     const std::string load_before = host_load();

@@ -98,7 +98,13 @@ std::optional<HazardContext::Hit> HazardContext::search(size_t consumer, int lim
   // Fewest wait states seen so far on entering a block from its end: a later arrival
   // with as many or more can only find the same sources further away.
   std::vector<int>& best_at_end = best_at_end_;
-  best_at_end.assign(cfg.blocks.size(), INT_MAX);
+  std::vector<uint32_t>& epoch_at_end = epoch_at_end_;
+  if (epoch_at_end.size() != cfg.blocks.size() || ++epoch_ == 0) {
+    best_at_end.assign(cfg.blocks.size(), INT_MAX);
+    epoch_at_end.assign(cfg.blocks.size(), 0);
+    epoch_ = 1;
+  }
+  auto best = [&](int b) { return epoch_at_end[size_t(b)] == epoch_ ? best_at_end[size_t(b)] : INT_MAX; };
   std::vector<WorkItem>& work = work_;
   work.clear();
   work.push_back({cfg.block_of[consumer], static_cast<long>(consumer) - 1, extra[consumer]});
@@ -124,8 +130,9 @@ std::optional<HazardContext::Hit> HazardContext::search(size_t consumer, int lim
     }
     if (ended || dist >= limit) continue;
     for (int p : blk.preds) {
-      if (dist >= best_at_end[p]) continue;
-      best_at_end[p] = dist;
+      if (dist >= best(p)) continue;
+      best_at_end[size_t(p)] = dist;
+      epoch_at_end[size_t(p)] = epoch_;
       work.push_back({p, static_cast<long>(cfg.blocks[p].end) - 1, dist});
     }
   }

@@ -82,7 +82,12 @@ struct HazardContext {
     long pos;  // walk instructions pos, pos-1, ..., block.begin
     int dist;
   };
+  // best_at_end_[b] holds for this search only if epoch_at_end_[b] == epoch_: a new search
+  // bumps the epoch instead of refilling one entry per block (kernels with hundreds of
+  // blocks ran thousands of searches that look back one or two instructions).
   mutable std::vector<int> best_at_end_ = {};
+  mutable std::vector<uint32_t> epoch_at_end_ = {};
+  mutable uint32_t epoch_ = 0;
   mutable std::vector<WorkItem> work_ = {};
 };
 
