@@ -1,5 +1,6 @@
 #include "jit/passes/hazard_context.hpp"
 
+#include <algorithm>
 #include <array>
 #include <climits>
 
@@ -83,8 +84,10 @@ HazardContext::HazardContext(const std::vector<isa::MachineInst>& program_, Arch
                              const std::vector<Access>& access_, const std::vector<int>& extra_)
     : program(program_), arch(arch_), cfg(cfg_), access(access_), extra(extra_) {
   facts.reserve(program.size());
+  mfma_at_or_before.reserve(program.size());
   for (size_t i = 0; i < program.size(); ++i) {
     facts.push_back(facts_of(program[i], access[i], arch));
+    mfma_at_or_before.push_back(facts.back().mfma ? long(i) : i ? mfma_at_or_before.back() : -1);
     any_mfma = any_mfma || facts.back().mfma;
     any_xdl = any_xdl || facts.back().xdl;
     any_dot = any_dot || facts.back().dot;
@@ -93,7 +96,8 @@ HazardContext::HazardContext(const std::vector<isa::MachineInst>& program_, Arch
     for (const auto& r : a.explicit_regs) uses_agprs = uses_agprs || r.units.first >= kAgpr0;
 }
 
-std::optional<HazardContext::Hit> HazardContext::search(size_t consumer, int limit, const Matcher& match) const {
+std::optional<HazardContext::Hit> HazardContext::search(size_t consumer, int limit, const Matcher& match,
+                                                        Sources sources) const {
   std::optional<Hit> worst;
   // Fewest wait states seen so far on entering a block from its end: a later arrival
   // with as many or more can only find the same sources further away.
@@ -114,10 +118,19 @@ std::optional<HazardContext::Hit> HazardContext::search(size_t consumer, int lim
     const Block& blk = cfg.blocks[it.block];
     bool ended = false;
     int dist = it.dist;
-    for (long j = it.pos; j >= static_cast<long>(blk.begin); --j) {
+    const long begin = static_cast<long>(blk.begin);
+    for (long j = it.pos; j >= begin; --j) {
       if (dist >= limit) {
         ended = true;
         break;
+      }
+      if (sources == Sources::mfma && mfma_at_or_before[size_t(j)] != j) {
+        // Not a source: add its wait states, and those of the instructions up to the
+        // block's previous MFMA, as the walk below would (the limit is checked before each).
+        const long stop = std::max(mfma_at_or_before[size_t(j)], begin - 1);
+        for (; j > stop && dist < limit; --j) dist += facts[size_t(j)].wait_states + extra[size_t(j)];
+        ++j;  // the loop's --j
+        continue;
       }
       if (auto required = match(static_cast<size_t>(j))) {
         int missing = *required - dist;

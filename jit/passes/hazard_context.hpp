@@ -32,6 +32,11 @@ struct InstFacts {
   std::optional<UnitRange> op3;  // explicit register operand 3 (an MFMA's SrcC)
 };
 
+// Which instructions a rule's matcher can accept as a source. A search for MFMA sources steps
+// over every other instruction (adding its wait states) without asking the matcher: the MFMA
+// rules walk back furthest, through main loops where most instructions are not MFMAs.
+enum class Sources : uint8_t { any, mfma };
+
 struct HazardContext {
   // Computes `facts` and `uses_agprs`; the referenced vectors must outlive the context.
   HazardContext(const std::vector<isa::MachineInst>& program, Arch arch, const Cfg& cfg,
@@ -47,6 +52,7 @@ struct HazardContext {
   // Whether any instruction is of the class: a rule whose sources never occur skips its
   // searches (most kernels have no MFMA or v_dot, whose rules look back furthest).
   bool any_mfma = false, any_xdl = false, any_dot = false;
+  std::vector<long> mfma_at_or_before;  // per instruction: the nearest MFMA at or before it (-1: none)
 
   // Returns the wait states `match(j)` requires (nullopt: j is not a hazard source).
   // A non-owning reference to the rule's callable (no allocation, no copy): it must
@@ -69,8 +75,9 @@ struct HazardContext {
   };
   // Walks back from `consumer` along every CFG path; on each path the nearest source
   // ends the walk. Paths stop after `limit` wait states. Returns the worst hit whose
-  // requirement is not yet met, or nullopt.
-  std::optional<Hit> search(size_t consumer, int limit, const Matcher& match) const;
+  // requirement is not yet met, or nullopt. `sources` = mfma: `match` returns nullopt for
+  // every instruction that is not an MFMA (it is then asked of MFMAs only).
+  std::optional<Hit> search(size_t consumer, int limit, const Matcher& match, Sources sources = Sources::any) const;
 
   const isa::MachineInst& at(size_t i) const { return program[i]; }
   const InstFacts& is(size_t i) const { return facts[i]; }
@@ -114,8 +121,9 @@ std::string inst_text(const isa::MachineInst& mi);  // isa::print without the co
 // (built only when there is a hit).
 template <class What>
 void need_if(const HazardContext& ctx, size_t consumer, int limit, const HazardContext::Matcher& match,
-             const What& what, std::vector<HazardNeed>& out) {
-  if (auto hit = ctx.search(consumer, limit, match)) out.push_back({hit->missing, hit->required, hit->source, what()});
+             const What& what, std::vector<HazardNeed>& out, Sources sources = Sources::any) {
+  if (auto hit = ctx.search(consumer, limit, match, sources))
+    out.push_back({hit->missing, hit->required, hit->source, what()});
 }
 
 }  // namespace cdnajit::passes

@@ -32,7 +32,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
       return when(c && c->overlaps(u), war_wait(mj.mfma_passes));
     };
     need_if(ctx, i, 15, match, [&] { return std::string("this instruction overwrites " + range_name(u) + " while an MFMA still reads it as SrcC"); },
-            out);
+            out, Sources::mfma);
   }
 }
 
