@@ -115,10 +115,17 @@ Reg Kernel::Impl::reg_of(uint32_t id) const {
 }
 
 std::string Kernel::Impl::reg_label(const Reg& r) const {
+  std::string s;
+  append_reg_label(s, r);
+  return s;
+}
+
+void Kernel::Impl::append_reg_label(std::string& out, const Reg& r) const {
   const VRegDecl& d = vregs.at(r.id);
-  if (r.first == 0 && r.dwords == d.dwords) return d.name;
-  if (r.dwords == 1) return fmt::format("{}[{}]", d.name, r.first);
-  return fmt::format("{}[{}:{}]", d.name, r.first, r.first + r.dwords - 1);
+  out += d.name;
+  if (r.first == 0 && r.dwords == d.dwords) return;
+  if (r.dwords == 1) fmt::format_to(std::back_inserter(out), "[{}]", r.first);
+  else fmt::format_to(std::back_inserter(out), "[{}:{}]", r.first, r.first + r.dwords - 1);
 }
 
 // ---------------------------------------------------------------- Kernel

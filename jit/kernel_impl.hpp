@@ -73,6 +73,7 @@ struct Kernel::Impl {
   uint32_t new_vreg(RegClass c, int dwords, int align, std::string name, const std::source_location& loc);
   Reg reg_of(uint32_t id) const;
   std::string reg_label(const Reg& r) const;   // "acc[3]" / "x.slice(0,2)" for comments
+  void append_reg_label(std::string& out, const Reg& r) const;  // reg_label(r) appended to `out`
 };
 
 }  // namespace cdnajit

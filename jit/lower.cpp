@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <unordered_map>
 
 namespace cdnajit {
 
@@ -181,12 +182,6 @@ isa::Operand phys(const Kernel::Impl& k, const regalloc::Allocation& a, const Re
 
 std::string label_text(const Kernel::Impl& k, uint32_t id) { return ".L" + k.label_names[id]; }
 
-// Space-separated operand names for the .s comment.
-void append_name(std::string& names, const std::string& name) {
-  if (!names.empty()) names += ' ';
-  names += name;
-}
-
 }  // namespace
 
 void to_machine(const Kernel::Impl& k, const regalloc::Allocation& a, std::vector<isa::MachineInst>& out) {
@@ -270,18 +265,32 @@ void to_machine(const Kernel::Impl& k, const regalloc::Allocation& a, std::vecto
 }
 
 void add_comments(const Kernel::Impl& k, std::vector<isa::MachineInst>& prog) {
+  // where() of each builder call site, formatted once per thread: a kernel's instructions come
+  // from a few hundred call sites (loops emit from the same line), and the file name pointers
+  // of std::source_location are static.
+  thread_local std::unordered_map<const char*, std::unordered_map<uint32_t, std::string>> where_of;
   for (isa::MachineInst& mi : prog) {
     if (mi.source < 0 || !mi.comment.empty()) continue;  // inserted by a pass, or done already
     const IrInst& in = k.program[size_t(mi.source)];
-    std::string names;
+    // "<author comment>  <register names>  @file:line", written into the entry's own string
+    // (its capacity survives from the thread's previous build).
+    std::string& c = mi.comment;
+    if (!in.comment.empty()) c.append(in.comment).append("  ");
+    const size_t names_at = c.size();
+    auto name = [&](const Reg& r) {
+      if (c.size() > names_at) c += ' ';
+      k.append_reg_label(c, r);
+    };
     if (in.info) {
       for (const Opnd& o : in.ops)
-        if (const Reg* r = reg_in(o)) append_name(names, k.reg_label(*r));
+        if (const Reg* r = reg_in(o)) name(*r);
     } else {
-      for (const Reg& r : in.raw_regs) append_name(names, k.reg_label(r));
+      for (const Reg& r : in.raw_regs) name(r);
     }
-    mi.comment = names.empty() ? where(in.loc) : names + "  @" + where(in.loc);
-    if (!in.comment.empty()) mi.comment = in.comment + "  " + mi.comment;
+    if (c.size() > names_at) c += "  @";
+    std::string& w = where_of[in.loc.file_name()][in.loc.line()];
+    if (w.empty()) w = where(in.loc);
+    c += w;
   }
 }
 
