@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -703,9 +704,20 @@ std::string print_operand(const Operand& o) {
   std::string s;
   switch (o.kind) {
     case Operand::Kind::Reg: {
-      char p = o.file == RegFile::SGPR ? 's' : o.file == RegFile::VGPR ? 'v' : 'a';
-      s = o.dwords <= 1 ? p + std::to_string(o.index)
-                        : p + ("[" + std::to_string(o.index) + ":" + std::to_string(o.index + o.dwords - 1) + "]");
+      // Appended in place: a register is printed for nearly every operand of every line.
+      char buf[32];
+      char *e = buf, *const end = buf + sizeof buf;
+      *e++ = o.file == RegFile::SGPR ? 's' : o.file == RegFile::VGPR ? 'v' : 'a';
+      if (o.dwords <= 1) {
+        e = std::to_chars(e, end, unsigned(o.index)).ptr;
+      } else {
+        *e++ = '[';
+        e = std::to_chars(e, end, unsigned(o.index)).ptr;
+        *e++ = ':';
+        e = std::to_chars(e, end, unsigned(o.index + o.dwords - 1)).ptr;
+        *e++ = ']';
+      }
+      s.assign(buf, e);
       break;
     }
     case Operand::Kind::Special: s = std::string(special_name(o.special)); break;
@@ -733,12 +745,13 @@ std::string print_operand(const Operand& o) {
 std::string print(const MachineInst& mi) {
   std::string s;
   auto finish = [&](std::string text) {
-    if (!mi.comment.empty()) text += (text.empty() ? "; " : " ; ") + mi.comment;
+    if (!mi.comment.empty()) text.append(text.empty() ? "; " : " ; ").append(mi.comment);
     return text;
   };
   if (!mi.label_def.empty()) return finish(mi.label_def + ":");
   if (!mi.info && !mi.raw.empty()) return finish(mi.raw);
   std::string mnem = mi.mnemonic.empty() && mi.info ? std::string(mi.info->mnemonic) : mi.mnemonic;
+  s.reserve(mnem.size() + 64 + mi.comment.size());
   s = mnem;
   Syntax syn = syntax_of(mi, mnem);
 
@@ -765,12 +778,12 @@ std::string print(const MachineInst& mi) {
     } else {
       text = print_operand(o);
     }
-    s += (i ? ", " : " ") + text;
+    s.append(i ? ", " : " ").append(text);
   }
 
   // Modifiers, in the order LLVM prints them.
   const Modifiers& m = mi.mods;
-  auto word = [&](const std::string& w) { s += " " + w; };
+  auto word = [&](const std::string& w) { s.append(" ").append(w); };
   if (m.idxen) word("idxen");
   if (m.offen) word("offen");
   if (m.offset != 0) {
