@@ -266,9 +266,13 @@ void to_machine(const Kernel::Impl& k, const regalloc::Allocation& a, std::vecto
 
 void add_comments(const Kernel::Impl& k, std::vector<isa::MachineInst>& prog) {
   // where() of each builder call site, formatted once per thread: a kernel's instructions come
-  // from a few hundred call sites (loops emit from the same line), and the file name pointers
-  // of std::source_location are static.
-  thread_local std::unordered_map<const char*, std::unordered_map<uint32_t, std::string>> where_of;
+  // from a few hundred call sites (loops emit from the same line). Keyed by the file name's
+  // pointer and line; the name is kept and compared, so code unloaded and another file loaded
+  // at the same address cannot reuse a stale entry.
+  struct Where {
+    std::string file, text;
+  };
+  thread_local std::unordered_map<const char*, std::unordered_map<uint32_t, Where>> where_of;
   for (isa::MachineInst& mi : prog) {
     if (mi.source < 0 || !mi.comment.empty()) continue;  // inserted by a pass, or done already
     const IrInst& in = k.program[size_t(mi.source)];
@@ -288,9 +292,9 @@ void add_comments(const Kernel::Impl& k, std::vector<isa::MachineInst>& prog) {
       for (const Reg& r : in.raw_regs) name(r);
     }
     if (c.size() > names_at) c += "  @";
-    std::string& w = where_of[in.loc.file_name()][in.loc.line()];
-    if (w.empty()) w = where(in.loc);
-    c += w;
+    Where& w = where_of[in.loc.file_name()][in.loc.line()];
+    if (w.text.empty() || w.file != in.loc.file_name()) w = {in.loc.file_name(), where(in.loc)};
+    c += w.text;
   }
 }
 
