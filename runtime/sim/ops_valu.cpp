@@ -116,15 +116,19 @@ void vfma(Wave& w, const Op& op) {
   auto plain = [&](const Src& x) { return !x.neg && !x.abs && x.k != SrcKind::None; };
   if (w.exec() == ~0ull && !op.sdwa && !op.omod && !op.clamp && !w.flush_in_f32 && !w.flush_out_f32 &&
       op.d[0].k == SrcKind::V && plain(op.s[0]) && plain(op.s[1]) && (ORDER == 1 || plain(op.s[2]))) {
-    auto operand = [&](int i, uint32_t* tmp) -> const uint32_t* {
+    // A source that is one value for all lanes (a constant or an SGPR) is passed as that value.
+    uint32_t scalar[3];
+    unsigned bcast = 0;
+    auto operand = [&](int i) -> const uint32_t* {
       if (op.s[i].k == SrcKind::V) return w.vr(op.s[i].idx);
-      std::fill_n(tmp, 64, lane_src(w, op.s[i], 0));
-      return tmp;
+      scalar[i] = lane_src(w, op.s[i], 0);
+      bcast |= 1u << i;
+      return &scalar[i];
     };
-    const uint32_t* a = operand(0, t0);
-    const uint32_t* b = operand(1, t1);
-    const uint32_t* c = ORDER == 0 ? operand(2, t2) : w.vr(op.d[0].idx);
-    fma64(a, b, c, w.vr(op.d[0].idx));
+    const uint32_t* a = operand(0);
+    const uint32_t* b = operand(1);
+    const uint32_t* c = ORDER == 0 ? operand(2) : w.vr(op.d[0].idx);
+    fma64_bcast(a, b, c, w.vr(op.d[0].idx), bcast);
     w.lane_ops += 64;
     return;
   }
