@@ -108,35 +108,43 @@ void v32(Wave& w, const Op& op) {
 
 // Fused multiply-add forms over whole arrays (vectorised host FMA).
 // ORDER: 0 = fma(s0, s1, s2) (v_fma, v_fmaak: s2 = K, v_fmamk: s1 = K), 1 = fma(s0, s1, dst) (v_fmac).
+// The general form: source modifiers, denormal flush, SDWA, output modifiers, EXEC (fetch + store).
 template <int ORDER>
-void vfma(Wave& w, const Op& op) {
+[[gnu::noinline]] void vfma_general(Wave& w, const Op& op) {
   alignas(64) uint32_t t0[64], t1[64], t2[64], r[64];
-  // Plain form (the common one): full EXEC, no modifiers, no denormal flush, no SDWA: the fused
-  // results go straight to the destination (what fetch + store do then, without their copies).
-  auto plain = [&](const Src& x) { return !x.neg && !x.abs && x.k != SrcKind::None; };
-  if (w.exec() == ~0ull && !op.sdwa && !op.omod && !op.clamp && !w.flush_in_f32 && !w.flush_out_f32 &&
-      op.d[0].k == SrcKind::V && plain(op.s[0]) && plain(op.s[1]) && (ORDER == 1 || plain(op.s[2]))) {
-    // A source that is one value for all lanes (a constant or an SGPR) is passed as that value.
-    uint32_t scalar[3];
-    unsigned bcast = 0;
-    auto operand = [&](int i) -> const uint32_t* {
-      if (op.s[i].k == SrcKind::V) return w.vr(op.s[i].idx);
-      scalar[i] = lane_src(w, op.s[i], 0);
-      bcast |= 1u << i;
-      return &scalar[i];
-    };
-    const uint32_t* a = operand(0);
-    const uint32_t* b = operand(1);
-    const uint32_t* c = ORDER == 0 ? operand(2) : w.vr(op.d[0].idx);
-    fma64_bcast(a, b, c, w.vr(op.d[0].idx), bcast);
-    w.lane_ops += 64;
-    return;
-  }
   const uint32_t* a = fetch(w, op, 0, t0, true);
   const uint32_t* b = fetch(w, op, 1, t1, true);
   const uint32_t* c = ORDER == 0 ? fetch(w, op, 2, t2, true) : w.vr(op.d[0].idx);
   fma64(a, b, c, r);
   store(w, op, r, true);
+}
+
+// Source `x` of a plain FMA: its VGPR row, or (a constant or an SGPR: one value for all lanes) that
+// value in `slot`, marked by `bit` in `bcast`.
+[[gnu::always_inline]] inline const uint32_t* fma_source(Wave& w, const Src& x, uint32_t& slot, unsigned bit, unsigned& bcast) {
+  if (x.k == SrcKind::V) return w.vr(x.idx);
+  slot = lane_src(w, x, 0);
+  bcast |= bit;
+  return &slot;
+}
+
+template <int ORDER>
+void vfma(Wave& w, const Op& op) {
+  // Plain form (the common one): full EXEC, no modifiers, no denormal flush, no SDWA: the fused
+  // results go straight to the destination (what fetch + store do then, without their copies).
+  const Src &s0 = op.s[0], &s1 = op.s[1], &s2 = op.s[2];
+  auto plain = [](const Src& x) { return !x.neg && !x.abs && x.k != SrcKind::None; };
+  if (w.exec() != ~0ull || op.sdwa || op.omod || op.clamp || w.flush_in_f32 || w.flush_out_f32 ||
+      op.d[0].k != SrcKind::V || !plain(s0) || !plain(s1) || (ORDER == 0 && !plain(s2))) [[unlikely]]
+    return vfma_general<ORDER>(w, op);
+  uint32_t* d = w.vr(op.d[0].idx);
+  uint32_t k[3];
+  unsigned bcast = 0;
+  const uint32_t* a = fma_source(w, s0, k[0], 1, bcast);
+  const uint32_t* b = fma_source(w, s1, k[1], 2, bcast);
+  const uint32_t* c = ORDER == 0 ? fma_source(w, s2, k[2], 4, bcast) : d;
+  fma64_bcast(a, b, c, d, bcast);
+  w.lane_ops += 64;
 }
 
 // Compare: per-lane bit into d[0] (VCC or SGPR pair); v_cmpx also writes EXEC.
