@@ -553,11 +553,13 @@ enum class TurnEnd { Finished, Waiting, Preempted };
 
 // Runs the workgroup's waves round-robin until they have all ended, or the workgroup waits, or
 // (while other workgroups are suspended) its slice is used up.
-TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, std::atomic<uint64_t>& budget_used) {
+// RECORDING: the workgroup is recorded for the timing model (its steps or its cache lines); the
+// loop without it has none of the recording tests per instruction.
+template <bool RECORDING>
+TurnEnd run_turn_as(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, std::atomic<uint64_t>& budget_used,
+                    LineWave* const lines) {
   const int nwaves = S.nwaves;
   RecordedWave* const rec = S.rec;
-  // The workgroup's global cache lines for the memory hierarchy (Recording::line_workgroups), or nullptr.
-  LineWave* const lines = L.rec && S.lin * size_t(nwaves) < L.rec->line_waves.size() ? &L.rec->line_waves[S.lin * size_t(nwaves)] : nullptr;
   const Op* ops = L.dk->ops.data();
   const uint32_t nops = uint32_t(L.dk->ops.size());
   const uint8_t* writes = sched.writes_memory.data();
@@ -592,11 +594,11 @@ TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, 
         w.branched = false;
         w.icount++;
         stores += writes[w.pc];
-        if (rec) [[unlikely]] record_step(rec[wi], w, op);
-        if (lines && op.unit == isa::Unit::VMEM) [[unlikely]] record_lines(lines[wi], w, op, L.rec->line_bytes);
+        if (RECORDING && rec) [[unlikely]] record_step(rec[wi], w, op);
+        if (RECORDING && lines && op.unit == isa::Unit::VMEM) [[unlikely]] record_lines(lines[wi], w, op, L.rec->line_bytes);
         if (w.nondefault_mode) [[unlikely]] run_in_mode(w, op);
         else op.fn(w, op);
-        if (rec) [[unlikely]] rec[wi].steps.back().taken = w.branched;
+        if (RECORDING && rec) [[unlikely]] rec[wi].steps.back().taken = w.branched;
         T.stats.by_unit[int(op.unit)]++;
         if (!w.branched) w.pc++;
         else if (w.pc <= op.index && w.icount >= w.yield_at && w.status == Wave::Running) [[unlikely]]
@@ -633,6 +635,14 @@ TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, 
     // with the running ones by slices (a waiting loop the spin test does not recognise still ends).
     if (local >= kWorkgroupSlice && sched.nsuspended.load() > 0 && !sched.may_start()) return end_turn(TurnEnd::Preempted);
   }
+}
+
+TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, std::atomic<uint64_t>& budget_used) {
+  // The workgroup's global cache lines for the memory hierarchy (Recording::line_workgroups), or nullptr.
+  const size_t first = S.lin * size_t(S.nwaves);
+  LineWave* const lines = L.rec && first < L.rec->line_waves.size() ? &L.rec->line_waves[first] : nullptr;
+  if (S.rec || lines) return run_turn_as<true>(L, T, S, sched, budget_used, lines);
+  return run_turn_as<false>(L, T, S, sched, budget_used, nullptr);
 }
 
 // Hash of everything a suspended workgroup's future depends on besides global memory: each
