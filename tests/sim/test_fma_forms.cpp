@@ -63,7 +63,7 @@ uint32_t fma_bits(uint32_t a, uint32_t b, uint32_t c) {
 bool same(uint32_t got, uint32_t want) { return got == want || (std::isnan(as_float(got)) && std::isnan(as_float(want))); }
 }  // namespace
 
-TEST_CASE("v_fma_f32 / v_fmac_f32 / v_fmamk / v_fmaak with constant and SGPR sources, full and partial EXEC", "[sim][numerics][fma]") {
+TEST_CASE("v_fma_f32 / v_fmac_f32 / v_fmamk / v_fmaak with constant and SGPR sources, modifiers, full and partial EXEC", "[sim][numerics][fma]") {
   std::mt19937_64 g(seed() + 33);
   // Constants: 0.5 = 0x3f000000, -4.0 = 0xc0800000 (inline), pi = 0x40490fdb (a literal).
   for (Arch arch : kArchs) {
@@ -86,6 +86,11 @@ TEST_CASE("v_fma_f32 / v_fmac_f32 / v_fmamk / v_fmaak with constant and SGPR sou
           {"v_fmamk_f32 v8, v2, 0x40490fdb, v6", [](uint32_t x, uint32_t, uint32_t z, uint32_t) { return fma_bits(x, 0x40490fdbu, z); }},
           {"v_fmaak_f32 v8, v2, v4, 0x40490fdb", [](uint32_t x, uint32_t y, uint32_t, uint32_t) { return fma_bits(x, y, 0x40490fdbu); }},
           {"v_mov_b32 v8, v2\n  v_fma_f32 v8, v8, -4.0, v6", [](uint32_t x, uint32_t, uint32_t z, uint32_t) { return fma_bits(x, 0xc0800000u, z); }},
+          // Source modifiers on the one-value sources (neg flips bit 31, abs clears it).
+          {"v_fma_f32 v8, -v2, |s10|, -0.5", [](uint32_t x, uint32_t, uint32_t, uint32_t k) { return fma_bits(x ^ 0x80000000u, k & 0x7fffffffu, 0xbf000000u); }},
+          {"v_fma_f32 v8, |v2|, -s10, v6", [](uint32_t x, uint32_t, uint32_t z, uint32_t k) { return fma_bits(x & 0x7fffffffu, k ^ 0x80000000u, z); }},
+          {"v_fma_f32 v8, -|s10|, -4.0, -|v6|", [](uint32_t, uint32_t, uint32_t z, uint32_t k) { return fma_bits(k | 0x80000000u, 0xc0800000u, z | 0x80000000u); }},
+          {"v_mov_b32 v8, v6\n  v_fmac_f32_e64 v8, -s10, |v2|", [](uint32_t x, uint32_t, uint32_t z, uint32_t k) { return fma_bits(k ^ 0x80000000u, x & 0x7fffffffu, z); }},
       };
       for (const Form& f : forms)
         for (bool partial : {false, true})
