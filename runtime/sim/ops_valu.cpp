@@ -155,7 +155,8 @@ template <int ORDER>
 // value in `slot`, marked by `bit` in `bcast`.
 [[gnu::always_inline]] inline const uint32_t* fma_source(Wave& w, const Src& x, uint32_t& slot, unsigned bit, unsigned& bcast) {
   if (x.k == SrcKind::V) return w.vr(x.idx);
-  slot = lane_src(w, x, 0);
+  // The common kinds here, without lane_src's call (GCC does not inline it into this path).
+  slot = x.k == SrcKind::Const ? uint32_t(x.val) : x.k == SrcKind::S ? w.s[x.idx] : lane_src(w, x, 0);
   bcast |= bit;
   return &slot;
 }
