@@ -568,6 +568,19 @@ TurnEnd run_turn_as(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sche
   const uint64_t budget = L.opt.instruction_budget;
   const bool checkw = L.opt.check_waitcnt;
   int waiting_rounds = 0;
+  // One test per instruction: `local` reaching `next_check`, the first of the next time-limit check
+  // (every 2^16 instructions) and the instruction at which the budget, as last read, is used up.
+  // The shared count changes only when a turn ends (this thread's or another's), so one host thread
+  // stops at the same instruction as a per-instruction read would; with several, another thread's
+  // turn ending in between is seen at the next check.
+  uint64_t next_check = 0;
+  auto plan_check = [&] {
+    const uint64_t used = budget_used.load(std::memory_order_relaxed);
+    const uint64_t last_ok = used >= budget ? 0 : budget - used;  // local may reach this, not pass it
+    const uint64_t deadline_at = (local | 0xffff) + 1;
+    next_check = last_ok < deadline_at - 1 ? last_ok + 1 : deadline_at;
+  };
+  plan_check();
   for (int wi = 0; wi < nwaves; ++wi) S.waves[wi].T = &T;
   auto end_turn = [&](TurnEnd e) {
     T.stats.wave_instructions += local;
@@ -587,8 +600,11 @@ TurnEnd run_turn_as(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sche
         if (w.pc >= nops) fail(w, ops[nops - 1], "execution ran past the end of the kernel code (missing s_endpgm?)");
         const Op& op = ops[w.pc];
         if (!op.fn) fail(w, op, unbound_reason(op));
-        if (++local + budget_used.load(std::memory_order_relaxed) > budget) [[unlikely]] budget_exhausted(w, op, S, sched);
-        if ((local & 0xffff) == 0) check_deadline(L, &w, &op, &S, &sched);
+        if (++local >= next_check) [[unlikely]] {
+          if (local + budget_used.load(std::memory_order_relaxed) > budget) budget_exhausted(w, op, S, sched);
+          if ((local & 0xffff) == 0) check_deadline(L, &w, &op, &S, &sched);
+          plan_check();
+        }
         // Under VGPR indexing a VALU instruction's registers are checked once offset (run_gpr_indexed).
         if (checkw && !w.pend.empty() && !((w.mode & kModeGprIdxEn) && op.unit == isa::Unit::VALU)) check_pending(w, op);
         w.branched = false;
