@@ -76,6 +76,8 @@ inline double fma_f32_round_odd(float a, float b, float c) {
 }
 // r[l] = fma(a[l], b[l], c[l]) for 64 lanes of f32 bits, correctly rounded (fma64.cpp).
 void fma64(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* r);
+// The same with operand i read as one value for all lanes (*a, *b or *c) where bit i of bcast is set.
+void fma64_bcast(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* r, unsigned bcast);
 inline uint32_t flush_denorm32(uint32_t u) { return (u & 0x7f800000u) == 0 ? (u & 0x80000000u) : u; }
 
 }  // namespace cdnajit::sim

@@ -19,14 +19,31 @@ namespace {
 // Active lanes: most instructions run with full EXEC, so skip the (libgcc) popcount then.
 inline uint64_t lanes(uint64_t e) { return e == ~0ull ? 64 : uint64_t(std::popcount(e)); }
 
+// Source i when it is not a VGPR (a constant or a scalar register: one value for every lane),
+// with what fetch applies to each lane (SDWA select, neg/abs, input denormal flush) applied once.
+uint32_t uniform_source(Wave& w, const Op& op, int i, bool fl) {
+  const Src& s = op.s[i];
+  const bool flush = fl && w.flush_in_f32 && op.ft == FType::F32;
+  const bool sdwa = op.sdwa && i < 2 && op.sdwa_src_sel[i] != 6;
+  uint32_t x = lane_src(w, s, 0);
+  if (sdwa) x = sdwa_extract(x, op.sdwa_src_sel[i], (op.sdwa_sext >> i) & 1);  // sext(vN): sign-extend the selected byte/word
+  const uint32_t sign = uint32_t(src_sign_mask(op, i));
+  if (s.abs) x &= ~sign;
+  if (s.neg) x = fl || op.ft != FType::Int || s.sign ? x ^ sign : 0u - x;
+  return flush ? flush_denorm32(x) : x;
+}
+
 // 64 lanes of one 32-bit source, with float neg/abs and input denormal flush applied.
 const uint32_t* fetch(Wave& w, const Op& op, int i, uint32_t* tmp, bool fl) {
   const Src& s = op.s[i];
+  if (s.k != SrcKind::V) {
+    std::fill_n(tmp, 64, uniform_source(w, op, i, fl));
+    return tmp;
+  }
   bool flush = fl && w.flush_in_f32 && op.ft == FType::F32;
   bool sdwa = op.sdwa && i < 2 && op.sdwa_src_sel[i] != 6;
-  if (s.k == SrcKind::V && !s.neg && !s.abs && !flush && !sdwa) return w.vr(s.idx);
-  if (s.k == SrcKind::V) std::memcpy(tmp, w.vr(s.idx), 256);
-  else { uint32_t x = lane_src(w, s, 0); for (int l = 0; l < 64; ++l) tmp[l] = x; }
+  if (!s.neg && !s.abs && !flush && !sdwa) return w.vr(s.idx);
+  std::memcpy(tmp, w.vr(s.idx), 256);
   if (sdwa) {
     const bool sext = (op.sdwa_sext >> i) & 1;  // sext(vN): sign-extend the selected byte/word
     for (int l = 0; l < 64; ++l) tmp[l] = sdwa_extract(tmp[l], op.sdwa_src_sel[i], sext);
@@ -108,31 +125,59 @@ void v32(Wave& w, const Op& op) {
 
 // Fused multiply-add forms over whole arrays (vectorised host FMA).
 // ORDER: 0 = fma(s0, s1, s2) (v_fma, v_fmaak: s2 = K, v_fmamk: s1 = K), 1 = fma(s0, s1, dst) (v_fmac).
+// The general form: source modifiers, denormal flush, SDWA, output modifiers, EXEC (fetch + store).
+template <int ORDER>
+[[gnu::noinline]] void vfma_general(Wave& w, const Op& op) {
+  alignas(64) uint32_t t0[64], t1[64], t2[64], r[64];
+  // A source that is not a VGPR is one value for all lanes: passed as that value (fma64_bcast).
+  uint32_t k[3];
+  unsigned bcast = 0;
+  auto source = [&](int i, uint32_t* tmp) -> const uint32_t* {
+    if (op.s[i].k == SrcKind::V) return fetch(w, op, i, tmp, true);
+    k[i] = uniform_source(w, op, i, true);
+    bcast |= 1u << i;
+    return &k[i];
+  };
+  const uint32_t* a = source(0, t0);
+  const uint32_t* b = source(1, t1);
+  const uint32_t* c = ORDER == 0 ? source(2, t2) : w.vr(op.d[0].idx);
+  // v_fmac's accumulator is an f32 input too: flushed under FLOAT_DENORM_MODE_32's input flush, as
+  // the MODE-honouring handler does (ops_rounding.cpp, f32_arith).
+  if (ORDER == 1 && w.flush_in_f32) {
+    for (int l = 0; l < 64; ++l) t2[l] = flush_denorm32(c[l]);
+    c = t2;
+  }
+  fma64_bcast(a, b, c, r, bcast);
+  store(w, op, r, true);
+}
+
+// Source `x` of a plain FMA: its VGPR row, or (a constant or an SGPR: one value for all lanes) that
+// value in `slot`, marked by `bit` in `bcast`.
+[[gnu::always_inline]] inline const uint32_t* fma_source(Wave& w, const Src& x, uint32_t& slot, unsigned bit, unsigned& bcast) {
+  if (x.k == SrcKind::V) return w.vr(x.idx);
+  // The common kinds here, without lane_src's call (GCC does not inline it into this path).
+  slot = x.k == SrcKind::Const ? uint32_t(x.val) : x.k == SrcKind::S ? w.s[x.idx] : lane_src(w, x, 0);
+  bcast |= bit;
+  return &slot;
+}
+
 template <int ORDER>
 void vfma(Wave& w, const Op& op) {
-  alignas(64) uint32_t t0[64], t1[64], t2[64], r[64];
   // Plain form (the common one): full EXEC, no modifiers, no denormal flush, no SDWA: the fused
   // results go straight to the destination (what fetch + store do then, without their copies).
-  auto plain = [&](const Src& x) { return !x.neg && !x.abs && x.k != SrcKind::None; };
-  if (w.exec() == ~0ull && !op.sdwa && !op.omod && !op.clamp && !w.flush_in_f32 && !w.flush_out_f32 &&
-      op.d[0].k == SrcKind::V && plain(op.s[0]) && plain(op.s[1]) && (ORDER == 1 || plain(op.s[2]))) {
-    auto operand = [&](int i, uint32_t* tmp) -> const uint32_t* {
-      if (op.s[i].k == SrcKind::V) return w.vr(op.s[i].idx);
-      std::fill_n(tmp, 64, lane_src(w, op.s[i], 0));
-      return tmp;
-    };
-    const uint32_t* a = operand(0, t0);
-    const uint32_t* b = operand(1, t1);
-    const uint32_t* c = ORDER == 0 ? operand(2, t2) : w.vr(op.d[0].idx);
-    fma64(a, b, c, w.vr(op.d[0].idx));
-    w.lane_ops += 64;
-    return;
-  }
-  const uint32_t* a = fetch(w, op, 0, t0, true);
-  const uint32_t* b = fetch(w, op, 1, t1, true);
-  const uint32_t* c = ORDER == 0 ? fetch(w, op, 2, t2, true) : w.vr(op.d[0].idx);
-  fma64(a, b, c, r);
-  store(w, op, r, true);
+  const Src &s0 = op.s[0], &s1 = op.s[1], &s2 = op.s[2];
+  auto plain = [](const Src& x) { return !x.neg && !x.abs && x.k != SrcKind::None; };
+  if (w.exec() != ~0ull || op.sdwa || op.omod || op.clamp || w.flush_in_f32 || w.flush_out_f32 ||
+      op.d[0].k != SrcKind::V || !plain(s0) || !plain(s1) || (ORDER == 0 && !plain(s2))) [[unlikely]]
+    return vfma_general<ORDER>(w, op);
+  uint32_t* d = w.vr(op.d[0].idx);
+  uint32_t k[3];
+  unsigned bcast = 0;
+  const uint32_t* a = fma_source(w, s0, k[0], 1, bcast);
+  const uint32_t* b = fma_source(w, s1, k[1], 2, bcast);
+  const uint32_t* c = ORDER == 0 ? fma_source(w, s2, k[2], 4, bcast) : d;
+  fma64_bcast(a, b, c, d, bcast);
+  w.lane_ops += 64;
 }
 
 // Compare: per-lane bit into d[0] (VCC or SGPR pair); v_cmpx also writes EXEC.

@@ -553,11 +553,13 @@ enum class TurnEnd { Finished, Waiting, Preempted };
 
 // Runs the workgroup's waves round-robin until they have all ended, or the workgroup waits, or
 // (while other workgroups are suspended) its slice is used up.
-TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, std::atomic<uint64_t>& budget_used) {
+// RECORDING: the workgroup is recorded for the timing model (its steps or its cache lines); the
+// loop without it has none of the recording tests per instruction.
+template <bool RECORDING>
+TurnEnd run_turn_as(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, std::atomic<uint64_t>& budget_used,
+                    LineWave* const lines) {
   const int nwaves = S.nwaves;
   RecordedWave* const rec = S.rec;
-  // The workgroup's global cache lines for the memory hierarchy (Recording::line_workgroups), or nullptr.
-  LineWave* const lines = L.rec && S.lin * size_t(nwaves) < L.rec->line_waves.size() ? &L.rec->line_waves[S.lin * size_t(nwaves)] : nullptr;
   const Op* ops = L.dk->ops.data();
   const uint32_t nops = uint32_t(L.dk->ops.size());
   const uint8_t* writes = sched.writes_memory.data();
@@ -566,6 +568,19 @@ TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, 
   const uint64_t budget = L.opt.instruction_budget;
   const bool checkw = L.opt.check_waitcnt;
   int waiting_rounds = 0;
+  // One test per instruction: `local` reaching `next_check`, the first of the next time-limit check
+  // (every 2^16 instructions) and the instruction at which the budget, as last read, is used up.
+  // The shared count changes only when a turn ends (this thread's or another's), so one host thread
+  // stops at the same instruction as a per-instruction read would; with several, another thread's
+  // turn ending in between is seen at the next check.
+  uint64_t next_check = 0;
+  auto plan_check = [&] {
+    const uint64_t used = budget_used.load(std::memory_order_relaxed);
+    const uint64_t last_ok = used >= budget ? 0 : budget - used;  // local may reach this, not pass it
+    const uint64_t deadline_at = (local | 0xffff) + 1;
+    next_check = last_ok < deadline_at - 1 ? last_ok + 1 : deadline_at;
+  };
+  plan_check();
   for (int wi = 0; wi < nwaves; ++wi) S.waves[wi].T = &T;
   auto end_turn = [&](TurnEnd e) {
     T.stats.wave_instructions += local;
@@ -585,18 +600,21 @@ TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, 
         if (w.pc >= nops) fail(w, ops[nops - 1], "execution ran past the end of the kernel code (missing s_endpgm?)");
         const Op& op = ops[w.pc];
         if (!op.fn) fail(w, op, unbound_reason(op));
-        if (++local + budget_used.load(std::memory_order_relaxed) > budget) [[unlikely]] budget_exhausted(w, op, S, sched);
-        if ((local & 0xffff) == 0) check_deadline(L, &w, &op, &S, &sched);
+        if (++local >= next_check) [[unlikely]] {
+          if (local + budget_used.load(std::memory_order_relaxed) > budget) budget_exhausted(w, op, S, sched);
+          if ((local & 0xffff) == 0) check_deadline(L, &w, &op, &S, &sched);
+          plan_check();
+        }
         // Under VGPR indexing a VALU instruction's registers are checked once offset (run_gpr_indexed).
         if (checkw && !w.pend.empty() && !((w.mode & kModeGprIdxEn) && op.unit == isa::Unit::VALU)) check_pending(w, op);
         w.branched = false;
         w.icount++;
         stores += writes[w.pc];
-        if (rec) [[unlikely]] record_step(rec[wi], w, op);
-        if (lines && op.unit == isa::Unit::VMEM) [[unlikely]] record_lines(lines[wi], w, op, L.rec->line_bytes);
+        if (RECORDING && rec) [[unlikely]] record_step(rec[wi], w, op);
+        if (RECORDING && lines && op.unit == isa::Unit::VMEM) [[unlikely]] record_lines(lines[wi], w, op, L.rec->line_bytes);
         if (w.nondefault_mode) [[unlikely]] run_in_mode(w, op);
         else op.fn(w, op);
-        if (rec) [[unlikely]] rec[wi].steps.back().taken = w.branched;
+        if (RECORDING && rec) [[unlikely]] rec[wi].steps.back().taken = w.branched;
         T.stats.by_unit[int(op.unit)]++;
         if (!w.branched) w.pc++;
         else if (w.pc <= op.index && w.icount >= w.yield_at && w.status == Wave::Running) [[unlikely]]
@@ -633,6 +651,14 @@ TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, 
     // with the running ones by slices (a waiting loop the spin test does not recognise still ends).
     if (local >= kWorkgroupSlice && sched.nsuspended.load() > 0 && !sched.may_start()) return end_turn(TurnEnd::Preempted);
   }
+}
+
+TurnEnd run_turn(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sched, std::atomic<uint64_t>& budget_used) {
+  // The workgroup's global cache lines for the memory hierarchy (Recording::line_workgroups), or nullptr.
+  const size_t first = S.lin * size_t(S.nwaves);
+  LineWave* const lines = L.rec && first < L.rec->line_waves.size() ? &L.rec->line_waves[first] : nullptr;
+  if (S.rec || lines) return run_turn_as<true>(L, T, S, sched, budget_used, lines);
+  return run_turn_as<false>(L, T, S, sched, budget_used, nullptr);
 }
 
 // Hash of everything a suspended workgroup's future depends on besides global memory: each

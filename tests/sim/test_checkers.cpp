@@ -212,6 +212,28 @@ TEST_CASE("runaway loop hits the instruction budget", "[sim][check]") {
   CHECK_THAT(msg, Contains("kernel spin"));
 }
 
+// The budget stops the wave at the instruction that passes it, not at the next periodic check: budgets
+// one apart stop a two-instruction loop on its two different instructions.
+TEST_CASE("the instruction budget stops at the exact instruction", "[sim][check]") {
+  Arch arch = Arch::gfx942;
+  Device dev(arch);
+  auto co = cdnajit::read_code_object(assemble(asm_kernel("spin", "BB0:\n s_add_u32 s4, s4, 1\n s_branch BB0\n s_endpgm", arch), arch));
+  std::vector<uint8_t> ka(16, 0);
+  auto stop = [&](uint64_t budget) {
+    cdnajit::sim::Options o;
+    o.instruction_budget = budget;
+    std::string msg = error_of([&] { dev.sim.launch(co, "spin", ka, dims1(1, 64), o); });
+    const bool add = msg.find("s_add_u32") != std::string::npos, branch = msg.find("s_branch") != std::string::npos;
+    INFO(msg);
+    REQUIRE(add != branch);
+    return add;
+  };
+  for (uint64_t b : {100000ull, 131071ull, 131072ull, 200001ull}) {
+    INFO("budget " << b);
+    CHECK(stop(b) != stop(b + 1));
+  }
+}
+
 TEST_CASE("an instruction the simulator does not implement is an error, never a no-op", "[sim][check]") {
   Arch arch = Arch::gfx950;
   Device dev(arch);
