@@ -115,9 +115,9 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
 constexpr size_t kMaxPending = 128;  // vmcnt saturates at 63, lgkmcnt at 15 (pend_add)
 // Retires every entry (in index order): nothing stays outstanding, so no register changes owner.
 static void retire_all(Wave& w) {
+  pending_stores_retired(w);
   for (const Pending& p : w.pend) {
     if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
-    if (p.store) store_retired(w, p);
     for (uint16_t r = p.first; r < p.first + p.count; ++r) (p.file == 0 ? w.pend_s[r] : w.pend_v[r]) = nullptr;
   }
   w.pend.clear();
