@@ -7,6 +7,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/sim_internal.hpp"
@@ -525,16 +528,38 @@ void buf_store(Wave& w, const Op& op) {
 // lanes at consecutive dwords, in range, no LDS DMA outstanding, no other wave's store pending
 // (what ds_fast does for it: the store's tags, one copy, the wait-count entry). Kept apart from
 // ds_fast, whose per-lane address arrays make a large stack frame, and inlined into the handlers.
+// Whether the 64 lane addresses are a[0], a[0] + 4, ..., a[0] + 252 (mod 2^32): eight 8-lane
+// compares on an AVX2 host, the portable loop elsewhere (same answer).
+bool unit_dwords_portable(const uint32_t* a) {
+  uint32_t dev = 0;
+  for (int l = 1; l < 64; ++l) dev |= (a[l] - a[l - 1]) ^ 4u;
+  return dev == 0;
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) bool unit_dwords_avx2(const uint32_t* a) {
+  __m256i want = _mm256_add_epi32(_mm256_set1_epi32(int(a[0])), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+  const __m256i step = _mm256_set1_epi32(32);
+  __m256i dev = _mm256_setzero_si256();
+  for (int i = 0; i < 8; ++i) {
+    dev = _mm256_or_si256(dev, _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 8 * i)), want));
+    want = _mm256_add_epi32(want, step);
+  }
+  return _mm256_testz_si256(dev, dev);
+}
+const bool kUnitDwordsAvx2 = __builtin_cpu_supports("avx2");
+inline bool unit_dwords(const uint32_t* a) { return kUnitDwordsAvx2 ? unit_dwords_avx2(a) : unit_dwords_portable(a); }
+#else
+inline bool unit_dwords(const uint32_t* a) { return unit_dwords_portable(a); }
+#endif
+
 template <bool WRITE>
 inline bool ds_b32_row(Wave& w, const Op& op) {
   if ((op.aux & 0xfff) != 4 || op.s[0].k != SrcKind::V || w.exec() != ~0ull || (w.wg_dma_pending && *w.wg_dma_pending) ||
       (w.lds_tags && lds_stores_elsewhere(w)) || (WRITE && op.s[1].k != SrcKind::V) || w.lds_size < 4)
     return false;
   const uint32_t* addr = w.vr(op.s[0].idx);
-  uint32_t dev = 0;
-  for (int l = 1; l < 64; ++l) dev |= (addr[l] - addr[l - 1]) ^ 4u;
   const uint32_t first = addr[0] + uint32_t(op.offset), limit = w.lds_size - 4;
-  if (dev != 0 || first > limit || limit - first < 63 * 4) return false;
+  if (first > limit || limit - first < 63 * 4 || !unit_dwords(addr)) return false;
   if (WRITE && w.lds_tags) lds_store_lanes(w, op, &first, ~0ull, 4, true);
   if (WRITE) copy_row(w.lds + first, w.vr(op.s[1].idx));
   else copy_row(w.vr(op.d[0].idx), w.lds + first);
