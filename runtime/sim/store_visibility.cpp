@@ -227,6 +227,9 @@ void stores_retired(Wave& w, int kind, uint64_t newest, int n) {
   w.stores_pending[kind] -= n;
   w.wg_stores_pending[kind] -= n;
   if (kind == kLdsStore) {  // retired before another wave ran: its tags need not be written
+    // Deferred stores are in issue order (serials rising): when the newest retired, all did.
+    if (!w.lds_deferred.empty() && (w.lds_deferred.back().tag >> kTagSerialShift) <= w.stores_retired[kind])
+      w.lds_deferred_head = w.lds_deferred.size();
     while (w.lds_deferred_head < w.lds_deferred.size() &&
            (w.lds_deferred[w.lds_deferred_head].tag >> kTagSerialShift) <= w.stores_retired[kind])
       ++w.lds_deferred_head;
