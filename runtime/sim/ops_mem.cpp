@@ -7,6 +7,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/sim_internal.hpp"
@@ -16,7 +19,7 @@ namespace {
 
 enum : uint8_t { kCntVm = 1, kCntLgkm = 2, kCntSmem = 3, kCntFlat = 4 };
 
-void track(Wave& w, const Op& op, bool has_dst) {
+inline void track(Wave& w, const Op& op, bool has_dst) {
   uint16_t first = 0, count = 0, file = 1;
   if (has_dst && op.nd) {
     const Src& d = op.d[0];
@@ -521,6 +524,49 @@ void buf_store(Wave& w, const Op& op) {
 
 // ---- DS (LDS) ------------------------------------------------------------------
 // aux: bytes (low 8), 0x100 sign-extend, 0x200 d16 (low half), 0x400 d16_hi, 0x800 read2/write2, 0x1000 st64
+// The commonest case, with nothing to check lane by lane: ds_read_b32 / ds_write_b32 of all 64
+// lanes at consecutive dwords, in range, no LDS DMA outstanding, no other wave's store pending
+// (what ds_fast does for it: the store's tags, one copy, the wait-count entry). Kept apart from
+// ds_fast, whose per-lane address arrays make a large stack frame, and inlined into the handlers.
+// Whether the 64 lane addresses are a[0], a[0] + 4, ..., a[0] + 252 (mod 2^32): eight 8-lane
+// compares on an AVX2 host, the portable loop elsewhere (same answer).
+bool unit_dwords_portable(const uint32_t* a) {
+  uint32_t dev = 0;
+  for (int l = 1; l < 64; ++l) dev |= (a[l] - a[l - 1]) ^ 4u;
+  return dev == 0;
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) bool unit_dwords_avx2(const uint32_t* a) {
+  __m256i want = _mm256_add_epi32(_mm256_set1_epi32(int(a[0])), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+  const __m256i step = _mm256_set1_epi32(32);
+  __m256i dev = _mm256_setzero_si256();
+  for (int i = 0; i < 8; ++i) {
+    dev = _mm256_or_si256(dev, _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 8 * i)), want));
+    want = _mm256_add_epi32(want, step);
+  }
+  return _mm256_testz_si256(dev, dev);
+}
+const bool kUnitDwordsAvx2 = __builtin_cpu_supports("avx2");
+inline bool unit_dwords(const uint32_t* a) { return kUnitDwordsAvx2 ? unit_dwords_avx2(a) : unit_dwords_portable(a); }
+#else
+inline bool unit_dwords(const uint32_t* a) { return unit_dwords_portable(a); }
+#endif
+
+template <bool WRITE>
+inline bool ds_b32_row(Wave& w, const Op& op) {
+  if ((op.aux & 0xfff) != 4 || op.s[0].k != SrcKind::V || w.exec() != ~0ull || (w.wg_dma_pending && *w.wg_dma_pending) ||
+      (w.lds_tags && lds_stores_elsewhere(w)) || (WRITE && op.s[1].k != SrcKind::V) || w.lds_size < 4)
+    return false;
+  const uint32_t* addr = w.vr(op.s[0].idx);
+  const uint32_t first = addr[0] + uint32_t(op.offset), limit = w.lds_size - 4;
+  if (first > limit || limit - first < 63 * 4 || !unit_dwords(addr)) return false;
+  if (WRITE && w.lds_tags) lds_store_lanes(w, op, &first, ~0ull, 4, true);
+  if (WRITE) copy_row(w.lds + first, w.vr(op.s[1].idx));
+  else copy_row(w.vr(op.d[0].idx), w.lds + first);
+  track(w, op, !WRITE);
+  return true;
+}
+
 // Fast path for dword-multiple reads/writes with a VGPR address, done on whole lane vectors: the
 // addresses, the bounds check (one reduction) and, for the unit-stride full-EXEC access, one block
 // copy per register; any out-of-range lane falls back to the checked per-lane path, which reports it.
@@ -528,23 +574,6 @@ template <bool WRITE>
 bool ds_fast(Wave& w, const Op& op) {
   uint32_t bytes = op.aux & 0xff;
   if ((bytes & 3) || (op.aux & 0x700) || op.s[0].k != SrcKind::V) return false;
-  // The commonest case first, with nothing to check lane by lane: ds_read_b32 / ds_write_b32 of all
-  // 64 lanes at consecutive dwords, in range, no LDS DMA outstanding, no other wave's store pending
-  // (what the general code below does for it: the store's tags, one copy, the wait-count entry).
-  if (bytes == 4 && !(op.aux & 0x800) && w.exec() == ~0ull && !(w.wg_dma_pending && *w.wg_dma_pending) &&
-      !(w.lds_tags && lds_stores_elsewhere(w)) && (!WRITE || op.s[1].k == SrcKind::V) && w.lds_size >= 4) {
-    const uint32_t* addr = w.vr(op.s[0].idx);
-    uint32_t dev = 0;
-    for (int l = 1; l < 64; ++l) dev |= (addr[l] - addr[l - 1]) ^ 4u;
-    const uint32_t first = addr[0] + uint32_t(op.offset), limit = w.lds_size - 4;
-    if (dev == 0 && first <= limit && limit - first >= 63 * 4) {
-      if (WRITE && w.lds_tags) lds_store_lanes(w, op, &first, ~0ull, 4, true);
-      if (WRITE) copy_row(w.lds + first, w.vr(op.s[1].idx));
-      else copy_row(w.vr(op.d[0].idx), w.lds + first);
-      track(w, op, !WRITE);
-      return true;
-    }
-  }
   bool two = op.aux & 0x800;
   uint32_t scale = (op.aux & 0x1000) ? bytes * 64 : bytes;
   uint32_t ndw = bytes / 4;
@@ -666,7 +695,7 @@ struct DsAccess {
 };
 
 void ds_read(Wave& w, const Op& op) {
-  if (ds_fast<false>(w, op)) return;
+  if (ds_b32_row<false>(w, op) || ds_fast<false>(w, op)) return;
   const DsAccess ds(op);
   ds.for_each(w, op, [&](int l, int k, uint32_t a) {
     uint8_t* p = lds_ptr(w, op, a, ds.bytes, l);
@@ -677,7 +706,8 @@ void ds_read(Wave& w, const Op& op) {
   track(w, op, true);
 }
 void ds_write(Wave& w, const Op& op) {
-  if (op.s[1].k == SrcKind::V && (op.ns < 3 || op.s[2].k == SrcKind::V) && ds_fast<true>(w, op)) return;
+  if (op.s[1].k == SrcKind::V && (op.ns < 3 || op.s[2].k == SrcKind::V) && (ds_b32_row<true>(w, op) || ds_fast<true>(w, op)))
+    return;
   const DsAccess ds(op);
   ds.for_each(w, op, [&](int l, int k, uint32_t a) {
     if (uint8_t* p = lds_ptr(w, op, a, ds.bytes, l)) store_lane(w, op, op.s[1 + k], l, p, ds.bytes);

@@ -372,6 +372,8 @@ inline bool global_stores_elsewhere(const Wave& w) { return w.wg_stores_pending[
 void lds_stores_publish(Wave& w);
 void store_issued(Wave& w, Pending& p);
 void store_retired(Wave& w, const Pending& p);
+// Every entry of w.pend retires (before it is cleared): store_retired for each, in one step.
+void pending_stores_retired(Wave& w);
 void barrier_passed(Wave& w, const Op& op);
 // At a workgroup's start, for all `n` wave slots of its storage (tags: one per LDS byte, or empty).
 void begin_store_tracking(const Launch& L, Wave* waves, size_t n, std::vector<uint64_t>& tags, size_t lds_bytes,

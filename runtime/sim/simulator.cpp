@@ -86,6 +86,14 @@ static void uncover(Wave& w, uint16_t file, uint16_t r) {
   if (--w.pend_bits[file][r & 63] == 0) (file == 0 ? w.pend_smask : w.pend_vmask) &= ~(1ull << (r & 63));
 }
 
+// Retires the oldest entry on vmcnt (vm) or lgkmcnt: out of line, so that pend_add's common
+// path stays short.
+[[gnu::noinline]] static void retire_oldest(Wave& w, bool vm) {
+  size_t oldest = 0;
+  while ((w.pend[oldest].counter == 1) != vm) ++oldest;
+  retire(w, oldest);
+}
+
 void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t first, uint16_t count) {
   if (!w.L->opt.check_waitcnt) return;
   // The hardware counters saturate (vmcnt 63, lgkmcnt 15 on gfx9): a wave does not issue
@@ -94,11 +102,7 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
   // SIInsertWaitcnts models the same: waiting for max-1 newer ops always suffices).
   const bool vm = counter == 1;
   const size_t limit = vm ? 63 : 15;
-  if (w.pend_count[vm ? 0 : 1] >= limit) {
-    size_t oldest = 0;
-    while ((w.pend[oldest].counter == 1) != vm) ++oldest;
-    retire(w, oldest);
-  }
+  if (w.pend_count[vm ? 0 : 1] >= limit) retire_oldest(w, vm);
   w.pend.push_back(Pending{&op, counter, file, first, count});
   ++w.pend_count[vm ? 0 : 1];
   if (w.store_open[0] || w.store_open[1]) store_issued(w, w.pend.back());
@@ -115,9 +119,9 @@ void pend_add(Wave& w, const Op& op, uint8_t counter, uint16_t file, uint16_t fi
 constexpr size_t kMaxPending = 128;  // vmcnt saturates at 63, lgkmcnt at 15 (pend_add)
 // Retires every entry (in index order): nothing stays outstanding, so no register changes owner.
 static void retire_all(Wave& w) {
+  pending_stores_retired(w);
   for (const Pending& p : w.pend) {
     if (p.lds_hi > p.lds_lo && w.wg_dma_pending) --*w.wg_dma_pending;
-    if (p.store) store_retired(w, p);
     for (uint16_t r = p.first; r < p.first + p.count; ++r) (p.file == 0 ? w.pend_s[r] : w.pend_v[r]) = nullptr;
   }
   w.pend.clear();

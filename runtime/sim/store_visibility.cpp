@@ -139,12 +139,12 @@ void check_global(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane) {
 
 // Tags [addr, addr + n) with `tag`: at once for an atomic (after the deferred stores it follows),
 // else deferred to lds_stores_publish (adjacent ranges of one store merged).
-void tag_lds(Wave& w, uint64_t tag, uint64_t addr, uint32_t n) {
-  if (tag & kTagAtomic) {
-    lds_stores_publish(w);
-    std::fill_n(w.lds_tags + addr, n, tag);
-    return;
-  }
+void tag_lds_now(Wave& w, uint64_t tag, uint64_t addr, uint32_t n) {
+  lds_stores_publish(w);
+  std::fill_n(w.lds_tags + addr, n, tag);
+}
+inline __attribute__((always_inline)) void tag_lds(Wave& w, uint64_t tag, uint64_t addr, uint32_t n) {
+  if (tag & kTagAtomic) return tag_lds_now(w, tag, addr, n);
   if (w.lds_deferred.size() > w.lds_deferred_head) {
     Wave::DeferredLdsStore& b = w.lds_deferred.back();
     if (b.tag == tag && uint64_t(b.addr) + b.bytes == addr) { b.bytes += n; return; }
@@ -219,12 +219,17 @@ void store_issued(Wave& w, Pending& p) {
   ++w.wg_stores_pending[kind];
 }
 
-void store_retired(Wave& w, const Pending& p) {
-  const int kind = p.counter == 1 ? kGlobalStore : kLdsStore;
-  w.stores_retired[kind] = std::max(w.stores_retired[kind], p.store);
-  --w.stores_pending[kind];
-  --w.wg_stores_pending[kind];
+namespace {
+// `n` stores of `kind` retire, the newest with serial `newest` (in issue order, so one step
+// leaves the state that retiring them one by one would).
+void stores_retired(Wave& w, int kind, uint64_t newest, int n) {
+  w.stores_retired[kind] = std::max(w.stores_retired[kind], newest);
+  w.stores_pending[kind] -= n;
+  w.wg_stores_pending[kind] -= n;
   if (kind == kLdsStore) {  // retired before another wave ran: its tags need not be written
+    // Deferred stores are in issue order (serials rising): when the newest retired, all did.
+    if (!w.lds_deferred.empty() && (w.lds_deferred.back().tag >> kTagSerialShift) <= w.stores_retired[kind])
+      w.lds_deferred_head = w.lds_deferred.size();
     while (w.lds_deferred_head < w.lds_deferred.size() &&
            (w.lds_deferred[w.lds_deferred_head].tag >> kTagSerialShift) <= w.stores_retired[kind])
       ++w.lds_deferred_head;
@@ -232,6 +237,22 @@ void store_retired(Wave& w, const Pending& p) {
   }
   if (kind == kGlobalStore)
     while (!w.global_stores.empty() && w.global_stores.front().serial <= w.stores_retired[kind]) w.global_stores.pop_front();
+}
+}  // namespace
+
+void store_retired(Wave& w, const Pending& p) { stores_retired(w, p.counter == 1 ? kGlobalStore : kLdsStore, p.store, 1); }
+
+void pending_stores_retired(Wave& w) {
+  uint64_t newest[2] = {0, 0};
+  int n[2] = {0, 0};
+  for (const Pending& p : w.pend) {
+    if (!p.store) continue;
+    const int kind = p.counter == 1 ? kGlobalStore : kLdsStore;
+    newest[kind] = std::max(newest[kind], p.store);
+    ++n[kind];
+  }
+  for (int kind = 0; kind < 2; ++kind)
+    if (n[kind]) stores_retired(w, kind, newest[kind], n[kind]);
 }
 
 void barrier_passed(Wave& w, const Op& op) {

@@ -65,6 +65,45 @@ std::string lds_handoff(const std::string& wait, const std::string& read_offset 
 
 }  // namespace
 
+// One s_waitcnt retires two LDS stores at once (the simulator retires them in one step); a third
+// store stays pending across the barrier, so the reader's access is checked, and the second
+// store's bytes must count as retired.
+TEST_CASE("store visibility: every store an s_waitcnt retires at once is visible after the barrier, beside a later pending one",
+          "[sim][check][visibility]") {
+  const std::string body =
+      " s_load_dwordx2 s[2:3], s[0:1], 0x0\n v_lshlrev_b32 v1, 2, v0\n v_mad_u32_u24 v2, v0, 3, 1\n s_waitcnt lgkmcnt(0)\n"
+      " ds_write_b32 v1, v2\n ds_write_b32 v1, v2 offset:512\n s_waitcnt lgkmcnt(0)\n ds_write_b32 v1, v0\n s_barrier\n"
+      " v_xor_b32 v4, 0x100, v1\n ds_read_b32 v5, v4 offset:512\n s_waitcnt lgkmcnt(0)\n"
+      " global_store_dword v1, v5, s[2:3]\n s_endpgm";
+  for (Arch arch : kArchs)
+    for (int threads : {1, 2}) {
+      INFO(cdnajit::arch_name(arch) << ", " << threads << " host threads");
+      std::vector<uint32_t> out;
+      REQUIRE(run(arch, body, SR::Lds, &out, threads) == "");
+      for (uint32_t t = 0; t < 128; ++t) CHECK(out[t] == 3 * (t ^ 64) + 1);
+    }
+}
+
+// s_waitcnt lgkmcnt(1) retires the first of two LDS stores: the second (its tags not yet written
+// when the first retires) stays pending, and another wave reading its bytes is an Error.
+TEST_CASE("store visibility: the store an lgkmcnt(1) leaves outstanding stays pending when the older one retires",
+          "[sim][check][visibility]") {
+  const std::string body =
+      " s_load_dwordx2 s[2:3], s[0:1], 0x0\n v_lshlrev_b32 v1, 2, v0\n v_mad_u32_u24 v2, v0, 3, 1\n s_waitcnt lgkmcnt(0)\n"
+      " ds_write_b32 v1, v2\n ds_write_b32 v1, v2 offset:512\n s_waitcnt lgkmcnt(1)\n s_barrier\n"
+      " v_xor_b32 v4, 0x100, v1\n ds_read_b32 v5, v4 offset:512\n s_waitcnt lgkmcnt(0)\n"
+      " global_store_dword v1, v5, s[2:3]\n s_endpgm";
+  for (Arch arch : kArchs)
+    for (int threads : {1, 2}) {
+      INFO(cdnajit::arch_name(arch) << ", " << threads << " host threads");
+      const std::string msg = run(arch, body, SR::Lds, nullptr, threads);
+      INFO(msg);
+      CHECK_THAT(msg, Contains("'ds_read_b32 v5, v4 offset:512'"));
+      CHECK_THAT(msg, Contains("with 'ds_write_b32 v1, v2 offset:512'"));
+      CHECK_THAT(msg, Contains("has not completed"));
+    }
+}
+
 TEST_CASE("store visibility: an LDS store read by another wave before the writer's lgkmcnt wait is an Error naming both waves",
           "[sim][check][visibility]") {
   for (Arch arch : kArchs)
