@@ -21,8 +21,9 @@ struct Conv3dJobOptions {
   Conv3dConfig cfg;        // default: the seed's structure
   uint64_t seed = 1;       // data
   int warm_builds = 11;    // uncached JIT builds timed after one warm-up (median reported)
-  // Timing model (runtime/model) product for the modelled times: "" = mi355x on gfx950 (the
-  // seed's GPU), mi300x on gfx942; "none" = no modelled times.
+  // Timing model (runtime/model) product for the modelled times: "" = the arch's default product
+  // (model::default_product: mi350x on gfx950, mi300x on gfx942; the seed's GPU was an MI355X, so
+  // report_conv3d passes mi355x); "none" = no modelled times.
   std::string model;
   std::vector<int> model_hw{40, 56, 72, 104, 144, 168};  // H = W of the modelled seed shapes
   bool model_only = false;  // skip build timing, runs, checks: modelled times only
