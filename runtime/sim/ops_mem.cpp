@@ -198,8 +198,12 @@ uint8_t* lanes_in_one_block(Wave& w, const Op& op, const Src& va, const Src* sad
   } else {
     return nullptr;
   }
-  for (int l = 0; l < 64; ++l)
-    if ((e >> l) & 1) { lo = std::min(lo, addr[l]); hi = std::max(hi, addr[l]); }
+  if (e == ~0ull) {  // full EXEC: branch-free
+    for (int l = 0; l < 64; ++l) lo = std::min(lo, addr[l]), hi = std::max(hi, addr[l]);
+  } else {
+    for (int l = 0; l < 64; ++l)
+      if ((e >> l) & 1) { lo = std::min(lo, addr[l]); hi = std::max(hi, addr[l]); }
+  }
   const Memory::Block* b = w.T->last_block;
   if (!b || lo < b->base || hi + bytes > b->base + b->size || hi + bytes < hi) {
     b = w.L->mem->find(lo, size_t(hi - lo + bytes));
