@@ -198,8 +198,12 @@ uint8_t* lanes_in_one_block(Wave& w, const Op& op, const Src& va, const Src* sad
   } else {
     return nullptr;
   }
-  for (int l = 0; l < 64; ++l)
-    if ((e >> l) & 1) { lo = std::min(lo, addr[l]); hi = std::max(hi, addr[l]); }
+  if (e == ~0ull) {  // full EXEC: branch-free
+    for (int l = 0; l < 64; ++l) lo = std::min(lo, addr[l]), hi = std::max(hi, addr[l]);
+  } else {
+    for (int l = 0; l < 64; ++l)
+      if ((e >> l) & 1) { lo = std::min(lo, addr[l]); hi = std::max(hi, addr[l]); }
+  }
   const Memory::Block* b = w.T->last_block;
   if (!b || lo < b->base || hi + bytes > b->base + b->size || hi + bytes < hi) {
     b = w.L->mem->find(lo, size_t(hi - lo + bytes));
@@ -281,6 +285,13 @@ void g_store(Wave& w, const Op& op) {
 void g_load_lds(Wave& w, const Op& op) {
   const uint32_t bytes = op.aux & 0xff;
   const Src* saddr = op.ns > 1 ? &op.s[1] : nullptr;
+  // Every lane in one allocation (as g_load): the addresses once, no per-lane lookup. Not while
+  // global stores are tracked, whose per-lane checks must stay interleaved with the LDS writes (the
+  // first error in lane order is the one reported).
+  uint64_t addr[64];
+  if (!w.track_global)
+    if (uint8_t* host = lanes_in_one_block(w, op, op.s[0], saddr, bytes, addr))
+      return dma_lanes(w, op, bytes, [&](int l) -> const uint8_t* { return host + addr[l]; });
   dma_lanes(w, op, bytes, [&](int l) { return global_ptr(w, op, vaddr_of(w, op, op.s[0], saddr, l), bytes, l, false); });
 }
 

@@ -427,6 +427,26 @@ uint32_t dot2(float a0, float b0, float a1, float b1, float c) {
   return ub(fma_f32(a1, b1, fma_f32(a0, b0, c)));
 }
 
+// v_alignbit_b32: bits [31:0] of {a, b} >> (c & 31).
+struct AlignBit {
+  uint32_t operator()(uint32_t a, uint32_t b, uint32_t c) const { return uint32_t(((uint64_t(a) << 32) | b) >> (c & 31)); }
+};
+// A shift that is the same in every lane (a constant or an SGPR, as the generated kernels use it)
+// takes uniform 32-bit shifts, which the host vectorises; the per-lane 64-bit shift does not.
+void v_alignbit(Wave& w, const Op& op) {
+  if (op.ns != 3) return v32<AlignBit, false>(w, op);
+  alignas(64) uint32_t t0[64], t1[64], t2[64], r[64];
+  const uint32_t* a = fetch(w, op, 0, t0, false);
+  const uint32_t* b = fetch(w, op, 1, t1, false);
+  const uint32_t* c = fetch(w, op, 2, t2, false);
+  uint32_t differ = 0;
+  for (int l = 0; l < 64; ++l) differ |= (c[l] ^ c[0]) & 31;
+  if (differ) return v32<AlignBit, false>(w, op);
+  const uint32_t sh = c[0] & 31;
+  for (int l = 0; l < 64; ++l) r[l] = (b[l] >> sh) | (a[l] << (31 - sh) << 1);  // sh = 0: b
+  store(w, op, r, false);
+}
+
 #define V(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), false>
 #define VH(...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), false, kF16Result>
 #define VFX(not_f32, ...) &v32<decltype([](uint32_t a, uint32_t b, uint32_t c) -> uint32_t { return __VA_ARGS__; }), true, not_f32>
@@ -979,7 +999,7 @@ void register_valu(Registry& r) {
   A(O::v_bfe_i32, V(bfe_i(a, b, c)));
   A(O::v_bfi_b32, V((a & b) | (~a & c)));
   A(O::v_bfm_b32, V(((1u << (a & 31)) - 1) << (b & 31)));
-  A(O::v_alignbit_b32, V(uint32_t(((uint64_t(a) << 32) | b) >> (c & 31))));
+  A(O::v_alignbit_b32, &v_alignbit);
   A(O::v_alignbyte_b32, V(uint32_t(((uint64_t(a) << 32) | b) >> (8 * (c & 3)))));
   A(O::v_perm_b32, V(v_perm(a, b, c)));
   A(O::v_sad_u32, V((a > b ? a - b : b - a) + c));

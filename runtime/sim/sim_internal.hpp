@@ -281,6 +281,9 @@ struct Wave {
 
 struct alignas(128) ThreadCtx {  // aligned: per-thread counters must not share cache lines
   Stats stats;
+  // Per instruction (pc): how often this thread executed it. The dispatch loop keeps this one count;
+  // the per-unit totals and a turn's memory writes are per-pc constants times it, derived once.
+  std::vector<uint64_t> executed;
   const Memory::Block* last_block = nullptr;
 };
 

@@ -359,7 +359,7 @@ struct Scheduler {
   // (a store, a register, the LDS), with what their waves wait for.
   uint64_t idle_epoch = ~0ull;
   std::map<uint64_t, std::string> idle;
-  std::vector<uint8_t> writes_memory;  // per instruction: 1 for a store, atomic or LDS DMA
+  std::vector<uint32_t> writing_pcs;  // the instructions that write memory: stores, atomics, LDS DMAs
 
   bool may_start() const { return next.load() < nrun && live.load() < resident_limit; }
   bool reserve() {  // one more live workgroup, if the resident limit allows
@@ -566,9 +566,16 @@ TurnEnd run_turn_as(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sche
   RecordedWave* const rec = S.rec;
   const Op* ops = L.dk->ops.data();
   const uint32_t nops = uint32_t(L.dk->ops.size());
-  const uint8_t* writes = sched.writes_memory.data();
+  uint64_t* const executed = T.executed.data();
   const uint32_t vrows = vgpr_rows(L.dk->info), arows = agpr_rows(L.dk->info);
-  uint64_t local = 0, stores = 0;
+  uint64_t local = 0;
+  // Memory writes this turn: the writing instructions' counts at its end less those at its start.
+  auto writes_so_far = [&] {
+    uint64_t n = 0;
+    for (const uint32_t pc : sched.writing_pcs) n += executed[pc];
+    return n;
+  };
+  const uint64_t writes_before = writes_so_far();
   const uint64_t budget = L.opt.instruction_budget;
   const bool checkw = L.opt.check_waitcnt;
   int waiting_rounds = 0;
@@ -589,7 +596,7 @@ TurnEnd run_turn_as(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sche
   auto end_turn = [&](TurnEnd e) {
     T.stats.wave_instructions += local;
     budget_used.fetch_add(local, std::memory_order_relaxed);
-    S.stores += stores;
+    S.stores += writes_so_far() - writes_before;
     return e;
   };
   for (;;) {
@@ -613,13 +620,12 @@ TurnEnd run_turn_as(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sche
         if (checkw && !w.pend.empty() && !((w.mode & kModeGprIdxEn) && op.unit == isa::Unit::VALU)) check_pending(w, op);
         w.branched = false;
         w.icount++;
-        stores += writes[w.pc];
+        executed[w.pc]++;
         if (RECORDING && rec) [[unlikely]] record_step(rec[wi], w, op);
         if (RECORDING && lines && op.unit == isa::Unit::VMEM) [[unlikely]] record_lines(lines[wi], w, op, L.rec->line_bytes);
         if (w.nondefault_mode) [[unlikely]] run_in_mode(w, op);
         else op.fn(w, op);
         if (RECORDING && rec) [[unlikely]] rec[wi].steps.back().taken = w.branched;
-        T.stats.by_unit[int(op.unit)]++;
         if (!w.branched) w.pc++;
         else if (w.pc <= op.index && w.icount >= w.yield_at && w.status == Wave::Running) [[unlikely]]
           loop_edge(w, vrows, arows);
@@ -960,16 +966,16 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
       sched.resident_why = "the limit sim::Options::resident_workgroups sets";
     }
   }
-  sched.writes_memory.resize(dk.ops.size());
   for (size_t i = 0; i < dk.ops.size(); ++i) {
     const Op& op = dk.ops[i];
-    sched.writes_memory[i] = op.lds || (op.info && (op.info->is_store || op.info->is_atomic));
+    if (op.lds || (op.info && (op.info->is_store || op.info->is_atomic))) sched.writing_pcs.push_back(uint32_t(i));
   }
   int nthreads_host = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
   nthreads_host = int(std::max<uint64_t>(1, std::min<uint64_t>(uint64_t(nthreads_host), nrun)));
   std::atomic<uint64_t> budget_used{0};
   FirstError ferr;
   std::vector<ThreadCtx> tctx(static_cast<size_t>(nthreads_host));
+  for (auto& t : tctx) t.executed.assign(dk.ops.size(), 0);
   auto new_storage = [&]() {
     auto S = std::make_unique<WgStorage>();
     S->vregs.assign(size_t(nwaves) * kVRows * 64, 0);
@@ -1047,7 +1053,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
                 " workgroups suspended");
   Stats st;
   for (auto& t : tctx) {
-    for (int i = 0; i <= int(isa::Unit::Misc); ++i) st.by_unit[i] += t.stats.by_unit[i];
+    for (size_t pc = 0; pc < dk.ops.size(); ++pc) st.by_unit[int(dk.ops[pc].unit)] += t.executed[pc];
     st.wave_instructions += t.stats.wave_instructions;
     st.lane_ops += t.stats.lane_ops;
     st.waves += t.stats.waves;

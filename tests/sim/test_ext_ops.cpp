@@ -779,3 +779,30 @@ TEST_CASE("buffer format loads and stores with the V# data/number format", "[sim
     CHECK_THROWS(run(arch, vsharp("4", 6, 7) + "  buffer_load_format_x v10, v1, s[12:15], 0 offen\n  s_waitcnt vmcnt(0)\n", a, b, c));
   }
 }
+
+// v_alignbit_b32 = bits [31:0] of {S0, S1} >> (S2 & 31). The simulator takes another path when the
+// shift is one value for all lanes (a constant or an SGPR) than when it differs per lane: every
+// constant 0..31 (and 63: only its low five bits count), an SGPR, a per-lane VGPR, and a
+// destination that is also a source.
+TEST_CASE("v_alignbit_b32: uniform and per-lane shifts against a CPU computation", "[sim][ext]") {
+  std::mt19937_64 g(seed() + 7);
+  std::vector<uint64_t> a(64), b(64), c(64);
+  for (int l = 0; l < 64; ++l) a[l] = uint32_t(g()), b[l] = uint32_t(g()), c[l] = uint32_t(g());
+  auto want = [&](int l, uint32_t sh) { return (sh & 31) ? uint32_t((b[l] >> (sh & 31)) | (a[l] << (32 - (sh & 31)))) : uint32_t(b[l]); };
+  auto check_all = [&](const std::string& body, const std::function<uint32_t(int)>& shift) {
+    const Run r = run(Arch::gfx950, body, a, b, c);
+    int bad = 0;
+    for (int l = 0; l < 64; ++l)
+      if (uint32_t(r.out[l]) != want(l, shift(l)) && bad++ < 3)
+        FAIL_CHECK(body << " lane " << l << ": got " << std::hex << uint32_t(r.out[l]) << " want " << want(l, shift(l)));
+    CHECK(bad == 0);
+  };
+  for (uint32_t k : {0u, 1u, 2u, 7u, 8u, 15u, 16u, 17u, 24u, 30u, 31u, 63u})
+    check_all("  v_alignbit_b32 v8, v2, v4, " + std::to_string(k) + "\n", [&](int) { return k; });
+  for (int l = 0; l < 64; ++l) c[l] = 13;  // the same in every lane, from an SGPR and from a VGPR
+  check_all("  v_readfirstlane_b32 s20, v6\n  v_alignbit_b32 v8, v2, v4, s20\n", [&](int l) { return uint32_t(c[l]); });
+  check_all("  v_alignbit_b32 v8, v2, v4, v6\n", [&](int l) { return uint32_t(c[l]); });
+  check_all("  v_alignbit_b32 v2, v2, v4, 9\n  v_mov_b32 v8, v2\n", [&](int) { return 9u; });
+  for (int l = 0; l < 64; ++l) c[l] = uint32_t(g());  // per lane
+  check_all("  v_alignbit_b32 v8, v2, v4, v6\n", [&](int l) { return uint32_t(c[l]); });
+}
