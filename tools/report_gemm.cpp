@@ -22,7 +22,7 @@
 #include <sstream>
 #include <thread>
 
-#include "codegen/gemm_job.hpp"
+#include "tools/jobs/gemm_job.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/model/product_file.hpp"
 #include "runtime/utc_time.hpp"

@@ -16,7 +16,7 @@
 #include "codegen/bf16.hpp"
 #include "codegen/gemm.hpp"
 #include "codegen/gemm_host.hpp"
-#include "codegen/gemm_model.hpp"
+#include "tools/jobs/gemm_model.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"

@@ -14,7 +14,7 @@
 #include "codegen/gemm.hpp"
 #include "codegen/gemm_config.hpp"
 #include "codegen/gemm_host.hpp"
-#include "codegen/gemm_model.hpp"
+#include "tools/jobs/gemm_model.hpp"
 #include "jit/kernel.hpp"
 #include "jit/lib/host_convert.hpp"
 #include "jit/lib/wave_ops.hpp"

@@ -9,7 +9,7 @@
 
 #include "codegen/gemm_config.hpp"
 #include "codegen/gemm_host.hpp"
-#include "codegen/gemm_model.hpp"
+#include "tools/jobs/gemm_model.hpp"
 
 namespace cdnajit::codegen {
 

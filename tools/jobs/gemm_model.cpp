@@ -1,4 +1,4 @@
-#include "codegen/gemm_model.hpp"
+#include "tools/jobs/gemm_model.hpp"
 
 #include <fmt/format.h>
 
