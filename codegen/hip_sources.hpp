@@ -1,13 +1,18 @@
 // The HIP C++ reference kernels (codegen/hip/*.hip), embedded into the library
 // at build time so tests and tools can compile them at run time with
-// cdnajit::compile_hip(source, arch, flags) (runtime/hip_source.hpp).
+// cdnajit::compile_hip(source, arch, flags) (runtime/hip_source.hpp): each
+// family's source text and the -D flags that fix a plan's shape and configuration.
+// Running them on a device is the jobs' part (tools/jobs/*_host.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "codegen/conv3d_igemm_config.hpp"
 #include "codegen/dwconv3d_shape.hpp"
+#include "codegen/gemm_config.hpp"
+#include "codegen/gemm_mx.hpp"
 
 namespace cdnajit::codegen {
 
@@ -38,5 +43,18 @@ std::vector<std::string> dwconv3d_hip_flags(const DwConvShape& s, HipReference r
 const char* dwconv3d_hip_kernel_name(HipReference r);
 // Workgroups of 256 threads: N*C*D_out for v97 and v97_sgb, ceil(outputs / 256) for naive.
 uint32_t dwconv3d_hip_grid(const DwConvShape& s, HipReference r);
+
+// The MFMA GEMM's reference (same MFMA builtins, same K order as the JIT kernel).
+std::string gemm_hip_source();  // codegen/hip/gemm_mfma.hip
+std::vector<std::string> gemm_hip_flags(const GemmPlan& p);
+
+// The MX-scaled GEMM's reference.
+std::string gemm_mx_hip_source();  // codegen/hip/gemm_mx.hip
+std::vector<std::string> gemm_mx_hip_flags(const GemmMxPlan& p);
+
+// The implicit-GEMM conv3d's references: MFMA (same builtins and order as the JIT kernel) and plain direct.
+std::string conv3d_igemm_hip_source();   // codegen/hip/conv3d_igemm_mfma.hip
+std::string conv3d_direct_hip_source();  // codegen/hip/conv3d_direct.hip
+std::vector<std::string> conv3d_hip_flags(const Conv3dPlan& p);
 
 }  // namespace cdnajit::codegen

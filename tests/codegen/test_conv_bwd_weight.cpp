@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "codegen/conv3d_igemm_host.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
 #include "codegen/conv_bwd_weight.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"

@@ -3,15 +3,15 @@
 #include <fmt/format.h>
 
 #include "codegen/conv3d_igemm_config.hpp"
-#include "codegen/conv3d_igemm_host.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
 #include "codegen/conv_bwd_weight.hpp"
 #include "codegen/dwconv3d.hpp"
 #include "codegen/dwconv3d_models.hpp"
 #include "codegen/dwconv_mfma.hpp"
 #include "codegen/gemm.hpp"
-#include "codegen/gemm_host.hpp"
+#include "tools/jobs/gemm_host.hpp"
 #include "codegen/gemm_mx.hpp"
-#include "codegen/gemm_mx_host.hpp"
+#include "tools/jobs/gemm_mx_host.hpp"
 #include "codegen/hip_sources.hpp"
 #include "runtime/hip_source.hpp"
 #include "tools/tune_families/registry.hpp"

@@ -12,7 +12,7 @@
 
 #include "codegen/bf16.hpp"
 #include "codegen/conv3d_igemm.hpp"
-#include "codegen/conv3d_igemm_host.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
 #include "tools/jobs/seed_run.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"

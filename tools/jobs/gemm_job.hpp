@@ -8,7 +8,7 @@
 #include <string>
 
 #include "codegen/gemm_config.hpp"
-#include "codegen/gemm_host.hpp"
+#include "tools/jobs/gemm_host.hpp"
 #include "tools/jobs/gemm_model.hpp"
 
 namespace cdnajit::codegen {

@@ -5,8 +5,8 @@
 #include <chrono>
 
 #include "codegen/gemm.hpp"
-#include "codegen/gemm_host.hpp"
-#include "codegen/model_launch.hpp"
+#include "tools/jobs/gemm_host.hpp"
+#include "tools/jobs/model_launch.hpp"
 #include "runtime/model/product_file.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
