@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "codegen/dwconv3d.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/dwconv_mfma.hpp"
 #include "codegen/hip_sources.hpp"
 #include "tools/jobs/seed_run.hpp"

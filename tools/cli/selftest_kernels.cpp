@@ -6,7 +6,7 @@
 #include "tools/jobs/conv3d_igemm_host.hpp"
 #include "codegen/conv_bwd_weight.hpp"
 #include "codegen/dwconv3d.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/dwconv_mfma.hpp"
 #include "codegen/gemm.hpp"
 #include "tools/jobs/gemm_host.hpp"

@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "codegen/bf16.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/hip_sources.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/lib/host_convert.hpp"
