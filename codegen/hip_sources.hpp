@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "codegen/conv3d_igemm_config.hpp"
+#include "codegen/conv_bwd_weight.hpp"
 #include "codegen/dwconv3d_shape.hpp"
 #include "codegen/gemm_config.hpp"
 #include "codegen/gemm_mx.hpp"
@@ -56,5 +57,19 @@ std::vector<std::string> gemm_mx_hip_flags(const GemmMxPlan& p);
 std::string conv3d_igemm_hip_source();   // codegen/hip/conv3d_igemm_mfma.hip
 std::string conv3d_direct_hip_source();  // codegen/hip/conv3d_direct.hip
 std::vector<std::string> conv3d_hip_flags(const Conv3dPlan& p);
+
+// HIP-source reference (codegen/hip/conv_bwd_weight_mfma.hip): one wave per 16x16 block,
+// fragments straight from global memory, the same MFMA k-steps in the same order.
+std::string bwd_weight_hip_source();
+// With cfg.splits > 1 the MFMA reference sums per-split chains like the atomics do: 0 + s0 + s1 ...
+std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch, const BwdWeightConfig& cfg = {});
+inline constexpr const char* kBwdWeightHipKernelName = "conv_bwd_weight_ref";
+Dim3 bwd_weight_hip_grid(const BwdWeightShape& s);  // (ceil(YXC/16), ceil(K/16), G) of 64 threads
+
+// Plain HIP-source reference for accuracy (codegen/hip/conv_bwd_weight_plain.hip): one thread per
+// dW element, fp32 fma over the pixels in order, fp32 dW; same flags as the MFMA reference.
+std::string bwd_weight_plain_hip_source();
+inline constexpr const char* kBwdWeightPlainKernelName = "conv_bwd_weight_plain";
+Dim3 bwd_weight_plain_grid(const BwdWeightShape& s);  // ceil(dW elements / 256) of 256 threads
 
 }  // namespace cdnajit::codegen

@@ -9,6 +9,7 @@
 #include "codegen/conv3d_igemm.hpp"
 #include "tools/jobs/conv3d_igemm_host.hpp"
 #include "codegen/conv_bwd_weight.hpp"
+#include "tools/jobs/conv_bwd_weight_host.hpp"
 #include "codegen/dwconv3d.hpp"
 #include "codegen/dwconv3d_shape.hpp"
 #include "codegen/gemm.hpp"

@@ -5,6 +5,7 @@
 #include "codegen/conv3d_igemm_config.hpp"
 #include "tools/jobs/conv3d_igemm_host.hpp"
 #include "codegen/conv_bwd_weight.hpp"
+#include "tools/jobs/conv_bwd_weight_host.hpp"
 #include "codegen/dwconv3d.hpp"
 #include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/dwconv_mfma.hpp"
