@@ -2,14 +2,19 @@
 #include "runtime/model/clock_reads.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "jit/isa/error.hpp"
 #include "runtime/model/cu_model.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/sim/clock_taint.hpp"
 
 namespace cdnajit::model {
 
@@ -231,6 +236,13 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
   std::unordered_map<uint64_t, std::vector<Replayed>> by_hash;  // share signature -> replayed CUs
   std::vector<Normalized> norm;                          // the current share's workgroups (reused)
   std::unordered_map<uint64_t, uint64_t> label;          // normalize's line labels (reused)
+  struct Job {
+    std::vector<uint64_t> share;
+    sim::Recording one;  // the share's waves, moved out of `rec`
+    std::vector<ClockIssue> reads;
+  };
+  std::vector<Job> jobs;                                              // the shares to replay
+  std::vector<std::pair<std::vector<uint64_t>, std::vector<uint64_t>>> copies;  // (replayed share, alike share)
   for (uint64_t cu : cu_list) {
     std::vector<uint64_t> share;
     for (uint64_t w = cu; w < plan.workgroups; w += cus) share.push_back(w);
@@ -250,31 +262,55 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
           break;
         }
       }
-      if (same) {  // the same replay: copy its cycles wave by wave
-        for (size_t j = 0; j < share.size(); ++j)
-          for (size_t k = 0; k < wpw; ++k) {
-            auto it = feed.cycles.find(same->share[j] * wpw + k);
-            if (it != feed.cycles.end()) feed.cycles[share[j] * wpw + k] = it->second;
-          }
+      if (same) {  // the same replay: its cycles are copied wave by wave once it has run
+        copies.emplace_back(same->share, std::move(share));
         continue;
       }
       // A share not seen before: keep its sequences (copied out of the reused buffers).
       by_hash[sig].push_back({share, std::vector<Normalized>(norm.begin(), norm.begin() + std::ptrdiff_t(share.size()))});
     }
     ++sum.cus_replayed;
-    sim::Recording one = take_workgroups(rec, share);
-    CuRunConfig cfg = cu_config(plan, hw);
-    cfg.workgroups = int(share.size());
-    cfg.clock_reads = true;
-    cfg.skip_idle_cycles = true;
-    const CuResult R = run_cu(one, hw, cfg);
-    for (const ClockIssue& c : R.clock_reads)
-      feed.cycles[c.workgroup * feed.waves_per_workgroup + uint64_t(c.wave_in_wg)].push_back(c.cycle);
     sum.workgroups_replayed += share.size();
-    // Give the waves back: the recording is compared with the next run's.
-    for (size_t j = 0; j < share.size(); ++j)
-      for (size_t k = 0; k < wpw; ++k) rec.waves[pos[share[j]] * wpw + k] = std::move(one.waves[j * wpw + k]);
+    jobs.push_back({share, take_workgroups(rec, share), {}});
   }
+  // The CU replays are independent: run them on the host's threads (each its own CU model).
+  CuRunConfig cfg = cu_config(plan, hw);
+  cfg.clock_reads = true;
+  cfg.skip_idle_cycles = true;
+  std::atomic<size_t> next{0};
+  std::exception_ptr failed;
+  std::mutex failed_lock;
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
+      try {
+        CuRunConfig c = cfg;
+        c.workgroups = int(jobs[i].share.size());
+        jobs[i].reads = run_cu(jobs[i].one, hw, c).clock_reads;
+      } catch (...) {
+        std::lock_guard<std::mutex> g(failed_lock);
+        if (!failed) failed = std::current_exception();
+      }
+    }
+  };
+  const size_t nthreads = std::min<size_t>(jobs.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < nthreads; ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  if (failed) std::rethrow_exception(failed);
+  for (Job& job : jobs) {
+    for (const ClockIssue& c : job.reads)
+      feed.cycles[c.workgroup * feed.waves_per_workgroup + uint64_t(c.wave_in_wg)].push_back(c.cycle);
+    // Give the waves back: the recording is compared with the next run's.
+    for (size_t j = 0; j < job.share.size(); ++j)
+      for (size_t k = 0; k < wpw; ++k) rec.waves[pos[job.share[j]] * wpw + k] = std::move(job.one.waves[j * wpw + k]);
+  }
+  for (const auto& [from, to] : copies)
+    for (size_t j = 0; j < to.size(); ++j)
+      for (size_t k = 0; k < wpw; ++k) {
+        auto it = feed.cycles.find(from[j] * wpw + k);
+        if (it != feed.cycles.end()) feed.cycles[to[j] * wpw + k] = it->second;
+      }
   sum.replay_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -295,6 +331,7 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
   const uint64_t limit = opt.clock_workgroups_limit;
   ClockedRun out;
   out.clocks.reads_clock = true;
+  out.clocks.recorded_runs = 0;
   out.clocks.clock_ghz = hw.clock_ghz;
   out.clocks.realtime_mhz = hw.realtime_counter_mhz;
   sim::ClockFeed feed;
@@ -318,34 +355,47 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
     }
     record = merged(record, first_cus);
   }
+  // Run 1 follows the clock-derived values (sim/clock_taint.hpp) when it records every workgroup.
+  const bool track_all = nwg <= limit && opt.clock_taint;
+  if (!opt.clock_taint) out.clocks.taint = "not followed (ModelOptions::clock_taint is off)";
+  else if (!track_all) out.clocks.taint = "not followed: the grid has more workgroups than ModelOptions::clock_workgroups_limit";
   const MemorySnapshot initial(memory);
   sim::Recording prev;
   bool have_prev = false;
   std::vector<uint64_t> prev_readers;
+  auto readers_of = [&] {
+    std::vector<uint64_t> readers;
+    for (uint64_t w = 0; w < nwg; ++w)
+      if (feed.read_clock[w]) readers.push_back(w);
+    return readers;
+  };
+  auto finish = [&](sim::Recording&& rec) {
+    out.clocks.reads = 0;
+    for (const sim::RecordedWave& w : rec.waves)
+      for (const sim::RecordedStep& s : w.steps) out.clocks.reads += rec.ops[s.op].clock != sim::ClockKind::None;
+    out.rec = std::move(rec);
+    return std::move(out);
+  };
   for (int run_no = 1;; ++run_no) {
     if (run_no > 1) initial.restore(memory);
     feed.read_clock.assign(nwg, 0);
+    feed.unfed.assign(nwg, 0);
     sim::Recording rec;
     rec.workgroups = record;
+    rec.track_clock_taint = run_no == 1 && track_all;
     sim_opt.recording = &rec;
     sim_opt.clock_feed = &feed;
     out.stats = run(sim_opt);
     out.clocks.runs = run_no;
+    ++out.clocks.recorded_runs;
     out.clocks.sim_seconds += out.stats.seconds;
     if (run_no == 1) out.clocks.first_run_seconds = out.stats.seconds;
-    std::vector<uint64_t> readers;
-    for (uint64_t w = 0; w < nwg; ++w)
-      if (feed.read_clock[w]) readers.push_back(w);
+    std::vector<uint64_t> readers = readers_of();
     out.clocks.workgroups_reading = readers.size();
     const bool fixed_point = have_prev && readers == prev_readers && first_difference(prev, rec).empty();
-    if (readers.empty() || fixed_point) {
-      // No clock value was read, or every value read is the model's for the streams that read it.
-      out.clocks.reads = 0;
-      for (const sim::RecordedWave& w : rec.waves)
-        for (const sim::RecordedStep& s : w.steps) out.clocks.reads += rec.ops[s.op].clock != sim::ClockKind::None;
-      out.rec = std::move(rec);
-      return out;
-    }
+    // No clock value was read, or every value read is the model's for the streams that read it.
+    if (readers.empty() || fixed_point) return finish(std::move(rec));
+    if (rec.track_clock_taint) out.clocks.taint = sim::clock_taint_verdict(rec);
     const std::vector<uint64_t> needed = clock_workgroups(plan, hw, readers);
     if (needed.size() > limit)
       throw Error("model: " + std::to_string(readers.size()) + " workgroups read in-kernel clocks (s_memtime / s_memrealtime); "
@@ -372,9 +422,39 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
       continue;
     }
     replay_for_clocks(rec, plan, hw, readers, opt.clock_share_equal_cus, feed, out.clocks);
+    const bool proven = rec.track_clock_taint && out.clocks.taint.empty();
     prev = std::move(rec);
     have_prev = true;
     prev_readers = std::move(readers);
+    if (proven && run_no < opt.clock_runs) {
+      // No clock-derived value reaches the streams: the run fed with the model's values executes
+      // run 1's streams, so it runs without recording. Its counts are checked against run 1's all the
+      // same (every read fed, same readers, same instructions per unit and active lanes): a kernel
+      // whose streams change for another reason (e.g. a spin-wait on other workgroups) goes the
+      // recorded way below.
+      ++run_no;
+      initial.restore(memory);
+      feed.read_clock.assign(nwg, 0);
+      feed.unfed.assign(nwg, 0);
+      sim_opt.recording = nullptr;
+      const sim::Stats st = run(sim_opt);
+      out.clocks.runs = run_no;
+      out.clocks.sim_seconds += st.seconds;
+      const bool same = readers_of() == prev_readers && std::none_of(feed.unfed.begin(), feed.unfed.end(), [](uint8_t u) { return u; }) &&
+                        st.wave_instructions == out.stats.wave_instructions && st.lane_ops == out.stats.lane_ops &&
+                        std::equal(std::begin(st.by_unit), std::end(st.by_unit), std::begin(out.stats.by_unit));
+      if (same) {
+        out.stats = st;
+        return finish(std::move(prev));
+      }
+      out.clocks.taint = "the run fed with the model's values executed other instruction counts than run 1";
+      if (run_no >= opt.clock_runs)
+        throw Error("model: in-kernel clock values did not reach a fixed point in " + std::to_string(run_no) +
+                    " runs of the simulator (ModelOptions::clock_runs, cdnajit run --clock-runs): " + out.clocks.taint +
+                    " although no clock-derived value reaches a branch, EXEC or an address (the kernel's streams "
+                    "change from run to run for another reason, e.g. waves that wait on other workgroups)");
+      // Then run again recording, with the same values, and compare with run 1 (prev).
+    }
   }
 }
 
