@@ -45,29 +45,75 @@ int sbase_source(const Op& op) {
   return -1;
 }
 
+// [lowest address, highest address + bytes) of the active lanes; empty (lo >= hi) when none is.
+// Written without a branch per lane so that it vectorizes (the verdict takes the hull of every load).
 Range hull(const uint64_t* a, int n, uint64_t bytes) {
-  Range r{~0ull, 0};
+  uint64_t lo = ~0ull, hi = 0;
   for (int i = 0; i < n; ++i) {
-    if (a[i] == kNoAddress) continue;
-    r.first = std::min(r.first, a[i]);
-    r.second = std::max(r.second, a[i] + std::max<uint64_t>(bytes, 1));
+    const bool on = a[i] != kNoAddress;
+    lo = std::min<uint64_t>(lo, on ? a[i] : ~0ull);
+    hi = std::max<uint64_t>(hi, on ? a[i] : 0);
   }
-  return r;
+  return lo == ~0ull ? Range{1, 0} : Range{lo, hi + std::max<uint64_t>(bytes, 1)};
 }
 
 std::string where(const Op& op, const std::string& why) { return "pc " + hex(op.pc) + " '" + op.text + "': " + why; }
+
+// What taint_step needs of an instruction beyond its registers: a function of its table row, unit
+// and decoded source count only, so worked out once per instruction and host thread (keyed by
+// those, so an entry left from another kernel is recomputed, never reused).
+struct OpFacts {
+  bool valid = false;
+  const isa::InstrInfo* info = nullptr;
+  uint8_t ns = 0;
+  isa::Unit unit = isa::Unit::Misc;
+  isa::ImplicitRegs imp;
+  uint32_t addr_mask = 0;  // address_sources (0 outside DS/VMEM/SMEM)
+  uint8_t also_read = 0;   // bit j: op.d[j] is a def the instruction also reads
+  int sbase = -1;          // sbase_source
+  bool reads_memory = false, cond_branch = false;
+};
+thread_local std::vector<OpFacts> op_facts;
+
+const OpFacts& facts_of(const Op& op) {
+  if (op_facts.size() <= op.index) op_facts.resize(size_t(op.index) + 1);
+  OpFacts& f = op_facts[op.index];
+  if (f.valid && f.info == op.info && f.ns == op.ns && f.unit == op.unit) return f;
+  f = OpFacts{};
+  f.valid = true;
+  f.info = op.info;
+  f.ns = op.ns;
+  f.unit = op.unit;
+  const isa::InstrInfo* info = op.info;
+  if (info) {
+    f.imp = isa::implicit_regs(*info);
+    int j = 0;
+    for (const isa::OperandSpec& o : info->operands) {
+      if (!o.is_def) continue;
+      if (o.also_read && j < 8) f.also_read |= uint8_t(1u << j);
+      ++j;
+    }
+    f.cond_branch = isa::is(*info, isa::kClassCondBranch);
+  }
+  f.reads_memory = info && memory_unit(op.unit) && (info->is_load || info->is_atomic);
+  f.addr_mask = memory_unit(op.unit) ? address_sources(op) : 0;
+  f.sbase = op.unit == isa::Unit::SMEM ? sbase_source(op) : -1;
+  return f;
+}
 
 }  // namespace
 
 void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int n) {
   const isa::InstrInfo* info = op.info;
-  const bool reads_memory = info && memory_unit(op.unit) && (info->is_load || info->is_atomic);
+  const bool clock = clock_kind(info) != ClockKind::None;
+  if (!t.active && !clock && !memory_unit(op.unit)) return;  // nothing derives from a clock yet
+  const OpFacts& f = facts_of(op);
+  const bool reads_memory = f.reads_memory;
   if (op.unit == isa::Unit::SMEM && reads_memory) {
-    const int b = sbase_source(op);
-    if (b < 0) {
+    if (f.sbase < 0) {
       t.reached = where(op, "a scalar memory read whose address the check cannot work out");
     } else {
-      const uint64_t a = smem_address(w, op, b);
+      const uint64_t a = smem_address(w, op, f.sbase);
       t.scalar_reads.emplace_back(a, a + std::max<uint64_t>(8, 4ull * (op.aux & 0xff)));
     }
   }
@@ -75,7 +121,6 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
     if (info->family == isa::Family::FLAT) t.flat_reads = true;
     if (n == 0 && info->family != isa::Family::SCRATCH) t.unrecorded_global_reads = true;  // scratch is private
   }
-  const bool clock = clock_kind(info) != ClockKind::None;
   if (!t.active && !clock) return;  // nothing derives from a clock yet
   t.active = true;
   if (!t.reached.empty()) return;  // the proof has failed; the rest does not matter
@@ -83,7 +128,7 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
     for (int r = op.d[0].idx; r < op.d[0].idx + op.d[0].n && r < kSFileSize; ++r) t.sgpr[r] = true;
     return;
   }
-  const isa::ImplicitRegs imp = info ? isa::implicit_regs(*info) : isa::ImplicitRegs{};
+  const isa::ImplicitRegs& imp = f.imp;
   auto s_tainted = [&](const Src& s) {
     switch (s.k) {
       case SrcKind::S:
@@ -104,14 +149,11 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
   };
   auto tainted = [&](const Src& s) { return s_tainted(s) || v_lanes(s) != 0; };
   // Sources: named ones (addresses apart), defs the instruction also reads, implicit reads.
-  const uint32_t addr_mask = memory_unit(op.unit) ? address_sources(op) : 0;
+  const uint32_t addr_mask = f.addr_mask;
   bool addr = false, data = false;
   for (int k = 0; k < op.ns; ++k)
     if (tainted(op.s[k])) ((addr_mask >> k) & 1 ? addr : data) = true;
-  const int row_defs = info ? int(std::count_if(info->operands.begin(), info->operands.end(),
-                                                [](const isa::OperandSpec& o) { return o.is_def; }))
-                            : 0;
-  auto also_read = [&](int j) { return info && j < row_defs && size_t(j) < info->operands.size() && info->operands[size_t(j)].also_read; };
+  auto also_read = [&](int j) { return j < 8 && ((f.also_read >> j) & 1); };
   for (int j = 0; j < op.nd; ++j)
     if (also_read(j) && tainted(op.d[j])) data = true;
   const bool vcc = t.sgpr[kVccLo] || t.sgpr[kVccHi];
@@ -125,7 +167,7 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
     return reach("VGPR indexing is on while a clock-derived value is live (the check does not follow indexed registers)");
   if (imp.reads_m0 && op.unit == isa::Unit::SALU && (any || t.sgpr.any() || t.scc))
     return reach("an M0-relative scalar move while a clock-derived value is live (not followed)");
-  if (info && isa::is(*info, isa::kClassCondBranch) && ((imp.reads_scc && t.scc) || (imp.reads_vcc && vcc)))
+  if (f.cond_branch && ((imp.reads_scc && t.scc) || (imp.reads_vcc && vcc)))
     return reach(std::string("a clock-derived value is the branch condition (") + (imp.reads_scc ? "SCC" : "VCC") + ")");
   if (op.unit == isa::Unit::Branch && any) return reach("a clock-derived value is a branch target");
   if (any) {
