@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <future>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -214,8 +215,10 @@ void normalize(const sim::Recording& rec, size_t first_wave, uint64_t line, Norm
 }
 
 // Step 2 of the header: the issue cycle of every clock read of the CUs holding a reader.
+// `grouped` runs once the shares are grouped, before any wave is moved out of `rec` (until then the
+// replay only reads `rec`, so another thread may read it too).
 void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw, std::span<const uint64_t> readers,
-                       bool share_equal_cus, sim::ClockFeed& feed, ClockSummary& sum) {
+                       bool share_equal_cus, sim::ClockFeed& feed, ClockSummary& sum, const std::function<void()>& grouped) {
   const auto t0 = std::chrono::steady_clock::now();
   feed.cycles.clear();
   const uint64_t cus = uint64_t(hw.cus);
@@ -271,8 +274,10 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
     }
     ++sum.cus_replayed;
     sum.workgroups_replayed += share.size();
-    jobs.push_back({share, take_workgroups(rec, share), {}});
+    jobs.push_back({share, {}, {}});
   }
+  grouped();
+  for (Job& job : jobs) job.one = take_workgroups(rec, job.share);
   // The CU replays are independent: run them on the host's threads (each its own CU model).
   CuRunConfig cfg = cu_config(plan, hw);
   cfg.clock_reads = true;
@@ -395,7 +400,6 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
     const bool fixed_point = have_prev && readers == prev_readers && first_difference(prev, rec).empty();
     // No clock value was read, or every value read is the model's for the streams that read it.
     if (readers.empty() || fixed_point) return finish(std::move(rec));
-    if (rec.track_clock_taint) out.clocks.taint = sim::clock_taint_verdict(rec);
     const std::vector<uint64_t> needed = clock_workgroups(plan, hw, readers);
     if (needed.size() > limit)
       throw Error("model: " + std::to_string(readers.size()) + " workgroups read in-kernel clocks (s_memtime / s_memrealtime); "
@@ -421,7 +425,12 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
       have_prev = false;
       continue;
     }
-    replay_for_clocks(rec, plan, hw, readers, opt.clock_share_equal_cus, feed, out.clocks);
+    // The verdict on run 1's clock-derived values reads the recording alongside the replay's grouping.
+    std::future<std::string> verdict;
+    if (rec.track_clock_taint) verdict = std::async(std::launch::async, [&rec] { return sim::clock_taint_verdict(rec); });
+    replay_for_clocks(rec, plan, hw, readers, opt.clock_share_equal_cus, feed, out.clocks, [&] {
+      if (verdict.valid()) out.clocks.taint = verdict.get();
+    });
     const bool proven = rec.track_clock_taint && out.clocks.taint.empty();
     prev = std::move(rec);
     have_prev = true;
