@@ -6,6 +6,7 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <exception>
 #include <future>
 #include <mutex>
@@ -166,52 +167,74 @@ namespace {
 // and their global accesses touch lines in the same pattern: the model's global timing depends on
 // which lanes share a line, where in its line each lane's access lies and which lines the workgroup
 // touched before (first touch per workgroup), not on where the lines are. So global addresses are
-// compared as (line numbered in order of the workgroup's first touch, offset in the line). A CU model
+// taken as (line numbered in order of the workgroup's first touch, offset in the line). A CU model
 // whose timing depends on absolute global addresses must set ModelOptions::clock_share_equal_cus = false.
-struct Normalized {
-  std::vector<uint64_t> seq;
-  uint64_t hash = 0;
+// Workgroups are compared by a 128-bit digest of that sequence (two independent 64-bit hashes), which
+// lets every workgroup be digested once, on the host's threads, without keeping the sequences.
+struct Digest {
+  uint64_t a = 1469598103934665603ull, b = 0x243f6a8885a308d3ull;
+  void add(uint64_t v) {
+    a = (a ^ v) * 1099511628211ull;                                     // FNV-1a over 64-bit words
+    b = std::rotl(b + v * 0x9e3779b97f4a7c15ull, 27) * 0xff51afd7ed558ccdull;  // a multiply-rotate hash
+  }
+  auto operator<=>(const Digest&) const = default;
 };
 
-// Fills `n` (its storage reused from call to call: the equal-share check normalizes every
-// workgroup of the grid and keeps only the shares it replays).
-void normalize(const sim::Recording& rec, size_t first_wave, uint64_t line, Normalized& n,
-               std::unordered_map<uint64_t, uint64_t>& label) {  // line -> order of first touch
+Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t line,
+                        std::unordered_map<uint64_t, uint64_t>& label) {  // line -> order of first touch (reused)
   label.clear();
-  n.seq.clear();
+  Digest d;
   uint64_t last_line = ~uint64_t(0), last_label = 0;  // neighbouring lanes mostly share a line
   // Lines are a power of two on every product (product_file.cpp checks it): a shift and a mask
-  // instead of a 64-bit division per address, which was most of this function's time.
+  // instead of a 64-bit division per address.
   const bool pow2 = (line & (line - 1)) == 0;
   const int shift = pow2 ? std::countr_zero(line) : 0;
-  size_t total = 0;
-  for (size_t k = 0; k < rec.waves_per_workgroup; ++k)
-    total += 1 + rec.waves[first_wave + k].steps.size() + rec.waves[first_wave + k].addrs.size();
-  n.seq.reserve(total);
   for (size_t k = 0; k < rec.waves_per_workgroup; ++k) {
     const sim::RecordedWave& w = rec.waves[first_wave + k];
-    n.seq.push_back(w.steps.size());
+    d.add(w.steps.size());
     for (const sim::RecordedStep& st : w.steps) {
-      n.seq.push_back(uint64_t(st.op) << 24 | uint64_t(st.active) << 16 | uint64_t(st.taken) << 15 | st.addr_count);
+      d.add(uint64_t(st.op) << 24 | uint64_t(st.active) << 16 | uint64_t(st.taken) << 15 | st.addr_count);
       const bool global = rec.ops[st.op].unit == isa::Unit::VMEM;
       for (uint32_t i = 0; i < st.addr_count; ++i) {
         const uint64_t a = w.addrs[st.addr_first + i];
         if (a == sim::kNoAddress || !global) {
-          n.seq.push_back(a);
+          d.add(a);
         } else {
           const uint64_t l = pow2 ? a >> shift : a / line;
           if (l != last_line) {
             last_line = l;
             last_label = label.emplace(last_line, label.size()).first->second;
           }
-          n.seq.push_back(last_label * line + (pow2 ? a & (line - 1) : a % line));
+          d.add(last_label * line + (pow2 ? a & (line - 1) : a % line));
         }
       }
     }
   }
-  uint64_t h = 1469598103934665603ull;
-  for (uint64_t v : n.seq) h = (h ^ v) * 1099511628211ull;
-  n.hash = h;
+  return d;
+}
+
+// Runs body(i) for i in [0, n) on the host's threads; rethrows the first exception.
+template <class Body>
+void parallel_for(size_t n, Body&& body) {
+  std::atomic<size_t> next{0};
+  std::exception_ptr failed;
+  std::mutex failed_lock;
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < n;) {
+      try {
+        body(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> g(failed_lock);
+        if (!failed) failed = std::current_exception();
+      }
+    }
+  };
+  const size_t nthreads = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < nthreads; ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  if (failed) std::rethrow_exception(failed);
 }
 
 // Step 2 of the header: the issue cycle of every clock read of the CUs holding a reader.
@@ -232,49 +255,35 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
   sum.cus_replayed = 0;
   sum.workgroups_replayed = 0;
   const size_t wpw = rec.waves_per_workgroup;
-  struct Replayed {
-    std::vector<uint64_t> share;
-    std::vector<Normalized> norm;
-  };
-  std::unordered_map<uint64_t, std::vector<Replayed>> by_hash;  // share signature -> replayed CUs
-  std::vector<Normalized> norm;                          // the current share's workgroups (reused)
-  std::unordered_map<uint64_t, uint64_t> label;          // normalize's line labels (reused)
+  std::vector<std::vector<uint64_t>> shares(cu_list.size());
+  for (size_t c = 0; c < cu_list.size(); ++c)
+    for (uint64_t w = cu_list[c]; w < plan.workgroups; w += cus) shares[c].push_back(w);
+  // Each share's workgroup digests, on the host's threads (each its own label map).
+  std::vector<std::vector<Digest>> digests(share_equal_cus ? cu_list.size() : 0);
+  if (share_equal_cus)
+    parallel_for(cu_list.size(), [&](size_t c) {
+      thread_local std::unordered_map<uint64_t, uint64_t> label;
+      for (uint64_t w : shares[c]) digests[c].push_back(digest_workgroup(rec, pos.at(w) * wpw, uint64_t(hw.cache_line), label));
+    });
   struct Job {
     std::vector<uint64_t> share;
     sim::Recording one;  // the share's waves, moved out of `rec`
     std::vector<ClockIssue> reads;
   };
-  std::vector<Job> jobs;                                              // the shares to replay
-  std::vector<std::pair<std::vector<uint64_t>, std::vector<uint64_t>>> copies;  // (replayed share, alike share)
-  for (uint64_t cu : cu_list) {
-    std::vector<uint64_t> share;
-    for (uint64_t w = cu; w < plan.workgroups; w += cus) share.push_back(w);
+  std::vector<Job> jobs;                                        // the shares to replay
+  std::vector<std::pair<size_t, size_t>> copies;                // (replayed share, alike share), indices into shares
+  std::map<std::vector<Digest>, size_t> replayed;               // digests -> replayed share
+  for (size_t c = 0; c < cu_list.size(); ++c) {
     if (share_equal_cus) {
-      if (norm.size() < share.size()) norm.resize(share.size());
-      uint64_t sig = share.size();
-      for (size_t j = 0; j < share.size(); ++j) {
-        normalize(rec, pos[share[j]] * wpw, uint64_t(hw.cache_line), norm[j], label);
-        sig = (sig ^ norm[j].hash) * 1099511628211ull;
-      }
-      const Replayed* same = nullptr;
-      for (const Replayed& r : by_hash[sig]) {
-        bool alike = r.share.size() == share.size();
-        for (size_t j = 0; j < share.size() && alike; ++j) alike = r.norm[j].hash == norm[j].hash && r.norm[j].seq == norm[j].seq;
-        if (alike) {
-          same = &r;
-          break;
-        }
-      }
-      if (same) {  // the same replay: its cycles are copied wave by wave once it has run
-        copies.emplace_back(same->share, std::move(share));
+      auto [it, fresh] = replayed.emplace(digests[c], c);
+      if (!fresh) {  // the same replay: its cycles are copied wave by wave once it has run
+        copies.emplace_back(it->second, c);
         continue;
       }
-      // A share not seen before: keep its sequences (copied out of the reused buffers).
-      by_hash[sig].push_back({share, std::vector<Normalized>(norm.begin(), norm.begin() + std::ptrdiff_t(share.size()))});
     }
     ++sum.cus_replayed;
-    sum.workgroups_replayed += share.size();
-    jobs.push_back({share, {}, {}});
+    sum.workgroups_replayed += shares[c].size();
+    jobs.push_back({shares[c], {}, {}});
   }
   grouped();
   for (Job& job : jobs) job.one = take_workgroups(rec, job.share);
@@ -282,27 +291,11 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
   CuRunConfig cfg = cu_config(plan, hw);
   cfg.clock_reads = true;
   cfg.skip_idle_cycles = true;
-  std::atomic<size_t> next{0};
-  std::exception_ptr failed;
-  std::mutex failed_lock;
-  auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
-      try {
-        CuRunConfig c = cfg;
-        c.workgroups = int(jobs[i].share.size());
-        jobs[i].reads = run_cu(jobs[i].one, hw, c).clock_reads;
-      } catch (...) {
-        std::lock_guard<std::mutex> g(failed_lock);
-        if (!failed) failed = std::current_exception();
-      }
-    }
-  };
-  const size_t nthreads = std::min<size_t>(jobs.size(), std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < nthreads; ++t) threads.emplace_back(worker);
-  worker();
-  for (std::thread& t : threads) t.join();
-  if (failed) std::rethrow_exception(failed);
+  parallel_for(jobs.size(), [&](size_t i) {
+    CuRunConfig c = cfg;
+    c.workgroups = int(jobs[i].share.size());
+    jobs[i].reads = run_cu(jobs[i].one, hw, c).clock_reads;
+  });
   for (Job& job : jobs) {
     for (const ClockIssue& c : job.reads)
       feed.cycles[c.workgroup * feed.waves_per_workgroup + uint64_t(c.wave_in_wg)].push_back(c.cycle);
@@ -311,10 +304,10 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
       for (size_t k = 0; k < wpw; ++k) rec.waves[pos[job.share[j]] * wpw + k] = std::move(job.one.waves[j * wpw + k]);
   }
   for (const auto& [from, to] : copies)
-    for (size_t j = 0; j < to.size(); ++j)
+    for (size_t j = 0; j < shares[to].size(); ++j)
       for (size_t k = 0; k < wpw; ++k) {
-        auto it = feed.cycles.find(from[j] * wpw + k);
-        if (it != feed.cycles.end()) feed.cycles[to[j] * wpw + k] = it->second;
+        auto it = feed.cycles.find(shares[from][j] * wpw + k);
+        if (it != feed.cycles.end()) feed.cycles[shares[to][j] * wpw + k] = it->second;
       }
   sum.replay_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
