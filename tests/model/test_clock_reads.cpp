@@ -439,7 +439,10 @@ TEST_CASE("In-kernel clocks: the unrecorded fed run gives the values of the reco
 namespace {
 
 // One wave reads s_memtime and uses its low bits as `use` says; stores a word at out[0..].
-enum class ClockUse { address, lds_round_trip, global_round_trip };
+// select_address: the clock reaches SCC, which s_cselect reads without naming it (the ISA table's
+// READS_SCC), and the selected value is an address; vcc_branch: v_cmp writes the clock's test to VCC,
+// which s_cbranch_vccz reads unnamed (READS_VCC).
+enum class ClockUse { address, lds_round_trip, global_round_trip, select_address, vcc_branch };
 Built clock_use(Arch arch, ClockUse use) {
   Kernel k("clock_use", arch);
   k.set_workgroup_size(64);
@@ -462,6 +465,18 @@ Built clock_use(Arch arch, ClockUse use) {
     k.ds_read_b32(y, off);
     k.s_waitcnt(lgkmcnt(0));
     k.global_store_dword(off, y, out);
+  } else if (use == ClockUse::select_address) {
+    k.s_cmp_eq_u32(m, 0);
+    k.s_cselect_b32(m, 4, 0);
+    k.v_mov_b32(y, m);
+    k.v_add_u32(y, y, off);
+    k.global_store_dword(y, off, out);
+  } else if (use == ClockUse::vcc_branch) {
+    Label skip = k.new_label("skip");
+    k.v_cmp_eq_u32(isa::SpecialReg::VCC, 0, x);
+    k.s_cbranch_vccz(skip);
+    k.global_store_dword(off, off, out);
+    k.bind(skip);
   } else {
     k.global_store_dword(off, x, out);
     k.s_waitcnt(vmcnt(0));
@@ -510,4 +525,13 @@ TEST_CASE("In-kernel clocks: a clock value reaching a branch, an address or relo
   INFO(global.clocks.taint);
   CHECK_THAT(global.clocks.taint, Catch::Contains("global_load_dword") && Catch::Contains("loads global memory"));
   CHECK(global.clocks.recorded_runs == 2);
+  // Through the registers an instruction reads without naming them.
+  const model::ModelReport select = launch_clock_use(ClockUse::select_address);
+  INFO(select.clocks.taint);
+  CHECK_THAT(select.clocks.taint, Catch::Contains("global_store_dword") && Catch::Contains("memory address"));
+  CHECK(select.clocks.recorded_runs == select.clocks.runs);
+  const model::ModelReport vcc = launch_clock_use(ClockUse::vcc_branch);
+  INFO(vcc.clocks.taint);
+  CHECK_THAT(vcc.clocks.taint, Catch::Contains("s_cbranch_vccz") && Catch::Contains("branch condition (VCC)"));
+  CHECK(vcc.clocks.recorded_runs == vcc.clocks.runs);
 }
