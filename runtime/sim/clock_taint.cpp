@@ -65,8 +65,11 @@ std::string where(const Op& op, const std::string& why) { return "pc " + hex(op.
 struct OpFacts {
   bool valid = false;
   const isa::InstrInfo* info = nullptr;
-  uint8_t ns = 0;
+  uint8_t ns = 0, nd = 0;
   isa::Unit unit = isa::Unit::Misc;
+  // LLVM leaves out the VCC of some VOP2 carry forms (decode.cpp, dest_count): a row operand the
+  // decoded instruction lacks is taken to be VCC, read (a missing source) or written (a missing def).
+  bool unnamed_vcc_read = false, unnamed_vcc_write = false;
   isa::ImplicitRegs imp;
   uint32_t addr_mask = 0;  // address_sources (0 outside DS/VMEM/SMEM)
   uint8_t also_read = 0;   // bit j: op.d[j] is a def the instruction also reads
@@ -78,22 +81,29 @@ thread_local std::vector<OpFacts> op_facts;
 const OpFacts& facts_of(const Op& op) {
   if (op_facts.size() <= op.index) op_facts.resize(size_t(op.index) + 1);
   OpFacts& f = op_facts[op.index];
-  if (f.valid && f.info == op.info && f.ns == op.ns && f.unit == op.unit) return f;
+  if (f.valid && f.info == op.info && f.ns == op.ns && f.nd == op.nd && f.unit == op.unit) return f;
   f = OpFacts{};
   f.valid = true;
   f.info = op.info;
   f.ns = op.ns;
+  f.nd = op.nd;
   f.unit = op.unit;
   const isa::InstrInfo* info = op.info;
   if (info) {
     f.imp = isa::implicit_regs(*info);
-    int j = 0;
+    int defs = 0, uses = 0;
     for (const isa::OperandSpec& o : info->operands) {
-      if (!o.is_def) continue;
-      if (o.also_read && j < 8) f.also_read |= uint8_t(1u << j);
-      ++j;
+      if (!o.is_def) {
+        ++uses;
+        continue;
+      }
+      if (o.also_read && defs < 8) f.also_read |= uint8_t(1u << defs);
+      ++defs;
     }
     f.cond_branch = isa::is(*info, isa::kClassCondBranch);
+    const bool vector = op.unit == isa::Unit::VALU;
+    f.unnamed_vcc_read = vector && op.ns < uses;
+    f.unnamed_vcc_write = vector && op.nd < defs;
   }
   f.reads_memory = info && memory_unit(op.unit) && (info->is_load || info->is_atomic);
   f.addr_mask = memory_unit(op.unit) ? address_sources(op) : 0;
@@ -158,7 +168,7 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
     if (also_read(j) && tainted(op.d[j])) data = true;
   const bool vcc = t.sgpr[kVccLo] || t.sgpr[kVccHi];
   if (imp.reads_scc && t.scc) data = true;
-  if (imp.reads_vcc && vcc) data = true;
+  if ((imp.reads_vcc || f.unnamed_vcc_read) && vcc) data = true;
   const bool any = addr || data;
   auto reach = [&](const std::string& why) { t.reached = where(op, why); };
   // Where such a value would change the streams, or leave what this check follows.
@@ -215,6 +225,7 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
     }
   }
   if (imp.writes_scc) t.scc = any;
+  if (f.unnamed_vcc_write) t.sgpr[kVccLo] = t.sgpr[kVccHi] = any;
 }
 
 namespace {
