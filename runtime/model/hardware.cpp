@@ -47,7 +47,11 @@
 //  [ROCPROF] ROCm Compute Profiler, gfx950 System Speed-of-Light (rocprofiler-compute,
 //          src/rocprof_compute_soc/analysis_configs/gfx950/0200_system-speed-of-light.yaml, soc_gfx950.py):
 //          vector L1 peak 128 B/clk per CU, L2 128 B/clk per channel and 16 channels per XCD, scalar L1
-//          64 B/clk, LDS 128 B/clk per CU counted as issued bank accesses.
+//          64 B/clk, LDS 128 B/clk per CU counted as issued bank accesses. Its LDS description
+//          (docs/conceptual/pipeline-descriptions.rst, "Local data share"): the SIMDs connect to the LDS
+//          in pairs, one SIMD of a pair issuing at a time; each pair's port moves 64 B per cycle in each
+//          direction, and the input port carries the addresses as well as the data: a wave64 store of
+//          4 bytes per lane takes 8 cycles, of 16 bytes 20 cycles.
 //  [CDNA4] AMD CDNA 4 architecture white paper: 160 KiB LDS, doubled LDS read bandwidth, loads from
 //          global memory straight into LDS (LDS-DMA) of up to 128 bits per lane, LDS reads with transpose.
 //  fitted  chosen to fit the measured data named beside it (never per kernel).
@@ -226,8 +230,9 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
           : "[ISA3] 32 banks for the CU's LDS; [LDSMB]/[ROCPROF] 128 B/clk per CU = 32 banks x 4 B once per cycle; switchable"},
       {"LDS halves (SIMD pairs) x read bytes/clk each", std::to_string(h.lds_halves) + " x " + std::to_string(h.lds_bytes_per_clk),
        c4 ? "[LDSPH]/[CDNA4] 256 B/clk reads per CU (the [LDSMB] split into SIMD-pair halves kept, assumed)" : "[LDSMB] on MI308X"},
-      {"LDS write bytes/clk per half", std::to_string(h.lds_write_bytes_per_clk),
-       c4 ? "assumed: [CDNA4] doubles the read bandwidth; writes kept at the CDNA3 rate" : "[LDSMB] (the read rate)"},
+      {"LDS write bytes/clk per half (a lane's 4-byte address counted with its data)", std::to_string(h.lds_write_bytes_per_clk),
+       c4 ? "assumed: [CDNA4] doubles the read bandwidth; writes kept at the CDNA3 rate, addresses counted as on CDNA3"
+          : "[LDSMB] (the read rate); [ROCPROF] LDS description: address and data share the input port (b32 store 8 cycles, b128 20)"},
       {"LDS reads with transpose (ds_read_b64_tr_*) / LDS-DMA loads", c4 ? "b64 phases / LDS write bandwidth" : "- / LDS write bandwidth",
        c4 ? "[CDNA4] (transpose reads: 8-byte lanes, banked as ds_read_b64, assumed); an LDS-DMA load's bytes occupy its half's write rate (assumed)"
           : "an LDS-DMA load's bytes occupy its half's write rate (assumed)"},
