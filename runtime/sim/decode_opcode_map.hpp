@@ -1,0 +1,42 @@
+// Opcode numbers of the instruction table's rows per microcode format and arch, learned from
+// LLVM instead of being typed per instruction: each row's sample instance (jit/isa/sample_inst.hpp)
+// is assembled by the in-process LLVM MC assembler (jit/asm) once per arch, at first use, and
+// the opcode field of the bytes it produces is read (decode_format.hpp). VOP1 / VOP2 / VOPC rows
+// are also assembled in their VOP3 (_e64) form, which has its own opcode number.
+#pragma once
+#include <array>
+#include <string>
+#include <unordered_map>
+
+#include "jit/isa/opcode.hpp"
+#include "runtime/sim/decode_format.hpp"
+
+namespace cdnajit::sim {
+
+struct OpcodeEntry {
+  isa::Opcode opcode = isa::Opcode::Count;
+  bool promoted = false;  // a VOP1 / VOP2 / VOPC row in the VOP3 encoding (printed with _e64)
+};
+
+struct OpcodeMap {
+  std::array<std::unordered_map<uint32_t, OpcodeEntry>, kFormatCount> by_format;
+  // What learning found and cost (tests and the decoder's error messages read these).
+  int rows = 0;            // rows of the table on this arch
+  int forms_learned = 0;   // (row, form) pairs whose opcode is known
+  int forms_refused = 0;   // _e64 forms LLVM does not accept (no VOP3 form of that row)
+  int forms_prefixed = 0;  // gfx950 scaled MFMAs (VOP3PX: a v_mfma_ld_scale_b32 prefix), not mapped
+  double build_ms = 0;     // wall time of learning, assembling included
+  std::string collisions;  // (format, opcode) pairs two rows claimed: empty unless the table has aliases
+
+  const OpcodeEntry* find(Format f, uint32_t opcode) const {
+    const auto& m = by_format[size_t(f)];
+    auto it = m.find(opcode);
+    return it == m.end() ? nullptr : &it->second;
+  }
+};
+
+// The map of `arch`, learned on first use (thread-safe) and kept for the process. Throws Error if
+// LLVM cannot assemble the samples at all.
+const OpcodeMap& opcode_map(Arch arch);
+
+}  // namespace cdnajit::sim
