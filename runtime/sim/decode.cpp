@@ -587,8 +587,6 @@ Form form_from_text(std::string text, uint32_t pc, uint32_t size) {
 
 // ------------------------------------------------------------------ the binary path
 
-const char* const kSdwaSel[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD"};
-
 Form form_from_binary(BinaryInst&& b, uint32_t pc) {
   Form f;
   f.pc = pc;
@@ -598,21 +596,9 @@ Form form_from_binary(BinaryInst&& b, uint32_t pc) {
   f.dpp = b.dpp;
   f.shared = true;
   f.binary = true;
+  f.text = listing(b);
   f.bin = std::move(b);
   f.mi = f.bin.mi;
-  // The text is for messages and listings only (printed, never parsed back).
-  isa::MachineInst shown = f.mi;
-  if (f.sdwa) {
-    std::string& x = shown.mods.extra;
-    const BinaryInst& c = f.bin;
-    if (f.mi.info && f.mi.info->family != isa::Family::VOPC)
-      x += std::string("dst_sel:") + kSdwaSel[c.dst_sel] + " dst_unused:" +
-           (c.dst_unused == 0 ? "UNUSED_PAD" : c.dst_unused == 1 ? "UNUSED_SEXT" : "UNUSED_PRESERVE") + " ";
-    x += std::string("src0_sel:") + kSdwaSel[c.src_sel[0]];
-    if (f.mi.info && f.mi.info->family != isa::Family::VOP1) x += std::string(" src1_sel:") + kSdwaSel[c.src_sel[1]];
-  }
-  if (f.bin.has_bitop3) shown.mods.extra += "bitop3:" + hex(f.bin.bitop3);
-  f.text = isa::print(shown);
   return f;
 }
 
@@ -803,7 +789,7 @@ std::unique_ptr<DecodedKernel> decode(const CodeObject& co, const KernelInfo& k,
           f.undecodable = true;
           f.pc = uint32_t(off);
           f.size = b.size;
-          f.text = "<undecodable " + hex(word) + " at byte offset " + hex(off) + " of the kernel: " + why + ">";
+          f.text = b.cut_off ? "<" + why + ">" : "<undecodable " + hex(word) + " at byte offset " + hex(off) + " of the kernel: " + why + ">";
           forms.push_back(std::move(f));
           break;
         }

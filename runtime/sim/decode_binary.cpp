@@ -30,11 +30,13 @@ struct Stop {
   BinaryDecode kind;
   std::string why;
   uint64_t size = 4;  // Invalid: the bytes the error covers
+  bool cut_off = false;
 };
 
 struct Reader {
   const uint8_t* p;
   uint64_t available;
+  uint64_t pc;
   uint8_t size = 4;                 // bytes consumed so far
   bool has_literal = false;
   uint32_t literal = 0;
@@ -46,9 +48,9 @@ struct Reader {
   void need(uint8_t bytes) {
     if (bytes > available)
       throw Stop{BinaryDecode::Invalid,
-                 "the kernel code ends mid-instruction (" + std::to_string(available) + " of " + std::to_string(bytes) +
-                     " bytes present; the .text or symbol size ends there)",
-                 available};
+                 "kernel code ends mid-instruction at pc " + hex(pc) + " (" + std::to_string(available) + " of " +
+                     std::to_string(bytes) + " bytes present; the .text or symbol size ends there)",
+                 available, true};
     if (bytes > size) size = bytes;
   }
   // The 32-bit literal constant that follows the instruction's fixed dwords (one per instruction).
@@ -70,7 +72,7 @@ struct Reader {
 // inline constants 0..64 and -1..-16, 235-239 apertures and POPS id, 240-248 float inline
 // constants, 251-254 vccz / execz / scc / lds_direct, 255 a literal, 256-511 VGPRs (AGPRs where
 // the operand is an accumulator register).
-Operand source(uint32_t code, int dwords, RegFile vfile, Reader& r, bool literal_ok = true) {
+Operand source(uint32_t code, int dwords, RegFile vfile, Reader& r, bool literal_ok = true, bool half = false) {
   if (code <= 101) return Operand::reg(RegFile::SGPR, uint16_t(code), uint8_t(dwords));
   if (code >= 256) return Operand::reg(vfile, uint16_t(code - 256), uint8_t(dwords));
   if (code >= 128 && code <= 192) return Operand::immediate(int64_t(code) - 128);
@@ -105,7 +107,7 @@ Operand source(uint32_t code, int dwords, RegFile vfile, Reader& r, bool literal
     case 254: return Operand::spec(SpecialReg::SRC_LDS_DIRECT);
     case 255:
       if (!literal_ok) invalid("operand code 255 (a literal constant) in a field that takes no literal");
-      return Operand::immediate(r.take_literal());
+      return Operand::immediate(half ? r.take_literal() & 0xffff : r.take_literal());  // a 16-bit slot reads the low half
     default: break;
   }
   // Trap temporaries (108-123) and the odd halves / widths above: the simulator's text path
@@ -180,6 +182,7 @@ struct Decoder {
     const bool imm = field(w0, 17, 17), soe = field(w0, 14, 14);
     for (const OperandSpec& s : row->operands) {
       if (s.kind == OpKind::SBase) push(Operand::reg(RegFile::SGPR, uint16_t(field(w0, 5, 0) * 2), s.dwords));
+      else if (s.kind == OpKind::Simm16) push(Operand::immediate(field(w0, 12, 6)));  // s_atc_probe: SDATA holds the probe bits
       else if (s.kind == OpKind::SOffset) {
         if (imm && soe) {
           push(source(field(w1, 31, 25), 1, RegFile::VGPR, r, false));
@@ -215,7 +218,7 @@ struct Decoder {
         else push(vgpr(code, s, false));
         continue;
       }
-      if (src++ == 0) push(source(src0, s.dwords, vfile_of(s, false), r));
+      if (src++ == 0) push(source(src0, s.dwords, vfile_of(s, false), r, true, s.half));
       else push(vgpr(field(w0, 16, 9), s, false));
     }
   }
@@ -321,7 +324,16 @@ struct Decoder {
       if (!vop3b && !bitop3) o.abs = field(w0, 8 + i, 8 + i);
       push(o);
     }
-    if (!vop3b) out.mi.mods.op_sel = uint8_t(field(w0, 14, 11));
+    if (!vop3b) {
+      // OP_SEL bit 3 is the destination's. LLVM lists op_sel per source operand of its own
+      // definition plus the destination, so for rows whose definition has fewer than three
+      // sources the destination's entry comes right after theirs (learned per row, see
+      // OpcodeMap::op_sel_dst_follows_sources); the simulator reads op_sel in that listing order.
+      uint32_t sel = field(w0, 14, 11);
+      if (src < 3 && opcode_map(arch).op_sel_dst_follows_sources.test(size_t(isa::opcode_of(*row))))
+        sel = (sel & ((1u << src) - 1)) | ((sel >> 3) & 1) << src;
+      out.mi.mods.op_sel = uint8_t(sel);
+    }
     out.mi.mods.clamp = field(w0, 15, 15);
     if (bitop3) {
       out.has_bitop3 = true;
@@ -342,8 +354,12 @@ struct Decoder {
     int nsrc = 0;
     for (const OperandSpec& s : row->operands) nsrc += !s.is_def;
     // VOP3PX (gfx950 scaled MFMA): a v_mfma_ld_scale_b32 word pair followed by the MFMA, decoded as one.
-    if (nsrc > 3 || (isa::is(*row, isa::Opcode::v_mfma_ld_scale_b32) && r.available >= 16 && format_of(r.word(2)) == Format::VOP3P))
-      fallback("VOP3PX (scaled MFMA)");
+    if (isa::is(*row, isa::Opcode::v_mfma_ld_scale_b32) && r.available >= 16 && format_of(r.word(2)) == Format::VOP3P) {
+      const auto& scaled = opcode_map(arch).scaled_mfma;
+      auto it = scaled.find(opcode_field(Format::VOP3P, r.word(2)));
+      if (it != scaled.end()) return vop3px(it->second);
+    }
+    if (nsrc > 3) invalid("a scaled MFMA without its v_mfma_ld_scale_b32 prefix");
     if (mfma) {
       m.cbsz = uint8_t(field(w0, 10, 8));
       m.abid = uint8_t(field(w0, 14, 11));
@@ -380,6 +396,37 @@ struct Decoder {
     } else {
       m.neg_lo = uint8_t(field(w1, 31, 29) & all);
       m.neg_hi = uint8_t(field(w0, 10, 8) & all);
+    }
+  }
+
+  // VOP3PX (CDNA4 guide, VOP3PX): the scale pair (v_mfma_ld_scale_b32's VOP3P layout: SRC0 / SRC1
+  // are scale0 / scale1, OP_SEL / OP_SEL_HI select their bytes) and then the MFMA in the MAI layout.
+  // LLVM prints op_sel_hi of these always, op_sel when not zero.
+  void vop3px(isa::Opcode scaled) {
+    r.need(16);
+    const uint32_t s0 = w0, s1 = w1;
+    w0 = r.word(2);
+    w1 = r.word(3);
+    row = &isa::info(scaled);
+    out.mi.info = row;
+    auto& m = out.mi.mods;
+    m.cbsz = uint8_t(field(w0, 10, 8));  // ABID [14:11] is 1 here (it marks the scaled form), not a broadcast
+    m.blgp = uint8_t(field(w1, 31, 29));
+    m.op_sel = uint8_t(field(s0, 13, 11));
+    m.op_sel_hi = uint8_t(field(s1, 28, 27) | field(s0, 14, 14) << 2);
+    m.op_sel_hi_set = true;
+    const bool acc_cd = field(w0, 15, 15);
+    int src = 0;
+    for (const OperandSpec& s : row->operands) {
+      const int dwords = isa::slot_dwords(*row, s, m);
+      if (s.is_def) { push(vgpr(field(w0, 7, 0), s, acc_cd, dwords)); continue; }
+      const int i = src++;
+      if (i < 3) {
+        const bool acc = i == 2 ? acc_cd : field(w1, 27 + i, 27 + i) != 0;
+        push(source(field(w1, 8 + 9 * i, 9 * i), dwords, vfile_of(s, acc), r, false));
+      } else {
+        push(source(field(s1, 8 + 9 * (i - 3), 9 * (i - 3)), dwords, RegFile::VGPR, r, false));
+      }
     }
   }
 
@@ -468,22 +515,77 @@ struct Decoder {
 };
 
 // The mnemonic LLVM prints: the table's, with the encoding suffix of VOP1 / VOP2 / VOPC rows.
-std::string printed_mnemonic(const isa::InstrInfo& row, Format f, const BinaryInst& out) {
+std::string printed_mnemonic(Arch arch, const isa::InstrInfo& row, Format f, const BinaryInst& out) {
   std::string m(row.mnemonic);
   const bool short_family = row.family == isa::Family::VOP1 || row.family == isa::Family::VOP2 || row.family == isa::Family::VOPC;
   if (out.sdwa) return m + "_sdwa";
   if (out.dpp) return m + "_dpp";
   if (out.e64) return m + "_e64";
-  if (short_family && (f == Format::VOP1 || f == Format::VOP2 || f == Format::VOPC)) return m + "_e32";
+  if (short_family && (f == Format::VOP1 || f == Format::VOP2 || f == Format::VOPC) && !row.operands.empty() &&
+      opcode_map(arch).has_vop3_form.test(size_t(isa::opcode_of(row))))
+    return m + "_e32";
   return m;
 }
 
+const char* const kSdwaSel[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD"};
+
 }  // namespace
+
+std::string listing(const BinaryInst& b) {
+  isa::MachineInst shown = b.mi;
+  const isa::InstrInfo* row = shown.info;
+  // Where LLVM's spelling differs from isa::print's, the operand is shown as preformatted text
+  // (a named Label operand prints verbatim).
+  int defs = 0;
+  if (row) for (const OperandSpec& s : row->operands) defs += s.is_def;
+  for (size_t i = 0; row && i < shown.operands.size() && i < row->operands.size(); ++i) {
+    Operand& o = shown.operands[i];
+    const OperandSpec& s = row->operands[i];
+    if (o.kind != Operand::Kind::Imm) continue;
+    const bool smem_offset = row->family == isa::Family::SMEM && s.kind == OpKind::SOffset;
+    const bool sopk_imm = row->family == isa::Family::SOPK && s.kind == OpKind::Simm16 && s.name != "hwreg";
+    if (smem_offset || sopk_imm) o = Operand::target(o.imm < 0 ? "-" + hex(uint64_t(-o.imm)) : hex(uint64_t(o.imm)));
+  }
+  if (b.sdwa) {
+    for (int i = 0; i < 2; ++i)
+      if ((b.sext >> i) & 1 && size_t(defs + i) < shown.operands.size()) {
+        Operand& o = shown.operands[size_t(defs + i)];
+        o = Operand::target("sext(" + isa::print_operand(o) + ")");
+      }
+    std::string& x = shown.mods.extra;
+    if (row && row->family != isa::Family::VOPC)
+      x += std::string("dst_sel:") + kSdwaSel[b.dst_sel] + " dst_unused:" +
+           (b.dst_unused == 0 ? "UNUSED_PAD" : b.dst_unused == 1 ? "UNUSED_SEXT" : "UNUSED_PRESERVE") + " ";
+    x += std::string("src0_sel:") + kSdwaSel[b.src_sel[0]];
+    if (row && row->family != isa::Family::VOP1) x += std::string(" src1_sel:") + kSdwaSel[b.src_sel[1]];
+  }
+  if (b.dpp) {
+    const uint16_t c = b.dpp_ctrl;
+    std::string ctrl;
+    if (c <= 0xff) ctrl = "quad_perm:[" + std::to_string(c & 3) + "," + std::to_string((c >> 2) & 3) + "," +
+                          std::to_string((c >> 4) & 3) + "," + std::to_string((c >> 6) & 3) + "]";
+    else if (c <= 0x10f) ctrl = "row_shl:" + std::to_string(c & 15);
+    else if (c <= 0x11f) ctrl = "row_shr:" + std::to_string(c & 15);
+    else if (c <= 0x12f) ctrl = "row_ror:" + std::to_string(c & 15);
+    else if (c == 0x130) ctrl = "wave_shl:1";
+    else if (c == 0x134) ctrl = "wave_rol:1";
+    else if (c == 0x138) ctrl = "wave_shr:1";
+    else if (c == 0x13c) ctrl = "wave_ror:1";
+    else if (c == 0x140) ctrl = "row_mirror";
+    else if (c == 0x141) ctrl = "row_half_mirror";
+    else if (c == 0x142) ctrl = "row_bcast:15";
+    else if (c == 0x143) ctrl = "row_bcast:31";
+    else ctrl = "row_newbcast:" + std::to_string(c & 15);
+    shown.mods.extra += ctrl + " row_mask:" + hex(b.row_mask) + " bank_mask:" + hex(b.bank_mask) + (b.bound_ctrl ? " bound_ctrl:1" : "");
+  }
+  if (b.has_bitop3 && b.bitop3) shown.mods.extra += (shown.mods.extra.empty() ? "" : " ") + std::string("bitop3:") + hex(b.bitop3);
+  return isa::print(shown);
+}
 
 BinaryDecode decode_binary(Arch arch, const uint8_t* p, uint64_t available, uint64_t pc, BinaryInst& out, std::string& why) {
   out = BinaryInst{};
   out.mi.address = pc;
-  Decoder d{arch, Reader{p, available}, pc, nullptr, out};
+  Decoder d{arch, Reader{p, available, pc}, pc, nullptr, out};
   try {
     d.r.need(4);
     d.w0 = d.r.word(0);
@@ -516,12 +618,13 @@ BinaryDecode decode_binary(Arch arch, const uint8_t* p, uint64_t available, uint
       case Format::MTBUF: d.buffer(true); break;
       case Format::Unknown: break;
     }
-    out.mi.mnemonic = printed_mnemonic(*d.row, f, out);
+    out.mi.mnemonic = printed_mnemonic(arch, *d.row, f, out);
     out.size = d.r.size;
     out.mi.size_bytes = out.size;
     return BinaryDecode::Decoded;
   } catch (const Stop& s) {
     why = s.why;
+    out.cut_off = s.cut_off;
     out.size = s.kind == BinaryDecode::Invalid ? uint8_t(std::min<uint64_t>(s.size, available)) : 0;
     return s.kind;
   }

@@ -23,6 +23,7 @@ struct BinaryInst {
   bool bound_ctrl = false;
   bool has_bitop3 = false;  // gfx950 v_bitop3_*: its truth table
   uint8_t bitop3 = 0;
+  bool cut_off = false;     // Invalid because the code ends inside the instruction
 };
 
 enum class BinaryDecode {
@@ -34,5 +35,9 @@ enum class BinaryDecode {
 // Decodes the instruction at `p` (`available` bytes left in the kernel's code; `pc` its byte
 // offset from the kernel entry, for branch targets).
 BinaryDecode decode_binary(Arch arch, const uint8_t* p, uint64_t available, uint64_t pc, BinaryInst& out, std::string& why);
+
+// The instruction's text in LLVM's spelling as far as the listings and error messages need it
+// (printed, never parsed back).
+std::string listing(const BinaryInst& b);
 
 }  // namespace cdnajit::sim

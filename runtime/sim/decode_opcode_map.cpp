@@ -44,6 +44,7 @@ struct Sample {
   const isa::InstrInfo* row;
   bool promoted;
   std::string text;
+  bool op_sel_probe = false;  // learns op_sel_dst_follows_sources instead of an opcode
 };
 
 // Every sample starts at a multiple of this (no GFX9 instruction is longer), so sample i's
@@ -59,9 +60,16 @@ std::unique_ptr<OpcodeMap> learn(Arch arch) {
     ++map->rows;
     isa::MachineInst mi = isa::sample_instruction(row, false);
     samples.push_back({&row, false, isa::print(mi)});
-    if (row.family == isa::Family::VOP1 || row.family == isa::Family::VOP2 || row.family == isa::Family::VOPC) {
+    const bool short_family = row.family == isa::Family::VOP1 || row.family == isa::Family::VOP2 || row.family == isa::Family::VOPC;
+    if (short_family) {
       mi.mnemonic += "_e64";
       samples.push_back({&row, true, isa::print(mi)});
+    }
+    int sources = 0;
+    for (const isa::OperandSpec& s : row.operands) sources += !s.is_def;
+    if ((row.mods & isa::kModOpSel) && sources < 3 && (short_family || row.family == isa::Family::VOP3)) {
+      mi.mods.op_sel = uint8_t(1u << sources);  // printed op_sel:[0,..,0,1], one entry more than the sources
+      samples.push_back({&row, short_family, isa::print(mi), true});
     }
   }
   // LLVM refuses the _e64 form of the rows that have none (v_fmamk_f32 ...): those lines are
@@ -94,17 +102,28 @@ std::unique_ptr<OpcodeMap> learn(Arch arch) {
     std::memcpy(&w, code.data() + i * kSlot, 4);
     const Format f = format_of(w);
     const uint32_t op = opcode_field(f, w);
+    if (samples[i].op_sel_probe) {
+      if (f == Format::VOP3 && field(w, 14, 14)) map->op_sel_dst_follows_sources.set(size_t(isa::opcode_of(*samples[i].row)));
+      continue;
+    }
     // A gfx950 scaled MFMA (VOP3PX) starts with the v_mfma_ld_scale_b32 word pair: its own opcode
-    // is in the second pair and it is decoded through the LLVM text path for now.
+    // is in the second pair.
     int sources = 0;
     for (const isa::OperandSpec& s : samples[i].row->operands) sources += !s.is_def;
-    if (samples[i].row->family == isa::Family::MFMA && sources > 3) { ++map->forms_prefixed; continue; }
+    if (samples[i].row->family == isa::Family::MFMA && sources > 3) {
+      uint32_t w2;
+      std::memcpy(&w2, code.data() + i * kSlot + 8, 4);
+      map->scaled_mfma[opcode_field(Format::VOP3P, w2)] = isa::opcode_of(*samples[i].row);
+      ++map->forms_prefixed;
+      continue;
+    }
     const OpcodeEntry e{isa::opcode_of(*samples[i].row), samples[i].promoted};
     auto [it, inserted] = map->by_format[size_t(f)].emplace(op, e);
     if (!inserted && it->second.opcode != e.opcode)
       map->collisions += std::string(format_name(f)) + " opcode " + std::to_string(op) + ": " +
                          std::string(isa::info(it->second.opcode).mnemonic) + " and " +
                          std::string(samples[i].row->mnemonic) + "\n";
+    if (samples[i].promoted) map->has_vop3_form.set(size_t(e.opcode));
     ++map->forms_learned;
   }
   map->build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -5,6 +5,7 @@
 // are also assembled in their VOP3 (_e64) form, which has its own opcode number.
 #pragma once
 #include <array>
+#include <bitset>
 #include <string>
 #include <unordered_map>
 
@@ -20,11 +21,18 @@ struct OpcodeEntry {
 
 struct OpcodeMap {
   std::array<std::unordered_map<uint32_t, OpcodeEntry>, kFormatCount> by_format;
+  std::bitset<isa::kOpcodeCount> has_vop3_form;  // VOP1 / VOP2 / VOPC rows LLVM also encodes as VOP3 (_e64)
+  // VOP3 rows with op_sel and fewer than three sources whose op_sel list, as LLVM spells it, has
+  // the destination's entry right after the sources' (op_sel:[s0,s1,dst]): learned by assembling
+  // the row with that last entry set and finding the destination's bit (OP_SEL[3]) set.
+  std::bitset<isa::kOpcodeCount> op_sel_dst_follows_sources;
   // What learning found and cost (tests and the decoder's error messages read these).
   int rows = 0;            // rows of the table on this arch
   int forms_learned = 0;   // (row, form) pairs whose opcode is known
   int forms_refused = 0;   // _e64 forms LLVM does not accept (no VOP3 form of that row)
-  int forms_prefixed = 0;  // gfx950 scaled MFMAs (VOP3PX: a v_mfma_ld_scale_b32 prefix), not mapped
+  int forms_prefixed = 0;  // gfx950 scaled MFMAs (VOP3PX: a v_mfma_ld_scale_b32 word pair, then the MFMA)
+  // The scaled MFMA rows by the opcode of their second word pair (after the v_mfma_ld_scale_b32 pair).
+  std::unordered_map<uint32_t, isa::Opcode> scaled_mfma;
   double build_ms = 0;     // wall time of learning, assembling included
   std::string collisions;  // (format, opcode) pairs two rows claimed: empty unless the table has aliases
 
