@@ -1,7 +1,7 @@
 // Decoding a kernel once: instruction words -> table row and operands (the binary decoder,
 // decode_binary.hpp) -> operands resolved to register-file indices / constants -> Op with a
 // handler from the registry. The LLVM text path (LLVM-C disassembler -> text -> isa::parse) is
-// kept as the test oracle and for what the binary decoder does not cover yet (see LlvmText).
+// kept only as the test oracle (see LlvmText).
 #include <llvm-c/Disassembler.h>
 #include <llvm-c/Target.h>
 
@@ -267,7 +267,10 @@ bool from_isa_operand(const isa::Operand& o, FType ft, Src& s) {
     case K::Reg:
       s.n = o.dwords;
       if (o.file == isa::RegFile::SGPR) {
-        if (o.index + o.dwords > kSgprCount) return false;
+        // The binary decoder gives trap temporaries and xnack_mask halves as scalar-file registers
+        // at their encoding (108-123, 104-105); isa::parse never returns those indices.
+        const bool named_file = o.index >= kSgprCount && o.index + o.dwords <= kSFileSize;
+        if (o.index + o.dwords > kSgprCount && !named_file) return false;
         s.k = SrcKind::S; s.idx = o.index;
       } else {
         if (o.index + o.dwords > 256) return false;
@@ -490,10 +493,9 @@ struct Form {
 
 // ------------------------------------------------------------------ the LLVM text path
 // Deliberate independent re-implementation used as a test oracle, do not merge away: LLVM-C's
-// disassembler -> text -> isa::parse (or the private parser above). decode_kernel() uses it only
-// for the instructions the binary decoder does not cover yet (decode_binary.cpp's fallbacks);
-// decode_kernel_llvm_text() decodes a whole kernel this way so that tests compare the two
-// (tests/sim/test_decode_oracle.cpp).
+// disassembler -> text -> isa::parse (or the private parser above). decode_kernel() does not use
+// it; decode_kernel_llvm_text() decodes a whole kernel this way so that tests compare the two
+// (tests/sim/test_decode_oracle.cpp, CDNAJIT_DECODE_ORACLE=1).
 class LlvmText {
  public:
   LlvmText(Arch arch, const uint8_t* code, uint64_t code_size) : code_size_(code_size), lock_(g_llvm_mutex) {
@@ -671,6 +673,7 @@ void bind_op(Op& op, const Form& f, const Registry& reg, const DecodedKernel& dk
     }
     if (c.has_bitop3) op.imm = c.bitop3;
   }
+  if (f.binary && !f.bin.unsupported.empty()) ok = false;  // gds / nv: no semantics
   if (!ok) op.fn = nullptr;  // unknown modifier: refuse to guess
   if (op.sdwa && (op.sdwa_dst_sel == 255 || op.sdwa_src_sel[0] == 255 || op.sdwa_src_sel[1] == 255)) op.fn = nullptr;
   if (op.sdwa && row && reg.sdwa_direct.test(opcode)) {  // its handler reads lanes directly: select around it
@@ -758,14 +761,14 @@ void bind_op(Op& op, const Form& f, const Registry& reg, const DecodedKernel& dk
 
 enum class Path { Binary, LlvmText };
 
-std::unique_ptr<DecodedKernel> decode(const CodeObject& co, const KernelInfo& k, Path path, DecodeCoverage* coverage) {
+std::unique_ptr<DecodedKernel> decode(const CodeObject& co, const KernelInfo& k, Path path) {
   auto dk = std::make_unique<DecodedKernel>();
   dk->info = k;
   if (k.entry_offset > co.text.size() || co.text.size() - k.entry_offset < k.code_size)
     throw Error("simulator: kernel " + k.name + " code range outside .text");
   const uint8_t* code = co.text.data() + k.entry_offset;
   std::vector<Form> forms;
-  std::unique_ptr<LlvmText> llvm;  // created (and LLVM's lock taken) only when needed
+  std::unique_ptr<LlvmText> llvm;  // the oracle path's disassembler (LLVM's lock held while it lives)
   auto text_form = [&](uint64_t off) {
     if (!llvm) llvm = std::make_unique<LlvmText>(co.arch, code, k.code_size);
     auto [text, n] = llvm->at(off);
@@ -777,26 +780,18 @@ std::unique_ptr<DecodedKernel> decode(const CodeObject& co, const KernelInfo& k,
     } else {
       BinaryInst b;
       std::string why;
-      switch (decode_binary(co.arch, code + off, k.code_size - off, off, b, why)) {
-        case BinaryDecode::Decoded:
-          if (coverage) ++coverage->binary;
-          forms.push_back(form_from_binary(std::move(b), uint32_t(off)));
-          break;
-        case BinaryDecode::Invalid: {
-          uint32_t word = 0;
-          std::memcpy(&word, code + off, std::min<uint64_t>(4, k.code_size - off));
-          Form f;
-          f.undecodable = true;
-          f.pc = uint32_t(off);
-          f.size = b.size;
-          f.text = b.cut_off ? "<" + why + ">" : "<undecodable " + hex(word) + " at byte offset " + hex(off) + " of the kernel: " + why + ">";
-          forms.push_back(std::move(f));
-          break;
-        }
-        case BinaryDecode::Fallback:
-          if (coverage) { ++coverage->text; coverage->fallback_reasons[why]++; }
-          forms.push_back(text_form(off));
-          break;
+      if (decode_binary(co.arch, code + off, k.code_size - off, off, b, why) == BinaryDecode::Decoded) {
+        forms.push_back(form_from_binary(std::move(b), uint32_t(off)));
+      } else {
+        // Not an instruction: a placeholder that says why, an error only if executed.
+        uint32_t word = 0;
+        std::memcpy(&word, code + off, std::min<uint64_t>(4, k.code_size - off));
+        Form f;
+        f.undecodable = true;
+        f.pc = uint32_t(off);
+        f.size = b.size;
+        f.text = b.cut_off ? "<" + why + ">" : "<undecodable " + hex(word) + " at byte offset " + hex(off) + " of the kernel: " + why + ">";
+        forms.push_back(std::move(f));
       }
     }
     off += forms.back().size;
@@ -829,7 +824,7 @@ std::unique_ptr<DecodedKernel> decode(const CodeObject& co, const KernelInfo& k,
 }  // namespace
 
 std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelInfo& k) {
-  auto dk = decode(co, k, Path::Binary, nullptr);
+  auto dk = decode(co, k, Path::Binary);
   // CDNAJIT_DECODE_ORACLE=1: every kernel any test or tool decodes is also decoded through the
   // LLVM text oracle, and a difference is an error (tests/sim/CMakeLists.txt runs suites so).
   static const bool oracle = [] {
@@ -837,18 +832,14 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     return e && std::string(e) == "1";
   }();
   if (oracle) {
-    const std::string diff = decoded_difference(*dk, *decode(co, k, Path::LlvmText, nullptr));
+    const std::string diff = decoded_difference(*dk, *decode(co, k, Path::LlvmText));
     if (!diff.empty()) throw Error("simulator: the binary decoder and the LLVM text oracle disagree:\n" + diff);
   }
   return dk;
 }
 
-std::unique_ptr<DecodedKernel> decode_kernel_counted(const CodeObject& co, const KernelInfo& k, DecodeCoverage& coverage) {
-  return decode(co, k, Path::Binary, &coverage);
-}
-
 std::unique_ptr<DecodedKernel> decode_kernel_llvm_text(const CodeObject& co, const KernelInfo& k) {
-  return decode(co, k, Path::LlvmText, nullptr);
+  return decode(co, k, Path::LlvmText);
 }
 
 }  // namespace cdnajit::sim

@@ -25,7 +25,7 @@ std::string hex(uint64_t v) {
   return b;
 }
 
-// Why a decode stops: Fallback (not covered here yet) or Invalid (not an instruction).
+// Why a decode stops: the bytes are not an instruction.
 struct Stop {
   BinaryDecode kind;
   std::string why;
@@ -64,7 +64,6 @@ struct Reader {
   }
 };
 
-[[noreturn]] void fallback(const std::string& why) { throw Stop{BinaryDecode::Fallback, why}; }
 [[noreturn]] void invalid(const std::string& why) { throw Stop{BinaryDecode::Invalid, why}; }
 
 // A scalar / vector source or scalar destination operand code (12.3 "VOP" source operand table,
@@ -110,9 +109,14 @@ Operand source(uint32_t code, int dwords, RegFile vfile, Reader& r, bool literal
       return Operand::immediate(half ? r.take_literal() & 0xffff : r.take_literal());  // a 16-bit slot reads the low half
     default: break;
   }
-  // Trap temporaries (108-123) and the odd halves / widths above: the simulator's text path
-  // knows their spelling; reserved codes are its call too.
-  fallback("operand code " + std::to_string(code) + " for a " + std::to_string(dwords) + "-dword operand");
+  // Trap temporaries (108-123, aligned like SGPR tuples) and the halves of xnack_mask have no
+  // isa::SpecialReg: they are scalar-file registers at their encoding (decode.cpp accepts them).
+  const bool aligned = dwords == 1 || code % (dwords == 2 ? 2 : 4) == 0;
+  if ((code >= 108 && code <= 123 && code + dwords <= 124 && aligned) || ((code == 104 || code == 105) && dwords == 1))
+    return Operand::reg(RegFile::SGPR, uint16_t(code), uint8_t(dwords));
+  invalid("operand code " + std::to_string(code) + " for a " + std::to_string(dwords) +
+          "-dword operand (valid: SGPRs 0-101, flat_scratch 102, xnack_mask 104, vcc 106, ttmp 108-123, m0 124, "
+          "exec 126, constants 128-208 and 235-254, a literal 255, VGPRs 256-511; halves and tuples aligned)");
 }
 
 RegFile vfile_of(const OperandSpec& s, bool acc) {
@@ -178,7 +182,7 @@ struct Decoder {
   // OFFSET [20:0] (an SGPR number when IMM = 0), SOFFSET [31:25] (with SOE).
   void smem() {
     r.need(8);
-    if (field(w0, 15, 15)) fallback("SMEM with NV set");
+    if (field(w0, 15, 15)) out.unsupported = "nv";  // non-volatile hint: no semantics in the simulator
     const bool imm = field(w0, 17, 17), soe = field(w0, 14, 14);
     for (const OperandSpec& s : row->operands) {
       if (s.kind == OpKind::SBase) push(Operand::reg(RegFile::SGPR, uint16_t(field(w0, 5, 0) * 2), s.dwords));
@@ -262,7 +266,7 @@ struct Decoder {
     }
     int src = 0;
     for (const OperandSpec& s : row->operands) {
-      if (s.kind == OpKind::Imm) fallback("SDWA/DPP form with a constant operand");
+      if (s.kind == OpKind::Imm) invalid(std::string(row->mnemonic) + " has no SDWA / DPP form (it takes a constant operand)");
       if (s.is_def) {
         if (is_scalar_reg(s)) {
           if (f == Format::VOPC && sdwa && field(w1, 15, 15)) push(source(field(w1, 14, 8), 2, RegFile::VGPR, r, false));
@@ -318,7 +322,7 @@ struct Decoder {
         continue;
       }
       const int i = src++;
-      if (i > 2) fallback("VOP3 row with more than three sources");
+      if (i > 2) invalid(std::string(row->mnemonic) + ": a VOP3 encoding has three source fields");
       Operand o = source(field(w1, 8 + 9 * i, 9 * i), s.dwords, vfile_of(s, false), r, false);
       if (!bitop3) o.neg = field(w1, 29 + i, 29 + i);
       if (!vop3b && !bitop3) o.abs = field(w0, 8 + i, 8 + i);
@@ -435,14 +439,14 @@ struct Decoder {
   // DATA1 [23:16], VDST [31:24].
   void ds() {
     r.need(8);
-    if (field(w0, 16, 16)) fallback("DS with GDS");
+    if (field(w0, 16, 16)) out.unsupported = "gds";  // the global data share is not simulated
     const bool acc = field(w0, 25, 25);
     for (const OperandSpec& s : row->operands) {
       if (s.is_def) push(vgpr(field(w1, 31, 24), s, acc));
       else if (s.name == "addr") push(vgpr(field(w1, 7, 0), s, false));
       else if (s.name == "data0") push(vgpr(field(w1, 15, 8), s, acc));
       else if (s.name == "data1") push(vgpr(field(w1, 23, 16), s, acc));
-      else fallback("DS operand '" + std::string(s.name) + "'");
+      else invalid("DS operand '" + std::string(s.name) + "' of the table has no field (DS fields: vdst, addr, data0, data1)");
     }
     if (row->mods & isa::kModOffset01) {
       out.mi.mods.offset0 = int32_t(field(w0, 7, 0));
@@ -460,7 +464,6 @@ struct Decoder {
     const bool acc = field(w1, 23, 23);
     const uint32_t saddr = field(w1, 22, 16);
     const bool saddr_off = saddr == 0x7f || f == Format::FLAT;  // FLAT has no SADDR (the field holds 0)
-    if (f == Format::SCRATCH && field(w0, 13, 13) && !saddr_off) fallback("SCRATCH with both VADDR and SADDR");
     auto& m = out.mi.mods;
     m.sc0 = field(w0, 16, 16);
     m.nt = field(w0, 17, 17);
@@ -578,6 +581,14 @@ std::string listing(const BinaryInst& b) {
     else ctrl = "row_newbcast:" + std::to_string(c & 15);
     shown.mods.extra += ctrl + " row_mask:" + hex(b.row_mask) + " bank_mask:" + hex(b.bank_mask) + (b.bound_ctrl ? " bound_ctrl:1" : "");
   }
+  for (Operand& o : shown.operands)  // trap temporaries and xnack_mask halves (see source())
+    if (o.kind == Operand::Kind::Reg && o.file == RegFile::SGPR && o.index >= 104) {
+      const int first = o.index - 108, last = first + o.dwords - 1;
+      o = Operand::target(o.index == 104 ? "xnack_mask_lo" : o.index == 105 ? "xnack_mask_hi"
+                          : o.dwords == 1 ? "ttmp" + std::to_string(first)
+                                          : "ttmp[" + std::to_string(first) + ":" + std::to_string(last) + "]");
+    }
+  if (!b.unsupported.empty()) shown.mods.extra += (shown.mods.extra.empty() ? "" : " ") + b.unsupported;
   if (b.has_bitop3 && b.bitop3) shown.mods.extra += (shown.mods.extra.empty() ? "" : " ") + std::string("bitop3:") + hex(b.bitop3);
   return isa::print(shown);
 }
@@ -590,8 +601,14 @@ BinaryDecode decode_binary(Arch arch, const uint8_t* p, uint64_t available, uint
     d.r.need(4);
     d.w0 = d.r.word(0);
     const Format f = format_of(d.w0);
-    if (f == Format::Unknown)
+    if (f == Format::Unknown) {
+      // EXP (110001) and VINTRP (110010) are graphics formats: no compute instruction, not in the table.
+      const uint32_t top = field(d.w0, 31, 26);
+      if (top == 0x31 || top == 0x32)
+        invalid("word " + hex(d.w0) + " is an " + (top == 0x31 ? "EXP" : "VINTRP") +
+                " (graphics) instruction, which the instruction table does not list");
       invalid("word " + hex(d.w0) + " is in no GFX9 microcode format (CDNA3 ISA guide chapter 12)");
+    }
     if (available >= 8) d.w1 = d.r.word(1);
     const OpcodeMap& map = opcode_map(arch);
     const uint32_t opcode = opcode_field(f, d.w0);

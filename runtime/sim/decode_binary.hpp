@@ -24,11 +24,12 @@ struct BinaryInst {
   bool has_bitop3 = false;  // gfx950 v_bitop3_*: its truth table
   uint8_t bitop3 = 0;
   bool cut_off = false;     // Invalid because the code ends inside the instruction
+  // A modifier the simulator has no semantics for ("gds", "nv"): decoded, listed, refused when run.
+  std::string unsupported;
 };
 
 enum class BinaryDecode {
   Decoded,   // `out` holds the instruction
-  Fallback,  // a valid-looking encoding this decoder does not cover yet (why says what)
   Invalid,   // not an instruction of the arch (why says what and what would be valid)
 };
 
