@@ -673,7 +673,6 @@ void bind_op(Op& op, const Form& f, const Registry& reg, const DecodedKernel& dk
     }
     if (c.has_bitop3) op.imm = c.bitop3;
   }
-  if (f.binary && !f.bin.unsupported.empty()) ok = false;  // gds / nv: no semantics
   if (!ok) op.fn = nullptr;  // unknown modifier: refuse to guess
   if (op.sdwa && (op.sdwa_dst_sel == 255 || op.sdwa_src_sel[0] == 255 || op.sdwa_src_sel[1] == 255)) op.fn = nullptr;
   if (op.sdwa && row && reg.sdwa_direct.test(opcode)) {  // its handler reads lanes directly: select around it

@@ -182,7 +182,7 @@ struct Decoder {
   // OFFSET [20:0] (an SGPR number when IMM = 0), SOFFSET [31:25] (with SOE).
   void smem() {
     r.need(8);
-    if (field(w0, 15, 15)) out.unsupported = "nv";  // non-volatile hint: no semantics in the simulator
+    // NV [15] (non-volatile, a cache hint) is ignored, as LLVM 22's disassembler does.
     const bool imm = field(w0, 17, 17), soe = field(w0, 14, 14);
     for (const OperandSpec& s : row->operands) {
       if (s.kind == OpKind::SBase) push(Operand::reg(RegFile::SGPR, uint16_t(field(w0, 5, 0) * 2), s.dwords));
@@ -439,7 +439,9 @@ struct Decoder {
   // DATA1 [23:16], VDST [31:24].
   void ds() {
     r.need(8);
-    if (field(w0, 16, 16)) out.unsupported = "gds";  // the global data share is not simulated
+    // gfx942 / gfx950 have no global data share (llvm-mc-22: "gds modifier is not supported on this
+    // GPU"). LLVM's disassembler drops the bit and shows an LDS access; here it is an error instead.
+    if (field(w0, 16, 16)) invalid("DS with GDS set (bit 16): there is no global data share on this arch");
     const bool acc = field(w0, 25, 25);
     for (const OperandSpec& s : row->operands) {
       if (s.is_def) push(vgpr(field(w1, 31, 24), s, acc));
@@ -588,7 +590,6 @@ std::string listing(const BinaryInst& b) {
                           : o.dwords == 1 ? "ttmp" + std::to_string(first)
                                           : "ttmp[" + std::to_string(first) + ":" + std::to_string(last) + "]");
     }
-  if (!b.unsupported.empty()) shown.mods.extra += (shown.mods.extra.empty() ? "" : " ") + b.unsupported;
   if (b.has_bitop3 && b.bitop3) shown.mods.extra += (shown.mods.extra.empty() ? "" : " ") + std::string("bitop3:") + hex(b.bitop3);
   return isa::print(shown);
 }

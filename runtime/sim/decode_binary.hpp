@@ -24,8 +24,6 @@ struct BinaryInst {
   bool has_bitop3 = false;  // gfx950 v_bitop3_*: its truth table
   uint8_t bitop3 = 0;
   bool cut_off = false;     // Invalid because the code ends inside the instruction
-  // A modifier the simulator has no semantics for ("gds", "nv"): decoded, listed, refused when run.
-  std::string unsupported;
 };
 
 enum class BinaryDecode {
