@@ -599,8 +599,8 @@ Form form_from_binary(BinaryInst&& b, uint32_t pc) {
   f.shared = true;
   f.binary = true;
   f.text = listing(b);
-  f.bin = std::move(b);
-  f.mi = f.bin.mi;
+  f.mi = std::move(b.mi);
+  f.bin = std::move(b);  // its controls (its instruction now lives in f.mi)
   return f;
 }
 

@@ -1,6 +1,7 @@
 // Learning each table row's opcode numbers from LLVM (decode_opcode_map.hpp).
 #include "runtime/sim/decode_opcode_map.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -133,11 +134,15 @@ std::unique_ptr<OpcodeMap> learn(Arch arch) {
 }  // namespace
 
 const OpcodeMap& opcode_map(Arch arch) {
+  // Read once per decoded instruction: a lock-free look once learned.
+  static std::atomic<const OpcodeMap*> ready[2];
+  std::atomic<const OpcodeMap*>& slot = ready[arch == Arch::gfx942 ? 0 : 1];
+  if (const OpcodeMap* m = slot.load(std::memory_order_acquire)) return *m;
   static std::mutex mutex;
-  static std::map<Arch, std::unique_ptr<OpcodeMap>> maps;
   std::lock_guard<std::mutex> lock(mutex);
-  auto& m = maps[arch];
-  if (!m) m = learn(arch);
+  if (const OpcodeMap* m = slot.load(std::memory_order_acquire)) return *m;
+  const OpcodeMap* m = learn(arch).release();  // kept for the life of the process
+  slot.store(m, std::memory_order_release);
   return *m;
 }
 
