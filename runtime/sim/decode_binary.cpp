@@ -1,6 +1,6 @@
-// Binary instruction decoder (decode_binary.hpp). Section numbers are those of the AMD CDNA3
-// ("Instinct MI300") ISA Reference Guide, chapter 12 "Microcode Formats"; gfx950 (CDNA4 guide,
-// same chapter) uses the same layouts.
+// Binary instruction decoder (decode_binary.hpp). The field layouts are those of the AMD CDNA3
+// ("Instinct MI300") ISA Reference Guide, chapter "Microcode Formats" (the section named next to
+// each format below); gfx950 (CDNA4 guide, same chapter) uses the same layouts.
 #include "runtime/sim/decode_binary.hpp"
 
 #include <cstring>
@@ -66,8 +66,8 @@ struct Reader {
 
 [[noreturn]] void invalid(const std::string& why) { throw Stop{BinaryDecode::Invalid, why}; }
 
-// A scalar / vector source or scalar destination operand code (12.3 "VOP" source operand table,
-// SSRC in 12.1): 0-101 SGPRs, 102-127 special registers and trap temporaries, 128-208 integer
+// A scalar / vector source or scalar destination operand code (vector ALU formats: the source
+// operand table; SSRC of the scalar ALU formats): 0-101 SGPRs, 102-127 special registers and trap temporaries, 128-208 integer
 // inline constants 0..64 and -1..-16, 235-239 apertures and POPS id, 240-248 float inline
 // constants, 251-254 vccz / execz / scc / lds_direct, 255 a literal, 256-511 VGPRs (AGPRs where
 // the operand is an accumulator register).
@@ -147,7 +147,7 @@ struct Decoder {
   }
   Operand simm16(const OperandSpec&, uint32_t v) const { return Operand::immediate(int64_t(v & 0xffff)); }
 
-  // ---------------------------------------------------------------- scalar formats (12.1)
+  // ---------------------------------------------------------------- scalar ALU and control formats
   void sop2() {
     int src = 0;
     for (const OperandSpec& s : row->operands) {
@@ -178,7 +178,7 @@ struct Decoder {
     for (const OperandSpec& s : row->operands)
       push(s.kind == OpKind::Label ? label(field(w0, 15, 0)) : simm16(s, field(w0, 15, 0)));
   }
-  // 12.2: SDATA [12:6], SBASE [5:0] (an even SGPR / 2), GLC [16], IMM [17], SOE [14]; word 1
+  // Scalar memory format: SDATA [12:6], SBASE [5:0] (an even SGPR / 2), GLC [16], IMM [17], SOE [14]; word 1
   // OFFSET [20:0] (an SGPR number when IMM = 0), SOFFSET [31:25] (with SOE).
   void smem() {
     r.need(8);
@@ -203,7 +203,7 @@ struct Decoder {
     out.mi.mods.sc0 = field(w0, 16, 16);
   }
 
-  // ---------------------------------------------------------------- vector ALU (12.3)
+  // ---------------------------------------------------------------- vector ALU formats
   // The e32 forms: VOP2 VDST [24:17], VSRC1 [16:9], SRC0 [8:0]; VOP1 VDST [24:17], SRC0 [8:0];
   // VOPC VSRC1 [16:9], SRC0 [8:0]. A scalar register slot of the row is the implicit VCC; a
   // constant slot (v_fmamk / v_fmaak) is the literal.
@@ -227,10 +227,10 @@ struct Decoder {
     }
   }
 
-  // SDWA (12.3.3), word 1: SRC0 [7:0], DST_SEL [10:8], DST_U [12:11], CLAMP [13], OMOD [15:14]
+  // SDWA, word 1: SRC0 [7:0], DST_SEL [10:8], DST_U [12:11], CLAMP [13], OMOD [15:14]
   // (VOPC: SDST [14:8], SD [15]), SRC0_SEL [18:16], SRC0_SEXT [19], SRC0_NEG [20], SRC0_ABS [21],
   // S0 [23], SRC1_SEL [26:24], SRC1_SEXT [27], SRC1_NEG [28], SRC1_ABS [29], S1 [31].
-  // DPP (12.3.4), word 1: SRC0 [7:0], DPP_CTRL [16:8], BOUND_CTRL [19], SRC0_NEG [20], SRC0_ABS [21],
+  // DPP, word 1: SRC0 [7:0], DPP_CTRL [16:8], BOUND_CTRL [19], SRC0_NEG [20], SRC0_ABS [21],
   // SRC1_NEG [22], SRC1_ABS [23], BANK_MASK [27:24], ROW_MASK [31:28].
   void sdwa_dpp(Format f, bool sdwa) {
     r.need(8);
@@ -254,7 +254,7 @@ struct Decoder {
       out.bank_mask = uint8_t(field(w1, 27, 24));
       out.row_mask = uint8_t(field(w1, 31, 28));
       const uint16_t c = out.dpp_ctrl;
-      // Valid DPP_CTRL (12.3.4): quad_perm 0x00-0xff, row_shl / row_shr / row_ror 0x101-0x10f /
+      // Valid DPP_CTRL (the DPP format's DPP_CTRL table): quad_perm 0x00-0xff, row_shl / row_shr / row_ror 0x101-0x10f /
       // 0x111-0x11f / 0x121-0x12f, wave_shl / rol / shr / ror 0x130 / 0x134 / 0x138 / 0x13c,
       // row_mirror 0x140, row_half_mirror 0x141, row_bcast:15 / :31 0x142 / 0x143, and gfx90a+
       // row_newbcast 0x150-0x15f.
@@ -295,7 +295,7 @@ struct Decoder {
     }
   }
 
-  // VOP3A / VOP3B (12.3.2): VDST [7:0], ABS [10:8] (VOP3B: SDST [14:8]), OP_SEL [14:11], CLAMP [15];
+  // VOP3A / VOP3B: VDST [7:0], ABS [10:8] (VOP3B: SDST [14:8]), OP_SEL [14:11], CLAMP [15];
   // word 1: SRC0 [8:0], SRC1 [17:9], SRC2 [26:18], OMOD [28:27], NEG [31:29]. GFX9 VOP3 has no
   // literal: code 255 is invalid (LLVM 22's disassembler crashes on it).
   void vop3(bool promoted) {
@@ -347,7 +347,7 @@ struct Decoder {
     }
   }
 
-  // VOP3P (12.3.5): VDST [7:0], NEG_HI [10:8], OP_SEL [13:11], OP_SEL_HI[2] [14], CLAMP [15];
+  // VOP3P: VDST [7:0], NEG_HI [10:8], OP_SEL [13:11], OP_SEL_HI[2] [14], CLAMP [15];
   // word 1: SRC0..SRC2, OP_SEL_HI[1:0] [28:27], NEG [31:29]. The MAI form of the MFMAs: ACC_CD [15]
   // (vdst and srcC are AGPRs), ABID [14:11], CBSZ [10:8]; word 1 ACC [28:27] (srcA / srcB are
   // AGPRs), BLGP [31:29] (the f64 MFMAs: NEG).
@@ -434,8 +434,8 @@ struct Decoder {
     }
   }
 
-  // ---------------------------------------------------------------- memory (12.5, 12.6, 12.8)
-  // DS: OFFSET0 [7:0], OFFSET1 [15:8], GDS [16], ACC [25]; word 1 ADDR [7:0], DATA0 [15:8],
+  // ---------------------------------------------------------------- LDS, buffer and flat formats
+  // DS (LDS format): OFFSET0 [7:0], OFFSET1 [15:8], GDS [16], ACC [25]; word 1 ADDR [7:0], DATA0 [15:8],
   // DATA1 [23:16], VDST [31:24].
   void ds() {
     r.need(8);
@@ -458,7 +458,7 @@ struct Decoder {
     }
   }
 
-  // FLAT / GLOBAL / SCRATCH: OFFSET [12:0] (FLAT: [11:0] unsigned; GLOBAL / SCRATCH: 13-bit
+  // FLAT / GLOBAL / SCRATCH (flat formats): OFFSET [12:0] (FLAT: [11:0] unsigned; GLOBAL / SCRATCH: 13-bit
   // signed), SVE [13] (SCRATCH: VADDR present), SEG [15:14], SC0 [16], NT [17], SC1 [25]; word 1
   // ADDR [7:0], DATA [15:8], SADDR [22:16] (0x7f: off), ACC [23], VDST [31:24].
   void flat(Format f) {
@@ -487,9 +487,9 @@ struct Decoder {
     }
   }
 
-  // MUBUF (12.6.1): OFFSET [11:0], OFFEN [12], IDXEN [13], SC0 [14], SC1 [15], LDS [16], NT [17];
+  // MUBUF (vector memory buffer formats): OFFSET [11:0], OFFEN [12], IDXEN [13], SC0 [14], SC1 [15], LDS [16], NT [17];
   // word 1 VADDR [7:0], VDATA [15:8], SRSRC [20:16] (an SGPR quad / 4), ACC [23], SOFFSET [31:24].
-  // MTBUF (12.6.2): the same but DFMT [22:19] / NFMT [25:23] in word 0 (decode.cpp reads them), and
+  // MTBUF: the same but DFMT [22:19] / NFMT [25:23] in word 0 (decode.cpp reads them), and
   // SC1 [21], NT [22] in word 1.
   void buffer(bool mtbuf) {
     r.need(8);
@@ -584,7 +584,7 @@ std::string listing(const BinaryInst& b) {
     shown.mods.extra += ctrl + " row_mask:" + hex(b.row_mask) + " bank_mask:" + hex(b.bank_mask) + (b.bound_ctrl ? " bound_ctrl:1" : "");
   }
   for (Operand& o : shown.operands)  // trap temporaries and xnack_mask halves (see source())
-    if (o.kind == Operand::Kind::Reg && o.file == RegFile::SGPR && o.index >= 104) {
+    if (o.kind == Operand::Kind::Reg && o.file == RegFile::SGPR && o.index >= 104 && o.index < 124 && o.index != 106 && o.index != 107) {
       const int first = o.index - 108, last = first + o.dwords - 1;
       o = Operand::target(o.index == 104 ? "xnack_mask_lo" : o.index == 105 ? "xnack_mask_hi"
                           : o.dwords == 1 ? "ttmp" + std::to_string(first)
@@ -608,7 +608,7 @@ BinaryDecode decode_binary(Arch arch, const uint8_t* p, uint64_t available, uint
       if (top == 0x31 || top == 0x32)
         invalid("word " + hex(d.w0) + " is an " + (top == 0x31 ? "EXP" : "VINTRP") +
                 " (graphics) instruction, which the instruction table does not list");
-      invalid("word " + hex(d.w0) + " is in no GFX9 microcode format (CDNA3 ISA guide chapter 12)");
+      invalid("word " + hex(d.w0) + " is in no GFX9 microcode format (CDNA3 ISA guide, chapter Microcode Formats)");
     }
     if (available >= 8) d.w1 = d.r.word(1);
     const OpcodeMap& map = opcode_map(arch);

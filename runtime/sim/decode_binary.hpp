@@ -15,7 +15,7 @@ struct BinaryInst {
   isa::MachineInst mi;  // info, mnemonic as LLVM prints it (with _e32/_e64/_sdwa/_dpp), operands, mods
   uint8_t size = 0;     // bytes, literal included
   bool e64 = false, sdwa = false, dpp = false;
-  // SDWA controls (CDNA3 guide 12.3.3) and DPP controls (12.3.4), as the Op holds them.
+  // SDWA and DPP controls (CDNA3 guide, "Microcode Formats"), as the Op holds them.
   uint8_t dst_sel = 6, dst_unused = 0, src_sel[2] = {6, 6};
   uint8_t sext = 0;  // bit i: SDWA source i sign-extends its select
   uint16_t dpp_ctrl = 0;

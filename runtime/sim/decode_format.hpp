@@ -1,10 +1,11 @@
 // The GFX9 microcode formats gfx942 / gfx950 use: which format an instruction word is in, and
 // where its opcode field lies. Source: AMD "Instinct MI300" ISA Reference Guide (CDNA3), chapter
-// 12 "Microcode Formats" (12.1 scalar ALU and control: SOP2, SOPK, SOP1, SOPC, SOPP; 12.2 scalar
-// memory: SMEM; 12.3 vector ALU: VOP2, VOP1, VOPC, VOP3A/VOP3B, VOP3P (incl. the MAI form used by
-// MFMA), SDWA, DPP; 12.5 LDS: DS; 12.6 vector memory buffer: MUBUF, MTBUF; 12.8 FLAT/GLOBAL/
-// SCRATCH), and the CDNA4 guide's same chapter for gfx950 (same layouts). The opcode numbers
-// themselves are not written here: decode_opcode_map.cpp learns them from LLVM.
+// "Microcode Formats": its sections on the scalar ALU and control formats (SOP2, SOPK, SOP1, SOPC,
+// SOPP), the scalar memory format (SMEM), the vector ALU formats (VOP2, VOP1, VOPC, VOP3A/VOP3B,
+// VOP3P incl. the MAI form used by the MFMAs, SDWA, DPP), the LDS format (DS), the vector memory
+// buffer formats (MUBUF, MTBUF) and the flat formats (FLAT, GLOBAL, SCRATCH); the CDNA4 guide's
+// same chapter for gfx950 (same layouts, plus VOP3PX). The opcode numbers themselves are not
+// written here: decode_opcode_map.cpp learns them from LLVM.
 #pragma once
 #include <cstdint>
 

@@ -1,8 +1,7 @@
 // Opcode numbers of the instruction table's rows per microcode format and arch, learned from
-// LLVM instead of being typed per instruction: each row's sample instance (jit/isa/sample_inst.hpp)
-// is assembled by the in-process LLVM MC assembler (jit/asm) once per arch, at first use, and
-// the opcode field of the bytes it produces is read (decode_format.hpp). VOP1 / VOP2 / VOPC rows
-// are also assembled in their VOP3 (_e64) form, which has its own opcode number.
+// LLVM instead of being typed per instruction (decode_opcode_learn.hpp). The build learns them
+// (gen_opcode_map, run whenever jit/isa/instructions.def or the learner changes) into a generated
+// table, decode_opcode_map.inc, which opcode_map() turns into lookup maps at first use.
 #pragma once
 #include <array>
 #include <bitset>
@@ -29,11 +28,11 @@ struct OpcodeMap {
   // What learning found and cost (tests and the decoder's error messages read these).
   int rows = 0;            // rows of the table on this arch
   int forms_learned = 0;   // (row, form) pairs whose opcode is known
-  int forms_refused = 0;   // _e64 forms LLVM does not accept (no VOP3 form of that row)
+  int forms_refused = 0;   // samples LLVM does not accept (the _e64 forms of rows without a VOP3 form)
   int forms_prefixed = 0;  // gfx950 scaled MFMAs (VOP3PX: a v_mfma_ld_scale_b32 word pair, then the MFMA)
   // The scaled MFMA rows by the opcode of their second word pair (after the v_mfma_ld_scale_b32 pair).
   std::unordered_map<uint32_t, isa::Opcode> scaled_mfma;
-  double build_ms = 0;     // wall time of learning, assembling included
+  double build_ms = 0;     // wall time of learning, assembling included (at build time for opcode_map())
   std::string collisions;  // (format, opcode) pairs two rows claimed: empty unless the table has aliases
 
   const OpcodeEntry* find(Format f, uint32_t opcode) const {
@@ -43,8 +42,28 @@ struct OpcodeMap {
   }
 };
 
-// The map of `arch`, learned on first use (thread-safe) and kept for the process. Throws Error if
-// LLVM cannot assemble the samples at all.
+// The map of `arch` from the generated table, built on first use (thread-safe) and kept for the
+// process.
 const OpcodeMap& opcode_map(Arch arch);
+
+// One learned fact, as the generated table lists them.
+struct LearnedOpcode {
+  enum Kind : uint8_t {
+    Plain,           // `field` of `format` is `opcode`
+    Promoted,        // the same, for a VOP1 / VOP2 / VOPC row's VOP3 (_e64) form
+    ScaledMfma,      // VOP3PX: `field` is the opcode of the MFMA pair after v_mfma_ld_scale_b32
+    OpSelDstFollows, // `opcode` is in op_sel_dst_follows_sources (format and field unused)
+  };
+  Arch arch;
+  Kind kind;
+  Format format;
+  uint32_t field;
+  isa::Opcode opcode;
+};
+struct LearnedCounts {  // per arch: what the learner reported
+  Arch arch;
+  int forms_refused;
+  double build_ms;
+};
 
 }  // namespace cdnajit::sim
