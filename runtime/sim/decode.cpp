@@ -789,7 +789,9 @@ std::unique_ptr<DecodedKernel> decode(const CodeObject& co, const KernelInfo& k,
         f.undecodable = true;
         f.pc = uint32_t(off);
         f.size = b.size;
-        f.text = b.cut_off ? "<" + why + ">" : "<undecodable " + hex(word) + " at byte offset " + hex(off) + " of the kernel: " + why + ">";
+        char head[32];
+        std::snprintf(head, sizeof head, "<undecodable 0x%08x>", word);
+        f.text = b.cut_off ? "<" + why + ">" : head + (" at byte offset " + hex(off) + " of the kernel: " + why);
         forms.push_back(std::move(f));
       }
     }

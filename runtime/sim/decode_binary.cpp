@@ -29,7 +29,7 @@ std::string hex(uint64_t v) {
 struct Stop {
   BinaryDecode kind;
   std::string why;
-  uint64_t size = 4;  // Invalid: the bytes the error covers
+  uint64_t size = 4;  // Invalid: the bytes the error covers (the instruction's, as far as read)
   bool cut_off = false;
 };
 
@@ -263,6 +263,13 @@ struct Decoder {
       if (!valid) invalid("DPP_CTRL " + hex(c) + " is reserved (valid: quad_perm 0x0-0xff, row_shl/shr/ror 0x101-0x12f, "
                           "wave_shl/rol/shr/ror 0x130/0x134/0x138/0x13c, row_mirror 0x140, row_half_mirror 0x141, "
                           "row_bcast 0x142/0x143, row_newbcast 0x150-0x15f)");
+      // The DP ALU (an instruction with a 64-bit operand) takes DPP only as row_newbcast on
+      // gfx90a+ (LLVM 22 disassembles other controls with "DP ALU dpp only supports row_newbcast").
+      bool dp_alu = false;
+      for (const OperandSpec& s : row->operands) dp_alu |= s.dwords == 2;
+      if (dp_alu && !(c >= 0x150 && c <= 0x15f))
+        invalid("DP ALU dpp only supports row_newbcast: " + std::string(row->mnemonic) + " has 64-bit operands and DPP_CTRL " +
+                hex(c) + " (valid: row_newbcast 0x150-0x15f)");
     }
     int src = 0;
     for (const OperandSpec& s : row->operands) {
@@ -358,7 +365,10 @@ struct Decoder {
     int nsrc = 0;
     for (const OperandSpec& s : row->operands) nsrc += !s.is_def;
     // VOP3PX (gfx950 scaled MFMA): a v_mfma_ld_scale_b32 word pair followed by the MFMA, decoded as one.
-    if (isa::is(*row, isa::Opcode::v_mfma_ld_scale_b32) && r.available >= 16 && format_of(r.word(2)) == Format::VOP3P) {
+    // The MFMA pair of a VOP3PX has ABID = 1 (the CDNA4 guide's VOP3PX layout; LLVM 22 fuses exactly
+    // those): with another ABID the two are separate instructions.
+    if (isa::is(*row, isa::Opcode::v_mfma_ld_scale_b32) && r.available >= 16 && format_of(r.word(2)) == Format::VOP3P &&
+        field(r.word(2), 14, 11) == 1) {
       const auto& scaled = opcode_map(arch).scaled_mfma;
       auto it = scaled.find(opcode_field(Format::VOP3P, r.word(2)));
       if (it != scaled.end()) return vop3px(it->second);
@@ -417,7 +427,7 @@ struct Decoder {
     m.cbsz = uint8_t(field(w0, 10, 8));  // ABID [14:11] is 1 here (it marks the scaled form), not a broadcast
     m.blgp = uint8_t(field(w1, 31, 29));
     m.op_sel = uint8_t(field(s0, 13, 11));
-    m.op_sel_hi = uint8_t(field(s1, 28, 27) | field(s0, 14, 14) << 2);
+    m.op_sel_hi = uint8_t(field(s1, 28, 27));  // LLVM 22 reads no third bit (word 0 bit 14) here
     m.op_sel_hi_set = true;
     const bool acc_cd = field(w0, 15, 15);
     int src = 0;
@@ -643,7 +653,8 @@ BinaryDecode decode_binary(Arch arch, const uint8_t* p, uint64_t available, uint
   } catch (const Stop& s) {
     why = s.why;
     out.cut_off = s.cut_off;
-    out.size = s.kind == BinaryDecode::Invalid ? uint8_t(std::min<uint64_t>(s.size, available)) : 0;
+    // The error covers the instruction as far as its format says (at least its first dword).
+    out.size = uint8_t(std::min<uint64_t>(s.cut_off ? s.size : d.r.size, available));
     return s.kind;
   }
 }

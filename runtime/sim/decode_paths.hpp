@@ -15,7 +15,9 @@ namespace cdnajit::sim {
 std::unique_ptr<DecodedKernel> decode_kernel_llvm_text(const CodeObject& co, const KernelInfo& k);
 
 // Every field of every Op that differs between two decodings of a kernel, one line per
-// instruction ("" when they agree). The disassembly text (Op::text, for messages) is not compared.
+// instruction ("" when they agree). The disassembly text (Op::text, for messages) is not compared,
+// and bytes both decodings refuse to run (no handler on either side, a "<...>" placeholder on one)
+// agree.
 std::string decoded_difference(const DecodedKernel& a, const DecodedKernel& b);
 
 }  // namespace cdnajit::sim
