@@ -65,7 +65,7 @@ void report(const char* what, Arch arch, const Tally& t) {
 TEST_CASE("binary decoder = LLVM text oracle on every table row's samples", "[sim][decode]") {
   for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
     const sim::OpcodeMap& map = sim::opcode_map(arch);
-    std::printf("opcode map %s: %d rows, %d forms learned, %d _e64 forms refused by LLVM, %d scaled MFMAs (VOP3PX), learned at build time in %.1f ms\n",
+    std::printf("opcode map %s: %d rows, %d forms learned, %d samples refused by LLVM (rows without a VOP3 form), %d scaled MFMAs (VOP3PX), learned at build time in %.1f ms\n",
                 std::string(arch_name(arch)).c_str(), map.rows, map.forms_learned, map.forms_refused, map.forms_prefixed,
                 map.build_ms);
     INFO(map.collisions);
