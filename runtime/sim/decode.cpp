@@ -1,16 +1,22 @@
-// Decoding a kernel once: LLVM-C disassembler -> text -> operands resolved to
-// register-file indices / constants -> Op with a handler from the registry.
+// Decoding a kernel once: instruction words -> table row and operands (the binary decoder,
+// decode_binary.hpp) -> operands resolved to register-file indices / constants -> Op with a
+// handler from the registry. The LLVM text path (LLVM-C disassembler -> text -> isa::parse) is
+// kept only as the test oracle (see LlvmText).
 #include <llvm-c/Disassembler.h>
 #include <llvm-c/Target.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 
 #include "jit/isa/machine_inst.hpp"
+#include "runtime/sim/decode_binary.hpp"
+#include "runtime/sim/decode_paths.hpp"
 #include "runtime/sim/sdwa.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
@@ -237,17 +243,16 @@ uint8_t sdwa_sel(const std::string& v) {
 // data register an LDS-DMA load (lds modifier) does not write; when LLVM prints fewer operands
 // than the row has (an implicit vcc of the _co_ forms), the omitted ones are defs. An
 // instruction the table lacks (no semantics unless registered by name) takes one destination.
-int dest_count(const isa::InstrInfo* info, const Parsed& p) {
-  if (p.operands.empty()) return 0;
+int dest_count(const isa::InstrInfo* info, int n_operands, bool sc0, bool lds) {
+  if (n_operands == 0) return 0;
   if (!info) return 1;
-  auto has_mod = [&](const char* w) { return std::find(p.mods.begin(), p.mods.end(), w) != p.mods.end(); };
   int defs = 0, uses = 0;
   for (const auto& s : info->operands) (s.is_def ? defs : uses) += 1;
   const bool vmem = info->family == isa::Family::FLAT || info->family == isa::Family::GLOBAL ||
                     info->family == isa::Family::MUBUF || info->family == isa::Family::SCRATCH;
-  if (vmem && info->is_atomic && (has_mod("sc0") || has_mod("glc"))) return defs + 1;
-  if (info->family == isa::Family::MUBUF && has_mod("lds")) return 0;
-  if (int(p.operands.size()) < defs + uses) defs = std::max(0, std::min(defs, int(p.operands.size()) - uses));
+  if (vmem && info->is_atomic && sc0) return defs + 1;
+  if (info->family == isa::Family::MUBUF && lds) return 0;
+  if (n_operands < defs + uses) defs = std::max(0, std::min(defs, n_operands - uses));
   return defs;
 }
 
@@ -262,7 +267,10 @@ bool from_isa_operand(const isa::Operand& o, FType ft, Src& s) {
     case K::Reg:
       s.n = o.dwords;
       if (o.file == isa::RegFile::SGPR) {
-        if (o.index + o.dwords > kSgprCount) return false;
+        // The binary decoder gives trap temporaries and xnack_mask halves as scalar-file registers
+        // at their encoding (108-123, 104-105); isa::parse never returns those indices.
+        const bool named_file = o.index >= kSgprCount && o.index + o.dwords <= kSFileSize;
+        if (o.index + o.dwords > kSgprCount && !named_file) return false;
         s.k = SrcKind::S; s.idx = o.index;
       } else {
         if (o.index + o.dwords > 256) return false;
@@ -465,15 +473,32 @@ bool llvm_crashes_on(const uint8_t* p, uint64_t available) {
 
 }  // namespace
 
-std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelInfo& k) {
-  auto dk = std::make_unique<DecodedKernel>();
-  dk->info = k;
-  if (k.entry_offset > co.text.size() || co.text.size() - k.entry_offset < k.code_size)
-    throw Error("simulator: kernel " + k.name + " code range outside .text");
-  std::vector<std::string> texts;
-  std::vector<uint32_t> pcs, sizes;
-  {
-    std::lock_guard<std::mutex> lock(g_llvm_mutex);
+namespace {
+// One instruction as a decoder delivers it, before it is bound to its handler: the binary decoder
+// (decode_binary.hpp) fills `mi` and the controls of `bin`; the LLVM text path fills `text` and
+// `p`, and `mi` when isa::parse understands the text.
+struct Form {
+  std::string text;
+  uint32_t pc = 0, size = 0;
+  bool undecodable = false;   // no instruction: `text` says why (an error only if executed)
+  std::string base;           // text path: the mnemonic without its encoding suffix
+  bool e64 = false, sdwa = false, dpp = false;
+  bool shared = false;        // `mi` holds the operands and modifiers
+  isa::MachineInst mi;
+  Parsed p;                   // text path: the text split into operands and modifier words
+  uint32_t sext_operands = 0; // text path: bit j = asm operand j was written sext(...)
+  bool binary = false;        // from the binary decoder: `bin` holds the SDWA / DPP controls
+  BinaryInst bin;
+};
+
+// ------------------------------------------------------------------ the LLVM text path
+// Deliberate independent re-implementation used as a test oracle, do not merge away: LLVM-C's
+// disassembler -> text -> isa::parse (or the private parser above). decode_kernel() does not use
+// it; decode_kernel_llvm_text() decodes a whole kernel this way so that tests compare the two
+// (tests/sim/test_decode_oracle.cpp, CDNAJIT_DECODE_ORACLE=1).
+class LlvmText {
+ public:
+  LlvmText(Arch arch, const uint8_t* code, uint64_t code_size) : code_size_(code_size), lock_(g_llvm_mutex) {
     static bool inited = [] {
       LLVMInitializeAMDGPUTargetInfo();
       LLVMInitializeAMDGPUTargetMC();
@@ -485,53 +510,298 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
     // more than decoding a kernel); used only under g_llvm_mutex.
     // Never destroyed: the contexts live as long as the process (no leak at exit).
     static auto* contexts = new std::map<Arch, LLVMDisasmContextRef>;
-    LLVMDisasmContextRef& ctx = (*contexts)[co.arch];
+    LLVMDisasmContextRef& ctx = (*contexts)[arch];
     if (!ctx) {
-      std::string cpu(arch_name(co.arch));
+      std::string cpu(arch_name(arch));
       ctx = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", cpu.c_str(), nullptr, 0, nullptr, nullptr);
       if (!ctx) throw Error("simulator: LLVM has no AMDGPU disassembler for " + cpu);
     }
+    ctx_ = ctx;
     // The disassembler never sees a range that ends mid-instruction: LLVM 22's
     // AMDGPU decoder crashes (SIGSEGV in its diagnostic path) when the bytes run out
     // inside an instruction or its literal. It gets a zero-padded copy and the
     // padded length; an instruction that only decodes by using the padding is
     // treated as undecodable below.
-    constexpr size_t kPad = 32;
-    const uint8_t* code = co.text.data() + k.entry_offset;
-    std::vector<uint8_t> padded(code, code + k.code_size);
-    padded.resize(padded.size() + kPad, 0);
-    const uint8_t* base = padded.data();
-    uint64_t off = 0;
+    padded_.assign(code, code + code_size);
+    padded_.resize(padded_.size() + kPad, 0);
+  }
+  // The instruction at byte `off`: its text (a placeholder in <...> when it is none) and size.
+  std::pair<std::string, uint64_t> at(uint64_t off) {
     char buf[512];
-    while (off < k.code_size) {
-      // The guard sees the bytes LLVM is given, the zero padding included (an instruction cut
-      // off by the end of the code is completed with zeros there).
-      size_t n = llvm_crashes_on(base + off, k.code_size - off + kPad)
-                     ? 0
-                     : LLVMDisasmInstruction(ctx, const_cast<uint8_t*>(base + off), k.code_size - off + kPad, off, buf, sizeof buf);
-      if (n > k.code_size - off) {
-        // Decoded only thanks to the padding: the code ends mid-instruction. A placeholder that
-        // says so (an error only if executed; unbound_reason prints it).
-        std::snprintf(buf, sizeof buf,
-                      "<kernel code ends mid-instruction at pc 0x%llx (%llu of %zu bytes present; the .text or symbol size ends there)>",
-                      (unsigned long long)off, (unsigned long long)(k.code_size - off), n);
-        n = k.code_size - off;
-      } else if (n == 0) {
-        // Not a valid instruction: keep a 4-byte placeholder that fails only if executed.
-        uint32_t word = 0;
-        std::memcpy(&word, base + off, std::min<uint64_t>(4, k.code_size - off));
-        std::snprintf(buf, sizeof buf, "<undecodable 0x%08x>", word);
-        n = std::min<uint64_t>(4, k.code_size - off);
-      }
-      texts.push_back(trim(buf));
-      pcs.push_back(uint32_t(off));
-      sizes.push_back(uint32_t(n));
-      off += n;
+    const uint8_t* base = padded_.data();
+    // The guard sees the bytes LLVM is given, the zero padding included (an instruction cut
+    // off by the end of the code is completed with zeros there).
+    size_t n = llvm_crashes_on(base + off, code_size_ - off + kPad)
+                   ? 0
+                   : LLVMDisasmInstruction(ctx_, const_cast<uint8_t*>(base + off), code_size_ - off + kPad, off, buf, sizeof buf);
+    if (n > code_size_ - off) {
+      // Decoded only thanks to the padding: the code ends mid-instruction. A placeholder that
+      // says so (an error only if executed; unbound_reason prints it).
+      std::snprintf(buf, sizeof buf,
+                    "<kernel code ends mid-instruction at pc 0x%llx (%llu of %zu bytes present; the .text or symbol size ends there)>",
+                    (unsigned long long)off, (unsigned long long)(code_size_ - off), n);
+      n = code_size_ - off;
+    } else if (n == 0) {
+      // Not a valid instruction: keep a 4-byte placeholder that fails only if executed.
+      uint32_t word = 0;
+      std::memcpy(&word, base + off, std::min<uint64_t>(4, code_size_ - off));
+      std::snprintf(buf, sizeof buf, "<undecodable 0x%08x>", word);
+      n = std::min<uint64_t>(4, code_size_ - off);
+    }
+    return {trim(buf), n};
+  }
+
+ private:
+  static constexpr size_t kPad = 32;
+  uint64_t code_size_;
+  std::lock_guard<std::mutex> lock_;
+  LLVMDisasmContextRef ctx_ = nullptr;
+  std::vector<uint8_t> padded_;
+};
+
+Form form_from_text(std::string text, uint32_t pc, uint32_t size) {
+  Form f;
+  f.text = std::move(text);
+  f.pc = pc;
+  f.size = size;
+  std::string ptext = f.text;  // the text the operand parsers see
+  f.sext_operands = strip_sext(ptext);
+  f.p = split(ptext);
+  const std::string& m = f.p.mnemonic;
+  // An undecodable word (LLVM prints nothing or <unknown>) has no semantics. The gfx10+ padding
+  // word 0xbf9f0000 is one of these on gfx942/gfx950: llvm-mc-22 reports it as an invalid encoding.
+  if (m.empty() || m[0] == '<') { f.undecodable = true; return f; }
+  f.base = m;
+  for (const char* suf : {"_e32", "_e64", "_sdwa", "_dpp"}) {
+    size_t L = std::strlen(suf);
+    if (f.base.size() > L && f.base.compare(f.base.size() - L, L, suf) == 0) {
+      if (std::string(suf) == "_sdwa") f.sdwa = true;
+      if (std::string(suf) == "_e64") f.e64 = true;
+      if (std::string(suf) == "_dpp") f.dpp = true;
+      f.base.resize(f.base.size() - L);
     }
   }
+  f.mi.address = pc;
+  std::string perr;
+  f.shared = isa::parse(ptext, f.mi, perr) && f.mi.operands.size() == f.p.operands.size();
+  return f;
+}
+
+// ------------------------------------------------------------------ the binary path
+
+Form form_from_binary(BinaryInst&& b, uint32_t pc) {
+  Form f;
+  f.pc = pc;
+  f.size = b.size;
+  f.e64 = b.e64;
+  f.sdwa = b.sdwa;
+  f.dpp = b.dpp;
+  f.shared = true;
+  f.binary = true;
+  f.text = listing(b);
+  f.mi = std::move(b.mi);
+  f.bin = std::move(b);  // its controls (its instruction now lives in f.mi)
+  return f;
+}
+
+// ------------------------------------------------------------------ binding
+
+void bind_op(Op& op, const Form& f, const Registry& reg, const DecodedKernel& dk, const uint8_t* code, uint64_t code_size,
+          const std::function<std::string(int64_t)>& bad_target, const std::string& kernel) {
+  op.text = f.text;
+  auto where = [&] { return "kernel " + kernel + " pc " + hex(op.pc) + " '" + op.text + "'"; };
+  if (f.undecodable) { op.fn = nullptr; return; }
+  if (f.sdwa) op.sdwa = true;
+  if (f.e64) op.e64 = true;
+  if (f.dpp) op.inner = &dpp_exec;  // marker, fixed up below
+  // Semantics by opcode: the table row's enumerator indexes the registry; its unit and wait
+  // counter come from the row.
+  const isa::InstrInfo* row = f.binary ? f.mi.info : isa::find(f.base);
+  const OpDef* def = row ? &reg.by_opcode[size_t(isa::opcode_of(*row))] : nullptr;
+  if (!def || !def->fn) {
+    // Undecodable at run time only matters if executed: keep it as an "unimplemented" op.
+    op.fn = nullptr;
+    op.unit = isa::Unit::Misc;
+    op.info = row;  // for the reason a row is refused (unbound_reason)
+    return;
+  }
+  const size_t opcode = size_t(isa::opcode_of(*row));
+  op.fn = def->fn;
+  op.unit = row->unit;
+  op.ft = def->ft;
+  op.counter = counter_code(*row);
+  op.aux = def->aux;
+  op.moded = reg.moded[opcode];
+  op.mode_free = reg.mode_free.test(opcode);
+  // Operands and modifiers: from the binary decoder or the shared isa::parse; the private parser
+  // as the text path's fallback.
+  const isa::MachineInst& mi = f.mi;
+  const bool shared = f.shared;
+  const size_t n_operands = f.binary ? mi.operands.size() : f.p.operands.size();
+  if (mi.info) op.unit = mi.info->unit;  // classification from the ISA table when it knows the instruction
+  op.info = mi.info;
+  bool ok = true;
+  op.private_parse = !shared;
+  if (shared) {
+    const auto& m = mi.mods;
+    op.offset = m.offset; op.offset0 = m.offset0; op.offset1 = m.offset1;
+    op.clamp = m.clamp; op.lds = m.lds; op.offen = m.offen; op.idxen = m.idxen; op.omod = m.omod;
+    op.sc0 = m.sc0;
+    op.op_sel = m.op_sel; op.neg_lo = m.neg_lo; op.neg_hi = m.neg_hi;
+    if (m.op_sel_hi_set) op.op_sel_hi = m.op_sel_hi, op.op_sel_hi_set = true;
+    op.cbsz = m.cbsz; op.abid = m.abid; op.blgp = m.blgp;
+    const std::string& extra = m.extra;
+    size_t a = 0;
+    while (ok && a < extra.size()) {
+      size_t b = extra.find(' ', a);
+      if (b == std::string::npos) b = extra.size();
+      if (b > a) apply_mods_word(extra.substr(a, b - a), op, ok);
+      a = b + 1;
+    }
+  } else {
+    for (const auto& w : f.p.mods) { apply_mods_word(w, op, ok); if (!ok) break; }
+  }
+  if (f.binary) {  // SDWA / DPP controls straight from the encoding
+    const BinaryInst& c = f.bin;
+    if (f.sdwa) {
+      op.sdwa_dst_sel = c.dst_sel; op.sdwa_dst_unused = c.dst_unused;
+      op.sdwa_src_sel[0] = c.src_sel[0]; op.sdwa_src_sel[1] = c.src_sel[1];
+      op.sdwa_sext = c.sext;
+    }
+    if (f.dpp) {
+      op.dpp_ctrl = c.dpp_ctrl; op.row_mask = c.row_mask; op.bank_mask = c.bank_mask; op.bound_ctrl = c.bound_ctrl;
+    }
+    if (c.has_bitop3) op.imm = c.bitop3;
+  }
+  if (!ok) op.fn = nullptr;  // unknown modifier: refuse to guess
+  if (op.sdwa && (op.sdwa_dst_sel == 255 || op.sdwa_src_sel[0] == 255 || op.sdwa_src_sel[1] == 255)) op.fn = nullptr;
+  if (op.sdwa && row && reg.sdwa_direct.test(opcode)) {  // its handler reads lanes directly: select around it
+    op.inner = op.fn;
+    op.fn = &sdwa_direct_exec;
+  }
+  if (!op.fn) return;
+  // SOPP immediates come from the encoding (simm16 = low 16 bits); the table says which
+  // instructions are SOPP and which operand is a branch target.
+  uint32_t word0 = 0;  // the instruction's first dword (every decoded instruction has at least 4 bytes)
+  std::memcpy(&word0, code + op.pc, std::min<uint64_t>(4, code_size - op.pc));
+  const bool is_branch = row && !row->operands.empty() && row->operands[0].kind == isa::OpKind::Label &&
+                         row->family == isa::Family::SOPP;
+  if (row && row->family == isa::Family::SOPP && n_operands != 0) {
+    op.imm = word0 & 0xffff;
+    if (is_branch) {
+      int64_t tgt = int64_t(op.pc) + 4 + int64_t(int16_t(op.imm)) * 4;
+      auto t = dk.pc_to_index.find(uint32_t(tgt));
+      if (tgt < 0 || t == dk.pc_to_index.end())
+        throw Error("simulator: " + where() + ": " + bad_target(tgt));
+      op.target = t->second;
+    }
+    return;
+  }
+  // MTBUF (word 0 bits 31:26 = 111010): the instruction's data / number format, DFMT word 0 [22:19] and
+  // NFMT [25:23], as dfmt | nfmt << 4 (ops_buffer_format.cpp).
+  if ((word0 >> 26) == 0x3a) op.imm = (word0 >> 19) & 0x7f;
+  const bool sc0 = shared ? mi.mods.sc0 : std::any_of(f.p.mods.begin(), f.p.mods.end(), [](const std::string& w) { return w == "sc0" || w == "glc"; });
+  const bool lds = shared ? mi.mods.lds : std::find(f.p.mods.begin(), f.p.mods.end(), "lds") != f.p.mods.end();
+  int nd = dest_count(row, int(n_operands), sc0, lds);
+  if (nd > int(n_operands)) nd = int(n_operands);
+  if (n_operands - nd > 5 || nd > 2) throw Error("simulator: " + where() + ": too many operands");
+  for (size_t j = 0; j < n_operands; ++j) {
+    Src s;
+    bool is_off = false;
+    if (row && j < row->operands.size() && row->operands[j].kind == isa::OpKind::Label) {
+      // A branch target outside SOPP (s_call_b64): simm16 from the encoding, dwords from the next instruction.
+      int64_t tgt = int64_t(op.pc) + 4 + int64_t(int16_t(uint16_t(word0 & 0xffff))) * 4;
+      auto t = dk.pc_to_index.find(uint32_t(tgt));
+      if (tgt < 0 || t == dk.pc_to_index.end())
+        throw Error("simulator: " + where() + ": " + bad_target(tgt));
+      op.target = t->second;
+      continue;
+    }
+    // A source's own float type (ISA table, isa::OperandSpec::fp): the sign bit its neg/abs act on
+    // and the encoding of its inline constants; the instruction's type when the table has none.
+    const isa::FloatType fp = row && int(j) >= nd && j < row->operands.size() && !row->operands[j].is_def
+                                  ? row->operands[j].fp : isa::FloatType::None;
+    const FType ft = operand_ftype(fp, op.ft);
+    if (shared ? !from_isa_operand(mi.operands[j], ft, s) : !parse_operand(f.p.operands[j], s, ft, is_off)) {
+      op.fn = nullptr;  // unknown operand syntax: treat as unimplemented
+      break;
+    }
+    if ((f.sext_operands >> j) & 1) {
+      // sext() only exists on SDWA sources 0 and 1.
+      if (!op.sdwa || int(j) < nd || j - nd > 1) { op.fn = nullptr; break; }
+      op.sdwa_sext |= uint8_t(1u << (j - nd));
+    }
+    s.sign = fp == isa::FloatType::None ? 0 : ft == FType::F64 ? 63 : ft == FType::F32 ? 31 : 15;
+    if (int(j) < nd) op.d[op.nd++] = s;
+    else op.s[op.ns++] = s;
+  }
+  auto add_mask = [&](const Src& x) {
+    for (int r = x.idx; r < x.idx + x.n; ++r) {
+      if (x.k == SrcKind::V) op.vmask |= 1ull << (r & 63);
+      if (x.k == SrcKind::S) op.smask |= 1ull << (r & 63);
+    }
+  };
+  for (int j = 0; j < op.nd; ++j) add_mask(op.d[j]);
+  for (int j = 0; j < op.ns; ++j) add_mask(op.s[j]);
+  op.smask |= 1ull << (kExecLo & 63) | 1ull << (kExecHi & 63);  // EXEC is read by every vector instruction
+  if (op.fn && op.inner == &dpp_exec) {
+    if (op.ns == 0 || op.s[0].k != SrcKind::V || op.s[0].neg || op.s[0].abs) op.fn = nullptr;
+    else {
+      op.inner = op.fn;
+      op.fn = &dpp_exec;
+      // op.moded stays: run_in_float_mode runs it through dpp_run, on the permuted src0.
+      op.dpp_src = op.s[0].idx;
+      op.s[0].idx = kDppScratch;
+    }
+  }
+  // SOPK immediates are 16-bit: keep the raw simm16 for the handlers.
+  if (row && row->family == isa::Family::SOPK) op.imm = word0 & 0xffff;
+}
+
+enum class Path { Binary, LlvmText };
+
+std::unique_ptr<DecodedKernel> decode(const CodeObject& co, const KernelInfo& k, Path path) {
+  auto dk = std::make_unique<DecodedKernel>();
+  dk->info = k;
+  if (k.entry_offset > co.text.size() || co.text.size() - k.entry_offset < k.code_size)
+    throw Error("simulator: kernel " + k.name + " code range outside .text");
+  const uint8_t* code = co.text.data() + k.entry_offset;
+  std::vector<Form> forms;
+  std::unique_ptr<LlvmText> llvm;  // the oracle path's disassembler (LLVM's lock held while it lives)
+  auto text_form = [&](uint64_t off) {
+    if (!llvm) llvm = std::make_unique<LlvmText>(co.arch, code, k.code_size);
+    auto [text, n] = llvm->at(off);
+    return form_from_text(std::move(text), uint32_t(off), uint32_t(n));
+  };
+  for (uint64_t off = 0; off < k.code_size;) {
+    if (path == Path::LlvmText) {
+      forms.push_back(text_form(off));
+    } else {
+      BinaryInst b;
+      std::string why;
+      if (decode_binary(co.arch, code + off, k.code_size - off, off, b, why) == BinaryDecode::Decoded) {
+        forms.push_back(form_from_binary(std::move(b), uint32_t(off)));
+      } else {
+        // Not an instruction: a placeholder that says why, an error only if executed.
+        uint32_t word = 0;
+        std::memcpy(&word, code + off, std::min<uint64_t>(4, k.code_size - off));
+        Form f;
+        f.undecodable = true;
+        f.pc = uint32_t(off);
+        f.size = b.size;
+        char head[32];
+        std::snprintf(head, sizeof head, "<undecodable 0x%08x>", word);
+        f.text = b.cut_off ? "<" + why + ">" : head + (" at byte offset " + hex(off) + " of the kernel: " + why);
+        forms.push_back(std::move(f));
+      }
+    }
+    off += forms.back().size;
+  }
+  llvm.reset();
   const Registry& reg = registry();
-  dk->ops.resize(texts.size());
-  for (size_t i = 0; i < texts.size(); ++i) dk->pc_to_index[pcs[i]] = uint32_t(i);
+  dk->ops.resize(forms.size());
+  std::vector<uint32_t> pcs;
+  for (size_t i = 0; i < forms.size(); ++i) dk->pc_to_index[forms[i].pc] = uint32_t(i), pcs.push_back(forms[i].pc);
   // Why a branch target is not an instruction: before the code, past its end (often a kernel
   // whose .text or symbol size cuts it short), or inside another instruction.
   auto bad_target = [&](int64_t tgt) {
@@ -541,160 +811,36 @@ std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelI
       return s + " (it is past the end of the kernel's " + std::to_string(k.code_size) +
              " bytes of code; the .text or symbol size ends there)";
     auto in = std::prev(std::upper_bound(pcs.begin(), pcs.end(), uint32_t(tgt)));
-    return s + " (it is inside the instruction at pc " + hex(*in) + " '" + texts[size_t(in - pcs.begin())] + "')";
+    return s + " (it is inside the instruction at pc " + hex(*in) + " '" + forms[size_t(in - pcs.begin())].text + "')";
   };
-  for (size_t i = 0; i < texts.size(); ++i) {
+  for (size_t i = 0; i < forms.size(); ++i) {
     Op& op = dk->ops[i];
-    op.text = texts[i];
-    op.pc = pcs[i];
+    op.pc = forms[i].pc;
     op.index = uint32_t(i);
-    auto where = [&] { return "kernel " + k.name + " pc " + hex(op.pc) + " '" + op.text + "'"; };
-    std::string ptext = op.text;  // the text the operand parsers see
-    const uint32_t sext_operands = strip_sext(ptext);
-    Parsed p = split(ptext);
-    std::string m = p.mnemonic;
-    // An undecodable word (LLVM prints nothing or <unknown>) has no semantics. The gfx10+ padding
-    // word 0xbf9f0000 is one of these on gfx942/gfx950: llvm-mc-22 reports it as an invalid encoding.
-    if (m.empty() || m[0] == '<') { op.fn = nullptr; continue; }
-    std::string base = m;
-    for (const char* suf : {"_e32", "_e64", "_sdwa", "_dpp"}) {
-      size_t L = std::strlen(suf);
-      if (base.size() > L && base.compare(base.size() - L, L, suf) == 0) {
-        if (std::string(suf) == "_sdwa") op.sdwa = true;
-        if (std::string(suf) == "_e64") op.e64 = true;
-        if (std::string(suf) == "_dpp") op.inner = &dpp_exec;  // marker, fixed up below
-        base.resize(base.size() - L);
-      }
-    }
-    // Semantics by opcode: the table row's enumerator indexes the registry; its unit and wait
-    // counter come from the row.
-    const isa::InstrInfo* row = isa::find(base);
-    const OpDef* def = row ? &reg.by_opcode[size_t(isa::opcode_of(*row))] : nullptr;
-    if (!def || !def->fn) {
-      // Undecodable at run time only matters if executed: keep it as an "unimplemented" op.
-      op.fn = nullptr;
-      op.unit = isa::Unit::Misc;
-      op.info = row;  // for the reason a row is refused (unbound_reason)
-      continue;
-    }
-    const size_t opcode = size_t(isa::opcode_of(*row));
-    op.fn = def->fn;
-    op.unit = row->unit;
-    op.ft = def->ft;
-    op.counter = counter_code(*row);
-    op.aux = def->aux;
-    op.moded = reg.moded[opcode];
-    op.mode_free = reg.mode_free.test(opcode);
-    // Operands and modifiers: the shared isa::parse first, the private parser as a fallback.
-    isa::MachineInst mi;
-    std::string perr;
-    bool shared = isa::parse(ptext, mi, perr) && mi.operands.size() == p.operands.size();
-    if (mi.info) op.unit = mi.info->unit;  // classification from the ISA table when it knows the instruction
-    op.info = mi.info;
-    bool ok = true;
-    op.private_parse = !shared;
-    if (shared) {
-      const auto& m = mi.mods;
-      op.offset = m.offset; op.offset0 = m.offset0; op.offset1 = m.offset1;
-      op.clamp = m.clamp; op.lds = m.lds; op.offen = m.offen; op.idxen = m.idxen; op.omod = m.omod;
-      op.sc0 = m.sc0;
-      op.op_sel = m.op_sel; op.neg_lo = m.neg_lo; op.neg_hi = m.neg_hi;
-      if (m.op_sel_hi_set) op.op_sel_hi = m.op_sel_hi, op.op_sel_hi_set = true;
-      op.cbsz = m.cbsz; op.abid = m.abid; op.blgp = m.blgp;
-      std::string extra = m.extra;
-      size_t a = 0;
-      while (ok && a < extra.size()) {
-        size_t b = extra.find(' ', a);
-        if (b == std::string::npos) b = extra.size();
-        if (b > a) apply_mods_word(extra.substr(a, b - a), op, ok);
-        a = b + 1;
-      }
-    } else {
-      for (const auto& w : p.mods) { apply_mods_word(w, op, ok); if (!ok) break; }
-    }
-    if (!ok) op.fn = nullptr;  // unknown modifier: refuse to guess
-    if (op.sdwa && (op.sdwa_dst_sel == 255 || op.sdwa_src_sel[0] == 255 || op.sdwa_src_sel[1] == 255)) op.fn = nullptr;
-    if (op.sdwa && row && reg.sdwa_direct.test(opcode)) {  // its handler reads lanes directly: select around it
-      op.inner = op.fn;
-      op.fn = &sdwa_direct_exec;
-    }
-    if (!op.fn) continue;
-    // SOPP immediates come from the encoding (simm16 = low 16 bits); the table says which
-    // instructions are SOPP and which operand is a branch target.
-    uint32_t word0 = 0;  // the instruction's first dword (every decoded instruction has at least 4 bytes)
-    std::memcpy(&word0, co.text.data() + k.entry_offset + op.pc, std::min<uint64_t>(4, k.code_size - op.pc));
-    const bool is_branch = row && !row->operands.empty() && row->operands[0].kind == isa::OpKind::Label &&
-                           row->family == isa::Family::SOPP;
-    if (row && row->family == isa::Family::SOPP && !p.operands.empty()) {
-      op.imm = word0 & 0xffff;
-      if (is_branch) {
-        int64_t tgt = int64_t(op.pc) + 4 + int64_t(int16_t(op.imm)) * 4;
-        auto t = dk->pc_to_index.find(uint32_t(tgt));
-        if (tgt < 0 || t == dk->pc_to_index.end())
-          throw Error("simulator: " + where() + ": " + bad_target(tgt));
-        op.target = t->second;
-      }
-      continue;
-    }
-    // MTBUF (word 0 bits 31:26 = 111010): the instruction's data / number format, DFMT word 0 [22:19] and
-    // NFMT [25:23], as dfmt | nfmt << 4 (ops_buffer_format.cpp).
-    if ((word0 >> 26) == 0x3a) op.imm = (word0 >> 19) & 0x7f;
-    int nd = dest_count(row, p);
-    if (nd > int(p.operands.size())) nd = int(p.operands.size());
-    if (p.operands.size() - nd > 5 || nd > 2) throw Error("simulator: " + where() + ": too many operands");
-    for (size_t j = 0; j < p.operands.size(); ++j) {
-      Src s;
-      bool is_off = false;
-      if (row && j < row->operands.size() && row->operands[j].kind == isa::OpKind::Label) {
-        // A branch target outside SOPP (s_call_b64): simm16 from the encoding, dwords from the next instruction.
-        int64_t tgt = int64_t(op.pc) + 4 + int64_t(int16_t(uint16_t(word0 & 0xffff))) * 4;
-        auto t = dk->pc_to_index.find(uint32_t(tgt));
-        if (tgt < 0 || t == dk->pc_to_index.end())
-          throw Error("simulator: " + where() + ": " + bad_target(tgt));
-        op.target = t->second;
-        continue;
-      }
-      // A source's own float type (ISA table, isa::OperandSpec::fp): the sign bit its neg/abs act on
-      // and the encoding of its inline constants; the instruction's type when the table has none.
-      const isa::FloatType fp = row && int(j) >= nd && j < row->operands.size() && !row->operands[j].is_def
-                                    ? row->operands[j].fp : isa::FloatType::None;
-      const FType ft = operand_ftype(fp, op.ft);
-      if (shared ? !from_isa_operand(mi.operands[j], ft, s) : !parse_operand(p.operands[j], s, ft, is_off)) {
-        op.fn = nullptr;  // unknown operand syntax: treat as unimplemented
-        break;
-      }
-      if ((sext_operands >> j) & 1) {
-        // sext() only exists on SDWA sources 0 and 1.
-        if (!op.sdwa || int(j) < nd || j - nd > 1) { op.fn = nullptr; break; }
-        op.sdwa_sext |= uint8_t(1u << (j - nd));
-      }
-      s.sign = fp == isa::FloatType::None ? 0 : ft == FType::F64 ? 63 : ft == FType::F32 ? 31 : 15;
-      if (int(j) < nd) op.d[op.nd++] = s;
-      else op.s[op.ns++] = s;
-    }
-    auto add_mask = [&](const Src& x) {
-      for (int r = x.idx; r < x.idx + x.n; ++r) {
-        if (x.k == SrcKind::V) op.vmask |= 1ull << (r & 63);
-        if (x.k == SrcKind::S) op.smask |= 1ull << (r & 63);
-      }
-    };
-    for (int j = 0; j < op.nd; ++j) add_mask(op.d[j]);
-    for (int j = 0; j < op.ns; ++j) add_mask(op.s[j]);
-    op.smask |= 1ull << (kExecLo & 63) | 1ull << (kExecHi & 63);  // EXEC is read by every vector instruction
-    if (op.fn && op.inner == &dpp_exec) {
-      if (op.ns == 0 || op.s[0].k != SrcKind::V || op.s[0].neg || op.s[0].abs) op.fn = nullptr;
-      else {
-        op.inner = op.fn;
-        op.fn = &dpp_exec;
-        // op.moded stays: run_in_float_mode runs it through dpp_run, on the permuted src0.
-        op.dpp_src = op.s[0].idx;
-        op.s[0].idx = kDppScratch;
-      }
-    }
-    // SOPK immediates are 16-bit: keep the raw simm16 for the handlers.
-    if (row && row->family == isa::Family::SOPK) op.imm = word0 & 0xffff;
+    bind_op(op, forms[i], reg, *dk, code, k.code_size, bad_target, k.name);
   }
   return dk;
+}
+
+}  // namespace
+
+std::unique_ptr<DecodedKernel> decode_kernel(const CodeObject& co, const KernelInfo& k) {
+  auto dk = decode(co, k, Path::Binary);
+  // CDNAJIT_DECODE_ORACLE=1: every kernel any test or tool decodes is also decoded through the
+  // LLVM text oracle, and a difference is an error (tests/sim/CMakeLists.txt runs suites so).
+  static const bool oracle = [] {
+    const char* e = std::getenv("CDNAJIT_DECODE_ORACLE");
+    return e && std::string(e) == "1";
+  }();
+  if (oracle) {
+    const std::string diff = decoded_difference(*dk, *decode(co, k, Path::LlvmText));
+    if (!diff.empty()) throw Error("simulator: the binary decoder and the LLVM text oracle disagree:\n" + diff);
+  }
+  return dk;
+}
+
+std::unique_ptr<DecodedKernel> decode_kernel_llvm_text(const CodeObject& co, const KernelInfo& k) {
+  return decode(co, k, Path::LlvmText);
 }
 
 }  // namespace cdnajit::sim

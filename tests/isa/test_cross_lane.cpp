@@ -7,7 +7,7 @@
 #include "jit/asm/assemble.hpp"
 #include "jit/isa/cross_lane.hpp"
 #include "tests/isa/llvm_helpers.hpp"
-#include "tests/isa/sample_inst.hpp"
+#include "jit/isa/sample_inst.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::isa;

@@ -23,7 +23,7 @@
 #include "jit/isa/target.hpp"
 #include "jit/isa/validate.hpp"
 #include "tests/isa/llvm_helpers.hpp"
-#include "tests/isa/sample_inst.hpp"
+#include "jit/isa/sample_inst.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::isa;

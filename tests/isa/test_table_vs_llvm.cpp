@@ -12,7 +12,7 @@
 #include "jit/isa/machine_inst.hpp"
 #include "tests/isa/inst_compare.hpp"
 #include "tests/isa/llvm_helpers.hpp"
-#include "tests/isa/sample_inst.hpp"
+#include "jit/isa/sample_inst.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::isa;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "jit/isa/validate.hpp"
-#include "tests/isa/sample_inst.hpp"
+#include "jit/isa/sample_inst.hpp"
 
 using namespace cdnajit;
 using namespace cdnajit::isa;

@@ -17,7 +17,7 @@
 #include "jit/asm/mcinst_encoder.hpp"
 #include "jit/kernel.hpp"
 #include "tests/asm/test_kernels.hpp"
-#include "tests/isa/sample_inst.hpp"
+#include "jit/isa/sample_inst.hpp"
 #include "tools/builtin_kernels.hpp"
 
 using namespace cdnajit;

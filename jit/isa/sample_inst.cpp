@@ -1,8 +1,8 @@
-#include "tests/isa/sample_inst.hpp"
+#include "jit/isa/sample_inst.hpp"
 
 #include <string_view>
 
-namespace cdnajit::isa::test {
+namespace cdnajit::isa {
 namespace {
 
 struct RegCursor {
@@ -110,4 +110,4 @@ MachineInst sample_instruction(const InstrInfo& info, bool with_mods) {
   return mi;
 }
 
-}  // namespace cdnajit::isa::test
+}  // namespace cdnajit::isa
