@@ -70,55 +70,9 @@ class GemmGenerator : MfmaGemmEmitter {
     return {p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n, p_.mfma_format};
   }
 
-  // The output tile of this workgroup: (x, y) of a 2-D grid, or the grouped order of a 1-D grid
-  // (GemmConfig::group_m; every id maps to a distinct tile, the map is a bijection on 0..tiles-1).
-  void tile_coordinates(Reg& tm, Reg& tn) {
-    if (c_.group_m == 0) {
-      tm = k_.workgroup_id(0);
-      tn = k_.workgroup_id(1);
-      return;
-    }
-    const uint32_t G = uint32_t(c_.group_m), TMs = uint32_t(p_.tiles_m), TNs = uint32_t(p_.tiles_n);
-    Reg id = k_.workgroup_id(0);
-    if (p_.xcd_remap) {  // id -> (id mod X) * (tiles / X) + id / X: each XCD's ids become contiguous
-      const uint32_t X = uint32_t(kDispatchXcds);
-      Reg x = k_.sgpr("xcd");
-      k_.s_and_b32(x, int64_t(X - 1), id);
-      Reg r = sdiv(id, X, "xcd_rank");
-      Reg l = k_.sgpr("wg_linear");
-      k_.s_mul_i32(l, x, sconst(TMs * TNs / X, "xcd_share"));
-      k_.s_add_u32(l, l, r);
-      id = l;
-    }
-    const uint32_t span = G * TNs;  // ids per group of G tile rows
-    Reg group = sdiv(id, span, "group");
-    Reg first = smul(group, G, "group_first_m");
-    Reg r = k_.sgpr("group_rank");
-    k_.s_sub_u32(r, id, smul(group, span, "group_start"));
-    // rows in this group: G, or tiles_m mod G in the last group
-    const uint32_t last_rows = TMs % G;
-    auto split = [&](uint32_t rows, Reg& m, Reg& n) {
-      n = sdiv(r, rows, "group_n");
-      m = k_.sgpr("group_m_off");
-      k_.s_sub_u32(m, r, smul(n, rows, "group_n_rows"));
-    };
-    Reg m, n;
-    split(G, m, n);
-    if (last_rows != 0) {
-      Reg m2, n2;
-      split(last_rows, m2, n2);
-      k_.s_cmp_eq_u32(group, sconst(TMs / G, "last_group"));
-      k_.s_cselect_b32(m, m2, m);
-      k_.s_cselect_b32(n, n2, n);
-    }
-    tm = k_.sgpr("tile_m_index");
-    k_.s_add_u32(tm, first, m);
-    tn = n;
-  }
-
   void coordinates() {
     Reg tm, tn;
-    tile_coordinates(tm, tn);
+    tile_coordinates(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, tm, tn);
     m0_ = smul(tm, uint32_t(c_.tile_m), "m0");
     n0_ = smul(tn, uint32_t(c_.tile_n), "n0");
     const WaveGrid w = wave_grid(tid_, c_.waves_m);
@@ -182,34 +136,10 @@ class GemmGenerator : MfmaGemmEmitter {
       lc = k_.vgpr("logical_chunk");
       k_.v_xor_b32(lc, ch_, x);
     }
-    // read_ahead: LDS row r of a tile holds operand row half_major_row(r) (gemm.cpp, "Read-ahead")
-    auto rows = [&](Reg first, int chunks, uint32_t count, std::vector<Reg>& out) {
-      const int wave = &out == &a_off_ ? p_.wave_m : p_.wave_n, tile = chunks * step;
-      for (int i = 0; i < chunks; ++i) {
-        Reg r;
-        if (c_.read_ahead) {
-          // LDS row i * step + row0 is in operand half h = i * step / (tile / 2) (step divides
-          // tile / 2), at q = its place in that half: wave w = q / (wave / 2), row o = q % (wave / 2)
-          // of that wave's half h, so operand row w * wave + h * wave / 2 + o
-          const int hs = tile / 2, ws = wave / 2, h = i * step / hs;
-          Reg q = k_.vgpr("half_row");
-          k_.v_add_u32(q, i * step % hs, row0_);
-          Reg w = k_.vgpr("half_wave");
-          k_.v_lshrrev_b32(w, std::countr_zero(unsigned(ws)), q);
-          k_.v_and_b32(q, ws - 1, q);
-          k_.v_lshl_add_u32(q, w, std::countr_zero(unsigned(wave)), q);
-          r = vadd_sv(first, q, uint32_t(h * ws), "row");
-        } else {
-          r = vadd_sv(first, row0_, uint32_t(i * step), "row");
-        }
-        k_.v_min_u32(r, sconst(count - 1, "last_row"), r);
-        Reg off = vmul(r, uint32_t(s_.K) * uint32_t(p_.esize), "row_bytes");
-        k_.v_lshl_add_u32(off, lc, 4, off);
-        out.push_back(off);
-      }
-    };
-    rows(m0_, p_.a_chunks, uint32_t(s_.M), a_off_);
-    rows(n0_, p_.b_chunks, uint32_t(s_.N), b_off_);
+    // read_ahead: LDS row r of a tile holds operand row half_major_row(r) (read_ahead_schedule.hpp)
+    const uint32_t row_bytes = uint32_t(s_.K) * uint32_t(p_.esize);
+    a_off_ = dma_row_offsets(m0_, row0_, lc, p_.a_chunks, step, p_.wave_m, uint32_t(s_.M), row_bytes, c_.read_ahead);
+    b_off_ = dma_row_offsets(n0_, row0_, lc, p_.b_chunks, step, p_.wave_n, uint32_t(s_.N), row_bytes, c_.read_ahead);
   }
 
   // DMA: M0 base of this wave's chunks (wave * 1024) and the fragment read bases per k-step (the
@@ -664,29 +594,8 @@ class GemmGenerator : MfmaGemmEmitter {
 BuildResult build_gemm(const GemmPlan& p, const BuildOptions& opts) {
   Kernel k(fmt::format("gemm_{}_{}", gemm_dtype_name(p.shape.dtype), gemm_layout_name(p.shape.layout)), p.arch);
   GemmGenerator(k, p).emit();
-  if (!p.cfg.read_ahead || !p.cfg.lds_dma || opts.waitcnt != PassMode::Auto) return k.build(opts);
-  // Read-ahead reads one part of LDS while this wave's LDS DMA into another part is in flight.
-  // The wait-count pass treats all of LDS as one location (jit/passes/regs.hpp, kLds), so in
-  // Auto mode it would put vmcnt(0) before each such read and serialise the loads with the reads
-  // (clang's SIInsertWaitcnts tells such accesses apart by alias scope). The generator places
-  // every wait itself; the pass runs in verify mode, and any finding other than "LDS accessed
-  // or released while an LDS DMA is in flight" (a missing register wait) is an error.
-  BuildOptions o = opts;
-  o.waitcnt = PassMode::Verify;
-  BuildResult r = k.build(o);
-  std::vector<std::string> kept;
-  for (const std::string& f : r.stats.pass_findings) {
-    const bool lds_dma_only = (f.find(") accesses LDS (global_load_lds") != std::string::npos ||
-                               f.find(") releases LDS (global_load_lds") != std::string::npos) &&
-                              f.find(" overwrites ") == std::string::npos && f.find(" reads ") == std::string::npos;
-    if (f.rfind("[waitcnt]", 0) == 0 && lds_dma_only) continue;
-    if (f.rfind("[waitcnt]", 0) == 0)
-      throw Error(fmt::format("gemm {} {}: internal error, the read-ahead schedule misses a wait: {}", p.shape.str(),
-                              p.cfg.str(), f));
-    kept.push_back(f);
-  }
-  r.stats.pass_findings = std::move(kept);
-  return r;
+  if (!p.cfg.read_ahead || !p.cfg.lds_dma) return k.build(opts);
+  return build_with_scheduled_waits(k, opts, fmt::format("gemm {} {}", p.shape.str(), p.cfg.str()));
 }
 
 }  // namespace cdnajit::codegen

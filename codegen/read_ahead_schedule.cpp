@@ -1,7 +1,11 @@
 // The read-ahead main loop (read_ahead_schedule.hpp has the schedule and why).
 #include "codegen/read_ahead_schedule.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+
+#include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
 
@@ -150,6 +154,25 @@ void ReadAheadSchedule::emit_dma() {
         });
   }
   for (int t = 2 * pairs; t < T; ++t) tile(t, true);
+}
+
+BuildResult build_with_scheduled_waits(Kernel& k, const BuildOptions& opts, const std::string& what) {
+  if (opts.waitcnt != PassMode::Auto) return k.build(opts);
+  BuildOptions o = opts;
+  o.waitcnt = PassMode::Verify;
+  BuildResult r = k.build(o);
+  std::vector<std::string> kept;
+  for (const std::string& f : r.stats.pass_findings) {
+    const bool lds_dma_only = (f.find(") accesses LDS (global_load_lds") != std::string::npos ||
+                               f.find(") releases LDS (global_load_lds") != std::string::npos) &&
+                              f.find(" overwrites ") == std::string::npos && f.find(" reads ") == std::string::npos;
+    if (f.rfind("[waitcnt]", 0) == 0 && lds_dma_only) continue;
+    if (f.rfind("[waitcnt]", 0) == 0)
+      throw Error(fmt::format("{}: internal error, the read-ahead schedule misses a wait: {}", what, f));
+    kept.push_back(f);
+  }
+  r.stats.pass_findings = std::move(kept);
+  return r;
 }
 
 }  // namespace cdnajit::codegen

@@ -85,4 +85,13 @@ class ReadAheadSchedule {
   std::vector<std::vector<int>> ready_a_, ready_b_;
 };
 
+// Builds a kernel whose read-ahead DMA schedule placed every wait itself. The schedule reads one
+// part of LDS while this wave's LDS DMA into another part is in flight; the wait-count pass treats
+// all of LDS as one location (jit/passes/regs.hpp, kLds), so in Auto mode it would put vmcnt(0)
+// before each such read and serialise the loads with the reads (clang's SIInsertWaitcnts tells
+// such accesses apart by alias scope). So the pass runs in verify mode, and any finding other than
+// "LDS accessed or released while an LDS DMA is in flight" (a missing register wait) is an Error
+// naming `what`. Other wait-count modes than Auto build as asked.
+BuildResult build_with_scheduled_waits(Kernel& k, const BuildOptions& opts, const std::string& what);
+
 }  // namespace cdnajit::codegen
