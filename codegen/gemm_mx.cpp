@@ -62,7 +62,7 @@ std::string GemmMxConfig::str() const {
   std::string s = read_ahead ? fmt::format("{}x{}x{} w{}x{} mfma{}", tile_m, tile_n, tile_k, waves_m, waves_n, mfma_m)
                              : fmt::format("{}x{} w{}x{} mfma{}", tile_m, tile_n, waves_m, waves_n, mfma_m);
   if (group_m > 0) s += fmt::format(" g{}", group_m);
-  if (read_ahead) s += " ra";
+  if (read_ahead) s += lds_swizzle ? " ra" : " ra-noswizzle";
   return s;
 }
 
@@ -110,7 +110,7 @@ void plan_lds_read_ahead(GemmMxPlan& p) {
   need((step / sr) % cpr == 0 && (16 / sr) % cpr == 0, p,
        "the chunk swizzle must be the same for all of a thread's rows and repeat every 16 rows; valid: more "
        "threads or a smaller tile_k");
-  p.swizzle_rows = sr;
+  p.swizzle_rows = c.lds_swizzle ? sr : 0;
   // Scales: one dword (4 K blocks = one k-step) per row per k-step; a half tile's A rows then B
   // rows, each a whole number of wave loads (64 dwords), so a wave's load is A's or B's.
   p.scale_dwords_per_row = p.k_steps_per_tile;
@@ -376,26 +376,15 @@ class GemmMxGenerator : MfmaGemmEmitter {
   }
 
   // Lane l of block (bi, bj), register r holds D[8*(r/4) + 4*(l/m) + r%4][l%m]
-  // (MfmaGemmEmitter::accumulator_lane; lrow_ is l % m, lq_ is l / m). Rows past M are marked kOob
-  // and columns past N kInvalidPart, so any marked sum is past num_records and the store is dropped.
+  // (MfmaGemmEmitter::accumulator_lane; lrow_ is l % m, lq_ is l / m).
   void epilogue() {
     k_.comment("epilogue");
-    const int mb = c_.mfma_m, osize = p_.out_esize();
-    Reg lq4 = k_.vgpr("lq4");
-    k_.v_lshlrev_b32(lq4, 2, lq_);
-    const std::vector<Reg> coloff = output_column_offsets(origin_.n, lrow_, p_.blocks_n, mb, osize, uint32_t(s_.N));
-    for (int bi = 0; bi < p_.blocks_m; ++bi)
-      for (int r = 0; r < p_.acc_regs(); ++r) {
-        Reg ro = output_row_offset(origin_.m, lq4, uint32_t(bi * mb + 8 * (r / 4) + r % 4),
-                                   uint32_t(s_.N) * uint32_t(osize), uint32_t(s_.M));
-        for (int bj = 0; bj < p_.blocks_n; ++bj) {
-          Reg off = k_.vgpr("out_bytes");
-          k_.v_add_u32(off, ro, coloff[size_t(bj)]);
-          Reg v = k_.vgpr("out_value");
-          k_.v_accvgpr_read_b32(v, Reg(acc_.at({bi, bj}))[r]);
-          store_fp32_as(k_, s_.output == GemmMxOutput::bf16, v, off, c_rsrc_, Reg{});  // gfx950 only: no c7fff
-        }
-      }
+    AccumulatorLane lane;
+    lane.col = lrow_;
+    lane.row4 = k_.vgpr("lq4");
+    k_.v_lshlrev_b32(lane.row4, 2, lq_);
+    store_accumulators(acc_, origin_, lane, p_.blocks_m, p_.blocks_n, c_.mfma_m, p_.acc_regs(),
+                       s_.output == GemmMxOutput::bf16, uint32_t(s_.M), uint32_t(s_.N), c_rsrc_);
   }
 
   const GemmMxPlan& p_;

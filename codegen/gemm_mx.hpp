@@ -81,6 +81,9 @@ struct GemmMxConfig {
   int mfma_m = 16;  // 16: v_mfma_scale_f32_16x16x128_f8f6f4, 32: _32x32x64_
   int group_m = 0;  // 0: 2-D grid; G: grouped XCD-contiguous order, G tile rows per group
   bool read_ahead = false;  // the LDS DMA read-ahead pipeline (gemm_mx_lds.cpp)
+  // read_ahead: false keeps the unpadded rows without the chunk swizzle: bank conflicts on
+  // purpose, for the test that shows the swizzle is what makes the fragment reads conflict free.
+  bool lds_swizzle = true;
   std::string str() const;  // "128x128 w2x2 mfma16"; read_ahead: "256x256x256 w2x4 mfma16 g8 ra"
 };
 

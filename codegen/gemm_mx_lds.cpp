@@ -82,6 +82,23 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // LDS byte of stage `st`, half `h`'s scale slots (relative to lds_base_).
   uint32_t scale_region(int st, int h) const { return uint32_t(2 * st + h) * p_.lds_scale_half_bytes; }
 
+  // The xor between a logical chunk and its slot in `row`. One-chunk fragments (fp4): the bf16/fp8
+  // GEMM's x = (row / swizzle_rows) % cpr. Two-chunk fragments (fp8: lane l reads chunks 2q, 2q + 1,
+  // q = l / 16): with that x, the pass of a ds_read_b128 that holds rows r and lanes of q and q + 1
+  // (chunks c and c + 2) maps rows r and r ^ 2 to the same bank group, a 2-way conflict (8 passes
+  // instead of 4 by the model's bank model). x' = ((x >> 1) & 1) | (x & 4) gives the four even rows
+  // (and the four odd ones) of 8 the xors 0, 1, 4, 5, whose pairs {x', x' ^ 2} cover all 8 slots:
+  // conflict free (the test in tests/codegen/test_gemm_mx.cpp checks the passes).
+  Reg swizzle(Reg row, const char* name) {
+    Reg x = chunk_swizzle(row, p_.swizzle_rows, p_.k_chunks_per_row, name);
+    if (p_.frag_bytes / 16 != 2 || p_.k_chunks_per_row != 8) return x;
+    Reg t = k_.vgpr("swizzle_pair");
+    k_.v_bfe_u32(t, x, 1, 1);
+    k_.v_and_b32(x, 4, x);
+    k_.v_or_b32(x, x, t);
+    return x;
+  }
+
   // Thread t's chunk i of a tile goes to LDS row t / cpr + i * step, slot t % cpr, and holds the
   // logical chunk slot ^ swizzle(row) of the operand row the half-major map gives.
   void operand_dma_setup() {
@@ -90,9 +107,12 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     k_.v_and_b32(ch, cpr - 1, tid_);
     Reg row0 = k_.vgpr("chunk_row");
     k_.v_lshrrev_b32(row0, std::countr_zero(unsigned(cpr)), tid_);
-    Reg x = chunk_swizzle(row0, p_.swizzle_rows, cpr, "swizzle");
-    Reg lc = k_.vgpr("logical_chunk");
-    k_.v_xor_b32(lc, ch, x);
+    Reg lc = ch;
+    if (p_.swizzle_rows) {
+      Reg x = swizzle(row0, "swizzle");
+      lc = k_.vgpr("logical_chunk");
+      k_.v_xor_b32(lc, ch, x);
+    }
     const uint32_t rb = uint32_t(p_.row_bytes());
     a_off_ = dma_row_offsets(m0_, row0, lc, p_.a_chunks, step(), p_.wave_m, uint32_t(s_.M), rb, true);
     b_off_ = dma_row_offsets(n0_, row0, lc, p_.b_chunks, step(), p_.wave_n, uint32_t(s_.N), rb, true);
@@ -181,7 +201,8 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     k_.v_and_b32(lrow, 15, lane_);
     Reg lq = k_.vgpr("lq");
     k_.v_lshrrev_b32(lq, 4, lane_);
-    Reg x = chunk_swizzle(lrow, p_.swizzle_rows, p_.k_chunks_per_row, "swizzle_read");
+    Reg x;  // invalid without the swizzle (GemmMxConfig::lds_swizzle off)
+    if (p_.swizzle_rows) x = swizzle(lrow, "swizzle_read");
     // half-major rows: a wave's first half of blocks starts at row wm * wave_m / 2
     const WaveLdsRows rows = wave_lds_rows(wm_, wn_, p_.wave_m / 2, p_.wave_n / 2, 0);
     const int parts = p_.frag_bytes / 16, step_chunks = 128 * mx_format_bits(s_.format) / 8 / 16;

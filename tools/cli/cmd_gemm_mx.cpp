@@ -24,6 +24,7 @@ struct GemmMxOptions {
   codegen::GemmMxConfig cfg;
   std::string model;  // "": the gfx950 default product (model::default_product)
   bool model_only = false;
+  bool model_details = false;
   std::string asm_path;
   uint64_t seed = 1;
 };
@@ -72,8 +73,11 @@ int run(const GemmMxOptions& o) {
               << "\nJIT vs fp64 reference: " << b.describe() << "\n";
     ok = diff == 0 && b.ok();
   }
-  if (const model::Hardware* hw = mx_product(o.model))
-    std::cout << model_gemm_mx(*hw, o.shape, o.cfg, o.seed).describe() << "\n";
+  if (const model::Hardware* hw = mx_product(o.model)) {
+    const GemmMxModelled m = model_gemm_mx(*hw, o.shape, o.cfg, o.seed);
+    std::cout << m.describe() << "\n";
+    if (o.model_details) std::cout << model::format_report(m.report);
+  }
   return ok ? 0 : 1;
 }
 
@@ -137,6 +141,8 @@ void add_gemm_mx_command(CommandLine& cl) {
                      return std::string(t);
                    },
                    "write the kernel's .s to this file");
+  c->add_flag("--model-details", o->model_details,
+              "print the model's full report: traffic per memory level, busy units, stalls, limiter");
   c->add_flag("--model-only", o->model_only,
               "build and model only (no run, bit check or fp64 check): sizes too large to simulate whole");
   // An impossible shape/configuration, the wrong arch or a product of the other arch is a usage
