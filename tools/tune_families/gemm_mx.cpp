@@ -131,7 +131,7 @@ class GemmMxFamily final : public FamilyBase<GemmMxShape, GemmMxConfig> {
         {"mfma", {"16", "32"}, "scaled MFMA block: 16 (16x16x128) or 32 (32x32x64)"},
         {"pipeline", {"direct", "lds"},
          "direct: global -> MFMA registers; lds: DMA into swizzled LDS rows with the read-ahead schedule (mfma 16)"},
-        {"tile_k", {"128", "256"}, "lds pipeline: K elements per LDS tile (one or two k-steps; ignored by direct)"},
+        {"tile_k", {"128", "256"}, "lds pipeline: K elements per LDS tile (one or two k-steps); direct takes 128 only (no K tile)"},
         {"group_m", {"0", "8"}, "workgroup order: 0 = 2-D grid, G = XCD-contiguous groups of G tile rows"},
     };
   }
