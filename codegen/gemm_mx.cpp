@@ -413,8 +413,8 @@ BuildResult build_gemm_mx(const GemmMxPlan& p, const BuildOptions& opts) {
   const int waves = p.threads / 64, need = (waves + 3) / 4;
   if (r.stats.occupancy.waves_per_simd_regs < need)
     throw Error(fmt::format("gemm-mx {} {}: the kernel needs {} VGPRs and {} AGPRs per wave, so a SIMD holds {} of "
-                            "its waves but the workgroup's {} waves need {} per SIMD; use a smaller tile_k or wave "
-                            "sub-tile",
+                            "its waves but the workgroup's {} waves need {} per SIMD; use fewer MFMA blocks per wave "
+                            "(a smaller tile or more waves) or, with read_ahead, tile_k 128",
                             p.shape.str(), p.cfg.str(), r.stats.vgprs, r.stats.agprs,
                             r.stats.occupancy.waves_per_simd_regs, waves, need));
   return r;

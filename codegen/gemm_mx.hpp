@@ -11,8 +11,7 @@
 //   SB N x K/32 bytes row-major: SB[n][k/32] scales B[n][k .. k+31].
 //   With scale layout "km" (GemmMxScaleLayout::km) SA and SB are transposed: K/32 x M and K/32 x N
 //   row-major, SA[k/32][m], SB[k/32][n]: one K tile's scales of consecutive rows are consecutive
-//   bytes, so a tile's scale loads touch a few cache lines instead of one line per row (the layout
-//   MX GEMM libraries pre-shuffle their scales into for the same reason).
+//   bytes, so a tile's scale loads touch a few cache lines instead of one line per row.
 //   C  M x N row-major, fp32 or bf16 (RNE).
 //
 // Kernel: one workgroup per tile_m x tile_n output tile, waves_m x waves_n waves, each wave
