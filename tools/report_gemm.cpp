@@ -276,7 +276,7 @@ int main(int argc, char** argv) {
     const std::map<std::string, double> hk_model = read_hipkittens(o.hipkittens);
     std::ostringstream md;
     const std::string when = utc_now("%Y-%m-%d %H:%M UTC");
-    md << "# MFMA GEMM report (bf16 and fp8 in, fp32 accumulation, bf16 out, layout NT)\n\n";
+    md << "# MFMA GEMM report (bf16, fp8 and MX in, fp32 accumulation, bf16 out, layout NT)\n\n";
     md << fmt::format("Generated {} by `build/tools/report_gemm --out tools/report_gemm.md` on a {}-thread host.\n\n",
                       when, std::thread::hardware_concurrency());
     md << "**Every time below is modelled** by the project's timing model (runtime/model) from the simulator's "
