@@ -11,6 +11,10 @@
 // MX_SKM (1: scales K/32 x rows, SA[k/32][m]; 0: rows x K/32, SA[m][k/32]).
 #include "codegen_hip_prelude.h"
 
+#ifndef MX_SKM
+#define MX_SKM 0  // mk scales unless the flags say otherwise
+#endif
+
 namespace {
 constexpr unsigned M = MX_M, N = MX_N, K = MX_K;
 constexpr int TM = MX_TM, TN = MX_TN, WM = MX_WM, WN = MX_WN, MB = MX_MB;
