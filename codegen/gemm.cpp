@@ -31,6 +31,7 @@
 
 #include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/mfma_tile.hpp"
+#include "codegen/read_ahead_schedule.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
@@ -69,55 +70,9 @@ class GemmGenerator : MfmaGemmEmitter {
     return {p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n, p_.mfma_format};
   }
 
-  // The output tile of this workgroup: (x, y) of a 2-D grid, or the grouped order of a 1-D grid
-  // (GemmConfig::group_m; every id maps to a distinct tile, the map is a bijection on 0..tiles-1).
-  void tile_coordinates(Reg& tm, Reg& tn) {
-    if (c_.group_m == 0) {
-      tm = k_.workgroup_id(0);
-      tn = k_.workgroup_id(1);
-      return;
-    }
-    const uint32_t G = uint32_t(c_.group_m), TMs = uint32_t(p_.tiles_m), TNs = uint32_t(p_.tiles_n);
-    Reg id = k_.workgroup_id(0);
-    if (p_.xcd_remap) {  // id -> (id mod X) * (tiles / X) + id / X: each XCD's ids become contiguous
-      const uint32_t X = uint32_t(kDispatchXcds);
-      Reg x = k_.sgpr("xcd");
-      k_.s_and_b32(x, int64_t(X - 1), id);
-      Reg r = sdiv(id, X, "xcd_rank");
-      Reg l = k_.sgpr("wg_linear");
-      k_.s_mul_i32(l, x, sconst(TMs * TNs / X, "xcd_share"));
-      k_.s_add_u32(l, l, r);
-      id = l;
-    }
-    const uint32_t span = G * TNs;  // ids per group of G tile rows
-    Reg group = sdiv(id, span, "group");
-    Reg first = smul(group, G, "group_first_m");
-    Reg r = k_.sgpr("group_rank");
-    k_.s_sub_u32(r, id, smul(group, span, "group_start"));
-    // rows in this group: G, or tiles_m mod G in the last group
-    const uint32_t last_rows = TMs % G;
-    auto split = [&](uint32_t rows, Reg& m, Reg& n) {
-      n = sdiv(r, rows, "group_n");
-      m = k_.sgpr("group_m_off");
-      k_.s_sub_u32(m, r, smul(n, rows, "group_n_rows"));
-    };
-    Reg m, n;
-    split(G, m, n);
-    if (last_rows != 0) {
-      Reg m2, n2;
-      split(last_rows, m2, n2);
-      k_.s_cmp_eq_u32(group, sconst(TMs / G, "last_group"));
-      k_.s_cselect_b32(m, m2, m);
-      k_.s_cselect_b32(n, n2, n);
-    }
-    tm = k_.sgpr("tile_m_index");
-    k_.s_add_u32(tm, first, m);
-    tn = n;
-  }
-
   void coordinates() {
     Reg tm, tn;
-    tile_coordinates(tm, tn);
+    tile_coordinates(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, tm, tn);
     m0_ = smul(tm, uint32_t(c_.tile_m), "m0");
     n0_ = smul(tn, uint32_t(c_.tile_n), "n0");
     const WaveGrid w = wave_grid(tid_, c_.waves_m);
@@ -181,34 +136,10 @@ class GemmGenerator : MfmaGemmEmitter {
       lc = k_.vgpr("logical_chunk");
       k_.v_xor_b32(lc, ch_, x);
     }
-    // read_ahead: LDS row r of a tile holds operand row half_major_row(r) (gemm.cpp, "Read-ahead")
-    auto rows = [&](Reg first, int chunks, uint32_t count, std::vector<Reg>& out) {
-      const int wave = &out == &a_off_ ? p_.wave_m : p_.wave_n, tile = chunks * step;
-      for (int i = 0; i < chunks; ++i) {
-        Reg r;
-        if (c_.read_ahead) {
-          // LDS row i * step + row0 is in operand half h = i * step / (tile / 2) (step divides
-          // tile / 2), at q = its place in that half: wave w = q / (wave / 2), row o = q % (wave / 2)
-          // of that wave's half h, so operand row w * wave + h * wave / 2 + o
-          const int hs = tile / 2, ws = wave / 2, h = i * step / hs;
-          Reg q = k_.vgpr("half_row");
-          k_.v_add_u32(q, i * step % hs, row0_);
-          Reg w = k_.vgpr("half_wave");
-          k_.v_lshrrev_b32(w, std::countr_zero(unsigned(ws)), q);
-          k_.v_and_b32(q, ws - 1, q);
-          k_.v_lshl_add_u32(q, w, std::countr_zero(unsigned(wave)), q);
-          r = vadd_sv(first, q, uint32_t(h * ws), "row");
-        } else {
-          r = vadd_sv(first, row0_, uint32_t(i * step), "row");
-        }
-        k_.v_min_u32(r, sconst(count - 1, "last_row"), r);
-        Reg off = vmul(r, uint32_t(s_.K) * uint32_t(p_.esize), "row_bytes");
-        k_.v_lshl_add_u32(off, lc, 4, off);
-        out.push_back(off);
-      }
-    };
-    rows(m0_, p_.a_chunks, uint32_t(s_.M), a_off_);
-    rows(n0_, p_.b_chunks, uint32_t(s_.N), b_off_);
+    // read_ahead: LDS row r of a tile holds operand row half_major_row(r) (read_ahead_schedule.hpp)
+    const uint32_t row_bytes = uint32_t(s_.K) * uint32_t(p_.esize);
+    a_off_ = dma_row_offsets(m0_, row0_, lc, p_.a_chunks, step, p_.wave_m, uint32_t(s_.M), row_bytes, c_.read_ahead);
+    b_off_ = dma_row_offsets(n0_, row0_, lc, p_.b_chunks, step, p_.wave_n, uint32_t(s_.N), row_bytes, c_.read_ahead);
   }
 
   // DMA: M0 base of this wave's chunks (wave * 1024) and the fragment read bases per k-step (the
@@ -375,87 +306,18 @@ class GemmGenerator : MfmaGemmEmitter {
               });
   }
 
-  // Read-ahead (GemmConfig::read_ahead). A wave's fragments of one K tile fall in four groups:
-  // the first and second half of its A blocks (A0, A1) and of its B blocks (B0, B1), and its
-  // MFMAs run by quadrant, A0xB0, A0xB1, A1xB0, A1xB1 (each quadrant k-step by k-step, so every
-  // accumulator still sees ascending k). A group's registers are free once its last quadrant has
-  // issued, so the next reads go there while the MFMAs run, spread between them: during tile t's
-  // first two quadrants B1 and A1 of tile t, during the last two A0 and B0 of tile t + 1 (in
-  // that order: A0 is free after A0xB1, B0 only after A1xB0). The fragment registers stay one
-  // tile's worth: a 256x256 tile's wave holds 128 accumulators, and two waves per SIMD allow
-  // 256 registers each.
-  // LDS rows are half-major: the first half of a stage's A rows holds every wave's A0 rows (wave
-  // wm's at wm * wave_m / 2), the second half the A1 rows, B likewise; each half is whole DMA
-  // chunks, so a stage's halves are loaded separately ("half 0" = A0 and B0 rows). Per tile t, all
-  // waves in step:
-  //   quadrants A0xB0, A0xB1 (reading B1, A1 of tile t);
-  //   middle: lgkmcnt(0) (this wave's reads of tile t are done), vmcnt (its share of half 0 of tile
-  //     t + 1 has landed), barrier, then half 1 of tile t + 2 into tile t's stage;
-  //   quadrants A1xB0, A1xB1 (reading A0, B0 of tile t + 1);
-  //   end: lgkmcnt(0), vmcnt (half 1 of tile t + 1 has landed), barrier, then half 0 of tile
-  //     t + 3 into tile t + 1's stage.
-  // So each half of a tile is in flight for 1.5 tiles of MFMAs, and the loads of the next halves
-  // are issued before the current ones are waited for: the memory system's queue never drains
-  // while the tile's MFMAs run (HipKittens' 8-wave kernels keep their loads in flight the same
-  // way, with the stage split in four sub-tiles). The cost: two barriers per tile.
-  // Read-ahead on the register-staged path (one padded LDS stage, gfx942 and gfx950): the second
-  // half of tile t. After the first two quadrants every wave has read all of tile t (lgkmcnt(0))
-  // and holds tile t + 1 in its staging registers (vmcnt(0)): barrier, tile t + 1 into LDS, the
-  // global loads of tile t + 2 into the staging registers, quadrant A1xB0 (its operands are already
-  // in registers), then lgkmcnt(0) and a barrier (tile t + 1 is in LDS for every wave) and quadrant
-  // A1xB1 with the reads of A0 and B0 of tile t + 1 between its MFMAs (B0 is free after A1xB0).
-  // The generator's waits are checked and completed by the wait-count pass in its usual Auto mode
-  // (no LDS DMA on this path).
-  template <class Quadrant, class Reads, class Sync>
-  void staged_second_half(int t, Quadrant quadrant, Reads reads_of, Sync sync) {
-    sync(0);
-    write_lds();
-    if (t + 2 < p_.k_tiles) {
-      k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
-      issue_loads(kstage_);
-    }
-    quadrant(0, {});
-    k_.s_waitcnt(lgkmcnt(0));
-    k_.s_barrier();
-    std::vector<std::function<void()>> rd;
-    reads_of(t + 1, rd);
-    quadrant(1, rd);
-  }
-
-  // The register-staged read-ahead's loop: tile 0 through the staging registers into LDS, tile 1's
-  // loads, A0 and B0 of tile 0 read; then every tile (one LDS stage: no parity to unroll).
-  template <class Tile, class FirstReads>
-  void staged_read_ahead_loop(Tile tile, FirstReads first_reads) {
-    const int T = p_.k_tiles;
-    hoist_consts({uint32_t(s_.N) * 2});
-    kstage_ = k_.sgpr("k_elem");
-    k_.s_mov_b32(kstage_, 0);
-    issue_loads(kstage_);
-    k_.s_waitcnt(vmcnt(0));
-    write_lds();
-    k_.s_waitcnt(lgkmcnt(0));
-    k_.s_barrier();
-    if (T > 1) {
-      k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
-      issue_loads(kstage_);
-    }
-    first_reads();
-    const int steady = std::max(0, T - 2);  // tiles that issue tile t + 2's loads
-    if (steady > 0) {
-      Reg left = k_.sgpr("tiles_left");
-      k_.s_mov_b32(left, int64_t(steady));
-      k_.do_while_scc([&] { tile(0); },
-                      [&] {
-                        k_.s_sub_u32(left, left, 1);
-                        k_.s_cmp_lg_u32(left, 0);
-                      });
-    }
-    for (int t = steady; t < T; ++t) tile(t);
-  }
-
+  // Read-ahead (GemmConfig::read_ahead): the schedule is codegen/read_ahead_schedule.hpp; here the
+  // fragments and how they are read and loaded.
+  // DMA: LDS rows are half-major: the first half of a stage's A rows holds every wave's A0 rows
+  // (wave wm's at wm * wave_m / 2), the second half the A1 rows, B likewise; each half is whole DMA
+  // chunks, so a stage's halves are loaded separately ("half 0" = A0 and B0 rows). Block b of a
+  // half sits at row b * m of the wave's rows in that half, one read base per k-step and part.
+  // Register-staged (one padded stage): block b at row b * m, k-step ks at byte ks * kstep. The
+  // generator's waits are checked and completed by the wait-count pass in its usual Auto mode
+  // there (no LDS DMA on this path).
   void main_loop_read_ahead() {
     const bool dma = c_.lds_dma;
-    const int T = p_.k_tiles, H = (p_.a_chunks + p_.b_chunks) / 2, KS = p_.mfma_per_tile;
+    const int KS = p_.mfma_per_tile;
     const int fdw = p_.mfma.a_bytes / 4, F = std::max(1, fdw / 4), m = p_.mfma.m, RB = p_.lds_row_bytes;
     const int hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
     Reg kload[2];  // DMA: the next tile of each half
@@ -465,142 +327,60 @@ class GemmGenerator : MfmaGemmEmitter {
       k_.s_mov_b32(kload[0], 0);
       k_.s_mov_b32(kload[1], 0);
     }
-    auto load = [&](int stage, int half) {
-      issue_dma(kload[half], uint32_t(stage) * p_.lds_stage_bytes, half);
-      k_.s_add_u32(kload[half], kload[half], int64_t(c_.tile_k));
-    };
     // fragments [ks][block], each F 16-byte parts (or one 8-byte part)
     std::vector<std::vector<Reg>> fa(static_cast<size_t>(KS)), fb(static_cast<size_t>(KS));
     for (int ks = 0; ks < KS; ++ks) {
       for (int bi = 0; bi < p_.blocks_m; ++bi) fa[size_t(ks)].push_back(k_.vgpr(fmt::format("a_frag{}_{}", ks, bi), fdw, 2));
       for (int bj = 0; bj < p_.blocks_n; ++bj) fb[size_t(ks)].push_back(k_.vgpr(fmt::format("b_frag{}_{}", ks, bj), fdw, 2));
     }
-    // Every wait is placed here (build_gemm builds this schedule with the wait-count pass in
-    // verify mode): `issued` DS reads so far, the first `waited` known complete, and per fragment
-    // the count at which its read completes.
-    int issued = 0, waited = 0;
-    std::vector<std::vector<int>> ready_a(static_cast<size_t>(KS), std::vector<int>(size_t(p_.blocks_m), 0));
-    std::vector<std::vector<int>> ready_b(static_cast<size_t>(KS), std::vector<int>(size_t(p_.blocks_n), 0));
-    // The reads of one group (A or B, half h) of tile t. DMA: stage t % 2, half-major rows, block
-    // b of a half at row b * m of the wave's rows in that half, one base per k-step and part.
-    // Register-staged (one padded stage): block b at row b * m, k-step ks at byte ks * kstep.
-    using Read = std::function<void()>;
-    auto group = [&](bool is_a, int h, int t, std::vector<Read>& out) {
-      const int st = t % 2, half = is_a ? hm : hn, half_rows = (is_a ? c_.tile_m : c_.tile_n) / 2;
-      for (int ks = 0; ks < KS; ++ks)
-        for (int blk = h * half; blk < (h + 1) * half; ++blk)
-          for (int j = 0; j < F; ++j) {
-            const Reg frag = (is_a ? fa : fb)[size_t(ks)][size_t(blk)];
-            const Reg dst = fdw >= 4 ? frag.slice(4 * j, 4) : frag;
-            const Reg base = dma ? (is_a ? ra_stage_ : rb_stage_)[size_t(st)][size_t(ks * F + j)] : is_a ? ra_ : rb_;
-            const int byte = dma ? (h * half_rows + (blk - h * half) * m) * RB
-                                 : blk * m * RB + ks * p_.mfma.k * p_.esize + 16 * j;
-            int& ready = (is_a ? ready_a : ready_b)[size_t(ks)][size_t(blk)];
-            out.push_back([this, dst, base, byte, fdw, &ready, &issued] {
-              if (fdw >= 4) k_.ds_read_b128(dst, base, Offset(byte));
-              else k_.ds_read_b64(dst, base, Offset(byte));
-              ready = ++issued;
-            });
-          }
+    ReadAheadHooks h;
+    h.fragment_reads = [&](bool is_a, int ks, int blk, int t) {
+      const int st = t % 2, half = is_a ? hm : hn, half_rows = (is_a ? c_.tile_m : c_.tile_n) / 2, hf = blk / half;
+      std::vector<ReadAheadHooks::Emit> out;
+      for (int j = 0; j < F; ++j) {
+        const Reg frag = (is_a ? fa : fb)[size_t(ks)][size_t(blk)];
+        const Reg dst = fdw >= 4 ? frag.slice(4 * j, 4) : frag;
+        const Reg base = dma ? (is_a ? ra_stage_ : rb_stage_)[size_t(st)][size_t(ks * F + j)] : is_a ? ra_ : rb_;
+        const int byte = dma ? (hf * half_rows + (blk - hf * half) * m) * RB
+                             : blk * m * RB + ks * p_.mfma.k * p_.esize + 16 * j;
+        out.push_back([this, dst, base, byte, fdw] {
+          if (fdw >= 4) k_.ds_read_b128(dst, base, Offset(byte));
+          else k_.ds_read_b64(dst, base, Offset(byte));
+        });
+      }
+      return out;
     };
     const MfmaTileLayout lay = tile_layout();
-    // quadrant (qa, qb) of the current tile, with `rd` spread between its MFMAs (one before the first)
-    auto quadrant = [&](int qa, int qb, const std::vector<Read>& rd) {
-      const int total = KS * hm * hn;
-      size_t r = 0;
-      int i = 0;
-      for (int ks = 0; ks < KS; ++ks)
-        for (int bi = qa * hm; bi < (qa + 1) * hm; ++bi)
-          for (int bj = qb * hn; bj < (qb + 1) * hn; ++bj) {
-            while (r < rd.size() && r * size_t(total) <= size_t(i) * rd.size()) rd[r++]();
-            const int need = std::max(ready_a[size_t(ks)][size_t(bi)], ready_b[size_t(ks)][size_t(bj)]);
-            if (need > waited) {  // lgkmcnt holds at most 15 on gfx9
-              k_.s_waitcnt(lgkmcnt(std::min(15, issued - need)));
-              waited = std::max(need, issued - 15);
-            }
-            emit_mfma(k_, lay, acc_.at({bi, bj}), fa[size_t(ks)][size_t(bi)], fb[size_t(ks)][size_t(bj)]);
-            ++i;
-          }
-      while (r < rd.size()) rd[r++]();
+    h.mfma = [&](int ks, int bi, int bj) { emit_mfma(k_, lay, acc_.at({bi, bj}), fa[size_t(ks)][size_t(bi)], fb[size_t(ks)][size_t(bj)]); };
+    h.load = [&](int stage, int half) {
+      issue_dma(kload[half], uint32_t(stage) * p_.lds_stage_bytes, half);
+      k_.s_add_u32(kload[half], kload[half], int64_t(c_.tile_k));
     };
-    // two quadrants with the reads `rd` split between them; `first_min` reads go to the first
-    auto two = [&](int qa, std::vector<Read> rd, size_t first_min) {
-      const size_t n = std::max(first_min, rd.size() / 2);
-      quadrant(qa, 0, std::vector<Read>(rd.begin(), rd.begin() + long(n)));
-      quadrant(qa, 1, std::vector<Read>(rd.begin() + long(n), rd.end()));
-    };
-    // wait for this wave's loads up to `behind` halves before the newest, then the barrier
-    auto sync = [&](int behind) {
+    h.staged_prologue = [&] {
+      hoist_consts({uint32_t(s_.N) * 2});
+      kstage_ = k_.sgpr("k_elem");
+      k_.s_mov_b32(kstage_, 0);
+      issue_loads(kstage_);
+      k_.s_waitcnt(vmcnt(0));
+      write_lds();
       k_.s_waitcnt(lgkmcnt(0));
-      waited = issued;
-      k_.s_waitcnt(vmcnt(H * behind));
       k_.s_barrier();
+      if (p_.k_tiles > 1) {
+        k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
+        issue_loads(kstage_);
+      }
     };
-    auto tile = [&](int t) {
-      std::vector<Read> front, back;
-      group(false, 1, t, front);  // B1 first: the quadrant A0xB1 needs it
-      const size_t b1 = front.size();
-      group(true, 1, t, front);
-      two(0, front, b1);
-      if (t + 1 >= T) return two(1, {}, 0);
-      if (!dma) return staged_second_half(t, [&](int qb, std::vector<Read> rd) { quadrant(1, qb, rd); },
-                                          [&](int u, std::vector<Read>& out) {
-                                            group(true, 0, u, out);
-                                            group(false, 0, u, out);
-                                          },
-                                          sync);
-      sync(t + 2 < T ? 2 : 1);  // half 0 of t + 1 landed (half 1 of t + 1, half 0 of t + 2 may fly)
-      if (t + 2 < T) load(t % 2, 1);
-      group(true, 0, t + 1, back);  // A0 first: free since A0xB1; B0 only after A1xB0
-      const size_t a0 = back.size();
-      group(false, 0, t + 1, back);
-      two(1, back, std::min(a0, back.size()));
-      sync(t + 2 < T ? 2 : 0);  // half 1 of t + 1 landed (half 0 and 1 of t + 2 may fly)
-      if (t + 3 < T) load((t + 1) % 2, 0);
+    h.staged_refill = [&](bool load_next) {
+      write_lds();
+      if (load_next) {
+        k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
+        issue_loads(kstage_);
+      }
     };
-    if (!dma) return staged_read_ahead_loop(tile, [&] {
-        std::vector<Read> rd;
-        group(true, 0, 0, rd);
-        group(false, 0, 0, rd);
-        for (auto& f : rd) f();
-      });
-    // prologue: tiles 0 and 1 in flight, half 0 of tile 0 read, then half 0 of tile 2 into stage 0
-    load(0, 0);
-    load(0, 1);
-    if (T > 1) {
-      load(1, 0);
-      load(1, 1);
-    }
-    k_.s_waitcnt(vmcnt(T > 1 ? 2 * H : 0));
-    k_.s_barrier();
-    {
-      std::vector<Read> rd;
-      group(true, 0, 0, rd);
-      group(false, 0, 0, rd);
-      for (auto& f : rd) f();
-    }
-    k_.s_waitcnt(lgkmcnt(0));
-    waited = issued;
-    if (T > 2) {
-      k_.s_barrier();
-      load(0, 0);
-    }
-    // tiles 0 .. T - 4 issue both halves: a loop of pairs (static stage parity), then the rest
-    const int steady = std::max(0, T - 3), pairs = steady / 2;
-    if (pairs > 0) {
-      Reg left = k_.sgpr("pairs_left");
-      k_.s_mov_b32(left, int64_t(pairs));
-      k_.do_while_scc(
-          [&] {
-            tile(0);
-            tile(1);
-          },
-          [&] {
-            k_.s_sub_u32(left, left, 1);
-            k_.s_cmp_lg_u32(left, 0);
-          });
-    }
-    for (int t = 2 * pairs; t < T; ++t) tile(t);
+    const ReadAheadShape shape{p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, (p_.a_chunks + p_.b_chunks) / 2};
+    ReadAheadSchedule sched(k_, shape, std::move(h));
+    if (dma) sched.emit_dma();
+    else sched.emit_staged();
   }
 
   void main_loop_dma() {
@@ -814,29 +594,8 @@ class GemmGenerator : MfmaGemmEmitter {
 BuildResult build_gemm(const GemmPlan& p, const BuildOptions& opts) {
   Kernel k(fmt::format("gemm_{}_{}", gemm_dtype_name(p.shape.dtype), gemm_layout_name(p.shape.layout)), p.arch);
   GemmGenerator(k, p).emit();
-  if (!p.cfg.read_ahead || !p.cfg.lds_dma || opts.waitcnt != PassMode::Auto) return k.build(opts);
-  // Read-ahead reads one part of LDS while this wave's LDS DMA into another part is in flight.
-  // The wait-count pass treats all of LDS as one location (jit/passes/regs.hpp, kLds), so in
-  // Auto mode it would put vmcnt(0) before each such read and serialise the loads with the reads
-  // (clang's SIInsertWaitcnts tells such accesses apart by alias scope). The generator places
-  // every wait itself; the pass runs in verify mode, and any finding other than "LDS accessed
-  // or released while an LDS DMA is in flight" (a missing register wait) is an error.
-  BuildOptions o = opts;
-  o.waitcnt = PassMode::Verify;
-  BuildResult r = k.build(o);
-  std::vector<std::string> kept;
-  for (const std::string& f : r.stats.pass_findings) {
-    const bool lds_dma_only = (f.find(") accesses LDS (global_load_lds") != std::string::npos ||
-                               f.find(") releases LDS (global_load_lds") != std::string::npos) &&
-                              f.find(" overwrites ") == std::string::npos && f.find(" reads ") == std::string::npos;
-    if (f.rfind("[waitcnt]", 0) == 0 && lds_dma_only) continue;
-    if (f.rfind("[waitcnt]", 0) == 0)
-      throw Error(fmt::format("gemm {} {}: internal error, the read-ahead schedule misses a wait: {}", p.shape.str(),
-                              p.cfg.str(), f));
-    kept.push_back(f);
-  }
-  r.stats.pass_findings = std::move(kept);
-  return r;
+  if (!p.cfg.read_ahead || !p.cfg.lds_dma) return k.build(opts);
+  return build_with_scheduled_waits(k, opts, fmt::format("gemm {} {}", p.shape.str(), p.cfg.str()));
 }
 
 }  // namespace cdnajit::codegen

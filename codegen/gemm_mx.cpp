@@ -3,10 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <vector>
 
+#include "codegen/gemm_config.hpp"  // kDispatchXcds
+#include "codegen/gemm_mx_lds.hpp"
 #include "codegen/mfma_gemm_emitter.hpp"
+#include "codegen/read_ahead_schedule.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/isa/opcode.hpp"
 
@@ -41,13 +45,108 @@ GemmMxOutput parse_gemm_mx_output(std::string_view name) {
   throw Error(fmt::format("gemm-mx: output type '{}' is not supported (valid: f32, bf16)", name));
 }
 
+std::string_view gemm_mx_scale_layout_name(GemmMxScaleLayout l) { return l == GemmMxScaleLayout::km ? "km" : "mk"; }
+
+GemmMxScaleLayout parse_gemm_mx_scale_layout(std::string_view name) {
+  if (name == "mk") return GemmMxScaleLayout::mk;
+  if (name == "km") return GemmMxScaleLayout::km;
+  throw Error(fmt::format("gemm-mx: scale layout '{}' is not supported (valid: mk = SA[m][k/32], km = SA[k/32][m])", name));
+}
+
 std::string GemmMxShape::str() const {
-  return fmt::format("M{} N{} K{} mx{} {}", M, N, K, mx_format_name(format), gemm_mx_output_name(output));
+  return fmt::format("M{} N{} K{} mx{} {}{}", M, N, K, mx_format_name(format), gemm_mx_output_name(output),
+                     scales == GemmMxScaleLayout::km ? " scales-km" : "");
 }
 
 std::string GemmMxConfig::str() const {
-  return fmt::format("{}x{} w{}x{} mfma{}", tile_m, tile_n, waves_m, waves_n, mfma_m);
+  std::string s = read_ahead ? fmt::format("{}x{}x{} w{}x{} mfma{}", tile_m, tile_n, tile_k, waves_m, waves_n, mfma_m)
+                             : fmt::format("{}x{} w{}x{} mfma{}", tile_m, tile_n, waves_m, waves_n, mfma_m);
+  if (group_m > 0) s += fmt::format(" g{}", group_m);
+  if (read_ahead) s += lds_swizzle ? " ra" : " ra-noswizzle";
+  return s;
 }
+
+namespace {
+
+void need(bool ok, const GemmMxPlan& p, const std::string& what) {
+  if (!ok) throw Error(fmt::format("gemm-mx read_ahead with {} for {}: {}", p.cfg.str(), p.shape.str(), what));
+}
+
+// The LDS read-ahead pipeline's derived sizes (gemm_mx_lds.cpp "LDS layout"); every limit an Error.
+void plan_lds_read_ahead(GemmMxPlan& p) {
+  GemmMxConfig& c = p.cfg;
+  const int bits = mx_format_bits(p.shape.format);
+  need(c.mfma_m == 16, p, "the chunk swizzle is conflict free for 16x16 MFMA blocks only; valid: mfma 16");
+  need(bits != 6, p,
+       "fp6/bf6 fragments are 24 bytes, which the power-of-two rows of 16-byte chunks do not hold; valid: the "
+       "direct pipeline (no read_ahead) or fp8, bf8, fp4");
+  if (c.tile_k == 0) c.tile_k = p.mfma_k;  // one k-step: 128-byte fp8 rows, 64-byte fp4 rows
+  need(c.tile_k % p.mfma_k == 0 && c.tile_k / p.mfma_k <= 2, p,
+       fmt::format("tile_k = {} must be {} or {} (one or two MFMA k-steps: a block's scale bytes of one tile share "
+                   "one VGPR)",
+                   c.tile_k, p.mfma_k, 2 * p.mfma_k));
+  need(p.shape.K % c.tile_k == 0, p,
+       fmt::format("K = {} must be a multiple of tile_k = {} (no K-tail masking)", p.shape.K, c.tile_k));
+  p.k_tiles = p.shape.K / c.tile_k;
+  p.k_steps_per_tile = c.tile_k / p.mfma_k;
+  p.lds_row_bytes = c.tile_k * bits / 8;
+  p.k_chunks_per_row = p.lds_row_bytes / 16;
+  const int cpr = p.k_chunks_per_row, step = p.threads / cpr;
+  need(std::has_single_bit(unsigned(cpr)) && p.threads % cpr == 0, p,
+       fmt::format("{} chunks of 16 bytes per row must be a power of two dividing the {} threads", cpr, p.threads));
+  need(p.blocks_m % 2 == 0 && p.blocks_n % 2 == 0, p,
+       fmt::format("each wave needs an even number of MFMA blocks along M ({}) and N ({}), the schedule works in "
+                   "quadrants; valid: a larger tile or fewer waves",
+                   p.blocks_m, p.blocks_n));
+  need((c.tile_m / 2) % step == 0 && (c.tile_n / 2) % step == 0 && std::has_single_bit(unsigned(p.wave_m / 2)) &&
+           std::has_single_bit(unsigned(p.wave_n / 2)),
+       p,
+       fmt::format("each half of the A and B tiles must be whole rows of DMA chunks ({} rows per instruction) and a "
+                   "wave's half sub-tile a power of two; valid: tiles of 2 x {} rows or more",
+                   step, step));
+  p.a_chunks = c.tile_m * cpr / p.threads;
+  p.b_chunks = c.tile_n * cpr / p.threads;
+  const int sr = std::max(1, 128 / p.lds_row_bytes);
+  need((step / sr) % cpr == 0 && (16 / sr) % cpr == 0, p,
+       "the chunk swizzle must be the same for all of a thread's rows and repeat every 16 rows; valid: more "
+       "threads or a smaller tile_k");
+  p.swizzle_rows = c.lds_swizzle ? sr : 0;
+  // Scales: one dword (4 K blocks = one k-step) per row per k-step; a half tile's A rows then B
+  // rows, each a whole number of wave loads (64 dwords), so a wave's load is A's or B's.
+  p.scale_dwords_per_row = p.k_steps_per_tile;
+  const int a_slots = c.tile_m / 2 * p.scale_dwords_per_row, b_slots = c.tile_n / 2 * p.scale_dwords_per_row;
+  need(a_slots % 64 == 0 && b_slots % 64 == 0, p,
+       fmt::format("a half tile's scale dwords ({} of A, {} of B) must be whole wave loads of 64; valid: tiles of "
+                   "128 rows or more per operand, or tile_k = {}",
+                   a_slots, b_slots, 2 * p.mfma_k));
+  if (p.shape.scales == GemmMxScaleLayout::km)
+    need(p.shape.M % 4 == 0 && p.shape.N % 4 == 0 && std::has_single_bit(unsigned(c.tile_m / 8)) &&
+             std::has_single_bit(unsigned(c.tile_n / 8)),
+         p,
+         fmt::format("km scales are loaded 4 rows per dword: M = {} and N = {} must be multiples of 4 and the tiles "
+                     "powers of two",
+                     p.shape.M, p.shape.N));
+  p.scale_loads_per_half = (a_slots + b_slots + p.threads - 1) / p.threads;
+  p.lds_scale_half_bytes = uint32_t(p.scale_loads_per_half * p.threads * 4);
+  const int loads_per_half = (p.a_chunks + p.b_chunks) / 2 + p.scale_loads_per_half;
+  need(2 * loads_per_half <= 63, p, fmt::format("{} loads per half tile: two halves in flight exceed vmcnt's 63", loads_per_half));
+  // LDS: the scales of 2 stages x 2 halves, then A's two stages, then B's: each operand's stage 1
+  // is within the 16-bit DS offset of its stage 0 (one read base serves both).
+  p.lds_a_offset = 4 * p.lds_scale_half_bytes;
+  p.lds_b_offset = p.lds_a_offset + 2 * uint32_t(c.tile_m * p.lds_row_bytes);
+  p.lds_bytes = p.lds_b_offset + 2 * uint32_t(c.tile_n * p.lds_row_bytes);
+  need(p.lds_bytes <= lds_bytes_per_cu(p.arch), p,
+       fmt::format("LDS {} bytes exceed gfx950's {}", p.lds_bytes, lds_bytes_per_cu(p.arch)));
+  const int max_ds = std::max(c.tile_m, c.tile_n) * p.lds_row_bytes * 2 - 16 * p.lds_row_bytes;
+  need(max_ds <= 65535, p, fmt::format("LDS read offsets up to {} bytes exceed the 16-bit DS offset", max_ds));
+  const int acc = p.blocks_m * p.blocks_n * p.acc_regs();
+  const int vgprs = (p.blocks_m + p.blocks_n) * (p.k_steps_per_tile * p.frag_dwords + 1) + p.a_chunks + p.b_chunks + 16;
+  need(acc <= 256 && vgprs <= 256, p,
+       fmt::format("about {} VGPRs and {} accumulator registers per wave exceed 256 each; use a smaller wave sub-tile",
+                   vgprs, acc));
+}
+
+}  // namespace
 
 GemmMxPlan make_gemm_mx_plan(const GemmMxShape& s, Arch a, const GemmMxConfig& cfg) {
   if (a != Arch::gfx950)
@@ -69,6 +168,10 @@ GemmMxPlan make_gemm_mx_plan(const GemmMxShape& s, Arch a, const GemmMxConfig& c
   } else {
     throw Error(fmt::format("gemm-mx: mfma_m = {} (valid: 16 = 16x16x128, 32 = 32x32x64)", cfg.mfma_m));
   }
+  if (cfg.tile_k != 0 && !cfg.read_ahead)
+    throw Error(fmt::format("gemm-mx: tile_k = {} applies to the LDS read-ahead pipeline only (valid: 0 without "
+                            "read_ahead)",
+                            cfg.tile_k));
   if (s.K % p.mfma_k != 0)
     throw Error(fmt::format("gemm-mx: K = {} must be a multiple of {} (the K of {})", s.K, p.mfma_k, p.mnemonic));
   if (cfg.waves_m < 1 || cfg.waves_n < 1 || cfg.waves_m * cfg.waves_n > 16)
@@ -91,14 +194,24 @@ GemmMxPlan make_gemm_mx_plan(const GemmMxShape& s, Arch a, const GemmMxConfig& c
   // Two register sets of fragments and one of accumulators must fit the 512 unified registers;
   // one set's loads must be countable by vmcnt (at most 63 outstanding).
   const int regs = 2 * (p.blocks_m + p.blocks_n) * (p.frag_dwords + 1) + p.blocks_m * p.blocks_n * p.acc_regs();
-  if (regs > 448 || 2 * p.loads_per_step > 63)
+  if (!cfg.read_ahead && (regs > 448 || 2 * p.loads_per_step > 63))
     throw Error(fmt::format("gemm-mx: {} MFMA blocks per wave need {} registers and {} loads in flight "
                             "(limits: 448 registers, 63 loads); use a smaller tile or more waves",
                             p.blocks_m * p.blocks_n, regs, 2 * p.loads_per_step));
   if (p.a_bytes() >= (int64_t(1) << 30) || p.b_bytes() >= (int64_t(1) << 30) || p.c_bytes() >= (int64_t(1) << 30))
     throw Error(fmt::format("gemm-mx: {}: every tensor must be below 1 GiB (32-bit buffer offsets)", s.str()));
-  p.grid[0] = uint32_t((s.M + cfg.tile_m - 1) / cfg.tile_m);
-  p.grid[1] = uint32_t((s.N + cfg.tile_n - 1) / cfg.tile_n);
+  if (cfg.group_m < 0 || cfg.group_m > 64)
+    throw Error(fmt::format("gemm-mx: group_m = {} (valid: 0 = 2-D grid, or 1..64 tile rows per group)", cfg.group_m));
+  p.tiles_m = (s.M + cfg.tile_m - 1) / cfg.tile_m;
+  p.tiles_n = (s.N + cfg.tile_n - 1) / cfg.tile_n;
+  if (cfg.group_m > 0) {
+    p.grid[0] = uint32_t(p.tiles_m * p.tiles_n);
+    p.xcd_remap = p.tiles_m * p.tiles_n % kDispatchXcds == 0;
+  } else {
+    p.grid[0] = uint32_t(p.tiles_m);
+    p.grid[1] = uint32_t(p.tiles_n);
+  }
+  if (cfg.read_ahead) plan_lds_read_ahead(p);
   return p;
 }
 
@@ -136,8 +249,10 @@ class GemmMxGenerator : MfmaGemmEmitter {
   };
 
   void coordinates() {
-    m0_ = smul(k_.workgroup_id(0), uint32_t(c_.tile_m), "m0");
-    n0_ = smul(k_.workgroup_id(1), uint32_t(c_.tile_n), "n0");
+    Reg tm, tn;
+    tile_coordinates(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, tm, tn);
+    m0_ = smul(tm, uint32_t(c_.tile_m), "m0");
+    n0_ = smul(tn, uint32_t(c_.tile_n), "n0");
     const WaveGrid w = wave_grid(tid_, c_.waves_m);
     wm_ = w.wm;
     wn_ = w.wn;
@@ -160,8 +275,9 @@ class GemmMxGenerator : MfmaGemmEmitter {
         k_.v_add_u32(off, off, frag_col);
         k_.v_cndmask_b32(off, oob(), off, vcc);
         frag.push_back(off);
-        Reg so = vmul(r, uint32_t(p_.scale_row_bytes()), "scale_off");
-        k_.v_add_u32(so, so, lq_);
+        // scale of K block lq: byte r * K/32 + lq (mk) or lq * rows + r (km)
+        Reg so = s_.scales == GemmMxScaleLayout::km ? vmul(lq_, limit, "scale_off") : vmul(r, uint32_t(p_.scale_row_bytes()), "scale_off");
+        k_.v_add_u32(so, so, s_.scales == GemmMxScaleLayout::km ? r : lq_);
         k_.v_cndmask_b32(so, oob(), so, vcc);
         scale.push_back(so);
       }
@@ -195,8 +311,13 @@ class GemmMxGenerator : MfmaGemmEmitter {
       k_.s_mul_i32(kb, k_load_, sconst(uint32_t(bits), "bits"));
       k_.s_lshr_b32(kb, kb, 3);
     }
-    Reg ks = k_.sgpr("k_scale_bytes");
+    Reg ks = k_.sgpr("k_scale_bytes");  // k_load / 32, times the rows with km scales
     k_.s_lshr_b32(ks, k_load_, std::countr_zero(unsigned(kMxBlock)));
+    Reg ksa = ks, ksb = ks;
+    if (s_.scales == GemmMxScaleLayout::km) {
+      ksa = smul_i32(ks, uint32_t(s_.M), "k_scale_a");
+      ksb = smul_i32(ks, uint32_t(s_.N), "k_scale_b");
+    }
     auto frag = [&](Reg dst, Reg off, Reg rsrc) {
       for (int part = 0; part < p_.frag_dwords; part += 4) {
         if (p_.frag_dwords - part >= 4) k_.buffer_load_dwordx4(dst.slice(part, 4), off, rsrc, kb, offen, Offset(part * 4));
@@ -205,8 +326,8 @@ class GemmMxGenerator : MfmaGemmEmitter {
     };
     for (int i = 0; i < p_.blocks_m; ++i) frag(s.a[size_t(i)], a_off_[size_t(i)], a_rsrc_);
     for (int j = 0; j < p_.blocks_n; ++j) frag(s.b[size_t(j)], b_off_[size_t(j)], b_rsrc_);
-    for (int i = 0; i < p_.blocks_m; ++i) k_.buffer_load_ubyte(s.sa[size_t(i)], sa_off_[size_t(i)], sa_rsrc_, ks, offen);
-    for (int j = 0; j < p_.blocks_n; ++j) k_.buffer_load_ubyte(s.sb[size_t(j)], sb_off_[size_t(j)], sb_rsrc_, ks, offen);
+    for (int i = 0; i < p_.blocks_m; ++i) k_.buffer_load_ubyte(s.sa[size_t(i)], sa_off_[size_t(i)], sa_rsrc_, ksa, offen);
+    for (int j = 0; j < p_.blocks_n; ++j) k_.buffer_load_ubyte(s.sb[size_t(j)], sb_off_[size_t(j)], sb_rsrc_, ksb, offen);
     k_.s_add_u32(k_load_, k_load_, int64_t(p_.mfma_k));
   }
 
@@ -255,26 +376,15 @@ class GemmMxGenerator : MfmaGemmEmitter {
   }
 
   // Lane l of block (bi, bj), register r holds D[8*(r/4) + 4*(l/m) + r%4][l%m]
-  // (MfmaGemmEmitter::accumulator_lane; lrow_ is l % m, lq_ is l / m). Rows past M are marked kOob
-  // and columns past N kInvalidPart, so any marked sum is past num_records and the store is dropped.
+  // (MfmaGemmEmitter::accumulator_lane; lrow_ is l % m, lq_ is l / m).
   void epilogue() {
     k_.comment("epilogue");
-    const int mb = c_.mfma_m, osize = p_.out_esize();
-    Reg lq4 = k_.vgpr("lq4");
-    k_.v_lshlrev_b32(lq4, 2, lq_);
-    const std::vector<Reg> coloff = output_column_offsets(origin_.n, lrow_, p_.blocks_n, mb, osize, uint32_t(s_.N));
-    for (int bi = 0; bi < p_.blocks_m; ++bi)
-      for (int r = 0; r < p_.acc_regs(); ++r) {
-        Reg ro = output_row_offset(origin_.m, lq4, uint32_t(bi * mb + 8 * (r / 4) + r % 4),
-                                   uint32_t(s_.N) * uint32_t(osize), uint32_t(s_.M));
-        for (int bj = 0; bj < p_.blocks_n; ++bj) {
-          Reg off = k_.vgpr("out_bytes");
-          k_.v_add_u32(off, ro, coloff[size_t(bj)]);
-          Reg v = k_.vgpr("out_value");
-          k_.v_accvgpr_read_b32(v, Reg(acc_.at({bi, bj}))[r]);
-          store_fp32_as(k_, s_.output == GemmMxOutput::bf16, v, off, c_rsrc_, Reg{});  // gfx950 only: no c7fff
-        }
-      }
+    AccumulatorLane lane;
+    lane.col = lrow_;
+    lane.row4 = k_.vgpr("lq4");
+    k_.v_lshlrev_b32(lane.row4, 2, lq_);
+    store_accumulators(acc_, origin_, lane, p_.blocks_m, p_.blocks_n, c_.mfma_m, p_.acc_regs(),
+                       s_.output == GemmMxOutput::bf16, uint32_t(s_.M), uint32_t(s_.N), c_rsrc_);
   }
 
   const GemmMxPlan& p_;
@@ -291,8 +401,23 @@ class GemmMxGenerator : MfmaGemmEmitter {
 
 BuildResult build_gemm_mx(const GemmMxPlan& p, const BuildOptions& opts) {
   Kernel k(fmt::format("gemm_mx{}_{}", mx_format_name(p.shape.format), gemm_mx_output_name(p.shape.output)), p.arch);
-  GemmMxGenerator(k, p).emit();
-  return k.build(opts);
+  BuildResult r;
+  if (p.cfg.read_ahead) {
+    emit_gemm_mx_lds(k, p);
+    r = build_with_scheduled_waits(k, opts, fmt::format("gemm-mx {} {}", p.shape.str(), p.cfg.str()));
+  } else {
+    GemmMxGenerator(k, p).emit();
+    r = k.build(opts);
+  }
+  // A workgroup's waves share the CU's 4 SIMDs: each SIMD must hold ceil(waves / 4) of them.
+  const int waves = p.threads / 64, need = (waves + 3) / 4;
+  if (r.stats.occupancy.waves_per_simd_regs < need)
+    throw Error(fmt::format("gemm-mx {} {}: the kernel needs {} VGPRs and {} AGPRs per wave, so a SIMD holds {} of "
+                            "its waves but the workgroup's {} waves need {} per SIMD; use fewer MFMA blocks per wave "
+                            "(a smaller tile or more waves) or, with read_ahead, tile_k 128",
+                            p.shape.str(), p.cfg.str(), r.stats.vgprs, r.stats.agprs,
+                            r.stats.occupancy.waves_per_simd_regs, waves, need));
+  return r;
 }
 
 }  // namespace cdnajit::codegen

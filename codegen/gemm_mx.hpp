@@ -9,15 +9,25 @@
 //   B  N x K elements row-major (each output column's K values contiguous: layout "NT").
 //   SA M x K/32 bytes row-major: SA[m][k/32] scales A[m][k .. k+31] by 2^(SA - 127); 0xFF is NaN.
 //   SB N x K/32 bytes row-major: SB[n][k/32] scales B[n][k .. k+31].
+//   With scale layout "km" (GemmMxScaleLayout::km) SA and SB are transposed: K/32 x M and K/32 x N
+//   row-major, SA[k/32][m], SB[k/32][n]: one K tile's scales of consecutive rows are consecutive
+//   bytes, so a tile's scale loads touch a few cache lines instead of one line per row.
 //   C  M x N row-major, fp32 or bf16 (RNE).
 //
 // Kernel: one workgroup per tile_m x tile_n output tile, waves_m x waves_n waves, each wave
-// blocks_m x blocks_n MFMA blocks of mfma_m x mfma_m with fp32 accumulators in AGPRs. Operands go
-// straight from global memory to the MFMA registers (no LDS): lane l of a block reads row l % m at
-// K offset (l / m) * 32 of each MFMA k-step (32 elements = 32 / 24 / 16 bytes for fp8 / fp6 / fp4:
-// 16- and 8-byte buffer loads) and that row's scale byte for the same 32 elements (buffer_load_ubyte,
-// scale byte 0 of the VGPR). Two register sets alternate: k-step s + 1 loads while k-step s
-// multiplies. Rows past M or N read at an offset past num_records (zeros) and are not stored.
+// blocks_m x blocks_n MFMA blocks of mfma_m x mfma_m with fp32 accumulators in AGPRs. Two pipelines:
+//  - direct (the default): operands go straight from global memory to the MFMA registers (no LDS):
+//    lane l of a block reads row l % m at K offset (l / m) * 32 of each MFMA k-step (32 elements =
+//    32 / 24 / 16 bytes for fp8 / fp6 / fp4: 16- and 8-byte buffer loads) and that row's scale byte
+//    for the same 32 elements (buffer_load_ubyte, scale byte 0 of the VGPR). Two register sets
+//    alternate: k-step s + 1 loads while k-step s multiplies. Rows past M or N read at an offset
+//    past num_records (zeros) and are not stored.
+//  - LDS read-ahead (GemmMxConfig::read_ahead; gemm_mx_lds.cpp): K tiles (tile_k elements) go
+//    global -> LDS by DMA into XOR-swizzled rows, two stages, with the tile's scale bytes beside
+//    them, and the waves run the read-ahead schedule of the bf16/fp8 GEMM
+//    (codegen/read_ahead_schedule.hpp) with the scaled MFMA.
+// group_m > 0: a 1-D grid in the grouped, XCD-contiguous tile order of the bf16/fp8 GEMM
+// (GemmConfig::group_m).
 //
 // Arguments: (const u8* A, const u8* B, const u8* SA, const u8* SB, out* C)
 #pragma once
@@ -38,6 +48,12 @@ inline int mx_format_bits(MxFormat f) {
   return f == MxFormat::fp4 ? 4 : f == MxFormat::fp6 || f == MxFormat::bf6 ? 6 : 8;
 }
 
+// Where the E8M0 scales of a row's K blocks lie: mk = SA[m][k/32] (M x K/32 row-major, the default),
+// km = SA[k/32][m] (K/32 x M row-major).
+enum class GemmMxScaleLayout : uint8_t { mk, km };
+std::string_view gemm_mx_scale_layout_name(GemmMxScaleLayout l);     // "mk" | "km"
+GemmMxScaleLayout parse_gemm_mx_scale_layout(std::string_view name);  // Error naming the valid ones otherwise
+
 enum class GemmMxOutput : uint8_t { f32, bf16 };
 std::string_view gemm_mx_output_name(GemmMxOutput o);
 GemmMxOutput parse_gemm_mx_output(std::string_view name);  // "f32" | "bf16"
@@ -48,15 +64,26 @@ struct GemmMxShape {
   int M = 1, N = 1, K = 128;
   MxFormat format = MxFormat::fp8;
   GemmMxOutput output = GemmMxOutput::f32;
+  GemmMxScaleLayout scales = GemmMxScaleLayout::mk;
   double gflop() const { return 2.0 * double(M) * double(N) * double(K) * 1e-9; }
-  std::string str() const;  // "M1024 N1024 K1024 mxfp8 f32"
+  std::string str() const;  // "M1024 N1024 K1024 mxfp8 f32" (+ " scales-km")
+  // Byte index of the scale of row r's K block kb in SA (rows = M) or SB (rows = N).
+  int64_t scale_index(int64_t r, int64_t kb, int64_t rows) const {
+    return scales == GemmMxScaleLayout::km ? kb * rows + r : r * (K / 32) + kb;
+  }
 };
 
 struct GemmMxConfig {
   int tile_m = 128, tile_n = 128;
+  int tile_k = 0;   // read_ahead: K elements per LDS tile, 128 or 256; 0 = 128 (one MFMA k-step)
   int waves_m = 2, waves_n = 2;
   int mfma_m = 16;  // 16: v_mfma_scale_f32_16x16x128_f8f6f4, 32: _32x32x64_
-  std::string str() const;  // "128x128 w2x2 mfma16"
+  int group_m = 0;  // 0: 2-D grid; G: grouped XCD-contiguous order, G tile rows per group
+  bool read_ahead = false;  // the LDS DMA read-ahead pipeline (gemm_mx_lds.cpp)
+  // read_ahead: false keeps the unpadded rows without the chunk swizzle: bank conflicts on
+  // purpose, for the test that shows the swizzle is what makes the fragment reads conflict free.
+  bool lds_swizzle = true;
+  std::string str() const;  // "128x128 w2x2 mfma16"; read_ahead: "256x256x256 w2x4 mfma16 g8 ra"
 };
 
 struct GemmMxPlan {
@@ -71,7 +98,18 @@ struct GemmMxPlan {
   int wave_m = 0, wave_n = 0;      // wave sub-tile
   int blocks_m = 0, blocks_n = 0;  // MFMA blocks per wave
   int k_steps = 0;                 // K / mfma_k
-  int loads_per_step = 0;          // buffer loads per wave per k-step (fragments and scales)
+  int loads_per_step = 0;          // direct: buffer loads per wave per k-step (fragments and scales)
+  int tiles_m = 0, tiles_n = 0;
+  bool xcd_remap = false;          // group_m > 0 and kDispatchXcds divides the tile count
+  // read_ahead (gemm_mx_lds.cpp "LDS layout"): K tiles of tile_k elements, rows of lds_row_bytes
+  // (k_chunks_per_row 16-byte chunks, XOR-swizzled every swizzle_rows rows), a_chunks / b_chunks
+  // DMA instructions per wave per tile; scale_dwords_per_row (tile_k / 128) E8M0 dwords per row
+  // per tile, scale_loads_per_half DMA instructions per wave per half tile.
+  int k_tiles = 0, k_steps_per_tile = 0;
+  int lds_row_bytes = 0, k_chunks_per_row = 0, swizzle_rows = 0, a_chunks = 0, b_chunks = 0;
+  int scale_dwords_per_row = 0, scale_loads_per_half = 0;
+  uint32_t lds_scale_half_bytes = 0;  // one half tile's scale slots (scale_loads_per_half * threads dwords)
+  uint32_t lds_a_offset = 0, lds_b_offset = 0, lds_bytes = 0;  // A stages, B stages; the scales first
   uint32_t grid[3] = {1, 1, 1};
 
   int64_t row_bytes() const { return int64_t(shape.K) * mx_format_bits(shape.format) / 8; }

@@ -87,7 +87,8 @@ std::vector<std::string> gemm_mx_hip_flags(const GemmMxPlan& p) {
   const GemmMxShape& s = p.shape;
   const std::vector<std::pair<const char*, int64_t>> d = {
       {"M", s.M}, {"N", s.N}, {"K", s.K}, {"TM", p.cfg.tile_m}, {"TN", p.cfg.tile_n}, {"WM", p.cfg.waves_m},
-      {"WN", p.cfg.waves_n}, {"MB", p.cfg.mfma_m}, {"FMT", int(s.format)}, {"OUTF32", s.output == GemmMxOutput::f32}};
+      {"WN", p.cfg.waves_n}, {"MB", p.cfg.mfma_m}, {"FMT", int(s.format)}, {"OUTF32", s.output == GemmMxOutput::f32},
+      {"SKM", s.scales == GemmMxScaleLayout::km}};
   std::vector<std::string> f;
   for (auto [n, v] : d) f.push_back(fmt::format("-DMX_{}={}", n, v));
   return f;

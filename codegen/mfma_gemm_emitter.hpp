@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codegen/dsl_emitter.hpp"
+#include "codegen/gemm_config.hpp"  // kDispatchXcds
 #include "codegen/mfma_tile.hpp"
 
 namespace cdnajit::codegen {
@@ -21,6 +22,53 @@ inline constexpr int64_t kInvalidPart = 0x40000000;
 class MfmaGemmEmitter : public DslEmitter {
  public:
   using DslEmitter::DslEmitter;
+
+  // The output tile of this workgroup: (x, y) of a 2-D grid, or the grouped order of a 1-D grid
+  // (GemmConfig::group_m; `xcd_remap` when kDispatchXcds divides the tile count; every id maps to a
+  // distinct tile, the map is a bijection on 0..tiles-1).
+  void tile_coordinates(int group_m, int tiles_m, int tiles_n, bool xcd_remap, Reg& tm, Reg& tn) {
+    if (group_m == 0) {
+      tm = k_.workgroup_id(0);
+      tn = k_.workgroup_id(1);
+      return;
+    }
+    const uint32_t G = uint32_t(group_m), TMs = uint32_t(tiles_m), TNs = uint32_t(tiles_n);
+    Reg id = k_.workgroup_id(0);
+    if (xcd_remap) {  // id -> (id mod X) * (tiles / X) + id / X: each XCD's ids become contiguous
+      const uint32_t X = uint32_t(kDispatchXcds);
+      Reg x = k_.sgpr("xcd");
+      k_.s_and_b32(x, int64_t(X - 1), id);
+      Reg r = sdiv(id, X, "xcd_rank");
+      Reg l = k_.sgpr("wg_linear");
+      k_.s_mul_i32(l, x, sconst(TMs * TNs / X, "xcd_share"));
+      k_.s_add_u32(l, l, r);
+      id = l;
+    }
+    const uint32_t span = G * TNs;  // ids per group of G tile rows
+    Reg group = sdiv(id, span, "group");
+    Reg first = smul(group, G, "group_first_m");
+    Reg r = k_.sgpr("group_rank");
+    k_.s_sub_u32(r, id, smul(group, span, "group_start"));
+    // rows in this group: G, or tiles_m mod G in the last group
+    const uint32_t last_rows = TMs % G;
+    auto split = [&](uint32_t rows, Reg& m, Reg& n) {
+      n = sdiv(r, rows, "group_n");
+      m = k_.sgpr("group_m_off");
+      k_.s_sub_u32(m, r, smul(n, rows, "group_n_rows"));
+    };
+    Reg m, n;
+    split(G, m, n);
+    if (last_rows != 0) {
+      Reg m2, n2;
+      split(last_rows, m2, n2);
+      k_.s_cmp_eq_u32(group, sconst(TMs / G, "last_group"));
+      k_.s_cselect_b32(m, m2, m);
+      k_.s_cselect_b32(n, n2, n);
+    }
+    tm = k_.sgpr("tile_m_index");
+    k_.s_add_u32(tm, first, m);
+    tn = n;
+  }
 
   // blocks_m x blocks_n MFMA accumulator blocks of `regs` AGPRs each, set to zero.
   RegArray zero_accumulators(int blocks_m, int blocks_n, int regs) {
@@ -86,6 +134,28 @@ class MfmaGemmEmitter : public DslEmitter {
     k_.v_cmp_gt_u32(vcc, sconst(rows, "M"), row);
     k_.v_cndmask_b32(ro, oob(), ro, vcc);
     return ro;
+  }
+
+  // Stores blocks_m x blocks_n accumulator blocks of mfma_m x mfma_m (lane l: rows from row4 =
+  // 4 * (l / m), column l % m, accumulator_lane) of the wave whose sub-tile starts at `origin`, as
+  // fp32 or (`bf16`, gfx950) bf16 RNE into the rows x columns row-major output behind `rsrc`;
+  // rows past M are marked kOob and columns past N kInvalidPart, so those stores are dropped.
+  void store_accumulators(const RegArray& acc, const WaveOrigin& origin, const AccumulatorLane& lane, int blocks_m,
+                          int blocks_n, int mfma_m, int regs, bool bf16, uint32_t rows, uint32_t columns, Reg rsrc) {
+    const int osize = bf16 ? 2 : 4;
+    const std::vector<Reg> coloff = output_column_offsets(origin.n, lane.col, blocks_n, mfma_m, osize, columns);
+    for (int bi = 0; bi < blocks_m; ++bi)
+      for (int r = 0; r < regs; ++r) {
+        Reg ro = output_row_offset(origin.m, lane.row4, uint32_t(bi * mfma_m + 8 * (r / 4) + r % 4),
+                                   columns * uint32_t(osize), rows);
+        for (int bj = 0; bj < blocks_n; ++bj) {
+          Reg off = k_.vgpr("out_bytes");
+          k_.v_add_u32(off, ro, coloff[size_t(bj)]);
+          Reg v = k_.vgpr("out_value");
+          k_.v_accvgpr_read_b32(v, Reg(acc.at({bi, bj}))[r]);
+          store_fp32_as(k_, bf16, v, off, rsrc, Reg{});  // gfx950 only: no c7fff
+        }
+      }
   }
 
   // Hands a K tile over to every wave of the workgroup: waits until at most `loads_in_flight`
@@ -199,13 +269,53 @@ class MfmaGemmEmitter : public DslEmitter {
     }
     return d;
   }
-  // One wave-wide DMA: lane l's 16 bytes at `ptr` + off land at LDS byte M0 + l * 16, M0 = base +
-  // byte. Global loads have no range check: the caller keeps every lane's offset inside memory.
-  void dma_chunk(Reg base, uint32_t byte, Reg off, Reg ptr) {
+  // One wave-wide DMA: lane l's 16 bytes (`lane_bytes` 4: one dword) at `ptr` + off land at LDS
+  // byte M0 + l * lane_bytes, M0 = base + byte. Global loads have no range check: the caller keeps
+  // every lane's offset inside memory.
+  void dma_chunk(Reg base, uint32_t byte, Reg off, Reg ptr, int lane_bytes = 16) {
     Reg m = k_.sgpr("m0_value");
     k_.s_add_u32(m, base, int64_t(byte));
     k_.s_mov_b32(m0, m);
-    k_.global_load_lds_dwordx4(off, ptr);
+    if (lane_bytes == 4) k_.global_load_lds_dword(off, ptr);
+    else k_.global_load_lds_dwordx4(off, ptr);
+  }
+  // The read-ahead's half-major rows (read_ahead_schedule.hpp): row `q` of half `half` of a tile
+  // whose waves hold `wave_rows` rows each is operand row w * wave_rows + half * wave_rows / 2 + o,
+  // w = q / (wave_rows / 2), o = q % (wave_rows / 2) (wave_rows a power of two); returns first +
+  // that row. `q` is overwritten.
+  Reg half_major_row(Reg first, Reg q, int half, int wave_rows) {
+    const int ws = wave_rows / 2;
+    Reg w = k_.vgpr("half_wave");
+    k_.v_lshrrev_b32(w, std::countr_zero(unsigned(ws)), q);
+    k_.v_and_b32(q, ws - 1, q);
+    k_.v_lshl_add_u32(q, w, std::countr_zero(unsigned(wave_rows)), q);
+    return vadd_sv(first, q, uint32_t(half * ws), "row");
+  }
+  // Byte offsets (at K tile 0) of a thread's DMA chunks: chunk i of a tile of chunks * step rows
+  // goes to LDS row row0 + i * step and holds logical 16-byte chunk `logical_chunk` of operand row
+  // first + that row (`half_major`: first + the half-major row of it); rows past `rows` are clamped
+  // to the last (they only feed outputs the epilogue drops), rows `row_bytes` apart.
+  std::vector<Reg> dma_row_offsets(Reg first, Reg row0, Reg logical_chunk, int chunks, int step, int wave_rows,
+                                   uint32_t rows, uint32_t row_bytes, bool half_major) {
+    const int tile = chunks * step;
+    std::vector<Reg> out;
+    for (int i = 0; i < chunks; ++i) {
+      Reg r;
+      if (half_major) {
+        // LDS row i * step + row0 is in half h = i * step / (tile / 2) (step divides tile / 2)
+        const int hs = tile / 2, h = i * step / hs;
+        Reg q = k_.vgpr("half_row");
+        k_.v_add_u32(q, i * step % hs, row0);
+        r = half_major_row(first, q, h, wave_rows);
+      } else {
+        r = vadd_sv(first, row0, uint32_t(i * step), "row");
+      }
+      k_.v_min_u32(r, sconst(rows - 1, "last_row"), r);
+      Reg off = vmul(r, row_bytes, "row_bytes");
+      k_.v_lshl_add_u32(off, logical_chunk, 4, off);
+      out.push_back(off);
+    }
+    return out;
   }
   // (row / swizzle_rows) % chunks_per_row: the xor between a logical chunk and its slot in `row`.
   Reg chunk_swizzle(Reg row, int swizzle_rows, int chunks_per_row, const char* name) {
@@ -219,13 +329,18 @@ class MfmaGemmEmitter : public DslEmitter {
   // lane_kgroup * parts + ks * (chunks per k-step) + part, xor-ed with `swizzle` (none if invalid).
   std::vector<Reg> dma_fragment_bases(const MfmaTileLayout& t, uint32_t lds_base, Reg first_row, Reg lane_row,
                                       Reg lane_kgroup, Reg swizzle, const char* name) {
-    const int parts = t.mfma.a_bytes / 16, step_chunks = t.mfma.k * t.esize / 16;
+    return dma_fragment_bases(t.mfma.a_bytes / 16, t.mfma.k * t.esize / 16, t.k_steps, t.lds_row_bytes, lds_base,
+                              first_row, lane_row, lane_kgroup, swizzle, name);
+  }
+  // The same for fragments of `parts` 16-byte chunks, k-steps `step_chunks` chunks apart.
+  std::vector<Reg> dma_fragment_bases(int parts, int step_chunks, int k_steps, int lds_row_bytes, uint32_t lds_base,
+                                      Reg first_row, Reg lane_row, Reg lane_kgroup, Reg swizzle, const char* name) {
     Reg r = k_.vgpr("frag_row");
     k_.v_add_u32(r, first_row, lane_row);
-    Reg rb = vmul(r, uint32_t(t.lds_row_bytes), "frag_row_bytes");
+    Reg rb = vmul(r, uint32_t(lds_row_bytes), "frag_row_bytes");
     if (lds_base) k_.v_add_u32(rb, int64_t(lds_base), rb);
     std::vector<Reg> out;
-    for (int ks = 0; ks < t.k_steps; ++ks)
+    for (int ks = 0; ks < k_steps; ++ks)
       for (int j = 0; j < parts; ++j) {
         Reg c = vmul(lane_kgroup, uint32_t(parts), "frag_chunk");
         if (ks * step_chunks + j) k_.v_add_u32(c, ks * step_chunks + j, c);

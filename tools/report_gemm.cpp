@@ -3,11 +3,13 @@
 // best of a few candidate configurations, the share of the product's MFMA peak and the model's
 // limiter, beside HipKittens' kernels modelled by the same model (tools/report_gemm.hipkittens.tsv,
 // produced by tools/validation/hipkittens/run.sh) and HipKittens' published measurements; fp8 (E4M3)
-// on gfx950 products; where the time goes at 4096; plus the functional check (bit-exact vs the HIP
-// reference, fp64 bound) of small sizes per arch and input type.
+// on gfx950 products; the MX-scaled GEMM (codegen/gemm_mx.hpp) at 4096 and 8192 beside fp8; where
+// the time goes at 4096; plus the functional check (bit-exact vs the HIP reference, fp64 bound) of
+// small sizes per arch and input type.
 //
 //   build/tools/report_gemm [--sizes 1024,2048,4096,8192] [--products mi325x,mi355x]
 //                           [--hipkittens tools/report_gemm.hipkittens.tsv] [--out FILE.md]
+//   build/tools/report_gemm --mx-only [--products ...]   # only the MX section (to stdout or --out)
 //
 // Progress goes to stderr; the report to stdout or --out. Everything runs on the host CPU (the
 // simulator and the timing model); no time in the report is a GPU measurement.
@@ -23,6 +25,7 @@
 #include <thread>
 
 #include "tools/jobs/gemm_job.hpp"
+#include "tools/jobs/gemm_mx_host.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/model/product_file.hpp"
 #include "runtime/utc_time.hpp"
@@ -37,6 +40,7 @@ struct Options {
   std::vector<std::string> products{"mi325x", "mi355x"};  // the products HipKittens published figures for
   std::string hipkittens = "tools/report_gemm.hipkittens.tsv";
   std::string out;
+  bool mx_only = false;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -70,9 +74,11 @@ Options parse(int argc, char** argv) {
       o.out = value();
     } else if (a == "--hipkittens") {
       o.hipkittens = value();
+    } else if (a == "--mx-only") {
+      o.mx_only = true;
     } else {
       throw Error(fmt::format("report_gemm: unknown option '{}'; valid: --sizes N,N,..., --products P,P,..., "
-                              "--hipkittens FILE.tsv, --out FILE.md",
+                              "--hipkittens FILE.tsv, --out FILE.md, --mx-only",
                               a));
     }
   }
@@ -188,15 +194,89 @@ Best model_candidates(const model::Hardware& hw, const GemmShape& s, const std::
   return b;
 }
 
+// The MX-scaled GEMM at N = 4096 and 8192 on each gfx950 product: the candidates' modelled time
+// beside the fp8 GEMM's best configuration (256x256x128, 8 waves, LDS DMA, read-ahead) modelled in
+// the same run, both with bf16 output. MXFP4 with km scales (SA[k/32][m], a K tile's scales of
+// consecutive rows contiguous; gemm_mx.hpp), LDS read-ahead pipeline: 8 waves with 64-byte K rows
+// (tile_k 128: two k-steps at 8 waves need more than 128 VGPRs) and 4 waves with 128-byte rows;
+// MXFP8 with 8 waves and 128-byte rows at 8192.
+std::string mx_section(const Options& o) {
+  std::string rows;
+  auto mx = [](int tm, int tn, int tk, int wm, int wn) {
+    GemmMxConfig c;
+    c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.group_m = 8; c.read_ahead = true;
+    return c;
+  };
+  for (const std::string& prod : o.products) {
+    const model::Hardware& hw = model::resolve_product(prod);
+    if (hw.arch != Arch::gfx950) continue;
+    for (int n : {4096, 8192}) {
+      GemmShape f8;
+      f8.M = f8.N = f8.K = n;
+      f8.dtype = GemmDType::e4m3;
+      std::cerr << fmt::format("model {} {} (fp8 baseline) ...\n", prod, f8.str());
+      const GemmModelled base = model_gemm(hw, f8, cfg(256, 256, 128, 2, 4, 2, 8, true, false, true));
+      std::cerr << format_gemm_modelled(base);
+      struct Cand {
+        MxFormat f;
+        GemmMxConfig c;
+      };
+      std::vector<Cand> cands = {Cand{MxFormat::fp4, mx(256, 256, 128, 2, 4)}, Cand{MxFormat::fp4, mx(256, 256, 256, 2, 2)}};
+      if (n == 8192) cands.push_back(Cand{MxFormat::fp8, mx(256, 256, 128, 2, 4)});
+      for (const Cand& cd : cands) {
+        GemmMxShape s;
+        s.M = s.N = s.K = n;
+        s.format = cd.f;
+        s.output = GemmMxOutput::bf16;
+        s.scales = GemmMxScaleLayout::km;
+        std::cerr << fmt::format("model {} {} [{}] ...\n", prod, s.str(), cd.c.str());
+        const auto t0 = std::chrono::steady_clock::now();
+        const GemmMxModelled m = model_gemm_mx(hw, s, cd.c);
+        const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::cerr << m.describe() << "\n";
+        const double ratio = m.tflops() / base.tflops();
+        rows += fmt::format("| {} | {} | mx{} | {} | {:.4f} | {:.3f} | {:.1f} | {:.1f}% | {} | {} {:.1f} | {:.2f}x{} | {:.0f} |\n",
+                            prod, n, mx_format_name(cd.f), m.config, m.report.ms, m.report.clock_ghz, m.tflops(),
+                            100 * m.peak_share(), m.report.limiter, base.config, base.tflops(), ratio,
+                            cd.f == MxFormat::fp4 && n == 8192 ? (ratio >= 2 ? " (target >= 2x: met)" : " (target >= 2x: not met)")
+                                                               : "",
+                            host);
+      }
+    }
+  }
+  if (rows.empty()) return "";
+  return "\n## MX-scaled GEMM (MXFP4 / MXFP8 with E8M0 block scales) on gfx950, square N x N x N\n\n"
+         "Modelled (model <product>, the first column), generated by `build/tools/report_gemm --mx-only` (this section "
+         "only) or with the whole report. bf16 output, km scales (SA[k/32][m]: a K tile's scales of consecutive rows "
+         "contiguous, codegen/gemm_mx.hpp), the LDS read-ahead pipeline (codegen/gemm_mx_lds.cpp); the fp8 column is "
+         "the fp8 GEMM's configuration of the table above, modelled in the same run. Issue 31's target: MXFP4 at "
+         "8192^3 at least twice the fp8 TFLOP/s. The % column is of the product's dense peak for the scaled MFMA as "
+         "the ISA table's pass count for the format gives it (MXFP4 twice MXFP8).\n\n"
+         "| product | N | format | config | modelled ms | modelled clock GHz | modelled TFLOP/s | % of MX peak | limiter "
+         "(model) | fp8 config, modelled TFLOP/s | MX / fp8 | host s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n" +
+         rows;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     const Options o = parse(argc, argv);
+    if (o.mx_only) {
+      const std::string md = mx_section(o);
+      if (o.out.empty()) {
+        std::cout << md;
+      } else {
+        std::ofstream f(o.out);
+        if (!f) throw Error(fmt::format("report_gemm: cannot write '{}'", o.out));
+        f << md;
+      }
+      return 0;
+    }
     const std::map<std::string, double> hk_model = read_hipkittens(o.hipkittens);
     std::ostringstream md;
     const std::string when = utc_now("%Y-%m-%d %H:%M UTC");
-    md << "# MFMA GEMM report (bf16 and fp8 in, fp32 accumulation, bf16 out, layout NT)\n\n";
+    md << "# MFMA GEMM report (bf16, fp8 and MX in, fp32 accumulation, bf16 out, layout NT)\n\n";
     md << fmt::format("Generated {} by `build/tools/report_gemm --out tools/report_gemm.md` on a {}-thread host.\n\n",
                       when, std::thread::hardware_concurrency());
     md << "**Every time below is modelled** by the project's timing model (runtime/model) from the simulator's "
@@ -328,6 +408,8 @@ int main(int argc, char** argv) {
             "limiter (model) | published ms (measured) | other candidates (modelled TFLOP/s) | host s |\n"
             "|---|---|---|---|---|---|---|---|---|---|---|\n"
          << fp8rows;
+
+    md << mx_section(o);
 
     // ---- where the time goes
     md << "\n## Where the time goes at N = 4096 (bf16, every candidate)\n\n"

@@ -7,8 +7,13 @@
 // A: M x K codes, B: N x K codes (fp6/fp4: little-endian bit strings per row), SA: M x K/32 and
 // SB: N x K/32 E8M0 bytes, all row-major; C: M x N.
 // Flags (gemm_mx_hip_flags): MX_M MX_N MX_K MX_TM MX_TN MX_WM MX_WN MX_MB (16 | 32)
-// MX_FMT (the f8f6f4 format code: 0 fp8 E4M3, 1 bf8 E5M2, 2 fp6 E2M3, 3 bf6 E3M2, 4 fp4 E2M1) MX_OUTF32.
+// MX_FMT (the f8f6f4 format code: 0 fp8 E4M3, 1 bf8 E5M2, 2 fp6 E2M3, 3 bf6 E3M2, 4 fp4 E2M1) MX_OUTF32
+// MX_SKM (1: scales K/32 x rows, SA[k/32][m]; 0: rows x K/32, SA[m][k/32]).
 #include "codegen_hip_prelude.h"
+
+#ifndef MX_SKM
+#define MX_SKM 0  // mk scales unless the flags say otherwise
+#endif
 
 namespace {
 constexpr unsigned M = MX_M, N = MX_N, K = MX_K;
@@ -62,12 +67,12 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_mx_ref(const unsigned
     for (int i = 0; i < BM; ++i) {
       const unsigned m = m0 + i * MB + lrow;
       fa[i] = fragment(a, m, M, kl);
-      xa[i] = m < M ? sa[(unsigned long)(m) * SROW + kl / 32] : 0;
+      xa[i] = m < M ? sa[MX_SKM ? (unsigned long)(kl / 32) * M + m : (unsigned long)(m) * SROW + kl / 32] : 0;
     }
     for (int j = 0; j < BN; ++j) {
       const unsigned n = n0 + j * MB + lrow;
       fb[j] = fragment(b, n, N, kl);
-      xb[j] = n < N ? sb[(unsigned long)(n) * SROW + kl / 32] : 0;
+      xb[j] = n < N ? sb[MX_SKM ? (unsigned long)(kl / 32) * N + n : (unsigned long)(n) * SROW + kl / 32] : 0;
     }
     for (int i = 0; i < BM; ++i)
       for (int j = 0; j < BN; ++j) acc[i][j] = mfma(fa[i], fb[j], acc[i][j], xa[i], xb[j]);

@@ -5,7 +5,11 @@
 //  - every element within the fp64 reference's stated bound (tools/jobs/gemm_mx_host.hpp), and the
 //    bound rejects a perturbed element;
 //  - the host decoder agrees with the OCP formats on hand-picked codes;
-//  - invalid plans (gfx942, K, tiles) are errors naming the limit;
+//  - the LDS read-ahead pipeline (gemm_mx_lds.cpp) bit for bit the same, MXFP8 (E4M3, E5M2) and
+//    MXFP4, both scale layouts (mk, km), one and two k-steps per K tile, the grouped order, partial
+//    tiles, 4 and 8 waves; by the timing model's bank model its fragment reads are conflict free and
+//    not without the chunk swizzle;
+//  - invalid plans (gfx942, K, tiles, read-ahead limits, registers) are errors naming the limit;
 //  - the modelled time is produced from recorded workgroups only.
 #include <catch2/catch.hpp>
 
@@ -32,15 +36,25 @@ Device& sim950() {
   return *d;
 }
 
-GemmMxShape shape(int m, int n, int k, MxFormat f, GemmMxOutput o = GemmMxOutput::f32) {
+GemmMxShape shape(int m, int n, int k, MxFormat f, GemmMxOutput o = GemmMxOutput::f32,
+                  GemmMxScaleLayout sc = GemmMxScaleLayout::mk) {
   GemmMxShape s;
-  s.M = m; s.N = n; s.K = k; s.format = f; s.output = o;
+  s.M = m; s.N = n; s.K = k; s.format = f; s.output = o; s.scales = sc;
   return s;
 }
 
 GemmMxConfig config(int tm, int tn, int wm, int wn, int mb) {
   GemmMxConfig c;
   c.tile_m = tm; c.tile_n = tn; c.waves_m = wm; c.waves_n = wn; c.mfma_m = mb;
+  return c;
+}
+
+// The LDS read-ahead pipeline (mfma 16).
+GemmMxConfig lds_config(int tm, int tn, int wm, int wn, int tile_k = 0, int group_m = 0) {
+  GemmMxConfig c = config(tm, tn, wm, wn, 16);
+  c.tile_k = tile_k;
+  c.group_m = group_m;
+  c.read_ahead = true;
   return c;
 }
 
@@ -86,6 +100,52 @@ TEST_CASE("gemm-mx MXFP6: JIT equals the HIP scaled-MFMA reference bit for bit a
   check_case(shape(64, 64, 256, MxFormat::fp6), config(64, 64, 2, 2, 16), "E2M3, 24-byte fragments");
   check_case(shape(48, 64, 192, MxFormat::bf6, GemmMxOutput::bf16), config(64, 64, 1, 1, 32),
              "E3M2, 32x32x64, partial tile, bf16 out");
+}
+
+TEST_CASE("gemm-mx LDS read-ahead: JIT equals the HIP reference bit for bit and meets the fp64 bound",
+          "[gemm_mx]") {
+  const GemmMxScaleLayout km = GemmMxScaleLayout::km;
+  check_case(shape(200, 136, 512, MxFormat::fp4, GemmMxOutput::f32, km), lds_config(128, 128, 2, 2),
+             "MXFP4 km scales, 4 K tiles, partial tiles");
+  check_case(shape(128, 128, 768, MxFormat::fp4), lds_config(128, 128, 2, 2, 256, 1),
+             "MXFP4 mk scales, two k-steps per K tile, 3 K tiles, grouped order");
+  check_case(shape(160, 128, 384, MxFormat::fp8, GemmMxOutput::bf16), lds_config(128, 128, 2, 2),
+             "MXFP8 mk scales, 3 K tiles, partial tile, bf16 out");
+  check_case(shape(128, 256, 256, MxFormat::bf8, GemmMxOutput::f32, km), lds_config(128, 128, 2, 2),
+             "MXFP8 E5M2 km scales, 2 K tiles");
+}
+
+TEST_CASE("gemm-mx LDS read-ahead: 256x256 tiles, 8 waves, bit for bit", "[gemm_mx]") {
+  check_case(shape(300, 264, 384, MxFormat::fp4, GemmMxOutput::f32, GemmMxScaleLayout::km),
+             lds_config(256, 256, 2, 4, 0, 8), "MXFP4 km, grouped order, partial tiles, 3 K tiles");
+  check_case(shape(256, 256, 128, MxFormat::fp8), lds_config(256, 256, 2, 4), "MXFP8 mk, one K tile");
+}
+
+// The timing model's bank model (runtime/model/lds_banks.hpp) on the read-ahead kernel: each
+// fragment read (ds_read_b128) takes the minimum 4 passes and each scale read (ds_read_u8, 64 lanes
+// reading at most 16 distinct dwords in distinct banks) one, so the CU's LDS passes are 4 per
+// fragment read plus 1 per scale read; without the chunk swizzle the fragment reads conflict.
+TEST_CASE("gemm-mx LDS read-ahead: fragment and scale reads are bank-conflict free by the model", "[gemm_mx]") {
+  for (MxFormat f : {MxFormat::fp4, MxFormat::fp8}) {
+    GemmMxConfig c = lds_config(128, 128, 2, 2);
+    const GemmMxShape s = shape(512, 512, 512, f, GemmMxOutput::f32, GemmMxScaleLayout::km);
+    const GemmMxPlan p = make_gemm_mx_plan(s, Arch::gfx950, c);
+    const GemmMxModelled on = model_gemm_mx(model::product("mi355x"), s, c);
+    c.lds_swizzle = false;
+    const GemmMxModelled off = model_gemm_mx(model::product("mi355x"), s, c);
+    // per wave and K tile: (blocks_m + blocks_n) * k-steps fragments of frag_bytes / 16 reads, and as many scale reads
+    const int64_t frags = int64_t(p.blocks_m + p.blocks_n) * p.k_steps_per_tile;
+    const int64_t b128 = frags * (p.frag_bytes / 16), u8 = frags;
+    const int64_t reads = int64_t(on.report.cu.lds_instructions), passes = int64_t(on.report.cu.lds_passes);
+    INFO(mx_format_name(f) << ": " << passes << " passes for " << reads << " LDS instructions; without the swizzle "
+                           << off.report.cu.lds_passes);
+    std::cout << fmt::format("  {}: LDS passes {} for {} reads with the swizzle, {} without\n", mx_format_name(f), passes,
+                             reads, off.report.cu.lds_passes);
+    REQUIRE(reads > 0);
+    REQUIRE(reads % (b128 + u8) == 0);  // whole tiles of this wave mix on the replayed CU
+    CHECK(passes == reads / (b128 + u8) * (4 * b128 + u8));
+    CHECK(int64_t(off.report.cu.lds_passes) > passes);
+  }
 }
 
 TEST_CASE("gemm-mx: host decoding of the OCP MX formats", "[gemm_mx]") {
@@ -140,6 +200,26 @@ TEST_CASE("gemm-mx: invalid plans name the limit", "[gemm_mx]") {
   CHECK_THAT(msg(shape(64, 64, 128, MxFormat::fp8), config(48, 64, 2, 2, 16)), Catch::Contains("tile_m = 48"));
   CHECK_THAT(msg(shape(64, 64, 128, MxFormat::fp8), config(64, 64, 2, 2, 8)), Catch::Contains("mfma_m = 8"));
   CHECK_THROWS_AS(parse_mx_format("fp5"), Error);
+  CHECK_THAT(msg(shape(256, 256, 256, MxFormat::fp6), lds_config(128, 128, 2, 2)),
+             Catch::Contains("fp6/bf6") && Catch::Contains("valid: the direct pipeline"));
+  GemmMxConfig m32 = lds_config(128, 128, 2, 2);
+  m32.mfma_m = 32;
+  CHECK_THAT(msg(shape(256, 256, 256, MxFormat::fp8), m32), Catch::Contains("valid: mfma 16"));
+  CHECK_THAT(msg(shape(256, 256, 256, MxFormat::fp8), lds_config(128, 128, 2, 2, 384)), Catch::Contains("tile_k = 384"));
+  CHECK_THAT(msg(shape(256, 256, 256, MxFormat::fp8), lds_config(48, 64, 1, 1)), Catch::Contains("quadrants"));
+  CHECK_THAT(msg(shape(250, 256, 256, MxFormat::fp4, GemmMxOutput::f32, GemmMxScaleLayout::km), lds_config(128, 128, 2, 2)),
+             Catch::Contains("multiples of 4"));
+  GemmMxConfig tk = config(64, 64, 2, 2, 16);
+  tk.tile_k = 256;
+  CHECK_THAT(msg(shape(256, 256, 256, MxFormat::fp8), tk), Catch::Contains("read-ahead pipeline only"));
+  CHECK_THROWS_AS(parse_gemm_mx_scale_layout("nk"), Error);
+  // two k-steps of fp4 per K tile at 256x256 with 8 waves: too many registers for 2 waves per SIMD
+  try {
+    build_gemm_mx(make_gemm_mx_plan(shape(256, 256, 2048, MxFormat::fp4), Arch::gfx950, lds_config(256, 256, 2, 4, 256)));
+    FAIL("expected an Error naming the registers");
+  } catch (const Error& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("VGPRs") && Catch::Contains("2 per SIMD"));
+  }
 }
 
 TEST_CASE("gemm-mx: modelled time of a 512^3 MXFP8 GEMM (recorded workgroups only)", "[gemm_mx]") {

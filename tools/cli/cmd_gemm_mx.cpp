@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <fstream>
 #include <iostream>
 
 #include "tools/jobs/gemm_mx_host.hpp"
+#include "jit/codeobject/code_object.hpp"
+#include "jit/codeobject/kernel_occupancy.hpp"
 #include "runtime/hip_source.hpp"
 #include "runtime/model/product_file.hpp"
 #include "tools/cli/commands.hpp"
@@ -21,6 +24,8 @@ struct GemmMxOptions {
   codegen::GemmMxConfig cfg;
   std::string model;  // "": the gfx950 default product (model::default_product)
   bool model_only = false;
+  bool model_details = false;
+  std::string asm_path;
   uint64_t seed = 1;
 };
 
@@ -39,11 +44,21 @@ int run(const GemmMxOptions& o) {
   const GemmMxPlan p = make_gemm_mx_plan(o.shape, o.arch, o.cfg);
   std::cout << fmt::format("gemm-mx {} on {}: config {}, {} ({} threads, grid {}x{})\n", o.shape.str(),
                            arch_name(o.arch), p.cfg.str(), p.mnemonic, p.threads, p.grid[0], p.grid[1]);
+  const BuildResult k = build_gemm_mx(p);
+  if (const KernelInfo* ki = read_code_object(k.code_object).find(k.name))
+    std::cout << fmt::format("JIT build: {} VGPRs, {} AGPRs, {} bytes LDS, {} waves/SIMD\n", architectural_vgprs(*ki),
+                             ki->agpr_count, ki->group_segment_size,
+                             code_object_occupancy(*ki, o.arch, uint32_t(p.threads)).waves_per_simd);
+  if (!o.asm_path.empty()) {
+    std::ofstream f(o.asm_path);
+    if (!f) throw Error(fmt::format("gemm-mx: cannot write '{}'", o.asm_path));
+    f << k.assembly;
+  }
   bool ok = true;
   if (!o.model_only) {
     auto dev = open_sim_device(o.arch);
     const GemmMxInputs in = gemm_mx_random_inputs(p, o.seed);
-    const GemmMxRunResult jit = run_gemm_mx_jit(*dev, p, build_gemm_mx(p), in);
+    const GemmMxRunResult jit = run_gemm_mx_jit(*dev, p, k, in);
     const GemmMxRunResult hip =
         run_gemm_mx_hip(*dev, p, compile_hip(gemm_mx_hip_source(), o.arch, gemm_mx_hip_flags(p)), in);
     const size_t es = size_t(p.out_esize()), n = jit.c.size() / es;
@@ -58,8 +73,11 @@ int run(const GemmMxOptions& o) {
               << "\nJIT vs fp64 reference: " << b.describe() << "\n";
     ok = diff == 0 && b.ok();
   }
-  if (const model::Hardware* hw = mx_product(o.model))
-    std::cout << model_gemm_mx(*hw, o.shape, o.cfg, o.seed).describe() << "\n";
+  if (const model::Hardware* hw = mx_product(o.model)) {
+    const GemmMxModelled m = model_gemm_mx(*hw, o.shape, o.cfg, o.seed);
+    std::cout << m.describe() << "\n";
+    if (o.model_details) std::cout << model::format_report(m.report);
+  }
   return ok ? 0 : 1;
 }
 
@@ -80,6 +98,10 @@ void add_gemm_mx_command(CommandLine& cl) {
   add_typed_option(c, "--mx", o->shape.format,
                    [](std::string_view t, std::string_view) { return codegen::parse_mx_format(t); },
                    "element format: fp8 (MXFP8 E4M3, default), bf8 (MXFP8 E5M2), fp6 (MXFP6 E2M3), bf6 (MXFP6 E3M2) or fp4 (MXFP4 E2M1)");
+  add_typed_option(c, "--scales", o->shape.scales,
+                   [](std::string_view t, std::string_view) { return codegen::parse_gemm_mx_scale_layout(t); },
+                   "scale layout: mk (SA[m][k/32], default) or km (SA[k/32][m]: a K tile's scales of consecutive rows "
+                   "contiguous)");
   add_typed_option(c, "--out", o->shape.output,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_mx_output(t); },
                    "output type: f32 (default) or bf16");
@@ -102,8 +124,25 @@ void add_gemm_mx_command(CommandLine& cl) {
                      throw Error(fmt::format("{} '{}' (valid: 16 = 16x16x128, 32 = 32x32x64)", w, t));
                    },
                    "MFMA block: 16 (default) or 32");
+  add_typed_option(c, "--tile-k", o->cfg.tile_k,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 1024)); },
+                   "with --read-ahead: K elements per LDS tile (default 0 = 128-byte rows: 128 fp8, 256 fp4)");
+  add_typed_option(c, "--group-m", o->cfg.group_m,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 64)); },
+                   "workgroup order: 0 = 2-D grid (default); G = XCD-contiguous groups of G tile rows");
+  c->add_flag("--read-ahead", o->cfg.read_ahead,
+              "the LDS pipeline: operands and scales global -> LDS by DMA into XOR-swizzled rows, 2 stages, the "
+              "read-ahead schedule of `cdnajit gemm --read-ahead` (mfma 16; fp8, bf8, fp4)");
   c->add_option("--model", o->model, "timing-model product or product file FILE.json (gfx950; default: the gfx950 default product, `cdnajit model list`; "
                 "none = skip)");
+  add_typed_option(c, "--dump-asm", o->asm_path,
+                   [](std::string_view t, std::string_view w) {
+                     check_writable(std::string(t), w);
+                     return std::string(t);
+                   },
+                   "write the kernel's .s to this file");
+  c->add_flag("--model-details", o->model_details,
+              "print the model's full report: traffic per memory level, busy units, stalls, limiter");
   c->add_flag("--model-only", o->model_only,
               "build and model only (no run, bit check or fp64 check): sizes too large to simulate whole");
   // An impossible shape/configuration, the wrong arch or a product of the other arch is a usage

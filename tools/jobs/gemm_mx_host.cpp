@@ -78,19 +78,22 @@ std::vector<double> decode_rows(const GemmMxPlan& p, const std::vector<uint8_t>&
       const size_t bit = k * size_t(w), at = r * size_t(p.row_bytes()) + bit / 8;
       const unsigned window = codes[at] | (bit % 8 + size_t(w) > 8 ? unsigned(codes[at + 1]) << 8 : 0u);
       const uint8_t code = uint8_t((window >> (bit % 8)) & ((1u << w) - 1));
-      v[r * K + k] = mx_element_value(p.shape.format, code) * e8m0_value(scales[r * (K / kMxBlock) + k / kMxBlock]);
+      v[r * K + k] = mx_element_value(p.shape.format, code) *
+                     e8m0_value(scales[size_t(p.shape.scale_index(int64_t(r), int64_t(k / kMxBlock), rows))]);
     }
   return v;
 }
 
 GemmMxRunResult run(Device& dev, const GemmMxPlan& p, const Module& m, const std::string& kernel,
-                    const GemmMxInputs& in) {
+                    const GemmMxInputs& in, bool reference = false) {
   Buffer a = dev.upload(in.a, "a");
   Buffer b = dev.upload(in.b, "b");
   Buffer sa = dev.upload(in.sa, "sa");
   Buffer sb = dev.upload(in.sb, "sb");
   Buffer c = dev.upload(std::vector<uint8_t>(size_t(p.c_bytes()), 0xff), "c");  // poisoned: NaN
-  LaunchResult lr = dev.launch(m.kernel(kernel), {p.grid[0], p.grid[1], p.grid[2]}, {uint32_t(p.threads)}, 0,
+  // the HIP reference takes a 2-D grid of tiles whatever the JIT kernel's order (group_m)
+  const Dim3 grid = reference ? Dim3{uint32_t(p.tiles_m), uint32_t(p.tiles_n), 1} : Dim3{p.grid[0], p.grid[1], p.grid[2]};
+  LaunchResult lr = dev.launch(m.kernel(kernel), grid, {uint32_t(p.threads)}, 0,
                                KernelArgs().ptr(a).ptr(b).ptr(sa).ptr(sb).ptr(c));
   GemmMxRunResult r;
   r.stats = lr.sim_stats;
@@ -138,7 +141,7 @@ GemmMxRunResult run_gemm_mx_jit(Device& dev, const GemmMxPlan& p, const BuildRes
 GemmMxRunResult run_gemm_mx_hip(Device& dev, const GemmMxPlan& p, std::span<const uint8_t> code_object,
                                 const GemmMxInputs& in) {
   Module m = dev.load(code_object);
-  return run(dev, p, m, "gemm_mx_ref", in);
+  return run(dev, p, m, "gemm_mx_ref", in, true);
 }
 
 std::string GemmMxModelled::describe() const {

@@ -1,9 +1,11 @@
-// The MX-scaled GEMM family (codegen/gemm_mx.hpp, gfx950 only): output tile, waves and the MFMA
-// block size. The generator's plan (make_gemm_mx_plan) is the validity rule for every limit
-// (arch, registers, alignment, K a multiple of the MFMA's K).
+// The MX-scaled GEMM family (codegen/gemm_mx.hpp, gfx950 only): output tile, waves, the MFMA
+// block size, the pipeline (direct to registers, or the LDS read-ahead one with its K tile) and the
+// workgroup order. The generator's plan (make_gemm_mx_plan) is the validity rule for every limit
+// (arch, alignment, K a multiple of the MFMA's K, the read-ahead's layout limits); the build
+// refuses a kernel whose registers do not let the workgroup's waves share the SIMDs.
 //
-// Problem text: "MxNxK [fp8|bf8|fp6|bf6|fp4] [f32|bf16]", e.g. "4096x4096x4096 fp4" (MXFP8 E4M3 and
-// an fp32 output by default).
+// Problem text: "MxNxK [fp8|bf8|fp6|bf6|fp4] [f32|bf16] [mk|km]", e.g. "4096x4096x4096 fp4 f32 km"
+// (MXFP8 E4M3, an fp32 output and mk scales by default).
 //
 // Check: the configuration runs a small problem of the same formats with a partial M and a
 // partial N tile and two MFMA k-steps, and every element is compared with the fp64 reference
@@ -29,22 +31,24 @@ using codegen::GemmMxConfig;
 using codegen::GemmMxPlan;
 using codegen::GemmMxShape;
 
-constexpr const char* kProblemFormat = "'MxNxK [fp8|bf8|fp6|bf6|fp4] [f32|bf16]', e.g. '4096x4096x4096 fp4'";
+constexpr const char* kProblemFormat =
+    "'MxNxK [fp8|bf8|fp6|bf6|fp4] [f32|bf16] [mk|km]', e.g. '4096x4096x4096 fp4 f32 km'";
 
 GemmMxShape parse_problem(std::string_view text) {
   GemmMxShape s;
-  char format[8] = "fp8", out[8] = "f32";
+  char format[8] = "fp8", out[8] = "f32", scales[8] = "mk";
   const std::string t(text);
-  if (std::sscanf(t.c_str(), "%dx%dx%d %7s %7s", &s.M, &s.N, &s.K, format, out) < 3)
+  if (std::sscanf(t.c_str(), "%dx%dx%d %7s %7s %7s", &s.M, &s.N, &s.K, format, out, scales) < 3)
     throw Error(fmt::format("gemm_mx problem '{}': expected {}", text, kProblemFormat));
   s.format = codegen::parse_mx_format(format);
   s.output = codegen::parse_gemm_mx_output(out);
+  s.scales = codegen::parse_gemm_mx_scale_layout(scales);
   return s;
 }
 
 std::string problem_text(const GemmMxShape& s) {
-  return fmt::format("{}x{}x{} {} {}", s.M, s.N, s.K, codegen::mx_format_name(s.format),
-                     codegen::gemm_mx_output_name(s.output));
+  return fmt::format("{}x{}x{} {} {}{}", s.M, s.N, s.K, codegen::mx_format_name(s.format),
+                     codegen::gemm_mx_output_name(s.output), s.scales == codegen::GemmMxScaleLayout::km ? " km" : "");
 }
 
 GemmMxConfig to_config(const Config& c) {
@@ -52,15 +56,21 @@ GemmMxConfig to_config(const Config& c) {
   std::tie(k.tile_m, k.tile_n) = config_pair(c, "tile");
   std::tie(k.waves_m, k.waves_n) = config_pair(c, "waves");
   k.mfma_m = std::stoi(config_value(c, "mfma"));
+  k.read_ahead = config_value(c, "pipeline") == "lds";
+  // direct has no K tile: its only valid tile_k value is the default 128 (256 is refused by the plan)
+  const int tk = std::stoi(config_value(c, "tile_k"));
+  k.tile_k = k.read_ahead || tk != 128 ? tk : 0;
+  k.group_m = std::stoi(config_value(c, "group_m"));
   return k;
 }
 
-// Partial M and N tiles, two k-steps, same formats.
+// Partial M and N tiles (M a multiple of 4: km scales with the LDS pipeline need it), two k-steps
+// (two K tiles with the LDS pipeline), same formats and scale layout.
 GemmMxPlan check_plan(const GemmMxPlan& p) {
   GemmMxShape s = p.shape;
-  s.M = p.cfg.tile_m + p.cfg.tile_m / 2 + 3;
+  s.M = p.cfg.tile_m + p.cfg.tile_m / 2 + 4;
   s.N = p.cfg.tile_n + 8;
-  s.K = 2 * p.mfma_k;
+  s.K = 2 * (p.cfg.read_ahead ? p.cfg.tile_k : p.mfma_k);
   return codegen::make_gemm_mx_plan(s, p.arch, p.cfg);
 }
 
@@ -116,15 +126,21 @@ class GemmMxFamily final : public FamilyBase<GemmMxShape, GemmMxConfig> {
   }
   std::vector<Param> space() const override {
     return {
-        {"tile", {"64x64", "128x64", "64x128", "128x128", "256x128", "128x256"}, "output tile M x N"},
+        {"tile", {"64x64", "128x64", "64x128", "128x128", "256x128", "128x256", "256x256"}, "output tile M x N"},
         {"waves", {"1x1", "2x2", "2x4", "4x2"}, "waves per workgroup M x N"},
         {"mfma", {"16", "32"}, "scaled MFMA block: 16 (16x16x128) or 32 (32x32x64)"},
+        {"pipeline", {"direct", "lds"},
+         "direct: global -> MFMA registers; lds: DMA into swizzled LDS rows with the read-ahead schedule (mfma 16)"},
+        {"tile_k", {"128", "256"}, "lds pipeline: K elements per LDS tile (one or two k-steps); direct takes 128 only (no K tile)"},
+        {"group_m", {"0", "8"}, "workgroup order: 0 = 2-D grid, G = XCD-contiguous groups of G tile rows"},
     };
   }
   std::string problem_format() const override { return kProblemFormat; }
   std::string example_problem() const override { return "200x136x256 fp8 f32"; }
   // The generator's defaults (GemmMxConfig), as `cdnajit gemm-mx` uses them.
-  std::string default_config(Arch) const override { return "tile=128x128,waves=2x2,mfma=16"; }
+  std::string default_config(Arch) const override {
+    return "tile=128x128,waves=2x2,mfma=16,pipeline=direct,tile_k=128,group_m=0";
+  }
 
  private:
   GemmMxShape parse(std::string_view text) const override { return parse_problem(text); }

@@ -1,0 +1,325 @@
+// The MX-scaled GEMM's LDS read-ahead kernel (gemm_mx_lds.hpp).
+//
+// LDS layout. Operand rows are K tiles of tile_k elements (128 by default: 128-byte fp8 rows,
+// 64-byte fp4 rows; one or two k-steps of the 16x16x128 MFMA), unpadded, their 16-byte chunks
+// XOR-swizzled exactly as the bf16/fp8 GEMM's DMA layout (gemm.cpp "LDS layout": a lane's fragment
+// is one (fp4: 16 bytes, like bf16's 16x16x32) or two (fp8: 32 bytes, like fp8's f8f6f4) 16-byte
+// chunks of row l % 16, so the fragment reads are conflict free by the same argument). Rows are
+// half-major (read_ahead_schedule.hpp), so each half of a tile is whole DMA chunks. Regions: the
+// scales of 2 stages x 2 halves first, then A's two stages, then B's: the two stages of an operand
+// lie within the 16-bit DS offset of one read base (a 256x256 tile's A + B stage of 128-byte rows is
+// 64 KiB, so the bf16/fp8 GEMM's A-then-B stages need a base per stage), which saves registers.
+//
+// Scales. The MFMA's lane l takes row l % 16's E8M0 byte for its 32-element block l / 16 of the
+// k-step, i.e. byte 4 * ks + l / 16 of the row's tile_k / 32 scale bytes of the K tile: one dword
+// (4 blocks) per row per k-step, contiguous in SA / SB. A half tile's scale dwords (its A rows, then
+// its B rows, half-major like the operand rows) go to LDS by global_load_lds_dword, each wave one
+// instruction of 64 dwords per half (the plan makes each instruction all A or all B; waves past the
+// last dword load row 0's into padding), so every wave issues the same number of loads per half
+// and the schedule's vmcnt counts hold. With km scales (SA[k/32][m]) a dword holds one K block's bytes
+// of 4 consecutive rows and a half tile's scale region is K block-major (tile_k / 32 runs of
+// half_rows bytes), so the loads touch tile_k / 32 runs of consecutive bytes per operand instead of
+// one cache line per row. Each lane reads its byte of each k-step with ds_read_u8
+// into a VGPR of its own (byte 0, op_sel 0). Packing a block's two k-steps into one VGPR with
+// ds_read_u8_d16 / _d16_hi would save registers, but the MFMA of k-step 0 would read the register
+// while the high half's read is in flight (a wait the schedule cannot hide).
+//
+// MFMA order per accumulator: ascending k-steps (the schedule's quadrants keep it), so the kernel
+// is bit for bit the HIP reference (codegen/hip/gemm_mx.hip).
+#include "codegen/gemm_mx_lds.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <vector>
+
+#include "codegen/mfma_gemm_emitter.hpp"
+#include "codegen/read_ahead_schedule.hpp"
+
+namespace cdnajit::codegen {
+
+namespace {
+
+class GemmMxLdsGenerator : MfmaGemmEmitter {
+ public:
+  GemmMxLdsGenerator(Kernel& k, const GemmMxPlan& p) : MfmaGemmEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
+
+  void emit() {
+    k_.set_workgroup_size(uint32_t(p_.threads));
+    lds_base_ = k_.lds_alloc("stages", p_.lds_bytes, 16);
+    a_ptr_ = k_.load_arg(k_.arg_ptr("a", ElemType::u8, true));
+    b_ptr_ = k_.load_arg(k_.arg_ptr("b", ElemType::u8, true));
+    sa_ptr_ = k_.load_arg(k_.arg_ptr("sa", ElemType::u8, true));
+    sb_ptr_ = k_.load_arg(k_.arg_ptr("sb", ElemType::u8, true));
+    Reg c = k_.load_arg(k_.arg_ptr("c", s_.output == GemmMxOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
+    tid_ = k_.workitem_id(0);
+    k_.s_waitcnt(lgkmcnt(0));
+    c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
+    Reg tm, tn;
+    tile_coordinates(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, tm, tn);
+    m0_ = smul(tm, uint32_t(c_.tile_m), "m0");
+    n0_ = smul(tn, uint32_t(c_.tile_n), "n0");
+    const WaveGrid w = wave_grid(tid_, c_.waves_m);
+    wave_ = w.wave;
+    wm_ = w.wm;
+    wn_ = w.wn;
+    lane_ = w.lane;
+    operand_dma_setup();
+    scale_dma_setup();
+    read_setup();
+    acc_ = zero_accumulators(p_.blocks_m, p_.blocks_n, p_.acc_regs());
+    main_loop();
+    k_.comment("epilogue");
+    store_accumulators(acc_, wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n), accumulator_lane(lane_, 16),
+                       p_.blocks_m, p_.blocks_n, 16, p_.acc_regs(), s_.output == GemmMxOutput::bf16, uint32_t(s_.M),
+                       uint32_t(s_.N), c_rsrc_);
+  }
+
+ private:
+  int step() const { return p_.threads / p_.k_chunks_per_row; }
+  uint32_t a_slots() const { return uint32_t(c_.tile_m / 2 * p_.scale_dwords_per_row); }
+  uint32_t b_slots() const { return uint32_t(c_.tile_n / 2 * p_.scale_dwords_per_row); }
+  // LDS byte of stage `st`, half `h`'s scale slots (relative to lds_base_).
+  uint32_t scale_region(int st, int h) const { return uint32_t(2 * st + h) * p_.lds_scale_half_bytes; }
+
+  // The xor between a logical chunk and its slot in `row`. One-chunk fragments (fp4): the bf16/fp8
+  // GEMM's x = (row / swizzle_rows) % cpr. Two-chunk fragments (fp8: lane l reads chunks 2q, 2q + 1,
+  // q = l / 16): with that x, the pass of a ds_read_b128 that holds rows r and lanes of q and q + 1
+  // (chunks c and c + 2) maps rows r and r ^ 2 to the same bank group, a 2-way conflict (8 passes
+  // instead of 4 by the model's bank model). x' = ((x >> 1) & 1) | (x & 4) gives the four even rows
+  // (and the four odd ones) of 8 the xors 0, 1, 4, 5, whose pairs {x', x' ^ 2} cover all 8 slots:
+  // conflict free (the test in tests/codegen/test_gemm_mx.cpp checks the passes).
+  Reg swizzle(Reg row, const char* name) {
+    Reg x = chunk_swizzle(row, p_.swizzle_rows, p_.k_chunks_per_row, name);
+    if (p_.frag_bytes / 16 != 2 || p_.k_chunks_per_row != 8) return x;
+    Reg t = k_.vgpr("swizzle_pair");
+    k_.v_bfe_u32(t, x, 1, 1);
+    k_.v_and_b32(x, 4, x);
+    k_.v_or_b32(x, x, t);
+    return x;
+  }
+
+  // Thread t's chunk i of a tile goes to LDS row t / cpr + i * step, slot t % cpr, and holds the
+  // logical chunk slot ^ swizzle(row) of the operand row the half-major map gives.
+  void operand_dma_setup() {
+    const int cpr = p_.k_chunks_per_row;
+    Reg ch = k_.vgpr("chunk");
+    k_.v_and_b32(ch, cpr - 1, tid_);
+    Reg row0 = k_.vgpr("chunk_row");
+    k_.v_lshrrev_b32(row0, std::countr_zero(unsigned(cpr)), tid_);
+    Reg lc = ch;
+    if (p_.swizzle_rows) {
+      Reg x = swizzle(row0, "swizzle");
+      lc = k_.vgpr("logical_chunk");
+      k_.v_xor_b32(lc, ch, x);
+    }
+    const uint32_t rb = uint32_t(p_.row_bytes());
+    a_off_ = dma_row_offsets(m0_, row0, lc, p_.a_chunks, step(), p_.wave_m, uint32_t(s_.M), rb, true);
+    b_off_ = dma_row_offsets(n0_, row0, lc, p_.b_chunks, step(), p_.wave_n, uint32_t(s_.N), rb, true);
+    dma_base_ = dma_wave_base(wave_, lds_base_, false, 0).base;
+  }
+
+  // Scale load j of half h: thread t fills slot s = j * threads + t of the half's slots: A's, then
+  // B's, then padding (SA's first dword). mk scales: slot s holds dword s % dpr of half-major row
+  // s / dpr (4 K blocks of one row). km scales: slot s holds K block s / (half_rows / 4) of
+  // half-major rows 4 * (s % (half_rows / 4)) .. + 3 (4 rows of one K block). Per (j, h) a byte
+  // offset per lane (rows clamped like the operand rows) and the wave's tensor (SA or SB; wave
+  // uniform because a_slots and b_slots are whole waves).
+  void scale_dma_setup() {
+    const bool km = s_.scales == GemmMxScaleLayout::km;
+    const int dpr = p_.scale_dwords_per_row;
+    const uint32_t srow = uint32_t(p_.scale_row_bytes());
+    scale_wave_base_ = smul(wave_, 64 * 4, "scale_dma_base");
+    if (lds_base_) k_.s_add_u32(scale_wave_base_, scale_wave_base_, int64_t(lds_base_));
+    for (int j = 0; j < p_.scale_loads_per_half; ++j) {
+      Reg slot = k_.vgpr("scale_slot");
+      k_.v_add_u32(slot, int64_t(j * p_.threads), tid_);
+      // which tensor this wave loads: j * threads + wave * 64 against a_slots, a_slots + b_slots
+      Reg first = k_.sgpr("scale_first_slot");
+      k_.s_lshl_b32(first, wave_, 6);
+      k_.s_add_u32(first, first, int64_t(j * p_.threads));
+      Reg ptr = k_.sgpr("scale_tensor", 2, 2);
+      k_.s_cmp_lt_u32(first, sconst(a_slots() + b_slots(), "scale_slots"));
+      k_.s_cselect_b64(ptr, sb_ptr_, sa_ptr_);
+      k_.s_cmp_lt_u32(first, sconst(a_slots(), "a_scale_slots"));
+      k_.s_cselect_b64(ptr, sa_ptr_, ptr);
+      scale_ptr_.push_back(ptr);
+      if (km) {  // a K block's bytes are `rows` apart: M for SA, N for SB
+        Reg rows = k_.sgpr("scale_tensor_rows");
+        k_.s_cmp_lt_u32(first, sconst(a_slots() + b_slots(), "scale_slots"));
+        k_.s_cselect_b32(rows, sconst(uint32_t(s_.N), "N"), sconst(uint32_t(s_.M), "M"));
+        k_.s_cmp_lt_u32(first, sconst(a_slots(), "a_scale_slots"));
+        k_.s_cselect_b32(rows, sconst(uint32_t(s_.M), "M"), rows);
+        scale_rows_.push_back(rows);
+      }
+      for (int h = 0; h < 2; ++h) {
+        auto offset = [&](Reg s, Reg first_row, int wave_rows, int tile_rows, uint32_t rows) {
+          if (!km) {  // half-row s / dpr, dword s % dpr
+            Reg q = k_.vgpr("scale_half_row");
+            k_.v_lshrrev_b32(q, std::countr_zero(unsigned(dpr)), s);
+            Reg r = half_major_row(first_row, q, h, wave_rows);
+            k_.v_min_u32(r, sconst(rows - 1, "last_row"), r);
+            Reg off = vmul(r, srow, "scale_row_bytes");
+            Reg d = k_.vgpr("scale_dword");
+            k_.v_and_b32(d, dpr - 1, s);
+            k_.v_lshl_add_u32(off, d, 2, off);
+            return off;
+          }
+          // K block s / g, half-rows 4 * (s % g) .. + 3, g = half_rows / 4
+          const int g = tile_rows / 2 / 4;
+          Reg q = k_.vgpr("scale_half_row");
+          k_.v_and_b32(q, g - 1, s);
+          k_.v_lshlrev_b32(q, 2, q);
+          Reg r = half_major_row(first_row, q, h, wave_rows);
+          k_.v_min_u32(r, sconst(rows - 4, "last_row_group"), r);
+          Reg kb = k_.vgpr("scale_kblock");
+          k_.v_lshrrev_b32(kb, std::countr_zero(unsigned(g)), s);
+          Reg off = vmul(kb, rows, "scale_kblock_bytes");
+          k_.v_add_u32(off, off, r);
+          return off;
+        };
+        Reg off_a = offset(slot, m0_, p_.wave_m, c_.tile_m, uint32_t(s_.M));
+        Reg sb = k_.vgpr("scale_slot_b");
+        k_.v_subrev_u32(sb, sconst(a_slots(), "a_scale_slots"), slot);
+        Reg off_b = offset(sb, n0_, p_.wave_n, c_.tile_n, uint32_t(s_.N));
+        Reg off = k_.vgpr("scale_off");
+        k_.v_cmp_gt_u32(vcc, sconst(a_slots(), "a_scale_slots"), slot);
+        k_.v_cndmask_b32(off, off_b, off_a, vcc);
+        Reg zero = k_.vgpr("zero");
+        k_.v_mov_b32(zero, 0);
+        k_.v_cmp_gt_u32(vcc, sconst(a_slots() + b_slots(), "scale_slots"), slot);
+        k_.v_cndmask_b32(off, zero, off, vcc);
+        scale_off_.push_back(off);  // index j * 2 + h
+      }
+    }
+  }
+
+  // Per lane: row l % 16, K group l / 16. Fragment read bases per (k-step, 16-byte part) in the A
+  // and B regions (stage 0; stage 1 is an immediate offset), and one scale read base per operand.
+  void read_setup() {
+    Reg lrow = k_.vgpr("lane_row");
+    k_.v_and_b32(lrow, 15, lane_);
+    Reg lq = k_.vgpr("lq");
+    k_.v_lshrrev_b32(lq, 4, lane_);
+    Reg x;  // invalid without the swizzle (GemmMxConfig::lds_swizzle off)
+    if (p_.swizzle_rows) x = swizzle(lrow, "swizzle_read");
+    // half-major rows: a wave's first half of blocks starts at row wm * wave_m / 2
+    const WaveLdsRows rows = wave_lds_rows(wm_, wn_, p_.wave_m / 2, p_.wave_n / 2, 0);
+    const int parts = p_.frag_bytes / 16, step_chunks = 128 * mx_format_bits(s_.format) / 8 / 16;
+    ra_ = dma_fragment_bases(parts, step_chunks, p_.k_steps_per_tile, p_.lds_row_bytes, lds_base_ + p_.lds_a_offset,
+                             rows.a, lrow, lq, x, "lds_ra");
+    rb_ = dma_fragment_bases(parts, step_chunks, p_.k_steps_per_tile, p_.lds_row_bytes, lds_base_ + p_.lds_b_offset,
+                             rows.b, lrow, lq, x, "lds_rb");
+    // scale byte of half-row r, k-step ks: region + (r * dpr + ks) * 4 + l / 16 (mk), or
+    // region + (4 * ks + l / 16) * half_rows + r (km)
+    auto scale_base = [&](Reg first_row, uint32_t slots_before, int half_rows, const char* name) {
+      Reg r = k_.vgpr("scale_row");
+      k_.v_add_u32(r, first_row, lrow);
+      Reg b = k_.vgpr(name);
+      if (s_.scales == GemmMxScaleLayout::km) k_.v_lshl_add_u32(b, lq, std::countr_zero(unsigned(half_rows)), r);
+      else k_.v_lshl_add_u32(b, r, std::countr_zero(unsigned(4 * p_.scale_dwords_per_row)), lq);
+      k_.v_add_u32(b, int64_t(lds_base_ + 4 * slots_before), b);
+      return b;
+    };
+    sra_ = scale_base(rows.a, 0, c_.tile_m / 2, "lds_sa");
+    srb_ = scale_base(rows.b, a_slots(), c_.tile_n / 2, "lds_sb");
+  }
+
+  // Half `half` of the next K tile of that half into stage `stage`: its A and B chunks, then its
+  // scale dwords.
+  void load_half(int stage, int half) {
+    k_.comment(fmt::format("global -> LDS loads of half {} of one K tile", half));
+    Reg k0 = kload_[half];
+    Reg kb = k_.sgpr("k_bytes");  // k0 * bits / 8
+    if (mx_format_bits(s_.format) == 8) k_.s_mov_b32(kb, k0);
+    else k_.s_lshr_b32(kb, k0, 1);
+    Reg pa = sptr_add(a_ptr_, kb, "a_tile_ptr");
+    Reg pb = sptr_add(b_ptr_, kb, "b_tile_ptr");
+    const uint32_t per = uint32_t(p_.threads * 16);
+    auto chunks = [&](const std::vector<Reg>& off, Reg ptr, uint32_t region, int rows) {
+      const int n = int(off.size());
+      for (int i = half * n / 2; i < (half + 1) * n / 2; ++i)
+        dma_chunk(dma_base_, region + uint32_t(stage * rows * p_.lds_row_bytes) + uint32_t(i) * per, off[size_t(i)],
+                  ptr);
+    };
+    chunks(a_off_, pa, p_.lds_a_offset, c_.tile_m);
+    chunks(b_off_, pb, p_.lds_b_offset, c_.tile_n);
+    Reg ks = k_.sgpr("k_scale_bytes");  // k0 / 32
+    k_.s_lshr_b32(ks, k0, std::countr_zero(unsigned(kMxBlock)));
+    for (int j = 0; j < p_.scale_loads_per_half; ++j) {
+      Reg koff = ks;  // km: the tile's first K block is k0 / 32 rows of the tensor in
+      if (s_.scales == GemmMxScaleLayout::km) {
+        koff = k_.sgpr("k_scale_rows");
+        k_.s_mul_i32(koff, ks, scale_rows_[size_t(j)]);
+      }
+      Reg ptr = sptr_add(scale_ptr_[size_t(j)], koff, "scale_tile_ptr");
+      dma_chunk(scale_wave_base_, scale_region(stage, half) + uint32_t(j * p_.threads * 4), scale_off_[size_t(2 * j + half)],
+                ptr, 4);
+    }
+    k_.s_add_u32(k0, k0, int64_t(c_.tile_k));
+  }
+
+  void main_loop() {
+    const int KS = p_.k_steps_per_tile, F = p_.frag_bytes / 16, hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
+    kload_[0] = k_.sgpr("k_load_half0");
+    kload_[1] = k_.sgpr("k_load_half1");
+    k_.s_mov_b32(kload_[0], 0);
+    k_.s_mov_b32(kload_[1], 0);
+    std::vector<std::vector<Reg>> fa(static_cast<size_t>(KS)), fb(static_cast<size_t>(KS));
+    for (int ks = 0; ks < KS; ++ks) {
+      for (int bi = 0; bi < p_.blocks_m; ++bi)
+        fa[size_t(ks)].push_back(k_.vgpr(fmt::format("a_frag{}_{}", ks, bi), p_.frag_dwords, 2));
+      for (int bj = 0; bj < p_.blocks_n; ++bj)
+        fb[size_t(ks)].push_back(k_.vgpr(fmt::format("b_frag{}_{}", ks, bj), p_.frag_dwords, 2));
+    }
+    // per k-step and block: the block's scale byte of that k-step (byte 0)
+    std::vector<std::vector<Reg>> sa(static_cast<size_t>(KS)), sb(static_cast<size_t>(KS));
+    for (int ks = 0; ks < KS; ++ks) {
+      for (int bi = 0; bi < p_.blocks_m; ++bi) sa[size_t(ks)].push_back(k_.vgpr(fmt::format("a_scale{}_{}", ks, bi)));
+      for (int bj = 0; bj < p_.blocks_n; ++bj) sb[size_t(ks)].push_back(k_.vgpr(fmt::format("b_scale{}_{}", ks, bj)));
+    }
+    const uint32_t stage_a = uint32_t(c_.tile_m * p_.lds_row_bytes), stage_b = uint32_t(c_.tile_n * p_.lds_row_bytes);
+    ReadAheadHooks h;
+    h.fragment_reads = [&](bool is_a, int ks, int blk, int t) {
+      const int st = t % 2, half = is_a ? hm : hn, hf = blk / half, tile_rows = is_a ? c_.tile_m : c_.tile_n;
+      const int row = hf * tile_rows / 2 + (blk - hf * half) * 16;
+      std::vector<ReadAheadHooks::Emit> out;
+      for (int j = 0; j < F; ++j) {
+        const Reg dst = (is_a ? fa : fb)[size_t(ks)][size_t(blk)].slice(4 * j, 4);
+        const Reg base = (is_a ? ra_ : rb_)[size_t(ks * F + j)];
+        const int byte = int(uint32_t(st) * (is_a ? stage_a : stage_b)) + row * p_.lds_row_bytes;
+        out.push_back([this, dst, base, byte] { k_.ds_read_b128(dst, base, Offset(byte)); });
+      }
+      const Reg sdst = (is_a ? sa : sb)[size_t(ks)][size_t(blk)], sbase = is_a ? sra_ : srb_;
+      const int sbyte = int(scale_region(st, hf)) +
+                        (s_.scales == GemmMxScaleLayout::km ? ks * 4 * tile_rows / 2 + (blk - hf * half) * 16
+                                                            : ((blk - hf * half) * 16 * p_.scale_dwords_per_row + ks) * 4);
+      out.push_back([this, sdst, sbase, sbyte] { k_.ds_read_u8(sdst, sbase, Offset(sbyte)); });
+      return out;
+    };
+    const uint8_t fmt = uint8_t(s_.format);
+    h.mfma = [&](int ks, int bi, int bj) {
+      Reg acc = acc_.at({bi, bj});
+      k_.emit(p_.mnemonic, {acc, fa[size_t(ks)][size_t(bi)], fb[size_t(ks)][size_t(bj)], acc, sa[size_t(ks)][size_t(bi)],
+                            sb[size_t(ks)][size_t(bj)], Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
+    };
+    h.load = [&](int stage, int half) { load_half(stage, half); };
+    const int per_half = (p_.a_chunks + p_.b_chunks) / 2 + p_.scale_loads_per_half;
+    ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();
+  }
+
+  const GemmMxPlan& p_;
+  const GemmMxShape& s_;
+  const GemmMxConfig& c_;
+  uint32_t lds_base_ = 0;
+  Reg tid_, lane_, wave_, wm_, wn_, m0_, n0_, c_rsrc_, a_ptr_, b_ptr_, sa_ptr_, sb_ptr_;
+  Reg dma_base_, scale_wave_base_, sra_, srb_, kload_[2];
+  std::vector<Reg> a_off_, b_off_, scale_off_, scale_ptr_, scale_rows_, ra_, rb_;
+  RegArray acc_;
+};
+
+}  // namespace
+
+void emit_gemm_mx_lds(Kernel& k, const GemmMxPlan& p) { GemmMxLdsGenerator(k, p).emit(); }
+
+}  // namespace cdnajit::codegen

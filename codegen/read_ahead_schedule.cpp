@@ -1,0 +1,178 @@
+// The read-ahead main loop (read_ahead_schedule.hpp has the schedule and why).
+#include "codegen/read_ahead_schedule.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "jit/isa/error.hpp"
+
+namespace cdnajit::codegen {
+
+ReadAheadSchedule::ReadAheadSchedule(Kernel& k, const ReadAheadShape& s, ReadAheadHooks h)
+    : k_(k), s_(s), h_(std::move(h)), hm_(s.blocks_m / 2), hn_(s.blocks_n / 2) {
+  ready_a_.assign(size_t(s.k_steps), std::vector<int>(size_t(s.blocks_m), 0));
+  ready_b_.assign(size_t(s.k_steps), std::vector<int>(size_t(s.blocks_n), 0));
+}
+
+// The reads of one group (A or B, half h) of tile t, k-step by k-step.
+void ReadAheadSchedule::group(bool is_a, int h, int t, std::vector<Read>& out) {
+  const int half = is_a ? hm_ : hn_;
+  for (int ks = 0; ks < s_.k_steps; ++ks)
+    for (int blk = h * half; blk < (h + 1) * half; ++blk) {
+      int& ready = (is_a ? ready_a_ : ready_b_)[size_t(ks)][size_t(blk)];
+      for (Read& r : h_.fragment_reads(is_a, ks, blk, t))
+        out.push_back([this, r = std::move(r), &ready] {
+          r();
+          ready = ++issued_;
+        });
+    }
+}
+
+// Quadrant (qa, qb) of the current tile, with `rd` spread between its MFMAs (one before the first).
+void ReadAheadSchedule::quadrant(int qa, int qb, const std::vector<Read>& rd) {
+  const int total = s_.k_steps * hm_ * hn_;
+  size_t r = 0;
+  int i = 0;
+  for (int ks = 0; ks < s_.k_steps; ++ks)
+    for (int bi = qa * hm_; bi < (qa + 1) * hm_; ++bi)
+      for (int bj = qb * hn_; bj < (qb + 1) * hn_; ++bj) {
+        while (r < rd.size() && r * size_t(total) <= size_t(i) * rd.size()) rd[r++]();
+        const int need = std::max(ready_a_[size_t(ks)][size_t(bi)], ready_b_[size_t(ks)][size_t(bj)]);
+        if (need > waited_) {  // lgkmcnt holds at most 15 on gfx9
+          k_.s_waitcnt(lgkmcnt(std::min(15, issued_ - need)));
+          waited_ = std::max(need, issued_ - 15);
+        }
+        h_.mfma(ks, bi, bj);
+        ++i;
+      }
+  while (r < rd.size()) rd[r++]();
+}
+
+// Two quadrants with the reads `rd` split between them; `first_min` reads go to the first.
+void ReadAheadSchedule::two(int qa, std::vector<Read> rd, size_t first_min) {
+  const size_t n = std::max(first_min, rd.size() / 2);
+  quadrant(qa, 0, std::vector<Read>(rd.begin(), rd.begin() + long(n)));
+  quadrant(qa, 1, std::vector<Read>(rd.begin() + long(n), rd.end()));
+}
+
+// Waits for this wave's loads up to `behind` halves before the newest, then the barrier.
+void ReadAheadSchedule::sync(int behind) {
+  k_.s_waitcnt(lgkmcnt(0));
+  waited_ = issued_;
+  k_.s_waitcnt(vmcnt(s_.loads_per_half * behind));
+  k_.s_barrier();
+}
+
+// A0 and B0 of tile 0, issued at once.
+void ReadAheadSchedule::first_reads() {
+  std::vector<Read> rd;
+  group(true, 0, 0, rd);
+  group(false, 0, 0, rd);
+  for (auto& f : rd) f();
+}
+
+void ReadAheadSchedule::tile(int t, bool dma) {
+  const int T = s_.tiles;
+  std::vector<Read> front, back;
+  group(false, 1, t, front);  // B1 first: the quadrant A0xB1 needs it
+  const size_t b1 = front.size();
+  group(true, 1, t, front);
+  two(0, front, b1);
+  if (t + 1 >= T) return two(1, {}, 0);
+  if (!dma) {
+    sync(0);
+    h_.staged_refill(t + 2 < T);
+    quadrant(1, 0, {});
+    k_.s_waitcnt(lgkmcnt(0));
+    k_.s_barrier();
+    std::vector<Read> rd;
+    group(true, 0, t + 1, rd);
+    group(false, 0, t + 1, rd);
+    return quadrant(1, 1, rd);
+  }
+  sync(t + 2 < T ? 2 : 1);  // half 0 of t + 1 landed (half 1 of t + 1, half 0 of t + 2 may fly)
+  if (t + 2 < T) h_.load(t % 2, 1);
+  group(true, 0, t + 1, back);  // A0 first: free since A0xB1; B0 only after A1xB0
+  const size_t a0 = back.size();
+  group(false, 0, t + 1, back);
+  two(1, back, std::min(a0, back.size()));
+  sync(t + 2 < T ? 2 : 0);  // half 1 of t + 1 landed (half 0 and 1 of t + 2 may fly)
+  if (t + 3 < T) h_.load((t + 1) % 2, 0);
+}
+
+// Tile 0 through the staging registers into LDS, tile 1's loads, A0 and B0 of tile 0 read; then
+// every tile (one LDS stage: no parity to unroll).
+void ReadAheadSchedule::emit_staged() {
+  const int T = s_.tiles;
+  h_.staged_prologue();
+  first_reads();
+  const int steady = std::max(0, T - 2);  // tiles that issue tile t + 2's loads
+  if (steady > 0) {
+    Reg left = k_.sgpr("tiles_left");
+    k_.s_mov_b32(left, int64_t(steady));
+    k_.do_while_scc([&] { tile(0, false); },
+                    [&] {
+                      k_.s_sub_u32(left, left, 1);
+                      k_.s_cmp_lg_u32(left, 0);
+                    });
+  }
+  for (int t = steady; t < T; ++t) tile(t, false);
+}
+
+// Prologue: tiles 0 and 1 in flight, half 0 of tile 0 read, then half 0 of tile 2 into stage 0;
+// tiles 0 .. T - 4 issue both halves: a loop of pairs (static stage parity), then the rest.
+void ReadAheadSchedule::emit_dma() {
+  const int T = s_.tiles, H = s_.loads_per_half;
+  h_.load(0, 0);
+  h_.load(0, 1);
+  if (T > 1) {
+    h_.load(1, 0);
+    h_.load(1, 1);
+  }
+  k_.s_waitcnt(vmcnt(T > 1 ? 2 * H : 0));
+  k_.s_barrier();
+  first_reads();
+  k_.s_waitcnt(lgkmcnt(0));
+  waited_ = issued_;
+  if (T > 2) {
+    k_.s_barrier();
+    h_.load(0, 0);
+  }
+  const int steady = std::max(0, T - 3), pairs = steady / 2;
+  if (pairs > 0) {
+    Reg left = k_.sgpr("pairs_left");
+    k_.s_mov_b32(left, int64_t(pairs));
+    k_.do_while_scc(
+        [&] {
+          tile(0, true);
+          tile(1, true);
+        },
+        [&] {
+          k_.s_sub_u32(left, left, 1);
+          k_.s_cmp_lg_u32(left, 0);
+        });
+  }
+  for (int t = 2 * pairs; t < T; ++t) tile(t, true);
+}
+
+BuildResult build_with_scheduled_waits(Kernel& k, const BuildOptions& opts, const std::string& what) {
+  if (opts.waitcnt != PassMode::Auto) return k.build(opts);
+  BuildOptions o = opts;
+  o.waitcnt = PassMode::Verify;
+  BuildResult r = k.build(o);
+  std::vector<std::string> kept;
+  for (const std::string& f : r.stats.pass_findings) {
+    const bool lds_dma_only = (f.find(") accesses LDS (global_load_lds") != std::string::npos ||
+                               f.find(") releases LDS (global_load_lds") != std::string::npos) &&
+                              f.find(" overwrites ") == std::string::npos && f.find(" reads ") == std::string::npos;
+    if (f.rfind("[waitcnt]", 0) == 0 && lds_dma_only) continue;
+    if (f.rfind("[waitcnt]", 0) == 0)
+      throw Error(fmt::format("{}: internal error, the read-ahead schedule misses a wait: {}", what, f));
+    kept.push_back(f);
+  }
+  r.stats.pass_findings = std::move(kept);
+  return r;
+}
+
+}  // namespace cdnajit::codegen

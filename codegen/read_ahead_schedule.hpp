@@ -1,0 +1,97 @@
+// The read-ahead main loop of the MFMA GEMM generators (gemm.cpp, gemm_mx.cpp): the order of a K
+// tile's fragment reads, MFMAs, waits, barriers and loads, independent of what a fragment is and
+// how it is loaded (the generator's hooks emit those).
+//
+// A wave's fragments of one K tile fall in four groups: the first and second half of its A blocks
+// (A0, A1) and of its B blocks (B0, B1), and its MFMAs run by quadrant, A0xB0, A0xB1, A1xB0, A1xB1
+// (each quadrant k-step by k-step, so every accumulator still sees ascending k). A group's
+// registers are free once its last quadrant has issued, so the next reads go there while the
+// MFMAs run, spread between them: during tile t's first two quadrants B1 and A1 of tile t, during
+// the last two A0 and B0 of tile t + 1 (in that order: A0 is free after A0xB1, B0 only after
+// A1xB0). The fragment registers stay one tile's worth.
+//
+// LDS DMA path (two stages, each split in a "half 0" holding the A0 and B0 rows and a "half 1"
+// holding A1 and B1; the generator lays the rows out so): per tile t, all waves in step:
+//   quadrants A0xB0, A0xB1 (reading B1, A1 of tile t);
+//   middle: lgkmcnt(0) (this wave's reads of tile t are done), vmcnt (its share of half 0 of tile
+//     t + 1 has landed), barrier, then half 1 of tile t + 2 into tile t's stage;
+//   quadrants A1xB0, A1xB1 (reading A0, B0 of tile t + 1);
+//   end: lgkmcnt(0), vmcnt (half 1 of tile t + 1 has landed), barrier, then half 0 of tile
+//     t + 3 into tile t + 1's stage.
+// So each half of a tile is in flight for 1.5 tiles of MFMAs, and the loads of the next halves are
+// issued before the current ones are waited for (HipKittens' 8-wave kernels keep their loads in
+// flight the same way, with the stage split in four sub-tiles). The cost: two barriers per tile.
+//
+// Register-staged path (one padded LDS stage): after the first two quadrants of tile t every wave
+// has read all of tile t (lgkmcnt(0)) and holds tile t + 1 in its staging registers (vmcnt(0)):
+// barrier, the refill hook (tile t + 1 into LDS, tile t + 2's global loads), quadrant A1xB0 (its
+// operands are already in registers), then lgkmcnt(0) and a barrier (tile t + 1 is in LDS for every
+// wave) and quadrant A1xB1 with the reads of A0 and B0 of tile t + 1 between its MFMAs.
+//
+// Every LDS-read wait is placed here: the schedule counts the DS reads it issues (lgkmcnt holds at
+// most 15 on gfx9) and before each MFMA waits for exactly the reads of its two fragments.
+#pragma once
+#include <functional>
+#include <vector>
+
+#include "jit/kernel.hpp"
+
+namespace cdnajit::codegen {
+
+struct ReadAheadShape {
+  int tiles = 1;           // K tiles
+  int k_steps = 1;         // MFMA k-steps per K tile
+  int blocks_m = 2, blocks_n = 2;  // MFMA blocks per wave (even: the schedule works in quadrants)
+  int loads_per_half = 0;  // DMA path: VMEM instructions per wave for one half of a tile
+};
+
+struct ReadAheadHooks {
+  using Emit = std::function<void()>;
+  // The DS reads of one fragment: operand A (`is_a`) or B, k-step `ks`, block `blk` of K tile `t`,
+  // one emitter per DS instruction (the schedule counts them). The fragment's MFMAs wait for all.
+  std::function<std::vector<Emit>(bool is_a, int ks, int blk, int t)> fragment_reads;
+  // The MFMA of accumulator block (bi, bj) at k-step ks, once its fragments have been read.
+  std::function<void(int ks, int bi, int bj)> mfma;
+  // DMA path: the loads of half `half` of the next K tile of that half into LDS stage `stage`.
+  std::function<void(int stage, int half)> load;
+  // Register-staged path: tile 0 into LDS and tile 1's loads in flight (`prologue`); tile t + 1
+  // from the staging registers into LDS and, when `load_next`, tile t + 2's loads (`refill`).
+  Emit staged_prologue;
+  std::function<void(bool load_next)> staged_refill;
+};
+
+class ReadAheadSchedule {
+ public:
+  ReadAheadSchedule(Kernel& k, const ReadAheadShape& s, ReadAheadHooks h);
+  void emit_dma();     // the LDS DMA path (two stages)
+  void emit_staged();  // the register-staged path (one stage)
+
+ private:
+  using Read = ReadAheadHooks::Emit;
+  void group(bool is_a, int h, int t, std::vector<Read>& out);
+  void quadrant(int qa, int qb, const std::vector<Read>& rd);
+  void two(int qa, std::vector<Read> rd, size_t first_min);
+  void sync(int behind);
+  void first_reads();
+  void tile(int t, bool dma);
+
+  Kernel& k_;
+  ReadAheadShape s_;
+  ReadAheadHooks h_;
+  int hm_, hn_;
+  // `issued` DS reads so far, the first `waited` known complete, and per fragment [ks][block] the
+  // count at which its reads complete.
+  int issued_ = 0, waited_ = 0;
+  std::vector<std::vector<int>> ready_a_, ready_b_;
+};
+
+// Builds a kernel whose read-ahead DMA schedule placed every wait itself. The schedule reads one
+// part of LDS while this wave's LDS DMA into another part is in flight; the wait-count pass treats
+// all of LDS as one location (jit/passes/regs.hpp, kLds), so in Auto mode it would put vmcnt(0)
+// before each such read and serialise the loads with the reads (clang's SIInsertWaitcnts tells
+// such accesses apart by alias scope). So the pass runs in verify mode, and any finding other than
+// "LDS accessed or released while an LDS DMA is in flight" (a missing register wait) is an Error
+// naming `what`. Other wait-count modes than Auto build as asked.
+BuildResult build_with_scheduled_waits(Kernel& k, const BuildOptions& opts, const std::string& what);
+
+}  // namespace cdnajit::codegen
