@@ -71,11 +71,10 @@ class GemmGenerator : MfmaGemmEmitter {
   }
 
   void coordinates() {
-    Reg tm, tn;
-    tile_coordinates(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, tm, tn);
-    m0_ = smul(tm, uint32_t(c_.tile_m), "m0");
-    n0_ = smul(tn, uint32_t(c_.tile_n), "n0");
-    const WaveGrid w = wave_grid(tid_, c_.waves_m);
+    const TileOrigin o = tile_origin(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
+    m0_ = o.m0;
+    n0_ = o.n0;
+    const WaveGrid& w = o.waves;
     wave_ = w.wave;
     wm_ = w.wm;
     wn_ = w.wn;

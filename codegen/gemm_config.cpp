@@ -201,13 +201,7 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   p.k_tiles = s.K / c.tile_k;
   p.tiles_m = (s.M + c.tile_m - 1) / c.tile_m;
   p.tiles_n = (s.N + c.tile_n - 1) / c.tile_n;
-  if (c.group_m > 0) {
-    p.grid[0] = uint32_t(p.tiles_m * p.tiles_n);
-    p.xcd_remap = p.tiles_m * p.tiles_n % kDispatchXcds == 0;
-  } else {
-    p.grid[0] = uint32_t(p.tiles_m);
-    p.grid[1] = uint32_t(p.tiles_n);
-  }
+  plan_tile_grid(c.group_m, p.tiles_m, p.tiles_n, p.grid, p.xcd_remap);
   const int64_t lim = int64_t(1) << 30;
   need(p.a_bytes() < lim && p.b_bytes() < lim && p.c_bytes() < lim,
        fmt::format("{}: A, B and C must each stay below 1 GiB (32-bit buffer offsets)", s.str()));

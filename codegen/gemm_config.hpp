@@ -85,6 +85,19 @@ struct GemmConfig {
 // AMD CDNA3 / CDNA4 white papers; runtime/model/hardware.cpp models the same dispatch).
 inline constexpr int kDispatchXcds = 8;
 
+// The launch grid of a tiled GEMM (gemm and gemm_mx): tiles_m x tiles_n workgroups as a 2-D grid, or
+// with group_m > 0 a 1-D grid in grouped order, remapped per XCD when kDispatchXcds divides the tile
+// count (MfmaGemmEmitter::tile_coordinates reads it back).
+inline void plan_tile_grid(int group_m, int tiles_m, int tiles_n, uint32_t (&grid)[3], bool& xcd_remap) {
+  if (group_m > 0) {
+    grid[0] = uint32_t(tiles_m * tiles_n);
+    xcd_remap = tiles_m * tiles_n % kDispatchXcds == 0;
+  } else {
+    grid[0] = uint32_t(tiles_m);
+    grid[1] = uint32_t(tiles_n);
+  }
+}
+
 struct GemmPlan {
   GemmShape shape;
   GemmConfig cfg;

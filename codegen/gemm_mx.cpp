@@ -7,7 +7,7 @@
 #include <bit>
 #include <vector>
 
-#include "codegen/gemm_config.hpp"  // kDispatchXcds
+#include "codegen/gemm_config.hpp"  // plan_tile_grid
 #include "codegen/gemm_mx_lds.hpp"
 #include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/read_ahead_schedule.hpp"
@@ -204,13 +204,7 @@ GemmMxPlan make_gemm_mx_plan(const GemmMxShape& s, Arch a, const GemmMxConfig& c
     throw Error(fmt::format("gemm-mx: group_m = {} (valid: 0 = 2-D grid, or 1..64 tile rows per group)", cfg.group_m));
   p.tiles_m = (s.M + cfg.tile_m - 1) / cfg.tile_m;
   p.tiles_n = (s.N + cfg.tile_n - 1) / cfg.tile_n;
-  if (cfg.group_m > 0) {
-    p.grid[0] = uint32_t(p.tiles_m * p.tiles_n);
-    p.xcd_remap = p.tiles_m * p.tiles_n % kDispatchXcds == 0;
-  } else {
-    p.grid[0] = uint32_t(p.tiles_m);
-    p.grid[1] = uint32_t(p.tiles_n);
-  }
+  plan_tile_grid(cfg.group_m, p.tiles_m, p.tiles_n, p.grid, p.xcd_remap);
   if (cfg.read_ahead) plan_lds_read_ahead(p);
   return p;
 }
@@ -249,11 +243,10 @@ class GemmMxGenerator : MfmaGemmEmitter {
   };
 
   void coordinates() {
-    Reg tm, tn;
-    tile_coordinates(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, tm, tn);
-    m0_ = smul(tm, uint32_t(c_.tile_m), "m0");
-    n0_ = smul(tn, uint32_t(c_.tile_n), "n0");
-    const WaveGrid w = wave_grid(tid_, c_.waves_m);
+    const TileOrigin o = tile_origin(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
+    m0_ = o.m0;
+    n0_ = o.n0;
+    const WaveGrid& w = o.waves;
     wm_ = w.wm;
     wn_ = w.wn;
     lane_ = w.lane;

@@ -26,6 +26,23 @@ class MfmaGemmEmitter : public DslEmitter {
   // The output tile of this workgroup: (x, y) of a 2-D grid, or the grouped order of a 1-D grid
   // (GemmConfig::group_m; `xcd_remap` when kDispatchXcds divides the tile count; every id maps to a
   // distinct tile, the map is a bijection on 0..tiles-1).
+  // The workgroup's output tile origin (m0, n0 = tile coordinates x tile size, tile_coordinates) and
+  // the place of thread `tid`'s wave in it (wave_grid).
+  struct TileOrigin {
+    Reg m0, n0;
+    WaveGrid waves;
+  };
+  TileOrigin tile_origin(int group_m, int tiles_m, int tiles_n, bool xcd_remap, int tile_m, int tile_n, Reg tid,
+                         int waves_m) {
+    Reg tm, tn;
+    tile_coordinates(group_m, tiles_m, tiles_n, xcd_remap, tm, tn);
+    TileOrigin o;
+    o.m0 = smul(tm, uint32_t(tile_m), "m0");
+    o.n0 = smul(tn, uint32_t(tile_n), "n0");
+    o.waves = wave_grid(tid, waves_m);
+    return o;
+  }
+
   void tile_coordinates(int group_m, int tiles_m, int tiles_n, bool xcd_remap, Reg& tm, Reg& tn) {
     if (group_m == 0) {
       tm = k_.workgroup_id(0);

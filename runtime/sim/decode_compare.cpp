@@ -1,16 +1,22 @@
 // Field-by-field comparison of two decodings of a kernel (decode_paths.hpp): how the binary
 // decoder is held to the LLVM text oracle.
 #include <sstream>
+#include <string>
 
 #include "runtime/sim/decode_paths.hpp"
 
 namespace cdnajit::sim {
 namespace {
 
+// One field of the two decodings: " <prefix><name> <a> vs <b>" when they differ.
+template <typename T>
+void field_diff(std::ostringstream& out, const std::string& prefix, const char* name, T x, T y) {
+  if (x != y) out << " " << prefix << name << " " << uint64_t(x) << " vs " << uint64_t(y);
+}
+
 void src_diff(std::ostringstream& out, const char* what, int i, const Src& a, const Src& b) {
-  auto f = [&](const char* name, auto x, auto y) {
-    if (x != y) out << " " << what << "[" << i << "]." << name << " " << uint64_t(x) << " vs " << uint64_t(y);
-  };
+  const std::string prefix = std::string(what) + "[" + std::to_string(i) + "].";
+  auto f = [&](const char* name, auto x, auto y) { field_diff(out, prefix, name, x, y); };
   f("k", int(a.k), int(b.k));
   f("n", a.n, b.n);
   f("neg", a.neg, b.neg);
@@ -22,9 +28,7 @@ void src_diff(std::ostringstream& out, const char* what, int i, const Src& a, co
 
 std::string op_diff(const Op& a, const Op& b) {
   std::ostringstream out;
-  auto f = [&](const char* name, auto x, auto y) {
-    if (x != y) out << " " << name << " " << uint64_t(x) << " vs " << uint64_t(y);
-  };
+  auto f = [&](const char* name, auto x, auto y) { field_diff(out, "", name, x, y); };
   auto p = [&](const char* name, const void* x, const void* y) {
     if (x != y) out << " " << name << " differs";
   };
