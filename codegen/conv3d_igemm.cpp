@@ -34,8 +34,7 @@ class IgemmGenerator : MfmaGemmEmitter {
   IgemmGenerator(Kernel& k, const Conv3dPlan& p) : MfmaGemmEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
 
   void emit() {
-    k_.set_workgroup_size(uint32_t(p_.threads));
-    lds_base_ = k_.lds_alloc("stages", p_.lds_bytes, 16);
+    lds_base_ = begin_tiled_kernel(p_.threads, p_.lds_bytes);
     ElemType et = p_.dtype == Conv3dDType::bf16 ? ElemType::bf16 : ElemType::fp8;
     Arg a_x = k_.arg_ptr("xt", et, true);
     Arg a_w = k_.arg_ptr("wt", et, true);

@@ -42,8 +42,7 @@ class GemmGenerator : MfmaGemmEmitter {
   GemmGenerator(Kernel& k, const GemmPlan& p) : MfmaGemmEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
 
   void emit() {
-    k_.set_workgroup_size(uint32_t(p_.threads));
-    lds_base_ = k_.lds_alloc("stages", p_.lds_bytes, 16);
+    lds_base_ = begin_tiled_kernel(p_.threads, p_.lds_bytes);
     const ElemType in = p_.esize == 1 ? ElemType::fp8 : ElemType::bf16;
     Reg a = k_.load_arg(k_.arg_ptr("a", in, true));
     Reg b = k_.load_arg(k_.arg_ptr("b", in, true));

@@ -45,8 +45,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   GemmMxLdsGenerator(Kernel& k, const GemmMxPlan& p) : MfmaGemmEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
 
   void emit() {
-    k_.set_workgroup_size(uint32_t(p_.threads));
-    lds_base_ = k_.lds_alloc("stages", p_.lds_bytes, 16);
+    lds_base_ = begin_tiled_kernel(p_.threads, p_.lds_bytes);
     a_ptr_ = k_.load_arg(k_.arg_ptr("a", ElemType::u8, true));
     b_ptr_ = k_.load_arg(k_.arg_ptr("b", ElemType::u8, true));
     sa_ptr_ = k_.load_arg(k_.arg_ptr("sa", ElemType::u8, true));

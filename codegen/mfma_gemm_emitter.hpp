@@ -26,6 +26,13 @@ class MfmaGemmEmitter : public DslEmitter {
   // The output tile of this workgroup: (x, y) of a 2-D grid, or the grouped order of a 1-D grid
   // (GemmConfig::group_m; `xcd_remap` when kDispatchXcds divides the tile count; every id maps to a
   // distinct tile, the map is a bijection on 0..tiles-1).
+  // The first steps of every tiled MFMA kernel: its workgroup size and the LDS of its stages
+  // (16-byte aligned); returns the stages' LDS base.
+  uint32_t begin_tiled_kernel(int threads, uint32_t lds_bytes) {
+    k_.set_workgroup_size(uint32_t(threads));
+    return k_.lds_alloc("stages", lds_bytes, 16);
+  }
+
   // The workgroup's output tile origin (m0, n0 = tile coordinates x tile size, tile_coordinates) and
   // the place of thread `tid`'s wave in it (wave_grid).
   struct TileOrigin {
