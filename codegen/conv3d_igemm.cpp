@@ -514,8 +514,8 @@ class IgemmGenerator : MfmaGemmEmitter {
   const Conv3dConfig& c_;
   uint32_t lds_base_ = 0;
   Reg oob_v_, invalid_v_;
-  Reg tid_, lane_, x_rsrc_, w_rsrc_, y_rsrc_, b_rsrc_, y_ptr_;
-  Reg m0_, n0_, k_start_, count_, wm_, wn_;
+  Reg tid_, x_rsrc_, w_rsrc_, y_rsrc_, b_rsrc_, y_ptr_;
+  Reg k_start_, count_;
   Reg kch_, row0_, ch_;
   std::vector<Reg> a_d0_, a_h0_, a_w0_, a_pix_, b_off_;
   std::vector<std::vector<Reg>> stage_a_, stage_b_;  // staging registers per prefetch set

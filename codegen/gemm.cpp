@@ -54,7 +54,7 @@ class GemmGenerator : MfmaGemmEmitter {
     a_rsrc_ = rsrc(a, p_.a_bytes(), "a_rsrc");
     b_rsrc_ = rsrc(b, p_.b_bytes(), "b_rsrc");
     c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
-    coordinates();
+    place_tile(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
     load_setup();
     lds_setup();
     acc_ = zero_accumulators(p_.blocks_m, p_.blocks_n, p_.mfma.acc_regs());
@@ -67,17 +67,6 @@ class GemmGenerator : MfmaGemmEmitter {
 
   MfmaTileLayout tile_layout() const {
     return {p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n, p_.mfma_format};
-  }
-
-  void coordinates() {
-    const TileOrigin o = tile_origin(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
-    m0_ = o.m0;
-    n0_ = o.n0;
-    const WaveGrid& w = o.waves;
-    wave_ = w.wave;
-    wm_ = w.wm;
-    wn_ = w.wn;
-    lane_ = w.lane;
   }
 
   // Byte offsets of each thread's chunks at K tile 0 (the tile's K offset travels in soffset).
@@ -577,10 +566,10 @@ class GemmGenerator : MfmaGemmEmitter {
   const GemmShape& s_;
   const GemmConfig& c_;
   uint32_t lds_base_ = 0;
-  Reg tid_, lane_, wave_, a_rsrc_, b_rsrc_, c_rsrc_, a_ptr_, b_ptr_, dma_base_, dma_tog_;
+  Reg tid_, a_rsrc_, b_rsrc_, c_rsrc_, a_ptr_, b_ptr_, dma_base_, dma_tog_;
   std::vector<Reg> ra_parts_, rb_parts_, ra_part_togs_, rb_part_togs_;  // DMA: read bases per k-step
   std::vector<std::vector<Reg>> ra_stage_, rb_stage_;                     // DMA, 3-4 stages: per stage
-  Reg m0_, n0_, wm_, wn_, ch_, row0_, nn_cb_, nn_kr0_;
+  Reg ch_, row0_, nn_cb_, nn_kr0_;
   std::vector<Reg> a_off_, b_off_, stage_a_, stage_b_;
   Reg w_a_, w_b_, ra_, rb_, w_a_tog_, w_b_tog_, ra_tog_, rb_tog_;
   Reg kstage_;  // register-staged read-ahead: element offset of the last tile loaded

@@ -243,13 +243,7 @@ class GemmMxGenerator : MfmaGemmEmitter {
   };
 
   void coordinates() {
-    const TileOrigin o = tile_origin(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
-    m0_ = o.m0;
-    n0_ = o.n0;
-    const WaveGrid& w = o.waves;
-    wm_ = w.wm;
-    wn_ = w.wn;
-    lane_ = w.lane;
+    place_tile(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
     lrow_ = k_.vgpr("lane_row");
     k_.v_and_b32(lrow_, c_.mfma_m - 1, lane_);
     lq_ = k_.vgpr("lane_kblock");
@@ -383,8 +377,8 @@ class GemmMxGenerator : MfmaGemmEmitter {
   const GemmMxPlan& p_;
   const GemmMxShape& s_;
   const GemmMxConfig& c_;
-  Reg tid_, lane_, lrow_, lq_, a_rsrc_, b_rsrc_, sa_rsrc_, sb_rsrc_, c_rsrc_;
-  Reg m0_, n0_, wm_, wn_, k_load_;
+  Reg tid_, lrow_, lq_, a_rsrc_, b_rsrc_, sa_rsrc_, sb_rsrc_, c_rsrc_;
+  Reg k_load_;
   WaveOrigin origin_;
   std::vector<Reg> a_off_, b_off_, sa_off_, sb_off_;
   RegArray acc_;

@@ -54,14 +54,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     tid_ = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
     c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
-    const TileOrigin o = tile_origin(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
-    m0_ = o.m0;
-    n0_ = o.n0;
-    const WaveGrid& w = o.waves;
-    wave_ = w.wave;
-    wm_ = w.wm;
-    wn_ = w.wn;
-    lane_ = w.lane;
+    place_tile(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
     operand_dma_setup();
     scale_dma_setup();
     read_setup();
@@ -310,7 +303,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   const GemmMxShape& s_;
   const GemmMxConfig& c_;
   uint32_t lds_base_ = 0;
-  Reg tid_, lane_, wave_, wm_, wn_, m0_, n0_, c_rsrc_, a_ptr_, b_ptr_, sa_ptr_, sb_ptr_;
+  Reg tid_, c_rsrc_, a_ptr_, b_ptr_, sa_ptr_, sb_ptr_;
   Reg dma_base_, scale_wave_base_, sra_, srb_, kload_[2];
   std::vector<Reg> a_off_, b_off_, scale_off_, scale_ptr_, scale_rows_, ra_, rb_;
   RegArray acc_;

@@ -20,6 +20,11 @@ namespace cdnajit::codegen {
 inline constexpr int64_t kInvalidPart = 0x40000000;
 
 class MfmaGemmEmitter : public DslEmitter {
+ protected:
+  // The workgroup's output tile origin and the place of this thread's wave in the tile (place_tile,
+  // or the generator's own coordinates).
+  Reg m0_, n0_, wave_, wm_, wn_, lane_;
+
  public:
   using DslEmitter::DslEmitter;
 
@@ -33,21 +38,18 @@ class MfmaGemmEmitter : public DslEmitter {
     return k_.lds_alloc("stages", lds_bytes, 16);
   }
 
-  // The workgroup's output tile origin (m0, n0 = tile coordinates x tile size, tile_coordinates) and
-  // the place of thread `tid`'s wave in it (wave_grid).
-  struct TileOrigin {
-    Reg m0, n0;
-    WaveGrid waves;
-  };
-  TileOrigin tile_origin(int group_m, int tiles_m, int tiles_n, bool xcd_remap, int tile_m, int tile_n, Reg tid,
-                         int waves_m) {
+  // The workgroup's output tile origin (m0_, n0_ = tile coordinates x tile size, tile_coordinates)
+  // and the place of thread `tid`'s wave in it (wave_grid).
+  void place_tile(int group_m, int tiles_m, int tiles_n, bool xcd_remap, int tile_m, int tile_n, Reg tid, int waves_m) {
     Reg tm, tn;
     tile_coordinates(group_m, tiles_m, tiles_n, xcd_remap, tm, tn);
-    TileOrigin o;
-    o.m0 = smul(tm, uint32_t(tile_m), "m0");
-    o.n0 = smul(tn, uint32_t(tile_n), "n0");
-    o.waves = wave_grid(tid, waves_m);
-    return o;
+    m0_ = smul(tm, uint32_t(tile_m), "m0");
+    n0_ = smul(tn, uint32_t(tile_n), "n0");
+    const WaveGrid w = wave_grid(tid, waves_m);
+    wave_ = w.wave;
+    wm_ = w.wm;
+    wn_ = w.wn;
+    lane_ = w.lane;
   }
 
   void tile_coordinates(int group_m, int tiles_m, int tiles_n, bool xcd_remap, Reg& tm, Reg& tn) {
