@@ -8,27 +8,24 @@
 namespace cdnajit::sim {
 namespace {
 
-// One field of the two decodings: " <prefix><name> <a> vs <b>" when they differ.
-template <typename T>
-void field_diff(std::ostringstream& out, const std::string& prefix, const char* name, T x, T y) {
-  if (x != y) out << " " << prefix << name << " " << uint64_t(x) << " vs " << uint64_t(y);
+// A decoded source as text, every field (sim_internal.hpp's Src).
+std::string src_fields(const Src& s) {
+  std::ostringstream o;
+  o << "{kind " << int(s.k) << ", dwords " << int(s.n) << ", neg " << s.neg << ", abs " << s.abs << ", sign bit "
+    << int(s.sign) << ", index " << s.idx << ", value " << s.val << "}";
+  return o.str();
 }
 
 void src_diff(std::ostringstream& out, const char* what, int i, const Src& a, const Src& b) {
-  const std::string prefix = std::string(what) + "[" + std::to_string(i) + "].";
-  auto f = [&](const char* name, auto x, auto y) { field_diff(out, prefix, name, x, y); };
-  f("k", int(a.k), int(b.k));
-  f("n", a.n, b.n);
-  f("neg", a.neg, b.neg);
-  f("abs", a.abs, b.abs);
-  f("sign", a.sign, b.sign);
-  f("idx", a.idx, b.idx);
-  f("val", a.val, b.val);
+  const std::string x = src_fields(a), y = src_fields(b);
+  if (x != y) out << " " << what << "[" << i << "] " << x << " vs " << y;
 }
 
 std::string op_diff(const Op& a, const Op& b) {
   std::ostringstream out;
-  auto f = [&](const char* name, auto x, auto y) { field_diff(out, "", name, x, y); };
+  auto f = [&](const char* name, auto x, auto y) {
+    if (x != y) out << " " << name << " " << uint64_t(x) << " vs " << uint64_t(y);
+  };
   auto p = [&](const char* name, const void* x, const void* y) {
     if (x != y) out << " " << name << " differs";
   };
