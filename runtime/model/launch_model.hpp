@@ -16,6 +16,7 @@
 
 #include "runtime/model/clock_reads.hpp"
 #include "runtime/model/cu_model.hpp"
+#include "runtime/model/grid_lines.hpp"
 #include "runtime/model/hardware.hpp"
 #include "runtime/sim/simulator.hpp"
 
@@ -57,6 +58,10 @@ struct ModelOptions {
   // workgroup; clock_reads.cpp) take one replay's cycles. Off for a CU model whose timing depends on
   // absolute global addresses.
   bool clock_share_equal_cus = true;
+  // SimulatedGrid::sampled: the first round's workgroups (at most this many) are traced once more
+  // address-only so that the memory hierarchy sees the whole round's sharing (grid_lines.hpp);
+  // 0 keeps only the kSampledTracedWorkgroups traced in full.
+  uint64_t sampled_round_lines = kMaxTracedWorkgroups;
 };
 
 struct ModelReport {
@@ -89,6 +94,7 @@ struct ModelReport {
   double sim_seconds = 0;     // functional simulation (host)
   double model_seconds = 0;   // CU replay (host)
   ClockSummary clocks;        // in-kernel clock reads and the runs they took
+  GridLinesSummary grid_lines;  // a sampled launch's address-only trace of its first round (grid_lines.hpp)
   CuResult cu;                // the replayed CU (trace inside when requested)
 };
 
