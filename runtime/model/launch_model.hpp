@@ -114,8 +114,10 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
 //            grid's first round are traced for the memory hierarchy.
 //   sampled: only the workgroups the model records (each computes what it computes in the full
 //            grid, the others' outputs are not written) and kSampledTracedWorkgroups traced, so a
-//            launch of any size costs a few workgroups of simulation. For timing launches whose
-//            results are checked elsewhere (the tuner, the codegen families' model drivers).
+//            launch of any size costs a few workgroups of simulation; before them the first round
+//            runs address-only for its cache lines (grid_lines.hpp: no MFMA math, no global writes),
+//            which the memory hierarchy takes when they match the traced workgroups' own. For timing
+//            launches whose results are checked elsewhere (the tuner, the codegen families' model drivers).
 //   sampled_first_round: as sampled, but the whole first round runs and is traced (the cache lines
 //            a full launch traces, so the kernel time equals a full launch's; the drop-in HIP
 //            runtime's CDNAJIT_HIP_MODEL_ONLY=round).
