@@ -167,6 +167,15 @@ MemoryModel simulate_memory(const sim::Recording& rec, const Hardware& hw) {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
   };
+  // Each stream's L1 and L2, looked up once (not per access).
+  std::vector<std::pair<Cache*, Cache*>> caches(streams.size());
+  for (size_t si = 0; si < streams.size(); ++si) {
+    const uint64_t g = streams[si].workgroup;
+    const uint64_t xcd = g % uint64_t(xcds);
+    const uint64_t cu = xcd * uint64_t(per_xcd) + (g / uint64_t(xcds)) % uint64_t(per_xcd);
+    caches[si] = {&l1.try_emplace(cu, hw.l1_bytes, line, hw.l1_ways).first->second,
+                  &l2.try_emplace(xcd, hw.l2_bytes, line, hw.l2_ways).first->second};
+  }
   std::vector<size_t> pos(streams.size(), 0);  // next access of each stream
   std::vector<size_t> visit;                   // this round's streams, workgroup by workgroup
   for (size_t any = 1; any;) {
@@ -182,10 +191,8 @@ MemoryModel simulate_memory(const sim::Recording& rec, const Hardware& hw) {
       if (k >= lw.access_end.size()) continue;
       any = 1;
       ++pos[si];
-      const uint64_t xcd = s.workgroup % uint64_t(xcds);
-      const uint64_t cu = xcd * uint64_t(per_xcd) + (s.workgroup / uint64_t(xcds)) % uint64_t(per_xcd);
-      Cache& c1 = l1.try_emplace(cu, hw.l1_bytes, line, hw.l1_ways).first->second;
-      Cache& c2 = l2.try_emplace(xcd, hw.l2_bytes, line, hw.l2_ways).first->second;
+      Cache& c1 = *caches[si].first;
+      Cache& c2 = *caches[si].second;
       std::vector<MemLevel>* out = s.recorded >= 0 ? &m.levels[size_t(s.recorded)] : nullptr;
       for (uint32_t i = k ? lw.access_end[k - 1] : 0; i < lw.access_end[k]; ++i) {
         const uint64_t ln = lw.lines[i] >> 1;
