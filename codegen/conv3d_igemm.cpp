@@ -789,4 +789,10 @@ uint32_t conv3d_finalize_grid(const Conv3dPlan& p) {
   return uint32_t((p.shape.output_elems() + kConv3dAuxThreads - 1) / kConv3dAuxThreads);
 }
 
+Conv3dKernels build_conv3d_kernels(const Conv3dPlan& p, const BuildOptions& opts) {
+  Conv3dKernels k{build_conv3d_transpose(p, opts), build_conv3d_igemm(p, opts), std::nullopt};
+  if (p.uses_workspace()) k.finalize = build_conv3d_finalize(p, opts);
+  return k;
+}
+
 }  // namespace cdnajit::codegen

@@ -26,6 +26,7 @@
 //   finalize:  (const float* workspace, const float* bias, out* y)
 // `bias` may be any valid pointer when the shape has no bias (it is not read).
 #pragma once
+#include <optional>
 #include <string>
 
 #include "codegen/conv3d_igemm_config.hpp"
@@ -36,6 +37,13 @@ namespace cdnajit::codegen {
 BuildResult build_conv3d_igemm(const Conv3dPlan& p, const BuildOptions& opts = {});
 BuildResult build_conv3d_transpose(const Conv3dPlan& p, const BuildOptions& opts = {});
 BuildResult build_conv3d_finalize(const Conv3dPlan& p, const BuildOptions& opts = {});
+
+// The JIT kernels of a plan (finalize only for split-K).
+struct Conv3dKernels {
+  BuildResult transpose, igemm;
+  std::optional<BuildResult> finalize;
+};
+Conv3dKernels build_conv3d_kernels(const Conv3dPlan& p, const BuildOptions& opts = {});
 
 inline constexpr int kConv3dAuxThreads = 256;  // finalize workgroup size
 // The LDS-tiled transpose's launch: a workgroup per 64 pixels x `chunks` 16-byte channel chunks

@@ -40,8 +40,8 @@
 #include <vector>
 
 #include "jit/kernel.hpp"
+#include "jit/dim3.hpp"
 #include "jit/wave_roles.hpp"
-#include "runtime/device.hpp"
 
 namespace cdnajit::codegen {
 
@@ -103,35 +103,5 @@ void validate_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, const BwdW
 BwdWeightKernel build_conv_bwd_weight(const BwdWeightShape& s, BwdWeightVariant v, Arch arch,
                                       const BwdWeightConfig& cfg = {}, const BuildOptions& opts = {});
 inline constexpr const char* kBwdWeightKernelName = "conv_bwd_weight";
-
-// ---- host side ----
-struct BwdWeightInputs {
-  BwdWeightDType dtype = BwdWeightDType::bf16;
-  std::vector<uint16_t> x, dy;  // bf16 or f16 bits
-};
-BwdWeightInputs bwd_weight_random_inputs(const BwdWeightShape& s, BwdWeightDType dtype, uint64_t seed);
-// CPU fp64 reference of dw (16-bit inputs widened exactly).
-std::vector<double> bwd_weight_reference_fp64(const BwdWeightShape& s, const BwdWeightInputs& in);
-// Runs a code object with the kernel arguments (x, dy, dw); returns dw's bytes (out_bytes each).
-// dW starts as 0xff bytes (NaN), or zeros when `zero_dw` (split-K).
-std::vector<uint8_t> run_bwd_weight(Device& dev, std::span<const uint8_t> code_object, const char* kernel_name,
-                                    Dim3 grid, Dim3 block, const BwdWeightShape& s, const BwdWeightInputs& in,
-                                    int out_bytes = 4, bool zero_dw = false);
-// dw bytes (fp32, or 16-bit of `dtype`) as doubles.
-std::vector<double> bwd_weight_values(std::span<const uint8_t> dw, int out_bytes, BwdWeightDType dtype);
-
-// HIP-source reference (codegen/hip/conv_bwd_weight_mfma.hip): one wave per 16x16 block,
-// fragments straight from global memory, the same MFMA k-steps in the same order.
-std::string bwd_weight_hip_source();
-// With cfg.splits > 1 the MFMA reference sums per-split chains like the atomics do: 0 + s0 + s1 ...
-std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch, const BwdWeightConfig& cfg = {});
-inline constexpr const char* kBwdWeightHipKernelName = "conv_bwd_weight_ref";
-Dim3 bwd_weight_hip_grid(const BwdWeightShape& s);  // (ceil(YXC/16), ceil(K/16), G) of 64 threads
-
-// Plain HIP-source reference for accuracy (codegen/hip/conv_bwd_weight_plain.hip): one thread per
-// dW element, fp32 fma over the pixels in order, fp32 dW; same flags as the MFMA reference.
-std::string bwd_weight_plain_hip_source();
-inline constexpr const char* kBwdWeightPlainKernelName = "conv_bwd_weight_plain";
-Dim3 bwd_weight_plain_grid(const BwdWeightShape& s);  // ceil(dW elements / 256) of 256 threads
 
 }  // namespace cdnajit::codegen

@@ -73,14 +73,6 @@ DwMfmaPlan plan_dwconv_mfma(const DwConvShape& s, Arch a);
 // Kernel "dwconv3d_mfma_band"; arguments as kArgOrder, grid plan.grid_x x 256 threads.
 BuildResult build_dwconv_mfma(const DwConvShape& s, Arch a, const BuildOptions& opts = {});
 
-// Host model of the same arithmetic: the kernel's operands, element for element (the LDS
-// tile's flat layout included, so padding groups read the same values), through the
-// simulator's MFMA accumulation rule (runtime/sim/mfma_numerics.hpp, Cdna3 numerics), then
-// bf16 RNE. Independent of the generated code, not of the simulator's numerics; the
-// independent check is the clang-compiled HIP reference.
-std::vector<uint16_t> dwconv_mfma_model(const DwConvShape& s, Arch a, std::span<const uint16_t> input,
-                                        std::span<const uint16_t> weight);
-
 // The HIP reference's source (codegen/hip/dwconv_mfma_band.hip, headers inlined), its kernel
 // symbol, and its -D flags for this shape and arch. Same grid and arguments as the JIT kernel.
 std::string dwconv_mfma_hip_source();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <utility>
 
 #include "codegen/hip_sources_embedded.hpp"
@@ -63,6 +64,80 @@ bool dwconv3d_hip_is_v97_family(HipReference r) { return r == HipReference::v97 
 uint32_t dwconv3d_hip_grid(const DwConvShape& s, HipReference r) {
   if (dwconv3d_hip_is_v97_family(r)) return uint32_t(s.N * s.C * s.D_out());
   return uint32_t((s.output_elems() + 255) / 256);
+}
+
+std::string gemm_hip_source() { return inline_codegen_headers(embedded::kGemmMfma); }
+
+std::vector<std::string> gemm_hip_flags(const GemmPlan& p) {
+  const GemmShape& s = p.shape;
+  std::vector<std::pair<const char*, int64_t>> d = {
+      {"M", s.M}, {"N", s.N}, {"K", s.K}, {"NN", s.layout == GemmLayout::NN}, {"TM", p.cfg.tile_m},
+      {"TN", p.cfg.tile_n}, {"TK", p.cfg.tile_k}, {"WM", p.cfg.waves_m}, {"WN", p.cfg.waves_n}, {"MB", p.mfma.m},
+      {"ARCH950", p.arch == Arch::gfx950}, {"OUTF32", s.output == GemmOutput::f32},
+      {"FP8", s.dtype == GemmDType::bf16 ? 0 : s.dtype == GemmDType::e4m3 ? 1 : 2},
+      {"ALPHA_BITS", std::bit_cast<uint32_t>(s.alpha)}, {"BETA_BITS", std::bit_cast<uint32_t>(s.beta)}};
+  std::vector<std::string> f;
+  for (auto [n, v] : d) f.push_back(fmt::format("-DGM_{}={}", n, v));
+  return f;
+}
+
+std::string gemm_mx_hip_source() { return inline_codegen_headers(embedded::kGemmMx); }
+
+std::vector<std::string> gemm_mx_hip_flags(const GemmMxPlan& p) {
+  const GemmMxShape& s = p.shape;
+  const std::vector<std::pair<const char*, int64_t>> d = {
+      {"M", s.M}, {"N", s.N}, {"K", s.K}, {"TM", p.cfg.tile_m}, {"TN", p.cfg.tile_n}, {"WM", p.cfg.waves_m},
+      {"WN", p.cfg.waves_n}, {"MB", p.cfg.mfma_m}, {"FMT", int(s.format)}, {"OUTF32", s.output == GemmMxOutput::f32}};
+  std::vector<std::string> f;
+  for (auto [n, v] : d) f.push_back(fmt::format("-DMX_{}={}", n, v));
+  return f;
+}
+
+std::string conv3d_igemm_hip_source() { return inline_codegen_headers(embedded::kConv3dIgemmMfma); }
+std::string conv3d_direct_hip_source() { return inline_codegen_headers(embedded::kConv3dDirect); }
+
+std::vector<std::string> conv3d_hip_flags(const Conv3dPlan& p) {
+  const Conv3dShape& s = p.shape;
+  int mfma = (p.dtype == Conv3dDType::fp8 ? 2 : 0) + (p.arch == Arch::gfx950 ? 1 : 0);
+  std::vector<std::pair<const char*, int64_t>> d = {
+      {"N", s.N}, {"C", s.C}, {"D", s.D}, {"H", s.H}, {"W", s.W}, {"K", s.K}, {"T", s.T}, {"R", s.R}, {"S", s.S},
+      {"SD", s.stride[0]}, {"SH", s.stride[1]}, {"SW", s.stride[2]}, {"PD", s.pad[0]}, {"PH", s.pad[1]},
+      {"PW", s.pad[2]}, {"DD", s.dil[0]}, {"DH", s.dil[1]}, {"DW", s.dil[2]}, {"CP", p.Cp}, {"KDIM", p.kdim},
+      {"KDIMP", p.kdim_padded}, {"ES", p.esize}, {"TM", p.cfg.tile_m}, {"TN", p.cfg.tile_n}, {"TK", p.cfg.tile_k},
+      {"WM", p.cfg.waves_m}, {"WN", p.cfg.waves_n}, {"TPS", p.tiles_per_split}, {"KTILES", p.k_tiles},
+      {"MFASTEST", p.cfg.mapping == Conv3dMapping::m_fastest}, {"BIAS", s.bias}, {"SPLIT", p.uses_workspace()},
+      {"OUTF32", p.output == Conv3dOutput::f32}, {"MFMA", mfma}, {"MB", p.mfma.m}};
+  std::vector<std::string> f;
+  for (auto [n, v] : d) f.push_back(fmt::format("-DCV_{}={}", n, v));
+  return f;
+}
+
+std::string bwd_weight_hip_source() { return inline_codegen_headers(embedded::kConvBwdWeight); }
+std::string bwd_weight_plain_hip_source() { return inline_codegen_headers(embedded::kConvBwdWeightPlain); }
+
+Dim3 bwd_weight_plain_grid(const BwdWeightShape& s) { return Dim3{uint32_t((s.dw_elems() + 255) / 256), 1, 1}; }
+
+std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch, const BwdWeightConfig& cfg) {
+  s.validate();
+  const int mk = arch == Arch::gfx950 ? 32 : 16;
+  const int64_t all_tiles = (s.gemm_k() + kBwdTileK - 1) / kBwdTileK;
+  const int64_t splits = cfg.effective_splits(s);
+  const int64_t k_tiles = (all_tiles + splits - 1) / splits;  // per split, as the JIT kernel
+  std::vector<std::pair<const char*, int64_t>> d = {
+      {"N", s.N},          {"G", s.G},          {"C", s.C},        {"K", s.K},        {"HI", s.Hi},
+      {"WI", s.Wi},        {"Y", s.Y},          {"X", s.X},        {"SH", s.stride[0]}, {"SW", s.stride[1]},
+      {"PH", s.pad[0]},    {"PW", s.pad[1]},    {"DH", s.dil[0]},  {"DW", s.dil[1]},
+      {"DI", s.Di},        {"Z", s.Z},          {"SD", s.stride_d}, {"PD", s.pad_d}, {"DD", s.dil_d},
+      {"KSTEPS", k_tiles * (kBwdTileK / mk)}, {"MFMA", arch == Arch::gfx950 ? 1 : 0}, {"SPLITS", splits},
+      {"F16", cfg.dtype == BwdWeightDType::f16}, {"OUTF32", cfg.out_f32},
+  };
+  std::vector<std::string> f;
+  for (auto [name, v] : d) f.push_back(fmt::format("-DBW_{}={}", name, v));
+  return f;
+}
+
+Dim3 bwd_weight_hip_grid(const BwdWeightShape& s) {
+  return Dim3{uint32_t((s.gemm_n() + 15) / 16), uint32_t((s.K + 15) / 16), uint32_t(s.G)};
 }
 
 }  // namespace cdnajit::codegen

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "jit/codeobject/code_object.hpp"
+#include "jit/dim3.hpp"
 
 namespace cdnajit {
 
@@ -24,10 +25,6 @@ struct Buffer {
   // The sub-range [offset, offset + n) (n = rest of the buffer by default).
   Buffer sub(size_t offset, std::optional<size_t> n = std::nullopt) const;
   explicit operator bool() const { return addr != 0; }
-};
-
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
 };
 
 class KernelArgs {

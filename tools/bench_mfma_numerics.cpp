@@ -19,7 +19,7 @@
 
 #include "codegen/conv3d_igemm.hpp"
 #include "codegen/conv3d_igemm_config.hpp"
-#include "codegen/conv3d_igemm_host.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/tune/checked_number.hpp"
 #include "runtime/device.hpp"

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "codegen/gemm.hpp"
-#include "codegen/gemm_host.hpp"
+#include "tools/jobs/gemm_host.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/model/model_device.hpp"
 #include "runtime/model/product_file.hpp"

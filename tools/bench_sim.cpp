@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "codegen/dwconv3d.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "jit/kernel.hpp"
 #include "jit/codeobject/code_object.hpp"
 #include "runtime/sim/simulator.hpp"

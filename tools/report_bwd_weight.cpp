@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "codegen/conv_bwd_weight.hpp"
+#include "tools/jobs/conv_bwd_weight_host.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/model/launch_model.hpp"
 #include "runtime/model/product_file.hpp"

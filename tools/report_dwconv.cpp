@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "codegen/dwconv3d.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/dwconv_mfma.hpp"
 #include "codegen/hip_sources.hpp"
-#include "codegen/seed_run.hpp"
+#include "tools/jobs/seed_run.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/tune/checked_number.hpp"
 #include "runtime/device.hpp"

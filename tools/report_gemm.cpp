@@ -22,7 +22,7 @@
 #include <sstream>
 #include <thread>
 
-#include "codegen/gemm_job.hpp"
+#include "tools/jobs/gemm_job.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/model/product_file.hpp"
 #include "runtime/utc_time.hpp"
@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
     md << fmt::format("Generated {} by `build/tools/report_gemm --out tools/report_gemm.md` on a {}-thread host.\n\n",
                       when, std::thread::hardware_concurrency());
     md << "**Every time below is modelled** by the project's timing model (runtime/model) from the simulator's "
-          "run of the workgroups one CU receives (codegen/model_launch.hpp), labelled \"modelled (model P)\" with P "
+          "run of the workgroups one CU receives (tools/jobs/model_launch.hpp), labelled \"modelled (model P)\" with P "
           "the product; none is a GPU measurement. HipKittens' kernels appear twice: **modelled** by the same model "
           "(their source compiled here by cdnajit-hipcc and run on the drop-in HIP runtime, "
           "tools/validation/hipkittens; the figures are read from `"
@@ -234,7 +234,7 @@ int main(int argc, char** argv) {
           md << fmt::format("| {} | {} | {} | {} | {} |\n", arch_name(a), r.shape, r.config, r.compare, r.bound.describe());
         }
       }
-    md << "\nThe fp64 bound per element is stated in codegen/gemm_host.hpp (fp32 accumulation: K * 2^-23 * "
+    md << "\nThe fp64 bound per element is stated in tools/jobs/gemm_host.hpp (fp32 accumulation: K * 2^-23 * "
           "sum |a*b|, plus the bf16 output rounding). fp8 inputs are random bf16 values rounded to nearest even "
           "in the arch's 8-bit float (FNUZ on gfx942, OCP on gfx950), so the reference sees exactly the kernel's "
           "inputs.\n\n";

@@ -21,7 +21,7 @@
 #include <sstream>
 
 #include "codegen/conv3d_igemm.hpp"
-#include "codegen/conv3d_igemm_host.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
 #include "tools/jobs/conv3d_igemm_job.hpp"
 #include "tools/jobs/conv3d_igemm_model.hpp"
 #include "runtime/model/hardware.hpp"

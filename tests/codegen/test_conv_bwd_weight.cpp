@@ -9,8 +9,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "codegen/conv3d_igemm_host.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
 #include "codegen/conv_bwd_weight.hpp"
+#include "tools/jobs/conv_bwd_weight_host.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"
 #include "tests/test_support.hpp"

@@ -14,7 +14,7 @@
 #include <map>
 
 #include "codegen/dwconv3d.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/hip_sources.hpp"
 #include "tools/jobs/seed_job.hpp"
 #include "jit/isa/error.hpp"

@@ -14,7 +14,7 @@
 
 #include "codegen/bf16.hpp"
 #include "codegen/dwconv3d.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/dwconv_mfma.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"

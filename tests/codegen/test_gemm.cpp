@@ -2,7 +2,7 @@
 //  - JIT output bit-for-bit equal to the clang-compiled HIP reference (codegen/hip/gemm_mfma.hip:
 //    same MFMA builtins, same accumulation order) for layouts NN and NT, bf16 and fp32 output,
 //    16x16 and 32x32 MFMA blocks, 1 and 2 LDS stages, partial tiles in M and N, alpha/beta;
-//  - every element within the fp64 reference's stated bound (codegen/gemm_host.hpp);
+//  - every element within the fp64 reference's stated bound (tools/jobs/gemm_host.hpp);
 //  - invalid plans are errors naming the limit;
 //  - the modelled time is produced for a size the simulator would not run whole in a test.
 #include <catch2/catch.hpp>
@@ -15,8 +15,8 @@
 
 #include "codegen/bf16.hpp"
 #include "codegen/gemm.hpp"
-#include "codegen/gemm_host.hpp"
-#include "codegen/gemm_model.hpp"
+#include "tools/jobs/gemm_host.hpp"
+#include "tools/jobs/gemm_model.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"

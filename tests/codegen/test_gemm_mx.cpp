@@ -2,7 +2,7 @@
 //  - JIT output bit-for-bit equal to the clang-compiled HIP reference (codegen/hip/gemm_mx.hip:
 //    the same scaled MFMA builtin, same order) for MXFP8 (E4M3, E5M2), MXFP6 (E2M3, E3M2) and MXFP4, 16x16x128 and 32x32x64
 //    blocks, fp32 and bf16 output, partial tiles in M and N, odd and even k-step counts;
-//  - every element within the fp64 reference's stated bound (codegen/gemm_mx_host.hpp), and the
+//  - every element within the fp64 reference's stated bound (tools/jobs/gemm_mx_host.hpp), and the
 //    bound rejects a perturbed element;
 //  - the host decoder agrees with the OCP formats on hand-picked codes;
 //  - invalid plans (gfx942, K, tiles) are errors naming the limit;
@@ -16,7 +16,7 @@
 #include <iostream>
 
 #include "codegen/gemm_mx.hpp"
-#include "codegen/gemm_mx_host.hpp"
+#include "tools/jobs/gemm_mx_host.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "codegen/bf16.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "jit/isa/error.hpp"
 
 using namespace cdnajit;

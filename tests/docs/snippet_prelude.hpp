@@ -7,14 +7,15 @@
 #include <vector>
 
 #include "codegen/conv3d_igemm.hpp"
-#include "codegen/conv3d_igemm_host.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
 #include "codegen/conv_bwd_weight.hpp"
+#include "tools/jobs/conv_bwd_weight_host.hpp"
 #include "codegen/dwconv3d.hpp"
 #include "codegen/dwconv3d_shape.hpp"
 #include "codegen/gemm.hpp"
 #include "codegen/gemm_config.hpp"
-#include "codegen/gemm_host.hpp"
-#include "codegen/gemm_model.hpp"
+#include "tools/jobs/gemm_host.hpp"
+#include "tools/jobs/gemm_model.hpp"
 #include "jit/kernel.hpp"
 #include "jit/lib/host_convert.hpp"
 #include "jit/lib/wave_ops.hpp"

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "codegen/dwconv3d.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/examples/examples.hpp"
 #include "jit/asm/assemble.hpp"
 #include "jit/codeobject/kernel_descriptor_emit.hpp"

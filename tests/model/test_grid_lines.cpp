@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "codegen/gemm.hpp"
-#include "codegen/gemm_host.hpp"
+#include "tools/jobs/gemm_host.hpp"
 #include "runtime/model/model_device.hpp"
 
 using namespace cdnajit;

@@ -31,7 +31,7 @@
 #include <functional>
 #include <iostream>
 
-#include "codegen/model_launch.hpp"
+#include "tools/jobs/model_launch.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/backends.hpp"
 #include "runtime/device.hpp"

@@ -1,10 +1,10 @@
-// gemm: build the MFMA GEMM kernel (codegen/gemm_job.hpp) for one shape, run it and the HIP
+// gemm: build the MFMA GEMM kernel (tools/jobs/gemm_job.hpp) for one shape, run it and the HIP
 // reference on the simulator, check the bits and the fp64 bound, print stats and the modelled time.
 #include <fmt/format.h>
 
 #include <iostream>
 
-#include "codegen/gemm_job.hpp"
+#include "tools/jobs/gemm_job.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/values.hpp"
 

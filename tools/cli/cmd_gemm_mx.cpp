@@ -5,7 +5,7 @@
 #include <cstring>
 #include <iostream>
 
-#include "codegen/gemm_mx_host.hpp"
+#include "tools/jobs/gemm_mx_host.hpp"
 #include "runtime/hip_source.hpp"
 #include "runtime/model/product_file.hpp"
 #include "tools/cli/commands.hpp"

@@ -12,8 +12,8 @@
 
 #include "codegen/bf16.hpp"
 #include "codegen/conv3d_igemm.hpp"
-#include "codegen/conv3d_igemm_host.hpp"
-#include "codegen/seed_run.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
+#include "tools/jobs/seed_run.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"

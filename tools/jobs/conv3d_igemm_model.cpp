@@ -3,8 +3,8 @@
 #include <chrono>
 
 #include "codegen/conv3d_igemm.hpp"
-#include "codegen/conv3d_igemm_host.hpp"
-#include "codegen/model_launch.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
+#include "tools/jobs/model_launch.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "jit/codeobject/code_object.hpp"

@@ -8,10 +8,10 @@
 
 #include "codegen/bf16.hpp"
 #include "codegen/dwconv3d.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/dwconv_mfma.hpp"
 #include "codegen/hip_sources.hpp"
-#include "codegen/seed_run.hpp"
+#include "tools/jobs/seed_run.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"

@@ -31,8 +31,8 @@
 
 #include "codegen/bf16.hpp"
 #include "codegen/conv3d_igemm.hpp"
-#include "codegen/conv3d_igemm_host.hpp"
-#include "codegen/seed_run.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
+#include "tools/jobs/seed_run.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/codeobject/code_object.hpp"
 #include "tools/tune_families/conv3d_igemm_check.hpp"

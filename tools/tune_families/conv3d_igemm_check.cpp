@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "codegen/bf16.hpp"
-#include "codegen/conv3d_igemm_host.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::tune {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "codegen/conv3d_igemm_config.hpp"
-#include "codegen/conv3d_igemm_host.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
 #include "runtime/device.hpp"
 
 namespace cdnajit::tune {

@@ -28,6 +28,7 @@
 #include <tuple>
 
 #include "codegen/conv_bwd_weight.hpp"
+#include "tools/jobs/conv_bwd_weight_host.hpp"
 #include "jit/isa/error.hpp"
 #include "tools/tune_families/conv_bwd_weight_check.hpp"
 #include "tools/tune_families/family_base.hpp"

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "codegen/conv_bwd_weight.hpp"
+#include "tools/jobs/conv_bwd_weight_host.hpp"
 
 namespace cdnajit::tune {
 

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "codegen/dwconv3d.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "jit/isa/error.hpp"
 #include "tools/tune_families/family_base.hpp"
 #include "tools/tune_families/registry.hpp"

@@ -22,7 +22,7 @@
 
 #include "codegen/bf16.hpp"
 #include "codegen/dwconv3d.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/examples/examples.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/tune/problem_text.hpp"

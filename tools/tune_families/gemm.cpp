@@ -7,7 +7,7 @@
 //
 // Check: the configuration runs a small problem of the same layout and output type sized to have
 // a partial M tile and a partial N tile and two K tiles, and every element is compared with the
-// fp64 reference within its stated bound (codegen/gemm_host.hpp). The bit-for-bit oracle (the
+// fp64 reference within its stated bound (tools/jobs/gemm_host.hpp). The bit-for-bit oracle (the
 // clang-compiled HIP reference) costs seconds of compilation per configuration, so it stays in
 // tests/codegen/test_gemm.
 //
@@ -18,7 +18,7 @@
 #include <tuple>
 
 #include "codegen/gemm.hpp"
-#include "codegen/gemm_host.hpp"
+#include "tools/jobs/gemm_host.hpp"
 #include "jit/isa/error.hpp"
 #include "tools/tune_families/family_base.hpp"
 #include "tools/tune_families/registry.hpp"

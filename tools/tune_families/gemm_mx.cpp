@@ -7,7 +7,7 @@
 //
 // Check: the configuration runs a small problem of the same formats with a partial M and a
 // partial N tile and two MFMA k-steps, and every element is compared with the fp64 reference
-// within its stated bound (codegen/gemm_mx_host.hpp). The bit-for-bit oracle (the clang-compiled
+// within its stated bound (tools/jobs/gemm_mx_host.hpp). The bit-for-bit oracle (the clang-compiled
 // HIP reference) stays in `cdnajit gemm-mx` and tests/codegen/test_gemm_mx.
 //
 // Timing: the GEMM launch of the full problem.
@@ -16,7 +16,7 @@
 #include <cstdio>
 #include <tuple>
 
-#include "codegen/gemm_mx_host.hpp"
+#include "tools/jobs/gemm_mx_host.hpp"
 #include "jit/isa/error.hpp"
 #include "tools/tune_families/family_base.hpp"
 #include "tools/tune_families/registry.hpp"

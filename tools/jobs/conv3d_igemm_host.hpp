@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "codegen/conv3d_igemm.hpp"  // build_conv3d_kernels
 #include "codegen/conv3d_igemm_config.hpp"
+#include "codegen/hip_sources.hpp"  // the references' source text and flags
 #include "jit/kernel.hpp"
 #include "runtime/device.hpp"
 
@@ -56,13 +58,6 @@ struct Conv3dBitCompare {
 };
 Conv3dBitCompare conv3d_compare_bytes(std::span<const uint8_t> got, std::span<const uint8_t> want, int elem_bytes);
 
-// The JIT kernels of a plan (finalize only for split-K).
-struct Conv3dKernels {
-  BuildResult transpose, igemm;
-  std::optional<BuildResult> finalize;
-};
-Conv3dKernels build_conv3d_kernels(const Conv3dPlan& p, const BuildOptions& opts = {});
-
 struct Conv3dRunResult {
   std::vector<uint8_t> y;                 // output bytes, NCDHW
   std::vector<uint8_t> xt;                // the transposed input the GEMM read
@@ -74,10 +69,8 @@ Conv3dRunResult run_conv3d_jit(Device& dev, const Conv3dPlan& p, const Conv3dKer
                                std::span<const uint8_t> packed_x, std::span<const uint8_t> packed_w,
                                std::span<const float> bias);
 
-// HIP references compiled by clang (runtime/hip_source.hpp).
-std::string conv3d_igemm_hip_source();   // codegen/hip/conv3d_igemm_mfma.hip
-std::string conv3d_direct_hip_source();  // codegen/hip/conv3d_direct.hip
-std::vector<std::string> conv3d_hip_flags(const Conv3dPlan& p);
+// HIP references compiled by clang (runtime/hip_source.hpp) from conv3d_igemm_hip_source() /
+// conv3d_direct_hip_source() with conv3d_hip_flags(p) (codegen/hip_sources.hpp).
 // Same MFMA builtins and order as the JIT kernel; reads the host-transposed input.
 Conv3dRunResult run_conv3d_hip_mfma(Device& dev, const Conv3dPlan& p, std::span<const uint8_t> co,
                                     std::span<const uint8_t> xt, std::span<const uint8_t> packed_w,

@@ -1,4 +1,4 @@
-#include "codegen/gemm_job.hpp"
+#include "tools/jobs/gemm_job.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "codegen/gemm.hpp"
-#include "codegen/seed_run.hpp"
+#include "tools/jobs/seed_run.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/hip_source.hpp"

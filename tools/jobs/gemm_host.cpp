@@ -1,4 +1,4 @@
-#include "codegen/gemm_host.hpp"
+#include "tools/jobs/gemm_host.hpp"
 
 #include <fmt/format.h>
 
@@ -8,9 +8,8 @@
 #include <cstring>
 
 #include "codegen/bf16.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/hip_sources.hpp"
-#include "codegen/hip_sources_embedded.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/lib/host_convert.hpp"
 
@@ -157,21 +156,6 @@ GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::st
 GemmRunResult run_gemm_jit(Device& dev, const GemmPlan& p, const BuildResult& k, const GemmInputs& in) {
   Module m = dev.load(k.code_object);
   return run(dev, p, m, k.name, in, {p.grid[0], p.grid[1], p.grid[2]});
-}
-
-std::string gemm_hip_source() { return inline_codegen_headers(embedded::kGemmMfma); }
-
-std::vector<std::string> gemm_hip_flags(const GemmPlan& p) {
-  const GemmShape& s = p.shape;
-  std::vector<std::pair<const char*, int64_t>> d = {
-      {"M", s.M}, {"N", s.N}, {"K", s.K}, {"NN", s.layout == GemmLayout::NN}, {"TM", p.cfg.tile_m},
-      {"TN", p.cfg.tile_n}, {"TK", p.cfg.tile_k}, {"WM", p.cfg.waves_m}, {"WN", p.cfg.waves_n}, {"MB", p.mfma.m},
-      {"ARCH950", p.arch == Arch::gfx950}, {"OUTF32", s.output == GemmOutput::f32},
-      {"FP8", s.dtype == GemmDType::bf16 ? 0 : s.dtype == GemmDType::e4m3 ? 1 : 2},
-      {"ALPHA_BITS", std::bit_cast<uint32_t>(s.alpha)}, {"BETA_BITS", std::bit_cast<uint32_t>(s.beta)}};
-  std::vector<std::string> f;
-  for (auto [n, v] : d) f.push_back(fmt::format("-DGM_{}={}", n, v));
-  return f;
 }
 
 GemmRunResult run_gemm_hip(Device& dev, const GemmPlan& p, std::span<const uint8_t> code_object, const GemmInputs& in) {

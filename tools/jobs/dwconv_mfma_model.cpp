@@ -1,9 +1,10 @@
-// Host model of the banded-MFMA depthwise conv3d (dwconv_mfma.hpp): the kernel's A and B
+// Host model of the banded-MFMA depthwise conv3d (codegen/dwconv_mfma.hpp): the kernel's A and B
 // operands element for element, accumulated by the simulator's MFMA rule.
 #include <vector>
 
 #include "codegen/bf16.hpp"
 #include "codegen/dwconv_mfma.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 #include "runtime/sim/mfma_numerics.hpp"
 
 namespace cdnajit::codegen {

@@ -1,4 +1,4 @@
-#include "codegen/conv3d_igemm_host.hpp"
+#include "tools/jobs/conv3d_igemm_host.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,6 @@
 #include "codegen/bf16.hpp"
 #include "codegen/conv3d_igemm.hpp"
 #include "codegen/hip_sources.hpp"
-#include "codegen/hip_sources_embedded.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
@@ -217,12 +216,6 @@ Conv3dBitCompare conv3d_compare_bytes(std::span<const uint8_t> got, std::span<co
   return c;
 }
 
-Conv3dKernels build_conv3d_kernels(const Conv3dPlan& p, const BuildOptions& opts) {
-  Conv3dKernels k{build_conv3d_transpose(p, opts), build_conv3d_igemm(p, opts), std::nullopt};
-  if (p.uses_workspace()) k.finalize = build_conv3d_finalize(p, opts);
-  return k;
-}
-
 namespace {
 using Clock = std::chrono::steady_clock;
 
@@ -302,25 +295,6 @@ Conv3dRunResult run_conv3d_jit(Device& dev, const Conv3dPlan& p, const Conv3dKer
       });
   for (const Buffer& bb : {x, xt, b}) dev.free(bb);
   return r;
-}
-
-std::string conv3d_igemm_hip_source() { return inline_codegen_headers(embedded::kConv3dIgemmMfma); }
-std::string conv3d_direct_hip_source() { return inline_codegen_headers(embedded::kConv3dDirect); }
-
-std::vector<std::string> conv3d_hip_flags(const Conv3dPlan& p) {
-  const Conv3dShape& s = p.shape;
-  int mfma = (p.dtype == Conv3dDType::fp8 ? 2 : 0) + (p.arch == Arch::gfx950 ? 1 : 0);
-  std::vector<std::pair<const char*, int64_t>> d = {
-      {"N", s.N}, {"C", s.C}, {"D", s.D}, {"H", s.H}, {"W", s.W}, {"K", s.K}, {"T", s.T}, {"R", s.R}, {"S", s.S},
-      {"SD", s.stride[0]}, {"SH", s.stride[1]}, {"SW", s.stride[2]}, {"PD", s.pad[0]}, {"PH", s.pad[1]},
-      {"PW", s.pad[2]}, {"DD", s.dil[0]}, {"DH", s.dil[1]}, {"DW", s.dil[2]}, {"CP", p.Cp}, {"KDIM", p.kdim},
-      {"KDIMP", p.kdim_padded}, {"ES", p.esize}, {"TM", p.cfg.tile_m}, {"TN", p.cfg.tile_n}, {"TK", p.cfg.tile_k},
-      {"WM", p.cfg.waves_m}, {"WN", p.cfg.waves_n}, {"TPS", p.tiles_per_split}, {"KTILES", p.k_tiles},
-      {"MFASTEST", p.cfg.mapping == Conv3dMapping::m_fastest}, {"BIAS", s.bias}, {"SPLIT", p.uses_workspace()},
-      {"OUTF32", p.output == Conv3dOutput::f32}, {"MFMA", mfma}, {"MB", p.mfma.m}};
-  std::vector<std::string> f;
-  for (auto [n, v] : d) f.push_back(fmt::format("-DCV_{}={}", n, v));
-  return f;
 }
 
 Conv3dRunResult run_conv3d_hip_mfma(Device& dev, const Conv3dPlan& p, std::span<const uint8_t> co,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "codegen/gemm_config.hpp"
+#include "codegen/hip_sources.hpp"  // the reference's source text and flags
 #include "jit/kernel.hpp"
 #include "runtime/device.hpp"
 
@@ -61,8 +62,6 @@ struct GemmRunResult {
 };
 GemmRunResult run_gemm_jit(Device& dev, const GemmPlan& p, const BuildResult& k, const GemmInputs& in);
 
-std::string gemm_hip_source();  // codegen/hip/gemm_mfma.hip
-std::vector<std::string> gemm_hip_flags(const GemmPlan& p);
 // The reference compiled by compile_hip(gemm_hip_source(), arch, gemm_hip_flags(p)).
 GemmRunResult run_gemm_hip(Device& dev, const GemmPlan& p, std::span<const uint8_t> code_object, const GemmInputs& in);
 

@@ -1,4 +1,4 @@
-#include "codegen/model_launch.hpp"
+#include "tools/jobs/model_launch.hpp"
 
 namespace cdnajit::codegen {
 

@@ -1,4 +1,4 @@
-#include "codegen/seed_run.hpp"
+#include "tools/jobs/seed_run.hpp"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,4 @@
-#include "codegen/dwconv_mfma.hpp"
-#include "codegen/dwconv3d_models.hpp"
+#include "tools/jobs/dwconv3d_models.hpp"
 
 #include <algorithm>
 #include <array>

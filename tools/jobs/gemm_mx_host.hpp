@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "codegen/gemm_host.hpp"
 #include "codegen/gemm_mx.hpp"
+#include "codegen/hip_sources.hpp"  // the reference's source text and flags
+#include "tools/jobs/gemm_host.hpp"
 #include "runtime/device.hpp"
 #include "runtime/model/launch_model.hpp"
 
@@ -49,8 +50,6 @@ struct GemmMxRunResult {
 };
 GemmMxRunResult run_gemm_mx_jit(Device& dev, const GemmMxPlan& p, const BuildResult& k, const GemmMxInputs& in);
 
-std::string gemm_mx_hip_source();  // codegen/hip/gemm_mx.hip
-std::vector<std::string> gemm_mx_hip_flags(const GemmMxPlan& p);
 // The reference compiled by compile_hip(gemm_mx_hip_source(), gfx950, gemm_mx_hip_flags(p)).
 GemmMxRunResult run_gemm_mx_hip(Device& dev, const GemmMxPlan& p, std::span<const uint8_t> code_object,
                                 const GemmMxInputs& in);

@@ -1,14 +1,11 @@
 // Host side of the conv backward-weight kernels: inputs, the CPU fp64 reference,
-// running a code object, and the HIP-source reference's text and flags.
-#include <fmt/format.h>
+// running a code object.
+#include "tools/jobs/conv_bwd_weight_host.hpp"
 
 #include <cstring>
 #include <random>
 
 #include "codegen/bf16.hpp"
-#include "codegen/conv_bwd_weight.hpp"
-#include "codegen/hip_sources.hpp"
-#include "codegen/hip_sources_embedded.hpp"
 #include "runtime/sim/fp.hpp"
 
 namespace cdnajit::codegen {
@@ -100,34 +97,6 @@ std::vector<uint8_t> run_bwd_weight(Device& dev, std::span<const uint8_t> code_o
   args.ptr(x).ptr(dy).ptr(dw);
   dev.launch(m.kernel(kernel_name), grid, block, 0, args);
   return dev.download<uint8_t>(dw);
-}
-
-std::string bwd_weight_hip_source() { return inline_codegen_headers(embedded::kConvBwdWeight); }
-std::string bwd_weight_plain_hip_source() { return inline_codegen_headers(embedded::kConvBwdWeightPlain); }
-
-Dim3 bwd_weight_plain_grid(const BwdWeightShape& s) { return Dim3{uint32_t((s.dw_elems() + 255) / 256), 1, 1}; }
-
-std::vector<std::string> bwd_weight_hip_flags(const BwdWeightShape& s, Arch arch, const BwdWeightConfig& cfg) {
-  s.validate();
-  const int mk = arch == Arch::gfx950 ? 32 : 16;
-  const int64_t all_tiles = (s.gemm_k() + kBwdTileK - 1) / kBwdTileK;
-  const int64_t splits = cfg.effective_splits(s);
-  const int64_t k_tiles = (all_tiles + splits - 1) / splits;  // per split, as the JIT kernel
-  std::vector<std::pair<const char*, int64_t>> d = {
-      {"N", s.N},          {"G", s.G},          {"C", s.C},        {"K", s.K},        {"HI", s.Hi},
-      {"WI", s.Wi},        {"Y", s.Y},          {"X", s.X},        {"SH", s.stride[0]}, {"SW", s.stride[1]},
-      {"PH", s.pad[0]},    {"PW", s.pad[1]},    {"DH", s.dil[0]},  {"DW", s.dil[1]},
-      {"DI", s.Di},        {"Z", s.Z},          {"SD", s.stride_d}, {"PD", s.pad_d}, {"DD", s.dil_d},
-      {"KSTEPS", k_tiles * (kBwdTileK / mk)}, {"MFMA", arch == Arch::gfx950 ? 1 : 0}, {"SPLITS", splits},
-      {"F16", cfg.dtype == BwdWeightDType::f16}, {"OUTF32", cfg.out_f32},
-  };
-  std::vector<std::string> f;
-  for (auto [name, v] : d) f.push_back(fmt::format("-DBW_{}={}", name, v));
-  return f;
-}
-
-Dim3 bwd_weight_hip_grid(const BwdWeightShape& s) {
-  return Dim3{uint32_t((s.gemm_n() + 15) / 16), uint32_t((s.K + 15) / 16), uint32_t(s.G)};
 }
 
 }  // namespace cdnajit::codegen

@@ -1,5 +1,5 @@
 // Modelled GPU time of the MFMA GEMM from the project's timing model (runtime/model): the
-// simulator runs only the workgroups the model records (codegen/model_launch.hpp) and the CU
+// simulator runs only the workgroups the model records (tools/jobs/model_launch.hpp) and the CU
 // model times the full grid from them, so large sizes cost a few workgroups of simulation.
 // Every figure is modelled, labelled with the model's name; none is a GPU measurement.
 #pragma once

@@ -34,6 +34,14 @@ std::vector<uint16_t> dwconv3d_model_fmac(const DwConvShape& s, std::span<const 
 // acc = fma(w[KW-1], x[o+KW-1], acc); acc starts at +0.
 std::vector<uint16_t> dwconv3d_model_dot2(const DwConvShape& s, std::span<const uint16_t> input,
                                           std::span<const uint16_t> weight, Dot2Rounding r);
+// The banded-MFMA arithmetic (mfma_band, codegen/dwconv_mfma.hpp): the kernel's operands, element for element (the LDS
+// tile's flat layout included, so padding groups read the same values), through the
+// simulator's MFMA accumulation rule (runtime/sim/mfma_numerics.hpp, Cdna3 numerics), then
+// bf16 RNE. Independent of the generated code, not of the simulator's numerics; the
+// independent check is the clang-compiled HIP reference.
+std::vector<uint16_t> dwconv_mfma_model(const DwConvShape& s, Arch a, std::span<const uint16_t> input,
+                                        std::span<const uint16_t> weight);
+
 // The model whose bits a generated kernel must reproduce.
 std::vector<uint16_t> dwconv3d_model(const DwConvShape& s, DwVariant v, Arch a, std::span<const uint16_t> input,
                                      std::span<const uint16_t> weight,

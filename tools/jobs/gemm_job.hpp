@@ -8,8 +8,8 @@
 #include <string>
 
 #include "codegen/gemm_config.hpp"
-#include "codegen/gemm_host.hpp"
-#include "codegen/gemm_model.hpp"
+#include "tools/jobs/gemm_host.hpp"
+#include "tools/jobs/gemm_model.hpp"
 
 namespace cdnajit::codegen {
 

@@ -1,4 +1,4 @@
-#include "codegen/gemm_mx_host.hpp"
+#include "tools/jobs/gemm_mx_host.hpp"
 
 #include <fmt/format.h>
 
@@ -8,9 +8,8 @@
 #include <random>
 
 #include "codegen/hip_sources.hpp"
-#include "codegen/hip_sources_embedded.hpp"
 #include "jit/isa/mfma_rate.hpp"
-#include "codegen/model_launch.hpp"
+#include "tools/jobs/model_launch.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
@@ -134,18 +133,6 @@ GemmMxBoundCheck gemm_mx_check_bound(const GemmMxPlan& p, std::span<const uint8_
 GemmMxRunResult run_gemm_mx_jit(Device& dev, const GemmMxPlan& p, const BuildResult& k, const GemmMxInputs& in) {
   Module m = dev.load(k.code_object);
   return run(dev, p, m, k.name, in);
-}
-
-std::string gemm_mx_hip_source() { return inline_codegen_headers(embedded::kGemmMx); }
-
-std::vector<std::string> gemm_mx_hip_flags(const GemmMxPlan& p) {
-  const GemmMxShape& s = p.shape;
-  const std::vector<std::pair<const char*, int64_t>> d = {
-      {"M", s.M}, {"N", s.N}, {"K", s.K}, {"TM", p.cfg.tile_m}, {"TN", p.cfg.tile_n}, {"WM", p.cfg.waves_m},
-      {"WN", p.cfg.waves_n}, {"MB", p.cfg.mfma_m}, {"FMT", int(s.format)}, {"OUTF32", s.output == GemmMxOutput::f32}};
-  std::vector<std::string> f;
-  for (auto [n, v] : d) f.push_back(fmt::format("-DMX_{}={}", n, v));
-  return f;
 }
 
 GemmMxRunResult run_gemm_mx_hip(Device& dev, const GemmMxPlan& p, std::span<const uint8_t> code_object,

@@ -1,12 +1,12 @@
-#include "codegen/gemm_model.hpp"
+#include "tools/jobs/gemm_model.hpp"
 
 #include <fmt/format.h>
 
 #include <chrono>
 
 #include "codegen/gemm.hpp"
-#include "codegen/gemm_host.hpp"
-#include "codegen/model_launch.hpp"
+#include "tools/jobs/gemm_host.hpp"
+#include "tools/jobs/model_launch.hpp"
 #include "runtime/model/product_file.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/isa/isa.hpp"
