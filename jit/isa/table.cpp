@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "jit/isa/error.hpp"
+#include "jit/isa/implicit_regs.hpp"
 #include "jit/isa/isa.hpp"
 #include "jit/isa/opcode.hpp"
 
@@ -36,6 +37,9 @@ constexpr uint64_t kBytesShift = 32;
 constexpr uint64_t B1 = 1ull << kBytesShift, B2 = 2ull << kBytesShift, B4 = 4ull << kBytesShift, B8 = 8ull << kBytesShift,
                    B12 = 12ull << kBytesShift, B16 = 16ull << kBytesShift;
 constexpr uint64_t SEXT = 1ull << 40, D16 = 1ull << 41, D16_HI = 1ull << 42;
+// Registers written or read without being named (implicit_regs.hpp), bits 43..48.
+constexpr uint64_t WRITES_SCC = 1ull << 43, READS_SCC = 1ull << 44, WRITES_EXEC = 1ull << 45, WRITES_M0 = 1ull << 46,
+                   WRITES_MODE = 1ull << 47, READS_M0 = 1ull << 48;
 }  // namespace def_names
 
 struct RawEntry {
@@ -210,6 +214,7 @@ struct Table {
   std::array<size_t, kOpcodeCount> by_opcode{};  // opcode -> index in entries
   std::vector<Opcode> opcodes;                   // parallel to entries
   std::vector<uint32_t> classes;                 // parallel to entries: ClassBits
+  std::vector<ImplicitRegs> implicit;            // parallel to entries: registers written or read unnamed
   std::vector<std::array<uint8_t, 2>> passes;       // parallel to entries: gfx942, gfx950
   std::deque<std::vector<OperandSpec>> operand_storage;  // stable addresses for the spans
   std::unordered_map<std::string_view, size_t> by_name;
@@ -265,6 +270,9 @@ struct Table {
       passes.push_back({r->passes_gfx942, r->passes_gfx950});
       opcodes.push_back(op);
       classes.push_back(declared_classes(r->flags));
+      implicit.push_back({bool(r->flags & WRITES_SCC), bool(r->flags & READS_SCC),
+                          bool(r->flags & WRITES_EXEC) || bool(declared_classes(r->flags) & kClassVcmpx),
+                          bool(r->flags & WRITES_M0), bool(r->flags & WRITES_MODE), bool(r->flags & READS_M0)});
     }
   }
 };
@@ -307,6 +315,12 @@ Opcode opcode_of(const InstrInfo& row) {
 uint32_t classes_of(const InstrInfo& row) {
   long i = row_index(row);
   return i < 0 ? 0 : the_table().classes[size_t(i)];
+}
+ImplicitRegs implicit_regs(const InstrInfo& row) {
+  long i = row_index(row);
+  ImplicitRegs r = i < 0 ? ImplicitRegs{} : the_table().implicit[size_t(i)];
+  r.reads_vcc = row.reads_vcc;
+  return r;
 }
 
 int mfma_passes(const InstrInfo& info, Arch arch) {

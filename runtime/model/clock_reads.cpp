@@ -1,15 +1,26 @@
 // In-kernel clocks under the timing model (clock_reads.hpp).
 #include "runtime/model/clock_reads.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "jit/isa/error.hpp"
 #include "runtime/model/cu_model.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/sim/clock_taint.hpp"
 
 namespace cdnajit::model {
 
@@ -21,14 +32,33 @@ namespace {
 class MemorySnapshot {
  public:
   explicit MemorySnapshot(sim::Memory& m) {
+    size_t kept = 0;
     for (auto [base, size] : m.allocations()) {
       const uint8_t* p = m.find(base, size)->data.get();
       Alloc a{base, size, {}};
       for (size_t off = 0; off < size; off += kPage) {
         const size_t n = std::min(kPage, size - off);
-        if (!zero(p + off, n)) a.pages.emplace_back(off, std::vector<uint8_t>(p + off, p + off + n));
+        if (!zero(p + off, n)) {
+          a.pages.push_back({off, kept, n});
+          kept += n;
+        }
       }
       allocs_.push_back(std::move(a));
+    }
+    // One buffer for every kept page, 2 MiB aligned and advised for transparent huge pages: copying
+    // a 16 MiB input into 4 KiB pages cost about 4096 page faults, a visible part of the overhead.
+    constexpr size_t kHuge = size_t(2) << 20;
+    const size_t bytes = (kept + kHuge - 1) / kHuge * kHuge;
+    if (bytes) {
+      store_.reset(static_cast<uint8_t*>(std::aligned_alloc(kHuge, bytes)));
+      if (!store_) throw Error("model: no memory for the snapshot of the launch's " + std::to_string(kept) + " bytes");
+#ifdef MADV_HUGEPAGE
+      madvise(store_.get(), bytes, MADV_HUGEPAGE);  // advice only: without it the copy still works
+#endif
+    }
+    for (const Alloc& a : allocs_) {
+      const uint8_t* p = m.find(a.base, a.size)->data.get();
+      for (const Page& pg : a.pages) std::memcpy(store_.get() + pg.at, p + pg.off, pg.bytes);
     }
   }
   void restore(sim::Memory& m) const {
@@ -37,10 +67,10 @@ class MemorySnapshot {
       if (!b || b->base != a.base) throw Error("model: an allocation changed between the runs of a launch that reads clocks");
       uint8_t* p = b->data.get();
       size_t next = 0;  // first page not yet restored
-      for (const auto& [off, bytes] : a.pages) {
-        clear(p, next, off);
-        std::memcpy(p + off, bytes.data(), bytes.size());
-        next = off + bytes.size();
+      for (const Page& pg : a.pages) {
+        clear(p, next, pg.off);
+        std::memcpy(p + pg.off, store_.get() + pg.at, pg.bytes);
+        next = pg.off + pg.bytes;
       }
       clear(p, next, a.size);
     }
@@ -48,10 +78,16 @@ class MemorySnapshot {
 
  private:
   static constexpr size_t kPage = size_t(1) << 16;
+  struct Page {
+    size_t off, at, bytes;  // offset in the allocation, offset in store_, length
+  };
   struct Alloc {
     uint64_t base;
     size_t size;
-    std::vector<std::pair<size_t, std::vector<uint8_t>>> pages;  // offset, bytes (non-zero pages)
+    std::vector<Page> pages;  // the non-zero pages
+  };
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
   };
   static bool zero(const uint8_t* p, size_t n) {
     for (size_t i = 0; i < n; ++i)
@@ -67,6 +103,7 @@ class MemorySnapshot {
     }
   }
   std::vector<Alloc> allocs_;
+  std::unique_ptr<uint8_t[], Free> store_;
 };
 
 std::string wave_where(const sim::RecordedWave& w) {
@@ -160,57 +197,81 @@ namespace {
 // and their global accesses touch lines in the same pattern: the model's global timing depends on
 // which lanes share a line, where in its line each lane's access lies and which lines the workgroup
 // touched before (first touch per workgroup), not on where the lines are. So global addresses are
-// compared as (line numbered in order of the workgroup's first touch, offset in the line). A CU model
+// taken as (line numbered in order of the workgroup's first touch, offset in the line). A CU model
 // whose timing depends on absolute global addresses must set ModelOptions::clock_share_equal_cus = false.
-struct Normalized {
-  std::vector<uint64_t> seq;
-  uint64_t hash = 0;
+// Workgroups are compared by a 128-bit digest of that sequence (two independent 64-bit hashes), which
+// lets every workgroup be digested once, on the host's threads, without keeping the sequences.
+struct Digest {
+  uint64_t a = 1469598103934665603ull, b = 0x243f6a8885a308d3ull;
+  void add(uint64_t v) {
+    a = (a ^ v) * 1099511628211ull;                                     // FNV-1a over 64-bit words
+    b = std::rotl(b + v * 0x9e3779b97f4a7c15ull, 27) * 0xff51afd7ed558ccdull;  // a multiply-rotate hash
+  }
+  auto operator<=>(const Digest&) const = default;
 };
 
-// Fills `n` (its storage reused from call to call: the equal-share check normalizes every
-// workgroup of the grid and keeps only the shares it replays).
-void normalize(const sim::Recording& rec, size_t first_wave, uint64_t line, Normalized& n,
-               std::unordered_map<uint64_t, uint64_t>& label) {  // line -> order of first touch
+Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t line,
+                        std::unordered_map<uint64_t, uint64_t>& label) {  // line -> order of first touch (reused)
   label.clear();
-  n.seq.clear();
+  Digest d;
   uint64_t last_line = ~uint64_t(0), last_label = 0;  // neighbouring lanes mostly share a line
   // Lines are a power of two on every product (product_file.cpp checks it): a shift and a mask
-  // instead of a 64-bit division per address, which was most of this function's time.
+  // instead of a 64-bit division per address.
   const bool pow2 = (line & (line - 1)) == 0;
   const int shift = pow2 ? std::countr_zero(line) : 0;
-  size_t total = 0;
-  for (size_t k = 0; k < rec.waves_per_workgroup; ++k)
-    total += 1 + rec.waves[first_wave + k].steps.size() + rec.waves[first_wave + k].addrs.size();
-  n.seq.reserve(total);
   for (size_t k = 0; k < rec.waves_per_workgroup; ++k) {
     const sim::RecordedWave& w = rec.waves[first_wave + k];
-    n.seq.push_back(w.steps.size());
+    d.add(w.steps.size());
     for (const sim::RecordedStep& st : w.steps) {
-      n.seq.push_back(uint64_t(st.op) << 24 | uint64_t(st.active) << 16 | uint64_t(st.taken) << 15 | st.addr_count);
+      d.add(uint64_t(st.op) << 24 | uint64_t(st.active) << 16 | uint64_t(st.taken) << 15 | st.addr_count);
       const bool global = rec.ops[st.op].unit == isa::Unit::VMEM;
       for (uint32_t i = 0; i < st.addr_count; ++i) {
         const uint64_t a = w.addrs[st.addr_first + i];
         if (a == sim::kNoAddress || !global) {
-          n.seq.push_back(a);
+          d.add(a);
         } else {
           const uint64_t l = pow2 ? a >> shift : a / line;
           if (l != last_line) {
             last_line = l;
             last_label = label.emplace(last_line, label.size()).first->second;
           }
-          n.seq.push_back(last_label * line + (pow2 ? a & (line - 1) : a % line));
+          d.add(last_label * line + (pow2 ? a & (line - 1) : a % line));
         }
       }
     }
   }
-  uint64_t h = 1469598103934665603ull;
-  for (uint64_t v : n.seq) h = (h ^ v) * 1099511628211ull;
-  n.hash = h;
+  return d;
+}
+
+// Runs body(i) for i in [0, n) on the host's threads; rethrows the first exception.
+template <class Body>
+void parallel_for(size_t n, Body&& body) {
+  std::atomic<size_t> next{0};
+  std::exception_ptr failed;
+  std::mutex failed_lock;
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < n;) {
+      try {
+        body(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> g(failed_lock);
+        if (!failed) failed = std::current_exception();
+      }
+    }
+  };
+  const size_t nthreads = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < nthreads; ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  if (failed) std::rethrow_exception(failed);
 }
 
 // Step 2 of the header: the issue cycle of every clock read of the CUs holding a reader.
+// `grouped` runs once the shares are grouped, before any wave is moved out of `rec` (until then the
+// replay only reads `rec`, so another thread may read it too).
 void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardware& hw, std::span<const uint64_t> readers,
-                       bool share_equal_cus, sim::ClockFeed& feed, ClockSummary& sum) {
+                       bool share_equal_cus, sim::ClockFeed& feed, ClockSummary& sum, const std::function<void()>& grouped) {
   const auto t0 = std::chrono::steady_clock::now();
   feed.cycles.clear();
   const uint64_t cus = uint64_t(hw.cus);
@@ -224,57 +285,60 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
   sum.cus_replayed = 0;
   sum.workgroups_replayed = 0;
   const size_t wpw = rec.waves_per_workgroup;
-  struct Replayed {
+  std::vector<std::vector<uint64_t>> shares(cu_list.size());
+  for (size_t c = 0; c < cu_list.size(); ++c)
+    for (uint64_t w = cu_list[c]; w < plan.workgroups; w += cus) shares[c].push_back(w);
+  // Each share's workgroup digests, on the host's threads (each its own label map).
+  std::vector<std::vector<Digest>> digests(share_equal_cus ? cu_list.size() : 0);
+  if (share_equal_cus)
+    parallel_for(cu_list.size(), [&](size_t c) {
+      thread_local std::unordered_map<uint64_t, uint64_t> label;
+      for (uint64_t w : shares[c]) digests[c].push_back(digest_workgroup(rec, pos.at(w) * wpw, uint64_t(hw.cache_line), label));
+    });
+  struct Job {
     std::vector<uint64_t> share;
-    std::vector<Normalized> norm;
+    sim::Recording one;  // the share's waves, moved out of `rec`
+    std::vector<ClockIssue> reads;
   };
-  std::unordered_map<uint64_t, std::vector<Replayed>> by_hash;  // share signature -> replayed CUs
-  std::vector<Normalized> norm;                          // the current share's workgroups (reused)
-  std::unordered_map<uint64_t, uint64_t> label;          // normalize's line labels (reused)
-  for (uint64_t cu : cu_list) {
-    std::vector<uint64_t> share;
-    for (uint64_t w = cu; w < plan.workgroups; w += cus) share.push_back(w);
+  std::vector<Job> jobs;                                        // the shares to replay
+  std::vector<std::pair<size_t, size_t>> copies;                // (replayed share, alike share), indices into shares
+  std::map<std::vector<Digest>, size_t> replayed;               // digests -> replayed share
+  for (size_t c = 0; c < cu_list.size(); ++c) {
     if (share_equal_cus) {
-      if (norm.size() < share.size()) norm.resize(share.size());
-      uint64_t sig = share.size();
-      for (size_t j = 0; j < share.size(); ++j) {
-        normalize(rec, pos[share[j]] * wpw, uint64_t(hw.cache_line), norm[j], label);
-        sig = (sig ^ norm[j].hash) * 1099511628211ull;
-      }
-      const Replayed* same = nullptr;
-      for (const Replayed& r : by_hash[sig]) {
-        bool alike = r.share.size() == share.size();
-        for (size_t j = 0; j < share.size() && alike; ++j) alike = r.norm[j].hash == norm[j].hash && r.norm[j].seq == norm[j].seq;
-        if (alike) {
-          same = &r;
-          break;
-        }
-      }
-      if (same) {  // the same replay: copy its cycles wave by wave
-        for (size_t j = 0; j < share.size(); ++j)
-          for (size_t k = 0; k < wpw; ++k) {
-            auto it = feed.cycles.find(same->share[j] * wpw + k);
-            if (it != feed.cycles.end()) feed.cycles[share[j] * wpw + k] = it->second;
-          }
+      auto [it, fresh] = replayed.emplace(digests[c], c);
+      if (!fresh) {  // the same replay: its cycles are copied wave by wave once it has run
+        copies.emplace_back(it->second, c);
         continue;
       }
-      // A share not seen before: keep its sequences (copied out of the reused buffers).
-      by_hash[sig].push_back({share, std::vector<Normalized>(norm.begin(), norm.begin() + std::ptrdiff_t(share.size()))});
     }
     ++sum.cus_replayed;
-    sim::Recording one = take_workgroups(rec, share);
-    CuRunConfig cfg = cu_config(plan, hw);
-    cfg.workgroups = int(share.size());
-    cfg.clock_reads = true;
-    cfg.skip_idle_cycles = true;
-    const CuResult R = run_cu(one, hw, cfg);
-    for (const ClockIssue& c : R.clock_reads)
-      feed.cycles[c.workgroup * feed.waves_per_workgroup + uint64_t(c.wave_in_wg)].push_back(c.cycle);
-    sum.workgroups_replayed += share.size();
-    // Give the waves back: the recording is compared with the next run's.
-    for (size_t j = 0; j < share.size(); ++j)
-      for (size_t k = 0; k < wpw; ++k) rec.waves[pos[share[j]] * wpw + k] = std::move(one.waves[j * wpw + k]);
+    sum.workgroups_replayed += shares[c].size();
+    jobs.push_back({shares[c], {}, {}});
   }
+  grouped();
+  for (Job& job : jobs) job.one = take_workgroups(rec, job.share);
+  // The CU replays are independent: run them on the host's threads (each its own CU model).
+  CuRunConfig cfg = cu_config(plan, hw);
+  cfg.clock_reads = true;
+  cfg.skip_idle_cycles = true;
+  parallel_for(jobs.size(), [&](size_t i) {
+    CuRunConfig c = cfg;
+    c.workgroups = int(jobs[i].share.size());
+    jobs[i].reads = run_cu(jobs[i].one, hw, c).clock_reads;
+  });
+  for (Job& job : jobs) {
+    for (const ClockIssue& c : job.reads)
+      feed.cycles[c.workgroup * feed.waves_per_workgroup + uint64_t(c.wave_in_wg)].push_back(c.cycle);
+    // Give the waves back: the recording is compared with the next run's.
+    for (size_t j = 0; j < job.share.size(); ++j)
+      for (size_t k = 0; k < wpw; ++k) rec.waves[pos[job.share[j]] * wpw + k] = std::move(job.one.waves[j * wpw + k]);
+  }
+  for (const auto& [from, to] : copies)
+    for (size_t j = 0; j < shares[to].size(); ++j)
+      for (size_t k = 0; k < wpw; ++k) {
+        auto it = feed.cycles.find(shares[from][j] * wpw + k);
+        if (it != feed.cycles.end()) feed.cycles[shares[to][j] * wpw + k] = it->second;
+      }
   sum.replay_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -295,6 +359,7 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
   const uint64_t limit = opt.clock_workgroups_limit;
   ClockedRun out;
   out.clocks.reads_clock = true;
+  out.clocks.recorded_runs = 0;
   out.clocks.clock_ghz = hw.clock_ghz;
   out.clocks.realtime_mhz = hw.realtime_counter_mhz;
   sim::ClockFeed feed;
@@ -318,34 +383,46 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
     }
     record = merged(record, first_cus);
   }
+  // Run 1 follows the clock-derived values (sim/clock_taint.hpp) when it records every workgroup.
+  const bool track_all = nwg <= limit && opt.clock_taint;
+  if (!opt.clock_taint) out.clocks.taint = "not followed (ModelOptions::clock_taint is off)";
+  else if (!track_all) out.clocks.taint = "not followed: the grid has more workgroups than ModelOptions::clock_workgroups_limit";
   const MemorySnapshot initial(memory);
   sim::Recording prev;
   bool have_prev = false;
   std::vector<uint64_t> prev_readers;
+  auto readers_of = [&] {
+    std::vector<uint64_t> readers;
+    for (uint64_t w = 0; w < nwg; ++w)
+      if (feed.read_clock[w]) readers.push_back(w);
+    return readers;
+  };
+  auto finish = [&](sim::Recording&& rec) {
+    out.clocks.reads = 0;
+    for (const sim::RecordedWave& w : rec.waves)
+      for (const sim::RecordedStep& s : w.steps) out.clocks.reads += rec.ops[s.op].clock != sim::ClockKind::None;
+    out.rec = std::move(rec);
+    return std::move(out);
+  };
   for (int run_no = 1;; ++run_no) {
     if (run_no > 1) initial.restore(memory);
     feed.read_clock.assign(nwg, 0);
+    feed.unfed.assign(nwg, 0);
     sim::Recording rec;
     rec.workgroups = record;
+    rec.track_clock_taint = run_no == 1 && track_all;
     sim_opt.recording = &rec;
     sim_opt.clock_feed = &feed;
     out.stats = run(sim_opt);
     out.clocks.runs = run_no;
+    ++out.clocks.recorded_runs;
     out.clocks.sim_seconds += out.stats.seconds;
     if (run_no == 1) out.clocks.first_run_seconds = out.stats.seconds;
-    std::vector<uint64_t> readers;
-    for (uint64_t w = 0; w < nwg; ++w)
-      if (feed.read_clock[w]) readers.push_back(w);
+    std::vector<uint64_t> readers = readers_of();
     out.clocks.workgroups_reading = readers.size();
     const bool fixed_point = have_prev && readers == prev_readers && first_difference(prev, rec).empty();
-    if (readers.empty() || fixed_point) {
-      // No clock value was read, or every value read is the model's for the streams that read it.
-      out.clocks.reads = 0;
-      for (const sim::RecordedWave& w : rec.waves)
-        for (const sim::RecordedStep& s : w.steps) out.clocks.reads += rec.ops[s.op].clock != sim::ClockKind::None;
-      out.rec = std::move(rec);
-      return out;
-    }
+    // No clock value was read, or every value read is the model's for the streams that read it.
+    if (readers.empty() || fixed_point) return finish(std::move(rec));
     const std::vector<uint64_t> needed = clock_workgroups(plan, hw, readers);
     if (needed.size() > limit)
       throw Error("model: " + std::to_string(readers.size()) + " workgroups read in-kernel clocks (s_memtime / s_memrealtime); "
@@ -371,10 +448,45 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
       have_prev = false;
       continue;
     }
-    replay_for_clocks(rec, plan, hw, readers, opt.clock_share_equal_cus, feed, out.clocks);
+    // The verdict on run 1's clock-derived values reads the recording alongside the replay's grouping.
+    std::future<std::string> verdict;
+    if (rec.track_clock_taint) verdict = std::async(std::launch::async, [&rec] { return sim::clock_taint_verdict(rec); });
+    replay_for_clocks(rec, plan, hw, readers, opt.clock_share_equal_cus, feed, out.clocks, [&] {
+      if (verdict.valid()) out.clocks.taint = verdict.get();
+    });
+    const bool proven = rec.track_clock_taint && out.clocks.taint.empty();
     prev = std::move(rec);
     have_prev = true;
     prev_readers = std::move(readers);
+    if (proven && run_no < opt.clock_runs) {
+      // No clock-derived value reaches the streams: the run fed with the model's values executes
+      // run 1's streams, so it runs without recording. Its counts are checked against run 1's all the
+      // same (every read fed, same readers, same instructions per unit and active lanes): a kernel
+      // whose streams change for another reason (e.g. a spin-wait on other workgroups) goes the
+      // recorded way below.
+      ++run_no;
+      initial.restore(memory);
+      feed.read_clock.assign(nwg, 0);
+      feed.unfed.assign(nwg, 0);
+      sim_opt.recording = nullptr;
+      const sim::Stats st = run(sim_opt);
+      out.clocks.runs = run_no;
+      out.clocks.sim_seconds += st.seconds;
+      const bool same = readers_of() == prev_readers && std::none_of(feed.unfed.begin(), feed.unfed.end(), [](uint8_t u) { return u; }) &&
+                        st.wave_instructions == out.stats.wave_instructions && st.lane_ops == out.stats.lane_ops &&
+                        std::equal(std::begin(st.by_unit), std::end(st.by_unit), std::begin(out.stats.by_unit));
+      if (same) {
+        out.stats = st;
+        return finish(std::move(prev));
+      }
+      out.clocks.taint = "the run fed with the model's values executed other instruction counts than run 1";
+      if (run_no >= opt.clock_runs)
+        throw Error("model: in-kernel clock values did not reach a fixed point in " + std::to_string(run_no) +
+                    " runs of the simulator (ModelOptions::clock_runs, cdnajit run --clock-runs): " + out.clocks.taint +
+                    " although no clock-derived value reaches a branch, EXEC or an address (the kernel's streams "
+                    "change from run to run for another reason, e.g. waves that wait on other workgroups)");
+      // Then run again recording, with the same values, and compare with run 1 (prev).
+    }
   }
 }
 

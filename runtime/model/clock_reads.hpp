@@ -14,6 +14,10 @@
 //     with the previous run's. Equal: the values are the model's own (a fixed point). Different:
 //     repeat from 2 with the new streams, at most ModelOptions::clock_runs runs, then an Error
 //     naming the first wave and instruction whose control flow or address still changes.
+//     When run 1 recorded every workgroup and followed the clock-derived values
+//     (runtime/sim/clock_taint.hpp) without finding one that reaches a branch, EXEC, M0, MODE, an
+//     address or memory some wave loads, the streams cannot change: run 2 then runs without
+//     recording (its instruction counts checked against run 1's) and is the fixed point.
 // Every workgroup that reads a clock is replayed, not only the workgroups the kernel time samples;
 // when that needs more than ModelOptions::clock_workgroups_limit workgroups the launch is refused
 // with an Error saying so (no clock value is left unmodelled silently). A kernel without
@@ -42,6 +46,10 @@ struct ClockSummary {
   uint64_t workgroups_replayed = 0;
   int cus_reading = 0;              // CUs holding a clock-reading workgroup
   int runs = 1;                     // functional runs of the launch
+  int recorded_runs = 1;            // of which recorded (the others: the fed run after the proof below)
+  // Why run 1 could not prove that no clock-derived value reaches a branch, EXEC or an address
+  // (sim/clock_taint.hpp); "" when it did, and the fed run then ran without recording.
+  std::string taint;
   double sim_seconds = 0;           // host time of all runs
   double first_run_seconds = 0;     // of the first run (the plain functional simulation)
   double replay_seconds = 0;        // host time of the clock replays

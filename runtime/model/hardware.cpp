@@ -47,7 +47,11 @@
 //  [ROCPROF] ROCm Compute Profiler, gfx950 System Speed-of-Light (rocprofiler-compute,
 //          src/rocprof_compute_soc/analysis_configs/gfx950/0200_system-speed-of-light.yaml, soc_gfx950.py):
 //          vector L1 peak 128 B/clk per CU, L2 128 B/clk per channel and 16 channels per XCD, scalar L1
-//          64 B/clk, LDS 128 B/clk per CU counted as issued bank accesses.
+//          64 B/clk, LDS 128 B/clk per CU counted as issued bank accesses. Its LDS description
+//          (docs/conceptual/pipeline-descriptions.rst, "Local data share"): the SIMDs connect to the LDS
+//          in pairs, one SIMD of a pair issuing at a time; each pair's port moves 64 B per cycle in each
+//          direction, and the input port carries the addresses as well as the data: a wave64 store of
+//          4 bytes per lane takes 8 cycles, of 16 bytes 20 cycles.
 //  [CDNA4] AMD CDNA 4 architecture white paper: 160 KiB LDS, doubled LDS read bandwidth, loads from
 //          global memory straight into LDS (LDS-DMA) of up to 128 bits per lane, LDS reads with transpose.
 //  fitted  chosen to fit the measured data named beside it (never per kernel).
@@ -67,12 +71,6 @@ namespace {
 // Sustained engine clock of non-MFMA work as a share of the peak: [SEED] GRBM_COUNT / measured time
 // on MI350X (2.01 and 1.96 GHz of 2.2; mean 1.985 GHz). Fitted on one product and assumed for the others.
 constexpr double kSustainedShare = 1.985 / 2.2;
-// Achievable HBM bandwidth as a share of the peak: [ACCEPT] MI300X BabelStream Copy pass threshold,
-// 4.177 TB/s of 5.3 (fitted on that one figure: point babelstream_acceptance/mi300x-copy of
-// tools/validation, reported in tools/report_model.md's fitted set; Mul/Add/Triad/Dot there and Azure's
-// BabelStream figures in babelstream_azure are validation points). No CDNA3 MI325X or CDNA4 figure is
-// published there: the same share is assumed.
-constexpr double kHbmAchievableShare = 4.177285 / 5.3;
 // Dense-MFMA clock as a share of the peak where no product figure exists: [MAF] MI325X 1447 / 2100 MHz.
 constexpr double kDenseMfmaShare = 1.447 / 2.1;
 // Per-launch overhead between two hipEvents (us). Fitted on one point: HipKittens' MI355X BF16 GEMM
@@ -80,6 +78,15 @@ constexpr double kDenseMfmaShare = 1.447 / 2.1;
 // kernel modelled at 9.61 us), kept out of the validation set. No published MI300X/MI355X launch
 // latency was found; the same value is assumed for every product.
 constexpr double kLaunchOverheadUs = 15.40 - 9.61;
+// Achievable HBM bandwidth as a share of the peak: [ACCEPT] MI300X BabelStream Copy pass threshold,
+// 4.177 TB/s of 5.3 (fitted on that one figure: point babelstream_acceptance/mi300x-copy of
+// tools/validation, reported in tools/report_model.md's fitted set; Mul/Add/Triad/Dot there and Azure's
+// BabelStream figures in babelstream_azure are validation points). The figure is a time per launch at
+// the guide's 2^28 doubles (Copy moves 2 x 2^28 x 8 bytes); the drop-in runtime's event times include
+// kLaunchOverheadUs per launch, so the kernel's own time is the threshold's time less that overhead.
+// No CDNA3 MI325X or CDNA4 figure is published there: the same share is assumed.
+constexpr double kCopyBytes = 2.0 * 268435456.0 * 8.0;
+constexpr double kHbmAchievableShare = kCopyBytes / (kCopyBytes / 4.177285e12 - kLaunchOverheadUs * 1e-6) / 5.3e12;
 
 Hardware common(std::string name, std::string product, Arch arch, double peak_ghz, double hbm_tbps) {
   Hardware h;
@@ -223,8 +230,9 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
           : "[ISA3] 32 banks for the CU's LDS; [LDSMB]/[ROCPROF] 128 B/clk per CU = 32 banks x 4 B once per cycle; switchable"},
       {"LDS halves (SIMD pairs) x read bytes/clk each", std::to_string(h.lds_halves) + " x " + std::to_string(h.lds_bytes_per_clk),
        c4 ? "[LDSPH]/[CDNA4] 256 B/clk reads per CU (the [LDSMB] split into SIMD-pair halves kept, assumed)" : "[LDSMB] on MI308X"},
-      {"LDS write bytes/clk per half", std::to_string(h.lds_write_bytes_per_clk),
-       c4 ? "assumed: [CDNA4] doubles the read bandwidth; writes kept at the CDNA3 rate" : "[LDSMB] (the read rate)"},
+      {"LDS write bytes/clk per half (a lane's 4-byte address counted with its data)", std::to_string(h.lds_write_bytes_per_clk),
+       c4 ? "assumed: [CDNA4] doubles the read bandwidth; writes kept at the CDNA3 rate, addresses counted as on CDNA3"
+          : "[LDSMB] (the read rate); [ROCPROF] LDS description: address and data share the input port (b32 store 8 cycles, b128 20)"},
       {"LDS reads with transpose (ds_read_b64_tr_*) / LDS-DMA loads", c4 ? "b64 phases / LDS write bandwidth" : "- / LDS write bandwidth",
        c4 ? "[CDNA4] (transpose reads: 8-byte lanes, banked as ds_read_b64, assumed); an LDS-DMA load's bytes occupy its half's write rate (assumed)"
           : "an LDS-DMA load's bytes occupy its half's write rate (assumed)"},
@@ -256,7 +264,7 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"Infinity Cache hit latency (cycles)", std::to_string(h.mall_latency), "assumed: the low end of [LDSMB]'s 500-800 cycles for loads beyond L2"},
       {"HBM peak TB/s", num(h.hbm_tbps), "[DS]"},
       {"HBM achievable share of peak", num(h.hbm_achievable_share),
-       "MI300X fitted: [ACCEPT] BabelStream Copy threshold 4.177 TB/s / 5.3 (point babelstream_acceptance/mi300x-copy; Mul/Add/Triad/Dot held out); other products assumed at the MI300X share"},
+       "MI300X fitted: [ACCEPT] BabelStream Copy threshold 4.177 TB/s at 2^28 doubles, less the launch overhead per launch, / 5.3 (point babelstream_acceptance/mi300x-copy; Mul/Add/Triad/Dot held out); other products assumed at the MI300X share"},
       {"HBM latency (cycles)", std::to_string(h.hbm_latency), "[LDSMB] 500-800 cycles (MI308X, one wave); the high end"},
       {"dense-MFMA sustained clock (GHz) at MFMA busy share", num(h.mfma_dense_clock_ghz) + " at " + num(h.mfma_dense_busy),
        "MI300X, MI325X: [MAF] BF16 GEMM median clock, 94% of MFMA peak at that clock; MI350X, MI355X assumed: peak x [MAF]'s MI325X share 1447/2100 (no CDNA4 figure found)"},

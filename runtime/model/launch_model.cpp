@@ -304,12 +304,13 @@ std::string format_report(const ModelReport& r) {
     std::snprintf(b, sizeof b,
                   "%sin-kernel clocks: %llu reads in %llu workgroups, each the modelled cycle it issues at (s_memtime: "
                   "cycles at %.4g GHz from the kernel's start; s_memrealtime: %g MHz); their %d CUs modelled, %d "
-                  "replayed (%llu workgroups; the others alike); %d simulator runs to a fixed point (%.3f s, the "
-                  "first %.3f s) + replays %.3f s\n",
+                  "replayed (%llu workgroups; the others alike); %d simulator runs (%d recorded) to a fixed point "
+                  "(%.3f s, the first %.3f s) + replays %.3f s\n",
                   p.c_str(), (unsigned long long)r.clocks.reads, (unsigned long long)r.clocks.workgroups_reading,
                   r.clocks.clock_ghz, r.clocks.realtime_mhz, r.clocks.cus_reading, r.clocks.cus_replayed,
                   (unsigned long long)r.clocks.workgroups_replayed,
-                  r.clocks.runs, r.clocks.sim_seconds, r.clocks.first_run_seconds, r.clocks.replay_seconds);
+                  r.clocks.runs, r.clocks.recorded_runs, r.clocks.sim_seconds, r.clocks.first_run_seconds,
+                  r.clocks.replay_seconds);
     out += b;
   }
   if (r.grid_lines.attempted) {

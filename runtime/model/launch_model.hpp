@@ -58,6 +58,9 @@ struct ModelOptions {
   // workgroup; clock_reads.cpp) take one replay's cycles. Off for a CU model whose timing depends on
   // absolute global addresses.
   bool clock_share_equal_cus = true;
+  // Run 1 follows which values derive from a clock (runtime/sim/clock_taint.hpp); when none reaches a
+  // branch, EXEC or an address, the fed run is not recorded. Off: every run is recorded and compared.
+  bool clock_taint = true;
   // SimulatedGrid::sampled: the first round's workgroups (at most this many) are traced once more
   // address-only so that the memory hierarchy sees the whole round's sharing (grid_lines.hpp);
   // 0 keeps only the kSampledTracedWorkgroups traced in full.

@@ -59,6 +59,16 @@ int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, int m
   return passes;
 }
 
+uint64_t active_lanes(std::span<const uint64_t> addrs) {
+  uint64_t n = 0;
+  for (size_t l = 0; l < std::min<size_t>(64, addrs.size()); ++l) {
+    bool on = addrs[l] != sim::kNoAddress;
+    for (size_t slot = 64 + l; slot < addrs.size() && !on; slot += 64) on = addrs[slot] != sim::kNoAddress;
+    n += on;
+  }
+  return n;
+}
+
 uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes) {
   uint64_t n = 0;
   for (uint64_t a : addrs) n += a != sim::kNoAddress;
@@ -69,7 +79,10 @@ LdsCost lds_cost(std::span<const uint64_t> addrs, int lane_bytes, const Hardware
   LdsCost c;
   int alone = 0;
   const int passes = lds_passes(addrs, lane_bytes, hw.lds_banks, hw.lds_misaligned_passes_per_byte, !write, &alone);
-  const uint64_t bytes = lds_bytes(addrs, lane_bytes);
+  // A write sends each active lane's 4-byte address and its data over the same input port of the
+  // SIMD pair ([ROCPROF]: a wave64 store of 4 bytes per lane takes 8 cycles, of 16 bytes 20 cycles at
+  // 64 B/clk); a read's addresses go in while its data comes back on the other direction's port.
+  const uint64_t bytes = lds_bytes(addrs, lane_bytes) + (write ? 4 * active_lanes(addrs) : 0);
   const uint64_t rate = uint64_t(std::max(1, write ? hw.lds_write_bytes_per_clk : hw.lds_bytes_per_clk));
   c.port_cycles = int((bytes + rate - 1) / rate);
   // Misaligned lanes served alone hold the half (the fitted rule of lds_misaligned_passes_per_byte,

@@ -25,11 +25,14 @@ int lds_passes(std::span<const uint64_t> addrs, int lane_bytes, int banks, int m
 
 // Bytes one DS instruction moves: active lane-accesses x max(4, lane_bytes).
 uint64_t lds_bytes(std::span<const uint64_t> addrs, int lane_bytes);
+// Lanes with at least one access (a lane of a two-access instruction sends one address).
+uint64_t active_lanes(std::span<const uint64_t> addrs);
 
 // Cycles the instruction occupies its LDS half: the bank passes or the half's bandwidth,
 // whichever is slower (Hardware::lds_bytes_per_clk; the microbenchmark in hardware.cpp
 // [LDSMB] shows both limits: a conflict-free wave64 dword read takes 4 cycles, not 2).
-// A write moves at Hardware::lds_write_bytes_per_clk, a read at lds_bytes_per_clk.
+// A write moves its data and its lanes' 4-byte addresses at Hardware::lds_write_bytes_per_clk (one
+// input port carries both), a read its data at lds_bytes_per_clk.
 int lds_cycles(std::span<const uint64_t> addrs, int lane_bytes, const Hardware& hw, bool write = false);
 
 // The two limits of lds_cycles apart: `bank_cycles` = bank passes x Hardware::lds_bank_cycles (the

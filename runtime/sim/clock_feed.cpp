@@ -18,8 +18,12 @@ uint64_t clock_value(Wave& w, ClockKind kind) {
   if (lin < f->read_clock.size()) f->read_clock[lin] = 1;
   uint64_t cycle = 0;
   auto it = f->cycles.find(lin * f->waves_per_workgroup + uint64_t(w.wave_in_wg));
-  if (it != f->cycles.end() && w.clock_reads < it->second.size()) cycle = it->second[w.clock_reads];
-  else cycle = w.clock_reads ? w.clock_cycle + 4 * (w.icount - w.clock_icount) : 4 * w.icount;
+  if (it != f->cycles.end() && w.clock_reads < it->second.size()) {
+    cycle = it->second[w.clock_reads];
+  } else {
+    cycle = w.clock_reads ? w.clock_cycle + 4 * (w.icount - w.clock_icount) : 4 * w.icount;
+    if (lin < f->unfed.size()) f->unfed[lin] = 1;
+  }
   ++w.clock_reads;
   w.clock_cycle = cycle;
   w.clock_icount = w.icount;

@@ -30,6 +30,9 @@ struct ClockFeed {
   // Output of a launch: 1 for each linear workgroup that executed a clock read. The caller sizes
   // it to the grid; each workgroup runs on one host thread, so the writes do not race.
   std::vector<uint8_t> read_clock;
+  // Output, sized alike: 1 for each workgroup that read a clock the feed had no value for (a run the
+  // model can accept has none).
+  std::vector<uint8_t> unfed;
 };
 
 }  // namespace cdnajit::sim

@@ -144,11 +144,18 @@ void dma_lanes(Wave& w, const Op& op, uint32_t bytes, Where where) {
 }
 
 // ---- SMEM -------------------------------------------------------------------
+}  // namespace
+
+uint64_t smem_address(Wave& w, const Op& op, int sbase) {
+  uint64_t base = read_s64(w, op.s[sbase]);
+  if (op.aux & 0x100) base &= 0xffffffffffffull;  // s_buffer_*: V# base (48 bits)
+  const uint64_t off = op.ns > sbase + 1 ? read_s32(w, op.s[sbase + 1]) : 0;
+  return (base + off + int64_t(op.offset)) & ~3ull;
+}
+
+namespace {
 void s_load(Wave& w, const Op& op) {
-  uint64_t base = read_s64(w, op.s[0]);
-  if (op.aux & 0x100) base &= 0xffffffffffffull;  // s_buffer_load: V# base (48 bits)
-  uint64_t off = op.ns > 1 ? read_s32(w, op.s[1]) : 0;
-  uint64_t addr = (base + off + int64_t(op.offset)) & ~3ull;
+  const uint64_t addr = smem_address(w, op, 0);
   uint32_t n = op.aux & 0xff;
   uint8_t* p = global_ptr(w, op, addr, n * 4, -1, false);
   for (uint32_t i = 0; i < n; ++i) {
@@ -162,10 +169,7 @@ void s_load(Wave& w, const Op& op) {
 // s_store_dword{,x2,x4} / s_buffer_store_dword{,x2,x4} sdata, sbase, offset: the s_load address
 // rule (base + offset, dword aligned; s_buffer_*: the V#'s 48-bit base), data from sdata.
 void s_store(Wave& w, const Op& op) {
-  uint64_t base = read_s64(w, op.s[1]);
-  if (op.aux & 0x100) base &= 0xffffffffffffull;
-  uint64_t off = op.ns > 2 ? read_s32(w, op.s[2]) : 0;
-  uint64_t addr = (base + off + int64_t(op.offset)) & ~3ull;
+  const uint64_t addr = smem_address(w, op, 1);
   uint32_t n = op.aux & 0xff;
   uint8_t* p = global_ptr(w, op, addr, n * 4, -1, true);
   if (p)

@@ -83,15 +83,17 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op) {
   RecordedStep st;
   st.op = op.index;
   st.active = uint8_t(std::popcount(w.exec()));
+  uint64_t a[128];
+  int n = 0;
   if (op.unit == isa::Unit::DS || op.unit == isa::Unit::VMEM) {
-    uint64_t a[128];
-    int n = memory_addresses(w, op, a);
+    n = memory_addresses(w, op, a);
     if (n) {
       st.addr_first = uint32_t(rw.addrs.size());
       st.addr_count = uint16_t(n);
       rw.addrs.insert(rw.addrs.end(), a, a + n);
     }
   }
+  if (w.L->rec->track_clock_taint) [[unlikely]] taint_step(rw.taint, w, op, a, n);
   rw.steps.push_back(st);
   const uint64_t bytes = rw.steps.size() * sizeof(RecordedStep) + rw.addrs.size() * sizeof(uint64_t);
   if (bytes - rw.charged < kRecordingChargeBytes) [[likely]]

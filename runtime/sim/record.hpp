@@ -10,6 +10,7 @@
 
 #include "jit/isa/isa.hpp"
 #include "runtime/sim/clock_feed.hpp"
+#include "runtime/sim/clock_taint.hpp"
 #include "jit/codeobject/code_object.hpp"
 
 namespace cdnajit::sim {
@@ -47,6 +48,7 @@ struct RecordedWave {
   // inactive lanes hold kNoAddress. LDS byte addresses for DS, device byte
   // addresses for global/flat/buffer.
   std::vector<uint64_t> addrs;
+  ClockTaint taint;  // with Recording::track_clock_taint: its clock-derived values (clock_taint.hpp)
 };
 
 // Global-memory cache lines one wave touched, for the memory-hierarchy model
@@ -88,6 +90,8 @@ struct Recording {
   // records, so a launch may pass it by up to 1 MiB per host thread before it stops).
   uint64_t max_bytes = kDefaultMaxRecordingBytes;
   RecordedBytes used;  // output: bytes counted so far
+  // Input: follow which values derive from a clock read in every recorded wave (clock_taint.hpp).
+  bool track_clock_taint = false;
   // Output of Simulator::launch.
   Arch arch = Arch::gfx942;
   KernelInfo kernel;

@@ -405,6 +405,8 @@ void run_in_float_mode(Wave& w, const Op& op);
 // global/flat/buffer access of `op` will touch, written to out[k * 64 + lane]
 // (kNoAddress for inactive lanes); returns 0 (not a recorded access), 64 or 128.
 int memory_addresses(Wave& w, const Op& op, uint64_t* out);
+// The dword-aligned address of an SMEM access whose SBase operand is op.s[sbase] (the offset follows it).
+uint64_t smem_address(Wave& w, const Op& op, int sbase);
 // Bytes per lane and address of a memory op (0 when not one), LDS-DMA flag.
 uint32_t memory_lane_bytes(const Op& op);
 // record.cpp: fill the static part of a Recording and the index of recorded workgroups

@@ -356,3 +356,182 @@ TEST_CASE("In-kernel clocks: the replay's idle-cycle skipping keeps every clock 
   CHECK(skipped.workgroup_end == exact.workgroup_end);
   CHECK(skipped.cycles == exact.cycles);
 }
+
+namespace {
+
+// A streaming kernel timed with two clock64() whose first value also reaches the data it writes
+// (tools/model_clock_overhead.sh's kernel): clock values reach memory, not a branch or an address.
+const char* const kStreamTimedHip = R"(
+extern "C" __global__ void stream_timed(const float* a, float* b, unsigned long long* t, int n) {
+  long long t0 = clock64();
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+  float s = float(t0 & 1);
+  for (int k = 0; k < n; ++k) s += a[i + k * stride] * 1.5f;
+  b[i] = s;
+  __asm__ volatile("" ::"v"(s));
+  long long t1 = clock64();
+  if (threadIdx.x == 0) { t[blockIdx.x * 2] = t0; t[blockIdx.x * 2 + 1] = t1; }
+})";
+
+struct StreamRun {
+  model::ModelReport report;
+  std::vector<float> b;
+  std::vector<uint64_t> t;
+  int recorded = 0, plain = 0;  // full-grid functional runs with / without recording
+};
+
+StreamRun stream_timed(const model::ModelOptions& mo) {
+  const model::Hardware& hw = model::product("mi300x");
+  static const std::vector<uint8_t> bytes = compile_hip_with(HipSourceBackend::Kind::clang, kStreamTimedHip, hw.arch, {});
+  const CodeObject co = read_code_object(bytes);
+  constexpr uint32_t kGroups = 16, kBlock = 256, kN = 4;
+  sim::Simulator sim(hw.arch);
+  std::vector<float> a(kGroups * kBlock * kN);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = float(i % 97);
+  const uint64_t da = sim.memory().alloc(a.size() * 4, "a"), db = sim.memory().alloc(kGroups * kBlock * 4, "b"),
+                 dt = sim.memory().alloc(kGroups * 16, "t");
+  sim.memory().write(da, a.data(), a.size() * 4);
+  std::vector<uint8_t> ka = kernarg({da, db, dt});
+  ka.resize(ka.size() + 4);
+  const int32_t n = kN;
+  std::memcpy(ka.data() + 24, &n, 4);
+  StreamRun out;
+  const model::RunLaunch run = [&](const sim::Options& o) {
+    if (!o.only_recorded_workgroups) ++(o.recording ? out.recorded : out.plain);
+    return sim.launch(co, "stream_timed", ka, dims(kGroups, kBlock), o);
+  };
+  out.report = model::model_run(run, sim.memory(), *co.find("stream_timed"), co.arch, dims(kGroups, kBlock), {}, hw, mo,
+                                model::SimulatedGrid::full);
+  out.b = read<float>(sim, db, kGroups * kBlock);
+  out.t = read<uint64_t>(sim, dt, kGroups * 2);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("In-kernel clocks: clock values that reach memory but no branch or address take one recorded run", "[model][clocks]") {
+  const StreamRun r = stream_timed({});
+  // Run 1 recorded (and followed the clock-derived values); the run fed with the model's values
+  // needs no recording: a clock value cannot change its streams.
+  CHECK(r.recorded == 1);
+  CHECK(r.plain == 1);
+  CHECK(r.report.clocks.runs == 2);
+  for (size_t g = 0; g < r.t.size() / 2; ++g) CHECK(r.t[2 * g + 1] > r.t[2 * g]);
+  // Modelled values: every workgroup starts at cycle 0 on its own CU, so t0 is the same small
+  // cycle everywhere, and b's first term is t0 & 1.
+  for (size_t g = 1; g < r.t.size() / 2; ++g) CHECK(r.t[2 * g] == r.t[0]);
+}
+
+TEST_CASE("In-kernel clocks: the unrecorded fed run gives the values of the recorded and compared one", "[model][clocks]") {
+  const StreamRun proven = stream_timed({});
+  model::ModelOptions off;
+  off.clock_taint = false;
+  const StreamRun compared = stream_timed(off);
+  CHECK(proven.report.clocks.taint.empty());
+  CHECK(proven.report.clocks.recorded_runs == 1);
+  CHECK(compared.report.clocks.recorded_runs == 2);
+  CHECK(compared.recorded == 2);
+  CHECK(proven.t == compared.t);
+  CHECK(std::memcmp(proven.b.data(), compared.b.data(), proven.b.size() * 4) == 0);
+  CHECK(proven.report.ms == compared.report.ms);
+}
+
+namespace {
+
+// One wave reads s_memtime and uses its low bits as `use` says; stores a word at out[0..].
+// select_address: the clock reaches SCC, which s_cselect reads without naming it (the ISA table's
+// READS_SCC), and the selected value is an address; vcc_branch: v_cmp writes the clock's test to VCC,
+// which s_cbranch_vccz reads unnamed (READS_VCC).
+enum class ClockUse { address, lds_round_trip, global_round_trip, select_address, vcc_branch };
+Built clock_use(Arch arch, ClockUse use) {
+  Kernel k("clock_use", arch);
+  k.set_workgroup_size(64);
+  k.lds_alloc("buf", 256);
+  Reg out = k.load_arg(k.arg<uint32_t*>("out"));
+  Reg t = k.sgpr("t", 2), m = k.sgpr("m");
+  Reg off = k.vgpr("off"), x = k.vgpr("x"), y = k.vgpr("y");
+  k.v_lshlrev_b32(off, 2, k.workitem_id(0));
+  k.s_waitcnt(lgkmcnt(0));
+  k.s_memtime(t);
+  k.s_waitcnt(lgkmcnt(0));
+  k.s_and_b32(m, t[0], 4);
+  k.v_mov_b32(x, m);
+  if (use == ClockUse::address) {
+    k.v_add_u32(y, x, off);  // the store's address moves with the clock
+    k.global_store_dword(y, off, out);
+  } else if (use == ClockUse::lds_round_trip) {
+    k.ds_write_b32(off, x);
+    k.s_waitcnt(lgkmcnt(0));
+    k.ds_read_b32(y, off);
+    k.s_waitcnt(lgkmcnt(0));
+    k.global_store_dword(off, y, out);
+  } else if (use == ClockUse::select_address) {
+    k.s_cmp_eq_u32(m, 0);
+    k.s_cselect_b32(m, 4, 0);
+    k.v_mov_b32(y, m);
+    k.v_add_u32(y, y, off);
+    k.global_store_dword(y, off, out);
+  } else if (use == ClockUse::vcc_branch) {
+    Label skip = k.new_label("skip");
+    k.v_cmp_eq_u32(isa::SpecialReg::VCC, 0, x);
+    k.s_cbranch_vccz(skip);
+    k.global_store_dword(off, off, out);
+    k.bind(skip);
+  } else {
+    k.global_store_dword(off, x, out);
+    k.s_waitcnt(vmcnt(0));
+    k.global_load_dword(y, off, out);
+    k.s_waitcnt(vmcnt(0));
+    k.v_add_u32(y, 1, y);
+    k.global_store_dword(off, y, out);
+  }
+  k.s_endpgm();
+  return build(k);
+}
+
+model::ModelReport launch_clock_use(ClockUse use) {
+  const model::Hardware& hw = model::product("mi300x");
+  const Built b = clock_use(hw.arch, use);
+  sim::Simulator sim(hw.arch);
+  const uint64_t out = sim.memory().alloc(512, "out");
+  return model::model_launch(sim, b.co, b.name, kernarg({out}), dims(1, 64), {}, hw);
+}
+
+}  // namespace
+
+TEST_CASE("In-kernel clocks: a clock value reaching a branch, an address or reloaded memory is found; those runs are recorded",
+          "[model][clocks]") {
+  // The spinning kernel: s_cmp of the clock difference sets SCC, which the loop's branch reads.
+  {
+    const model::Hardware& hw = model::product("mi300x");
+    const Built b = clock_spin(hw.arch, 2000);
+    sim::Simulator sim(hw.arch);
+    const uint64_t d = sim.memory().alloc(256, "data"), out = sim.memory().alloc(32, "out");
+    const model::ModelReport r = model::model_launch(sim, b.co, b.name, kernarg({d, out}), dims(1, 64), {}, hw);
+    INFO(r.clocks.taint);
+    CHECK_THAT(r.clocks.taint, Catch::Contains("workgroup 0 wave 0") && Catch::Contains("s_cbranch_scc") &&
+                                   Catch::Contains("branch condition (SCC)"));
+    CHECK(r.clocks.recorded_runs == 3);
+  }
+  const model::ModelReport addr = launch_clock_use(ClockUse::address);
+  INFO(addr.clocks.taint);
+  CHECK_THAT(addr.clocks.taint, Catch::Contains("global_store_dword") && Catch::Contains("memory address"));
+  CHECK(addr.clocks.recorded_runs == addr.clocks.runs);
+  const model::ModelReport lds = launch_clock_use(ClockUse::lds_round_trip);
+  INFO(lds.clocks.taint);
+  CHECK_THAT(lds.clocks.taint, Catch::Contains("ds_read_b32") && Catch::Contains("loads LDS where a clock-derived value was stored"));
+  CHECK(lds.clocks.recorded_runs == 2);
+  const model::ModelReport global = launch_clock_use(ClockUse::global_round_trip);
+  INFO(global.clocks.taint);
+  CHECK_THAT(global.clocks.taint, Catch::Contains("global_load_dword") && Catch::Contains("loads global memory"));
+  CHECK(global.clocks.recorded_runs == 2);
+  // Through the registers an instruction reads without naming them.
+  const model::ModelReport select = launch_clock_use(ClockUse::select_address);
+  INFO(select.clocks.taint);
+  CHECK_THAT(select.clocks.taint, Catch::Contains("global_store_dword") && Catch::Contains("memory address"));
+  CHECK(select.clocks.recorded_runs == select.clocks.runs);
+  const model::ModelReport vcc = launch_clock_use(ClockUse::vcc_branch);
+  INFO(vcc.clocks.taint);
+  CHECK_THAT(vcc.clocks.taint, Catch::Contains("s_cbranch_vccz") && Catch::Contains("branch condition (VCC)"));
+  CHECK(vcc.clocks.recorded_runs == vcc.clocks.runs);
+}

@@ -122,3 +122,14 @@ TEST_CASE("Floors: built-in kernels, micro-kernels and the kernel families on bo
     CHECK(c.gemm_ms() * 1e-3 >= (in_bytes + out_bytes) / peak_hbm(hw));
   }
 }
+
+TEST_CASE("Floors: the achievable HBM share reproduces the Copy point it was fitted to, launch overhead included", "[model][floors]") {
+  // babelstream_acceptance/mi300x-copy: AMD's MI300X BabelStream Copy threshold, 4,177,285 MB/s at the
+  // guide's 2^28 doubles (2 x 2^28 x 8 bytes per launch). The drop-in runtime's event time of one
+  // launch is the kernel at the achievable HBM bandwidth plus the product's launch overhead, so the two
+  // fitted figures must give the threshold back together (refitting one alone breaks it).
+  const model::Hardware& hw = model::product("mi300x");
+  const double bytes = 2.0 * 268435456.0 * 8.0;
+  const double seconds = bytes / hw.hbm_achievable_bytes_per_s(hw.cus, hw.clock_ghz) + hw.launch_overhead_us * 1e-6;
+  CHECK(bytes / seconds / 1e6 == Approx(4177285.0).epsilon(1e-4));
+}

@@ -112,3 +112,25 @@ TEST_CASE("lds_cost: misaligned lanes served alone hold the half, aligned passes
   CHECK(model::lds_cycles(lane_addrs(0, 8), 8, hw) == 8);
   CHECK(model::lds_cycles(lane_addrs(4, 8), 8, hw) == 64 * 8);
 }
+
+TEST_CASE("lds_cost: a write sends its addresses and its data over one port", "[model][lds]") {
+  // ROCm Compute Profiler's LDS description: the SIMD pair's input port carries address and data,
+  // so a wave64 store of 4 bytes per lane takes 8 cycles and one of 16 bytes 20 (64 B/clk); a read's
+  // data returns on the other direction and moves at the read rate alone.
+  const model::Hardware& hw = model::product("mi300x");
+  CHECK(model::lds_cost(lane_addrs(0, 4), 4, hw, true).port_cycles == 8);
+  CHECK(model::lds_cost(lane_addrs(0, 8), 8, hw, true).port_cycles == 12);
+  CHECK(model::lds_cost(lane_addrs(0, 16), 16, hw, true).port_cycles == 20);
+  CHECK(model::lds_cost(lane_addrs(0, 4), 4, hw, false).port_cycles == 4);
+  CHECK(model::lds_cost(lane_addrs(0, 16), 16, hw, false).port_cycles == 16);
+  // ds_write2_b32: one address per lane, two dwords of data: (256 + 512) / 64.
+  std::vector<uint64_t> two = lane_addrs(0, 4);
+  auto second = lane_addrs(256, 4);
+  two.insert(two.end(), second.begin(), second.end());
+  CHECK(model::active_lanes(two) == 64);
+  CHECK(model::lds_cost(two, 4, hw, true).port_cycles == 12);
+  // Half the lanes active: half the addresses and half the data.
+  std::vector<uint64_t> half = lane_addrs(0, 4);
+  for (int l = 32; l < 64; ++l) half[size_t(l)] = sim::kNoAddress;
+  CHECK(model::lds_cost(half, 4, hw, true).port_cycles == 4);
+}

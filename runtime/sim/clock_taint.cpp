@@ -1,0 +1,307 @@
+// Clock-derived values of a recorded wave (clock_taint.hpp).
+#include "runtime/sim/clock_taint.hpp"
+
+#include <algorithm>
+
+#include "jit/isa/implicit_regs.hpp"
+#include "jit/isa/opcode.hpp"
+#include "runtime/sim/sim_internal.hpp"
+
+namespace cdnajit::sim {
+
+namespace {
+
+using Range = std::pair<uint64_t, uint64_t>;
+
+bool memory_unit(isa::Unit u) { return u == isa::Unit::DS || u == isa::Unit::VMEM || u == isa::Unit::SMEM; }
+
+// Bit k: op.s[k] is an address (VAddr, SAddr, SRsrc, SOffset, SBase operand, or a DS "addr"), from
+// the table row's sources in order. A row whose sources do not line up with the decoded ones (or no
+// row) has every source counted as an address.
+uint32_t address_sources(const Op& op) {
+  if (!op.info) return 0x1f;
+  uint32_t mask = 0;
+  int k = 0;
+  for (const isa::OperandSpec& o : op.info->operands) {
+    if (o.is_def) continue;
+    using K = isa::OpKind;
+    if (o.kind == K::VAddr || o.kind == K::SAddrOrOff || o.kind == K::SRsrc || o.kind == K::SOffset || o.kind == K::SBase ||
+        (op.unit == isa::Unit::DS && o.name == "addr"))
+      mask |= 1u << k;
+    ++k;
+  }
+  return k == op.ns ? mask : 0x1f;
+}
+
+// The index in op.s of the SBase operand of an SMEM instruction (-1: none).
+int sbase_source(const Op& op) {
+  if (!op.info) return -1;
+  int k = 0;
+  for (const isa::OperandSpec& o : op.info->operands) {
+    if (o.is_def) continue;
+    if (o.kind == isa::OpKind::SBase) return k < op.ns ? k : -1;
+    ++k;
+  }
+  return -1;
+}
+
+// [lowest address, highest address + bytes) of the active lanes; empty (lo >= hi) when none is.
+// Written without a branch per lane so that it vectorizes (the verdict takes the hull of every load).
+Range hull(const uint64_t* a, int n, uint64_t bytes) {
+  uint64_t lo = ~0ull, hi = 0;
+  for (int i = 0; i < n; ++i) {
+    const bool on = a[i] != kNoAddress;
+    lo = std::min<uint64_t>(lo, on ? a[i] : ~0ull);
+    hi = std::max<uint64_t>(hi, on ? a[i] : 0);
+  }
+  return lo == ~0ull ? Range{1, 0} : Range{lo, hi + std::max<uint64_t>(bytes, 1)};
+}
+
+std::string where(const Op& op, const std::string& why) { return "pc " + hex(op.pc) + " '" + op.text + "': " + why; }
+
+// What taint_step needs of an instruction beyond its registers: a function of its table row, unit
+// and decoded source count only, so worked out once per instruction and host thread (keyed by
+// those, so an entry left from another kernel is recomputed, never reused).
+struct OpFacts {
+  bool valid = false;
+  const isa::InstrInfo* info = nullptr;
+  uint8_t ns = 0, nd = 0;
+  isa::Unit unit = isa::Unit::Misc;
+  // LLVM leaves out the VCC of some VOP2 carry forms (decode.cpp, dest_count): a row operand the
+  // decoded instruction lacks is taken to be VCC, read (a missing source) or written (a missing def).
+  bool unnamed_vcc_read = false, unnamed_vcc_write = false;
+  isa::ImplicitRegs imp;
+  uint32_t addr_mask = 0;  // address_sources (0 outside DS/VMEM/SMEM)
+  uint8_t also_read = 0;   // bit j: op.d[j] is a def the instruction also reads
+  int sbase = -1;          // sbase_source
+  bool reads_memory = false, cond_branch = false;
+};
+thread_local std::vector<OpFacts> op_facts;
+
+const OpFacts& facts_of(const Op& op) {
+  if (op_facts.size() <= op.index) op_facts.resize(size_t(op.index) + 1);
+  OpFacts& f = op_facts[op.index];
+  if (f.valid && f.info == op.info && f.ns == op.ns && f.nd == op.nd && f.unit == op.unit) return f;
+  f = OpFacts{};
+  f.valid = true;
+  f.info = op.info;
+  f.ns = op.ns;
+  f.nd = op.nd;
+  f.unit = op.unit;
+  const isa::InstrInfo* info = op.info;
+  if (info) {
+    f.imp = isa::implicit_regs(*info);
+    int defs = 0, uses = 0;
+    for (const isa::OperandSpec& o : info->operands) {
+      if (!o.is_def) {
+        ++uses;
+        continue;
+      }
+      if (o.also_read && defs < 8) f.also_read |= uint8_t(1u << defs);
+      ++defs;
+    }
+    f.cond_branch = isa::is(*info, isa::kClassCondBranch);
+    const bool vector = op.unit == isa::Unit::VALU;
+    f.unnamed_vcc_read = vector && op.ns < uses;
+    f.unnamed_vcc_write = vector && op.nd < defs;
+  }
+  f.reads_memory = info && memory_unit(op.unit) && (info->is_load || info->is_atomic);
+  f.addr_mask = memory_unit(op.unit) ? address_sources(op) : 0;
+  f.sbase = op.unit == isa::Unit::SMEM ? sbase_source(op) : -1;
+  return f;
+}
+
+}  // namespace
+
+void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int n) {
+  const isa::InstrInfo* info = op.info;
+  const bool clock = clock_kind(info) != ClockKind::None;
+  if (!t.active && !clock && !memory_unit(op.unit)) return;  // nothing derives from a clock yet
+  const OpFacts& f = facts_of(op);
+  const bool reads_memory = f.reads_memory;
+  if (op.unit == isa::Unit::SMEM && reads_memory) {
+    if (f.sbase < 0) {
+      t.reached = where(op, "a scalar memory read whose address the check cannot work out");
+    } else {
+      const uint64_t a = smem_address(w, op, f.sbase);
+      t.scalar_reads.emplace_back(a, a + std::max<uint64_t>(8, 4ull * (op.aux & 0xff)));
+    }
+  }
+  if (op.unit == isa::Unit::VMEM && reads_memory) {
+    if (info->family == isa::Family::FLAT) t.flat_reads = true;
+    if (n == 0 && info->family != isa::Family::SCRATCH) t.unrecorded_global_reads = true;  // scratch is private
+  }
+  if (!t.active && !clock) return;  // nothing derives from a clock yet
+  t.active = true;
+  if (!t.reached.empty()) return;  // the proof has failed; the rest does not matter
+  if (clock) {
+    for (int r = op.d[0].idx; r < op.d[0].idx + op.d[0].n && r < kSFileSize; ++r) t.sgpr[r] = true;
+    return;
+  }
+  const isa::ImplicitRegs& imp = f.imp;
+  auto s_tainted = [&](const Src& s) {
+    switch (s.k) {
+      case SrcKind::S:
+        for (int r = s.idx; r < s.idx + s.n && r < kSFileSize; ++r)
+          if (t.sgpr[r]) return true;
+        return false;
+      case SrcKind::Scc: return t.scc;
+      case SrcKind::Vccz: return bool(t.sgpr[kVccLo] || t.sgpr[kVccHi]);
+      case SrcKind::Execz: return bool(t.sgpr[kExecLo] || t.sgpr[kExecHi]);
+      default: return false;
+    }
+  };
+  auto v_lanes = [&](const Src& s) {
+    uint64_t m = 0;
+    if (s.k == SrcKind::V)
+      for (size_t r = s.idx; r < size_t(s.idx) + s.n && r < t.vgpr.size(); ++r) m |= t.vgpr[r];
+    return m;
+  };
+  auto tainted = [&](const Src& s) { return s_tainted(s) || v_lanes(s) != 0; };
+  // Sources: named ones (addresses apart), defs the instruction also reads, implicit reads.
+  const uint32_t addr_mask = f.addr_mask;
+  bool addr = false, data = false;
+  for (int k = 0; k < op.ns; ++k)
+    if (tainted(op.s[k])) ((addr_mask >> k) & 1 ? addr : data) = true;
+  auto also_read = [&](int j) { return j < 8 && ((f.also_read >> j) & 1); };
+  for (int j = 0; j < op.nd; ++j)
+    if (also_read(j) && tainted(op.d[j])) data = true;
+  const bool vcc = t.sgpr[kVccLo] || t.sgpr[kVccHi];
+  if (imp.reads_scc && t.scc) data = true;
+  if ((imp.reads_vcc || f.unnamed_vcc_read) && vcc) data = true;
+  const bool any = addr || data;
+  auto reach = [&](const std::string& why) { t.reached = where(op, why); };
+  // Where such a value would change the streams, or leave what this check follows.
+  if (addr) return reach("a clock-derived value is a memory address (or an LDS lane index)");
+  if ((w.mode & kModeGprIdxEn) && (op.unit == isa::Unit::VALU || op.unit == isa::Unit::MFMA))
+    return reach("VGPR indexing is on while a clock-derived value is live (the check does not follow indexed registers)");
+  if (imp.reads_m0 && op.unit == isa::Unit::SALU && (any || t.sgpr.any() || t.scc))
+    return reach("an M0-relative scalar move while a clock-derived value is live (not followed)");
+  if (f.cond_branch && ((imp.reads_scc && t.scc) || (imp.reads_vcc && vcc)))
+    return reach(std::string("a clock-derived value is the branch condition (") + (imp.reads_scc ? "SCC" : "VCC") + ")");
+  if (op.unit == isa::Unit::Branch && any) return reach("a clock-derived value is a branch target");
+  if (any) {
+    bool exec = imp.writes_exec, m0 = imp.writes_m0;
+    for (int j = 0; j < op.nd; ++j)
+      if (op.d[j].k == SrcKind::S)
+        for (int r = op.d[j].idx; r < op.d[j].idx + op.d[j].n; ++r) {
+          exec |= r == kExecLo || r == kExecHi;
+          m0 |= r == kM0;
+        }
+    if (exec) return reach("a clock-derived value is written to EXEC");
+    if (m0) return reach("a clock-derived value is written to M0");
+    if (imp.writes_mode) return reach("a clock-derived value is written to MODE");
+    if (!info) return reach("a clock-derived value is read by an instruction outside the ISA table (not followed)");
+    const isa::Unit u = op.unit;
+    if (u != isa::Unit::SALU && u != isa::Unit::VALU && u != isa::Unit::MFMA && !memory_unit(u))
+      return reach("a clock-derived value is read by an instruction the check does not follow");
+  }
+  if (data && info && (info->is_store || info->is_atomic) && memory_unit(op.unit)) {
+    const uint64_t bytes = std::max<uint64_t>(memory_lane_bytes(op), 16);  // 16: wider than any lane's data
+    if (n && op.unit == isa::Unit::DS) t.lds_stores.push_back(hull(addrs, n, bytes));
+    else if (n && op.unit == isa::Unit::VMEM && (info->family == isa::Family::GLOBAL || info->family == isa::Family::MUBUF))
+      t.global_stores.push_back(hull(addrs, n, bytes));
+    else
+      return reach("a clock-derived value is stored where the check does not follow it (scalar, scratch, flat or atomic store)");
+  }
+  // Results: a load's come from memory; the others derive from a clock when a source does.
+  const uint64_t exec = w.exec();
+  for (int j = 0; j < op.nd; ++j) {
+    const Src& d = op.d[j];
+    const bool value = reads_memory ? false : any;
+    if (d.k == SrcKind::S) {
+      for (int r = d.idx; r < d.idx + d.n && r < kSFileSize; ++r) t.sgpr[r] = value;
+    } else if (d.k == SrcKind::V) {
+      // Whole-lane writes of the EXEC lanes replace the state; partial writes (SDWA, op_sel halves,
+      // D16 loads, read-modify-write defs, MFMA and the other units) can only add to it.
+      const bool whole = reads_memory ? !(info->d16 || info->d16_hi)
+                                      : op.unit == isa::Unit::VALU && !op.sdwa && op.op_sel == 0 && !also_read(j);
+      if (value && t.vgpr.size() < size_t(d.idx) + d.n) t.vgpr.resize(std::min<size_t>(kVFile, size_t(d.idx) + d.n), 0);
+      for (size_t r = d.idx; r < size_t(d.idx) + d.n && r < t.vgpr.size(); ++r) {
+        uint64_t& m = t.vgpr[r];
+        if (whole) m = (m & ~exec) | (value ? exec : 0);
+        else if (value) m = ~0ull;
+      }
+    }
+  }
+  if (imp.writes_scc) t.scc = any;
+  if (f.unnamed_vcc_write) t.sgpr[kVccLo] = t.sgpr[kVccHi] = any;
+}
+
+namespace {
+
+// Sorts and merges ranges; then `hits` tells whether [lo, hi) overlaps one.
+struct RangeSet {
+  std::vector<Range> r;
+  void add(const Range& x) {
+    if (x.first < x.second) r.push_back(x);
+  }
+  void finish() {
+    std::sort(r.begin(), r.end());
+    std::vector<Range> m;
+    for (const Range& x : r) {
+      if (!m.empty() && x.first <= m.back().second) m.back().second = std::max(m.back().second, x.second);
+      else m.push_back(x);
+    }
+    r = std::move(m);
+  }
+  bool hits(const Range& x) const {
+    if (x.first >= x.second) return false;
+    auto it = std::upper_bound(r.begin(), r.end(), Range{x.first, ~0ull});  // first range starting after x.first
+    if (it != r.begin() && std::prev(it)->second > x.first) return true;
+    return it != r.end() && it->first < x.second;
+  }
+  bool empty() const { return r.empty(); }
+};
+
+std::string wave_name(const RecordedWave& w) {
+  return "workgroup " + std::to_string(w.workgroup) + " wave " + std::to_string(w.wave_in_wg);
+}
+
+}  // namespace
+
+std::string clock_taint_verdict(const Recording& r) {
+  for (const RecordedWave& w : r.waves)
+    if (!w.taint.reached.empty()) return wave_name(w) + ", " + w.taint.reached;
+  // Global memory: no load may read a byte a clock-derived store wrote (in either order: the waves
+  // of other workgroups may run before or after it).
+  RangeSet global;
+  for (const RecordedWave& w : r.waves)
+    for (const Range& x : w.taint.global_stores) global.add(x);
+  global.finish();
+  const size_t wpw = std::max<size_t>(1, r.waves_per_workgroup);
+  for (size_t first = 0; first < r.waves.size(); first += wpw) {
+    RangeSet lds;
+    bool flat = false;
+    for (size_t k = first; k < first + wpw && k < r.waves.size(); ++k) {
+      for (const Range& x : r.waves[k].taint.lds_stores) lds.add(x);
+      flat |= r.waves[k].taint.flat_reads;
+    }
+    lds.finish();
+    if (!lds.empty() && flat)
+      return wave_name(r.waves[first]) + ": a flat load may read the LDS where a clock-derived value was stored (not followed)";
+    for (size_t k = first; k < first + wpw && k < r.waves.size(); ++k) {
+      const RecordedWave& w = r.waves[k];
+      if (!global.empty() && w.taint.unrecorded_global_reads)
+        return wave_name(w) + ": a global atomic reads memory at addresses the check does not follow, and clock-derived "
+                              "values were stored to global memory";
+      for (const Range& x : w.taint.scalar_reads)
+        if (global.hits(x)) return wave_name(w) + ": a scalar load reads global memory where a clock-derived value was stored";
+      if (global.empty() && lds.empty()) continue;
+      for (size_t i = 0; i < w.steps.size(); ++i) {
+        const RecordedStep& st = w.steps[i];
+        const RecordedOp& o = r.ops[st.op];
+        if (!st.addr_count || !o.info || !(o.info->is_load || o.info->is_atomic)) continue;
+        const bool ds = o.unit == isa::Unit::DS;
+        const RangeSet& set = ds ? lds : global;
+        if (set.empty()) continue;
+        if (set.hits(hull(w.addrs.data() + st.addr_first, st.addr_count, std::max<uint64_t>(o.lane_bytes, 16))))
+          return wave_name(w) + ", pc " + hex(o.pc) + " '" + o.text + "': it loads " + (ds ? "LDS" : "global memory") +
+                 " where a clock-derived value was stored";
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace cdnajit::sim
