@@ -222,11 +222,18 @@ ModelReport model_run(const RunLaunch& run, sim::Memory& memory, const KernelInf
   }
   sim::Recording rec =
       recording_for(plan, hw, simulated == SimulatedGrid::sampled ? kSampledTracedWorkgroups : kMaxTracedWorkgroups);
+  // A sampled launch's first round, address-only (grid_lines.hpp), before the sampled run so that
+  // both read global memory as the launch finds it.
+  RoundLines round;
+  if (simulated == SimulatedGrid::sampled && opt.sampled_round_lines > 0)
+    round = trace_round_address_only(run, sim_opt, plan, hw, opt.sampled_round_lines, rec.line_workgroups);
   sim_opt.recording = &rec;
   sim_opt.only_recorded_workgroups = simulated != SimulatedGrid::full;
   sim::Stats st = run(sim_opt);
   if (stats_out) *stats_out = st;
+  adopt_round_lines(rec, round);
   ModelReport r = model_recording(rec, plan, hw, opt);
+  r.grid_lines = round.summary;
   r.sim_seconds = st.seconds;
   r.clocks.sim_seconds = r.clocks.first_run_seconds = st.seconds;
   return r;
@@ -304,6 +311,20 @@ std::string format_report(const ModelReport& r) {
                   (unsigned long long)r.clocks.workgroups_replayed,
                   r.clocks.runs, r.clocks.recorded_runs, r.clocks.sim_seconds, r.clocks.first_run_seconds,
                   r.clocks.replay_seconds);
+    out += b;
+  }
+  if (r.grid_lines.attempted) {
+    const GridLinesSummary& g = r.grid_lines;
+    if (g.used)
+      std::snprintf(b, sizeof b,
+                    "%smemory hierarchy: cache lines of the first round's %llu workgroups, traced address-only (no MFMA "
+                    "math, no global writes; %.3f s), equal to the full simulation's on the %llu workgroups run in full\n",
+                    p.c_str(), (unsigned long long)g.round_workgroups, g.seconds, (unsigned long long)g.checked_workgroups);
+    else
+      std::snprintf(b, sizeof b,
+                    "%smemory hierarchy: cache lines of the %llu workgroups run in full only (sharing with the rest of the "
+                    "round not seen): the address-only trace of the round differs from the full simulation at %s\n",
+                    p.c_str(), (unsigned long long)g.checked_workgroups, g.mismatch.c_str());
     out += b;
   }
   out += "instructions per wave (recorded waves, simulator counts):";

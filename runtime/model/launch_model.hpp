@@ -16,6 +16,7 @@
 
 #include "runtime/model/clock_reads.hpp"
 #include "runtime/model/cu_model.hpp"
+#include "runtime/model/grid_lines.hpp"
 #include "runtime/model/hardware.hpp"
 #include "runtime/sim/simulator.hpp"
 
@@ -60,6 +61,10 @@ struct ModelOptions {
   // Run 1 follows which values derive from a clock (runtime/sim/clock_taint.hpp); when none reaches a
   // branch, EXEC or an address, the fed run is not recorded. Off: every run is recorded and compared.
   bool clock_taint = true;
+  // SimulatedGrid::sampled: the first round's workgroups (at most this many) are traced once more
+  // address-only so that the memory hierarchy sees the whole round's sharing (grid_lines.hpp);
+  // 0 keeps only the kSampledTracedWorkgroups traced in full.
+  uint64_t sampled_round_lines = kMaxTracedWorkgroups;
 };
 
 struct ModelReport {
@@ -92,6 +97,7 @@ struct ModelReport {
   double sim_seconds = 0;     // functional simulation (host)
   double model_seconds = 0;   // CU replay (host)
   ClockSummary clocks;        // in-kernel clock reads and the runs they took
+  GridLinesSummary grid_lines;  // a sampled launch's address-only trace of its first round (grid_lines.hpp)
   CuResult cu;                // the replayed CU (trace inside when requested)
 };
 
@@ -111,8 +117,10 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
 //            grid's first round are traced for the memory hierarchy.
 //   sampled: only the workgroups the model records (each computes what it computes in the full
 //            grid, the others' outputs are not written) and kSampledTracedWorkgroups traced, so a
-//            launch of any size costs a few workgroups of simulation. For timing launches whose
-//            results are checked elsewhere (the tuner, the codegen families' model drivers).
+//            launch of any size costs a few workgroups of simulation; before them the first round
+//            runs address-only for its cache lines (grid_lines.hpp: no MFMA math, no global writes),
+//            which the memory hierarchy takes when they match the traced workgroups' own. For timing
+//            launches whose results are checked elsewhere (the tuner, the codegen families' model drivers).
 //   sampled_first_round: as sampled, but the whole first round runs and is traced (the cache lines
 //            a full launch traces, so the kernel time equals a full launch's; the drop-in HIP
 //            runtime's CDNAJIT_HIP_MODEL_ONLY=round).

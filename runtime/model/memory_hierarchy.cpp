@@ -147,29 +147,52 @@ MemoryModel simulate_memory(const sim::Recording& rec, const Hardware& hw) {
     const Cache::Result r = mall.access(victim, true);
     if (r.evicted_dirty) t.hbm_write_bytes += L;
   };
-  // Round r of the interleaving (every stream's r-th access) starts with the (r mod G)-th of the
-  // G workgroups and goes on in workgroup order, wrapping: which workgroup touches a line that
-  // workgroups of one XCD share first (and is charged its L2 miss) rotates over the rounds
-  // instead of always being workgroup 0, whose CU is the one the kernel time replays.
+  // Round r of the interleaving (every stream's r-th access) visits the G workgroups in an order of
+  // its own, a pseudo-random permutation (fixed seed, so the model is deterministic): which of the
+  // workgroups sharing a line touches it first (and is charged its L2 or HBM miss) is then each
+  // sharer with equal probability whatever their ids. A rotation (round r starting with workgroup
+  // r mod G) did that only for sharers spread evenly over the ids: HipKittens' 4096^3 GEMM on MI355X
+  // puts the 16 workgroups of a tile row at ids 0, 8, ..., 120, and workgroup 0 (the replayed CU's)
+  // led them in 136 of every 256 rounds, paying HBM for about half its lines instead of 1/16.
   std::vector<size_t> group_first;  // index into streams of each workgroup's first stream
   for (size_t si = 0; si < streams.size(); ++si)
     if (!si || streams[si].workgroup != streams[si - 1].workgroup) group_first.push_back(si);
+  group_first.push_back(streams.size());
+  std::vector<size_t> order(group_first.size() - 1);
+  for (size_t g = 0; g < order.size(); ++g) order[g] = g;
+  uint64_t seed = 0x9e3779b97f4a7c15ull;
+  auto next_random = [&seed] {  // splitmix64
+    uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  // Each stream's L1 and L2, looked up once (not per access).
+  std::vector<std::pair<Cache*, Cache*>> caches(streams.size());
+  for (size_t si = 0; si < streams.size(); ++si) {
+    const uint64_t g = streams[si].workgroup;
+    const uint64_t xcd = g % uint64_t(xcds);
+    const uint64_t cu = xcd * uint64_t(per_xcd) + (g / uint64_t(xcds)) % uint64_t(per_xcd);
+    caches[si] = {&l1.try_emplace(cu, hw.l1_bytes, line, hw.l1_ways).first->second,
+                  &l2.try_emplace(xcd, hw.l2_bytes, line, hw.l2_ways).first->second};
+  }
   std::vector<size_t> pos(streams.size(), 0);  // next access of each stream
-  for (size_t round = 0, any = 1; any; ++round) {
+  std::vector<size_t> visit;                   // this round's streams, workgroup by workgroup
+  for (size_t any = 1; any;) {
     any = 0;
-    const size_t lead = group_first[round % group_first.size()];
-    for (size_t n = 0; n < streams.size(); ++n) {
-      const size_t si = (lead + n) % streams.size();
+    for (size_t g = order.size(); g > 1; --g) std::swap(order[g - 1], order[size_t(next_random() % g)]);
+    visit.clear();
+    for (size_t g : order)
+      for (size_t si = group_first[g]; si < group_first[g + 1]; ++si) visit.push_back(si);
+    for (size_t si : visit) {
       const Stream& s = streams[si];
       const sim::LineWave& lw = *s.lines;
       const size_t k = pos[si];
       if (k >= lw.access_end.size()) continue;
       any = 1;
       ++pos[si];
-      const uint64_t xcd = s.workgroup % uint64_t(xcds);
-      const uint64_t cu = xcd * uint64_t(per_xcd) + (s.workgroup / uint64_t(xcds)) % uint64_t(per_xcd);
-      Cache& c1 = l1.try_emplace(cu, hw.l1_bytes, line, hw.l1_ways).first->second;
-      Cache& c2 = l2.try_emplace(xcd, hw.l2_bytes, line, hw.l2_ways).first->second;
+      Cache& c1 = *caches[si].first;
+      Cache& c2 = *caches[si].second;
       std::vector<MemLevel>* out = s.recorded >= 0 ? &m.levels[size_t(s.recorded)] : nullptr;
       for (uint32_t i = k ? lw.access_end[k - 1] : 0; i < lw.access_end[k]; ++i) {
         const uint64_t ln = lw.lines[i] >> 1;

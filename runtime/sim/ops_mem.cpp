@@ -920,6 +920,7 @@ uint32_t memory_lane_bytes(const Op& op) {
   return 0;
 }
 bool memory_is_lds_dma(const Op& op) { return op.fn == &g_load_lds || op.fn == &scratch_load_lds || ((op.fn == &buf_load || op.fn == &buf_load_dispatch) && op.lds); }
+bool memory_is_scratch(const Op& op) { return op.fn == &scratch_load || op.fn == &scratch_store || op.fn == &scratch_load_lds; }
 
 }  // namespace cdnajit::sim
 

@@ -416,6 +416,8 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op);
 // The global cache lines of a VMEM instruction (Recording::line_waves).
 void record_lines(LineWave& lw, Wave& w, const Op& op, uint32_t line_bytes);
 bool memory_is_lds_dma(const Op& op);
+// scratch_* instructions (the wave's private memory, not device memory).
+bool memory_is_scratch(const Op& op);
 // s_memtime / s_memrealtime: the value the wave reads (runtime/sim/clock_feed.hpp).
 uint64_t clock_value(Wave& w, ClockKind kind);
 void dpp_exec(Wave& w, const Op& op);

@@ -555,6 +555,14 @@ void start_workgroup(Launch& L, WgStorage& S, const LaunchDims& d, uint64_t lin)
 
 enum class TurnEnd { Finished, Waiting, Preempted };
 
+// What an address-only workgroup (Options::trace_lines_address_only) does not execute: matrix math,
+// and global/buffer/flat stores and atomics (their addresses are traced before this is asked); the
+// wave's private scratch_* stores run (a spilled register may hold an address).
+bool skipped_when_address_only(const Op& op) {
+  if (op.unit == isa::Unit::MFMA) return true;
+  return op.unit == isa::Unit::VMEM && op.info && (op.info->is_store || op.info->is_atomic) && !memory_is_scratch(op);
+}
+
 // Runs the workgroup's waves round-robin until they have all ended, or the workgroup waits, or
 // (while other workgroups are suspended) its slice is used up.
 // RECORDING: the workgroup is recorded for the timing model (its steps or its cache lines); the
@@ -578,6 +586,8 @@ TurnEnd run_turn_as(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sche
   const uint64_t writes_before = writes_so_far();
   const uint64_t budget = L.opt.instruction_budget;
   const bool checkw = L.opt.check_waitcnt;
+  // Options::trace_lines_address_only: a traced workgroup that is not recorded skips MFMA math and global writes.
+  const bool address_only = RECORDING && L.opt.trace_lines_address_only && !rec && lines;
   int waiting_rounds = 0;
   // One test per instruction: `local` reaching `next_check`, the first of the next time-limit check
   // (every 2^16 instructions) and the instruction at which the budget, as last read, is used up.
@@ -623,8 +633,13 @@ TurnEnd run_turn_as(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sche
         executed[w.pc]++;
         if (RECORDING && rec) [[unlikely]] record_step(rec[wi], w, op);
         if (RECORDING && lines && op.unit == isa::Unit::VMEM) [[unlikely]] record_lines(lines[wi], w, op, L.rec->line_bytes);
-        if (w.nondefault_mode) [[unlikely]] run_in_mode(w, op);
-        else op.fn(w, op);
+        if (address_only && skipped_when_address_only(op)) [[unlikely]] {
+          // nothing computed or written (Options::trace_lines_address_only)
+        } else if (w.nondefault_mode) [[unlikely]] {
+          run_in_mode(w, op);
+        } else {
+          op.fn(w, op);
+        }
         if (RECORDING && rec) [[unlikely]] rec[wi].steps.back().taken = w.branched;
         if (!w.branched) w.pc++;
         else if (w.pc <= op.index && w.icount >= w.yield_at && w.status == Wave::Running) [[unlikely]]

@@ -86,6 +86,14 @@ struct Options {
   // listed workgroups compute exactly what they compute in a full launch when, as in every
   // kernel here, workgroups do not read each other's outputs. Needs `recording`.
   bool only_recorded_workgroups = false;
+  // With a recording: the workgroups whose cache lines are traced (Recording::line_workgroups) and
+  // whose steps are not recorded run address-only: MFMA instructions compute nothing (their
+  // destinations keep their values) and global/buffer/flat stores and atomics write nothing (an
+  // atomic's return register keeps its value). Everything an address can depend on besides MFMA
+  // results and other workgroups' writes runs as usual, so the traced lines are those of a full run
+  // for kernels such as GEMMs; the timing model checks that on workgroups it also ran in full
+  // (runtime/model/grid_lines.hpp). Global memory is left as it was.
+  bool trace_lines_address_only = false;
   // In-kernel clock values from the timing model (runtime/sim/clock_feed.hpp); nullptr: s_memtime and
   // s_memrealtime return 4 x the wave's executed instruction count, not a time.
   ClockFeed* clock_feed = nullptr;

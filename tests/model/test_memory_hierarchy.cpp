@@ -51,7 +51,9 @@ TEST_CASE("Memory hierarchy: a panel read by every workgroup is fetched once fro
   CHECK(m.traced.l1_hit_bytes == 0);
   CHECK(m.traced.hbm_write_bytes == 0);
   REQUIRE(m.levels[0].size() == 64);
-  CHECK(m.levels[0][0] == model::MemLevel::Hbm);       // workgroup 0 went first
+  // Workgroup 0's first line came from HBM if it went first in that round, else from the Infinity
+  // Cache or its L2 (which workgroup goes first is the interleaving's, tested below).
+  CHECK(m.levels[0][0] != model::MemLevel::L1);
 }
 
 TEST_CASE("Memory hierarchy: repeated reads hit the L1, L1 capacity evicts (LRU)", "[model][memory]") {
@@ -80,29 +82,53 @@ TEST_CASE("Memory hierarchy: every written line costs one HBM write, rewrites in
   CHECK(m.traced.hbm_write_bytes == 150 * 128);
   CHECK(m.traced.hbm_read_bytes == 0);
   REQUIRE(m.levels[0].size() == 200);
-  CHECK(m.levels[0][0] == model::MemLevel::Hbm);   // made the line dirty: one write-back later
+  // Made the line dirty (one write-back later: Hbm), or workgroup 8 did before it in that round (L2).
+  CHECK((m.levels[0][0] == model::MemLevel::Hbm || m.levels[0][0] == model::MemLevel::L2));
   CHECK(m.levels[0][100] == model::MemLevel::L2);  // rewritten while dirty in the L2
 }
 
-TEST_CASE("Memory hierarchy: the workgroup that first touches a line shared in its XCD rotates over the rounds",
+TEST_CASE("Memory hierarchy: the workgroup that first touches a line shared in its XCD changes over the rounds",
           "[model][memory]") {
   const model::Hardware& hw = model::product("mi300x");  // 8 XCDs: workgroups 0 and 8 share XCD 0's L2
-  // 16 workgroups make the same 16 one-line accesses (access k reads line 1000 + k).
+  // 16 workgroups make the same 256 one-line accesses (access k reads line 1000 + k).
   const auto m = model::simulate_memory(traced(16, [](int) {
                                            std::vector<Access> a;
-                                           for (uint64_t k = 0; k < 16; ++k) a.push_back(range(1000 + k, 1));
+                                           for (uint64_t k = 0; k < 256; ++k) a.push_back(range(1000 + k, 1));
                                            return a;
                                          }),
                                          hw);
-  CHECK(m.traced.hbm_read_bytes == 16 * 128);  // the order does not change what the launch moves
-  CHECK(m.traced.mall_read_bytes == 8 * 16 * 128);
-  REQUIRE(m.levels[0].size() == 16);
-  // Round k starts with workgroup k mod 16: workgroup 0 precedes workgroup 8 in rounds 0 and 9..15,
-  // so it misses its L2 in half of them, not in all (its CU's replay pays an equal share).
-  int l2_hits = 0;
-  for (model::MemLevel l : m.levels[0]) l2_hits += l == model::MemLevel::L2;
-  CHECK(l2_hits == 8);
-  CHECK(m.levels[0][0] == model::MemLevel::Hbm);   // round 0: workgroup 0 leads
-  CHECK(m.levels[0][1] == model::MemLevel::L2);    // round 1: workgroup 8 fetched it first
-  CHECK(m.levels[0][9] == model::MemLevel::Mall);  // round 9: workgroup 9 (XCD 1) fetched it from HBM
+  CHECK(m.traced.hbm_read_bytes == 256 * 128);  // the order does not change what the launch moves
+  CHECK(m.traced.mall_read_bytes == 8 * 256 * 128);
+  REQUIRE(m.levels[0].size() == 256);
+  // Workgroup 0 precedes workgroup 8 in about half the rounds, so it misses its L2 in about half
+  // (its CU's replay pays an equal share), and leads all 16 in about 1/16 (HBM).
+  int l2_hits = 0, hbm = 0;
+  for (model::MemLevel l : m.levels[0]) l2_hits += l == model::MemLevel::L2, hbm += l == model::MemLevel::Hbm;
+  CHECK(l2_hits >= 128 - 32);
+  CHECK(l2_hits <= 128 + 32);
+  CHECK(hbm >= 16 - 12);
+  CHECK(hbm <= 16 + 12);
+}
+
+TEST_CASE("Memory hierarchy: a line's sharers pay its miss in equal shares also when their ids are clustered",
+          "[model][memory]") {
+  const model::Hardware& hw = model::product("mi355x");  // 8 XCDs
+  // 256 workgroups; those of ids 0, 8, ..., 120 (all on XCD 0, as the tile row of a GEMM that groups
+  // 8 tile rows per XCD) read the same 512 lines, the others other lines. Workgroup 0 should miss
+  // the L2 for about 1/16 of them. A rotation of the first workgroup over the rounds (round r led by
+  // workgroup r mod 256) made it lead in 136 of 256 rounds: more than half of its lines from HBM.
+  const auto m = model::simulate_memory(traced(256, [](int g) {
+                                           std::vector<Access> a;
+                                           const bool sharer = g % 8 == 0 && g <= 120;
+                                           for (uint64_t k = 0; k < 512; ++k)
+                                             a.push_back(range(sharer ? 1000 + k : 100000 + uint64_t(g) * 512 + k, 1));
+                                           return a;
+                                         }),
+                                         hw);
+  REQUIRE(m.levels[0].size() == 512);
+  int hbm = 0;
+  for (model::MemLevel l : m.levels[0]) hbm += l == model::MemLevel::Hbm;
+  CHECK(hbm >= 32 - 20);
+  CHECK(hbm <= 32 + 20);
+  CHECK(m.traced.hbm_read_bytes == (512 + 240 * 512) * 128.0);
 }
