@@ -13,10 +13,18 @@ namespace cdnajit::hip_sim {
 // hardware counterpart that names it; it is reported as hipErrorLaunchFailure, the error ROCm
 // gives a kernel that aborts. (A GPU that deadlocks hangs until the watchdog; the simulator
 // proves the deadlock and stops at once.)
+// A workgroup that does not fit on a CU (registers; runtime/sim/residency.cpp) is
+// hipErrorLaunchOutOfResources, the error HIP names for "too many resources requested for
+// launch" (hip_runtime_api.h; HIP on NVIDIA maps cudaErrorLaunchOutOfResources, which CUDA returns
+// for a block too large for the kernel's register count, to it). ROCm itself accepts such a launch
+// and its queue then fails with HSA_STATUS_ERROR_OUT_OF_REGISTERS / _INVALID_ISA, which ROCm's HIP
+// runtime treats as fatal; the simulator's runtime returns the error instead and, as nothing ran,
+// leaves the device usable.
 inline hipError_t launch_error_code(sim::LaunchError::Kind kind) {
   switch (kind) {
     case sim::LaunchError::Kind::OutOfBounds: return hipErrorIllegalAddress;
     case sim::LaunchError::Kind::TimeLimit: return hipErrorLaunchTimeOut;
+    case sim::LaunchError::Kind::OutOfResources: return hipErrorLaunchOutOfResources;
     case sim::LaunchError::Kind::UnwaitedRead:
     case sim::LaunchError::Kind::Deadlock:
     case sim::LaunchError::Kind::Other: break;
