@@ -17,9 +17,10 @@ namespace cdnajit::hip_sim {
 // hipErrorLaunchOutOfResources, the error HIP names for "too many resources requested for
 // launch" (hip_runtime_api.h; HIP on NVIDIA maps cudaErrorLaunchOutOfResources, which CUDA returns
 // for a block too large for the kernel's register count, to it). ROCm itself accepts such a launch
-// and its queue then fails with HSA_STATUS_ERROR_OUT_OF_REGISTERS / _INVALID_ISA, which ROCm's HIP
-// runtime treats as fatal; the simulator's runtime returns the error instead and, as nothing ran,
-// leaves the device usable.
+// and its queue then fails with HSA_STATUS_ERROR_OUT_OF_REGISTERS / _INVALID_ISA (ROCR-Runtime
+// amd_aql_queue.cpp), on which ROCm's HIP runtime aborts the process (ROCclr rocdevice.cpp,
+// callbackQueue: "Abort on device exceptions"); the simulator's runtime, which never aborts,
+// returns the error instead and, as nothing ran, leaves the device usable.
 inline hipError_t launch_error_code(sim::LaunchError::Kind kind) {
   switch (kind) {
     case sim::LaunchError::Kind::OutOfBounds: return hipErrorIllegalAddress;
