@@ -13,10 +13,19 @@ namespace cdnajit::hip_sim {
 // hardware counterpart that names it; it is reported as hipErrorLaunchFailure, the error ROCm
 // gives a kernel that aborts. (A GPU that deadlocks hangs until the watchdog; the simulator
 // proves the deadlock and stops at once.)
+// A workgroup that does not fit on a CU (registers; runtime/sim/residency.cpp) is
+// hipErrorLaunchOutOfResources, the error HIP names for "too many resources requested for
+// launch" (hip_runtime_api.h; HIP on NVIDIA maps cudaErrorLaunchOutOfResources, which CUDA returns
+// for a block too large for the kernel's register count, to it). ROCm itself accepts such a launch
+// and its queue then fails with HSA_STATUS_ERROR_OUT_OF_REGISTERS / _INVALID_ISA (ROCR-Runtime
+// amd_aql_queue.cpp), on which ROCm's HIP runtime aborts the process (ROCclr rocdevice.cpp,
+// callbackQueue: "Abort on device exceptions"); the simulator's runtime, which never aborts,
+// returns the error instead and, as nothing ran, leaves the device usable.
 inline hipError_t launch_error_code(sim::LaunchError::Kind kind) {
   switch (kind) {
     case sim::LaunchError::Kind::OutOfBounds: return hipErrorIllegalAddress;
     case sim::LaunchError::Kind::TimeLimit: return hipErrorLaunchTimeOut;
+    case sim::LaunchError::Kind::OutOfResources: return hipErrorLaunchOutOfResources;
     case sim::LaunchError::Kind::UnwaitedRead:
     case sim::LaunchError::Kind::Deadlock:
     case sim::LaunchError::Kind::Other: break;

@@ -270,6 +270,8 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
       sim().launch(f.module->code, k.name, kernarg, dims, opt);
     }
   } catch (const sim::LaunchError& e) {
+    if (e.kind == sim::LaunchError::Kind::OutOfResources)  // refused before it ran: not sticky
+      return fail(launch_error_code(e.kind), where, e.what());
     sticky_error = launch_error_code(e.kind);
     return fail(sticky_error, where, e.what());
   } catch (const Error& e) {  // refused before it ran (LDS, scratch, an undecodable kernel, ...)

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "jit/isa/waitcnt.hpp"
+#include "runtime/sim/residency.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -961,21 +962,15 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
   const int nwaves = int((nthreads + 63) / 64);
   Scheduler sched;
   sched.nrun = nrun;
-  // The most workgroups of this kernel a GPU of the arch holds at once: its CUs times the workgroup
-  // slots of a CU (wave slots and barrier resources, and the LDS; jit/isa/target.hpp). Register use
-  // may allow fewer; this bound errs on the side of letting a kernel finish.
+  // The most workgroups of this kernel a GPU of the arch holds at once: its CUs times the workgroups
+  // a CU holds by wave slots, barriers, LDS and register use (residency.hpp, the target's occupancy
+  // arithmetic). A launch whose workgroup does not fit on a CU is refused there, as a GPU refuses it.
   {
     namespace tg = isa::target;
-    const int slots = tg::kMaxWavesPerSimd * tg::kSimdsPerCu;
-    uint64_t per_cu = nwaves == 1 ? uint64_t(slots) : uint64_t(std::min(slots / nwaves, tg::kMaxBarriersPerCu));
-    if (lds_bytes > 0) {
-      const uint64_t block = tg::lds_block_bytes(arch_);
-      per_cu = std::min<uint64_t>(per_cu, tg::lds_bytes(arch_) / ((lds_bytes + block - 1) / block * block));
-    }
-    sched.resident_limit = uint64_t(tg::max_compute_units(arch_)) * std::max<uint64_t>(per_cu, 1);
+    const CuResidency cu = cu_residency(arch_, *k, nthreads, lds_bytes);
+    sched.resident_limit = uint64_t(tg::max_compute_units(arch_)) * cu.workgroups_per_cu;
     sched.resident_why = "the most a " + std::string(arch_name(arch_)) + " GPU holds (" +
-                         std::to_string(tg::max_compute_units(arch_)) + " CUs x " + std::to_string(per_cu) +
-                         " workgroups of this size and LDS per CU)";
+                         std::to_string(tg::max_compute_units(arch_)) + " CUs x " + cu.why + ")";
     if (opt.resident_workgroups > 0) {
       sched.resident_limit = opt.resident_workgroups;
       sched.resident_why = "the limit sim::Options::resident_workgroups sets";

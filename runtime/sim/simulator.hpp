@@ -41,7 +41,7 @@ struct Options {
   int threads = 0;             // host threads; 0 = std::thread::hardware_concurrency()
   // Workgroups started and not finished at once (running or suspended by the wave scheduler while
   // they wait; runtime/sim/README.md "Wave scheduler"). 0 = the most a GPU of the arch holds: its
-  // CUs times the workgroups of this size and LDS one CU holds. A kernel whose resident workgroups
+  // CUs times the workgroups of this size, LDS and register use one CU holds (residency.hpp). A kernel whose resident workgroups
   // all wait for one that cannot start any more is a deadlock Error, as on the hardware.
   uint64_t resident_workgroups = 0;
   // v_dot2_f32_{f16,bf16} rounding (not observable on hardware here):
@@ -107,6 +107,7 @@ struct LaunchError : Error {
     UnwaitedRead,  // a register read or overwritten before the s_waitcnt its load needs
     Deadlock,      // workgroups that wait for each other forever
     TimeLimit,     // Options::time_limit_seconds passed
+    OutOfResources,  // a workgroup needs more registers than a CU holds: refused before it ran (residency.hpp)
     Other,         // every other finding (budget, unmodelled instruction, store visibility, ...)
   };
   Kind kind;

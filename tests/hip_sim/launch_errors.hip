@@ -1,7 +1,8 @@
 // Errors a HIP program sees on a real device: an invalid launch configuration,
 // an entry point the runtime does not implement, a kernel writing outside
 // its allocation (hipErrorIllegalAddress, sticky until hipDeviceReset), and a
-// kernel that deadlocks (hipErrorLaunchFailure; the simulator's finding by its kind).
+// kernel that deadlocks (hipErrorLaunchFailure; the simulator's finding by its kind), and a
+// workgroup whose registers do not fit on a CU (hipErrorLaunchOutOfResources, not sticky).
 #include <cstring>
 
 #include "check.hpp"
@@ -12,6 +13,15 @@ __global__ void write_past_end(int* p, int n) {
 }
 
 __global__ void fill(int* p, int v) { p[threadIdx.x] = v; }
+
+// Clobbers v200 and a100 although its (default) launch bounds of 1024 work-items allow 128 vector
+// registers: clang warns and the code object allocates 305 (201 VGPRs + 101 AGPRs after
+// accum_offset 204), so one wave fits on a SIMD and a workgroup on a CU has at most 4 waves.
+__global__ void too_many_registers(int* p) {
+  asm volatile("v_mov_b32 v200, 0" ::: "v200");
+  asm volatile("v_accvgpr_write_b32 a100, 0" ::: "a100");
+  if (threadIdx.x < 256) p[threadIdx.x] = 3;  // p holds 256 ints
+}
 
 // Waits for a flag nothing sets: a GPU hangs until its watchdog; the simulator proves the deadlock.
 __global__ void wait_for_flag(const int* flag) {
@@ -43,6 +53,14 @@ int main() {
 
   fill<<<1, 64>>>(p, 7);
   bad += expect(hipDeviceSynchronize(), hipSuccess, "a correct kernel");
+
+  too_many_registers<<<1, 1024>>>(p);  // 16 waves: 4 on each SIMD
+  bad += expect(hipGetLastError(), hipErrorLaunchOutOfResources, "workgroup whose registers do not fit on a CU");
+  too_many_registers<<<1, 256>>>(p);  // 4 waves, one on each SIMD: the limit
+  bad += expect(hipDeviceSynchronize(), hipSuccess, "the same kernel at the limit (not sticky)");
+  int regs_back = 0;
+  CHECK(hipMemcpy(&regs_back, p + 255, sizeof regs_back, hipMemcpyDeviceToHost));
+  if (regs_back != 3) ++bad;
 
   write_past_end<<<1, 64>>>(p, n);
   bad += expect(hipGetLastError(), hipErrorIllegalAddress, "kernel writing past its allocation");
