@@ -32,6 +32,7 @@
 #include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/mfma_tile.hpp"
 #include "codegen/read_ahead_schedule.hpp"
+#include "codegen/workgroup_fit.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
@@ -581,8 +582,11 @@ class GemmGenerator : MfmaGemmEmitter {
 BuildResult build_gemm(const GemmPlan& p, const BuildOptions& opts) {
   Kernel k(fmt::format("gemm_{}_{}", gemm_dtype_name(p.shape.dtype), gemm_layout_name(p.shape.layout)), p.arch);
   GemmGenerator(k, p).emit();
-  if (!p.cfg.read_ahead || !p.cfg.lds_dma) return k.build(opts);
-  return build_with_scheduled_waits(k, opts, fmt::format("gemm {} {}", p.shape.str(), p.cfg.str()));
+  const std::string what = fmt::format("gemm {} {}", p.shape.str(), p.cfg.str());
+  BuildResult r = !p.cfg.read_ahead || !p.cfg.lds_dma ? k.build(opts) : build_with_scheduled_waits(k, opts, what);
+  require_workgroup_fits(r, p.threads, what,
+                         "use fewer MFMA blocks per wave (a smaller tile or more waves), or dma with read_ahead (fewer registers)");
+  return r;
 }
 
 }  // namespace cdnajit::codegen

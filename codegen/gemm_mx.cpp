@@ -11,6 +11,7 @@
 #include "codegen/gemm_mx_lds.hpp"
 #include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/read_ahead_schedule.hpp"
+#include "codegen/workgroup_fit.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/isa/opcode.hpp"
 
@@ -396,14 +397,8 @@ BuildResult build_gemm_mx(const GemmMxPlan& p, const BuildOptions& opts) {
     GemmMxGenerator(k, p).emit();
     r = k.build(opts);
   }
-  // A workgroup's waves share the CU's 4 SIMDs: each SIMD must hold ceil(waves / 4) of them.
-  const int waves = p.threads / 64, need = (waves + 3) / 4;
-  if (r.stats.occupancy.waves_per_simd_regs < need)
-    throw Error(fmt::format("gemm-mx {} {}: the kernel needs {} VGPRs and {} AGPRs per wave, so a SIMD holds {} of "
-                            "its waves but the workgroup's {} waves need {} per SIMD; use fewer MFMA blocks per wave "
-                            "(a smaller tile or more waves) or, with read_ahead, tile_k 128",
-                            p.shape.str(), p.cfg.str(), r.stats.vgprs, r.stats.agprs,
-                            r.stats.occupancy.waves_per_simd_regs, waves, need));
+  require_workgroup_fits(r, p.threads, fmt::format("gemm-mx {} {}", p.shape.str(), p.cfg.str()),
+                         "use fewer MFMA blocks per wave (a smaller tile or more waves) or, with read_ahead, tile_k 128");
   return r;
 }
 

@@ -233,6 +233,25 @@ TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   }
 }
 
+// A kernel whose workgroup cannot be resident on one CU cannot launch on the GPU: 256x256 tiles with
+// 2 x 4 waves and register-staged K tiles of 64 need 146 VGPRs + 128 AGPRs per wave (280 of the 512
+// registers), so a SIMD holds one wave where the workgroup needs two. The same tile with the DMA
+// read-ahead schedule fits (116 + 128).
+TEST_CASE("gemm: a configuration whose workgroup cannot be resident is refused at build time", "[gemm]") {
+  const GemmShape s = shape(512, 512, 256, GemmLayout::NT);
+  GemmConfig c = config(256, 256, 64, 2, 4, 2, 16);
+  try {
+    build_gemm(make_gemm_plan(s, Arch::gfx950, c));
+    FAIL("a workgroup of 8 waves x 280 registers was built");
+  } catch (const Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("need 2 per SIMD") && Catch::Contains("read_ahead"));
+  }
+  c.lds_dma = true;
+  c.read_ahead = true;
+  const BuildResult r = build_gemm(make_gemm_plan(s, Arch::gfx950, c));
+  CHECK(r.stats.occupancy.waves_per_simd_regs >= 2);
+}
+
 TEST_CASE("gemm: modelled time of a 1024^3 NT GEMM (recorded workgroups only)", "[gemm]") {
   GemmShape s = shape(1024, 1024, 1024, GemmLayout::NT);
   const GemmModelled m = model_gemm(model::product("mi355x"), s);
