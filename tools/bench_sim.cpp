@@ -314,8 +314,11 @@ bool run(const Workload& wl, const Sizing& z) {
       const uint64_t ds = st.by_unit[int(isa::Unit::DS)];
       const std::string head = fmt::format("{:<11} {:<7} threads={} {}={:<5} {:>7.3f} s wall {:>7.3f} s CPU ", label,
                                            arch_name(b.arch), threads, wl.size_name, size, st.seconds, r.cpu);
-      // Other processes' CPU use and the host's steal during the launch, in cores (of the machine's).
-      const std::string busy = fmt::format("  others {:.2f} steal {:.2f} cores", r.others / st.seconds, r.steal / st.seconds);
+      // Cores this process used during the launch (its CPU time over the wall time), those other
+      // processes used and those the host took (steal): a launch on n threads that used fewer than
+      // n cores while the others used none waited inside the simulator (a serial part, a tail).
+      const std::string busy = fmt::format("  cores: this {:.2f} others {:.2f} steal {:.2f}", r.cpu / st.seconds,
+                                           r.others / st.seconds, r.steal / st.seconds);
       double rate = 0;
       if (uint64_t mfma = st.by_unit[int(isa::Unit::MFMA)]; mfma > 0) {
         const double flops = 2.0 * 16 * 16 * (b.arch == Arch::gfx950 ? 32 : 16) * double(mfma);
