@@ -639,6 +639,39 @@ constexpr bool kGatherAvx512 = false;
 inline void gather_row_avx512(uint32_t*, const uint8_t*, const uint32_t*) {}
 #endif
 
+// Full EXEC, the per-lane LDS addresses of ds_fast: ek[l] = a[l] + off (mod 2^32), and whether any
+// lane starts past `limit`; and whether lane l's raw address is a[0] + l * stride (mod 2^32). Four
+// 16-lane steps where the host has AVX-512, the scalar loops of ds_fast elsewhere (same answers).
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) bool lane_addresses_out_avx512(const uint32_t* a, uint32_t off, uint32_t limit, uint32_t* ek) {
+  const __m512i o = _mm512_set1_epi32(int(off)), lim = _mm512_set1_epi32(int(limit));
+  __mmask16 out = 0;
+  for (int l = 0; l < 64; l += 16) {
+    const __m512i x = _mm512_add_epi32(_mm512_loadu_si512(a + l), o);
+    _mm512_storeu_si512(ek + l, x);
+    out |= _mm512_cmpgt_epu32_mask(x, lim);
+  }
+  return out != 0;
+}
+__attribute__((target("avx512f"))) bool lanes_unit_stride_avx512(const uint32_t* a, uint32_t stride) {
+  alignas(64) uint32_t first[16];
+  for (uint32_t l = 0; l < 16; ++l) first[l] = a[0] + l * stride;
+  const __m512i step = _mm512_set1_epi32(int(stride * 16));
+  __m512i want = _mm512_load_si512(first);
+  __mmask16 dev = 0;
+  for (int l = 0; l < 64; l += 16) {
+    dev |= _mm512_cmpneq_epi32_mask(_mm512_loadu_si512(a + l), want);
+    want = _mm512_add_epi32(want, step);
+  }
+  return dev == 0;
+}
+const bool kDsLanesAvx512 = __builtin_cpu_supports("avx512f");
+#else
+constexpr bool kDsLanesAvx512 = false;
+inline bool lane_addresses_out_avx512(const uint32_t*, uint32_t, uint32_t, uint32_t*) { return false; }
+inline bool lanes_unit_stride_avx512(const uint32_t*, uint32_t) { return false; }
+#endif
+
 // Fast path for dword-multiple reads/writes with a VGPR address, done on whole lane vectors: the
 // addresses, the bounds check (one reduction) and, for the unit-stride full-EXEC access, one block
 // copy per register; any out-of-range lane falls back to the checked per-lane path, which reports it.
@@ -664,7 +697,9 @@ bool ds_fast(Wave& w, const Op& op) {
   const uint32_t limit = uint32_t(size - bytes);  // the highest address an access may start at
   // Unit stride (all 64 lanes on, lane l at addr[0] + l * bytes, mod 2^32), from the raw addresses.
   bool raw_unit = false;
-  if (e == ~0ull) {
+  if (e == ~0ull && kDsLanesAvx512) {
+    raw_unit = lanes_unit_stride_avx512(addr, bytes);
+  } else if (e == ~0ull) {
     uint32_t dev = 0;
     for (int l = 1; l < 64; ++l) dev |= (addr[l] - addr[l - 1]) ^ bytes;
     raw_unit = dev == 0;
@@ -681,6 +716,8 @@ bool ds_fast(Wave& w, const Op& op) {
       unit[k] = true;
       if (lanes_checked)
         for (int l = 0; l < 64; ++l) ek[l] = first[k] + uint32_t(l) * bytes;
+    } else if (e == ~0ull && kDsLanesAvx512) {
+      if (lane_addresses_out_avx512(addr, off, limit, ek)) return false;
     } else if (e == ~0ull) {
       // Branch-free over 64 lanes (vectorises): any lane out of range.
       uint32_t out = 0;
