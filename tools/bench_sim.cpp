@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include "codegen/dwconv3d.hpp"
 #include "tools/jobs/dwconv3d_models.hpp"
 #include "jit/kernel.hpp"
@@ -160,7 +162,31 @@ double load_average() {
   return l;
 }
 
+// The whole machine's CPU time from /proc/stat (all CPUs, in seconds): busy (user, nice, system,
+// irq, softirq) and steal (time the hypervisor ran something else on this guest's CPUs). Over a
+// launch, busy less this process's CPU time is what other processes used, and steal what the
+// host took: the two reasons a launch's wall time moves while its CPU time does not. Zeros when
+// /proc/stat is not readable.
+struct MachineCpu {
+  double busy = 0, steal = 0;
+};
+MachineCpu machine_cpu() {
+  MachineCpu m;
+  if (FILE* f = std::fopen("/proc/stat", "r")) {
+    unsigned long long user = 0, nice = 0, sys = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+    if (std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait, &irq, &softirq,
+                    &steal) == 8) {
+      const double tick = 1.0 / double(sysconf(_SC_CLK_TCK));
+      m.busy = double(user + nice + sys + irq + softirq) * tick;
+      m.steal = double(steal) * tick;
+    }
+    std::fclose(f);
+  }
+  return m;
+}
+
 struct Sizing {
+  int repeat = 1;                // pairs of (1-thread, all-thread) launches, alternated
   double min_cpu_seconds = 1.0;  // each row's launch does at least this much work (CPU time), if
   uint32_t max_scale = 256;      // the loop count needs no more than max_scale times the base one
   bool quick = false;            // base loop counts only (a fraction of a second per row)
@@ -230,6 +256,7 @@ Workload seed_kernel(Arch arch) {
 struct Run {
   sim::Stats st;
   double cpu = 0;
+  double others = 0, steal = 0;  // CPU-seconds other processes used and the host took during the launch
   std::vector<uint8_t> out;
 };
 Run launch(sim::Simulator& s, const CodeObject& co, const Workload& wl, const Launchable& l, int threads) {
@@ -240,9 +267,13 @@ Run launch(sim::Simulator& s, const CodeObject& co, const Workload& wl, const La
   sim::Options o;
   o.threads = threads;
   Run r;
+  const MachineCpu m0 = machine_cpu();
   const double cpu0 = cpu_seconds();
   r.st = s.launch(co, wl.build.name, l.kernarg, d, o);
   r.cpu = cpu_seconds() - cpu0;
+  const MachineCpu m1 = machine_cpu();
+  r.others = std::max(0.0, m1.busy - m0.busy - r.cpu);
+  r.steal = m1.steal - m0.steal;
   r.out.resize(l.out_bytes);
   s.memory().read(l.out, r.out.data(), l.out_bytes);
   return r;
@@ -252,6 +283,9 @@ Run launch(sim::Simulator& s, const CodeObject& co, const Workload& wl, const La
 // base one scaled so that the 1-thread launch takes about Sizing::min_cpu_seconds of CPU time
 // (measured on a launch of the base size, which also decodes the kernel). Prints one line per
 // thread count and the all-thread / 1-thread wall ratio; the outputs of both must be identical.
+// With --repeat N the pair of launches runs N times, alternately, and a last line gives the
+// medians of the 1-thread wall rate and of the wall ratio: one pair's ratio moves with whatever
+// else the machine ran during either launch (its lines say how much: others, steal).
 bool run(const Workload& wl, const Sizing& z) {
   const BuildResult& b = wl.build;
   const char* label = wl.label;
@@ -265,35 +299,62 @@ bool run(const Workload& wl, const Sizing& z) {
   }
   const Launchable l = wl.setup(s, size);
   const int all = int(std::max(1u, std::thread::hardware_concurrency()));
-  double wall1 = 0, wall_all = 0, cpu1 = 0, cpu_all = 0;
   std::vector<uint8_t> out1;
+  std::vector<double> wall_ratios, rates1;
   bool same = true;
-  for (int threads : {1, all}) {
-    const Run r = launch(s, co, wl, l, threads);
-    const sim::Stats& st = r.st;
-    if (threads == 1) wall1 = st.seconds, cpu1 = r.cpu, out1 = r.out;
-    else wall_all = st.seconds, cpu_all = r.cpu, same = r.out == out1;
-    const uint64_t ds = st.by_unit[int(isa::Unit::DS)];
-    const std::string head = fmt::format("{:<11} {:<7} threads={} {}={:<5} {:>7.3f} s wall {:>7.3f} s CPU ", label,
-                                         arch_name(b.arch), threads, wl.size_name, size, st.seconds, r.cpu);
-    if (uint64_t mfma = st.by_unit[int(isa::Unit::MFMA)]; mfma > 0) {
-      const double flops = 2.0 * 16 * 16 * (b.arch == Arch::gfx950 ? 32 : 16) * double(mfma);
-      fmt::print("{} {:>7.3f} GFLOP/s  per CPU-s {:>7.3f}  bf16 MFMA, CDNA3 numerics  ({} MFMA wave-instr)\n", head,
-                 flops / st.seconds / 1e9, flops / r.cpu / 1e9, mfma);
-    } else {
-      fmt::print("{} {:>7.3f} G lane-ops/s  per CPU-s {:>7.3f}  {:>6.1f} M wave-instr/s  per CPU-s {:>6.1f}  ({} DS wave-instr)\n",
-                 head, double(st.lane_ops) / st.seconds / 1e9, double(st.lane_ops) / r.cpu / 1e9,
-                 double(st.wave_instructions) / st.seconds / 1e6, double(st.wave_instructions) / r.cpu / 1e6, ds);
+  for (int rep = 0; rep < z.repeat; ++rep) {
+    double wall1 = 0, wall_all = 0, cpu1 = 0, cpu_all = 0;
+    for (int threads : {1, all}) {
+      const Run r = launch(s, co, wl, l, threads);
+      const sim::Stats& st = r.st;
+      if (threads == 1) wall1 = st.seconds, cpu1 = r.cpu;
+      else wall_all = st.seconds, cpu_all = r.cpu;
+      if (out1.empty()) out1 = r.out;
+      else same &= r.out == out1;
+      const uint64_t ds = st.by_unit[int(isa::Unit::DS)];
+      const std::string head = fmt::format("{:<11} {:<7} threads={} {}={:<5} {:>7.3f} s wall {:>7.3f} s CPU ", label,
+                                           arch_name(b.arch), threads, wl.size_name, size, st.seconds, r.cpu);
+      // Cores this process used during the launch (its CPU time over the wall time), those other
+      // processes used and those the host took (steal): a launch on n threads that used fewer than
+      // n cores while the others used none waited inside the simulator (a serial part, a tail).
+      const std::string busy = fmt::format("  cores: this {:.2f} others {:.2f} steal {:.2f}", r.cpu / st.seconds,
+                                           r.others / st.seconds, r.steal / st.seconds);
+      double rate = 0;
+      if (uint64_t mfma = st.by_unit[int(isa::Unit::MFMA)]; mfma > 0) {
+        const double flops = 2.0 * 16 * 16 * (b.arch == Arch::gfx950 ? 32 : 16) * double(mfma);
+        rate = flops / st.seconds / 1e9;
+        fmt::print("{} {:>7.3f} GFLOP/s  per CPU-s {:>7.3f}  bf16 MFMA, CDNA3 numerics  ({} MFMA wave-instr){}\n", head,
+                   rate, flops / r.cpu / 1e9, mfma, busy);
+      } else {
+        rate = double(st.lane_ops) / st.seconds / 1e9;
+        fmt::print("{} {:>7.3f} G lane-ops/s  per CPU-s {:>7.3f}  {:>6.1f} M wave-instr/s  per CPU-s {:>6.1f}  ({} DS wave-instr){}\n",
+                   head, rate, double(st.lane_ops) / r.cpu / 1e9, double(st.wave_instructions) / st.seconds / 1e6,
+                   double(st.wave_instructions) / r.cpu / 1e6, ds, busy);
+      }
+      if (threads == 1) rates1.push_back(rate);
+      if (wl.size_name == std::string_view("channels") && threads == 1)
+        fmt::print("{:<11} {:<7} the seed shape's 512 channels at this rate: {:.1f} CPU-s\n", label, arch_name(b.arch),
+                   r.cpu * 512.0 / size);
+      if (all == 1) break;
     }
-    if (wl.size_name == std::string_view("channels") && threads == 1)
-      fmt::print("{:<11} {:<7} the seed shape's 512 channels at this rate: {:.1f} CPU-s\n", label, arch_name(b.arch),
-                 r.cpu * 512.0 / size);
+    if (all > 1) {
+      // The CPU ratio is the cost of threading (1.00: none); the wall ratio is the speed-up, which on a
+      // loaded machine also depends on how much of the cores the scheduler gives this process.
+      wall_ratios.push_back(wall1 / std::max(wall_all, 1e-9));
+      fmt::print("{:<11} {:<7} {}-thread / 1-thread wall ratio {:.2f}x, CPU-time ratio {:.2f}  (load average {:.2f})\n", label,
+                 arch_name(b.arch), all, wall_ratios.back(), cpu_all / std::max(cpu1, 1e-9), load_average());
+    }
   }
-  if (all > 1)
-    // The CPU ratio is the cost of threading (1.00: none); the wall ratio is the speed-up, which on a
-    // loaded machine also depends on how much of the cores the scheduler gives this process.
-    fmt::print("{:<11} {:<7} {}-thread / 1-thread wall ratio {:.2f}x, CPU-time ratio {:.2f}  (load average {:.2f})\n", label,
-               arch_name(b.arch), all, wall1 / std::max(wall_all, 1e-9), cpu_all / std::max(cpu1, 1e-9), load_average());
+  if (z.repeat > 1) {
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v.empty() ? 0.0 : v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+    };
+    fmt::print("{:<11} {:<7} median of {} pairs: 1-thread {:.3f} {} per wall-s", label, arch_name(b.arch), z.repeat,
+               median(rates1), std::string_view(label) == "MFMA-heavy" ? "GFLOP" : "G lane-ops");
+    if (all > 1) fmt::print(", {}-thread / 1-thread wall ratio {:.2f}x", all, median(wall_ratios));
+    fmt::print("\n");
+  }
   if (!same)
     fmt::print(stderr, "bench_sim: {} {}: the output with {} threads differs from the 1-thread output\n", label,
                arch_name(b.arch), all);
@@ -305,7 +366,8 @@ bool run(const Workload& wl, const Sizing& z) {
 int main(int argc, char** argv) {
   // Arguments: the kernels to run (VALU-heavy, LDS-heavy, MFMA-heavy, seed-dwconv; default all),
   // --arch gfx942|gfx950 (default both), --quick (the base sizes, a fraction of a second per row)
-  // or --seconds S (the 1-thread CPU time a row aims at; default 1).
+  // or --seconds S (the 1-thread CPU time a row aims at; default 1), --repeat N (pairs of 1-thread and
+  // all-thread launches per row, alternated, with their medians; default 1).
   Sizing z;
   std::vector<std::string_view> kernels;
   std::string_view arch_filter = "all";
@@ -320,6 +382,14 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "bench_sim: --seconds '{}' is not a number of seconds in (0, 600]\n", argv[i]);
         return 2;
       }
+    } else if (a == "--repeat" && i + 1 < argc) {
+      char* end = nullptr;
+      const long n = std::strtol(argv[++i], &end, 10);
+      if (end == argv[i] || *end || n < 1 || n > 100) {
+        fmt::print(stderr, "bench_sim: --repeat '{}' is not a count of launch pairs in 1..100\n", argv[i]);
+        return 2;
+      }
+      z.repeat = int(n);
     } else if (a == "--arch" && i + 1 < argc) {
       const std::string_view n = argv[++i];
       if (n != "gfx942" && n != "gfx950" && n != "all") {
@@ -330,7 +400,7 @@ int main(int argc, char** argv) {
     } else if (a == "VALU-heavy" || a == "LDS-heavy" || a == "MFMA-heavy" || a == "seed-dwconv") {
       kernels.push_back(a);
     } else {
-      fmt::print(stderr, "bench_sim: unknown argument '{}' (valid: VALU-heavy, LDS-heavy, MFMA-heavy, seed-dwconv, --arch gfx942|gfx950|all, --quick, --seconds S)\n", a);
+      fmt::print(stderr, "bench_sim: unknown argument '{}' (valid: VALU-heavy, LDS-heavy, MFMA-heavy, seed-dwconv, --arch gfx942|gfx950|all, --quick, --seconds S, --repeat N)\n", a);
       return 2;
     }
   }

@@ -185,6 +185,33 @@ uint64_t vaddr_of(Wave& w, const Op& op, const Src& va, const Src* saddr, int l)
   return a + int64_t(op.offset);
 }
 
+// The lowest and highest of 64 lane addresses: eight-lane unsigned compares where the host has
+// AVX-512 (the baseline ISA has no 64-bit vector min/max), the scalar loop elsewhere (same answer).
+void full_min_max_portable(const uint64_t* a, uint64_t& lo, uint64_t& hi) {
+  for (int l = 0; l < 64; ++l) lo = std::min(lo, a[l]), hi = std::max(hi, a[l]);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) void full_min_max_avx512(const uint64_t* a, uint64_t& lo, uint64_t& hi) {
+  __m512i mn = _mm512_loadu_si512(a), mx = mn;
+  for (int i = 8; i < 64; i += 8) {
+    const __m512i x = _mm512_loadu_si512(a + i);
+    mn = _mm512_maskz_min_epu64(0xff, mn, x);  // maskz forms: GCC 12 warns on the plain ones' undefined source
+    mx = _mm512_maskz_max_epu64(0xff, mx, x);
+  }
+  alignas(64) uint64_t m[16];
+  _mm512_store_si512(m, mn);
+  _mm512_store_si512(m + 8, mx);
+  for (int i = 0; i < 8; ++i) lo = std::min(lo, m[i]), hi = std::max(hi, m[8 + i]);
+}
+const bool kMinMaxAvx512 = __builtin_cpu_supports("avx512f");
+inline void full_min_max(const uint64_t* a, uint64_t& lo, uint64_t& hi) {
+  if (kMinMaxAvx512) full_min_max_avx512(a, lo, hi);
+  else full_min_max_portable(a, lo, hi);
+}
+#else
+inline void full_min_max(const uint64_t* a, uint64_t& lo, uint64_t& hi) { full_min_max_portable(a, lo, hi); }
+#endif
+
 // All active lanes' addresses; returns the host pointer base for them when one
 // allocation covers every access (the common case), else nullptr (the caller then
 // takes the per-lane checked path, which reports the exact failing lane).
@@ -203,7 +230,7 @@ uint8_t* lanes_in_one_block(Wave& w, const Op& op, const Src& va, const Src* sad
     return nullptr;
   }
   if (e == ~0ull) {  // full EXEC: branch-free
-    for (int l = 0; l < 64; ++l) lo = std::min(lo, addr[l]), hi = std::max(hi, addr[l]);
+    full_min_max(addr, lo, hi);
   } else {
     for (int l = 0; l < 64; ++l)
       if ((e >> l) & 1) { lo = std::min(lo, addr[l]); hi = std::max(hi, addr[l]); }
@@ -561,8 +588,21 @@ __attribute__((target("avx2"))) bool unit_dwords_avx2(const uint32_t* a) {
   }
   return _mm256_testz_si256(dev, dev);
 }
-const bool kUnitDwordsAvx2 = __builtin_cpu_supports("avx2");
-inline bool unit_dwords(const uint32_t* a) { return kUnitDwordsAvx2 ? unit_dwords_avx2(a) : unit_dwords_portable(a); }
+// Four 16-lane compares: half the instructions of the AVX2 form, on a hot path of every
+// whole-row ds_read/write_b32.
+__attribute__((target("avx512f"))) bool unit_dwords_avx512(const uint32_t* a) {
+  const __m512i iota = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
+  const __m512i want = _mm512_add_epi32(_mm512_set1_epi32(int(a[0])), iota), step = _mm512_set1_epi32(64);
+  const __m512i w1 = _mm512_add_epi32(want, step), w2 = _mm512_add_epi32(w1, step), w3 = _mm512_add_epi32(w2, step);
+  const __m512i d01 = _mm512_or_si512(_mm512_xor_si512(_mm512_loadu_si512(a), want), _mm512_xor_si512(_mm512_loadu_si512(a + 16), w1));
+  const __m512i d23 = _mm512_or_si512(_mm512_xor_si512(_mm512_loadu_si512(a + 32), w2), _mm512_xor_si512(_mm512_loadu_si512(a + 48), w3));
+  const __m512i dev = _mm512_or_si512(d01, d23);
+  return _mm512_test_epi32_mask(dev, dev) == 0;
+}
+const int kUnitDwordsIsa = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+inline bool unit_dwords(const uint32_t* a) {
+  return kUnitDwordsIsa == 2 ? unit_dwords_avx512(a) : kUnitDwordsIsa == 1 ? unit_dwords_avx2(a) : unit_dwords_portable(a);
+}
 #else
 inline bool unit_dwords(const uint32_t* a) { return unit_dwords_portable(a); }
 #endif
@@ -581,6 +621,56 @@ inline bool ds_b32_row(Wave& w, const Op& op) {
   track(w, op, !WRITE);
   return true;
 }
+
+// A full-EXEC gather of one dword per lane, reg[l] = the 4 bytes at base + ek[l] (every lane in
+// range, checked by the caller): four 16-lane gathers where the host has AVX-512, the same loads
+// as the scalar loop. Reads only: a scatter's order among lanes that hit one address is left to
+// the scalar loop, whose last lane wins.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) void gather_row_avx512(uint32_t* reg, const uint8_t* base, const uint32_t* ek) {
+  for (int l = 0; l < 64; l += 16) {
+    const __m512i idx = _mm512_loadu_si512(ek + l);
+    _mm512_storeu_si512(reg + l, _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xffff, idx, base, 1));
+  }
+}
+const bool kGatherAvx512 = __builtin_cpu_supports("avx512f");
+#else
+constexpr bool kGatherAvx512 = false;
+inline void gather_row_avx512(uint32_t*, const uint8_t*, const uint32_t*) {}
+#endif
+
+// Full EXEC, the per-lane LDS addresses of ds_fast: ek[l] = a[l] + off (mod 2^32), and whether any
+// lane starts past `limit`; and whether lane l's raw address is a[0] + l * stride (mod 2^32). Four
+// 16-lane steps where the host has AVX-512, the scalar loops of ds_fast elsewhere (same answers).
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) bool lane_addresses_out_avx512(const uint32_t* a, uint32_t off, uint32_t limit, uint32_t* ek) {
+  const __m512i o = _mm512_set1_epi32(int(off)), lim = _mm512_set1_epi32(int(limit));
+  __mmask16 out = 0;
+  for (int l = 0; l < 64; l += 16) {
+    const __m512i x = _mm512_add_epi32(_mm512_loadu_si512(a + l), o);
+    _mm512_storeu_si512(ek + l, x);
+    out |= _mm512_cmpgt_epu32_mask(x, lim);
+  }
+  return out != 0;
+}
+__attribute__((target("avx512f"))) bool lanes_unit_stride_avx512(const uint32_t* a, uint32_t stride) {
+  alignas(64) uint32_t first[16];
+  for (uint32_t l = 0; l < 16; ++l) first[l] = a[0] + l * stride;
+  const __m512i step = _mm512_set1_epi32(int(stride * 16));
+  __m512i want = _mm512_load_si512(first);
+  __mmask16 dev = 0;
+  for (int l = 0; l < 64; l += 16) {
+    dev |= _mm512_cmpneq_epi32_mask(_mm512_loadu_si512(a + l), want);
+    want = _mm512_add_epi32(want, step);
+  }
+  return dev == 0;
+}
+const bool kDsLanesAvx512 = __builtin_cpu_supports("avx512f");
+#else
+constexpr bool kDsLanesAvx512 = false;
+inline bool lane_addresses_out_avx512(const uint32_t*, uint32_t, uint32_t, uint32_t*) { return false; }
+inline bool lanes_unit_stride_avx512(const uint32_t*, uint32_t) { return false; }
+#endif
 
 // Fast path for dword-multiple reads/writes with a VGPR address, done on whole lane vectors: the
 // addresses, the bounds check (one reduction) and, for the unit-stride full-EXEC access, one block
@@ -607,7 +697,9 @@ bool ds_fast(Wave& w, const Op& op) {
   const uint32_t limit = uint32_t(size - bytes);  // the highest address an access may start at
   // Unit stride (all 64 lanes on, lane l at addr[0] + l * bytes, mod 2^32), from the raw addresses.
   bool raw_unit = false;
-  if (e == ~0ull) {
+  if (e == ~0ull && kDsLanesAvx512) {
+    raw_unit = lanes_unit_stride_avx512(addr, bytes);
+  } else if (e == ~0ull) {
     uint32_t dev = 0;
     for (int l = 1; l < 64; ++l) dev |= (addr[l] - addr[l - 1]) ^ bytes;
     raw_unit = dev == 0;
@@ -624,6 +716,8 @@ bool ds_fast(Wave& w, const Op& op) {
       unit[k] = true;
       if (lanes_checked)
         for (int l = 0; l < 64; ++l) ek[l] = first[k] + uint32_t(l) * bytes;
+    } else if (e == ~0ull && kDsLanesAvx512) {
+      if (lane_addresses_out_avx512(addr, off, limit, ek)) return false;
     } else if (e == ~0ull) {
       // Branch-free over 64 lanes (vectorises): any lane out of range.
       uint32_t out = 0;
@@ -667,6 +761,10 @@ bool ds_fast(Wave& w, const Op& op) {
         continue;
       }
       if (e == ~0ull) {  // full EXEC: branch-free loop
+        if (!WRITE && kGatherAvx512) {
+          gather_row_avx512(reg, base, ek);
+          continue;
+        }
         for (int l = 0; l < 64; ++l) {
           if (WRITE) std::memcpy(base + ek[l], &reg[l], 4);
           else std::memcpy(&reg[l], base + ek[l], 4);

@@ -628,7 +628,10 @@ TurnEnd run_turn_as(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sche
           plan_check();
         }
         // Under VGPR indexing a VALU instruction's registers are checked once offset (run_gpr_indexed).
-        if (checkw && !w.pend.empty() && !((w.mode & kModeGprIdxEn) && op.unit == isa::Unit::VALU)) check_pending(w, op);
+        // check_pending's own first test inline: most instructions name no outstanding register.
+        if (checkw && ((op.vmask & w.pend_vmask) | (op.smask & w.pend_smask)) &&
+            !((w.mode & kModeGprIdxEn) && op.unit == isa::Unit::VALU))
+          check_pending(w, op);
         w.branched = false;
         w.icount++;
         executed[w.pc]++;

@@ -72,6 +72,30 @@ extern "C" __global__ void oob(float* c, int n) {
   }
 }
 
+// The whole-wave load path bounds the 64 lane addresses by their lowest and highest (eight-lane
+// vector min/max on hosts with AVX-512, lane 63 in the last element): the one lane that leaves the
+// allocation, past its end or before its start, must still be reported.
+TEST_CASE("out-of-bounds global load by lane 63 alone, past the end or before the start", "[sim][check]") {
+  const char* src = R"(
+extern "C" __global__ void rd(const float* a, float* o, int rev) {
+  int t = int(tid());
+  o[t] = a[rev ? 62 - t : t];
+})";
+  for (Arch arch : kArchs) {
+    Device dev(arch);
+    auto co = load_hip(src, arch);
+    uint64_t da = dev.upload(std::vector<float>(63, 2.0f), "a");
+    uint64_t dout = dev.upload(std::vector<float>(64), "out");
+    for (int rev : {0, 1}) {
+      INFO(cdnajit::arch_name(arch) << (rev ? ": lane 63 reads a[-1]" : ": lane 63 reads a[63]"));
+      std::string msg = error_of([&] { dev.run(co, "rd", ArgPack().add(da).add(dout).add(rev), dims1(1, 64)); });
+      CHECK_THAT(msg, Contains("out-of-bounds global load of 4 bytes"));
+      CHECK_THAT(msg, Contains("lane 63"));
+      CHECK_THAT(msg, Contains("nearest allocation 'a'"));
+    }
+  }
+}
+
 TEST_CASE("out-of-bounds global access near another allocation names the nearest one, never reads the neighbour",
           "[sim][check]") {
   // Two allocations: 'a' (64 bytes) and 'b' right after it. The allocator (runtime/sim/memory.cpp)
