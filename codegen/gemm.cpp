@@ -584,7 +584,7 @@ BuildResult build_gemm(const GemmPlan& p, const BuildOptions& opts) {
   GemmGenerator(k, p).emit();
   const std::string what = fmt::format("gemm {} {}", p.shape.str(), p.cfg.str());
   BuildResult r = !p.cfg.read_ahead || !p.cfg.lds_dma ? k.build(opts) : build_with_scheduled_waits(k, opts, what);
-  require_workgroup_fits(r, p.threads, what,
+  require_workgroup_fits(r, what,
                          "use fewer MFMA blocks per wave (a smaller tile or more waves), or dma with read_ahead (fewer registers)");
   return r;
 }

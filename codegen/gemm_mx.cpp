@@ -397,7 +397,7 @@ BuildResult build_gemm_mx(const GemmMxPlan& p, const BuildOptions& opts) {
     GemmMxGenerator(k, p).emit();
     r = k.build(opts);
   }
-  require_workgroup_fits(r, p.threads, fmt::format("gemm-mx {} {}", p.shape.str(), p.cfg.str()),
+  require_workgroup_fits(r, fmt::format("gemm-mx {} {}", p.shape.str(), p.cfg.str()),
                          "use fewer MFMA blocks per wave (a smaller tile or more waves) or, with read_ahead, tile_k 128");
   return r;
 }

@@ -97,6 +97,8 @@ Occupancy occupancy(Arch arch, int vgprs, int agprs, int sgprs, uint32_t lds_byt
   o.workgroups_per_cu_lds = groups;
   o.waves_per_simd_lds = std::clamp(groups * waves_per_group / kSimdsPerCu, 1, kMaxWavesPerSimd);
   o.waves_per_simd = std::min(o.waves_per_simd_regs, o.waves_per_simd_lds);
+  o.waves_per_group = waves_per_group;
+  o.waves_per_simd_needed = (waves_per_group + kSimdsPerCu - 1) / kSimdsPerCu;
   return o;
 }
 

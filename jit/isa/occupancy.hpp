@@ -20,6 +20,10 @@ struct Occupancy {
   int waves_per_simd_lds = 0;     // from LDS bytes, workgroup size and workgroup slots
   int workgroups_per_cu_lds = 0;  // from LDS, capped by the hardware's workgroup slots per CU
   int waves_per_simd = 0;         // min of both
+  int waves_per_group = 0;        // waves of one workgroup
+  int waves_per_simd_needed = 0;  // the workgroup's waves spread over the CU's SIMDs: ceil(waves / SIMDs) on one
+  // Whether one workgroup can be resident on a CU as far as registers go (the LDS is checked above).
+  bool workgroup_fits_registers() const { return waves_per_simd_regs >= waves_per_simd_needed; }
 };
 Occupancy occupancy(Arch arch, int vgprs, int agprs, int sgprs, uint32_t lds_bytes, uint32_t workgroup_size);
 

@@ -64,7 +64,7 @@ CuResidency cu_residency(Arch arch, const KernelInfo& k, uint64_t threads, uint6
     throw Error("simulator: kernel " + k.name + ": " + e.what());
   }
   CuResidency r;
-  r.waves_per_workgroup = int((threads + tg::kWaveSize - 1) / tg::kWaveSize);
+  r.waves_per_workgroup = occ.waves_per_group;
   const int by_registers = occ.waves_per_simd_regs * tg::kSimdsPerCu / r.waves_per_workgroup;
   r.workgroups_per_cu = uint64_t(std::min(by_registers, occ.workgroups_per_cu_lds));
   r.why = std::to_string(r.workgroups_per_cu) + " workgroups per CU (" + std::to_string(by_registers) +
@@ -73,7 +73,7 @@ CuResidency cu_residency(Arch arch, const KernelInfo& k, uint64_t threads, uint6
 
   // Not even one workgroup fits: only registers can cause it (the LDS was checked against the CU's
   // before, and a 1024-item workgroup's 16 waves need 4 of a SIMD's 8 wave slots).
-  const int per_simd = (r.waves_per_workgroup + tg::kSimdsPerCu - 1) / tg::kSimdsPerCu;
+  const int per_simd = occ.waves_per_simd_needed;
   const int vector_waves = occupancy_of(arch, vector_regs, 0, 0, tg::kWaveSize).waves_per_simd_regs;
   const int sgpr_waves = occupancy_of(arch, 0, sgprs, 0, tg::kWaveSize).waves_per_simd_regs;
   const int max_waves = std::min(occ.waves_per_simd_regs * tg::kSimdsPerCu, int(tg::kMaxWorkgroupSize) / tg::kWaveSize);
