@@ -31,6 +31,7 @@
 
 #include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/mfma_tile.hpp"
+#include "codegen/pingpong_schedule.hpp"
 #include "codegen/read_ahead_schedule.hpp"
 #include "codegen/workgroup_fit.hpp"
 #include "jit/isa/error.hpp"
@@ -65,6 +66,8 @@ class GemmGenerator : MfmaGemmEmitter {
 
  private:
   bool nn() const { return s_.layout == GemmLayout::NN; }
+  // DMA with read-ahead or ping-pong: LDS rows half-major, each half of a stage loaded separately
+  bool half_major() const { return c_.read_ahead || c_.pingpong; }
 
   MfmaTileLayout tile_layout() const {
     return {p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n, p_.mfma_format};
@@ -124,10 +127,10 @@ class GemmGenerator : MfmaGemmEmitter {
       lc = k_.vgpr("logical_chunk");
       k_.v_xor_b32(lc, ch_, x);
     }
-    // read_ahead: LDS row r of a tile holds operand row half_major_row(r) (read_ahead_schedule.hpp)
+    // read_ahead / pingpong: LDS row r of a tile holds operand row half_major_row(r) (read_ahead_schedule.hpp)
     const uint32_t row_bytes = uint32_t(s_.K) * uint32_t(p_.esize);
-    a_off_ = dma_row_offsets(m0_, row0_, lc, p_.a_chunks, step, p_.wave_m, uint32_t(s_.M), row_bytes, c_.read_ahead);
-    b_off_ = dma_row_offsets(n0_, row0_, lc, p_.b_chunks, step, p_.wave_n, uint32_t(s_.N), row_bytes, c_.read_ahead);
+    a_off_ = dma_row_offsets(m0_, row0_, lc, p_.a_chunks, step, p_.wave_m, uint32_t(s_.M), row_bytes, half_major());
+    b_off_ = dma_row_offsets(n0_, row0_, lc, p_.b_chunks, step, p_.wave_n, uint32_t(s_.N), row_bytes, half_major());
   }
 
   // DMA: M0 base of this wave's chunks (wave * 1024) and the fragment read bases per k-step (the
@@ -143,16 +146,16 @@ class GemmGenerator : MfmaGemmEmitter {
     k_.v_lshrrev_b32(lq, 4, lane_);
     Reg x;
     if (p_.swizzle_rows) x = chunk_swizzle(lrow, p_.swizzle_rows, p_.k_chunks_per_row, "swizzle_read");
-    // read_ahead's half-major rows: a wave's first half of blocks starts at row wm * wave_m / 2
-    const int rdiv = c_.read_ahead ? 2 : 1;
+    // half-major rows: a wave's first half of blocks starts at row wm * wave_m / 2
+    const int rdiv = half_major() ? 2 : 1;
     const WaveLdsRows rows = wave_lds_rows(wm_, wn_, p_.wave_m / rdiv, p_.wave_n / rdiv, c_.tile_m);
     ra_parts_ = dma_fragment_bases(tile_layout(), lds_base_, rows.a, lrow, lq, x, "lds_ra");
     rb_parts_ = dma_fragment_bases(tile_layout(), lds_base_, rows.b, lrow, lq, x, "lds_rb");
-    if (c_.stages == 2 && !c_.read_ahead) {
+    if (c_.stages == 2 && !half_major()) {
       ra_part_togs_ = stage_toggles(ra_parts_, p_.lds_stage_bytes, "lds_ra_toggle");
       rb_part_togs_ = stage_toggles(rb_parts_, p_.lds_stage_bytes, "lds_rb_toggle");
     }
-    if (c_.stages >= 3 || c_.read_ahead) {  // one set of read bases per stage (stage offsets exceed the 16-bit DS offset)
+    if (c_.stages >= 3 || half_major()) {  // one set of read bases per stage (stage offsets exceed the 16-bit DS offset)
       auto shifted = [&](const std::vector<Reg>& bs, int st) {
         std::vector<Reg> out;
         for (Reg b : bs) {
@@ -173,16 +176,22 @@ class GemmGenerator : MfmaGemmEmitter {
 
   // DMA: the K tile starting at element k0 straight into the current stage. Lane l of this wave's
   // i-th A (B) instruction lands at M0 + l * 16, M0 = the wave's base + i * threads * 16 (+ the A tile).
-  // `half` 0 or 1 (read_ahead): only the chunks of the tiles' first or second half of rows.
-  void issue_dma(Reg k0, uint32_t stage_offset = 0, int half = -1) {
-    k_.comment(half < 0 ? "global -> LDS loads of one K tile" : fmt::format("global -> LDS loads of half {} of one K tile", half));
+  // `half` 0 or 1 (half-major rows): only the chunks of the tiles' first or second half of rows;
+  // `operand` 0 or 1: only A's or only B's (pingpong's quarters).
+  void issue_dma(Reg k0, uint32_t stage_offset = 0, int half = -1, int operand = -1) {
+    k_.comment(half < 0 ? "global -> LDS loads of one K tile"
+                        : fmt::format("global -> LDS loads of half {} of one K tile{}", half,
+                                      operand < 0 ? "" : operand == 0 ? " (A)" : " (B)"));
     Reg kb = smul(k0, uint32_t(p_.esize), "k_bytes");
-    Reg pa = sptr_add(a_ptr_, kb, "a_tile_ptr");
-    Reg pb = sptr_add(b_ptr_, kb, "b_tile_ptr");
     const uint32_t per = uint32_t(p_.threads * 16);
     auto in_half = [&](int i, int chunks) { return half < 0 || i / (chunks / 2) == half; };
-    for (int i = 0; i < p_.a_chunks; ++i)
-      if (in_half(i, p_.a_chunks)) dma_chunk(dma_base_, stage_offset + uint32_t(i) * per, a_off_[size_t(i)], pa);
+    if (operand != 1) {
+      Reg pa = sptr_add(a_ptr_, kb, "a_tile_ptr");
+      for (int i = 0; i < p_.a_chunks; ++i)
+        if (in_half(i, p_.a_chunks)) dma_chunk(dma_base_, stage_offset + uint32_t(i) * per, a_off_[size_t(i)], pa);
+    }
+    if (operand == 0) return;
+    Reg pb = sptr_add(b_ptr_, kb, "b_tile_ptr");
     const uint32_t b0 = stage_offset + uint32_t(c_.tile_m * p_.lds_row_bytes);
     for (int i = 0; i < p_.b_chunks; ++i)
       if (in_half(i, p_.b_chunks)) dma_chunk(dma_base_, b0 + uint32_t(i) * per, b_off_[size_t(i)], pb);
@@ -234,64 +243,55 @@ class GemmGenerator : MfmaGemmEmitter {
     }
   }
 
-  // Ping-pong (GemmConfig::pingpong). Interval j is the code between the j-th and (j+1)-th barrier
-  // after the prologue. Group 0 (waves 0-3) runs tile t's fragment reads, then the DMA of tile
-  // t + 1, in interval 2t, and tile t's MFMAs in interval 2t + 1; group 1 (waves 4-7, one per SIMD
-  // beside a group-0 wave) runs the same sequence one interval later (a lone barrier first), and
-  // issues its share of tile t + 1 at the start of its MFMAs of tile t - 1, also in interval 2t. So
-  // in every interval one wave of each SIMD multiplies (at raised priority) while the other reads
-  // LDS. Hazards: tile t + 1's stage held tile t - 1, read by group 0 in interval 2t - 2 and by
-  // group 1 in interval 2t - 1, whose reads complete before its closing barrier (lgkmcnt(0)); every
-  // wave waits for its share of tile t + 1 (vmcnt(0)) before the barrier closing interval 2t + 1,
-  // and tile t + 1 is first read in interval 2t + 2. Group 0 adds one barrier at the end, so both
-  // groups execute the same number of barriers.
+  // The DS reads of fragment (ks, blk) of K tile t into `frag` from the half-major DMA rows (block
+  // b of a half at row b * m of the wave's rows in that half, one read base per k-step and part).
+  void dma_fragment_reads(Reg frag, bool is_a, int ks, int blk, int t) {
+    const int fdw = p_.mfma.a_bytes / 4, F = std::max(1, fdw / 4), m = p_.mfma.m, RB = p_.lds_row_bytes;
+    const int half = (is_a ? p_.blocks_m : p_.blocks_n) / 2, half_rows = (is_a ? c_.tile_m : c_.tile_n) / 2;
+    const int hf = blk / half;
+    for (int j = 0; j < F; ++j) {
+      const Reg base = (is_a ? ra_stage_ : rb_stage_)[size_t(t % 2)][size_t(ks * F + j)];
+      const Offset byte((hf * half_rows + (blk - hf * half) * m) * RB);
+      if (fdw >= 4) k_.ds_read_b128(fdw > 4 ? frag.slice(4 * j, 4) : frag, base, byte);
+      else k_.ds_read_b64(frag, base, byte);
+    }
+  }
+
+  // Ping-pong (GemmConfig::pingpong): the schedule is codegen/pingpong_schedule.hpp. Registers: one
+  // A half (A0, then A1 in the same registers) and both B halves, per k-step; each quarter of a
+  // stage (A or B, half 0 or 1) keeps its own K offset of the next tile to load.
   void main_loop_pingpong() {
-    const int T = p_.k_tiles;
-    Reg kload = k_.sgpr("k_load");  // element offset of the next tile to load
-    k_.s_mov_b32(kload, 0);
-    auto dma_next = [&] {
-      issue_dma(kload);
-      k_.s_add_u32(kload, kload, int64_t(c_.tile_k));
-      k_.s_xor_b32(dma_base_, dma_base_, dma_tog_);  // the next DMA goes to the other stage
-    };
-    dma_next();  // tile 0 into stage 0
-    publish_tile(0);
-    const MfmaTileLayout lay = tile_layout();
-    auto tile = [&](int group, bool dma) {
-      emit_mfma_tile(k_, lay, {{}, {}, ra_parts_, rb_parts_}, acc_, [&] {
-        if (group == 0 && dma) dma_next();
-        if (group == 1) k_.s_waitcnt(vmcnt(0));
-        k_.s_waitcnt(lgkmcnt(0));
-        k_.s_barrier();
-        if (group == 1 && dma) dma_next();
-        k_.s_setprio(1);
-      });
-      k_.s_setprio(0);
-      if (group == 0) k_.s_waitcnt(vmcnt(0));
-      k_.s_barrier();
-      toggle_read_parts();
-    };
-    // `n` tiles that issue a DMA (a loop), then `rest` that do not
-    auto tiles = [&](int group, int n, int rest) {
-      if (n > 0) {
-        Reg left = k_.sgpr("tiles_left");
-        k_.s_mov_b32(left, int64_t(n));
-        counted_loop(left, [&] { tile(group, true); });
+    const int KS = p_.mfma_per_tile, fdw = p_.mfma.a_bytes / 4, hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
+    std::vector<std::vector<Reg>> fa(static_cast<size_t>(KS)), fb0(static_cast<size_t>(KS)), fb1(static_cast<size_t>(KS));
+    for (int ks = 0; ks < KS; ++ks) {
+      for (int i = 0; i < hm; ++i) fa[size_t(ks)].push_back(k_.vgpr(fmt::format("a_frag{}_{}", ks, i), fdw, 2));
+      for (int i = 0; i < hn; ++i) fb0[size_t(ks)].push_back(k_.vgpr(fmt::format("b0_frag{}_{}", ks, i), fdw, 2));
+      for (int i = 0; i < hn; ++i) fb1[size_t(ks)].push_back(k_.vgpr(fmt::format("b1_frag{}_{}", ks, i), fdw, 2));
+    }
+    auto a_reg = [&](int ks, int bi) { return fa[size_t(ks)][size_t(bi % hm)]; };
+    auto b_reg = [&](int ks, int bj) { return (bj < hn ? fb0 : fb1)[size_t(ks)][size_t(bj % hn)]; };
+    Reg kload[2][2];  // [operand][half]: element offset of that quarter's next tile
+    for (int op = 0; op < 2; ++op)
+      for (int h = 0; h < 2; ++h) {
+        kload[op][h] = k_.sgpr(fmt::format("k_load_{}{}", op == 0 ? 'a' : 'b', h));
+        k_.s_mov_b32(kload[op][h], 0);
       }
-      for (int i = 0; i < rest; ++i) tile(group, false);
+    PingPongHooks hooks;
+    hooks.fragment_reads = [&](bool is_a, int ks, int blk, int t) {
+      dma_fragment_reads(is_a ? a_reg(ks, blk) : b_reg(ks, blk), is_a, ks, blk, t);
     };
+    const MfmaTileLayout lay = tile_layout();
+    hooks.mfma = [&](int ks, int bi, int bj) { emit_mfma(k_, lay, acc_.at({bi, bj}), a_reg(ks, bi), b_reg(ks, bj)); };
+    hooks.load = [&](int stage, bool is_a, int half) {
+      Reg& kl = kload[is_a ? 0 : 1][half];
+      issue_dma(kl, uint32_t(stage) * p_.lds_stage_bytes, half, is_a ? 0 : 1);
+      k_.s_add_u32(kl, kl, int64_t(c_.tile_k));
+    };
+    const PingPongShape shape{p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, p_.a_chunks / 2, p_.b_chunks / 2};
+    PingPongSchedule sched(k_, shape, std::move(hooks));
     Reg group = k_.sgpr("wave_group");
     k_.s_lshr_b32(group, wave_, 2);
-    k_.if_scc([&] { k_.s_cmp_eq_u32(group, 0); },
-              [&] {
-                tiles(0, T - 1, 1);
-                k_.s_barrier();
-              },
-              [&] {
-                if (T > 1) dma_next();
-                k_.s_barrier();
-                tiles(1, std::max(0, T - 2), std::min(T, 2));
-              });
+    k_.if_scc([&] { k_.s_cmp_eq_u32(group, 0); }, [&] { sched.emit_group(0); }, [&] { sched.emit_group(1); });
   }
 
   // Read-ahead (GemmConfig::read_ahead): the schedule is codegen/read_ahead_schedule.hpp; here the
@@ -583,7 +583,8 @@ BuildResult build_gemm(const GemmPlan& p, const BuildOptions& opts) {
   Kernel k(fmt::format("gemm_{}_{}", gemm_dtype_name(p.shape.dtype), gemm_layout_name(p.shape.layout)), p.arch);
   GemmGenerator(k, p).emit();
   const std::string what = fmt::format("gemm {} {}", p.shape.str(), p.cfg.str());
-  BuildResult r = !p.cfg.read_ahead || !p.cfg.lds_dma ? k.build(opts) : build_with_scheduled_waits(k, opts, what);
+  const bool scheduled_waits = p.cfg.lds_dma && (p.cfg.read_ahead || p.cfg.pingpong);
+  BuildResult r = scheduled_waits ? build_with_scheduled_waits(k, opts, what) : k.build(opts);
   require_workgroup_fits(r, what,
                          "use fewer MFMA blocks per wave (a smaller tile or more waves), or dma with read_ahead (fewer registers)");
   return r;

@@ -162,19 +162,20 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("read_ahead with {}: the read-ahead schedule needs lds_dma and 2 stages (without pingpong), or "
                    "the register-staged path with 1 stage",
                    c.str()));
-  if (c.read_ahead) {
+  if (c.read_ahead || c.pingpong) {
+    const char* sched = c.read_ahead ? "read_ahead" : "pingpong";
     need(p.blocks_m % 2 == 0 && p.blocks_n % 2 == 0,
-         fmt::format("read_ahead with {}: each wave needs an even number of MFMA blocks along M ({}) and N ({}), "
+         fmt::format("{} with {}: each wave needs an even number of MFMA blocks along M ({}) and N ({}), "
                      "the schedule works in quadrants; valid: a larger tile or fewer waves",
-                     c.str(), p.blocks_m, p.blocks_n));
+                     sched, c.str(), p.blocks_m, p.blocks_n));
     // Half-major LDS rows (gemm.cpp, "Read-ahead"): each half of a tile is whole DMA chunks
     // (rows `step` apart), and a wave's half of rows is a power of two (the row map uses shifts).
     const int step = p.threads / p.k_chunks_per_row;
     need(!c.lds_dma || ((c.tile_m / 2) % step == 0 && (c.tile_n / 2) % step == 0 &&
                          std::has_single_bit(unsigned(p.wave_m / 2)) && std::has_single_bit(unsigned(p.wave_n / 2))),
-         fmt::format("read_ahead with {}: each half of the A and B tiles must be whole rows of DMA chunks ({} rows "
+         fmt::format("{} with {}: each half of the A and B tiles must be whole rows of DMA chunks ({} rows "
                      "per chunk) and a wave's half sub-tile a power of two; valid: tiles of 2 x {} rows or more",
-                     c.str(), step, step));
+                     sched, c.str(), step, step));
   }
   p.lds_row_bytes = c.tile_k * p.esize + p.lds_pad_bytes;
   p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);

@@ -1,0 +1,150 @@
+// The 8-wave ping-pong main loop (pingpong_schedule.hpp has the schedule and why).
+#include "codegen/pingpong_schedule.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "jit/isa/error.hpp"
+
+namespace cdnajit::codegen {
+
+PingPongSchedule::PingPongSchedule(Kernel& k, const PingPongShape& s, PingPongHooks h)
+    : k_(k), s_(s), h_(std::move(h)), hm_(s.blocks_m / 2), hn_(s.blocks_n / 2) {}
+
+// R_{4t+k}: A0(t) (and B0(0)), B1(t), A1(t), B0(t + 1).
+std::vector<PingPongSchedule::Quarter> PingPongSchedule::reads_of(int phase) const {
+  const int t = phase / 4, T = s_.tiles;
+  if (phase < 0 || t >= T) return {};
+  switch (phase % 4) {
+    case 0: return t == 0 ? std::vector<Quarter>{{0, true, 0}, {0, false, 0}} : std::vector<Quarter>{{t, true, 0}};
+    case 1: return {{t, false, 1}};
+    case 2: return {{t, true, 1}};
+    default: return t + 1 < T ? std::vector<Quarter>{{t + 1, false, 0}} : std::vector<Quarter>{};
+  }
+}
+
+// The quarters read in R_{phase-1}, two tiles on (their stage is free once both groups read them).
+std::vector<PingPongSchedule::Quarter> PingPongSchedule::refills_of(int phase) const {
+  std::vector<Quarter> out;
+  for (Quarter q : reads_of(phase - 1)) {
+    q.tile += 2;
+    if (q.tile < s_.tiles) out.push_back(q);
+  }
+  return out;
+}
+
+int PingPongSchedule::vmcnt_before(int phase) const {
+  const std::vector<Quarter> need = reads_of(phase);
+  if (need.empty()) return -1;
+  size_t newest = 0;
+  for (const Quarter& q : need) {
+    const auto it = std::find(issued_.begin(), issued_.end(), q);
+    if (it == issued_.end())
+      throw Error(fmt::format("ping-pong schedule: internal error, tile {} {}{} is read in phase {} before it is loaded",
+                              q.tile, q.is_a ? 'A' : 'B', q.half, phase));
+    newest = std::max(newest, size_t(it - issued_.begin()));
+  }
+  int after = 0;
+  for (size_t i = newest + 1; i < issued_.size(); ++i) after += loads_of(issued_[i]);
+  return std::min(after, 63);  // vmcnt holds at most 63 on gfx9 (a smaller count is a stronger wait)
+}
+
+void PingPongSchedule::wait_vm(int count) {
+  if (dry_) {
+    if (replayed_ >= body_waits_.size() || body_waits_[replayed_] != count)
+      throw Error("ping-pong schedule: internal error, the loop's iterations need different waits");
+    ++replayed_;
+    return;
+  }
+  if (recording_) body_waits_.push_back(count);
+  if (count >= 0) k_.s_waitcnt(vmcnt(count));
+}
+
+void PingPongSchedule::barrier() {
+  if (!dry_) k_.s_barrier();
+}
+
+void PingPongSchedule::issue(const Quarter& q) {
+  if (!dry_) h_.load(q.tile % 2, q.is_a, q.half);
+  issued_.push_back(q);
+}
+
+// Group 1 waits for its share of R_{phase+1}'s quarters here (its next barrier opens group 0's
+// R_{phase+1}); the LDS reads are waited for before the barrier: the MFMAs of the next phase need
+// them, and the other group reloads a quarter once this barrier has passed.
+void PingPongSchedule::read_phase(int group, int phase) {
+  if (!dry_)
+    for (const Quarter& q : reads_of(phase)) {
+      const int half = q.is_a ? hm_ : hn_;
+      for (int ks = 0; ks < s_.k_steps; ++ks)
+        for (int blk = q.half * half; blk < (q.half + 1) * half; ++blk) h_.fragment_reads(q.is_a, ks, blk, q.tile);
+    }
+  for (const Quarter& q : refills_of(phase)) issue(q);
+  if (!dry_) k_.s_waitcnt(lgkmcnt(0));
+  if (group == 1) wait_vm(vmcnt_before(phase + 1));
+  barrier();
+}
+
+// Quadrant phase % 4 (A half qa x B half qb) at raised priority; group 0 waits here for its share
+// of R_{phase+1}'s quarters (its next barrier opens R_{phase+1}).
+void PingPongSchedule::mfma_phase(int group, int phase) {
+  if (!dry_) {
+    const int qa = (phase % 4) / 2, qb = phase % 2;
+    k_.s_setprio(1);
+    for (int ks = 0; ks < s_.k_steps; ++ks)
+      for (int bi = qa * hm_; bi < (qa + 1) * hm_; ++bi)
+        for (int bj = qb * hn_; bj < (qb + 1) * hn_; ++bj) h_.mfma(ks, bi, bj);
+    k_.s_setprio(0);
+  }
+  if (group == 0) wait_vm(vmcnt_before(phase + 1));
+  barrier();
+}
+
+void PingPongSchedule::phases(int group, int first, int count) {
+  for (int j = first; j < first + count; ++j) {
+    read_phase(group, j);
+    mfma_phase(group, j);
+  }
+}
+
+// Tiles 2 .. T - 3 load a quarter in each read phase, read the next tile's B0 and read quarters
+// loaded in the steady order (tile 1's B0 came from the prologue): those are a loop of tile pairs
+// (static stage parity); tiles 0 and 1 and the last tiles are emitted straight.
+void PingPongSchedule::emit_group(int group) {
+  const int T = s_.tiles;
+  issued_.clear();
+  for (int j = 0; j < 8; ++j)
+    for (const Quarter& q : reads_of(j))
+      if (q.tile < 2) issue(q);
+  wait_vm(vmcnt_before(0));
+  barrier();
+  if (group == 1) barrier();  // group 1 runs one barrier behind
+  phases(group, 0, std::min(T, 2) * 4);
+  const int pairs = std::max(0, T - 4) / 2;
+  if (pairs > 0) {
+    Reg left = k_.sgpr("pairs_left");
+    k_.s_mov_b32(left, int64_t(pairs));
+    body_waits_.clear();
+    k_.do_while_scc(
+        [&] {
+          recording_ = true;
+          phases(group, 8, 8);
+          recording_ = false;
+        },
+        [&] {
+          k_.s_sub_u32(left, left, 1);
+          k_.s_cmp_lg_u32(left, 0);
+        });
+    dry_ = true;
+    for (int p = 1; p < pairs; ++p) {
+      replayed_ = 0;
+      phases(group, 8 + 8 * p, 8);
+    }
+    dry_ = false;
+  }
+  if (T > 2) phases(group, 8 + 8 * pairs, 4 * (T - 2 - 2 * pairs));
+  if (group == 0) barrier();  // both groups execute the same number of barriers
+}
+
+}  // namespace cdnajit::codegen
