@@ -258,18 +258,17 @@ class GemmGenerator : MfmaGemmEmitter {
   }
 
   // Ping-pong (GemmConfig::pingpong): the schedule is codegen/pingpong_schedule.hpp. Registers: one
-  // A half (A0, then A1 in the same registers) and both B halves, per k-step; each quarter of a
-  // stage (A or B, half 0 or 1) keeps its own K offset of the next tile to load.
+  // K tile's fragments (each quarter's own); each quarter of a stage (A or B, half 0 or 1) keeps its
+  // own K offset of the next tile to load.
   void main_loop_pingpong() {
-    const int KS = p_.mfma_per_tile, fdw = p_.mfma.a_bytes / 4, hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
-    std::vector<std::vector<Reg>> fa(static_cast<size_t>(KS)), fb0(static_cast<size_t>(KS)), fb1(static_cast<size_t>(KS));
+    const int KS = p_.mfma_per_tile, fdw = p_.mfma.a_bytes / 4;
+    std::vector<std::vector<Reg>> fa(static_cast<size_t>(KS)), fb(static_cast<size_t>(KS));  // [ks][block]
     for (int ks = 0; ks < KS; ++ks) {
-      for (int i = 0; i < hm; ++i) fa[size_t(ks)].push_back(k_.vgpr(fmt::format("a_frag{}_{}", ks, i), fdw, 2));
-      for (int i = 0; i < hn; ++i) fb0[size_t(ks)].push_back(k_.vgpr(fmt::format("b0_frag{}_{}", ks, i), fdw, 2));
-      for (int i = 0; i < hn; ++i) fb1[size_t(ks)].push_back(k_.vgpr(fmt::format("b1_frag{}_{}", ks, i), fdw, 2));
+      for (int i = 0; i < p_.blocks_m; ++i) fa[size_t(ks)].push_back(k_.vgpr(fmt::format("a_frag{}_{}", ks, i), fdw, 2));
+      for (int i = 0; i < p_.blocks_n; ++i) fb[size_t(ks)].push_back(k_.vgpr(fmt::format("b_frag{}_{}", ks, i), fdw, 2));
     }
-    auto a_reg = [&](int ks, int bi) { return fa[size_t(ks)][size_t(bi % hm)]; };
-    auto b_reg = [&](int ks, int bj) { return (bj < hn ? fb0 : fb1)[size_t(ks)][size_t(bj % hn)]; };
+    auto a_reg = [&](int ks, int bi) { return fa[size_t(ks)][size_t(bi)]; };
+    auto b_reg = [&](int ks, int bj) { return fb[size_t(ks)][size_t(bj)]; };
     Reg kload[2][2];  // [operand][half]: element offset of that quarter's next tile
     for (int op = 0; op < 2; ++op)
       for (int h = 0; h < 2; ++h) {

@@ -4,30 +4,68 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
 
 PingPongSchedule::PingPongSchedule(Kernel& k, const PingPongShape& s, PingPongHooks h)
-    : k_(k), s_(s), h_(std::move(h)), hm_(s.blocks_m / 2), hn_(s.blocks_n / 2) {}
-
-// R_{4t+k}: A0(t) (and B0(0)), B1(t), A1(t), B0(t + 1).
-std::vector<PingPongSchedule::Quarter> PingPongSchedule::reads_of(int phase) const {
-  const int t = phase / 4, T = s_.tiles;
-  if (phase < 0 || t >= T) return {};
-  switch (phase % 4) {
-    case 0: return t == 0 ? std::vector<Quarter>{{0, true, 0}, {0, false, 0}} : std::vector<Quarter>{{t, true, 0}};
-    case 1: return {{t, false, 1}};
-    case 2: return {{t, true, 1}};
-    default: return t + 1 < T ? std::vector<Quarter>{{t + 1, false, 0}} : std::vector<Quarter>{};
-  }
+    : k_(k), s_(s), h_(std::move(h)), hm_(s.blocks_m / 2), hn_(s.blocks_n / 2) {
+  plan_reads();
 }
 
-// The quarters read in R_{phase-1}, two tiles on (their stage is free once both groups read them).
+// Tile t's fragments in the order its MFMAs need them: B0(t) and B1(t) by M_0(t), A1(t) by M_1(t),
+// then A0(t + 1), whose registers are free once M_0(t) has issued, so from R_1(t). Each goes to the
+// earliest read phase it may, at most half a tile's fragments per phase unless it is needed there:
+// the two read phases take about equal time (a read phase longer than the other group's MFMA
+// phase leaves the MFMA pipe idle). Tile 0's R_0 first reads A0(0).
+void PingPongSchedule::plan_reads() {
+  const int T = s_.tiles, KS = s_.k_steps;
+  plan_.assign(size_t(2 * T), {});
+  struct Item {
+    int earliest, latest;  // read phase of the tile, 0 or 1
+    Fragment f;
+  };
+  auto add = [&](std::vector<Item>& seq, Quarter q, int earliest, int latest) {
+    if (q.tile >= T) return;
+    const int half = q.is_a ? hm_ : hn_;
+    for (int ks = 0; ks < KS; ++ks)
+      for (int blk = q.half * half; blk < (q.half + 1) * half; ++blk) seq.push_back({earliest, latest, {q, ks, blk}});
+  };
+  const int cap = (hm_ + hn_) * KS;  // half of a tile's fragments
+  for (int t = 0; t < T; ++t) {
+    std::vector<Item> seq;
+    if (t == 0) add(seq, {0, true, 0}, 0, 0);
+    add(seq, {t, false, 0}, 0, 0);
+    add(seq, {t, false, 1}, 0, 0);
+    add(seq, {t, true, 1}, 0, 1);
+    add(seq, {t + 1, true, 0}, 1, 1);
+    int k = 0, used = 0;
+    for (const Item& it : seq) {
+      if (it.earliest > k || (used >= cap && k < it.latest)) k = std::max(k + 1, it.earliest), used = 0;
+      plan_[size_t(2 * t + k)].push_back(it.f);
+      ++used;
+    }
+  }
+  for (int j = 0; j < 2 * T; ++j)
+    for (const Fragment& f : plan_[size_t(j)]) last_read_[key(f.q)] = j;
+}
+
+std::vector<PingPongSchedule::Quarter> PingPongSchedule::reads_of(int phase) const {
+  std::vector<Quarter> out;
+  if (phase < 0 || phase >= int(plan_.size())) return out;
+  for (const Fragment& f : plan_[size_t(phase)])
+    if (std::find(out.begin(), out.end(), f.q) == out.end()) out.push_back(f.q);
+  return out;
+}
+
+// The quarters whose last fragments were read in R_{phase-1}, two tiles on (their stage's quarter
+// is free once both groups have read it).
 std::vector<PingPongSchedule::Quarter> PingPongSchedule::refills_of(int phase) const {
   std::vector<Quarter> out;
   for (Quarter q : reads_of(phase - 1)) {
+    if (last_read_.at(key(q)) != phase - 1) continue;
     q.tile += 2;
     if (q.tile < s_.tiles) out.push_back(q);
   }
@@ -75,26 +113,24 @@ void PingPongSchedule::issue(const Quarter& q) {
 // them, and the other group reloads a quarter once this barrier has passed.
 void PingPongSchedule::read_phase(int group, int phase) {
   if (!dry_)
-    for (const Quarter& q : reads_of(phase)) {
-      const int half = q.is_a ? hm_ : hn_;
-      for (int ks = 0; ks < s_.k_steps; ++ks)
-        for (int blk = q.half * half; blk < (q.half + 1) * half; ++blk) h_.fragment_reads(q.is_a, ks, blk, q.tile);
-    }
+    for (const Fragment& f : plan_[size_t(phase)]) h_.fragment_reads(f.q.is_a, f.ks, f.blk, f.q.tile);
   for (const Quarter& q : refills_of(phase)) issue(q);
   if (!dry_) k_.s_waitcnt(lgkmcnt(0));
   if (group == 1) wait_vm(vmcnt_before(phase + 1));
   barrier();
 }
 
-// Quadrant phase % 4 (A half qa x B half qb) at raised priority; group 0 waits here for its share
-// of R_{phase+1}'s quarters (its next barrier opens R_{phase+1}).
+// A half `phase % 2` of the wave's blocks times all its B blocks (quadrants AhxB0, AhxB1, each
+// k-step by k-step) at raised priority; group 0 waits here for its share of R_{phase+1}'s quarters
+// (its next barrier opens R_{phase+1}).
 void PingPongSchedule::mfma_phase(int group, int phase) {
   if (!dry_) {
-    const int qa = (phase % 4) / 2, qb = phase % 2;
+    const int qa = phase % 2;
     k_.s_setprio(1);
-    for (int ks = 0; ks < s_.k_steps; ++ks)
-      for (int bi = qa * hm_; bi < (qa + 1) * hm_; ++bi)
-        for (int bj = qb * hn_; bj < (qb + 1) * hn_; ++bj) h_.mfma(ks, bi, bj);
+    for (int qb = 0; qb < 2; ++qb)
+      for (int ks = 0; ks < s_.k_steps; ++ks)
+        for (int bi = qa * hm_; bi < (qa + 1) * hm_; ++bi)
+          for (int bj = qb * hn_; bj < (qb + 1) * hn_; ++bj) h_.mfma(ks, bi, bj);
     k_.s_setprio(0);
   }
   if (group == 0) wait_vm(vmcnt_before(phase + 1));
@@ -108,19 +144,20 @@ void PingPongSchedule::phases(int group, int first, int count) {
   }
 }
 
-// Tiles 2 .. T - 3 load a quarter in each read phase, read the next tile's B0 and read quarters
-// loaded in the steady order (tile 1's B0 came from the prologue): those are a loop of tile pairs
-// (static stage parity); tiles 0 and 1 and the last tiles are emitted straight.
+// Tiles 2 .. T - 3 reload quarters two tiles on, read the next tile's A0 and read quarters loaded
+// in the steady order (tile 1's came from the prologue): those are a loop of tile pairs (static
+// stage parity), checked to need the same waits in every iteration; tiles 0 and 1 and the last
+// tiles are emitted straight.
 void PingPongSchedule::emit_group(int group) {
-  const int T = s_.tiles;
+  const int T = s_.tiles, P = 2;  // read/MFMA phase pairs per tile
   issued_.clear();
-  for (int j = 0; j < 8; ++j)
+  for (int j = 0; j < 2 * P; ++j)  // tiles 0 and 1 in the order of their first reads
     for (const Quarter& q : reads_of(j))
-      if (q.tile < 2) issue(q);
+      if (q.tile < 2 && std::find(issued_.begin(), issued_.end(), q) == issued_.end()) issue(q);
   wait_vm(vmcnt_before(0));
   barrier();
   if (group == 1) barrier();  // group 1 runs one barrier behind
-  phases(group, 0, std::min(T, 2) * 4);
+  phases(group, 0, std::min(T, 2) * P);
   const int pairs = std::max(0, T - 4) / 2;
   if (pairs > 0) {
     Reg left = k_.sgpr("pairs_left");
@@ -129,7 +166,7 @@ void PingPongSchedule::emit_group(int group) {
     k_.do_while_scc(
         [&] {
           recording_ = true;
-          phases(group, 8, 8);
+          phases(group, 2 * P, 2 * P);
           recording_ = false;
         },
         [&] {
@@ -139,11 +176,11 @@ void PingPongSchedule::emit_group(int group) {
     dry_ = true;
     for (int p = 1; p < pairs; ++p) {
       replayed_ = 0;
-      phases(group, 8 + 8 * p, 8);
+      phases(group, 2 * P + 2 * P * p, 2 * P);
     }
     dry_ = false;
   }
-  if (T > 2) phases(group, 8 + 8 * pairs, 4 * (T - 2 - 2 * pairs));
+  if (T > 2) phases(group, 2 * P + 2 * P * pairs, P * (T - 2 - 2 * pairs));
   if (group == 0) barrier();  // both groups execute the same number of barriers
 }
 

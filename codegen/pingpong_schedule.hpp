@@ -5,31 +5,35 @@
 // Two wave groups (waves 0-3 and 4-7, one wave of each per SIMD) alternate, one barrier apart:
 // while one group multiplies (at raised priority) the other reads LDS and issues loads, so each
 // SIMD's MFMA pipe is fed by one wave while the other prepares, and a barrier costs the pipe little
-// (the other group's MFMAs are already queued behind it).
+// (the other group's MFMAs are queued right behind it).
 //
 // A wave's fragments of one K tile fall in four quarters: the first and second half of its A
-// blocks (A0, A1) and of its B blocks (B0, B1); the MFMAs run by quadrant A0xB0, A0xB1, A1xB0,
-// A1xB1 (each quadrant k-step by k-step, so every accumulator still sees ascending k). Per K tile a
-// wave has four phase pairs, each a read phase then an MFMA phase, each closed by a barrier:
-//   R0: read A0(t) (tile 0 also B0(0))   M0: A0xB0
-//   R1: read B1(t)                       M1: A0xB1
-//   R2: read A1(t) (into A0's registers) M2: A1xB0
-//   R3: read B0(t + 1)                   M3: A1xB1
-// so the registers hold one A half and both B halves. Group 1 runs the same phases one barrier
-// later. LDS holds 2 stages, each in the same four quarters as the read-ahead's half-major rows
-// (A0 and B0 rows in the first half of the A and B tiles, A1 and B1 in the second); tile t sits in
-// stage t % 2. A quarter read in phase R_j (both groups have read it, and waited for their reads,
-// by the barrier that closes group 1's R_j) is reloaded with the tile two ahead by every wave in its
-// next read phase R_{j+1}: each quarter is in flight for about six phase pairs (1.5 K tiles) before
-// it is read, and the CU's memory queue never drains (HipKittens' 8-wave kernels load quarters the
-// same way). Before the barrier that opens group 0's R_{j+1} every wave waits (vmcnt) for its own
-// share of the quarters read there, and no longer.
+// blocks (A0, A1) and of its B blocks (B0, B1), each in its own registers. Per K tile a wave has
+// two phase pairs, a read phase R then an MFMA phase M, each closed by a barrier:
+//   R_0(t): B0(t), B1(t), the first A1(t)     M_0(t): A0 x B0, A0 x B1
+//   R_1(t): the rest of A1(t), A0(t + 1)      M_1(t): A1 x B0, A1 x B1
+// (each quadrant k-step by k-step, so every accumulator still sees ascending k; plan_reads has the
+// rule). Group 1 runs the same phases one barrier later. LDS holds 2 stages, each in the same four
+// quarters as the read-ahead's half-major rows (A0 and B0 rows in the first half of the A and B
+// tiles, A1 and B1 in the second); tile t sits in stage t % 2. A quarter whose last fragments are
+// read in R_j (both groups have read them, and waited for their reads, by the barrier closing
+// group 1's R_j) is reloaded with the tile two ahead by every wave in its next read phase R_{j+1}:
+// each quarter is in flight for about 1.5 K tiles of MFMAs before it is read, and the CU's memory
+// queue never drains (HipKittens' 8-wave kernels load quarters the same way). Before the barrier
+// that opens group 0's R_{j+1} every wave waits (vmcnt) for its own share of the quarters read
+// there, and no longer.
+//
+// Why two quadrants per phase: a barrier between phases costs the MFMA pipe the few cycles between
+// the last MFMA of one group and the first of the other; one quadrant per phase (HipKittens'
+// granularity) pays that twice as often, a whole tile per phase keeps each quarter in flight for
+// less time (modelled on mi355x, 4096^3 bf16: 1580 and 1571 TFLOP/s against 1603 for two).
 //
 // Every wait is placed here (the wave's reads of another LDS quarter overlap its DMA into this one,
 // which the wait-count pass, treating LDS as one location, cannot tell apart; the generator builds
 // with build_with_scheduled_waits).
 #pragma once
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "jit/kernel.hpp"
@@ -68,7 +72,13 @@ class PingPongSchedule {
     int half;
     bool operator==(const Quarter&) const = default;
   };
-  std::vector<Quarter> reads_of(int phase) const;    // read in R_phase
+  struct Fragment {
+    Quarter q;
+    int ks, blk;
+  };
+  static int key(const Quarter& q) { return q.tile * 4 + (q.is_a ? 0 : 2) + q.half; }
+  void plan_reads();
+  std::vector<Quarter> reads_of(int phase) const;    // with a fragment read in R_phase
   std::vector<Quarter> refills_of(int phase) const;  // loaded in R_phase (tiles < tiles)
   int loads_of(const Quarter& q) const { return q.is_a ? s_.loads_a : s_.loads_b; }
   // The vmcnt that guarantees this wave's share of the quarters read in R_phase, given the quarters
@@ -86,6 +96,8 @@ class PingPongSchedule {
   PingPongShape s_;
   PingPongHooks h_;
   int hm_, hn_;
+  std::vector<std::vector<Fragment>> plan_;  // per phase, the fragments read in R_phase
+  std::map<int, int> last_read_;             // per quarter (key), the phase of its last read
   std::vector<Quarter> issued_;  // this wave's quarters, in issue order (the emission's view)
   // The loop body is emitted once (its first iteration) and its later iterations are replayed
   // without emitting (`dry_`): each must need the same waits (`body_waits_`), else the schedule
