@@ -65,9 +65,10 @@ struct GemmConfig {
   // swizzle is what makes the fragment reads conflict free.
   bool lds_dma = false;
   bool lds_swizzle = true;
-  // 8-wave ping-pong (lds_dma, 2 stages, 8 waves): waves 0-3 and 4-7 (one of each per SIMD) run
-  // the same K-tile sequence one barrier apart, so while one group reads LDS and issues the next
-  // tile's loads the other runs its MFMAs at raised priority (s_setprio); gemm.cpp, "Ping-pong".
+  // 8-wave ping-pong (lds_dma, 2 stages, 8 waves, an even number of MFMA blocks per wave along M
+  // and N): waves 0-3 and 4-7 (one of each per SIMD) run the same sequence one barrier apart, so
+  // while one group reads LDS and issues loads the other runs half a K tile's MFMAs at raised
+  // priority (s_setprio); LDS in half-major rows, loaded by quarter (codegen/pingpong_schedule.hpp).
   bool pingpong = false;
   // Read-ahead (an even number of MFMA blocks per wave along M and N; lds_dma with 2 stages and
   // no pingpong, or the register-staged path with 1 stage): each wave runs its MFMAs by quadrant

@@ -113,8 +113,9 @@ GemmConfig cfg(int tm, int tn, int tk, int wm, int wn, int stages, int group_m =
 // register-staged 128x128 kernel with and without read-ahead, the DMA 128x128 read-ahead kernel
 // (HipKittens' 2048 shape), and HipKittens' 4096 shape: 256x256 tiles with 128-byte K rows
 // (tile_k 64), 8 waves, LDS DMA into XOR-swizzled rows, 2 stages, grouped XCD-contiguous order,
-// read-ahead; at 4096 also the lock-step DMA schedule and the 8-wave ping-pong for comparison. gfx950
-// fp8: the DMA kernels with 128-byte rows (tile_k 128). gfx942 (no 16-byte LDS DMA): one LDS stage
+// read-ahead or the 8-wave ping-pong ("pp", codegen/pingpong_schedule.hpp); at 4096 also the
+// lock-step DMA schedule for comparison. gfx950 fp8: the DMA kernels with 128-byte rows (tile_k 128),
+// from 2048 on read-ahead or ping-pong. gfx942 (no 16-byte LDS DMA): one LDS stage
 // (64 KiB), the next tile's loads flying into registers during the MFMAs: 128x128 with 128-byte rows
 // (tile_k 64), and 256x256 with 8 waves in the grouped order (tile_k 32: 64-byte rows, since 256 +
 // 256 padded 128-byte rows exceed the 64 KiB), each with read-ahead; at 4096 also without.
@@ -125,13 +126,14 @@ std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
     if (small) c.push_back(cfg(128, 128, 128, 2, 2, 2, 8, true));
     if (small) c.push_back(cfg(128, 128, 128, 2, 4, 2, 8, true, false, true));
     if (large) c.push_back(cfg(256, 256, 128, 2, 4, 2, 8, true, false, true));
+    if (large) c.push_back(cfg(256, 256, 128, 2, 4, 2, 8, true, true));
   } else if (a == Arch::gfx950) {
     if (small) c.push_back(cfg(128, 128, 64, 2, 2, 2));
     if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1, 0, false, false, true));
     if (small) c.push_back(cfg(128, 128, 64, 2, 4, 2, 8, true, false, true));
     if (large) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true, false, true));
+    if (large) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true, true));
     if (n == 4096) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true));
-    if (n == 4096) c.push_back(cfg(256, 256, 64, 2, 4, 2, 8, true, true));
   } else {
     if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1));
     if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1, 0, false, false, true));
@@ -439,8 +441,8 @@ HipKittens' figures from `CDNAJIT_HIP_MODEL_REPORT=1` on the run.sh build):
 - **Why the obvious fix failed.** Issuing the DMA before the reads made it slower (863 TFLOP/s, wait
   vmcnt 45%): the wait-count pass treats all of LDS as one location (jit/passes/regs.hpp), so it put
   vmcnt(0) before every ds_read behind an outstanding LDS DMA of the same wave and before every barrier
-  (clang's SIInsertWaitcnts tells such accesses apart by alias scope). The same rule limits the
-  ping-pong ("pp") candidate to one MFMA phase of load cover.
+  (clang's SIInsertWaitcnts tells such accesses apart by alias scope). The first ping-pong schedule,
+  built with that pass, loaded whole tiles and so had one MFMA phase of load cover (1506 TFLOP/s).
 - **The change: read-ahead ("ra", `--read-ahead`, gemm.cpp "Read-ahead").** Each wave runs its MFMAs
   by quadrant and reads the next quadrants' fragments (of this tile, then of the next) between them,
   into the registers the finished quadrants freed; LDS rows are half-major, so each half of a stage is
@@ -448,6 +450,17 @@ HipKittens' figures from `CDNAJIT_HIP_MODEL_REPORT=1` on the run.sh build):
   tile, one at its end): each half is in flight for 1.5 tiles of MFMAs. The generator places every
   wait and builds with the wait-count pass in verify mode (a finding other than the LDS-DMA ones is an
   error). 4096: 1084 -> 1341 TFLOP/s (HipKittens 1342); 8192: 1321 -> 1553 (1553).
+- **Barriers against MFMAs: the ping-pong ("pp", `--pingpong`, codegen/pingpong_schedule.hpp).**
+  With every wave in step the read-ahead still drains the MFMA pipe at each of its two barriers per
+  tile (barrier 19% of wave time, MFMA busy 84%). The ping-pong runs the two waves of a SIMD half a
+  phase apart: while one group issues half a tile's MFMAs (one A half times both B halves) at raised
+  priority, the other reads the next fragments and loads, so at each barrier the next group's MFMAs
+  follow the last ones closely. LDS is in the read-ahead's half-major rows and loaded by quarter (A
+  or B, half 0 or 1): a quarter is reloaded by every wave in the read phase after both groups have
+  read it, each in flight for about 1.5 tiles, and the generator places every wait as in the
+  read-ahead. Whole-tile phases (the first version) gave 1506 TFLOP/s at 4096, one quadrant per
+  phase (HipKittens' granularity, twice the barriers) 1580, two quadrants 1603 (HipKittens 1587;
+  MFMA busy 91% against 90%).
 - **Real mechanisms, not model artefacts:** loads issued earlier keep more bytes in flight; a wave's DS
   reads and MFMAs go to different units and interleave in its in-order issue; and a ds_read of one LDS
   region while the wave's LDS DMA into another is in flight is legal (the ISA orders LDS-DMA data only

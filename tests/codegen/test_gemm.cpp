@@ -98,6 +98,11 @@ void check_fp8(Arch arch) {
     d.lds_dma = true;
     d.read_ahead = true;
     check_case(arch, {f, d, "fp8 in, LDS DMA, read-ahead"});
+    d = config(128, 128, 0, 2, 4, 2, 16);
+    d.lds_dma = true;
+    d.pingpong = true;
+    f.K = 768;  // 6 K tiles: the loop of tile pairs once
+    check_case(arch, {f, d, "fp8 in, LDS DMA, ping-pong"});
   }
 }
 
@@ -160,6 +165,13 @@ void check_arch(Arch arch) {
   check_case(arch, {shape(200, 136, 256, GemmLayout::NT), d, "ping-pong, 4 K tiles, partial tiles"});
   check_case(arch, {shape(128, 128, 128, GemmLayout::NT), d, "ping-pong, 2 K tiles"});
   check_case(arch, {shape(128, 128, 64, GemmLayout::NT, GemmOutput::f32), d, "ping-pong, 1 K tile"});
+  // 7 K tiles: the loop of tile pairs once, then a tail of 3; 10 K tiles: the loop three times (its
+  // later iterations checked to need the first one's waits). 4 x 2 waves: fewer A blocks per wave
+  // than B blocks (both B halves are read in the first read phase).
+  check_case(arch, {shape(200, 136, 448, GemmLayout::NT), d, "ping-pong, 7 K tiles, partial tiles"});
+  d.waves_m = 4;
+  d.waves_n = 2;
+  check_case(arch, {shape(128, 200, 640, GemmLayout::NT), d, "ping-pong, 10 K tiles, 4 x 2 waves"});
   // Read-ahead: the loop of tile pairs and its straight tail (5 K tiles: one pair, then 3), and
   // 1, 2 and 3 K tiles (no loop; the prologue's loads and the last tiles' waits alone).
   d = config(128, 128, 64, 2, 4, 2, 16);
