@@ -16,7 +16,9 @@
 // chunk l / 16 + 4 * k-step) then finds its 16 rows' chunks in distinct bank groups; the timing
 // model's bank model (runtime/model/lds_banks.hpp, with the measured b128 lane order of 32 and 64
 // banks) gives the minimum passes, and without the xor 4x (64 banks) more: tests/codegen/test_gemm.cpp
-// checks both. Rows past M or N are clamped to the last valid row (global loads have no range check):
+// checks both. fp8's 32-byte fragments (16x16x128: lane l reads chunks 2q, 2q + 1, q = l / 16)
+// would meet 2-way conflicts with that xor; they take the pair swizzle of
+// MfmaGemmEmitter::fragment_chunk_swizzle (as the MX GEMM). Rows past M or N are clamped to the last valid row (global loads have no range check):
 // they only feed output rows/columns the epilogue drops.
 // B of layout NN arrives K-major (a 16-byte chunk is 8 consecutive columns of one K row); it is
 // written down 8 LDS rows with 2-byte writes (ds_write_b16 / _d16_hi), which is simple but costs
@@ -123,7 +125,7 @@ class GemmGenerator : MfmaGemmEmitter {
     const int cpr = p_.k_chunks_per_row;
     Reg lc = ch_;
     if (p_.swizzle_rows) {
-      Reg x = chunk_swizzle(row0_, p_.swizzle_rows, cpr, "swizzle");
+      Reg x = fragment_chunk_swizzle(row0_, p_.swizzle_rows, cpr, p_.mfma.a_bytes / 16, "swizzle");
       lc = k_.vgpr("logical_chunk");
       k_.v_xor_b32(lc, ch_, x);
     }
@@ -145,7 +147,8 @@ class GemmGenerator : MfmaGemmEmitter {
     Reg lq = k_.vgpr("lq");
     k_.v_lshrrev_b32(lq, 4, lane_);
     Reg x;
-    if (p_.swizzle_rows) x = chunk_swizzle(lrow, p_.swizzle_rows, p_.k_chunks_per_row, "swizzle_read");
+    if (p_.swizzle_rows)
+      x = fragment_chunk_swizzle(lrow, p_.swizzle_rows, p_.k_chunks_per_row, p_.mfma.a_bytes / 16, "swizzle_read");
     // half-major rows: a wave's first half of blocks starts at row wm * wave_m / 2
     const int rdiv = half_major() ? 2 : 1;
     const WaveLdsRows rows = wave_lds_rows(wm_, wn_, p_.wave_m / rdiv, p_.wave_n / rdiv, c_.tile_m);

@@ -73,21 +73,10 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // LDS byte of stage `st`, half `h`'s scale slots (relative to lds_base_).
   uint32_t scale_region(int st, int h) const { return uint32_t(2 * st + h) * p_.lds_scale_half_bytes; }
 
-  // The xor between a logical chunk and its slot in `row`. One-chunk fragments (fp4): the bf16/fp8
-  // GEMM's x = (row / swizzle_rows) % cpr. Two-chunk fragments (fp8: lane l reads chunks 2q, 2q + 1,
-  // q = l / 16): with that x, the pass of a ds_read_b128 that holds rows r and lanes of q and q + 1
-  // (chunks c and c + 2) maps rows r and r ^ 2 to the same bank group, a 2-way conflict (8 passes
-  // instead of 4 by the model's bank model). x' = ((x >> 1) & 1) | (x & 4) gives the four even rows
-  // (and the four odd ones) of 8 the xors 0, 1, 4, 5, whose pairs {x', x' ^ 2} cover all 8 slots:
-  // conflict free (the test in tests/codegen/test_gemm_mx.cpp checks the passes).
+  // The xor between a logical chunk and its slot in `row` (fp8's two-chunk fragments: the pair
+  // swizzle, MfmaGemmEmitter::fragment_chunk_swizzle).
   Reg swizzle(Reg row, const char* name) {
-    Reg x = chunk_swizzle(row, p_.swizzle_rows, p_.k_chunks_per_row, name);
-    if (p_.frag_bytes / 16 != 2 || p_.k_chunks_per_row != 8) return x;
-    Reg t = k_.vgpr("swizzle_pair");
-    k_.v_bfe_u32(t, x, 1, 1);
-    k_.v_and_b32(x, 4, x);
-    k_.v_or_b32(x, x, t);
-    return x;
+    return fragment_chunk_swizzle(row, p_.swizzle_rows, p_.k_chunks_per_row, p_.frag_bytes / 16, name);
   }
 
   // Thread t's chunk i of a tile goes to LDS row t / cpr + i * step, slot t % cpr, and holds the

@@ -350,6 +350,22 @@ class MfmaGemmEmitter : public DslEmitter {
     k_.v_and_b32(x, chunks_per_row - 1, x);
     return x;
   }
+  // The xor for fragments of `fragment_chunks` 16-byte chunks. One-chunk fragments: chunk_swizzle.
+  // Two-chunk fragments in 8-chunk rows (fp8 / MXFP8: lane l reads chunks 2q, 2q + 1, q = l / 16):
+  // with chunk_swizzle's x, the pass of a ds_read_b128 that holds rows r and lanes of q and q + 1
+  // (chunks c and c + 2) maps rows r and r ^ 2 to the same bank group, a 2-way conflict (8 passes
+  // instead of 4 by the model's bank model). x' = ((x >> 1) & 1) | (x & 4) gives the four even rows
+  // (and the four odd ones) of 8 the xors 0, 1, 4, 5, whose pairs {x', x' ^ 2} cover all 8 slots:
+  // conflict free (tests/codegen/test_gemm.cpp and test_gemm_mx.cpp check the passes).
+  Reg fragment_chunk_swizzle(Reg row, int swizzle_rows, int chunks_per_row, int fragment_chunks, const char* name) {
+    Reg x = chunk_swizzle(row, swizzle_rows, chunks_per_row, name);
+    if (fragment_chunks != 2 || chunks_per_row != 8) return x;
+    Reg t = k_.vgpr("swizzle_pair");
+    k_.v_bfe_u32(t, x, 1, 1);
+    k_.v_and_b32(x, 4, x);
+    k_.v_or_b32(x, x, t);
+    return x;
+  }
   // Read addresses of the lane's fragment in rows first_row + lane_row, one per (k-step, 16-byte
   // part) because the swizzle is an xor (index ks * parts + part): logical chunk
   // lane_kgroup * parts + ks * (chunks per k-step) + part, xor-ed with `swizzle` (none if invalid).

@@ -296,6 +296,19 @@ TEST_CASE("gemm: the DMA path's fragment reads are bank-conflict free by the mod
     CHECK(on.report.cu.lds_passes == 4 * on.report.cu.lds_instructions);
     CHECK(off.report.cu.lds_passes > 4 * off.report.cu.lds_instructions);
   }
+  // fp8: 32-byte fragments (two chunks per lane) in 128-byte rows, the pair swizzle
+  GemmShape f = s;
+  f.dtype = GemmDType::e4m3;
+  GemmConfig c = config(128, 128, 128, 2, 2, 2, 16);
+  c.lds_dma = true;
+  const GemmModelled on = model_gemm(model::product("mi355x"), f, c);
+  c.lds_swizzle = false;
+  const GemmModelled off = model_gemm(model::product("mi355x"), f, c);
+  INFO("fp8: swizzled " << on.report.cu.lds_passes << " passes / " << on.report.cu.lds_instructions
+                        << " reads; unswizzled " << off.report.cu.lds_passes << " / " << off.report.cu.lds_instructions);
+  REQUIRE(on.report.cu.lds_instructions > 0);
+  CHECK(on.report.cu.lds_passes == 4 * on.report.cu.lds_instructions);
+  CHECK(off.report.cu.lds_passes > 4 * off.report.cu.lds_instructions);
 }
 
 // The read-ahead schedule against the schedule it replaces, by the timing model, on a full grid
