@@ -378,11 +378,14 @@ class GemmGenerator : MfmaGemmEmitter {
       }
     };
     h.staged_refill = [&](bool load_next) {
-      write_lds();
-      if (load_next) {
-        k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
-        issue_loads(kstage_);
-      }
+      std::vector<ReadAheadHooks::Emit> out;
+      write_lds(&out);
+      if (load_next)  // after every write: the loads overwrite the staging registers the writes read
+        out.push_back([this] {
+          k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
+          issue_loads(kstage_);
+        });
+      return out;
     };
     const ReadAheadShape shape{p_.k_tiles * S, KS, p_.blocks_m, p_.blocks_n, (p_.a_chunks + p_.b_chunks) / 2, S};
     ReadAheadSchedule sched(k_, shape, std::move(h));
@@ -501,31 +504,46 @@ class GemmGenerator : MfmaGemmEmitter {
     for (int i = 0; i < p_.b_chunks; ++i) k_.buffer_load_dwordx4(stage_b_[size_t(i)], b_off_[size_t(i)], b_rsrc_, kb, offen);
   }
 
-  void write_lds() {
+  // The staging registers to LDS. `pieces` (not null): each chunk's writes appended as one emitter
+  // instead of emitted here (the read-ahead schedule spreads them between MFMAs).
+  void write_lds(std::vector<std::function<void()>>* pieces = nullptr) {
     const int RB = p_.lds_row_bytes, step = p_.threads / p_.k_chunks_per_row;
+    auto put = [&](Reg base, Reg data, int byte) {
+      auto f = [this, base, data, byte] { write_lds_chunk(base, data, byte, p_.lds_pad_bytes == 16); };
+      if (pieces) pieces->push_back(f);
+      else f();
+    };
     if (c_.lds_xor) {  // the chunk's two 8-byte units at their swizzled places ("LDS layout")
       auto put2 = [&](Reg lo, Reg hi, Reg data, int byte) {
-        k_.ds_write_b64(lo, data.slice(0, 2), Offset(byte));
-        k_.ds_write_b64(hi, data.slice(2, 2), Offset(byte));
+        auto f = [this, lo, hi, data, byte] {
+          k_.ds_write_b64(lo, data.slice(0, 2), Offset(byte));
+          k_.ds_write_b64(hi, data.slice(2, 2), Offset(byte));
+        };
+        if (pieces) pieces->push_back(f);
+        else f();
       };
       for (int i = 0; i < p_.a_chunks; ++i) put2(w_a_, w_a_hi_, stage_a_[size_t(i)], i * step * RB);
       for (int i = 0; i < p_.b_chunks; ++i) put2(w_b_, w_b_hi_, stage_b_[size_t(i)], i * step * RB);
       return;
     }
-    auto put = [&](Reg base, Reg data, int byte) { write_lds_chunk(base, data, byte, p_.lds_pad_bytes == 16); };
     for (int i = 0; i < p_.a_chunks; ++i) put(w_a_, stage_a_[size_t(i)], i * step * RB);
     if (!nn()) {
       for (int i = 0; i < p_.b_chunks; ++i) put(w_b_, stage_b_[size_t(i)], i * step * RB);
       return;
     }
     const int kstep = p_.threads / p_.nn_chunks_per_row;
-    for (int i = 0; i < p_.b_chunks; ++i)
-      for (int j = 0; j < 8; ++j) {
-        Reg d = stage_b_[size_t(i)][j / 2];
-        const Offset at(j * RB + i * kstep * 2);
-        if (j % 2 == 0) k_.ds_write_b16(w_b_, d, at);
-        else k_.ds_write_b16_d16_hi(w_b_, d, at);
-      }
+    for (int i = 0; i < p_.b_chunks; ++i) {
+      auto f = [this, i, kstep, RB] {
+        for (int j = 0; j < 8; ++j) {
+          Reg d = stage_b_[size_t(i)][j / 2];
+          const Offset at(j * RB + i * kstep * 2);
+          if (j % 2 == 0) k_.ds_write_b16(w_b_, d, at);
+          else k_.ds_write_b16_d16_hi(w_b_, d, at);
+        }
+      };
+      if (pieces) pieces->push_back(f);
+      else f();
+    }
   }
 
   void compute(const std::function<void()>& after_reads = {}) {

@@ -113,9 +113,10 @@ void ReadAheadSchedule::staged_tile(int t, const std::vector<Read>& front, size_
   // tile's A0 and B0 read between its MFMAs. Two quadrants cover the refill's LDS writes.
   quadrant(0, 0, front, true);
   sync(0);
-  h_.staged_refill(t / S + 2 < T / S);
-  quadrant(0, 1, {});
-  quadrant(1, 0, {});
+  std::vector<Read> refill = h_.staged_refill(t / S + 2 < T / S);
+  const size_t half = (refill.size() + 1) / 2;
+  quadrant(0, 1, std::vector<Read>(refill.begin(), refill.begin() + long(half)));
+  quadrant(1, 0, std::vector<Read>(refill.begin() + long(half), refill.end()));
   k_.s_waitcnt(lgkmcnt(0));
   waited_ = issued_;
   k_.s_barrier();

@@ -62,9 +62,10 @@ struct ReadAheadHooks {
   // DMA path: the loads of half `half` of the next K tile of that half into LDS stage `stage`.
   std::function<void(int stage, int half)> load;
   // Register-staged path: tile 0 into LDS and tile 1's loads in flight (`prologue`); tile t + 1
-  // from the staging registers into LDS and, when `load_next`, tile t + 2's loads (`refill`).
+  // from the staging registers into LDS and, when `load_next`, tile t + 2's loads (`refill`: its
+  // instructions in pieces, in order, which the schedule spreads between MFMAs).
   Emit staged_prologue;
-  std::function<void(bool load_next)> staged_refill;
+  std::function<std::vector<Emit>(bool load_next)> staged_refill;
 };
 
 class ReadAheadSchedule {
