@@ -378,12 +378,18 @@ class GemmGenerator : MfmaGemmEmitter {
       }
     };
     h.staged_refill = [&](bool load_next) {
+      // chunk by chunk: its LDS writes, then (load_next) its next load into the staging registers
+      // the writes just read
+      std::vector<ReadAheadHooks::Emit> writes, loads;
+      write_lds(&writes);
+      if (!load_next) return writes;
+      k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
+      issue_loads(kstage_, &loads);
       std::vector<ReadAheadHooks::Emit> out;
-      write_lds(&out);
-      if (load_next)  // after every write: the loads overwrite the staging registers the writes read
-        out.push_back([this] {
-          k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
-          issue_loads(kstage_);
+      for (size_t i = 0; i < writes.size(); ++i)
+        out.push_back([w = writes[i], l = loads[i]] {
+          w();
+          l();
         });
       return out;
     };
@@ -492,16 +498,23 @@ class GemmGenerator : MfmaGemmEmitter {
   }
 
   // Global loads of the K tile starting at element k0 (SGPR) into the staging registers.
-  void issue_loads(Reg k0) {
+  // `pieces` (not null): the offsets are computed here, each chunk's load appended as one emitter
+  // (A chunks, then B chunks, as write_lds's pieces).
+  void issue_loads(Reg k0, std::vector<std::function<void()>>* pieces = nullptr) {
     k_.comment("global loads of one K tile");
     Reg ka = smul(k0, uint32_t(p_.esize), "k_bytes");
-    for (int i = 0; i < p_.a_chunks; ++i) k_.buffer_load_dwordx4(stage_a_[size_t(i)], a_off_[size_t(i)], a_rsrc_, ka, offen);
     Reg kb = ka;
     if (nn()) {
       kb = k_.sgpr("k_row_bytes");
       k_.s_mul_i32(kb, k0, sconst(uint32_t(s_.N) * 2, "b_row_stride"));
     }
-    for (int i = 0; i < p_.b_chunks; ++i) k_.buffer_load_dwordx4(stage_b_[size_t(i)], b_off_[size_t(i)], b_rsrc_, kb, offen);
+    auto load = [&](Reg dst, Reg off, Reg rsrc, Reg k) {
+      auto f = [this, dst, off, rsrc, k] { k_.buffer_load_dwordx4(dst, off, rsrc, k, offen); };
+      if (pieces) pieces->push_back(f);
+      else f();
+    };
+    for (int i = 0; i < p_.a_chunks; ++i) load(stage_a_[size_t(i)], a_off_[size_t(i)], a_rsrc_, ka);
+    for (int i = 0; i < p_.b_chunks; ++i) load(stage_b_[size_t(i)], b_off_[size_t(i)], b_rsrc_, kb);
   }
 
   // The staging registers to LDS. `pieces` (not null): each chunk's writes appended as one emitter

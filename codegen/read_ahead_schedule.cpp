@@ -108,15 +108,15 @@ void ReadAheadSchedule::staged_tile(int t, const std::vector<Read>& front, size_
   }
   // The last sub-tile of LDS tile t / S. Its reads go one per MFMA from the start of A0xB0 (B1 and
   // A1 are free since the previous tile's last quadrants), so by the end of A0xB0 every wave has
-  // read the whole LDS tile: barrier, the refill, A0xB1 and A1xB0 (operands in registers) while the
-  // writes complete, barrier (the next tile is in LDS for every wave), and A1xB1 with the next
+  // read the whole LDS tile: barrier, the refill (one chunk's writes and its next load per MFMA
+  // from the start of A0xB1: the loads go out early, the writes do not queue as one block), A0xB1
+  // and A1xB0 (operands in registers) while the writes complete, barrier (the next tile is in LDS for every wave), and A1xB1 with the next
   // tile's A0 and B0 read between its MFMAs. Two quadrants cover the refill's LDS writes.
   quadrant(0, 0, front, true);
   sync(0);
   std::vector<Read> refill = h_.staged_refill(t / S + 2 < T / S);
-  const size_t half = (refill.size() + 1) / 2;
-  quadrant(0, 1, std::vector<Read>(refill.begin(), refill.begin() + long(half)));
-  quadrant(1, 0, std::vector<Read>(refill.begin() + long(half), refill.end()));
+  quadrant(0, 1, refill, true);
+  quadrant(1, 0, {});
   k_.s_waitcnt(lgkmcnt(0));
   waited_ = issued_;
   k_.s_barrier();

@@ -27,8 +27,9 @@
 // A1xB1, as above, with no barrier. In the last sub-tile of LDS tile t its B1 and A1 are read one
 // per MFMA from the start of A0xB0, so at its end every wave has read all of tile t (lgkmcnt(0))
 // and holds tile t + 1 in its staging registers (vmcnt(0)): barrier, the refill hook (tile t + 1
-// into LDS, tile t + 2's global loads), quadrants A0xB1 and A1xB0 (operands already in registers)
-// while the writes complete, lgkmcnt(0) and a barrier (tile t + 1 is in LDS for every wave), and
+// into LDS, tile t + 2's global loads, chunk by chunk, one chunk's writes and next load per MFMA
+// from the start of A0xB1), quadrants A0xB1 and A1xB0 (operands already in registers) while the
+// writes complete, lgkmcnt(0) and a barrier (tile t + 1 is in LDS for every wave), and
 // A1xB1 with the reads of A0 and B0 of tile t + 1 between its MFMAs.
 //
 // Every LDS-read wait is placed here: the schedule counts the DS reads it issues (lgkmcnt holds at
