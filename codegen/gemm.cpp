@@ -20,6 +20,19 @@
 // would meet 2-way conflicts with that xor; they take the pair swizzle of
 // MfmaGemmEmitter::fragment_chunk_swizzle (as the MX GEMM). Rows past M or N are clamped to the last valid row (global loads have no range check):
 // they only feed output rows/columns the epilogue drops.
+// Unpadded XOR layout (GemmConfig::lds_xor, the register-staged path with 8-byte fragment reads,
+// gfx942): a 256x256 tile's 128-byte K rows (bf16 tile_k 64) fill exactly one 64 KiB stage, so
+// they cannot be padded. A row is a multiple of 128 bytes, the 32 banks x 4 bytes of gfx942's LDS, and
+// its 8-byte unit u sits at u ^ (r mod 16). An 8-byte read is served 16 lanes per pass
+// (runtime/model/lds_banks.hpp); the 16 lanes of a fragment read are 16 consecutive rows (lane l:
+// row l % 16 (or % 32), unit ks * units-per-k-step + l / m), so their units are 16 distinct bank
+// pairs: one pass, where unswizzled rows put all 16 on the same two banks (16 passes). Block rows
+// and the B tile start at multiples of 16, so a lane's xor is l % 16 for every block and one read
+// base per k-step suffices (blocks stay immediate offsets). Thread t writes its 16-byte chunk c of
+// row r as two ds_write_b64: units 2c ^ x and 2c + 1 ^ x (x = r mod 16; the second address is the
+// first xor 8, and x is the same for all the thread's rows: plan check); the 16 lanes of a write
+// pass are two rows' 8 chunks, 8 even and 8 odd units: conflict free too. Global loads are as
+// with padding. tests/codegen/test_gemm.cpp checks the pass counts with and without the xor.
 // B of layout NN arrives K-major (a 16-byte chunk is 8 consecutive columns of one K row); it is
 // written down 8 LDS rows with 2-byte writes (ds_write_b16 / _d16_hi), which is simple but costs
 // 8 LDS writes per chunk instead of one.
@@ -307,7 +320,8 @@ class GemmGenerator : MfmaGemmEmitter {
   // there (no LDS DMA on this path).
   void main_loop_read_ahead() {
     const bool dma = c_.lds_dma;
-    const int KS = p_.mfma_per_tile;
+    const int S = c_.ra_split;  // schedule tiles (K sub-tiles) per K tile; 1 on the DMA path (plan check)
+    const int KS = p_.mfma_per_tile / S;
     const int fdw = p_.mfma.a_bytes / 4, F = std::max(1, fdw / 4), m = p_.mfma.m, RB = p_.lds_row_bytes;
     const int hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
     Reg kload[2];  // DMA: the next tile of each half
@@ -326,13 +340,18 @@ class GemmGenerator : MfmaGemmEmitter {
     ReadAheadHooks h;
     h.fragment_reads = [&](bool is_a, int ks, int blk, int t) {
       const int st = t % 2, half = is_a ? hm : hn, half_rows = (is_a ? c_.tile_m : c_.tile_n) / 2, hf = blk / half;
+      const int kg = t % S * KS + ks;  // the k-step within the K tile
       std::vector<ReadAheadHooks::Emit> out;
       for (int j = 0; j < F; ++j) {
         const Reg frag = (is_a ? fa : fb)[size_t(ks)][size_t(blk)];
         const Reg dst = fdw >= 4 ? frag.slice(4 * j, 4) : frag;
-        const Reg base = dma ? (is_a ? ra_stage_ : rb_stage_)[size_t(st)][size_t(ks * F + j)] : is_a ? ra_ : rb_;
-        const int byte = dma ? (hf * half_rows + (blk - hf * half) * m) * RB
-                             : blk * m * RB + ks * p_.mfma.k * p_.esize + 16 * j;
+        Reg base = dma ? (is_a ? ra_stage_ : rb_stage_)[size_t(st)][size_t(ks * F + j)] : is_a ? ra_ : rb_;
+        int byte = dma ? (hf * half_rows + (blk - hf * half) * m) * RB
+                       : blk * m * RB + kg * p_.mfma.k * p_.esize + 16 * j;
+        if (c_.lds_xor) {  // one base per k-step (8-byte fragments: F = 1)
+          base = (is_a ? ra_parts_ : rb_parts_)[size_t(kg)];
+          byte = blk * m * RB;
+        }
         out.push_back([this, dst, base, byte, fdw] {
           if (fdw >= 4) k_.ds_read_b128(dst, base, Offset(byte));
           else k_.ds_read_b64(dst, base, Offset(byte));
@@ -361,13 +380,22 @@ class GemmGenerator : MfmaGemmEmitter {
       }
     };
     h.staged_refill = [&](bool load_next) {
-      write_lds();
-      if (load_next) {
-        k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
-        issue_loads(kstage_);
-      }
+      // chunk by chunk: its LDS writes, then (load_next) its next load into the staging registers
+      // the writes just read
+      std::vector<ReadAheadHooks::Emit> writes, loads;
+      write_lds(&writes);
+      if (!load_next) return writes;
+      k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
+      issue_loads(kstage_, &loads);
+      std::vector<ReadAheadHooks::Emit> out;
+      for (size_t i = 0; i < writes.size(); ++i)
+        out.push_back([w = writes[i], l = loads[i]] {
+          w();
+          l();
+        });
+      return out;
     };
-    const ReadAheadShape shape{p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, (p_.a_chunks + p_.b_chunks) / 2};
+    const ReadAheadShape shape{p_.k_tiles * S, KS, p_.blocks_m, p_.blocks_n, (p_.a_chunks + p_.b_chunks) / 2, S};
     ReadAheadSchedule sched(k_, shape, std::move(h));
     if (dma) sched.emit_dma();
     else sched.emit_staged();
@@ -406,8 +434,46 @@ class GemmGenerator : MfmaGemmEmitter {
     compute();
   }
 
+  // Unpadded XOR rows (GemmConfig::lds_xor, "LDS layout" above): the write bases of each chunk's
+  // two 8-byte units and one fragment read base per k-step.
+  void lds_setup_xor() {
+    const int RB = p_.lds_row_bytes, m = p_.mfma.m;
+    Reg unit = k_.vgpr("xor_unit");  // 2 * chunk ^ (row mod 16): the chunk's first 8-byte unit
+    k_.v_lshlrev_b32(unit, 1, ch_);
+    if (c_.lds_swizzle) {
+      Reg x = chunk_swizzle(row0_, 1, 16, "write_swizzle");
+      k_.v_xor_b32(unit, unit, x);
+    }
+    w_a_ = chunk_write_base(unit, row0_, RB, lds_base_, 3);
+    w_a_hi_ = k_.vgpr("lds_w_hi");
+    k_.v_xor_b32(w_a_hi_, 8, w_a_);
+    w_b_ = k_.vgpr("lds_w_b");
+    k_.v_add_u32(w_b_, int64_t(uint32_t(c_.tile_m * RB)), w_a_);
+    w_b_hi_ = k_.vgpr("lds_w_b_hi");
+    k_.v_add_u32(w_b_hi_, int64_t(uint32_t(c_.tile_m * RB)), w_a_hi_);
+    Reg lrow = k_.vgpr("lane_row");
+    k_.v_and_b32(lrow, m - 1, lane_);
+    Reg lq = k_.vgpr("lq");
+    k_.v_lshrrev_b32(lq, std::countr_zero(unsigned(m)), lane_);
+    Reg x;
+    if (c_.lds_swizzle) x = chunk_swizzle(lrow, 1, 16, "read_swizzle");
+    const WaveLdsRows rows = wave_lds_rows(wm_, wn_, p_.wave_m, p_.wave_n, c_.tile_m);
+    const int step_units = p_.mfma.k * p_.esize / 8;
+    ra_parts_ = dma_fragment_bases(1, step_units, p_.mfma_per_tile, RB, lds_base_, rows.a, lrow, lq, x, "lds_ra", 3);
+    rb_parts_ = dma_fragment_bases(1, step_units, p_.mfma_per_tile, RB, lds_base_, rows.b, lrow, lq, x, "lds_rb", 3);
+    if (c_.stages == 2) {
+      w_a_tog_ = stage_toggle(w_a_, p_.lds_stage_bytes, "lds_w_toggle");
+      w_b_tog_ = stage_toggle(w_b_, p_.lds_stage_bytes, "lds_w_b_toggle");
+      w_a_hi_tog_ = stage_toggle(w_a_hi_, p_.lds_stage_bytes, "lds_w_hi_toggle");
+      w_b_hi_tog_ = stage_toggle(w_b_hi_, p_.lds_stage_bytes, "lds_w_b_hi_toggle");
+      ra_part_togs_ = stage_toggles(ra_parts_, p_.lds_stage_bytes, "lds_ra_toggle");
+      rb_part_togs_ = stage_toggles(rb_parts_, p_.lds_stage_bytes, "lds_rb_toggle");
+    }
+  }
+
   void lds_setup() {
     if (c_.lds_dma) return lds_setup_dma();
+    if (c_.lds_xor) return lds_setup_xor();
     const int RB = p_.lds_row_bytes;
     w_a_ = chunk_write_base(ch_, row0_, RB, lds_base_);
     // B writes from their own base (the B tile starts tile_m rows in): keeps every immediate
@@ -434,34 +500,65 @@ class GemmGenerator : MfmaGemmEmitter {
   }
 
   // Global loads of the K tile starting at element k0 (SGPR) into the staging registers.
-  void issue_loads(Reg k0) {
+  // `pieces` (not null): the offsets are computed here, each chunk's load appended as one emitter
+  // (A chunks, then B chunks, as write_lds's pieces).
+  void issue_loads(Reg k0, std::vector<std::function<void()>>* pieces = nullptr) {
     k_.comment("global loads of one K tile");
     Reg ka = smul(k0, uint32_t(p_.esize), "k_bytes");
-    for (int i = 0; i < p_.a_chunks; ++i) k_.buffer_load_dwordx4(stage_a_[size_t(i)], a_off_[size_t(i)], a_rsrc_, ka, offen);
     Reg kb = ka;
     if (nn()) {
       kb = k_.sgpr("k_row_bytes");
       k_.s_mul_i32(kb, k0, sconst(uint32_t(s_.N) * 2, "b_row_stride"));
     }
-    for (int i = 0; i < p_.b_chunks; ++i) k_.buffer_load_dwordx4(stage_b_[size_t(i)], b_off_[size_t(i)], b_rsrc_, kb, offen);
+    auto load = [&](Reg dst, Reg off, Reg rsrc, Reg k) {
+      auto f = [this, dst, off, rsrc, k] { k_.buffer_load_dwordx4(dst, off, rsrc, k, offen); };
+      if (pieces) pieces->push_back(f);
+      else f();
+    };
+    for (int i = 0; i < p_.a_chunks; ++i) load(stage_a_[size_t(i)], a_off_[size_t(i)], a_rsrc_, ka);
+    for (int i = 0; i < p_.b_chunks; ++i) load(stage_b_[size_t(i)], b_off_[size_t(i)], b_rsrc_, kb);
   }
 
-  void write_lds() {
+  // The staging registers to LDS. `pieces` (not null): each chunk's writes appended as one emitter
+  // instead of emitted here (the read-ahead schedule spreads them between MFMAs).
+  void write_lds(std::vector<std::function<void()>>* pieces = nullptr) {
     const int RB = p_.lds_row_bytes, step = p_.threads / p_.k_chunks_per_row;
-    auto put = [&](Reg base, Reg data, int byte) { write_lds_chunk(base, data, byte, p_.lds_pad_bytes == 16); };
+    auto put = [&](Reg base, Reg data, int byte) {
+      auto f = [this, base, data, byte] { write_lds_chunk(base, data, byte, p_.lds_pad_bytes == 16); };
+      if (pieces) pieces->push_back(f);
+      else f();
+    };
+    if (c_.lds_xor) {  // the chunk's two 8-byte units at their swizzled places ("LDS layout")
+      auto put2 = [&](Reg lo, Reg hi, Reg data, int byte) {
+        auto f = [this, lo, hi, data, byte] {
+          k_.ds_write_b64(lo, data.slice(0, 2), Offset(byte));
+          k_.ds_write_b64(hi, data.slice(2, 2), Offset(byte));
+        };
+        if (pieces) pieces->push_back(f);
+        else f();
+      };
+      for (int i = 0; i < p_.a_chunks; ++i) put2(w_a_, w_a_hi_, stage_a_[size_t(i)], i * step * RB);
+      for (int i = 0; i < p_.b_chunks; ++i) put2(w_b_, w_b_hi_, stage_b_[size_t(i)], i * step * RB);
+      return;
+    }
     for (int i = 0; i < p_.a_chunks; ++i) put(w_a_, stage_a_[size_t(i)], i * step * RB);
     if (!nn()) {
       for (int i = 0; i < p_.b_chunks; ++i) put(w_b_, stage_b_[size_t(i)], i * step * RB);
       return;
     }
     const int kstep = p_.threads / p_.nn_chunks_per_row;
-    for (int i = 0; i < p_.b_chunks; ++i)
-      for (int j = 0; j < 8; ++j) {
-        Reg d = stage_b_[size_t(i)][j / 2];
-        const Offset at(j * RB + i * kstep * 2);
-        if (j % 2 == 0) k_.ds_write_b16(w_b_, d, at);
-        else k_.ds_write_b16_d16_hi(w_b_, d, at);
-      }
+    for (int i = 0; i < p_.b_chunks; ++i) {
+      auto f = [this, i, kstep, RB] {
+        for (int j = 0; j < 8; ++j) {
+          Reg d = stage_b_[size_t(i)][j / 2];
+          const Offset at(j * RB + i * kstep * 2);
+          if (j % 2 == 0) k_.ds_write_b16(w_b_, d, at);
+          else k_.ds_write_b16_d16_hi(w_b_, d, at);
+        }
+      };
+      if (pieces) pieces->push_back(f);
+      else f();
+    }
   }
 
   void compute(const std::function<void()>& after_reads = {}) {
@@ -471,6 +568,16 @@ class GemmGenerator : MfmaGemmEmitter {
   void toggle_writes() {
     k_.v_xor_b32(w_a_, w_a_, w_a_tog_);
     k_.v_xor_b32(w_b_, w_b_, w_b_tog_);
+    if (!c_.lds_xor) return;
+    k_.v_xor_b32(w_a_hi_, w_a_hi_, w_a_hi_tog_);
+    k_.v_xor_b32(w_b_hi_, w_b_hi_, w_b_hi_tog_);
+  }
+
+  // Two stages: the fragment read bases to the other stage.
+  void toggle_reads() {
+    if (c_.lds_xor) return toggle_read_parts();
+    k_.v_xor_b32(ra_, ra_, ra_tog_);
+    k_.v_xor_b32(rb_, rb_, rb_tog_);
   }
 
   void main_loop() {
@@ -515,8 +622,7 @@ class GemmGenerator : MfmaGemmEmitter {
       compute();
       toggle_writes();
       publish_tile(0, [&] { write_lds(); });
-      k_.v_xor_b32(ra_, ra_, ra_tog_);
-      k_.v_xor_b32(rb_, rb_, rb_tog_);
+      toggle_reads();
     });
     compute();
   }
@@ -575,6 +681,7 @@ class GemmGenerator : MfmaGemmEmitter {
   Reg ch_, row0_, nn_cb_, nn_kr0_;
   std::vector<Reg> a_off_, b_off_, stage_a_, stage_b_;
   Reg w_a_, w_b_, ra_, rb_, w_a_tog_, w_b_tog_, ra_tog_, rb_tog_;
+  Reg w_a_hi_, w_b_hi_, w_a_hi_tog_, w_b_hi_tog_;  // lds_xor: the second 8-byte unit's write bases
   Reg kstage_;  // register-staged read-ahead: element offset of the last tile loaded
   RegArray acc_;
 };

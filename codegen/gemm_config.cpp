@@ -50,8 +50,10 @@ std::string GemmConfig::str() const {
   std::string s = fmt::format("{}x{}x{} w{}x{} st{} mfma{}", tile_m, tile_n, tile_k, waves_m, waves_n, stages, mfma_m);
   if (group_m > 0) s += fmt::format(" g{}", group_m);
   if (lds_dma) s += lds_swizzle ? " dma" : " dma-noswizzle";
+  if (lds_xor) s += lds_swizzle ? " xor" : " unpadded-noswizzle";
   if (pingpong) s += " pp";
   if (read_ahead) s += " ra";
+  if (ra_split > 1) s += fmt::format("/{}", ra_split);
   return s;
 }
 
@@ -136,7 +138,26 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
 
   // LDS rows padded so the fragment reads are bank-conflict free (gemm.cpp, "LDS layout"); the
   // DMA path writes whole unpadded rows and swizzles the chunks instead.
-  p.lds_pad_bytes = c.lds_dma ? 0 : p.mfma.a_bytes >= 16 ? 16 : 8;
+  p.lds_pad_bytes = c.lds_dma || c.lds_xor ? 0 : p.mfma.a_bytes >= 16 ? 16 : 8;
+  if (c.lds_xor) {
+    // gemm.cpp, "LDS layout": the 16 lanes of one 8-byte read pass (16 rows, one unit) land on 16
+    // distinct units of a 128-byte bank row when unit u of row r sits at u ^ (r mod 16); each thread
+    // writes its chunk's two units with two ds_write_b64 whose xor is the same on all its rows.
+    const int rb = c.tile_k * p.esize, step = p.threads / p.k_chunks_per_row;
+    need(!c.lds_dma && p.mfma.a_bytes == 8,
+         fmt::format("lds_xor with {} on {}: the 8-byte unit swizzle is for the register-staged path's 8-byte "
+                     "fragment reads (gfx942); valid: gfx942 without dma",
+                     c.str(), arch_name(a)));
+    need(s.layout == GemmLayout::NT,
+         fmt::format("lds_xor with layout {}: NT only (NN's B tile is written with 2-byte transposing writes); valid: "
+                     "--layout NT",
+                     gemm_layout_name(s.layout)));
+    need(rb % 128 == 0 && step % 16 == 0,
+         fmt::format("lds_xor with tile_k {} and {} threads: rows must be a multiple of 128 bytes (16 units of 8 "
+                     "bytes; here {}) and a thread's rows 16 apart or a multiple of it (here {}); valid: tile_k {} or "
+                     "{}",
+                     c.tile_k, p.threads, rb, step, 128 / p.esize, 256 / p.esize));
+  }
   if (c.lds_dma) {
     need(a == Arch::gfx950, "lds_dma: global_load_lds_dwordx4 (16 bytes per lane) exists only on gfx950");
     need(s.layout == GemmLayout::NT, "lds_dma: layout NT only (NN's B tile is transposed on its way into LDS)");
@@ -162,6 +183,10 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("read_ahead with {}: the read-ahead schedule needs lds_dma and 2 stages (without pingpong), or "
                    "the register-staged path with 1 stage",
                    c.str()));
+  need(c.ra_split == 1 || (c.ra_split == 2 && c.read_ahead && !c.lds_dma && p.mfma_per_tile % 2 == 0),
+       fmt::format("ra_split = {} with {}: valid: 1, or 2 with read_ahead on the register-staged path (no dma) and an "
+                   "even number of MFMA k-steps per K tile (here {})",
+                   c.ra_split, c.str(), p.mfma_per_tile));
   if (c.read_ahead || c.pingpong) {
     const char* sched = c.read_ahead ? "read_ahead" : "pingpong";
     need(p.blocks_m % 2 == 0 && p.blocks_n % 2 == 0,
@@ -184,7 +209,7 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("config {}: LDS {} bytes ({} stages x {}) exceeds {}'s {} bytes (LDS limit)", c.str(), p.lds_bytes,
                    c.stages, p.lds_stage_bytes, arch_name(a), lds_bytes_per_cu(a)));
   const int acc = p.blocks_m * p.blocks_n * p.mfma.acc_regs();
-  const int frags = (p.blocks_m + p.blocks_n) * p.mfma_per_tile * p.mfma.a_bytes / 4;
+  const int frags = (p.blocks_m + p.blocks_n) * p.mfma_per_tile / c.ra_split * p.mfma.a_bytes / 4;
   const int vgprs = frags + (p.a_chunks + p.b_chunks) * (c.lds_dma ? 1 : 5) + 40;
   need(acc <= 256, fmt::format("config {}: {} accumulator registers per wave exceed the 256 AGPRs", c.str(), acc));
   need(vgprs <= 256, fmt::format("config {}: about {} VGPRs per wave ({} fragment) exceed 256 (register limit); use "
@@ -223,14 +248,18 @@ std::vector<GemmConfig> enumerate_gemm_configs(const GemmShape& s, Arch a) {
                     GemmConfig c;
                     c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.stages = st;
                     c.mfma_m = mb; c.lds_dma = dma; c.group_m = g;
-                    for (bool ra : {false, true}) {
-                      c.read_ahead = ra;
-                      try {
-                        make_gemm_plan(s, a, c);
-                        out.push_back(c);
-                      } catch (const Error&) {
-                      }
-                    }
+                    for (bool ra : {false, true})
+                      for (bool xr : {false, true})
+                        for (int split : {1, 2}) {
+                          c.read_ahead = ra;
+                          c.lds_xor = xr;
+                          c.ra_split = split;
+                          try {
+                            make_gemm_plan(s, a, c);
+                            out.push_back(c);
+                          } catch (const Error&) {
+                          }
+                        }
                   }
   return out;
 }

@@ -65,6 +65,12 @@ struct GemmConfig {
   // swizzle is what makes the fragment reads conflict free.
   bool lds_dma = false;
   bool lds_swizzle = true;
+  // Register-staged path with 8-byte fragment reads (gfx942's 16x16x16 / 32x32x8 bf16, 16x16x32 /
+  // 32x32x16 fp8), layout NT: unpadded LDS rows of a multiple of 128 bytes whose 8-byte units are
+  // XOR-swizzled (unit u of row r at u ^ (r mod 16); gemm.cpp, "LDS layout"), so a 256x256 tile's
+  // 128-byte K rows (bf16 tile_k 64) fit one 64 KiB stage where padded rows do not. `lds_swizzle`
+  // = false keeps the unpadded rows without the xor (conflicts on purpose, for the bank test).
+  bool lds_xor = false;
   // 8-wave ping-pong (lds_dma, 2 stages, 8 waves, an even number of MFMA blocks per wave along M
   // and N): waves 0-3 and 4-7 (one of each per SIMD) run the same sequence one barrier apart, so
   // while one group reads LDS and issues loads the other runs half a K tile's MFMAs at raised
@@ -78,8 +84,13 @@ struct GemmConfig {
   // takes its next DMA (1.5 tiles ahead). One stage: the barrier in the middle frees the stage for
   // the next tile from the staging registers, a second one publishes it (gemm.cpp, "Read-ahead").
   bool read_ahead = false;
-  std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma, " pp",
-                           // " ra" with read_ahead)
+  // Read-ahead on the register-staged path: each K tile's fragments are read and multiplied in this
+  // many K sub-tiles (1 or 2), so the fragment registers hold one sub-tile's k-steps (half with 2:
+  // what lets 256x256x64 with 8 waves keep two waves per SIMD); the LDS refill and its barriers stay
+  // once per K tile (read_ahead_schedule.hpp).
+  int ra_split = 1;
+  std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma,
+                           // " xor" with lds_xor, " pp", " ra" with read_ahead, "/2" with ra_split 2)
 };
 
 // XCDs that the command processor deals workgroups over, round-robin (MI300X and MI355X: 8 XCDs,
@@ -137,8 +148,8 @@ struct GemmPlan {
 GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg = {});
 
 // Every valid configuration of a small search space (tiles {64,128,256}^2, tile_k {32,64,128},
-// waves {1,2,4}^2, stages {1,2} (1..4 with lds_dma), mfma_m {16,32}, lds_dma {off,on}, group_m {0,8},
-// read_ahead {off,on}) for
+// waves {1,2,4}^2, stages {1,2} (1..4 with lds_dma), mfma_m {16,32}, lds_dma {off,on}, lds_xor
+// {off,on}, group_m {0,8}, read_ahead {off,on}, ra_split {1,2}) for
 // the shape: invalid combinations skipped.
 std::vector<GemmConfig> enumerate_gemm_configs(const GemmShape& s, Arch a);
 

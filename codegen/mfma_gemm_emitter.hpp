@@ -200,10 +200,11 @@ class MfmaGemmEmitter : public DslEmitter {
   // ---- Register-staged loads (padded LDS rows): thread t holds 16-byte chunk `chunk` of rows
   // `row` + i * (threads / chunks per row).
 
-  // LDS byte address of the thread's first chunk: row * row_bytes + chunk * 16 past lds_base.
-  Reg chunk_write_base(Reg chunk, Reg row, int row_bytes, uint32_t lds_base) {
+  // LDS byte address of the thread's first chunk: row * row_bytes + chunk * 16 past lds_base
+  // (`unit_shift` 3: `chunk` counts 8-byte units).
+  Reg chunk_write_base(Reg chunk, Reg row, int row_bytes, uint32_t lds_base, int unit_shift = 4) {
     Reg w = k_.vgpr("lds_w");
-    k_.v_lshl_add_u32(w, chunk, 4, vmul(row, uint32_t(row_bytes), "row_bytes"));
+    k_.v_lshl_add_u32(w, chunk, unit_shift, vmul(row, uint32_t(row_bytes), "row_bytes"));
     if (lds_base) k_.v_add_u32(w, int64_t(lds_base), w);
     return w;
   }
@@ -374,9 +375,11 @@ class MfmaGemmEmitter : public DslEmitter {
     return dma_fragment_bases(t.mfma.a_bytes / 16, t.mfma.k * t.esize / 16, t.k_steps, t.lds_row_bytes, lds_base,
                               first_row, lane_row, lane_kgroup, swizzle, name);
   }
-  // The same for fragments of `parts` 16-byte chunks, k-steps `step_chunks` chunks apart.
+  // The same for fragments of `parts` 16-byte chunks, k-steps `step_chunks` chunks apart
+  // (`unit_shift` 3: 8-byte units instead of chunks, the register-staged XOR layout).
   std::vector<Reg> dma_fragment_bases(int parts, int step_chunks, int k_steps, int lds_row_bytes, uint32_t lds_base,
-                                      Reg first_row, Reg lane_row, Reg lane_kgroup, Reg swizzle, const char* name) {
+                                      Reg first_row, Reg lane_row, Reg lane_kgroup, Reg swizzle, const char* name,
+                                      int unit_shift = 4) {
     Reg r = k_.vgpr("frag_row");
     k_.v_add_u32(r, first_row, lane_row);
     Reg rb = vmul(r, uint32_t(lds_row_bytes), "frag_row_bytes");
@@ -388,7 +391,7 @@ class MfmaGemmEmitter : public DslEmitter {
         if (ks * step_chunks + j) k_.v_add_u32(c, ks * step_chunks + j, c);
         if (swizzle.valid()) k_.v_xor_b32(c, c, swizzle);
         Reg b = k_.vgpr(name);
-        k_.v_lshl_add_u32(b, c, 4, rb);
+        k_.v_lshl_add_u32(b, c, unit_shift, rb);
         out.push_back(b);
       }
     return out;

@@ -22,8 +22,13 @@ void emit_mfma_tile(Kernel& k, const MfmaTileLayout& t, const MfmaTileBases& bas
       ++total;
     }
   };
-  // Swizzled layout: 16-byte parts at their own base registers.
+  // Swizzled layout: 16-byte parts at their own base registers (one 8-byte part for 8-byte fragments).
   auto read_parts = [&](Reg dst, const std::vector<Reg>& parts, int ks, int byte) {
+    if (fdw == 2) {
+      k.ds_read_b64(dst, parts[size_t(ks)], Offset(byte));
+      ++total;
+      return;
+    }
     for (int j = 0; j < fdw / 4; ++j) {
       k.ds_read_b128(dst.slice(4 * j, 4), parts[size_t(ks * (fdw / 4) + j)], Offset(byte));
       ++total;

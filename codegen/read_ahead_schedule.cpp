@@ -30,14 +30,14 @@ void ReadAheadSchedule::group(bool is_a, int h, int t, std::vector<Read>& out) {
 }
 
 // Quadrant (qa, qb) of the current tile, with `rd` spread between its MFMAs (one before the first).
-void ReadAheadSchedule::quadrant(int qa, int qb, const std::vector<Read>& rd) {
+void ReadAheadSchedule::quadrant(int qa, int qb, const std::vector<Read>& rd, bool dense) {
   const int total = s_.k_steps * hm_ * hn_;
   size_t r = 0;
   int i = 0;
   for (int ks = 0; ks < s_.k_steps; ++ks)
     for (int bi = qa * hm_; bi < (qa + 1) * hm_; ++bi)
       for (int bj = qb * hn_; bj < (qb + 1) * hn_; ++bj) {
-        while (r < rd.size() && r * size_t(total) <= size_t(i) * rd.size()) rd[r++]();
+        while (r < rd.size() && (dense ? r <= size_t(i) : r * size_t(total) <= size_t(i) * rd.size())) rd[r++]();
         const int need = std::max(ready_a_[size_t(ks)][size_t(bi)], ready_b_[size_t(ks)][size_t(bj)]);
         if (need > waited_) {  // lgkmcnt holds at most 15 on gfx9
           k_.s_waitcnt(lgkmcnt(std::min(15, issued_ - need)));
@@ -78,19 +78,9 @@ void ReadAheadSchedule::tile(int t, bool dma) {
   group(false, 1, t, front);  // B1 first: the quadrant A0xB1 needs it
   const size_t b1 = front.size();
   group(true, 1, t, front);
+  if (!dma) return staged_tile(t, front, b1);
   two(0, front, b1);
   if (t + 1 >= T) return two(1, {}, 0);
-  if (!dma) {
-    sync(0);
-    h_.staged_refill(t + 2 < T);
-    quadrant(1, 0, {});
-    k_.s_waitcnt(lgkmcnt(0));
-    k_.s_barrier();
-    std::vector<Read> rd;
-    group(true, 0, t + 1, rd);
-    group(false, 0, t + 1, rd);
-    return quadrant(1, 1, rd);
-  }
   sync(t + 2 < T ? 2 : 1);  // half 0 of t + 1 landed (half 1 of t + 1, half 0 of t + 2 may fly)
   if (t + 2 < T) h_.load(t % 2, 1);
   group(true, 0, t + 1, back);  // A0 first: free since A0xB1; B0 only after A1xB0
@@ -101,23 +91,62 @@ void ReadAheadSchedule::tile(int t, bool dma) {
   if (t + 3 < T) h_.load((t + 1) % 2, 0);
 }
 
+// One schedule tile of the register-staged path; `front` holds its B1 then A1 reads (`b1` of B1).
+void ReadAheadSchedule::staged_tile(int t, const std::vector<Read>& front, size_t b1) {
+  const int T = s_.tiles, S = s_.sub_tiles;
+  if (t + 1 >= T) {
+    two(0, front, b1);
+    return two(1, {}, 0);
+  }
+  if ((t + 1) % S != 0) {  // the next sub-tile is in LDS already: A0 is free since A0xB1, B0 after A1xB0
+    two(0, front, b1);
+    std::vector<Read> a0, b0;
+    group(true, 0, t + 1, a0);
+    group(false, 0, t + 1, b0);
+    quadrant(1, 0, a0);
+    return quadrant(1, 1, b0);
+  }
+  // The last sub-tile of LDS tile t / S. Its reads go one per MFMA from the start of A0xB0 (B1 and
+  // A1 are free since the previous tile's last quadrants), so by the end of A0xB0 every wave has
+  // read the whole LDS tile: barrier, the refill (one chunk's writes and its next load per MFMA
+  // from the start of A0xB1: the loads go out early, the writes do not queue as one block), A0xB1
+  // and A1xB0 (operands in registers) while the writes complete, barrier (the next tile is in LDS for every wave), and A1xB1 with the next
+  // tile's A0 and B0 read between its MFMAs. Two quadrants cover the refill's LDS writes.
+  quadrant(0, 0, front, true);
+  sync(0);
+  std::vector<Read> refill = h_.staged_refill(t / S + 2 < T / S);
+  quadrant(0, 1, refill, true);
+  quadrant(1, 0, {});
+  k_.s_waitcnt(lgkmcnt(0));
+  waited_ = issued_;
+  k_.s_barrier();
+  std::vector<Read> rd;
+  group(true, 0, t + 1, rd);
+  group(false, 0, t + 1, rd);
+  quadrant(1, 1, rd);
+}
+
 // Tile 0 through the staging registers into LDS, tile 1's loads, A0 and B0 of tile 0 read; then
 // every tile (one LDS stage: no parity to unroll).
 void ReadAheadSchedule::emit_staged() {
   const int T = s_.tiles;
   h_.staged_prologue();
   first_reads();
-  const int steady = std::max(0, T - 2);  // tiles that issue tile t + 2's loads
+  const int S = s_.sub_tiles;
+  const int steady = std::max(0, T / S - 2);  // LDS tiles that issue tile t + 2's loads
   if (steady > 0) {
     Reg left = k_.sgpr("tiles_left");
     k_.s_mov_b32(left, int64_t(steady));
-    k_.do_while_scc([&] { tile(0, false); },
-                    [&] {
-                      k_.s_sub_u32(left, left, 1);
-                      k_.s_cmp_lg_u32(left, 0);
-                    });
+    k_.do_while_scc(
+        [&] {
+          for (int j = 0; j < S; ++j) tile(j, false);
+        },
+        [&] {
+          k_.s_sub_u32(left, left, 1);
+          k_.s_cmp_lg_u32(left, 0);
+        });
   }
-  for (int t = steady; t < T; ++t) tile(t, false);
+  for (int t = steady * S; t < T; ++t) tile(t, false);
 }
 
 // Prologue: tiles 0 and 1 in flight, half 0 of tile 0 read, then half 0 of tile 2 into stage 0;

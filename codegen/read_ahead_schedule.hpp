@@ -22,11 +22,15 @@
 // issued before the current ones are waited for (HipKittens' 8-wave kernels keep their loads in
 // flight the same way, with the stage split in four sub-tiles). The cost: two barriers per tile.
 //
-// Register-staged path (one padded LDS stage): after the first two quadrants of tile t every wave
-// has read all of tile t (lgkmcnt(0)) and holds tile t + 1 in its staging registers (vmcnt(0)):
-// barrier, the refill hook (tile t + 1 into LDS, tile t + 2's global loads), quadrant A1xB0 (its
-// operands are already in registers), then lgkmcnt(0) and a barrier (tile t + 1 is in LDS for every
-// wave) and quadrant A1xB1 with the reads of A0 and B0 of tile t + 1 between its MFMAs.
+// Register-staged path (one LDS stage, each K tile read and multiplied in `sub_tiles` schedule
+// tiles): between sub-tiles of one LDS tile the next sub-tile's A0 and B0 are read during A1xB0 and
+// A1xB1, as above, with no barrier. In the last sub-tile of LDS tile t its B1 and A1 are read one
+// per MFMA from the start of A0xB0, so at its end every wave has read all of tile t (lgkmcnt(0))
+// and holds tile t + 1 in its staging registers (vmcnt(0)): barrier, the refill hook (tile t + 1
+// into LDS, tile t + 2's global loads, chunk by chunk, one chunk's writes and next load per MFMA
+// from the start of A0xB1), quadrants A0xB1 and A1xB0 (operands already in registers) while the
+// writes complete, lgkmcnt(0) and a barrier (tile t + 1 is in LDS for every wave), and
+// A1xB1 with the reads of A0 and B0 of tile t + 1 between its MFMAs.
 //
 // Every LDS-read wait is placed here: the schedule counts the DS reads it issues (lgkmcnt holds at
 // most 15 on gfx9) and before each MFMA waits for exactly the reads of its two fragments.
@@ -43,6 +47,10 @@ struct ReadAheadShape {
   int k_steps = 1;         // MFMA k-steps per K tile
   int blocks_m = 2, blocks_n = 2;  // MFMA blocks per wave (even: the schedule works in quadrants)
   int loads_per_half = 0;  // DMA path: VMEM instructions per wave for one half of a tile
+  // Register-staged path: schedule tiles per LDS K tile (`tiles` counts schedule tiles, a multiple
+  // of it). Between the sub-tiles of one LDS tile the next sub-tile's A0 and B0 are read during
+  // quadrants A1xB0 (A0) and A1xB1 (B0) with no barrier; the refill runs after the last.
+  int sub_tiles = 1;
 };
 
 struct ReadAheadHooks {
@@ -55,9 +63,10 @@ struct ReadAheadHooks {
   // DMA path: the loads of half `half` of the next K tile of that half into LDS stage `stage`.
   std::function<void(int stage, int half)> load;
   // Register-staged path: tile 0 into LDS and tile 1's loads in flight (`prologue`); tile t + 1
-  // from the staging registers into LDS and, when `load_next`, tile t + 2's loads (`refill`).
+  // from the staging registers into LDS and, when `load_next`, tile t + 2's loads (`refill`: its
+  // instructions in pieces, in order, which the schedule spreads between MFMAs).
   Emit staged_prologue;
-  std::function<void(bool load_next)> staged_refill;
+  std::function<std::vector<Emit>(bool load_next)> staged_refill;
 };
 
 class ReadAheadSchedule {
@@ -69,11 +78,13 @@ class ReadAheadSchedule {
  private:
   using Read = ReadAheadHooks::Emit;
   void group(bool is_a, int h, int t, std::vector<Read>& out);
-  void quadrant(int qa, int qb, const std::vector<Read>& rd);
+  // `dense`: one read before each MFMA from the first on (else spread evenly over the quadrant)
+  void quadrant(int qa, int qb, const std::vector<Read>& rd, bool dense = false);
   void two(int qa, std::vector<Read> rd, size_t first_min);
   void sync(int behind);
   void first_reads();
   void tile(int t, bool dma);
+  void staged_tile(int t, const std::vector<Read>& front, size_t b1);
 
   Kernel& k_;
   ReadAheadShape s_;

@@ -117,8 +117,10 @@ GemmConfig cfg(int tm, int tn, int tk, int wm, int wn, int stages, int group_m =
 // lock-step DMA schedule for comparison. gfx950 fp8: the DMA kernels with 128-byte rows (tile_k 128),
 // from 2048 on read-ahead or ping-pong. gfx942 (no 16-byte LDS DMA): one LDS stage
 // (64 KiB), the next tile's loads flying into registers during the MFMAs: 128x128 with 128-byte rows
-// (tile_k 64), and 256x256 with 8 waves in the grouped order (tile_k 32: 64-byte rows, since 256 +
-// 256 padded 128-byte rows exceed the 64 KiB), each with read-ahead; at 4096 also without.
+// (tile_k 64), at 1024 also 64x64 with 256-byte rows (tile_k 128: 256 workgroups), and 256x256 with
+// 8 waves in the grouped order, with padded 64-byte rows (tile_k 32) and with unpadded XOR-swizzled
+// 128-byte rows (tile_k 64, "xor", read in two K sub-tiles "ra/2" to keep two waves per SIMD), each
+// with read-ahead; at 4096 also without.
 std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
   std::vector<GemmConfig> c;
   const bool small = n <= 2048, large = n >= 2048;
@@ -137,7 +139,14 @@ std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
   } else {
     if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1));
     if (small) c.push_back(cfg(128, 128, 64, 2, 2, 1, 0, false, false, true));
+    if (n <= 1024) c.push_back(cfg(64, 64, 128, 2, 2, 1, 0, false, false, true));
     if (large) c.push_back(cfg(256, 256, 32, 2, 4, 1, 8, false, false, true));
+    if (large) {
+      GemmConfig x = cfg(256, 256, 64, 2, 4, 1, 8, false, false, true);
+      x.lds_xor = true;
+      x.ra_split = 2;
+      c.push_back(x);
+    }
     if (n == 4096) c.push_back(cfg(256, 256, 32, 2, 4, 1, 8));
   }
   return c;
@@ -474,15 +483,25 @@ an XCD's workgroups, so the replayed workgroup reads much of its A and B panels 
 for like, but neither figure is what the GPU would do, and 1.1x HipKittens' measurement is out of
 reach of any schedule under this limit.
 
-gfx942 (mi325x, no LDS DMA) has the read-ahead on its register-staged one-stage path: quadrant MFMAs;
-in the middle of tile t a barrier (every wave has read tile t), tile t + 1 from the staging registers
-into LDS and tile t + 2's loads into them, the quadrant whose operands are already in registers, a
-second barrier, then the last quadrant with the next tile's first fragments read between its MFMAs
-(256x256x32 at 4096: MFMA busy 69% -> 85%, 570 -> 683 TFLOP/s). What remains against HipKittens'
-CDNA3 kernel (kernel_4096.cpp on the cdna3 branch): it keeps 128-byte K rows (K step 64) in one
-unpadded 64 KiB stage (L2 1208 MB, MFMA busy 88%), where this family's padded rows fit only a 64-byte
-K tile at 256x256 (L2 2282 MB). That needs an XOR-swizzled unpadded layout for gfx942's 8-byte
-fragment reads (8-byte units, slot u ^ (row mod 16)); not done.
+gfx942 (mi325x, no LDS DMA) has the read-ahead on its register-staged one-stage path
+(read_ahead_schedule.hpp): quadrant MFMAs with the next fragments read between them; in the last
+quadrant-pair's first quadrant every remaining read of LDS tile t goes out one per MFMA, then a
+barrier (every wave has read tile t), tile t + 1 from the staging registers into LDS chunk by chunk,
+each chunk's next global load right behind its writes, one chunk per MFMA over the two quadrants
+whose operands are already in registers, a second barrier, then the last quadrant with the next
+tile's first fragments read between its MFMAs (256x256x32 at 4096 in the same model: 700 TFLOP/s
+with the reads spread to the barrier and the refill as one block behind one quadrant, 717 now). HipKittens' CDNA3 kernel
+(kernel_4096.cpp on the cdna3 branch) keeps 128-byte K rows (K step 64) in one unpadded 64 KiB stage
+(L2 1208 MB), where padded rows fit only a 64-byte K tile at 256x256 (L2 2282 MB). The "xor"
+candidates do the same: unpadded rows whose 8-byte units are XOR-swizzled (unit u of row r at
+u ^ (r mod 16), gemm.cpp "LDS layout"), each 16-byte staging chunk written as two ds_write_b64, so
+the 16 lanes of every 8-byte read or write pass hit 16 distinct bank pairs (4 passes per DS
+instruction in the model; 50 without the xor: tests/codegen/test_gemm.cpp), and the read-ahead reads
+each 64-wide K tile in two K sub-tiles ("ra/2": fragment registers for one sub-tile, 104 VGPRs + 128
+AGPRs, two waves per SIMD). L2 traffic halves to 1208 MB, as HipKittens'; the time barely moves
+(MFMA busy 94-95% either way), since L2 was not the limit: with one workgroup per CU the MFMA pipe
+idles mainly outside the main loop, in the prologue (the first tile's load latency) and the epilogue
+(1078 of the wave's 1306 VALU instructions: addressing and rounding 128 bf16 outputs per lane).
 )";
     md << "\nMFMA peaks used for the % columns (the product's CUs x 4 SIMDs x the instruction's FLOPs per pass count, "
           "runtime/model/hardware.cpp):\n\n"

@@ -88,6 +88,12 @@ void check_fp8(Arch arch) {
     GemmConfig r = config(128, 128, 0, 2, 2, 1, 16);
     r.read_ahead = true;
     check_case(arch, {f, r, "fp8 in, read-ahead, one stage"});
+    if (arch == Arch::gfx942) {  // 128-byte rows of fp8 with XOR-swizzled 8-byte units
+      r.lds_xor = true;
+      r.tile_k = 128;
+      r.ra_split = 2;
+      check_case(arch, {f, r, "fp8 in, XOR rows, read-ahead in 2 K sub-tiles"});
+    }
     if (arch != Arch::gfx950) continue;
     GemmConfig d = config(128, 64, 0, 2, 2, 2, 16);
     d.lds_dma = true;
@@ -122,6 +128,31 @@ void check_arch(Arch arch) {
     check_case(arch, {shape(200, 136, 128, l), r, "read-ahead, one stage, 4 K tiles, partial tiles"});
     check_case(arch, {shape(128, 128, 32, l, GemmOutput::f32), r, "read-ahead, one stage, 1 K tile"});
     check_case(arch, {shape(128, 128, 64, l), r, "read-ahead, one stage, 2 K tiles"});
+  }
+  if (arch == Arch::gfx942) {
+    // Unpadded rows with XOR-swizzled 8-byte units (register-staged, 8-byte fragment reads):
+    // 256x256 tiles with 128-byte K rows in the whole 64 KiB, read-ahead in two K sub-tiles: the
+    // loop (4 K tiles, partial M tile) and the straight tiles alone (1, 2).
+    GemmConfig x = config(256, 256, 64, 2, 4, 1, 16);
+    x.lds_xor = x.read_ahead = true;
+    x.ra_split = 2;
+    x.group_m = 8;
+    check_case(arch, {shape(264, 256, 256, GemmLayout::NT), x, "XOR rows, read-ahead in 2 K sub-tiles, 4 K tiles"});
+    check_case(arch, {shape(256, 256, 64, GemmLayout::NT), x, "XOR rows, read-ahead in 2 K sub-tiles, 1 K tile"});
+    check_case(arch, {shape(256, 256, 128, GemmLayout::NT, GemmOutput::f32), x,
+                      "XOR rows, read-ahead in 2 K sub-tiles, 2 K tiles"});
+    x = config(128, 128, 64, 2, 2, 2, 16);
+    x.lds_xor = true;
+    check_case(arch, {shape(200, 136, 256, GemmLayout::NT), x, "XOR rows, two stages"});
+    x.stages = 1;
+    check_case(arch, {shape(200, 136, 256, GemmLayout::NT), x, "XOR rows, one stage"});
+    x = config(128, 128, 128, 2, 2, 1, 32);  // 256-byte rows, 32x32 blocks
+    x.lds_xor = true;
+    check_case(arch, {shape(128, 128, 256, GemmLayout::NT), x, "XOR rows, 32x32 MFMA, tile_k 128"});
+    x = config(128, 128, 64, 2, 2, 1, 16);  // padded rows, read-ahead in two K sub-tiles
+    x.read_ahead = true;
+    x.ra_split = 2;
+    check_case(arch, {shape(200, 136, 256, GemmLayout::NN), x, "read-ahead in 2 K sub-tiles, padded rows"});
   }
   GemmShape ab = shape(64, 64, 64, GemmLayout::NT);
   ab.alpha = 0.5f;
@@ -237,6 +268,24 @@ TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), d), Catch::Contains("even number of MFMA blocks"));
   d.waves_m = 2;
   d.read_ahead = false;
+  GemmConfig x = config(128, 128, 64, 2, 2, 1, 16);
+  x.lds_xor = true;
+  CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), x), Catch::Contains("8-byte"));  // gfx950: 16-byte fragments
+  auto msg942 = [](const GemmShape& s, const GemmConfig& c) -> std::string {
+    try {
+      make_gemm_plan(s, Arch::gfx942, c);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(msg942(shape(64, 64, 64, GemmLayout::NT), x) == "");
+  CHECK_THAT(msg942(shape(64, 64, 64, GemmLayout::NN), x), Catch::Contains("NT only"));
+  x.tile_k = 32;  // 64-byte rows: 8 units, 16 rows cannot take 16 distinct ones
+  CHECK_THAT(msg942(shape(64, 64, 64, GemmLayout::NT), x), Catch::Contains("multiple of 128 bytes"));
+  x.tile_k = 64;
+  x.ra_split = 2;  // without read_ahead
+  CHECK_THAT(msg942(shape(64, 64, 64, GemmLayout::NT), x), Catch::Contains("ra_split = 2"));
   try {
     make_gemm_plan(shape(64, 64, 64, GemmLayout::NT), Arch::gfx942, d);
     FAIL("gfx942 accepted lds_dma");
@@ -306,6 +355,29 @@ TEST_CASE("gemm: the DMA path's fragment reads are bank-conflict free by the mod
   const GemmModelled off = model_gemm(model::product("mi355x"), f, c);
   INFO("fp8: swizzled " << on.report.cu.lds_passes << " passes / " << on.report.cu.lds_instructions
                         << " reads; unswizzled " << off.report.cu.lds_passes << " / " << off.report.cu.lds_instructions);
+  REQUIRE(on.report.cu.lds_instructions > 0);
+  CHECK(on.report.cu.lds_passes == 4 * on.report.cu.lds_instructions);
+  CHECK(off.report.cu.lds_passes > 4 * off.report.cu.lds_instructions);
+}
+
+// The register-staged XOR layout (gfx942, 8-byte fragment reads and writes, 16 lanes per pass on 32
+// banks) by the same bank model: with the swizzle every DS instruction (fragment reads and the
+// staging writes) takes the minimum 4 passes; the same unpadded rows without it put a fragment
+// read's 16 lanes on the same two banks.
+TEST_CASE("gemm gfx942: the XOR rows' LDS accesses are bank-conflict free by the model, and not without the swizzle",
+          "[gemm]") {
+  const GemmShape s = shape(512, 512, 256, GemmLayout::NT);
+  GemmConfig c = config(256, 256, 64, 2, 4, 1, 16);
+  c.lds_xor = c.read_ahead = true;
+  c.ra_split = 2;
+  const GemmModelled on = model_gemm(model::product("mi325x"), s, c);
+  c.lds_swizzle = false;
+  const GemmModelled off = model_gemm(model::product("mi325x"), s, c);
+  INFO("swizzled " << on.report.cu.lds_passes << " passes / " << on.report.cu.lds_instructions
+                   << " DS instructions; unswizzled " << off.report.cu.lds_passes << " / " << off.report.cu.lds_instructions);
+  std::cout << fmt::format("  256x256x64 XOR rows: LDS passes per DS instruction, swizzled {:.2f}, without the swizzle {:.2f}\n",
+                           double(on.report.cu.lds_passes) / double(on.report.cu.lds_instructions),
+                           double(off.report.cu.lds_passes) / double(off.report.cu.lds_instructions));
   REQUIRE(on.report.cu.lds_instructions > 0);
   CHECK(on.report.cu.lds_passes == 4 * on.report.cu.lds_instructions);
   CHECK(off.report.cu.lds_passes > 4 * off.report.cu.lds_instructions);

@@ -80,11 +80,18 @@ void add_gemm_command(CommandLine& cl) {
                    "workgroup order: 0 = 2-D grid, M fastest (default); G = XCD-contiguous groups of G tile rows");
   c->add_flag("--dma", o->cfg.lds_dma,
               "gfx950, NT: A and B global -> LDS directly (global_load_lds_dwordx4) into XOR-swizzled unpadded rows");
+  c->add_flag("--lds-xor", o->cfg.lds_xor,
+              "gfx942, NT, no --dma: unpadded LDS rows (a multiple of 128 bytes) with XOR-swizzled 8-byte units, so "
+              "256x256 tiles take tile_k 64 in one 64 KiB stage");
+  add_typed_option(c, "--ra-split", o->cfg.ra_split,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, 2)); },
+                   "with --read-ahead and no --dma: read and multiply each K tile in 1 (default) or 2 K sub-tiles "
+                   "(half the fragment registers)");
   c->add_flag("--pingpong", o->cfg.pingpong,
               "with --dma, 2 stages, 8 waves: two wave groups alternate LDS-read/load and MFMA phases, one barrier apart");
   c->add_flag("--read-ahead", o->cfg.read_ahead,
-              "with --dma, 2 stages: read K tile t+1's fragments during tile t's MFMAs (two register sets), "
-              "tile t+3's loads issued once every wave has read t+1");
+              "with --dma and 2 stages, or 1 stage without --dma: quadrant MFMAs with the next fragments read "
+              "between them (codegen/read_ahead_schedule.hpp)");
   c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: the simulator)")
       ->check(check_device_spec);
   c->add_option("--model", o->job.model,
