@@ -18,9 +18,10 @@
 // banks) gives the minimum passes, and without the xor 4x (64 banks) more: tests/codegen/test_gemm.cpp
 // checks both. Rows past M or N are clamped to the last valid row (global loads have no range check):
 // they only feed output rows/columns the epilogue drops.
-// B of layout NN arrives K-major (a 16-byte chunk is 8 consecutive columns of one K row); it is
-// written down 8 LDS rows with 2-byte writes (ds_write_b16 / _d16_hi), which is simple but costs
-// 8 LDS writes per chunk instead of one.
+// B of layouts NN and TN arrives K-major (a 16-byte chunk is 8 consecutive columns of one K row); it
+// is written down 8 LDS rows with 2-byte writes (ds_write_b16 / _d16_hi), which is simple but costs
+// 8 LDS writes per chunk instead of one. A of layouts TN and TT (stored K x M) takes the same path
+// into the A rows of the stage (k_row_offsets, k_row_write_base, write_k_rows).
 #include "codegen/gemm.hpp"
 
 #include <fmt/format.h>
@@ -64,7 +65,8 @@ class GemmGenerator : MfmaGemmEmitter {
   }
 
  private:
-  bool nn() const { return s_.layout == GemmLayout::NN; }
+  bool a_k_rows() const { return gemm_a_k_rows(s_.layout); }
+  bool b_k_rows() const { return gemm_b_k_rows(s_.layout); }
 
   MfmaTileLayout tile_layout() const {
     return {p_.mfma, p_.esize, p_.lds_row_bytes, p_.mfma_per_tile, p_.blocks_m, p_.blocks_n, p_.mfma_format};
@@ -90,28 +92,61 @@ class GemmGenerator : MfmaGemmEmitter {
         out.push_back(off);
       }
     };
-    k_rows(m0_, p_.a_chunks, uint32_t(s_.M), a_off_);
-    if (!nn()) return k_rows(n0_, p_.b_chunks, uint32_t(s_.N), b_off_);
-    // NN: thread t loads columns 8 * (t % ncpr) .. + 7 of K rows t / ncpr + i * (threads / ncpr).
-    const int ncpr = p_.nn_chunks_per_row;
-    nn_cb_ = k_.vgpr("b_chunk");
-    k_.v_and_b32(nn_cb_, ncpr - 1, tid_);
-    nn_kr0_ = k_.vgpr("b_krow");
-    k_.v_lshrrev_b32(nn_kr0_, std::countr_zero(unsigned(ncpr)), tid_);
-    Reg col = k_.vgpr("b_col");
-    k_.v_lshlrev_b32(col, 3, nn_cb_);
-    k_.v_add_u32(col, n0_, col);
-    Reg ok = k_.sgpr("b_col_ok", 2, 2);
-    k_.v_cmp_gt_u32(ok, sconst(uint32_t(s_.N)), col);
-    Reg off0 = vmul(nn_kr0_, uint32_t(s_.N) * 2, "b_row_bytes");
+    if (a_k_rows()) a_off_ = k_row_offsets(m0_, p_.ta_chunks_per_row, p_.a_chunks, uint32_t(s_.M), ta_cb_, ta_kr0_, "a");
+    else k_rows(m0_, p_.a_chunks, uint32_t(s_.M), a_off_);
+    if (!b_k_rows()) return k_rows(n0_, p_.b_chunks, uint32_t(s_.N), b_off_);
+    b_off_ = k_row_offsets(n0_, p_.nn_chunks_per_row, p_.b_chunks, uint32_t(s_.N), nn_cb_, nn_kr0_, "b");
+  }
+
+  // An operand stored with K as the row index (B of NN/TN, A of TN/TT; `cols` = N or M values per
+  // K row, from `first`): thread t loads columns 8 * (t % cpr) .. + 7 of K rows t / cpr + i *
+  // (threads / cpr). Sets `chunk` = t % cpr and `krow0` = t / cpr; returns the byte offsets at K tile
+  // 0, oob() for chunks past `cols` (whole chunks: cols is a multiple of 8, plan check).
+  std::vector<Reg> k_row_offsets(Reg first, int cpr, int chunks, uint32_t cols, Reg& chunk, Reg& krow0,
+                                 const char* name) {
+    chunk = k_.vgpr(fmt::format("{}_chunk", name));
+    k_.v_and_b32(chunk, cpr - 1, tid_);
+    krow0 = k_.vgpr(fmt::format("{}_krow", name));
+    k_.v_lshrrev_b32(krow0, std::countr_zero(unsigned(cpr)), tid_);
+    Reg col = k_.vgpr(fmt::format("{}_col", name));
+    k_.v_lshlrev_b32(col, 3, chunk);
+    k_.v_add_u32(col, first, col);
+    Reg ok = k_.sgpr(fmt::format("{}_col_ok", name), 2, 2);
+    k_.v_cmp_gt_u32(ok, sconst(cols), col);
+    Reg off0 = vmul(krow0, cols * 2, "k_row_bytes");
     k_.v_lshl_add_u32(off0, col, 1, off0);
-    const int kstep = p_.threads / ncpr;
-    for (int i = 0; i < p_.b_chunks; ++i) {
-      Reg off = k_.vgpr("b_off");
-      k_.v_add_u32(off, int64_t(uint32_t(i * kstep) * uint32_t(s_.N) * 2), off0);
+    const int kstep = p_.threads / cpr;
+    std::vector<Reg> out;
+    for (int i = 0; i < chunks; ++i) {
+      Reg off = k_.vgpr(fmt::format("{}_off", name));
+      k_.v_add_u32(off, int64_t(uint32_t(i * kstep) * cols * 2), off0);
       k_.v_cndmask_b32(off, oob(), off, ok);
-      b_off_.push_back(off);
+      out.push_back(off);
     }
+    return out;
+  }
+
+  // LDS write base of a K-row operand's chunk (k_row_offsets): column c of the tile is LDS row
+  // first_row + c, K row kr at byte kr * 2 of it: (first_row + 8 * chunk) * RB + krow0 * 2.
+  Reg k_row_write_base(Reg chunk, Reg krow0, int first_row, const char* name) {
+    const int RB = p_.lds_row_bytes;
+    Reg w = k_.vgpr(name);
+    Reg colrow = vmul(chunk, uint32_t(8 * RB), "k_row_col_rows");
+    k_.v_lshl_add_u32(w, krow0, 1, colrow);
+    k_.v_add_u32(w, int64_t(lds_base_ + uint32_t(first_row * RB)), w);
+    return w;
+  }
+
+  // A K-row operand's staged chunks down 8 LDS rows each, 2 bytes per row (cpr chunks per K row).
+  void write_k_rows(Reg base, const std::vector<Reg>& staged, int cpr) {
+    const int RB = p_.lds_row_bytes, kstep = p_.threads / cpr;
+    for (size_t i = 0; i < staged.size(); ++i)
+      for (int j = 0; j < 8; ++j) {
+        Reg d = staged[i][j / 2];
+        const Offset at(j * RB + int(i) * kstep * 2);
+        if (j % 2 == 0) k_.ds_write_b16(base, d, at);
+        else k_.ds_write_b16_d16_hi(base, d, at);
+      }
   }
 
   // DMA: thread t's chunk i goes to LDS row row0 + i * step, slot t % cpr, and holds the logical
@@ -346,6 +381,7 @@ class GemmGenerator : MfmaGemmEmitter {
     };
     h.staged_prologue = [&] {
       hoist_consts({uint32_t(s_.N) * 2});
+      if (a_k_rows()) hoist_consts({uint32_t(s_.M) * 2});
       kstage_ = k_.sgpr("k_elem");
       k_.s_mov_b32(kstage_, 0);
       issue_loads(kstage_);
@@ -407,17 +443,14 @@ class GemmGenerator : MfmaGemmEmitter {
   void lds_setup() {
     if (c_.lds_dma) return lds_setup_dma();
     const int RB = p_.lds_row_bytes;
-    w_a_ = chunk_write_base(ch_, row0_, RB, lds_base_);
+    w_a_ = a_k_rows() ? k_row_write_base(ta_cb_, ta_kr0_, 0, "lds_w") : chunk_write_base(ch_, row0_, RB, lds_base_);
     // B writes from their own base (the B tile starts tile_m rows in): keeps every immediate
     // DS offset below one tile's size, so 256x256 tiles fit the 16-bit offset field.
-    w_b_ = k_.vgpr("lds_w_b");
-    if (nn()) {
-      // B column n (LDS row tile_m + n), K row kr: (tile_m + 8 * cb) * RB + kr * 2
-      Reg colrow = vmul(nn_cb_, uint32_t(8 * RB), "b_col_rows");
-      k_.v_lshl_add_u32(w_b_, nn_kr0_, 1, colrow);
-      k_.v_add_u32(w_b_, int64_t(lds_base_ + uint32_t(c_.tile_m * RB)), w_b_);
+    if (b_k_rows()) {
+      w_b_ = k_row_write_base(nn_cb_, nn_kr0_, c_.tile_m, "lds_w_b");
     } else {
-      k_.v_add_u32(w_b_, int64_t(uint32_t(c_.tile_m * RB)), w_a_);
+      w_b_ = k_.vgpr("lds_w_b");
+      k_.v_add_u32(w_b_, int64_t(uint32_t(c_.tile_m * RB)), a_k_rows() ? chunk_write_base(ch_, row0_, RB, lds_base_) : w_a_);
     }
     const FragmentBases f = fragment_read_bases(lane_, wm_, wn_, p_.mfma.m, p_.mfma.a_bytes, p_.wave_m, p_.wave_n,
                                                 c_.tile_m, uint32_t(RB), lds_base_);
@@ -434,10 +467,15 @@ class GemmGenerator : MfmaGemmEmitter {
   // Global loads of the K tile starting at element k0 (SGPR) into the staging registers.
   void issue_loads(Reg k0) {
     k_.comment("global loads of one K tile");
-    Reg ka = smul(k0, uint32_t(p_.esize), "k_bytes");
+    Reg kc = smul(k0, uint32_t(p_.esize), "k_bytes");
+    Reg ka = kc;
+    if (a_k_rows()) {
+      ka = k_.sgpr("k_row_bytes_a");
+      k_.s_mul_i32(ka, k0, sconst(uint32_t(s_.M) * 2, "a_row_stride"));
+    }
     for (int i = 0; i < p_.a_chunks; ++i) k_.buffer_load_dwordx4(stage_a_[size_t(i)], a_off_[size_t(i)], a_rsrc_, ka, offen);
-    Reg kb = ka;
-    if (nn()) {
+    Reg kb = kc;
+    if (b_k_rows()) {
       kb = k_.sgpr("k_row_bytes");
       k_.s_mul_i32(kb, k0, sconst(uint32_t(s_.N) * 2, "b_row_stride"));
     }
@@ -447,19 +485,11 @@ class GemmGenerator : MfmaGemmEmitter {
   void write_lds() {
     const int RB = p_.lds_row_bytes, step = p_.threads / p_.k_chunks_per_row;
     auto put = [&](Reg base, Reg data, int byte) { write_lds_chunk(base, data, byte, p_.lds_pad_bytes == 16); };
-    for (int i = 0; i < p_.a_chunks; ++i) put(w_a_, stage_a_[size_t(i)], i * step * RB);
-    if (!nn()) {
-      for (int i = 0; i < p_.b_chunks; ++i) put(w_b_, stage_b_[size_t(i)], i * step * RB);
-      return;
-    }
-    const int kstep = p_.threads / p_.nn_chunks_per_row;
-    for (int i = 0; i < p_.b_chunks; ++i)
-      for (int j = 0; j < 8; ++j) {
-        Reg d = stage_b_[size_t(i)][j / 2];
-        const Offset at(j * RB + i * kstep * 2);
-        if (j % 2 == 0) k_.ds_write_b16(w_b_, d, at);
-        else k_.ds_write_b16_d16_hi(w_b_, d, at);
-      }
+    if (a_k_rows()) write_k_rows(w_a_, stage_a_, p_.ta_chunks_per_row);
+    else
+      for (int i = 0; i < p_.a_chunks; ++i) put(w_a_, stage_a_[size_t(i)], i * step * RB);
+    if (b_k_rows()) return write_k_rows(w_b_, stage_b_, p_.nn_chunks_per_row);
+    for (int i = 0; i < p_.b_chunks; ++i) put(w_b_, stage_b_[size_t(i)], i * step * RB);
   }
 
   void compute(const std::function<void()>& after_reads = {}) {
@@ -477,6 +507,7 @@ class GemmGenerator : MfmaGemmEmitter {
     for (int i = 0; i < p_.b_chunks; ++i) stage_b_.push_back(k_.vgpr(fmt::format("stage_b{}", i), 4, 2));
     if (c_.read_ahead) return main_loop_read_ahead();
     hoist_consts({uint32_t(s_.N) * 2});
+    if (a_k_rows()) hoist_consts({uint32_t(s_.M) * 2});
     Reg kcur = k_.sgpr("k_elem");
     k_.s_mov_b32(kcur, 0);
     Reg left = k_.sgpr("tiles_left");
@@ -570,7 +601,7 @@ class GemmGenerator : MfmaGemmEmitter {
   Reg tid_, a_rsrc_, b_rsrc_, c_rsrc_, a_ptr_, b_ptr_, dma_base_, dma_tog_;
   std::vector<Reg> ra_parts_, rb_parts_, ra_part_togs_, rb_part_togs_;  // DMA: read bases per k-step
   std::vector<std::vector<Reg>> ra_stage_, rb_stage_;                     // DMA, 3-4 stages: per stage
-  Reg ch_, row0_, nn_cb_, nn_kr0_;
+  Reg ch_, row0_, nn_cb_, nn_kr0_, ta_cb_, ta_kr0_;
   std::vector<Reg> a_off_, b_off_, stage_a_, stage_b_;
   Reg w_a_, w_b_, ra_, rb_, w_a_tog_, w_b_tog_, ra_tog_, rb_tog_;
   Reg kstage_;  // register-staged read-ahead: element offset of the last tile loaded

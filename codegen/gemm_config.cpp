@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cmath>
 
 #include "jit/isa/error.hpp"
@@ -11,12 +12,24 @@
 
 namespace cdnajit::codegen {
 
-std::string_view gemm_layout_name(GemmLayout l) { return l == GemmLayout::NN ? "NN" : "NT"; }
+std::string_view gemm_layout_name(GemmLayout l) {
+  switch (l) {
+    case GemmLayout::NN: return "NN";
+    case GemmLayout::NT: return "NT";
+    case GemmLayout::TN: return "TN";
+    case GemmLayout::TT: return "TT";
+  }
+  return "?";
+}
 
 GemmLayout parse_gemm_layout(std::string_view name) {
-  if (name == "NN" || name == "nn") return GemmLayout::NN;
-  if (name == "NT" || name == "nt") return GemmLayout::NT;
-  throw Error(fmt::format("gemm: unknown layout '{}'; valid: NN (B is K x N row-major), NT (B is N x K row-major)",
+  for (GemmLayout l : {GemmLayout::NN, GemmLayout::NT, GemmLayout::TN, GemmLayout::TT}) {
+    const std::string_view n = gemm_layout_name(l);
+    if (name.size() == 2 && std::tolower(name[0]) == std::tolower(n[0]) && std::tolower(name[1]) == std::tolower(n[1]))
+      return l;
+  }
+  throw Error(fmt::format("gemm: unknown layout '{}'; valid: NN, NT, TN, TT (first letter A, second B: N = A M x K / "
+                          "B K x N row-major, T = stored transposed: A K x M / B N x K row-major)",
                           name));
 }
 
@@ -80,8 +93,8 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
     else p.mfma.mnemonic = isa::info(c.mfma_m == 16 ? isa::Opcode::v_mfma_f32_16x16x32_bf8_bf8 : isa::Opcode::v_mfma_f32_32x32x16_bf8_bf8).mnemonic;
   }
   need(!fp8 || s.layout == GemmLayout::NT,
-       fmt::format("{}: fp8 inputs take layout NT only (NN's B tile is transposed on its way into LDS with 2-byte "
-                   "writes); valid: --layout NT",
+       fmt::format("{}: fp8 inputs take layout NT only (a K x M A or K x N B tile is transposed on its way into LDS "
+                   "with 2-byte writes); valid: --layout NT",
                    s.str()));
 
   // ---- shape ----
@@ -107,19 +120,35 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("K = {} must be a multiple of tile_k = {} (the kernel has no K-tail masking); pad K or choose a "
                    "tile_k dividing it (a multiple of {})",
                    s.K, c.tile_k, p.mfma.k));
-  if (s.layout == GemmLayout::NN)
-    need(s.N % 8 == 0, fmt::format("layout NN: N = {} must be a multiple of 8 (16-byte rows of B)", s.N));
+  if (gemm_b_k_rows(s.layout))
+    need(s.N % 8 == 0, fmt::format("layout {}: N = {} must be a multiple of 8 (16-byte rows of B)",
+                                   gemm_layout_name(s.layout), s.N));
+  if (gemm_a_k_rows(s.layout))
+    need(s.M % 8 == 0, fmt::format("layout {}: M = {} must be a multiple of 8 (16-byte rows of A, stored K x M)",
+                                   gemm_layout_name(s.layout), s.M));
 
   derive_mfma_waves(p, c);
   p.k_chunks_per_row = c.tile_k / chunk_elems;
   need(std::has_single_bit(unsigned(p.k_chunks_per_row)) && p.threads % p.k_chunks_per_row == 0,
        fmt::format("tile_k {}: chunks per row ({}) must be a power of two dividing the {} threads", c.tile_k,
                    p.k_chunks_per_row, p.threads));
-  need(c.tile_m * p.k_chunks_per_row % p.threads == 0,
-       fmt::format("tile {}x{}: the A tile's {} chunks of 16 bytes must split evenly over {} threads", c.tile_m,
-                   c.tile_k, c.tile_m * p.k_chunks_per_row, p.threads));
-  p.a_chunks = c.tile_m * p.k_chunks_per_row / p.threads;
-  if (s.layout == GemmLayout::NT) {
+  if (gemm_a_k_rows(s.layout)) {
+    // TN, TT: thread t loads M columns 8 * (t % cpr) .. + 7 of K rows t / cpr + i * (threads / cpr)
+    p.ta_chunks_per_row = c.tile_m / 8;
+    need(std::has_single_bit(unsigned(p.ta_chunks_per_row)) && p.threads % p.ta_chunks_per_row == 0 &&
+             c.tile_k * p.ta_chunks_per_row % p.threads == 0,
+         fmt::format("layout {}, tile {}x{}x{}: the A tile ({} K rows of {} chunks) must split evenly over {} threads "
+                     "(tile_m a power of two)",
+                     gemm_layout_name(s.layout), c.tile_m, c.tile_n, c.tile_k, c.tile_k, p.ta_chunks_per_row,
+                     p.threads));
+    p.a_chunks = c.tile_k * p.ta_chunks_per_row / p.threads;
+  } else {
+    need(c.tile_m * p.k_chunks_per_row % p.threads == 0,
+         fmt::format("tile {}x{}: the A tile's {} chunks of 16 bytes must split evenly over {} threads", c.tile_m,
+                     c.tile_k, c.tile_m * p.k_chunks_per_row, p.threads));
+    p.a_chunks = c.tile_m * p.k_chunks_per_row / p.threads;
+  }
+  if (!gemm_b_k_rows(s.layout)) {
     need(c.tile_n * p.k_chunks_per_row % p.threads == 0,
          fmt::format("tile {}x{}: the B tile's {} chunks of 16 bytes must split evenly over {} threads", c.tile_n,
                      c.tile_k, c.tile_n * p.k_chunks_per_row, p.threads));
@@ -128,9 +157,9 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
     p.nn_chunks_per_row = c.tile_n / 8;
     need(std::has_single_bit(unsigned(p.nn_chunks_per_row)) && p.threads % p.nn_chunks_per_row == 0 &&
              c.tile_k * p.nn_chunks_per_row % p.threads == 0,
-         fmt::format("layout NN, tile {}x{}x{}: the B tile ({} rows of {} chunks) must split evenly over {} threads "
+         fmt::format("layout {}, tile {}x{}x{}: the B tile ({} K rows of {} chunks) must split evenly over {} threads "
                      "(tile_n a power of two)",
-                     c.tile_m, c.tile_n, c.tile_k, c.tile_k, p.nn_chunks_per_row, p.threads));
+                     gemm_layout_name(s.layout), c.tile_m, c.tile_n, c.tile_k, c.tile_k, p.nn_chunks_per_row, p.threads));
     p.b_chunks = c.tile_k * p.nn_chunks_per_row / p.threads;
   }
 
@@ -139,7 +168,10 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   p.lds_pad_bytes = c.lds_dma ? 0 : p.mfma.a_bytes >= 16 ? 16 : 8;
   if (c.lds_dma) {
     need(a == Arch::gfx950, "lds_dma: global_load_lds_dwordx4 (16 bytes per lane) exists only on gfx950");
-    need(s.layout == GemmLayout::NT, "lds_dma: layout NT only (NN's B tile is transposed on its way into LDS)");
+    need(s.layout == GemmLayout::NT,
+         fmt::format("lds_dma with layout {}: the DMA path takes layout NT only (a K x M A or K x N B tile is "
+                     "transposed on its way into LDS, which the DMA cannot do); valid: --layout NT, or no --dma",
+                     gemm_layout_name(s.layout)));
     need(c.mfma_m == 16, fmt::format("lds_dma with mfma_m = {}: the chunk swizzle is conflict free for 16x16 MFMA "
                                      "blocks only; valid: mfma 16",
                                      c.mfma_m));

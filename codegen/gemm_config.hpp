@@ -1,8 +1,9 @@
 // Shape, tuning configuration and derived launch plan of the MFMA GEMM family:
 //   C[M][N] = alpha * A·B (+ beta * C), A and B bf16, fp32 accumulation, C bf16 or fp32.
-// A is M x K row-major. B is, by layout, K x N row-major ("NN") or N x K row-major ("NT", B
-// transposed: each output column's K values contiguous). C is M x N row-major; with beta != 0
-// it is read (in the output type) before being overwritten.
+// The layout names op(A) then op(B), BLAS style. A is M x K row-major ("N", each output row's K
+// values contiguous) or K x M row-major ("T": A stored transposed, M contiguous). B is K x N
+// row-major ("N") or N x K row-major ("T", each output column's K values contiguous). C is M x N
+// row-major; with beta != 0 it is read (in the output type) before being overwritten.
 //
 // Plain arithmetic shared by the generator (gemm.cpp), the HIP reference's flags, the host
 // driver and the tests.
@@ -17,9 +18,13 @@
 
 namespace cdnajit::codegen {
 
-enum class GemmLayout : uint8_t { NN, NT };
+enum class GemmLayout : uint8_t { NN, NT, TN, TT };
 std::string_view gemm_layout_name(GemmLayout l);
-GemmLayout parse_gemm_layout(std::string_view name);  // "NN" | "NT"; Error otherwise
+GemmLayout parse_gemm_layout(std::string_view name);  // "NN" | "NT" | "TN" | "TT"; Error otherwise
+// A stored K x M (layouts TN, TT) / B stored K x N (NN, TN): the operand's rows are K, so a
+// 16-byte load holds 8 consecutive M (N) values of one K row, transposed on its way into LDS.
+inline bool gemm_a_k_rows(GemmLayout l) { return l == GemmLayout::TN || l == GemmLayout::TT; }
+inline bool gemm_b_k_rows(GemmLayout l) { return l == GemmLayout::NN || l == GemmLayout::TN; }
 
 // Input element type of A and B. fp8 (E4M3) and bf8 (E5M2) are the arch's 8-bit floats: FNUZ on
 // gfx942 (v_mfma_f32_*_fp8_fp8 / _bf8_bf8), OCP on gfx950 (v_mfma_f32_*_f8f6f4 with both format
@@ -113,11 +118,13 @@ struct GemmPlan {
   int k_tiles = 0;
   int tiles_m = 0, tiles_n = 0;
   bool xcd_remap = false;          // group_m > 0 and tiles_m * tiles_n divisible by kDispatchXcds
-  // Global loads, 16 bytes (8 bf16, 16 fp8) per chunk. K-contiguous tiles (A, and B for NT): rows of
-  // tile_k elements, k_chunks_per_row chunks each. B for NN: tile_k rows of tile_n elements.
+  // Global loads, 16 bytes (8 bf16, 16 fp8) per chunk. K-contiguous tiles (A for NN/NT, B for NT/TT):
+  // rows of tile_k elements, k_chunks_per_row chunks each. B for NN/TN: tile_k rows of tile_n
+  // elements; A for TN/TT: tile_k rows of tile_m elements.
   int k_chunks_per_row = 0;
   int a_chunks = 0, b_chunks = 0;  // chunks per thread per K tile
   int nn_chunks_per_row = 0;       // NN: 16-byte chunks per B row (tile_n / 8)
+  int ta_chunks_per_row = 0;       // TN, TT: 16-byte chunks per A row of the tile (tile_m / 8)
   // LDS: A rows then B rows (both K-contiguous), tile_k * 2 bytes + padding each (gemm.cpp).
   int lds_row_bytes = 0, lds_pad_bytes = 0;
   // DMA layout: logical chunk c of LDS row r sits at slot c ^ ((r / swizzle_rows) % k_chunks_per_row)

@@ -6,9 +6,10 @@
 // Written plainly (one LDS stage, element-wise C++ loads with explicit range checks), so clang
 // chooses its own schedule and registers.
 //
-// A: M x K row-major; B: K x N (GM_NN = 1) or N x K (GM_NN = 0) row-major; both bf16 (GM_FP8 = 0)
+// A: M x K (GM_TA = 0) or K x M (GM_TA = 1) row-major; B: K x N (GM_NN = 1) or N x K (GM_NN = 0)
+// row-major; both bf16 (GM_FP8 = 0)
 // or the arch's 8-bit float (GM_FP8 = 1: E4M3, 2: E5M2; FNUZ on gfx942, OCP on gfx950). C: M x N.
-// Flags (gemm_hip_flags): GM_M GM_N GM_K GM_NN GM_TM GM_TN GM_TK GM_WM GM_WN GM_MB (16 | 32)
+// Flags (gemm_hip_flags): GM_M GM_N GM_K GM_TA GM_NN GM_TM GM_TN GM_TK GM_WM GM_WN GM_MB (16 | 32)
 // GM_ARCH950 GM_OUTF32 GM_FP8 GM_ALPHA_BITS GM_BETA_BITS (fp32 bit patterns).
 #include "codegen_hip_prelude.h"
 
@@ -98,7 +99,11 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __r
   for (unsigned k0 = 0; k0 < K; k0 += TK) {
     for (int id = tid; id < TM * TK; id += THREADS) {
       unsigned row = id / TK, kk = id % TK, m = m0 + row;
+#if GM_TA
+      lds[row * TK + kk] = m < M ? a[(unsigned long)(k0 + kk) * M + m] : 0;
+#else
       lds[row * TK + kk] = m < M ? a[(unsigned long)(m) * K + k0 + kk] : 0;
+#endif
     }
     for (int id = tid; id < TN * TK; id += THREADS) {
       unsigned row = id / TK, kk = id % TK, n = n0 + row;

@@ -1,6 +1,6 @@
 // MFMA GEMM kernels (codegen/gemm.cpp) on the simulator, gfx942 and gfx950:
 //  - JIT output bit-for-bit equal to the clang-compiled HIP reference (codegen/hip/gemm_mfma.hip:
-//    same MFMA builtins, same accumulation order) for layouts NN and NT, bf16 and fp32 output,
+//    same MFMA builtins, same accumulation order) for layouts NN, NT, TN and TT, bf16 and fp32 output,
 //    16x16 and 32x32 MFMA blocks, 1 and 2 LDS stages, partial tiles in M and N, alpha/beta;
 //  - every element within the fp64 reference's stated bound (tools/jobs/gemm_host.hpp);
 //  - invalid plans are errors naming the limit;
@@ -101,6 +101,25 @@ void check_fp8(Arch arch) {
   }
 }
 
+// A stored K x M (layouts TN, TT): its K rows are transposed into the A rows of LDS as NN's B is.
+void check_a_transposed(Arch arch) {
+  for (GemmLayout l : {GemmLayout::TN, GemmLayout::TT}) {
+    check_case(arch, {shape(128, 128, 256, l), config(64, 64, 64, 2, 2, 2, 16), "A K x M, two stages, 4 waves"});
+    check_case(arch, {shape(80, 72, 128, l, GemmOutput::f32), config(64, 64, 32, 2, 2, 1, 16),
+                      "A K x M, one stage, partial tiles in M and N, fp32 out"});
+    check_case(arch, {shape(64, 128, 128, l), config(64, 128, 64, 2, 2, 2, 32), "A K x M, 32x32 MFMA"});
+    GemmConfig r = config(128, 128, 32, 2, 2, 1, 16);
+    r.read_ahead = true;
+    check_case(arch, {shape(200, 136, 128, l), r, "A K x M, read-ahead, one stage, partial tiles"});
+  }
+  GemmConfig g = config(64, 64, 64, 2, 2, 2, 16);
+  g.group_m = 3;
+  GemmShape ab = shape(256, 256, 64, GemmLayout::TT);
+  ab.alpha = 0.5f;
+  ab.beta = -1.25f;
+  check_case(arch, {ab, g, "A K x M, grouped order with the XCD remap, alpha, beta"});
+}
+
 void check_arch(Arch arch) {
   for (GemmLayout l : {GemmLayout::NT, GemmLayout::NN}) {
     check_case(arch, {shape(128, 128, 256, l), config(64, 64, 64, 2, 2, 2, 16), "two stages, 4 waves"});
@@ -193,6 +212,16 @@ TEST_CASE("gemm gfx950 fp8: JIT equals the HIP MFMA reference bit for bit and me
   check_fp8(Arch::gfx950);
 }
 
+TEST_CASE("gemm gfx942 layouts TN, TT: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound",
+          "[gemm]") {
+  check_a_transposed(Arch::gfx942);
+}
+
+TEST_CASE("gemm gfx950 layouts TN, TT: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound",
+          "[gemm]") {
+  check_a_transposed(Arch::gfx950);
+}
+
 TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   auto msg = [](const GemmShape& s, const GemmConfig& c) -> std::string {
     try {
@@ -206,7 +235,13 @@ TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   CHECK_THAT(msg(shape(64, 60, 64, GemmLayout::NN), {}), Catch::Contains("multiple of 8"));
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), config(64, 64, 64, 2, 2, 3, 16)), Catch::Contains("stages"));
   CHECK_THAT(msg(shape(0, 64, 64, GemmLayout::NT), {}), Catch::Contains("M = 0"));
-  CHECK_THROWS_AS(parse_gemm_layout("TN"), Error);
+  CHECK(parse_gemm_layout("TN") == GemmLayout::TN);
+  CHECK(parse_gemm_layout("tt") == GemmLayout::TT);
+  CHECK_THROWS_AS(parse_gemm_layout("TX"), Error);
+  CHECK_THAT(msg(shape(60, 64, 64, GemmLayout::TN), {}), Catch::Contains("M = 60 must be a multiple of 8"));
+  GemmShape f8tn = shape(64, 64, 128, GemmLayout::TN);
+  f8tn.dtype = GemmDType::e5m2;
+  CHECK_THAT(msg(f8tn, {}), Catch::Contains("valid: --layout NT"));
   CHECK_THROWS_AS(parse_gemm_dtype("fp6"), Error);
   GemmShape f8nn = shape(64, 64, 128, GemmLayout::NN);
   f8nn.dtype = GemmDType::e4m3;
@@ -214,6 +249,7 @@ TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   GemmConfig d = config(64, 64, 64, 2, 2, 2, 16);
   d.lds_dma = true;
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NN), d), Catch::Contains("layout NT only"));
+  CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::TT), d), Catch::Contains("layout NT only"));
   d.mfma_m = 32;
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), d), Catch::Contains("16x16 MFMA"));
   d.mfma_m = 16;

@@ -38,7 +38,8 @@ void add_gemm_command(CommandLine& cl) {
   add_typed_option(c, "--k", o->shape.K, dim, "the reduction length (default 256; a multiple of the K tile)");
   add_typed_option(c, "--layout", o->shape.layout,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_layout(t); },
-                   "NT (B is N x K row-major, default) or NN (B is K x N row-major)");
+                   "NT (default), NN, TN or TT: first letter A (N: M x K row-major, T: stored K x M), second B "
+                   "(N: K x N row-major, T: stored N x K)");
   add_typed_option(c, "--dtype", o->shape.dtype,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_dtype(t); },
                    "input type of A and B: bf16 (default), e4m3 (fp8) or e5m2 (bf8); the 8-bit floats are FNUZ on "

@@ -78,10 +78,11 @@ GemmReference gemm_reference_fp64(const GemmPlan& p, const GemmInputs& in) {
   const GemmShape& s = p.shape;
   const size_t M = size_t(s.M), N = size_t(s.N), K = size_t(s.K);
   std::vector<double> a(M * K), bt(K * N);  // bt: N x K
-  for (size_t i = 0; i < a.size(); ++i) a[i] = gemm_input_value(p, in.a, i);
+  for (size_t m = 0; m < M; ++m)
+    for (size_t k = 0; k < K; ++k) a[m * K + k] = gemm_input_value(p, in.a, gemm_a_k_rows(s.layout) ? k * M + m : m * K + k);
   for (size_t k = 0; k < K; ++k)
     for (size_t n = 0; n < N; ++n)
-      bt[n * K + k] = gemm_input_value(p, in.b, s.layout == GemmLayout::NN ? k * N + n : n * K + k);
+      bt[n * K + k] = gemm_input_value(p, in.b, gemm_b_k_rows(s.layout) ? k * N + n : n * K + k);
   GemmReference r;
   r.value.resize(M * N);
   r.bound.resize(M * N);

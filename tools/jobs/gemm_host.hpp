@@ -14,7 +14,7 @@
 
 namespace cdnajit::codegen {
 
-// Bytes of A (M x K), B (K x N for NN, N x K for NT), in the input type (bf16 little-endian, or
+// Bytes of A (M x K for NN/NT, K x M for TN/TT), B (K x N for NN/TN, N x K for NT/TT), in the input type (bf16 little-endian, or
 // one byte per fp8 element), and, with beta != 0, the input C (M x N, in the output type's bytes).
 struct GemmInputs {
   std::vector<uint8_t> a, b;

@@ -2,7 +2,7 @@
 // block size. The generator's plan (make_gemm_plan) is the validity rule for every limit
 // (registers, LDS, DS offsets, alignment, K a multiple of the K tile).
 //
-// Problem text: "MxNxK [NT|NN] [bf16|f32]", e.g. "4096x4096x4096 NT" (layout NT and bf16 output
+// Problem text: "MxNxK [NT|NN|TN|TT] [bf16|f32]", e.g. "4096x4096x4096 NT" (layout NT and bf16 output
 // by default); alpha = 1, beta = 0.
 //
 // Check: the configuration runs a small problem of the same layout and output type sized to have
@@ -31,7 +31,7 @@ using codegen::GemmConfig;
 using codegen::GemmPlan;
 using codegen::GemmShape;
 
-constexpr const char* kProblemFormat = "'MxNxK [NT|NN] [bf16|f32]', e.g. '4096x4096x4096 NT'";
+constexpr const char* kProblemFormat = "'MxNxK [NT|NN|TN|TT] [bf16|f32]', e.g. '4096x4096x4096 NT'";
 
 GemmShape parse_problem(std::string_view text) {
   GemmShape s;
@@ -65,7 +65,7 @@ GemmConfig to_config(const Config& c) {
 // Partial M and N tiles, two K tiles, same layout and output type.
 GemmPlan check_plan(const GemmPlan& p) {
   GemmShape s = p.shape;
-  s.M = p.cfg.tile_m + p.cfg.tile_m / 2 + 3;
+  s.M = p.cfg.tile_m + p.cfg.tile_m / 2 + (codegen::gemm_a_k_rows(s.layout) ? 8 : 3);  // K x M A: M a multiple of 8
   s.N = p.cfg.tile_n + 8;
   s.K = 2 * p.cfg.tile_k;
   return codegen::make_gemm_plan(s, p.arch, p.cfg);
@@ -115,7 +115,7 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
  public:
   std::string name() const override { return "gemm"; }
   std::string description() const override {
-    return "MFMA GEMM, bf16 in, fp32 accumulation, bf16/fp32 out, NT/NN (codegen/gemm.hpp)";
+    return "MFMA GEMM, bf16 in, fp32 accumulation, bf16/fp32 out, NT/NN/TN/TT (codegen/gemm.hpp)";
   }
   std::vector<Param> space() const override {
     return {
