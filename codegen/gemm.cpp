@@ -45,12 +45,15 @@ class GemmGenerator : MfmaGemmEmitter {
 
   void emit() {
     lds_base_ = begin_tiled_kernel(p_.threads, p_.lds_bytes);
-    const ElemType in = p_.esize == 1 ? ElemType::fp8 : ElemType::bf16;
+    const ElemType in = p_.esize == 1 ? ElemType::fp8 : s_.dtype == GemmDType::f16 ? ElemType::f16 : ElemType::bf16;
+    const ElemType out = s_.output == GemmOutput::f32 ? ElemType::f32
+                         : s_.output == GemmOutput::f16 ? ElemType::f16
+                                                        : ElemType::bf16;
     Reg a = k_.load_arg(k_.arg_ptr("a", in, true));
     Reg b = k_.load_arg(k_.arg_ptr("b", in, true));
     a_ptr_ = a;
     b_ptr_ = b;
-    Reg c = k_.load_arg(k_.arg_ptr("c", s_.output == GemmOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
+    Reg c = k_.load_arg(k_.arg_ptr("c", out, false));
     tid_ = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
     a_rsrc_ = rsrc(a, p_.a_bytes(), "a_rsrc");
@@ -586,12 +589,22 @@ class GemmGenerator : MfmaGemmEmitter {
           if (alpha.valid()) k_.v_mul_f32(v, alpha, v);
           if (beta.valid()) {
             Reg x = cin[size_t(bj)];
-            if (osize == 2) k_.v_lshlrev_b32(x, 16, x);  // bf16 bits -> fp32
+            if (s_.output == GemmOutput::bf16) k_.v_lshlrev_b32(x, 16, x);  // bf16 bits -> fp32
+            if (s_.output == GemmOutput::f16) k_.v_cvt_f32_f16(x, x);
             k_.v_fma_f32(v, beta, x, v);
           }
-          store_fp32_as(k_, s_.output == GemmOutput::bf16, v, offs[size_t(bj)], c_rsrc_, c7fff);
+          store_output(v, offs[size_t(bj)], c7fff);
         }
       }
+  }
+
+  // fp32 `v` stored in the output type: fp32, bf16 RNE (store_fp32_as), or f16 RNE (v_cvt_f16_f32
+  // under the kernel's default mode: round to nearest even, f16 denormals kept, as clang's (_Float16)x).
+  void store_output(Reg v, Reg off, Reg c7fff) {
+    if (s_.output != GemmOutput::f16) return store_fp32_as(k_, s_.output == GemmOutput::bf16, v, off, c_rsrc_, c7fff);
+    Reg h = k_.vgpr("f16_value");
+    k_.v_cvt_f16_f32(h, v);
+    k_.buffer_store_short(h, off, c_rsrc_, 0, offen);
   }
 
   const GemmPlan& p_;

@@ -1,4 +1,4 @@
-// JIT generator of the MFMA GEMM kernel (bf16 inputs, fp32 accumulation; shapes and plan in
+// JIT generator of the MFMA GEMM kernel (bf16, f16 or fp8 inputs, fp32 accumulation; shapes and plan in
 // codegen/gemm_config.hpp).
 //
 // One workgroup per tile_m x tile_n output tile, waves_m x waves_n waves, each wave a sub-tile
@@ -8,10 +8,10 @@
 // the way: each 16-byte chunk of such a row goes to LDS as eight 2-byte writes down a column); with 2 stages the next tile's loads are in flight
 // while the current tile's fragments are read and multiplied (codegen/mfma_tile.hpp), one
 // barrier per tile. Rows past M or N read at an offset past num_records (zeros). Epilogue:
-// alpha * acc (+ beta * C read in the output type, one fma), converted to bf16 (RNE) or kept
+// alpha * acc (+ beta * C read in the output type, one fma), converted to bf16 or f16 (RNE) or kept
 // fp32, one buffer store per element (out-of-range elements dropped).
 //
-// Arguments: (const bf16* A, const bf16* B, out* C)
+// Arguments: (const in* A, const in* B, out* C)
 #pragma once
 #include "codegen/gemm_config.hpp"
 #include "jit/kernel.hpp"

@@ -33,23 +33,27 @@ GemmLayout parse_gemm_layout(std::string_view name) {
                           name));
 }
 
-std::string_view gemm_output_name(GemmOutput o) { return o == GemmOutput::bf16 ? "bf16" : "f32"; }
+std::string_view gemm_output_name(GemmOutput o) {
+  return o == GemmOutput::bf16 ? "bf16" : o == GemmOutput::f16 ? "f16" : "f32";
+}
 
 GemmOutput parse_gemm_output(std::string_view name) {
   if (name == "bf16") return GemmOutput::bf16;
   if (name == "f32" || name == "fp32") return GemmOutput::f32;
-  throw Error(fmt::format("gemm: unknown output type '{}'; valid: bf16, f32", name));
+  if (name == "f16" || name == "fp16") return GemmOutput::f16;
+  throw Error(fmt::format("gemm: unknown output type '{}'; valid: bf16, f16, f32", name));
 }
 
 std::string_view gemm_dtype_name(GemmDType t) {
-  return t == GemmDType::bf16 ? "bf16" : t == GemmDType::e4m3 ? "e4m3" : "e5m2";
+  return t == GemmDType::bf16 ? "bf16" : t == GemmDType::f16 ? "f16" : t == GemmDType::e4m3 ? "e4m3" : "e5m2";
 }
 
 GemmDType parse_gemm_dtype(std::string_view name) {
   if (name == "bf16") return GemmDType::bf16;
+  if (name == "f16" || name == "fp16") return GemmDType::f16;
   if (name == "e4m3" || name == "fp8") return GemmDType::e4m3;
   if (name == "e5m2" || name == "bf8") return GemmDType::e5m2;
-  throw Error(fmt::format("gemm: unknown input type '{}'; valid: bf16, e4m3 (fp8), e5m2 (bf8)", name));
+  throw Error(fmt::format("gemm: unknown input type '{}'; valid: bf16, f16, e4m3 (fp8), e5m2 (bf8)", name));
 }
 
 std::string GemmShape::str() const {
@@ -84,10 +88,17 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   GemmConfig& c = p.cfg;
   // Default K tile: 128-byte rows on gfx950, 64-byte on gfx942 (where a 128x128 tile's two stages
   // of 128-byte rows exceed the 64 KiB LDS).
-  const bool fp8 = s.dtype != GemmDType::bf16;
+  const bool fp8 = gemm_dtype_is_fp8(s.dtype);
   p.esize = fp8 ? 1 : 2;
   if (c.tile_k == 0) c.tile_k = (a == Arch::gfx950 ? 128 : 64) / p.esize;
   p.mfma = conv3d_mfma(a, fp8 ? Conv3dDType::fp8 : Conv3dDType::bf16, c.mfma_m);
+  if (s.dtype == GemmDType::f16) {  // the f16 MFMA of the bf16 one's shape: same K, operand bytes and lane layout
+    const bool g950 = a == Arch::gfx950, m16 = c.mfma_m == 16;
+    using isa::Opcode;
+    p.mfma.mnemonic = isa::info(g950 ? (m16 ? Opcode::v_mfma_f32_16x16x32_f16 : Opcode::v_mfma_f32_32x32x16_f16)
+                                     : (m16 ? Opcode::v_mfma_f32_16x16x16_f16 : Opcode::v_mfma_f32_32x32x8_f16))
+                          .mnemonic;
+  }
   if (s.dtype == GemmDType::e5m2) {
     if (a == Arch::gfx950) p.mfma_format = 1;  // f8f6f4 with cbsz = blgp = 1: both operands E5M2
     else p.mfma.mnemonic = isa::info(c.mfma_m == 16 ? isa::Opcode::v_mfma_f32_16x16x32_bf8_bf8 : isa::Opcode::v_mfma_f32_32x32x16_bf8_bf8).mnemonic;

@@ -1,5 +1,6 @@
 // Shape, tuning configuration and derived launch plan of the MFMA GEMM family:
-//   C[M][N] = alpha * A·B (+ beta * C), A and B bf16, fp32 accumulation, C bf16 or fp32.
+//   C[M][N] = alpha * op(A)·op(B) (+ beta * C), A and B bf16, f16 or fp8, fp32 accumulation,
+//   C bf16, f16 or fp32.
 // The layout names op(A) then op(B), BLAS style. A is M x K row-major ("N", each output row's K
 // values contiguous) or K x M row-major ("T": A stored transposed, M contiguous). B is K x N
 // row-major ("N") or N x K row-major ("T", each output column's K values contiguous). C is M x N
@@ -26,16 +27,21 @@ GemmLayout parse_gemm_layout(std::string_view name);  // "NN" | "NT" | "TN" | "T
 inline bool gemm_a_k_rows(GemmLayout l) { return l == GemmLayout::TN || l == GemmLayout::TT; }
 inline bool gemm_b_k_rows(GemmLayout l) { return l == GemmLayout::NN || l == GemmLayout::TN; }
 
-// Input element type of A and B. fp8 (E4M3) and bf8 (E5M2) are the arch's 8-bit floats: FNUZ on
+// Input element type of A and B. bf16 and f16 (IEEE half) take the arch's bf16 / f16 MFMAs of the
+// same shape (v_mfma_f32_*_bf16 / _f16). fp8 (E4M3) and bf8 (E5M2) are the arch's 8-bit floats: FNUZ on
 // gfx942 (v_mfma_f32_*_fp8_fp8 / _bf8_bf8), OCP on gfx950 (v_mfma_f32_*_f8f6f4 with both format
 // fields 0 = E4M3FN or 1 = E5M2); both ISA guides, as runtime/sim/fp8_encode.hpp.
-enum class GemmDType : uint8_t { bf16, e4m3, e5m2 };
+enum class GemmDType : uint8_t { bf16, e4m3, e5m2, f16 };
 std::string_view gemm_dtype_name(GemmDType t);
-GemmDType parse_gemm_dtype(std::string_view name);  // "bf16" | "e4m3" (or "fp8") | "e5m2" (or "bf8"); Error otherwise
+// "bf16" | "f16" (or "fp16") | "e4m3" (or "fp8") | "e5m2" (or "bf8"); Error otherwise
+GemmDType parse_gemm_dtype(std::string_view name);
+inline bool gemm_dtype_is_fp8(GemmDType t) { return t == GemmDType::e4m3 || t == GemmDType::e5m2; }
 
-enum class GemmOutput : uint8_t { bf16, f32 };
+// Output element type: fp32, or the fp32 result rounded to nearest even to bf16 or f16 (IEEE half;
+// v_cvt_f16_f32, f16 denormals kept).
+enum class GemmOutput : uint8_t { bf16, f32, f16 };
 std::string_view gemm_output_name(GemmOutput o);
-GemmOutput parse_gemm_output(std::string_view name);  // "bf16" | "f32"; Error otherwise
+GemmOutput parse_gemm_output(std::string_view name);  // "bf16" | "f16" (or "fp16") | "f32"; Error otherwise
 
 struct GemmShape {
   int M = 1, N = 1, K = 8;
@@ -108,7 +114,7 @@ struct GemmPlan {
   GemmConfig cfg;
   Arch arch = Arch::gfx950;
   MfmaShape mfma;
-  int esize = 2;                   // bytes per input element (bf16 2, fp8 1)
+  int esize = 2;                   // bytes per input element (bf16, f16 2, fp8 1)
   uint8_t mfma_format = 0;         // gfx950 f8f6f4: cbsz = blgp = this (0 E4M3, 1 E5M2)
 
   int threads = 0;

@@ -2,15 +2,16 @@
 // operand layout and the same accumulation order: per mfma_m x mfma_m output block,
 // acc = mfma(A_ks, B_ks, acc) over the K tiles in ascending order and, inside a tile, the MFMA
 // k-steps in ascending order; acc starts at +0. Epilogue: v = acc; v = alpha * v (alpha != 1);
-// v = fmaf(beta, C, v) (beta != 0, C read in the output type); then bf16 RNE or fp32.
+// v = fmaf(beta, C, v) (beta != 0, C read in the output type); then bf16 or f16 RNE, or fp32.
 // Written plainly (one LDS stage, element-wise C++ loads with explicit range checks), so clang
 // chooses its own schedule and registers.
 //
 // A: M x K (GM_TA = 0) or K x M (GM_TA = 1) row-major; B: K x N (GM_NN = 1) or N x K (GM_NN = 0)
-// row-major; both bf16 (GM_FP8 = 0)
-// or the arch's 8-bit float (GM_FP8 = 1: E4M3, 2: E5M2; FNUZ on gfx942, OCP on gfx950). C: M x N.
+// row-major; both bf16 (GM_FP8 = 0, GM_F16 = 0), f16 (GM_F16 = 1)
+// or the arch's 8-bit float (GM_FP8 = 1: E4M3, 2: E5M2; FNUZ on gfx942, OCP on gfx950). C: M x N,
+// fp32 (GM_OUTF32), f16 (GM_OUTF16) or bf16.
 // Flags (gemm_hip_flags): GM_M GM_N GM_K GM_TA GM_NN GM_TM GM_TN GM_TK GM_WM GM_WN GM_MB (16 | 32)
-// GM_ARCH950 GM_OUTF32 GM_FP8 GM_ALPHA_BITS GM_BETA_BITS (fp32 bit patterns).
+// GM_ARCH950 GM_OUTF32 GM_OUTF16 GM_FP8 GM_F16 GM_ALPHA_BITS GM_BETA_BITS (fp32 bit patterns).
 #include "codegen_hip_prelude.h"
 
 namespace {
@@ -35,10 +36,18 @@ typedef unsigned short elem_t;
 constexpr int ES = 2;
 #if GM_ARCH950
 constexpr int MK = MB == 16 ? 32 : 16;
+#if GM_F16
+typedef _Float16 frag_t __attribute__((ext_vector_type(8)));
+#else
 typedef __bf16 frag_t __attribute__((ext_vector_type(8)));
+#endif
 #else
 constexpr int MK = MB == 16 ? 16 : 8;
+#if GM_F16
+typedef _Float16 frag_t __attribute__((ext_vector_type(4)));
+#else
 typedef short frag_t __attribute__((ext_vector_type(4)));
+#endif
 #endif
 #endif
 constexpr int FB = MK * ES / (64 / MB);  // fragment bytes per lane
@@ -66,6 +75,18 @@ __device__ inline acc_t mfma(frag_t a, frag_t b, acc_t c) {
   return __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(a, b, c, 0, 0, 0);
 #else
   return __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(a, b, c, 0, 0, 0);
+#endif
+#elif GM_F16 && GM_ARCH950
+#if GM_MB == 16
+  return __builtin_amdgcn_mfma_f32_16x16x32_f16(a, b, c, 0, 0, 0);
+#else
+  return __builtin_amdgcn_mfma_f32_32x32x16_f16(a, b, c, 0, 0, 0);
+#endif
+#elif GM_F16
+#if GM_MB == 16
+  return __builtin_amdgcn_mfma_f32_16x16x16f16(a, b, c, 0, 0, 0);
+#else
+  return __builtin_amdgcn_mfma_f32_32x32x8f16(a, b, c, 0, 0, 0);
 #endif
 #elif GM_ARCH950
 #if GM_MB == 16
@@ -140,6 +161,9 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __r
 #if GM_OUTF32
         if (BETA != 0.0f) v = __builtin_fmaf(BETA, ((const float*)c)[e], v);
         ((float*)c)[e] = v;
+#elif GM_OUTF16
+        if (BETA != 0.0f) v = __builtin_fmaf(BETA, (float)__builtin_bit_cast(_Float16, ((const unsigned short*)c)[e]), v);
+        ((unsigned short*)c)[e] = __builtin_bit_cast(unsigned short, (_Float16)v);
 #else
         if (BETA != 0.0f) v = __builtin_fmaf(BETA, __builtin_bit_cast(float, unsigned(((const unsigned short*)c)[e]) << 16), v);
         ((unsigned short*)c)[e] = to_bf16_bits(v);

@@ -1,6 +1,7 @@
 // MFMA GEMM kernels (codegen/gemm.cpp) on the simulator, gfx942 and gfx950:
 //  - JIT output bit-for-bit equal to the clang-compiled HIP reference (codegen/hip/gemm_mfma.hip:
-//    same MFMA builtins, same accumulation order) for layouts NN, NT, TN and TT, bf16 and fp32 output,
+//    same MFMA builtins, same accumulation order) for layouts NN, NT, TN and TT, bf16, f16 and fp8
+//    inputs, bf16, f16 and fp32 output,
 //    16x16 and 32x32 MFMA blocks, 1 and 2 LDS stages, partial tiles in M and N, alpha/beta;
 //  - every element within the fp64 reference's stated bound (tools/jobs/gemm_host.hpp);
 //  - invalid plans are errors naming the limit;
@@ -120,6 +121,32 @@ void check_a_transposed(Arch arch) {
   check_case(arch, {ab, g, "A K x M, grouped order with the XCD remap, alpha, beta"});
 }
 
+// f16 inputs (v_mfma_f32_*_f16, the bf16 MFMAs' shapes) and f16 output (v_cvt_f16_f32, RNE).
+void check_f16(Arch arch) {
+  auto f16 = [](GemmShape s, GemmDType in = GemmDType::f16) {
+    s.dtype = in;
+    return s;
+  };
+  check_case(arch, {f16(shape(128, 128, 256, GemmLayout::NT)), config(64, 64, 64, 2, 2, 2, 16), "f16 in, bf16 out"});
+  check_case(arch, {f16(shape(80, 72, 128, GemmLayout::NN, GemmOutput::f16)), config(64, 64, 32, 2, 2, 1, 16),
+                    "f16 in and out, one stage, partial tiles"});
+  check_case(arch, {f16(shape(64, 128, 128, GemmLayout::TN, GemmOutput::f32)), config(64, 128, 64, 2, 2, 2, 32),
+                    "f16 in, fp32 out, 32x32 MFMA, A K x M"});
+  GemmShape ab = f16(shape(64, 64, 64, GemmLayout::TT, GemmOutput::f16));
+  ab.alpha = 0.5f;
+  ab.beta = -1.25f;
+  check_case(arch, {ab, config(64, 64, 64, 2, 2, 2, 16), "f16 in and out, alpha, beta with f16 C"});
+  check_case(arch, {f16(shape(200, 136, 128, GemmLayout::NT, GemmOutput::f16), GemmDType::bf16),
+                    config(64, 64, 64, 2, 2, 2, 16), "bf16 in, f16 out"});
+  GemmConfig r = config(128, 128, 32, 2, 2, 1, 16);
+  r.read_ahead = true;
+  check_case(arch, {f16(shape(200, 136, 128, GemmLayout::NT)), r, "f16 in, read-ahead, one stage"});
+  if (arch != Arch::gfx950) return;
+  GemmConfig d = config(128, 64, 64, 2, 2, 2, 16);
+  d.lds_dma = true;
+  check_case(arch, {f16(shape(200, 136, 192, GemmLayout::NT, GemmOutput::f16)), d, "f16 in and out, LDS DMA"});
+}
+
 void check_arch(Arch arch) {
   for (GemmLayout l : {GemmLayout::NT, GemmLayout::NN}) {
     check_case(arch, {shape(128, 128, 256, l), config(64, 64, 64, 2, 2, 2, 16), "two stages, 4 waves"});
@@ -222,6 +249,14 @@ TEST_CASE("gemm gfx950 layouts TN, TT: JIT equals the HIP MFMA reference bit for
   check_a_transposed(Arch::gfx950);
 }
 
+TEST_CASE("gemm gfx942 f16: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound", "[gemm]") {
+  check_f16(Arch::gfx942);
+}
+
+TEST_CASE("gemm gfx950 f16: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound", "[gemm]") {
+  check_f16(Arch::gfx950);
+}
+
 TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   auto msg = [](const GemmShape& s, const GemmConfig& c) -> std::string {
     try {
@@ -243,6 +278,8 @@ TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   f8tn.dtype = GemmDType::e5m2;
   CHECK_THAT(msg(f8tn, {}), Catch::Contains("valid: --layout NT"));
   CHECK_THROWS_AS(parse_gemm_dtype("fp6"), Error);
+  CHECK(parse_gemm_dtype("f16") == GemmDType::f16);
+  CHECK(parse_gemm_output("fp16") == GemmOutput::f16);
   GemmShape f8nn = shape(64, 64, 128, GemmLayout::NN);
   f8nn.dtype = GemmDType::e4m3;
   CHECK_THAT(msg(f8nn, {}), Catch::Contains("layout NT only"));
@@ -357,19 +394,24 @@ TEST_CASE("gemm: the read-ahead schedule is faster than the lock-step one in the
 }
 
 TEST_CASE("gemm: the fp64 bound rejects a wrong element", "[gemm]") {
-  GemmShape s = shape(64, 64, 64, GemmLayout::NT);
-  const GemmPlan p = make_gemm_plan(s, Arch::gfx950, config(64, 64, 64, 2, 2, 2, 16));
-  const GemmInputs in = gemm_random_inputs(p, 3);
-  const GemmReference ref = gemm_reference_fp64(p, in);
-  std::vector<uint8_t> c(size_t(p.c_bytes()));
-  for (size_t e = 0; e < ref.value.size(); ++e) {
-    const uint16_t b = f32_to_bf16_rne(float(ref.value[e]));
-    std::memcpy(&c[2 * e], &b, 2);
+  for (GemmOutput o : {GemmOutput::bf16, GemmOutput::f16}) {
+    GemmShape s = shape(64, 64, 64, GemmLayout::NT, o);
+    s.dtype = o == GemmOutput::f16 ? GemmDType::f16 : GemmDType::bf16;
+    const GemmPlan p = make_gemm_plan(s, Arch::gfx950, config(64, 64, 64, 2, 2, 2, 16));
+    const GemmInputs in = gemm_random_inputs(p, 3);
+    const GemmReference ref = gemm_reference_fp64(p, in);
+    auto round = [&](double v) { return o == GemmOutput::f16 ? f32_to_f16_rne(float(v)) : f32_to_bf16_rne(float(v)); };
+    std::vector<uint8_t> c(size_t(p.c_bytes()));
+    for (size_t e = 0; e < ref.value.size(); ++e) {
+      const uint16_t b = round(ref.value[e]);
+      std::memcpy(&c[2 * e], &b, 2);
+    }
+    INFO(gemm_output_name(o));
+    CHECK(gemm_check_bound(p, c, ref).ok());  // the correctly rounded result is inside
+    const uint16_t off = round(ref.value[100] * 1.05 + 0.5);
+    std::memcpy(&c[200], &off, 2);
+    const GemmBoundCheck b = gemm_check_bound(p, c, ref);
+    CHECK(b.violations == 1);
+    CHECK(b.first == 100);
   }
-  CHECK(gemm_check_bound(p, c, ref).ok());  // the correctly rounded result is inside
-  const uint16_t off = uint16_t(f32_to_bf16_rne(float(ref.value[100] * 1.05 + 0.5)));
-  std::memcpy(&c[200], &off, 2);
-  const GemmBoundCheck b = gemm_check_bound(p, c, ref);
-  CHECK(b.violations == 1);
-  CHECK(b.first == 100);
 }

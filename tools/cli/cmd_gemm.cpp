@@ -25,7 +25,7 @@ void add_gemm_command(CommandLine& cl) {
   auto o = std::make_shared<GemmOptions>();
   o->shape.M = o->shape.N = o->shape.K = 256;
   CLI::App* c = cl.add("gemm",
-                       "the MFMA GEMM C = alpha*A*B (+ beta*C), bf16 or fp8 in, fp32 accumulation: build, run on the "
+                       "the MFMA GEMM C = alpha*op(A)*op(B) (+ beta*C), bf16, f16 or fp8 in, fp32 accumulation: build, run on the "
                        "simulator, verify bit-for-bit vs the HIP reference (clang, same MFMA order) and against the "
                        "fp64 bound, print stats and the modelled time",
                        [o] {
@@ -42,11 +42,11 @@ void add_gemm_command(CommandLine& cl) {
                    "(N: K x N row-major, T: stored N x K)");
   add_typed_option(c, "--dtype", o->shape.dtype,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_dtype(t); },
-                   "input type of A and B: bf16 (default), e4m3 (fp8) or e5m2 (bf8); the 8-bit floats are FNUZ on "
-                   "gfx942 and OCP on gfx950; fp8 takes layout NT");
+                   "input type of A and B: bf16 (default), f16, e4m3 (fp8) or e5m2 (bf8); the 8-bit floats are FNUZ "
+                   "on gfx942 and OCP on gfx950; fp8 takes layout NT");
   add_typed_option(c, "--out", o->shape.output,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_output(t); },
-                   "output type: bf16 (default) or f32");
+                   "output type: bf16 (default), f16 or f32");
   add_typed_option(c, "--alpha", o->shape.alpha,
                    [](std::string_view t, std::string_view w) { return float(parse_real(t, w, -1e30, 1e30)); },
                    "scale of A*B (default 1)");

@@ -29,7 +29,7 @@ double gemm_input_value(const GemmPlan& p, std::span<const uint8_t> bytes, size_
   if (p.esize == 1) return host::fp8_to_f32(bytes[i], gemm_fp8_format(p));
   uint16_t b;
   std::memcpy(&b, &bytes[2 * i], 2);
-  return bf16_to_f32(b);
+  return p.shape.dtype == GemmDType::f16 ? f16_to_f32(b) : bf16_to_f32(b);
 }
 
 GemmInputs gemm_random_inputs(const GemmPlan& p, uint64_t seed) {
@@ -38,7 +38,15 @@ GemmInputs gemm_random_inputs(const GemmPlan& p, uint64_t seed) {
   auto input = [&](size_t n, uint64_t sd) {
     const std::vector<uint16_t> v = random_bf16(n, sd);
     std::vector<uint8_t> out(n * size_t(p.esize));
-    if (p.esize == 2) {
+    if (p.shape.dtype == GemmDType::f16) {
+      // the bf16 value (exact in f16) with its 3 mantissa bits below bf16's filled in, so the
+      // products use f16's whole significand
+      for (size_t i = 0; i < n; ++i) {
+        uint16_t h = f32_to_f16_rne(bf16_to_f32(v[i]));
+        if (h & 0x7fff) h = uint16_t(h | ((i * 0x9e3779b9u + sd) >> 7 & 7));
+        std::memcpy(&out[2 * i], &h, 2);
+      }
+    } else if (p.esize == 2) {
       std::memcpy(out.data(), v.data(), out.size());
     } else {
       const host::Fp8 f = gemm_fp8_format(p);
@@ -55,6 +63,9 @@ GemmInputs gemm_random_inputs(const GemmPlan& p, uint64_t seed) {
       if (s.output == GemmOutput::f32) {
         float f = bf16_to_f32(c[i]);
         std::memcpy(&in.c[4 * i], &f, 4);
+      } else if (s.output == GemmOutput::f16) {
+        const uint16_t h = f32_to_f16_rne(bf16_to_f32(c[i]));  // exact: the values are f16 normals
+        std::memcpy(&in.c[2 * i], &h, 2);
       } else {
         std::memcpy(&in.c[2 * i], &c[i], 2);
       }
@@ -64,14 +75,18 @@ GemmInputs gemm_random_inputs(const GemmPlan& p, uint64_t seed) {
 }
 
 double output_element(std::span<const uint8_t> c, size_t e, bool f32) {
-  if (f32) {
+  return output_element(c, e, f32 ? GemmOutput::f32 : GemmOutput::bf16);
+}
+
+double output_element(std::span<const uint8_t> c, size_t e, GemmOutput o) {
+  if (o == GemmOutput::f32) {
     float f;
     std::memcpy(&f, &c[4 * e], 4);
     return f;
   }
   uint16_t b;
   std::memcpy(&b, &c[2 * e], 2);
-  return bf16_to_f32(b);
+  return o == GemmOutput::f16 ? f16_to_f32(b) : bf16_to_f32(b);
 }
 
 GemmReference gemm_reference_fp64(const GemmPlan& p, const GemmInputs& in) {
@@ -96,11 +111,12 @@ GemmReference gemm_reference_fp64(const GemmPlan& p, const GemmInputs& in) {
         sum += ar[k] * br[k];
         mag += std::fabs(ar[k] * br[k]);
       }
-      const double cin = s.beta != 0.0f ? output_element(in.c, m * N + n, s.output == GemmOutput::f32) : 0.0;
+      const double cin = s.beta != 0.0f ? output_element(in.c, m * N + n, s.output) : 0.0;
       const double v = alpha * sum + beta * cin;
       double bound = double(K) * 0x1p-23 * std::fabs(alpha) * mag +
                      0x1p-23 * (std::fabs(alpha * sum) + std::fabs(beta * cin));
       if (s.output == GemmOutput::bf16) bound += (std::fabs(v) + bound) * 0x1p-8 + 0x1p-133;  // half an ulp of the fp32 result
+      if (s.output == GemmOutput::f16) bound += (std::fabs(v) + bound) * 0x1p-11 + 0x1p-25;  // half an f16 ulp (normal or subnormal)
       r.value[m * N + n] = v;
       r.bound[m * N + n] = bound;
     }
@@ -115,10 +131,15 @@ std::string GemmBoundCheck::describe() const {
 
 GemmBoundCheck check_output_bound(std::span<const uint8_t> c, bool f32, std::span<const double> value,
                                   std::span<const double> bound) {
+  return check_output_bound(c, f32 ? GemmOutput::f32 : GemmOutput::bf16, value, bound);
+}
+
+GemmBoundCheck check_output_bound(std::span<const uint8_t> c, GemmOutput out, std::span<const double> value,
+                                  std::span<const double> bound) {
   GemmBoundCheck chk;
   chk.elements = value.size();
   for (size_t e = 0; e < chk.elements; ++e) {
-    const double err = std::fabs(output_element(c, e, f32) - value[e]);
+    const double err = std::fabs(output_element(c, e, out) - value[e]);
     const double ratio = bound[e] > 0 ? err / bound[e] : (err == 0 ? 0 : INFINITY);
     if (!(err <= bound[e]) && chk.violations++ == 0) chk.first = e;  // NaN counts as a violation
     if (ratio > chk.worst_ratio || std::isnan(ratio)) chk.worst_ratio = std::isnan(ratio) ? INFINITY : ratio;
@@ -129,7 +150,7 @@ GemmBoundCheck check_output_bound(std::span<const uint8_t> c, bool f32, std::spa
 GemmBoundCheck gemm_check_bound(const GemmPlan& p, std::span<const uint8_t> c, const GemmReference& ref) {
   if (c.size() != size_t(p.c_bytes()))
     throw Error(fmt::format("gemm: output has {} bytes, the shape {} needs {}", c.size(), p.shape.str(), p.c_bytes()));
-  return check_output_bound(c, p.shape.output == GemmOutput::f32, ref.value, ref.bound);
+  return check_output_bound(c, p.shape.output, ref.value, ref.bound);
 }
 
 namespace {

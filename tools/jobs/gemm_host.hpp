@@ -21,7 +21,9 @@ struct GemmInputs {
   std::vector<uint8_t> c;
 };
 // Deterministic data (random_bf16: values in [-2, 2], magnitudes >= 2^-8 or zero); fp8 inputs are
-// those values rounded to nearest even in the arch's format (gemm_fp8_format).
+// those values rounded to nearest even in the arch's format (gemm_fp8_format); f16 inputs are those
+// values (exact in f16) with the 3 mantissa bits below bf16's set pseudo-randomly. An f16 input C
+// holds the bf16 test values (exact in f16).
 GemmInputs gemm_random_inputs(const GemmPlan& p, uint64_t seed);
 // Element i of an input (A or B bytes) as a double.
 double gemm_input_value(const GemmPlan& p, std::span<const uint8_t> bytes, size_t i);
@@ -35,6 +37,8 @@ double gemm_input_value(const GemmPlan& p, std::span<const uint8_t> bytes, size_
 //                + 2^-23 * (|alpha * s| + |beta * c|)     (the alpha product and the fma)
 //                + (|ref| + the two terms above) * 2^-8   (bf16 output rounding: half an ulp of the fp32
 //                  + 2^-133                               result, plus the subnormal floor; bf16 output only)
+//                + (|ref| + the first two terms) * 2^-11  (f16 output rounding: half an f16 ulp, plus half the
+//                  + 2^-25                                smallest f16 subnormal; f16 output only)
 struct GemmReference {
   std::vector<double> value, bound;
 };
@@ -52,8 +56,11 @@ GemmBoundCheck gemm_check_bound(const GemmPlan& p, std::span<const uint8_t> c, c
 // GEMM's too); an element whose bound is zero (every product zero) passes only with an exact zero.
 GemmBoundCheck check_output_bound(std::span<const uint8_t> c, bool f32, std::span<const double> value,
                                   std::span<const double> bound);
-// Element e of an output of fp32 (`f32`) or bf16 elements, as a double.
+GemmBoundCheck check_output_bound(std::span<const uint8_t> c, GemmOutput out, std::span<const double> value,
+                                  std::span<const double> bound);
+// Element e of an output of fp32 (`f32`) or bf16 elements (or of the output type `o`), as a double.
 double output_element(std::span<const uint8_t> c, size_t e, bool f32);
+double output_element(std::span<const uint8_t> c, size_t e, GemmOutput o);
 
 struct GemmRunResult {
   std::vector<uint8_t> c;               // output bytes

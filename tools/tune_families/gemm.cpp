@@ -2,8 +2,8 @@
 // block size. The generator's plan (make_gemm_plan) is the validity rule for every limit
 // (registers, LDS, DS offsets, alignment, K a multiple of the K tile).
 //
-// Problem text: "MxNxK [NT|NN|TN|TT] [bf16|f32]", e.g. "4096x4096x4096 NT" (layout NT and bf16 output
-// by default); alpha = 1, beta = 0.
+// Problem text: "MxNxK [NT|NN|TN|TT] [bf16|f16|f32] [bf16|f16|e4m3|e5m2]", e.g. "4096x4096x4096 NT"
+// (layout NT, bf16 output and bf16 inputs by default); alpha = 1, beta = 0.
 //
 // Check: the configuration runs a small problem of the same layout and output type sized to have
 // a partial M tile and a partial N tile and two K tiles, and every element is compared with the
@@ -31,22 +31,27 @@ using codegen::GemmConfig;
 using codegen::GemmPlan;
 using codegen::GemmShape;
 
-constexpr const char* kProblemFormat = "'MxNxK [NT|NN|TN|TT] [bf16|f32]', e.g. '4096x4096x4096 NT'";
+constexpr const char* kProblemFormat =
+    "'MxNxK [NT|NN|TN|TT] [bf16|f16|f32 output] [bf16|f16|e4m3|e5m2 input]', e.g. '4096x4096x4096 NT'";
 
 GemmShape parse_problem(std::string_view text) {
   GemmShape s;
-  char layout[8] = "NT", out[8] = "bf16";
+  char layout[8] = "NT", out[8] = "bf16", in[8] = "bf16";
   const std::string t(text);
   int used = 0;
-  const int n = std::sscanf(t.c_str(), "%dx%dx%d%n %7s %7s", &s.M, &s.N, &s.K, &used, layout, out);
+  const int n = std::sscanf(t.c_str(), "%dx%dx%d%n %7s %7s %7s", &s.M, &s.N, &s.K, &used, layout, out, in);
   if (n < 3) throw Error(fmt::format("gemm problem '{}': expected {}", text, kProblemFormat));
   s.layout = codegen::parse_gemm_layout(layout);
   s.output = codegen::parse_gemm_output(out);
+  s.dtype = codegen::parse_gemm_dtype(in);
   return s;
 }
 
 std::string problem_text(const GemmShape& s) {
-  return fmt::format("{}x{}x{} {} {}", s.M, s.N, s.K, codegen::gemm_layout_name(s.layout), codegen::gemm_output_name(s.output));
+  std::string t =
+      fmt::format("{}x{}x{} {} {}", s.M, s.N, s.K, codegen::gemm_layout_name(s.layout), codegen::gemm_output_name(s.output));
+  if (s.dtype != codegen::GemmDType::bf16) t += fmt::format(" {}", codegen::gemm_dtype_name(s.dtype));
+  return t;
 }
 
 GemmConfig to_config(const Config& c) {
@@ -115,7 +120,7 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
  public:
   std::string name() const override { return "gemm"; }
   std::string description() const override {
-    return "MFMA GEMM, bf16 in, fp32 accumulation, bf16/fp32 out, NT/NN/TN/TT (codegen/gemm.hpp)";
+    return "MFMA GEMM, bf16/f16/fp8 in, fp32 accumulation, bf16/f16/fp32 out, NT/NN/TN/TT (codegen/gemm.hpp)";
   }
   std::vector<Param> space() const override {
     return {
