@@ -54,11 +54,14 @@ class GemmGenerator : MfmaGemmEmitter {
     a_ptr_ = a;
     b_ptr_ = b;
     Reg c = k_.load_arg(k_.arg_ptr("c", out, false));
+    Reg bias;
+    if (s_.bias != GemmBias::none) bias = k_.load_arg(k_.arg_ptr("bias", ElemType::f32, true));
     tid_ = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
     a_rsrc_ = rsrc(a, p_.a_bytes(), "a_rsrc");
     b_rsrc_ = rsrc(b, p_.b_bytes(), "b_rsrc");
     c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
+    if (bias.valid()) bias_rsrc_ = rsrc(bias, p_.bias_bytes(), "bias_rsrc");
     place_tile(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
     load_setup();
     lds_setup();
@@ -567,6 +570,8 @@ class GemmGenerator : MfmaGemmEmitter {
     if (s_.alpha != 1.0f) alpha = sconst(std::bit_cast<uint32_t>(s_.alpha), "alpha");
     if (s_.beta != 0.0f) beta = sconst(std::bit_cast<uint32_t>(s_.beta), "beta");
     if (p_.arch == Arch::gfx942 && s_.output == GemmOutput::bf16) c7fff = sconst(0x7fff, "c7fff");
+    const std::vector<Reg> bias = load_bias(coloff, osize);
+    const ActivationConsts act = activation_consts();
     for (int bi = 0; bi < p_.blocks_m; ++bi)
       for (int r = 0; r < p_.mfma.acc_regs(); ++r) {
         Reg ro = output_row_offset(origin.m, lane.row4, uint32_t(bi * mb + 8 * (r / 4) + r % 4),
@@ -593,9 +598,65 @@ class GemmGenerator : MfmaGemmEmitter {
             if (s_.output == GemmOutput::f16) k_.v_cvt_f32_f16(x, x);
             k_.v_fma_f32(v, beta, x, v);
           }
+          if (!bias.empty()) k_.v_add_f32(v, v, bias[size_t(bj)]);
+          activation(v, act);
           store_output(v, offs[size_t(bj)], c7fff);
         }
       }
+  }
+
+  // The bias of each of the lane's blocks_n columns (GemmBias::col: bias[n] as fp32), loaded once;
+  // a column past N (offset marked kInvalidPart, doubled for 2-byte outputs) reads past num_records: 0.
+  std::vector<Reg> load_bias(const std::vector<Reg>& coloff, int osize) {
+    std::vector<Reg> bias;
+    if (s_.bias == GemmBias::none) return bias;
+    k_.comment("bias[n]");
+    for (Reg co : coloff) {
+      Reg off = co;
+      if (osize == 2) {
+        off = k_.vgpr("bias_bytes");
+        k_.v_lshlrev_b32(off, 1, co);
+      }
+      Reg v = k_.vgpr("bias");
+      k_.buffer_load_dword(v, off, bias_rsrc_, 0, offen);
+      bias.push_back(v);
+    }
+    k_.s_waitcnt(vmcnt(0));
+    return bias;
+  }
+
+  // Constants of the smooth activations (gemm_config.hpp): SGPRs, and gelu_tanh's A in a VGPR
+  // (a VOP3 reads one SGPR on gfx9).
+  struct ActivationConsts {
+    Reg scale, gelu_a, gelu_b;
+  };
+  ActivationConsts activation_consts() {
+    ActivationConsts c;
+    if (s_.act == GemmActivation::silu) c.scale = sconst(std::bit_cast<uint32_t>(kSiluScale), "silu_scale");
+    if (s_.act == GemmActivation::gelu_tanh) {
+      c.gelu_b = sconst(std::bit_cast<uint32_t>(kGeluTanhB), "gelu_b");
+      c.gelu_a = k_.vgpr("gelu_a");
+      k_.v_mov_b32(c.gelu_a, int64_t(std::bit_cast<uint32_t>(kGeluTanhA)));
+    }
+    return c;
+  }
+
+  // The activation of fp32 `v`, in place, with the operations of the HIP reference's act() in its order.
+  void activation(Reg v, const ActivationConsts& c) {
+    if (s_.act == GemmActivation::none) return;
+    if (s_.act == GemmActivation::relu) return k_.v_max_f32(v, 0.0f, v);
+    Reg z = k_.vgpr("act_z");
+    if (s_.act == GemmActivation::silu) {
+      k_.v_mul_f32(z, c.scale, v);  // z = x * -log2(e)
+    } else {
+      k_.v_mul_f32(z, v, v);                  // x^2
+      k_.v_fma_f32(z, z, c.gelu_b, c.gelu_a);  // s = x^2 * B + A
+      k_.v_mul_f32(z, v, z);                  // z = x * s
+    }
+    k_.v_exp_f32(z, z);        // exp2(z)
+    k_.v_add_f32(z, 1.0f, z);  // 1 + exp2(z)
+    k_.v_rcp_f32(z, z);
+    k_.v_mul_f32(v, v, z);     // x * sigmoid
   }
 
   // fp32 `v` stored in the output type: fp32, bf16 RNE (store_fp32_as), or f16 RNE (v_cvt_f16_f32
@@ -611,7 +672,7 @@ class GemmGenerator : MfmaGemmEmitter {
   const GemmShape& s_;
   const GemmConfig& c_;
   uint32_t lds_base_ = 0;
-  Reg tid_, a_rsrc_, b_rsrc_, c_rsrc_, a_ptr_, b_ptr_, dma_base_, dma_tog_;
+  Reg tid_, a_rsrc_, b_rsrc_, c_rsrc_, bias_rsrc_, a_ptr_, b_ptr_, dma_base_, dma_tog_;
   std::vector<Reg> ra_parts_, rb_parts_, ra_part_togs_, rb_part_togs_;  // DMA: read bases per k-step
   std::vector<std::vector<Reg>> ra_stage_, rb_stage_;                     // DMA, 3-4 stages: per stage
   Reg ch_, row0_, nn_cb_, nn_kr0_, ta_cb_, ta_kr0_;

@@ -8,10 +8,11 @@
 // the way: each 16-byte chunk of such a row goes to LDS as eight 2-byte writes down a column); with 2 stages the next tile's loads are in flight
 // while the current tile's fragments are read and multiplied (codegen/mfma_tile.hpp), one
 // barrier per tile. Rows past M or N read at an offset past num_records (zeros). Epilogue:
-// alpha * acc (+ beta * C read in the output type, one fma), converted to bf16 or f16 (RNE) or kept
-// fp32, one buffer store per element (out-of-range elements dropped).
+// alpha * acc (+ beta * C read in the output type, one fma) (+ bias[n]) then the activation, all in
+// fp32 (gemm_config.hpp, GemmBias / GemmActivation), converted to bf16 or f16 (RNE) or kept fp32,
+// one buffer store per element (out-of-range elements dropped).
 //
-// Arguments: (const in* A, const in* B, out* C)
+// Arguments: (const in* A, const in* B, out* C[, const float* bias: with GemmBias::col])
 #pragma once
 #include "codegen/gemm_config.hpp"
 #include "jit/kernel.hpp"

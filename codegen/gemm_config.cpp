@@ -56,10 +56,38 @@ GemmDType parse_gemm_dtype(std::string_view name) {
   throw Error(fmt::format("gemm: unknown input type '{}'; valid: bf16, f16, e4m3 (fp8), e5m2 (bf8)", name));
 }
 
+std::string_view gemm_bias_name(GemmBias b) { return b == GemmBias::col ? "col" : "none"; }
+
+GemmBias parse_gemm_bias(std::string_view name) {
+  if (name == "none") return GemmBias::none;
+  if (name == "col") return GemmBias::col;
+  throw Error(fmt::format("gemm: unknown bias '{}'; valid: none, col (one fp32 value per output column n, added "
+                          "after alpha and beta); a per-row bias is not supported",
+                          name));
+}
+
+std::string_view gemm_activation_name(GemmActivation a) {
+  switch (a) {
+    case GemmActivation::none: return "none";
+    case GemmActivation::relu: return "relu";
+    case GemmActivation::silu: return "silu";
+    case GemmActivation::gelu_tanh: return "gelu_tanh";
+  }
+  return "?";
+}
+
+GemmActivation parse_gemm_activation(std::string_view name) {
+  for (GemmActivation a : {GemmActivation::none, GemmActivation::relu, GemmActivation::silu, GemmActivation::gelu_tanh})
+    if (name == gemm_activation_name(a)) return a;
+  throw Error(fmt::format("gemm: unknown activation '{}'; valid: none, relu, silu, gelu_tanh", name));
+}
+
 std::string GemmShape::str() const {
   std::string s = fmt::format("M{} N{} K{} {} {}", M, N, K, gemm_layout_name(layout), gemm_output_name(output));
   if (dtype != GemmDType::bf16) s += fmt::format(" {} in", gemm_dtype_name(dtype));
   if (alpha != 1.0f || beta != 0.0f) s += fmt::format(" alpha={} beta={}", alpha, beta);
+  if (bias != GemmBias::none) s += fmt::format(" bias={}", gemm_bias_name(bias));
+  if (act != GemmActivation::none) s += fmt::format(" act={}", gemm_activation_name(act));
   return s;
 }
 

@@ -43,15 +43,36 @@ enum class GemmOutput : uint8_t { bf16, f32, f16 };
 std::string_view gemm_output_name(GemmOutput o);
 GemmOutput parse_gemm_output(std::string_view name);  // "bf16" | "f16" (or "fp16") | "f32"; Error otherwise
 
+// Epilogue, in fp32 after alpha and beta and before the output rounding:
+//   v = alpha * acc (+ beta * C) (+ bias[n]); v = act(v).
+// The bias is one fp32 value per output column n (a vector of N floats, the kernel's fourth
+// argument; the usual bias of a linear layer C = X W^T + b with N output features).
+enum class GemmBias : uint8_t { none, col };
+std::string_view gemm_bias_name(GemmBias b);
+GemmBias parse_gemm_bias(std::string_view name);  // "none" | "col"; Error otherwise (naming what is valid)
+// Activations: relu = max(v, 0) (v_max_f32). The smooth ones are x * sigmoid(w(x)) computed as
+//   z = x * s(x);  act = x * rcp(1 + exp2(z))                (v_exp_f32, v_add_f32, v_rcp_f32, v_mul_f32)
+// silu:      s = kSiluScale = -log2(e)                              (x * sigmoid(x))
+// gelu_tanh: s = fma(x * x, kGeluTanhB, kGeluTanhA), A = -2 sqrt(2/pi) log2(e), B = 0.044715 A
+//            (0.5 x (1 + tanh(u)) = x * sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3))
+// every constant rounded to fp32; the HIP reference receives the same fp32 bit patterns.
+enum class GemmActivation : uint8_t { none, relu, silu, gelu_tanh };
+std::string_view gemm_activation_name(GemmActivation a);
+GemmActivation parse_gemm_activation(std::string_view name);  // "none" | "relu" | "silu" | "gelu_tanh"
+inline constexpr float kSiluScale = float(-1.4426950408889634);
+inline constexpr float kGeluTanhA = float(-2.302208198144325), kGeluTanhB = float(-0.1029432395800235);
+
 struct GemmShape {
   int M = 1, N = 1, K = 8;
   GemmLayout layout = GemmLayout::NT;
   GemmDType dtype = GemmDType::bf16;
   GemmOutput output = GemmOutput::bf16;
   float alpha = 1.0f, beta = 0.0f;
+  GemmBias bias = GemmBias::none;
+  GemmActivation act = GemmActivation::none;
   double gflop() const { return 2.0 * double(M) * double(N) * double(K) * 1e-9; }
   std::string str() const;  // "M1024 N1024 K1024 NT bf16" (output type; " e4m3 in" etc. for fp8 inputs;
-                            // " alpha=.. beta=.." when not 1, 0)
+                            // " alpha=.. beta=.." when not 1, 0; " bias=col", " act=relu" when set)
 };
 
 struct GemmConfig {
@@ -143,6 +164,7 @@ struct GemmPlan {
   int64_t a_bytes() const { return int64_t(shape.M) * shape.K * esize; }
   int64_t b_bytes() const { return int64_t(shape.K) * shape.N * esize; }
   int64_t c_bytes() const { return int64_t(shape.M) * shape.N * out_esize(); }
+  int64_t bias_bytes() const { return shape.bias == GemmBias::col ? int64_t(shape.N) * 4 : 0; }
 };
 
 // Validates and derives; throws cdnajit::Error naming the field or limit and what would be valid.

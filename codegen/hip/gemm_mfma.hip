@@ -2,7 +2,10 @@
 // operand layout and the same accumulation order: per mfma_m x mfma_m output block,
 // acc = mfma(A_ks, B_ks, acc) over the K tiles in ascending order and, inside a tile, the MFMA
 // k-steps in ascending order; acc starts at +0. Epilogue: v = acc; v = alpha * v (alpha != 1);
-// v = fmaf(beta, C, v) (beta != 0, C read in the output type); then bf16 or f16 RNE, or fp32.
+// v = fmaf(beta, C, v) (beta != 0, C read in the output type); v = v + bias[n] (GM_BIAS); v = act(v)
+// (GM_ACT: 1 relu, 2 silu, 3 gelu_tanh, the sequence of gemm_config.hpp with its fp32 constants
+// GM_ACT_S_BITS (silu's scale) / GM_ACT_A_BITS, GM_ACT_B_BITS (gelu_tanh)); then bf16 or f16 RNE,
+// or fp32. FP contraction is off, so each operation rounds as the JIT kernel's does.
 // Written plainly (one LDS stage, element-wise C++ loads with explicit range checks), so clang
 // chooses its own schedule and registers.
 //
@@ -11,7 +14,7 @@
 // or the arch's 8-bit float (GM_FP8 = 1: E4M3, 2: E5M2; FNUZ on gfx942, OCP on gfx950). C: M x N,
 // fp32 (GM_OUTF32), f16 (GM_OUTF16) or bf16.
 // Flags (gemm_hip_flags): GM_M GM_N GM_K GM_TA GM_NN GM_TM GM_TN GM_TK GM_WM GM_WN GM_MB (16 | 32)
-// GM_ARCH950 GM_OUTF32 GM_OUTF16 GM_FP8 GM_F16 GM_ALPHA_BITS GM_BETA_BITS (fp32 bit patterns).
+// GM_ARCH950 GM_OUTF32 GM_OUTF16 GM_FP8 GM_F16 GM_BIAS GM_ACT GM_ACT_*_BITS GM_ALPHA_BITS GM_BETA_BITS (fp32 bit patterns).
 #include "codegen_hip_prelude.h"
 
 namespace {
@@ -54,6 +57,24 @@ constexpr int FB = MK * ES / (64 / MB);  // fragment bytes per lane
 static_assert(sizeof(frag_t) == FB, "fragment size");
 constexpr float ALPHA = __builtin_bit_cast(float, unsigned(GM_ALPHA_BITS));
 constexpr float BETA = __builtin_bit_cast(float, unsigned(GM_BETA_BITS));
+
+__device__ inline float act(float x) {
+#pragma clang fp contract(off)
+#if GM_ACT == 1
+  return __builtin_fmaxf(x, 0.0f);
+#elif GM_ACT == 2 || GM_ACT == 3
+#if GM_ACT == 2
+  const float z = x * __builtin_bit_cast(float, unsigned(GM_ACT_S_BITS));
+#else
+  const float s = __builtin_fmaf(x * x, __builtin_bit_cast(float, unsigned(GM_ACT_B_BITS)),
+                                 __builtin_bit_cast(float, unsigned(GM_ACT_A_BITS)));
+  const float z = x * s;
+#endif
+  return x * __builtin_amdgcn_rcpf(1.0f + __builtin_amdgcn_exp2f(z));
+#else
+  return x;
+#endif
+}
 
 __device__ inline acc_t mfma(frag_t a, frag_t b, acc_t c) {
 #if GM_FP8 && GM_ARCH950
@@ -106,7 +127,12 @@ __device__ inline acc_t mfma(frag_t a, frag_t b, acc_t c) {
 
 extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __restrict__ a,
                                                               const elem_t* __restrict__ b,
-                                                              void* __restrict__ c) {
+                                                              void* __restrict__ c
+#if GM_BIAS
+                                                              , const float* __restrict__ bias
+#endif
+) {
+#pragma clang fp contract(off)
   // LDS: A rows (m) then B rows (n), each TK elements, K-contiguous (no padding: clang's layout).
   __shared__ elem_t lds[(TM + TN) * TK];
   const int tid = opaque(int(threadIdx.x));
@@ -160,12 +186,22 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __r
         if (ALPHA != 1.0f) v = ALPHA * v;
 #if GM_OUTF32
         if (BETA != 0.0f) v = __builtin_fmaf(BETA, ((const float*)c)[e], v);
-        ((float*)c)[e] = v;
 #elif GM_OUTF16
         if (BETA != 0.0f) v = __builtin_fmaf(BETA, (float)__builtin_bit_cast(_Float16, ((const unsigned short*)c)[e]), v);
-        ((unsigned short*)c)[e] = __builtin_bit_cast(unsigned short, (_Float16)v);
 #else
         if (BETA != 0.0f) v = __builtin_fmaf(BETA, __builtin_bit_cast(float, unsigned(((const unsigned short*)c)[e]) << 16), v);
+#endif
+#if GM_BIAS
+        v = v + bias[n];
+#endif
+        v = act(v);
+#if GM_OUTF32
+        ((float*)c)[e] = v;
+#elif GM_OUTF16
+        // opaque: v is rounded to fp32 first, as in the JIT kernel; without it clang folds the last
+        // multiply into the conversion (v_fma_mixlo_f16, one rounding straight to f16)
+        ((unsigned short*)c)[e] = __builtin_bit_cast(unsigned short, (_Float16)opaque(v));
+#else
         ((unsigned short*)c)[e] = to_bf16_bits(v);
 #endif
       }

@@ -136,6 +136,9 @@ void check_f16(Arch arch) {
   ab.alpha = 0.5f;
   ab.beta = -1.25f;
   check_case(arch, {ab, config(64, 64, 64, 2, 2, 2, 16), "f16 in and out, alpha, beta with f16 C"});
+  ab.alpha = 0.7f;  // inexact multiply last: rounded to fp32, then to f16 (no fused mixed-precision multiply)
+  ab.beta = 0.0f;
+  check_case(arch, {ab, config(64, 64, 64, 2, 2, 2, 16), "f16 in and out, alpha"});
   check_case(arch, {f16(shape(200, 136, 128, GemmLayout::NT, GemmOutput::f16), GemmDType::bf16),
                     config(64, 64, 64, 2, 2, 2, 16), "bf16 in, f16 out"});
   GemmConfig r = config(128, 128, 32, 2, 2, 1, 16);
@@ -145,6 +148,39 @@ void check_f16(Arch arch) {
   GemmConfig d = config(128, 64, 64, 2, 2, 2, 16);
   d.lds_dma = true;
   check_case(arch, {f16(shape(200, 136, 192, GemmLayout::NT, GemmOutput::f16)), d, "f16 in and out, LDS DMA"});
+}
+
+// Epilogue: bias per output column (fp32) and the activations, in fp32 before the output rounding.
+void check_epilogue(Arch arch) {
+  auto with = [](GemmShape s, GemmBias b, GemmActivation a) {
+    s.bias = b;
+    s.act = a;
+    return s;
+  };
+  const GemmConfig c = config(64, 64, 64, 2, 2, 2, 16);
+  const GemmBias col = GemmBias::col, none = GemmBias::none;
+  // partial N tile: the bias of columns past N is never read into a stored value
+  check_case(arch, {with(shape(80, 72, 128, GemmLayout::NT), col, GemmActivation::none), c, "bias, bf16 out"});
+  check_case(arch, {with(shape(80, 72, 128, GemmLayout::NN, GemmOutput::f32), none, GemmActivation::relu), c,
+                    "relu, fp32 out"});
+  GemmShape ab = with(shape(128, 64, 64, GemmLayout::TN, GemmOutput::f16), col, GemmActivation::relu);
+  ab.dtype = GemmDType::f16;
+  ab.alpha = 0.5f;
+  ab.beta = -1.25f;
+  check_case(arch, {ab, c, "alpha, beta, bias, relu, f16 in and out"});
+  for (GemmActivation a : {GemmActivation::silu, GemmActivation::gelu_tanh}) {
+    check_case(arch, {with(shape(80, 72, 128, GemmLayout::NT, GemmOutput::f32), col, a), c, "bias, smooth activation, fp32 out"});
+    check_case(arch, {with(shape(64, 64, 64, GemmLayout::TT), none, a), c, "smooth activation, bf16 out"});
+  }
+  GemmShape f8 = with(shape(64, 64, 256, GemmLayout::NT, GemmOutput::f16), col, GemmActivation::gelu_tanh);
+  f8.dtype = GemmDType::e4m3;
+  check_case(arch, {f8, config(64, 64, 0, 2, 2, 2, 32), "fp8 in, bias, gelu_tanh, f16 out, 32x32 MFMA"});
+  if (arch != Arch::gfx950) return;
+  GemmConfig d = config(128, 128, 64, 2, 2, 2, 16);
+  d.lds_dma = true;
+  d.read_ahead = true;  // the generator places every wait (verify mode): the bias loads' wait included
+  check_case(arch, {with(shape(200, 136, 128, GemmLayout::NT), col, GemmActivation::silu), d,
+                    "bias, silu, LDS DMA read-ahead"});
 }
 
 void check_arch(Arch arch) {
@@ -257,6 +293,18 @@ TEST_CASE("gemm gfx950 f16: JIT equals the HIP MFMA reference bit for bit and me
   check_f16(Arch::gfx950);
 }
 
+TEST_CASE("gemm gfx942 epilogue (bias, relu, silu, gelu_tanh): JIT equals the HIP reference bit for bit and meets "
+          "the fp64 bound",
+          "[gemm]") {
+  check_epilogue(Arch::gfx942);
+}
+
+TEST_CASE("gemm gfx950 epilogue (bias, relu, silu, gelu_tanh): JIT equals the HIP reference bit for bit and meets "
+          "the fp64 bound",
+          "[gemm]") {
+  check_epilogue(Arch::gfx950);
+}
+
 TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   auto msg = [](const GemmShape& s, const GemmConfig& c) -> std::string {
     try {
@@ -280,6 +328,9 @@ TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   CHECK_THROWS_AS(parse_gemm_dtype("fp6"), Error);
   CHECK(parse_gemm_dtype("f16") == GemmDType::f16);
   CHECK(parse_gemm_output("fp16") == GemmOutput::f16);
+  CHECK(parse_gemm_activation("gelu_tanh") == GemmActivation::gelu_tanh);
+  CHECK_THROWS_WITH(parse_gemm_bias("row"), Catch::Contains("valid: none, col"));
+  CHECK_THROWS_WITH(parse_gemm_activation("gelu"), Catch::Contains("valid: none, relu, silu, gelu_tanh"));
   GemmShape f8nn = shape(64, 64, 128, GemmLayout::NN);
   f8nn.dtype = GemmDType::e4m3;
   CHECK_THAT(msg(f8nn, {}), Catch::Contains("layout NT only"));

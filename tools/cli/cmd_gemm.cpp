@@ -53,6 +53,14 @@ void add_gemm_command(CommandLine& cl) {
   add_typed_option(c, "--beta", o->shape.beta,
                    [](std::string_view t, std::string_view w) { return float(parse_real(t, w, -1e30, 1e30)); },
                    "scale of the input C (default 0: C is not read)");
+  add_typed_option(c, "--bias", o->shape.bias,
+                   [](std::string_view t, std::string_view) { return codegen::parse_gemm_bias(t); },
+                   "none (default) or col: add bias[n], one fp32 value per output column (a fourth kernel "
+                   "argument of N floats), after alpha and beta, in fp32");
+  add_typed_option(c, "--act", o->shape.act,
+                   [](std::string_view t, std::string_view) { return codegen::parse_gemm_activation(t); },
+                   "activation after the bias, in fp32 before the output rounding: none (default), relu, silu "
+                   "or gelu_tanh (x * rcp(1 + exp2(z)) with v_exp_f32 / v_rcp_f32, codegen/gemm_config.hpp)");
   add_typed_option(c, "--arch", o->arch,
                    [](std::string_view text, std::string_view what) {
                      if (auto a = parse_arch(text)) return *a;

@@ -56,6 +56,14 @@ GemmInputs gemm_random_inputs(const GemmPlan& p, uint64_t seed) {
   };
   in.a = input(size_t(s.M) * size_t(s.K), seed);
   in.b = input(size_t(s.K) * size_t(s.N), seed + 1000);
+  if (s.bias != GemmBias::none) {  // bf16 test values as fp32
+    const std::vector<uint16_t> b = random_bf16(size_t(s.N), seed + 3000);
+    in.bias.resize(size_t(p.bias_bytes()));
+    for (size_t i = 0; i < b.size(); ++i) {
+      const float f = bf16_to_f32(b[i]);
+      std::memcpy(&in.bias[4 * i], &f, 4);
+    }
+  }
   if (s.beta != 0.0f) {
     std::vector<uint16_t> c = random_bf16(size_t(s.M) * size_t(s.N), seed + 2000);
     in.c.resize(size_t(p.c_bytes()));
@@ -89,6 +97,32 @@ double output_element(std::span<const uint8_t> c, size_t e, GemmOutput o) {
   return o == GemmOutput::f16 ? f16_to_f32(b) : bf16_to_f32(b);
 }
 
+double gemm_bias_value(const GemmInputs& in, size_t n) {
+  float f;
+  std::memcpy(&f, &in.bias[4 * n], 4);
+  return f;
+}
+
+double activation_fp64(GemmActivation a, double x) {
+  switch (a) {
+    case GemmActivation::none: return x;
+    case GemmActivation::relu: return x > 0 ? x : 0.0;
+    case GemmActivation::silu: return x / (1 + std::exp(-x));
+    case GemmActivation::gelu_tanh: return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+  }
+  return x;
+}
+
+double activation_bound(GemmActivation a, double x, double y, double bound) {
+  if (a == GemmActivation::none || a == GemmActivation::relu) return bound;  // exact and 1-Lipschitz
+  // y = x * rcp(1 + exp2(z)) in fp32 (gemm_config.hpp): z carries at most ~5 roundings (constants
+  // included), an absolute error exp2 turns into a relative one (times ln 2, at most 1 in y after the
+  // 1 + e and the rcp); exp2, the add, rcp and the multiply add a few ulps more.
+  const double z = a == GemmActivation::silu ? -x / std::log(2.0)
+                                             : x * (double(kGeluTanhA) + double(kGeluTanhB) * x * x);
+  return kActivationLipschitz * bound + std::fabs(y) * (2 * std::fabs(z) + 8) * 0x1p-22 + 0x1p-126;
+}
+
 GemmReference gemm_reference_fp64(const GemmPlan& p, const GemmInputs& in) {
   const GemmShape& s = p.shape;
   const size_t M = size_t(s.M), N = size_t(s.N), K = size_t(s.K);
@@ -112,9 +146,14 @@ GemmReference gemm_reference_fp64(const GemmPlan& p, const GemmInputs& in) {
         mag += std::fabs(ar[k] * br[k]);
       }
       const double cin = s.beta != 0.0f ? output_element(in.c, m * N + n, s.output) : 0.0;
-      const double v = alpha * sum + beta * cin;
+      const double bias = s.bias == GemmBias::col ? gemm_bias_value(in, n) : 0.0;
+      const double x = alpha * sum + beta * cin + bias;
       double bound = double(K) * 0x1p-23 * std::fabs(alpha) * mag +
                      0x1p-23 * (std::fabs(alpha * sum) + std::fabs(beta * cin));
+      if (s.bias != GemmBias::none)  // the bias add's rounding
+        bound += 0x1p-24 * (std::fabs(alpha * sum) + std::fabs(beta * cin) + std::fabs(bias) + bound);
+      const double v = activation_fp64(s.act, x);
+      bound = activation_bound(s.act, x, v, bound);
       if (s.output == GemmOutput::bf16) bound += (std::fabs(v) + bound) * 0x1p-8 + 0x1p-133;  // half an ulp of the fp32 result
       if (s.output == GemmOutput::f16) bound += (std::fabs(v) + bound) * 0x1p-11 + 0x1p-25;  // half an f16 ulp (normal or subnormal)
       r.value[m * N + n] = v;
@@ -155,21 +194,25 @@ GemmBoundCheck gemm_check_bound(const GemmPlan& p, std::span<const uint8_t> c, c
 
 namespace {
 
-// Launches `kernel` of `m` on (A, B, C) with C poisoned (0xff bytes: NaN) or holding the input C.
+// Launches `kernel` of `m` on (A, B, C[, bias]) with C poisoned (0xff bytes: NaN) or holding the input C.
 GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::string& kernel, const GemmInputs& in,
                   Dim3 grid) {
   Buffer a = dev.upload(in.a, "a");
   Buffer b = dev.upload(in.b, "b");
   std::vector<uint8_t> c0 = p.shape.beta != 0.0f ? in.c : std::vector<uint8_t>(size_t(p.c_bytes()), 0xff);
   Buffer c = dev.upload(c0, "c");
+  KernelArgs args;
+  args.ptr(a).ptr(b).ptr(c);
+  std::optional<Buffer> bias;
+  if (p.shape.bias != GemmBias::none) args.ptr(*(bias = dev.upload(in.bias, "bias")));
   GemmRunResult r;
   auto t0 = std::chrono::steady_clock::now();
-  LaunchResult lr = dev.launch(m.kernel(kernel), grid, {uint32_t(p.threads)}, 0,
-                               KernelArgs().ptr(a).ptr(b).ptr(c));
+  LaunchResult lr = dev.launch(m.kernel(kernel), grid, {uint32_t(p.threads)}, 0, args);
   r.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   r.stats = lr.sim_stats;
   r.c = dev.download<uint8_t>(c);
   for (const Buffer& x : {a, b, c}) dev.free(x);
+  if (bias) dev.free(*bias);
   return r;
 }
 

@@ -19,6 +19,7 @@ namespace cdnajit::codegen {
 struct GemmInputs {
   std::vector<uint8_t> a, b;
   std::vector<uint8_t> c;
+  std::vector<uint8_t> bias;  // GemmBias::col: N fp32 values (the kernel's fourth argument)
 };
 // Deterministic data (random_bf16: values in [-2, 2], magnitudes >= 2^-8 or zero); fp8 inputs are
 // those values rounded to nearest even in the arch's format (gemm_fp8_format); f16 inputs are those
@@ -39,9 +40,20 @@ double gemm_input_value(const GemmPlan& p, std::span<const uint8_t> bytes, size_
 //                  + 2^-133                               result, plus the subnormal floor; bf16 output only)
 //                + (|ref| + the first two terms) * 2^-11  (f16 output rounding: half an f16 ulp, plus half the
 //                  + 2^-25                                smallest f16 subnormal; f16 output only)
+// With a bias and an activation the reference is act(alpha * s + beta * c + bias[n]) in fp64 (silu
+// x / (1 + e^-x), gelu_tanh 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))), and the bound before the
+// output rounding grows by
+//                + 2^-24 * (|alpha * s| + |beta * c| + |bias| + bound)   (the bias add)
+//   relu: unchanged (exact, 1-Lipschitz); silu, gelu_tanh: bound * kActivationLipschitz (the largest
+//   |act'| is 1.10 for silu, 1.13 for gelu_tanh) + |act| * (2|z| + 8) * 2^-22 + 2^-126 (z = the
+//   exponent of gemm_config.hpp's sequence: the fp32 roundings of z, exp2, the add, rcp, the multiply).
 struct GemmReference {
   std::vector<double> value, bound;
 };
+inline constexpr double kActivationLipschitz = 1.2;
+double gemm_bias_value(const GemmInputs& in, size_t n);          // bias[n] as a double
+double activation_fp64(GemmActivation a, double x);               // the activation in fp64
+double activation_bound(GemmActivation a, double x, double y, double bound);  // bound after y = act(x)
 GemmReference gemm_reference_fp64(const GemmPlan& p, const GemmInputs& in);
 
 // Elements outside the bound (the first one described), over all of C.

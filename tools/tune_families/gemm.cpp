@@ -95,9 +95,11 @@ class GemmCandidate final : public BuiltCandidate {
     Buffer a = bound->upload(in.a, "a");
     Buffer b = bound->upload(in.b, "b");
     Buffer c = bound->alloc(size_t(plan_.c_bytes()), "c");
+    KernelArgs args;
+    args.ptr(a).ptr(b).ptr(c);
+    if (plan_.shape.bias != codegen::GemmBias::none) args.ptr(bound->upload(in.bias, "bias"));
     DeviceKernel k = bound->load(kernel_.code_object, kernel_.name);
-    return bound_launch(bound, k, {plan_.grid[0], plan_.grid[1], plan_.grid[2]}, {uint32_t(plan_.threads)},
-                        KernelArgs().ptr(a).ptr(b).ptr(c));
+    return bound_launch(bound, k, {plan_.grid[0], plan_.grid[1], plan_.grid[2]}, {uint32_t(plan_.threads)}, args);
   }
 
  private:
