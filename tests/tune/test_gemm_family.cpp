@@ -26,7 +26,9 @@ TEST_CASE("gemm family: space, problem text and validity rules", "[tune][gemm]")
   CHECK(fam().canonical_problem("1024x512x256") == "1024x512x256 NT bf16");
   CHECK(fam().canonical_problem("64x64x64 NN f32") == "64x64x64 NN f32");
   CHECK_THROWS_WITH(fam().canonical_problem("1024x512"), Catch::Contains("expected 'MxNxK"));
-  CHECK_THROWS_WITH(fam().canonical_problem("64x64x64 TN"), Catch::Contains("valid: NN"));
+  CHECK_THROWS_WITH(fam().canonical_problem("64x64x64 TX"), Catch::Contains("valid: NN, NT, TN, TT"));
+  CHECK(fam().canonical_problem("64x64x64 TN f16 f16 act=gelu_tanh bias=col") == "64x64x64 TN f16 f16 bias=col act=gelu_tanh");
+  CHECK_THROWS_WITH(fam().canonical_problem("64x64x64 NT bf16 bf16 extra"), Catch::Contains("unexpected 'extra'"));
   CHECK_THROWS_WITH(fam().canonical_problem("64x64x40"), Catch::Contains("multiple of tile_k"));
   const std::string p = fam().canonical_problem("1024x1024x1024");
   auto why = [&](std::string_view c, Arch a) { return fam().invalid_reason(cfg(c), p, a); };
