@@ -105,27 +105,29 @@ class GemmGenerator : MfmaGemmEmitter {
   }
 
   // An operand stored with K as the row index (B of NN/TN, A of TN/TT; `cols` = N or M values per
-  // K row, from `first`): thread t loads columns 8 * (t % cpr) .. + 7 of K rows t / cpr + i *
-  // (threads / cpr). Sets `chunk` = t % cpr and `krow0` = t / cpr; returns the byte offsets at K tile
-  // 0, oob() for chunks past `cols` (whole chunks: cols is a multiple of 8, plan check).
+  // K row, from `first`): thread t loads the E = 16 / esize columns from E * (t % cpr) of K rows t / cpr
+  // + i * (threads / cpr). Sets `chunk` = t % cpr and `krow0` = t / cpr; returns the byte offsets at K
+  // tile 0, oob() for chunks past `cols` (whole chunks: cols is a multiple of E, plan check).
   std::vector<Reg> k_row_offsets(Reg first, int cpr, int chunks, uint32_t cols, Reg& chunk, Reg& krow0,
                                  const char* name) {
     chunk = k_.vgpr(fmt::format("{}_chunk", name));
     k_.v_and_b32(chunk, cpr - 1, tid_);
     krow0 = k_.vgpr(fmt::format("{}_krow", name));
     k_.v_lshrrev_b32(krow0, std::countr_zero(unsigned(cpr)), tid_);
+    const uint32_t es = uint32_t(p_.esize);
+    const int es_shift = std::countr_zero(es);
     Reg col = k_.vgpr(fmt::format("{}_col", name));
-    k_.v_lshlrev_b32(col, 3, chunk);
+    k_.v_lshlrev_b32(col, 4 - es_shift, chunk);
     k_.v_add_u32(col, first, col);
     Reg ok = k_.sgpr(fmt::format("{}_col_ok", name), 2, 2);
     k_.v_cmp_gt_u32(ok, sconst(cols), col);
-    Reg off0 = vmul(krow0, cols * 2, "k_row_bytes");
-    k_.v_lshl_add_u32(off0, col, 1, off0);
+    Reg off0 = vmul(krow0, cols * es, "k_row_bytes");
+    k_.v_lshl_add_u32(off0, col, es_shift, off0);
     const int kstep = p_.threads / cpr;
     std::vector<Reg> out;
     for (int i = 0; i < chunks; ++i) {
       Reg off = k_.vgpr(fmt::format("{}_off", name));
-      k_.v_add_u32(off, int64_t(uint32_t(i * kstep) * cols * 2), off0);
+      k_.v_add_u32(off, int64_t(uint32_t(i * kstep) * cols * es), off0);
       k_.v_cndmask_b32(off, oob(), off, ok);
       out.push_back(off);
     }
@@ -133,26 +135,51 @@ class GemmGenerator : MfmaGemmEmitter {
   }
 
   // LDS write base of a K-row operand's chunk (k_row_offsets): column c of the tile is LDS row
-  // first_row + c, K row kr at byte kr * 2 of it: (first_row + 8 * chunk) * RB + krow0 * 2.
+  // first_row + c, K row kr at byte kr * esize of it: (first_row + E * chunk) * RB + krow0 * esize.
   Reg k_row_write_base(Reg chunk, Reg krow0, int first_row, const char* name) {
     const int RB = p_.lds_row_bytes;
     Reg w = k_.vgpr(name);
-    Reg colrow = vmul(chunk, uint32_t(8 * RB), "k_row_col_rows");
-    k_.v_lshl_add_u32(w, krow0, 1, colrow);
+    Reg colrow = vmul(chunk, uint32_t(16 / p_.esize * RB), "k_row_col_rows");
+    k_.v_lshl_add_u32(w, krow0, std::countr_zero(unsigned(p_.esize)), colrow);
     k_.v_add_u32(w, int64_t(lds_base_ + uint32_t(first_row * RB)), w);
     return w;
   }
 
-  // A K-row operand's staged chunks down 8 LDS rows each, 2 bytes per row (cpr chunks per K row).
+  // A K-row operand's staged chunks down E LDS rows each, one element per row (cpr chunks per K
+  // row): 2-byte writes (ds_write_b16 / _d16_hi), or for fp8 1-byte writes (ds_write_b8 / _d16_hi of
+  // each dword and of a copy shifted right by 8 bits).
   void write_k_rows(Reg base, const std::vector<Reg>& staged, int cpr) {
-    const int RB = p_.lds_row_bytes, kstep = p_.threads / cpr;
-    for (size_t i = 0; i < staged.size(); ++i)
+    const int RB = p_.lds_row_bytes, kstep = p_.threads / cpr, es = p_.esize;
+    for (size_t i = 0; i < staged.size(); ++i) {
+      if (es == 1) {
+        for (int dw = 0; dw < 4; ++dw) {
+          Reg d = staged[i][dw];
+          Reg odd = k_.vgpr("k_row_odd_bytes");
+          k_.v_lshrrev_b32(odd, 8, d);
+          for (int b = 0; b < 4; ++b) {
+            const Offset at((4 * dw + b) * RB + int(i) * kstep);
+            Reg src = b % 2 == 0 ? d : odd;
+            if (b < 2) k_.ds_write_b8(base, src, at);
+            else k_.ds_write_b8_d16_hi(base, src, at);
+          }
+        }
+        continue;
+      }
       for (int j = 0; j < 8; ++j) {
         Reg d = staged[i][j / 2];
         const Offset at(j * RB + int(i) * kstep * 2);
         if (j % 2 == 0) k_.ds_write_b16(base, d, at);
         else k_.ds_write_b16_d16_hi(base, d, at);
       }
+    }
+  }
+
+  // The soffset multipliers of the K-row operands (issue_loads), hoisted out of the loop (N * 2 is
+  // hoisted for every layout, as before the K-row A).
+  void hoist_k_row_strides() {
+    hoist_consts({uint32_t(s_.N) * 2});
+    if (b_k_rows()) hoist_consts({uint32_t(s_.N) * uint32_t(p_.esize)});
+    if (a_k_rows()) hoist_consts({uint32_t(s_.M) * uint32_t(p_.esize)});
   }
 
   // DMA: thread t's chunk i goes to LDS row row0 + i * step, slot t % cpr, and holds the logical
@@ -386,8 +413,7 @@ class GemmGenerator : MfmaGemmEmitter {
       k_.s_add_u32(kload[half], kload[half], int64_t(c_.tile_k));
     };
     h.staged_prologue = [&] {
-      hoist_consts({uint32_t(s_.N) * 2});
-      if (a_k_rows()) hoist_consts({uint32_t(s_.M) * 2});
+      hoist_k_row_strides();
       kstage_ = k_.sgpr("k_elem");
       k_.s_mov_b32(kstage_, 0);
       issue_loads(kstage_);
@@ -477,13 +503,13 @@ class GemmGenerator : MfmaGemmEmitter {
     Reg ka = kc;
     if (a_k_rows()) {
       ka = k_.sgpr("k_row_bytes_a");
-      k_.s_mul_i32(ka, k0, sconst(uint32_t(s_.M) * 2, "a_row_stride"));
+      k_.s_mul_i32(ka, k0, sconst(uint32_t(s_.M) * uint32_t(p_.esize), "a_row_stride"));
     }
     for (int i = 0; i < p_.a_chunks; ++i) k_.buffer_load_dwordx4(stage_a_[size_t(i)], a_off_[size_t(i)], a_rsrc_, ka, offen);
     Reg kb = kc;
     if (b_k_rows()) {
       kb = k_.sgpr("k_row_bytes");
-      k_.s_mul_i32(kb, k0, sconst(uint32_t(s_.N) * 2, "b_row_stride"));
+      k_.s_mul_i32(kb, k0, sconst(uint32_t(s_.N) * uint32_t(p_.esize), "b_row_stride"));
     }
     for (int i = 0; i < p_.b_chunks; ++i) k_.buffer_load_dwordx4(stage_b_[size_t(i)], b_off_[size_t(i)], b_rsrc_, kb, offen);
   }
@@ -512,8 +538,7 @@ class GemmGenerator : MfmaGemmEmitter {
     for (int i = 0; i < p_.a_chunks; ++i) stage_a_.push_back(k_.vgpr(fmt::format("stage_a{}", i), 4, 2));
     for (int i = 0; i < p_.b_chunks; ++i) stage_b_.push_back(k_.vgpr(fmt::format("stage_b{}", i), 4, 2));
     if (c_.read_ahead) return main_loop_read_ahead();
-    hoist_consts({uint32_t(s_.N) * 2});
-    if (a_k_rows()) hoist_consts({uint32_t(s_.M) * 2});
+    hoist_k_row_strides();
     Reg kcur = k_.sgpr("k_elem");
     k_.s_mov_b32(kcur, 0);
     Reg left = k_.sgpr("tiles_left");

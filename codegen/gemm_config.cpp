@@ -131,10 +131,6 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
     if (a == Arch::gfx950) p.mfma_format = 1;  // f8f6f4 with cbsz = blgp = 1: both operands E5M2
     else p.mfma.mnemonic = isa::info(c.mfma_m == 16 ? isa::Opcode::v_mfma_f32_16x16x32_bf8_bf8 : isa::Opcode::v_mfma_f32_32x32x16_bf8_bf8).mnemonic;
   }
-  need(!fp8 || s.layout == GemmLayout::NT,
-       fmt::format("{}: fp8 inputs take layout NT only (a K x M A or K x N B tile is transposed on its way into LDS "
-                   "with 2-byte writes); valid: --layout NT",
-                   s.str()));
 
   // ---- shape ----
   for (auto [v, n] : {std::pair{s.M, "M"}, {s.N, "N"}, {s.K, "K"}})
@@ -160,11 +156,12 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                    "tile_k dividing it (a multiple of {})",
                    s.K, c.tile_k, p.mfma.k));
   if (gemm_b_k_rows(s.layout))
-    need(s.N % 8 == 0, fmt::format("layout {}: N = {} must be a multiple of 8 (16-byte rows of B)",
-                                   gemm_layout_name(s.layout), s.N));
+    need(s.N % chunk_elems == 0, fmt::format("layout {}: N = {} must be a multiple of {} (16-byte chunks of B's K rows)",
+                                             gemm_layout_name(s.layout), s.N, chunk_elems));
   if (gemm_a_k_rows(s.layout))
-    need(s.M % 8 == 0, fmt::format("layout {}: M = {} must be a multiple of 8 (16-byte rows of A, stored K x M)",
-                                   gemm_layout_name(s.layout), s.M));
+    need(s.M % chunk_elems == 0,
+         fmt::format("layout {}: M = {} must be a multiple of {} (16-byte chunks of A's K rows, A stored K x M)",
+                     gemm_layout_name(s.layout), s.M, chunk_elems));
 
   derive_mfma_waves(p, c);
   p.k_chunks_per_row = c.tile_k / chunk_elems;
@@ -172,8 +169,8 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("tile_k {}: chunks per row ({}) must be a power of two dividing the {} threads", c.tile_k,
                    p.k_chunks_per_row, p.threads));
   if (gemm_a_k_rows(s.layout)) {
-    // TN, TT: thread t loads M columns 8 * (t % cpr) .. + 7 of K rows t / cpr + i * (threads / cpr)
-    p.ta_chunks_per_row = c.tile_m / 8;
+    // TN, TT: thread t loads the chunk_elems M columns from chunk_elems * (t % cpr) of K rows t / cpr + i * (threads / cpr)
+    p.ta_chunks_per_row = c.tile_m / chunk_elems;
     need(std::has_single_bit(unsigned(p.ta_chunks_per_row)) && p.threads % p.ta_chunks_per_row == 0 &&
              c.tile_k * p.ta_chunks_per_row % p.threads == 0,
          fmt::format("layout {}, tile {}x{}x{}: the A tile ({} K rows of {} chunks) must split evenly over {} threads "
@@ -193,7 +190,7 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                      c.tile_k, c.tile_n * p.k_chunks_per_row, p.threads));
     p.b_chunks = c.tile_n * p.k_chunks_per_row / p.threads;
   } else {
-    p.nn_chunks_per_row = c.tile_n / 8;
+    p.nn_chunks_per_row = c.tile_n / chunk_elems;
     need(std::has_single_bit(unsigned(p.nn_chunks_per_row)) && p.threads % p.nn_chunks_per_row == 0 &&
              c.tile_k * p.nn_chunks_per_row % p.threads == 0,
          fmt::format("layout {}, tile {}x{}x{}: the B tile ({} K rows of {} chunks) must split evenly over {} threads "

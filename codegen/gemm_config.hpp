@@ -150,8 +150,8 @@ struct GemmPlan {
   // elements; A for TN/TT: tile_k rows of tile_m elements.
   int k_chunks_per_row = 0;
   int a_chunks = 0, b_chunks = 0;  // chunks per thread per K tile
-  int nn_chunks_per_row = 0;       // NN: 16-byte chunks per B row (tile_n / 8)
-  int ta_chunks_per_row = 0;       // TN, TT: 16-byte chunks per A row of the tile (tile_m / 8)
+  int nn_chunks_per_row = 0;       // NN, TN: 16-byte chunks per B row of the tile (tile_n * esize / 16)
+  int ta_chunks_per_row = 0;       // TN, TT: 16-byte chunks per A row of the tile (tile_m * esize / 16)
   // LDS: A rows then B rows (both K-contiguous), tile_k * 2 bytes + padding each (gemm.cpp).
   int lds_row_bytes = 0, lds_pad_bytes = 0;
   // DMA layout: logical chunk c of LDS row r sits at slot c ^ ((r / swizzle_rows) % k_chunks_per_row)

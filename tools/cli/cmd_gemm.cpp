@@ -43,7 +43,7 @@ void add_gemm_command(CommandLine& cl) {
   add_typed_option(c, "--dtype", o->shape.dtype,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_dtype(t); },
                    "input type of A and B: bf16 (default), f16, e4m3 (fp8) or e5m2 (bf8); the 8-bit floats are FNUZ "
-                   "on gfx942 and OCP on gfx950; fp8 takes layout NT");
+                   "on gfx942 and OCP on gfx950");
   add_typed_option(c, "--out", o->shape.output,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_output(t); },
                    "output type: bf16 (default), f16 or f32");
