@@ -52,7 +52,10 @@ TEST_CASE("gemm family: a candidate passes its check and binds a modelled launch
   auto model = open_timing_model("mi355x");
   for (auto [config, problem] : {std::pair{"tile=64x64,tile_k=64,waves=2x2,stages=2,mfma=16,dma=0,group_m=8,read_ahead=0", "256x256x256 NN"},
                                  {"tile=64x64,tile_k=32,waves=2x2,stages=3,mfma=16,dma=1,group_m=0,read_ahead=0", "256x256x256 NT"},
-                                 {"tile=128x128,tile_k=64,waves=2x4,stages=2,mfma=16,dma=1,group_m=8,read_ahead=1", "256x256x256 NT"}}) {
+                                 {"tile=128x128,tile_k=64,waves=2x4,stages=2,mfma=16,dma=1,group_m=8,read_ahead=1", "256x256x256 NT"},
+                                 // K-row operands (the check's M and N are whole chunks), f16, fp8, the epilogue
+                                 {"tile=64x64,tile_k=64,waves=2x2,stages=2,mfma=16,dma=0,group_m=0,read_ahead=0", "256x256x256 TN f16 f16 bias=col act=silu"},
+                                 {"tile=64x64,tile_k=128,waves=2x2,stages=2,mfma=16,dma=0,group_m=0,read_ahead=0", "256x256x256 NN bf16 e5m2"}}) {
     auto c = fam().build(cfg(config), fam().canonical_problem(problem), Arch::gfx950);
     CHECK(c->check(*dev) == "");
     const double ms = model->modelled_ms(c->bind(*dev));

@@ -81,8 +81,11 @@ GemmConfig to_config(const Config& c) {
 // Partial M and N tiles, two K tiles, same layout and output type.
 GemmPlan check_plan(const GemmPlan& p) {
   GemmShape s = p.shape;
-  s.M = p.cfg.tile_m + p.cfg.tile_m / 2 + (codegen::gemm_a_k_rows(s.layout) ? 8 : 3);  // K x M A: M a multiple of 8
-  s.N = p.cfg.tile_n + 8;
+  // a K-row operand (A K x M, B K x N) needs whole 16-byte chunks: M (N) a multiple of 16 / esize
+  const int e = 16 / p.esize;
+  auto whole = [&](int v, bool k_rows) { return k_rows ? (v + e - 1) / e * e : v; };
+  s.M = whole(p.cfg.tile_m + p.cfg.tile_m / 2 + 3, codegen::gemm_a_k_rows(s.layout));
+  s.N = whole(p.cfg.tile_n + 8, codegen::gemm_b_k_rows(s.layout));
   s.K = 2 * p.cfg.tile_k;
   return codegen::make_gemm_plan(s, p.arch, p.cfg);
 }
