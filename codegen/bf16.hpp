@@ -1,4 +1,4 @@
-// bf16 <-> f32 bit conversions used by the CPU models and the tests.
+// bf16 (and f16) <-> f32 bit conversions used by the CPU models and the tests.
 #pragma once
 #include <bit>
 #include <cstdint>
@@ -16,5 +16,10 @@ inline uint16_t f32_to_bf16_rne(float f) {
   u += 0x7fffu + ((u >> 16) & 1u);
   return uint16_t(u >> 16);
 }
+
+// IEEE half <-> f32: exact widening; narrowing rounds to nearest even (denormals kept), as
+// v_cvt_f16_f32 in the kernels' default mode and (_Float16)x in HIP.
+inline float f16_to_f32(uint16_t b) { return float(std::bit_cast<_Float16>(b)); }
+inline uint16_t f32_to_f16_rne(float f) { return std::bit_cast<uint16_t>(static_cast<_Float16>(f)); }
 
 }  // namespace cdnajit::codegen

@@ -33,9 +33,10 @@
 // first xor 8, and x is the same for all the thread's rows: plan check); the 16 lanes of a write
 // pass are two rows' 8 chunks, 8 even and 8 odd units: conflict free too. Global loads are as
 // with padding. tests/codegen/test_gemm.cpp checks the pass counts with and without the xor.
-// B of layout NN arrives K-major (a 16-byte chunk is 8 consecutive columns of one K row); it is
-// written down 8 LDS rows with 2-byte writes (ds_write_b16 / _d16_hi), which is simple but costs
-// 8 LDS writes per chunk instead of one.
+// B of layouts NN and TN arrives K-major (a 16-byte chunk is 8 consecutive columns of one K row); it
+// is written down 8 LDS rows with 2-byte writes (ds_write_b16 / _d16_hi), which is simple but costs
+// 8 LDS writes per chunk instead of one. A of layouts TN and TT (stored K x M) takes the same path
+// into the A rows of the stage (k_row_offsets, k_row_write_base, write_k_rows).
 #include "codegen/gemm.hpp"
 
 #include <fmt/format.h>
@@ -60,17 +61,23 @@ class GemmGenerator : MfmaGemmEmitter {
 
   void emit() {
     lds_base_ = begin_tiled_kernel(p_.threads, p_.lds_bytes);
-    const ElemType in = p_.esize == 1 ? ElemType::fp8 : ElemType::bf16;
+    const ElemType in = p_.esize == 1 ? ElemType::fp8 : s_.dtype == GemmDType::f16 ? ElemType::f16 : ElemType::bf16;
+    const ElemType out = s_.output == GemmOutput::f32 ? ElemType::f32
+                         : s_.output == GemmOutput::f16 ? ElemType::f16
+                                                        : ElemType::bf16;
     Reg a = k_.load_arg(k_.arg_ptr("a", in, true));
     Reg b = k_.load_arg(k_.arg_ptr("b", in, true));
     a_ptr_ = a;
     b_ptr_ = b;
-    Reg c = k_.load_arg(k_.arg_ptr("c", s_.output == GemmOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
+    Reg c = k_.load_arg(k_.arg_ptr("c", out, false));
+    Reg bias;
+    if (s_.bias != GemmBias::none) bias = k_.load_arg(k_.arg_ptr("bias", ElemType::f32, true));
     tid_ = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
     a_rsrc_ = rsrc(a, p_.a_bytes(), "a_rsrc");
     b_rsrc_ = rsrc(b, p_.b_bytes(), "b_rsrc");
     c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
+    if (bias.valid()) bias_rsrc_ = rsrc(bias, p_.bias_bytes(), "bias_rsrc");
     place_tile(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
     load_setup();
     lds_setup();
@@ -80,7 +87,8 @@ class GemmGenerator : MfmaGemmEmitter {
   }
 
  private:
-  bool nn() const { return s_.layout == GemmLayout::NN; }
+  bool a_k_rows() const { return gemm_a_k_rows(s_.layout); }
+  bool b_k_rows() const { return gemm_b_k_rows(s_.layout); }
   // DMA with read-ahead or ping-pong: LDS rows half-major, each half of a stage loaded separately
   bool half_major() const { return c_.read_ahead || c_.pingpong; }
 
@@ -108,28 +116,94 @@ class GemmGenerator : MfmaGemmEmitter {
         out.push_back(off);
       }
     };
-    k_rows(m0_, p_.a_chunks, uint32_t(s_.M), a_off_);
-    if (!nn()) return k_rows(n0_, p_.b_chunks, uint32_t(s_.N), b_off_);
-    // NN: thread t loads columns 8 * (t % ncpr) .. + 7 of K rows t / ncpr + i * (threads / ncpr).
-    const int ncpr = p_.nn_chunks_per_row;
-    nn_cb_ = k_.vgpr("b_chunk");
-    k_.v_and_b32(nn_cb_, ncpr - 1, tid_);
-    nn_kr0_ = k_.vgpr("b_krow");
-    k_.v_lshrrev_b32(nn_kr0_, std::countr_zero(unsigned(ncpr)), tid_);
-    Reg col = k_.vgpr("b_col");
-    k_.v_lshlrev_b32(col, 3, nn_cb_);
-    k_.v_add_u32(col, n0_, col);
-    Reg ok = k_.sgpr("b_col_ok", 2, 2);
-    k_.v_cmp_gt_u32(ok, sconst(uint32_t(s_.N)), col);
-    Reg off0 = vmul(nn_kr0_, uint32_t(s_.N) * 2, "b_row_bytes");
-    k_.v_lshl_add_u32(off0, col, 1, off0);
-    const int kstep = p_.threads / ncpr;
-    for (int i = 0; i < p_.b_chunks; ++i) {
-      Reg off = k_.vgpr("b_off");
-      k_.v_add_u32(off, int64_t(uint32_t(i * kstep) * uint32_t(s_.N) * 2), off0);
+    if (a_k_rows()) a_off_ = k_row_offsets(m0_, p_.ta_chunks_per_row, p_.a_chunks, uint32_t(s_.M), ta_cb_, ta_kr0_, "a");
+    else k_rows(m0_, p_.a_chunks, uint32_t(s_.M), a_off_);
+    if (!b_k_rows()) return k_rows(n0_, p_.b_chunks, uint32_t(s_.N), b_off_);
+    b_off_ = k_row_offsets(n0_, p_.nn_chunks_per_row, p_.b_chunks, uint32_t(s_.N), nn_cb_, nn_kr0_, "b");
+  }
+
+  // An operand stored with K as the row index (B of NN/TN, A of TN/TT; `cols` = N or M values per
+  // K row, from `first`): thread t loads the E = 16 / esize columns from E * (t % cpr) of K rows t / cpr
+  // + i * (threads / cpr). Sets `chunk` = t % cpr and `krow0` = t / cpr; returns the byte offsets at K
+  // tile 0, oob() for chunks past `cols` (whole chunks: cols is a multiple of E, plan check).
+  std::vector<Reg> k_row_offsets(Reg first, int cpr, int chunks, uint32_t cols, Reg& chunk, Reg& krow0,
+                                 const char* name) {
+    chunk = k_.vgpr(fmt::format("{}_chunk", name));
+    k_.v_and_b32(chunk, cpr - 1, tid_);
+    krow0 = k_.vgpr(fmt::format("{}_krow", name));
+    k_.v_lshrrev_b32(krow0, std::countr_zero(unsigned(cpr)), tid_);
+    const uint32_t es = uint32_t(p_.esize);
+    const int es_shift = std::countr_zero(es);
+    Reg col = k_.vgpr(fmt::format("{}_col", name));
+    k_.v_lshlrev_b32(col, 4 - es_shift, chunk);
+    k_.v_add_u32(col, first, col);
+    Reg ok = k_.sgpr(fmt::format("{}_col_ok", name), 2, 2);
+    k_.v_cmp_gt_u32(ok, sconst(cols), col);
+    Reg off0 = vmul(krow0, cols * es, "k_row_bytes");
+    k_.v_lshl_add_u32(off0, col, es_shift, off0);
+    const int kstep = p_.threads / cpr;
+    std::vector<Reg> out;
+    for (int i = 0; i < chunks; ++i) {
+      Reg off = k_.vgpr(fmt::format("{}_off", name));
+      k_.v_add_u32(off, int64_t(uint32_t(i * kstep) * cols * es), off0);
       k_.v_cndmask_b32(off, oob(), off, ok);
-      b_off_.push_back(off);
+      out.push_back(off);
     }
+    return out;
+  }
+
+  // LDS write base of a K-row operand's chunk (k_row_offsets): column c of the tile is LDS row
+  // first_row + c, K row kr at byte kr * esize of it: (first_row + E * chunk) * RB + krow0 * esize.
+  Reg k_row_write_base(Reg chunk, Reg krow0, int first_row, const char* name) {
+    const int RB = p_.lds_row_bytes;
+    Reg w = k_.vgpr(name);
+    Reg colrow = vmul(chunk, uint32_t(16 / p_.esize * RB), "k_row_col_rows");
+    k_.v_lshl_add_u32(w, krow0, std::countr_zero(unsigned(p_.esize)), colrow);
+    k_.v_add_u32(w, int64_t(lds_base_ + uint32_t(first_row * RB)), w);
+    return w;
+  }
+
+  // A K-row operand's staged chunks down E LDS rows each, one element per row (cpr chunks per K
+  // row): 2-byte writes (ds_write_b16 / _d16_hi), or for fp8 1-byte writes (ds_write_b8 / _d16_hi of
+  // each dword and of a copy shifted right by 8 bits).
+  // `pieces` (not null): each chunk's writes appended as one emitter (as write_lds).
+  void write_k_rows(Reg base, const std::vector<Reg>& staged, int cpr,
+                    std::vector<std::function<void()>>* pieces = nullptr) {
+    const int RB = p_.lds_row_bytes, kstep = p_.threads / cpr, es = p_.esize;
+    for (size_t i = 0; i < staged.size(); ++i) {
+      auto f = [this, base, d_i = staged[i], i, RB, kstep, es] {
+        if (es == 1) {
+          for (int dw = 0; dw < 4; ++dw) {
+            Reg d = d_i[dw];
+            Reg odd = k_.vgpr("k_row_odd_bytes");
+            k_.v_lshrrev_b32(odd, 8, d);
+            for (int b = 0; b < 4; ++b) {
+              const Offset at((4 * dw + b) * RB + int(i) * kstep);
+              Reg src = b % 2 == 0 ? d : odd;
+              if (b < 2) k_.ds_write_b8(base, src, at);
+              else k_.ds_write_b8_d16_hi(base, src, at);
+            }
+          }
+          return;
+        }
+        for (int j = 0; j < 8; ++j) {
+          Reg d = d_i[j / 2];
+          const Offset at(j * RB + int(i) * kstep * 2);
+          if (j % 2 == 0) k_.ds_write_b16(base, d, at);
+          else k_.ds_write_b16_d16_hi(base, d, at);
+        }
+      };
+      if (pieces) pieces->push_back(f);
+      else f();
+    }
+  }
+
+  // The soffset multipliers of the K-row operands (issue_loads), hoisted out of the loop (N * 2 is
+  // hoisted for every layout, as before the K-row A).
+  void hoist_k_row_strides() {
+    hoist_consts({uint32_t(s_.N) * 2});
+    if (b_k_rows()) hoist_consts({uint32_t(s_.N) * uint32_t(p_.esize)});
+    if (a_k_rows()) hoist_consts({uint32_t(s_.M) * uint32_t(p_.esize)});
   }
 
   // DMA: thread t's chunk i goes to LDS row row0 + i * step, slot t % cpr, and holds the logical
@@ -366,7 +440,7 @@ class GemmGenerator : MfmaGemmEmitter {
       k_.s_add_u32(kload[half], kload[half], int64_t(c_.tile_k));
     };
     h.staged_prologue = [&] {
-      hoist_consts({uint32_t(s_.N) * 2});
+      hoist_k_row_strides();
       kstage_ = k_.sgpr("k_elem");
       k_.s_mov_b32(kstage_, 0);
       issue_loads(kstage_);
@@ -475,17 +549,14 @@ class GemmGenerator : MfmaGemmEmitter {
     if (c_.lds_dma) return lds_setup_dma();
     if (c_.lds_xor) return lds_setup_xor();
     const int RB = p_.lds_row_bytes;
-    w_a_ = chunk_write_base(ch_, row0_, RB, lds_base_);
+    w_a_ = a_k_rows() ? k_row_write_base(ta_cb_, ta_kr0_, 0, "lds_w") : chunk_write_base(ch_, row0_, RB, lds_base_);
     // B writes from their own base (the B tile starts tile_m rows in): keeps every immediate
     // DS offset below one tile's size, so 256x256 tiles fit the 16-bit offset field.
-    w_b_ = k_.vgpr("lds_w_b");
-    if (nn()) {
-      // B column n (LDS row tile_m + n), K row kr: (tile_m + 8 * cb) * RB + kr * 2
-      Reg colrow = vmul(nn_cb_, uint32_t(8 * RB), "b_col_rows");
-      k_.v_lshl_add_u32(w_b_, nn_kr0_, 1, colrow);
-      k_.v_add_u32(w_b_, int64_t(lds_base_ + uint32_t(c_.tile_m * RB)), w_b_);
+    if (b_k_rows()) {
+      w_b_ = k_row_write_base(nn_cb_, nn_kr0_, c_.tile_m, "lds_w_b");
     } else {
-      k_.v_add_u32(w_b_, int64_t(uint32_t(c_.tile_m * RB)), w_a_);
+      w_b_ = k_.vgpr("lds_w_b");
+      k_.v_add_u32(w_b_, int64_t(uint32_t(c_.tile_m * RB)), a_k_rows() ? chunk_write_base(ch_, row0_, RB, lds_base_) : w_a_);
     }
     const FragmentBases f = fragment_read_bases(lane_, wm_, wn_, p_.mfma.m, p_.mfma.a_bytes, p_.wave_m, p_.wave_n,
                                                 c_.tile_m, uint32_t(RB), lds_base_);
@@ -504,11 +575,16 @@ class GemmGenerator : MfmaGemmEmitter {
   // (A chunks, then B chunks, as write_lds's pieces).
   void issue_loads(Reg k0, std::vector<std::function<void()>>* pieces = nullptr) {
     k_.comment("global loads of one K tile");
-    Reg ka = smul(k0, uint32_t(p_.esize), "k_bytes");
-    Reg kb = ka;
-    if (nn()) {
+    Reg kc = smul(k0, uint32_t(p_.esize), "k_bytes");
+    Reg ka = kc;
+    if (a_k_rows()) {
+      ka = k_.sgpr("k_row_bytes_a");
+      k_.s_mul_i32(ka, k0, sconst(uint32_t(s_.M) * uint32_t(p_.esize), "a_row_stride"));
+    }
+    Reg kb = kc;
+    if (b_k_rows()) {
       kb = k_.sgpr("k_row_bytes");
-      k_.s_mul_i32(kb, k0, sconst(uint32_t(s_.N) * 2, "b_row_stride"));
+      k_.s_mul_i32(kb, k0, sconst(uint32_t(s_.N) * uint32_t(p_.esize), "b_row_stride"));
     }
     auto load = [&](Reg dst, Reg off, Reg rsrc, Reg k) {
       auto f = [this, dst, off, rsrc, k] { k_.buffer_load_dwordx4(dst, off, rsrc, k, offen); };
@@ -541,24 +617,11 @@ class GemmGenerator : MfmaGemmEmitter {
       for (int i = 0; i < p_.b_chunks; ++i) put2(w_b_, w_b_hi_, stage_b_[size_t(i)], i * step * RB);
       return;
     }
-    for (int i = 0; i < p_.a_chunks; ++i) put(w_a_, stage_a_[size_t(i)], i * step * RB);
-    if (!nn()) {
-      for (int i = 0; i < p_.b_chunks; ++i) put(w_b_, stage_b_[size_t(i)], i * step * RB);
-      return;
-    }
-    const int kstep = p_.threads / p_.nn_chunks_per_row;
-    for (int i = 0; i < p_.b_chunks; ++i) {
-      auto f = [this, i, kstep, RB] {
-        for (int j = 0; j < 8; ++j) {
-          Reg d = stage_b_[size_t(i)][j / 2];
-          const Offset at(j * RB + i * kstep * 2);
-          if (j % 2 == 0) k_.ds_write_b16(w_b_, d, at);
-          else k_.ds_write_b16_d16_hi(w_b_, d, at);
-        }
-      };
-      if (pieces) pieces->push_back(f);
-      else f();
-    }
+    if (a_k_rows()) write_k_rows(w_a_, stage_a_, p_.ta_chunks_per_row, pieces);
+    else
+      for (int i = 0; i < p_.a_chunks; ++i) put(w_a_, stage_a_[size_t(i)], i * step * RB);
+    if (b_k_rows()) return write_k_rows(w_b_, stage_b_, p_.nn_chunks_per_row, pieces);
+    for (int i = 0; i < p_.b_chunks; ++i) put(w_b_, stage_b_[size_t(i)], i * step * RB);
   }
 
   void compute(const std::function<void()>& after_reads = {}) {
@@ -585,7 +648,7 @@ class GemmGenerator : MfmaGemmEmitter {
     for (int i = 0; i < p_.a_chunks; ++i) stage_a_.push_back(k_.vgpr(fmt::format("stage_a{}", i), 4, 2));
     for (int i = 0; i < p_.b_chunks; ++i) stage_b_.push_back(k_.vgpr(fmt::format("stage_b{}", i), 4, 2));
     if (c_.read_ahead) return main_loop_read_ahead();
-    hoist_consts({uint32_t(s_.N) * 2});
+    hoist_k_row_strides();
     Reg kcur = k_.sgpr("k_elem");
     k_.s_mov_b32(kcur, 0);
     Reg left = k_.sgpr("tiles_left");
@@ -641,6 +704,8 @@ class GemmGenerator : MfmaGemmEmitter {
     if (s_.alpha != 1.0f) alpha = sconst(std::bit_cast<uint32_t>(s_.alpha), "alpha");
     if (s_.beta != 0.0f) beta = sconst(std::bit_cast<uint32_t>(s_.beta), "beta");
     if (p_.arch == Arch::gfx942 && s_.output == GemmOutput::bf16) c7fff = sconst(0x7fff, "c7fff");
+    const std::vector<Reg> bias = load_bias(coloff, osize);
+    const ActivationConsts act = activation_consts();
     for (int bi = 0; bi < p_.blocks_m; ++bi)
       for (int r = 0; r < p_.mfma.acc_regs(); ++r) {
         Reg ro = output_row_offset(origin.m, lane.row4, uint32_t(bi * mb + 8 * (r / 4) + r % 4),
@@ -663,22 +728,88 @@ class GemmGenerator : MfmaGemmEmitter {
           if (alpha.valid()) k_.v_mul_f32(v, alpha, v);
           if (beta.valid()) {
             Reg x = cin[size_t(bj)];
-            if (osize == 2) k_.v_lshlrev_b32(x, 16, x);  // bf16 bits -> fp32
+            if (s_.output == GemmOutput::bf16) k_.v_lshlrev_b32(x, 16, x);  // bf16 bits -> fp32
+            if (s_.output == GemmOutput::f16) k_.v_cvt_f32_f16(x, x);
             k_.v_fma_f32(v, beta, x, v);
           }
-          store_fp32_as(k_, s_.output == GemmOutput::bf16, v, offs[size_t(bj)], c_rsrc_, c7fff);
+          if (!bias.empty()) k_.v_add_f32(v, v, bias[size_t(bj)]);
+          activation(v, act);
+          store_output(v, offs[size_t(bj)], c7fff);
         }
       }
+  }
+
+  // The bias of each of the lane's blocks_n columns (GemmBias::col: bias[n] as fp32), loaded once;
+  // a column past N (offset marked kInvalidPart, doubled for 2-byte outputs) reads past num_records: 0.
+  std::vector<Reg> load_bias(const std::vector<Reg>& coloff, int osize) {
+    std::vector<Reg> bias;
+    if (s_.bias == GemmBias::none) return bias;
+    k_.comment("bias[n]");
+    for (Reg co : coloff) {
+      Reg off = co;
+      if (osize == 2) {
+        off = k_.vgpr("bias_bytes");
+        k_.v_lshlrev_b32(off, 1, co);
+      }
+      Reg v = k_.vgpr("bias");
+      k_.buffer_load_dword(v, off, bias_rsrc_, 0, offen);
+      bias.push_back(v);
+    }
+    k_.s_waitcnt(vmcnt(0));
+    return bias;
+  }
+
+  // Constants of the smooth activations (gemm_config.hpp): SGPRs, and gelu_tanh's A in a VGPR
+  // (a VOP3 reads one SGPR on gfx9).
+  struct ActivationConsts {
+    Reg scale, gelu_a, gelu_b;
+  };
+  ActivationConsts activation_consts() {
+    ActivationConsts c;
+    if (s_.act == GemmActivation::silu) c.scale = sconst(std::bit_cast<uint32_t>(kSiluScale), "silu_scale");
+    if (s_.act == GemmActivation::gelu_tanh) {
+      c.gelu_b = sconst(std::bit_cast<uint32_t>(kGeluTanhB), "gelu_b");
+      c.gelu_a = k_.vgpr("gelu_a");
+      k_.v_mov_b32(c.gelu_a, int64_t(std::bit_cast<uint32_t>(kGeluTanhA)));
+    }
+    return c;
+  }
+
+  // The activation of fp32 `v`, in place, with the operations of the HIP reference's act() in its order.
+  void activation(Reg v, const ActivationConsts& c) {
+    if (s_.act == GemmActivation::none) return;
+    if (s_.act == GemmActivation::relu) return k_.v_max_f32(v, 0.0f, v);
+    Reg z = k_.vgpr("act_z");
+    if (s_.act == GemmActivation::silu) {
+      k_.v_mul_f32(z, c.scale, v);  // z = x * -log2(e)
+    } else {
+      k_.v_mul_f32(z, v, v);                  // x^2
+      k_.v_fma_f32(z, z, c.gelu_b, c.gelu_a);  // s = x^2 * B + A
+      k_.v_mul_f32(z, v, z);                  // z = x * s
+    }
+    k_.v_exp_f32(z, z);        // exp2(z)
+    k_.v_add_f32(z, 1.0f, z);  // 1 + exp2(z)
+    k_.v_rcp_f32(z, z);
+    k_.v_mul_f32(v, v, z);     // x * sigmoid
+  }
+
+  // fp32 `v` stored in the output type: fp32, bf16 RNE (store_fp32_as), or f16 RNE (v_cvt_f16_f32
+  // under the kernel's default mode: round to nearest even, f16 denormals kept, as clang's (_Float16)x).
+  void store_output(Reg v, Reg off, Reg c7fff) {
+    if (s_.output != GemmOutput::f16) return store_fp32_as(k_, s_.output == GemmOutput::bf16, v, off, c_rsrc_, c7fff);
+    Reg h = k_.vgpr("f16_value");
+    k_.v_cvt_f16_f32(h, v);
+    k_.buffer_store_short(h, off, c_rsrc_, 0, offen);
   }
 
   const GemmPlan& p_;
   const GemmShape& s_;
   const GemmConfig& c_;
   uint32_t lds_base_ = 0;
-  Reg tid_, a_rsrc_, b_rsrc_, c_rsrc_, a_ptr_, b_ptr_, dma_base_, dma_tog_;
+  Reg tid_, a_rsrc_, b_rsrc_, c_rsrc_, bias_rsrc_, a_ptr_, b_ptr_, dma_base_, dma_tog_;
   std::vector<Reg> ra_parts_, rb_parts_, ra_part_togs_, rb_part_togs_;  // DMA: read bases per k-step
   std::vector<std::vector<Reg>> ra_stage_, rb_stage_;                     // DMA, 3-4 stages: per stage
-  Reg ch_, row0_, nn_cb_, nn_kr0_;
+  Reg ch_, row0_, nn_cb_, nn_kr0_, ta_cb_, ta_kr0_;
   std::vector<Reg> a_off_, b_off_, stage_a_, stage_b_;
   Reg w_a_, w_b_, ra_, rb_, w_a_tog_, w_b_tog_, ra_tog_, rb_tog_;
   Reg w_a_hi_, w_b_hi_, w_a_hi_tog_, w_b_hi_tog_;  // lds_xor: the second 8-byte unit's write bases

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cmath>
 
 #include "jit/isa/error.hpp"
@@ -11,38 +12,82 @@
 
 namespace cdnajit::codegen {
 
-std::string_view gemm_layout_name(GemmLayout l) { return l == GemmLayout::NN ? "NN" : "NT"; }
+std::string_view gemm_layout_name(GemmLayout l) {
+  switch (l) {
+    case GemmLayout::NN: return "NN";
+    case GemmLayout::NT: return "NT";
+    case GemmLayout::TN: return "TN";
+    case GemmLayout::TT: return "TT";
+  }
+  return "?";
+}
 
 GemmLayout parse_gemm_layout(std::string_view name) {
-  if (name == "NN" || name == "nn") return GemmLayout::NN;
-  if (name == "NT" || name == "nt") return GemmLayout::NT;
-  throw Error(fmt::format("gemm: unknown layout '{}'; valid: NN (B is K x N row-major), NT (B is N x K row-major)",
+  for (GemmLayout l : {GemmLayout::NN, GemmLayout::NT, GemmLayout::TN, GemmLayout::TT}) {
+    const std::string_view n = gemm_layout_name(l);
+    if (name.size() == 2 && std::tolower(name[0]) == std::tolower(n[0]) && std::tolower(name[1]) == std::tolower(n[1]))
+      return l;
+  }
+  throw Error(fmt::format("gemm: unknown layout '{}'; valid: NN, NT, TN, TT (first letter A, second B: N = A M x K / "
+                          "B K x N row-major, T = stored transposed: A K x M / B N x K row-major)",
                           name));
 }
 
-std::string_view gemm_output_name(GemmOutput o) { return o == GemmOutput::bf16 ? "bf16" : "f32"; }
+std::string_view gemm_output_name(GemmOutput o) {
+  return o == GemmOutput::bf16 ? "bf16" : o == GemmOutput::f16 ? "f16" : "f32";
+}
 
 GemmOutput parse_gemm_output(std::string_view name) {
   if (name == "bf16") return GemmOutput::bf16;
   if (name == "f32" || name == "fp32") return GemmOutput::f32;
-  throw Error(fmt::format("gemm: unknown output type '{}'; valid: bf16, f32", name));
+  if (name == "f16" || name == "fp16") return GemmOutput::f16;
+  throw Error(fmt::format("gemm: unknown output type '{}'; valid: bf16, f16, f32", name));
 }
 
 std::string_view gemm_dtype_name(GemmDType t) {
-  return t == GemmDType::bf16 ? "bf16" : t == GemmDType::e4m3 ? "e4m3" : "e5m2";
+  return t == GemmDType::bf16 ? "bf16" : t == GemmDType::f16 ? "f16" : t == GemmDType::e4m3 ? "e4m3" : "e5m2";
 }
 
 GemmDType parse_gemm_dtype(std::string_view name) {
   if (name == "bf16") return GemmDType::bf16;
+  if (name == "f16" || name == "fp16") return GemmDType::f16;
   if (name == "e4m3" || name == "fp8") return GemmDType::e4m3;
   if (name == "e5m2" || name == "bf8") return GemmDType::e5m2;
-  throw Error(fmt::format("gemm: unknown input type '{}'; valid: bf16, e4m3 (fp8), e5m2 (bf8)", name));
+  throw Error(fmt::format("gemm: unknown input type '{}'; valid: bf16, f16, e4m3 (fp8), e5m2 (bf8)", name));
+}
+
+std::string_view gemm_bias_name(GemmBias b) { return b == GemmBias::col ? "col" : "none"; }
+
+GemmBias parse_gemm_bias(std::string_view name) {
+  if (name == "none") return GemmBias::none;
+  if (name == "col") return GemmBias::col;
+  throw Error(fmt::format("gemm: unknown bias '{}'; valid: none, col (one fp32 value per output column n, added "
+                          "after alpha and beta); a per-row bias is not supported",
+                          name));
+}
+
+std::string_view gemm_activation_name(GemmActivation a) {
+  switch (a) {
+    case GemmActivation::none: return "none";
+    case GemmActivation::relu: return "relu";
+    case GemmActivation::silu: return "silu";
+    case GemmActivation::gelu_tanh: return "gelu_tanh";
+  }
+  return "?";
+}
+
+GemmActivation parse_gemm_activation(std::string_view name) {
+  for (GemmActivation a : {GemmActivation::none, GemmActivation::relu, GemmActivation::silu, GemmActivation::gelu_tanh})
+    if (name == gemm_activation_name(a)) return a;
+  throw Error(fmt::format("gemm: unknown activation '{}'; valid: none, relu, silu, gelu_tanh", name));
 }
 
 std::string GemmShape::str() const {
   std::string s = fmt::format("M{} N{} K{} {} {}", M, N, K, gemm_layout_name(layout), gemm_output_name(output));
   if (dtype != GemmDType::bf16) s += fmt::format(" {} in", gemm_dtype_name(dtype));
   if (alpha != 1.0f || beta != 0.0f) s += fmt::format(" alpha={} beta={}", alpha, beta);
+  if (bias != GemmBias::none) s += fmt::format(" bias={}", gemm_bias_name(bias));
+  if (act != GemmActivation::none) s += fmt::format(" act={}", gemm_activation_name(act));
   return s;
 }
 
@@ -73,18 +118,21 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   GemmConfig& c = p.cfg;
   // Default K tile: 128-byte rows on gfx950, 64-byte on gfx942 (where a 128x128 tile's two stages
   // of 128-byte rows exceed the 64 KiB LDS).
-  const bool fp8 = s.dtype != GemmDType::bf16;
+  const bool fp8 = gemm_dtype_is_fp8(s.dtype);
   p.esize = fp8 ? 1 : 2;
   if (c.tile_k == 0) c.tile_k = (a == Arch::gfx950 ? 128 : 64) / p.esize;
   p.mfma = conv3d_mfma(a, fp8 ? Conv3dDType::fp8 : Conv3dDType::bf16, c.mfma_m);
+  if (s.dtype == GemmDType::f16) {  // the f16 MFMA of the bf16 one's shape: same K, operand bytes and lane layout
+    const bool g950 = a == Arch::gfx950, m16 = c.mfma_m == 16;
+    using isa::Opcode;
+    p.mfma.mnemonic = isa::info(g950 ? (m16 ? Opcode::v_mfma_f32_16x16x32_f16 : Opcode::v_mfma_f32_32x32x16_f16)
+                                     : (m16 ? Opcode::v_mfma_f32_16x16x16_f16 : Opcode::v_mfma_f32_32x32x8_f16))
+                          .mnemonic;
+  }
   if (s.dtype == GemmDType::e5m2) {
     if (a == Arch::gfx950) p.mfma_format = 1;  // f8f6f4 with cbsz = blgp = 1: both operands E5M2
     else p.mfma.mnemonic = isa::info(c.mfma_m == 16 ? isa::Opcode::v_mfma_f32_16x16x32_bf8_bf8 : isa::Opcode::v_mfma_f32_32x32x16_bf8_bf8).mnemonic;
   }
-  need(!fp8 || s.layout == GemmLayout::NT,
-       fmt::format("{}: fp8 inputs take layout NT only (NN's B tile is transposed on its way into LDS with 2-byte "
-                   "writes); valid: --layout NT",
-                   s.str()));
 
   // ---- shape ----
   for (auto [v, n] : {std::pair{s.M, "M"}, {s.N, "N"}, {s.K, "K"}})
@@ -109,30 +157,47 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("K = {} must be a multiple of tile_k = {} (the kernel has no K-tail masking); pad K or choose a "
                    "tile_k dividing it (a multiple of {})",
                    s.K, c.tile_k, p.mfma.k));
-  if (s.layout == GemmLayout::NN)
-    need(s.N % 8 == 0, fmt::format("layout NN: N = {} must be a multiple of 8 (16-byte rows of B)", s.N));
+  if (gemm_b_k_rows(s.layout))
+    need(s.N % chunk_elems == 0, fmt::format("layout {}: N = {} must be a multiple of {} (16-byte chunks of B's K rows)",
+                                             gemm_layout_name(s.layout), s.N, chunk_elems));
+  if (gemm_a_k_rows(s.layout))
+    need(s.M % chunk_elems == 0,
+         fmt::format("layout {}: M = {} must be a multiple of {} (16-byte chunks of A's K rows, A stored K x M)",
+                     gemm_layout_name(s.layout), s.M, chunk_elems));
 
   derive_mfma_waves(p, c);
   p.k_chunks_per_row = c.tile_k / chunk_elems;
   need(std::has_single_bit(unsigned(p.k_chunks_per_row)) && p.threads % p.k_chunks_per_row == 0,
        fmt::format("tile_k {}: chunks per row ({}) must be a power of two dividing the {} threads", c.tile_k,
                    p.k_chunks_per_row, p.threads));
-  need(c.tile_m * p.k_chunks_per_row % p.threads == 0,
-       fmt::format("tile {}x{}: the A tile's {} chunks of 16 bytes must split evenly over {} threads", c.tile_m,
-                   c.tile_k, c.tile_m * p.k_chunks_per_row, p.threads));
-  p.a_chunks = c.tile_m * p.k_chunks_per_row / p.threads;
-  if (s.layout == GemmLayout::NT) {
+  if (gemm_a_k_rows(s.layout)) {
+    // TN, TT: thread t loads the chunk_elems M columns from chunk_elems * (t % cpr) of K rows t / cpr + i * (threads / cpr)
+    p.ta_chunks_per_row = c.tile_m / chunk_elems;
+    need(std::has_single_bit(unsigned(p.ta_chunks_per_row)) && p.threads % p.ta_chunks_per_row == 0 &&
+             c.tile_k * p.ta_chunks_per_row % p.threads == 0,
+         fmt::format("layout {}, tile {}x{}x{}: the A tile ({} K rows of {} chunks) must split evenly over {} threads "
+                     "(tile_m a power of two)",
+                     gemm_layout_name(s.layout), c.tile_m, c.tile_n, c.tile_k, c.tile_k, p.ta_chunks_per_row,
+                     p.threads));
+    p.a_chunks = c.tile_k * p.ta_chunks_per_row / p.threads;
+  } else {
+    need(c.tile_m * p.k_chunks_per_row % p.threads == 0,
+         fmt::format("tile {}x{}: the A tile's {} chunks of 16 bytes must split evenly over {} threads", c.tile_m,
+                     c.tile_k, c.tile_m * p.k_chunks_per_row, p.threads));
+    p.a_chunks = c.tile_m * p.k_chunks_per_row / p.threads;
+  }
+  if (!gemm_b_k_rows(s.layout)) {
     need(c.tile_n * p.k_chunks_per_row % p.threads == 0,
          fmt::format("tile {}x{}: the B tile's {} chunks of 16 bytes must split evenly over {} threads", c.tile_n,
                      c.tile_k, c.tile_n * p.k_chunks_per_row, p.threads));
     p.b_chunks = c.tile_n * p.k_chunks_per_row / p.threads;
   } else {
-    p.nn_chunks_per_row = c.tile_n / 8;
+    p.nn_chunks_per_row = c.tile_n / chunk_elems;
     need(std::has_single_bit(unsigned(p.nn_chunks_per_row)) && p.threads % p.nn_chunks_per_row == 0 &&
              c.tile_k * p.nn_chunks_per_row % p.threads == 0,
-         fmt::format("layout NN, tile {}x{}x{}: the B tile ({} rows of {} chunks) must split evenly over {} threads "
+         fmt::format("layout {}, tile {}x{}x{}: the B tile ({} K rows of {} chunks) must split evenly over {} threads "
                      "(tile_n a power of two)",
-                     c.tile_m, c.tile_n, c.tile_k, c.tile_k, p.nn_chunks_per_row, p.threads));
+                     gemm_layout_name(s.layout), c.tile_m, c.tile_n, c.tile_k, c.tile_k, p.nn_chunks_per_row, p.threads));
     p.b_chunks = c.tile_k * p.nn_chunks_per_row / p.threads;
   }
 
@@ -160,7 +225,10 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   }
   if (c.lds_dma) {
     need(a == Arch::gfx950, "lds_dma: global_load_lds_dwordx4 (16 bytes per lane) exists only on gfx950");
-    need(s.layout == GemmLayout::NT, "lds_dma: layout NT only (NN's B tile is transposed on its way into LDS)");
+    need(s.layout == GemmLayout::NT,
+         fmt::format("lds_dma with layout {}: the DMA path takes layout NT only (a K x M A or K x N B tile is "
+                     "transposed on its way into LDS, which the DMA cannot do); valid: --layout NT, or no --dma",
+                     gemm_layout_name(s.layout)));
     need(c.mfma_m == 16, fmt::format("lds_dma with mfma_m = {}: the chunk swizzle is conflict free for 16x16 MFMA "
                                      "blocks only; valid: mfma 16",
                                      c.mfma_m));

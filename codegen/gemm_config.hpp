@@ -1,8 +1,10 @@
 // Shape, tuning configuration and derived launch plan of the MFMA GEMM family:
-//   C[M][N] = alpha * A·B (+ beta * C), A and B bf16, fp32 accumulation, C bf16 or fp32.
-// A is M x K row-major. B is, by layout, K x N row-major ("NN") or N x K row-major ("NT", B
-// transposed: each output column's K values contiguous). C is M x N row-major; with beta != 0
-// it is read (in the output type) before being overwritten.
+//   C[M][N] = alpha * op(A)·op(B) (+ beta * C), A and B bf16, f16 or fp8, fp32 accumulation,
+//   C bf16, f16 or fp32.
+// The layout names op(A) then op(B), BLAS style. A is M x K row-major ("N", each output row's K
+// values contiguous) or K x M row-major ("T": A stored transposed, M contiguous). B is K x N
+// row-major ("N") or N x K row-major ("T", each output column's K values contiguous). C is M x N
+// row-major; with beta != 0 it is read (in the output type) before being overwritten.
 //
 // Plain arithmetic shared by the generator (gemm.cpp), the HIP reference's flags, the host
 // driver and the tests.
@@ -17,20 +19,48 @@
 
 namespace cdnajit::codegen {
 
-enum class GemmLayout : uint8_t { NN, NT };
+enum class GemmLayout : uint8_t { NN, NT, TN, TT };
 std::string_view gemm_layout_name(GemmLayout l);
-GemmLayout parse_gemm_layout(std::string_view name);  // "NN" | "NT"; Error otherwise
+GemmLayout parse_gemm_layout(std::string_view name);  // "NN" | "NT" | "TN" | "TT"; Error otherwise
+// A stored K x M (layouts TN, TT) / B stored K x N (NN, TN): the operand's rows are K, so a
+// 16-byte load holds 8 consecutive M (N) values of one K row, transposed on its way into LDS.
+inline bool gemm_a_k_rows(GemmLayout l) { return l == GemmLayout::TN || l == GemmLayout::TT; }
+inline bool gemm_b_k_rows(GemmLayout l) { return l == GemmLayout::NN || l == GemmLayout::TN; }
 
-// Input element type of A and B. fp8 (E4M3) and bf8 (E5M2) are the arch's 8-bit floats: FNUZ on
+// Input element type of A and B. bf16 and f16 (IEEE half) take the arch's bf16 / f16 MFMAs of the
+// same shape (v_mfma_f32_*_bf16 / _f16). fp8 (E4M3) and bf8 (E5M2) are the arch's 8-bit floats: FNUZ on
 // gfx942 (v_mfma_f32_*_fp8_fp8 / _bf8_bf8), OCP on gfx950 (v_mfma_f32_*_f8f6f4 with both format
 // fields 0 = E4M3FN or 1 = E5M2); both ISA guides, as runtime/sim/fp8_encode.hpp.
-enum class GemmDType : uint8_t { bf16, e4m3, e5m2 };
+enum class GemmDType : uint8_t { bf16, e4m3, e5m2, f16 };
 std::string_view gemm_dtype_name(GemmDType t);
-GemmDType parse_gemm_dtype(std::string_view name);  // "bf16" | "e4m3" (or "fp8") | "e5m2" (or "bf8"); Error otherwise
+// "bf16" | "f16" (or "fp16") | "e4m3" (or "fp8") | "e5m2" (or "bf8"); Error otherwise
+GemmDType parse_gemm_dtype(std::string_view name);
+inline bool gemm_dtype_is_fp8(GemmDType t) { return t == GemmDType::e4m3 || t == GemmDType::e5m2; }
 
-enum class GemmOutput : uint8_t { bf16, f32 };
+// Output element type: fp32, or the fp32 result rounded to nearest even to bf16 or f16 (IEEE half;
+// v_cvt_f16_f32, f16 denormals kept).
+enum class GemmOutput : uint8_t { bf16, f32, f16 };
 std::string_view gemm_output_name(GemmOutput o);
-GemmOutput parse_gemm_output(std::string_view name);  // "bf16" | "f32"; Error otherwise
+GemmOutput parse_gemm_output(std::string_view name);  // "bf16" | "f16" (or "fp16") | "f32"; Error otherwise
+
+// Epilogue, in fp32 after alpha and beta and before the output rounding:
+//   v = alpha * acc (+ beta * C) (+ bias[n]); v = act(v).
+// The bias is one fp32 value per output column n (a vector of N floats, the kernel's fourth
+// argument; the usual bias of a linear layer C = X W^T + b with N output features).
+enum class GemmBias : uint8_t { none, col };
+std::string_view gemm_bias_name(GemmBias b);
+GemmBias parse_gemm_bias(std::string_view name);  // "none" | "col"; Error otherwise (naming what is valid)
+// Activations: relu = max(v, 0) (v_max_f32). The smooth ones are x * sigmoid(w(x)) computed as
+//   z = x * s(x);  act = x * rcp(1 + exp2(z))                (v_exp_f32, v_add_f32, v_rcp_f32, v_mul_f32)
+// silu:      s = kSiluScale = -log2(e)                              (x * sigmoid(x))
+// gelu_tanh: s = fma(x * x, kGeluTanhB, kGeluTanhA), A = -2 sqrt(2/pi) log2(e), B = 0.044715 A
+//            (0.5 x (1 + tanh(u)) = x * sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3))
+// every constant rounded to fp32; the HIP reference receives the same fp32 bit patterns.
+enum class GemmActivation : uint8_t { none, relu, silu, gelu_tanh };
+std::string_view gemm_activation_name(GemmActivation a);
+GemmActivation parse_gemm_activation(std::string_view name);  // "none" | "relu" | "silu" | "gelu_tanh"
+inline constexpr float kSiluScale = float(-1.4426950408889634);
+inline constexpr float kGeluTanhA = float(-2.302208198144325), kGeluTanhB = float(-0.1029432395800235);
 
 struct GemmShape {
   int M = 1, N = 1, K = 8;
@@ -38,9 +68,11 @@ struct GemmShape {
   GemmDType dtype = GemmDType::bf16;
   GemmOutput output = GemmOutput::bf16;
   float alpha = 1.0f, beta = 0.0f;
+  GemmBias bias = GemmBias::none;
+  GemmActivation act = GemmActivation::none;
   double gflop() const { return 2.0 * double(M) * double(N) * double(K) * 1e-9; }
   std::string str() const;  // "M1024 N1024 K1024 NT bf16" (output type; " e4m3 in" etc. for fp8 inputs;
-                            // " alpha=.. beta=.." when not 1, 0)
+                            // " alpha=.. beta=.." when not 1, 0; " bias=col", " act=relu" when set)
 };
 
 struct GemmConfig {
@@ -115,7 +147,7 @@ struct GemmPlan {
   GemmConfig cfg;
   Arch arch = Arch::gfx950;
   MfmaShape mfma;
-  int esize = 2;                   // bytes per input element (bf16 2, fp8 1)
+  int esize = 2;                   // bytes per input element (bf16, f16 2, fp8 1)
   uint8_t mfma_format = 0;         // gfx950 f8f6f4: cbsz = blgp = this (0 E4M3, 1 E5M2)
 
   int threads = 0;
@@ -125,11 +157,13 @@ struct GemmPlan {
   int k_tiles = 0;
   int tiles_m = 0, tiles_n = 0;
   bool xcd_remap = false;          // group_m > 0 and tiles_m * tiles_n divisible by kDispatchXcds
-  // Global loads, 16 bytes (8 bf16, 16 fp8) per chunk. K-contiguous tiles (A, and B for NT): rows of
-  // tile_k elements, k_chunks_per_row chunks each. B for NN: tile_k rows of tile_n elements.
+  // Global loads, 16 bytes (8 bf16, 16 fp8) per chunk. K-contiguous tiles (A for NN/NT, B for NT/TT):
+  // rows of tile_k elements, k_chunks_per_row chunks each. B for NN/TN: tile_k rows of tile_n
+  // elements; A for TN/TT: tile_k rows of tile_m elements.
   int k_chunks_per_row = 0;
   int a_chunks = 0, b_chunks = 0;  // chunks per thread per K tile
-  int nn_chunks_per_row = 0;       // NN: 16-byte chunks per B row (tile_n / 8)
+  int nn_chunks_per_row = 0;       // NN, TN: 16-byte chunks per B row of the tile (tile_n * esize / 16)
+  int ta_chunks_per_row = 0;       // TN, TT: 16-byte chunks per A row of the tile (tile_m * esize / 16)
   // LDS: A rows then B rows (both K-contiguous), tile_k * 2 bytes + padding each (gemm.cpp).
   int lds_row_bytes = 0, lds_pad_bytes = 0;
   // DMA layout: logical chunk c of LDS row r sits at slot c ^ ((r / swizzle_rows) % k_chunks_per_row)
@@ -142,6 +176,7 @@ struct GemmPlan {
   int64_t a_bytes() const { return int64_t(shape.M) * shape.K * esize; }
   int64_t b_bytes() const { return int64_t(shape.K) * shape.N * esize; }
   int64_t c_bytes() const { return int64_t(shape.M) * shape.N * out_esize(); }
+  int64_t bias_bytes() const { return shape.bias == GemmBias::col ? int64_t(shape.N) * 4 : 0; }
 };
 
 // Validates and derives; throws cdnajit::Error naming the field or limit and what would be valid.

@@ -71,10 +71,14 @@ std::string gemm_hip_source() { return inline_codegen_headers(embedded::kGemmMfm
 std::vector<std::string> gemm_hip_flags(const GemmPlan& p) {
   const GemmShape& s = p.shape;
   std::vector<std::pair<const char*, int64_t>> d = {
-      {"M", s.M}, {"N", s.N}, {"K", s.K}, {"NN", s.layout == GemmLayout::NN}, {"TM", p.cfg.tile_m},
+      {"M", s.M}, {"N", s.N}, {"K", s.K}, {"TA", gemm_a_k_rows(s.layout)}, {"NN", gemm_b_k_rows(s.layout)}, {"TM", p.cfg.tile_m},
       {"TN", p.cfg.tile_n}, {"TK", p.cfg.tile_k}, {"WM", p.cfg.waves_m}, {"WN", p.cfg.waves_n}, {"MB", p.mfma.m},
       {"ARCH950", p.arch == Arch::gfx950}, {"OUTF32", s.output == GemmOutput::f32},
-      {"FP8", s.dtype == GemmDType::bf16 ? 0 : s.dtype == GemmDType::e4m3 ? 1 : 2},
+      {"OUTF16", s.output == GemmOutput::f16}, {"F16", s.dtype == GemmDType::f16},
+      {"BIAS", s.bias == GemmBias::col}, {"ACT", int(s.act)},
+      {"ACT_S_BITS", std::bit_cast<uint32_t>(kSiluScale)}, {"ACT_A_BITS", std::bit_cast<uint32_t>(kGeluTanhA)},
+      {"ACT_B_BITS", std::bit_cast<uint32_t>(kGeluTanhB)},
+      {"FP8", !gemm_dtype_is_fp8(s.dtype) ? 0 : s.dtype == GemmDType::e4m3 ? 1 : 2},
       {"ALPHA_BITS", std::bit_cast<uint32_t>(s.alpha)}, {"BETA_BITS", std::bit_cast<uint32_t>(s.beta)}};
   std::vector<std::string> f;
   for (auto [n, v] : d) f.push_back(fmt::format("-DGM_{}={}", n, v));

@@ -2,14 +2,19 @@
 // operand layout and the same accumulation order: per mfma_m x mfma_m output block,
 // acc = mfma(A_ks, B_ks, acc) over the K tiles in ascending order and, inside a tile, the MFMA
 // k-steps in ascending order; acc starts at +0. Epilogue: v = acc; v = alpha * v (alpha != 1);
-// v = fmaf(beta, C, v) (beta != 0, C read in the output type); then bf16 RNE or fp32.
+// v = fmaf(beta, C, v) (beta != 0, C read in the output type); v = v + bias[n] (GM_BIAS); v = act(v)
+// (GM_ACT: 1 relu, 2 silu, 3 gelu_tanh, the sequence of gemm_config.hpp with its fp32 constants
+// GM_ACT_S_BITS (silu's scale) / GM_ACT_A_BITS, GM_ACT_B_BITS (gelu_tanh)); then bf16 or f16 RNE,
+// or fp32. FP contraction is off, so each operation rounds as the JIT kernel's does.
 // Written plainly (one LDS stage, element-wise C++ loads with explicit range checks), so clang
 // chooses its own schedule and registers.
 //
-// A: M x K row-major; B: K x N (GM_NN = 1) or N x K (GM_NN = 0) row-major; both bf16 (GM_FP8 = 0)
-// or the arch's 8-bit float (GM_FP8 = 1: E4M3, 2: E5M2; FNUZ on gfx942, OCP on gfx950). C: M x N.
-// Flags (gemm_hip_flags): GM_M GM_N GM_K GM_NN GM_TM GM_TN GM_TK GM_WM GM_WN GM_MB (16 | 32)
-// GM_ARCH950 GM_OUTF32 GM_FP8 GM_ALPHA_BITS GM_BETA_BITS (fp32 bit patterns).
+// A: M x K (GM_TA = 0) or K x M (GM_TA = 1) row-major; B: K x N (GM_NN = 1) or N x K (GM_NN = 0)
+// row-major; both bf16 (GM_FP8 = 0, GM_F16 = 0), f16 (GM_F16 = 1)
+// or the arch's 8-bit float (GM_FP8 = 1: E4M3, 2: E5M2; FNUZ on gfx942, OCP on gfx950). C: M x N,
+// fp32 (GM_OUTF32), f16 (GM_OUTF16) or bf16.
+// Flags (gemm_hip_flags): GM_M GM_N GM_K GM_TA GM_NN GM_TM GM_TN GM_TK GM_WM GM_WN GM_MB (16 | 32)
+// GM_ARCH950 GM_OUTF32 GM_OUTF16 GM_FP8 GM_F16 GM_BIAS GM_ACT GM_ACT_*_BITS GM_ALPHA_BITS GM_BETA_BITS (fp32 bit patterns).
 #include "codegen_hip_prelude.h"
 
 namespace {
@@ -34,16 +39,42 @@ typedef unsigned short elem_t;
 constexpr int ES = 2;
 #if GM_ARCH950
 constexpr int MK = MB == 16 ? 32 : 16;
+#if GM_F16
+typedef _Float16 frag_t __attribute__((ext_vector_type(8)));
+#else
 typedef __bf16 frag_t __attribute__((ext_vector_type(8)));
+#endif
 #else
 constexpr int MK = MB == 16 ? 16 : 8;
+#if GM_F16
+typedef _Float16 frag_t __attribute__((ext_vector_type(4)));
+#else
 typedef short frag_t __attribute__((ext_vector_type(4)));
+#endif
 #endif
 #endif
 constexpr int FB = MK * ES / (64 / MB);  // fragment bytes per lane
 static_assert(sizeof(frag_t) == FB, "fragment size");
 constexpr float ALPHA = __builtin_bit_cast(float, unsigned(GM_ALPHA_BITS));
 constexpr float BETA = __builtin_bit_cast(float, unsigned(GM_BETA_BITS));
+
+__device__ inline float act(float x) {
+#pragma clang fp contract(off)
+#if GM_ACT == 1
+  return __builtin_fmaxf(x, 0.0f);
+#elif GM_ACT == 2 || GM_ACT == 3
+#if GM_ACT == 2
+  const float z = x * __builtin_bit_cast(float, unsigned(GM_ACT_S_BITS));
+#else
+  const float s = __builtin_fmaf(x * x, __builtin_bit_cast(float, unsigned(GM_ACT_B_BITS)),
+                                 __builtin_bit_cast(float, unsigned(GM_ACT_A_BITS)));
+  const float z = x * s;
+#endif
+  return x * __builtin_amdgcn_rcpf(1.0f + __builtin_amdgcn_exp2f(z));
+#else
+  return x;
+#endif
+}
 
 __device__ inline acc_t mfma(frag_t a, frag_t b, acc_t c) {
 #if GM_FP8 && GM_ARCH950
@@ -66,6 +97,18 @@ __device__ inline acc_t mfma(frag_t a, frag_t b, acc_t c) {
 #else
   return __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(a, b, c, 0, 0, 0);
 #endif
+#elif GM_F16 && GM_ARCH950
+#if GM_MB == 16
+  return __builtin_amdgcn_mfma_f32_16x16x32_f16(a, b, c, 0, 0, 0);
+#else
+  return __builtin_amdgcn_mfma_f32_32x32x16_f16(a, b, c, 0, 0, 0);
+#endif
+#elif GM_F16
+#if GM_MB == 16
+  return __builtin_amdgcn_mfma_f32_16x16x16f16(a, b, c, 0, 0, 0);
+#else
+  return __builtin_amdgcn_mfma_f32_32x32x8f16(a, b, c, 0, 0, 0);
+#endif
 #elif GM_ARCH950
 #if GM_MB == 16
   return __builtin_amdgcn_mfma_f32_16x16x32_bf16(a, b, c, 0, 0, 0);
@@ -84,7 +127,12 @@ __device__ inline acc_t mfma(frag_t a, frag_t b, acc_t c) {
 
 extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __restrict__ a,
                                                               const elem_t* __restrict__ b,
-                                                              void* __restrict__ c) {
+                                                              void* __restrict__ c
+#if GM_BIAS
+                                                              , const float* __restrict__ bias
+#endif
+) {
+#pragma clang fp contract(off)
   // LDS: A rows (m) then B rows (n), each TK elements, K-contiguous (no padding: clang's layout).
   __shared__ elem_t lds[(TM + TN) * TK];
   const int tid = opaque(int(threadIdx.x));
@@ -98,7 +146,11 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __r
   for (unsigned k0 = 0; k0 < K; k0 += TK) {
     for (int id = tid; id < TM * TK; id += THREADS) {
       unsigned row = id / TK, kk = id % TK, m = m0 + row;
+#if GM_TA
+      lds[row * TK + kk] = m < M ? a[(unsigned long)(k0 + kk) * M + m] : 0;
+#else
       lds[row * TK + kk] = m < M ? a[(unsigned long)(m) * K + k0 + kk] : 0;
+#endif
     }
     for (int id = tid; id < TN * TK; id += THREADS) {
       unsigned row = id / TK, kk = id % TK, n = n0 + row;
@@ -134,9 +186,22 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __r
         if (ALPHA != 1.0f) v = ALPHA * v;
 #if GM_OUTF32
         if (BETA != 0.0f) v = __builtin_fmaf(BETA, ((const float*)c)[e], v);
-        ((float*)c)[e] = v;
+#elif GM_OUTF16
+        if (BETA != 0.0f) v = __builtin_fmaf(BETA, (float)__builtin_bit_cast(_Float16, ((const unsigned short*)c)[e]), v);
 #else
         if (BETA != 0.0f) v = __builtin_fmaf(BETA, __builtin_bit_cast(float, unsigned(((const unsigned short*)c)[e]) << 16), v);
+#endif
+#if GM_BIAS
+        v = v + bias[n];
+#endif
+        v = act(v);
+#if GM_OUTF32
+        ((float*)c)[e] = v;
+#elif GM_OUTF16
+        // opaque: v is rounded to fp32 first, as in the JIT kernel; without it clang folds the last
+        // multiply into the conversion (v_fma_mixlo_f16, one rounding straight to f16)
+        ((unsigned short*)c)[e] = __builtin_bit_cast(unsigned short, (_Float16)opaque(v));
+#else
         ((unsigned short*)c)[e] = to_bf16_bits(v);
 #endif
       }

@@ -1,6 +1,7 @@
 // MFMA GEMM kernels (codegen/gemm.cpp) on the simulator, gfx942 and gfx950:
 //  - JIT output bit-for-bit equal to the clang-compiled HIP reference (codegen/hip/gemm_mfma.hip:
-//    same MFMA builtins, same accumulation order) for layouts NN and NT, bf16 and fp32 output,
+//    same MFMA builtins, same accumulation order) for layouts NN, NT, TN and TT, bf16, f16 and fp8
+//    inputs, bf16, f16 and fp32 output,
 //    16x16 and 32x32 MFMA blocks, 1 and 2 LDS stages, partial tiles in M and N, alpha/beta;
 //  - every element within the fp64 reference's stated bound (tools/jobs/gemm_host.hpp);
 //  - invalid plans are errors naming the limit;
@@ -109,6 +110,103 @@ void check_fp8(Arch arch) {
     d.pingpong = true;
     f.K = 768;  // 6 K tiles: the loop of tile pairs once
     check_case(arch, {f, d, "fp8 in, LDS DMA, ping-pong"});
+  }
+}
+
+// A stored K x M (layouts TN, TT): its K rows are transposed into the A rows of LDS as NN's B is.
+void check_a_transposed(Arch arch) {
+  for (GemmLayout l : {GemmLayout::TN, GemmLayout::TT}) {
+    check_case(arch, {shape(128, 128, 256, l), config(64, 64, 64, 2, 2, 2, 16), "A K x M, two stages, 4 waves"});
+    check_case(arch, {shape(80, 72, 128, l, GemmOutput::f32), config(64, 64, 32, 2, 2, 1, 16),
+                      "A K x M, one stage, partial tiles in M and N, fp32 out"});
+    check_case(arch, {shape(64, 128, 128, l), config(64, 128, 64, 2, 2, 2, 32), "A K x M, 32x32 MFMA"});
+    GemmConfig r = config(128, 128, 32, 2, 2, 1, 16);
+    r.read_ahead = true;
+    check_case(arch, {shape(200, 136, 128, l), r, "A K x M, read-ahead, one stage, partial tiles"});
+  }
+  GemmConfig g = config(64, 64, 64, 2, 2, 2, 16);
+  g.group_m = 3;
+  GemmShape ab = shape(256, 256, 64, GemmLayout::TT);
+  ab.alpha = 0.5f;
+  ab.beta = -1.25f;
+  check_case(arch, {ab, g, "A K x M, grouped order with the XCD remap, alpha, beta"});
+}
+
+// f16 inputs (v_mfma_f32_*_f16, the bf16 MFMAs' shapes) and f16 output (v_cvt_f16_f32, RNE).
+void check_f16(Arch arch) {
+  auto f16 = [](GemmShape s, GemmDType in = GemmDType::f16) {
+    s.dtype = in;
+    return s;
+  };
+  check_case(arch, {f16(shape(128, 128, 256, GemmLayout::NT)), config(64, 64, 64, 2, 2, 2, 16), "f16 in, bf16 out"});
+  check_case(arch, {f16(shape(80, 72, 128, GemmLayout::NN, GemmOutput::f16)), config(64, 64, 32, 2, 2, 1, 16),
+                    "f16 in and out, one stage, partial tiles"});
+  check_case(arch, {f16(shape(64, 128, 128, GemmLayout::TN, GemmOutput::f32)), config(64, 128, 64, 2, 2, 2, 32),
+                    "f16 in, fp32 out, 32x32 MFMA, A K x M"});
+  GemmShape ab = f16(shape(64, 64, 64, GemmLayout::TT, GemmOutput::f16));
+  ab.alpha = 0.5f;
+  ab.beta = -1.25f;
+  check_case(arch, {ab, config(64, 64, 64, 2, 2, 2, 16), "f16 in and out, alpha, beta with f16 C"});
+  ab.alpha = 0.7f;  // inexact multiply last: rounded to fp32, then to f16 (no fused mixed-precision multiply)
+  ab.beta = 0.0f;
+  check_case(arch, {ab, config(64, 64, 64, 2, 2, 2, 16), "f16 in and out, alpha"});
+  check_case(arch, {f16(shape(200, 136, 128, GemmLayout::NT, GemmOutput::f16), GemmDType::bf16),
+                    config(64, 64, 64, 2, 2, 2, 16), "bf16 in, f16 out"});
+  GemmConfig r = config(128, 128, 32, 2, 2, 1, 16);
+  r.read_ahead = true;
+  check_case(arch, {f16(shape(200, 136, 128, GemmLayout::NT)), r, "f16 in, read-ahead, one stage"});
+  if (arch != Arch::gfx950) return;
+  GemmConfig d = config(128, 64, 64, 2, 2, 2, 16);
+  d.lds_dma = true;
+  check_case(arch, {f16(shape(200, 136, 192, GemmLayout::NT, GemmOutput::f16)), d, "f16 in and out, LDS DMA"});
+}
+
+// Epilogue: bias per output column (fp32) and the activations, in fp32 before the output rounding.
+void check_epilogue(Arch arch) {
+  auto with = [](GemmShape s, GemmBias b, GemmActivation a) {
+    s.bias = b;
+    s.act = a;
+    return s;
+  };
+  const GemmConfig c = config(64, 64, 64, 2, 2, 2, 16);
+  const GemmBias col = GemmBias::col, none = GemmBias::none;
+  // partial N tile: the bias of columns past N is never read into a stored value
+  check_case(arch, {with(shape(80, 72, 128, GemmLayout::NT), col, GemmActivation::none), c, "bias, bf16 out"});
+  check_case(arch, {with(shape(80, 72, 128, GemmLayout::NN, GemmOutput::f32), none, GemmActivation::relu), c,
+                    "relu, fp32 out"});
+  GemmShape ab = with(shape(128, 64, 64, GemmLayout::TN, GemmOutput::f16), col, GemmActivation::relu);
+  ab.dtype = GemmDType::f16;
+  ab.alpha = 0.5f;
+  ab.beta = -1.25f;
+  check_case(arch, {ab, c, "alpha, beta, bias, relu, f16 in and out"});
+  for (GemmActivation a : {GemmActivation::silu, GemmActivation::gelu_tanh}) {
+    check_case(arch, {with(shape(80, 72, 128, GemmLayout::NT, GemmOutput::f32), col, a), c, "bias, smooth activation, fp32 out"});
+    check_case(arch, {with(shape(64, 64, 64, GemmLayout::TT), none, a), c, "smooth activation, bf16 out"});
+  }
+  GemmShape f8 = with(shape(64, 64, 256, GemmLayout::NT, GemmOutput::f16), col, GemmActivation::gelu_tanh);
+  f8.dtype = GemmDType::e4m3;
+  check_case(arch, {f8, config(64, 64, 0, 2, 2, 2, 32), "fp8 in, bias, gelu_tanh, f16 out, 32x32 MFMA"});
+  if (arch != Arch::gfx950) return;
+  GemmConfig d = config(128, 128, 64, 2, 2, 2, 16);
+  d.lds_dma = true;
+  d.read_ahead = true;  // the generator places every wait (verify mode): the bias loads' wait included
+  check_case(arch, {with(shape(200, 136, 128, GemmLayout::NT), col, GemmActivation::silu), d,
+                    "bias, silu, LDS DMA read-ahead"});
+}
+
+// fp8 with K-row operands (B K x N, A K x M; layouts NN, TN, TT): 16 one-byte LDS writes per chunk.
+void check_fp8_k_rows(Arch arch) {
+  for (GemmDType t : {GemmDType::e4m3, GemmDType::e5m2}) {
+    for (GemmLayout l : {GemmLayout::NN, GemmLayout::TN, GemmLayout::TT}) {
+      GemmShape k = shape(80, 96, 256, l);
+      k.dtype = t;
+      check_case(arch, {k, config(64, 64, 0, 2, 2, 2, 16), "fp8 in, K-row operands, partial tiles"});
+    }
+    GemmShape k = shape(64, 128, 256, GemmLayout::TN, GemmOutput::f32);
+    k.dtype = t;
+    GemmConfig r = config(128, 128, 0, 2, 2, 1, 16);
+    r.read_ahead = true;
+    check_case(arch, {k, r, "fp8 in, K-row operands, read-ahead, one stage"});
   }
 }
 
@@ -236,6 +334,48 @@ TEST_CASE("gemm gfx950 fp8: JIT equals the HIP MFMA reference bit for bit and me
   check_fp8(Arch::gfx950);
 }
 
+TEST_CASE("gemm gfx942 layouts TN, TT: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound",
+          "[gemm]") {
+  check_a_transposed(Arch::gfx942);
+}
+
+TEST_CASE("gemm gfx950 layouts TN, TT: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound",
+          "[gemm]") {
+  check_a_transposed(Arch::gfx950);
+}
+
+TEST_CASE("gemm gfx942 fp8 layouts NN, TN, TT: JIT equals the HIP MFMA reference bit for bit and meets the fp64 "
+          "bound",
+          "[gemm]") {
+  check_fp8_k_rows(Arch::gfx942);
+}
+
+TEST_CASE("gemm gfx950 fp8 layouts NN, TN, TT: JIT equals the HIP MFMA reference bit for bit and meets the fp64 "
+          "bound",
+          "[gemm]") {
+  check_fp8_k_rows(Arch::gfx950);
+}
+
+TEST_CASE("gemm gfx942 f16: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound", "[gemm]") {
+  check_f16(Arch::gfx942);
+}
+
+TEST_CASE("gemm gfx950 f16: JIT equals the HIP MFMA reference bit for bit and meets the fp64 bound", "[gemm]") {
+  check_f16(Arch::gfx950);
+}
+
+TEST_CASE("gemm gfx942 epilogue (bias, relu, silu, gelu_tanh): JIT equals the HIP reference bit for bit and meets "
+          "the fp64 bound",
+          "[gemm]") {
+  check_epilogue(Arch::gfx942);
+}
+
+TEST_CASE("gemm gfx950 epilogue (bias, relu, silu, gelu_tanh): JIT equals the HIP reference bit for bit and meets "
+          "the fp64 bound",
+          "[gemm]") {
+  check_epilogue(Arch::gfx950);
+}
+
 TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   auto msg = [](const GemmShape& s, const GemmConfig& c) -> std::string {
     try {
@@ -249,14 +389,28 @@ TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   CHECK_THAT(msg(shape(64, 60, 64, GemmLayout::NN), {}), Catch::Contains("multiple of 8"));
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), config(64, 64, 64, 2, 2, 3, 16)), Catch::Contains("stages"));
   CHECK_THAT(msg(shape(0, 64, 64, GemmLayout::NT), {}), Catch::Contains("M = 0"));
-  CHECK_THROWS_AS(parse_gemm_layout("TN"), Error);
+  CHECK(parse_gemm_layout("TN") == GemmLayout::TN);
+  CHECK(parse_gemm_layout("tt") == GemmLayout::TT);
+  CHECK_THROWS_AS(parse_gemm_layout("TX"), Error);
+  CHECK_THAT(msg(shape(60, 64, 64, GemmLayout::TN), {}), Catch::Contains("M = 60 must be a multiple of 8"));
+  GemmShape f8tn = shape(64, 64, 128, GemmLayout::TN);
+  f8tn.dtype = GemmDType::e5m2;
+  GemmConfig f8dma = config(64, 64, 128, 2, 2, 2, 16);
+  f8dma.lds_dma = true;
+  CHECK_THAT(msg(f8tn, f8dma), Catch::Contains("valid: --layout NT, or no --dma"));
   CHECK_THROWS_AS(parse_gemm_dtype("fp6"), Error);
-  GemmShape f8nn = shape(64, 64, 128, GemmLayout::NN);
+  CHECK(parse_gemm_dtype("f16") == GemmDType::f16);
+  CHECK(parse_gemm_output("fp16") == GemmOutput::f16);
+  CHECK(parse_gemm_activation("gelu_tanh") == GemmActivation::gelu_tanh);
+  CHECK_THROWS_WITH(parse_gemm_bias("row"), Catch::Contains("valid: none, col"));
+  CHECK_THROWS_WITH(parse_gemm_activation("gelu"), Catch::Contains("valid: none, relu, silu, gelu_tanh"));
+  GemmShape f8nn = shape(64, 72, 128, GemmLayout::NN);
   f8nn.dtype = GemmDType::e4m3;
-  CHECK_THAT(msg(f8nn, {}), Catch::Contains("layout NT only"));
+  CHECK_THAT(msg(f8nn, {}), Catch::Contains("N = 72 must be a multiple of 16"));
   GemmConfig d = config(64, 64, 64, 2, 2, 2, 16);
   d.lds_dma = true;
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NN), d), Catch::Contains("layout NT only"));
+  CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::TT), d), Catch::Contains("layout NT only"));
   d.mfma_m = 32;
   CHECK_THAT(msg(shape(64, 64, 64, GemmLayout::NT), d), Catch::Contains("16x16 MFMA"));
   d.mfma_m = 16;
@@ -418,19 +572,24 @@ TEST_CASE("gemm: the read-ahead schedule is faster than the lock-step one in the
 }
 
 TEST_CASE("gemm: the fp64 bound rejects a wrong element", "[gemm]") {
-  GemmShape s = shape(64, 64, 64, GemmLayout::NT);
-  const GemmPlan p = make_gemm_plan(s, Arch::gfx950, config(64, 64, 64, 2, 2, 2, 16));
-  const GemmInputs in = gemm_random_inputs(p, 3);
-  const GemmReference ref = gemm_reference_fp64(p, in);
-  std::vector<uint8_t> c(size_t(p.c_bytes()));
-  for (size_t e = 0; e < ref.value.size(); ++e) {
-    const uint16_t b = f32_to_bf16_rne(float(ref.value[e]));
-    std::memcpy(&c[2 * e], &b, 2);
+  for (GemmOutput o : {GemmOutput::bf16, GemmOutput::f16}) {
+    GemmShape s = shape(64, 64, 64, GemmLayout::NT, o);
+    s.dtype = o == GemmOutput::f16 ? GemmDType::f16 : GemmDType::bf16;
+    const GemmPlan p = make_gemm_plan(s, Arch::gfx950, config(64, 64, 64, 2, 2, 2, 16));
+    const GemmInputs in = gemm_random_inputs(p, 3);
+    const GemmReference ref = gemm_reference_fp64(p, in);
+    auto round = [&](double v) { return o == GemmOutput::f16 ? f32_to_f16_rne(float(v)) : f32_to_bf16_rne(float(v)); };
+    std::vector<uint8_t> c(size_t(p.c_bytes()));
+    for (size_t e = 0; e < ref.value.size(); ++e) {
+      const uint16_t b = round(ref.value[e]);
+      std::memcpy(&c[2 * e], &b, 2);
+    }
+    INFO(gemm_output_name(o));
+    CHECK(gemm_check_bound(p, c, ref).ok());  // the correctly rounded result is inside
+    const uint16_t off = round(ref.value[100] * 1.05 + 0.5);
+    std::memcpy(&c[200], &off, 2);
+    const GemmBoundCheck b = gemm_check_bound(p, c, ref);
+    CHECK(b.violations == 1);
+    CHECK(b.first == 100);
   }
-  CHECK(gemm_check_bound(p, c, ref).ok());  // the correctly rounded result is inside
-  const uint16_t off = uint16_t(f32_to_bf16_rne(float(ref.value[100] * 1.05 + 0.5)));
-  std::memcpy(&c[200], &off, 2);
-  const GemmBoundCheck b = gemm_check_bound(p, c, ref);
-  CHECK(b.violations == 1);
-  CHECK(b.first == 100);
 }

@@ -110,7 +110,7 @@ TEST_CASE("family commands: list shows every family; bad names and configuration
   CHECK(l.status == 0);
   for (const std::string& n : tune::family_names()) CHECK(has(l, n + ": "));
   CHECK(has(l, "  tile = {64x64, 128x64, 64x128, 128x128"));  // gemm's space
-  CHECK(has(l, "problem: 'MxNxK [NT|NN] [bf16|f32]'"));
+  CHECK(has(l, "problem: 'MxNxK [NT|NN|TN|TT] [bf16|f16|f32 output]"));
   CHECK(has(l, "\nvector_add\n"));  // the built-in kernels follow
   Run names = cli("list --kernels");
   CHECK(names.status == 0);
@@ -157,7 +157,7 @@ TEST_CASE("family commands: list shows every family; bad names and configuration
       {"job gemm --config tlie=64x64", "--config 'tlie=64x64': gemm has no parameter 'tlie' (valid: tile, tile_k, waves"},
       {"job gemm --config tile", "--config 'tile' is not NAME=VALUE (parameters of gemm: tile, tile_k"},
       {"job gemm --config tile=64x64 --config tile=128x128", "parameter 'tile' given twice"},
-      {"job gemm --problem 12x", "--problem: gemm problem '12x': expected 'MxNxK [NT|NN] [bf16|f32]'"},
+      {"job gemm --problem 12x", "--problem: gemm problem '12x': expected 'MxNxK [NT|NN|TN|TT] [bf16|f16|f32 output]"},
       {"job gemm_mx --arch gfx942", "is not valid for '200x136x256 fp8 f32' on gfx942: gemm-mx: gfx942 has no block-scaled MFMA"},
       {"job gemm --model mi300x", "--model mi300x is a gfx942 product; the job runs --arch gfx950"},
       {"job nosuch", "unknown kernel family 'nosuch' (valid: dwconv3d, conv3d_igemm"},

@@ -26,7 +26,9 @@ TEST_CASE("gemm family: space, problem text and validity rules", "[tune][gemm]")
   CHECK(fam().canonical_problem("1024x512x256") == "1024x512x256 NT bf16");
   CHECK(fam().canonical_problem("64x64x64 NN f32") == "64x64x64 NN f32");
   CHECK_THROWS_WITH(fam().canonical_problem("1024x512"), Catch::Contains("expected 'MxNxK"));
-  CHECK_THROWS_WITH(fam().canonical_problem("64x64x64 TN"), Catch::Contains("valid: NN"));
+  CHECK_THROWS_WITH(fam().canonical_problem("64x64x64 TX"), Catch::Contains("valid: NN, NT, TN, TT"));
+  CHECK(fam().canonical_problem("64x64x64 TN f16 f16 act=gelu_tanh bias=col") == "64x64x64 TN f16 f16 bias=col act=gelu_tanh");
+  CHECK_THROWS_WITH(fam().canonical_problem("64x64x64 NT bf16 bf16 extra"), Catch::Contains("unexpected 'extra'"));
   CHECK_THROWS_WITH(fam().canonical_problem("64x64x40"), Catch::Contains("multiple of tile_k"));
   const std::string p = fam().canonical_problem("1024x1024x1024");
   auto why = [&](std::string_view c, Arch a) { return fam().invalid_reason(cfg(c), p, a); };
@@ -54,7 +56,10 @@ TEST_CASE("gemm family: a candidate passes its check and binds a modelled launch
   auto model = open_timing_model("mi355x");
   for (auto [config, problem] : {std::pair{"tile=64x64,tile_k=64,waves=2x2,stages=2,mfma=16,dma=0,group_m=8,read_ahead=0,lds_xor=0,ra_split=1", "256x256x256 NN"},
                                  {"tile=64x64,tile_k=32,waves=2x2,stages=3,mfma=16,dma=1,group_m=0,read_ahead=0,lds_xor=0,ra_split=1", "256x256x256 NT"},
-                                 {"tile=128x128,tile_k=64,waves=2x4,stages=2,mfma=16,dma=1,group_m=8,read_ahead=1,lds_xor=0,ra_split=1", "256x256x256 NT"}}) {
+                                 {"tile=128x128,tile_k=64,waves=2x4,stages=2,mfma=16,dma=1,group_m=8,read_ahead=1,lds_xor=0,ra_split=1", "256x256x256 NT"},
+                                 // K-row operands (the check's M and N are whole chunks), f16, fp8, the epilogue
+                                 {"tile=64x64,tile_k=64,waves=2x2,stages=2,mfma=16,dma=0,group_m=0,read_ahead=0,lds_xor=0,ra_split=1", "256x256x256 TN f16 f16 bias=col act=silu"},
+                                 {"tile=64x64,tile_k=128,waves=2x2,stages=2,mfma=16,dma=0,group_m=0,read_ahead=0,lds_xor=0,ra_split=1", "256x256x256 NN bf16 e5m2"}}) {
     auto c = fam().build(cfg(config), fam().canonical_problem(problem), Arch::gfx950);
     CHECK(c->check(*dev) == "");
     const double ms = model->modelled_ms(c->bind(*dev));

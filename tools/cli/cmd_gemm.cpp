@@ -25,7 +25,7 @@ void add_gemm_command(CommandLine& cl) {
   auto o = std::make_shared<GemmOptions>();
   o->shape.M = o->shape.N = o->shape.K = 256;
   CLI::App* c = cl.add("gemm",
-                       "the MFMA GEMM C = alpha*A*B (+ beta*C), bf16 or fp8 in, fp32 accumulation: build, run on the "
+                       "the MFMA GEMM C = alpha*op(A)*op(B) (+ beta*C), bf16, f16 or fp8 in, fp32 accumulation: build, run on the "
                        "simulator, verify bit-for-bit vs the HIP reference (clang, same MFMA order) and against the "
                        "fp64 bound, print stats and the modelled time",
                        [o] {
@@ -38,20 +38,29 @@ void add_gemm_command(CommandLine& cl) {
   add_typed_option(c, "--k", o->shape.K, dim, "the reduction length (default 256; a multiple of the K tile)");
   add_typed_option(c, "--layout", o->shape.layout,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_layout(t); },
-                   "NT (B is N x K row-major, default) or NN (B is K x N row-major)");
+                   "NT (default), NN, TN or TT: first letter A (N: M x K row-major, T: stored K x M), second B "
+                   "(N: K x N row-major, T: stored N x K)");
   add_typed_option(c, "--dtype", o->shape.dtype,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_dtype(t); },
-                   "input type of A and B: bf16 (default), e4m3 (fp8) or e5m2 (bf8); the 8-bit floats are FNUZ on "
-                   "gfx942 and OCP on gfx950; fp8 takes layout NT");
+                   "input type of A and B: bf16 (default), f16, e4m3 (fp8) or e5m2 (bf8); the 8-bit floats are FNUZ "
+                   "on gfx942 and OCP on gfx950");
   add_typed_option(c, "--out", o->shape.output,
                    [](std::string_view t, std::string_view) { return codegen::parse_gemm_output(t); },
-                   "output type: bf16 (default) or f32");
+                   "output type: bf16 (default), f16 or f32");
   add_typed_option(c, "--alpha", o->shape.alpha,
                    [](std::string_view t, std::string_view w) { return float(parse_real(t, w, -1e30, 1e30)); },
                    "scale of A*B (default 1)");
   add_typed_option(c, "--beta", o->shape.beta,
                    [](std::string_view t, std::string_view w) { return float(parse_real(t, w, -1e30, 1e30)); },
                    "scale of the input C (default 0: C is not read)");
+  add_typed_option(c, "--bias", o->shape.bias,
+                   [](std::string_view t, std::string_view) { return codegen::parse_gemm_bias(t); },
+                   "none (default) or col: add bias[n], one fp32 value per output column (a fourth kernel "
+                   "argument of N floats), after alpha and beta, in fp32");
+  add_typed_option(c, "--act", o->shape.act,
+                   [](std::string_view t, std::string_view) { return codegen::parse_gemm_activation(t); },
+                   "activation after the bias, in fp32 before the output rounding: none (default), relu, silu "
+                   "or gelu_tanh (x * rcp(1 + exp2(z)) with v_exp_f32 / v_rcp_f32, codegen/gemm_config.hpp)");
   add_typed_option(c, "--arch", o->arch,
                    [](std::string_view text, std::string_view what) {
                      if (auto a = parse_arch(text)) return *a;

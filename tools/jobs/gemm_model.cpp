@@ -35,8 +35,10 @@ GemmModelled model_gemm(const model::Hardware& hw, const GemmShape& s, const Gem
   Buffer a = dev->upload(in.a, "a");
   Buffer b = dev->upload(in.b, "b");
   Buffer c = s.beta != 0.0f ? dev->upload(in.c, "c") : dev->alloc(size_t(p.c_bytes()), "c");
-  m.report = model_launch_of(*dev, hw, k, {p.grid[0], p.grid[1], p.grid[2]}, uint32_t(p.threads),
-                             KernelArgs().ptr(a).ptr(b).ptr(c), m.gflop * 1e9);
+  KernelArgs args;
+  args.ptr(a).ptr(b).ptr(c);
+  if (s.bias != GemmBias::none) args.ptr(dev->upload(in.bias, "bias"));
+  m.report = model_launch_of(*dev, hw, k, {p.grid[0], p.grid[1], p.grid[2]}, uint32_t(p.threads), args, m.gflop * 1e9);
   m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return m;
 }

@@ -2,8 +2,8 @@
 // block size. The generator's plan (make_gemm_plan) is the validity rule for every limit
 // (registers, LDS, DS offsets, alignment, K a multiple of the K tile).
 //
-// Problem text: "MxNxK [NT|NN] [bf16|f32]", e.g. "4096x4096x4096 NT" (layout NT and bf16 output
-// by default); alpha = 1, beta = 0.
+// Problem text: "MxNxK [NT|NN|TN|TT] [bf16|f16|f32] [bf16|f16|e4m3|e5m2] [bias=col] [act=relu|silu|gelu_tanh]",
+// e.g. "4096x4096x4096 NT" (layout NT, bf16 output and bf16 inputs, no epilogue by default); alpha = 1, beta = 0.
 //
 // Check: the configuration runs a small problem of the same layout and output type sized to have
 // a partial M tile and a partial N tile and two K tiles, and every element is compared with the
@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <sstream>
 #include <tuple>
 
 #include "codegen/gemm.hpp"
@@ -31,22 +32,37 @@ using codegen::GemmConfig;
 using codegen::GemmPlan;
 using codegen::GemmShape;
 
-constexpr const char* kProblemFormat = "'MxNxK [NT|NN] [bf16|f32]', e.g. '4096x4096x4096 NT'";
+constexpr const char* kProblemFormat =
+    "'MxNxK [NT|NN|TN|TT] [bf16|f16|f32 output] [bf16|f16|e4m3|e5m2 input] [bias=col] [act=relu|silu|gelu_tanh]', "
+    "e.g. '4096x4096x4096 NT'";
 
 GemmShape parse_problem(std::string_view text) {
   GemmShape s;
-  char layout[8] = "NT", out[8] = "bf16";
-  const std::string t(text);
-  int used = 0;
-  const int n = std::sscanf(t.c_str(), "%dx%dx%d%n %7s %7s", &s.M, &s.N, &s.K, &used, layout, out);
-  if (n < 3) throw Error(fmt::format("gemm problem '{}': expected {}", text, kProblemFormat));
-  s.layout = codegen::parse_gemm_layout(layout);
-  s.output = codegen::parse_gemm_output(out);
+  std::istringstream words{std::string(text)};
+  std::string dims, w;
+  char extra = 0;
+  words >> dims;
+  if (std::sscanf(dims.c_str(), "%dx%dx%d%c", &s.M, &s.N, &s.K, &extra) != 3)
+    throw Error(fmt::format("gemm problem '{}': expected {}", text, kProblemFormat));
+  int positional = 0;  // layout, output type, input type, in this order
+  while (words >> w) {
+    if (w.starts_with("bias=")) s.bias = codegen::parse_gemm_bias(w.substr(5));
+    else if (w.starts_with("act=")) s.act = codegen::parse_gemm_activation(w.substr(4));
+    else if (positional == 0 && ++positional) s.layout = codegen::parse_gemm_layout(w);
+    else if (positional == 1 && ++positional) s.output = codegen::parse_gemm_output(w);
+    else if (positional == 2 && ++positional) s.dtype = codegen::parse_gemm_dtype(w);
+    else throw Error(fmt::format("gemm problem '{}': unexpected '{}'; expected {}", text, w, kProblemFormat));
+  }
   return s;
 }
 
 std::string problem_text(const GemmShape& s) {
-  return fmt::format("{}x{}x{} {} {}", s.M, s.N, s.K, codegen::gemm_layout_name(s.layout), codegen::gemm_output_name(s.output));
+  std::string t =
+      fmt::format("{}x{}x{} {} {}", s.M, s.N, s.K, codegen::gemm_layout_name(s.layout), codegen::gemm_output_name(s.output));
+  if (s.dtype != codegen::GemmDType::bf16) t += fmt::format(" {}", codegen::gemm_dtype_name(s.dtype));
+  if (s.bias != codegen::GemmBias::none) t += fmt::format(" bias={}", codegen::gemm_bias_name(s.bias));
+  if (s.act != codegen::GemmActivation::none) t += fmt::format(" act={}", codegen::gemm_activation_name(s.act));
+  return t;
 }
 
 GemmConfig to_config(const Config& c) {
@@ -67,8 +83,11 @@ GemmConfig to_config(const Config& c) {
 // Partial M and N tiles, two K tiles, same layout and output type.
 GemmPlan check_plan(const GemmPlan& p) {
   GemmShape s = p.shape;
-  s.M = p.cfg.tile_m + p.cfg.tile_m / 2 + 3;
-  s.N = p.cfg.tile_n + 8;
+  // a K-row operand (A K x M, B K x N) needs whole 16-byte chunks: M (N) a multiple of 16 / esize
+  const int e = 16 / p.esize;
+  auto whole = [&](int v, bool k_rows) { return k_rows ? (v + e - 1) / e * e : v; };
+  s.M = whole(p.cfg.tile_m + p.cfg.tile_m / 2 + 3, codegen::gemm_a_k_rows(s.layout));
+  s.N = whole(p.cfg.tile_n + 8, codegen::gemm_b_k_rows(s.layout));
   s.K = 2 * p.cfg.tile_k;
   return codegen::make_gemm_plan(s, p.arch, p.cfg);
 }
@@ -92,9 +111,11 @@ class GemmCandidate final : public BuiltCandidate {
     Buffer a = bound->upload(in.a, "a");
     Buffer b = bound->upload(in.b, "b");
     Buffer c = bound->alloc(size_t(plan_.c_bytes()), "c");
+    KernelArgs args;
+    args.ptr(a).ptr(b).ptr(c);
+    if (plan_.shape.bias != codegen::GemmBias::none) args.ptr(bound->upload(in.bias, "bias"));
     DeviceKernel k = bound->load(kernel_.code_object, kernel_.name);
-    return bound_launch(bound, k, {plan_.grid[0], plan_.grid[1], plan_.grid[2]}, {uint32_t(plan_.threads)},
-                        KernelArgs().ptr(a).ptr(b).ptr(c));
+    return bound_launch(bound, k, {plan_.grid[0], plan_.grid[1], plan_.grid[2]}, {uint32_t(plan_.threads)}, args);
   }
 
  private:
@@ -117,7 +138,7 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
  public:
   std::string name() const override { return "gemm"; }
   std::string description() const override {
-    return "MFMA GEMM, bf16 in, fp32 accumulation, bf16/fp32 out, NT/NN (codegen/gemm.hpp)";
+    return "MFMA GEMM, bf16/f16/fp8 in, fp32 accumulation, bf16/f16/fp32 out, NT/NN/TN/TT (codegen/gemm.hpp)";
   }
   std::vector<Param> space() const override {
     return {
