@@ -217,37 +217,60 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   }
 
   // Half `half` of the next K tile of that half into stage `stage`: its A and B chunks, then its
-  // scale dwords.
-  void load_half(int stage, int half) {
-    k_.comment(fmt::format("global -> LDS loads of half {} of one K tile", half));
-    Reg k0 = kload_[half];
-    Reg kb = k_.sgpr("k_bytes");  // k0 * bits / 8
-    if (mx_format_bits(s_.format) == 8) k_.s_mov_b32(kb, k0);
-    else k_.s_lshr_b32(kb, k0, 1);
-    Reg pa = sptr_add(a_ptr_, kb, "a_tile_ptr");
-    Reg pb = sptr_add(b_ptr_, kb, "b_tile_ptr");
+  // scale dwords, as pieces the schedule may spread between MFMAs (ReadAheadHooks::load_pieces):
+  // the tile pointers first, then per DMA the M0 write and the load apart, so an MFMA between them
+  // covers the SALU-writes-M0 hazard instead of an s_nop.
+  std::vector<ReadAheadHooks::Emit> load_pieces(int stage, int half) {
+    std::vector<ReadAheadHooks::Emit> out;
+    const Reg k0 = kload_[half];
+    const Reg pa = k_.sgpr("a_tile_ptr", 2, 2), pb = k_.sgpr("b_tile_ptr", 2, 2);
+    const bool km = s_.scales == GemmMxScaleLayout::km;
+    std::vector<Reg> sp;
+    for (int j = 0; j < p_.scale_loads_per_half; ++j) sp.push_back(k_.sgpr("scale_tile_ptr", 2, 2));
+    out.push_back([this, k0, pa, pb, sp, km, half] {
+      k_.comment(fmt::format("global -> LDS loads of half {} of one K tile", half));
+      Reg kb = k_.sgpr("k_bytes");  // k0 * bits / 8
+      if (mx_format_bits(s_.format) == 8) k_.s_mov_b32(kb, k0);
+      else k_.s_lshr_b32(kb, k0, 1);
+      sptr_add_to(pa, a_ptr_, kb);
+      sptr_add_to(pb, b_ptr_, kb);
+      Reg ks = k_.sgpr("k_scale_bytes");  // k0 / 32
+      k_.s_lshr_b32(ks, k0, std::countr_zero(unsigned(kMxBlock)));
+      for (size_t j = 0; j < sp.size(); ++j) {
+        Reg koff = ks;  // km: the tile's first K block is k0 / 32 rows of the tensor in
+        if (km) {
+          koff = k_.sgpr("k_scale_rows");
+          k_.s_mul_i32(koff, ks, scale_rows_[j]);
+        }
+        sptr_add_to(sp[j], scale_ptr_[j], koff);
+      }
+      k_.s_add_u32(k0, k0, int64_t(c_.tile_k));
+    });
+    auto dma = [&](Reg base, uint32_t byte, Reg off, Reg ptr, int lane_bytes) {
+      out.push_back([this, base, byte] { k_.s_add_u32(m0, base, int64_t(byte)); });
+      out.push_back([this, off, ptr, lane_bytes] {
+        if (lane_bytes == 4) k_.global_load_lds_dword(off, ptr);
+        else k_.global_load_lds_dwordx4(off, ptr);
+      });
+    };
     const uint32_t per = uint32_t(p_.threads * 16);
     auto chunks = [&](const std::vector<Reg>& off, Reg ptr, uint32_t region, int rows) {
       const int n = int(off.size());
       for (int i = half * n / 2; i < (half + 1) * n / 2; ++i)
-        dma_chunk(dma_base_, region + uint32_t(stage * rows * p_.lds_row_bytes) + uint32_t(i) * per, off[size_t(i)],
-                  ptr);
+        dma(dma_base_, region + uint32_t(stage * rows * p_.lds_row_bytes) + uint32_t(i) * per, off[size_t(i)], ptr, 16);
     };
     chunks(a_off_, pa, p_.lds_a_offset, c_.tile_m);
     chunks(b_off_, pb, p_.lds_b_offset, c_.tile_n);
-    Reg ks = k_.sgpr("k_scale_bytes");  // k0 / 32
-    k_.s_lshr_b32(ks, k0, std::countr_zero(unsigned(kMxBlock)));
-    for (int j = 0; j < p_.scale_loads_per_half; ++j) {
-      Reg koff = ks;  // km: the tile's first K block is k0 / 32 rows of the tensor in
-      if (s_.scales == GemmMxScaleLayout::km) {
-        koff = k_.sgpr("k_scale_rows");
-        k_.s_mul_i32(koff, ks, scale_rows_[size_t(j)]);
-      }
-      Reg ptr = sptr_add(scale_ptr_[size_t(j)], koff, "scale_tile_ptr");
-      dma_chunk(scale_wave_base_, scale_region(stage, half) + uint32_t(j * p_.threads * 4), scale_off_[size_t(2 * j + half)],
-                ptr, 4);
-    }
-    k_.s_add_u32(k0, k0, int64_t(c_.tile_k));
+    for (int j = 0; j < p_.scale_loads_per_half; ++j)
+      dma(scale_wave_base_, scale_region(stage, half) + uint32_t(j * p_.threads * 4), scale_off_[size_t(2 * j + half)],
+          sp[size_t(j)], 4);
+    return out;
+  }
+
+  // dst = 64-bit ptr + 32-bit unsigned off
+  void sptr_add_to(Reg dst, Reg ptr, Reg off) {
+    k_.s_add_u32(dst[0], ptr[0], off);
+    k_.s_addc_u32(dst[1], ptr[1], 0);
   }
 
   void main_loop() {
@@ -294,7 +317,10 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
       k_.emit(p_.mnemonic, {acc, fa[size_t(ks)][size_t(bi)], fb[size_t(ks)][size_t(bj)], acc, sa[size_t(ks)][size_t(bi)],
                             sb[size_t(ks)][size_t(bj)], Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
     };
-    h.load = [&](int stage, int half) { load_half(stage, half); };
+    h.load = [&](int stage, int half) {
+      for (auto& e : load_pieces(stage, half)) e();
+    };
+    h.load_pieces = [&](int stage, int half) { return load_pieces(stage, half); };
     const int per_half = (p_.a_chunks + p_.b_chunks) / 2 + p_.scale_loads_per_half;
     ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();
   }
