@@ -112,6 +112,7 @@ void plan_lds_read_ahead(GemmMxPlan& p) {
        "the chunk swizzle must be the same for all of a thread's rows and repeat every 16 rows; valid: more "
        "threads or a smaller tile_k");
   p.swizzle_rows = c.lds_swizzle ? sr : 0;
+  p.transposed_acc = p.shape.N % 4 == 0;
   // Scales: one dword (4 K blocks = one k-step) per row per k-step; a half tile's A rows then B
   // rows, each a whole number of wave loads (64 dwords), so a wave's load is A's or B's.
   p.scale_dwords_per_row = p.k_steps_per_tile;

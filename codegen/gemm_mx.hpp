@@ -110,6 +110,10 @@ struct GemmMxPlan {
   int scale_dwords_per_row = 0, scale_loads_per_half = 0;
   uint32_t lds_scale_half_bytes = 0;  // one half tile's scale slots (scale_loads_per_half * threads dwords)
   uint32_t lds_a_offset = 0, lds_b_offset = 0, lds_bytes = 0;  // A stages, B stages; the scales first
+  // read_ahead with N % 4 == 0: the MFMAs take B as their first operand, so each accumulator lane
+  // holds 4 consecutive columns of one C row (one 8- or 16-byte store instead of four; the same
+  // products summed in the same order per element, so the bits do not change).
+  bool transposed_acc = false;
   uint32_t grid[3] = {1, 1, 1};
 
   int64_t row_bytes() const { return int64_t(shape.K) * mx_format_bits(shape.format) / 8; }

@@ -58,12 +58,13 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     operand_dma_setup();
     scale_dma_setup();
     read_setup();
-    acc_ = zero_accumulators(p_.blocks_m, p_.blocks_n, p_.acc_regs());
     main_loop();
     k_.comment("epilogue");
-    store_accumulators(acc_, wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n), accumulator_lane(lane_, 16),
-                       p_.blocks_m, p_.blocks_n, 16, p_.acc_regs(), s_.output == GemmMxOutput::bf16, uint32_t(s_.M),
-                       uint32_t(s_.N), c_rsrc_);
+    const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
+    if (p_.transposed_acc) store_transposed(origin);
+    else
+      store_accumulators(acc_, origin, accumulator_lane(lane_, 16), p_.blocks_m, p_.blocks_n, 16, p_.acc_regs(),
+                         s_.output == GemmMxOutput::bf16, uint32_t(s_.M), uint32_t(s_.N), c_rsrc_);
   }
 
  private:
@@ -205,46 +206,71 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     srb_ = scale_base(rows.b, a_slots(), c_.tile_n / 2, "lds_sb");
   }
 
+  // Per half, the global pointers of that half's next K tile: A, B and each scale load's tensor,
+  // each advanced by one K tile after its loads (so a tile's loads need no address arithmetic
+  // first). km scales: a K tile is tile_k / 32 rows of the scale tensor (M or N bytes each).
+  void tile_pointer_setup() {
+    for (int h = 0; h < 2; ++h) {
+      next_a_[h] = k_.sgpr("a_tile_ptr", 2, 2);
+      next_b_[h] = k_.sgpr("b_tile_ptr", 2, 2);
+      k_.s_mov_b64(next_a_[h], a_ptr_);
+      k_.s_mov_b64(next_b_[h], b_ptr_);
+      for (size_t j = 0; j < scale_ptr_.size(); ++j) {
+        next_s_[h].push_back(k_.sgpr("scale_tile_ptr", 2, 2));
+        k_.s_mov_b64(next_s_[h].back(), scale_ptr_[j]);
+      }
+    }
+    for (size_t j = 0; j < scale_ptr_.size(); ++j) {
+      Reg step = k_.sgpr("scale_tile_step");
+      if (s_.scales == GemmMxScaleLayout::km) k_.s_mul_i32(step, scale_rows_[j], int64_t(c_.tile_k / kMxBlock));
+      else k_.s_mov_b32(step, int64_t(c_.tile_k / kMxBlock));
+      scale_step_.push_back(step);
+    }
+  }
+
   // Half `half` of the next K tile of that half into stage `stage`: its A and B chunks, then its
-  // scale dwords.
-  void load_half(int stage, int half) {
-    k_.comment(fmt::format("global -> LDS loads of half {} of one K tile", half));
-    Reg k0 = kload_[half];
-    Reg kb = k_.sgpr("k_bytes");  // k0 * bits / 8
-    if (mx_format_bits(s_.format) == 8) k_.s_mov_b32(kb, k0);
-    else k_.s_lshr_b32(kb, k0, 1);
-    Reg pa = sptr_add(a_ptr_, kb, "a_tile_ptr");
-    Reg pb = sptr_add(b_ptr_, kb, "b_tile_ptr");
+  // scale dwords, then the pointer advances, as pieces the schedule may spread between MFMAs
+  // (ReadAheadHooks::load_pieces). Each DMA is two pieces, the M0 write and the load, so an MFMA
+  // between them covers the SALU-writes-M0 hazard instead of an s_nop.
+  std::vector<ReadAheadHooks::Emit> load_pieces(int stage, int half) {
+    std::vector<ReadAheadHooks::Emit> out;
+    const Reg pa = next_a_[half], pb = next_b_[half];
+    auto dma = [&](Reg base, uint32_t byte, Reg off, Reg ptr, int lane_bytes) {
+      out.push_back([this, base, byte] { k_.s_add_u32(m0, base, int64_t(byte)); });
+      out.push_back([this, off, ptr, lane_bytes] {
+        if (lane_bytes == 4) k_.global_load_lds_dword(off, ptr);
+        else k_.global_load_lds_dwordx4(off, ptr);
+      });
+    };
     const uint32_t per = uint32_t(p_.threads * 16);
     auto chunks = [&](const std::vector<Reg>& off, Reg ptr, uint32_t region, int rows) {
       const int n = int(off.size());
       for (int i = half * n / 2; i < (half + 1) * n / 2; ++i)
-        dma_chunk(dma_base_, region + uint32_t(stage * rows * p_.lds_row_bytes) + uint32_t(i) * per, off[size_t(i)],
-                  ptr);
+        dma(dma_base_, region + uint32_t(stage * rows * p_.lds_row_bytes) + uint32_t(i) * per, off[size_t(i)], ptr, 16);
     };
     chunks(a_off_, pa, p_.lds_a_offset, c_.tile_m);
     chunks(b_off_, pb, p_.lds_b_offset, c_.tile_n);
-    Reg ks = k_.sgpr("k_scale_bytes");  // k0 / 32
-    k_.s_lshr_b32(ks, k0, std::countr_zero(unsigned(kMxBlock)));
-    for (int j = 0; j < p_.scale_loads_per_half; ++j) {
-      Reg koff = ks;  // km: the tile's first K block is k0 / 32 rows of the tensor in
-      if (s_.scales == GemmMxScaleLayout::km) {
-        koff = k_.sgpr("k_scale_rows");
-        k_.s_mul_i32(koff, ks, scale_rows_[size_t(j)]);
-      }
-      Reg ptr = sptr_add(scale_ptr_[size_t(j)], koff, "scale_tile_ptr");
-      dma_chunk(scale_wave_base_, scale_region(stage, half) + uint32_t(j * p_.threads * 4), scale_off_[size_t(2 * j + half)],
-                ptr, 4);
-    }
-    k_.s_add_u32(k0, k0, int64_t(c_.tile_k));
+    for (int j = 0; j < p_.scale_loads_per_half; ++j)
+      dma(scale_wave_base_, scale_region(stage, half) + uint32_t(j * p_.threads * 4), scale_off_[size_t(2 * j + half)],
+          next_s_[half][size_t(j)], 4);
+    const int64_t tile_bytes = int64_t(c_.tile_k) * mx_format_bits(s_.format) / 8;
+    out.push_back([this, pa, tile_bytes] { sptr_add_to(pa, pa, tile_bytes); });
+    out.push_back([this, pb, tile_bytes] { sptr_add_to(pb, pb, tile_bytes); });
+    for (int j = 0; j < p_.scale_loads_per_half; ++j)
+      out.push_back([this, sp = next_s_[half][size_t(j)], step = scale_step_[size_t(j)]] { sptr_add_to(sp, sp, step); });
+    return out;
+  }
+
+  // dst = 64-bit ptr + 32-bit unsigned off (an SGPR or a constant)
+  template <class Off>
+  void sptr_add_to(Reg dst, Reg ptr, Off off) {
+    k_.s_add_u32(dst[0], ptr[0], off);
+    k_.s_addc_u32(dst[1], ptr[1], 0);
   }
 
   void main_loop() {
     const int KS = p_.k_steps_per_tile, F = p_.frag_bytes / 16, hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
-    kload_[0] = k_.sgpr("k_load_half0");
-    kload_[1] = k_.sgpr("k_load_half1");
-    k_.s_mov_b32(kload_[0], 0);
-    k_.s_mov_b32(kload_[1], 0);
+    tile_pointer_setup();
     std::vector<std::vector<Reg>> fa(static_cast<size_t>(KS)), fb(static_cast<size_t>(KS));
     for (int ks = 0; ks < KS; ++ks) {
       for (int bi = 0; bi < p_.blocks_m; ++bi)
@@ -280,12 +306,54 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     const uint8_t fmt = uint8_t(s_.format);
     h.mfma = [&](int ks, int bi, int bj) {
       Reg acc = acc_.at({bi, bj});
-      k_.emit(p_.mnemonic, {acc, fa[size_t(ks)][size_t(bi)], fb[size_t(ks)][size_t(bj)], acc, sa[size_t(ks)][size_t(bi)],
-                            sb[size_t(ks)][size_t(bj)], Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
+      const Reg a = fa[size_t(ks)][size_t(bi)], b = fb[size_t(ks)][size_t(bj)];
+      const Reg as = sa[size_t(ks)][size_t(bi)], bs = sb[size_t(ks)][size_t(bj)];
+      if (p_.transposed_acc) k_.emit(p_.mnemonic, {acc, b, a, acc, bs, as, Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
+      else k_.emit(p_.mnemonic, {acc, a, b, acc, as, bs, Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
     };
-    h.load = [&](int stage, int half) { load_half(stage, half); };
+    // The prologue's loads (the steady state's go through load_pieces). The accumulators are zeroed
+    // right after K tile 0's loads, so those 256 writes overlap the loads' latency instead of
+    // delaying them.
+    bool zeroed = false;
+    h.load = [&](int stage, int half) {
+      for (auto& e : load_pieces(stage, half)) e();
+      if (half == 1 && !zeroed) {
+        acc_ = zero_accumulators(p_.blocks_m, p_.blocks_n, p_.acc_regs());
+        zeroed = true;
+      }
+    };
+    h.load_pieces = [&](int stage, int half) { return load_pieces(stage, half); };
     const int per_half = (p_.a_chunks + p_.b_chunks) / 2 + p_.scale_loads_per_half;
     ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();
+  }
+
+  // Transposed accumulators (GemmMxPlan::transposed_acc): block (bi, bj) is B's block bj times A's
+  // block bi, so lane l holds C row m_wave + 16 bi + l % 16, columns n_wave + 16 bj + 4 (l / 16)
+  // .. + 3: one 4-element store per block (bf16: two v_cvt_pk_bf16_f32 and a buffer_store_dwordx2;
+  // f32: a buffer_store_dwordx4) instead of four 1-element ones. N % 4 == 0 (the plan checks), so a
+  // lane's 4 columns are all inside N or all past it.
+  void store_transposed(const WaveOrigin& origin) {
+    const bool bf16 = s_.output == GemmMxOutput::bf16;
+    const int osize = p_.out_esize();
+    const AccumulatorLane lane = accumulator_lane(lane_, 16);
+    const std::vector<Reg> coloff = output_column_offsets(origin.n, lane.row4, p_.blocks_n, 16, osize, uint32_t(s_.N));
+    for (int bi = 0; bi < p_.blocks_m; ++bi) {
+      Reg ro = output_row_offset(origin.m, lane.col, uint32_t(bi * 16), uint32_t(s_.N) * uint32_t(osize), uint32_t(s_.M));
+      for (int bj = 0; bj < p_.blocks_n; ++bj) {
+        Reg off = k_.vgpr("out_bytes");
+        k_.v_add_u32(off, ro, coloff[size_t(bj)]);
+        Reg v = k_.vgpr("out_values", 4, 2);
+        for (int r = 0; r < 4; ++r) k_.v_accvgpr_read_b32(v[r], Reg(acc_.at({bi, bj}))[r]);
+        if (!bf16) {
+          k_.buffer_store_dwordx4(v, off, c_rsrc_, 0, offen);
+          continue;
+        }
+        Reg h = k_.vgpr("bf16_quad", 2, 2);
+        k_.v_cvt_pk_bf16_f32(h[0], v[0], v[1]);
+        k_.v_cvt_pk_bf16_f32(h[1], v[2], v[3]);
+        k_.buffer_store_dwordx2(h, off, c_rsrc_, 0, offen);
+      }
+    }
   }
 
   const GemmMxPlan& p_;
@@ -293,8 +361,8 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   const GemmMxConfig& c_;
   uint32_t lds_base_ = 0;
   Reg tid_, c_rsrc_, a_ptr_, b_ptr_, sa_ptr_, sb_ptr_;
-  Reg dma_base_, scale_wave_base_, sra_, srb_, kload_[2];
-  std::vector<Reg> a_off_, b_off_, scale_off_, scale_ptr_, scale_rows_, ra_, rb_;
+  Reg dma_base_, scale_wave_base_, sra_, srb_, next_a_[2], next_b_[2];
+  std::vector<Reg> a_off_, b_off_, scale_off_, scale_ptr_, scale_rows_, ra_, rb_, next_s_[2], scale_step_;
   RegArray acc_;
 };
 

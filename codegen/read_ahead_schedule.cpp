@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "jit/isa/error.hpp"
 
@@ -49,11 +50,25 @@ void ReadAheadSchedule::quadrant(int qa, int qb, const std::vector<Read>& rd, bo
   while (r < rd.size()) rd[r++]();
 }
 
-// Two quadrants with the reads `rd` split between them; `first_min` reads go to the first.
-void ReadAheadSchedule::two(int qa, std::vector<Read> rd, size_t first_min) {
-  const size_t n = std::max(first_min, rd.size() / 2);
-  quadrant(qa, 0, std::vector<Read>(rd.begin(), rd.begin() + long(n)));
-  quadrant(qa, 1, std::vector<Read>(rd.begin() + long(n), rd.end()));
+// Two quadrants with the reads `rd` split between them; `first_min` reads go to the first. The
+// `loads` (load_pieces) are split evenly and follow each quadrant's reads: the reads, which the
+// next quadrant or the next lgkmcnt(0) waits for, issue first.
+void ReadAheadSchedule::two(int qa, std::vector<Read> rd, size_t first_min, std::vector<Read> loads) {
+  const size_t n = std::max(first_min, rd.size() / 2), l = (loads.size() + 1) / 2;
+  std::vector<Read> q0(rd.begin(), rd.begin() + long(n)), q1(rd.begin() + long(n), rd.end());
+  q0.insert(q0.end(), loads.begin(), loads.begin() + long(l));
+  q1.insert(q1.end(), loads.begin() + long(l), loads.end());
+  quadrant(qa, 0, q0);
+  quadrant(qa, 1, q1);
+}
+
+// The loads of (stage, half): issued now (`load`), or returned as pieces to spread (`load_pieces`).
+std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::loads(int stage, int half) {
+  if (!h_.load_pieces) {
+    h_.load(stage, half);
+    return {};
+  }
+  return h_.load_pieces(stage, half);
 }
 
 // Waits for this wave's loads up to `behind` halves before the newest, then the barrier.
@@ -79,16 +94,27 @@ void ReadAheadSchedule::tile(int t, bool dma) {
   const size_t b1 = front.size();
   group(true, 1, t, front);
   if (!dma) return staged_tile(t, front, b1);
-  two(0, front, b1);
+  two(0, front, b1, std::exchange(pending_, {}));
+  pending_stage_ = pending_half_ = -1;
   if (t + 1 >= T) return two(1, {}, 0);
   sync(t + 2 < T ? 2 : 1);  // half 0 of t + 1 landed (half 1 of t + 1, half 0 of t + 2 may fly)
-  if (t + 2 < T) h_.load(t % 2, 1);
+  std::vector<Read> mid;
+  if (t + 2 < T) mid = loads(t % 2, 1);
   group(true, 0, t + 1, back);  // A0 first: free since A0xB1; B0 only after A1xB0
   const size_t a0 = back.size();
   group(false, 0, t + 1, back);
-  two(1, back, std::min(a0, back.size()));
+  two(1, back, std::min(a0, back.size()), std::move(mid));
   sync(t + 2 < T ? 2 : 0);  // half 1 of t + 1 landed (half 0 and 1 of t + 2 may fly)
-  if (t + 3 < T) h_.load((t + 1) % 2, 0);
+  if (t + 3 < T) defer_load((t + 1) % 2, 0);
+}
+
+// The loads after a tile's last barrier: issued now, or (load_pieces) spread over the next tile's
+// first two quadrants (tile t + 1's half 0 is in registers by then, its half 1 lies elsewhere).
+void ReadAheadSchedule::defer_load(int stage, int half) {
+  pending_ = loads(stage, half);
+  if (pending_.empty()) return;
+  pending_stage_ = stage;
+  pending_half_ = half;
 }
 
 // One schedule tile of the register-staged path; `front` holds its B1 then A1 reads (`b1` of B1).
@@ -166,16 +192,21 @@ void ReadAheadSchedule::emit_dma() {
   waited_ = issued_;
   if (T > 2) {
     k_.s_barrier();
-    h_.load(0, 0);
+    defer_load(0, 0);
   }
   const int steady = std::max(0, T - 3), pairs = steady / 2;
   if (pairs > 0) {
     Reg left = k_.sgpr("pairs_left");
     k_.s_mov_b32(left, int64_t(pairs));
+    const int entry_stage = pending_stage_, entry_half = pending_half_;
     k_.do_while_scc(
         [&] {
           tile(0, true);
           tile(1, true);
+          // the body's first quadrants issue the loads pending at its entry: the back edge must
+          // leave the same ones pending
+          if (pending_stage_ != entry_stage || pending_half_ != entry_half)
+            throw Error("read-ahead schedule: internal error, the loop's deferred loads differ at entry and back edge");
         },
         [&] {
           k_.s_sub_u32(left, left, 1);

@@ -62,6 +62,11 @@ struct ReadAheadHooks {
   std::function<void(int ks, int bi, int bj)> mfma;
   // DMA path: the loads of half `half` of the next K tile of that half into LDS stage `stage`.
   std::function<void(int stage, int half)> load;
+  // DMA path, optional: the same loads as pieces, one emitter each (the prologue still calls
+  // `load`). The schedule spreads them between the MFMAs of the two quadrants after the barrier that frees
+  // their stage (behind that span's fragment reads), instead of issuing them all at the barrier,
+  // where a wave with one wave per SIMD would leave the MFMA pipe idle while it issues them.
+  std::function<std::vector<Emit>(int stage, int half)> load_pieces;
   // Register-staged path: tile 0 into LDS and tile 1's loads in flight (`prologue`); tile t + 1
   // from the staging registers into LDS and, when `load_next`, tile t + 2's loads (`refill`: its
   // instructions in pieces, in order, which the schedule spreads between MFMAs).
@@ -80,7 +85,9 @@ class ReadAheadSchedule {
   void group(bool is_a, int h, int t, std::vector<Read>& out);
   // `dense`: one read before each MFMA from the first on (else spread evenly over the quadrant)
   void quadrant(int qa, int qb, const std::vector<Read>& rd, bool dense = false);
-  void two(int qa, std::vector<Read> rd, size_t first_min);
+  void two(int qa, std::vector<Read> rd, size_t first_min, std::vector<Read> loads = {});
+  std::vector<Read> loads(int stage, int half);
+  void defer_load(int stage, int half);
   void sync(int behind);
   void first_reads();
   void tile(int t, bool dma);
@@ -94,6 +101,10 @@ class ReadAheadSchedule {
   // count at which its reads complete.
   int issued_ = 0, waited_ = 0;
   std::vector<std::vector<int>> ready_a_, ready_b_;
+  // load_pieces: the loads issued at the last barrier, spread over the next tile's first quadrants,
+  // and which (stage, half) they fill (the loop checks that its entry and back edge agree).
+  std::vector<Read> pending_;
+  int pending_stage_ = -1, pending_half_ = -1;
 };
 
 // Builds a kernel whose read-ahead DMA schedule placed every wait itself. The schedule reads one
