@@ -150,19 +150,16 @@ hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
   const auto& c = rt.config();
   if (!rt.said_event_timing) {
     rt.said_event_timing = true;
-    if (c.hw && c.host_sync_us > 0)
+    if (c.hw)
       std::fprintf(stderr,
-                   "cdnajit HIP: event times are modelled (model %s): the sum of the modelled times of the kernels "
-                   "between the events, each with the product's launch overhead (%.2f us, fitted), and %.2f us per "
-                   "host synchronize that waited for a kernel (CDNAJIT_HIP_HOST_SYNC_US); copies and other host work "
-                   "count 0\n",
-                   c.hw->name.c_str(), c.hw->launch_overhead_us, c.host_sync_us);
-    else if (c.hw)
-      std::fprintf(stderr,
-                   "cdnajit HIP: event times are modelled (model %s): the sum of the modelled times of the kernels "
-                   "between the events, each with the product's launch overhead (%.2f us, fitted); copies and host "
-                   "work count 0\n",
-                   c.hw->name.c_str(), c.hw->launch_overhead_us);
+                   "cdnajit HIP: event times are modelled (model %s): the modelled times of the kernels between the "
+                   "events, each with the product's launch overhead (%.2f us, fitted), %s, and %.2f us per host "
+                   "synchronize that waited for a kernel (CDNAJIT_HIP_HOST_SYNC_US); copies count 0\n",
+                   c.hw->name.c_str(), c.hw->launch_overhead_us,
+                   c.host_work ? "the program's host work between HIP calls the device waited for, at its CPU time "
+                                 "measured on this machine (CDNAJIT_HIP_HOST_WORK=0: 0)"
+                               : "host work counted 0 (CDNAJIT_HIP_HOST_WORK=0)",
+                   c.host_sync_us);
     else
       std::fprintf(stderr,
                    "cdnajit HIP: event times are host wall time of the simulator (CDNAJIT_HIP_MODEL=off), not a GPU "

@@ -79,6 +79,12 @@ struct Config {
   // without a synchronize inside its timed region, 10.5-16.1 us) is quoted in
   // tools/validation/hipkittens/README.md.
   double host_sync_us = 0;
+  // CDNAJIT_HIP_HOST_WORK=1 (default with a model) | 0: the program's own host work between HIP calls
+  // (the calling thread's CPU time from the end of one call to the start of the next, measured on this
+  // machine) advances the host's point on the modelled timeline, so host work the GPU waits for inside
+  // a timed region (e.g. a host loop between a synchronize and the end event) is in the event times,
+  // and host work while a kernel runs overlaps it. 0: host work counts 0 (deterministic event times).
+  bool host_work = true;
 };
 
 struct LaunchConfig {
@@ -135,19 +141,27 @@ class Runtime {
   hipError_t launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, size_t shared, void** params,
                     const uint8_t* image, size_t image_size, const char* api);
 
-  // Modelled timeline: the sum of the modelled times of the kernels run so far (ms).
+  // Modelled timeline (ms): `modelled_ms` is where the device's queue is done (its kernels' modelled
+  // times, each with the launch overhead, starting no earlier than the host submitted them);
+  // `host_ms` is where the host is (its measured work between calls, Config::host_work, and its
+  // waits for the device). A launch starts at max(host, device); an event marks max(host, device).
   double modelled_ms = 0;
+  double host_ms = 0;
   std::string model_error;       // why the last launch has no modelled time ("" when it has)
   uint64_t unmodelled_launches = 0;  // launches without a modelled time so far
   bool said_event_timing = false;
   bool launched_since_host_sync = false;  // a modelled kernel ran since the last host synchronize
-  // A host synchronize: adds Config::host_sync_us to the modelled timeline when it waited for a kernel.
+  // A host synchronize: the host waits for the device, plus Config::host_sync_us when it waited for a kernel.
   void host_synchronize();
+  // Host work between calls (Config::host_work): entering a call adds the calling thread's CPU time
+  // since it left its previous call to host_ms; leaving a call notes the time. HIP_SIM_ENTER does both.
+  void enter_call();
+  void leave_call();
 
   std::vector<std::unique_ptr<ihipStream_t>> streams;
   std::vector<std::unique_ptr<ihipEvent_t>> events;
   bool known_event(hipEvent_t e) const;
-  void record(ihipEvent_t& e) const;  // the event marks this point of the (modelled and wall) timeline
+  void record(ihipEvent_t& e);  // the event marks this point of the (modelled and wall) timeline
 
  private:
   Runtime() = default;
@@ -162,8 +176,20 @@ bool valid_stream(Runtime& rt, hipStream_t s);
 
 }  // namespace cdnajit::hip_sim
 
-// Every entry point starts with this: the lock, and the device check.
+namespace cdnajit::hip_sim {
+// Marks a call's start and end for the host work between calls (Runtime::enter_call / leave_call).
+struct ApiCall {
+  Runtime& rt;
+  explicit ApiCall(Runtime& r) : rt(r) { rt.enter_call(); }
+  ~ApiCall() { rt.leave_call(); }
+  ApiCall(const ApiCall&) = delete;
+  ApiCall& operator=(const ApiCall&) = delete;
+};
+}  // namespace cdnajit::hip_sim
+
+// Every entry point starts with this: the lock, the call's start (host work), and the device check.
 #define HIP_SIM_ENTER()                                          \
   auto& rt = ::cdnajit::hip_sim::Runtime::get();                 \
   std::lock_guard<std::mutex> hip_sim_lock(rt.mutex);            \
+  ::cdnajit::hip_sim::ApiCall hip_sim_call(rt);                  \
   if (hipError_t e_ = rt.require_device(); e_ != hipSuccess) return e_

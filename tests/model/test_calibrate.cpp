@@ -33,7 +33,7 @@ cdnajit_test::Run cli_with(const std::string& env, const std::string& args) {
 
 std::string drop_in_env(const std::string& model) {
   return std::string("CDNAJIT_HIP_LIBRARY=") + CDNAJIT_DROP_IN +
-         " CDNAJIT_HIP_DEVICE=sim:gfx942 CDNAJIT_HIP_MODEL_ONLY=1 CDNAJIT_HIP_MODEL=" + model;
+         " CDNAJIT_HIP_DEVICE=sim:gfx942 CDNAJIT_HIP_MODEL_ONLY=1 CDNAJIT_HIP_HOST_WORK=0 CDNAJIT_HIP_MODEL=" + model;
 }
 
 }  // namespace
