@@ -498,7 +498,7 @@ TEST_CASE("cdnajit run: numerics and buffer-range switches are validated", "[cli
 
 TEST_CASE("cdnajit gemm: impossible shapes and configurations are usage errors before any work", "[cli][args]") {
   expect_usage_error("gemm --k 100", {"K = 100 must be a multiple of tile_k = 64"});
-  expect_usage_error("gemm --layout TN", {"unknown layout 'TN'", "NN", "NT"});
+  expect_usage_error("gemm --layout TX", {"unknown layout 'TX'", "NN", "NT", "TN", "TT"});
   expect_usage_error("gemm --arch gfx942 --model mi355x", {"model mi355x is a gfx950 product"});
   expect_usage_error("gemm --tile-m 256 --tile-n 256 --tile-k 128", {"LDS limit"});
 }
