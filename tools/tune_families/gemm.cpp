@@ -59,6 +59,7 @@ GemmConfig to_config(const Config& c) {
   k.group_m = std::stoi(config_value(c, "group_m"));
   k.lds_dma = config_value(c, "dma") == "1";
   k.read_ahead = config_value(c, "read_ahead") == "1";
+  k.pingpong = config_value(c, "pingpong") == "1";
   return k;
 }
 
@@ -127,13 +128,14 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
         {"dma", {"0", "1"}, "1: global -> LDS directly into XOR-swizzled rows (gfx950, NT, mfma 16)"},
         {"group_m", {"0", "4", "8"}, "workgroup order: 0 = 2-D grid (M fastest), G = XCD-contiguous groups of G tile rows"},
         {"read_ahead", {"0", "1"}, "1: quadrant MFMAs with the next fragments read between them (dma with 2 stages, or 1 stage without dma)"},
+        {"pingpong", {"0", "1"}, "1: 8-wave ping-pong, two wave groups alternating reads/loads and MFMAs (dma, 2 stages, 8 waves)"},
     };
   }
   std::string problem_format() const override { return kProblemFormat; }
   std::string example_problem() const override { return "200x136x128 NT bf16"; }
   // The generator's defaults (GemmConfig), as `cdnajit gemm` uses them.
   std::string default_config(Arch arch) const override {
-    return fmt::format("tile=128x128,tile_k={},waves=2x2,stages=2,mfma=16,dma=0,group_m=0,read_ahead=0",
+    return fmt::format("tile=128x128,tile_k={},waves=2x2,stages=2,mfma=16,dma=0,group_m=0,read_ahead=0,pingpong=0",
                        arch == Arch::gfx950 ? 64 : 32);
   }
 
