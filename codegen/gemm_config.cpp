@@ -316,10 +316,11 @@ std::vector<GemmConfig> enumerate_gemm_configs(const GemmShape& s, Arch a) {
                     GemmConfig c;
                     c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.stages = st;
                     c.mfma_m = mb; c.lds_dma = dma; c.group_m = g;
-                    for (bool ra : {false, true})
+                    for (int sched : {0, 1, 2})  // lock-step, read-ahead, ping-pong
                       for (bool xr : {false, true})
                         for (int split : {1, 2}) {
-                          c.read_ahead = ra;
+                          c.read_ahead = sched == 1;
+                          c.pingpong = sched == 2;
                           c.lds_xor = xr;
                           c.ra_split = split;
                           try {

@@ -26,7 +26,8 @@
 // Why two quadrants per phase: a barrier between phases costs the MFMA pipe the few cycles between
 // the last MFMA of one group and the first of the other; one quadrant per phase (HipKittens'
 // granularity) pays that twice as often, a whole tile per phase keeps each quarter in flight for
-// less time (modelled on mi355x, 4096^3 bf16: 1580 and 1571 TFLOP/s against 1603 for two).
+// less time (modelled on mi355x, 4096^3 bf16: 1580-1587 and 1571 TFLOP/s against 1603 for two).
+// Tile 0's R_0 also reads A0(0); with fewer A than B blocks per wave R_0 reads more than R_1.
 //
 // Every wait is placed here (the wave's reads of another LDS quarter overlap its DMA into this one,
 // which the wait-count pass, treating LDS as one location, cannot tell apart; the generator builds

@@ -468,7 +468,7 @@ HipKittens' figures from `CDNAJIT_HIP_MODEL_REPORT=1` on the run.sh build):
   or B, half 0 or 1): a quarter is reloaded by every wave in the read phase after both groups have
   read it, each in flight for about 1.5 tiles, and the generator places every wait as in the
   read-ahead. Whole-tile phases (the first version) gave 1506 TFLOP/s at 4096, one quadrant per
-  phase (HipKittens' granularity, twice the barriers) 1580, two quadrants 1603 (HipKittens 1587;
+  phase (HipKittens' granularity, twice the barriers) 1580-1587, two quadrants 1603 (HipKittens 1587;
   MFMA busy 91% against 90%).
 - **Real mechanisms, not model artefacts:** loads issued earlier keep more bytes in flight; a wave's DS
   reads and MFMAs go to different units and interleave in its in-order issue; and a ds_read of one LDS

@@ -77,6 +77,7 @@ GemmConfig to_config(const Config& c) {
   k.read_ahead = config_value(c, "read_ahead") == "1";
   k.lds_xor = config_value(c, "lds_xor") == "1";
   k.ra_split = std::stoi(config_value(c, "ra_split"));
+  k.pingpong = config_value(c, "pingpong") == "1";
   return k;
 }
 
@@ -152,13 +153,14 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
         {"read_ahead", {"0", "1"}, "1: quadrant MFMAs with the next fragments read between them (dma with 2 stages, or 1 stage without dma)"},
         {"lds_xor", {"0", "1"}, "1: unpadded LDS rows with XOR-swizzled 8-byte units (gfx942, NT, no dma; rows of 128 bytes or more)"},
         {"ra_split", {"1", "2"}, "read_ahead without dma: K sub-tiles per K tile (2: half the fragment registers)"},
+        {"pingpong", {"0", "1"}, "1: 8-wave ping-pong, two wave groups alternating reads/loads and MFMAs (dma, 2 stages, 8 waves)"},
     };
   }
   std::string problem_format() const override { return kProblemFormat; }
   std::string example_problem() const override { return "200x136x128 NT bf16"; }
   // The generator's defaults (GemmConfig), as `cdnajit gemm` uses them.
   std::string default_config(Arch arch) const override {
-    return fmt::format("tile=128x128,tile_k={},waves=2x2,stages=2,mfma=16,dma=0,group_m=0,read_ahead=0,lds_xor=0,ra_split=1",
+    return fmt::format("tile=128x128,tile_k={},waves=2x2,stages=2,mfma=16,dma=0,group_m=0,read_ahead=0,lds_xor=0,ra_split=1,pingpong=0",
                        arch == Arch::gfx950 ? 64 : 32);
   }
 
