@@ -107,11 +107,9 @@ class GemmGenerator : MfmaGemmEmitter {
   }
 
   // K rows a thread loads back to back so that write_k_rows packs them into one LDS write per
-  // column: 4 (ds_write_b64 of 4 K values), 2 (ds_write_b32) or 1 (ds_write_b16; fp8: ds_write_b8).
-  int k_row_pack(int chunks) const {
-    if (p_.esize != 2) return 1;
-    return chunks % 4 == 0 ? 4 : chunks % 2 == 0 ? 2 : 1;
-  }
+  // column: 4 (ds_write_b64 of 4 K values; fp8 ds_write_b32), 2 (ds_write_b32; fp8 ds_write_b16) or
+  // 1 (ds_write_b16; fp8 ds_write_b8).
+  int k_row_pack(int chunks) const { return chunks % 4 == 0 ? 4 : chunks % 2 == 0 ? 2 : 1; }
 
   // An operand stored with K as the row index (B of NN/TN, A of TN/TT; `cols` = N or M values per
   // K row, from `first`): thread t loads the E = 16 / esize columns from E * (t % cpr) of K rows
@@ -160,11 +158,11 @@ class GemmGenerator : MfmaGemmEmitter {
   // A K-row operand's staged chunks down E LDS rows each (cpr chunks per K row). 2-byte inputs: the
   // G = k_row_pack chunks of G consecutive K rows give each column G consecutive K values, paired
   // by v_perm_b32 (row k's element low, row k + 1's high) and written by one ds_write_b64 (G = 4) or
-  // ds_write_b32 (G = 2), or one ds_write_b16 / _d16_hi per element (G = 1). fp8: 1-byte writes
-  // (ds_write_b8 / _d16_hi of each dword and of a copy shifted right by 8 bits).
+  // ds_write_b32 (G = 2), or one ds_write_b16 / _d16_hi per element (G = 1). fp8: write_k_rows_fp8.
   void write_k_rows(Reg base, const std::vector<Reg>& staged, int cpr) {
     const int RB = p_.lds_row_bytes, kstep = p_.threads / cpr, es = p_.esize;
     const int G = k_row_pack(int(staged.size()));
+    if (es == 1 && G > 1) return write_k_rows_fp8(base, staged, kstep, G);
     if (G > 1) {
       const Reg lo = sconst(0x05040100, "perm_lo_halves"), hi = sconst(0x07060302, "perm_hi_halves");
       for (size_t j = 0; j * G < staged.size(); ++j) {
@@ -204,6 +202,41 @@ class GemmGenerator : MfmaGemmEmitter {
     }
   }
 
+  // fp8 K rows, G = 2 or 4 per thread: for each pair of columns (c, c + 1), bytes b, b + 1 of dword
+  // c / 4, one v_perm_b32 per 2 K rows interleaves them ([k.c, k+1.c, k.c+1, k+1.c+1]); G = 2: the
+  // halves go to columns c and c + 1 (ds_write_b16 / _d16_hi); G = 4: two more v_perm_b32 join the
+  // K-row pairs into each column's 4 K values (ds_write_b32).
+  void write_k_rows_fp8(Reg base, const std::vector<Reg>& staged, int kstep, int G) {
+    const int RB = p_.lds_row_bytes;
+    const Reg inter[2] = {sconst(0x05010400, "perm_bytes01"), sconst(0x07030602, "perm_bytes23")};
+    Reg lo, hi;
+    if (G == 4) {
+      lo = sconst(0x05040100, "perm_lo_halves");
+      hi = sconst(0x07060302, "perm_hi_halves");
+    }
+    for (size_t j = 0; j * G < staged.size(); ++j) {
+      const int kb = int(j) * kstep * G;  // byte of the group's first K row
+      for (int c = 0; c < 16; c += 2) {
+        const int d = c / 4;
+        const Reg sel = inter[(c % 4) / 2];
+        Reg t01 = k_.vgpr("k_row_pair");
+        k_.v_perm_b32(t01, staged[j * G + 1][d], staged[j * G][d], sel);
+        if (G == 2) {
+          k_.ds_write_b16(base, t01, Offset(c * RB + kb));
+          k_.ds_write_b16_d16_hi(base, t01, Offset((c + 1) * RB + kb));
+          continue;
+        }
+        Reg t23 = k_.vgpr("k_row_pair");
+        k_.v_perm_b32(t23, staged[j * G + 3][d], staged[j * G + 2][d], sel);
+        Reg w0 = k_.vgpr("k_row_pack"), w1 = k_.vgpr("k_row_pack");
+        k_.v_perm_b32(w0, t23, t01, lo);
+        k_.v_perm_b32(w1, t23, t01, hi);
+        k_.ds_write_b32(base, w0, Offset(c * RB + kb));
+        k_.ds_write_b32(base, w1, Offset((c + 1) * RB + kb));
+      }
+    }
+  }
+
   // The soffset multipliers of the K-row operands (issue_loads), hoisted out of the loop (N * 2 is
   // hoisted for every layout, as before the K-row A).
   void hoist_k_row_strides() {
@@ -212,6 +245,8 @@ class GemmGenerator : MfmaGemmEmitter {
     if (a_k_rows()) hoist_consts({uint32_t(s_.M) * uint32_t(p_.esize)});
     if ((a_k_rows() && k_row_pack(p_.a_chunks) > 1) || (b_k_rows() && k_row_pack(p_.b_chunks) > 1))
       hoist_consts({0x05040100, 0x07060302});  // write_k_rows' v_perm_b32 selectors
+    if (p_.esize == 1 && ((a_k_rows() && k_row_pack(p_.a_chunks) > 1) || (b_k_rows() && k_row_pack(p_.b_chunks) > 1)))
+      hoist_consts({0x05010400, 0x07030602});
   }
 
   // DMA: thread t's chunk i goes to LDS row row0 + i * step, slot t % cpr, and holds the logical
