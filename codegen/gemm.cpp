@@ -34,9 +34,11 @@
 // pass are two rows' 8 chunks, 8 even and 8 odd units: conflict free too. Global loads are as
 // with padding. tests/codegen/test_gemm.cpp checks the pass counts with and without the xor.
 // B of layouts NN and TN arrives K-major (a 16-byte chunk is 8 consecutive columns of one K row); it
-// is written down 8 LDS rows with 2-byte writes (ds_write_b16 / _d16_hi), which is simple but costs
-// 8 LDS writes per chunk instead of one. A of layouts TN and TT (stored K x M) takes the same path
-// into the A rows of the stage (k_row_offsets, k_row_write_base, write_k_rows).
+// is written down 8 LDS rows. A thread loads 2 or 4 consecutive K rows of the same columns where its
+// chunk count allows, so each column's 2 or 4 K values are paired by v_perm_b32 and written by one
+// ds_write_b32 / _b64 (8 writes per 2 or 4 chunks); otherwise 2-byte writes (ds_write_b16 / _d16_hi,
+// 8 per chunk), and 1-byte writes for fp8 (16 per chunk). A of layouts TN and TT (stored K x M)
+// takes the same path into the A rows of the stage (k_row_offsets, k_row_write_base, write_k_rows).
 #include "codegen/gemm.hpp"
 
 #include <fmt/format.h>
@@ -122,16 +124,24 @@ class GemmGenerator : MfmaGemmEmitter {
     b_off_ = k_row_offsets(n0_, p_.nn_chunks_per_row, p_.b_chunks, uint32_t(s_.N), nn_cb_, nn_kr0_, "b");
   }
 
+  // K rows a thread loads back to back so that write_k_rows packs them into one LDS write per
+  // column: 4 (ds_write_b64 of 4 K values; fp8 ds_write_b32), 2 (ds_write_b32; fp8 ds_write_b16) or
+  // 1 (ds_write_b16; fp8 ds_write_b8).
+  int k_row_pack(int chunks) const { return chunks % 4 == 0 ? 4 : chunks % 2 == 0 ? 2 : 1; }
+
   // An operand stored with K as the row index (B of NN/TN, A of TN/TT; `cols` = N or M values per
-  // K row, from `first`): thread t loads the E = 16 / esize columns from E * (t % cpr) of K rows t / cpr
-  // + i * (threads / cpr). Sets `chunk` = t % cpr and `krow0` = t / cpr; returns the byte offsets at K
-  // tile 0, oob() for chunks past `cols` (whole chunks: cols is a multiple of E, plan check).
+  // K row, from `first`): thread t loads the E = 16 / esize columns from E * (t % cpr) of K rows
+  // G * (t / cpr) + g + j * G * (threads / cpr), chunk i = j * G + g, G = k_row_pack(chunks). Sets
+  // `chunk` = t % cpr and `krow0` = G * (t / cpr); returns the byte offsets at K tile 0, oob() for
+  // chunks past `cols` (whole chunks: cols is a multiple of E, plan check).
   std::vector<Reg> k_row_offsets(Reg first, int cpr, int chunks, uint32_t cols, Reg& chunk, Reg& krow0,
                                  const char* name) {
     chunk = k_.vgpr(fmt::format("{}_chunk", name));
     k_.v_and_b32(chunk, cpr - 1, tid_);
     krow0 = k_.vgpr(fmt::format("{}_krow", name));
     k_.v_lshrrev_b32(krow0, std::countr_zero(unsigned(cpr)), tid_);
+    const int G = k_row_pack(chunks);
+    if (G > 1) k_.v_lshlrev_b32(krow0, std::countr_zero(unsigned(G)), krow0);
     const uint32_t es = uint32_t(p_.esize);
     const int es_shift = std::countr_zero(es);
     Reg col = k_.vgpr(fmt::format("{}_col", name));
@@ -145,7 +155,7 @@ class GemmGenerator : MfmaGemmEmitter {
     std::vector<Reg> out;
     for (int i = 0; i < chunks; ++i) {
       Reg off = k_.vgpr(fmt::format("{}_off", name));
-      k_.v_add_u32(off, int64_t(uint32_t(i * kstep) * cols * es), off0);
+      k_.v_add_u32(off, int64_t(uint32_t(i % G + i / G * kstep * G) * cols * es), off0);
       k_.v_cndmask_b32(off, oob(), off, ok);
       out.push_back(off);
     }
@@ -163,38 +173,91 @@ class GemmGenerator : MfmaGemmEmitter {
     return w;
   }
 
-  // A K-row operand's staged chunks down E LDS rows each, one element per row (cpr chunks per K
-  // row): 2-byte writes (ds_write_b16 / _d16_hi), or for fp8 1-byte writes (ds_write_b8 / _d16_hi of
-  // each dword and of a copy shifted right by 8 bits).
-  // `pieces` (not null): each chunk's writes appended as one emitter (as write_lds).
+  // A K-row operand's staged chunks down E LDS rows each (cpr chunks per K row). 2-byte inputs: the
+  // G = k_row_pack chunks of G consecutive K rows give each column G consecutive K values, paired
+  // by v_perm_b32 (row k's element low, row k + 1's high) and written by one ds_write_b64 (G = 4) or
+  // ds_write_b32 (G = 2), or one ds_write_b16 / _d16_hi per element (G = 1). fp8: write_k_rows_fp8.
+  // `pieces` (not null): the writes appended as one emitter (as write_lds).
   void write_k_rows(Reg base, const std::vector<Reg>& staged, int cpr,
                     std::vector<std::function<void()>>* pieces = nullptr) {
+    if (pieces) {
+      pieces->push_back([this, base, staged, cpr] { write_k_rows(base, staged, cpr); });
+      return;
+    }
     const int RB = p_.lds_row_bytes, kstep = p_.threads / cpr, es = p_.esize;
+    const int G = k_row_pack(int(staged.size()));
+    if (es == 1 && G > 1) return write_k_rows_fp8(base, staged, kstep, G);
+    if (G > 1) {
+      const Reg lo = sconst(0x05040100, "perm_lo_halves"), hi = sconst(0x07060302, "perm_hi_halves");
+      for (size_t j = 0; j * G < staged.size(); ++j) {
+        const int kb = int(j) * kstep * G * es;  // byte of the group's first K row
+        for (int c = 0; c < 8; ++c) {
+          const Reg sel = c % 2 == 0 ? lo : hi;
+          Reg w = k_.vgpr("k_row_pack", G / 2, G / 2);
+          for (int h = 0; h < G / 2; ++h)
+            k_.v_perm_b32(w[h], staged[j * G + 2 * h + 1][c / 2], staged[j * G + 2 * h][c / 2], sel);
+          if (G == 4) k_.ds_write_b64(base, w, Offset(c * RB + kb));
+          else k_.ds_write_b32(base, w, Offset(c * RB + kb));
+        }
+      }
+      return;
+    }
     for (size_t i = 0; i < staged.size(); ++i) {
-      auto f = [this, base, d_i = staged[i], i, RB, kstep, es] {
-        if (es == 1) {
-          for (int dw = 0; dw < 4; ++dw) {
-            Reg d = d_i[dw];
-            Reg odd = k_.vgpr("k_row_odd_bytes");
-            k_.v_lshrrev_b32(odd, 8, d);
-            for (int b = 0; b < 4; ++b) {
-              const Offset at((4 * dw + b) * RB + int(i) * kstep);
-              Reg src = b % 2 == 0 ? d : odd;
-              if (b < 2) k_.ds_write_b8(base, src, at);
-              else k_.ds_write_b8_d16_hi(base, src, at);
-            }
+      if (es == 1) {
+        for (int dw = 0; dw < 4; ++dw) {
+          Reg d = staged[i][dw];
+          Reg odd = k_.vgpr("k_row_odd_bytes");
+          k_.v_lshrrev_b32(odd, 8, d);
+          for (int b = 0; b < 4; ++b) {
+            const Offset at((4 * dw + b) * RB + int(i) * kstep);
+            Reg src = b % 2 == 0 ? d : odd;
+            if (b < 2) k_.ds_write_b8(base, src, at);
+            else k_.ds_write_b8_d16_hi(base, src, at);
           }
-          return;
         }
-        for (int j = 0; j < 8; ++j) {
-          Reg d = d_i[j / 2];
-          const Offset at(j * RB + int(i) * kstep * 2);
-          if (j % 2 == 0) k_.ds_write_b16(base, d, at);
-          else k_.ds_write_b16_d16_hi(base, d, at);
+        continue;
+      }
+      for (int j = 0; j < 8; ++j) {
+        Reg d = staged[i][j / 2];
+        const Offset at(j * RB + int(i) * kstep * 2);
+        if (j % 2 == 0) k_.ds_write_b16(base, d, at);
+        else k_.ds_write_b16_d16_hi(base, d, at);
+      }
+    }
+  }
+
+  // fp8 K rows, G = 2 or 4 per thread: for each pair of columns (c, c + 1), bytes b, b + 1 of dword
+  // c / 4, one v_perm_b32 per 2 K rows interleaves them ([k.c, k+1.c, k.c+1, k+1.c+1]); G = 2: the
+  // halves go to columns c and c + 1 (ds_write_b16 / _d16_hi); G = 4: two more v_perm_b32 join the
+  // K-row pairs into each column's 4 K values (ds_write_b32).
+  void write_k_rows_fp8(Reg base, const std::vector<Reg>& staged, int kstep, int G) {
+    const int RB = p_.lds_row_bytes;
+    const Reg inter[2] = {sconst(0x05010400, "perm_bytes01"), sconst(0x07030602, "perm_bytes23")};
+    Reg lo, hi;
+    if (G == 4) {
+      lo = sconst(0x05040100, "perm_lo_halves");
+      hi = sconst(0x07060302, "perm_hi_halves");
+    }
+    for (size_t j = 0; j * G < staged.size(); ++j) {
+      const int kb = int(j) * kstep * G;  // byte of the group's first K row
+      for (int c = 0; c < 16; c += 2) {
+        const int d = c / 4;
+        const Reg sel = inter[(c % 4) / 2];
+        Reg t01 = k_.vgpr("k_row_pair");
+        k_.v_perm_b32(t01, staged[j * G + 1][d], staged[j * G][d], sel);
+        if (G == 2) {
+          k_.ds_write_b16(base, t01, Offset(c * RB + kb));
+          k_.ds_write_b16_d16_hi(base, t01, Offset((c + 1) * RB + kb));
+          continue;
         }
-      };
-      if (pieces) pieces->push_back(f);
-      else f();
+        Reg t23 = k_.vgpr("k_row_pair");
+        k_.v_perm_b32(t23, staged[j * G + 3][d], staged[j * G + 2][d], sel);
+        Reg w0 = k_.vgpr("k_row_pack"), w1 = k_.vgpr("k_row_pack");
+        k_.v_perm_b32(w0, t23, t01, lo);
+        k_.v_perm_b32(w1, t23, t01, hi);
+        k_.ds_write_b32(base, w0, Offset(c * RB + kb));
+        k_.ds_write_b32(base, w1, Offset((c + 1) * RB + kb));
+      }
     }
   }
 
@@ -204,6 +267,10 @@ class GemmGenerator : MfmaGemmEmitter {
     hoist_consts({uint32_t(s_.N) * 2});
     if (b_k_rows()) hoist_consts({uint32_t(s_.N) * uint32_t(p_.esize)});
     if (a_k_rows()) hoist_consts({uint32_t(s_.M) * uint32_t(p_.esize)});
+    if ((a_k_rows() && k_row_pack(p_.a_chunks) > 1) || (b_k_rows() && k_row_pack(p_.b_chunks) > 1))
+      hoist_consts({0x05040100, 0x07060302});  // write_k_rows' v_perm_b32 selectors
+    if (p_.esize == 1 && ((a_k_rows() && k_row_pack(p_.a_chunks) > 1) || (b_k_rows() && k_row_pack(p_.b_chunks) > 1)))
+      hoist_consts({0x05010400, 0x07030602});
   }
 
   // DMA: thread t's chunk i goes to LDS row row0 + i * step, slot t % cpr, and holds the logical

@@ -5,7 +5,7 @@
 // of mfma_m x mfma_m MFMA blocks with fp32 accumulators in AGPRs. Per K tile every thread
 // issues 16-byte buffer loads of A and B into staging registers and writes them to a padded
 // LDS stage (B of layouts NN/TN and A of TN/TT, stored with K as the row index, are transposed on
-// the way: each 16-byte chunk of such a row goes to LDS as eight 2-byte writes down a column); with 2 stages the next tile's loads are in flight
+// the way: each 16-byte chunk of such a row goes down 8 LDS rows, up to 4 K rows packed per write); with 2 stages the next tile's loads are in flight
 // while the current tile's fragments are read and multiplied (codegen/mfma_tile.hpp), one
 // barrier per tile. Rows past M or N read at an offset past num_records (zeros). Epilogue:
 // alpha * acc (+ beta * C read in the output type, one fma) (+ bias[n]) then the activation, all in
