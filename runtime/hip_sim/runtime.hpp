@@ -84,8 +84,9 @@ struct Config {
   // machine) advances the host's point on the modelled timeline, so host work the GPU waits for inside
   // a timed region (e.g. a host loop between a synchronize and the end event) is in the event times,
   // and host work while a kernel runs overlaps it; the work that submits a launch is inside the launch
-  // overhead, that after a charged synchronize inside host_sync_us. 0: host work counts 0
-  // (deterministic event times).
+  // overhead, that after a charged synchronize inside host_sync_us. Several host threads calling HIP
+  // each add their own work to the one host point (an upper bound when they work in parallel).
+  // 0: host work counts 0 (deterministic event times).
   bool host_work = true;
 };
 
