@@ -99,9 +99,16 @@ const Config& Runtime::config() {
 
 void Runtime::host_synchronize() {
   host_ms = std::max(host_ms, modelled_ms);  // the host waits for the device's queue
+  host_work_before_launch = 0;
+  host_work_in_sync = 0;
   if (!launched_since_host_sync) return;  // nothing in flight: the host does not wait
   launched_since_host_sync = false;
-  if (config().hw) host_ms += config().host_sync_us * 1e-3;
+  if (config().hw) {
+    // The synchronize's cost was measured end to end (a timed region with and without it), so it
+    // includes the host's usual work after it: host work up to its length runs inside it.
+    host_ms += config().host_sync_us * 1e-3;
+    host_work_in_sync = config().host_sync_us * 1e-3;
+  }
 }
 
 namespace {
@@ -134,8 +141,13 @@ int64_t clock_read_ns() {
 void Runtime::enter_call() {
   const int64_t now = thread_cpu_ns();
   // Only once the configuration is known: the first call resolves it (and ends no host work).
-  if (left_call_ns >= 0 && config_ && config_->error.empty() && config_->hw && config_->host_work)
-    host_ms += double(std::max<int64_t>(0, now - left_call_ns - clock_read_ns())) * 1e-6;
+  if (left_call_ns >= 0 && config_ && config_->error.empty() && config_->hw && config_->host_work) {
+    const double work = double(std::max<int64_t>(0, now - left_call_ns - clock_read_ns())) * 1e-6;
+    const double ms = std::max(0.0, work - host_work_in_sync);  // beyond what a charged synchronize covers
+    host_work_in_sync = std::max(0.0, host_work_in_sync - work);
+    host_ms += ms;
+    host_work_before_launch += ms;
+  }
 }
 
 void Runtime::leave_call() { left_call_ns = thread_cpu_ns(); }
@@ -323,8 +335,15 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
   }
   if (report) {
     // A launch timed between hipEvents also pays the product's fixed launch overhead; it starts when
-    // the device's queue is done and the host has submitted it.
+    // the device's queue is done and the host has submitted it. The overhead was fitted on a timed
+    // region of an event, the host's work to submit a launch (setting an attribute, the launch stub)
+    // and the launch, so the host work since the last event, synchronize or launch is inside it and
+    // leaves the host's point (a spike of this machine's load there, tens of microseconds in a VM,
+    // would otherwise move a short kernel's time).
+    host_ms -= host_work_before_launch;
     modelled_ms = std::max(modelled_ms, host_ms) + report->ms + c.hw->launch_overhead_us * 1e-3;
+    host_work_before_launch = 0;
+    host_work_in_sync = 0;
     launched_since_host_sync = true;
     if (c.print_reports) std::fprintf(stderr, "%s", model::format_report(*report).c_str());
   }
@@ -340,6 +359,8 @@ bool Runtime::known_event(hipEvent_t e) const { return is_owned(events, e); }
 void Runtime::record(ihipEvent_t& e) {
   e.recorded = true;
   modelled_ms = std::max(modelled_ms, host_ms);  // the device reaches the event when the host has recorded it
+  host_work_before_launch = 0;
+  host_work_in_sync = 0;  // the event is after the synchronize's whole cost
   e.modelled_ms = modelled_ms;
   e.unmodelled_launches = unmodelled_launches;
   e.wall = std::chrono::steady_clock::now();

@@ -83,7 +83,10 @@ struct Config {
   // (the calling thread's CPU time from the end of one call to the start of the next, measured on this
   // machine) advances the host's point on the modelled timeline, so host work the GPU waits for inside
   // a timed region (e.g. a host loop between a synchronize and the end event) is in the event times,
-  // and host work while a kernel runs overlaps it. 0: host work counts 0 (deterministic event times).
+  // and host work while a kernel runs overlaps it; the work that submits a launch is inside the launch
+  // overhead, that after a charged synchronize inside host_sync_us. Several host threads calling HIP
+  // each add their own work to the one host point (an upper bound when they work in parallel).
+  // 0: host work counts 0 (deterministic event times).
   bool host_work = true;
 };
 
@@ -144,9 +147,15 @@ class Runtime {
   // Modelled timeline (ms): `modelled_ms` is where the device's queue is done (its kernels' modelled
   // times, each with the launch overhead, starting no earlier than the host submitted them);
   // `host_ms` is where the host is (its measured work between calls, Config::host_work, and its
-  // waits for the device). A launch starts at max(host, device); an event marks max(host, device).
+  // waits for the device). A launch starts at max(host, device), the host work that submitted it
+  // left out (its overhead covers that); an event marks max(host, device).
   double modelled_ms = 0;
   double host_ms = 0;
+  // Host work since the last event record, host synchronize or launch: the next launch's fitted
+  // overhead covers it (the host's work to submit a launch).
+  double host_work_before_launch = 0;
+  // What is left of the last charged host synchronize (Config::host_sync_us) for the host work after it.
+  double host_work_in_sync = 0;
   std::string model_error;       // why the last launch has no modelled time ("" when it has)
   uint64_t unmodelled_launches = 0;  // launches without a modelled time so far
   bool said_event_timing = false;

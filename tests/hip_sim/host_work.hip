@@ -5,6 +5,8 @@
 //   (b) a launch, a synchronize, then 2 ms of host work (BabelStream's Dot: the host adds the
 //       partial sums before the end event): the launch's time plus about 2 ms;
 //   (c) a long kernel, 0.2 ms of host work while it runs, then the synchronize: the kernel's time;
+//   (d) 2 ms of host work, then a launch: the launch alone (the host work that submits a launch is
+//       inside the launch's fitted overhead, which was measured with it);
 // and with CDNAJIT_HIP_HOST_WORK=0 (argument "off") that (a) is 0 and (b) the launch's time.
 //   host_work on|off
 #include <cmath>
@@ -75,6 +77,14 @@ int main(int argc, char** argv) {
   CHECK(hipEventRecord(t1));
   expect("(b) launch + synchronize + 2 ms of host work", elapsed(), launch_ms + (on ? worked_b - 0.01 : 0),
          launch_ms + (on ? worked_b + 0.05 : 0.001));
+  // (d) host work before a launch.
+  CHECK(hipEventRecord(t0));
+  const double worked_d = host_work(2.0);
+  spin<<<1, 64>>>(x, 1);
+  CHECK(hipDeviceSynchronize());
+  CHECK(hipEventRecord(t1));
+  (void)worked_d;
+  expect("(d) 2 ms of host work + launch + synchronize", elapsed(), launch_ms - 0.001, launch_ms + 0.002);
   // (c) host work while a long kernel runs is hidden.
   const int iterations = 200000;  // about 2 ms modelled on MI300X (one wave, a dependent loop)
   CHECK(hipEventRecord(t0));
