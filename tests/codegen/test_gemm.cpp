@@ -358,6 +358,25 @@ TEST_CASE("gemm gfx942: the XOR rows' LDS accesses are bank-conflict free by the
   CHECK(off.report.cu.lds_passes > 4 * off.report.cu.lds_instructions);
 }
 
+// The register-staged read-ahead places its own waits (read_ahead_schedule.hpp): with the wait-count
+// pass in verify mode it finds nothing to add, for the XOR rows in two K sub-tiles (4 K tiles: the
+// loop runs) and for padded rows.
+TEST_CASE("gemm gfx942: the register-staged read-ahead's waits pass the wait-count pass in verify mode", "[gemm]") {
+  BuildOptions o;
+  o.waitcnt = PassMode::Verify;
+  GemmConfig x = config(256, 256, 64, 2, 4, 1, 16);
+  x.lds_xor = x.read_ahead = true;
+  x.ra_split = 2;
+  GemmConfig p = config(128, 128, 64, 2, 2, 1, 16);
+  p.read_ahead = true;
+  for (const GemmConfig& c : {x, p}) {
+    const BuildResult r = build_gemm(make_gemm_plan(shape(512, 512, 256, GemmLayout::NT), Arch::gfx942, c), o);
+    INFO(c.str() << ": " << r.stats.pass_findings.size() << " findings"
+                 << (r.stats.pass_findings.empty() ? "" : ", first: " + r.stats.pass_findings.front()));
+    CHECK(r.stats.pass_findings.empty());
+  }
+}
+
 // The read-ahead schedule against the schedule it replaces, by the timing model, on a full grid
 // (2048^3, 256 workgroups of 128x128: every CU busy, so the replayed CU gets its share of the memory
 // bandwidth). DMA path: the loads of the next halves are issued before the current ones are waited
