@@ -118,8 +118,9 @@ GemmConfig cfg(int tm, int tn, int tk, int wm, int wn, int stages, int group_m =
 // (64 KiB), the next tile's loads flying into registers during the MFMAs: 128x128 with 128-byte rows
 // (tile_k 64), at 1024 also 64x64 with 256-byte rows (tile_k 128: 256 workgroups), and 256x256 with
 // 8 waves in the grouped order, with padded 64-byte rows (tile_k 32) and with unpadded XOR-swizzled
-// 128-byte rows (tile_k 64, "xor", read in two K sub-tiles "ra/2" to keep two waves per SIMD), each
-// with read-ahead; at 4096 also without.
+// 128-byte rows (tile_k 64, "xor", read in two K sub-tiles "ra/2" to keep two waves per SIMD), from
+// 4096 on also 128x128 with XOR rows (32 KiB: two workgroups per CU), each with read-ahead; at 4096
+// also without.
 std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
   std::vector<GemmConfig> c;
   const bool small = n <= 2048, large = n >= 2048;
@@ -143,6 +144,11 @@ std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
       GemmConfig x = cfg(256, 256, 64, 2, 4, 1, 8, false, false, true);
       x.lds_xor = true;
       x.ra_split = 2;
+      c.push_back(x);
+    }
+    if (n >= 4096) {  // 32 KiB unpadded: two workgroups per CU, so the tail round is a smaller share
+      GemmConfig x = cfg(128, 128, 64, 2, 2, 1, 8, false, false, true);
+      x.lds_xor = true;
       c.push_back(x);
     }
     if (n == 4096) c.push_back(cfg(256, 256, 32, 2, 4, 1, 8));

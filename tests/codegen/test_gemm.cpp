@@ -141,6 +141,9 @@ void check_arch(Arch arch) {
     check_case(arch, {shape(200, 136, 256, GemmLayout::NT), x, "XOR rows, two stages"});
     x.stages = 1;
     check_case(arch, {shape(200, 136, 256, GemmLayout::NT), x, "XOR rows, one stage"});
+    x.read_ahead = true;
+    x.group_m = 8;
+    check_case(arch, {shape(256, 384, 320, GemmLayout::NT), x, "XOR rows, read-ahead, 5 K tiles"});
     x = config(128, 128, 128, 2, 2, 1, 32);  // 256-byte rows, 32x32 blocks
     x.lds_xor = true;
     check_case(arch, {shape(128, 128, 256, GemmLayout::NT), x, "XOR rows, 32x32 MFMA, tile_k 128"});
