@@ -499,9 +499,10 @@ What the unpadded rows do change is how many workgroups fit a CU: 128x128 tiles 
 take 32 KiB (34 KiB padded), so two run per CU. With 304 CUs, 256x256 tiles at 8192 make 1024
 workgroups in four rounds whose last fills 112 CUs (the busiest CU does 4 where the mean is 3.37);
 128x128 ones make 4096 in 608 slots (14 against 13.47): 8192^3 modelled 735 TFLOP/s (256x256x64 xor
-ra/2) -> 848 (128x128x64 xor ra), MFMA busy 96%. At 4096 every tiling of powers of two leaves the
-same 84% of the CUs' time (256 workgroups of 256x256, or 1024 of 128x128 in 608 slots), which caps
-this kernel and HipKittens' alike; filling the last round needs stream-K.
+ra/2) -> 848 (128x128x64 xor ra), MFMA busy 96%. At 4096, 256x256, 256x128 and 128x128 tiles all
+leave 16% of the CUs' time idle in the last round (256 workgroups on 304 CUs; 512 on 304; 1024 in
+608 slots), which caps this kernel and HipKittens' alike (64x64 tiles fill the rounds better but
+model slower: 544 and 517 TFLOP/s); filling the last round needs stream-K.
 )";
     md << "\nMFMA peaks used for the % columns (the product's CUs x 4 SIMDs x the instruction's FLOPs per pass count, "
           "runtime/model/hardware.cpp):\n\n"
