@@ -119,8 +119,9 @@ GemmConfig cfg(int tm, int tn, int tk, int wm, int wn, int stages, int group_m =
 // (64 KiB), the next tile's loads flying into registers during the MFMAs: 128x128 with 128-byte rows
 // (tile_k 64), at 1024 also 64x64 with 256-byte rows (tile_k 128: 256 workgroups), and 256x256 with
 // 8 waves in the grouped order, with padded 64-byte rows (tile_k 32) and with unpadded XOR-swizzled
-// 128-byte rows (tile_k 64, "xor", read in two K sub-tiles "ra/2" to keep two waves per SIMD), each
-// with read-ahead; at 4096 also without.
+// 128-byte rows (tile_k 64, "xor", read in two K sub-tiles "ra/2" to keep two waves per SIMD), from
+// 4096 on also 128x128 with XOR rows (32 KiB: two workgroups per CU), each with read-ahead; at 4096
+// also without.
 std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
   std::vector<GemmConfig> c;
   const bool small = n <= 2048, large = n >= 2048;
@@ -145,6 +146,11 @@ std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
       GemmConfig x = cfg(256, 256, 64, 2, 4, 1, 8, false, false, true);
       x.lds_xor = true;
       x.ra_split = 2;
+      c.push_back(x);
+    }
+    if (n >= 4096) {  // 32 KiB unpadded: two workgroups per CU, so the tail round is a smaller share
+      GemmConfig x = cfg(128, 128, 64, 2, 2, 1, 8, false, false, true);
+      x.lds_xor = true;
       c.push_back(x);
     }
     if (n == 4096) c.push_back(cfg(256, 256, 32, 2, 4, 1, 8));
@@ -502,6 +508,14 @@ AGPRs, two waves per SIMD). L2 traffic halves to 1208 MB, as HipKittens'; the ti
 (MFMA busy 94-95% either way), since L2 was not the limit: with one workgroup per CU the MFMA pipe
 idles mainly outside the main loop, in the prologue (the first tile's load latency) and the epilogue
 (1078 of the wave's 1306 VALU instructions: addressing and rounding 128 bf16 outputs per lane).
+What the unpadded rows do change is how many workgroups fit a CU: 128x128 tiles with 128-byte rows
+take 32 KiB (34 KiB padded), so two run per CU. With 304 CUs, 256x256 tiles at 8192 make 1024
+workgroups in four rounds whose last fills 112 CUs (the busiest CU does 4 where the mean is 3.37);
+128x128 ones make 4096 in 608 slots (14 against 13.47): 8192^3 modelled 735 TFLOP/s (256x256x64 xor
+ra/2) -> 848 (128x128x64 xor ra), MFMA busy 96%. At 4096, 256x256, 256x128 and 128x128 tiles all
+leave 16% of the CUs' time idle in the last round (256 workgroups on 304 CUs; 512 on 304; 1024 in
+608 slots), which caps this kernel and HipKittens' alike (64x64 tiles fill the rounds better but
+model slower: 544 and 517 TFLOP/s); filling the last round needs stream-K.
 )";
     md << "\nMFMA peaks used for the % columns (the product's CUs x 4 SIMDs x the instruction's FLOPs per pass count, "
           "runtime/model/hardware.cpp):\n\n"

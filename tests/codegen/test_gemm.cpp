@@ -244,6 +244,9 @@ void check_arch(Arch arch) {
     check_case(arch, {shape(200, 136, 256, GemmLayout::NT), x, "XOR rows, two stages"});
     x.stages = 1;
     check_case(arch, {shape(200, 136, 256, GemmLayout::NT), x, "XOR rows, one stage"});
+    x.read_ahead = true;
+    x.group_m = 8;
+    check_case(arch, {shape(256, 384, 320, GemmLayout::NT), x, "XOR rows, read-ahead, 5 K tiles"});
     x = config(128, 128, 128, 2, 2, 1, 32);  // 256-byte rows, 32x32 blocks
     x.lds_xor = true;
     check_case(arch, {shape(128, 128, 256, GemmLayout::NT), x, "XOR rows, 32x32 MFMA, tile_k 128"});
@@ -541,6 +544,25 @@ TEST_CASE("gemm gfx942: the XOR rows' LDS accesses are bank-conflict free by the
   REQUIRE(on.report.cu.lds_instructions > 0);
   CHECK(on.report.cu.lds_passes == 4 * on.report.cu.lds_instructions);
   CHECK(off.report.cu.lds_passes > 4 * off.report.cu.lds_instructions);
+}
+
+// The register-staged read-ahead places its own waits (read_ahead_schedule.hpp): with the wait-count
+// pass in verify mode it finds nothing to add, for the XOR rows in two K sub-tiles (4 K tiles: the
+// loop runs) and for padded rows.
+TEST_CASE("gemm gfx942: the register-staged read-ahead's waits pass the wait-count pass in verify mode", "[gemm]") {
+  BuildOptions o;
+  o.waitcnt = PassMode::Verify;
+  GemmConfig x = config(256, 256, 64, 2, 4, 1, 16);
+  x.lds_xor = x.read_ahead = true;
+  x.ra_split = 2;
+  GemmConfig p = config(128, 128, 64, 2, 2, 1, 16);
+  p.read_ahead = true;
+  for (const GemmConfig& c : {x, p}) {
+    const BuildResult r = build_gemm(make_gemm_plan(shape(512, 512, 256, GemmLayout::NT), Arch::gfx942, c), o);
+    INFO(c.str() << ": " << r.stats.pass_findings.size() << " findings"
+                 << (r.stats.pass_findings.empty() ? "" : ", first: " + r.stats.pass_findings.front()));
+    CHECK(r.stats.pass_findings.empty());
+  }
 }
 
 // The read-ahead schedule against the schedule it replaces, by the timing model, on a full grid
