@@ -59,6 +59,11 @@ struct ReadAheadHooks {
   // their stage (behind that span's fragment reads), instead of issuing them all at the barrier,
   // where a wave with one wave per SIMD would leave the MFMA pipe idle while it issues them.
   std::function<std::vector<Emit>(int stage, int half)> load_pieces;
+  // Optional: the stores of quadrant (qa, qb)'s accumulators (blocks qa * blocks_m / 2 .., qb *
+  // blocks_n / 2 ..), as pieces. When set, the last K tile hands each quadrant's stores to the MFMAs
+  // of the next quadrant (behind its reads) and emits the last quadrant's after it, so the output
+  // writes start while the MFMAs still run; the generator then stores nothing after the schedule.
+  std::function<std::vector<Emit>(int qa, int qb)> quadrant_stores;
   // Register-staged path: tile 0 into LDS and tile 1's loads in flight (`prologue`); tile t + 1
   // from the staging registers into LDS and, when `load_next`, tile t + 2's loads (`refill`).
   Emit staged_prologue;
@@ -81,6 +86,7 @@ class ReadAheadSchedule {
   void sync(int behind);
   void first_reads();
   void tile(int t, bool dma);
+  void last_tile(std::vector<Read> front, size_t b1);
 
   Kernel& k_;
   ReadAheadShape s_;
