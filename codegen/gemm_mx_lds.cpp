@@ -24,8 +24,24 @@
 // ds_read_u8_d16 / _d16_hi would save registers, but the MFMA of k-step 0 would read the register
 // while the high half's read is in flight (a wait the schedule cannot hide).
 //
+// Issue. At 4 waves (one per SIMD) nothing else issues MFMAs while the wave issues anything else,
+// so a run of non-MFMA instructions leaves the MFMA pipe idle (an fp4 16x16x128 MFMA is 16 cycles:
+// 4 issue turns, 3 of them free for other instructions). Hence: a K tile's loads are pieces
+// (ReadAheadHooks::load_pieces) the schedule spreads between the MFMAs after the barrier, each DMA
+// split into its M0 write and the load (an MFMA between them covers the SALU-writes-M0 hazard),
+// the tile pointers advanced after the loads (none computed before them); the accumulators are
+// zeroed while K tile 0's loads fly; and the output is stored during the last K tile
+// (ReadAheadHooks::quadrant_stores), each quadrant's finished blocks between the next quadrant's
+// MFMAs, so the CU's share of the write bandwidth drains them while the MFMAs run instead of after.
+// With N % 4 == 0 the MFMAs take B as the first operand (transposed accumulators, GemmMxPlan::
+// transposed_acc): a lane then holds 4 consecutive columns of one C row, one 8-byte (bf16) or
+// 16-byte (f32) store per block instead of four 2- or 4-byte ones.
+//
 // MFMA order per accumulator: ascending k-steps (the schedule's quadrants keep it), so the kernel
-// is bit for bit the HIP reference (codegen/hip/gemm_mx.hip).
+// is bit for bit the HIP reference (codegen/hip/gemm_mx.hip). The transposed MFMA computes each
+// element from the same products (b * a = a * b exactly) summed in the same K order; the simulator's
+// numerics treat the two operands alike (runtime/sim/ops_mfma.cpp) and the bit check against the
+// reference confirms it. That the hardware's summation is operand-symmetric is assumed.
 #include "codegen/gemm_mx_lds.hpp"
 
 #include <fmt/format.h>
@@ -36,6 +52,7 @@
 
 #include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/read_ahead_schedule.hpp"
+#include "jit/isa/target.hpp"
 
 namespace cdnajit::codegen {
 
@@ -333,7 +350,8 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
         zeroed = true;
       }
     };
-    h.load_pieces = [&](int stage, int half) { return load_pieces(stage, half); };
+    if (getenv("MX_SPREAD8") || p_.threads <= 64 * isa::target::kSimdsPerCu)
+      h.load_pieces = [&](int stage, int half) { return load_pieces(stage, half); };
     if (p_.transposed_acc) h.quadrant_stores = [&](int qa, int qb) { return quadrant_stores(qa, qb); };
     const int per_half = (p_.a_chunks + p_.b_chunks) / 2 + p_.scale_loads_per_half;
     ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();

@@ -28,6 +28,13 @@
 // operands are already in registers), then lgkmcnt(0) and a barrier (tile t + 1 is in LDS for every
 // wave) and quadrant A1xB1 with the reads of A0 and B0 of tile t + 1 between its MFMAs.
 //
+// Optional hooks (ReadAheadHooks::load_pieces, quadrant_stores; gemm_mx_lds.cpp uses them, gemm
+// does not and its instructions are unchanged): a half tile's loads spread between the MFMAs of the
+// two quadrants after the barrier instead of issued at it (the end-of-tile loads then go with the
+// next tile's first quadrants, so the loop body leaves the same loads pending at its back edge as
+// at its entry), and the output stores of each quadrant of the last K tile between the next
+// quadrant's MFMAs.
+//
 // Every LDS-read wait is placed here: the schedule counts the DS reads it issues (lgkmcnt holds at
 // most 15 on gfx9) and before each MFMA waits for exactly the reads of its two fragments.
 #pragma once

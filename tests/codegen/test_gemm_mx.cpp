@@ -7,8 +7,10 @@
 //  - the host decoder agrees with the OCP formats on hand-picked codes;
 //  - the LDS read-ahead pipeline (gemm_mx_lds.cpp) bit for bit the same, MXFP8 (E4M3, E5M2) and
 //    MXFP4, both scale layouts (mk, km), one and two k-steps per K tile, the grouped order, partial
-//    tiles, 4 and 8 waves; by the timing model's bank model its fragment reads are conflict free and
-//    not without the chunk swizzle;
+//    tiles, 4 and 8 waves, the K loop with its loads spread between the MFMAs, transposed
+//    accumulators stored during the last K tile and the per-element stores when N % 4 != 0; by the
+//    timing model's bank model its fragment reads are conflict free and not without the chunk
+//    swizzle; its instruction stream has no long non-MFMA runs or s_nop in the K loop;
 //  - invalid plans (gfx942, K, tiles, read-ahead limits, registers) are errors naming the limit;
 //  - the modelled time is produced from recorded workgroups only.
 #include <catch2/catch.hpp>
