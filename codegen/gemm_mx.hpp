@@ -25,7 +25,10 @@
 //  - LDS read-ahead (GemmMxConfig::read_ahead; gemm_mx_lds.cpp): K tiles (tile_k elements) go
 //    global -> LDS by DMA into XOR-swizzled rows, two stages, with the tile's scale bytes beside
 //    them, and the waves run the read-ahead schedule of the bf16/fp8 GEMM
-//    (codegen/read_ahead_schedule.hpp) with the scaled MFMA.
+//    (codegen/read_ahead_schedule.hpp) with the scaled MFMA, a K tile's loads spread between the
+//    MFMAs after the barrier that frees their stage; with N % 4 == 0 the MFMAs take B first
+//    (transposed accumulators: a lane holds 4 consecutive C columns, one store per block) and the
+//    last K tile stores each quadrant's finished blocks while the next quadrant's MFMAs run.
 // group_m > 0: a 1-D grid in the grouped, XCD-contiguous tile order of the bf16/fp8 GEMM
 // (GemmConfig::group_m).
 //

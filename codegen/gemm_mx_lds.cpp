@@ -24,17 +24,35 @@
 // ds_read_u8_d16 / _d16_hi would save registers, but the MFMA of k-step 0 would read the register
 // while the high half's read is in flight (a wait the schedule cannot hide).
 //
+// Issue. At 4 waves (one per SIMD) nothing else issues MFMAs while the wave issues anything else,
+// so a run of non-MFMA instructions leaves the MFMA pipe idle (an fp4 16x16x128 MFMA is 16 cycles:
+// 4 issue turns, 3 of them free for other instructions). Hence: a K tile's loads are pieces
+// (ReadAheadHooks::load_pieces) the schedule spreads between the MFMAs after the barrier, each DMA
+// split into its M0 write and the load (an MFMA between them covers the SALU-writes-M0 hazard),
+// the tile pointers advanced after the loads (none computed before them); the accumulators are
+// zeroed while K tile 0's loads fly; and the output is stored during the last K tile
+// (ReadAheadHooks::quadrant_stores), each quadrant's finished blocks between the next quadrant's
+// MFMAs, so the CU's share of the write bandwidth drains them while the MFMAs run instead of after.
+// With N % 4 == 0 the MFMAs take B as the first operand (transposed accumulators, GemmMxPlan::
+// transposed_acc): a lane then holds 4 consecutive columns of one C row, one 8-byte (bf16) or
+// 16-byte (f32) store per block instead of four 2- or 4-byte ones.
+//
 // MFMA order per accumulator: ascending k-steps (the schedule's quadrants keep it), so the kernel
-// is bit for bit the HIP reference (codegen/hip/gemm_mx.hip).
+// is bit for bit the HIP reference (codegen/hip/gemm_mx.hip). The transposed MFMA computes each
+// element from the same products (b * a = a * b exactly) summed in the same K order; the simulator's
+// numerics treat the two operands alike (runtime/sim/ops_mfma.cpp) and the bit check against the
+// reference confirms it. That the hardware's summation is operand-symmetric is assumed.
 #include "codegen/gemm_mx_lds.hpp"
 
 #include <fmt/format.h>
 
 #include <bit>
+#include <memory>
 #include <vector>
 
 #include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/read_ahead_schedule.hpp"
+#include "jit/isa/target.hpp"
 
 namespace cdnajit::codegen {
 
@@ -59,12 +77,11 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     scale_dma_setup();
     read_setup();
     main_loop();
+    if (p_.transposed_acc) return;  // stored by the schedule's last K tile (quadrant_stores)
     k_.comment("epilogue");
-    const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
-    if (p_.transposed_acc) store_transposed(origin);
-    else
-      store_accumulators(acc_, origin, accumulator_lane(lane_, 16), p_.blocks_m, p_.blocks_n, 16, p_.acc_regs(),
-                         s_.output == GemmMxOutput::bf16, uint32_t(s_.M), uint32_t(s_.N), c_rsrc_);
+    store_accumulators(acc_, wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n), accumulator_lane(lane_, 16),
+                       p_.blocks_m, p_.blocks_n, 16, p_.acc_regs(), s_.output == GemmMxOutput::bf16, uint32_t(s_.M),
+                       uint32_t(s_.N), c_rsrc_);
   }
 
  private:
@@ -322,7 +339,9 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
         zeroed = true;
       }
     };
-    h.load_pieces = [&](int stage, int half) { return load_pieces(stage, half); };
+    if (getenv("MX_SPREAD8") || p_.threads <= 64 * isa::target::kSimdsPerCu)
+      h.load_pieces = [&](int stage, int half) { return load_pieces(stage, half); };
+    if (p_.transposed_acc) h.quadrant_stores = [&](int qa, int qb) { return quadrant_stores(qa, qb); };
     const int per_half = (p_.a_chunks + p_.b_chunks) / 2 + p_.scale_loads_per_half;
     ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();
   }
@@ -331,29 +350,48 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // block bi, so lane l holds C row m_wave + 16 bi + l % 16, columns n_wave + 16 bj + 4 (l / 16)
   // .. + 3: one 4-element store per block (bf16: two v_cvt_pk_bf16_f32 and a buffer_store_dwordx2;
   // f32: a buffer_store_dwordx4) instead of four 1-element ones. N % 4 == 0 (the plan checks), so a
-  // lane's 4 columns are all inside N or all past it.
-  void store_transposed(const WaveOrigin& origin) {
+  // lane's 4 columns are all inside N or all past it. The stores of quadrant (qa, qb) as pieces
+  // (ReadAheadHooks::quadrant_stores: the schedule runs them between the last K tile's MFMAs); the
+  // first quadrant's start with the output offsets of every block row and column.
+  std::vector<ReadAheadHooks::Emit> quadrant_stores(int qa, int qb) {
+    std::vector<ReadAheadHooks::Emit> out;
+    if (qa == 0 && qb == 0)
+      out.push_back([this] {
+        k_.comment("epilogue: output offsets");
+        const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
+        const AccumulatorLane lane = accumulator_lane(lane_, 16);
+        const uint32_t osize = uint32_t(p_.out_esize());
+        out_col_ = output_column_offsets(origin.n, lane.row4, p_.blocks_n, 16, int(osize), uint32_t(s_.N));
+        out_row_.clear();
+        for (int bi = 0; bi < p_.blocks_m; ++bi)
+          out_row_.push_back(output_row_offset(origin.m, lane.col, uint32_t(bi * 16), uint32_t(s_.N) * osize, uint32_t(s_.M)));
+      });
+    const int hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
     const bool bf16 = s_.output == GemmMxOutput::bf16;
-    const int osize = p_.out_esize();
-    const AccumulatorLane lane = accumulator_lane(lane_, 16);
-    const std::vector<Reg> coloff = output_column_offsets(origin.n, lane.row4, p_.blocks_n, 16, osize, uint32_t(s_.N));
-    for (int bi = 0; bi < p_.blocks_m; ++bi) {
-      Reg ro = output_row_offset(origin.m, lane.col, uint32_t(bi * 16), uint32_t(s_.N) * uint32_t(osize), uint32_t(s_.M));
-      for (int bj = 0; bj < p_.blocks_n; ++bj) {
-        Reg off = k_.vgpr("out_bytes");
-        k_.v_add_u32(off, ro, coloff[size_t(bj)]);
-        Reg v = k_.vgpr("out_values", 4, 2);
-        for (int r = 0; r < 4; ++r) k_.v_accvgpr_read_b32(v[r], Reg(acc_.at({bi, bj}))[r]);
-        if (!bf16) {
-          k_.buffer_store_dwordx4(v, off, c_rsrc_, 0, offen);
-          continue;
-        }
-        Reg h = k_.vgpr("bf16_quad", 2, 2);
-        k_.v_cvt_pk_bf16_f32(h[0], v[0], v[1]);
-        k_.v_cvt_pk_bf16_f32(h[1], v[2], v[3]);
-        k_.buffer_store_dwordx2(h, off, c_rsrc_, 0, offen);
+    for (int bi = qa * hm; bi < (qa + 1) * hm; ++bi)
+      for (int bj = qb * hn; bj < (qb + 1) * hn; ++bj) {
+        auto v = std::make_shared<Reg>();
+        out.push_back([this, v, bi, bj] {
+          *v = k_.vgpr("out_values", 4, 2);
+          for (int r = 0; r < 2; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
+        });
+        out.push_back([this, v, bi, bj] {
+          for (int r = 2; r < 4; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
+        });
+        out.push_back([this, v, bi, bj, bf16] {
+          Reg off = k_.vgpr("out_bytes");
+          k_.v_add_u32(off, out_row_[size_t(bi)], out_col_[size_t(bj)]);
+          if (!bf16) {
+            k_.buffer_store_dwordx4(*v, off, c_rsrc_, 0, offen);
+            return;
+          }
+          Reg h = k_.vgpr("bf16_quad", 2, 2);
+          k_.v_cvt_pk_bf16_f32(h[0], (*v)[0], (*v)[1]);
+          k_.v_cvt_pk_bf16_f32(h[1], (*v)[2], (*v)[3]);
+          k_.buffer_store_dwordx2(h, off, c_rsrc_, 0, offen);
+        });
       }
-    }
+    return out;
   }
 
   const GemmMxPlan& p_;
@@ -362,6 +400,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   uint32_t lds_base_ = 0;
   Reg tid_, c_rsrc_, a_ptr_, b_ptr_, sa_ptr_, sb_ptr_;
   Reg dma_base_, scale_wave_base_, sra_, srb_, next_a_[2], next_b_[2];
+  std::vector<Reg> out_row_, out_col_;  // epilogue: per block row / column output byte offsets
   std::vector<Reg> a_off_, b_off_, scale_off_, scale_ptr_, scale_rows_, ra_, rb_, next_s_[2], scale_step_;
   RegArray acc_;
 };

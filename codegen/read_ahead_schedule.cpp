@@ -94,6 +94,7 @@ void ReadAheadSchedule::tile(int t, bool dma) {
   const size_t b1 = front.size();
   group(true, 1, t, front);
   if (!dma) return staged_tile(t, front, b1);
+  if (t + 1 >= T && h_.quadrant_stores) return last_tile(std::move(front), b1);
   two(0, front, b1, std::exchange(pending_, {}));
   pending_stage_ = pending_half_ = -1;
   if (t + 1 >= T) return two(1, {}, 0);
@@ -106,6 +107,21 @@ void ReadAheadSchedule::tile(int t, bool dma) {
   two(1, back, std::min(a0, back.size()), std::move(mid));
   sync(t + 2 < T ? 2 : 0);  // half 1 of t + 1 landed (half 0 and 1 of t + 2 may fly)
   if (t + 3 < T) defer_load((t + 1) % 2, 0);
+}
+
+// The last K tile with quadrant_stores: the reads of B1 (then A1) as in any tile, each quadrant's
+// stores behind the next quadrant's reads, the last quadrant's after it. No loads are pending (the
+// last loads went out two tiles before).
+void ReadAheadSchedule::last_tile(std::vector<Read> front, size_t b1) {
+  if (!pending_.empty()) throw Error("read-ahead schedule: internal error, loads pending at the last K tile");
+  const size_t n = std::max(b1, front.size() / 2);
+  std::vector<Read> q00(front.begin(), front.begin() + long(n)), q01(front.begin() + long(n), front.end());
+  quadrant(0, 0, q00);
+  for (Read& r : h_.quadrant_stores(0, 0)) q01.push_back(std::move(r));
+  quadrant(0, 1, q01);
+  quadrant(1, 0, h_.quadrant_stores(0, 1));
+  quadrant(1, 1, h_.quadrant_stores(1, 0));
+  for (Read& r : h_.quadrant_stores(1, 1)) r();
 }
 
 // The loads after a tile's last barrier: issued now, or (load_pieces) spread over the next tile's

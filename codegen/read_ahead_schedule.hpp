@@ -32,6 +32,13 @@
 // writes complete, lgkmcnt(0) and a barrier (tile t + 1 is in LDS for every wave), and
 // A1xB1 with the reads of A0 and B0 of tile t + 1 between its MFMAs.
 //
+// Optional hooks (ReadAheadHooks::load_pieces, quadrant_stores; gemm_mx_lds.cpp uses them, gemm
+// does not and its instructions are unchanged): a half tile's loads spread between the MFMAs of the
+// two quadrants after the barrier instead of issued at it (the end-of-tile loads then go with the
+// next tile's first quadrants, so the loop body leaves the same loads pending at its back edge as
+// at its entry), and the output stores of each quadrant of the last K tile between the next
+// quadrant's MFMAs.
+//
 // Every LDS-read wait is placed here: the schedule counts the DS reads it issues (lgkmcnt holds at
 // most 15 on gfx9) and before each MFMA waits for exactly the reads of its two fragments.
 #pragma once
@@ -67,6 +74,11 @@ struct ReadAheadHooks {
   // their stage (behind that span's fragment reads), instead of issuing them all at the barrier,
   // where a wave with one wave per SIMD would leave the MFMA pipe idle while it issues them.
   std::function<std::vector<Emit>(int stage, int half)> load_pieces;
+  // Optional: the stores of quadrant (qa, qb)'s accumulators (blocks qa * blocks_m / 2 .., qb *
+  // blocks_n / 2 ..), as pieces. When set, the last K tile hands each quadrant's stores to the MFMAs
+  // of the next quadrant (behind its reads) and emits the last quadrant's after it, so the output
+  // writes start while the MFMAs still run; the generator then stores nothing after the schedule.
+  std::function<std::vector<Emit>(int qa, int qb)> quadrant_stores;
   // Register-staged path: tile 0 into LDS and tile 1's loads in flight (`prologue`); tile t + 1
   // from the staging registers into LDS and, when `load_next`, tile t + 2's loads (`refill`: its
   // instructions in pieces, in order, which the schedule spreads between MFMAs).
@@ -92,6 +104,7 @@ class ReadAheadSchedule {
   void first_reads();
   void tile(int t, bool dma);
   void staged_tile(int t, const std::vector<Read>& front, size_t b1);
+  void last_tile(std::vector<Read> front, size_t b1);
 
   Kernel& k_;
   ReadAheadShape s_;

@@ -7,17 +7,22 @@
 //  - the host decoder agrees with the OCP formats on hand-picked codes;
 //  - the LDS read-ahead pipeline (gemm_mx_lds.cpp) bit for bit the same, MXFP8 (E4M3, E5M2) and
 //    MXFP4, both scale layouts (mk, km), one and two k-steps per K tile, the grouped order, partial
-//    tiles, 4 and 8 waves; by the timing model's bank model its fragment reads are conflict free and
-//    not without the chunk swizzle;
+//    tiles, 4 and 8 waves, the K loop with its loads spread between the MFMAs, transposed
+//    accumulators stored during the last K tile and the per-element stores when N % 4 != 0; by the
+//    timing model's bank model its fragment reads are conflict free and not without the chunk
+//    swizzle; its instruction stream has no long non-MFMA runs or s_nop in the K loop;
 //  - invalid plans (gfx942, K, tiles, read-ahead limits, registers) are errors naming the limit;
 //  - the modelled time is produced from recorded workgroups only.
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "codegen/gemm_mx.hpp"
 #include "tools/jobs/gemm_mx_host.hpp"
@@ -113,6 +118,64 @@ TEST_CASE("gemm-mx LDS read-ahead: JIT equals the HIP reference bit for bit and 
              "MXFP8 mk scales, 3 K tiles, partial tile, bf16 out");
   check_case(shape(128, 256, 256, MxFormat::bf8, GemmMxOutput::f32, km), lds_config(128, 128, 2, 2),
              "MXFP8 E5M2 km scales, 2 K tiles");
+}
+
+TEST_CASE("gemm-mx LDS read-ahead: the main loop and the overlapped epilogue, bit for bit", "[gemm_mx]") {
+  // 10 and 5 K tiles: the loop of tile pairs runs, its K-tile loads spread between the MFMAs
+  check_case(shape(136, 132, 1280, MxFormat::fp4, GemmMxOutput::bf16, GemmMxScaleLayout::km), lds_config(128, 128, 2, 2),
+             "MXFP4 km, 10 K tiles, transposed accumulators stored during the last K tile");
+  check_case(shape(72, 130, 640, MxFormat::fp8), lds_config(128, 128, 2, 2),
+             "MXFP8 mk, 5 K tiles, N % 4 != 0: per-element stores after the loop");
+}
+
+// The kernel's instruction stream (the wait-count and hazard passes have run): in the K loop no
+// more than a few instructions lie between two MFMAs (a K tile's loads are spread between them,
+// not issued in one block after the barrier, where the wave's single MFMA pipe would idle), no
+// s_nop, and most output stores issue before the last MFMA (the last K tile stores each quadrant's
+// finished accumulators while the next quadrant's MFMAs run).
+TEST_CASE("gemm-mx LDS read-ahead: loads and stores are spread between the MFMAs", "[gemm_mx]") {
+  const GemmMxShape s = shape(512, 512, 2048, MxFormat::fp4, GemmMxOutput::bf16, GemmMxScaleLayout::km);
+  const GemmMxPlan p = make_gemm_mx_plan(s, Arch::gfx950, lds_config(256, 256, 2, 2, 256, 8));
+  const std::string a = build_gemm_mx(p).assembly;
+  REQUIRE(!a.empty());
+  std::vector<std::string> ops;  // mnemonics, in order
+  size_t loop_begin = 0, loop_end = 0;
+  for (size_t at = 0; at < a.size();) {
+    size_t nl = a.find('\n', at);
+    if (nl == std::string::npos) nl = a.size();
+    std::string line = a.substr(at, nl - at);
+    at = nl + 1;
+    line = line.substr(0, line.find(';'));
+    const size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos) continue;
+    line = line.substr(b);
+    if (line.rfind(".Lloop", 0) == 0 && line.back() == ':') loop_begin = ops.size();
+    if (line.rfind("s_cbranch", 0) == 0 && line.find(".Lloop") != std::string::npos) loop_end = ops.size();
+    if (line[0] == '.' || line.back() == ':') continue;
+    ops.push_back(line.substr(0, line.find(' ')));
+  }
+  REQUIRE(loop_end > loop_begin);
+  int run = 0, longest = 0, nops = 0;
+  for (size_t i = loop_begin; i < loop_end; ++i) {
+    const bool mfma = ops[i].rfind("v_mfma", 0) == 0;
+    run = mfma ? 0 : run + 1;
+    longest = std::max(longest, run);
+    nops += ops[i] == "s_nop";
+  }
+  size_t last_mfma = 0, stores = 0, stores_after = 0;
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].rfind("v_mfma", 0) == 0) last_mfma = i;
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].rfind("buffer_store", 0) == 0) {
+      ++stores;
+      stores_after += i > last_mfma;
+    }
+  INFO("longest run of non-MFMA instructions in the K loop " << longest << ", s_nop " << nops << "; stores " << stores
+                                                             << ", after the last MFMA " << stores_after);
+  CHECK(longest <= 8);
+  CHECK(nops == 0);
+  CHECK(stores == size_t(p.blocks_m * p.blocks_n));  // one 4-column store per accumulator block
+  CHECK(stores_after * 3 < stores);  // about the last quadrant's quarter
 }
 
 TEST_CASE("gemm-mx LDS read-ahead: 256x256 tiles, 8 waves, bit for bit", "[gemm_mx]") {

@@ -126,7 +126,7 @@ void add_gemm_mx_command(CommandLine& cl) {
                    "MFMA block: 16 (default) or 32");
   add_typed_option(c, "--tile-k", o->cfg.tile_k,
                    [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 1024)); },
-                   "with --read-ahead: K elements per LDS tile (default 0 = 128-byte rows: 128 fp8, 256 fp4)");
+                   "with --read-ahead: K elements per LDS tile 128 or 256 (default 0 = 128, one MFMA k-step: 128-byte fp8 rows, 64-byte fp4 rows)");
   add_typed_option(c, "--group-m", o->cfg.group_m,
                    [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 64)); },
                    "workgroup order: 0 = 2-D grid (default); G = XCD-contiguous groups of G tile rows");
