@@ -511,11 +511,12 @@ int main(int argc, char** argv) {
       for (auto& r : rows) {
         md << "**" << r.seed_name << "** (" << r.kernel << ")\n\n```\n" << model::format_report(r.rep) << "```\n\n";
       }
-      md << "### Cost of the model (host)\n\n| kernel | functional run (s) | functional run with recording (s) | CU replay (s) | overhead |\n|---|---|---|---|---|\n";
+      md << "### Cost of the model (host)\n\n| kernel | functional run (s) | functional run with recording (s) | CU replay (s) | "
+            "overhead / functional run |\n|---|---|---|---|---|\n";
       for (auto& r : rows) {
         if (r.sim_plain_s > 0)
-          md << fmt::format("| {} | {:.2f} | {:.2f} | {:.3f} | {:+.1f}% |\n", r.kernel, r.sim_plain_s, r.sim_rec_s,
-                            r.rep.model_seconds, 100 * ((r.sim_rec_s + r.rep.model_seconds) / r.sim_plain_s - 1));
+          md << fmt::format("| {} | {:.2f} | {:.2f} | {:.3f} | {:.2f} |\n", r.kernel, r.sim_plain_s, r.sim_rec_s,
+                            r.rep.model_seconds, (r.sim_rec_s + r.rep.model_seconds - r.sim_plain_s) / r.sim_plain_s);
         else
           md << fmt::format("| {} | not run (--cost-runs 0) | {:.2f} | {:.3f} | - |\n", r.kernel, r.sim_rec_s, r.rep.model_seconds);
       }
@@ -525,7 +526,9 @@ int main(int argc, char** argv) {
                                                              "one after the other")
                                                  : fmt::format("medians of {} runs without and {} with recording, alternating, "
                                                                "so a change of load hits both alike", o.cost_runs, o.cost_runs);
-      md << fmt::format("\nOverhead = (run with recording + replay) / plain run - 1 (target: at most +100%). Run times are "
+      md << fmt::format("\nOverhead / functional run = (run with recording + replay - plain run) / plain run; the target "
+                        "(issue 26) is at most 2, i.e. modelling costs at most 2x the functional simulation time on top of "
+                        "it, as `tools/model_clock_overhead.sh` computes it for a kernel that reads in-kernel clocks. Run times are "
                         "{}; host load average {:.1f} when the report was written. Runs this short (about a second) "
                         "still vary by 10-20% from run to run.\n\n",
                         runs, load[0]);
