@@ -14,6 +14,7 @@
 #include "codegen/workgroup_fit.hpp"
 #include "jit/isa/error.hpp"
 #include "jit/isa/opcode.hpp"
+#include "jit/isa/target.hpp"
 
 namespace cdnajit::codegen {
 
@@ -112,7 +113,12 @@ void plan_lds_read_ahead(GemmMxPlan& p) {
        "the chunk swizzle must be the same for all of a thread's rows and repeat every 16 rows; valid: more "
        "threads or a smaller tile_k");
   p.swizzle_rows = c.lds_swizzle ? sr : 0;
-  p.transposed_acc = p.shape.N % 4 == 0;
+  // Transposed accumulators where the wave is alone on its SIMD (the case they were made for: its
+  // stores then overlap its last K tile's MFMAs). With two waves per SIMD the model drains them
+  // slower than the per-element stores (MXFP4 4096^3 256x256x128 w2x4 bf16: 4022 against 4660
+  // TFLOP/s modelled, the workgroup's waves idle draining 27% of the time against 4%), for a
+  // reason not yet found, so those configurations keep the per-element stores.
+  p.transposed_acc = p.shape.N % 4 == 0 && p.threads <= 64 * isa::target::kSimdsPerCu;
   // Scales: one dword (4 K blocks = one k-step) per row per k-step; a half tile's A rows then B
   // rows, each a whole number of wave loads (64 dwords), so a wave's load is A's or B's.
   p.scale_dwords_per_row = p.k_steps_per_tile;

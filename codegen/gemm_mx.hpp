@@ -26,7 +26,7 @@
 //    global -> LDS by DMA into XOR-swizzled rows, two stages, with the tile's scale bytes beside
 //    them, and the waves run the read-ahead schedule of the bf16/fp8 GEMM
 //    (codegen/read_ahead_schedule.hpp) with the scaled MFMA, a K tile's loads spread between the
-//    MFMAs after the barrier that frees their stage; with N % 4 == 0 the MFMAs take B first
+//    MFMAs after the barrier that frees their stage; with N % 4 == 0 and 4 waves the MFMAs take B first
 //    (transposed accumulators: a lane holds 4 consecutive C columns, one store per block) and the
 //    last K tile stores each quadrant's finished blocks while the next quadrant's MFMAs run.
 // group_m > 0: a 1-D grid in the grouped, XCD-contiguous tile order of the bf16/fp8 GEMM
@@ -113,9 +113,10 @@ struct GemmMxPlan {
   int scale_dwords_per_row = 0, scale_loads_per_half = 0;
   uint32_t lds_scale_half_bytes = 0;  // one half tile's scale slots (scale_loads_per_half * threads dwords)
   uint32_t lds_a_offset = 0, lds_b_offset = 0, lds_bytes = 0;  // A stages, B stages; the scales first
-  // read_ahead with N % 4 == 0: the MFMAs take B as their first operand, so each accumulator lane
-  // holds 4 consecutive columns of one C row (one 8- or 16-byte store instead of four; the same
-  // products summed in the same order per element, so the bits do not change).
+  // read_ahead with N % 4 == 0 and one wave per SIMD: the MFMAs take B as their first operand, so
+  // each accumulator lane holds 4 consecutive columns of one C row (one 8- or 16-byte store instead
+  // of four, issued during the last K tile; the same products summed in the same order per element,
+  // so the bits do not change).
   bool transposed_acc = false;
   uint32_t grid[3] = {1, 1, 1};
 

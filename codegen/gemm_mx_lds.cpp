@@ -33,8 +33,8 @@
 // zeroed while K tile 0's loads fly; and the output is stored during the last K tile
 // (ReadAheadHooks::quadrant_stores), each quadrant's finished blocks between the next quadrant's
 // MFMAs, so the CU's share of the write bandwidth drains them while the MFMAs run instead of after.
-// With N % 4 == 0 the MFMAs take B as the first operand (transposed accumulators, GemmMxPlan::
-// transposed_acc): a lane then holds 4 consecutive columns of one C row, one 8-byte (bf16) or
+// With N % 4 == 0 and one wave per SIMD the MFMAs take B as the first operand (transposed
+// accumulators, GemmMxPlan::transposed_acc): a lane then holds 4 consecutive columns of one C row, one 8-byte (bf16) or
 // 16-byte (f32) store per block instead of four 2- or 4-byte ones.
 //
 // MFMA order per accumulator: ascending k-steps (the schedule's quadrants keep it), so the kernel
@@ -52,7 +52,6 @@
 
 #include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/read_ahead_schedule.hpp"
-#include "jit/isa/target.hpp"
 
 namespace cdnajit::codegen {
 
@@ -339,8 +338,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
         zeroed = true;
       }
     };
-    if (getenv("MX_SPREAD8") || p_.threads <= 64 * isa::target::kSimdsPerCu)
-      h.load_pieces = [&](int stage, int half) { return load_pieces(stage, half); };
+    h.load_pieces = [&](int stage, int half) { return load_pieces(stage, half); };
     if (p_.transposed_acc) h.quadrant_stores = [&](int qa, int qb) { return quadrant_stores(qa, qb); };
     const int per_half = (p_.a_chunks + p_.b_chunks) / 2 + p_.scale_loads_per_half;
     ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();
