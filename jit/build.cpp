@@ -9,6 +9,7 @@
 
 #include "jit/asm/assemble.hpp"
 #include "jit/isa/opcode.hpp"
+#include "jit/isa/print_to.hpp"
 #include "jit/asm/code_object_cache.hpp"
 #include "jit/asm/direct_assemble.hpp"
 #include "jit/codeobject/elf_writer.hpp"
@@ -87,11 +88,17 @@ KernelDescriptorSpec descriptor_spec(const Kernel::Impl& k, const regalloc::Allo
 // One .s line per machine instruction; label lines unindented.
 std::string render_body(const std::vector<isa::MachineInst>& prog, std::vector<int>* line_to_inst) {
   std::string body;
+  body.reserve(prog.size() * 96);  // a line with its comment: grown once, not by doubling
+  if (line_to_inst) line_to_inst->reserve(line_to_inst->size() + prog.size());
   for (size_t i = 0; i < prog.size(); ++i) {
     const isa::MachineInst& mi = prog[i];
-    if (!mi.label_def.empty()) body += mi.label_def + ":\n";
-    else if (!mi.info && mi.raw.empty()) body += "  ; " + mi.comment + "\n";
-    else body += "  " + isa::print(mi) + "\n";
+    if (!mi.label_def.empty()) body.append(mi.label_def).append(":\n");
+    else if (!mi.info && mi.raw.empty()) body.append("  ; ").append(mi.comment).append("\n");
+    else {
+      body.append("  ");
+      isa::print_to(body, mi);
+      body += '\n';
+    }
     if (line_to_inst) line_to_inst->push_back(int(i));
   }
   return body;

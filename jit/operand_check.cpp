@@ -220,6 +220,7 @@ void check_and_fold_operands(const Kernel::Impl& k, const isa::InstrInfo& info, 
     c.fail(fmt::format("{} does not have this instruction (it exists on {})", arch_name(k.arch), has));
   }
   const Dpp* dpp = nullptr;
+  out.ops.reserve(ops.size());  // one allocation per instruction, not one per doubling
   for (const Opnd& o : ops) {
     if (auto* d = std::get_if<Dpp>(&o.v)) {
       if (dpp) c.fail(fmt::format("two DPP controls (made at {} and {}); an instruction takes one", where(dpp->loc), where(d->loc)));

@@ -36,6 +36,7 @@
 
 #include "codegen/dwconv3d.hpp"
 #include "codegen/gemm.hpp"
+#include "codegen/gemm_mx.hpp"
 #include "codegen/examples/examples.hpp"
 #include "codegen/hip_sources.hpp"
 #include "jit/asm/subprocess_toolchain.hpp"
@@ -166,28 +167,55 @@ StageMedians measure(const Case& c, Config config, int reps) {
 }
 
 // GEMM configurations of `cdnajit gemm --m 512 --n 512 --k 512` (issue 31's target: every JIT
-// build <= 5 ms): the default and the largest kernels (256x256 tiles, 8 waves, ~1500-2000
-// instructions).
+// build <= 5 ms): the default and the largest kernels tools/report_gemm models (256x256 tiles,
+// 8 waves, ~1500-2900 instructions): bf16 and fp8 with LDS DMA and read-ahead or ping-pong on
+// gfx950, the one-stage read-ahead kernels on gfx942 (padded 64-byte rows; XOR rows read in two K
+// sub-tiles), and the MX-scaled read-ahead kernels (`cdnajit gemm-mx`, scales km, bf16 output).
 struct GemmCase {
   std::string name;
   Arch arch;
-  codegen::GemmConfig cfg;
+  std::function<BuildResult(const BuildOptions&)> build;
 };
 
 std::vector<GemmCase> gemm_cases() {
-  auto big = [](codegen::GemmConfig c) {
-    c.tile_m = c.tile_n = 256, c.waves_m = 2, c.waves_n = 4;
+  auto big = [](int tile_k) {
+    codegen::GemmConfig c;
+    c.tile_m = c.tile_n = 256, c.waves_m = 2, c.waves_n = 4, c.tile_k = tile_k;
     return c;
   };
-  codegen::GemmConfig dma_ra = big({}), dma_pp = big({}), st1_ra = big({});
+  auto gemm = [](Arch a, codegen::GemmConfig c, codegen::GemmDType t = codegen::GemmDType::bf16) {
+    codegen::GemmShape s;
+    s.M = s.N = s.K = 512;
+    s.dtype = t;
+    const codegen::GemmPlan p = codegen::make_gemm_plan(s, a, c);
+    return [p](const BuildOptions& o) { return codegen::build_gemm(p, o); };
+  };
+  auto mx = [](codegen::MxFormat f, int tile_k, int waves_n) {
+    codegen::GemmMxShape s;
+    s.M = s.N = s.K = 512, s.format = f, s.output = codegen::GemmMxOutput::bf16, s.scales = codegen::GemmMxScaleLayout::km;
+    codegen::GemmMxConfig c;
+    c.tile_m = c.tile_n = 256, c.tile_k = tile_k, c.waves_m = 2, c.waves_n = waves_n, c.group_m = 8, c.read_ahead = true;
+    const codegen::GemmMxPlan p = codegen::make_gemm_mx_plan(s, Arch::gfx950, c);
+    return [p](const BuildOptions& o) { return codegen::build_gemm_mx(p, o); };
+  };
+  codegen::GemmConfig dma_ra = big(64), dma_pp = big(64), st1_ra = big(32), xor_ra2 = big(64);
   dma_ra.lds_dma = dma_ra.read_ahead = true, dma_ra.group_m = 8;
   dma_pp.lds_dma = dma_pp.pingpong = true;
   st1_ra.stages = 1, st1_ra.read_ahead = true;
-  return {{"default", Arch::gfx950, {}},
-          {"default", Arch::gfx942, {}},
-          {"256x256.w2x4.dma.ra.g8", Arch::gfx950, dma_ra},
-          {"256x256.w2x4.dma.pp", Arch::gfx950, dma_pp},
-          {"256x256.w2x4.st1.ra", Arch::gfx942, st1_ra}};
+  xor_ra2.stages = 1, xor_ra2.read_ahead = xor_ra2.lds_xor = true, xor_ra2.ra_split = 2, xor_ra2.group_m = 8;
+  codegen::GemmConfig f8_ra = dma_ra, f8_pp = dma_pp;
+  f8_ra.tile_k = f8_pp.tile_k = 128, f8_pp.group_m = 8;
+  return {{"default", Arch::gfx950, gemm(Arch::gfx950, {})},
+          {"default", Arch::gfx942, gemm(Arch::gfx942, {})},
+          {"256x256.w2x4.dma.ra.g8", Arch::gfx950, gemm(Arch::gfx950, dma_ra)},
+          {"256x256.w2x4.dma.pp", Arch::gfx950, gemm(Arch::gfx950, dma_pp)},
+          {"256x256.w2x4.st1.ra", Arch::gfx942, gemm(Arch::gfx942, st1_ra)},
+          {"256x256x64.xor.ra2.g8", Arch::gfx942, gemm(Arch::gfx942, xor_ra2)},
+          {"fp8.256x256x128.dma.ra", Arch::gfx950, gemm(Arch::gfx950, f8_ra, codegen::GemmDType::e4m3)},
+          {"fp8.256x256x128.dma.pp", Arch::gfx950, gemm(Arch::gfx950, f8_pp, codegen::GemmDType::e4m3)},
+          {"mxfp4.256x256x128.w2x4", Arch::gfx950, mx(codegen::MxFormat::fp4, 128, 4)},
+          {"mxfp4.256x256x256.w2x2", Arch::gfx950, mx(codegen::MxFormat::fp4, 256, 2)},
+          {"mxfp8.256x256x128.w2x4", Arch::gfx950, mx(codegen::MxFormat::fp8, 128, 4)}};
 }
 
 // N uncached builds of each GEMM case with the options `cdnajit gemm` uses (default BuildOptions:
@@ -209,9 +237,8 @@ int bench_gemm(int reps, const std::string& only, const char* heap_note) {
   for (const GemmCase& c : gemm_cases()) {
     if (!only.empty() && c.name != only) continue;
     any = true;
-    const codegen::GemmPlan p = codegen::make_gemm_plan({512, 512, 512}, c.arch, c.cfg);
     const auto w0 = Clock::now();
-    codegen::build_gemm(p, o);  // warm-up
+    c.build(o);  // warm-up
     if (!any_built)  // the process's first build pays its one-time set-up (tables, encoder templates, page faults)
       fmt::print("  first build in this process ({} {}): {:.3f} ms\n", c.name, arch_name(c.arch),
                  std::chrono::duration<double, std::milli>(Clock::now() - w0).count());
@@ -221,7 +248,7 @@ int bench_gemm(int reps, const std::string& only, const char* heap_note) {
     for (int i = 0; i < reps; ++i) {
       const auto t0 = Clock::now();
       const double c0 = thread_cpu_ms();
-      const KernelStats s = codegen::build_gemm(p, o).stats;
+      const KernelStats s = c.build(o).stats;
       cpu.push_back(thread_cpu_ms() - c0);
       const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
       t.push_back(ms), def.push_back(ms - s.ms_build), ra.push_back(s.ms_regalloc), lo.push_back(s.ms_lower);
@@ -236,8 +263,10 @@ int bench_gemm(int reps, const std::string& only, const char* heap_note) {
     std::fflush(stdout);
   }
   if (!any) {
-    fmt::print(stderr, "bench_jit: no GEMM configuration named '{}' (valid: default, 256x256.w2x4.dma.ra.g8, "
-                       "256x256.w2x4.dma.pp, 256x256.w2x4.st1.ra)\n", only);
+    std::string names;
+    for (const GemmCase& c : gemm_cases())
+      if (names.find(c.name) == std::string::npos) names += (names.empty() ? "" : ", ") + c.name;
+    fmt::print(stderr, "bench_jit: no GEMM configuration named '{}' (valid: {})\n", only, names);
     return 2;
   }
   fmt::print("({} at the end)\n", host_load());

@@ -18,6 +18,7 @@
 
 #include "jit/isa/cross_lane.hpp"
 #include "jit/isa/machine_inst.hpp"
+#include "jit/isa/print_to.hpp"
 #include "jit/isa/waitcnt.hpp"
 
 namespace cdnajit::isa {
@@ -700,26 +701,29 @@ int count_defs(const MachineInst& mi) {
 
 // ---------------------------------------------------------------- printing
 
+namespace {
+// "v7", "s[4:5]", "a[0:3]": a register is printed for nearly every operand of every line.
+void append_register(std::string& s, const Operand& o) {
+  char buf[32];
+  char *e = buf, *const end = buf + sizeof buf;
+  *e++ = o.file == RegFile::SGPR ? 's' : o.file == RegFile::VGPR ? 'v' : 'a';
+  if (o.dwords <= 1) {
+    e = std::to_chars(e, end, unsigned(o.index)).ptr;
+  } else {
+    *e++ = '[';
+    e = std::to_chars(e, end, unsigned(o.index)).ptr;
+    *e++ = ':';
+    e = std::to_chars(e, end, unsigned(o.index + o.dwords - 1)).ptr;
+    *e++ = ']';
+  }
+  s.append(buf, e);
+}
+}  // namespace
+
 std::string print_operand(const Operand& o) {
   std::string s;
   switch (o.kind) {
-    case Operand::Kind::Reg: {
-      // Appended in place: a register is printed for nearly every operand of every line.
-      char buf[32];
-      char *e = buf, *const end = buf + sizeof buf;
-      *e++ = o.file == RegFile::SGPR ? 's' : o.file == RegFile::VGPR ? 'v' : 'a';
-      if (o.dwords <= 1) {
-        e = std::to_chars(e, end, unsigned(o.index)).ptr;
-      } else {
-        *e++ = '[';
-        e = std::to_chars(e, end, unsigned(o.index)).ptr;
-        *e++ = ':';
-        e = std::to_chars(e, end, unsigned(o.index + o.dwords - 1)).ptr;
-        *e++ = ']';
-      }
-      s.assign(buf, e);
-      break;
-    }
+    case Operand::Kind::Reg: append_register(s, o); break;
     case Operand::Kind::Special: s = std::string(special_name(o.special)); break;
     case Operand::Kind::Imm:
       // Inline constants in decimal, others in hex as LLVM prints them; negative values keep
@@ -742,22 +746,33 @@ std::string print_operand(const Operand& o) {
   return s;
 }
 
-std::string print(const MachineInst& mi) {
-  std::string s;
-  auto finish = [&](std::string text) {
-    if (!mi.comment.empty()) text.append(text.empty() ? "; " : " ; ").append(mi.comment);
-    return text;
+// Appends to `s` in place: the .s text of a kernel prints every instruction of every build, and
+// a fresh string per line and per operand was most of that time.
+void print_to(std::string& s, const MachineInst& mi) {
+  const size_t start = s.size();
+  auto finish = [&] {
+    if (!mi.comment.empty()) s.append(s.size() == start ? "; " : " ; ").append(mi.comment);
   };
-  if (!mi.label_def.empty()) return finish(mi.label_def + ":");
-  if (!mi.info && !mi.raw.empty()) return finish(mi.raw);
-  std::string mnem = mi.mnemonic.empty() && mi.info ? std::string(mi.info->mnemonic) : mi.mnemonic;
-  s.reserve(mnem.size() + 64 + mi.comment.size());
-  s = mnem;
+  if (!mi.label_def.empty()) {
+    s.append(mi.label_def).append(":");
+    return finish();
+  }
+  if (!mi.info && !mi.raw.empty()) {
+    s.append(mi.raw);
+    return finish();
+  }
+  const std::string_view mnem = mi.mnemonic.empty() && mi.info ? std::string_view(mi.info->mnemonic) : std::string_view(mi.mnemonic);
+  s.append(mnem);
   Syntax syn = syntax_of(mi, mnem);
 
   // Operands.
   for (size_t i = 0; i < mi.operands.size(); ++i) {
     const Operand& o = mi.operands[i];
+    s.append(i ? ", " : " ");
+    if (o.kind == Operand::Kind::Reg && !o.abs && !o.neg) {  // the common case, without a temporary
+      append_register(s, o);
+      continue;
+    }
     std::string text;
     if (mnem == "s_waitcnt" && o.kind == Operand::Kind::Imm) {
       text = print_waitcnt(o.imm);
@@ -778,7 +793,7 @@ std::string print(const MachineInst& mi) {
     } else {
       text = print_operand(o);
     }
-    s.append(i ? ", " : " ").append(text);
+    s.append(text);
   }
 
   // Modifiers, in the order LLVM prints them.
@@ -829,7 +844,14 @@ std::string print(const MachineInst& mi) {
   if (m.omod == 2) word("mul:4");
   if (m.omod == 3) word("div:2");
   if (!m.extra.empty()) word(m.extra);
-  return finish(s);
+  finish();
+}
+
+std::string print(const MachineInst& mi) {
+  std::string s;
+  s.reserve(64 + mi.comment.size());
+  print_to(s, mi);
+  return s;
 }
 
 // ---------------------------------------------------------------- parsing

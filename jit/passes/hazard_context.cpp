@@ -97,7 +97,7 @@ HazardContext::HazardContext(const std::vector<isa::MachineInst>& program_, Arch
 }
 
 std::optional<HazardContext::Hit> HazardContext::search(size_t consumer, int limit, const Matcher& match,
-                                                        Sources sources) const {
+                                                        Sources sources, UnitRange written) const {
   std::optional<Hit> worst;
   // Fewest wait states seen so far on entering a block from its end: a later arrival
   // with as many or more can only find the same sources further away.
@@ -124,12 +124,16 @@ std::optional<HazardContext::Hit> HazardContext::search(size_t consumer, int lim
         ended = true;
         break;
       }
-      if (sources == Sources::mfma && mfma_at_or_before[size_t(j)] != j) {
+      if (sources != Sources::any && mfma_at_or_before[size_t(j)] != j) {
         // Not a source: add its wait states, and those of the instructions up to the
         // block's previous MFMA, as the walk below would (the limit is checked before each).
         const long stop = std::max(mfma_at_or_before[size_t(j)], begin - 1);
         for (; j > stop && dist < limit; --j) dist += facts[size_t(j)].wait_states + extra[size_t(j)];
         ++j;  // the loop's --j
+        continue;
+      }
+      if (sources == Sources::mfma_writing && !(facts[size_t(j)].op0 && facts[size_t(j)].op0->overlaps(written))) {
+        dist += facts[size_t(j)].wait_states + extra[size_t(j)];  // an MFMA writing elsewhere: not a source
         continue;
       }
       if (auto required = match(static_cast<size_t>(j))) {

@@ -35,7 +35,10 @@ struct InstFacts {
 // Which instructions a rule's matcher can accept as a source. A search for MFMA sources steps
 // over every other instruction (adding its wait states) without asking the matcher: the MFMA
 // rules walk back furthest, through main loops where most instructions are not MFMAs.
-enum class Sources : uint8_t { any, mfma };
+// mfma_writing: only the MFMAs whose destination (operand 0) overlaps the search's `written`
+// range are asked; the others are stepped over like non-MFMAs (for rules whose matcher
+// rejects them anyway: an MFMA's result read or overwritten by the consumer).
+enum class Sources : uint8_t { any, mfma, mfma_writing };
 
 struct HazardContext {
   // Computes `facts` and `uses_agprs`; the referenced vectors must outlive the context.
@@ -76,8 +79,10 @@ struct HazardContext {
   // Walks back from `consumer` along every CFG path; on each path the nearest source
   // ends the walk. Paths stop after `limit` wait states. Returns the worst hit whose
   // requirement is not yet met, or nullopt. `sources` = mfma: `match` returns nullopt for
-  // every instruction that is not an MFMA (it is then asked of MFMAs only).
-  std::optional<Hit> search(size_t consumer, int limit, const Matcher& match, Sources sources = Sources::any) const;
+  // every instruction that is not an MFMA (it is then asked of MFMAs only); mfma_writing:
+  // also for every MFMA whose operand 0 does not overlap `written`.
+  std::optional<Hit> search(size_t consumer, int limit, const Matcher& match, Sources sources = Sources::any,
+                            UnitRange written = {}) const;
 
   const isa::MachineInst& at(size_t i) const { return program[i]; }
   const InstFacts& is(size_t i) const { return facts[i]; }
@@ -121,8 +126,8 @@ std::string inst_text(const isa::MachineInst& mi);  // isa::print without the co
 // (built only when there is a hit).
 template <class What>
 void need_if(const HazardContext& ctx, size_t consumer, int limit, const HazardContext::Matcher& match,
-             const What& what, std::vector<HazardNeed>& out, Sources sources = Sources::any) {
-  if (auto hit = ctx.search(consumer, limit, match, sources))
+             const What& what, std::vector<HazardNeed>& out, Sources sources = Sources::any, UnitRange written = {}) {
+  if (auto hit = ctx.search(consumer, limit, match, sources, written))
     out.push_back({hit->missing, hit->required, hit->source, what()});
 }
 

@@ -230,10 +230,27 @@ std::optional<WaitFields> needed(const Brackets& s, const IssueInfo& info, const
     // s_barrier reads them (the release, regs.cpp).
     if (is_write && (r.first == kLdsStores || r.first == kGlobalStores)) return;
     if (need) {
-      // Unit by unit, both counters for each: the order the protected units are listed in.
-      for (int u = r.first; u < r.first + r.count; ++u)
+      // Unit by unit, both counters for each: the order the protected units are listed in. A
+      // merge of the counters' pending entries inside the range (each list is sorted by unit),
+      // each unit's first entry as find() would give it: not one search per unit of the range.
+      std::vector<PendingWrite>::const_iterator at[kNumCounters], end[kNumCounters];
+      for (int c = 0; c < kNumCounters; ++c) {
+        at[c] = std::lower_bound(s.pend[c].begin(), s.pend[c].end(), r.first,
+                                 [](const PendingWrite& w, int u) { return w.unit < u; });
+        end[c] = s.pend[c].end();
+      }
+      const int stop = r.first + r.count;
+      for (;;) {
+        int u = stop;  // the next unit any counter has pending in the range
         for (int c = 0; c < kNumCounters; ++c)
-          if (const PendingWrite* p = s.find(c, u)) found(c, *p, is_write);
+          if (at[c] != end[c] && at[c]->unit < u) u = at[c]->unit;
+        if (u == stop) break;
+        for (int c = 0; c < kNumCounters; ++c) {
+          if (at[c] == end[c] || at[c]->unit != u) continue;
+          found(c, *at[c], is_write);
+          while (at[c] != end[c] && at[c]->unit == u) ++at[c];
+        }
+      }
       return;
     }
     // Only the counts: one search per counter, then the pending units inside the range.

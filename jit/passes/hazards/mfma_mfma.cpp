@@ -58,7 +58,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
       bool same = d->first == u.first && d->count == u.count;
       return src_c ? src_c_wait(ctx, reader, prod, same) : src_ab_wait(ctx, prod);
     };
-    need_if(ctx, i, kMfmaLimit, match, [&] { return std::string("MFMA writes " + range_name(u) + ", read as " + (src_c ? "SrcC" : "SrcA/SrcB") + " by this MFMA"); }, out, Sources::mfma);
+    need_if(ctx, i, kMfmaLimit, match, [&] { return std::string("MFMA writes " + range_name(u) + ", read as " + (src_c ? "SrcC" : "SrcA/SrcB") + " by this MFMA"); }, out, Sources::mfma_writing, u);
   }
 }
 

@@ -30,7 +30,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
       const auto& d = mfma_dst(ctx, j);
       return when(d && d->overlaps(u), waw_wait(ctx, ctx.is(j)));
     };
-    need_if(ctx, i, kMfmaLimit, match, [&] { return std::string("MFMA writes " + range_name(u) + ", which this instruction overwrites"); }, out, Sources::mfma);
+    need_if(ctx, i, kMfmaLimit, match, [&] { return std::string("MFMA writes " + range_name(u) + ", which this instruction overwrites"); }, out, Sources::mfma_writing, u);
   }
 }
 
