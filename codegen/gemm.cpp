@@ -29,6 +29,7 @@
 #include <functional>
 #include <vector>
 
+#include "codegen/gemm_split_k.hpp"
 #include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/mfma_tile.hpp"
 #include "codegen/read_ahead_schedule.hpp"
@@ -49,12 +50,20 @@ class GemmGenerator : MfmaGemmEmitter {
     Reg b = k_.load_arg(k_.arg_ptr("b", in, true));
     a_ptr_ = a;
     b_ptr_ = b;
-    Reg c = k_.load_arg(k_.arg_ptr("c", s_.output == GemmOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
+    // split-K: the third argument is the fp32 workspace, the slice's part of it written unscaled
+    Reg c = k_.load_arg(k_.arg_ptr(p_.split() ? "workspace" : "c",
+                                   p_.split() || s_.output == GemmOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
     tid_ = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
+    if (p_.split()) {
+      const GemmSlicePointers sp = gemm_slice_pointers(k_, *this, p_, a, b, c);
+      a = a_ptr_ = sp.a;
+      b = b_ptr_ = sp.b;
+      c = sp.workspace;
+    }
     a_rsrc_ = rsrc(a, p_.a_bytes(), "a_rsrc");
     b_rsrc_ = rsrc(b, p_.b_bytes(), "b_rsrc");
-    c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
+    c_rsrc_ = rsrc(c, p_.split() ? p_.slice_bytes() : p_.c_bytes(), "c_rsrc");
     place_tile(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
     load_setup();
     lds_setup();
@@ -528,6 +537,9 @@ class GemmGenerator : MfmaGemmEmitter {
     const int mb = p_.mfma.m, osize = p_.out_esize();
     const AccumulatorLane lane = accumulator_lane(lane_, mb);
     const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
+    if (p_.split())  // the slice's fp32 partial sums; alpha, beta and rounding in the reduction kernel
+      return store_accumulators(acc_, origin, lane, p_.blocks_m, p_.blocks_n, mb, p_.mfma.acc_regs(), false,
+                                uint32_t(s_.M), uint32_t(s_.N), c_rsrc_);
     const std::vector<Reg> coloff = output_column_offsets(origin.n, lane.col, p_.blocks_n, mb, osize, uint32_t(s_.N));
     Reg alpha, beta, c7fff;
     if (s_.alpha != 1.0f) alpha = sconst(std::bit_cast<uint32_t>(s_.alpha), "alpha");

@@ -11,7 +11,8 @@
 // alpha * acc (+ beta * C read in the output type, one fma), converted to bf16 (RNE) or kept
 // fp32, one buffer store per element (out-of-range elements dropped).
 //
-// Arguments: (const bf16* A, const bf16* B, out* C)
+// Arguments: (const bf16* A, const bf16* B, out* C), or with split-K (const bf16* A, const bf16* B,
+// float* workspace) and the reduction kernel of codegen/gemm_split_k.hpp after it.
 #pragma once
 #include "codegen/gemm_config.hpp"
 #include "jit/kernel.hpp"

@@ -52,6 +52,7 @@ std::string GemmConfig::str() const {
   if (lds_dma) s += lds_swizzle ? " dma" : " dma-noswizzle";
   if (pingpong) s += " pp";
   if (read_ahead) s += " ra";
+  if (split_k > 1) s += fmt::format(" sk{}", split_k);
   return s;
 }
 
@@ -101,6 +102,19 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("stages = {}; valid: 1 or 2 LDS stages (3 or 4 with lds_dma)", c.stages));
   need(c.group_m >= 0 && c.group_m <= 64,
        fmt::format("group_m = {}; valid: 0 (2-D grid, M fastest) or 1..64 tile rows per group", c.group_m));
+  need(c.split_k >= 1 && c.split_k <= kMaxSplitK,
+       fmt::format("split_k = {}; valid: 1 (no split) .. {} K slices (the reduction kernel keeps every slice's "
+                   "loads in flight)",
+                   c.split_k, kMaxSplitK));
+  if (c.split_k > 1) {
+    need(s.K % (c.tile_k * c.split_k) == 0,
+         fmt::format("split_k = {}: K = {} must be a multiple of split_k x tile_k = {} x {} = {} (each slice is whole "
+                     "K tiles); choose a split_k or tile_k dividing K",
+                     c.split_k, s.K, c.split_k, c.tile_k, c.split_k * c.tile_k));
+    need(s.N % 4 == 0, fmt::format("split_k = {}: N = {} must be a multiple of 4 (the reduction kernel sums 4 "
+                                   "consecutive elements per thread)",
+                                   c.split_k, s.N));
+  }
   // Whole 16-byte chunks and whole K tiles: out-of-range K is not masked (the K offset travels in
   // soffset, which the buffer range check does not cover).
   need(s.K % c.tile_k == 0,
@@ -198,13 +212,18 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                                     c.str(), max_ds));
 
   // ---- grid and 32-bit offsets (out-of-range accesses use offset 0x80000000, past num_records) ----
-  p.k_tiles = s.K / c.tile_k;
+  p.k_tiles = s.K / c.tile_k / c.split_k;
   p.tiles_m = (s.M + c.tile_m - 1) / c.tile_m;
   p.tiles_n = (s.N + c.tile_n - 1) / c.tile_n;
   plan_tile_grid(c.group_m, p.tiles_m, p.tiles_n, p.grid, p.xcd_remap);
+  p.grid[2] = uint32_t(c.split_k);
   const int64_t lim = int64_t(1) << 30;
   need(p.a_bytes() < lim && p.b_bytes() < lim && p.c_bytes() < lim,
        fmt::format("{}: A, B and C must each stay below 1 GiB (32-bit buffer offsets)", s.str()));
+  need(p.workspace_bytes() < lim,
+       fmt::format("{} split_k = {}: the fp32 workspace ({} slices x M x N x 4 = {} bytes) must stay below 1 GiB "
+                   "(32-bit buffer offsets); use a smaller split_k",
+                   s.str(), c.split_k, c.split_k, p.workspace_bytes()));
   return p;
 }
 

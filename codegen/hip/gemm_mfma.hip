@@ -9,7 +9,12 @@
 // A: M x K row-major; B: K x N (GM_NN = 1) or N x K (GM_NN = 0) row-major; both bf16 (GM_FP8 = 0)
 // or the arch's 8-bit float (GM_FP8 = 1: E4M3, 2: E5M2; FNUZ on gfx942, OCP on gfx950). C: M x N.
 // Flags (gemm_hip_flags): GM_M GM_N GM_K GM_NN GM_TM GM_TN GM_TK GM_WM GM_WN GM_MB (16 | 32)
-// GM_ARCH950 GM_OUTF32 GM_FP8 GM_ALPHA_BITS GM_BETA_BITS (fp32 bit patterns).
+// GM_ARCH950 GM_OUTF32 GM_FP8 GM_ALPHA_BITS GM_BETA_BITS (fp32 bit patterns) GM_SPLIT.
+//
+// Split-K (GM_SPLIT = S > 1, codegen/gemm_split_k.hpp): gemm_ref's block z multiplies K columns
+// [z * K/S, (z+1) * K/S) and stores its raw fp32 accumulators to slice z of the workspace (its
+// third argument, S x M x N fp32); gemm_ref_reduce then sums the slices per element in slice order
+// (v = ws[0]; v = v + ws[1]; ...) and applies the same alpha / beta / rounding epilogue.
 #include "codegen_hip_prelude.h"
 
 namespace {
@@ -44,6 +49,19 @@ constexpr int FB = MK * ES / (64 / MB);  // fragment bytes per lane
 static_assert(sizeof(frag_t) == FB, "fragment size");
 constexpr float ALPHA = __builtin_bit_cast(float, unsigned(GM_ALPHA_BITS));
 constexpr float BETA = __builtin_bit_cast(float, unsigned(GM_BETA_BITS));
+constexpr unsigned SPLIT = GM_SPLIT, KSLICE = K / SPLIT;
+
+// C[e] = alpha * v (+ beta * C[e]) in the output type.
+__device__ inline void store_output(void* c, unsigned long e, float v) {
+  if (ALPHA != 1.0f) v = ALPHA * v;
+#if GM_OUTF32
+  if (BETA != 0.0f) v = __builtin_fmaf(BETA, ((const float*)c)[e], v);
+  ((float*)c)[e] = v;
+#else
+  if (BETA != 0.0f) v = __builtin_fmaf(BETA, __builtin_bit_cast(float, unsigned(((const unsigned short*)c)[e]) << 16), v);
+  ((unsigned short*)c)[e] = to_bf16_bits(v);
+#endif
+}
 
 __device__ inline acc_t mfma(frag_t a, frag_t b, acc_t c) {
 #if GM_FP8 && GM_ARCH950
@@ -95,7 +113,7 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __r
   for (int i = 0; i < BM; ++i)
     for (int j = 0; j < BN; ++j) acc[i][j] = acc_t{};
 
-  for (unsigned k0 = 0; k0 < K; k0 += TK) {
+  for (unsigned k0 = blockIdx.z * KSLICE; k0 < (blockIdx.z + 1) * KSLICE; k0 += TK) {
     for (int id = tid; id < TM * TK; id += THREADS) {
       unsigned row = id / TK, kk = id % TK, m = m0 + row;
       lds[row * TK + kk] = m < M ? a[(unsigned long)(m) * K + k0 + kk] : 0;
@@ -130,14 +148,16 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __r
         unsigned n = n0 + wn * (TN / WN) + j * MB + lane % MB;
         if (m >= M || n >= N) continue;
         unsigned long e = (unsigned long)(m) * N + n;
-        float v = acc[i][j][r];
-        if (ALPHA != 1.0f) v = ALPHA * v;
-#if GM_OUTF32
-        if (BETA != 0.0f) v = __builtin_fmaf(BETA, ((const float*)c)[e], v);
-        ((float*)c)[e] = v;
-#else
-        if (BETA != 0.0f) v = __builtin_fmaf(BETA, __builtin_bit_cast(float, unsigned(((const unsigned short*)c)[e]) << 16), v);
-        ((unsigned short*)c)[e] = to_bf16_bits(v);
-#endif
+        if (SPLIT > 1) ((float*)c)[(unsigned long)(blockIdx.z) * M * N + e] = acc[i][j][r];
+        else store_output(c, e, acc[i][j][r]);
       }
+}
+
+// Split-K: the slices' sum in slice order, then the epilogue; one element per thread.
+extern "C" __global__ __launch_bounds__(256) void gemm_ref_reduce(const float* __restrict__ ws, void* __restrict__ c) {
+  const unsigned long e = (unsigned long)(blockIdx.x) * 256 + threadIdx.x;
+  if (e >= (unsigned long)(M) * N) return;
+  float v = ws[e];
+  for (unsigned z = 1; z < SPLIT; ++z) v = v + ws[(unsigned long)(z) * M * N + e];
+  store_output(c, e, v);
 }

@@ -85,6 +85,10 @@ void add_gemm_command(CommandLine& cl) {
   c->add_flag("--read-ahead", o->cfg.read_ahead,
               "with --dma, 2 stages: read K tile t+1's fragments during tile t's MFMAs (two register sets), "
               "tile t+3's loads issued once every wave has read t+1");
+  add_typed_option(c, "--split-k", o->cfg.split_k,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, codegen::kMaxSplitK)); },
+                   "split K into S slices (default 1): one workgroup per (tile, slice) into an fp32 workspace, then "
+                   "a reduction kernel sums the slices in order 0..S-1 (deterministic); K must divide into S x tile_k");
   c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: the simulator)")
       ->check(check_device_spec);
   c->add_option("--model", o->job.model,

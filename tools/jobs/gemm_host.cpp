@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "codegen/bf16.hpp"
+#include "codegen/gemm_split_k.hpp"
 #include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/hip_sources.hpp"
 #include "jit/isa/error.hpp"
@@ -134,20 +135,45 @@ GemmBoundCheck gemm_check_bound(const GemmPlan& p, std::span<const uint8_t> c, c
 namespace {
 
 // Launches `kernel` of `m` on (A, B, C) with C poisoned (0xff bytes: NaN) or holding the input C.
+// Split-K: `kernel` on (A, B, workspace), the workspace poisoned too (every slice element must be
+// written), then `reduce` (its grid and threads) on (workspace, C); host_ms and stats cover both.
+void add_stats(sim::Stats& to, const sim::Stats& s) {
+  for (size_t u = 0; u < std::size(to.by_unit); ++u) to.by_unit[u] += s.by_unit[u];
+  to.wave_instructions += s.wave_instructions;
+  to.lane_ops += s.lane_ops;
+  to.waves += s.waves;
+  to.workgroups += s.workgroups;
+  to.seconds += s.seconds;
+}
+struct Reduce {
+  const Module* module = nullptr;
+  std::string kernel;
+  Dim3 grid;
+  uint32_t threads = 0;
+};
 GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::string& kernel, const GemmInputs& in,
-                  Dim3 grid) {
+                  Dim3 grid, const Reduce& reduce = {}) {
   Buffer a = dev.upload(in.a, "a");
   Buffer b = dev.upload(in.b, "b");
   std::vector<uint8_t> c0 = p.shape.beta != 0.0f ? in.c : std::vector<uint8_t>(size_t(p.c_bytes()), 0xff);
   Buffer c = dev.upload(c0, "c");
+  Buffer ws;
+  if (p.split()) ws = dev.upload(std::vector<uint8_t>(size_t(p.workspace_bytes()), 0xff), "workspace");
   GemmRunResult r;
   auto t0 = std::chrono::steady_clock::now();
   LaunchResult lr = dev.launch(m.kernel(kernel), grid, {uint32_t(p.threads)}, 0,
-                               KernelArgs().ptr(a).ptr(b).ptr(c));
-  r.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                               KernelArgs().ptr(a).ptr(b).ptr(p.split() ? ws : c));
   r.stats = lr.sim_stats;
+  if (p.split()) {
+    if (!reduce.module) throw Error("gemm: a split-K plan needs its reduction kernel");
+    LaunchResult lr2 = dev.launch(reduce.module->kernel(reduce.kernel), reduce.grid, {reduce.threads}, 0,
+                                  KernelArgs().ptr(ws).ptr(c));
+    if (r.stats && lr2.sim_stats) add_stats(*r.stats, *lr2.sim_stats);
+  }
+  r.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   r.c = dev.download<uint8_t>(c);
   for (const Buffer& x : {a, b, c}) dev.free(x);
+  if (p.split()) dev.free(ws);
   return r;
 }
 
@@ -155,13 +181,20 @@ GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::st
 
 GemmRunResult run_gemm_jit(Device& dev, const GemmPlan& p, const BuildResult& k, const GemmInputs& in) {
   Module m = dev.load(k.code_object);
-  return run(dev, p, m, k.name, in, {p.grid[0], p.grid[1], p.grid[2]});
+  if (!p.split()) return run(dev, p, m, k.name, in, {p.grid[0], p.grid[1], p.grid[2]});
+  const BuildResult rk = build_gemm_split_k_reduce(p);
+  Module rm = dev.load(rk.code_object);
+  return run(dev, p, m, k.name, in, {p.grid[0], p.grid[1], p.grid[2]},
+             {&rm, rk.name, {gemm_reduce_grid(p)}, uint32_t(kGemmReduceThreads)});
 }
 
 GemmRunResult run_gemm_hip(Device& dev, const GemmPlan& p, std::span<const uint8_t> code_object, const GemmInputs& in) {
   Module m = dev.load(code_object);
-  // The reference's 2-D grid: workgroup (x, y) computes tile (x, y) whatever the JIT kernel's order.
-  return run(dev, p, m, "gemm_ref", in, {uint32_t(p.tiles_m), uint32_t(p.tiles_n), 1});
+  // The reference's grid: workgroup (x, y, z) computes tile (x, y) of K slice z, whatever the JIT
+  // kernel's order; its reduction runs one element per thread.
+  const uint32_t elems = uint32_t(int64_t(p.shape.M) * p.shape.N);
+  return run(dev, p, m, "gemm_ref", in, {uint32_t(p.tiles_m), uint32_t(p.tiles_n), uint32_t(p.cfg.split_k)},
+             {&m, "gemm_ref_reduce", {(elems + 255) / 256}, 256});
 }
 
 }  // namespace cdnajit::codegen
