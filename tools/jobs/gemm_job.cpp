@@ -20,10 +20,9 @@ namespace cdnajit::codegen {
 std::string format_gemm_modelled(const GemmModelled& m) {
   std::string split;
   if (m.reduce)
-    split = fmt::format("; split-K: GEMM kernel {:.4f} ms ({} of {} workgroups replayed, limiter {}) + reduction "
-                        "kernel {:.4f} ms (limiter {}), summed",
-                        m.report.ms, m.report.replayed_workgroups, m.report.plan.workgroups, m.report.limiter,
-                        m.reduce->ms, m.reduce->limiter);
+    split = fmt::format(" (GEMM kernel); split-K: GEMM kernel {:.4f} ms + reduction kernel {:.4f} ms (limiter {}), "
+                        "summed",
+                        m.report.ms, m.reduce->ms, m.reduce->limiter);
   return fmt::format(
       "modelled (model {}): {} [{}]: {:.4f} ms, {:.1f} TFLOP/s = {:.1f}% of the {} peak {:.1f} TFLOP/s ({} at the "
       "{:.2f} GHz peak clock; the model runs at {:.2f} GHz); limiter {}; {} of {} workgroups replayed{}, host {:.1f} s\n",
