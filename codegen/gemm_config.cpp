@@ -53,6 +53,7 @@ std::string GemmConfig::str() const {
   if (pingpong) s += " pp";
   if (read_ahead) s += " ra";
   if (split_k > 1) s += fmt::format(" sk{}", split_k);
+  if (stream_k > 0) s += fmt::format(" streamk{}", stream_k);
   return s;
 }
 
@@ -217,6 +218,23 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   p.tiles_n = (s.N + c.tile_n - 1) / c.tile_n;
   plan_tile_grid(c.group_m, p.tiles_m, p.tiles_n, p.grid, p.xcd_remap);
   p.grid[2] = uint32_t(c.split_k);
+  if (c.stream_k != 0) {
+    need(c.stream_k > 0 && c.split_k == 1 && !c.lds_dma && !c.read_ahead && !c.pingpong && c.stages == 2 &&
+             c.group_m == 0,
+         fmt::format("stream_k = {} with {}: stream-K runs on the register-staged 2-stage path in tile order M "
+                     "fastest; valid: stream_k >= 1 without split_k, dma, read_ahead, pingpong or group_m, stages 2",
+                     c.stream_k, c.str()));
+    need(s.N % 4 == 0 && c.tile_m * c.tile_n % 1024 == 0,
+         fmt::format("stream_k with N = {} and a {}x{} tile: the fix-up kernel sums 4 consecutive elements per "
+                     "thread, 256 threads per tile; valid: N a multiple of 4 and tile_m x tile_n a multiple of 1024",
+                     s.N, c.tile_m, c.tile_n));
+    p.sk_iterations = int64_t(p.tiles_m) * p.tiles_n * p.k_tiles;
+    need(p.sk_iterations < (int64_t(1) << 31), fmt::format("stream_k: {} MAC iterations exceed 2^31", p.sk_iterations));
+    p.sk_per = int((p.sk_iterations + c.stream_k - 1) / c.stream_k);
+    p.sk_groups = int((p.sk_iterations + p.sk_per - 1) / p.sk_per);  // every workgroup has >= 1 iteration
+    p.grid[0] = uint32_t(p.sk_groups);
+    p.grid[1] = p.grid[2] = 1;
+  }
   const int64_t lim = int64_t(1) << 30;
   need(p.a_bytes() < lim && p.b_bytes() < lim && p.c_bytes() < lim,
        fmt::format("{}: A, B and C must each stay below 1 GiB (32-bit buffer offsets)", s.str()));
@@ -224,6 +242,9 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("{} split_k = {}: the fp32 workspace ({} slices x M x N x 4 = {} bytes) must stay below 1 GiB "
                    "(32-bit buffer offsets); use a smaller split_k",
                    s.str(), c.split_k, c.split_k, p.workspace_bytes()));
+  need(p.sk_workspace_bytes() < lim,
+       fmt::format("{} stream_k = {}: the fp32 workspace (2 x {} workgroups x a {}x{} tile) must stay below 1 GiB",
+                   s.str(), c.stream_k, p.sk_groups, c.tile_m, c.tile_n));
   return p;
 }
 

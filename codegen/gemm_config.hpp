@@ -82,8 +82,12 @@ struct GemmConfig {
   // workspace; a second kernel sums the slices in slice order 0..S-1 and applies alpha, beta and
   // the output rounding, so the result is deterministic. 1 = no split.
   int split_k = 1;
+  // Stream-K (codegen/gemm_split_k.hpp): 0 = off; G > 0 = about G persistent workgroups, each walking
+  // a contiguous range of the tiles x K-tiles MAC iterations across tiles; tiles split between
+  // workgroups are summed in K order by a fix-up kernel. Register-staged path with 2 stages only.
+  int stream_k = 0;
   std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma, " pp",
-                           // " ra" with read_ahead, " sk4" with split_k 4)
+                           // " ra" with read_ahead, " sk4" with split_k 4, " streamk304" with stream_k 304)
 };
 
 // XCDs that the command processor deals workgroups over, round-robin (MI300X and MI355X: 8 XCDs,
@@ -139,6 +143,12 @@ struct GemmPlan {
   int64_t a_bytes() const { return int64_t(shape.M) * shape.K * esize; }
   int64_t b_bytes() const { return int64_t(shape.K) * shape.N * esize; }
   int64_t c_bytes() const { return int64_t(shape.M) * shape.N * out_esize(); }
+  // Stream-K: MAC iterations (K tiles of all output tiles), iterations per workgroup, workgroups.
+  int64_t sk_iterations = 0;
+  int sk_per = 0, sk_groups = 0;
+  bool stream() const { return cfg.stream_k > 0; }
+  int64_t sk_slot_bytes() const { return int64_t(cfg.tile_m) * cfg.tile_n * 4; }  // one fp32 partial tile
+  int64_t sk_workspace_bytes() const { return stream() ? 2 * sk_slot_bytes() * sk_groups : 0; }
   bool split() const { return cfg.split_k > 1; }
   int64_t slice_bytes() const { return int64_t(shape.M) * shape.N * 4; }  // one fp32 partial C (split-K)
   int64_t workspace_bytes() const { return split() ? slice_bytes() * cfg.split_k : 0; }

@@ -32,6 +32,19 @@ uint32_t gemm_reduce_grid(const GemmPlan& p);
 // The split-K reduction kernel of a plan with split_k > 1 (Error otherwise).
 BuildResult build_gemm_split_k_reduce(const GemmPlan& p, const BuildOptions& opts = {});
 
+// Stream-K (GemmConfig::stream_k > 0): the GEMM kernel (gemm.cpp, emit_stream_k; arguments
+// (A, B, C, workspace)) runs sk_groups persistent workgroups; workgroup w walks the MAC iterations
+// [w * P, min((w + 1) * P, tiles * KT)) (P = sk_per; iteration i = K tile i % KT of output tile
+// i / KT, tiles M fastest), one tile's consecutive K tiles per segment, accumulators from +0 per
+// segment in ascending K. A segment that is a whole tile goes through the epilogue into C; any
+// other stores its raw fp32 accumulators to workspace slot 2w (w's first segment) or 2w + 1 (its
+// last; tile-local row-major, 2 x sk_groups slots). The fix-up kernel, one workgroup per tile
+// (arguments (workspace, C)), sums a split tile's segments in K order, v = slot(wlo); v = v +
+// slot(2w) for w = wlo + 1 .. whi, and applies the epilogue. Fixed order, no atomics: bit-exact
+// against the HIP reference (GM_SKG, gemm_ref_sk + gemm_ref_sk_fixup).
+BuildResult build_gemm_stream_k_fixup(const GemmPlan& p, const BuildOptions& opts = {});
+inline uint32_t gemm_fixup_grid(const GemmPlan& p) { return uint32_t(p.tiles_m * p.tiles_n); }
+
 // In the GEMM kernel of a split-K plan: A, B and the workspace pointers moved to this
 // workgroup's slice (grid z): A and B (NT) by slice * K/S elements along K, B (NN) by
 // slice * K/S rows, the workspace by slice * M * N fp32. All offsets stay below 1 GiB (plan).

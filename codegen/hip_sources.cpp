@@ -76,7 +76,7 @@ std::vector<std::string> gemm_hip_flags(const GemmPlan& p) {
       {"ARCH950", p.arch == Arch::gfx950}, {"OUTF32", s.output == GemmOutput::f32},
       {"FP8", s.dtype == GemmDType::bf16 ? 0 : s.dtype == GemmDType::e4m3 ? 1 : 2},
       {"ALPHA_BITS", std::bit_cast<uint32_t>(s.alpha)}, {"BETA_BITS", std::bit_cast<uint32_t>(s.beta)},
-      {"SPLIT", p.cfg.split_k}};
+      {"SPLIT", p.cfg.split_k}, {"SKG", p.sk_groups}, {"SKPER", p.sk_per}};
   std::vector<std::string> f;
   for (auto [n, v] : d) f.push_back(fmt::format("-DGM_{}={}", n, v));
   return f;

@@ -15,6 +15,13 @@
 // [z * K/S, (z+1) * K/S) and stores its raw fp32 accumulators to slice z of the workspace (its
 // third argument, S x M x N fp32); gemm_ref_reduce then sums the slices per element in slice order
 // (v = ws[0]; v = v + ws[1]; ...) and applies the same alpha / beta / rounding epilogue.
+//
+// Stream-K (GM_SKG = G > 0 workgroups, GM_SKPER = P MAC iterations each, codegen/gemm_split_k.hpp):
+// iteration i is K tile i % KT of output tile i / KT (tiles M fastest); gemm_ref_sk's block w walks
+// iterations [w * P, min((w + 1) * P, tiles * KT)) in segments of one tile each. A segment covering
+// a whole tile stores it through the epilogue; any other stores its raw accumulators (tile-local
+// row-major) to workspace slot 2w (the block's first segment) or 2w + 1 (its last).
+// gemm_ref_sk_fixup (one block per tile) sums a split tile's segments in K order, then the epilogue.
 #include "codegen_hip_prelude.h"
 
 namespace {
@@ -98,6 +105,36 @@ __device__ inline acc_t mfma(frag_t a, frag_t b, acc_t c) {
 #endif
 #endif
 }
+// One K tile (elements k0 .. k0 + TK - 1) of the output tile at (m0, n0): A and B into LDS, then the
+// MFMA k-steps in ascending order.
+__device__ inline void mac_k_tile(const elem_t* __restrict__ a, const elem_t* __restrict__ b, elem_t* lds, int tid,
+                                  int wm, int wn, int lane, unsigned m0, unsigned n0, unsigned k0, acc_t (&acc)[BM][BN]) {
+  for (int id = tid; id < TM * TK; id += THREADS) {
+    unsigned row = id / TK, kk = id % TK, m = m0 + row;
+    lds[row * TK + kk] = m < M ? a[(unsigned long)(m) * K + k0 + kk] : 0;
+  }
+  for (int id = tid; id < TN * TK; id += THREADS) {
+    unsigned row = id / TK, kk = id % TK, n = n0 + row;
+#if GM_NN
+    lds[(TM + row) * TK + kk] = n < N ? b[(unsigned long)(k0 + kk) * N + n] : 0;
+#else
+    lds[(TM + row) * TK + kk] = n < N ? b[(unsigned long)(n) * K + k0 + kk] : 0;
+#endif
+  }
+  __syncthreads();
+  const unsigned char* lb = (const unsigned char*)lds;
+  for (int ks = 0; ks < TK / MK; ++ks) {
+    frag_t fa[BM], fb[BN];
+    for (int i = 0; i < BM; ++i)
+      fa[i] = *(const frag_t*)(lb + (wm * (TM / WM) + i * MB + lane % MB) * TK * ES + ks * MK * ES + lane / MB * FB);
+    for (int j = 0; j < BN; ++j)
+      fb[j] = *(const frag_t*)(lb + (TM + wn * (TN / WN) + j * MB + lane % MB) * TK * ES + ks * MK * ES +
+                               lane / MB * FB);
+    for (int i = 0; i < BM; ++i)
+      for (int j = 0; j < BN; ++j) acc[i][j] = mfma(fa[i], fb[j], acc[i][j]);
+  }
+  __syncthreads();
+}
 }  // namespace
 
 extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __restrict__ a,
@@ -113,33 +150,8 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __r
   for (int i = 0; i < BM; ++i)
     for (int j = 0; j < BN; ++j) acc[i][j] = acc_t{};
 
-  for (unsigned k0 = blockIdx.z * KSLICE; k0 < (blockIdx.z + 1) * KSLICE; k0 += TK) {
-    for (int id = tid; id < TM * TK; id += THREADS) {
-      unsigned row = id / TK, kk = id % TK, m = m0 + row;
-      lds[row * TK + kk] = m < M ? a[(unsigned long)(m) * K + k0 + kk] : 0;
-    }
-    for (int id = tid; id < TN * TK; id += THREADS) {
-      unsigned row = id / TK, kk = id % TK, n = n0 + row;
-#if GM_NN
-      lds[(TM + row) * TK + kk] = n < N ? b[(unsigned long)(k0 + kk) * N + n] : 0;
-#else
-      lds[(TM + row) * TK + kk] = n < N ? b[(unsigned long)(n) * K + k0 + kk] : 0;
-#endif
-    }
-    __syncthreads();
-    const unsigned char* lb = (const unsigned char*)lds;
-    for (int ks = 0; ks < TK / MK; ++ks) {
-      frag_t fa[BM], fb[BN];
-      for (int i = 0; i < BM; ++i)
-        fa[i] = *(const frag_t*)(lb + (wm * (TM / WM) + i * MB + lane % MB) * TK * ES + ks * MK * ES + lane / MB * FB);
-      for (int j = 0; j < BN; ++j)
-        fb[j] = *(const frag_t*)(lb + (TM + wn * (TN / WN) + j * MB + lane % MB) * TK * ES + ks * MK * ES +
-                                 lane / MB * FB);
-      for (int i = 0; i < BM; ++i)
-        for (int j = 0; j < BN; ++j) acc[i][j] = mfma(fa[i], fb[j], acc[i][j]);
-    }
-    __syncthreads();
-  }
+  for (unsigned k0 = blockIdx.z * KSLICE; k0 < (blockIdx.z + 1) * KSLICE; k0 += TK)
+    mac_k_tile(a, b, lds, tid, wm, wn, lane, m0, n0, k0, acc);
 
   for (int i = 0; i < BM; ++i)
     for (int j = 0; j < BN; ++j)
@@ -161,3 +173,55 @@ extern "C" __global__ __launch_bounds__(256) void gemm_ref_reduce(const float* _
   for (unsigned z = 1; z < SPLIT; ++z) v = v + ws[(unsigned long)(z) * M * N + e];
   store_output(c, e, v);
 }
+
+#if GM_SKG
+namespace {
+constexpr unsigned TILES_M = (M + TM - 1) / TM, TILES_N = (N + TN - 1) / TN, KT = K / TK;
+constexpr unsigned ITERS = TILES_M * TILES_N * KT, SKPER = GM_SKPER;
+}  // namespace
+
+extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref_sk(const elem_t* __restrict__ a,
+                                                                 const elem_t* __restrict__ b, void* __restrict__ c,
+                                                                 float* __restrict__ ws) {
+  __shared__ elem_t lds[(TM + TN) * TK];
+  const int tid = opaque(int(threadIdx.x));
+  const int wave = __builtin_amdgcn_readfirstlane(tid >> 6), lane = tid & 63;
+  const int wm = wave % WM, wn = wave / WM;
+  const unsigned begin = blockIdx.x * SKPER, end = begin + SKPER < ITERS ? begin + SKPER : ITERS;
+  for (unsigned it = begin; it < end;) {
+    const unsigned t = it / KT, kb = it % KT, cnt = KT - kb < end - it ? KT - kb : end - it;
+    const unsigned m0 = t % TILES_M * TM, n0 = t / TILES_M * TN;
+    acc_t acc[BM][BN];
+    for (int i = 0; i < BM; ++i)
+      for (int j = 0; j < BN; ++j) acc[i][j] = acc_t{};
+    for (unsigned kt = kb; kt < kb + cnt; ++kt) mac_k_tile(a, b, lds, tid, wm, wn, lane, m0, n0, kt * TK, acc);
+    float* slot = ws + (unsigned long)(2 * blockIdx.x + (it == begin ? 0 : 1)) * TM * TN;
+    for (int i = 0; i < BM; ++i)
+      for (int j = 0; j < BN; ++j)
+        for (int r = 0; r < NREG; ++r) {
+          unsigned row = wm * (TM / WM) + i * MB + r / 4 * 8 + lane / MB * 4 + r % 4;
+          unsigned col = wn * (TN / WN) + j * MB + lane % MB;
+          if (cnt == KT) {
+            if (m0 + row < M && n0 + col < N) store_output(c, (unsigned long)(m0 + row) * N + n0 + col, acc[i][j][r]);
+          } else {
+            slot[row * TN + col] = acc[i][j][r];
+          }
+        }
+    it += cnt;
+  }
+}
+
+extern "C" __global__ __launch_bounds__(256) void gemm_ref_sk_fixup(const float* __restrict__ ws, void* __restrict__ c) {
+  const unsigned t = blockIdx.x, first = t * KT, wlo = first / SKPER, whi = (first + KT - 1) / SKPER;
+  if (wlo == whi) return;  // one block computed the whole tile
+  const unsigned m0 = t % TILES_M * TM, n0 = t / TILES_M * TN;
+  const unsigned lo_slot = wlo * SKPER >= first ? 2 * wlo : 2 * wlo + 1;
+  for (unsigned e = threadIdx.x; e < TM * TN; e += 256) {
+    const unsigned m = m0 + e / TN, n = n0 + e % TN;
+    if (m >= M || n >= N) continue;
+    float v = ws[(unsigned long)(lo_slot) * TM * TN + e];
+    for (unsigned w = wlo + 1; w <= whi; ++w) v = v + ws[(unsigned long)(2 * w) * TM * TN + e];
+    store_output(c, (unsigned long)(m) * N + n, v);
+  }
+}
+#endif

@@ -1,4 +1,6 @@
-// Split-K of the MFMA GEMM (codegen/gemm_split_k.hpp) on the simulator, gfx942 and gfx950:
+// Split-K and stream-K of the MFMA GEMM (codegen/gemm_split_k.hpp) on the simulator, gfx942 and gfx950:
+//  - stream-K (persistent workgroups walking MAC iterations across tiles) plus its fix-up kernel
+//    (split tiles summed in K order) equal the HIP reference doing the same (GM_SKG);
 //  - the GEMM kernel into the fp32 workspace plus the reduction kernel (slices summed in order
 //    0..S-1, then alpha / beta / rounding) equal, bit for bit, the HIP reference doing the same
 //    (codegen/hip/gemm_mfma.hip, GM_SPLIT), with the workspace and C poisoned with NaN first;
@@ -49,7 +51,7 @@ GemmConfig config(int tm, int tn, int tk, int wm, int wn, int stages, int split_
 void check_case(Arch arch, const GemmShape& s, const GemmConfig& cfg, const char* what) {
   const GemmPlan p = make_gemm_plan(s, arch, cfg);
   INFO(fmt::format("{} {} [{}]: {}", arch_name(arch), s.str(), p.cfg.str(), what));
-  REQUIRE(p.split());
+  REQUIRE((p.split() || p.stream()));
   const GemmInputs in = gemm_random_inputs(p, 11);
   Device& dev = sim_device(arch);
   const GemmRunResult jit = run_gemm_jit(dev, p, build_gemm(p), in);
@@ -92,7 +94,34 @@ void check_arch(Arch arch) {
   check_case(arch, shape(200, 136, 512, GemmLayout::NT), d, "split 2, LDS DMA, read-ahead");
 }
 
+GemmConfig stream(int tm, int tn, int tk, int groups) {
+  GemmConfig c = config(tm, tn, tk, 2, 2, 2, 1);
+  c.stream_k = groups;
+  return c;
+}
+
+// 200 x 136 in 64 x 64 tiles: 4 x 3 = 12 tiles (partial in M and N) of 8 K tiles (K 512, tile_k 64),
+// 96 MAC iterations.
+void check_stream_k(Arch arch) {
+  GemmShape ab = shape(200, 136, 512, GemmLayout::NT);
+  ab.alpha = 0.5f;
+  ab.beta = -1.25f;
+  check_case(arch, ab, stream(64, 64, 64, 7), "stream-K, 7 x 14 iterations: tiles split between 2 workgroups");
+  check_case(arch, shape(200, 136, 512, GemmLayout::NN, GemmOutput::f32), stream(64, 64, 64, 40),
+             "stream-K, 3 iterations per workgroup: tiles split over 3-4 workgroups, NN, fp32 C");
+  check_case(arch, shape(200, 136, 512, GemmLayout::NT), stream(64, 64, 64, 12),
+             "stream-K, 12 x 8 iterations: every tile whole (no fix-up work)");
+  check_case(arch, shape(200, 136, 512, GemmLayout::NT), stream(64, 64, 64, 500),
+             "stream-K, more workgroups asked than iterations: 96 of one iteration each");
+}
+
 }  // namespace
+
+TEST_CASE("gemm stream-K: JIT + fix-up equal the HIP reference bit for bit and meet the fp64 bound",
+          "[gemm][stream_k]") {
+  check_stream_k(Arch::gfx942);
+  check_stream_k(Arch::gfx950);
+}
 
 TEST_CASE("gemm split-K gfx942: JIT + reduction equal the HIP reference bit for bit and meet the fp64 bound",
           "[gemm][split_k]") {
@@ -104,7 +133,7 @@ TEST_CASE("gemm split-K gfx950: JIT + reduction equal the HIP reference bit for 
   check_arch(Arch::gfx950);
 }
 
-TEST_CASE("gemm split-K: invalid plans name the limit", "[gemm][split_k]") {
+TEST_CASE("gemm split-K, stream-K: invalid plans name the limit", "[gemm][split_k]") {
   auto msg = [](const GemmShape& s, const GemmConfig& c) -> std::string {
     try {
       make_gemm_plan(s, Arch::gfx950, c);
@@ -123,6 +152,17 @@ TEST_CASE("gemm split-K: invalid plans name the limit", "[gemm][split_k]") {
              Catch::Contains("multiple of 4"));
   const GemmPlan p = make_gemm_plan(shape(64, 64, 256, GemmLayout::NT), Arch::gfx950, config(64, 64, 64, 2, 2, 2, 1));
   CHECK_THROWS_AS(build_gemm_split_k_reduce(p), Error);
+  CHECK_THROWS_AS(build_gemm_stream_k_fixup(p), Error);
+  GemmConfig sk = config(64, 64, 64, 2, 2, 2, 1);
+  sk.stream_k = 8;
+  sk.lds_dma = true;
+  CHECK_THAT(msg(shape(64, 64, 256, GemmLayout::NT), sk), Catch::Contains("register-staged 2-stage path"));
+  sk.lds_dma = false;
+  sk.split_k = 2;
+  CHECK_THAT(msg(shape(64, 64, 256, GemmLayout::NT), sk), Catch::Contains("without split_k"));
+  GemmConfig small = config(16, 32, 64, 1, 2, 2, 1);
+  small.stream_k = 8;
+  CHECK_THAT(msg(shape(64, 64, 256, GemmLayout::NT), small), Catch::Contains("multiple of 1024"));
 }
 
 // M = 64, N = 1024, K = 8192 on mi300x: 16 output tiles of 64 x 64 leave most of the 304 CUs idle;

@@ -157,15 +157,19 @@ GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::st
   Buffer b = dev.upload(in.b, "b");
   std::vector<uint8_t> c0 = p.shape.beta != 0.0f ? in.c : std::vector<uint8_t>(size_t(p.c_bytes()), 0xff);
   Buffer c = dev.upload(c0, "c");
+  const bool second = p.split() || p.stream();
   Buffer ws;
-  if (p.split()) ws = dev.upload(std::vector<uint8_t>(size_t(p.workspace_bytes()), 0xff), "workspace");
+  if (second)
+    ws = dev.upload(std::vector<uint8_t>(size_t(p.split() ? p.workspace_bytes() : p.sk_workspace_bytes()), 0xff),
+                    "workspace");
   GemmRunResult r;
   auto t0 = std::chrono::steady_clock::now();
-  LaunchResult lr = dev.launch(m.kernel(kernel), grid, {uint32_t(p.threads)}, 0,
-                               KernelArgs().ptr(a).ptr(b).ptr(p.split() ? ws : c));
+  KernelArgs args = KernelArgs().ptr(a).ptr(b).ptr(p.split() ? ws : c);
+  if (p.stream()) args.ptr(ws);
+  LaunchResult lr = dev.launch(m.kernel(kernel), grid, {uint32_t(p.threads)}, 0, args);
   r.stats = lr.sim_stats;
-  if (p.split()) {
-    if (!reduce.module) throw Error("gemm: a split-K plan needs its reduction kernel");
+  if (second) {
+    if (!reduce.module) throw Error("gemm: a split-K or stream-K plan needs its reduction / fix-up kernel");
     LaunchResult lr2 = dev.launch(reduce.module->kernel(reduce.kernel), reduce.grid, {reduce.threads}, 0,
                                   KernelArgs().ptr(ws).ptr(c));
     if (r.stats && lr2.sim_stats) add_stats(*r.stats, *lr2.sim_stats);
@@ -173,7 +177,7 @@ GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::st
   r.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   r.c = dev.download<uint8_t>(c);
   for (const Buffer& x : {a, b, c}) dev.free(x);
-  if (p.split()) dev.free(ws);
+  if (second) dev.free(ws);
   return r;
 }
 
@@ -181,11 +185,11 @@ GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::st
 
 GemmRunResult run_gemm_jit(Device& dev, const GemmPlan& p, const BuildResult& k, const GemmInputs& in) {
   Module m = dev.load(k.code_object);
-  if (!p.split()) return run(dev, p, m, k.name, in, {p.grid[0], p.grid[1], p.grid[2]});
-  const BuildResult rk = build_gemm_split_k_reduce(p);
+  if (!p.split() && !p.stream()) return run(dev, p, m, k.name, in, {p.grid[0], p.grid[1], p.grid[2]});
+  const BuildResult rk = p.split() ? build_gemm_split_k_reduce(p) : build_gemm_stream_k_fixup(p);
   Module rm = dev.load(rk.code_object);
   return run(dev, p, m, k.name, in, {p.grid[0], p.grid[1], p.grid[2]},
-             {&rm, rk.name, {gemm_reduce_grid(p)}, uint32_t(kGemmReduceThreads)});
+             {&rm, rk.name, {p.split() ? gemm_reduce_grid(p) : gemm_fixup_grid(p)}, uint32_t(kGemmReduceThreads)});
 }
 
 GemmRunResult run_gemm_hip(Device& dev, const GemmPlan& p, std::span<const uint8_t> code_object, const GemmInputs& in) {
@@ -193,6 +197,8 @@ GemmRunResult run_gemm_hip(Device& dev, const GemmPlan& p, std::span<const uint8
   // The reference's grid: workgroup (x, y, z) computes tile (x, y) of K slice z, whatever the JIT
   // kernel's order; its reduction runs one element per thread.
   const uint32_t elems = uint32_t(int64_t(p.shape.M) * p.shape.N);
+  if (p.stream())  // the same persistent grid, then one fix-up workgroup per tile
+    return run(dev, p, m, "gemm_ref_sk", in, {p.grid[0], 1, 1}, {&m, "gemm_ref_sk_fixup", {gemm_fixup_grid(p)}, 256});
   return run(dev, p, m, "gemm_ref", in, {uint32_t(p.tiles_m), uint32_t(p.tiles_n), uint32_t(p.cfg.split_k)},
              {&m, "gemm_ref_reduce", {(elems + 255) / 256}, 256});
 }

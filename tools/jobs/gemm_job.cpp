@@ -20,9 +20,9 @@ namespace cdnajit::codegen {
 std::string format_gemm_modelled(const GemmModelled& m) {
   std::string split;
   if (m.reduce)
-    split = fmt::format(" (GEMM kernel); split-K: GEMM kernel {:.4f} ms + reduction kernel {:.4f} ms (limiter {}), "
-                        "summed",
-                        m.report.ms, m.reduce->ms, m.reduce->limiter);
+    split = fmt::format(" (GEMM kernel); GEMM kernel {:.4f} ms + {} kernel {:.4f} ms (limiter {}), summed",
+                        m.report.ms, m.config.find("streamk") != std::string::npos ? "stream-K fix-up" : "split-K reduction",
+                        m.reduce->ms, m.reduce->limiter);
   return fmt::format(
       "modelled (model {}): {} [{}]: {:.4f} ms, {:.1f} TFLOP/s = {:.1f}% of the {} peak {:.1f} TFLOP/s ({} at the "
       "{:.2f} GHz peak clock; the model runs at {:.2f} GHz); limiter {}; {} of {} workgroups replayed{}, host {:.1f} s\n",
@@ -46,6 +46,11 @@ GemmJobResult run_gemm_job(std::ostream& log, Arch arch, const GemmShape& s, con
                        "workgroups of {} threads) sums the slices in order 0..{}\n",
                        p.cfg.split_k, p.k_tiles, p.workspace_bytes(), gemm_reduce_grid(p), kGemmReduceThreads,
                        p.cfg.split_k - 1);
+  if (p.stream())
+    log << fmt::format("stream-K: {} workgroups of {} MAC iterations (of {} = {} tiles x {} K tiles), fp32 "
+                       "workspace {} bytes, then the fix-up kernel ({} workgroups) sums split tiles in K order\n",
+                       p.sk_groups, p.sk_per, p.sk_iterations, p.tiles_m * p.tiles_n, p.k_tiles,
+                       p.sk_workspace_bytes(), gemm_fixup_grid(p));
   auto t0 = std::chrono::steady_clock::now();
   const BuildResult k = build_gemm(p);
   r.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

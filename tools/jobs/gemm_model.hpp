@@ -18,7 +18,8 @@ struct GemmModelled {
   std::string mfma;         // the MFMA instruction
   double gflop = 0;
   model::ModelReport report;      // the GEMM kernel's launch
-  // Split-K: the reduction kernel's launch (codegen/gemm_split_k.hpp), modelled after the GEMM's;
+  // Split-K: the reduction kernel's launch, stream-K: the fix-up kernel's (codegen/gemm_split_k.hpp),
+  // modelled after the GEMM's;
   // the GEMM's time is the sum of the two kernel times (no gap between the launches is modelled).
   std::optional<model::ModelReport> reduce;
   double peak_tflops = 0;        // the product's dense MFMA peak for that instruction at its data-sheet peak clock
