@@ -506,7 +506,10 @@ class GemmGenerator : MfmaGemmEmitter {
         compute();
         k_.s_barrier();
       };
-      if (p_.k_tiles > 1) {
+      if (sk_k_count_.valid()) {  // stream-K: the segment's K tiles
+        k_.s_sub_u32(left, sk_k_count_, 1);
+        counted_loop_or_none(left, [&] { tile(true); });
+      } else if (p_.k_tiles > 1) {
         k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
         counted_loop(left, [&] { tile(true); });
       }
@@ -581,7 +584,7 @@ class GemmGenerator : MfmaGemmEmitter {
   // Stream-K (GemmConfig::stream_k; plan and fix-up in gemm_split_k.hpp): workgroup w walks MAC
   // iterations [w * P, min((w + 1) * P, tiles * KT)), iteration i = K tile i % KT of tile i / KT
   // (M fastest), one segment (one tile's consecutive K tiles) per trip of a dynamic loop: the tile's
-  // loads, LDS bases and zeroed accumulators, the 2-stage main loop over the segment's K tiles, then
+  // loads, LDS bases and zeroed accumulators, the 1- or 2-stage main loop over the segment's K tiles, then
   // the epilogue into C when the segment is the whole tile, else the raw accumulators into workspace
   // slot 2w (the workgroup's first segment) or 2w + 1 (its last), tile-local row-major. A barrier
   // closes each segment: the next one's first LDS writes wait for every wave's last fragment reads.

@@ -219,10 +219,9 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   plan_tile_grid(c.group_m, p.tiles_m, p.tiles_n, p.grid, p.xcd_remap);
   p.grid[2] = uint32_t(c.split_k);
   if (c.stream_k != 0) {
-    need(c.stream_k > 0 && c.split_k == 1 && !c.lds_dma && !c.read_ahead && !c.pingpong && c.stages == 2 &&
-             c.group_m == 0,
-         fmt::format("stream_k = {} with {}: stream-K runs on the register-staged 2-stage path in tile order M "
-                     "fastest; valid: stream_k >= 1 without split_k, dma, read_ahead, pingpong or group_m, stages 2",
+    need(c.stream_k > 0 && c.split_k == 1 && !c.lds_dma && !c.read_ahead && !c.pingpong && c.group_m == 0,
+         fmt::format("stream_k = {} with {}: stream-K runs on the register-staged path (1 or 2 stages) in tile "
+                     "order M fastest; valid: stream_k >= 1 without split_k, dma, read_ahead, pingpong or group_m",
                      c.stream_k, c.str()));
     need(s.N % 4 == 0 && c.tile_m * c.tile_n % 1024 == 0,
          fmt::format("stream_k with N = {} and a {}x{} tile: the fix-up kernel sums 4 consecutive elements per "

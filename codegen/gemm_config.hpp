@@ -84,7 +84,7 @@ struct GemmConfig {
   int split_k = 1;
   // Stream-K (codegen/gemm_split_k.hpp): 0 = off; G > 0 = about G persistent workgroups, each walking
   // a contiguous range of the tiles x K-tiles MAC iterations across tiles; tiles split between
-  // workgroups are summed in K order by a fix-up kernel. Register-staged path with 2 stages only.
+  // workgroups are summed in K order by a fix-up kernel. Register-staged path (1 or 2 stages) only.
   int stream_k = 0;
   std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma, " pp",
                            // " ra" with read_ahead, " sk4" with split_k 4, " streamk304" with stream_k 304)

@@ -122,6 +122,11 @@ GemmConfig with_split(GemmConfig c, int split_k) {
   return c;
 }
 
+GemmConfig with_stream(GemmConfig c, int workgroups) {
+  c.stream_k = workgroups;
+  return c;
+}
+
 // Candidates per arch, input type and size: LDS (64 KiB on gfx942, 160 KiB on gfx950) and the
 // unified register file (an 8-wave workgroup needs 2 waves per SIMD: VGPRs + AGPRs <= 256) decide
 // what fits; 128-row tiles for N <= 2048 (where 256x256 tiles leave most CUs idle), 256-row tiles
@@ -325,13 +330,15 @@ std::string hipblaslt_section() {
     std::vector<GemmConfig> cands;
     for (const GemmConfig& c : candidates(hw.arch, s.dtype, 8192))
       for (int sk : {1, 2}) cands.push_back(with_split(c, sk));
+    cands.push_back(with_stream(cfg(256, 256, hw.arch == Arch::gfx950 ? 64 : 32, 2, 4, hw.arch == Arch::gfx950 ? 2 : 1),
+                                hw.cus));
     const Best b = model_candidates(hw, s, cands);
     if (!b.best) continue;
     const GemmModelled& m = *b.best;
     const bool published = prod == "mi300x";
     rows += fmt::format("| {} | {} | {:.4f}{} | {:.3f} | {:.1f} | {:.1f}% | {} | {} | {} | {} | {:.0f} |\n", prod,
                         m.config, m.ms(),
-                        m.reduce ? fmt::format(" ({:.4f} + reduction {:.4f})", m.report.ms, m.reduce->ms) : "",
+                        m.reduce ? fmt::format(" ({:.4f} + {:.4f})", m.report.ms, m.reduce->ms) : "",
                         m.report.clock_ghz, m.tflops(), 100 * m.peak_share(), m.report.limiter,
                         published ? "708" : "-", published ? fmt::format("{:.2f}x", m.tflops() / 708.0) : "-",
                         b.others, b.host);
@@ -341,9 +348,11 @@ std::string hipblaslt_section() {
          "and clock is modelled (model <product>, the first column). The published figure is hipBLASLt's 708 "
          "TFLOP/s BF16 on an MI300X GPU for this shape (a measurement, as quoted in issue 31); none is published "
          "here for MI355X. Candidates: the large-tile configurations of the square table, unsplit and with split-K "
-         "2 (sk2: two launches, GEMM + reduction, times summed). 4096 x 4864 is 16 x 19 = 304 tiles of 256 x 256: "
-         "one per CU on mi300x (304 CUs), 1.19 waves of tiles on mi355x (256 CUs).\n\n"
-         "| product | best config | modelled ms | modelled clock GHz | modelled TFLOP/s | % of MFMA peak | limiter "
+         "2 (sk2: two launches, GEMM + reduction, times summed), and stream-K over the product's CUs on the "
+         "register-staged 256 x 256 kernel (streamkG: G persistent workgroups, then the fix-up kernel, times "
+         "summed). 4096 x 4864 is 16 x 19 = 304 tiles of 256 x 256: one per CU on mi300x (304 CUs), 1.19 waves of "
+         "tiles on mi355x (256 CUs), the case stream-K is for.\n\n"
+         "| product | best config | modelled ms (two launches: GEMM + second) | modelled clock GHz | modelled TFLOP/s | % of MFMA peak | limiter "
          "(model, GEMM kernel) | hipBLASLt measured TFLOP/s (published) | ours modelled / hipBLASLt measured | "
          "candidates (modelled TFLOP/s) | host s |\n|---|---|---|---|---|---|---|---|---|---|---|\n" +
          rows;
@@ -353,14 +362,16 @@ std::string hipblaslt_section() {
 // tile_m a multiple of 16 per wave along M) and 64 or 128 columns, and from M = 128 on the 128 x 128
 // tiles of the square table; each unsplit and split into K slices. Register-staged 2-stage pipeline
 // (1 stage for 128 x 128 on gfx942, whose 64 KiB LDS holds one), the DMA read-ahead kernel on gfx950.
-std::vector<GemmConfig> skinny_candidates(Arch a, int m) {
+std::vector<GemmConfig> skinny_candidates(Arch a, int m, int cus) {
   std::vector<GemmConfig> c;
   const int tm = std::min(m, 64), wm = tm >= 32 ? 2 : 1;
   for (int sk : {1, 4, 8}) c.push_back(with_split(cfg(tm, 64, 64, wm, 2, 2), sk));
   for (int sk : {1, 4}) c.push_back(with_split(cfg(tm, 128, 64, wm, 2, 2), sk));
+  c.push_back(with_stream(cfg(tm, 64, 64, wm, 2, 2), cus));
   if (m >= 128) {
     const GemmConfig big = a == Arch::gfx950 ? cfg(128, 128, 64, 2, 4, 2, 8, true, false, true) : cfg(128, 128, 64, 2, 2, 1);
     for (int sk : {1, 2, 4}) c.push_back(with_split(big, sk));
+    c.push_back(with_stream(cfg(128, 128, 64, 2, 2, a == Arch::gfx950 ? 2 : 1), cus));
   }
   return c;
 }
@@ -375,8 +386,8 @@ std::string skinny_section() {
       GemmShape s;
       s.M = m;
       s.N = s.K = 8192;
-      const Best b = model_candidates(hw, s, skinny_candidates(hw.arch, m));
-      std::optional<GemmModelled> unsplit;
+      const Best b = model_candidates(hw, s, skinny_candidates(hw.arch, m, hw.cus));
+      std::optional<GemmModelled> unsplit;  // the best single-launch kernel (neither split-K nor stream-K)
       for (const GemmModelled& x : b.all)
         if (!x.reduce && (!unsplit || x.ms() < unsplit->ms())) unsplit = x;
       if (!b.best || !unsplit) continue;
@@ -386,7 +397,7 @@ std::string skinny_section() {
       rows += fmt::format(
           "| {} | {} | {} | {:.4f}{} | {:.1f} | {:.1f}% | {:.0f} | {} | {} {:.4f} | {:.2f}x | {:.2f}x | {} | {:.0f} |\n",
           prod, m, best.config, best.ms(),
-          best.reduce ? fmt::format(" ({:.4f} + reduction {:.4f})", best.report.ms, best.reduce->ms) : "",
+          best.reduce ? fmt::format(" ({:.4f} + {:.4f})", best.report.ms, best.reduce->ms) : "",
           best.tflops(), 100 * best.peak_share(), effective_gbs(s, best.ms()), best.report.limiter, unsplit->config,
           unsplit->ms(), unsplit->ms() / best.ms(), unsplit->ms() / (best.ms() + extra_ms), b.others, b.host);
       if (overhead.empty())
@@ -403,34 +414,39 @@ std::string skinny_section() {
     s.K = 2048;
     GemmJobOptions jo;
     jo.model = "none";
-    std::ostringstream log;
-    const GemmJobResult r = run_gemm_job(log, a, s, with_split(cfg(32, 64, 64, 2, 2, 2), 8), jo);
-    std::cerr << log.str();
-    check += fmt::format("| {} | {} | {} | {} | {} |\n", arch_name(a), r.shape, r.config, r.compare, r.bound.describe());
+    for (const GemmConfig& c : {with_split(cfg(32, 64, 64, 2, 2, 2), 8), with_stream(cfg(32, 64, 64, 2, 2, 2), 12)}) {
+      std::ostringstream log;
+      const GemmJobResult r = run_gemm_job(log, a, s, c, jo);
+      std::cerr << log.str();
+      check += fmt::format("| {} | {} | {} | {} | {} |\n", arch_name(a), r.shape, r.config, r.compare, r.bound.describe());
+    }
   }
-  return "\n## Skinny bf16 GEMMs for inference: M = 16..256, N = K = 8192, with and without split-K\n\n"
+  return "\n## Skinny bf16 GEMMs for inference: M = 16..256, N = K = 8192, with and without split-K / stream-K\n\n"
          "Generated by `build/tools/report_gemm --only skinny` (or with the whole report). Every time is modelled "
          "(model <product>, the first column); no published figure for these shapes is quoted. N = K = 8192 is "
          "the hidden size of 70B-class language models (a decode step's projection with a batch of M tokens), "
          "square in N and K so only M varies. Split-K (\"skS\", codegen/gemm_split_k.hpp) cuts K into S slices, "
          "one workgroup per (tile, slice) writing an fp32 partial tile, then a reduction kernel sums the slices "
          "in order and rounds: two launches, whose modelled kernel times are summed (GEMM + reduction; no gap "
-         "between the launches is modelled). At these sizes the kernel is bound by reading B (128 MiB), so the "
+         "between the launches is modelled). Stream-K (\"streamkG\", G = the product's CU count) runs G persistent "
+         "workgroups, each walking a contiguous range of the tiles x K-tiles iterations across tiles, then a fix-up "
+         "kernel sums the split tiles in K order: also two launches, summed. At these sizes the kernel is bound by reading B (128 MiB), so the "
          "GB/s column (A, B and C bytes once / modelled time) says more than the % of the MFMA peak. The last "
-         "speed-up column also charges the reduction's launch the model's fixed launch overhead (" +
+         "speed-up column also charges the second launch (reduction or fix-up) the model's fixed launch overhead (" +
          overhead +
          ", Hardware::launch_overhead_us, the cost the drop-in runtime adds per event-timed launch), which the "
          "kernel times do not contain. Candidates: a tile of min(M, 64) rows by 64 or 128 columns (16-row tiles "
          "are one wave along M: the 16x16 MFMA block is the smallest), from M = 128 on also the 128 x 128 tile, "
-         "each with several split-K factors. Stream-K is not built.\n\n"
-         "| product | M | best config | modelled ms (split: GEMM + reduction) | modelled TFLOP/s | % of MFMA peak "
-         "| modelled GB/s (A+B+C once) | limiter (model, GEMM kernel) | best without split-K, modelled ms | "
-         "split-K speed-up (kernel times) | speed-up with the reduction's launch overhead | candidates (modelled "
+         "each with several split-K factors and with stream-K (register-staged path only: the gfx950 DMA "
+         "read-ahead kernel has no stream-K form).\n\n"
+         "| product | M | best config | modelled ms (two launches: GEMM + reduction or fix-up) | modelled TFLOP/s | % of MFMA peak "
+         "| modelled GB/s (A+B+C once) | limiter (model, GEMM kernel) | best single-launch kernel (no split-K or "
+         "stream-K), modelled ms | speed-up (kernel times) | speed-up with the second launch's overhead | candidates (modelled "
          "TFLOP/s) | host s |\n"
          "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" +
          rows +
-         "\nSplit-K on the simulator (both launches; JIT vs the HIP reference doing the same slice-ordered sum, "
-         "and the fp64 bound):\n\n| arch | shape | config | JIT vs HIP reference | JIT vs fp64 bound |\n"
+         "\nSplit-K and stream-K on the simulator (both launches; JIT vs the HIP reference doing the same "
+         "fixed-order sums, and the fp64 bound):\n\n| arch | shape | config | JIT vs HIP reference | JIT vs fp64 bound |\n"
          "|---|---|---|---|---|\n" +
          check;
 }

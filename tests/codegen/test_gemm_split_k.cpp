@@ -113,6 +113,9 @@ void check_stream_k(Arch arch) {
              "stream-K, 12 x 8 iterations: every tile whole (no fix-up work)");
   check_case(arch, shape(200, 136, 512, GemmLayout::NT), stream(64, 64, 64, 500),
              "stream-K, more workgroups asked than iterations: 96 of one iteration each");
+  GemmConfig one = stream(64, 64, 64, 7);
+  one.stages = 1;
+  check_case(arch, ab, one, "stream-K on the one-stage pipeline");
 }
 
 }  // namespace
@@ -156,7 +159,7 @@ TEST_CASE("gemm split-K, stream-K: invalid plans name the limit", "[gemm][split_
   GemmConfig sk = config(64, 64, 64, 2, 2, 2, 1);
   sk.stream_k = 8;
   sk.lds_dma = true;
-  CHECK_THAT(msg(shape(64, 64, 256, GemmLayout::NT), sk), Catch::Contains("register-staged 2-stage path"));
+  CHECK_THAT(msg(shape(64, 64, 256, GemmLayout::NT), sk), Catch::Contains("register-staged path"));
   sk.lds_dma = false;
   sk.split_k = 2;
   CHECK_THAT(msg(shape(64, 64, 256, GemmLayout::NT), sk), Catch::Contains("without split_k"));

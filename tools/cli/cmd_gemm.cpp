@@ -93,7 +93,7 @@ void add_gemm_command(CommandLine& cl) {
                    [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 65536)); },
                    "stream-K with about G persistent workgroups (default 0 = off): each walks a contiguous range of "
                    "the tiles x K-tiles iterations; split tiles are summed in K order by a fix-up kernel "
-                   "(register-staged path, 2 stages)");
+                   "(register-staged path, 1 or 2 stages)");
   c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: the simulator)")
       ->check(check_device_spec);
   c->add_option("--model", o->job.model,
