@@ -186,11 +186,15 @@ class GemmGenerator : MfmaGemmEmitter {
   // G = k_row_pack chunks of G consecutive K rows give each column G consecutive K values, paired
   // by v_perm_b32 (row k's element low, row k + 1's high) and written by one ds_write_b64 (G = 4) or
   // ds_write_b32 (G = 2), or one ds_write_b16 / _d16_hi per element (G = 1). fp8: write_k_rows_fp8.
-  // `pieces` (not null): the writes appended as one emitter (as write_lds).
+  // `pieces` (not null): one emitter per staged chunk, as write_lds, since the read-ahead's refill
+  // pairs piece i with chunk i's next global load (issue_loads' pieces); packed writes read several
+  // chunks, so the first piece writes them all and the others are empty: every chunk's writes
+  // precede its next load.
   void write_k_rows(Reg base, const std::vector<Reg>& staged, int cpr,
                     std::vector<std::function<void()>>* pieces = nullptr) {
     if (pieces) {
       pieces->push_back([this, base, staged, cpr] { write_k_rows(base, staged, cpr); });
+      for (size_t i = 1; i < staged.size(); ++i) pieces->push_back([] {});
       return;
     }
     const int RB = p_.lds_row_bytes, kstep = p_.threads / cpr, es = p_.esize;
@@ -537,6 +541,9 @@ class GemmGenerator : MfmaGemmEmitter {
       if (!load_next) return writes;
       k_.s_add_u32(kstage_, kstage_, int64_t(c_.tile_k));
       issue_loads(kstage_, &loads);
+      if (writes.size() != loads.size())  // a load left out would leave its staging chunk stale
+        throw Error(fmt::format("gemm {}: internal: the read-ahead refill has {} LDS-write pieces for {} loads",
+                                c_.str(), writes.size(), loads.size()));
       std::vector<ReadAheadHooks::Emit> out;
       for (size_t i = 0; i < writes.size(); ++i)
         out.push_back([w = writes[i], l = loads[i]] {
