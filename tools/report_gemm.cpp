@@ -349,8 +349,8 @@ std::string hipblaslt_section() {
     for (const GemmConfig& c : candidates(hw.arch, s.dtype, 8192))
       for (int sk : {1, 2})
         if (sk == 1 || hw.cus % 304 != 0) cands.push_back(with_split(c, sk));
-    cands.push_back(with_stream(cfg(256, 256, hw.arch == Arch::gfx950 ? 64 : 32, 2, 4, hw.arch == Arch::gfx950 ? 2 : 1),
-                                hw.cus));
+    // register-staged 256 x 256 with K tile 32 (64 needs 148 VGPRs on gfx950: one wave per SIMD)
+    cands.push_back(with_stream(cfg(256, 256, 32, 2, 4, hw.arch == Arch::gfx950 ? 2 : 1), hw.cus));
     const Best b = model_candidates(hw, s, cands);
     if (!b.best) continue;
     const GemmModelled& m = *b.best;
