@@ -47,6 +47,7 @@
 #include <functional>
 #include <vector>
 
+#include "codegen/gemm_epilogue.hpp"
 #include "codegen/gemm_split_k.hpp"
 #include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/mfma_tile.hpp"
@@ -75,8 +76,8 @@ class GemmGenerator : MfmaGemmEmitter {
     b_ptr_ = b;
     // split-K: the third argument is the fp32 workspace, the slice's part of it written unscaled
     Reg c = k_.load_arg(k_.arg_ptr(p_.split() ? "workspace" : "c", p_.split() ? ElemType::f32 : out, false));
-    Reg bias;
-    if (s_.bias != GemmBias::none) bias = k_.load_arg(k_.arg_ptr("bias", ElemType::f32, true));
+    Reg bias;  // split-K: the reduction kernel adds the bias
+    if (s_.bias != GemmBias::none && !p_.split()) bias = k_.load_arg(k_.arg_ptr("bias", ElemType::f32, true));
     tid_ = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
     if (p_.split()) {
@@ -787,7 +788,7 @@ class GemmGenerator : MfmaGemmEmitter {
     const int mb = p_.mfma.m, osize = p_.out_esize();
     const AccumulatorLane lane = accumulator_lane(lane_, mb);
     const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
-    if (p_.split())  // the slice's fp32 partial sums; alpha, beta and rounding in the reduction kernel
+    if (p_.split())  // the slice's fp32 partial sums; the rest of the epilogue in the reduction kernel
       return store_accumulators(acc_, origin, lane, p_.blocks_m, p_.blocks_n, mb, p_.mfma.acc_regs(), false,
                                 uint32_t(s_.M), uint32_t(s_.N), c_rsrc_);
     const std::vector<Reg> coloff = output_column_offsets(origin.n, lane.col, p_.blocks_n, mb, osize, uint32_t(s_.N));
@@ -796,7 +797,7 @@ class GemmGenerator : MfmaGemmEmitter {
     if (s_.beta != 0.0f) beta = sconst(std::bit_cast<uint32_t>(s_.beta), "beta");
     if (p_.arch == Arch::gfx942 && s_.output == GemmOutput::bf16) c7fff = sconst(0x7fff, "c7fff");
     const std::vector<Reg> bias = load_bias(coloff, osize);
-    const ActivationConsts act = activation_consts();
+    const GemmActivationConsts act = gemm_activation_consts(k_, *this, s_.act);
     for (int bi = 0; bi < p_.blocks_m; ++bi)
       for (int r = 0; r < p_.mfma.acc_regs(); ++r) {
         Reg ro = output_row_offset(origin.m, lane.row4, uint32_t(bi * mb + 8 * (r / 4) + r % 4),
@@ -824,7 +825,7 @@ class GemmGenerator : MfmaGemmEmitter {
             k_.v_fma_f32(v, beta, x, v);
           }
           if (!bias.empty()) k_.v_add_f32(v, v, bias[size_t(bj)]);
-          activation(v, act);
+          gemm_activation(k_, s_.act, v, act);
           store_output(v, offs[size_t(bj)], c7fff);
         }
       }
@@ -850,40 +851,6 @@ class GemmGenerator : MfmaGemmEmitter {
     return bias;
   }
 
-  // Constants of the smooth activations (gemm_config.hpp): SGPRs, and gelu_tanh's A in a VGPR
-  // (a VOP3 reads one SGPR on gfx9).
-  struct ActivationConsts {
-    Reg scale, gelu_a, gelu_b;
-  };
-  ActivationConsts activation_consts() {
-    ActivationConsts c;
-    if (s_.act == GemmActivation::silu) c.scale = sconst(std::bit_cast<uint32_t>(kSiluScale), "silu_scale");
-    if (s_.act == GemmActivation::gelu_tanh) {
-      c.gelu_b = sconst(std::bit_cast<uint32_t>(kGeluTanhB), "gelu_b");
-      c.gelu_a = k_.vgpr("gelu_a");
-      k_.v_mov_b32(c.gelu_a, int64_t(std::bit_cast<uint32_t>(kGeluTanhA)));
-    }
-    return c;
-  }
-
-  // The activation of fp32 `v`, in place, with the operations of the HIP reference's act() in its order.
-  void activation(Reg v, const ActivationConsts& c) {
-    if (s_.act == GemmActivation::none) return;
-    if (s_.act == GemmActivation::relu) return k_.v_max_f32(v, 0.0f, v);
-    Reg z = k_.vgpr("act_z");
-    if (s_.act == GemmActivation::silu) {
-      k_.v_mul_f32(z, c.scale, v);  // z = x * -log2(e)
-    } else {
-      k_.v_mul_f32(z, v, v);                  // x^2
-      k_.v_fma_f32(z, z, c.gelu_b, c.gelu_a);  // s = x^2 * B + A
-      k_.v_mul_f32(z, v, z);                  // z = x * s
-    }
-    k_.v_exp_f32(z, z);        // exp2(z)
-    k_.v_add_f32(z, 1.0f, z);  // 1 + exp2(z)
-    k_.v_rcp_f32(z, z);
-    k_.v_mul_f32(v, v, z);     // x * sigmoid
-  }
-
   // fp32 `v` stored in the output type: fp32, bf16 RNE (store_fp32_as), or f16 RNE (v_cvt_f16_f32
   // under the kernel's default mode: round to nearest even, f16 denormals kept, as clang's (_Float16)x).
   void store_output(Reg v, Reg off, Reg c7fff) {
@@ -902,19 +869,23 @@ class GemmGenerator : MfmaGemmEmitter {
   // closes each segment: the next one's first LDS writes wait for every wave's last fragment reads.
   void emit_stream_k() {
     lds_base_ = begin_tiled_kernel(p_.threads, p_.lds_bytes);
-    // bias, activation and f16 output are refused with stream-K (make_gemm_plan): the fix-up kernel
-    // applies alpha, beta and the bf16 / fp32 output only
     const ElemType in = p_.esize == 1 ? ElemType::fp8 : s_.dtype == GemmDType::f16 ? ElemType::f16 : ElemType::bf16;
+    const ElemType out = s_.output == GemmOutput::f32 ? ElemType::f32
+                         : s_.output == GemmOutput::f16 ? ElemType::f16
+                                                        : ElemType::bf16;
     a_ptr_ = k_.load_arg(k_.arg_ptr("a", in, true));
     b_ptr_ = k_.load_arg(k_.arg_ptr("b", in, true));
-    Reg c = k_.load_arg(k_.arg_ptr("c", s_.output == GemmOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
+    Reg c = k_.load_arg(k_.arg_ptr("c", out, false));
     Reg ws = k_.load_arg(k_.arg_ptr("workspace", ElemType::f32, false));
+    Reg bias;  // whole tiles go through the epilogue here, with the bias (a fifth argument)
+    if (s_.bias != GemmBias::none) bias = k_.load_arg(k_.arg_ptr("bias", ElemType::f32, true));
     tid_ = k_.workitem_id(0);
     Reg wg = k_.workgroup_id(0);
     k_.s_waitcnt(lgkmcnt(0));
     a_rsrc_ = rsrc(a_ptr_, p_.a_bytes(), "a_rsrc");
     b_rsrc_ = rsrc(b_ptr_, p_.b_bytes(), "b_rsrc");
     c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
+    if (bias.valid()) bias_rsrc_ = rsrc(bias, p_.bias_bytes(), "bias_rsrc");
     const WaveGrid w = wave_grid(tid_, c_.waves_m);
     wave_ = w.wave;
     wm_ = w.wm;

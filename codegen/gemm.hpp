@@ -14,7 +14,8 @@
 //
 // Arguments: (const in* A, const in* B, out* C[, const float* bias: with GemmBias::col]), or with
 // split-K (const in* A, const in* B, float* workspace) and the reduction kernel of
-// codegen/gemm_split_k.hpp after it; stream-K: (A, B, C, float* workspace) and the fix-up kernel.
+// codegen/gemm_split_k.hpp after it (which takes the bias); stream-K: (A, B, C, float* workspace[,
+// bias]) and the fix-up kernel.
 #pragma once
 #include "codegen/gemm_config.hpp"
 #include "jit/kernel.hpp"

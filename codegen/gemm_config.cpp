@@ -157,13 +157,6 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("split_k = {}; valid: 1 (no split) .. {} K slices (the reduction kernel keeps every slice's "
                    "loads in flight)",
                    c.split_k, kMaxSplitK));
-  // The reduction / fix-up kernels (gemm_split_k.cpp) apply alpha, beta and the bf16 / fp32 output
-  // only; the bias, the activations and f16 output are not carried into them.
-  if (c.split_k > 1 || c.stream_k != 0)
-    need(s.bias == GemmBias::none && s.act == GemmActivation::none && s.output != GemmOutput::f16,
-         fmt::format("{} with {}: split-K and stream-K apply alpha, beta and bf16 or fp32 output only; valid: no "
-                     "bias, no activation, output bf16 or f32 (or split_k = 1 and stream_k = 0 for this epilogue)",
-                     c.str(), s.str()));
   if (c.split_k > 1) {
     need(s.K % (c.tile_k * c.split_k) == 0,
          fmt::format("split_k = {}: K = {} must be a multiple of split_k x tile_k = {} x {} = {} (each slice is whole "

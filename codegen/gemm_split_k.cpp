@@ -5,6 +5,7 @@
 #include <bit>
 #include <vector>
 
+#include "codegen/gemm_epilogue.hpp"
 #include "jit/isa/error.hpp"
 
 namespace cdnajit::codegen {
@@ -32,42 +33,79 @@ GemmSlicePointers gemm_slice_pointers(Kernel& k, DslEmitter& e, const GemmPlan& 
 
 namespace {
 
-// The epilogue of 4 consecutive fp32 sums `v` of C at byte offset `co` (kOob: dropped): alpha * v,
-// + beta * C (read here), bf16 RNE (two per dword) or fp32, one store.
+// The epilogue of 4 consecutive fp32 sums `v` of C at byte offset `co` (kOob: dropped), columns
+// n .. n + 3 of one row (N % 4 == 0), in the order of the GEMM kernel's epilogue: alpha * v,
+// + beta * C (read here), + bias[n] (read at byte offset `bo`, 16 bytes), the activation, then bf16
+// or f16 RNE (two per dword) or fp32, one store.
 class QuadEpilogue : protected DslEmitter {
  public:
   QuadEpilogue(Kernel& k, const GemmPlan& p) : DslEmitter(k), p_(p) {}
 
  protected:
-  void finish_quad(Reg v, Reg co, Reg cr) {
+  // The bias argument (after workspace and C) when the shape has one.
+  void load_bias_arg() {
+    if (p_.shape.bias != GemmBias::none) bias_ = k_.load_arg(k_.arg_ptr("bias", ElemType::f32, true));
+  }
+  void make_bias_rsrc() {
+    if (bias_.valid()) bias_rsrc_ = rsrc(bias_, p_.bias_bytes(), "bias_rsrc");
+  }
+
+  void finish_quad(Reg v, Reg co, Reg cr, Reg bo) {
     const GemmShape& s = p_.shape;
     const bool f32 = s.output == GemmOutput::f32;
-    Reg cin;
+    Reg cin, bias;
     if (s.beta != 0.0f) {
       cin = k_.vgpr("c_in", f32 ? 4 : 2, f32 ? 4 : 2);
       if (f32) k_.buffer_load_dwordx4(cin, co, cr, 0, offen);
       else k_.buffer_load_dwordx2(cin, co, cr, 0, offen);
-      k_.s_waitcnt(vmcnt(0));
     }
+    if (bias_rsrc_.valid()) {
+      bias = k_.vgpr("bias", 4, 4);
+      k_.buffer_load_dwordx4(bias, bo, bias_rsrc_, 0, offen);
+    }
+    if (cin.valid() || bias.valid()) k_.s_waitcnt(vmcnt(0));
     Reg alpha, beta;
     if (s.alpha != 1.0f) alpha = sconst(std::bit_cast<uint32_t>(s.alpha), "alpha");
     if (s.beta != 0.0f) beta = sconst(std::bit_cast<uint32_t>(s.beta), "beta");
+    const GemmActivationConsts act = gemm_activation_consts(k_, *this, s.act);
     for (int i = 0; i < 4; ++i) {
       if (alpha.valid()) k_.v_mul_f32(v[i], alpha, v[i]);
-      if (!beta.valid()) continue;
-      Reg x = k_.vgpr("c_value");
-      if (f32) k_.v_mov_b32(x, cin[i]);
-      else if (i % 2 == 0) k_.v_lshlrev_b32(x, 16, cin[i / 2]);         // low bf16 -> fp32
-      else k_.v_and_b32(x, sconst(0xffff0000u, "high_half"), cin[i / 2]);  // high bf16 -> fp32
-      k_.v_fma_f32(v[i], beta, x, v[i]);
+      if (beta.valid()) {
+        Reg x = k_.vgpr("c_value");
+        if (f32) {
+          k_.v_mov_b32(x, cin[i]);
+        } else if (s.output == GemmOutput::f16) {
+          if (i % 2 == 0) k_.v_cvt_f32_f16(x, cin[i / 2]);  // low f16 -> fp32
+          else {
+            k_.v_lshrrev_b32(x, 16, cin[i / 2]);  // high f16 -> fp32
+            k_.v_cvt_f32_f16(x, x);
+          }
+        } else if (i % 2 == 0) {
+          k_.v_lshlrev_b32(x, 16, cin[i / 2]);  // low bf16 -> fp32
+        } else {
+          k_.v_and_b32(x, sconst(0xffff0000u, "high_half"), cin[i / 2]);  // high bf16 -> fp32
+        }
+        k_.v_fma_f32(v[i], beta, x, v[i]);
+      }
+      if (bias.valid()) k_.v_add_f32(v[i], v[i], bias[i]);
+      gemm_activation(k_, s.act, v[i], act);
     }
     if (f32) {
       k_.buffer_store_dwordx4(v, co, cr, 0, offen);
       return;
     }
-    // bf16 RNE, two elements per dword (element 2j in the low half)
-    Reg packed = k_.vgpr("bf16x4", 2, 2);
-    if (p_.arch == Arch::gfx950) {
+    // bf16 / f16 RNE, two elements per dword (element 2j in the low half)
+    Reg packed = k_.vgpr("half4", 2, 2);
+    if (s.output == GemmOutput::f16) {
+      for (int j = 0; j < 2; ++j) {
+        Reg lo = k_.vgpr("f16_lo");
+        Reg hi = k_.vgpr("f16_hi");
+        k_.v_cvt_f16_f32(lo, v[2 * j]);
+        k_.v_cvt_f16_f32(hi, v[2 * j + 1]);
+        k_.v_lshlrev_b32(hi, 16, hi);
+        k_.v_and_or_b32(packed[j], lo, sconst(0xffffu, "low_half"), hi);
+      }
+    } else if (p_.arch == Arch::gfx950) {
       for (int j = 0; j < 2; ++j) k_.v_cvt_pk_bf16_f32(packed[j], v[2 * j], v[2 * j + 1]);
     } else {
       Reg c7fff = sconst(0x7fff, "c7fff");
@@ -81,6 +119,7 @@ class QuadEpilogue : protected DslEmitter {
     k_.buffer_store_dwordx2(packed, co, cr, 0, offen);
   }
 
+  Reg bias_, bias_rsrc_;
   const GemmPlan& p_;
 };
 
@@ -99,13 +138,15 @@ class ReduceGenerator : QuadEpilogue {
     const int S = p_.cfg.split_k, osize = p_.out_esize();
     k_.set_workgroup_size(uint32_t(kGemmReduceThreads));
     Reg ws = k_.load_arg(k_.arg_ptr("workspace", ElemType::f32, true));
-    Reg c = k_.load_arg(k_.arg_ptr("c", f32 ? ElemType::f32 : ElemType::bf16, false));
+    Reg c = k_.load_arg(k_.arg_ptr("c", f32 ? ElemType::f32 : s.output == GemmOutput::f16 ? ElemType::f16 : ElemType::bf16, false));
+    load_bias_arg();
     Reg wg = k_.workgroup_id(0);
     Reg tid = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
     const int64_t elems = int64_t(s.M) * s.N;
     Reg wr = rsrc(ws, p_.slice_bytes(), "ws_rsrc");
     Reg cr = rsrc(c, p_.c_bytes(), "c_rsrc");
+    make_bias_rsrc();
     Reg q = k_.vgpr("quad");  // index of the thread's group of 4 elements
     k_.v_add_u32(q, smul(wg, uint32_t(kGemmReduceThreads), "wg_base"), tid);
     k_.v_cmp_gt_u32(vcc, sconst(uint32_t(elems / kGemmReduceElemsPerThread), "quads"), q);
@@ -131,7 +172,16 @@ class ReduceGenerator : QuadEpilogue {
       for (int i = 0; i < 4; ++i) k_.v_add_f32(v[i], v[i], part[size_t(z)][i]);
     }
     k_.s_waitcnt(vmcnt(0));
-    finish_quad(v, co, cr);
+    Reg bo;  // bias byte offset: column (4q mod N) * 4
+    if (bias_rsrc_.valid()) {
+      Reg e = k_.vgpr("elem");
+      k_.v_lshlrev_b32(e, 2, q);
+      Reg row = vdiv(e, divisor(uint32_t(s.N)), "row");
+      bo = vrem(e, row, uint32_t(s.N), "col");
+      k_.v_lshlrev_b32(bo, 2, bo);
+      k_.v_cndmask_b32(bo, oob(), bo, ok);
+    }
+    finish_quad(v, co, cr, bo);
   }
 };
 
@@ -151,7 +201,10 @@ class FixupGenerator : QuadEpilogue {
     const uint32_t KT = uint32_t(p_.k_tiles), P = uint32_t(p_.sk_per), slot_bytes = uint32_t(p_.sk_slot_bytes());
     k_.set_workgroup_size(uint32_t(kGemmReduceThreads));
     Reg ws = k_.load_arg(k_.arg_ptr("workspace", ElemType::f32, true));
-    Reg cp = k_.load_arg(k_.arg_ptr("c", s.output == GemmOutput::f32 ? ElemType::f32 : ElemType::bf16, false));
+    Reg cp = k_.load_arg(k_.arg_ptr("c", s.output == GemmOutput::f32 ? ElemType::f32
+                                         : s.output == GemmOutput::f16 ? ElemType::f16
+                                                                       : ElemType::bf16, false));
+    load_bias_arg();
     Reg t = k_.workgroup_id(0);
     Reg tid = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
@@ -174,6 +227,7 @@ class FixupGenerator : QuadEpilogue {
       Reg n0 = smul(tn, uint32_t(c.tile_n), "n0");
       Reg wr = rsrc(ws, p_.sk_workspace_bytes(), "ws_rsrc");
       Reg cr = rsrc(cp, p_.c_bytes(), "c_rsrc");
+      make_bias_rsrc();
       const Divisor tn_div = divisor(uint32_t(c.tile_n));
       for (int j = 0; j < c.tile_m * c.tile_n / (4 * kGemmReduceThreads); ++j) {
         Reg q = k_.vgpr("quad");
@@ -192,6 +246,12 @@ class FixupGenerator : QuadEpilogue {
         k_.v_cmp_gt_u32(vcc, sconst(uint32_t(s.N), "N"), n);
         k_.s_and_b64(ok, ok, vcc);
         k_.v_cndmask_b32(co, oob(), co, ok);
+        Reg bo;  // bias byte offset n * 4
+        if (bias_rsrc_.valid()) {
+          bo = k_.vgpr("bias_off");
+          k_.v_lshlrev_b32(bo, 2, n);
+          k_.v_cndmask_b32(bo, oob(), bo, ok);
+        }
         Reg wo = k_.vgpr("ws_off");
         k_.v_lshlrev_b32(wo, 4, q);
         Reg v = k_.vgpr("sum", 4, 4);
@@ -208,7 +268,7 @@ class FixupGenerator : QuadEpilogue {
               k_.s_add_u32(w, w, 1);
             },
             [&] { k_.s_cmp_le_u32(w, whi); });
-        finish_quad(v, co, cr);
+        finish_quad(v, co, cr, bo);
       }
     });
   }

@@ -5,16 +5,18 @@
 // a workspace (S x M x N fp32, row-major per slice). The reduction kernel here then computes per
 // element, in this fixed order,
 //   v = ws[0]; v = v + ws[1]; ...; v = v + ws[S-1];   (fp32 adds, slice order)
-//   v = alpha * v (alpha != 1); v = fma(beta, C, v) (beta != 0); C = v as bf16 (RNE) or fp32,
+//   v = alpha * v (alpha != 1); v = fma(beta, C, v) (beta != 0); v = v + bias[n]; v = act(v);
+//   C = v as bf16 / f16 (RNE) or fp32,
 // the arithmetic of the unsplit epilogue after the slice sum. No atomics: the result does not
 // depend on which workgroup finishes first, so it is bit-exact against the HIP reference
 // (codegen/hip/gemm_mfma.hip, GM_SPLIT), which does the same two steps in the same order.
-// The bias, the activations and f16 output are not applied here: make_gemm_plan refuses them with
-// split-K and stream-K.
+// After the sum the reduction applies the rest of the GEMM epilogue in its order: + bias[n], the
+// activation, then bf16 / f16 RNE or fp32 (gemm_epilogue.hpp); the bias is its third argument (the
+// split GEMM kernel has none).
 // A split-K GEMM is two launches, GEMM then reduction; its modelled time is the sum of both
 // (tools/jobs/gemm_model.hpp).
 //
-// Reduction kernel arguments: (const float* workspace, out* C).
+// Reduction kernel arguments: (const float* workspace, out* C[, const float* bias]).
 #pragma once
 #include <cstdint>
 
@@ -35,13 +37,13 @@ uint32_t gemm_reduce_grid(const GemmPlan& p);
 BuildResult build_gemm_split_k_reduce(const GemmPlan& p, const BuildOptions& opts = {});
 
 // Stream-K (GemmConfig::stream_k > 0): the GEMM kernel (gemm.cpp, emit_stream_k; arguments
-// (A, B, C, workspace)) runs sk_groups persistent workgroups; workgroup w walks the MAC iterations
+// (A, B, C, workspace[, bias])) runs sk_groups persistent workgroups; workgroup w walks the MAC iterations
 // [w * P, min((w + 1) * P, tiles * KT)) (P = sk_per; iteration i = K tile i % KT of output tile
 // i / KT, tiles M fastest), one tile's consecutive K tiles per segment, accumulators from +0 per
 // segment in ascending K. A segment that is a whole tile goes through the epilogue into C; any
 // other stores its raw fp32 accumulators to workspace slot 2w (w's first segment) or 2w + 1 (its
 // last; tile-local row-major, 2 x sk_groups slots). The fix-up kernel, one workgroup per tile
-// (arguments (workspace, C)), sums a split tile's segments in K order, v = slot(wlo); v = v +
+// (arguments (workspace, C[, bias])), sums a split tile's segments in K order, v = slot(wlo); v = v +
 // slot(2w) for w = wlo + 1 .. whi, and applies the epilogue. Fixed order, no atomics: bit-exact
 // against the HIP reference (GM_SKG, gemm_ref_sk + gemm_ref_sk_fixup).
 BuildResult build_gemm_stream_k_fixup(const GemmPlan& p, const BuildOptions& opts = {});

@@ -20,7 +20,9 @@
 // Split-K (GM_SPLIT = S > 1, codegen/gemm_split_k.hpp): gemm_ref's block z multiplies K columns
 // [z * K/S, (z+1) * K/S) and stores its raw fp32 accumulators to slice z of the workspace (its
 // third argument, S x M x N fp32); gemm_ref_reduce then sums the slices per element in slice order
-// (v = ws[0]; v = v + ws[1]; ...) and applies the same alpha / beta / rounding epilogue.
+// (v = ws[0]; v = v + ws[1]; ...) and applies the same epilogue (alpha, beta, bias, activation,
+// rounding). With GM_BIAS the bias is the last argument of gemm_ref_reduce, gemm_ref_sk and
+// gemm_ref_sk_fixup, and gemm_ref of a split plan has none.
 //
 // Stream-K (GM_SKG = G > 0 workgroups, GM_SKPER = P MAC iterations each, codegen/gemm_split_k.hpp):
 // iteration i is K tile i % KT of output tile i / KT (tiles M fastest); gemm_ref_sk's block w walks
@@ -90,8 +92,7 @@ __device__ inline float act(float x) {
 #endif
 }
 
-// C[e] (column n) = act(alpha * v (+ beta * C[e]) (+ bias[n])) in the output type. Split-K and
-// stream-K plans have no bias (make_gemm_plan), so their callers pass bias = nullptr.
+// C[e] (column n) = act(alpha * v (+ beta * C[e]) (+ bias[n])) in the output type.
 __device__ inline void store_output(void* c, const float* bias, unsigned long e, unsigned n, float v) {
 #pragma clang fp contract(off)
   if (ALPHA != 1.0f) v = ALPHA * v;
@@ -203,13 +204,13 @@ __device__ inline void mac_k_tile(const elem_t* __restrict__ a, const elem_t* __
 extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __restrict__ a,
                                                               const elem_t* __restrict__ b,
                                                               void* __restrict__ c
-#if GM_BIAS
+#if GM_BIAS && GM_SPLIT == 1
                                                               , const float* __restrict__ bias
 #endif
 ) {
 #pragma clang fp contract(off)
-#if !GM_BIAS
-  const float* bias = nullptr;
+#if !GM_BIAS || GM_SPLIT > 1
+  const float* bias = nullptr;  // split-K: gemm_ref_reduce adds the bias
 #endif
   // LDS: A rows (m) then B rows (n), each TK elements, K-contiguous (no padding: clang's layout).
   __shared__ elem_t lds[(TM + TN) * TK];
@@ -237,12 +238,22 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref(const elem_t* __r
 }
 
 // Split-K: the slices' sum in slice order, then the epilogue; one element per thread.
-extern "C" __global__ __launch_bounds__(256) void gemm_ref_reduce(const float* __restrict__ ws, void* __restrict__ c) {
+#if GM_BIAS
+#define GM_BIAS_PARAM , const float* __restrict__ bias
+#else
+#define GM_BIAS_PARAM
+#endif
+extern "C" __global__ __launch_bounds__(256) void gemm_ref_reduce(const float* __restrict__ ws,
+                                                                  void* __restrict__ c GM_BIAS_PARAM) {
+#pragma clang fp contract(off)
+#if !GM_BIAS
+  const float* bias = nullptr;
+#endif
   const unsigned long e = (unsigned long)(blockIdx.x) * 256 + threadIdx.x;
   if (e >= (unsigned long)(M) * N) return;
   float v = ws[e];
   for (unsigned z = 1; z < SPLIT; ++z) v = v + ws[(unsigned long)(z) * M * N + e];
-  store_output(c, nullptr, e, unsigned(e % N), v);
+  store_output(c, bias, e, unsigned(e % N), v);
 }
 
 #if GM_SKG
@@ -253,7 +264,11 @@ constexpr unsigned ITERS = TILES_M * TILES_N * KT, SKPER = GM_SKPER;
 
 extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref_sk(const elem_t* __restrict__ a,
                                                                  const elem_t* __restrict__ b, void* __restrict__ c,
-                                                                 float* __restrict__ ws) {
+                                                                 float* __restrict__ ws GM_BIAS_PARAM) {
+#pragma clang fp contract(off)
+#if !GM_BIAS
+  const float* bias = nullptr;
+#endif
   __shared__ elem_t lds[(TM + TN) * TK];
   const int tid = opaque(int(threadIdx.x));
   const int wave = __builtin_amdgcn_readfirstlane(tid >> 6), lane = tid & 63;
@@ -273,7 +288,7 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref_sk(const elem_t* 
           unsigned row = wm * (TM / WM) + i * MB + r / 4 * 8 + lane / MB * 4 + r % 4;
           unsigned col = wn * (TN / WN) + j * MB + lane % MB;
           if (cnt == KT) {
-            if (m0 + row < M && n0 + col < N) store_output(c, nullptr, (unsigned long)(m0 + row) * N + n0 + col, n0 + col, acc[i][j][r]);
+            if (m0 + row < M && n0 + col < N) store_output(c, bias, (unsigned long)(m0 + row) * N + n0 + col, n0 + col, acc[i][j][r]);
           } else {
             slot[row * TN + col] = acc[i][j][r];
           }
@@ -282,7 +297,12 @@ extern "C" __global__ __launch_bounds__(THREADS) void gemm_ref_sk(const elem_t* 
   }
 }
 
-extern "C" __global__ __launch_bounds__(256) void gemm_ref_sk_fixup(const float* __restrict__ ws, void* __restrict__ c) {
+extern "C" __global__ __launch_bounds__(256) void gemm_ref_sk_fixup(const float* __restrict__ ws,
+                                                                    void* __restrict__ c GM_BIAS_PARAM) {
+#pragma clang fp contract(off)
+#if !GM_BIAS
+  const float* bias = nullptr;
+#endif
   const unsigned t = blockIdx.x, first = t * KT, wlo = first / SKPER, whi = (first + KT - 1) / SKPER;
   if (wlo == whi) return;  // one block computed the whole tile
   const unsigned m0 = t % TILES_M * TM, n0 = t / TILES_M * TN;
@@ -292,7 +312,7 @@ extern "C" __global__ __launch_bounds__(256) void gemm_ref_sk_fixup(const float*
     if (m >= M || n >= N) continue;
     float v = ws[(unsigned long)(lo_slot) * TM * TN + e];
     for (unsigned w = wlo + 1; w <= whi; ++w) v = v + ws[(unsigned long)(2 * w) * TM * TN + e];
-    store_output(c, nullptr, (unsigned long)(m) * N + n, n, v);
+    store_output(c, bias, (unsigned long)(m) * N + n, n, v);
   }
 }
 #endif

@@ -197,7 +197,8 @@ namespace {
 
 // Launches `kernel` of `m` on (A, B, C[, bias]) with C poisoned (0xff bytes: NaN) or holding the input C.
 // Split-K: `kernel` on (A, B, workspace), the workspace poisoned too (every slice element must be
-// written), then `reduce` (its grid and threads) on (workspace, C); host_ms and stats cover both.
+// written), then `reduce` (its grid and threads) on (workspace, C[, bias]); stream-K: `kernel` on
+// (A, B, C, workspace[, bias]), then `reduce`; host_ms and stats cover both.
 void add_stats(sim::Stats& to, const sim::Stats& s) {
   for (size_t u = 0; u < std::size(to.by_unit); ++u) to.by_unit[u] += s.by_unit[u];
   to.wave_instructions += s.wave_instructions;
@@ -227,14 +228,17 @@ GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::st
   auto t0 = std::chrono::steady_clock::now();
   KernelArgs args = KernelArgs().ptr(a).ptr(b).ptr(p.split() ? ws : c);
   if (p.stream()) args.ptr(ws);
-  std::optional<Buffer> bias;  // never with split-K / stream-K (make_gemm_plan)
-  if (p.shape.bias != GemmBias::none) args.ptr(*(bias = dev.upload(in.bias, "bias")));
+  // the bias: the last argument of the GEMM kernel (but a split-K one's) and of the second kernel
+  std::optional<Buffer> bias;
+  if (p.shape.bias != GemmBias::none) bias = dev.upload(in.bias, "bias");
+  if (bias && !p.split()) args.ptr(*bias);
   LaunchResult lr = dev.launch(m.kernel(kernel), grid, {uint32_t(p.threads)}, 0, args);
   r.stats = lr.sim_stats;
   if (second) {
     if (!reduce.module) throw Error("gemm: a split-K or stream-K plan needs its reduction / fix-up kernel");
-    LaunchResult lr2 = dev.launch(reduce.module->kernel(reduce.kernel), reduce.grid, {reduce.threads}, 0,
-                                  KernelArgs().ptr(ws).ptr(c));
+    KernelArgs args2 = KernelArgs().ptr(ws).ptr(c);
+    if (bias) args2.ptr(*bias);
+    LaunchResult lr2 = dev.launch(reduce.module->kernel(reduce.kernel), reduce.grid, {reduce.threads}, 0, args2);
     if (r.stats && lr2.sim_stats) add_stats(*r.stats, *lr2.sim_stats);
   }
   r.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

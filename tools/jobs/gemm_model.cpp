@@ -41,14 +41,17 @@ GemmModelled model_gemm(const model::Hardware& hw, const GemmShape& s, const Gem
                   : Buffer{};
   KernelArgs args = KernelArgs().ptr(a).ptr(b).ptr(p.split() ? ws : c);
   if (p.stream()) args.ptr(ws);
-  if (s.bias != GemmBias::none) args.ptr(dev->upload(in.bias, "bias"));  // never with split-K / stream-K (plan)
+  Buffer bias = s.bias != GemmBias::none ? dev->upload(in.bias, "bias") : Buffer{};
+  if (s.bias != GemmBias::none && !p.split()) args.ptr(bias);  // split-K: the reduction adds the bias
+  KernelArgs second = KernelArgs().ptr(ws).ptr(c);
+  if (s.bias != GemmBias::none) second.ptr(bias);
   m.report = model_launch_of(*dev, hw, k, {p.grid[0], p.grid[1], p.grid[2]}, uint32_t(p.threads), args, m.gflop * 1e9);
   if (p.split())
     m.reduce = model_launch_of(*dev, hw, build_gemm_split_k_reduce(p), {gemm_reduce_grid(p)},
-                               uint32_t(kGemmReduceThreads), KernelArgs().ptr(ws).ptr(c), 0);
+                               uint32_t(kGemmReduceThreads), second, 0);
   if (p.stream())
     m.reduce = model_launch_of(*dev, hw, build_gemm_stream_k_fixup(p), {gemm_fixup_grid(p)},
-                               uint32_t(kGemmReduceThreads), KernelArgs().ptr(ws).ptr(c), 0);
+                               uint32_t(kGemmReduceThreads), second, 0);
   m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return m;
 }
