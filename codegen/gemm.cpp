@@ -47,6 +47,8 @@
 #include <functional>
 #include <vector>
 
+#include "codegen/gemm_epilogue.hpp"
+#include "codegen/gemm_split_k.hpp"
 #include "codegen/mfma_gemm_emitter.hpp"
 #include "codegen/mfma_tile.hpp"
 #include "codegen/pingpong_schedule.hpp"
@@ -62,6 +64,7 @@ class GemmGenerator : MfmaGemmEmitter {
   GemmGenerator(Kernel& k, const GemmPlan& p) : MfmaGemmEmitter(k), p_(p), s_(p.shape), c_(p.cfg) {}
 
   void emit() {
+    if (p_.stream()) return emit_stream_k();
     lds_base_ = begin_tiled_kernel(p_.threads, p_.lds_bytes);
     const ElemType in = p_.esize == 1 ? ElemType::fp8 : s_.dtype == GemmDType::f16 ? ElemType::f16 : ElemType::bf16;
     const ElemType out = s_.output == GemmOutput::f32 ? ElemType::f32
@@ -71,14 +74,21 @@ class GemmGenerator : MfmaGemmEmitter {
     Reg b = k_.load_arg(k_.arg_ptr("b", in, true));
     a_ptr_ = a;
     b_ptr_ = b;
-    Reg c = k_.load_arg(k_.arg_ptr("c", out, false));
-    Reg bias;
-    if (s_.bias != GemmBias::none) bias = k_.load_arg(k_.arg_ptr("bias", ElemType::f32, true));
+    // split-K: the third argument is the fp32 workspace, the slice's part of it written unscaled
+    Reg c = k_.load_arg(k_.arg_ptr(p_.split() ? "workspace" : "c", p_.split() ? ElemType::f32 : out, false));
+    Reg bias;  // split-K: the reduction kernel adds the bias
+    if (s_.bias != GemmBias::none && !p_.split()) bias = k_.load_arg(k_.arg_ptr("bias", ElemType::f32, true));
     tid_ = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
+    if (p_.split()) {
+      const GemmSlicePointers sp = gemm_slice_pointers(k_, *this, p_, a, b, c);
+      a = a_ptr_ = sp.a;
+      b = b_ptr_ = sp.b;
+      c = sp.workspace;
+    }
     a_rsrc_ = rsrc(a, p_.a_bytes(), "a_rsrc");
     b_rsrc_ = rsrc(b, p_.b_bytes(), "b_rsrc");
-    c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
+    c_rsrc_ = rsrc(c, p_.split() ? p_.slice_bytes() : p_.c_bytes(), "c_rsrc");
     if (bias.valid()) bias_rsrc_ = rsrc(bias, p_.bias_bytes(), "bias_rsrc");
     place_tile(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
     load_setup();
@@ -724,7 +734,8 @@ class GemmGenerator : MfmaGemmEmitter {
     if (c_.read_ahead) return main_loop_read_ahead();
     hoist_k_row_strides();
     Reg kcur = k_.sgpr("k_elem");
-    k_.s_mov_b32(kcur, 0);
+    if (sk_k_first_.valid()) k_.s_mov_b32(kcur, sk_k_first_);  // stream-K: the segment's first K element
+    else k_.s_mov_b32(kcur, 0);
     Reg left = k_.sgpr("tiles_left");
     if (c_.stages == 1) {
       // One LDS stage, the next tile prefetched into the staging registers (as HipKittens' CDNA3
@@ -741,7 +752,10 @@ class GemmGenerator : MfmaGemmEmitter {
         compute();
         k_.s_barrier();
       };
-      if (p_.k_tiles > 1) {
+      if (sk_k_count_.valid()) {  // stream-K: the segment's K tiles
+        k_.s_sub_u32(left, sk_k_count_, 1);
+        counted_loop_or_none(left, [&] { tile(true); });
+      } else if (p_.k_tiles > 1) {
         k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
         counted_loop(left, [&] { tile(true); });
       }
@@ -752,7 +766,8 @@ class GemmGenerator : MfmaGemmEmitter {
     // goes to the other stage, then one barrier per tile.
     issue_loads(kcur);
     publish_tile(0, [&] { write_lds(); });
-    k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
+    if (sk_k_count_.valid()) k_.s_sub_u32(left, sk_k_count_, 1);  // stream-K: the segment's K tiles
+    else k_.s_mov_b32(left, int64_t(p_.k_tiles - 1));
     counted_loop_or_none(left, [&] {
       k_.s_add_u32(kcur, kcur, int64_t(c_.tile_k));
       issue_loads(kcur);
@@ -773,13 +788,16 @@ class GemmGenerator : MfmaGemmEmitter {
     const int mb = p_.mfma.m, osize = p_.out_esize();
     const AccumulatorLane lane = accumulator_lane(lane_, mb);
     const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
+    if (p_.split())  // the slice's fp32 partial sums; the rest of the epilogue in the reduction kernel
+      return store_accumulators(acc_, origin, lane, p_.blocks_m, p_.blocks_n, mb, p_.mfma.acc_regs(), false,
+                                uint32_t(s_.M), uint32_t(s_.N), c_rsrc_);
     const std::vector<Reg> coloff = output_column_offsets(origin.n, lane.col, p_.blocks_n, mb, osize, uint32_t(s_.N));
     Reg alpha, beta, c7fff;
     if (s_.alpha != 1.0f) alpha = sconst(std::bit_cast<uint32_t>(s_.alpha), "alpha");
     if (s_.beta != 0.0f) beta = sconst(std::bit_cast<uint32_t>(s_.beta), "beta");
     if (p_.arch == Arch::gfx942 && s_.output == GemmOutput::bf16) c7fff = sconst(0x7fff, "c7fff");
     const std::vector<Reg> bias = load_bias(coloff, osize);
-    const ActivationConsts act = activation_consts();
+    const GemmActivationConsts act = gemm_activation_consts(k_, *this, s_.act);
     for (int bi = 0; bi < p_.blocks_m; ++bi)
       for (int r = 0; r < p_.mfma.acc_regs(); ++r) {
         Reg ro = output_row_offset(origin.m, lane.row4, uint32_t(bi * mb + 8 * (r / 4) + r % 4),
@@ -807,7 +825,7 @@ class GemmGenerator : MfmaGemmEmitter {
             k_.v_fma_f32(v, beta, x, v);
           }
           if (!bias.empty()) k_.v_add_f32(v, v, bias[size_t(bj)]);
-          activation(v, act);
+          gemm_activation(k_, s_.act, v, act);
           store_output(v, offs[size_t(bj)], c7fff);
         }
       }
@@ -833,40 +851,6 @@ class GemmGenerator : MfmaGemmEmitter {
     return bias;
   }
 
-  // Constants of the smooth activations (gemm_config.hpp): SGPRs, and gelu_tanh's A in a VGPR
-  // (a VOP3 reads one SGPR on gfx9).
-  struct ActivationConsts {
-    Reg scale, gelu_a, gelu_b;
-  };
-  ActivationConsts activation_consts() {
-    ActivationConsts c;
-    if (s_.act == GemmActivation::silu) c.scale = sconst(std::bit_cast<uint32_t>(kSiluScale), "silu_scale");
-    if (s_.act == GemmActivation::gelu_tanh) {
-      c.gelu_b = sconst(std::bit_cast<uint32_t>(kGeluTanhB), "gelu_b");
-      c.gelu_a = k_.vgpr("gelu_a");
-      k_.v_mov_b32(c.gelu_a, int64_t(std::bit_cast<uint32_t>(kGeluTanhA)));
-    }
-    return c;
-  }
-
-  // The activation of fp32 `v`, in place, with the operations of the HIP reference's act() in its order.
-  void activation(Reg v, const ActivationConsts& c) {
-    if (s_.act == GemmActivation::none) return;
-    if (s_.act == GemmActivation::relu) return k_.v_max_f32(v, 0.0f, v);
-    Reg z = k_.vgpr("act_z");
-    if (s_.act == GemmActivation::silu) {
-      k_.v_mul_f32(z, c.scale, v);  // z = x * -log2(e)
-    } else {
-      k_.v_mul_f32(z, v, v);                  // x^2
-      k_.v_fma_f32(z, z, c.gelu_b, c.gelu_a);  // s = x^2 * B + A
-      k_.v_mul_f32(z, v, z);                  // z = x * s
-    }
-    k_.v_exp_f32(z, z);        // exp2(z)
-    k_.v_add_f32(z, 1.0f, z);  // 1 + exp2(z)
-    k_.v_rcp_f32(z, z);
-    k_.v_mul_f32(v, v, z);     // x * sigmoid
-  }
-
   // fp32 `v` stored in the output type: fp32, bf16 RNE (store_fp32_as), or f16 RNE (v_cvt_f16_f32
   // under the kernel's default mode: round to nearest even, f16 denormals kept, as clang's (_Float16)x).
   void store_output(Reg v, Reg off, Reg c7fff) {
@@ -876,9 +860,90 @@ class GemmGenerator : MfmaGemmEmitter {
     k_.buffer_store_short(h, off, c_rsrc_, 0, offen);
   }
 
+  // Stream-K (GemmConfig::stream_k; plan and fix-up in gemm_split_k.hpp): workgroup w walks MAC
+  // iterations [w * P, min((w + 1) * P, tiles * KT)), iteration i = K tile i % KT of tile i / KT
+  // (M fastest), one segment (one tile's consecutive K tiles) per trip of a dynamic loop: the tile's
+  // loads, LDS bases and zeroed accumulators, the 1- or 2-stage main loop over the segment's K tiles, then
+  // the epilogue into C when the segment is the whole tile, else the raw accumulators into workspace
+  // slot 2w (the workgroup's first segment) or 2w + 1 (its last), tile-local row-major. A barrier
+  // closes each segment: the next one's first LDS writes wait for every wave's last fragment reads.
+  void emit_stream_k() {
+    lds_base_ = begin_tiled_kernel(p_.threads, p_.lds_bytes);
+    const ElemType in = p_.esize == 1 ? ElemType::fp8 : s_.dtype == GemmDType::f16 ? ElemType::f16 : ElemType::bf16;
+    const ElemType out = s_.output == GemmOutput::f32 ? ElemType::f32
+                         : s_.output == GemmOutput::f16 ? ElemType::f16
+                                                        : ElemType::bf16;
+    a_ptr_ = k_.load_arg(k_.arg_ptr("a", in, true));
+    b_ptr_ = k_.load_arg(k_.arg_ptr("b", in, true));
+    Reg c = k_.load_arg(k_.arg_ptr("c", out, false));
+    Reg ws = k_.load_arg(k_.arg_ptr("workspace", ElemType::f32, false));
+    Reg bias;  // whole tiles go through the epilogue here, with the bias (a fifth argument)
+    if (s_.bias != GemmBias::none) bias = k_.load_arg(k_.arg_ptr("bias", ElemType::f32, true));
+    tid_ = k_.workitem_id(0);
+    Reg wg = k_.workgroup_id(0);
+    k_.s_waitcnt(lgkmcnt(0));
+    a_rsrc_ = rsrc(a_ptr_, p_.a_bytes(), "a_rsrc");
+    b_rsrc_ = rsrc(b_ptr_, p_.b_bytes(), "b_rsrc");
+    c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
+    if (bias.valid()) bias_rsrc_ = rsrc(bias, p_.bias_bytes(), "bias_rsrc");
+    const WaveGrid w = wave_grid(tid_, c_.waves_m);
+    wave_ = w.wave;
+    wm_ = w.wm;
+    wn_ = w.wn;
+    lane_ = w.lane;
+    oob();  // defined before the loop, whose branches use it
+    const uint32_t KT = uint32_t(p_.k_tiles);
+    Reg begin = smul_i32(wg, uint32_t(p_.sk_per), "sk_begin");
+    Reg end = k_.sgpr("sk_end");
+    k_.s_add_u32(end, begin, sconst(uint32_t(p_.sk_per), "sk_per"));
+    k_.s_min_u32(end, end, sconst(uint32_t(p_.sk_iterations), "sk_iterations"));
+    Reg it = k_.sgpr("sk_iter");
+    k_.s_mov_b32(it, begin);
+    Reg zero = k_.sgpr("zero");
+    k_.s_mov_b32(zero, 0);
+    k_.do_while_scc(
+        [&] {
+          k_.comment("stream-K segment");
+          Reg t = sdiv(it, KT, "sk_tile");
+          Reg kb = smod(it, t, KT, "sk_k_tile");
+          Reg cnt = k_.sgpr("sk_count");
+          k_.s_sub_u32(cnt, sconst(KT, "k_tiles"), kb);
+          Reg rest = k_.sgpr("sk_rest");
+          k_.s_sub_u32(rest, end, it);
+          k_.s_min_u32(cnt, cnt, rest);
+          Reg tn = sdiv(t, uint32_t(p_.tiles_m), "sk_tile_n");
+          Reg tm = smod(t, tn, uint32_t(p_.tiles_m), "sk_tile_m");
+          m0_ = smul(tm, uint32_t(c_.tile_m), "m0");
+          n0_ = smul(tn, uint32_t(c_.tile_n), "n0");
+          sk_k_first_ = smul(kb, uint32_t(c_.tile_k), "sk_k_first");
+          sk_k_count_ = cnt;
+          load_setup();
+          lds_setup();
+          acc_ = zero_accumulators(p_.blocks_m, p_.blocks_n, p_.mfma.acc_regs());
+          main_loop();
+          k_.if_scc([&] { k_.s_cmp_eq_u32(cnt, sconst(KT, "k_tiles")); }, [&] { epilogue(); },
+                    [&] {
+                      k_.comment("stream-K: partial tile to the workspace");
+                      Reg slot = k_.sgpr("sk_slot");
+                      k_.s_lshl_b32(slot, wg, 1);
+                      k_.s_cmp_lg_u32(it, begin);
+                      k_.s_addc_u32(slot, slot, 0);  // + 1 unless this is the workgroup's first segment
+                      Reg ptr = sptr_add(ws, smul_i32(slot, uint32_t(p_.sk_slot_bytes()), "sk_slot_bytes"), "sk_slot_ptr");
+                      const WaveOrigin o = wave_origin(zero, zero, wm_, wn_, p_.wave_m, p_.wave_n);
+                      store_accumulators(acc_, o, accumulator_lane(lane_, p_.mfma.m), p_.blocks_m, p_.blocks_n,
+                                         p_.mfma.m, p_.mfma.acc_regs(), false, uint32_t(c_.tile_m),
+                                         uint32_t(c_.tile_n), rsrc(ptr, p_.sk_slot_bytes(), "sk_slot_rsrc"));
+                    });
+          k_.s_barrier();
+          k_.s_add_u32(it, it, cnt);
+        },
+        [&] { k_.s_cmp_lt_u32(it, end); });
+  }
+
   const GemmPlan& p_;
   const GemmShape& s_;
   const GemmConfig& c_;
+  Reg sk_k_first_, sk_k_count_;  // stream-K: the segment's first K element and K tiles (SGPRs)
   uint32_t lds_base_ = 0;
   Reg tid_, a_rsrc_, b_rsrc_, c_rsrc_, bias_rsrc_, a_ptr_, b_ptr_, dma_base_, dma_tog_;
   std::vector<Reg> ra_parts_, rb_parts_, ra_part_togs_, rb_part_togs_;  // DMA: read bases per k-step

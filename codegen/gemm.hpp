@@ -12,7 +12,10 @@
 // fp32 (gemm_config.hpp, GemmBias / GemmActivation), converted to bf16 or f16 (RNE) or kept fp32,
 // one buffer store per element (out-of-range elements dropped).
 //
-// Arguments: (const in* A, const in* B, out* C[, const float* bias: with GemmBias::col])
+// Arguments: (const in* A, const in* B, out* C[, const float* bias: with GemmBias::col]), or with
+// split-K (const in* A, const in* B, float* workspace) and the reduction kernel of
+// codegen/gemm_split_k.hpp after it (which takes the bias); stream-K: (A, B, C, float* workspace[,
+// bias]) and the fix-up kernel.
 #pragma once
 #include "codegen/gemm_config.hpp"
 #include "jit/kernel.hpp"

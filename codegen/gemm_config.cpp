@@ -99,6 +99,8 @@ std::string GemmConfig::str() const {
   if (pingpong) s += " pp";
   if (read_ahead) s += " ra";
   if (ra_split > 1) s += fmt::format("/{}", ra_split);
+  if (split_k > 1) s += fmt::format(" sk{}", split_k);
+  if (stream_k > 0) s += fmt::format(" streamk{}", stream_k);
   return s;
 }
 
@@ -151,6 +153,19 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
        fmt::format("stages = {}; valid: 1 or 2 LDS stages (3 or 4 with lds_dma)", c.stages));
   need(c.group_m >= 0 && c.group_m <= 64,
        fmt::format("group_m = {}; valid: 0 (2-D grid, M fastest) or 1..64 tile rows per group", c.group_m));
+  need(c.split_k >= 1 && c.split_k <= kMaxSplitK,
+       fmt::format("split_k = {}; valid: 1 (no split) .. {} K slices (the reduction kernel keeps every slice's "
+                   "loads in flight)",
+                   c.split_k, kMaxSplitK));
+  if (c.split_k > 1) {
+    need(s.K % (c.tile_k * c.split_k) == 0,
+         fmt::format("split_k = {}: K = {} must be a multiple of split_k x tile_k = {} x {} = {} (each slice is whole "
+                     "K tiles); choose a split_k or tile_k dividing K",
+                     c.split_k, s.K, c.split_k, c.tile_k, c.split_k * c.tile_k));
+    need(s.N % 4 == 0, fmt::format("split_k = {}: N = {} must be a multiple of 4 (the reduction kernel sums 4 "
+                                   "consecutive elements per thread)",
+                                   c.split_k, s.N));
+  }
   // Whole 16-byte chunks and whole K tiles: out-of-range K is not masked (the K offset travels in
   // soffset, which the buffer range check does not cover).
   need(s.K % c.tile_k == 0,
@@ -292,13 +307,39 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                                     c.str(), max_ds));
 
   // ---- grid and 32-bit offsets (out-of-range accesses use offset 0x80000000, past num_records) ----
-  p.k_tiles = s.K / c.tile_k;
+  p.k_tiles = s.K / c.tile_k / c.split_k;
   p.tiles_m = (s.M + c.tile_m - 1) / c.tile_m;
   p.tiles_n = (s.N + c.tile_n - 1) / c.tile_n;
   plan_tile_grid(c.group_m, p.tiles_m, p.tiles_n, p.grid, p.xcd_remap);
+  p.grid[2] = uint32_t(c.split_k);
+  if (c.stream_k != 0) {
+    need(c.stream_k > 0 && c.split_k == 1 && !c.lds_dma && !c.read_ahead && !c.pingpong && !c.lds_xor &&
+             c.group_m == 0,
+         fmt::format("stream_k = {} with {}: stream-K runs on the padded register-staged path (1 or 2 stages) in "
+                     "tile order M fastest; valid: stream_k >= 1 without split_k, dma, read_ahead, pingpong, lds_xor "
+                     "or group_m",
+                     c.stream_k, c.str()));
+    need(s.N % 4 == 0 && c.tile_m * c.tile_n % 1024 == 0,
+         fmt::format("stream_k with N = {} and a {}x{} tile: the fix-up kernel sums 4 consecutive elements per "
+                     "thread, 256 threads per tile; valid: N a multiple of 4 and tile_m x tile_n a multiple of 1024",
+                     s.N, c.tile_m, c.tile_n));
+    p.sk_iterations = int64_t(p.tiles_m) * p.tiles_n * p.k_tiles;
+    need(p.sk_iterations < (int64_t(1) << 31), fmt::format("stream_k: {} MAC iterations exceed 2^31", p.sk_iterations));
+    p.sk_per = int((p.sk_iterations + c.stream_k - 1) / c.stream_k);
+    p.sk_groups = int((p.sk_iterations + p.sk_per - 1) / p.sk_per);  // every workgroup has >= 1 iteration
+    p.grid[0] = uint32_t(p.sk_groups);
+    p.grid[1] = p.grid[2] = 1;
+  }
   const int64_t lim = int64_t(1) << 30;
   need(p.a_bytes() < lim && p.b_bytes() < lim && p.c_bytes() < lim,
        fmt::format("{}: A, B and C must each stay below 1 GiB (32-bit buffer offsets)", s.str()));
+  need(p.workspace_bytes() < lim,
+       fmt::format("{} split_k = {}: the fp32 workspace ({} slices x M x N x 4 = {} bytes) must stay below 1 GiB "
+                   "(32-bit buffer offsets); use a smaller split_k",
+                   s.str(), c.split_k, c.split_k, p.workspace_bytes()));
+  need(p.sk_workspace_bytes() < lim,
+       fmt::format("{} stream_k = {}: the fp32 workspace (2 x {} workgroups x a {}x{} tile) must stay below 1 GiB",
+                   s.str(), c.stream_k, p.sk_groups, c.tile_m, c.tile_n));
   return p;
 }
 

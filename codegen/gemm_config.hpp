@@ -121,13 +121,27 @@ struct GemmConfig {
   // what lets 256x256x64 with 8 waves keep two waves per SIMD); the LDS refill and its barriers stay
   // once per K tile (read_ahead_schedule.hpp).
   int ra_split = 1;
+  // Split-K (codegen/gemm_split_k.hpp): K is cut into split_k equal slices of whole K tiles, one
+  // workgroup per (output tile, slice) (grid z = slice). Each writes its fp32 partial tile to a
+  // workspace; a second kernel sums the slices in slice order 0..S-1 and applies alpha, beta and
+  // the output rounding, so the result is deterministic. 1 = no split.
+  int split_k = 1;
+  // Stream-K (codegen/gemm_split_k.hpp): 0 = off; G > 0 = about G persistent workgroups, each walking
+  // a contiguous range of the tiles x K-tiles MAC iterations across tiles; tiles split between
+  // workgroups are summed in K order by a fix-up kernel. Register-staged path (1 or 2 stages) only.
+  int stream_k = 0;
   std::string str() const; // "128x128x64 w2x2 st2 mfma16" (+ " g8" when group_m > 0, " dma" with lds_dma,
-                           // " xor" with lds_xor, " pp", " ra" with read_ahead, "/2" with ra_split 2)
+                           // " xor" with lds_xor, " pp", " ra" with read_ahead, "/2" with ra_split 2,
+                           // " sk4" with split_k 4, " streamk304" with stream_k 304)
 };
 
 // XCDs that the command processor deals workgroups over, round-robin (MI300X and MI355X: 8 XCDs,
 // AMD CDNA3 / CDNA4 white papers; runtime/model/hardware.cpp models the same dispatch).
 inline constexpr int kDispatchXcds = 8;
+
+// Largest GemmConfig::split_k: the reduction kernel issues one 16-byte load per slice before its
+// first add (codegen/gemm_split_k.cpp), 4 VGPRs each.
+inline constexpr int kMaxSplitK = 16;
 
 // The launch grid of a tiled GEMM (gemm and gemm_mx): tiles_m x tiles_n workgroups as a 2-D grid, or
 // with group_m > 0 a 1-D grid in grouped order, remapped per XCD when kDispatchXcds divides the tile
@@ -154,7 +168,7 @@ struct GemmPlan {
   int wave_m = 0, wave_n = 0;      // wave sub-tile
   int blocks_m = 0, blocks_n = 0;  // MFMA blocks per wave
   int mfma_per_tile = 0;           // MFMA k-steps per K tile
-  int k_tiles = 0;
+  int k_tiles = 0;                 // K tiles per workgroup (of its split-K slice)
   int tiles_m = 0, tiles_n = 0;
   bool xcd_remap = false;          // group_m > 0 and tiles_m * tiles_n divisible by kDispatchXcds
   // Global loads, 16 bytes (8 bf16, 16 fp8) per chunk. K-contiguous tiles (A for NN/NT, B for NT/TT):
@@ -177,6 +191,15 @@ struct GemmPlan {
   int64_t b_bytes() const { return int64_t(shape.K) * shape.N * esize; }
   int64_t c_bytes() const { return int64_t(shape.M) * shape.N * out_esize(); }
   int64_t bias_bytes() const { return shape.bias == GemmBias::col ? int64_t(shape.N) * 4 : 0; }
+  // Stream-K: MAC iterations (K tiles of all output tiles), iterations per workgroup, workgroups.
+  int64_t sk_iterations = 0;
+  int sk_per = 0, sk_groups = 0;
+  bool stream() const { return cfg.stream_k > 0; }
+  int64_t sk_slot_bytes() const { return int64_t(cfg.tile_m) * cfg.tile_n * 4; }  // one fp32 partial tile
+  int64_t sk_workspace_bytes() const { return stream() ? 2 * sk_slot_bytes() * sk_groups : 0; }
+  bool split() const { return cfg.split_k > 1; }
+  int64_t slice_bytes() const { return int64_t(shape.M) * shape.N * 4; }  // one fp32 partial C (split-K)
+  int64_t workspace_bytes() const { return split() ? slice_bytes() * cfg.split_k : 0; }
 };
 
 // Validates and derives; throws cdnajit::Error naming the field or limit and what would be valid.

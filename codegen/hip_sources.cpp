@@ -79,7 +79,8 @@ std::vector<std::string> gemm_hip_flags(const GemmPlan& p) {
       {"ACT_S_BITS", std::bit_cast<uint32_t>(kSiluScale)}, {"ACT_A_BITS", std::bit_cast<uint32_t>(kGeluTanhA)},
       {"ACT_B_BITS", std::bit_cast<uint32_t>(kGeluTanhB)},
       {"FP8", !gemm_dtype_is_fp8(s.dtype) ? 0 : s.dtype == GemmDType::e4m3 ? 1 : 2},
-      {"ALPHA_BITS", std::bit_cast<uint32_t>(s.alpha)}, {"BETA_BITS", std::bit_cast<uint32_t>(s.beta)}};
+      {"ALPHA_BITS", std::bit_cast<uint32_t>(s.alpha)}, {"BETA_BITS", std::bit_cast<uint32_t>(s.beta)},
+      {"SPLIT", p.cfg.split_k}, {"SKG", p.sk_groups}, {"SKPER", p.sk_per}};
   std::vector<std::string> f;
   for (auto [n, v] : d) f.push_back(fmt::format("-DGM_{}={}", n, v));
   return f;

@@ -101,6 +101,15 @@ void add_gemm_command(CommandLine& cl) {
   c->add_flag("--read-ahead", o->cfg.read_ahead,
               "with --dma and 2 stages, or 1 stage without --dma: quadrant MFMAs with the next fragments read "
               "between them (codegen/read_ahead_schedule.hpp)");
+  add_typed_option(c, "--split-k", o->cfg.split_k,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 1, codegen::kMaxSplitK)); },
+                   "split K into S slices (default 1): one workgroup per (tile, slice) into an fp32 workspace, then "
+                   "a reduction kernel sums the slices in order 0..S-1 (deterministic); K must divide into S x tile_k");
+  add_typed_option(c, "--stream-k", o->cfg.stream_k,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 65536)); },
+                   "stream-K with about G persistent workgroups (default 0 = off): each walks a contiguous range of "
+                   "the tiles x K-tiles iterations; split tiles are summed in K order by a fix-up kernel "
+                   "(register-staged path, 1 or 2 stages)");
   c->add_option("--device", o->job.device, "device spec: sim:gfx950, sim:gfx942, hip:N (default: the simulator)")
       ->check(check_device_spec);
   c->add_option("--model", o->job.model,

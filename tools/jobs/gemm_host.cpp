@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "codegen/bf16.hpp"
+#include "codegen/gemm_split_k.hpp"
 #include "tools/jobs/dwconv3d_models.hpp"
 #include "codegen/hip_sources.hpp"
 #include "jit/isa/error.hpp"
@@ -195,24 +196,56 @@ GemmBoundCheck gemm_check_bound(const GemmPlan& p, std::span<const uint8_t> c, c
 namespace {
 
 // Launches `kernel` of `m` on (A, B, C[, bias]) with C poisoned (0xff bytes: NaN) or holding the input C.
+// Split-K: `kernel` on (A, B, workspace), the workspace poisoned too (every slice element must be
+// written), then `reduce` (its grid and threads) on (workspace, C[, bias]); stream-K: `kernel` on
+// (A, B, C, workspace[, bias]), then `reduce`; host_ms and stats cover both.
+void add_stats(sim::Stats& to, const sim::Stats& s) {
+  for (size_t u = 0; u < std::size(to.by_unit); ++u) to.by_unit[u] += s.by_unit[u];
+  to.wave_instructions += s.wave_instructions;
+  to.lane_ops += s.lane_ops;
+  to.waves += s.waves;
+  to.workgroups += s.workgroups;
+  to.seconds += s.seconds;
+}
+struct Reduce {
+  const Module* module = nullptr;
+  std::string kernel;
+  Dim3 grid;
+  uint32_t threads = 0;
+};
 GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::string& kernel, const GemmInputs& in,
-                  Dim3 grid) {
+                  Dim3 grid, const Reduce& reduce = {}) {
   Buffer a = dev.upload(in.a, "a");
   Buffer b = dev.upload(in.b, "b");
   std::vector<uint8_t> c0 = p.shape.beta != 0.0f ? in.c : std::vector<uint8_t>(size_t(p.c_bytes()), 0xff);
   Buffer c = dev.upload(c0, "c");
-  KernelArgs args;
-  args.ptr(a).ptr(b).ptr(c);
-  std::optional<Buffer> bias;
-  if (p.shape.bias != GemmBias::none) args.ptr(*(bias = dev.upload(in.bias, "bias")));
+  const bool second = p.split() || p.stream();
+  Buffer ws;
+  if (second)
+    ws = dev.upload(std::vector<uint8_t>(size_t(p.split() ? p.workspace_bytes() : p.sk_workspace_bytes()), 0xff),
+                    "workspace");
   GemmRunResult r;
   auto t0 = std::chrono::steady_clock::now();
+  KernelArgs args = KernelArgs().ptr(a).ptr(b).ptr(p.split() ? ws : c);
+  if (p.stream()) args.ptr(ws);
+  // the bias: the last argument of the GEMM kernel (but a split-K one's) and of the second kernel
+  std::optional<Buffer> bias;
+  if (p.shape.bias != GemmBias::none) bias = dev.upload(in.bias, "bias");
+  if (bias && !p.split()) args.ptr(*bias);
   LaunchResult lr = dev.launch(m.kernel(kernel), grid, {uint32_t(p.threads)}, 0, args);
-  r.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   r.stats = lr.sim_stats;
+  if (second) {
+    if (!reduce.module) throw Error("gemm: a split-K or stream-K plan needs its reduction / fix-up kernel");
+    KernelArgs args2 = KernelArgs().ptr(ws).ptr(c);
+    if (bias) args2.ptr(*bias);
+    LaunchResult lr2 = dev.launch(reduce.module->kernel(reduce.kernel), reduce.grid, {reduce.threads}, 0, args2);
+    if (r.stats && lr2.sim_stats) add_stats(*r.stats, *lr2.sim_stats);
+  }
+  r.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   r.c = dev.download<uint8_t>(c);
   for (const Buffer& x : {a, b, c}) dev.free(x);
   if (bias) dev.free(*bias);
+  if (second) dev.free(ws);
   return r;
 }
 
@@ -220,13 +253,22 @@ GemmRunResult run(Device& dev, const GemmPlan& p, const Module& m, const std::st
 
 GemmRunResult run_gemm_jit(Device& dev, const GemmPlan& p, const BuildResult& k, const GemmInputs& in) {
   Module m = dev.load(k.code_object);
-  return run(dev, p, m, k.name, in, {p.grid[0], p.grid[1], p.grid[2]});
+  if (!p.split() && !p.stream()) return run(dev, p, m, k.name, in, {p.grid[0], p.grid[1], p.grid[2]});
+  const BuildResult rk = p.split() ? build_gemm_split_k_reduce(p) : build_gemm_stream_k_fixup(p);
+  Module rm = dev.load(rk.code_object);
+  return run(dev, p, m, k.name, in, {p.grid[0], p.grid[1], p.grid[2]},
+             {&rm, rk.name, {p.split() ? gemm_reduce_grid(p) : gemm_fixup_grid(p)}, uint32_t(kGemmReduceThreads)});
 }
 
 GemmRunResult run_gemm_hip(Device& dev, const GemmPlan& p, std::span<const uint8_t> code_object, const GemmInputs& in) {
   Module m = dev.load(code_object);
-  // The reference's 2-D grid: workgroup (x, y) computes tile (x, y) whatever the JIT kernel's order.
-  return run(dev, p, m, "gemm_ref", in, {uint32_t(p.tiles_m), uint32_t(p.tiles_n), 1});
+  // The reference's grid: workgroup (x, y, z) computes tile (x, y) of K slice z, whatever the JIT
+  // kernel's order; its reduction runs one element per thread.
+  const uint32_t elems = uint32_t(int64_t(p.shape.M) * p.shape.N);
+  if (p.stream())  // the same persistent grid, then one fix-up workgroup per tile
+    return run(dev, p, m, "gemm_ref_sk", in, {p.grid[0], 1, 1}, {&m, "gemm_ref_sk_fixup", {gemm_fixup_grid(p)}, 256});
+  return run(dev, p, m, "gemm_ref", in, {uint32_t(p.tiles_m), uint32_t(p.tiles_n), uint32_t(p.cfg.split_k)},
+             {&m, "gemm_ref_reduce", {(elems + 255) / 256}, 256});
 }
 
 }  // namespace cdnajit::codegen

@@ -76,12 +76,15 @@ double output_element(std::span<const uint8_t> c, size_t e, GemmOutput o);
 
 struct GemmRunResult {
   std::vector<uint8_t> c;               // output bytes
-  std::optional<sim::Stats> stats;      // simulator statistics of the launch
+  std::optional<sim::Stats> stats;      // simulator statistics of the launch (split-K: both launches)
   double host_ms = 0;                   // host wall time of the launch (simulator: CPU time)
 };
+// Split-K plans (split_k > 1): the GEMM kernel `k` into a workspace, then the reduction kernel
+// (built here, codegen/gemm_split_k.hpp) into C.
 GemmRunResult run_gemm_jit(Device& dev, const GemmPlan& p, const BuildResult& k, const GemmInputs& in);
 
-// The reference compiled by compile_hip(gemm_hip_source(), arch, gemm_hip_flags(p)).
+// The reference compiled by compile_hip(gemm_hip_source(), arch, gemm_hip_flags(p)) (split-K:
+// gemm_ref into a workspace, then gemm_ref_reduce).
 GemmRunResult run_gemm_hip(Device& dev, const GemmPlan& p, std::span<const uint8_t> code_object, const GemmInputs& in);
 
 }  // namespace cdnajit::codegen

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "codegen/gemm.hpp"
+#include "codegen/gemm_split_k.hpp"
 #include "tools/jobs/seed_run.hpp"
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
@@ -17,12 +18,17 @@
 namespace cdnajit::codegen {
 
 std::string format_gemm_modelled(const GemmModelled& m) {
+  std::string split;
+  if (m.reduce)
+    split = fmt::format(" (GEMM kernel); GEMM kernel {:.4f} ms + {} kernel {:.4f} ms (limiter {}), summed",
+                        m.report.ms, m.config.find("streamk") != std::string::npos ? "stream-K fix-up" : "split-K reduction",
+                        m.reduce->ms, m.reduce->limiter);
   return fmt::format(
       "modelled (model {}): {} [{}]: {:.4f} ms, {:.1f} TFLOP/s = {:.1f}% of the {} peak {:.1f} TFLOP/s ({} at the "
-      "{:.2f} GHz peak clock; the model runs at {:.2f} GHz); limiter {}; {} of {} workgroups replayed, host {:.1f} s\n",
-      m.model, m.shape.str(), m.config, m.report.ms, m.tflops(), 100 * m.peak_share(), m.model, m.peak_tflops, m.mfma,
+      "{:.2f} GHz peak clock; the model runs at {:.2f} GHz); limiter {}; {} of {} workgroups replayed{}, host {:.1f} s\n",
+      m.model, m.shape.str(), m.config, m.ms(), m.tflops(), 100 * m.peak_share(), m.model, m.peak_tflops, m.mfma,
       m.peak_clock_ghz, m.model_clock_ghz, m.report.limiter, m.report.replayed_workgroups, m.report.plan.workgroups,
-      m.host_seconds);
+      split, m.host_seconds);
 }
 
 GemmJobResult run_gemm_job(std::ostream& log, Arch arch, const GemmShape& s, const GemmConfig& cfg,
@@ -33,8 +39,18 @@ GemmJobResult run_gemm_job(std::ostream& log, Arch arch, const GemmShape& s, con
   r.shape = s.str();
   r.config = p.cfg.str();
   r.mfma = std::string(p.mfma.mnemonic);
-  log << fmt::format("gemm {} on {}: config {}, {} ({} threads, grid {}x{})\n", r.shape, arch_name(arch), r.config,
-                     r.mfma, p.threads, p.grid[0], p.grid[1]);
+  log << fmt::format("gemm {} on {}: config {}, {} ({} threads, grid {}x{}x{})\n", r.shape, arch_name(arch), r.config,
+                     r.mfma, p.threads, p.grid[0], p.grid[1], p.grid[2]);
+  if (p.split())
+    log << fmt::format("split-K {}: {} K tiles per slice, fp32 workspace {} bytes, then the reduction kernel ({} "
+                       "workgroups of {} threads) sums the slices in order 0..{}\n",
+                       p.cfg.split_k, p.k_tiles, p.workspace_bytes(), gemm_reduce_grid(p), kGemmReduceThreads,
+                       p.cfg.split_k - 1);
+  if (p.stream())
+    log << fmt::format("stream-K: {} workgroups of {} MAC iterations (of {} = {} tiles x {} K tiles), fp32 "
+                       "workspace {} bytes, then the fix-up kernel ({} workgroups) sums split tiles in K order\n",
+                       p.sk_groups, p.sk_per, p.sk_iterations, p.tiles_m * p.tiles_n, p.k_tiles,
+                       p.sk_workspace_bytes(), gemm_fixup_grid(p));
   auto t0 = std::chrono::steady_clock::now();
   const BuildResult k = build_gemm(p);
   r.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

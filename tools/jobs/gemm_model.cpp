@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "codegen/gemm.hpp"
+#include "codegen/gemm_split_k.hpp"
 #include "tools/jobs/gemm_host.hpp"
 #include "tools/jobs/model_launch.hpp"
 #include "runtime/model/product_file.hpp"
@@ -35,10 +36,22 @@ GemmModelled model_gemm(const model::Hardware& hw, const GemmShape& s, const Gem
   Buffer a = dev->upload(in.a, "a");
   Buffer b = dev->upload(in.b, "b");
   Buffer c = s.beta != 0.0f ? dev->upload(in.c, "c") : dev->alloc(size_t(p.c_bytes()), "c");
-  KernelArgs args;
-  args.ptr(a).ptr(b).ptr(c);
-  if (s.bias != GemmBias::none) args.ptr(dev->upload(in.bias, "bias"));
+  Buffer ws = p.split() || p.stream()
+                  ? dev->alloc(size_t(p.split() ? p.workspace_bytes() : p.sk_workspace_bytes()), "workspace")
+                  : Buffer{};
+  KernelArgs args = KernelArgs().ptr(a).ptr(b).ptr(p.split() ? ws : c);
+  if (p.stream()) args.ptr(ws);
+  Buffer bias = s.bias != GemmBias::none ? dev->upload(in.bias, "bias") : Buffer{};
+  if (s.bias != GemmBias::none && !p.split()) args.ptr(bias);  // split-K: the reduction adds the bias
+  KernelArgs second = KernelArgs().ptr(ws).ptr(c);
+  if (s.bias != GemmBias::none) second.ptr(bias);
   m.report = model_launch_of(*dev, hw, k, {p.grid[0], p.grid[1], p.grid[2]}, uint32_t(p.threads), args, m.gflop * 1e9);
+  if (p.split())
+    m.reduce = model_launch_of(*dev, hw, build_gemm_split_k_reduce(p), {gemm_reduce_grid(p)},
+                               uint32_t(kGemmReduceThreads), second, 0);
+  if (p.stream())
+    m.reduce = model_launch_of(*dev, hw, build_gemm_stream_k_fixup(p), {gemm_fixup_grid(p)},
+                               uint32_t(kGemmReduceThreads), second, 0);
   m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return m;
 }

@@ -3,6 +3,7 @@
 // model times the full grid from them, so large sizes cost a few workgroups of simulation.
 // Every figure is modelled, labelled with the model's name; none is a GPU measurement.
 #pragma once
+#include <optional>
 #include <string>
 
 #include "codegen/gemm_config.hpp"
@@ -16,12 +17,17 @@ struct GemmModelled {
   std::string config;
   std::string mfma;         // the MFMA instruction
   double gflop = 0;
-  model::ModelReport report;
+  model::ModelReport report;      // the GEMM kernel's launch
+  // Split-K: the reduction kernel's launch, stream-K: the fix-up kernel's (codegen/gemm_split_k.hpp),
+  // modelled after the GEMM's;
+  // the GEMM's time is the sum of the two kernel times (no gap between the launches is modelled).
+  std::optional<model::ModelReport> reduce;
   double peak_tflops = 0;        // the product's dense MFMA peak for that instruction at its data-sheet peak clock
   double peak_clock_ghz = 0;     // that clock
   double model_clock_ghz = 0;    // the clock the model converts cycles to time at
   double host_seconds = 0;       // data, simulation of the recorded workgroups, replay
-  double tflops() const { return gflop / report.ms; }  // GFLOP per ms = TFLOP/s
+  double ms() const { return report.ms + (reduce ? reduce->ms : 0.0); }  // every launch of the GEMM
+  double tflops() const { return gflop / ms(); }  // GFLOP per ms = TFLOP/s
   double peak_share() const { return peak_tflops > 0 ? tflops() / peak_tflops : 0; }
 };
 
