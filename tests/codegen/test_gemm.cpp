@@ -16,6 +16,7 @@
 
 #include "codegen/bf16.hpp"
 #include "codegen/gemm.hpp"
+#include "tests/codegen/gemm_check.hpp"
 #include "tools/jobs/gemm_host.hpp"
 #include "tools/jobs/gemm_model.hpp"
 #include "jit/isa/error.hpp"
@@ -28,12 +29,7 @@ using namespace cdnajit::codegen;
 
 namespace {
 
-Device& sim_device(Arch a) {
-  static std::map<Arch, std::unique_ptr<Device>> devs;
-  auto& d = devs[a];
-  if (!d) d = open_sim_device(a);
-  return *d;
-}
+using test::sim_device;
 
 struct Case {
   GemmShape s;
@@ -44,19 +40,9 @@ struct Case {
 void check_case(Arch arch, const Case& c) {
   const GemmPlan p = make_gemm_plan(c.s, arch, c.cfg);
   INFO(fmt::format("{} {} [{}]: {}", arch_name(arch), c.s.str(), p.cfg.str(), c.what));
-  const GemmInputs in = gemm_random_inputs(p, 7);
-  Device& dev = sim_device(arch);
-  const GemmRunResult jit = run_gemm_jit(dev, p, build_gemm(p), in);
-  const auto co = compile_hip(gemm_hip_source(), arch, gemm_hip_flags(p));
-  const GemmRunResult hip = run_gemm_hip(dev, p, co, in);
-  REQUIRE(jit.c.size() == hip.c.size());
-  size_t diff = 0;
-  for (size_t i = 0; i < jit.c.size(); ++i) diff += jit.c[i] != hip.c[i];
-  INFO(diff << " bytes differ from the HIP reference");
-  CHECK(diff == 0);
-  const GemmBoundCheck b = gemm_check_bound(p, jit.c, gemm_reference_fp64(p, in));
-  INFO("JIT vs fp64: " << b.describe());
-  CHECK(b.ok());
+  const test::GemmCheck r = test::check_gemm_against_references(arch, p, 7);
+  const size_t diff = r.diff;
+  const GemmBoundCheck& b = r.bound;
   std::cout << fmt::format("  {:<6} {:<40} {:<28} {}; fp64: {}\n", arch_name(arch), c.s.str(), p.cfg.str(),
                            diff == 0 ? "bit-exact vs HIP" : "MISMATCH", b.describe());
 }
