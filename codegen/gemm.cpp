@@ -118,19 +118,25 @@ class GemmGenerator : MfmaGemmEmitter {
     k_.v_lshrrev_b32(row0_, std::countr_zero(unsigned(cpr)), tid_);
     const int step = p_.threads / cpr;
     if (c_.lds_dma) return load_setup_dma(step);
-    auto k_rows = [&](Reg first, int chunks, uint32_t rows, std::vector<Reg>& out) {
+    // `tile_rows`: a chunk row past the tile (the last instruction of a tile whose chunks do not
+    // split evenly over the threads, GemmPlan::lds_a_rows) reads nothing and fills a spare LDS row
+    auto k_rows = [&](Reg first, int chunks, uint32_t rows, int tile_rows, std::vector<Reg>& out) {
       for (int i = 0; i < chunks; ++i) {
         Reg r = vadd_sv(first, row0_, uint32_t(i * step), "row");
         Reg off = vmul(r, uint32_t(s_.K) * uint32_t(p_.esize), "row_bytes");
         k_.v_lshl_add_u32(off, ch_, 4, off);
         k_.v_cmp_gt_u32(vcc, sconst(rows), r);
         k_.v_cndmask_b32(off, oob(), off, vcc);
+        if ((i + 1) * step > tile_rows) {
+          k_.v_cmp_gt_u32(vcc, sconst(uint32_t(tile_rows - i * step)), row0_);
+          k_.v_cndmask_b32(off, oob(), off, vcc);
+        }
         out.push_back(off);
       }
     };
     if (a_k_rows()) a_off_ = k_row_offsets(m0_, p_.ta_chunks_per_row, p_.a_chunks, uint32_t(s_.M), ta_cb_, ta_kr0_, "a");
-    else k_rows(m0_, p_.a_chunks, uint32_t(s_.M), a_off_);
-    if (!b_k_rows()) return k_rows(n0_, p_.b_chunks, uint32_t(s_.N), b_off_);
+    else k_rows(m0_, p_.a_chunks, uint32_t(s_.M), c_.tile_m, a_off_);
+    if (!b_k_rows()) return k_rows(n0_, p_.b_chunks, uint32_t(s_.N), c_.tile_n, b_off_);
     b_off_ = k_row_offsets(n0_, p_.nn_chunks_per_row, p_.b_chunks, uint32_t(s_.N), nn_cb_, nn_kr0_, "b");
   }
 
@@ -606,16 +612,16 @@ class GemmGenerator : MfmaGemmEmitter {
     w_a_hi_ = k_.vgpr("lds_w_hi");
     k_.v_xor_b32(w_a_hi_, 8, w_a_);
     w_b_ = k_.vgpr("lds_w_b");
-    k_.v_add_u32(w_b_, int64_t(uint32_t(c_.tile_m * RB)), w_a_);
+    k_.v_add_u32(w_b_, int64_t(uint32_t(p_.lds_a_rows * RB)), w_a_);
     w_b_hi_ = k_.vgpr("lds_w_b_hi");
-    k_.v_add_u32(w_b_hi_, int64_t(uint32_t(c_.tile_m * RB)), w_a_hi_);
+    k_.v_add_u32(w_b_hi_, int64_t(uint32_t(p_.lds_a_rows * RB)), w_a_hi_);
     Reg lrow = k_.vgpr("lane_row");
     k_.v_and_b32(lrow, m - 1, lane_);
     Reg lq = k_.vgpr("lq");
     k_.v_lshrrev_b32(lq, std::countr_zero(unsigned(m)), lane_);
     Reg x;
     if (c_.lds_swizzle) x = chunk_swizzle(lrow, 1, 16, "read_swizzle");
-    const WaveLdsRows rows = wave_lds_rows(wm_, wn_, p_.wave_m, p_.wave_n, c_.tile_m);
+    const WaveLdsRows rows = wave_lds_rows(wm_, wn_, p_.wave_m, p_.wave_n, p_.lds_a_rows);
     const int step_units = p_.mfma.k * p_.esize / 8;
     ra_parts_ = dma_fragment_bases(1, step_units, p_.mfma_per_tile, RB, lds_base_, rows.a, lrow, lq, x, "lds_ra", 3);
     rb_parts_ = dma_fragment_bases(1, step_units, p_.mfma_per_tile, RB, lds_base_, rows.b, lrow, lq, x, "lds_rb", 3);
@@ -637,13 +643,13 @@ class GemmGenerator : MfmaGemmEmitter {
     // B writes from their own base (the B tile starts tile_m rows in): keeps every immediate
     // DS offset below one tile's size, so 256x256 tiles fit the 16-bit offset field.
     if (b_k_rows()) {
-      w_b_ = k_row_write_base(nn_cb_, nn_kr0_, c_.tile_m, "lds_w_b");
+      w_b_ = k_row_write_base(nn_cb_, nn_kr0_, p_.lds_a_rows, "lds_w_b");
     } else {
       w_b_ = k_.vgpr("lds_w_b");
-      k_.v_add_u32(w_b_, int64_t(uint32_t(c_.tile_m * RB)), a_k_rows() ? chunk_write_base(ch_, row0_, RB, lds_base_) : w_a_);
+      k_.v_add_u32(w_b_, int64_t(uint32_t(p_.lds_a_rows * RB)), a_k_rows() ? chunk_write_base(ch_, row0_, RB, lds_base_) : w_a_);
     }
     const FragmentBases f = fragment_read_bases(lane_, wm_, wn_, p_.mfma.m, p_.mfma.a_bytes, p_.wave_m, p_.wave_n,
-                                                c_.tile_m, uint32_t(RB), lds_base_);
+                                                p_.lds_a_rows, uint32_t(RB), lds_base_);
     ra_ = f.a;
     rb_ = f.b;
     if (c_.stages == 2) {

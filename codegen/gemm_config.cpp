@@ -185,6 +185,21 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   need(std::has_single_bit(unsigned(p.k_chunks_per_row)) && p.threads % p.k_chunks_per_row == 0,
        fmt::format("tile_k {}: chunks per row ({}) must be a power of two dividing the {} threads", c.tile_k,
                    p.k_chunks_per_row, p.threads));
+  p.lds_a_rows = c.tile_m;
+  p.lds_b_rows = c.tile_n;
+  // Chunks per thread of a K-contiguous tile of `rows` rows; on the register-staged path a last
+  // partial instruction (its chunks past the tile masked, gemm.cpp load_setup) sets `lds_rows`.
+  auto k_contiguous_chunks = [&](const char* op, int rows, int& lds_rows) {
+    const int chunks = rows * p.k_chunks_per_row, step = p.threads / p.k_chunks_per_row;
+    if (chunks % p.threads == 0) return chunks / p.threads;
+    need(!c.lds_dma && c.stream_k == 0,
+         fmt::format("tile {}x{}: the {} tile's {} chunks of 16 bytes must split evenly over {} threads with {}; "
+                     "valid: a tile side that is a multiple of {} rows, or the register-staged path (no dma, no "
+                     "stream_k), which masks the last load's chunks past the tile",
+                     rows, c.tile_k, op, chunks, p.threads, c.lds_dma ? "dma" : "stream_k", step));
+    lds_rows = (chunks / p.threads + 1) * step;
+    return chunks / p.threads + 1;
+  };
   if (gemm_a_k_rows(s.layout)) {
     // TN, TT: thread t loads the chunk_elems M columns from chunk_elems * (t % cpr) of K rows t / cpr + i * (threads / cpr)
     p.ta_chunks_per_row = c.tile_m / chunk_elems;
@@ -196,16 +211,10 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                      p.threads));
     p.a_chunks = c.tile_k * p.ta_chunks_per_row / p.threads;
   } else {
-    need(c.tile_m * p.k_chunks_per_row % p.threads == 0,
-         fmt::format("tile {}x{}: the A tile's {} chunks of 16 bytes must split evenly over {} threads", c.tile_m,
-                     c.tile_k, c.tile_m * p.k_chunks_per_row, p.threads));
-    p.a_chunks = c.tile_m * p.k_chunks_per_row / p.threads;
+    p.a_chunks = k_contiguous_chunks("A", c.tile_m, p.lds_a_rows);
   }
   if (!gemm_b_k_rows(s.layout)) {
-    need(c.tile_n * p.k_chunks_per_row % p.threads == 0,
-         fmt::format("tile {}x{}: the B tile's {} chunks of 16 bytes must split evenly over {} threads", c.tile_n,
-                     c.tile_k, c.tile_n * p.k_chunks_per_row, p.threads));
-    p.b_chunks = c.tile_n * p.k_chunks_per_row / p.threads;
+    p.b_chunks = k_contiguous_chunks("B", c.tile_n, p.lds_b_rows);
   } else {
     p.nn_chunks_per_row = c.tile_n / chunk_elems;
     need(std::has_single_bit(unsigned(p.nn_chunks_per_row)) && p.threads % p.nn_chunks_per_row == 0 &&
@@ -272,10 +281,13 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                    c.ra_split, c.str(), p.mfma_per_tile));
   if (c.read_ahead || c.pingpong) {
     const char* sched = c.read_ahead ? "read_ahead" : "pingpong";
-    need(p.blocks_m % 2 == 0 && p.blocks_n % 2 == 0,
-         fmt::format("{} with {}: each wave needs an even number of MFMA blocks along M ({}) and N ({}), "
-                     "the schedule works in quadrants; valid: a larger tile or fewer waves",
-                     sched, c.str(), p.blocks_m, p.blocks_n));
+    // The register-staged read-ahead splits an odd block count unevenly (read_ahead_schedule.hpp);
+    // the DMA schedules' half-major rows need equal halves.
+    const bool odd_ok = c.read_ahead && !c.lds_dma;
+    need(odd_ok ? p.blocks_m >= 2 && p.blocks_n >= 2 : p.blocks_m % 2 == 0 && p.blocks_n % 2 == 0,
+         fmt::format("{} with {}: each wave needs {} MFMA blocks along M ({}) and N ({}), the schedule works in "
+                     "quadrants; valid: a larger tile or fewer waves",
+                     sched, c.str(), odd_ok ? "at least 2" : "an even number of", p.blocks_m, p.blocks_n));
     // Half-major LDS rows (gemm.cpp, "Read-ahead"): each half of a tile is whole DMA chunks
     // (rows `step` apart), and a wave's half of rows is a power of two (the row map uses shifts).
     const int step = p.threads / p.k_chunks_per_row;
@@ -286,7 +298,7 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
                      sched, c.str(), step, step));
   }
   p.lds_row_bytes = c.tile_k * p.esize + p.lds_pad_bytes;
-  p.lds_stage_bytes = uint32_t((c.tile_m + c.tile_n) * p.lds_row_bytes);
+  p.lds_stage_bytes = uint32_t((p.lds_a_rows + p.lds_b_rows) * p.lds_row_bytes);
   p.lds_bytes = p.lds_stage_bytes * uint32_t(c.stages);
   need(p.lds_bytes <= lds_bytes_per_cu(a),
        fmt::format("config {}: LDS {} bytes ({} stages x {}) exceeds {}'s {} bytes (LDS limit)", c.str(), p.lds_bytes,
@@ -302,7 +314,7 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
   // (A and B have their own write bases).
   const int max_ds = std::max({(p.blocks_m - 1) * mb * p.lds_row_bytes + c.tile_k * p.esize,
                                (p.blocks_n - 1) * mb * p.lds_row_bytes + c.tile_k * p.esize,
-                               std::max(c.tile_m, c.tile_n) * p.lds_row_bytes});
+                               std::max(p.lds_a_rows, p.lds_b_rows) * p.lds_row_bytes});
   need(max_ds <= 65535, fmt::format("config {}: LDS offsets up to {} bytes exceed the 16-bit DS offset field",
                                     c.str(), max_ds));
 

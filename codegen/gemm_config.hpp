@@ -180,6 +180,12 @@ struct GemmPlan {
   int ta_chunks_per_row = 0;       // TN, TT: 16-byte chunks per A row of the tile (tile_m * esize / 16)
   // LDS: A rows then B rows (both K-contiguous), tile_k * 2 bytes + padding each (gemm.cpp).
   int lds_row_bytes = 0, lds_pad_bytes = 0;
+  // LDS rows per stage of the A and B tiles: tile_m and tile_n, or on the register-staged path with
+  // K-contiguous rows, when a tile's chunks do not split evenly over the threads (e.g. 224 rows of
+  // 8 chunks on 512 threads), the rows of whole chunk instructions (a_chunks * threads / cpr): the
+  // last instruction's chunks past the tile read nothing (offset past num_records) and land in
+  // these spare rows, which no fragment read touches.
+  int lds_a_rows = 0, lds_b_rows = 0;
   // DMA layout: logical chunk c of LDS row r sits at slot c ^ ((r / swizzle_rows) % k_chunks_per_row)
   // (swizzle_rows = max(1, 128 / row bytes); 0 = no swizzle, GemmConfig::lds_swizzle off).
   int swizzle_rows = 0;

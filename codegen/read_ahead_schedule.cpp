@@ -18,9 +18,8 @@ ReadAheadSchedule::ReadAheadSchedule(Kernel& k, const ReadAheadShape& s, ReadAhe
 
 // The reads of one group (A or B, half h) of tile t, k-step by k-step.
 void ReadAheadSchedule::group(bool is_a, int h, int t, std::vector<Read>& out) {
-  const int half = is_a ? hm_ : hn_;
   for (int ks = 0; ks < s_.k_steps; ++ks)
-    for (int blk = h * half; blk < (h + 1) * half; ++blk) {
+    for (int blk = first(is_a, h); blk < first(is_a, h + 1); ++blk) {
       int& ready = (is_a ? ready_a_ : ready_b_)[size_t(ks)][size_t(blk)];
       for (Read& r : h_.fragment_reads(is_a, ks, blk, t))
         out.push_back([this, r = std::move(r), &ready] {
@@ -32,12 +31,12 @@ void ReadAheadSchedule::group(bool is_a, int h, int t, std::vector<Read>& out) {
 
 // Quadrant (qa, qb) of the current tile, with `rd` spread between its MFMAs (one before the first).
 void ReadAheadSchedule::quadrant(int qa, int qb, const std::vector<Read>& rd, bool dense) {
-  const int total = s_.k_steps * hm_ * hn_;
+  const int total = s_.k_steps * (first(true, qa + 1) - first(true, qa)) * (first(false, qb + 1) - first(false, qb));
   size_t r = 0;
   int i = 0;
   for (int ks = 0; ks < s_.k_steps; ++ks)
-    for (int bi = qa * hm_; bi < (qa + 1) * hm_; ++bi)
-      for (int bj = qb * hn_; bj < (qb + 1) * hn_; ++bj) {
+    for (int bi = first(true, qa); bi < first(true, qa + 1); ++bi)
+      for (int bj = first(false, qb); bj < first(false, qb + 1); ++bj) {
         while (r < rd.size() && (dense ? r <= size_t(i) : r * size_t(total) <= size_t(i) * rd.size())) rd[r++]();
         const int need = std::max(ready_a_[size_t(ks)][size_t(bi)], ready_b_[size_t(ks)][size_t(bj)]);
         if (need > waited_) {  // lgkmcnt holds at most 15 on gfx9

@@ -52,7 +52,9 @@ namespace cdnajit::codegen {
 struct ReadAheadShape {
   int tiles = 1;           // K tiles
   int k_steps = 1;         // MFMA k-steps per K tile
-  int blocks_m = 2, blocks_n = 2;  // MFMA blocks per wave (even: the schedule works in quadrants)
+  // MFMA blocks per wave (the schedule works in quadrants: even on the DMA path; on the
+  // register-staged path an odd count b >= 3 splits into halves of b / 2 and b - b / 2 blocks)
+  int blocks_m = 2, blocks_n = 2;
   int loads_per_half = 0;  // DMA path: VMEM instructions per wave for one half of a tile
   // Register-staged path: schedule tiles per LDS K tile (`tiles` counts schedule tiles, a multiple
   // of it). Between the sub-tiles of one LDS tile the next sub-tile's A0 and B0 are read during
@@ -94,6 +96,9 @@ class ReadAheadSchedule {
 
  private:
   using Read = ReadAheadHooks::Emit;
+  // The first block of half h (0, 1; 2 = one past the last) of A or B: an odd count puts the
+  // extra block in half 1 (register-staged path only; the DMA paths' halves are equal, plan check).
+  int first(bool is_a, int h) const { return h == 0 ? 0 : h == 1 ? (is_a ? hm_ : hn_) : is_a ? s_.blocks_m : s_.blocks_n; }
   void group(bool is_a, int h, int t, std::vector<Read>& out);
   // `dense`: one read before each MFMA from the first on (else spread evenly over the quadrant)
   void quadrant(int qa, int qb, const std::vector<Read>& rd, bool dense = false);

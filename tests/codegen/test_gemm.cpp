@@ -212,6 +212,10 @@ void check_arch(Arch arch) {
     check_case(arch, {shape(200, 136, 128, l), r, "read-ahead, one stage, 4 K tiles, partial tiles"});
     check_case(arch, {shape(128, 128, 32, l, GemmOutput::f32), r, "read-ahead, one stage, 1 K tile"});
     check_case(arch, {shape(128, 128, 64, l), r, "read-ahead, one stage, 2 K tiles"});
+    // 96-row tile: 3 MFMA blocks per wave along M (uneven quadrants, 1 + 2 blocks) and 384 A chunks
+    // on 256 threads (the second load's chunks past row 96 masked into spare LDS rows)
+    r.tile_m = 96;
+    check_case(arch, {shape(200, 136, 128, l), r, "read-ahead, 3 blocks per wave along M, masked chunks"});
   }
   if (arch == Arch::gfx942) {
     // Unpadded rows with XOR-swizzled 8-byte units (register-staged, 8-byte fragment reads):
@@ -225,6 +229,12 @@ void check_arch(Arch arch) {
     check_case(arch, {shape(256, 256, 64, GemmLayout::NT), x, "XOR rows, read-ahead in 2 K sub-tiles, 1 K tile"});
     check_case(arch, {shape(256, 256, 128, GemmLayout::NT, GemmOutput::f32), x,
                       "XOR rows, read-ahead in 2 K sub-tiles, 2 K tiles"});
+    // 224x256 (19 x 16 = 304 tiles at 4096^2, one per CU of a 304-CU product): 7 blocks per wave
+    // along M (quadrants of 3 and 4), 224 rows of 8 chunks on 512 threads (the fourth load masked
+    // past row 224); 2 tiles along M, the second partial, 4 K tiles (the loop runs)
+    x.tile_m = 224;
+    check_case(arch, {shape(400, 256, 256, GemmLayout::NT), x, "224x256 XOR rows, read-ahead in 2 K sub-tiles"});
+    x.tile_m = 256;
     x = config(128, 128, 64, 2, 2, 2, 16);
     x.lds_xor = true;
     check_case(arch, {shape(200, 136, 256, GemmLayout::NT), x, "XOR rows, two stages"});
@@ -435,6 +445,15 @@ TEST_CASE("gemm: invalid plans name the limit", "[gemm]") {
   x.tile_k = 64;
   x.ra_split = 2;  // without read_ahead
   CHECK_THAT(msg942(shape(64, 64, 64, GemmLayout::NT), x), Catch::Contains("ra_split = 2"));
+  // A 96-row tile's 384 chunks do not split over 256 threads: the register-staged path masks the
+  // last load, the DMA path (whole 64-lane chunk rows per instruction) and stream-K refuse it
+  GemmConfig u = config(96, 128, 32, 2, 2, 2, 16);
+  CHECK(msg(shape(256, 256, 64, GemmLayout::NT), u) == "");
+  u.lds_dma = true;
+  CHECK_THAT(msg(shape(256, 256, 64, GemmLayout::NT), u), Catch::Contains("must split evenly over 256 threads with dma"));
+  u.lds_dma = false;
+  u.stream_k = 8;
+  CHECK_THAT(msg(shape(256, 256, 64, GemmLayout::NT), u), Catch::Contains("with stream_k"));
   try {
     make_gemm_plan(shape(64, 64, 64, GemmLayout::NT), Arch::gfx942, d);
     FAIL("gfx942 accepted lds_dma");
@@ -534,7 +553,7 @@ TEST_CASE("gemm gfx942: the XOR rows' LDS accesses are bank-conflict free by the
 
 // The register-staged read-ahead places its own waits (read_ahead_schedule.hpp): with the wait-count
 // pass in verify mode it finds nothing to add, for the XOR rows in two K sub-tiles (4 K tiles: the
-// loop runs) and for padded rows.
+// loop runs), for 224x256 tiles (7 blocks per wave along M: quadrants of 3 and 4) and for padded rows.
 TEST_CASE("gemm gfx942: the register-staged read-ahead's waits pass the wait-count pass in verify mode", "[gemm]") {
   BuildOptions o;
   o.waitcnt = PassMode::Verify;
@@ -543,7 +562,9 @@ TEST_CASE("gemm gfx942: the register-staged read-ahead's waits pass the wait-cou
   x.ra_split = 2;
   GemmConfig p = config(128, 128, 64, 2, 2, 1, 16);
   p.read_ahead = true;
-  for (const GemmConfig& c : {x, p}) {
+  GemmConfig u = x;  // 7 blocks per wave along M: uneven quadrants
+  u.tile_m = 224;
+  for (const GemmConfig& c : {x, p, u}) {
     const BuildResult r = build_gemm(make_gemm_plan(shape(512, 512, 256, GemmLayout::NT), Arch::gfx942, c), o);
     INFO(c.str() << ": " << r.stats.pass_findings.size() << " findings"
                  << (r.stats.pass_findings.empty() ? "" : ", first: " + r.stats.pass_findings.front()));
