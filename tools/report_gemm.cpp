@@ -11,6 +11,8 @@
 //                           [--hipkittens tools/report_gemm.hipkittens.tsv] [--out FILE.md]
 //   build/tools/report_gemm --mx-only [--products ...]   # only the MX section (to stdout or --out)
 //   build/tools/report_gemm --only square16384,hipblaslt,skinny   # only these sections (to stdout or --out)
+//   build/tools/report_gemm --only square --sizes 4096 --products mi325x   # the square table's rows, the
+//                           # standing lines and the 4096 "where" rows of those sizes and products (for splicing)
 //
 // Progress goes to stderr; the report to stdout or --out. Everything runs on the host CPU (the
 // simulator and the timing model); no time in the report is a GPU measurement.
@@ -42,10 +44,10 @@ struct Options {
   std::string hipkittens = "tools/report_gemm.hipkittens.tsv";
   std::string out;
   bool mx_only = false;
-  std::vector<std::string> only;  // --only: these sections alone (square16384, hipblaslt, skinny)
+  std::vector<std::string> only;  // --only: these sections alone (square, square16384, hipblaslt, skinny)
 };
 
-const std::vector<std::string> kOnlySections = {"square16384", "hipblaslt", "skinny"};
+const std::vector<std::string> kOnlySections = {"square", "square16384", "hipblaslt", "skinny"};
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> v;
@@ -84,7 +86,8 @@ Options parse(int argc, char** argv) {
       o.only = split(value());
       for (const std::string& x : o.only)
         if (std::find(kOnlySections.begin(), kOnlySections.end(), x) == kOnlySections.end())
-          throw Error(fmt::format("report_gemm: --only section '{}'; valid: square16384, hipblaslt, skinny "
+          throw Error(fmt::format("report_gemm: --only section '{}'; valid: square (the square table's rows for "
+                                  "--sizes and --products), square16384, hipblaslt, skinny "
                                   "(comma-separated)",
                                   x));
     } else {
@@ -142,7 +145,9 @@ GemmConfig with_stream(GemmConfig c, int workgroups) {
 // 8 waves in the grouped order, with padded 64-byte rows (tile_k 32) and with unpadded XOR-swizzled
 // 128-byte rows (tile_k 64, "xor", read in two K sub-tiles "ra/2" to keep two waves per SIMD), from
 // 4096 on also 128x128 with XOR rows (32 KiB: two workgroups per CU), each with read-ahead; at 4096
-// also without.
+// also without. gfx942's products have 304 CUs, which 256 tiles (4096^2 in 256x256, 2048^2 in
+// 128x128) leave 48 idle; so also 224x256 with XOR rows at 4096 and 128x112 at 2048: 19 x 16 = 304
+// tiles, one round of 7/8 the work per CU (7 MFMA blocks per wave along the 224 / 112 side).
 std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
   std::vector<GemmConfig> c;
   const bool small = n <= 2048, large = n >= 2048;
@@ -175,6 +180,15 @@ std::vector<GemmConfig> candidates(Arch a, GemmDType t, int n) {
       c.push_back(x);
     }
     if (n == 4096) c.push_back(cfg(256, 256, 32, 2, 4, 1, 8));
+    // Tiles that fill the 304 CUs of the gfx942 products in one round (N / 256 or N / 128 tiles on
+    // one side, 19 on the other): odd MFMA block counts per wave, the read-ahead's uneven quadrants
+    if (n == 2048) c.push_back(cfg(128, 112, 64, 4, 1, 1, 0, false, false, true));
+    if (n == 4096) {
+      GemmConfig x = cfg(224, 256, 64, 2, 4, 1, 8, false, false, true);
+      x.lds_xor = true;
+      x.ra_split = 2;
+      c.push_back(x);
+    }
   }
   return c;
 }
@@ -476,9 +490,74 @@ std::string skinny_section() {
          check;
 }
 
+// The square bf16 table for --sizes x --products: its rows, the standing against issue 31's
+// targets, the MFMA peaks and the N = 4096 "where the time goes" rows (main's report, --only square).
+struct SquareTable {
+  std::string rows, standing, peaks, where;
+};
+
+SquareTable square_table(const Options& o, const std::map<std::string, double>& hk_model) {
+  SquareTable t;
+  for (const std::string& prod : o.products) {
+    const model::Hardware& hw = model::resolve_product(prod);
+    for (int n : o.sizes) {
+      GemmShape s;
+      s.M = s.N = s.K = n;
+      const Best b = model_candidates(hw, s, candidates(hw.arch, s.dtype, n));
+      if (!b.best) continue;
+      const GemmModelled& m = *b.best;
+      const double hk = hipkittens_tflops(prod, n);
+      const auto it = hk_model.find(fmt::format("{}_bf16_{}", prod, n));
+      const double hkm = it == hk_model.end() ? 0 : it->second;
+      t.rows += fmt::format(
+          "| {} | {} | {} | {:.4f} | {:.3f} | {:.1f} | {:.1f}% | {} | {} | {} | {} | {} | {} | {:.0f} |\n", prod, n,
+          m.config, m.report.ms, m.report.clock_ghz, m.tflops(), 100 * m.peak_share(), m.report.limiter,
+          hkm > 0 ? fmt::format("{:.1f}", hkm) : "-", hkm > 0 ? fmt::format("{:.2f}x", m.tflops() / hkm) : "-",
+          hk > 0 ? fmt::format("{:.1f}", hk) : "-", hk > 0 ? fmt::format("{:.2f}x", m.tflops() / hk) : "-", b.others,
+          b.host);
+      t.standing += fmt::format("- {} N = {}: modelled {:.0f} TFLOP/s", prod, n, m.tflops());
+      if (hkm > 0)
+        t.standing += fmt::format(" vs HipKittens modelled {:.0f} ({}: {:.2f}x)", hkm,
+                                  m.tflops() >= hkm ? "at least as fast, target met" : "slower, target not met",
+                                  m.tflops() / hkm);
+      if (hk > 0 && (n == 4096 || n == 8192))
+        t.standing += fmt::format("; vs 1.1x HipKittens' measured {:.1f} = {:.0f}: {}", hk, 1.1 * hk,
+                                  m.tflops() >= 1.1 * hk ? "met" : "not met");
+      if (n == 8192)
+        t.standing +=
+            fmt::format("; {:.1f}% of the MFMA peak at the modelled clock ({:.3f} GHz; target 75%: {})",
+                        100 * m.tflops() / (m.peak_tflops * m.report.clock_ghz / m.peak_clock_ghz), m.report.clock_ghz,
+                        m.tflops() >= 0.75 * m.peak_tflops * m.report.clock_ghz / m.peak_clock_ghz ? "met" : "not met");
+      t.standing += ".\n";
+      if (n == o.sizes.front())
+        t.peaks += fmt::format(
+            "- {}: {:.1f} TFLOP/s dense {} peak at the {:.2f} GHz data-sheet peak clock; the model "
+            "converts cycles to time at {:.2f} GHz without MFMA load, lower as the kernel's MFMA "
+            "share grows (the clock column).\n",
+            prod, m.peak_tflops, m.mfma, m.peak_clock_ghz, m.model_clock_ghz);
+      if (n == 4096)
+        for (const GemmModelled& c : b.all) {
+          const model::ModelReport& r = c.report;
+          t.where +=
+              fmt::format("| {} | {} | {:.1f} | {:.0f} | {:.0f} | {:.0f} | {:.0f}% | {:.0f}% | {:.0f}% | {} |\n", prod,
+                          c.config, c.tflops(), r.traffic.l2_bytes() / 1e6, r.traffic.mall_bytes() / 1e6,
+                          r.traffic.hbm_bytes() / 1e6, 100 * r.mfma_busy, 100 * busy_share(r, "HBM bandwidth share"),
+                          100 * busy_share(r, "LDS"), top(r.stalls, 3));
+        }
+    }
+  }
+  return t;
+}
+
 std::string only_sections(const Options& o) {
   std::string md;
   for (const std::string& x : o.only) {
+    if (x == "square") {  // the pieces of main's report, for splicing: table rows, standing, 4096 rows
+      const SquareTable t = square_table(o, read_hipkittens(o.hipkittens));
+      md += "\n## bf16, square N x N x N: rows of the table (--only square)\n\n" + t.rows +
+            "\n## Where the kernel stands: lines\n\n" + t.standing + "\n## Where the time goes at N = 4096: rows\n\n" +
+            t.where;
+    }
     if (x == "square16384") md += square16384_section(o);
     if (x == "hipblaslt") md += hipblaslt_section();
     if (x == "skinny") md += skinny_section();
@@ -557,54 +636,9 @@ int main(int argc, char** argv) {
           "measured TFLOP/s (published) | ours modelled / HipKittens measured | other candidates (modelled TFLOP/s) | "
           "host s |\n";
     md << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
-    std::string peaks, standing, where;
-    for (const std::string& prod : o.products) {
-      const model::Hardware& hw = model::resolve_product(prod);
-      for (int n : o.sizes) {
-        GemmShape s;
-        s.M = s.N = s.K = n;
-        const Best b = model_candidates(hw, s, candidates(hw.arch, s.dtype, n));
-        if (!b.best) continue;
-        const GemmModelled& m = *b.best;
-        const double hk = hipkittens_tflops(prod, n);
-        const auto it = hk_model.find(fmt::format("{}_bf16_{}", prod, n));
-        const double hkm = it == hk_model.end() ? 0 : it->second;
-        md << fmt::format("| {} | {} | {} | {:.4f} | {:.3f} | {:.1f} | {:.1f}% | {} | {} | {} | {} | {} | {} | {:.0f} |\n",
-                          prod, n, m.config, m.report.ms, m.report.clock_ghz, m.tflops(), 100 * m.peak_share(),
-                          m.report.limiter, hkm > 0 ? fmt::format("{:.1f}", hkm) : "-",
-                          hkm > 0 ? fmt::format("{:.2f}x", m.tflops() / hkm) : "-",
-                          hk > 0 ? fmt::format("{:.1f}", hk) : "-", hk > 0 ? fmt::format("{:.2f}x", m.tflops() / hk) : "-",
-                          b.others, b.host);
-        standing += fmt::format("- {} N = {}: modelled {:.0f} TFLOP/s", prod, n, m.tflops());
-        if (hkm > 0)
-          standing += fmt::format(" vs HipKittens modelled {:.0f} ({}: {:.2f}x)", hkm,
-                                  m.tflops() >= hkm ? "at least as fast, target met" : "slower, target not met",
-                                  m.tflops() / hkm);
-        if (hk > 0 && (n == 4096 || n == 8192))
-          standing += fmt::format("; vs 1.1x HipKittens' measured {:.1f} = {:.0f}: {}", hk, 1.1 * hk,
-                                  m.tflops() >= 1.1 * hk ? "met" : "not met");
-        if (n == 8192)
-          standing += fmt::format("; {:.1f}% of the MFMA peak at the modelled clock ({:.3f} GHz; target 75%: {})",
-                                  100 * m.tflops() / (m.peak_tflops * m.report.clock_ghz / m.peak_clock_ghz),
-                                  m.report.clock_ghz,
-                                  m.tflops() >= 0.75 * m.peak_tflops * m.report.clock_ghz / m.peak_clock_ghz ? "met"
-                                                                                                        : "not met");
-        standing += ".\n";
-        if (n == o.sizes.front())
-          peaks += fmt::format("- {}: {:.1f} TFLOP/s dense {} peak at the {:.2f} GHz data-sheet peak clock; the model "
-                               "converts cycles to time at {:.2f} GHz without MFMA load, lower as the kernel's MFMA "
-                               "share grows (the clock column).\n",
-                               prod, m.peak_tflops, m.mfma, m.peak_clock_ghz, m.model_clock_ghz);
-        if (n == 4096)
-          for (const GemmModelled& c : b.all) {
-            const model::ModelReport& r = c.report;
-            where += fmt::format("| {} | {} | {:.1f} | {:.0f} | {:.0f} | {:.0f} | {:.0f}% | {:.0f}% | {:.0f}% | {} |\n", prod,
-                                 c.config, c.tflops(), r.traffic.l2_bytes() / 1e6, r.traffic.mall_bytes() / 1e6,
-                                 r.traffic.hbm_bytes() / 1e6, 100 * r.mfma_busy,
-                                 100 * busy_share(r, "HBM bandwidth share"), 100 * busy_share(r, "LDS"), top(r.stalls, 3));
-          }
-      }
-    }
+    const SquareTable sq = square_table(o, hk_model);
+    md << sq.rows;
+    const std::string &standing = sq.standing, &peaks = sq.peaks, &where = sq.where;
     md << "\n## Where the kernel stands (bf16; issue 31's targets)\n\n" << standing;
 
     // ---- fp8

@@ -235,6 +235,11 @@ void check_arch(Arch arch) {
     x.tile_m = 224;
     check_case(arch, {shape(400, 256, 256, GemmLayout::NT), x, "224x256 XOR rows, read-ahead in 2 K sub-tiles"});
     x.tile_m = 256;
+    // 128x112 with 4 x 1 waves (2048^2 in 16 x 19 = 304 tiles): 7 blocks per wave along N, the B
+    // tile's 896 chunks on 256 threads (the fourth load masked past row 112)
+    GemmConfig n7 = config(128, 112, 64, 4, 1, 1, 16);
+    n7.read_ahead = true;
+    check_case(arch, {shape(256, 200, 256, GemmLayout::NT), n7, "128x112, 7 blocks per wave along N, masked B chunks"});
     x = config(128, 128, 64, 2, 2, 2, 16);
     x.lds_xor = true;
     check_case(arch, {shape(200, 136, 256, GemmLayout::NT), x, "XOR rows, two stages"});
