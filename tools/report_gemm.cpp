@@ -762,7 +762,15 @@ workgroups in four rounds whose last fills 112 CUs (the busiest CU does 4 where 
 ra/2) -> 848 (128x128x64 xor ra), MFMA busy 96%. At 4096, 256x256, 256x128 and 128x128 tiles all
 leave 16% of the CUs' time idle in the last round (256 workgroups on 304 CUs; 512 on 304; 1024 in
 608 slots), which caps this kernel and HipKittens' alike (64x64 tiles fill the rounds better but
-model slower: 544 and 517 TFLOP/s); filling the last round needs stream-K.
+model slower: 544 and 517 TFLOP/s). 224x256 tiles make 19 x 16 = 304 workgroups, one per CU, each
+with 7/8 of a 256x256 tile's MFMAs (7 blocks of 16 rows per wave along M, the read-ahead's quadrants
+split 3 + 4 blocks; the A tile's 1792 chunks on 512 threads, the fourth load's chunks past row 224
+masked into 32 spare LDS rows, so the stage stays 64 KiB): 719 -> 812 TFLOP/s modelled at 4096
+(mi300x 602 -> 686 by `cdnajit gemm --model mi300x --model-only`), MFMA busy 93%, with no second
+launch. At 2048, 128x112 tiles (4 x 1 waves, 7 blocks per wave along N) fill the 304 CUs the same
+way: 611 -> 649 TFLOP/s. At 8192 the 224x256 tiles make 1184 workgroups in 3.89 rounds (827
+TFLOP/s), below 128x128's 848. Stream-K (register-staged padded path only) would instead split the
+last round's K across the CUs, at the cost of a fix-up kernel and fp32 partial tiles.
 )";
     md << "\nMFMA peaks used for the % columns (the product's CUs x 4 SIMDs x the instruction's FLOPs per pass count, "
           "runtime/model/hardware.cpp):\n\n"
