@@ -357,8 +357,8 @@ GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg_in) {
 
 std::vector<GemmConfig> enumerate_gemm_configs(const GemmShape& s, Arch a) {
   std::vector<GemmConfig> out;
-  for (int tm : {64, 128, 256})
-    for (int tn : {64, 128, 256})
+  for (int tm : {64, 112, 128, 224, 256})  // 112, 224: 19 tiles along 2048 / 4096 (304-CU products)
+    for (int tn : {64, 112, 128, 224, 256})
       for (int tk : {32, 64, 128})
         for (int wm : {1, 2, 4})
           for (int wn : {1, 2, 4})

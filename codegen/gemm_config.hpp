@@ -211,7 +211,7 @@ struct GemmPlan {
 // Validates and derives; throws cdnajit::Error naming the field or limit and what would be valid.
 GemmPlan make_gemm_plan(const GemmShape& s, Arch a, const GemmConfig& cfg = {});
 
-// Every valid configuration of a small search space (tiles {64,128,256}^2, tile_k {32,64,128},
+// Every valid configuration of a small search space (tiles {64,112,128,224,256}^2, tile_k {32,64,128},
 // waves {1,2,4}^2, stages {1,2} (1..4 with lds_dma), mfma_m {16,32}, lds_dma {off,on}, lds_xor
 // {off,on}, group_m {0,8}, schedule lock-step / read_ahead / pingpong, ra_split {1,2}) for
 // the shape: invalid combinations skipped.
