@@ -143,7 +143,8 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
   }
   std::vector<Param> space() const override {
     return {
-        {"tile", {"64x64", "128x64", "64x128", "128x128", "256x128", "128x256", "256x256"}, "output tile M x N"},
+        {"tile", {"64x64", "128x64", "64x128", "128x128", "256x128", "128x256", "256x256", "224x256"},
+         "output tile M x N (224x256: 4096^2 in 19 x 16 = 304 tiles, one per CU of a 304-CU gfx942 product)"},
         {"tile_k", {"32", "64", "128"}, "K tile in elements (a multiple of the MFMA K)"},
         {"waves", {"2x2", "2x4", "4x2"}, "waves per workgroup M x N"},
         {"stages", {"1", "2", "3", "4"}, "LDS stages (2: next tile's loads in flight during the MFMAs; 3, 4: with dma)"},
