@@ -769,8 +769,12 @@ masked into 32 spare LDS rows, so the stage stays 64 KiB): 719 -> 812 TFLOP/s mo
 (mi300x 602 -> 686 by `cdnajit gemm --model mi300x --model-only`), MFMA busy 93%, with no second
 launch. At 2048, 128x112 tiles (4 x 1 waves, 7 blocks per wave along N) fill the 304 CUs the same
 way: 611 -> 649 TFLOP/s. At 8192 the 224x256 tiles make 1184 workgroups in 3.89 rounds (827
-TFLOP/s), below 128x128's 848. Stream-K (register-staged padded path only) would instead split the
-last round's K across the CUs, at the cost of a fix-up kernel and fp32 partial tiles.
+TFLOP/s), below 128x128's 848. Stream-K (register-staged padded path only) would instead spread all
+256 tiles' K tiles over the 304 CUs, but not faster in this model: its fix-up kernel alone models at
+0.037 ms at 4096 (256x256x32 streamk304: GEMM 0.219 + fix-up 0.037 ms, `cdnajit gemm --stream-k 304
+--model-details`), and even a perfectly balanced stream-K form of the 719 TFLOP/s kernel (53.9 of
+its 64 K tiles per CU, about 0.161 ms) plus that fix-up (0.198 ms) is slower than the one-round
+224x256 kernel (0.169 ms).
 )";
     md << "\nMFMA peaks used for the % columns (the product's CUs x 4 SIMDs x the instruction's FLOPs per pass count, "
           "runtime/model/hardware.cpp):\n\n"
