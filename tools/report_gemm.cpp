@@ -771,8 +771,8 @@ launch. At 2048, 128x112 tiles (4 x 1 waves, 7 blocks per wave along N) fill the
 way: 611 -> 649 TFLOP/s. At 8192 the 224x256 tiles make 1184 workgroups in 3.89 rounds (827
 TFLOP/s), below 128x128's 848. Stream-K (register-staged padded path only) would instead spread all
 256 tiles' K tiles over the 304 CUs, but not faster in this model: its fix-up kernel alone models at
-0.037 ms at 4096 (256x256x32 streamk304: GEMM 0.219 + fix-up 0.037 ms, `cdnajit gemm --stream-k 304
---model-details`), and even a perfectly balanced stream-K form of the 719 TFLOP/s kernel (53.9 of
+0.037 ms at 4096 (256x256x32 streamk304: 0.256 ms for both launches, of which the GEMM kernel 0.219,
+`cdnajit gemm --stream-k 304 --model-details`), and even a perfectly balanced stream-K form of the 719 TFLOP/s kernel (53.9 of
 its 64 K tiles per CU, about 0.161 ms) plus that fix-up (0.198 ms) is slower than the one-round
 224x256 kernel (0.169 ms).
 )";
