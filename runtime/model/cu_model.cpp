@@ -59,7 +59,11 @@ struct WaveState {
   size_t line_pos = 0;             // next entry of this wave's MemoryModel::levels
   int prio = 0;
   enum { Active, AtBarrier, Draining, Done } state = Active;
-  std::deque<uint64_t> vm, lgkm;   // completion cycles, non-decreasing (in-order return)
+  std::deque<uint64_t> vm;         // completion cycles, non-decreasing (in-order return)
+  // Each LGKM operation's own completion cycle, kLdsPending for a DS instruction the LDS has not
+  // started yet (Hardware::lds_serves_oldest_wave_first); they return in order, so entry i is done
+  // at the largest of entries 0..i (lgkm_done).
+  std::deque<uint64_t> lgkm;
   // trace: the open stall interval
   Stall open = Stall::Count;
   uint64_t open_start = 0;
@@ -72,6 +76,15 @@ struct WgState {
 };
 
 uint64_t last_or(const std::deque<uint64_t>& q, uint64_t v) { return q.empty() ? v : std::max(v, q.back()); }
+
+constexpr uint64_t kLdsPending = ~uint64_t(0);
+// When the first `n` LGKM operations of a wave have returned (in-order return).
+uint64_t lgkm_done(const std::deque<uint64_t>& q, size_t n) {
+  uint64_t t = 0;
+  for (size_t i = 0; i < std::min(n, q.size()); ++i) t = std::max(t, q[i]);
+  return t;
+}
+uint64_t lgkm_done(const std::deque<uint64_t>& q) { return lgkm_done(q, q.size()); }
 
 // The cycles an LDS half (or the CU's shared bank array) is reserved, as intervals: a DS instruction
 // takes the first free interval from its issue on, an LDS-DMA load writes its data when it arrives
@@ -94,6 +107,12 @@ class LdsCalendar {
     }
     if (len > 0) busy_.insert(busy_.begin() + ptrdiff_t(i), {s, s + len});
     return s;
+  }
+  // Whether cycles [t, t + len) are all free.
+  bool free_at(uint64_t t, uint64_t len) const {
+    for (const auto& b : busy_)
+      if (b.first < t + len && b.second > t) return false;
+    return true;
   }
 
  private:
@@ -143,6 +162,11 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
   // order, the banks by time: an access the other half queued for a later start does not hold
   // back one that can use the banks now.
   LdsCalendar lds_banks;
+  // DS instructions issued and not yet started (Hardware::lds_serves_oldest_wave_first), in issue order.
+  struct WaitingDs {
+    int wave, half, bank_cycles, cycles;
+  };
+  std::vector<WaitingDs> lds_waiting;
   uint64_t addr_free = 0;
   double l2_free = 0, mall_free = 0, hbm_free = 0;
   int launched = 0, finished = 0, next_simd = 0;
@@ -220,6 +244,41 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     return n;
   };
 
+  // Starts, at cycle c, the waiting DS instructions whose half (and, shared, the banks) are free,
+  // the highest-priority then oldest wave's first; a wave's own instructions in order.
+  std::vector<size_t> by_rank;
+  std::vector<int> ranked_waves;
+  auto serve_lds = [&](uint64_t c) {
+    if (lds_waiting.empty()) return;
+    by_rank.resize(lds_waiting.size());
+    for (size_t i = 0; i < by_rank.size(); ++i) by_rank[i] = i;
+    std::stable_sort(by_rank.begin(), by_rank.end(), [&](size_t a, size_t b) {
+      const WaveState& x = waves[size_t(lds_waiting[a].wave)];
+      const WaveState& y = waves[size_t(lds_waiting[b].wave)];
+      if (x.prio != y.prio) return x.prio > y.prio;
+      return x.age < y.age;
+    });
+    ranked_waves.clear();
+    std::vector<char> started_now(lds_waiting.size(), 0);
+    for (size_t i : by_rank) {
+      const WaitingDs& d = lds_waiting[i];
+      if (std::find(ranked_waves.begin(), ranked_waves.end(), d.wave) != ranked_waves.end()) continue;
+      ranked_waves.push_back(d.wave);  // this wave's later instructions wait for this one
+      LdsCalendar& half = lds_halves[size_t(d.half)];
+      const bool banks = hw.lds_banks_shared_by_halves && d.bank_cycles > 0;
+      if (!half.free_at(c, uint64_t(d.cycles)) || (banks && !lds_banks.free_at(c, uint64_t(d.bank_cycles)))) continue;
+      half.reserve(c, uint64_t(d.cycles), c);
+      if (banks) lds_banks.reserve(c, uint64_t(d.bank_cycles), c);
+      std::deque<uint64_t>& q = waves[size_t(d.wave)].lgkm;
+      *std::find(q.begin(), q.end(), kLdsPending) = c + uint64_t(d.cycles) + uint64_t(hw.lds_latency);
+      started_now[i] = 1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < lds_waiting.size(); ++i)
+      if (!started_now[i]) lds_waiting[k++] = lds_waiting[i];
+    lds_waiting.resize(k);
+  };
+
   std::vector<int> order;
   for (uint64_t c = 0;; ++c) {
     if (c > (uint64_t(1) << 40)) throw Error("model: the CU model did not finish (internal error)");
@@ -237,7 +296,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
       bool all_done = true;
       for (int wi : g.waves) {
         WaveState& w = waves[size_t(wi)];
-        if (w.state == WaveState::Draining && last_or(w.lgkm, last_or(w.vm, 0)) <= c) {
+        if (w.state == WaveState::Draining && std::max(lgkm_done(w.lgkm), last_or(w.vm, 0)) <= c) {
           w.state = WaveState::Done;
           if (granular) --simd_waves[size_t(w.simd)];
         }
@@ -264,6 +323,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
       R.cycles = c;
       break;
     }
+    serve_lds(c);
     const int simd = int(c % uint64_t(hw.simds));
     // Candidates on this SIMD, higher priority first, then older.
     order.clear();
@@ -309,7 +369,8 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
           Stall why = Stall::WaitVm;
           if (f.vmcnt < isa::kMaxVmcnt && w.vm.size() > size_t(f.vmcnt)) need = w.vm[w.vm.size() - size_t(f.vmcnt) - 1];
           if (f.lgkmcnt < isa::kMaxLgkmcnt && w.lgkm.size() > size_t(f.lgkmcnt)) {
-            uint64_t t = w.lgkm[w.lgkm.size() - size_t(f.lgkmcnt) - 1];
+            uint64_t t = lgkm_done(w.lgkm, w.lgkm.size() - size_t(f.lgkmcnt));
+            if (t == kLdsPending) t = c + 1;  // not started by the LDS yet: look again
             if (t > need) need = t, why = Stall::WaitLgkm;
           }
           if (need > c) {
@@ -409,8 +470,15 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
               cost.port_cycles = std::max(1, 64 * 4 / hw.lds_bytes_per_clk);
             }
             ++R.lds_instructions;
-            LdsCalendar& half = lds_halves[size_t(simd * hw.lds_halves / hw.simds)];
             const int cycles = std::max(cost.bank_cycles, cost.port_cycles);
+            R.busy[size_t(Pipe::Lds)] += cycles;  // the instruction's own service, not its wait for the banks
+            if (hw.lds_serves_oldest_wave_first) {
+              w.lgkm.push_back(kLdsPending);
+              lds_waiting.push_back({wi, int(simd * hw.lds_halves / hw.simds), cost.bank_cycles, cycles});
+              serve_lds(c);
+              break;
+            }
+            LdsCalendar& half = lds_halves[size_t(simd * hw.lds_halves / hw.simds)];
             const uint64_t start = half.reserve(c, uint64_t(cycles), c);
             uint64_t half_free = start + uint64_t(cycles);
             if (hw.lds_banks_shared_by_halves && cost.bank_cycles > 0) {
@@ -421,12 +489,11 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
               if (held > half_free) half.reserve(half_free, held - half_free, c);
               half_free = std::max(half_free, held);
             }
-            R.busy[size_t(Pipe::Lds)] += cycles;  // the instruction's own service, not its wait for the banks
-            w.lgkm.push_back(std::max(last_or(w.lgkm, 0), half_free + uint64_t(hw.lds_latency)));
+            w.lgkm.push_back(half_free + uint64_t(hw.lds_latency));
             break;
           }
           case Unit::SMEM:
-            w.lgkm.push_back(std::max(last_or(w.lgkm, 0), c + uint64_t(hw.smem_latency)));
+            w.lgkm.push_back(c + uint64_t(hw.smem_latency));
             break;
           case Unit::VMEM: {
             // Each line at the level the memory hierarchy served it from (memory_hierarchy.hpp);
@@ -522,8 +589,9 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
       uint64_t next = ~uint64_t(0);
       for (const WaveState& w : waves) {
         if (w.state == WaveState::Active) next = std::min(next, std::max(w.ready, c + 1));
-        else if (w.state == WaveState::Draining) next = std::min(next, std::max(last_or(w.lgkm, last_or(w.vm, 0)), c + 1));
+        else if (w.state == WaveState::Draining) next = std::min(next, std::max(std::max(lgkm_done(w.lgkm), last_or(w.vm, 0)), c + 1));
       }
+      if (!lds_waiting.empty()) next = c + 1;  // the LDS may start a waiting instruction any cycle
       if (next != ~uint64_t(0) && next > c + 1) c = next - 1;
     }
   }

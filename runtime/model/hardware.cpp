@@ -12,7 +12,8 @@
 //  [ISA3]  AMD Instinct MI300 (CDNA3) ISA reference guide: LDS of 32 banks of 4 bytes, s_sleep units
 //          of 64 clocks, vmcnt 6 bits / lgkmcnt 4 bits, MFMA pass = 4 cycles (pass counts: the ISA table);
 //          S_MEMREALTIME reads a 64-bit real-time counter that runs at a constant 100 MHz, independent of
-//          power states and of the core clock.
+//          power states and of the core clock; S_SETPRIO: a wave's overall priority is {SPIPrio + UserPrio,
+//          WaveAge}.
 //  [LIBC]  LLVM libc, libc/src/time/gpu/time_utils.h: the AMDGPU fixed-frequency clock (s_memrealtime)
 //          runs at 100 MHz on all cards following the GFX9 ISAs (gfx942 and gfx950 are GFX9).
 //  [GCN]   AMD Graphics Cores Next architecture white paper (2012): each SIMD is considered for issue
@@ -228,6 +229,9 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
        c4 ? "[LDSPH] 64 banks measured for the CU's LDS (one set per CU, as on CDNA3); its MI350X sweep: a conflicted read costs "
             "2.4x its passes with 4 waves per CU, more than banks per half allow (2x); switchable"
           : "[ISA3] 32 banks for the CU's LDS; [LDSMB]/[ROCPROF] 128 B/clk per CU = 32 banks x 4 B once per cycle; switchable"},
+      {"LDS serves waiting DS instructions by wave priority, then age (else in issue order)", h.lds_serves_oldest_wave_first ? "yes" : "no",
+       "assumed: the LDS arbiter's order is not documented ([ISA3] S_SETPRIO states the {priority, age} order for issue); "
+       "nod-ai's sweeps ([LDSPH]) replayed in issue order 0.82-1.42x, oldest first 0.60-1.06x (README); switchable"},
       {"LDS halves (SIMD pairs) x read bytes/clk each", std::to_string(h.lds_halves) + " x " + std::to_string(h.lds_bytes_per_clk),
        c4 ? "[LDSPH]/[CDNA4] 256 B/clk reads per CU (the [LDSMB] split into SIMD-pair halves kept, assumed)" : "[LDSMB] on MI308X"},
       {"LDS write bytes/clk per half (a lane's 4-byte address counted with its data)", std::to_string(h.lds_write_bytes_per_clk),

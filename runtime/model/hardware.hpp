@@ -64,6 +64,16 @@ struct Hardware {
   // sweeps ([LDSPH]) need it: on MI350X a conflicted read costs 2.4x its single-wave passes with 4
   // waves per CU, more than two waves per half could cost with banks per half.
   bool lds_banks_shared_by_halves = true;
+  // Which waiting DS instruction the LDS starts when its half (and the shared banks) are free:
+  // false (default) = in issue order, each instruction taking the first free cycles from its issue
+  // on, so waves reading together share the banks evenly; true = that of the wave of highest
+  // priority, then the oldest ([ISA3] S_SETPRIO: a wave's priority is {SPIPrio + UserPrio,
+  // WaveAge}, the order the model's issue arbiter uses), each wave's own instructions in order.
+  // The LDS arbiter's order is not documented. nod-ai's sweeps ([LDSPH]) cost about (N+1)/2 x a
+  // wave's own passes with N waves per CU, what oldest-first service of N waves reading together
+  // gives; replayed, oldest-first staggers the waves instead and fits worse (README, "Validation"),
+  // so it stays off; switchable for that comparison.
+  bool lds_serves_oldest_wave_first = false;
   int lds_latency = 52;          // issue to data in VGPRs, conflict-free
   // A ds_read/write_b64/b128 lane address that is 4-byte but not naturally aligned: served
   // alone, one byte per pass (1: 8 passes per b64 lane), or like an aligned access (0).

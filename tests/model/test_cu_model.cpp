@@ -438,3 +438,53 @@ TEST_CASE("CU model: shared LDS banks serve each half's passes by time, not by i
   // Wave 0's second read still follows its misaligned one on half 0: 512 + 64 + latency.
   CHECK(r.cycles >= 512 + 64 + 52);
 }
+
+TEST_CASE("CU model: waiting DS instructions served in issue order, or the oldest wave's first (switchable)",
+          "[model][lds]") {
+  // Waves 0 and 2 (SIMDs 0 and 2, one per LDS half) each issue four ds_read_b32 with every lane in
+  // bank 0 (64 passes each on the shared banks), then wait for them. In issue order the two waves'
+  // reads alternate on the banks and both finish late; oldest first, wave 0 is served alone and
+  // wave 2 after it. The banks do the same 512 cycles of passes either way.
+  const uint32_t wait_lgkm0 = 0xc07f;
+  auto reads = [&](std::vector<Inst> head) {
+    for (int i = 0; i < 4; ++i) head.push_back({"ds_read_b32", 0, lane_addrs(0, 128)});
+    head.push_back({"s_waitcnt", wait_lgkm0});
+    return head;
+  };
+  std::vector<Inst> idle = {{"v_add_f32"}};
+  auto wait_end = [](const model::CuResult& r, int wave) {
+    uint64_t end = 0;
+    for (const model::TraceEvent& e : r.trace)
+      if (e.wave == wave && e.kind == 's') end = std::max(end, e.start + e.dur);
+    return end;
+  };
+  auto run_traced = [&](const sim::Recording& rec, const model::Hardware& hw) {
+    model::CuRunConfig c;
+    c.workgroups = 1;
+    c.active_cus = hw.cus;
+    c.trace = true;
+    return model::run_cu(rec, hw, c);
+  };
+  model::Hardware in_order = model::product("mi300x");
+  in_order.lds_banks_shared_by_halves = true;
+  in_order.lds_serves_oldest_wave_first = false;
+  model::Hardware oldest = in_order;
+  oldest.lds_serves_oldest_wave_first = true;
+  const sim::Recording rec = recording(Arch::gfx942, {reads({}), idle, reads({}), idle});
+  const auto a = run_traced(rec, in_order), b = run_traced(rec, oldest);
+  // In issue order wave 0's last read is the 7th of 8 on the banks; oldest first it is the 4th.
+  CHECK(wait_end(a, 0) >= 7 * 64 + 52);
+  CHECK(wait_end(b, 0) >= 4 * 64 + 52);
+  CHECK(wait_end(b, 0) <= 4 * 64 + 52 + 8);
+  CHECK(wait_end(b, 2) >= 8 * 64 + 52);
+  CHECK(wait_end(b, 2) <= 8 * 64 + 52 + 8);
+  CHECK(b.cycles >= a.cycles - 8);
+  CHECK(b.cycles <= a.cycles + 8);
+  // A higher s_setprio outranks age: wave 2 raised to priority 3 is served as soon as wave 0's first
+  // read (started at cycle 0, before wave 2's first turn) is done, ahead of wave 0's other three.
+  const sim::Recording raised = recording(Arch::gfx942, {reads({}), idle, reads({{"s_setprio", 3}}), idle});
+  const auto c = run_traced(raised, oldest);
+  CHECK(wait_end(c, 2) >= 5 * 64 + 52);
+  CHECK(wait_end(c, 2) <= 5 * 64 + 52 + 8);
+  CHECK(wait_end(c, 0) >= 8 * 64 + 52);
+}
