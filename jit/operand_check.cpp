@@ -264,10 +264,14 @@ void check_and_fold_operands(const Kernel::Impl& k, const isa::InstrInfo& info, 
   }
 }
 
-void check_machine_program(const Kernel::Impl& k, const std::vector<isa::MachineInst>& prog) {
+void check_machine_program(const Kernel::Impl& k, const std::vector<isa::MachineInst>& prog,
+                           const std::vector<uint32_t>& first_same) {
   std::string why;
-  for (const isa::MachineInst& mi : prog) {
-    if (!mi.info || isa::validate(mi, k.arch, why)) continue;
+  for (size_t i = 0; i < prog.size(); ++i) {
+    const isa::MachineInst& mi = prog[i];
+    // A repeat of an earlier instruction passed with it: the first failing instruction is
+    // always the first of its kind, so the error is the one a check of every entry gives.
+    if (!mi.info || first_same[i] != i || isa::validate(mi, k.arch, why)) continue;
     if (mi.source < 0) throw Error(fmt::format("kernel '{}', an instruction a pass inserted: {}", k.name, why));
     const IrInst& in = k.program[size_t(mi.source)];
     std::string names;

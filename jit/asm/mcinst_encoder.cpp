@@ -511,12 +511,18 @@ const McInstEncoder::Shape* McInstEncoder::shape_of(const isa::MachineInst& mi) 
   return it == impl_->templates.end() || !it->second.ok ? nullptr : &it->second;
 }
 
-std::vector<const McInstEncoder::Shape*> McInstEncoder::shapes_of(const std::vector<isa::MachineInst>& prog) {
+std::vector<const McInstEncoder::Shape*> McInstEncoder::shapes_of(const std::vector<isa::MachineInst>& prog,
+                                                                   const std::vector<uint32_t>* first_same) {
   std::vector<const Shape*> out(prog.size(), nullptr);
   std::vector<std::pair<std::string, const MachineInst*>> missing;
   std::vector<std::pair<size_t, size_t>> waiting;  // (instruction, index in `missing`)
+  std::vector<std::pair<size_t, size_t>> repeats;  // (instruction, the earlier equal one)
   std::string& key = impl_->key_buffer;
   for (size_t i = 0; i < prog.size(); ++i) {
+    if (first_same && (*first_same)[i] != i) {
+      repeats.emplace_back(i, (*first_same)[i]);
+      continue;
+    }
     if (!shape_key(prog[i], key)) continue;
     if (auto it = impl_->templates.find(key); it != impl_->templates.end()) {
       out[i] = it->second.ok ? &it->second : nullptr;
@@ -532,6 +538,7 @@ std::vector<const McInstEncoder::Shape*> McInstEncoder::shapes_of(const std::vec
     auto it = impl_->templates.find(missing[m].first);
     out[i] = it != impl_->templates.end() && it->second.ok ? &it->second : nullptr;
   }
+  for (auto [i, f] : repeats) out[i] = out[f];
   return out;
 }
 
