@@ -56,7 +56,23 @@ const PendingWrite* Brackets::find(int c, int unit) const {
 
 void Brackets::drop_landed(int c) {
   const uint32_t l = lb[c];
-  std::erase_if(pend[c], [l](const PendingWrite& p) { return p.score <= l; });
+  if (std::erase_if(pend[c], [l](const PendingWrite& p) { return p.score <= l; })) remask();
+}
+
+void Brackets::remask() {
+  std::fill(std::begin(pending_units), std::end(pending_units), 0);
+  for (const auto& list : pend)
+    for (const PendingWrite& w : list) pending_units[w.unit / 64] |= uint64_t(1) << (w.unit % 64);
+}
+
+bool Brackets::any_pending(const UnitRange& r) const {
+  for (int u = r.first, end = r.first + r.count; u < end;) {
+    const int bit = u % 64, k = std::min(64 - bit, end - u);
+    const uint64_t mask = (k == 64 ? ~uint64_t(0) : ((uint64_t(1) << k) - 1)) << bit;
+    if (pending_units[u / 64] & mask) return true;
+    u += k;
+  }
+  return false;
 }
 
 bool Brackets::out_of_order(int c) const {
@@ -92,7 +108,10 @@ void Brackets::apply(const WaitFields& w) {
     if (count == 0) {
       lb[c] = ub[c];
       events[c] = 0;
-      pend[c].clear();
+      if (!pend[c].empty()) {
+        pend[c].clear();
+        remask();
+      }
     } else if (!out_of_order(c)) {
       lb[c] = std::max(lb[c], ub[c] - count);
       drop_landed(c);
@@ -111,6 +130,7 @@ void Brackets::issue(const IssueInfo& info, const Access& a, int32_t index) {
       auto it = std::lower_bound(p.begin(), p.end(), r.first,
                                  [](const PendingWrite& w, int u) { return w.unit < u; });
       for (int u = r.first; u < r.first + r.count; ++u) {
+        pending_units[u / 64] |= uint64_t(1) << (u % 64);
         if (it != p.end() && it->unit == u) {
           it->score = s;
           it->writer = index;
@@ -167,6 +187,7 @@ Brackets Brackets::merge(const std::vector<const Brackets*>& ins) {
       out.pend[c].reserve(b.pend[c].size());
       for (const PendingWrite& w : b.pend[c]) out.pend[c].push_back({w.unit, shift(w.score), w.writer});
     }
+    std::copy(std::begin(b.pending_units), std::end(b.pending_units), std::begin(out.pending_units));
     return out;
   }
   std::vector<PendingWrite> merged;
@@ -202,6 +223,7 @@ Brackets Brackets::merge(const std::vector<const Brackets*>& ins) {
     }
     if (span == 0) out.events[c] = 0;
   }
+  out.remask();
   return out;
 }
 
@@ -229,6 +251,7 @@ std::optional<WaitFields> needed(const Brackets& s, const IssueInfo& info, const
     // A store never waits for an earlier store through the store pseudo-registers: only
     // s_barrier reads them (the release, regs.cpp).
     if (is_write && (r.first == kLdsStores || r.first == kGlobalStores)) return;
+    if (!s.any_pending(r)) return;  // nothing below would be found
     if (need) {
       // Unit by unit, both counters for each: the order the protected units are listed in. A
       // merge of the counters' pending entries inside the range (each list is sorted by unit),
