@@ -60,20 +60,12 @@ void Brackets::drop_landed(int c) {
 }
 
 void Brackets::remask() {
-  std::fill(std::begin(pending_units), std::end(pending_units), 0);
+  pending_units.clear();
   for (const auto& list : pend)
-    for (const PendingWrite& w : list) pending_units[w.unit / 64] |= uint64_t(1) << (w.unit % 64);
+    for (const PendingWrite& w : list) pending_units.add(w.unit);
 }
 
-bool Brackets::any_pending(const UnitRange& r) const {
-  for (int u = r.first, end = r.first + r.count; u < end;) {
-    const int bit = u % 64, k = std::min(64 - bit, end - u);
-    const uint64_t mask = (k == 64 ? ~uint64_t(0) : ((uint64_t(1) << k) - 1)) << bit;
-    if (pending_units[u / 64] & mask) return true;
-    u += k;
-  }
-  return false;
-}
+bool Brackets::any_pending(const UnitRange& r) const { return pending_units.overlaps(r); }
 
 bool Brackets::out_of_order(int c) const {
   if (c == kLgkm && (events[c] & kEvSmem)) return true;  // scalar loads return out of order
@@ -130,7 +122,7 @@ void Brackets::issue(const IssueInfo& info, const Access& a, int32_t index) {
       auto it = std::lower_bound(p.begin(), p.end(), r.first,
                                  [](const PendingWrite& w, int u) { return w.unit < u; });
       for (int u = r.first; u < r.first + r.count; ++u) {
-        pending_units[u / 64] |= uint64_t(1) << (u % 64);
+        pending_units.add(u);
         if (it != p.end() && it->unit == u) {
           it->score = s;
           it->writer = index;
@@ -187,7 +179,7 @@ Brackets Brackets::merge(const std::vector<const Brackets*>& ins) {
       out.pend[c].reserve(b.pend[c].size());
       for (const PendingWrite& w : b.pend[c]) out.pend[c].push_back({w.unit, shift(w.score), w.writer});
     }
-    std::copy(std::begin(b.pending_units), std::end(b.pending_units), std::begin(out.pending_units));
+    out.pending_units = b.pending_units;
     return out;
   }
   std::vector<PendingWrite> merged;

@@ -53,7 +53,7 @@ struct Brackets {
   // The units of both lists as bits: most instructions touch no pending unit, and one test of
   // their ranges here answers that without searching the lists. Derived from `pend` (kept in
   // step by every change of it), so equality ignores it.
-  uint64_t pending_units[(kNumUnits + 63) / 64] = {};
+  UnitSet pending_units;
 
   bool operator==(const Brackets& o) const;
   // Whether any unit of `r` has a write in flight on either counter.
