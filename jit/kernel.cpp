@@ -100,7 +100,7 @@ uint32_t Kernel::Impl::new_vreg(RegClass c, int dwords, int align, std::string n
     align = isa::target::tuple_alignment(c == RegClass::S ? isa::RegFile::SGPR : isa::RegFile::VGPR, dwords);
   if (align != 1 && align != 2 && align != 4 && align != 8 && align != 16)
     throw Error(fmt::format("{}: register '{}' alignment {} (valid: 1, 2, 4, 8, 16)", where(loc), n, align));
-  vregs.push_back(VRegDecl{c, uint16_t(dwords), uint16_t(align), -1, false, std::move(n), where(loc)});
+  vregs.push_back(VRegDecl{c, uint16_t(dwords), uint16_t(align), -1, false, std::move(n), loc});
   return uint32_t(vregs.size() - 1);
 }
 
