@@ -23,6 +23,7 @@
 #include <string>
 
 #include "jit/isa/error.hpp"
+#include "jit/isa/print_to.hpp"
 #include "jit/passes/analysis_view.hpp"
 #include "jit/passes/cfg.hpp"
 #include "jit/passes/gpr_idx.hpp"
@@ -34,17 +35,19 @@
 namespace cdnajit::passes {
 namespace {
 
-// "v[4:5] (global_load_dwordx2 #12), s3 (s_load_dword #2)"
-std::string describe_pending(const std::vector<isa::MachineInst>& prog, const std::vector<PendingUse>& uses) {
-  std::vector<int32_t> writers;
+// Appends "v[4:5] (global_load_dwordx2 #12), s3 (s_load_dword #2)".
+void describe_pending(std::string& out, const std::vector<isa::MachineInst>& prog, const std::vector<PendingUse>& uses) {
+  thread_local std::vector<int32_t> writers;
+  thread_local std::vector<int> units;
+  writers.clear();
   for (const auto& u : uses)
     if (std::find(writers.begin(), writers.end(), u.writer) == writers.end()) writers.push_back(u.writer);
-  std::string out;
-  for (int32_t w : writers) {
-    std::vector<int> units;
+  for (size_t k = 0; k < writers.size(); ++k) {
+    const int32_t w = writers[k];
+    units.clear();
     for (const auto& u : uses)
       if (u.writer == w) units.push_back(u.unit);
-    if (!out.empty()) out += ", ";
+    if (k) out += ", ";
     out += units_text(units);
     if (w >= 0 && static_cast<size_t>(w) < prog.size())
     {
@@ -55,16 +58,26 @@ std::string describe_pending(const std::vector<isa::MachineInst>& prog, const st
       out += ')';
     }
   }
+}
+
+std::string describe_pending(const std::vector<isa::MachineInst>& prog, const std::vector<PendingUse>& uses) {
+  std::string out;
+  describe_pending(out, prog, uses);
   return out;
 }
 
-// "'<instruction text>' (instruction #i)"
-std::string inst_ref(const std::vector<isa::MachineInst>& prog, size_t i) {
-  std::string s(1, '\'');
-  s += isa::print(prog[i]);
+// Appends "'<instruction text>' (instruction #i)".
+void inst_ref(std::string& s, const std::vector<isa::MachineInst>& prog, size_t i) {
+  s += '\'';
+  isa::print_to(s, prog[i]);
   s += "' (instruction #";
   s += std::to_string(i);
   s += ')';
+}
+
+std::string inst_ref(const std::vector<isa::MachineInst>& prog, size_t i) {
+  std::string s;
+  inst_ref(s, prog, i);
   return s;
 }
 
@@ -133,20 +146,29 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
     for (size_t i = 0; i < program.size(); ++i) {
       const auto& need = sweep.need[i];
       if (!need) continue;
-      std::string msg = inst_ref(program, i);
+      // Written into one string (a kernel whose author placed the waits can have hundreds of these).
+      std::string msg;
+      msg.reserve(256 + program[i].comment.size());
+      inst_ref(msg, program, i);
       // A DS instruction uses the LDS pseudo-register whether it loads or stores: "accesses" fits both.
       const bool lds_only = std::all_of(need->reads.begin(), need->reads.end(), [](const PendingUse& u) { return u.unit == kLds; });
       // s_barrier reads only memory pseudo-registers: it releases them to the other waves.
       const bool release = !need->reads.empty() && is_one_of(view[i], {isa::Opcode::s_barrier});
-      if (!need->reads.empty())
-        msg += (release ? " releases " : lds_only ? " accesses " : " reads ") + describe_pending(view, need->reads);
+      if (!need->reads.empty()) {
+        msg += release ? " releases " : lds_only ? " accesses " : " reads ";
+        describe_pending(msg, view, need->reads);
+      }
       if (!need->reads.empty() && !need->writes.empty()) msg += " and";
-      if (!need->writes.empty()) msg += " overwrites " + describe_pending(view, need->writes);
+      if (!need->writes.empty()) {
+        msg += " overwrites ";
+        describe_pending(msg, view, need->writes);
+      }
       if (need->reads.empty() && need->writes.empty()) msg += " is raw text the pass cannot analyse";
       msg += release ? " to the other waves of the workgroup while the memory operation may still be in flight; needs '"
                      : " while the load may still be in flight; needs '";
-      msg += waitcnt_text(need->wait) + "' before it";
-      report.findings.push_back({i, "waitcnt", msg});
+      msg += waitcnt_text(need->wait);
+      msg += "' before it";
+      report.findings.push_back({i, "waitcnt", std::move(msg)});
     }
     share();
     return report;
