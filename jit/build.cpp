@@ -208,15 +208,18 @@ struct BuildPipeline {
     if (opts.drop_author_waits)
       std::erase_if(prog, [](const isa::MachineInst& mi) { return mi.info && isa::is(*mi.info, isa::kClassWaitcnt); });
     t = Clock::now();
-    passes::Report wr, hr;
-    passes::run_waitcnt_and_hazards(prog, k.arch, pass_mode(opts.waitcnt), pass_mode(opts.hazards), wr, hr,
-                                     barrier_release(opts.barrier_release));
-    r.stats.ms_passes = ms_since(t);
-    // The steps below depend on an instruction alone, not on its comment or position: each
-    // works on the first of equal instructions and copies its answer (isa/same_instruction.hpp).
+    // What depends on an instruction alone, not on its comment or position (its register
+    // accesses and classes in the passes; after them its legality, encoder template and text),
+    // is worked out for the first of equal instructions and copied (isa/same_instruction.hpp).
+    // The passes keep the list in step with the program, or empty it when they cannot.
     thread_local std::vector<uint32_t> first_same_buffer;
     std::vector<uint32_t>& first_same = first_same_buffer;
     isa::first_same_instruction(prog, first_same);
+    passes::Report wr, hr;
+    passes::run_waitcnt_and_hazards(prog, k.arch, pass_mode(opts.waitcnt), pass_mode(opts.hazards), wr, hr,
+                                     barrier_release(opts.barrier_release), &first_same);
+    if (first_same.size() != prog.size()) isa::first_same_instruction(prog, first_same);
+    r.stats.ms_passes = ms_since(t);
     check_machine_program(k, prog, first_same);  // the legality check both encoders rely on: every instruction they see
     r.stats.waits_inserted = wr.waits_inserted;
     r.stats.waits_removed = wr.waits_removed;

@@ -17,6 +17,8 @@ namespace cdnajit::isa {
 bool same_instruction(const MachineInst& a, const MachineInst& b);
 
 // out[i] = the smallest j with same_instruction(prog[j], prog[i]) (i itself when none is earlier).
+// What the build's steps rely on is weaker: out[i] is an entry at or before i equal to it (the
+// passes keep such a list in step when they insert s_nop, each its own first).
 void first_same_instruction(const std::vector<MachineInst>& prog, std::vector<uint32_t>& out);
 
 }  // namespace cdnajit::isa

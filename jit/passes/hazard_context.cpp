@@ -81,12 +81,14 @@ InstFacts facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {
 }  // namespace
 
 HazardContext::HazardContext(const std::vector<isa::MachineInst>& program_, Arch arch_, const Cfg& cfg_,
-                             const std::vector<Access>& access_, const std::vector<int>& extra_)
+                             const std::vector<Access>& access_, const std::vector<int>& extra_,
+                             const std::vector<uint32_t>* first_same)
     : program(program_), arch(arch_), cfg(cfg_), access(access_), extra(extra_) {
   facts.reserve(program.size());
   mfma_at_or_before.reserve(program.size());
   for (size_t i = 0; i < program.size(); ++i) {
-    facts.push_back(facts_of(program[i], access[i], arch));
+    if (first_same && (*first_same)[i] != i) facts.push_back(facts[(*first_same)[i]]);
+    else facts.push_back(facts_of(program[i], access[i], arch));
     const InstFacts& f = facts.back();
     mfma_at_or_before.push_back(f.mfma ? long(i) : i ? mfma_at_or_before.back() : -1);
     any_mfma = any_mfma || f.mfma;

@@ -42,8 +42,11 @@ enum class Sources : uint8_t { any, mfma, mfma_writing };
 
 struct HazardContext {
   // Computes `facts` and `uses_agprs`; the referenced vectors must outlive the context.
+  // `first_same` (isa/same_instruction.hpp), if given: equal instructions, whose accesses are
+  // equal too, share their facts.
   HazardContext(const std::vector<isa::MachineInst>& program, Arch arch, const Cfg& cfg,
-                const std::vector<Access>& access, const std::vector<int>& extra);
+                const std::vector<Access>& access, const std::vector<int>& extra,
+                const std::vector<uint32_t>* first_same = nullptr);
 
   const std::vector<isa::MachineInst>& program;
   Arch arch;

@@ -107,14 +107,15 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
 }
 
 void run_waitcnt_and_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode waitcnt, Mode hazards,
-                             Report& waitcnt_report, Report& hazards_report, BarrierRelease release) {
+                             Report& waitcnt_report, Report& hazards_report, BarrierRelease release,
+                             std::vector<uint32_t>* first_same) {
   SharedAnalysis shared;
-  waitcnt_report = run_waitcnt(program, arch, waitcnt, &shared, release);
-  hazards_report = run_hazards(program, arch, hazards, &shared);
+  waitcnt_report = run_waitcnt(program, arch, waitcnt, &shared, release, first_same);
+  hazards_report = run_hazards(program, arch, hazards, &shared, first_same);
 }
 
 Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, SharedAnalysis* shared,
-                   BarrierRelease release) {
+                   BarrierRelease release, std::vector<uint32_t>* first_same) {
   (void)arch;  // gfx942 and gfx950 share the gfx9 counters and encoding
   Report report;
   if (mode == Mode::Off) return report;
@@ -122,6 +123,9 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
   std::vector<isa::MachineInst> parsed;
   if (has_raw_entries(program)) parsed = analysis_view(program);
   const std::vector<isa::MachineInst>& view = parsed.empty() ? program : parsed;
+  // Equal instructions of the program are equal in the view only when it is the program itself.
+  const std::vector<uint32_t>* same =
+      first_same && parsed.empty() && first_same->size() == program.size() ? first_same : nullptr;
   Cfg cfg = build_cfg(view);
   // This thread's buffer, reused by every build: a fresh array of this size per build is
   // memory glibc's default trimming hands back to the system and the next build faults in
@@ -130,15 +134,18 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
   std::vector<Access>& access = access_buffer;
   access.clear();
   access.reserve(view.size());
-  for (const auto& mi : view) access.push_back(access_of(mi));
+  for (size_t i = 0; i < view.size(); ++i)
+    access.push_back(same && (*same)[i] != i ? access[(*same)[i]] : access_of(view[i]));
   set_barrier_release(view, access, release);
-  widen_gpr_indexed(view, cfg, access);  // VGPR indexing: the whole reachable range
-  const WaitSweep sweep = sweep_waits(view, cfg, access, mode == Mode::Auto);
+  // VGPR indexing: the whole reachable range (by position: equal instructions may differ after it).
+  const bool widened = widen_gpr_indexed(view, cfg, access) > 0;
+  const WaitSweep sweep = sweep_waits(view, cfg, access, mode == Mode::Auto, widened ? nullptr : same);
   // The program stays as it is (Verify, or Auto with nothing to change): hand the analysis on.
   auto share = [&] {
     if (!shared) return;
     shared->cfg = std::move(cfg);
     shared->access = &access;
+    shared->access_by_content = !widened;
     shared->valid = true;
   };
 
@@ -187,6 +194,8 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
     return report;
   }
 
+  // The program changes below: first_same no longer describes it (the caller works it out again).
+  if (first_same) first_same->clear();
   // The inserted waits, described before any instruction moves out of `program` (which may be the view).
   std::vector<isa::MachineInst> waits;  // in program order
   for (size_t i = 0; i < program.size(); ++i) {
