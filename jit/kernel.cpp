@@ -55,11 +55,22 @@ RegArray::operator Reg() const {
 }
 
 Reg RegArray::at(std::initializer_list<int> idx, std::source_location loc) const {
-  RegArray a = *this;
-  for (int i : idx) a = a[Index(i, loc)];
-  if (!a.dims_.empty())
-    throw Error(fmt::format("{}: register array used as a register with {} subscript(s) missing", where(loc), a.dims_.size()));
-  return Reg(a);
+  // The element operator[] one subscript at a time reaches, with its checks and messages,
+  // without building the sub-arrays in between (generators index accumulators in loops).
+  size_t k = 0, base = base_;
+  for (int i : idx) {
+    if (k == dims_.size())
+      throw Error(fmt::format("{}: register array indexed with more subscripts than it has dimensions", where(loc)));
+    if (i < 0 || i >= dims_[k])
+      throw Error(fmt::format("{}: register array index {} out of range (valid: 0..{})", where(loc), i, dims_[k] - 1));
+    size_t inner = 1;  // elements per index of dimension k
+    for (size_t d = k + 1; d < dims_.size(); ++d) inner *= size_t(dims_[d]);
+    base += size_t(i) * inner;
+    ++k;
+  }
+  if (k != dims_.size())
+    throw Error(fmt::format("{}: register array used as a register with {} subscript(s) missing", where(loc), dims_.size() - k));
+  return (*regs_)[base];
 }
 
 Reg RegArray::flat(size_t i, std::source_location loc) const {
