@@ -442,8 +442,11 @@ void Kernel::emit(isa::Opcode op, std::vector<Opnd> ops, std::source_location lo
 #define CDNAJIT_INSTR(mnemonic, ...)                                                                      \
   void Kernel::mnemonic(Opnd a, Opnd b, Opnd c, Opnd d, Opnd e, Opnd f, Opnd g, Opnd h, std::source_location loc) { \
     std::vector<Opnd> ops;                                                                                \
+    size_t given = 0; /* one allocation of the right size, not one per doubling */                        \
+    for (Opnd* o : {&a, &b, &c, &d, &e, &f, &g, &h}) given += !o->empty();                                \
+    ops.reserve(given);                                                                                   \
     for (Opnd* o : {&a, &b, &c, &d, &e, &f, &g, &h})                                                      \
-      if (!o->empty()) ops.push_back(*o);                                                                 \
+      if (!o->empty()) ops.push_back(std::move(*o));                                                      \
     emit(isa::Opcode::mnemonic, std::move(ops), loc);                                                     \
   }
 #include "jit/isa/instructions.def"
