@@ -33,7 +33,7 @@ class MemoCodeEmitter final : public llvm::MCCodeEmitter {
       inner_->encodeInstruction(inst, out, fixups, sti);
       return;
     }
-    const uint64_t h = hash(key_);
+    const uint64_t h = hash();
     Slot* slot = find(h);
     if (slot && slot->used) {
       out.append(bytes_.data() + slot->bytes_at, bytes_.data() + slot->bytes_at + slot->bytes_size);
@@ -46,8 +46,8 @@ class MemoCodeEmitter final : public llvm::MCCodeEmitter {
       grow();
       slot = find(h);
     }
-    *slot = Slot{h, uint32_t(keys_.size()), uint32_t(key_.size()), uint32_t(bytes_.size()), uint32_t(out.size() - start), true};
-    keys_.insert(keys_.end(), key_.begin(), key_.end());
+    *slot = Slot{h, uint32_t(keys_.size()), uint32_t(key_size_), uint32_t(bytes_.size()), uint32_t(out.size() - start), true};
+    keys_.insert(keys_.end(), key_, key_ + key_size_);
     bytes_.append(out.begin() + long(start), out.end());
     ++used_;
   }
@@ -61,13 +61,14 @@ class MemoCodeEmitter final : public llvm::MCCodeEmitter {
 
   // The instruction as words in key_: the subtarget, opcode and flags, each operand's kind
   // (4 bits each) and value. False if an operand is an expression or a nested instruction
-  // (their bytes may depend on the layout and come with fixups).
+  // (their bytes may depend on the layout and come with fixups), or if it has more operands
+  // than the key holds (no AMDGPU instruction has).
   bool key_of(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti) const {
-    key_.clear();
-    key_.push_back(reinterpret_cast<uintptr_t>(&sti));
-    key_.push_back(uint64_t(inst.getOpcode()) | uint64_t(inst.getFlags()) << 32);
-    const size_t n = inst.getNumOperands(), kinds_at = key_.size();
-    key_.resize(kinds_at + (n + 15) / 16, 0);
+    const size_t n = inst.getNumOperands(), kinds_at = 2, values_at = kinds_at + (n + 15) / 16;
+    if (values_at + n > kMaxKey) return false;
+    key_[0] = reinterpret_cast<uintptr_t>(&sti);
+    key_[1] = uint64_t(inst.getOpcode()) | uint64_t(inst.getFlags()) << 32;
+    for (size_t k = kinds_at; k < values_at; ++k) key_[k] = 0;
     for (size_t i = 0; i < n; ++i) {
       const llvm::MCOperand& op = inst.getOperand(unsigned(i));
       uint64_t kind = 0, value = 0;
@@ -77,15 +78,16 @@ class MemoCodeEmitter final : public llvm::MCCodeEmitter {
       else if (op.isDFPImm()) kind = 4, value = op.getDFPImm();
       else return false;
       key_[kinds_at + i / 16] |= kind << (4 * (i % 16));
-      key_.push_back(value);
+      key_[values_at + i] = value;
     }
+    key_size_ = values_at + n;
     return true;
   }
 
-  static uint64_t hash(const std::vector<uint64_t>& key) {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ key.size();
-    for (uint64_t w : key) {
-      h ^= w;
+  uint64_t hash() const {
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ key_size_;
+    for (size_t k = 0; k < key_size_; ++k) {
+      h ^= key_[k];
       h *= 0xff51afd7ed558ccdull;
       h ^= h >> 32;
     }
@@ -99,8 +101,7 @@ class MemoCodeEmitter final : public llvm::MCCodeEmitter {
     for (size_t i = size_t(h) & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (!s.used) return &s;
-      if (s.hash == h && s.key_size == key_.size() &&
-          std::equal(key_.begin(), key_.end(), keys_.begin() + s.key_at))
+      if (s.hash == h && s.key_size == key_size_ && std::equal(key_, key_ + key_size_, keys_.begin() + s.key_at))
         return &s;
     }
   }
@@ -118,7 +119,9 @@ class MemoCodeEmitter final : public llvm::MCCodeEmitter {
   }
 
   std::unique_ptr<llvm::MCCodeEmitter> inner_;
-  mutable std::vector<uint64_t> key_;   // scratch: the key of the instruction being encoded
+  static constexpr size_t kMaxKey = 64;
+  mutable uint64_t key_[kMaxKey];       // scratch: the key of the instruction being encoded
+  mutable size_t key_size_ = 0;
   mutable std::vector<Slot> slots_;     // a power of two, at most half used
   mutable std::vector<uint64_t> keys_;  // the keys of the used slots
   mutable std::string bytes_;           // their encodings
