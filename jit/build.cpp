@@ -10,6 +10,7 @@
 #include "jit/asm/assemble.hpp"
 #include "jit/isa/opcode.hpp"
 #include "jit/isa/print_to.hpp"
+#include "jit/isa/same_instruction.hpp"
 #include "jit/asm/code_object_cache.hpp"
 #include "jit/asm/direct_assemble.hpp"
 #include "jit/codeobject/elf_writer.hpp"
@@ -85,18 +86,31 @@ KernelDescriptorSpec descriptor_spec(const Kernel::Impl& k, const regalloc::Allo
   return d;
 }
 
-// One .s line per machine instruction; label lines unindented.
-std::string render_body(const std::vector<isa::MachineInst>& prog, std::vector<int>* line_to_inst) {
+// One .s line per machine instruction; label lines unindented. An instruction equal to an
+// earlier one (first_same[i] < i) copies that one's text, then adds its own comment.
+std::string render_body(const std::vector<isa::MachineInst>& prog, const std::vector<uint32_t>& first_same,
+                        std::vector<int>* line_to_inst) {
   std::string body;
   body.reserve(prog.size() * 96);  // a line with its comment: grown once, not by doubling
   if (line_to_inst) line_to_inst->reserve(line_to_inst->size() + prog.size());
+  thread_local std::vector<std::pair<size_t, size_t>> text_at;  // per entry: where its instruction text is in `body`
+  text_at.resize(prog.size());
   for (size_t i = 0; i < prog.size(); ++i) {
     const isa::MachineInst& mi = prog[i];
     if (!mi.label_def.empty()) body.append(mi.label_def).append(":\n");
     else if (!mi.info && mi.raw.empty()) body.append("  ; ").append(mi.comment).append("\n");
     else {
       body.append("  ");
-      isa::print_to(body, mi);
+      const size_t at = body.size();
+      if (const uint32_t f = first_same[i]; f != i) {
+        const auto [from, size] = text_at[f];
+        body.reserve(body.size() + size + mi.comment.size() + 4);  // no reallocation while copying from itself
+        body.append(body.data() + from, size);
+      } else {
+        isa::print_instruction_to(body, mi);
+      }
+      text_at[i] = {at, body.size() - at};
+      if (!mi.comment.empty()) body.append(body.size() == at ? "; " : " ; ").append(mi.comment);  // as print_to
       body += '\n';
     }
     if (line_to_inst) line_to_inst->push_back(int(i));
@@ -194,11 +208,19 @@ struct BuildPipeline {
     if (opts.drop_author_waits)
       std::erase_if(prog, [](const isa::MachineInst& mi) { return mi.info && isa::is(*mi.info, isa::kClassWaitcnt); });
     t = Clock::now();
+    // What depends on an instruction alone, not on its comment or position (its register
+    // accesses and classes in the passes; after them its legality, encoder template and text),
+    // is worked out for the first of equal instructions and copied (isa/same_instruction.hpp).
+    // The passes keep the list in step with the program, or empty it when they cannot.
+    thread_local std::vector<uint32_t> first_same_buffer;
+    std::vector<uint32_t>& first_same = first_same_buffer;
+    isa::first_same_instruction(prog, first_same);
     passes::Report wr, hr;
     passes::run_waitcnt_and_hazards(prog, k.arch, pass_mode(opts.waitcnt), pass_mode(opts.hazards), wr, hr,
-                                     barrier_release(opts.barrier_release));
+                                     barrier_release(opts.barrier_release), &first_same);
+    if (first_same.size() != prog.size()) isa::first_same_instruction(prog, first_same);
     r.stats.ms_passes = ms_since(t);
-    check_machine_program(k, prog);  // the legality check both encoders rely on: every instruction they see
+    check_machine_program(k, prog, first_same);  // the legality check both encoders rely on: every instruction they see
     r.stats.waits_inserted = wr.waits_inserted;
     r.stats.waits_removed = wr.waits_removed;
     r.stats.nops_inserted = hr.nops_inserted;
@@ -218,7 +240,7 @@ struct BuildPipeline {
     auto render_text = [&] {
       if (have_text) return;
       add_comments(k, prog);
-      body = render_body(prog, &line_to_inst);
+      body = render_body(prog, first_same, &line_to_inst);
       r.assembly = render_kernel_file(spec, body);
       have_text = true;
     };
@@ -259,7 +281,7 @@ struct BuildPipeline {
         r.stats.cache_hit = true;
       } else {
         t = Clock::now();
-        AsmResult ar = encode(k, opts, spec, prog, r, render_text);
+        AsmResult ar = encode(k, opts, spec, prog, first_same, r, render_text);
         r.stats.ms_assemble = ms_since(t);
         if (!ar.ok) {
           render_text();
@@ -279,12 +301,13 @@ struct BuildPipeline {
   // path (the reference) builds the kernel and stats.text_fallback says so; its diagnostics,
   // if it fails too, are the ones the caller reports.
   static AsmResult encode(const Kernel::Impl& k, const BuildOptions& opts, const KernelDescriptorSpec& spec,
-                          const std::vector<isa::MachineInst>& prog, BuildResult& r,
-                          const std::function<void()>& render_text) {
+                          const std::vector<isa::MachineInst>& prog, const std::vector<uint32_t>& first_same,
+                          BuildResult& r, const std::function<void()>& render_text) {
     if (opts.encoder == Encoder::Direct) {
       std::string head = render_file_header(k.arch) + render_code_begin(spec);
       std::string tail = render_code_end(spec) + render_amdhsa_kernel(spec);
-      DirectAsmResult dr = assemble_direct(head, prog, tail, k.arch, &spec, /*validated=*/true);  // check_machine_program
+      DirectAsmResult dr = assemble_direct(head, prog, tail, k.arch, &spec, /*validated=*/true,  // check_machine_program
+                                           &first_same);
       r.stats.direct_insts = dr.direct_insts;
       r.stats.text_insts = dr.text_insts;
       r.stats.raw_lines = dr.raw_lines;

@@ -55,11 +55,22 @@ RegArray::operator Reg() const {
 }
 
 Reg RegArray::at(std::initializer_list<int> idx, std::source_location loc) const {
-  RegArray a = *this;
-  for (int i : idx) a = a[Index(i, loc)];
-  if (!a.dims_.empty())
-    throw Error(fmt::format("{}: register array used as a register with {} subscript(s) missing", where(loc), a.dims_.size()));
-  return Reg(a);
+  // The element operator[] one subscript at a time reaches, with its checks and messages,
+  // without building the sub-arrays in between (generators index accumulators in loops).
+  size_t k = 0, base = base_;
+  for (int i : idx) {
+    if (k == dims_.size())
+      throw Error(fmt::format("{}: register array indexed with more subscripts than it has dimensions", where(loc)));
+    if (i < 0 || i >= dims_[k])
+      throw Error(fmt::format("{}: register array index {} out of range (valid: 0..{})", where(loc), i, dims_[k] - 1));
+    size_t inner = 1;  // elements per index of dimension k
+    for (size_t d = k + 1; d < dims_.size(); ++d) inner *= size_t(dims_[d]);
+    base += size_t(i) * inner;
+    ++k;
+  }
+  if (k != dims_.size())
+    throw Error(fmt::format("{}: register array used as a register with {} subscript(s) missing", where(loc), dims_.size() - k));
+  return (*regs_)[base];
 }
 
 Reg RegArray::flat(size_t i, std::source_location loc) const {
@@ -100,7 +111,7 @@ uint32_t Kernel::Impl::new_vreg(RegClass c, int dwords, int align, std::string n
     align = isa::target::tuple_alignment(c == RegClass::S ? isa::RegFile::SGPR : isa::RegFile::VGPR, dwords);
   if (align != 1 && align != 2 && align != 4 && align != 8 && align != 16)
     throw Error(fmt::format("{}: register '{}' alignment {} (valid: 1, 2, 4, 8, 16)", where(loc), n, align));
-  vregs.push_back(VRegDecl{c, uint16_t(dwords), uint16_t(align), -1, false, std::move(n), where(loc)});
+  vregs.push_back(VRegDecl{c, uint16_t(dwords), uint16_t(align), -1, false, std::move(n), loc});
   return uint32_t(vregs.size() - 1);
 }
 
@@ -431,8 +442,11 @@ void Kernel::emit(isa::Opcode op, std::vector<Opnd> ops, std::source_location lo
 #define CDNAJIT_INSTR(mnemonic, ...)                                                                      \
   void Kernel::mnemonic(Opnd a, Opnd b, Opnd c, Opnd d, Opnd e, Opnd f, Opnd g, Opnd h, std::source_location loc) { \
     std::vector<Opnd> ops;                                                                                \
+    size_t given = 0; /* one allocation of the right size, not one per doubling */                        \
+    for (Opnd* o : {&a, &b, &c, &d, &e, &f, &g, &h}) given += !o->empty();                                \
+    ops.reserve(given);                                                                                   \
     for (Opnd* o : {&a, &b, &c, &d, &e, &f, &g, &h})                                                      \
-      if (!o->empty()) ops.push_back(*o);                                                                 \
+      if (!o->empty()) ops.push_back(std::move(*o));                                                      \
     emit(isa::Opcode::mnemonic, std::move(ops), loc);                                                     \
   }
 #include "jit/isa/instructions.def"

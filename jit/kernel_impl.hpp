@@ -16,7 +16,8 @@ struct VRegDecl {
   int pinned = -1;        // ABI registers
   bool live_in = false;   // defined by the hardware at entry
   std::string name;
-  std::string origin;     // "file.cpp:42"
+  // Where it was declared: formatted ("file.cpp:42", where()) only for a message that quotes it.
+  std::source_location origin;
 };
 
 struct ArgDecl {

@@ -61,7 +61,7 @@ void to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t,
     r.align = d.align;
     r.pinned = d.pinned;
     r.live_in = d.live_in;
-    if (messages) r.name = d.name, r.origin = d.origin;
+    if (messages) r.name = d.name, r.origin = where(d.origin);
     else r.name.clear(), r.origin.clear();
   }
 

@@ -7,6 +7,7 @@
 #include "jit/isa/validate.hpp"
 #include "jit/isa/waitcnt.hpp"
 
+#include <optional>
 #include <bit>
 #include <fmt/format.h>
 
@@ -219,12 +220,15 @@ void check_and_fold_operands(const Kernel::Impl& k, const isa::InstrInfo& info, 
     std::string has = info.archs == isa::kGfx942 ? "gfx942" : info.archs == isa::kGfx950 ? "gfx950" : "no supported arch";
     c.fail(fmt::format("{} does not have this instruction (it exists on {})", arch_name(k.arch), has));
   }
-  const Dpp* dpp = nullptr;
-  out.ops.reserve(ops.size());  // one allocation per instruction, not one per doubling
-  for (const Opnd& o : ops) {
+  // The operands stay in the caller's list (moved into `out`, no copy): modifiers are folded
+  // into out.mods and leave it, the rest close up in order.
+  std::optional<Dpp> dpp;
+  size_t kept = 0;
+  for (size_t j = 0; j < ops.size(); ++j) {
+    Opnd& o = ops[j];
     if (auto* d = std::get_if<Dpp>(&o.v)) {
       if (dpp) c.fail(fmt::format("two DPP controls (made at {} and {}); an instruction takes one", where(dpp->loc), where(d->loc)));
-      dpp = d;
+      dpp = *d;
       continue;
     }
     if (auto* sw = std::get_if<Swizzle>(&o.v)) {
@@ -235,8 +239,11 @@ void check_and_fold_operands(const Kernel::Impl& k, const isa::InstrInfo& info, 
       continue;
     }
     if (fold_modifier(o, info, out.mods, c)) continue;
-    out.ops.push_back(o);
+    if (kept != j) ops[kept] = std::move(o);
+    ++kept;
   }
+  ops.erase(ops.begin() + long(kept), ops.end());
+  out.ops = std::move(ops);
   size_t required = 0;
   for (const auto& s : info.operands)
     if (!s.optional) ++required;
@@ -264,10 +271,14 @@ void check_and_fold_operands(const Kernel::Impl& k, const isa::InstrInfo& info, 
   }
 }
 
-void check_machine_program(const Kernel::Impl& k, const std::vector<isa::MachineInst>& prog) {
+void check_machine_program(const Kernel::Impl& k, const std::vector<isa::MachineInst>& prog,
+                           const std::vector<uint32_t>& first_same) {
   std::string why;
-  for (const isa::MachineInst& mi : prog) {
-    if (!mi.info || isa::validate(mi, k.arch, why)) continue;
+  for (size_t i = 0; i < prog.size(); ++i) {
+    const isa::MachineInst& mi = prog[i];
+    // A repeat of an earlier instruction passed with it: the first failing instruction is
+    // always the first of its kind, so the error is the one a check of every entry gives.
+    if (!mi.info || first_same[i] != i || isa::validate(mi, k.arch, why)) continue;
     if (mi.source < 0) throw Error(fmt::format("kernel '{}', an instruction a pass inserted: {}", k.name, why));
     const IrInst& in = k.program[size_t(mi.source)];
     std::string names;

@@ -14,7 +14,9 @@ void check_and_fold_operands(const Kernel::Impl& k, const isa::InstrInfo& info, 
 // isa::validate, the one legality check of both encoders (register alignment and ranges,
 // operand classes, constant bus, literals, offsets: encoding_rules.hpp). Throws cdnajit::Error
 // naming the builder call site, the instruction, what is wrong and what would be valid.
-void check_machine_program(const Kernel::Impl& k, const std::vector<isa::MachineInst>& prog);
+// first_same (isa/same_instruction.hpp): an instruction equal to an earlier one is not checked again.
+void check_machine_program(const Kernel::Impl& k, const std::vector<isa::MachineInst>& prog,
+                           const std::vector<uint32_t>& first_same);
 
 
 

@@ -191,7 +191,9 @@ ProgramHash digest_of(const VRegDecl& v) {
   m.word(uint64_t(v.cls) | uint64_t(v.dwords) << 8 | uint64_t(v.align) << 24 | uint64_t(v.live_in) << 40);
   m.put(int64_t(v.pinned));
   m.str(v.name);
-  m.str(v.origin);
+  // As for instructions below: the file name's address (one string literal in this process) and the line.
+  m.put(v.origin.file_name());
+  m.word(uint64_t(v.origin.line()));
   return m.finish();
 }
 

@@ -13,6 +13,9 @@
 //   bench_jit [--keep-heap] --gemm N [CONFIG]  N uncached builds (cdnajit gemm's options) of the GEMM
 //                                              configurations below (or only the one named), per-stage medians
 //                                              against the 5 ms target
+//   bench_jit --dump DIR                       write each GEMM configuration's .s and code object (cdnajit gemm's
+//                                              options, cache off) to DIR/NAME.ARCH.s / .co, to compare builds
+//                                              byte for byte before and after a change to the JIT
 //
 // --keep-heap: glibc keeps freed memory in the process (trim and mmap thresholds raised to
 // 256 MiB) instead of returning it to the system between builds. Each measured build here
@@ -273,6 +276,29 @@ int bench_gemm(int reps, const std::string& only, const char* heap_note) {
   return 0;
 }
 
+// Each GEMM configuration's .s and code object, built as bench_gemm builds them, written to
+// DIR/NAME.ARCH.{s,co}: a change meant to speed the build up must leave both byte-identical.
+int dump_gemm(const std::string& dir) {
+  BuildOptions o;
+  o.use_cache = false;
+  for (const GemmCase& c : gemm_cases()) {
+    const BuildResult r = c.build(o);
+    const std::string base = fmt::format("{}/{}.{}", dir, c.name, arch_name(c.arch));
+    auto write = [](const std::string& path, const void* data, size_t n) {
+      std::FILE* f = std::fopen(path.c_str(), "wb");
+      const bool ok = f && std::fwrite(data, 1, n, f) == n;
+      if (f) std::fclose(f);
+      if (!ok) fmt::print(stderr, "bench_jit: cannot write '{}' (does the folder exist?)\n", path);
+      return ok;
+    };
+    if (!write(base + ".s", r.assembly.data(), r.assembly.size()) ||
+        !write(base + ".co", r.code_object.data(), r.code_object.size()))
+      return 1;
+    fmt::print("{}.s ({} bytes), {}.co ({} bytes)\n", base, r.assembly.size(), base, r.code_object.size());
+  }
+  return 0;
+}
+
 }  // namespace
 
 // A repeat count from the command line, with the project's checked parser; a bad one is a
@@ -300,12 +326,13 @@ int main(int argc, char** argv) {
       "       bench_jit [--keep-heap] --profile N [lld]   N builds of the gfx950 seed kernel, per-stage medians\n"
       "       bench_jit [--keep-heap] --profile-hit N     N memo hits of the gfx950 seed kernel\n"
       "       bench_jit [--keep-heap] --gemm N [CONFIG]   N uncached builds of each GEMM configuration (or of CONFIG)\n"
+      "       bench_jit --dump DIR                        each GEMM configuration's .s and code object into DIR\n"
       "--keep-heap keeps freed memory in the process between builds (glibc trim/mmap thresholds 256 MiB)\n";
   if (first == "--help" || first == "-h") {
     fmt::print("{}", kUsage);
     return 0;
   }
-  const bool known = first.empty() || first == "--quick" || ((first == "--profile" || first == "--profile-hit" || first == "--gemm") && argc > 2);
+  const bool known = first.empty() || first == "--quick" || ((first == "--profile" || first == "--profile-hit" || first == "--gemm" || first == "--dump") && argc > 2);
   if (!known) {
     fmt::print(stderr, "bench_jit: unexpected argument '{}' (or a missing N)\n{}", first, kUsage);
     return 2;
@@ -313,6 +340,7 @@ int main(int argc, char** argv) {
   const char* heap_note = keep_heap ? "heap kept in the process (--keep-heap)" : "glibc's default heap trimming";
   int jit_reps = 51, sub_reps = 5, clang_reps = 3;
   if (argc > 1 && std::string(argv[1]) == "--quick") jit_reps = 11, sub_reps = 3, clang_reps = 1;
+  if (first == "--dump") return dump_gemm(argv[2]);
   if (first == "--gemm")
     return bench_gemm(count_argument(argv[2], "--gemm N"), argc > 3 ? argv[3] : "", heap_note);
   if (argc > 2 && std::string(argv[1]) == "--profile-hit") {

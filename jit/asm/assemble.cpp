@@ -7,6 +7,7 @@
 
 #include "jit/asm/assemble_hook.hpp"
 #include "jit/asm/mc_arch.hpp"
+#include "jit/asm/memo_code_emitter.hpp"
 #include "jit/codeobject/target_id.hpp"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/MC/MCAsmBackend.h"
@@ -191,9 +192,10 @@ AsmResult assemble_with_hooks(std::string_view asm_text, Arch arch, std::span<co
     return failure("LLVM could not create the AMDGPU code emitter / asm backend");
   }
   std::unique_ptr<llvm::MCObjectWriter> writer = backend->createObjectWriter(out);
+  // The emitter answers an instruction it has encoded before from its bytes (same bytes).
   std::unique_ptr<llvm::MCStreamer> streamer(mc.target->createMCObjectStreamer(
       *mc.triple, context, std::unique_ptr<llvm::MCAsmBackend>(backend), std::move(writer),
-      std::unique_ptr<llvm::MCCodeEmitter>(emitter), *mc.subtarget));
+      memo_code_emitter(std::unique_ptr<llvm::MCCodeEmitter>(emitter)), *mc.subtarget));
   std::unique_ptr<llvm::MCAsmParser> parser(
       llvm::createMCAsmParser(source, context, *streamer, *mc.asm_info));
   std::unique_ptr<llvm::MCTargetAsmParser> target_parser(

@@ -18,7 +18,7 @@ constexpr std::string_view kMetadataDirective = ".cdnajit_metadata";
 
 DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::MachineInst>& prog,
                                 std::string_view tail, Arch arch, const KernelDescriptorSpec* metadata,
-                                bool validated) {
+                                bool validated, const std::vector<uint32_t>* first_same) {
   DirectAsmResult out;
   if (arch != Arch::gfx942 && arch != Arch::gfx950) {
     out.result = assemble(head, arch);  // reports the bad arch the same way
@@ -33,7 +33,7 @@ DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::Ma
       out.result.diagnostics.push_back({0, 0, why, isa::print(mi), true});
   if (!out.result.diagnostics.empty()) return out;
   McInstEncoder& encoder = McInstEncoder::for_arch(arch);
-  const std::vector<const McInstEncoder::Shape*> shapes = encoder.shapes_of(prog);
+  const std::vector<const McInstEncoder::Shape*> shapes = encoder.shapes_of(prog, first_same);
 
   // The framing text, with one `.cdnajit_run` line per run of consecutive
   // directly encodable instructions; runs[i] lists the instructions of run i.

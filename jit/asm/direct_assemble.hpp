@@ -31,9 +31,11 @@ struct DirectAsmResult {
 // text. An instruction isa::validate rejects is an error diagnostic (line 0, the message
 // and the instruction's text) and nothing is assembled. Never throws for bad input: see AsmResult.
 // `validated`: the caller has run isa::validate on every instruction of `prog` already (the
-// builder does, to name call sites), so it is not run twice.
+// builder does, to name call sites), so it is not run twice. `first_same`
+// (isa/same_instruction.hpp), if given: an instruction equal to an earlier one takes that one's
+// template without looking it up again.
 DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::MachineInst>& prog,
                                 std::string_view tail, Arch arch, const KernelDescriptorSpec* metadata = nullptr,
-                                bool validated = false);
+                                bool validated = false, const std::vector<uint32_t>* first_same = nullptr);
 
 }  // namespace cdnajit

@@ -97,50 +97,70 @@ bool exact_immediates(const MachineInst& mi) {
   return mi.info->family == isa::Family::SOPP || mi.info->family == isa::Family::SOPK;
 }
 
-template <class T>
-void put(std::string& key, T v) {
-  char b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));
-  key.append(b, sizeof(T));
-}
+// Appends bytes to a key through a pointer into storage sized beforehand: the key is built
+// for every instruction of every build, and string appends of one character each were most
+// of its cost.
+struct KeyWriter {
+  char* p;
+  void byte(int v) { *p++ = char(v); }
+  template <class T>
+  void put(T v) {
+    std::memcpy(p, &v, sizeof(T));
+    p += sizeof(T);
+  }
+  void text(std::string_view s) {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
+  }
+};
 
 // The shape of mi as a byte string; false if mi cannot be encoded directly at all.
 bool shape_key(const MachineInst& mi, std::string& key) {
   key.clear();
   if (!mi.info || !mi.label_def.empty()) return false;
-  key += mi.mnemonic.empty() ? mi.info->mnemonic : std::string_view(mi.mnemonic);
-  key += '\0';
+  const std::string_view mnemonic = mi.mnemonic.empty() ? mi.info->mnemonic : std::string_view(mi.mnemonic);
+  const isa::Modifiers& m = mi.mods;
+  // At most: the mnemonic and its NUL, 2 + 8 bytes per operand, the offset class and value,
+  // offset0/1 with their values, the flag byte, eight modifier bytes, the extra text.
+  key.resize(mnemonic.size() + 1 + 10 * mi.operands.size() + 5 + 10 + 1 + 8 + m.extra.size());
+  KeyWriter w{key.data()};
+  w.text(mnemonic);
+  w.byte(0);
   const bool exact = exact_immediates(mi);
   for (const Operand& o : mi.operands) {
-    key += char('A' + int(o.kind));
-    key += char(o.neg | (o.abs << 1));
+    w.byte('A' + int(o.kind));
+    w.byte(o.neg | (o.abs << 1));
     switch (o.kind) {
-      case Operand::Kind::Reg: key += char(o.file); key += char(o.dwords); break;
-      case Operand::Kind::Special: key += char(o.special); break;
+      case Operand::Kind::Reg: w.byte(int(o.file)); w.byte(o.dwords); break;
+      case Operand::Kind::Special: w.byte(int(o.special)); break;
       case Operand::Kind::Imm: {
         ImmClass c = exact ? kExact : imm_class(o.imm);
-        key += char(c);
-        if (c == kExact) put(key, o.imm);
+        w.byte(c);
+        if (c == kExact) w.put(o.imm);
         break;
       }
-      case Operand::Kind::FImm: put(key, o.imm); break;
-      case Operand::Kind::Label: if (o.label.empty()) return false; break;  // decoder form: address only
+      case Operand::Kind::FImm: w.put(o.imm); break;
+      case Operand::Kind::Label:
+        if (o.label.empty()) {  // decoder form: address only
+          key.clear();
+          return false;
+        }
+        break;
       case Operand::Kind::Off: break;
     }
   }
-  const isa::Modifiers& m = mi.mods;
   OffsetClass oc = offset_class(m.offset);
-  key += char(oc);
-  if (oc == kOffExact) put(key, m.offset);
+  w.byte(oc);
+  if (oc == kOffExact) w.put(m.offset);
   for (int32_t v : {m.offset0, m.offset1}) {
     bool probe = v > 0 && v <= 255;
-    key += char(probe ? 1 : 2);
-    if (!probe) put(key, v);
+    w.byte(probe ? 1 : 2);
+    if (!probe) w.put(v);
   }
-  key += char(m.sc0 | m.sc1 << 1 | m.nt << 2 | m.lds << 3 | m.offen << 4 | m.idxen << 5 | m.clamp << 6 |
-              m.op_sel_hi_set << 7);
-  for (uint8_t b : {m.omod, m.op_sel, m.op_sel_hi, m.neg_lo, m.neg_hi, m.cbsz, m.abid, m.blgp}) key += char(b);
-  key += m.extra;
+  w.byte(m.sc0 | m.sc1 << 1 | m.nt << 2 | m.lds << 3 | m.offen << 4 | m.idxen << 5 | m.clamp << 6 | m.op_sel_hi_set << 7);
+  for (uint8_t b : {m.omod, m.op_sel, m.op_sel_hi, m.neg_lo, m.neg_hi, m.cbsz, m.abid, m.blgp}) w.byte(b);
+  w.text(m.extra);
+  key.resize(size_t(w.p - key.data()));
   return true;
 }
 
@@ -491,12 +511,18 @@ const McInstEncoder::Shape* McInstEncoder::shape_of(const isa::MachineInst& mi) 
   return it == impl_->templates.end() || !it->second.ok ? nullptr : &it->second;
 }
 
-std::vector<const McInstEncoder::Shape*> McInstEncoder::shapes_of(const std::vector<isa::MachineInst>& prog) {
+std::vector<const McInstEncoder::Shape*> McInstEncoder::shapes_of(const std::vector<isa::MachineInst>& prog,
+                                                                   const std::vector<uint32_t>* first_same) {
   std::vector<const Shape*> out(prog.size(), nullptr);
   std::vector<std::pair<std::string, const MachineInst*>> missing;
   std::vector<std::pair<size_t, size_t>> waiting;  // (instruction, index in `missing`)
+  std::vector<std::pair<size_t, size_t>> repeats;  // (instruction, the earlier equal one)
   std::string& key = impl_->key_buffer;
   for (size_t i = 0; i < prog.size(); ++i) {
+    if (first_same && (*first_same)[i] != i) {
+      repeats.emplace_back(i, (*first_same)[i]);
+      continue;
+    }
     if (!shape_key(prog[i], key)) continue;
     if (auto it = impl_->templates.find(key); it != impl_->templates.end()) {
       out[i] = it->second.ok ? &it->second : nullptr;
@@ -512,6 +538,7 @@ std::vector<const McInstEncoder::Shape*> McInstEncoder::shapes_of(const std::vec
     auto it = impl_->templates.find(missing[m].first);
     out[i] = it != impl_->templates.end() && it->second.ok ? &it->second : nullptr;
   }
+  for (auto [i, f] : repeats) out[i] = out[f];
   return out;
 }
 

@@ -37,8 +37,10 @@ class McInstEncoder {
   // mi's verified shape, or null if it has none (never learned, LLVM rejected
   // it, or it failed the second probe): that instruction needs its text.
   const Shape* shape_of(const isa::MachineInst& mi);
-  // learn(prog), then shape_of() of every instruction, with one shape key each.
-  std::vector<const Shape*> shapes_of(const std::vector<isa::MachineInst>& prog);
+  // learn(prog), then shape_of() of every instruction, with one shape key each. With
+  // `first_same` (isa/same_instruction.hpp), an instruction equal to an earlier one takes its shape.
+  std::vector<const Shape*> shapes_of(const std::vector<isa::MachineInst>& prog,
+                                      const std::vector<uint32_t>* first_same = nullptr);
   // Fills `out` from `shape` (= shape_of(mi)) and mi's registers, immediates and
   // label; false if a register has no LLVM number. Labels become symbols of `context`.
   bool build(const Shape& shape, const isa::MachineInst& mi, llvm::MCContext& context, llvm::MCInst& out);

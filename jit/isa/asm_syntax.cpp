@@ -750,16 +750,18 @@ std::string print_operand(const Operand& o) {
 // a fresh string per line and per operand was most of that time.
 void print_to(std::string& s, const MachineInst& mi) {
   const size_t start = s.size();
-  auto finish = [&] {
-    if (!mi.comment.empty()) s.append(s.size() == start ? "; " : " ; ").append(mi.comment);
-  };
+  print_instruction_to(s, mi);
+  if (!mi.comment.empty()) s.append(s.size() == start ? "; " : " ; ").append(mi.comment);
+}
+
+void print_instruction_to(std::string& s, const MachineInst& mi) {
   if (!mi.label_def.empty()) {
     s.append(mi.label_def).append(":");
-    return finish();
+    return;
   }
   if (!mi.info && !mi.raw.empty()) {
     s.append(mi.raw);
-    return finish();
+    return;
   }
   const std::string_view mnem = mi.mnemonic.empty() && mi.info ? std::string_view(mi.info->mnemonic) : std::string_view(mi.mnemonic);
   s.append(mnem);
@@ -844,7 +846,6 @@ void print_to(std::string& s, const MachineInst& mi) {
   if (m.omod == 2) word("mul:4");
   if (m.omod == 3) word("div:2");
   if (!m.extra.empty()) word(m.extra);
-  finish();
 }
 
 std::string print(const MachineInst& mi) {

@@ -10,5 +10,7 @@ namespace cdnajit::isa {
 
 // Appends exactly what print(mi) returns.
 void print_to(std::string& out, const MachineInst& mi);
+// The same without the comment: what print(mi) returns up to its " ; " (all of it without a comment).
+void print_instruction_to(std::string& out, const MachineInst& mi);
 
 }  // namespace cdnajit::isa

@@ -81,16 +81,25 @@ InstFacts facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {
 }  // namespace
 
 HazardContext::HazardContext(const std::vector<isa::MachineInst>& program_, Arch arch_, const Cfg& cfg_,
-                             const std::vector<Access>& access_, const std::vector<int>& extra_)
+                             const std::vector<Access>& access_, const std::vector<int>& extra_,
+                             const std::vector<uint32_t>* first_same)
     : program(program_), arch(arch_), cfg(cfg_), access(access_), extra(extra_) {
   facts.reserve(program.size());
   mfma_at_or_before.reserve(program.size());
   for (size_t i = 0; i < program.size(); ++i) {
-    facts.push_back(facts_of(program[i], access[i], arch));
-    mfma_at_or_before.push_back(facts.back().mfma ? long(i) : i ? mfma_at_or_before.back() : -1);
-    any_mfma = any_mfma || facts.back().mfma;
-    any_xdl = any_xdl || facts.back().xdl;
-    any_dot = any_dot || facts.back().dot;
+    if (first_same && (*first_same)[i] != i) facts.push_back(facts[(*first_same)[i]]);
+    else facts.push_back(facts_of(program[i], access[i], arch));
+    const InstFacts& f = facts.back();
+    mfma_at_or_before.push_back(f.mfma ? long(i) : i ? mfma_at_or_before.back() : -1);
+    any_mfma = any_mfma || f.mfma;
+    any_xdl = any_xdl || f.xdl;
+    any_dot = any_dot || f.dot;
+    any_trans = any_trans || f.trans;
+    if (f.valu) access[i].for_each_def([&](const UnitRange& r) { valu_written.add(r); });
+    if (f.mfma && f.op0) mfma_written.add(*f.op0);
+    if (f.mfma && f.op3) mfma_src_c.add(*f.op3);
+    if (f.vmem && program[i].info && program[i].info->is_store)
+      access[i].for_each_use([&](const UnitRange& r) { vmem_store_read.add(r); });
   }
   for (const Access& a : access)
     for (const auto& r : a.explicit_regs) uses_agprs = uses_agprs || r.units.first >= kAgpr0;
@@ -99,31 +108,13 @@ HazardContext::HazardContext(const std::vector<isa::MachineInst>& program_, Arch
 std::optional<HazardContext::Hit> HazardContext::search(size_t consumer, int limit, const Matcher& match,
                                                         Sources sources, UnitRange written) const {
   std::optional<Hit> worst;
-  // Fewest wait states seen so far on entering a block from its end: a later arrival
-  // with as many or more can only find the same sources further away.
-  std::vector<int>& best_at_end = best_at_end_;
-  std::vector<uint32_t>& epoch_at_end = epoch_at_end_;
-  if (epoch_at_end.size() != cfg.blocks.size() || ++epoch_ == 0) {
-    best_at_end.assign(cfg.blocks.size(), INT_MAX);
-    epoch_at_end.assign(cfg.blocks.size(), 0);
-    epoch_ = 1;
-  }
-  auto best = [&](int b) { return epoch_at_end[size_t(b)] == epoch_ ? best_at_end[size_t(b)] : INT_MAX; };
-  std::vector<WorkItem>& work = work_;
-  work.clear();
-  work.push_back({cfg.block_of[consumer], static_cast<long>(consumer) - 1, extra[consumer]});
-  while (!work.empty()) {
-    WorkItem it = work.back();
-    work.pop_back();
-    const Block& blk = cfg.blocks[it.block];
-    bool ended = false;
-    int dist = it.dist;
-    const long begin = static_cast<long>(blk.begin);
+  if (sources == Sources::mfma_writing && !mfma_written.overlaps(written)) return worst;  // no MFMA can match
+  // Walks one block back from `it.pos`; true if the walk ended there (a source, or the limit).
+  auto walk = [&](const WorkItem& it, int& dist) {
+    const long begin = static_cast<long>(cfg.blocks[it.block].begin);
+    dist = it.dist;
     for (long j = it.pos; j >= begin; --j) {
-      if (dist >= limit) {
-        ended = true;
-        break;
-      }
+      if (dist >= limit) return true;
       if (sources != Sources::any && mfma_at_or_before[size_t(j)] != j) {
         // Not a source: add its wait states, and those of the instructions up to the
         // block's previous MFMA, as the walk below would (the limit is checked before each).
@@ -140,18 +131,44 @@ std::optional<HazardContext::Hit> HazardContext::search(size_t consumer, int lim
         int missing = *required - dist;
         if (missing > 0 && (!worst || missing > worst->missing))
           worst = Hit{missing, *required, static_cast<size_t>(j)};
-        ended = true;
-        break;
+        return true;
       }
       dist += facts[j].wait_states + extra[j];
     }
-    if (ended || dist >= limit) continue;
-    for (int p : blk.preds) {
-      if (dist >= best(p)) continue;
-      best_at_end[size_t(p)] = dist;
+    return dist >= limit;
+  };
+  // The consumer's own block first: most searches end in it (a few wait states back), and
+  // then need neither the list of blocks to visit nor the per-block bests.
+  const WorkItem first{cfg.block_of[consumer], static_cast<long>(consumer) - 1, extra[consumer]};
+  int dist = 0;
+  if (walk(first, dist)) return worst;
+
+  // Fewest wait states seen so far on entering a block from its end: a later arrival
+  // with as many or more can only find the same sources further away.
+  std::vector<int>& best_at_end = best_at_end_;
+  std::vector<uint32_t>& epoch_at_end = epoch_at_end_;
+  if (epoch_at_end.size() != cfg.blocks.size() || ++epoch_ == 0) {
+    best_at_end.assign(cfg.blocks.size(), INT_MAX);
+    epoch_at_end.assign(cfg.blocks.size(), 0);
+    epoch_ = 1;
+  }
+  auto best = [&](int b) { return epoch_at_end[size_t(b)] == epoch_ ? best_at_end[size_t(b)] : INT_MAX; };
+  std::vector<WorkItem>& work = work_;
+  work.clear();
+  auto push_preds = [&](int block, int d) {
+    for (int p : cfg.blocks[block].preds) {
+      if (d >= best(p)) continue;
+      best_at_end[size_t(p)] = d;
       epoch_at_end[size_t(p)] = epoch_;
-      work.push_back({p, static_cast<long>(cfg.blocks[p].end) - 1, dist});
+      work.push_back({p, static_cast<long>(cfg.blocks[p].end) - 1, d});
     }
+  };
+  push_preds(first.block, dist);
+  while (!work.empty()) {
+    WorkItem it = work.back();
+    work.pop_back();
+    if (walk(it, dist)) continue;
+    push_preds(it.block, dist);
   }
   return worst;
 }

@@ -42,8 +42,11 @@ enum class Sources : uint8_t { any, mfma, mfma_writing };
 
 struct HazardContext {
   // Computes `facts` and `uses_agprs`; the referenced vectors must outlive the context.
+  // `first_same` (isa/same_instruction.hpp), if given: equal instructions, whose accesses are
+  // equal too, share their facts.
   HazardContext(const std::vector<isa::MachineInst>& program, Arch arch, const Cfg& cfg,
-                const std::vector<Access>& access, const std::vector<int>& extra);
+                const std::vector<Access>& access, const std::vector<int>& extra,
+                const std::vector<uint32_t>* first_same = nullptr);
 
   const std::vector<isa::MachineInst>& program;
   Arch arch;
@@ -54,8 +57,15 @@ struct HazardContext {
   std::vector<InstFacts> facts;   // per instruction, same index as `program`
   // Whether any instruction is of the class: a rule whose sources never occur skips its
   // searches (most kernels have no MFMA or v_dot, whose rules look back furthest).
-  bool any_mfma = false, any_xdl = false, any_dot = false;
+  bool any_mfma = false, any_xdl = false, any_dot = false, any_trans = false;
   std::vector<long> mfma_at_or_before;  // per instruction: the nearest MFMA at or before it (-1: none)
+  // The units some class of instruction touches anywhere in the program: a rule whose sources
+  // are of that class and must touch the consumer's range skips its search when no such
+  // instruction touches it (in a GEMM, no MFMA writes the VGPRs its address arithmetic reads).
+  UnitSet valu_written;       // written (explicitly or implicitly) by a VALU instruction, MFMAs included
+  UnitSet mfma_written;       // an MFMA's operand 0 (its destination)
+  UnitSet mfma_src_c;         // an MFMA's operand 3 (SrcC)
+  UnitSet vmem_store_read;    // read by a VMEM store (its data and address)
 
   // Returns the wait states `match(j)` requires (nullopt: j is not a hazard source).
   // A non-owning reference to the rule's callable (no allocation, no copy): it must
@@ -80,7 +90,8 @@ struct HazardContext {
   // ends the walk. Paths stop after `limit` wait states. Returns the worst hit whose
   // requirement is not yet met, or nullopt. `sources` = mfma: `match` returns nullopt for
   // every instruction that is not an MFMA (it is then asked of MFMAs only); mfma_writing:
-  // also for every MFMA whose operand 0 does not overlap `written`.
+  // also for every MFMA whose operand 0 does not overlap `written` (none at all when no MFMA
+  // of the program writes it: mfma_written).
   std::optional<Hit> search(size_t consumer, int limit, const Matcher& match, Sources sources = Sources::any,
                             UnitRange written = {}) const;
 

@@ -57,7 +57,8 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
   return run_hazards(program, arch, mode, nullptr);
 }
 
-Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, const SharedAnalysis* shared) {
+Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, const SharedAnalysis* shared,
+                   std::vector<uint32_t>* first_same) {
   Report report;
   if (mode == Mode::Off) return report;
   // `program` is not modified until the analysis is done, so without raw entries it is its own view.
@@ -71,11 +72,12 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
   // This thread's buffer, reused by every build (as in run_waitcnt: a fresh array per build
   // is memory glibc's default trimming returns and the next build faults in again).
   thread_local std::vector<Access> access_buffer;
+  size_t widened = 0;
   if (!reuse) {
     access_buffer.clear();
     access_buffer.reserve(view.size());
     for (const auto& mi : view) access_buffer.push_back(access_of(mi));
-    widen_gpr_indexed(view, cfg, access_buffer);  // VGPR indexing: the whole reachable range
+    widened = widen_gpr_indexed(view, cfg, access_buffer);  // VGPR indexing: the whole reachable range
   }
   // Shared accesses come from the wait-count pass, which widened them the same way.
   const std::vector<Access>& access = reuse ? *shared->access : access_buffer;
@@ -83,7 +85,12 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
   // The reason for each instruction that needs nops, in program order (only those: a string
   // per instruction was fresh memory to fault in on every build).
   std::vector<std::pair<size_t, std::string>> why;
-  const HazardContext ctx(view, arch, cfg, access, extra);
+  // Equal instructions have equal classes when they have equal accesses (the program is its own
+  // view, and no VGPR-indexed operand was widened by position).
+  const bool by_content = parsed.empty() && (reuse ? shared->access_by_content : widened == 0);
+  const std::vector<uint32_t>* same =
+      by_content && first_same && first_same->size() == program.size() ? first_same : nullptr;
+  const HazardContext ctx(view, arch, cfg, access, extra, same);
 
   std::vector<HazardNeed> needs;
   for (size_t i = 0; i < view.size(); ++i) {
@@ -122,6 +129,17 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
   for (size_t i = 0; i < n; ++i) total += size_t(chunks(extra[i]));
   program.reserve(total);  // exactly: resize() alone would double the capacity
   program.resize(total);
+  // first_same follows the entries to their new places; each inserted s_nop is its own first.
+  std::vector<uint32_t> new_index;
+  if (first_same && first_same->size() == n) {
+    new_index.resize(n);
+    for (size_t i = 0, w = 0; i < n; ++i) {
+      w += size_t(chunks(extra[i]));
+      new_index[i] = uint32_t(w++);
+    }
+  } else if (first_same) {
+    first_same->clear();
+  }
   for (size_t i = n, w = total; i-- > 0;) {
     --w;
     if (w != i) program[w] = std::move(program[i]);
@@ -134,6 +152,13 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
       report.wait_states_inserted += chunk;
     }
     if (count > 0) why.pop_back();  // instruction i's reason (the list is in program order)
+  }
+  if (!new_index.empty()) {
+    std::vector<uint32_t>& f = *first_same;
+    std::vector<uint32_t> old = std::move(f);
+    f.resize(total);
+    for (size_t w = 0; w < total; ++w) f[w] = uint32_t(w);  // the s_nop
+    for (size_t i = 0; i < n; ++i) f[new_index[i]] = new_index[old[i]];
   }
   return report;
 }

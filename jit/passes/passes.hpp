@@ -19,6 +19,7 @@
 //   Verify - change nothing; report every unsafe instruction as a Finding.
 //   Off    - do nothing.
 #pragma once
+#include <cstdint>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -60,9 +61,14 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
 // run_waitcnt, then run_hazards, with the same results; when the wait-count pass leaves
 // the program as it was (an author who placed every wait), the hazard pass reuses its
 // CFG and register accesses instead of working them out again.
+// `first_same` (isa/same_instruction.hpp), if given, describes `program` on entry: equal
+// instructions get their register accesses and classes worked out once. On return it
+// describes the program as it is then, or is emptied when the passes changed the program in
+// a way it does not follow (the caller works it out again).
 void run_waitcnt_and_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode waitcnt, Mode hazards,
                              Report& waitcnt_report, Report& hazards_report,
-                             BarrierRelease release = BarrierRelease::Lds);
+                             BarrierRelease release = BarrierRelease::Lds,
+                             std::vector<uint32_t>* first_same = nullptr);
 
 // Every s_waitcnt in `program` that a dataflow check shows is already satisfied where it
 // stands (all counters it names are already at or below its thresholds on every path).

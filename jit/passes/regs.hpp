@@ -1,6 +1,7 @@
 // Register "units" (one per 32-bit register, plus an LDS pseudo-register) and which
 // units an instruction reads and writes. Shared by the wait-count and hazard passes.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,28 @@ struct UnitRange {
   bool overlaps(const UnitRange& o) const { return first < o.first + o.count && o.first < first + count; }
   bool contains(int u) const { return u >= first && u < first + count; }
   bool empty() const { return count == 0; }
+};
+
+// A set of units as bits: which units some instructions touch, so that a range none of
+// them touches is passed over without looking at those instructions.
+struct UnitSet {
+  uint64_t words[(kNumUnits + 63) / 64] = {};
+  void clear() {
+    for (uint64_t& w : words) w = 0;
+  }
+  void add(int u) { words[u / 64] |= uint64_t(1) << (u % 64); }
+  void add(const UnitRange& r) {
+    for (int u = r.first; u < r.first + r.count; ++u) add(u);
+  }
+  bool overlaps(const UnitRange& r) const {
+    for (int u = r.first, end = r.first + r.count; u < end;) {
+      const int bit = u % 64, k = end - u < 64 - bit ? end - u : 64 - bit;
+      const uint64_t mask = (k == 64 ? ~uint64_t(0) : ((uint64_t(1) << k) - 1)) << bit;
+      if (words[u / 64] & mask) return true;
+      u += k;
+    }
+    return false;
+  }
 };
 
 constexpr UnitRange kVccUnits{kVccLo, 2};

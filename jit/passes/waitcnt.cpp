@@ -23,6 +23,7 @@
 #include <string>
 
 #include "jit/isa/error.hpp"
+#include "jit/isa/print_to.hpp"
 #include "jit/passes/analysis_view.hpp"
 #include "jit/passes/cfg.hpp"
 #include "jit/passes/gpr_idx.hpp"
@@ -34,17 +35,19 @@
 namespace cdnajit::passes {
 namespace {
 
-// "v[4:5] (global_load_dwordx2 #12), s3 (s_load_dword #2)"
-std::string describe_pending(const std::vector<isa::MachineInst>& prog, const std::vector<PendingUse>& uses) {
-  std::vector<int32_t> writers;
+// Appends "v[4:5] (global_load_dwordx2 #12), s3 (s_load_dword #2)".
+void describe_pending(std::string& out, const std::vector<isa::MachineInst>& prog, const std::vector<PendingUse>& uses) {
+  thread_local std::vector<int32_t> writers;
+  thread_local std::vector<int> units;
+  writers.clear();
   for (const auto& u : uses)
     if (std::find(writers.begin(), writers.end(), u.writer) == writers.end()) writers.push_back(u.writer);
-  std::string out;
-  for (int32_t w : writers) {
-    std::vector<int> units;
+  for (size_t k = 0; k < writers.size(); ++k) {
+    const int32_t w = writers[k];
+    units.clear();
     for (const auto& u : uses)
       if (u.writer == w) units.push_back(u.unit);
-    if (!out.empty()) out += ", ";
+    if (k) out += ", ";
     out += units_text(units);
     if (w >= 0 && static_cast<size_t>(w) < prog.size())
     {
@@ -55,16 +58,26 @@ std::string describe_pending(const std::vector<isa::MachineInst>& prog, const st
       out += ')';
     }
   }
+}
+
+std::string describe_pending(const std::vector<isa::MachineInst>& prog, const std::vector<PendingUse>& uses) {
+  std::string out;
+  describe_pending(out, prog, uses);
   return out;
 }
 
-// "'<instruction text>' (instruction #i)"
-std::string inst_ref(const std::vector<isa::MachineInst>& prog, size_t i) {
-  std::string s(1, '\'');
-  s += isa::print(prog[i]);
+// Appends "'<instruction text>' (instruction #i)".
+void inst_ref(std::string& s, const std::vector<isa::MachineInst>& prog, size_t i) {
+  s += '\'';
+  isa::print_to(s, prog[i]);
   s += "' (instruction #";
   s += std::to_string(i);
   s += ')';
+}
+
+std::string inst_ref(const std::vector<isa::MachineInst>& prog, size_t i) {
+  std::string s;
+  inst_ref(s, prog, i);
   return s;
 }
 
@@ -94,14 +107,15 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
 }
 
 void run_waitcnt_and_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode waitcnt, Mode hazards,
-                             Report& waitcnt_report, Report& hazards_report, BarrierRelease release) {
+                             Report& waitcnt_report, Report& hazards_report, BarrierRelease release,
+                             std::vector<uint32_t>* first_same) {
   SharedAnalysis shared;
-  waitcnt_report = run_waitcnt(program, arch, waitcnt, &shared, release);
-  hazards_report = run_hazards(program, arch, hazards, &shared);
+  waitcnt_report = run_waitcnt(program, arch, waitcnt, &shared, release, first_same);
+  hazards_report = run_hazards(program, arch, hazards, &shared, first_same);
 }
 
 Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, SharedAnalysis* shared,
-                   BarrierRelease release) {
+                   BarrierRelease release, std::vector<uint32_t>* first_same) {
   (void)arch;  // gfx942 and gfx950 share the gfx9 counters and encoding
   Report report;
   if (mode == Mode::Off) return report;
@@ -109,6 +123,9 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
   std::vector<isa::MachineInst> parsed;
   if (has_raw_entries(program)) parsed = analysis_view(program);
   const std::vector<isa::MachineInst>& view = parsed.empty() ? program : parsed;
+  // Equal instructions of the program are equal in the view only when it is the program itself.
+  const std::vector<uint32_t>* same =
+      first_same && parsed.empty() && first_same->size() == program.size() ? first_same : nullptr;
   Cfg cfg = build_cfg(view);
   // This thread's buffer, reused by every build: a fresh array of this size per build is
   // memory glibc's default trimming hands back to the system and the next build faults in
@@ -117,15 +134,18 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
   std::vector<Access>& access = access_buffer;
   access.clear();
   access.reserve(view.size());
-  for (const auto& mi : view) access.push_back(access_of(mi));
+  for (size_t i = 0; i < view.size(); ++i)
+    access.push_back(same && (*same)[i] != i ? access[(*same)[i]] : access_of(view[i]));
   set_barrier_release(view, access, release);
-  widen_gpr_indexed(view, cfg, access);  // VGPR indexing: the whole reachable range
-  const WaitSweep sweep = sweep_waits(view, cfg, access, mode == Mode::Auto);
+  // VGPR indexing: the whole reachable range (by position: equal instructions may differ after it).
+  const bool widened = widen_gpr_indexed(view, cfg, access) > 0;
+  const WaitSweep sweep = sweep_waits(view, cfg, access, mode == Mode::Auto, widened ? nullptr : same);
   // The program stays as it is (Verify, or Auto with nothing to change): hand the analysis on.
   auto share = [&] {
     if (!shared) return;
     shared->cfg = std::move(cfg);
     shared->access = &access;
+    shared->access_by_content = !widened;
     shared->valid = true;
   };
 
@@ -133,20 +153,29 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
     for (size_t i = 0; i < program.size(); ++i) {
       const auto& need = sweep.need[i];
       if (!need) continue;
-      std::string msg = inst_ref(program, i);
+      // Written into one string (a kernel whose author placed the waits can have hundreds of these).
+      std::string msg;
+      msg.reserve(256 + program[i].comment.size());
+      inst_ref(msg, program, i);
       // A DS instruction uses the LDS pseudo-register whether it loads or stores: "accesses" fits both.
       const bool lds_only = std::all_of(need->reads.begin(), need->reads.end(), [](const PendingUse& u) { return u.unit == kLds; });
       // s_barrier reads only memory pseudo-registers: it releases them to the other waves.
       const bool release = !need->reads.empty() && is_one_of(view[i], {isa::Opcode::s_barrier});
-      if (!need->reads.empty())
-        msg += (release ? " releases " : lds_only ? " accesses " : " reads ") + describe_pending(view, need->reads);
+      if (!need->reads.empty()) {
+        msg += release ? " releases " : lds_only ? " accesses " : " reads ";
+        describe_pending(msg, view, need->reads);
+      }
       if (!need->reads.empty() && !need->writes.empty()) msg += " and";
-      if (!need->writes.empty()) msg += " overwrites " + describe_pending(view, need->writes);
+      if (!need->writes.empty()) {
+        msg += " overwrites ";
+        describe_pending(msg, view, need->writes);
+      }
       if (need->reads.empty() && need->writes.empty()) msg += " is raw text the pass cannot analyse";
       msg += release ? " to the other waves of the workgroup while the memory operation may still be in flight; needs '"
                      : " while the load may still be in flight; needs '";
-      msg += waitcnt_text(need->wait) + "' before it";
-      report.findings.push_back({i, "waitcnt", msg});
+      msg += waitcnt_text(need->wait);
+      msg += "' before it";
+      report.findings.push_back({i, "waitcnt", std::move(msg)});
     }
     share();
     return report;
@@ -165,6 +194,8 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
     return report;
   }
 
+  // The program changes below: first_same no longer describes it (the caller works it out again).
+  if (first_same) first_same->clear();
   // The inserted waits, described before any instruction moves out of `program` (which may be the view).
   std::vector<isa::MachineInst> waits;  // in program order
   for (size_t i = 0; i < program.size(); ++i) {

@@ -64,11 +64,13 @@ Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bo
 }  // namespace
 
 WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
-                      const std::vector<Access>& access, bool apply_needed) {
+                      const std::vector<Access>& access, bool apply_needed,
+                      const std::vector<uint32_t>* first_same) {
   const size_t nb = cfg.blocks.size();
   std::vector<InstFacts> facts;
   facts.reserve(prog.size());
-  for (const auto& mi : prog) facts.push_back(facts_of(mi));
+  for (size_t i = 0; i < prog.size(); ++i)
+    facts.push_back(first_same && (*first_same)[i] != i ? facts[(*first_same)[i]] : facts_of(prog[i]));
   std::vector<std::optional<Brackets>> in(nb), out(nb);
 
   std::vector<const Brackets*> preds;

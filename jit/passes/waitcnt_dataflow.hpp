@@ -23,7 +23,9 @@ struct WaitSweep {
 
 // With `apply_needed` the needed waits are assumed inserted (Auto); without, only the
 // program's own s_waitcnt instructions act (Verify, redundancy check).
+// `first_same` (isa/same_instruction.hpp), if given: equal instructions share their facts.
 WaitSweep sweep_waits(const std::vector<isa::MachineInst>& program, const Cfg& cfg,
-                      const std::vector<Access>& access, bool apply_needed);
+                      const std::vector<Access>& access, bool apply_needed,
+                      const std::vector<uint32_t>* first_same = nullptr);
 
 }  // namespace cdnajit::passes

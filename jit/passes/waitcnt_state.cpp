@@ -56,8 +56,16 @@ const PendingWrite* Brackets::find(int c, int unit) const {
 
 void Brackets::drop_landed(int c) {
   const uint32_t l = lb[c];
-  std::erase_if(pend[c], [l](const PendingWrite& p) { return p.score <= l; });
+  if (std::erase_if(pend[c], [l](const PendingWrite& p) { return p.score <= l; })) remask();
 }
+
+void Brackets::remask() {
+  pending_units.clear();
+  for (const auto& list : pend)
+    for (const PendingWrite& w : list) pending_units.add(w.unit);
+}
+
+bool Brackets::any_pending(const UnitRange& r) const { return pending_units.overlaps(r); }
 
 bool Brackets::out_of_order(int c) const {
   if (c == kLgkm && (events[c] & kEvSmem)) return true;  // scalar loads return out of order
@@ -92,7 +100,10 @@ void Brackets::apply(const WaitFields& w) {
     if (count == 0) {
       lb[c] = ub[c];
       events[c] = 0;
-      pend[c].clear();
+      if (!pend[c].empty()) {
+        pend[c].clear();
+        remask();
+      }
     } else if (!out_of_order(c)) {
       lb[c] = std::max(lb[c], ub[c] - count);
       drop_landed(c);
@@ -111,6 +122,7 @@ void Brackets::issue(const IssueInfo& info, const Access& a, int32_t index) {
       auto it = std::lower_bound(p.begin(), p.end(), r.first,
                                  [](const PendingWrite& w, int u) { return w.unit < u; });
       for (int u = r.first; u < r.first + r.count; ++u) {
+        pending_units.add(u);
         if (it != p.end() && it->unit == u) {
           it->score = s;
           it->writer = index;
@@ -167,6 +179,7 @@ Brackets Brackets::merge(const std::vector<const Brackets*>& ins) {
       out.pend[c].reserve(b.pend[c].size());
       for (const PendingWrite& w : b.pend[c]) out.pend[c].push_back({w.unit, shift(w.score), w.writer});
     }
+    out.pending_units = b.pending_units;
     return out;
   }
   std::vector<PendingWrite> merged;
@@ -202,6 +215,7 @@ Brackets Brackets::merge(const std::vector<const Brackets*>& ins) {
     }
     if (span == 0) out.events[c] = 0;
   }
+  out.remask();
   return out;
 }
 
@@ -229,6 +243,7 @@ std::optional<WaitFields> needed(const Brackets& s, const IssueInfo& info, const
     // A store never waits for an earlier store through the store pseudo-registers: only
     // s_barrier reads them (the release, regs.cpp).
     if (is_write && (r.first == kLdsStores || r.first == kGlobalStores)) return;
+    if (!s.any_pending(r)) return;  // nothing below would be found
     if (need) {
       // Unit by unit, both counters for each: the order the protected units are listed in. A
       // merge of the counters' pending entries inside the range (each list is sorted by unit),

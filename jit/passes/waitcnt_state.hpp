@@ -50,8 +50,14 @@ struct Brackets {
   // Kernels have a few dozen at most, so a state is cheap to copy and compare; units
   // whose write has landed carry no information and are dropped.
   std::vector<PendingWrite> pend[kNumCounters];
+  // The units of both lists as bits: most instructions touch no pending unit, and one test of
+  // their ranges here answers that without searching the lists. Derived from `pend` (kept in
+  // step by every change of it), so equality ignores it.
+  UnitSet pending_units;
 
   bool operator==(const Brackets& o) const;
+  // Whether any unit of `r` has a write in flight on either counter.
+  bool any_pending(const UnitRange& r) const;
 
   const PendingWrite* find(int c, int unit) const;
   bool pending(int c, int unit) const { return find(c, unit) != nullptr; }
@@ -74,6 +80,7 @@ struct Brackets {
 
  private:
   void drop_landed(int c);  // remove units whose score is no longer above lb
+  void remask();            // pending_units from the lists
 };
 
 int counter_max(int c);

@@ -209,8 +209,11 @@ struct Checker {
 
   // Fast path: the dwords of the values held across points (live and written) are kept
   // in `held_dwords` and updated by the difference between neighbouring points, so a
-  // point costs its changes, not all its live values. Any clash re-runs check_point,
-  // which reports it exactly as a from-scratch check of that point would.
+  // point costs its changes, not all its live values. Between point i+1 and point i
+  // (walking backwards) only instruction i+1's operands can change whether a value is
+  // held: its defs and uses change liveness, and a value first written in the block by
+  // i+1 is not yet written at i. Any clash re-runs check_point, which reports it exactly
+  // as a from-scratch check of that point would.
   uint64_t held_dwords[kNumClasses][kMaxPhys / 64] = {};
 
   template <class F>
@@ -231,6 +234,13 @@ struct Checker {
     for_dwords(v, [&](uint64_t& w, uint64_t m) { w = value ? (w | m) : (w & ~m); });
   }
 
+  template <class F>
+  static void for_each_operand(const Instr& in, F&& fn) {
+    for (uint32_t v : in.defs) fn(v);
+    for (uint32_t v : in.partial_defs) fn(v);
+    for (uint32_t v : in.uses) fn(v);
+  }
+
   void check_overlaps() {
     std::vector<Set> live_out, written_in;
     liveness(live_out, written_in);
@@ -240,38 +250,60 @@ struct Checker {
     std::vector<int> block_first(f.blocks.size());
     for (size_t b = 0, p = 0; b < f.blocks.size(); p += f.blocks[b].instrs.size(), ++b) block_first[b] = int(p);
 
-    Set written_after;  // per instruction of the block: `words` words each
-    Set held(words), target(words);
+    // Per vreg: the index of its first write (def or partial def) in block first_write_block[v].
+    std::vector<int> first_write(nv, 0), first_write_block(nv, -1);
+    Set held(words), written_in_block(words);
     std::vector<uint32_t> operands;
     for (size_t b = 0; b < f.blocks.size(); ++b) {
       const auto& instrs = f.blocks[b].instrs;
-      // written-before set at each instruction, forward.
-      written_after.resize(instrs.size() * words);
-      Set w = written_in[b];
+      const uint64_t* win = written_in[b].data();
+      std::fill(written_in_block.begin(), written_in_block.end(), 0);
       for (size_t i = 0; i < instrs.size(); ++i) {
-        for (uint32_t v : instrs[i].defs) set_to(w.data(), v, true);
-        for (uint32_t v : instrs[i].partial_defs) set_to(w.data(), v, true);
-        std::copy(w.begin(), w.end(), written_after.begin() + long(i * words));
+        auto first = [&](uint32_t v) {
+          if (first_write_block[v] == int(b)) return;
+          first_write_block[v] = int(b);
+          first_write[v] = int(i);
+          set_to(written_in_block.data(), v, true);
+        };
+        for (uint32_t v : instrs[i].defs) first(v);
+        for (uint32_t v : instrs[i].partial_defs) first(v);
       }
+      // Written at (after) instruction i: on entry to the block, or by instruction 0..i.
+      auto written_after = [&](uint32_t v, size_t i) {
+        return set_test(win, v) || (first_write_block[v] == int(b) && first_write[v] <= int(i));
+      };
       Set live = live_out[b];
       for (auto& cls : held_dwords)
         for (uint64_t& x : cls) x = 0;
       std::fill(held.begin(), held.end(), 0);
+      bool clash = false;
+      // The block's last point: every value live out and written somewhere before it.
+      for (size_t k = 0; k < words && !clash && !instrs.empty(); ++k)
+        for (uint64_t x = live[k] & (win[k] | written_in_block[k]); x && !clash; x &= x - 1) {
+          const uint32_t v = uint32_t(k * 64 + std::countr_zero(x));
+          clash = clashes(v);
+          mark(v, true);
+          set_to(held.data(), v, true);
+        }
       for (size_t i = instrs.size(); i-- > 0;) {
         const Instr& in = instrs[i];
-        const Point at{int(b), int(i), block_first[b] + int(i)};
-        const uint64_t* wa = written_after.data() + i * words;
-        bool clash = false;
-        for (size_t k = 0; k < words; ++k) target[k] = live[k] & wa[k];
-        for (size_t k = 0; k < words; ++k)  // values no longer held here
-          for (uint64_t x = held[k] & ~target[k]; x; x &= x - 1) mark(uint32_t(k * 64 + std::countr_zero(x)), false);
-        for (size_t k = 0; k < words && !clash; ++k)  // values newly held here
-          for (uint64_t x = target[k] & ~held[k]; x && !clash; x &= x - 1) {
-            const uint32_t v = uint32_t(k * 64 + std::countr_zero(x));
+        if (i + 1 < instrs.size() && !clash) {
+          // From point i+1 to point i: instruction i+1's operands, first the values no longer
+          // held, then the values newly held.
+          const Instr& next = instrs[i + 1];
+          for_each_operand(next, [&](uint32_t v) {
+            if (set_test(held.data(), v) && !(set_test(live.data(), v) && written_after(v, i))) {
+              mark(v, false);
+              set_to(held.data(), v, false);
+            }
+          });
+          for_each_operand(next, [&](uint32_t v) {
+            if (clash || set_test(held.data(), v) || !(set_test(live.data(), v) && written_after(v, i))) return;
             clash = clashes(v);
             mark(v, true);
-          }
-        held = target;
+            set_to(held.data(), v, true);
+          });
+        }
         // The instruction's own operands join for this point only.
         operands.clear();
         auto add = [&](uint32_t v) {
@@ -281,11 +313,15 @@ struct Checker {
           mark(v, true);
           operands.push_back(v);
         };
-        for (uint32_t v : in.defs) add(v);
-        for (uint32_t v : in.partial_defs) add(v);
-        for (uint32_t v : in.uses) add(v);
+        for_each_operand(in, add);
         if (clash) {
-          check_point(in, live.data(), wa, words, at);
+          const Point at{int(b), int(i), block_first[b] + int(i)};
+          Set wa = written_in[b];
+          for (size_t j = 0; j <= i; ++j) {
+            for (uint32_t v : instrs[j].defs) set_to(wa.data(), v, true);
+            for (uint32_t v : instrs[j].partial_defs) set_to(wa.data(), v, true);
+          }
+          check_point(in, live.data(), wa.data(), words, at);
           fail("internal error: overlap at " + detail::where_text(f, at.block, at.index, at.position) +
                " not found again by the full check");
         }

@@ -15,6 +15,9 @@
 #include "jit/asm/assemble.hpp"
 #include "jit/asm/direct_assemble.hpp"
 #include "jit/asm/mcinst_encoder.hpp"
+#include "jit/asm/subprocess_toolchain.hpp"
+#include "codegen/gemm.hpp"
+#include "tests/test_support.hpp"
 #include "jit/kernel.hpp"
 #include "tests/asm/test_kernels.hpp"
 #include "jit/isa/sample_inst.hpp"
@@ -348,4 +351,35 @@ TEST_CASE("the direct encoder refuses what LLVM's parser refuses: a misaligned t
     REQUIRE(ok.result.ok);
     CHECK(ok.result.object == ref.object);
   }
+}
+
+TEST_CASE("a kernel that repeats most of its instructions encodes as llvm-mc-22 encodes it", "[jit][direct][needs_llvm_tools]") {
+  // The in-process code emitter answers an instruction it has already encoded in the same
+  // assembly from the bytes it gave the first time (jit/asm/memo_code_emitter.hpp). The
+  // 8-wave ping-pong GEMM repeats most of its ~2,800 instructions (~700 distinct), so nearly
+  // every instruction is such an answer; llvm-mc-22, a separate process, encodes each one.
+  SubprocessToolchain tools;
+  try {
+    tools = SubprocessToolchain::find();
+  } catch (const Error& e) {
+    CDNAJIT_SKIP(std::string("llvm-mc / ld.lld executables not found: ") + e.what());
+  }
+  codegen::GemmShape shape;
+  shape.M = shape.N = shape.K = 512;
+  codegen::GemmConfig cfg;
+  cfg.tile_m = cfg.tile_n = 256, cfg.waves_m = 2, cfg.waves_n = 4, cfg.tile_k = 64;
+  cfg.lds_dma = cfg.pingpong = true;
+  BuildOptions o;
+  o.use_cache = false;
+  o.linker = Linker::Lld;  // the direct encoder's object, linked as ld.lld links llvm-mc's
+  const BuildResult r = codegen::build_gemm(codegen::make_gemm_plan(shape, Arch::gfx950, cfg), o);
+  REQUIRE(r.stats.instructions > 2000);
+  CHECK(r.stats.direct_insts == r.stats.instructions);
+  const std::vector<uint8_t> external = tools.assemble_and_link(r.assembly, Arch::gfx950);
+  INFO(first_difference(r.code_object, external));
+  CHECK(r.code_object == external);
+  // The text path (LLVM's parser, the same code emitter) gives llvm-mc's relocatable object.
+  const AsmResult text = assemble(r.assembly, Arch::gfx950);
+  REQUIRE(text.ok);
+  CHECK(text.object == tools.assemble(r.assembly, Arch::gfx950));
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <random>
 
+#include "jit/isa/same_instruction.hpp"
 #include "program_text.hpp"
 
 using namespace cdnajit;
@@ -96,4 +97,52 @@ TEST_CASE("random programs: Auto output verifies, has no redundant wait, is a fi
   std::printf("passes random programs: 150 programs, %d waits and %d wait states inserted by Auto\n", waits, states);
   CHECK(waits > 100);   // the generator does produce work for both passes
   CHECK(states > 100);
+}
+
+TEST_CASE("random programs: the passes give the same result when equal instructions share their analysis",
+          "[passes][random][same]") {
+  // The build hands the passes isa::first_same_instruction's list (jit/build.cpp): equal
+  // instructions then share their register accesses and classes. Same programs, reports and
+  // findings as without it; the list the passes hand back still points each entry at an equal
+  // one at or before it, or is empty.
+  std::mt19937 rng(uint32_t(cdnajit::test::test_seed("passes random programs, shared analysis", 777)));
+  int kept = 0, shared = 0;
+  const Mode modes[][2] = {{Mode::Auto, Mode::Auto}, {Mode::Verify, Mode::Auto}, {Mode::Verify, Mode::Verify},
+                           {Mode::Off, Mode::Auto}, {Mode::Auto, Mode::Verify}};
+  for (int iter = 0; iter < 100; ++iter) {
+    Arch arch = iter % 2 ? Arch::gfx950 : Arch::gfx942;
+    // Every instruction that is not a branch twice in a row, so that each program repeats some.
+    std::vector<std::string> lines;
+    for (const std::string& l : random_program(rng, arch == Arch::gfx950)) {
+      lines.push_back(l);
+      if (l.back() != ':' && l.rfind("s_cbranch", 0) != 0 && l != "s_endpgm") lines.push_back(l);
+    }
+    for (const auto& m : modes) {
+      std::string src;
+      for (const auto& l : lines) src += l + "\n";
+      INFO(arch_name(arch) << " modes " << int(m[0]) << "/" << int(m[1]) << " program:\n" << src);
+      auto plain = program(lines), with = program(lines);
+      std::vector<uint32_t> first;
+      isa::first_same_instruction(with, first);
+      for (uint32_t i = 0; i < first.size(); ++i) shared += first[i] != i;
+      passes::Report pw, ph, ww, wh;
+      passes::run_waitcnt_and_hazards(plain, arch, m[0], m[1], pw, ph);
+      passes::run_waitcnt_and_hazards(with, arch, m[0], m[1], ww, wh, passes::BarrierRelease::Lds, &first);
+      CHECK(text(with) == text(plain));
+      CHECK(findings_text(ww.findings) == findings_text(pw.findings));
+      CHECK(findings_text(wh.findings) == findings_text(ph.findings));
+      CHECK(ww.waits_inserted == pw.waits_inserted);
+      CHECK(ww.waits_removed == pw.waits_removed);
+      CHECK(wh.wait_states_inserted == ph.wait_states_inserted);
+      if (first.empty()) continue;
+      REQUIRE(first.size() == with.size());
+      ++kept;
+      for (uint32_t i = 0; i < first.size(); ++i) {
+        CHECK(first[i] <= i);
+        CHECK(isa::same_instruction(with[first[i]], with[i]));
+      }
+    }
+  }
+  CHECK(shared > 10000);  // the programs repeat instructions
+  CHECK(kept > 200);     // and the list survives the passes in most runs
 }

@@ -23,7 +23,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   const InstFacts& mi = ctx.is(i);
   if (!((mi.valu && !mi.mfma) || mi.vmem || mi.ds) || !ctx.any_xdl) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
-    if (!r.is_def || !is_vgpr_unit(r.units.first)) continue;
+    if (!r.is_def || !is_vgpr_unit(r.units.first) || !ctx.mfma_src_c.overlaps(r.units)) continue;  // no MFMA reads it as SrcC
     UnitRange u = r.units;
     auto match = [&ctx, u](size_t j) -> std::optional<int> {
       const InstFacts& mj = ctx.is(j);

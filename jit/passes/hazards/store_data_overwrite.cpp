@@ -36,7 +36,7 @@ std::optional<UnitRange> wide_store_data(const HazardContext& ctx, size_t j) {
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   if (!ctx.is(i).valu) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
-    if (!r.is_def || !is_vgpr_unit(r.units.first)) continue;
+    if (!r.is_def || !is_vgpr_unit(r.units.first) || !ctx.vmem_store_read.overlaps(r.units)) continue;  // no store reads it
     UnitRange d = r.units;
     auto match = [&ctx, d](size_t j) -> std::optional<int> {
       auto data = wide_store_data(ctx, j);

@@ -9,7 +9,7 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.is(i).valu || ctx.is(i).trans) return;
+  if (!ctx.is(i).valu || ctx.is(i).trans || !ctx.any_trans) return;
   const Access& a = ctx.access[i];
   auto match = [&](size_t j) -> std::optional<int> {
     if (!ctx.is(j).trans) return std::nullopt;

@@ -8,7 +8,7 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.is(i).mfma) return;
+  if (!ctx.is(i).mfma || !ctx.valu_written.overlaps(kExecUnits)) return;  // no VALU writes exec: no source
   auto match = [&ctx](size_t j) {
     return when(ctx.is(j).valu && !ctx.is(j).mfma && ctx.access[j].writes(kExecUnits), 4);
   };

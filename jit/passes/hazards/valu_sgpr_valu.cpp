@@ -13,10 +13,10 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   if (!ctx.is(i).valu) return;
   const Access& a = ctx.access[i];
   for (const auto& r : a.explicit_regs) {
-    if (!r.reads() || !is_sgpr_unit(r.units.first)) continue;
+    if (!r.reads() || !is_sgpr_unit(r.units.first) || !ctx.valu_written.overlaps(r.units)) continue;
     need_if(ctx, i, 2, valu_writes(ctx, r.units, 2), [&] { return std::string("VALU writes " + range_name(r.units) + ", which this VALU reads"); }, out);
   }
-  if (a.reads(kVccUnits))
+  if (a.reads(kVccUnits) && ctx.valu_written.overlaps(kVccUnits))
     need_if(ctx, i, 2, valu_writes(ctx, kVccUnits, 2), [&] { return std::string("VALU writes vcc, which this VALU reads"); }, out);
 }
 

@@ -11,7 +11,7 @@ namespace {
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   if (!ctx.is(i).vmem) return;
   ctx.access[i].for_each_use([&](const UnitRange& r) {
-    if (!is_sgpr_unit(r.first)) return;
+    if (!is_sgpr_unit(r.first) || !ctx.valu_written.overlaps(r)) return;  // no VALU writes it: no source
     need_if(ctx, i, 5, valu_writes(ctx, r, 5), [&] { return std::string("VALU writes " + range_name(r) + ", which the VMEM instruction reads"); }, out);
   });
 }

@@ -11,7 +11,7 @@ namespace {
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   if (!ctx.is(i).mfma) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
-    if (!r.reads()) continue;
+    if (!r.reads() || !ctx.valu_written.overlaps(r.units)) continue;  // no VALU writes it: no source
     UnitRange u = r.units;
     auto match = [&ctx, u](size_t j) {
       const InstFacts& mj = ctx.is(j);
