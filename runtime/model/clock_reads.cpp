@@ -160,8 +160,9 @@ std::string first_difference(const sim::Recording& a, const sim::Recording& b) {
         const sim::RecordedStep &s = x.steps[i], &t = y.steps[i];
         if (s.active != t.active) what = "its EXEC population changed";
         else if (s.taken != t.taken) what = std::string("the branch was ") + (t.taken ? "taken" : "not taken") + " (in the previous run " + (s.taken ? "taken" : "not taken") + ")";
-        else if (s.addr_count != t.addr_count ||
-                 !std::equal(x.addrs.begin() + s.addr_first, x.addrs.begin() + s.addr_first + s.addr_count, y.addrs.begin() + t.addr_first))
+        else if (s.addr_count != t.addr_count || s.affine != t.affine ||  // the stored form is unique (sim::affine_addresses)
+                 !std::equal(x.addrs.begin() + s.addr_first, x.addrs.begin() + s.addr_first + (s.affine ? sim::kAffineWords : s.addr_count),
+                             y.addrs.begin() + t.addr_first))
           what = "its memory addresses changed";
         if (what.empty()) continue;
         what = step_text(b, y, i) + ": " + what;
@@ -210,34 +211,103 @@ struct Digest {
   auto operator<=>(const Digest&) const = default;
 };
 
+// A workgroup's global addresses normalized: (line numbered in order of the workgroup's first touch,
+// offset in the line), lines labelled as they are first touched.
+class LineLabels {
+ public:
+  LineLabels(uint64_t line, std::unordered_map<uint64_t, uint64_t>& label) : line_(line), label_(label) {
+    label_.clear();
+    // Lines are a power of two on every product (product_file.cpp checks it): a shift and a mask
+    // instead of a 64-bit division per address.
+    pow2_ = (line & (line - 1)) == 0;
+    shift_ = pow2_ ? std::countr_zero(line) : 0;
+  }
+  uint64_t line_of(uint64_t a) const { return pow2_ ? a >> shift_ : a / line_; }
+  uint64_t offset_of(uint64_t a) const { return pow2_ ? a & (line_ - 1) : a % line_; }
+  uint64_t label_of(uint64_t l) {
+    if (l != last_line_) {  // neighbouring lanes mostly share a line
+      last_line_ = l;
+      last_label_ = label_.emplace(l, label_.size()).first->second;
+    }
+    return last_label_;
+  }
+  uint64_t normalized(uint64_t a) { return a == sim::kNoAddress ? a : label_of(line_of(a)) * line_ + offset_of(a); }
+  uint64_t line() const { return line_; }
+
+ private:
+  uint64_t line_;
+  std::unordered_map<uint64_t, uint64_t>& label_;
+  bool pow2_ = true;
+  int shift_ = 0;
+  uint64_t last_line_ = ~uint64_t(0), last_label_ = 0;
+};
+
+// The normalized addresses of an affine global step (sim::RecordedStep::affine) as affine words,
+// without visiting its lanes, when that is possible: its lanes with an address are consecutive and
+// its stride at most a line, so it touches every line from its first lane's to its last lane's in
+// increasing order; when those lines' labels are consecutive too, the normalized addresses are the
+// same stride from the first line's label. Else false (the caller normalizes lane by lane).
+bool normalized_affine(const uint64_t* words, LineLabels& labels, uint64_t out[sim::kAffineWords]) {
+  const uint64_t base = words[0], stride = words[1], mask = words[2];
+  if (!mask || stride > labels.line()) return false;
+  const int f = std::countr_zero(mask), n = std::popcount(mask);
+  if ((mask >> f) != (n == 64 ? ~0ull : (1ull << n) - 1)) return false;  // not consecutive lanes
+  const uint64_t first = base + uint64_t(f) * stride;
+  const uint64_t last = first + uint64_t(n - 1) * stride;
+  if (last < first) return false;  // wraps
+  const uint64_t l0 = labels.line_of(first), l1 = labels.line_of(last);
+  const uint64_t label0 = labels.label_of(l0);
+  for (uint64_t l = l0 + 1; l <= l1; ++l)
+    if (labels.label_of(l) != label0 + (l - l0)) return false;  // lines labelled so far stay labelled
+  out[0] = label0 * labels.line() + labels.offset_of(first) - uint64_t(f) * stride;
+  out[1] = n > 1 ? stride : 0;
+  out[2] = mask;
+  return true;
+}
+
+// The digest of a workgroup's normalized streams. Each step's addresses enter in a form that depends
+// only on the addresses (normalized for global ones): their affine words (sim::affine_addresses)
+// when they have that form, else all of them; so equal sequences give equal digests whichever way
+// the recording stored them, and an affine step costs a few words instead of 64.
 Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t line,
                         std::unordered_map<uint64_t, uint64_t>& label) {  // line -> order of first touch (reused)
-  label.clear();
+  LineLabels labels(line, label);
   Digest d;
-  uint64_t last_line = ~uint64_t(0), last_label = 0;  // neighbouring lanes mostly share a line
-  // Lines are a power of two on every product (product_file.cpp checks it): a shift and a mask
-  // instead of a 64-bit division per address.
-  const bool pow2 = (line & (line - 1)) == 0;
-  const int shift = pow2 ? std::countr_zero(line) : 0;
+  sim::StepAddressBuffer buf;
+  uint64_t norm[128], words[sim::kAffineWords];
+  auto add_addresses = [&](const uint64_t* a, size_t n) {
+    if (n == 64 && sim::affine_addresses(a, words)) {
+      d.add(1);
+      for (uint64_t v : words) d.add(v);
+    } else {
+      d.add(0);
+      for (size_t i = 0; i < n; ++i) d.add(a[i]);
+    }
+  };
   for (size_t k = 0; k < rec.waves_per_workgroup; ++k) {
     const sim::RecordedWave& w = rec.waves[first_wave + k];
     d.add(w.steps.size());
     for (const sim::RecordedStep& st : w.steps) {
       d.add(uint64_t(st.op) << 24 | uint64_t(st.active) << 16 | uint64_t(st.taken) << 15 | st.addr_count);
-      const bool global = rec.ops[st.op].unit == isa::Unit::VMEM;
-      for (uint32_t i = 0; i < st.addr_count; ++i) {
-        const uint64_t a = w.addrs[st.addr_first + i];
-        if (a == sim::kNoAddress || !global) {
-          d.add(a);
+      if (!st.addr_count) continue;
+      const uint64_t* stored = w.addrs.data() + st.addr_first;
+      if (rec.ops[st.op].unit != isa::Unit::VMEM) {  // LDS addresses as they are
+        if (st.affine) {
+          d.add(1);
+          for (uint32_t i = 0; i < sim::kAffineWords; ++i) d.add(stored[i]);
         } else {
-          const uint64_t l = pow2 ? a >> shift : a / line;
-          if (l != last_line) {
-            last_line = l;
-            last_label = label.emplace(last_line, label.size()).first->second;
-          }
-          d.add(last_label * line + (pow2 ? a & (line - 1) : a % line));
+          add_addresses(stored, st.addr_count);
         }
+        continue;
       }
+      if (st.affine && normalized_affine(stored, labels, words)) {
+        d.add(1);
+        for (uint64_t v : words) d.add(v);
+        continue;
+      }
+      const std::span<const uint64_t> a = sim::step_addresses(w, st, buf);
+      for (size_t i = 0; i < a.size(); ++i) norm[i] = labels.normalized(a[i]);
+      add_addresses(norm, a.size());
     }
   }
   return d;

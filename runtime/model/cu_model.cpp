@@ -401,7 +401,8 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
           case Unit::DS: {
             LdsCost cost;
             if (st.addr_count) {
-              std::span<const uint64_t> a(w.rw->addrs.data() + st.addr_first, st.addr_count);
+              sim::StepAddressBuffer buf;
+              const std::span<const uint64_t> a = sim::step_addresses(*w.rw, st, buf);
               const bool write = op.info && op.info->is_store && !op.info->is_load;
               R.lds_passes += uint64_t(lds_passes(a, op.lane_bytes, hw.lds_banks, hw.lds_misaligned_passes_per_byte, !write));
               cost = lds_cost(a, op.lane_bytes, hw, write);
@@ -435,7 +436,8 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             const std::vector<MemLevel>& lv = mem.levels[size_t(w.rw - rec.waves.data())];
             size_t n[4] = {};
             if (st.addr_count) {
-              std::span<const uint64_t> a(w.rw->addrs.data() + st.addr_first, st.addr_count);
+              sim::StepAddressBuffer buf;
+              const std::span<const uint64_t> a = sim::step_addresses(*w.rw, st, buf);
               const size_t nl = cache_lines(a, op.lane_bytes, line).size();
               for (size_t i = 0; i < nl; ++i) ++n[size_t(w.line_pos < lv.size() ? lv[w.line_pos++] : MemLevel::Hbm)];
             } else {  // no recorded addresses: contiguous lanes, from HBM

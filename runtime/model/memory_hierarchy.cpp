@@ -93,7 +93,8 @@ sim::LineWave lines_of(const sim::Recording& rec, const sim::RecordedWave& w, in
     const sim::RecordedOp& op = rec.ops[st.op];
     if (op.unit != isa::Unit::VMEM || !st.addr_count) continue;
     const uint64_t written = op.info && (op.info->is_store || op.info->is_atomic) ? 1 : 0;
-    for (uint64_t l : cache_lines({w.addrs.data() + st.addr_first, st.addr_count}, op.lane_bytes, line))
+    sim::StepAddressBuffer buf;
+    for (uint64_t l : cache_lines(sim::step_addresses(w, st, buf), op.lane_bytes, line))
       lw.lines.push_back(l << 1 | written);
     lw.access_end.push_back(uint32_t(lw.lines.size()));
   }

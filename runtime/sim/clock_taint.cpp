@@ -2,6 +2,7 @@
 #include "runtime/sim/clock_taint.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "jit/isa/implicit_regs.hpp"
 #include "jit/isa/opcode.hpp"
@@ -55,6 +56,19 @@ Range hull(const uint64_t* a, int n, uint64_t bytes) {
     hi = std::max<uint64_t>(hi, on ? a[i] : 0);
   }
   return lo == ~0ull ? Range{1, 0} : Range{lo, hi + std::max<uint64_t>(bytes, 1)};
+}
+
+// The same of a recorded step, without writing out an affine step's addresses.
+Range hull(const RecordedWave& w, const RecordedStep& st, uint64_t bytes) {
+  const uint64_t* p = w.addrs.data() + st.addr_first;
+  if (!st.affine) return hull(p, st.addr_count, bytes);
+  const uint64_t base = p[0], stride = p[1], mask = p[2];
+  if (!mask) return Range{1, 0};
+  const uint64_t first = base + uint64_t(std::countr_zero(mask)) * stride;
+  const unsigned __int128 last = first + (unsigned __int128)(uint64_t(63 - std::countl_zero(mask) - std::countr_zero(mask))) * stride;
+  if (last <= ~0ull) return Range{first, uint64_t(last) + std::max<uint64_t>(bytes, 1)};  // increasing addresses
+  StepAddressBuffer buf;  // a negative stride, or addresses that wrap: the lane-by-lane hull
+  return hull(step_addresses(w, st, buf).data(), 64, bytes);
 }
 
 std::string where(const Op& op, const std::string& why) { return "pc " + hex(op.pc) + " '" + op.text + "': " + why; }
@@ -295,7 +309,7 @@ std::string clock_taint_verdict(const Recording& r) {
         const bool ds = o.unit == isa::Unit::DS;
         const RangeSet& set = ds ? lds : global;
         if (set.empty()) continue;
-        if (set.hits(hull(w.addrs.data() + st.addr_first, st.addr_count, std::max<uint64_t>(o.lane_bytes, 16))))
+        if (set.hits(hull(w, st, std::max<uint64_t>(o.lane_bytes, 16))))
           return wave_name(w) + ", pc " + hex(o.pc) + " '" + o.text + "': it loads " + (ds ? "LDS" : "global memory") +
                  " where a clock-derived value was stored";
       }

@@ -70,6 +70,40 @@ void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint
   }
 }
 
+// The stride is the signed distance of the first two lanes with an address over their lane
+// distance, so with lanes missing between them a stride of 2^57 or more may not be found (the step
+// is then stored lane by lane: exact all the same, and still the same words for the same addresses).
+bool affine_addresses(const uint64_t* a, uint64_t out[kAffineWords]) {
+  uint64_t mask = 0;
+  for (int l = 0; l < 64; ++l) mask |= uint64_t(a[l] != kNoAddress) << l;
+  uint64_t stride = 0, base = 0;
+  if (mask == ~0ull) {  // every lane (the common case): equal steps between neighbours, no multiply
+    stride = a[1] - a[0];
+    bool ok = true;
+    for (int l = 1; l < 64; ++l) ok &= a[l] - a[l - 1] == stride;
+    if (!ok) return false;
+    base = a[0];
+  } else if (mask) {
+    const int f = std::countr_zero(mask);
+    const uint64_t rest = mask & (mask - 1);
+    if (rest) {
+      const int g = std::countr_zero(rest);
+      const int64_t diff = int64_t(a[g] - a[f]);
+      if (diff % (g - f)) return false;
+      stride = uint64_t(diff / (g - f));
+    }
+    base = a[f] - uint64_t(f) * stride;
+    for (uint64_t m = rest; m; m &= m - 1) {
+      const int l = std::countr_zero(m);
+      if (a[l] != base + uint64_t(l) * stride) return false;
+    }
+  }
+  out[0] = base;
+  out[1] = stride;
+  out[2] = mask;
+  return true;
+}
+
 void record_step(RecordedWave& rw, Wave& w, const Op& op) {
   CapacityHint& hint = capacity_hint;
   if (rw.steps.empty()) [[unlikely]] {
@@ -89,8 +123,11 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op) {
     n = memory_addresses(w, op, a);
     if (n) {
       st.addr_first = uint32_t(rw.addrs.size());
-      st.addr_count = uint16_t(n);
-      rw.addrs.insert(rw.addrs.end(), a, a + n);
+      st.addr_count = uint8_t(n);
+      uint64_t words[kAffineWords];
+      st.affine = n == 64 && affine_addresses(a, words);
+      if (st.affine) rw.addrs.insert(rw.addrs.end(), words, words + kAffineWords);
+      else rw.addrs.insert(rw.addrs.end(), a, a + n);
     }
   }
   if (w.L->rec->track_clock_taint) [[unlikely]] taint_step(rw.taint, w, op, a, n);
