@@ -3,6 +3,10 @@
 #include <atomic>
 #include <bit>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -23,6 +27,44 @@ struct CapacityHint {
   size_t steps = 0, addrs = 0;
 };
 thread_local CapacityHint capacity_hint;
+
+// Bit l: a[l] != kNoAddress. Eight lanes per compare where the host has AVX-512 (it runs for every
+// memory instruction a recorded wave executes), the scalar loop elsewhere (same answer).
+uint64_t address_mask_portable(const uint64_t* a) {
+  uint64_t mask = 0;
+  for (int l = 0; l < 64; ++l) mask |= uint64_t(a[l] != kNoAddress) << l;
+  return mask;
+}
+// a[l] - a[l - 1] == stride for every l in 1..63.
+bool equal_steps_portable(const uint64_t* a, uint64_t stride) {
+  bool ok = true;
+  for (int l = 1; l < 64; ++l) ok &= a[l] - a[l - 1] == stride;
+  return ok;
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) uint64_t address_mask_avx512(const uint64_t* a) {
+  const __m512i none = _mm512_set1_epi64(-1);
+  uint64_t mask = 0;
+  for (int i = 0; i < 8; ++i) mask |= uint64_t(_mm512_cmpneq_epu64_mask(_mm512_loadu_si512(a + 8 * i), none)) << (8 * i);
+  return mask;
+}
+__attribute__((target("avx512f"))) bool equal_steps_avx512(const uint64_t* a, uint64_t stride) {
+  const __m512i s = _mm512_set1_epi64(int64_t(stride));
+  __mmask8 bad = 0;
+  for (int i = 0; i < 7; ++i)  // lanes 8i+1 .. 8i+8 against their left neighbours
+    bad |= _mm512_cmpneq_epu64_mask(_mm512_sub_epi64(_mm512_loadu_si512(a + 8 * i + 1), _mm512_loadu_si512(a + 8 * i)), s);
+  bad |= _mm512_cmpneq_epu64_mask(_mm512_sub_epi64(_mm512_loadu_si512(a + 56), _mm512_loadu_si512(a + 55)), s);  // 56..63
+  return !bad;
+}
+const bool kAffineAvx512 = __builtin_cpu_supports("avx512f");
+uint64_t address_mask(const uint64_t* a) { return kAffineAvx512 ? address_mask_avx512(a) : address_mask_portable(a); }
+bool equal_steps(const uint64_t* a, uint64_t stride) {
+  return kAffineAvx512 ? equal_steps_avx512(a, stride) : equal_steps_portable(a, stride);
+}
+#else
+uint64_t address_mask(const uint64_t* a) { return address_mask_portable(a); }
+bool equal_steps(const uint64_t* a, uint64_t stride) { return equal_steps_portable(a, stride); }
+#endif
 
 }  // namespace
 
@@ -74,14 +116,11 @@ void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint
 // distance, so with lanes missing between them a stride of 2^57 or more may not be found (the step
 // is then stored lane by lane: exact all the same, and still the same words for the same addresses).
 bool affine_addresses(const uint64_t* a, uint64_t out[kAffineWords]) {
-  uint64_t mask = 0;
-  for (int l = 0; l < 64; ++l) mask |= uint64_t(a[l] != kNoAddress) << l;
+  const uint64_t mask = address_mask(a);
   uint64_t stride = 0, base = 0;
   if (mask == ~0ull) {  // every lane (the common case): equal steps between neighbours, no multiply
     stride = a[1] - a[0];
-    bool ok = true;
-    for (int l = 1; l < 64; ++l) ok &= a[l] - a[l - 1] == stride;
-    if (!ok) return false;
+    if (!equal_steps(a, stride)) return false;
     base = a[0];
   } else if (mask) {
     const int f = std::countr_zero(mask);
