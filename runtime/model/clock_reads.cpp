@@ -211,11 +211,53 @@ struct Digest {
   auto operator<=>(const Digest&) const = default;
 };
 
+// Line -> label, an open-addressing table (a workgroup touches a few hundred lines; a node per
+// line in a std::unordered_map cost an allocation each). Reused across workgroups.
+class LabelTable {
+ public:
+  void clear() {
+    if (keys_.empty()) keys_.resize(1024);
+    std::fill(keys_.begin(), keys_.end(), 0);
+    vals_.resize(keys_.size());
+    size_ = 0;
+  }
+  // The line's label, or the next one when the line is new.
+  uint64_t label(uint64_t line) {
+    if (2 * (size_ + 1) > keys_.size()) grow();
+    const size_t mask = keys_.size() - 1;
+    for (size_t i = size_t(line * 0x9e3779b97f4a7c15ull >> 20) & mask;; i = (i + 1) & mask) {
+      if (keys_[i] == line + 1) return vals_[i];
+      if (keys_[i] == 0) {
+        keys_[i] = line + 1;
+        vals_[i] = size_;
+        return size_++;
+      }
+    }
+  }
+
+ private:
+  void grow() {
+    std::vector<uint64_t> keys = std::move(keys_), vals = std::move(vals_);
+    keys_.assign(keys.size() * 2, 0);
+    vals_.assign(keys_.size(), 0);
+    const size_t mask = keys_.size() - 1;
+    for (size_t j = 0; j < keys.size(); ++j) {
+      if (!keys[j]) continue;
+      size_t i = size_t((keys[j] - 1) * 0x9e3779b97f4a7c15ull >> 20) & mask;
+      while (keys_[i]) i = (i + 1) & mask;
+      keys_[i] = keys[j];
+      vals_[i] = vals[j];
+    }
+  }
+  std::vector<uint64_t> keys_, vals_;  // keys_: line + 1, 0 = empty
+  uint64_t size_ = 0;
+};
+
 // A workgroup's global addresses normalized: (line numbered in order of the workgroup's first touch,
 // offset in the line), lines labelled as they are first touched.
 class LineLabels {
  public:
-  LineLabels(uint64_t line, std::unordered_map<uint64_t, uint64_t>& label) : line_(line), label_(label) {
+  LineLabels(uint64_t line, LabelTable& label) : line_(line), label_(label) {
     label_.clear();
     // Lines are a power of two on every product (product_file.cpp checks it): a shift and a mask
     // instead of a 64-bit division per address.
@@ -227,7 +269,7 @@ class LineLabels {
   uint64_t label_of(uint64_t l) {
     if (l != last_line_) {  // neighbouring lanes mostly share a line
       last_line_ = l;
-      last_label_ = label_.emplace(l, label_.size()).first->second;
+      last_label_ = label_.label(l);
     }
     return last_label_;
   }
@@ -236,7 +278,7 @@ class LineLabels {
 
  private:
   uint64_t line_;
-  std::unordered_map<uint64_t, uint64_t>& label_;
+  LabelTable& label_;
   bool pow2_ = true;
   int shift_ = 0;
   uint64_t last_line_ = ~uint64_t(0), last_label_ = 0;
@@ -270,7 +312,7 @@ bool normalized_affine(const uint64_t* words, LineLabels& labels, uint64_t out[s
 // when they have that form, else all of them; so equal sequences give equal digests whichever way
 // the recording stored them, and an affine step costs a few words instead of 64.
 Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t line,
-                        std::unordered_map<uint64_t, uint64_t>& label) {  // line -> order of first touch (reused)
+                        LabelTable& label) {  // line -> order of first touch (reused)
   LineLabels labels(line, label);
   Digest d;
   sim::StepAddressBuffer buf;
@@ -362,7 +404,7 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
   std::vector<std::vector<Digest>> digests(share_equal_cus ? cu_list.size() : 0);
   if (share_equal_cus)
     parallel_for(cu_list.size(), [&](size_t c) {
-      thread_local std::unordered_map<uint64_t, uint64_t> label;
+      thread_local LabelTable label;
       for (uint64_t w : shares[c]) digests[c].push_back(digest_workgroup(rec, pos.at(w) * wpw, uint64_t(hw.cache_line), label));
     });
   struct Job {

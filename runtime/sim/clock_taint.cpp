@@ -89,6 +89,7 @@ struct OpFacts {
   uint8_t also_read = 0;   // bit j: op.d[j] is a def the instruction also reads
   int sbase = -1;          // sbase_source
   bool reads_memory = false, cond_branch = false;
+  bool clock = false;      // s_memtime / s_memrealtime (clock_kind)
 };
 thread_local std::vector<OpFacts> op_facts;
 
@@ -119,6 +120,7 @@ const OpFacts& facts_of(const Op& op) {
     f.unnamed_vcc_read = vector && op.ns < uses;
     f.unnamed_vcc_write = vector && op.nd < defs;
   }
+  f.clock = clock_kind(info) != ClockKind::None;
   f.reads_memory = info && memory_unit(op.unit) && (info->is_load || info->is_atomic);
   f.addr_mask = memory_unit(op.unit) ? address_sources(op) : 0;
   f.sbase = op.unit == isa::Unit::SMEM ? sbase_source(op) : -1;
@@ -129,9 +131,9 @@ const OpFacts& facts_of(const Op& op) {
 
 void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int n) {
   const isa::InstrInfo* info = op.info;
-  const bool clock = clock_kind(info) != ClockKind::None;
-  if (!t.active && !clock && !memory_unit(op.unit)) return;  // nothing derives from a clock yet
   const OpFacts& f = facts_of(op);
+  const bool clock = f.clock;
+  if (!t.active && !clock && !memory_unit(op.unit)) return;  // nothing derives from a clock yet
   const bool reads_memory = f.reads_memory;
   if (op.unit == isa::Unit::SMEM && reads_memory) {
     if (f.sbase < 0) {

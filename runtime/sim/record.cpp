@@ -57,11 +57,16 @@ __attribute__((target("avx512f"))) bool equal_steps_avx512(const uint64_t* a, ui
   return !bad;
 }
 const bool kAffineAvx512 = __builtin_cpu_supports("avx512f");
+// std::popcount is a library call on the baseline ISA; the host's instruction where it has one.
+__attribute__((target("popcnt"))) int exec_population_popcnt(uint64_t e) { return __builtin_popcountll(e); }
+const bool kPopcnt = __builtin_cpu_supports("popcnt");
+int exec_population(uint64_t e) { return kPopcnt ? exec_population_popcnt(e) : std::popcount(e); }
 uint64_t address_mask(const uint64_t* a) { return kAffineAvx512 ? address_mask_avx512(a) : address_mask_portable(a); }
 bool equal_steps(const uint64_t* a, uint64_t stride) {
   return kAffineAvx512 ? equal_steps_avx512(a, stride) : equal_steps_portable(a, stride);
 }
 #else
+int exec_population(uint64_t e) { return std::popcount(e); }
 uint64_t address_mask(const uint64_t* a) { return address_mask_portable(a); }
 bool equal_steps(const uint64_t* a, uint64_t stride) { return equal_steps_portable(a, stride); }
 #endif
@@ -155,7 +160,7 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op) {
   if (rw.addrs.size() + 128 > rw.addrs.capacity()) hint.addrs = std::max(hint.addrs, 2 * rw.addrs.size() + 128);
   RecordedStep st;
   st.op = op.index;
-  st.active = uint8_t(std::popcount(w.exec()));
+  st.active = uint8_t(exec_population(w.exec()));
   uint64_t a[128];
   int n = 0;
   if (op.unit == isa::Unit::DS || op.unit == isa::Unit::VMEM) {
