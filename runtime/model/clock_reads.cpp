@@ -2,6 +2,7 @@
 #include "runtime/model/clock_reads.hpp"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -89,8 +90,17 @@ class MemorySnapshot {
   struct Free {
     void operator()(uint8_t* p) const { std::free(p); }
   };
+  // Eight bytes at a time (a snapshot scans every byte of the launch's memory); n is a multiple of
+  // 8 except at an allocation's end.
   static bool zero(const uint8_t* p, size_t n) {
-    for (size_t i = 0; i < n; ++i)
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+      uint64_t w[8], any = 0;
+      std::memcpy(w, p + i, 64);
+      for (uint64_t x : w) any |= x;
+      if (any) return false;
+    }
+    for (; i < n; ++i)
       if (p[i]) return false;
     return true;
   }

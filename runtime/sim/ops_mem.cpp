@@ -983,6 +983,15 @@ int memory_addresses(Wave& w, const Op& op, uint64_t* out) {
     for (int l = 0; l < 64; ++l) out[l] = ((e >> l) & 1) ? addr_of(l) : kNoAddress;
     return 64;
   };
+  // The same for an address that any lane may compute (no memory read, no fault): every lane
+  // computed, then the lanes outside EXEC cleared (the loop vectorizes).
+  auto all_lanes = [&](auto&& addr_of) {
+    for (int l = 0; l < 64; ++l) out[l] = addr_of(l);
+    if (e != ~0ull)
+      for (int l = 0; l < 64; ++l)
+        if (!((e >> l) & 1)) out[l] = kNoAddress;
+    return 64;
+  };
   if (op.fn == &ds_read || op.fn == &ds_write ||
       (op.unit == isa::Unit::DS && op.fn != &ds_bpermute && op.fn != &ds_permute && op.fn != &ds_swizzle &&
        op.s[0].k == SrcKind::V)) {
@@ -998,12 +1007,12 @@ int memory_addresses(Wave& w, const Op& op, uint64_t* out) {
       const uint32_t* lo = &w.v[size_t(va.idx) * 64];
       if (saddr && saddr->k == SrcKind::S) {
         const uint64_t base = read_s64(w, *saddr) + int64_t(op.offset);
-        return lanes([&](int l) { return base + lo[l]; });
+        return all_lanes([&](int l) { return base + lo[l]; });
       }
       if (size_t(va.idx) + 1 < size_t(kVFile)) {
         const uint32_t* hi = &w.v[(size_t(va.idx) + 1) * 64];
         const uint64_t off = uint64_t(int64_t(op.offset));
-        return lanes([&](int l) { return (uint64_t(lo[l]) | uint64_t(hi[l]) << 32) + off; });
+        return all_lanes([&](int l) { return (uint64_t(lo[l]) | uint64_t(hi[l]) << 32) + off; });
       }
     }
     return lanes([&](int l) { return vaddr_of(w, op, va, saddr, l); });

@@ -14,8 +14,10 @@ namespace cdnajit::sim {
 namespace {
 
 // Recorded waves of one launch execute much the same instruction streams, so each reserves at its
-// first step what the waves before it on the same host thread grew to: its vectors then grow once
-// instead of doubling (each doubling copies the wave's addresses into fresh memory). The hint
+// first step the most the waves before it on the same host thread recorded: its vectors then need not
+// grow by doubling (each doubling copies the wave's steps into fresh memory), and hold no more than
+// such a wave needs (a doubled capacity per wave made the recording of a whole grid twice its size in
+// fresh pages). The hint
 // belongs to one launch: begin_recording bumps the epoch, and a hint of another launch or epoch is
 // dropped (it only sizes allocations; the recorded data does not depend on it). At most
 // kMaxHintBytes per vector, so one long wave does not make every later short one reserve its size.
@@ -156,8 +158,6 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op) {
     rw.steps.reserve(std::min(hint.steps, kMaxHintBytes / sizeof(RecordedStep)));
     rw.addrs.reserve(std::min(hint.addrs, kMaxHintBytes / sizeof(uint64_t)));
   }
-  if (rw.steps.size() == rw.steps.capacity()) hint.steps = std::max(hint.steps, 2 * rw.steps.size() + 1);
-  if (rw.addrs.size() + 128 > rw.addrs.capacity()) hint.addrs = std::max(hint.addrs, 2 * rw.addrs.size() + 128);
   RecordedStep st;
   st.op = op.index;
   st.active = uint8_t(exec_population(w.exec()));
@@ -176,6 +176,8 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op) {
   }
   if (w.L->rec->track_clock_taint) [[unlikely]] taint_step(rw.taint, w, op, a, n);
   rw.steps.push_back(st);
+  hint.steps = std::max(hint.steps, rw.steps.size());
+  hint.addrs = std::max(hint.addrs, rw.addrs.size());
   const uint64_t bytes = rw.steps.size() * sizeof(RecordedStep) + rw.addrs.size() * sizeof(uint64_t);
   if (bytes - rw.charged < kRecordingChargeBytes) [[likely]]
     return;
