@@ -73,14 +73,23 @@ Range hull(const RecordedWave& w, const RecordedStep& st, uint64_t bytes) {
 
 std::string where(const Op& op, const std::string& why) { return "pc " + hex(op.pc) + " '" + op.text + "': " + why; }
 
-// What taint_step needs of an instruction beyond its registers: a function of its table row, unit
-// and decoded source count only, so worked out once per instruction and host thread (keyed by
-// those, so an entry left from another kernel is recomputed, never reused).
+// What taint_step needs of an instruction: a function of its table row, unit and decoded operands,
+// so worked out once per instruction and host thread (keyed by those, so an entry left from another
+// kernel is recomputed, never reused). Registers as masks and lists, so that a step tests the
+// wave's state with a few word operations.
 struct OpFacts {
   bool valid = false;
   const isa::InstrInfo* info = nullptr;
   uint8_t ns = 0, nd = 0;
   isa::Unit unit = isa::Unit::Misc;
+  bool sdwa = false;
+  uint8_t op_sel = 0;
+  struct Reg {
+    SrcKind k = SrcKind::None;
+    uint8_t n = 0;
+    uint16_t idx = 0;
+  };
+  Reg s[5], d[2];  // the operands the entry was worked out for (the key)
   // LLVM leaves out the VCC of some VOP2 carry forms (decode.cpp, dest_count): a row operand the
   // decoded instruction lacks is taken to be VCC, read (a missing source) or written (a missing def).
   bool unnamed_vcc_read = false, unnamed_vcc_write = false;
@@ -90,19 +99,50 @@ struct OpFacts {
   int sbase = -1;          // sbase_source
   bool reads_memory = false, cond_branch = false;
   bool clock = false;      // s_memtime / s_memrealtime (clock_kind)
+  // Scalar registers (and SCC) read as an address / as data: named sources by address_sources,
+  // defs also read, VCCZ/EXECZ as VCC/EXEC, implicit SCC/VCC reads as data.
+  std::bitset<kSFileSize> addr_s, data_s;
+  bool addr_scc = false, data_scc = false;
+  struct VRange {
+    uint16_t first = 0, end = 0;  // rows [first, end)
+    bool addr = false;            // read as an address (else data)
+    bool whole = false;           // defs: a whole-lane write of the EXEC lanes (else it can only add)
+  };
+  VRange vsrc[7];  // vector sources and defs also read
+  uint8_t nvsrc = 0;
+  std::bitset<kSFileSize> def_s;  // scalar registers written
+  bool def_exec = false, def_m0 = false;  // a scalar def names EXEC / M0
+  VRange vdef[2];
+  uint8_t nvdef = 0;
 };
 thread_local std::vector<OpFacts> op_facts;
+
+bool same_key(const OpFacts& f, const Op& op) {
+  if (!f.valid || f.info != op.info || f.ns != op.ns || f.nd != op.nd || f.unit != op.unit || f.sdwa != op.sdwa ||
+      f.op_sel != op.op_sel)
+    return false;
+  auto same = [](const OpFacts::Reg& r, const Src& x) { return r.k == x.k && r.n == x.n && r.idx == x.idx; };
+  for (int k = 0; k < op.ns; ++k)
+    if (!same(f.s[k], op.s[k])) return false;
+  for (int j = 0; j < op.nd; ++j)
+    if (!same(f.d[j], op.d[j])) return false;
+  return true;
+}
 
 const OpFacts& facts_of(const Op& op) {
   if (op_facts.size() <= op.index) op_facts.resize(size_t(op.index) + 1);
   OpFacts& f = op_facts[op.index];
-  if (f.valid && f.info == op.info && f.ns == op.ns && f.nd == op.nd && f.unit == op.unit) return f;
+  if (same_key(f, op)) return f;
   f = OpFacts{};
   f.valid = true;
   f.info = op.info;
   f.ns = op.ns;
   f.nd = op.nd;
   f.unit = op.unit;
+  f.sdwa = op.sdwa;
+  f.op_sel = op.op_sel;
+  for (int k = 0; k < op.ns; ++k) f.s[k] = {op.s[k].k, op.s[k].n, op.s[k].idx};
+  for (int j = 0; j < op.nd; ++j) f.d[j] = {op.d[j].k, op.d[j].n, op.d[j].idx};
   const isa::InstrInfo* info = op.info;
   if (info) {
     f.imp = isa::implicit_regs(*info);
@@ -124,6 +164,44 @@ const OpFacts& facts_of(const Op& op) {
   f.reads_memory = info && memory_unit(op.unit) && (info->is_load || info->is_atomic);
   f.addr_mask = memory_unit(op.unit) ? address_sources(op) : 0;
   f.sbase = op.unit == isa::Unit::SMEM ? sbase_source(op) : -1;
+  // The register masks and lists (what taint_step's sources and results loops read).
+  auto read = [&](const Src& x, bool addr) {
+    std::bitset<kSFileSize>& m = addr ? f.addr_s : f.data_s;
+    switch (x.k) {
+      case SrcKind::S:
+        for (int r = x.idx; r < x.idx + x.n && r < kSFileSize; ++r) m[r] = true;
+        break;
+      case SrcKind::Scc: (addr ? f.addr_scc : f.data_scc) = true; break;
+      case SrcKind::Vccz: m[kVccLo] = m[kVccHi] = true; break;
+      case SrcKind::Execz: m[kExecLo] = m[kExecHi] = true; break;
+      case SrcKind::V:
+        f.vsrc[f.nvsrc++] = {x.idx, uint16_t(std::min<size_t>(size_t(x.idx) + x.n, kVFile)), addr, false};
+        break;
+      default: break;
+    }
+  };
+  auto also_read = [&](int j) { return j < 8 && ((f.also_read >> j) & 1); };
+  for (int k = 0; k < op.ns; ++k) read(op.s[k], (f.addr_mask >> k) & 1);
+  for (int j = 0; j < op.nd; ++j)
+    if (also_read(j)) read(op.d[j], false);
+  if (f.imp.reads_scc) f.data_scc = true;
+  if (f.imp.reads_vcc || f.unnamed_vcc_read) f.data_s[kVccLo] = f.data_s[kVccHi] = true;
+  for (int j = 0; j < op.nd; ++j) {
+    const Src& d = op.d[j];
+    if (d.k == SrcKind::S) {
+      for (int r = d.idx; r < d.idx + d.n; ++r) {
+        f.def_exec |= r == kExecLo || r == kExecHi;
+        f.def_m0 |= r == kM0;
+        if (r < kSFileSize) f.def_s[r] = true;
+      }
+    } else if (d.k == SrcKind::V) {
+      // Whole-lane writes of the EXEC lanes replace the state; partial writes (SDWA, op_sel halves,
+      // D16 loads, read-modify-write defs, MFMA and the other units) can only add to it.
+      const bool whole = f.reads_memory ? !(info->d16 || info->d16_hi)
+                                        : op.unit == isa::Unit::VALU && !op.sdwa && op.op_sel == 0 && !also_read(j);
+      f.vdef[f.nvdef++] = {d.idx, uint16_t(size_t(d.idx) + d.n), false, whole};
+    }
+  }
   return f;
 }
 
@@ -155,36 +233,16 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
     return;
   }
   const isa::ImplicitRegs& imp = f.imp;
-  auto s_tainted = [&](const Src& s) {
-    switch (s.k) {
-      case SrcKind::S:
-        for (int r = s.idx; r < s.idx + s.n && r < kSFileSize; ++r)
-          if (t.sgpr[r]) return true;
-        return false;
-      case SrcKind::Scc: return t.scc;
-      case SrcKind::Vccz: return bool(t.sgpr[kVccLo] || t.sgpr[kVccHi]);
-      case SrcKind::Execz: return bool(t.sgpr[kExecLo] || t.sgpr[kExecHi]);
-      default: return false;
-    }
-  };
-  auto v_lanes = [&](const Src& s) {
-    uint64_t m = 0;
-    if (s.k == SrcKind::V)
-      for (size_t r = s.idx; r < size_t(s.idx) + s.n && r < t.vgpr.size(); ++r) m |= t.vgpr[r];
-    return m;
-  };
-  auto tainted = [&](const Src& s) { return s_tainted(s) || v_lanes(s) != 0; };
   // Sources: named ones (addresses apart), defs the instruction also reads, implicit reads.
-  const uint32_t addr_mask = f.addr_mask;
-  bool addr = false, data = false;
-  for (int k = 0; k < op.ns; ++k)
-    if (tainted(op.s[k])) ((addr_mask >> k) & 1 ? addr : data) = true;
-  auto also_read = [&](int j) { return j < 8 && ((f.also_read >> j) & 1); };
-  for (int j = 0; j < op.nd; ++j)
-    if (also_read(j) && tainted(op.d[j])) data = true;
+  bool addr = (t.sgpr & f.addr_s).any() || (f.addr_scc && t.scc);
+  bool data = (t.sgpr & f.data_s).any() || (f.data_scc && t.scc);
+  for (int i = 0; i < f.nvsrc; ++i) {
+    const OpFacts::VRange& v = f.vsrc[i];
+    uint64_t m = 0;
+    for (size_t r = v.first; r < v.end && r < t.vgpr.size(); ++r) m |= t.vgpr[r];
+    if (m) (v.addr ? addr : data) = true;
+  }
   const bool vcc = t.sgpr[kVccLo] || t.sgpr[kVccHi];
-  if (imp.reads_scc && t.scc) data = true;
-  if ((imp.reads_vcc || f.unnamed_vcc_read) && vcc) data = true;
   const bool any = addr || data;
   auto reach = [&](const std::string& why) { t.reached = where(op, why); };
   // Where such a value would change the streams, or leave what this check follows.
@@ -197,15 +255,8 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
     return reach(std::string("a clock-derived value is the branch condition (") + (imp.reads_scc ? "SCC" : "VCC") + ")");
   if (op.unit == isa::Unit::Branch && any) return reach("a clock-derived value is a branch target");
   if (any) {
-    bool exec = imp.writes_exec, m0 = imp.writes_m0;
-    for (int j = 0; j < op.nd; ++j)
-      if (op.d[j].k == SrcKind::S)
-        for (int r = op.d[j].idx; r < op.d[j].idx + op.d[j].n; ++r) {
-          exec |= r == kExecLo || r == kExecHi;
-          m0 |= r == kM0;
-        }
-    if (exec) return reach("a clock-derived value is written to EXEC");
-    if (m0) return reach("a clock-derived value is written to M0");
+    if (imp.writes_exec || f.def_exec) return reach("a clock-derived value is written to EXEC");
+    if (imp.writes_m0 || f.def_m0) return reach("a clock-derived value is written to M0");
     if (imp.writes_mode) return reach("a clock-derived value is written to MODE");
     if (!info) return reach("a clock-derived value is read by an instruction outside the ISA table (not followed)");
     const isa::Unit u = op.unit;
@@ -221,21 +272,17 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
       return reach("a clock-derived value is stored where the check does not follow it (scalar, scratch, flat or atomic store)");
   }
   // Results: a load's come from memory; the others derive from a clock when a source does.
-  const uint64_t exec = w.exec();
-  for (int j = 0; j < op.nd; ++j) {
-    const Src& d = op.d[j];
-    const bool value = reads_memory ? false : any;
-    if (d.k == SrcKind::S) {
-      for (int r = d.idx; r < d.idx + d.n && r < kSFileSize; ++r) t.sgpr[r] = value;
-    } else if (d.k == SrcKind::V) {
-      // Whole-lane writes of the EXEC lanes replace the state; partial writes (SDWA, op_sel halves,
-      // D16 loads, read-modify-write defs, MFMA and the other units) can only add to it.
-      const bool whole = reads_memory ? !(info->d16 || info->d16_hi)
-                                      : op.unit == isa::Unit::VALU && !op.sdwa && op.op_sel == 0 && !also_read(j);
-      if (value && t.vgpr.size() < size_t(d.idx) + d.n) t.vgpr.resize(std::min<size_t>(kVFile, size_t(d.idx) + d.n), 0);
-      for (size_t r = d.idx; r < size_t(d.idx) + d.n && r < t.vgpr.size(); ++r) {
+  const bool value = reads_memory ? false : any;
+  if (value) t.sgpr |= f.def_s;
+  else t.sgpr &= ~f.def_s;
+  if (f.nvdef) {
+    const uint64_t exec = w.exec();
+    for (int j = 0; j < f.nvdef; ++j) {
+      const OpFacts::VRange& d = f.vdef[j];
+      if (value && t.vgpr.size() < d.end) t.vgpr.resize(std::min<size_t>(kVFile, d.end), 0);
+      for (size_t r = d.first; r < d.end && r < t.vgpr.size(); ++r) {
         uint64_t& m = t.vgpr[r];
-        if (whole) m = (m & ~exec) | (value ? exec : 0);
+        if (d.whole) m = (m & ~exec) | (value ? exec : 0);
         else if (value) m = ~0ull;
       }
     }
