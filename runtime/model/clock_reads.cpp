@@ -324,29 +324,33 @@ bool normalized_affine(const uint64_t* words, LineLabels& labels, uint64_t out[s
 Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t line,
                         LabelTable& label) {  // line -> order of first touch (reused)
   LineLabels labels(line, label);
-  Digest d;
+  // Four digests, step i of a wave going to lane i % 4, folded into one at the end: the hashes'
+  // multiply chains then overlap instead of waiting on each other step after step.
+  Digest lane[4];
   sim::StepAddressBuffer buf;
   uint64_t norm[128], words[sim::kAffineWords];
-  auto add_addresses = [&](const uint64_t* a, size_t n) {
-    if (n == 64 && sim::affine_addresses(a, words)) {
-      d.add(1);
-      for (uint64_t v : words) d.add(v);
-    } else {
-      d.add(0);
-      for (size_t i = 0; i < n; ++i) d.add(a[i]);
-    }
-  };
   for (size_t k = 0; k < rec.waves_per_workgroup; ++k) {
     const sim::RecordedWave& w = rec.waves[first_wave + k];
-    d.add(w.steps.size());
-    for (const sim::RecordedStep& st : w.steps) {
+    lane[0].add(w.steps.size());
+    for (size_t i = 0; i < w.steps.size(); ++i) {
+      const sim::RecordedStep& st = w.steps[i];
+      Digest& d = lane[i & 3];
       d.add(uint64_t(st.op) << 24 | uint64_t(st.active) << 16 | uint64_t(st.taken) << 15 | st.addr_count);
       if (!st.addr_count) continue;
+      auto add_addresses = [&](const uint64_t* a, size_t n) {
+        if (n == 64 && sim::affine_addresses(a, words)) {
+          d.add(1);
+          for (uint64_t v : words) d.add(v);
+        } else {
+          d.add(0);
+          for (size_t j = 0; j < n; ++j) d.add(a[j]);
+        }
+      };
       const uint64_t* stored = w.addrs.data() + st.addr_first;
       if (rec.ops[st.op].unit != isa::Unit::VMEM) {  // LDS addresses as they are
         if (st.affine) {
           d.add(1);
-          for (uint32_t i = 0; i < sim::kAffineWords; ++i) d.add(stored[i]);
+          for (uint32_t j = 0; j < sim::kAffineWords; ++j) d.add(stored[j]);
         } else {
           add_addresses(stored, st.addr_count);
         }
@@ -358,9 +362,15 @@ Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t l
         continue;
       }
       const std::span<const uint64_t> a = sim::step_addresses(w, st, buf);
-      for (size_t i = 0; i < a.size(); ++i) norm[i] = labels.normalized(a[i]);
+      for (size_t j = 0; j < a.size(); ++j) norm[j] = labels.normalized(a[j]);
       add_addresses(norm, a.size());
     }
+    for (Digest& d : lane) d.add(~uint64_t(0));  // wave boundary
+  }
+  Digest d;
+  for (const Digest& l : lane) {
+    d.add(l.a);
+    d.add(l.b);
   }
   return d;
 }

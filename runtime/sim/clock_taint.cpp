@@ -309,7 +309,8 @@ struct RangeSet {
     r = std::move(m);
   }
   bool hits(const Range& x) const {
-    if (x.first >= x.second) return false;
+    if (x.first >= x.second || r.empty()) return false;
+    if (x.second <= r.front().first || x.first >= r.back().second) return false;  // outside them all (most loads)
     auto it = std::upper_bound(r.begin(), r.end(), Range{x.first, ~0ull});  // first range starting after x.first
     if (it != r.begin() && std::prev(it)->second > x.first) return true;
     return it != r.end() && it->first < x.second;
