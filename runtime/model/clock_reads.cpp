@@ -531,8 +531,10 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
   };
   auto finish = [&](sim::Recording&& rec) {
     out.clocks.reads = 0;
+    std::vector<uint8_t> is_clock(rec.ops.size());  // a byte per instruction: the loop below visits every step
+    for (size_t i = 0; i < rec.ops.size(); ++i) is_clock[i] = rec.ops[i].clock != sim::ClockKind::None;
     for (const sim::RecordedWave& w : rec.waves)
-      for (const sim::RecordedStep& s : w.steps) out.clocks.reads += rec.ops[s.op].clock != sim::ClockKind::None;
+      for (const sim::RecordedStep& s : w.steps) out.clocks.reads += is_clock[s.op];
     out.rec = std::move(rec);
     return std::move(out);
   };

@@ -74,9 +74,10 @@ inline std::span<const uint64_t> step_addresses(const RecordedWave& w, const Rec
 }
 
 // When the 64 addresses `a` (kNoAddress: the lane has none) are base + lane * stride on every lane
-// that has one, writes base, stride and the mask of those lanes to `out` and returns true. The form
-// is unique (base and stride follow from the first two such lanes; one lane: stride 0; none: all 0),
-// so two steps' stored words are equal exactly when their addresses are.
+// that has one, writes base, stride and the mask of those lanes to `out` and returns true (with lanes
+// missing between the first two, only for strides below 2^57: record.cpp). The form is unique (base
+// and stride follow from the first two such lanes; one lane: stride 0; none: all 0), so two steps'
+// stored words are equal exactly when their addresses are.
 bool affine_addresses(const uint64_t* a, uint64_t out[kAffineWords]);
 
 // Global-memory cache lines one wave touched, for the memory-hierarchy model
