@@ -84,12 +84,7 @@ struct OpFacts {
   isa::Unit unit = isa::Unit::Misc;
   bool sdwa = false;
   uint8_t op_sel = 0;
-  struct Reg {
-    SrcKind k = SrcKind::None;
-    uint8_t n = 0;
-    uint16_t idx = 0;
-  };
-  Reg s[5], d[2];  // the operands the entry was worked out for (the key)
+  uint32_t regs[7] = {};  // operand_key of op.s[0..4] and op.d[0..1] the entry was worked out for (the key)
   // LLVM leaves out the VCC of some VOP2 carry forms (decode.cpp, dest_count): a row operand the
   // decoded instruction lacks is taken to be VCC, read (a missing source) or written (a missing def).
   bool unnamed_vcc_read = false, unnamed_vcc_write = false;
@@ -117,16 +112,16 @@ struct OpFacts {
 };
 thread_local std::vector<OpFacts> op_facts;
 
+// An operand's kind, dword count and register (what the facts read of it) in one word.
+uint32_t operand_key(const Src& x) { return uint32_t(x.k) << 24 | uint32_t(x.n) << 16 | x.idx; }
+
+// Every source and def slot, used or not (an unused one holds what the decoder left, the same for
+// the same instruction), so the test has no loop.
 bool same_key(const OpFacts& f, const Op& op) {
-  if (!f.valid || f.info != op.info || f.ns != op.ns || f.nd != op.nd || f.unit != op.unit || f.sdwa != op.sdwa ||
-      f.op_sel != op.op_sel)
-    return false;
-  auto same = [](const OpFacts::Reg& r, const Src& x) { return r.k == x.k && r.n == x.n && r.idx == x.idx; };
-  for (int k = 0; k < op.ns; ++k)
-    if (!same(f.s[k], op.s[k])) return false;
-  for (int j = 0; j < op.nd; ++j)
-    if (!same(f.d[j], op.d[j])) return false;
-  return true;
+  return f.valid && f.info == op.info && f.ns == op.ns && f.nd == op.nd && f.unit == op.unit && f.sdwa == op.sdwa &&
+         f.op_sel == op.op_sel && f.regs[0] == operand_key(op.s[0]) && f.regs[1] == operand_key(op.s[1]) &&
+         f.regs[2] == operand_key(op.s[2]) && f.regs[3] == operand_key(op.s[3]) && f.regs[4] == operand_key(op.s[4]) &&
+         f.regs[5] == operand_key(op.d[0]) && f.regs[6] == operand_key(op.d[1]);
 }
 
 const OpFacts& facts_of(const Op& op) {
@@ -141,8 +136,8 @@ const OpFacts& facts_of(const Op& op) {
   f.unit = op.unit;
   f.sdwa = op.sdwa;
   f.op_sel = op.op_sel;
-  for (int k = 0; k < op.ns; ++k) f.s[k] = {op.s[k].k, op.s[k].n, op.s[k].idx};
-  for (int j = 0; j < op.nd; ++j) f.d[j] = {op.d[j].k, op.d[j].n, op.d[j].idx};
+  for (int k = 0; k < 5; ++k) f.regs[k] = operand_key(op.s[k]);
+  for (int j = 0; j < 2; ++j) f.regs[5 + j] = operand_key(op.d[j]);
   const isa::InstrInfo* info = op.info;
   if (info) {
     f.imp = isa::implicit_regs(*info);
