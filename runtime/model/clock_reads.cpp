@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "jit/isa/error.hpp"
+#include "runtime/model/coalesce.hpp"
 #include "runtime/model/cu_model.hpp"
 #include "runtime/model/launch_model.hpp"
 #include "runtime/sim/clock_taint.hpp"
@@ -205,11 +206,13 @@ namespace {
 
 // CUs with equal shares replay alike. Two workgroups replay alike on the CU model when their waves
 // execute the same instructions with the same EXEC populations, branch outcomes and LDS addresses,
-// and their global accesses touch lines in the same pattern: the model's global timing depends on
-// which lanes share a line, where in its line each lane's access lies and which lines the workgroup
-// touched before (first touch per workgroup), not on where the lines are. So global addresses are
-// taken as (line numbered in order of the workgroup's first touch, offset in the line). A CU model
-// whose timing depends on absolute global addresses must set ModelOptions::clock_share_equal_cus = false.
+// and their global accesses cover the same lines up to their names: the model's global timing reads
+// of an access only the lines it covers (how many, and the level the memory hierarchy serves each
+// from, which follows from the order the workgroup touches them), not where the lines are or where
+// in its line each lane's access lies. So an access's global addresses are taken as the lines it
+// covers, in ascending order as the memory hierarchy's model takes them, each numbered in order of
+// the workgroup's first touch. A CU model whose timing depends on absolute global addresses (or on
+// offsets in a line) must set ModelOptions::clock_share_equal_cus = false.
 // Workgroups are compared by a 128-bit digest of that sequence (two independent 64-bit hashes), which
 // lets every workgroup be digested once, on the host's threads, without keeping the sequences.
 struct Digest {
@@ -263,72 +266,35 @@ class LabelTable {
   uint64_t size_ = 0;
 };
 
-// A workgroup's global addresses normalized: (line numbered in order of the workgroup's first touch,
-// offset in the line), lines labelled as they are first touched.
+// Lines labelled in order of the workgroup's first touch.
 class LineLabels {
  public:
-  LineLabels(uint64_t line, LabelTable& label) : line_(line), label_(label) {
-    label_.clear();
-    // Lines are a power of two on every product (product_file.cpp checks it): a shift and a mask
-    // instead of a 64-bit division per address.
-    pow2_ = (line & (line - 1)) == 0;
-    shift_ = pow2_ ? std::countr_zero(line) : 0;
-  }
-  uint64_t line_of(uint64_t a) const { return pow2_ ? a >> shift_ : a / line_; }
-  uint64_t offset_of(uint64_t a) const { return pow2_ ? a & (line_ - 1) : a % line_; }
+  explicit LineLabels(LabelTable& label) : label_(label) { label_.clear(); }
   uint64_t label_of(uint64_t l) {
-    if (l != last_line_) {  // neighbouring lanes mostly share a line
+    if (l != last_line_) {  // neighbouring accesses mostly continue a line
       last_line_ = l;
       last_label_ = label_.label(l);
     }
     return last_label_;
   }
-  uint64_t normalized(uint64_t a) { return a == sim::kNoAddress ? a : label_of(line_of(a)) * line_ + offset_of(a); }
-  uint64_t line() const { return line_; }
 
  private:
-  uint64_t line_;
   LabelTable& label_;
-  bool pow2_ = true;
-  int shift_ = 0;
   uint64_t last_line_ = ~uint64_t(0), last_label_ = 0;
 };
 
-// The normalized addresses of an affine global step (sim::RecordedStep::affine) as affine words,
-// without visiting its lanes, when that is possible: its lanes with an address are consecutive and
-// its stride at most a line, so it touches every line from its first lane's to its last lane's in
-// increasing order; when those lines' labels are consecutive too, the normalized addresses are the
-// same stride from the first line's label. Else false (the caller normalizes lane by lane).
-bool normalized_affine(const uint64_t* words, LineLabels& labels, uint64_t out[sim::kAffineWords]) {
-  const uint64_t base = words[0], stride = words[1], mask = words[2];
-  if (!mask || stride > labels.line()) return false;
-  const int f = std::countr_zero(mask), n = std::popcount(mask);
-  if ((mask >> f) != (n == 64 ? ~0ull : (1ull << n) - 1)) return false;  // not consecutive lanes
-  const uint64_t first = base + uint64_t(f) * stride;
-  const uint64_t last = first + uint64_t(n - 1) * stride;
-  if (last < first) return false;  // wraps
-  const uint64_t l0 = labels.line_of(first), l1 = labels.line_of(last);
-  const uint64_t label0 = labels.label_of(l0);
-  for (uint64_t l = l0 + 1; l <= l1; ++l)
-    if (labels.label_of(l) != label0 + (l - l0)) return false;  // lines labelled so far stay labelled
-  out[0] = label0 * labels.line() + labels.offset_of(first) - uint64_t(f) * stride;
-  out[1] = n > 1 ? stride : 0;
-  out[2] = mask;
-  return true;
-}
-
-// The digest of a workgroup's normalized streams. Each step's addresses enter in a form that depends
-// only on the addresses (normalized for global ones): their affine words (sim::affine_addresses)
-// when they have that form, else all of them; so equal sequences give equal digests whichever way
-// the recording stored them, and an affine step costs a few words instead of 64.
+// The digest of a workgroup's normalized streams. LDS addresses enter as they are: their affine words
+// (sim::affine_addresses) when they have that form, else all of them, so equal addresses give equal
+// digests whichever way the recording stored them.
 Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t line,
                         LabelTable& label) {  // line -> order of first touch (reused)
-  LineLabels labels(line, label);
+  LineLabels labels(label);
   // Four digests, step i of a wave going to lane i % 4, folded into one at the end: the hashes'
   // multiply chains then overlap instead of waiting on each other step after step.
   Digest lane[4];
   sim::StepAddressBuffer buf;
-  uint64_t norm[128], words[sim::kAffineWords];
+  uint64_t words[sim::kAffineWords];
+  thread_local std::vector<uint64_t> lines;
   for (size_t k = 0; k < rec.waves_per_workgroup; ++k) {
     const sim::RecordedWave& w = rec.waves[first_wave + k];
     lane[0].add(w.steps.size());
@@ -356,14 +322,20 @@ Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t l
         }
         continue;
       }
-      if (st.affine && normalized_affine(stored, labels, words)) {
-        d.add(1);
-        for (uint64_t v : words) d.add(v);
-        continue;
+      // Global: the labels of the lines the access covers, in the order the memory hierarchy's
+      // model takes them (ascending, memory_hierarchy.cpp's lines_of); a run of consecutive labels
+      // (a coalesced access) as its first label and length.
+      lines.clear();
+      append_cache_lines(sim::step_addresses(w, st, buf), rec.ops[st.op].lane_bytes, int(line), lines);
+      bool run = true;
+      for (size_t j = 0; j < lines.size(); ++j) {
+        lines[j] = labels.label_of(lines[j]);
+        run &= lines[j] == lines[0] + j;
       }
-      const std::span<const uint64_t> a = sim::step_addresses(w, st, buf);
-      for (size_t j = 0; j < a.size(); ++j) norm[j] = labels.normalized(a[j]);
-      add_addresses(norm, a.size());
+      d.add(lines.size() << 1 | uint64_t(run));
+      if (run && !lines.empty()) d.add(lines[0]);
+      else
+        for (uint64_t l : lines) d.add(l);
     }
     for (Digest& d : lane) d.add(~uint64_t(0));  // wave boundary
   }
