@@ -47,20 +47,19 @@ class MemorySnapshot {
       }
       allocs_.push_back(std::move(a));
     }
-    // One buffer for every kept page, 2 MiB aligned and advised for transparent huge pages: copying
-    // a 16 MiB input into 4 KiB pages cost about 4096 page faults, a visible part of the overhead.
-    constexpr size_t kHuge = size_t(2) << 20;
-    const size_t bytes = (kept + kHuge - 1) / kHuge * kHuge;
-    if (bytes) {
-      store_.reset(static_cast<uint8_t*>(std::aligned_alloc(kHuge, bytes)));
-      if (!store_) throw Error("model: no memory for the snapshot of the launch's " + std::to_string(kept) + " bytes");
-#ifdef MADV_HUGEPAGE
-      madvise(store_.get(), bytes, MADV_HUGEPAGE);  // advice only: without it the copy still works
-#endif
+    // One buffer for every kept page, its pages mapped by the kernel in one call (MAP_POPULATE):
+    // copying a 16 MiB input into fresh 4 KiB pages one fault at a time cost about 4096 page faults,
+    // a visible part of the overhead. (Transparent huge pages, advised, did that too but now and then
+    // stalled the copy for tens of milliseconds in the kernel's memory compaction.)
+    if (kept) {
+      void* p = mmap(nullptr, kept, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+      if (p == MAP_FAILED) throw Error("model: no memory for the snapshot of the launch's " + std::to_string(kept) + " bytes");
+      store_.p = static_cast<uint8_t*>(p);
+      store_.bytes = kept;
     }
     for (const Alloc& a : allocs_) {
       const uint8_t* p = m.find(a.base, a.size)->data.get();
-      for (const Page& pg : a.pages) std::memcpy(store_.get() + pg.at, p + pg.off, pg.bytes);
+      for (const Page& pg : a.pages) std::memcpy(store_.p + pg.at, p + pg.off, pg.bytes);
     }
   }
   void restore(sim::Memory& m) const {
@@ -71,7 +70,7 @@ class MemorySnapshot {
       size_t next = 0;  // first page not yet restored
       for (const Page& pg : a.pages) {
         clear(p, next, pg.off);
-        std::memcpy(p + pg.off, store_.get() + pg.at, pg.bytes);
+        std::memcpy(p + pg.off, store_.p + pg.at, pg.bytes);
         next = pg.off + pg.bytes;
       }
       clear(p, next, a.size);
@@ -88,8 +87,15 @@ class MemorySnapshot {
     size_t size;
     std::vector<Page> pages;  // the non-zero pages
   };
-  struct Free {
-    void operator()(uint8_t* p) const { std::free(p); }
+  struct Mapping {
+    uint8_t* p = nullptr;
+    size_t bytes = 0;
+    Mapping() = default;
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    ~Mapping() {
+      if (p) munmap(p, bytes);
+    }
   };
   // Eight bytes at a time (a snapshot scans every byte of the launch's memory); n is a multiple of
   // 8 except at an allocation's end.
@@ -114,7 +120,7 @@ class MemorySnapshot {
     }
   }
   std::vector<Alloc> allocs_;
-  std::unique_ptr<uint8_t[], Free> store_;
+  Mapping store_;
 };
 
 std::string wave_where(const sim::RecordedWave& w) {
@@ -283,6 +289,21 @@ class LineLabels {
   uint64_t last_line_ = ~uint64_t(0), last_label_ = 0;
 };
 
+// The lines an affine step (sim::RecordedStep::affine) covers, as append_cache_lines gives them, without
+// visiting its lanes when that is possible: lanes with an address consecutive and a stride of at most
+// a line, so that they cover every line from the first lane's to the last lane's end. Else false.
+bool affine_lines(const uint64_t* words, int lane_bytes, uint64_t line, std::vector<uint64_t>& out) {
+  const uint64_t base = words[0], stride = words[1], mask = words[2];
+  if (!mask || stride > line) return false;
+  const int f = std::countr_zero(mask), n = std::popcount(mask);
+  if ((mask >> f) != (n == 64 ? ~0ull : (1ull << n) - 1)) return false;  // not consecutive lanes
+  const uint64_t first = base + uint64_t(f) * stride;
+  const uint64_t end = first + uint64_t(n - 1) * stride + uint64_t(std::max(1, lane_bytes)) - 1;  // last byte
+  if (end < first) return false;  // wraps
+  for (uint64_t l = first / line; l <= end / line; ++l) out.push_back(l);
+  return true;
+}
+
 // The digest of a workgroup's normalized streams. LDS addresses enter as they are: their affine words
 // (sim::affine_addresses) when they have that form, else all of them, so equal addresses give equal
 // digests whichever way the recording stored them.
@@ -326,7 +347,9 @@ Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t l
       // model takes them (ascending, memory_hierarchy.cpp's lines_of); a run of consecutive labels
       // (a coalesced access) as its first label and length.
       lines.clear();
-      append_cache_lines(sim::step_addresses(w, st, buf), rec.ops[st.op].lane_bytes, int(line), lines);
+      const int lane_bytes = rec.ops[st.op].lane_bytes;
+      if (!st.affine || !affine_lines(stored, lane_bytes, line, lines))
+        append_cache_lines(sim::step_addresses(w, st, buf), lane_bytes, int(line), lines);
       bool run = true;
       for (size_t j = 0; j < lines.size(); ++j) {
         lines[j] = labels.label_of(lines[j]);

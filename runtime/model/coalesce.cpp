@@ -1,6 +1,7 @@
 #include "runtime/model/coalesce.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "runtime/sim/record.hpp"
 
@@ -14,11 +15,15 @@ namespace {
 template <class F>
 bool ascending_lines(std::span<const uint64_t> addrs, int lane_bytes, int line, F&& f) {
   const uint64_t n = uint64_t(std::max(1, lane_bytes)), L = uint64_t(line);
+  // Lines are a power of two on every product (product_file.cpp checks it): a shift instead of two
+  // 64-bit divisions per lane.
+  const bool pow2 = L && (L & (L - 1)) == 0;
+  const int shift = pow2 ? std::countr_zero(L) : 0;
   uint64_t last = 0;
   bool any = false;
   for (uint64_t a : addrs) {
     if (a == sim::kNoAddress) continue;
-    const uint64_t lo = a / L, hi = (a + n - 1) / L;
+    const uint64_t lo = pow2 ? a >> shift : a / L, hi = pow2 ? (a + n - 1) >> shift : (a + n - 1) / L;
     if (any && lo < last) return false;
     const uint64_t from = any && lo == last ? lo + 1 : lo;  // `last` is already counted
     if (hi >= from) f(from, hi);
