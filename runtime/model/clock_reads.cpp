@@ -2,7 +2,6 @@
 #include "runtime/model/clock_reads.hpp"
 
 #include <sys/mman.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -97,8 +96,7 @@ class MemorySnapshot {
       if (p) munmap(p, bytes);
     }
   };
-  // Eight bytes at a time (a snapshot scans every byte of the launch's memory); n is a multiple of
-  // 8 except at an allocation's end.
+  // 64 bytes at a time, then byte by byte (a snapshot scans every byte of the launch's memory).
   static bool zero(const uint8_t* p, size_t n) {
     size_t i = 0;
     for (; i + 64 <= n; i += 64) {
