@@ -73,18 +73,12 @@ Range hull(const RecordedWave& w, const RecordedStep& st, uint64_t bytes) {
 
 std::string where(const Op& op, const std::string& why) { return "pc " + hex(op.pc) + " '" + op.text + "': " + why; }
 
-// What taint_step needs of an instruction: a function of its table row, unit and decoded operands,
-// so worked out once per instruction and host thread (keyed by those, so an entry left from another
-// kernel is recomputed, never reused). Registers as masks and lists, so that a step tests the
-// wave's state with a few word operations.
+// What taint_step needs of an instruction: a function of its decoded form, so worked out once per
+// instruction, launch and host thread (the cache is dropped when the thread records another launch,
+// Launch::rec_serial). Registers as masks and lists, so that a step tests the wave's state with a few
+// word operations.
 struct OpFacts {
   bool valid = false;
-  const isa::InstrInfo* info = nullptr;
-  uint8_t ns = 0, nd = 0;
-  isa::Unit unit = isa::Unit::Misc;
-  bool sdwa = false;
-  uint8_t op_sel = 0;
-  uint32_t regs[7] = {};  // operand_key of op.s[0..4] and op.d[0..1] the entry was worked out for (the key)
   // LLVM leaves out the VCC of some VOP2 carry forms (decode.cpp, dest_count): a row operand the
   // decoded instruction lacks is taken to be VCC, read (a missing source) or written (a missing def).
   bool unnamed_vcc_read = false, unnamed_vcc_write = false;
@@ -110,34 +104,21 @@ struct OpFacts {
   VRange vdef[2];
   uint8_t nvdef = 0;
 };
-thread_local std::vector<OpFacts> op_facts;
+struct FactsCache {
+  uint64_t launch = 0;  // Launch::rec_serial of the entries
+  std::vector<OpFacts> ops;
+};
+thread_local FactsCache facts_cache;
 
-// An operand's kind, dword count and register (what the facts read of it) in one word.
-uint32_t operand_key(const Src& x) { return uint32_t(x.k) << 24 | uint32_t(x.n) << 16 | x.idx; }
-
-// Every source and def slot, used or not (an unused one holds what the decoder left, the same for
-// the same instruction), so the test has no loop.
-bool same_key(const OpFacts& f, const Op& op) {
-  return f.valid && f.info == op.info && f.ns == op.ns && f.nd == op.nd && f.unit == op.unit && f.sdwa == op.sdwa &&
-         f.op_sel == op.op_sel && f.regs[0] == operand_key(op.s[0]) && f.regs[1] == operand_key(op.s[1]) &&
-         f.regs[2] == operand_key(op.s[2]) && f.regs[3] == operand_key(op.s[3]) && f.regs[4] == operand_key(op.s[4]) &&
-         f.regs[5] == operand_key(op.d[0]) && f.regs[6] == operand_key(op.d[1]);
-}
-
-const OpFacts& facts_of(const Op& op) {
-  if (op_facts.size() <= op.index) op_facts.resize(size_t(op.index) + 1);
-  OpFacts& f = op_facts[op.index];
-  if (same_key(f, op)) return f;
-  f = OpFacts{};
+const OpFacts& facts_of(const Op& op, const Launch& L) {
+  FactsCache& c = facts_cache;
+  if (c.launch != L.rec_serial) [[unlikely]] {
+    c.ops.assign(L.dk->ops.size(), OpFacts{});
+    c.launch = L.rec_serial;
+  }
+  OpFacts& f = c.ops[op.index];
+  if (f.valid) [[likely]] return f;
   f.valid = true;
-  f.info = op.info;
-  f.ns = op.ns;
-  f.nd = op.nd;
-  f.unit = op.unit;
-  f.sdwa = op.sdwa;
-  f.op_sel = op.op_sel;
-  for (int k = 0; k < 5; ++k) f.regs[k] = operand_key(op.s[k]);
-  for (int j = 0; j < 2; ++j) f.regs[5 + j] = operand_key(op.d[j]);
   const isa::InstrInfo* info = op.info;
   if (info) {
     f.imp = isa::implicit_regs(*info);
@@ -204,7 +185,7 @@ const OpFacts& facts_of(const Op& op) {
 
 void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int n) {
   const isa::InstrInfo* info = op.info;
-  const OpFacts& f = facts_of(op);
+  const OpFacts& f = facts_of(op, *w.L);
   const bool clock = f.clock;
   if (!t.active && !clock && !memory_unit(op.unit)) return;  // nothing derives from a clock yet
   const bool reads_memory = f.reads_memory;

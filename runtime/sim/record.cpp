@@ -76,7 +76,7 @@ bool equal_steps(const uint64_t* a, uint64_t stride) { return equal_steps_portab
 }  // namespace
 
 void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint64_t workgroups) {
-  recording_epoch.fetch_add(1, std::memory_order_relaxed);
+  L.rec_serial = recording_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
   r.arch = L.arch;
   r.kernel = L.dk->info;
   r.waves_per_workgroup = waves_per_workgroup;
