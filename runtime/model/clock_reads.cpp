@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "jit/isa/error.hpp"
+#include "runtime/model/coalesce.hpp"
 #include "runtime/model/cu_model.hpp"
 #include "runtime/model/launch_model.hpp"
 #include "runtime/sim/clock_taint.hpp"
@@ -45,20 +46,19 @@ class MemorySnapshot {
       }
       allocs_.push_back(std::move(a));
     }
-    // One buffer for every kept page, 2 MiB aligned and advised for transparent huge pages: copying
-    // a 16 MiB input into 4 KiB pages cost about 4096 page faults, a visible part of the overhead.
-    constexpr size_t kHuge = size_t(2) << 20;
-    const size_t bytes = (kept + kHuge - 1) / kHuge * kHuge;
-    if (bytes) {
-      store_.reset(static_cast<uint8_t*>(std::aligned_alloc(kHuge, bytes)));
-      if (!store_) throw Error("model: no memory for the snapshot of the launch's " + std::to_string(kept) + " bytes");
-#ifdef MADV_HUGEPAGE
-      madvise(store_.get(), bytes, MADV_HUGEPAGE);  // advice only: without it the copy still works
-#endif
+    // One buffer for every kept page, its pages mapped by the kernel in one call (MAP_POPULATE):
+    // copying a 16 MiB input into fresh 4 KiB pages one fault at a time cost about 4096 page faults,
+    // a visible part of the overhead. (Transparent huge pages, advised, did that too but now and then
+    // stalled the copy for tens of milliseconds in the kernel's memory compaction.)
+    if (kept) {
+      void* p = mmap(nullptr, kept, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+      if (p == MAP_FAILED) throw Error("model: no memory for the snapshot of the launch's " + std::to_string(kept) + " bytes");
+      store_.p = static_cast<uint8_t*>(p);
+      store_.bytes = kept;
     }
     for (const Alloc& a : allocs_) {
       const uint8_t* p = m.find(a.base, a.size)->data.get();
-      for (const Page& pg : a.pages) std::memcpy(store_.get() + pg.at, p + pg.off, pg.bytes);
+      for (const Page& pg : a.pages) std::memcpy(store_.p + pg.at, p + pg.off, pg.bytes);
     }
   }
   void restore(sim::Memory& m) const {
@@ -69,7 +69,7 @@ class MemorySnapshot {
       size_t next = 0;  // first page not yet restored
       for (const Page& pg : a.pages) {
         clear(p, next, pg.off);
-        std::memcpy(p + pg.off, store_.get() + pg.at, pg.bytes);
+        std::memcpy(p + pg.off, store_.p + pg.at, pg.bytes);
         next = pg.off + pg.bytes;
       }
       clear(p, next, a.size);
@@ -86,11 +86,26 @@ class MemorySnapshot {
     size_t size;
     std::vector<Page> pages;  // the non-zero pages
   };
-  struct Free {
-    void operator()(uint8_t* p) const { std::free(p); }
+  struct Mapping {
+    uint8_t* p = nullptr;
+    size_t bytes = 0;
+    Mapping() = default;
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    ~Mapping() {
+      if (p) munmap(p, bytes);
+    }
   };
+  // 64 bytes at a time, then byte by byte (a snapshot scans every byte of the launch's memory).
   static bool zero(const uint8_t* p, size_t n) {
-    for (size_t i = 0; i < n; ++i)
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+      uint64_t w[8], any = 0;
+      std::memcpy(w, p + i, 64);
+      for (uint64_t x : w) any |= x;
+      if (any) return false;
+    }
+    for (; i < n; ++i)
       if (p[i]) return false;
     return true;
   }
@@ -103,7 +118,7 @@ class MemorySnapshot {
     }
   }
   std::vector<Alloc> allocs_;
-  std::unique_ptr<uint8_t[], Free> store_;
+  Mapping store_;
 };
 
 std::string wave_where(const sim::RecordedWave& w) {
@@ -160,8 +175,9 @@ std::string first_difference(const sim::Recording& a, const sim::Recording& b) {
         const sim::RecordedStep &s = x.steps[i], &t = y.steps[i];
         if (s.active != t.active) what = "its EXEC population changed";
         else if (s.taken != t.taken) what = std::string("the branch was ") + (t.taken ? "taken" : "not taken") + " (in the previous run " + (s.taken ? "taken" : "not taken") + ")";
-        else if (s.addr_count != t.addr_count ||
-                 !std::equal(x.addrs.begin() + s.addr_first, x.addrs.begin() + s.addr_first + s.addr_count, y.addrs.begin() + t.addr_first))
+        else if (s.addr_count != t.addr_count || s.affine != t.affine ||  // the stored form is unique (sim::affine_addresses)
+                 !std::equal(x.addrs.begin() + s.addr_first, x.addrs.begin() + s.addr_first + (s.affine ? sim::kAffineWords : s.addr_count),
+                             y.addrs.begin() + t.addr_first))
           what = "its memory addresses changed";
         if (what.empty()) continue;
         what = step_text(b, y, i) + ": " + what;
@@ -194,11 +210,13 @@ namespace {
 
 // CUs with equal shares replay alike. Two workgroups replay alike on the CU model when their waves
 // execute the same instructions with the same EXEC populations, branch outcomes and LDS addresses,
-// and their global accesses touch lines in the same pattern: the model's global timing depends on
-// which lanes share a line, where in its line each lane's access lies and which lines the workgroup
-// touched before (first touch per workgroup), not on where the lines are. So global addresses are
-// taken as (line numbered in order of the workgroup's first touch, offset in the line). A CU model
-// whose timing depends on absolute global addresses must set ModelOptions::clock_share_equal_cus = false.
+// and their global accesses cover the same lines up to their names: the model's global timing reads
+// of an access only the lines it covers (how many, and the level the memory hierarchy serves each
+// from, which follows from the order the workgroup touches them), not where the lines are or where
+// in its line each lane's access lies. So an access's global addresses are taken as the lines it
+// covers, in ascending order as the memory hierarchy's model takes them, each numbered in order of
+// the workgroup's first touch. A CU model whose timing depends on absolute global addresses (or on
+// offsets in a line) must set ModelOptions::clock_share_equal_cus = false.
 // Workgroups are compared by a 128-bit digest of that sequence (two independent 64-bit hashes), which
 // lets every workgroup be digested once, on the host's threads, without keeping the sequences.
 struct Digest {
@@ -210,35 +228,142 @@ struct Digest {
   auto operator<=>(const Digest&) const = default;
 };
 
-Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t line,
-                        std::unordered_map<uint64_t, uint64_t>& label) {  // line -> order of first touch (reused)
-  label.clear();
-  Digest d;
-  uint64_t last_line = ~uint64_t(0), last_label = 0;  // neighbouring lanes mostly share a line
-  // Lines are a power of two on every product (product_file.cpp checks it): a shift and a mask
-  // instead of a 64-bit division per address.
-  const bool pow2 = (line & (line - 1)) == 0;
-  const int shift = pow2 ? std::countr_zero(line) : 0;
-  for (size_t k = 0; k < rec.waves_per_workgroup; ++k) {
-    const sim::RecordedWave& w = rec.waves[first_wave + k];
-    d.add(w.steps.size());
-    for (const sim::RecordedStep& st : w.steps) {
-      d.add(uint64_t(st.op) << 24 | uint64_t(st.active) << 16 | uint64_t(st.taken) << 15 | st.addr_count);
-      const bool global = rec.ops[st.op].unit == isa::Unit::VMEM;
-      for (uint32_t i = 0; i < st.addr_count; ++i) {
-        const uint64_t a = w.addrs[st.addr_first + i];
-        if (a == sim::kNoAddress || !global) {
-          d.add(a);
-        } else {
-          const uint64_t l = pow2 ? a >> shift : a / line;
-          if (l != last_line) {
-            last_line = l;
-            last_label = label.emplace(last_line, label.size()).first->second;
-          }
-          d.add(last_label * line + (pow2 ? a & (line - 1) : a % line));
-        }
+// Line -> label, an open-addressing table (a workgroup touches a few hundred lines; a node per
+// line in a std::unordered_map cost an allocation each). Reused across workgroups.
+class LabelTable {
+ public:
+  void clear() {
+    if (keys_.empty()) keys_.resize(1024);
+    std::fill(keys_.begin(), keys_.end(), 0);
+    vals_.resize(keys_.size());
+    size_ = 0;
+  }
+  // The line's label, or the next one when the line is new.
+  uint64_t label(uint64_t line) {
+    if (2 * (size_ + 1) > keys_.size()) grow();
+    const size_t mask = keys_.size() - 1;
+    for (size_t i = size_t(line * 0x9e3779b97f4a7c15ull >> 20) & mask;; i = (i + 1) & mask) {
+      if (keys_[i] == line + 1) return vals_[i];
+      if (keys_[i] == 0) {
+        keys_[i] = line + 1;
+        vals_[i] = size_;
+        return size_++;
       }
     }
+  }
+
+ private:
+  void grow() {
+    std::vector<uint64_t> keys = std::move(keys_), vals = std::move(vals_);
+    keys_.assign(keys.size() * 2, 0);
+    vals_.assign(keys_.size(), 0);
+    const size_t mask = keys_.size() - 1;
+    for (size_t j = 0; j < keys.size(); ++j) {
+      if (!keys[j]) continue;
+      size_t i = size_t((keys[j] - 1) * 0x9e3779b97f4a7c15ull >> 20) & mask;
+      while (keys_[i]) i = (i + 1) & mask;
+      keys_[i] = keys[j];
+      vals_[i] = vals[j];
+    }
+  }
+  std::vector<uint64_t> keys_, vals_;  // keys_: line + 1, 0 = empty
+  uint64_t size_ = 0;
+};
+
+// Lines labelled in order of the workgroup's first touch.
+class LineLabels {
+ public:
+  explicit LineLabels(LabelTable& label) : label_(label) { label_.clear(); }
+  uint64_t label_of(uint64_t l) {
+    if (l != last_line_) {  // neighbouring accesses mostly continue a line
+      last_line_ = l;
+      last_label_ = label_.label(l);
+    }
+    return last_label_;
+  }
+
+ private:
+  LabelTable& label_;
+  uint64_t last_line_ = ~uint64_t(0), last_label_ = 0;
+};
+
+// The lines an affine step (sim::RecordedStep::affine) covers, as append_cache_lines gives them, without
+// visiting its lanes when that is possible: lanes with an address consecutive and a stride of at most
+// a line, so that they cover every line from the first lane's to the last lane's end. Else false.
+bool affine_lines(const uint64_t* words, int lane_bytes, uint64_t line, std::vector<uint64_t>& out) {
+  const uint64_t base = words[0], stride = words[1], mask = words[2];
+  if (!mask || stride > line) return false;
+  const int f = std::countr_zero(mask), n = std::popcount(mask);
+  if ((mask >> f) != (n == 64 ? ~0ull : (1ull << n) - 1)) return false;  // not consecutive lanes
+  const uint64_t first = base + uint64_t(f) * stride;
+  const uint64_t end = first + uint64_t(n - 1) * stride + uint64_t(std::max(1, lane_bytes)) - 1;  // last byte
+  if (end < first) return false;  // wraps
+  for (uint64_t l = first / line; l <= end / line; ++l) out.push_back(l);
+  return true;
+}
+
+// The digest of a workgroup's normalized streams. LDS addresses enter as they are: their affine words
+// (sim::affine_addresses) when they have that form, else all of them, so equal addresses give equal
+// digests whichever way the recording stored them.
+Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t line,
+                        LabelTable& label) {  // line -> order of first touch (reused)
+  LineLabels labels(label);
+  // Four digests, step i of a wave going to lane i % 4, folded into one at the end: the hashes'
+  // multiply chains then overlap instead of waiting on each other step after step.
+  Digest lane[4];
+  sim::StepAddressBuffer buf;
+  uint64_t words[sim::kAffineWords];
+  thread_local std::vector<uint64_t> lines;
+  for (size_t k = 0; k < rec.waves_per_workgroup; ++k) {
+    const sim::RecordedWave& w = rec.waves[first_wave + k];
+    lane[0].add(w.steps.size());
+    for (size_t i = 0; i < w.steps.size(); ++i) {
+      const sim::RecordedStep& st = w.steps[i];
+      Digest& d = lane[i & 3];
+      d.add(uint64_t(st.op) << 24 | uint64_t(st.active) << 16 | uint64_t(st.taken) << 15 | st.addr_count);
+      if (!st.addr_count) continue;
+      auto add_addresses = [&](const uint64_t* a, size_t n) {
+        if (n == 64 && sim::affine_addresses(a, words)) {
+          d.add(1);
+          for (uint64_t v : words) d.add(v);
+        } else {
+          d.add(0);
+          for (size_t j = 0; j < n; ++j) d.add(a[j]);
+        }
+      };
+      const uint64_t* stored = w.addrs.data() + st.addr_first;
+      if (rec.ops[st.op].unit != isa::Unit::VMEM) {  // LDS addresses as they are
+        if (st.affine) {
+          d.add(1);
+          for (uint32_t j = 0; j < sim::kAffineWords; ++j) d.add(stored[j]);
+        } else {
+          add_addresses(stored, st.addr_count);
+        }
+        continue;
+      }
+      // Global: the labels of the lines the access covers, in the order the memory hierarchy's
+      // model takes them (ascending, memory_hierarchy.cpp's lines_of); a run of consecutive labels
+      // (a coalesced access) as its first label and length.
+      lines.clear();
+      const int lane_bytes = rec.ops[st.op].lane_bytes;
+      if (!st.affine || !affine_lines(stored, lane_bytes, line, lines))
+        append_cache_lines(sim::step_addresses(w, st, buf), lane_bytes, int(line), lines);
+      bool run = true;
+      for (size_t j = 0; j < lines.size(); ++j) {
+        lines[j] = labels.label_of(lines[j]);
+        run &= lines[j] == lines[0] + j;
+      }
+      d.add(lines.size() << 1 | uint64_t(run));
+      if (run && !lines.empty()) d.add(lines[0]);
+      else
+        for (uint64_t l : lines) d.add(l);
+    }
+    for (Digest& d : lane) d.add(~uint64_t(0));  // wave boundary
+  }
+  Digest d;
+  for (const Digest& l : lane) {
+    d.add(l.a);
+    d.add(l.b);
   }
   return d;
 }
@@ -292,7 +417,7 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
   std::vector<std::vector<Digest>> digests(share_equal_cus ? cu_list.size() : 0);
   if (share_equal_cus)
     parallel_for(cu_list.size(), [&](size_t c) {
-      thread_local std::unordered_map<uint64_t, uint64_t> label;
+      thread_local LabelTable label;
       for (uint64_t w : shares[c]) digests[c].push_back(digest_workgroup(rec, pos.at(w) * wpw, uint64_t(hw.cache_line), label));
     });
   struct Job {
@@ -399,8 +524,10 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
   };
   auto finish = [&](sim::Recording&& rec) {
     out.clocks.reads = 0;
+    std::vector<uint8_t> is_clock(rec.ops.size());  // a byte per instruction: the loop below visits every step
+    for (size_t i = 0; i < rec.ops.size(); ++i) is_clock[i] = rec.ops[i].clock != sim::ClockKind::None;
     for (const sim::RecordedWave& w : rec.waves)
-      for (const sim::RecordedStep& s : w.steps) out.clocks.reads += rec.ops[s.op].clock != sim::ClockKind::None;
+      for (const sim::RecordedStep& s : w.steps) out.clocks.reads += is_clock[s.op];
     out.rec = std::move(rec);
     return std::move(out);
   };

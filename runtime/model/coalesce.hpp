@@ -10,4 +10,10 @@ namespace cdnajit::model {
 // active lane (sim::kNoAddress = inactive), sorted ascending.
 std::vector<uint64_t> cache_lines(std::span<const uint64_t> addrs, int lane_bytes, int line);
 
+// The same lines appended to `out` (the caller's vector, so a model run reuses one allocation).
+void append_cache_lines(std::span<const uint64_t> addrs, int lane_bytes, int line, std::vector<uint64_t>& out);
+
+// How many lines cache_lines gives, without building the list where the lanes' lines ascend.
+size_t cache_line_count(std::span<const uint64_t> addrs, int lane_bytes, int line);
+
 }  // namespace cdnajit::model

@@ -462,7 +462,8 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
           case Unit::DS: {
             LdsCost cost;
             if (st.addr_count) {
-              std::span<const uint64_t> a(w.rw->addrs.data() + st.addr_first, st.addr_count);
+              sim::StepAddressBuffer buf;
+              const std::span<const uint64_t> a = sim::step_addresses(*w.rw, st, buf);
               const bool write = op.info && op.info->is_store && !op.info->is_load;
               R.lds_passes += uint64_t(lds_passes(a, op.lane_bytes, hw.lds_banks, hw.lds_misaligned_passes_per_byte, !write));
               cost = lds_cost(a, op.lane_bytes, hw, write);
@@ -502,8 +503,9 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             const std::vector<MemLevel>& lv = mem.levels[size_t(w.rw - rec.waves.data())];
             size_t n[4] = {};
             if (st.addr_count) {
-              std::span<const uint64_t> a(w.rw->addrs.data() + st.addr_first, st.addr_count);
-              const size_t nl = cache_lines(a, op.lane_bytes, line).size();
+              sim::StepAddressBuffer buf;
+              const std::span<const uint64_t> a = sim::step_addresses(*w.rw, st, buf);
+              const size_t nl = cache_line_count(a, op.lane_bytes, line);
               for (size_t i = 0; i < nl; ++i) ++n[size_t(w.line_pos < lv.size() ? lv[w.line_pos++] : MemLevel::Hbm)];
             } else {  // no recorded addresses: contiguous lanes, from HBM
               n[size_t(MemLevel::Hbm)] = (size_t(st.active) * std::max<size_t>(op.lane_bytes, 4) + size_t(line) - 1) / size_t(line);
@@ -585,11 +587,21 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     // Clock replays: jump over cycles in which no wave can act (every resident wave waits for a
     // known cycle). Issue and end cycles are those of the cycle-by-cycle run; the per-turn
     // statistics of the skipped cycles are not counted.
-    if (cfg.skip_idle_cycles && pending_first == 0) {
+    // An active wave acts only in its SIMD's issue turns (cycle % simds), so its next cycle is the
+    // first of those at or after it is ready: a wave that is ready, or waits on a port, lets the
+    // other SIMDs' turns pass too.
+    // Slots whose first workgroup has not started matter only while workgroups remain to start (a CU's
+    // share may hold fewer workgroups than it has slots).
+    if (cfg.skip_idle_cycles && (pending_first == 0 || launched >= cfg.workgroups)) {
       uint64_t next = ~uint64_t(0);
+      const uint64_t simds = uint64_t(hw.simds);
       for (const WaveState& w : waves) {
-        if (w.state == WaveState::Active) next = std::min(next, std::max(w.ready, c + 1));
-        else if (w.state == WaveState::Draining) next = std::min(next, std::max(std::max(lgkm_done(w.lgkm), last_or(w.vm, 0)), c + 1));
+        if (w.state == WaveState::Active) {
+          const uint64_t r = std::max(w.ready, c + 1);
+          next = std::min(next, r + (uint64_t(w.simd) + simds - r % simds) % simds);
+        } else if (w.state == WaveState::Draining) {
+          next = std::min(next, std::max(std::max(lgkm_done(w.lgkm), last_or(w.vm, 0)), c + 1));
+        }
       }
       if (!lds_waiting.empty()) next = c + 1;  // the LDS may start a waiting instruction any cycle
       if (next != ~uint64_t(0) && next > c + 1) c = next - 1;

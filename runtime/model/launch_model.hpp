@@ -54,9 +54,9 @@ struct ModelOptions {
   // In-kernel clocks (clock_reads.hpp), for kernels that read s_memtime / s_memrealtime:
   int clock_runs = 4;                     // functional runs at most to reach a fixed point of the clock values (>= 2)
   uint64_t clock_workgroups_limit = 4096; // workgroups replayed at most to give every clock read its value
-  // CUs whose shares replay alike (same streams, global addresses one line-aligned offset apart per
-  // workgroup; clock_reads.cpp) take one replay's cycles. Off for a CU model whose timing depends on
-  // absolute global addresses.
+  // CUs whose shares replay alike (same streams and LDS addresses, global accesses covering the same
+  // lines up to their names; clock_reads.cpp) take one replay's cycles. Off for a CU model whose
+  // timing depends on absolute global addresses or on offsets in a line.
   bool clock_share_equal_cus = true;
   // Run 1 follows which values derive from a clock (runtime/sim/clock_taint.hpp); when none reaches a
   // branch, EXEC or an address, the fed run is not recorded. Off: every run is recorded and compared.

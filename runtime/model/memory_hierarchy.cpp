@@ -1,6 +1,7 @@
 #include "runtime/model/memory_hierarchy.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
 
@@ -23,7 +24,10 @@ class Cache {
   Cache(uint64_t bytes, int line, int ways) : ways_(std::max(1, ways)) {
     const uint64_t lines = std::max<uint64_t>(1, bytes / uint64_t(std::max(1, line)));
     sets_ = std::max<uint64_t>(1, lines / uint64_t(ways_));
-    set_base_.assign(size_t(sets_), kNone);
+    // calloc: a large table comes as zero pages the kernel maps only where a set is touched (the
+    // Infinity Cache's 512 KiB table per model run would otherwise be written whole every time).
+    set_base_.reset(static_cast<uint32_t*>(std::calloc(size_t(sets_), sizeof(uint32_t))));
+    if (!set_base_) throw Error("model: no memory for a cache model of " + std::to_string(sets_) + " sets");
   }
   struct Result {
     bool hit = false;
@@ -36,12 +40,12 @@ class Cache {
     Result r;
     uint32_t& b = set_base_[size_t(line % sets_)];
     if (b == kNone) {
-      b = uint32_t(tag_.size());
+      b = uint32_t(tag_.size()) + 1;
       tag_.resize(tag_.size() + size_t(ways_), 0);
       stamp_.resize(tag_.size(), 0);
       dirty_.resize(tag_.size(), 0);
     }
-    const size_t base = b;
+    const size_t base = b - 1;
     size_t victim = base;
     for (size_t i = base; i < base + size_t(ways_); ++i) {
       if (tag_[i] == line + 1) {
@@ -69,10 +73,13 @@ class Cache {
   }
 
  private:
-  static constexpr uint32_t kNone = ~0u;
+  static constexpr uint32_t kNone = 0;
+  struct Free {
+    void operator()(uint32_t* p) const { std::free(p); }
+  };
   int ways_;
   uint64_t sets_ = 1;
-  std::vector<uint32_t> set_base_;  // first entry of each set in tag_ (kNone: not touched yet)
+  std::unique_ptr<uint32_t[], Free> set_base_;  // 1 + first entry of each set in tag_ (kNone: not touched yet)
   std::vector<uint64_t> tag_;       // line + 1; 0 = empty
   std::vector<uint64_t> stamp_;     // last use (LRU)
   std::vector<uint8_t> dirty_;
@@ -93,8 +100,10 @@ sim::LineWave lines_of(const sim::Recording& rec, const sim::RecordedWave& w, in
     const sim::RecordedOp& op = rec.ops[st.op];
     if (op.unit != isa::Unit::VMEM || !st.addr_count) continue;
     const uint64_t written = op.info && (op.info->is_store || op.info->is_atomic) ? 1 : 0;
-    for (uint64_t l : cache_lines({w.addrs.data() + st.addr_first, st.addr_count}, op.lane_bytes, line))
-      lw.lines.push_back(l << 1 | written);
+    sim::StepAddressBuffer buf;
+    const size_t first = lw.lines.size();
+    append_cache_lines(sim::step_addresses(w, st, buf), op.lane_bytes, line, lw.lines);
+    for (size_t i = first; i < lw.lines.size(); ++i) lw.lines[i] = lw.lines[i] << 1 | written;
     lw.access_end.push_back(uint32_t(lw.lines.size()));
   }
   return lw;

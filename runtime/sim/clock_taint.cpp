@@ -2,6 +2,7 @@
 #include "runtime/sim/clock_taint.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "jit/isa/implicit_regs.hpp"
 #include "jit/isa/opcode.hpp"
@@ -57,16 +58,27 @@ Range hull(const uint64_t* a, int n, uint64_t bytes) {
   return lo == ~0ull ? Range{1, 0} : Range{lo, hi + std::max<uint64_t>(bytes, 1)};
 }
 
+// The same of a recorded step, without writing out an affine step's addresses.
+Range hull(const RecordedWave& w, const RecordedStep& st, uint64_t bytes) {
+  const uint64_t* p = w.addrs.data() + st.addr_first;
+  if (!st.affine) return hull(p, st.addr_count, bytes);
+  const uint64_t base = p[0], stride = p[1], mask = p[2];
+  if (!mask) return Range{1, 0};
+  const uint64_t first = base + uint64_t(std::countr_zero(mask)) * stride;
+  const unsigned __int128 last = first + (unsigned __int128)(uint64_t(63 - std::countl_zero(mask) - std::countr_zero(mask))) * stride;
+  if (last <= ~0ull) return Range{first, uint64_t(last) + std::max<uint64_t>(bytes, 1)};  // increasing addresses
+  StepAddressBuffer buf;  // a negative stride, or addresses that wrap: the lane-by-lane hull
+  return hull(step_addresses(w, st, buf).data(), 64, bytes);
+}
+
 std::string where(const Op& op, const std::string& why) { return "pc " + hex(op.pc) + " '" + op.text + "': " + why; }
 
-// What taint_step needs of an instruction beyond its registers: a function of its table row, unit
-// and decoded source count only, so worked out once per instruction and host thread (keyed by
-// those, so an entry left from another kernel is recomputed, never reused).
+// What taint_step needs of an instruction: a function of its decoded form, so worked out once per
+// instruction, launch and host thread (the cache is dropped when the thread records another launch,
+// Launch::rec_serial). Registers as masks and lists, so that a step tests the wave's state with a few
+// word operations.
 struct OpFacts {
   bool valid = false;
-  const isa::InstrInfo* info = nullptr;
-  uint8_t ns = 0, nd = 0;
-  isa::Unit unit = isa::Unit::Misc;
   // LLVM leaves out the VCC of some VOP2 carry forms (decode.cpp, dest_count): a row operand the
   // decoded instruction lacks is taken to be VCC, read (a missing source) or written (a missing def).
   bool unnamed_vcc_read = false, unnamed_vcc_write = false;
@@ -75,19 +87,38 @@ struct OpFacts {
   uint8_t also_read = 0;   // bit j: op.d[j] is a def the instruction also reads
   int sbase = -1;          // sbase_source
   bool reads_memory = false, cond_branch = false;
+  bool clock = false;      // s_memtime / s_memrealtime (clock_kind)
+  // Scalar registers (and SCC) read as an address / as data: named sources by address_sources,
+  // defs also read, VCCZ/EXECZ as VCC/EXEC, implicit SCC/VCC reads as data.
+  std::bitset<kSFileSize> addr_s, data_s;
+  bool addr_scc = false, data_scc = false;
+  struct VRange {
+    uint16_t first = 0, end = 0;  // rows [first, end)
+    bool addr = false;            // read as an address (else data)
+    bool whole = false;           // defs: a whole-lane write of the EXEC lanes (else it can only add)
+  };
+  VRange vsrc[7];  // vector sources and defs also read
+  uint8_t nvsrc = 0;
+  std::bitset<kSFileSize> def_s;  // scalar registers written
+  bool def_exec = false, def_m0 = false;  // a scalar def names EXEC / M0
+  VRange vdef[2];
+  uint8_t nvdef = 0;
 };
-thread_local std::vector<OpFacts> op_facts;
+struct FactsCache {
+  uint64_t launch = 0;  // Launch::rec_serial of the entries
+  std::vector<OpFacts> ops;
+};
+thread_local FactsCache facts_cache;
 
-const OpFacts& facts_of(const Op& op) {
-  if (op_facts.size() <= op.index) op_facts.resize(size_t(op.index) + 1);
-  OpFacts& f = op_facts[op.index];
-  if (f.valid && f.info == op.info && f.ns == op.ns && f.nd == op.nd && f.unit == op.unit) return f;
-  f = OpFacts{};
+const OpFacts& facts_of(const Op& op, const Launch& L) {
+  FactsCache& c = facts_cache;
+  if (c.launch != L.rec_serial) [[unlikely]] {
+    c.ops.assign(L.dk->ops.size(), OpFacts{});
+    c.launch = L.rec_serial;
+  }
+  OpFacts& f = c.ops[op.index];
+  if (f.valid) [[likely]] return f;
   f.valid = true;
-  f.info = op.info;
-  f.ns = op.ns;
-  f.nd = op.nd;
-  f.unit = op.unit;
   const isa::InstrInfo* info = op.info;
   if (info) {
     f.imp = isa::implicit_regs(*info);
@@ -105,9 +136,48 @@ const OpFacts& facts_of(const Op& op) {
     f.unnamed_vcc_read = vector && op.ns < uses;
     f.unnamed_vcc_write = vector && op.nd < defs;
   }
+  f.clock = clock_kind(info) != ClockKind::None;
   f.reads_memory = info && memory_unit(op.unit) && (info->is_load || info->is_atomic);
   f.addr_mask = memory_unit(op.unit) ? address_sources(op) : 0;
   f.sbase = op.unit == isa::Unit::SMEM ? sbase_source(op) : -1;
+  // The register masks and lists (what taint_step's sources and results loops read).
+  auto read = [&](const Src& x, bool addr) {
+    std::bitset<kSFileSize>& m = addr ? f.addr_s : f.data_s;
+    switch (x.k) {
+      case SrcKind::S:
+        for (int r = x.idx; r < x.idx + x.n && r < kSFileSize; ++r) m[r] = true;
+        break;
+      case SrcKind::Scc: (addr ? f.addr_scc : f.data_scc) = true; break;
+      case SrcKind::Vccz: m[kVccLo] = m[kVccHi] = true; break;
+      case SrcKind::Execz: m[kExecLo] = m[kExecHi] = true; break;
+      case SrcKind::V:
+        f.vsrc[f.nvsrc++] = {x.idx, uint16_t(std::min<size_t>(size_t(x.idx) + x.n, kVFile)), addr, false};
+        break;
+      default: break;
+    }
+  };
+  auto also_read = [&](int j) { return j < 8 && ((f.also_read >> j) & 1); };
+  for (int k = 0; k < op.ns; ++k) read(op.s[k], (f.addr_mask >> k) & 1);
+  for (int j = 0; j < op.nd; ++j)
+    if (also_read(j)) read(op.d[j], false);
+  if (f.imp.reads_scc) f.data_scc = true;
+  if (f.imp.reads_vcc || f.unnamed_vcc_read) f.data_s[kVccLo] = f.data_s[kVccHi] = true;
+  for (int j = 0; j < op.nd; ++j) {
+    const Src& d = op.d[j];
+    if (d.k == SrcKind::S) {
+      for (int r = d.idx; r < d.idx + d.n; ++r) {
+        f.def_exec |= r == kExecLo || r == kExecHi;
+        f.def_m0 |= r == kM0;
+        if (r < kSFileSize) f.def_s[r] = true;
+      }
+    } else if (d.k == SrcKind::V) {
+      // Whole-lane writes of the EXEC lanes replace the state; partial writes (SDWA, op_sel halves,
+      // D16 loads, read-modify-write defs, MFMA and the other units) can only add to it.
+      const bool whole = f.reads_memory ? !(info->d16 || info->d16_hi)
+                                        : op.unit == isa::Unit::VALU && !op.sdwa && op.op_sel == 0 && !also_read(j);
+      f.vdef[f.nvdef++] = {d.idx, uint16_t(size_t(d.idx) + d.n), false, whole};
+    }
+  }
   return f;
 }
 
@@ -115,9 +185,9 @@ const OpFacts& facts_of(const Op& op) {
 
 void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int n) {
   const isa::InstrInfo* info = op.info;
-  const bool clock = clock_kind(info) != ClockKind::None;
+  const OpFacts& f = facts_of(op, *w.L);
+  const bool clock = f.clock;
   if (!t.active && !clock && !memory_unit(op.unit)) return;  // nothing derives from a clock yet
-  const OpFacts& f = facts_of(op);
   const bool reads_memory = f.reads_memory;
   if (op.unit == isa::Unit::SMEM && reads_memory) {
     if (f.sbase < 0) {
@@ -139,36 +209,16 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
     return;
   }
   const isa::ImplicitRegs& imp = f.imp;
-  auto s_tainted = [&](const Src& s) {
-    switch (s.k) {
-      case SrcKind::S:
-        for (int r = s.idx; r < s.idx + s.n && r < kSFileSize; ++r)
-          if (t.sgpr[r]) return true;
-        return false;
-      case SrcKind::Scc: return t.scc;
-      case SrcKind::Vccz: return bool(t.sgpr[kVccLo] || t.sgpr[kVccHi]);
-      case SrcKind::Execz: return bool(t.sgpr[kExecLo] || t.sgpr[kExecHi]);
-      default: return false;
-    }
-  };
-  auto v_lanes = [&](const Src& s) {
-    uint64_t m = 0;
-    if (s.k == SrcKind::V)
-      for (size_t r = s.idx; r < size_t(s.idx) + s.n && r < t.vgpr.size(); ++r) m |= t.vgpr[r];
-    return m;
-  };
-  auto tainted = [&](const Src& s) { return s_tainted(s) || v_lanes(s) != 0; };
   // Sources: named ones (addresses apart), defs the instruction also reads, implicit reads.
-  const uint32_t addr_mask = f.addr_mask;
-  bool addr = false, data = false;
-  for (int k = 0; k < op.ns; ++k)
-    if (tainted(op.s[k])) ((addr_mask >> k) & 1 ? addr : data) = true;
-  auto also_read = [&](int j) { return j < 8 && ((f.also_read >> j) & 1); };
-  for (int j = 0; j < op.nd; ++j)
-    if (also_read(j) && tainted(op.d[j])) data = true;
+  bool addr = (t.sgpr & f.addr_s).any() || (f.addr_scc && t.scc);
+  bool data = (t.sgpr & f.data_s).any() || (f.data_scc && t.scc);
+  for (int i = 0; i < f.nvsrc; ++i) {
+    const OpFacts::VRange& v = f.vsrc[i];
+    uint64_t m = 0;
+    for (size_t r = v.first; r < v.end && r < t.vgpr.size(); ++r) m |= t.vgpr[r];
+    if (m) (v.addr ? addr : data) = true;
+  }
   const bool vcc = t.sgpr[kVccLo] || t.sgpr[kVccHi];
-  if (imp.reads_scc && t.scc) data = true;
-  if ((imp.reads_vcc || f.unnamed_vcc_read) && vcc) data = true;
   const bool any = addr || data;
   auto reach = [&](const std::string& why) { t.reached = where(op, why); };
   // Where such a value would change the streams, or leave what this check follows.
@@ -181,15 +231,8 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
     return reach(std::string("a clock-derived value is the branch condition (") + (imp.reads_scc ? "SCC" : "VCC") + ")");
   if (op.unit == isa::Unit::Branch && any) return reach("a clock-derived value is a branch target");
   if (any) {
-    bool exec = imp.writes_exec, m0 = imp.writes_m0;
-    for (int j = 0; j < op.nd; ++j)
-      if (op.d[j].k == SrcKind::S)
-        for (int r = op.d[j].idx; r < op.d[j].idx + op.d[j].n; ++r) {
-          exec |= r == kExecLo || r == kExecHi;
-          m0 |= r == kM0;
-        }
-    if (exec) return reach("a clock-derived value is written to EXEC");
-    if (m0) return reach("a clock-derived value is written to M0");
+    if (imp.writes_exec || f.def_exec) return reach("a clock-derived value is written to EXEC");
+    if (imp.writes_m0 || f.def_m0) return reach("a clock-derived value is written to M0");
     if (imp.writes_mode) return reach("a clock-derived value is written to MODE");
     if (!info) return reach("a clock-derived value is read by an instruction outside the ISA table (not followed)");
     const isa::Unit u = op.unit;
@@ -205,21 +248,17 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
       return reach("a clock-derived value is stored where the check does not follow it (scalar, scratch, flat or atomic store)");
   }
   // Results: a load's come from memory; the others derive from a clock when a source does.
-  const uint64_t exec = w.exec();
-  for (int j = 0; j < op.nd; ++j) {
-    const Src& d = op.d[j];
-    const bool value = reads_memory ? false : any;
-    if (d.k == SrcKind::S) {
-      for (int r = d.idx; r < d.idx + d.n && r < kSFileSize; ++r) t.sgpr[r] = value;
-    } else if (d.k == SrcKind::V) {
-      // Whole-lane writes of the EXEC lanes replace the state; partial writes (SDWA, op_sel halves,
-      // D16 loads, read-modify-write defs, MFMA and the other units) can only add to it.
-      const bool whole = reads_memory ? !(info->d16 || info->d16_hi)
-                                      : op.unit == isa::Unit::VALU && !op.sdwa && op.op_sel == 0 && !also_read(j);
-      if (value && t.vgpr.size() < size_t(d.idx) + d.n) t.vgpr.resize(std::min<size_t>(kVFile, size_t(d.idx) + d.n), 0);
-      for (size_t r = d.idx; r < size_t(d.idx) + d.n && r < t.vgpr.size(); ++r) {
+  const bool value = reads_memory ? false : any;
+  if (value) t.sgpr |= f.def_s;
+  else t.sgpr &= ~f.def_s;
+  if (f.nvdef) {
+    const uint64_t exec = w.exec();
+    for (int j = 0; j < f.nvdef; ++j) {
+      const OpFacts::VRange& d = f.vdef[j];
+      if (value && t.vgpr.size() < d.end) t.vgpr.resize(std::min<size_t>(kVFile, d.end), 0);
+      for (size_t r = d.first; r < d.end && r < t.vgpr.size(); ++r) {
         uint64_t& m = t.vgpr[r];
-        if (whole) m = (m & ~exec) | (value ? exec : 0);
+        if (d.whole) m = (m & ~exec) | (value ? exec : 0);
         else if (value) m = ~0ull;
       }
     }
@@ -246,7 +285,8 @@ struct RangeSet {
     r = std::move(m);
   }
   bool hits(const Range& x) const {
-    if (x.first >= x.second) return false;
+    if (x.first >= x.second || r.empty()) return false;
+    if (x.second <= r.front().first || x.first >= r.back().second) return false;  // outside them all (most loads)
     auto it = std::upper_bound(r.begin(), r.end(), Range{x.first, ~0ull});  // first range starting after x.first
     if (it != r.begin() && std::prev(it)->second > x.first) return true;
     return it != r.end() && it->first < x.second;
@@ -295,7 +335,7 @@ std::string clock_taint_verdict(const Recording& r) {
         const bool ds = o.unit == isa::Unit::DS;
         const RangeSet& set = ds ? lds : global;
         if (set.empty()) continue;
-        if (set.hits(hull(w.addrs.data() + st.addr_first, st.addr_count, std::max<uint64_t>(o.lane_bytes, 16))))
+        if (set.hits(hull(w, st, std::max<uint64_t>(o.lane_bytes, 16))))
           return wave_name(w) + ", pc " + hex(o.pc) + " '" + o.text + "': it loads " + (ds ? "LDS" : "global memory") +
                  " where a clock-derived value was stored";
       }

@@ -983,6 +983,15 @@ int memory_addresses(Wave& w, const Op& op, uint64_t* out) {
     for (int l = 0; l < 64; ++l) out[l] = ((e >> l) & 1) ? addr_of(l) : kNoAddress;
     return 64;
   };
+  // The same for an address that any lane may compute (no memory read, no fault): every lane
+  // computed, then the lanes outside EXEC cleared (the loop vectorizes).
+  auto all_lanes = [&](auto&& addr_of) {
+    for (int l = 0; l < 64; ++l) out[l] = addr_of(l);
+    if (e != ~0ull)
+      for (int l = 0; l < 64; ++l)
+        if (!((e >> l) & 1)) out[l] = kNoAddress;
+    return 64;
+  };
   if (op.fn == &ds_read || op.fn == &ds_write ||
       (op.unit == isa::Unit::DS && op.fn != &ds_bpermute && op.fn != &ds_permute && op.fn != &ds_swizzle &&
        op.s[0].k == SrcKind::V)) {
@@ -991,13 +1000,22 @@ int memory_addresses(Wave& w, const Op& op, uint64_t* out) {
     ds.for_each(w, op, [&](int l, int k, uint32_t a) { out[k * 64 + l] = a; });
     return ds.two ? 128 : 64;
   }
-  if (op.fn == &g_load || op.fn == &g_load_lds) {
-    const Src* saddr = op.ns > 1 ? &op.s[1] : nullptr;
-    return lanes([&](int l) { return vaddr_of(w, op, op.s[0], saddr, l); });
-  }
-  if (op.fn == &g_store) {
-    const Src* saddr = op.ns > 2 ? &op.s[2] : nullptr;
-    return lanes([&](int l) { return vaddr_of(w, op, op.s[0], saddr, l); });
+  if (op.fn == &g_load || op.fn == &g_load_lds || op.fn == &g_store) {
+    const Src* saddr = op.ns > (op.fn == &g_store ? 2 : 1) ? &op.s[op.fn == &g_store ? 2 : 1] : nullptr;
+    const Src& va = op.s[0];
+    if (va.k == SrcKind::V) {  // vaddr_of's two forms with the lane loop's invariants hoisted (it vectorizes)
+      const uint32_t* lo = &w.v[size_t(va.idx) * 64];
+      if (saddr && saddr->k == SrcKind::S) {
+        const uint64_t base = read_s64(w, *saddr) + int64_t(op.offset);
+        return all_lanes([&](int l) { return base + lo[l]; });
+      }
+      if (size_t(va.idx) + 1 < size_t(kVFile)) {
+        const uint32_t* hi = &w.v[(size_t(va.idx) + 1) * 64];
+        const uint64_t off = uint64_t(int64_t(op.offset));
+        return all_lanes([&](int l) { return (uint64_t(lo[l]) | uint64_t(hi[l]) << 32) + off; });
+      }
+    }
+    return lanes([&](int l) { return vaddr_of(w, op, va, saddr, l); });
   }
   if (op.fn == &buf_load || op.fn == &buf_load_dispatch || op.fn == &buf_store) {
     const bool store = op.fn == &buf_store;

@@ -3,6 +3,10 @@
 #include <atomic>
 #include <bit>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -10,8 +14,10 @@ namespace cdnajit::sim {
 namespace {
 
 // Recorded waves of one launch execute much the same instruction streams, so each reserves at its
-// first step what the waves before it on the same host thread grew to: its vectors then grow once
-// instead of doubling (each doubling copies the wave's addresses into fresh memory). The hint
+// first step the most the waves before it on the same host thread recorded: its vectors then need not
+// grow by doubling (each doubling copies the wave's steps into fresh memory), and hold no more than
+// such a wave needs (a doubled capacity per wave made the recording of a whole grid twice its size in
+// fresh pages). The hint
 // belongs to one launch: begin_recording bumps the epoch, and a hint of another launch or epoch is
 // dropped (it only sizes allocations; the recorded data does not depend on it). At most
 // kMaxHintBytes per vector, so one long wave does not make every later short one reserve its size.
@@ -24,10 +30,53 @@ struct CapacityHint {
 };
 thread_local CapacityHint capacity_hint;
 
+// Bit l: a[l] != kNoAddress. Eight lanes per compare where the host has AVX-512 (it runs for every
+// memory instruction a recorded wave executes), the scalar loop elsewhere (same answer).
+uint64_t address_mask_portable(const uint64_t* a) {
+  uint64_t mask = 0;
+  for (int l = 0; l < 64; ++l) mask |= uint64_t(a[l] != kNoAddress) << l;
+  return mask;
+}
+// a[l] - a[l - 1] == stride for every l in 1..63.
+bool equal_steps_portable(const uint64_t* a, uint64_t stride) {
+  bool ok = true;
+  for (int l = 1; l < 64; ++l) ok &= a[l] - a[l - 1] == stride;
+  return ok;
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) uint64_t address_mask_avx512(const uint64_t* a) {
+  const __m512i none = _mm512_set1_epi64(-1);
+  uint64_t mask = 0;
+  for (int i = 0; i < 8; ++i) mask |= uint64_t(_mm512_cmpneq_epu64_mask(_mm512_loadu_si512(a + 8 * i), none)) << (8 * i);
+  return mask;
+}
+__attribute__((target("avx512f"))) bool equal_steps_avx512(const uint64_t* a, uint64_t stride) {
+  const __m512i s = _mm512_set1_epi64(int64_t(stride));
+  __mmask8 bad = 0;
+  for (int i = 0; i < 7; ++i)  // lanes 8i+1 .. 8i+8 against their left neighbours
+    bad |= _mm512_cmpneq_epu64_mask(_mm512_sub_epi64(_mm512_loadu_si512(a + 8 * i + 1), _mm512_loadu_si512(a + 8 * i)), s);
+  bad |= _mm512_cmpneq_epu64_mask(_mm512_sub_epi64(_mm512_loadu_si512(a + 56), _mm512_loadu_si512(a + 55)), s);  // 56..63
+  return !bad;
+}
+const bool kAffineAvx512 = __builtin_cpu_supports("avx512f");
+// std::popcount is a library call on the baseline ISA; the host's instruction where it has one.
+__attribute__((target("popcnt"))) int exec_population_popcnt(uint64_t e) { return __builtin_popcountll(e); }
+const bool kPopcnt = __builtin_cpu_supports("popcnt");
+int exec_population(uint64_t e) { return kPopcnt ? exec_population_popcnt(e) : std::popcount(e); }
+uint64_t address_mask(const uint64_t* a) { return kAffineAvx512 ? address_mask_avx512(a) : address_mask_portable(a); }
+bool equal_steps(const uint64_t* a, uint64_t stride) {
+  return kAffineAvx512 ? equal_steps_avx512(a, stride) : equal_steps_portable(a, stride);
+}
+#else
+int exec_population(uint64_t e) { return std::popcount(e); }
+uint64_t address_mask(const uint64_t* a) { return address_mask_portable(a); }
+bool equal_steps(const uint64_t* a, uint64_t stride) { return equal_steps_portable(a, stride); }
+#endif
+
 }  // namespace
 
 void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint64_t workgroups) {
-  recording_epoch.fetch_add(1, std::memory_order_relaxed);
+  L.rec_serial = recording_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
   r.arch = L.arch;
   r.kernel = L.dk->info;
   r.waves_per_workgroup = waves_per_workgroup;
@@ -70,6 +119,37 @@ void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint
   }
 }
 
+// The stride is the signed distance of the first two lanes with an address over their lane
+// distance, so with lanes missing between them a stride of 2^57 or more may not be found (the step
+// is then stored lane by lane: exact all the same, and still the same words for the same addresses).
+bool affine_addresses(const uint64_t* a, uint64_t out[kAffineWords]) {
+  const uint64_t mask = address_mask(a);
+  uint64_t stride = 0, base = 0;
+  if (mask == ~0ull) {  // every lane (the common case): equal steps between neighbours, no multiply
+    stride = a[1] - a[0];
+    if (!equal_steps(a, stride)) return false;
+    base = a[0];
+  } else if (mask) {
+    const int f = std::countr_zero(mask);
+    const uint64_t rest = mask & (mask - 1);
+    if (rest) {
+      const int g = std::countr_zero(rest);
+      const int64_t diff = int64_t(a[g] - a[f]);
+      if (diff % (g - f)) return false;
+      stride = uint64_t(diff / (g - f));
+    }
+    base = a[f] - uint64_t(f) * stride;
+    for (uint64_t m = rest; m; m &= m - 1) {
+      const int l = std::countr_zero(m);
+      if (a[l] != base + uint64_t(l) * stride) return false;
+    }
+  }
+  out[0] = base;
+  out[1] = stride;
+  out[2] = mask;
+  return true;
+}
+
 void record_step(RecordedWave& rw, Wave& w, const Op& op) {
   CapacityHint& hint = capacity_hint;
   if (rw.steps.empty()) [[unlikely]] {
@@ -78,23 +158,26 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op) {
     rw.steps.reserve(std::min(hint.steps, kMaxHintBytes / sizeof(RecordedStep)));
     rw.addrs.reserve(std::min(hint.addrs, kMaxHintBytes / sizeof(uint64_t)));
   }
-  if (rw.steps.size() == rw.steps.capacity()) hint.steps = std::max(hint.steps, 2 * rw.steps.size() + 1);
-  if (rw.addrs.size() + 128 > rw.addrs.capacity()) hint.addrs = std::max(hint.addrs, 2 * rw.addrs.size() + 128);
   RecordedStep st;
   st.op = op.index;
-  st.active = uint8_t(std::popcount(w.exec()));
+  st.active = uint8_t(exec_population(w.exec()));
   uint64_t a[128];
   int n = 0;
   if (op.unit == isa::Unit::DS || op.unit == isa::Unit::VMEM) {
     n = memory_addresses(w, op, a);
     if (n) {
       st.addr_first = uint32_t(rw.addrs.size());
-      st.addr_count = uint16_t(n);
-      rw.addrs.insert(rw.addrs.end(), a, a + n);
+      st.addr_count = uint8_t(n);
+      uint64_t words[kAffineWords];
+      st.affine = n == 64 && affine_addresses(a, words);
+      if (st.affine) rw.addrs.insert(rw.addrs.end(), words, words + kAffineWords);
+      else rw.addrs.insert(rw.addrs.end(), a, a + n);
     }
   }
   if (w.L->rec->track_clock_taint) [[unlikely]] taint_step(rw.taint, w, op, a, n);
   rw.steps.push_back(st);
+  hint.steps = std::max(hint.steps, rw.steps.size());
+  hint.addrs = std::max(hint.addrs, rw.addrs.size());
   const uint64_t bytes = rw.steps.size() * sizeof(RecordedStep) + rw.addrs.size() * sizeof(uint64_t);
   if (bytes - rw.charged < kRecordingChargeBytes) [[likely]]
     return;

@@ -5,6 +5,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,23 +34,51 @@ inline constexpr uint64_t kNoAddress = ~0ull;
 // One executed wave-instruction.
 struct RecordedStep {
   uint32_t op = 0;          // instruction index into Recording::ops
-  uint32_t addr_first = 0;  // first of addr_count entries in RecordedWave::addrs
-  uint16_t addr_count = 0;  // 0 (no memory access or not recorded), 64, or 128 (two addresses per lane)
+  uint32_t addr_first = 0;  // its addresses' first word in RecordedWave::addrs
+  uint8_t addr_count = 0;   // addresses: 0 (no memory access or not recorded), 64, or 128 (two per lane)
+  bool affine = false;      // the addresses are stored as kAffineWords words (step_addresses)
   uint8_t active = 0;       // EXEC population before the instruction
   bool taken = false;       // branch taken
 };
+
+// Words of RecordedWave::addrs an affine step takes: base, stride, lane mask.
+inline constexpr uint32_t kAffineWords = 3;
 
 struct RecordedWave {
   uint64_t workgroup = 0;   // linear workgroup id
   int wave_in_wg = 0;
   uint64_t charged = 0;     // bytes of this wave already counted in Recording::used
   std::vector<RecordedStep> steps;
-  // Per-lane addresses of memory instructions, 64 per access slot, lane order;
-  // inactive lanes hold kNoAddress. LDS byte addresses for DS, device byte
-  // addresses for global/flat/buffer.
+  // Per-lane addresses of memory instructions, 64 per access slot, lane order; inactive lanes hold
+  // kNoAddress. LDS byte addresses for DS, device byte addresses for global/flat/buffer. A step whose
+  // 64 addresses are base + lane * stride on every lane that has one (a coalesced access: most of
+  // them) is stored as those three words instead (RecordedStep::affine), so a recording of every
+  // workgroup of a grid stays small; read a step's addresses with step_addresses.
   std::vector<uint64_t> addrs;
   ClockTaint taint;  // with Recording::track_clock_taint: its clock-derived values (clock_taint.hpp)
 };
+
+// Room for one step's addresses, expanded.
+struct StepAddressBuffer {
+  uint64_t a[128];
+};
+
+// The step's addr_count addresses in lane order (kNoAddress where a lane has none): a view of the
+// wave's words, or for an affine step its addresses written out into `buf`.
+inline std::span<const uint64_t> step_addresses(const RecordedWave& w, const RecordedStep& st, StepAddressBuffer& buf) {
+  const uint64_t* p = w.addrs.data() + st.addr_first;
+  if (!st.affine) return {p, st.addr_count};
+  const uint64_t base = p[0], stride = p[1], mask = p[2];
+  for (uint32_t l = 0; l < 64; ++l) buf.a[l] = (mask >> l) & 1 ? base + l * stride : kNoAddress;
+  return {buf.a, 64};
+}
+
+// When the 64 addresses `a` (kNoAddress: the lane has none) are base + lane * stride on every lane
+// that has one, writes base, stride and the mask of those lanes to `out` and returns true (with lanes
+// missing between the first two, only for strides below 2^57: record.cpp). The form is unique (base
+// and stride follow from the first two such lanes; one lane: stride 0; none: all 0), so two steps'
+// stored words are equal exactly when their addresses are.
+bool affine_addresses(const uint64_t* a, uint64_t out[kAffineWords]);
 
 // Global-memory cache lines one wave touched, for the memory-hierarchy model
 // (runtime/model/memory_hierarchy.hpp): per VMEM access with addresses, its distinct

@@ -299,6 +299,9 @@ struct Launch {
   uint64_t pc_base = 0;
   std::vector<uint32_t> preload;  // kernarg dwords preloaded into user SGPRs
   Recording* rec = nullptr;       // Options::recording
+  // With a recording: a number no other recorded launch of the process has (begin_recording), so a
+  // host thread's caches of per-instruction facts know when they belong to another launch.
+  uint64_t rec_serial = 0;
   std::vector<std::pair<uint64_t, uint32_t>> rec_index;  // (workgroup id, position in rec->workgroups), sorted
   // Options::time_limit_seconds as a point in time (time_point::max() = none).
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();

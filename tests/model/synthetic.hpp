@@ -46,7 +46,7 @@ inline sim::Recording recording(Arch arch, const std::vector<std::vector<Inst>>&
       st.active = 64;
       if (!in.addrs.empty()) {
         st.addr_first = uint32_t(rw.addrs.size());
-        st.addr_count = uint16_t(in.addrs.size());
+        st.addr_count = uint8_t(in.addrs.size());
         rw.addrs.insert(rw.addrs.end(), in.addrs.begin(), in.addrs.end());
       }
       r.ops.push_back(op);

@@ -295,7 +295,8 @@ TEST_CASE("In-kernel clocks: clang-22's clock64/wall_clock64 in every workgroup 
   const auto fake = launch(nullptr, nullptr);
   // 8 workgroups on 8 CUs (mi300x has 304): every CU modelled, not only the sampled CU 0. Their
   // streams differ only in where their lines lie, except that a workgroup's 320 bytes of `out` start
-  // at one of two offsets within a 128-byte line: two replays serve all eight.
+  // at one of two offsets within a 128-byte line, so its stores cover lines in one of two patterns:
+  // two replays serve all eight.
   CHECK(r.clocks.workgroups_reading == kGroups);
   CHECK(r.clocks.cus_reading == int(kGroups));
   CHECK(r.clocks.cus_replayed == 2);
@@ -339,22 +340,30 @@ TEST_CASE("In-kernel clocks: the replay's idle-cycle skipping keeps every clock 
   so.recording = &rec;
   sim.launch(co, "clocks", ka, dims(kGroups, kBlock), so);
   const model::LaunchPlan plan = model::plan_launch(*co.find("clocks"), hw.arch, dims(kGroups, kBlock), hw);
-  model::CuRunConfig cfg = model::cu_config(plan, hw);
-  cfg.workgroups = int(kGroups);  // all eight on one CU: waves queue for slots, SIMDs and memory
-  cfg.workgroup_slots = 2;
-  cfg.clock_reads = true;
-  const model::CuResult exact = model::run_cu(rec, hw, cfg);
-  cfg.skip_idle_cycles = true;
-  const model::CuResult skipped = model::run_cu(rec, hw, cfg);
-  REQUIRE(exact.clock_reads.size() == kGroups * kBlock / 64 * 10);
-  REQUIRE(skipped.clock_reads.size() == exact.clock_reads.size());
-  for (size_t i = 0; i < exact.clock_reads.size(); ++i) {
-    CHECK(skipped.clock_reads[i].workgroup == exact.clock_reads[i].workgroup);
-    CHECK(skipped.clock_reads[i].wave_in_wg == exact.clock_reads[i].wave_in_wg);
-    CHECK(skipped.clock_reads[i].cycle == exact.clock_reads[i].cycle);
+  // All eight on one CU in two slots (waves queue for slots, SIMDs and memory), and three in eight
+  // slots (a share smaller than the CU's slots, as most CUs' shares of a small grid are: five slots
+  // never start a workgroup).
+  for (const auto [workgroups, slots] : {std::pair{int(kGroups), 2}, std::pair{3, 8}}) {
+    INFO(workgroups << " workgroups in " << slots << " slots");
+    model::CuRunConfig cfg = model::cu_config(plan, hw);
+    cfg.workgroups = workgroups;
+    cfg.workgroup_slots = slots;
+    cfg.clock_reads = true;
+    const model::CuResult exact = model::run_cu(rec, hw, cfg);
+    cfg.skip_idle_cycles = true;
+    const model::CuResult skipped = model::run_cu(rec, hw, cfg);
+    REQUIRE(exact.clock_reads.size() == size_t(workgroups) * kBlock / 64 * 10);
+    REQUIRE(skipped.clock_reads.size() == exact.clock_reads.size());
+    for (size_t i = 0; i < exact.clock_reads.size(); ++i) {
+      CHECK(skipped.clock_reads[i].workgroup == exact.clock_reads[i].workgroup);
+      CHECK(skipped.clock_reads[i].wave_in_wg == exact.clock_reads[i].wave_in_wg);
+      CHECK(skipped.clock_reads[i].cycle == exact.clock_reads[i].cycle);
+    }
+    CHECK(skipped.workgroup_end == exact.workgroup_end);
+    CHECK(skipped.cycles == exact.cycles);
+    // The skipping visits fewer issue turns (it would not be worth its test otherwise).
+    CHECK(skipped.simd_turns < exact.simd_turns);
   }
-  CHECK(skipped.workgroup_end == exact.workgroup_end);
-  CHECK(skipped.cycles == exact.cycles);
 }
 
 namespace {
@@ -420,6 +429,22 @@ TEST_CASE("In-kernel clocks: clock values that reach memory but no branch or add
   // Modelled values: every workgroup starts at cycle 0 on its own CU, so t0 is the same small
   // cycle everywhere, and b's first term is t0 & 1.
   for (size_t g = 1; g < r.t.size() / 2; ++g) CHECK(r.t[2 * g] == r.t[0]);
+}
+
+TEST_CASE("In-kernel clocks: shares whose accesses cover the same lines replay once, with each CU's values", "[model][clocks]") {
+  // 16 workgroups on 16 CUs. Each stores t0 and t1 at t[2 * blockIdx.x]: 16 bytes at one of eight
+  // offsets in a 128-byte line, one line either way; their loads and stores of a and b cover lines
+  // alike. The CU model's global timing reads only the lines an access covers, so one replay serves
+  // all sixteen (counting offsets in a line as well, eight replays did).
+  const StreamRun shared = stream_timed({});
+  model::ModelOptions each;
+  each.clock_share_equal_cus = false;
+  const StreamRun apart = stream_timed(each);
+  CHECK(shared.report.clocks.cus_reading == 16);
+  CHECK(shared.report.clocks.cus_replayed == 1);
+  CHECK(apart.report.clocks.cus_replayed == 16);
+  CHECK(shared.t == apart.t);
+  CHECK(std::memcmp(shared.b.data(), apart.b.data(), shared.b.size() * 4) == 0);
 }
 
 TEST_CASE("In-kernel clocks: the unrecorded fed run gives the values of the recorded and compared one", "[model][clocks]") {
