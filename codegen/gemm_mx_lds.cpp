@@ -71,7 +71,19 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     tid_ = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
     c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
-    place_tile(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
+    if (c_.persistent > 0) {
+      // every offset relative to the output tile's origin; the tile's bases are scalars (persistent_setup)
+      m0_ = k_.sgpr("tile_origin");
+      k_.s_mov_b32(m0_, 0);
+      n0_ = m0_;
+      const WaveGrid w = wave_grid(tid_, c_.waves_m);
+      wave_ = w.wave;
+      wm_ = w.wm;
+      wn_ = w.wn;
+      lane_ = w.lane;
+    } else {
+      place_tile(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
+    }
     operand_dma_setup();
     scale_dma_setup();
     read_setup();
@@ -141,6 +153,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
       k_.s_cmp_lt_u32(first, sconst(a_slots(), "a_scale_slots"));
       k_.s_cselect_b64(ptr, sa_ptr_, ptr);
       scale_ptr_.push_back(ptr);
+      scale_first_.push_back(first);
       if (km) {  // a K block's bytes are `rows` apart: M for SA, N for SB
         Reg rows = k_.sgpr("scale_tensor_rows");
         k_.s_cmp_lt_u32(first, sconst(a_slots() + b_slots(), "scale_slots"));
@@ -248,14 +261,23 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // scale dwords, then the pointer advances, as pieces the schedule may spread between MFMAs
   // (ReadAheadHooks::load_pieces). Each DMA is two pieces, the M0 write and the load, so an MFMA
   // between them covers the SALU-writes-M0 hazard instead of an s_nop.
-  std::vector<ReadAheadHooks::Emit> load_pieces(int stage, int half) {
+  // `reset` (persistent): the first K tile of an output tile, so the half's pointers first take the
+  // bases of the output tile loaded next (persistent_setup, next_output).
+  std::vector<ReadAheadHooks::Emit> load_pieces(int stage, int half, bool reset = false) {
     std::vector<ReadAheadHooks::Emit> out;
     const Reg pa = next_a_[half], pb = next_b_[half];
+    if (reset)
+      out.push_back([this, half] {
+        k_.s_mov_b64(next_a_[half], load_a_base_);
+        k_.s_mov_b64(next_b_[half], load_b_base_);
+        for (size_t j = 0; j < next_s_[half].size(); ++j) k_.s_mov_b64(next_s_[half][j], load_s_base_[j]);
+      });
     auto dma = [&](Reg base, uint32_t byte, Reg off, Reg ptr, int lane_bytes) {
       out.push_back([this, base, byte] { k_.s_add_u32(m0, base, int64_t(byte)); });
       out.push_back([this, off, ptr, lane_bytes] {
         if (lane_bytes == 4) k_.global_load_lds_dword(off, ptr);
         else k_.global_load_lds_dwordx4(off, ptr);
+        ++vmem_issued_;
       });
     };
     const uint32_t per = uint32_t(p_.threads * 16);
@@ -341,7 +363,94 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     h.load_pieces = [&](int stage, int half) { return load_pieces(stage, half); };
     if (p_.transposed_acc) h.quadrant_stores = [&](int qa, int qb) { return quadrant_stores(qa, qb); };
     const int per_half = (p_.a_chunks + p_.b_chunks) / 2 + p_.scale_loads_per_half;
-    ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();
+    if (c_.persistent == 0)
+      return ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();
+    Reg outputs_left = persistent_setup();
+    acc_ = zero_accumulators(p_.blocks_m, p_.blocks_n, p_.acc_regs());
+    h.output_load_pieces = [&](int stage, int half, bool reset) { return load_pieces(stage, half, reset); };
+    h.vmem_issued = [&] { return vmem_issued_; };
+    h.next_output = [&] { next_output(); };
+    h.output_stores = [&](int qa, int qb, bool zero) { return quadrant_stores(qa, qb, zero); };
+    ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h))
+        .emit_dma_persistent(outputs_left);
+  }
+
+  // Persistent workgroups: workgroup w computes the output tiles of ids w, w + G, w + 2G, .. below
+  // the tile count (G = the grid), each id placed as a workgroup id of the grouped order
+  // (tile_coordinates). The tile loaded next (load_id_) has its operand and scale bases in SGPRs
+  // (a load_pieces reset copies them to the half's pointers); the tile stored has its output byte
+  // offset in out_soff_ (the stores' soffset). Returns the output tiles after the first (an SGPR).
+  Reg persistent_setup() {
+    k_.comment("persistent: the first output tile");
+    load_id_ = k_.sgpr("load_tile_id");
+    k_.s_mov_b32(load_id_, k_.workgroup_id(0));
+    load_a_base_ = k_.sgpr("load_a_base", 2, 2);
+    load_b_base_ = k_.sgpr("load_b_base", 2, 2);
+    for (size_t j = 0; j < scale_ptr_.size(); ++j) load_s_base_.push_back(k_.sgpr("load_scale_base", 2, 2));
+    load_m0_ = k_.sgpr("load_m0");
+    load_n0_ = k_.sgpr("load_n0");
+    out_soff_ = k_.sgpr("out_tile_bytes");
+    load_bases();
+    out_offsets();
+    for (int i = 0; i < 2; ++i) {
+      store_values_[i] = k_.vgpr("out_values", 4, 2);
+      store_bf16_[i] = k_.vgpr("bf16_quad", 2, 2);
+    }
+    Reg left = k_.sgpr("outputs_left");  // floor((tiles - 1 - w) / G): the ids w + G, w + 2G, .. below tiles
+    k_.s_sub_u32(left, sconst(uint32_t(p_.tiles_total - 1), "last_tile_id"), load_id_);
+    Reg q = sdiv(left, p_.grid[0], "outputs_after_first");
+    return q;
+  }
+
+  // The tile coordinates and bases of load_id_.
+  void load_bases() {
+    Reg tm, tn;
+    tile_coordinates(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, tm, tn, load_id_);
+    k_.s_mul_i32(load_m0_, tm, sconst(uint32_t(c_.tile_m), "tile_m"));
+    k_.s_mul_i32(load_n0_, tn, sconst(uint32_t(c_.tile_n), "tile_n"));
+    auto base = [&](Reg dst, Reg ptr, Reg origin, uint32_t row_bytes) {
+      Reg off = k_.sgpr("tile_base_bytes");
+      k_.s_mul_i32(off, origin, sconst(row_bytes, "row_bytes"));
+      sptr_add_to(dst, ptr, off);
+    };
+    const uint32_t rb = uint32_t(p_.row_bytes());
+    base(load_a_base_, a_ptr_, load_m0_, rb);
+    base(load_b_base_, b_ptr_, load_n0_, rb);
+    // scale load j reads SA (rows of A: the tile's m0) or SB (n0), as scale_dma_setup chose per wave
+    const uint32_t srow = s_.scales == GemmMxScaleLayout::km ? 1 : uint32_t(p_.scale_row_bytes());
+    for (size_t j = 0; j < scale_ptr_.size(); ++j) {
+      Reg origin = k_.sgpr("scale_tile_origin");
+      k_.s_cmp_lt_u32(scale_first_[j], sconst(a_slots(), "a_scale_slots"));
+      k_.s_cselect_b32(origin, load_m0_, load_n0_);
+      base(load_s_base_[j], scale_ptr_[j], origin, srow);
+    }
+  }
+
+  // At each output tile's K tile 1 (ReadAheadHooks::next_output): the tile loaded last is the one
+  // stored from now on; the next id (past the workgroup's last tile: the same again, whose loads
+  // then only fill LDS) is loaded next.
+  void next_output() {
+    k_.comment("persistent: the next output tile");
+    Reg rowb = k_.sgpr("out_row_start");
+    k_.s_mul_i32(rowb, load_m0_, sconst(uint32_t(s_.N), "N"));
+    k_.s_add_u32(rowb, rowb, load_n0_);
+    k_.s_lshl_b32(out_soff_, rowb, std::countr_zero(unsigned(p_.out_esize())));
+    Reg next = k_.sgpr("next_tile_id");
+    k_.s_add_u32(next, load_id_, sconst(p_.grid[0], "grid"));
+    k_.s_cmp_lt_u32(next, sconst(uint32_t(p_.tiles_total), "tiles"));
+    k_.s_cselect_b32(load_id_, next, load_id_);
+    load_bases();
+  }
+
+  // Output byte offsets relative to the tile origin, per block row and column (persistent: once).
+  void out_offsets() {
+    const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
+    const AccumulatorLane lane = accumulator_lane(lane_, 16);
+    const uint32_t osize = uint32_t(p_.out_esize());
+    out_col_ = output_column_offsets(origin.n, lane.row4, p_.blocks_n, 16, int(osize), uint32_t(s_.N));
+    out_row_.clear();
+    for (int bi = 0; bi < p_.blocks_m; ++bi)
+      out_row_.push_back(output_row_offset(origin.m, lane.col, uint32_t(bi * 16), uint32_t(s_.N) * osize, uint32_t(s_.M)));
   }
 
   // Transposed accumulators (GemmMxPlan::transposed_acc): block (bi, bj) is B's block bj times A's
@@ -351,42 +460,49 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // lane's 4 columns are all inside N or all past it. The stores of quadrant (qa, qb) as pieces
   // (ReadAheadHooks::quadrant_stores: the schedule runs them between the last K tile's MFMAs); the
   // first quadrant's start with the output offsets of every block row and column.
-  std::vector<ReadAheadHooks::Emit> quadrant_stores(int qa, int qb) {
+  // Persistent (`zero`): each block's accumulators are zeroed once read, and every store adds the
+  // output tile's offset (out_soff_); the offsets per block row and column were computed once.
+  std::vector<ReadAheadHooks::Emit> quadrant_stores(int qa, int qb, bool zero = false) {
     std::vector<ReadAheadHooks::Emit> out;
-    if (qa == 0 && qb == 0)
+    if (qa == 0 && qb == 0 && c_.persistent == 0)
       out.push_back([this] {
         k_.comment("epilogue: output offsets");
-        const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
-        const AccumulatorLane lane = accumulator_lane(lane_, 16);
-        const uint32_t osize = uint32_t(p_.out_esize());
-        out_col_ = output_column_offsets(origin.n, lane.row4, p_.blocks_n, 16, int(osize), uint32_t(s_.N));
-        out_row_.clear();
-        for (int bi = 0; bi < p_.blocks_m; ++bi)
-          out_row_.push_back(output_row_offset(origin.m, lane.col, uint32_t(bi * 16), uint32_t(s_.N) * osize, uint32_t(s_.M)));
+        out_offsets();
       });
     const int hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
     const bool bf16 = s_.output == GemmMxOutput::bf16;
     for (int bi = qa * hm; bi < (qa + 1) * hm; ++bi)
       for (int bj = qb * hn; bj < (qb + 1) * hn; ++bj) {
         auto v = std::make_shared<Reg>();
-        out.push_back([this, v, bi, bj] {
-          *v = k_.vgpr("out_values", 4, 2);
+        const size_t set = size_t(bj % 2);  // hn is even: consecutive blocks alternate
+        out.push_back([this, v, bi, bj, set] {
+          // persistent: two register sets for all blocks, alternating (a tuple written a slice at a
+          // time inside the output tile loop is live around the whole loop, so one per block would
+          // hold a register set per block)
+          *v = c_.persistent > 0 ? store_values_[set] : k_.vgpr("out_values", 4, 2);
           for (int r = 0; r < 2; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
         });
         out.push_back([this, v, bi, bj] {
           for (int r = 2; r < 4; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
         });
-        out.push_back([this, v, bi, bj, bf16] {
+        if (zero)
+          out.push_back([this, bi, bj] {
+            for (int r = 0; r < 4; ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({bi, bj}))[r], 0);
+          });
+        out.push_back([this, v, bi, bj, bf16, set] {
           Reg off = k_.vgpr("out_bytes");
           k_.v_add_u32(off, out_row_[size_t(bi)], out_col_[size_t(bj)]);
+          ++vmem_issued_;
           if (!bf16) {
-            k_.buffer_store_dwordx4(*v, off, c_rsrc_, 0, offen);
+            if (c_.persistent > 0) k_.buffer_store_dwordx4(*v, off, c_rsrc_, out_soff_, offen);
+            else k_.buffer_store_dwordx4(*v, off, c_rsrc_, 0, offen);
             return;
           }
-          Reg h = k_.vgpr("bf16_quad", 2, 2);
+          Reg h = c_.persistent > 0 ? store_bf16_[set] : k_.vgpr("bf16_quad", 2, 2);
           k_.v_cvt_pk_bf16_f32(h[0], (*v)[0], (*v)[1]);
           k_.v_cvt_pk_bf16_f32(h[1], (*v)[2], (*v)[3]);
-          k_.buffer_store_dwordx2(h, off, c_rsrc_, 0, offen);
+          if (c_.persistent > 0) k_.buffer_store_dwordx2(h, off, c_rsrc_, out_soff_, offen);
+          else k_.buffer_store_dwordx2(h, off, c_rsrc_, 0, offen);
         });
       }
     return out;
@@ -401,6 +517,11 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   std::vector<Reg> out_row_, out_col_;  // epilogue: per block row / column output byte offsets
   std::vector<Reg> a_off_, b_off_, scale_off_, scale_ptr_, scale_rows_, ra_, rb_, next_s_[2], scale_step_;
   RegArray acc_;
+  // persistent: each scale load's first slot (SA or SB), the output tile loaded next (id, origin,
+  // bases), the stored one's output byte offset, and the VMEM instructions emitted so far
+  std::vector<Reg> scale_first_, load_s_base_;
+  Reg load_id_, load_m0_, load_n0_, load_a_base_, load_b_base_, out_soff_, store_values_[2], store_bf16_[2];
+  int vmem_issued_ = 0;
 };
 
 }  // namespace

@@ -52,14 +52,16 @@ class MfmaGemmEmitter : public DslEmitter {
     lane_ = w.lane;
   }
 
-  void tile_coordinates(int group_m, int tiles_m, int tiles_n, bool xcd_remap, Reg& tm, Reg& tn) {
+  // `linear` (group_m > 0 only): the tile's id in place of the workgroup id (a persistent workgroup's
+  // later tiles).
+  void tile_coordinates(int group_m, int tiles_m, int tiles_n, bool xcd_remap, Reg& tm, Reg& tn, Reg linear = Reg{}) {
     if (group_m == 0) {
       tm = k_.workgroup_id(0);
       tn = k_.workgroup_id(1);
       return;
     }
     const uint32_t G = uint32_t(group_m), TMs = uint32_t(tiles_m), TNs = uint32_t(tiles_n);
-    Reg id = k_.workgroup_id(0);
+    Reg id = linear.valid() ? linear : k_.workgroup_id(0);
     if (xcd_remap) {  // id -> (id mod X) * (tiles / X) + id / X: each XCD's ids become contiguous
       const uint32_t X = uint32_t(kDispatchXcds);
       Reg x = k_.sgpr("xcd");

@@ -43,6 +43,7 @@
 // most 15 on gfx9) and before each MFMA waits for exactly the reads of its two fragments.
 #pragma once
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "jit/kernel.hpp"
@@ -84,6 +85,20 @@ struct ReadAheadHooks {
   // instructions in pieces, in order, which the schedule spreads between MFMAs).
   Emit staged_prologue;
   std::function<std::vector<Emit>(bool load_next)> staged_refill;
+  // Persistent DMA path (emit_dma_persistent; every hook below is required there):
+  // the loads of half `half` into `stage` as pieces; `reset`: the first K tile of an output tile, so
+  // the half's global pointers are first set to the bases of the output tile loaded next.
+  std::function<std::vector<Emit>(int stage, int half, bool reset)> output_load_pieces;
+  // VMEM instructions the generator's pieces have emitted so far: loads and stores both count on
+  // vmcnt, so a wait for a half tile counts the stores issued after it too.
+  std::function<int()> vmem_issued;
+  // Emitted at the start of each output tile's K tile 1 (the previous output tile's stores are all
+  // issued by then): the output tile loaded last becomes the one stored, and the bases of the next
+  // one (or the same again past the workgroup's last) are computed for the next reset.
+  Emit next_output;
+  // The stores of quadrant (qa, qb)'s accumulators as pieces; `zero`: each block's accumulators are
+  // set to 0 once read (the next output tile accumulates into them).
+  std::function<std::vector<Emit>(int qa, int qb, bool zero)> output_stores;
 };
 
 class ReadAheadSchedule {
@@ -91,6 +106,12 @@ class ReadAheadSchedule {
   ReadAheadSchedule(Kernel& k, const ReadAheadShape& s, ReadAheadHooks h);
   void emit_dma();     // the LDS DMA path (two stages)
   void emit_staged();  // the register-staged path (one stage)
+  // The LDS DMA path for a persistent workgroup: one output tile, then `outputs_left` (an SGPR, >= 0
+  // at run time) more, the K tiles of all of them one pipeline (the next output tile's first K tiles
+  // load during this one's last; its stores run between the MFMAs of its last K tile and the next
+  // output tile's first). Needs an even number of K tiles, at least 4 (a tile's LDS stage is then
+  // the same in every output tile).
+  void emit_dma_persistent(Reg outputs_left);
 
  private:
   using Read = ReadAheadHooks::Emit;
@@ -105,6 +126,13 @@ class ReadAheadSchedule {
   void tile(int t, bool dma);
   void staged_tile(int t, const std::vector<Read>& front, size_t b1);
   void last_tile(std::vector<Read> front, size_t b1);
+  // Persistent path: K tile t of the output tile whose K tile 0 is virtual tile vbase_; `stores`
+  // run behind the loads of its first two quadrants; returns the stores the next tile takes.
+  std::vector<Read> output_tile(int t, std::vector<Read> stores);
+  void output_tiles(std::vector<Read>& stores);  // K tiles 0 .. T - 1; `stores` in: tile 0's, out: the next's
+  std::vector<Read> marked_loads(int v, int half);  // the pieces of virtual tile v's half, marked
+  void wait_for(int v, int half);                    // lgkmcnt(0), vmcnt for that half, barrier
+  std::vector<int> tail_marks() const;
 
   Kernel& k_;
   ReadAheadShape s_;
@@ -118,6 +146,10 @@ class ReadAheadSchedule {
   // and which (stage, half) they fill (the loop checks that its entry and back edge agree).
   std::vector<Read> pending_;
   int pending_stage_ = -1, pending_half_ = -1;
+  // Persistent path: per virtual tile * 2 + half, the VMEM count after its loads; vbase_ is the
+  // current output tile's K tile 0 as a virtual tile (emission view: the loop body is emitted once).
+  std::map<int, int> mark_;
+  int vbase_ = 0;
 };
 
 // Builds a kernel whose read-ahead DMA schedule placed every wait itself. The schedule reads one
