@@ -86,7 +86,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     }
     operand_dma_setup();
     scale_dma_setup();
-    read_setup();
+    if (c_.persistent == 0) read_setup();  // persistent: after the prologue's loads (after_prologue_loads)
     main_loop();
     if (p_.transposed_acc) return;  // stored by the schedule's last K tile (quadrant_stores)
     k_.comment("epilogue");
@@ -342,13 +342,16 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
       return out;
     };
     const uint8_t fmt = uint8_t(s_.format);
-    h.mfma = [&](int ks, int bi, int bj) {
+    // C = `c` (the block's own accumulators, or persistent's zeroed block for k-step 0 of an output
+    // tile's first K tile)
+    auto mfma = [&](int ks, int bi, int bj, Reg c) {
       Reg acc = acc_.at({bi, bj});
       const Reg a = fa[size_t(ks)][size_t(bi)], b = fb[size_t(ks)][size_t(bj)];
       const Reg as = sa[size_t(ks)][size_t(bi)], bs = sb[size_t(ks)][size_t(bj)];
-      if (p_.transposed_acc) k_.emit(p_.mnemonic, {acc, b, a, acc, bs, as, Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
-      else k_.emit(p_.mnemonic, {acc, a, b, acc, as, bs, Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
+      if (p_.transposed_acc) k_.emit(p_.mnemonic, {acc, b, a, c, bs, as, Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
+      else k_.emit(p_.mnemonic, {acc, a, b, c, as, bs, Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
     };
+    h.mfma = [&](int ks, int bi, int bj) { mfma(ks, bi, bj, acc_.at({bi, bj})); };
     // The prologue's loads (the steady state's go through load_pieces). The accumulators are zeroed
     // right after K tile 0's loads, so those 256 writes overlap the loads' latency instead of
     // delaying them.
@@ -366,11 +369,21 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     if (c_.persistent == 0)
       return ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();
     Reg outputs_left = persistent_setup();
-    acc_ = zero_accumulators(p_.blocks_m, p_.blocks_n, p_.acc_regs());
+    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.acc_regs());  // written first by mfma_fresh
     h.output_load_pieces = [&](int stage, int half, bool reset) { return load_pieces(stage, half, reset); };
     h.vmem_issued = [&] { return vmem_issued_; };
     h.next_output = [&] { next_output(); };
-    h.output_stores = [&](int qa, int qb, bool zero) { return quadrant_stores(qa, qb, zero); };
+    h.output_stores = [&](int qa, int qb, bool more) { return quadrant_stores(qa, qb, more); };
+    h.before_output = [&](bool store) { zero_block(store); };
+    h.mfma_fresh = [&](int bi, int bj) { mfma(0, bi, bj, acc_.at({p_.blocks_m - 1, p_.blocks_n - 1})); };
+    h.after_prologue_loads = [&] {
+      read_setup();
+      out_offsets();
+      for (int i = 0; i < 2; ++i) {
+        store_values_[i] = k_.vgpr("out_values", 4, 2);
+        store_bf16_[i] = k_.vgpr("bf16_quad", 2, 2);
+      }
+    };
     ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h))
         .emit_dma_persistent(outputs_left);
   }
@@ -391,11 +404,6 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     load_n0_ = k_.sgpr("load_n0");
     out_soff_ = k_.sgpr("out_tile_bytes");
     load_bases();
-    out_offsets();
-    for (int i = 0; i < 2; ++i) {
-      store_values_[i] = k_.vgpr("out_values", 4, 2);
-      store_bf16_[i] = k_.vgpr("bf16_quad", 2, 2);
-    }
     Reg left = k_.sgpr("outputs_left");  // floor((tiles - 1 - w) / G): the ids w + G, w + 2G, .. below tiles
     k_.s_sub_u32(left, sconst(uint32_t(p_.tiles_total - 1), "last_tile_id"), load_id_);
     Reg q = sdiv(left, p_.grid[0], "outputs_after_first");
@@ -417,11 +425,14 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     base(load_a_base_, a_ptr_, load_m0_, rb);
     base(load_b_base_, b_ptr_, load_n0_, rb);
     // scale load j reads SA (rows of A: the tile's m0) or SB (n0), as scale_dma_setup chose per wave
+    // (a wave past the last slot reads SA, at m0)
     const uint32_t srow = s_.scales == GemmMxScaleLayout::km ? 1 : uint32_t(p_.scale_row_bytes());
     for (size_t j = 0; j < scale_ptr_.size(); ++j) {
       Reg origin = k_.sgpr("scale_tile_origin");
+      k_.s_cmp_lt_u32(scale_first_[j], sconst(a_slots() + b_slots(), "scale_slots"));
+      k_.s_cselect_b32(origin, load_n0_, load_m0_);
       k_.s_cmp_lt_u32(scale_first_[j], sconst(a_slots(), "a_scale_slots"));
-      k_.s_cselect_b32(origin, load_m0_, load_n0_);
+      k_.s_cselect_b32(origin, load_m0_, origin);
       base(load_s_base_[j], scale_ptr_[j], origin, srow);
     }
   }
@@ -442,11 +453,34 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     load_bases();
   }
 
-  // Output byte offsets relative to the tile origin, per block row and column (persistent: once).
+  // Persistent: the last accumulator block is the one kept for zeros (ReadAheadHooks::before_output,
+  // mfma_fresh): stored (`store`: the previous output tile's values) and zeroed before an output
+  // tile's first MFMA.
+  void zero_block(bool store) {
+    const int bi = p_.blocks_m - 1, bj = p_.blocks_n - 1;
+    if (store)
+      for (auto& e : block_store(bi, bj, 0)) e();
+    for (int r = 0; r < p_.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({bi, bj}))[r], 0);
+  }
+
+  // Output byte offsets per block row and column. Persistent (once, relative to the tile origin;
+  // the tiles are whole): the lane's first column folded into the row offsets, a block column's
+  // offset the store's immediate.
   void out_offsets() {
     const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
     const AccumulatorLane lane = accumulator_lane(lane_, 16);
     const uint32_t osize = uint32_t(p_.out_esize());
+    if (c_.persistent > 0) {
+      Reg col = vadd_sv(origin.n, lane.row4, 0, "lane_col");
+      k_.v_lshlrev_b32(col, std::countr_zero(osize), col);
+      out_row_.clear();
+      for (int bi = 0; bi < p_.blocks_m; ++bi) {
+        Reg r = output_row_offset(origin.m, lane.col, uint32_t(bi * 16), uint32_t(s_.N) * osize, uint32_t(s_.M));
+        k_.v_add_u32(r, r, col);
+        out_row_.push_back(r);
+      }
+      return;
+    }
     out_col_ = output_column_offsets(origin.n, lane.row4, p_.blocks_n, 16, int(osize), uint32_t(s_.N));
     out_row_.clear();
     for (int bi = 0; bi < p_.blocks_m; ++bi)
@@ -462,7 +496,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // first quadrant's start with the output offsets of every block row and column.
   // Persistent (`zero`): each block's accumulators are zeroed once read, and every store adds the
   // output tile's offset (out_soff_); the offsets per block row and column were computed once.
-  std::vector<ReadAheadHooks::Emit> quadrant_stores(int qa, int qb, bool zero = false) {
+  std::vector<ReadAheadHooks::Emit> quadrant_stores(int qa, int qb, bool more = false) {
     std::vector<ReadAheadHooks::Emit> out;
     if (qa == 0 && qb == 0 && c_.persistent == 0)
       out.push_back([this] {
@@ -470,41 +504,50 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
         out_offsets();
       });
     const int hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
-    const bool bf16 = s_.output == GemmMxOutput::bf16;
     for (int bi = qa * hm; bi < (qa + 1) * hm; ++bi)
       for (int bj = qb * hn; bj < (qb + 1) * hn; ++bj) {
-        auto v = std::make_shared<Reg>();
-        const size_t set = size_t(bj % 2);  // hn is even: consecutive blocks alternate
-        out.push_back([this, v, bi, bj, set] {
-          // persistent: two register sets for all blocks, alternating (a tuple written a slice at a
-          // time inside the output tile loop is live around the whole loop, so one per block would
-          // hold a register set per block)
-          *v = c_.persistent > 0 ? store_values_[set] : k_.vgpr("out_values", 4, 2);
-          for (int r = 0; r < 2; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
-        });
-        out.push_back([this, v, bi, bj] {
-          for (int r = 2; r < 4; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
-        });
-        if (zero)
-          out.push_back([this, bi, bj] {
-            for (int r = 0; r < 4; ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({bi, bj}))[r], 0);
-          });
-        out.push_back([this, v, bi, bj, bf16, set] {
-          Reg off = k_.vgpr("out_bytes");
-          k_.v_add_u32(off, out_row_[size_t(bi)], out_col_[size_t(bj)]);
-          ++vmem_issued_;
-          if (!bf16) {
-            if (c_.persistent > 0) k_.buffer_store_dwordx4(*v, off, c_rsrc_, out_soff_, offen);
-            else k_.buffer_store_dwordx4(*v, off, c_rsrc_, 0, offen);
-            return;
-          }
-          Reg h = c_.persistent > 0 ? store_bf16_[set] : k_.vgpr("bf16_quad", 2, 2);
-          k_.v_cvt_pk_bf16_f32(h[0], (*v)[0], (*v)[1]);
-          k_.v_cvt_pk_bf16_f32(h[1], (*v)[2], (*v)[3]);
-          if (c_.persistent > 0) k_.buffer_store_dwordx2(h, off, c_rsrc_, out_soff_, offen);
-          else k_.buffer_store_dwordx2(h, off, c_rsrc_, 0, offen);
-        });
+        if (more && bi == p_.blocks_m - 1 && bj == p_.blocks_n - 1) continue;  // zero_block stores it
+        for (auto& e : block_store(bi, bj, size_t(bj % 2))) out.push_back(std::move(e));  // hn even: sets alternate
       }
+    return out;
+  }
+
+  // One block's store as pieces. Persistent: register set `set` of two shared by all blocks (a
+  // tuple written a slice at a time inside the output tile loop is live around the whole loop, so
+  // one per block would hold a register set per block), the output tile's offset in soffset and the
+  // block column's in the immediate.
+  std::vector<ReadAheadHooks::Emit> block_store(int bi, int bj, size_t set) {
+    std::vector<ReadAheadHooks::Emit> out;
+    const bool bf16 = s_.output == GemmMxOutput::bf16, persistent = c_.persistent > 0;
+    auto v = std::make_shared<Reg>();
+    out.push_back([this, v, bi, bj, set, persistent] {
+      *v = persistent ? store_values_[set] : k_.vgpr("out_values", 4, 2);
+      for (int r = 0; r < 2; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
+    });
+    out.push_back([this, v, bi, bj] {
+      for (int r = 2; r < 4; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
+    });
+    out.push_back([this, v, bi, bj, bf16, set, persistent] {
+      ++vmem_issued_;
+      Reg off;
+      if (persistent) {
+        off = out_row_[size_t(bi)];
+      } else {
+        off = k_.vgpr("out_bytes");
+        k_.v_add_u32(off, out_row_[size_t(bi)], out_col_[size_t(bj)]);
+      }
+      const Offset col(int32_t(bj * 16 * p_.out_esize()));
+      if (!bf16) {
+        if (persistent) k_.buffer_store_dwordx4(*v, off, c_rsrc_, out_soff_, offen, col);
+        else k_.buffer_store_dwordx4(*v, off, c_rsrc_, 0, offen);
+        return;
+      }
+      Reg h = persistent ? store_bf16_[set] : k_.vgpr("bf16_quad", 2, 2);
+      k_.v_cvt_pk_bf16_f32(h[0], (*v)[0], (*v)[1]);
+      k_.v_cvt_pk_bf16_f32(h[1], (*v)[2], (*v)[3]);
+      if (persistent) k_.buffer_store_dwordx2(h, off, c_rsrc_, out_soff_, offen, col);
+      else k_.buffer_store_dwordx2(h, off, c_rsrc_, 0, offen);
+    });
     return out;
   }
 

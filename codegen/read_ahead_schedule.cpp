@@ -44,7 +44,7 @@ void ReadAheadSchedule::quadrant(int qa, int qb, const std::vector<Read>& rd, bo
           k_.s_waitcnt(lgkmcnt(std::min(15, issued_ - need)));
           waited_ = std::max(need, issued_ - 15);
         }
-        h_.mfma(ks, bi, bj);
+        fresh_ && ks == 0 ? h_.mfma_fresh(bi, bj) : h_.mfma(ks, bi, bj);  // fresh_: persistent K tile 0
         ++i;
       }
   while (r < rd.size()) rd[r++]();
@@ -260,6 +260,8 @@ void ReadAheadSchedule::wait_for(int v, int half) {
 std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::vector<Read> stores) {
   const int T = s_.tiles, v = vbase_ + t;
   if (t == 1) h_.next_output();
+  if (t == 0) h_.before_output(vbase_ > 0);
+  fresh_ = t == 0;
   std::vector<Read> front, back, first = std::exchange(pending_, {});
   pending_stage_ = pending_half_ = -1;
   group(false, 1, t, front);
@@ -279,6 +281,7 @@ std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::
   const size_t a0 = back.size();
   group(false, 0, t + 1, back);
   two(1, back, std::min(a0, back.size()), std::move(mid));
+  fresh_ = false;
   wait_for(v + 1, 1);
   pending_ = marked_loads(v + 3, 0);
   pending_stage_ = (v + 3) % 2;
@@ -348,6 +351,7 @@ void ReadAheadSchedule::emit_dma_persistent(Reg outputs_left) {
   for (int v = 0; v < 2; ++v)
     for (int h = 0; h < 2; ++h)
       for (Read& e : marked_loads(v, h)) e();
+  h_.after_prologue_loads();
   k_.s_waitcnt(vmcnt(std::min(63, h_.vmem_issued() - mark_.at(1))));
   k_.s_barrier();
   first_reads();

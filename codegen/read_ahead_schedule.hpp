@@ -96,9 +96,18 @@ struct ReadAheadHooks {
   // issued by then): the output tile loaded last becomes the one stored, and the bases of the next
   // one (or the same again past the workgroup's last) are computed for the next reset.
   Emit next_output;
-  // The stores of quadrant (qa, qb)'s accumulators as pieces; `zero`: each block's accumulators are
-  // set to 0 once read (the next output tile accumulates into them).
-  std::function<std::vector<Emit>(int qa, int qb, bool zero)> output_stores;
+  // The stores of quadrant (qa, qb)'s accumulators as pieces; `more`: another output tile follows
+  // (the generator may leave the block it keeps for zeros to before_output).
+  std::function<std::vector<Emit>(int qa, int qb, bool more)> output_stores;
+  // At the start of each output tile's K tile 0, before its first MFMA: the generator zeroes one
+  // accumulator block (`store`: after storing the previous output tile's values of it).
+  std::function<void(bool store)> before_output;
+  // The MFMA of k-step 0 of block (bi, bj) in an output tile's K tile 0: onto zeros (C from the
+  // zeroed block; that block's own MFMA is the last of the k-step, so the block is still zero for
+  // the others), so no other accumulator needs zeroing.
+  std::function<void(int bi, int bj)> mfma_fresh;
+  // After the prologue's loads, before their wait: the setup the loads do not need.
+  Emit after_prologue_loads;
 };
 
 class ReadAheadSchedule {
@@ -150,6 +159,7 @@ class ReadAheadSchedule {
   // current output tile's K tile 0 as a virtual tile (emission view: the loop body is emitted once).
   std::map<int, int> mark_;
   int vbase_ = 0;
+  bool fresh_ = false;  // an output tile's K tile 0: k-step 0's MFMAs through mfma_fresh
 };
 
 // Builds a kernel whose read-ahead DMA schedule placed every wait itself. The schedule reads one
