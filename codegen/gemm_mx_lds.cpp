@@ -372,7 +372,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.acc_regs());  // written first by mfma_fresh
     h.output_load_pieces = [&](int stage, int half, bool reset) { return load_pieces(stage, half, reset); };
     h.vmem_issued = [&] { return vmem_issued_; };
-    h.next_output = [&] { next_output(); };
+    h.next_output = [&] { return next_output(); };
     h.output_stores = [&](int qa, int qb, bool more) { return quadrant_stores(qa, qb, more); };
     h.before_output = [&](bool store) { zero_block(store); };
     h.mfma_fresh = [&](int bi, int bj) { mfma(0, bi, bj, acc_.at({p_.blocks_m - 1, p_.blocks_n - 1})); };
@@ -412,10 +412,20 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
 
   // The tile coordinates and bases of load_id_.
   void load_bases() {
-    Reg tm, tn;
-    tile_coordinates(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, tm, tn, load_id_);
-    k_.s_mul_i32(load_m0_, tm, sconst(uint32_t(c_.tile_m), "tile_m"));
-    k_.s_mul_i32(load_n0_, tn, sconst(uint32_t(c_.tile_n), "tile_n"));
+    for (auto& e : load_bases_pieces()) e();
+  }
+  std::vector<ReadAheadHooks::Emit> load_bases_pieces() {
+    std::vector<ReadAheadHooks::Emit> out;
+    out.push_back([this] {
+      Reg tm, tn;
+      tile_coordinates(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, tm, tn, load_id_);
+      k_.s_mul_i32(load_m0_, tm, sconst(uint32_t(c_.tile_m), "tile_m"));
+      k_.s_mul_i32(load_n0_, tn, sconst(uint32_t(c_.tile_n), "tile_n"));
+    });
+    out.push_back([this] { tile_bases(); });
+    return out;
+  }
+  void tile_bases() {
     auto base = [&](Reg dst, Reg ptr, Reg origin, uint32_t row_bytes) {
       Reg off = k_.sgpr("tile_base_bytes");
       k_.s_mul_i32(off, origin, sconst(row_bytes, "row_bytes"));
@@ -440,17 +450,24 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // At each output tile's K tile 1 (ReadAheadHooks::next_output): the tile loaded last is the one
   // stored from now on; the next id (past the workgroup's last tile: the same again, whose loads
   // then only fill LDS) is loaded next.
-  void next_output() {
-    k_.comment("persistent: the next output tile");
-    Reg rowb = k_.sgpr("out_row_start");
-    k_.s_mul_i32(rowb, load_m0_, sconst(uint32_t(s_.N), "N"));
-    k_.s_add_u32(rowb, rowb, load_n0_);
-    k_.s_lshl_b32(out_soff_, rowb, std::countr_zero(unsigned(p_.out_esize())));
-    Reg next = k_.sgpr("next_tile_id");
-    k_.s_add_u32(next, load_id_, sconst(p_.grid[0], "grid"));
-    k_.s_cmp_lt_u32(next, sconst(uint32_t(p_.tiles_total), "tiles"));
-    k_.s_cselect_b32(load_id_, next, load_id_);
-    load_bases();
+  // As pieces (spread between MFMAs): the output offset, the next id, its coordinates and bases.
+  std::vector<ReadAheadHooks::Emit> next_output() {
+    std::vector<ReadAheadHooks::Emit> out;
+    out.push_back([this] {
+      k_.comment("persistent: the next output tile");
+      Reg rowb = k_.sgpr("out_row_start");
+      k_.s_mul_i32(rowb, load_m0_, sconst(uint32_t(s_.N), "N"));
+      k_.s_add_u32(rowb, rowb, load_n0_);
+      k_.s_lshl_b32(out_soff_, rowb, std::countr_zero(unsigned(p_.out_esize())));
+    });
+    out.push_back([this] {
+      Reg next = k_.sgpr("next_tile_id");
+      k_.s_add_u32(next, load_id_, sconst(p_.grid[0], "grid"));
+      k_.s_cmp_lt_u32(next, sconst(uint32_t(p_.tiles_total), "tiles"));
+      k_.s_cselect_b32(load_id_, next, load_id_);
+    });
+    for (auto& e : load_bases_pieces()) out.push_back(std::move(e));
+    return out;
   }
 
   // Persistent: the last accumulator block is the one kept for zeros (ReadAheadHooks::before_output,

@@ -259,7 +259,6 @@ void ReadAheadSchedule::wait_for(int v, int half) {
 // returns its last two quadrants' stores for the next tile's first two.
 std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::vector<Read> stores) {
   const int T = s_.tiles, v = vbase_ + t;
-  if (t == 1) h_.next_output();
   if (t == 0) h_.before_output(vbase_ > 0);
   fresh_ = t == 0;
   std::vector<Read> front, back, first = std::exchange(pending_, {});
@@ -268,15 +267,27 @@ std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::
   const size_t b1 = front.size();
   group(true, 1, t, front);
   first.insert(first.end(), stores.begin(), stores.end());
-  two(0, front, b1, std::move(first));
-  wait_for(v + 1, 0);
+  if (t == 1)
+    for (Read& r : h_.next_output()) first.push_back(std::move(r));
   std::vector<Read> mid = marked_loads(v + 2, 1), next;
   if (t == T - 1) {
-    for (int qb = 0; qb < 2; ++qb)
-      for (Read& r : h_.output_stores(0, qb, true)) mid.push_back(std::move(r));
+    // the output drains at the CU's write bandwidth share and the loads issued behind the stores
+    // retire after them: the stores start as early as their quadrant is final (A0xB0's after the
+    // first quadrant, behind that quadrant's loads)
+    const size_t n = std::max(b1, front.size() / 2), l = (first.size() + 1) / 2;
+    std::vector<Read> q0(front.begin(), front.begin() + long(n)), q1(front.begin() + long(n), front.end());
+    q0.insert(q0.end(), first.begin(), first.begin() + long(l));
+    q1.insert(q1.end(), first.begin() + long(l), first.end());
+    for (Read& r : h_.output_stores(0, 0, true)) q1.push_back(std::move(r));
+    quadrant(0, 0, q0);
+    quadrant(0, 1, q1);
+    for (Read& r : h_.output_stores(0, 1, true)) mid.push_back(std::move(r));
     for (int qb = 0; qb < 2; ++qb)
       for (Read& r : h_.output_stores(1, qb, true)) next.push_back(std::move(r));
+  } else {
+    two(0, front, b1, std::move(first));
   }
+  wait_for(v + 1, 0);
   group(true, 0, t + 1, back);
   const size_t a0 = back.size();
   group(false, 0, t + 1, back);

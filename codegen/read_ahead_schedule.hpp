@@ -92,10 +92,11 @@ struct ReadAheadHooks {
   // VMEM instructions the generator's pieces have emitted so far: loads and stores both count on
   // vmcnt, so a wait for a half tile counts the stores issued after it too.
   std::function<int()> vmem_issued;
-  // Emitted at the start of each output tile's K tile 1 (the previous output tile's stores are all
-  // issued by then): the output tile loaded last becomes the one stored, and the bases of the next
-  // one (or the same again past the workgroup's last) are computed for the next reset.
-  Emit next_output;
+  // Pieces spread over the first quadrants of each output tile's K tile 1 (the previous output
+  // tile's stores are all issued by then): the output tile loaded last becomes the one stored, and
+  // the bases of the next one (or the same again past the workgroup's last) are computed for the
+  // next reset.
+  std::function<std::vector<Emit>()> next_output;
   // The stores of quadrant (qa, qb)'s accumulators as pieces; `more`: another output tile follows
   // (the generator may leave the block it keeps for zeros to before_output).
   std::function<std::vector<Emit>(int qa, int qb, bool more)> output_stores;
