@@ -262,8 +262,10 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // (ReadAheadHooks::load_pieces). Each DMA is two pieces, the M0 write and the load, so an MFMA
   // between them covers the SALU-writes-M0 hazard instead of an s_nop.
   // `reset` (persistent): the first K tile of an output tile, so the half's pointers first take the
-  // bases of the output tile loaded next (persistent_setup, next_output).
-  std::vector<ReadAheadHooks::Emit> load_pieces(int stage, int half, bool reset = false) {
+  // bases of the output tile loaded next (persistent_setup, next_output). `ahead` (persistent): a K
+  // tile of the next output tile, whose loads run with EXEC = load_exec_ (0 past the workgroup's
+  // last tile: no memory traffic, while the instructions still count on vmcnt as the waits expect).
+  std::vector<ReadAheadHooks::Emit> load_pieces(int stage, int half, bool reset = false, bool ahead = false) {
     std::vector<ReadAheadHooks::Emit> out;
     const Reg pa = next_a_[half], pb = next_b_[half];
     if (reset)
@@ -274,9 +276,11 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
       });
     auto dma = [&](Reg base, uint32_t byte, Reg off, Reg ptr, int lane_bytes) {
       out.push_back([this, base, byte] { k_.s_add_u32(m0, base, int64_t(byte)); });
-      out.push_back([this, off, ptr, lane_bytes] {
+      out.push_back([this, off, ptr, lane_bytes, ahead] {
+        if (ahead) k_.s_mov_b64(exec, load_exec_);
         if (lane_bytes == 4) k_.global_load_lds_dword(off, ptr);
         else k_.global_load_lds_dwordx4(off, ptr);
+        if (ahead) k_.s_mov_b64(exec, -1);
         ++vmem_issued_;
       });
     };
@@ -370,7 +374,9 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
       return ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();
     Reg outputs_left = persistent_setup();
     acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.acc_regs());  // written first by mfma_fresh
-    h.output_load_pieces = [&](int stage, int half, bool reset) { return load_pieces(stage, half, reset); };
+    h.output_load_pieces = [&](int stage, int half, bool reset, bool ahead) {
+      return load_pieces(stage, half, reset, ahead);
+    };
     h.vmem_issued = [&] { return vmem_issued_; };
     h.next_output = [&] { return next_output(); };
     h.output_stores = [&](int qa, int qb, bool more) { return quadrant_stores(qa, qb, more); };
@@ -397,6 +403,8 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     k_.comment("persistent: the first output tile");
     load_id_ = k_.sgpr("load_tile_id");
     k_.s_mov_b32(load_id_, k_.workgroup_id(0));
+    load_exec_ = k_.sgpr("load_exec", 2, 2);
+    k_.s_mov_b64(load_exec_, -1);
     load_a_base_ = k_.sgpr("load_a_base", 2, 2);
     load_b_base_ = k_.sgpr("load_b_base", 2, 2);
     for (size_t j = 0; j < scale_ptr_.size(); ++j) load_s_base_.push_back(k_.sgpr("load_scale_base", 2, 2));
@@ -465,6 +473,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
       k_.s_add_u32(next, load_id_, sconst(p_.grid[0], "grid"));
       k_.s_cmp_lt_u32(next, sconst(uint32_t(p_.tiles_total), "tiles"));
       k_.s_cselect_b32(load_id_, next, load_id_);
+      k_.s_cselect_b64(load_exec_, -1, 0);
     });
     for (auto& e : load_bases_pieces()) out.push_back(std::move(e));
     return out;
@@ -580,7 +589,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // persistent: each scale load's first slot (SA or SB), the output tile loaded next (id, origin,
   // bases), the stored one's output byte offset, and the VMEM instructions emitted so far
   std::vector<Reg> scale_first_, load_s_base_;
-  Reg load_id_, load_m0_, load_n0_, load_a_base_, load_b_base_, out_soff_, store_values_[2], store_bf16_[2];
+  Reg load_id_, load_exec_, load_m0_, load_n0_, load_a_base_, load_b_base_, out_soff_, store_values_[2], store_bf16_[2];
   int vmem_issued_ = 0;
 };
 
