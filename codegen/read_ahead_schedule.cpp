@@ -254,9 +254,10 @@ void ReadAheadSchedule::wait_for(int v, int half) {
 
 // Persistent K tile t: as tile(), but the loads always go out (past the output tile's last K tile
 // they are the next output tile's first), the `stores` handed over by the previous tile follow the
-// loads of the first two quadrants, and the last K tile hands its first two quadrants' stores to
-// its last two (behind the loads there, so those loads do not retire behind the stores) and
-// returns its last two quadrants' stores for the next tile's first two.
+// loads of the first two quadrants, and the last K tile stores each quadrant as soon as it is
+// final: A0xB0's during A0xB1, A0xB1's during the last two quadrants (behind the loads there, so
+// those loads do not retire behind the stores), and returns the last two quadrants' stores for the
+// next tile's first two.
 std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::vector<Read> stores) {
   const int T = s_.tiles, v = vbase_ + t;
   if (t == 0) h_.before_output(vbase_ > 0);
@@ -351,8 +352,9 @@ std::vector<int> ReadAheadSchedule::tail_marks() const {
 // Prologue as emit_dma's; the first output tile straight, the others (outputs_left of them) a loop
 // whose body is one output tile: its first waits count the VMEM instructions of the previous
 // output tile's tail, so the first output tile's tail and the body's must leave the same counts
-// (checked). After the last output tile, its last two quadrants' stores, and every load landed (the
-// loads of the output tile past the last, which repeat the last, into LDS) before the wave ends.
+// (checked). After the last output tile, its last two quadrants' stores, and every VMEM operation
+// retired before the wave ends (the loads issued for the tile past the last: the generator's, with
+// no lanes in gemm_mx_lds.cpp).
 void ReadAheadSchedule::emit_dma_persistent(Reg outputs_left) {
   const int T = s_.tiles;
   if (T < 4 || T % 2 != 0)
