@@ -65,6 +65,7 @@ std::string GemmMxConfig::str() const {
                              : fmt::format("{}x{} w{}x{} mfma{}", tile_m, tile_n, waves_m, waves_n, mfma_m);
   if (group_m > 0) s += fmt::format(" g{}", group_m);
   if (read_ahead) s += lds_swizzle ? " ra" : " ra-noswizzle";
+  if (persistent > 0) s += fmt::format(" p{}", persistent);
   return s;
 }
 
@@ -72,6 +73,27 @@ namespace {
 
 void need(bool ok, const GemmMxPlan& p, const std::string& what) {
   if (!ok) throw Error(fmt::format("gemm-mx read_ahead with {} for {}: {}", p.cfg.str(), p.shape.str(), what));
+}
+
+// Persistent workgroups (GemmMxConfig::persistent): every limit an Error.
+void plan_persistent(GemmMxPlan& p) {
+  const GemmMxConfig& c = p.cfg;
+  need(c.persistent <= 64, p, fmt::format("persistent = {} output tiles per workgroup (valid: 1 .. 64)", c.persistent));
+  need(p.transposed_acc, p,
+       "persistent workgroups store each quadrant during the next one's MFMAs, which needs the transposed "
+       "accumulators: N a multiple of 4 and one wave per SIMD (4 waves)");
+  need(c.group_m > 0, p, "persistent workgroups walk the grouped tile order; valid: group_m >= 1");
+  need(p.shape.M % c.tile_m == 0 && p.shape.N % c.tile_n == 0, p,
+       fmt::format("persistent workgroups address every tile relative to its origin: M = {} and N = {} must be "
+                   "multiples of the tile",
+                   p.shape.M, p.shape.N));
+  need(p.k_tiles >= 4 && p.k_tiles % 2 == 0, p,
+       fmt::format("persistent workgroups need an even number of K tiles, at least 4 (K / tile_k = {}), so a K tile's "
+                   "LDS stage is the same in every output tile",
+                   p.k_tiles));
+  p.tiles_total = p.tiles_m * p.tiles_n;
+  p.grid[0] = uint32_t((p.tiles_total + c.persistent - 1) / c.persistent);
+  p.grid[1] = p.grid[2] = 1;
 }
 
 // The LDS read-ahead pipeline's derived sizes (gemm_mx_lds.cpp "LDS layout"); every limit an Error.
@@ -147,6 +169,7 @@ void plan_lds_read_ahead(GemmMxPlan& p) {
        fmt::format("LDS {} bytes exceed gfx950's {}", p.lds_bytes, lds_bytes_per_cu(p.arch)));
   const int max_ds = std::max(c.tile_m, c.tile_n) * p.lds_row_bytes * 2 - 16 * p.lds_row_bytes;
   need(max_ds <= 65535, p, fmt::format("LDS read offsets up to {} bytes exceed the 16-bit DS offset", max_ds));
+  if (c.persistent > 0) plan_persistent(p);
   const int acc = p.blocks_m * p.blocks_n * p.acc_regs();
   const int vgprs = (p.blocks_m + p.blocks_n) * (p.k_steps_per_tile * p.frag_dwords + 1) + p.a_chunks + p.b_chunks + 16;
   need(acc <= 256 && vgprs <= 256, p,
@@ -176,6 +199,12 @@ GemmMxPlan make_gemm_mx_plan(const GemmMxShape& s, Arch a, const GemmMxConfig& c
   } else {
     throw Error(fmt::format("gemm-mx: mfma_m = {} (valid: 16 = 16x16x128, 32 = 32x32x64)", cfg.mfma_m));
   }
+  if (cfg.persistent != 0 && !cfg.read_ahead)
+    throw Error(fmt::format("gemm-mx: persistent = {} applies to the LDS read-ahead pipeline only (valid: 0 without "
+                            "read_ahead)",
+                            cfg.persistent));
+  if (cfg.persistent < 0)
+    throw Error(fmt::format("gemm-mx: persistent = {} (valid: 0 = off, or 1 .. 64 output tiles per workgroup)", cfg.persistent));
   if (cfg.tile_k != 0 && !cfg.read_ahead)
     throw Error(fmt::format("gemm-mx: tile_k = {} applies to the LDS read-ahead pipeline only (valid: 0 without "
                             "read_ahead)",

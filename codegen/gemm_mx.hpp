@@ -29,6 +29,8 @@
 //    MFMAs after the barrier that frees their stage; with N % 4 == 0 and 4 waves the MFMAs take B first
 //    (transposed accumulators: a lane holds 4 consecutive C columns, one store per block) and the
 //    last K tile stores each quadrant's finished blocks while the next quadrant's MFMAs run.
+//    GemmMxConfig::persistent: each workgroup computes several output tiles as one K pipeline
+//    (ReadAheadSchedule::emit_dma_persistent).
 // group_m > 0: a 1-D grid in the grouped, XCD-contiguous tile order of the bf16/fp8 GEMM
 // (GemmConfig::group_m).
 //
@@ -86,7 +88,12 @@ struct GemmMxConfig {
   // read_ahead: false keeps the unpadded rows without the chunk swizzle: bank conflicts on
   // purpose, for the test that shows the swizzle is what makes the fragment reads conflict free.
   bool lds_swizzle = true;
-  std::string str() const;  // "128x128 w2x2 mfma16"; read_ahead: "256x256x256 w2x4 mfma16 g8 ra"
+  // read_ahead, 0 = off: persistent workgroups of this many output tiles each (the grid shrinks by
+  // that factor). A workgroup's output tiles are one K pipeline: the next tile's first K tiles load
+  // during this one's last, and this one's stores drain while the next one's MFMAs run, instead of
+  // a workgroup's stores draining and the next workgroup's first loads landing while its SIMDs idle.
+  int persistent = 0;
+  std::string str() const;  // "128x128 w2x2 mfma16"; read_ahead: "256x256x256 w2x4 mfma16 g8 ra" (+ " p4")
 };
 
 struct GemmMxPlan {
@@ -118,6 +125,7 @@ struct GemmMxPlan {
   // of four, issued during the last K tile; the same products summed in the same order per element,
   // so the bits do not change).
   bool transposed_acc = false;
+  int tiles_total = 0;  // persistent: output tiles of the grid in all (tiles_m * tiles_n)
   uint32_t grid[3] = {1, 1, 1};
 
   int64_t row_bytes() const { return int64_t(shape.K) * mx_format_bits(shape.format) / 8; }

@@ -71,10 +71,22 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     tid_ = k_.workitem_id(0);
     k_.s_waitcnt(lgkmcnt(0));
     c_rsrc_ = rsrc(c, p_.c_bytes(), "c_rsrc");
-    place_tile(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
+    if (c_.persistent > 0) {
+      // every offset relative to the output tile's origin; the tile's bases are scalars (persistent_setup)
+      m0_ = k_.sgpr("tile_origin");
+      k_.s_mov_b32(m0_, 0);
+      n0_ = m0_;
+      const WaveGrid w = wave_grid(tid_, c_.waves_m);
+      wave_ = w.wave;
+      wm_ = w.wm;
+      wn_ = w.wn;
+      lane_ = w.lane;
+    } else {
+      place_tile(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, c_.tile_m, c_.tile_n, tid_, c_.waves_m);
+    }
     operand_dma_setup();
     scale_dma_setup();
-    read_setup();
+    if (c_.persistent == 0) read_setup();  // persistent: after the prologue's loads (after_prologue_loads)
     main_loop();
     if (p_.transposed_acc) return;  // stored by the schedule's last K tile (quadrant_stores)
     k_.comment("epilogue");
@@ -141,6 +153,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
       k_.s_cmp_lt_u32(first, sconst(a_slots(), "a_scale_slots"));
       k_.s_cselect_b64(ptr, sa_ptr_, ptr);
       scale_ptr_.push_back(ptr);
+      scale_first_.push_back(first);
       if (km) {  // a K block's bytes are `rows` apart: M for SA, N for SB
         Reg rows = k_.sgpr("scale_tensor_rows");
         k_.s_cmp_lt_u32(first, sconst(a_slots() + b_slots(), "scale_slots"));
@@ -248,14 +261,27 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // scale dwords, then the pointer advances, as pieces the schedule may spread between MFMAs
   // (ReadAheadHooks::load_pieces). Each DMA is two pieces, the M0 write and the load, so an MFMA
   // between them covers the SALU-writes-M0 hazard instead of an s_nop.
-  std::vector<ReadAheadHooks::Emit> load_pieces(int stage, int half) {
+  // `reset` (persistent): the first K tile of an output tile, so the half's pointers first take the
+  // bases of the output tile loaded next (persistent_setup, next_output). `ahead` (persistent): a K
+  // tile of the next output tile, whose loads run with EXEC = load_exec_ (0 past the workgroup's
+  // last tile: no memory traffic, while the instructions still count on vmcnt as the waits expect).
+  std::vector<ReadAheadHooks::Emit> load_pieces(int stage, int half, bool reset = false, bool ahead = false) {
     std::vector<ReadAheadHooks::Emit> out;
     const Reg pa = next_a_[half], pb = next_b_[half];
+    if (reset)
+      out.push_back([this, half] {
+        k_.s_mov_b64(next_a_[half], load_a_base_);
+        k_.s_mov_b64(next_b_[half], load_b_base_);
+        for (size_t j = 0; j < next_s_[half].size(); ++j) k_.s_mov_b64(next_s_[half][j], load_s_base_[j]);
+      });
     auto dma = [&](Reg base, uint32_t byte, Reg off, Reg ptr, int lane_bytes) {
       out.push_back([this, base, byte] { k_.s_add_u32(m0, base, int64_t(byte)); });
-      out.push_back([this, off, ptr, lane_bytes] {
+      out.push_back([this, off, ptr, lane_bytes, ahead] {
+        if (ahead) k_.s_mov_b64(exec, load_exec_);
         if (lane_bytes == 4) k_.global_load_lds_dword(off, ptr);
         else k_.global_load_lds_dwordx4(off, ptr);
+        if (ahead) k_.s_mov_b64(exec, -1);
+        ++vmem_issued_;
       });
     };
     const uint32_t per = uint32_t(p_.threads * 16);
@@ -320,13 +346,16 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
       return out;
     };
     const uint8_t fmt = uint8_t(s_.format);
-    h.mfma = [&](int ks, int bi, int bj) {
+    // C = `c` (the block's own accumulators, or persistent's zeroed block for k-step 0 of an output
+    // tile's first K tile)
+    auto mfma = [&](int ks, int bi, int bj, Reg c) {
       Reg acc = acc_.at({bi, bj});
       const Reg a = fa[size_t(ks)][size_t(bi)], b = fb[size_t(ks)][size_t(bj)];
       const Reg as = sa[size_t(ks)][size_t(bi)], bs = sb[size_t(ks)][size_t(bj)];
-      if (p_.transposed_acc) k_.emit(p_.mnemonic, {acc, b, a, acc, bs, as, Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
-      else k_.emit(p_.mnemonic, {acc, a, b, acc, as, bs, Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
+      if (p_.transposed_acc) k_.emit(p_.mnemonic, {acc, b, a, c, bs, as, Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
+      else k_.emit(p_.mnemonic, {acc, a, b, c, as, bs, Cbsz{fmt}, Blgp{fmt}, OpSelHi(0)});
     };
+    h.mfma = [&](int ks, int bi, int bj) { mfma(ks, bi, bj, acc_.at({bi, bj})); };
     // The prologue's loads (the steady state's go through load_pieces). The accumulators are zeroed
     // right after K tile 0's loads, so those 256 writes overlap the loads' latency instead of
     // delaying them.
@@ -341,7 +370,147 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     h.load_pieces = [&](int stage, int half) { return load_pieces(stage, half); };
     if (p_.transposed_acc) h.quadrant_stores = [&](int qa, int qb) { return quadrant_stores(qa, qb); };
     const int per_half = (p_.a_chunks + p_.b_chunks) / 2 + p_.scale_loads_per_half;
-    ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();
+    if (c_.persistent == 0)
+      return ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();
+    Reg outputs_left = persistent_setup();
+    acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.acc_regs());  // written first by mfma_fresh
+    h.output_load_pieces = [&](int stage, int half, bool reset, bool ahead) {
+      return load_pieces(stage, half, reset, ahead);
+    };
+    h.vmem_issued = [&] { return vmem_issued_; };
+    h.next_output = [&] { return next_output(); };
+    h.output_stores = [&](int qa, int qb, bool more) { return quadrant_stores(qa, qb, more); };
+    h.before_output = [&](bool store) { zero_block(store); };
+    h.mfma_fresh = [&](int bi, int bj) { mfma(0, bi, bj, acc_.at({p_.blocks_m - 1, p_.blocks_n - 1})); };
+    h.after_prologue_loads = [&] {
+      read_setup();
+      out_offsets();
+      for (int i = 0; i < 2; ++i) {
+        store_values_[i] = k_.vgpr("out_values", 4, 2);
+        store_bf16_[i] = k_.vgpr("bf16_quad", 2, 2);
+      }
+    };
+    ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h))
+        .emit_dma_persistent(outputs_left);
+  }
+
+  // Persistent workgroups: workgroup w computes the output tiles of ids w, w + G, w + 2G, .. below
+  // the tile count (G = the grid), each id placed as a workgroup id of the grouped order
+  // (tile_coordinates). The tile loaded next (load_id_) has its operand and scale bases in SGPRs
+  // (a load_pieces reset copies them to the half's pointers); the tile stored has its output byte
+  // offset in out_soff_ (the stores' soffset). Returns the output tiles after the first (an SGPR).
+  Reg persistent_setup() {
+    k_.comment("persistent: the first output tile");
+    load_id_ = k_.sgpr("load_tile_id");
+    k_.s_mov_b32(load_id_, k_.workgroup_id(0));
+    load_exec_ = k_.sgpr("load_exec", 2, 2);
+    k_.s_mov_b64(load_exec_, -1);
+    load_a_base_ = k_.sgpr("load_a_base", 2, 2);
+    load_b_base_ = k_.sgpr("load_b_base", 2, 2);
+    for (size_t j = 0; j < scale_ptr_.size(); ++j) load_s_base_.push_back(k_.sgpr("load_scale_base", 2, 2));
+    load_m0_ = k_.sgpr("load_m0");
+    load_n0_ = k_.sgpr("load_n0");
+    out_soff_ = k_.sgpr("out_tile_bytes");
+    load_bases();
+    Reg left = k_.sgpr("outputs_left");  // floor((tiles - 1 - w) / G): the ids w + G, w + 2G, .. below tiles
+    k_.s_sub_u32(left, sconst(uint32_t(p_.tiles_total - 1), "last_tile_id"), load_id_);
+    Reg q = sdiv(left, p_.grid[0], "outputs_after_first");
+    return q;
+  }
+
+  // The tile coordinates and bases of load_id_.
+  void load_bases() {
+    for (auto& e : load_bases_pieces()) e();
+  }
+  std::vector<ReadAheadHooks::Emit> load_bases_pieces() {
+    std::vector<ReadAheadHooks::Emit> out;
+    out.push_back([this] {
+      Reg tm, tn;
+      tile_coordinates(c_.group_m, p_.tiles_m, p_.tiles_n, p_.xcd_remap, tm, tn, load_id_);
+      k_.s_mul_i32(load_m0_, tm, sconst(uint32_t(c_.tile_m), "tile_m"));
+      k_.s_mul_i32(load_n0_, tn, sconst(uint32_t(c_.tile_n), "tile_n"));
+    });
+    out.push_back([this] { tile_bases(); });
+    return out;
+  }
+  void tile_bases() {
+    auto base = [&](Reg dst, Reg ptr, Reg origin, uint32_t row_bytes) {
+      Reg off = k_.sgpr("tile_base_bytes");
+      k_.s_mul_i32(off, origin, sconst(row_bytes, "row_bytes"));
+      sptr_add_to(dst, ptr, off);
+    };
+    const uint32_t rb = uint32_t(p_.row_bytes());
+    base(load_a_base_, a_ptr_, load_m0_, rb);
+    base(load_b_base_, b_ptr_, load_n0_, rb);
+    // scale load j reads SA (rows of A: the tile's m0) or SB (n0), as scale_dma_setup chose per wave
+    // (a wave past the last slot reads SA, at m0)
+    const uint32_t srow = s_.scales == GemmMxScaleLayout::km ? 1 : uint32_t(p_.scale_row_bytes());
+    for (size_t j = 0; j < scale_ptr_.size(); ++j) {
+      Reg origin = k_.sgpr("scale_tile_origin");
+      k_.s_cmp_lt_u32(scale_first_[j], sconst(a_slots() + b_slots(), "scale_slots"));
+      k_.s_cselect_b32(origin, load_n0_, load_m0_);
+      k_.s_cmp_lt_u32(scale_first_[j], sconst(a_slots(), "a_scale_slots"));
+      k_.s_cselect_b32(origin, load_m0_, origin);
+      base(load_s_base_[j], scale_ptr_[j], origin, srow);
+    }
+  }
+
+  // At each output tile's K tile 1 (ReadAheadHooks::next_output): the tile loaded last is the one
+  // stored from now on; the next id (past the workgroup's last tile: the same again, whose loads
+  // then only fill LDS) is loaded next.
+  // As pieces (spread between MFMAs): the output offset, the next id, its coordinates and bases.
+  std::vector<ReadAheadHooks::Emit> next_output() {
+    std::vector<ReadAheadHooks::Emit> out;
+    out.push_back([this] {
+      k_.comment("persistent: the next output tile");
+      Reg rowb = k_.sgpr("out_row_start");
+      k_.s_mul_i32(rowb, load_m0_, sconst(uint32_t(s_.N), "N"));
+      k_.s_add_u32(rowb, rowb, load_n0_);
+      k_.s_lshl_b32(out_soff_, rowb, std::countr_zero(unsigned(p_.out_esize())));
+    });
+    out.push_back([this] {
+      Reg next = k_.sgpr("next_tile_id");
+      k_.s_add_u32(next, load_id_, sconst(p_.grid[0], "grid"));
+      k_.s_cmp_lt_u32(next, sconst(uint32_t(p_.tiles_total), "tiles"));
+      k_.s_cselect_b32(load_id_, next, load_id_);
+      k_.s_cselect_b64(load_exec_, -1, 0);
+    });
+    for (auto& e : load_bases_pieces()) out.push_back(std::move(e));
+    return out;
+  }
+
+  // Persistent: the last accumulator block is the one kept for zeros (ReadAheadHooks::before_output,
+  // mfma_fresh): stored (`store`: the previous output tile's values) and zeroed before an output
+  // tile's first MFMA.
+  void zero_block(bool store) {
+    const int bi = p_.blocks_m - 1, bj = p_.blocks_n - 1;
+    if (store)
+      for (auto& e : block_store(bi, bj, 0)) e();
+    for (int r = 0; r < p_.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({bi, bj}))[r], 0);
+  }
+
+  // Output byte offsets per block row and column. Persistent (once, relative to the tile origin;
+  // the tiles are whole): the lane's first column folded into the row offsets, a block column's
+  // offset the store's immediate.
+  void out_offsets() {
+    const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
+    const AccumulatorLane lane = accumulator_lane(lane_, 16);
+    const uint32_t osize = uint32_t(p_.out_esize());
+    if (c_.persistent > 0) {
+      Reg col = vadd_sv(origin.n, lane.row4, 0, "lane_col");
+      k_.v_lshlrev_b32(col, std::countr_zero(osize), col);
+      out_row_.clear();
+      for (int bi = 0; bi < p_.blocks_m; ++bi) {
+        Reg r = output_row_offset(origin.m, lane.col, uint32_t(bi * 16), uint32_t(s_.N) * osize, uint32_t(s_.M));
+        k_.v_add_u32(r, r, col);
+        out_row_.push_back(r);
+      }
+      return;
+    }
+    out_col_ = output_column_offsets(origin.n, lane.row4, p_.blocks_n, 16, int(osize), uint32_t(s_.N));
+    out_row_.clear();
+    for (int bi = 0; bi < p_.blocks_m; ++bi)
+      out_row_.push_back(output_row_offset(origin.m, lane.col, uint32_t(bi * 16), uint32_t(s_.N) * osize, uint32_t(s_.M)));
   }
 
   // Transposed accumulators (GemmMxPlan::transposed_acc): block (bi, bj) is B's block bj times A's
@@ -351,44 +520,60 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // lane's 4 columns are all inside N or all past it. The stores of quadrant (qa, qb) as pieces
   // (ReadAheadHooks::quadrant_stores: the schedule runs them between the last K tile's MFMAs); the
   // first quadrant's start with the output offsets of every block row and column.
-  std::vector<ReadAheadHooks::Emit> quadrant_stores(int qa, int qb) {
+  // Persistent (`zero`): each block's accumulators are zeroed once read, and every store adds the
+  // output tile's offset (out_soff_); the offsets per block row and column were computed once.
+  std::vector<ReadAheadHooks::Emit> quadrant_stores(int qa, int qb, bool more = false) {
     std::vector<ReadAheadHooks::Emit> out;
-    if (qa == 0 && qb == 0)
+    if (qa == 0 && qb == 0 && c_.persistent == 0)
       out.push_back([this] {
         k_.comment("epilogue: output offsets");
-        const WaveOrigin origin = wave_origin(m0_, n0_, wm_, wn_, p_.wave_m, p_.wave_n);
-        const AccumulatorLane lane = accumulator_lane(lane_, 16);
-        const uint32_t osize = uint32_t(p_.out_esize());
-        out_col_ = output_column_offsets(origin.n, lane.row4, p_.blocks_n, 16, int(osize), uint32_t(s_.N));
-        out_row_.clear();
-        for (int bi = 0; bi < p_.blocks_m; ++bi)
-          out_row_.push_back(output_row_offset(origin.m, lane.col, uint32_t(bi * 16), uint32_t(s_.N) * osize, uint32_t(s_.M)));
+        out_offsets();
       });
     const int hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
-    const bool bf16 = s_.output == GemmMxOutput::bf16;
     for (int bi = qa * hm; bi < (qa + 1) * hm; ++bi)
       for (int bj = qb * hn; bj < (qb + 1) * hn; ++bj) {
-        auto v = std::make_shared<Reg>();
-        out.push_back([this, v, bi, bj] {
-          *v = k_.vgpr("out_values", 4, 2);
-          for (int r = 0; r < 2; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
-        });
-        out.push_back([this, v, bi, bj] {
-          for (int r = 2; r < 4; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
-        });
-        out.push_back([this, v, bi, bj, bf16] {
-          Reg off = k_.vgpr("out_bytes");
-          k_.v_add_u32(off, out_row_[size_t(bi)], out_col_[size_t(bj)]);
-          if (!bf16) {
-            k_.buffer_store_dwordx4(*v, off, c_rsrc_, 0, offen);
-            return;
-          }
-          Reg h = k_.vgpr("bf16_quad", 2, 2);
-          k_.v_cvt_pk_bf16_f32(h[0], (*v)[0], (*v)[1]);
-          k_.v_cvt_pk_bf16_f32(h[1], (*v)[2], (*v)[3]);
-          k_.buffer_store_dwordx2(h, off, c_rsrc_, 0, offen);
-        });
+        if (more && bi == p_.blocks_m - 1 && bj == p_.blocks_n - 1) continue;  // zero_block stores it
+        for (auto& e : block_store(bi, bj, size_t(bj % 2))) out.push_back(std::move(e));  // hn even: sets alternate
       }
+    return out;
+  }
+
+  // One block's store as pieces. Persistent: register set `set` of two shared by all blocks (a
+  // tuple written a slice at a time inside the output tile loop is live around the whole loop, so
+  // one per block would hold a register set per block), the output tile's offset in soffset and the
+  // block column's in the immediate.
+  std::vector<ReadAheadHooks::Emit> block_store(int bi, int bj, size_t set) {
+    std::vector<ReadAheadHooks::Emit> out;
+    const bool bf16 = s_.output == GemmMxOutput::bf16, persistent = c_.persistent > 0;
+    auto v = std::make_shared<Reg>();
+    out.push_back([this, v, bi, bj, set, persistent] {
+      *v = persistent ? store_values_[set] : k_.vgpr("out_values", 4, 2);
+      for (int r = 0; r < 2; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
+    });
+    out.push_back([this, v, bi, bj] {
+      for (int r = 2; r < 4; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
+    });
+    out.push_back([this, v, bi, bj, bf16, set, persistent] {
+      ++vmem_issued_;
+      Reg off;
+      if (persistent) {
+        off = out_row_[size_t(bi)];
+      } else {
+        off = k_.vgpr("out_bytes");
+        k_.v_add_u32(off, out_row_[size_t(bi)], out_col_[size_t(bj)]);
+      }
+      const Offset col(int32_t(bj * 16 * p_.out_esize()));
+      if (!bf16) {
+        if (persistent) k_.buffer_store_dwordx4(*v, off, c_rsrc_, out_soff_, offen, col);
+        else k_.buffer_store_dwordx4(*v, off, c_rsrc_, 0, offen);
+        return;
+      }
+      Reg h = persistent ? store_bf16_[set] : k_.vgpr("bf16_quad", 2, 2);
+      k_.v_cvt_pk_bf16_f32(h[0], (*v)[0], (*v)[1]);
+      k_.v_cvt_pk_bf16_f32(h[1], (*v)[2], (*v)[3]);
+      if (persistent) k_.buffer_store_dwordx2(h, off, c_rsrc_, out_soff_, offen, col);
+      else k_.buffer_store_dwordx2(h, off, c_rsrc_, 0, offen);
+    });
     return out;
   }
 
@@ -401,6 +586,11 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   std::vector<Reg> out_row_, out_col_;  // epilogue: per block row / column output byte offsets
   std::vector<Reg> a_off_, b_off_, scale_off_, scale_ptr_, scale_rows_, ra_, rb_, next_s_[2], scale_step_;
   RegArray acc_;
+  // persistent: each scale load's first slot (SA or SB), the output tile loaded next (id, origin,
+  // bases), the stored one's output byte offset, and the VMEM instructions emitted so far
+  std::vector<Reg> scale_first_, load_s_base_;
+  Reg load_id_, load_exec_, load_m0_, load_n0_, load_a_base_, load_b_base_, out_soff_, store_values_[2], store_bf16_[2];
+  int vmem_issued_ = 0;
 };
 
 }  // namespace

@@ -30,7 +30,7 @@ class MfmaGemmEmitter : public DslEmitter {
 
   // The output tile of this workgroup: (x, y) of a 2-D grid, or the grouped order of a 1-D grid
   // (GemmConfig::group_m; `xcd_remap` when kDispatchXcds divides the tile count; every id maps to a
-  // distinct tile, the map is a bijection on 0..tiles-1).
+  // distinct tile, the map is a bijection on 0..tiles-1); `linear`, group_m > 0: that id, not the workgroup's.
   // The first steps of every tiled MFMA kernel: its workgroup size and the LDS of its stages
   // (16-byte aligned); returns the stages' LDS base.
   uint32_t begin_tiled_kernel(int threads, uint32_t lds_bytes) {
@@ -52,14 +52,14 @@ class MfmaGemmEmitter : public DslEmitter {
     lane_ = w.lane;
   }
 
-  void tile_coordinates(int group_m, int tiles_m, int tiles_n, bool xcd_remap, Reg& tm, Reg& tn) {
+  void tile_coordinates(int group_m, int tiles_m, int tiles_n, bool xcd_remap, Reg& tm, Reg& tn, Reg linear = Reg{}) {
     if (group_m == 0) {
       tm = k_.workgroup_id(0);
       tn = k_.workgroup_id(1);
       return;
     }
     const uint32_t G = uint32_t(group_m), TMs = uint32_t(tiles_m), TNs = uint32_t(tiles_n);
-    Reg id = k_.workgroup_id(0);
+    Reg id = linear.valid() ? linear : k_.workgroup_id(0);
     if (xcd_remap) {  // id -> (id mod X) * (tiles / X) + id / X: each XCD's ids become contiguous
       const uint32_t X = uint32_t(kDispatchXcds);
       Reg x = k_.sgpr("xcd");

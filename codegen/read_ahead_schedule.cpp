@@ -43,7 +43,7 @@ void ReadAheadSchedule::quadrant(int qa, int qb, const std::vector<Read>& rd, bo
           k_.s_waitcnt(lgkmcnt(std::min(15, issued_ - need)));
           waited_ = std::max(need, issued_ - 15);
         }
-        h_.mfma(ks, bi, bj);
+        fresh_ && ks == 0 ? h_.mfma_fresh(bi, bj) : h_.mfma(ks, bi, bj);  // fresh_: persistent K tile 0
         ++i;
       }
   while (r < rd.size()) rd[r++]();
@@ -229,6 +229,172 @@ void ReadAheadSchedule::emit_dma() {
         });
   }
   for (int t = 2 * pairs; t < T; ++t) tile(t, true);
+}
+
+// The pieces of half `half` of virtual tile v (K tile v % T of an output tile; the pointers reset at
+// K tile 0), then a mark of the VMEM count after them.
+std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::marked_loads(int v, int half) {
+  std::vector<Read> out = h_.output_load_pieces(v % 2, half, v % s_.tiles == 0, v - vbase_ >= s_.tiles);
+  out.push_back([this, key = 2 * v + half] { mark_[key] = h_.vmem_issued(); });
+  return out;
+}
+
+// This wave's reads done, its loads of virtual tile v's half `half` landed (everything issued after
+// them, stores included, may still fly: VMEM operations retire in order), then the barrier.
+void ReadAheadSchedule::wait_for(int v, int half) {
+  k_.s_waitcnt(lgkmcnt(0));
+  waited_ = issued_;
+  const auto it = mark_.find(2 * v + half);
+  if (it == mark_.end())
+    throw Error(fmt::format("read-ahead schedule: internal error, tile {} half {} is waited for before it is loaded", v, half));
+  k_.s_waitcnt(vmcnt(std::min(63, h_.vmem_issued() - it->second)));  // vmcnt holds at most 63 on gfx9
+  k_.s_barrier();
+}
+
+// Persistent K tile t: as tile(), but the loads always go out (past the output tile's last K tile
+// they are the next output tile's first), the `stores` handed over by the previous tile follow the
+// loads of the first two quadrants, and the last K tile stores each quadrant as soon as it is
+// final: A0xB0's during A0xB1, A0xB1's during the last two quadrants (behind the loads there, so
+// those loads do not retire behind the stores), and returns the last two quadrants' stores for the
+// next tile's first two.
+std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::vector<Read> stores) {
+  const int T = s_.tiles, v = vbase_ + t;
+  if (t == 0) h_.before_output(vbase_ > 0);
+  fresh_ = t == 0;
+  std::vector<Read> front, back, first = std::exchange(pending_, {});
+  pending_stage_ = pending_half_ = -1;
+  group(false, 1, t, front);
+  const size_t b1 = front.size();
+  group(true, 1, t, front);
+  first.insert(first.end(), stores.begin(), stores.end());
+  if (t == 1)
+    for (Read& r : h_.next_output()) first.push_back(std::move(r));
+  std::vector<Read> mid = marked_loads(v + 2, 1), next;
+  if (t == T - 1) {
+    // the output drains at the CU's write bandwidth share and the loads issued behind the stores
+    // retire after them: the stores start as early as their quadrant is final (A0xB0's after the
+    // first quadrant, behind that quadrant's loads)
+    const size_t n = std::max(b1, front.size() / 2), l = (first.size() + 1) / 2;
+    std::vector<Read> q0(front.begin(), front.begin() + long(n)), q1(front.begin() + long(n), front.end());
+    q0.insert(q0.end(), first.begin(), first.begin() + long(l));
+    q1.insert(q1.end(), first.begin() + long(l), first.end());
+    for (Read& r : h_.output_stores(0, 0, true)) q1.push_back(std::move(r));
+    quadrant(0, 0, q0);
+    quadrant(0, 1, q1);
+    for (Read& r : h_.output_stores(0, 1, true)) mid.push_back(std::move(r));
+    for (int qb = 0; qb < 2; ++qb)
+      for (Read& r : h_.output_stores(1, qb, true)) next.push_back(std::move(r));
+  } else {
+    two(0, front, b1, std::move(first));
+  }
+  wait_for(v + 1, 0);
+  group(true, 0, t + 1, back);
+  const size_t a0 = back.size();
+  group(false, 0, t + 1, back);
+  two(1, back, std::min(a0, back.size()), std::move(mid));
+  fresh_ = false;
+  wait_for(v + 1, 1);
+  pending_ = marked_loads(v + 3, 0);
+  pending_stage_ = (v + 3) % 2;
+  pending_half_ = 0;
+  return next;
+}
+
+// K tiles 0 .. T - 1 of one output tile: tiles 3 .. T - 4 (no stores, no pointer reset) a loop of
+// pairs, the others straight. The loop body is emitted once: the marks it leaves are those of its
+// first iteration, so they move on to its last before the tiles after it, and the loads it leaves
+// pending are made again for the tile they fill then.
+void ReadAheadSchedule::output_tiles(std::vector<Read>& stores) {
+  const int T = s_.tiles, pairs = T >= 8 ? (T - 6) / 2 : 0;
+  for (int t = 0; t < T; ++t) {
+    if (t != 3 || pairs == 0) {
+      stores = output_tile(t, std::move(stores));
+      continue;
+    }
+    Reg left = k_.sgpr("pairs_left");
+    k_.s_mov_b32(left, int64_t(pairs));
+    const int entry_stage = pending_stage_, entry_half = pending_half_;
+    const std::map<int, int> before = mark_;
+    k_.do_while_scc(
+        [&] {
+          output_tile(3, {});
+          output_tile(4, {});
+          if (pending_stage_ != entry_stage || pending_half_ != entry_half)
+            throw Error("read-ahead schedule: internal error, the loop's deferred loads differ at entry and back edge");
+        },
+        [&] {
+          k_.s_sub_u32(left, left, 1);
+          k_.s_cmp_lg_u32(left, 0);
+        });
+    const int shift = 2 * (pairs - 1);  // virtual tiles between the emitted iteration and the last
+    std::map<int, int> moved;
+    for (const auto& [key, count] : mark_)
+      moved[before.count(key) && before.at(key) == count ? key : key + 2 * shift] = count;
+    mark_ = std::move(moved);
+    pending_ = marked_loads(vbase_ + 4 + shift + 3, 0);
+    t = 2 + 2 * pairs;
+  }
+}
+
+// The VMEM instructions issued since the loads of the next output tile's K tiles 0 and 1 (what its
+// first waits count), right after an output tile's emission.
+std::vector<int> ReadAheadSchedule::tail_marks() const {
+  std::vector<int> out;
+  for (int v = vbase_ + s_.tiles; v < vbase_ + s_.tiles + 2; ++v)
+    for (int h = 0; h < 2; ++h) {
+      const auto it = mark_.find(2 * v + h);
+      out.push_back(it == mark_.end() ? -1 : h_.vmem_issued() - it->second);
+    }
+  return out;
+}
+
+// Prologue as emit_dma's; the first output tile straight, the others (outputs_left of them) a loop
+// whose body is one output tile: its first waits count the VMEM instructions of the previous
+// output tile's tail, so the first output tile's tail and the body's must leave the same counts
+// (checked). After the last output tile, its last two quadrants' stores, and every VMEM operation
+// retired before the wave ends (the loads issued for the tile past the last: the generator's, with
+// no lanes in gemm_mx_lds.cpp).
+void ReadAheadSchedule::emit_dma_persistent(Reg outputs_left) {
+  const int T = s_.tiles;
+  if (T < 4 || T % 2 != 0)
+    throw Error(fmt::format("read-ahead schedule: the persistent path needs an even number of K tiles, at least 4 "
+                            "(got {})",
+                            T));
+  for (int v = 0; v < 2; ++v)
+    for (int h = 0; h < 2; ++h)
+      for (Read& e : marked_loads(v, h)) e();
+  h_.after_prologue_loads();
+  k_.s_waitcnt(vmcnt(std::min(63, h_.vmem_issued() - mark_.at(1))));
+  k_.s_barrier();
+  first_reads();
+  k_.s_waitcnt(lgkmcnt(0));
+  waited_ = issued_;
+  k_.s_barrier();
+  pending_ = marked_loads(2, 0);
+  pending_stage_ = pending_half_ = 0;
+  std::vector<Read> stores;
+  output_tiles(stores);
+  const std::vector<int> tail = tail_marks();
+  const int tail_stage = pending_stage_, tail_half = pending_half_;
+  vbase_ += T;
+  k_.if_scc([&] { k_.s_cmp_lg_u32(outputs_left, 0); },
+            [&] {
+              k_.do_while_scc(
+                  [&] {
+                    output_tiles(stores);
+                    if (tail_marks() != tail || pending_stage_ != tail_stage || pending_half_ != tail_half)
+                      throw Error("read-ahead schedule: internal error, the output tile loop's waits differ between "
+                                  "its first iteration and the others");
+                  },
+                  [&] {
+                    k_.s_sub_u32(outputs_left, outputs_left, 1);
+                    k_.s_cmp_lg_u32(outputs_left, 0);
+                  });
+            });
+  pending_.clear();
+  for (int qb = 0; qb < 2; ++qb)
+    for (Read& r : h_.output_stores(1, qb, false)) r();
+  k_.s_waitcnt(vmcnt(0));
 }
 
 BuildResult build_with_scheduled_waits(Kernel& k, const BuildOptions& opts, const std::string& what) {

@@ -43,6 +43,7 @@
 // most 15 on gfx9) and before each MFMA waits for exactly the reads of its two fragments.
 #pragma once
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "jit/kernel.hpp"
@@ -86,6 +87,32 @@ struct ReadAheadHooks {
   // instructions in pieces, in order, which the schedule spreads between MFMAs).
   Emit staged_prologue;
   std::function<std::vector<Emit>(bool load_next)> staged_refill;
+  // Persistent DMA path (emit_dma_persistent; every hook below is required there):
+  // the loads of half `half` into `stage` as pieces; `reset`: the first K tile of an output tile, so
+  // the half's global pointers are first set to the bases of the output tile loaded next; `ahead`:
+  // a K tile of the next output tile (past the workgroup's last one the generator may skip its
+  // memory traffic, but the instructions must issue: the waits count them).
+  std::function<std::vector<Emit>(int stage, int half, bool reset, bool ahead)> output_load_pieces;
+  // VMEM instructions the generator's pieces have emitted so far: loads and stores both count on
+  // vmcnt, so a wait for a half tile counts the stores issued after it too.
+  std::function<int()> vmem_issued;
+  // Pieces spread over the first quadrants of each output tile's K tile 1 (the previous output
+  // tile's stores are all issued by then): the output tile loaded last becomes the one stored, and
+  // the bases of the next one (or the same again past the workgroup's last) are computed for the
+  // next reset.
+  std::function<std::vector<Emit>()> next_output;
+  // The stores of quadrant (qa, qb)'s accumulators as pieces; `more`: another output tile follows
+  // (the generator may leave the block it keeps for zeros to before_output).
+  std::function<std::vector<Emit>(int qa, int qb, bool more)> output_stores;
+  // At the start of each output tile's K tile 0, before its first MFMA: the generator zeroes one
+  // accumulator block (`store`: after storing the previous output tile's values of it).
+  std::function<void(bool store)> before_output;
+  // The MFMA of k-step 0 of block (bi, bj) in an output tile's K tile 0: onto zeros (C from the
+  // zeroed block; that block's own MFMA is the last of the k-step, so the block is still zero for
+  // the others), so no other accumulator needs zeroing.
+  std::function<void(int bi, int bj)> mfma_fresh;
+  // After the prologue's loads, before their wait: the setup the loads do not need.
+  Emit after_prologue_loads;
 };
 
 class ReadAheadSchedule {
@@ -93,6 +120,12 @@ class ReadAheadSchedule {
   ReadAheadSchedule(Kernel& k, const ReadAheadShape& s, ReadAheadHooks h);
   void emit_dma();     // the LDS DMA path (two stages)
   void emit_staged();  // the register-staged path (one stage)
+  // The LDS DMA path for a persistent workgroup: one output tile, then `outputs_left` (an SGPR, >= 0
+  // at run time) more, the K tiles of all of them one pipeline (the next output tile's first K tiles
+  // load during this one's last; its stores run between the MFMAs of its last K tile and the next
+  // output tile's first). Needs an even number of K tiles, at least 4 (a tile's LDS stage is then
+  // the same in every output tile).
+  void emit_dma_persistent(Reg outputs_left);
 
  private:
   using Read = ReadAheadHooks::Emit;
@@ -110,6 +143,13 @@ class ReadAheadSchedule {
   void tile(int t, bool dma);
   void staged_tile(int t, const std::vector<Read>& front, size_t b1);
   void last_tile(std::vector<Read> front, size_t b1);
+  // Persistent path: K tile t of the output tile whose K tile 0 is virtual tile vbase_; `stores`
+  // run behind the loads of its first two quadrants; returns the stores the next tile takes.
+  std::vector<Read> output_tile(int t, std::vector<Read> stores);
+  void output_tiles(std::vector<Read>& stores);  // K tiles 0 .. T - 1; `stores` in: tile 0's, out: the next's
+  std::vector<Read> marked_loads(int v, int half);  // the pieces of virtual tile v's half, marked
+  void wait_for(int v, int half);                    // lgkmcnt(0), vmcnt for that half, barrier
+  std::vector<int> tail_marks() const;
 
   Kernel& k_;
   ReadAheadShape s_;
@@ -123,6 +163,11 @@ class ReadAheadSchedule {
   // and which (stage, half) they fill (the loop checks that its entry and back edge agree).
   std::vector<Read> pending_;
   int pending_stage_ = -1, pending_half_ = -1;
+  // Persistent path: per virtual tile * 2 + half, the VMEM count after its loads; vbase_ is the
+  // current output tile's K tile 0 as a virtual tile (emission view: the loop body is emitted once).
+  std::map<int, int> mark_;
+  int vbase_ = 0;
+  bool fresh_ = false;  // an output tile's K tile 0: k-step 0's MFMAs through mfma_fresh
 };
 
 // Builds a kernel whose read-ahead DMA schedule placed every wait itself. The schedule reads one

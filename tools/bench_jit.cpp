@@ -193,11 +193,15 @@ std::vector<GemmCase> gemm_cases() {
     const codegen::GemmPlan p = codegen::make_gemm_plan(s, a, c);
     return [p](const BuildOptions& o) { return codegen::build_gemm(p, o); };
   };
-  auto mx = [](codegen::MxFormat f, int tile_k, int waves_n) {
+  // persistent: 2 output tiles per workgroup and 8 K tiles (the straight tiles and the loop of tile
+  // pairs, in the two copies of an output tile the persistent schedule emits)
+  auto mx = [](codegen::MxFormat f, int tile_k, int waves_n, int persistent = 0) {
     codegen::GemmMxShape s;
     s.M = s.N = s.K = 512, s.format = f, s.output = codegen::GemmMxOutput::bf16, s.scales = codegen::GemmMxScaleLayout::km;
+    if (persistent) s.K = 8 * tile_k;
     codegen::GemmMxConfig c;
     c.tile_m = c.tile_n = 256, c.tile_k = tile_k, c.waves_m = 2, c.waves_n = waves_n, c.group_m = 8, c.read_ahead = true;
+    c.persistent = persistent;
     const codegen::GemmMxPlan p = codegen::make_gemm_mx_plan(s, Arch::gfx950, c);
     return [p](const BuildOptions& o) { return codegen::build_gemm_mx(p, o); };
   };
@@ -218,6 +222,7 @@ std::vector<GemmCase> gemm_cases() {
           {"fp8.256x256x128.dma.pp", Arch::gfx950, gemm(Arch::gfx950, f8_pp, codegen::GemmDType::e4m3)},
           {"mxfp4.256x256x128.w2x4", Arch::gfx950, mx(codegen::MxFormat::fp4, 128, 4)},
           {"mxfp4.256x256x256.w2x2", Arch::gfx950, mx(codegen::MxFormat::fp4, 256, 2)},
+          {"mxfp4.256x256x256.w2x2.p2", Arch::gfx950, mx(codegen::MxFormat::fp4, 256, 2, 2)},
           {"mxfp8.256x256x128.w2x4", Arch::gfx950, mx(codegen::MxFormat::fp8, 128, 4)}};
 }
 

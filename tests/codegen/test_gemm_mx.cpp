@@ -11,7 +11,10 @@
 //    accumulators stored during the last K tile and the per-element stores when N % 4 != 0; by the
 //    timing model's bank model its fragment reads are conflict free and not without the chunk
 //    swizzle; its instruction stream has no long non-MFMA runs or s_nop in the K loop;
-//  - invalid plans (gfx942, K, tiles, read-ahead limits, registers) are errors naming the limit;
+//  - persistent workgroups (several output tiles per workgroup, one K pipeline) bit for bit the same,
+//    MXFP4 and MXFP8, with and without the loop of K-tile pairs, uneven tile counts per workgroup; and
+//    modelled from sampled workgroups;
+//  - invalid plans (gfx942, K, tiles, read-ahead limits, persistent limits, registers) are errors naming the limit;
 //  - the modelled time is produced from recorded workgroups only.
 #include <catch2/catch.hpp>
 
@@ -184,6 +187,39 @@ TEST_CASE("gemm-mx LDS read-ahead: 256x256 tiles, 8 waves, bit for bit", "[gemm_
   check_case(shape(256, 256, 128, MxFormat::fp8), lds_config(256, 256, 2, 4), "MXFP8 mk, one K tile");
 }
 
+// Persistent workgroups (GemmMxConfig::persistent): each workgroup's output tiles are one K pipeline
+// (ReadAheadSchedule::emit_dma_persistent), so the next tile's first K tiles are loaded, and this
+// tile's stores issued, while MFMAs run; accumulators restart from one zeroed block.
+GemmMxConfig persistent_config(int tile_k, int tiles_per_workgroup, int tile = 256) {
+  GemmMxConfig c = lds_config(tile, tile, 2, 2, tile_k, 8);
+  c.persistent = tiles_per_workgroup;
+  return c;
+}
+
+TEST_CASE("gemm-mx persistent: a workgroup's output tiles as one K pipeline, bit for bit", "[gemm_mx]") {
+  const GemmMxScaleLayout km = GemmMxScaleLayout::km;
+  check_case(shape(512, 512, 1024, MxFormat::fp4, GemmMxOutput::bf16, km), persistent_config(256, 2),
+             "MXFP4 km, 4 K tiles, 2 output tiles per workgroup");
+  check_case(shape(256, 384, 2560, MxFormat::fp4, GemmMxOutput::bf16, km), persistent_config(256, 4, 128),
+             "MXFP4 km, 10 K tiles (the loop of tile pairs inside the output tile loop), 3 output tiles per workgroup");
+  check_case(shape(128, 640, 1024, MxFormat::fp8), persistent_config(128, 2, 128),
+             "MXFP8 mk, f32 out, 8 K tiles, 5 output tiles on 3 workgroups (one without a second tile)");
+}
+
+// A persistent grid larger than the workgroups the sampled model runs in full: the model traces the
+// first round address-only, where stores write nothing; they must still count on vmcnt, or the
+// simulator reports the waits that count them as missing.
+TEST_CASE("gemm-mx persistent: modelled from sampled workgroups", "[gemm_mx]") {
+  const GemmMxModelled m = model_gemm_mx(model::product("mi355x"),
+                                         shape(768, 768, 1024, MxFormat::fp4, GemmMxOutput::bf16, GemmMxScaleLayout::km),
+                                         persistent_config(256, 2, 128));
+  std::cout << "  " << m.describe() << "\n";
+  CHECK(m.report.plan.workgroups == 18);
+  CHECK(m.report.replayed_workgroups < m.report.plan.workgroups);
+  CHECK(m.peak_share() > 0);
+  CHECK(m.peak_share() < 1);
+}
+
 // The timing model's bank model (runtime/model/lds_banks.hpp) on the read-ahead kernel: each
 // fragment read (ds_read_b128) takes the minimum 4 passes and each scale read (ds_read_u8, 64 lanes
 // reading at most 16 distinct dwords in distinct banks) one, so the CU's LDS passes are 4 per
@@ -276,6 +312,18 @@ TEST_CASE("gemm-mx: invalid plans name the limit", "[gemm_mx]") {
   tk.tile_k = 256;
   CHECK_THAT(msg(shape(256, 256, 256, MxFormat::fp8), tk), Catch::Contains("read-ahead pipeline only"));
   CHECK_THROWS_AS(parse_gemm_mx_scale_layout("nk"), Error);
+  GemmMxConfig pd = config(64, 64, 2, 2, 16);
+  pd.persistent = 2;
+  CHECK_THAT(msg(shape(256, 256, 256, MxFormat::fp8), pd), Catch::Contains("persistent = 2") && Catch::Contains("read-ahead pipeline only"));
+  const GemmMxShape p4 = shape(512, 512, 1024, MxFormat::fp4, GemmMxOutput::bf16, GemmMxScaleLayout::km);
+  GemmMxConfig pg = persistent_config(256, 2);
+  pg.group_m = 0;
+  CHECK_THAT(msg(p4, pg), Catch::Contains("group_m >= 1"));
+  CHECK_THAT(msg(shape(500, 512, 1024, MxFormat::fp4, GemmMxOutput::bf16, GemmMxScaleLayout::km), persistent_config(256, 2)),
+             Catch::Contains("M = 500") && Catch::Contains("multiples of the tile"));
+  CHECK_THAT(msg(shape(512, 512, 768, MxFormat::fp4, GemmMxOutput::bf16, GemmMxScaleLayout::km), persistent_config(256, 2)),
+             Catch::Contains("even number of K tiles, at least 4"));
+  CHECK_THAT(msg(shape(512, 510, 1024, MxFormat::fp4), persistent_config(256, 2)), Catch::Contains("transposed accumulators"));
   // two k-steps of fp4 per K tile at 256x256 with 8 waves: too many registers for 2 waves per SIMD
   try {
     build_gemm_mx(make_gemm_mx_plan(shape(256, 256, 2048, MxFormat::fp4), Arch::gfx950, lds_config(256, 256, 2, 4, 256)));

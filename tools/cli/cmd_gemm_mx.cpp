@@ -133,6 +133,10 @@ void add_gemm_mx_command(CommandLine& cl) {
   c->add_flag("--read-ahead", o->cfg.read_ahead,
               "the LDS pipeline: operands and scales global -> LDS by DMA into XOR-swizzled rows, 2 stages, the "
               "read-ahead schedule of `cdnajit gemm --read-ahead` (mfma 16; fp8, bf8, fp4)");
+  add_typed_option(c, "--persistent", o->cfg.persistent,
+                   [](std::string_view t, std::string_view w) { return int(parse_uint(t, w, 0, 64)); },
+                   "with --read-ahead and --group-m: persistent workgroups of P output tiles each (default 0 = off): "
+                   "a workgroup's tiles are one K pipeline, each tile's stores draining while the next one's MFMAs run");
   c->add_option("--model", o->model, "timing-model product or product file FILE.json (gfx950; default: the gfx950 default product, `cdnajit model list`; "
                 "none = skip)");
   add_typed_option(c, "--dump-asm", o->asm_path,
