@@ -14,7 +14,7 @@ struct CheckFinding {
   std::string kernel;
   uint64_t pc = 0;       // byte offset from the kernel entry
   std::string inst;      // the instruction as disassembled
-  std::string rule;      // "sim-coverage", "decode", "not-modelled", "waitcnt", "end-of-code", "workitem-id", or a hazard rule name
+  std::string rule;      // "sim-coverage", "decode", "not-modelled", "waitcnt", "waitcnt-lds-dma", "end-of-code", "workitem-id", or a hazard rule name
   std::string message;
 };
 

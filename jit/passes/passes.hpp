@@ -43,7 +43,7 @@ enum class BarrierRelease : uint8_t { Lds, All, None };
 
 struct Finding {
   size_t index;         // index into the program the pass was given
-  std::string rule;     // "waitcnt", "redundant-waitcnt" or a hazard rule name
+  std::string rule;     // "waitcnt", "waitcnt-lds-dma", "redundant-waitcnt" or a hazard rule name
   std::string message;  // names the instruction text, the register and what is needed
 };
 

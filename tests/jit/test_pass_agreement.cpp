@@ -181,7 +181,7 @@ Judgement judge(const Case& c, const std::string& text, const std::string& name)
     throw Error("test: " + std::to_string(n) + " instructions in the .s but " + std::to_string(pcs.size()) +
                 " decoded");
   for (const passes::Finding& f : passes::run_waitcnt(prog, c.arch, passes::Mode::Verify).findings) {
-    if (f.rule != "waitcnt") continue;
+    if (f.rule != "waitcnt" && f.rule != "waitcnt-lds-dma") continue;
     ++j.static_findings;
     add_static_sites(f.message, pcs[ordinal[f.index]], j.static_sites);
   }
