@@ -132,9 +132,14 @@ class DslEmitter {
   // 64-bit pointer + 32-bit byte offset, both SGPRs.
   Reg sptr_add(Reg base, Reg off, const char* name) {
     Reg p = k_.sgpr(name, 2, 2);
-    k_.s_add_u32(p[0], base[0], off);
-    k_.s_addc_u32(p[1], base[1], 0);
+    sptr_add_to(p, base, off);
     return p;
+  }
+  // dst = 64-bit SGPR pointer + 32-bit unsigned byte offset (an SGPR or a constant); dst may be base.
+  template <class Off>
+  void sptr_add_to(Reg dst, Reg base, Off off) {
+    k_.s_add_u32(dst[0], base[0], off);
+    k_.s_addc_u32(dst[1], base[1], 0);
   }
   Reg smul(Reg x, uint32_t c, const char* name) {
     Reg r = k_.sgpr(name);

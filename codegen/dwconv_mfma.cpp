@@ -275,13 +275,11 @@ class MfmaGenerator {
         Reg goff = k_.sgpr("slice_goff");
         int64_t delta = int64_t(kd - s_.padD) * slice_bytes;
         k_.s_add_u32(goff, g0, delta & 0xffffffff);
-        k_.s_add_u32(gptr[0], in_[0], goff);
-        k_.s_addc_u32(gptr[1], in_[1], 0);
+        e_.sptr_add_to(gptr, in_, goff);
         for (int j = 0; j < rows_per_wave; ++j) {
           auto row = [&] {
             if (j) {
-              k_.s_add_u32(gptr[0], gptr[0], int64_t(4 * row_bytes));
-              k_.s_addc_u32(gptr[1], gptr[1], 0);
+              e_.sptr_add_to(gptr, gptr, int64_t(4 * row_bytes));
             }
             const uint32_t lrow = uint32_t(((kd * p_.tile_h + 4 * j + s_.padH) * p_.tile_w + s_.padW) * 2);
             for (int ch = 0; ch < chunks; ++ch) {

@@ -303,13 +303,6 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     return out;
   }
 
-  // dst = 64-bit ptr + 32-bit unsigned off (an SGPR or a constant)
-  template <class Off>
-  void sptr_add_to(Reg dst, Reg ptr, Off off) {
-    k_.s_add_u32(dst[0], ptr[0], off);
-    k_.s_addc_u32(dst[1], ptr[1], 0);
-  }
-
   void main_loop() {
     const int KS = p_.k_steps_per_tile, F = p_.frag_bytes / 16, hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
     tile_pointer_setup();
