@@ -52,6 +52,10 @@ TEST_CASE("gemm family: space, problem text and validity rules", "[tune][gemm]")
              Catch::Contains("8 waves"));
   CHECK_THAT(why("tile=128x128,tile_k=64,waves=2x4,stages=2,mfma=16,dma=1,group_m=8,read_ahead=1,lds_xor=0,ra_split=1,pingpong=1", Arch::gfx950),
              Catch::Contains("without pingpong"));
+  // 128x112 tiles with 4 x 1 waves (7 MFMA blocks per wave along N): 2048^2 in 304 tiles on gfx942
+  const std::string p2048 = fam().canonical_problem("2048x2048x2048");
+  CHECK(fam().invalid_reason(cfg("tile=128x112,tile_k=64,waves=4x1,stages=1,mfma=16,dma=0,group_m=0,read_ahead=1,lds_xor=0,ra_split=1,pingpong=0"),
+                             p2048, Arch::gfx942) == "");
   Enumeration e = enumerate(fam(), p, Arch::gfx950);
   CHECK(!e.valid.empty());
   std::printf("gemm %s on gfx950: %zu valid, %zu invalid configurations\n", p.c_str(), e.valid.size(), e.invalid.size());

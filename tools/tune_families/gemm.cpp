@@ -143,10 +143,10 @@ class GemmFamily final : public FamilyBase<GemmShape, GemmConfig> {
   }
   std::vector<Param> space() const override {
     return {
-        {"tile", {"64x64", "128x64", "64x128", "128x128", "256x128", "128x256", "256x256", "224x256"},
-         "output tile M x N (224x256: 4096^2 in 19 x 16 = 304 tiles, one per CU of a 304-CU gfx942 product)"},
+        {"tile", {"64x64", "128x64", "64x128", "128x128", "128x112", "256x128", "128x256", "256x256", "224x256"},
+         "output tile M x N (224x256: 4096^2 in 19 x 16 = 304 tiles, 128x112: 2048^2 in 16 x 19 = 304 tiles, one per CU of a 304-CU gfx942 product)"},
         {"tile_k", {"32", "64", "128"}, "K tile in elements (a multiple of the MFMA K)"},
-        {"waves", {"2x2", "2x4", "4x2"}, "waves per workgroup M x N"},
+        {"waves", {"2x2", "2x4", "4x2", "4x1", "1x4"}, "waves per workgroup M x N (4x1: a 112-wide tile is 7 MFMA blocks, one wave along N)"},
         {"stages", {"1", "2", "3", "4"}, "LDS stages (2: next tile's loads in flight during the MFMAs; 3, 4: with dma)"},
         {"mfma", {"16", "32"}, "MFMA block: 16x16xK or 32x32xK"},
         {"dma", {"0", "1"}, "1: global -> LDS directly into XOR-swizzled rows (gfx950, NT, mfma 16)"},

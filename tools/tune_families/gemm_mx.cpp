@@ -61,16 +61,20 @@ GemmMxConfig to_config(const Config& c) {
   const int tk = std::stoi(config_value(c, "tile_k"));
   k.tile_k = k.read_ahead || tk != 128 ? tk : 0;
   k.group_m = std::stoi(config_value(c, "group_m"));
+  k.persistent = std::stoi(config_value(c, "persistent"));
   return k;
 }
 
 // Partial M and N tiles (M a multiple of 4: km scales with the LDS pipeline need it), two k-steps
 // (two K tiles with the LDS pipeline), same formats and scale layout.
+// Persistent workgroups take whole tiles only and at least 4 K tiles: three tiles along M (so
+// P = 2 leaves one workgroup a single tile) and 4 K tiles instead.
 GemmMxPlan check_plan(const GemmMxPlan& p) {
   GemmMxShape s = p.shape;
-  s.M = p.cfg.tile_m + p.cfg.tile_m / 2 + 4;
-  s.N = p.cfg.tile_n + 8;
-  s.K = 2 * (p.cfg.read_ahead ? p.cfg.tile_k : p.mfma_k);
+  const bool whole_tiles = p.cfg.persistent > 0;
+  s.M = whole_tiles ? 3 * p.cfg.tile_m : p.cfg.tile_m + p.cfg.tile_m / 2 + 4;
+  s.N = whole_tiles ? p.cfg.tile_n : p.cfg.tile_n + 8;
+  s.K = (whole_tiles ? 4 : 2) * (p.cfg.read_ahead ? p.cfg.tile_k : p.mfma_k);
   return codegen::make_gemm_mx_plan(s, p.arch, p.cfg);
 }
 
@@ -133,13 +137,15 @@ class GemmMxFamily final : public FamilyBase<GemmMxShape, GemmMxConfig> {
          "direct: global -> MFMA registers; lds: DMA into swizzled LDS rows with the read-ahead schedule (mfma 16)"},
         {"tile_k", {"128", "256"}, "lds pipeline: K elements per LDS tile (one or two k-steps); direct takes 128 only (no K tile)"},
         {"group_m", {"0", "8"}, "workgroup order: 0 = 2-D grid, G = XCD-contiguous groups of G tile rows"},
+        {"persistent", {"0", "2", "4"},
+         "lds pipeline: persistent workgroups of P output tiles each, one K pipeline per workgroup (0 = one tile each)"},
     };
   }
   std::string problem_format() const override { return kProblemFormat; }
   std::string example_problem() const override { return "200x136x256 fp8 f32"; }
   // The generator's defaults (GemmMxConfig), as `cdnajit gemm-mx` uses them.
   std::string default_config(Arch) const override {
-    return "tile=128x128,waves=2x2,mfma=16,pipeline=direct,tile_k=128,group_m=0";
+    return "tile=128x128,waves=2x2,mfma=16,pipeline=direct,tile_k=128,group_m=0,persistent=0";
   }
 
  private:
