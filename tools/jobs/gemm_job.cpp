@@ -25,9 +25,10 @@ std::string format_gemm_modelled(const GemmModelled& m) {
                         m.reduce->ms, m.reduce->limiter);
   return fmt::format(
       "modelled (model {}): {} [{}]: {:.4f} ms, {:.1f} TFLOP/s = {:.1f}% of the {} peak {:.1f} TFLOP/s ({} at the "
-      "{:.2f} GHz peak clock; the model runs at {:.2f} GHz); limiter {}; {} of {} workgroups replayed{}, host {:.1f} s\n",
+      "{:.2f} GHz peak clock); modelled clock {:.3f} GHz at MFMA busy {:.0f}% (Hardware::sustained_clock_ghz; {:.2f} "
+      "GHz without MFMA load); limiter {}; {} of {} workgroups replayed{}, host {:.1f} s\n",
       m.model, m.shape.str(), m.config, m.ms(), m.tflops(), 100 * m.peak_share(), m.model, m.peak_tflops, m.mfma,
-      m.peak_clock_ghz, m.model_clock_ghz, m.report.limiter, m.report.replayed_workgroups, m.report.plan.workgroups,
+      m.peak_clock_ghz, m.report.clock_ghz, 100 * m.report.mfma_busy, m.model_clock_ghz, m.report.limiter, m.report.replayed_workgroups, m.report.plan.workgroups,
       split, m.host_seconds);
 }
 

@@ -24,7 +24,7 @@ struct GemmModelled {
   std::optional<model::ModelReport> reduce;
   double peak_tflops = 0;        // the product's dense MFMA peak for that instruction at its data-sheet peak clock
   double peak_clock_ghz = 0;     // that clock
-  double model_clock_ghz = 0;    // the clock the model converts cycles to time at
+  double model_clock_ghz = 0;    // the model's clock without MFMA load (Hardware::clock_ghz); the kernel's own: report.clock_ghz
   double host_seconds = 0;       // data, simulation of the recorded workgroups, replay
   double ms() const { return report.ms + (reduce ? reduce->ms : 0.0); }  // every launch of the GEMM
   double tflops() const { return gflop / ms(); }  // GFLOP per ms = TFLOP/s

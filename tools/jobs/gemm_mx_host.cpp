@@ -147,8 +147,10 @@ GemmMxRunResult run_gemm_mx_hip(Device& dev, const GemmMxPlan& p, std::span<cons
 std::string GemmMxModelled::describe() const {
   return fmt::format(
       "modelled (model {}): {} [{}]: {:.4f} ms, {:.1f} TFLOP/s = {:.1f}% of the {} peak {:.1f} TFLOP/s for {} as "
-      "the ISA table's pass count for the format gives it; limiter {}; {} of {} workgroups replayed",
-      model, shape, config, report.ms, tflops(), 100 * peak_share(), model, peak_tflops, mfma, report.limiter,
+      "the ISA table's pass count for the format gives it; modelled clock {:.3f} GHz at MFMA busy {:.0f}%; limiter {}; "
+      "{} of {} workgroups replayed",
+      model, shape, config, report.ms, tflops(), 100 * peak_share(), model, peak_tflops, mfma, report.clock_ghz,
+      100 * report.mfma_busy, report.limiter,
       report.replayed_workgroups, report.plan.workgroups);
 }
 
