@@ -10,7 +10,7 @@
 //   build/tools/report_gemm [--sizes 1024,2048,4096,8192] [--products mi325x,mi355x]
 //                           [--hipkittens tools/report_gemm.hipkittens.tsv] [--out FILE.md]
 //   build/tools/report_gemm --mx-only [--products ...]   # only the MX section (to stdout or --out)
-//   build/tools/report_gemm --only square16384,hipblaslt,skinny   # only these sections (to stdout or --out)
+//   build/tools/report_gemm --only square16384,hipblaslt,skinny,gluon   # only these sections (to stdout or --out)
 //   build/tools/report_gemm --only square --sizes 4096 --products mi325x   # the square table's rows, the
 //                           # standing lines and the 4096 "where" rows of those sizes and products (for splicing)
 //
@@ -24,6 +24,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -44,10 +45,10 @@ struct Options {
   std::string hipkittens = "tools/report_gemm.hipkittens.tsv";
   std::string out;
   bool mx_only = false;
-  std::vector<std::string> only;  // --only: these sections alone (square, square16384, hipblaslt, skinny)
+  std::vector<std::string> only;  // --only: these sections alone (square, square16384, hipblaslt, skinny, gluon)
 };
 
-const std::vector<std::string> kOnlySections = {"square", "square16384", "hipblaslt", "skinny"};
+const std::vector<std::string> kOnlySections = {"square", "square16384", "hipblaslt", "skinny", "gluon"};
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> v;
@@ -87,7 +88,7 @@ Options parse(int argc, char** argv) {
       for (const std::string& x : o.only)
         if (std::find(kOnlySections.begin(), kOnlySections.end(), x) == kOnlySections.end())
           throw Error(fmt::format("report_gemm: --only section '{}'; valid: square (the square table's rows for "
-                                  "--sizes and --products), square16384, hipblaslt, skinny "
+                                  "--sizes and --products), square16384, hipblaslt, skinny, gluon "
                                   "(comma-separated)",
                                   x));
     } else {
@@ -253,13 +254,15 @@ Best model_candidates(const model::Hardware& hw, const GemmShape& s, const std::
 // (tile_k 128: two k-steps at 8 waves need more than 128 VGPRs) and 4 waves with 128-byte rows,
 // the latter also with persistent workgroups where each CU gets two tiles or more; MXFP8 with 8
 // waves and 128-byte rows at 8192.
+// The MX GEMM's LDS read-ahead configuration (grouped order, 8 tile rows per group).
+GemmMxConfig mx(int tm, int tn, int tk, int wm, int wn) {
+  GemmMxConfig c;
+  c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.group_m = 8; c.read_ahead = true;
+  return c;
+}
+
 std::string mx_section(const Options& o) {
   std::string rows;
-  auto mx = [](int tm, int tn, int tk, int wm, int wn) {
-    GemmMxConfig c;
-    c.tile_m = tm; c.tile_n = tn; c.tile_k = tk; c.waves_m = wm; c.waves_n = wn; c.group_m = 8; c.read_ahead = true;
-    return c;
-  };
   for (const std::string& prod : o.products) {
     const model::Hardware& hw = model::resolve_product(prod);
     if (hw.arch != Arch::gfx950) continue;
@@ -405,6 +408,74 @@ std::string hipblaslt_section() {
          "| product | best config | modelled ms (two launches: GEMM + second) | modelled clock GHz | modelled TFLOP/s | % of MFMA peak | limiter "
          "(model, GEMM kernel) | hipBLASLt measured TFLOP/s (published) | ours modelled / hipBLASLt measured | "
          "candidates (modelled TFLOP/s) | host s |\n|---|---|---|---|---|---|---|---|---|---|---|\n" +
+         rows;
+}
+
+// AMD's Gluon (Triton) GEMM tutorial's published MI355X measurements: ROCm/gfx950-gluon-tutorials
+// @ c9d501b8df05, kernels/gemm/README.md, section "1. Performance Summary" (single MI355X, rocprof,
+// 1000 dispatches, last-100 average), the faster of its 4-wave and 8-wave kernels per data type.
+// Their kernels are Python (Triton / Gluon) and do not compile with clang-22, so they are not
+// modelled: ours modelled beside theirs measured. Our candidates: the square table's large bf16
+// configurations, the fp8 table's for BF8 (E5M2), the MX table's two 256 x 256 read-ahead ones
+// (4096^2 is 256 tiles: one per CU, so persistent workgroups do not apply).
+std::string gluon_section() {
+  const model::Hardware& hw = model::resolve_product("mi355x");
+  struct Published {
+    int k;
+    GemmDType dtype;
+    double tflops;
+    const char* kernel;
+  };
+  std::string rows;
+  for (const Published& pub : {Published{8192, GemmDType::bf16, 1534, "8-wave inter_wave/a16w16 v1"},
+                               Published{16384, GemmDType::e5m2, 3232, "4-wave intra_wave/a8w8"}}) {
+    GemmShape s;
+    s.M = s.N = 4096;
+    s.K = pub.k;
+    s.dtype = pub.dtype;
+    const Best b = model_candidates(hw, s, candidates(hw.arch, s.dtype, 8192));
+    if (!b.best) continue;
+    const GemmModelled& m = *b.best;
+    rows += fmt::format("| {} | {} | {:.4f} | {:.3f} | {:.1f} | {:.1f}% | {} | {:.0f} ({}) | {:.2f}x | {} | {:.0f} |\n",
+                        s.str(), m.config, m.ms(), m.report.clock_ghz, m.tflops(), 100 * m.peak_share(),
+                        m.report.limiter, pub.tflops, pub.kernel, m.tflops() / pub.tflops, b.others, b.host);
+  }
+  GemmMxShape s;
+  s.M = s.N = 4096;
+  s.K = 32768;
+  s.format = MxFormat::fp4;
+  s.output = GemmMxOutput::bf16;
+  s.scales = GemmMxScaleLayout::km;
+  std::optional<GemmMxModelled> best;
+  std::string others;
+  double host = 0;
+  for (const GemmMxConfig& c : {mx(256, 256, 128, 2, 4), mx(256, 256, 256, 2, 2)}) {
+    std::cerr << fmt::format("model {} {} [{}] ...\n", hw.name, s.str(), c.str());
+    const auto t0 = std::chrono::steady_clock::now();
+    const GemmMxModelled m = model_gemm_mx(hw, s, c);
+    host += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << m.describe() << "\n";
+    others += fmt::format("{}{}: {:.0f}", others.empty() ? "" : "; ", m.config, m.tflops());
+    if (!best || m.report.ms < best->report.ms) best = m;
+  }
+  const double pub_mx = 5189;
+  rows += fmt::format("| {} | {} | {:.4f} | {:.3f} | {:.1f} | {:.1f}% | {} | {:.0f} ({}) | {:.2f}x | {} | {:.0f} |\n",
+                      best->shape, best->config, best->report.ms, best->report.clock_ghz, best->tflops(),
+                      100 * best->peak_share(), best->report.limiter, pub_mx, "4-wave intra_wave/a4w4 v1",
+                      best->tflops() / pub_mx, others, host);
+  return "\n## Beside Triton: AMD's Gluon GEMM tutorial on MI355X\n\n"
+         "Generated by `build/tools/report_gemm --only gluon` (or with the whole report). Ours: modelled (model "
+         "mi355x), kernel time, bf16 output (MXFP4: km scales). Theirs: AMD's published measurements of its Gluon "
+         "(Triton) kernels on one MI355X, ROCm/gfx950-gluon-tutorials @ c9d501b8df05, kernels/gemm/README.md, "
+         "\"1. Performance Summary\" (the faster of its 4-wave and 8-wave kernels for each data type; the same "
+         "page notes that its numbers vary run to run with the GPU clock and that its BF16 runs measured ~6% above "
+         "FP16 on that build; AMD's blog post on the tutorial quotes 1489 (FP16), 3257 (BF8) and 5255 (MXFP4) for "
+         "an earlier build). Their kernels are Python (Triton / Gluon), which clang-22 does not compile, so they "
+         "are not modelled here: the ratio column is ours modelled over theirs measured, and the model's error "
+         "(tools/report_model.md) applies to it.\n\n"
+         "| shape | best config | modelled ms | modelled clock GHz | modelled TFLOP/s | % of MFMA peak | limiter (model) "
+         "| Gluon measured TFLOP/s (published; kernel) | ours modelled / Gluon measured | candidates (modelled "
+         "TFLOP/s) | host s |\n|---|---|---|---|---|---|---|---|---|---|---|\n" +
          rows;
 }
 
@@ -572,6 +643,7 @@ std::string only_sections(const Options& o) {
     if (x == "square16384") md += square16384_section(o);
     if (x == "hipblaslt") md += hipblaslt_section();
     if (x == "skinny") md += skinny_section();
+    if (x == "gluon") md += gluon_section();
   }
   return md;
 }
@@ -684,7 +756,7 @@ int main(int argc, char** argv) {
          << fp8rows;
 
     md << mx_section(o);
-    md << square16384_section(o) << hipblaslt_section() << skinny_section();
+    md << square16384_section(o) << hipblaslt_section() << skinny_section() << gluon_section();
 
     // ---- where the time goes
     md << "\n## Where the time goes at N = 4096 (bf16, every candidate)\n\n"
