@@ -401,6 +401,7 @@ BuildResult build_with_scheduled_waits(Kernel& k, const BuildOptions& opts, cons
   if (opts.waitcnt != PassMode::Auto) return k.build(opts);
   BuildOptions o = opts;
   o.waitcnt = PassMode::Verify;
+  o.lds_dma_findings = false;  // dropped below anyway: not written at all
   BuildResult r = k.build(o);
   std::vector<std::string> kept;
   for (const std::string& f : r.stats.pass_findings) {

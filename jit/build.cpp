@@ -217,7 +217,7 @@ struct BuildPipeline {
     isa::first_same_instruction(prog, first_same);
     passes::Report wr, hr;
     passes::run_waitcnt_and_hazards(prog, k.arch, pass_mode(opts.waitcnt), pass_mode(opts.hazards), wr, hr,
-                                     barrier_release(opts.barrier_release), &first_same);
+                                     barrier_release(opts.barrier_release), &first_same, opts.lds_dma_findings);
     if (first_same.size() != prog.size()) isa::first_same_instruction(prog, first_same);
     r.stats.ms_passes = ms_since(t);
     check_machine_program(k, prog, first_same);  // the legality check both encoders rely on: every instruction they see
