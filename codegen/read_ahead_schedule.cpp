@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include "jit/isa/error.hpp"
@@ -54,9 +55,11 @@ void ReadAheadSchedule::quadrant(int qa, int qb, const std::vector<Read>& rd, bo
 // next quadrant or the next lgkmcnt(0) waits for, issue first.
 void ReadAheadSchedule::two(int qa, std::vector<Read> rd, size_t first_min, std::vector<Read> loads) {
   const size_t n = std::max(first_min, rd.size() / 2), l = (loads.size() + 1) / 2;
-  std::vector<Read> q0(rd.begin(), rd.begin() + long(n)), q1(rd.begin() + long(n), rd.end());
-  q0.insert(q0.end(), loads.begin(), loads.begin() + long(l));
-  q1.insert(q1.end(), loads.begin() + long(l), loads.end());
+  // Moved, not copied: a copy of a closure is a heap allocation (thousands per kernel).
+  auto mv = [](auto it) { return std::make_move_iterator(it); };
+  std::vector<Read> q0(mv(rd.begin()), mv(rd.begin() + long(n))), q1(mv(rd.begin() + long(n)), mv(rd.end()));
+  q0.insert(q0.end(), mv(loads.begin()), mv(loads.begin() + long(l)));
+  q1.insert(q1.end(), mv(loads.begin() + long(l)), mv(loads.end()));
   quadrant(qa, 0, q0);
   quadrant(qa, 1, q1);
 }
@@ -94,7 +97,7 @@ void ReadAheadSchedule::tile(int t, bool dma) {
   group(true, 1, t, front);
   if (!dma) return staged_tile(t, front, b1);
   if (t + 1 >= T && h_.quadrant_stores) return last_tile(std::move(front), b1);
-  two(0, front, b1, std::exchange(pending_, {}));
+  two(0, std::move(front), b1, std::exchange(pending_, {}));
   pending_stage_ = pending_half_ = -1;
   if (t + 1 >= T) return two(1, {}, 0);
   sync(t + 2 < T ? 2 : 1);  // half 0 of t + 1 landed (half 1 of t + 1, half 0 of t + 2 may fly)
@@ -103,7 +106,8 @@ void ReadAheadSchedule::tile(int t, bool dma) {
   group(true, 0, t + 1, back);  // A0 first: free since A0xB1; B0 only after A1xB0
   const size_t a0 = back.size();
   group(false, 0, t + 1, back);
-  two(1, back, std::min(a0, back.size()), std::move(mid));
+  const size_t back_first = std::min(a0, back.size());  // before `back` is moved into the call
+  two(1, std::move(back), back_first, std::move(mid));
   sync(t + 2 < T ? 2 : 0);  // half 1 of t + 1 landed (half 0 and 1 of t + 2 may fly)
   if (t + 3 < T) defer_load((t + 1) % 2, 0);
 }
@@ -266,7 +270,8 @@ std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::
   group(false, 1, t, front);
   const size_t b1 = front.size();
   group(true, 1, t, front);
-  first.insert(first.end(), stores.begin(), stores.end());
+  auto mv = [](auto it) { return std::make_move_iterator(it); };  // closures moved, not copied
+  first.insert(first.end(), mv(stores.begin()), mv(stores.end()));
   if (t == 1)
     for (Read& r : h_.next_output()) first.push_back(std::move(r));
   std::vector<Read> mid = marked_loads(v + 2, 1), next;
@@ -275,9 +280,9 @@ std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::
     // retire after them: the stores start as early as their quadrant is final (A0xB0's after the
     // first quadrant, behind that quadrant's loads)
     const size_t n = std::max(b1, front.size() / 2), l = (first.size() + 1) / 2;
-    std::vector<Read> q0(front.begin(), front.begin() + long(n)), q1(front.begin() + long(n), front.end());
-    q0.insert(q0.end(), first.begin(), first.begin() + long(l));
-    q1.insert(q1.end(), first.begin() + long(l), first.end());
+    std::vector<Read> q0(mv(front.begin()), mv(front.begin() + long(n))), q1(mv(front.begin() + long(n)), mv(front.end()));
+    q0.insert(q0.end(), mv(first.begin()), mv(first.begin() + long(l)));
+    q1.insert(q1.end(), mv(first.begin() + long(l)), mv(first.end()));
     for (Read& r : h_.output_stores(0, 0, true)) q1.push_back(std::move(r));
     quadrant(0, 0, q0);
     quadrant(0, 1, q1);
@@ -285,13 +290,14 @@ std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::
     for (int qb = 0; qb < 2; ++qb)
       for (Read& r : h_.output_stores(1, qb, true)) next.push_back(std::move(r));
   } else {
-    two(0, front, b1, std::move(first));
+    two(0, std::move(front), b1, std::move(first));
   }
   wait_for(v + 1, 0);
   group(true, 0, t + 1, back);
   const size_t a0 = back.size();
   group(false, 0, t + 1, back);
-  two(1, back, std::min(a0, back.size()), std::move(mid));
+  const size_t back_first = std::min(a0, back.size());  // before `back` is moved into the call
+  two(1, std::move(back), back_first, std::move(mid));
   fresh_ = false;
   wait_for(v + 1, 1);
   pending_ = marked_loads(v + 3, 0);
@@ -401,6 +407,7 @@ BuildResult build_with_scheduled_waits(Kernel& k, const BuildOptions& opts, cons
   if (opts.waitcnt != PassMode::Auto) return k.build(opts);
   BuildOptions o = opts;
   o.waitcnt = PassMode::Verify;
+  o.lds_dma_findings = false;  // dropped below anyway: not written at all
   BuildResult r = k.build(o);
   std::vector<std::string> kept;
   for (const std::string& f : r.stats.pass_findings) {

@@ -88,9 +88,10 @@ KernelDescriptorSpec descriptor_spec(const Kernel::Impl& k, const regalloc::Allo
 
 // One .s line per machine instruction; label lines unindented. An instruction equal to an
 // earlier one (first_same[i] < i) copies that one's text, then adds its own comment.
-std::string render_body(const std::vector<isa::MachineInst>& prog, const std::vector<uint32_t>& first_same,
-                        std::vector<int>* line_to_inst) {
-  std::string body;
+// Written into `body` (cleared first; its capacity is kept).
+void render_body(const std::vector<isa::MachineInst>& prog, const std::vector<uint32_t>& first_same,
+                 std::vector<int>* line_to_inst, std::string& body) {
+  body.clear();
   body.reserve(prog.size() * 96);  // a line with its comment: grown once, not by doubling
   if (line_to_inst) line_to_inst->reserve(line_to_inst->size() + prog.size());
   thread_local std::vector<std::pair<size_t, size_t>> text_at;  // per entry: where its instruction text is in `body`
@@ -115,7 +116,6 @@ std::string render_body(const std::vector<isa::MachineInst>& prog, const std::ve
     }
     if (line_to_inst) line_to_inst->push_back(int(i));
   }
-  return body;
 }
 
 void append_implicit_endpgm(Kernel& k, Kernel::Impl& impl) {
@@ -217,7 +217,7 @@ struct BuildPipeline {
     isa::first_same_instruction(prog, first_same);
     passes::Report wr, hr;
     passes::run_waitcnt_and_hazards(prog, k.arch, pass_mode(opts.waitcnt), pass_mode(opts.hazards), wr, hr,
-                                     barrier_release(opts.barrier_release), &first_same);
+                                     barrier_release(opts.barrier_release), &first_same, opts.lds_dma_findings);
     if (first_same.size() != prog.size()) isa::first_same_instruction(prog, first_same);
     r.stats.ms_passes = ms_since(t);
     check_machine_program(k, prog, first_same);  // the legality check both encoders rely on: every instruction they see
@@ -235,12 +235,16 @@ struct BuildPipeline {
     // The .s text: always for the text encoder, the cache key and error messages;
     // otherwise only when asked for.
     std::vector<int> line_to_inst;
-    std::string body;
+    // This thread's buffer for the body, reused by every build (as prog_buffer): the body is
+    // copied into the returned text, so a fresh string per build only added its page faults
+    // and, past the reserve, a grown copy.
+    thread_local std::string body_buffer;
+    std::string& body = body_buffer;
     bool have_text = false;
     auto render_text = [&] {
       if (have_text) return;
       add_comments(k, prog);
-      body = render_body(prog, first_same, &line_to_inst);
+      render_body(prog, first_same, &line_to_inst, body);
       r.assembly = render_kernel_file(spec, body);
       have_text = true;
     };

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 #include "jit/isa/opcode.hpp"
 #include "jit/isa/suggest.hpp"
 #include "jit/isa/target.hpp"
@@ -135,8 +137,19 @@ void Kernel::Impl::append_reg_label(std::string& out, const Reg& r) const {
   const VRegDecl& d = vregs.at(r.id);
   out += d.name;
   if (r.first == 0 && r.dwords == d.dwords) return;
-  if (r.dwords == 1) fmt::format_to(std::back_inserter(out), "[{}]", r.first);
-  else fmt::format_to(std::back_inserter(out), "[{}:{}]", r.first, r.first + r.dwords - 1);
+  // "[first]" or "[first:last]", the decimals written directly (every .s comment names its
+  // registers: fmt's formatting per name was a visible share of the text stage).
+  auto number = [&out](unsigned v) {
+    char digits[16];
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+  };
+  out += '[';
+  number(r.first);
+  if (r.dwords != 1) {
+    out += ':';
+    number(unsigned(r.first) + r.dwords - 1);
+  }
+  out += ']';
 }
 
 // ---------------------------------------------------------------- Kernel

@@ -236,7 +236,7 @@ ProgramHash hash_program(const Kernel::Impl& k, const BuildOptions& opts) {
   p.put(k.arch);
   p.put(k.wg_size);
   p.put(opts.waitcnt), p.put(opts.hazards), p.put(opts.link), p.put(opts.drop_author_waits), p.put(opts.encoder);
-  p.put(opts.linker), p.put(opts.keep_assembly), p.put(opts.barrier_release);
+  p.put(opts.linker), p.put(opts.keep_assembly), p.put(opts.barrier_release), p.put(opts.lds_dma_findings);
   p.put(k.lds_bytes), p.put(k.kernarg_bytes), p.put(k.workitem_dims);
   p.put(k.kernarg_vreg), p.put(k.wg_id_vreg), p.put(k.tid_vreg);
   p.put(uint64_t(k.args.size()));

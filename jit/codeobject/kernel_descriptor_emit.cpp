@@ -218,13 +218,16 @@ std::string render_amdgpu_metadata(std::span<const KernelDescriptorSpec> kernels
 }
 
 std::string render_kernel_file(const KernelDescriptorSpec& k, std::string_view body) {
-  std::string s = render_file_header(k.arch);
-  s += render_code_begin(k);
-  s += body;
-  if (!body.empty() && body.back() != '\n') s += '\n';
-  s += render_code_end(k);
-  s += render_amdhsa_kernel(k);
-  s += render_amdgpu_metadata(std::span(&k, 1));
+  // The small pieces first, then one allocation of the exact size: appending a large body
+  // (hundreds of KB) and then the tail made the string grow twice, each time a fresh copy.
+  const std::string head = render_file_header(k.arch) + render_code_begin(k);
+  const bool newline = !body.empty() && body.back() != '\n';
+  const std::string tail = render_code_end(k) + render_amdhsa_kernel(k) + render_amdgpu_metadata(std::span(&k, 1));
+  std::string s;
+  s.reserve(head.size() + body.size() + newline + tail.size());
+  s.append(head).append(body);
+  if (newline) s += '\n';
+  s += tail;
   return s;
 }
 

@@ -65,10 +65,13 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode)
 // instructions get their register accesses and classes worked out once. On return it
 // describes the program as it is then, or is emptied when the passes changed the program in
 // a way it does not follow (the caller works it out again).
+// Without `lds_dma_findings`, the wait-count Verify report leaves out the findings of rule
+// "waitcnt-lds-dma" (for a caller that places those waits itself and would drop them: their
+// messages are not written); every other finding is reported as before.
 void run_waitcnt_and_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode waitcnt, Mode hazards,
                              Report& waitcnt_report, Report& hazards_report,
                              BarrierRelease release = BarrierRelease::Lds,
-                             std::vector<uint32_t>* first_same = nullptr);
+                             std::vector<uint32_t>* first_same = nullptr, bool lds_dma_findings = true);
 
 // Every s_waitcnt in `program` that a dataflow check shows is already satisfied where it
 // stands (all counters it names are already at or below its thresholds on every path).

@@ -87,7 +87,7 @@ struct RegOperand {
 };
 
 struct Access {
-  InlineList<RegOperand, 4> explicit_regs;  // register operands in asm order
+  InlineList<RegOperand, 6> explicit_regs;  // register operands in asm order (6: a scaled MFMA's)
   InlineList<UnitRange, 1> implicit_defs;   // exec for v_cmpx, LDS for LDS DMA, ...
   InlineList<UnitRange, 2> implicit_uses;   // exec for vector instructions, vcc for v_div_fmas, ...
   bool unknown = false;                   // raw text the passes cannot analyse

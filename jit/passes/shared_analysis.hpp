@@ -21,9 +21,11 @@ struct SharedAnalysis {
 
 // As run_waitcnt(); fills `out` (valid) if `program` is unchanged when it returns. With
 // `first_same` (of `program` on entry; emptied if the program changed), equal instructions
-// share their access and dataflow facts.
+// share their access and dataflow facts. Without `lds_dma_findings`, Verify leaves out the
+// findings of rule "waitcnt-lds-dma" (passes.hpp).
 Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, SharedAnalysis* out,
-                   BarrierRelease release = BarrierRelease::Lds, std::vector<uint32_t>* first_same = nullptr);
+                   BarrierRelease release = BarrierRelease::Lds, std::vector<uint32_t>* first_same = nullptr,
+                   bool lds_dma_findings = true);
 // As run_hazards(); takes the CFG and accesses from `in` if it is valid. With `first_same`
 // (of `program` on entry), equal instructions share their classes; on return it describes the
 // program with the inserted s_nop (each its own first).

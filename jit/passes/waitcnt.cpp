@@ -115,14 +115,14 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
 
 void run_waitcnt_and_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode waitcnt, Mode hazards,
                              Report& waitcnt_report, Report& hazards_report, BarrierRelease release,
-                             std::vector<uint32_t>* first_same) {
+                             std::vector<uint32_t>* first_same, bool lds_dma_findings) {
   SharedAnalysis shared;
-  waitcnt_report = run_waitcnt(program, arch, waitcnt, &shared, release, first_same);
+  waitcnt_report = run_waitcnt(program, arch, waitcnt, &shared, release, first_same, lds_dma_findings);
   hazards_report = run_hazards(program, arch, hazards, &shared, first_same);
 }
 
 Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode, SharedAnalysis* shared,
-                   BarrierRelease release, std::vector<uint32_t>* first_same) {
+                   BarrierRelease release, std::vector<uint32_t>* first_same, bool lds_dma_findings) {
   (void)arch;  // gfx942 and gfx950 share the gfx9 counters and encoding
   Report report;
   if (mode == Mode::Off) return report;
@@ -160,14 +160,21 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
     for (size_t i = 0; i < program.size(); ++i) {
       const auto& need = sweep.need[i];
       if (!need) continue;
-      // Written into one string (a kernel whose author placed the waits can have hundreds of these).
-      std::string msg;
-      msg.reserve(256 + program[i].comment.size());
-      inst_ref(msg, program, i);
       // A DS instruction uses the LDS pseudo-register whether it loads or stores: "accesses" fits both.
       const bool lds_only = std::all_of(need->reads.begin(), need->reads.end(), [](const PendingUse& u) { return u.unit == kLds; });
       // s_barrier reads only memory pseudo-registers: it releases them to the other waves.
       const bool release = !need->reads.empty() && is_one_of(view[i], {isa::Opcode::s_barrier});
+      // A read of LDS whose first pending writer is an LDS DMA load, and nothing else overwritten:
+      // this pass treats all of LDS as one location, so a schedule that loads one LDS region by DMA
+      // while it reads another is reported here though the two never meet. Its own rule name lets a
+      // generator that places those waits itself tell these findings from the rest (or not ask for them).
+      const bool lds_dma_read = (lds_only || release) && !need->reads.empty() && need->writes.empty() &&
+                                first_writer_lds_dma_only(view, need->reads);
+      if (lds_dma_read && !lds_dma_findings) continue;
+      // Written into one string (a kernel whose author placed the waits can have hundreds of these).
+      std::string msg;
+      msg.reserve(256 + program[i].comment.size());
+      inst_ref(msg, program, i);
       if (!need->reads.empty()) {
         msg += release ? " releases " : lds_only ? " accesses " : " reads ";
         describe_pending(msg, view, need->reads);
@@ -182,12 +189,6 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
                      : " while the load may still be in flight; needs '";
       msg += waitcnt_text(need->wait);
       msg += "' before it";
-      // A read of LDS whose first pending writer is an LDS DMA load, and nothing else overwritten:
-      // this pass treats all of LDS as one location, so a schedule that loads one LDS region by DMA
-      // while it reads another is reported here though the two never meet. Its own rule name lets a
-      // generator that places those waits itself tell these findings from the rest.
-      const bool lds_dma_read = (lds_only || release) && !need->reads.empty() && need->writes.empty() &&
-                                first_writer_lds_dma_only(view, need->reads);
       report.findings.push_back({i, lds_dma_read ? "waitcnt-lds-dma" : "waitcnt", std::move(msg)});
     }
     share();

@@ -36,9 +36,8 @@ InstFacts facts_of(const isa::MachineInst& mi) {
   return f;
 }
 
-// Transfer function of one instruction. With `detail`, the need names the units it
-// protects (the re-sweep of blocks with a need); without, only the wait (the fixed-point rounds).
-Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bool apply_needed, bool detail) {
+// Transfer function of one instruction; a need names the units it protects.
+Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bool apply_needed) {
   Step st;
   switch (f.kind) {
     case InstFacts::kSkip: return st;
@@ -47,12 +46,7 @@ Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bo
       s.apply(f.wait);
       return st;
     case InstFacts::kOther:
-      if (detail) {
-        st.need = wait_needed(s, f.issue, a);
-      } else if (std::optional<WaitFields> w = wait_fields_needed(s, f.issue, a)) {
-        st.need.emplace();
-        st.need->wait = *w;
-      }
+      st.need = wait_needed(s, f.issue, a);
       if (st.need && apply_needed) s.apply(st.need->wait);
       break;
     case InstFacts::kEnd: break;
@@ -91,13 +85,14 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
   constexpr int kChangesBeforeWidening = 3;
   std::vector<int> changes(nb, 0);
   bool applied_needed = false;
-  // What the latest visit of each block found, instruction by instruction. A block is
-  // visited again only when its entry state changes, so once the fixed point is reached
-  // these are what a sweep from the final entry states would find.
+  // What the latest visit of each block found, instruction by instruction, needs with the units
+  // they protect included. A block is visited again only when its entry state changes, so once
+  // the fixed point is reached these are what a sweep from the final entry states would find.
+  // (The rounds used to find only the waits and re-sweep every block with a need for its units:
+  // in a kernel whose LDS DMA leaves nearly every block with a finding, that repeated the sweep.)
   WaitSweep result;
   result.need.resize(prog.size());
   result.redundant.assign(prog.size(), 0);
-  std::vector<char> block_needs(nb, 0);  // the latest visit found an instruction needing a wait
   bool changed = true;
   int rounds = 0;
   while (changed) {
@@ -112,13 +107,10 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
       if (++changes[b] > kChangesBeforeWidening) s.saturate();
       if (in[b] && *in[b] == s) continue;
       in[b] = s;
-      block_needs[b] = 0;
       for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) {
-        Step st = transfer(s, facts[i], access[i], i, apply_needed, false);
-        if (st.need) {
-          block_needs[b] = 1;
-          if (apply_needed) applied_needed = true;
-        }
+        Step st = transfer(s, facts[i], access[i], i, apply_needed);
+        if (st.need && apply_needed) applied_needed = true;
+        result.need[i] = std::move(st.need);
         result.redundant[i] = st.redundant;
       }
       if (!out[b] || !(*out[b] == s)) {
@@ -128,18 +120,6 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
     }
   }
 
-  // The needs with the units they protect, from the final entry state of each block that
-  // has any (the state evolves as in its latest visit: the detail changes nothing in it).
-  for (int b : cfg.rpo) {
-    if (!block_needs[b]) continue;
-    Brackets s = in[b] ? *in[b] : Brackets{};
-    for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) {
-      Step st = transfer(s, facts[i], access[i], i, apply_needed, true);
-      if (st.need && apply_needed) applied_needed = true;
-      result.need[i] = std::move(st.need);
-      result.redundant[i] = st.redundant;
-    }
-  }
   result.applied_needed = applied_needed;
   return result;
 }

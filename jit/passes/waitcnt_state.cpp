@@ -225,9 +225,9 @@ std::optional<WaitNeed> wait_needed(const Brackets& s, const isa::MachineInst& m
 
 namespace {
 
-// The weakest wait for `a` in state `s`; with `need`, also the units it protects
-// (need->wait is left for the caller). nullopt: nothing `a` touches is pending.
-std::optional<WaitFields> needed(const Brackets& s, const IssueInfo& info, const Access& a, WaitNeed* need) {
+// The weakest wait for `a` in state `s`, and in `need` the units it protects (need.wait is
+// left for the caller). nullopt: nothing `a` touches is pending.
+std::optional<WaitFields> needed(const Brackets& s, const IssueInfo& info, const Access& a, WaitNeed& need) {
   if (!a.unknown && s.pend[kVm].empty() && s.pend[kLgkm].empty()) return std::nullopt;
   int count[kNumCounters] = {-1, -1};
   const bool flat_pending = s.pending_flat();
@@ -237,43 +237,33 @@ std::optional<WaitFields> needed(const Brackets& s, const IssueInfo& info, const
     if (is_write && c == kVm && info.vmem_in_order && !flat_pending) return;
     int n = s.count_for(c, p.score);
     count[c] = count[c] < 0 ? n : std::min(count[c], n);
-    if (need) (is_write ? need->writes : need->reads).push_back({p.unit, c, p.writer});
+    (is_write ? need.writes : need.reads).push_back({p.unit, c, p.writer});
   };
   auto consider = [&](const UnitRange& r, bool is_write) {
     // A store never waits for an earlier store through the store pseudo-registers: only
     // s_barrier reads them (the release, regs.cpp).
     if (is_write && (r.first == kLdsStores || r.first == kGlobalStores)) return;
     if (!s.any_pending(r)) return;  // nothing below would be found
-    if (need) {
-      // Unit by unit, both counters for each: the order the protected units are listed in. A
-      // merge of the counters' pending entries inside the range (each list is sorted by unit),
-      // each unit's first entry as find() would give it: not one search per unit of the range.
-      std::vector<PendingWrite>::const_iterator at[kNumCounters], end[kNumCounters];
-      for (int c = 0; c < kNumCounters; ++c) {
-        at[c] = std::lower_bound(s.pend[c].begin(), s.pend[c].end(), r.first,
-                                 [](const PendingWrite& w, int u) { return w.unit < u; });
-        end[c] = s.pend[c].end();
-      }
-      const int stop = r.first + r.count;
-      for (;;) {
-        int u = stop;  // the next unit any counter has pending in the range
-        for (int c = 0; c < kNumCounters; ++c)
-          if (at[c] != end[c] && at[c]->unit < u) u = at[c]->unit;
-        if (u == stop) break;
-        for (int c = 0; c < kNumCounters; ++c) {
-          if (at[c] == end[c] || at[c]->unit != u) continue;
-          found(c, *at[c], is_write);
-          while (at[c] != end[c] && at[c]->unit == u) ++at[c];
-        }
-      }
-      return;
-    }
-    // Only the counts: one search per counter, then the pending units inside the range.
+    // Unit by unit, both counters for each: the order the protected units are listed in. A
+    // merge of the counters' pending entries inside the range (each list is sorted by unit),
+    // each unit's first entry as find() would give it: not one search per unit of the range.
+    std::vector<PendingWrite>::const_iterator at[kNumCounters], end[kNumCounters];
     for (int c = 0; c < kNumCounters; ++c) {
-      const std::vector<PendingWrite>& pend = s.pend[c];
-      auto it = std::lower_bound(pend.begin(), pend.end(), r.first,
-                                 [](const PendingWrite& w, int u) { return w.unit < u; });
-      for (; it != pend.end() && it->unit < r.first + r.count; ++it) found(c, *it, is_write);
+      at[c] = std::lower_bound(s.pend[c].begin(), s.pend[c].end(), r.first,
+                               [](const PendingWrite& w, int u) { return w.unit < u; });
+      end[c] = s.pend[c].end();
+    }
+    const int stop = r.first + r.count;
+    for (;;) {
+      int u = stop;  // the next unit any counter has pending in the range
+      for (int c = 0; c < kNumCounters; ++c)
+        if (at[c] != end[c] && at[c]->unit < u) u = at[c]->unit;
+      if (u == stop) break;
+      for (int c = 0; c < kNumCounters; ++c) {
+        if (at[c] == end[c] || at[c]->unit != u) continue;
+        found(c, *at[c], is_write);
+        while (at[c] != end[c] && at[c]->unit == u) ++at[c];
+      }
     }
   };
   if (a.unknown) {
@@ -294,14 +284,10 @@ std::optional<WaitFields> needed(const Brackets& s, const IssueInfo& info, const
 
 std::optional<WaitNeed> wait_needed(const Brackets& s, const IssueInfo& info, const Access& a) {
   WaitNeed need;
-  std::optional<WaitFields> w = needed(s, info, a, &need);
+  std::optional<WaitFields> w = needed(s, info, a, need);
   if (!w) return std::nullopt;
   need.wait = *w;
   return need;
-}
-
-std::optional<WaitFields> wait_fields_needed(const Brackets& s, const IssueInfo& info, const Access& a) {
-  return needed(s, info, a, nullptr);
 }
 
 }  // namespace cdnajit::passes

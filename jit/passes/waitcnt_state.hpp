@@ -93,8 +93,5 @@ struct WaitNeed {
 };
 std::optional<WaitNeed> wait_needed(const Brackets& s, const isa::MachineInst& mi, const Access& a);
 std::optional<WaitNeed> wait_needed(const Brackets& s, const IssueInfo& info, const Access& a);
-// The same wait without the units it protects (no allocation): all the dataflow's
-// fixed-point rounds need.
-std::optional<WaitFields> wait_fields_needed(const Brackets& s, const IssueInfo& info, const Access& a);
 
 }  // namespace cdnajit::passes

@@ -147,6 +147,24 @@ TEST_CASE("waitcnt: LDS DMA then ds_read waits on vmcnt", "[waitcnt]") {
           {"global_load_lds_dword v[0:1], off", "ds_bpermute_b32 v2, v3, v4", "s_endpgm"});
 }
 
+TEST_CASE("waitcnt: Verify without LDS-DMA findings leaves out exactly the rule 'waitcnt-lds-dma'", "[waitcnt]") {
+  // A DS read after an LDS DMA (rule waitcnt-lds-dma), then a read of a pending VGPR (rule waitcnt).
+  const Lines in = {"s_mov_b32 m0, s2", "global_load_lds_dword v[0:1], off", "ds_read_b32 v2, v3",
+                    "global_load_dword v5, v[6:7], off", "v_mov_b32_e32 v8, v5", "s_endpgm"};
+  auto rules = [&](bool lds_dma_findings) {
+    auto p = program(in);
+    passes::Report w, h;
+    passes::run_waitcnt_and_hazards(p, Arch::gfx950, Mode::Verify, Mode::Off, w, h, passes::BarrierRelease::Lds,
+                                    nullptr, lds_dma_findings);
+    std::vector<std::pair<size_t, std::string>> r;
+    for (const passes::Finding& f : w.findings) r.emplace_back(f.index, f.rule);
+    return r;
+  };
+  using Found = std::vector<std::pair<size_t, std::string>>;
+  CHECK(rules(true) == Found{{2, "waitcnt-lds-dma"}, {4, "waitcnt"}});
+  CHECK(rules(false) == Found{{4, "waitcnt"}});
+}
+
 TEST_CASE("waitcnt: DS reads and writes after an LDS DMA, and a DPP source register, need the wait", "[waitcnt]") {
   for (Arch arch : {Arch::gfx942, Arch::gfx950}) {
     // A DS write races the DMA's write of LDS until vmcnt covers the DMA (LLVM's SIInsertWaitcnts waits
