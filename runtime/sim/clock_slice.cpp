@@ -88,26 +88,52 @@ std::string wave_text(const RecordedWave& w) {
   return "workgroup " + std::to_string(w.workgroup) + " wave " + std::to_string(w.wave_in_wg);
 }
 
-// "" when no other store of the run (any wave) writes a byte a slice store writes or a load the
+// "" when the slice can be replayed: every wave's slice is complete and has a cycle for each of its
+// clock reads, no other store of the run (any wave) writes a byte a slice store writes or a load the
 // slice reads again read, and those loads' memory is still there; else why. (A slice store and such a
 // load do not meet: the clock-taint verdict checked every load against the clock-derived stores.)
-std::string slice_memory_apart(const Recording& r, const Memory& memory) {
-  std::vector<uint8_t> store_op(r.ops.size());
+std::string slice_replayable(const Recording& r, const Memory& memory, const ClockFeed& feed) {
+  const DecodedKernel& dk = *r.decoded;
+  const uint64_t wpw = std::max<uint32_t>(1, r.waves_per_workgroup);
+  std::vector<uint8_t> store_op(r.ops.size()), clock_op(r.ops.size());
   for (size_t i = 0; i < r.ops.size(); ++i) {
     const RecordedOp& o = r.ops[i];
     store_op[i] = o.unit == isa::Unit::VMEM && is_store(o) && !is_scratch(o);
+    clock_op[i] = clock_kind(dk.ops[i].info) != ClockKind::None;
   }
   auto bytes_of = [&](const RecordedStep& st) { return std::max<uint64_t>(r.ops[st.op].lane_bytes, 1); };
-  std::vector<Hull> stores, checked;  // every store of the run (taint_step noted them); the slice's stores and reread loads
-  std::vector<uint8_t> checked_store;
-  std::vector<uint32_t> rereads;
-  const Memory::Block* last = nullptr;  // the block the previous reread load read
+  // Every store of the run (taint_step noted them) and the allocations they write.
+  std::vector<Hull> stores;
+  std::vector<const Memory::Block*> written;
+  const Memory::Block* last = nullptr;
+  auto block_of = [&](uint64_t lo, uint64_t hi) {
+    if (!last || lo < last->base || hi - last->base > last->size) last = memory.find(lo, hi - lo);
+    return last;
+  };
   for (size_t wi = 0; wi < r.waves.size(); ++wi) {
     const RecordedWave& w = r.waves[wi];
+    if (!w.taint.slice.unreplayable.empty()) return wave_text(w) + ", " + w.taint.slice.unreplayable;
     if (w.taint.unrecorded_global_reads) return "a global atomic's addresses were not recorded";
-    for (const ClockSlice::Store& x : w.taint.slice.stores) stores.push_back({x.lo, x.hi, uint32_t(wi), x.step});
+    for (const ClockSlice::Store& x : w.taint.slice.stores) {
+      stores.push_back({x.lo, x.hi, uint32_t(wi), x.step});
+      const Memory::Block* b = block_of(x.lo, x.hi);
+      if (std::find(written.begin(), written.end(), b) == written.end()) written.push_back(b);  // nullptr: not in one
+    }
+  }
+  // Only stores into the same allocation can meet a reread load (one allocation holds each load's lanes).
+  auto stores_may_meet = [&](const Memory::Block* b) {
+    return std::find(written.begin(), written.end(), b) != written.end() ||
+           std::find(written.begin(), written.end(), nullptr) != written.end();
+  };
+  std::vector<Hull> checked;  // the slice's stores and reread loads
+  std::vector<uint8_t> checked_store;
+  std::vector<uint32_t> rereads;
+  for (size_t wi = 0; wi < r.waves.size(); ++wi) {
+    const RecordedWave& w = r.waves[wi];
     rereads.clear();
+    size_t reads = 0;
     for_each_step(w.taint.slice, [&](const SliceHeader& h, const uint32_t*, const uint32_t* p) {
+      reads += clock_op[h.op];
       if (store_op[h.op]) {
         const auto [lo, hi] = step_hull(w, w.steps[h.step], bytes_of(w.steps[h.step]));
         if (lo < hi) {
@@ -118,13 +144,17 @@ std::string slice_memory_apart(const Recording& r, const Memory& memory) {
       for (uint32_t i = 0; i < h.rows; p += row_words(p), ++i)
         if ((p[0] >> 16) == kSliceRowLoaded && (rereads.empty() || rereads.back() != p[3])) rereads.push_back(p[3]);
     });
+    // Every clock read of the slice has its cycle (the replay gave this wave one per read).
+    auto it = feed.cycles.find(w.workgroup * wpw + uint64_t(w.wave_in_wg));
+    if (reads != (it == feed.cycles.end() ? 0 : it->second.size())) return wave_text(w) + " has clock reads the model gave no cycle for";
     std::sort(rereads.begin(), rereads.end());
     rereads.erase(std::unique(rereads.begin(), rereads.end()), rereads.end());
     for (uint32_t s : rereads) {
       const auto [lo, hi] = step_hull(w, w.steps[s], bytes_of(w.steps[s]));
       if (lo >= hi) continue;
-      if (!last || lo < last->base || hi - last->base > last->size) last = memory.find(lo, hi - lo);
-      if (!last) return wave_text(w) + ": the memory a load of the slice read is no longer allocated";
+      const Memory::Block* b = block_of(lo, hi);
+      if (!b) return wave_text(w) + ": the memory a load of the slice read is no longer allocated";
+      if (!stores_may_meet(b)) continue;
       checked.push_back({lo, hi, uint32_t(wi), s});
       checked_store.push_back(0);
     }
@@ -246,23 +276,7 @@ SliceReplay replay_clock_slice(const Recording& r, Memory& memory, const Options
   }
   const DecodedKernel& dk = *r.decoded;
   const uint64_t wpw = std::max<uint32_t>(1, r.waves_per_workgroup);
-  for (const RecordedWave& w : r.waves) {
-    if (!w.taint.slice.unreplayable.empty()) {
-      out.not_replayed = wave_text(w) + ", " + w.taint.slice.unreplayable;
-      return out;
-    }
-    // Every clock read of the slice has its cycle (the replay gave this wave one per read).
-    size_t reads = 0;
-    for_each_step(w.taint.slice, [&](const SliceHeader& h, const uint32_t*, const uint32_t*) {
-      reads += clock_kind(dk.ops[h.op].info) != ClockKind::None;
-    });
-    auto it = feed.cycles.find(w.workgroup * wpw + uint64_t(w.wave_in_wg));
-    if (reads != (it == feed.cycles.end() ? 0 : it->second.size())) {
-      out.not_replayed = wave_text(w) + " has clock reads the model gave no cycle for";
-      return out;
-    }
-  }
-  out.not_replayed = slice_memory_apart(r, memory);
+  out.not_replayed = slice_replayable(r, memory, feed);
   if (!out.not_replayed.empty()) return out;
 
   Launch L;
