@@ -235,9 +235,21 @@ const OpFacts& facts_of(const Op& op, const Launch& L) {
 // (clock_slice.hpp's layout): of its sources their EXEC lanes (all lanes for a cross-lane read), and
 // when its result derives from a clock, every lane of a partial def (the lanes it keeps then hold
 // clock-derived values as far as the taint knows, so the replay must hold them right).
+// The waves of a launch keep slices of much the same size: each reserves at its first step the most
+// a wave before it on the same host thread kept (at most 64 Ki words), so its vector does not grow by
+// doubling. The hint belongs to one launch (Launch::rec_serial); it only sizes allocations.
+struct SliceHint {
+  uint64_t launch = 0;
+  size_t words = 0;
+};
+thread_local SliceHint slice_hint;
+
 void slice_append(ClockTaint& t, const Wave& w, const Op& op, const OpFacts& f, uint32_t step, bool value) {
   ClockSlice& sl = t.slice;
   std::vector<uint32_t>& out = sl.words;
+  SliceHint& hint = slice_hint;
+  if (hint.launch != w.L->rec_serial) hint = {w.L->rec_serial, 0};
+  if (out.empty()) out.reserve(std::min<size_t>(hint.words, size_t(1) << 16));
   const size_t head = out.size();
   out.resize(head + kSliceHeaderWords);
   SliceHeader h{step, op.index, w.s[kExecLo], w.s[kExecHi], w.mode,
@@ -274,6 +286,7 @@ void slice_append(ClockTaint& t, const Wave& w, const Op& op, const OpFacts& f, 
     for (uint16_t r : f.slice_partial_defs) keep(r, ~0ull);
   std::memcpy(&out[head], &h, sizeof h);
   ++sl.steps;
+  hint.words = std::max(hint.words, out.size());
 }
 
 // The rows a step writes: which plain global load they come from (clock_slice.hpp), or none.
