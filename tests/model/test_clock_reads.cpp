@@ -580,7 +580,8 @@ namespace {
 // Kernels whose clock values reach the memory they store in other ways than tools/model_clock_overhead.sh's:
 // per-lane arithmetic on the clock with a loaded value in EXEC-masked lanes (a lane-dependent loop, after
 // which a register holds clock-derived values in some lanes only),
-// stored by every lane as 64-bit words, with s_memtime or s_memrealtime; and clock values stored and
+// stored by every lane as 64-bit words, with s_memtime or s_memrealtime; the same through a buffer
+// store (re-executed by its handler, from the kept V# and offsets); and clock values stored and
 // then overwritten by a later store of the same wave (each lane rewrites its neighbour's word).
 const char* const kSliceHip = R"HIP(
 template <bool Real>
@@ -595,6 +596,13 @@ __device__ void lanes(const unsigned* in, unsigned long long* out) {
 }
 extern "C" __global__ void lanes_time(const unsigned* in, unsigned long long* out) { lanes<false>(in, out); }
 extern "C" __global__ void lanes_real(const unsigned* in, unsigned long long* out) { lanes<true>(in, out); }
+extern "C" __global__ void buffer_store(const unsigned* in, unsigned long long* out) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  __amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc(out, 0, 0x7fffffff, 0x00027000);
+  unsigned long long t = clock64();
+  __builtin_amdgcn_raw_buffer_store_b32(unsigned(t) * 3u + in[i], r, i * 8, 0, 0);
+  __builtin_amdgcn_raw_buffer_store_b32(unsigned(t >> 2) ^ i, r, i * 8 + 4, 0, 0);
+}
 extern "C" __global__ void overwrite(const unsigned* in, unsigned long long* out) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = clock64() + in[i];
@@ -650,7 +658,7 @@ TEST_CASE("In-kernel clocks: the replayed clock-derived slice leaves the memory 
     CHECK(slice.t == fed.t);
     CHECK(std::memcmp(slice.b.data(), fed.b.data(), slice.b.size() * 4) == 0);
   }
-  for (const char* kernel : {"lanes_time", "lanes_real"}) {
+  for (const char* kernel : {"lanes_time", "lanes_real", "buffer_store"}) {
     INFO(kernel);
     const SliceRun slice = run_slice_kernel(kernel, SliceWay::slice), fed = run_slice_kernel(kernel, SliceWay::fed);
     INFO(slice.report.clocks.slice);
