@@ -21,6 +21,7 @@
 #include "runtime/model/coalesce.hpp"
 #include "runtime/model/cu_model.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/sim/clock_slice.hpp"
 #include "runtime/sim/clock_taint.hpp"
 
 namespace cdnajit::model {
@@ -538,6 +539,7 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
     sim::Recording rec;
     rec.workgroups = record;
     rec.track_clock_taint = run_no == 1 && track_all;
+    rec.track_clock_slice = rec.track_clock_taint && opt.clock_slice;
     sim_opt.recording = &rec;
     sim_opt.clock_feed = &feed;
     out.stats = run(sim_opt);
@@ -585,6 +587,21 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
     prev = std::move(rec);
     have_prev = true;
     prev_readers = std::move(readers);
+    if (proven && prev.track_clock_slice) {
+      // No clock-derived value reaches the streams: the fed run would differ from run 1 only in the
+      // clock-derived values and the memory they are stored to. Re-execute just those instructions
+      // with the model's values (sim/clock_slice.hpp) on run 1's memory, unless another store of the
+      // run writes where they store (then the fed run below).
+      const auto t0 = std::chrono::steady_clock::now();
+      const sim::SliceReplay sr = sim::replay_clock_slice(prev, memory, sim_opt, feed);
+      out.clocks.slice_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      out.clocks.slice = sr.not_replayed;
+      if (sr.not_replayed.empty()) {
+        out.clocks.slice_replayed = true;
+        out.clocks.slice_steps = sr.steps;
+        return finish(std::move(prev));
+      }
+    }
     if (proven && run_no < opt.clock_runs) {
       // No clock-derived value reaches the streams: the run fed with the model's values executes
       // run 1's streams, so it runs without recording. Its counts are checked against run 1's all the

@@ -17,7 +17,10 @@
 //     When run 1 recorded every workgroup and followed the clock-derived values
 //     (runtime/sim/clock_taint.hpp) without finding one that reaches a branch, EXEC, M0, MODE, an
 //     address or memory some wave loads, the streams cannot change: run 2 then runs without
-//     recording (its instruction counts checked against run 1's) and is the fixed point.
+//     recording (its instruction counts checked against run 1's) and is the fixed point. Before
+//     that, run 1's clock-derived slice (runtime/sim/clock_slice.hpp) is re-executed with the model's
+//     values on run 1's memory instead, when no other store of the run writes where it stores (and
+//     nothing in it needs more than the slice keeps); then there is no run 2.
 // Every workgroup that reads a clock is replayed, not only the workgroups the kernel time samples;
 // when that needs more than ModelOptions::clock_workgroups_limit workgroups the launch is refused
 // with an Error saying so (no clock value is left unmodelled silently). A kernel without
@@ -50,6 +53,12 @@ struct ClockSummary {
   // Why run 1 could not prove that no clock-derived value reaches a branch, EXEC or an address
   // (sim/clock_taint.hpp); "" when it did, and the fed run then ran without recording.
   std::string taint;
+  // With the proof: the fed run replaced by the replay of the clock-derived slice (sim/clock_slice.hpp)
+  // of `slice_steps` wave-instructions; else why not ("" when the proof failed or it was replayed).
+  bool slice_replayed = false;
+  uint64_t slice_steps = 0;
+  std::string slice;
+  double slice_seconds = 0;         // host time of the slice replay
   double sim_seconds = 0;           // host time of all runs
   double first_run_seconds = 0;     // of the first run (the plain functional simulation)
   double replay_seconds = 0;        // host time of the clock replays

@@ -305,13 +305,19 @@ std::string format_report(const ModelReport& r) {
                   "%sin-kernel clocks: %llu reads in %llu workgroups, each the modelled cycle it issues at (s_memtime: "
                   "cycles at %.4g GHz from the kernel's start; s_memrealtime: %g MHz); their %d CUs modelled, %d "
                   "replayed (%llu workgroups; the others alike); %d simulator runs (%d recorded) to a fixed point "
-                  "(%.3f s, the first %.3f s) + replays %.3f s\n",
+                  "(%.3f s, the first %.3f s) + replays %.3f s",
                   p.c_str(), (unsigned long long)r.clocks.reads, (unsigned long long)r.clocks.workgroups_reading,
                   r.clocks.clock_ghz, r.clocks.realtime_mhz, r.clocks.cus_reading, r.clocks.cus_replayed,
                   (unsigned long long)r.clocks.workgroups_replayed,
                   r.clocks.runs, r.clocks.recorded_runs, r.clocks.sim_seconds, r.clocks.first_run_seconds,
                   r.clocks.replay_seconds);
     out += b;
+    if (r.clocks.slice_replayed) {
+      std::snprintf(b, sizeof b, " + the clock-derived slice re-executed instead of a fed run (%llu wave-instructions) %.3f s",
+                    (unsigned long long)r.clocks.slice_steps, r.clocks.slice_seconds);
+      out += b;
+    }
+    out += "\n";
   }
   if (r.grid_lines.attempted) {
     const GridLinesSummary& g = r.grid_lines;

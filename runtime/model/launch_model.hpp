@@ -61,6 +61,10 @@ struct ModelOptions {
   // Run 1 follows which values derive from a clock (runtime/sim/clock_taint.hpp); when none reaches a
   // branch, EXEC or an address, the fed run is not recorded. Off: every run is recorded and compared.
   bool clock_taint = true;
+  // With the proof above, run 1 also keeps the clock-derived slice (runtime/sim/clock_slice.hpp), and
+  // its replay with the model's values replaces the fed run when no other store touches what the
+  // slice stores. Off: the fed run always runs.
+  bool clock_slice = true;
   // SimulatedGrid::sampled: the first round's workgroups (at most this many) are traced once more
   // address-only so that the memory hierarchy sees the whole round's sharing (grid_lines.hpp);
   // 0 keeps only the kSampledTracedWorkgroups traced in full.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 #include "jit/isa/implicit_regs.hpp"
 #include "jit/isa/opcode.hpp"
@@ -103,6 +104,22 @@ struct OpFacts {
   bool def_exec = false, def_m0 = false;  // a scalar def names EXEC / M0
   VRange vdef[2];
   uint8_t nvdef = 0;
+  // The clock-derived slice (clock_slice.hpp). What a step keeps: the scalar registers it reads (EXEC
+  // apart, which every step keeps), the vector rows it reads, each once, and whether it reads only
+  // its EXEC lanes of them (no cross-lane read); the rows of its partial defs.
+  std::vector<uint16_t> slice_s;
+  struct SliceRow {
+    uint16_t row;
+    bool lanewise;
+  };
+  std::vector<SliceRow> slice_src;
+  std::vector<uint16_t> slice_partial_defs;
+  // A global store of whole dwords or of the low bytes (or D16_HI half) of one data register: the
+  // replay stores it at its recorded addresses itself, so it keeps only the data rows.
+  bool direct_store = false;
+  uint16_t data_row = 0;
+  // A plain global load of whole dwords into one register range (its rows can be read again).
+  bool plain_load = false;
 };
 struct FactsCache {
   uint64_t launch = 0;  // Launch::rec_serial of the entries
@@ -150,9 +167,12 @@ const OpFacts& facts_of(const Op& op, const Launch& L) {
       case SrcKind::Scc: (addr ? f.addr_scc : f.data_scc) = true; break;
       case SrcKind::Vccz: m[kVccLo] = m[kVccHi] = true; break;
       case SrcKind::Execz: m[kExecLo] = m[kExecHi] = true; break;
-      case SrcKind::V:
-        f.vsrc[f.nvsrc++] = {x.idx, uint16_t(std::min<size_t>(size_t(x.idx) + x.n, kVFile)), addr, false};
+      case SrcKind::V: {
+        // A DPP instruction's src0 names the row its permuted copy goes to; it reads dpp_src.
+        const uint16_t first = op.inner && x.idx == kDppScratch ? op.dpp_src : x.idx;
+        f.vsrc[f.nvsrc++] = {first, uint16_t(std::min<size_t>(size_t(first) + x.n, kVFile)), addr, false};
         break;
+      }
       default: break;
     }
   };
@@ -178,12 +198,118 @@ const OpFacts& facts_of(const Op& op, const Launch& L) {
       f.vdef[f.nvdef++] = {d.idx, uint16_t(size_t(d.idx) + d.n), false, whole};
     }
   }
+  // The slice's facts.
+  const bool global = info && op.unit == isa::Unit::VMEM && info->family == isa::Family::GLOBAL && !info->is_atomic;
+  const int data_sources = std::count_if(f.vsrc, f.vsrc + f.nvsrc, [](const OpFacts::VRange& v) { return !v.addr; });
+  if (global && info->is_store && data_sources == 1 && info->access_bytes &&
+      (info->access_bytes <= 2 || (info->access_bytes % 4 == 0 && !info->d16 && !info->d16_hi))) {
+    f.direct_store = true;
+    f.data_row = std::find_if(f.vsrc, f.vsrc + f.nvsrc, [](const OpFacts::VRange& v) { return !v.addr; })->first;
+  }
+  f.plain_load = global && info->is_load && !memory_is_lds_dma(op) && info->access_bytes && info->access_bytes % 4 == 0 &&
+                 !info->d16 && !info->d16_hi && !info->sign_extends && f.nvdef == 1 &&
+                 (f.vdef[0].end - f.vdef[0].first) * 4 == info->access_bytes;
+  if (!f.direct_store) {
+    std::bitset<kSFileSize> s_src = f.addr_s | f.data_s;
+    if (f.imp.reads_m0) s_src[kM0] = true;
+    s_src[kExecLo] = s_src[kExecHi] = false;
+    for (size_t r = s_src._Find_first(); r < s_src.size(); r = s_src._Find_next(r)) f.slice_s.push_back(uint16_t(r));
+  }
+  // Lane-wise: a VALU instruction other than DPP and the ones that read other lanes than their own.
+  const bool cross_lane = op.inner || info == &isa::info(isa::Opcode::v_readlane_b32) ||
+                          info == &isa::info(isa::Opcode::v_permlane16_swap_b32) || info == &isa::info(isa::Opcode::v_permlane32_swap_b32);
+  const bool lanewise = (op.unit == isa::Unit::VALU && !cross_lane) || f.direct_store;
+  for (int i = 0; i < f.nvsrc; ++i) {
+    const OpFacts::VRange& v = f.vsrc[i];
+    if (f.direct_store && v.addr) continue;
+    for (uint16_t r = v.first; r < v.end && r < kVFile; ++r)
+      if (std::none_of(f.slice_src.begin(), f.slice_src.end(), [&](const OpFacts::SliceRow& x) { return x.row == r; }))
+        f.slice_src.push_back({r, lanewise});
+  }
+  for (int j = 0; j < f.nvdef; ++j)
+    for (uint16_t r = f.vdef[j].first; !f.vdef[j].whole && r < f.vdef[j].end && r < kVFile; ++r) f.slice_partial_defs.push_back(r);
   return f;
+}
+
+// Appends the step to the wave's slice with the values it reads that do not derive from a clock now
+// (clock_slice.hpp's layout): of its sources their EXEC lanes (all lanes for a cross-lane read), and
+// when its result derives from a clock, every lane of a partial def (the lanes it keeps then hold
+// clock-derived values as far as the taint knows, so the replay must hold them right).
+// The waves of a launch keep slices of much the same size: each reserves at its first step the most
+// a wave before it on the same host thread kept (at most 64 Ki words), so its vector does not grow by
+// doubling. The hint belongs to one launch (Launch::rec_serial); it only sizes allocations.
+struct SliceHint {
+  uint64_t launch = 0;
+  size_t words = 0;
+};
+thread_local SliceHint slice_hint;
+
+void slice_append(ClockTaint& t, const Wave& w, const Op& op, const OpFacts& f, uint32_t step, bool value) {
+  ClockSlice& sl = t.slice;
+  std::vector<uint32_t>& out = sl.words;
+  SliceHint& hint = slice_hint;
+  if (hint.launch != w.L->rec_serial) hint = {w.L->rec_serial, 0};
+  if (out.empty()) out.reserve(std::min<size_t>(hint.words, size_t(1) << 16));
+  const size_t head = out.size();
+  out.resize(head + kSliceHeaderWords);
+  SliceHeader h{step, op.index, w.s[kExecLo], w.s[kExecHi], w.mode,
+                (t.scc ? 0 : kSliceSccKnown | (w.scc ? kSliceSccValue : 0)) | (f.direct_store ? kSliceDirectStore : 0),
+                f.data_row, 0, 0};
+  for (uint16_t r : f.slice_s)
+    if (!t.sgpr[r]) {
+      out.push_back(r);
+      out.push_back(w.s[r]);
+      ++h.scalars;
+    }
+  const uint64_t exec = w.exec();
+  auto keep = [&](uint16_t r, uint64_t lanes) {
+    const uint64_t taken = lanes & (r < t.vgpr.size() ? ~t.vgpr[r] : ~0ull);
+    if (!taken) return;
+    ++h.rows;
+    // Lanes a plain global load wrote: read again from memory by the replay.
+    if (r < sl.row_load_lanes.size() && (taken & ~sl.row_load_lanes[r]) == 0) {
+      const uint32_t load_step = sl.row_load_step[r] - 1;
+      out.insert(out.end(), {uint32_t(r) | kSliceRowLoaded << 16, uint32_t(taken), uint32_t(taken >> 32), load_step,
+                             uint32_t(r - sl.row_load_first[r])});
+      return;
+    }
+    out.insert(out.end(), {uint32_t(r) | kSliceRowValues << 16, uint32_t(taken), uint32_t(taken >> 32)});
+    const uint32_t* row = w.v + size_t(r) * 64;
+    if (taken == ~0ull) out.insert(out.end(), row, row + 64);
+    else
+      for (uint64_t m = taken; m; m &= m - 1) out.push_back(row[std::countr_zero(m)]);
+  };
+  for (const OpFacts::SliceRow& x : f.slice_src)
+    if (!(value && std::find(f.slice_partial_defs.begin(), f.slice_partial_defs.end(), x.row) != f.slice_partial_defs.end()))
+      keep(x.row, x.lanewise ? exec : ~0ull);
+  if (value)
+    for (uint16_t r : f.slice_partial_defs) keep(r, ~0ull);
+  std::memcpy(&out[head], &h, sizeof h);
+  ++sl.steps;
+  hint.words = std::max(hint.words, out.size());
+}
+
+// The rows a step writes: which plain global load they come from (clock_slice.hpp), or none.
+void note_row_writes(ClockSlice& sl, const OpFacts& f, uint32_t step, uint64_t exec, bool addresses) {
+  const bool plain_load = f.plain_load && addresses;
+  for (int j = 0; j < f.nvdef; ++j) {
+    const OpFacts::VRange& d = f.vdef[j];
+    if (plain_load && sl.row_load_step.size() < d.end) {
+      sl.row_load_step.resize(d.end, 0);
+      sl.row_load_first.resize(d.end, 0);
+      sl.row_load_lanes.resize(d.end, 0);
+    }
+    for (size_t r = d.first; r < d.end && r < sl.row_load_step.size(); ++r) {
+      sl.row_load_step[r] = plain_load ? step + 1 : 0;
+      sl.row_load_first[r] = plain_load ? d.first : 0;
+      sl.row_load_lanes[r] = plain_load ? exec : 0;
+    }
+  }
 }
 
 }  // namespace
 
-void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int n) {
+void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int n, uint32_t step) {
   const isa::InstrInfo* info = op.info;
   const OpFacts& f = facts_of(op, *w.L);
   const bool clock = f.clock;
@@ -201,10 +327,23 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
     if (info->family == isa::Family::FLAT) t.flat_reads = true;
     if (n == 0 && info->family != isa::Family::SCRATCH) t.unrecorded_global_reads = true;  // scratch is private
   }
+  if (w.L->rec->track_clock_slice && info && (info->is_store || info->is_atomic) && t.slice.unreplayable.empty()) {
+    // The slice's replay checks every store of the run against its own (clock_slice.hpp).
+    if (op.unit == isa::Unit::SMEM) {
+      t.slice.unreplayable = where(op, "a scalar store, whose addresses are not recorded");
+    } else if (op.unit == isa::Unit::VMEM && info->family != isa::Family::SCRATCH) {
+      const Range h = hull(addrs, n, std::max<uint64_t>(memory_lane_bytes(op), 1));
+      if (h.first < h.second) t.slice.stores.push_back({h.first, h.second, step});
+      else if (!n && w.exec()) t.slice.unreplayable = where(op, "a global store whose addresses are not recorded");
+    }
+  }
   if (!t.active && !clock) return;  // nothing derives from a clock yet
   t.active = true;
   if (!t.reached.empty()) return;  // the proof has failed; the rest does not matter
+  // (Without bounds checks an access out of bounds reads or writes nothing the replay could know.)
+  const bool slicing = w.L->rec->track_clock_slice && w.L->opt.check_bounds && t.slice.unreplayable.empty();
   if (clock) {
+    if (slicing) slice_append(t, w, op, f, step, true);
     for (int r = op.d[0].idx; r < op.d[0].idx + op.d[0].n && r < kSFileSize; ++r) t.sgpr[r] = true;
     return;
   }
@@ -246,6 +385,22 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
       t.global_stores.push_back(hull(addrs, n, bytes));
     else
       return reach("a clock-derived value is stored where the check does not follow it (scalar, scratch, flat or atomic store)");
+  }
+  if (slicing) {
+    // The slice: what reads a clock-derived value, and what writes part of a row (or only some of
+    // its lanes' bits) holding clock-derived lanes, which keep their bits the instruction leaves.
+    bool partial = false;
+    for (int j = 0; j < f.nvdef; ++j)
+      for (size_t r = f.vdef[j].first; !f.vdef[j].whole && r < f.vdef[j].end && r < t.vgpr.size(); ++r) partial |= t.vgpr[r] != 0;
+    if ((any || partial) && !(op.unit == isa::Unit::DS && info && info->is_store && !info->is_atomic)) {  // LDS stores: not replayed
+      if (reads_memory || (op.unit != isa::Unit::SALU && op.unit != isa::Unit::VALU && op.unit != isa::Unit::MFMA &&
+                           !(op.unit == isa::Unit::VMEM && info && info->is_store && !info->is_atomic)))
+        t.slice.unreplayable = where(op, any ? "the clock-derived slice would re-execute a memory access other than a global store"
+                                             : "a memory read writes part of a register holding clock-derived lanes");
+      else
+        slice_append(t, w, op, f, step, any);
+    }
+    note_row_writes(t.slice, f, step, w.exec(), n == 64);
   }
   // Results: a load's come from memory; the others derive from a clock when a source does.
   const bool value = reads_memory ? false : any;

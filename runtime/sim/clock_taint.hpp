@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "jit/isa/target.hpp"
+#include "runtime/sim/clock_slice.hpp"
 
 namespace cdnajit::sim {
 
@@ -47,11 +48,14 @@ struct ClockTaint {
   std::vector<std::pair<uint64_t, uint64_t>> scalar_reads;
   bool unrecorded_global_reads = false;  // global/buffer atomics: memory read at addresses not recorded
   bool flat_reads = false;               // flat loads (they may read LDS through its aperture)
+  // The wave-instructions that compute with clock-derived values, with the other values they read
+  // (clock_slice.hpp), when Recording::track_clock_slice is set.
+  ClockSlice slice;
 };
 
 // record_step's part (record.cpp): follows one wave-instruction before it executes; `addrs` / `n`
-// are its recorded per-lane addresses (memory_addresses).
-void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int n);
+// are its recorded per-lane addresses (memory_addresses), `step` its index in the wave's steps.
+void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int n, uint32_t step);
 
 // After a run that tracked every workgroup of the grid: "" when no clock-derived value can change
 // the instruction streams (above), else where one can (workgroup, wave, instruction, why).

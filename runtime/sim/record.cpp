@@ -79,6 +79,7 @@ void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint
   L.rec_serial = recording_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
   r.arch = L.arch;
   r.kernel = L.dk->info;
+  r.decoded = L.dk;
   r.waves_per_workgroup = waves_per_workgroup;
   r.ops.clear();
   r.ops.reserve(L.dk->ops.size());
@@ -174,11 +175,12 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op) {
       else rw.addrs.insert(rw.addrs.end(), a, a + n);
     }
   }
-  if (w.L->rec->track_clock_taint) [[unlikely]] taint_step(rw.taint, w, op, a, n);
+  if (w.L->rec->track_clock_taint) [[unlikely]] taint_step(rw.taint, w, op, a, n, uint32_t(rw.steps.size()));
   rw.steps.push_back(st);
   hint.steps = std::max(hint.steps, rw.steps.size());
   hint.addrs = std::max(hint.addrs, rw.addrs.size());
-  const uint64_t bytes = rw.steps.size() * sizeof(RecordedStep) + rw.addrs.size() * sizeof(uint64_t);
+  const uint64_t bytes =
+      rw.steps.size() * sizeof(RecordedStep) + rw.addrs.size() * sizeof(uint64_t) + rw.taint.slice.words.size() * sizeof(uint32_t);
   if (bytes - rw.charged < kRecordingChargeBytes) [[likely]]
     return;
   Recording& r = *w.L->rec;

@@ -16,6 +16,8 @@
 
 namespace cdnajit::sim {
 
+struct DecodedKernel;
+
 // Static facts of one instruction of the kernel (index = instruction index).
 struct RecordedOp {
   uint32_t pc = 0;                        // byte offset from the kernel entry
@@ -121,10 +123,15 @@ struct Recording {
   RecordedBytes used;  // output: bytes counted so far
   // Input: follow which values derive from a clock read in every recorded wave (clock_taint.hpp).
   bool track_clock_taint = false;
+  // Input, with track_clock_taint: also keep each wave's clock-derived slice (clock_slice.hpp).
+  bool track_clock_slice = false;
   // Output of Simulator::launch.
   Arch arch = Arch::gfx942;
   KernelInfo kernel;
   uint32_t waves_per_workgroup = 0;
+  // The kernel's decoded form, owned by the Simulator that ran the launch (valid while it lives):
+  // replay_clock_slice re-executes its instructions.
+  const DecodedKernel* decoded = nullptr;
   std::vector<RecordedOp> ops;
   // workgroups.size() x waves_per_workgroup, in the order of `workgroups`.
   std::vector<RecordedWave> waves;

@@ -174,7 +174,8 @@ TEST_CASE("In-kernel clocks: an s_memtime-timed LDS pointer chase reports the mo
     CHECK(std::lround(per) == chase_step_cycles(hw));
     CHECK(r.clocks.reads_clock);
     CHECK(r.clocks.reads == 2);
-    CHECK(r.clocks.runs == 2);  // recorded, then fed: no control flow depends on the values
+    CHECK(r.clocks.runs == 1);  // recorded, then its clock-derived slice replayed: no control flow depends on the values
+    CHECK(r.clocks.slice_replayed);
     // The printed figure follows the parameter: a product with a 48-cycle longer LDS latency reads 48 more.
     model::Hardware slow = hw;
     slow.lds_latency += 48;
@@ -202,11 +203,12 @@ TEST_CASE("In-kernel clocks: model_launch on a device runs to the fixed point th
   CHECK(std::lround(double(t[1] - t[0]) / kChain) == std::lround(chase_cycles_per_access(b, &hw)));
   CHECK(m.report.clocks.reads_clock);
   CHECK(m.report.clocks.reads == 2);
-  CHECK(m.report.clocks.runs == 2);
-  CHECK(launches == 3);  // every run went through the device's launcher: the probe, recorded, fed
+  CHECK(m.report.clocks.runs == 1);
+  CHECK(m.report.clocks.slice_replayed);
+  CHECK(launches == 2);  // every run went through the device's launcher: the probe, recorded (then the slice replayed)
   // The device's launcher is back and launches plainly: the functional count again.
   dev->launch(k, {1}, {64}, 0, KernelArgs().ptr(out));
-  CHECK(launches == 4);
+  CHECK(launches == 3);
   t = dev->download<uint64_t>(out);
   CHECK(std::lround(double(t[1] - t[0]) / kChain) == 8);
 }
@@ -420,11 +422,23 @@ StreamRun stream_timed(const model::ModelOptions& mo) {
 
 TEST_CASE("In-kernel clocks: clock values that reach memory but no branch or address take one recorded run", "[model][clocks]") {
   const StreamRun r = stream_timed({});
-  // Run 1 recorded (and followed the clock-derived values); the run fed with the model's values
-  // needs no recording: a clock value cannot change its streams.
+  // Run 1 recorded (and followed the clock-derived values); a clock value cannot change its streams,
+  // so instead of a second run fed with the model's values, only the instructions that compute with
+  // clock-derived values are re-executed (sim/clock_slice.hpp).
   CHECK(r.recorded == 1);
-  CHECK(r.plain == 1);
-  CHECK(r.report.clocks.runs == 2);
+  CHECK(r.plain == 0);
+  CHECK(r.report.clocks.runs == 1);
+  CHECK(r.report.clocks.slice_replayed);
+  CHECK(r.report.clocks.slice_steps > 0);
+  // Without the slice, the fed run needs no recording.
+  model::ModelOptions no_slice;
+  no_slice.clock_slice = false;
+  const StreamRun fed = stream_timed(no_slice);
+  CHECK(fed.recorded == 1);
+  CHECK(fed.plain == 1);
+  CHECK(fed.report.clocks.runs == 2);
+  CHECK_FALSE(fed.report.clocks.slice_replayed);
+  CHECK(fed.t == r.t);
   for (size_t g = 0; g < r.t.size() / 2; ++g) CHECK(r.t[2 * g + 1] > r.t[2 * g]);
   // Modelled values: every workgroup starts at cycle 0 on its own CU, so t0 is the same small
   // cycle everywhere, and b's first term is t0 & 1.
@@ -559,4 +573,123 @@ TEST_CASE("In-kernel clocks: a clock value reaching a branch, an address or relo
   INFO(vcc.clocks.taint);
   CHECK_THAT(vcc.clocks.taint, Catch::Contains("s_cbranch_vccz") && Catch::Contains("branch condition (VCC)"));
   CHECK(vcc.clocks.recorded_runs == vcc.clocks.runs);
+}
+
+namespace {
+
+// Kernels whose clock values reach the memory they store in other ways than tools/model_clock_overhead.sh's:
+// per-lane arithmetic on the clock with a loaded value in EXEC-masked lanes (a lane-dependent loop, after
+// which a register holds clock-derived values in some lanes only),
+// stored by every lane as 64-bit words, with s_memtime or s_memrealtime; the same through a buffer
+// store (re-executed by its handler, from the kept V# and offsets); and clock values stored and
+// then overwritten by a later store of the same wave (each lane rewrites its neighbour's word).
+const char* const kSliceHip = R"HIP(
+template <bool Real>
+__device__ void lanes(const unsigned* in, unsigned long long* out) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned v = in[i];
+  unsigned long long t = Real ? wall_clock64() : clock64();
+  unsigned x = unsigned(t) + i * 3u, y = v * 7u;
+  for (unsigned k = 0; k < (i & 3); ++k) y = y * 5u + x;  // y derives from the clock in the lanes that loop
+  if (i & 4) x ^= v << 3;
+  out[i] = (unsigned long long)(x + y) << 32 | unsigned(t >> 3);
+}
+extern "C" __global__ void lanes_time(const unsigned* in, unsigned long long* out) { lanes<false>(in, out); }
+extern "C" __global__ void lanes_real(const unsigned* in, unsigned long long* out) { lanes<true>(in, out); }
+extern "C" __global__ void buffer_store(const unsigned* in, unsigned long long* out) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  __amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc(out, 0, 0x7fffffff, 0x00027000);
+  unsigned long long t = clock64();
+  __builtin_amdgcn_raw_buffer_store_b32(unsigned(t) * 3u + in[i], r, i * 8, 0, 0);
+  __builtin_amdgcn_raw_buffer_store_b32(unsigned(t >> 2) ^ i, r, i * 8 + 4, 0, 0);
+}
+extern "C" __global__ void overwrite(const unsigned* in, unsigned long long* out) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = clock64() + in[i];
+  __asm__ volatile("s_waitcnt vmcnt(0)" ::: "memory");
+  out[i ^ 1] = i;
+}
+)HIP";
+
+struct SliceRun {
+  model::ModelReport report;
+  std::vector<uint8_t> out;
+  int plain = 0;  // full-grid functional runs without recording
+};
+
+// slice: the model with the slice replay allowed; fed: with clock_slice off; plain: no model (the
+// instruction count's clock values).
+enum class SliceWay { slice, fed, plain };
+SliceRun run_slice_kernel(const char* kernel, SliceWay way) {
+  const model::Hardware& hw = model::product("mi300x");
+  static const std::vector<uint8_t> bytes = compile_hip_with(HipSourceBackend::Kind::clang, kSliceHip, hw.arch, {});
+  const CodeObject co = read_code_object(bytes);
+  constexpr uint32_t kGroups = 6, kBlock = 128, kItems = kGroups * kBlock;
+  sim::Simulator sim(hw.arch);
+  std::vector<uint32_t> in(kItems);
+  for (uint32_t i = 0; i < kItems; ++i) in[i] = i * 2654435761u;
+  const uint64_t din = sim.memory().alloc(kItems * 4, "in"), dout = sim.memory().alloc(kItems * 8, "out");
+  sim.memory().write(din, in.data(), in.size() * 4);
+  const std::vector<uint8_t> ka = kernarg({din, dout});
+  SliceRun out;
+  const model::RunLaunch run = [&](const sim::Options& o) {
+    if (!o.only_recorded_workgroups && !o.recording) ++out.plain;
+    return sim.launch(co, kernel, ka, dims(kGroups, kBlock), o);
+  };
+  model::ModelOptions mo;
+  mo.clock_slice = way == SliceWay::slice;
+  if (way == SliceWay::plain) run({});
+  else out.report = model::model_run(run, sim.memory(), *co.find(kernel), co.arch, dims(kGroups, kBlock), {}, hw, mo,
+                                model::SimulatedGrid::full);
+  out.out = read<uint8_t>(sim, dout, kItems * 8);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("In-kernel clocks: the replayed clock-derived slice leaves the memory of the fed run", "[model][clocks]") {
+  // tools/model_clock_overhead.sh's kernel: the clock reaches every thread's sum through the loop.
+  {
+    const StreamRun slice = stream_timed({});
+    model::ModelOptions no_slice;
+    no_slice.clock_slice = false;
+    const StreamRun fed = stream_timed(no_slice);
+    CHECK(slice.report.clocks.slice_replayed);
+    CHECK(slice.t == fed.t);
+    CHECK(std::memcmp(slice.b.data(), fed.b.data(), slice.b.size() * 4) == 0);
+  }
+  for (const char* kernel : {"lanes_time", "lanes_real", "buffer_store"}) {
+    INFO(kernel);
+    const SliceRun slice = run_slice_kernel(kernel, SliceWay::slice), fed = run_slice_kernel(kernel, SliceWay::fed);
+    INFO(slice.report.clocks.slice);
+    CHECK(slice.report.clocks.taint.empty());
+    CHECK(slice.report.clocks.slice_replayed);
+    CHECK(slice.report.clocks.runs == 1);
+    CHECK(slice.plain == 0);
+    CHECK(fed.report.clocks.runs == 2);
+    CHECK(fed.plain == 1);
+    REQUIRE(slice.out.size() == fed.out.size());
+    CHECK(slice.out == fed.out);
+    // The values are the model's, not the instruction count's.
+    CHECK(run_slice_kernel(kernel, SliceWay::plain).out != slice.out);
+  }
+}
+
+TEST_CASE("In-kernel clocks: clock data a later store overwrites is not replayed; the fed run gives the memory",
+          "[model][clocks]") {
+  const SliceRun slice = run_slice_kernel("overwrite", SliceWay::slice), fed = run_slice_kernel("overwrite", SliceWay::fed);
+  INFO(slice.report.clocks.slice);
+  INFO(slice.report.clocks.taint);
+  CHECK(slice.report.clocks.taint.empty());
+  CHECK_FALSE(slice.report.clocks.slice_replayed);
+  CHECK_THAT(slice.report.clocks.slice, Catch::Contains("stores clock-derived data where another store of the run writes"));
+  CHECK(slice.report.clocks.runs == 2);
+  CHECK(slice.plain == 1);  // the fed run, unrecorded
+  CHECK(slice.out == fed.out);
+  // Each word holds its neighbour's index (the later store), not a clock value.
+  uint64_t w6 = 0, w7 = 0;
+  std::memcpy(&w6, slice.out.data() + 6 * 8, 8);
+  std::memcpy(&w7, slice.out.data() + 7 * 8, 8);
+  CHECK(w6 == 7);
+  CHECK(w7 == 6);
 }
