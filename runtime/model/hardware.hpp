@@ -79,9 +79,9 @@ struct Hardware {
   // in which both halves have a bank pass waiting the pass of the higher-priority, then older wave
   // goes first (assumed: the [ISA3] S_SETPRIO {priority, age} order, stated for issue, applied to the
   // LDS's choice between the two SIMD pairs); false = each instruction's passes take the earliest
-  // free stretch of the array from its issue on, in issue order. nod-ai's sweeps ([LDSPH]) need the
-  // age order: MI350X's conflicted reads cost 2.3-2.6x a lone wave's passes with 4 waves per CU,
-  // what serving one pair's older wave ahead gives; in issue order 2.9-3.3x (README, "Validation").
+  // free stretch of the array from its issue on, in issue order. nod-ai's sweeps ([LDSPH]): per extra
+  // bank pass an MI350X read (4 waves per CU) cost 2.3-2.6x a lone wave's pass; modelled 2.0-2.1x with
+  // this rule, 2.7-3.1x in issue order; 27 of 28 points within 20% against 23 (README, "Validation").
   bool lds_bank_passes_by_age = true;
   int lds_latency = 52;          // issue to data in VGPRs, conflict-free
   // A ds_read/write_b64/b128 lane address that is 4-byte but not naturally aligned: served
