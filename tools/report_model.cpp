@@ -205,6 +205,9 @@ std::vector<Variant> sensitivity_variants(const model::Hardware& base) {
   add("first-touch loads at the L2 latency (the seed saw a 73% L2 hit rate on V97)",
       [&](Hw& h) { h.hbm_latency = base.l2_latency; });
   add("misaligned wide LDS lanes served like aligned ones", [](Hw& h) { h.lds_misaligned_passes_per_byte = 0; });
+  add("the shared LDS banks give each instruction its passes in one stretch, in issue order (earlier version of "
+      "this model)",
+      [](Hw& h) { h.lds_bank_passes_by_age = false; });
   add("DS instructions co-issue with VALU freely (the GCN description; earlier version of this model)",
       [](Hw& h) { h.lds_valu_issue_cycles = 0; });
   add("a workgroup's wave slots freed only when all its waves have ended (earlier version of this model)",

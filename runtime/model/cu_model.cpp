@@ -61,7 +61,8 @@ struct WaveState {
   enum { Active, AtBarrier, Draining, Done } state = Active;
   std::deque<uint64_t> vm;         // completion cycles, non-decreasing (in-order return)
   // Each LGKM operation's own completion cycle, kLdsPending for a DS instruction the LDS has not
-  // started yet (Hardware::lds_serves_oldest_wave_first); they return in order, so entry i is done
+  // started (Hardware::lds_serves_oldest_wave_first) or not finished (lds_bank_passes_by_age) yet;
+  // they return in order, so entry i is done
   // at the largest of entries 0..i (lgkm_done).
   std::deque<uint64_t> lgkm;
   // trace: the open stall interval
@@ -167,6 +168,13 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     int wave, half, bank_cycles, cycles;
   };
   std::vector<WaitingDs> lds_waiting;
+  // Hardware::lds_bank_passes_by_age: each half's DS instructions in issue order, the first one in
+  // service; it moves one port cycle per cycle, and one bank pass in each cycle the banks are its.
+  struct InService {
+    int wave, passes, port;
+  };
+  std::vector<std::deque<InService>> lds_fifo(size_t(std::max(1, hw.lds_halves)));
+  const bool passes_by_age = hw.lds_bank_passes_by_age && hw.lds_banks_shared_by_halves && !hw.lds_serves_oldest_wave_first;
   uint64_t addr_free = 0;
   double l2_free = 0, mall_free = 0, hbm_free = 0;
   int launched = 0, finished = 0, next_simd = 0;
@@ -277,6 +285,34 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     for (size_t i = 0; i < lds_waiting.size(); ++i)
       if (!started_now[i]) lds_waiting[k++] = lds_waiting[i];
     lds_waiting.resize(k);
+  };
+
+  // Serves cycle c of every half's first DS instruction (Hardware::lds_bank_passes_by_age): its port
+  // cycle, and the CU's one bank pass of the cycle to the half whose wave has the higher priority,
+  // then is older. A half an LDS-DMA load holds (its calendar) does not move.
+  auto serve_lds_passes = [&](uint64_t c) {
+    int granted = -1;
+    for (size_t h = 0; h < lds_fifo.size(); ++h) {
+      if (lds_fifo[h].empty() || lds_fifo[h].front().passes == 0 || !lds_halves[h].free_at(c, 1)) continue;
+      const WaveState& x = waves[size_t(lds_fifo[h].front().wave)];
+      const WaveState* y = granted < 0 ? nullptr : &waves[size_t(lds_fifo[size_t(granted)].front().wave)];
+      if (!y || x.prio > y->prio || (x.prio == y->prio && x.age < y->age)) granted = int(h);
+    }
+    for (size_t h = 0; h < lds_fifo.size(); ++h) {
+      if (lds_fifo[h].empty() || !lds_halves[h].free_at(c, 1)) continue;
+      InService& f = lds_fifo[h].front();
+      if (f.port > 0) --f.port;
+      if (int(h) == granted) --f.passes;
+      if (f.port > 0 || f.passes > 0) continue;
+      std::deque<uint64_t>& q = waves[size_t(f.wave)].lgkm;
+      *std::find(q.begin(), q.end(), kLdsPending) = c + 1 + uint64_t(hw.lds_latency);
+      lds_fifo[h].pop_front();
+    }
+  };
+  auto lds_fifo_busy = [&] {
+    for (const auto& q : lds_fifo)
+      if (!q.empty()) return true;
+    return false;
   };
 
   std::vector<int> order;
@@ -473,6 +509,11 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             ++R.lds_instructions;
             const int cycles = std::max(cost.bank_cycles, cost.port_cycles);
             R.busy[size_t(Pipe::Lds)] += cycles;  // the instruction's own service, not its wait for the banks
+            if (passes_by_age) {
+              w.lgkm.push_back(kLdsPending);
+              lds_fifo[size_t(simd * hw.lds_halves / hw.simds)].push_back({wi, cost.bank_cycles, std::max(1, cost.port_cycles)});
+              break;
+            }
             if (hw.lds_serves_oldest_wave_first) {
               w.lgkm.push_back(kLdsPending);
               lds_waiting.push_back({wi, int(simd * hw.lds_halves / hw.simds), cost.bank_cycles, cycles});
@@ -573,6 +614,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
         release_barrier_if_all_arrived(w.wg, c);
       }
     }
+    if (passes_by_age) serve_lds_passes(c);  // after this cycle's issue: an instruction issued at c starts at c
     ++R.simd_turns;
     if (vector_issued) ++R.vector_turns;
     else {
@@ -603,7 +645,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
           next = std::min(next, std::max(std::max(lgkm_done(w.lgkm), last_or(w.vm, 0)), c + 1));
         }
       }
-      if (!lds_waiting.empty()) next = c + 1;  // the LDS may start a waiting instruction any cycle
+      if (!lds_waiting.empty() || lds_fifo_busy()) next = c + 1;  // the LDS may start or move an instruction any cycle
       if (next != ~uint64_t(0) && next > c + 1) c = next - 1;
     }
   }

@@ -232,6 +232,11 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"LDS serves waiting DS instructions by wave priority, then age (else in issue order)", h.lds_serves_oldest_wave_first ? "yes" : "no",
        "assumed: the LDS arbiter's order is not documented ([ISA3] S_SETPRIO states the {priority, age} order for issue); "
        "nod-ai's sweeps ([LDSPH]) replayed in issue order 0.82-1.42x, oldest first 0.60-1.06x (README); switchable"},
+      {"LDS banks granted pass by pass, to the higher-priority then older wave's half (each half in issue order)",
+       h.lds_bank_passes_by_age ? "yes" : "no",
+       "assumed: the LDS's choice between the SIMD pairs is not documented ([ISA3] S_SETPRIO states the {priority, age} "
+       "order for issue); chosen among candidate rules against nod-ai's sweeps ([LDSPH], no value fitted): with it 27 of 28 "
+       "within 20% (MI350X 0.81-1.12x), without it 23 of 28 (MI350X 1.12-1.27x) (README, \"Validation\"); switchable"},
       {"LDS halves (SIMD pairs) x read bytes/clk each", std::to_string(h.lds_halves) + " x " + std::to_string(h.lds_bytes_per_clk),
        c4 ? "[LDSPH]/[CDNA4] 256 B/clk reads per CU (the [LDSMB] split into SIMD-pair halves kept, assumed)" : "[LDSMB] on MI308X"},
       {"LDS write bytes/clk per half (a lane's 4-byte address counted with its data)", std::to_string(h.lds_write_bytes_per_clk),

@@ -74,6 +74,15 @@ struct Hardware {
   // gives; replayed, oldest-first staggers the waves instead and fits worse (README, "Validation"),
   // so it stays off; switchable for that comparison.
   bool lds_serves_oldest_wave_first = false;
+  // How the shared bank array (lds_banks_shared_by_halves) is granted when the switch above is off:
+  // true = pass by pass, each half serving its own DS instructions in issue order, and in a cycle
+  // in which both halves have a bank pass waiting the pass of the higher-priority, then older wave
+  // goes first (assumed: the [ISA3] S_SETPRIO {priority, age} order, stated for issue, applied to the
+  // LDS's choice between the two SIMD pairs); false = each instruction's passes take the earliest
+  // free stretch of the array from its issue on, in issue order. nod-ai's sweeps ([LDSPH]): per extra
+  // bank pass an MI350X read (4 waves per CU) cost 2.3-2.6x a lone wave's pass; modelled 2.0-2.1x with
+  // this rule, 2.7-3.1x in issue order; 27 of 28 points within 20% against 23 (README, "Validation").
+  bool lds_bank_passes_by_age = true;
   int lds_latency = 52;          // issue to data in VGPRs, conflict-free
   // A ds_read/write_b64/b128 lane address that is 4-byte but not naturally aligned: served
   // alone, one byte per pass (1: 8 passes per b64 lane), or like an aligned access (0).

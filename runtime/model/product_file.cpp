@@ -68,6 +68,7 @@ const std::vector<Field>& fields() {
       num("lds_bytes_per_clk", &Hardware::lds_bytes_per_clk, 1, 4096, "LDS read bytes per cycle per half"),
       {"lds_banks_shared_by_halves", &Hardware::lds_banks_shared_by_halves, 0, 0, false, "true or false"},
       {"lds_serves_oldest_wave_first", &Hardware::lds_serves_oldest_wave_first, 0, 0, false, "true or false"},
+      {"lds_bank_passes_by_age", &Hardware::lds_bank_passes_by_age, 0, 0, false, "true or false"},
       num("lds_latency", &Hardware::lds_latency, 0, kBig, "LDS latency, cycles"),
       num("lds_misaligned_passes_per_byte", &Hardware::lds_misaligned_passes_per_byte, 0, 16,
           "passes per byte of a misaligned wide LDS lane (0: off)"),

@@ -468,6 +468,7 @@ TEST_CASE("CU model: waiting DS instructions served in issue order, or the oldes
   model::Hardware in_order = model::product("mi300x");
   in_order.lds_banks_shared_by_halves = true;
   in_order.lds_serves_oldest_wave_first = false;
+  in_order.lds_bank_passes_by_age = false;  // the earlier rule: each instruction's passes in one stretch, in issue order
   model::Hardware oldest = in_order;
   oldest.lds_serves_oldest_wave_first = true;
   const sim::Recording rec = recording(Arch::gfx942, {reads({}), idle, reads({}), idle});
@@ -487,4 +488,62 @@ TEST_CASE("CU model: waiting DS instructions served in issue order, or the oldes
   CHECK(wait_end(c, 2) >= 5 * 64 + 52);
   CHECK(wait_end(c, 2) <= 5 * 64 + 52 + 8);
   CHECK(wait_end(c, 0) >= 8 * 64 + 52);
+}
+
+TEST_CASE("CU model: the shared LDS banks go pass by pass to the older wave's half, each half in issue order (switchable)",
+          "[model][lds]") {
+  // ds_read_b32 with every lane in bank 0: 64 passes on MI300X's shared banks (4 port cycles).
+  const uint32_t wait_lgkm0 = 0xc07f;
+  const Inst conflicted = {"ds_read_b32", 0, lane_addrs(0, 128)};
+  auto wait_end = [](const model::CuResult& r, int wave) {
+    uint64_t end = 0;
+    for (const model::TraceEvent& e : r.trace)
+      if (e.wave == wave && e.kind == 's') end = std::max(end, e.start + e.dur);
+    return end;
+  };
+  auto run_traced = [&](const sim::Recording& rec, const model::Hardware& hw) {
+    model::CuRunConfig c;
+    c.workgroups = 1;
+    c.active_cus = hw.cus;
+    c.trace = true;
+    return model::run_cu(rec, hw, c);
+  };
+  model::Hardware by_age = model::product("mi300x");
+  REQUIRE(by_age.lds_banks_shared_by_halves);
+  REQUIRE_FALSE(by_age.lds_serves_oldest_wave_first);
+  by_age.lds_bank_passes_by_age = true;
+  model::Hardware in_order = by_age;
+  in_order.lds_bank_passes_by_age = false;
+  std::vector<Inst> late = repeat("v_add_f32", 8);  // 8 VALU turns (32 cycles), then one conflicted read
+  late.push_back(conflicted);
+  late.push_back({"s_waitcnt", wait_lgkm0});
+  const std::vector<Inst> early = {conflicted, conflicted, {"s_waitcnt", wait_lgkm0}};
+  const std::vector<Inst> idle = {{"v_add_f32"}};
+
+  // Wave 0 (SIMD 0, the older) reads on half 0 from cycle 32; wave 2 (SIMD 2, half 1) has queued two
+  // reads from cycle 2. By age, wave 0's passes go first as soon as it reads (cycles 32-95, data at
+  // 96 + 52) and wave 2's first read resumes after them; in issue order wave 0's read takes the
+  // banks' first free 64 cycles after wave 2's two reads (130-193, data at 194 + 52).
+  const sim::Recording across = recording(Arch::gfx942, {late, idle, early, idle});
+  const auto a = run_traced(across, by_age), b = run_traced(across, in_order);
+  CHECK(wait_end(a, 0) >= 96 + 52);
+  CHECK(wait_end(a, 0) <= 96 + 52 + 8);
+  CHECK(wait_end(a, 2) >= 194 + 52);
+  CHECK(wait_end(b, 0) >= 194 + 52);
+  CHECK(wait_end(b, 2) <= 130 + 52 + 8);
+  CHECK(a.cycles >= b.cycles - 8);  // the banks do the same 192 passes either way
+  CHECK(a.cycles <= b.cycles + 8);
+
+  // Waves 0 and 1 share half 0 (SIMDs 0 and 1): there the older wave's read waits behind the two
+  // reads wave 1 issued before it, by age as in issue order (data at 193 + 52).
+  const sim::Recording within = recording(Arch::gfx942, {late, early, idle, idle});
+  CHECK(wait_end(run_traced(within, by_age), 0) >= 193 + 52);
+  CHECK(wait_end(run_traced(within, in_order), 0) >= 193 + 52);
+
+  // A higher s_setprio outranks age: wave 2 at priority 3 keeps the banks for both its reads.
+  std::vector<Inst> raised = {{"s_setprio", 3}};
+  raised.insert(raised.end(), early.begin(), early.end());
+  const auto c = run_traced(recording(Arch::gfx942, {late, idle, raised, idle}), by_age);
+  CHECK(wait_end(c, 2) <= 134 + 52 + 8);
+  CHECK(wait_end(c, 0) >= 194 + 52);
 }
