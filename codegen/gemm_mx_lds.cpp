@@ -380,7 +380,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     h.mfma_fresh = [&](int bi, int bj) { mfma(0, bi, bj, acc_.at({p_.blocks_m - 1, p_.blocks_n - 1})); };
     h.after_prologue_loads = [&] {
       // the first output tile's K tile 0 runs the previous tile's stores of quadrants A1xB0 and A1xB1
-      // with EXEC = 0: their accumulators must hold defined values there
+      // (writing nothing): their accumulators must hold defined values there
       for (int bi = p_.blocks_m / 2; bi < p_.blocks_m; ++bi)
         for (int bj = 0; bj < p_.blocks_n; ++bj)
           for (int r = 0; r < p_.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({bi, bj}))[r], 0);
@@ -406,15 +406,20 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     k_.s_mov_b32(load_id_, k_.workgroup_id(0));
     load_exec_ = k_.sgpr("load_exec", 2, 2);
     k_.s_mov_b64(load_exec_, -1);
-    store_exec_ = k_.sgpr("previous_store_exec", 2, 2);  // no previous output tile yet
-    k_.s_mov_b64(store_exec_, 0);
+    // the previous output tile's stores go through C's resource with num_records 0 until there is
+    // one: a raw buffer store out of range writes nothing (CDNA3 ISA guide, buffer range checking;
+    // runtime/sim/ops_mem.cpp's range rule) but still counts on vmcnt
+    previous_rsrc_ = k_.sgpr("previous_store_rsrc", 4, 4);
+    k_.s_mov_b64(previous_rsrc_.slice(0, 2), c_rsrc_.slice(0, 2));
+    k_.s_mov_b32(previous_rsrc_[2], 0);
+    k_.s_mov_b32(previous_rsrc_[3], c_rsrc_[3]);
     load_a_base_ = k_.sgpr("load_a_base", 2, 2);
     load_b_base_ = k_.sgpr("load_b_base", 2, 2);
     for (size_t j = 0; j < scale_ptr_.size(); ++j) load_s_base_.push_back(k_.sgpr("load_scale_base", 2, 2));
     load_m0_ = k_.sgpr("load_m0");
     load_n0_ = k_.sgpr("load_n0");
     out_soff_ = k_.sgpr("out_tile_bytes");
-    k_.s_mov_b32(out_soff_, 0);  // read by the first output tile's stores of the (no) previous one, at EXEC = 0
+    k_.s_mov_b32(out_soff_, 0);  // read by the first output tile's stores of the (no) previous one
     load_bases();
     Reg left = k_.sgpr("outputs_left");  // floor((tiles - 1 - w) / G): the ids w + G, w + 2G, .. below tiles
     k_.s_sub_u32(left, sconst(uint32_t(p_.tiles_total - 1), "last_tile_id"), load_id_);
@@ -467,7 +472,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     std::vector<ReadAheadHooks::Emit> out;
     out.push_back([this] {
       k_.comment("persistent: the next output tile");
-      k_.s_mov_b64(store_exec_, -1);
+      k_.s_mov_b32(previous_rsrc_[2], c_rsrc_[2]);
       Reg rowb = k_.sgpr("out_row_start");
       k_.s_mul_i32(rowb, load_m0_, sconst(uint32_t(s_.N), "N"));
       k_.s_add_u32(rowb, rowb, load_n0_);
@@ -485,7 +490,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   }
 
   // Persistent: the last accumulator block is the one kept for zeros (ReadAheadHooks::before_output,
-  // mfma_fresh): its previous output tile's values stored (none before the first: EXEC = 0) and
+  // mfma_fresh): its previous output tile's values stored (none before the first: written nowhere) and
   // zeroed before an output tile's first MFMA.
   void zero_block() {
     const int bi = p_.blocks_m - 1, bj = p_.blocks_n - 1;
@@ -526,8 +531,8 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // first quadrant's start with the output offsets of every block row and column.
   // Persistent (`zero`): each block's accumulators are zeroed once read, and every store adds the
   // output tile's offset (out_soff_); the offsets per block row and column were computed once.
-  // Persistent `previous`: the previous output tile's stores, with EXEC = store_exec_ (0 in the
-  // first output tile, which has none).
+  // Persistent `previous`: the previous output tile's stores, through previous_rsrc_ (num_records
+  // 0 in the first output tile, which has none).
   std::vector<ReadAheadHooks::Emit> quadrant_stores(int qa, int qb, bool more = false, bool previous = false) {
     std::vector<ReadAheadHooks::Emit> out;
     if (qa == 0 && qb == 0 && c_.persistent == 0)
@@ -551,14 +556,13 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   }
 
   // Persistent prologue (ReadAheadHooks::skipped_stores): one store per block of
-  // quadrant_stores(qa, qb, true) with EXEC = 0, so no memory is written but vmcnt counts them.
+  // quadrant_stores(qa, qb, true) through previous_rsrc_ (num_records 0 there), so no memory is
+  // written but vmcnt counts them.
   void skipped_stores(int qa, int qb) {
-    k_.s_mov_b64(exec, 0);
     for (size_t i = 0; i < quadrant_blocks(qa, qb, true).size(); ++i) {
-      k_.buffer_store_dword(lane_, lane_, c_rsrc_, 0, offen);
+      k_.buffer_store_dword(lane_, lane_, previous_rsrc_, 0, offen);
       ++vmem_issued_;
     }
-    k_.s_mov_b64(exec, -1);
   }
 
   // One block's store as pieces. Persistent: register set `set` of two shared by all blocks (a
@@ -592,12 +596,11 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
         k_.v_cvt_pk_bf16_f32(data[0], (*v)[0], (*v)[1]);
         k_.v_cvt_pk_bf16_f32(data[1], (*v)[2], (*v)[3]);
       }
-      if (previous) k_.s_mov_b64(exec, store_exec_);
-      if (bf16 && persistent) k_.buffer_store_dwordx2(data, off, c_rsrc_, out_soff_, offen, col);
-      else if (bf16) k_.buffer_store_dwordx2(data, off, c_rsrc_, 0, offen);
-      else if (persistent) k_.buffer_store_dwordx4(data, off, c_rsrc_, out_soff_, offen, col);
-      else k_.buffer_store_dwordx4(data, off, c_rsrc_, 0, offen);
-      if (previous) k_.s_mov_b64(exec, -1);
+      const Reg rsrc = previous ? previous_rsrc_ : c_rsrc_;
+      if (bf16 && persistent) k_.buffer_store_dwordx2(data, off, rsrc, out_soff_, offen, col);
+      else if (bf16) k_.buffer_store_dwordx2(data, off, rsrc, 0, offen);
+      else if (persistent) k_.buffer_store_dwordx4(data, off, rsrc, out_soff_, offen, col);
+      else k_.buffer_store_dwordx4(data, off, rsrc, 0, offen);
     });
     return out;
   }
@@ -614,7 +617,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // persistent: each scale load's first slot (SA or SB), the output tile loaded next (id, origin,
   // bases), the stored one's output byte offset, and the VMEM instructions emitted so far
   std::vector<Reg> scale_first_, load_s_base_;
-  Reg load_id_, load_exec_, store_exec_, load_m0_, load_n0_, load_a_base_, load_b_base_, out_soff_, store_values_[2], store_bf16_[2];
+  Reg load_id_, load_exec_, previous_rsrc_, load_m0_, load_n0_, load_a_base_, load_b_base_, out_soff_, store_values_[2], store_bf16_[2];
   int vmem_issued_ = 0;
 };
 

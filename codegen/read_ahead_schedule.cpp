@@ -354,10 +354,10 @@ std::vector<int> ReadAheadSchedule::marks_since(int v) const {
 
 // Prologue as emit_dma's, then a loop whose body is one output tile, run 1 + outputs_left times.
 // The body's K tile 0 stores the previous output tile's last two quadrants, which the first
-// iteration has not: the generator runs them with EXEC = 0 there (output_stores' `previous`). Its
+// iteration has not: the generator makes them write nothing there (output_stores' `previous`). Its
 // first waits count the VMEM instructions issued since the loads of its K tile 1, which on the back
 // edge include the previous output tile's first two quadrants' stores: the prologue issues as many
-// with EXEC = 0 at the same places (skipped_stores), so the counts at entry and at the back edge
+// writing nothing at the same places (skipped_stores), so the counts at entry and at the back edge
 // are the same (checked). After the loop, the last output tile's last two quadrants' stores, and
 // every VMEM operation retired before the wave ends (the loads issued for the tile past the last:
 // the generator's, with no lanes in gemm_mx_lds.cpp).

@@ -103,10 +103,10 @@ struct ReadAheadHooks {
   std::function<std::vector<Emit>()> next_output;
   // The stores of quadrant (qa, qb)'s accumulators as pieces; `more`: another output tile follows
   // (the generator may leave the block it keeps for zeros to before_output); `previous`: the
-  // previous output tile's, in K tile 0 (the first output tile has none: they run with EXEC = 0 there).
+  // previous output tile's, in K tile 0 (the first output tile has none: they write nothing there).
   std::function<std::vector<Emit>(int qa, int qb, bool more, bool previous)> output_stores;
   // In the prologue: as many VMEM instructions as output_stores(qa, qb, true, false) issues, with
-  // EXEC = 0, so the first output tile's waits count what the later ones' do.
+  // no memory written, so the first output tile's waits count what the later ones' do.
   std::function<void(int qa, int qb)> skipped_stores;
   // At the start of each output tile's K tile 0, before its first MFMA: the generator stores the
   // previous output tile's values of one accumulator block (as a `previous` store) and zeroes it.
