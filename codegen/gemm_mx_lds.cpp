@@ -375,15 +375,24 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     h.output_stores = [&](int qa, int qb, bool more, bool previous) {
       return quadrant_stores(qa, qb, more, previous);
     };
-    h.skipped_stores = [&](int qa, int qb) { skipped_stores(qa, qb); };
+    h.skipped_stores = [&](int qa, int qb) {
+      const int n = int(quadrant_blocks(qa, qb, true).size());  // one store per block
+      vmem_issued_ += n;
+      return n;
+    };
     h.before_output = [&] { zero_block(); };
     h.mfma_fresh = [&](int bi, int bj) { mfma(0, bi, bj, acc_.at({p_.blocks_m - 1, p_.blocks_n - 1})); };
-    h.after_prologue_loads = [&] {
+    h.prologue_fill = [&] {
       // the first output tile's K tile 0 runs the previous tile's stores of quadrants A1xB0 and A1xB1
       // (writing nothing): their accumulators must hold defined values there
+      std::vector<ReadAheadHooks::Emit> out;
       for (int bi = p_.blocks_m / 2; bi < p_.blocks_m; ++bi)
         for (int bj = 0; bj < p_.blocks_n; ++bj)
-          for (int r = 0; r < p_.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({bi, bj}))[r], 0);
+          for (int r = 0; r < p_.acc_regs(); ++r)
+            out.push_back([this, acc = Reg(acc_.at({bi, bj}))[r]] { k_.v_accvgpr_write_b32(acc, 0); });
+      return out;
+    };
+    h.after_prologue_loads = [&] {
       read_setup();
       out_offsets();
       for (int i = 0; i < 2; ++i) {
@@ -553,16 +562,6 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
       for (int bj = qb * hn; bj < (qb + 1) * hn; ++bj)
         if (!more || bi != p_.blocks_m - 1 || bj != p_.blocks_n - 1) out.emplace_back(bi, bj);  // else zero_block's
     return out;
-  }
-
-  // Persistent prologue (ReadAheadHooks::skipped_stores): one store per block of
-  // quadrant_stores(qa, qb, true) through previous_rsrc_ (num_records 0 there), so no memory is
-  // written but vmcnt counts them.
-  void skipped_stores(int qa, int qb) {
-    for (size_t i = 0; i < quadrant_blocks(qa, qb, true).size(); ++i) {
-      k_.buffer_store_dword(lane_, lane_, previous_rsrc_, 0, offen);
-      ++vmem_issued_;
-    }
   }
 
   // One block's store as pieces. Persistent: register set `set` of two shared by all blocks (a

@@ -356,11 +356,12 @@ std::vector<int> ReadAheadSchedule::marks_since(int v) const {
 // The body's K tile 0 stores the previous output tile's last two quadrants, which the first
 // iteration has not: the generator makes them write nothing there (output_stores' `previous`). Its
 // first waits count the VMEM instructions issued since the loads of its K tile 1, which on the back
-// edge include the previous output tile's first two quadrants' stores: the prologue issues as many
-// writing nothing at the same places (skipped_stores), so the counts at entry and at the back edge
-// are the same (checked). After the loop, the last output tile's last two quadrants' stores, and
-// every VMEM operation retired before the wave ends (the loads issued for the tile past the last:
-// the generator's, with no lanes in gemm_mx_lds.cpp).
+// edge include the previous output tile's first two quadrants' stores: the prologue counts as many
+// at the same places without issuing them (skipped_stores), so the marks at entry and at the back
+// edge are the same (checked), and waits for every VMEM operation before the loop, so the body's
+// waits, which count stand-ins never issued, hold at entry too. After the loop, the last output
+// tile's last two quadrants' stores, and every VMEM operation retired before the wave ends (the
+// loads issued for the tile past the last: the generator's, with no lanes in gemm_mx_lds.cpp).
 void ReadAheadSchedule::emit_dma_persistent(Reg outputs_left) {
   const int T = s_.tiles;
   if (T < 4 || T % 2 != 0)
@@ -369,16 +370,26 @@ void ReadAheadSchedule::emit_dma_persistent(Reg outputs_left) {
                             T));
   // as the previous output tile's last K tile: A0xB0's stores behind K tile 1's first half, A0xB1's
   // behind its second half
+  int stand_ins = 0;  // counted in vmem_issued, not issued
   for (int v = 0; v < 2; ++v)
     for (int h = 0; h < 2; ++h) {
       for (Read& e : marked_loads(v, h)) e();
-      if (v == 1) h_.skipped_stores(0, h);
+      if (v == 1) stand_ins += h_.skipped_stores(0, h);
     }
   h_.after_prologue_loads();
-  k_.s_waitcnt(vmcnt(std::min(63, h_.vmem_issued() - mark_.at(1))));
+  k_.s_waitcnt(vmcnt(std::min(63, h_.vmem_issued() - stand_ins - mark_.at(1))));  // the stand-ins follow mark 1
   k_.s_barrier();
-  first_reads();
-  k_.s_waitcnt(lgkmcnt(0));
+  // the first K tile's LDS reads with the generator's filler spread evenly between them: the
+  // reads wait for the LDS (and for room on lgkmcnt), so the filler issues in those waits
+  std::vector<Read> rd;
+  group(true, 0, 0, rd);
+  group(false, 0, 0, rd);
+  const std::vector<Read> fill = h_.prologue_fill();
+  for (size_t i = 0, f = 0; i < rd.size(); ++i) {
+    rd[i]();
+    for (const size_t end = (i + 1) * fill.size() / rd.size(); f < end; ++f) fill[f]();
+  }
+  k_.s_waitcnt(vmcnt(0) + lgkmcnt(0));
   waited_ = issued_;
   k_.s_barrier();
   pending_ = marked_loads(2, 0);

@@ -105,9 +105,11 @@ struct ReadAheadHooks {
   // (the generator may leave the block it keeps for zeros to before_output); `previous`: the
   // previous output tile's, in K tile 0 (the first output tile has none: they write nothing there).
   std::function<std::vector<Emit>(int qa, int qb, bool more, bool previous)> output_stores;
-  // In the prologue: as many VMEM instructions as output_stores(qa, qb, true, false) issues, with
-  // no memory written, so the first output tile's waits count what the later ones' do.
-  std::function<void(int qa, int qb)> skipped_stores;
+  // In the prologue: counts (in vmem_issued) as many VMEM instructions as output_stores(qa, qb,
+  // true, false) issues, without issuing any, and returns that number: the marks the first output
+  // tile's waits are computed from are then the later ones' (the schedule waits for every VMEM
+  // operation before the loop, so those waits hold at entry).
+  std::function<int(int qa, int qb)> skipped_stores;
   // At the start of each output tile's K tile 0, before its first MFMA: the generator stores the
   // previous output tile's values of one accumulator block (as a `previous` store) and zeroes it.
   std::function<void()> before_output;
@@ -117,6 +119,9 @@ struct ReadAheadHooks {
   std::function<void(int bi, int bj)> mfma_fresh;
   // After the prologue's loads, before their wait: the setup the loads do not need.
   Emit after_prologue_loads;
+  // In the prologue, spread between the first K tile's LDS reads (which wait for the LDS): setup
+  // the first output tile needs only from its first MFMA on, as pieces.
+  std::function<std::vector<Emit>()> prologue_fill;
 };
 
 class ReadAheadSchedule {
