@@ -372,9 +372,26 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     };
     h.vmem_issued = [&] { return vmem_issued_; };
     h.next_output = [&] { return next_output(); };
-    h.output_stores = [&](int qa, int qb, bool more) { return quadrant_stores(qa, qb, more); };
-    h.before_output = [&](bool store) { zero_block(store); };
+    h.output_stores = [&](int qa, int qb, bool more, bool previous) {
+      return quadrant_stores(qa, qb, more, previous);
+    };
+    h.skipped_stores = [&](int qa, int qb) {
+      const int n = int(quadrant_blocks(qa, qb, true).size());  // one store per block
+      vmem_issued_ += n;
+      return n;
+    };
+    h.before_output = [&] { zero_block(); };
     h.mfma_fresh = [&](int bi, int bj) { mfma(0, bi, bj, acc_.at({p_.blocks_m - 1, p_.blocks_n - 1})); };
+    h.prologue_fill = [&] {
+      // the first output tile's K tile 0 runs the previous tile's stores of quadrants A1xB0 and A1xB1
+      // (writing nothing): their accumulators must hold defined values there
+      std::vector<ReadAheadHooks::Emit> out;
+      for (int bi = p_.blocks_m / 2; bi < p_.blocks_m; ++bi)
+        for (int bj = 0; bj < p_.blocks_n; ++bj)
+          for (int r = 0; r < p_.acc_regs(); ++r)
+            out.push_back([this, acc = Reg(acc_.at({bi, bj}))[r]] { k_.v_accvgpr_write_b32(acc, 0); });
+      return out;
+    };
     h.after_prologue_loads = [&] {
       read_setup();
       out_offsets();
@@ -398,12 +415,20 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     k_.s_mov_b32(load_id_, k_.workgroup_id(0));
     load_exec_ = k_.sgpr("load_exec", 2, 2);
     k_.s_mov_b64(load_exec_, -1);
+    // the previous output tile's stores go through C's resource with num_records 0 until there is
+    // one: a raw buffer store out of range writes nothing (CDNA3 ISA guide, buffer range checking;
+    // runtime/sim/ops_mem.cpp's range rule) but still counts on vmcnt
+    previous_rsrc_ = k_.sgpr("previous_store_rsrc", 4, 4);
+    k_.s_mov_b64(previous_rsrc_.slice(0, 2), c_rsrc_.slice(0, 2));
+    k_.s_mov_b32(previous_rsrc_[2], 0);
+    k_.s_mov_b32(previous_rsrc_[3], c_rsrc_[3]);
     load_a_base_ = k_.sgpr("load_a_base", 2, 2);
     load_b_base_ = k_.sgpr("load_b_base", 2, 2);
     for (size_t j = 0; j < scale_ptr_.size(); ++j) load_s_base_.push_back(k_.sgpr("load_scale_base", 2, 2));
     load_m0_ = k_.sgpr("load_m0");
     load_n0_ = k_.sgpr("load_n0");
     out_soff_ = k_.sgpr("out_tile_bytes");
+    k_.s_mov_b32(out_soff_, 0);  // read by the first output tile's stores of the (no) previous one
     load_bases();
     Reg left = k_.sgpr("outputs_left");  // floor((tiles - 1 - w) / G): the ids w + G, w + 2G, .. below tiles
     k_.s_sub_u32(left, sconst(uint32_t(p_.tiles_total - 1), "last_tile_id"), load_id_);
@@ -449,13 +474,14 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   }
 
   // At each output tile's K tile 1 (ReadAheadHooks::next_output): the tile loaded last is the one
-  // stored from now on; the next id (past the workgroup's last tile: the same again, whose loads
-  // then only fill LDS) is loaded next.
+  // stored from now on (so K tile 0 of the next output tile has a previous one to store); the next
+  // id (past the workgroup's last tile: the same again, whose loads then only fill LDS) is loaded next.
   // As pieces (spread between MFMAs): the output offset, the next id, its coordinates and bases.
   std::vector<ReadAheadHooks::Emit> next_output() {
     std::vector<ReadAheadHooks::Emit> out;
     out.push_back([this] {
       k_.comment("persistent: the next output tile");
+      k_.s_mov_b32(previous_rsrc_[2], c_rsrc_[2]);
       Reg rowb = k_.sgpr("out_row_start");
       k_.s_mul_i32(rowb, load_m0_, sconst(uint32_t(s_.N), "N"));
       k_.s_add_u32(rowb, rowb, load_n0_);
@@ -473,12 +499,11 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   }
 
   // Persistent: the last accumulator block is the one kept for zeros (ReadAheadHooks::before_output,
-  // mfma_fresh): stored (`store`: the previous output tile's values) and zeroed before an output
-  // tile's first MFMA.
-  void zero_block(bool store) {
+  // mfma_fresh): its previous output tile's values stored (none before the first: written nowhere) and
+  // zeroed before an output tile's first MFMA.
+  void zero_block() {
     const int bi = p_.blocks_m - 1, bj = p_.blocks_n - 1;
-    if (store)
-      for (auto& e : block_store(bi, bj, 0)) e();
+    for (auto& e : block_store(bi, bj, 0, true)) e();
     for (int r = 0; r < p_.acc_regs(); ++r) k_.v_accvgpr_write_b32(Reg(acc_.at({bi, bj}))[r], 0);
   }
 
@@ -515,19 +540,27 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // first quadrant's start with the output offsets of every block row and column.
   // Persistent (`zero`): each block's accumulators are zeroed once read, and every store adds the
   // output tile's offset (out_soff_); the offsets per block row and column were computed once.
-  std::vector<ReadAheadHooks::Emit> quadrant_stores(int qa, int qb, bool more = false) {
+  // Persistent `previous`: the previous output tile's stores, through previous_rsrc_ (num_records
+  // 0 in the first output tile, which has none).
+  std::vector<ReadAheadHooks::Emit> quadrant_stores(int qa, int qb, bool more = false, bool previous = false) {
     std::vector<ReadAheadHooks::Emit> out;
     if (qa == 0 && qb == 0 && c_.persistent == 0)
       out.push_back([this] {
         k_.comment("epilogue: output offsets");
         out_offsets();
       });
+    for (const auto& [bi, bj] : quadrant_blocks(qa, qb, more))
+      for (auto& e : block_store(bi, bj, size_t(bj % 2), previous)) out.push_back(std::move(e));  // hn even: sets alternate
+    return out;
+  }
+
+  // The blocks quadrant_stores stores, in order.
+  std::vector<std::pair<int, int>> quadrant_blocks(int qa, int qb, bool more) const {
+    std::vector<std::pair<int, int>> out;
     const int hm = p_.blocks_m / 2, hn = p_.blocks_n / 2;
     for (int bi = qa * hm; bi < (qa + 1) * hm; ++bi)
-      for (int bj = qb * hn; bj < (qb + 1) * hn; ++bj) {
-        if (more && bi == p_.blocks_m - 1 && bj == p_.blocks_n - 1) continue;  // zero_block stores it
-        for (auto& e : block_store(bi, bj, size_t(bj % 2))) out.push_back(std::move(e));  // hn even: sets alternate
-      }
+      for (int bj = qb * hn; bj < (qb + 1) * hn; ++bj)
+        if (!more || bi != p_.blocks_m - 1 || bj != p_.blocks_n - 1) out.emplace_back(bi, bj);  // else zero_block's
     return out;
   }
 
@@ -535,7 +568,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // tuple written a slice at a time inside the output tile loop is live around the whole loop, so
   // one per block would hold a register set per block), the output tile's offset in soffset and the
   // block column's in the immediate.
-  std::vector<ReadAheadHooks::Emit> block_store(int bi, int bj, size_t set) {
+  std::vector<ReadAheadHooks::Emit> block_store(int bi, int bj, size_t set, bool previous = false) {
     std::vector<ReadAheadHooks::Emit> out;
     const bool bf16 = s_.output == GemmMxOutput::bf16, persistent = c_.persistent > 0;
     auto v = std::make_shared<Reg>();
@@ -546,7 +579,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     out.push_back([this, v, bi, bj] {
       for (int r = 2; r < 4; ++r) k_.v_accvgpr_read_b32((*v)[r], Reg(acc_.at({bi, bj}))[r]);
     });
-    out.push_back([this, v, bi, bj, bf16, set, persistent] {
+    out.push_back([this, v, bi, bj, bf16, set, persistent, previous] {
       ++vmem_issued_;
       Reg off;
       if (persistent) {
@@ -556,16 +589,17 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
         k_.v_add_u32(off, out_row_[size_t(bi)], out_col_[size_t(bj)]);
       }
       const Offset col(int32_t(bj * 16 * p_.out_esize()));
-      if (!bf16) {
-        if (persistent) k_.buffer_store_dwordx4(*v, off, c_rsrc_, out_soff_, offen, col);
-        else k_.buffer_store_dwordx4(*v, off, c_rsrc_, 0, offen);
-        return;
+      Reg data = *v;
+      if (bf16) {
+        data = persistent ? store_bf16_[set] : k_.vgpr("bf16_quad", 2, 2);
+        k_.v_cvt_pk_bf16_f32(data[0], (*v)[0], (*v)[1]);
+        k_.v_cvt_pk_bf16_f32(data[1], (*v)[2], (*v)[3]);
       }
-      Reg h = persistent ? store_bf16_[set] : k_.vgpr("bf16_quad", 2, 2);
-      k_.v_cvt_pk_bf16_f32(h[0], (*v)[0], (*v)[1]);
-      k_.v_cvt_pk_bf16_f32(h[1], (*v)[2], (*v)[3]);
-      if (persistent) k_.buffer_store_dwordx2(h, off, c_rsrc_, out_soff_, offen, col);
-      else k_.buffer_store_dwordx2(h, off, c_rsrc_, 0, offen);
+      const Reg rsrc = previous ? previous_rsrc_ : c_rsrc_;
+      if (bf16 && persistent) k_.buffer_store_dwordx2(data, off, rsrc, out_soff_, offen, col);
+      else if (bf16) k_.buffer_store_dwordx2(data, off, rsrc, 0, offen);
+      else if (persistent) k_.buffer_store_dwordx4(data, off, rsrc, out_soff_, offen, col);
+      else k_.buffer_store_dwordx4(data, off, rsrc, 0, offen);
     });
     return out;
   }
@@ -582,7 +616,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // persistent: each scale load's first slot (SA or SB), the output tile loaded next (id, origin,
   // bases), the stored one's output byte offset, and the VMEM instructions emitted so far
   std::vector<Reg> scale_first_, load_s_base_;
-  Reg load_id_, load_exec_, load_m0_, load_n0_, load_a_base_, load_b_base_, out_soff_, store_values_[2], store_bf16_[2];
+  Reg load_id_, load_exec_, previous_rsrc_, load_m0_, load_n0_, load_a_base_, load_b_base_, out_soff_, store_values_[2], store_bf16_[2];
   int vmem_issued_ = 0;
 };
 

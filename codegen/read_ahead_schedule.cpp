@@ -256,14 +256,14 @@ void ReadAheadSchedule::wait_for(int v, int half) {
 }
 
 // Persistent K tile t: as tile(), but the loads always go out (past the output tile's last K tile
-// they are the next output tile's first), the `stores` handed over by the previous tile follow the
-// loads of the first two quadrants, and the last K tile stores each quadrant as soon as it is
-// final: A0xB0's during A0xB1, A0xB1's during the last two quadrants (behind the loads there, so
-// those loads do not retire behind the stores), and returns the last two quadrants' stores for the
-// next tile's first two.
-std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::vector<Read> stores) {
+// they are the next output tile's first), K tile 0 stores the previous output tile's last two
+// quadrants behind the loads of its first two, and the last K tile stores each quadrant as soon
+// as it is final: A0xB0's during A0xB1, A0xB1's during the last two quadrants (behind the loads
+// there, so those loads do not retire behind the stores); the last two quadrants' are the next
+// output tile's K tile 0's (or follow the loop).
+void ReadAheadSchedule::output_tile(int t) {
   const int T = s_.tiles, v = vbase_ + t;
-  if (t == 0) h_.before_output(vbase_ > 0);
+  if (t == 0) h_.before_output();
   fresh_ = t == 0;
   std::vector<Read> front, back, first = std::exchange(pending_, {});
   pending_stage_ = pending_half_ = -1;
@@ -271,10 +271,12 @@ std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::
   const size_t b1 = front.size();
   group(true, 1, t, front);
   auto mv = [](auto it) { return std::make_move_iterator(it); };  // closures moved, not copied
-  first.insert(first.end(), mv(stores.begin()), mv(stores.end()));
+  if (t == 0)
+    for (int qb = 0; qb < 2; ++qb)
+      for (Read& r : h_.output_stores(1, qb, true, true)) first.push_back(std::move(r));
   if (t == 1)
     for (Read& r : h_.next_output()) first.push_back(std::move(r));
-  std::vector<Read> mid = marked_loads(v + 2, 1), next;
+  std::vector<Read> mid = marked_loads(v + 2, 1);
   if (t == T - 1) {
     // the output drains at the CU's write bandwidth share and the loads issued behind the stores
     // retire after them: the stores start as early as their quadrant is final (A0xB0's after the
@@ -283,12 +285,10 @@ std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::
     std::vector<Read> q0(mv(front.begin()), mv(front.begin() + long(n))), q1(mv(front.begin() + long(n)), mv(front.end()));
     q0.insert(q0.end(), mv(first.begin()), mv(first.begin() + long(l)));
     q1.insert(q1.end(), mv(first.begin() + long(l)), mv(first.end()));
-    for (Read& r : h_.output_stores(0, 0, true)) q1.push_back(std::move(r));
+    for (Read& r : h_.output_stores(0, 0, true, false)) q1.push_back(std::move(r));
     quadrant(0, 0, q0);
     quadrant(0, 1, q1);
-    for (Read& r : h_.output_stores(0, 1, true)) mid.push_back(std::move(r));
-    for (int qb = 0; qb < 2; ++qb)
-      for (Read& r : h_.output_stores(1, qb, true)) next.push_back(std::move(r));
+    for (Read& r : h_.output_stores(0, 1, true, false)) mid.push_back(std::move(r));
   } else {
     two(0, std::move(front), b1, std::move(first));
   }
@@ -303,18 +303,17 @@ std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::output_tile(int t, std::
   pending_ = marked_loads(v + 3, 0);
   pending_stage_ = (v + 3) % 2;
   pending_half_ = 0;
-  return next;
 }
 
 // K tiles 0 .. T - 1 of one output tile: tiles 3 .. T - 4 (no stores, no pointer reset) a loop of
 // pairs, the others straight. The loop body is emitted once: the marks it leaves are those of its
 // first iteration, so they move on to its last before the tiles after it, and the loads it leaves
 // pending are made again for the tile they fill then.
-void ReadAheadSchedule::output_tiles(std::vector<Read>& stores) {
+void ReadAheadSchedule::output_tiles() {
   const int T = s_.tiles, pairs = T >= 8 ? (T - 6) / 2 : 0;
   for (int t = 0; t < T; ++t) {
     if (t != 3 || pairs == 0) {
-      stores = output_tile(t, std::move(stores));
+      output_tile(t);
       continue;
     }
     Reg left = k_.sgpr("pairs_left");
@@ -323,8 +322,8 @@ void ReadAheadSchedule::output_tiles(std::vector<Read>& stores) {
     const std::map<int, int> before = mark_;
     k_.do_while_scc(
         [&] {
-          output_tile(3, {});
-          output_tile(4, {});
+          output_tile(3);
+          output_tile(4);
           if (pending_stage_ != entry_stage || pending_half_ != entry_half)
             throw Error("read-ahead schedule: internal error, the loop's deferred loads differ at entry and back edge");
         },
@@ -342,64 +341,75 @@ void ReadAheadSchedule::output_tiles(std::vector<Read>& stores) {
   }
 }
 
-// The VMEM instructions issued since the loads of the next output tile's K tiles 0 and 1 (what its
-// first waits count), right after an output tile's emission.
-std::vector<int> ReadAheadSchedule::tail_marks() const {
+// The VMEM instructions issued since the loads of virtual K tile v's two halves (what the waits
+// for them count).
+std::vector<int> ReadAheadSchedule::marks_since(int v) const {
   std::vector<int> out;
-  for (int v = vbase_ + s_.tiles; v < vbase_ + s_.tiles + 2; ++v)
-    for (int h = 0; h < 2; ++h) {
-      const auto it = mark_.find(2 * v + h);
-      out.push_back(it == mark_.end() ? -1 : h_.vmem_issued() - it->second);
-    }
+  for (int h = 0; h < 2; ++h) {
+    const auto it = mark_.find(2 * v + h);
+    out.push_back(it == mark_.end() ? -1 : h_.vmem_issued() - it->second);
+  }
   return out;
 }
 
-// Prologue as emit_dma's; the first output tile straight, the others (outputs_left of them) a loop
-// whose body is one output tile: its first waits count the VMEM instructions of the previous
-// output tile's tail, so the first output tile's tail and the body's must leave the same counts
-// (checked). After the last output tile, its last two quadrants' stores, and every VMEM operation
-// retired before the wave ends (the loads issued for the tile past the last: the generator's, with
-// no lanes in gemm_mx_lds.cpp).
+// Prologue as emit_dma's, then a loop whose body is one output tile, run 1 + outputs_left times.
+// The body's K tile 0 stores the previous output tile's last two quadrants, which the first
+// iteration has not: the generator makes them write nothing there (output_stores' `previous`). Its
+// first waits count the VMEM instructions issued since the loads of its K tile 1, which on the back
+// edge include the previous output tile's first two quadrants' stores: the prologue counts as many
+// at the same places without issuing them (skipped_stores), so the marks at entry and at the back
+// edge are the same (checked), and waits for every VMEM operation before the loop, so the body's
+// waits, which count stand-ins never issued, hold at entry too. After the loop, the last output
+// tile's last two quadrants' stores, and every VMEM operation retired before the wave ends (the
+// loads issued for the tile past the last: the generator's, with no lanes in gemm_mx_lds.cpp).
 void ReadAheadSchedule::emit_dma_persistent(Reg outputs_left) {
   const int T = s_.tiles;
   if (T < 4 || T % 2 != 0)
     throw Error(fmt::format("read-ahead schedule: the persistent path needs an even number of K tiles, at least 4 "
                             "(got {})",
                             T));
+  // as the previous output tile's last K tile: A0xB0's stores behind K tile 1's first half, A0xB1's
+  // behind its second half
+  int stand_ins = 0;  // counted in vmem_issued, not issued
   for (int v = 0; v < 2; ++v)
-    for (int h = 0; h < 2; ++h)
+    for (int h = 0; h < 2; ++h) {
       for (Read& e : marked_loads(v, h)) e();
+      if (v == 1) stand_ins += h_.skipped_stores(0, h);
+    }
   h_.after_prologue_loads();
-  k_.s_waitcnt(vmcnt(std::min(63, h_.vmem_issued() - mark_.at(1))));
+  k_.s_waitcnt(vmcnt(std::min(63, h_.vmem_issued() - stand_ins - mark_.at(1))));  // the stand-ins follow mark 1
   k_.s_barrier();
-  first_reads();
-  k_.s_waitcnt(lgkmcnt(0));
+  // the first K tile's LDS reads with the generator's filler spread evenly between them: the
+  // reads wait for the LDS (and for room on lgkmcnt), so the filler issues in those waits
+  std::vector<Read> rd;
+  group(true, 0, 0, rd);
+  group(false, 0, 0, rd);
+  const std::vector<Read> fill = h_.prologue_fill();
+  for (size_t i = 0, f = 0; i < rd.size(); ++i) {
+    rd[i]();
+    for (const size_t end = (i + 1) * fill.size() / rd.size(); f < end; ++f) fill[f]();
+  }
+  k_.s_waitcnt(vmcnt(0) + lgkmcnt(0));
   waited_ = issued_;
   k_.s_barrier();
   pending_ = marked_loads(2, 0);
   pending_stage_ = pending_half_ = 0;
-  std::vector<Read> stores;
-  output_tiles(stores);
-  const std::vector<int> tail = tail_marks();
-  const int tail_stage = pending_stage_, tail_half = pending_half_;
-  vbase_ += T;
-  k_.if_scc([&] { k_.s_cmp_lg_u32(outputs_left, 0); },
-            [&] {
-              k_.do_while_scc(
-                  [&] {
-                    output_tiles(stores);
-                    if (tail_marks() != tail || pending_stage_ != tail_stage || pending_half_ != tail_half)
-                      throw Error("read-ahead schedule: internal error, the output tile loop's waits differ between "
-                                  "its first iteration and the others");
-                  },
-                  [&] {
-                    k_.s_sub_u32(outputs_left, outputs_left, 1);
-                    k_.s_cmp_lg_u32(outputs_left, 0);
-                  });
-            });
+  const std::vector<int> entry = marks_since(1);
+  k_.s_add_u32(outputs_left, outputs_left, 1);  // the iterations
+  k_.do_while_scc(
+      [&] {
+        output_tiles();
+        if (marks_since(T + 1) != entry || pending_stage_ != 0 || pending_half_ != 0)
+          throw Error("read-ahead schedule: internal error, the output tile loop's waits differ between its first "
+                      "iteration and the others");
+      },
+      [&] {
+        k_.s_sub_u32(outputs_left, outputs_left, 1);
+        k_.s_cmp_lg_u32(outputs_left, 0);
+      });
   pending_.clear();
   for (int qb = 0; qb < 2; ++qb)
-    for (Read& r : h_.output_stores(1, qb, false)) r();
+    for (Read& r : h_.output_stores(1, qb, false, false)) r();
   k_.s_waitcnt(vmcnt(0));
 }
 

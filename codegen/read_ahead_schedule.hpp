@@ -102,17 +102,26 @@ struct ReadAheadHooks {
   // next reset.
   std::function<std::vector<Emit>()> next_output;
   // The stores of quadrant (qa, qb)'s accumulators as pieces; `more`: another output tile follows
-  // (the generator may leave the block it keeps for zeros to before_output).
-  std::function<std::vector<Emit>(int qa, int qb, bool more)> output_stores;
-  // At the start of each output tile's K tile 0, before its first MFMA: the generator zeroes one
-  // accumulator block (`store`: after storing the previous output tile's values of it).
-  std::function<void(bool store)> before_output;
+  // (the generator may leave the block it keeps for zeros to before_output); `previous`: the
+  // previous output tile's, in K tile 0 (the first output tile has none: they write nothing there).
+  std::function<std::vector<Emit>(int qa, int qb, bool more, bool previous)> output_stores;
+  // In the prologue: counts (in vmem_issued) as many VMEM instructions as output_stores(qa, qb,
+  // true, false) issues, without issuing any, and returns that number: the marks the first output
+  // tile's waits are computed from are then the later ones' (the schedule waits for every VMEM
+  // operation before the loop, so those waits hold at entry).
+  std::function<int(int qa, int qb)> skipped_stores;
+  // At the start of each output tile's K tile 0, before its first MFMA: the generator stores the
+  // previous output tile's values of one accumulator block (as a `previous` store) and zeroes it.
+  std::function<void()> before_output;
   // The MFMA of k-step 0 of block (bi, bj) in an output tile's K tile 0: onto zeros (C from the
   // zeroed block; that block's own MFMA is the last of the k-step, so the block is still zero for
   // the others), so no other accumulator needs zeroing.
   std::function<void(int bi, int bj)> mfma_fresh;
   // After the prologue's loads, before their wait: the setup the loads do not need.
   Emit after_prologue_loads;
+  // In the prologue, spread between the first K tile's LDS reads (which wait for the LDS): setup
+  // the first output tile needs only from its first MFMA on, as pieces.
+  std::function<std::vector<Emit>()> prologue_fill;
 };
 
 class ReadAheadSchedule {
@@ -143,13 +152,12 @@ class ReadAheadSchedule {
   void tile(int t, bool dma);
   void staged_tile(int t, const std::vector<Read>& front, size_t b1);
   void last_tile(std::vector<Read> front, size_t b1);
-  // Persistent path: K tile t of the output tile whose K tile 0 is virtual tile vbase_; `stores`
-  // run behind the loads of its first two quadrants; returns the stores the next tile takes.
-  std::vector<Read> output_tile(int t, std::vector<Read> stores);
-  void output_tiles(std::vector<Read>& stores);  // K tiles 0 .. T - 1; `stores` in: tile 0's, out: the next's
+  // Persistent path: K tile t of the output tile whose K tile 0 is virtual tile vbase_.
+  void output_tile(int t);
+  void output_tiles();                               // K tiles 0 .. T - 1
   std::vector<Read> marked_loads(int v, int half);  // the pieces of virtual tile v's half, marked
   void wait_for(int v, int half);                    // lgkmcnt(0), vmcnt for that half, barrier
-  std::vector<int> tail_marks() const;
+  std::vector<int> marks_since(int v) const;
 
   Kernel& k_;
   ReadAheadShape s_;

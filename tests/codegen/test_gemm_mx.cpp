@@ -206,6 +206,21 @@ TEST_CASE("gemm-mx persistent: a workgroup's output tiles as one K pipeline, bit
              "MXFP8 mk, f32 out, 8 K tiles, 5 output tiles on 3 workgroups (one without a second tile)");
 }
 
+// The output tile loop's body is the only copy of an output tile's code (the first tile is no
+// separate copy before the loop): every MFMA of one output tile appears once in the assembly.
+TEST_CASE("gemm-mx persistent: one output tile's code", "[gemm_mx]") {
+  const GemmMxPlan p = make_gemm_mx_plan(shape(512, 512, 1024, MxFormat::fp4, GemmMxOutput::bf16, GemmMxScaleLayout::km),
+                                         Arch::gfx950, persistent_config(256, 2));
+  REQUIRE(p.k_tiles == 4);  // no loop of K tile pairs inside the output tile
+  const std::string a = build_gemm_mx(p).assembly;
+  int mfmas = 0;
+  for (size_t at = a.find_first_not_of(" \t"); at < a.size(); at = a.find_first_not_of(" \t", a.find('\n', at) + 1)) {
+    if (a.compare(at, 6, "v_mfma") == 0) ++mfmas;
+    if (a.find('\n', at) == std::string::npos) break;
+  }
+  CHECK(mfmas == p.k_tiles * p.k_steps_per_tile * p.blocks_m * p.blocks_n);
+}
+
 // A persistent grid larger than the workgroups the sampled model runs in full: the model traces the
 // first round address-only, where stores write nothing; they must still count on vmcnt, or the
 // simulator reports the waits that count them as missing.
