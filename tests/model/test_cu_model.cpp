@@ -33,6 +33,23 @@ model::CuResult run(const sim::Recording& r, int slots = 1, int workgroups = 1) 
 // Every wave's stream ends with s_endpgm: one more issue turn (4 cycles) after the last instruction.
 constexpr uint64_t kEnd = 4;
 
+// One workgroup on one CU, with the trace of every wave's issue and stalls.
+model::CuResult run_traced(const sim::Recording& rec, const model::Hardware& hw) {
+  model::CuRunConfig c;
+  c.workgroups = 1;
+  c.active_cus = hw.cus;
+  c.trace = true;
+  return model::run_cu(rec, hw, c);
+}
+
+// The cycle at which the wave's last s_waitcnt stall ended (its last awaited result returned).
+uint64_t wait_end(const model::CuResult& r, int wave) {
+  uint64_t end = 0;
+  for (const model::TraceEvent& e : r.trace)
+    if (e.wave == wave && e.kind == 's') end = std::max(end, e.start + e.dur);
+  return end;
+}
+
 }  // namespace
 
 TEST_CASE("CU model: a wave issues one VALU instruction per 4-cycle turn", "[model][issue]") {
@@ -452,19 +469,6 @@ TEST_CASE("CU model: waiting DS instructions served in issue order, or the oldes
     return head;
   };
   std::vector<Inst> idle = {{"v_add_f32"}};
-  auto wait_end = [](const model::CuResult& r, int wave) {
-    uint64_t end = 0;
-    for (const model::TraceEvent& e : r.trace)
-      if (e.wave == wave && e.kind == 's') end = std::max(end, e.start + e.dur);
-    return end;
-  };
-  auto run_traced = [&](const sim::Recording& rec, const model::Hardware& hw) {
-    model::CuRunConfig c;
-    c.workgroups = 1;
-    c.active_cus = hw.cus;
-    c.trace = true;
-    return model::run_cu(rec, hw, c);
-  };
   model::Hardware in_order = model::product("mi300x");
   in_order.lds_banks_shared_by_halves = true;
   in_order.lds_serves_oldest_wave_first = false;
@@ -495,19 +499,6 @@ TEST_CASE("CU model: the shared LDS banks go pass by pass to the older wave's ha
   // ds_read_b32 with every lane in bank 0: 64 passes on MI300X's shared banks (4 port cycles).
   const uint32_t wait_lgkm0 = 0xc07f;
   const Inst conflicted = {"ds_read_b32", 0, lane_addrs(0, 128)};
-  auto wait_end = [](const model::CuResult& r, int wave) {
-    uint64_t end = 0;
-    for (const model::TraceEvent& e : r.trace)
-      if (e.wave == wave && e.kind == 's') end = std::max(end, e.start + e.dur);
-    return end;
-  };
-  auto run_traced = [&](const sim::Recording& rec, const model::Hardware& hw) {
-    model::CuRunConfig c;
-    c.workgroups = 1;
-    c.active_cus = hw.cus;
-    c.trace = true;
-    return model::run_cu(rec, hw, c);
-  };
   model::Hardware by_age = model::product("mi300x");
   REQUIRE(by_age.lds_banks_shared_by_halves);
   REQUIRE_FALSE(by_age.lds_serves_oldest_wave_first);
