@@ -333,9 +333,44 @@ void note_row_writes(ClockSlice& sl, const OpFacts& f, uint32_t step, uint64_t e
 
 }  // namespace
 
+namespace {
+
+// Whether the step must be followed at all: it reads or writes a register (SCC, row) holding a
+// clock-derived value, is an M0-relative scalar move (which the check stops at while any such value
+// is live), or runs with VGPR indexing on (not followed).
+bool touches_taint(const ClockTaint& t, const Wave& w, const Op& op, const OpFacts& f) {
+  return f.m0_relative || (f.touch_scc && t.scc) || (t.sgpr & f.touch_s).any() ||
+         ((w.mode & kModeGprIdxEn) && (op.unit == isa::Unit::VALU || op.unit == isa::Unit::MFMA)) ||
+         !rows_clear(t, f.vsrc, f.nvsrc) || !rows_clear(t, f.vdef, f.nvdef);
+}
+
+bool slicing(const ClockTaint& t, const Wave& w) {
+  return w.L->rec->track_clock_slice && w.L->opt.check_bounds && t.slice.unreplayable.empty();
+}
+
+[[gnu::noinline]] void taint_step_full(ClockTaint& t, Wave& w, const Op& op, const OpFacts& f, const uint64_t* addrs, int n,
+                                       uint32_t step);
+
+}  // namespace
+
+// Most steps are neither memory accesses nor clock reads, and touch no clock-derived value: they
+// take the few tests here (a small function, no frame to build) instead of taint_step_full.
 void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int n, uint32_t step) {
-  const isa::InstrInfo* info = op.info;
   const OpFacts& f = facts_of(op, *w.L);
+  if (!memory_unit(op.unit) && !f.clock) {
+    if (!t.active || !t.reached.empty()) return;  // nothing derives from a clock yet, or the proof has failed
+    if (!touches_taint(t, w, op, f)) {
+      if (slicing(t, w)) note_row_writes(t.slice, f, step, w.exec(), n == 64);
+      return;
+    }
+  }
+  taint_step_full(t, w, op, f, addrs, n, step);
+}
+
+namespace {
+
+void taint_step_full(ClockTaint& t, Wave& w, const Op& op, const OpFacts& f, const uint64_t* addrs, int n, uint32_t step) {
+  const isa::InstrInfo* info = op.info;
   const bool clock = f.clock;
   if (!t.active && !clock && !memory_unit(op.unit)) return;  // nothing derives from a clock yet
   const bool reads_memory = f.reads_memory;
@@ -365,15 +400,13 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
   t.active = true;
   if (!t.reached.empty()) return;  // the proof has failed; the rest does not matter
   // (Without bounds checks an access out of bounds reads or writes nothing the replay could know.)
-  const bool slicing = w.L->rec->track_clock_slice && w.L->opt.check_bounds && t.slice.unreplayable.empty();
+  const bool slicing = sim::slicing(t, w);
   if (clock) {
     if (slicing) slice_append(t, w, op, f, step, true);
     for (int r = op.d[0].idx; r < op.d[0].idx + op.d[0].n && r < kSFileSize; ++r) t.sgpr[r] = true;
     return;
   }
-  if (!f.m0_relative && !(f.touch_scc && t.scc) && !(t.sgpr & f.touch_s).any() &&
-      !((w.mode & kModeGprIdxEn) && (op.unit == isa::Unit::VALU || op.unit == isa::Unit::MFMA)) &&
-      rows_clear(t, f.vsrc, f.nvsrc) && rows_clear(t, f.vdef, f.nvdef)) {
+  if (!touches_taint(t, w, op, f)) {
     // No clock-derived source or result: what follows would change nothing but the slice's record
     // of which plain load wrote the rows.
     if (slicing) note_row_writes(t.slice, f, step, w.exec(), n == 64);
@@ -453,6 +486,8 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
   if (imp.writes_scc) t.scc = any;
   if (f.unnamed_vcc_write) t.sgpr[kVccLo] = t.sgpr[kVccHi] = any;
 }
+
+}  // namespace
 
 namespace {
 
