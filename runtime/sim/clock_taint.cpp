@@ -104,6 +104,12 @@ struct OpFacts {
   bool def_exec = false, def_m0 = false;  // a scalar def names EXEC / M0
   VRange vdef[2];
   uint8_t nvdef = 0;
+  // taint_step's early out: the instruction reads or writes no register in touch_s (nor SCC with
+  // touch_scc, nor a row of vsrc / vdef) holding a clock-derived value, and is no M0-relative scalar
+  // move (which the check stops at while any such value is live): then nothing it does changes the
+  // taint (most instructions of a wave that reads a clock compute nothing from it).
+  std::bitset<kSFileSize> touch_s;
+  bool touch_scc = false, m0_relative = false;
   // The clock-derived slice (clock_slice.hpp). What a step keeps: the scalar registers it reads (EXEC
   // apart, which every step keeps), the vector rows it reads, each once, and whether it reads only
   // its EXEC lanes of them (no cross-lane read); the rows of its partial defs.
@@ -127,14 +133,21 @@ struct FactsCache {
 };
 thread_local FactsCache facts_cache;
 
-const OpFacts& facts_of(const Op& op, const Launch& L) {
+void work_out_facts(OpFacts& f, const Op& op);
+
+// The cache's entry, worked out at the instruction's first step (a lookup at every other).
+inline const OpFacts& facts_of(const Op& op, const Launch& L) {
   FactsCache& c = facts_cache;
   if (c.launch != L.rec_serial) [[unlikely]] {
     c.ops.assign(L.dk->ops.size(), OpFacts{});
     c.launch = L.rec_serial;
   }
   OpFacts& f = c.ops[op.index];
-  if (f.valid) [[likely]] return f;
+  if (!f.valid) [[unlikely]] work_out_facts(f, op);
+  return f;
+}
+
+[[gnu::noinline]] void work_out_facts(OpFacts& f, const Op& op) {
   f.valid = true;
   const isa::InstrInfo* info = op.info;
   if (info) {
@@ -198,6 +211,10 @@ const OpFacts& facts_of(const Op& op, const Launch& L) {
       f.vdef[f.nvdef++] = {d.idx, uint16_t(size_t(d.idx) + d.n), false, whole};
     }
   }
+  f.touch_s = f.addr_s | f.data_s | f.def_s;
+  if (f.unnamed_vcc_write) f.touch_s[kVccLo] = f.touch_s[kVccHi] = true;
+  f.touch_scc = f.addr_scc || f.data_scc || f.imp.writes_scc;
+  f.m0_relative = f.imp.reads_m0 && op.unit == isa::Unit::SALU;
   // The slice's facts.
   const bool global = info && op.unit == isa::Unit::VMEM && info->family == isa::Family::GLOBAL && !info->is_atomic;
   const int data_sources = std::count_if(f.vsrc, f.vsrc + f.nvsrc, [](const OpFacts::VRange& v) { return !v.addr; });
@@ -228,7 +245,14 @@ const OpFacts& facts_of(const Op& op, const Launch& L) {
   }
   for (int j = 0; j < f.nvdef; ++j)
     for (uint16_t r = f.vdef[j].first; !f.vdef[j].whole && r < f.vdef[j].end && r < kVFile; ++r) f.slice_partial_defs.push_back(r);
-  return f;
+}
+
+// No row the instruction reads or writes holds a clock-derived lane.
+bool rows_clear(const ClockTaint& t, const OpFacts::VRange* v, int n) {
+  for (int i = 0; i < n; ++i)
+    for (size_t r = v[i].first; r < v[i].end && r < t.vgpr.size(); ++r)
+      if (t.vgpr[r]) return false;
+  return true;
 }
 
 // Appends the step to the wave's slice with the values it reads that do not derive from a clock now
@@ -309,9 +333,44 @@ void note_row_writes(ClockSlice& sl, const OpFacts& f, uint32_t step, uint64_t e
 
 }  // namespace
 
+namespace {
+
+// Whether the step must be followed at all: it reads or writes a register (SCC, row) holding a
+// clock-derived value, is an M0-relative scalar move (which the check stops at while any such value
+// is live), or runs with VGPR indexing on (not followed).
+bool touches_taint(const ClockTaint& t, const Wave& w, const Op& op, const OpFacts& f) {
+  return f.m0_relative || (f.touch_scc && t.scc) || (t.sgpr & f.touch_s).any() ||
+         ((w.mode & kModeGprIdxEn) && (op.unit == isa::Unit::VALU || op.unit == isa::Unit::MFMA)) ||
+         !rows_clear(t, f.vsrc, f.nvsrc) || !rows_clear(t, f.vdef, f.nvdef);
+}
+
+bool slicing(const ClockTaint& t, const Wave& w) {
+  return w.L->rec->track_clock_slice && w.L->opt.check_bounds && t.slice.unreplayable.empty();
+}
+
+[[gnu::noinline]] void taint_step_full(ClockTaint& t, Wave& w, const Op& op, const OpFacts& f, const uint64_t* addrs, int n,
+                                       uint32_t step);
+
+}  // namespace
+
+// Most steps are neither memory accesses nor clock reads, and touch no clock-derived value: they
+// take the few tests here (a small function, no frame to build) instead of taint_step_full.
 void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int n, uint32_t step) {
-  const isa::InstrInfo* info = op.info;
   const OpFacts& f = facts_of(op, *w.L);
+  if (!memory_unit(op.unit) && !f.clock) {
+    if (!t.active || !t.reached.empty()) return;  // nothing derives from a clock yet, or the proof has failed
+    if (!touches_taint(t, w, op, f)) {
+      if (slicing(t, w)) note_row_writes(t.slice, f, step, w.exec(), n == 64);
+      return;
+    }
+  }
+  taint_step_full(t, w, op, f, addrs, n, step);
+}
+
+namespace {
+
+void taint_step_full(ClockTaint& t, Wave& w, const Op& op, const OpFacts& f, const uint64_t* addrs, int n, uint32_t step) {
+  const isa::InstrInfo* info = op.info;
   const bool clock = f.clock;
   if (!t.active && !clock && !memory_unit(op.unit)) return;  // nothing derives from a clock yet
   const bool reads_memory = f.reads_memory;
@@ -341,10 +400,16 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
   t.active = true;
   if (!t.reached.empty()) return;  // the proof has failed; the rest does not matter
   // (Without bounds checks an access out of bounds reads or writes nothing the replay could know.)
-  const bool slicing = w.L->rec->track_clock_slice && w.L->opt.check_bounds && t.slice.unreplayable.empty();
+  const bool slicing = sim::slicing(t, w);
   if (clock) {
     if (slicing) slice_append(t, w, op, f, step, true);
     for (int r = op.d[0].idx; r < op.d[0].idx + op.d[0].n && r < kSFileSize; ++r) t.sgpr[r] = true;
+    return;
+  }
+  if (!touches_taint(t, w, op, f)) {
+    // No clock-derived source or result: what follows would change nothing but the slice's record
+    // of which plain load wrote the rows.
+    if (slicing) note_row_writes(t.slice, f, step, w.exec(), n == 64);
     return;
   }
   const isa::ImplicitRegs& imp = f.imp;
@@ -421,6 +486,8 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
   if (imp.writes_scc) t.scc = any;
   if (f.unnamed_vcc_write) t.sgpr[kVccLo] = t.sgpr[kVccHi] = any;
 }
+
+}  // namespace
 
 namespace {
 

@@ -480,8 +480,10 @@ namespace {
 // One wave reads s_memtime and uses its low bits as `use` says; stores a word at out[0..].
 // select_address: the clock reaches SCC, which s_cselect reads without naming it (the ISA table's
 // READS_SCC), and the selected value is an address; vcc_branch: v_cmp writes the clock's test to VCC,
-// which s_cbranch_vccz reads unnamed (READS_VCC).
-enum class ClockUse { address, lds_round_trip, global_round_trip, select_address, vcc_branch };
+// which s_cbranch_vccz reads unnamed (READS_VCC); movrel_beside: an M0-relative scalar move of
+// registers no clock reaches, while the clock's value is live in others (the check does not follow
+// M0-relative moves, so it stops there although the move's own operands hold no such value).
+enum class ClockUse { address, lds_round_trip, global_round_trip, select_address, vcc_branch, movrel_beside };
 Built clock_use(Arch arch, ClockUse use) {
   Kernel k("clock_use", arch);
   k.set_workgroup_size(64);
@@ -516,6 +518,14 @@ Built clock_use(Arch arch, ClockUse use) {
     k.s_cbranch_vccz(skip);
     k.global_store_dword(off, off, out);
     k.bind(skip);
+  } else if (use == ClockUse::movrel_beside) {
+    Reg a = k.sgpr("a"), c = k.sgpr("c");
+    k.s_mov_b32(isa::SpecialReg::M0, 0);
+    k.s_mov_b32(c, 7);
+    k.s_movrels_b32(a, c);
+    k.s_add_u32(m, m, t[1]);  // the clock's registers stay live past the move (not reused for a or c)
+    k.v_add_u32(x, m, x);
+    k.global_store_dword(off, x, out);
   } else {
     k.global_store_dword(off, x, out);
     k.s_waitcnt(vmcnt(0));
@@ -573,6 +583,10 @@ TEST_CASE("In-kernel clocks: a clock value reaching a branch, an address or relo
   INFO(vcc.clocks.taint);
   CHECK_THAT(vcc.clocks.taint, Catch::Contains("s_cbranch_vccz") && Catch::Contains("branch condition (VCC)"));
   CHECK(vcc.clocks.recorded_runs == vcc.clocks.runs);
+  // Not through its operands: the step reads and writes no clock-derived register.
+  const model::ModelReport movrel = launch_clock_use(ClockUse::movrel_beside);
+  INFO(movrel.clocks.taint);
+  CHECK_THAT(movrel.clocks.taint, Catch::Contains("s_movrels_b32") && Catch::Contains("M0-relative"));
 }
 
 namespace {
