@@ -384,12 +384,14 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     h.mfma_fresh = [&](int bi, int bj) { mfma(0, bi, bj, acc_.at({p_.blocks_m - 1, p_.blocks_n - 1})); };
     h.prologue_fill = [&] {
       // the first output tile's K tile 0 runs the previous tile's stores of quadrants A1xB0 and A1xB1
-      // (writing nothing): their accumulators must hold defined values there
+      // through previous_rsrc_ with num_records 0: they write nothing, so the values they read do not
+      // matter, but each block must be written on every path to them (the build's definedness
+      // check). One register of each block's tuple is enough for that (a tuple counts as written
+      // once any slice is: jit/regalloc/definedness.cpp), a quarter of the writes of zeroing it all.
       std::vector<ReadAheadHooks::Emit> out;
       for (int bi = p_.blocks_m / 2; bi < p_.blocks_m; ++bi)
         for (int bj = 0; bj < p_.blocks_n; ++bj)
-          for (int r = 0; r < p_.acc_regs(); ++r)
-            out.push_back([this, acc = Reg(acc_.at({bi, bj}))[r]] { k_.v_accvgpr_write_b32(acc, 0); });
+          out.push_back([this, acc = Reg(acc_.at({bi, bj}))[0]] { k_.v_accvgpr_write_b32(acc, 0); });
       return out;
     };
     h.after_prologue_loads = [&] {
