@@ -263,8 +263,11 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // between them covers the SALU-writes-M0 hazard instead of an s_nop.
   // `reset` (persistent): the first K tile of an output tile, so the half's pointers first take the
   // bases of the output tile loaded next (persistent_setup, next_output). `ahead` (persistent): a K
-  // tile of the next output tile, whose loads run with EXEC = load_exec_ (0 past the workgroup's
-  // last tile: no memory traffic, while the instructions still count on vmcnt as the waits expect).
+  // tile of the next output tile: past the workgroup's last output tile its loads read that tile
+  // again (next_output keeps its bases) into LDS nobody reads; issued like the others, so they count
+  // on vmcnt as the waits expect, with no EXEC switch around each (two SALU instructions per load in
+  // the single loop body) at the cost of re-reading one output tile's first K tiles once per
+  // workgroup at its end.
   std::vector<ReadAheadHooks::Emit> load_pieces(int stage, int half, bool reset = false, bool ahead = false) {
     std::vector<ReadAheadHooks::Emit> out;
     const Reg pa = next_a_[half], pb = next_b_[half];
@@ -276,11 +279,9 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
       });
     auto dma = [&](Reg base, uint32_t byte, Reg off, Reg ptr, int lane_bytes) {
       out.push_back([this, base, byte] { k_.s_add_u32(m0, base, int64_t(byte)); });
-      out.push_back([this, off, ptr, lane_bytes, ahead] {
-        if (ahead) k_.s_mov_b64(exec, load_exec_);
+      out.push_back([this, off, ptr, lane_bytes] {
         if (lane_bytes == 4) k_.global_load_lds_dword(off, ptr);
         else k_.global_load_lds_dwordx4(off, ptr);
-        if (ahead) k_.s_mov_b64(exec, -1);
         ++vmem_issued_;
       });
     };
@@ -384,12 +385,14 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     h.mfma_fresh = [&](int bi, int bj) { mfma(0, bi, bj, acc_.at({p_.blocks_m - 1, p_.blocks_n - 1})); };
     h.prologue_fill = [&] {
       // the first output tile's K tile 0 runs the previous tile's stores of quadrants A1xB0 and A1xB1
-      // (writing nothing): their accumulators must hold defined values there
+      // through previous_rsrc_ with num_records 0: they write nothing, so the values they read do not
+      // matter, but each block must be written on every path to them (the build's definedness
+      // check). One register of each block's tuple is enough for that (a tuple counts as written
+      // once any slice is: jit/regalloc/definedness.cpp), a quarter of the writes of zeroing it all.
       std::vector<ReadAheadHooks::Emit> out;
       for (int bi = p_.blocks_m / 2; bi < p_.blocks_m; ++bi)
         for (int bj = 0; bj < p_.blocks_n; ++bj)
-          for (int r = 0; r < p_.acc_regs(); ++r)
-            out.push_back([this, acc = Reg(acc_.at({bi, bj}))[r]] { k_.v_accvgpr_write_b32(acc, 0); });
+          out.push_back([this, acc = Reg(acc_.at({bi, bj}))[0]] { k_.v_accvgpr_write_b32(acc, 0); });
       return out;
     };
     h.after_prologue_loads = [&] {
@@ -413,8 +416,6 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
     k_.comment("persistent: the first output tile");
     load_id_ = k_.sgpr("load_tile_id");
     k_.s_mov_b32(load_id_, k_.workgroup_id(0));
-    load_exec_ = k_.sgpr("load_exec", 2, 2);
-    k_.s_mov_b64(load_exec_, -1);
     // the previous output tile's stores go through C's resource with num_records 0 until there is
     // one: a raw buffer store out of range writes nothing (CDNA3 ISA guide, buffer range checking;
     // runtime/sim/ops_mem.cpp's range rule) but still counts on vmcnt
@@ -492,7 +493,6 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
       k_.s_add_u32(next, load_id_, sconst(p_.grid[0], "grid"));
       k_.s_cmp_lt_u32(next, sconst(uint32_t(p_.tiles_total), "tiles"));
       k_.s_cselect_b32(load_id_, next, load_id_);
-      k_.s_cselect_b64(load_exec_, -1, 0);
     });
     for (auto& e : load_bases_pieces()) out.push_back(std::move(e));
     return out;
@@ -616,7 +616,7 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // persistent: each scale load's first slot (SA or SB), the output tile loaded next (id, origin,
   // bases), the stored one's output byte offset, and the VMEM instructions emitted so far
   std::vector<Reg> scale_first_, load_s_base_;
-  Reg load_id_, load_exec_, previous_rsrc_, load_m0_, load_n0_, load_a_base_, load_b_base_, out_soff_, store_values_[2], store_bf16_[2];
+  Reg load_id_, previous_rsrc_, load_m0_, load_n0_, load_a_base_, load_b_base_, out_soff_, store_values_[2], store_bf16_[2];
   int vmem_issued_ = 0;
 };
 

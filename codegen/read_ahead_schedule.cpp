@@ -361,7 +361,7 @@ std::vector<int> ReadAheadSchedule::marks_since(int v) const {
 // edge are the same (checked), and waits for every VMEM operation before the loop, so the body's
 // waits, which count stand-ins never issued, hold at entry too. After the loop, the last output
 // tile's last two quadrants' stores, and every VMEM operation retired before the wave ends (the
-// loads issued for the tile past the last: the generator's, with no lanes in gemm_mx_lds.cpp).
+// loads issued for the tile past the last: gemm_mx_lds.cpp's re-read its last output tile).
 void ReadAheadSchedule::emit_dma_persistent(Reg outputs_left) {
   const int T = s_.tiles;
   if (T < 4 || T % 2 != 0)
