@@ -262,13 +262,12 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
   // (ReadAheadHooks::load_pieces). Each DMA is two pieces, the M0 write and the load, so an MFMA
   // between them covers the SALU-writes-M0 hazard instead of an s_nop.
   // `reset` (persistent): the first K tile of an output tile, so the half's pointers first take the
-  // bases of the output tile loaded next (persistent_setup, next_output). `ahead` (persistent): a K
-  // tile of the next output tile: past the workgroup's last output tile its loads read that tile
-  // again (next_output keeps its bases) into LDS nobody reads; issued like the others, so they count
-  // on vmcnt as the waits expect, with no EXEC switch around each (two SALU instructions per load in
-  // the single loop body) at the cost of re-reading one output tile's first K tiles once per
-  // workgroup at its end.
-  std::vector<ReadAheadHooks::Emit> load_pieces(int stage, int half, bool reset = false, bool ahead = false) {
+  // bases of the output tile loaded next (persistent_setup, next_output). Past the workgroup's last
+  // output tile the loads ahead read that tile again (next_output keeps its bases) into LDS nobody
+  // reads; issued like the others, so they count on vmcnt as the waits expect, with no EXEC switch
+  // around each (two SALU instructions per load in the single loop body) at the cost of re-reading
+  // one output tile's first K tiles once per workgroup at its end.
+  std::vector<ReadAheadHooks::Emit> load_pieces(int stage, int half, bool reset = false) {
     std::vector<ReadAheadHooks::Emit> out;
     const Reg pa = next_a_[half], pb = next_b_[half];
     if (reset)
@@ -368,8 +367,8 @@ class GemmMxLdsGenerator : MfmaGemmEmitter {
       return ReadAheadSchedule(k_, {p_.k_tiles, KS, p_.blocks_m, p_.blocks_n, per_half}, std::move(h)).emit_dma();
     Reg outputs_left = persistent_setup();
     acc_ = k_.agprs("acc", {p_.blocks_m, p_.blocks_n}, p_.acc_regs());  // written first by mfma_fresh
-    h.output_load_pieces = [&](int stage, int half, bool reset, bool ahead) {
-      return load_pieces(stage, half, reset, ahead);
+    h.output_load_pieces = [&](int stage, int half, bool reset) {
+      return load_pieces(stage, half, reset);
     };
     h.vmem_issued = [&] { return vmem_issued_; };
     h.next_output = [&] { return next_output(); };

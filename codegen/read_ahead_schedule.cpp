@@ -238,7 +238,7 @@ void ReadAheadSchedule::emit_dma() {
 // The pieces of half `half` of virtual tile v (K tile v % T of an output tile; the pointers reset at
 // K tile 0), then a mark of the VMEM count after them.
 std::vector<ReadAheadSchedule::Read> ReadAheadSchedule::marked_loads(int v, int half) {
-  std::vector<Read> out = h_.output_load_pieces(v % 2, half, v % s_.tiles == 0, v - vbase_ >= s_.tiles);
+  std::vector<Read> out = h_.output_load_pieces(v % 2, half, v % s_.tiles == 0);
   out.push_back([this, key = 2 * v + half] { mark_[key] = h_.vmem_issued(); });
   return out;
 }

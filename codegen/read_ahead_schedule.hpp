@@ -89,10 +89,9 @@ struct ReadAheadHooks {
   std::function<std::vector<Emit>(bool load_next)> staged_refill;
   // Persistent DMA path (emit_dma_persistent; every hook below is required there):
   // the loads of half `half` into `stage` as pieces; `reset`: the first K tile of an output tile, so
-  // the half's global pointers are first set to the bases of the output tile loaded next; `ahead`:
-  // a K tile of the next output tile (past the workgroup's last one the generator may skip its
-  // memory traffic, but the instructions must issue: the waits count them).
-  std::function<std::vector<Emit>(int stage, int half, bool reset, bool ahead)> output_load_pieces;
+  // the half's global pointers are first set to the bases of the output tile loaded next. The loads
+  // of K tiles past the workgroup's last output tile must issue too (the waits count them).
+  std::function<std::vector<Emit>(int stage, int half, bool reset)> output_load_pieces;
   // VMEM instructions the generator's pieces have emitted so far: loads and stores both count on
   // vmcnt, so a wait for a half tile counts the stores issued after it too.
   std::function<int()> vmem_issued;
