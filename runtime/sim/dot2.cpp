@@ -1,4 +1,5 @@
 #include "runtime/sim/dot2.hpp"
+#include "runtime/sim/host_cpu.hpp"
 
 #include "runtime/sim/fixed_point.hpp"
 
@@ -163,8 +164,8 @@ CDNAJIT_AVX512 uint64_t exact_bf16_avx512(const uint32_t* A, const uint32_t* B, 
   return slow;
 }
 #undef CDNAJIT_AVX512
-const bool kAvx2 = __builtin_cpu_supports("avx2");
-const bool kAvx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+const bool kAvx2 = host_cpu().avx2;
+const bool kAvx512 = host_cpu().avx512f && host_cpu().avx512dq && host_cpu().avx512vl;
 #endif
 
 }  // namespace

@@ -9,6 +9,7 @@
 #endif
 
 #include "runtime/sim/fp.hpp"
+#include "runtime/sim/host_cpu.hpp"
 
 namespace cdnajit::sim {
 namespace {
@@ -53,9 +54,8 @@ using Fma64Fn = void (*)(const uint32_t*, const uint32_t*, const uint32_t*, uint
 
 // The host's best form, chosen once.
 Fma64Fn fma64_impl() {
-  __builtin_cpu_init();  // may run before libgcc's own constructor (static initialisation)
-  if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2")) return &fma64_avx2<0>;
-  if (__builtin_cpu_supports("fma")) return &fma64_hw;
+  if (host_cpu().fma && host_cpu().avx2) return &fma64_avx2<0>;
+  if (host_cpu().fma) return &fma64_hw;
   return &fma64_sw;
 }
 const Fma64Fn kFma64 = fma64_impl();

@@ -10,6 +10,7 @@
 //
 // Also the "exact" model (Options::MfmaNumerics::Exact): one rounding of the exact sum.
 #include "runtime/sim/mfma_numerics.hpp"
+#include "runtime/sim/host_cpu.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -110,10 +111,10 @@ __attribute__((target("avx2"))) bool group8_sum_avx2(const MfmaTerm* ta, const M
   s = lanes[0] + lanes[1] + lanes[2] + lanes[3];
   return true;
 }
-bool use_avx2 = __builtin_cpu_supports("avx2");
+bool use_avx2 = host_cpu().avx2;
 // The 16-column form of the row path (half_rows_avx512) needs AVX-512 F, BW (16-bit multiplies) and DQ.
 bool avx512_host() {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+  return host_cpu().avx512f && host_cpu().avx512bw && host_cpu().avx512dq;
 }
 bool use_avx512 = avx512_host();
 #else
@@ -447,7 +448,7 @@ void mfma_half_rows16x2(const MfmaHalfOperands& t, int i, int j0, float* c) {
 
 bool mfma_vector_path(bool on) {
 #ifdef CDNAJIT_MFMA_AVX2
-  use_avx2 = on && __builtin_cpu_supports("avx2");
+  use_avx2 = on && host_cpu().avx2;
   use_avx512 = on && avx512_host();
 #endif
   return use_avx2;

@@ -12,6 +12,7 @@
 #endif
 
 #include "runtime/sim/fp.hpp"
+#include "runtime/sim/host_cpu.hpp"
 #include "runtime/sim/sim_internal.hpp"
 
 namespace cdnajit::sim {
@@ -203,7 +204,7 @@ __attribute__((target("avx512f"))) void full_min_max_avx512(const uint64_t* a, u
   _mm512_store_si512(m + 8, mx);
   for (int i = 0; i < 8; ++i) lo = std::min(lo, m[i]), hi = std::max(hi, m[8 + i]);
 }
-const bool kMinMaxAvx512 = __builtin_cpu_supports("avx512f");
+const bool kMinMaxAvx512 = host_cpu().avx512f;
 inline void full_min_max(const uint64_t* a, uint64_t& lo, uint64_t& hi) {
   if (kMinMaxAvx512) full_min_max_avx512(a, lo, hi);
   else full_min_max_portable(a, lo, hi);
@@ -599,7 +600,7 @@ __attribute__((target("avx512f"))) bool unit_dwords_avx512(const uint32_t* a) {
   const __m512i dev = _mm512_or_si512(d01, d23);
   return _mm512_test_epi32_mask(dev, dev) == 0;
 }
-const int kUnitDwordsIsa = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+const int kUnitDwordsIsa = host_cpu().avx512f ? 2 : host_cpu().avx2 ? 1 : 0;
 inline bool unit_dwords(const uint32_t* a) {
   return kUnitDwordsIsa == 2 ? unit_dwords_avx512(a) : kUnitDwordsIsa == 1 ? unit_dwords_avx2(a) : unit_dwords_portable(a);
 }
@@ -633,7 +634,7 @@ __attribute__((target("avx512f"))) void gather_row_avx512(uint32_t* reg, const u
     _mm512_storeu_si512(reg + l, _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xffff, idx, base, 1));
   }
 }
-const bool kGatherAvx512 = __builtin_cpu_supports("avx512f");
+const bool kGatherAvx512 = host_cpu().avx512f;
 #else
 constexpr bool kGatherAvx512 = false;
 inline void gather_row_avx512(uint32_t*, const uint8_t*, const uint32_t*) {}
@@ -665,7 +666,7 @@ __attribute__((target("avx512f"))) bool lanes_unit_stride_avx512(const uint32_t*
   }
   return dev == 0;
 }
-const bool kDsLanesAvx512 = __builtin_cpu_supports("avx512f");
+const bool kDsLanesAvx512 = host_cpu().avx512f;
 #else
 constexpr bool kDsLanesAvx512 = false;
 inline bool lane_addresses_out_avx512(const uint32_t*, uint32_t, uint32_t, uint32_t*) { return false; }

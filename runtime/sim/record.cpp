@@ -8,6 +8,7 @@
 #endif
 
 #include "runtime/sim/sim_internal.hpp"
+#include "runtime/sim/host_cpu.hpp"
 
 namespace cdnajit::sim {
 
@@ -58,10 +59,10 @@ __attribute__((target("avx512f"))) bool equal_steps_avx512(const uint64_t* a, ui
   bad |= _mm512_cmpneq_epu64_mask(_mm512_sub_epi64(_mm512_loadu_si512(a + 56), _mm512_loadu_si512(a + 55)), s);  // 56..63
   return !bad;
 }
-const bool kAffineAvx512 = __builtin_cpu_supports("avx512f");
+const bool kAffineAvx512 = host_cpu().avx512f;
 // std::popcount is a library call on the baseline ISA; the host's instruction where it has one.
 __attribute__((target("popcnt"))) int exec_population_popcnt(uint64_t e) { return __builtin_popcountll(e); }
-const bool kPopcnt = __builtin_cpu_supports("popcnt");
+const bool kPopcnt = host_cpu().popcnt;
 int exec_population(uint64_t e) { return kPopcnt ? exec_population_popcnt(e) : std::popcount(e); }
 uint64_t address_mask(const uint64_t* a) { return kAffineAvx512 ? address_mask_avx512(a) : address_mask_portable(a); }
 bool equal_steps(const uint64_t* a, uint64_t stride) {
