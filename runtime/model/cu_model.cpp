@@ -78,6 +78,10 @@ struct WgState {
 
 uint64_t last_or(const std::deque<uint64_t>& q, uint64_t v) { return q.empty() ? v : std::max(v, q.back()); }
 
+// The {priority, age} order S_SETPRIO documents for instruction issue ([ISA3]): a higher priority
+// first, then the older wave. Issue arbitration uses it, and so do the LDS service rules that assume it.
+bool outranks(const WaveState& x, const WaveState& y) { return x.prio != y.prio ? x.prio > y.prio : x.age < y.age; }
+
 constexpr uint64_t kLdsPending = ~uint64_t(0);
 // When the first `n` LGKM operations of a wave have returned (in-order return).
 uint64_t lgkm_done(const std::deque<uint64_t>& q, size_t n) {
@@ -261,10 +265,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     by_rank.resize(lds_waiting.size());
     for (size_t i = 0; i < by_rank.size(); ++i) by_rank[i] = i;
     std::stable_sort(by_rank.begin(), by_rank.end(), [&](size_t a, size_t b) {
-      const WaveState& x = waves[size_t(lds_waiting[a].wave)];
-      const WaveState& y = waves[size_t(lds_waiting[b].wave)];
-      if (x.prio != y.prio) return x.prio > y.prio;
-      return x.age < y.age;
+      return outranks(waves[size_t(lds_waiting[a].wave)], waves[size_t(lds_waiting[b].wave)]);
     });
     ranked_waves.clear();
     std::vector<char> started_now(lds_waiting.size(), 0);
@@ -296,7 +297,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
       if (lds_fifo[h].empty() || lds_fifo[h].front().passes == 0 || !lds_halves[h].free_at(c, 1)) continue;
       const WaveState& x = waves[size_t(lds_fifo[h].front().wave)];
       const WaveState* y = granted < 0 ? nullptr : &waves[size_t(lds_fifo[size_t(granted)].front().wave)];
-      if (!y || x.prio > y->prio || (x.prio == y->prio && x.age < y->age)) granted = int(h);
+      if (!y || outranks(x, *y)) granted = int(h);
     }
     for (size_t h = 0; h < lds_fifo.size(); ++h) {
       if (lds_fifo[h].empty() || !lds_halves[h].free_at(c, 1)) continue;
@@ -374,10 +375,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
       R.idle_turns_by_resident_waves.resize(resident + 1, 0);
     }
     ++R.turns_by_resident_waves[resident];
-    std::sort(order.begin(), order.end(), [&](int a, int b) {
-      if (waves[size_t(a)].prio != waves[size_t(b)].prio) return waves[size_t(a)].prio > waves[size_t(b)].prio;
-      return waves[size_t(a)].age < waves[size_t(b)].age;
-    });
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return outranks(waves[size_t(a)], waves[size_t(b)]); });
     bool used[kPorts] = {};
     bool vector_turn_taken = false;  // a VALU or (Hardware::lds_valu_issue_cycles) a DS instruction issued
     // Why no vector instruction issued, if none does (VectorIdle).
