@@ -46,24 +46,6 @@ struct Hull {
   uint32_t wave, step;
 };
 
-// [lowest address, highest + bytes) of a recorded step's lanes; lo >= hi when it has none.
-std::pair<uint64_t, uint64_t> step_hull(const RecordedWave& w, const RecordedStep& st, uint64_t bytes) {
-  const uint64_t* p = w.addrs.data() + st.addr_first;
-  if (st.affine && int64_t(p[1]) >= 0) {  // base, stride, mask: increasing addresses
-    const uint64_t mask = p[2];
-    if (!mask) return {1, 0};
-    return {p[0] + uint64_t(std::countr_zero(mask)) * p[1], p[0] + uint64_t(63 - std::countl_zero(mask)) * p[1] + bytes};
-  }
-  StepAddressBuffer buf;
-  uint64_t lo = ~0ull, hi = 0;
-  for (uint64_t a : step_addresses(w, st, buf))
-    if (a != kNoAddress) {
-      lo = std::min(lo, a);
-      hi = std::max(hi, a + bytes);
-    }
-  return {lo, hi};
-}
-
 // The byte ranges [a, a + bytes) of a step's lanes, sorted.
 std::vector<std::pair<uint64_t, uint64_t>> lane_ranges(const RecordedWave& w, const RecordedStep& st, uint64_t bytes) {
   StepAddressBuffer buf;
@@ -82,10 +64,6 @@ bool ranges_overlap(const std::vector<std::pair<uint64_t, uint64_t>>& a, const s
     else return true;
   }
   return false;
-}
-
-std::string wave_text(const RecordedWave& w) {
-  return "workgroup " + std::to_string(w.workgroup) + " wave " + std::to_string(w.wave_in_wg);
 }
 
 // "" when the slice can be replayed: every wave's slice is complete and has a cycle for each of its
@@ -112,7 +90,7 @@ std::string slice_replayable(const Recording& r, const Memory& memory, const Clo
   };
   for (size_t wi = 0; wi < r.waves.size(); ++wi) {
     const RecordedWave& w = r.waves[wi];
-    if (!w.taint.slice.unreplayable.empty()) return wave_text(w) + ", " + w.taint.slice.unreplayable;
+    if (!w.taint.slice.unreplayable.empty()) return recorded_wave_name(w) + ", " + w.taint.slice.unreplayable;
     if (w.taint.unrecorded_global_reads) return "a global atomic's addresses were not recorded";
     for (const ClockSlice::Store& x : w.taint.slice.stores) {
       stores.push_back({x.lo, x.hi, uint32_t(wi), x.step});
@@ -135,7 +113,7 @@ std::string slice_replayable(const Recording& r, const Memory& memory, const Clo
     for_each_step(w.taint.slice, [&](const SliceHeader& h, const uint32_t*, const uint32_t* p) {
       reads += clock_op[h.op];
       if (store_op[h.op]) {
-        const auto [lo, hi] = step_hull(w, w.steps[h.step], bytes_of(w.steps[h.step]));
+        const auto [lo, hi] = recorded_step_hull(w, w.steps[h.step], bytes_of(w.steps[h.step]));
         if (lo < hi) {
           checked.push_back({lo, hi, uint32_t(wi), h.step});
           checked_store.push_back(1);
@@ -146,14 +124,14 @@ std::string slice_replayable(const Recording& r, const Memory& memory, const Clo
     });
     // Every clock read of the slice has its cycle (the replay gave this wave one per read).
     auto it = feed.cycles.find(w.workgroup * wpw + uint64_t(w.wave_in_wg));
-    if (reads != (it == feed.cycles.end() ? 0 : it->second.size())) return wave_text(w) + " has clock reads the model gave no cycle for";
+    if (reads != (it == feed.cycles.end() ? 0 : it->second.size())) return recorded_wave_name(w) + " has clock reads the model gave no cycle for";
     std::sort(rereads.begin(), rereads.end());
     rereads.erase(std::unique(rereads.begin(), rereads.end()), rereads.end());
     for (uint32_t s : rereads) {
-      const auto [lo, hi] = step_hull(w, w.steps[s], bytes_of(w.steps[s]));
+      const auto [lo, hi] = recorded_step_hull(w, w.steps[s], bytes_of(w.steps[s]));
       if (lo >= hi) continue;
       const Memory::Block* b = block_of(lo, hi);
-      if (!b) return wave_text(w) + ": the memory a load of the slice read is no longer allocated";
+      if (!b) return recorded_wave_name(w) + ": the memory a load of the slice read is no longer allocated";
       if (!stores_may_meet(b)) continue;
       checked.push_back({lo, hi, uint32_t(wi), s});
       checked_store.push_back(0);
@@ -177,7 +155,7 @@ std::string slice_replayable(const Recording& r, const Memory& memory, const Clo
       const RecordedWave &wx = r.waves[x.wave], &wy = r.waves[y.wave];
       const RecordedStep &sx = wx.steps[x.step], &sy = wy.steps[y.step];
       if (ranges_overlap(lane_ranges(wx, sx, bytes_of(sx)), lane_ranges(wy, sy, bytes_of(sy))))
-        return wave_text(wx) + ", pc " + hex(r.ops[sx.op].pc) + " '" + r.ops[sx.op].text + "': " +
+        return recorded_wave_name(wx) + ", pc " + hex(r.ops[sx.op].pc) + " '" + r.ops[sx.op].text + "': " +
                (checked_store[c] ? "stores clock-derived data where another store of the run writes"
                                  : "the slice reads what this load read again, but a store of the run writes there");
     }

@@ -59,18 +59,6 @@ Range hull(const uint64_t* a, int n, uint64_t bytes) {
   return lo == ~0ull ? Range{1, 0} : Range{lo, hi + std::max<uint64_t>(bytes, 1)};
 }
 
-// The same of a recorded step, without writing out an affine step's addresses.
-Range hull(const RecordedWave& w, const RecordedStep& st, uint64_t bytes) {
-  const uint64_t* p = w.addrs.data() + st.addr_first;
-  if (!st.affine) return hull(p, st.addr_count, bytes);
-  const uint64_t base = p[0], stride = p[1], mask = p[2];
-  if (!mask) return Range{1, 0};
-  const uint64_t first = base + uint64_t(std::countr_zero(mask)) * stride;
-  const unsigned __int128 last = first + (unsigned __int128)(uint64_t(63 - std::countl_zero(mask) - std::countr_zero(mask))) * stride;
-  if (last <= ~0ull) return Range{first, uint64_t(last) + std::max<uint64_t>(bytes, 1)};  // increasing addresses
-  StepAddressBuffer buf;  // a negative stride, or addresses that wrap: the lane-by-lane hull
-  return hull(step_addresses(w, st, buf).data(), 64, bytes);
-}
 
 std::string where(const Op& op, const std::string& why) { return "pc " + hex(op.pc) + " '" + op.text + "': " + why; }
 
@@ -516,15 +504,27 @@ struct RangeSet {
   bool empty() const { return r.empty(); }
 };
 
-std::string wave_name(const RecordedWave& w) {
+}  // namespace
+
+std::pair<uint64_t, uint64_t> recorded_step_hull(const RecordedWave& w, const RecordedStep& st, uint64_t bytes) {
+  const uint64_t* p = w.addrs.data() + st.addr_first;
+  if (!st.affine) return hull(p, st.addr_count, bytes);
+  const uint64_t base = p[0], stride = p[1], mask = p[2];
+  if (!mask) return Range{1, 0};
+  const uint64_t first = base + uint64_t(std::countr_zero(mask)) * stride;
+  const unsigned __int128 last = first + (unsigned __int128)(uint64_t(63 - std::countl_zero(mask) - std::countr_zero(mask))) * stride;
+  if (last <= ~0ull) return Range{first, uint64_t(last) + std::max<uint64_t>(bytes, 1)};  // increasing addresses
+  StepAddressBuffer buf;  // a negative stride, or addresses that wrap: the lane-by-lane hull
+  return hull(step_addresses(w, st, buf).data(), 64, bytes);
+}
+
+std::string recorded_wave_name(const RecordedWave& w) {
   return "workgroup " + std::to_string(w.workgroup) + " wave " + std::to_string(w.wave_in_wg);
 }
 
-}  // namespace
-
 std::string clock_taint_verdict(const Recording& r) {
   for (const RecordedWave& w : r.waves)
-    if (!w.taint.reached.empty()) return wave_name(w) + ", " + w.taint.reached;
+    if (!w.taint.reached.empty()) return recorded_wave_name(w) + ", " + w.taint.reached;
   // Global memory: no load may read a byte a clock-derived store wrote (in either order: the waves
   // of other workgroups may run before or after it).
   RangeSet global;
@@ -541,14 +541,14 @@ std::string clock_taint_verdict(const Recording& r) {
     }
     lds.finish();
     if (!lds.empty() && flat)
-      return wave_name(r.waves[first]) + ": a flat load may read the LDS where a clock-derived value was stored (not followed)";
+      return recorded_wave_name(r.waves[first]) + ": a flat load may read the LDS where a clock-derived value was stored (not followed)";
     for (size_t k = first; k < first + wpw && k < r.waves.size(); ++k) {
       const RecordedWave& w = r.waves[k];
       if (!global.empty() && w.taint.unrecorded_global_reads)
-        return wave_name(w) + ": a global atomic reads memory at addresses the check does not follow, and clock-derived "
+        return recorded_wave_name(w) + ": a global atomic reads memory at addresses the check does not follow, and clock-derived "
                               "values were stored to global memory";
       for (const Range& x : w.taint.scalar_reads)
-        if (global.hits(x)) return wave_name(w) + ": a scalar load reads global memory where a clock-derived value was stored";
+        if (global.hits(x)) return recorded_wave_name(w) + ": a scalar load reads global memory where a clock-derived value was stored";
       if (global.empty() && lds.empty()) continue;
       for (size_t i = 0; i < w.steps.size(); ++i) {
         const RecordedStep& st = w.steps[i];
@@ -557,8 +557,8 @@ std::string clock_taint_verdict(const Recording& r) {
         const bool ds = o.unit == isa::Unit::DS;
         const RangeSet& set = ds ? lds : global;
         if (set.empty()) continue;
-        if (set.hits(hull(w, st, std::max<uint64_t>(o.lane_bytes, 16))))
-          return wave_name(w) + ", pc " + hex(o.pc) + " '" + o.text + "': it loads " + (ds ? "LDS" : "global memory") +
+        if (set.hits(recorded_step_hull(w, st, std::max<uint64_t>(o.lane_bytes, 16))))
+          return recorded_wave_name(w) + ", pc " + hex(o.pc) + " '" + o.text + "': it loads " + (ds ? "LDS" : "global memory") +
                  " where a clock-derived value was stored";
       }
     }

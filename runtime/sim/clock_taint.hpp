@@ -61,4 +61,12 @@ void taint_step(ClockTaint& t, Wave& w, const Op& op, const uint64_t* addrs, int
 // the instruction streams (above), else where one can (workgroup, wave, instruction, why).
 std::string clock_taint_verdict(const Recording& r);
 
+struct RecordedWave;
+struct RecordedStep;
+// [lowest address, highest address + bytes) of a recorded step's active lanes, without writing out
+// an affine step's addresses; empty (first >= second) when no lane is active.
+std::pair<uint64_t, uint64_t> recorded_step_hull(const RecordedWave& w, const RecordedStep& st, uint64_t bytes);
+// "workgroup W wave K", for messages about a recorded wave.
+std::string recorded_wave_name(const RecordedWave& w);
+
 }  // namespace cdnajit::sim
