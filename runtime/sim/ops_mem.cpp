@@ -1023,14 +1023,13 @@ int memory_addresses(Wave& w, const Op& op, uint64_t* out) {
     const Src* vaddr = op.s[store ? 1 : 0].k == SrcKind::None ? nullptr : &op.s[store ? 1 : 0];
     const VSharp v = vsharp(w, op.s[store ? 2 : 1]);
     const uint32_t soff = read_s32(w, op.s[store ? 3 : 2]);
-    // A store lane with no dword in range writes nothing (the range rule at buf_addr; CDNA3 ISA
-    // guide, buffer range checking: out-of-range stores are dropped), so it touches no line: no
-    // address, as an inactive lane. The instruction itself still issues (the model charges that).
-    // Out-of-range load lanes keep their address (not changed here).
+    // A lane with no dword in range touches no line (the range rule at buf_addr; CDNA3 ISA guide,
+    // buffer range checking: out-of-range stores are dropped and out-of-range loads return zero
+    // without a memory read), so it records no address, as an inactive lane. The instruction itself
+    // still issues (the model charges its issue and its vmcnt slot).
     return lanes([&](int l) {
       uint64_t a = 0;
-      const uint32_t in = buf_addr(w, op, l, vaddr, v, soff, op.aux & 0xff, a);
-      return store && !in ? kNoAddress : a;
+      return buf_addr(w, op, l, vaddr, v, soff, op.aux & 0xff, a) ? a : kNoAddress;
     });
   }
   return 0;  // SMEM, atomics on global memory, scratch, LDS permutes: no per-lane addresses recorded
