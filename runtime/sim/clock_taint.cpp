@@ -264,6 +264,9 @@ void slice_append(ClockTaint& t, const Wave& w, const Op& op, const OpFacts& f, 
   if (out.empty()) out.reserve(std::min<size_t>(hint.words, size_t(1) << 16));
   const size_t head = out.size();
   out.resize(head + kSliceHeaderWords);
+  sl.clock_reads += f.clock;
+  if (op.unit == isa::Unit::VMEM && op.info && (op.info->is_store || op.info->is_atomic) && op.info->family != isa::Family::SCRATCH)
+    sl.store_steps.push_back(step);
   SliceHeader h{step, op.index, w.s[kExecLo], w.s[kExecHi], w.mode,
                 (t.scc ? 0 : kSliceSccKnown | (w.scc ? kSliceSccValue : 0)) | (f.direct_store ? kSliceDirectStore : 0),
                 f.data_row, 0, 0};
@@ -281,6 +284,7 @@ void slice_append(ClockTaint& t, const Wave& w, const Op& op, const OpFacts& f, 
     // Lanes a plain global load wrote: read again from memory by the replay.
     if (r < sl.row_load_lanes.size() && (taken & ~sl.row_load_lanes[r]) == 0) {
       const uint32_t load_step = sl.row_load_step[r] - 1;
+      if (sl.reread_loads.empty() || sl.reread_loads.back() != load_step) sl.reread_loads.push_back(load_step);
       out.insert(out.end(), {uint32_t(r) | kSliceRowLoaded << 16, uint32_t(taken), uint32_t(taken >> 32), load_step,
                              uint32_t(r - sl.row_load_first[r])});
       return;
