@@ -269,6 +269,7 @@ SliceReplay replay_clock_slice(const Recording& r, Memory& memory, const Options
   L.opt.store_release = Options::StoreRelease::None;
   L.opt.recording = nullptr;
   L.opt.clock_feed = &feed;
+  L.opt.write_journal = nullptr;  // the launch ends with this memory
   L.arch = r.arch;
   // Workgroups on the host's threads (the waves of one workgroup on one thread, so clock_value's
   // per-workgroup flag is written by one thread); the slice stores write disjoint bytes.
