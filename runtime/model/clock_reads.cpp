@@ -1,8 +1,6 @@
 // In-kernel clocks under the timing model (clock_reads.hpp).
 #include "runtime/model/clock_reads.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -23,104 +21,11 @@
 #include "runtime/model/launch_model.hpp"
 #include "runtime/sim/clock_slice.hpp"
 #include "runtime/sim/clock_taint.hpp"
+#include "runtime/sim/write_journal.hpp"
 
 namespace cdnajit::model {
 
 namespace {
-
-// The launch's device memory before its first run, restored before every further run so each run
-// starts from the same inputs (a kernel that updates a buffer in place must not see its own output).
-// Only pages holding a non-zero byte are kept.
-class MemorySnapshot {
- public:
-  explicit MemorySnapshot(sim::Memory& m) {
-    size_t kept = 0;
-    for (auto [base, size] : m.allocations()) {
-      const uint8_t* p = m.find(base, size)->data.get();
-      Alloc a{base, size, {}};
-      for (size_t off = 0; off < size; off += kPage) {
-        const size_t n = std::min(kPage, size - off);
-        if (!zero(p + off, n)) {
-          a.pages.push_back({off, kept, n});
-          kept += n;
-        }
-      }
-      allocs_.push_back(std::move(a));
-    }
-    // One buffer for every kept page, its pages mapped by the kernel in one call (MAP_POPULATE):
-    // copying a 16 MiB input into fresh 4 KiB pages one fault at a time cost about 4096 page faults,
-    // a visible part of the overhead. (Transparent huge pages, advised, did that too but now and then
-    // stalled the copy for tens of milliseconds in the kernel's memory compaction.)
-    if (kept) {
-      void* p = mmap(nullptr, kept, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-      if (p == MAP_FAILED) throw Error("model: no memory for the snapshot of the launch's " + std::to_string(kept) + " bytes");
-      store_.p = static_cast<uint8_t*>(p);
-      store_.bytes = kept;
-    }
-    for (const Alloc& a : allocs_) {
-      const uint8_t* p = m.find(a.base, a.size)->data.get();
-      for (const Page& pg : a.pages) std::memcpy(store_.p + pg.at, p + pg.off, pg.bytes);
-    }
-  }
-  void restore(sim::Memory& m) const {
-    for (const Alloc& a : allocs_) {
-      sim::Memory::Block* b = m.find(a.base, a.size);
-      if (!b || b->base != a.base) throw Error("model: an allocation changed between the runs of a launch that reads clocks");
-      uint8_t* p = b->data.get();
-      size_t next = 0;  // first page not yet restored
-      for (const Page& pg : a.pages) {
-        clear(p, next, pg.off);
-        std::memcpy(p + pg.off, store_.p + pg.at, pg.bytes);
-        next = pg.off + pg.bytes;
-      }
-      clear(p, next, a.size);
-    }
-  }
-
- private:
-  static constexpr size_t kPage = size_t(1) << 16;
-  struct Page {
-    size_t off, at, bytes;  // offset in the allocation, offset in store_, length
-  };
-  struct Alloc {
-    uint64_t base;
-    size_t size;
-    std::vector<Page> pages;  // the non-zero pages
-  };
-  struct Mapping {
-    uint8_t* p = nullptr;
-    size_t bytes = 0;
-    Mapping() = default;
-    Mapping(const Mapping&) = delete;
-    Mapping& operator=(const Mapping&) = delete;
-    ~Mapping() {
-      if (p) munmap(p, bytes);
-    }
-  };
-  // 64 bytes at a time, then byte by byte (a snapshot scans every byte of the launch's memory).
-  static bool zero(const uint8_t* p, size_t n) {
-    size_t i = 0;
-    for (; i + 64 <= n; i += 64) {
-      uint64_t w[8], any = 0;
-      std::memcpy(w, p + i, 64);
-      for (uint64_t x : w) any |= x;
-      if (any) return false;
-    }
-    for (; i < n; ++i)
-      if (p[i]) return false;
-    return true;
-  }
-  // Zeroes [from, to) page by page, writing only pages that are not already zero (untouched pages
-  // of a large calloc'd buffer stay unmapped).
-  static void clear(uint8_t* p, size_t from, size_t to) {
-    for (size_t off = from; off < to; off += kPage) {
-      const size_t n = std::min(kPage, to - off);
-      if (!zero(p + off, n)) std::memset(p + off, 0, n);
-    }
-  }
-  std::vector<Alloc> allocs_;
-  Mapping store_;
-};
 
 std::string wave_where(const sim::RecordedWave& w) {
   return "workgroup " + std::to_string(w.workgroup) + " wave " + std::to_string(w.wave_in_wg);
@@ -513,7 +418,13 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
   const bool track_all = nwg <= limit && opt.clock_taint;
   if (!opt.clock_taint) out.clocks.taint = "not followed (ModelOptions::clock_taint is off)";
   else if (!track_all) out.clocks.taint = "not followed: the grid has more workgroups than ModelOptions::clock_workgroups_limit";
-  const MemorySnapshot initial(memory);
+  // The launch's device memory before its first run, given back before every further run so each run
+  // starts from the same inputs (a kernel that updates a buffer in place must not see its own output):
+  // the pages the runs write, saved before their first write (a copy of all of the launch's memory
+  // was most of the overhead's serial part, and a run whose clock-derived slice is replayed is the
+  // last one).
+  sim::WriteJournal initial(memory);
+  sim_opt.write_journal = &initial;
   sim::Recording prev;
   bool have_prev = false;
   std::vector<uint64_t> prev_readers;

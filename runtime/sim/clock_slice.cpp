@@ -71,14 +71,7 @@ bool ranges_overlap(const std::vector<std::pair<uint64_t, uint64_t>>& a, const s
 // slice reads again read, and those loads' memory is still there; else why. (A slice store and such a
 // load do not meet: the clock-taint verdict checked every load against the clock-derived stores.)
 std::string slice_replayable(const Recording& r, const Memory& memory, const ClockFeed& feed) {
-  const DecodedKernel& dk = *r.decoded;
   const uint64_t wpw = std::max<uint32_t>(1, r.waves_per_workgroup);
-  std::vector<uint8_t> store_op(r.ops.size()), clock_op(r.ops.size());
-  for (size_t i = 0; i < r.ops.size(); ++i) {
-    const RecordedOp& o = r.ops[i];
-    store_op[i] = o.unit == isa::Unit::VMEM && is_store(o) && !is_scratch(o);
-    clock_op[i] = clock_kind(dk.ops[i].info) != ClockKind::None;
-  }
   auto bytes_of = [&](const RecordedStep& st) { return std::max<uint64_t>(r.ops[st.op].lane_bytes, 1); };
   // Every store of the run (taint_step noted them) and the allocations they write.
   std::vector<Hull> stores;
@@ -108,23 +101,19 @@ std::string slice_replayable(const Recording& r, const Memory& memory, const Clo
   std::vector<uint32_t> rereads;
   for (size_t wi = 0; wi < r.waves.size(); ++wi) {
     const RecordedWave& w = r.waves[wi];
-    rereads.clear();
-    size_t reads = 0;
-    for_each_step(w.taint.slice, [&](const SliceHeader& h, const uint32_t*, const uint32_t* p) {
-      reads += clock_op[h.op];
-      if (store_op[h.op]) {
-        const auto [lo, hi] = recorded_step_hull(w, w.steps[h.step], bytes_of(w.steps[h.step]));
-        if (lo < hi) {
-          checked.push_back({lo, hi, uint32_t(wi), h.step});
-          checked_store.push_back(1);
-        }
+    const ClockSlice& sl = w.taint.slice;
+    for (uint32_t s : sl.store_steps) {
+      const auto [lo, hi] = recorded_step_hull(w, w.steps[s], bytes_of(w.steps[s]));
+      if (lo < hi) {
+        checked.push_back({lo, hi, uint32_t(wi), s});
+        checked_store.push_back(1);
       }
-      for (uint32_t i = 0; i < h.rows; p += row_words(p), ++i)
-        if ((p[0] >> 16) == kSliceRowLoaded && (rereads.empty() || rereads.back() != p[3])) rereads.push_back(p[3]);
-    });
+    }
     // Every clock read of the slice has its cycle (the replay gave this wave one per read).
     auto it = feed.cycles.find(w.workgroup * wpw + uint64_t(w.wave_in_wg));
-    if (reads != (it == feed.cycles.end() ? 0 : it->second.size())) return recorded_wave_name(w) + " has clock reads the model gave no cycle for";
+    if (sl.clock_reads != (it == feed.cycles.end() ? 0 : it->second.size()))
+      return recorded_wave_name(w) + " has clock reads the model gave no cycle for";
+    rereads.assign(sl.reread_loads.begin(), sl.reread_loads.end());
     std::sort(rereads.begin(), rereads.end());
     rereads.erase(std::unique(rereads.begin(), rereads.end()), rereads.end());
     for (uint32_t s : rereads) {
@@ -217,8 +206,23 @@ uint64_t replay_wave(const RecordedWave& rw, Wave& w, const DecodedKernel& dk, c
     if (h.flags & kSliceDirectStore) {
       // The data of each lane at the step's recorded address: whole dwords, or the low bytes (of the
       // high half for D16_HI) of one register.
-      const std::span<const uint64_t> a = step_addresses(rw, rw.steps[h.step], buf);
+      const RecordedStep& st = rw.steps[h.step];
       const uint32_t bytes = op.info->access_bytes;
+      const uint64_t* aw = rw.addrs.data() + st.addr_first;
+      const Memory::Block* b = nullptr;
+      if (st.affine && aw[2] == ~0ull && aw[1] == bytes && bytes % 4 == 0 && !w.track_global)
+        b = w.L->mem->find(aw[0], 64 * uint64_t(bytes));
+      if (b) {  // every lane, one after the other in one allocation: row by row
+        uint8_t* dst = b->data.get() + (aw[0] - b->base);
+        if (bytes == 4) std::memcpy(dst, &w.v[size_t(h.data_row) * 64], 256);
+        else
+          for (int l = 0; l < 64; ++l)
+            for (uint32_t k = 0; k < bytes / 4; ++k)
+              std::memcpy(dst + size_t(l) * bytes + 4 * k, &w.v[(size_t(h.data_row) + k) * 64 + size_t(l)], 4);
+        ++steps;
+        return;
+      }
+      const std::span<const uint64_t> a = step_addresses(rw, st, buf);
       for (int l = 0; l < int(a.size()); ++l) {
         if (a[size_t(l)] == kNoAddress) continue;
         uint8_t* dst = global_ptr(w, op, a[size_t(l)], bytes, l, true);
@@ -265,6 +269,7 @@ SliceReplay replay_clock_slice(const Recording& r, Memory& memory, const Options
   L.opt.store_release = Options::StoreRelease::None;
   L.opt.recording = nullptr;
   L.opt.clock_feed = &feed;
+  L.opt.write_journal = nullptr;  // the launch ends with this memory
   L.arch = r.arch;
   // Workgroups on the host's threads (the waves of one workgroup on one thread, so clock_value's
   // per-workgroup flag is written by one thread); the slice stores write disjoint bytes.

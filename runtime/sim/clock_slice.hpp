@@ -40,6 +40,13 @@ struct ClockSlice {
   uint32_t steps = 0;
   // The first step the replay cannot redo ("" none): the launch then takes the fed functional run.
   std::string unreplayable;
+  // What the replay's check reads of the steps, noted as they are kept (so that it need not walk
+  // `words`): how many are clock reads, which are global stores (their step indices, in order), and
+  // the loads whose rows a step reads again (kSliceRowLoaded; in order of use, a load once per run of
+  // steps that use it).
+  uint32_t clock_reads = 0;
+  std::vector<uint32_t> store_steps;
+  std::vector<uint32_t> reread_loads;
   // While recording: per VGPR row, the step (+1; 0 none) of the plain global load that last wrote it
   // and that load's lanes (a later write by anything else clears them).
   std::vector<uint32_t> row_load_step;

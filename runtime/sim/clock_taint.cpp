@@ -235,6 +235,26 @@ inline const OpFacts& facts_of(const Op& op, const Launch& L) {
     for (uint16_t r = f.vdef[j].first; !f.vdef[j].whole && r < f.vdef[j].end && r < kVFile; ++r) f.slice_partial_defs.push_back(r);
 }
 
+// The per-wave lists of ClockTaint and ClockSlice grow an element at a time. Each reserves, when it
+// is full, at least the most the thread's earlier waves of the launch kept in it (at most 4096), so
+// that a wave's list usually takes one allocation instead of one per doubling (about 25 mallocs and
+// frees per wave of tools/model_clock_overhead.sh's kernels before). The hints only size allocations.
+enum ListKind { kScalarReads, kSliceStores, kGlobalStores, kLdsStores, kStoreSteps, kRereadLoads, kListKinds };
+struct ListHints {
+  uint64_t launch = 0;  // Launch::rec_serial
+  size_t n[kListKinds] = {};
+};
+thread_local ListHints list_hints;
+
+template <class V, class T>
+void append(const Wave& w, V& v, T&& x, ListKind k) {
+  ListHints& h = list_hints;
+  if (h.launch != w.L->rec_serial) [[unlikely]] h = ListHints{w.L->rec_serial, {}};
+  if (v.size() == v.capacity()) v.reserve(std::max({v.size() * 2, std::min<size_t>(h.n[k], 4096), size_t(2)}));
+  v.push_back(std::forward<T>(x));
+  h.n[k] = std::max(h.n[k], v.size());
+}
+
 // No row the instruction reads or writes holds a clock-derived lane.
 bool rows_clear(const ClockTaint& t, const OpFacts::VRange* v, int n) {
   for (int i = 0; i < n; ++i)
@@ -264,6 +284,9 @@ void slice_append(ClockTaint& t, const Wave& w, const Op& op, const OpFacts& f, 
   if (out.empty()) out.reserve(std::min<size_t>(hint.words, size_t(1) << 16));
   const size_t head = out.size();
   out.resize(head + kSliceHeaderWords);
+  sl.clock_reads += f.clock;
+  if (op.unit == isa::Unit::VMEM && op.info && (op.info->is_store || op.info->is_atomic) && op.info->family != isa::Family::SCRATCH)
+    append(w, sl.store_steps, step, kStoreSteps);
   SliceHeader h{step, op.index, w.s[kExecLo], w.s[kExecHi], w.mode,
                 (t.scc ? 0 : kSliceSccKnown | (w.scc ? kSliceSccValue : 0)) | (f.direct_store ? kSliceDirectStore : 0),
                 f.data_row, 0, 0};
@@ -281,6 +304,7 @@ void slice_append(ClockTaint& t, const Wave& w, const Op& op, const OpFacts& f, 
     // Lanes a plain global load wrote: read again from memory by the replay.
     if (r < sl.row_load_lanes.size() && (taken & ~sl.row_load_lanes[r]) == 0) {
       const uint32_t load_step = sl.row_load_step[r] - 1;
+      if (sl.reread_loads.empty() || sl.reread_loads.back() != load_step) append(w, sl.reread_loads, load_step, kRereadLoads);
       out.insert(out.end(), {uint32_t(r) | kSliceRowLoaded << 16, uint32_t(taken), uint32_t(taken >> 32), load_step,
                              uint32_t(r - sl.row_load_first[r])});
       return;
@@ -367,7 +391,7 @@ void taint_step_full(ClockTaint& t, Wave& w, const Op& op, const OpFacts& f, con
       t.reached = where(op, "a scalar memory read whose address the check cannot work out");
     } else {
       const uint64_t a = smem_address(w, op, f.sbase);
-      t.scalar_reads.emplace_back(a, a + std::max<uint64_t>(8, 4ull * (op.aux & 0xff)));
+      append(w, t.scalar_reads, std::pair<uint64_t, uint64_t>(a, a + std::max<uint64_t>(8, 4ull * (op.aux & 0xff))), kScalarReads);
     }
   }
   if (op.unit == isa::Unit::VMEM && reads_memory) {
@@ -380,7 +404,7 @@ void taint_step_full(ClockTaint& t, Wave& w, const Op& op, const OpFacts& f, con
       t.slice.unreplayable = where(op, "a scalar store, whose addresses are not recorded");
     } else if (op.unit == isa::Unit::VMEM && info->family != isa::Family::SCRATCH) {
       const Range h = hull(addrs, n, std::max<uint64_t>(memory_lane_bytes(op), 1));
-      if (h.first < h.second) t.slice.stores.push_back({h.first, h.second, step});
+      if (h.first < h.second) append(w, t.slice.stores, ClockSlice::Store{h.first, h.second, step}, kSliceStores);
       else if (!n && w.exec()) t.slice.unreplayable = where(op, "a global store whose addresses are not recorded");
     }
   }
@@ -433,9 +457,9 @@ void taint_step_full(ClockTaint& t, Wave& w, const Op& op, const OpFacts& f, con
   }
   if (data && info && (info->is_store || info->is_atomic) && memory_unit(op.unit)) {
     const uint64_t bytes = std::max<uint64_t>(memory_lane_bytes(op), 16);  // 16: wider than any lane's data
-    if (n && op.unit == isa::Unit::DS) t.lds_stores.push_back(hull(addrs, n, bytes));
+    if (n && op.unit == isa::Unit::DS) append(w, t.lds_stores, hull(addrs, n, bytes), kLdsStores);
     else if (n && op.unit == isa::Unit::VMEM && (info->family == isa::Family::GLOBAL || info->family == isa::Family::MUBUF))
-      t.global_stores.push_back(hull(addrs, n, bytes));
+      append(w, t.global_stores, hull(addrs, n, bytes), kGlobalStores);
     else
       return reach("a clock-derived value is stored where the check does not follow it (scalar, scratch, flat or atomic store)");
   }

@@ -14,6 +14,7 @@
 #include "runtime/sim/fp.hpp"
 #include "runtime/sim/host_cpu.hpp"
 #include "runtime/sim/sim_internal.hpp"
+#include "runtime/sim/write_journal.hpp"
 
 namespace cdnajit::sim {
 namespace {
@@ -215,8 +216,10 @@ inline void full_min_max(const uint64_t* a, uint64_t& lo, uint64_t& hi) { full_m
 
 // All active lanes' addresses; returns the host pointer base for them when one
 // allocation covers every access (the common case), else nullptr (the caller then
-// takes the per-lane checked path, which reports the exact failing lane).
-uint8_t* lanes_in_one_block(Wave& w, const Op& op, const Src& va, const Src* saddr, uint32_t bytes, uint64_t* addr) {
+// takes the per-lane checked path, which reports the exact failing lane). `store`: the caller writes
+// there (a write journal saves the pages first).
+uint8_t* lanes_in_one_block(Wave& w, const Op& op, const Src& va, const Src* saddr, uint32_t bytes, uint64_t* addr,
+                            bool store = false) {
   uint64_t e = w.exec();
   if (!e) return nullptr;
   uint64_t lo = ~0ull, hi = 0;
@@ -245,6 +248,7 @@ uint8_t* lanes_in_one_block(Wave& w, const Op& op, const Src& va, const Src* sad
   if (w.track_global)  // store visibility (store_visibility.cpp)
     for (int l = 0; l < 64; ++l)
       if ((e >> l) & 1) global_store_access(w, op, addr[l], bytes, l);
+  if (store && w.L->opt.write_journal) [[unlikely]] w.L->opt.write_journal->before_write(lo, hi - lo + bytes);
   return b->data.get() - b->base;  // host pointer = this + device address
 }
 
@@ -294,7 +298,7 @@ void g_store(Wave& w, const Op& op) {
   const Src& data = op.s[1];
   uint64_t addr[64];
   if (data.k == SrcKind::V) {
-    if (uint8_t* host = lanes_in_one_block(w, op, op.s[0], saddr, bytes, addr)) {
+    if (uint8_t* host = lanes_in_one_block(w, op, op.s[0], saddr, bytes, addr, true)) {
       uint32_t ndw = std::max<uint32_t>(1, bytes / 4);
       for (uint32_t i = 0; i < ndw; ++i) {
         const uint32_t* v = w.vr(uint16_t(data.idx + i));

@@ -15,6 +15,7 @@
 #include "jit/isa/waitcnt.hpp"
 #include "runtime/sim/residency.hpp"
 #include "runtime/sim/sim_internal.hpp"
+#include "runtime/sim/write_journal.hpp"
 
 namespace cdnajit::sim {
 
@@ -49,6 +50,7 @@ uint8_t* global_ptr(Wave& w, const Op& op, uint64_t addr, uint32_t n, int lane, 
     w.T->last_block = b;
   }
   if (w.track_global) global_store_access(w, op, addr, n, lane);
+  if (store && w.L->opt.write_journal) [[unlikely]] w.L->opt.write_journal->before_write(addr, n);
   return b->data.get() + (addr - b->base);
 }
 

@@ -21,6 +21,8 @@
 
 namespace cdnajit::sim {
 
+class WriteJournal;
+
 struct Options {
   bool check_bounds = true;    // out-of-bounds global/flat/LDS/scratch access -> Error (else hardware behaviour)
   // Buffer (MUBUF) accesses beyond the V#'s num_records are defined on the hardware (loads
@@ -97,6 +99,9 @@ struct Options {
   // In-kernel clock values from the timing model (runtime/sim/clock_feed.hpp); nullptr: s_memtime and
   // s_memrealtime return 4 x the wave's executed instruction count, not a time.
   ClockFeed* clock_feed = nullptr;
+  // When set, every write of the kernel to global memory first saves the pages it touches there
+  // (runtime/sim/write_journal.hpp), so that a caller can give the memory back as it was.
+  WriteJournal* write_journal = nullptr;
 };
 
 // The Error a launch throws, with what kind of finding it is, so that a caller can map findings to

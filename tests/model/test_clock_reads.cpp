@@ -260,6 +260,62 @@ TEST_CASE("In-kernel clocks: a kernel spinning on s_memtime reaches a fixed poin
   }
 }
 
+// Each thread updates memory in place through the simulator's write paths (a whole-vector store, a
+// store with half the lanes, 8-bit and 64-bit stores, a global atomic) and then spins on clock64(), so
+// the model needs several runs (the spin's branch is clock-derived), each from the launch's initial
+// memory: the pages the runs write are saved before their first write and given back
+// (runtime/sim/write_journal.hpp).
+const char* const kInPlaceSpinHip = R"(
+extern "C" __global__ void in_place_spin(unsigned* x, unsigned char* c, unsigned long long* q, unsigned* count,
+                                         unsigned long long* out) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  x[i] += 1;
+  if (i & 1) x[4096 + i] *= 3;
+  c[i] += 5;
+  q[i] = q[i] * 7 + 1;
+  atomicAdd(count, 1u);
+  long long t0 = clock64(), t;
+  do t = clock64(); while (t - t0 < 1500);
+  if (threadIdx.x == 0) out[blockIdx.x] = t - t0;
+})";
+
+TEST_CASE("In-kernel clocks: every run starts from the launch's memory, whichever way the kernel wrote it", "[model][clocks]") {
+  const model::Hardware& hw = model::product("mi300x");
+  const CodeObject co = read_code_object(compile_hip_with(HipSourceBackend::Kind::clang, kInPlaceSpinHip, hw.arch, {}));
+  constexpr uint32_t kGroups = 4, kBlock = 256, kThreads = kGroups * kBlock;
+  sim::Simulator sim(hw.arch);
+  // 8192 words of x (two 4 KiB pages per 1024 words), bytes, 64-bit words, a counter and the spin times.
+  uint64_t x = sim.memory().alloc(8192 * 4, "x"), c = sim.memory().alloc(kThreads, "c"), q = sim.memory().alloc(kThreads * 8, "q"),
+           count = sim.memory().alloc(4, "count"), out = sim.memory().alloc(kGroups * 8, "out");
+  std::vector<uint32_t> x0(8192);
+  std::vector<uint8_t> c0(kThreads);
+  std::vector<uint64_t> q0(kThreads);
+  for (uint32_t i = 0; i < 8192; ++i) x0[i] = 100 + 3 * i;
+  for (uint32_t i = 0; i < kThreads; ++i) c0[i] = uint8_t(i * 7), q0[i] = (uint64_t(i) << 33) + 11;
+  const uint32_t count0 = 1000;
+  sim.memory().write(x, x0.data(), x0.size() * 4);
+  sim.memory().write(c, c0.data(), c0.size());
+  sim.memory().write(q, q0.data(), q0.size() * 8);
+  sim.memory().write(count, &count0, 4);
+  const model::ModelReport r = model::model_launch(sim, co, "in_place_spin", kernarg({x, c, q, count, out}), dims(kGroups, kBlock), {}, hw, {});
+  CHECK(r.clocks.runs >= 2);
+  CHECK_FALSE(r.clocks.taint.empty());  // the spin's branch: every run recorded and compared
+  // Each update happened once, on the initial values.
+  const auto xs = read<uint32_t>(sim, x, 8192);
+  const auto cs = read<uint8_t>(sim, c, kThreads);
+  const auto qs = read<uint64_t>(sim, q, kThreads);
+  for (uint32_t i = 0; i < 8192; ++i) {
+    const uint32_t want = i < kThreads ? x0[i] + 1 : i >= 4096 && i - 4096 < kThreads && ((i - 4096) & 1) ? x0[i] * 3 : x0[i];
+    INFO("x[" << i << "]");
+    CHECK(xs[i] == want);
+  }
+  for (uint32_t i = 0; i < kThreads; ++i) {
+    CHECK(cs[i] == uint8_t(c0[i] + 5));
+    CHECK(qs[i] == q0[i] * 7 + 1);
+  }
+  CHECK(read<uint32_t>(sim, count, 1)[0] == count0 + kThreads);
+}
+
 const char* const kClocksHip = R"(
 extern "C" __global__ void clocks(unsigned long long* out, float* x, int iters) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x, w = i / 64;

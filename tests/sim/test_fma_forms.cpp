@@ -50,6 +50,56 @@ TEST_CASE("fma64_bcast equals fma64 on broadcast rows for every operand mix", "[
   }
 }
 
+// Operands at the bottom of the f32 range: fma64 computes blocks with a denormal or tiny (< 2^-63)
+// operand in f64 (fma64.cpp: the host FMA would take a microcode assist there), which must give the
+// host FMA's bits: checked against std::fma lane by lane, also with the results that cancel to a
+// denormal or zero, signed zeros, infinities and NaNs in the same block, for every broadcast mix.
+TEST_CASE("fma64 on denormal and tiny operands equals the host fma", "[sim][numerics][fma]") {
+  std::mt19937_64 g(seed() + 71);
+  auto pick = [&](int kind) -> uint32_t {
+    const uint32_t sign = uint32_t(g() & 1) << 31, r = uint32_t(g());
+    switch (kind) {
+      case 0: return sign | (r & 0x007fffff);                                   // denormal (or zero)
+      case 1: return sign | ((1u + r % 70u) << 23) | (r >> 9 & 0x7fffff);       // tiny normal, exponent -126..-57
+      case 2: return sign | ((62u + r % 4u) << 23) | (r >> 9 & 0x7fffff);       // around 2^-63
+      case 3: return sign | ((1u + r % 253u) << 23) | (r >> 9 & 0x7fffff);      // any normal
+      case 4: return sign;                                                      // signed zero
+      case 5: return (r & 1) ? sign | 0x7f800000u : sign | 0x7fc00000u | (r >> 10 & 0x3fffff);  // inf or NaN
+      default: return sign | ((100u + r % 40u) << 23) | (r >> 9 & 0x7fffff);    // products near 1
+    }
+  };
+  auto kind = [&] { const uint64_t k = g() % 100; return k < 30 ? 0 : k < 50 ? 1 : k < 60 ? 2 : k < 80 ? 3 : k < 88 ? 4 : k < 92 ? 5 : 6; };
+  for (int trial = 0; trial < 400; ++trial) {
+    alignas(32) uint32_t rows[3][64];
+    for (int l = 0; l < 64; ++l) {
+      for (int i = 0; i < 3; ++i) rows[i][l] = pick(kind());
+      // Every fourth lane: c close to -(a*b), so the exact sum cancels to a small value or zero.
+      if (l % 4 == 0) {
+        const double p = double(cdnajit::sim::f32_of(rows[0][l])) * double(cdnajit::sim::f32_of(rows[1][l]));
+        uint32_t c = cdnajit::sim::bits_of(float(-p));
+        if (trial % 3) c += uint32_t(g() % 5) - 2u;
+        rows[2][l] = c;
+      }
+    }
+    for (unsigned mask = 0; mask < 8; ++mask) {
+      INFO("trial " << trial << " broadcast mask " << mask);
+      const int at = trial % 64;
+      const uint32_t* p[3];
+      for (int i = 0; i < 3; ++i) p[i] = (mask >> i) & 1 ? &rows[i][at] : rows[i];
+      alignas(32) uint32_t got[64];
+      if (mask == 0) cdnajit::sim::fma64(p[0], p[1], p[2], got);
+      else cdnajit::sim::fma64_bcast(p[0], p[1], p[2], got, mask);
+      for (int l = 0; l < 64; ++l) {
+        auto in = [&](int i) { return cdnajit::sim::f32_of((mask >> i) & 1 ? rows[i][at] : rows[i][l]); };
+        const float ref = std::fma(in(0), in(1), in(2));
+        INFO("lane " << l << ": fma(" << std::hexfloat << in(0) << ", " << in(1) << ", " << in(2) << ") = " << ref << " got "
+                     << cdnajit::sim::f32_of(got[l]));
+        REQUIRE((got[l] == cdnajit::sim::bits_of(ref) || (std::isnan(ref) && std::isnan(cdnajit::sim::f32_of(got[l])))));
+      }
+    }
+  }
+}
+
 namespace {
 // The kernel's f32 denormal mode: kept (set by s_setreg; the simulator's broadcast path) or the
 // harness's default, flushed in and out (its row path).
