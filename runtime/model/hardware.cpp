@@ -55,6 +55,15 @@
 //          4 bytes per lane takes 8 cycles, of 16 bytes 20 cycles.
 //  [CDNA4] AMD CDNA 4 architecture white paper: 160 KiB LDS, doubled LDS read bandwidth, loads from
 //          global memory straight into LDS (LDS-DMA) of up to 128 bits per lane, LDS reads with transpose.
+//  [AMDGPU] LLVM, llvm/docs/AMDGPUUsage.rst, "Memory Model GFX942" (and its code-sequence table, which
+//          gfx950 shares): the vector L1 is per CU and write-through; SC0 / SC1 / both on a load or
+//          buffer_inv name workgroup / agent / system scope; "buffer_inv sc0 ... will invalidate the L1
+//          cache", buffer_inv sc1 (agent) and sc0 sc1 (system) follow acquires so that "following loads will
+//          not see stale global data"; nontemporal loads and stores set nt=1; atomics bypass the L1.
+//  [CACHEMB] MrRoy09/AMD-CDNA3-CacheBenchmarking (commit 90676cc), l2_coherence_tests/cache_latency_test
+//          readme.md, MI300X in SPX mode, one thread, s_memtime around global_load_dword + s_waitcnt vmcnt(0),
+//          mean of 256: cold 1212 cycles, L1 hit 112, nt load 224, sc1 load 224, load after buffer_inv sc1 212;
+//          load->load 127, store->load 208, store->load->load 116.
 //  fitted  chosen to fit the measured data named beside it (never per kernel).
 //  assumed plausible value without a product-specific public measurement; switchable here.
 #include "runtime/model/hardware.hpp"
@@ -255,7 +264,13 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"cache line, every level (bytes)", std::to_string(h.cache_line), "[CDNA3] (Infinity Cache line assumed equal)"},
       {"VMEM address cycles per instruction", std::to_string(h.vmem_issue_cycles), "assumed (16 lanes per cycle)"},
       {"vector L1 per CU: bytes / ways", std::to_string(h.l1_bytes) + " / " + std::to_string(h.l1_ways),
-       "[SPECS] 32 KiB; ways assumed; write-through, stores do not allocate (assumed)"},
+       "[SPECS] 32 KiB; ways assumed; write-through, stores do not allocate ([CACHEMB] MI300X: a store, then a load of its line takes the L2 time)"},
+      {"vector L1: a load with sc1 (agent/system scope) / with nt is served from the L2; buffer_inv sc0/sc1 empties the CU's L1",
+       std::string(h.l1_miss_on_sc1_load ? "yes" : "no") + " / " + (h.l1_miss_on_nt_load ? "yes" : "no") + "; " +
+           (h.l1_invalidated_by_buffer_inv ? "yes" : "no"),
+       std::string("[AMDGPU] memory model (scope bits; buffer_inv invalidates the L1); [CACHEMB] sc1 and nt loads and a load after "
+                   "buffer_inv sc1 take the L2 time on MI300X") +
+           (c4 ? " (gfx950: no CDNA4 measurement; assumed as on gfx942, LLVM uses one cache control for both)" : "") + "; switchable"},
       {"vector L1 bytes/clk per CU", num(h.l1_bytes_per_clk), c4 ? "[ROCPROF] gfx950 128 B/clk" : "assumed ([GCN] 64 B/clk)"},
       {"vector L1 hit latency (cycles)", std::to_string(h.l1_latency), "assumed"},
       {"scalar L1: bytes per CUs sharing it / bytes/clk", std::to_string(h.scalar_cache_bytes) + " per " + std::to_string(h.scalar_cache_cus) + " / " + num(h.scalar_bytes_per_clk),
