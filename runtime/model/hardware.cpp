@@ -56,7 +56,9 @@
 //  [CDNA4] AMD CDNA 4 architecture white paper: 160 KiB LDS, doubled LDS read bandwidth, loads from
 //          global memory straight into LDS (LDS-DMA) of up to 128 bits per lane, LDS reads with transpose.
 //  [AMDGPU] LLVM, llvm/docs/AMDGPUUsage.rst, "Memory Model GFX942" (and its code-sequence table, which
-//          gfx950 shares): the vector L1 is per CU and write-through; SC0 / SC1 / both on a load or
+//          gfx950 shares): the vector L1 is per CU, and no release sequence writes it back (agent
+//          release: buffer_wbl2 sc1, an L2 write-back, then s_waitcnt vmcnt(0)), i.e. stores pass
+//          through it; SC0 / SC1 / both on a load or
 //          buffer_inv name workgroup / agent / system scope; "buffer_inv sc0 ... will invalidate the L1
 //          cache", buffer_inv sc1 (agent) and sc0 sc1 (system) follow acquires so that "following loads will
 //          not see stale global data"; nontemporal loads and stores set nt=1; atomics bypass the L1.

@@ -113,8 +113,9 @@ struct Hardware {
   // Vector L1 policy (memory_hierarchy.cpp). LLVM's AMDGPUUsage, "Memory Model GFX942" (the cache
   // control LLVM also uses for gfx950): the SC1:SC0 bits of a load or buffer_inv give its scope
   // (SC0 workgroup, SC1 agent, both system); an agent- or system-scope load must see other CUs'
-  // stores, and buffer_inv sc0 / sc1 / sc0 sc1 "invalidate the L1 cache" (at wider scopes also
-  // non-local L2 lines, which a single-agent model does not hold). [CACHEMB] measured on MI300X: a
+  // stores; buffer_inv sc0 "will invalidate the L1 cache", and buffer_inv sc1 / sc0 sc1 end the agent
+  // and system acquires so that following loads "will not see stale global data" (at those scopes
+  // also non-local L2 lines, which a single-agent model does not hold). [CACHEMB] measured on MI300X: a
   // global_load ... sc1 and a ... nt take the L2 hit time (224 cycles against 112 for an L1 hit), and
   // a load after buffer_inv sc1 as well (212). Each rule switchable:
   bool l1_miss_on_sc1_load = true;          // a load with SC1 set is served from the L2 (or beyond), not kept in the L1
