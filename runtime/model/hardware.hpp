@@ -104,11 +104,23 @@ struct Hardware {
   int vmem_issue_cycles = 4;     // address unit: 16 lanes per cycle for a wave64 instruction
   int xcds = 8;                  // accelerator dies; workgroup i runs on XCD i mod xcds
   int cus_per_xcd = 0;           // workgroup i's CU in its XCD: (i / xcds) mod cus_per_xcd
-  // Vector L1 (per CU): write-through, a store does not allocate.
+  // Vector L1 (per CU): write-through, a store does not allocate ([CACHEMB]: a load after a store to a
+  // line the L1 did not hold takes the L2 time, the next load the L1 time).
   uint32_t l1_bytes = 32768;
   int l1_ways = 16;
   double l1_bytes_per_clk = 64;  // data return per CU (hits and misses alike)
   int l1_latency = 120;          // cycles, load issue to data for an L1 hit
+  // Vector L1 policy (memory_hierarchy.cpp). LLVM's AMDGPUUsage, "Memory Model GFX942" (the cache
+  // control LLVM also uses for gfx950): the SC1:SC0 bits of a load or buffer_inv give its scope
+  // (SC0 workgroup, SC1 agent, both system); an agent- or system-scope load must see other CUs'
+  // stores; buffer_inv sc0 "will invalidate the L1 cache", and buffer_inv sc1 / sc0 sc1 end the agent
+  // and system acquires so that following loads "will not see stale global data" (at those scopes
+  // also non-local L2 lines, which a single-agent model does not hold). [CACHEMB] measured on MI300X: a
+  // global_load ... sc1 and a ... nt take the L2 hit time (224 cycles against 112 for an L1 hit), and
+  // a load after buffer_inv sc1 as well (212). Each rule switchable:
+  bool l1_miss_on_sc1_load = true;          // a load with SC1 set is served from the L2 (or beyond), not kept in the L1
+  bool l1_miss_on_nt_load = true;           // a load with NT set likewise ([CACHEMB] only; AMDGPUUsage: nontemporal = nt=1)
+  bool l1_invalidated_by_buffer_inv = true;  // buffer_inv with SC0 or SC1 empties the issuing CU's vector L1
   // Scalar L1 (shared by `scalar_cache_cus` CUs): capacity and rate listed; scalar loads take
   // `smem_latency` (not simulated line by line).
   uint32_t scalar_cache_bytes = 16384;

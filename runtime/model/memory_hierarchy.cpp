@@ -66,6 +66,11 @@ class Cache {
     dirty_[victim] = uint8_t(dirty);
     return r;
   }
+  // Drops every line (a cache without dirty lines: the write-through vector L1).
+  void invalidate() {
+    std::fill(tag_.begin(), tag_.end(), 0);
+    std::fill(stamp_.begin(), stamp_.end(), 0);  // empty ways are the first victims
+  }
   template <class F>
   void for_each_dirty(F f) const {
     for (size_t i = 0; i < tag_.size(); ++i)
@@ -86,6 +91,16 @@ class Cache {
   uint64_t clock_ = 0;
 };
 
+// The vector L1 policy of gfx94x/gfx950 (Hardware, "Vector L1 policy"; AMDGPUUsage "Memory Model GFX942"):
+// a load at agent or system scope (SC1) or a non-temporal one (NT) is served past the L1 and not kept
+// in it; buffer_inv at workgroup scope or wider (SC0 or SC1) empties the issuing CU's L1.
+bool load_misses_l1(const Hardware& hw, uint8_t bits) {
+  return (hw.l1_miss_on_sc1_load && (bits & sim::kCacheSc1)) || (hw.l1_miss_on_nt_load && (bits & sim::kCacheNt));
+}
+bool l1_invalidated_by(const Hardware& hw, uint8_t bits) {
+  return hw.l1_invalidated_by_buffer_inv && (bits & (sim::kCacheSc0 | sim::kCacheSc1));
+}
+
 struct Stream {
   uint64_t workgroup = 0;
   int wave = 0;
@@ -98,13 +113,20 @@ sim::LineWave lines_of(const sim::Recording& rec, const sim::RecordedWave& w, in
   sim::LineWave lw;
   for (const sim::RecordedStep& st : w.steps) {
     const sim::RecordedOp& op = rec.ops[st.op];
-    if (op.unit != isa::Unit::VMEM || !st.addr_count) continue;
+    if (op.unit != isa::Unit::VMEM) continue;
+    if (op.cache_bits & sim::kCacheInvalidate) {  // an access without lines, as record_lines makes it
+      lw.access_end.push_back(uint32_t(lw.lines.size()));
+      lw.access_bits.push_back(op.cache_bits);
+      continue;
+    }
+    if (!st.addr_count) continue;
     const uint64_t written = op.info && (op.info->is_store || op.info->is_atomic) ? 1 : 0;
     sim::StepAddressBuffer buf;
     const size_t first = lw.lines.size();
     append_cache_lines(sim::step_addresses(w, st, buf), op.lane_bytes, line, lw.lines);
     for (size_t i = first; i < lw.lines.size(); ++i) lw.lines[i] = lw.lines[i] << 1 | written;
     lw.access_end.push_back(uint32_t(lw.lines.size()));
+    lw.access_bits.push_back(op.cache_bits);
   }
   return lw;
 }
@@ -203,6 +225,9 @@ MemoryModel simulate_memory(const sim::Recording& rec, const Hardware& hw) {
       Cache& c1 = *caches[si].first;
       Cache& c2 = *caches[si].second;
       std::vector<MemLevel>* out = s.recorded >= 0 ? &m.levels[size_t(s.recorded)] : nullptr;
+      const uint8_t bits = k < lw.access_bits.size() ? lw.access_bits[k] : 0;
+      if ((bits & sim::kCacheInvalidate) && l1_invalidated_by(hw, bits)) c1.invalidate();
+      const bool past_l1 = load_misses_l1(hw, bits);
       for (uint32_t i = k ? lw.access_end[k - 1] : 0; i < lw.access_end[k]; ++i) {
         const uint64_t ln = lw.lines[i] >> 1;
         const bool written = lw.lines[i] & 1;
@@ -213,7 +238,7 @@ MemoryModel simulate_memory(const sim::Recording& rec, const Hardware& hw) {
           const Cache::Result r = c2.access(ln, true);
           if (r.evicted_dirty) write_back_to_mall(r.evicted);
           lv = r.hit && r.was_dirty ? MemLevel::L2 : MemLevel::Hbm;
-        } else if (c1.access(ln, false).hit) {
+        } else if (!past_l1 && c1.access(ln, false).hit) {
           t.l1_hit_bytes += L;
           lv = MemLevel::L1;
         } else {

@@ -8,8 +8,11 @@
 // access before any (k+1)-th), so lines shared by workgroups resident at the same time
 // are fetched once per XCD from the Infinity Cache and once from HBM.
 //
-// Reads allocate in every level (LRU, set-associative). Stores go through the L1
-// (no allocate) into the L2, which allocates the line dirty without a fetch; a dirty line
+// Reads allocate in every level (LRU, set-associative), except that a load whose cache-policy
+// bits send it past the vector L1 (Hardware::l1_miss_on_sc1_load, l1_miss_on_nt_load) neither
+// looks the L1 up nor allocates in it; a buffer_inv at workgroup scope or wider empties its CU's
+// L1 (Hardware::l1_invalidated_by_buffer_inv). Stores go through the L1 without allocating
+// (write-no-allocate) into the L2, which allocates the line dirty without a fetch; a dirty line
 // leaving the L2 is written to the Infinity Cache, one leaving that is written to HBM,
 // and every dirty line still cached when the traced workgroups end is written back too:
 // every written line costs its HBM write once. Caches start empty (inputs in HBM).

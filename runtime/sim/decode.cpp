@@ -403,7 +403,9 @@ void apply_mods_word(const std::string& w, Op& op, bool& ok) {
   else if (key == "row_mask" && parse_int(val, iv)) op.row_mask = uint8_t(iv);
   else if (key == "bank_mask" && parse_int(val, iv)) op.bank_mask = uint8_t(iv);
   else if (key == "bound_ctrl") op.bound_ctrl = true;
-  else if (key == "sc0" || key == "sc1" || key == "nt" || key == "glc" || key == "slc") {}
+  else if (key == "sc0" || key == "glc") {}  // read where needed (dest_count); op.sc0 comes from the shared parser
+  else if (key == "sc1" || key == "slc") op.sc1 = true;
+  else if (key == "nt") op.nt = true;
   else if (key == "format") {}  // MTBUF: read from the encoding instead (Op::imm, see decode_kernel)
   else ok = false;
     }
@@ -647,6 +649,8 @@ void bind_op(Op& op, const Form& f, const Registry& reg, const DecodedKernel& dk
     op.offset = m.offset; op.offset0 = m.offset0; op.offset1 = m.offset1;
     op.clamp = m.clamp; op.lds = m.lds; op.offen = m.offen; op.idxen = m.idxen; op.omod = m.omod;
     op.sc0 = m.sc0;
+    op.sc1 = m.sc1;
+    op.nt = m.nt;
     op.op_sel = m.op_sel; op.neg_lo = m.neg_lo; op.neg_hi = m.neg_hi;
     if (m.op_sel_hi_set) op.op_sel_hi = m.op_sel_hi, op.op_sel_hi_set = true;
     op.cbsz = m.cbsz; op.abid = m.abid; op.blgp = m.blgp;

@@ -96,6 +96,7 @@ void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint
     ro.blgp = op.blgp;
     ro.lds_dma = memory_is_lds_dma(op);
     ro.clock = clock_kind(op.info);
+    ro.cache_bits = cache_bits(op);
     r.ops.push_back(std::move(ro));
   }
   L.rec = &r;
@@ -197,7 +198,20 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op) {
                 "sim::Options::instruction_budget, cdnajit run --max-instructions; or raise the cap)");
 }
 
+uint8_t cache_bits(const Op& op) {
+  if (op.unit != isa::Unit::VMEM) return 0;
+  const bool invalidate = op.info && isa::is(*op.info, isa::Opcode::buffer_inv);
+  return uint8_t((op.sc0 ? kCacheSc0 : 0) | (op.sc1 ? kCacheSc1 : 0) | (op.nt ? kCacheNt : 0) |
+                 (invalidate ? kCacheInvalidate : 0));
+}
+
 void record_lines(LineWave& lw, Wave& w, const Op& op, uint32_t line_bytes) {
+  const uint8_t bits = cache_bits(op);
+  if (bits & kCacheInvalidate) {  // no lines: the model invalidates the wave's CU's caches the bits name
+    lw.access_end.push_back(uint32_t(lw.lines.size()));
+    lw.access_bits.push_back(bits);
+    return;
+  }
   uint64_t a[128];
   const int n = memory_addresses(w, op, a);
   if (!n) return;
@@ -211,6 +225,7 @@ void record_lines(LineWave& lw, Wave& w, const Op& op, uint32_t line_bytes) {
   std::sort(lw.lines.begin() + std::ptrdiff_t(first), lw.lines.end());
   lw.lines.erase(std::unique(lw.lines.begin() + std::ptrdiff_t(first), lw.lines.end()), lw.lines.end());
   lw.access_end.push_back(uint32_t(lw.lines.size()));
+  lw.access_bits.push_back(bits);
 }
 
 }  // namespace cdnajit::sim

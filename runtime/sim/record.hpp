@@ -18,6 +18,11 @@ namespace cdnajit::sim {
 
 struct DecodedKernel;
 
+// A VMEM instruction's cache-policy fields (gfx94x/gfx950 SC0, SC1, NT) and whether it is a cache
+// invalidate (buffer_inv), as recorded for the timing model; what they do to the caches is the
+// model's (runtime/model/memory_hierarchy.cpp, Hardware).
+enum CacheBits : uint8_t { kCacheSc0 = 1, kCacheSc1 = 2, kCacheNt = 4, kCacheInvalidate = 8 };
+
 // Static facts of one instruction of the kernel (index = instruction index).
 struct RecordedOp {
   uint32_t pc = 0;                        // byte offset from the kernel entry
@@ -29,6 +34,7 @@ struct RecordedOp {
   uint8_t cbsz = 0, blgp = 0;             // MFMA format fields (gfx950 f8f6f4: the pass count depends on them)
   bool lds_dma = false;                   // global/buffer load that writes LDS
   ClockKind clock = ClockKind::None;      // s_memtime / s_memrealtime (the model reports their issue cycles)
+  uint8_t cache_bits = 0;                 // VMEM: CacheBits
 };
 
 inline constexpr uint64_t kNoAddress = ~0ull;
@@ -84,10 +90,12 @@ bool affine_addresses(const uint64_t* a, uint64_t out[kAffineWords]);
 
 // Global-memory cache lines one wave touched, for the memory-hierarchy model
 // (runtime/model/memory_hierarchy.hpp): per VMEM access with addresses, its distinct
-// lines in increasing order, each stored as (line index << 1) | written.
+// lines in increasing order, each stored as (line index << 1) | written. A cache invalidate
+// (kCacheInvalidate) is an access without lines.
 struct LineWave {
   std::vector<uint64_t> lines;
   std::vector<uint32_t> access_end;  // lines[access_end[i-1] .. access_end[i]) belong to access i
+  std::vector<uint8_t> access_bits;  // CacheBits of access i (missing entries: 0)
 };
 
 // The default cap on a recording's steps and addresses: a kernel that loops without end (or far

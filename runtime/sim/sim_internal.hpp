@@ -66,6 +66,7 @@ struct Op {
   int32_t offset = 0, offset0 = 0, offset1 = 0;
   bool clamp = false, lds = false, offen = false, idxen = false, e64 = false, sdwa = false;
   bool sc0 = false;  // sc0 / glc (SMEM atomics: return the pre-op value in sdata)
+  bool sc1 = false, nt = false;  // gfx94x/gfx950 cache policy (scope, non-temporal): read by the timing model only
   uint8_t omod = 0, op_sel = 0, op_sel_hi = 7, neg_lo = 0, neg_hi = 0, cbsz = 0, abid = 0, blgp = 0;
   bool op_sel_hi_set = false;  // op_sel_hi was written (absent means 7 for packed ops, 0 for v_fma_mix*)
   uint8_t sdwa_dst_sel = 6, sdwa_dst_unused = 0, sdwa_src_sel[2] = {6, 6};
@@ -418,6 +419,8 @@ void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint
 void record_step(RecordedWave& rw, Wave& w, const Op& op);
 // The global cache lines of a VMEM instruction (Recording::line_waves).
 void record_lines(LineWave& lw, Wave& w, const Op& op, uint32_t line_bytes);
+// A VMEM instruction's CacheBits (record.hpp); 0 for any other.
+uint8_t cache_bits(const Op& op);
 bool memory_is_lds_dma(const Op& op);
 // scratch_* instructions (the wave's private memory, not device memory).
 bool memory_is_scratch(const Op& op);
