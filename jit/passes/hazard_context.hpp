@@ -124,6 +124,12 @@ struct HazardNeed {
 
 struct HazardRule {
   const char* name;
+  // Whether the rule can find a hazard at an instruction with these facts: its consumer class
+  // ("an MFMA", "a VALU"), from the instruction alone. The pass works this out once per distinct
+  // instruction and runs check() only where it holds (check() assumes it): asking every rule at
+  // every instruction, most of them to answer "not my kind of instruction", was most of the
+  // pass's calls.
+  bool (*consumer)(const InstFacts& facts);
   // Appends what `consumer` still needs (missing > 0 only).
   void (*check)(const HazardContext& ctx, size_t consumer, std::vector<HazardNeed>& out);
 };
