@@ -770,7 +770,8 @@ void print_instruction_to(std::string& s, const MachineInst& mi) {
   // Operands.
   for (size_t i = 0; i < mi.operands.size(); ++i) {
     const Operand& o = mi.operands[i];
-    s.append(i ? ", " : " ");
+    if (i) s += ',';  // two characters, not append(const char*): a strlen and a call per operand
+    s += ' ';
     if (o.kind == Operand::Kind::Reg && !o.abs && !o.neg) {  // the common case, without a temporary
       append_register(s, o);
       continue;
