@@ -30,6 +30,7 @@ struct InstFacts {
        vmem = false, lds_dma = false, vcmpx = false, dpp = false, sdwa = false;
   std::optional<UnitRange> op0;  // explicit register operand 0 (an MFMA's destination)
   std::optional<UnitRange> op3;  // explicit register operand 3 (an MFMA's SrcC)
+  bool reads_m0 = false;         // reads m0 (explicitly or implicitly)
 };
 
 // Which instructions a rule's matcher can accept as a source. A search for MFMA sources steps

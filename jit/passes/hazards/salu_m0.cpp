@@ -10,10 +10,9 @@ namespace cdnajit::passes::hazards {
 namespace {
 
 // The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
-bool consumer(const InstFacts& f) { return !f.salu; }
+bool consumer(const InstFacts& f) { return !f.salu && f.reads_m0; }
 
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.access[i].reads(kM0Unit)) return;
   auto salu_writes_m0 = [&ctx](size_t j) { return when(ctx.is(j).salu && ctx.access[j].writes(kM0Unit), 1); };
   need_if(ctx, i, 1, salu_writes_m0, [&] { return std::string("SALU writes m0, which this instruction reads"); }, out);
 }
