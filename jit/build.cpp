@@ -88,11 +88,10 @@ KernelDescriptorSpec descriptor_spec(const Kernel::Impl& k, const regalloc::Allo
 
 // One .s line per machine instruction; label lines unindented. An instruction equal to an
 // earlier one (first_same[i] < i) copies that one's text, then adds its own comment.
-// Written into `body` (cleared first; its capacity is kept).
+// Appended to `body` (its caller reserves kBodyBytesPerEntry per entry: grown once, not by doubling).
+constexpr size_t kBodyBytesPerEntry = 96;  // a line with its comment
 void render_body(const std::vector<isa::MachineInst>& prog, const std::vector<uint32_t>& first_same,
                  std::vector<int>* line_to_inst, std::string& body) {
-  body.clear();
-  body.reserve(prog.size() * 96);  // a line with its comment: grown once, not by doubling
   if (line_to_inst) line_to_inst->reserve(line_to_inst->size() + prog.size());
   thread_local std::vector<std::pair<size_t, size_t>> text_at;  // per entry: where its instruction text is in `body`
   text_at.resize(prog.size());
@@ -235,17 +234,16 @@ struct BuildPipeline {
     // The .s text: always for the text encoder, the cache key and error messages;
     // otherwise only when asked for.
     std::vector<int> line_to_inst;
-    // This thread's buffer for the body, reused by every build (as prog_buffer): the body is
-    // copied into the returned text, so a fresh string per build only added its page faults
-    // and, past the reserve, a grown copy.
-    thread_local std::string body_buffer;
-    std::string& body = body_buffer;
+    // The body is written straight into the returned text (it was built in a buffer of its own
+    // and copied in: hundreds of KB per build).
+    size_t body_at = 0;
     bool have_text = false;
     auto render_text = [&] {
       if (have_text) return;
       add_comments(k, prog);
-      render_body(prog, first_same, &line_to_inst, body);
-      r.assembly = render_kernel_file(spec, body);
+      body_at = render_kernel_file_to(r.assembly, spec, prog.size() * kBodyBytesPerEntry, [&](std::string& out) {
+        render_body(prog, first_same, &line_to_inst, out);
+      });
       have_text = true;
     };
     if (opts.keep_assembly || opts.encoder == Encoder::Text) render_text();
@@ -289,7 +287,7 @@ struct BuildPipeline {
         r.stats.ms_assemble = ms_since(t);
         if (!ar.ok) {
           render_text();
-          throw Error(map_diagnostics(k, ar, r.assembly, body, prog, line_to_inst));
+          throw Error(map_diagnostics(k, ar, r.assembly, body_at, prog, line_to_inst));
         }
         t = Clock::now();
         r.code_object = link(ar.object, k.arch, opts.linker, r.stats);
@@ -339,9 +337,8 @@ struct BuildPipeline {
 
   // LLVM's messages with each line traced back to the builder call site.
   static std::string map_diagnostics(const Kernel::Impl& k, const AsmResult& ar, const std::string& text,
-                                     const std::string& body, const std::vector<isa::MachineInst>& prog,
+                                     size_t body_pos, const std::vector<isa::MachineInst>& prog,
                                      const std::vector<int>& line_to_inst) {
-    size_t body_pos = text.find(body);
     int first_body_line = 1 + int(std::count(text.begin(), text.begin() + long(body_pos), '\n'));
     std::string msg = fmt::format("LLVM MC rejected kernel '{}' for {}:\n", k.name, arch_name(k.arch));
     for (const AsmDiagnostic& d : ar.diagnostics) {

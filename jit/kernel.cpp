@@ -441,7 +441,13 @@ void append(Kernel::Impl& impl, const isa::InstrInfo& info, std::vector<Opnd> op
 }  // namespace
 
 void Kernel::emit(std::string_view mnemonic, std::vector<Opnd> ops, std::source_location loc) {
-  const isa::InstrInfo* info = isa::find(mnemonic);
+  // The row of the mnemonic this thread looked up last, compared by its text: a generator emits
+  // the same instruction by name in a loop (a GEMM's ~1000 MFMAs), and hashing the name for the
+  // table's map each time cost more than comparing it with the previous one.
+  thread_local std::string last_mnemonic;
+  thread_local const isa::InstrInfo* last_info = nullptr;
+  const isa::InstrInfo* info = last_info && mnemonic == last_mnemonic ? last_info : isa::find(mnemonic);
+  if (info && info != last_info) last_mnemonic = mnemonic, last_info = info;
   if (!info)
     throw Error(fmt::format("{}: '{}' is not in the instruction table{}; use Kernel::raw() for instructions the table lacks",
                             where(loc), mnemonic, isa::did_you_mean(mnemonic)));

@@ -68,6 +68,7 @@ void to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t,
   // Pass 1: block boundaries and the block each label starts.
   std::vector<int> label_block(k.label_names.size(), -1);
   std::vector<int> block_of(k.program.size());
+  std::vector<char> ends(k.program.size());  // ends_block() of each entry, for pass 2 (two table lookups each)
   int cur = 0;
   bool cur_empty = true;
   for (size_t i = 0; i < k.program.size(); ++i) {
@@ -79,7 +80,8 @@ void to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t,
     block_of[i] = cur;
     if (in.is_label()) label_block[in.label] = cur;
     else if (in.info || !in.raw_text.empty()) cur_empty = false;
-    if (ends_block(in)) {
+    ends[i] = ends_block(in);
+    if (ends[i]) {
       ++cur;
       cur_empty = true;
     }
@@ -135,7 +137,7 @@ void to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t,
         add(in.raw_regs[j], def);
       }
     }
-    if (ends_block(in)) {
+    if (ends[i]) {
       std::string_view m = in.info->mnemonic;
       if (!is_op(in, Opcode::s_endpgm)) {
         const Label& l = std::get<Label>(in.ops.at(0).v);
@@ -149,16 +151,19 @@ void to_regalloc_function(const Kernel::Impl& k, std::vector<std::pair<uint32_t,
         b.succs.push_back(uint32_t(block_of[i] + 1));
     }
   }
-  // Fall-through edges.
+  // Fall-through edges. Each block's last instruction (not a label or comment), found in one
+  // pass: searching the program backwards from its end for every block cost blocks x entries.
+  std::vector<long> last_of_block(f.blocks.size(), -1);
+  for (size_t i = 0; i < k.program.size(); ++i) {
+    const IrInst& in = k.program[i];
+    if (!in.is_label() && (in.info || !in.raw_text.empty())) last_of_block[size_t(block_of[i])] = long(i);
+  }
   for (size_t bi = 0; bi + 1 < f.blocks.size(); ++bi) {
     // A block falls through unless its last instruction is an unconditional branch or s_endpgm.
     bool falls = true;
-    for (size_t i = k.program.size(); i-- > 0;) {
-      if (size_t(block_of[i]) != bi) continue;
-      const IrInst& in = k.program[i];
-      if (in.is_label() || (!in.info && in.raw_text.empty())) continue;
+    if (const long i = last_of_block[bi]; i >= 0) {
+      const IrInst& in = k.program[size_t(i)];
       if (is_op(in, Opcode::s_branch) || is_op(in, Opcode::s_endpgm)) falls = false;
-      break;
     }
     if (falls) {
       auto& s = f.blocks[bi].succs;

@@ -38,7 +38,7 @@ DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::Ma
   // The framing text, with one `.cdnajit_run` line per run of consecutive
   // directly encodable instructions; runs[i] lists the instructions of run i.
   std::string text(head);
-  using Item = std::pair<const McInstEncoder::Shape*, const isa::MachineInst*>;
+  using Item = std::pair<const McInstEncoder::Shape*, size_t>;  // the shape and the instruction's index
   std::vector<std::vector<Item>> runs;
   bool in_run = false;
   for (size_t i = 0; i < prog.size(); ++i) {
@@ -60,7 +60,7 @@ DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::Ma
         runs.emplace_back();
         in_run = true;
       }
-      runs.back().emplace_back(shape, &mi);
+      runs.back().emplace_back(shape, i);
       ++out.direct_insts;
     } else {
       isa::MachineInst bare = mi;
@@ -80,19 +80,33 @@ DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::Ma
   }
 
   const llvm::MCSubtargetInfo& sti = *arch_mc(arch).subtarget;
+  // The MCInst of each distinct instruction, filled from its template once: an instruction equal
+  // to an earlier one (first_same) is emitted from the earlier one's MCInst (equal instructions
+  // fill equal MCInsts; a label operand names the same symbol of this assembly's context).
+  // This thread's buffer, reused by every build; entries of an earlier build are overwritten
+  // before they are read (their label expressions belong to a context that is gone).
+  thread_local std::vector<llvm::MCInst> built_buffer;
+  std::vector<llvm::MCInst>& built = built_buffer;
+  size_t built_count = 0;
+  std::vector<int32_t> built_of(prog.size(), -1);  // per instruction: its entry in `built`
+  const std::vector<uint32_t>* same = first_same && first_same->size() == prog.size() ? first_same : nullptr;
   size_t next_run = 0;
   DirectiveHook hooks[2] = {{kRunDirective, [&](llvm::MCStreamer& streamer, llvm::MCContext& context, std::string& error) {
                        if (next_run >= runs.size()) {
                          error = "more instruction runs in the text than were prepared";
                          return true;
                        }
-                       llvm::MCInst inst;
-                       for (const auto& [shape, mi] : runs[next_run]) {
-                         if (!encoder.build(*shape, *mi, context, inst)) {
-                           error = "a register of '" + isa::print(*mi) + "' has no LLVM register number";
-                           return true;
+                       for (const auto& [shape, i] : runs[next_run]) {
+                         const size_t f = same && (*same)[i] < i ? (*same)[i] : i;
+                         if (built_of[f] < 0) {
+                           if (built_count == built.size()) built.emplace_back();
+                           if (!encoder.build(*shape, prog[i], context, built[built_count])) {
+                             error = "a register of '" + isa::print(prog[i]) + "' has no LLVM register number";
+                             return true;
+                           }
+                           built_of[f] = int32_t(built_count++);
                          }
-                         streamer.emitInstruction(inst, sti);
+                         streamer.emitInstruction(built[size_t(built_of[f])], sti);
                        }
                        ++next_run;
                        return false;

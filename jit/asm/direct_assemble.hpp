@@ -33,7 +33,7 @@ struct DirectAsmResult {
 // `validated`: the caller has run isa::validate on every instruction of `prog` already (the
 // builder does, to name call sites), so it is not run twice. `first_same`
 // (isa/same_instruction.hpp), if given: an instruction equal to an earlier one takes that one's
-// template without looking it up again.
+// template without looking it up again, and is emitted from that one's MCInst.
 DirectAsmResult assemble_direct(std::string_view head, const std::vector<isa::MachineInst>& prog,
                                 std::string_view tail, Arch arch, const KernelDescriptorSpec* metadata = nullptr,
                                 bool validated = false, const std::vector<uint32_t>* first_same = nullptr);

@@ -218,17 +218,25 @@ std::string render_amdgpu_metadata(std::span<const KernelDescriptorSpec> kernels
 }
 
 std::string render_kernel_file(const KernelDescriptorSpec& k, std::string_view body) {
-  // The small pieces first, then one allocation of the exact size: appending a large body
+  std::string s;
+  render_kernel_file_to(s, k, body.size(), [body](std::string& out) { out.append(body); });
+  return s;
+}
+
+size_t render_kernel_file_to(std::string& out, const KernelDescriptorSpec& k, size_t body_bytes,
+                             const std::function<void(std::string&)>& write_body) {
+  // The small pieces first, then one allocation for the whole file: appending a large body
   // (hundreds of KB) and then the tail made the string grow twice, each time a fresh copy.
   const std::string head = render_file_header(k.arch) + render_code_begin(k);
-  const bool newline = !body.empty() && body.back() != '\n';
   const std::string tail = render_code_end(k) + render_amdhsa_kernel(k) + render_amdgpu_metadata(std::span(&k, 1));
-  std::string s;
-  s.reserve(head.size() + body.size() + newline + tail.size());
-  s.append(head).append(body);
-  if (newline) s += '\n';
-  s += tail;
-  return s;
+  out.clear();
+  out.reserve(head.size() + body_bytes + 1 + tail.size());
+  out.append(head);
+  const size_t body_at = out.size();
+  write_body(out);
+  if (out.size() > body_at && out.back() != '\n') out += '\n';
+  out += tail;
+  return body_at;
 }
 
 std::string_view arg_access_name(ArgAccess a) {

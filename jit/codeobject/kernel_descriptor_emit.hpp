@@ -6,6 +6,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -95,5 +96,10 @@ std::string render_amdgpu_metadata(std::span<const KernelDescriptorSpec> kernels
 // A complete single-kernel file: header, code framing around `body` (one
 // instruction per line, already in final syntax), descriptor and metadata.
 std::string render_kernel_file(const KernelDescriptorSpec& k, std::string_view body);
+// The same file written into `out` (replacing its text), the body appended in place by
+// `write_body(out)` (a large body is then not built elsewhere and copied in); `body_bytes` is
+// an estimate of its size, reserved with the rest. Returns where the body starts in `out`.
+size_t render_kernel_file_to(std::string& out, const KernelDescriptorSpec& k, size_t body_bytes,
+                             const std::function<void(std::string&)>& write_body);
 
 }  // namespace cdnajit

@@ -198,10 +198,9 @@ std::optional<uint32_t> parse_float_bits(std::string_view t) {
   return bits;
 }
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
+std::string hex(uint64_t v) {  // "0x" and lowercase digits, as printf's %llx
+  char buf[24] = {'0', 'x'};
+  return std::string(buf, std::to_chars(buf + 2, buf + sizeof buf, v, 16).ptr);
 }
 
 // [1,0,1] -> bit mask, bit i = element i.
@@ -218,9 +217,12 @@ std::optional<uint8_t> parse_bit_list(std::string_view t) {
 }
 
 std::string bit_list(uint8_t bits, int n) {
-  std::string s = "[";
-  for (int i = 0; i < n; ++i) s += std::string(i ? "," : "") + ((bits >> i) & 1 ? "1" : "0");
-  return s + "]";
+  if (n <= 0) return "[]";
+  std::string s(size_t(2 * n + 1), ',');  // '[', n digits with commas between, ']': written in place
+  s.front() = '[';
+  for (int i = 0; i < n; ++i) s[size_t(1 + 2 * i)] = (bits >> i) & 1 ? '1' : '0';
+  s.back() = ']';
+  return s;
 }
 
 // ---------------------------------------------------------------- instruction classes
@@ -770,7 +772,8 @@ void print_instruction_to(std::string& s, const MachineInst& mi) {
   // Operands.
   for (size_t i = 0; i < mi.operands.size(); ++i) {
     const Operand& o = mi.operands[i];
-    s.append(i ? ", " : " ");
+    if (i) s += ',';  // two characters, not append(const char*): a strlen and a call per operand
+    s += ' ';
     if (o.kind == Operand::Kind::Reg && !o.abs && !o.neg) {  // the common case, without a temporary
       append_register(s, o);
       continue;

@@ -40,6 +40,12 @@ bool is_source_only(SpecialReg r) { return r >= SpecialReg::SRC_SHARED_BASE; }
 // The 64-bit aperture values also read as one dword in a 32-bit source slot (LLVM accepts
 // v_mov_b32 v0, src_shared_base as well as s_mov_b64 s[0:1], src_shared_base).
 bool is_aperture(SpecialReg r) { return r >= SpecialReg::SRC_SHARED_BASE && r <= SpecialReg::SRC_PRIVATE_LIMIT; }
+// The message of a width mismatch, out of line: the test itself (every register operand of every
+// instruction the builder checks) then stays small enough to be inlined where it is asked.
+[[gnu::noinline]] bool wrong_width(int dwords, int w, std::string& why) {
+  why = "is " + std::to_string(dwords) + " dword(s) wide but must be " + std::to_string(w);
+  return false;
+}
 }  // namespace
 
 bool is_inline_in_slot(const InstrInfo& info, const OperandSpec& s, bool is_int, int64_t imm) {
@@ -95,13 +101,7 @@ bool operand_fits_slot(const InstrInfo& info, const OperandSpec& s, const Operan
   }
   const bool sreg = o.cls == C::Sgpr || o.cls == C::Special;
   const bool vreg = o.cls == C::Vgpr, areg = o.cls == C::Agpr, is_const = o.cls == C::Const;
-  auto width = [&](int w) {
-    if (w && o.dwords != w) {
-      why = "is " + std::to_string(o.dwords) + " dword(s) wide but must be " + std::to_string(w);
-      return false;
-    }
-    return true;
-  };
+  auto width = [&](int w) { return !w || o.dwords == w || wrong_width(o.dwords, w, why); };
   if (s.is_def && !(o.cls == C::Sgpr || vreg || areg || o.cls == C::Special)) {
     why = "is written, so it must be a register";
     return false;

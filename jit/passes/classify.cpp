@@ -108,10 +108,11 @@ int wait_states_of(const isa::MachineInst& mi) {
 }
 
 BranchKind branch_kind(const isa::MachineInst& mi) {
-  if (is_label(mi)) return BranchKind::None;
-  if (has_class(mi, isa::kClassCondBranch)) return BranchKind::Cond;
-  if (has_class(mi, isa::kClassBranch)) return BranchKind::Uncond;
-  if (has_class(mi, isa::kClassTerminator)) return BranchKind::End;
+  if (is_label(mi) || !mi.info) return BranchKind::None;
+  const uint32_t classes = isa::classes_of(*mi.info);  // one table lookup for the three tests
+  if (classes & isa::kClassCondBranch) return BranchKind::Cond;
+  if (classes & isa::kClassBranch) return BranchKind::Uncond;
+  if (classes & isa::kClassTerminator) return BranchKind::End;
   return BranchKind::None;
 }
 

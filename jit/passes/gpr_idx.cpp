@@ -37,10 +37,11 @@ std::vector<uint8_t> gpr_idx_enables(const std::vector<isa::MachineInst>& progra
                                      const std::vector<Access>& access) {
   std::vector<uint8_t> in(program.size(), 0);
   bool any = false;
-  for (const auto& mi : program)
-    if (mi.info && (isa::opcode_of(*mi.info) == isa::Opcode::s_set_gpr_idx_on || isa::opcode_of(*mi.info) == isa::Opcode::s_setreg_b32 ||
-                    isa::opcode_of(*mi.info) == isa::Opcode::s_setreg_imm32_b32))
-      any = true;
+  for (const auto& mi : program) {
+    if (!mi.info) continue;
+    const isa::Opcode op = isa::opcode_of(*mi.info);  // once per instruction, not once per opcode compared
+    any = any || op == isa::Opcode::s_set_gpr_idx_on || op == isa::Opcode::s_setreg_b32 || op == isa::Opcode::s_setreg_imm32_b32;
+  }
   if (!any) return in;
   // Forward dataflow over blocks; off at the kernel entry (MODE's reset value), enables unknown.
   std::vector<uint8_t> out(cfg.blocks.size(), 0);

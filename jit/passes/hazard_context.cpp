@@ -24,6 +24,7 @@ void set_instruction_facts(InstFacts& f, const isa::MachineInst& mi, const Acces
   f.sdwa = is_sdwa(mi);
   f.op0 = explicit_operand(a, 0);
   f.op3 = explicit_operand(a, 3);
+  f.reads_m0 = a.reads(kM0Unit);
 }
 
 InstFacts all_facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {

@@ -30,6 +30,7 @@ struct InstFacts {
        vmem = false, lds_dma = false, vcmpx = false, dpp = false, sdwa = false;
   std::optional<UnitRange> op0;  // explicit register operand 0 (an MFMA's destination)
   std::optional<UnitRange> op3;  // explicit register operand 3 (an MFMA's SrcC)
+  bool reads_m0 = false;         // reads m0 (explicitly or implicitly)
 };
 
 // Which instructions a rule's matcher can accept as a source. A search for MFMA sources steps
@@ -124,6 +125,12 @@ struct HazardNeed {
 
 struct HazardRule {
   const char* name;
+  // Whether the rule can find a hazard at an instruction with these facts: its consumer class
+  // ("an MFMA", "a VALU"), from the instruction alone. The pass works this out once per distinct
+  // instruction and runs check() only where it holds (check() assumes it): asking every rule at
+  // every instruction, most of them to answer "not my kind of instruction", was most of the
+  // pass's calls.
+  bool (*consumer)(const InstFacts& facts);
   // Appends what `consumer` still needs (missing > 0 only).
   void (*check)(const HazardContext& ctx, size_t consumer, std::vector<HazardNeed>& out);
 };

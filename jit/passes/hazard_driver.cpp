@@ -8,9 +8,11 @@
 // Inserted nops are split into `s_nop 7` chunks (8 wait states each) as LLVM does,
 // although gfx9 encodes up to s_nop 15.
 #include <algorithm>
+#include <bit>
 #include <string>
 
 #include "jit/passes/analysis_view.hpp"
+#include "jit/isa/error.hpp"
 #include "jit/isa/opcode.hpp"
 #include "jit/passes/classify.hpp"
 #include "jit/passes/gpr_idx.hpp"
@@ -92,14 +94,33 @@ Report run_hazards(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
       by_content && first_same && first_same->size() == program.size() ? first_same : nullptr;
   const HazardContext ctx(view, arch, cfg, access, extra, same);
 
+  // The rules whose consumer class each instruction is in, as bits in rule order: worked out once
+  // per distinct instruction (facts of equal instructions are equal: HazardContext shares them).
+  const std::vector<HazardRule>& rules = hazard_rules();
+  if (rules.size() > 32) throw Error("internal: more than 32 hazard rules; widen the rule mask in run_hazards");
+  thread_local std::vector<uint32_t> rules_at_buffer;  // reused by every build, as access_buffer
+  std::vector<uint32_t>& rules_at = rules_at_buffer;
+  rules_at.resize(view.size());
+  for (size_t i = 0; i < view.size(); ++i) {
+    if (same && (*same)[i] != i) {
+      rules_at[i] = rules_at[(*same)[i]];
+      continue;
+    }
+    uint32_t mask = 0;
+    for (size_t r = 0; r < rules.size(); ++r)
+      if (rules[r].consumer(ctx.is(i))) mask |= uint32_t(1) << r;
+    rules_at[i] = mask;
+  }
+
   std::vector<HazardNeed> needs;
   for (size_t i = 0; i < view.size(); ++i) {
-    if (ctx.is(i).label || access[i].unknown) continue;
+    if (ctx.is(i).label || access[i].unknown || !rules_at[i]) continue;
     // Every rule measures from the program as it is before instruction i (extra[i] is
     // still 0 here), so their needs are comparable and the largest one is the answer.
     int most = 0;
     std::string reason;
-    for (const HazardRule& rule : hazard_rules()) {
+    for (uint32_t m = rules_at[i]; m; m &= m - 1) {  // in rule order
+      const HazardRule& rule = rules[size_t(std::countr_zero(m))];
       needs.clear();
       rule.check(ctx, i, needs);
       for (const HazardNeed& n : needs) {

@@ -2,6 +2,7 @@
 // units an instruction reads and writes. Shared by the wait-count and hazard passes.
 #pragma once
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,11 @@ struct UnitSet {
       u += k;
     }
     return false;
+  }
+  bool intersects(const UnitSet& o) const {
+    uint64_t any = 0;
+    for (size_t w = 0; w < std::size(words); ++w) any |= words[w] & o.words[w];
+    return any != 0;
   }
 };
 

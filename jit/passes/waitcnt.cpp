@@ -141,8 +141,11 @@ Report run_waitcnt(std::vector<isa::MachineInst>& program, Arch arch, Mode mode,
   std::vector<Access>& access = access_buffer;
   access.clear();
   access.reserve(view.size());
-  for (size_t i = 0; i < view.size(); ++i)
-    access.push_back(same && (*same)[i] != i ? access[(*same)[i]] : access_of(view[i]));
+  for (size_t i = 0; i < view.size(); ++i) {
+    // Copied in place (a conditional expression of the two would copy into a temporary first).
+    if (same && (*same)[i] != i) access.push_back(access[(*same)[i]]);  // reserved: no reallocation
+    else access.push_back(access_of(view[i]));
+  }
   set_barrier_release(view, access, release);
   // VGPR indexing: the whole reachable range (by position: equal instructions may differ after it).
   const bool widened = widen_gpr_indexed(view, cfg, access) > 0;

@@ -17,6 +17,10 @@ struct InstFacts {
   enum Kind : uint8_t { kSkip, kWait, kEnd, kOther } kind = kOther;
   WaitFields wait;  // kWait: the fields of the program's s_waitcnt
   IssueInfo issue;
+  // kOther: the entry of `touched` holding every unit the instruction reads or writes (-1: raw
+  // text, whose units are unknown). Most instructions touch no unit with a write in flight, and
+  // one intersection of two sets tells, where wait_needed() would look at each range in turn.
+  int32_t touched = -1;
 };
 
 InstFacts facts_of(const isa::MachineInst& mi) {
@@ -37,7 +41,8 @@ InstFacts facts_of(const isa::MachineInst& mi) {
 }
 
 // Transfer function of one instruction; a need names the units it protects.
-Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bool apply_needed) {
+Step transfer(Brackets& s, const InstFacts& f, const std::vector<UnitSet>& touched, const Access& a, size_t index,
+              bool apply_needed) {
   Step st;
   switch (f.kind) {
     case InstFacts::kSkip: return st;
@@ -46,6 +51,9 @@ Step transfer(Brackets& s, const InstFacts& f, const Access& a, size_t index, bo
       s.apply(f.wait);
       return st;
     case InstFacts::kOther:
+      // Nothing it touches in flight: wait_needed() would find nothing (exactly: it only
+      // reports pending units of the instruction's ranges).
+      if (f.touched >= 0 && !s.pending_units.intersects(touched[size_t(f.touched)])) break;
       st.need = wait_needed(s, f.issue, a);
       if (st.need && apply_needed) s.apply(st.need->wait);
       break;
@@ -63,8 +71,23 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
   const size_t nb = cfg.blocks.size();
   std::vector<InstFacts> facts;
   facts.reserve(prog.size());
-  for (size_t i = 0; i < prog.size(); ++i)
-    facts.push_back(first_same && (*first_same)[i] != i ? facts[(*first_same)[i]] : facts_of(prog[i]));
+  thread_local std::vector<UnitSet> touched_buffer;  // this thread's, reused by every build
+  std::vector<UnitSet>& touched = touched_buffer;
+  touched.clear();
+  for (size_t i = 0; i < prog.size(); ++i) {
+    if (first_same && (*first_same)[i] != i) {  // equal instructions have equal accesses here
+      facts.push_back(facts[(*first_same)[i]]);
+      continue;
+    }
+    InstFacts f = facts_of(prog[i]);
+    if (f.kind == InstFacts::kOther && !access[i].unknown) {
+      UnitSet& t = touched.emplace_back();
+      access[i].for_each_use([&](const UnitRange& r) { t.add(r); });
+      access[i].for_each_def([&](const UnitRange& r) { t.add(r); });
+      f.touched = int32_t(touched.size() - 1);
+    }
+    facts.push_back(f);
+  }
   std::vector<std::optional<Brackets>> in(nb), out(nb);
 
   std::vector<const Brackets*> preds;
@@ -108,7 +131,7 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
       if (in[b] && *in[b] == s) continue;
       in[b] = s;
       for (size_t i = cfg.blocks[b].begin; i < cfg.blocks[b].end; ++i) {
-        Step st = transfer(s, facts[i], access[i], i, apply_needed);
+        Step st = transfer(s, facts[i], touched, access[i], i, apply_needed);
         if (st.need && apply_needed) applied_needed = true;
         result.need[i] = std::move(st.need);
         result.redundant[i] = st.redundant;

@@ -7,15 +7,16 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.opcode == isa::Opcode::v_fma_f64 || f.opcode == isa::Opcode::v_fmac_f64; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const isa::Opcode op = ctx.is(i).opcode;
-  if (op != isa::Opcode::v_fma_f64 && op != isa::Opcode::v_fmac_f64) return;
   auto match = [&ctx](size_t j) { return when(ctx.is(j).dgemm, 2); };
   need_if(ctx, i, 2, match, [&] { return std::string("a DGEMM MFMA issues just before a 64-bit FMA"); }, out);
 }
 
 }  // namespace
 
-const HazardRule kDgemmFma64{"dgemm-fma64", &check};
+const HazardRule kDgemmFma64{"dgemm-fma64", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

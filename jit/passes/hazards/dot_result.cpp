@@ -11,9 +11,12 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return (f.valu && !f.mfma) || f.vmem || f.ds; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   const InstFacts& mi = ctx.is(i);
-  if (!((mi.valu && !mi.mfma) || mi.vmem || mi.ds) || !ctx.any_dot) return;
+  if (!ctx.any_dot) return;
   std::string_view opcode = mi.mnemonic;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!is_vgpr_unit(r.units.first)) continue;
@@ -34,6 +37,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kDotResult{"dot-result", &check};
+const HazardRule kDotResult{"dot-result", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

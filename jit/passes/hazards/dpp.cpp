@@ -9,8 +9,10 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.dpp; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.is(i).dpp) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.reads() || !is_vgpr_unit(r.units.first)) continue;
     UnitRange u = r.units;
@@ -22,6 +24,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kDpp{"dpp", &check};
+const HazardRule kDpp{"dpp", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

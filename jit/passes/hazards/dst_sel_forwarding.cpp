@@ -39,8 +39,10 @@ std::optional<UnitRange> forwarded_dst(const HazardContext& ctx, size_t j) {
   return std::nullopt;
 }
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.valu; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.is(i).valu) return;
   const Access& a = ctx.access[i];
   auto match = [&](size_t j) -> std::optional<int> {
     auto d = forwarded_dst(ctx, j);
@@ -54,6 +56,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kDstSelForwarding{"dst-sel-forwarding", &check};
+const HazardRule kDstSelForwarding{"dst-sel-forwarding", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

@@ -42,9 +42,11 @@ int src_ab_wait(const HazardContext& ctx, const InstFacts& producer) {
   return producer.xdl ? p + 3 + gfx950_extra(ctx, p) : p + 2;
 }
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.mfma; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   const InstFacts& reader = ctx.is(i);
-  if (!reader.mfma) return;
   bool smfmac = reader.smfmac;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.reads()) continue;
@@ -64,6 +66,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kMfmaMfma{"mfma-mfma", &check};
+const HazardRule kMfmaMfma{"mfma-mfma", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

@@ -19,9 +19,11 @@ int waw_wait(const HazardContext& ctx, const InstFacts& producer) {
   return producer.xdl ? p + 3 + gfx950_extra(ctx, p) : p + 2;
 }
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return (f.valu && !f.mfma) || f.vmem || f.ds; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const InstFacts& mi = ctx.is(i);
-  if (!((mi.valu && !mi.mfma) || mi.vmem || mi.ds) || !ctx.any_mfma) return;
+  if (!ctx.any_mfma) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.is_def || !is_vgpr_unit(r.units.first)) continue;
     UnitRange u = r.units;
@@ -36,6 +38,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kMfmaOverwrite{"mfma-overwrite", &check};
+const HazardRule kMfmaOverwrite{"mfma-overwrite", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

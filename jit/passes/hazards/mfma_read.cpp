@@ -14,11 +14,13 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return (f.valu && !f.mfma) || f.vmem || f.ds; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   const InstFacts& mi = ctx.is(i);
   bool valu = mi.valu && !mi.mfma;
-  bool mem = mi.vmem || mi.ds;
-  if ((!valu && !mem) || !ctx.any_mfma) return;
+  if (!ctx.any_mfma) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.reads() || !is_vgpr_unit(r.units.first)) continue;
     UnitRange u = r.units;
@@ -33,6 +35,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kMfmaRead{"mfma-read", &check};
+const HazardRule kMfmaRead{"mfma-read", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

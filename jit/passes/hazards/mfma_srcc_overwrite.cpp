@@ -19,9 +19,11 @@ int war_wait(int passes) {
   }
 }
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return (f.valu && !f.mfma) || f.vmem || f.ds; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const InstFacts& mi = ctx.is(i);
-  if (!((mi.valu && !mi.mfma) || mi.vmem || mi.ds) || !ctx.any_xdl) return;
+  if (!ctx.any_xdl) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.is_def || !is_vgpr_unit(r.units.first) || !ctx.mfma_src_c.overlaps(r.units)) continue;  // no MFMA reads it as SrcC
     UnitRange u = r.units;
@@ -38,6 +40,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kMfmaSrcCOverwrite{"mfma-srcc-overwrite", &check};
+const HazardRule kMfmaSrcCOverwrite{"mfma-srcc-overwrite", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

@@ -9,9 +9,11 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.opcode == isa::Opcode::v_permlane16_swap_b32 || f.opcode == isa::Opcode::v_permlane32_swap_b32; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const isa::Opcode op = ctx.is(i).opcode;
-  if (!ctx.gfx950() || (op != isa::Opcode::v_permlane16_swap_b32 && op != isa::Opcode::v_permlane32_swap_b32)) return;
+  if (!ctx.gfx950()) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!is_vgpr_unit(r.units.first)) continue;  // both operands of the swap are read
     need_if(ctx, i, 2, valu_writes(ctx, r.units, 2), [&] { return std::string("VALU writes " + range_name(r.units) + ", which v_permlane reads"); },
@@ -23,6 +25,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kPermlane{"permlane", &check};
+const HazardRule kPermlane{"permlane", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

@@ -9,14 +9,16 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return !f.salu && f.reads_m0; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.access[i].reads(kM0Unit) || ctx.is(i).salu) return;
   auto salu_writes_m0 = [&ctx](size_t j) { return when(ctx.is(j).salu && ctx.access[j].writes(kM0Unit), 1); };
   need_if(ctx, i, 1, salu_writes_m0, [&] { return std::string("SALU writes m0, which this instruction reads"); }, out);
 }
 
 }  // namespace
 
-const HazardRule kSaluM0{"salu-m0", &check};
+const HazardRule kSaluM0{"salu-m0", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

@@ -26,10 +26,12 @@ void add_regs(const Access& a, std::vector<UnitRange>& defs, std::vector<UnitRan
   });
 }
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.smem || f.vmem; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   const auto& mi = ctx.at(i);
   bool smem = ctx.is(i).smem;
-  if (!smem && !ctx.is(i).vmem) return;
   if (ctx.extra[i] > 0) return;  // an s_nop before it already ends the clause
   std::vector<UnitRange> defs, uses;
   const Block& blk = ctx.cfg.blocks[ctx.cfg.block_of[i]];
@@ -55,6 +57,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kSoftClause{"soft-clause", &check};
+const HazardRule kSoftClause{"soft-clause", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

@@ -33,8 +33,10 @@ std::optional<UnitRange> wide_store_data(const HazardContext& ctx, size_t j) {
   return data;
 }
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.valu; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.is(i).valu) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.is_def || !is_vgpr_unit(r.units.first) || !ctx.vmem_store_read.overlaps(r.units)) continue;  // no store reads it
     UnitRange d = r.units;
@@ -48,6 +50,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kStoreDataOverwrite{"store-data-overwrite", &check};
+const HazardRule kStoreDataOverwrite{"store-data-overwrite", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

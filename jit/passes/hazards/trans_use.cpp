@@ -8,8 +8,11 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.valu && !f.trans; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.is(i).valu || ctx.is(i).trans || !ctx.any_trans) return;
+  if (!ctx.any_trans) return;
   const Access& a = ctx.access[i];
   auto match = [&](size_t j) -> std::optional<int> {
     if (!ctx.is(j).trans) return std::nullopt;
@@ -22,6 +25,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kTransUse{"trans-use", &check};
+const HazardRule kTransUse{"trans-use", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

@@ -7,8 +7,11 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.mfma; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.is(i).mfma || !ctx.valu_written.overlaps(kExecUnits)) return;  // no VALU writes exec: no source
+  if (!ctx.valu_written.overlaps(kExecUnits)) return;  // no VALU writes exec: no source
   auto match = [&ctx](size_t j) {
     return when(ctx.is(j).valu && !ctx.is(j).mfma && ctx.access[j].writes(kExecUnits), 4);
   };
@@ -17,6 +20,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kValuExecMfma{"valu-exec-mfma", &check};
+const HazardRule kValuExecMfma{"valu-exec-mfma", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

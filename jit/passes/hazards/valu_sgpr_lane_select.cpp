@@ -7,9 +7,10 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.opcode == isa::Opcode::v_readlane_b32 || f.opcode == isa::Opcode::v_writelane_b32; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const isa::Opcode op = ctx.is(i).opcode;
-  if (op != isa::Opcode::v_readlane_b32 && op != isa::Opcode::v_writelane_b32) return;
   std::string_view m = ctx.is(i).mnemonic;
   auto sel = reg_operand(ctx, i, 2);
   if (!sel || !is_sgpr_unit(sel->first)) return;
@@ -18,6 +19,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kValuSgprLaneSelect{"valu-sgpr-lane-select", &check};
+const HazardRule kValuSgprLaneSelect{"valu-sgpr-lane-select", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

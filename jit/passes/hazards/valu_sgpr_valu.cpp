@@ -9,8 +9,10 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.valu; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.is(i).valu) return;
   const Access& a = ctx.access[i];
   for (const auto& r : a.explicit_regs) {
     if (!r.reads() || !is_sgpr_unit(r.units.first) || !ctx.valu_written.overlaps(r.units)) continue;
@@ -22,6 +24,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kValuSgprValu{"valu-sgpr-valu", &check};
+const HazardRule kValuSgprValu{"valu-sgpr-valu", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

@@ -8,8 +8,10 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.vmem; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.is(i).vmem) return;
   ctx.access[i].for_each_use([&](const UnitRange& r) {
     if (!is_sgpr_unit(r.first) || !ctx.valu_written.overlaps(r)) return;  // no VALU writes it: no source
     need_if(ctx, i, 5, valu_writes(ctx, r, 5), [&] { return std::string("VALU writes " + range_name(r) + ", which the VMEM instruction reads"); }, out);
@@ -18,6 +20,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kValuSgprVmem{"valu-sgpr-vmem", &check};
+const HazardRule kValuSgprVmem{"valu-sgpr-vmem", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

@@ -7,14 +7,15 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.opcode == isa::Opcode::v_div_fmas_f32 || f.opcode == isa::Opcode::v_div_fmas_f64; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const isa::Opcode op = ctx.is(i).opcode;
-  if (op != isa::Opcode::v_div_fmas_f32 && op != isa::Opcode::v_div_fmas_f64) return;
   need_if(ctx, i, 4, valu_writes(ctx, kVccUnits, 4), [&] { return std::string("VALU writes vcc, which v_div_fmas reads"); }, out);
 }
 
 }  // namespace
 
-const HazardRule kValuVccDivFmas{"valu-vcc-div-fmas", &check};
+const HazardRule kValuVccDivFmas{"valu-vcc-div-fmas", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

@@ -8,8 +8,10 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.mfma; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  if (!ctx.is(i).mfma) return;
   for (const auto& r : ctx.access[i].explicit_regs) {
     if (!r.reads() || !ctx.valu_written.overlaps(r.units)) continue;  // no VALU writes it: no source
     UnitRange u = r.units;
@@ -23,6 +25,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kValuVgprMfma{"valu-vgpr-mfma", &check};
+const HazardRule kValuVgprMfma{"valu-vgpr-mfma", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards

@@ -8,9 +8,10 @@
 namespace cdnajit::passes::hazards {
 namespace {
 
+// The instructions this rule can find a hazard at (hazard_context.hpp, HazardRule::consumer).
+bool consumer(const InstFacts& f) { return f.opcode == isa::Opcode::v_readlane_b32 || f.opcode == isa::Opcode::v_readfirstlane_b32; }
+
 void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
-  const isa::Opcode op = ctx.is(i).opcode;
-  if (op != isa::Opcode::v_readlane_b32 && op != isa::Opcode::v_readfirstlane_b32) return;
   std::string_view m = ctx.is(i).mnemonic;
   auto src = reg_operand(ctx, i, 1);
   if (!src || !is_vgpr_unit(src->first)) return;
@@ -20,6 +21,6 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
 
 }  // namespace
 
-const HazardRule kValuVgprReadlane{"valu-vgpr-readlane", &check};
+const HazardRule kValuVgprReadlane{"valu-vgpr-readlane", &consumer, &check};
 
 }  // namespace cdnajit::passes::hazards
