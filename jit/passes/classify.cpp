@@ -38,6 +38,10 @@ bool is_one_of(const isa::MachineInst& mi, std::initializer_list<isa::Opcode> op
 
 bool is_label(const isa::MachineInst& mi) { return !mi.label_def.empty(); }
 
+bool is_comment_line(const isa::MachineInst& mi) {
+  return !mi.info && mi.raw.empty() && mi.label_def.empty() && mi.mnemonic.empty();
+}
+
 bool is_valu(const isa::MachineInst& mi) {
   if (is_label(mi)) return false;
   if (mi.info)
@@ -98,7 +102,9 @@ int mfma_passes(const isa::MachineInst& mi, Arch arch) {
 }
 
 int wait_states_of(const isa::MachineInst& mi) {
-  if (is_label(mi)) return 0;
+  // A label or a comment line (Kernel::comment) emits no instruction, so it gives no wait state
+  // (LLVM's GCNHazardRecognizer counts only real instructions).
+  if (is_label(mi) || is_comment_line(mi)) return 0;
   if (is_nop(mi)) {
     for (const auto& o : mi.operands)
       if (o.kind == isa::Operand::Kind::Imm) return static_cast<int>(o.imm & 0xf) + 1;

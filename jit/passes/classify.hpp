@@ -16,6 +16,7 @@ bool is_one_of(const isa::MachineInst& mi, std::initializer_list<isa::Opcode> op
 std::string_view base_mnemonic(const isa::MachineInst& mi);
 
 bool is_label(const isa::MachineInst& mi);
+bool is_comment_line(const isa::MachineInst& mi);  // a Kernel::comment entry: no instruction
 bool is_valu(const isa::MachineInst& mi);      // any vector ALU op, MFMA included (as LLVM's isVALU)
 bool is_mfma(const isa::MachineInst& mi);      // v_mfma_* / v_smfmac_* (not v_accvgpr_*)
 bool is_dgemm(const isa::MachineInst& mi);     // v_mfma_f64_*
@@ -37,7 +38,7 @@ bool is_nop(const isa::MachineInst& mi);
 int mfma_passes(const isa::MachineInst& mi, Arch arch);  // from the table; 16 if unknown (conservative)
 
 // Wait states an instruction provides to the ones after it: s_nop N gives N+1,
-// labels give 0, every other instruction 1.
+// labels and comment lines give 0, every other instruction 1.
 int wait_states_of(const isa::MachineInst& mi);
 
 enum class BranchKind { None, Uncond, Cond, End };

@@ -32,6 +32,7 @@ InstFacts all_facts_of(const isa::MachineInst& mi, const Access& a, Arch arch) {
   f.mnemonic = base_mnemonic(mi);
   if (mi.info) f.opcode = isa::opcode_of(*mi.info);
   f.label = is_label(mi);
+  f.comment = is_comment_line(mi);
   f.valu = is_valu(mi);
   f.mfma = is_mfma(mi);
   if (f.mfma) {

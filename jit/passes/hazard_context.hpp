@@ -25,7 +25,7 @@ struct InstFacts {
   isa::Opcode opcode = isa::Opcode::Count;  // the table row's opcode (Count: not in the table)
   int wait_states = 1;        // wait_states_of()
   int mfma_passes = 0;        // mfma_passes() for the context's arch; set for MFMAs only
-  bool label = false, valu = false, mfma = false, smfmac = false, dgemm = false, dgemm_4x4 = false,
+  bool label = false, comment = false, valu = false, mfma = false, smfmac = false, dgemm = false, dgemm_4x4 = false,
        dgemm_16x16 = false, xdl = false, dot = false, trans = false, salu = false, smem = false, ds = false,
        vmem = false, lds_dma = false, vcmpx = false, dpp = false, sdwa = false;
   std::optional<UnitRange> op0;  // explicit register operand 0 (an MFMA's destination)

@@ -43,6 +43,14 @@ void expect_hazard(Arch arch, const Lines& lines, const std::string& rule, int w
     auto r = passes::run_hazards(p, arch, Mode::Auto);
     CHECK(r.wait_states_inserted == 1);
   }
+  // Comment lines in between (Kernel::comment) emit nothing, so they give no wait state.
+  auto commented = program(lines);
+  for (int k = 0; k < wait_states; ++k) {
+    isa::MachineInst note;
+    note.comment = "a comment line";
+    commented.insert(commented.begin() + 1, note);
+  }
+  CHECK(passes::run_hazards(commented, arch, Mode::Auto).wait_states_inserted == wait_states);
   // Independent instructions in between count as wait states.
   Lines padded = lines;
   for (int k = 0; k < wait_states; ++k) padded.insert(padded.begin() + 1, "s_mov_b32 s99, 0");

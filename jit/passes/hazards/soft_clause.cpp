@@ -5,7 +5,7 @@
 // With XNACK enabled (the default target id has xnack "any") consecutive memory
 // instructions form a soft clause that may be replayed after a page fault; a clause
 // must not overwrite a register another member (or itself) reads, so it is broken by
-// one non-memory instruction or s_nop.
+// one non-memory instruction or s_nop (a comment line between two is no instruction).
 // Like LLVM, only the last 5 instructions are looked at (19 when the program uses AGPRs:
 // LLVM's MaxLookAhead), so long clauses are checked in that window only.
 // Source: LLVM GCNHazardRecognizer::checkSoftClauseHazards (called from checkVMEMHazards
@@ -36,8 +36,12 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
   std::vector<UnitRange> defs, uses;
   const Block& blk = ctx.cfg.blocks[ctx.cfg.block_of[i]];
   const size_t window = ctx.uses_agprs ? 19 : 5;
-  for (size_t j = i; j > blk.begin && i - j < window;) {
+  size_t previous = i;  // the instruction just before i (comment lines emit nothing: skipped)
+  for (size_t j = i, seen = 0; j > blk.begin && seen < window;) {
     --j;
+    if (ctx.is(j).comment) continue;
+    if (previous == i) previous = j;
+    ++seen;
     if (!same_kind(ctx.is(j), smem)) break;
     add_regs(ctx.access[j], defs, uses);
     if (ctx.extra[j] > 0) break;  // the clause starts at j
@@ -50,7 +54,7 @@ void check(const HazardContext& ctx, size_t i, std::vector<HazardNeed>& out) {
       for (const UnitRange& u : uses) hazard = hazard || d.overlaps(u);
   }
   if (hazard)
-    out.push_back({1, 1, i - 1,
+    out.push_back({1, 1, previous,
                    std::string(smem ? "SMEM" : "VMEM") + " soft clause would overwrite a register one of its "
                                                            "instructions reads (or mix a store into loads)"});
 }
