@@ -541,12 +541,17 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             const int line = hw.cache_line;
             const std::vector<MemLevel>& lv = mem.levels[size_t(w.rw - rec.waves.data())];
             size_t n[4] = {};
+            // A cache-control instruction (buffer_inv, buffer_wbl2: the ISA table gives it no load,
+            // store or atomic) moves no data: no lines, no bytes. It completes after the L2 latency
+            // (assumed: its request's round trip to the L2; the cost of the write-back or
+            // invalidation itself is not modelled).
+            const bool moves_no_data = op.info && !op.info->is_load && !op.info->is_store && !op.info->is_atomic;
             if (st.addr_count) {
               sim::StepAddressBuffer buf;
               const std::span<const uint64_t> a = sim::step_addresses(*w.rw, st, buf);
               const size_t nl = cache_line_count(a, op.lane_bytes, line);
               for (size_t i = 0; i < nl; ++i) ++n[size_t(w.line_pos < lv.size() ? lv[w.line_pos++] : MemLevel::Hbm)];
-            } else {  // no recorded addresses: contiguous lanes, from HBM
+            } else if (!moves_no_data) {  // no recorded addresses: contiguous lanes, from HBM
               n[size_t(MemLevel::Hbm)] = (size_t(st.active) * std::max<size_t>(op.lane_bytes, 4) + size_t(line) - 1) / size_t(line);
             }
             const size_t nlines = n[0] + n[1] + n[2] + n[3];
@@ -568,7 +573,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             R.mall_bytes += b3;
             R.hbm_bytes += b4;
             int latency = hw.l1_latency;
-            if (store) latency = hw.l2_latency;  // acknowledged by the L2
+            if (store || moves_no_data) latency = hw.l2_latency;  // acknowledged by the L2
             else if (n[size_t(MemLevel::Hbm)]) latency = hw.hbm_latency;
             else if (n[size_t(MemLevel::Mall)]) latency = hw.mall_latency;
             else if (n[size_t(MemLevel::L2)]) latency = hw.l2_latency;

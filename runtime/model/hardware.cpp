@@ -282,8 +282,8 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"vector L1: a load with sc1 (agent/system scope) / with nt is served from the L2; buffer_inv sc0/sc1 empties the CU's L1",
        std::string(h.l1_miss_on_sc1_load ? "yes" : "no") + " / " + (h.l1_miss_on_nt_load ? "yes" : "no") + "; " +
            (h.l1_invalidated_by_buffer_inv ? "yes" : "no"),
-       std::string("[AMDGPU] memory model (scope bits; buffer_inv invalidates the L1); [CACHEMB] sc1 and nt loads and a load after "
-                   "buffer_inv sc1 take the L2 time on MI300X") +
+       std::string("[AMDGPU] memory model (scope bits; buffer_inv invalidates the L1); [CACHEMB] sc1 and nt loads and a load "
+                   "after buffer_inv sc1 take the L2 time on MI300X") +
            (c4 ? " (gfx950: no CDNA4 measurement; assumed as on gfx942, LLVM uses one cache control for both)" : "") + "; switchable"},
       {"vector L1 bytes/clk per CU", num(h.l1_bytes_per_clk), c4 ? "[ROCPROF] gfx950 128 B/clk" : "assumed ([GCN] 64 B/clk)"},
       {"vector L1 hit latency (cycles)", std::to_string(h.l1_latency),

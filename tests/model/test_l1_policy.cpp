@@ -124,3 +124,33 @@ TEST_CASE("L1 policy: each rule is a switch of the hardware description", "[mode
   CHECK(timed_cycles(hw, Before::Nothing, Bits::Nt) == hit);
   CHECK(timed_cycles(hw, Before::InvSc1, Bits::None) == hit);
 }
+
+TEST_CASE("cache-control instructions move no data: buffer_inv and buffer_wbl2 cost no memory traffic",
+          "[model][memory][l1policy]") {
+  // The ISA table gives buffer_inv and buffer_wbl2 no load, store or atomic: the CU model charges
+  // them no line at any level (before, a VMEM instruction without recorded addresses was charged a
+  // wave's worth of contiguous HBM lines and the HBM latency).
+  for (const char* name : {"mi300x", "mi355x"}) {
+    const model::Hardware& hw = model::product(name);
+    INFO(name);
+    Kernel k("cache_control", hw.arch);
+    k.set_workgroup_size(64);
+    for (int i = 0; i < 4; ++i) {
+      k.buffer_inv(sc1);
+      k.buffer_wbl2(sc1);
+    }
+    k.s_waitcnt(vmcnt(0));
+    k.s_endpgm();
+    BuildResult r = k.build();
+    const CodeObject co = read_code_object(r.code_object);
+    sim::Simulator sim(co.arch);
+    sim::LaunchDims d;
+    d.grid[0] = 64;
+    d.block[0] = 64;
+    const model::ModelReport m = model::model_launch(sim, co, r.name, {}, d, {}, hw);
+    CHECK(m.cu.l2_bytes == 0);
+    CHECK(m.cu.mall_bytes == 0);
+    CHECK(m.cu.hbm_bytes == 0);
+    CHECK(m.cycles < hw.hbm_latency);  // eight round trips to the L2 in flight together, not to HBM
+  }
+}
