@@ -2,7 +2,7 @@
 // a backward search counting wait states over every CFG path to an instruction.
 //
 // Wait states: every instruction between the two counts 1, `s_nop N` counts N+1
-// (LLVM's getNumWaitStates), labels 0. s_nop inserted by Auto before instruction k are
+// (LLVM's getNumWaitStates), labels and comment lines 0. s_nop inserted by Auto before instruction k are
 // passed in `extra[k]` so later rules see them without rebuilding the program.
 #pragma once
 #include <optional>
