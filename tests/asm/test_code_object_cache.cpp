@@ -172,7 +172,11 @@ TEST_CASE("cache: concurrent builds through one cache agree", "[asm][cache]") {
   CHECK(results[0] == results[2]);
   CHECK(results[1] == results[3]);
   CHECK(results[0] != results[1]);
-  CHECK(cache.stats().memory_hits + cache.stats().misses == 20);
+  // Every lookup is answered once. A thread that missed in memory can find the entry on disk that
+  // another thread wrote meanwhile (get() reads the disk outside the lock), so disk hits count too.
+  const auto st = cache.stats();
+  CHECK(st.memory_hits + st.disk_hits + st.misses == 20);
+  CHECK(st.misses >= 2);  // each arch's first lookup
 }
 
 TEST_CASE("cache: a FIFO or a directory at an entry path is replaced, never read or fatal", "[asm][cache]") {
