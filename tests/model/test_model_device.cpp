@@ -2,7 +2,6 @@
 #include <catch2/catch.hpp>
 
 #include <numeric>
-#include <tuple>
 
 #include "codegen/examples/examples.hpp"
 #include "runtime/model/model_device.hpp"
@@ -53,6 +52,16 @@ TEST_CASE("model_launch refuses another arch's product and leaves the device as 
 }
 
 namespace {
+// A raw buffer resource (V#) over the 64-bit pointer `ptr`: words 0, 1 and 3; the caller sets word 2,
+// num_records.
+Reg raw_buffer_resource(Kernel& k, const char* name, Reg ptr) {
+  Reg r = k.sgpr(name, 4, 4);
+  k.s_mov_b32(r[0], ptr[0]);
+  k.s_and_b32(r[1], int64_t(0xffff), ptr[1]);
+  k.s_mov_b32(r[3], int64_t(0x00020000));  // raw access, as codegen's kRsrcWord3
+  return r;
+}
+
 // Each of 256 lanes stores 16 bytes at 16 * lane through a raw buffer resource over `out` whose
 // num_records is the kernel argument `bytes`.
 BuildResult ranged_store(Arch arch) {
@@ -60,11 +69,8 @@ BuildResult ranged_store(Arch arch) {
   k.set_workgroup_size(256);
   Reg out = k.load_arg(k.arg<uint32_t*>("out"));
   Reg bytes = k.load_arg(k.arg<uint32_t>("bytes"));
-  Reg rsrc = k.sgpr("rsrc", 4, 4);
-  k.s_mov_b32(rsrc[0], out[0]);
-  k.s_and_b32(rsrc[1], int64_t(0xffff), out[1]);
+  Reg rsrc = raw_buffer_resource(k, "rsrc", out);
   k.s_mov_b32(rsrc[2], bytes);
-  k.s_mov_b32(rsrc[3], int64_t(0x00020000));  // raw access, as codegen's kRsrcWord3
   Reg off = k.vgpr("off"), data = k.vgpr("data", 4);
   k.v_lshlrev_b32(off, 4, k.workitem_id(0));
   for (int i = 0; i < 4; ++i) k.v_mov_b32(data[i], int64_t(7 + i));
@@ -80,14 +86,9 @@ BuildResult ranged_load(Arch arch) {
   Reg in = k.load_arg(k.arg<uint32_t*>("in"));
   Reg out = k.load_arg(k.arg<uint32_t*>("out"));
   Reg bytes = k.load_arg(k.arg<uint32_t>("bytes"));
-  Reg src = k.sgpr("src", 4, 4), dst = k.sgpr("dst", 4, 4);
-  for (auto [r, p, n] : {std::tuple{src, in, -1}, std::tuple{dst, out, 256 * 16}}) {
-    k.s_mov_b32(r[0], p[0]);
-    k.s_and_b32(r[1], int64_t(0xffff), p[1]);
-    if (n < 0) k.s_mov_b32(r[2], bytes);
-    else k.s_mov_b32(r[2], int64_t(n));
-    k.s_mov_b32(r[3], int64_t(0x00020000));  // raw access, as codegen's kRsrcWord3
-  }
+  Reg src = raw_buffer_resource(k, "src", in), dst = raw_buffer_resource(k, "dst", out);
+  k.s_mov_b32(src[2], bytes);
+  k.s_mov_b32(dst[2], int64_t(256 * 16));
   Reg off = k.vgpr("off"), data = k.vgpr("data", 4);
   k.v_lshlrev_b32(off, 4, k.workitem_id(0));
   k.buffer_load_dwordx4(data, off, src, 0, offen);
