@@ -17,10 +17,9 @@ std::string compare_line_waves(const sim::Recording& full, const sim::Recording&
     const sim::LineWave& b = address_only.line_waves[i];
     if (a.access_end == b.access_end && a.lines == b.lines && a.access_bits == b.access_bits) continue;
     // The first access whose lines (or cache-policy bits) differ.
-    auto bits = [](const sim::LineWave& w, size_t k) { return k < w.access_bits.size() ? w.access_bits[k] : 0; };
     size_t k = 0;
     const size_t accesses = std::min(a.access_end.size(), b.access_end.size());
-    while (k < accesses && a.access_end[k] == b.access_end[k] && bits(a, k) == bits(b, k) &&
+    while (k < accesses && a.access_end[k] == b.access_end[k] && a.access_bits[k] == b.access_bits[k] &&
            std::equal(a.lines.begin() + (k ? a.access_end[k - 1] : 0), a.lines.begin() + a.access_end[k],
                       b.lines.begin() + (k ? b.access_end[k - 1] : 0)))
       ++k;

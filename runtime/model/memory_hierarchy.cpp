@@ -115,8 +115,7 @@ sim::LineWave lines_of(const sim::Recording& rec, const sim::RecordedWave& w, in
     const sim::RecordedOp& op = rec.ops[st.op];
     if (op.unit != isa::Unit::VMEM) continue;
     if (op.cache_bits & sim::kCacheInvalidate) {  // an access without lines, as record_lines makes it
-      lw.access_end.push_back(uint32_t(lw.lines.size()));
-      lw.access_bits.push_back(op.cache_bits);
+      lw.end_access(op.cache_bits);
       continue;
     }
     if (!st.addr_count) continue;
@@ -125,8 +124,7 @@ sim::LineWave lines_of(const sim::Recording& rec, const sim::RecordedWave& w, in
     const size_t first = lw.lines.size();
     append_cache_lines(sim::step_addresses(w, st, buf), op.lane_bytes, line, lw.lines);
     for (size_t i = first; i < lw.lines.size(); ++i) lw.lines[i] = lw.lines[i] << 1 | written;
-    lw.access_end.push_back(uint32_t(lw.lines.size()));
-    lw.access_bits.push_back(op.cache_bits);
+    lw.end_access(op.cache_bits);
   }
   return lw;
 }
@@ -225,7 +223,7 @@ MemoryModel simulate_memory(const sim::Recording& rec, const Hardware& hw) {
       Cache& c1 = *caches[si].first;
       Cache& c2 = *caches[si].second;
       std::vector<MemLevel>* out = s.recorded >= 0 ? &m.levels[size_t(s.recorded)] : nullptr;
-      const uint8_t bits = k < lw.access_bits.size() ? lw.access_bits[k] : 0;
+      const uint8_t bits = lw.access_bits[k];
       if ((bits & sim::kCacheInvalidate) && l1_invalidated_by(hw, bits)) c1.invalidate();
       const bool past_l1 = load_misses_l1(hw, bits);
       for (uint32_t i = k ? lw.access_end[k - 1] : 0; i < lw.access_end[k]; ++i) {

@@ -208,8 +208,7 @@ uint8_t cache_bits(const Op& op) {
 void record_lines(LineWave& lw, Wave& w, const Op& op, uint32_t line_bytes) {
   const uint8_t bits = cache_bits(op);
   if (bits & kCacheInvalidate) {  // no lines: the model invalidates the wave's CU's caches the bits name
-    lw.access_end.push_back(uint32_t(lw.lines.size()));
-    lw.access_bits.push_back(bits);
+    lw.end_access(bits);
     return;
   }
   uint64_t a[128];
@@ -224,8 +223,7 @@ void record_lines(LineWave& lw, Wave& w, const Op& op, uint32_t line_bytes) {
   }
   std::sort(lw.lines.begin() + std::ptrdiff_t(first), lw.lines.end());
   lw.lines.erase(std::unique(lw.lines.begin() + std::ptrdiff_t(first), lw.lines.end()), lw.lines.end());
-  lw.access_end.push_back(uint32_t(lw.lines.size()));
-  lw.access_bits.push_back(bits);
+  lw.end_access(bits);
 }
 
 }  // namespace cdnajit::sim

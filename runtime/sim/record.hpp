@@ -95,7 +95,12 @@ bool affine_addresses(const uint64_t* a, uint64_t out[kAffineWords]);
 struct LineWave {
   std::vector<uint64_t> lines;
   std::vector<uint32_t> access_end;  // lines[access_end[i-1] .. access_end[i]) belong to access i
-  std::vector<uint8_t> access_bits;  // CacheBits of access i (missing entries: 0)
+  std::vector<uint8_t> access_bits;  // CacheBits of access i (one entry per access_end entry)
+  // Ends access i after the lines appended since the previous one (none for a cache invalidate).
+  void end_access(uint8_t bits) {
+    access_end.push_back(uint32_t(lines.size()));
+    access_bits.push_back(bits);
+  }
 };
 
 // The default cap on a recording's steps and addresses: a kernel that loops without end (or far

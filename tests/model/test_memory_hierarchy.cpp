@@ -23,7 +23,7 @@ sim::Recording traced(int workgroups, const std::function<std::vector<Access>(in
     sim::LineWave lw;
     for (const Access& a : lines(g)) {
       for (auto [l, w] : a) lw.lines.push_back(l << 1 | uint64_t(w));
-      lw.access_end.push_back(uint32_t(lw.lines.size()));
+      lw.end_access(0);
     }
     r.line_waves.push_back(lw);
   }
