@@ -9,7 +9,9 @@
 #    the clock-derived slice holds the accumulation loop (its FMAs add the iota input's words, denormal
 #    floats, the host FPU's slow path);
 #  - stream_stamps: the same loop with `s` starting from 0: clock values reach only the stored
-#    timestamps, the usual microbenchmark.
+#    timestamps, the usual microbenchmark;
+#  - stream_untimed: the same kernel reading no clock (0 for both timestamps): the model's overhead
+#    without the clock runs (one recorded run, the first round's line trace, the kernel-time model).
 # Host times only; the machine's load moves them.
 # Usage: tools/model_clock_overhead.sh BUILD_DIR [REPEATS]   (default 3)
 set -eu
@@ -19,17 +21,19 @@ repeats=${2:-3}
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# kernel NAME START: writes $work/NAME.co, whose sum starts from START
+# kernel NAME START [CLOCK]: writes $work/NAME.co, whose sum starts from START and whose timestamps
+# read CLOCK (default clock64())
 kernel() {
+  clock=${3:-clock64()}
   cat > "$work/$1.hip" <<HIP
 extern "C" __global__ void $1(const float* a, float* b, unsigned long long* t, int n) {
-  long long t0 = clock64();
+  long long t0 = $clock;
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
   float s = $2;
   for (int k = 0; k < n; ++k) s += a[i + k * stride] * 1.5f;
   b[i] = s;
   __asm__ volatile("" ::"v"(s));
-  long long t1 = clock64();
+  long long t1 = $clock;
   if (threadIdx.x == 0) { t[blockIdx.x * 2] = t0; t[blockIdx.x * 2 + 1] = t1; }
 }
 HIP
@@ -38,6 +42,7 @@ HIP
 }
 kernel stream_timed 'float(t0 & 1)'
 kernel stream_stamps '0.0f'
+kernel stream_untimed '0.0f' 0
 run() {
   name=$1
   shift
@@ -73,3 +78,4 @@ measure() {
 }
 measure stream_timed
 measure stream_stamps
+measure stream_untimed

@@ -16,7 +16,7 @@
 #include <unordered_map>
 
 #include "jit/isa/error.hpp"
-#include "runtime/model/coalesce.hpp"
+#include "runtime/sim/cache_lines.hpp"
 #include "runtime/model/cu_model.hpp"
 #include "runtime/model/launch_model.hpp"
 #include "runtime/sim/clock_slice.hpp"
@@ -253,7 +253,7 @@ Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t l
       lines.clear();
       const int lane_bytes = rec.ops[st.op].lane_bytes;
       if (!st.affine || !affine_lines(stored, lane_bytes, line, lines))
-        append_cache_lines(sim::step_addresses(w, st, buf), lane_bytes, int(line), lines);
+        sim::append_cache_lines(sim::step_addresses(w, st, buf), lane_bytes, int(line), lines);
       bool run = true;
       for (size_t j = 0; j < lines.size(); ++j) {
         lines[j] = labels.label_of(lines[j]);

@@ -8,7 +8,7 @@
 #include "jit/isa/opcode.hpp"
 #include "jit/isa/mfma_rate.hpp"
 #include "jit/isa/waitcnt.hpp"
-#include "runtime/model/coalesce.hpp"
+#include "runtime/sim/cache_lines.hpp"
 #include "runtime/model/lds_banks.hpp"
 
 namespace cdnajit::model {
@@ -549,7 +549,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
             if (st.addr_count) {
               sim::StepAddressBuffer buf;
               const std::span<const uint64_t> a = sim::step_addresses(*w.rw, st, buf);
-              const size_t nl = cache_line_count(a, op.lane_bytes, line);
+              const size_t nl = sim::cache_line_count(a, op.lane_bytes, line);
               for (size_t i = 0; i < nl; ++i) ++n[size_t(w.line_pos < lv.size() ? lv[w.line_pos++] : MemLevel::Hbm)];
             } else if (!moves_no_data) {  // no recorded addresses: contiguous lanes, from HBM
               n[size_t(MemLevel::Hbm)] = (size_t(st.active) * std::max<size_t>(op.lane_bytes, 4) + size_t(line) - 1) / size_t(line);

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "jit/isa/error.hpp"
-#include "runtime/model/coalesce.hpp"
+#include "runtime/sim/cache_lines.hpp"
 
 namespace cdnajit::model {
 
@@ -18,7 +18,9 @@ const char* mem_level_name(MemLevel l) {
 namespace {
 
 // A set-associative LRU cache of line indices with a dirty bit per line. Sets are allocated
-// when first touched (a 256 MiB Infinity Cache costs only the sets a kernel uses).
+// when first touched (a 256 MiB Infinity Cache costs only the sets a kernel uses), in chunks that
+// are never moved, and a set's ways fill in order: an empty way ends the set's lines (nothing empties
+// one way alone; invalidate() empties them all), so a lookup reads only the ways in use.
 class Cache {
  public:
   Cache(uint64_t bytes, int line, int ways) : ways_(std::max(1, ways)) {
@@ -28,6 +30,7 @@ class Cache {
     // Infinity Cache's 512 KiB table per model run would otherwise be written whole every time).
     set_base_.reset(static_cast<uint32_t*>(std::calloc(size_t(sets_), sizeof(uint32_t))));
     if (!set_base_) throw Error("model: no memory for a cache model of " + std::to_string(sets_) + " sets");
+    sets_per_chunk_ = uint32_t(std::clamp<uint64_t>(kChunkBytes / (uint64_t(ways_) * sizeof(Way)), 1, sets_));
   }
   struct Result {
     bool hit = false;
@@ -39,55 +42,69 @@ class Cache {
   Result access(uint64_t line, bool dirty) {
     Result r;
     uint32_t& b = set_base_[size_t(line % sets_)];
-    if (b == kNone) {
-      b = uint32_t(tag_.size()) + 1;
-      tag_.resize(tag_.size() + size_t(ways_), 0);
-      stamp_.resize(tag_.size(), 0);
-      dirty_.resize(tag_.size(), 0);
-    }
-    const size_t base = b - 1;
-    size_t victim = base;
-    for (size_t i = base; i < base + size_t(ways_); ++i) {
-      if (tag_[i] == line + 1) {
+    if (b == kNone) b = new_set();
+    Way* const set = set_ways(b - 1);
+    Way* victim = set;
+    for (Way* w = set; w != set + ways_; ++w) {
+      if (w->tag == line + 1) {
         r.hit = true;
-        r.was_dirty = dirty_[i];
-        stamp_[i] = ++clock_;
-        dirty_[i] |= uint8_t(dirty);
+        r.was_dirty = w->use & 1;
+        w->use = (++clock_ << 1) | (w->use & 1) | uint64_t(dirty);
         return r;
       }
-      if (stamp_[i] < stamp_[victim]) victim = i;
+      if (w->tag == 0) {  // the first empty way: no line further on; it is the victim
+        victim = w;
+        break;
+      }
+      if (w->use < victim->use) victim = w;  // least recently used (clock values are distinct)
     }
-    if (tag_[victim] != 0 && dirty_[victim]) {
+    if (victim->tag != 0 && (victim->use & 1)) {
       r.evicted_dirty = true;
-      r.evicted = tag_[victim] - 1;
+      r.evicted = victim->tag - 1;
     }
-    tag_[victim] = line + 1;
-    stamp_[victim] = ++clock_;
-    dirty_[victim] = uint8_t(dirty);
+    victim->tag = line + 1;
+    victim->use = (++clock_ << 1) | uint64_t(dirty);
     return r;
   }
   // Drops every line (a cache without dirty lines: the write-through vector L1).
   void invalidate() {
-    std::fill(tag_.begin(), tag_.end(), 0);
-    std::fill(stamp_.begin(), stamp_.end(), 0);  // empty ways are the first victims
+    for (uint32_t s = 0; s < used_sets_; ++s) std::fill(set_ways(s), set_ways(s) + ways_, Way{});
   }
   template <class F>
   void for_each_dirty(F f) const {
-    for (size_t i = 0; i < tag_.size(); ++i)
-      if (tag_[i] && dirty_[i]) f(tag_[i] - 1);
+    for (uint32_t s = 0; s < used_sets_; ++s)
+      for (const Way* w = set_ways(s); w != set_ways(s) + ways_; ++w)
+        if (w->tag && (w->use & 1)) f(w->tag - 1);
   }
 
  private:
   static constexpr uint32_t kNone = 0;
-  struct Free {
-    void operator()(uint32_t* p) const { std::free(p); }
+  static constexpr size_t kChunkBytes = size_t(64) << 10;  // sets allocated together
+  struct Way {
+    uint64_t tag = 0;  // line + 1; 0 = empty
+    uint64_t use = 0;  // last use (LRU clock) << 1 | dirty
   };
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+  // A new set's number + 1 (set_base_'s encoding), its ways zero.
+  uint32_t new_set() {
+    if (used_sets_ % sets_per_chunk_ == 0) chunks_.emplace_back(zeroed_chunk(size_t(sets_per_chunk_) * size_t(ways_) * sizeof(Way)));
+    return ++used_sets_;
+  }
+  // Zeroed bytes for a chunk of sets (calloc: fresh pages are mapped where a set is touched).
+  static Way* zeroed_chunk(size_t bytes) {
+    void* p = std::calloc(bytes, 1);
+    if (!p) throw Error("model: no memory for a cache model's sets (" + std::to_string(bytes) + " bytes)");
+    return static_cast<Way*>(p);
+  }
+  Way* set_ways(uint32_t s) const { return chunks_[s / sets_per_chunk_].get() + size_t(s % sets_per_chunk_) * size_t(ways_); }
   int ways_;
   uint64_t sets_ = 1;
-  std::unique_ptr<uint32_t[], Free> set_base_;  // 1 + first entry of each set in tag_ (kNone: not touched yet)
-  std::vector<uint64_t> tag_;       // line + 1; 0 = empty
-  std::vector<uint64_t> stamp_;     // last use (LRU)
-  std::vector<uint8_t> dirty_;
+  std::unique_ptr<uint32_t[], Free> set_base_;  // 1 + the set's number in allocation order (kNone: not touched yet)
+  std::vector<std::unique_ptr<Way[], Free>> chunks_;
+  uint32_t used_sets_ = 0;
+  uint32_t sets_per_chunk_ = 1;
   uint64_t clock_ = 0;
 };
 
@@ -122,7 +139,7 @@ sim::LineWave lines_of(const sim::Recording& rec, const sim::RecordedWave& w, in
     const uint64_t written = op.info && (op.info->is_store || op.info->is_atomic) ? 1 : 0;
     sim::StepAddressBuffer buf;
     const size_t first = lw.lines.size();
-    append_cache_lines(sim::step_addresses(w, st, buf), op.lane_bytes, line, lw.lines);
+    sim::append_cache_lines(sim::step_addresses(w, st, buf), op.lane_bytes, line, lw.lines);
     for (size_t i = first; i < lw.lines.size(); ++i) lw.lines[i] = lw.lines[i] << 1 | written;
     lw.end_access(op.cache_bits);
   }

@@ -7,6 +7,7 @@
 #include <immintrin.h>
 #endif
 
+#include "runtime/sim/cache_lines.hpp"
 #include "runtime/sim/sim_internal.hpp"
 #include "runtime/sim/host_cpu.hpp"
 
@@ -31,8 +32,8 @@ struct CapacityHint {
 };
 thread_local CapacityHint capacity_hint;
 
-// Bit l: a[l] != kNoAddress. Eight lanes per compare where the host has AVX-512 (it runs for every
-// memory instruction a recorded wave executes), the scalar loop elsewhere (same answer).
+// Bit l: a[l] != kNoAddress. Eight lanes per compare where the host has AVX-512, four with AVX2 (it
+// runs for every memory instruction a recorded wave executes), the scalar loop elsewhere (same answer).
 uint64_t address_mask_portable(const uint64_t* a) {
   uint64_t mask = 0;
   for (int l = 0; l < 64; ++l) mask |= uint64_t(a[l] != kNoAddress) << l;
@@ -59,14 +60,40 @@ __attribute__((target("avx512f"))) bool equal_steps_avx512(const uint64_t* a, ui
   bad |= _mm512_cmpneq_epu64_mask(_mm512_sub_epi64(_mm512_loadu_si512(a + 56), _mm512_loadu_si512(a + 55)), s);  // 56..63
   return !bad;
 }
+// Four lanes per compare where the host has AVX2 and not AVX-512 (same answers).
+__attribute__((target("avx2"))) uint64_t address_mask_avx2(const uint64_t* a) {
+  const __m256i none = _mm256_set1_epi64x(-1);
+  uint64_t missing = 0;
+  for (int i = 0; i < 16; ++i) {
+    const __m256i eq = _mm256_cmpeq_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i)), none);
+    missing |= uint64_t(_mm256_movemask_pd(_mm256_castsi256_pd(eq))) << (4 * i);
+  }
+  return ~missing;
+}
+__attribute__((target("avx2"))) bool equal_steps_avx2(const uint64_t* a, uint64_t stride) {
+  const __m256i s = _mm256_set1_epi64x(int64_t(stride));
+  __m256i same = _mm256_set1_epi64x(-1);
+  for (int i = 0; i < 15; ++i) {  // lanes 4i+1 .. 4i+4 against their left neighbours
+    const __m256i d = _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i + 1)),
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i)));
+    same = _mm256_and_si256(same, _mm256_cmpeq_epi64(d, s));
+  }
+  const __m256i d = _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 60)),
+                                     _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 59)));  // 60..63
+  same = _mm256_and_si256(same, _mm256_cmpeq_epi64(d, s));
+  return _mm256_movemask_pd(_mm256_castsi256_pd(same)) == 0xf;
+}
 const bool kAffineAvx512 = host_cpu().avx512f;
+const bool kAffineAvx2 = host_cpu().avx2;
 // std::popcount is a library call on the baseline ISA; the host's instruction where it has one.
 __attribute__((target("popcnt"))) int exec_population_popcnt(uint64_t e) { return __builtin_popcountll(e); }
 const bool kPopcnt = host_cpu().popcnt;
 int exec_population(uint64_t e) { return kPopcnt ? exec_population_popcnt(e) : std::popcount(e); }
-uint64_t address_mask(const uint64_t* a) { return kAffineAvx512 ? address_mask_avx512(a) : address_mask_portable(a); }
+uint64_t address_mask(const uint64_t* a) {
+  return kAffineAvx512 ? address_mask_avx512(a) : kAffineAvx2 ? address_mask_avx2(a) : address_mask_portable(a);
+}
 bool equal_steps(const uint64_t* a, uint64_t stride) {
-  return kAffineAvx512 ? equal_steps_avx512(a, stride) : equal_steps_portable(a, stride);
+  return kAffineAvx512 ? equal_steps_avx512(a, stride) : kAffineAvx2 ? equal_steps_avx2(a, stride) : equal_steps_portable(a, stride);
 }
 #else
 int exec_population(uint64_t e) { return std::popcount(e); }
@@ -214,15 +241,11 @@ void record_lines(LineWave& lw, Wave& w, const Op& op, uint32_t line_bytes) {
   uint64_t a[128];
   const int n = memory_addresses(w, op, a);
   if (!n) return;
-  const uint64_t bytes = std::max<uint64_t>(1, memory_lane_bytes(op));
   const uint64_t written = (op.info && (op.info->is_store || op.info->is_atomic)) ? 1 : 0;
   const size_t first = lw.lines.size();
-  for (int i = 0; i < n; ++i) {
-    if (a[i] == kNoAddress) continue;
-    for (uint64_t l = a[i] / line_bytes; l <= (a[i] + bytes - 1) / line_bytes; ++l) lw.lines.push_back(l << 1 | written);
-  }
-  std::sort(lw.lines.begin() + std::ptrdiff_t(first), lw.lines.end());
-  lw.lines.erase(std::unique(lw.lines.begin() + std::ptrdiff_t(first), lw.lines.end()), lw.lines.end());
+  // The access's lines, ascending, each once (a coalesced access without sorting), then tagged.
+  append_cache_lines(std::span<const uint64_t>(a, size_t(n)), memory_lane_bytes(op), int(line_bytes), lw.lines);
+  for (size_t i = first; i < lw.lines.size(); ++i) lw.lines[i] = lw.lines[i] << 1 | written;
   lw.end_access(bits);
 }
 

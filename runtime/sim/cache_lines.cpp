@@ -1,11 +1,11 @@
-#include "runtime/model/coalesce.hpp"
+#include "runtime/sim/cache_lines.hpp"
 
 #include <algorithm>
 #include <bit>
 
 #include "runtime/sim/record.hpp"
 
-namespace cdnajit::model {
+namespace cdnajit::sim {
 
 namespace {
 
@@ -22,7 +22,7 @@ bool ascending_lines(std::span<const uint64_t> addrs, int lane_bytes, int line, 
   uint64_t last = 0;
   bool any = false;
   for (uint64_t a : addrs) {
-    if (a == sim::kNoAddress) continue;
+    if (a == kNoAddress) continue;
     const uint64_t lo = pow2 ? a >> shift : a / L, hi = pow2 ? (a + n - 1) >> shift : (a + n - 1) / L;
     if (any && lo < last) return false;
     const uint64_t from = any && lo == last ? lo + 1 : lo;  // `last` is already counted
@@ -33,10 +33,30 @@ bool ascending_lines(std::span<const uint64_t> addrs, int lane_bytes, int line, 
   return true;
 }
 
+// The common coalesced access in one pass without branches: every one of 64 lanes has an address, and
+// each lies at most a line past its left neighbour and not before it (an unsigned difference catches
+// both). Its lines are then the run from lane 0's first to lane 63's last, as ascending_lines gives
+// them (no lane's first line lies past the line after its neighbour's, and the last lane ends last).
+bool one_run(std::span<const uint64_t> addrs, int lane_bytes, int line, uint64_t& from, uint64_t& to) {
+  if (addrs.size() != 64) return false;
+  const uint64_t n = uint64_t(std::max(1, lane_bytes)), L = uint64_t(line);
+  uint64_t far = 0;
+  for (size_t l = 1; l < 64; ++l) far |= uint64_t(addrs[l] - addrs[l - 1] > L);
+  if (far || addrs[63] >= kNoAddress - n) return false;  // (no lane is kNoAddress: all lie at or below lane 63)
+  from = addrs[0] / L;
+  to = (addrs[63] + n - 1) / L;
+  return true;
+}
+
 }  // namespace
 
 void append_cache_lines(std::span<const uint64_t> addrs, int lane_bytes, int line, std::vector<uint64_t>& out) {
   const size_t first = out.size();
+  uint64_t run_from = 0, run_to = 0;
+  if (one_run(addrs, lane_bytes, line, run_from, run_to)) {
+    for (uint64_t l = run_from; l <= run_to; ++l) out.push_back(l);
+    return;
+  }
   if (ascending_lines(addrs, lane_bytes, line, [&](uint64_t from, uint64_t to) {
         for (uint64_t l = from; l <= to; ++l) out.push_back(l);
       }))
@@ -44,7 +64,7 @@ void append_cache_lines(std::span<const uint64_t> addrs, int lane_bytes, int lin
   out.resize(first);  // lanes out of order: every lane's lines, sorted, each once
   const uint64_t n = uint64_t(std::max(1, lane_bytes));
   for (uint64_t a : addrs) {
-    if (a == sim::kNoAddress) continue;
+    if (a == kNoAddress) continue;
     for (uint64_t l = a / uint64_t(line); l <= (a + n - 1) / uint64_t(line); ++l) out.push_back(l);
   }
   std::sort(out.begin() + std::ptrdiff_t(first), out.end());
@@ -58,6 +78,8 @@ std::vector<uint64_t> cache_lines(std::span<const uint64_t> addrs, int lane_byte
 }
 
 size_t cache_line_count(std::span<const uint64_t> addrs, int lane_bytes, int line) {
+  uint64_t run_from = 0, run_to = 0;
+  if (one_run(addrs, lane_bytes, line, run_from, run_to)) return size_t(run_to - run_from + 1);
   size_t count = 0;
   if (ascending_lines(addrs, lane_bytes, line, [&](uint64_t from, uint64_t to) { count += size_t(to - from + 1); }))
     return count;

@@ -1,13 +1,14 @@
-// Global-memory coalescing: the cache lines one VMEM instruction touches.
+// Global-memory coalescing: the cache lines one VMEM instruction touches (the simulator's line trace,
+// sim::record_lines, and the timing model's memory hierarchy read lines through these).
 #pragma once
 #include <cstdint>
 #include <span>
 #include <vector>
 
-namespace cdnajit::model {
+namespace cdnajit::sim {
 
 // Distinct `line`-byte cache lines covered by [a, a + lane_bytes) of every
-// active lane (sim::kNoAddress = inactive), sorted ascending.
+// active lane (kNoAddress = inactive), sorted ascending.
 std::vector<uint64_t> cache_lines(std::span<const uint64_t> addrs, int lane_bytes, int line);
 
 // The same lines appended to `out` (the caller's vector, so a model run reuses one allocation).
