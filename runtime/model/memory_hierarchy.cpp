@@ -17,10 +17,10 @@ const char* mem_level_name(MemLevel l) {
 
 namespace {
 
-// A set-associative LRU cache of line indices with a dirty bit per line. Sets are allocated
-// when first touched (a 256 MiB Infinity Cache costs only the sets a kernel uses), in chunks that
-// are never moved, and a set's ways fill in order: an empty way ends the set's lines (nothing empties
-// one way alone; invalidate() empties them all), so a lookup reads only the ways in use.
+// A set-associative LRU cache of line indices with a dirty bit per line. A set holds only the lines
+// it has (at most `ways`), allocated when the set is first touched: a 256 MiB Infinity Cache costs
+// only the lines a kernel brings in, not its associativity times the sets it touches (most of which
+// hold a line or two; the fixed 16-way sets made the model's page faults cost more than its lookups).
 class Cache {
  public:
   Cache(uint64_t bytes, int line, int ways) : ways_(std::max(1, ways)) {
@@ -28,9 +28,8 @@ class Cache {
     sets_ = std::max<uint64_t>(1, lines / uint64_t(ways_));
     // calloc: a large table comes as zero pages the kernel maps only where a set is touched (the
     // Infinity Cache's 512 KiB table per model run would otherwise be written whole every time).
-    set_base_.reset(static_cast<uint32_t*>(std::calloc(size_t(sets_), sizeof(uint32_t))));
-    if (!set_base_) throw Error("model: no memory for a cache model of " + std::to_string(sets_) + " sets");
-    sets_per_chunk_ = uint32_t(std::clamp<uint64_t>(kChunkBytes / (uint64_t(ways_) * sizeof(Way)), 1, sets_));
+    set_index_.reset(static_cast<uint32_t*>(std::calloc(size_t(sets_), sizeof(uint32_t))));
+    if (!set_index_) throw Error("model: no memory for a cache model of " + std::to_string(sets_) + " sets");
   }
   struct Result {
     bool hit = false;
@@ -38,73 +37,60 @@ class Cache {
     bool evicted_dirty = false;   // a dirty line left to make room
     uint64_t evicted = 0;
   };
-  // Looks the line up and allocates it on a miss (LRU victim); `dirty` marks it written.
+  // Looks the line up and allocates it on a miss (a free way, else the LRU victim); `dirty` marks it written.
   Result access(uint64_t line, bool dirty) {
     Result r;
-    uint32_t& b = set_base_[size_t(line % sets_)];
-    if (b == kNone) b = new_set();
-    Way* const set = set_ways(b - 1);
-    Way* victim = set;
-    for (Way* w = set; w != set + ways_; ++w) {
-      if (w->tag == line + 1) {
+    uint32_t& i = set_index_[size_t(line % sets_)];
+    if (i == kNone) {
+      sets_used_.emplace_back();
+      i = uint32_t(sets_used_.size());
+    }
+    std::vector<Way>& set = sets_used_[i - 1];
+    Way* victim = nullptr;
+    for (Way& w : set) {
+      if (w.line == line) {
         r.hit = true;
-        r.was_dirty = w->use & 1;
-        w->use = (++clock_ << 1) | (w->use & 1) | uint64_t(dirty);
+        r.was_dirty = w.use & 1;
+        w.use = (++clock_ << 1) | (w.use & 1) | uint64_t(dirty);
         return r;
       }
-      if (w->tag == 0) {  // the first empty way: no line further on; it is the victim
-        victim = w;
-        break;
-      }
-      if (w->use < victim->use) victim = w;  // least recently used (clock values are distinct)
+      if (!victim || w.use < victim->use) victim = &w;  // least recently used (clock values are distinct)
     }
-    if (victim->tag != 0 && (victim->use & 1)) {
+    if (set.size() < size_t(ways_)) {
+      set.push_back({line, (++clock_ << 1) | uint64_t(dirty)});
+      return r;
+    }
+    if (victim->use & 1) {
       r.evicted_dirty = true;
-      r.evicted = victim->tag - 1;
+      r.evicted = victim->line;
     }
-    victim->tag = line + 1;
-    victim->use = (++clock_ << 1) | uint64_t(dirty);
+    *victim = {line, (++clock_ << 1) | uint64_t(dirty)};
     return r;
   }
   // Drops every line (a cache without dirty lines: the write-through vector L1).
   void invalidate() {
-    for (uint32_t s = 0; s < used_sets_; ++s) std::fill(set_ways(s), set_ways(s) + ways_, Way{});
+    for (std::vector<Way>& set : sets_used_) set.clear();
   }
   template <class F>
   void for_each_dirty(F f) const {
-    for (uint32_t s = 0; s < used_sets_; ++s)
-      for (const Way* w = set_ways(s); w != set_ways(s) + ways_; ++w)
-        if (w->tag && (w->use & 1)) f(w->tag - 1);
+    for (const std::vector<Way>& set : sets_used_)
+      for (const Way& w : set)
+        if (w.use & 1) f(w.line);
   }
 
  private:
   static constexpr uint32_t kNone = 0;
-  static constexpr size_t kChunkBytes = size_t(64) << 10;  // sets allocated together
   struct Way {
-    uint64_t tag = 0;  // line + 1; 0 = empty
+    uint64_t line = 0;
     uint64_t use = 0;  // last use (LRU clock) << 1 | dirty
   };
   struct Free {
-    void operator()(void* p) const { std::free(p); }
+    void operator()(uint32_t* p) const { std::free(p); }
   };
-  // A new set's number + 1 (set_base_'s encoding), its ways zero.
-  uint32_t new_set() {
-    if (used_sets_ % sets_per_chunk_ == 0) chunks_.emplace_back(zeroed_chunk(size_t(sets_per_chunk_) * size_t(ways_) * sizeof(Way)));
-    return ++used_sets_;
-  }
-  // Zeroed bytes for a chunk of sets (calloc: fresh pages are mapped where a set is touched).
-  static Way* zeroed_chunk(size_t bytes) {
-    void* p = std::calloc(bytes, 1);
-    if (!p) throw Error("model: no memory for a cache model's sets (" + std::to_string(bytes) + " bytes)");
-    return static_cast<Way*>(p);
-  }
-  Way* set_ways(uint32_t s) const { return chunks_[s / sets_per_chunk_].get() + size_t(s % sets_per_chunk_) * size_t(ways_); }
   int ways_;
   uint64_t sets_ = 1;
-  std::unique_ptr<uint32_t[], Free> set_base_;  // 1 + the set's number in allocation order (kNone: not touched yet)
-  std::vector<std::unique_ptr<Way[], Free>> chunks_;
-  uint32_t used_sets_ = 0;
-  uint32_t sets_per_chunk_ = 1;
+  std::unique_ptr<uint32_t[], Free> set_index_;  // 1 + the set's index in sets_used_ (kNone: not touched yet)
+  std::vector<std::vector<Way>> sets_used_;      // the touched sets, in order of first touch
   uint64_t clock_ = 0;
 };
 
