@@ -147,6 +147,8 @@ ModelReport model_recording(const sim::Recording& rec, const LaunchPlan& plan, c
   // achievable bandwidth for the active CUs bounds the time from below (no level faster than it).
   const double scale = double(plan.workgroups) / double(std::max<uint64_t>(1, mem.traced.workgroups));
   r.traffic = mem.traced;
+  r.memory_workgroups = mem.traced.workgroups;
+  r.memory_from_line_trace = mem.from_line_trace;
   for (double* b : {&r.traffic.l1_hit_bytes, &r.traffic.l2_read_bytes, &r.traffic.l2_write_bytes, &r.traffic.mall_read_bytes,
                     &r.traffic.mall_write_bytes, &r.traffic.hbm_read_bytes, &r.traffic.hbm_write_bytes})
     *b *= scale;
@@ -255,7 +257,7 @@ ModelReport model_launch(sim::Simulator& sim, const CodeObject& co, std::string_
 
 std::string format_report(const ModelReport& r) {
   const std::string p = "modelled (model " + r.model + "): ";
-  char b[512];
+  char b[1024];
   std::string out;
   std::snprintf(b, sizeof b, "%s%s  %.4f ms at a modelled clock of %.3f GHz (MFMA busy %.0f%%)  (%.0f cycles on the busiest CU)\n",
                 p.c_str(), r.kernel.c_str(), r.ms, r.clock_ghz, 100 * r.mfma_busy, r.cycles);
@@ -264,10 +266,14 @@ std::string format_report(const ModelReport& r) {
   const double reads = r.traffic.l1_hit_bytes + r.traffic.l2_read_bytes;
   std::snprintf(b, sizeof b,
                 "%smemory: HBM %.2f MB (read %.2f, write %.2f), Infinity Cache %.2f MB, L2 %.2f MB, L1 hits %.0f%% of read "
-                "lines; at achievable bandwidth HBM %.4f ms, Infinity Cache %.4f ms, L2 %.4f ms; busiest CU %.4f ms\n",
+                "lines; at achievable bandwidth HBM %.4f ms, Infinity Cache %.4f ms, L2 %.4f ms; busiest CU %.4f ms; "
+                "caches fed by %llu workgroups%s\n",
                 p.c_str(), r.traffic.hbm_bytes() / mb, r.traffic.hbm_read_bytes / mb, r.traffic.hbm_write_bytes / mb,
                 r.traffic.mall_bytes() / mb, r.traffic.l2_bytes() / mb, reads > 0 ? 100 * r.traffic.l1_hit_bytes / reads : 0.0,
-                r.hbm_floor_ms, r.mall_floor_ms, r.l2_floor_ms, r.replay_ms);
+                r.hbm_floor_ms, r.mall_floor_ms, r.l2_floor_ms, r.replay_ms, (unsigned long long)r.memory_workgroups,
+                r.memory_from_line_trace ? " (the first round's line trace)"
+                                         : " (the recorded ones' addresses only, no first-round line trace: lines other "
+                                           "CUs' workgroups share are not seen)");
   out += b;
   std::snprintf(b, sizeof b, "%soccupancy %d waves/SIMD, %d workgroups/CU; %llu workgroups on %d CUs, %llu on the busiest; replayed %llu\n",
                 p.c_str(), r.plan.waves_per_simd, r.plan.workgroup_slots, (unsigned long long)r.plan.workgroups,

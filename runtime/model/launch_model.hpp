@@ -83,6 +83,10 @@ struct ModelReport {
   // Whole-launch traffic per level (the traced workgroups' bytes scaled to the grid) and the time
   // each level needs at its achievable bandwidth for the active CUs.
   LevelTraffic traffic;
+  // The workgroups the memory hierarchy saw (their bytes are scaled to the grid), and whether a
+  // first-round line trace gave them (else only the recorded workgroups' addresses: a clocked launch).
+  uint64_t memory_workgroups = 0;
+  bool memory_from_line_trace = false;
   double hbm_floor_ms = 0, mall_floor_ms = 0, l2_floor_ms = 0;
   double tflops = 0;          // flops / time (0 if flops unknown)
   double gbps = 0;            // HBM traffic / time

@@ -107,6 +107,8 @@ TEST_CASE("cdnajit run --model --flops prints modelled TFLOP/s and the clock; --
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Catch::Contains("TFLOP/s") && Catch::Contains("modelled clock of") &&
                         Catch::Contains("memory: HBM"));
+  // 1024 workgroups, all in the first round on mi355x's 256 CUs x 4+ slots: the memory hierarchy sees them all.
+  CHECK_THAT(r.out, Catch::Contains("caches fed by 1024 workgroups (the first round's line trace)"));
   Run no_model = cli(run + " --flops 262144");
   CHECK(no_model.status == 2);
   CHECK_THAT(no_model.out, Catch::Contains("--flops") && Catch::Contains("needs --model"));

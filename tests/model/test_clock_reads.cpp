@@ -358,6 +358,11 @@ TEST_CASE("In-kernel clocks: clang-22's clock64/wall_clock64 in every workgroup 
   CHECK(r.clocks.workgroups_reading == kGroups);
   CHECK(r.clocks.cus_reading == int(kGroups));
   CHECK(r.clocks.cus_replayed == 2);
+  // A clocked launch's kernel time sees the sampled workgroups' addresses only (no first-round line
+  // trace; runtime/model/README.md, "In-kernel clocks"), and its report says so.
+  CHECK(!r.memory_from_line_trace);
+  CHECK(r.memory_workgroups == 1);
+  CHECK_THAT(model::format_report(r), Catch::Contains("caches fed by 1 workgroups (the recorded ones' addresses only"));
   model::ModelOptions each;
   each.clock_share_equal_cus = false;
   model::ModelReport r_each;
