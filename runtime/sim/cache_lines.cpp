@@ -42,7 +42,9 @@ bool one_run(std::span<const uint64_t> addrs, int lane_bytes, int line, uint64_t
   const uint64_t n = uint64_t(std::max(1, lane_bytes)), L = uint64_t(line);
   uint64_t far = 0;
   for (size_t l = 1; l < 64; ++l) far |= uint64_t(addrs[l] - addrs[l - 1] > L);
-  if (far || addrs[63] >= kNoAddress - n) return false;  // (no lane is kNoAddress: all lie at or below lane 63)
+  // Lane 0 must have an address (an inactive lane 0 followed by an address below a line would pass the
+  // steps); then none is kNoAddress: every lane lies at or below lane 63.
+  if (far || addrs[0] == kNoAddress || addrs[63] >= kNoAddress - n) return false;
   from = addrs[0] / L;
   to = (addrs[63] + n - 1) / L;
   return true;

@@ -59,6 +59,10 @@ TEST_CASE("cache_lines: the coalesced shortcuts give every lane's lines", "[sim]
     if (trial % 2) {  // half the trials coalesced: every lane, ascending by its width
       for (int l = 0; l < 64; ++l) a[size_t(l)] = 0x20040 + uint64_t(l) * uint64_t(lane_bytes) * (1 + trial % 3);
     }
+    if (trial % 7 == 0) {  // lane 0 without an address, the others ascending from below one line
+      for (int l = 0; l < 64; ++l) a[size_t(l)] = uint64_t(l) * uint64_t(lane_bytes);
+      a[0] = sim::kNoAddress;
+    }
     const std::vector<uint64_t> want = every_lane_lines(a, lane_bytes, 128);
     CHECK(sim::cache_lines(a, lane_bytes, 128) == want);
     CHECK(sim::cache_line_count(a, lane_bytes, 128) == want.size());
