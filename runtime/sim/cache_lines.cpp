@@ -54,15 +54,15 @@ bool one_run(std::span<const uint64_t> addrs, int lane_bytes, int line, uint64_t
 
 void append_cache_lines(std::span<const uint64_t> addrs, int lane_bytes, int line, std::vector<uint64_t>& out) {
   const size_t first = out.size();
+  auto append_run = [&](uint64_t from, uint64_t to) {
+    for (uint64_t l = from; l <= to; ++l) out.push_back(l);
+  };
   uint64_t run_from = 0, run_to = 0;
   if (one_run(addrs, lane_bytes, line, run_from, run_to)) {
-    for (uint64_t l = run_from; l <= run_to; ++l) out.push_back(l);
+    append_run(run_from, run_to);
     return;
   }
-  if (ascending_lines(addrs, lane_bytes, line, [&](uint64_t from, uint64_t to) {
-        for (uint64_t l = from; l <= to; ++l) out.push_back(l);
-      }))
-    return;
+  if (ascending_lines(addrs, lane_bytes, line, append_run)) return;
   out.resize(first);  // lanes out of order: every lane's lines, sorted, each once
   const uint64_t n = uint64_t(std::max(1, lane_bytes));
   for (uint64_t a : addrs) {
@@ -88,4 +88,4 @@ size_t cache_line_count(std::span<const uint64_t> addrs, int lane_bytes, int lin
   return cache_lines(addrs, lane_bytes, line).size();
 }
 
-}  // namespace cdnajit::model
+}  // namespace cdnajit::sim
