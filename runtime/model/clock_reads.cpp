@@ -19,6 +19,8 @@
 #include "runtime/sim/cache_lines.hpp"
 #include "runtime/model/cu_model.hpp"
 #include "runtime/model/launch_model.hpp"
+#include "runtime/model/parallel_for.hpp"
+#include "runtime/model/workgroup_digest.hpp"
 #include "runtime/sim/clock_slice.hpp"
 #include "runtime/sim/clock_taint.hpp"
 #include "runtime/sim/write_journal.hpp"
@@ -114,190 +116,6 @@ sim::Recording take_workgroups(sim::Recording& rec, std::span<const uint64_t> wo
 
 namespace {
 
-// CUs with equal shares replay alike. Two workgroups replay alike on the CU model when their waves
-// execute the same instructions with the same EXEC populations, branch outcomes and LDS addresses,
-// and their global accesses cover the same lines up to their names: the model's global timing reads
-// of an access only the lines it covers (how many, and the level the memory hierarchy serves each
-// from, which follows from the order the workgroup touches them), not where the lines are or where
-// in its line each lane's access lies. So an access's global addresses are taken as the lines it
-// covers, in ascending order as the memory hierarchy's model takes them, each numbered in order of
-// the workgroup's first touch. A CU model whose timing depends on absolute global addresses (or on
-// offsets in a line) must set ModelOptions::clock_share_equal_cus = false.
-// Workgroups are compared by a 128-bit digest of that sequence (two independent 64-bit hashes), which
-// lets every workgroup be digested once, on the host's threads, without keeping the sequences.
-struct Digest {
-  uint64_t a = 1469598103934665603ull, b = 0x243f6a8885a308d3ull;
-  void add(uint64_t v) {
-    a = (a ^ v) * 1099511628211ull;                                     // FNV-1a over 64-bit words
-    b = std::rotl(b + v * 0x9e3779b97f4a7c15ull, 27) * 0xff51afd7ed558ccdull;  // a multiply-rotate hash
-  }
-  auto operator<=>(const Digest&) const = default;
-};
-
-// Line -> label, an open-addressing table (a workgroup touches a few hundred lines; a node per
-// line in a std::unordered_map cost an allocation each). Reused across workgroups.
-class LabelTable {
- public:
-  void clear() {
-    if (keys_.empty()) keys_.resize(1024);
-    std::fill(keys_.begin(), keys_.end(), 0);
-    vals_.resize(keys_.size());
-    size_ = 0;
-  }
-  // The line's label, or the next one when the line is new.
-  uint64_t label(uint64_t line) {
-    if (2 * (size_ + 1) > keys_.size()) grow();
-    const size_t mask = keys_.size() - 1;
-    for (size_t i = size_t(line * 0x9e3779b97f4a7c15ull >> 20) & mask;; i = (i + 1) & mask) {
-      if (keys_[i] == line + 1) return vals_[i];
-      if (keys_[i] == 0) {
-        keys_[i] = line + 1;
-        vals_[i] = size_;
-        return size_++;
-      }
-    }
-  }
-
- private:
-  void grow() {
-    std::vector<uint64_t> keys = std::move(keys_), vals = std::move(vals_);
-    keys_.assign(keys.size() * 2, 0);
-    vals_.assign(keys_.size(), 0);
-    const size_t mask = keys_.size() - 1;
-    for (size_t j = 0; j < keys.size(); ++j) {
-      if (!keys[j]) continue;
-      size_t i = size_t((keys[j] - 1) * 0x9e3779b97f4a7c15ull >> 20) & mask;
-      while (keys_[i]) i = (i + 1) & mask;
-      keys_[i] = keys[j];
-      vals_[i] = vals[j];
-    }
-  }
-  std::vector<uint64_t> keys_, vals_;  // keys_: line + 1, 0 = empty
-  uint64_t size_ = 0;
-};
-
-// Lines labelled in order of the workgroup's first touch.
-class LineLabels {
- public:
-  explicit LineLabels(LabelTable& label) : label_(label) { label_.clear(); }
-  uint64_t label_of(uint64_t l) {
-    if (l != last_line_) {  // neighbouring accesses mostly continue a line
-      last_line_ = l;
-      last_label_ = label_.label(l);
-    }
-    return last_label_;
-  }
-
- private:
-  LabelTable& label_;
-  uint64_t last_line_ = ~uint64_t(0), last_label_ = 0;
-};
-
-// The lines an affine step (sim::RecordedStep::affine) covers, as append_cache_lines gives them, without
-// visiting its lanes when that is possible: lanes with an address consecutive and a stride of at most
-// a line, so that they cover every line from the first lane's to the last lane's end. Else false.
-bool affine_lines(const uint64_t* words, int lane_bytes, uint64_t line, std::vector<uint64_t>& out) {
-  const uint64_t base = words[0], stride = words[1], mask = words[2];
-  if (!mask || stride > line) return false;
-  const int f = std::countr_zero(mask), n = std::popcount(mask);
-  if ((mask >> f) != (n == 64 ? ~0ull : (1ull << n) - 1)) return false;  // not consecutive lanes
-  const uint64_t first = base + uint64_t(f) * stride;
-  const uint64_t end = first + uint64_t(n - 1) * stride + uint64_t(std::max(1, lane_bytes)) - 1;  // last byte
-  if (end < first) return false;  // wraps
-  for (uint64_t l = first / line; l <= end / line; ++l) out.push_back(l);
-  return true;
-}
-
-// The digest of a workgroup's normalized streams. LDS addresses enter as they are: their affine words
-// (sim::affine_addresses) when they have that form, else all of them, so equal addresses give equal
-// digests whichever way the recording stored them.
-Digest digest_workgroup(const sim::Recording& rec, size_t first_wave, uint64_t line,
-                        LabelTable& label) {  // line -> order of first touch (reused)
-  LineLabels labels(label);
-  // Four digests, step i of a wave going to lane i % 4, folded into one at the end: the hashes'
-  // multiply chains then overlap instead of waiting on each other step after step.
-  Digest lane[4];
-  sim::StepAddressBuffer buf;
-  uint64_t words[sim::kAffineWords];
-  thread_local std::vector<uint64_t> lines;
-  for (size_t k = 0; k < rec.waves_per_workgroup; ++k) {
-    const sim::RecordedWave& w = rec.waves[first_wave + k];
-    lane[0].add(w.steps.size());
-    for (size_t i = 0; i < w.steps.size(); ++i) {
-      const sim::RecordedStep& st = w.steps[i];
-      Digest& d = lane[i & 3];
-      d.add(uint64_t(st.op) << 24 | uint64_t(st.active) << 16 | uint64_t(st.taken) << 15 | st.addr_count);
-      if (!st.addr_count) continue;
-      auto add_addresses = [&](const uint64_t* a, size_t n) {
-        if (n == 64 && sim::affine_addresses(a, words)) {
-          d.add(1);
-          for (uint64_t v : words) d.add(v);
-        } else {
-          d.add(0);
-          for (size_t j = 0; j < n; ++j) d.add(a[j]);
-        }
-      };
-      const uint64_t* stored = w.addrs.data() + st.addr_first;
-      if (rec.ops[st.op].unit != isa::Unit::VMEM) {  // LDS addresses as they are
-        if (st.affine) {
-          d.add(1);
-          for (uint32_t j = 0; j < sim::kAffineWords; ++j) d.add(stored[j]);
-        } else {
-          add_addresses(stored, st.addr_count);
-        }
-        continue;
-      }
-      // Global: the labels of the lines the access covers, in the order the memory hierarchy's
-      // model takes them (ascending, memory_hierarchy.cpp's lines_of); a run of consecutive labels
-      // (a coalesced access) as its first label and length.
-      lines.clear();
-      const int lane_bytes = rec.ops[st.op].lane_bytes;
-      if (!st.affine || !affine_lines(stored, lane_bytes, line, lines))
-        sim::append_cache_lines(sim::step_addresses(w, st, buf), lane_bytes, int(line), lines);
-      bool run = true;
-      for (size_t j = 0; j < lines.size(); ++j) {
-        lines[j] = labels.label_of(lines[j]);
-        run &= lines[j] == lines[0] + j;
-      }
-      d.add(lines.size() << 1 | uint64_t(run));
-      if (run && !lines.empty()) d.add(lines[0]);
-      else
-        for (uint64_t l : lines) d.add(l);
-    }
-    for (Digest& d : lane) d.add(~uint64_t(0));  // wave boundary
-  }
-  Digest d;
-  for (const Digest& l : lane) {
-    d.add(l.a);
-    d.add(l.b);
-  }
-  return d;
-}
-
-// Runs body(i) for i in [0, n) on the host's threads; rethrows the first exception.
-template <class Body>
-void parallel_for(size_t n, Body&& body) {
-  std::atomic<size_t> next{0};
-  std::exception_ptr failed;
-  std::mutex failed_lock;
-  auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < n;) {
-      try {
-        body(i);
-      } catch (...) {
-        std::lock_guard<std::mutex> g(failed_lock);
-        if (!failed) failed = std::current_exception();
-      }
-    }
-  };
-  const size_t nthreads = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < nthreads; ++t) threads.emplace_back(worker);
-  worker();
-  for (std::thread& t : threads) t.join();
-  if (failed) std::rethrow_exception(failed);
-}
-
 // Step 2 of the header: the issue cycle of every clock read of the CUs holding a reader.
 // `grouped` runs once the shares are grouped, before any wave is moved out of `rec` (until then the
 // replay only reads `rec`, so another thread may read it too).
@@ -319,13 +137,9 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
   std::vector<std::vector<uint64_t>> shares(cu_list.size());
   for (size_t c = 0; c < cu_list.size(); ++c)
     for (uint64_t w = cu_list[c]; w < plan.workgroups; w += cus) shares[c].push_back(w);
-  // Each share's workgroup digests, on the host's threads (each its own label map).
-  std::vector<std::vector<Digest>> digests(share_equal_cus ? cu_list.size() : 0);
-  if (share_equal_cus)
-    parallel_for(cu_list.size(), [&](size_t c) {
-      thread_local LabelTable label;
-      for (uint64_t w : shares[c]) digests[c].push_back(digest_workgroup(rec, pos.at(w) * wpw, uint64_t(hw.cache_line), label));
-    });
+  // Each share's workgroup digests, on the host's threads.
+  std::vector<std::vector<WorkgroupDigest>> digests;
+  if (share_equal_cus) digests = share_digests(rec, shares, pos, uint64_t(hw.cache_line));
   struct Job {
     std::vector<uint64_t> share;
     sim::Recording one;  // the share's waves, moved out of `rec`
@@ -333,7 +147,7 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
   };
   std::vector<Job> jobs;                                        // the shares to replay
   std::vector<std::pair<size_t, size_t>> copies;                // (replayed share, alike share), indices into shares
-  std::map<std::vector<Digest>, size_t> replayed;               // digests -> replayed share
+  std::map<std::vector<WorkgroupDigest>, size_t> replayed;      // digests -> replayed share
   for (size_t c = 0; c < cu_list.size(); ++c) {
     if (share_equal_cus) {
       auto [it, fresh] = replayed.emplace(digests[c], c);

@@ -15,9 +15,6 @@ namespace cdnajit::sim {
 
 namespace {
 
-bool is_store(const RecordedOp& o) { return o.info && (o.info->is_store || o.info->is_atomic); }
-bool is_scratch(const RecordedOp& o) { return o.info && o.info->family == isa::Family::SCRATCH; }
-
 // Words of the row entry at p (clock_slice.hpp's layout).
 size_t row_words(const uint32_t* p) {
   if ((p[0] >> 16) == kSliceRowLoaded) return 5;
