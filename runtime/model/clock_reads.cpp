@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 
@@ -69,29 +70,40 @@ std::vector<uint64_t> clock_workgroups(const LaunchPlan& plan, const Hardware& h
   return out;
 }
 
+namespace {
+
+// "" when wave x of recording a and wave y of recording b (of the same kernel) executed the same
+// stream, else the first difference, named as in b.
+std::string wave_difference(const sim::Recording& a, const sim::RecordedWave& x, const sim::Recording& b, const sim::RecordedWave& y) {
+  const size_t n = std::max(x.steps.size(), y.steps.size());
+  for (size_t i = 0; i < n; ++i) {
+    std::string what;
+    if (i >= x.steps.size() || i >= y.steps.size() || x.steps[i].op != y.steps[i].op) {
+      what = "it executed " + step_text(b, y, i) + " where the previous run executed " + step_text(a, x, i);
+    } else {
+      const sim::RecordedStep &s = x.steps[i], &t = y.steps[i];
+      if (s.active != t.active) what = "its EXEC population changed";
+      else if (s.taken != t.taken) what = std::string("the branch was ") + (t.taken ? "taken" : "not taken") + " (in the previous run " + (s.taken ? "taken" : "not taken") + ")";
+      else if (s.addr_count != t.addr_count || s.affine != t.affine ||  // the stored form is unique (sim::affine_addresses)
+               !std::equal(x.addrs.begin() + s.addr_first, x.addrs.begin() + s.addr_first + (s.affine ? sim::kAffineWords : s.addr_count),
+                           y.addrs.begin() + t.addr_first))
+        what = "its memory addresses changed";
+      if (what.empty()) continue;
+      what = step_text(b, y, i) + ": " + what;
+    }
+    return wave_where(y) + ", its dynamic instruction #" + std::to_string(i) + " " + what;
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string first_difference(const sim::Recording& a, const sim::Recording& b) {
   if (a.workgroups != b.workgroups || a.waves.size() != b.waves.size())
     return "the runs recorded different workgroups (internal error)";
   for (size_t wi = 0; wi < a.waves.size(); ++wi) {
-    const sim::RecordedWave &x = a.waves[wi], &y = b.waves[wi];
-    const size_t n = std::max(x.steps.size(), y.steps.size());
-    for (size_t i = 0; i < n; ++i) {
-      std::string what;
-      if (i >= x.steps.size() || i >= y.steps.size() || x.steps[i].op != y.steps[i].op) {
-        what = "it executed " + step_text(b, y, i) + " where the previous run executed " + step_text(a, x, i);
-      } else {
-        const sim::RecordedStep &s = x.steps[i], &t = y.steps[i];
-        if (s.active != t.active) what = "its EXEC population changed";
-        else if (s.taken != t.taken) what = std::string("the branch was ") + (t.taken ? "taken" : "not taken") + " (in the previous run " + (s.taken ? "taken" : "not taken") + ")";
-        else if (s.addr_count != t.addr_count || s.affine != t.affine ||  // the stored form is unique (sim::affine_addresses)
-                 !std::equal(x.addrs.begin() + s.addr_first, x.addrs.begin() + s.addr_first + (s.affine ? sim::kAffineWords : s.addr_count),
-                             y.addrs.begin() + t.addr_first))
-          what = "its memory addresses changed";
-        if (what.empty()) continue;
-        what = step_text(b, y, i) + ": " + what;
-      }
-      return wave_where(y) + ", its dynamic instruction #" + std::to_string(i) + " " + what;
-    }
+    std::string d = wave_difference(a, a.waves[wi], b, b.waves[wi]);
+    if (!d.empty()) return d;
   }
   return "";
 }
@@ -194,6 +206,57 @@ std::vector<uint64_t> merged(std::vector<uint64_t> a, std::span<const uint64_t> 
   return a;
 }
 
+// The prediction's first run stops at this host time at most (or the launch's own limit when lower): a
+// workgroup that waits on others the run leaves out either ends as the simulator's deadlock or spins
+// to this limit; the launch then takes run 1 without a prediction (same values, more host time).
+constexpr double kPredictionSeconds = 2;
+
+// The prediction (clock_reads.hpp): the CUs whose shares run first. Under the round-robin dispatch
+// plan_launch assumes, shares come in at most two sizes: CU 0's, ceil(workgroups / CUs), and the last
+// CU's, one fewer when the grid does not fill the last round.
+uint64_t share_size(uint64_t nwg, uint64_t cus, uint64_t cu) { return cu < nwg ? (nwg - cu + cus - 1) / cus : 0; }
+std::vector<uint64_t> template_cus(uint64_t nwg, uint64_t cus) {
+  std::vector<uint64_t> t{0};
+  if (nwg > cus && share_size(nwg, cus, cus - 1) != share_size(nwg, cus, 0)) t.push_back(cus - 1);
+  return t;
+}
+uint64_t template_of(uint64_t nwg, uint64_t cus, uint64_t cu) {
+  return share_size(nwg, cus, cu) == share_size(nwg, cus, 0) ? 0 : cus - 1;
+}
+
+// "" when the run fed the predicted values (`full`, every workgroup recorded in id order) executed, in
+// the first CUs' workgroups, the streams of the run that predicted them (`first`), every clock read
+// had a value, and every CU holding a clock reader has a share that replays alike (workgroup_digest.hpp)
+// its template's: then each value fed is the model's for the streams that read it. Else why not.
+std::string prediction_mismatch(const sim::Recording& first, const sim::Recording& full, std::span<const uint64_t> readers,
+                                const sim::ClockFeed& feed, uint64_t nwg, const Hardware& hw) {
+  const uint64_t cus = uint64_t(hw.cus), wpw = first.waves_per_workgroup;
+  for (uint64_t w = 0; w < nwg; ++w)
+    if (feed.unfed[w]) return "workgroup " + std::to_string(w) + " read a clock the prediction had no value for";
+  for (size_t i = 0; i < first.workgroups.size(); ++i)
+    for (size_t k = 0; k < wpw; ++k) {
+      const std::string d = wave_difference(first, first.waves[i * wpw + k], full, full.waves[first.workgroups[i] * wpw + k]);
+      if (!d.empty()) return "the first CUs' workgroups executed other streams in the whole grid: " + d;
+    }
+  std::vector<uint64_t> cu_list = template_cus(nwg, cus);
+  for (uint64_t r : readers) cu_list.push_back(r % cus);
+  std::sort(cu_list.begin(), cu_list.end());
+  cu_list.erase(std::unique(cu_list.begin(), cu_list.end()), cu_list.end());
+  std::vector<std::vector<uint64_t>> shares(cu_list.size());
+  for (size_t c = 0; c < cu_list.size(); ++c)
+    for (uint64_t w = cu_list[c]; w < nwg; w += cus) shares[c].push_back(w);
+  std::unordered_map<uint64_t, size_t> pos;
+  for (size_t i = 0; i < full.workgroups.size(); ++i) pos[full.workgroups[i]] = i;
+  const auto digests = share_digests(full, shares, pos, uint64_t(hw.cache_line));
+  auto digests_of = [&](uint64_t cu) { return digests[size_t(std::lower_bound(cu_list.begin(), cu_list.end(), cu) - cu_list.begin())]; };
+  for (size_t c = 0; c < cu_list.size(); ++c) {
+    const uint64_t t = template_of(nwg, cus, cu_list[c]);
+    if (digests[c] != digests_of(t))
+      return "CU " + std::to_string(cu_list[c]) + "'s share does not replay alike CU " + std::to_string(t) + "'s";
+  }
+  return "";
+}
+
 }  // namespace
 
 ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>& run, sim::Memory& memory,
@@ -257,17 +320,99 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
     out.rec = std::move(rec);
     return std::move(out);
   };
-  for (int run_no = 1;; ++run_no) {
-    if (run_no > 1) initial.restore(memory);
+  sim_opt.clock_feed = &feed;
+  bool memory_written = false;  // by a run of this launch (the next run restores it first)
+  // The prediction (header): run the first CUs' shares alone, replay them, feed every CU the cycles
+  // of the first CU with a share of its size, and run the grid once; when the check holds, that run is
+  // the fixed point. Run 1 below is then this run, or (the prediction not made) the old run 1.
+  std::optional<std::pair<sim::Recording, sim::Stats>> predicted_run;
+  const uint64_t cus = uint64_t(hw.cus);
+  std::vector<uint64_t> first_wgs;
+  for (uint64_t c : template_cus(nwg, cus))
+    for (uint64_t w = c; w < nwg; w += cus) first_wgs.push_back(w);
+  std::sort(first_wgs.begin(), first_wgs.end());
+  if (!opt.clock_predict) out.clocks.prediction = "not made (ModelOptions::clock_predict is off)";
+  else if (!opt.clock_share_equal_cus) out.clocks.prediction = "not made: it needs ModelOptions::clock_share_equal_cus";
+  else if (nwg > limit) out.clocks.prediction = "not made: the grid has more workgroups than ModelOptions::clock_workgroups_limit";
+  else if (2 * first_wgs.size() > nwg) out.clocks.prediction = "not made: the first CUs' shares are most of the grid";
+  else {
+    const auto t0 = std::chrono::steady_clock::now();
+    sim::Recording first;
+    first.workgroups = first_wgs;
+    sim::Options o = sim_opt;
+    o.recording = &first;
+    o.only_recorded_workgroups = true;
+    // A workgroup waiting on others that this run leaves out ends as a deadlock, or at this limit.
+    if (!(o.time_limit_seconds > 0 && o.time_limit_seconds < kPredictionSeconds)) o.time_limit_seconds = kPredictionSeconds;
     feed.read_clock.assign(nwg, 0);
     feed.unfed.assign(nwg, 0);
+    memory_written = true;
+    try {
+      run(o);
+    } catch (const Error& e) {
+      out.clocks.prediction = std::string("not made: the first CUs' workgroups did not run alone (") + e.what() + ")";
+    }
+    const std::vector<uint64_t> first_readers = out.clocks.prediction.empty() ? readers_of() : std::vector<uint64_t>{};
+    if (out.clocks.prediction.empty() && first_readers.empty())
+      out.clocks.prediction = "not made: the first CUs' workgroups read no clock";
+    if (out.clocks.prediction.empty()) {
+      replay_for_clocks(first, plan, hw, first_readers, true, feed, out.clocks, [] {});
+      const uint64_t wpw = uint64_t(plan.waves_per_workgroup);
+      for (uint64_t c = 0; c < std::min(cus, nwg); ++c) {
+        const uint64_t t = template_of(nwg, cus, c);
+        if (c == t) continue;
+        for (uint64_t j = 0; c + j * cus < nwg; ++j)
+          for (uint64_t k = 0; k < wpw; ++k) {
+            auto it = feed.cycles.find((t + j * cus) * wpw + k);
+            if (it != feed.cycles.end()) feed.cycles[(c + j * cus) * wpw + k] = it->second;
+          }
+      }
+      out.clocks.predicted_from = first_wgs.size();
+      out.clocks.predict_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      initial.restore(memory);
+      feed.read_clock.assign(nwg, 0);
+      feed.unfed.assign(nwg, 0);
+      sim::Recording rec;
+      rec.workgroups = record;
+      sim_opt.recording = &rec;
+      const sim::Stats st = run(sim_opt);
+      const std::string why = prediction_mismatch(first, rec, readers_of(), feed, nwg, hw);
+      if (why.empty()) {
+        out.stats = st;
+        out.clocks.runs = out.clocks.recorded_runs = 1;
+        out.clocks.sim_seconds = out.clocks.first_run_seconds = st.seconds;
+        out.clocks.workgroups_reading = readers_of().size();
+        std::vector<uint64_t> cu_list;
+        for (uint64_t w = 0; w < nwg; ++w)
+          if (feed.read_clock[w]) cu_list.push_back(w % cus);
+        std::sort(cu_list.begin(), cu_list.end());
+        out.clocks.cus_reading = int(std::unique(cu_list.begin(), cu_list.end()) - cu_list.begin());
+        out.clocks.taint = "not needed (the predicted values held)";
+        return finish(std::move(rec));
+      }
+      // Run 1 is this run: its streams are replayed as run 1's would be, and the next run compared with them.
+      out.clocks.prediction = "did not hold: " + why;
+      out.clocks.taint = "not followed (run 1 was fed the predicted values)";
+      predicted_run.emplace(std::move(rec), st);
+    }
+  }
+  for (int run_no = 1;; ++run_no) {
     sim::Recording rec;
-    rec.workgroups = record;
-    rec.track_clock_taint = run_no == 1 && track_all;
-    rec.track_clock_slice = rec.track_clock_taint && opt.clock_slice;
-    sim_opt.recording = &rec;
-    sim_opt.clock_feed = &feed;
-    out.stats = run(sim_opt);
+    if (predicted_run) {
+      rec = std::move(predicted_run->first);
+      out.stats = predicted_run->second;
+      predicted_run.reset();
+    } else {
+      if (memory_written) initial.restore(memory);
+      memory_written = true;
+      feed.read_clock.assign(nwg, 0);
+      feed.unfed.assign(nwg, 0);
+      rec.workgroups = record;
+      rec.track_clock_taint = run_no == 1 && track_all;
+      rec.track_clock_slice = rec.track_clock_taint && opt.clock_slice;
+      sim_opt.recording = &rec;
+      out.stats = run(sim_opt);
+    }
     out.clocks.runs = run_no;
     ++out.clocks.recorded_runs;
     out.clocks.sim_seconds += out.stats.seconds;

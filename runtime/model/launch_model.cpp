@@ -323,6 +323,15 @@ std::string format_report(const ModelReport& r) {
                   r.clocks.runs, r.clocks.recorded_runs, r.clocks.sim_seconds, r.clocks.first_run_seconds,
                   r.clocks.replay_seconds);
     out += b;
+    if (r.clocks.predicted_from && r.clocks.prediction.empty()) {
+      std::snprintf(b, sizeof b, "; run 1 fed the values of a first run of the first CUs' shares (%llu workgroups, %.3f s with their replay), which held",
+                    (unsigned long long)r.clocks.predicted_from, r.clocks.predict_seconds);
+      out += b;
+    } else if (r.clocks.predicted_from) {
+      std::snprintf(b, sizeof b, "; the values predicted from the first CUs' shares (%llu workgroups, %.3f s) %s",
+                    (unsigned long long)r.clocks.predicted_from, r.clocks.predict_seconds, r.clocks.prediction.c_str());
+      out += b;
+    }
     if (r.clocks.slice_replayed) {
       std::snprintf(b, sizeof b, " + the clock-derived slice re-executed instead of a fed run (%llu wave-instructions) %.3f s",
                     (unsigned long long)r.clocks.slice_steps, r.clocks.slice_seconds);

@@ -58,6 +58,10 @@ struct ModelOptions {
   // lines up to their names; clock_reads.cpp) take one replay's cycles. Off for a CU model whose
   // timing depends on absolute global addresses or on offsets in a line.
   bool clock_share_equal_cus = true;
+  // Run 1 is fed values predicted from a first run of the first CUs' shares alone, and is the fixed
+  // point when every CU holding a clock reader replays alike one of them (clock_reads.hpp). Off (or
+  // the prediction not holding): run 1 records with the fake clock, as below.
+  bool clock_predict = true;
   // Run 1 follows which values derive from a clock (runtime/sim/clock_taint.hpp); when none reaches a
   // branch, EXEC or an address, the fed run is not recorded. Off: every run is recorded and compared.
   bool clock_taint = true;

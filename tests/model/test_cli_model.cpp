@@ -90,7 +90,7 @@ extern "C" __global__ void clk(unsigned long long* out) {
   CHECK(t[2] <= uint64_t(double(t[1] + 400) * ticks_per_cycle));
   Run usage = cli(run + " --clock-runs 3");
   CHECK(usage.status == 2);
-  CHECK_THAT(usage.out, Catch::Contains("--clock-runs and --clock-workgroups need --model"));
+  CHECK_THAT(usage.out, Catch::Contains("--clock-runs, --clock-workgroups and --clock-predict need --model"));
   std::filesystem::remove_all(dir);
 }
 

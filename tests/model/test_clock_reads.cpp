@@ -481,8 +481,19 @@ StreamRun stream_timed(const model::ModelOptions& mo) {
 
 }  // namespace
 
+namespace {
+
+// The model's options without the prediction (clock_reads.hpp), for the tests of run 1's own ways.
+model::ModelOptions unpredicted() {
+  model::ModelOptions mo;
+  mo.clock_predict = false;
+  return mo;
+}
+
+}  // namespace
+
 TEST_CASE("In-kernel clocks: clock values that reach memory but no branch or address take one recorded run", "[model][clocks]") {
-  const StreamRun r = stream_timed({});
+  const StreamRun r = stream_timed(unpredicted());
   // Run 1 recorded (and followed the clock-derived values); a clock value cannot change its streams,
   // so instead of a second run fed with the model's values, only the instructions that compute with
   // clock-derived values are re-executed (sim/clock_slice.hpp).
@@ -492,7 +503,7 @@ TEST_CASE("In-kernel clocks: clock values that reach memory but no branch or add
   CHECK(r.report.clocks.slice_replayed);
   CHECK(r.report.clocks.slice_steps > 0);
   // Without the slice, the fed run needs no recording.
-  model::ModelOptions no_slice;
+  model::ModelOptions no_slice = unpredicted();
   no_slice.clock_slice = false;
   const StreamRun fed = stream_timed(no_slice);
   CHECK(fed.recorded == 1);
@@ -523,8 +534,8 @@ TEST_CASE("In-kernel clocks: shares whose accesses cover the same lines replay o
 }
 
 TEST_CASE("In-kernel clocks: the unrecorded fed run gives the values of the recorded and compared one", "[model][clocks]") {
-  const StreamRun proven = stream_timed({});
-  model::ModelOptions off;
+  const StreamRun proven = stream_timed(unpredicted());
+  model::ModelOptions off = unpredicted();
   off.clock_taint = false;
   const StreamRun compared = stream_timed(off);
   CHECK(proven.report.clocks.taint.empty());
@@ -684,6 +695,20 @@ extern "C" __global__ void overwrite(const unsigned* in, unsigned long long* out
   __asm__ volatile("s_waitcnt vmcnt(0)" ::: "memory");
   out[i ^ 1] = i;
 }
+// The last workgroup loops longer: its CU's share does not replay alike CU 0's.
+extern "C" __global__ void uneven(const unsigned* in, unsigned long long* out) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, items = gridDim.x * blockDim.x;
+  unsigned long long t0 = clock64();
+  unsigned s = 0, n = blockIdx.x + 1 == gridDim.x ? 8 : 2;
+  for (unsigned k = 0; k < n; ++k) s += in[(i + k * 64) % items];
+  __asm__ volatile("" ::"v"(s));
+  out[i] = (clock64() - t0) << 1 | (s & 1);
+}
+// Only the last workgroup reads a clock.
+extern "C" __global__ void late_reader(const unsigned* in, unsigned long long* out) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = blockIdx.x + 1 == gridDim.x ? clock64() + in[i] : in[i];
+}
 )HIP";
 
 struct SliceRun {
@@ -692,9 +717,10 @@ struct SliceRun {
   int plain = 0;  // full-grid functional runs without recording
 };
 
-// slice: the model with the slice replay allowed; fed: with clock_slice off; plain: no model (the
-// instruction count's clock values).
-enum class SliceWay { slice, fed, plain };
+// slice: the model without the prediction, the slice replay allowed; fed: also with clock_slice off;
+// predicted: the model's defaults (the prediction first); plain: no model (the instruction count's
+// clock values).
+enum class SliceWay { slice, fed, predicted, plain };
 SliceRun run_slice_kernel(const char* kernel, SliceWay way) {
   const model::Hardware& hw = model::product("mi300x");
   static const std::vector<uint8_t> bytes = compile_hip_with(HipSourceBackend::Kind::clang, kSliceHip, hw.arch, {});
@@ -712,7 +738,10 @@ SliceRun run_slice_kernel(const char* kernel, SliceWay way) {
     return sim.launch(co, kernel, ka, dims(kGroups, kBlock), o);
   };
   model::ModelOptions mo;
-  mo.clock_slice = way == SliceWay::slice;
+  if (way != SliceWay::predicted) {
+    mo.clock_predict = false;
+    mo.clock_slice = way == SliceWay::slice;
+  }
   if (way == SliceWay::plain) run({});
   else out.report = model::model_run(run, sim.memory(), *co.find(kernel), co.arch, dims(kGroups, kBlock), {}, hw, mo,
                                 model::SimulatedGrid::full);
@@ -725,8 +754,8 @@ SliceRun run_slice_kernel(const char* kernel, SliceWay way) {
 TEST_CASE("In-kernel clocks: the replayed clock-derived slice leaves the memory of the fed run", "[model][clocks]") {
   // tools/model_clock_overhead.sh's kernel: the clock reaches every thread's sum through the loop.
   {
-    const StreamRun slice = stream_timed({});
-    model::ModelOptions no_slice;
+    const StreamRun slice = stream_timed(unpredicted());
+    model::ModelOptions no_slice = unpredicted();
     no_slice.clock_slice = false;
     const StreamRun fed = stream_timed(no_slice);
     CHECK(slice.report.clocks.slice_replayed);
@@ -767,4 +796,45 @@ TEST_CASE("In-kernel clocks: clock data a later store overwrites is not replayed
   std::memcpy(&w7, slice.out.data() + 7 * 8, 8);
   CHECK(w6 == 7);
   CHECK(w7 == 6);
+}
+
+TEST_CASE("In-kernel clocks: values predicted from the first CUs' shares leave the memory of the runs without them",
+          "[model][clocks]") {
+  // Six workgroups on 304 CUs: the first run holds CU 0's share (workgroup 0) alone; its replay's
+  // cycles are fed to every CU, and the run is the fixed point when every clock-reading CU's share
+  // replays alike (and workgroup 0 executed the first run's streams).
+  for (const char* kernel : {"lanes_time", "lanes_real", "buffer_store", "overwrite", "uneven", "late_reader"}) {
+    INFO(kernel);
+    const SliceRun predicted = run_slice_kernel(kernel, SliceWay::predicted), fed = run_slice_kernel(kernel, SliceWay::fed);
+    INFO(predicted.report.clocks.prediction);
+    REQUIRE(predicted.out.size() == fed.out.size());
+    CHECK(predicted.out == fed.out);
+    const std::string k = kernel;
+    if (k != "overwrite") CHECK(run_slice_kernel(kernel, SliceWay::plain).out != predicted.out);  // (its clock data is overwritten)
+    if (k == "uneven") {  // the last workgroup's share differs: run 1 was fed wrong values there, so a second run
+      CHECK(predicted.report.clocks.predicted_from == 1);
+      CHECK_THAT(predicted.report.clocks.prediction, Catch::Contains("did not hold") && Catch::Contains("CU 5's share"));
+      CHECK(predicted.report.clocks.runs == 2);
+    } else if (k == "late_reader") {  // workgroup 0 reads no clock: nothing to predict from
+      CHECK(predicted.report.clocks.predicted_from == 0);
+      CHECK_THAT(predicted.report.clocks.prediction, Catch::Contains("not made") && Catch::Contains("read no clock"));
+    } else {
+      CHECK(predicted.report.clocks.predicted_from == 1);
+      CHECK(predicted.report.clocks.prediction.empty());
+      CHECK(predicted.report.clocks.runs == 1);
+      CHECK(predicted.report.clocks.recorded_runs == 1);
+      CHECK(predicted.plain == 0);
+    }
+  }
+  // The streaming kernel (16 workgroups): one recorded full-grid run, the values of the recorded and
+  // compared runs.
+  const StreamRun predicted = stream_timed({});
+  model::ModelOptions compared_opt = unpredicted();
+  compared_opt.clock_taint = false;
+  const StreamRun compared = stream_timed(compared_opt);
+  CHECK(predicted.report.clocks.prediction.empty());
+  CHECK(predicted.recorded == 1);
+  CHECK(predicted.plain == 0);
+  CHECK(predicted.t == compared.t);
+  CHECK(std::memcmp(predicted.b.data(), compared.b.data(), predicted.b.size() * 4) == 0);
 }

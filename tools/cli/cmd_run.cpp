@@ -34,6 +34,7 @@ struct RunOptions {
   std::string model, trace;  // timing model (tools/model_cli)
   std::optional<int> clock_runs;            // with --model: ModelOptions::clock_runs
   std::optional<uint64_t> clock_workgroups; // with --model: ModelOptions::clock_workgroups_limit
+  std::optional<bool> clock_predict;        // with --model: ModelOptions::clock_predict
   double flops = 0;          // with --model: the launch's FLOPs, for TFLOP/s
   Dim3 grid, block;
   uint32_t lds = 0;
@@ -105,6 +106,7 @@ int run_kernel(const RunOptions& o) {
   auto model_run = model_cli::prepare_run(o.model, o.trace, o.device, co, o.kernel, o.grid, o.block, o.lds);
   if (model_run && o.clock_runs) model_run->options.clock_runs = *o.clock_runs;
   if (model_run && o.clock_workgroups) model_run->options.clock_workgroups_limit = *o.clock_workgroups;
+  if (model_run && o.clock_predict) model_run->options.clock_predict = *o.clock_predict;
   auto dev = model_run ? open_sim_device(model_run->arch, o.sim) : open_device(o.device, o.sim);
   if (dev->is_simulator() && read_code_object(co).find(o.kernel)) {
     // Calls out of the kernel would run into a wrong address mid-run: refuse them before the run, by name.
@@ -180,7 +182,8 @@ int run_kernel(const RunOptions& o) {
 
 // The options of a code-object launch, which `run --family` takes from the family instead.
 constexpr const char* kLaunchOptions[] = {"file", "--kernel", "--grid", "--block", "--lds", "--arg", "--out",
-                                          "--trace", "--flops", "--clock-runs", "--clock-workgroups"};
+                                          "--trace", "--flops", "--clock-runs", "--clock-workgroups",
+                                          "--clock-predict"};
 
 // run --family: the family's kernel on its problem (the job path); a code object's launch options
 // are refused, naming them, and --model is opt-in as for a code object.
@@ -204,8 +207,8 @@ void check_run_options(const RunOptions& o, const CLI::App& c) {
                               std::string_view(name) == "file" ? "the code object file" : name));
   for (const char* name : {"--arch", "--config", "--problem"})
     if (c.count(name)) throw Error(fmt::format("{} needs --family (a code object's kernel is built already)", name));
-  if (o.model.empty() && (o.clock_runs || o.clock_workgroups))
-    throw Error("--clock-runs and --clock-workgroups need --model NAME (they bound the modelling of in-kernel clocks)");
+  if (o.model.empty() && (o.clock_runs || o.clock_workgroups || o.clock_predict))
+    throw Error("--clock-runs, --clock-workgroups and --clock-predict need --model NAME (they steer the modelling of in-kernel clocks)");
   if (o.flops > 0 && o.model.empty()) throw Error("--flops gives the work for the modelled TFLOP/s; it needs --model NAME");
   uint64_t block_items = uint64_t(o.block.x) * o.block.y * o.block.z;
   if (block_items > 1024)
@@ -309,6 +312,12 @@ void add_run_command(CommandLine& cl) {
                    [](std::string_view t, std::string_view w) { return std::optional<uint64_t>(parse_uint(t, w, 1, 1ull << 32)); },
                    "with --model: workgroups the model replays at most to give every in-kernel clock read its value "
                    "(default 4096)");
+  add_typed_option(c, "--clock-predict", o->clock_predict,
+                   [](std::string_view t, std::string_view w) {
+                     return std::optional<bool>(parse_choice<bool>(t, w, {{"on", true}, {"off", false}}));
+                   },
+                   "with --model: feed run 1 the clock values of a first run of the first CUs' shares, kept when every "
+                   "clock-reading CU replays alike one of them (on, default) or not (off)");
   add_typed_option(c, "--flops", o->flops, [](std::string_view t, std::string_view w) { return parse_real(t, w, 1, 1e24); },
                    "with --model: the launch's floating-point operations (e.g. 2*M*N*K), to print modelled TFLOP/s");
   add_typed_option(c, "--mfma-numerics", o->sim.mfma_numerics,
