@@ -18,9 +18,11 @@ const char* mem_level_name(MemLevel l) {
 namespace {
 
 // A set-associative LRU cache of line indices with a dirty bit per line. A set holds only the lines
-// it has (at most `ways`), allocated when the set is first touched: a 256 MiB Infinity Cache costs
-// only the lines a kernel brings in, not its associativity times the sets it touches (most of which
-// hold a line or two; the fixed 16-way sets made the model's page faults cost more than its lookups).
+// it has (at most `ways`): a 256 MiB Infinity Cache costs only the lines a kernel brings in, not its
+// associativity times the sets it touches (most of which hold a line or two; the fixed 16-way sets
+// made the model's page faults cost more than its lookups). A set's ways lie in one arena, in a
+// block of 2, 4, ... up to `ways` slots, moved to a block twice as large when it fills (no
+// allocation per set: a streaming kernel touches a new Infinity Cache set with most of its lines).
 class Cache {
  public:
   Cache(uint64_t bytes, int line, int ways) : ways_(std::max(1, ways)) {
@@ -42,12 +44,14 @@ class Cache {
     Result r;
     uint32_t& i = set_index_[size_t(line % sets_)];
     if (i == kNone) {
-      sets_used_.emplace_back();
+      sets_used_.push_back({});
       i = uint32_t(sets_used_.size());
     }
-    std::vector<Way>& set = sets_used_[i - 1];
+    Set& set = sets_used_[i - 1];
+    Way* ways = arena_.data() + set.at;
     Way* victim = nullptr;
-    for (Way& w : set) {
+    for (uint32_t k = 0; k < set.size; ++k) {
+      Way& w = ways[k];
       if (w.line == line) {
         r.hit = true;
         r.was_dirty = w.use & 1;
@@ -56,8 +60,16 @@ class Cache {
       }
       if (!victim || w.use < victim->use) victim = &w;  // least recently used (clock values are distinct)
     }
-    if (set.size() < size_t(ways_)) {
-      set.push_back({line, (++clock_ << 1) | uint64_t(dirty)});
+    if (set.size < uint32_t(ways_)) {
+      if (set.size == set.capacity) {  // move the set to a block twice as large
+        const uint32_t cap = std::min<uint32_t>(uint32_t(ways_), std::max<uint32_t>(2, 2 * set.capacity));
+        const size_t at = arena_.size();
+        arena_.resize(at + cap);
+        std::copy_n(arena_.begin() + set.at, set.size, arena_.begin() + ptrdiff_t(at));
+        set.at = uint32_t(at);
+        set.capacity = cap;
+      }
+      arena_[set.at + set.size++] = {line, (++clock_ << 1) | uint64_t(dirty)};
       return r;
     }
     if (victim->use & 1) {
@@ -69,13 +81,13 @@ class Cache {
   }
   // Drops every line (a cache without dirty lines: the write-through vector L1).
   void invalidate() {
-    for (std::vector<Way>& set : sets_used_) set.clear();
+    for (Set& set : sets_used_) set.size = 0;
   }
   template <class F>
   void for_each_dirty(F f) const {
-    for (const std::vector<Way>& set : sets_used_)
-      for (const Way& w : set)
-        if (w.use & 1) f(w.line);
+    for (const Set& set : sets_used_)
+      for (uint32_t k = 0; k < set.size; ++k)
+        if (arena_[set.at + k].use & 1) f(arena_[set.at + k].line);
   }
 
  private:
@@ -84,13 +96,19 @@ class Cache {
     uint64_t line = 0;
     uint64_t use = 0;  // last use (LRU clock) << 1 | dirty
   };
+  struct Set {
+    uint32_t at = 0;        // first slot in arena_
+    uint32_t size = 0;      // lines held
+    uint32_t capacity = 0;  // slots of its block
+  };
   struct Free {
     void operator()(uint32_t* p) const { std::free(p); }
   };
   int ways_;
   uint64_t sets_ = 1;
   std::unique_ptr<uint32_t[], Free> set_index_;  // 1 + the set's index in sets_used_ (kNone: not touched yet)
-  std::vector<std::vector<Way>> sets_used_;      // the touched sets, in order of first touch
+  std::vector<Set> sets_used_;                   // the touched sets, in order of first touch
+  std::vector<Way> arena_;                       // every set's block
   uint64_t clock_ = 0;
 };
 
