@@ -12,7 +12,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <thread>
 #include <unordered_map>
 
@@ -224,35 +223,25 @@ uint64_t template_of(uint64_t nwg, uint64_t cus, uint64_t cu) {
   return share_size(nwg, cus, cu) == share_size(nwg, cus, 0) ? 0 : cus - 1;
 }
 
-// "" when the run fed the predicted values (`full`, every workgroup recorded in id order) executed, in
-// the first CUs' workgroups, the streams of the run that predicted them (`first`), every clock read
-// had a value, and every CU holding a clock reader has a share that replays alike (workgroup_digest.hpp)
-// its template's: then each value fed is the model's for the streams that read it. Else why not.
-std::string prediction_mismatch(const sim::Recording& first, const sim::Recording& full, std::span<const uint64_t> readers,
-                                const sim::ClockFeed& feed, uint64_t nwg, const Hardware& hw) {
-  const uint64_t cus = uint64_t(hw.cus), wpw = first.waves_per_workgroup;
+// "" when the run fed the predicted values left every clock read a value and every CU holding a
+// clock reader has a share whose workgroup digests (`full`, by workgroup id) equal those its first CU's
+// share had when it ran alone (`first`, by CU: template_cus): each CU's replay is then that one's,
+// whose cycles it was fed. Else why not.
+std::string prediction_mismatch(const std::vector<WorkgroupDigest>& full, const std::map<uint64_t, std::vector<WorkgroupDigest>>& first,
+                                std::span<const uint64_t> readers, const sim::ClockFeed& feed, uint64_t nwg, uint64_t cus) {
   for (uint64_t w = 0; w < nwg; ++w)
     if (feed.unfed[w]) return "workgroup " + std::to_string(w) + " read a clock the prediction had no value for";
-  for (size_t i = 0; i < first.workgroups.size(); ++i)
-    for (size_t k = 0; k < wpw; ++k) {
-      const std::string d = wave_difference(first, first.waves[i * wpw + k], full, full.waves[first.workgroups[i] * wpw + k]);
-      if (!d.empty()) return "the first CUs' workgroups executed other streams in the whole grid: " + d;
-    }
-  std::vector<uint64_t> cu_list = template_cus(nwg, cus);
+  std::vector<uint64_t> cu_list;
   for (uint64_t r : readers) cu_list.push_back(r % cus);
   std::sort(cu_list.begin(), cu_list.end());
   cu_list.erase(std::unique(cu_list.begin(), cu_list.end()), cu_list.end());
-  std::vector<std::vector<uint64_t>> shares(cu_list.size());
-  for (size_t c = 0; c < cu_list.size(); ++c)
-    for (uint64_t w = cu_list[c]; w < nwg; w += cus) shares[c].push_back(w);
-  std::unordered_map<uint64_t, size_t> pos;
-  for (size_t i = 0; i < full.workgroups.size(); ++i) pos[full.workgroups[i]] = i;
-  const auto digests = share_digests(full, shares, pos, uint64_t(hw.cache_line));
-  auto digests_of = [&](uint64_t cu) { return digests[size_t(std::lower_bound(cu_list.begin(), cu_list.end(), cu) - cu_list.begin())]; };
-  for (size_t c = 0; c < cu_list.size(); ++c) {
-    const uint64_t t = template_of(nwg, cus, cu_list[c]);
-    if (digests[c] != digests_of(t))
-      return "CU " + std::to_string(cu_list[c]) + "'s share does not replay alike CU " + std::to_string(t) + "'s";
+  for (uint64_t c : cu_list) {
+    const uint64_t t = template_of(nwg, cus, c);
+    const std::vector<WorkgroupDigest>& want = first.at(t);
+    for (uint64_t j = 0; c + j * cus < nwg; ++j)
+      if (j >= want.size() || full[c + j * cus] != want[j])
+        return "workgroup " + std::to_string(c + j * cus) + " (CU " + std::to_string(c) + ") does not replay alike workgroup " +
+               std::to_string(t + j * cus) + " of CU " + std::to_string(t) + "'s share run alone";
   }
   return "";
 }
@@ -321,11 +310,17 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
     return std::move(out);
   };
   sim_opt.clock_feed = &feed;
+  // A run of the grid records `record` and the first round's cache lines, which the kernel time's
+  // memory hierarchy reads as it does for a kernel without clock reads (launch_model.cpp).
+  auto grid_recording = [&] {
+    sim::Recording rec = recording_for(plan, hw);
+    rec.workgroups = record;
+    return rec;
+  };
   bool memory_written = false;  // by a run of this launch (the next run restores it first)
   // The prediction (header): run the first CUs' shares alone, replay them, feed every CU the cycles
   // of the first CU with a share of its size, and run the grid once; when the check holds, that run is
-  // the fixed point. Run 1 below is then this run, or (the prediction not made) the old run 1.
-  std::optional<std::pair<sim::Recording, sim::Stats>> predicted_run;
+  // the fixed point. Otherwise run 1 below starts over, as without the prediction.
   const uint64_t cus = uint64_t(hw.cus);
   std::vector<uint64_t> first_wgs;
   for (uint64_t c : template_cus(nwg, cus))
@@ -337,6 +332,7 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
   else if (2 * first_wgs.size() > nwg) out.clocks.prediction = "not made: the first CUs' shares are most of the grid";
   else {
     const auto t0 = std::chrono::steady_clock::now();
+    const uint64_t line = uint64_t(hw.cache_line), wpw = uint64_t(plan.waves_per_workgroup);
     sim::Recording first;
     first.workgroups = first_wgs;
     sim::Options o = sim_opt;
@@ -356,8 +352,13 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
     if (out.clocks.prediction.empty() && first_readers.empty())
       out.clocks.prediction = "not made: the first CUs' workgroups read no clock";
     if (out.clocks.prediction.empty()) {
+      std::map<uint64_t, std::vector<WorkgroupDigest>> first_digests;  // by first CU
+      for (uint64_t c : template_cus(nwg, cus))
+        for (uint64_t w = c; w < nwg; w += cus) {
+          const size_t at = size_t(std::lower_bound(first_wgs.begin(), first_wgs.end(), w) - first_wgs.begin());
+          first_digests[c].push_back(digest_workgroup(first, at * wpw, line));
+        }
       replay_for_clocks(first, plan, hw, first_readers, true, feed, out.clocks, [] {});
-      const uint64_t wpw = uint64_t(plan.waves_per_workgroup);
       for (uint64_t c = 0; c < std::min(cus, nwg); ++c) {
         const uint64_t t = template_of(nwg, cus, c);
         if (c == t) continue;
@@ -372,47 +373,60 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
       initial.restore(memory);
       feed.read_clock.assign(nwg, 0);
       feed.unfed.assign(nwg, 0);
-      sim::Recording rec;
-      rec.workgroups = record;
+      // Every workgroup is digested as it ends, on the thread that ran it, and only the kernel time's
+      // workgroups keep their streams (the others' memory is reused by the next workgroups).
+      sim::Recording rec = grid_recording();
+      std::vector<WorkgroupDigest> digests(nwg);
+      std::vector<uint32_t> reads(nwg, 0);
+      std::vector<uint8_t> keep(nwg, 0);
+      for (uint64_t w : plan.record) keep[w] = 1;
+      rec.workgroup_done = [&](sim::Recording& r, size_t first_wave) {
+        const uint64_t w = r.waves[first_wave].workgroup;
+        digests[w] = digest_workgroup(r, first_wave, line);
+        for (size_t k = 0; k < wpw; ++k) {
+          sim::RecordedWave& rw = r.waves[first_wave + k];
+          for (const sim::RecordedStep& st : rw.steps) reads[w] += r.ops[st.op].clock != sim::ClockKind::None;
+          if (!keep[w]) {
+            std::vector<sim::RecordedStep>().swap(rw.steps);
+            std::vector<uint64_t>().swap(rw.addrs);
+          }
+        }
+      };
       sim_opt.recording = &rec;
       const sim::Stats st = run(sim_opt);
-      const std::string why = prediction_mismatch(first, rec, readers_of(), feed, nwg, hw);
+      sim_opt.recording = nullptr;
+      const std::vector<uint64_t> readers = readers_of();
+      const std::string why = prediction_mismatch(digests, first_digests, readers, feed, nwg, cus);
       if (why.empty()) {
         out.stats = st;
         out.clocks.runs = out.clocks.recorded_runs = 1;
         out.clocks.sim_seconds = out.clocks.first_run_seconds = st.seconds;
-        out.clocks.workgroups_reading = readers_of().size();
+        out.clocks.workgroups_reading = readers.size();
         std::vector<uint64_t> cu_list;
-        for (uint64_t w = 0; w < nwg; ++w)
-          if (feed.read_clock[w]) cu_list.push_back(w % cus);
+        for (uint64_t w : readers) cu_list.push_back(w % cus);
         std::sort(cu_list.begin(), cu_list.end());
         out.clocks.cus_reading = int(std::unique(cu_list.begin(), cu_list.end()) - cu_list.begin());
         out.clocks.taint = "not needed (the predicted values held)";
-        return finish(std::move(rec));
+        out.clocks.reads = 0;
+        for (uint32_t n : reads) out.clocks.reads += n;
+        rec.workgroup_done = nullptr;
+        out.rec = std::move(rec);
+        return out;
       }
-      // Run 1 is this run: its streams are replayed as run 1's would be, and the next run compared with them.
       out.clocks.prediction = "did not hold: " + why;
-      out.clocks.taint = "not followed (run 1 was fed the predicted values)";
-      predicted_run.emplace(std::move(rec), st);
+      feed.cycles.clear();
     }
   }
   for (int run_no = 1;; ++run_no) {
-    sim::Recording rec;
-    if (predicted_run) {
-      rec = std::move(predicted_run->first);
-      out.stats = predicted_run->second;
-      predicted_run.reset();
-    } else {
-      if (memory_written) initial.restore(memory);
-      memory_written = true;
-      feed.read_clock.assign(nwg, 0);
-      feed.unfed.assign(nwg, 0);
-      rec.workgroups = record;
-      rec.track_clock_taint = run_no == 1 && track_all;
-      rec.track_clock_slice = rec.track_clock_taint && opt.clock_slice;
-      sim_opt.recording = &rec;
-      out.stats = run(sim_opt);
-    }
+    if (memory_written) initial.restore(memory);
+    memory_written = true;
+    feed.read_clock.assign(nwg, 0);
+    feed.unfed.assign(nwg, 0);
+    sim::Recording rec = grid_recording();
+    rec.track_clock_taint = run_no == 1 && track_all;
+    rec.track_clock_slice = rec.track_clock_taint && opt.clock_slice;
+    sim_opt.recording = &rec;
+    out.stats = run(sim_opt);
     out.clocks.runs = run_no;
     ++out.clocks.recorded_runs;
     out.clocks.sim_seconds += out.stats.seconds;

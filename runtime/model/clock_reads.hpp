@@ -21,16 +21,19 @@
 //     that, run 1's clock-derived slice (runtime/sim/clock_slice.hpp) is re-executed with the model's
 //     values on run 1's memory instead, when no other store of the run writes where it stores (and
 //     nothing in it needs more than the slice keeps); then there is no run 2.
-// Before all that, when every workgroup is recorded, the values are first predicted
+// Before all that, when every workgroup can be recorded, the values are first predicted
 // (ModelOptions::clock_predict): the shares of the first CUs (CU 0's, and the last CU's when shares
 // come in two sizes) run alone, their CUs are replayed, every CU's waves are fed the cycles of the
-// first CU whose share has its size, and the grid runs once, recorded. That run is the fixed point
-// when the first CUs' workgroups executed the streams of their own run, every clock read had a value
-// and every CU holding a clock reader has a share that replays alike its first CU's (the digests that
-// group shares, workgroup_digest.hpp): each value fed is then the model's for the stream that read it.
-// Otherwise that run is run 1 (not followed for taint), replayed and compared as above. The first run
-// stops at a deadlock or after 2 s of host time (clock_reads.cpp, kPredictionSeconds) (a workgroup waiting on others it leaves
-// out); the prediction is then not made and run 1 is the one above.
+// first CU whose share has its size, and the grid runs once. Each workgroup is digested as it ends
+// (the digests that group shares, workgroup_digest.hpp; only the kernel time's workgroups keep their
+// streams). That run is the fixed point when every clock read had a value and every CU holding a
+// clock reader has a share whose digests equal its first CU's share's run alone: each CU's replay is
+// then that one's, so each value fed is the model's for the stream that read it. Otherwise the launch
+// starts over at run 1 above (the same values as a launch without the prediction). The first run stops
+// at a deadlock or after 2 s of host time (clock_reads.cpp, kPredictionSeconds: a workgroup waiting on
+// others it leaves out); the prediction is then not made.
+// Every recorded run of the grid also traces the first round's cache lines, so the kernel time's
+// memory hierarchy sees what a launch without clock reads sees.
 // Every workgroup that reads a clock is replayed, not only the workgroups the kernel time samples;
 // when that needs more than ModelOptions::clock_workgroups_limit workgroups the launch is refused
 // with an Error saying so (no clock value is left unmodelled silently). A kernel without

@@ -5,6 +5,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -134,6 +135,11 @@ struct Recording {
   // records, so a launch may pass it by up to 1 MiB per host thread before it stops).
   uint64_t max_bytes = kDefaultMaxRecordingBytes;
   RecordedBytes used;  // output: bytes counted so far
+  // Input: when set, called as each recorded workgroup ends, on the host thread that ran it (calls for
+  // different workgroups may run at once), with the index of its first wave in `waves`; it may read
+  // the recording's ops and that workgroup's waves, and empty their steps and addresses (e.g. keep a
+  // digest of them instead: runtime/model/clock_reads.cpp). An exception it throws is the workgroup's error.
+  std::function<void(Recording&, size_t first_wave)> workgroup_done;
   // Input: follow which values derive from a clock read in every recorded wave (clock_taint.hpp).
   bool track_clock_taint = false;
   // Input, with track_clock_taint: also keep each wave's clock-derived slice (clock_slice.hpp).

@@ -1036,6 +1036,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
         check_deadline(L, nullptr, nullptr, S.get(), &sched);
         const TurnEnd e = run_turn(L, T, *S, sched, budget_used);
         if (e == TurnEnd::Finished) {
+          if (S->rec && L.rec->workgroup_done) L.rec->workgroup_done(*L.rec, size_t(S->rec - L.rec->waves.data()));
           for (int wi = 0; wi < S->nwaves; ++wi) T.stats.lane_ops += S->waves[wi].lane_ops, S->waves[wi].lane_ops = 0;
           T.stats.waves += uint64_t(S->nwaves);
           T.stats.workgroups++;
