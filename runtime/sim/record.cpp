@@ -180,7 +180,27 @@ bool affine_addresses(const uint64_t* a, uint64_t out[kAffineWords]) {
   return true;
 }
 
-void record_step(RecordedWave& rw, Wave& w, const Op& op) {
+namespace {
+
+// The access's lines, ascending, each once (a coalesced access without sorting), then tagged, from its
+// per-lane addresses `a` (n of them); a cache invalidate is an access without lines.
+void append_access_lines(LineWave& lw, const Op& op, const uint64_t* a, int n, uint32_t line_bytes) {
+  const uint8_t bits = cache_bits(op);
+  if (bits & kCacheInvalidate) {  // no lines: the model invalidates the wave's CU's caches the bits name
+    lw.end_access(bits);
+    return;
+  }
+  if (!n) return;
+  const uint64_t written = (op.info && (op.info->is_store || op.info->is_atomic)) ? 1 : 0;
+  const size_t first = lw.lines.size();
+  append_cache_lines(std::span<const uint64_t>(a, size_t(n)), memory_lane_bytes(op), int(line_bytes), lw.lines);
+  for (size_t i = first; i < lw.lines.size(); ++i) lw.lines[i] = lw.lines[i] << 1 | written;
+  lw.end_access(bits);
+}
+
+}  // namespace
+
+void record_step(RecordedWave& rw, Wave& w, const Op& op, LineWave* lines) {
   CapacityHint& hint = capacity_hint;
   if (rw.steps.empty()) [[unlikely]] {
     const uint64_t epoch = recording_epoch.load(std::memory_order_relaxed);
@@ -195,6 +215,7 @@ void record_step(RecordedWave& rw, Wave& w, const Op& op) {
   int n = 0;
   if (op.unit == isa::Unit::DS || op.unit == isa::Unit::VMEM) {
     n = memory_addresses(w, op, a);
+    if (lines) append_access_lines(*lines, op, a, n, w.L->rec->line_bytes);  // the addresses computed once
     if (n) {
       st.addr_first = uint32_t(rw.addrs.size());
       st.addr_count = uint8_t(n);
@@ -233,20 +254,9 @@ uint8_t cache_bits(const Op& op) {
 }
 
 void record_lines(LineWave& lw, Wave& w, const Op& op, uint32_t line_bytes) {
-  const uint8_t bits = cache_bits(op);
-  if (bits & kCacheInvalidate) {  // no lines: the model invalidates the wave's CU's caches the bits name
-    lw.end_access(bits);
-    return;
-  }
   uint64_t a[128];
-  const int n = memory_addresses(w, op, a);
-  if (!n) return;
-  const uint64_t written = (op.info && (op.info->is_store || op.info->is_atomic)) ? 1 : 0;
-  const size_t first = lw.lines.size();
-  // The access's lines, ascending, each once (a coalesced access without sorting), then tagged.
-  append_cache_lines(std::span<const uint64_t>(a, size_t(n)), memory_lane_bytes(op), int(line_bytes), lw.lines);
-  for (size_t i = first; i < lw.lines.size(); ++i) lw.lines[i] = lw.lines[i] << 1 | written;
-  lw.end_access(bits);
+  const int n = cache_bits(op) & kCacheInvalidate ? 0 : memory_addresses(w, op, a);
+  append_access_lines(lw, op, a, n, line_bytes);
 }
 
 }  // namespace cdnajit::sim

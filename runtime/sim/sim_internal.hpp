@@ -416,7 +416,8 @@ uint32_t memory_lane_bytes(const Op& op);
 // record.cpp: fill the static part of a Recording and the index of recorded workgroups
 // (throws Error for an id outside the grid or a duplicate); append one step.
 void begin_recording(Launch& L, Recording& r, uint32_t waves_per_workgroup, uint64_t workgroups);
-void record_step(RecordedWave& rw, Wave& w, const Op& op);
+// With `lines` (a VMEM instruction of a workgroup whose cache lines are traced too): also its lines.
+void record_step(RecordedWave& rw, Wave& w, const Op& op, LineWave* lines = nullptr);
 // The global cache lines of a VMEM instruction (Recording::line_waves).
 void record_lines(LineWave& lw, Wave& w, const Op& op, uint32_t line_bytes);
 // A VMEM instruction's CacheBits (record.hpp); 0 for any other.

@@ -637,8 +637,8 @@ TurnEnd run_turn_as(Launch& L, ThreadCtx& T, WgStorage& S, const Scheduler& sche
         w.branched = false;
         w.icount++;
         executed[w.pc]++;
-        if (RECORDING && rec) [[unlikely]] record_step(rec[wi], w, op);
-        if (RECORDING && lines && op.unit == isa::Unit::VMEM) [[unlikely]] record_lines(lines[wi], w, op, L.rec->line_bytes);
+        if (RECORDING && rec) [[unlikely]] record_step(rec[wi], w, op, lines && op.unit == isa::Unit::VMEM ? &lines[wi] : nullptr);
+        else if (RECORDING && lines && op.unit == isa::Unit::VMEM) [[unlikely]] record_lines(lines[wi], w, op, L.rec->line_bytes);
         if (address_only && skipped_when_address_only(op)) [[unlikely]] {
           // nothing computed or written (Options::trace_lines_address_only); a store still takes its
           // vmcnt slot, so a wait that counts the stores issued after a load checks the same load
