@@ -246,6 +246,135 @@ std::string prediction_mismatch(const std::vector<WorkgroupDigest>& full, const 
   return "";
 }
 
+// The launch's runs, as run_with_clocks and the prediction share them.
+struct ClockRuns {
+  const std::function<sim::Stats(const sim::Options&)>& run;
+  sim::Memory& memory;
+  const sim::WriteJournal& initial;  // the launch's memory before its first run
+  sim::ClockFeed& feed;
+  const Hardware& hw;
+  const LaunchPlan& plan;
+  const std::vector<uint64_t>& record;  // the workgroups a run of the grid records
+  // The workgroups that executed a clock read in the last run.
+  std::vector<uint64_t> readers() const {
+    std::vector<uint64_t> r;
+    for (uint64_t w = 0; w < feed.read_clock.size(); ++w)
+      if (feed.read_clock[w]) r.push_back(w);
+    return r;
+  }
+  // A run of the grid records `record` and the first round's cache lines, which the kernel time's
+  // memory hierarchy reads as it does for a kernel without clock reads (launch_model.cpp).
+  sim::Recording grid_recording() const {
+    sim::Recording rec = recording_for(plan, hw);
+    rec.workgroups = record;
+    return rec;
+  }
+};
+
+// The prediction (header): run the first CUs' shares alone, replay them, feed every CU the cycles of
+// the first CU with a share of its size, and run the grid once. True when that run is the fixed point
+// (`out` then holds it); else false, with out.clocks.prediction saying why (the launch's memory may
+// have been written: the next run restores it).
+bool predicted_fixed_point(const ClockRuns& L, sim::Options sim_opt, const ModelOptions& opt, ClockedRun& out) {
+  const uint64_t nwg = L.plan.workgroups, limit = opt.clock_workgroups_limit;
+  const Hardware& hw = L.hw;
+  const LaunchPlan& plan = L.plan;
+  const uint64_t cus = uint64_t(hw.cus);
+  std::vector<uint64_t> first_wgs;
+  for (uint64_t c : template_cus(nwg, cus))
+    for (uint64_t w = c; w < nwg; w += cus) first_wgs.push_back(w);
+  std::sort(first_wgs.begin(), first_wgs.end());
+  auto not_made = [&](const std::string& why) {
+    out.clocks.prediction = "not made" + why;
+    return false;
+  };
+  if (!opt.clock_predict) return not_made(" (ModelOptions::clock_predict is off)");
+  if (!opt.clock_share_equal_cus) return not_made(": it needs ModelOptions::clock_share_equal_cus");
+  if (nwg > limit) return not_made(": the grid has more workgroups than ModelOptions::clock_workgroups_limit");
+  if (2 * first_wgs.size() > nwg) return not_made(": the first CUs' shares are most of the grid");
+  const auto t0 = std::chrono::steady_clock::now();
+  const uint64_t line = uint64_t(hw.cache_line), wpw = uint64_t(plan.waves_per_workgroup);
+  sim::Recording first;
+  first.workgroups = first_wgs;
+  sim::Options o = sim_opt;
+  o.recording = &first;
+  o.only_recorded_workgroups = true;
+  // A workgroup waiting on others that this run leaves out ends as a deadlock, or at this limit.
+  if (!(o.time_limit_seconds > 0 && o.time_limit_seconds < kPredictionSeconds)) o.time_limit_seconds = kPredictionSeconds;
+  L.feed.read_clock.assign(nwg, 0);
+  L.feed.unfed.assign(nwg, 0);
+  try {
+    L.run(o);
+  } catch (const Error& e) {
+    return not_made(std::string(": the first CUs' workgroups did not run alone (") + e.what() + ")");
+  }
+  const std::vector<uint64_t> first_readers = L.readers();
+  if (first_readers.empty()) return not_made(": the first CUs' workgroups read no clock");
+  std::map<uint64_t, std::vector<WorkgroupDigest>> first_digests;  // by first CU
+  for (uint64_t c : template_cus(nwg, cus))
+    for (uint64_t w = c; w < nwg; w += cus) {
+      const size_t at = size_t(std::lower_bound(first_wgs.begin(), first_wgs.end(), w) - first_wgs.begin());
+      first_digests[c].push_back(digest_workgroup(first, at * wpw, line));
+    }
+  replay_for_clocks(first, plan, hw, first_readers, true, L.feed, out.clocks, [] {});
+  for (uint64_t c = 0; c < std::min(cus, nwg); ++c) {
+    const uint64_t t = template_of(nwg, cus, c);
+    if (c == t) continue;
+    for (uint64_t j = 0; c + j * cus < nwg; ++j)
+      for (uint64_t k = 0; k < wpw; ++k) {
+        auto it = L.feed.cycles.find((t + j * cus) * wpw + k);
+        if (it != L.feed.cycles.end()) L.feed.cycles[(c + j * cus) * wpw + k] = it->second;
+      }
+  }
+  out.clocks.predicted_from = first_wgs.size();
+  out.clocks.predict_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  L.initial.restore(L.memory);
+  L.feed.read_clock.assign(nwg, 0);
+  L.feed.unfed.assign(nwg, 0);
+  // Every workgroup is digested as it ends, on the thread that ran it, and only the kernel time's
+  // workgroups keep their streams (the others' memory is reused by the next workgroups).
+  sim::Recording rec = L.grid_recording();
+  std::vector<WorkgroupDigest> digests(nwg);
+  std::vector<uint32_t> reads(nwg, 0);
+  std::vector<uint8_t> keep(nwg, 0);
+  for (uint64_t w : plan.record) keep[w] = 1;
+  rec.workgroup_done = [&](sim::Recording& r, size_t first_wave) {
+    const uint64_t w = r.waves[first_wave].workgroup;
+    digests[w] = digest_workgroup(r, first_wave, line);
+    for (size_t k = 0; k < wpw; ++k) {
+      sim::RecordedWave& rw = r.waves[first_wave + k];
+      for (const sim::RecordedStep& st : rw.steps) reads[w] += r.ops[st.op].clock != sim::ClockKind::None;
+      if (!keep[w]) {
+        std::vector<sim::RecordedStep>().swap(rw.steps);
+        std::vector<uint64_t>().swap(rw.addrs);
+      }
+    }
+  };
+  sim_opt.recording = &rec;
+  const sim::Stats st = L.run(sim_opt);
+  const std::vector<uint64_t> readers = L.readers();
+  const std::string why = prediction_mismatch(digests, first_digests, readers, L.feed, nwg, cus);
+  if (why.empty()) {
+    out.stats = st;
+    out.clocks.runs = out.clocks.recorded_runs = 1;
+    out.clocks.sim_seconds = out.clocks.first_run_seconds = st.seconds;
+    out.clocks.workgroups_reading = readers.size();
+    std::vector<uint64_t> cu_list;
+    for (uint64_t w : readers) cu_list.push_back(w % cus);
+    std::sort(cu_list.begin(), cu_list.end());
+    out.clocks.cus_reading = int(std::unique(cu_list.begin(), cu_list.end()) - cu_list.begin());
+    out.clocks.taint = "not needed (the predicted values held)";
+    out.clocks.reads = 0;
+    for (uint32_t n : reads) out.clocks.reads += n;
+    rec.workgroup_done = nullptr;
+    out.rec = std::move(rec);
+    return true;
+  }
+  out.clocks.prediction = "did not hold: " + why;
+  L.feed.cycles.clear();
+  return false;
+}
+
 }  // namespace
 
 ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>& run, sim::Memory& memory,
@@ -294,12 +423,6 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
   sim::Recording prev;
   bool have_prev = false;
   std::vector<uint64_t> prev_readers;
-  auto readers_of = [&] {
-    std::vector<uint64_t> readers;
-    for (uint64_t w = 0; w < nwg; ++w)
-      if (feed.read_clock[w]) readers.push_back(w);
-    return readers;
-  };
   auto finish = [&](sim::Recording&& rec) {
     out.clocks.reads = 0;
     std::vector<uint8_t> is_clock(rec.ops.size());  // a byte per instruction: the loop below visits every step
@@ -310,119 +433,14 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
     return std::move(out);
   };
   sim_opt.clock_feed = &feed;
-  // A run of the grid records `record` and the first round's cache lines, which the kernel time's
-  // memory hierarchy reads as it does for a kernel without clock reads (launch_model.cpp).
-  auto grid_recording = [&] {
-    sim::Recording rec = recording_for(plan, hw);
-    rec.workgroups = record;
-    return rec;
-  };
-  bool memory_written = false;  // by a run of this launch (the next run restores it first)
-  // The prediction (header): run the first CUs' shares alone, replay them, feed every CU the cycles
-  // of the first CU with a share of its size, and run the grid once; when the check holds, that run is
-  // the fixed point. Otherwise run 1 below starts over, as without the prediction.
-  const uint64_t cus = uint64_t(hw.cus);
-  std::vector<uint64_t> first_wgs;
-  for (uint64_t c : template_cus(nwg, cus))
-    for (uint64_t w = c; w < nwg; w += cus) first_wgs.push_back(w);
-  std::sort(first_wgs.begin(), first_wgs.end());
-  if (!opt.clock_predict) out.clocks.prediction = "not made (ModelOptions::clock_predict is off)";
-  else if (!opt.clock_share_equal_cus) out.clocks.prediction = "not made: it needs ModelOptions::clock_share_equal_cus";
-  else if (nwg > limit) out.clocks.prediction = "not made: the grid has more workgroups than ModelOptions::clock_workgroups_limit";
-  else if (2 * first_wgs.size() > nwg) out.clocks.prediction = "not made: the first CUs' shares are most of the grid";
-  else {
-    const auto t0 = std::chrono::steady_clock::now();
-    const uint64_t line = uint64_t(hw.cache_line), wpw = uint64_t(plan.waves_per_workgroup);
-    sim::Recording first;
-    first.workgroups = first_wgs;
-    sim::Options o = sim_opt;
-    o.recording = &first;
-    o.only_recorded_workgroups = true;
-    // A workgroup waiting on others that this run leaves out ends as a deadlock, or at this limit.
-    if (!(o.time_limit_seconds > 0 && o.time_limit_seconds < kPredictionSeconds)) o.time_limit_seconds = kPredictionSeconds;
-    feed.read_clock.assign(nwg, 0);
-    feed.unfed.assign(nwg, 0);
-    memory_written = true;
-    try {
-      run(o);
-    } catch (const Error& e) {
-      out.clocks.prediction = std::string("not made: the first CUs' workgroups did not run alone (") + e.what() + ")";
-    }
-    const std::vector<uint64_t> first_readers = out.clocks.prediction.empty() ? readers_of() : std::vector<uint64_t>{};
-    if (out.clocks.prediction.empty() && first_readers.empty())
-      out.clocks.prediction = "not made: the first CUs' workgroups read no clock";
-    if (out.clocks.prediction.empty()) {
-      std::map<uint64_t, std::vector<WorkgroupDigest>> first_digests;  // by first CU
-      for (uint64_t c : template_cus(nwg, cus))
-        for (uint64_t w = c; w < nwg; w += cus) {
-          const size_t at = size_t(std::lower_bound(first_wgs.begin(), first_wgs.end(), w) - first_wgs.begin());
-          first_digests[c].push_back(digest_workgroup(first, at * wpw, line));
-        }
-      replay_for_clocks(first, plan, hw, first_readers, true, feed, out.clocks, [] {});
-      for (uint64_t c = 0; c < std::min(cus, nwg); ++c) {
-        const uint64_t t = template_of(nwg, cus, c);
-        if (c == t) continue;
-        for (uint64_t j = 0; c + j * cus < nwg; ++j)
-          for (uint64_t k = 0; k < wpw; ++k) {
-            auto it = feed.cycles.find((t + j * cus) * wpw + k);
-            if (it != feed.cycles.end()) feed.cycles[(c + j * cus) * wpw + k] = it->second;
-          }
-      }
-      out.clocks.predicted_from = first_wgs.size();
-      out.clocks.predict_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      initial.restore(memory);
-      feed.read_clock.assign(nwg, 0);
-      feed.unfed.assign(nwg, 0);
-      // Every workgroup is digested as it ends, on the thread that ran it, and only the kernel time's
-      // workgroups keep their streams (the others' memory is reused by the next workgroups).
-      sim::Recording rec = grid_recording();
-      std::vector<WorkgroupDigest> digests(nwg);
-      std::vector<uint32_t> reads(nwg, 0);
-      std::vector<uint8_t> keep(nwg, 0);
-      for (uint64_t w : plan.record) keep[w] = 1;
-      rec.workgroup_done = [&](sim::Recording& r, size_t first_wave) {
-        const uint64_t w = r.waves[first_wave].workgroup;
-        digests[w] = digest_workgroup(r, first_wave, line);
-        for (size_t k = 0; k < wpw; ++k) {
-          sim::RecordedWave& rw = r.waves[first_wave + k];
-          for (const sim::RecordedStep& st : rw.steps) reads[w] += r.ops[st.op].clock != sim::ClockKind::None;
-          if (!keep[w]) {
-            std::vector<sim::RecordedStep>().swap(rw.steps);
-            std::vector<uint64_t>().swap(rw.addrs);
-          }
-        }
-      };
-      sim_opt.recording = &rec;
-      const sim::Stats st = run(sim_opt);
-      sim_opt.recording = nullptr;
-      const std::vector<uint64_t> readers = readers_of();
-      const std::string why = prediction_mismatch(digests, first_digests, readers, feed, nwg, cus);
-      if (why.empty()) {
-        out.stats = st;
-        out.clocks.runs = out.clocks.recorded_runs = 1;
-        out.clocks.sim_seconds = out.clocks.first_run_seconds = st.seconds;
-        out.clocks.workgroups_reading = readers.size();
-        std::vector<uint64_t> cu_list;
-        for (uint64_t w : readers) cu_list.push_back(w % cus);
-        std::sort(cu_list.begin(), cu_list.end());
-        out.clocks.cus_reading = int(std::unique(cu_list.begin(), cu_list.end()) - cu_list.begin());
-        out.clocks.taint = "not needed (the predicted values held)";
-        out.clocks.reads = 0;
-        for (uint32_t n : reads) out.clocks.reads += n;
-        rec.workgroup_done = nullptr;
-        out.rec = std::move(rec);
-        return out;
-      }
-      out.clocks.prediction = "did not hold: " + why;
-      feed.cycles.clear();
-    }
-  }
+  // The prediction first (header); when it holds, its run is the fixed point.
+  const ClockRuns runs{run, memory, initial, feed, hw, plan, record};
+  if (predicted_fixed_point(runs, sim_opt, opt, out)) return out;
   for (int run_no = 1;; ++run_no) {
-    if (memory_written) initial.restore(memory);
-    memory_written = true;
+    initial.restore(memory);  // (nothing to give back before the first write)
     feed.read_clock.assign(nwg, 0);
     feed.unfed.assign(nwg, 0);
-    sim::Recording rec = grid_recording();
+    sim::Recording rec = runs.grid_recording();
     rec.track_clock_taint = run_no == 1 && track_all;
     rec.track_clock_slice = rec.track_clock_taint && opt.clock_slice;
     sim_opt.recording = &rec;
@@ -431,7 +449,7 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
     ++out.clocks.recorded_runs;
     out.clocks.sim_seconds += out.stats.seconds;
     if (run_no == 1) out.clocks.first_run_seconds = out.stats.seconds;
-    std::vector<uint64_t> readers = readers_of();
+    std::vector<uint64_t> readers = runs.readers();
     out.clocks.workgroups_reading = readers.size();
     const bool fixed_point = have_prev && readers == prev_readers && first_difference(prev, rec).empty();
     // No clock value was read, or every value read is the model's for the streams that read it.
@@ -500,7 +518,7 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
       const sim::Stats st = run(sim_opt);
       out.clocks.runs = run_no;
       out.clocks.sim_seconds += st.seconds;
-      const bool same = readers_of() == prev_readers && std::none_of(feed.unfed.begin(), feed.unfed.end(), [](uint8_t u) { return u; }) &&
+      const bool same = runs.readers() == prev_readers && std::none_of(feed.unfed.begin(), feed.unfed.end(), [](uint8_t u) { return u; }) &&
                         st.wave_instructions == out.stats.wave_instructions && st.lane_ops == out.stats.lane_ops &&
                         std::equal(std::begin(st.by_unit), std::end(st.by_unit), std::begin(out.stats.by_unit));
       if (same) {
