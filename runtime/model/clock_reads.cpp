@@ -2,21 +2,13 @@
 #include "runtime/model/clock_reads.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <bit>
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
-#include <exception>
+#include <cstdio>
 #include <future>
 #include <map>
-#include <memory>
-#include <mutex>
-#include <thread>
 #include <unordered_map>
 
 #include "jit/isa/error.hpp"
-#include "runtime/sim/cache_lines.hpp"
 #include "runtime/model/cu_model.hpp"
 #include "runtime/model/launch_model.hpp"
 #include "runtime/model/parallel_for.hpp"
@@ -69,40 +61,29 @@ std::vector<uint64_t> clock_workgroups(const LaunchPlan& plan, const Hardware& h
   return out;
 }
 
-namespace {
-
-// "" when wave x of recording a and wave y of recording b (of the same kernel) executed the same
-// stream, else the first difference, named as in b.
-std::string wave_difference(const sim::Recording& a, const sim::RecordedWave& x, const sim::Recording& b, const sim::RecordedWave& y) {
-  const size_t n = std::max(x.steps.size(), y.steps.size());
-  for (size_t i = 0; i < n; ++i) {
-    std::string what;
-    if (i >= x.steps.size() || i >= y.steps.size() || x.steps[i].op != y.steps[i].op) {
-      what = "it executed " + step_text(b, y, i) + " where the previous run executed " + step_text(a, x, i);
-    } else {
-      const sim::RecordedStep &s = x.steps[i], &t = y.steps[i];
-      if (s.active != t.active) what = "its EXEC population changed";
-      else if (s.taken != t.taken) what = std::string("the branch was ") + (t.taken ? "taken" : "not taken") + " (in the previous run " + (s.taken ? "taken" : "not taken") + ")";
-      else if (s.addr_count != t.addr_count || s.affine != t.affine ||  // the stored form is unique (sim::affine_addresses)
-               !std::equal(x.addrs.begin() + s.addr_first, x.addrs.begin() + s.addr_first + (s.affine ? sim::kAffineWords : s.addr_count),
-                           y.addrs.begin() + t.addr_first))
-        what = "its memory addresses changed";
-      if (what.empty()) continue;
-      what = step_text(b, y, i) + ": " + what;
-    }
-    return wave_where(y) + ", its dynamic instruction #" + std::to_string(i) + " " + what;
-  }
-  return "";
-}
-
-}  // namespace
-
 std::string first_difference(const sim::Recording& a, const sim::Recording& b) {
   if (a.workgroups != b.workgroups || a.waves.size() != b.waves.size())
     return "the runs recorded different workgroups (internal error)";
   for (size_t wi = 0; wi < a.waves.size(); ++wi) {
-    std::string d = wave_difference(a, a.waves[wi], b, b.waves[wi]);
-    if (!d.empty()) return d;
+    const sim::RecordedWave &x = a.waves[wi], &y = b.waves[wi];
+    const size_t n = std::max(x.steps.size(), y.steps.size());
+    for (size_t i = 0; i < n; ++i) {
+      std::string what;
+      if (i >= x.steps.size() || i >= y.steps.size() || x.steps[i].op != y.steps[i].op) {
+        what = "it executed " + step_text(b, y, i) + " where the previous run executed " + step_text(a, x, i);
+      } else {
+        const sim::RecordedStep &s = x.steps[i], &t = y.steps[i];
+        if (s.active != t.active) what = "its EXEC population changed";
+        else if (s.taken != t.taken) what = std::string("the branch was ") + (t.taken ? "taken" : "not taken") + " (in the previous run " + (s.taken ? "taken" : "not taken") + ")";
+        else if (s.addr_count != t.addr_count || s.affine != t.affine ||  // the stored form is unique (sim::affine_addresses)
+                 !std::equal(x.addrs.begin() + s.addr_first, x.addrs.begin() + s.addr_first + (s.affine ? sim::kAffineWords : s.addr_count),
+                             y.addrs.begin() + t.addr_first))
+          what = "its memory addresses changed";
+        if (what.empty()) continue;
+        what = step_text(b, y, i) + ": " + what;
+      }
+      return wave_where(y) + ", its dynamic instruction #" + std::to_string(i) + " " + what;
+    }
   }
   return "";
 }
