@@ -33,6 +33,15 @@ std::string step_text(const sim::Recording& r, const sim::RecordedWave& w, size_
   return std::string(pc) + " '" + op.text + "'";
 }
 
+// The CUs (ascending, each once) that hold the given workgroups under round-robin dispatch.
+std::vector<uint64_t> reader_cus(std::span<const uint64_t> workgroups, uint64_t cus) {
+  std::vector<uint64_t> cu_list;
+  for (uint64_t w : workgroups) cu_list.push_back(w % cus);
+  std::sort(cu_list.begin(), cu_list.end());
+  cu_list.erase(std::unique(cu_list.begin(), cu_list.end()), cu_list.end());
+  return cu_list;
+}
+
 bool is_subset(std::span<const uint64_t> sorted_small, std::span<const uint64_t> sorted_big) {
   return std::includes(sorted_big.begin(), sorted_big.end(), sorted_small.begin(), sorted_small.end());
 }
@@ -50,10 +59,7 @@ bool kernel_reads_clock(const std::function<sim::Stats(const sim::Options&)>& ru
 
 std::vector<uint64_t> clock_workgroups(const LaunchPlan& plan, const Hardware& hw, std::span<const uint64_t> readers) {
   const uint64_t cus = uint64_t(hw.cus);
-  std::vector<uint64_t> cu_list;
-  for (uint64_t r : readers) cu_list.push_back(r % cus);
-  std::sort(cu_list.begin(), cu_list.end());
-  cu_list.erase(std::unique(cu_list.begin(), cu_list.end()), cu_list.end());
+  const std::vector<uint64_t> cu_list = reader_cus(readers, cus);
   std::vector<uint64_t> out;
   for (uint64_t cu : cu_list)
     for (uint64_t w = cu; w < plan.workgroups; w += cus) out.push_back(w);
@@ -116,10 +122,7 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
   const auto t0 = std::chrono::steady_clock::now();
   feed.cycles.clear();
   const uint64_t cus = uint64_t(hw.cus);
-  std::vector<uint64_t> cu_list;
-  for (uint64_t r : readers) cu_list.push_back(r % cus);
-  std::sort(cu_list.begin(), cu_list.end());
-  cu_list.erase(std::unique(cu_list.begin(), cu_list.end()), cu_list.end());
+  const std::vector<uint64_t> cu_list = reader_cus(readers, cus);
   std::unordered_map<uint64_t, size_t> pos;  // workgroup id -> position in rec.workgroups
   for (size_t i = 0; i < rec.workgroups.size(); ++i) pos[rec.workgroups[i]] = i;
   sum.cus_reading = int(cu_list.size());
@@ -212,10 +215,7 @@ std::string prediction_mismatch(const std::vector<WorkgroupDigest>& full, const 
                                 std::span<const uint64_t> readers, const sim::ClockFeed& feed, uint64_t nwg, uint64_t cus) {
   for (uint64_t w = 0; w < nwg; ++w)
     if (feed.unfed[w]) return "workgroup " + std::to_string(w) + " read a clock the prediction had no value for";
-  std::vector<uint64_t> cu_list;
-  for (uint64_t r : readers) cu_list.push_back(r % cus);
-  std::sort(cu_list.begin(), cu_list.end());
-  cu_list.erase(std::unique(cu_list.begin(), cu_list.end()), cu_list.end());
+  const std::vector<uint64_t> cu_list = reader_cus(readers, cus);
   for (uint64_t c : cu_list) {
     const uint64_t t = template_of(nwg, cus, c);
     const std::vector<WorkgroupDigest>& want = first.at(t);
@@ -340,10 +340,7 @@ bool predicted_fixed_point(const ClockRuns& L, sim::Options sim_opt, const Model
     out.clocks.runs = out.clocks.recorded_runs = 1;
     out.clocks.sim_seconds = out.clocks.first_run_seconds = st.seconds;
     out.clocks.workgroups_reading = readers.size();
-    std::vector<uint64_t> cu_list;
-    for (uint64_t w : readers) cu_list.push_back(w % cus);
-    std::sort(cu_list.begin(), cu_list.end());
-    out.clocks.cus_reading = int(std::unique(cu_list.begin(), cu_list.end()) - cu_list.begin());
+    out.clocks.cus_reading = int(reader_cus(readers, cus).size());
     out.clocks.taint = "not needed (the predicted values held)";
     out.clocks.reads = 0;
     for (uint32_t n : reads) out.clocks.reads += n;
@@ -384,7 +381,7 @@ ClockedRun run_with_clocks(const std::function<sim::Stats(const sim::Options&)>&
   } else {
     std::vector<uint64_t> first_cus;
     for (uint64_t cu = 0; cu < uint64_t(hw.cus); ++cu) {
-      const uint64_t n = (nwg - cu + uint64_t(hw.cus) - 1) / uint64_t(hw.cus);  // cu's share
+      const uint64_t n = share_size(nwg, uint64_t(hw.cus), cu);
       if (first_cus.size() + n > limit) break;
       for (uint64_t w = cu; w < nwg; w += uint64_t(hw.cus)) first_cus.push_back(w);
     }

@@ -66,13 +66,13 @@ struct ClockSummary {
   // Why run 1 could not prove that no clock-derived value reaches a branch, EXEC or an address
   // (sim/clock_taint.hpp); "" when it did, and the fed run then ran without recording.
   std::string taint;
-  // With the proof: the fed run replaced by the replay of the clock-derived slice (sim/clock_slice.hpp)
-  // of `slice_steps` wave-instructions; else why not ("" when the proof failed or it was replayed).
   // The prediction (header): the workgroups of its first run (0: not made), its host time (that run and
   // the replay of its shares), and "" when the values held, else why it was not made or did not hold.
   uint64_t predicted_from = 0;
   double predict_seconds = 0;
   std::string prediction;
+  // With the proof: the fed run replaced by the replay of the clock-derived slice (sim/clock_slice.hpp)
+  // of `slice_steps` wave-instructions; else why not ("" when the proof failed or it was replayed).
   bool slice_replayed = false;
   uint64_t slice_steps = 0;
   std::string slice;

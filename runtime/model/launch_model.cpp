@@ -221,8 +221,9 @@ ModelReport model_run(const RunLaunch& run, sim::Memory& memory, const KernelInf
     sampled.line_workgroups = cr.rec.line_workgroups;  // the first round's lines, for the memory hierarchy
     sampled.line_bytes = cr.rec.line_bytes;
     sampled.line_waves = std::move(cr.rec.line_waves);
-    // The rest of the grid's recording (every wave's steps) is freed on another thread while the
-    // kernel time is modelled from the sampled workgroups: each alone runs on one host thread.
+    // The rest of the grid's recording (every wave's steps, unless the prediction held) is freed on
+    // another thread while the kernel time is modelled from the sampled workgroups: each alone runs on
+    // one host thread.
     auto freed = std::async(std::launch::async, [rest = std::move(cr.rec)]() mutable { sim::Recording gone = std::move(rest); });
     ModelReport r = model_recording(sampled, plan, hw, opt);
     freed.get();

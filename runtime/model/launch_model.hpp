@@ -88,7 +88,8 @@ struct ModelReport {
   // each level needs at its achievable bandwidth for the active CUs.
   LevelTraffic traffic;
   // The workgroups the memory hierarchy saw (their bytes are scaled to the grid), and whether a
-  // first-round line trace gave them (else only the recorded workgroups' addresses: a clocked launch).
+  // first-round line trace gave them (else only the recorded workgroups' addresses: a recording made
+  // without one, e.g. model_recording's callers).
   uint64_t memory_workgroups = 0;
   bool memory_from_line_trace = false;
   double hbm_floor_ms = 0, mall_floor_ms = 0, l2_floor_ms = 0;
