@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ llvm-22 llvm-22-dev lld-22 liblld-22-dev clang-22
           libfmt-dev catch2 libamdhip64-dev zlib1g-dev libzstd-dev libcli11-dev
           libmpfr-dev libgmp-dev libsqlite3-dev nlohmann-json3-dev
+          rocm-device-libs  # ROCm's device math library (ocml.bc), linked by cdnajit-hipcc
           libclang-rt-22-dev)  # libclang-rt: the sanitizer and libFuzzer runtimes (CDNAJIT_SANITIZE, CDNAJIT_FUZZ)
 missing=()
 for p in "${packages[@]}"; do

@@ -6,7 +6,8 @@
 // runs the steps clang's HIP driver would:
 //   1. per target: the device code, linked into a code object
 //      (--cuda-device-only), with this tool's device library (device_lib.hip:
-//      the ockl/ocml functions the headers call) linked in as bitcode;
+//      the ockl functions the headers call) and ROCm's math library (ocml.bc of
+//      Debian's rocm-device-libs, with its control constants) linked in as bitcode;
 //   2. the offload bundle of those code objects (runtime/hip_sim/offload_bundle);
 //   3. the host code, embedding the bundle (-fcuda-include-gpubinary);
 // and links the objects with the drop-in libamdhip64 (rpath to its folder).
@@ -42,6 +43,20 @@ typedef _Float16 __cdnajit_hipcc_2f16 __attribute__((ext_vector_type(2)));
 static __attribute__((device)) inline __cdnajit_hipcc_2f16 __llvm_amdgcn_rcp_2f16(__cdnajit_hipcc_2f16 x) {
   return __cdnajit_hipcc_2f16{(_Float16)__builtin_amdgcn_rcph(x.x), (_Float16)__builtin_amdgcn_rcph(x.y)};
 }
+// ROCm 5.2's atomicInc / atomicDec call llvm.amdgcn.atomic.inc/dec by name, intrinsics LLVM
+// has since removed (the device link would fail on them): the header's two are renamed out of
+// the way, and these, on clang's builtins with the same order and scope, take their place.
+#define atomicInc __cdnajit_hipcc_rocm52_atomicInc
+#define atomicDec __cdnajit_hipcc_rocm52_atomicDec
+#include <hip/hip_runtime.h>
+#undef atomicInc
+#undef atomicDec
+__attribute__((device)) inline unsigned int atomicInc(unsigned int* address, unsigned int val) {
+  return __builtin_amdgcn_atomic_inc32(address, val, __ATOMIC_RELAXED, "agent");
+}
+__attribute__((device)) inline unsigned int atomicDec(unsigned int* address, unsigned int val) {
+  return __builtin_amdgcn_atomic_dec32(address, val, __ATOMIC_RELAXED, "agent");
+}
 #endif
 )";
 
@@ -72,15 +87,17 @@ What this wrapper supplies that Debian's toolchain lacks (and what follows):
   - __AMDGCN_WAVEFRONT_SIZE=64 (clang-22 no longer defines it; the headers need it)
   - __llvm_amdgcn_rcp_f16 / _2f16, which <hip/hip_fp16.h> calls and clang-22's wrapper
     headers no longer declare (the hardware v_rcp_f16), included before every source
-  - the device-library functions the ROCm 5.2 headers call, compiled from
-    cdnajit's own device_lib.hip: the work-item functions (__ockl_get_local_id,
-    _group_id, _local_size, _num_groups, _global_id, _global_size),
-    __atomic_work_item_fence (__syncthreads, __threadfence), __ockl lane/vote/
-    clz/mul24/mul_hi helpers and the f32 functions sin, cos, tan, tanh, pow,
-    rsqrt, exp10, log10 (hardware approximations, less accurate than ROCm's
-    ocml). Functions clang lowers itself (sqrtf, expf, logf, fabsf, fmaf, ...)
-    need nothing. Any other ockl/ocml function (f64 transcendentals, erf, ...)
-    fails at the device link: "undefined hidden symbol: __ocml_...".
+  - the device-library functions the ROCm 5.2 headers call: ROCm's math library
+    (ocml.bc of Debian's rocm-device-libs, 5.2: sinf, atan2f, erff, sin, exp, pow,
+    ... as ROCm computes them; CDNAJIT_ROCM_BITCODE_DIR overrides its folder) and
+    cdnajit's own device_lib.hip for the rest: the work-item functions
+    (__ockl_get_local_id, _group_id, _local_size, _num_groups, _global_id,
+    _global_size), __atomic_work_item_fence (__syncthreads, __threadfence),
+    __syncthreads_count / _and / _or, and the __ockl lane/vote/clz/mul24/mul_hi
+    helpers. Any other ockl function fails at the device link: "undefined hidden
+    symbol: __ockl_...".
+  - atomicInc / atomicDec on clang's builtins (ROCm 5.2's call LLVM intrinsics
+    LLVM has since removed)
   - device printf and assert trap (the simulator has no host-call buffer): the
     launch fails with hipErrorLaunchFailure.
   - the offload bundle (no clang-offload-bundler); compressed bundles are not made.
@@ -208,6 +225,30 @@ std::string library_dir() {
   return CDNAJIT_HIPCC_BUILD_LIBDIR;
 }
 
+// ROCm's device math library and the control constants it reads, as clang's HIP driver links
+// them for a default (not fast-math) compile. ocml is target-independent bitcode; its ISA-version
+// constant only selects instruction paths, and Debian's 5.2 set stops at gfx940, whose paths
+// gfx942 and gfx950 both have.
+std::vector<fs::path> rocm_math_bitcode() {
+  const char* env = std::getenv("CDNAJIT_ROCM_BITCODE_DIR");
+  const fs::path dir = env && *env ? env : CDNAJIT_ROCM_BITCODE_DIR;
+  std::vector<fs::path> files;
+  for (const char* f : {"ocml.bc", "oclc_isa_version_940.bc", "oclc_finite_only_off.bc", "oclc_unsafe_math_off.bc",
+                        "oclc_daz_opt_off.bc", "oclc_correctly_rounded_sqrt_on.bc", "oclc_wavefrontsize64_on.bc",
+                        "oclc_abi_version_500.bc"}) {
+    files.push_back(dir / f);
+    if (!fs::exists(files.back())) {
+      std::fprintf(stderr,
+                   "cdnajit-hipcc: ROCm's device math library is missing: %s not found; install Debian's "
+                   "rocm-device-libs (tools/setup-deps.sh does) or set CDNAJIT_ROCM_BITCODE_DIR to the folder "
+                   "holding ocml.bc and the oclc_*.bc files\n",
+                   files.back().c_str());
+      std::exit(1);
+    }
+  }
+  return files;
+}
+
 std::vector<uint8_t> read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -248,6 +289,10 @@ int main(int argc, char** argv) {
     }
   }
 
+  std::vector<std::string> math_link;
+  if (!o.sources.empty())
+    for (const fs::path& f : rocm_math_bitcode()) math_link.insert(math_link.end(), {"-Xclang", "-mlink-builtin-bitcode", "-Xclang", f.string()});
+
   std::vector<std::string> objects;
   for (size_t si = 0; si < o.sources.size(); ++si) {
     const std::string& src = o.sources[si];
@@ -258,6 +303,7 @@ int main(int argc, char** argv) {
       std::vector<std::string> cmd = {clang, "-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output",
                                       "--offload-arch=" + arch, "-nogpulib", "-Xclang", "-mlink-builtin-bitcode",
                                       "-Xclang", (tmp / ("device_lib-" + arch + ".bc")).string()};
+      cmd.insert(cmd.end(), math_link.begin(), math_link.end());
       cmd.insert(cmd.end(), common.begin(), common.end());
       cmd.insert(cmd.end(), o.compile_flags.begin(), o.compile_flags.end());
       cmd.insert(cmd.end(), {src, "-o", co.string()});

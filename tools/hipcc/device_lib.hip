@@ -1,16 +1,13 @@
-// cdnajit-hipcc's device library: the functions ROCm's device libraries
-// (ockl, ocml, irif) would supply to a HIP program compiled against Debian's
-// ROCm 5.2 headers, which declare them; Debian's device libraries predate
-// gfx942/gfx950. cdnajit-hipcc compiles this file to bitcode for each target
-// and links it into every device compile (-mlink-builtin-bitcode), so only the
-// functions a kernel calls are kept. A call to any other ockl/ocml function
-// fails at the device link ("undefined hidden symbol: __ocml_..."); see
-// cdnajit-hipcc --help.
-//
-// Accuracy: the f32 transcendental functions here use the hardware
-// approximations (v_sin/v_cos/v_exp/v_log after scaling, as LLVM lowers the
-// llvm.sin/cos/exp2/log2 intrinsics); ocml reduces large arguments first and is
-// more accurate. Device printf and assert are not supported: they trap.
+// cdnajit-hipcc's device library: the ockl and irif functions ROCm's device
+// libraries would supply to a HIP program compiled against Debian's ROCm 5.2
+// headers, which declare them. The math functions (ocml) come from ROCm's own
+// ocml.bc (Debian's rocm-device-libs), which cdnajit-hipcc links as well; that
+// package's ockl.bc is not linked (the functions below are all the headers
+// call, and this project's tests check them). cdnajit-hipcc compiles this file to bitcode for
+// each target and links it into every device compile (-mlink-builtin-bitcode),
+// so only the functions a kernel calls are kept. A call to any other ockl
+// function fails at the device link ("undefined hidden symbol: __ockl_...");
+// see cdnajit-hipcc --help. Device printf and assert are not supported: they trap.
 #include <hip/hip_runtime.h>
 
 #define LIB extern "C" __device__
@@ -61,6 +58,25 @@ LIB uint __ockl_activelane_u32() {
 LIB bool __ockl_wfany_i32(int x) { return __builtin_amdgcn_ballot_w64(x != 0) != 0; }
 LIB bool __ockl_wfall_i32(int x) { return __builtin_amdgcn_ballot_w64(x != 0) == __builtin_amdgcn_read_exec(); }
 
+// Workgroup reductions (__syncthreads_count / _and / _or): a barrier with __syncthreads' fence,
+// then every work-item's value added into one LDS word. The barriers around the word keep a
+// second call from resetting it while a wave still reads the first result.
+__device__ static int wgred_add(int x) {
+  __shared__ int sum;
+  const bool first = __ockl_get_local_id(0) == 0 && __ockl_get_local_id(1) == 0 && __ockl_get_local_id(2) == 0;
+  __syncthreads();
+  if (first) sum = 0;
+  __syncthreads();
+  __hip_atomic_fetch_add(&sum, x, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+  __syncthreads();
+  const int r = sum;
+  __syncthreads();
+  return r;
+}
+LIB int __ockl_wgred_add_i32(int x) { return wgred_add(x); }
+LIB int __ockl_wgred_and_i32(int x) { return wgred_add(x == 0) == 0; }
+LIB int __ockl_wgred_or_i32(int x) { return wgred_add(x != 0) != 0; }
+
 // Integer helpers.
 LIB uint __ockl_clz_u32(uint x) { return x ? __builtin_clz(x) : 32; }
 LIB uint64_t __ockl_clz_u64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
@@ -72,30 +88,6 @@ LIB uint __ockl_sadd_u32(uint a, uint b, uint c) {
   const uint d = a > b ? a - b : b - a;
   return d + c;
 }
-
-// f32 math.
-LIB float __ocml_sin_f32(float x) { return __builtin_sinf(x); }
-LIB float __ocml_cos_f32(float x) { return __builtin_cosf(x); }
-LIB float __ocml_tan_f32(float x) { return __builtin_sinf(x) / __builtin_cosf(x); }
-LIB float __ocml_rsqrt_f32(float x) { return __builtin_amdgcn_rsqf(x); }
-LIB double __ocml_rsqrt_f64(double x) { return 1.0 / __builtin_sqrt(x); }
-LIB float __ocml_exp10_f32(float x) { return __builtin_exp2f(x * 3.321928094887362f); }
-LIB float __ocml_log10_f32(float x) { return __builtin_log2f(x) * 0.3010299956639812f; }
-LIB float __ocml_tanh_f32(float x) {
-  const float e = __builtin_expf(-2.0f * __builtin_fabsf(x));
-  return __builtin_copysignf((1.0f - e) / (1.0f + e), x);
-}
-// x^y for x > 0, x == 0 and integral y (sign of an odd power kept); NaN for x < 0 and non-integral y.
-LIB float __ocml_pow_f32(float x, float y) {
-  if (y == 0.0f) return 1.0f;
-  const float r = __builtin_exp2f(y * __builtin_log2f(__builtin_fabsf(x)));
-  if (x >= 0.0f) return r;
-  if (__builtin_truncf(y) != y) return __builtin_nanf("");
-  const bool odd = __builtin_fmodf(__builtin_fabsf(y), 2.0f) == 1.0f;
-  return odd ? -r : r;
-}
-LIB float __ocml_native_sin_f32(float x) { return __builtin_sinf(x); }
-LIB float __ocml_native_cos_f32(float x) { return __builtin_cosf(x); }
 
 // Device printf / assert: the simulator has no host-call buffer; the kernel traps.
 LIB uint64_t __ockl_fprintf_stderr_begin() { __builtin_trap(); }
