@@ -60,6 +60,13 @@ std::string cstr(std::span<const uint8_t> tab, uint64_t off, const char* what) {
 }
 
 void apply_metadata(const msgpack::Value& root, CodeObject& co) {
+  if (const msgpack::Value* formats = root.get("amdhsa.printf")) {
+    if (formats->kind != msgpack::Value::Array) bad("metadata: amdhsa.printf is not an array");
+    for (const auto& f : formats->array) {
+      if (f.kind != msgpack::Value::String) bad("metadata: an amdhsa.printf entry is not a string");
+      co.printf_formats.push_back(f.str);
+    }
+  }
   const msgpack::Value* kernels = root.get("amdhsa.kernels");
   if (!kernels) return;
   // Kernels by name (the last of equal names, as a linear search from the front would

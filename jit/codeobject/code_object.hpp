@@ -86,6 +86,9 @@ struct CodeObject {
   std::vector<LoadSegment> segments;
   std::vector<DynamicRelocation> relocations;
   std::vector<GlobalVariable> globals;  // OBJECT symbols other than kernel descriptors
+  // amdhsa.printf: the format strings of the kernels' buffered printf calls, as the compiler lists
+  // them ("0:0:<low 64 bits of the format's MD5, hex>,<format>"; runtime/device_printf.hpp).
+  std::vector<std::string> printf_formats;
   // Where map_code_object placed the image in simulated memory (0: not mapped). Kernels then see
   // their program counter, and so every PC-relative address of a global, relative to it.
   uint64_t load_address = 0;

@@ -113,6 +113,9 @@ class Runtime {
 
   // Memory.
   std::map<uint64_t, bool> allocations;  // base -> host visible
+  // The device printf buffer (runtime/device_printf.hpp) of the kernels that print: allocated at the
+  // first such launch, emptied before each, its text printed after each (0: none yet).
+  uint64_t printf_buffer = 0;
   // The host bytes behind [p, p+n): inside one simulated allocation, or (host_ok) plain host memory.
   // nullptr and *why set when p is device memory but [p, p+n) leaves its allocation, or host memory is not allowed.
   uint8_t* resolve(const void* p, size_t n, bool host_ok, std::string* why);

@@ -43,20 +43,31 @@ typedef _Float16 __cdnajit_hipcc_2f16 __attribute__((ext_vector_type(2)));
 static __attribute__((device)) inline __cdnajit_hipcc_2f16 __llvm_amdgcn_rcp_2f16(__cdnajit_hipcc_2f16 x) {
   return __cdnajit_hipcc_2f16{(_Float16)__builtin_amdgcn_rcph(x.x), (_Float16)__builtin_amdgcn_rcph(x.y)};
 }
-// ROCm 5.2's atomicInc / atomicDec call llvm.amdgcn.atomic.inc/dec by name, intrinsics LLVM
-// has since removed (the device link would fail on them): the header's two are renamed out of
-// the way, and these, on clang's builtins with the same order and scope, take their place.
+// Two of ROCm 5.2's device functions are renamed out of the way while its header is included,
+// and replaced:
+//  - atomicInc / atomicDec call llvm.amdgcn.atomic.inc/dec by name, intrinsics LLVM has since
+//    removed (the device link failed on them): these use clang's builtins, same order and scope;
+//  - __assert_fail (a failed assert()) is a weak definition printing through the hostcall
+//    functions, which need a host thread serving the GPU's calls: declared here, it is the device
+//    library's (device_lib.hip), which prints through the printf buffer and traps. The C library's
+//    host declaration, which the header's <assert.h> made under the other name, is made again.
+#if !defined(CDNAJIT_HIPCC_DEVICE_LIB)
 #define atomicInc __cdnajit_hipcc_rocm52_atomicInc
 #define atomicDec __cdnajit_hipcc_rocm52_atomicDec
+#define __assert_fail __cdnajit_hipcc_rocm52_assert_fail
 #include <hip/hip_runtime.h>
 #undef atomicInc
 #undef atomicDec
+#undef __assert_fail
 __attribute__((device)) inline unsigned int atomicInc(unsigned int* address, unsigned int val) {
   return __builtin_amdgcn_atomic_inc32(address, val, __ATOMIC_RELAXED, "agent");
 }
 __attribute__((device)) inline unsigned int atomicDec(unsigned int* address, unsigned int val) {
   return __builtin_amdgcn_atomic_dec32(address, val, __ATOMIC_RELAXED, "agent");
 }
+extern "C" void __assert_fail(const char*, const char*, unsigned int, const char*) noexcept __attribute__((__noreturn__));
+extern "C" __attribute__((device)) void __assert_fail(const char*, const char*, unsigned int, const char*);
+#endif  // !CDNAJIT_HIPCC_DEVICE_LIB
 #endif
 )";
 
@@ -98,8 +109,12 @@ What this wrapper supplies that Debian's toolchain lacks (and what follows):
     symbol: __ockl_...".
   - atomicInc / atomicDec on clang's builtins (ROCm 5.2's call LLVM intrinsics
     LLVM has since removed)
-  - device printf and assert trap (the simulator has no host-call buffer): the
-    launch fails with hipErrorLaunchFailure.
+  - device printf, buffered (-mprintf-kind=buffered: each call writes a frame to a
+    buffer the drop-in runtime gives the launch and prints when it ends, on stdout;
+    1 MiB per launch, calls beyond it are counted and reported), and assert() through
+    it: ROCm's message ("file:line: function: Device-side assertion `...' failed."),
+    then the trap that fails the launch (hipErrorLaunchFailure). The hostcall printf
+    functions (__ockl_fprintf_*) are not served: a kernel calling them traps.
   - the offload bundle (no clang-offload-bundler); compressed bundles are not made.
 Run-time settings of the program (see the README, "HIP programs on the simulator"):
   CDNAJIT_HIP_DEVICE=sim:gfx942|sim:gfx950, CDNAJIT_HIP_MODEL=mi300x|...|FILE.json|off.
@@ -282,7 +297,8 @@ int main(int argc, char** argv) {
     std::ofstream(tmp / "device_lib.hip") << kDeviceLibText;
     for (const auto& arch : o.archs) {
       std::vector<std::string> cmd = {clang, "-x", "hip", "--cuda-device-only", "-fgpu-rdc", "--offload-arch=" + arch,
-                                      "-nogpulib", "-O2", "-emit-llvm", "-c"};
+                                      "-nogpulib", "-mprintf-kind=buffered", "-DCDNAJIT_HIPCC_DEVICE_LIB", "-O2",
+                                      "-emit-llvm", "-c"};
       cmd.insert(cmd.end(), common.begin(), common.end());
       cmd.insert(cmd.end(), {(tmp / "device_lib.hip").string(), "-o", (tmp / ("device_lib-" + arch + ".bc")).string()});
       must(run(cmd, o.verbose), "compiling the device library for " + arch);
@@ -301,7 +317,7 @@ int main(int argc, char** argv) {
     for (const auto& arch : o.archs) {
       const fs::path co = tmp / (stem + "-" + arch + ".co");
       std::vector<std::string> cmd = {clang, "-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output",
-                                      "--offload-arch=" + arch, "-nogpulib", "-Xclang", "-mlink-builtin-bitcode",
+                                      "--offload-arch=" + arch, "-nogpulib", "-mprintf-kind=buffered", "-Xclang", "-mlink-builtin-bitcode",
                                       "-Xclang", (tmp / ("device_lib-" + arch + ".bc")).string()};
       cmd.insert(cmd.end(), math_link.begin(), math_link.end());
       cmd.insert(cmd.end(), common.begin(), common.end());

@@ -8,7 +8,13 @@
 // so only the functions a kernel calls are kept. A call to any other ockl
 // function fails at the device link ("undefined hidden symbol: __ockl_...");
 // see cdnajit-hipcc --help. Device printf and assert are not supported: they trap.
+// ROCm 5.2's header defines a weak __assert_fail that prints through the hostcall functions
+// (__ockl_fprintf_*), which need a host thread serving the GPU's calls; renamed out of the way
+// here (as cdnajit-hipcc's compat header renames it in every program, which then links this
+// library's own, below).
+#define __assert_fail __cdnajit_hipcc_rocm52_assert_fail
 #include <hip/hip_runtime.h>
+#undef __assert_fail
 
 #define LIB extern "C" __device__
 
@@ -89,7 +95,40 @@ LIB uint __ockl_sadd_u32(uint a, uint b, uint c) {
   return d + c;
 }
 
-// Device printf / assert: the simulator has no host-call buffer; the kernel traps.
+// Device printf, buffered (cdnajit-hipcc compiles with -mprintf-kind=buffered): clang lowers each
+// printf to a frame of `bytes` from here, in the launch's printf buffer, whose layout
+// runtime/device_printf.hpp states (a 16-byte header: used, capacity, dropped; then the frames).
+// Null when the buffer is full (the call is counted as dropped) or the launch gave none. The
+// buffer's address is the code object v5 hidden argument hidden_printf_buffer, 72 bytes into the
+// implicit arguments (LLVM AMDGPUUsage, "Code Object V5 Metadata").
+typedef __attribute__((address_space(1))) char global_char;
+LIB global_char* __printf_alloc(uint bytes) {
+  global_char* const base = static_cast<global_char* const*>(__builtin_amdgcn_implicitarg_ptr())[9];
+  if (!base) return nullptr;
+  uint* const header = (uint*)(char*)base;  // used, capacity, dropped
+  const uint capacity = header[1];
+  uint used = __hip_atomic_load(header, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+  for (;;) {
+    if (bytes > capacity || used > capacity - bytes) {
+      __hip_atomic_fetch_add(header + 2, 1u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+      return nullptr;
+    }
+    if (__hip_atomic_compare_exchange_weak(header, &used, used + bytes, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                           __HIP_MEMORY_SCOPE_AGENT))
+      return base + 16 + used;
+  }
+}
+
+// assert(): ROCm's message, printed through the printf buffer, then the trap that ends the launch
+// (the runtime prints the buffer, then reports the launch failure).
+extern "C" __device__ __attribute__((always_inline)) void __assert_fail(const char* assertion, const char* file,
+                                                                    unsigned int line, const char* function) {
+  printf("%s:%u: %s: Device-side assertion `%s' failed.\n", file, line, function, assertion);
+  __builtin_trap();
+}
+
+// The hostcall printf functions: not served (no host thread answers the GPU's calls); nothing in
+// ROCm 5.2's headers calls them once __assert_fail is this library's; a kernel that does traps.
 LIB uint64_t __ockl_fprintf_stderr_begin() { __builtin_trap(); }
 LIB uint64_t __ockl_fprintf_append_string_n(uint64_t, const char*, uint64_t, uint32_t) { __builtin_trap(); }
 LIB uint64_t __ockl_fprintf_append_args(uint64_t, uint32_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
