@@ -112,8 +112,17 @@ void check_workitem_dims(const KernelInfo& k, const std::array<uint32_t, 3>& blo
 
 std::vector<CheckFinding> not_modelled_in(const CodeObject& co, const KernelInfo& k, const std::vector<Line>& lines) {
   std::vector<CheckFinding> out;
-  const uint64_t base = co.text_address + k.entry_offset;  // the address of the kernel's first instruction
-  auto inside = [&](uint64_t a) { return a >= base && a - base < k.code_size; };
+  // The simulator runs the kernel's code and the code object's other functions (its calls' targets);
+  // the listing's pcs count from the lowest of them.
+  const std::vector<CodeRange> ranges = kernel_code_ranges(co, k);
+  uint64_t lowest = k.entry_offset;
+  for (const CodeRange& r : ranges) lowest = std::min(lowest, r.offset);
+  const uint64_t base = co.text_address + lowest;
+  auto inside = [&](uint64_t a) {
+    for (const CodeRange& r : ranges)
+      if (a >= co.text_address + r.offset && a - co.text_address - r.offset < r.size) return true;
+    return false;
+  };
   // `cdnajit run` maps the code object's image (PT_LOAD segments, relocations applied) as the
   // HSA loader does (runtime/sim/code_object_load.hpp): an address inside it reaches the variable.
   auto in_image = [&](uint64_t a) {
@@ -122,8 +131,8 @@ std::vector<CheckFinding> not_modelled_in(const CodeObject& co, const KernelInfo
     return false;
   };
   const std::string why =
-      "the simulator runs only the kernel's own code (it maps the code object's data, but runs no other "
-      "function), so a run would use a wrong address";
+      "the simulator runs only the kernel's code and the code object's functions (it maps the code "
+      "object's data), so a run would use a wrong address";
   std::map<uint16_t, PcValue> pairs;  // by the pair's first SGPR
   auto forget = [&](const isa::MachineInst& mi) {  // the first operand is the destination of what writes SGPRs
     if (mi.operands.empty() || !is_sgpr(mi.operands[0])) return;
@@ -132,6 +141,9 @@ std::vector<CheckFinding> not_modelled_in(const CodeObject& co, const KernelInfo
       it = it->first + 2 > d.index && it->first < d.index + d.dwords ? pairs.erase(it) : std::next(it);
   };
   for (const Line& l : lines) {
+    // The kernel's own instructions; a function's jumps (its return through the address its caller
+    // left, calls from it) the simulator checks when they run.
+    if (base + l.pc < co.text_address + k.entry_offset || base + l.pc - co.text_address - k.entry_offset >= k.code_size) continue;
     isa::MachineInst mi;
     mi.address = l.pc;
     std::string err;
@@ -169,16 +181,16 @@ std::vector<CheckFinding> not_modelled_in(const CodeObject& co, const KernelInfo
                        std::string(op == isa::Opcode::s_swappc_b64 ? "function call" : "jump") + " to " +
                            (known ? describe_code_object_address(co.bytes, it->second.value)
                                   : std::string("an address computed at run time")) +
-                           ": calls and jumps out of the kernel are not modelled; " + why});
+                           ": calls and jumps out of the kernel's and its code object's functions are not modelled; " + why});
       forget(mi);
       // s_swappc_b64's destination holds the return address: a later s_setpc_b64 of it stays inside.
       if (op == isa::Opcode::s_swappc_b64 && is_sgpr(ops[0])) pairs[ops[0].index] = {base + l.pc + 4, 2, 0, 0};
     } else if (op == isa::Opcode::s_call_b64 && ops.size() == 2 && is_sgpr(ops[0]) &&
                ops[1].kind == isa::Operand::Kind::Label) {
-      if (ops[1].imm < 0 || uint64_t(ops[1].imm) >= k.code_size)
+      if (!inside(base + uint64_t(ops[1].imm)))
         out.push_back({k.name, l.pc, l.text, "not-modelled",
                        "function call to " + describe_code_object_address(co.bytes, base + uint64_t(ops[1].imm)) +
-                           ", outside the kernel's code: " + why});
+                           ", outside the kernel's code and its code object's functions: " + why});
       forget(mi);
       pairs[ops[0].index] = {base + l.pc + 4, 2, 0, 0};  // the return address
     } else {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <algorithm>
 #include <map>
+#include <set>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -218,6 +219,19 @@ const KernelArgInfo* KernelInfo::find_arg_kind(std::string_view kind) const {
   return nullptr;
 }
 
+std::vector<CodeRange> kernel_code_ranges(const CodeObject& co, const KernelInfo& k) {
+  std::vector<CodeRange> ranges = {{k.entry_offset, k.code_size}};
+  uint64_t last_end = 0;
+  for (const DeviceFunction& f : co.functions) {
+    const bool clear_of_kernel = f.offset + f.size <= k.entry_offset || f.offset >= k.entry_offset + k.code_size;
+    if (f.offset + f.size <= co.text.size() && clear_of_kernel && f.offset >= last_end) {
+      ranges.push_back({f.offset, f.size});
+      last_end = f.offset + f.size;
+    }
+  }
+  return ranges;
+}
+
 const KernelInfo* CodeObject::find(std::string_view name) const {
   for (auto& k : kernels)
     if (k.name == name) return &k;
@@ -381,6 +395,16 @@ CodeObject read_code_object(std::span<const uint8_t> bytes) {
     k.code_size = end - k.entry_offset;
     co.kernels.push_back(std::move(k));
   }
+  // The other functions of .text (each once, by its start).
+  std::set<uint64_t> kernel_entries;
+  for (const auto& k : co.kernels) kernel_entries.insert(k.entry_offset);
+  std::map<uint64_t, const Symbol*> others;
+  for (const auto& s : syms)
+    if (s.type == 2 /*FUNC*/ && s.size && s.value >= text.addr && s.value - text.addr < text.size &&
+        !kernel_entries.count(s.value - text.addr))
+      others.emplace(s.value - text.addr, &s);
+  for (const auto& [offset, s] : others)
+    co.functions.push_back({s->name, offset, std::min<uint64_t>(s->size, text.size - offset)});
   read_load_image(f, secs, syms, co);
   if (meta) apply_metadata(*meta, co);
   return co;

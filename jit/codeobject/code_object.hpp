@@ -77,6 +77,13 @@ struct GlobalVariable {
   uint64_t vaddr = 0, size = 0;
 };
 
+// A function of .text that is not a kernel (a device function clang did not inline): where a
+// kernel's s_swappc_b64 / s_call_b64 may go.
+struct DeviceFunction {
+  std::string name;
+  uint64_t offset = 0, size = 0;  // byte offset within .text and bytes of code (its FUNC symbol)
+};
+
 struct CodeObject {
   Arch arch = Arch::gfx942;
   std::vector<uint8_t> bytes;  // the whole ELF image
@@ -86,6 +93,7 @@ struct CodeObject {
   std::vector<LoadSegment> segments;
   std::vector<DynamicRelocation> relocations;
   std::vector<GlobalVariable> globals;  // OBJECT symbols other than kernel descriptors
+  std::vector<DeviceFunction> functions;  // FUNC symbols in .text with a size, other than the kernels, by offset
   // amdhsa.printf: the format strings of the kernels' buffered printf calls, as the compiler lists
   // them ("0:0:<low 64 bits of the format's MD5, hex>,<format>"; runtime/device_printf.hpp).
   std::vector<std::string> printf_formats;
@@ -97,6 +105,13 @@ struct CodeObject {
   const GlobalVariable* find_global(std::string_view name) const;  // nullptr if absent
   uint64_t image_size() const;  // bytes from address 0 to the end of the last segment
 };
+
+// The stretches of .text a kernel may run: its own code first, then the code object's other
+// functions (what its calls may reach), in .text order, none overlapping another or the kernel's.
+struct CodeRange {
+  uint64_t offset = 0, size = 0;  // within .text
+};
+std::vector<CodeRange> kernel_code_ranges(const CodeObject& co, const KernelInfo& k);
 
 // Limits on what a code object may state, checked by read_code_object so that
 // no reader of a hostile file allocates or loops without bound. They sit far

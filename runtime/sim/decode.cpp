@@ -769,39 +769,54 @@ std::unique_ptr<DecodedKernel> decode(const CodeObject& co, const KernelInfo& k,
   dk->info = k;
   if (k.entry_offset > co.text.size() || co.text.size() - k.entry_offset < k.code_size)
     throw Error("simulator: kernel " + k.name + " code range outside .text");
-  const uint8_t* code = co.text.data() + k.entry_offset;
+  // The ranges decoded: the kernel's first (its first instruction is ops[0]), then the code
+  // object's other functions, which its calls (s_swappc_b64, s_call_b64) may reach.
+  const std::vector<CodeRange> ranges = kernel_code_ranges(co, k);
+  uint64_t end = 0;
+  dk->code_base = k.entry_offset;
+  for (const CodeRange& r : ranges) dk->code_base = std::min(dk->code_base, r.offset), end = std::max(end, r.offset + r.size);
+  if (end - dk->code_base > UINT32_MAX) throw Error("simulator: kernel " + k.name + " and the functions of its code object span more than 4 GiB of .text");
+  const uint8_t* code = co.text.data() + dk->code_base;  // pc 0
+  const uint64_t code_size = end - dk->code_base;
   std::vector<Form> forms;
-  std::unique_ptr<LlvmText> llvm;  // the oracle path's disassembler (LLVM's lock held while it lives)
-  auto text_form = [&](uint64_t off) {
-    if (!llvm) llvm = std::make_unique<LlvmText>(co.arch, code, k.code_size);
-    auto [text, n] = llvm->at(off);
-    return form_from_text(std::move(text), uint32_t(off), uint32_t(n));
-  };
-  for (uint64_t off = 0; off < k.code_size;) {
-    if (path == Path::LlvmText) {
-      forms.push_back(text_form(off));
+  for (const CodeRange& r : ranges) {
+    if (&r != &ranges.front()) {
+      auto f = std::find_if(co.functions.begin(), co.functions.end(), [&](const DeviceFunction& d) { return d.offset == r.offset; });
+      dk->functions.push_back({f != co.functions.end() ? f->name : hex(r.offset), uint32_t(forms.size()), {}});
     } else {
-      BinaryInst b;
-      std::string why;
-      if (decode_binary(co.arch, code + off, k.code_size - off, off, b, why) == BinaryDecode::Decoded) {
-        forms.push_back(form_from_binary(std::move(b), uint32_t(off)));
-      } else {
-        // Not an instruction: a placeholder that says why, an error only if executed.
-        uint32_t word = 0;
-        std::memcpy(&word, code + off, std::min<uint64_t>(4, k.code_size - off));
-        Form f;
-        f.undecodable = true;
-        f.pc = uint32_t(off);
-        f.size = b.size;
-        char head[32];
-        std::snprintf(head, sizeof head, "<undecodable 0x%08x>", word);
-        f.text = b.cut_off ? "<" + why + ">" : head + (" at byte offset " + hex(off) + " of the kernel: " + why);
-        forms.push_back(std::move(f));
-      }
+      dk->kernel_ops = 0;
     }
-    off += forms.back().size;
+    const uint8_t* at = co.text.data() + r.offset;
+    const uint64_t shift = r.offset - dk->code_base;  // the range's first pc
+    std::unique_ptr<LlvmText> llvm;  // the oracle path's disassembler (LLVM's lock held while it lives)
+    for (uint64_t off = 0; off < r.size;) {
+      if (path == Path::LlvmText) {
+        if (!llvm) llvm = std::make_unique<LlvmText>(co.arch, at, r.size);
+        auto [text, n] = llvm->at(off);
+        forms.push_back(form_from_text(std::move(text), uint32_t(shift + off), uint32_t(n)));
+      } else {
+        BinaryInst b;
+        std::string why;
+        if (decode_binary(co.arch, at + off, r.size - off, shift + off, b, why) == BinaryDecode::Decoded) {
+          forms.push_back(form_from_binary(std::move(b), uint32_t(shift + off)));
+        } else {
+          // Not an instruction: a placeholder that says why, an error only if executed.
+          uint32_t word = 0;
+          std::memcpy(&word, at + off, std::min<uint64_t>(4, r.size - off));
+          Form f;
+          f.undecodable = true;
+          f.pc = uint32_t(shift + off);
+          f.size = b.size;
+          char head[32];
+          std::snprintf(head, sizeof head, "<undecodable 0x%08x>", word);
+          f.text = b.cut_off ? "<" + why + ">" : head + (" at byte offset " + hex(shift + off) + " of the kernel: " + why);
+          forms.push_back(std::move(f));
+        }
+      }
+      off += forms.back().size;
+    }
+    if (&r == &ranges.front()) dk->kernel_ops = uint32_t(forms.size());
   }
-  llvm.reset();
   const Registry& reg = registry();
   dk->ops.resize(forms.size());
   std::vector<uint32_t> pcs;
@@ -810,6 +825,7 @@ std::unique_ptr<DecodedKernel> decode(const CodeObject& co, const KernelInfo& k,
   // whose .text or symbol size cuts it short), or inside another instruction.
   auto bad_target = [&](int64_t tgt) {
     std::string s = "branch target " + (tgt < 0 ? "-" + hex(uint64_t(-tgt)) : hex(uint64_t(tgt))) + " is not an instruction of the kernel";
+    if (ranges.size() > 1) return s + " or of the other functions of its code object";
     if (tgt < 0) return s + " (it is before the kernel's first instruction)";
     if (uint64_t(tgt) >= k.code_size)
       return s + " (it is past the end of the kernel's " + std::to_string(k.code_size) +
@@ -821,7 +837,7 @@ std::unique_ptr<DecodedKernel> decode(const CodeObject& co, const KernelInfo& k,
     Op& op = dk->ops[i];
     op.pc = forms[i].pc;
     op.index = uint32_t(i);
-    bind_op(op, forms[i], reg, *dk, code, k.code_size, bad_target, k.name);
+    bind_op(op, forms[i], reg, *dk, code, code_size, bad_target, k.name);
   }
   return dk;
 }

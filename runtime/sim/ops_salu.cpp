@@ -198,7 +198,7 @@ void register_salu(Registry& r) {
   r.add(O::s_nand_saveexec_b64, &saveexec<5>);
   r.add(O::s_nor_saveexec_b64, &saveexec<6>);
   r.add(O::s_xnor_saveexec_b64, &saveexec<7>);
-  r.add(O::s_getpc_b64, +[](Wave& w, const Op& op) { write_s64(w, op.d[0], w.L->pc_base + w.L->dk->info.entry_offset + op.pc + 4); });
+  r.add(O::s_getpc_b64, +[](Wave& w, const Op& op) { write_s64(w, op.d[0], w.L->pc_base + w.L->dk->code_base + op.pc + 4); });
   // Program control.
   r.add(O::s_branch, +[](Wave& w, const Op& op) { branch_if(w, op, true); });
   r.add(O::s_cbranch_scc0, +[](Wave& w, const Op& op) { branch_if(w, op, !w.scc); });

@@ -127,19 +127,26 @@ void s_movreld(Wave& w, const Op& op) {
 }
 
 // Program-counter writes. Addresses are the byte addresses s_getpc_b64 returns (Launch::pc_base +
-// the kernel's entry offset in .text + the byte offset of the instruction); a target that is not
-// the start of an instruction of this kernel is an error, not a guess.
+// DecodedKernel::code_base + the instruction's pc): the kernel's and those of the code object's
+// other functions, which calls reach; a target that is not the start of one of their instructions
+// is an error, not a guess.
 void jump_to_byte_address(Wave& w, const Op& op, uint64_t target) {
   const DecodedKernel& dk = *w.L->dk;
-  const uint64_t entry = w.L->pc_base + dk.info.entry_offset;
-  uint64_t rel = target - entry;
-  auto it = target >= entry && rel <= 0xffffffffu ? dk.pc_to_index.find(uint32_t(rel)) : dk.pc_to_index.end();
+  const uint64_t base = w.L->pc_base + dk.code_base;
+  uint64_t rel = target - base;
+  auto it = target >= base && rel <= 0xffffffffu ? dk.pc_to_index.find(uint32_t(rel)) : dk.pc_to_index.end();
   if (it == dk.pc_to_index.end())
-    fail(w, op, "jump to address " + hex(target) + ", which is not an instruction of kernel " + dk.info.name);
+    fail(w, op, "jump to address " + hex(target) + ", which is not an instruction of kernel " + dk.info.name +
+                    " or of a function of its code object");
+  if (it->second >= dk.kernel_ops) {  // into a function of the code object: its registers must fit the kernel's
+    auto f = std::upper_bound(dk.functions.begin(), dk.functions.end(), it->second,
+                              [](uint32_t i, const DecodedKernel::Function& g) { return i < g.first_op; });
+    if (f != dk.functions.begin() && !std::prev(f)->register_error.empty()) fail(w, op, std::prev(f)->register_error);
+  }
   w.pc = it->second;
   w.branched = true;
 }
-uint64_t next_pc(const Wave& w, const Op& op) { return w.L->pc_base + w.L->dk->info.entry_offset + op.pc + 4; }
+uint64_t next_pc(const Wave& w, const Op& op) { return w.L->pc_base + w.L->dk->code_base + op.pc + 4; }
 
 // s_setpc_b64 ssrc: PC = S0.
 void s_setpc(Wave& w, const Op& op) { jump_to_byte_address(w, op, read_s64(w, op.s[0])); }

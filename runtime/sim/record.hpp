@@ -26,7 +26,7 @@ enum CacheBits : uint8_t { kCacheSc0 = 1, kCacheSc1 = 2, kCacheNt = 4, kCacheInv
 
 // Static facts of one instruction of the kernel (index = instruction index).
 struct RecordedOp {
-  uint32_t pc = 0;                        // byte offset from the kernel entry
+  uint32_t pc = 0;                        // byte offset from the decoded code's base (DecodedKernel::code_base)
   std::string text;                       // disassembly
   isa::Unit unit = isa::Unit::Misc;
   const isa::InstrInfo* info = nullptr;   // ISA table entry (nullptr if the table lacks it)

@@ -90,10 +90,22 @@ struct Op {
   std::string text;          // disassembly text
 };
 
+// A kernel's code, and the code object's other functions (CodeObject::functions) that its calls
+// may reach: ops[0] is the kernel's first instruction; an Op's pc is its byte offset from
+// code_base, the offset within .text of the lowest decoded address (the kernel's entry when the
+// code object has no other function), so every address is pc_base + code_base + pc.
 struct DecodedKernel {
   KernelInfo info;
   std::vector<Op> ops;
   std::map<uint32_t, uint32_t> pc_to_index;
+  uint64_t code_base = 0;
+  uint32_t kernel_ops = 0;  // ops[0, kernel_ops) are the kernel's own; the functions' follow
+  struct Function {
+    std::string name;
+    uint32_t first_op = 0;       // its ops run to the next function's first, or to the end
+    std::string register_error;  // what it uses beyond the kernel's registers (empty: nothing); said when a call enters it
+  };
+  std::vector<Function> functions;  // by first_op
 };
 
 // Why an instruction without semantics has none: the registry's reason for its row, or the generic

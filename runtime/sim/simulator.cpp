@@ -795,31 +795,41 @@ uint64_t content_hash(const std::vector<uint8_t>& b) {
 
 // Every register an instruction names must lie inside the files the descriptor
 // allocates (gfx90a+ unified file: VGPRs below accum_offset, AGPRs above).
-static void check_register_ranges(const DecodedKernel& dk) {
+// What ops[first, last) use beyond the registers the kernel's descriptor allocates (empty: nothing).
+static std::string register_range_error(const DecodedKernel& dk, size_t first, size_t last, const std::string& where) {
   const KernelInfo& k = dk.info;
   uint32_t total = isa::target::descriptor_vector_regs(k.rsrc1);
   uint32_t vlimit = std::min<uint32_t>(k.accum_offset ? k.accum_offset : total, 256);
   uint32_t alimit = total > vlimit ? total - vlimit : 0;
   uint32_t slimit = std::max<uint32_t>((((k.rsrc1 >> 6) & 15) + 1) * 8, k.sgpr_count);
-  for (const Op& op : dk.ops) {
+  for (size_t i = first; i < last; ++i) {
+    const Op& op = dk.ops[i];
     if (!op.fn) continue;
-    auto chk = [&](const Src& s) {
+    const std::string at = "simulator: kernel " + k.name + where + ", pc " + hex(op.pc) + " '" + op.text + "': ";
+    auto chk = [&](const Src& s) -> std::string {
       if (s.k == SrcKind::S && s.idx + s.n > kSFileSize)
-        throw Error("simulator: kernel " + k.name + ", pc " + hex(op.pc) + " '" + op.text + "': scalar operand s" +
-                    std::to_string(s.idx) + " with " + std::to_string(s.n) + " dwords runs past the scalar register file");
+        return at + "scalar operand s" + std::to_string(s.idx) + " with " + std::to_string(s.n) + " dwords runs past the scalar register file";
       if (s.k == SrcKind::V && s.idx < 256 && s.idx + s.n > vlimit)
-        throw Error("simulator: kernel " + k.name + ", pc " + hex(op.pc) + " '" + op.text + "': uses v" +
-                    std::to_string(s.idx + s.n - 1) + " but the kernel descriptor allocates " + std::to_string(vlimit) + " VGPRs");
+        return at + "uses v" + std::to_string(s.idx + s.n - 1) + " but the kernel descriptor allocates " + std::to_string(vlimit) + " VGPRs";
       if (s.k == SrcKind::V && s.idx >= 256 && s.idx < kVFile && uint32_t(s.idx - 256 + s.n) > alimit)
-        throw Error("simulator: kernel " + k.name + ", pc " + hex(op.pc) + " '" + op.text + "': uses a" +
-                    std::to_string(s.idx - 256 + s.n - 1) + " but the kernel descriptor allocates " + std::to_string(alimit) + " AGPRs");
+        return at + "uses a" + std::to_string(s.idx - 256 + s.n - 1) + " but the kernel descriptor allocates " + std::to_string(alimit) + " AGPRs";
       if (s.k == SrcKind::S && s.idx < kSgprCount && s.idx + s.n > slimit + 6)  // +6: VCC/FLAT_SCRATCH/XNACK are extra
-        throw Error("simulator: kernel " + k.name + ", pc " + hex(op.pc) + " '" + op.text + "': uses s" +
-                    std::to_string(s.idx + s.n - 1) + " beyond the " + std::to_string(slimit) + " SGPRs the descriptor allocates");
+        return at + "uses s" + std::to_string(s.idx + s.n - 1) + " beyond the " + std::to_string(slimit) + " SGPRs the descriptor allocates";
+      return {};
     };
-    for (int i = 0; i < op.nd; ++i) chk(op.d[i]);
-    for (int i = 0; i < op.ns; ++i) chk(op.s[i]);
+    for (int j = 0; j < op.nd; ++j)
+      if (std::string e = chk(op.d[j]); !e.empty()) return e;
+    for (int j = 0; j < op.ns; ++j)
+      if (std::string e = chk(op.s[j]); !e.empty()) return e;
   }
+  return {};
+}
+
+// The kernel's own instructions are checked before it runs; a function of the code object only
+// when a call enters it (DecodedKernel::Function::register_error): another kernel's callees may
+// use more registers than this kernel allocates.
+static void check_register_ranges(const DecodedKernel& dk) {
+  if (std::string e = register_range_error(dk, 0, dk.kernel_ops, ""); !e.empty()) throw Error(e);
 }
 
 Simulator::Simulator(Arch arch) : arch_(arch) {}
@@ -831,6 +841,11 @@ const DecodedKernel& Simulator::decoded(const CodeObject& co, const KernelInfo& 
   auto it = cache_.find(key);
   if (it != cache_.end()) return *it->second;
   auto dk = decode_kernel(co, k);
+  for (size_t i = 0; i < dk->functions.size(); ++i) {
+    auto& f = dk->functions[i];
+    const size_t last = i + 1 < dk->functions.size() ? dk->functions[i + 1].first_op : dk->ops.size();
+    f.register_error = register_range_error(*dk, f.first_op, last, " (in function " + f.name + ", which it calls)");
+  }
   auto& ref = *dk;
   cache_[key] = std::move(dk);
   return ref;
@@ -884,7 +899,7 @@ Stats Simulator::launch(const CodeObject& co, std::string_view kernel, std::span
     throw Error("simulator: kernarg segment of " + std::to_string(kernarg.size()) + " bytes exceeds the limit of " +
                 std::to_string(kMaxKernargBytes) + " (kMaxKernargBytes in jit/codeobject/code_object.hpp)");
   if (k->kernel_code_properties & (1u << 11))
-    throw Error("simulator: kernel " + k->name + " uses a dynamic stack (function calls / alloca), which the simulator does not model");
+    throw Error("simulator: kernel " + k->name + " uses a dynamic stack (recursion, an indirect call or a variable-sized alloca: a stack whose size is not known before it runs), which the simulator does not model");
   uint64_t lds_bytes = uint64_t(k->group_segment_size) + dims.dynamic_lds;
   uint64_t lds_max = lds_bytes_per_cu(arch_);
   if (lds_bytes > lds_max)

@@ -159,7 +159,7 @@ extern "C" __global__ void apply(Params p) {
   CHECK(has(passed, "takes only 1 explicit argument"));
 }
 
-TEST_CASE("cdnajit run and check: global variables run from the mapped image, calls are not modelled", "[cli][check]") {
+TEST_CASE("cdnajit run and check: global variables run from the mapped image, calls to the code object's functions run", "[cli][check]") {
   auto dir = scratch();
   std::string co = write_code_object(dir, "globals.co", R"(
 __device__ int counts[64];
@@ -190,25 +190,35 @@ extern "C" __global__ void plain(float* y) { y[tid()] = 2.0f * y[tid()]; })");
     std::sort(sv.begin(), sv.end());
     for (uint32_t i = 0; i < 64; ++i) CHECK(sv[i] == i);  // each work-item took one count: 0..63
   }
-  const std::string args = " --device sim:gfx942 --grid 1 --block 64 --arg buf:y:256";
-  Run c = cli("run " + co + " --kernel calls" + args);
+  // The call into helper (a function of the code object, before the kernel in .text) runs: y = 3y + 1.
+  const std::string yin = (dir / "yin.bin").string(), yout = (dir / "yout.bin").string();
+  {
+    std::vector<float> v(64);
+    for (int i = 0; i < 64; ++i) v[size_t(i)] = float(i) * 0.5f;
+    std::ofstream(yin, std::ios::binary).write(reinterpret_cast<const char*>(v.data()), 256);
+  }
+  const std::string args = " --device sim:gfx942 --grid 1 --block 64 --arg buf:y:256:file=" + yin;
+  Run c = cli("run " + co + " --kernel calls" + args + " --out y=" + yout);
   INFO(c.out);
-  CHECK(c.status == 1);
-  CHECK(has(c, "function call to function '_Z6helperf'"));
-  CHECK_FALSE(has(c, "jump to address"));
+  REQUIRE(c.status == 0);
+  std::vector<float> yv(64);
+  std::ifstream(yout, std::ios::binary).read(reinterpret_cast<char*>(yv.data()), 256);
+  for (int i = 0; i < 64; ++i) CHECK(yv[size_t(i)] == float(i) * 0.5f * 3.0f + 1.0f);
   CHECK(cli("run " + co + " --kernel plain" + args).status == 0);
 
+  // No not-modelled finding for the call (nor the globals). The wait-count verifier still reads the
+  // call as an instruction that returns at once, so it reports the load the callee's entry
+  // s_waitcnt covers (a known false finding, runtime/sim/README.md); the other kernels are clean.
   Run ck = cli("check " + co);
   INFO(ck.out);
-  CHECK(ck.status == 1);
-  CHECK_FALSE(has(ck, "uses_global +0x"));
+  CHECK_FALSE(has(ck, "[not-modelled]"));
   CHECK_FALSE(has(ck, "global variable"));
-  CHECK(has(ck, "calls +0x"));
-  CHECK(has(ck, "[not-modelled] function call to function '_Z6helperf'"));
-  Run g = cli("check " + co + " --kernel uses_global");
-  INFO(g.out);
-  CHECK(g.status == 0);
-  CHECK(has(g, "0 findings"));
+  for (const char* kernel : {"uses_global", "plain"}) {
+    Run one = cli("check " + co + " --kernel " + kernel);
+    INFO(one.out);
+    CHECK(one.status == 0);
+    CHECK(has(one, "0 findings"));
+  }
   std::filesystem::remove_all(dir);
 }
 
