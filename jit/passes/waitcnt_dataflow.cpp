@@ -14,7 +14,11 @@ struct Step {
 // What the transfer function needs to know about one instruction, classified once per
 // sweep (the fixed point visits loop bodies many times).
 struct InstFacts {
-  enum Kind : uint8_t { kSkip, kWait, kEnd, kOther } kind = kOther;
+  // kCall: a call (s_swappc_b64, s_call_b64): its own reads are checked as any instruction's, and
+  // when it returns every counter is zero, because the callee waits for them all on entry (LLVM's
+  // SIInsertWaitcnts puts `s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)` first in every non-kernel
+  // function; clang-22's callees in tests/hip_sim/device_calls.hip begin so).
+  enum Kind : uint8_t { kSkip, kWait, kEnd, kOther, kCall } kind = kOther;
   WaitFields wait;  // kWait: the fields of the program's s_waitcnt
   IssueInfo issue;
   // kOther: the entry of `touched` holding every unit the instruction reads or writes (-1: raw
@@ -35,7 +39,9 @@ InstFacts facts_of(const isa::MachineInst& mi) {
     return f;
   }
   // The program ends here: nothing in flight can be observed any more.
-  f.kind = branch_kind(mi) == BranchKind::End ? InstFacts::kEnd : InstFacts::kOther;
+  f.kind = branch_kind(mi) == BranchKind::End                                        ? InstFacts::kEnd
+           : is_one_of(mi, {isa::Opcode::s_swappc_b64, isa::Opcode::s_call_b64}) ? InstFacts::kCall
+                                                                                  : InstFacts::kOther;
   f.issue = issue_info(mi);
   return f;
 }
@@ -51,6 +57,7 @@ Step transfer(Brackets& s, const InstFacts& f, const std::vector<UnitSet>& touch
       s.apply(f.wait);
       return st;
     case InstFacts::kOther:
+    case InstFacts::kCall:
       // Nothing it touches in flight: wait_needed() would find nothing (exactly: it only
       // reports pending units of the instruction's ranges).
       if (f.touched >= 0 && !s.pending_units.intersects(touched[size_t(f.touched)])) break;
@@ -60,6 +67,7 @@ Step transfer(Brackets& s, const InstFacts& f, const std::vector<UnitSet>& touch
     case InstFacts::kEnd: break;
   }
   s.issue(f.issue, a, static_cast<int32_t>(index));
+  if (f.kind == InstFacts::kCall) s.apply(WaitFields{0, 0, 0});
   return st;
 }
 
@@ -80,7 +88,7 @@ WaitSweep sweep_waits(const std::vector<isa::MachineInst>& prog, const Cfg& cfg,
       continue;
     }
     InstFacts f = facts_of(prog[i]);
-    if (f.kind == InstFacts::kOther && !access[i].unknown) {
+    if ((f.kind == InstFacts::kOther || f.kind == InstFacts::kCall) && !access[i].unknown) {
       UnitSet& t = touched.emplace_back();
       access[i].for_each_use([&](const UnitRange& r) { t.add(r); });
       access[i].for_each_def([&](const UnitRange& r) { t.add(r); });
