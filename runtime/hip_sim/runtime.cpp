@@ -292,9 +292,8 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
   }
   // A kernel that prints gets the printf buffer in its hidden argument, emptied; what it printed
   // goes to stdout (stderr) when the launch has ended, also when it failed.
-  const KernelArgInfo* printf_arg = nullptr;
-  for (const auto& a : k.args)
-    if (a.value_kind == "hidden_printf_buffer" && a.size == 8 && uint64_t(a.offset) + 8 <= kernarg.size()) printf_arg = &a;
+  const KernelArgInfo* printf_arg = k.find_arg_kind("hidden_printf_buffer");
+  if (printf_arg && (printf_arg->size != 8 || uint64_t(printf_arg->offset) + 8 > kernarg.size())) printf_arg = nullptr;
   if (printf_arg) {
     try {
       if (!printf_buffer) printf_buffer = sim().memory().alloc(kPrintfHeaderBytes + kPrintfBufferBytes, "device printf buffer");
@@ -317,9 +316,9 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
         buffer.resize(printf_buffer_used(buffer));
         rt.sim().memory().read(rt.printf_buffer, buffer.data(), buffer.size());
         const PrintedText text = format_printf_buffer(buffer, code.printf_formats);
-        std::fputs(text.out.c_str(), stdout);
+        std::fwrite(text.out.data(), 1, text.out.size(), stdout);
         std::fflush(stdout);
-        std::fputs(text.err.c_str(), stderr);
+        std::fwrite(text.err.data(), 1, text.err.size(), stderr);
       } catch (const Error& e) {
         std::fprintf(stderr, "cdnajit HIP: device printf: %s\n", e.what());
       }

@@ -783,8 +783,6 @@ std::unique_ptr<DecodedKernel> decode(const CodeObject& co, const KernelInfo& k,
     if (&r != &ranges.front()) {
       auto f = std::find_if(co.functions.begin(), co.functions.end(), [&](const DeviceFunction& d) { return d.offset == r.offset; });
       dk->functions.push_back({f != co.functions.end() ? f->name : hex(r.offset), uint32_t(forms.size()), {}});
-    } else {
-      dk->kernel_ops = 0;
     }
     const uint8_t* at = co.text.data() + r.offset;
     const uint64_t shift = r.offset - dk->code_base;  // the range's first pc

@@ -793,9 +793,9 @@ uint64_t content_hash(const std::vector<uint8_t>& b) {
 
 }  // namespace
 
-// Every register an instruction names must lie inside the files the descriptor
-// allocates (gfx90a+ unified file: VGPRs below accum_offset, AGPRs above).
-// What ops[first, last) use beyond the registers the kernel's descriptor allocates (empty: nothing).
+// Every register an instruction names must lie inside the files the descriptor allocates (gfx90a+
+// unified file: VGPRs below accum_offset, AGPRs above): what ops[first, last) use beyond them, as
+// the error to give (empty: nothing).
 static std::string register_range_error(const DecodedKernel& dk, size_t first, size_t last, const std::string& where) {
   const KernelInfo& k = dk.info;
   uint32_t total = isa::target::descriptor_vector_regs(k.rsrc1);
@@ -805,16 +805,16 @@ static std::string register_range_error(const DecodedKernel& dk, size_t first, s
   for (size_t i = first; i < last; ++i) {
     const Op& op = dk.ops[i];
     if (!op.fn) continue;
-    const std::string at = "simulator: kernel " + k.name + where + ", pc " + hex(op.pc) + " '" + op.text + "': ";
+    auto at = [&] { return "simulator: kernel " + k.name + where + ", pc " + hex(op.pc) + " '" + op.text + "': "; };
     auto chk = [&](const Src& s) -> std::string {
       if (s.k == SrcKind::S && s.idx + s.n > kSFileSize)
-        return at + "scalar operand s" + std::to_string(s.idx) + " with " + std::to_string(s.n) + " dwords runs past the scalar register file";
+        return at() + "scalar operand s" + std::to_string(s.idx) + " with " + std::to_string(s.n) + " dwords runs past the scalar register file";
       if (s.k == SrcKind::V && s.idx < 256 && s.idx + s.n > vlimit)
-        return at + "uses v" + std::to_string(s.idx + s.n - 1) + " but the kernel descriptor allocates " + std::to_string(vlimit) + " VGPRs";
+        return at() + "uses v" + std::to_string(s.idx + s.n - 1) + " but the kernel descriptor allocates " + std::to_string(vlimit) + " VGPRs";
       if (s.k == SrcKind::V && s.idx >= 256 && s.idx < kVFile && uint32_t(s.idx - 256 + s.n) > alimit)
-        return at + "uses a" + std::to_string(s.idx - 256 + s.n - 1) + " but the kernel descriptor allocates " + std::to_string(alimit) + " AGPRs";
+        return at() + "uses a" + std::to_string(s.idx - 256 + s.n - 1) + " but the kernel descriptor allocates " + std::to_string(alimit) + " AGPRs";
       if (s.k == SrcKind::S && s.idx < kSgprCount && s.idx + s.n > slimit + 6)  // +6: VCC/FLAT_SCRATCH/XNACK are extra
-        return at + "uses s" + std::to_string(s.idx + s.n - 1) + " beyond the " + std::to_string(slimit) + " SGPRs the descriptor allocates";
+        return at() + "uses s" + std::to_string(s.idx + s.n - 1) + " beyond the " + std::to_string(slimit) + " SGPRs the descriptor allocates";
       return {};
     };
     for (int j = 0; j < op.nd; ++j)
