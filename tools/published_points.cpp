@@ -84,6 +84,7 @@ std::vector<PublishedPoint> load_published_points(const fs::path& dir) {
     base.url = text_field(s, "url", file.string() + " source");
     base.commit = text_field(s, "commit", file.string() + " source");
     base.published_in = text_field(s, "published_in", file.string() + " source");
+    if (s.contains("rules_chosen_against")) base.rules_chosen = text_field(s, "rules_chosen_against", file.string() + " source");
     if (s.contains("files") && s["files"].is_array())
       for (const json& f : s["files"]) base.files += (base.files.empty() ? "" : ", ") + f.get<std::string>();
     const std::map<std::string, double> modelled = read_modelled(folder / "modelled.tsv");
@@ -193,6 +194,15 @@ void write_published_section(std::ostream& md, const std::vector<PublishedPoint>
   for (const auto& [folder, p] : first_of_source)
     md << "| `" << folder << "` | " << p->url << " @ `" << p->commit.substr(0, 12) << "`: " << p->files << " | "
        << p->published_in << " |\n";
+  bool any_rules = false;
+  for (const auto& [folder, p] : first_of_source) any_rules |= !p->rules_chosen.empty();
+  if (any_rules) {
+    md << "\nRules chosen against a source's points: switches of the hardware table (no value fitted) picked among "
+          "candidate rules after comparing each with all of the source's points. Those points stay validation points, "
+          "but they are no independent test of these choices:\n\n";
+    for (const auto& [folder, p] : first_of_source)
+      if (!p->rules_chosen.empty()) md << "- `" << folder << "`: " << p->rules_chosen << "\n";
+  }
   md << "\n### Points\n\n| source | point | product | metric | published | where | modelled | ratio | set |\n"
         "|---|---|---|---|---|---|---|---|---|\n";
   for (const PublishedPoint& p : points) {

@@ -18,6 +18,10 @@ struct PublishedPoint {
   double published = 0;
   std::optional<double> modelled;  // absent: the point has no line in modelled.tsv
   std::string fitted;              // empty: a validation point; else the parameter fitted to it
+  // The source's "rules_chosen_against" (optional): switches of the hardware table (no value) chosen
+  // among candidate rules after comparing each with this source's points, which are then no
+  // independent test of those choices.
+  std::string rules_chosen;
 };
 
 // Reads every <dir>/*/points.json and its modelled.tsv. Throws cdnajit::Error naming the file and

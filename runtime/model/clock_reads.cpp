@@ -137,15 +137,18 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
   if (share_equal_cus) digests = share_digests(rec, shares, pos, uint64_t(hw.cache_line));
   struct Job {
     std::vector<uint64_t> share;
+    int first_simd = 0;  // of the share's CU (Hardware::first_simd_of_cu)
     sim::Recording one;  // the share's waves, moved out of `rec`
     std::vector<ClockIssue> reads;
   };
-  std::vector<Job> jobs;                                        // the shares to replay
-  std::vector<std::pair<size_t, size_t>> copies;                // (replayed share, alike share), indices into shares
-  std::map<std::vector<WorkgroupDigest>, size_t> replayed;      // digests -> replayed share
+  std::vector<Job> jobs;                          // the shares to replay
+  std::vector<std::pair<size_t, size_t>> copies;  // (replayed share, alike share), indices into shares
+  // (first SIMD, digests) -> replayed share: alike shares replay alike only from the same first SIMD.
+  std::map<std::pair<int, std::vector<WorkgroupDigest>>, size_t> replayed;
   for (size_t c = 0; c < cu_list.size(); ++c) {
+    const int first_simd = hw.first_simd_of_cu(cu_list[c]);
     if (share_equal_cus) {
-      auto [it, fresh] = replayed.emplace(digests[c], c);
+      auto [it, fresh] = replayed.emplace(std::pair{first_simd, digests[c]}, c);
       if (!fresh) {  // the same replay: its cycles are copied wave by wave once it has run
         copies.emplace_back(it->second, c);
         continue;
@@ -153,7 +156,7 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
     }
     ++sum.cus_replayed;
     sum.workgroups_replayed += shares[c].size();
-    jobs.push_back({shares[c], {}, {}});
+    jobs.push_back({shares[c], first_simd, {}, {}});
   }
   grouped();
   for (Job& job : jobs) job.one = take_workgroups(rec, job.share);
@@ -164,6 +167,7 @@ void replay_for_clocks(sim::Recording& rec, const LaunchPlan& plan, const Hardwa
   parallel_for(jobs.size(), [&](size_t i) {
     CuRunConfig c = cfg;
     c.workgroups = int(jobs[i].share.size());
+    c.first_simd = jobs[i].first_simd;
     jobs[i].reads = run_cu(jobs[i].one, hw, c).clock_reads;
   });
   for (Job& job : jobs) {
@@ -196,15 +200,22 @@ constexpr double kPredictionSeconds = 2;
 
 // The prediction (clock_reads.hpp): the CUs whose shares run first. Under the round-robin dispatch
 // plan_launch assumes, shares come in at most two sizes: CU 0's, ceil(workgroups / CUs), and the last
-// CU's, one fewer when the grid does not fill the last round.
+// CU's, one fewer when the grid does not fill the last round; and a CU replays like another only from
+// the same first SIMD (Hardware::first_simd_of_cu). Each CU's template: the first CU with its share
+// size and first SIMD (indexed by CU, for the CUs that hold a workgroup).
 uint64_t share_size(uint64_t nwg, uint64_t cus, uint64_t cu) { return cu < nwg ? (nwg - cu + cus - 1) / cus : 0; }
-std::vector<uint64_t> template_cus(uint64_t nwg, uint64_t cus) {
-  std::vector<uint64_t> t{0};
-  if (nwg > cus && share_size(nwg, cus, cus - 1) != share_size(nwg, cus, 0)) t.push_back(cus - 1);
+std::vector<uint64_t> share_templates(uint64_t nwg, const Hardware& hw) {
+  const uint64_t cus = uint64_t(hw.cus);
+  std::vector<uint64_t> t(size_t(std::min(cus, nwg)));
+  std::map<std::pair<uint64_t, int>, uint64_t> first;  // (share size, first SIMD) -> first CU
+  for (uint64_t c = 0; c < t.size(); ++c) t[c] = first.emplace(std::pair{share_size(nwg, cus, c), hw.first_simd_of_cu(c)}, c).first->second;
   return t;
 }
-uint64_t template_of(uint64_t nwg, uint64_t cus, uint64_t cu) {
-  return share_size(nwg, cus, cu) == share_size(nwg, cus, 0) ? 0 : cus - 1;
+std::vector<uint64_t> template_cus(const std::vector<uint64_t>& templates) {
+  std::vector<uint64_t> t;
+  for (uint64_t c = 0; c < templates.size(); ++c)
+    if (templates[c] == c) t.push_back(c);
+  return t;
 }
 
 // "" when the run fed the predicted values left every clock read a value and every CU holding a
@@ -212,12 +223,13 @@ uint64_t template_of(uint64_t nwg, uint64_t cus, uint64_t cu) {
 // share had when it ran alone (`first`, by CU: template_cus): each CU's replay is then that one's,
 // whose cycles it was fed. Else why not.
 std::string prediction_mismatch(const std::vector<WorkgroupDigest>& full, const std::map<uint64_t, std::vector<WorkgroupDigest>>& first,
-                                std::span<const uint64_t> readers, const sim::ClockFeed& feed, uint64_t nwg, uint64_t cus) {
+                                std::span<const uint64_t> readers, const sim::ClockFeed& feed, uint64_t nwg, uint64_t cus,
+                                const std::vector<uint64_t>& templates) {
   for (uint64_t w = 0; w < nwg; ++w)
     if (feed.unfed[w]) return "workgroup " + std::to_string(w) + " read a clock the prediction had no value for";
   const std::vector<uint64_t> cu_list = reader_cus(readers, cus);
   for (uint64_t c : cu_list) {
-    const uint64_t t = template_of(nwg, cus, c);
+    const uint64_t t = templates[c];
     const std::vector<WorkgroupDigest>& want = first.at(t);
     for (uint64_t j = 0; c + j * cus < nwg; ++j)
       if (j >= want.size() || full[c + j * cus] != want[j])
@@ -261,8 +273,9 @@ bool predicted_fixed_point(const ClockRuns& L, sim::Options sim_opt, const Model
   const Hardware& hw = L.hw;
   const LaunchPlan& plan = L.plan;
   const uint64_t cus = uint64_t(hw.cus);
+  const std::vector<uint64_t> templates = share_templates(nwg, hw);
   std::vector<uint64_t> first_wgs;
-  for (uint64_t c : template_cus(nwg, cus))
+  for (uint64_t c : template_cus(templates))
     for (uint64_t w = c; w < nwg; w += cus) first_wgs.push_back(w);
   std::sort(first_wgs.begin(), first_wgs.end());
   auto not_made = [&](const std::string& why) {
@@ -292,14 +305,14 @@ bool predicted_fixed_point(const ClockRuns& L, sim::Options sim_opt, const Model
   const std::vector<uint64_t> first_readers = L.readers();
   if (first_readers.empty()) return not_made(": the first CUs' workgroups read no clock");
   std::map<uint64_t, std::vector<WorkgroupDigest>> first_digests;  // by first CU
-  for (uint64_t c : template_cus(nwg, cus))
+  for (uint64_t c : template_cus(templates))
     for (uint64_t w = c; w < nwg; w += cus) {
       const size_t at = size_t(std::lower_bound(first_wgs.begin(), first_wgs.end(), w) - first_wgs.begin());
       first_digests[c].push_back(digest_workgroup(first, at * wpw, line));
     }
   replay_for_clocks(first, plan, hw, first_readers, true, L.feed, out.clocks, [] {});
   for (uint64_t c = 0; c < std::min(cus, nwg); ++c) {
-    const uint64_t t = template_of(nwg, cus, c);
+    const uint64_t t = templates[c];
     if (c == t) continue;
     for (uint64_t j = 0; c + j * cus < nwg; ++j)
       for (uint64_t k = 0; k < wpw; ++k) {
@@ -334,7 +347,7 @@ bool predicted_fixed_point(const ClockRuns& L, sim::Options sim_opt, const Model
   sim_opt.recording = &rec;
   const sim::Stats st = L.run(sim_opt);
   const std::vector<uint64_t> readers = L.readers();
-  const std::string why = prediction_mismatch(digests, first_digests, readers, L.feed, nwg, cus);
+  const std::string why = prediction_mismatch(digests, first_digests, readers, L.feed, nwg, cus, templates);
   if (why.empty()) {
     out.stats = st;
     out.clocks.runs = out.clocks.recorded_runs = 1;

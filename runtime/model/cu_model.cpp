@@ -181,7 +181,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
   const bool passes_by_age = hw.lds_bank_passes_by_age && hw.lds_banks_shared_by_halves && !hw.lds_serves_oldest_wave_first;
   uint64_t addr_free = 0;
   double l2_free = 0, mall_free = 0, hbm_free = 0;
-  int launched = 0, finished = 0, next_simd = 0;
+  int launched = 0, finished = 0, next_simd = cfg.first_simd % hw.simds;
   uint64_t age = 0;
 
   auto trace_on = [&](uint64_t c) { return cfg.trace && c < cfg.trace_cycles; };
@@ -223,7 +223,7 @@ CuResult run_cu(const sim::Recording& rec, const Hardware& hw, const CuRunConfig
     g.live = true;
     g.waves.clear();
     const int r = g.instance % recorded;
-    if (hw.rotate_first_simd_per_workgroup) next_simd = g.instance % hw.simds;
+    if (hw.rotate_first_simd_per_workgroup) next_simd = (g.instance + cfg.first_simd) % hw.simds;
     for (int i = 0; i < wpw; ++i) {
       WaveState w;
       w.rw = &rec.waves[size_t(r * wpw + i)];

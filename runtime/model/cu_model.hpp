@@ -49,6 +49,7 @@ struct CuRunConfig {
   // recorded workgroups alone, simulate_memory).
   const MemoryModel* memory = nullptr;
   uint64_t stagger = 0;      // slot i's first workgroup starts at cycle i * stagger (0: all at once)
+  int first_simd = 0;        // SIMD of the CU's first workgroup (Hardware::first_simd_of_cu of the CU replayed)
   bool trace = false;        // collect per-wave events of the first `trace_cycles` cycles
   bool clock_reads = false;  // report the issue cycle of every s_memtime / s_memrealtime (CuResult::clock_reads)
   // Jump over cycles in which no wave can act. Issue cycles, clock reads and workgroup end cycles stay

@@ -200,6 +200,10 @@ double Hardware::l2_achievable_bytes_per_s(int active_cus, double clock) const {
   return std::min(active_xcds(active_cus) * l2_bytes_per_clk_per_xcd * l2_achievable_share * clock * 1e9,
                   std::clamp(active_cus, 1, cus) * cu_l2_bytes_per_clk * clock * 1e9);
 }
+int Hardware::first_simd_of_cu(uint64_t cu) const {
+  return first_simd_by_cu && simds > 0 ? int(cu % uint64_t(simds)) : 0;
+}
+
 double Hardware::sustained_clock_ghz(double mfma_busy) const {
   if (mfma_dense_clock_ghz <= 0 || mfma_dense_busy <= 0) return clock_ghz;
   const double t = std::clamp(mfma_busy / mfma_dense_busy, 0.0, 1.0);
@@ -242,6 +246,10 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
        "[GCN] (resources of a wavefront are freed at its end; LDS belongs to the workgroup)"},
       {"a workgroup's first wave on the SIMD after the previous workgroup's first", h.rotate_first_simd_per_workgroup ? "yes" : "no",
        "assumed (the dispatcher's SIMD choice is undocumented); [SEED] V97 at 1.02x its issue floor with a 13% heavier wave 0 excludes one SIMD holding every wave 0"},
+      {"a CU's first workgroup of a launch on SIMD (CU index mod SIMDs)", h.first_simd_by_cu ? "yes" : "no (SIMD 0)",
+       "assumed (the dispatcher's state at a launch is undocumented; no reason every CU holds the same); chosen among candidate "
+       "rules against [LDSPH]'s sweeps, no value fitted: 28 of 28 within 20% against 27 of 28 with SIMD 0 everywhere; "
+       "switchable"},
       {"workgroups resident per CU at most", std::to_string(h.max_workgroups_per_cu), "assumed ([GCN] 16 barrier resources per CU)"},
       {"LDS bytes per CU", std::to_string(h.lds_bytes), "[SPECS]"},
       {"LDS banks (4 bytes)", std::to_string(h.lds_banks), c4 ? "[LDSPH] measured on MI350X (64); CDNA4 white paper" : "[ISA3]; [LDSPH] measured on MI300X (32)"},
@@ -258,8 +266,9 @@ std::vector<Parameter> parameter_table(const Hardware& h) {
       {"LDS banks granted pass by pass, to the higher-priority then older wave's half (each half in issue order)",
        h.lds_bank_passes_by_age ? "yes" : "no",
        "assumed: the LDS's choice between the SIMD pairs is not documented ([ISA3] S_SETPRIO states the {priority, age} "
-       "order for issue); chosen among candidate rules against nod-ai's sweeps ([LDSPH], no value fitted): with it 27 of 28 "
-       "within 20% (MI350X 0.81-1.12x), without it 23 of 28 (MI350X 1.12-1.27x) (README, \"Validation\"); switchable"},
+       "order for issue); chosen among candidate rules against nod-ai's sweeps ([LDSPH], no value fitted): with it 28 of 28 "
+       "within 20% (MI350X 0.81-1.12x), without it 24 of 28 (MI350X 3 of 7; 23 of 28, MI350X 1.12-1.27x, while every CU "
+       "started at SIMD 0) (README, \"Validation\"); switchable"},
       {"LDS halves (SIMD pairs) x read bytes/clk each", std::to_string(h.lds_halves) + " x " + std::to_string(h.lds_bytes_per_clk),
        c4 ? "[LDSPH]/[CDNA4] 256 B/clk reads per CU (the [LDSMB] split into SIMD-pair halves kept, assumed)" : "[LDSMB] on MI308X"},
       {"LDS write bytes/clk per half (a lane's 4-byte address counted with its data)", std::to_string(h.lds_write_bytes_per_clk),

@@ -47,6 +47,14 @@ struct Hardware {
   // its wave 0 carries 13% more vector work than waves 1-3 (simulator counts of the same source),
   // which one SIMD holding every wave 0 could not do (>= 1.09x).
   bool rotate_first_simd_per_workgroup = true;
+  // Where that rotation starts in a launch: true = on CU c at SIMD c mod simds (the CUs' starting
+  // points spread evenly), false = at SIMD 0 on every CU. Assumed: no source says the dispatcher's
+  // SIMD choice is reset per launch; whatever it is, there is no reason every CU holds the same
+  // state. It decides whether two one-wave workgroups of a CU share an LDS half (SIMDs 0-1 or 2-3,
+  // first SIMD even) or take one each (odd). Chosen against nod-ai's LDS sweeps ([LDSPH], no value
+  // fitted): 28 of 28 points within 20% against 27 (README, "Validation"). The kernel-time replay is
+  // CU 0's (SIMD 0 either way); in-kernel clock replays use each CU's own start (first_simd_of_cu).
+  bool first_simd_by_cu = true;
   // LDS.
   uint32_t lds_bytes = 0;
   int lds_banks = 32;            // 4-byte banks
@@ -81,7 +89,8 @@ struct Hardware {
   // LDS's choice between the two SIMD pairs); false = each instruction's passes take the earliest
   // free stretch of the array from its issue on, in issue order. nod-ai's sweeps ([LDSPH]): per extra
   // bank pass an MI350X read (4 waves per CU) cost 2.3-2.6x a lone wave's pass; modelled 2.0-2.1x with
-  // this rule, 2.7-3.1x in issue order; 27 of 28 points within 20% against 23 (README, "Validation").
+  // this rule, 2.7-3.1x in issue order; 28 of 28 points within 20% against 24 (27 against 23 while every
+  // CU started at SIMD 0, first_simd_by_cu off; README, "Validation").
   bool lds_bank_passes_by_age = true;
   int lds_latency = 52;          // issue to data in VGPRs, conflict-free
   // A ds_read/write_b64/b128 lane address that is 4-byte but not naturally aligned: served
@@ -170,6 +179,8 @@ struct Hardware {
   int active_cus_per_xcd(int active_cus) const;
   // The modelled clock of a kernel whose MFMA pipes are busy `mfma_busy` (0..1) of the time.
   double sustained_clock_ghz(double mfma_busy) const;
+  // The SIMD of CU `cu`'s first workgroup in a launch (first_simd_by_cu).
+  int first_simd_of_cu(uint64_t cu) const;
 };
 
 // Every product the model knows; names are lower case ("mi300x", "mi325x", "mi350x", "mi355x").

@@ -61,6 +61,7 @@ const std::vector<Field>& fields() {
       {"free_wave_slots_at_wave_end", &Hardware::free_wave_slots_at_wave_end, 0, 0, false, "true or false"},
       num("max_workgroups_per_cu", &Hardware::max_workgroups_per_cu, 1, 64, "workgroups resident per CU at most"),
       {"rotate_first_simd_per_workgroup", &Hardware::rotate_first_simd_per_workgroup, 0, 0, false, "true or false"},
+      {"first_simd_by_cu", &Hardware::first_simd_by_cu, 0, 0, false, "true or false"},
       num("lds_bytes", &Hardware::lds_bytes, 1024, 16 << 20, "LDS bytes per CU"),
       num("lds_banks", &Hardware::lds_banks, 1, 256, "LDS banks of 4 bytes"),
       num("lds_bank_cycles", &Hardware::lds_bank_cycles, 1, 64, "cycles one LDS bank needs per access"),

@@ -329,24 +329,41 @@ extern "C" __global__ void clocks(unsigned long long* out, float* x, int iters) 
   x[i] = v;
 })";
 
-TEST_CASE("In-kernel clocks: clang-22's clock64/wall_clock64 in every workgroup get monotonic modelled values", "[model][clocks]") {
-  const char* src = kClocksHip;
-  const model::Hardware& hw = model::product("mi300x");
-  const std::vector<uint8_t> bytes = compile_hip_with(HipSourceBackend::Kind::clang, src, hw.arch, {});
+// mi300x with every CU's first workgroup on SIMD 0 (Hardware::first_simd_by_cu off): CUs whose shares
+// are alike then replay alike, which the tests of the replay's sharing and of the prediction rely on;
+// the per-CU first SIMD has a test of its own.
+const model::Hardware& mi300x_simd0_everywhere() {
+  static const model::Hardware hw = [] {
+    model::Hardware h = model::product("mi300x");
+    h.first_simd_by_cu = false;
+    return h;
+  }();
+  return hw;
+}
+
+constexpr uint32_t kClockGroups = 8, kClockBlock = 256, kClockWaves = kClockGroups * kClockBlock / 64;
+constexpr int kClockIters = 16;
+
+// kClocksHip on 8 workgroups of 4 waves: each wave's 10 clock values (mo == nullptr: no model).
+std::vector<uint64_t> launch_clocks(const model::Hardware& hw, const model::ModelOptions* mo, model::ModelReport* rep) {
+  static const std::vector<uint8_t> bytes = compile_hip_with(HipSourceBackend::Kind::clang, kClocksHip, hw.arch, {});
   const CodeObject co = read_code_object(bytes);
-  constexpr uint32_t kGroups = 8, kBlock = 256, kWaves = kGroups * kBlock / 64;
-  constexpr int kIters = 16;
-  auto launch = [&](const model::ModelOptions* mo, model::ModelReport* rep) {
-    sim::Simulator sim(hw.arch);
-    uint64_t out = sim.memory().alloc(kWaves * 10 * 8, "out"), x = sim.memory().alloc(kGroups * kBlock * 4, "x");
-    std::vector<uint8_t> ka = kernarg({out, x});
-    ka.resize(ka.size() + 4);
-    const int32_t it = kIters;
-    std::memcpy(ka.data() + 16, &it, 4);
-    if (mo) *rep = model::model_launch(sim, co, "clocks", ka, dims(kGroups, kBlock), {}, hw, *mo);
-    else sim.launch(co, "clocks", ka, dims(kGroups, kBlock));
-    return read<uint64_t>(sim, out, kWaves * 10);
-  };
+  sim::Simulator sim(hw.arch);
+  uint64_t out = sim.memory().alloc(kClockWaves * 10 * 8, "out"), x = sim.memory().alloc(kClockGroups * kClockBlock * 4, "x");
+  std::vector<uint8_t> ka = kernarg({out, x});
+  ka.resize(ka.size() + 4);
+  const int32_t it = kClockIters;
+  std::memcpy(ka.data() + 16, &it, 4);
+  if (mo) *rep = model::model_launch(sim, co, "clocks", ka, dims(kClockGroups, kClockBlock), {}, hw, *mo);
+  else sim.launch(co, "clocks", ka, dims(kClockGroups, kClockBlock));
+  return read<uint64_t>(sim, out, kClockWaves * 10);
+}
+
+TEST_CASE("In-kernel clocks: clang-22's clock64/wall_clock64 in every workgroup get monotonic modelled values", "[model][clocks]") {
+  const model::Hardware& hw = mi300x_simd0_everywhere();
+  constexpr uint32_t kGroups = kClockGroups, kWaves = kClockWaves;
+  constexpr int kIters = kClockIters;
+  auto launch = [&](const model::ModelOptions* mo, model::ModelReport* rep) { return launch_clocks(hw, mo, rep); };
   model::ModelReport r;
   const model::ModelOptions mo;
   const auto c = launch(&mo, &r);
@@ -385,6 +402,35 @@ TEST_CASE("In-kernel clocks: clang-22's clock64/wall_clock64 in every workgroup 
   small.clock_workgroups_limit = 4;
   CHECK_THROWS_WITH(launch(&small, &r), Catch::Contains("8 workgroups read in-kernel clocks") &&
                                            Catch::Contains("more than the limit of 4"));
+}
+
+TEST_CASE("In-kernel clocks: each CU's first workgroup starts at its own SIMD (Hardware::first_simd_by_cu)", "[model][clocks]") {
+  const model::Hardware& hw = model::product("mi300x");
+  REQUIRE(hw.first_simd_by_cu);
+  model::ModelReport r;
+  const model::ModelOptions mo;
+  const auto c = launch_clocks(hw, &mo, &r);
+  // Workgroup g alone on CU g: its wave 0 on SIMD g mod 4, whose issue turn comes g mod 4 cycles
+  // after SIMD 0's, so its first read is that much later; CUs of one first SIMD read alike.
+  for (uint32_t g = 0; g < kClockGroups; ++g) {
+    INFO("workgroup " << g);
+    CHECK(c[g * 4 * 10] == c[0] + g % 4);
+  }
+  // The replay shares a CU's cycles only with CUs of its first SIMD: 4 first SIMDs, each pair of
+  // CUs of one SIMD alike (their line patterns alternate with the workgroup's parity, as the SIMD's).
+  CHECK(r.clocks.cus_replayed == 4);
+  // The prediction runs one CU of each first SIMD (CUs 0-3) alone and feeds the others their values.
+  INFO(r.clocks.prediction);
+  CHECK(r.clocks.predicted_from == 4);
+  CHECK(r.clocks.prediction.empty());
+  model::ModelOptions each;
+  each.clock_share_equal_cus = false;
+  model::ModelReport r_each;
+  CHECK(launch_clocks(hw, &each, &r_each) == c);
+  CHECK(r_each.clocks.cus_replayed == int(kClockGroups));
+  // Every CU at SIMD 0: the first reads agree.
+  const auto one = launch_clocks(mi300x_simd0_everywhere(), &mo, &r);
+  for (uint32_t g = 1; g < kClockGroups; ++g) CHECK(one[g * 4 * 10] == one[0]);
 }
 
 TEST_CASE("In-kernel clocks: the replay's idle-cycle skipping keeps every clock read's issue cycle", "[model][clocks]") {
@@ -453,7 +499,7 @@ struct StreamRun {
 };
 
 StreamRun stream_timed(const model::ModelOptions& mo) {
-  const model::Hardware& hw = model::product("mi300x");
+  const model::Hardware& hw = mi300x_simd0_everywhere();
   static const std::vector<uint8_t> bytes = compile_hip_with(HipSourceBackend::Kind::clang, kStreamTimedHip, hw.arch, {});
   const CodeObject co = read_code_object(bytes);
   constexpr uint32_t kGroups = 16, kBlock = 256, kN = 4;
@@ -722,7 +768,7 @@ struct SliceRun {
 // clock values).
 enum class SliceWay { slice, fed, predicted, plain };
 SliceRun run_slice_kernel(const char* kernel, SliceWay way) {
-  const model::Hardware& hw = model::product("mi300x");
+  const model::Hardware& hw = mi300x_simd0_everywhere();
   static const std::vector<uint8_t> bytes = compile_hip_with(HipSourceBackend::Kind::clang, kSliceHip, hw.arch, {});
   const CodeObject co = read_code_object(bytes);
   constexpr uint32_t kGroups = 6, kBlock = 128, kItems = kGroups * kBlock;

@@ -101,7 +101,17 @@ TEST_CASE("every built-in product round-trips through its JSON text", "[model][p
     CHECK(back.hw.mall_bytes == hw.mall_bytes);
     CHECK(back.hw.arch == hw.arch);
     CHECK(back.hw.rotate_first_simd_per_workgroup == hw.rotate_first_simd_per_workgroup);
+    CHECK(back.hw.first_simd_by_cu == hw.first_simd_by_cu);
   }
+  // A switch turned off comes back off (the built-in products have it on).
+  model::Hardware off = model::product("mi300x");
+  REQUIRE(off.first_simd_by_cu);
+  off.first_simd_by_cu = false;
+  off.name = "mi300x-simd0";
+  const model::ProductDescription back = model::product_from_json(model::product_to_json(off), "mi300x-simd0.json");
+  CHECK_FALSE(back.hw.first_simd_by_cu);
+  CHECK(back.hw.first_simd_of_cu(5) == 0);
+  CHECK(model::product("mi300x").first_simd_of_cu(5) == 1);
   // A calibration note survives the round trip.
   model::CalibrationNote note{"hip:0 (test)", "2026-01-01T00:00:00Z", "measured (hipEvent)", "mi300x", {"a", "b"}};
   model::Hardware h = model::product("mi300x");

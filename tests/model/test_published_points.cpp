@@ -84,6 +84,26 @@ TEST_CASE("published points: LDS points of one arch do not meet the both-archite
   CHECK(md.find("only gfx942 has LDS points (the target asks for both): **not met**") != std::string::npos);
 }
 
+TEST_CASE("published points: rules chosen against a source's points are listed with it", "[model][published]") {
+  TempDir d;
+  std::string with_rules = kSource;
+  with_rules.insert(with_rules.rfind('}'), R"j(, "rules_chosen_against": "switch_x (2 of 2 with it)")j");
+  d.write("a/points.json", "{" + with_rules + R"(, "points": [)" + point("p1", "lds", 100) + "]}");
+  d.write("a/modelled.tsv", "p1\t101\n");
+  d.write("b/points.json", std::string("{") + kSource + R"(, "points": [)" + point("q1", "lds", 100) + "]}");
+  d.write("b/modelled.tsv", "q1\t99\n");
+  const auto pts = load_published_points(d.path);
+  REQUIRE(pts.size() == 2);
+  CHECK(pts[0].rules_chosen == "switch_x (2 of 2 with it)");
+  CHECK(pts[1].rules_chosen.empty());
+  const std::string md = section(pts);
+  CHECK(md.find("no independent test of these choices:\n\n- `a`: switch_x (2 of 2 with it)\n") != std::string::npos);
+  CHECK(md.find("- `b`:") == std::string::npos);
+  // Without any, the paragraph is left out; the points stay validation points either way.
+  CHECK(section({pts[1]}).find("Rules chosen") == std::string::npos);
+  CHECK(md.find("| validation | 2 | 2 |") != std::string::npos);
+}
+
 TEST_CASE("published points: malformed folders are clear errors", "[model][published]") {
   TempDir d;
   auto fails_with = [&](const std::string& json, const std::string& tsv, const std::string& what) {
