@@ -6,6 +6,7 @@
 #include "jit/isa/error.hpp"
 #include "runtime/backends.hpp"
 #include "runtime/sim/code_object_load.hpp"
+#include "runtime/sim_printf.hpp"
 
 namespace cdnajit {
 
@@ -73,6 +74,8 @@ class SimDevice final : public Device {
     auto t0 = std::chrono::steady_clock::now();
     LaunchResult r;
     r.kernarg = pack_kernargs(k.info(), args, grid, block, dynamic_lds);
+    // A kernel that prints (device printf) gets a buffer; what it printed goes to stdout at the end.
+    const SimPrintfScope device_printf(sim_.memory(), printf_buffer_, k.info(), r.kernarg, k.module().code.printf_formats);
     const sim::LaunchDims dims = sim_launch_dims(grid, block, dynamic_lds);
     r.sim_stats = launcher_ ? launcher_(sim_, k.module().code, k.name(), r.kernarg, dims, opt_)
                             : sim_.launch(k.module().code, k.name(), r.kernarg, dims, opt_);
@@ -88,6 +91,7 @@ class SimDevice final : public Device {
   sim::Simulator sim_;
   sim::Options opt_;
   SimLauncher launcher_;
+  uint64_t printf_buffer_ = 0;  // the device printf buffer (SimPrintfScope), allocated at the first printing launch
   std::shared_ptr<void> alive_ = std::make_shared<int>(0);  // expires with the device (SimImage)
 };
 

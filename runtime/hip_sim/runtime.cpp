@@ -8,7 +8,7 @@
 
 #include "jit/isa/error.hpp"
 #include "runtime/device.hpp"
-#include "runtime/device_printf.hpp"
+#include "runtime/sim_printf.hpp"
 #include "runtime/hip_sim/launch_error.hpp"
 #include "runtime/hip_sim/offload_bundle.hpp"
 #include "runtime/model/launch_model.hpp"
@@ -292,38 +292,12 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
   }
   // A kernel that prints gets the printf buffer in its hidden argument, emptied; what it printed
   // goes to stdout (stderr) when the launch has ended, also when it failed.
-  const KernelArgInfo* printf_arg = k.find_arg_kind("hidden_printf_buffer");
-  if (printf_arg && (printf_arg->size != 8 || uint64_t(printf_arg->offset) + 8 > kernarg.size())) printf_arg = nullptr;
-  if (printf_arg) {
-    try {
-      if (!printf_buffer) printf_buffer = sim().memory().alloc(kPrintfHeaderBytes + kPrintfBufferBytes, "device printf buffer");
-      const std::vector<uint8_t> header = printf_buffer_header(kPrintfBufferBytes);
-      sim().memory().write(printf_buffer, header.data(), header.size());
-    } catch (const Error& e) {
-      return fail(hipErrorOutOfMemory, where, std::string("no memory for the device printf buffer: ") + e.what());
-    }
-    std::memcpy(kernarg.data() + printf_arg->offset, &printf_buffer, 8);
+  std::optional<SimPrintfScope> device_printf;
+  try {
+    device_printf.emplace(sim().memory(), printf_buffer, k, kernarg, f.module->code.printf_formats);
+  } catch (const Error& e) {
+    return fail(hipErrorOutOfMemory, where, e.what());
   }
-  struct PrintDeviceOutput {
-    Runtime& rt;
-    const KernelArgInfo* arg;
-    const CodeObject& code;
-    ~PrintDeviceOutput() {
-      if (!arg) return;
-      try {
-        std::vector<uint8_t> buffer(kPrintfHeaderBytes);
-        rt.sim().memory().read(rt.printf_buffer, buffer.data(), buffer.size());
-        buffer.resize(printf_buffer_used(buffer));
-        rt.sim().memory().read(rt.printf_buffer, buffer.data(), buffer.size());
-        const PrintedText text = format_printf_buffer(buffer, code.printf_formats);
-        std::fwrite(text.out.data(), 1, text.out.size(), stdout);
-        std::fflush(stdout);
-        std::fwrite(text.err.data(), 1, text.err.size(), stderr);
-      } catch (const Error& e) {
-        std::fprintf(stderr, "cdnajit HIP: device printf: %s\n", e.what());
-      }
-    }
-  } print_device_output{*this, printf_arg, f.module->code};
   const sim::LaunchDims dims = sim_launch_dims(g, b, uint32_t(shared));
   const Config& c = config();
   std::optional<model::LaunchPlan> plan;

@@ -86,6 +86,9 @@ Options:
   --offload-arch=ARCH  gfx942 or gfx950; repeat for both (default gfx942)
   -o FILE              output (default a.out, or SOURCE.o with -c)
   -c                   compile only: an object holding host code and the fat binary
+  --genco              device code only: the code object of one source for one
+                       --offload-arch (default SOURCE.co), as hipcc --genco makes it: for
+                       hipModuleLoad, `cdnajit run` and `cdnajit check`
   -O0..-O3             optimisation of host and device code (default -O3: at -O0 device
                        code calls helpers through a dynamic stack, which the simulator refuses)
   -v                   print each command
@@ -123,7 +126,7 @@ Run-time settings of the program (see the README, "HIP programs on the simulator
 struct Options {
   std::vector<std::string> archs, sources, link_inputs, compile_flags, link_flags;
   std::string output;
-  bool compile_only = false, verbose = false;
+  bool compile_only = false, genco = false, verbose = false;
 };
 
 bool ends_with(const std::string& s, const char* suffix) {
@@ -161,6 +164,8 @@ Options parse(int argc, char** argv) {
       o.output = value("-o");
     } else if (a == "-c") {
       o.compile_only = true;
+    } else if (a == "--genco") {
+      o.genco = true;
     } else if (a == "-v") {
       o.verbose = true;
     } else if (a == "-I" || a == "-D" || a == "-U" || a == "-include" || a == "-isystem") {
@@ -197,6 +202,10 @@ Options parse(int argc, char** argv) {
   if (o.sources.empty() && o.link_inputs.empty()) usage_error("no input files");
   if (o.compile_only && !o.output.empty() && o.sources.size() > 1) usage_error("-c -o with more than one source");
   if (o.compile_only && o.sources.empty()) usage_error("-c without a source");
+  if (o.genco && o.compile_only) usage_error("--genco with -c: --genco writes a code object, -c an object file");
+  if (o.genco && (o.sources.size() != 1 || !o.link_inputs.empty()))
+    usage_error("--genco takes one HIP source (its device code), nothing to link");
+  if (o.genco && o.archs.size() != 1) usage_error("--genco makes one code object: give one --offload-arch");
   for (const auto& s : o.sources)
     if (!fs::exists(s)) usage_error("no such file: " + s);
   return o;
@@ -275,6 +284,9 @@ int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const std::string clang = CDNAJIT_CLANG;
   std::vector<std::string> common = {"-D__AMDGCN_WAVEFRONT_SIZE=64", "-Wno-unused-result"};
+  // Every device compile (the device library's and the sources'): no ROCm device-library search
+  // (the libraries are linked explicitly), printf into the launch's buffer.
+  const std::vector<std::string> device_flags = {"-nogpulib", "-mprintf-kind=buffered"};
 
   char tmpl[] = "/tmp/cdnajit-hipcc-XXXXXX";
   if (!mkdtemp(tmpl)) {
@@ -296,9 +308,9 @@ int main(int argc, char** argv) {
   if (!o.sources.empty()) {
     std::ofstream(tmp / "device_lib.hip") << kDeviceLibText;
     for (const auto& arch : o.archs) {
-      std::vector<std::string> cmd = {clang, "-x", "hip", "--cuda-device-only", "-fgpu-rdc", "--offload-arch=" + arch,
-                                      "-nogpulib", "-mprintf-kind=buffered", "-DCDNAJIT_HIPCC_DEVICE_LIB", "-O2",
-                                      "-emit-llvm", "-c"};
+      std::vector<std::string> cmd = {clang, "-x", "hip", "--cuda-device-only", "-fgpu-rdc", "--offload-arch=" + arch};
+      cmd.insert(cmd.end(), device_flags.begin(), device_flags.end());
+      cmd.insert(cmd.end(), {"-DCDNAJIT_HIPCC_DEVICE_LIB", "-O2", "-emit-llvm", "-c"});
       cmd.insert(cmd.end(), common.begin(), common.end());
       cmd.insert(cmd.end(), {(tmp / "device_lib.hip").string(), "-o", (tmp / ("device_lib-" + arch + ".bc")).string()});
       must(run(cmd, o.verbose), "compiling the device library for " + arch);
@@ -316,15 +328,25 @@ int main(int argc, char** argv) {
     std::vector<std::pair<std::string, std::vector<uint8_t>>> code_objects;
     for (const auto& arch : o.archs) {
       const fs::path co = tmp / (stem + "-" + arch + ".co");
-      std::vector<std::string> cmd = {clang, "-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output",
-                                      "--offload-arch=" + arch, "-nogpulib", "-mprintf-kind=buffered", "-Xclang", "-mlink-builtin-bitcode",
-                                      "-Xclang", (tmp / ("device_lib-" + arch + ".bc")).string()};
+      std::vector<std::string> cmd = {clang, "-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output", "--offload-arch=" + arch};
+      cmd.insert(cmd.end(), device_flags.begin(), device_flags.end());
+      cmd.insert(cmd.end(), {"-Xclang", "-mlink-builtin-bitcode", "-Xclang", (tmp / ("device_lib-" + arch + ".bc")).string()});
       cmd.insert(cmd.end(), math_link.begin(), math_link.end());
       cmd.insert(cmd.end(), common.begin(), common.end());
       cmd.insert(cmd.end(), o.compile_flags.begin(), o.compile_flags.end());
       cmd.insert(cmd.end(), {src, "-o", co.string()});
       must(run(cmd, o.verbose), "device compile of " + src + " for " + arch);
       code_objects.emplace_back(arch, read_file(co));
+    }
+    if (o.genco) {
+      const std::string out = o.output.empty() ? fs::path(src).stem().string() + ".co" : o.output;
+      std::error_code ec;
+      fs::copy_file(tmp / (stem + "-" + o.archs[0] + ".co"), out, fs::copy_options::overwrite_existing, ec);
+      if (ec) {
+        std::fprintf(stderr, "cdnajit-hipcc: cannot write %s: %s\n", out.c_str(), ec.message().c_str());
+        return 1;
+      }
+      return 0;
     }
     const fs::path bundle = tmp / (stem + ".hipfb");
     {
