@@ -4,6 +4,7 @@
 // jit/isa/target.hpp; what neither describes is stated where it is set.
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 
@@ -23,10 +24,9 @@ constexpr int kHbmBusBits = 8192;
 size_t host_memory_bytes() { return size_t(sysconf(_SC_PHYS_PAGES)) * size_t(sysconf(_SC_PAGE_SIZE)); }
 
 // The product whose figures the device shows: the model's, else (model off) the arch's default.
-const model::Hardware& shown_product(const Config& c) { return c.hw ? *c.hw : model::default_product(c.arch); }
 
 hipDeviceProp_t properties(const Config& c) {
-  const model::Hardware& hw = shown_product(c);
+  const model::Hardware& hw = c.shown_product();
   hipDeviceProp_t p;
   std::memset(&p, 0, sizeof p);
   std::snprintf(p.name, sizeof p.name, "%s (cdnajit simulator)", hw.product.c_str());
@@ -60,6 +60,12 @@ hipDeviceProp_t properties(const Config& c) {
   p.arch.hasSharedInt64Atomics = p.arch.hasDoubles = p.arch.hasWarpVote = p.arch.hasWarpBallot = 1;
   p.arch.hasWarpShuffle = p.arch.hasFunnelShift = p.arch.hasThreadFenceSystem = p.arch.hasSyncThreadsExt = 1;
   p.arch.has3dGrid = 1;
+  p.cooperativeLaunch = 1;  // hipLaunchCooperativeKernel: grids whose workgroups are all resident at once
+  // __constant__ variables live in global memory (the code object's image), as on the GPU.
+  p.totalConstMem = p.totalGlobalMem;
+  p.memPitch = INT_MAX;  // hipMallocPitch: any row length
+  // The simulator runs no image or texture instruction (the texture API is not implemented): the
+  // image limits stay 0 and hipDeviceAttributeImageSupport is 0.
   return p;
 }
 
@@ -196,6 +202,75 @@ hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attr, int id) 
     case hipDeviceAttributePciBusId: *value = p.pciBusID; break;
     case hipDeviceAttributePciDeviceId: *value = p.pciDeviceID; break;
     case hipDeviceAttributePciDomainID: *value = p.pciDomainID; break;
+    // Sizes beyond an int (the attribute's type) read as INT_MAX.
+    case hipDeviceAttributeTotalGlobalMem: *value = int(std::min<size_t>(p.totalGlobalMem, INT_MAX)); break;
+    case hipDeviceAttributeTotalConstantMemory: *value = int(std::min<size_t>(p.totalConstMem, INT_MAX)); break;
+    case hipDeviceAttributeMaxPitch: *value = int(std::min<size_t>(p.memPitch, INT_MAX)); break;
+    case hipDeviceAttributeMaxRegistersPerMultiprocessor: *value = p.regsPerBlock; break;  // one block may use the CU's file
+    case hipDeviceAttributeMaxBlocksPerMultiProcessor:  // one-wave blocks, one per wave slot
+      *value = target::kMaxWavesPerSimd * target::kSimdsPerCu;
+      break;
+    case hipDeviceAttributeGlobalL1CacheSupported:
+    case hipDeviceAttributeLocalL1CacheSupported:
+    case hipDeviceAttributeFineGrainSupport:  // kernels and the host see one coherent memory
+      *value = 1;
+      break;
+    // What this runtime does not do reads as 0: images and textures, concurrent copies and kernels
+    // (launches and copies run one after another), cooperative launches, stream wait values, memory
+    // pools, registered host memory, stream priorities (one level), pageable host memory in kernels.
+    case hipDeviceAttributeImageSupport:
+    case hipDeviceAttributeMaxTexture1DWidth:
+    case hipDeviceAttributeMaxTexture1DLinear:
+    case hipDeviceAttributeMaxTexture1DLayered:
+    case hipDeviceAttributeMaxTexture1DMipmap:
+    case hipDeviceAttributeMaxTexture2DWidth:
+    case hipDeviceAttributeMaxTexture2DHeight:
+    case hipDeviceAttributeMaxTexture2DGather:
+    case hipDeviceAttributeMaxTexture2DLayered:
+    case hipDeviceAttributeMaxTexture2DLinear:
+    case hipDeviceAttributeMaxTexture2DMipmap:
+    case hipDeviceAttributeMaxTexture3DWidth:
+    case hipDeviceAttributeMaxTexture3DHeight:
+    case hipDeviceAttributeMaxTexture3DDepth:
+    case hipDeviceAttributeMaxTexture3DAlt:
+    case hipDeviceAttributeMaxTextureCubemap:
+    case hipDeviceAttributeMaxTextureCubemapLayered:
+    case hipDeviceAttributeMaxSurface1D:
+    case hipDeviceAttributeMaxSurface1DLayered:
+    case hipDeviceAttributeMaxSurface2D:
+    case hipDeviceAttributeMaxSurface2DLayered:
+    case hipDeviceAttributeMaxSurface3D:
+    case hipDeviceAttributeMaxSurfaceCubemap:
+    case hipDeviceAttributeMaxSurfaceCubemapLayered:
+    case hipDeviceAttributeTextureAlignment:
+    case hipDeviceAttributeTexturePitchAlignment:
+    case hipDeviceAttributeSurfaceAlignment:
+    case hipDeviceAttributeAsyncEngineCount:
+    case hipDeviceAttributeDeviceOverlap:
+    case hipDeviceAttributeCooperativeMultiDeviceLaunch:
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc:
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim:
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim:
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem:
+    case hipDeviceAttributeCanUseStreamWaitValue:
+    case hipDeviceAttributeMemoryPoolsSupported:
+    case hipDeviceAttributeCanUseHostPointerForRegisteredMem:
+    case hipDeviceAttributeStreamPrioritiesSupported:
+    case hipDeviceAttributePageableMemoryAccess:
+    case hipDeviceAttributePageableMemoryAccessUsesHostPageTables:
+    case hipDeviceAttributeConcurrentManagedAccess:
+    case hipDeviceAttributeComputePreemptionSupported:
+    case hipDeviceAttributeKernelExecTimeout:
+    case hipDeviceAttributeHostNativeAtomicSupported:
+    case hipDeviceAttributeAccessPolicyMaxWindowSize:
+    case hipDeviceAttributePersistingL2CacheMaxSize:
+    case hipDeviceAttributeReservedSharedMemPerBlock:
+    case hipDeviceAttributeIsLargeBar:
+    case hipDeviceAttributeAsicRevision:
+    case hipDeviceAttributeTccDriver:
+    case hipDeviceAttributeMultiGpuBoardGroupID:
+      *value = 0;
+      break;
     default:
       return rt.fail(hipErrorNotSupported, "hipDeviceGetAttribute",
                      "attribute " + std::to_string(int(attr)) + " is not implemented by the cdnajit simulator runtime");

@@ -35,6 +35,7 @@ constexpr ErrorText kErrors[] = {
     E(hipErrorLaunchOutOfResources, "too many resources requested for launch"),
     E(hipErrorLaunchTimeOut, "the launch timed out and was terminated"),
     E(hipErrorLaunchFailure, "unspecified launch failure"),
+    E(hipErrorCooperativeLaunchTooLarge, "too many blocks in cooperative launch"),
     E(hipErrorNotSupported, "operation not supported"),
     E(hipErrorUnknown, "unknown error"),
 };

@@ -16,6 +16,20 @@ struct FatBinaryWrapper {
   const void* unused;
 };
 constexpr uint32_t kHipFatMagic = 0x48495046;
+
+// A launch of the kernel whose host stub is `function`, with one pointer per argument (hipLaunchKernel,
+// hipLaunchCooperativeKernel).
+hipError_t launch_host_function(Runtime& rt, const void* function, dim3 grid, dim3 block, void** args, size_t shared,
+                                hipStream_t stream, const char* api, bool cooperative) {
+  if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, api, "unknown stream");
+  const ihipModuleSymbol_t* f = nullptr;
+  if (hipError_t e = rt.host_function(function, &f, api); e != hipSuccess) return e;
+  if (!args && !f->kernel->args.empty()) {
+    for (const auto& a : f->kernel->args)
+      if (!cdnajit::is_hidden_arg(a)) return rt.fail(hipErrorInvalidValue, api, "null argument array");
+  }
+  return rt.launch(*f, grid, block, shared, args, nullptr, 0, api, cooperative);
+}
 }  // namespace
 
 extern "C" {
@@ -75,14 +89,15 @@ hipError_t __hipPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, hi
 
 hipError_t hipLaunchKernel(const void* function, dim3 grid, dim3 block, void** args, size_t shared, hipStream_t stream) {
   HIP_SIM_ENTER();
-  if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, "hipLaunchKernel", "unknown stream");
-  const ihipModuleSymbol_t* f = nullptr;
-  if (hipError_t e = rt.host_function(function, &f, "hipLaunchKernel"); e != hipSuccess) return e;
-  if (!args && !f->kernel->args.empty()) {
-    for (const auto& a : f->kernel->args)
-      if (!cdnajit::is_hidden_arg(a)) return rt.fail(hipErrorInvalidValue, "hipLaunchKernel", "null argument array");
-  }
-  return rt.launch(*f, grid, block, shared, args, nullptr, 0, "hipLaunchKernel");
+  return launch_host_function(rt, function, grid, block, args, shared, stream, "hipLaunchKernel", false);
+}
+
+// A cooperative launch: refused (hipErrorCooperativeLaunchTooLarge) unless every workgroup can be
+// resident at once; grid.sync() works in it (Runtime::prepare_cooperative, device_lib.hip).
+hipError_t hipLaunchCooperativeKernel(const void* function, dim3 grid, dim3 block, void** args, unsigned int shared,
+                                      hipStream_t stream) {
+  HIP_SIM_ENTER();
+  return launch_host_function(rt, function, grid, block, args, shared, stream, "hipLaunchCooperativeKernel", true);
 }
 
 // hip_ext.h: a <<<>>> launch between two event records.

@@ -14,6 +14,7 @@
 #include "runtime/model/launch_model.hpp"
 #include "runtime/model/product_file.hpp"
 #include "runtime/sim/code_object_load.hpp"
+#include "runtime/sim/residency.hpp"
 
 namespace cdnajit::hip_sim {
 namespace {
@@ -252,8 +253,40 @@ hipError_t Runtime::host_variable(const void* symbol, uint64_t* address, size_t*
   return hipSuccess;
 }
 
+hipError_t Runtime::prepare_cooperative(const KernelInfo& k, const Dim3& grid, const Dim3& block, uint32_t shared,
+                                        std::vector<uint8_t>& kernarg, const std::string& where) {
+  // Every workgroup resident at once, or a workgroup waiting at grid.sync() could hold the CU a
+  // missing one needs: the device's CUs times what one CU holds of this kernel (the simulator's
+  // residency arithmetic, which the simulator applies to every launch).
+  const uint64_t groups = uint64_t(grid.x) * grid.y * grid.z;
+  const uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  sim::CuResidency cu;
+  try {
+    cu = sim::cu_residency(config().arch, k, threads, uint64_t(k.group_segment_size) + shared);
+  } catch (const Error& e) {
+    return fail(hipErrorCooperativeLaunchTooLarge, where, e.what());
+  }
+  const int cus = config().shown_product().cus;
+  if (groups > uint64_t(cus) * cu.workgroups_per_cu)
+    return fail(hipErrorCooperativeLaunchTooLarge, where,
+                std::to_string(groups) + " workgroups cannot all be resident: at most " +
+                    std::to_string(uint64_t(cus) * cu.workgroups_per_cu) + " (" + std::to_string(cus) + " CUs x " + cu.why +
+                    ")");
+  const KernelArgInfo* arg = k.find_arg_kind("hidden_multigrid_sync_arg");
+  if (!arg || arg->size != 8 || uint64_t(arg->offset) + 8 > kernarg.size()) return hipSuccess;  // no grid.sync()
+  try {
+    if (!grid_sync_words) grid_sync_words = sim().memory().alloc(16, "grid.sync() words");
+  } catch (const Error& e) {
+    return fail(hipErrorOutOfMemory, where, std::string("no memory for the grid.sync() words: ") + e.what());
+  }
+  const uint8_t zero[16] = {};
+  sim().memory().write(grid_sync_words, zero, sizeof zero);
+  std::memcpy(kernarg.data() + arg->offset, &grid_sync_words, 8);
+  return hipSuccess;
+}
+
 hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, size_t shared, void** params,
-                           const uint8_t* image, size_t image_size, const char* api) {
+                           const uint8_t* image, size_t image_size, const char* api, bool cooperative) {
   const KernelInfo& k = *f.kernel;
   const std::string where = std::string(api) + " of '" + k.name + "'";
   if (sticky_error != hipSuccess)
@@ -300,6 +333,8 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
   }
   const sim::LaunchDims dims = sim_launch_dims(g, b, uint32_t(shared));
   const Config& c = config();
+  if (cooperative)
+    if (hipError_t e = prepare_cooperative(k, g, b, uint32_t(shared), kernarg, where); e != hipSuccess) return e;
   std::optional<model::LaunchPlan> plan;
   model_error.clear();
   if (c.hw) try {
@@ -313,7 +348,9 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
   // are modelled cycles.
   sim::Options opt;
   opt.check_waitcnt = c.check_waitcnt;
-  if (plan && c.model_only && !said_model_only_) {
+  // A cooperative grid runs whole: its workgroups wait for each other at grid.sync().
+  const bool model_only = c.model_only && !cooperative;
+  if (plan && model_only && !said_model_only_) {
     std::fprintf(stderr, "cdnajit HIP: CDNAJIT_HIP_MODEL_ONLY: each launch runs only the workgroups the timing model "
                          "replays and traces (%s); the other workgroups' outputs are not computed\n",
                  c.model_only_traced == model::kMaxTracedWorkgroups ? "the first round" : "a sample of the first round");
@@ -325,7 +362,7 @@ hipError_t Runtime::launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, s
       // A model-only launch runs (and traces) the sample the codegen families' model_launch_of uses
       // (=1: two workgroups per XCD, too few to see other workgroups reuse a line in L2) or the whole
       // first round (=round: the lines a full launch traces, so the modelled time equals a full launch's).
-      const model::SimulatedGrid grid = !c.model_only ? model::SimulatedGrid::full
+      const model::SimulatedGrid grid = !model_only ? model::SimulatedGrid::full
                                         : c.model_only_traced == model::kMaxTracedWorkgroups
                                             ? model::SimulatedGrid::sampled_first_round
                                             : model::SimulatedGrid::sampled;

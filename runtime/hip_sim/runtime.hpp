@@ -62,6 +62,8 @@ struct FatBinary {
 struct Config {
   Arch arch = Arch::gfx942;
   std::optional<model::Hardware> hw;  // the timing model's product; none with CDNAJIT_HIP_MODEL=off
+  // The product the device shows (its name, CU count, clocks): the model's, else the arch's default.
+  const model::Hardware& shown_product() const { return hw ? *hw : model::default_product(arch); }
   std::string error;                  // non-empty: no device (bad CDNAJIT_HIP_DEVICE / _MODEL)
   // CDNAJIT_HIP_MODEL_ONLY=1|round: each launch runs only the workgroups the model records and traces
   // (outputs of the others are not written), so a large grid is modelled without simulating all of it.
@@ -116,6 +118,9 @@ class Runtime {
   // The device printf buffer (runtime/device_printf.hpp) of the kernels that print: allocated at the
   // first such launch, emptied before each, its text printed after each (0: none yet).
   uint64_t printf_buffer = 0;
+  // Two u32 a cooperative launch's grid.sync() counts in (tools/hipcc/device_lib.hip,
+  // __ockl_grid_sync), zeroed for each such launch; allocated at the first.
+  uint64_t grid_sync_words = 0;
   // The host bytes behind [p, p+n): inside one simulated allocation, or (host_ok) plain host memory.
   // nullptr and *why set when p is device memory but [p, p+n) leaves its allocation, or host memory is not allowed.
   uint8_t* resolve(const void* p, size_t n, bool host_ok, std::string* why);
@@ -144,8 +149,13 @@ class Runtime {
 
   // Launch with the explicit arguments given as one byte image laid out by the metadata
   // offsets (HIP_LAUNCH_PARAM_BUFFER_POINTER) or as one pointer per argument (kernelParams).
+  // A cooperative launch's checks and its grid-sync words in the kernel's hidden_multigrid_sync_arg.
+  hipError_t prepare_cooperative(const KernelInfo& k, const Dim3& grid, const Dim3& block, uint32_t shared,
+                                 std::vector<uint8_t>& kernarg, const std::string& where);
+  // `cooperative` (hipLaunchCooperativeKernel): refused unless every workgroup can be resident at
+  // once; the kernel gets the zeroed grid-sync words (grid_sync_words) for grid.sync().
   hipError_t launch(const ihipModuleSymbol_t& f, dim3 grid, dim3 block, size_t shared, void** params,
-                    const uint8_t* image, size_t image_size, const char* api);
+                    const uint8_t* image, size_t image_size, const char* api, bool cooperative = false);
 
   // Modelled timeline (ms): `modelled_ms` is where the device's queue is done (its kernels' modelled
   // times, each with the launch overhead, starting no earlier than the host submitted them);

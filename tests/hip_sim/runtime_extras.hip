@@ -1,9 +1,11 @@
 // The runtime calls benchmark programs use beside the basics: pitched memory (hipMallocPitch,
 // hipMemcpy2D, hipMemset2D), hipExtLaunchKernelGGL between two events, stream callbacks and
-// priorities, hipPointerGetAttributes, managed-memory hints, and hipErrorNotSupported (with its
-// one line) for a cooperative launch.
+// priorities, hipPointerGetAttributes, managed-memory hints, device attributes, and
+// hipErrorNotSupported (with its one line) for a cooperative launch over several devices.
 #include <hip/hip_ext.h>
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 #include <vector>
 
@@ -78,10 +80,30 @@ int main() {
   CHECK(hipMemAdvise(managed, 256, hipMemAdviseSetReadMostly, 0));
   EXPECT(hipMemPrefetchAsync(m, 4, 0, stream) == hipErrorInvalidValue);  // not managed memory
 
+  // Device attributes programs query before choosing a path: sizes of what the device has, 0 for
+  // what the simulator does not do (images, a copy engine beside the kernels), so that a program
+  // that checks takes its other path; an attribute not implemented fails.
+  int v = -1;
+  CHECK(hipDeviceGetAttribute(&v, hipDeviceAttributeImageSupport, 0));
+  EXPECT(v == 0);
+  CHECK(hipDeviceGetAttribute(&v, hipDeviceAttributeAsyncEngineCount, 0));
+  EXPECT(v == 0);
+  CHECK(hipDeviceGetAttribute(&v, hipDeviceAttributeMaxBlocksPerMultiProcessor, 0));
+  EXPECT(v == 32);
+  hipDeviceProp_t prop;
+  CHECK(hipGetDeviceProperties(&prop, 0));
+  EXPECT(prop.totalConstMem == prop.totalGlobalMem && prop.totalGlobalMem > 0);
+  CHECK(hipDeviceGetAttribute(&v, hipDeviceAttributeTotalGlobalMem, 0));
+  EXPECT(size_t(v) == std::min<size_t>(prop.totalGlobalMem, INT_MAX));
+  CHECK(hipDeviceGetAttribute(&v, hipDeviceAttributeTotalConstantMemory, 0));
+  EXPECT(size_t(v) == std::min<size_t>(prop.totalConstMem, INT_MAX));
+  EXPECT(hipDeviceGetAttribute(&v, hipDeviceAttributeHdpMemFlushCntl, 0) == hipErrorNotSupported);
+  CHECK(hipGetLastError() == hipErrorNotSupported ? hipSuccess : hipErrorUnknown);
+
   // Not implemented: fails, never succeeds silently.
-  void* args[] = {&m, &pitch};
-  EXPECT(hipLaunchCooperativeKernel(reinterpret_cast<const void*>(add_row_index), dim3(1), dim3(64), args, 0, stream) ==
-         hipErrorNotSupported);
+  hipLaunchParams params{};
+  params.func = reinterpret_cast<void*>(add_row_index);
+  EXPECT(hipLaunchCooperativeKernelMultiDevice(&params, 1, 0) == hipErrorNotSupported);
   CHECK(hipGetLastError() == hipErrorNotSupported ? hipSuccess : hipErrorUnknown);
 
   CHECK(hipFree(m));

@@ -107,13 +107,14 @@ What this wrapper supplies that Debian's toolchain lacks (and what follows):
     cdnajit's own device_lib.hip for the rest: the work-item functions
     (__ockl_get_local_id, _group_id, _local_size, _num_groups, _global_id,
     _global_size), __atomic_work_item_fence (__syncthreads, __threadfence),
-    __syncthreads_count / _and / _or, and the __ockl lane/vote/clz/mul24/mul_hi
-    helpers. Any other ockl function fails at the device link: "undefined hidden
-    symbol: __ockl_...".
+    __syncthreads_count / _and / _or, cooperative groups' grid.sync() and
+    grid.is_valid() (__ockl_grid_sync / _is_valid: hipLaunchCooperativeKernel), and
+    the __ockl lane/vote/clz/mul24/mul_hi helpers. Any other ockl function fails at
+    the device link: "undefined hidden symbol: __ockl_...".
   - atomicInc / atomicDec on clang's builtins (ROCm 5.2's call LLVM intrinsics
     LLVM has since removed)
   - device printf, buffered (-mprintf-kind=buffered: each call writes a frame to a
-    buffer the drop-in runtime gives the launch and prints when it ends, on stdout;
+    buffer the drop-in runtime (or `cdnajit run`) gives the launch and prints when it ends, on stdout;
     1 MiB per launch, calls beyond it are counted and reported), and assert() through
     it: ROCm's message ("file:line: function: Device-side assertion `...' failed."),
     then the trap that fails the launch (hipErrorLaunchFailure). The hostcall printf

@@ -7,7 +7,7 @@
 // each target and links it into every device compile (-mlink-builtin-bitcode),
 // so only the functions a kernel calls are kept. A call to any other ockl
 // function fails at the device link ("undefined hidden symbol: __ockl_...");
-// see cdnajit-hipcc --help. Device printf and assert are not supported: they trap.
+// see cdnajit-hipcc --help. Device printf is buffered and assert() prints through it (below).
 // ROCm 5.2's header defines a weak __assert_fail that prints through the hostcall functions
 // (__ockl_fprintf_*), which need a host thread serving the GPU's calls; renamed out of the way
 // here (as cdnajit-hipcc's compat header renames it in every program, which then links this
@@ -93,6 +93,39 @@ LIB int __ockl_mul_hi_i32(int a, int b) { return int((int64_t(a) * b) >> 32); }
 LIB uint __ockl_sadd_u32(uint a, uint b, uint c) {
   const uint d = a > b ? a - b : b - a;
   return d + c;
+}
+
+// Cooperative groups' grid.sync() and grid.is_valid() (hip_cooperative_groups_helper.h). A
+// cooperative launch (hipLaunchCooperativeKernel) gives the kernel a zeroed grid-sync word pair in
+// the code object v5 hidden argument hidden_multigrid_sync_arg, 88 bytes into the implicit
+// arguments (LLVM AMDGPUUsage, "Code Object V5 Metadata"); any other launch gives 0 there. The
+// layout is this library's and the drop-in runtime's (runtime/hip_sim/runtime.cpp): {arrived,
+// generation}. The last workgroup to arrive resets `arrived` and advances `generation`, which the
+// others wait for, so the pair serves every sync of the launch. The runtime admits a cooperative
+// grid only when all its workgroups can be resident at once, so the waiting ones never hold a CU
+// a missing one needs.
+__device__ static uint* grid_sync_words() {
+  return static_cast<uint* const*>(__builtin_amdgcn_implicitarg_ptr())[11];
+}
+LIB int __ockl_grid_is_valid() { return grid_sync_words() != nullptr; }
+LIB void __ockl_grid_sync() {
+  uint* const words = grid_sync_words();
+  if (!words) __builtin_trap();  // grid.sync() in a kernel not launched cooperatively
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "agent");  // this workgroup's writes before its arrival
+  __syncthreads();
+  if (__ockl_get_local_id(0) == 0 && __ockl_get_local_id(1) == 0 && __ockl_get_local_id(2) == 0) {
+    const uint groups = uint(__ockl_get_num_groups(0) * __ockl_get_num_groups(1) * __ockl_get_num_groups(2));
+    const uint generation = __hip_atomic_load(words + 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    if (__hip_atomic_fetch_add(words, 1u, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT) == groups - 1) {
+      __hip_atomic_store(words, 0u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+      __hip_atomic_fetch_add(words + 1, 1u, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+    } else {
+      while (__hip_atomic_load(words + 1, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT) == generation)
+        __builtin_amdgcn_s_sleep(1);
+    }
+  }
+  __syncthreads();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "agent");  // the other workgroups' writes after the sync
 }
 
 // Device printf, buffered (cdnajit-hipcc compiles with -mprintf-kind=buffered): clang lowers each
