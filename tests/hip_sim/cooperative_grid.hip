@@ -4,6 +4,7 @@
 // limit (the largest grid the occupancy API allows runs, one workgroup more is
 // hipErrorCooperativeLaunchTooLarge), and grid.sync() in a kernel not launched cooperatively
 // (the launch fails instead of hanging).
+#include <hip/hip_runtime.h>
 #include <hip/hip_cooperative_groups.h>
 
 #include <cstring>

@@ -43,19 +43,26 @@ typedef _Float16 __cdnajit_hipcc_2f16 __attribute__((ext_vector_type(2)));
 static __attribute__((device)) inline __cdnajit_hipcc_2f16 __llvm_amdgcn_rcp_2f16(__cdnajit_hipcc_2f16 x) {
   return __cdnajit_hipcc_2f16{(_Float16)__builtin_amdgcn_rcph(x.x), (_Float16)__builtin_amdgcn_rcph(x.y)};
 }
-// Two of ROCm 5.2's device functions are renamed out of the way while its header is included,
-// and replaced:
+#endif
+)";
+
+// <hip/hip_runtime.h> as a program includes it: a header of that name in a folder searched before
+// /usr/include, which includes ROCm 5.2's own (#include_next) with three of its device functions
+// renamed out of the way, and replaced:
 //  - atomicInc / atomicDec call llvm.amdgcn.atomic.inc/dec by name, intrinsics LLVM has since
 //    removed (the device link failed on them): these use clang's builtins, same order and scope;
 //  - __assert_fail (a failed assert()) is a weak definition printing through the hostcall
 //    functions, which need a host thread serving the GPU's calls: declared here, it is the device
 //    library's (device_lib.hip), which prints through the printf buffer and traps. The C library's
 //    host declaration, which the header's <assert.h> made under the other name, is made again.
-#if !defined(CDNAJIT_HIPCC_DEVICE_LIB)
+// Only where the program includes it, so that what the program defines first still configures
+// ROCm's header (HIP_TEMPLATE_KERNEL_LAUNCH, HIP_STRICT, ...), as with clang's own HIP driver.
+constexpr const char* kRuntimeHeaderWrapper = R"(#pragma once
+#if defined(__HIP__) && !defined(CDNAJIT_HIPCC_DEVICE_LIB)
 #define atomicInc __cdnajit_hipcc_rocm52_atomicInc
 #define atomicDec __cdnajit_hipcc_rocm52_atomicDec
 #define __assert_fail __cdnajit_hipcc_rocm52_assert_fail
-#include <hip/hip_runtime.h>
+#include_next <hip/hip_runtime.h>
 #undef atomicInc
 #undef atomicDec
 #undef __assert_fail
@@ -67,7 +74,8 @@ __attribute__((device)) inline unsigned int atomicDec(unsigned int* address, uns
 }
 extern "C" void __assert_fail(const char*, const char*, unsigned int, const char*) noexcept __attribute__((__noreturn__));
 extern "C" __attribute__((device)) void __assert_fail(const char*, const char*, unsigned int, const char*);
-#endif  // !CDNAJIT_HIPCC_DEVICE_LIB
+#else
+#include_next <hip/hip_runtime.h>
 #endif
 )";
 
@@ -303,7 +311,9 @@ int main(int argc, char** argv) {
     }
   } cleanup{tmp};
   std::ofstream(tmp / "cdnajit_hipcc_compat.h") << kCompatHeader;
-  common.insert(common.end(), {"-include", (tmp / "cdnajit_hipcc_compat.h").string()});
+  fs::create_directories(tmp / "include" / "hip");
+  std::ofstream(tmp / "include" / "hip" / "hip_runtime.h") << kRuntimeHeaderWrapper;
+  common.insert(common.end(), {"-include", (tmp / "cdnajit_hipcc_compat.h").string(), "-I", (tmp / "include").string()});
 
   // The device library, once per target.
   if (!o.sources.empty()) {
