@@ -210,6 +210,7 @@ hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attr, int id) 
     case hipDeviceAttributeMaxBlocksPerMultiProcessor:  // one-wave blocks, one per wave slot
       *value = target::kMaxWavesPerSimd * target::kSimdsPerCu;
       break;
+    case hipDeviceAttributeCanUseHostPointerForRegisteredMem:  // hipHostRegister: one address for both sides
     case hipDeviceAttributeGlobalL1CacheSupported:
     case hipDeviceAttributeLocalL1CacheSupported:
     case hipDeviceAttributeFineGrainSupport:  // kernels and the host see one coherent memory
@@ -217,7 +218,7 @@ hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attr, int id) 
       break;
     // What this runtime does not do reads as 0: images and textures, concurrent copies and kernels
     // (launches and copies run one after another), cooperative launches, stream wait values, memory
-    // pools, registered host memory, stream priorities (one level), pageable host memory in kernels.
+    // pools, stream priorities (one level), pageable host memory in kernels.
     case hipDeviceAttributeImageSupport:
     case hipDeviceAttributeMaxTexture1DWidth:
     case hipDeviceAttributeMaxTexture1DLinear:
@@ -254,7 +255,6 @@ hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attr, int id) 
     case hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem:
     case hipDeviceAttributeCanUseStreamWaitValue:
     case hipDeviceAttributeMemoryPoolsSupported:
-    case hipDeviceAttributeCanUseHostPointerForRegisteredMem:
     case hipDeviceAttributeStreamPrioritiesSupported:
     case hipDeviceAttributePageableMemoryAccess:
     case hipDeviceAttributePageableMemoryAccessUsesHostPageTables:
@@ -345,6 +345,8 @@ hipError_t hipDeviceReset() {
   HIP_SIM_ENTER();
   for (const auto& [base, host] : rt.allocations) rt.sim().memory().free(base);
   rt.allocations.clear();
+  for (uint64_t base : rt.registered) rt.sim().memory().free(base);  // the bytes stay the program's
+  rt.registered.clear();
   rt.sticky_error = hipSuccess;
   rt.last_error = hipSuccess;
   return hipSuccess;

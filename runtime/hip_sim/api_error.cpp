@@ -36,6 +36,8 @@ constexpr ErrorText kErrors[] = {
     E(hipErrorLaunchTimeOut, "the launch timed out and was terminated"),
     E(hipErrorLaunchFailure, "unspecified launch failure"),
     E(hipErrorCooperativeLaunchTooLarge, "too many blocks in cooperative launch"),
+    E(hipErrorHostMemoryAlreadyRegistered, "part or all of the requested memory range is already mapped"),
+    E(hipErrorHostMemoryNotRegistered, "pointer does not correspond to a registered memory region"),
     E(hipErrorNotSupported, "operation not supported"),
     E(hipErrorUnknown, "unknown error"),
 };

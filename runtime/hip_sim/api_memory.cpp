@@ -1,6 +1,8 @@
 // Memory: device allocations in the simulator's memory; host and managed
-// allocations are host memory the kernels can address (Memory::alloc_host_visible).
+// allocations are host memory the kernels can address (Memory::alloc_host_visible), and so is
+// host memory the program registers (hipHostRegister, Memory::register_host).
 // Copies and fills run when called; the async forms have completed on return.
+#include <cstdio>
 #include <cstring>
 
 #include "jit/isa/error.hpp"
@@ -117,10 +119,44 @@ hipError_t hipFreeHost(void* ptr) {
 hipError_t hipHostGetDevicePointer(void** dev, void* host, unsigned int) {
   HIP_SIM_ENTER();
   if (!dev) return rt.fail(hipErrorInvalidValue, "hipHostGetDevicePointer", "null pointer");
-  auto it = rt.allocations.find(reinterpret_cast<uint64_t>(host));
-  if (it == rt.allocations.end() || !it->second)
-    return rt.fail(hipErrorInvalidValue, "hipHostGetDevicePointer", "not a hipHostMalloc allocation");
+  const cdnajit::sim::Memory::Block* b = rt.sim().memory().find(reinterpret_cast<uint64_t>(host), 1);
+  if (!b || !b->host_visible)
+    return rt.fail(hipErrorInvalidValue, "hipHostGetDevicePointer",
+                   "not inside a hipHostMalloc allocation or a hipHostRegister range");
   *dev = host;  // host-visible memory has one address for both sides
+  return hipSuccess;
+}
+
+// Registered host memory: the caller's range becomes host-visible simulated memory at its own
+// address (sim::Memory::register_host), so kernels and copies use the host pointer as it is.
+hipError_t hipHostRegister(void* host, size_t size, unsigned int flags) {
+  HIP_SIM_ENTER();
+  const char* api = "hipHostRegister";
+  if (!host || size == 0) return rt.fail(hipErrorInvalidValue, api, "a null pointer or 0 bytes");
+  if (flags & ~unsigned(hipHostRegisterPortable | hipHostRegisterMapped | hipHostRegisterIoMemory))
+    return rt.fail(hipErrorInvalidValue, api, "unknown flags " + std::to_string(flags));
+  cdnajit::sim::Memory& mem = rt.sim().memory();
+  const uint64_t a = reinterpret_cast<uint64_t>(host);
+  for (uint64_t at : {a, a + size - 1})
+    if (const cdnajit::sim::Memory::Block* b = mem.find(at, 1))
+      return rt.fail(rt.registered.count(b->base) ? hipErrorHostMemoryAlreadyRegistered : hipErrorInvalidValue, api,
+                     "the range overlaps '" + b->name + "', already memory of this runtime");
+  try {
+    char name[48];
+    std::snprintf(name, sizeof name, "hipHostRegister %#llx", static_cast<unsigned long long>(a));
+    rt.registered.insert(mem.register_host(host, size, name));
+  } catch (const cdnajit::Error& e) {
+    return rt.fail(hipErrorInvalidValue, api, e.what());
+  }
+  return hipSuccess;
+}
+hipError_t hipHostUnregister(void* host) {
+  HIP_SIM_ENTER();
+  auto it = rt.registered.find(reinterpret_cast<uint64_t>(host));
+  if (it == rt.registered.end())
+    return rt.fail(hipErrorHostMemoryNotRegistered, "hipHostUnregister", "not the start of a hipHostRegister range");
+  rt.sim().memory().free(*it);  // forgets the range; the bytes stay the caller's
+  rt.registered.erase(it);
   return hipSuccess;
 }
 

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,7 @@ class Runtime {
 
   // Memory.
   std::map<uint64_t, bool> allocations;  // base -> host visible
+  std::set<uint64_t> registered;         // hipHostRegister ranges (the caller's host memory), by base
   // The device printf buffer (runtime/device_printf.hpp) of the kernels that print: allocated at the
   // first such launch, emptied before each, its text printed after each (0: none yet).
   uint64_t printf_buffer = 0;

@@ -38,18 +38,34 @@ uint64_t Memory::alloc_host_visible(size_t bytes, std::string name) {
   if (bytes > (size_t(1) << 40)) throw Error("Memory::alloc_host_visible: " + std::to_string(bytes) + " bytes is too large");
   Block b;
   b.size = bytes;
-  b.host_visible = true;
   b.data.reset(static_cast<uint8_t*>(std::calloc(bytes + kHostGuardBytes, 1)));
   if (!b.data) throw Error("Memory::alloc_host_visible: " + std::to_string(bytes) + " bytes: out of host memory");
+  return insert_host_block(std::move(b), std::move(name), "Memory::alloc_host_visible");
+}
+
+uint64_t Memory::register_host(void* host, size_t bytes, std::string name) {
+  if (!host || bytes == 0) throw Error("Memory::register_host: a null pointer or 0 bytes");
+  Block b;
+  b.size = bytes;
+  b.data = std::unique_ptr<uint8_t[], Block::FreeBytes>(static_cast<uint8_t*>(host), Block::FreeBytes{false});
+  return insert_host_block(std::move(b), std::move(name), "Memory::register_host");
+}
+
+uint64_t Memory::insert_host_block(Block b, std::string name, const char* api) {
+  b.host_visible = true;
   b.base = reinterpret_cast<uint64_t>(b.data.get());
   b.name = name.empty() ? "host@" + hex(b.base) : std::move(name);
   // Simulated addresses grow from 4 GiB (kGuardBytes) upwards and host heaps live far above
-  // (or, in a non-PIE program, below 4 GiB): refuse the rare overlap.
+  // (or, in a non-PIE program, below 4 GiB): refuse the rare overlap, and any overlap with a
+  // block already there (a host range registered twice).
   auto next = blocks_.lower_bound(b.base);
-  if ((b.base + bytes > kGuardBytes && b.base < next_) || b.base >= (uint64_t(1) << 48) || (next != blocks_.end() && next->first < b.base + bytes) ||
+  if ((b.base + b.size > kGuardBytes && b.base < next_) || b.base >= (uint64_t(1) << 48))
+    throw Error(std::string(api) + ": host address " + hex(b.base) + " collides with the simulated address space");
+  if ((next != blocks_.end() && next->first < b.base + b.size) ||
       (next != blocks_.begin() && std::prev(next)->second.base + std::prev(next)->second.size > b.base))
-    throw Error("Memory::alloc_host_visible: host address " + hex(b.base) + " collides with the simulated address space");
-  uint64_t base = b.base;
+    throw Error(std::string(api) + ": host range [" + hex(b.base) + ", +" + std::to_string(b.size) +
+                ") overlaps an allocation already there; " + describe_nearest(b.base));
+  const uint64_t base = b.base;
   blocks_.emplace(base, std::move(b));
   return base;
 }

@@ -147,6 +147,10 @@ class Memory {
   // share the pointer (HIP's hipHostMalloc / hipMallocManaged on the drop-in runtime). Each is
   // followed by unregistered host bytes, so a small overrun is reported, not served by a neighbour.
   uint64_t alloc_host_visible(size_t bytes, std::string name = "");
+  // The caller's host range [host, host+bytes) as a host-visible block (HIP's hipHostRegister): its
+  // device address is `host`; free() forgets it without releasing the bytes. Throws cdnajit::Error
+  // when it overlaps a block already there or the simulated address space.
+  uint64_t register_host(void* host, size_t bytes, std::string name = "");
   void free(uint64_t addr);  // addr must be a base returned by alloc or alloc_host_visible
   // Throw cdnajit::Error naming the range when [addr, addr+n) is not inside one allocation.
   void write(uint64_t addr, const void* src, size_t n);
@@ -160,7 +164,12 @@ class Memory {
     std::string name;
     bool host_visible = false;  // from alloc_host_visible: base == data.get()
     struct FreeBytes {
-      void operator()(uint8_t* p) const { std::free(p); }
+      FreeBytes() : owned(true) {}
+      explicit FreeBytes(bool o) : owned(o) {}
+      bool owned;  // false: a registered host range (register_host), the caller's to free
+      void operator()(uint8_t* p) const {
+        if (owned) std::free(p);
+      }
     };
     std::unique_ptr<uint8_t[], FreeBytes> data;  // calloc'd: zero pages are mapped lazily, not written
   };
@@ -171,6 +180,7 @@ class Memory {
   std::string describe_nearest(uint64_t addr) const;
 
  private:
+  uint64_t insert_host_block(Block b, std::string name, const char* api);
   std::map<uint64_t, Block> blocks_;  // keyed by base
   uint64_t next_ = 0x100000000ull;
 };
