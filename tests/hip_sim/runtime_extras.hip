@@ -1,8 +1,10 @@
 // The runtime calls benchmark programs use beside the basics: pitched memory (hipMallocPitch,
 // hipMemcpy2D, hipMemset2D), hipExtLaunchKernelGGL between two events, stream callbacks and
-// priorities, hipPointerGetAttributes, managed-memory hints, device attributes, and
-// hipErrorNotSupported (with its one line) for a cooperative launch over several devices.
+// priorities, hipPointerGetAttributes, managed-memory hints, device attributes, hiprtc's clear
+// refusal, and hipErrorNotSupported (with its one line) for a cooperative launch over several
+// devices.
 #include <hip/hip_ext.h>
+#include <hip/hiprtc.h>
 
 #include <algorithm>
 #include <climits>
@@ -99,6 +101,20 @@ int main() {
   EXPECT(size_t(v) == std::min<size_t>(prop.totalConstMem, INT_MAX));
   EXPECT(hipDeviceGetAttribute(&v, hipDeviceAttributeHdpMemFlushCntl, 0) == hipErrorNotSupported);
   CHECK(hipGetLastError() == hipErrorNotSupported ? hipSuccess : hipErrorUnknown);
+
+  // Run-time compilation is not provided: hiprtc answers with hiprtcResult codes (not hipError_t
+  // values), creates no program, and its log says what to do instead.
+  hiprtcProgram prog = reinterpret_cast<hiprtcProgram>(&v);
+  EXPECT(hiprtcCreateProgram(&prog, "__global__ void k() {}", "k.hip", 0, nullptr, nullptr) ==
+         HIPRTC_ERROR_PROGRAM_CREATION_FAILURE);
+  EXPECT(prog == nullptr);
+  size_t log_size = 0;
+  hiprtcGetProgramLogSize(prog, &log_size);
+  std::vector<char> log(log_size + 1, 0);
+  if (log_size) hiprtcGetProgramLog(prog, log.data());
+  EXPECT(log_size > 1 && std::strstr(log.data(), "cdnajit-hipcc --genco") != nullptr);
+  EXPECT(std::strcmp(hiprtcGetErrorString(HIPRTC_ERROR_COMPILATION), "HIPRTC_ERROR_COMPILATION") == 0);
+  EXPECT(hiprtcDestroyProgram(&prog) == HIPRTC_SUCCESS);
 
   // Not implemented: fails, never succeeds silently.
   hipLaunchParams params{};
