@@ -22,9 +22,10 @@
 //     values on run 1's memory instead, when no other store of the run writes where it stores (and
 //     nothing in it needs more than the slice keeps); then there is no run 2.
 // Before all that, when every workgroup can be recorded, the values are first predicted
-// (ModelOptions::clock_predict): the shares of the first CUs (CU 0's, and the last CU's when shares
-// come in two sizes) run alone, their CUs are replayed, every CU's waves are fed the cycles of the
-// first CU whose share has its size, and the grid runs once. Each workgroup is digested as it ends
+// (ModelOptions::clock_predict): the shares of the first CUs (the first CU of each share size, CU
+// 0's and the last CU's when shares come in two sizes, and of each first SIMD,
+// Hardware::first_simd_by_cu) run alone, their CUs are replayed, every CU's waves are fed the cycles
+// of the first CU whose share has its size and whose first SIMD is its own, and the grid runs once. Each workgroup is digested as it ends
 // (the digests that group shares, workgroup_digest.hpp; only the kernel time's workgroups keep their
 // streams). That run is the fixed point when every clock read had a value and every CU holding a
 // clock reader has a share whose digests equal its first CU's share's run alone: each CU's replay is

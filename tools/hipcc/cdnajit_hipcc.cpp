@@ -94,6 +94,9 @@ Options:
   --offload-arch=ARCH  gfx942 or gfx950; repeat for both (default gfx942)
   -o FILE              output (default a.out, or SOURCE.o with -c)
   -c                   compile only: an object holding host code and the fat binary
+  --emit-static-lib    compile the sources and archive the objects (host code and fat
+                       binary each) into -o LIBRARY.a, as hipcc --emit-static-lib does
+                       without -fgpu-rdc; link it into a program built by cdnajit-hipcc
   --genco              device code only: the code object of one source for one
                        --offload-arch (default SOURCE.co), as hipcc --genco makes it: for
                        hipModuleLoad, `cdnajit run` and `cdnajit check`
@@ -135,7 +138,7 @@ Run-time settings of the program (see the README, "HIP programs on the simulator
 struct Options {
   std::vector<std::string> archs, sources, link_inputs, compile_flags, link_flags;
   std::string output;
-  bool compile_only = false, genco = false, verbose = false;
+  bool compile_only = false, genco = false, static_lib = false, verbose = false;
 };
 
 bool ends_with(const std::string& s, const char* suffix) {
@@ -175,6 +178,8 @@ Options parse(int argc, char** argv) {
       o.compile_only = true;
     } else if (a == "--genco") {
       o.genco = true;
+    } else if (a == "--emit-static-lib") {
+      o.static_lib = true;
     } else if (a == "-v") {
       o.verbose = true;
     } else if (a == "-I" || a == "-D" || a == "-U" || a == "-include" || a == "-isystem") {
@@ -215,6 +220,9 @@ Options parse(int argc, char** argv) {
   if (o.genco && (o.sources.size() != 1 || !o.link_inputs.empty()))
     usage_error("--genco takes one HIP source (its device code), nothing to link");
   if (o.genco && o.archs.size() != 1) usage_error("--genco makes one code object: give one --offload-arch");
+  if (o.static_lib && (o.compile_only || o.genco)) usage_error("--emit-static-lib with -c or --genco");
+  if (o.static_lib && (o.sources.empty() || o.output.empty()))
+    usage_error("--emit-static-lib needs HIP sources and -o LIBRARY.a");
   for (const auto& s : o.sources)
     if (!fs::exists(s)) usage_error("no such file: " + s);
   return o;
@@ -376,6 +384,14 @@ int main(int argc, char** argv) {
     objects.push_back(obj);
   }
   if (o.compile_only) return 0;
+  if (o.static_lib) {  // the objects, each with its fat binary, in one archive (as hipcc --emit-static-lib)
+    std::error_code ec;
+    fs::remove(o.output, ec);
+    std::vector<std::string> ar = {CDNAJIT_HIPCC_AR, "rcs", o.output};
+    ar.insert(ar.end(), objects.begin(), objects.end());
+    must(run(ar, o.verbose), "archive " + o.output);
+    return 0;
+  }
 
   const std::string libdir = library_dir();
   if (!fs::exists(fs::path(libdir) / "libamdhip64.so.5")) {
