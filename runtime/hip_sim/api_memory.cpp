@@ -92,6 +92,18 @@ hipError_t hipMallocManaged(void** ptr, size_t size, unsigned int) {
   HIP_SIM_ENTER();
   return allocate(rt, ptr, size, true, "hipMallocManaged");
 }
+// Stream-ordered allocation: every stream's work has completed when its call returns (launches and
+// copies run when called), so allocating and freeing at once is the stream order.
+hipError_t hipMallocAsync(void** ptr, size_t size, hipStream_t stream) {
+  HIP_SIM_ENTER();
+  if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, "hipMallocAsync", "unknown stream");
+  return allocate(rt, ptr, size, false, "hipMallocAsync");
+}
+hipError_t hipFreeAsync(void* ptr, hipStream_t stream) {
+  HIP_SIM_ENTER();
+  if (!valid_stream(rt, stream)) return rt.fail(hipErrorInvalidHandle, "hipFreeAsync", "unknown stream");
+  return release(rt, ptr, "hipFreeAsync");
+}
 hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int) {
   HIP_SIM_ENTER();
   return allocate(rt, ptr, size, true, "hipHostMalloc", Pinned::yes);

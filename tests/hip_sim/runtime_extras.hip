@@ -1,6 +1,6 @@
 // The runtime calls benchmark programs use beside the basics: pitched memory (hipMallocPitch,
 // hipMemcpy2D, hipMemset2D), hipExtLaunchKernelGGL between two events, stream callbacks and
-// priorities, hipPointerGetAttributes, managed-memory hints, device attributes, hiprtc's clear
+// priorities, hipPointerGetAttributes, managed-memory hints, hipMallocAsync / hipFreeAsync, device attributes, hiprtc's clear
 // refusal, and hipErrorNotSupported (with its one line) for a cooperative launch over several
 // devices.
 #include <hip/hip_ext.h>
@@ -101,6 +101,19 @@ int main() {
   EXPECT(size_t(v) == std::min<size_t>(prop.totalConstMem, INT_MAX));
   EXPECT(hipDeviceGetAttribute(&v, hipDeviceAttributeHdpMemFlushCntl, 0) == hipErrorNotSupported);
   CHECK(hipGetLastError() == hipErrorNotSupported ? hipSuccess : hipErrorUnknown);
+
+  // Stream-ordered allocation: usable at once on the stream, freed in order.
+  float* async_buf = nullptr;
+  CHECK(hipMallocAsync(reinterpret_cast<void**>(&async_buf), 64 * sizeof(float), stream));
+  CHECK(hipMemsetAsync(async_buf, 0, 64 * sizeof(float), stream));
+  add_row_index<<<2, 64, 0, stream>>>(async_buf, 32 * sizeof(float), 32);  // two rows of 32: row 1 gets 1
+  float async_back[64];
+  CHECK(hipMemcpyAsync(async_back, async_buf, sizeof async_back, hipMemcpyDeviceToHost, stream));
+  CHECK(hipStreamSynchronize(stream));
+  EXPECT(async_back[0] == 0.f && async_back[31] == 0.f && async_back[32] == 1.f && async_back[63] == 1.f);
+  CHECK(hipFreeAsync(async_buf, stream));
+  EXPECT(hipFreeAsync(async_buf, stream) == hipErrorInvalidValue);  // freed already
+  (void)hipGetLastError();
 
   // Run-time compilation is not provided: hiprtc answers with hiprtcResult codes (not hipError_t
   // values), creates no program, and its log says what to do instead.
