@@ -149,10 +149,11 @@ hipError_t hipHostRegister(void* host, size_t size, unsigned int flags) {
     return rt.fail(hipErrorInvalidValue, api, "unknown flags " + std::to_string(flags));
   cdnajit::sim::Memory& mem = rt.sim().memory();
   const uint64_t a = reinterpret_cast<uint64_t>(host);
-  for (uint64_t at : {a, a + size - 1})
-    if (const cdnajit::sim::Memory::Block* b = mem.find(at, 1))
-      return rt.fail(rt.registered.count(b->base) ? hipErrorHostMemoryAlreadyRegistered : hipErrorInvalidValue, api,
-                     "the range overlaps '" + b->name + "', already memory of this runtime");
+  // Overlapping a range registered before has its own error; any other overlap (memory this runtime
+  // allocated) register_host refuses, naming the allocation.
+  for (uint64_t base : rt.registered)
+    if (const cdnajit::sim::Memory::Block* b = mem.find(base, 1); b && base < a + size && a < base + b->size)
+      return rt.fail(hipErrorHostMemoryAlreadyRegistered, api, "the range overlaps '" + b->name + "', registered before");
   try {
     char name[48];
     std::snprintf(name, sizeof name, "hipHostRegister %#llx", static_cast<unsigned long long>(a));

@@ -59,6 +59,11 @@ int main() {
   // Errors.
   expect(hipHostRegister(host.data() + 500, 100 * sizeof(int), 0) == hipErrorHostMemoryAlreadyRegistered,
          "an overlapping registration is hipErrorHostMemoryAlreadyRegistered");
+  std::vector<int> outer(64);  // a range enclosing a registered one (neither end inside it)
+  CHECK(hipHostRegister(outer.data() + 16, 16 * sizeof(int), 0));
+  expect(hipHostRegister(outer.data(), 64 * sizeof(int), 0) == hipErrorHostMemoryAlreadyRegistered,
+         "a range enclosing a registered one is hipErrorHostMemoryAlreadyRegistered");
+  CHECK(hipHostUnregister(outer.data() + 16));
   expect(hipHostUnregister(host.data() + 1) == hipErrorHostMemoryNotRegistered,
          "unregistering inside a range is hipErrorHostMemoryNotRegistered");
   (void)hipGetLastError();
